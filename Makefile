@@ -1,0 +1,48 @@
+# Build glue for cardtable.
+#   make setup  - system packages (if any), .venv/, editable install with test extras
+#   make test   - run the test suite (pytest config lives in pyproject.toml)
+#   make demo   - play one Tractor hand between four bots
+
+SHELL := /bin/bash
+
+# Debian packages the project needs on the machine (space separated).
+# Installed by `make setup` only when one of them is missing.
+SYSTEM_PACKAGES :=
+
+VENV   := .venv
+STAMP  := $(VENV)/.setup-stamp
+PYTHON := $(shell command -v python3.11 2>/dev/null || command -v python3)
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: setup test demo
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml Makefile
+	@set -euo pipefail; \
+	pkgs="$(strip $(SYSTEM_PACKAGES))"; \
+	if [ -n "$$pkgs" ]; then \
+	  missing=""; \
+	  for p in $$pkgs; do \
+	    dpkg -s "$$p" >/dev/null 2>&1 || missing="$$missing $$p"; \
+	  done; \
+	  if [ -n "$$missing" ]; then \
+	    echo "Installing system packages:$$missing"; \
+	    $(SUDO) apt-get update; \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$pkgs; \
+	  fi; \
+	fi
+	@test -n "$(PYTHON)" || { echo "error: neither python3.11 nor python3 found" >&2; exit 1; }
+	@if [ ! -x $(VENV)/bin/python ]; then \
+	  echo "Creating $(VENV) with $(PYTHON)"; \
+	  $(PYTHON) -m venv $(VENV); \
+	fi
+	$(VENV)/bin/python -m pip install --upgrade pip
+	$(VENV)/bin/pip install -e '.[test]'
+	@touch $@
+
+test: setup
+	$(VENV)/bin/python -m pytest -q
+
+demo: setup
+	$(VENV)/bin/cardtable demo

@@ -1,0 +1,1 @@
+"""Hall scoreboard and organisers' console fed over MQTT (not built yet)."""

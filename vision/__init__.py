@@ -1,0 +1,1 @@
+"""Camera calibration, card recognition and play tracking (not built yet)."""
