@@ -1,0 +1,202 @@
+"""Cards in the canonical notation of ``shared/conformance/README.md``.
+
+A card is a suit letter and a rank (``SA``, ``HT``), or a joker (``BJ``, ``LJ``).
+Parsing also accepts ``10`` for ``T``, the suit symbols and 大王/小王; output is
+always canonical.
+
+>>> Card.parse("♥10")
+Card('HT')
+>>> Cards.parse(["SA", "大王", "sa"])
+Cards('BJ SA SA')
+>>> Decks(3).check(Cards.parse(["SA"] * 4))
+Traceback (most recent call last):
+...
+referee.cards.CardError: SA appears 4 times, but 3 decks hold only 3
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+SUITS = "SHDC"
+RANKS = "23456789TJQKA"
+JOKERS = ("BJ", "LJ")
+SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+JOKER_NAMES = {"大王": "BJ", "小王": "LJ"}
+SUIT_NAMES_ZH = {"S": "黑桃", "H": "红心", "D": "方块", "C": "梅花"}
+POINTS = {"5": 5, "T": 10, "K": 10}
+
+
+class CardError(ValueError):
+    """A card that does not exist, or more copies than the decks hold."""
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card. Instances are interned: ``Card.parse`` returns the same object each time.
+
+    >>> Card.parse("LJ").is_joker, Card.parse("S5").points
+    (True, 5)
+    """
+
+    code: str
+
+    @property
+    def suit(self) -> str | None:
+        """The suit letter, or None for a joker."""
+        return None if self.code in JOKERS else self.code[0]
+
+    @property
+    def rank(self) -> str:
+        """The rank letter; ``B`` or ``L`` for the jokers."""
+        return self.code[0] if self.code in JOKERS else self.code[1]
+
+    @property
+    def is_joker(self) -> bool:
+        return self.code in JOKERS
+
+    @property
+    def points(self) -> int:
+        """5 for a five, 10 for a ten or a king, else 0."""
+        return 0 if self.is_joker else POINTS.get(self.code[1], 0)
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """Read one card; raise :class:`CardError` naming it when it is unknown."""
+        try:
+            return _BY_NAME[text]
+        except (KeyError, TypeError):
+            pass
+        raw = str(text).strip()
+        name = JOKER_NAMES.get(raw, raw.upper())
+        if name and name[0] in SUIT_SYMBOLS:
+            name = SUIT_SYMBOLS[name[0]] + name[1:]
+        if name.endswith("10"):
+            name = name[:-2] + "T"
+        card = _BY_NAME.get(name)
+        if card is None:
+            raise CardError(f"unknown card {text!r}")
+        return card
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card({self.code!r})"
+
+
+ALL_CARDS: tuple[Card, ...] = tuple(Card(s + r) for s in SUITS for r in RANKS) + tuple(
+    Card(j) for j in JOKERS
+)
+_BY_NAME: dict[str, Card] = {c.code: c for c in ALL_CARDS}
+
+
+class Cards:
+    """An immutable multiset of cards, printed sorted (jokers, then S H D C, high to low).
+
+    >>> hand = Cards.parse("S5 S5 SK")
+    >>> hand.count(Card.parse("S5")), len(hand), hand.points
+    (2, 3, 20)
+    >>> hand - Cards.parse("S5")
+    Cards('SK S5')
+    >>> hand - Cards.parse("SA")
+    Traceback (most recent call last):
+    ...
+    referee.cards.CardError: SA is not among the cards
+    """
+
+    __slots__ = ("_counts", "_sorted")
+
+    def __init__(self, cards: Iterable[Card] = ()):
+        self._counts: Counter[Card] = Counter(cards)
+        self._sorted: tuple[Card, ...] | None = None
+
+    @staticmethod
+    def parse(cards: str | Iterable[str | Card]) -> Cards:
+        """Read a list of card names (or one space-separated string)."""
+        if isinstance(cards, str):
+            cards = cards.split()
+        return Cards(c if isinstance(c, Card) else Card.parse(c) for c in cards)
+
+    def count(self, card: Card) -> int:
+        return self._counts.get(card, 0)
+
+    def counts(self) -> dict[Card, int]:
+        """A copy of the multiplicities."""
+        return dict(self._counts)
+
+    def distinct(self) -> list[Card]:
+        return [c for c in ALL_CARDS if c in self._counts]
+
+    @property
+    def points(self) -> int:
+        return sum(c.points * n for c, n in self._counts.items())
+
+    def contains(self, other: Cards) -> bool:
+        return all(self.count(c) >= n for c, n in other._counts.items())
+
+    def __add__(self, other: Cards) -> Cards:
+        return Cards(list(self) + list(other))
+
+    def __sub__(self, other: Cards) -> Cards:
+        left = Counter(self._counts)
+        for card, n in other._counts.items():
+            if left[card] < n:
+                raise CardError(f"{card} is not among the cards")
+            left[card] -= n
+        return Cards(left.elements())
+
+    def __iter__(self) -> Iterator[Card]:
+        if self._sorted is None:
+            self._sorted = tuple(c for c in ALL_ORDER for _ in range(self._counts.get(c, 0)))
+        return iter(self._sorted)
+
+    def __len__(self) -> int:
+        return sum(self._counts.values())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Cards) and +self._counts == +other._counts
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def names(self) -> list[str]:
+        """Canonical names, sorted."""
+        return [c.code for c in self]
+
+    def __str__(self) -> str:
+        return " ".join(self.names())
+
+    def __repr__(self) -> str:
+        return f"Cards({str(self)!r})"
+
+
+# Display order: jokers, then each suit from A down to 2.
+ALL_ORDER: tuple[Card, ...] = tuple(Card.parse(j) for j in JOKERS) + tuple(
+    Card.parse(s + r) for s in SUITS for r in reversed(RANKS)
+)
+
+
+@dataclass(frozen=True)
+class Decks:
+    """N shuffled-together decks of 54 cards.
+
+    >>> len(Decks(3).full())
+    162
+    """
+
+    n: int
+
+    def full(self) -> Cards:
+        return Cards([c for c in ALL_CARDS for _ in range(self.n)])
+
+    def check(self, cards: Cards) -> Cards:
+        """Return ``cards`` unchanged, or raise naming a card with too many copies."""
+        for card in cards.distinct():
+            if cards.count(card) > self.n:
+                raise CardError(
+                    f"{card} appears {cards.count(card)} times, but {self.n} decks hold only {self.n}"
+                )
+        return cards

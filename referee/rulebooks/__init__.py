@@ -1,0 +1,171 @@
+"""The rulebooks: one TOML file each, read by the general engines.
+
+Adding a rulebook is writing a file here; ``README.md`` documents every setting.
+
+>>> sorted(names("tractor"))
+['classic-3deck', 'shaoguan-2023', 'shaoguan-2023-nokitty', 'zhongkai-2010']
+>>> load("classic-3deck").deal.decks
+3
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+HERE = Path(__file__).parent
+
+
+class RulebookError(ValueError):
+    """An unknown rulebook, or a rulebook file with a missing or wrong setting."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    decks: int
+    hand_size: int
+    kitty: int
+    start_level: str
+    permanent_ranks: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Combos:
+    widths: tuple[int, ...]
+    low_ace: bool
+    throws: bool
+    captive: str  # "declared" | "chosen_after" | "illegal"
+    throw_check: str  # "units" | "strict"
+    outranks: tuple[tuple[tuple[int, int], tuple[int, int]], ...]  # ((w, n) beats (w, n))
+
+
+@dataclass(frozen=True)
+class Follow:
+    components: str  # "units" | "connected"
+    order: tuple[str, ...]
+    outranked_frees_choice: bool = False
+
+
+@dataclass(frozen=True)
+class KittyCapture:
+    multiplier: str  # "table" | "cards"
+    trumps_only: bool
+    source: str = "kitty"  # "kitty" | "last_trick"
+    single: int = 1
+    pair: int = 1
+    triple: int = 1
+    pair_tractor: tuple[int, int] = (1, 0)
+    triple_tractor: tuple[int, int] = (1, 0)
+    throw: str = "sum_of_two_highest"
+
+
+@dataclass(frozen=True)
+class Levels:
+    take_over: int
+    defenders: tuple[tuple[int, int], ...]
+    defenders_step: int
+    dealer: tuple[tuple[int, int], ...]
+    dealer_step: int
+
+
+@dataclass(frozen=True)
+class Declare:
+    first: int
+    overturn: str
+    reinforce: bool
+    self_overturn: bool
+    window_s: float
+
+
+@dataclass(frozen=True)
+class Clock:
+    kitty_and_first_lead_s: float
+    lead_s: float
+    follow_s: float
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    id: str
+    game: str
+    title: str
+    seed: str
+    deal: Deal
+    combos: Combos
+    follow: Follow
+    failed_throw: Mapping[str, str]
+    kitty_capture: KittyCapture
+    levels: Levels
+    dealer: Mapping[str, str]
+    declare: Declare
+    clock: Clock
+    penalties: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"Rulebook({self.id!r})"
+
+
+def _format(text: str) -> tuple[int, int]:
+    width, length = text.split("x")
+    return int(width), int(length)
+
+
+def _tractor(raw: dict[str, Any]) -> Rulebook:
+    deal, combos, kitty = dict(raw["deal"]), dict(raw["combos"]), dict(raw["kitty_capture"])
+    deal["permanent_ranks"] = tuple(deal["permanent_ranks"])
+    combos["widths"] = tuple(combos["widths"])
+    combos["outranks"] = tuple((_format(a), _format(b)) for a, b in combos["outranks"])
+    for key in ("pair_tractor", "triple_tractor"):
+        if key in kitty:
+            kitty[key] = tuple(kitty[key])
+    levels = dict(raw["levels"])
+    for key in ("defenders", "dealer"):
+        levels[key] = tuple(tuple(band) for band in levels[key])
+    follow = dict(raw["follow"])
+    follow["order"] = tuple(follow["order"])
+    return Rulebook(
+        id=raw["id"],
+        game=raw["game"],
+        title=raw["title"],
+        seed=raw["seed"],
+        deal=Deal(**deal),
+        combos=Combos(**combos),
+        follow=Follow(**follow),
+        failed_throw=MappingProxyType(dict(raw["failed_throw"])),
+        kitty_capture=KittyCapture(**kitty),
+        levels=Levels(**levels),
+        dealer=MappingProxyType(dict(raw["dealer"])),
+        declare=Declare(**raw["declare"]),
+        clock=Clock(**raw["clock"]),
+        penalties=MappingProxyType({k: MappingProxyType(v) for k, v in raw["penalties"].items()}),
+    )
+
+
+def names(game: str | None = None) -> list[str]:
+    """The ids of the rulebooks on disk, optionally of one game."""
+    found = []
+    for path in HERE.glob("*.toml"):
+        with path.open("rb") as f:
+            if game is None or tomllib.load(f).get("game") == game:
+                found.append(path.stem)
+    return found
+
+
+@cache
+def load(rulebook_id: str) -> Rulebook:
+    """Read ``<rulebook_id>.toml``; raise :class:`RulebookError` when it is unknown or broken."""
+    path = HERE / f"{rulebook_id}.toml"
+    if not rulebook_id or "/" in rulebook_id or not path.is_file():
+        raise RulebookError(f"unknown rulebook {rulebook_id!r}; known: {', '.join(sorted(names()))}")
+    with path.open("rb") as f:
+        raw = tomllib.load(f)
+    try:
+        if raw.get("game") == "tractor":
+            return _tractor(raw)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RulebookError(f"rulebook {rulebook_id}: bad or missing setting {exc}") from exc
+    raise RulebookError(f"rulebook {rulebook_id}: unsupported game {raw.get('game')!r}")

@@ -1,0 +1,201 @@
+"""Following: what a follower must play, judged against the whole hand.
+
+One algorithm serves every rulebook. The lead's structure can be met, more or
+less closely, by *components* carved out of the follower's cards of the led suit:
+the rulebook's ``[follow]`` settings say which components exist and how they rank.
+A hand's *requirement* is the best sequence of components (strongest first,
+compared lexicographically) that it can place at once; a play is legal when it
+meets the same requirement as the hand: "the requirement a hand can meet that
+ranks first must be met by the play".
+
+- ``components = "units"`` (seeds 000, 001): uniform units carved out of the lead's
+  units, ranked triple tractors > pair tractors > triples > pairs (longer first).
+  Pairs and triples are broken out of larger units to meet a requirement.
+- ``components = "connected"`` (seed 003 §6): connected blocks of adjacent ranks of
+  two or more identical cards (66 7777 is one block of six), at most as many cards as
+  the lead, ranked by size, then by how well their widths fit the lead's, then wider
+  first. Once a play in the trick has a format that outranks the lead's (a bomb on a
+  two-pair tractor), that format ranks equal to the lead's own.
+
+>>> t = Trumps.of("zhongkai-2010", "7", "H")
+>>> follow_ruling(t, Cards.parse("S5 S5 S5 SK D3"), Cards.parse("S9 S9"), Cards.parse("S5 SK"))
+'must play a pair (S5 S5) of S'
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from referee.cards import Cards
+from referee.tractor.trumps import Trumps
+from referee.tractor.units import Holding, Placement, Unit, component_key, readings, unit_of
+
+Budget = tuple  # units: sorted ((width, length), ...) left in the lead; connected: (cards left,)
+
+
+class _Search:
+    """Best requirement of a holding against a lead, by depth-first search over the top keys only."""
+
+    def __init__(self, trumps: Trumps, holding: Holding, lead_width: int, equal_formats: dict):
+        self.t = trumps
+        self.h = holding
+        self.lead_width = lead_width
+        self.equal = equal_formats  # shape -> shape whose key it takes
+        self.connected = trumps.rules.follow.components == "connected"
+        self.memo: dict = {}
+
+    def key(self, shape: tuple[int, ...]) -> tuple:
+        return component_key(self.t, self.equal.get(shape, shape), self.lead_width)
+
+    def candidates(self, budget: Budget) -> list[tuple[tuple, Placement, Budget]]:
+        """Placeable components of the highest key, each with the budget left after it."""
+        if self.connected:
+            (left,) = budget
+            best: list = []
+            top = None
+            for placement in self.h.blocks(left):
+                shape = tuple(w for _, w in placement)
+                k = self.key(shape)
+                if top is None or k > top:
+                    top, best = k, []
+                if k == top:
+                    best.append((k, placement, (left - sum(shape),)))
+            return best
+        kinds = sorted(
+            {
+                (w, n)
+                for W, N in budget
+                for w in self.t.rules.combos.widths
+                if w <= W
+                for n in range(1, N + 1)
+            },
+            key=lambda wn: self.key((wn[0],) * wn[1]),
+            reverse=True,
+        )
+        for w, n in kinds:
+            found = []
+            for _, placement in self.h.uniform(w, n):
+                for i, (W, N) in enumerate(budget):
+                    if W >= w and N >= n:
+                        rest = list(budget[:i] + budget[i + 1 :])
+                        if N > n:
+                            rest.append((W, N - n))
+                        if W - w >= 2:
+                            rest.append((W - w, n))
+                        found.append((self.key((w,) * n), placement, tuple(sorted(rest))))
+            if found:
+                return found
+        return []
+
+    def best(self, budget: Budget) -> tuple:
+        memo_key = (self.h.key(), budget)
+        if memo_key in self.memo:
+            return self.memo[memo_key]
+        result: tuple = ()
+        for k, placement, rest in self.candidates(budget):
+            self.h.take(placement)
+            seq = (k,) + self.best(rest)
+            self.h.put_back(placement)
+            result = max(result, seq)
+        self.memo[memo_key] = result
+        return result
+
+    def witness(self, budget: Budget) -> list[Placement]:
+        """Placements that achieve :meth:`best` (used to explain and to generate plays)."""
+        target = self.best(budget)
+        out: list[Placement] = []
+        while target:
+            for k, placement, rest in self.candidates(budget):
+                self.h.take(placement)
+                if (k,) + self.best(rest) == target:
+                    out.append(placement)
+                    budget, target = rest, target[1:]
+                    break
+                self.h.put_back(placement)
+        for placement in out:
+            self.h.put_back(placement)
+        return out
+
+
+def lead_structure(trumps: Trumps, lead: Cards, declared: tuple[Unit, ...] | None = None) -> tuple[Unit, ...]:
+    """The units of a lead: itself when one unit, else the declared or the lowest reading."""
+    if declared:
+        return declared
+    unit = unit_of(trumps, lead)
+    if unit is not None:
+        return (unit,)
+    found = readings(trumps, lead)
+    if not found:
+        raise ValueError(f"{lead} is not a lead: its cards are of more than one suit")
+    return found[0]
+
+
+def _search(trumps: Trumps, cards: Cards, structure: tuple[Unit, ...], before: list[Cards]) -> tuple[_Search, Budget]:
+    lead_width = max(u.width for u in structure)
+    equal: dict = {}
+    if trumps.rules.follow.outranked_frees_choice and len(structure) == 1:
+        lead_kind = structure[0].kind
+        played = {u.kind for u in (unit_of(trumps, p) for p in before) if u is not None}
+        for better, worse in trumps.rules.combos.outranks:
+            if worse == lead_kind and better in played:
+                equal[(better[0],) * better[1]] = (lead_kind[0],) * lead_kind[1]
+    search = _Search(trumps, Holding(trumps, cards), lead_width, equal)
+    if search.connected:
+        return search, (sum(len(u) for u in structure),)
+    return search, tuple(sorted(u.kind for u in structure))
+
+
+def requirement(trumps: Trumps, cards: Cards, structure: tuple[Unit, ...], before: list[Cards] = ()) -> tuple:
+    """The best sequence of component keys these cards (of the led suit) can place."""
+    search, budget = _search(trumps, cards, structure, list(before))
+    return search.best(budget)
+
+
+def follow_ruling(
+    trumps: Trumps,
+    hand: Cards,
+    lead: Cards,
+    play: Cards,
+    before: list[Cards] = (),
+    structure: tuple[Unit, ...] | None = None,
+) -> str | None:
+    """None when ``play`` is a legal follow from ``hand``, else what the rules demanded.
+
+    ``hand`` is the follower's hand before playing and must contain ``play``.
+    """
+    structure = structure or lead_structure(trumps, lead)
+    suit = structure[0].suit
+    size = sum(len(u) for u in structure)
+    if len(play) != size:
+        return f"must play {size} cards, played {len(play)}"
+    held = trumps.of_suit(hand, suit)
+    played = trumps.of_suit(play, suit)
+    if len(held) <= size:
+        if len(played) != len(held):
+            return f"must play every card of {suit} held ({held})"
+        return None
+    if len(played) != size:
+        return f"must play {size} cards of {suit}"
+    search, budget = _search(trumps, held, structure, list(before))
+    need = search.best(budget)
+    got = requirement(trumps, played, structure, before)
+    if got == need:
+        return None
+    shown = " + ".join(_describe(p) for p in search.witness(budget))
+    return f"must play {shown} of {suit}"
+
+
+def _describe(placement: Placement) -> str:
+    cards = Cards(c for c, w in placement for _ in range(w))
+    widths = {w for _, w in placement}
+    if len(widths) == 1 and len(placement) >= 1:
+        w = widths.pop()
+        name = {1: "a single", 2: "a pair", 3: "a triple", 4: "a bomb"}[w]
+        if len(placement) > 1:
+            name = {2: "a pair tractor", 3: "a triple tractor", 4: "a bomb tractor"}[w]
+        return f"{name} ({cards})"
+    return f"a connected block ({cards})"
+
+
+def is_legal_follow(trumps: Trumps, hand: Cards, lead: Cards, play: Cards, before: list[Cards] = ()) -> bool:
+    return follow_ruling(trumps, hand, lead, play, before) is None

@@ -1,0 +1,248 @@
+"""Evidence-based judging of one hand, from what the camera saw.
+
+A camera referee never sees a hand. What it knows of a seat's hand at trick *t* is
+the cards that seat plays from trick *t* on: a lower bound that only grows. The
+follow rules are monotone in the hand (more cards never relax a requirement), so a
+follow that is illegal against that lower bound is proven a revoke (藏张), and a
+throw that the other seats' lower bounds can beat is proven failed. Each check is
+made as soon as later plays prove it, with the evidence named, and every play is
+checked once more when the hand ends.
+
+The judge is an immutable value: feed it events, get a new judge; the rulings it
+added are the new tail of ``rulings``.
+
+>>> t = Trumps.of("zhongkai-2010", "7", "H")
+>>> j = HandJudge.start(t, "S")
+>>> for seat, cards in [("S", "SA"), ("E", "D3"), ("N", "S4"), ("W", "S5"), ("S", "C2"), ("E", "S9")]:
+...     j = j.play(seat, Cards.parse(cards))
+>>> j.rulings[0]
+Ruling(kind='revoke', seat='E', trick=1, detail='must play every card of S held (S9)', evidence=((2, 'S9'),))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from referee.cards import Cards, CardError, Decks
+from referee.tractor.follow import follow_ruling, requirement
+from referee.tractor.leads import failing_units, judge_lead
+from referee.tractor.scoring import capture_multiplier
+from referee.tractor.tricks import trick_winner
+from referee.tractor.trumps import Trumps
+from referee.tractor.units import Unit
+
+SEATS = ("S", "E", "N", "W")  # counter-clockwise: each seat's 下家 is the next one
+
+
+def next_seat(seat: str) -> str:
+    return SEATS[(SEATS.index(seat) + 1) % 4]
+
+
+def partner(seat: str) -> str:
+    return SEATS[(SEATS.index(seat) + 2) % 4]
+
+
+class HandError(ValueError):
+    """An observation that cannot be part of this hand; the judge is left unchanged."""
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """A violation proven by what was played: who, in which trick, and the cards that prove it."""
+
+    kind: str  # "revoke" | "failed_throw" | "illegal_lead" | "wrong_card_count"
+    seat: str
+    trick: int
+    detail: str
+    evidence: tuple[tuple[int, str], ...] = ()  # (trick, cards) seen later that prove it
+    forced: tuple[str, ...] = ()  # failed throw: the unit to play instead (the default choice)
+    choices: tuple[tuple[str, ...], ...] = ()  # failed throw: every failing unit, where someone chooses
+
+
+@dataclass(frozen=True)
+class Trick:
+    number: int
+    plays: tuple[tuple[str, Cards], ...]
+    structure: tuple[Unit, ...]
+    winner: str | None = None
+
+    @property
+    def leader(self) -> str:
+        return self.plays[0][0]
+
+    @property
+    def points(self) -> int:
+        return sum(c.points for _, cards in self.plays for c in cards)
+
+
+@dataclass(frozen=True)
+class HandJudge:
+    trumps: Trumps
+    dealer: str
+    tricks: tuple[Trick, ...] = ()
+    rulings: tuple[Ruling, ...] = ()
+    kitty: Cards | None = None
+    finished: bool = False
+    _proven: frozenset[tuple[str, str, int]] = field(default=frozenset(), repr=False)
+
+    @staticmethod
+    def start(trumps: Trumps, dealer: str) -> HandJudge:
+        if dealer not in SEATS:
+            raise HandError(f"unknown dealer seat {dealer!r}")
+        return HandJudge(trumps, dealer)
+
+    # -- what is known --------------------------------------------------------
+    def defenders(self) -> tuple[str, str]:
+        return (next_seat(self.dealer), partner(next_seat(self.dealer)))
+
+    def complete(self) -> tuple[Trick, ...]:
+        return tuple(t for t in self.tricks if len(t.plays) == 4)
+
+    def expected_seat(self) -> str:
+        if not self.tricks:
+            return self.dealer
+        last = self.tricks[-1]
+        if len(last.plays) < 4:
+            return next_seat(last.plays[-1][0])
+        return last.winner
+
+    def known_hand(self, seat: str, trick: int) -> Cards:
+        """The cards ``seat`` is known to have held at trick ``trick``: all it played from then on."""
+        return sum((c for t in self.tricks[trick - 1 :] for s, c in t.plays if s == seat), Cards())
+
+    def all_played(self) -> Cards:
+        return sum((c for t in self.tricks for _, c in t.plays), Cards())
+
+    def defender_points(self) -> int:
+        """Points the defenders won in tricks plus the kitty (or last-trick) capture, before penalties."""
+        tricks = self.complete()
+        won = sum(t.points for t in tricks if t.winner in self.defenders())
+        if not tricks or tricks[-1].winner not in self.defenders() or not self.finished:
+            return won
+        last = tricks[-1]
+        winning = dict(last.plays)[last.winner]
+        times = capture_multiplier(self.trumps, winning, last.structure)
+        if self.trumps.rules.kitty_capture.source == "kitty":
+            return won + (self.kitty.points * times if self.kitty is not None else 0)
+        return won + last.points * max(times - 1, 0)
+
+    # -- events ----------------------------------------------------------------
+    def play(self, seat: str, cards: Cards) -> HandJudge:
+        """One seat put these cards face up. Raises :class:`HandError` if that cannot be."""
+        if self.finished:
+            raise HandError("the hand is over")
+        expected = self.expected_seat()
+        number = len(self.complete()) + 1
+        if seat != expected:
+            raise HandError(f"trick {number}: {expected} is to play, not {seat}")
+        try:
+            Decks(self.trumps.rules.deal.decks).check(self.all_played() + cards + (self.kitty or Cards()))
+        except CardError as exc:
+            raise HandError(f"trick {number}: {exc}") from exc
+        t = self.trumps
+        rulings = list(self.rulings)
+        if not self.tricks or len(self.tricks[-1].plays) == 4:
+            lead = judge_lead(t, cards)
+            if len(t.suits_in(cards)) != 1:
+                raise HandError(f"trick {number}: the lead {cards} mixes suits")
+            if not lead.legal:
+                rulings.append(Ruling("illegal_lead", seat, number, lead.reason))
+            structure = lead.structure or _lowest(t, cards)
+            trick = Trick(number, ((seat, cards),), structure)
+            tricks = self.tricks + (trick,)
+        else:
+            trick = self.tricks[-1]
+            size = len(trick.plays[0][1])
+            if len(cards) != size:
+                raise HandError(f"trick {number}: {seat} showed {len(cards)} cards, the lead has {size}")
+            trick = replace(trick, plays=trick.plays + ((seat, cards),))
+            if len(trick.plays) == 4:
+                plays = [c for _, c in trick.plays]
+                win = trick_winner(t, plays, trick.structure)
+                trick = replace(trick, winner=trick.plays[win][0])
+            tricks = self.tricks[:-1] + (trick,)
+        judged = replace(self, tricks=tricks, rulings=tuple(rulings))
+        return judged._prove(suits=t.suits_in(cards))
+
+    def show_kitty(self, cards: Cards) -> HandJudge:
+        """The buried cards, turned up at the end of the hand."""
+        size = self.trumps.rules.deal.kitty
+        if len(cards) != size:
+            raise HandError(f"the kitty has {size} cards in {self.trumps.rules.id}, not {len(cards)}")
+        try:
+            Decks(self.trumps.rules.deal.decks).check(self.all_played() + cards)
+        except CardError as exc:
+            raise HandError(f"kitty: {exc}") from exc
+        return replace(self, kitty=cards)
+
+    def finish(self) -> HandJudge:
+        """End of the hand: check every play once more, and the card counts when all cards were seen."""
+        if self.tricks and len(self.tricks[-1].plays) < 4:
+            raise HandError(f"trick {len(self.tricks)} is not complete")
+        done = replace(self, finished=True)._prove(suits=None)
+        rules = self.trumps.rules.deal
+        if len(done.all_played()) + rules.kitty == 54 * rules.decks:
+            rulings = list(done.rulings)
+            for seat in SEATS:
+                n = len(done.known_hand(seat, 1))
+                if n != rules.hand_size:
+                    rulings.append(Ruling("wrong_card_count", seat, len(self.tricks), f"played {n} cards, a hand holds {rules.hand_size}"))
+            done = replace(done, rulings=tuple(rulings))
+        return done
+
+    # -- proofs ------------------------------------------------------------------
+    def _prove(self, suits: set[str] | None) -> HandJudge:
+        """Re-check the follows and throws that new cards of ``suits`` (None: all) may prove."""
+        t = self.trumps
+        proven = set(self._proven)
+        rulings = list(self.rulings)
+        for trick in self.tricks:
+            lead_suit = trick.structure[0].suit
+            if suits is not None and lead_suit not in suits:
+                continue
+            leader, lead = trick.plays[0]
+            for i, (seat, cards) in enumerate(trick.plays[1:], 1):
+                if ("revoke", seat, trick.number) in proven:
+                    continue
+                hand = self.known_hand(seat, trick.number)
+                before = [c for _, c in trick.plays[1:i]]
+                why = follow_ruling(t, hand, lead, cards, before, trick.structure)
+                if why is not None:
+                    proven.add(("revoke", seat, trick.number))
+                    rulings.append(Ruling("revoke", seat, trick.number, why, self._evidence(seat, trick.number, lead_suit)))
+            if len(trick.structure) > 1 and ("failed_throw", leader, trick.number) not in proven:
+                others = {s: self.known_hand(s, trick.number) for s in SEATS if s != leader}
+                failing = failing_units(t, trick.structure, others)
+                if failing:
+                    proven.add(("failed_throw", leader, trick.number))
+                    evidence = tuple(e for s in others for e in self._evidence(s, trick.number, lead_suit))
+                    rulings.append(
+                        Ruling(
+                            "failed_throw",
+                            leader,
+                            trick.number,
+                            f"{', '.join(map(str, failing))} could be beaten",
+                            evidence,
+                            forced=tuple(failing[0].cards.names()),
+                            choices=tuple(tuple(u.cards.names()) for u in failing),
+                        )
+                    )
+        return replace(self, rulings=tuple(rulings), _proven=frozenset(proven))
+
+    def _evidence(self, seat: str, trick: int, suit: str) -> tuple[tuple[int, str], ...]:
+        out = []
+        for later in self.tricks[trick:]:
+            for s, cards in later.plays:
+                shown = self.trumps.of_suit(cards, suit)
+                if s == seat and shown:
+                    out.append((later.number, str(shown)))
+        return tuple(out)
+
+
+def _lowest(t: Trumps, cards: Cards) -> tuple[Unit, ...]:
+    from referee.tractor.units import readings
+
+    return readings(t, cards)[0]
+
+
+__all__ = ["HandJudge", "HandError", "Ruling", "Trick", "SEATS", "next_seat", "partner", "requirement"]

@@ -1,0 +1,90 @@
+"""Leads and throws (甩牌): what may be led, and whether a throw stands.
+
+A lead is one unit, or, where the rulebook allows throws, several units of one
+suit class. A throw stands when no other player holds, in that suit, a unit of
+the same kind that beats one of its units (a ruff never breaks a throw). With
+``throw_check = "strict"`` (seed 000 第六条 5) every smaller unit split out of a
+thrown unit must be unbeatable too.
+
+>>> t = Trumps.of("classic-3deck", "7", "H")
+>>> throw = lead_structure(t, Cards.parse("SA SA SK"))
+>>> failing_units(t, throw, {"E": Cards.parse("SA S3 D3"), "N": Cards.parse("S2")})
+[Unit('SK')]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from referee.cards import Cards
+from referee.tractor.follow import lead_structure
+from referee.tractor.trumps import Trumps
+from referee.tractor.units import Holding, Unit, readings, unit_key, unit_of
+
+
+@dataclass(frozen=True)
+class LeadRuling:
+    legal: bool
+    reason: str = ""
+    structure: tuple[Unit, ...] = ()
+
+
+def judge_lead(trumps: Trumps, cards: Cards, declared: list[Cards] | None = None) -> LeadRuling:
+    """May these cards be led? With ``declared``, the leader announced the throw's structure."""
+    if not cards:
+        return LeadRuling(False, "a lead needs at least one card")
+    if len(trumps.suits_in(cards)) != 1:
+        return LeadRuling(False, f"{cards} mixes suits")
+    unit = unit_of(trumps, cards)
+    if unit is not None and not declared:
+        return LeadRuling(True, structure=(unit,))
+    combos = trumps.rules.combos
+    if not combos.throws:
+        return LeadRuling(False, f"{cards} is not one combination and {trumps.rules.id} has no throws")
+    found = readings(trumps, cards)
+    if declared:
+        units = tuple(unit_of(trumps, part) for part in declared)
+        if None in units or sum(declared, Cards()) != cards:
+            return LeadRuling(False, "the declared structure does not split the cards into units")
+        wanted = sorted(str(u) for u in units)
+        if not any(sorted(str(u) for u in r) == wanted for r in found):
+            return LeadRuling(False, "the declared structure leaves units that merge")
+        return LeadRuling(True, structure=units)
+    if len(found) > 1 and combos.captive == "declared":
+        return LeadRuling(False, f"{cards} reads several ways (captive): the structure must be declared")
+    return LeadRuling(True, structure=found[0])
+
+
+def _beaten(trumps: Trumps, unit: Unit, holding: Holding, width: int, length: int, top: int) -> bool:
+    return any(t > top for t, _ in holding.uniform(width, length))
+
+
+def failing_units(trumps: Trumps, structure: tuple[Unit, ...], others: Mapping[str, Cards]) -> list[Unit]:
+    """The thrown units that another hand could beat, smallest first (fewest cards, then lowest)."""
+    if len(structure) < 2:
+        return []
+    suit = structure[0].suit
+    strict = trumps.rules.combos.throw_check == "strict"
+    holdings = [Holding(trumps, trumps.of_suit(h, suit)) for h in others.values()]
+    failing = []
+    for unit in structure:
+        checks = [(unit.width, unit.length, unit.top)]
+        if strict:
+            widths = [1] + [w for w in trumps.rules.combos.widths if w <= unit.width]
+            checks = [
+                (w, n, unit.bottom + n - 1)
+                for w in widths
+                for n in range(1, (unit.length if w > 1 else 1) + 1)
+            ]
+        if any(_beaten(trumps, unit, h, w, n, top) for h in holdings for w, n, top in checks):
+            failing.append(unit)
+    return sorted(failing, key=lambda u: (len(u), u.top))
+
+
+def strongest_unit(trumps: Trumps, structure: tuple[Unit, ...]) -> Unit:
+    """The unit that decides a comparison: of the highest-ranking kind, the highest."""
+    return max(structure, key=lambda u: (unit_key(trumps, *u.kind), u.top))
+
+
+__all__ = ["LeadRuling", "judge_lead", "failing_units", "strongest_unit", "lead_structure"]
