@@ -24,7 +24,7 @@ ranks first must be met by the play".
 
 from __future__ import annotations
 
-from functools import lru_cache
+import random
 
 from referee.cards import Cards
 from referee.tractor.trumps import Trumps
@@ -100,18 +100,23 @@ class _Search:
         self.memo[memo_key] = result
         return result
 
-    def witness(self, budget: Budget) -> list[Placement]:
+    def witness(self, budget: Budget, rng: random.Random | None = None) -> list[Placement]:
         """Placements that achieve :meth:`best` (used to explain and to generate plays)."""
         target = self.best(budget)
         out: list[Placement] = []
         while target:
-            for k, placement, rest in self.candidates(budget):
+            options = self.candidates(budget)
+            if rng is not None:
+                rng.shuffle(options)
+            for k, placement, rest in options:
                 self.h.take(placement)
                 if (k,) + self.best(rest) == target:
                     out.append(placement)
                     budget, target = rest, target[1:]
                     break
                 self.h.put_back(placement)
+            else:  # pragma: no cover - best() and candidates() always agree
+                raise AssertionError("no placement reaches the best requirement")
         for placement in out:
             self.h.put_back(placement)
         return out
@@ -199,3 +204,24 @@ def _describe(placement: Placement) -> str:
 
 def is_legal_follow(trumps: Trumps, hand: Cards, lead: Cards, play: Cards, before: list[Cards] = ()) -> bool:
     return follow_ruling(trumps, hand, lead, play, before) is None
+
+
+def legal_follow(
+    trumps: Trumps,
+    hand: Cards,
+    lead: Cards,
+    rng: random.Random,
+    before: list[Cards] = (),
+    structure: tuple[Unit, ...] | None = None,
+) -> Cards:
+    """A random legal follow, built from the requirement rather than checked against it."""
+    structure = structure or lead_structure(trumps, lead)
+    size = sum(len(u) for u in structure)
+    held = trumps.of_suit(hand, structure[0].suit)
+    if len(held) <= size:
+        others = list(hand - held)
+        return held + Cards(rng.sample(others, size - len(held)))
+    search, budget = _search(trumps, held, structure, list(before))
+    chosen = Cards(c for p in search.witness(budget, rng) for c, w in p for _ in range(w))
+    rest = list(held - chosen)
+    return chosen + Cards(rng.sample(rest, size - len(chosen)))

@@ -15,8 +15,9 @@ added are the new tail of ``rulings``.
 >>> j = HandJudge.start(t, "S")
 >>> for seat, cards in [("S", "SA"), ("E", "D3"), ("N", "S4"), ("W", "S5"), ("S", "C2"), ("E", "S9")]:
 ...     j = j.play(seat, Cards.parse(cards))
->>> j.rulings[0]
-Ruling(kind='revoke', seat='E', trick=1, detail='must play every card of S held (S9)', evidence=((2, 'S9'),))
+>>> r = j.rulings[0]
+>>> r.kind, r.seat, r.trick, r.detail, r.evidence
+('revoke', 'E', 1, 'must play every card of S held (S9)', ((2, 'S9'),))
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ triple and a pair, or as a tractor and a single: a captive).
 >>> unit_of(t, Cards.parse("S6 S6 S8 S8"))
 Unit('S8 S8 S6 S6')
 >>> [sorted(map(str, r)) for r in readings(t, Cards.parse("S4 S4 S4 S3 S3"))]
-[['S4 S4 S3 S3', 'S4'], ['S3 S3', 'S4 S4 S4']]
+[['S3 S3', 'S4 S4 S4'], ['S4', 'S4 S4 S3 S3']]
 """
 
 from __future__ import annotations

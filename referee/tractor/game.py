@@ -1,0 +1,183 @@
+"""Around the hands: declaring trumps, settling a hand with its penalties, the game from 2 to past A.
+
+>>> rules = load("zhongkai-2010")
+>>> d = Declaring(rules, "2").declare("S", Cards.parse("H2"), at=1.0)
+>>> d = d.declare("E", Cards.parse("S2 S2"), at=2.0)
+>>> d.standing
+Declaration(seat='E', suit='S', count=2)
+>>> d.declare("S", Cards.parse("D2 D2"), at=3.0)
+Traceback (most recent call last):
+...
+referee.tractor.game.DeclareError: S: an overturn needs more than 2 level cards
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from referee.cards import RANKS, Cards
+from referee.rulebooks import Rulebook, load
+from referee.tractor.hand import SEATS, next_seat, partner
+from referee.tractor.scoring import Outcome, outcome
+
+
+class DeclareError(ValueError):
+    """A declaration the rulebook does not allow; the declaring state is unchanged."""
+
+
+@dataclass(frozen=True)
+class Declaration:
+    seat: str
+    suit: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Declaring:
+    """Trump declaration while the cards are drawn (揭牌, 加固, 反揭), as a value fed events with times."""
+
+    rules: Rulebook
+    level: str
+    standing: Declaration | None = None
+    draw_done_at: float | None = None
+    closed: bool = False
+
+    def declare(self, seat: str, cards: Cards, at: float) -> Declaring:
+        rule = self.rules.declare
+        if self.closed:
+            raise DeclareError(f"{seat}: the dealer has taken the kitty, declaring is over")
+        distinct = cards.distinct()
+        if len(distinct) != 1 or distinct[0].rank != self.level:
+            raise DeclareError(f"{seat}: declare with identical level cards ({self.level}) of one suit")
+        suit, count = distinct[0].suit, len(cards)
+        s = self.standing
+        if s is None:
+            if count < rule.first:
+                raise DeclareError(f"{seat}: declaring needs {rule.first} level card(s)")
+            return replace(self, standing=Declaration(seat, suit, count))
+        if s.seat == seat and s.suit == suit:
+            if not rule.reinforce:
+                raise DeclareError(f"{seat}: {self.rules.id} does not allow reinforcing")
+            return replace(self, standing=Declaration(seat, suit, s.count + count))
+        if s.seat == seat and not rule.self_overturn:
+            raise DeclareError(f"{seat}: no one may overturn their own declaration")
+        if count <= s.count:
+            raise DeclareError(f"{seat}: an overturn needs more than {s.count} level cards")
+        return replace(self, standing=Declaration(seat, suit, count))
+
+    def draw_done(self, at: float) -> Declaring:
+        return replace(self, draw_done_at=at)
+
+    def kitty_taken(self, at: float) -> tuple[Declaring, str | None]:
+        """Close declaring; a warning when the dealer did not wait the rulebook's window."""
+        warning = None
+        if self.draw_done_at is not None and at - self.draw_done_at < self.rules.declare.window_s:
+            warning = (
+                f"the kitty was taken {at - self.draw_done_at:.1f} s after the draw ended; "
+                f"{self.rules.declare.window_s:g} s must pass for overturns"
+            )
+        return replace(self, closed=True), warning
+
+    def result(self, dealer: str | None, first_drawer: str) -> tuple[str, str | None]:
+        """(dealer, trump suit). No declaration: the first drawer deals (first hand) and the dealer
+        names the suit (None here: the dealer's choice)."""
+        if self.standing is not None:
+            return (dealer or self.standing.seat), self.standing.suit
+        return (dealer or first_drawer), None
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """A violation to settle: its kind (a key of the rulebook's ``[penalties]``) and the offender."""
+
+    kind: str
+    seat: str
+    cards: int = 1
+
+
+@dataclass(frozen=True)
+class Settlement:
+    defender_points: int
+    outcome: Outcome | None  # None: the hand is replayed
+    notes: tuple[str, ...] = ()
+
+
+def side_of(seat: str, dealer: str) -> str:
+    return "dealer" if seat in (dealer, partner(dealer)) else "defenders"
+
+
+def settle(rules: Rulebook, dealer: str, defender_points: int, penalties: list[Penalty] = ()) -> Settlement:
+    """Apply the rulebook's penalties to a hand: points move to the non-offending side, level
+    awards and lost deals go to it; awards against both sides replay the hand where the book says so."""
+    points, notes, awards = defender_points, [], {}
+    for p in penalties:
+        rule = rules.penalties.get(p.kind)
+        if rule is None:
+            raise ValueError(f"{rules.id} has no penalty {p.kind!r}")
+        offender = side_of(p.seat, dealer)
+        other = "defenders" if offender == "dealer" else "dealer"
+        if "points" in rule:
+            amount = rule["points"] * (p.cards if rule.get("per_card") else 1)
+            points += amount if offender == "dealer" else -amount
+            notes.append(f"{p.kind} by {p.seat}: {amount} points to the {other}")
+        if rule.get("levels") or rule.get("deal") or rule.get("forfeit_hand"):
+            levels = rule.get("levels", 1 if rule.get("forfeit_hand") else 0)
+            awards.setdefault(other, []).append((levels, p.kind, rule.get("both_sides")))
+            notes.append(f"{p.kind} by {p.seat}: the {other} are awarded the hand (+{levels})")
+    if len(awards) == 2 and any(b == "replay" for a in awards.values() for _, _, b in a):
+        return Settlement(points, None, tuple(notes) + ("both sides offended: the hand is replayed",))
+    normal = outcome(rules, points)
+    if awards:
+        side = next(iter(awards))
+        levels = sum(lv for lv, _, _ in awards[side])
+        if normal.side == side:
+            levels = max(levels, normal.levels)
+        return Settlement(points, Outcome(side, levels), tuple(notes))
+    return Settlement(points, normal, tuple(notes))
+
+
+def level_ranks(rules: Rulebook) -> list[str]:
+    """The levels a side climbs, from the start level to A (permanent ranks are skipped)."""
+    ranks = [r for r in RANKS if r not in rules.deal.permanent_ranks]
+    return ranks[ranks.index(rules.deal.start_level) :]
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game (局): both teams' levels, the dealer, and the winner once a team passes A."""
+
+    rules: Rulebook
+    levels: tuple[tuple[str, int], ...]  # (team, index into level_ranks)
+    dealer: str | None = None
+    winner: str | None = None
+
+    @staticmethod
+    def start(rules: Rulebook) -> Game:
+        return Game(rules, (("SN", 0), ("EW", 0)))
+
+    @staticmethod
+    def team(seat: str) -> str:
+        return "SN" if seat in "SN" else "EW"
+
+    def level_of(self, team: str) -> str:
+        return level_ranks(self.rules)[min(dict(self.levels)[team], len(level_ranks(self.rules)) - 1)]
+
+    def hand_level(self) -> str:
+        """The rank played this hand: the dealer's team's level (the first hand: the start level)."""
+        return self.level_of(self.team(self.dealer)) if self.dealer else self.rules.deal.start_level
+
+    def after(self, dealer: str, result: Outcome) -> Game:
+        """The game after a hand dealt by ``dealer`` ended with ``result``."""
+        if self.winner:
+            raise ValueError("the game is over")
+        side_team = self.team(dealer) if result.side == "dealer" else self.team(next_seat(dealer))
+        levels = dict(self.levels)
+        levels[side_team] += result.levels
+        top = len(level_ranks(self.rules))
+        winner = side_team if levels[side_team] >= top else None
+        on = self.rules.dealer["on_hold" if result.side == "dealer" else "on_take_over"]
+        new_dealer = partner(dealer) if on == "partner" else next_seat(dealer)
+        return Game(self.rules, tuple(levels.items()), new_dealer, winner)
+
+
+__all__ = ["Declaring", "Declaration", "DeclareError", "Penalty", "Settlement", "settle", "Game", "level_ranks", "SEATS"]
