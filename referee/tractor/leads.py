@@ -56,29 +56,25 @@ def judge_lead(trumps: Trumps, cards: Cards, declared: list[Cards] | None = None
     return LeadRuling(True, structure=found[0])
 
 
-def _beaten(trumps: Trumps, unit: Unit, holding: Holding, width: int, length: int, top: int) -> bool:
-    return any(t > top for t, _ in holding.uniform(width, length))
+def beatable(trumps: Trumps, unit: Unit, others: Mapping[str, Cards]) -> bool:
+    """Could another hand beat this unit with a unit of the same kind in its suit?"""
+    holdings = [Holding(trumps, trumps.of_suit(h, unit.suit)) for h in others.values()]
+    checks = [(unit.width, unit.length, unit.top)]
+    if trumps.rules.combos.throw_check == "strict":
+        widths = [1] + [w for w in trumps.rules.combos.widths if w <= unit.width]
+        checks = [
+            (w, n, unit.bottom + n - 1)
+            for w in widths
+            for n in range(1, (unit.length if w > 1 else 1) + 1)
+        ]
+    return any(t > top for h in holdings for w, n, top in checks for t, _ in h.uniform(w, n))
 
 
 def failing_units(trumps: Trumps, structure: tuple[Unit, ...], others: Mapping[str, Cards]) -> list[Unit]:
     """The thrown units that another hand could beat, smallest first (fewest cards, then lowest)."""
     if len(structure) < 2:
         return []
-    suit = structure[0].suit
-    strict = trumps.rules.combos.throw_check == "strict"
-    holdings = [Holding(trumps, trumps.of_suit(h, suit)) for h in others.values()]
-    failing = []
-    for unit in structure:
-        checks = [(unit.width, unit.length, unit.top)]
-        if strict:
-            widths = [1] + [w for w in trumps.rules.combos.widths if w <= unit.width]
-            checks = [
-                (w, n, unit.bottom + n - 1)
-                for w in widths
-                for n in range(1, (unit.length if w > 1 else 1) + 1)
-            ]
-        if any(_beaten(trumps, unit, h, w, n, top) for h in holdings for w, n, top in checks):
-            failing.append(unit)
+    failing = [u for u in structure if beatable(trumps, u, others)]
     return sorted(failing, key=lambda u: (len(u), u.top))
 
 
@@ -87,4 +83,4 @@ def strongest_unit(trumps: Trumps, structure: tuple[Unit, ...]) -> Unit:
     return max(structure, key=lambda u: (unit_key(trumps, *u.kind), u.top))
 
 
-__all__ = ["LeadRuling", "judge_lead", "failing_units", "strongest_unit", "lead_structure"]
+__all__ = ["LeadRuling", "judge_lead", "beatable", "failing_units", "strongest_unit", "lead_structure"]
