@@ -13,8 +13,8 @@ ranks first must be met by the play".
   Pairs and triples are broken out of larger units to meet a requirement.
 - ``components = "connected"`` (seed 003 §6): connected blocks of adjacent ranks of
   two or more identical cards (66 7777 is one block of six), at most as many cards as
-  the lead, ranked by size, then by how well their widths fit the lead's, then wider
-  first. Once a play in the trick has a format that outranks the lead's (a bomb on a
+  the lead, ranked by size, then by how well their widths fit the lead's, then by
+  fewer ranks (QQQQ 9999 before QQQQ 8899 before QQJJ 8899). Once a play in the trick has a format that outranks the lead's (a bomb on a
   two-pair tractor), that format ranks equal to the lead's own.
 
 >>> t = Trumps.of("zhongkai-2010", "7", "H")
@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 
 from referee.cards import Cards
-from referee.tractor.trumps import Trumps
+from referee.tractor.trumps import TRUMP, Trumps
 from referee.tractor.units import Holding, Placement, Unit, component_key, readings, unit_of
 
 Budget = tuple  # units: sorted ((width, length), ...) left in the lead; connected: (cards left,)
@@ -140,7 +140,8 @@ def _search(trumps: Trumps, cards: Cards, structure: tuple[Unit, ...], before: l
     equal: dict = {}
     if trumps.rules.follow.outranked_frees_choice and len(structure) == 1:
         lead_kind = structure[0].kind
-        played = {u.kind for u in (unit_of(trumps, p) for p in before) if u is not None}
+        units = (unit_of(trumps, p) for p in before)
+        played = {u.kind for u in units if u is not None and u.suit in (structure[0].suit, TRUMP)}
         for better, worse in trumps.rules.combos.outranks:
             if worse == lead_kind and better in played:
                 equal[(better[0],) * better[1]] = (lead_kind[0],) * lead_kind[1]

@@ -25,12 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from referee.cards import Cards, CardError, Decks
-from referee.tractor.follow import follow_ruling, requirement
+from referee.tractor.follow import follow_ruling
 from referee.tractor.leads import failing_units, judge_lead
 from referee.tractor.scoring import capture_multiplier
 from referee.tractor.tricks import trick_winner
 from referee.tractor.trumps import Trumps
-from referee.tractor.units import Unit
+from referee.tractor.units import Unit, readings, unit_of
 
 SEATS = ("S", "E", "N", "W")  # counter-clockwise: each seat's 下家 is the next one
 
@@ -148,7 +148,7 @@ class HandJudge:
                 raise HandError(f"trick {number}: the lead {cards} mixes suits")
             if not lead.legal:
                 rulings.append(Ruling("illegal_lead", seat, number, lead.reason))
-            structure = lead.structure or _lowest(t, cards)
+            structure = lead.structure or readings(t, cards)[0]
             trick = Trick(number, ((seat, cards),), structure)
             tricks = self.tricks + (trick,)
         else:
@@ -175,6 +175,26 @@ class HandJudge:
         except CardError as exc:
             raise HandError(f"kitty: {exc}") from exc
         return replace(self, kitty=cards)
+
+    def choose_structure(self, seat: str, parts: list[Cards]) -> HandJudge:
+        """The leader's 上家 names the structure of an undeclared captive throw, once its trick is
+        complete and before the next lead (seed 000 第十一条 1); the default is the lowest reading."""
+        if self.trumps.rules.combos.captive != "chosen_after":
+            raise HandError(f"{self.trumps.rules.id}: throws are not given a structure after the trick")
+        trick = self.tricks[-1] if self.tricks else None
+        if trick is None or len(trick.plays) != 4:
+            raise HandError("the structure is chosen once the throw's trick is complete")
+        leader, lead = trick.plays[0]
+        if seat != SEATS[(SEATS.index(leader) + 3) % 4]:
+            raise HandError(f"the structure is chosen by the leader's 上家, not {seat}")
+        units = tuple(unit_of(self.trumps, p) for p in parts)
+        options = readings(self.trumps, lead)
+        if None in units or sorted(map(str, units)) not in [sorted(map(str, r)) for r in options]:
+            raise HandError(f"{' | '.join(map(str, parts))} is not a reading of {lead}")
+        plays = [c for _, c in trick.plays]
+        win = trick_winner(self.trumps, plays, units)
+        trick = replace(trick, structure=units, winner=trick.plays[win][0])
+        return replace(self, tricks=self.tricks[:-1] + (trick,))._prove(suits=None)
 
     def finish(self) -> HandJudge:
         """End of the hand: check every play once more, and the card counts when all cards were seen."""
@@ -225,7 +245,9 @@ class HandJudge:
                             f"{', '.join(map(str, failing))} could be beaten",
                             evidence,
                             forced=tuple(failing[0].cards.names()),
-                            choices=tuple(tuple(u.cards.names()) for u in failing),
+                            choices=tuple(tuple(u.cards.names()) for u in failing)
+                            if t.rules.failed_throw["forced"] == "next_chooses" and len(failing) > 1
+                            else (),
                         )
                     )
         return replace(self, rulings=tuple(rulings), _proven=frozenset(proven))
@@ -240,10 +262,4 @@ class HandJudge:
         return tuple(out)
 
 
-def _lowest(t: Trumps, cards: Cards) -> tuple[Unit, ...]:
-    from referee.tractor.units import readings
-
-    return readings(t, cards)[0]
-
-
-__all__ = ["HandJudge", "HandError", "Ruling", "Trick", "SEATS", "next_seat", "partner", "requirement"]
+__all__ = ["HandJudge", "HandError", "Ruling", "Trick", "SEATS", "next_seat", "partner"]

@@ -210,7 +210,7 @@ def component_key(trumps: Trumps, shape: Shape, lead_width: int) -> tuple:
         "length": len(shape),
         "size": sum(shape),
         "fit": sum(min(w, lead_width) for w in shape),
-        "widths": tuple(sorted(shape, reverse=True)),
+        "compact": -len(shape),
     }
     return tuple(measures[name] for name in trumps.rules.follow.order)
 
