@@ -76,6 +76,7 @@ class Levels:
 class Declare:
     first: int
     overturn: str
+    overturn_same_suit: str  # "always" | "first_hand"
     reinforce: bool
     self_overturn: bool
     window_s: float

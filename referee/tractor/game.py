@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from referee.cards import RANKS, Cards
 from referee.rulebooks import Rulebook, load
-from referee.tractor.hand import SEATS, next_seat, partner
+from referee.tractor.hand import SEATS, Ruling, next_seat, partner
 from referee.tractor.scoring import Outcome, outcome
 
 
@@ -38,6 +38,7 @@ class Declaring:
 
     rules: Rulebook
     level: str
+    first_hand: bool = True
     standing: Declaration | None = None
     draw_done_at: float | None = None
     closed: bool = False
@@ -63,6 +64,8 @@ class Declaring:
             raise DeclareError(f"{seat}: no one may overturn their own declaration")
         if count <= s.count:
             raise DeclareError(f"{seat}: an overturn needs more than {s.count} level cards")
+        if suit == s.suit and rule.overturn_same_suit == "first_hand" and not self.first_hand:
+            raise DeclareError(f"{seat}: after the first hand an overturn must be in another suit")
         return replace(self, standing=Declaration(seat, suit, count))
 
     def draw_done(self, at: float) -> Declaring:
@@ -136,6 +139,25 @@ def settle(rules: Rulebook, dealer: str, defender_points: int, penalties: list[P
     return Settlement(points, normal, tuple(notes))
 
 
+# Which penalty of the rulebook each kind of ruling of the hand judge calls for.
+RULING_PENALTY = {
+    "revoke": "revoke",
+    "illegal_lead": "revoke",  # 出错牌: seed 000 第十八条 and 001 十九 treat wrong plays as revokes
+    "failed_throw": "failed_throw",
+    "wrong_card_count": "wrong_card_count",
+}
+
+
+def penalties_of(rules: Rulebook, rulings: list[Ruling]) -> list[Penalty]:
+    """The penalties the rulings of a hand call for, under this rulebook."""
+    out = []
+    for r in rulings:
+        kind = RULING_PENALTY.get(r.kind)
+        if kind in rules.penalties:
+            out.append(Penalty(kind, r.seat, max(1, len(r.cards))))
+    return out
+
+
 def level_ranks(rules: Rulebook) -> list[str]:
     """The levels a side climbs, from the start level to A (permanent ranks are skipped)."""
     ranks = [r for r in RANKS if r not in rules.deal.permanent_ranks]
@@ -180,4 +202,4 @@ class Game:
         return Game(self.rules, tuple(levels.items()), new_dealer, winner)
 
 
-__all__ = ["Declaring", "Declaration", "DeclareError", "Penalty", "Settlement", "settle", "Game", "level_ranks", "SEATS"]
+__all__ = ["Declaring", "Declaration", "DeclareError", "Penalty", "Settlement", "settle", "penalties_of", "Game", "level_ranks", "SEATS"]

@@ -56,6 +56,7 @@ class Ruling:
     trick: int
     detail: str
     evidence: tuple[tuple[int, str], ...] = ()  # (trick, cards) seen later that prove it
+    cards: tuple[str, ...] = ()  # the cards of the offending play
     forced: tuple[str, ...] = ()  # failed throw: the unit to play instead (the default choice)
     choices: tuple[tuple[str, ...], ...] = ()  # failed throw: every failing unit, where someone chooses
 
@@ -125,7 +126,14 @@ class HandJudge:
         times = capture_multiplier(self.trumps, winning, last.structure)
         if self.trumps.rules.kitty_capture.source == "kitty":
             return won + (self.kitty.points * times if self.kitty is not None else 0)
-        return won + last.points * max(times - 1, 0)
+        if self.all_seen():
+            return won + last.points * max(times - 1, 0)
+        return won
+
+    def all_seen(self) -> bool:
+        """Every card of the decks has been played or shown in the kitty."""
+        deal = self.trumps.rules.deal
+        return len(self.all_played()) + deal.kitty == 54 * deal.decks
 
     # -- events ----------------------------------------------------------------
     def play(self, seat: str, cards: Cards) -> HandJudge:
@@ -163,6 +171,11 @@ class HandJudge:
                 trick = replace(trick, winner=trick.plays[win][0])
             tricks = self.tricks[:-1] + (trick,)
         judged = replace(self, tricks=tricks, rulings=tuple(rulings))
+        held = len(judged.known_hand(seat, 1))
+        if held > t.rules.deal.hand_size and held - len(cards) <= t.rules.deal.hand_size:
+            judged = replace(judged, rulings=judged.rulings + (
+                Ruling("wrong_card_count", seat, number, f"has played {held} cards, a hand holds {t.rules.deal.hand_size}"),
+            ))
         return judged._prove(suits=t.suits_in(cards))
 
     def show_kitty(self, cards: Cards) -> HandJudge:
@@ -202,11 +215,11 @@ class HandJudge:
             raise HandError(f"trick {len(self.tricks)} is not complete")
         done = replace(self, finished=True)._prove(suits=None)
         rules = self.trumps.rules.deal
-        if len(done.all_played()) + rules.kitty == 54 * rules.decks:
+        if done.all_seen():
             rulings = list(done.rulings)
             for seat in SEATS:
                 n = len(done.known_hand(seat, 1))
-                if n != rules.hand_size:
+                if n < rules.hand_size:
                     rulings.append(Ruling("wrong_card_count", seat, len(self.tricks), f"played {n} cards, a hand holds {rules.hand_size}"))
             done = replace(done, rulings=tuple(rulings))
         return done
@@ -230,7 +243,8 @@ class HandJudge:
                 why = follow_ruling(t, hand, lead, cards, before, trick.structure)
                 if why is not None:
                     proven.add(("revoke", seat, trick.number))
-                    rulings.append(Ruling("revoke", seat, trick.number, why, self._evidence(seat, trick.number, lead_suit)))
+                    evidence = self._evidence(seat, trick.number, lead_suit)
+                    rulings.append(Ruling("revoke", seat, trick.number, why, evidence, tuple(cards.names())))
             if len(trick.structure) > 1 and ("failed_throw", leader, trick.number) not in proven:
                 others = {s: self.known_hand(s, trick.number) for s in SEATS if s != leader}
                 failing = failing_units(t, trick.structure, others)
@@ -244,6 +258,7 @@ class HandJudge:
                             trick.number,
                             f"{', '.join(map(str, failing))} could be beaten",
                             evidence,
+                            tuple(lead.names()),
                             forced=tuple(failing[0].cards.names()),
                             choices=tuple(tuple(u.cards.names()) for u in failing)
                             if t.rules.failed_throw["forced"] == "next_chooses" and len(failing) > 1
