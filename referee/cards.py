@@ -33,7 +33,7 @@ class CardError(ValueError):
     """A card that does not exist, or more copies than the decks hold."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One card. Instances are interned: ``Card.parse`` returns the same object each time.
 
@@ -80,6 +80,12 @@ class Card:
             raise CardError(f"unknown card {text!r}")
         return card
 
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Card) and self.code == other.code)
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
     def __str__(self) -> str:
         return self.code
 
@@ -113,12 +119,30 @@ class Cards:
         self._counts: Counter[Card] = Counter(cards)
         self._sorted: tuple[Card, ...] | None = None
 
+    @classmethod
+    def _of(cls, counts: Counter[Card]) -> Cards:
+        out = cls.__new__(cls)
+        out._counts, out._sorted = counts, None
+        return out
+
     @staticmethod
     def parse(cards: str | Iterable[str | Card]) -> Cards:
         """Read a list of card names (or one space-separated string)."""
         if isinstance(cards, str):
             cards = cards.split()
         return Cards(c if isinstance(c, Card) else Card.parse(c) for c in cards)
+
+    @staticmethod
+    def join(groups: Iterable[Cards]) -> Cards:
+        """All the cards of several multisets together.
+
+        >>> Cards.join([Cards.parse("SA"), Cards.parse("SA BJ")])
+        Cards('BJ SA SA')
+        """
+        counts: Counter[Card] = Counter()
+        for group in groups:
+            counts.update(group._counts)
+        return Cards._of(counts)
 
     def count(self, card: Card) -> int:
         return self._counts.get(card, 0)
@@ -128,7 +152,7 @@ class Cards:
         return dict(self._counts)
 
     def distinct(self) -> list[Card]:
-        return [c for c in ALL_CARDS if c in self._counts]
+        return sorted((c for c, n in self._counts.items() if n > 0), key=_CANON_INDEX.__getitem__)
 
     @property
     def points(self) -> int:
@@ -138,7 +162,7 @@ class Cards:
         return all(self.count(c) >= n for c, n in other._counts.items())
 
     def __add__(self, other: Cards) -> Cards:
-        return Cards(list(self) + list(other))
+        return Cards._of(self._counts + other._counts)
 
     def __sub__(self, other: Cards) -> Cards:
         left = Counter(self._counts)
@@ -146,11 +170,12 @@ class Cards:
             if left[card] < n:
                 raise CardError(f"{card} is not among the cards")
             left[card] -= n
-        return Cards(left.elements())
+        return Cards._of(+left)
 
     def __iter__(self) -> Iterator[Card]:
         if self._sorted is None:
-            self._sorted = tuple(c for c in ALL_ORDER for _ in range(self._counts.get(c, 0)))
+            order = sorted(self._counts, key=_ORDER_INDEX.__getitem__)
+            self._sorted = tuple(c for c in order for _ in range(self._counts[c]))
         return iter(self._sorted)
 
     def __len__(self) -> int:
@@ -177,6 +202,8 @@ class Cards:
 ALL_ORDER: tuple[Card, ...] = tuple(Card.parse(j) for j in JOKERS) + tuple(
     Card.parse(s + r) for s in SUITS for r in reversed(RANKS)
 )
+_ORDER_INDEX = {c: i for i, c in enumerate(ALL_ORDER)}
+_CANON_INDEX = {c: i for i, c in enumerate(ALL_CARDS)}
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,7 @@ class HandJudge:
     rulings: tuple[Ruling, ...] = ()
     kitty: Cards | None = None
     finished: bool = False
+    played: Cards = Cards()
     _proven: frozenset[tuple[str, str, int]] = field(default=frozenset(), repr=False)
 
     @staticmethod
@@ -110,10 +111,10 @@ class HandJudge:
 
     def known_hand(self, seat: str, trick: int) -> Cards:
         """The cards ``seat`` is known to have held at trick ``trick``: all it played from then on."""
-        return sum((c for t in self.tricks[trick - 1 :] for s, c in t.plays if s == seat), Cards())
+        return Cards.join(c for t in self.tricks[trick - 1 :] for s, c in t.plays if s == seat)
 
     def all_played(self) -> Cards:
-        return sum((c for t in self.tricks for _, c in t.plays), Cards())
+        return self.played
 
     def defender_points(self) -> int:
         """Points the defenders won in tricks plus the kitty (or last-trick) capture, before penalties."""
@@ -170,13 +171,13 @@ class HandJudge:
                 win = trick_winner(t, plays, trick.structure)
                 trick = replace(trick, winner=trick.plays[win][0])
             tricks = self.tricks[:-1] + (trick,)
-        judged = replace(self, tricks=tricks, rulings=tuple(rulings))
+        judged = replace(self, tricks=tricks, rulings=tuple(rulings), played=self.played + cards)
         held = len(judged.known_hand(seat, 1))
         if held > t.rules.deal.hand_size and held - len(cards) <= t.rules.deal.hand_size:
             judged = replace(judged, rulings=judged.rulings + (
                 Ruling("wrong_card_count", seat, number, f"has played {held} cards, a hand holds {t.rules.deal.hand_size}"),
             ))
-        return judged._prove(suits=t.suits_in(cards))
+        return judged._prove(t.suits_in(cards), seat)
 
     def show_kitty(self, cards: Cards) -> HandJudge:
         """The buried cards, turned up at the end of the hand."""
@@ -225,28 +226,30 @@ class HandJudge:
         return done
 
     # -- proofs ------------------------------------------------------------------
-    def _prove(self, suits: set[str] | None) -> HandJudge:
-        """Re-check the follows and throws that new cards of ``suits`` (None: all) may prove."""
+    def _prove(self, suits: set[str] | None, seat: str | None = None) -> HandJudge:
+        """Re-check what new cards of ``seat`` in ``suits`` may prove (None: everything): its
+        earlier follows, and the other seats' throws."""
         t = self.trumps
         proven = set(self._proven)
         rulings = list(self.rulings)
+        hands = {s: self._known_hands(s) for s in SEATS}
         for trick in self.tricks:
             lead_suit = trick.structure[0].suit
             if suits is not None and lead_suit not in suits:
                 continue
             leader, lead = trick.plays[0]
-            for i, (seat, cards) in enumerate(trick.plays[1:], 1):
-                if ("revoke", seat, trick.number) in proven:
+            for i, (follower, cards) in enumerate(trick.plays[1:], 1):
+                if ("revoke", follower, trick.number) in proven or seat not in (None, follower):
                     continue
-                hand = self.known_hand(seat, trick.number)
                 before = [c for _, c in trick.plays[1:i]]
+                hand = hands[follower][trick.number - 1]
                 why = follow_ruling(t, hand, lead, cards, before, trick.structure)
                 if why is not None:
-                    proven.add(("revoke", seat, trick.number))
-                    evidence = self._evidence(seat, trick.number, lead_suit)
-                    rulings.append(Ruling("revoke", seat, trick.number, why, evidence, tuple(cards.names())))
-            if len(trick.structure) > 1 and ("failed_throw", leader, trick.number) not in proven:
-                others = {s: self.known_hand(s, trick.number) for s in SEATS if s != leader}
+                    proven.add(("revoke", follower, trick.number))
+                    evidence = self._evidence(follower, trick.number, lead_suit)
+                    rulings.append(Ruling("revoke", follower, trick.number, why, evidence, tuple(cards.names())))
+            if len(trick.structure) > 1 and ("failed_throw", leader, trick.number) not in proven and seat != leader:
+                others = {s: hands[s][trick.number - 1] for s in SEATS if s != leader}
                 failing = failing_units(t, trick.structure, others)
                 if failing:
                     proven.add(("failed_throw", leader, trick.number))
@@ -266,6 +269,15 @@ class HandJudge:
                         )
                     )
         return replace(self, rulings=tuple(rulings), _proven=frozenset(proven))
+
+    def _known_hands(self, seat: str) -> list[Cards]:
+        """:meth:`known_hand` of ``seat`` at every trick, built once from the end."""
+        out: list[Cards] = []
+        acc = Cards()
+        for trick in reversed(self.tricks):
+            acc = Cards.join([acc, *(c for s, c in trick.plays if s == seat)])
+            out.append(acc)
+        return out[::-1]
 
     def _evidence(self, seat: str, trick: int, suit: str) -> tuple[tuple[int, str], ...]:
         out = []

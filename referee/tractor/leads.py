@@ -45,7 +45,7 @@ def judge_lead(trumps: Trumps, cards: Cards, declared: list[Cards] | None = None
     found = readings(trumps, cards)
     if declared:
         units = tuple(unit_of(trumps, part) for part in declared)
-        if None in units or sum(declared, Cards()) != cards:
+        if None in units or Cards.join(declared) != cards:
             return LeadRuling(False, "the declared structure does not split the cards into units")
         wanted = sorted(str(u) for u in units)
         if not any(sorted(str(u) for u in r) == wanted for r in found):

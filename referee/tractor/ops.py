@@ -28,7 +28,7 @@ def _cards(value: Any, what: str) -> Cards:
 
 
 def _decks(t: Trumps, *groups: Cards) -> None:
-    Decks(t.rules.deal.decks).check(sum(groups, Cards()))
+    Decks(t.rules.deal.decks).check(Cards.join(groups))
 
 
 def _lead_of(t: Trumps, lead: Cards):

@@ -38,7 +38,7 @@ def play_value(trumps: Trumps, play: Cards, structure: tuple[Unit, ...]) -> tupl
         if (unit.kind, structure[0].kind) in trumps.rules.combos.outranks:
             return (1, trump, unit.top)
         return None
-    lead_cards = sum((u.cards for u in structure), Cards())
+    lead_cards = Cards.join(u.cards for u in structure)
     if requirement(trumps, play, structure) != requirement(trumps, lead_cards, structure):
         return None
     strongest = strongest_unit(trumps, structure)
