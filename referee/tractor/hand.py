@@ -137,8 +137,9 @@ class HandJudge:
         return len(self.all_played()) + deal.kitty == 54 * deal.decks
 
     # -- events ----------------------------------------------------------------
-    def play(self, seat: str, cards: Cards) -> HandJudge:
-        """One seat put these cards face up. Raises :class:`HandError` if that cannot be."""
+    def play(self, seat: str, cards: Cards, declared: list[Cards] | None = None) -> HandJudge:
+        """One seat put these cards face up (a leader may declare a throw's structure).
+        Raises :class:`HandError` if that cannot be."""
         if self.finished:
             raise HandError("the hand is over")
         expected = self.expected_seat()
@@ -152,7 +153,7 @@ class HandJudge:
         t = self.trumps
         rulings = list(self.rulings)
         if not self.tricks or len(self.tricks[-1].plays) == 4:
-            lead = judge_lead(t, cards)
+            lead = judge_lead(t, cards, declared)
             if len(t.suits_in(cards)) != 1:
                 raise HandError(f"trick {number}: the lead {cards} mixes suits")
             if not lead.legal:

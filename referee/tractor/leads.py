@@ -51,9 +51,15 @@ def judge_lead(trumps: Trumps, cards: Cards, declared: list[Cards] | None = None
         if not any(sorted(str(u) for u in r) == wanted for r in found):
             return LeadRuling(False, "the declared structure leaves units that merge")
         return LeadRuling(True, structure=units)
-    if len(found) > 1 and combos.captive == "declared":
-        return LeadRuling(False, f"{cards} reads several ways (captive): the structure must be declared")
+    if combos.captive == "declared" and is_captive(found):
+        return LeadRuling(False, f"{cards} holds a captive (俘虏): the throw's structure must be declared")
     return LeadRuling(True, structure=found[0])
+
+
+def is_captive(found: list[tuple[Unit, ...]]) -> bool:
+    """A throw that reads several ways, or holds a triple and a pair (seed 001 十五: 俘虏)."""
+    kinds = {u.kind for u in found[0]} if found else set()
+    return len(found) > 1 or {(3, 1), (2, 1)} <= kinds
 
 
 def beatable(trumps: Trumps, unit: Unit, others: Mapping[str, Cards]) -> bool:
