@@ -1,0 +1,287 @@
+"""``cardtable demo``: four bots play one Tractor hand through the referee.
+
+The deal is drawn one card at a time, with declarations (揭牌) and overturns (反揭)
+fed to :class:`Declaring`; the dealer buries the kitty; every play goes through
+:class:`HandJudge`, whose rulings are printed as they appear; the hand is settled
+with the rulebook's level table. Deterministic for a given seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from referee.cards import SUIT_NAMES_ZH, SUITS, Cards, Decks
+from referee.rulebooks import Rulebook, load
+from referee.tractor.bots import legal_follow, random_lead, random_throw
+from referee.tractor.game import Declaring, DeclareError, Game, Penalty, settle
+from referee.tractor.hand import SEATS, HandJudge, Trick, next_seat
+from referee.tractor.scoring import Outcome, capture_multiplier
+from referee.tractor.trumps import Trumps
+
+SECONDS_PER_CARD = 0.5  # simulated time one drawn card takes
+THROW_CHANCE = 0.2  # how often a leader tries a throw
+
+LABELS = {
+    "zh": {
+        "seats": dict(zip(SEATS, "南东北西")),
+        "suits": SUIT_NAMES_ZH,
+        "teams": {"SN": "南北", "EW": "东西"},
+        "header": "{title}（{id}）  种子 {seed}  本盘打 {level}",
+        "first": "{seat} 先摸牌，逆时针摸牌，留底 {kitty} 张",
+        "declare": "第 {n} 张牌：{seat} 揭牌 {cards} → 主牌 {suit}",
+        "overturn": "第 {n} 张牌：{seat} 反揭 {cards} → 主牌 {suit}",
+        "no_declare": "无人揭牌：{seat} 为庄家，定主 {suit}",
+        "dealer": "庄家 {seat}（{team}），主牌 {suit}，级牌 {level}",
+        "bury": "{seat} 拿底牌，埋底 {n} 张",
+        "hand": "{seat} {cards}",
+        "trick": "第{n}圈",
+        "winner": "赢家 {seat}",
+        "points": "得分 {n}",
+        "running": "防家累计 {n}",
+        "ruling": "裁判判罚：{kind} {seat} 第{trick}圈：{detail}",
+        "kinds": {"revoke": "藏张", "failed_throw": "甩错牌", "illegal_lead": "违例出牌", "wrong_card_count": "牌张数目不符"},
+        "kitty": "底牌 {cards}（{n} 分）",
+        "capture": "抠底：防家 {seat} 赢得最后一圈，底牌 {kitty} 分 × {times} 倍 = {n}",
+        "no_capture": "庄家方 {seat} 赢得最后一圈，不抠底",
+        "capture_last": "抠底：防家 {seat} 赢得最后一圈，本圈 {kitty} 分 × {times} 倍 = {n}",
+        "side_win": "防家 {seat} 以副牌赢得最后一圈，不抠底（主牌才可以抠底）",
+        "total": "防家得分 {n}",
+        "note": "结算：{note}",
+        "settled": "结算后防家得分 {n}",
+        "dealer_up": "结果：庄家方（{team}）升级，升 {n} 级",
+        "take_over": "结果：防家（{team}）上台",
+        "take_over_up": "结果：防家（{team}）上台，升 {n} 级",
+        "replay": "结果：重打本盘",
+        "next": "下一盘庄家 {seat}；{levels}",
+        "level_of": "{team}打 {level}",
+        "sep": "，",
+    },
+    "en": {
+        "seats": {s: s for s in SEATS},
+        "suits": {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"},
+        "teams": {"SN": "N-S", "EW": "E-W"},
+        "header": "{title} ({id})  seed {seed}  level {level}",
+        "first": "{seat} draws first, counter-clockwise, {kitty} cards left for the kitty",
+        "declare": "card {n}: {seat} declares {cards} -> trump suit {suit}",
+        "overturn": "card {n}: {seat} overturns with {cards} -> trump suit {suit}",
+        "no_declare": "No declaration: {seat} deals and names {suit} trumps",
+        "dealer": "Dealer {seat} ({team}), trump suit {suit}, level {level}",
+        "bury": "{seat} takes the kitty and buries {n} cards",
+        "hand": "{seat} {cards}",
+        "trick": "Trick {n}",
+        "winner": "winner {seat}",
+        "points": "points {n}",
+        "running": "defenders {n}",
+        "ruling": "Referee ruling: {kind} by {seat} in trick {trick}: {detail}",
+        "kinds": {"revoke": "revoke", "failed_throw": "failed throw", "illegal_lead": "illegal lead", "wrong_card_count": "wrong card count"},
+        "kitty": "Kitty {cards} ({n} points)",
+        "capture": "Kitty capture: defender {seat} won the last trick, {kitty} points x {times} = {n}",
+        "no_capture": "The dealer's side ({seat}) won the last trick: no kitty capture",
+        "capture_last": "Last-trick capture: defender {seat} won the last trick, {kitty} points x {times} = {n}",
+        "side_win": "Defender {seat} won the last trick with side-suit cards: no kitty capture (trumps only)",
+        "total": "Defender points {n}",
+        "note": "Settlement: {note}",
+        "settled": "Defender points after penalties {n}",
+        "dealer_up": "Outcome: the dealer's side ({team}) goes up {n} level(s)",
+        "take_over": "Outcome: the defenders ({team}) take over the deal",
+        "take_over_up": "Outcome: the defenders ({team}) take over and go up {n} level(s)",
+        "replay": "Outcome: the hand is replayed",
+        "next": "Next dealer {seat}; {levels}",
+        "level_of": "{team} play {level}",
+        "sep": ", ",
+    },
+}
+
+
+def main(rulebook: str = "classic-3deck", seed: int = 2026, lang: str = "zh") -> int:
+    rules, say = load(rulebook), LABELS[lang]
+    level = Game.start(rules).hand_level()
+    rng = random.Random(seed)
+    print(say["header"].format(title=rules.title, id=rules.id, seed=seed, level=level))
+    hands, kitty, dealer, suit = draw(rules, level, rng, say)
+    trumps = Trumps.of(rules, level, suit)
+    buried = take_kitty(trumps, hands, dealer, kitty, say)
+    judge = play(trumps, dealer, hands, rng, say)
+    settle_hand(judge, buried, say)
+    return 0
+
+
+# -- the deal ---------------------------------------------------------------------
+def draw(rules: Rulebook, level: str, rng: random.Random, say: dict) -> tuple[dict[str, Cards], Cards, str, str]:
+    """Shuffle, draw one card at a time with the bots declaring; return hands, kitty, dealer, trump suit."""
+    cards = list(Decks(rules.deal.decks).full())
+    rng.shuffle(cards)
+    first = rng.choice(SEATS)
+    print(say["first"].format(seat=say["seats"][first], kitty=rules.deal.kitty))
+    drawn = {s: [] for s in SEATS}
+    declaring, seat = Declaring(rules, level), first
+    for n, card in enumerate(cards[: len(cards) - rules.deal.kitty], 1):
+        drawn[seat].append(card)
+        if card.rank == level:
+            declaring = declare_round(declaring, drawn, seat, n, say)
+        seat = next_seat(seat)
+    done = n * SECONDS_PER_CARD
+    declaring, warning = declaring.draw_done(done).kitty_taken(done + rules.declare.window_s + 1)
+    if warning:
+        print(warning)
+    hands = {s: Cards(c) for s, c in drawn.items()}
+    dealer, suit = declaring.result(None, first)
+    if suit is None:
+        suit = most_held_suit(hands[dealer], level)
+        print(say["no_declare"].format(seat=say["seats"][dealer], suit=say["suits"][suit]))
+    return hands, Cards(cards[len(cards) - rules.deal.kitty :]), dealer, suit
+
+
+def declare_round(declaring: Declaring, drawn: dict[str, list], drawer: str, n: int, say: dict) -> Declaring:
+    """The drawer may declare or overturn; a seat that was overturned may answer, until no one can."""
+    order = [SEATS[(SEATS.index(drawer) + i) % 4] for i in range(4)]
+    changed = True
+    while changed:
+        changed = False
+        for seat in order:
+            bid = bot_bid(declaring, seat, Cards(drawn[seat]), n * SECONDS_PER_CARD)
+            if bid is not None:
+                key = "overturn" if declaring.standing else "declare"
+                s = bid.standing
+                shown = Cards.parse([s.suit + declaring.level] * s.count)
+                print(say[key].format(n=n, seat=say["seats"][seat], cards=shown, suit=say["suits"][s.suit]))
+                declaring, changed = bid, True
+    return declaring
+
+
+def bot_bid(declaring: Declaring, seat: str, hand: Cards, at: float) -> Declaring | None:
+    """Declare, or overturn with the fewest level cards that do it; None when the bot cannot."""
+    standing = declaring.standing
+    need = standing.count + 1 if standing else declaring.rules.declare.first
+    held = Counter(c for c in hand if c.rank == declaring.level)
+    for card, count in sorted(held.items(), key=lambda kv: (-kv[1], kv[0].code)):
+        if count >= need:
+            try:
+                return declaring.declare(seat, Cards([card] * need), at)
+            except DeclareError:
+                continue
+    return None
+
+
+def most_held_suit(hand: Cards, level: str) -> str:
+    counts = Counter(c.suit for c in hand if not c.is_joker and c.rank != level)
+    return max(SUITS, key=lambda s: (counts[s], -SUITS.index(s)))
+
+
+def take_kitty(trumps: Trumps, hands: dict[str, Cards], dealer: str, kitty: Cards, say: dict) -> Cards:
+    """The dealer takes the kitty and buries its lowest side-suit cards, point cards last."""
+    seats, team = say["seats"], Game.team(dealer)
+    print(say["dealer"].format(seat=seats[dealer], team=say["teams"][team], suit=say["suits"][trumps.suit], level=trumps.level))
+    full = hands[dealer] + kitty
+    order = sorted(full, key=lambda c: (trumps.is_trump(c), c.points > 0, trumps.position(c)))
+    buried = Cards(order[: len(kitty)])
+    hands[dealer] = full - buried
+    if buried:
+        print(say["bury"].format(seat=seats[dealer], n=len(buried)))
+    for seat in SEATS:
+        print(say["hand"].format(seat=seats[seat], cards=" ".join(c.code for c in in_hand_order(trumps, hands[seat]))))
+    return buried
+
+
+def in_hand_order(trumps: Trumps, hand: Cards) -> list:
+    """Trumps first, high to low, then the side suits in S H D C order."""
+    def key(c):
+        side = not trumps.is_trump(c)
+        return (side, SUITS.index(c.suit) if side else 0, -trumps.position(c))
+
+    return sorted(hand, key=key)
+
+
+# -- the play ---------------------------------------------------------------------
+def play(trumps: Trumps, dealer: str, hands: dict[str, Cards], rng: random.Random, say: dict) -> HandJudge:
+    """Trick after trick through the judge; the dealer leads first, then each trick's winner."""
+    judge, leader, running = HandJudge.start(trumps, dealer), dealer, 0
+    while hands[leader]:
+        seen = len(judge.rulings)
+        lead = bot_lead(trumps, hands, leader, rng)
+        judge = judge.play(leader, lead)
+        hands[leader] = hands[leader] - lead
+        seat, before = next_seat(leader), []
+        for _ in range(3):
+            cards = legal_follow(trumps, hands[seat], lead, rng, before)
+            judge = judge.play(seat, cards)
+            hands[seat] = hands[seat] - cards
+            before.append(cards)
+            seat = next_seat(seat)
+        trick = judge.tricks[-1]
+        if trick.winner in judge.defenders():
+            running += trick.points
+        print(trick_line(trick, running, say))
+        print_rulings(judge, seen, say)
+        leader = trick.winner
+    return judge
+
+
+def bot_lead(trumps: Trumps, hands: dict[str, Cards], leader: str, rng: random.Random) -> Cards:
+    others = {s: h for s, h in hands.items() if s != leader}
+    throw = random_throw(trumps, hands[leader], others, rng) if rng.random() < THROW_CHANCE else None
+    return throw or random_lead(trumps, hands[leader], rng)
+
+
+def trick_line(trick: Trick, running: int, say: dict) -> str:
+    seats = say["seats"]
+    fields = [say["trick"].format(n=trick.number)]
+    fields += [f"{seats[seat]} {cards}" for seat, cards in trick.plays]
+    fields += [
+        say["winner"].format(seat=seats[trick.winner]),
+        say["points"].format(n=trick.points),
+        say["running"].format(n=running),
+    ]
+    return " | ".join(fields)
+
+
+def print_rulings(judge: HandJudge, seen: int, say: dict) -> None:
+    """The rulings the judge added since it held ``seen`` of them."""
+    for r in judge.rulings[seen:]:
+        kind = say["kinds"].get(r.kind, r.kind)
+        print(say["ruling"].format(kind=kind, seat=say["seats"][r.seat], trick=r.trick, detail=r.detail))
+
+
+# -- the end of the hand ----------------------------------------------------------
+def settle_hand(judge: HandJudge, buried: Cards, say: dict) -> None:
+    """Show the kitty, finish the hand, count the kitty capture, settle and name the next dealer."""
+    rules, seats, dealer = judge.trumps.rules, say["seats"], judge.dealer
+    seen = len(judge.rulings)
+    judge = judge.show_kitty(buried).finish()
+    print_rulings(judge, seen, say)
+    if buried:
+        print(say["kitty"].format(cards=buried, n=buried.points))
+    last = judge.complete()[-1]
+    won = sum(t.points for t in judge.complete() if t.winner in judge.defenders())
+    total = judge.defender_points()
+    if last.winner in judge.defenders():
+        times = capture_multiplier(judge.trumps, dict(last.plays)[last.winner], last.structure)
+        if rules.kitty_capture.source == "kitty":
+            key, base = ("capture" if times else "side_win"), buried.points
+        else:  # no kitty: the last trick's points count again, times - 1 more
+            key, base, times = "capture_last", last.points, max(times - 1, 0)
+        print(say[key].format(seat=seats[last.winner], kitty=base, times=times, n=total - won))
+    else:
+        print(say["no_capture"].format(seat=seats[last.winner]))
+    print(say["total"].format(n=total))
+    penalties = [Penalty(r.kind, r.seat) for r in judge.rulings if r.kind in rules.penalties]
+    settlement = settle(rules, dealer, total, penalties)
+    for note in settlement.notes:
+        print(say["note"].format(note=note))
+    if settlement.defender_points != total:
+        print(say["settled"].format(n=settlement.defender_points))
+    print_outcome(rules, dealer, settlement.outcome, say)
+
+
+def print_outcome(rules: Rulebook, dealer: str, outcome: Outcome | None, say: dict) -> None:
+    if outcome is None:
+        print(say["replay"])
+        return
+    side = dealer if outcome.side == "dealer" else next_seat(dealer)
+    team = say["teams"][Game.team(side)]
+    key = "dealer_up" if outcome.side == "dealer" else ("take_over_up" if outcome.levels else "take_over")
+    print(say[key].format(team=team, n=outcome.levels))
+    game = Game.start(rules).after(dealer, outcome)
+    levels = say["sep"].join(say["level_of"].format(team=say["teams"][t], level=game.level_of(t)) for t, _ in game.levels)
+    print(say["next"].format(seat=say["seats"][game.dealer], levels=levels))
