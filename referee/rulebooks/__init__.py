@@ -89,7 +89,7 @@ class Clock:
     follow_s: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Rulebook:
     id: str
     game: str
@@ -108,6 +108,12 @@ class Rulebook:
 
     def __repr__(self) -> str:
         return f"Rulebook({self.id!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rulebook) and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash(self.id)
 
 
 def _format(text: str) -> tuple[int, int]:

@@ -56,7 +56,7 @@ def judge_lead(trumps: Trumps, cards: Cards, declared: list[Cards] | None = None
     return LeadRuling(True, structure=found[0])
 
 
-def is_captive(found: list[tuple[Unit, ...]]) -> bool:
+def is_captive(found: tuple[tuple[Unit, ...], ...]) -> bool:
     """A throw that reads several ways, or holds a triple and a pair (seed 001 十五: 俘虏)."""
     kinds = {u.kind for u in found[0]} if found else set()
     return len(found) > 1 or {(3, 1), (2, 1)} <= kinds

@@ -16,6 +16,8 @@ Unit('S8 S8 S6 S6')
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
 from typing import Iterator
 
 from referee.cards import Card, Cards
@@ -148,16 +150,19 @@ def _unit_from(trumps: Trumps, top: int, placement: Placement) -> Unit:
     return Unit(cards, placement[0][1], len(placement), trumps.suit_of(placement[0][0]), top)
 
 
-def _mergeable(a: Unit, b: Unit, widths: tuple[int, ...]) -> bool:
-    if a.cards.distinct() == b.cards.distinct() and a.width + b.width in widths:
-        return len(a.cards.distinct()) == a.length  # same ranks, stacked wider
-    if a.width == b.width and a.width >= 2 and a.suit == b.suit:
-        return a.top + 1 == b.bottom or b.top + 1 == a.bottom
+def _merges_with(trumps: Trumps, unit: Unit, others: tuple[Unit, ...]) -> bool:
+    """Could ``unit`` and some of ``others`` be played together as one unit (99TT + 9 + T = 999TTT)?"""
+    for size in range(1, len(others) + 1):
+        for group in combinations(others, size):
+            cards = Cards.join([unit.cards, *(u.cards for u in group)])
+            if len(set(cards.counts().values())) == 1 and unit_of(trumps, cards) is not None:
+                return True
     return False
 
 
-def readings(trumps: Trumps, cards: Cards) -> list[tuple[Unit, ...]]:
-    """Every way the cards (one suit class) split into units none of which could merge.
+@lru_cache(maxsize=4096)
+def readings(trumps: Trumps, cards: Cards) -> tuple[tuple[Unit, ...], ...]:
+    """Every way the cards (one suit class) split into units no group of which could merge.
 
     Sorted: the weakest structure first (see :func:`structure_key`).
     """
@@ -174,10 +179,7 @@ def readings(trumps: Trumps, cards: Cards) -> list[tuple[Unit, ...]]:
     def split(acc: tuple[Unit, ...]) -> None:
         card = lowest()
         if card is None:
-            if not any(
-                _mergeable(a, b, widths) for i, a in enumerate(acc) for b in acc[i + 1 :]
-            ):
-                found[tuple(sorted((u.top, u.kind, str(u)) for u in acc))] = acc
+            found[tuple(sorted((u.top, u.kind, str(u)) for u in acc))] = acc
             return
         pos = trumps.position(card)
         for width in widths:
@@ -189,12 +191,15 @@ def readings(trumps: Trumps, cards: Cards) -> list[tuple[Unit, ...]]:
                 for top, placement in list(holding.uniform(width, length)):
                     if card not in [c for c, _ in placement] or top - length + 1 not in (pos, -1):
                         continue
+                    unit = _unit_from(trumps, top, placement)
+                    if _merges_with(trumps, unit, acc):
+                        continue  # a group of units that could be one: not a reading
                     holding.take(placement)
-                    split(acc + (_unit_from(trumps, top, placement),))
+                    split(acc + (unit,))
                     holding.put_back(placement)
 
     split(())
-    return sorted(found.values(), key=lambda r: structure_key(trumps, r))
+    return tuple(sorted(found.values(), key=lambda r: structure_key(trumps, r)))
 
 
 def unit_key(trumps: Trumps, width: int, length: int) -> tuple:
