@@ -14,7 +14,7 @@ from collections import Counter
 from referee.cards import SUIT_NAMES_ZH, SUITS, Cards, Decks
 from referee.rulebooks import Rulebook, load
 from referee.tractor.bots import legal_follow, random_lead, random_throw
-from referee.tractor.game import Declaring, DeclareError, Game, Penalty, settle
+from referee.tractor.game import Declaring, DeclareError, Game, penalties_of, settle
 from referee.tractor.hand import SEATS, HandJudge, Trick, next_seat
 from referee.tractor.scoring import Outcome, capture_multiplier
 from referee.tractor.trumps import Trumps
@@ -265,7 +265,7 @@ def settle_hand(judge: HandJudge, buried: Cards, say: dict) -> None:
     else:
         print(say["no_capture"].format(seat=seats[last.winner]))
     print(say["total"].format(n=total))
-    penalties = [Penalty(r.kind, r.seat) for r in judge.rulings if r.kind in rules.penalties]
+    penalties = penalties_of(rules, list(judge.rulings))
     settlement = settle(rules, dealer, total, penalties)
     for note in settlement.notes:
         print(say["note"].format(note=note))
