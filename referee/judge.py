@@ -52,7 +52,9 @@ def matches(expect: Any, out: dict[str, Any]) -> bool:
     return "result" in out and out["result"] == expect
 
 
-def run(paths: Iterable[str], check: bool, stdout: TextIO = sys.stdout) -> int:
+def run(paths: Iterable[str], check: bool, stdout: TextIO | None = None) -> int:
+    """Answer every case of the files; with ``check`` return 1 when any answer misses its ``expect``."""
+    stdout = stdout or sys.stdout
     passed = failed = 0
     for path in paths:
         with open(path, encoding="utf-8") as f:
