@@ -118,11 +118,13 @@ def hand(case: dict[str, Any]) -> dict[str, Any]:
     if case.get("kitty") is not None:
         judge = judge.show_kitty(_cards(case["kitty"], "kitty"))
     judge = judge.finish()
-    return {
-        "revokes": [[r.seat, r.trick] for r in judge.rulings if r.kind == "revoke"],
-        "failed_throws": [[r.seat, r.trick] for r in judge.rulings if r.kind == "failed_throw"],
-        "defender_points": judge.defender_points(),
-    }
+
+    def found(kind: str) -> list[list]:
+        order = {(t.number, s): i for t in judge.tricks for i, (s, _) in enumerate(t.plays)}
+        rulings = sorted((r for r in judge.rulings if r.kind == kind), key=lambda r: (r.trick, order[r.trick, r.seat]))
+        return [[r.seat, r.trick] for r in rulings]
+
+    return {"revokes": found("revoke"), "failed_throws": found("failed_throw"), "defender_points": judge.defender_points()}
 
 
 OPS = {
