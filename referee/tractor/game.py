@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from referee.cards import RANKS, Cards
-from referee.rulebooks import Rulebook, load
+from referee.rulebooks import Rulebook, load  # noqa: F401 (load: doctests)
 from referee.tractor.hand import SEATS, Ruling, next_seat, partner
 from referee.tractor.scoring import Outcome, outcome
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.cards import Cards
-from referee.rulebooks import Rulebook, load
+from referee.rulebooks import Rulebook, load  # noqa: F401 (load: doctests)
 from referee.tractor.trumps import Trumps
 from referee.tractor.units import Unit, unit_key
 
