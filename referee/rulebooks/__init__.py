@@ -2,6 +2,8 @@
 
 Adding a rulebook is writing a file here; ``README.md`` documents every setting.
 
+>>> sorted(names("guandan")), sorted(names("sandayi"))
+(['sanjiang-2012'], ['usst-2016'])
 >>> sorted(names("tractor"))
 ['classic-3deck', 'shaoguan-2023', 'shaoguan-2023-nokitty', 'zhongkai-2010']
 >>> load("classic-3deck").deal.decks
@@ -116,6 +118,70 @@ class Rulebook:
         return hash(self.id)
 
 
+@dataclass(frozen=True)
+class Ranks:
+    order: tuple[str, ...]  # low to high, for sets (pairs, triples, bombs) and singles
+    level_above_ace: bool
+    wildcard: str  # "heart_level" | "none"
+    ace_low: bool
+    joker_pairs: bool
+
+
+@dataclass(frozen=True)
+class ClimbCombos:
+    straight: tuple[int, int] | None = None
+    pair_straight: tuple[int, int] | None = None
+    triple_straight: tuple[int, int] | None = None
+    airplane: tuple[int, int] | None = None
+    bomb: tuple[int, int] | None = None
+    straight_flush: bool = False
+    straight_flush_beats_bombs_up_to: int = 0
+    joker_bomb: bool = True
+    full_house_joker_pair: bool = True
+    full_house_triple_only: bool = True
+
+
+@dataclass(frozen=True, eq=False)
+class ClimbingRulebook:
+    """A climbing game's rulebook (Guandan, San Da Yi): ranks and combinations typed, the rest of
+    the file (levels, tribute, bidding, scoring, ...) as read-only tables in ``sections``."""
+
+    id: str
+    game: str
+    title: str
+    seed: str
+    deal: Mapping[str, Any]
+    ranks: Ranks
+    combos: ClimbCombos
+    sections: Mapping[str, Mapping[str, Any]]
+
+    def __repr__(self) -> str:
+        return f"ClimbingRulebook({self.id!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ClimbingRulebook) and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+
+def _climbing(raw: dict[str, Any]) -> ClimbingRulebook:
+    combos = {k: tuple(v) if isinstance(v, list) else v for k, v in raw["combos"].items()}
+    ranks = dict(raw["ranks"])
+    ranks["order"] = tuple(ranks["order"])
+    fixed = {"id", "game", "title", "seed", "deal", "ranks", "combos"}
+    return ClimbingRulebook(
+        id=raw["id"],
+        game=raw["game"],
+        title=raw["title"],
+        seed=raw["seed"],
+        deal=MappingProxyType(dict(raw["deal"])),
+        ranks=Ranks(**ranks),
+        combos=ClimbCombos(**combos),
+        sections=MappingProxyType({k: MappingProxyType(v) for k, v in raw.items() if k not in fixed}),
+    )
+
+
 def _format(text: str) -> tuple[int, int]:
     width, length = text.split("x")
     return int(width), int(length)
@@ -163,7 +229,7 @@ def names(game: str | None = None) -> list[str]:
 
 
 @cache
-def load(rulebook_id: str) -> Rulebook:
+def load(rulebook_id: str) -> Rulebook | ClimbingRulebook:
     """Read ``<rulebook_id>.toml``; raise :class:`RulebookError` when it is unknown or broken."""
     path = HERE / f"{rulebook_id}.toml"
     if not rulebook_id or "/" in rulebook_id or not path.is_file():
@@ -173,6 +239,8 @@ def load(rulebook_id: str) -> Rulebook:
     try:
         if raw.get("game") == "tractor":
             return _tractor(raw)
+        if raw.get("game") in ("guandan", "sandayi"):
+            return _climbing(raw)
     except (KeyError, TypeError, ValueError) as exc:
         raise RulebookError(f"rulebook {rulebook_id}: bad or missing setting {exc}") from exc
     raise RulebookError(f"rulebook {rulebook_id}: unsupported game {raw.get('game')!r}")
