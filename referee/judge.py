@@ -12,6 +12,7 @@ import sys
 from typing import Any, Callable, Iterable, TextIO
 
 from referee.cards import CardError
+from referee.climbing.combos import ClimbError
 from referee.rulebooks import RulebookError
 from referee.tractor.hand import HandError
 
@@ -23,9 +24,10 @@ class CaseError(ValueError):
 
 
 def _games() -> dict[str, dict[str, Op]]:
+    from referee.climbing.ops import GUANDAN, SANDAYI
     from referee.tractor.ops import OPS as tractor
 
-    return {"tractor": tractor}
+    return {"tractor": tractor, "guandan": GUANDAN, "sandayi": SANDAYI}
 
 
 def answer(case: dict[str, Any]) -> dict[str, Any]:
@@ -39,10 +41,12 @@ def answer(case: dict[str, Any]) -> dict[str, Any]:
         if op is None:
             raise CaseError(f"unknown op {case.get('op')!r} for {case.get('game')}")
         out["result"] = op(case)
-    except (CaseError, CardError, RulebookError, HandError) as exc:
+    except (CaseError, CardError, RulebookError, HandError, ClimbError) as exc:
         out["error"] = str(exc)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         out["error"] = f"malformed case: {type(exc).__name__}: {exc}"
+    except Exception as exc:  # one bad case never stops the run
+        out["error"] = f"internal error: {type(exc).__name__}: {exc}"
     return out
 
 
