@@ -87,6 +87,8 @@ def readings(rules: ClimbingRulebook, cards: Cards, level: str | None = None) ->
     rk = _ranking(rules, level)
     combos = rules.combos
     n = len(cards)
+    if n == 0:
+        return ()
     nat = [0] * 15
     wild = lj = bj = 0
     suits = set()
@@ -176,13 +178,16 @@ def _sequences(rules: ClimbingRulebook, nat, present, n, suits) -> list[Reading]
     if span and n % 5 == 0 and span[0] <= n // 5 <= span[1]:
         k = n // 5
         for lo in range(first, 16 - k):
-            triples = set(range(lo, lo + k))
+            triples = range(lo, lo + k)
+            outside = [v for v in present if v not in triples and not (v == 14 and lo == 1)]
+            if any(nat[v] > 2 for v in outside):
+                continue
+            ranks_t = {14 if v == 1 else v for v in triples}
             for plo in range(first, 16 - k):
-                pairs = set(range(plo, plo + k))
-                ranks_t = {14 if v == 1 else v for v in triples}
+                pairs = range(plo, plo + k)
                 if ranks_t & {14 if v == 1 else v for v in pairs}:
                     continue
-                if _fits_airplane(nat, present, triples, pairs):
+                if all(v in pairs or (v == 14 and plo == 1) for v in outside) and _fits_airplane(nat, present, triples, pairs):
                     found.append(Reading("airplane", lo + k - 1, n))
     return found
 

@@ -451,9 +451,6 @@ def test_readings_of_no_play_are_empty():
     assert sr("S3 D5") == ()
 
 
-@pytest.mark.xfail(
-    raises=AttributeError, reason="readings(usst-2016, no cards) reads the wildcard of a rulebook without one"
-)
 def test_readings_of_no_cards_are_empty():
     # documented: readings are () when the cards form no play
     assert readings(GD, Cards(), "9") == ()
