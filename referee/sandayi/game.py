@@ -1,0 +1,445 @@
+"""One game (局) of San Da Yi as an immutable state fed events.
+
+附件一 二: 每人发25张牌，留8张底牌，决定庄家后，8张底牌发给庄家 … 庄家先出牌，然后按逆时针顺序依次出牌，
+轮到某个玩家时，其可以选择“不出”或出比上一个玩家大的牌，首先出完所有手牌的玩家获胜。
+
+Phases: ``bidding`` (:meth:`Game.bid`) → ``kitty`` (the dealer takes it: :meth:`Game.take_kitty`)
+→ ``declaring`` (报到 :meth:`Game.report`, 摊打 :meth:`Game.open_hand`; the dealer's first lead
+ends it) → ``playing`` (:meth:`Game.play`, :meth:`Game.pass_`) → ``over``. Fouls
+(:meth:`Game.foul`) may be recorded in any phase before ``over``. Every event returns a new
+state; a refused event raises :class:`GameError` and changes nothing.
+
+A lead may be any combination; a follow must beat the play on the table (the lowest reading of
+its cards that beats it is recorded). Passing is for followers only. Once the three others have
+passed, the last player to play leads again. The game ends when a player runs out: the dealer
+alone wins, or any of the three wins for the allies.
+
+>>> rules = load("usst-2016")
+>>> g = Game.start(rules, *deal_cards(rules, Decks(2).full(), "S"), first_bidder="S")
+>>> g.hand("S")
+Cards('BJ SA SQ ST S8 S6 S4 S2 HK HJ H9 H7 H5 H3 DA DQ DT D8 D6 D4 D2 CK CJ C9 C7')
+>>> g = g.bid("S", 1).bid("E", 2).bid("N", "pass").bid("W", "pass")
+>>> g.phase, g.dealer, g.turn
+('kitty', 'E', 'E')
+>>> g = g.take_kitty("E").play("E", Cards.parse("SA DA"))
+>>> g.play("N", Cards.parse("SK DK"))
+Traceback (most recent call last):
+...
+referee.sandayi.game.GameError: N: SK DK (pair) does not beat SA DA (pair)
+>>> g = g.pass_("N").pass_("W").pass_("S")
+>>> g.turn, g.leading
+('E', True)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from referee.cards import CardError, Cards, Decks
+from referee.climbing.combos import Reading, beats, lowest_beating, power_of, readings
+from referee.rulebooks import ClimbingRulebook, load  # noqa: F401 (load: doctests)
+from referee.sandayi.bidding import Bidding, BidError
+from referee.sandayi.bombs import bomb_allowed, counts_as_bomb
+from referee.sandayi.scoring import Result, game_scores
+from referee.sandayi.seats import SEATS, check_seat, next_seat, seats_from
+
+PHASES = ("bidding", "kitty", "declaring", "playing", "over")
+
+
+class GameError(ValueError):
+    """An event the rules do not allow now; the game state is unchanged."""
+
+
+@dataclass(frozen=True)
+class Play:
+    """A play on the table: who played, the cards, and what they count as."""
+
+    seat: str
+    cards: Cards
+    reading: Reading
+
+
+@dataclass(frozen=True)
+class Foul:
+    """A foul the referee recorded (三 打牌犯规规定): the player and the kind (``[fouls] kinds``)."""
+
+    seat: str
+    kind: str
+
+
+def deal_cards(rules: ClimbingRulebook, cards: Iterable[Any], first_bidder: str) -> tuple[dict[str, Cards], Cards]:
+    """Deal a shuffled pack: 从首先叫牌者开始逆时针依次发牌, one card at a time, ``hand_size`` each;
+    the rest is the kitty (底牌). Returns (hands by seat, kitty)."""
+    pack = list(Cards.parse(cards) if isinstance(cards, str) else cards)
+    size, kitty = rules.deal["hand_size"], rules.deal["kitty"]
+    if len(pack) != 4 * size + kitty:
+        raise GameError(f"a pack of {rules.deal['decks']} decks has {4 * size + kitty} cards, not {len(pack)}")
+    order = seats_from(first_bidder)
+    hands = {s: Cards(pack[i : 4 * size : 4]) for i, s in enumerate(order)}
+    return {s: hands[s] for s in SEATS}, Cards(pack[4 * size :])
+
+
+def show(rules: ClimbingRulebook, cards: Cards) -> str:
+    """Cards as a player reads them: by rank, highest first (jokers, 2, A, K … 3), then by suit.
+
+    >>> show(load("usst-2016"), Cards.parse("S3 H4 D5 C6 S7 BJ S2"))
+    'BJ S2 S7 C6 D5 H4 S3'
+    """
+    return " ".join(c.code for c in sorted(cards, key=lambda c: (-power_of(rules, c), "SHDC".find(c.suit or ""))))
+
+
+def _describe(rules: ClimbingRulebook, play: Cards, reading: Reading) -> str:
+    return f"{show(rules, play)} ({reading.type})"
+
+
+@dataclass(frozen=True)
+class Game:
+    """The state of one game. Build it with :meth:`start`; feed it events."""
+
+    rules: ClimbingRulebook
+    hands: tuple[Cards, ...]  # in seat order S E N W
+    kitty: Cards
+    bidding: Bidding
+    phase: str = "bidding"
+    turn: str | None = None  # who acts next: bids, takes the kitty, plays or passes
+    reported: str | None = None  # 报到: None, "play" (打) or "no_play" (不打)
+    hand_open: bool = False  # 摊打
+    last: Play | None = None  # the play to beat; None when the player to act leads
+    passes: int = 0
+    bombs: tuple[int, ...] = (0, 0, 0, 0)  # bombs played, in seat order
+    fouls: tuple[Foul, ...] = ()
+    history: tuple[tuple[str, Play | None], ...] = ()  # plays and passes (None) in order
+    announced: frozenset[str] = frozenset()  # players who reported their count (报牌)
+    winner: str | None = None  # "dealer" | "allies"
+    ended_by: str | None = None  # "out" | "report" | "fouls"
+    offender: str | None = None  # the player ruled the loser for fouls
+
+    # -- building ------------------------------------------------------------------------
+
+    @staticmethod
+    def start(rules: ClimbingRulebook, hands: Mapping[str, Any], kitty: Any, first_bidder: str) -> Game:
+        """A game dealt ``hands`` (seat → cards) and ``kitty``, with ``first_bidder`` to bid."""
+        try:
+            check_seat(first_bidder)
+        except ValueError as exc:
+            raise GameError(f"first bidder: {exc}") from None
+        if sorted(hands) != sorted(SEATS):
+            raise GameError(f"hands are needed for exactly the seats S E N W, not {sorted(hands)}")
+        try:
+            parsed = tuple(_cards(hands[s]) for s in SEATS)
+            kitty = _cards(kitty)
+            Decks(rules.deal["decks"]).check(Cards.join((*parsed, kitty)))
+        except CardError as exc:
+            raise GameError(str(exc)) from None
+        size = rules.deal["hand_size"]
+        for seat, hand in zip(SEATS, parsed):
+            if len(hand) != size:
+                raise GameError(f"{seat} holds {len(hand)} cards; each player is dealt {size}")
+        if len(kitty) != rules.deal["kitty"]:
+            raise GameError(f"the kitty holds {len(kitty)} cards, not {rules.deal['kitty']}")
+        return Game(rules, parsed, kitty, Bidding(rules, first_bidder), turn=first_bidder)
+
+    # -- what the table shows ------------------------------------------------------------
+
+    def hand(self, seat: str) -> Cards:
+        return self.hands[SEATS.index(check_seat(seat))]
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def dealer(self) -> str | None:
+        return self.bidding.dealer
+
+    @property
+    def bid_value(self) -> int | None:
+        """The dealer's bid: the base score (None while bidding)."""
+        return self.bidding.high if self.bidding.done else None
+
+    @property
+    def first_bid_three(self) -> bool:
+        return self.bidding.first_bid_three
+
+    def side(self, seat: str) -> str:
+        """``"dealer"`` or ``"allies"`` (the three, 同盟)."""
+        if self.dealer is None:
+            raise GameError("no one is the dealer before the bidding ends")
+        return "dealer" if check_seat(seat) == self.dealer else "allies"
+
+    @property
+    def leading(self) -> bool:
+        """Does the player to act lead (nothing to beat)?"""
+        return self.phase in ("declaring", "playing") and self.last is None
+
+    def bombs_played(self, seat: str) -> int:
+        return self.bombs[SEATS.index(check_seat(seat))]
+
+    def bomb_allowed(self, seat: str) -> bool:
+        """May ``seat`` play one more bomb (炸弹限制)?"""
+        if not self.bidding.done:
+            return False
+        return bomb_allowed(self.rules, self.bidding.bomb_category(seat), self.bombs_played(seat))
+
+    def foul_count(self, seat: str) -> int:
+        return sum(f.seat == check_seat(seat) for f in self.fouls)
+
+    @property
+    def can_report(self) -> bool:
+        """May the dealer report (报到) now: 庄家手中有4个王或7张以上(包含7张)的炸弹, after taking the kitty
+        and before the first lead?"""
+        if self.phase != "declaring" or self.reported is not None:
+            return False
+        s = self.rules.sections["scoring"]
+        hand = self.hand(self.dealer)
+        counts = Counter()
+        jokers = 0
+        for card, n in hand.counts().items():
+            if card.is_joker:
+                jokers += n
+            else:
+                counts[card.rank] += n
+        return jokers >= s["report_jokers"] or max(counts.values(), default=0) >= s["report_bomb"]
+
+    def count_answer(self, seat: str) -> int | None:
+        """What ``seat`` must answer when asked its count: the number of cards when it holds
+        ``count_report_at`` or fewer, else None (“不报”)."""
+        n = len(self.hand(seat))
+        return n if n <= self.rules.sections["fouls"]["count_report_at"] else None
+
+    @property
+    def result(self) -> Result | None:
+        """How the game ended (None before the end)."""
+        if not self.over:
+            return None
+        return Result(
+            dealer=self.dealer,
+            bid=self.bid_value,
+            dealer_won=self.winner == "dealer",
+            first_bid_three=self.first_bid_three,
+            open_hand=self.hand_open,
+            report=self.reported,
+            offender=self.offender,
+        )
+
+    @property
+    def scores(self) -> dict[str, int] | None:
+        """Each seat's game score once the game is over (None before)."""
+        return None if self.result is None else game_scores(self.rules, self.result)
+
+    # -- events ---------------------------------------------------------------------------
+
+    def _live(self, seat: str) -> None:
+        try:
+            check_seat(seat)
+        except ValueError as exc:
+            raise GameError(str(exc)) from None
+        if self.over:
+            raise GameError(f"{seat}: the game is over ({self.winner} won)")
+
+    def _end(self, winner: str, ended_by: str, offender: str | None = None) -> Game:
+        return replace(self, phase="over", turn=None, winner=winner, ended_by=ended_by, offender=offender)
+
+    def _rule_fouls(self) -> Game:
+        """三: 同一副牌内，任何一名选手被记过2次及以上犯规，作输者处理 (once the sides are known)."""
+        if self.over or not self.bidding.done:
+            return self
+        limit = self.rules.sections["fouls"]["limit"]
+        counts: Counter[str] = Counter()
+        for f in self.fouls:  # the first player to reach the limit
+            counts[f.seat] += 1
+            if counts[f.seat] >= limit:
+                return self._end("allies" if f.seat == self.dealer else "dealer", "fouls", f.seat)
+        return self
+
+    def bid(self, seat: str, value: int | str) -> Game:
+        """``seat`` bids ``value`` (1, 2, 3) or says ``"pass"``."""
+        self._live(seat)
+        if self.phase != "bidding":
+            raise GameError(f"{seat}: the bidding is over, {self.dealer} is the dealer")
+        try:
+            bidding = self.bidding.bid(seat, value)
+        except BidError as exc:
+            raise GameError(str(exc)) from None
+        if not bidding.done:
+            return replace(self, bidding=bidding, turn=bidding.turn)
+        return replace(self, bidding=bidding, phase="kitty", turn=bidding.dealer)._rule_fouls()
+
+    def take_kitty(self, seat: str) -> Game:
+        """The dealer takes the kitty (8张底牌发给庄家，其他选手无法看到底牌)."""
+        self._live(seat)
+        if self.phase != "kitty":
+            raise GameError(f"{seat}: the kitty is taken by the dealer once the bidding ends (now: {self.phase})")
+        if seat != self.dealer:
+            raise GameError(f"{seat}: only the dealer ({self.dealer}) takes the kitty")
+        hands = list(self.hands)
+        i = SEATS.index(seat)
+        hands[i] = hands[i] + self.kitty
+        return replace(self, hands=tuple(hands), phase="declaring")
+
+    def report(self, seat: str, play: bool) -> Game:
+        """报到: the dealer shows four jokers or a bomb of seven or more, then plays on (``play``: 打,
+        a win scores double, a loss scores 0 for all) or not (不打: the dealer wins at once)."""
+        self._live(seat)
+        if seat != self.dealer or self.phase != "declaring":
+            raise GameError(f"{seat}: only the dealer reports (报到), after taking the kitty and before the first lead")
+        if self.reported is not None:
+            raise GameError(f"{seat}: the dealer has already reported")
+        if not self.can_report:
+            s = self.rules.sections["scoring"]
+            raise GameError(f"{seat}: reporting (报到) needs {s['report_jokers']} jokers or a bomb of {s['report_bomb']} or more")
+        if not play:
+            return replace(self, reported="no_play")._end("dealer", "report")
+        return replace(self, reported="play")
+
+    def open_hand(self, seat: str) -> Game:
+        """摊打: the dealer plays with the hand face up (scores ×2), only after 头撂."""
+        self._live(seat)
+        if seat != self.dealer or self.phase != "declaring":
+            raise GameError(f"{seat}: only the dealer opens the hand (摊打), after taking the kitty and before the first lead")
+        if self.hand_open:
+            raise GameError(f"{seat}: the hand is already open")
+        if self.rules.sections["scoring"]["open_hand_needs_first_bid_three"] and not self.first_bid_three:
+            raise GameError(f"{seat}: an open hand (摊打) is only allowed after a first-bid three (头撂)")
+        return replace(self, hand_open=True)
+
+    def _check_turn(self, seat: str) -> None:
+        self._live(seat)
+        if self.phase in ("bidding", "kitty"):
+            raise GameError(f"{seat}: play starts once the dealer has taken the kitty (now: {self.phase})")
+        if seat != self.turn:
+            raise GameError(f"{seat}: it is {self.turn}'s turn")
+
+    def play(self, seat: str, cards: Any, reading: Reading | None = None) -> Game:
+        """``seat`` plays ``cards``. A lead counts as ``reading`` where the cards read several ways
+        (default: the highest); a follow must beat the play on the table."""
+        self._check_turn(seat)
+        try:
+            cards = _cards(cards)
+        except CardError as exc:
+            raise GameError(f"{seat}: {exc}") from None
+        if not len(cards):
+            raise GameError(f'{seat}: a play needs at least one card (or "pass")')
+        hand = self.hand(seat)
+        if not hand.contains(cards):
+            raise GameError(f"{seat}: {show(self.rules, cards)} is not in the hand")
+        found = readings(self.rules, cards)
+        if not found:
+            raise GameError(f"{seat}: {show(self.rules, cards)} is not a combination of {self.rules.id}")
+        if reading is not None and reading not in found:
+            raise GameError(f"{seat}: {show(self.rules, cards)} cannot be read as {reading}")
+        if self.last is None:
+            chosen = reading or found[-1]
+        else:
+            prev = self.last
+            if reading is not None:
+                chosen = reading if beats(self.rules, reading, prev.reading) else None
+            else:
+                chosen = lowest_beating(self.rules, cards, prev.reading)
+            if chosen is None:
+                shown = _describe(self.rules, cards, reading or found[-1])
+                raise GameError(f"{seat}: {shown} does not beat {_describe(self.rules, prev.cards, prev.reading)}")
+        i = SEATS.index(seat)
+        bombs = self.bombs
+        if counts_as_bomb(self.rules, chosen):
+            category = self.bidding.bomb_category(seat)
+            if not bomb_allowed(self.rules, category, bombs[i]):
+                said = {"pass": "passed", "not_asked": "was not asked"}.get(category, f"bid {category}")
+                raise GameError(f"{seat}: {seat} {said} and has played {bombs[i]} bomb(s): no more bombs this game (炸弹限制)")
+            bombs = bombs[:i] + (bombs[i] + 1,) + bombs[i + 1 :]
+        hands = self.hands[:i] + (hand - cards,) + self.hands[i + 1 :]
+        done = Play(seat, cards, chosen)
+        after = replace(
+            self, hands=hands, bombs=bombs, phase="playing", last=done, passes=0,
+            turn=next_seat(seat), history=self.history + ((seat, done),),
+        )  # fmt: skip
+        if not len(hands[i]):
+            return after._end(self.side(seat), "out")
+        return after
+
+    def pass_(self, seat: str) -> Game:
+        """``seat`` does not play (不出: 敲一下台子). A leader cannot pass."""
+        self._check_turn(seat)
+        if self.last is None:
+            raise GameError(f"{seat}: {seat} leads and must play; only a follower may pass")
+        after = replace(self, turn=next_seat(seat), passes=self.passes + 1, history=self.history + ((seat, None),))
+        if after.turn == self.last.seat:  # the three others passed: the last player leads again
+            after = replace(after, last=None, passes=0)
+        return after
+
+    def foul(self, seat: str, kind: str) -> Game:
+        """The referee records a foul (三 打牌犯规规定); the limit rules the offender the loser."""
+        self._live(seat)
+        kinds = self.rules.sections["fouls"]["kinds"]
+        if kind not in kinds:
+            raise GameError(f"unknown foul {kind!r}; known: {', '.join(kinds)}")
+        return replace(self, fouls=self.fouls + (Foul(seat, kind),))._rule_fouls()
+
+    def announce_count(self, seat: str) -> Game:
+        """``seat`` reports its count (报牌). 三 (一)1: 出牌后手中牌数在10张以内（含10张），需主动报牌一次，
+        其他时间不能自动报牌，否则属于犯规 — a report at any other time is recorded as a foul."""
+        self._live(seat)
+        at = self.rules.sections["fouls"]["count_report_at"]
+        due = self.phase == "playing" and len(self.hand(seat)) <= at and seat not in self.announced
+        if due:
+            return replace(self, announced=self.announced | {seat})
+        return self.foul(seat, "count_report")
+
+    def ask_count(self, seat: str) -> Game:
+        """``seat`` asks another player's count. 三 (一)2: 只有轮到自己出牌时，才可以询问其他选手的牌数 —
+        asking out of turn is recorded as a foul. The answer is :meth:`count_answer`."""
+        self._live(seat)
+        if self.phase in ("declaring", "playing") and seat == self.turn:
+            return self
+        return self.foul(seat, "ask_out_of_turn")
+
+    def apply(self, event: Event) -> Game:
+        """Feed one :class:`Event` (for replaying a logged game)."""
+        handlers = {
+            "bid": lambda: self.bid(event.seat, event.value),
+            "take_kitty": lambda: self.take_kitty(event.seat),
+            "report": lambda: self.report(event.seat, bool(event.value)),
+            "open_hand": lambda: self.open_hand(event.seat),
+            "play": lambda: self.play(event.seat, event.value),
+            "pass": lambda: self.pass_(event.seat),
+            "foul": lambda: self.foul(event.seat, event.value),
+            "announce_count": lambda: self.announce_count(event.seat),
+            "ask_count": lambda: self.ask_count(event.seat),
+        }
+        if event.kind not in handlers:
+            raise GameError(f"unknown event {event.kind!r}; known: {', '.join(handlers)}")
+        return handlers[event.kind]()
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of a game: ``kind`` (bid, take_kitty, report, open_hand, play, pass, foul,
+    announce_count, ask_count), the seat, and the value (the bid, 打 for a report, the cards, the foul).
+
+    >>> rules = load("usst-2016")
+    >>> g = replay(Game.start(rules, *deal_cards(rules, Decks(2).full(), "N"), "N"),
+    ...            [Event("bid", "N", 3), Event("take_kitty", "N"), Event("open_hand", "N")])
+    >>> g.first_bid_three, g.hand_open, len(g.hand("N"))
+    (True, True, 33)
+    """
+
+    kind: str
+    seat: str
+    value: Any = None
+
+
+def replay(game: Game, events: Iterable[Event]) -> Game:
+    """The game after feeding ``events`` in order."""
+    for event in events:
+        game = game.apply(event)
+    return game
+
+
+def _cards(value: Any) -> Cards:
+    return value if isinstance(value, Cards) else Cards.parse(value)
+
+
+__all__ = ["PHASES", "Event", "Foul", "Game", "GameError", "Play", "deal_cards", "replay", "show"]

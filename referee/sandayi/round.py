@@ -1,0 +1,122 @@
+"""A round (轮) at one table and the final standing (附件一 一 赛制).
+
+一 3: 本次比赛采取记分制，每轮进行8局比赛。 一 1: 每轮比赛第一名积5分，第二名积3分，第三名积2分，第四名积1分，
+最终比赛结果按照四轮比赛累计积分进行排名，如出现积分相同者，则计算小分进行排名，小分高者排名靠前。
+
+A player's game score (小分) for a round is the sum of their scores in the round's 8 games;
+the table's four players are ranked by it and earn the round points ``[round] points``.
+Players level on game score share the points of the places they fill (``ties = "split"``):
+two tied for first earn (5+3)/2 = 4 each. The final standing sorts by round points, then
+by game score over all rounds; players level on both share a place.
+
+>>> rules = load("usst-2016")
+>>> games = [{"ann": 3, "bo": -1, "cy": -1, "di": -1}] * 6 + [{"ann": -6, "bo": 2, "cy": 2, "di": 2}] * 2
+>>> r = round_results(rules, games)
+>>> {p: (str(x.points), x.game_score) for p, x in r.items()}
+{'ann': ('5', 6), 'bo': ('2', -2), 'cy': ('2', -2), 'di': ('2', -2)}
+>>> [(s.place, s.player, str(s.points), s.game_score) for s in standings(rules, [r])]
+[(1, 'ann', '5', 6), (2, 'bo', '2', -2), (2, 'cy', '2', -2), (2, 'di', '2', -2)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from referee.rulebooks import ClimbingRulebook, load  # noqa: F401 (load: doctests)
+
+
+class RoundError(ValueError):
+    """A round with the wrong number of games or players, or an inconsistent table."""
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """One player's round: round points (a Fraction where a tie split them) and game score (小分)."""
+
+    points: Fraction
+    game_score: int | Fraction
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A line of the final standing: the place (shared when level), the player, the totals."""
+
+    place: int
+    player: Hashable
+    points: Fraction
+    game_score: int | Fraction
+
+
+def table_totals(games: Iterable[Mapping[Hashable, int]]) -> dict[Hashable, int | Fraction]:
+    """Each player's game score summed over the games (every game names the same players)."""
+    totals: dict[Hashable, int | Fraction] = {}
+    players = None
+    for n, game in enumerate(games, 1):
+        if players is None:
+            players = set(game)
+            totals = {p: 0 for p in game}
+        elif set(game) != players:
+            raise RoundError(f"game {n} names {sorted(map(str, game))}, the table is {sorted(map(str, players))}")
+        for p, score in game.items():
+            totals[p] += score
+    return totals
+
+
+def round_points(rules: ClimbingRulebook, totals: Mapping[Hashable, int | Fraction]) -> dict[Hashable, Fraction]:
+    """The round points of a table's players from their game scores, best first gets ``points[0]``."""
+    table = [Fraction(p) for p in rules.sections["round"]["points"]]
+    if len(totals) != len(table):
+        raise RoundError(f"a table has {len(table)} players, not {len(totals)}")
+    ties = rules.sections["round"]["ties"]
+    if ties != "split":
+        raise RoundError(f"{rules.id}: [round] ties = {ties!r} is not supported (use \"split\")")
+    ordered = sorted(totals, key=lambda p: -totals[p])
+    out: dict[Hashable, Fraction] = {}
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j < len(ordered) and totals[ordered[j]] == totals[ordered[i]]:
+            j += 1
+        share = sum(table[i:j]) / (j - i)
+        for p in ordered[i:j]:
+            out[p] = share
+        i = j
+    return {p: out[p] for p in totals}
+
+
+def round_results(rules: ClimbingRulebook, games: Sequence[Mapping[Hashable, int]]) -> dict[Hashable, RoundResult]:
+    """A table's round from its game scores (each game: player → score), exactly ``[round] games``."""
+    need = rules.sections["round"]["games"]
+    if len(games) != need:
+        raise RoundError(f"a round has {need} games, not {len(games)}")
+    totals = table_totals(games)
+    points = round_points(rules, totals)
+    return {p: RoundResult(points[p], totals[p]) for p in totals}
+
+
+def standings(rules: ClimbingRulebook, rounds: Iterable[Mapping[Hashable, RoundResult]]) -> list[Standing]:
+    """The standing after the rounds played so far (each round: every player → their RoundResult,
+    all tables together): round points, then game score (小分); players level on both share a place."""
+    points: dict[Hashable, Fraction] = {}
+    scores: dict[Hashable, int | Fraction] = {}
+    count = 0
+    for count, rnd in enumerate(rounds, 1):
+        for p, r in rnd.items():
+            points[p] = points.get(p, Fraction(0)) + r.points
+            scores[p] = scores.get(p, 0) + r.game_score
+    most = rules.sections["round"]["rounds"]
+    if count > most:
+        raise RoundError(f"the tournament has {most} rounds, not {count}")
+    if rules.sections["round"]["tie_break"] != "game_score":
+        raise RoundError(f"{rules.id}: [round] tie_break {rules.sections['round']['tie_break']!r} is not supported")
+    ordered = sorted(points, key=lambda p: (-points[p], -scores[p]))
+    out: list[Standing] = []
+    for i, p in enumerate(ordered):
+        tied = out and (out[-1].points, out[-1].game_score) == (points[p], scores[p])
+        out.append(Standing(out[-1].place if tied else i + 1, p, points[p], scores[p]))
+    return out
+
+
+__all__ = ["RoundError", "RoundResult", "Standing", "round_points", "round_results", "standings", "table_totals"]

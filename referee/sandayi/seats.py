@@ -1,0 +1,65 @@
+"""Seats and turn order at a San Da Yi table.
+
+Seats are ``S E N W`` and play goes counter-clockwise S→E→N→W (conformance README).
+附件一 一 4: 按照黑红梅方逆时针依次落座 — the rulebook's ``[round] seat_of_suit`` says where
+the players who drew 黑 (S), 红 (H), 梅 (C) and 方 (D) sit; 一 5: 每局比赛均按照黑红梅方的顺序
+依次作为首先叫牌者 — the first bidder goes round those suits, one game each.
+
+>>> rules = load("usst-2016")
+>>> next_seat("S"), next_seat("W")
+('E', 'S')
+>>> [first_bidder(rules, game) for game in range(1, 9)]
+['S', 'E', 'N', 'W', 'S', 'E', 'N', 'W']
+>>> first_bidder(rules, 0)
+Traceback (most recent call last):
+...
+ValueError: games are numbered from 1 to 8, not 0
+"""
+
+from __future__ import annotations
+
+from referee.rulebooks import ClimbingRulebook, load  # noqa: F401 (load: doctests)
+
+SEATS = "SENW"
+
+
+def check_seat(seat: str) -> str:
+    """Return ``seat`` when it is one of S E N W; raise ValueError otherwise."""
+    if not isinstance(seat, str) or len(seat) != 1 or seat not in SEATS:
+        raise ValueError(f"unknown seat {seat!r}; seats are S E N W")
+    return seat
+
+
+def next_seat(seat: str) -> str:
+    """The next player counter-clockwise (下家)."""
+    return SEATS[(SEATS.index(check_seat(seat)) + 1) % 4]
+
+
+def seats_from(seat: str) -> tuple[str, ...]:
+    """The four seats in turn order starting with ``seat``.
+
+    >>> seats_from("N")
+    ('N', 'W', 'S', 'E')
+    """
+    i = SEATS.index(check_seat(seat))
+    return tuple(SEATS[(i + k) % 4] for k in range(4))
+
+
+def seat_of_suit(rules: ClimbingRulebook, suit: str) -> str:
+    """Where the player who drew ``suit`` (S 黑, H 红, C 梅, D 方) sits."""
+    table = rules.sections["round"]["seat_of_suit"]
+    if suit not in table:
+        raise ValueError(f"unknown suit {suit!r}; the seats are drawn as S H C D (黑红梅方)")
+    return table[suit]
+
+
+def first_bidder(rules: ClimbingRulebook, game: int) -> str:
+    """The seat that bids first (and shuffles and deals) in game ``game`` of a round, from 1."""
+    games = rules.sections["round"]["games"]
+    if isinstance(game, bool) or not isinstance(game, int) or not 1 <= game <= games:
+        raise ValueError(f"games are numbered from 1 to {games}, not {game!r}")
+    order = rules.sections["round"]["first_bidder_suits"]
+    return seat_of_suit(rules, order[(game - 1) % len(order)])
+
+
+__all__ = ["SEATS", "check_seat", "first_bidder", "next_seat", "seat_of_suit", "seats_from"]
