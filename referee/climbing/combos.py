@@ -129,19 +129,28 @@ def readings(rules: ClimbingRulebook, cards: Cards, level: str | None = None) ->
 
 
 def _full_houses(rules, rk, nat, present, wild, lj, bj) -> list[Reading]:
-    """A triple and a pair of another rank (the pair may be two identical jokers)."""
+    """A triple and a pair of another rank (the pair may be two identical jokers). Ranked by the
+    triple, or by the triple then the pair where ``full_house_triple_only`` is false."""
     power = rk.power
+    scale = 1 if rules.combos.full_house_triple_only else len(power) + 1
+
+    def reading(triple: str, pair: str) -> Reading:
+        extra = 0 if scale == 1 else power[pair]
+        return Reading("full_house", power[triple] * scale + extra, 5)
+
     if lj or bj:
         if rules.combos.full_house_joker_pair and (lj, bj) in ((2, 0), (0, 2)) and len(present) == 1:
-            return [Reading("full_house", power[RANK_OF_VALUE[present[0]]], 5)]
+            return [reading(RANK_OF_VALUE[present[0]], "LJ" if lj else "BJ")]
         return []
     found = []
     for t in present:
         others = [v for v in present if v != t]
         if nat[t] > 3 or len(others) > 1:
             continue
-        if others and nat[others[0]] <= 2 or not others and wild >= 2:
-            found.append(Reading("full_house", power[RANK_OF_VALUE[t]], 5))
+        if others and nat[others[0]] <= 2:
+            found.append(reading(RANK_OF_VALUE[t], RANK_OF_VALUE[others[0]]))
+        elif not others and wild >= 2:
+            found.append(reading(RANK_OF_VALUE[t], rk.wild.rank))
     return found
 
 

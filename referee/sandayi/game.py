@@ -315,7 +315,7 @@ class Game:
 
     def play(self, seat: str, cards: Any, reading: Reading | None = None) -> Game:
         """``seat`` plays ``cards``. A lead counts as ``reading`` where the cards read several ways
-        (default: the highest); a follow must beat the play on the table."""
+        (default: the lowest, as in every climbing game here); a follow must beat the play on the table."""
         self._check_turn(seat)
         try:
             cards = _cards(cards)
@@ -332,7 +332,7 @@ class Game:
         if reading is not None and reading not in found:
             raise GameError(f"{seat}: {show(self.rules, cards)} cannot be read as {reading}")
         if self.last is None:
-            chosen = reading or found[-1]
+            chosen = reading or found[0]
         else:
             prev = self.last
             if reading is not None:
