@@ -1,0 +1,315 @@
+"""One hand of Guandan as the referee follows it: turns, readings, 接风, finish order, card counts.
+
+The hand is an immutable value fed events (:meth:`Hand.play`, :meth:`Hand.pass_`); each returns a
+new hand, and one that cannot be (out of turn, a play that is no combination or does not beat
+the table, more cards than the seat holds) raises :class:`HandError` and changes nothing.
+
+* Play goes S -> E -> N -> W, skipping seats that have played out (七①: 选手依次轮流压牌).
+* A lead is recorded with its lowest reading unless the leader declared one (二: x4567 相当于
+  34567（或45678须出牌时说明）); a follow stands when some reading beats the table, and its lowest
+  such reading is recorded (七①: 后一家打出的牌必须比前一家打出的牌大).
+* When the others all pass, the last player leads anew (七②); when that player has played out,
+  its partner takes the lead (三: 无人压牌，则由对门借风出牌).
+* The hand ends when three have played out, or early when partners take first and second
+  (七②: 如果对家两人争得上游或二游则提前结束).
+* The referee always knows how many cards each seat holds; at ten or fewer the table shows the
+  count (九 3: 手中牌10张以下(包括10张牌)，第一次必须主动报数), and when it was shown is recorded.
+* A tribute is checked against what its payer plays later (evidence, as in the Tractor judge):
+  a card larger than the tribute, other than the heart level card and the card it got back,
+  proves the tribute was not the largest card.
+
+>>> gd = load("sanjiang-2012")
+>>> h = Hand.start(gd, "5", leader="S")
+>>> h = h.play("S", Cards.parse("S3 D3")).play("E", Cards.parse("S7 C7"))
+>>> h.table.seat, h.table.reading, h.turn
+('E', Reading('pair', 5, 2), 'N')
+>>> h.play("N", Cards.parse("S6 S6"))
+Traceback (most recent call last):
+...
+referee.guandan.hand.HandError: N: S6 S6 (pair 6) does not beat S7 C7 (pair 7) played by E
+>>> h = h.pass_("N").pass_("W").pass_("S")
+>>> h.turn, h.table is None, h.count("E")
+('E', True, 25)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from referee.cards import Card, CardError, Cards, Decks
+from referee.climbing.combos import (
+    RANK_OF_VALUE,
+    VALUE,
+    Reading,
+    beats,
+    power_of,
+    readings,
+)
+from referee.guandan.levels import HandResult
+from referee.guandan.table import SEATS, Ruling, next_seat, partner, setting
+from referee.guandan.tribute import Exchange
+from referee.rulebooks import ClimbingRulebook, RulebookError, load  # noqa: F401 (load: doctests)
+
+SEQUENCES = ("straight", "pair_straight", "triple_straight", "straight_flush", "airplane")
+Declared = Reading | str | tuple
+
+
+class HandError(ValueError):
+    """An event that cannot be part of this hand; the hand is left unchanged."""
+
+
+def describe(rules: ClimbingRulebook, level: str, reading: Reading) -> str:
+    """A reading in words: ``pair 7``, ``straight to 8``, ``bomb of 5 Q``, ``single 5`` (the level card).
+
+    >>> gd = load("sanjiang-2012")
+    >>> [describe(gd, "5", r) for r in readings(gd, Cards.parse("S4 S4 S4 H5 H5"), "5")]
+    ['full_house 4', 'bomb of 5 4']
+    """
+    if reading.type == "joker_bomb":
+        return "joker_bomb"
+    if reading.type in SEQUENCES:
+        return f"{reading.type} to {RANK_OF_VALUE[reading.rank]}"
+    order = rules.ranks.order
+    names = {power_of(rules, Card.parse("S" + r), level): r for r in order}
+    names |= {power_of(rules, Card.parse(j), level): j for j in ("LJ", "BJ")}
+    name = names.get(reading.rank, str(reading.rank))
+    return f"bomb of {reading.size} {name}" if reading.type == "bomb" else f"{reading.type} {name}"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn: a play (``cards`` with the ``reading`` recorded) or a pass (``cards`` None)."""
+
+    number: int
+    seat: str
+    cards: Cards | None
+    reading: Reading | None = None
+    lead: bool = False
+    at: float | None = None
+
+    def __str__(self) -> str:
+        return f"{self.seat} {'passes' if self.cards is None else self.cards}"
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """The table showed a seat's card count (九 3): how many cards, after which turn, and when."""
+
+    seat: str
+    cards: int
+    turn: int
+    at: float | None
+
+
+@dataclass(frozen=True)
+class Hand:
+    rules: ClimbingRulebook
+    level: str
+    leader: str
+    exchanges: tuple[Exchange, ...] = ()
+    turns: tuple[Turn, ...] = ()
+    turn: str | None = None  # the seat to play; None once the hand is over
+    table: Turn | None = None  # the play to beat; None when a lead is due
+    passes: int = 0  # passes since the table play
+    counts: tuple[int, ...] = ()  # cards held, in SEATS order
+    finish: tuple[str, ...] = ()  # seats in the order they played out (all four once three have)
+    over: bool = False
+    announced: tuple[Announcement, ...] = ()
+    rulings: tuple[Ruling, ...] = ()
+    played: Cards = field(default_factory=Cards)
+
+    @staticmethod
+    def start(rules: ClimbingRulebook, level: str, leader: str, exchanges: tuple[Exchange, ...] = ()) -> Hand:
+        """A hand at ``level`` led by ``leader`` (the first hand: who drew the turned card, 七; later:
+        :attr:`TributePhase.leader`), after the tribute ``exchanges``."""
+        if leader not in SEATS:
+            raise HandError(f"unknown seat {leader!r}; seats are {' '.join(SEATS)}")
+        if level not in rules.ranks.order:
+            raise HandError(f"unknown level rank {level!r}")
+        for x in exchanges:
+            if x.giver not in SEATS or x.receiver not in SEATS or x.giver == x.receiver:
+                raise HandError(f"a tribute from {x.giver} to {x.receiver} cannot be")
+        size = rules.deal["hand_size"]
+        return Hand(rules, level, leader, tuple(exchanges), turn=leader, counts=(size,) * 4)
+
+    # -- what is known --------------------------------------------------------------
+    def count(self, seat: str) -> int:
+        """Cards ``seat`` holds now."""
+        if seat not in SEATS:
+            raise HandError(f"unknown seat {seat!r}")
+        return self.counts[SEATS.index(seat)]
+
+    def active(self) -> tuple[str, ...]:
+        """Seats still holding cards."""
+        return tuple(s for s, n in zip(SEATS, self.counts) if n > 0)
+
+    def shown_counts(self) -> dict[str, int]:
+        """The counts the table shows: every seat at the announcement threshold or below (九 3)."""
+        limit = setting(self.rules, "announce", "cards")
+        return {s: n for s, n in zip(SEATS, self.counts) if n <= limit}
+
+    def known_hand(self, seat: str) -> Cards:
+        """Every card ``seat`` has played this hand: what it is known to have held."""
+        return Cards.join(t.cards for t in self.turns if t.seat == seat and t.cards is not None)
+
+    def result(self) -> HandResult:
+        """The first and where its partner finished (for :func:`levels_won`), once the hand is over."""
+        if not self.over:
+            raise HandError("the hand is not over")
+        first = self.finish[0]
+        return HandResult(first, self.finish.index(partner(first)) + 1)
+
+    # -- events -----------------------------------------------------------------------
+    def play(self, seat: str, cards: Cards, declared: Declared | None = None, at: float | None = None) -> Hand:
+        """``seat`` plays ``cards``; a ``declared`` reading (a :class:`Reading`, a type, or (type,
+        rank) with the rank a letter or the reading's number) says what they stand for."""
+        number = len(self.turns) + 1
+        self._check_turn(seat)
+        if not len(cards):
+            raise HandError(f"{seat}: a play has cards; passing is pass_")
+        held = self.count(seat)
+        if len(cards) > held:
+            raise HandError(f"{seat} holds {held} cards and cannot play {len(cards)} ({cards})")
+        try:
+            played = Decks(self.rules.deal["decks"]).check(self.played + cards)
+        except CardError as exc:
+            raise HandError(f"turn {number}: {seat} played {cards}: {exc}") from exc
+        options = readings(self.rules, cards, self.level)
+        if not options:
+            raise HandError(f"{seat}: {cards} is no combination")
+        chosen = self._pick(seat, cards, options, declared)
+        turn = Turn(number, seat, cards, chosen, self.table is None, at)
+        counts = list(self.counts)
+        counts[SEATS.index(seat)] -= len(cards)
+        hand = replace(self, turns=self.turns + (turn,), table=turn, passes=0, counts=tuple(counts), played=played)
+        left = counts[SEATS.index(seat)]
+        if left == 0:
+            hand = hand._played_out(seat)
+        elif left <= setting(self.rules, "announce", "cards") and seat not in {a.seat for a in self.announced}:
+            hand = replace(hand, announced=hand.announced + (Announcement(seat, left, number, at),))
+        hand = hand._prove_tribute(seat)
+        if not hand.over:
+            hand = replace(hand, turn=hand._next_active(seat))
+        return hand
+
+    def pass_(self, seat: str, at: float | None = None) -> Hand:
+        """``seat`` passes (七①: 如没有可以弃权)."""
+        self._check_turn(seat)
+        if self.table is None:
+            raise HandError(f"{seat} leads and cannot pass")
+        turn = Turn(len(self.turns) + 1, seat, None, at=at)
+        passes = self.passes + 1
+        hand = replace(self, turns=self.turns + (turn,), passes=passes)
+        last = self.table.seat
+        if passes >= len([s for s in self.active() if s != last]):
+            return replace(hand, table=None, passes=0, turn=self._taker(last))
+        return replace(hand, turn=self._next_active(seat))
+
+    # -- helpers ------------------------------------------------------------------------
+    def _check_turn(self, seat: str) -> None:
+        if seat not in SEATS:
+            raise HandError(f"unknown seat {seat!r}; seats are {' '.join(SEATS)}")
+        if self.over:
+            raise HandError(f"{seat}: the hand is over")
+        if seat in self.finish:
+            raise HandError(f"{seat} has played out (place {self.finish.index(seat) + 1}) and has no turn")
+        if seat != self.turn:
+            raise HandError(f"{seat} is out of turn: {self.turn} is to play")
+
+    def _next_active(self, seat: str) -> str:
+        s = next_seat(seat)
+        while self.count(s) == 0:
+            s = next_seat(s)
+        return s
+
+    def _taker(self, last: str) -> str:
+        """Who leads when everyone passed after ``last``'s play."""
+        if self.count(last) > 0:
+            return last
+        rule = setting(self.rules, "play", "take_the_lead")
+        if rule == "partner" and self.count(partner(last)) > 0:
+            return partner(last)
+        if rule not in ("partner", "next"):
+            raise RulebookError(f"rulebook {self.rules.id}: [play] take_the_lead is partner or next, not {rule!r}")
+        return self._next_active(last)
+
+    def _played_out(self, seat: str) -> Hand:
+        finish = self.finish + (seat,)
+        early = setting(self.rules, "play", "early_end") and len(finish) == 2 and finish[1] == partner(finish[0])
+        if len(finish) == 3:
+            finish += tuple(s for s in SEATS if s not in finish)
+        over = early or len(finish) == 4
+        return replace(self, finish=finish, over=over, turn=None if over else self.turn)
+
+    def _pick(self, seat: str, cards: Cards, options: tuple[Reading, ...], declared: Declared | None) -> Reading:
+        def words() -> str:
+            return ", ".join(describe(self.rules, self.level, r) for r in options)
+
+        fits = list(options) if declared is None else [r for r in options if self._matches(r, declared)]
+        if not fits:
+            raise HandError(f"{seat}: {cards} cannot be read as {self._say(declared)}; it reads as {words()}")
+        if self.table is None:
+            return fits[0]
+        prev = self.table.reading
+        for r in fits:
+            if beats(self.rules, r, prev):
+                return r
+        said = words() if declared is None else describe(self.rules, self.level, fits[0])
+        on = describe(self.rules, self.level, prev)
+        raise HandError(f"{seat}: {cards} ({said}) does not beat {self.table.cards} ({on}) played by {self.table.seat}")
+
+    def _say(self, declared: Declared) -> str:
+        if isinstance(declared, Reading):
+            return describe(self.rules, self.level, declared)
+        return " ".join(map(str, declared)) if isinstance(declared, tuple) else str(declared)
+
+    def _matches(self, r: Reading, declared: Declared) -> bool:
+        if isinstance(declared, Reading):
+            return r == declared
+        if isinstance(declared, str):
+            return r.type == declared
+        if not (isinstance(declared, tuple) and len(declared) == 2):
+            raise HandError(f"a declared reading is a Reading, a type or (type, rank), not {declared!r}")
+        kind, rank = declared
+        if r.type != kind:
+            return False
+        if isinstance(rank, int):
+            return r.rank == rank
+        rank = "T" if str(rank) == "10" else str(rank).upper()
+        if kind in SEQUENCES:
+            return r.rank == VALUE.get(rank)
+        try:
+            card = Card.parse(rank if rank in ("LJ", "BJ") else "S" + rank)
+        except CardError:
+            return False
+        return r.rank == power_of(self.rules, card, self.level)
+
+    def _prove_tribute(self, seat: str) -> Hand:
+        """A payer's plays prove its tribute was not its largest card: a larger card (not the heart
+        level card, and not the card it got back) among them."""
+        found = []
+        ruled = {r.seat for r in self.rulings if r.kind == "tribute_not_largest"}
+        wild = Card.parse("H" + self.level) if self.rules.ranks.wildcard == "heart_level" else None
+        if not setting(self.rules, "tribute", "exclude_wildcard"):
+            wild = None
+        for x in self.exchanges:
+            if x.giver != seat or seat in ruled:
+                continue
+            held = self.known_hand(seat)
+            if x.returned is not None and held.count(x.returned):
+                held = held - Cards([x.returned])
+            paid = power_of(self.rules, x.tribute, self.level)
+            larger = [c for c in held.distinct() if c != wild and power_of(self.rules, c, self.level) > paid]
+            if not larger:
+                continue
+            evidence = tuple(
+                (t.number, str(t.cards)) for t in self.turns
+                if t.seat == seat and t.cards is not None and any(t.cards.count(c) for c in larger)
+            )  # fmt: skip
+            detail = (f"{seat} paid {x.tribute} as tribute to {x.receiver} but held {' '.join(map(str, larger))}: "
+                      f"the tribute is the largest card (四)")  # fmt: skip
+            found.append(Ruling("tribute_not_largest", seat, detail, evidence))
+        return replace(self, rulings=self.rulings + tuple(found)) if found else self
+
+
+__all__ = ["Announcement", "Hand", "HandError", "Turn", "describe"]
