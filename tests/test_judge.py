@@ -9,11 +9,20 @@ from referee.cli import main
 from referee.judge import answer, matches
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
-TRACTOR = [json.loads(line) for line in (CONFORMANCE / "tractor.jsonl").read_text().splitlines() if line.strip()]
+PUBLIC = [
+    json.loads(line)
+    for path in sorted(CONFORMANCE.glob("*.jsonl"))
+    for line in path.read_text().splitlines()
+    if line.strip()
+]
 
 
-@pytest.mark.parametrize("case", TRACTOR, ids=[c["id"] for c in TRACTOR])
-def test_public_tractor_case(case):
+def test_every_game_has_public_cases():
+    assert {c["game"] for c in PUBLIC} == {"tractor", "guandan", "sandayi"}
+
+
+@pytest.mark.parametrize("case", PUBLIC, ids=[c["id"] for c in PUBLIC])
+def test_public_case(case):
     out = answer(case)
     assert out["id"] == case["id"]
     assert matches(case["expect"], out), out
@@ -89,6 +98,7 @@ def test_command_line_without_check_prints_only_answers(tmp_path, capsys):
     assert capsys.readouterr().out.splitlines() == ['{"id": "f", "result": "legal"}']
 
 
-def test_public_file_passes_on_the_command_line(capsys):
-    assert main(["judge", str(CONFORMANCE / "tractor.jsonl"), "--check"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == f"{len(TRACTOR)} passed, 0 failed"
+def test_public_files_pass_on_the_command_line(capsys):
+    files = [str(p) for p in sorted(CONFORMANCE.glob("*.jsonl"))]
+    assert main(["judge", *files, "--check"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"{len(PUBLIC)} passed, 0 failed"
