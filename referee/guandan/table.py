@@ -1,4 +1,4 @@
-"""Seats, teams and rulings shared by the Guandan modules.
+"""Seats and teams (from :mod:`referee.seats`), settings and rulings shared by the Guandan modules.
 
 Play goes counter-clockwise S -> E -> N -> W (``shared/conformance/README.md``): a seat's
 下家 is the next seat, its 上家 the one before, its partner (对家, 对门) sits opposite.
@@ -13,34 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.rulebooks import ClimbingRulebook, RulebookError
-
-SEATS = ("S", "E", "N", "W")
-TEAMS = ("SN", "EW")
-
-
-def _check(seat: str) -> int:
-    if seat not in SEATS:
-        raise ValueError(f"unknown seat {seat!r}; seats are {' '.join(SEATS)}")
-    return SEATS.index(seat)
-
-
-def next_seat(seat: str) -> str:
-    """The seat's 下家: the next to play."""
-    return SEATS[(_check(seat) + 1) % 4]
-
-
-def prev_seat(seat: str) -> str:
-    """The seat's 上家 (the seat clockwise of it)."""
-    return SEATS[(_check(seat) + 3) % 4]
-
-
-def partner(seat: str) -> str:
-    return SEATS[(_check(seat) + 2) % 4]
-
-
-def team_of(seat: str) -> str:
-    return TEAMS[_check(seat) % 2]
-
+from referee.seats import SEATS, TEAMS, next_seat, partner, prev_seat, team_of
 
 def setting(rules: ClimbingRulebook, section: str, key: str) -> Any:
     """One setting of a rulebook section; :class:`RulebookError` naming it when it is missing."""

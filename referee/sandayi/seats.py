@@ -19,31 +19,7 @@ ValueError: games are numbered from 1 to 8, not 0
 from __future__ import annotations
 
 from referee.rulebooks import ClimbingRulebook, load  # noqa: F401 (load: doctests)
-
-SEATS = "SENW"
-
-
-def check_seat(seat: str) -> str:
-    """Return ``seat`` when it is one of S E N W; raise ValueError otherwise."""
-    if not isinstance(seat, str) or len(seat) != 1 or seat not in SEATS:
-        raise ValueError(f"unknown seat {seat!r}; seats are S E N W")
-    return seat
-
-
-def next_seat(seat: str) -> str:
-    """The next player counter-clockwise (下家)."""
-    return SEATS[(SEATS.index(check_seat(seat)) + 1) % 4]
-
-
-def seats_from(seat: str) -> tuple[str, ...]:
-    """The four seats in turn order starting with ``seat``.
-
-    >>> seats_from("N")
-    ('N', 'W', 'S', 'E')
-    """
-    i = SEATS.index(check_seat(seat))
-    return tuple(SEATS[(i + k) % 4] for k in range(4))
-
+from referee.seats import SEATS, check_seat, next_seat, seats_from
 
 def seat_of_suit(rules: ClimbingRulebook, suit: str) -> str:
     """Where the player who drew ``suit`` (S 黑, H 红, C 梅, D 方) sits."""

@@ -25,23 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from referee.cards import Cards, CardError, Decks
+from referee.seats import SEATS, next_seat, partner, prev_seat
 from referee.tractor.follow import follow_ruling
 from referee.tractor.leads import failing_units, judge_lead
 from referee.tractor.scoring import capture_multiplier
 from referee.tractor.tricks import trick_winner
 from referee.tractor.trumps import Trumps
 from referee.tractor.units import Unit, readings, unit_of
-
-SEATS = ("S", "E", "N", "W")  # counter-clockwise: each seat's 下家 is the next one
-
-
-def next_seat(seat: str) -> str:
-    return SEATS[(SEATS.index(seat) + 1) % 4]
-
-
-def partner(seat: str) -> str:
-    return SEATS[(SEATS.index(seat) + 2) % 4]
-
 
 class HandError(ValueError):
     """An observation that cannot be part of this hand; the judge is left unchanged."""
@@ -200,7 +190,7 @@ class HandJudge:
         if trick is None or len(trick.plays) != 4:
             raise HandError("the structure is chosen once the throw's trick is complete")
         leader, lead = trick.plays[0]
-        if seat != SEATS[(SEATS.index(leader) + 3) % 4]:
+        if seat != prev_seat(leader):
             raise HandError(f"the structure is chosen by the leader's 上家, not {seat}")
         units = tuple(unit_of(self.trumps, p) for p in parts)
         options = readings(self.trumps, lead)
