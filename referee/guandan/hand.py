@@ -47,7 +47,7 @@ from referee.climbing.combos import (
 )
 from referee.guandan.levels import HandResult
 from referee.guandan.table import SEATS, Ruling, next_seat, partner, setting
-from referee.guandan.tribute import Exchange
+from referee.guandan.tribute import Exchange, wildcard
 from referee.rulebooks import ClimbingRulebook, RulebookError, load  # noqa: F401 (load: doctests)
 
 SEQUENCES = ("straight", "pair_straight", "triple_straight", "straight_flush", "airplane")
@@ -176,6 +176,9 @@ class Hand:
             raise HandError(f"turn {number}: {seat} played {cards}: {exc}") from exc
         options = readings(self.rules, cards, self.level)
         if not options:
+            wild = wildcard(self.rules, self.level)
+            if wild is not None and cards.count(wild) and any(c.is_joker for c in cards) and len(cards) > 1:
+                raise HandError(f"{seat}: {cards}: the wildcard {wild} cannot stand for a joker (逢人配，不可配大小王)")
             raise HandError(f"{seat}: {cards} is no combination")
         chosen = self._pick(seat, cards, options, declared)
         turn = Turn(number, seat, cards, chosen, self.table is None, at)

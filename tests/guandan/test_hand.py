@@ -222,3 +222,10 @@ def test_the_count_is_shown_at_ten_cards_or_fewer_and_when_is_recorded():
     assert h.shown_counts() == {"S": 10}
     h = h.pass_("E").pass_("N").pass_("W").play("S", C("D5 D5"), at=40.0)
     assert len(h.announced) == 1 and h.shown_counts() == {"S": 8}  # shown once, then always on the table
+
+
+def test_a_wildcard_never_stands_for_a_joker():
+    """二: 红心x可作为万能牌配用（俗称“逢人配”，不可配大小王）."""
+    hand = Hand.start(load("sanjiang-2012"), "5", "S")
+    with pytest.raises(HandError, match="cannot stand for a joker"):
+        hand.play("S", Cards.parse("H5 BJ"))
