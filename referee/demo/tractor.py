@@ -1,4 +1,4 @@
-"""``cardtable demo``: four bots play one Tractor hand through the referee.
+"""``cardtable demo --game tractor``: four bots play one Tractor hand through the referee.
 
 The deal is drawn one card at a time, with declarations (揭牌) and overturns (反揭)
 fed to :class:`Declaring`; the dealer buries the kitty; every play goes through
@@ -14,7 +14,7 @@ from collections import Counter
 from referee.cards import SUIT_NAMES_ZH, SUITS, Cards, Decks
 from referee.rulebooks import Rulebook, load
 from referee.tractor.bots import legal_follow, random_lead, random_throw
-from referee.tractor.game import Declaring, DeclareError, Game, penalties_of, settle
+from referee.tractor.game import DeclareError, Declaring, Game, penalties_of, settle
 from referee.tractor.hand import SEATS, HandJudge, Trick, next_seat
 from referee.tractor.scoring import Outcome, capture_multiplier
 from referee.tractor.trumps import Trumps

@@ -1,0 +1,62 @@
+"""``cardtable demo``: four bots play one hand of a game through the referee, printed as it goes.
+
+One module per game, each with a ``main(rulebook, seed, lang)``, a ``LABELS`` table per language
+and one small function per phase:
+
+* :mod:`referee.demo.tractor`: a Tractor hand (classic-3deck): the deal with declarations, the
+  kitty, every trick and ruling, the score and the outcome;
+* :mod:`referee.demo.guandan`: a Guandan hand (掼蛋, sanjiang-2012): every turn with its reading,
+  接风, the ten-card count (报数), the finish order and the levels won;
+* :mod:`referee.demo.sandayi`: a San Da Yi game (三打一, usst-2016): the bidding, the dealer and
+  the kitty, every turn with bombs counted against each player's limit, the winner and the scores.
+
+:mod:`referee.demo.climbing` holds what the two climbing games print alike. Deterministic for a seed.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from referee.rulebooks import RulebookError, load
+
+GAMES = {"tractor": "classic-3deck", "guandan": "sanjiang-2012", "sandayi": "usst-2016"}  # game -> default rulebook
+
+
+class DemoError(ValueError):
+    """A game and rulebook the demo cannot play together (an unknown game or rulebook, or a mismatch)."""
+
+
+def choose(game: str | None = None, rulebook: str | None = None) -> tuple[str, str]:
+    """The game and rulebook to play: the game's default rulebook when none is named, the
+    rulebook's game when only a rulebook is named, Tractor when neither is.
+
+    >>> choose(), choose("guandan"), choose(rulebook="usst-2016")
+    (('tractor', 'classic-3deck'), ('guandan', 'sanjiang-2012'), ('sandayi', 'usst-2016'))
+    >>> choose("sandayi", "classic-3deck")
+    Traceback (most recent call last):
+    ...
+    referee.demo.DemoError: rulebook classic-3deck is for tractor, not sandayi
+    """
+    if game is not None and game not in GAMES:
+        raise DemoError(f"unknown game {game!r}; the demo plays {', '.join(GAMES)}")
+    if rulebook is None:
+        game = game or "tractor"
+        return game, GAMES[game]
+    try:
+        of = load(rulebook).game
+    except RulebookError as exc:
+        raise DemoError(str(exc)) from None
+    if of not in GAMES:
+        raise DemoError(f"rulebook {rulebook} is for {of}, which the demo does not play")
+    if game is not None and of != game:
+        raise DemoError(f"rulebook {rulebook} is for {of}, not {game}")
+    return of, rulebook
+
+
+def main(rulebook: str | None = None, seed: int = 2026, lang: str = "zh", game: str | None = None) -> int:
+    """Play and print one hand of ``game`` (see :func:`choose`); 0 when done."""
+    game, rulebook = choose(game, rulebook)
+    return import_module(f"referee.demo.{game}").main(rulebook, seed, lang)
+
+
+__all__ = ["GAMES", "DemoError", "choose", "main"]
