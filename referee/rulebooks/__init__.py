@@ -86,9 +86,31 @@ class Declare:
 
 @dataclass(frozen=True)
 class Clock:
+    """``[clock]``: shot clock limits, late arrival and the round clock, read by
+    ``referee/table/clock.py`` (README "## Clocks"); 0 or empty: none."""
+
     kitty_and_first_lead_s: float
     lead_s: float
     follow_s: float
+    play_s: float = 0
+    return_s: float = 0
+    long_think_s: float = 0
+    overrun: str = "none"
+    overrun_lead: str = ""
+    overrun_return: str = ""
+    warnings_per: str = "round"
+    fouls_lose_round: int = 0
+    late_bands: tuple[tuple[float, str], ...] = ()
+    round_s: float = 0
+    round_notice_s: float = 0
+    round_cut: str = "none"
+    penalties: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    articles: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "late_bands", tuple(tuple(band) for band in self.late_bands))
+        object.__setattr__(self, "penalties", MappingProxyType({k: MappingProxyType(dict(v)) for k, v in self.penalties.items()}))
+        object.__setattr__(self, "articles", MappingProxyType(dict(self.articles)))
 
 
 @dataclass(frozen=True, eq=False)
