@@ -1,0 +1,219 @@
+"""The table's append-only event log, in SQLite.
+
+The table service commits every input here before acting on it and rebuilds its
+state by replaying the log on start, so a ``kill -9`` at any moment loses nothing
+that :meth:`EventLog.append` has returned. The database runs in WAL mode with
+``synchronous=FULL`` (each commit is on disk, not only handed to the OS); triggers
+refuse any UPDATE or DELETE, so entries are only ever added.
+
+An input that carries an id is logged once: a QoS 1 redelivery of the same
+``input_id`` is not appended again and ``append`` returns None. The service passes
+an id that is unique per table, e.g. the topic name and the message id together.
+
+>>> import tempfile, os
+>>> with tempfile.TemporaryDirectory() as d, EventLog.open(os.path.join(d, "t.db")) as log:
+...     log.append("observed", {"seat": "E", "cards": ["S9", "S9"]}, at=12.5, input_id="observed c-1")
+...     log.append("observed", {"seat": "E", "cards": ["S9", "S9"]}, at=12.6, input_id="observed c-1")
+...     [(e.seq, e.kind, e.payload["cards"]) for e in log.entries()]
+1
+[(1, 'observed', ['S9', 'S9'])]
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Self
+
+FORMAT = 1  # PRAGMA user_version of the log's tables
+_PAGE = 512  # entries read per query by ``entries``
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS events (
+        seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind     TEXT NOT NULL CHECK (length(kind) > 0),
+        at       REAL NOT NULL,
+        input_id TEXT UNIQUE CHECK (input_id IS NULL OR length(input_id) > 0),
+        payload  TEXT NOT NULL
+    )""",
+    """CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""",
+    """CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+    BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""",
+)
+
+
+class LogError(RuntimeError):
+    """The log file cannot be opened, or is not an event log of a format this code reads."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One logged event. ``payload`` is a fresh copy: changing it changes nothing logged."""
+
+    seq: int
+    kind: str
+    at: float
+    input_id: str | None
+    payload: dict[str, Any]
+
+
+class EventLog:
+    """An open event log. Use :meth:`open`; safe to share between threads."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path):
+        self._conn: sqlite3.Connection | None = conn
+        self._lock = threading.Lock()
+        self.path = path
+
+    @classmethod
+    def open(cls, path: str | Path) -> EventLog:
+        """Open the log at ``path``, creating the file and its tables when missing.
+
+        Raises :class:`LogError` when the file cannot be opened as an event log.
+        """
+        path = Path(path)
+        try:
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise LogError(f"cannot open event log {path}: {exc}") from None
+        try:
+            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise LogError(f"event log {path}: WAL mode is not available here (journal_mode={mode})")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                if version not in (0, FORMAT):
+                    raise LogError(f"event log {path}: format {version}, this code reads format {FORMAT}")
+                tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+                if version == 0 and tables - {"events", "sqlite_sequence"}:
+                    raise LogError(f"{path} is a database, but not an event log")
+                for statement in _SCHEMA:
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version={FORMAT}")
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            conn.close()
+            raise LogError(f"cannot open event log {path}: {exc}") from None
+        except BaseException:
+            conn.close()
+            raise
+        return cls(conn, path)
+
+    def append(self, kind: str, payload: dict[str, Any], at: float, input_id: str | None = None) -> int | None:
+        """Log one event and commit it; return its sequence number (1, 2, ...).
+
+        Returns None, and logs nothing, when ``input_id`` is already in the log (a
+        redelivered input). Raises ValueError, logging nothing, for a blank ``kind``,
+        a non-finite ``at``, or a payload that is not an object JSON keeps exactly.
+        """
+        if not isinstance(kind, str) or not kind:
+            raise ValueError(f"event kind must be a non-empty string, not {kind!r}")
+        if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at):
+            raise ValueError(f"event time must be a finite number of seconds, not {at!r}")
+        if input_id is not None and (not isinstance(input_id, str) or not input_id):
+            raise ValueError(f"input_id must be a non-empty string or None, not {input_id!r}")
+        text = _dump(payload)
+        with self._lock:
+            conn = self._open_conn()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                # Look first: an insert that hits the UNIQUE id would still use up a seq.
+                if input_id is not None and conn.execute(
+                    "SELECT 1 FROM events WHERE input_id = ?", (input_id,)
+                ).fetchone():
+                    seq = None
+                else:
+                    seq = conn.execute(
+                        "INSERT INTO events (kind, at, input_id, payload) VALUES (?, ?, ?, ?)",
+                        (kind, float(at), input_id, text),
+                    ).lastrowid
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        return seq
+
+    def entries(self, after: int = 0) -> Iterator[Entry]:
+        """The entries with ``seq > after``, in order (entries appended meanwhile included)."""
+        last = int(after)
+        while True:
+            with self._lock:
+                rows = self._open_conn().execute(
+                    "SELECT seq, kind, at, input_id, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+                    (last, _PAGE),
+                ).fetchall()
+            for seq, kind, at, input_id, text in rows:
+                yield Entry(seq, kind, at, input_id, json.loads(text))
+                last = seq
+            if len(rows) < _PAGE:
+                return
+
+    def has_input(self, input_id: str) -> bool:
+        """Whether an input with this id is already logged."""
+        with self._lock:
+            row = self._open_conn().execute("SELECT 1 FROM events WHERE input_id = ?", (input_id,)).fetchone()
+        return row is not None
+
+    def last_seq(self) -> int:
+        """The sequence number of the last entry; 0 for an empty log."""
+        with self._lock:
+            return self._open_conn().execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
+
+    def close(self) -> None:
+        """Close the log (again: nothing happens). Everything appended is already on disk."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def _open_conn(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise ValueError(f"event log {self.path} is closed")
+        return self._conn
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"EventLog({str(self.path)!r}{'' if self._conn else ', closed'})"
+
+
+def _dump(payload: Any) -> str:
+    """``payload`` as JSON text, when JSON gives back exactly the same object."""
+    if not isinstance(payload, dict):
+        raise ValueError(f"event payload must be a dict, not {type(payload).__name__}")
+    try:
+        text = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise ValueError(f"event payload is not JSON data: {exc}") from None
+    back = json.loads(text)
+    if back != payload or not _same_types(back, payload):
+        raise ValueError("event payload would not read back the same from JSON (tuples, non-string keys?)")
+    return text
+
+
+def _same_types(a: Any, b: Any) -> bool:
+    """Equal values of the same JSON types all the way down (1 and 1.0 and True differ)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_types(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same_types(x, y) for x, y in zip(a, b))
+    return True
