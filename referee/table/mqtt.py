@@ -1,0 +1,369 @@
+"""A thin wrapper over paho-mqtt 2.x: one connection that survives the broker going away.
+
+No business logic here: topics and payloads belong to the callers. What it adds to paho:
+
+- ``mqtt://user:password@host:port`` URLs;
+- MQTT 5 with a persistent session by default (``clean_start=False`` and a session that does not
+  expire), so the broker keeps the subscriptions of a fixed ``client_id`` and queues QoS 1
+  messages for it while it is away, also across a broker restart when persistence is on;
+- ``connect()`` that returns once connected, or raises (refused, or nothing within a timeout);
+- automatic reconnect with a bounded back-off, and QoS 1 publishing that queues in memory while
+  the broker is away and is sent on reconnect (paho keeps unacknowledged QoS > 0 messages, with no
+  limit since ``max_queued_messages_set(0)``); ``flush()`` waits until the broker acknowledged them;
+- handlers per topic filter, called with ``(topic, payload)`` on paho's network thread; the
+  subscriptions are sent again on every (re)connect, with "retained only if the subscription is
+  new" so a resumed session gets no duplicate retained messages; a message that arrives before its
+  handler exists (the broker delivers a session's queue right after connecting) is kept and given
+  to the first matching handler, so subscribe before ``connect()`` when that matters;
+- a last will, a "birth" message published on every (re)connect, and ``close(send_will=True)``
+  (MQTT 5 disconnect reason 4, the broker then publishes the will).
+
+>>> parse_url("mqtt://table-t1:s%3Acret@127.0.0.1:41883")
+BrokerAddress(host='127.0.0.1', port=41883, username='table-t1', password='s:cret')
+>>> parse_url("mqtt://localhost").port
+1883
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable
+from urllib.parse import unquote, urlsplit
+
+from paho.mqtt.client import (
+    MQTT_ERR_NO_CONN,
+    CallbackAPIVersion,
+    Client,
+    MQTTMessage,
+    MQTTMessageInfo,
+    MQTTv5,
+    topic_matches_sub,
+)
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+from paho.mqtt.subscribeoptions import SubscribeOptions
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[str, bytes], None]
+Will = tuple[str, bytes, bool]  # (topic, payload, retain), sent with QoS 1
+
+DEFAULT_PORT = 1883
+CONNECT_TIMEOUT_S = 10.0
+KEEPALIVE_S = 30
+RECONNECT_DELAY_S = (0.1, 5.0)  # first retry, longest wait between retries (doubling in between)
+SESSION_NEVER_EXPIRES = 0xFFFFFFFF
+UNROUTED_LIMIT = 10_000  # messages kept for handlers not registered yet
+_DISCONNECT_WITH_WILL = 4
+
+
+@dataclass(frozen=True)
+class BrokerAddress:
+    host: str
+    port: int
+    username: str | None
+    password: str | None
+
+
+def parse_url(url: str) -> BrokerAddress:
+    """``mqtt://user:password@host:port`` (user, password and port optional; %-escapes allowed)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("mqtt", "tcp"):
+        raise ValueError(f"not an mqtt:// URL: {url!r}")
+    if not parts.hostname:
+        raise ValueError(f"no host in {url!r}")
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ValueError(f"unexpected path or query in {url!r}")
+    return BrokerAddress(
+        host=parts.hostname,
+        port=parts.port or DEFAULT_PORT,
+        username=unquote(parts.username) if parts.username is not None else None,
+        password=unquote(parts.password) if parts.password is not None else None,
+    )
+
+
+class ConnectionRefused(ConnectionError):
+    """The broker answered the CONNECT with a failure (bad user name or password, not authorised)."""
+
+    def __init__(self, reason: ReasonCode, address: BrokerAddress, client_id: str):
+        super().__init__(f"{address.host}:{address.port} refused {client_id!r}"
+                         f" (user {address.username!r}): {reason}")
+        self.reason = reason
+
+
+class Connection:
+    """One MQTT 5 client connection; see the module's docstring."""
+
+    def __init__(
+        self,
+        url: str,
+        client_id: str,
+        *,
+        will: Will | None = None,
+        clean_start: bool = False,
+        birth: Will | None = None,
+        session_expiry_s: int = SESSION_NEVER_EXPIRES,
+        keepalive_s: int = KEEPALIVE_S,
+        reconnect_delay_s: tuple[float, float] = RECONNECT_DELAY_S,
+        connect_timeout_s: float = CONNECT_TIMEOUT_S,
+    ):
+        self.address = parse_url(url)
+        self.client_id = client_id
+        self.clean_start = clean_start
+        self.birth = birth
+        self.connect_timeout_s = connect_timeout_s
+        self._keepalive_s = keepalive_s
+        self._session_expiry_s = session_expiry_s
+        self._lock = threading.RLock()
+        self._cond = threading.Condition(self._lock)
+        self._sub_pending: set[int] = set()  # SUBSCRIBE mids without a SUBACK yet
+        self._sub_early: set[int] = set()  # SUBACKs that came before subscribe() noted their mid
+        self._generation = 0  # +1 on every connect and disconnect: mids of an old connection are void
+        self._subs: dict[str, tuple[Handler, int]] = {}
+        self._unrouted: deque[tuple[str, bytes]] = deque()
+        self._connected = threading.Event()
+        self._refused: ReasonCode | None = None
+        self._first = threading.Event()  # the first CONNACK arrived (either way)
+        self._started = False
+        self._closed = False
+        self.connects = 0  # successful (re)connections so far
+        self.refused_publishes: list[tuple[int, ReasonCode]] = []  # (mid, reason) from v5 PUBACKs
+
+        c = Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=MQTTv5)
+        if self.address.username is not None:
+            c.username_pw_set(self.address.username, self.address.password)
+        if will is not None:
+            topic, payload, retain = will
+            c.will_set(topic, payload, qos=1, retain=retain)
+        c.reconnect_delay_set(min_delay=reconnect_delay_s[0], max_delay=reconnect_delay_s[1])
+        c.max_queued_messages_set(0)  # no limit: nothing published while away is dropped
+        c.on_connect = self._on_connect
+        c.on_disconnect = self._on_disconnect
+        c.on_message = self._on_message
+        c.on_publish = self._on_publish
+        c.on_subscribe = self._on_subscribe
+        self._client = c
+
+    # -- life cycle ------------------------------------------------------------------------------
+
+    def connect(self, timeout: float | None = None) -> Connection:
+        """Start the network thread and return once connected; raise ``ConnectionRefused`` or
+        ``TimeoutError``. After that it reconnects by itself until ``close()``."""
+        if self._started:
+            raise RuntimeError("connect() was already called")
+        self._started = True
+        timeout = self.connect_timeout_s if timeout is None else timeout
+        props = Properties(PacketTypes.CONNECT)
+        props.SessionExpiryInterval = 0 if self.clean_start else self._session_expiry_s
+        a = self.address
+        self._client.connect_async(a.host, a.port, self._keepalive_s,
+                                   clean_start=self.clean_start, properties=props)
+        self._client.loop_start()
+        deadline = time.monotonic() + timeout
+        while not self._connected.is_set():
+            if self._refused is not None:
+                reason = self._refused
+                self._shutdown()
+                raise ConnectionRefused(reason, a, self.client_id)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self._shutdown()
+                raise TimeoutError(f"no MQTT connection to {a.host}:{a.port} as {self.client_id!r}"
+                                   f" within {timeout:g} s")
+            self._first.wait(min(left, 0.05))
+        return self
+
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set()
+
+    def wait_connected(self, timeout: float) -> bool:
+        """Wait for the connection (after the broker went away); False on timeout."""
+        return self._connected.wait(timeout)
+
+    def close(self, *, send_will: bool = False, flush_timeout: float = 2.0) -> None:
+        """Wait up to ``flush_timeout`` for the broker to acknowledge what was published (when
+        connected), then disconnect; ``send_will`` asks the broker to publish the will anyway."""
+        if not self._started or self._closed:
+            return
+        self._closed = True
+        if self.connected:
+            self.flush(flush_timeout)
+        reason = ReasonCode(PacketTypes.DISCONNECT, identifier=_DISCONNECT_WITH_WILL if send_will else 0)
+        if self._client.disconnect(reasoncode=reason) == 0:
+            with self._cond:  # the network thread sends DISCONNECT, then reports the close
+                self._cond.wait_for(lambda: not self._connected.is_set(), 1.0)
+        self._shutdown()
+
+    def __enter__(self) -> Connection:
+        if not self._started:
+            self.connect()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- messages --------------------------------------------------------------------------------
+
+    def publish(self, topic: str, payload: bytes, qos: int = 1, retain: bool = False) -> MQTTMessageInfo:
+        """Publish; with QoS 1 (the default) a message published while the broker is away is kept
+        and sent on reconnect. Returns paho's info (``.mid``). Do not call
+        ``info.wait_for_publish()`` on it: paho raises for a message queued while disconnected
+        (rc MQTT_ERR_NO_CONN) although it will send it; use ``flush()``."""
+        if not isinstance(payload, (bytes, bytearray)):
+            raise TypeError(f"payload must be bytes, not {type(payload).__name__}")
+        info = self._client.publish(topic, bytes(payload), qos=qos, retain=retain)
+        if info.rc == MQTT_ERR_NO_CONN:
+            if qos == 0:
+                log.warning("%s: not connected, QoS 0 message to %s dropped", self.client_id, topic)
+            else:
+                log.debug("%s: not connected, message to %s queued", self.client_id, topic)
+        elif info.rc:
+            raise RuntimeError(f"publish to {topic} failed: rc {info.rc}")
+        return info
+
+    def pending(self) -> int:
+        """QoS > 0 messages published but not yet acknowledged by the broker (queued or in flight)."""
+        return len(self._client._out_messages)  # paho drops a message from it on PUBACK
+
+    def flush(self, timeout: float) -> bool:
+        """Wait until the broker acknowledged every QoS > 0 message published so far; False on timeout."""
+        deadline = time.monotonic() + timeout
+        while self.pending():
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)
+        return True
+
+    def subscribe(self, topic_filter: str, handler: Handler, qos: int = 1) -> None:
+        """Call ``handler(topic, payload)`` for every message matching ``topic_filter`` (on paho's
+        thread; keep it short). Kept across reconnects; before ``connect()`` it is sent on connect."""
+        with self._lock:
+            self._subs[topic_filter] = (handler, qos)
+            connected, generation = self._connected.is_set(), self._generation
+            early = [(t, p) for t, p in self._unrouted if topic_matches_sub(topic_filter, t)]
+            if early:  # under the lock, so that newer messages wait for these
+                self._unrouted = deque((t, p) for t, p in self._unrouted if not topic_matches_sub(topic_filter, t))
+                for topic, payload in early:
+                    self._call(handler, topic, payload)
+        if connected:
+            self._send_subscribe([(topic_filter, self._options(qos))], generation)
+
+    def wait_subscribed(self, timeout: float) -> bool:
+        """Wait until connected and every SUBSCRIBE sent so far is acknowledged (the broker routes
+        to the subscription from then on); False on timeout. Not from a handler."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._connected.is_set() and not self._sub_pending, timeout)
+
+    def unsubscribe(self, topic_filter: str) -> None:
+        with self._lock:
+            self._subs.pop(topic_filter, None)
+            connected = self._connected.is_set()
+        if connected:
+            self._client.unsubscribe(topic_filter)
+
+    # -- paho callbacks (network thread) ---------------------------------------------------------
+
+    @staticmethod
+    def _options(qos: int) -> SubscribeOptions:
+        return SubscribeOptions(qos=qos, retainHandling=SubscribeOptions.RETAIN_SEND_IF_NEW_SUB)
+
+    def _send_subscribe(self, subs: list[tuple[str, SubscribeOptions]], generation: int) -> None:
+        rc, mid = self._client.subscribe(subs)
+        if rc or mid is None:
+            return  # not connected any more: sent again on connect
+        with self._lock:
+            if generation != self._generation:
+                pass  # the connection changed meanwhile: on_connect sends every subscription again
+            elif mid in self._sub_early:
+                self._sub_early.discard(mid)
+            else:
+                self._sub_pending.add(mid)
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            log.error("%s: broker refused the connection: %s", self.client_id, reason_code)
+            self._refused = reason_code
+            self._first.set()
+            return
+        log.info("%s: connected to %s:%s (session present: %s)", self.client_id,
+                 self.address.host, self.address.port, flags.session_present)
+        # Every subscription again (a resumed session has them, but maybe not all of them), under
+        # the lock so that a concurrent subscribe() is sent either here or by itself, never lost.
+        with self._cond:
+            self._generation += 1
+            self._sub_pending.clear()
+            self._sub_early.clear()
+            subs = [(f, self._options(q)) for f, (_, q) in self._subs.items()]
+            if subs:
+                self._send_subscribe(subs, self._generation)
+            self._connected.set()
+            self._cond.notify_all()
+        self.connects += 1
+        if self.birth is not None:
+            topic, payload, retain = self.birth
+            client.publish(topic, payload, qos=1, retain=retain)
+        self._first.set()
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
+        with self._cond:
+            self._connected.clear()
+            self._generation += 1
+            self._sub_pending.clear()  # sent again on connect
+            self._sub_early.clear()
+            self._cond.notify_all()
+        log.info("%s: disconnected: %s", self.client_id, reason_code)
+
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
+        with self._cond:
+            if mid in self._sub_pending:
+                self._sub_pending.discard(mid)
+            else:
+                self._sub_early.add(mid)
+            self._cond.notify_all()
+        for rc in reason_codes:
+            if rc.is_failure:
+                log.warning("%s: subscription refused: %s", self.client_id, rc)
+
+    def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            log.warning("%s: publish %s refused: %s", self.client_id, mid, reason_code)
+            self.refused_publishes.append((mid, reason_code))
+
+    def _on_message(self, client, userdata, message: MQTTMessage) -> None:
+        topic, payload = message.topic, message.payload
+        with self._lock:
+            handlers = []
+            for f, (h, _) in self._subs.items():
+                if h not in handlers and topic_matches_sub(f, topic):
+                    handlers.append(h)
+            if not handlers:
+                if len(self._unrouted) >= UNROUTED_LIMIT:
+                    dropped = self._unrouted.popleft()
+                    log.warning("%s: no handler, dropped a message on %s", self.client_id, dropped[0])
+                self._unrouted.append((topic, payload))
+        for h in handlers:
+            self._call(h, topic, payload)
+
+    def _call(self, handler: Handler, topic: str, payload: bytes) -> None:
+        try:
+            handler(topic, payload)
+        except Exception:  # a failing handler must not stop the network thread
+            log.exception("%s: handler for %s failed", self.client_id, topic)
+
+    def _shutdown(self) -> None:
+        if not self._client.is_connected():
+            self._client.disconnect()  # closes a half-open socket; harmless when there is none
+        self._client.loop_stop()
+        with self._cond:
+            self._connected.clear()
+            self._cond.notify_all()
+
+    def __repr__(self) -> str:
+        state = "connected" if self.connected else "not connected"
+        return f"<Connection {self.client_id!r} to {self.address.host}:{self.address.port} {state}>"

@@ -1,0 +1,110 @@
+"""A real mosquitto per test module, with the hall's users and ACL for tables t1 and t2, and helpers
+to connect real clients and collect what they receive."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from referee.table.broker import Broker, BrokerError, table_acl
+from referee.table.mqtt import Connection
+
+TABLES = ["t1", "t2"]
+SCOREBOARD = "scoreboard"
+CONSOLE = "console"
+WAIT_S = 5.0  # the longest a test waits for a message that must come
+TEST_RECONNECT_DELAY_S = (0.05, 0.5)
+
+Message = tuple[str, bytes]
+
+
+class Inbox:
+    """A handler that keeps every (topic, payload) it is given, for tests on other threads."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._messages: list[Message] = []
+
+    def __call__(self, topic: str, payload: bytes) -> None:
+        with self._cond:
+            self._messages.append((topic, payload))
+            self._cond.notify_all()
+
+    @property
+    def messages(self) -> list[Message]:
+        with self._cond:
+            return list(self._messages)
+
+    def payloads(self, topic: str | None = None) -> list[bytes]:
+        return [p for t, p in self.messages if topic is None or t == topic]
+
+    def wait_for(self, predicate: Callable[[str, bytes], bool], timeout: float = WAIT_S) -> Message:
+        """The first message (received so far or within ``timeout``) that satisfies ``predicate``."""
+        with self._cond:
+            found: list[Message] = []
+
+            def match() -> bool:
+                found[:] = [m for m in self._messages if predicate(*m)][:1]
+                return bool(found)
+
+            if not self._cond.wait_for(match, timeout):
+                raise AssertionError(f"no matching message within {timeout} s; got {self._messages}")
+            return found[0]
+
+    def wait_payload(self, topic: str, payload: bytes, timeout: float = WAIT_S) -> Message:
+        return self.wait_for(lambda t, p: t == topic and p == payload, timeout)
+
+
+def start_broker(workdir: Path) -> Broker:
+    users, acl = table_acl(TABLES, SCOREBOARD, CONSOLE)
+    try:
+        return Broker.start(workdir, users, acl)
+    except BrokerError as e:
+        pytest.fail(f"cannot start mosquitto for the table tests (run `make setup`):\n{e}", pytrace=False)
+
+
+@pytest.fixture(scope="module")
+def broker(tmp_path_factory):
+    b = start_broker(tmp_path_factory.mktemp("broker"))
+    yield b
+    b.stop()
+
+
+@pytest.fixture
+def fresh_broker(tmp_path):
+    """A broker of the test's own, for tests that stop and restart it."""
+    b = start_broker(tmp_path / "broker")
+    yield b
+    b.stop()
+
+
+@pytest.fixture
+def inbox() -> Callable[[], Inbox]:
+    return Inbox
+
+
+@pytest.fixture
+def connect(broker, request):
+    """``connect(user, client_id=None, *, on=broker, start=True, **Connection kwargs)``: a client
+    of ``on`` as ``user`` (a persistent session unless ``clean_start=True``), connected unless
+    ``start=False``, closed after the test."""
+    made: list[Connection] = []
+
+    def make(user: str, client_id: str | None = None, *, on: Broker | None = None, start: bool = True,
+             **kwargs) -> Connection:
+        b = on or broker
+        kwargs.setdefault("reconnect_delay_s", TEST_RECONNECT_DELAY_S)
+        cid = client_id or f"{user}-{request.node.name}-{uuid.uuid4().hex[:6]}"
+        conn = Connection(b.url(user), cid, **kwargs)
+        made.append(conn)
+        if start:
+            conn.connect()
+        return conn
+
+    yield make
+    for conn in made:
+        conn.close(flush_timeout=0)
