@@ -17,11 +17,11 @@ of their own table, the scoreboard only reads, the console reads everything and 
 >>> print(acl)  # doctest: +ELLIPSIS
 # cardtable hall ACL ...
 user table-t1
+topic write cardtable/v1/tables/t1/board/out
 topic write cardtable/v1/tables/t1/state
 topic write cardtable/v1/tables/t1/events
 topic write cardtable/v1/tables/t1/violations
 topic write cardtable/v1/tables/t1/status
-topic write cardtable/v1/tables/t1/board/out
 topic read cardtable/v1/tables/t1/observed
 topic read cardtable/v1/tables/t1/board/in
 topic read cardtable/v1/tables/t1/commands
@@ -47,19 +47,20 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-import signal
 import socket
 import subprocess
 import time
 from pathlib import Path
 from urllib.parse import quote
 
+from referee.table.protocol import INPUTS, OUTPUTS, topic
+
 ROOT = "cardtable/v1"
 TABLES = f"{ROOT}/tables"
 
-# What a table's service publishes, and what it listens to (relative to ``TABLES/{table}/``).
-TABLE_WRITES = ("state", "events", "violations", "status", "board/out")
-TABLE_READS = ("observed", "board/in", "commands")
+# What a table's service publishes, and what it listens to: the protocol's outputs and inputs.
+TABLE_WRITES = OUTPUTS
+TABLE_READS = INPUTS
 
 HOST = "127.0.0.1"
 STARTUP_TIMEOUT_S = 10.0
@@ -87,13 +88,6 @@ def board_user(table: str) -> str:
     return f"board-{table}"
 
 
-def table_topic(table: str, leaf: str) -> str:
-    """>>> table_topic("t1", "board/in")
-    'cardtable/v1/tables/t1/board/in'
-    """
-    return f"{TABLES}/{table}/{leaf}"
-
-
 def table_acl(
     tables: list[str], scoreboard_user: str = "scoreboard", console_user: str = "console"
 ) -> tuple[dict[str, str], str]:
@@ -106,11 +100,11 @@ def table_acl(
     blocks: list[tuple[str, list[str]]] = []
     for t in tables:
         blocks.append((table_user(t),
-                       [f"topic write {table_topic(t, leaf)}" for leaf in TABLE_WRITES]
-                       + [f"topic read {table_topic(t, leaf)}" for leaf in TABLE_READS]))
-        blocks.append((camera_user(t), [f"topic write {table_topic(t, 'observed')}"]))
-        blocks.append((board_user(t), [f"topic write {table_topic(t, 'board/in')}",
-                                       f"topic read {table_topic(t, 'board/out')}"]))
+                       [f"topic write {topic(t, leaf)}" for leaf in TABLE_WRITES]
+                       + [f"topic read {topic(t, leaf)}" for leaf in TABLE_READS]))
+        blocks.append((camera_user(t), [f"topic write {topic(t, 'observed')}"]))
+        blocks.append((board_user(t), [f"topic write {topic(t, 'board/in')}",
+                                       f"topic read {topic(t, 'board/out')}"]))
     blocks.append((scoreboard_user, [f"topic read {TABLES}/#"]))
     blocks.append((console_user, [f"topic read {ROOT}/#", f"topic write {TABLES}/+/commands"]))
     names = [name for name, _ in blocks]

@@ -17,22 +17,23 @@ import time
 
 import pytest
 
-from referee.table.broker import free_port, table_topic
+from referee.table.broker import free_port
+from referee.table.protocol import subscription, topic
 from referee.table.mqtt import Connection, ConnectionRefused
 
 CONSOLE, SCOREBOARD = "console", "scoreboard"  # as in conftest.py
 WAIT_S = 5.0  # the longest a test waits for something that must happen
 BROKER_DOWN_S = 3.0  # how long the restart test keeps the broker away (the 30 s, shortened)
 
-T1_STATE = table_topic("t1", "state")
-T2_STATE = table_topic("t2", "state")
-T1_STATUS = table_topic("t1", "status")
-T2_STATUS = table_topic("t2", "status")
-T1_COMMANDS = table_topic("t1", "commands")
-T2_COMMANDS = table_topic("t2", "commands")
-T1_OBSERVED = table_topic("t1", "observed")
-T1_BOARD_IN = table_topic("t1", "board/in")
-T1_BOARD_OUT = table_topic("t1", "board/out")
+T1_STATE = topic("t1", "state")
+T2_STATE = topic("t2", "state")
+T1_STATUS = topic("t1", "status")
+T2_STATUS = topic("t2", "status")
+T1_COMMANDS = topic("t1", "commands")
+T2_COMMANDS = topic("t2", "commands")
+T1_OBSERVED = topic("t1", "observed")
+T1_BOARD_IN = topic("t1", "board/in")
+T1_BOARD_OUT = topic("t1", "board/out")
 EVERYTHING = "cardtable/v1/#"
 FORGED = b'{"v":1,"forged":true}'
 
@@ -140,7 +141,7 @@ def test_a_table_cannot_publish_to_another_table(connect, inbox):
 def test_a_table_cannot_read_another_table(connect, inbox):
     spy = inbox()
     t1 = connect("table-t1")
-    t1.subscribe(table_topic("t2", "#"), spy)  # mosquitto 2.0.11 grants it; nothing comes through
+    t1.subscribe(subscription("#", "t2"), spy)  # mosquitto 2.0.11 grants it; nothing comes through
     listen(t1, T1_COMMANDS, spy)
     t2 = connect("table-t2")
     t2.publish(T2_STATE, b'{"v":1,"secret":true}')
@@ -195,7 +196,7 @@ def test_camera_and_board_bridge_write_only_their_inputs(connect, inbox):
     camera.publish(T1_BOARD_IN, FORGED)
     camera.publish(T1_OBSERVED, b'{"v":1,"id":"o1"}')
     board.publish(T1_OBSERVED, FORGED)
-    board.publish(table_topic("t2", "board/in"), FORGED)
+    board.publish(topic("t2", "board/in"), FORGED)
     board.publish(T1_BOARD_IN, b'{"v":1,"id":"b1","button":"ready"}')
     t1.publish(T1_BOARD_OUT, b'{"v":1,"clock":15}')
     service.wait_payload(T1_OBSERVED, b'{"v":1,"id":"o1"}')
