@@ -53,10 +53,10 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
-from referee.table.protocol import INPUTS, OUTPUTS, topic
+from referee.table.protocol import INPUTS, OUTPUTS, PREFIX, topic
 
-ROOT = "cardtable/v1"
-TABLES = f"{ROOT}/tables"
+TABLES = PREFIX.rstrip("/")  # cardtable/v1/tables
+ROOT = TABLES.rsplit("/", 1)[0]  # cardtable/v1
 
 # What a table's service publishes, and what it listens to: the protocol's outputs and inputs.
 TABLE_WRITES = OUTPUTS
