@@ -1,0 +1,156 @@
+"""The table runtime as a pure reducer: a whole Tractor hand, clocks, flags, late arrival, replay."""
+
+import random
+
+from referee.cards import Cards
+from referee.seats import SEATS, next_seat
+from referee.table.protocol import encode
+from referee.table.runtime import Table
+from referee.tractor.bots import deal, legal_follow, random_lead
+from referee.tractor.trumps import Trumps
+
+
+class Driver:
+    """Feeds a table inputs as the camera, the board and the console would; checks every output."""
+
+    def __init__(self, rulebook="classic-3deck", at=1000.0):
+        self.table = Table.new("t1", rulebook)
+        self.at, self.seq, self.outputs, self.log = at, 0, [], []
+
+    def send(self, name, payload, dt=1.0):
+        self.at += dt
+        self.seq += 1
+        payload = {"v": 1, "id": f"m{self.seq}", **payload}
+        if name != "commands":
+            payload["at"] = self.at
+        self.log.append((name, payload, self.at, self.seq))
+        self.table, out = self.table.apply(name, payload, self.at, self.seq)
+        for o in out:
+            encode(o.name, o.payload)  # every output is valid under its schema
+        encode("state", self.table.state(self.at))
+        encode("board/out", self.table.board(self.at))
+        self.outputs += out
+        return out
+
+    def kinds(self, name="events"):
+        return [o.payload["kind"] for o in self.outputs if o.name == name]
+
+    def start(self, late=None):
+        self.send("commands", {"command": "assign", "rulebook": self.table.rulebook, "players": {s: s * 2 for s in SEATS}})
+        self.send("commands", {"command": "start_round"})
+        for seat in SEATS:
+            self.send("board/in", {"seat": seat, "button": "ready"}, dt=(late or {}).get(seat, 1.0))
+
+    def declare_and_take_kitty(self, seat="S", suit="H"):
+        level = self.table.game.hand_level()
+        self.send("observed", {"seat": seat, "cards": [suit + level], "confidence": 0.99})
+        self.send("board/in", {"seat": "E", "button": "declare"})
+        self.send("board/in", {"seat": seat, "button": "ready"}, dt=6.0)
+
+    def play_hand(self, rng, slow=()):
+        t = self.table
+        rules = t.rules
+        trumps = Trumps(rules, t.game.hand_level(), t.trump)
+        hands, kitty = deal(rules.deal.decks, rules.deal.kitty, rng)
+        while any(hands.values()):
+            leader = self.table.turn()
+            lead = random_lead(trumps, hands[leader], rng)
+            self.play(leader, lead, hands, slow)
+            seat, before = next_seat(leader), [lead]
+            for _ in range(3):
+                cards = legal_follow(trumps, hands[seat], lead, rng, before[1:])
+                self.play(seat, cards, hands, slow)
+                before.append(cards)
+                seat = next_seat(seat)
+        self.send("observed", {"seat": self.table.dealer, "cards": kitty.names(), "confidence": 0.99})
+
+    def play(self, seat, cards, hands, slow=()):
+        dt = 12.0 if (seat, self.table._trick_no()) in slow else 2.0
+        self.send("observed", {"seat": seat, "cards": cards.names(), "confidence": 0.99}, dt=dt)
+        hands[seat] = hands[seat] - cards
+
+
+def test_a_whole_hand_is_played_scored_and_the_next_dealt():
+    d = Driver()
+    d.start()
+    assert d.table.phase == "dealing"
+    d.declare_and_take_kitty("S", "H")
+    assert (d.table.phase, d.table.dealer, d.table.trump) == ("kitty", "S", "H")
+    d.play_hand(random.Random(3))
+    kinds = d.kinds()
+    assert kinds.count("play_accepted") == sum(1 for o in d.outputs if o.payload.get("kind") == "play_accepted")
+    assert "trick_won" in kinds and "hand_scored" in kinds and "levels_changed" in kinds
+    assert d.table.phase == "dealing" and d.table.hand_no == 2
+    scored = next(o.payload["data"] for o in d.outputs if o.payload.get("kind") == "hand_scored")
+    points = sum(o.payload["data"]["points"] for o in d.outputs if o.payload.get("kind") == "trick_won")
+    assert 0 <= scored["defender_points"] <= 300 and points <= 300
+
+
+def test_slow_plays_trip_the_classic_clock_warning_then_points():
+    """001 二十三: 领出不得超过15秒钟，按规定顺序跟牌、垫牌、将吃不超过10秒钟，如超过，第一次警告，以后每次扣20分."""
+    d = Driver()
+    d.start()
+    d.declare_and_take_kitty()
+    d.play_hand(random.Random(5), slow={("E", 1), ("E", 2)})
+    clock = [o.payload for o in d.outputs if o.name == "violations" and o.payload["kind"] == "clock"]
+    e = [v for v in clock if v["seat"] == "E"]
+    assert e[0]["penalty"]["warning"] is True and e[1]["penalty"]["points"] == 20
+    assert e[0]["evidence"]["seconds"] == 12.0 and e[0]["evidence"]["limit"] == 10
+
+
+def test_late_arrival_costs_points():
+    """001 二: 6－10分钟，首盘扣20分."""
+    d = Driver()
+    d.start(late={"W": 7 * 60})
+    late = [o.payload for o in d.outputs if o.name == "violations" and o.payload["kind"] == "late"]
+    assert [(v["seat"], v["penalty"]["points"]) for v in late] == [("W", 20)]
+    assert d.table.penalties[0].kind == "late_10_min" and d.table.phase == "dealing"
+
+
+def test_an_unsure_read_pauses_until_confirmed():
+    d = Driver()
+    d.start()
+    d.declare_and_take_kitty()
+    d.send("observed", {"seat": "S", "cards": ["BJ"], "confidence": 0.5})
+    assert d.table.flags and d.table.state(d.at)["paused"] and d.table.judge is None
+    d.send("observed", {"seat": "E", "cards": ["SA"], "confidence": 0.99})
+    assert d.kinds()[-1] == "rejected"  # nothing moves while a flag is open
+    d.send("board/in", {"seat": "S", "button": "confirm"})
+    assert not d.table.flags and d.table.judge.tricks[0].plays[0] == ("S", Cards.parse("BJ"))
+
+
+def test_out_of_turn_is_a_flagged_violation_not_a_play():
+    """000 第十七条: 越序出牌一旦成立，一次扣罚20分 — raised as a flag for the referee."""
+    d = Driver()
+    d.start()
+    d.declare_and_take_kitty()
+    d.send("observed", {"seat": "S", "cards": ["S3"], "confidence": 0.99})
+    d.send("observed", {"seat": "N", "cards": ["S4"], "confidence": 0.99})
+    v = [o.payload for o in d.outputs if o.name == "violations"][-1]
+    assert (v["seat"], v["kind"], v["status"]) == ("N", "out_of_turn", "flagged")
+    assert len(d.table.judge.tricks[0].plays) == 1
+    d.send("commands", {"command": "confirm", "flag": v["flag"]})
+    assert [o.payload["status"] for o in d.outputs if o.name == "violations"][-1] == "confirmed"
+    assert d.table.penalties[-1].kind == "out_of_turn"
+
+
+def test_replaying_the_inputs_gives_the_same_state():
+    d = Driver()
+    d.start()
+    d.declare_and_take_kitty()
+    d.play_hand(random.Random(9))
+    again = Table.new("t1", "classic-3deck")
+    for name, payload, at, seq in d.log:
+        again, _ = again.apply(name, payload, at, seq)
+    assert again.state(d.at) == d.table.state(d.at)
+
+
+def test_bad_inputs_change_nothing():
+    d = Driver()
+    d.start()
+    before = d.table
+    d.send("board/in", {"seat": "S", "button": "pass"})
+    d.send("commands", {"command": "confirm", "flag": "nope"})
+    d.send("observed", {"seat": "W", "cards": ["S9"], "confidence": 0.99})  # not a level card: no declaration
+    assert d.kinds()[-3:] == ["rejected"] * 3
+    assert d.table.state(d.at) | {"seq": 0, "at": 0} == before.state(d.at) | {"seq": 0, "at": 0}
