@@ -23,11 +23,10 @@ raises a flag, which pauses the table until a person confirms, corrects or dismi
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from referee.cards import CardError, Cards
 from referee.rulebooks import Rulebook, load
-from referee.seats import SEATS, next_seat, partner
+from referee.seats import SEATS
 from referee.table.clock import ClockRecord, ClockLimits, RoundClock, ShotClock, late_penalty, limits, minutes_late
 from referee.tractor.game import Declaring, DeclareError, Game, Penalty, penalties_of, settle, side_of
 from referee.tractor.hand import HandError, HandJudge
@@ -417,4 +416,4 @@ class _Reject(ValueError):
 
 _ARTICLES = {"revoke": "藏张", "failed_throw": "甩错牌", "illegal_lead": "出错牌", "wrong_card_count": "牌张数目不符"}
 
-__all__ = ["Table", "Output", "Flag", "CONFIDENT", "partner", "next_seat"]
+__all__ = ["Table", "Output", "Flag", "CONFIDENT", "GRACE_MIN"]
