@@ -19,7 +19,36 @@ def main(argv: list[str] | None = None) -> int:
                       help="the rulebook (default per game: classic-3deck, sanjiang-2012, usst-2016)")
     demo.add_argument("--seed", type=int, default=2026)
     demo.add_argument("--lang", choices=["zh", "en"], default="zh")
+    table = sub.add_parser("table", help="the table service: run a table, simulate one, replay its log")
+    verbs = table.add_subparsers(dest="verb", required=True)
+    run = verbs.add_parser("run", help="serve one table over MQTT until SIGTERM/SIGINT")
+    run.add_argument("--table", required=True, help="the table id, e.g. t07")
+    run.add_argument("--rulebook", required=True, help="the rulebook id, e.g. classic-3deck")
+    run.add_argument("--broker", required=True, metavar="URL", help="mqtt://user:password@host:port")
+    run.add_argument("--db", required=True, metavar="PATH", help="the table's event log (SQLite)")
+    simulate = verbs.add_parser("simulate", help="four bots play hands at a table through the broker")
+    simulate.add_argument("--table", required=True)
+    simulate.add_argument("--rulebook", required=True)
+    simulate.add_argument("--broker", required=True, metavar="URL",
+                          help="a user that reads the table's outputs (console or scoreboard); also sends"
+                               " what has no URL of its own")
+    simulate.add_argument("--camera", metavar="URL", help="the camera's user (observed)")
+    simulate.add_argument("--board", metavar="URL", help="the board bridge's user (board/in)")
+    simulate.add_argument("--console", metavar="URL",
+                          help="the console's user: commands, and confirms of unsure reads (else the seat's button)")
+    simulate.add_argument("--hands", type=int, default=1)
+    simulate.add_argument("--seed", type=int, default=2026)
+    simulate.add_argument("--speed", type=float, default=0.0,
+                          help="simulated seconds per real second (0: as fast as the table answers)")
+    simulate.add_argument("--lang", choices=["zh", "en"], default="zh")
+    replay = verbs.add_parser("replay", help="print a table's event log as a timeline")
+    replay.add_argument("path", metavar="PATH")
+    replay.add_argument("--lang", choices=["zh", "en"], default="zh")
+    replay.add_argument("--rulebook", default=None, help="default: the log's first assign, else classic-3deck")
+    replay.add_argument("--table", default=None, help="the table id to replay as (default: the file's name)")
     args = parser.parse_args(argv)
+    if args.command == "table":
+        return _table(args, table)
     if args.command == "judge":
         from referee.judge import run
 
@@ -34,6 +63,33 @@ def main(argv: list[str] | None = None) -> int:
             demo.error(str(exc))
         return demo_main(rulebook, args.seed, args.lang, game)
     return 2
+
+
+def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from referee import rulebooks
+    from referee.table.protocol import check_table
+
+    try:
+        if args.table is not None:
+            check_table(args.table)
+        if args.rulebook is not None and args.rulebook not in rulebooks.names():
+            raise ValueError(f"unknown rulebook {args.rulebook!r}; known: {', '.join(sorted(rulebooks.names()))}")
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.verb == "run":
+        from referee.table.service import run
+
+        return run(args.table, args.rulebook, args.broker, args.db)
+    if args.verb == "simulate":
+        from referee.table.simulate import main as simulate
+
+        if args.hands < 1 or args.speed < 0:
+            parser.error("--hands must be 1 or more and --speed 0 or more")
+        return simulate(args.table, args.rulebook, args.broker, args.hands, args.seed, args.speed,
+                        args.camera, args.board, args.console, args.lang)
+    from referee.table.timeline import main as replay
+
+    return replay(args.path, lang=args.lang, rulebook=args.rulebook, table=args.table)
 
 
 if __name__ == "__main__":

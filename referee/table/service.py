@@ -1,0 +1,324 @@
+"""The table service: the thin shell around the table's pure reducer (``runtime.Table``).
+
+One service runs one table. Its state is the append-only event log (:class:`EventLog`): on start it
+rebuilds the table by replaying every entry through ``Table.apply`` (the rulings that replay
+produces were published before and are dropped), connects to the broker as ``table-{table}`` with a
+persistent session (so the broker keeps the inputs that arrive while it is away), publishes the
+retained ``state`` and ``board/out`` and listens to its three inputs.
+
+An input is handled in two steps:
+
+1. on paho's network thread, as the message arrives: :func:`protocol.decode`, then
+   :meth:`EventLog.append` (committed to disk) under ``"{topic} {id}"`` so a redelivery is dropped.
+   paho acknowledges a QoS 1 message only after the handler returns, so the broker keeps every
+   input until it is on disk: a ``kill -9`` at any moment loses nothing. An invalid payload is not
+   logged; it is answered with an ``events`` entry of kind ``rejected``.
+2. on the service's one worker thread, in log order: ``Table.apply``, every output it returns
+   (``events``, ``violations``) and then the new ``state`` and ``board/out`` (retained), QoS 1.
+
+Time: an input's ``at`` is the sender's clock; an input without one (a console command) is stamped
+with the service's ``clock``, never earlier than the latest time already logged, so the log's times
+run forward even when the senders' clocks run ahead of the service's (the simulator's do). The
+``state`` and ``board/out`` published after an entry are made at that entry's time, so a restarted
+service publishes exactly the state it published before. When a running shot clock runs out
+(``Table.next_deadline``, on the service's clock) they are published once more, made at that moment.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import signal
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Self
+
+from referee.table.log import EventLog, LogError
+from referee.table.mqtt import Connection
+from referee.table.protocol import (
+    PayloadError,
+    decode,
+    encode,
+    parse_topic,
+    peek_id,
+    topic,
+)
+
+log = logging.getLogger(__name__)
+
+INPUT_NAMES = ("observed", "board/in", "commands")
+QOS = 1
+IDLE_WAKE_S = 1.0  # the worker looks at the shot clock's deadline at least this often
+
+
+def _default_factory(table: str, rulebook: str) -> Any:
+    from referee.table.runtime import Table
+
+    return Table.new(table, rulebook)
+
+
+class TableService:
+    """One table's service. ``start()`` then ``stop()``; see the module's docstring.
+
+    ``factory(table, rulebook)`` makes the empty table (default ``runtime.Table.new``); ``clock``
+    gives the service's time in seconds (default ``time.time``; tests inject their own).
+    """
+
+    def __init__(
+        self,
+        table: str,
+        rulebook: str,
+        broker_url: str,
+        db_path: str | Path,
+        clock: Callable[[], float] = time.time,
+        *,
+        factory: Callable[[str, str], Any] | None = None,
+        client_id: str | None = None,
+        connect_timeout_s: float | None = None,
+        reconnect_delay_s: tuple[float, float] | None = None,
+    ):
+        self.table_id = table
+        topic(table, "state")  # checks the table id
+        self.rulebook = rulebook
+        self.broker_url = broker_url
+        self.db_path = Path(db_path)
+        self.clock = clock
+        self.client_id = client_id or f"table-{table}"
+        self._factory = factory or _default_factory
+        self._connect_timeout_s = connect_timeout_s
+        self._reconnect_delay_s = reconnect_delay_s
+        self._queue: queue.Queue[tuple] = queue.Queue()
+        self._worker: threading.Thread | None = None
+        self._lock = threading.Lock()  # the log side: what the network thread appended
+        self._logged_seq = 0
+        self._logged_at: float | None = None
+        self._applied = threading.Condition()  # the table side, on the worker
+        self._applied_seq = 0
+        self._now: float | None = None  # the time of the latest applied entry
+        self._refreshed: float | None = None  # the deadline last refreshed for
+        self.log: EventLog | None = None
+        self.conn: Connection | None = None
+        self.table: Any = None
+        self.published = 0  # messages published (outputs, states, displays)
+
+    # -- life cycle ------------------------------------------------------------------------------
+
+    def start(self) -> TableService:
+        """Open the log, replay it, connect, publish the state, start handling inputs."""
+        self.log = EventLog.open(self.db_path)
+        try:
+            self.table = self._factory(self.table_id, self.rulebook)
+            replayed = 0
+            for entry in self.log.entries():
+                self._apply(entry.kind, entry.payload, entry.at, entry.seq)
+                self._logged_seq, replayed = entry.seq, replayed + 1
+                self._logged_at = entry.at if self._logged_at is None else max(self._logged_at, entry.at)
+            self._applied_seq = self._logged_seq
+            log.info("table %s: replayed %d entries (last seq %d)", self.table_id, replayed, self._logged_seq)
+
+            status = topic(self.table_id, "status")
+            kwargs: dict[str, Any] = {}
+            if self._connect_timeout_s is not None:
+                kwargs["connect_timeout_s"] = self._connect_timeout_s
+            if self._reconnect_delay_s is not None:
+                kwargs["reconnect_delay_s"] = self._reconnect_delay_s
+            self.conn = Connection(
+                self.broker_url,
+                self.client_id,
+                clean_start=False,
+                will=(status, encode("status", {"v": 1, "status": "offline"}), True),
+                birth=(status, encode("status", {"v": 1, "status": "online", "at": self.clock()}), True),
+                **kwargs,
+            )
+            for name in INPUT_NAMES:  # before connect: the session's queued inputs find their handler
+                self.conn.subscribe(topic(self.table_id, name), self._on_message, qos=QOS)
+            self.conn.connect()
+            self._publish_snapshots(self._now if self._now is not None else self.clock())
+        except BaseException:
+            if self.conn is not None:
+                self.conn.close(flush_timeout=0)
+            self.log.close()
+            raise
+        self._worker = threading.Thread(target=self._work, name=f"table-{self.table_id}", daemon=True)
+        self._worker.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Handle what is queued, publish ``offline``, disconnect and close the log."""
+        if self._worker is not None:
+            self._queue.put(("stop",))
+            self._worker.join(timeout)
+            self._worker = None
+        if self.conn is not None:
+            payload = encode("status", {"v": 1, "status": "offline", "at": self.clock()})
+            self.conn.publish(topic(self.table_id, "status"), payload, qos=QOS, retain=True)
+            self.conn.close(flush_timeout=timeout)
+            self.conn = None
+        if self.log is not None:
+            self.log.close()
+            self.log = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def seq(self) -> int:
+        """The last log entry applied to the table."""
+        with self._applied:
+            return self._applied_seq
+
+    def wait_applied(self, seq: int, timeout: float) -> bool:
+        """Wait until the entry ``seq`` is applied and published; False on timeout."""
+        with self._applied:
+            return self._applied.wait_for(lambda: self._applied_seq >= seq, timeout)
+
+    # -- the network thread ----------------------------------------------------------------------
+
+    def _on_message(self, full_topic: str, raw: bytes) -> None:
+        _, name = parse_topic(full_topic)
+        try:
+            payload = decode(name, raw)
+        except PayloadError as exc:
+            with self._lock:
+                seq = self._logged_seq
+            self._queue.put(("rejected", name, peek_id(raw), str(exc), seq))
+            return
+        with self._lock:
+            at = payload.get("at")
+            if at is None:  # stamped here, and never before what is logged already
+                at = self.clock()
+                if self._logged_at is not None:
+                    at = max(at, self._logged_at)
+            seq = self.log.append(name, payload, at, input_id=f"{name} {payload['id']}")
+            if seq is None:
+                log.debug("table %s: %s %s again: already logged", self.table_id, name, payload["id"])
+                return
+            self._logged_seq = seq
+            self._logged_at = at if self._logged_at is None else max(self._logged_at, at)
+            self._queue.put(("input", name, payload, at, seq))
+
+    # -- the worker ------------------------------------------------------------------------------
+
+    def _work(self) -> None:
+        while True:
+            try:
+                item = self._queue.get(timeout=self._wake_in())
+            except queue.Empty:
+                self._refresh()
+                continue
+            try:
+                if item[0] == "stop":
+                    return
+                if item[0] == "rejected":
+                    _, name, input_id, reason, seq = item
+                    self._reject(name, input_id, reason, seq)
+                else:
+                    _, name, payload, at, seq = item
+                    self._handle(name, payload, at, seq)
+            except Exception:  # the worker must outlive any one message
+                log.exception("table %s: handling %r failed", self.table_id, item[:2])
+
+    def _apply(self, name: str, payload: dict, at: float, seq: int) -> list:
+        try:
+            self.table, outputs = self.table.apply(name, payload, at, seq)
+        except Exception:
+            log.exception("table %s: the runtime failed on entry %d (%s); the table is unchanged",
+                          self.table_id, seq, name)
+            outputs = []
+        self._now = at if self._now is None else max(self._now, at)
+        return outputs
+
+    def _handle(self, name: str, payload: dict, at: float, seq: int) -> None:
+        outputs = self._apply(name, payload, at, seq)
+        for out in outputs:
+            try:
+                data = encode(out.name, out.payload)
+            except (PayloadError, ValueError):
+                log.exception("table %s: the runtime's %s output of entry %d breaks the contract",
+                              self.table_id, out.name, seq)
+                continue
+            self._publish(out.name, data, retain=False)
+        self._publish_snapshots(self._now)
+        with self._applied:
+            self._applied_seq = seq
+            self._applied.notify_all()
+
+    def _reject(self, name: str, input_id: str | None, reason: str, seq: int) -> None:
+        event = {
+            "v": 1,
+            "seq": max(seq, 1),  # events' seq starts at 1; before any entry there is none to name
+            "kind": "rejected",
+            "at": self.clock(),
+            "data": {"topic": name, "id": input_id, "reason": reason},
+        }
+        self._publish("events", encode("events", event), retain=False)
+
+    def _publish_snapshots(self, at: float) -> None:
+        for name, make in (("state", self.table.state), ("board/out", self.table.board)):
+            try:
+                data = encode(name, make(at))
+            except Exception:
+                log.exception("table %s: no valid %s at %s", self.table_id, name, at)
+                continue
+            self._publish(name, data, retain=True)
+
+    def _publish(self, name: str, data: bytes, retain: bool) -> None:
+        self.conn.publish(topic(self.table_id, name), data, qos=QOS, retain=retain)
+        self.published += 1
+
+    def _deadline(self) -> float | None:
+        try:
+            deadline = self.table.next_deadline()
+        except Exception:
+            log.exception("table %s: next_deadline failed", self.table_id)
+            return None
+        return None if deadline is None or deadline == self._refreshed else deadline
+
+    def _wake_in(self) -> float:
+        deadline = self._deadline()
+        if deadline is None:
+            return IDLE_WAKE_S
+        return min(IDLE_WAKE_S, max(0.0, deadline - self.clock()))
+
+    def _refresh(self) -> None:
+        """A shot clock ran out: the displays and the state show it (once per deadline)."""
+        deadline = self._deadline()
+        now = self.clock()
+        if deadline is None or now < deadline:
+            return
+        self._refreshed = deadline
+        self._publish_snapshots(max(now, self._now if self._now is not None else now))
+
+
+def run(table: str, rulebook: str, broker_url: str, db_path: str | Path) -> int:
+    """``cardtable table run``: serve one table until SIGTERM or SIGINT."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: object) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    service = TableService(table, rulebook, broker_url, db_path)
+    try:
+        service.start()
+    except (OSError, TimeoutError, ValueError, LogError) as exc:  # refused, unreachable, a bad log file
+        log.error("table %s: cannot start: %s", table, exc)
+        return 1
+    log.info("table %s: serving (%s, log %s)", table, rulebook, db_path)
+    try:
+        while not stop.wait(1.0):
+            pass
+    finally:
+        service.stop()
+    log.info("table %s: stopped", table)
+    return 0
+
+
+__all__ = ["TableService", "run"]

@@ -1,0 +1,365 @@
+"""``cardtable table replay PATH``: a table's event log as a readable timeline.
+
+Every entry of the log is one line (time, ``#seq``, who sent it, the seat, the cards, button or
+command), followed by what the table ruled on it, found by replaying the log through
+``runtime.Table.apply`` exactly as the service does on start: the events (play accepted, trick won,
+hand scored, ...) and the violations with their penalties. Chinese labels, ``--lang en`` for
+English.
+
+The log does not record the rulebook the service was started with: the replay takes
+``rulebook``, else the rulebook of the log's first ``assign``, else ``classic-3deck``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from referee.rulebooks import load
+from referee.table.log import EventLog, LogError
+from referee.table.protocol import check_table
+
+DEFAULT_RULEBOOK = "classic-3deck"
+
+LABELS: dict[str, dict[str, Any]] = {
+    "zh": {
+        "header": "牌桌 {table} 事件日志 {path}：{n} 条，规则 {rulebook}，自 {date}",
+        "empty": "牌桌 {table} 事件日志 {path}：没有记录",
+        "seats": {"S": "南", "E": "东", "N": "北", "W": "西"},
+        "teams": {"SN": "南北", "EW": "东西"},
+        "suits": {"S": "黑桃", "H": "红心", "D": "方块", "C": "梅花", None: "无主"},
+        "inputs": {"observed": "摄像", "board/in": "按键", "commands": "指令"},
+        "confidence": "置信度 {c:.2f}",
+        "paren": "（{}）",
+        "buttons": {"ready": "准备", "pass": "不出", "confirm": "确认", "referee": "召裁判",
+                    "bid1": "叫一分", "bid2": "叫二分", "bid3": "叫三分", "declare": "亮主（摸牌结束）"},
+        "commands": {"assign": "入座", "start_round": "开始本轮", "stop_round": "停止本轮",
+                     "last_hand": "宣布最后一盘", "confirm": "确认标记", "dismiss": "撤销标记", "correct": "更正标记"},
+        "rulebook": "规则 {r}",
+        "runtime_error": "（运行时出错：{e}）",
+        "nothing": "（无裁决）",
+        "sep": "，",
+        "events": {
+            "assigned": "入座：{players}；{rulebook}",
+            "round_started": "本轮开始",
+            "ready": "{seat} 到场（迟到 {minutes_late} 分钟）",
+            "hand_started": "第 {hand} 盘开始摸牌，打 {level}，庄家 {dealer}",
+            "declared": "{seat} 亮主 {cards}",
+            "draw_done": "摸牌结束（{seat} 按键）",
+            "kitty_taken": "庄家 {dealer} 拿底牌，主 {trump}",
+            "trump_named": "庄家 {seat} 定主 {suit}",
+            "play_accepted": "接受出牌：第 {hand} 盘第 {trick} 圈 {seat} {cards}",
+            "trick_won": "第 {trick} 圈 {seat} 赢，{points} 分",
+            "hand_played": "第 {hand} 盘打完，等庄家亮底牌",
+            "hand_scored": "第 {hand} 盘结算：防家得分 {defender_points}，结算后 {settled_points} → {result}",
+            "levels_changed": "级别 {levels}；下一盘庄家 {dealer}",
+            "game_won": "{team} 胜出本局",
+            "round_over": "本轮结束（共 {hands} 盘）",
+            "round_stopped": "本轮停止",
+            "last_hand": "本盘为最后一盘（第 {hand} 盘）",
+            "flag_raised": "标记 {flag}：{seat} {kind}，待确认（{text}）",
+            "flag_resolved": "标记 {flag} {how}",
+            "referee_called": "{seat} 召裁判",
+            "rejected": "拒绝：{reason}",
+        },
+        "hows": {"confirm": "已确认", "dismiss": "已撤销", "correct": "已更正"},
+        "flag_kinds": {"unsure": "识别存疑", "impossible": "不可能的出牌", "out_of_turn": "越序出牌"},
+        "results": {"dealer": "庄家方升 {n} 级", "defenders": "防家上台", "defenders_up": "防家上台并升 {n} 级",
+                    "replay": "重打本盘"},
+        "undecided": "未定",
+        "violation": "违例（{status}）{kind} {seat}{where}：{penalty}{evidence}",
+        "where": " 第 {hand} 盘第 {trick} 圈",
+        "statuses": {"flagged": "待确认", "confirmed": "已确认", "dismissed": "已撤销"},
+        "violations": {"overtime": "超时", "clock": "超时", "late": "迟到", "late_arrival": "迟到",
+                       "out_of_turn": "越序出牌", "exposed_card": "暴露张", "wrong_card_count": "牌张数目不符",
+                       "early_pickup": "提前收牌", "revoke": "藏张", "failed_throw": "甩错牌",
+                       "illegal_lead": "出错牌", "kitty_window": "拿底过早"},
+        "penalty": {"warning": "警告", "points": "扣 {n} 分", "levels": "对方升 {n} 级", "deal": "失庄",
+                    "forfeit": "弃权（{what}）", "foul": "犯规", "none": "不罚"},
+        "forfeits": {"turn": "本次出牌", "hand": "本盘", "round": "本轮"},
+        "evidence": "；证据：{items}",
+        "seconds": "用时 {s:.1f} 秒", "limit": "限 {s:g} 秒", "cards": "牌 {cards}",
+    },
+    "en": {
+        "header": "table {table} event log {path}: {n} entries, rulebook {rulebook}, from {date}",
+        "empty": "table {table} event log {path}: no entries",
+        "seats": {"S": "S", "E": "E", "N": "N", "W": "W"},
+        "teams": {"SN": "N-S", "EW": "E-W"},
+        "suits": {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", None: "no trumps"},
+        "inputs": {"observed": "camera", "board/in": "button", "commands": "command"},
+        "confidence": "confidence {c:.2f}",
+        "paren": " ({})",
+        "buttons": {"ready": "ready", "pass": "pass", "confirm": "confirm", "referee": "referee",
+                    "bid1": "bid 1", "bid2": "bid 2", "bid3": "bid 3", "declare": "declare (draw over)"},
+        "commands": {"assign": "assign", "start_round": "start round", "stop_round": "stop round",
+                     "last_hand": "last hand", "confirm": "confirm flag", "dismiss": "dismiss flag",
+                     "correct": "correct flag"},
+        "rulebook": "rulebook {r}",
+        "runtime_error": "(the runtime failed: {e})",
+        "nothing": "(no ruling)",
+        "sep": ", ",
+        "events": {
+            "assigned": "seated: {players}; {rulebook}",
+            "round_started": "round started",
+            "ready": "{seat} arrived ({minutes_late} min late)",
+            "hand_started": "hand {hand}: the draw starts, level {level}, dealer {dealer}",
+            "declared": "{seat} declares {cards}",
+            "draw_done": "the draw is over ({seat} pressed)",
+            "kitty_taken": "dealer {dealer} takes the kitty, trumps {trump}",
+            "trump_named": "dealer {seat} names {suit} trumps",
+            "play_accepted": "play accepted: hand {hand} trick {trick} {seat} {cards}",
+            "trick_won": "trick {trick} won by {seat}, {points} points",
+            "hand_played": "hand {hand} played, waiting for the kitty",
+            "hand_scored": "hand {hand} scored: defenders {defender_points}, settled {settled_points} -> {result}",
+            "levels_changed": "levels {levels}; next dealer {dealer}",
+            "game_won": "{team} win the game",
+            "round_over": "round over ({hands} hands)",
+            "round_stopped": "round stopped",
+            "last_hand": "this is the last hand (hand {hand})",
+            "flag_raised": "flag {flag}: {seat} {kind}, waiting for a person ({text})",
+            "flag_resolved": "flag {flag} {how}",
+            "referee_called": "{seat} calls the referee",
+            "rejected": "rejected: {reason}",
+        },
+        "hows": {"confirm": "confirmed", "dismiss": "dismissed", "correct": "corrected"},
+        "flag_kinds": {"unsure": "unsure read", "impossible": "impossible play", "out_of_turn": "out of turn"},
+        "results": {"dealer": "the dealer's side goes up {n}", "defenders": "the defenders take over",
+                    "defenders_up": "the defenders take over and go up {n}", "replay": "the hand is replayed"},
+        "undecided": "undecided",
+        "violation": "violation ({status}) {kind} {seat}{where}: {penalty}{evidence}",
+        "where": " hand {hand} trick {trick}",
+        "statuses": {"flagged": "flagged", "confirmed": "confirmed", "dismissed": "dismissed"},
+        "violations": {"clock": "overtime", "late": "late arrival", "kitty_window": "kitty taken early"},
+        "penalty": {"warning": "warning", "points": "{n} points", "levels": "opponents up {n}", "deal": "loses the deal",
+                    "forfeit": "forfeits the {what}", "foul": "foul", "none": "no penalty"},
+        "forfeits": {"turn": "turn", "hand": "hand", "round": "round"},
+        "evidence": "; evidence: {items}",
+        "seconds": "{s:.1f} s used", "limit": "limit {s:g} s", "cards": "cards {cards}",
+    },
+}
+
+
+class _Formatter:
+    def __init__(self, lang: str, rulebook: str):
+        self.say = LABELS[lang]
+        self.rulebook = rulebook
+
+    def seat(self, seat: Any) -> str:
+        return self.say["seats"].get(seat, self.say["undecided"] if seat is None else str(seat))
+
+    def cards(self, cards: Any) -> str:
+        return " ".join(cards) if isinstance(cards, list) else str(cards)
+
+    def input(self, kind: str, p: dict) -> str:
+        say = self.say
+        who = say["inputs"].get(kind, kind)
+        if kind == "observed":
+            text = f"{self.seat(p['seat'])} {self.cards(p['cards'])}"
+            if p.get("confidence", 1.0) < 1.0:
+                text += say["paren"].format(say["confidence"].format(c=p["confidence"]))
+            return f"{who} {text}"
+        if kind == "board/in":
+            return f"{who} {self.seat(p['seat'])} {say['buttons'].get(p['button'], p['button'])}"
+        command = p.get("command")
+        text = say["commands"].get(command, command)
+        if command == "assign":
+            text += " " + self.players(p["players"]) + " " + say["rulebook"].format(r=p["rulebook"])
+        if "flag" in p:
+            text += f" {p['flag']}"
+        if "cards" in p:
+            text += f" → {self.cards(p['cards'])}"
+        return f"{who} {text}"
+
+    def players(self, players: dict) -> str:
+        return self.say["sep"].join(f"{self.seat(s)} {n}" for s, n in players.items())
+
+    def event(self, e: dict) -> str:
+        say, kind = self.say, e["kind"]
+        data = dict(e.get("data") or {})
+        template = say["events"].get(kind)
+        if template is None:
+            return f"{kind} {json.dumps(data, ensure_ascii=False, separators=(',', ':'))}"
+        values = {k: v for k, v in data.items()}
+        for key in ("seat", "dealer"):
+            if key in values or "{" + key + "}" in template:
+                values[key] = self.seat(values.get(key))
+        if "cards" in values:
+            values["cards"] = self.cards(values["cards"])
+        if kind == "assigned":
+            values["players"] = self.players(data.get("players", {}))
+            values["rulebook"] = say["rulebook"].format(r=data.get("rulebook"))
+        if kind in ("kitty_taken",):
+            values["trump"] = say["suits"].get(data.get("trump"), data.get("trump")) if data.get("trump") \
+                else say["undecided"]
+        if kind == "trump_named":
+            values["suit"] = say["suits"].get(data.get("suit"), data.get("suit"))
+        if kind == "hand_scored":
+            values["result"] = self.result(data)
+        if kind == "levels_changed":
+            values["levels"] = self.levels(data.get("levels", {}))
+        if kind == "game_won":
+            values["team"] = say["teams"].get(data.get("team"), data.get("team"))
+        if kind == "flag_raised":
+            values["kind"] = say["flag_kinds"].get(data.get("kind"), data.get("kind"))
+        if kind == "flag_resolved":
+            values["how"] = say["hows"].get(data.get("how"), data.get("how"))
+        try:
+            return template.format_map(_Missing(values))
+        except (ValueError, IndexError):
+            return f"{kind} {json.dumps(data, ensure_ascii=False)}"
+
+    def result(self, data: dict) -> str:
+        results = self.say["results"]
+        if data.get("replay"):
+            return results["replay"]
+        side, n = data.get("side"), data.get("levels", 0)
+        if side == "dealer":
+            return results["dealer"].format(n=n)
+        return results["defenders_up" if n else "defenders"].format(n=n)
+
+    def levels(self, levels: dict) -> str:
+        try:
+            from referee.tractor.game import level_ranks
+
+            ranks = level_ranks(load(self.rulebook))
+        except Exception:  # noqa: BLE001 - not a Tractor rulebook: show the numbers
+            ranks = []
+        out = []
+        for team, value in levels.items():
+            if isinstance(value, int) and ranks:
+                value = ranks[min(value, len(ranks) - 1)]
+            out.append(f"{self.say['teams'].get(team, team)} {value}")
+        return self.say["sep"].join(out)
+
+    def violation(self, v: dict) -> str:
+        say = self.say
+        ev = v.get("evidence", {})
+        where = say["where"].format(hand=ev["hand"], trick=ev["trick"]) if "hand" in ev and "trick" in ev else ""
+        items = []
+        if "seconds" in ev:
+            items.append(say["seconds"].format(s=ev["seconds"]))
+        if "limit" in ev:
+            items.append(say["limit"].format(s=ev["limit"]))
+        if ev.get("cards"):
+            items.append(say["cards"].format(cards=self.cards(ev["cards"])))
+        return say["violation"].format(
+            status=say["statuses"].get(v.get("status"), v.get("status")),
+            kind=say["violations"].get(v.get("kind"), v.get("kind")),
+            seat=self.seat(v.get("seat")),
+            where=where,
+            penalty=self.penalty(v.get("penalty", {})),
+            evidence=say["evidence"].format(items=say["sep"].join(items)) if items else "",
+        )
+
+    def penalty(self, p: dict) -> str:
+        say = self.say["penalty"]
+        parts = []
+        if p.get("warning"):
+            parts.append(say["warning"])
+        if p.get("points"):
+            parts.append(say["points"].format(n=p["points"]))
+        if p.get("levels"):
+            parts.append(say["levels"].format(n=p["levels"]))
+        if p.get("deal"):
+            parts.append(say["deal"])
+        if p.get("forfeit"):
+            parts.append(say["forfeit"].format(what=self.say["forfeits"].get(p["forfeit"], p["forfeit"])))
+        if p.get("foul"):
+            parts.append(say["foul"])
+        if p.get("text") and not parts:
+            parts.append(str(p["text"]))
+        return self.say["sep"].join(parts) or say["none"]
+
+
+class _Missing(dict):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def _clock(at: float) -> str:
+    t = time.localtime(at)
+    return time.strftime("%H:%M:%S", t) + f".{int((at % 1) * 100):02d}"
+
+
+def first_rulebook(log: EventLog) -> str | None:
+    """The rulebook of the log's first ``assign`` command, or None."""
+    for entry in log.entries():
+        if entry.kind == "commands" and entry.payload.get("command") == "assign":
+            return entry.payload.get("rulebook")
+    return None
+
+
+def timeline(path: str | Path, lang: str = "zh", rulebook: str | None = None, table: str | None = None,
+             factory: Any = None) -> Iterator[str]:
+    """The lines of the timeline of the log at ``path`` (see the module's docstring). ``table``:
+    the table id to replay as (default: the file's name, ``t07.db`` -> ``t07``, else ``replay``)."""
+    path = Path(path)
+    if table is None:
+        try:
+            table = check_table(path.stem)
+        except ValueError:
+            table = "replay"
+    if not path.is_file():
+        raise LogError(f"no event log at {path}")
+    fmt_lang = LABELS[lang]
+    with EventLog.open(path) as log:
+        rulebook = rulebook or first_rulebook(log) or DEFAULT_RULEBOOK
+        fmt = _Formatter(lang, rulebook)
+        if factory is None:
+            from referee.table.runtime import Table
+
+            factory = Table.new
+        t = factory(table, rulebook)
+        n = log.last_seq()
+        entries = log.entries()
+        first = next(entries, None)
+        if first is None:
+            yield fmt_lang["empty"].format(table=table, path=path)
+            return
+        date = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(first.at))
+        yield fmt_lang["header"].format(table=table, path=path, n=n, rulebook=rulebook, date=date)
+        width = len(str(n)) + 1
+        for entry in _chain(first, entries):
+            head = f"{_clock(entry.at)}  {('#' + str(entry.seq)).rjust(width)}  "
+            yield head + fmt.input(entry.kind, entry.payload)
+            try:
+                t, outputs = t.apply(entry.kind, entry.payload, entry.at, entry.seq)
+            except Exception as exc:  # noqa: BLE001 - show it, go on as the service does
+                yield " " * len(head) + fmt_lang["runtime_error"].format(e=exc)
+                continue
+            lines = []
+            for out in outputs:
+                if out.name == "events":
+                    lines.append(fmt.event(out.payload))
+                elif out.name == "violations":
+                    lines.append(fmt.violation(out.payload))
+            if not lines:
+                lines = [fmt_lang["nothing"]]
+            pad = " " * len(head)
+            for i, line in enumerate(lines):
+                yield f"{pad}{'└' if i == len(lines) - 1 else '├'} {line}"
+
+
+def _chain(first: Any, rest: Iterator[Any]) -> Iterator[Any]:
+    yield first
+    yield from rest
+
+
+def main(path: str, lang: str = "zh", rulebook: str | None = None, table: str | None = None) -> int:
+    """``cardtable table replay``."""
+    try:
+        for line in timeline(path, lang, rulebook, table):
+            print(line)
+    except LogError as exc:
+        print(f"replay: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # | head
+        return 0
+    return 0
+
+
+__all__ = ["LABELS", "first_rulebook", "main", "timeline"]
