@@ -1,0 +1,440 @@
+"""The table service against a real mosquitto and real clients: the retained state and status,
+inputs applied once and in order, a play by the wrong seat, malformed payloads (hand-written and
+generated), the shot clock's display refresh, and a restart that replays the log.
+
+The service runs in-process on its own worker thread with an injected clock. Nothing sleeps: every
+wait is for a real message, and where a test shows that something did *not* happen it sends a
+valid marker input the same way afterwards (one connection keeps its messages in order, the service
+handles its inputs in arrival order), so once the marker's state is there, anything the earlier
+messages would have caused is there too.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from referee.table.broker import Broker, BrokerError, table_acl
+from referee.table.protocol import (
+    INPUTS,
+    PayloadError,
+    decode,
+    encode,
+    peek_id,
+    schema,
+    topic,
+)
+from referee.table.service import TableService
+
+TABLES = [f"s{i}" for i in range(1, 13)]
+CONSOLE = "console"
+RULEBOOK = "classic-3deck"
+T0 = 1_767_261_600.0  # the injected clock's start (2026-01-01 10:00 in Beijing)
+WAIT_S = 5.0
+PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
+ROLE = {"observed": "camera-{t}", "board/in": "board-{t}", "commands": CONSOLE}
+
+
+@pytest.fixture(scope="module")
+def broker(tmp_path_factory):
+    """The hall's broker for this module's tables (conftest's has only t1 and t2)."""
+    users, acl = table_acl(TABLES, "scoreboard", CONSOLE)
+    try:
+        b = Broker.start(tmp_path_factory.mktemp("broker"), users, acl)
+    except BrokerError as e:
+        pytest.fail(f"cannot start mosquitto for the table tests (run `make setup`):\n{e}", pytrace=False)
+    yield b
+    b.stop()
+
+
+class Clock:
+    """The service's injected clock: stands still unless a test moves it."""
+
+    def __init__(self, now: float = T0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Watch:
+    """Everything a console sees of one table, decoded, with waits on it."""
+
+    def __init__(self, table: str):
+        self.table = table
+        self._cond = threading.Condition()
+        self.messages: list[tuple[str, dict]] = []
+
+    def __call__(self, full_topic: str, raw: bytes) -> None:
+        name = full_topic.split(f"/{self.table}/", 1)[1]
+        with self._cond:
+            self.messages.append((name, json.loads(raw)))
+            self._cond.notify_all()
+
+    def of(self, name: str) -> list[dict]:
+        with self._cond:
+            return [p for n, p in self.messages if n == name]
+
+    def wait(self, name: str, predicate=lambda p: True, timeout: float = WAIT_S) -> dict:
+        with self._cond:
+            found: list[dict] = []
+
+            def match() -> bool:
+                found[:] = [p for n, p in self.messages if n == name and predicate(p)][-1:]
+                return bool(found)
+
+            if not self._cond.wait_for(match, timeout):
+                raise AssertionError(f"no matching {name} within {timeout} s; last: {self.of(name)[-3:]}")
+            return found[0]
+
+    def state(self, seq: int) -> dict:
+        return self.wait("state", lambda p: p["seq"] == seq)
+
+
+class Table:
+    """One table under test: the service, a console watching it, and the camera, board and console
+    connections that feed it; ``send`` waits until the input's state is published."""
+
+    def __init__(self, broker: Broker, connect, name: str, db, clock: Clock):
+        self.name, self.broker, self.db, self.clock = name, broker, db, clock
+        self.watch = Watch(name)
+        console = connect(CONSOLE, clean_start=True)
+        console.subscribe(topic(name, "state").rsplit("/", 1)[0] + "/#", self.watch)
+        assert console.wait_subscribed(WAIT_S)
+        self.conns = {n: connect(ROLE[n].format(t=name), clean_start=True) for n in INPUTS}
+        self.service: TableService | None = None
+        self.seq = 0
+        self.at = T0
+
+    def start(self) -> TableService:
+        self.service = TableService(self.name, RULEBOOK, self.broker.url(f"table-{self.name}"), self.db,
+                                    clock=self.clock, reconnect_delay_s=(0.05, 0.5))
+        return self.service.start()
+
+    def stop(self) -> None:
+        if self.service is not None:
+            self.service.stop()
+            self.service = None
+
+    def publish(self, name: str, raw: bytes) -> None:
+        self.conns[name].publish(topic(self.name, name), raw)
+
+    def send(self, name: str, payload: dict, at: float | None = None) -> dict:
+        """Publish a valid input (an id and, but for commands, a time added: a second after the last
+        one, or ``at``) and wait for its state."""
+        payload = {"v": 1, "id": f"{name}-{uuid.uuid4().hex[:10]}", **payload}
+        if name != "commands":
+            self.at = self.at + 1.0 if at is None else at
+            payload["at"] = self.at
+        self.publish(name, encode(name, payload))
+        self.seq += 1
+        return self.watch.state(self.seq)
+
+    def play_to_first_lead(self) -> dict:
+        """assign, start_round, four seats ready, S declares spades and takes the kitty."""
+        self.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": RULEBOOK})
+        self.send("commands", {"command": "start_round"})
+        for seat in "SENW":
+            state = self.send("board/in", {"seat": seat, "button": "ready"})
+        assert state["phase"] == "dealing"
+        self.send("observed", {"seat": "S", "cards": ["S2"], "confidence": 0.99})
+        self.send("board/in", {"seat": "N", "button": "declare"})
+        self.at += 10  # past the overturn window
+        state = self.send("board/in", {"seat": "S", "button": "ready"})
+        assert (state["phase"], state["dealer"], state["trump"]) == ("kitty", "S", {"suit": "S", "rank": "2"})
+        return state
+
+
+def connector(broker: Broker):
+    """``(connect, close_all)``: clients of ``broker`` as conftest's ``connect`` makes them."""
+    from referee.table.mqtt import Connection
+
+    made: list[Connection] = []
+
+    def connect(user: str, **kwargs) -> Connection:
+        conn = Connection(broker.url(user), f"{user}-{uuid.uuid4().hex[:8]}", reconnect_delay_s=(0.05, 0.5), **kwargs)
+        made.append(conn)
+        return conn.connect()
+
+    def close_all() -> None:
+        for conn in made:
+            conn.close(flush_timeout=0)
+
+    return connect, close_all
+
+
+@pytest.fixture
+def table(broker, tmp_path):
+    made: list[Table] = []
+    connect, close_all = connector(broker)
+
+    def make(name: str, clock: Clock | None = None) -> Table:
+        t = Table(broker, connect, name, tmp_path / f"{name}.db", clock or Clock())
+        made.append(t)
+        return t
+
+    yield make
+    for t in made:
+        t.stop()
+    close_all()
+
+
+def without(state: dict, *keys: str) -> dict:
+    return {k: v for k, v in state.items() if k not in keys}
+
+
+# ---------------------------------------------------------------- start, stop, order, duplicates
+
+
+def test_start_publishes_state_display_and_status_retained(table):
+    t = table("s1")
+    t.start()
+    state = t.watch.state(0)
+    assert (state["phase"], state["rulebook"], state["at"]) == ("idle", RULEBOOK, T0)
+    t.watch.wait("board/out", lambda p: p["seats"]["S"]["cards"] == 0)
+    assert t.watch.wait("status")["status"] == "online"
+    t.stop()
+    assert t.watch.wait("status", lambda p: p["status"] == "offline")["at"] == T0
+
+
+def test_inputs_are_applied_in_order_and_a_duplicate_once(table):
+    t = table("s2")
+    t.start()
+    state = t.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": RULEBOOK})
+    assert state["players"] == PLAYERS and state["at"] == T0  # a command has no time: the service's clock
+    t.send("commands", {"command": "start_round"})
+    ready = encode("board/in", {"v": 1, "id": "b-ready-S", "seat": "S", "button": "ready", "at": T0 + 30})
+    t.publish("board/in", ready)
+    t.publish("board/in", ready)  # a QoS 1 redelivery: the same id again
+    t.seq += 1
+    state = t.watch.state(t.seq)
+    assert state["seq"] == 3 and state["at"] == T0 + 30
+    t.at = T0 + 40
+    state = t.send("board/in", {"seat": "E", "button": "ready"})
+    assert state["seq"] == 4
+    assert [s["seq"] for s in t.watch.of("state")] == [0, 1, 2, 3, 4]
+    readies = [e for e in t.watch.of("events") if e["kind"] == "ready"]
+    assert [(e["seq"], e["data"]["seat"]) for e in readies] == [(3, "S"), (4, "E")]
+    # The log holds each input once, under its topic and id.
+    assert t.service.log.has_input("board/in b-ready-S")
+    assert [e.seq for e in t.service.log.entries()] == [1, 2, 3, 4]
+
+
+def test_a_restart_replays_the_log_and_ignores_what_it_already_has(table):
+    t = table("s3")
+    t.start()
+    t.play_to_first_lead()
+    before = t.send("observed", {"seat": "S", "cards": ["HA", "HA"], "confidence": 0.98})
+    assert before["turn"] == "E" and before["clocks"]["E"]["running"]
+    t.stop()
+    count = len(t.watch.of("state"))
+    t.start()
+    after = t.watch.wait("state", lambda p: len(t.watch.of("state")) > count)
+    assert after == before  # the same state, to its time: it is made at the last entry's time
+    assert t.watch.wait("status")["status"] == "online"
+    # The camera sends the last play again after a reconnect: logged already, so nothing happens.
+    again = encode("observed", {"v": 1, "id": "o-again", "seat": "E", "cards": ["H3", "H3"],
+                                "confidence": 0.97, "at": T0 + 100})
+    t.publish("observed", again)
+    t.seq += 1
+    t.watch.state(t.seq)
+    t.stop()
+    t.start()
+    t.publish("observed", again)
+    state = t.send("board/in", {"seat": "N", "button": "referee"})  # the marker
+    assert state["seq"] == t.seq and state["cards"]["E"] == 37
+
+
+# ---------------------------------------------------------------- plays the table cannot take
+
+
+def test_a_play_by_the_wrong_seat_is_flagged_and_changes_nothing_else(table):
+    t = table("s4")
+    t.start()
+    t.play_to_first_lead()
+    before = t.send("observed", {"seat": "S", "cards": ["HA"], "confidence": 0.98})
+    assert before["turn"] == "E"
+    flagged = t.send("observed", {"seat": "W", "cards": ["H3"], "confidence": 0.98})  # E is to play
+    [flag] = flagged["flags"]
+    assert (flag["seat"], flag["kind"], flag["cards"]) == ("W", "out_of_turn", ["H3"])
+    assert flagged["paused"] and not flagged["clocks"]["E"]["running"]
+    assert flagged["clocks"]["E"]["left"] == before["clocks"]["E"]["left"] - 1.0  # stopped when flagged
+    moving = ("seq", "at", "flags", "paused", "clocks", "round")  # time went on by a second
+    assert without(flagged, *moving) == without(before, *moving)
+    violation = t.watch.wait("violations", lambda v: v["seq"] == flagged["seq"])
+    assert (violation["kind"], violation["status"], violation["flag"]) == ("out_of_turn", "flagged", flag["flag"])
+    assert not any(e["kind"] == "play_accepted" and e["seq"] == flagged["seq"] for e in t.watch.of("events"))
+    # While the flag waits, plays are refused; W's own confirm button settles it.
+    t.send("observed", {"seat": "E", "cards": ["H4"], "confidence": 0.98})
+    t.watch.wait("events", lambda e: e["seq"] == t.seq and e["kind"] == "rejected")
+    done = t.send("board/in", {"seat": "W", "button": "confirm"})
+    assert not done["flags"] and not done["paused"] and done["turn"] == "E" and done["cards"]["W"] == 39
+    confirmed = t.watch.wait("violations", lambda v: v["seq"] == done["seq"])
+    assert confirmed["status"] == "confirmed" and confirmed["flag"] == flag["flag"]
+
+
+def test_an_unsure_read_waits_for_the_console(table):
+    t = table("s5")
+    t.start()
+    t.play_to_first_lead()
+    flagged = t.send("observed", {"seat": "S", "cards": ["C5", "C5"], "confidence": 0.6})
+    [flag] = flagged["flags"]
+    assert flag["kind"] == "unsure" and flagged["cards"]["S"] == 39
+    corrected = t.send("commands", {"command": "correct", "flag": flag["flag"], "cards": ["C6", "C6"]})
+    assert corrected["current_trick"]["plays"] == [{"seat": "S", "cards": ["C6", "C6"]}]
+    assert corrected["cards"]["S"] == 37 and not corrected["flags"]
+
+
+def test_a_play_in_the_wrong_phase_is_rejected_and_changes_nothing(table):
+    t = table("s6")
+    t.start()
+    t.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": RULEBOOK})
+    before = t.send("commands", {"command": "start_round"})
+    after = t.send("observed", {"seat": "E", "cards": ["SA"], "confidence": 0.99}, at=before["at"])  # no deal yet
+    assert without(after, "seq") == without(before, "seq")
+    rejected = t.watch.wait("events", lambda e: e["seq"] == after["seq"])
+    assert rejected["kind"] == "rejected" and rejected["data"]["topic"] == "observed"
+
+
+# ---------------------------------------------------------------- malformed payloads
+
+BAD = [
+    ("observed", b"not json"),
+    ("observed", b'{"v":1,"id":"bad-1","seat":"E","cards":["S9","SX"],"confidence":0.9,"at":3}'),
+    ("observed", b'{"v":2,"id":"bad-2","seat":"E","cards":["S9"],"confidence":0.9,"at":3}'),
+    ("observed", b'{"v":1,"id":"bad-3","seat":"E","cards":["S9"],"confidence":1.5,"at":3}'),
+    ("observed", b'{"v":1,"id":"bad-4","seat":"E","cards":["S9","S9","S9","S9","S9","S9","S9","S9","S9"],"confidence":0.9,"at":3}'),
+    ("observed", b'{"v":1,"id":"bad-5","id":"bad-5","seat":"E","cards":["S9"],"confidence":0.9,"at":3}'),
+    ("observed", b'{"v":1,"id":"bad-6","seat":"E","cards":["S9"],"confidence":NaN,"at":3}'),
+    ("observed", b'[1,2,3]'),
+    ("observed", b"\xff\xfe"),
+    ("board/in", b'{"v":1,"id":"bad-7","seat":"X","button":"ready","at":1}'),
+    ("board/in", b'{"v":1,"id":"bad-8","seat":"S","button":"ready","at":1,"extra":true}'),
+    ("board/in", b'{"v":1,"seat":"S","button":"ready","at":1}'),
+    ("commands", b'{"v":1,"id":"bad-9","command":"confirm"}'),
+    ("commands", (b'{"v":1,"id":"bad-10","command":"assign","players":{"S":"a","E":"a","N":"b","W":"c"},'
+                 b'"rulebook":"classic-3deck"}')),
+    ("commands", (b'{"v":1,"id":"bad-11","command":"assign","players":{"S":"a","E":"b","N":"c","W":"d"},'
+                 b'"rulebook":"no-such-book"}')),
+    ("commands", b'{"v":1,"id":"","command":"start_round"}'),
+]
+
+MARKERS = {  # a valid input that changes nothing but the state's seq (each is ruled out as it is)
+    "observed": {"seat": "E", "cards": ["SA"], "confidence": 0.99},  # nothing is dealt
+    "board/in": {"seat": "S", "button": "referee"},
+    "commands": {"command": "confirm", "flag": "no-such-flag"},
+}
+
+
+def check_rejected(t: Table, batch: list[tuple[str, bytes]]) -> None:
+    """Publish ``batch`` (one topic) then a marker; each bad payload got a ``rejected`` event naming
+    it, and nothing but the marker reached the log or the state."""
+    name = batch[0][0]
+    before = t.watch.state(t.seq)
+    events = len(t.watch.of("events"))
+    states = len(t.watch.of("state"))
+    for _, raw in batch:
+        t.publish(name, raw)
+    after = t.send(name, MARKERS[name], at=before["at"])
+    assert without(after, "seq") == without(before, "seq")
+    assert len(t.watch.of("state")) == states + 1  # the marker's only
+    marker = t.watch.wait("events", lambda e: e["seq"] == after["seq"])
+    seen = t.watch.of("events")[events:]
+    seen = seen[: seen.index(marker)]
+    assert [e["kind"] for e in seen] == ["rejected"] * len(batch)
+    for event, (_, raw) in zip(seen, batch):
+        decode("events", event)
+        assert event["data"]["topic"] == name
+        assert event["data"]["id"] == peek_id(raw)
+        assert event["data"]["reason"].startswith(f"{name}: ")
+        assert event["seq"] == max(before["seq"], 1)
+
+
+def test_malformed_payloads_are_rejected_with_an_event(table):
+    t = table("s7")
+    t.start()
+    t.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": RULEBOOK})
+    t.send("commands", {"command": "start_round"})
+    for name in INPUTS:
+        check_rejected(t, [(n, raw) for n, raw in BAD if n == name])
+    assert len(list(t.service.log.entries())) == t.seq  # nothing bad was logged
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=6,
+)
+KEYS = st.sampled_from(["v", "id", "seat", "cards", "confidence", "at", "button", "command", "flag", "players",
+                        "rulebook", "x"])
+
+
+@st.composite
+def bad_payloads(draw, name: str) -> bytes:
+    """Bytes that are not a valid ``name`` payload: noise, a random object, or a valid one broken."""
+    how = draw(st.sampled_from(["bytes", "object", "set", "drop", "add"]))
+    if how == "bytes":
+        raw = draw(st.binary(max_size=24))
+    elif how == "object":
+        raw = json.dumps(draw(st.dictionaries(KEYS | st.text(max_size=5), JSON, max_size=6))).encode()
+    else:
+        payload = dict(draw(st.sampled_from(schema(name)["examples"])))
+        key = draw(st.sampled_from(sorted(payload)))
+        if how == "set":
+            payload[key] = draw(JSON)
+        elif how == "drop":
+            del payload[key]
+        else:
+            payload[draw(KEYS)] = draw(JSON)
+        raw = json.dumps(payload, ensure_ascii=False).encode()
+    try:
+        decode(name, raw)
+    except PayloadError:
+        return raw
+    assume(False)
+
+
+@pytest.fixture(scope="module")
+def fuzzed(broker, tmp_path_factory):
+    """A table of its own for the generated payloads (hypothesis runs the test many times)."""
+    connect, close_all = connector(broker)
+    t = Table(broker, connect, "s8", tmp_path_factory.mktemp("fuzz") / "s8.db", Clock())
+    t.start()
+    yield t
+    t.stop()
+    close_all()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_generated_malformed_payloads_change_nothing(fuzzed, data):
+    name = data.draw(st.sampled_from(INPUTS))
+    batch = data.draw(st.lists(bad_payloads(name), min_size=1, max_size=4))
+    check_rejected(fuzzed, [(name, raw) for raw in batch])
+
+
+# ---------------------------------------------------------------- the shot clock on the displays
+
+
+def test_a_clock_running_out_is_shown_at_its_deadline(table):
+    clock = Clock()
+    t = table("s9", clock)
+    t.start()
+    t.play_to_first_lead()
+    state = t.send("observed", {"seat": "S", "cards": ["DA"], "confidence": 0.98})
+    assert state["turn"] == "E" and state["clocks"]["E"]["left"] == 10.0
+    deadline = t.service.table.next_deadline()
+    assert deadline == state["at"] + 10.0
+    shown = len(t.watch.of("state"))
+    clock.now = deadline + 0.5  # the service's clock passes the deadline: the worker wakes within a second
+    out = t.watch.wait("state", lambda p: len(t.watch.of("state")) > shown, timeout=3.0)
+    assert out["seq"] == state["seq"] and out["at"] == deadline + 0.5
+    assert out["clocks"]["E"] == {"left": 0.0, "running": True}
+    board = t.watch.wait("board/out", lambda p: p["at"] == deadline + 0.5)
+    assert board["seats"]["E"]["clock"] == 0.0 and board["seats"]["E"]["on_turn"]
