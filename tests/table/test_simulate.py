@@ -1,0 +1,253 @@
+"""Whole hands through the whole path: the simulator's bots (camera, board, console) publish to a real
+mosquitto, the table service judges and publishes, a console watches. One hand with the service
+in-process and the simulator run as ``cardtable table simulate``; one hand with the service as a
+real process (``cardtable table run``) killed with SIGKILL three times in the middle (between
+inputs, while an input waits on the broker, and while one is in flight) and restarted; and the
+hand's log through ``cardtable table replay``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from referee import cli
+from referee.table.broker import Broker, BrokerError, table_acl
+from referee.table.log import EventLog
+from referee.table.mqtt import Connection
+from referee.table.protocol import topic
+from referee.table.service import TableService
+from referee.table.simulate import Simulator
+
+TABLES = ["p1", "p2"]
+CONSOLE = "console"
+RULEBOOK = "classic-3deck"
+SEED = 1  # a hand with slow plays and unsure reads (the simulator is deterministic for a seed)
+WAIT_S = 10.0
+SEAT_ZH = {"S": "南", "E": "东", "N": "北", "W": "西"}
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def broker(tmp_path_factory):
+    users, acl = table_acl(TABLES, "scoreboard", CONSOLE)
+    try:
+        b = Broker.start(tmp_path_factory.mktemp("broker"), users, acl)
+    except BrokerError as e:
+        pytest.fail(f"cannot start mosquitto for the table tests (run `make setup`):\n{e}", pytrace=False)
+    yield b
+    b.stop()
+
+
+class Watch:
+    """Everything a console sees of one table, decoded, with waits on it."""
+
+    def __init__(self, broker: Broker, table: str):
+        self.table = table
+        self._cond = threading.Condition()
+        self.messages: list[tuple[str, dict]] = []
+        self.conn = Connection(broker.url(CONSOLE), f"watch-{table}-{uuid.uuid4().hex[:6]}", clean_start=True)
+        self.conn.subscribe(topic(table, "state").rsplit("/", 1)[0] + "/#", self)
+        self.conn.connect()
+        assert self.conn.wait_subscribed(WAIT_S)
+
+    def __call__(self, full_topic: str, raw: bytes) -> None:
+        name = full_topic.split(f"/{self.table}/", 1)[1]
+        with self._cond:
+            self.messages.append((name, json.loads(raw)))
+            self._cond.notify_all()
+
+    def of(self, name: str) -> list[dict]:
+        with self._cond:
+            return [p for n, p in self.messages if n == name]
+
+    def wait(self, name: str, predicate, timeout: float = WAIT_S) -> dict:
+        with self._cond:
+            found: list[dict] = []
+
+            def match() -> bool:
+                found[:] = [p for n, p in self.messages if n == name and predicate(p)][-1:]
+                return bool(found)
+
+            if not self._cond.wait_for(match, timeout):
+                raise AssertionError(f"no matching {name} within {timeout} s; last: {self.of(name)[-3:]}")
+            return found[0]
+
+    def close(self) -> None:
+        self.conn.close(flush_timeout=0)
+
+
+# ---------------------------------------------------------------- one hand, service in-process
+
+
+@pytest.fixture(scope="module")
+def played(broker, tmp_path_factory):
+    """One hand at table p1: the service in-process (its own clock), ``cardtable table simulate``."""
+    db = tmp_path_factory.mktemp("p1") / "p1.db"
+    watch = Watch(broker, "p1")
+    start = time.time()
+    service = TableService("p1", RULEBOOK, broker.url("table-p1"), db, clock=lambda: start).start()
+    out = io.StringIO()
+    began = time.monotonic()
+    try:
+        with contextlib.redirect_stdout(out):
+            code = cli.main(["table", "simulate", "--table", "p1", "--rulebook", RULEBOOK,
+                             "--broker", broker.url(CONSOLE), "--camera", broker.url("camera-p1"),
+                             "--board", broker.url("board-p1"), "--console", broker.url(CONSOLE),
+                             "--hands", "1", "--seed", str(SEED)])
+    finally:
+        service.stop()
+        watch.close()
+    return {"code": code, "out": out.getvalue(), "watch": watch, "db": db, "seconds": time.monotonic() - began}
+
+
+def test_a_simulated_hand_end_to_end(played):
+    assert played["code"] == 0, played["out"]
+    watch = played["watch"]
+    events = watch.of("events")
+    kinds = [e["kind"] for e in events]
+    for kind in ("play_accepted", "trick_won", "hand_played", "hand_scored", "levels_changed"):
+        assert kind in kinds
+    assert "rejected" not in kinds
+    # Every card of every hand was played and accepted, and the state counted them down.
+    plays = [e["data"] for e in events if e["kind"] == "play_accepted"]
+    assert {s: sum(len(p["cards"]) for p in plays if p["seat"] == s) for s in "SENW"} == dict.fromkeys("SENW", 39)
+    hand = [s for s in watch.of("state") if s["hand"] == 1 and s["phase"] in ("kitty", "playing", "hand_over")]
+    for seat in "SENW":
+        counts = [s["cards"][seat] for s in hand]
+        assert counts[0] == 39 and counts[-1] == 0
+        assert all(a >= b for a, b in zip(counts, counts[1:]))
+        assert len(set(counts)) > 5  # down play by play
+    # Slow plays tripped the shot clock (a warning first, then points); unsure reads were flagged
+    # and confirmed from the console.
+    clock = [v for v in watch.of("violations") if v["kind"] == "clock"]
+    assert clock and clock[0]["penalty"]["warning"] and clock[0]["evidence"]["seconds"] > clock[0]["evidence"]["limit"]
+    raised = [e["data"] for e in events if e["kind"] == "flag_raised"]
+    assert raised and all(f["kind"] == "unsure" for f in raised)
+    resolved = [e["data"] for e in events if e["kind"] == "flag_resolved"]
+    assert [f["flag"] for f in resolved] == [f["flag"] for f in raised]
+    with EventLog.open(played["db"]) as log:
+        confirms = [e for e in log.entries() if e.kind == "commands" and e.payload["command"] == "confirm"]
+    assert len(confirms) == len(raised)
+    assert "第 1 盘结算" in played["out"] and "共 1 盘" in played["out"]
+
+
+def test_replay_shows_every_accepted_play(played, capsys):
+    plays = [e for e in played["watch"].of("events") if e["kind"] == "play_accepted"]
+    assert cli.main(["table", "replay", str(played["db"])]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("牌桌 p1 事件日志")
+    assert out.count("接受出牌") == len(plays)
+    for e in plays:
+        d = e["data"]
+        assert f"接受出牌：第 {d['hand']} 盘第 {d['trick']} 圈 {SEAT_ZH[d['seat']]} {' '.join(d['cards'])}" in out
+        # under its input: the camera's read, or the console's confirm of an unsure read
+        assert f"#{e['seq']}  摄像 {SEAT_ZH[d['seat']]} {' '.join(d['cards'])}" in out or f"#{e['seq']}  指令 确认标记" in out
+    assert "违例（已确认）超时" in out and "第 1 盘结算" in out
+    assert cli.main(["table", "replay", str(played["db"]), "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("play accepted: ") == len(plays)
+    for e in plays:
+        d = e["data"]
+        assert f"play accepted: hand {d['hand']} trick {d['trick']} {d['seat']} {' '.join(d['cards'])}" in out
+
+
+# ---------------------------------------------------------------- kill -9, as a real process
+
+
+class Service:
+    """``cardtable table run`` as a real process."""
+
+    def __init__(self, broker: Broker, table: str, db: Path, logfile: Path):
+        self.args = [sys.executable, "-m", "referee.cli", "table", "run", "--table", table, "--rulebook", RULEBOOK,
+                     "--broker", broker.url(f"table-{table}"), "--db", str(db)]
+        self.logfile = logfile
+        self.proc: subprocess.Popen | None = None
+        self.starts = 0
+
+    def start(self) -> None:
+        with open(self.logfile, "a") as log:
+            self.proc = subprocess.Popen(self.args, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        self.starts += 1
+
+    def kill(self) -> None:
+        os.kill(self.proc.pid, signal.SIGKILL)
+        assert self.proc.wait(WAIT_S) == -signal.SIGKILL
+
+    def stop(self) -> int:
+        self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(WAIT_S)
+
+
+def test_kill_9_mid_hand_loses_nothing(broker, tmp_path):
+    db = tmp_path / "p2.db"
+    watch = Watch(broker, "p2")
+    service = Service(broker, "p2", db, tmp_path / "service.log")
+    service.start()
+    done: dict[str, object] = {}
+    killer: list[threading.Thread] = []
+
+    def states() -> int:
+        return len(watch.of("state"))
+
+    def kill_and_restart() -> None:
+        service.kill()
+        service.start()
+
+    def hook(n: int, name: str, payload: dict) -> None:
+        if n == 50:  # between two inputs: the state after the restart is the state before the kill
+            before = watch.wait("state", lambda s: s["seq"] == n - 1)
+            assert before["phase"] == "playing" and 0 < sum(before["cards"].values()) < 156
+            count = states()
+            service.kill()
+            watch.wait("status", lambda s: s["status"] == "offline")
+            service.start()
+            after = watch.wait("state", lambda s: states() > count)
+            assert {k: v for k, v in after.items() if k != "at"} == {k: v for k, v in before.items() if k != "at"}
+            assert after == before  # made at the last entry's time: the same to the second
+            done["equal"] = after["seq"]
+        elif n == 75:  # dead while this input is published: the broker keeps it for the service
+            service.kill()
+            service.start()
+            done["queued"] = n
+        elif n == 100:  # killed a moment after this input is published: in flight, or just logged
+            killer.append(threading.Timer(0.002, kill_and_restart))
+            killer[0].start()
+            done["in_flight"] = n
+
+    try:
+        watch.wait("status", lambda s: s["status"] == "online")
+        sim = Simulator("p2", RULEBOOK, broker.url(CONSOLE), camera=broker.url("camera-p2"),
+                        board=broker.url("board-p2"), hands=1, seed=SEED + 1, wait_s=20.0, before_send=hook)
+        summary = sim.run()
+        for thread in killer:
+            thread.join()
+        assert done == {"equal": 49, "queued": 75, "in_flight": 100}
+        assert summary.hands == 1 and service.starts == 4
+        # Every input the bots sent is in the log once, applied once, in the order sent.
+        with EventLog.open(db) as log:
+            entries = list(log.entries())
+        assert len(entries) == summary.inputs
+        assert [e.seq for e in entries] == list(range(1, summary.inputs + 1))
+        final = watch.wait("state", lambda s: s["seq"] == summary.inputs)
+        assert final["hand"] == 2 and final["phase"] == "dealing"
+        scored = [e for e in watch.of("events") if e["kind"] == "hand_scored"]
+        assert [e["data"]["hand"] for e in scored] == [1]
+        assert service.stop() == 0
+        watch.wait("status", lambda s: s["status"] == "offline" and "at" in s)  # a clean stop, not the will
+    finally:
+        if service.proc and service.proc.poll() is None:
+            service.proc.kill()
+            service.proc.wait()
+        watch.close()
