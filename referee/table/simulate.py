@@ -33,12 +33,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from referee.cards import SUIT_NAMES_ZH, SUITS, Cards, Decks
+from referee.cards import SUITS, Cards, Decks
 from referee.rulebooks import load
 from referee.seats import SEATS, next_seat
 from referee.table.clock import limits
 from referee.table.mqtt import Connection
 from referee.table.protocol import decode, encode, topic
+from referee.table.timeline import LABELS
 from referee.tractor.bots import legal_follow, random_lead, random_throw
 from referee.tractor.game import DeclareError, Declaring
 from referee.tractor.trumps import Trumps
@@ -330,7 +331,7 @@ class Simulator:
         self._buried = Cards(order[:kitty_n])
         hands[dealer] = full - self._buried
         self._hand_cards = hands
-        suit_name = SUIT_NAMES_ZH.get(trumps.suit, "无主") if self.lang == "zh" else (trumps.suit or "none")
+        suit_name = LABELS[self.lang]["suits"].get(trumps.suit, trumps.suit)
         self._say(f"第 {hand_no} 盘：庄家 {self._seat(dealer)}，主 {suit_name}，打 {trumps.level}"
                   if self.lang == "zh" else f"hand {hand_no}: dealer {dealer}, trumps {suit_name}, level {trumps.level}")
         self._plays(trumps, state)
@@ -349,12 +350,17 @@ class Simulator:
         self._say(self._scored_line(found["data"]))
 
     def _scored_line(self, data: dict) -> str:
+        say = LABELS[self.lang]
+        result = say["results"]
+        if data.get("replay"):
+            outcome = result["replay"]
+        elif data.get("side") == "dealer":
+            outcome = result["dealer"].format(n=data.get("levels"))
+        else:
+            outcome = result["defenders_up" if data.get("levels") else "defenders"].format(n=data.get("levels"))
         if self.lang == "zh":
-            side = {"dealer": "庄家方", "defenders": "防家"}.get(data.get("side"), "")
-            result = "重打本盘" if data.get("replay") else f"{side}升 {data.get('levels')} 级"
-            return f"第 {data.get('hand')} 盘结算：防家 {data.get('settled_points')} 分 → {result}"
-        result = "replayed" if data.get("replay") else f"{data.get('side')} +{data.get('levels')}"
-        return f"hand {data.get('hand')} scored: defenders {data.get('settled_points')} -> {result}"
+            return f"第 {data.get('hand')} 盘结算：防家 {data.get('settled_points')} 分 → {outcome}"
+        return f"hand {data.get('hand')} scored: defenders {data.get('settled_points')} -> {outcome}"
 
     def _declare_round(self, declaring: Declaring, drawn: dict[str, list], drawer: str) -> Declaring:
         """The drawer, then the others, may declare or overturn, shown to the camera."""

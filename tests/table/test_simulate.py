@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import os
 import signal
@@ -127,7 +128,7 @@ def test_a_simulated_hand_end_to_end(played):
     for seat in "SENW":
         counts = [s["cards"][seat] for s in hand]
         assert counts[0] == 39 and counts[-1] == 0
-        assert all(a >= b for a, b in zip(counts, counts[1:]))
+        assert all(a >= b for a, b in itertools.pairwise(counts))
         assert len(set(counts)) > 5  # down play by play
     # Slow plays tripped the shot clock (a warning first, then points); unsure reads were flagged
     # and confirmed from the console.
