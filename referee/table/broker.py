@@ -289,6 +289,7 @@ class Broker:
             f"persistence_file {self.db_path.name}",
             f"autosave_interval {AUTOSAVE_S}",
             f"max_queued_messages {MAX_QUEUED_MESSAGES}",
+            "set_tcp_nodelay true",  # small messages go out at once (Nagle would hold them ~40 ms)
             f"log_dest file {self.log_path}",
             "log_type error",
             "log_type warning",

@@ -27,6 +27,7 @@ BrokerAddress(host='127.0.0.1', port=41883, username='table-t1', password='s:cre
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
 from collections import deque
@@ -293,6 +294,9 @@ class Connection:
             return
         log.info("%s: connected to %s:%s (session present: %s)", self.client_id,
                  self.address.host, self.address.port, flags.session_present)
+        sock = client.socket()
+        if sock is not None:  # small messages go out at once (Nagle would hold them ~40 ms)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         # Every subscription again (a resumed session has them, but maybe not all of them), under
         # the lock so that a concurrent subscribe() is sent either here or by itself, never lost.
         with self._cond:

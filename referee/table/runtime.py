@@ -202,6 +202,8 @@ class Table:
         if self.phase == "dealing" and button == "declare":
             return replace(self, declaring=self.declaring.draw_done(self.at))._event("draw_done", {"seat": seat})
         if self.phase == "dealing" and button == "ready" and seat == (self._dealer_to_be() or seat):
+            if self.declaring.draw_done_at is None:
+                raise _Reject(f"{seat}: end the draw (the declare button) before taking the kitty")
             return self._take_kitty(seat)
         if button == "referee":
             return self._event("referee_called", {"seat": seat})
@@ -220,7 +222,7 @@ class Table:
             if late.kind == "forfeit_round":
                 penalty["forfeit"] = "round"
             article = late.rule.article if late.rule else "late"
-            t, _ = t._violation(seat, "late", article, penalty, {"seconds": max(late.minutes * 60, 0)}, "confirmed")
+            t, _ = t._violation(seat, "late_arrival", article, penalty, {"seconds": max(late.minutes * 60, 0)}, "confirmed")
             lp = late.penalty(seat)
             if lp is not None:
                 t = replace(t, penalties=t.penalties + (lp,))
@@ -248,7 +250,9 @@ class Table:
         t = replace(t, clock=t.record.start(t.limits, dealer, "kitty_and_first_lead", t.at))
         t = t._event("kitty_taken", {"dealer": dealer, "trump": trump})
         if warning:
-            t, _ = t._violation(dealer, "kitty_window", "第十条", {"warning": True, "text": warning}, {}, "flagged")
+            seconds = round(self.at - self.declaring.draw_done_at, 3)
+            evidence = {"seconds": seconds, "limit": self.rules.declare.window_s}
+            t, _ = t._violation(dealer, "kitty_window", "declare window", {"warning": True, "text": warning[:200]}, evidence, "confirmed")
         return t
 
     # -- what the camera saw ---------------------------------------------------------------------------
@@ -273,6 +277,8 @@ class Table:
                 raise _Reject(f"{seat}: name the trump suit by showing one card of it")
             return replace(self, trump=cards.distinct()[0].suit)._event("trump_named", {"seat": seat, "suit": cards.distinct()[0].suit})
         if self.phase == "kitty" and self.trump is not None:
+            if seat != self.dealer:
+                return self._out_of_turn(seat, cards, self.dealer)
             t = replace(self, phase="playing", judge=HandJudge.start(self.trumps, self.dealer))
             return t._play(seat, cards, p)
         if self.phase == "playing":
@@ -308,8 +314,7 @@ class Table:
         judge = self.judge
         expected = judge.expected_seat()
         if seat != expected:
-            penalty = {"points": self.rules.penalties.get("out_of_turn", {}).get("points", 0)}
-            return self._flag(seat, "out_of_turn", cards, f"{seat} played before {expected}", None, "越序出牌", penalty)
+            return self._out_of_turn(seat, cards, expected)
         try:
             judge = judge.play(seat, cards)
         except HandError as exc:
@@ -330,6 +335,11 @@ class Table:
             t = replace(t, clock=t.record.start(t.limits, judge.expected_seat(), action, t.at))
         return t
 
+    def _out_of_turn(self, seat: str, cards: Cards, expected: str) -> Table:
+        """越序出牌: flagged for the referee; the cards are not played."""
+        penalty = {"points": self.rules.penalties.get("out_of_turn", {}).get("points", 0)}
+        return self._flag(seat, "out_of_turn", cards, f"{seat} played before {expected}", None, "越序出牌", penalty)
+
     def _clock_after(self, seat: str) -> Table:
         if self.clock is None:
             return self
@@ -339,7 +349,7 @@ class Table:
             return t
         o = verdict.overrun
         penalty = {"warning": verdict.outcome == "warning", "points": verdict.points, "text": str(verdict)[:200]}
-        t, _ = t._violation(seat, "clock", verdict.rule.article[:64], penalty, {"seconds": round(o.used, 3), "limit": o.limit}, "confirmed")
+        t, _ = t._violation(seat, "overtime", verdict.rule.article, penalty, {"seconds": round(o.used, 3), "limit": o.limit}, "confirmed")
         if verdict.penalty is not None:
             t = replace(t, penalties=t.penalties + (verdict.penalty,))
         return t
@@ -359,7 +369,7 @@ class Table:
         t = t._event("hand_scored", data | {"side": s.outcome.side, "levels": s.outcome.levels})
         game = t.game.after(self.dealer, s.outcome)
         t = replace(t, game=game, penalties=(), record=t.record.next_hand(t.limits))
-        t = t._event("levels_changed", {"levels": dict(game.levels), "dealer": game.dealer})
+        t = t._event("levels_changed", {"levels": {team: game.level_of(team) for team, _ in game.levels}, "dealer": game.dealer})
         if game.winner:
             return replace(t, phase="round_over")._event("game_won", {"team": game.winner})
         round_clock = RoundClock.of(self.rules, self.round_start) if self.round_start is not None else None

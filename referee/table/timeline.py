@@ -19,7 +19,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from referee.rulebooks import load
 from referee.table.log import EventLog, LogError
 from referee.table.protocol import check_table
 
@@ -74,7 +73,7 @@ LABELS: dict[str, dict[str, Any]] = {
         "violation": "违例（{status}）{kind} {seat}{where}：{penalty}{evidence}",
         "where": " 第 {hand} 盘第 {trick} 圈",
         "statuses": {"flagged": "待确认", "confirmed": "已确认", "dismissed": "已撤销"},
-        "violations": {"overtime": "超时", "clock": "超时", "late": "迟到", "late_arrival": "迟到",
+        "violations": {"overtime": "超时", "late_arrival": "迟到",
                        "out_of_turn": "越序出牌", "exposed_card": "暴露张", "wrong_card_count": "牌张数目不符",
                        "early_pickup": "提前收牌", "revoke": "藏张", "failed_throw": "甩错牌",
                        "illegal_lead": "出错牌", "kitty_window": "拿底过早"},
@@ -133,7 +132,7 @@ LABELS: dict[str, dict[str, Any]] = {
         "violation": "violation ({status}) {kind} {seat}{where}: {penalty}{evidence}",
         "where": " hand {hand} trick {trick}",
         "statuses": {"flagged": "flagged", "confirmed": "confirmed", "dismissed": "dismissed"},
-        "violations": {"clock": "overtime", "late": "late arrival", "kitty_window": "kitty taken early"},
+        "violations": {"late_arrival": "late arrival", "kitty_window": "kitty taken early"},
         "penalty": {"warning": "warning", "points": "{n} points", "levels": "opponents up {n}", "deal": "loses the deal",
                     "forfeit": "forfeits the {what}", "foul": "foul", "none": "no penalty"},
         "forfeits": {"turn": "turn", "hand": "hand", "round": "round"},
@@ -222,18 +221,7 @@ class _Formatter:
         return results["defenders_up" if n else "defenders"].format(n=n)
 
     def levels(self, levels: dict) -> str:
-        try:
-            from referee.tractor.game import level_ranks
-
-            ranks = level_ranks(load(self.rulebook))
-        except Exception:  # noqa: BLE001 - not a Tractor rulebook: show the numbers
-            ranks = []
-        out = []
-        for team, value in levels.items():
-            if isinstance(value, int) and ranks:
-                value = ranks[min(value, len(ranks) - 1)]
-            out.append(f"{self.say['teams'].get(team, team)} {value}")
-        return self.say["sep"].join(out)
+        return self.say["sep"].join(f"{self.say['teams'].get(team, team)} {rank}" for team, rank in levels.items())
 
     def violation(self, v: dict) -> str:
         say = self.say

@@ -92,7 +92,7 @@ def test_slow_plays_trip_the_classic_clock_warning_then_points():
     d.start()
     d.declare_and_take_kitty()
     d.play_hand(random.Random(5), slow={("E", 1), ("E", 2)})
-    clock = [o.payload for o in d.outputs if o.name == "violations" and o.payload["kind"] == "clock"]
+    clock = [o.payload for o in d.outputs if o.name == "violations" and o.payload["kind"] == "overtime"]
     e = [v for v in clock if v["seat"] == "E"]
     assert e[0]["penalty"]["warning"] is True and e[1]["penalty"]["points"] == 20
     assert e[0]["evidence"]["seconds"] == 12.0 and e[0]["evidence"]["limit"] == 10
@@ -102,7 +102,7 @@ def test_late_arrival_costs_points():
     """001 二: 6－10分钟，首盘扣20分."""
     d = Driver()
     d.start(late={"W": 7 * 60})
-    late = [o.payload for o in d.outputs if o.name == "violations" and o.payload["kind"] == "late"]
+    late = [o.payload for o in d.outputs if o.name == "violations" and o.payload["kind"] == "late_arrival"]
     assert [(v["seat"], v["penalty"]["points"]) for v in late] == [("W", 20)]
     assert d.table.penalties[0].kind == "late_10_min" and d.table.phase == "dealing"
 

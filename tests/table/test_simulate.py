@@ -132,7 +132,7 @@ def test_a_simulated_hand_end_to_end(played):
         assert len(set(counts)) > 5  # down play by play
     # Slow plays tripped the shot clock (a warning first, then points); unsure reads were flagged
     # and confirmed from the console.
-    clock = [v for v in watch.of("violations") if v["kind"] == "clock"]
+    clock = [v for v in watch.of("violations") if v["kind"] == "overtime"]
     assert clock and clock[0]["penalty"]["warning"] and clock[0]["evidence"]["seconds"] > clock[0]["evidence"]["limit"]
     raised = [e["data"] for e in events if e["kind"] == "flag_raised"]
     assert raised and all(f["kind"] == "unsure" for f in raised)
