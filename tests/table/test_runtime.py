@@ -154,3 +154,26 @@ def test_bad_inputs_change_nothing():
     d.send("observed", {"seat": "W", "cards": ["S9"], "confidence": 0.99})  # not a level card: no declaration
     assert d.kinds()[-3:] == ["rejected"] * 3
     assert d.table.state(d.at) | {"seq": 0, "at": 0} == before.state(d.at) | {"seq": 0, "at": 0}
+
+
+def test_a_wrong_first_lead_changes_nothing_but_the_flag():
+    d = Driver()
+    d.start()
+    d.declare_and_take_kitty("S", "H")
+    d.send("observed", {"seat": "E", "cards": ["S3"], "confidence": 0.99})
+    assert (d.table.phase, d.table.judge) == ("kitty", None)
+    assert [f.kind for f in d.table.flags] == ["out_of_turn"]
+
+
+def test_the_kitty_is_taken_only_after_the_draw():
+    """000 第十条 2: 当盘第一位抓牌者示意抓牌完毕后，庄家应停顿5秒钟才拿底牌."""
+    d = Driver()
+    d.start()
+    d.send("observed", {"seat": "S", "cards": ["H2"], "confidence": 0.99})
+    d.send("board/in", {"seat": "S", "button": "ready"})
+    assert d.kinds()[-1] == "rejected" and d.table.phase == "dealing"
+    d.send("board/in", {"seat": "E", "button": "declare"})
+    d.send("board/in", {"seat": "S", "button": "ready"}, dt=2.0)  # too early: a warning with the seconds
+    early = [o.payload for o in d.outputs if o.name == "violations"][-1]
+    assert (early["kind"], early["evidence"]["seconds"], early["penalty"]["warning"]) == ("kitty_window", 2.0, True)
+    assert d.table.phase == "kitty"
