@@ -59,8 +59,8 @@ class Inbox:
         return self.wait_for(lambda t, p: t == topic and p == payload, timeout)
 
 
-def start_broker(workdir: Path) -> Broker:
-    users, acl = table_acl(TABLES, SCOREBOARD, CONSOLE)
+def start_broker(workdir: Path, tables: list[str] = TABLES) -> Broker:
+    users, acl = table_acl(tables, SCOREBOARD, CONSOLE)
     try:
         return Broker.start(workdir, users, acl)
     except BrokerError as e:
@@ -68,8 +68,9 @@ def start_broker(workdir: Path) -> Broker:
 
 
 @pytest.fixture(scope="module")
-def broker(tmp_path_factory):
-    b = start_broker(tmp_path_factory.mktemp("broker"))
+def broker(request, tmp_path_factory):
+    """The hall's broker for a test module: its ``TABLES`` (default t1 and t2) with the hall's ACL."""
+    b = start_broker(tmp_path_factory.mktemp("broker"), getattr(request.module, "TABLES", TABLES))
     yield b
     b.stop()
 

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from referee.table.broker import Broker, BrokerError, table_acl
+from referee.table.broker import Broker
 from referee.table.protocol import (
     INPUTS,
     PayloadError,
@@ -38,18 +38,6 @@ T0 = 1_767_261_600.0  # the injected clock's start (2026-01-01 10:00 in Beijing)
 WAIT_S = 5.0
 PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
 ROLE = {"observed": "camera-{t}", "board/in": "board-{t}", "commands": CONSOLE}
-
-
-@pytest.fixture(scope="module")
-def broker(tmp_path_factory):
-    """The hall's broker for this module's tables (conftest's has only t1 and t2)."""
-    users, acl = table_acl(TABLES, "scoreboard", CONSOLE)
-    try:
-        b = Broker.start(tmp_path_factory.mktemp("broker"), users, acl)
-    except BrokerError as e:
-        pytest.fail(f"cannot start mosquitto for the table tests (run `make setup`):\n{e}", pytrace=False)
-    yield b
-    b.stop()
 
 
 class Clock:

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from referee import cli
-from referee.table.broker import Broker, BrokerError, table_acl
+from referee.table.broker import Broker
 from referee.table.log import EventLog
 from referee.table.mqtt import Connection
 from referee.table.protocol import topic
@@ -38,17 +38,6 @@ SEED = 1  # a hand with slow plays and unsure reads (the simulator is determinis
 WAIT_S = 10.0
 SEAT_ZH = {"S": "南", "E": "东", "N": "北", "W": "西"}
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def broker(tmp_path_factory):
-    users, acl = table_acl(TABLES, "scoreboard", CONSOLE)
-    try:
-        b = Broker.start(tmp_path_factory.mktemp("broker"), users, acl)
-    except BrokerError as e:
-        pytest.fail(f"cannot start mosquitto for the table tests (run `make setup`):\n{e}", pytrace=False)
-    yield b
-    b.stop()
 
 
 class Watch:
