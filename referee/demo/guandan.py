@@ -14,7 +14,7 @@ import random
 
 from referee.cards import Cards
 from referee.demo.climbing import labels, seat_list, show, turn_line
-from referee.guandan.bots import deal, random_play
+from referee.guandan.bots import bot_turn, deal
 from referee.guandan.hand import Hand
 from referee.guandan.levels import Game, levels_won
 from referee.guandan.table import SEATS, partner, team_of
@@ -106,15 +106,7 @@ def play(rules: ClimbingRulebook, level: str, hands: dict[str, Cards], rng: rand
     print(say["leader"].format(seat=say["seats"][leader]))
     hand = Hand.start(rules, level, leader)
     while not hand.over:
-        seat, table = hand.turn, hand.table
-        chosen = random_play(rules, level, hands[seat], table.reading if table else None, rng)
-        at = float(len(hand.turns) + 1)
-        if chosen is None:
-            after = hand.pass_(seat, at=at)
-        else:
-            cards, reading = chosen
-            after = hand.play(seat, cards, declared=reading if table is None else None, at=at)
-            hands[seat] -= cards
+        after = bot_turn(rules, level, hand, hands, rng)
         print_turn(hand, after, say)
         hand = after
     return hand

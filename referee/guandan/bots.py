@@ -203,17 +203,23 @@ def play_hand(
         leader, exchanges = phase.leader, phase.exchanges
     hand = Hand.start(rules, level, leader or rng.choice(SEATS), exchanges)
     while not hand.over:
-        seat = hand.turn
-        prev = hand.table.reading if hand.table else None
-        chosen = random_play(rules, level, hands[seat], prev, rng)
-        at = float(len(hand.turns) + 1)
-        if chosen is None:
-            hand = hand.pass_(seat, at=at)
-        else:
-            cards, reading = chosen
-            hand = hand.play(seat, cards, declared=reading if prev is None else None, at=at)
-            hands[seat] -= cards
+        hand = bot_turn(rules, level, hand, hands, rng)
     return hand
 
 
-__all__ = ["candidates", "deal", "pay_tribute", "play_hand", "random_play"]
+def bot_turn(rules: ClimbingRulebook, level: str, hand: Hand, hands: dict[str, Cards], rng: random.Random) -> Hand:
+    """The seat on turn plays or passes as a bot (a lead declares its reading); the played cards
+    leave ``hands``."""
+    seat = hand.turn
+    prev = hand.table.reading if hand.table else None
+    chosen = random_play(rules, level, hands[seat], prev, rng)
+    at = float(len(hand.turns) + 1)
+    if chosen is None:
+        return hand.pass_(seat, at=at)
+    cards, reading = chosen
+    after = hand.play(seat, cards, declared=reading if prev is None else None, at=at)
+    hands[seat] -= cards
+    return after
+
+
+__all__ = ["bot_turn", "candidates", "deal", "pay_tribute", "play_hand", "random_play"]
