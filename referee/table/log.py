@@ -127,24 +127,29 @@ class EventLog:
         text = _dump(payload)
         with self._lock:
             conn = self._open_conn()
-            conn.execute("BEGIN IMMEDIATE")
+            # One statement, so one transaction and one commit: the id is looked up and the entry
+            # added together (an insert that hits the UNIQUE id would still use up a seq). One
+            # call into SQLite also means the calling thread gives up Python's GIL once, not four
+            # times: the service's network thread appends while its worker computes.
             try:
-                # Look first: an insert that hits the UNIQUE id would still use up a seq.
+                if input_id is None:
+                    cursor = conn.execute(
+                        "INSERT INTO events (kind, at, input_id, payload) VALUES (?, ?, NULL, ?)",
+                        (kind, float(at), text),
+                    )
+                else:
+                    cursor = conn.execute(
+                        "INSERT INTO events (kind, at, input_id, payload) SELECT ?, ?, ?, ?"
+                        " WHERE NOT EXISTS (SELECT 1 FROM events WHERE input_id = ?)",
+                        (kind, float(at), input_id, text, input_id),
+                    )
+            except sqlite3.IntegrityError:  # another connection logged the same id meanwhile
                 if input_id is not None and conn.execute(
                     "SELECT 1 FROM events WHERE input_id = ?", (input_id,)
                 ).fetchone():
-                    seq = None
-                else:
-                    seq = conn.execute(
-                        "INSERT INTO events (kind, at, input_id, payload) VALUES (?, ?, ?, ?)",
-                        (kind, float(at), input_id, text),
-                    ).lastrowid
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
+                    return None
                 raise
-        return seq
+        return cursor.lastrowid if cursor.rowcount == 1 else None
 
     def entries(self, after: int = 0) -> Iterator[Entry]:
         """The entries with ``seq > after``, in order (entries appended meanwhile included)."""

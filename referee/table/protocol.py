@@ -37,6 +37,7 @@ from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urldefrag, urljoin
 
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
@@ -198,6 +199,64 @@ def _validator(name: str) -> Draft202012Validator:
     return _Validator(contents, registry=_registry())
 
 
+# Keywords whose values are schemas (one, a list, or a map of them): where a ``$ref`` can be.
+_ONE = ("items", "contains", "additionalProperties", "unevaluatedProperties", "unevaluatedItems",
+        "propertyNames", "not", "if", "then", "else")
+_MANY = ("allOf", "anyOf", "oneOf", "prefixItems")
+_MAP = ("properties", "patternProperties", "dependentSchemas", "$defs")
+
+
+def _bundle(node: Any, base: str, docs: dict[str, Any], depth: int = 0) -> Any:
+    """``node`` with every ``$ref`` replaced by what it points to (a sibling keyword kept next to
+    it in an ``allOf``): the same schema, with no reference to look up while validating."""
+    if depth > 64:
+        raise RecursionError("the schemas refer to each other in a cycle")
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in _ONE:
+            out[key] = _bundle(value, base, docs, depth + 1)
+        elif key in _MANY:
+            out[key] = [_bundle(v, base, docs, depth + 1) for v in value]
+        elif key in _MAP:
+            out[key] = {k: _bundle(v, base, docs, depth + 1) for k, v in value.items()}
+        elif key != "$ref":
+            out[key] = value
+    if "$ref" not in node:
+        return out
+    uri, fragment = urldefrag(urljoin(base, node["$ref"]))
+    target = docs[uri]
+    for part in fragment.split("/")[1:]:
+        target = target[part.replace("~1", "/").replace("~0", "~")]
+    target = _bundle(target, uri, docs, depth + 1)
+    if not out:
+        return target
+    out["allOf"] = [target, *out.get("allOf", [])]
+    return out
+
+
+@cache
+def _fast_validator(name: str) -> Draft202012Validator | None:
+    """A validator of the schema with its references resolved once (validating is 3 to 5 times
+    faster), for the yes/no answer; :func:`_validator` still explains a failure. None when the
+    schemas cannot be bundled, or the bundle disagrees with the schema on an example."""
+    try:
+        docs = {}
+        for path in sorted(SCHEMA_DIR.glob("*.json")):
+            contents = json.loads(path.read_text(encoding="utf-8"))
+            docs[contents["$id"]] = contents
+        contents = _schema(name)
+        fast = _Validator(_bundle(contents, contents["$id"], docs))
+        full = _validator(name)
+        for example in contents.get("examples", []):
+            if fast.is_valid(example) != full.is_valid(example):
+                return None
+        return fast
+    except (KeyError, TypeError, ValueError, RecursionError):
+        return None
+
+
 # ---------------------------------------------------------------- decode / encode
 
 
@@ -212,8 +271,9 @@ def decode(name: str, raw: bytes | bytearray | str | Mapping[str, Any]) -> dict[
     value = _load(name, raw)
     if not isinstance(value, dict):
         raise PayloadError(name, f"the payload is {_json_kind(value)}, not an object")
+    fast = _fast_validator(name)
     validator = _validator(name)
-    errors = list(validator.iter_errors(value))
+    errors = [] if fast is not None and fast.is_valid(value) else list(validator.iter_errors(value))
     if errors:
         # A wrong or missing version explains everything else: name it first. A field
         # of a failing if/then branch counts as unevaluated too: report the branch's error.
@@ -226,14 +286,27 @@ def decode(name: str, raw: bytes | bytearray | str | Mapping[str, Any]) -> dict[
     return value
 
 
-def encode(name: str, payload: Mapping[str, Any]) -> bytes:
+def encode(name: str, payload: Mapping[str, Any], validate: bool = True) -> bytes:
     """The MQTT payload for ``payload`` on topic ``name``: checked like :func:`decode`,
     then compact UTF-8 JSON. Raises :class:`PayloadError` when it breaks the contract.
+
+    ``validate=False`` skips the schema and the checks (the same bytes for a valid payload): for a
+    sender whose payloads the tests check, like the table service's own outputs. It still refuses
+    what is not a JSON object, not JSON data, or too big.
     """
     if not isinstance(payload, Mapping):
         raise PayloadError(_check_name(name), f"the payload is {_json_kind(payload)}, not an object")
-    value = decode(name, payload)
-    data = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    if validate:
+        value = decode(name, payload)
+    else:
+        _check_name(name)
+        value = payload
+    try:
+        data = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    except (TypeError, ValueError) as exc:
+        raise PayloadError(name, f"the payload is not JSON data: {exc}") from None
+    except RecursionError:
+        raise PayloadError(name, "the payload is nested too deeply") from None
     if len(data) > MAX_BYTES:
         raise PayloadError(name, f"the payload is {len(data)} bytes; at most {MAX_BYTES}")
     return data
