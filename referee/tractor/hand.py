@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 
 from referee.cards import Cards, CardError, Decks
 from referee.seats import SEATS, next_seat, partner, prev_seat
-from referee.tractor.follow import follow_ruling
+from referee.tractor.follow import follow_ruling, requirement
 from referee.tractor.leads import failing_units, judge_lead
 from referee.tractor.scoring import capture_multiplier
 from referee.tractor.tricks import trick_winner
@@ -76,6 +76,7 @@ class HandJudge:
     kitty: Cards | None = None
     finished: bool = False
     played: Cards = Cards()
+    # (kind, seat, trick) of the rulings made, and ("settled", seat, trick) of follows no evidence can change
     _proven: frozenset[tuple[str, str, int]] = field(default=frozenset(), repr=False)
 
     @staticmethod
@@ -223,24 +224,32 @@ class HandJudge:
         t = self.trumps
         proven = set(self._proven)
         rulings = list(self.rulings)
-        hands = {s: self._known_hands(s) for s in SEATS}
+        known: dict[str, list[Cards]] = {}
+
+        def hands(s: str) -> list[Cards]:
+            if s not in known:
+                known[s] = self._known_hands(s)
+            return known[s]
+
         for trick in self.tricks:
             lead_suit = trick.structure[0].suit
             if suits is not None and lead_suit not in suits:
                 continue
             leader, lead = trick.plays[0]
             for i, (follower, cards) in enumerate(trick.plays[1:], 1):
-                if ("revoke", follower, trick.number) in proven or seat not in (None, follower):
+                if seat not in (None, follower) or proven & {("revoke", follower, trick.number), ("settled", follower, trick.number)}:
                     continue
                 before = [c for _, c in trick.plays[1:i]]
-                hand = hands[follower][trick.number - 1]
+                hand = hands(follower)[trick.number - 1]
                 why = follow_ruling(t, hand, lead, cards, before, trick.structure)
-                if why is not None:
+                if why is None and _meets_the_lead(t, trick, cards, before):
+                    proven.add(("settled", follower, trick.number))  # no later card can make it a revoke
+                elif why is not None:
                     proven.add(("revoke", follower, trick.number))
                     evidence = self._evidence(follower, trick.number, lead_suit)
                     rulings.append(Ruling("revoke", follower, trick.number, why, evidence, tuple(cards.names())))
             if len(trick.structure) > 1 and ("failed_throw", leader, trick.number) not in proven and seat != leader:
-                others = {s: hands[s][trick.number - 1] for s in SEATS if s != leader}
+                others = {s: hands(s)[trick.number - 1] for s in SEATS if s != leader}
                 failing = failing_units(t, trick.structure, others)
                 if failing:
                     proven.add(("failed_throw", leader, trick.number))
@@ -278,6 +287,17 @@ class HandJudge:
                 if s == seat and shown:
                     out.append((later.number, str(shown)))
         return tuple(out)
+
+
+def _meets_the_lead(t: Trumps, trick: Trick, cards: Cards, before: list[Cards]) -> bool:
+    """A follow all in the led suit that matches the lead's whole structure: nothing the seat
+    shows later can prove it a revoke (no hand can meet more than the lead itself)."""
+    suit = trick.structure[0].suit
+    played = t.of_suit(cards, suit)
+    if len(played) != len(cards):
+        return False
+    lead = trick.plays[0][1]
+    return requirement(t, played, trick.structure, before) == requirement(t, lead, trick.structure)
 
 
 __all__ = ["HandJudge", "HandError", "Ruling", "Trick", "SEATS", "next_seat", "partner"]
