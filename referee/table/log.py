@@ -25,7 +25,7 @@ import json
 import math
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
@@ -150,6 +150,49 @@ class EventLog:
                     return None
                 raise
         return cursor.lastrowid if cursor.rowcount == 1 else None
+
+    def append_many(self, items: Iterable[tuple[str, dict[str, Any], float, str | None]]) -> list[int | None]:
+        """Log several events, given as ``(kind, payload, at, input_id)``, in order and in ONE
+        transaction (one commit, so one fsync); return each one's sequence number, or None for an
+        ``input_id`` already logged (also earlier in the same batch), as :meth:`append` does.
+
+        Raises ValueError, logging nothing of the batch, when any item is one ``append`` refuses.
+        """
+        rows = []
+        for kind, payload, at, input_id in items:
+            if not isinstance(kind, str) or not kind:
+                raise ValueError(f"event kind must be a non-empty string, not {kind!r}")
+            if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at):
+                raise ValueError(f"event time must be a finite number of seconds, not {at!r}")
+            if input_id is not None and (not isinstance(input_id, str) or not input_id):
+                raise ValueError(f"input_id must be a non-empty string or None, not {input_id!r}")
+            rows.append((kind, float(at), input_id, _dump(payload)))
+        if not rows:
+            return []
+        seqs: list[int | None] = []
+        with self._lock:
+            conn = self._open_conn()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for kind, at, input_id, text in rows:
+                    if input_id is None:
+                        cursor = conn.execute(
+                            "INSERT INTO events (kind, at, input_id, payload) VALUES (?, ?, NULL, ?)",
+                            (kind, at, text),
+                        )
+                    else:
+                        cursor = conn.execute(
+                            "INSERT INTO events (kind, at, input_id, payload) SELECT ?, ?, ?, ?"
+                            " WHERE NOT EXISTS (SELECT 1 FROM events WHERE input_id = ?)",
+                            (kind, at, input_id, text, input_id),
+                        )
+                    seqs.append(cursor.lastrowid if cursor.rowcount == 1 else None)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        return seqs
 
     def entries(self, after: int = 0) -> Iterator[Entry]:
         """The entries with ``seq > after``, in order (entries appended meanwhile included)."""

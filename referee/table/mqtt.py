@@ -15,6 +15,10 @@ No business logic here: topics and payloads belong to the callers. What it adds 
   new" so a resumed session gets no duplicate retained messages; a message that arrives before its
   handler exists (the broker delivers a session's queue right after connecting) is kept and given
   to the first matching handler, so subscribe before ``connect()`` when that matters;
+- opt-in manual acknowledgements (``manual_ack=True``): handlers are then called with
+  ``(topic, payload, mid, qos)`` and nothing is acknowledged until the caller calls
+  ``ack(mid, qos)`` (from any thread), e.g. once the message is on disk; a message never acked is
+  delivered again by the broker after a reconnect;
 - a last will, a "birth" message published on every (re)connect, and ``close(send_will=True)``
   (MQTT 5 disconnect reason 4, the broker then publishes the will).
 
@@ -51,7 +55,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[str, bytes], None]
+Handler = Callable[..., None]  # (topic, payload), or (topic, payload, mid, qos) with manual_ack
 Will = tuple[str, bytes, bool]  # (topic, payload, retain), sent with QoS 1
 
 DEFAULT_PORT = 1883
@@ -112,6 +116,7 @@ class Connection:
         keepalive_s: int = KEEPALIVE_S,
         reconnect_delay_s: tuple[float, float] = RECONNECT_DELAY_S,
         connect_timeout_s: float = CONNECT_TIMEOUT_S,
+        manual_ack: bool = False,
     ):
         self.address = parse_url(url)
         self.client_id = client_id
@@ -126,7 +131,9 @@ class Connection:
         self._sub_early: set[int] = set()  # SUBACKs that came before subscribe() noted their mid
         self._generation = 0  # +1 on every connect and disconnect: mids of an old connection are void
         self._subs: dict[str, tuple[Handler, int]] = {}
-        self._unrouted: deque[tuple[str, bytes]] = deque()
+        self.manual_ack = manual_ack
+        self._unacked: set[int] = set()  # manual_ack: QoS > 0 mids received on this connection, not acked
+        self._unrouted: deque[tuple[str, bytes, int, int]] = deque()  # (topic, payload, mid, qos)
         self._connected = threading.Event()
         self._refused: ReasonCode | None = None
         self._first = threading.Event()  # the first CONNACK arrived (either way)
@@ -135,7 +142,7 @@ class Connection:
         self.connects = 0  # successful (re)connections so far
         self.refused_publishes: list[tuple[int, ReasonCode]] = []  # (mid, reason) from v5 PUBACKs
 
-        c = Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=MQTTv5)
+        c = Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=MQTTv5, manual_ack=manual_ack)
         if self.address.username is not None:
             c.username_pw_set(self.address.username, self.address.password)
         if will is not None:
@@ -247,13 +254,25 @@ class Connection:
         with self._lock:
             self._subs[topic_filter] = (handler, qos)
             connected, generation = self._connected.is_set(), self._generation
-            early = [(t, p) for t, p in self._unrouted if topic_matches_sub(topic_filter, t)]
+            early = [m for m in self._unrouted if topic_matches_sub(topic_filter, m[0])]
             if early:  # under the lock, so that newer messages wait for these
-                self._unrouted = deque((t, p) for t, p in self._unrouted if not topic_matches_sub(topic_filter, t))
-                for topic, payload in early:
-                    self._call(handler, topic, payload)
+                self._unrouted = deque(m for m in self._unrouted if not topic_matches_sub(topic_filter, m[0]))
+                for topic, payload, mid, qos in early:
+                    self._call(handler, topic, payload, mid, qos)
         if connected:
             self._send_subscribe([(topic_filter, self._options(qos))], generation)
+
+    def ack(self, mid: int, qos: int) -> None:
+        """``manual_ack``: acknowledge the message ``mid`` (a handler's ``mid`` and ``qos``), from any
+        thread. Nothing for QoS 0, nor for a message of a connection that has closed since (the broker
+        delivers it again on the next one; acking its old mid there could ack another message)."""
+        if not self.manual_ack or qos == 0:
+            return
+        with self._lock:
+            if mid not in self._unacked:
+                return
+            self._unacked.discard(mid)
+        self._client.ack(mid, qos)
 
     def wait_subscribed(self, timeout: float) -> bool:
         """Wait until connected and every SUBSCRIBE sent so far is acknowledged (the broker routes
@@ -303,6 +322,7 @@ class Connection:
             self._generation += 1
             self._sub_pending.clear()
             self._sub_early.clear()
+            self._unacked.clear()
             subs = [(f, self._options(q)) for f, (_, q) in self._subs.items()]
             if subs:
                 self._send_subscribe(subs, self._generation)
@@ -320,6 +340,7 @@ class Connection:
             self._generation += 1
             self._sub_pending.clear()  # sent again on connect
             self._sub_early.clear()
+            self._unacked.clear()  # not acked: the broker sends them again on the next connection
             self._cond.notify_all()
         log.info("%s: disconnected: %s", self.client_id, reason_code)
 
@@ -340,8 +361,10 @@ class Connection:
             self.refused_publishes.append((mid, reason_code))
 
     def _on_message(self, client, userdata, message: MQTTMessage) -> None:
-        topic, payload = message.topic, message.payload
+        topic, payload, mid, qos = message.topic, message.payload, message.mid, message.qos
         with self._lock:
+            if self.manual_ack and qos > 0:
+                self._unacked.add(mid)
             handlers = []
             for f, (h, _) in self._subs.items():
                 if h not in handlers and topic_matches_sub(f, topic):
@@ -350,13 +373,17 @@ class Connection:
                 if len(self._unrouted) >= UNROUTED_LIMIT:
                     dropped = self._unrouted.popleft()
                     log.warning("%s: no handler, dropped a message on %s", self.client_id, dropped[0])
-                self._unrouted.append((topic, payload))
+                    self.ack(dropped[2], dropped[3])  # dropped all the same, as without manual_ack
+                self._unrouted.append((topic, payload, mid, qos))
         for h in handlers:
-            self._call(h, topic, payload)
+            self._call(h, topic, payload, mid, qos)
 
-    def _call(self, handler: Handler, topic: str, payload: bytes) -> None:
+    def _call(self, handler: Handler, topic: str, payload: bytes, mid: int, qos: int) -> None:
         try:
-            handler(topic, payload)
+            if self.manual_ack:
+                handler(topic, payload, mid, qos)
+            else:
+                handler(topic, payload)
         except Exception:  # a failing handler must not stop the network thread
             log.exception("%s: handler for %s failed", self.client_id, topic)
 

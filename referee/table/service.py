@@ -8,16 +8,17 @@ retained ``state`` and ``board/out`` and listens to its three inputs.
 
 An input is handled in two steps:
 
-1. on paho's network thread, as the message arrives: :func:`protocol.decode`, then
-   :meth:`EventLog.append` (committed to disk) under ``"{topic} {id}"`` so a redelivery is dropped.
-   paho acknowledges a QoS 1 message only after the handler returns, so the broker keeps every
-   input until it is on disk: a ``kill -9`` at any moment loses nothing. An invalid payload is not
-   logged; it is answered with an ``events`` entry of kind ``rejected``.
-2. on the service's one worker thread, in log order: ``Table.apply``, every output it returns
-   (``events``, ``violations``) and then the new ``state`` and ``board/out`` (retained), QoS 1.
-   When several inputs are queued already, each is applied and its outputs published in turn,
-   and ``state`` and ``board/out`` are published once, after the last of them (they are
-   snapshots: the retained one is the latest anyway).
+1. on paho's network thread, as the message arrives: the raw message (topic, payload, mid, qos) is
+   queued, and NOT acknowledged (the connection uses manual acknowledgements).
+2. on the service's one worker thread, which takes every message queued already (up to
+   ``BATCH_MAX``): :func:`protocol.decode` each, then :meth:`EventLog.append_many` of the valid ones
+   under ``"{topic} {id}"`` (so a redelivery is dropped), in ONE transaction and one commit; only
+   then is every message of the batch acknowledged (logged, already logged or invalid), so the
+   broker keeps every input until it is on disk: a ``kill -9`` at any moment loses nothing. An
+   invalid payload is not logged; it is answered with an ``events`` entry of kind ``rejected``.
+   Then, in log order: ``Table.apply``, every output it returns (``events``, ``violations``), and
+   after the last input of the batch the new ``state`` and ``board/out`` (retained), QoS 1 (they
+   are snapshots: the retained one is the latest anyway).
 
 The service encodes its own outputs without checking them against their schemas (the tests check
 every output the runtime makes; ``check_outputs=True`` checks them here too); inputs are always
@@ -147,6 +148,7 @@ class TableService:
                 clean_start=False,
                 will=(status, encode("status", {"v": 1, "status": "offline"}), True),
                 birth=(status, encode("status", {"v": 1, "status": "online", "at": self.clock()}), True),
+                manual_ack=True,
                 **kwargs,
             )
             for name in INPUT_NAMES:  # before connect: the session's queued inputs find their handler
@@ -196,28 +198,8 @@ class TableService:
 
     # -- the network thread ----------------------------------------------------------------------
 
-    def _on_message(self, full_topic: str, raw: bytes) -> None:
-        _, name = parse_topic(full_topic)
-        try:
-            payload = decode(name, raw)
-        except PayloadError as exc:
-            with self._lock:
-                seq = self._logged_seq
-            self._queue.put(("rejected", name, peek_id(raw), str(exc), seq))
-            return
-        with self._lock:
-            at = payload.get("at")
-            if at is None:  # stamped here, and never before what is logged already
-                at = self.clock()
-                if self._logged_at is not None:
-                    at = max(at, self._logged_at)
-            seq = self.log.append(name, payload, at, input_id=f"{name} {payload['id']}")
-            if seq is None:
-                log.debug("table %s: %s %s again: already logged", self.table_id, name, payload["id"])
-                return
-            self._logged_seq = seq
-            self._logged_at = at if self._logged_at is None else max(self._logged_at, at)
-            self._queue.put(("input", name, payload, at, seq))
+    def _on_message(self, full_topic: str, raw: bytes, mid: int, qos: int) -> None:
+        self._queue.put(("raw", full_topic, raw, mid, qos))  # acknowledged by the worker, once logged
 
     # -- the worker ------------------------------------------------------------------------------
 
@@ -233,11 +215,17 @@ class TableService:
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
+            stop = next((i for i, item in enumerate(batch) if item[0] == "stop"), None)
+            if stop is not None:  # what was queued after it is not acknowledged: the broker keeps it
+                batch = batch[:stop]
+            try:
+                items = self._log_batch(batch)
+            except Exception:  # not logged, so not acknowledged: the broker delivers them again
+                log.exception("table %s: logging %d inputs failed", self.table_id, len(batch))
+                items = []
             applied = None  # the last input of the batch that was applied
-            for item in batch:
+            for item in items:
                 try:
-                    if item[0] == "stop":
-                        break
                     if item[0] == "rejected":
                         _, name, input_id, reason, seq = item
                         self._reject(name, input_id, reason, seq)
@@ -256,8 +244,66 @@ class TableService:
                     with self._applied:
                         self._applied_seq = applied
                         self._applied.notify_all()
-            if any(item[0] == "stop" for item in batch):  # what was queued after it stays in the log
+            if stop is not None:
                 return
+
+    def _log_batch(self, batch: list[tuple]) -> list[tuple]:
+        """Decode the raw messages, log the valid ones in one commit, then acknowledge them all.
+
+        Returns the work in order: ``("input", name, payload, at, seq)`` for each newly logged
+        input, ``("rejected", name, input_id, reason, seq)`` for each invalid one.
+        """
+        decoded: list[tuple] = []  # ("input", name, payload, at) or ("rejected", name, id, reason)
+        rows = []
+        logged_at = self._logged_at
+        for _, full_topic, raw, _mid, _qos in batch:
+            _, name = parse_topic(full_topic)
+            try:
+                payload = decode(name, raw)
+            except PayloadError as exc:
+                decoded.append(("rejected", name, peek_id(raw), str(exc)))
+                continue
+            at = payload.get("at")
+            if at is None:  # stamped here, and never before what is logged already
+                at = self.clock()
+                if logged_at is not None:
+                    at = max(at, logged_at)
+            logged_at = at if logged_at is None else max(logged_at, at)
+            decoded.append(("input", name, payload, at))
+            rows.append((name, payload, at, f"{name} {payload['id']}"))
+        try:
+            seqs = iter(self.log.append_many(rows))
+        except ValueError:  # one of them cannot be logged: log the others one by one
+            log.exception("table %s: a batch of %d inputs cannot be logged at once", self.table_id, len(rows))
+            seqs = iter(self._append_each(rows))
+        # On disk: acknowledge every message of the batch (a duplicate or an invalid one too).
+        for _, _, _, mid, qos in batch:
+            self.conn.ack(mid, qos)
+        items = []
+        with self._lock:
+            for entry in decoded:
+                if entry[0] == "rejected":
+                    items.append((*entry, self._logged_seq))
+                    continue
+                _, name, payload, at = entry
+                seq = next(seqs)
+                if seq is None:
+                    log.debug("table %s: %s %s again: already logged", self.table_id, name, payload["id"])
+                    continue
+                self._logged_seq = seq
+                self._logged_at = at if self._logged_at is None else max(self._logged_at, at)
+                items.append(("input", name, payload, at, seq))
+        return items
+
+    def _append_each(self, rows: list[tuple]) -> list[int | None]:
+        seqs: list[int | None] = []
+        for name, payload, at, input_id in rows:
+            try:
+                seqs.append(self.log.append(name, payload, at, input_id=input_id))
+            except ValueError:  # acknowledged and dropped: it can never be logged
+                log.exception("table %s: %s cannot be logged", self.table_id, input_id)
+                seqs.append(None)
+        return seqs
 
     def _apply(self, name: str, payload: dict, at: float, seq: int) -> list:
         try:

@@ -271,3 +271,45 @@ def test_sigkill_right_after_append_loses_nothing_printed(path, kill_after):
         # and the restarted service goes on where the killed one stopped
         assert log.append("observed", {}, at=0, input_id=f"cam-{printed[-1][1]}") is None
         assert log.append("restart", {}, at=0) == len(entries) + 1
+
+
+def test_append_many_logs_a_batch_in_order_once_per_input_in_one_commit(path):
+    with EventLog.open(path) as log:
+        assert log.append("observed", {"n": 0}, at=1, input_id="observed cam-0") == 1
+        assert log.append_many([]) == []
+        seqs = log.append_many([
+            ("observed", {"n": 1}, 2.0, "observed cam-1"),
+            ("observed", {"n": 0, "again": True}, 2.5, "observed cam-0"),  # logged before
+            ("commands", {"n": 2}, 3, "commands c-1"),
+            ("observed", {"n": 1, "again": True}, 3.5, "observed cam-1"),  # earlier in this batch
+            ("trick_won", {"seat": "N"}, 4, None),  # no id: always logged
+            ("trick_won", {"seat": "N"}, 4, None),
+        ])
+        assert seqs == [2, None, 3, None, 4, 5]  # one seq per new input, in the order given
+        assert [(e.seq, e.kind, e.at, e.input_id, e.payload) for e in log.entries()] == [
+            (1, "observed", 1.0, "observed cam-0", {"n": 0}),
+            (2, "observed", 2.0, "observed cam-1", {"n": 1}),
+            (3, "commands", 3.0, "commands c-1", {"n": 2}),
+            (4, "trick_won", 4.0, None, {"seat": "N"}),
+            (5, "trick_won", 4.0, None, {"seat": "N"}),
+        ]
+        assert log.append("commands", {"n": 2}, at=5, input_id="commands c-1") is None  # ids are kept
+        assert log.append_many([("k", {}, 6, "k-1")]) == [6]
+        # one item append refuses: nothing of the batch is logged
+        with pytest.raises(ValueError):
+            log.append_many([("k", {}, 7, "k-2"), ("k", {}, float("nan"), "k-3")])
+        with pytest.raises(ValueError):
+            log.append_many([("k", {}, 7, "k-2"), ("k", {"t": (1, 2)}, 7, "k-3")])
+        assert log.last_seq() == 6 and not log.has_input("k-2")
+    with EventLog.open(path) as log:  # committed: on disk after a reopen
+        assert [e.seq for e in log.entries()] == [1, 2, 3, 4, 5, 6]
+
+
+def test_append_many_commits_once(path):
+    with EventLog.open(path) as log:
+        statements = []
+        log._conn.set_trace_callback(statements.append)
+        log.append_many([("k", {"i": i}, i, f"in-{i}") for i in range(10)])
+        assert [s for s in statements if s.strip().upper() in ("BEGIN IMMEDIATE", "COMMIT")] == [
+            "BEGIN IMMEDIATE", "COMMIT"]
+        assert [e.seq for e in log.entries()] == list(range(1, 11))
