@@ -219,11 +219,17 @@ class Decks:
     def full(self) -> Cards:
         return Cards([c for c in ALL_CARDS for _ in range(self.n)])
 
-    def check(self, cards: Cards) -> Cards:
-        """Return ``cards`` unchanged, or raise naming a card with too many copies."""
+    def check(self, cards: Cards, seen: Cards | None = None) -> Cards:
+        """Return ``cards`` unchanged, or raise naming a card with too many copies (counting the
+        ``seen`` ones too: only the cards of ``cards`` are looked at).
+
+        >>> Decks(2).check(Cards.parse("SA"), seen=Cards.parse("SA SA"))
+        Traceback (most recent call last):
+        ...
+        referee.cards.CardError: SA appears 3 times, but 2 decks hold only 2
+        """
         for card in cards.distinct():
-            if cards.count(card) > self.n:
-                raise CardError(
-                    f"{card} appears {cards.count(card)} times, but {self.n} decks hold only {self.n}"
-                )
+            n = cards.count(card) + (seen.count(card) if seen is not None else 0)
+            if n > self.n:
+                raise CardError(f"{card} appears {n} times, but {self.n} decks hold only {self.n}")
         return cards

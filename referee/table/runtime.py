@@ -23,6 +23,7 @@ raises a flag, which pauses the table until a person confirms, corrects or dismi
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cache
 
 from referee.cards import CardError, Cards
 from referee.rulebooks import Rulebook, load
@@ -94,7 +95,7 @@ class Table:
 
     @property
     def limits(self) -> ClockLimits:
-        return limits(self.rules)
+        return _limits(self.rulebook)
 
     @property
     def trumps(self) -> Trumps | None:
@@ -110,12 +111,10 @@ class Table:
         return None
 
     def cards_left(self) -> dict[str, int]:
+        """Cards left in each seat's hand."""
         size = self.rules.deal.hand_size if self.game else 0
-        played = {s: 0 for s in SEATS}
-        for trick in self.judge.tricks if self.judge else ():
-            for s, c in trick.plays:
-                played[s] += len(c)
-        return {s: max(size - played[s], 0) for s in SEATS}
+        shown = dict(self.judge.shown) if self.judge else {}
+        return {s: max(size - shown.get(s, 0), 0) for s in SEATS}
 
     # -- inputs ----------------------------------------------------------------------------------------
     def apply(self, name: str, payload: dict, at: float, seq: int) -> tuple[Table, list[Output]]:
@@ -406,8 +405,9 @@ class Table:
             "flags": [{"flag": f.flag, "seat": f.seat, "kind": f.kind, "at": f.at, "cards": list(f.cards), "text": f.text[:200]} for f in self.flags],
         }  # fmt: skip
 
-    def board(self, at: float) -> dict:
-        state = self.state(at)
+    def board(self, at: float, state: dict | None = None) -> dict:
+        """The ``board/out`` payload (from ``state`` when the caller has it already)."""
+        state = state or self.state(at)
         flagged = {f.seat for f in self.flags}
         seats = {}
         for s in SEATS:
@@ -418,6 +418,11 @@ class Table:
 
     def next_deadline(self) -> float | None:
         return self.clock.deadline() if self.clock is not None else None
+
+
+@cache
+def _limits(rulebook: str) -> ClockLimits:
+    return limits(load(rulebook))
 
 
 class _Reject(ValueError):

@@ -338,7 +338,8 @@ class TableService:
         self._publish("events", encode("events", event), retain=False)
 
     def _publish_snapshots(self, at: float) -> None:
-        for name, make in (("state", self.table.state), ("board/out", self.table.board)):
+        state = self.table.state(at)
+        for name, make in (("state", lambda at: state), ("board/out", lambda at: self.table.board(at, state))):
             try:
                 data = encode(name, make(at), validate=self.check_outputs)
             except Exception:

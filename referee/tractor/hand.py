@@ -23,6 +23,7 @@ added are the new tail of ``rulings``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from referee.cards import Cards, CardError, Decks
 from referee.seats import SEATS, next_seat, partner, prev_seat
@@ -62,9 +63,9 @@ class Trick:
     def leader(self) -> str:
         return self.plays[0][0]
 
-    @property
+    @cached_property
     def points(self) -> int:
-        return sum(c.points for _, cards in self.plays for c in cards)
+        return sum(cards.points for _, cards in self.plays)
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class HandJudge:
     kitty: Cards | None = None
     finished: bool = False
     played: Cards = Cards()
+    shown: tuple[tuple[str, int], ...] = tuple((s, 0) for s in SEATS)  # cards each seat has played
     # (kind, seat, trick) of the rulings made, and ("settled", seat, trick) of follows no evidence can change
     _proven: frozenset[tuple[str, str, int]] = field(default=frozenset(), repr=False)
 
@@ -138,7 +140,8 @@ class HandJudge:
         if seat != expected:
             raise HandError(f"trick {number}: {expected} is to play, not {seat}")
         try:
-            Decks(self.trumps.rules.deal.decks).check(self.all_played() + cards + (self.kitty or Cards()))
+            seen = self.played + self.kitty if self.kitty is not None else self.played
+            Decks(self.trumps.rules.deal.decks).check(cards, seen=seen)
         except CardError as exc:
             raise HandError(f"trick {number}: {exc}") from exc
         t = self.trumps
@@ -163,8 +166,9 @@ class HandJudge:
                 win = trick_winner(t, plays, trick.structure)
                 trick = replace(trick, winner=trick.plays[win][0])
             tricks = self.tricks[:-1] + (trick,)
-        judged = replace(self, tricks=tricks, rulings=tuple(rulings), played=self.played + cards)
-        held = len(judged.known_hand(seat, 1))
+        shown = tuple((s, n + len(cards) * (s == seat)) for s, n in self.shown)
+        judged = replace(self, tricks=tricks, rulings=tuple(rulings), played=self.played + cards, shown=shown)
+        held = dict(shown)[seat]
         if held > t.rules.deal.hand_size and held - len(cards) <= t.rules.deal.hand_size:
             judged = replace(judged, rulings=judged.rulings + (
                 Ruling("wrong_card_count", seat, number, f"has played {held} cards, a hand holds {t.rules.deal.hand_size}"),
@@ -177,7 +181,7 @@ class HandJudge:
         if len(cards) != size:
             raise HandError(f"the kitty has {size} cards in {self.trumps.rules.id}, not {len(cards)}")
         try:
-            Decks(self.trumps.rules.deal.decks).check(self.all_played() + cards)
+            Decks(self.trumps.rules.deal.decks).check(cards, seen=self.played)
         except CardError as exc:
             raise HandError(f"kitty: {exc}") from exc
         return replace(self, kitty=cards)
