@@ -16,7 +16,7 @@ from referee.rulebooks import Rulebook, load
 from referee.tractor.bots import legal_follow, random_lead, random_throw
 from referee.tractor.game import DeclareError, Declaring, Game, penalties_of, settle
 from referee.tractor.hand import SEATS, HandJudge, Trick, next_seat
-from referee.tractor.scoring import Outcome, capture_multiplier
+from referee.tractor.scoring import Outcome
 from referee.tractor.trumps import Trumps
 
 SECONDS_PER_CARD = 0.5  # simulated time one drawn card takes
@@ -253,15 +253,12 @@ def settle_hand(judge: HandJudge, buried: Cards, say: dict) -> None:
     if buried:
         print(say["kitty"].format(cards=buried, n=buried.points))
     last = judge.complete()[-1]
-    won = sum(t.points for t in judge.complete() if t.winner in judge.defenders())
     total = judge.defender_points()
-    if last.winner in judge.defenders():
-        times = capture_multiplier(judge.trumps, dict(last.plays)[last.winner], last.structure)
-        if rules.kitty_capture.source == "kitty":
-            key, base = ("capture" if times else "side_win"), buried.points
-        else:  # no kitty: the last trick's points count again, times - 1 more
-            key, base, times = "capture_last", last.points, max(times - 1, 0)
-        print(say[key].format(seat=seats[last.winner], kitty=base, times=times, n=total - won))
+    captured = judge.capture()
+    if captured is not None:
+        base, times = captured
+        key = "capture_last" if rules.kitty_capture.source != "kitty" else "capture" if times else "side_win"
+        print(say[key].format(seat=seats[last.winner], kitty=base, times=times, n=base * times))
     else:
         print(say["no_capture"].format(seat=seats[last.winner]))
     print(say["total"].format(n=total))

@@ -25,6 +25,7 @@ ranks first must be met by the play".
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from referee.cards import Cards
 from referee.tractor.trumps import TRUMP, Trumps
@@ -155,6 +156,13 @@ def requirement(trumps: Trumps, cards: Cards, structure: tuple[Unit, ...], befor
     """The best sequence of component keys these cards (of the led suit) can place."""
     search, budget = _search(trumps, cards, structure, list(before))
     return search.best(budget)
+
+
+@lru_cache(maxsize=1024)
+def ceiling(trumps: Trumps, structure: tuple[Unit, ...]) -> tuple:
+    """The requirement the lead meets itself: no hand can meet more, and a play that meets it
+    has the lead's whole format."""
+    return requirement(trumps, Cards.join(u.cards for u in structure), structure)
 
 
 def follow_ruling(

@@ -27,7 +27,7 @@ from functools import cached_property
 
 from referee.cards import Cards, CardError, Decks
 from referee.seats import SEATS, next_seat, partner, prev_seat
-from referee.tractor.follow import follow_ruling, requirement
+from referee.tractor.follow import ceiling, follow_ruling, requirement
 from referee.tractor.leads import failing_units, judge_lead
 from referee.tractor.scoring import capture_multiplier
 from referee.tractor.tricks import trick_winner
@@ -109,20 +109,28 @@ class HandJudge:
     def all_played(self) -> Cards:
         return self.played
 
+    def trick_points(self) -> int:
+        """Points the defenders won in tricks."""
+        return sum(t.points for t in self.complete() if t.winner in self.defenders())
+
+    def capture(self) -> tuple[int, int] | None:
+        """(points, times) the defenders add by winning the last trick of a finished hand: the
+        kitty's points times the book's multiplier, or without a kitty the last trick's points
+        once more for each card past the first of the winning play; None when nothing is captured
+        (the dealer's side won it, the hand is not over, or not every card was seen)."""
+        tricks = self.complete()
+        if not tricks or tricks[-1].winner not in self.defenders() or not self.finished:
+            return None
+        last = tricks[-1]
+        times = capture_multiplier(self.trumps, dict(last.plays)[last.winner], last.structure)
+        if self.trumps.rules.kitty_capture.source == "kitty":
+            return (self.kitty.points if self.kitty is not None else 0), times
+        return (last.points, max(times - 1, 0)) if self.all_seen() else None
+
     def defender_points(self) -> int:
         """Points the defenders won in tricks plus the kitty (or last-trick) capture, before penalties."""
-        tricks = self.complete()
-        won = sum(t.points for t in tricks if t.winner in self.defenders())
-        if not tricks or tricks[-1].winner not in self.defenders() or not self.finished:
-            return won
-        last = tricks[-1]
-        winning = dict(last.plays)[last.winner]
-        times = capture_multiplier(self.trumps, winning, last.structure)
-        if self.trumps.rules.kitty_capture.source == "kitty":
-            return won + (self.kitty.points * times if self.kitty is not None else 0)
-        if self.all_seen():
-            return won + last.points * max(times - 1, 0)
-        return won
+        captured = self.capture()
+        return self.trick_points() + (captured[0] * captured[1] if captured else 0)
 
     def all_seen(self) -> bool:
         """Every card of the decks has been played or shown in the kitty."""
@@ -300,8 +308,7 @@ def _meets_the_lead(t: Trumps, trick: Trick, cards: Cards, before: list[Cards]) 
     played = t.of_suit(cards, suit)
     if len(played) != len(cards):
         return False
-    lead = trick.plays[0][1]
-    return requirement(t, played, trick.structure, before) == requirement(t, lead, trick.structure)
+    return requirement(t, played, trick.structure, before) == ceiling(t, trick.structure)
 
 
 __all__ = ["HandJudge", "HandError", "Ruling", "Trick", "SEATS", "next_seat", "partner"]

@@ -16,7 +16,7 @@ unit of the lead's strongest kind decides (seed 000 第十二条 1).
 from __future__ import annotations
 
 from referee.cards import Cards
-from referee.tractor.follow import lead_structure, requirement
+from referee.tractor.follow import ceiling, lead_structure, requirement
 from referee.tractor.leads import strongest_unit
 from referee.tractor.trumps import TRUMP, Trumps
 from referee.tractor.units import Holding, Unit, unit_of
@@ -38,8 +38,7 @@ def play_value(trumps: Trumps, play: Cards, structure: tuple[Unit, ...]) -> tupl
         if (unit.kind, structure[0].kind) in trumps.rules.combos.outranks:
             return (1, trump, unit.top)
         return None
-    lead_cards = Cards.join(u.cards for u in structure)
-    if requirement(trumps, play, structure) != requirement(trumps, lead_cards, structure):
+    if requirement(trumps, play, structure) != ceiling(trumps, structure):
         return None
     strongest = strongest_unit(trumps, structure)
     holding = Holding(trumps, play)
