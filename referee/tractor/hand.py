@@ -76,7 +76,7 @@ class HandJudge:
     rulings: tuple[Ruling, ...] = ()
     kitty: Cards | None = None
     finished: bool = False
-    played: Cards = Cards()
+    played: Cards = Cards()  # every card shown in the tricks so far
     shown: tuple[tuple[str, int], ...] = tuple((s, 0) for s in SEATS)  # cards each seat has played
     # (kind, seat, trick) of the rulings made, and ("settled", seat, trick) of follows no evidence can change
     _proven: frozenset[tuple[str, str, int]] = field(default=frozenset(), repr=False)
@@ -106,9 +106,6 @@ class HandJudge:
         """The cards ``seat`` is known to have held at trick ``trick``: all it played from then on."""
         return Cards.join(c for t in self.tricks[trick - 1 :] for s, c in t.plays if s == seat)
 
-    def all_played(self) -> Cards:
-        return self.played
-
     def trick_points(self) -> int:
         """Points the defenders won in tricks."""
         return sum(t.points for t in self.complete() if t.winner in self.defenders())
@@ -135,7 +132,7 @@ class HandJudge:
     def all_seen(self) -> bool:
         """Every card of the decks has been played or shown in the kitty."""
         deal = self.trumps.rules.deal
-        return len(self.all_played()) + deal.kitty == 54 * deal.decks
+        return len(self.played) + deal.kitty == 54 * deal.decks
 
     # -- events ----------------------------------------------------------------
     def play(self, seat: str, cards: Cards, declared: list[Cards] | None = None) -> HandJudge:
@@ -223,7 +220,7 @@ class HandJudge:
         if done.all_seen():
             rulings = list(done.rulings)
             for seat in SEATS:
-                n = len(done.known_hand(seat, 1))
+                n = dict(done.shown)[seat]
                 if n < rules.hand_size:
                     rulings.append(Ruling("wrong_card_count", seat, len(self.tricks), f"played {n} cards, a hand holds {rules.hand_size}"))
             done = replace(done, rulings=tuple(rulings))

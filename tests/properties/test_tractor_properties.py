@@ -153,7 +153,7 @@ def test_whole_bot_hand_is_judged_clean(setup: Setup) -> None:
     other = [(r.kind, r.seat, r.trick, r.detail) for r in j.rulings]
     assert other == [], other  # nor illegal leads or wrong card counts
     # cards are conserved
-    assert j.all_played() + kitty == Decks(decks).full()
+    assert j.played + kitty == Decks(decks).full()
     assert all(len(tr.plays) == 4 for tr in j.tricks)
     # 100 points per deck: the tricks every seat won, plus the kitty
     won = {s: 0 for s in SEATS}
