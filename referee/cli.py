@@ -3,7 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import sys
+
+# Command groups owned by other packages. Each module defines ``add_parser(sub)``, which adds its
+# sub-command to the ``cardtable`` parser and sets ``func`` (called with the parsed args, returns the
+# exit status) with ``parser.set_defaults(func=...)``. Keep the modules light: import heavy
+# libraries inside the functions they serve.
+PLUGINS = ("vision.cli", "bridge.cli", "referee.tournament.cli", "display.cli", "referee.hall.cli")
+
+
+def _plugins(sub: argparse._SubParsersAction) -> None:
+    for name in PLUGINS:
+        if importlib.util.find_spec(name.rsplit(".", 1)[0]) is None or importlib.util.find_spec(name) is None:
+            continue  # that package is not built yet
+        importlib.import_module(name).add_parser(sub)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     replay.add_argument("--lang", choices=["zh", "en"], default="zh")
     replay.add_argument("--rulebook", default=None, help="default: the log's first assign, else classic-3deck")
     replay.add_argument("--table", default=None, help="the table id to replay as (default: the file's name)")
+    _plugins(sub)
     args = parser.parse_args(argv)
+    if getattr(args, "func", None) is not None:
+        return args.func(args)
     if args.command == "table":
         return _table(args, table)
     if args.command == "judge":
