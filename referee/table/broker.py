@@ -9,11 +9,12 @@ its database on SIGTERM, and every ``AUTOSAVE_S`` seconds while it runs).
 
 ``table_acl(tables, scoreboard_user, console_user)`` makes the users and the ACL of the hall's
 policy (issue 4): each table's service, camera and board bridge may write only their own topics
-of their own table, the scoreboard only reads, the console reads everything and writes commands.
+of their own table, the scoreboard only reads, the console reads everything and writes commands, the tournament
+service reads the tables' events and writes the tournament topics.
 
 >>> users, acl = table_acl(["t1"], "scoreboard", "console")
 >>> sorted(users)
-['board-t1', 'camera-t1', 'console', 'scoreboard', 'table-t1']
+['board-t1', 'camera-t1', 'console', 'scoreboard', 'table-t1', 'tournament']
 >>> print(acl)  # doctest: +ELLIPSIS
 # cardtable hall ACL ...
 user table-t1
@@ -28,6 +29,7 @@ topic read cardtable/v1/tables/t1/commands
 <BLANKLINE>
 user camera-t1
 topic write cardtable/v1/tables/t1/observed
+topic write cardtable/v1/tables/t1/frames
 <BLANKLINE>
 user board-t1
 topic write cardtable/v1/tables/t1/board/in
@@ -35,10 +37,15 @@ topic read cardtable/v1/tables/t1/board/out
 <BLANKLINE>
 user scoreboard
 topic read cardtable/v1/tables/#
+topic read cardtable/v1/tournament/#
 <BLANKLINE>
 user console
 topic read cardtable/v1/#
 topic write cardtable/v1/tables/+/commands
+<BLANKLINE>
+user tournament
+topic read cardtable/v1/tables/+/events
+topic write cardtable/v1/tournament/#
 <BLANKLINE>
 """
 
@@ -57,6 +64,7 @@ from referee.table.protocol import INPUTS, OUTPUTS, PREFIX, topic
 
 TABLES = PREFIX.rstrip("/")  # cardtable/v1/tables
 ROOT = TABLES.rsplit("/", 1)[0]  # cardtable/v1
+TOURNAMENTS = f"{ROOT}/tournament"  # cardtable/v1/tournament/{id}/round and .../standings
 
 # What a table's service publishes, and what it listens to: the protocol's outputs and inputs.
 TABLE_WRITES = OUTPUTS
@@ -89,9 +97,16 @@ def board_user(table: str) -> str:
 
 
 def table_acl(
-    tables: list[str], scoreboard_user: str = "scoreboard", console_user: str = "console"
+    tables: list[str], scoreboard_user: str = "scoreboard", console_user: str = "console",
+    tournament_user: str = "tournament",
 ) -> tuple[dict[str, str], str]:
-    """Users (name -> a fresh random password) and the mosquitto ACL text of the hall's policy."""
+    """Users (name -> a fresh random password) and the mosquitto ACL text of the hall's policy.
+
+    Per table: the table service writes its outputs and reads its inputs, the camera writes
+    ``observed`` and ``frames`` (the pictures kept for a flagged read), the board bridge writes
+    ``board/in`` and reads ``board/out``. The scoreboard reads every table and the tournament;
+    the console reads everything and writes every table's ``commands``; the tournament service
+    reads every table's ``events`` and writes the tournament topics."""
     for table in tables:
         if not table or any(c in table for c in "/+#\0") or any(c.isspace() for c in table):
             raise ValueError(f"bad table name {table!r}: no '/', '+', '#' or spaces")
@@ -102,11 +117,13 @@ def table_acl(
         blocks.append((table_user(t),
                        [f"topic write {topic(t, leaf)}" for leaf in TABLE_WRITES]
                        + [f"topic read {topic(t, leaf)}" for leaf in TABLE_READS]))
-        blocks.append((camera_user(t), [f"topic write {topic(t, 'observed')}"]))
+        blocks.append((camera_user(t), [f"topic write {topic(t, 'observed')}",
+                                        f"topic write {topic(t, 'frames')}"]))
         blocks.append((board_user(t), [f"topic write {topic(t, 'board/in')}",
                                        f"topic read {topic(t, 'board/out')}"]))
-    blocks.append((scoreboard_user, [f"topic read {TABLES}/#"]))
+    blocks.append((scoreboard_user, [f"topic read {TABLES}/#", f"topic read {TOURNAMENTS}/#"]))
     blocks.append((console_user, [f"topic read {ROOT}/#", f"topic write {TABLES}/+/commands"]))
+    blocks.append((tournament_user, [f"topic read {TABLES}/+/events", f"topic write {TOURNAMENTS}/#"]))
     names = [name for name, _ in blocks]
     if len(set(names)) != len(names):
         raise ValueError(f"user names collide: {names}")

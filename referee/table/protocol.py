@@ -50,7 +50,9 @@ VERSION = 1
 PREFIX = f"cardtable/v{VERSION}/tables/"
 INPUTS = ("observed", "board/in", "commands")
 OUTPUTS = ("board/out", "state", "events", "violations", "status")
-TOPICS = INPUTS + OUTPUTS
+# Published beside the flow: the camera's kept frames, for the console (the service ignores them).
+ATTACHMENTS = ("frames",)
+TOPICS = INPUTS + OUTPUTS + ATTACHMENTS
 # Every message goes at QoS 1 (at least once: inputs are applied once by their id,
 # outputs carry seq or are whole snapshots). Retained: the latest state, status and
 # display, so a subscriber that connects late sees the table as it is.

@@ -14,6 +14,7 @@ from jsonschema import Draft202012Validator
 
 from referee.table import protocol
 from referee.table.protocol import (
+    ATTACHMENTS,
     INPUTS,
     OUTPUTS,
     QOS,
@@ -100,7 +101,7 @@ def test_subscription_filters():
 def test_qos_and_retained():
     assert set(QOS) == set(TOPICS) and set(QOS.values()) == {1}
     assert RETAINED == {"state", "status", "board/out"}
-    assert set(INPUTS) | set(OUTPUTS) == set(TOPICS) and not set(INPUTS) & set(OUTPUTS)
+    assert set(INPUTS) | set(OUTPUTS) | set(ATTACHMENTS) == set(TOPICS) and not set(INPUTS) & set(OUTPUTS)
 
 
 # ---------------------------------------------------------------- the schema files

@@ -1,4 +1,4 @@
-"""A real mosquitto per test module, with the hall's users and ACL for tables t1 and t2, and helpers
+"""Shared fixtures. A real mosquitto per test module, with the hall's users and ACL for tables t1 and t2 (or the module's ``TABLES``), and helpers
 to connect real clients and collect what they receive."""
 
 from __future__ import annotations
