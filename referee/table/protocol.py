@@ -33,7 +33,7 @@ import copy
 import json
 import math
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -45,6 +45,7 @@ from referencing import Registry, Resource
 
 from referee import rulebooks
 from referee.cards import CardError, Cards
+from referee.table.fastcheck import Unsupported, compile_schema
 
 VERSION = 1
 PREFIX = f"cardtable/v{VERSION}/tables/"
@@ -239,22 +240,28 @@ def _bundle(node: Any, base: str, docs: dict[str, Any], depth: int = 0) -> Any:
 
 
 @cache
-def _fast_validator(name: str) -> Draft202012Validator | None:
-    """A validator of the schema with its references resolved once (validating is 3 to 5 times
-    faster), for the yes/no answer; :func:`_validator` still explains a failure. None when the
-    schemas cannot be bundled, or the bundle disagrees with the schema on an example."""
+def _fast_check(name: str) -> Callable[[Any], bool] | None:
+    """The yes/no answer of topic ``name``'s schema, fast: its references resolved once and, where
+    :mod:`fastcheck` knows every keyword, compiled to closures (else a ``jsonschema`` validator of
+    the bundle, 3 to 5 times faster than the schema with references); :func:`_validator` still
+    explains a failure. None when the schemas cannot be bundled, or the answer disagrees with the
+    schema's on an example."""
     try:
         docs = {}
         for path in sorted(SCHEMA_DIR.glob("*.json")):
             contents = json.loads(path.read_text(encoding="utf-8"))
             docs[contents["$id"]] = contents
         contents = _schema(name)
-        fast = _Validator(_bundle(contents, contents["$id"], docs))
+        bundle = _bundle(contents, contents["$id"], docs)
+        try:
+            check = compile_schema(bundle, _ecma)
+        except Unsupported:
+            check = _Validator(bundle).is_valid
         full = _validator(name)
         for example in contents.get("examples", []):
-            if fast.is_valid(example) != full.is_valid(example):
+            if check(example) != full.is_valid(example):
                 return None
-        return fast
+        return check
     except (KeyError, TypeError, ValueError, RecursionError):
         return None
 
@@ -273,9 +280,9 @@ def decode(name: str, raw: bytes | bytearray | str | Mapping[str, Any]) -> dict[
     value = _load(name, raw)
     if not isinstance(value, dict):
         raise PayloadError(name, f"the payload is {_json_kind(value)}, not an object")
-    fast = _fast_validator(name)
+    fast = _fast_check(name)
     validator = _validator(name)
-    errors = [] if fast is not None and fast.is_valid(value) else list(validator.iter_errors(value))
+    errors = [] if fast is not None and fast(value) else list(validator.iter_errors(value))
     if errors:
         # A wrong or missing version explains everything else: name it first. A field
         # of a failing if/then branch counts as unevaluated too: report the branch's error.
