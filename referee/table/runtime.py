@@ -22,81 +22,39 @@ raises a flag, which pauses the table until a person confirms, corrects or dismi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from functools import cache
+from dataclasses import dataclass, replace
 
-from referee.cards import CardError, Cards
-from referee.rulebooks import Rulebook, load
+from referee.cards import Cards
 from referee.seats import SEATS
-from referee.table.clock import ClockRecord, ClockLimits, RoundClock, ShotClock, late_penalty, limits, minutes_late
+from referee.table.clock import LatePenalty
+from referee.table.reducer import CONFIDENT, GRACE_MIN, Flag, Output, Reducer, _Reject, family  # noqa: F401 (re-exported)
 from referee.tractor.game import Declaring, DeclareError, Game, Penalty, penalties_of, settle, side_of
 from referee.tractor.hand import HandError, HandJudge
 from referee.tractor.trumps import Trumps
 
-CONFIDENT = 0.9  # a recognition below this is flagged for a person to confirm
-GRACE_MIN = 1.0  # a seat ready within a minute of the round's start is on time (pressing takes a moment)
+
+def new_table(table: str, rulebook: str) -> Reducer:
+    """The empty table for ``rulebook``: the reducer of its game (Tractor, Guandan, San Da Yi)."""
+    if family(rulebook) == "tractor":
+        return Table(table, rulebook)
+    from referee.table.climbing import new_climbing_table
+
+    return new_climbing_table(table, rulebook)
 
 
 @dataclass(frozen=True)
-class Output:
-    """One message to publish: a protocol topic name and its payload."""
+class Table(Reducer):
+    """A Tractor table (see the module's docstring); :meth:`new` makes the table of any game."""
 
-    name: str
-    payload: dict
-
-
-@dataclass(frozen=True)
-class Flag:
-    """Something a person must look at; ``pending`` is the play to apply once confirmed."""
-
-    flag: str
-    seat: str
-    kind: str
-    at: float
-    cards: tuple[str, ...] = ()
-    text: str = ""
-    pending: dict | None = None
-    violation: dict | None = None  # the violation published with the flag, confirmed or dismissed later
-
-
-@dataclass(frozen=True)
-class Table:
-    table: str
-    rulebook: str
-    players: tuple[tuple[str, str | None], ...] = tuple((s, None) for s in SEATS)
-    phase: str = "idle"
     game: Game | None = None
-    hand_no: int = 0
-    dealer: str | None = None
     declaring: Declaring | None = None
     trump: str | None = None
     judge: HandJudge | None = None
     penalties: tuple[Penalty, ...] = ()
-    clock: ShotClock | None = None
-    record: ClockRecord = ClockRecord()
-    round_start: float | None = None
-    ready: frozenset[str] = frozenset()
-    flags: tuple[Flag, ...] = ()
-    last_hand: bool = False
-    seq: int = 0
-    at: float = 0.0
-    flag_count: int = 0
-    _events: tuple[Output, ...] = field(default=(), repr=False, compare=False)
 
-    @staticmethod
-    def new(table: str, rulebook: str) -> Table:
-        load(rulebook)
-        return Table(table, rulebook)
+    new = staticmethod(new_table)
 
     # -- what it is --------------------------------------------------------------------------------
-    @property
-    def rules(self) -> Rulebook:
-        return load(self.rulebook)
-
-    @property
-    def limits(self) -> ClockLimits:
-        return _limits(self.rulebook)
-
     @property
     def trumps(self) -> Trumps | None:
         if self.trump is None or self.game is None:
@@ -116,118 +74,30 @@ class Table:
         shown = dict(self.judge.shown) if self.judge else {}
         return {s: max(size - shown.get(s, 0), 0) for s in SEATS}
 
-    # -- inputs ----------------------------------------------------------------------------------------
-    def apply(self, name: str, payload: dict, at: float, seq: int) -> tuple[Table, list[Output]]:
-        """The table after one input (already validated by ``protocol.decode``), and what to publish."""
-        t = replace(self, seq=seq, at=max(self.at, at), _events=())
-        handler = {"commands": Table._command, "board/in": Table._button, "observed": Table._observed}[name]
-        try:
-            t = handler(t, payload)
-        except ValueError as exc:  # _Reject, and any rule the engines refuse: nothing changes
-            t = replace(self, seq=seq, at=max(self.at, at), _events=())
-            t = t._event("rejected", {"topic": name, "id": payload.get("id"), "reason": str(exc)})
-        return replace(t, _events=()), list(t._events)
+    # -- the round and the buttons ---------------------------------------------------------------------
+    def _round_started(self) -> Table:
+        return replace(self, game=Game.start(self.rules))
 
-    def _event(self, kind: str, data: dict) -> Table:
-        out = Output("events", {"v": 1, "seq": max(self.seq, 1), "kind": kind, "at": self.at, "data": data})
-        return replace(self, _events=self._events + (out,))
+    def _counted(self, flag: Flag) -> Table:
+        if flag.kind in self.rules.penalties:
+            return replace(self, penalties=self.penalties + (Penalty(flag.kind, flag.seat, max(1, len(flag.cards))),))
+        return self
 
-    def _violation(self, seat: str, kind: str, article: str, penalty: dict, evidence: dict, status: str, flag: str | None = None) -> tuple[Table, dict]:
-        t = self
-        if flag is None:
-            t = replace(t, flag_count=t.flag_count + 1)
-            flag = f"v{t.flag_count}"
-        v = {
-            "v": 1, "seq": max(t.seq, 1), "flag": flag, "at": t.at, "seat": seat, "kind": kind,
-            "rule": {"book": t.rulebook, "article": article[:64]}, "penalty": penalty, "evidence": evidence, "status": status,
-        }  # fmt: skip
-        return replace(t, _events=t._events + (Output("violations", v),)), v
-
-    # -- commands --------------------------------------------------------------------------------------
-    def _command(self, p: dict) -> Table:
-        command = p["command"]
-        if command == "assign":
-            if self.phase not in ("idle", "round_over"):
-                raise _Reject("players and rulebook are assigned between rounds")
-            if not isinstance(load(p["rulebook"]), Rulebook):
-                raise _Reject(f"{p['rulebook']}: the table service runs Tractor rulebooks so far")
-            t = replace(self, rulebook=p["rulebook"], players=tuple((s, p["players"][s]) for s in SEATS))
-            return t._event("assigned", {"players": p["players"], "rulebook": p["rulebook"]})
-        if command == "start_round":
-            if self.phase not in ("idle", "round_over"):
-                raise _Reject(f"a round is already running (phase {self.phase})")
-            t = replace(self, phase="arriving", round_start=self.at, ready=frozenset(), game=Game.start(self.rules), hand_no=0, record=ClockRecord(), last_hand=False)
-            return t._event("round_started", {"rulebook": self.rulebook})
-        if command == "stop_round":
-            return replace(self, phase="round_over", clock=None)._event("round_stopped", {})
-        if command == "last_hand":
-            return replace(self, last_hand=True)._event("last_hand", {"hand": self.hand_no})
-        flag = self._find_flag(p["flag"])
-        return self._resolve(flag, command, p.get("cards"))
-
-    def _find_flag(self, flag_id: str) -> Flag:
-        for f in self.flags:
-            if f.flag == flag_id:
-                return f
-        raise _Reject(f"no open flag {flag_id}")
-
-    def _resolve(self, flag: Flag, how: str, cards: list[str] | None = None) -> Table:
-        t = replace(self, flags=tuple(f for f in self.flags if f.flag != flag.flag))
-        t = t._event("flag_resolved", {"flag": flag.flag, "how": how})
-        if flag.violation is not None:
-            status = "confirmed" if how == "confirm" else "dismissed"
-            t, _ = t._violation(flag.seat, flag.violation["kind"], flag.violation["rule"]["article"],
-                                flag.violation["penalty"], flag.violation["evidence"], status, flag.flag)
-            if status == "confirmed" and flag.kind in self.rules.penalties:
-                t = replace(t, penalties=t.penalties + (Penalty(flag.kind, flag.seat, max(1, len(flag.cards))),))
-        pending = dict(flag.pending) if flag.pending else None
-        if how == "correct" and pending is not None:
-            pending["cards"] = cards
-        if pending is not None and (how == "correct" or (how == "confirm" and flag.kind == "unsure")):
-            pending["confidence"] = 1.0
-            t = t._observed(pending)
-        return t._resume_clock()
-
-    # -- buttons ---------------------------------------------------------------------------------------
-    def _button(self, p: dict) -> Table:
-        seat, button = p["seat"], p["button"]
-        if button == "confirm":
-            mine = [f for f in self.flags if f.seat == seat]
-            if not mine:
-                raise _Reject(f"{seat}: no flag waits for {seat}'s confirmation")
-            return self._resolve(mine[0], "confirm")
-        if self.phase == "arriving" and button == "ready":
-            return self._arrive(seat)
+    def _game_button(self, seat: str, button: str) -> Table:
         if self.phase == "dealing" and button == "declare":
             return replace(self, declaring=self.declaring.draw_done(self.at))._event("draw_done", {"seat": seat})
         if self.phase == "dealing" and button == "ready" and seat == (self._dealer_to_be() or seat):
             if self.declaring.draw_done_at is None:
                 raise _Reject(f"{seat}: end the draw (the declare button) before taking the kitty")
             return self._take_kitty(seat)
-        if button == "referee":
-            return self._event("referee_called", {"seat": seat})
         raise _Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
 
-    def _arrive(self, seat: str) -> Table:
-        if seat in self.ready:
-            raise _Reject(f"{seat} is already at the table")
-        minutes = minutes_late(self.round_start, self.at)
-        late = late_penalty(self.rules, minutes if minutes > GRACE_MIN else 0.0)
-        t = replace(self, ready=self.ready | {seat})._event("ready", {"seat": seat, "minutes_late": round(late.minutes, 2)})
-        if late.kind != "none":
-            penalty = {"warning": late.kind == "warning", "points": late.points, "text": late.kind}
-            if late.kind == "forfeit_hand":
-                penalty["forfeit"] = "hand"
-            if late.kind == "forfeit_round":
-                penalty["forfeit"] = "round"
-            article = late.rule.article if late.rule else "late"
-            t, _ = t._violation(seat, "late_arrival", article, penalty, {"seconds": max(late.minutes * 60, 0)}, "confirmed")
-            lp = late.penalty(seat)
-            if lp is not None:
-                t = replace(t, penalties=t.penalties + (lp,))
-        if len(t.ready) == 4:
-            t = t._deal()
-        return t
+    def _late(self, seat: str, late: LatePenalty) -> Table:
+        lp = late.penalty(seat)
+        return replace(self, penalties=self.penalties + (lp,)) if lp is not None else self
+
+    def _all_ready(self) -> Table:
+        return self._deal()
 
     def _dealer_to_be(self) -> str | None:
         if self.game and self.game.dealer:
@@ -255,16 +125,7 @@ class Table:
         return t
 
     # -- what the camera saw ---------------------------------------------------------------------------
-    def _observed(self, p: dict) -> Table:
-        seat = p["seat"]
-        try:
-            cards = Cards.parse(p["cards"])
-        except CardError as exc:
-            raise _Reject(str(exc)) from None
-        if self.flags:
-            raise _Reject(f"the table waits for flag {self.flags[0].flag}")
-        if p.get("confidence", 1.0) < CONFIDENT:
-            return self._flag(seat, "unsure", cards, f"unsure read ({p['confidence']:.2f}): please confirm", p)
+    def _seen(self, seat: str, cards: Cards, p: dict) -> Table:
         if self.phase == "dealing":
             try:
                 declaring = self.declaring.declare(seat, cards, self.at)
@@ -285,23 +146,6 @@ class Table:
         if self.phase == "hand_over" and seat == self.dealer:
             return self._score(cards)
         raise _Reject(f"{seat}: cards shown in phase {self.phase}")
-
-    def _flag(self, seat: str, kind: str, cards: Cards, text: str, pending: dict | None, article: str = "", penalty: dict | None = None) -> Table:
-        t = replace(self, flag_count=self.flag_count + 1)
-        flag_id = f"f{t.flag_count}"
-        violation = None
-        if article:
-            evidence = {"cards": cards.names(), "hand": t.hand_no, "trick": t._trick_no()}
-            t, violation = t._violation(seat, kind, article, penalty or {}, evidence, "flagged", flag_id)
-        flag = Flag(flag_id, seat, kind, t.at, tuple(cards.names()), text, pending, violation)
-        clock = t.clock.paused(t.at) if t.clock and t.clock.running else t.clock
-        t = replace(t, flags=t.flags + (flag,), clock=clock)
-        return t._event("flag_raised", {"flag": flag_id, "seat": seat, "kind": kind, "text": text})
-
-    def _resume_clock(self) -> Table:
-        if self.flags or self.clock is None or self.clock.running:
-            return self
-        return replace(self, clock=self.clock.resumed(self.at))
 
     def _trick_no(self) -> int:
         if not self.judge:
@@ -334,10 +178,8 @@ class Table:
             t = replace(t, clock=t.record.start(t.limits, judge.expected_seat(), action, t.at))
         return t
 
-    def _out_of_turn(self, seat: str, cards: Cards, expected: str) -> Table:
-        """越序出牌: flagged for the referee; the cards are not played."""
-        penalty = {"points": self.rules.penalties.get("out_of_turn", {}).get("points", 0)}
-        return self._flag(seat, "out_of_turn", cards, f"{seat} played before {expected}", None, "越序出牌", penalty)
+    def _out_of_turn_rule(self) -> tuple[str, dict]:
+        return "越序出牌", {"points": self.rules.penalties.get("out_of_turn", {}).get("points", 0)}
 
     def _clock_after(self, seat: str) -> Table:
         if self.clock is None:
@@ -371,64 +213,30 @@ class Table:
         t = t._event("levels_changed", {"levels": {team: game.level_of(team) for team, _ in game.levels}, "dealer": game.dealer})
         if game.winner:
             return replace(t, phase="round_over")._event("game_won", {"team": game.winner})
-        round_clock = RoundClock.of(self.rules, self.round_start) if self.round_start is not None else None
+        round_clock = self.round_clock()
         if self.last_hand or (round_clock and round_clock.timed and round_clock.last_hand(self.at)):
             return replace(t, phase="round_over")._event("round_over", {"hands": t.hand_no})
         return t._deal()
 
     # -- outputs ---------------------------------------------------------------------------------------
-    def state(self, at: float) -> dict:
-        game = self.game
+    def _teams(self) -> list[dict]:
         teams = []
         for name, seats in (("SN", ["S", "N"]), ("EW", ["E", "W"])):
-            level = game.level_of(name) if game else None
+            level = self.game.level_of(name) if self.game else None
             defending = self.judge is not None and side_of(seats[0], self.dealer) == "defenders"
             teams.append({"name": name, "seats": seats, "level": level, "points": self.judge.defender_points() if defending else 0})
-        trick = None
-        if self.judge and self.judge.tricks:
-            last = self.judge.tricks[-1]
-            trick = {"leader": last.leader, "plays": [{"seat": s, "cards": c.names()} for s, c in last.plays]}
-        turn = self.turn()
-        clocks = {s: {"left": None, "running": False} for s in SEATS}
-        if self.clock is not None and self.clock.limit != float("inf"):
-            clocks[self.clock.seat] = {"left": round(self.clock.left(max(at, self.clock.last)), 3), "running": self.clock.running}
-        rc = RoundClock.of(self.rules, self.round_start) if self.round_start is not None else None
-        timed = rc is not None and rc.timed
-        return {
-            "v": 1, "seq": self.seq, "at": at, "rulebook": self.rulebook, "phase": self.phase,
-            "paused": bool(self.flags), "players": dict(self.players), "teams": teams,
-            "dealer": self.dealer, "trump": {"suit": self.trump, "rank": game.hand_level()} if self.trump and game else None,
-            "hand": self.hand_no, "trick": self._trick_no(), "turn": turn, "current_trick": trick,
-            "cards": self.cards_left(), "clocks": clocks,
-            "round": {"started_at": self.round_start, "left": round(rc.left(at), 3) if timed else None,
-                      "notice": bool(timed and rc.notice_due(at)), "last_hand": self.last_hand or bool(timed and rc.last_hand(at))},
-            "flags": [{"flag": f.flag, "seat": f.seat, "kind": f.kind, "at": f.at, "cards": list(f.cards), "text": f.text[:200]} for f in self.flags],
-        }  # fmt: skip
+        return teams
 
-    def board(self, at: float, state: dict | None = None) -> dict:
-        """The ``board/out`` payload (from ``state`` when the caller has it already)."""
-        state = state or self.state(at)
-        flagged = {f.seat for f in self.flags}
-        seats = {}
-        for s in SEATS:
-            on_turn = state["turn"] == s
-            light = "amber" if s in flagged else "green" if on_turn else "off"
-            seats[s] = {"clock": state["clocks"][s]["left"], "on_turn": on_turn, "cards": state["cards"][s], "light": light}
-        return {"v": 1, "at": at, "paused": bool(self.flags), "seats": seats}
+    def _trump(self) -> dict | None:
+        return {"suit": self.trump, "rank": self.game.hand_level()} if self.trump and self.game else None
 
-    def next_deadline(self) -> float | None:
-        return self.clock.deadline() if self.clock is not None else None
-
-
-@cache
-def _limits(rulebook: str) -> ClockLimits:
-    return limits(load(rulebook))
-
-
-class _Reject(ValueError):
-    """An input that changes nothing; answered with a ``rejected`` event."""
+    def _current_trick(self) -> dict | None:
+        if not (self.judge and self.judge.tricks):
+            return None
+        last = self.judge.tricks[-1]
+        return {"leader": last.leader, "plays": [{"seat": s, "cards": c.names()} for s, c in last.plays]}
 
 
 _ARTICLES = {"revoke": "藏张", "failed_throw": "甩错牌", "illegal_lead": "出错牌", "wrong_card_count": "牌张数目不符"}
 
-__all__ = ["Table", "Output", "Flag", "CONFIDENT", "GRACE_MIN"]
+__all__ = ["Table", "Output", "Flag", "CONFIDENT", "GRACE_MIN", "new_table"]

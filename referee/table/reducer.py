@@ -1,0 +1,337 @@
+"""What every table's reducer shares, whatever the game: inputs in, a new table and its outputs out.
+
+A reducer is an immutable :class:`Reducer`; :meth:`Reducer.apply` takes one input (already
+validated by ``protocol.decode``) with its time and log ``seq`` and returns the new table and what
+to publish. Everything is a pure function of the inputs and their times: no clock is read.
+
+Shared here: the outputs (``events``, ``violations``), the console's commands (``assign`` within
+one game family, ``start_round``, ``stop_round``, ``last_hand``, ``confirm``/``dismiss``/``correct``
+of a flag), the board's ``confirm``, ``referee`` and arrival ``ready`` (late arrival is measured),
+an unsure read or a play out of turn raised as a flag that pauses the table, the shot clock paused
+while a flag is open, and the parts of ``state`` and ``board/out`` that do not depend on the game.
+
+A game's reducer (``runtime.Table`` for Tractor, ``climbing.ClimbingTable`` for Guandan and San Da
+Yi) adds its fields and the hooks below (``_round_started``, ``_all_ready``, ``_seen``,
+``_game_button``, ``_late``, ``_counted``, ``_out_of_turn_rule``, and the state's parts), and may
+let time rule (``_tick``: what a running clock's deadline passed at ``at`` decides, before an input
+is applied).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cache
+
+from referee.cards import CardError, Cards
+from referee.rulebooks import ClimbingRulebook, Rulebook, load
+from referee.seats import SEATS
+from referee.table.clock import ClockLimits, ClockRecord, LatePenalty, RoundClock, ShotClock, late_penalty, limits, minutes_late
+
+CONFIDENT = 0.9  # a recognition below this is flagged for a person to confirm
+GRACE_MIN = 1.0  # a seat ready within a minute of the round's start is on time (pressing takes a moment)
+
+
+@dataclass(frozen=True)
+class Output:
+    """One message to publish: a protocol topic name and its payload."""
+
+    name: str
+    payload: dict
+
+
+@dataclass(frozen=True)
+class Flag:
+    """Something a person must look at; ``pending`` is the play to apply once confirmed."""
+
+    flag: str
+    seat: str
+    kind: str
+    at: float
+    cards: tuple[str, ...] = ()
+    text: str = ""
+    pending: dict | None = None
+    violation: dict | None = None  # the violation published with the flag, confirmed or dismissed later
+
+
+def family(rulebook: str) -> str:
+    """The game a rulebook is for: ``tractor``, ``guandan`` or ``sandayi``.
+
+    >>> family("classic-3deck"), family("sanjiang-2012"), family("usst-2016")
+    ('tractor', 'guandan', 'sandayi')
+    """
+    rules = load(rulebook)
+    return "tractor" if isinstance(rules, Rulebook) else rules.game
+
+
+@dataclass(frozen=True)
+class Reducer:
+    table: str
+    rulebook: str
+    players: tuple[tuple[str, str | None], ...] = tuple((s, None) for s in SEATS)
+    phase: str = "idle"
+    hand_no: int = 0
+    dealer: str | None = None
+    clock: ShotClock | None = None
+    record: ClockRecord = ClockRecord()
+    round_start: float | None = None
+    ready: frozenset[str] = frozenset()
+    flags: tuple[Flag, ...] = ()
+    last_hand: bool = False
+    seq: int = 0
+    at: float = 0.0
+    flag_count: int = 0
+    _events: tuple[Output, ...] = field(default=(), repr=False, compare=False)
+
+    # -- what it is --------------------------------------------------------------------------------
+    @property
+    def rules(self) -> Rulebook | ClimbingRulebook:
+        return load(self.rulebook)
+
+    @property
+    def limits(self) -> ClockLimits:
+        return _limits(self.rulebook)
+
+    def round_clock(self) -> RoundClock | None:
+        return RoundClock.of(self.rules, self.round_start) if self.round_start is not None else None
+
+    # -- inputs ----------------------------------------------------------------------------------------
+    def apply(self, name: str, payload: dict, at: float, seq: int) -> tuple[Reducer, list[Output]]:
+        """The table after one input (already validated by ``protocol.decode``), and what to publish."""
+        t = replace(self, seq=seq, at=max(self.at, at), _events=())
+        handler = {"commands": Reducer._command, "board/in": Reducer._button, "observed": Reducer._observed}[name]
+        try:
+            t = handler(t._tick(), payload)
+        except ValueError as exc:  # _Reject, and any rule the engines refuse: nothing changes
+            t = replace(self, seq=seq, at=max(self.at, at), _events=())
+            t = t._event("rejected", {"topic": name, "id": payload.get("id"), "reason": str(exc)})
+        return replace(t, _events=()), list(t._events)
+
+    def _tick(self) -> Reducer:
+        """What the clocks decided up to ``self.at`` (nothing unless the game lets time rule)."""
+        return self
+
+    def _event(self, kind: str, data: dict) -> Reducer:
+        out = Output("events", {"v": 1, "seq": max(self.seq, 1), "kind": kind, "at": self.at, "data": data})
+        return replace(self, _events=self._events + (out,))
+
+    def _violation(self, seat: str, kind: str, article: str, penalty: dict, evidence: dict, status: str, flag: str | None = None) -> tuple[Reducer, dict]:
+        t = self
+        if flag is None:
+            t = replace(t, flag_count=t.flag_count + 1)
+            flag = f"v{t.flag_count}"
+        v = {
+            "v": 1, "seq": max(t.seq, 1), "flag": flag, "at": t.at, "seat": seat, "kind": kind,
+            "rule": {"book": t.rulebook, "article": article[:64]}, "penalty": penalty, "evidence": evidence, "status": status,
+        }  # fmt: skip
+        return replace(t, _events=t._events + (Output("violations", v),)), v
+
+    # -- commands --------------------------------------------------------------------------------------
+    def _command(self, p: dict) -> Reducer:
+        command = p["command"]
+        if command == "assign":
+            if self.phase not in ("idle", "round_over"):
+                raise _Reject("players and rulebook are assigned between rounds")
+            mine, theirs = family(self.rulebook), family(p["rulebook"])
+            if mine != theirs:
+                raise _Reject(f"{p['rulebook']} is a {theirs} rulebook and this table plays {mine}: "
+                              f"start the table's service with --rulebook {p['rulebook']} to change games")
+            t = replace(self, rulebook=p["rulebook"], players=tuple((s, p["players"][s]) for s in SEATS))
+            return t._event("assigned", {"players": p["players"], "rulebook": p["rulebook"]})
+        if command == "start_round":
+            if self.phase not in ("idle", "round_over"):
+                raise _Reject(f"a round is already running (phase {self.phase})")
+            t = replace(self, phase="arriving", round_start=self.at, ready=frozenset(), hand_no=0, record=ClockRecord(), last_hand=False)
+            return t._round_started()._event("round_started", {"rulebook": self.rulebook})
+        if command == "stop_round":
+            return replace(self, phase="round_over", clock=None)._event("round_stopped", {})
+        if command == "last_hand":
+            return replace(self, last_hand=True)._event("last_hand", {"hand": self.hand_no})
+        flag = self._find_flag(p["flag"])
+        return self._resolve(flag, command, p.get("cards"))
+
+    def _round_started(self) -> Reducer:
+        return self
+
+    def _find_flag(self, flag_id: str) -> Flag:
+        for f in self.flags:
+            if f.flag == flag_id:
+                return f
+        raise _Reject(f"no open flag {flag_id}")
+
+    def _resolve(self, flag: Flag, how: str, cards: list[str] | None = None) -> Reducer:
+        t = replace(self, flags=tuple(f for f in self.flags if f.flag != flag.flag))
+        t = t._event("flag_resolved", {"flag": flag.flag, "how": how})
+        if flag.violation is not None:
+            status = "confirmed" if how == "confirm" else "dismissed"
+            t, _ = t._violation(flag.seat, flag.violation["kind"], flag.violation["rule"]["article"],
+                                flag.violation["penalty"], flag.violation["evidence"], status, flag.flag)
+            if status == "confirmed":
+                t = t._counted(flag)
+        pending = dict(flag.pending) if flag.pending else None
+        if how == "correct" and pending is not None:
+            pending["cards"] = cards
+        if pending is not None and (how == "correct" or (how == "confirm" and flag.kind == "unsure")):
+            pending["confidence"] = 1.0
+            t = t._observed(pending)
+        return t._resume_clock()
+
+    def _counted(self, flag: Flag) -> Reducer:
+        """A flagged violation was confirmed: what it costs under the game."""
+        return self
+
+    # -- buttons ---------------------------------------------------------------------------------------
+    def _button(self, p: dict) -> Reducer:
+        seat, button = p["seat"], p["button"]
+        if button == "confirm":
+            mine = [f for f in self.flags if f.seat == seat]
+            if not mine:
+                raise _Reject(f"{seat}: no flag waits for {seat}'s confirmation")
+            return self._resolve(mine[0], "confirm")
+        if self.phase == "arriving" and button == "ready":
+            return self._arrive(seat)
+        if button == "referee":
+            return self._event("referee_called", {"seat": seat})
+        return self._game_button(seat, button)
+
+    def _game_button(self, seat: str, button: str) -> Reducer:
+        raise _Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
+
+    def _arrive(self, seat: str) -> Reducer:
+        if seat in self.ready:
+            raise _Reject(f"{seat} is already at the table")
+        minutes = minutes_late(self.round_start, self.at)
+        late = late_penalty(self.rules, minutes if minutes > GRACE_MIN else 0.0)
+        t = replace(self, ready=self.ready | {seat})._event("ready", {"seat": seat, "minutes_late": round(late.minutes, 2)})
+        if late.kind != "none":
+            penalty = {"warning": late.kind == "warning", "points": late.points, "text": late.kind}
+            if late.kind == "forfeit_hand":
+                penalty["forfeit"] = "hand"
+            if late.kind == "forfeit_round":
+                penalty["forfeit"] = "round"
+            article = late.rule.article if late.rule else "late"
+            t, _ = t._violation(seat, "late_arrival", article, penalty, {"seconds": max(late.minutes * 60, 0)}, "confirmed")
+            t = t._late(seat, late)
+        if len(t.ready) == 4 and t.phase == "arriving":
+            t = t._all_ready()
+        return t
+
+    def _late(self, seat: str, late: LatePenalty) -> Reducer:
+        return self
+
+    def _all_ready(self) -> Reducer:
+        raise NotImplementedError
+
+    # -- what the camera saw ---------------------------------------------------------------------------
+    def _observed(self, p: dict) -> Reducer:
+        seat = p["seat"]
+        try:
+            cards = Cards.parse(p["cards"])
+        except CardError as exc:
+            raise _Reject(str(exc)) from None
+        if self.flags:
+            raise _Reject(f"the table waits for flag {self.flags[0].flag}")
+        if p.get("confidence", 1.0) < CONFIDENT:
+            return self._flag(seat, "unsure", cards, f"unsure read ({p['confidence']:.2f}): please confirm", p)
+        return self._seen(seat, cards, p)
+
+    def _seen(self, seat: str, cards: Cards, p: dict) -> Reducer:
+        raise NotImplementedError
+
+    def _flag(self, seat: str, kind: str, cards: Cards, text: str, pending: dict | None, article: str = "", penalty: dict | None = None) -> Reducer:
+        t = replace(self, flag_count=self.flag_count + 1)
+        flag_id = f"f{t.flag_count}"
+        violation = None
+        if article:
+            evidence = {"cards": cards.names(), "hand": t.hand_no, "trick": t._trick_no()}
+            t, violation = t._violation(seat, kind, article, penalty or {}, evidence, "flagged", flag_id)
+        flag = Flag(flag_id, seat, kind, t.at, tuple(cards.names()), text, pending, violation)
+        t = replace(t, flags=t.flags + (flag,))._pause_clocks()
+        return t._event("flag_raised", {"flag": flag_id, "seat": seat, "kind": kind, "text": text})
+
+    def _pause_clocks(self) -> Reducer:
+        return replace(self, clock=self.clock.paused(self.at)) if self.clock and self.clock.running else self
+
+    def _resume_clock(self) -> Reducer:
+        if self.flags or self.clock is None or self.clock.running:
+            return self
+        return replace(self, clock=self.clock.resumed(self.at))
+
+    def _out_of_turn(self, seat: str, cards: Cards, expected: str | None) -> Reducer:
+        """越序出牌: flagged for the referee; the cards are not played."""
+        article, penalty = self._out_of_turn_rule()
+        return self._flag(seat, "out_of_turn", cards, f"{seat} played before {expected}", None, article, penalty)
+
+    def _out_of_turn_rule(self) -> tuple[str, dict]:
+        """The article and penalty of a play out of turn under the book."""
+        return "越序出牌", {}
+
+    # -- outputs ---------------------------------------------------------------------------------------
+    def _trick_no(self) -> int:
+        return 0
+
+    def turn(self) -> str | None:
+        return None
+
+    def cards_left(self) -> dict[str, int]:
+        return dict.fromkeys(SEATS, 0)
+
+    def _teams(self) -> list[dict]:
+        raise NotImplementedError
+
+    def _trump(self) -> dict | None:
+        return None
+
+    def _current_trick(self) -> dict | None:
+        return None
+
+    def _clocks(self, at: float) -> dict:
+        """Each seat's clock in ``state``: the running shot clock's seat shows its seconds left."""
+        clocks = {s: {"left": None, "running": False} for s in SEATS}
+        if self.clock is not None and self.clock.limit != float("inf"):
+            clocks[self.clock.seat] = {"left": round(self.clock.left(max(at, self.clock.last)), 3), "running": self.clock.running}
+        return clocks
+
+    def state(self, at: float) -> dict:
+        t = self._view(at)
+        rc = t.round_clock()
+        timed = rc is not None and rc.timed
+        return {
+            "v": 1, "seq": t.seq, "at": at, "rulebook": t.rulebook, "phase": t.phase,
+            "paused": bool(t.flags), "players": dict(t.players), "teams": t._teams(),
+            "dealer": t.dealer, "trump": t._trump(),
+            "hand": t.hand_no, "trick": t._trick_no(), "turn": t.turn(), "current_trick": t._current_trick(),
+            "cards": t.cards_left(), "clocks": t._clocks(at),
+            "round": {"started_at": t.round_start, "left": round(rc.left(at), 3) if timed else None,
+                      "notice": bool(timed and rc.notice_due(at)), "last_hand": t.last_hand or bool(timed and rc.last_hand(at))},
+            "flags": [{"flag": f.flag, "seat": f.seat, "kind": f.kind, "at": f.at, "cards": list(f.cards), "text": f.text[:200]} for f in t.flags],
+        }  # fmt: skip
+
+    def _view(self, at: float) -> Reducer:
+        """The table as ``state`` shows it at ``at`` (with what time decided since the last input)."""
+        return self
+
+    def board(self, at: float, state: dict | None = None) -> dict:
+        """The ``board/out`` payload (from ``state`` when the caller has it already)."""
+        state = state or self.state(at)
+        flagged = {f.seat for f in self.flags}
+        seats = {}
+        for s in SEATS:
+            on_turn = state["turn"] == s
+            light = "amber" if s in flagged else "green" if on_turn else "off"
+            seats[s] = {"clock": state["clocks"][s]["left"], "on_turn": on_turn, "cards": state["cards"][s], "light": light}
+        return {"v": 1, "at": at, "paused": bool(self.flags), "seats": seats}
+
+    def next_deadline(self) -> float | None:
+        return self.clock.deadline() if self.clock is not None else None
+
+
+@cache
+def _limits(rulebook: str) -> ClockLimits:
+    return limits(load(rulebook))
+
+
+class _Reject(ValueError):
+    """An input that changes nothing; answered with a ``rejected`` event."""
+
+
+__all__ = ["CONFIDENT", "GRACE_MIN", "Flag", "Output", "Reducer", "family"]
