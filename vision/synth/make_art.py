@@ -1,0 +1,133 @@
+"""Build the committed card art (run by hand, never at run time or in CI): `python -m vision.synth.make_art NPM_DIR`.
+
+Rasterises with the system Chromium (Playwright) into ``vision/synth/art/<style>/<CARD>.png``, 160x224 px (5:7):
+- ``letele``: the CC0 SVG deck of the npm package ``@letele/playing-cards`` 0.1.0 (unpacked by ``npm pack`` into
+  NPM_DIR, its React components turned into SVG by ``letele_svgs``); its jokers get a vertical ``JOKER`` corner index.
+- ``sans``, ``serif``, ``mono``: faces drawn here with the DejaVu fonts (Debian ``fonts-dejavu``, free licence).
+Jokers in every style: ``BJ`` (big joker) in colour, ``LJ`` (little joker) in black, as Chinese decks print them.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ART = Path(__file__).parent / "art"
+W, H = 160, 224
+RANKS = "23456789TJQKA"
+SUITS = {"S": ("&#9824;", False), "H": ("&#9829;", True), "D": ("&#9830;", True), "C": ("&#9827;", False)}
+# (font family, weight, red, black, background, index size px, border)
+STYLES = {
+    "sans": ("DejaVu Sans", "bold", "#d40000", "#111", "#fdfdfb", 30, "1px solid #999"),
+    "serif": ("DejaVu Serif", "bold", "#a5101e", "#1a1a2a", "#f6f1e4", 27, "2px solid #445"),
+    "mono": ("DejaVu Sans Mono", "bold", "#e0301e", "#000", "#ffffff", 28, "1px solid #bbb"),
+}
+PIPS = {  # pip centres in card fractions, the usual layouts
+    "A": [(.5, .5)], "2": [(.5, .2), (.5, .8)], "3": [(.5, .2), (.5, .5), (.5, .8)],
+    "4": [(.32, .2), (.68, .2), (.32, .8), (.68, .8)],
+    "5": [(.32, .2), (.68, .2), (.5, .5), (.32, .8), (.68, .8)],
+    "6": [(.32, .2), (.68, .2), (.32, .5), (.68, .5), (.32, .8), (.68, .8)],
+    "7": [(.32, .2), (.68, .2), (.5, .35), (.32, .5), (.68, .5), (.32, .8), (.68, .8)],
+    "8": [(.32, .2), (.68, .2), (.5, .35), (.32, .5), (.68, .5), (.5, .65), (.32, .8), (.68, .8)],
+    "9": [(.32, .2), (.68, .2), (.32, .4), (.68, .4), (.5, .5), (.32, .6), (.68, .6), (.32, .8), (.68, .8)],
+    "T": [(.32, .2), (.68, .2), (.5, .3), (.32, .4), (.68, .4), (.32, .6), (.68, .6), (.5, .7), (.32, .8), (.68, .8)],
+}
+
+
+def index_html(text: str, colour: str, font: str, weight: str, size: int, vertical: bool) -> str:
+    """The two corner indices (top left, and bottom right turned half round)."""
+    body = "<br>".join(text) if vertical else text
+    lh = 0.9 if vertical else 1.0
+    box = (f"position:absolute;text-align:center;color:{colour};font-family:&quot;{font}&quot;;font-weight:{weight};"
+           f"font-size:{size if not vertical else size * 0.55:.0f}px;line-height:{lh};width:{size * 0.95:.0f}px")
+    return (f"<div style='{box};left:3px;top:4px'>{body}</div>"
+            f"<div style='{box};right:3px;bottom:4px;transform:rotate(180deg)'>{body}</div>")
+
+
+def face_html(card: str, style: str) -> str:
+    font, weight, red, black, bg, size, border = STYLES[style]
+    if card in ("BJ", "LJ"):
+        colour = red if card == "BJ" else black
+        inner = index_html("JOKER", colour, font, weight, size, True) + (
+            f"<div style='position:absolute;left:0;right:0;top:60px;text-align:center;font-size:80px;color:{colour}'>"
+            f"{'&#9733;' if card == 'BJ' else '&#9734;'}</div>")
+        return card_div(bg, border, inner)
+    suit, rank = card[0], card[1]
+    glyph, is_red = SUITS[suit]
+    colour = red if is_red else black
+    label = "10" if rank == "T" else rank
+    sz = size * (0.8 if label == "10" else 1)
+    ix = index_html(f"{label}<br><span style='font-size:{size * 0.8:.0f}px'>{glyph}</span>", colour, font, weight,
+                    round(sz), False)
+    if rank in "JQK":
+        centre = (f"<div style='position:absolute;left:34px;top:40px;width:90px;height:142px;border:2px solid {colour};"
+                  f"text-align:center;font-family:&quot;{font}&quot;;font-size:70px;line-height:140px;color:{colour}'>{rank}</div>")
+    else:
+        pip = 72 if rank == "A" else 28
+        centre = "".join(
+            f"<div style='position:absolute;left:{x * W - pip * .45:.0f}px;top:{y * H - pip * .62:.0f}px;"
+            f"font-size:{pip}px;color:{colour};line-height:1;{'transform:rotate(180deg);' if y > .55 else ''}'>{glyph}</div>"
+            for x, y in PIPS[rank])
+    return card_div(bg, border, ix + centre)
+
+
+def card_div(bg: str, border: str, inner: str) -> str:
+    return (f"<div style='position:relative;box-sizing:border-box;width:{W}px;height:{H}px;background:{bg};"
+            f"border:{border};border-radius:9px;overflow:hidden'>{inner}</div>")
+
+
+def letele_svgs(npm_dir: Path) -> dict[str, str]:
+    """The SVG text of every card of @letele/playing-cards, by running its React components with a tiny createElement."""
+    src = next(npm_dir.glob("**/letele*/package/dist/index.esm.js")).read_text()
+    shim = ("const _extends=Object.assign;const kebab=k=>k==='className'?'class':k==='xlinkHref'?'xlink:href':"
+            "k==='xmlnsXlink'?'xmlns:xlink':/^(viewBox|preserveAspectRatio|patternUnits|gradientUnits|gradientTransform)$/"
+            ".test(k)?k:k.replace(/[A-Z]/g,m=>'-'+m.toLowerCase());const React={createElement:(t,p,...c)=>{let a='';"
+            "for(const [k,v] of Object.entries(p||{})){if(v==null)continue;a+=' '+kebab(k)+'=\"'+String(v)"
+            ".replace(/\"/g,'&quot;')+'\"';}return '<'+t+a+'>'+c.flat().filter(x=>x!=null&&x!==false).join('')+'</'+t+'>';}};")
+    body = re.sub(r"^import .*$", "", src, flags=re.M)
+    exports = re.search(r"export \{(.*?)\};", body, re.S)
+    pairs = [x.strip().split(" as ") for x in exports.group(1).split(",")]
+    body = body[: exports.start()] + "console.log(JSON.stringify({" + ",".join(f"'{b}':{a}({{}})" for a, b in pairs) + "}));"
+    out = subprocess.run(["node", "-"], input=shim + body, capture_output=True, text=True, check=True).stdout
+    import json
+    raw = json.loads(out)
+    names = {"J1": "BJ", "J2": "LJ"}
+    for s in "SHDC":
+        for r in RANKS:
+            names[s + ("10" if r == "T" else r.lower() if r in "JQKA" else r)] = s + r
+    return {names[k]: v for k, v in raw.items() if k in names}
+
+
+def letele_html(card: str, svg: str) -> str:
+    img = f"<img style='position:absolute;left:0;top:0;width:{W}px;height:{H}px' src='data:image/svg+xml;base64,{base64.b64encode(svg.encode()).decode()}'>"
+    if card in ("BJ", "LJ"):
+        img += index_html("JOKER", "#e00000" if card == "BJ" else "#000", "DejaVu Sans", "bold", 26, True)
+    return f"<div style='position:relative;width:{W}px;height:{H}px'>{img}</div>"
+
+
+def cards() -> list[str]:
+    return [s + r for s in "SHDC" for r in RANKS] + ["BJ", "LJ"]
+
+
+def main(argv: list[str]) -> int:
+    from playwright.sync_api import sync_playwright
+
+    jobs = [(style, c, face_html(c, style)) for style in STYLES for c in cards()]
+    jobs += [("letele", c, letele_html(c, svg)) for c, svg in letele_svgs(Path(argv[0])).items()]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium")
+        page = browser.new_page(viewport={"width": W, "height": H})
+        for style, card, html in jobs:
+            (ART / style).mkdir(parents=True, exist_ok=True)
+            page.set_content(f"<html><body style='margin:0;background:transparent'>{html}</body></html>")
+            page.wait_for_timeout(20)
+            page.screenshot(path=str(ART / style / f"{card}.png"), omit_background=True)
+        browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
