@@ -9,6 +9,18 @@ ends it) → ``playing`` (:meth:`Game.play`, :meth:`Game.pass_`) → ``over``. F
 (:meth:`Game.foul`) may be recorded in any phase before ``over``. Every event returns a new
 state; a refused event raises :class:`GameError` and changes nothing.
 
+A camera referee never sees the hands, only what is played face up: :meth:`Game.start_unseen`
+follows a game from that evidence alone, knowing each seat's card count and checking every card
+shown against the decks; what needs a hand (:meth:`hand`, :attr:`can_report`) is then unknown.
+
+>>> u = Game.start_unseen(load("usst-2016"), "S").bid("S", 3).take_kitty("S")
+>>> u.count("S"), u.play("S", Cards.parse("S3 S3")).count("S")
+(33, 31)
+>>> u.play("S", Cards.parse("S3 S3 S3"))
+Traceback (most recent call last):
+...
+referee.sandayi.game.GameError: S: S3 appears 3 times, but 2 decks hold only 2
+
 A lead may be any combination; a follow must beat the play on the table (the lowest reading of
 its cards that beats it is recorded). Passing is for followers only. Once the three others have
 passed, the last player to play leads again. The game ends when a player runs out: the dealer
@@ -100,7 +112,7 @@ class Game:
     """The state of one game. Build it with :meth:`start`; feed it events."""
 
     rules: ClimbingRulebook
-    hands: tuple[Cards, ...]  # in seat order S E N W
+    hands: tuple[Cards, ...]  # in seat order S E N W; () when unseen (only the counts are known)
     kitty: Cards
     bidding: Bidding
     phase: str = "bidding"
@@ -116,6 +128,12 @@ class Game:
     winner: str | None = None  # "dealer" | "allies"
     ended_by: str | None = None  # "out" | "report" | "fouls"
     offender: str | None = None  # the player ruled the loser for fouls
+    counts: tuple[int, ...] = ()  # cards each seat holds, in seat order
+    played: Cards = Cards()  # every card played face up so far
+
+    def __post_init__(self) -> None:
+        if not self.counts:
+            object.__setattr__(self, "counts", tuple(len(h) for h in self.hands) or (self.rules.deal["hand_size"],) * 4)
 
     # -- building ------------------------------------------------------------------------
 
@@ -142,10 +160,32 @@ class Game:
             raise GameError(f"the kitty holds {len(kitty)} cards, not {rules.deal['kitty']}")
         return Game(rules, parsed, kitty, Bidding(rules, first_bidder), turn=first_bidder)
 
+    @staticmethod
+    def start_unseen(rules: ClimbingRulebook, first_bidder: str) -> Game:
+        """A game followed from the evidence only (the hands unseen): each seat is dealt
+        ``hand_size`` cards, the dealer gets the ``kitty``; every play is checked against the
+        count it holds and, with every card shown before it, against the decks."""
+        try:
+            check_seat(first_bidder)
+        except ValueError as exc:
+            raise GameError(f"first bidder: {exc}") from None
+        return Game(rules, (), Cards(), Bidding(rules, first_bidder), turn=first_bidder)
+
     # -- what the table shows ------------------------------------------------------------
 
+    @property
+    def seen(self) -> bool:
+        """Are the hands known (a game dealt by :meth:`start`), not only their counts?"""
+        return bool(self.hands)
+
     def hand(self, seat: str) -> Cards:
+        if not self.seen:
+            raise GameError(f"{seat}'s hand is unseen: only its count ({self.count(seat)}) is known")
         return self.hands[SEATS.index(check_seat(seat))]
+
+    def count(self, seat: str) -> int:
+        """Cards ``seat`` holds now."""
+        return self.counts[SEATS.index(check_seat(seat))]
 
     @property
     def over(self) -> bool:
@@ -191,7 +231,7 @@ class Game:
     def can_report(self) -> bool:
         """May the dealer report (报到) now: 庄家手中有4个王或7张以上(包含7张)的炸弹, after taking the kitty
         and before the first lead?"""
-        if self.phase != "declaring" or self.reported is not None:
+        if self.phase != "declaring" or self.reported is not None or not self.seen:
             return False
         s = self.rules.sections["scoring"]
         hand = self.hand(self.dealer)
@@ -207,7 +247,7 @@ class Game:
     def count_answer(self, seat: str) -> int | None:
         """What ``seat`` must answer when asked its count: the number of cards when it holds
         ``count_report_at`` or fewer, else None (“不报”)."""
-        n = len(self.hand(seat))
+        n = self.count(seat)
         return n if n <= self.rules.sections["fouls"]["count_report_at"] else None
 
     @property
@@ -277,8 +317,10 @@ class Game:
             raise GameError(f"{seat}: only the dealer ({self.dealer}) takes the kitty")
         hands = list(self.hands)
         i = SEATS.index(seat)
-        hands[i] = hands[i] + self.kitty
-        return replace(self, hands=tuple(hands), phase="declaring")
+        if self.seen:
+            hands[i] = hands[i] + self.kitty
+        counts = self.counts[:i] + (self.counts[i] + self.rules.deal["kitty"],) + self.counts[i + 1 :]
+        return replace(self, hands=tuple(hands), counts=counts, phase="declaring")
 
     def report(self, seat: str, play: bool) -> Game:
         """报到: the dealer shows four jokers or a bomb of seven or more, then plays on (``play``: 打,
@@ -323,9 +365,15 @@ class Game:
             raise GameError(f"{seat}: {exc}") from None
         if not len(cards):
             raise GameError(f'{seat}: a play needs at least one card (or "pass")')
-        hand = self.hand(seat)
-        if not hand.contains(cards):
+        i = SEATS.index(seat)
+        if self.seen and not self.hand(seat).contains(cards):
             raise GameError(f"{seat}: {show(self.rules, cards)} is not in the hand")
+        if len(cards) > self.counts[i]:
+            raise GameError(f"{seat} holds {self.counts[i]} cards and cannot play {len(cards)}")
+        try:
+            Decks(self.rules.deal["decks"]).check(cards, seen=self.played)
+        except CardError as exc:
+            raise GameError(f"{seat}: {exc}") from None
         found = readings(self.rules, cards)
         if not found:
             raise GameError(f"{seat}: {show(self.rules, cards)} is not a combination of {self.rules.id}")
@@ -342,7 +390,6 @@ class Game:
             if chosen is None:
                 shown = _describe(self.rules, cards, reading or found[-1])
                 raise GameError(f"{seat}: {shown} does not beat {_describe(self.rules, prev.cards, prev.reading)}")
-        i = SEATS.index(seat)
         bombs = self.bombs
         if counts_as_bomb(self.rules, chosen):
             category = self.bidding.bomb_category(seat)
@@ -350,13 +397,14 @@ class Game:
                 said = {"pass": "passed", "not_asked": "was not asked"}.get(category, f"bid {category}")
                 raise GameError(f"{seat}: {seat} {said} and has played {bombs[i]} bomb(s): no more bombs this game (炸弹限制)")
             bombs = bombs[:i] + (bombs[i] + 1,) + bombs[i + 1 :]
-        hands = self.hands[:i] + (hand - cards,) + self.hands[i + 1 :]
+        hands = self.hands[:i] + (self.hands[i] - cards,) + self.hands[i + 1 :] if self.seen else ()
+        counts = self.counts[:i] + (self.counts[i] - len(cards),) + self.counts[i + 1 :]
         done = Play(seat, cards, chosen)
         after = replace(
-            self, hands=hands, bombs=bombs, phase="playing", last=done, passes=0,
-            turn=next_seat(seat), history=self.history + ((seat, done),),
+            self, hands=hands, counts=counts, played=self.played + cards, bombs=bombs, phase="playing", last=done,
+            passes=0, turn=next_seat(seat), history=self.history + ((seat, done),),
         )  # fmt: skip
-        if not len(hands[i]):
+        if not counts[i]:
             return after._end(self.side(seat), "out")
         return after
 
@@ -383,7 +431,7 @@ class Game:
         其他时间不能自动报牌，否则属于犯规 — a report at any other time is recorded as a foul."""
         self._live(seat)
         at = self.rules.sections["fouls"]["count_report_at"]
-        due = self.phase == "playing" and len(self.hand(seat)) <= at and seat not in self.announced
+        due = self.phase == "playing" and self.count(seat) <= at and seat not in self.announced
         if due:
             return replace(self, announced=self.announced | {seat})
         return self.foul(seat, "count_report")
