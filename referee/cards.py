@@ -35,10 +35,15 @@ class CardError(ValueError):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One card. Instances are interned: ``Card.parse`` returns the same object each time.
+    """One card. Instances are interned: ``Card.parse`` returns the same object each time (make
+    cards with it, never with ``Card(...)``).
 
     >>> Card.parse("LJ").is_joker, Card.parse("S5").points
     (True, 5)
+    >>> import copy, pickle
+    >>> c = Card.parse("HT")
+    >>> copy.deepcopy(c) is c, pickle.loads(pickle.dumps(c)) is c, {c: 1}[Card.parse("♥10")]
+    (True, True, 1)
     """
 
     code: str
@@ -80,11 +85,17 @@ class Card:
             raise CardError(f"unknown card {text!r}")
         return card
 
-    def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, Card) and self.code == other.code)
+    # One object per card (``ALL_CARDS``), so equality and hashing are the object's identity (as
+    # fast as Python has: cards are counted in every multiset the referee builds). Copies and
+    # pickles come back as the same object.
+    def __copy__(self) -> Card:
+        return self
 
-    def __hash__(self) -> int:
-        return hash(self.code)
+    def __deepcopy__(self, memo: dict) -> Card:
+        return self
+
+    def __reduce__(self) -> tuple:
+        return (Card.parse, (self.code,))
 
     def __str__(self) -> str:
         return self.code
@@ -162,7 +173,7 @@ class Cards:
         return all(self.count(c) >= n for c, n in other._counts.items())
 
     def __add__(self, other: Cards) -> Cards:
-        return Cards._of(self._counts + other._counts)
+        return Cards.join((self, other))
 
     def __sub__(self, other: Cards) -> Cards:
         left = Counter(self._counts)

@@ -233,12 +233,18 @@ class HandJudge:
         t = self.trumps
         proven = set(self._proven)
         rulings = list(self.rulings)
-        known: dict[str, list[Cards]] = {}
+        ends: dict[tuple[str, str], list[Cards]] = {}  # (seat, suit) -> known hands from the last trick back
 
-        def hands(s: str) -> list[Cards]:
-            if s not in known:
-                known[s] = self._known_hands(s)
-            return known[s]
+        def hand_at(s: str, suit: str, number: int) -> Cards:
+            """The cards of ``suit`` that ``s`` played in trick ``number`` and later: all of that
+            suit it is known to have held then (the follow and throw checks look at no other)."""
+            known = ends.setdefault((s, suit), [])
+            while len(known) <= len(self.tricks) - number:
+                trick = self.tricks[len(self.tricks) - 1 - len(known)]
+                mine = next((c for ss, c in trick.plays if ss == s), None)
+                before = known[-1] if known else Cards()
+                known.append(before if mine is None else Cards.join([before, t.of_suit(mine, suit)]))
+            return known[len(self.tricks) - number]
 
         for trick in self.tricks:
             lead_suit = trick.structure[0].suit
@@ -249,7 +255,7 @@ class HandJudge:
                 if seat not in (None, follower) or proven & {("revoke", follower, trick.number), ("settled", follower, trick.number)}:
                     continue
                 before = [c for _, c in trick.plays[1:i]]
-                hand = hands(follower)[trick.number - 1]
+                hand = hand_at(follower, lead_suit, trick.number)
                 why = follow_ruling(t, hand, lead, cards, before, trick.structure)
                 if why is None and _meets_the_lead(t, trick, cards, before):
                     proven.add(("settled", follower, trick.number))  # no later card can make it a revoke
@@ -258,7 +264,7 @@ class HandJudge:
                     evidence = self._evidence(follower, trick.number, lead_suit)
                     rulings.append(Ruling("revoke", follower, trick.number, why, evidence, tuple(cards.names())))
             if len(trick.structure) > 1 and ("failed_throw", leader, trick.number) not in proven and seat != leader:
-                others = {s: hands(s)[trick.number - 1] for s in SEATS if s != leader}
+                others = {s: hand_at(s, lead_suit, trick.number) for s in SEATS if s != leader}
                 failing = failing_units(t, trick.structure, others)
                 if failing:
                     proven.add(("failed_throw", leader, trick.number))
@@ -278,15 +284,6 @@ class HandJudge:
                         )
                     )
         return replace(self, rulings=tuple(rulings), _proven=frozenset(proven))
-
-    def _known_hands(self, seat: str) -> list[Cards]:
-        """:meth:`known_hand` of ``seat`` at every trick, built once from the end."""
-        out: list[Cards] = []
-        acc = Cards()
-        for trick in reversed(self.tricks):
-            acc = Cards.join([acc, *(c for s, c in trick.plays if s == seat)])
-            out.append(acc)
-        return out[::-1]
 
     def _evidence(self, seat: str, trick: int, suit: str) -> tuple[tuple[int, str], ...]:
         out = []
