@@ -1,0 +1,188 @@
+"""What the climbing games' tables share (Guandan 掼蛋, San Da Yi 三打一): plays and passes in turn,
+the trick on the table, the shot clock that lets time rule, fouls that lose a round.
+
+A play is the ``observed`` of the seat on turn; the ``pass`` button is its pass. The game's engine
+(``referee.guandan.hand.Hand``, ``referee.sandayi.game.Game``, both fed evidence only: counts and
+the cards shown) judges each; a play it refuses is flagged for a person, a seat out of turn too.
+
+Time rules by itself (``[clock]`` of the book, ``referee/table/clock.py``): before each input is
+applied, every shot clock whose deadline passed by the input's time is ruled on as of that moment
+(:meth:`ClimbingTable._tick`): a follow's overrun forfeits the turn as a pass (``overrun = "pass"``),
+a lead's is a foul and the leader leads again on a fresh clock (``overrun_lead = "foul"``); the next
+seat's clock starts at the deadline. ``state`` shows the table as time has left it at its ``at``.
+Fouls by one side reaching ``fouls_lose_round`` lose it the round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from referee.cards import Cards
+from referee.seats import SEATS, TEAMS, team_of
+from referee.table.clock import ClockVerdict, Foul, FoulCount, ShotClock
+from referee.table.reducer import Reducer, _Reject
+
+
+def new_climbing_table(table: str, rulebook: str) -> Reducer:
+    """The empty table of a Guandan or San Da Yi rulebook."""
+    from referee.table.reducer import family
+
+    if family(rulebook) == "guandan":
+        from referee.table.guandan import GuandanTable
+
+        return GuandanTable(table, rulebook)
+    from referee.table.sandayi import SandayiTable
+
+    return SandayiTable(table, rulebook)
+
+
+@dataclass(frozen=True)
+class ClimbingTable(Reducer):
+    """A climbing game's table; the game's module adds its engine (the ``_engine_*`` hooks)."""
+
+    leader: str | None = None  # who led the trick on the table
+    plays: tuple[tuple[str, tuple[str, ...]], ...] = ()  # each seat's latest play since that lead
+    trick_no: int = 0  # leads in this hand
+    fouls: FoulCount = FoulCount()
+
+    # -- the engine (the game's module) -----------------------------------------------------------
+    def _engine(self):
+        raise NotImplementedError
+
+    def _engine_turn(self) -> str | None:
+        return self._engine().turn
+
+    def _engine_leading(self) -> bool:
+        raise NotImplementedError
+
+    def _engine_play(self, seat: str, cards: Cards):
+        raise NotImplementedError
+
+    def _engine_pass(self, seat: str):
+        raise NotImplementedError
+
+    def _with_engine(self, engine) -> ClimbingTable:
+        raise NotImplementedError
+
+    def _hand_over(self) -> ClimbingTable:
+        raise NotImplementedError
+
+    # -- what it is --------------------------------------------------------------------------------
+    def turn(self) -> str | None:
+        return self._engine_turn() if self.phase == "playing" else None
+
+    def _trick_no(self) -> int:
+        return self.trick_no
+
+    def _current_trick(self) -> dict | None:
+        if self.leader is None:
+            return None
+        return {"leader": self.leader, "plays": [{"seat": s, "cards": list(c)} for s, c in self.plays]}
+
+    def _clocks(self, at: float) -> dict:
+        clocks = super()._clocks(at)
+        if self.limits.long_think_s > 0 and self.phase == "playing":
+            for s in SEATS:
+                clocks[s]["long_think"] = self.record.long_think_left(self.limits, s)
+        return clocks
+
+    def _view(self, at: float) -> ClimbingTable:
+        return replace(self, at=at)._tick() if at > self.at else self
+
+    def _round_started(self) -> ClimbingTable:
+        return replace(self, fouls=FoulCount.of(self.limits), clock=None, dealer=None, leader=None, plays=(), trick_no=0)
+
+    # -- plays and passes --------------------------------------------------------------------------
+    def _play(self, seat: str, cards: Cards, p: dict) -> ClimbingTable:
+        expected = self._engine_turn()
+        if seat != expected:
+            return self._out_of_turn(seat, cards, expected)
+        leading = self._engine_leading()
+        try:
+            engine = self._engine_play(seat, cards)
+        except ValueError as exc:  # HandError, GameError: not a combination, does not beat, too many cards
+            return self._flag(seat, "impossible", cards, str(exc), p)
+        t = self._with_engine(engine)
+        if leading:
+            t = replace(t, leader=seat, plays=(), trick_no=t.trick_no + 1)
+        t = replace(t, plays=tuple(x for x in t.plays if x[0] != seat) + ((seat, tuple(cards.names())),))
+        t = t._event("play_accepted", {"hand": t.hand_no, "trick": t.trick_no, "seat": seat, "cards": cards.names()})
+        return t._next_turn(seat)
+
+    def _pass(self, seat: str) -> ClimbingTable:
+        """The ``pass`` button of ``seat``."""
+        if seat != self._engine_turn():
+            raise _Reject(f"{seat}: it is {self._engine_turn()}'s turn, not {seat}'s, to pass")
+        if self._engine_leading():
+            raise _Reject(f"{seat} leads and cannot pass")
+        return self._passed(seat)._next_turn(seat)
+
+    def _passed(self, seat: str, forfeit: bool = False) -> ClimbingTable:
+        t = self._with_engine(self._engine_pass(seat))
+        return t._event("passed", {"hand": t.hand_no, "trick": t.trick_no, "seat": seat} | ({"forfeit": True} if forfeit else {}))
+
+    def _next_turn(self, seat: str) -> ClimbingTable:
+        """After ``seat``'s play or pass: its clock stops (a long think noted), the next one starts."""
+        t = self
+        if t.clock is not None:
+            record, _ = t.record.stop(t.limits, t.clock, t.at)  # an overrun was ruled by _tick already
+            t = replace(t, record=record, clock=None)
+        if t._engine().over:
+            return replace(t, clock=None)._hand_over()
+        return t._start_clock(t.at)
+
+    def _start_clock(self, at: float) -> ClimbingTable:
+        action = "lead" if self._engine_leading() else "follow"
+        return replace(self, clock=self.record.start(self.limits, self._engine_turn(), action, at))
+
+    # -- time --------------------------------------------------------------------------------------
+    def _tick(self) -> ClimbingTable:
+        t = self
+        while t.phase == "playing" and t.clock is not None and not t.flags:
+            deadline = t.clock.deadline()
+            if deadline is None or deadline >= t.at:
+                break
+            t = t._overrun(t.clock, deadline)
+        return t
+
+    def _overrun(self, clock: ShotClock, deadline: float) -> ClimbingTable:
+        """``clock`` ran out at ``deadline``: forfeit the turn as a pass, or a foul (the seat acts again)."""
+        record, verdict = self.record.stop(self.limits, clock, self.at)
+        t = replace(self, record=record, clock=None)
+        t = t._clock_violation(verdict)
+        if t.phase != "playing":
+            return t
+        if verdict.outcome == "pass":
+            return t._passed(clock.seat, forfeit=True)._start_clock(deadline)  # a pass never ends a hand
+        return replace(t, clock=t.record.start(t.limits, clock.seat, clock.action, deadline))
+
+    def _clock_violation(self, verdict: ClockVerdict) -> ClimbingTable:
+        o = verdict.overrun
+        penalty = {"pass": {"forfeit": "turn"}, "foul": {"foul": True}}.get(verdict.outcome, {})
+        penalty = penalty | {"text": str(verdict)[:200]}
+        evidence = {"seconds": round(o.used, 3), "limit": o.limit, "hand": self.hand_no, "trick": self.trick_no, "action": o.action}
+        t, _ = self._violation(o.seat, "overtime", verdict.rule.article, penalty, evidence, "confirmed")
+        return t._foul(verdict.foul)
+
+    def _foul(self, foul: Foul | None) -> ClimbingTable:
+        """Count a foul to its side; the side that reaches the book's limit loses the round."""
+        if foul is None:
+            return self
+        fouls = self.fouls.add(foul)
+        t = replace(self, fouls=fouls)._event("foul_counted", {"seat": foul.seat, "team": foul.team, "kind": foul.kind,
+                                                               "fouls": fouls.count(foul.team), "limit": fouls.limit})
+        if fouls.loser is not None and self.fouls.loser is None:
+            return t._round_lost(fouls.loser, "fouls")
+        return t
+
+    def _round_lost(self, team: str, by: str) -> ClimbingTable:
+        """``team`` loses the round (fouls, arriving late): the other side wins it."""
+        other = next(x for x in TEAMS if x != team)
+        t = replace(self, phase="round_over", clock=None)._event("game_won", {"team": other, "by": by, "loser": team})
+        return t._event("round_over", {"hands": t.hand_no})
+
+    def _late(self, seat: str, late) -> ClimbingTable:
+        return self._round_lost(team_of(seat), "late") if late.kind == "forfeit_round" else self
+
+
+__all__ = ["ClimbingTable", "new_climbing_table"]

@@ -1,0 +1,269 @@
+"""A Guandan table (``sanjiang-2012``, seed 002) as a pure reducer over the climbing table.
+
+The flow, from the inputs of ``referee/PROTOCOL.md``: ``assign`` -> ``start_round`` (the round is
+the match, its clock the book's hour) -> each seat's ``ready`` (十二 第2条: more than 5 minutes
+late forfeits the round) -> the draw (phase ``dealing``), ended by a ``ready``: in a game's first
+hand the seat that drew the turned-up card presses it and leads (七); in later hands the tribute
+follows (still ``dealing``, with ``turn`` the seat to pay or return): each payer's tribute and
+each receiver's return card are ``observed`` from that seat, big jokers shown by the payers refuse
+it (四); the return card has its 20 s clock (十二 第3条: a foul when late, and a fresh clock) ->
+plays (``observed``) and passes (the ``pass`` button) in turn; 10 s each and one 30 s long think
+per player per hand; an overrun forfeits the turn as a pass, a leader's is a foul -> the hand ends
+(three out, or partners first and second) -> ``hand_scored``, ``levels_changed``, and
+``game_won`` once a team passes A (stage ``one``: a single game, A must be played).
+
+The round ends with the match, with three fouls by one side (十 第3条: ``game_won`` for the other
+side, ``by: "fouls"``), or when time is up: a hand not yet drawn is not played, a drawn one is
+finished, and the higher level wins, at equal levels the team that reached it first (规程 三 2).
+
+>>> t = GuandanTable("t1", "sanjiang-2012")
+>>> t, out = t.apply("commands", {"v": 1, "id": "c1", "command": "start_round"}, at=0.0, seq=1)
+>>> t.phase, t.match.game.hand_level()
+('arriving', '2')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from referee.cards import Cards
+from referee.guandan.hand import Hand
+from referee.guandan.levels import Match, levels_won
+from referee.guandan.tribute import TributePhase
+from referee.seats import SEATS, TEAMS
+from referee.table.clock import Foul, ShotClock
+from referee.table.climbing import ClimbingTable
+from referee.table.reducer import Flag, _Reject
+
+STAGE = "one"  # the stage a table's match is played under (规程 三 2: 第一阶段)
+OUT_OF_TURN = "十一 3: 上家没有出牌，下家就出牌，称为越序出牌…停止一轮出牌，由下家出牌，并视情节轻重记犯规一次"
+TRIBUTE_RULE = "四: 进贡和还牌时如出现违规…正常判为重新给牌，视情节轻重记犯规一次"
+
+
+@dataclass(frozen=True)
+class GuandanTable(ClimbingTable):
+    match: Match | None = None
+    hand: Hand | None = None
+    tribute: TributePhase | None = None
+    after: tuple[str, ...] = ()  # the finish order of the game's last hand: who pays tribute next
+    returns: tuple[ShotClock, ...] = ()  # the receivers' return-card clocks
+
+    # -- the engine --------------------------------------------------------------------------------
+    def _engine(self) -> Hand:
+        return self.hand
+
+    def _engine_leading(self) -> bool:
+        return self.hand.table is None
+
+    def _engine_play(self, seat: str, cards: Cards) -> Hand:
+        return self.hand.play(seat, cards, at=self.at)
+
+    def _engine_pass(self, seat: str) -> Hand:
+        return self.hand.pass_(seat, at=self.at)
+
+    def _with_engine(self, hand: Hand) -> GuandanTable:
+        t = replace(self, hand=hand)
+        for r in hand.rulings[len(self.hand.rulings):]:  # a tribute proven not the largest by a later play
+            t, _ = t._violation(r.seat, r.kind, TRIBUTE_RULE, {"text": r.detail[:200]},
+                                {"hand": t.hand_no, "trick": t.trick_no, "turns": [n for n, _ in r.evidence]}, "confirmed")
+        return t
+
+    # -- the round ---------------------------------------------------------------------------------
+    def _round_started(self) -> GuandanTable:
+        t = super()._round_started()
+        return replace(t, match=Match.start(self.rules, STAGE, self.at), hand=None, tribute=None, after=(), returns=())
+
+    def _all_ready(self) -> GuandanTable:
+        return self._deal()
+
+    def _deal(self) -> GuandanTable:
+        t = replace(self, phase="dealing", hand_no=self.hand_no + 1, hand=None, tribute=None, returns=(), clock=None,
+                    leader=None, plays=(), trick_no=0, record=self.record.next_hand(self.limits))  # fmt: skip
+        return t._event("hand_started", {"hand": t.hand_no, "level": t.match.game.hand_level(), "dealer": None})
+
+    def _game_button(self, seat: str, button: str) -> GuandanTable:
+        if self.phase == "playing" and button == "pass":
+            return self._pass(seat)
+        if self.phase == "dealing" and button == "ready" and self.hand is None and self.tribute is None:
+            t = self._event("draw_done", {"seat": seat})
+            if not self.after:  # a game's first hand: the seat that drew the turned-up card leads (七)
+                return t._play_starts(seat, ())
+            return replace(t, tribute=TributePhase.start(self.rules, self.match.game.hand_level(), self.after))
+        raise _Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
+
+    def _play_starts(self, leader: str, exchanges: tuple) -> GuandanTable:
+        hand = Hand.start(self.rules, self.match.game.hand_level(), leader, exchanges)
+        t = replace(self, phase="playing", hand=hand, tribute=None, returns=())
+        return t._start_clock(self.at)._event("play_started", {"hand": t.hand_no, "leader": leader})
+
+    # -- the tribute -------------------------------------------------------------------------------
+    def _tribute_turn(self) -> str | None:
+        p = self.tribute
+        unpaid = [s for s in p.payers if s not in dict(p.paid) and s not in dict(p.shown)]
+        if unpaid:
+            return unpaid[0]
+        returned = dict(p.returned)
+        return next((x.receiver for x in p.exchanges if x.receiver not in returned), None)
+
+    def _tribute_seen(self, seat: str, cards: Cards) -> GuandanTable:
+        p = self.tribute
+        refuse = p.rules.sections["tribute"]["refuse_with"]
+        if seat in p.payers and seat not in dict(p.paid) and all(c.code == refuse for c in cards) and (
+            len(cards) > 1 or (p.double and seat not in dict(p.shown) and not p.paid)
+        ):  # big jokers shown: the refusal (at a double down one each counts together)
+            p = p.refuse(seat, cards)
+            t = replace(self, tribute=p)._event("tribute_shown", {"seat": seat, "cards": cards.names()})
+            if p.refused:
+                return t._event("tribute_refused", {"seats": [s for s, _ in p.shown]})._play_starts(p.leader, ())
+            return t
+        if len(cards) != 1:
+            raise _Reject(f"{seat}: a tribute or a return is one card, not {len(cards)}")
+        card = cards.distinct()[0]
+        if seat in p.payers and seat not in dict(p.paid):
+            if p.shown:  # the other payer showed one big joker and this one pays: that joker was its tribute
+                (other, joker), = p.shown
+                p = replace(p, shown=()).pay(other, joker.distinct()[0])
+            return self._paid(seat, p.pay(seat, card))
+        givers = {x.receiver: x.giver for x in p.exchanges}
+        if seat in givers and seat not in dict(p.returned):
+            return self._returned(seat, p.return_(seat, card))
+        return self._out_of_turn(seat, cards, self._tribute_turn())
+
+    def _rulings(self, before: TributePhase, after: TributePhase) -> GuandanTable:
+        t = self
+        for r in after.rulings[len(before.rulings):]:  # an illegal card: given again (重新给牌)
+            t, _ = t._violation(r.seat, r.kind, TRIBUTE_RULE, {"text": r.detail[:200]}, {"hand": t.hand_no}, "confirmed")
+        return t
+
+    def _paid(self, seat: str, p: TributePhase) -> GuandanTable:
+        t = replace(self, tribute=p)._rulings(self.tribute, p)
+        if len(p.paid) == len(self.tribute.paid):
+            return t
+        t = t._event("tribute_paid", {"seat": seat, "card": dict(p.paid)[seat].code})
+        if p.exchanges:  # every tribute paid: each receiver's return clock starts
+            t = t._event("tribute_given", {"exchanges": [{"from": x.giver, "to": x.receiver, "card": x.tribute.code} for x in p.exchanges]})
+            t = replace(t, returns=tuple(t.record.start(t.limits, x.receiver, "return", t.at) for x in p.exchanges))
+        return t
+
+    def _returned(self, seat: str, p: TributePhase) -> GuandanTable:
+        t = replace(self, tribute=p)._rulings(self.tribute, p)
+        if len(p.returned) == len(self.tribute.returned):
+            return t
+        to = next(x.giver for x in p.exchanges if x.receiver == seat)
+        t = replace(t, returns=tuple(c for c in t.returns if c.seat != seat))
+        t = t._event("card_returned", {"seat": seat, "to": to, "card": dict(p.returned)[seat].code})
+        return t._play_starts(p.leader, p.exchanges) if p.done else t
+
+    # -- what the camera saw -----------------------------------------------------------------------
+    def _seen(self, seat: str, cards: Cards, p: dict) -> GuandanTable:
+        if self.phase == "dealing" and self.tribute is not None:
+            return self._tribute_seen(seat, cards)
+        if self.phase == "playing":
+            return self._play(seat, cards, p)
+        raise _Reject(f"{seat}: cards shown in phase {self.phase}")
+
+    def _out_of_turn_rule(self) -> tuple[str, dict]:
+        return OUT_OF_TURN, {"foul": True, "text": "越序出牌：停止一轮出牌，犯规一次（裁判确认）"}
+
+    def _counted(self, flag: Flag) -> GuandanTable:
+        return self._foul(Foul(flag.seat, flag.kind)) if flag.kind == "out_of_turn" else self
+
+    # -- time --------------------------------------------------------------------------------------
+    def _tick(self) -> GuandanTable:
+        t = super()._tick()
+        while t.phase == "dealing" and t.returns and not t.flags:
+            late = min(t.returns, key=lambda c: c.deadline())
+            deadline = late.deadline()
+            if deadline >= t.at:
+                break
+            record, verdict = t.record.stop(t.limits, late, t.at)  # 十二 第3条: a foul, and the card is still due
+            t = replace(t, record=record, returns=tuple(c if c is not late else t.record.start(t.limits, c.seat, "return", deadline) for c in t.returns))
+            t = t._clock_violation(verdict)
+        rc = t.round_clock()
+        if t.phase == "dealing" and t.hand is None and t.tribute is None and t._time_is_up(rc):
+            return t._time_up()  # 未抓完牌牌桌停止打牌
+        return t
+
+    def _pause_clocks(self) -> GuandanTable:
+        t = super()._pause_clocks()
+        return replace(t, returns=tuple(c.paused(t.at) for c in t.returns))
+
+    def _resume_clock(self) -> GuandanTable:
+        t = super()._resume_clock()
+        return t if t.flags else replace(t, returns=tuple(c.resumed(t.at) for c in t.returns))
+
+    def next_deadline(self) -> float | None:
+        found = [d for d in [super().next_deadline()] + [c.deadline() for c in self.returns] if d is not None]
+        return min(found, default=None)
+
+    # -- the end of a hand and of the round --------------------------------------------------------
+    def _hand_over(self) -> GuandanTable:
+        result = self.hand.result()
+        game = self.match.game
+        match = self.match.after(result)
+        t = replace(self, match=match, clock=None, phase="hand_over")
+        t = t._event("hand_scored", {"hand": t.hand_no, "finish": list(self.hand.finish), "first": result.first,
+                                     "partner_place": result.partner_place, "team": result.team,
+                                     "levels": levels_won(self.rules, result.partner_place)})  # fmt: skip
+        played = game.after(result)
+        t = t._event("levels_changed", {"levels": dict(played.levels), "level": played.hand_level(), "before": dict(game.levels)})
+        if len(match.games) > len(self.match.games):
+            t = t._game_won(match, "levels")
+            if match.winner:
+                return t
+            return replace(t, after=())._deal()  # a new game: no tribute (stage two)
+        t = replace(t, after=self.hand.finish)
+        rc = t.round_clock()
+        if t.last_hand or t._time_is_up(rc):
+            return t._time_up()
+        return t._deal()
+
+    def _game_won(self, match: Match, by: str, team: str | None = None) -> GuandanTable:
+        games = {x: match.games.count(x) for x in TEAMS}
+        t = self._event("game_won", {"team": team or match.games[-1], "by": by, "games": games, "match": match.winner})
+        if match.winner:
+            return replace(t, phase="round_over", clock=None)._event("round_over", {"hands": t.hand_no})
+        return t
+
+    def _time_is_up(self, rc) -> bool:
+        return bool(rc and rc.timed and rc.over(self.at) and not self.match.unlimited)
+
+    def _time_up(self) -> GuandanTable:
+        """规程 三 2: time is called; the game in play goes to the team ahead (级高方为胜，同级时先到胜),
+        and the games decide the match; games level (1:1) play on without a limit."""
+        match = self.match.time_up()
+        t = replace(self, match=match, returns=())
+        t = t._event("time_up", {"hand": t.hand_no, "levels": dict(self.match.game.levels), "play_on": match.unlimited})
+        if match.winner:
+            grew = len(match.games) > len(self.match.games)
+            return t._game_won(match, "time", match.games[-1] if grew else match.winner)
+        return t._deal() if t.phase == "hand_over" else t
+
+    # -- outputs -----------------------------------------------------------------------------------
+    def turn(self) -> str | None:
+        if self.phase == "dealing" and self.tribute is not None:
+            return self._tribute_turn()
+        return super().turn()
+
+    def cards_left(self) -> dict[str, int]:
+        if self.hand is not None:
+            return {s: self.hand.count(s) for s in SEATS}
+        size = self.rules.deal["hand_size"] if self.phase == "dealing" else 0
+        return dict.fromkeys(SEATS, size)
+
+    def _teams(self) -> list[dict]:
+        levels = dict(self.match.game.levels) if self.match else {}
+        return [{"name": n, "seats": list(s), "level": levels.get(n), "points": 0} for n, s in (("SN", "SN"), ("EW", "EW"))]
+
+    def _trump(self) -> dict | None:
+        """The level rank (参谋) of the hand in play; no trump suit."""
+        return {"suit": None, "rank": self.match.game.hand_level()} if self.match and self.hand_no else None
+
+    def _clocks(self, at: float) -> dict:
+        clocks = super()._clocks(at)
+        for c in self.returns:
+            clocks[c.seat] = {"left": round(c.left(max(at, c.last)), 3), "running": c.running}
+        return clocks
+
+
+__all__ = ["GuandanTable", "STAGE"]
