@@ -45,7 +45,14 @@ _SCHEMA = (
     BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""",
     """CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
     BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END""",
+    # Bookkeeping beside the log, never part of the table's state: whose log it is (``table``,
+    # ``rulebook``) and how far the outputs of its entries reached the broker (``outputs_acked``).
+    """CREATE TABLE IF NOT EXISTS meta (
+        key   TEXT PRIMARY KEY CHECK (length(key) > 0),
+        value TEXT NOT NULL
+    )""",
 )
+_SET_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 
 
 class LogError(RuntimeError):
@@ -93,7 +100,7 @@ class EventLog:
                 if version not in (0, FORMAT):
                     raise LogError(f"event log {path}: format {version}, this code reads format {FORMAT}")
                 tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-                if version == 0 and tables - {"events", "sqlite_sequence"}:
+                if version == 0 and tables - {"events", "sqlite_sequence", "meta"}:
                     raise LogError(f"{path} is a database, but not an event log")
                 for statement in _SCHEMA:
                     conn.execute(statement)
@@ -151,13 +158,17 @@ class EventLog:
                 raise
         return cursor.lastrowid if cursor.rowcount == 1 else None
 
-    def append_many(self, items: Iterable[tuple[str, dict[str, Any], float, str | None]]) -> list[int | None]:
+    def append_many(
+        self, items: Iterable[tuple[str, dict[str, Any], float, str | None]], meta: dict[str, str] | None = None
+    ) -> list[int | None]:
         """Log several events, given as ``(kind, payload, at, input_id)``, in order and in ONE
         transaction (one commit, so one fsync); return each one's sequence number, or None for an
         ``input_id`` already logged (also earlier in the same batch), as :meth:`append` does.
+        ``meta`` entries (see :meth:`set_meta`) are written in the same transaction.
 
         Raises ValueError, logging nothing of the batch, when any item is one ``append`` refuses.
         """
+        meta = _check_meta(meta or {})
         rows = []
         for kind, payload, at, input_id in items:
             if not isinstance(kind, str) or not kind:
@@ -167,7 +178,7 @@ class EventLog:
             if input_id is not None and (not isinstance(input_id, str) or not input_id):
                 raise ValueError(f"input_id must be a non-empty string or None, not {input_id!r}")
             rows.append((kind, float(at), input_id, _dump(payload)))
-        if not rows:
+        if not rows and not meta:
             return []
         seqs: list[int | None] = []
         with self._lock:
@@ -187,6 +198,7 @@ class EventLog:
                             (kind, at, input_id, text, input_id),
                         )
                     seqs.append(cursor.lastrowid if cursor.rowcount == 1 else None)
+                conn.executemany(_SET_META, meta.items())
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:
@@ -208,6 +220,33 @@ class EventLog:
                 last = seq
             if len(rows) < _PAGE:
                 return
+
+    def meta(self, key: str) -> str | None:
+        """A bookkeeping value beside the log (``table``, ``rulebook``, ``outputs_acked``), or None."""
+        with self._lock:
+            row = self._open_conn().execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, values: dict[str, str]) -> None:
+        """Set bookkeeping values (one commit). Unlike the entries, they may change.
+
+        >>> import tempfile, os
+        >>> with tempfile.TemporaryDirectory() as d, EventLog.open(os.path.join(d, "t.db")) as log:
+        ...     log.set_meta({"table": "t1"}); log.set_meta({"table": "t2"})
+        ...     log.meta("table"), log.meta("nothing")
+        ('t2', None)
+        """
+        values = _check_meta(values)
+        with self._lock:
+            conn = self._open_conn()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.executemany(_SET_META, values.items())
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
 
     def has_input(self, input_id: str) -> bool:
         """Whether an input with this id is already logged."""
@@ -240,6 +279,13 @@ class EventLog:
 
     def __repr__(self) -> str:
         return f"EventLog({str(self.path)!r}{'' if self._conn else ', closed'})"
+
+
+def _check_meta(values: dict[str, str]) -> dict[str, str]:
+    for key, value in values.items():
+        if not isinstance(key, str) or not key or not isinstance(value, str):
+            raise ValueError(f"meta entries are non-empty string keys with string values, not {key!r}: {value!r}")
+    return values
 
 
 def _dump(payload: Any) -> str:

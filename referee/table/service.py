@@ -20,6 +20,13 @@ An input is handled in two steps:
    after the last input of the batch the new ``state`` and ``board/out`` (retained), QoS 1 (they
    are snapshots: the retained one is the latest anyway).
 
+Outputs go at least once: the log's bookkeeping (``EventLog.meta``) keeps the last entry whose
+outputs the broker acknowledged, written with the next batch's commit (or when idle, or at a clean
+stop), and a restart publishes again the ``events`` and ``violations`` of the entries after it:
+nothing that was in flight at a ``kill -9`` is lost (a reader may see an output twice, with the same
+``seq``). A log also records the table and the rulebook it belongs to; another table's service
+refuses it.
+
 The service encodes its own outputs without checking them against their schemas (the tests check
 every output the runtime makes; ``check_outputs=True`` checks them here too); inputs are always
 checked.
@@ -34,6 +41,7 @@ service publishes exactly the state it published before. When a running shot clo
 
 from __future__ import annotations
 
+import collections
 import logging
 import queue
 import signal
@@ -120,6 +128,11 @@ class TableService:
         self.conn: Connection | None = None
         self.table: Any = None
         self.published = 0  # messages published (outputs, states, displays)
+        # Entries applied whose outputs may not have reached the broker: (seq, their publish infos).
+        # The log's ``outputs_acked`` follows them, written with the next batch (no commit of its own),
+        # so a restart publishes again the outputs of whatever was in flight: at least once.
+        self._sent: collections.deque[tuple[int, list]] = collections.deque()
+        self._acked_seq = 0
 
     # -- life cycle ------------------------------------------------------------------------------
 
@@ -127,10 +140,14 @@ class TableService:
         """Open the log, replay it, connect, publish the state, start handling inputs."""
         self.log = EventLog.open(self.db_path)
         try:
+            self._claim_log()
             self.table = self._factory(self.table_id, self.rulebook)
-            replayed = 0
+            replayed, unsent = 0, []
+            acked = self._acked_seq = int(self.log.meta("outputs_acked") or 0)
             for entry in self.log.entries():
-                self._apply(entry.kind, entry.payload, entry.at, entry.seq)
+                outputs = self._apply(entry.kind, entry.payload, entry.at, entry.seq)
+                if entry.seq > acked:  # in flight when the service last stopped: published again
+                    unsent.append((entry.seq, outputs))
                 self._logged_seq, replayed = entry.seq, replayed + 1
                 self._logged_at = entry.at if self._logged_at is None else max(self._logged_at, entry.at)
             self._applied_seq = self._logged_seq
@@ -154,6 +171,8 @@ class TableService:
             for name in INPUT_NAMES:  # before connect: the session's queued inputs find their handler
                 self.conn.subscribe(topic(self.table_id, name), self._on_message, qos=QOS)
             self.conn.connect()
+            for seq, outputs in unsent:
+                self._publish_outputs(seq, outputs)
             self._publish_snapshots(self._now if self._now is not None else self.clock())
         except BaseException:
             if self.conn is not None:
@@ -173,11 +192,32 @@ class TableService:
         if self.conn is not None:
             payload = encode("status", {"v": 1, "status": "offline", "at": self.clock()})
             self.conn.publish(topic(self.table_id, "status"), payload, qos=QOS, retain=True)
-            self.conn.close(flush_timeout=timeout)
+            self.conn.flush(timeout)
+            if self.log is not None and self._acked() is not None:
+                self.log.set_meta({"outputs_acked": str(self._acked_seq)})
+            self.conn.close(flush_timeout=0)
             self.conn = None
         if self.log is not None:
             self.log.close()
             self.log = None
+
+    def _claim_log(self) -> None:
+        """A log belongs to one table and the rulebook it was started with: replaying it as another
+        would publish another table's state, or judge its inputs by other rules."""
+        table, rulebook = self.log.meta("table"), self.log.meta("rulebook")
+        if table is None:
+            self.log.set_meta({"table": self.table_id, "rulebook": self.rulebook})
+        elif (table, rulebook) != (self.table_id, self.rulebook):
+            raise LogError(f"{self.db_path} is the log of table {table} ({rulebook}), "
+                           f"not of table {self.table_id} ({self.rulebook})")
+
+    def _acked(self) -> int | None:
+        """The last entry whose outputs, and every earlier entry's, the broker has acknowledged,
+        when that moved since it was last written down (else None)."""
+        before = self._acked_seq
+        while self._sent and all(info.is_published() for info in self._sent[0][1]):
+            self._acked_seq = self._sent.popleft()[0]
+        return self._acked_seq if self._acked_seq != before else None
 
     def __enter__(self) -> Self:
         return self.start()
@@ -209,6 +249,7 @@ class TableService:
                 batch = [self._queue.get(timeout=self._wake_in())]
             except queue.Empty:
                 self._refresh()
+                self._note_acked()
                 continue
             while len(batch) < BATCH_MAX:  # whatever else is queued already
                 try:
@@ -271,8 +312,10 @@ class TableService:
             logged_at = at if logged_at is None else max(logged_at, at)
             decoded.append(("input", name, payload, at))
             rows.append((name, payload, at, f"{name} {payload['id']}"))
+        acked = self._acked()
+        meta = {"outputs_acked": str(acked)} if acked is not None else None
         try:
-            seqs = iter(self.log.append_many(rows))
+            seqs = iter(self.log.append_many(rows, meta))
         except ValueError:  # one of them cannot be logged: log the others one by one
             log.exception("table %s: a batch of %d inputs cannot be logged at once", self.table_id, len(rows))
             seqs = iter(self._append_each(rows))
@@ -317,7 +360,10 @@ class TableService:
 
     def _handle(self, name: str, payload: dict, at: float, seq: int) -> None:
         """Apply one input and publish its outputs (the worker publishes the state after the batch)."""
-        outputs = self._apply(name, payload, at, seq)
+        self._publish_outputs(seq, self._apply(name, payload, at, seq))
+
+    def _publish_outputs(self, seq: int, outputs: list) -> None:
+        infos = []
         for out in outputs:
             try:
                 data = encode(out.name, out.payload, validate=self.check_outputs)
@@ -325,7 +371,8 @@ class TableService:
                 log.exception("table %s: the runtime's %s output of entry %d breaks the contract",
                               self.table_id, out.name, seq)
                 continue
-            self._publish(out.name, data, retain=False)
+            infos.append(self._publish(out.name, data, retain=False))
+        self._sent.append((seq, infos))
 
     def _reject(self, name: str, input_id: str | None, reason: str, seq: int) -> None:
         event = {
@@ -347,9 +394,10 @@ class TableService:
                 continue
             self._publish(name, data, retain=True)
 
-    def _publish(self, name: str, data: bytes, retain: bool) -> None:
-        self.conn.publish(self._topics[name], data, qos=QOS, retain=retain)
+    def _publish(self, name: str, data: bytes, retain: bool) -> Any:
+        info = self.conn.publish(self._topics[name], data, qos=QOS, retain=retain)
         self.published += 1
+        return info
 
     def _deadline(self) -> float | None:
         try:
@@ -364,6 +412,15 @@ class TableService:
         if deadline is None:
             return IDLE_WAKE_S
         return min(IDLE_WAKE_S, max(0.0, deadline - self.clock()))
+
+    def _note_acked(self) -> None:
+        """While idle: write down how far the outputs reached the broker (a commit only if it moved)."""
+        try:
+            acked = self._acked()
+            if acked is not None:
+                self.log.set_meta({"outputs_acked": str(acked)})
+        except Exception:
+            log.exception("table %s: noting the acknowledged outputs failed", self.table_id)
 
     def _refresh(self) -> None:
         """A shot clock ran out: the displays and the state show it (once per deadline)."""

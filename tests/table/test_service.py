@@ -238,6 +238,49 @@ def test_a_restart_replays_the_log_and_ignores_what_it_already_has(table):
     assert state["seq"] == t.seq and state["cards"]["E"] == 37
 
 
+def test_outputs_of_inputs_logged_but_never_published_are_published_on_restart(table):
+    """kill -9 between logging an input and publishing its rulings: the restarted service publishes
+    them (at least once, with their seq); after a clean stop it publishes nothing twice."""
+    from referee.table.log import EventLog
+
+    t = table("s11")
+    t.start()
+    t.play_to_first_lead()
+    t.stop()
+    logged = t.seq
+    with EventLog.open(t.db) as log:  # what a service killed right after its commit leaves behind
+        play = {"v": 1, "id": "o-inflight", "seat": "S", "cards": ["HA", "HA"], "confidence": 0.98, "at": T0 + 100}
+        assert log.append("observed", play, at=T0 + 100, input_id="observed o-inflight") == logged + 1
+    events_before = len(t.watch.of("events"))
+    t.start()
+    t.watch.state(logged + 1)
+    accepted = t.watch.wait("events", lambda e: e["kind"] == "play_accepted" and e["seq"] == logged + 1)
+    assert accepted["data"]["cards"] == ["HA", "HA"] and accepted["data"]["seat"] == "S"
+    t.stop()
+    count = len(t.watch.of("events"))
+    assert count > events_before
+    t.start()
+    t.seq = logged + 1
+    t.send("board/in", {"seat": "N", "button": "referee"})  # the marker
+    new = t.watch.of("events")[count:]
+    assert [e["kind"] for e in new] == ["referee_called"]
+
+
+def test_a_log_serves_only_its_own_table_and_rulebook(table, broker):
+    from referee.table.log import LogError
+
+    t = table("s12")
+    t.start()
+    t.send("commands", {"command": "start_round"})
+    t.stop()
+    for name, rulebook in (("s10", RULEBOOK), ("s12", "shaoguan-2023")):
+        other = TableService(name, rulebook, broker.url(f"table-{name}"), t.db, clock=Clock())
+        with pytest.raises(LogError, match="is the log of table s12 \\(classic-3deck\\), not of table"):
+            other.start()
+    t.start()  # its own table still opens it
+    assert t.watch.wait("status", lambda s: s["status"] == "online")
+
+
 # ---------------------------------------------------------------- plays the table cannot take
 
 

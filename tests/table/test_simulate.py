@@ -28,6 +28,7 @@ from referee.table.broker import Broker
 from referee.table.log import EventLog
 from referee.table.mqtt import Connection
 from referee.table.protocol import topic
+from referee.table.runtime import Table
 from referee.table.service import TableService
 from referee.table.simulate import Simulator
 
@@ -234,6 +235,13 @@ def test_kill_9_mid_hand_loses_nothing(broker, tmp_path):
         assert final["hand"] == 2 and final["phase"] == "dealing"
         scored = [e for e in watch.of("events") if e["kind"] == "hand_scored"]
         assert [e["data"]["hand"] for e in scored] == [1]
+        # Every ruling the log implies reached the broker, the in-flight input's included.
+        implied, table = set(), Table.new("p2", RULEBOOK)
+        for e in entries:
+            table, outputs = table.apply(e.kind, e.payload, e.at, e.seq)
+            implied |= {(o.name, json.dumps(o.payload, sort_keys=True)) for o in outputs}
+        received = {(n, json.dumps(p, sort_keys=True)) for n in ("events", "violations") for p in watch.of(n)}
+        assert implied and implied <= received
         assert service.stop() == 0
         watch.wait("status", lambda s: s["status"] == "offline" and "at" in s)  # a clean stop, not the will
     finally:
