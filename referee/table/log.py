@@ -21,6 +21,7 @@ an id that is unique per table, e.g. the topic name and the message id together.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import sqlite3
@@ -181,29 +182,21 @@ class EventLog:
         if not rows and not meta:
             return []
         seqs: list[int | None] = []
-        with self._lock:
-            conn = self._open_conn()
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                for kind, at, input_id, text in rows:
-                    if input_id is None:
-                        cursor = conn.execute(
-                            "INSERT INTO events (kind, at, input_id, payload) VALUES (?, ?, NULL, ?)",
-                            (kind, at, text),
-                        )
-                    else:
-                        cursor = conn.execute(
-                            "INSERT INTO events (kind, at, input_id, payload) SELECT ?, ?, ?, ?"
-                            " WHERE NOT EXISTS (SELECT 1 FROM events WHERE input_id = ?)",
-                            (kind, at, input_id, text, input_id),
-                        )
-                    seqs.append(cursor.lastrowid if cursor.rowcount == 1 else None)
-                conn.executemany(_SET_META, meta.items())
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+        with self._lock, _transaction(self._open_conn()) as conn:
+            for kind, at, input_id, text in rows:
+                if input_id is None:
+                    cursor = conn.execute(
+                        "INSERT INTO events (kind, at, input_id, payload) VALUES (?, ?, NULL, ?)",
+                        (kind, at, text),
+                    )
+                else:
+                    cursor = conn.execute(
+                        "INSERT INTO events (kind, at, input_id, payload) SELECT ?, ?, ?, ?"
+                        " WHERE NOT EXISTS (SELECT 1 FROM events WHERE input_id = ?)",
+                        (kind, at, input_id, text, input_id),
+                    )
+                seqs.append(cursor.lastrowid if cursor.rowcount == 1 else None)
+            conn.executemany(_SET_META, meta.items())
         return seqs
 
     def entries(self, after: int = 0) -> Iterator[Entry]:
@@ -237,16 +230,8 @@ class EventLog:
         ('t2', None)
         """
         values = _check_meta(values)
-        with self._lock:
-            conn = self._open_conn()
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                conn.executemany(_SET_META, values.items())
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+        with self._lock, _transaction(self._open_conn()) as conn:
+            conn.executemany(_SET_META, values.items())
 
     def has_input(self, input_id: str) -> bool:
         """Whether an input with this id is already logged."""
@@ -279,6 +264,19 @@ class EventLog:
 
     def __repr__(self) -> str:
         return f"EventLog({str(self.path)!r}{'' if self._conn else ', closed'})"
+
+
+@contextlib.contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction: committed when the block ends, rolled back if it raises."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 def _check_meta(values: dict[str, str]) -> dict[str, str]:
