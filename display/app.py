@@ -1,0 +1,78 @@
+"""The display's FastAPI app: the hall scoreboard and the organisers' console.
+
+``create_app(settings)`` wires the routers to one :class:`display.deps.Context`; the app's
+lifespan starts the MQTT feed and hands its changes to the pages' live stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from display.deps import Context
+from display.feed import Feed
+from display.hub import Hub
+from display.routers import audit, auth, pages, public, tables
+from display.store import Store
+
+log = logging.getLogger(__name__)
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+@dataclass(frozen=True)
+class Settings:
+    broker_scoreboard: str  # mqtt://scoreboard:...@host:port, read only
+    broker_console: str  # mqtt://console:...@host:port, writes commands, reads frames
+    db: Path  # the console's users, sessions and audit log (SQLite)
+    secure_cookie: bool = False  # set behind HTTPS
+    clock: Callable[[], float] = time.time
+
+
+def create_app(settings: Settings, tournament: object = None) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        loop = asyncio.get_running_loop()
+        hub = Hub()
+        feed = Feed(settings.broker_scoreboard, settings.broker_console,
+                    on_change=lambda change: loop.call_soon_threadsafe(hub.publish, change))
+        store = Store.open(settings.db)
+        app.state.ctx = Context(feed, hub, store, settings.clock, tournament, settings.secure_cookie)
+        await asyncio.to_thread(feed.start)
+        try:
+            yield
+        finally:
+            feed.stop()
+            store.close()
+
+    app = FastAPI(title="cardtable display", version="1",
+                  description="The hall scoreboard and the organisers' console (live from MQTT).", lifespan=lifespan)
+    for r in (public, auth, tables, audit, pages):
+        app.include_router(r.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_exception_handler(RequestValidationError, _invalid)
+    app.add_exception_handler(StarletteHTTPException, _http)
+    return app
+
+
+async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+    """A 422 whose ``detail`` says in one line what was wrong with the request, and where."""
+    problems = []
+    for e in exc.errors():
+        where = ".".join(str(p) for p in e.get("loc", ()))
+        problems.append(f"{where}: {e.get('msg', 'invalid')}")
+    return JSONResponse({"detail": "; ".join(problems) or "invalid request"}, status_code=422)
+
+
+async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code, headers=getattr(exc, "headers", None))

@@ -1,0 +1,83 @@
+"""``cardtable display``: serve the scoreboard and console, and add console users.
+
+    cardtable display serve --broker-scoreboard URL --broker-console URL --db PATH [--host H] [--port P]
+    cardtable display user --db PATH --user NAME --role organiser|referee   (password: $CARDTABLE_PASSWORD or asked)
+
+The broker URLs may come from ``$CARDTABLE_BROKER_SCOREBOARD`` and ``$CARDTABLE_BROKER_CONSOLE``
+instead (they hold passwords: keep them out of the process list).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+ENV_SCOREBOARD = "CARDTABLE_BROKER_SCOREBOARD"
+ENV_CONSOLE = "CARDTABLE_BROKER_CONSOLE"
+ENV_PASSWORD = "CARDTABLE_PASSWORD"
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    display = sub.add_parser("display", help="the hall scoreboard and the organisers' console (web)")
+    verbs = display.add_subparsers(dest="verb", required=True)
+    serve = verbs.add_parser("serve", help="serve the scoreboard and the console until SIGINT/SIGTERM")
+    serve.add_argument("--broker-scoreboard", metavar="URL", default=os.environ.get(ENV_SCOREBOARD),
+                       help=f"mqtt://scoreboard:PASSWORD@host:port, the read-only user (or ${ENV_SCOREBOARD})")
+    serve.add_argument("--broker-console", metavar="URL", default=os.environ.get(ENV_CONSOLE),
+                       help=f"mqtt://console:PASSWORD@host:port, the user that sends commands (or ${ENV_CONSOLE})")
+    serve.add_argument("--db", required=True, metavar="PATH", help="the console's users, sessions and audit log (SQLite)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole hall network)")
+    serve.add_argument("--port", type=int, default=8080)
+    serve.add_argument("--secure-cookie", action="store_true", help="session cookie only over HTTPS (behind a TLS proxy)")
+    serve.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
+    serve.set_defaults(func=_serve)
+    user = verbs.add_parser("user", help="add a console user (password from $CARDTABLE_PASSWORD, else asked)")
+    user.add_argument("--db", required=True, metavar="PATH")
+    user.add_argument("--user", required=True)
+    user.add_argument("--role", required=True, choices=["organiser", "referee"])
+    user.set_defaults(func=_user)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    import uvicorn
+
+    from display.app import Settings, create_app
+    from referee.table.mqtt import parse_url
+
+    for name, url in (("--broker-scoreboard", args.broker_scoreboard), ("--broker-console", args.broker_console)):
+        if not url:
+            print(f"cardtable display serve: {name} is required", file=sys.stderr)
+            return 2
+        try:
+            parse_url(url)
+        except ValueError as exc:
+            print(f"cardtable display serve: {name}: {exc}", file=sys.stderr)
+            return 2
+    app = create_app(Settings(args.broker_scoreboard, args.broker_console, Path(args.db), args.secure_cookie))
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
+def _user(args: argparse.Namespace) -> int:
+    import getpass
+    import time
+
+    from display.store import Store, UserError
+
+    password = os.environ.get(ENV_PASSWORD) or getpass.getpass(f"password for {args.user}: ")
+    if len(password) < 8:
+        print("cardtable display user: the password needs 8 characters or more", file=sys.stderr)
+        return 2
+    store = Store.open(args.db)
+    try:
+        store.add_user(args.user, password, args.role, time.time())
+    except UserError as exc:
+        print(f"cardtable display user: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    print(f"added {args.role} {args.user}")
+    return 0

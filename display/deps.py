@@ -1,0 +1,62 @@
+"""What every router shares: the app's context, the clock, and the login as a dependency."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any, Callable
+
+from fastapi import Depends, HTTPException, Request
+
+from display.feed import Feed
+from display.hub import Hub
+from display.store import Store
+
+COOKIE = "cardtable_session"
+
+
+@dataclass
+class Context:
+    feed: Feed
+    hub: Hub
+    store: Store
+    clock: Callable[[], float]
+    tournament: Any = None  # the tournament service (referee.tournament), when it is there
+    secure_cookie: bool = False
+
+
+def context(request: Request) -> Context:
+    return request.app.state.ctx
+
+
+Ctx = Annotated[Context, Depends(context)]
+
+
+@dataclass(frozen=True)
+class User:
+    name: str
+    role: str
+
+
+def token_of(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip() or None
+    return request.cookies.get(COOKIE)
+
+
+def current_user(request: Request, ctx: Ctx) -> User:
+    token = token_of(request)
+    found = ctx.store.session(token, ctx.clock()) if token else None
+    if found is None:
+        raise HTTPException(401, "not logged in (POST /api/login first)", headers={"WWW-Authenticate": "Bearer"})
+    return User(*found)
+
+
+def organiser(user: Annotated[User, Depends(current_user)]) -> User:
+    if user.role != "organiser":
+        raise HTTPException(403, f"{user.name} is a {user.role}; this needs an organiser")
+    return user
+
+
+Referee = Annotated[User, Depends(current_user)]  # a referee or an organiser
+Organiser = Annotated[User, Depends(organiser)]

@@ -1,0 +1,107 @@
+"""The display's two MQTT connections (thin shell around :mod:`display.hall`).
+
+The scoreboard user (read only) feeds the hall: every table's ``state``, ``status``, ``events``
+and ``violations``, and the tournaments' ``round`` and ``standings``. The console user publishes
+the console's table ``commands`` and reads the camera's ``frames`` (kept for the flags; they
+reach a browser only behind the console's login). Each message is validated by
+:func:`display.hall.receive`; a malformed one is logged and dropped.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import threading
+import uuid
+from collections import deque
+from typing import Callable
+
+from display.hall import Hall, Ignored, receive
+from referee.table.mqtt import Connection
+from referee.table.protocol import PayloadError, decode, encode, parse_topic, subscription, topic
+
+log = logging.getLogger(__name__)
+
+FRAMES_KEPT = 32  # per table, the newest
+TOURNAMENT_TOPICS = ("cardtable/v1/tournament/+/round", "cardtable/v1/tournament/+/standings")
+WATCH_S = 0.5  # how often the feed's own connection is looked at (for the "no broker" banner)
+
+Change = dict
+
+
+class Feed:
+    """Both connections, the hall they make and the frames kept; ``on_change(change)`` is called on
+    paho's thread for every change (keep it short)."""
+
+    def __init__(self, scoreboard_url: str, console_url: str, on_change: Callable[[Change], None] = lambda c: None,
+                 reconnect_delay_s: tuple[float, float] = (0.1, 2.0)):
+        name = f"display-{uuid.uuid4().hex[:8]}"
+        self.on_change = on_change
+        self.hall = Hall()
+        self._lock = threading.Lock()
+        self._frames: dict[str, deque[dict]] = {}
+        self._stop = threading.Event()
+        self.scoreboard = Connection(scoreboard_url, f"{name}-scoreboard", clean_start=True, reconnect_delay_s=reconnect_delay_s)
+        self.console = Connection(console_url, f"{name}-console", clean_start=True, reconnect_delay_s=reconnect_delay_s)
+        for leaf in ("state", "status", "events", "violations"):
+            self.scoreboard.subscribe(subscription(leaf), self._message)
+        for f in TOURNAMENT_TOPICS:
+            self.scoreboard.subscribe(f, self._message)
+        self.console.subscribe(subscription("frames"), self._frame)
+        self._watcher = threading.Thread(target=self._watch, name="display-feed-watch", daemon=True)
+
+    def start(self, timeout: float = 10.0) -> Feed:
+        self.scoreboard.connect(timeout)
+        self.console.connect(timeout)
+        self.scoreboard.wait_subscribed(timeout)
+        self._watcher.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.scoreboard.close(flush_timeout=0)
+        self.console.close(flush_timeout=2.0)
+
+    # -- the hall ------------------------------------------------------------------------------
+    def _message(self, full_topic: str, raw: bytes) -> None:
+        with self._lock:
+            try:
+                self.hall, change = receive(self.hall, full_topic, raw)
+            except Ignored as exc:
+                log.warning("ignored: %s", exc)
+                return
+            self.on_change(change)  # under the lock: the pages get the changes in the hall's order
+
+    def _watch(self) -> None:
+        while not self._stop.wait(WATCH_S):
+            up = self.scoreboard.connected
+            with self._lock:
+                if up != self.hall.feed:
+                    self.hall = self.hall.with_feed(up)
+                    self.on_change({"type": "feed", "data": {"connected": up}})
+
+    # -- the console ---------------------------------------------------------------------------
+    def command(self, table: str, command: str, **fields) -> str:
+        """Publish one command to ``table`` (checked against the protocol first); its id."""
+        cid = f"console-{uuid.uuid4().hex[:12]}"
+        payload = encode("commands", {"v": 1, "id": cid, "command": command, **fields})
+        self.console.publish(topic(table, "commands"), payload, qos=1)
+        return cid
+
+    def _frame(self, full_topic: str, raw: bytes) -> None:
+        try:
+            table, _ = parse_topic(full_topic)
+            frame = decode("frames", raw)
+            base64.b64decode(frame["jpeg"], validate=True)
+        except (PayloadError, ValueError) as exc:
+            log.warning("ignored frame on %s: %s", full_topic, exc)
+            return
+        with self._lock:
+            self._frames.setdefault(table, deque(maxlen=FRAMES_KEPT)).append(frame)
+
+    def frames(self, table: str) -> list[dict]:
+        with self._lock:
+            return list(self._frames.get(table, ()))
+
+
+__all__ = ["Feed", "FRAMES_KEPT"]

@@ -1,0 +1,164 @@
+"""What the hall sees, as a pure value: every table's latest state, status, violations and
+the hand's timeline, and each tournament's round and standings.
+
+:func:`receive` takes one MQTT message (topic and raw payload) and returns the new hall and the
+change to send to the pages; a malformed payload or a topic of no interest raises
+:class:`Ignored` and changes nothing.
+
+>>> hall, change = receive(Hall(), "cardtable/v1/tables/t1/status", b'{"v":1,"status":"offline"}')
+>>> hall.tables["t1"].status, change
+('offline', {'type': 'status', 'table': 't1', 'data': {'v': 1, 'status': 'offline'}})
+>>> receive(hall, "cardtable/v1/tables/t1/status", b'{"v":1,"status":"gone"}')
+Traceback (most recent call last):
+...
+display.hall.Ignored: cardtable/v1/tables/t1/status: status: 'status': 'gone' is not a status (online offline)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Mapping
+
+from pydantic import ValidationError
+
+from display.schemas import Round, Standings
+from referee.table.protocol import PayloadError, decode, parse_topic
+
+TOURNAMENT_PREFIX = "cardtable/v1/tournament/"
+SHOWN = ("state", "status", "events", "violations")  # the table topics the hall shows
+VIOLATIONS_KEPT = 6  # per table, the newest
+TIMELINE_KEPT = 600  # events of the current hand, per table
+TOURNAMENT_MODELS = {"round": Round, "standings": Standings}
+
+_EMPTY: Mapping = MappingProxyType({})
+
+
+class Ignored(ValueError):
+    """A message the hall does not take: a malformed payload, or a topic it does not show."""
+
+
+@dataclass(frozen=True)
+class TableView:
+    """One table as the hall knows it. ``status`` is ``None`` until the table said anything."""
+
+    table: str
+    state: dict | None = None
+    status: str | None = None
+    violations: tuple[dict, ...] = ()
+    timeline: tuple[dict, ...] = ()
+
+    def as_json(self, timeline: bool = False) -> dict:
+        out = {"table": self.table, "state": self.state, "status": self.status, "violations": list(self.violations)}
+        if timeline:
+            out["timeline"] = list(self.timeline)
+        return out
+
+    def with_violation(self, v: dict) -> TableView:
+        """The newest violations, one per flag (a confirmation replaces the flagged one)."""
+        kept = tuple(x for x in self.violations if x["flag"] != v["flag"]) + (v,)
+        return replace(self, violations=kept[-VIOLATIONS_KEPT:])
+
+    def with_event(self, e: dict) -> TableView:
+        """The hand's timeline: a new hand starts it again; a duplicate (QoS 1) is kept once."""
+        if e["kind"] in ("hand_started", "round_started"):
+            return replace(self, timeline=(e,))
+        if any(x["seq"] == e["seq"] and x["kind"] == e["kind"] for x in self.timeline[-8:]):
+            return self
+        return replace(self, timeline=(self.timeline + (e,))[-TIMELINE_KEPT:])
+
+
+@dataclass(frozen=True)
+class Hall:
+    tables: Mapping[str, TableView] = field(default_factory=lambda: _EMPTY)
+    rounds: Mapping[str, dict] = field(default_factory=lambda: _EMPTY)  # tournament id -> its round payload
+    standings: Mapping[str, dict] = field(default_factory=lambda: _EMPTY)  # tournament id -> its standings
+    feed: bool = False  # the display's own connection to the broker is up
+
+    def table(self, table: str) -> TableView:
+        return self.tables.get(table) or TableView(table)
+
+    def with_table(self, view: TableView) -> Hall:
+        return replace(self, tables=MappingProxyType({**self.tables, view.table: view}))
+
+    def with_feed(self, connected: bool) -> Hall:
+        return replace(self, feed=connected)
+
+    def current_tournament(self) -> str | None:
+        """The tournament whose round or standings came last."""
+        latest = [(p["at"], t) for t, p in (*self.rounds.items(), *self.standings.items())]
+        return max(latest)[1] if latest else None
+
+    def snapshot(self, timeline_of: str | None = None) -> dict:
+        """Everything a page needs on connecting (``timeline_of``: one table's hand timeline too)."""
+        return {
+            "feed": self.feed,
+            "tables": {t: v.as_json(timeline=t == timeline_of) for t, v in sorted(self.tables.items())},
+            "tournament": self.current_tournament(),
+            "rounds": dict(self.rounds),
+            "standings": dict(self.standings),
+        }
+
+
+def receive(hall: Hall, topic: str, raw: bytes) -> tuple[Hall, dict]:
+    """The hall after one message and the change for the pages; :class:`Ignored` when malformed."""
+    if topic.startswith(TOURNAMENT_PREFIX):
+        return _tournament(hall, topic, raw)
+    try:
+        table, name = parse_topic(topic)
+    except ValueError as exc:
+        raise Ignored(f"{topic}: {exc}") from None
+    if name not in SHOWN:
+        raise Ignored(f"{topic}: not a topic the hall shows")
+    try:
+        payload = decode(name, raw)
+    except PayloadError as exc:
+        raise Ignored(f"{topic}: {exc}") from None
+    view = hall.table(table)
+    if name == "state":
+        if view.state is not None and payload["seq"] < view.state["seq"]:
+            raise Ignored(f"{topic}: seq {payload['seq']} is older than {view.state['seq']}")
+        view = replace(view, state=payload)
+    elif name == "status":
+        view = replace(view, status=payload["status"])
+    elif name == "violations":
+        view = view.with_violation(payload)
+    else:
+        view = view.with_event(payload)
+    kind = {"events": "event", "violations": "violation"}.get(name, name)
+    return hall.with_table(view), {"type": kind, "table": table, "data": payload}
+
+
+def _tournament(hall: Hall, topic: str, raw: bytes) -> tuple[Hall, dict]:
+    parts = topic[len(TOURNAMENT_PREFIX):].split("/")
+    if len(parts) != 2 or parts[1] not in TOURNAMENT_MODELS:
+        raise Ignored(f"{topic}: not a tournament topic the hall shows")
+    tid, name = parts
+    try:
+        model = TOURNAMENT_MODELS[name].model_validate(_json(raw))
+    except (ValidationError, ValueError) as exc:
+        raise Ignored(f"{topic}: {_first_line(exc)}") from None
+    if model.tournament != tid:
+        raise Ignored(f"{topic}: the payload is of tournament {model.tournament!r}")
+    payload = model.model_dump(mode="json")
+    field_ = "rounds" if name == "round" else "standings"
+    new = replace(hall, **{field_: MappingProxyType({**getattr(hall, field_), tid: payload})})
+    return new, {"type": name, "tournament": tid, "data": payload}
+
+
+def _json(raw: bytes) -> object:
+    try:
+        return json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"not JSON: {exc}") from None
+
+
+def _first_line(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        e = exc.errors()[0]
+        return f"{'.'.join(map(str, e['loc'])) or 'payload'}: {e['msg']}"
+    return str(exc)
+
+
+__all__ = ["Hall", "TableView", "Ignored", "receive", "SHOWN"]

@@ -1,0 +1,56 @@
+"""The scoreboard's data, public and read only: the hall as JSON and its live stream (SSE)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, Query
+from fastapi.responses import StreamingResponse
+
+from display.deps import Ctx
+from display.hub import sse
+from display.schemas import Id, Problem, Round, Standings
+
+router = APIRouter(prefix="/api", tags=["scoreboard"])
+NOT_FOUND = {404: {"model": Problem}}
+
+
+@router.get("/hall", summary="Every table, the tournaments' rounds and standings, as the hall sees them now")
+def hall(ctx: Ctx) -> dict:
+    return ctx.feed.hall.snapshot()
+
+
+@router.get("/tables", summary="The tables seen on the broker, in order")
+def tables(ctx: Ctx) -> list[str]:
+    return sorted(ctx.feed.hall.tables)
+
+
+@router.get("/tables/{table}", responses=NOT_FOUND, summary="One table: state, status, last violations, the hand's timeline")
+def table(table: Id, ctx: Ctx) -> dict:
+    view = ctx.feed.hall.tables.get(table)
+    if view is None:
+        raise HTTPException(404, f"no table {table} on the broker")
+    return view.as_json(timeline=True)
+
+
+def _published(kept: dict, what: str, tournament: str) -> dict:
+    if tournament not in kept:
+        raise HTTPException(404, f"no {what} of tournament {tournament} on the broker")
+    return kept[tournament]
+
+
+@router.get("/tournaments/{tournament}/standings", responses=NOT_FOUND, summary="The standings last published")
+def standings(tournament: Id, ctx: Ctx) -> Standings:
+    return Standings.model_validate(_published(ctx.feed.hall.standings, "standings", tournament))
+
+
+@router.get("/tournaments/{tournament}/round", responses=NOT_FOUND, summary="The round's pairings last published")
+def round_(tournament: Id, ctx: Ctx) -> Round:
+    return Round.model_validate(_published(ctx.feed.hall.rounds, "round", tournament))
+
+
+@router.get("/stream", summary="Server-Sent Events: a snapshot, then every change",
+            response_class=StreamingResponse, responses={200: {"content": {"text/event-stream": {}}}})
+async def stream(ctx: Ctx, table: Id | None = Query(None, description="also send this table's hand events")):
+    listener = ctx.hub.add(table)  # registered before the snapshot is taken: nothing is missed
+    first = sse("snapshot", ctx.feed.hall.snapshot(timeline_of=table))
+    return StreamingResponse(ctx.hub.stream(listener, first), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

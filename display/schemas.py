@@ -1,0 +1,180 @@
+"""Pydantic models: the tournament topics the scoreboard reads, and every body and answer of
+the REST API (FastAPI puts the same models in its OpenAPI schema).
+
+The tournament topics (``cardtable/v1/tournament/{id}/round`` and ``.../standings``) are
+published by ``referee.tournament``; a payload that breaks these models is ignored.
+
+>>> Standings.model_validate({"v": 1, "tournament": "x", "name": "秋季赛", "system": "swiss",
+...     "round": 1, "columns": ["对手分"], "rows": [], "at": 1.0}).columns
+['对手分']
+>>> Login.model_validate({"user": " ", "password": "p"})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+pydantic_core._pydantic_core.ValidationError: 1 validation error for Login
+user
+  String should have at least 1 character [type=string_too_short, input_value=' ', input_type=str]
+...
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+Id = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
+Card = Annotated[str, StringConstraints(pattern=r"^([SHDC](10|[2-9TJQKA])|BJ|LJ)$")]
+Seat = Literal["S", "E", "N", "W"]
+Role = Literal["referee", "organiser"]
+Prize = Literal["一等奖", "二等奖", "三等奖"]
+
+
+class Closed(BaseModel):
+    """A model that names every field it allows."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---------------------------------------------------------------- tournament topics (read)
+
+
+class Entry(Closed):
+    id: str = Field(min_length=1, max_length=64)
+    name: str = Field(max_length=128)
+    unit: str = Field(max_length=128)
+
+
+class TableResult(Closed):
+    points: list[int | float] = Field(max_length=8)
+    scores: list[int | float] = Field(max_length=8)
+
+
+class Pairing(Closed):
+    table: Id
+    entries: list[Entry] = Field(max_length=8)
+    result: TableResult | None
+
+
+class TournamentTopic(Closed):
+    """What both tournament topics carry."""
+
+    v: Literal[1]
+    tournament: Id
+    name: str = Field(max_length=128)
+    system: str = Field(max_length=64)
+    round: int = Field(ge=0)
+    at: float
+
+
+class Round(TournamentTopic):
+    """``cardtable/v1/tournament/{id}/round``: the pairings of the current round, by table."""
+
+    rounds: int = Field(ge=0)
+    tables: list[Pairing] = Field(max_length=1024)
+    byes: list[str] = Field(max_length=1024)
+
+
+class Row(Closed):
+    rank: int = Field(ge=1)
+    id: str = Field(min_length=1, max_length=64)
+    name: str = Field(max_length=128)
+    unit: str = Field(max_length=128)
+    score: int | float
+    tiebreaks: list[int | float] = Field(max_length=16)
+    prize: Prize | None
+
+
+class Standings(TournamentTopic):
+    """``cardtable/v1/tournament/{id}/standings``: every tie-break column, the prize zone."""
+
+    columns: list[str] = Field(max_length=16)
+    rows: list[Row] = Field(max_length=4096)
+
+    @field_validator("rows")
+    @classmethod
+    def _as_many_tiebreaks_as_columns(cls, rows: list[Row], info) -> list[Row]:
+        columns = info.data.get("columns")
+        if columns is not None and any(len(r.tiebreaks) != len(columns) for r in rows):
+            raise ValueError("every row has one tie-break per column")
+        return rows
+
+
+# ---------------------------------------------------------------- the API
+
+
+class Problem(BaseModel):
+    """Every 4xx answer: what was wrong, in words."""
+
+    detail: str
+
+
+class Login(Closed):
+    user: Name
+    password: str = Field(min_length=1, max_length=256)
+
+
+class Me(BaseModel):
+    user: str
+    role: Role
+
+
+class TableCommand(Closed):
+    """A command without fields of its own to one table (or to every table when none is named)."""
+
+    command: Literal["start_round", "stop_round", "last_hand"]
+
+
+class FlagAction(Closed):
+    """Confirm, dismiss or correct a flag of a table; ``cards`` only with ``correct``."""
+
+    how: Literal["confirm", "dismiss", "correct"]
+    cards: list[Card] | None = Field(default=None, min_length=1, max_length=60)
+
+
+class Assign(Closed):
+    players: dict[Seat, Name]
+    rulebook: Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]{1,64}$")]
+
+
+class Sent(BaseModel):
+    """A command published to a table's ``commands`` topic."""
+
+    table: str
+    id: str
+    command: str
+
+
+class AuditEntry(BaseModel):
+    at: float
+    user: str
+    action: str
+    detail: dict
+
+
+class FrameInfo(BaseModel):
+    table: str
+    id: str
+    seat: Seat
+    at: float
+    reason: str
+    url: str
+
+
+class FlagView(BaseModel):
+    """An open flag of a table and the camera frame kept for it, when there is one."""
+
+    table: str
+    flag: str
+    seat: Seat
+    kind: str
+    at: float
+    cards: list[str]
+    text: str
+    frame: FrameInfo | None
+
+
+class NewUser(Closed):
+    user: Name
+    password: str = Field(min_length=8, max_length=256)
+    role: Role

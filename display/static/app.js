@@ -1,0 +1,208 @@
+// The scoreboard pages (/, /big, /tables/{id}): one live stream (SSE), no polling, no reloads.
+"use strict";
+const PAGE = document.body.dataset.page;
+const ONE = document.body.dataset.table || null;
+const ROTATE_MS = 12000;
+const hall = { feed: true, tables: {}, tournament: null, rounds: {}, standings: {} };
+const $ = sel => document.querySelector(sel);
+
+function view(t) { return hall.tables[t] || (hall.tables[t] = { table: t, state: null, status: null, violations: [], timeline: [] }); }
+
+// ---------------------------------------------------------------- tiles
+function teamHTML(team, s) {
+  const names = team.seats.map(x => esc(s.players[x] || SEATW(x))).join(" / ");
+  const lvl = team.level ? `<span class="lvl">${T("level")} ${esc(team.level)}</span>` : "";
+  return `<div class="team" data-team="${esc(team.name)}"><b>${esc(team.name)}</b> <span class="names">${names}</span> ${lvl}` +
+         ` <span class="pts">${team.points} ${T("points")}</span></div>`;
+}
+function seatHTML(seat, s) {
+  const played = (s.current_trick?.plays || []).filter(p => p.seat === seat).map(p => p.cards).flat();
+  const clock = s.clocks[seat];
+  const clk = clock.left === null ? "" : `<span class="clk${clock.left < 5 ? " low" : ""}" data-left="${clock.left}" data-running="${clock.running}">${Math.ceil(clock.left)}</span>`;
+  const flagged = s.flags.some(f => f.seat === seat) ? " flagged" : "";
+  return `<div class="seat ${seat}${s.turn === seat ? " turn" : ""}${flagged}" data-seat="${seat}">` +
+    `<div class="who">${SEATW(seat)} ${esc(s.players[seat] || "")}${s.dealer === seat ? ` <i class="dealer" title="${T("dealer")}">庄</i>` : ""}</div>` +
+    `<div><span class="count">${s.cards[seat]} ${T("cards_left")}</span> ${clk}</div>` +
+    `<div class="played">${cardsHTML(played)}</div></div>`;
+}
+function violationHTML(v) {
+  const pen = v.penalty.text || (v.penalty.points ? `${v.penalty.points} ${T("points")}` : v.penalty.warning ? "⚠" : "");
+  return `<li class="v ${v.status}" data-flag="${esc(v.flag)}">${SEATW(v.seat)} ${esc(T("kind")[v.kind] || v.kind)}` +
+         ` <span class="st">${esc(T("status")[v.status] || v.status)}</span> <span class="pen">${esc(pen)}</span></li>`;
+}
+function tileHTML(v) {
+  const s = v.state;
+  const status = v.status || "unknown";
+  const badge = `<span class="badge ${status}">${T(status)}</span>`;
+  let body = "";
+  if (s) {
+    const trump = s.trump ? `${T("trump")} ${s.trump.suit ? suitHTML(s.trump.suit) : T("no_trump")}${esc(s.trump.rank || "")}` : "";
+    const dealer = s.dealer ? `${T("dealer")} ${SEATW(s.dealer)}` : "";
+    body = `<div class="teams">${s.teams.map(t => teamHTML(t, s)).join("")}</div>` +
+      `<div class="info">${[dealer, trump].filter(Boolean).join(" · ")}${s.round.last_hand ? ` <b class="lh">${T("last_hand")}</b>` : ""}</div>` +
+      `<div class="felt">${["N", "W", "E", "S"].map(x => seatHTML(x, s)).join("")}<div class="mid">${s.paused ? T("paused") : ""}</div></div>` +
+      (s.flags.length ? `<div class="flags">⚑ ${T("flags")}: ${s.flags.map(f => `<span data-flag="${esc(f.flag)}">${SEATW(f.seat)} ${esc(T("kind")[f.kind] || f.kind)} ${cardsHTML(f.cards)}</span>`).join(" ")}</div>` : "");
+  }
+  const viol = v.violations.length ? `<ul class="viol">${v.violations.slice(-3).reverse().map(violationHTML).join("")}</ul>` : "";
+  const phase = s ? `<span class="phase">${esc(T("phase")[s.phase] || s.phase)}</span> <span class="ht">${s.hand ? T("hand_trick")(s.hand, s.trick) : ""}</span>` : "";
+  return `<header><a class="name" href="/tables/${encodeURIComponent(v.table)}">${esc(v.table)}</a> ${phase} ${badge}</header>${body}${viol}`;
+}
+function renderTile(t) {
+  const v = view(t);
+  const box = PAGE === "table" ? $("#one") : $("#wall .tiles");
+  if (!box || (PAGE === "table" && t !== ONE)) return;
+  let el = document.getElementById("tile-" + t);
+  if (!el) {
+    el = document.createElement("article");
+    el.id = "tile-" + t;
+    const after = [...box.children].find(c => c.dataset.table > t);
+    box.insertBefore(el, after || null);
+    el.dataset.table = t;
+  }
+  el.className = `tile ${v.status || "unknown"}${v.state?.paused ? " paused" : ""}${v.state?.flags.length ? " has-flags" : ""}`;
+  el.dataset.seq = v.state ? v.state.seq : "";
+  el.dataset.status = v.status || "unknown";
+  el.innerHTML = tileHTML(v);
+  v.got = performance.now();
+  $("#wall .empty")?.remove();
+}
+
+// ---------------------------------------------------------------- tournament
+const COLUMNS_EN = { "对手分": "Opp. score", "级差": "Level diff", "胜局": "Wins", "得分": "Points", "小分": "Sub-score", "对手分之和": "Opp. total", "胜负关系": "Head to head" };
+function column(name) { return LANG === "en" ? COLUMNS_EN[name] || name : name; }
+function renderStandings() {
+  const box = $("#standings .body");
+  if (!box) return;
+  const s = hall.standings[hall.tournament];
+  if (!s) { box.innerHTML = `<p class="empty">${T("no_standings")}</p>`; return; }
+  $("#standings .sub").textContent = `${s.name} · ${T("round_of")(s.round, hall.rounds[hall.tournament]?.rounds ?? s.round)}`;
+  box.innerHTML = `<table><thead><tr><th>${T("rank")}</th><th>${T("entry")}</th><th>${T("unit")}</th><th>${T("score")}</th>` +
+    s.columns.map(c => `<th>${esc(column(c))}</th>`).join("") + `<th>${T("prize")}</th></tr></thead><tbody>` +
+    s.rows.map(r => `<tr class="${r.prize ? "prize" : ""}" data-entry="${esc(r.id)}"><td>${r.rank}</td><td>${esc(r.name)}</td><td>${esc(r.unit)}</td>` +
+      `<td class="num">${r.score}</td>${r.tiebreaks.map(x => `<td class="num">${x}</td>`).join("")}<td>${esc(r.prize || "")}</td></tr>`).join("") +
+    `</tbody></table>`;
+}
+function renderPairings() {
+  const box = $("#pairings .body");
+  if (!box) return;
+  const r = hall.rounds[hall.tournament];
+  if (!r) { box.innerHTML = `<p class="empty">${T("no_round")}</p>`; return; }
+  $("#pairings .sub").textContent = `${r.name} · ${T("round_of")(r.round, r.rounds)}`;
+  const rows = [...r.tables].sort((a, b) => a.table.localeCompare(b.table, undefined, { numeric: true }));
+  box.innerHTML = `<table><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th>${T("result")}</th></tr></thead><tbody>` +
+    rows.map(p => `<tr data-table="${esc(p.table)}"><td><a href="/tables/${encodeURIComponent(p.table)}">${esc(p.table)}</a></td>` +
+      `<td>${p.entries.map(e => `${esc(e.name)} <small>${esc(e.unit)}</small>`).join(" <b>vs</b> ")}</td>` +
+      `<td class="num">${p.result ? p.result.scores.join(" : ") : ""}</td></tr>`).join("") + `</tbody></table>` +
+    (r.byes.length ? `<p>${T("byes")}: ${r.byes.map(esc).join(", ")}</p>` : "");
+}
+
+// ---------------------------------------------------------------- clocks, banner
+function roundClock() {
+  let left = null, lastHand = false, notice = false;
+  for (const v of Object.values(hall.tables)) {
+    const r = v.state?.round;
+    if (!r || v.status === "offline") continue;
+    lastHand ||= r.last_hand; notice ||= r.notice;
+    if (r.left !== null) {
+      const now = r.left - (v.state.phase === "round_over" ? 0 : (performance.now() - v.got) / 1000);
+      left = Math.max(left ?? 0, now);
+    }
+  }
+  return { left, lastHand, notice };
+}
+function mmss(s) { s = Math.max(0, Math.floor(s)); return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`; }
+function tick() {
+  const { left, lastHand, notice } = roundClock();
+  const box = $("#roundclock");
+  if (box) box.innerHTML = (left !== null ? `${T("round_left")} <b>${mmss(left)}</b>` : "") +
+    (lastHand ? ` <span class="notice lh">${T("last_hand")}</span>` : notice ? ` <span class="notice">${T("notice")}</span>` : "");
+  document.querySelectorAll(".clk[data-running=true]").forEach(el => {
+    const v = hall.tables[el.closest(".tile").dataset.table];
+    const left = Number(el.dataset.left) - (performance.now() - v.got) / 1000;
+    el.textContent = Math.max(0, Math.ceil(left));
+    el.classList.toggle("low", left < 5);
+  });
+  $("#banner").hidden = hall.feed;
+}
+
+// ---------------------------------------------------------------- the table page
+function renderTimeline() {
+  const box = $("#timeline ol");
+  if (!box || !ONE) return;
+  box.innerHTML = view(ONE).timeline.map(eventHTML).reverse().join("");
+  const all = $("#allviolations");
+  if (all) all.innerHTML = view(ONE).violations.slice().reverse().map(violationHTML).join("");
+}
+function eventHTML(e) {
+  const say = T("ev")[e.kind];
+  const d = e.data;
+  const text = say ? say(d) : `${e.kind} ${JSON.stringify(d)}`;
+  const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN");
+  return `<li data-seq="${e.seq}" data-kind="${esc(e.kind)}"><time>${time}</time> ${esc(text)} ${d.cards ? cardsHTML(d.cards) : ""}</li>`;
+}
+
+// ---------------------------------------------------------------- big screen rotation
+let slide = 0;
+function pageSize() {
+  const w = window.innerWidth, h = window.innerHeight - 120;
+  return Math.max(1, Math.floor(w / 440)) * Math.max(1, Math.floor(h / 330));
+}
+function rotate() {
+  const tiles = [...document.querySelectorAll("#wall .tile")];
+  const size = pageSize(), pages = Math.max(1, Math.ceil(tiles.length / size));
+  const slides = ["standings", "pairings", ...Array.from({ length: pages }, (_, i) => "wall:" + i)];
+  slide = slide % slides.length;
+  const [which, page] = slides[slide].split(":");
+  for (const id of ["standings", "pairings", "wall"]) $("#" + id).hidden = id !== which;
+  tiles.forEach((el, i) => { el.hidden = which === "wall" && Math.floor(i / size) !== Number(page); });
+  document.body.dataset.slide = slides[slide];
+  slide += 1;
+}
+
+// ---------------------------------------------------------------- the stream
+function renderAll() {
+  applyWords();
+  Object.keys(hall.tables).sort().forEach(renderTile);
+  if (!Object.keys(hall.tables).length && $("#wall .tiles")) $("#wall .tiles").innerHTML = `<p class="empty">${T("no_tables")}</p>`;
+  renderStandings(); renderPairings(); renderTimeline(); tick();
+}
+function connect() {
+  const es = new EventSource("/api/stream" + (ONE ? "?table=" + encodeURIComponent(ONE) : ""));
+  es.addEventListener("snapshot", m => {
+    const s = JSON.parse(m.data);
+    Object.assign(hall, { feed: s.feed, tournament: s.tournament, rounds: s.rounds, standings: s.standings, tables: {} });
+    for (const [t, v] of Object.entries(s.tables)) hall.tables[t] = Object.assign({ timeline: [] }, v);
+    document.querySelectorAll(".tile").forEach(el => el.remove());
+    renderAll();
+  });
+  es.addEventListener("state", m => { const c = JSON.parse(m.data); view(c.table).state = c.data; renderTile(c.table); });
+  es.addEventListener("status", m => { const c = JSON.parse(m.data); view(c.table).status = c.data.status; renderTile(c.table); tick(); });
+  es.addEventListener("violation", m => {
+    const c = JSON.parse(m.data), v = view(c.table);
+    v.violations = v.violations.filter(x => x.flag !== c.data.flag).concat([c.data]).slice(-6);
+    renderTile(c.table); if (c.table === ONE) renderTimeline();
+  });
+  es.addEventListener("event", m => {
+    const c = JSON.parse(m.data), v = view(c.table), e = c.data;
+    if (e.kind === "hand_started" || e.kind === "round_started") v.timeline = [e];
+    else if (!v.timeline.some(x => x.seq === e.seq && x.kind === e.kind)) v.timeline.push(e);
+    if (c.table === ONE) renderTimeline();
+  });
+  const tournament = m => {
+    const c = JSON.parse(m.data);
+    (m.type === "round" ? hall.rounds : hall.standings)[c.tournament] = c.data;
+    hall.tournament = c.tournament;
+    renderStandings(); renderPairings();
+  };
+  es.addEventListener("round", tournament);
+  es.addEventListener("standings", tournament);
+  es.addEventListener("feed", m => { hall.feed = JSON.parse(m.data).data.connected; tick(); });
+  es.onerror = () => { hall.feed = false; tick(); };  // the browser reconnects by itself; a snapshot follows
+  es.onopen = () => { document.body.dataset.live = "1"; };
+}
+
+$("#lang").addEventListener("click", () => switchLanguage(renderAll));
+renderAll();
+connect();
+setInterval(tick, 250);
+if (PAGE === "big") { document.body.classList.add("big"); rotate(); setInterval(rotate, ROTATE_MS); }

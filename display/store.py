@@ -1,0 +1,133 @@
+"""The console's own records in one SQLite file: users (hashed passwords, roles), login
+sessions, and the audit log of every change (who, when, what).
+
+Times are passed in (``now``), never read here.
+
+>>> s = Store.open(":memory:")
+>>> s.add_user("wang", "secret-pass", "organiser", now=0.0)
+>>> s.check_password("wang", "secret-pass"), s.check_password("wang", "wrong")
+('organiser', None)
+>>> token = s.new_session("wang", now=10.0)
+>>> s.session(token, now=20.0)
+('wang', 'organiser')
+>>> s.session(token, now=10.0 + SESSION_S + 1) is None
+True
+>>> s.audit("wang", "last_hand", {"table": "t1"}, now=30.0)
+>>> s.audit_log()
+[{'at': 30.0, 'user': 'wang', 'action': 'last_hand', 'detail': {'table': 't1'}}]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import sqlite3
+import threading
+from pathlib import Path
+
+SESSION_S = 12 * 3600.0  # a login lasts one evening
+ROLES = ("referee", "organiser")
+_SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # ~16 MiB and a few tens of ms per check
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS users (name TEXT PRIMARY KEY, role TEXT NOT NULL, hash TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (digest TEXT PRIMARY KEY, name TEXT NOT NULL, expires REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY, at REAL NOT NULL, name TEXT NOT NULL, action TEXT NOT NULL, detail TEXT NOT NULL);
+"""
+
+
+def hash_password(password: str, salt: bytes | None = None) -> str:
+    """``scrypt$n$r$p$salt$hash`` (hex), stdlib ``hashlib.scrypt``.
+
+    >>> h = hash_password("pw", bytes(16)); h.split("$")[:4]
+    ['scrypt', '16384', '8', '1']
+    >>> verify_password("pw", h), verify_password("pW", h)
+    (True, False)
+    """
+    salt = secrets.token_bytes(16) if salt is None else salt
+    digest = hashlib.scrypt(password.encode(), salt=salt, dklen=32, **_SCRYPT)
+    return f"scrypt${_SCRYPT['n']}${_SCRYPT['r']}${_SCRYPT['p']}${salt.hex()}${digest.hex()}"
+
+
+def verify_password(password: str, stored: str) -> bool:
+    kind, n, r, p, salt, digest = stored.split("$")
+    mine = hashlib.scrypt(password.encode(), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p), dklen=32)
+    return kind == "scrypt" and hmac.compare_digest(mine.hex(), digest)
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()  # the database never holds a usable token
+
+
+class UserError(ValueError):
+    """A user that cannot be added (a name taken, an unknown role)."""
+
+
+class Store:
+    def __init__(self, db: sqlite3.Connection):
+        self._db = db
+        self._lock = threading.Lock()
+
+    @classmethod
+    def open(cls, path: str | Path) -> Store:
+        db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.executescript(_SCHEMA)
+        return cls(db)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _run(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    # -- users and sessions --------------------------------------------------------------------
+    def add_user(self, name: str, password: str, role: str, now: float) -> None:
+        if role not in ROLES:
+            raise UserError(f"unknown role {role!r}; roles are {', '.join(ROLES)}")
+        try:
+            self._run("INSERT INTO users VALUES (?, ?, ?, ?)", (name, role, hash_password(password), now))
+        except sqlite3.IntegrityError:
+            raise UserError(f"user {name!r} exists already") from None
+
+    def users(self) -> list[tuple[str, str]]:
+        return [(n, r) for n, r in self._run("SELECT name, role FROM users ORDER BY name")]
+
+    def check_password(self, name: str, password: str) -> str | None:
+        """The user's role when the password is right, else None."""
+        rows = self._run("SELECT role, hash FROM users WHERE name = ?", (name,))
+        if not rows:
+            verify_password(password, hash_password("no such user"))  # the same time either way
+            return None
+        role, stored = rows[0]
+        return role if verify_password(password, stored) else None
+
+    def new_session(self, name: str, now: float) -> str:
+        token = secrets.token_urlsafe(32)
+        self._run("DELETE FROM sessions WHERE expires < ?", (now,))
+        self._run("INSERT INTO sessions VALUES (?, ?, ?)", (_digest(token), name, now + SESSION_S))
+        return token
+
+    def session(self, token: str, now: float) -> tuple[str, str] | None:
+        """(user, role) of a live session, else None."""
+        rows = self._run("SELECT s.name, u.role FROM sessions s JOIN users u ON u.name = s.name"
+                         " WHERE s.digest = ? AND s.expires >= ?", (_digest(token), now))
+        return rows[0] if rows else None
+
+    def end_session(self, token: str) -> None:
+        self._run("DELETE FROM sessions WHERE digest = ?", (_digest(token),))
+
+    # -- the audit log -------------------------------------------------------------------------
+    def audit(self, user: str, action: str, detail: dict, now: float) -> None:
+        self._run("INSERT INTO audit (at, name, action, detail) VALUES (?, ?, ?, ?)",
+                  (now, user, action, json.dumps(detail, ensure_ascii=False)))
+
+    def audit_log(self, limit: int = 200) -> list[dict]:
+        rows = self._run("SELECT at, name, action, detail FROM audit ORDER BY id DESC LIMIT ?", (limit,))
+        return [{"at": a, "user": n, "action": act, "detail": json.loads(d)} for a, n, act, d in rows]
+
+
+__all__ = ["Store", "UserError", "hash_password", "verify_password", "ROLES", "SESSION_S"]

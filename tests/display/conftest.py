@@ -1,0 +1,22 @@
+"""Fixtures of the display tests (helpers in kit.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kit import Table, Tournament  # noqa: E402
+
+
+@pytest.fixture
+def table(connect):
+    """``table(name)``: a publisher of that table's outputs, as its service."""
+    return lambda name: Table(connect, name)
+
+
+@pytest.fixture
+def tournament(connect):
+    return Tournament(connect)

@@ -1,0 +1,162 @@
+"""What the display tests share: the app on the module's real mosquitto (tests/conftest.py),
+served by uvicorn in a thread, users of both roles, valid payloads to change, and publishers
+that speak as a table service and the tournament service would."""
+
+from __future__ import annotations
+
+import copy
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+
+import uvicorn
+
+from display.app import Settings, create_app
+from display.store import Store
+from referee.table.mqtt import Connection
+from referee.table.protocol import encode, topic
+from referee.table.service import TableService
+
+ORGANISER = ("wang", "organiser-pass")
+REFEREE = ("li", "referee-pass")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "display"
+
+# A valid ``state`` (the example of referee/PROTOCOL.md), changed by the tests.
+STATE = {
+    "v": 1, "seq": 418, "at": 1767261723.52, "rulebook": "classic-3deck", "phase": "playing", "paused": False,
+    "players": {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"},
+    "teams": [{"name": "SN", "seats": ["S", "N"], "level": "7", "points": 0},
+              {"name": "EW", "seats": ["E", "W"], "level": "5", "points": 35}],
+    "dealer": "S", "trump": {"suit": "H", "rank": "7"}, "hand": 3, "trick": 12, "turn": "N",
+    "current_trick": {"leader": "S", "plays": [{"seat": "S", "cards": ["S5", "S5"]}, {"seat": "E", "cards": ["S9", "S9"]}]},
+    "cards": {"S": 26, "E": 26, "N": 28, "W": 28},
+    "clocks": {"S": {"left": None, "running": False}, "E": {"left": None, "running": False},
+               "N": {"left": 8.5, "running": True}, "W": {"left": None, "running": False}},
+    "round": {"started_at": 1767259800.0, "left": 3676.5, "notice": False, "last_hand": False},
+    "flags": [],
+}  # fmt: skip
+
+
+def state(**changes) -> dict:
+    s = copy.deepcopy(STATE)
+    s.update(changes)
+    return s
+
+
+def standings(tid: str = "autumn", rows: list[dict] | None = None, rnd: int = 1) -> dict:
+    return {"v": 1, "tournament": tid, "name": "秋季教工升级赛", "system": "swiss", "round": rnd,
+            "columns": ["对手分", "级差"], "rows": rows or [], "at": time.time()}
+
+
+def round_(tid: str = "autumn", tables: list[dict] | None = None, rnd: int = 1) -> dict:
+    return {"v": 1, "tournament": tid, "name": "秋季教工升级赛", "system": "swiss", "round": rnd, "rounds": 5,
+            "tables": tables or [], "byes": [], "at": time.time()}
+
+
+class Table:
+    """Publishes a table's outputs as its service would (its own broker user)."""
+
+    def __init__(self, connect, name: str):
+        self.name = name
+        self.conn = connect(f"table-{name}", clean_start=True)
+
+    def publish(self, leaf: str, payload: dict, retain: bool | None = None) -> None:
+        retained = leaf in ("state", "status") if retain is None else retain
+        self.conn.publish(topic(self.name, leaf), encode(leaf, payload), qos=1, retain=retained)
+        assert self.conn.flush(5.0)
+
+
+class Tournament:
+    def __init__(self, connect):
+        self.conn = connect("tournament", clean_start=True)
+
+    def publish(self, tid: str, leaf: str, payload: dict | bytes) -> None:
+        raw = payload if isinstance(payload, bytes) else json.dumps(payload, ensure_ascii=False).encode()
+        self.conn.publish(f"cardtable/v1/tournament/{tid}/{leaf}", raw, qos=1, retain=True)
+        assert self.conn.flush(5.0)
+
+
+def make_db(path: Path) -> Path:
+    store = Store.open(path)
+    store.add_user(*ORGANISER, "organiser", now=time.time())
+    store.add_user(*REFEREE, "referee", now=time.time())
+    store.close()
+    return path
+
+
+def settings(broker, db: Path) -> Settings:
+    return Settings(broker.url("scoreboard"), broker.url("console"), db)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """The app served by uvicorn on a thread, on a free port."""
+
+    def __init__(self, app):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> Server:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            assert time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+
+
+def served(broker, db: Path) -> Server:
+    """The app on ``broker`` with the users of ``make_db``, served on a free port."""
+    return Server(create_app(settings(broker, make_db(db))))
+
+
+class LiveTable:
+    """A real table service (in-process) and its camera, board and console, driven by the test."""
+
+    PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
+
+    def __init__(self, broker, name: str, db: Path):
+        self.name, self.n = name, 0
+        self.service = TableService(name, "classic-3deck", broker.url(f"table-{name}"), db).start()
+        self.conns = {leaf: Connection(broker.url(user), f"{user}-{time.monotonic_ns()}", clean_start=True).connect()
+                      for leaf, user in (("observed", f"camera-{name}"), ("board/in", f"board-{name}"), ("commands", "console"))}
+
+    def send(self, leaf: str, **fields) -> None:
+        self.n += 1
+        payload = {"v": 1, "id": f"test-{leaf}-{self.n}-{time.monotonic_ns()}", **fields}
+        if leaf != "commands":
+            payload["at"] = time.time()
+        conn = self.conns[leaf]
+        conn.publish(topic(self.name, leaf), encode(leaf, payload), qos=1)
+        assert conn.flush(5.0)
+
+    def to_first_lead(self) -> None:
+        """Seat four players, start the round, all arrive, end the draw, S takes the kitty, hearts trump:
+        S is to lead the first trick."""
+        self.send("commands", command="assign", players=self.PLAYERS, rulebook="classic-3deck")
+        self.send("commands", command="start_round")
+        for seat in "SENW":
+            self.send("board/in", seat=seat, button="ready")
+        self.send("board/in", seat="S", button="declare")
+        self.send("board/in", seat="S", button="ready")
+        self.send("observed", seat="S", cards=["H3"], confidence=0.99)
+
+    def close(self) -> None:
+        for conn in self.conns.values():
+            conn.close()
+        self.service.stop()

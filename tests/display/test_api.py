@@ -1,0 +1,266 @@
+"""The REST API against a real mosquitto: every endpoint, bad input (a clear 4xx, never a 500, nothing
+changed) and calls without a login; what the console sends arrives on the broker as the protocol says."""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+
+from display.app import create_app
+from kit import ORGANISER, REFEREE, make_db, round_, settings, standings, state
+from referee.table.protocol import encode, topic
+
+TABLES = ["t1", "t2", "t3"]
+JPEG = base64.b64encode(b"\xff\xd8\xff\xe0 a tiny jpeg \xff\xd9").decode()
+
+
+@pytest.fixture(scope="module")
+def app(broker, tmp_path_factory):
+    return create_app(settings(broker, make_db(tmp_path_factory.mktemp("display") / "console.db")))
+
+
+@pytest.fixture
+def client(app):
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield c
+
+
+def login(client: TestClient, who=ORGANISER) -> TestClient:
+    r = client.post("/api/login", json={"user": who[0], "password": who[1]})
+    assert r.status_code == 200, r.text
+    return client
+
+
+def wait(predicate, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def commands(connect, inbox):
+    """What the tables t1..t3 receive on their commands topic (as their services would)."""
+    box = inbox()
+    for t in TABLES:
+        conn = connect(f"table-{t}", clean_start=True)
+        conn.subscribe(topic(t, "commands"), box)
+        assert conn.wait_subscribed(5)
+    return box
+
+
+def online(table, name, **changes):
+    t = table(name)
+    t.publish("status", {"v": 1, "status": "online", "at": time.time()})
+    t.publish("state", state(**changes))
+    return t
+
+
+# ---------------------------------------------------------------- public
+
+
+def test_hall_tables_and_one_table(client, table):
+    t = online(table, "t1")
+    t.publish("events", {"v": 1, "seq": 419, "kind": "play_accepted", "at": 1.0,
+                         "data": {"hand": 3, "trick": 12, "seat": "N", "cards": ["SA"]}})
+    wait(lambda: client.get("/api/tables/t1").json().get("timeline"))
+    assert "t1" in client.get("/api/tables").json()
+    hall = client.get("/api/hall").json()
+    assert hall["tables"]["t1"]["state"]["players"]["S"] == "王芳" and hall["tables"]["t1"]["status"] == "online"
+    one = client.get("/api/tables/t1").json()
+    assert one["timeline"][-1]["data"]["cards"] == ["SA"]
+    assert client.get("/api/tables/t9").status_code == 404
+    r = client.get("/api/tables/a b")
+    assert r.status_code == 422 and "table" in r.json()["detail"]
+
+
+def test_malformed_messages_change_nothing(client, table, connect, tournament):
+    online(table, "t2", seq=5)
+    wait(lambda: (client.get("/api/tables/t2").json().get("state") or {}).get("seq") == 5)
+    raw = connect("table-t2", clean_start=True)
+    for payload in (b"not json", b'{"v":1}', json.dumps(state(seq=6, phase="lunch")).encode(), b"\xff\xfe"):
+        raw.publish(topic("t2", "state"), payload, qos=1)
+    raw.publish(topic("t2", "status"), b'{"v":2,"status":"offline"}', qos=1)
+    tournament.publish("autumn", "standings", b'{"v":1,"tournament":"autumn"}')
+    tournament.publish("autumn", "standings", json.dumps(standings(rows=[{"rank": 1, "id": "a", "name": "x", "unit": "u",
+                       "score": 3, "tiebreaks": [1], "prize": None}])).encode())  # one tie-break for two columns
+    tournament.publish("other", "standings", json.dumps(standings("autumn")).encode())  # wrong id
+    raw.flush(5)
+    table("t2").publish("state", state(seq=7))  # a good one after them: the bad ones came first
+    wait(lambda: client.get("/api/tables/t2").json()["state"]["seq"] == 7)
+    assert client.get("/api/tables/t2").json()["status"] == "online"
+    assert client.get("/api/tournaments/autumn/standings").status_code == 404
+    assert client.get("/api/tournaments/other/standings").status_code == 404
+
+
+def test_tournament_round_and_standings(client, tournament):
+    rows = [{"rank": 1, "id": "e1", "name": "数学系一队", "unit": "数学系", "score": 6, "tiebreaks": [12, 5], "prize": "一等奖"}]
+    tournament.publish("spring", "standings", standings("spring", rows))
+    tables = [{"table": "t1", "entries": [{"id": "e1", "name": "数学系一队", "unit": "数学系"},
+                                          {"id": "e2", "name": "物理系", "unit": "物理系"}], "result": None}]
+    tournament.publish("spring", "round", round_("spring", tables))
+    wait(lambda: client.get("/api/tournaments/spring/round").status_code == 200)
+    wait(lambda: client.get("/api/tournaments/spring/standings").status_code == 200)
+    assert client.get("/api/tournaments/spring/standings").json()["rows"][0]["prize"] == "一等奖"
+    assert client.get("/api/tournaments/spring/round").json()["tables"][0]["table"] == "t1"
+    assert client.get("/api/tournaments/nope/round").status_code == 404
+
+
+def test_pages_and_openapi(client):
+    for path in ("/", "/big", "/tables/t1", "/console"):
+        r = client.get(path)
+        assert r.status_code == 200 and "赛场实况" in r.text and 'data-lang="zh"' in r.text
+    assert 'data-lang="en"' in client.get("/?lang=en").text
+    assert client.get("/tables/no%20such").status_code == 422
+    schema = client.get("/openapi.json").json()
+    for path in ("/api/hall", "/api/stream", "/api/login", "/api/console/tables/{table}/flags/{flag}", "/api/console/audit"):
+        assert path in schema["paths"]
+    assert "Standings" in schema["components"]["schemas"]
+
+
+# ---------------------------------------------------------------- login
+
+
+def test_login_logout_and_sessions(client):
+    assert client.get("/api/me").status_code == 401
+    assert client.post("/api/login", json={"user": "wang", "password": "nope"}).status_code == 401
+    assert client.post("/api/login", json={"user": "ghost", "password": "nope"}).status_code == 401
+    r = client.post("/api/login", content=b"{not json", headers={"content-type": "application/json"})
+    assert r.status_code == 422 and "json" in r.json()["detail"].lower()
+    assert client.post("/api/login", json={"user": "wang"}).json() == {"detail": "body.password: Field required"}
+    login(client)
+    cookie = client.cookies["cardtable_session"]
+    assert client.get("/api/me").json() == {"user": "wang", "role": "organiser"}
+    assert client.post("/api/logout").status_code == 204
+    assert client.get("/api/me").status_code == 401
+    assert client.get("/api/me", headers={"Authorization": f"Bearer {cookie}"}).status_code == 401  # ended
+    fresh = login(client).cookies["cardtable_session"]
+    client.cookies.clear()
+    assert client.get("/api/me", headers={"Authorization": f"Bearer {fresh}"}).json()["user"] == "wang"
+    assert client.get("/api/me", headers={"Authorization": "Bearer forged"}).status_code == 401
+
+
+def test_users_need_an_organiser(client):
+    assert client.get("/api/users").status_code == 401
+    login(client, REFEREE)
+    assert client.get("/api/users").status_code == 403
+    assert client.post("/api/users", json={"user": "zhao", "password": "long-enough", "role": "referee"}).status_code == 403
+    login(client)
+    assert client.post("/api/users", json={"user": "zhao", "password": "short", "role": "referee"}).status_code == 422
+    assert client.post("/api/users", json={"user": "zhao", "password": "long-enough", "role": "boss"}).status_code == 422
+    assert client.post("/api/users", json={"user": "zhao", "password": "long-enough", "role": "referee"}).status_code == 201
+    assert client.post("/api/users", json={"user": "zhao", "password": "long-enough", "role": "referee"}).status_code == 409
+    assert {"user": "zhao", "role": "referee"} in client.get("/api/users").json()
+    client.post("/api/logout")
+    login(client, ("zhao", "long-enough"))
+
+
+# ---------------------------------------------------------------- console: tables
+
+
+def test_commands_reach_the_table_and_the_audit_log(client, table, commands):
+    online(table, "t3")
+    wait(lambda: client.get("/api/tables/t3").status_code == 200)
+    body = {"command": "last_hand"}
+    assert client.post("/api/console/tables/t3/commands", json=body).status_code == 401
+    login(client, REFEREE)
+    assert client.post("/api/console/tables/t3/commands", json={"command": "start_round"}).status_code == 403
+    assert client.post("/api/console/tables/t3/commands", json={"command": "explode"}).status_code == 422
+    assert client.post("/api/console/tables/t9/commands", json=body).status_code == 404
+    sent = client.post("/api/console/tables/t3/commands", json=body).json()
+    _, raw = commands.wait_for(lambda t, p: t == topic("t3", "commands") and json.loads(p)["id"] == sent["id"])
+    assert json.loads(raw) == {"v": 1, "id": sent["id"], "command": "last_hand"}
+    entry = client.get("/api/console/audit").json()[0]
+    assert entry["user"] == "li" and entry["action"] == "last_hand" and entry["detail"]["table"] == "t3"
+    assert abs(entry["at"] - time.time()) < 5
+
+
+def test_last_hand_everywhere_and_assign(client, table, commands):
+    online(table, "t1")
+    online(table, "t3")
+    login(client)
+    wait(lambda: {"t1", "t3"} <= set(client.get("/api/tables").json()))
+    sent = client.post("/api/console/last-hand").json()
+    assert {s["table"] for s in sent} >= {"t1", "t3"}
+    for s in sent:
+        commands.wait_for(lambda t, p, s=s: json.loads(p)["id"] == s["id"])
+    players = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
+    bad = client.post("/api/console/tables/t1/assign", json={"players": {**players, "W": "王芳"}, "rulebook": "classic-3deck"})
+    assert bad.status_code == 422 and "four different" in bad.json()["detail"]
+    assert client.post("/api/console/tables/t1/assign", json={"players": {"S": "a"}, "rulebook": "classic-3deck"}).status_code == 422
+    assert client.post("/api/console/tables/t1/assign", json={"players": players, "rulebook": "Bad Book"}).status_code == 422
+    sent = client.post("/api/console/tables/t1/assign", json={"players": players, "rulebook": "classic-3deck"}).json()
+    _, raw = commands.wait_for(lambda t, p: json.loads(p)["id"] == sent["id"])
+    assert json.loads(raw)["players"] == players
+    client.post("/api/logout")
+    login(client, REFEREE)
+    assert client.post("/api/console/tables/t1/assign", json={"players": players, "rulebook": "classic-3deck"}).status_code == 403
+
+
+def test_flags_with_their_frames_and_their_resolution(client, table, connect, commands):
+    flag = {"flag": "f7", "seat": "E", "kind": "unsure", "at": time.time(), "cards": ["S9", "S8"], "text": "unsure read (0.71)"}
+    camera = connect("camera-t2", clean_start=True)
+    frame = {"v": 1, "id": "cam-000412", "seat": "E", "at": flag["at"] - 0.2, "reason": "unsure read (0.71)", "jpeg": JPEG}
+    camera.publish(topic("t2", "frames"), encode("frames", frame), qos=1)
+    camera.publish(topic("t2", "frames"), b'{"v":1,"id":"bad","seat":"E","at":1,"reason":"x","jpeg":"%%%"}', qos=1)
+    assert camera.flush(5)
+    online(table, "t2", seq=50, paused=True, flags=[flag])
+    assert client.get("/api/console/flags").status_code == 401
+    assert client.get("/api/console/frames/t2/cam-000412").status_code == 401
+    login(client, REFEREE)
+    wait(lambda: any(f["flag"] == "f7" and f["frame"] for f in client.get("/api/console/flags").json()))
+    view = next(f for f in client.get("/api/console/flags").json() if f["flag"] == "f7")
+    assert view["cards"] == ["S9", "S8"] and view["frame"]["id"] == "cam-000412"
+    img = client.get(view["frame"]["url"])
+    assert img.status_code == 200 and img.headers["content-type"] == "image/jpeg" and img.content == base64.b64decode(JPEG)
+    assert client.get("/api/console/frames/t2/bad").status_code == 404  # the malformed frame was dropped
+    url = "/api/console/tables/t2/flags/f7"
+    assert client.post(url, json={"how": "correct"}).status_code == 422
+    assert client.post(url, json={"how": "confirm", "cards": ["S9"]}).status_code == 422
+    r = client.post(url, json={"how": "correct", "cards": ["S9", "SX"]})
+    assert r.status_code == 422 and "cards.1" in r.json()["detail"]
+    assert client.post("/api/console/tables/t2/flags/f8", json={"how": "confirm"}).status_code == 409
+    sent = client.post(url, json={"how": "correct", "cards": ["S9", "S7"]}).json()
+    _, raw = commands.wait_for(lambda t, p: json.loads(p)["id"] == sent["id"])
+    assert json.loads(raw) == {"v": 1, "id": sent["id"], "command": "correct", "flag": "f7", "cards": ["S9", "S7"]}
+    assert client.get("/api/console/audit?limit=1").json()[0]["detail"] == {"table": "t2", "id": sent["id"], "flag": "f7", "cards": ["S9", "S7"]}
+    assert client.get("/api/console/audit?limit=0").status_code == 422
+
+
+def test_the_stream_starts_with_a_snapshot(app, table):
+    from kit import Server
+
+    online(table, "t1")
+    import httpx
+
+    with Server(app) as server, httpx.stream("GET", server.url + "/api/stream?table=t1", timeout=5) as r:
+        assert r.headers["content-type"].startswith("text/event-stream")
+        lines = r.iter_lines()
+        assert next(lines) == "event: snapshot"
+        snapshot = json.loads(next(lines)[len("data: "):])
+        assert snapshot["tables"]["t1"]["state"]["seq"] == 418 and "timeline" in snapshot["tables"]["t1"]
+        table("t1").publish("status", {"v": 1, "status": "offline"})
+        for line in lines:
+            if line.startswith("data: ") and '"offline"' in line:
+                assert json.loads(line[6:]) == {"type": "status", "table": "t1", "data": {"v": 1, "status": "offline"}}
+                break
+
+
+@hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(["/api/login", "/api/users", "/api/console/tables/t1/commands", "/api/console/tables/t1/assign",
+                             "/api/console/tables/t1/flags/f1", "/api/console/last-hand"]),
+       body=st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                         lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                         max_leaves=10))
+def test_no_body_makes_a_500(client, path, body):
+    if not client.cookies.get("cardtable_session"):
+        login(client)
+    r = client.post(path, json=body)
+    assert r.status_code < 500, (path, body, r.text)
+    if r.status_code >= 400:
+        assert isinstance(r.json()["detail"], str) and r.json()["detail"]
