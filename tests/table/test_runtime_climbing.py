@@ -1,0 +1,323 @@
+"""The climbing games' tables as pure reducers (Guandan ``sanjiang-2012``, San Da Yi ``usst-2016``):
+whole hands and games played by the engines' bots, the clock rules of seed 002 with injected time
+(nothing sleeps), flags, the round's end, replay."""
+
+import random
+
+import pytest
+
+from referee.cards import Cards
+from referee.guandan.bots import deal as deal_guandan
+from referee.guandan.bots import random_play as guandan_play
+from referee.guandan.hand import Hand
+from referee.guandan.tribute import is_legal_return, legal_tributes
+from referee.rulebooks import load
+from referee.sandayi.bots import deal as deal_sandayi
+from referee.sandayi.bots import random_bid
+from referee.sandayi.bots import random_play as sandayi_play
+from referee.sandayi.game import Game
+from referee.seats import SEATS
+from referee.table.protocol import encode
+from referee.table.reducer import Output
+from referee.table.runtime import Table
+
+GD, SDY = "sanjiang-2012", "usst-2016"
+
+
+class Table_:
+    """A table fed inputs at injected times; every output and state is checked against its schema."""
+
+    def __init__(self, rulebook, at=1000.0):
+        self.table = Table.new("t1", rulebook)
+        self.rules = load(rulebook)
+        self.at, self.seq, self.outputs, self.log = at, 0, [], []
+
+    def send(self, name, payload, dt=1.0):
+        self.at += dt
+        self.seq += 1
+        payload = {"v": 1, "id": f"m{self.seq}", **payload} | ({"at": self.at} if name != "commands" else {})
+        self.log.append((name, payload, self.at, self.seq))
+        self.table, out = self.table.apply(name, payload, self.at, self.seq)
+        for o in out + [Output("state", self.state()), Output("board/out", self.table.board(self.at))]:
+            encode(o.name, o.payload)
+        self.outputs += out
+        return out
+
+    def state(self, at=None):
+        return self.table.state(self.at if at is None else at)
+
+    def press(self, seat, button, dt=1.0):
+        return self.send("board/in", {"seat": seat, "button": button}, dt)
+
+    def show(self, seat, cards, dt=1.0, confidence=0.99):
+        return self.send("observed", {"seat": seat, "cards": (cards if isinstance(cards, Cards) else Cards.parse(cards)).names(), "confidence": confidence}, dt)
+
+    def events(self, kind=None):
+        return [o.payload for o in self.outputs if o.name == "events" and kind in (None, o.payload["kind"])]
+
+    def violations(self, kind=None):
+        return [o.payload for o in self.outputs if o.name == "violations" and kind in (None, o.payload["kind"])]
+
+    def start(self):
+        self.send("commands", {"command": "assign", "rulebook": self.table.rulebook, "players": {s: s * 2 for s in SEATS}})
+        self.send("commands", {"command": "start_round"})
+        for seat in SEATS:
+            self.press(seat, "ready")
+
+
+# ---------------------------------------------------------------- Guandan
+
+
+def guandan_hand(d, rng, hands, *, think=2.0):
+    """Play the hand in play to its end as the bots, a mirror :class:`Hand` choosing (no declared readings)."""
+    h = d.table.hand
+    mirror = Hand.start(d.rules, h.level, h.leader, h.exchanges)
+    while not mirror.over:
+        seat = mirror.turn
+        assert d.state()["turn"] == seat
+        chosen = guandan_play(d.rules, mirror.level, hands[seat], mirror.table.reading if mirror.table else None, rng)
+        if chosen is None:
+            mirror = mirror.pass_(seat)
+            d.press(seat, "pass", dt=think)
+        else:
+            mirror = mirror.play(seat, chosen[0])
+            hands[seat] -= chosen[0]
+            d.show(seat, chosen[0], dt=think)
+        assert d.state()["cards"] == {s: mirror.count(s) for s in SEATS} or mirror.over
+    return mirror
+
+
+def test_a_guandan_hand_is_played_scored_and_the_tribute_paid_and_returned():
+    d, rng = Table_(GD), random.Random(7)
+    d.start()
+    assert (d.table.phase, d.state()["trump"]) == ("dealing", {"suit": None, "rank": "2"})
+    d.press("N", "ready")  # the draw is over: N drew the turned-up card and leads (七)
+    assert (d.table.phase, d.state()["turn"]) == ("playing", "N")
+    hands = deal_guandan(d.rules, rng)
+    mirror = guandan_hand(d, rng, hands)
+    scored = d.events("hand_scored")[-1]["data"]
+    assert scored["finish"] == list(mirror.finish) and scored["first"] == mirror.finish[0]
+    levels = d.events("levels_changed")[-1]["data"]
+    assert levels["levels"][scored["team"]] == d.rules.ranks.order[scored["levels"]]  # from 2, up 1 to 3 levels
+    assert d.state()["teams"][0]["level"] == levels["levels"]["SN"] and d.table.hand_no == 2
+    # Hand 2: the draw, then the tribute: the last pays its largest card, the first returns one below 10.
+    hands = deal_guandan(d.rules, random.Random(8))
+    d.press("S", "ready")
+    p = d.table.tribute
+    assert d.table.phase == "dealing" and d.state()["turn"] == p.payers[0]
+    for payer in p.payers:
+        card = legal_tributes(d.rules, p.level, hands[payer])[0]
+        d.show(payer, [card])
+        assert d.events()[-1]["kind"] in ("tribute_paid", "tribute_given")
+    given = d.events("tribute_given")[-1]["data"]["exchanges"]
+    for x in given:
+        assert d.state()["clocks"][x["to"]]["left"] == 20.0  # 十二 第3条: 还牌人必须在20秒内还牌
+    for x in given:
+        card = next(c for c in hands[x["to"]].distinct() if is_legal_return(d.rules, p.level, c))
+        d.show(x["to"], [card], dt=5.0)
+    assert not d.violations() and d.table.phase == "playing"
+    assert d.events("play_started")[-1]["data"]["leader"] == d.table.hand.leader == d.state()["turn"]
+
+
+def test_a_guandan_follow_overrun_forfeits_the_turn_and_the_long_think_counts_once():
+    """十二 第3条: 一副牌只允许有一次30秒的长考时间，其余每次出牌时间一般不得超过10秒（含10秒），否则，视作放弃本次出牌权."""
+    d = Table_(GD)
+    d.start()
+    d.press("S", "ready")
+    d.show("S", ["S3"])
+    assert d.state()["clocks"]["E"] == {"left": 30.0, "running": True, "long_think": True}
+    d.show("E", ["S5"], dt=12.0)  # past 10 s: E's long think, in time
+    assert not d.violations() and d.state()["clocks"]["E"]["long_think"] is False
+    assert d.state(d.at + 31.0)["turn"] == "W"  # N did not play within its 30 s: the state shows the turn passed
+    d.show("W", ["S7"], dt=35.0)  # N's overrun is ruled as of its deadline; W's clock ran from there
+    v = d.violations("overtime")[-1]
+    assert (v["seat"], v["penalty"]["forfeit"], v["evidence"]["seconds"], v["evidence"]["limit"]) == ("N", "turn", 35.0, 30.0)
+    passed = d.events("passed")[-1]["data"]
+    assert (passed["seat"], passed["forfeit"]) == ("N", True)
+    assert [e["data"]["seat"] for e in d.events("play_accepted")] == ["S", "E", "W"]
+    d.show("S", ["S9"])
+    d.show("E", ["ST"], dt=10.5)  # E's long think is spent: 10.5 s is an overrun, E's turn passed
+    assert d.violations("overtime")[-1]["seat"] == "E" and d.events()[-1]["kind"] == "flag_raised"  # E is now out of turn
+    assert d.state()["turn"] == "N" and d.state()["flags"][0]["kind"] == "out_of_turn"
+
+
+def test_a_guandan_leader_overrun_is_a_foul_and_three_lose_the_round():
+    """十二 第3条 (a leader cannot pass, 七①: a foul instead); 十 第3条: 累计三次犯规，则本轮判负."""
+    d = Table_(GD)
+    d.start()
+    d.press("N", "ready")
+    d.press("E", "referee", dt=30.5)  # N's first lead took more than its 30 s long think
+    assert [v["penalty"].get("foul") for v in d.violations("overtime")] == [True]
+    assert d.state()["turn"] == "N" and d.state()["clocks"]["N"]["left"] == 9.5  # a fresh 10 s clock from the deadline
+    d.press("E", "referee", dt=20.0)  # two more 10 s clocks ran out
+    fouls = [e["data"] for e in d.events("foul_counted")]
+    assert [(f["seat"], f["team"], f["fouls"]) for f in fouls] == [("N", "SN", 1), ("N", "SN", 2), ("N", "SN", 3)]
+    won = d.events("game_won")[-1]["data"]
+    assert (won["team"], won["by"]) == ("EW", "fouls") and d.table.phase == "round_over"
+    assert [e["kind"] for e in d.events()][-3:] == ["game_won", "round_over", "referee_called"]
+    assert d.state()["clocks"]["N"]["left"] is None
+
+
+def test_a_late_return_card_is_a_foul_and_is_still_due():
+    """十二 第3条: 贡牌后，还牌人必须在20秒内还牌，否则记犯规1次."""
+    d, rng = Table_(GD), random.Random(3)
+    d.start()
+    d.press("S", "ready")
+    guandan_hand(d, rng, deal_guandan(d.rules, rng))
+    hands = deal_guandan(d.rules, rng)
+    d.press("E", "ready")
+    p = d.table.tribute
+    for payer in p.payers:
+        d.show(payer, [legal_tributes(d.rules, p.level, hands[payer])[0]])
+    x = d.table.tribute.exchanges[0]
+    card = next(c for c in hands[x.receiver].distinct() if is_legal_return(d.rules, p.level, c))
+    d.show(x.receiver, [card], dt=25.0)
+    v = d.violations("overtime")[-1]
+    assert (v["seat"], v["evidence"]["action"], v["evidence"]["limit"], v["penalty"]["foul"]) == (x.receiver, "return", 20.0, True)
+    assert d.events("card_returned")[-1]["data"]["seat"] == x.receiver  # the card still counts
+    assert d.events("foul_counted")[-1]["data"]["seat"] == x.receiver
+
+
+def test_an_illegal_return_card_is_given_again():
+    """四: 还牌：必须小于10; 违规…正常判为重新给牌."""
+    d, rng = Table_(GD), random.Random(3)
+    d.start()
+    d.press("S", "ready")
+    guandan_hand(d, rng, deal_guandan(d.rules, rng))
+    d.press("E", "ready")
+    for payer in d.table.tribute.payers:
+        d.show(payer, ["SA"] if payer == d.table.tribute.payers[0] else ["HA"])
+    x = d.table.tribute.exchanges[0]
+    d.show(x.receiver, ["SK"])
+    assert d.violations()[-1]["kind"] == "illegal_return" and d.state()["turn"] == x.receiver
+    d.show(x.receiver, ["S4"])
+    assert d.events("card_returned")[-1]["data"] == {"seat": x.receiver, "to": x.giver, "card": "S4"}
+
+
+def test_time_up_with_the_draw_not_done_stops_and_the_higher_level_wins():
+    """规程 三 2: 时间到1小时，未抓完牌牌桌停止打牌 … 级高方为胜."""
+    d, rng = Table_(GD), random.Random(5)
+    d.start()
+    d.press("W", "ready")
+    guandan_hand(d, rng, deal_guandan(d.rules, rng))
+    first = d.events("hand_scored")[-1]["data"]["team"]
+    assert d.state()["round"]["left"] > 3000
+    d.press("S", "referee", dt=3600.0)  # the hour is up while hand 2 is still being drawn
+    up = d.events("time_up")[-1]["data"]
+    won = d.events("game_won")[-1]["data"]
+    assert (won["team"], won["by"], won["match"], up["play_on"]) == (first, "time", first, False)
+    assert d.table.phase == "round_over"
+
+
+def test_a_guandan_play_that_does_not_beat_is_flagged_and_a_correction_plays():
+    d = Table_(GD)
+    d.start()
+    d.press("S", "ready")
+    d.show("S", ["S9", "H9"])
+    d.show("E", ["S3", "H3"])
+    assert d.state()["paused"] and d.state()["flags"][0]["kind"] == "impossible"
+    flag = d.state()["flags"][0]["flag"]
+    d.send("commands", {"command": "correct", "flag": flag, "cards": ["SQ", "HQ"]})
+    assert d.state()["current_trick"] == {"leader": "S", "plays": [{"seat": "S", "cards": ["S9", "H9"]}, {"seat": "E", "cards": ["SQ", "HQ"]}]}
+
+
+def test_a_guandan_table_replays_to_the_same_state_and_keeps_its_game():
+    d, rng = Table_(GD), random.Random(11)
+    d.start()
+    d.press("E", "ready")
+    d.show("E", ["BJ"], confidence=0.5)  # an unsure read, confirmed by the seat
+    d.press("E", "confirm")
+    d.show("S", ["LJ"], dt=12.0)  # out of turn (N is to play): flagged, confirmed, a foul
+    d.send("commands", {"command": "confirm", "flag": d.state()["flags"][0]["flag"]})
+    again = Table.new("t1", GD)
+    for name, payload, at, seq in d.log:
+        again, _ = again.apply(name, payload, at, seq)
+    assert again.state(d.at + 5) == d.state(d.at + 5)
+    d.send("commands", {"command": "stop_round"})
+    out = d.send("commands", {"command": "assign", "rulebook": "classic-3deck", "players": {s: s for s in SEATS}})
+    assert "classic-3deck is a tractor rulebook and this table plays guandan" in out[0].payload["data"]["reason"]
+
+
+# ---------------------------------------------------------------- San Da Yi
+
+
+def sandayi_game(d, rng, *, check=True):
+    """Deal, bid and play one game as the bots, a mirror :class:`Game` (hands known) choosing."""
+    first = d.state()["turn"]
+    mirror = Game.start(d.rules, *deal_sandayi(d.rules, rng, first), first)
+    while mirror.phase == "bidding":
+        seat, bid = mirror.turn, random_bid(mirror, rng)
+        mirror = mirror.bid(seat, bid)
+        d.press(seat, "pass" if bid == "pass" else f"bid{bid}")
+    assert (d.table.phase, d.state()["dealer"], d.state()["turn"]) == ("kitty", mirror.dealer, mirror.dealer)
+    mirror = mirror.take_kitty(mirror.dealer)
+    d.press(mirror.dealer, "ready")
+    while not mirror.over:
+        seat = mirror.turn
+        assert d.state()["turn"] == seat
+        prev = mirror.last.reading if mirror.last else None
+        cards = sandayi_play(d.rules, mirror.hand(seat), prev, rng, bombs=mirror.bomb_allowed(seat))
+        if cards is None:
+            mirror = mirror.pass_(seat)
+            d.press(seat, "pass")
+        else:
+            mirror = mirror.play(seat, cards)
+            d.show(seat, cards)
+            assert not check or d.state()["cards"][seat] == mirror.count(seat) or mirror.over
+    return mirror
+
+
+def test_a_sandayi_round_of_eight_games_scored_from_evidence_only():
+    d, rng = Table_(SDY), random.Random(2)
+    d.start()
+    assert (d.table.phase, d.state()["turn"]) == ("bidding", "S")  # 一 5: 黑 bids first in game 1
+    mirrors = []
+    for game in range(1, 9):
+        assert d.state()["turn"] == "SENW"[(game - 1) % 4]
+        mirrors.append(sandayi_game(d, rng))
+    scored = [e["data"] for e in d.events("game_scored")]
+    assert [s["scores"] for s in scored] == [m.scores for m in mirrors]
+    assert all(sum(s["scores"].values()) == 0 for s in scored)
+    totals = {seat: sum(m.scores[seat] for m in mirrors) for seat in SEATS}
+    assert scored[-1]["totals"] == totals
+    over = d.events("round_over")[-1]["data"]
+    assert over["totals"] == totals and sorted(over["points"].values()) == sorted(over["points"].values())
+    assert sum(over["points"].values()) == 11 and d.table.phase == "round_over"  # 5 + 3 + 2 + 1
+    assert "rejected" not in [e["kind"] for e in d.events()]
+
+
+def test_sandayi_state_sides_and_bids():
+    d = Table_(SDY)
+    d.start()
+    assert [t["seats"] for t in d.state()["teams"]] == [["S"], ["E"], ["N"], ["W"]]
+    d.press("E", "bid1")
+    assert d.events()[-1]["kind"] == "rejected" and "S's turn" in d.events()[-1]["data"]["reason"]
+    d.press("S", "pass")
+    assert "最少叫1分" in d.events()[-1]["data"]["reason"]
+    d.press("S", "bid1")
+    d.press("E", "bid3")  # the top bid ends the bidding
+    assert d.events("dealer_chosen")[-1]["data"] == {"dealer": "E", "bid": 3, "first_bid_three": False}
+    assert d.state()["teams"] == [{"name": "dealer", "seats": ["E"], "level": None, "points": 0},
+                                  {"name": "allies", "seats": ["S", "N", "W"], "level": None, "points": 0}]
+    d.show("E", ["S3"])
+    assert d.events()[-1]["kind"] == "rejected"  # the kitty first
+    d.press("E", "ready")
+    assert d.state()["cards"] == {"S": 25, "E": 33, "N": 25, "W": 25} and d.state()["clocks"]["E"]["left"] is None
+    d.show("N", ["S4"])
+    assert d.violations()[-1]["kind"] == "out_of_turn" and d.violations()[-1]["status"] == "flagged"
+    d.send("commands", {"command": "dismiss", "flag": d.violations()[-1]["flag"]})
+    d.show("E", ["S3", "S3", "S3"])
+    assert d.events()[-1]["kind"] == "flag_raised" and "2 decks hold only 2" in d.state()["flags"][0]["text"]
+
+
+@pytest.mark.parametrize("rulebook", [GD, SDY])
+def test_bad_climbing_inputs_change_nothing(rulebook):
+    d = Table_(rulebook)
+    d.start()
+    before = d.state()
+    d.press("S", "bid2" if rulebook == GD else "declare")
+    d.send("commands", {"command": "confirm", "flag": "nope"})
+    d.show("W", ["S9"])
+    assert [e["kind"] for e in d.events()][-3:] == ["rejected"] * 3
+    same = {"seq": 0, "at": 0, "round": 0}
+    assert d.state() | same == before | same
