@@ -1,0 +1,149 @@
+"""What the three competition systems share: the interface, two-sided outcomes, ranking, prizes.
+
+Each system answers: how many rounds (:meth:`rounds`), whether a field can be run at all
+(:meth:`check`, before round 1), the tables of a round (:meth:`pair`), a table's outcome from
+what was entered, reported or forfeited (:meth:`outcome`), what a late arrival costs
+(:meth:`late_forfeits`) and the standings (:meth:`standings`).
+
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.tournament.core import Outcome, Table, Tournament, TournamentError
+
+LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def level_index(level: str) -> int:
+    """A level as a number: 2 is 0, A is 12, past A (the game won) 13.
+
+    >>> level_index("10"), level_index("A"), level_index("A+")
+    (8, 12, 13)
+    """
+    if level == "A+":
+        return len(LEVELS)
+    if level not in LEVELS:
+        raise TournamentError(f"{level!r} is not a level (2 to A, or A+ past A)")
+    return LEVELS.index(level)
+
+
+class System:
+    name = ""
+    title = ""  # Chinese name
+    table_size = 2
+    columns: tuple[str, ...] = ()  # tie-break columns of the standings
+    defaults: dict = {}
+    late_limit: float | None = None  # minutes late beyond which the entry forfeits the round
+
+    def options(self, given: dict | None) -> dict:
+        opts = dict(self.defaults)
+        for k, v in (given or {}).items():
+            if k not in opts:
+                raise TournamentError(f"{self.name}: unknown option {k!r}; known: {', '.join(sorted(opts))}")
+            opts[k] = v
+        return opts
+
+    def rounds(self, t: Tournament) -> int:
+        return int(t.options["rounds"])
+
+    def check(self, entries, options: dict) -> None:
+        raise NotImplementedError
+
+    def pair(self, t: Tournament, round_no: int) -> tuple[list[tuple[str, tuple[str, ...]]], list[str]]:
+        raise NotImplementedError
+
+    def outcome(self, t: Tournament, round_no: int, table: Table) -> Outcome | None:
+        raise NotImplementedError
+
+    def check_result(self, t: Tournament, round_no: int, table: Table, result: dict) -> None:
+        """Raise :class:`TournamentError` when ``result`` is not a result of ``table``."""
+        self.outcome(t, round_no, Table(table.table, table.entries, entered=result))
+
+    def late_forfeits(self, t: Tournament, round_no: int, entry: str, minutes: float) -> dict[str, list[str]]:
+        if self.late_limit is None:
+            raise TournamentError(f"{self.name}: the notice has no late-arrival rule; enter a forfeit instead")
+        if minutes <= self.late_limit:
+            return {}
+        return {x.table: [entry] for x in t.round(round_no).tables if entry in x.entries}
+
+    def standings(self, t: Tournament) -> list[dict]:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Who won a table of two: ``winner`` 0 or 1, None for a draw (or when both forfeit)."""
+
+    winner: int | None
+    forfeit: tuple[bool, bool] = (False, False)
+    levels: tuple[str, str] | None = None  # the levels reached, for the real level difference
+    games: tuple[int, int] | None = None  # games won (best of three)
+
+
+def decision(table: Table) -> Decision | None:
+    """A forfeit, else the result entered by hand; None when neither (the games reported decide)."""
+    if table.forfeits:
+        lost = tuple(e in table.forfeits for e in table.entries)
+        return Decision(None if all(lost) else lost.index(False), lost)
+    d = table.entered
+    if d is None:
+        return None
+    unknown = set(d) - {"winner", "draw", "levels", "games"}
+    if unknown:
+        raise TournamentError(f"unknown result field(s) {sorted(unknown)}; a result names winner (0 or 1) or draw, levels, games")
+    levels = d.get("levels")
+    if levels is not None:
+        if not (isinstance(levels, list) and len(levels) == 2):
+            raise TournamentError("levels must be a list of the two levels reached, e.g. [\"A+\", \"9\"]")
+        [level_index(x) for x in levels]
+        levels = tuple(levels)
+    games = d.get("games")
+    if games is not None:
+        if not (isinstance(games, list) and len(games) == 2 and all(type(g) is int and 0 <= g <= 3 for g in games)):
+            raise TournamentError("games must be the two games-won counts, e.g. [2, 1]")
+        games = tuple(games)
+    if d.get("draw") is True and d.get("winner") is None:
+        return Decision(None, levels=levels, games=games)
+    w = d.get("winner")
+    if "draw" in d and d["draw"] is not False or type(w) is not int or w not in (0, 1):
+        raise TournamentError(f"a result needs winner 0 or 1 (the table's first or second entry) or draw true; got {d}")
+    return Decision(w, levels=levels, games=games)
+
+
+def totals(t: Tournament) -> tuple[dict[str, float], dict[str, float]]:
+    """Each entry's round points and scores summed over its decided tables."""
+    points = {e.id: 0 for e in t.entries}
+    scores = {e.id: 0 for e in t.entries}
+    for r in t.rounds:
+        for x in r.tables:
+            if x.outcome is not None:
+                for i, e in enumerate(x.entries):
+                    points[e] += x.outcome.points[i]
+                    scores[e] += x.outcome.scores[i]
+    return points, scores
+
+
+def rank_rows(items: list[tuple[tuple, dict]], lot: list[str]) -> list[dict]:
+    """Rows sorted by key (larger first), then by the lot; ranks 1, 2, 3, ..."""
+    order = sorted(items, key=lambda kv: (tuple(-k for k in kv[0]), lot.index(kv[1]["lot"])))
+    rows = []
+    for i, (_, row) in enumerate(order, 1):
+        row = {k: v for k, v in row.items() if k != "lot"}
+        rows.append({"rank": i} | row)
+    return rows
+
+
+def prize_of(rank: int, prizes: list[int]) -> str | None:
+    """一等奖 for the first ``prizes[0]`` ranks, then 二等奖, 三等奖.
+
+    >>> [prize_of(r, [1, 3, 5]) for r in (1, 2, 4, 5, 9, 10)]
+    ['一等奖', '二等奖', '二等奖', '三等奖', '三等奖', None]
+    """
+    upto = 0
+    for name, count in zip(("一等奖", "二等奖", "三等奖"), prizes):
+        upto += count
+        if rank <= upto:
+            return name
+    return None

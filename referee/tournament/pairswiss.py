@@ -1,0 +1,126 @@
+"""Pair Swiss (seed 000): pairs of a unit's team meet pairs of other units; the team ranks.
+
+Round points 2 / 1 / 0 (a forfeit 0); 级差 +2 / 0 / -2 per pair-round as the seed writes it (a
+forfeit -2), or with ``level_diff: "real"`` the levels reached apart (2 is 0, A is 12, past A
+13). A bye counts as a win (2 points, 级差 +2) and adds nothing to 对手分. A team's score is the
+sum of its pairs'; it ranks by score, then 对手分 (the final scores of every opponent its pairs
+met: the opponent pair's, or with ``opponent_score: "team"`` the opponent's team's), then 级差,
+then the lot drawn at registration. Prizes 1 / 3 / 5 once the last round is complete.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from referee.tournament.base import Decision, System, decision, level_index, prize_of, rank_rows
+from referee.tournament.core import Outcome, Table, Tournament, TournamentError, num, table_name
+from referee.tournament.matching import Edge
+from referee.tournament.swiss import SetupError, check_setup, pair_round
+
+
+class PairSwiss(System):
+    name = "pair-swiss"
+    title = "积分编排赛"
+    columns = ("对手分", "级差")
+    defaults = {"rounds": 6, "points": [2, 1, 0], "level_step": [2, 0, -2], "level_diff": "seed",
+                "opponent_score": "pair", "prizes": [1, 3, 5]}
+    late_limit = 20.0  # seed 000 第十三条: 21 minutes and more, the whole team forfeits the round
+
+    def check(self, entries, options: dict) -> None:
+        if options["level_diff"] not in ("seed", "real") or options["opponent_score"] not in ("pair", "team"):
+            raise TournamentError("level_diff is 'seed' or 'real'; opponent_score is 'pair' or 'team'")
+        try:
+            check_setup({e.id: e.unit for e in entries}, int(options["rounds"]))
+        except SetupError as exc:
+            raise TournamentError(f"pair-swiss cannot be run: {exc}") from None
+
+    # -- pairing ----------------------------------------------------------------------------------
+    def pair(self, t: Tournament, round_no: int):
+        stats = pair_stats(t)
+        met = {Edge(x.entries) for r in t.rounds for x in r.tables}
+        had_bye = {b for r in t.rounds for b in r.byes}
+        order = pair_order(t, stats)
+        scores = {e.id: stats[e.id]["score"] for e in t.entries}
+        tables, bye = pair_round({e.id: e.unit for e in t.entries}, met, had_bye, scores, order,
+                                 self.rounds(t) - round_no + 1, t.rng(f"pair:{round_no}"))
+        seats = [tuple(sorted(e, key=order.index)) for e in tables]
+        seats.sort(key=lambda s: (order.index(s[0]), order.index(s[1])))
+        return [(table_name(i), s) for i, s in enumerate(seats, 1)], [bye] if bye else []
+
+    # -- results ----------------------------------------------------------------------------------
+    def outcome(self, t: Tournament, round_no: int, table: Table) -> Outcome | None:
+        d = decision(table)
+        if d is None and table.games:
+            d = Decision(table.games[-1], levels=table.levels if len(table.levels) == 2 else None)
+        if d is None:
+            return None
+        win, draw, loss = t.options["points"]
+        step_win, step_draw, step_loss = t.options["level_step"]
+        if any(d.forfeit):
+            points = tuple(loss if f else win for f in d.forfeit)
+            return Outcome(points, tuple(step_loss if f else step_win for f in d.forfeit))
+        if d.winner is None:
+            points, steps = (draw, draw), (step_draw, step_draw)
+        else:
+            points = (win, loss) if d.winner == 0 else (loss, win)
+            steps = (step_win, step_loss) if d.winner == 0 else (step_loss, step_win)
+        if t.options["level_diff"] == "real":
+            if d.levels is None:
+                raise TournamentError("level_diff 'real' needs the levels reached, e.g. levels [\"A+\", \"9\"]")
+            a, b = (level_index(x) for x in d.levels)
+            steps = (a - b, b - a)
+        return Outcome(points, steps)
+
+    # -- standings --------------------------------------------------------------------------------
+    def standings(self, t: Tournament) -> list[dict]:
+        stats = pair_stats(t)
+        teams: dict[str, list[str]] = defaultdict(list)
+        for e in t.entries:
+            teams[e.team].append(e.id)
+        team_of = {e.id: e.team for e in t.entries}
+        team_score = {team: sum(stats[p]["score"] for p in ids) for team, ids in teams.items()}
+        opponent = (lambda p: stats[p]["score"]) if t.options["opponent_score"] == "pair" else (lambda p: team_score[team_of[p]])
+        items = []
+        for team, ids in teams.items():
+            opp = sum(opponent(o) for p in ids for o in stats[p]["opponents"])
+            level = sum(stats[p]["level"] for p in ids)
+            unit = t.entry(ids[0]).unit
+            first = min(ids, key=t.lot.index)
+            row = {"id": team, "name": team, "unit": unit, "score": num(team_score[team]),
+                   "tiebreaks": [num(opp), num(level)], "lot": first}
+            items.append(((team_score[team], opp, level), row))
+        rows = rank_rows(items, list(t.lot))
+        for row in rows:
+            row["prize"] = prize_of(row["rank"], t.options["prizes"]) if t.finished else None
+        return rows
+
+
+def pair_stats(t: Tournament) -> dict[str, dict]:
+    """Per pair: round points, 级差, the opponents met (completed tables only), byes counting as wins."""
+    win = t.options["points"][0]
+    step_win = t.options["level_step"][0]
+    stats = {e.id: {"score": 0, "level": 0, "opponents": []} for e in t.entries}
+    for r in t.rounds:
+        for b in r.byes:
+            stats[b]["score"] += win
+            stats[b]["level"] += step_win
+        for x in r.tables:
+            if x.outcome is None:
+                continue
+            for i, p in enumerate(x.entries):
+                stats[p]["score"] += x.outcome.points[i]
+                stats[p]["level"] += x.outcome.scores[i]
+                stats[p]["opponents"].append(x.entries[1 - i])
+    return stats
+
+
+def pair_order(t: Tournament, stats: dict[str, dict]) -> list[str]:
+    """The pairs best first: score, their own 对手分, 级差, the lot."""
+    def key(p: str):
+        s = stats[p]
+        return (-s["score"], -sum(stats[o]["score"] for o in s["opponents"]), -s["level"], t.lot.index(p))
+
+    return sorted((e.id for e in t.entries), key=key)
+
+
+__all__ = ["PairSwiss", "pair_stats", "pair_order"]

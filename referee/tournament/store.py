@@ -1,0 +1,204 @@
+"""A tournament in SQLite: an append-only log of actions, replayed into a
+:class:`~referee.tournament.core.Tournament` (see ``README.md`` for the API).
+
+Every change is one row ``(seq, kind, data, by, at)``; rows are never updated or deleted
+(triggers refuse it). Each change is checked on the replayed tournament inside one write
+transaction before it is appended, so a bad request raises :class:`TournamentError` and
+changes nothing, and two writers (the console and the MQTT service) never interleave.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sqlite3
+import time
+from pathlib import Path
+from typing import Callable
+
+from referee.tournament.core import Tournament, TournamentError, apply, repair_last_round, replay, start
+from referee.tournament.entries import Entry
+from referee.tournament.swiss import PairingError
+from referee.tournament.systems import system
+from referee.tournament.views import round_view, standings_view
+
+_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS actions (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, data TEXT NOT NULL, by TEXT NOT NULL, at REAL NOT NULL);
+CREATE TRIGGER IF NOT EXISTS actions_no_update BEFORE UPDATE ON actions BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS actions_no_delete BEFORE DELETE ON actions BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;
+"""
+
+
+class TournamentStore:
+    """One tournament per SQLite file. ``clock`` gives the time recorded with each change."""
+
+    def __init__(self, path: str | Path, clock: Callable[[], float] = time.time):
+        self.path = Path(path)
+        self.clock = clock
+        self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(SCHEMA)
+        self._cache: tuple[int, Tournament] | None = None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __repr__(self) -> str:
+        return f"TournamentStore({str(self.path)!r})"
+
+    # -- reading ----------------------------------------------------------------------------------
+    def actions(self) -> list[dict]:
+        """The whole log, oldest first: ``{"seq", "kind", "data", "by", "at"}``."""
+        rows = self._db.execute("SELECT seq, kind, data, by, at FROM actions ORDER BY seq").fetchall()
+        return [{"seq": s, "kind": k, "data": json.loads(d), "by": b, "at": a} for s, k, d, b, a in rows]
+
+    def last_seq(self) -> int:
+        return self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM actions").fetchone()[0]
+
+    @property
+    def tournament(self) -> Tournament:
+        """The tournament as the log says now (replayed when the log grew)."""
+        seq = self.last_seq()
+        if seq == 0:
+            raise TournamentError(f"{self.path} holds no tournament yet (cardtable tournament new)")
+        if self._cache is None or self._cache[0] != seq:
+            self._cache = (seq, replay(self.actions()))
+        return self._cache[1]
+
+    def round_view(self, round_no: int | None = None) -> dict:
+        return round_view(self.tournament, round_no)
+
+    def standings(self) -> dict:
+        return standings_view(self.tournament)
+
+    def export(self, fmt: str) -> bytes:
+        from referee.tournament.export import export
+
+        return export(self.tournament, fmt)
+
+    # -- changes ----------------------------------------------------------------------------------
+    def new(self, system_name: str, entries: list[Entry] | tuple[Entry, ...], name: str = "", seed: str | int | None = None,
+            options: dict | None = None, id: str = "main", by: str = "organiser") -> Tournament:
+        """Register the field; refused (with the reason) when the system cannot run it."""
+        rules = system(system_name)
+        if not _ID.fullmatch(id):
+            raise TournamentError(f"tournament id {id!r}: 1 to 32 of A-Z a-z 0-9 _ -")
+        opts = rules.options(options)
+        entries = tuple(entries)
+        if len({e.id for e in entries}) != len(entries):
+            raise TournamentError("entry ids must be unique")
+        rules.check(entries, opts)
+        seed = str(random.SystemRandom().randrange(10**12) if seed is None else seed)
+        lot = [e.id for e in entries]
+        random.Random(f"{seed}:lot").shuffle(lot)
+        data = {"id": id, "name": name, "system": system_name, "seed": seed, "options": opts,
+                "entries": [e.as_dict() for e in entries], "lot": lot}
+        return self._append("new", lambda t: data, by)
+
+    def pair_next_round(self, by: str = "organiser") -> dict:
+        """Pair the next round (all results of the last one must be in); returns its round view."""
+        def make(t: Tournament) -> dict:
+            if t.finished or len(t.rounds) >= t.total_rounds:
+                raise TournamentError(f"all {t.total_rounds} rounds are paired")
+            if t.rounds and not t.rounds[-1].complete:
+                missing = ", ".join(x.table for x in t.rounds[-1].tables if x.outcome is None)
+                raise TournamentError(f"round {len(t.rounds)} still waits for results: {missing}")
+            no = len(t.rounds) + 1
+            try:
+                tables, byes = t.rules.pair(t, no)
+            except PairingError as exc:
+                raise TournamentError(f"round {no}: {exc}") from None
+            return {"round": no, "tables": [{"table": n, "entries": list(e)} for n, e in tables], "byes": list(byes)}
+
+        self._append("pair", make, by)
+        return self.round_view()
+
+    def record_result(self, round_no: int, table: str, result: dict, by: str = "organiser") -> dict:
+        """A table's result entered by hand (see README.md for its shape per system)."""
+        def check(t: Tournament) -> dict:
+            x = t.round(round_no).table(table)
+            if x.outcome is not None:
+                raise TournamentError(f"round {round_no} {table} has a result already; correct it instead")
+            return {"round": round_no, "table": table, "result": result}
+
+        self._append("result", check, by)
+        return self.round_view(round_no)
+
+    def correct_result(self, round_no: int, table: str, result: dict, by: str = "organiser", reason: str = "") -> dict:
+        """Replace a table's result; everything computed after it is computed again."""
+        def check(t: Tournament) -> dict:
+            t.round(round_no).table(table)
+            return {"round": round_no, "table": table, "result": result, "reason": reason}
+
+        self._append("correct", check, by)
+        return self.round_view(round_no)
+
+    def forfeit(self, round_no: int, table: str, entries: list[str], by: str = "organiser") -> dict:
+        """``entries`` (ids at the table) forfeit it (弃权)."""
+        def check(t: Tournament) -> dict:
+            x = t.round(round_no).table(table)
+            if not entries or not set(entries) <= set(x.entries):
+                raise TournamentError(f"round {round_no} {table} seats {', '.join(x.entries)}; not {entries}")
+            return {"round": round_no, "table": table, "entries": sorted(entries)}
+
+        self._append("forfeit", check, by)
+        return self.round_view(round_no)
+
+    def late_arrival(self, round_no: int, entry: str, minutes: float, by: str = "organiser") -> dict:
+        """An entry arrived ``minutes`` late; past the notice's limit it forfeits the round (in
+        pair-swiss the whole team, seed 000 第十三条). Below it the table service rules."""
+        def check(t: Tournament) -> dict:
+            if not (isinstance(minutes, (int, float)) and minutes >= 0):
+                raise TournamentError("minutes late must be a number, 0 or more")
+            if not any(entry in x.entries for x in t.round(round_no).tables):
+                raise TournamentError(f"{entry} has no table in round {round_no}")
+            return {"round": round_no, "entry": entry, "minutes": minutes}
+
+        self._append("late", check, by)
+        return self.round_view(round_no)
+
+    def record_game(self, round_no: int, table: str, winner: int | None, levels: list[str] | None = None,
+                    by: str = "table", event: str | None = None) -> bool:
+        """One game reported by a table (``winner`` 0 or 1 in the table's order, None for a draw);
+        False when ``event`` (its table, seq and kind) was recorded already."""
+        def check(t: Tournament) -> dict:
+            if event is not None and any(a["kind"] == "game" and a["data"]["event"] == event for a in self.actions()):
+                raise _Seen(event)
+            t.round(round_no).table(table)
+            if winner not in (0, 1, None):
+                raise TournamentError(f"winner must be 0, 1 or None (a draw), not {winner!r}")
+            return {"round": round_no, "table": table, "winner": winner, "levels": levels, "event": event}
+
+        try:
+            self._append("game", check, by)
+        except _Seen:
+            return False
+        return True
+
+    def _append(self, kind: str, make: Callable[[Tournament | None], dict], by: str) -> Tournament:
+        """Check the change on the tournament as it is, then log it, in one write transaction."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            t = self.tournament if kind != "new" or self.last_seq() else None
+            if kind == "new" and t is not None:
+                raise TournamentError(f"{self.path} holds a tournament already")
+            data = make(t)
+            seq, at = self.last_seq() + 1, float(self.clock())
+            action = {"seq": seq, "kind": kind, "data": data, "by": by, "at": at}
+            after = start(data, seq, at) if t is None else repair_last_round(apply(t, action))
+            after.rules.standings(after)  # a result that cannot be scored raises here
+            self._db.execute("INSERT INTO actions (seq, kind, data, by, at) VALUES (?, ?, ?, ?, ?)",
+                             (seq, kind, json.dumps(data, ensure_ascii=False, sort_keys=True), by, at))
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._cache = (seq, after)
+        return after
+
+
+class _Seen(Exception):
+    """A table event recorded already (a QoS 1 redelivery)."""

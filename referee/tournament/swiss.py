@@ -1,0 +1,118 @@
+"""Pair Swiss (积分编排, seed 000): the pairing of one round, and the check of a setup before round 1.
+
+Hard rules: never two pairs of one unit, never a rematch, at most one bye per pair, and every
+round after this one must still be possible to pair. Among the pairings that keep them, the
+cheapest (sum of squared score differences, see :mod:`referee.tournament.matching`), at random
+among equals. An odd field gives the bye to the lowest-ranked pair without one (the next one up
+when the rest could not be paired without it).
+
+>>> import random
+>>> units = {"A": "u1", "B": "u2", "C": "u3", "D": "u4", "E": "u5", "F": "u6"}
+>>> met = {frozenset("AC"), frozenset("BD"), frozenset("EF")}
+>>> tables, bye = pair_round(units, met, set(), {p: 1 for p in units}, list(units), 4, random.Random(7))
+>>> bye is None and not any(t in met for t in tables) and len(tables) == 3
+True
+>>> check_setup({"A": "u1", "B": "u1", "C": "u1", "D": "u2"}, 2)
+Traceback (most recent call last):
+...
+referee.tournament.swiss.SetupError: unit u1 has 3 of the 4 pairs: more than the other units can meet in one round
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+from referee.tournament.matching import Edge, completable, cost, min_cost_pairing
+
+BYE = "__bye__"  # the graph node a pair meets when it has the bye
+EXHAUSTIVE_UP_TO = 14  # pairs: when the cheapest pairing blocks later rounds, try every pairing
+
+
+class SetupError(ValueError):
+    """A field that cannot be paired for all its rounds; refused before round 1."""
+
+
+class PairingError(ValueError):
+    """A round that cannot be paired under the hard rules."""
+
+
+def allowed_edges(units: dict[str, str], met: set[Edge], had_bye: set[str], odd: bool) -> set[Edge]:
+    ids = sorted(units)
+    edges = {Edge((a, b)) for a, b in itertools.combinations(ids, 2) if units[a] != units[b] and Edge((a, b)) not in met}
+    if odd:
+        edges |= {Edge((p, BYE)) for p in ids if p not in had_bye}
+    return edges
+
+
+def check_setup(units: dict[str, str], rounds: int) -> None:
+    """Raise :class:`SetupError` with the reason when the field cannot be paired for ``rounds`` rounds."""
+    n = len(units)
+    if n < 2:
+        raise SetupError(f"{n} pair(s): a Swiss needs at least 2")
+    if rounds < 1:
+        raise SetupError("at least one round")
+    odd = n % 2 == 1
+    if odd and rounds > n:
+        raise SetupError(f"{n} pairs and {rounds} rounds: an odd field needs a bye every round and a pair gets at most one")
+    size = Counter(units.values())
+    unit, biggest = max(sorted(size.items()), key=lambda kv: kv[1])
+    if biggest > n - biggest + odd:
+        raise SetupError(f"unit {unit} has {biggest} of the {n} pairs: more than the other units can meet in one round")
+    need = rounds - odd
+    for p in sorted(units):
+        others = n - size[units[p]]
+        if others < need:
+            raise SetupError(f"pair {p} ({units[p]}) can meet only {others} pairs of other units; {rounds} rounds need {need}")
+    nodes = frozenset(units) | ({BYE} if odd else frozenset())
+    if not completable(nodes, allowed_edges(units, set(), set(), odd), rounds):
+        raise SetupError(f"no schedule of {rounds} rounds exists: the pairs cannot all meet {need} different pairs of other units")
+
+
+def pair_round(units: dict[str, str], met: set[Edge], had_bye: set[str], scores: dict[str, float],
+               ranking: list[str], rounds_left: int, rng: random.Random) -> tuple[list[Edge], str | None]:
+    """The tables of the next round and the pair with the bye (None for an even field).
+
+    ``ranking`` is the pairs best first (for the bye); ``rounds_left`` counts this round."""
+    odd = len(units) % 2 == 1
+    allowed = allowed_edges(units, met, had_bye, odd)
+    everyone = frozenset(units) | ({BYE} if odd else frozenset())
+    candidates = [p for p in reversed(ranking) if p not in had_bye] if odd else [None]
+    for bye in candidates:
+        nodes = frozenset(units) - {bye}
+        future = allowed - {e for e in allowed if bye in e and BYE in e}
+
+        def keeps_rest(tables: list[Edge], future=future, bye=bye) -> bool:
+            used = set(tables) | ({Edge((bye, BYE))} if bye else set())
+            return completable(everyone, future - used, rounds_left - 1)
+
+        tables = _cheapest(nodes, scores, {e for e in allowed if BYE not in e}, rng, keeps_rest)
+        if tables is not None:
+            return tables, bye
+    raise PairingError(f"no pairing of this round keeps the hard rules for the {rounds_left} round(s) left")
+
+
+def _cheapest(nodes: frozenset[str], scores: dict[str, float], allowed: set[Edge], rng: random.Random, ok) -> list[Edge] | None:
+    best = min_cost_pairing(nodes, scores, allowed, rng)
+    if best is None or ok(best):
+        return best
+    if len(nodes) <= EXHAUSTIVE_UP_TO:
+        every = [list(m) for m in _all_pairings(sorted(nodes), allowed)]
+        rng.shuffle(every)
+        every.sort(key=lambda m: cost(m, scores))
+        return next((m for m in every if ok(m)), None)
+    tries = [min_cost_pairing(nodes, scores, allowed - {e}, rng) for e in sorted(best, key=sorted)]
+    tries = sorted((t for t in tries if t is not None), key=lambda m: cost(m, scores))
+    return next((m for m in tries if ok(m)), None)
+
+
+def _all_pairings(nodes: list[str], allowed: set[Edge]):
+    if not nodes:
+        yield []
+        return
+    first, rest = nodes[0], nodes[1:]
+    for i, other in enumerate(rest):
+        if Edge((first, other)) in allowed:
+            for m in _all_pairings(rest[:i] + rest[i + 1 :], allowed):
+                yield [Edge((first, other))] + m

@@ -1,0 +1,40 @@
+"""The payloads of the tournament topics (``round`` and ``standings``), as pure functions of a
+:class:`~referee.tournament.core.Tournament`; ``referee/PROTOCOL.md`` "Tournament topics" and
+``schemas/round.json`` / ``schemas/standings.json`` are the contract. ``at`` is the time of the
+tournament's latest change, so the same log always gives the same bytes."""
+
+from __future__ import annotations
+
+import json
+
+from referee.tournament.core import Tournament, TournamentError
+
+
+def round_view(t: Tournament, round_no: int | None = None) -> dict:
+    """The pairings of a round by table, with the results so far (default: the latest round; 0 before round 1)."""
+    no = len(t.rounds) if round_no is None else round_no
+    head = {"v": 1, "tournament": t.id, "name": t.name, "system": t.system, "round": no, "rounds": t.total_rounds}
+    if no == 0:
+        return head | {"tables": [], "byes": [], "at": t.at}
+    r = t.round(no)
+    tables = [{"table": x.table,
+               "entries": [{"id": e, "name": t.entry(e).name, "unit": t.entry(e).unit} for e in x.entries],
+               "result": x.outcome.as_dict() if x.outcome is not None else None} for x in r.tables]
+    return head | {"tables": tables, "byes": list(r.byes), "at": t.at}
+
+
+def standings_view(t: Tournament) -> dict:
+    """The standings after every result so far (prizes once the last round is complete)."""
+    rules = t.rules
+    return {"v": 1, "tournament": t.id, "name": t.name, "system": t.system, "round": len(t.rounds),
+            "columns": list(rules.columns), "rows": rules.standings(t), "at": t.at}
+
+
+def encode(payload: dict) -> bytes:
+    """Compact UTF-8 JSON, keys in the contract's order."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+
+
+def check_round(t: Tournament, round_no: int) -> None:
+    if not 1 <= round_no <= len(t.rounds):
+        raise TournamentError(f"round {round_no} is not paired (rounds paired: {len(t.rounds)})")
