@@ -33,6 +33,7 @@ topic write cardtable/v1/tables/t1/frames
 <BLANKLINE>
 user board-t1
 topic write cardtable/v1/tables/t1/board/in
+topic write cardtable/v1/tables/t1/board/status
 topic read cardtable/v1/tables/t1/board/out
 <BLANKLINE>
 user scoreboard
@@ -104,7 +105,7 @@ def table_acl(
 
     Per table: the table service writes its outputs and reads its inputs, the camera writes
     ``observed`` and ``frames`` (the pictures kept for a flagged read), the board bridge writes
-    ``board/in`` and reads ``board/out``. The scoreboard reads every table and the tournament;
+    ``board/in`` and its presence ``board/status`` and reads ``board/out``. The scoreboard reads every table and the tournament;
     the console reads everything and writes every table's ``commands``; the tournament service
     reads every table's ``events`` and writes the tournament topics."""
     for table in tables:
@@ -120,6 +121,7 @@ def table_acl(
         blocks.append((camera_user(t), [f"topic write {topic(t, 'observed')}",
                                         f"topic write {topic(t, 'frames')}"]))
         blocks.append((board_user(t), [f"topic write {topic(t, 'board/in')}",
+                                       f"topic write {topic(t, 'board/status')}",
                                        f"topic read {topic(t, 'board/out')}"]))
     blocks.append((scoreboard_user, [f"topic read {TABLES}/#", f"topic read {TOURNAMENTS}/#"]))
     blocks.append((console_user, [f"topic read {ROOT}/#", f"topic write {TABLES}/+/commands"]))

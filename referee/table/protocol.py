@@ -51,14 +51,15 @@ VERSION = 1
 PREFIX = f"cardtable/v{VERSION}/tables/"
 INPUTS = ("observed", "board/in", "commands")
 OUTPUTS = ("board/out", "state", "events", "violations", "status")
-# Published beside the flow: the camera's kept frames, for the console (the service ignores them).
-ATTACHMENTS = ("frames",)
+# Published beside the flow (the service ignores them): the camera's kept frames, for the console;
+# the board bridge's presence (is the table board answering?).
+ATTACHMENTS = ("frames", "board/status")
 TOPICS = INPUTS + OUTPUTS + ATTACHMENTS
 # Every message goes at QoS 1 (at least once: inputs are applied once by their id,
 # outputs carry seq or are whole snapshots). Retained: the latest state, status and
 # display, so a subscriber that connects late sees the table as it is.
 QOS = {name: 1 for name in TOPICS}
-RETAINED = frozenset({"state", "status", "board/out"})
+RETAINED = frozenset({"state", "status", "board/out", "board/status"})
 MAX_BYTES = 256 * 1024  # no payload of the contract comes near this
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
