@@ -87,7 +87,7 @@ class ClimbingTable(Reducer):
         return clocks
 
     def _view(self, at: float) -> ClimbingTable:
-        return replace(self, at=at)._tick() if at > self.at else self
+        return replace(self, at=max(self.at, at))._tick()
 
     def _round_started(self) -> ClimbingTable:
         return replace(self, fouls=FoulCount.of(self.limits), clock=None, dealer=None, leader=None, plays=(), trick_no=0)

@@ -80,6 +80,8 @@ class Reducer:
     seq: int = 0
     at: float = 0.0
     flag_count: int = 0
+    # What each seat's display says of its latest violation, until the seat plays or passes next.
+    notices: tuple[tuple[str, str], ...] = ()
     _events: tuple[Output, ...] = field(default=(), repr=False, compare=False)
 
     # -- what it is --------------------------------------------------------------------------------
@@ -97,13 +99,12 @@ class Reducer:
     # -- inputs ----------------------------------------------------------------------------------------
     def apply(self, name: str, payload: dict, at: float, seq: int) -> tuple[Reducer, list[Output]]:
         """The table after one input (already validated by ``protocol.decode``), and what to publish."""
-        t = replace(self, seq=seq, at=max(self.at, at), _events=())
+        ticked = replace(self, seq=seq, at=max(self.at, at), _events=())._tick()  # what time ruled stands
         handler = {"commands": Reducer._command, "board/in": Reducer._button, "observed": Reducer._observed}[name]
         try:
-            t = handler(t._tick(), payload)
-        except ValueError as exc:  # _Reject, and any rule the engines refuse: nothing changes
-            t = replace(self, seq=seq, at=max(self.at, at), _events=())
-            t = t._event("rejected", {"topic": name, "id": payload.get("id"), "reason": str(exc)})
+            t = handler(ticked, payload)
+        except ValueError as exc:  # _Reject, and any rule the engines refuse: the input changes nothing
+            t = ticked._event("rejected", {"topic": name, "id": payload.get("id"), "reason": str(exc)})
         return replace(t, _events=()), list(t._events)
 
     def _tick(self) -> Reducer:
@@ -112,7 +113,10 @@ class Reducer:
 
     def _event(self, kind: str, data: dict) -> Reducer:
         out = Output("events", {"v": 1, "seq": max(self.seq, 1), "kind": kind, "at": self.at, "data": data})
-        return replace(self, _events=self._events + (out,))
+        t = replace(self, _events=self._events + (out,))
+        if kind in _TURN_TAKEN and any(s == data.get("seat") for s, _ in t.notices):
+            t = replace(t, notices=tuple((s, m) for s, m in t.notices if s != data["seat"]))
+        return t
 
     def _violation(self, seat: str, kind: str, article: str, penalty: dict, evidence: dict, status: str, flag: str | None = None) -> tuple[Reducer, dict]:
         t = self
@@ -123,7 +127,9 @@ class Reducer:
             "v": 1, "seq": max(t.seq, 1), "flag": flag, "at": t.at, "seat": seat, "kind": kind,
             "rule": {"book": t.rulebook, "article": article[:64]}, "penalty": penalty, "evidence": evidence, "status": status,
         }  # fmt: skip
-        return replace(t, _events=t._events + (Output("violations", v),)), v
+        notice = (seat, notice_text(kind, penalty, status))
+        notices = tuple(n for n in t.notices if n[0] != seat) + ((notice,) if status != "dismissed" else ())
+        return replace(t, _events=t._events + (Output("violations", v),), notices=notices), v
 
     # -- commands --------------------------------------------------------------------------------------
     def _command(self, p: dict) -> Reducer:
@@ -314,15 +320,51 @@ class Reducer:
         """The ``board/out`` payload (from ``state`` when the caller has it already)."""
         state = state or self.state(at)
         flagged = {f.seat for f in self.flags}
+        notices = dict(self.notices)
         seats = {}
         for s in SEATS:
             on_turn = state["turn"] == s
-            light = "amber" if s in flagged else "green" if on_turn else "off"
+            light = "amber" if s in flagged else "red" if s in notices else "green" if on_turn else "off"
             seats[s] = {"clock": state["clocks"][s]["left"], "on_turn": on_turn, "cards": state["cards"][s], "light": light}
+            if s in notices:
+                seats[s]["message"] = notices[s]
         return {"v": 1, "at": at, "paused": bool(self.flags), "seats": seats}
 
     def next_deadline(self) -> float | None:
         return self.clock.deadline() if self.clock is not None else None
+
+
+# Events by which a seat takes its turn: its display's violation notice has been seen by then.
+_TURN_TAKEN = frozenset({"play_accepted", "passed"})
+# What a seat's display calls each violation (at most 32 characters with the penalty).
+VIOLATION_NAMES = {
+    "overtime": "超时", "late_arrival": "迟到", "kitty_window": "扣底超时", "revoke": "藏张",
+    "failed_throw": "甩牌失败", "illegal_lead": "出错牌", "wrong_card_count": "牌数不符",
+    "out_of_turn": "越序出牌", "exposed_card": "暴露张", "taken_back": "收回牌", "wrong_size": "张数不符",
+    "foul": "犯规", "return_late": "还牌超时",
+}  # fmt: skip
+
+
+def notice_text(kind: str, penalty: dict, status: str) -> str:
+    """The seat display's words for a violation (Chinese; the display has 32 characters).
+
+    >>> notice_text("overtime", {"warning": True, "points": 0}, "confirmed")
+    '超时 警告'
+    >>> notice_text("out_of_turn", {"points": 20}, "flagged")
+    '越序出牌 罚20分 待裁判确认'
+    >>> notice_text("wrong_card_count", {}, "confirmed")
+    '牌数不符'
+    """
+    words = [VIOLATION_NAMES.get(kind, kind)]
+    if penalty.get("warning"):
+        words.append("警告")
+    elif penalty.get("points"):
+        words.append(f"罚{penalty['points']}分")
+    if penalty.get("forfeit"):
+        words.append({"turn": "本轮作不出", "hand": "判负本盘", "round": "判负本轮"}[penalty["forfeit"]])
+    if status == "flagged":
+        words.append("待裁判确认")
+    return " ".join(words)[:32]
 
 
 @cache

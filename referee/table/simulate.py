@@ -1,4 +1,7 @@
-"""``cardtable table simulate``: four bots play real Tractor hands at a table, through the broker.
+"""``cardtable table simulate``: four bots play real hands at a table, through the broker.
+
+:class:`Simulator` plays Tractor; ``simulate_climbing`` has its Guandan and San Da Yi players
+(:func:`simulator_class` picks by the rulebook's game).
 
 The simulator is the table's people and hardware at once: it shuffles and draws the cards, lets
 the bots declare trumps, bury the kitty and play legal cards, and publishes exactly what the
@@ -113,13 +116,15 @@ class _Watch:
 
 
 class Simulator:
-    """Bots at one table. ``run()`` plays ``hands`` hands; see the module's docstring.
+    """Tractor bots at one table. ``run()`` plays ``hands`` hands; see the module's docstring.
 
     ``broker`` is the URL of a user that reads the table's outputs (the console or the
     scoreboard); it also sends whatever has no URL of its own: ``camera`` (``observed``),
     ``board`` (``board/in``) and ``console`` (``commands``). With a ``console`` the unsure
     reads are confirmed by a console command, else by the seat's ``confirm`` button.
     """
+
+    DEALT = "dealing"  # the phase a hand starts in
 
     def __init__(
         self,
@@ -143,8 +148,6 @@ class Simulator:
     ):
         topic(table, "state")  # checks the table id
         self.table, self.rulebook, self.rules = table, rulebook, load(rulebook)
-        if getattr(self.rules, "game", None) != "tractor":
-            raise ValueError(f"{rulebook}: the simulator plays Tractor rulebooks")
         self.urls = {"reader": broker, "camera": camera, "board": board, "console": console}
         self.hands, self.speed, self.wait_s = hands, speed, wait_s
         self.rng = random.Random(seed)
@@ -260,7 +263,7 @@ class Simulator:
     def _to_dealing(self, state: dict) -> dict:
         """From wherever the table is, to the start of a draw: a new round when needed."""
         state = self._resolve_flags(state)
-        if state["phase"] in ("kitty", "playing", "hand_over", "bidding"):
+        if self._foreign(state):
             # A hand this simulator did not deal (a previous run): its cards are unknown.
             self._advance(1.0)
             state = self.command("stop_round")
@@ -277,9 +280,13 @@ class Simulator:
                 state = self.press(seat, "ready")
                 if state["phase"] != "arriving":
                     break
-        if state["phase"] != "dealing":
+        if state["phase"] != self.DEALT:
             raise SimulationError(f"expected the table to deal, but it is in phase {state['phase']}")
         return state
+
+    def _foreign(self, state: dict) -> bool:
+        """Is a hand in play that this simulator did not deal (its cards unknown)?"""
+        return state["phase"] in ("kitty", "playing", "hand_over", "bidding")
 
     def _level(self, state: dict) -> str:
         if state["trump"] and state["trump"]["rank"]:
@@ -461,9 +468,21 @@ def _most_held_suit(hand: Cards, level: str) -> str:
     return max(SUITS, key=lambda s: (counts[s], -SUITS.index(s)))
 
 
+def simulator_class(rulebook: str) -> type[Simulator]:
+    """The simulator of the rulebook's game."""
+    from referee.table.reducer import family
+
+    game = family(rulebook)
+    if game == "tractor":
+        return Simulator
+    from referee.table.simulate_climbing import GuandanSimulator, SandayiSimulator
+
+    return GuandanSimulator if game == "guandan" else SandayiSimulator
+
+
 def simulate(table: str, rulebook: str, broker: str, **kwargs: Any) -> Summary:
-    """Run a :class:`Simulator` (keyword arguments as its) and return its summary."""
-    return Simulator(table, rulebook, broker, **kwargs).run()
+    """Run the rulebook's simulator (keyword arguments as :class:`Simulator`'s) and return its summary."""
+    return simulator_class(rulebook)(table, rulebook, broker, **kwargs).run()
 
 
 def main(table: str, rulebook: str, broker: str, hands: int, seed: int, speed: float = 0.0,
@@ -473,7 +492,7 @@ def main(table: str, rulebook: str, broker: str, hands: int, seed: int, speed: f
     try:
         summary = simulate(table, rulebook, broker, hands=hands, seed=seed, speed=speed, camera=camera,
                            board=board, console=console, out=sys.stdout, lang=lang)
-    except (SimulationError, OSError, TimeoutError) as exc:
+    except (SimulationError, OSError, TimeoutError, ValueError) as exc:
         print(f"simulate: {exc}", file=sys.stderr)
         return 1
     kinds = summary.kinds()
@@ -488,4 +507,4 @@ def main(table: str, rulebook: str, broker: str, hands: int, seed: int, speed: f
     return 0
 
 
-__all__ = ["PLAYERS", "SimulationError", "Simulator", "Summary", "main", "simulate"]
+__all__ = ["PLAYERS", "SimulationError", "Simulator", "Summary", "main", "simulate", "simulator_class"]

@@ -1,0 +1,210 @@
+"""Guandan and San Da Yi through the whole path: the simulator's bots (camera, board, console) publish
+to a real mosquitto, the table service judges and publishes, a console watches. Two Guandan hands
+(the second with its tribute) and a San Da Yi game with the service in-process and the simulator
+run as ``cardtable table simulate``; a Guandan table served by ``cardtable table run`` killed with
+SIGKILL mid-hand and restarted to the same state; the logs through ``cardtable table replay``."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import itertools
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+import json
+from pathlib import Path
+
+import pytest
+
+from referee import cli
+from referee.table.broker import Broker
+from referee.table.log import EventLog
+from referee.table.mqtt import Connection
+from referee.table.protocol import topic
+from referee.table.service import TableService
+from referee.table.simulate import Simulator, simulator_class
+
+TABLES = ["g1", "s1", "g2"]
+CONSOLE = "console"
+GD, SDY = "sanjiang-2012", "usst-2016"
+WAIT_S = 10.0
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Watch:
+    """Everything a console sees of one table, decoded."""
+
+    def __init__(self, broker: Broker, table: str):
+        self.table = table
+        self._cond = threading.Condition()
+        self.messages: list[tuple[str, dict]] = []
+        self.conn = Connection(broker.url(CONSOLE), f"watch-{table}-{uuid.uuid4().hex[:6]}", clean_start=True)
+        self.conn.subscribe(topic(table, "state").rsplit("/", 1)[0] + "/#", self)
+        self.conn.connect()
+        assert self.conn.wait_subscribed(WAIT_S)
+
+    def __call__(self, full_topic: str, raw: bytes) -> None:
+        with self._cond:
+            self.messages.append((full_topic.split(f"/{self.table}/", 1)[1], json.loads(raw)))
+            self._cond.notify_all()
+
+    def of(self, name: str) -> list[dict]:
+        with self._cond:
+            return [p for n, p in self.messages if n == name]
+
+    def wait(self, name: str, predicate, timeout: float = WAIT_S) -> dict:
+        with self._cond:
+            found: list[dict] = []
+
+            def match() -> bool:
+                found[:] = [p for n, p in self.messages if n == name and predicate(p)][-1:]
+                return bool(found)
+
+            assert self._cond.wait_for(match, timeout), f"no matching {name}; last: {self.of(name)[-2:]}"
+            return found[0]
+
+
+def simulate_in_process(broker, tmp_path_factory, table, rulebook, hands, seed):
+    db = tmp_path_factory.mktemp(table) / f"{table}.db"
+    watch = Watch(broker, table)
+    start = time.time()
+    service = TableService(table, rulebook, broker.url(f"table-{table}"), db, clock=lambda: start, check_outputs=True).start()
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            code = cli.main(["table", "simulate", "--table", table, "--rulebook", rulebook,
+                             "--broker", broker.url(CONSOLE), "--camera", broker.url(f"camera-{table}"),
+                             "--board", broker.url(f"board-{table}"), "--console", broker.url(CONSOLE),
+                             "--hands", str(hands), "--seed", str(seed)])
+    finally:
+        service.stop()
+        watch.conn.close(flush_timeout=0)
+    return {"code": code, "out": out.getvalue(), "watch": watch, "db": db}
+
+
+@pytest.fixture(scope="module")
+def guandan(broker, tmp_path_factory):
+    return simulate_in_process(broker, tmp_path_factory, "g1", GD, 2, 4)
+
+
+@pytest.fixture(scope="module")
+def sandayi(broker, tmp_path_factory):
+    return simulate_in_process(broker, tmp_path_factory, "s1", SDY, 1, 1)
+
+
+def test_simulated_guandan_hands_end_to_end(guandan):
+    assert guandan["code"] == 0, guandan["out"]
+    events = guandan["watch"].of("events")
+    kinds = [e["kind"] for e in events]
+    for kind in ("play_accepted", "passed", "hand_scored", "levels_changed", "play_started"):
+        assert kind in kinds
+    assert "rejected" not in kinds
+    assert {"tribute_given", "tribute_refused"} & set(kinds) and "draw_done" in kinds
+    scored = [e["data"] for e in events if e["kind"] == "hand_scored"]
+    assert [s["hand"] for s in scored] == [1, 2]
+    # Every card of hand 1 was played and accepted, and the state counted them down to the finish.
+    plays = [e["data"] for e in events if e["kind"] == "play_accepted" and e["data"]["hand"] == 1]
+    firsts = scored[0]["finish"][:2]
+    assert all(sum(len(p["cards"]) for p in plays if p["seat"] == s) == 27 for s in firsts)
+    states = [s for s in guandan["watch"].of("state") if s["hand"] == 1 and s["phase"] == "playing"]
+    for seat in "SENW":
+        counts = [s["cards"][seat] for s in states]
+        assert counts[0] == 27 and all(a >= b for a, b in itertools.pairwise(counts))
+    # Slow bots tripped the shot clock: a follower's turn passed, or a leader's foul; long thinks used.
+    clock = [v for v in guandan["watch"].of("violations") if v["kind"] == "overtime"]
+    assert clock and all(v["evidence"]["seconds"] > v["evidence"]["limit"] for v in clock)
+    assert any(v["penalty"].get("forfeit") == "turn" for v in clock)
+    assert any(s["clocks"][seat].get("long_think") is False for s in states for seat in "SENW")
+    assert "第 2 盘结算：上游" in guandan["out"] and "共 2 盘" in guandan["out"]
+
+
+def test_a_simulated_sandayi_game_end_to_end(sandayi):
+    assert sandayi["code"] == 0, sandayi["out"]
+    events = sandayi["watch"].of("events")
+    kinds = [e["kind"] for e in events]
+    for kind in ("bid", "dealer_chosen", "kitty_to_dealer", "play_accepted", "passed", "game_scored"):
+        assert kind in kinds
+    assert "rejected" not in kinds
+    scored = next(e["data"] for e in events if e["kind"] == "game_scored")
+    assert sum(scored["scores"].values()) == 0 and scored["totals"] == scored["scores"]
+    dealer = scored["dealer"]
+    played = {s: sum(len(e["data"]["cards"]) for e in events if e["kind"] == "play_accepted" and e["data"]["seat"] == s) for s in "SENW"}
+    winner_seats = [s for s in "SENW" if played[s] == (33 if s == dealer else 25)]
+    assert len(winner_seats) == 1 and (winner_seats == [dealer]) == (scored["winner"] == "dealer")
+    final = sandayi["watch"].wait("state", lambda s: s["hand"] == 2)
+    assert final["phase"] == "bidding" and final["turn"] == "E"  # game 2: 红 bids first (一 5)
+    assert "第 1 局结算" in sandayi["out"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_replay_labels_the_climbing_events(guandan, sandayi, capsys, lang):
+    assert cli.main(["table", "replay", str(guandan["db"]), "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    plays = [e for e in guandan["watch"].of("events") if e["kind"] == "play_accepted"]
+    passes = [e for e in guandan["watch"].of("events") if e["kind"] == "passed"]
+    if lang == "zh":
+        assert out.count("接受出牌") == len(plays) and out.count("不出") >= len(passes)
+        assert "第 1 盘结算：上游" in out and "违例（已确认）超时" in out
+    else:
+        assert out.count("play accepted") == len(plays) and "hand 1 scored: first" in out
+    assert cli.main(["table", "replay", str(sandayi["db"]), "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert ("第 1 局结算" if lang == "zh" else "game 1 scored") in out
+    assert ("庄家" if lang == "zh" else "dealer") in out
+
+
+class Service:
+    """``cardtable table run`` as a real process."""
+
+    def __init__(self, broker: Broker, table: str, db: Path, logfile: Path):
+        self.args = [sys.executable, "-m", "referee.cli", "table", "run", "--table", table, "--rulebook", GD,
+                     "--broker", broker.url(f"table-{table}"), "--db", str(db)]
+        self.logfile, self.proc = logfile, None
+
+    def start(self) -> None:
+        with open(self.logfile, "a") as log:
+            self.proc = subprocess.Popen(self.args, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+
+    def kill(self) -> None:
+        os.kill(self.proc.pid, signal.SIGKILL)
+        assert self.proc.wait(WAIT_S) == -signal.SIGKILL
+
+
+def test_kill_9_mid_guandan_hand_restarts_to_the_same_state(broker, tmp_path):
+    watch = Watch(broker, "g2")
+    service = Service(broker, "g2", tmp_path / "g2.db", tmp_path / "service.log")
+    service.start()
+    done = {}
+
+    def hook(n: int, name: str, payload: dict) -> None:
+        if n == 40:  # mid-hand, between two inputs: the restarted service publishes the same state
+            before = watch.wait("state", lambda s: s["seq"] == n - 1)
+            assert before["phase"] == "playing" and 0 < sum(before["cards"].values()) < 108
+            count = len(watch.of("state"))
+            service.kill()
+            watch.wait("status", lambda s: s["status"] == "offline")
+            service.start()
+            after = watch.wait("state", lambda s: len(watch.of("state")) > count)
+            done["equal"] = after == before
+
+    try:
+        watch.wait("status", lambda s: s["status"] == "online")
+        assert simulator_class(GD).__name__ == "GuandanSimulator" and simulator_class("classic-3deck") is Simulator
+        sim = simulator_class(GD)("g2", GD, broker.url(CONSOLE), camera=broker.url("camera-g2"),
+                                  board=broker.url("board-g2"), hands=1, seed=9, wait_s=20.0, before_send=hook)
+        summary = sim.run()
+        assert done == {"equal": True} and summary.hands == 1
+        with EventLog.open(tmp_path / "g2.db") as log:
+            assert [e.seq for e in log.entries()] == list(range(1, summary.inputs + 1))
+        final = watch.wait("state", lambda s: s["seq"] == summary.inputs)
+        assert final["hand"] == 2 and final["phase"] == "dealing"
+    finally:
+        if service.proc and service.proc.poll() is None:
+            service.proc.send_signal(signal.SIGTERM)
+            service.proc.wait(WAIT_S)
+        watch.conn.close(flush_timeout=0)
