@@ -40,11 +40,11 @@ function tileHTML(v) {
     const dealer = s.dealer ? `${T("dealer")} ${SEATW(s.dealer)}` : "";
     body = `<div class="teams">${s.teams.map(t => teamHTML(t, s)).join("")}</div>` +
       `<div class="info">${[dealer, trump].filter(Boolean).join(" · ")}${s.round.last_hand ? ` <b class="lh">${T("last_hand")}</b>` : ""}</div>` +
-      `<div class="felt">${["N", "W", "E", "S"].map(x => seatHTML(x, s)).join("")}<div class="mid">${s.paused ? T("paused") : ""}</div></div>` +
+      `<div class="felt">${["N", "W", "E", "S"].map(x => seatHTML(x, s)).join("")}</div>` +
       (s.flags.length ? `<div class="flags">⚑ ${T("flags")}: ${s.flags.map(f => `<span data-flag="${esc(f.flag)}">${SEATW(f.seat)} ${esc(T("kind")[f.kind] || f.kind)} ${cardsHTML(f.cards)}</span>`).join(" ")}</div>` : "");
   }
   const viol = v.violations.length ? `<ul class="viol">${v.violations.slice(-3).reverse().map(violationHTML).join("")}</ul>` : "";
-  const phase = s ? `<span class="phase">${esc(T("phase")[s.phase] || s.phase)}</span> <span class="ht">${s.hand ? T("hand_trick")(s.hand, s.trick) : ""}</span>` : "";
+  const phase = s ? `<span class="phase">${esc(T("phase")[s.phase] || s.phase)}</span> <span class="ht">${s.hand ? T("hand_trick")(s.hand, s.trick) : ""}</span>${s.paused ? ` <span class="paused">${T("paused")}</span>` : ""}` : "";
   return `<header><a class="name" href="/tables/${encodeURIComponent(v.table)}">${esc(v.table)}</a> ${phase} ${badge}</header>${body}${viol}`;
 }
 function renderTile(t) {
@@ -143,13 +143,22 @@ function eventHTML(e) {
 
 // ---------------------------------------------------------------- big screen rotation
 let slide = 0;
-function pageSize() {
-  const w = window.innerWidth, h = window.innerHeight - 120;
-  return Math.max(1, Math.floor(w / 440)) * Math.max(1, Math.floor(h / 330));
+function pageSize(tiles) {  // as many tiles as the screen shows whole, measured from the grid
+  const grid = $("#wall .tiles");
+  if (!tiles.length) return 1;
+  const wall = $("#wall"), was = wall.hidden;
+  wall.hidden = false;
+  tiles.forEach(el => { el.hidden = false; });
+  const cols = getComputedStyle(grid).gridTemplateColumns.split(" ").length;
+  const gap = parseFloat(getComputedStyle(grid).rowGap) || 0;
+  const tall = Math.max(...tiles.map(el => el.offsetHeight)) + gap;
+  const room = window.innerHeight - grid.getBoundingClientRect().top;
+  wall.hidden = was;
+  return cols * Math.max(1, Math.floor((room + gap) / tall));
 }
 function rotate() {
   const tiles = [...document.querySelectorAll("#wall .tile")];
-  const size = pageSize(), pages = Math.max(1, Math.ceil(tiles.length / size));
+  const size = pageSize(tiles), pages = Math.max(1, Math.ceil(tiles.length / size));
   const slides = ["standings", "pairings", ...Array.from({ length: pages }, (_, i) => "wall:" + i)];
   slide = slide % slides.length;
   const [which, page] = slides[slide].split(":");
