@@ -21,6 +21,7 @@ from typing import Any
 
 from referee.table.log import EventLog, LogError
 from referee.table.protocol import check_table
+from referee.table.reducer import family
 
 DEFAULT_RULEBOOK = "classic-3deck"
 
@@ -64,7 +65,38 @@ LABELS: dict[str, dict[str, Any]] = {
             "flag_resolved": "标记 {flag} {how}",
             "referee_called": "{seat} 召裁判",
             "rejected": "拒绝：{reason}",
+            "passed": "第 {hand} 盘第 {trick} 轮 {seat} 不出",
+            "passed_forfeit": "第 {hand} 盘第 {trick} 轮 {seat} 超时，视作不出",
+            "play_started": "第 {hand} 盘开始出牌，{leader} 先出",
+            "tribute_shown": "{seat} 亮出 {cards}（抗贡）",
+            "tribute_refused": "抗贡成立（{seats}）",
+            "tribute_paid": "{seat} 进贡 {card}",
+            "tribute_given": "进贡：{exchanges}",
+            "card_returned": "{seat} 还牌 {card} 给 {to}",
+            "foul_counted": "{seat} 犯规，{team} 本轮第 {fouls} 次（{limit} 次判负）",
+            "time_up": "比赛时间到（第 {hand} 盘）：级别 {levels}{play_on}",
+            "bid": "{seat} {bid}",
+            "dealer_chosen": "{dealer} 叫 {bid} 分成为庄家{first_bid_three}",
+            "kitty_to_dealer": "庄家 {dealer} 拿底牌（{cards} 张）",
+            "game_scored": "第 {hand} 局结算：庄家 {dealer}（叫 {bid} 分）{winner}；本局 {scores}；累计 {totals}",
         },
+        "games": {
+            "guandan": {
+                "hand_started": "第 {hand} 盘开始抓牌，打 {level}",
+                "hand_scored": "第 {hand} 盘结算：上游 {first}，名次 {finish}，{team} 升 {levels} 级",
+                "levels_changed": "级别 {levels}；下一盘打 {level}",
+                "game_won": "{team} 胜出本局（{by}）；局数 {games}",
+            },
+            "sandayi": {
+                "hand_started": "第 {hand} 局开始，{first_bidder} 先叫",
+                "round_over": "本轮结束（共 {hands} 局）；小分 {totals}；积分 {points}",
+            },
+        },
+        "bids": {1: "叫一分", 2: "叫二分", 3: "叫三分", "pass": "不叫"},
+        "winners": {"dealer": "庄家胜", "allies": "同盟胜"},
+        "bys": {"levels": "过A", "time": "时间到，级高者胜", "fouls": "对方三次犯规", "late": "对方迟到弃权"},
+        "play_on": "，平局继续打完",
+        "first_bid_three": "（头撂）",
         "hows": {"confirm": "已确认", "dismiss": "已撤销", "correct": "已更正"},
         "flag_kinds": {"unsure": "识别存疑", "impossible": "不可能的出牌", "out_of_turn": "越序出牌"},
         "results": {"dealer": "庄家方升 {n} 级", "defenders": "防家上台", "defenders_up": "防家上台并升 {n} 级",
@@ -76,7 +108,8 @@ LABELS: dict[str, dict[str, Any]] = {
         "violations": {"overtime": "超时", "late_arrival": "迟到",
                        "out_of_turn": "越序出牌", "exposed_card": "暴露张", "wrong_card_count": "牌张数目不符",
                        "early_pickup": "提前收牌", "revoke": "藏张", "failed_throw": "甩错牌",
-                       "illegal_lead": "出错牌", "kitty_window": "拿底过早"},
+                       "illegal_lead": "出错牌", "kitty_window": "拿底过早", "illegal_tribute": "进贡违规",
+                       "illegal_return": "还牌违规", "tribute_not_largest": "进贡不是最大的牌"},
         "penalty": {"warning": "警告", "points": "扣 {n} 分", "levels": "对方升 {n} 级", "deal": "失庄",
                     "forfeit": "弃权（{what}）", "foul": "犯规", "none": "不罚"},
         "forfeits": {"turn": "本次出牌", "hand": "本盘", "round": "本轮"},
@@ -123,7 +156,38 @@ LABELS: dict[str, dict[str, Any]] = {
             "flag_resolved": "flag {flag} {how}",
             "referee_called": "{seat} calls the referee",
             "rejected": "rejected: {reason}",
+            "passed": "hand {hand} round {trick}: {seat} passes",
+            "passed_forfeit": "hand {hand} round {trick}: {seat} out of time, the turn passes",
+            "play_started": "hand {hand}: play starts, {leader} leads",
+            "tribute_shown": "{seat} shows {cards} (refusing the tribute)",
+            "tribute_refused": "the tribute is refused ({seats})",
+            "tribute_paid": "{seat} pays {card} as tribute",
+            "tribute_given": "tribute: {exchanges}",
+            "card_returned": "{seat} returns {card} to {to}",
+            "foul_counted": "{seat} fouls: {team}'s foul {fouls} this round (the round is lost at {limit})",
+            "time_up": "time is up (hand {hand}): levels {levels}{play_on}",
+            "bid": "{seat} {bid}",
+            "dealer_chosen": "{dealer} is the dealer with {bid}{first_bid_three}",
+            "kitty_to_dealer": "dealer {dealer} takes the kitty ({cards} cards)",
+            "game_scored": "game {hand} scored: dealer {dealer} (bid {bid}) {winner}; game {scores}; totals {totals}",
         },
+        "games": {
+            "guandan": {
+                "hand_started": "hand {hand}: the draw starts, level {level}",
+                "hand_scored": "hand {hand} scored: first {first}, finish {finish}, {team} up {levels}",
+                "levels_changed": "levels {levels}; next hand at {level}",
+                "game_won": "{team} win the game ({by}); games {games}",
+            },
+            "sandayi": {
+                "hand_started": "game {hand}: {first_bidder} bids first",
+                "round_over": "round over ({hands} games); game scores {totals}; round points {points}",
+            },
+        },
+        "bids": {1: "bids 1", 2: "bids 2", 3: "bids 3", "pass": "passes"},
+        "winners": {"dealer": "the dealer wins", "allies": "the three win"},
+        "bys": {"levels": "passed A", "time": "time, the higher level", "fouls": "three fouls", "late": "late, forfeited"},
+        "play_on": ", level: play on",
+        "first_bid_three": " (first-bid three)",
         "hows": {"confirm": "confirmed", "dismiss": "dismissed", "correct": "corrected"},
         "flag_kinds": {"unsure": "unsure read", "impossible": "impossible play", "out_of_turn": "out of turn"},
         "results": {"dealer": "the dealer's side goes up {n}", "defenders": "the defenders take over",
@@ -132,7 +196,8 @@ LABELS: dict[str, dict[str, Any]] = {
         "violation": "violation ({status}) {kind} {seat}{where}: {penalty}{evidence}",
         "where": " hand {hand} trick {trick}",
         "statuses": {"flagged": "flagged", "confirmed": "confirmed", "dismissed": "dismissed"},
-        "violations": {"late_arrival": "late arrival", "kitty_window": "kitty taken early"},
+        "violations": {"late_arrival": "late arrival", "kitty_window": "kitty taken early", "illegal_return": "illegal return card",
+                       "illegal_tribute": "illegal tribute", "tribute_not_largest": "tribute not the largest card"},
         "penalty": {"warning": "warning", "points": "{n} points", "levels": "opponents up {n}", "deal": "loses the deal",
                     "forfeit": "forfeits the {what}", "foul": "foul", "none": "no penalty"},
         "forfeits": {"turn": "turn", "hand": "hand", "round": "round"},
@@ -146,6 +211,7 @@ class _Formatter:
     def __init__(self, lang: str, rulebook: str):
         self.say = LABELS[lang]
         self.rulebook = rulebook
+        self.game = self.say["games"].get(family(rulebook), {})
 
     def seat(self, seat: Any) -> str:
         return self.say["seats"].get(seat, self.say["undecided"] if seat is None else str(seat))
@@ -179,13 +245,14 @@ class _Formatter:
     def event(self, e: dict) -> str:
         say, kind = self.say, e["kind"]
         data = dict(e.get("data") or {})
-        template = say["events"].get(kind)
+        template = self.game.get(kind) or say["events"].get(kind + ("_forfeit" if data.get("forfeit") else ""))
         if template is None:
             return f"{kind} {json.dumps(data, ensure_ascii=False, separators=(',', ':'))}"
         values = {k: v for k, v in data.items()}
-        for key in ("seat", "dealer"):
+        for key in ("seat", "dealer", "first", "first_bidder", "leader", "to"):
             if key in values or "{" + key + "}" in template:
                 values[key] = self.seat(values.get(key))
+        values |= self.climbing(data)
         if "cards" in values:
             values["cards"] = self.cards(values["cards"])
         if kind == "assigned":
@@ -198,9 +265,9 @@ class _Formatter:
             values["suit"] = say["suits"].get(data.get("suit"), data.get("suit"))
         if kind == "hand_scored":
             values["result"] = self.result(data)
-        if kind == "levels_changed":
+        if kind in ("levels_changed", "time_up"):
             values["levels"] = self.levels(data.get("levels", {}))
-        if kind == "game_won":
+        if kind in ("game_won", "foul_counted", "hand_scored"):
             values["team"] = say["teams"].get(data.get("team"), data.get("team"))
         if kind == "flag_raised":
             values["kind"] = say["flag_kinds"].get(data.get("kind"), data.get("kind"))
@@ -210,6 +277,30 @@ class _Formatter:
             return template.format_map(_Missing(values))
         except (ValueError, IndexError):
             return f"{kind} {json.dumps(data, ensure_ascii=False)}"
+
+    def climbing(self, data: dict) -> dict:
+        """The climbing games' values in words: seats and sides, bids, scores by seat, exchanges."""
+        say, sep = self.say, self.say["sep"]
+        out: dict[str, Any] = {}
+        for key in ("finish", "seats"):
+            if isinstance(data.get(key), list):
+                out[key] = " ".join(self.seat(s) for s in data[key])
+        for key in ("scores", "totals", "points"):
+            if isinstance(data.get(key), dict):
+                out[key] = sep.join(f"{self.seat(s)} {v:+g}" if key != "points" else f"{self.seat(s)} {v:g}" for s, v in data[key].items())
+        if "bid" in data:
+            out["bid"] = say["bids"].get(data["bid"], data["bid"]) if "dealer" not in data else data["bid"]
+        if isinstance(data.get("games"), dict):
+            out["games"] = sep.join(f"{say['teams'].get(t, t)} {n}" for t, n in data["games"].items())
+        if "by" in data:
+            out["by"] = say["bys"].get(data["by"], data["by"])
+        if "winner" in data:
+            out["winner"] = say["winners"].get(data["winner"], data["winner"])
+        if "exchanges" in data:
+            out["exchanges"] = sep.join(f"{self.seat(x['from'])} → {self.seat(x['to'])} {x['card']}" for x in data["exchanges"])
+        out["play_on"] = say["play_on"] if data.get("play_on") else ""
+        out["first_bid_three"] = say["first_bid_three"] if data.get("first_bid_three") else ""
+        return out
 
     def result(self, data: dict) -> str:
         results = self.say["results"]
@@ -298,9 +389,9 @@ def timeline(path: str | Path, lang: str = "zh", rulebook: str | None = None, ta
         rulebook = rulebook or first_rulebook(log) or DEFAULT_RULEBOOK
         fmt = _Formatter(lang, rulebook)
         if factory is None:
-            from referee.table.runtime import Table
+            from referee.table.runtime import new_table
 
-            factory = Table.new
+            factory = new_table
         t = factory(table, rulebook)
         n = log.last_seq()
         entries = log.entries()
