@@ -263,9 +263,23 @@ class Reducer:
         return replace(self, clock=self.clock.resumed(self.at))
 
     def _out_of_turn(self, seat: str, cards: Cards, expected: str | None) -> Reducer:
-        """越序出牌: flagged for the referee; the cards are not played."""
+        """Cards face up from a seat not on turn, flagged for the referee (never played): 越序出牌
+        when they could be that seat's next play, else 暴露张 (shown or dropped face up)."""
+        if not self._could_be_play(seat, cards):
+            return self._exposed(seat, cards, f"{seat} showed {len(cards)} card(s) while {expected} is to play", None)
         article, penalty = self._out_of_turn_rule()
         return self._flag(seat, "out_of_turn", cards, f"{seat} played before {expected}", None, article, penalty)
+
+    def _exposed(self, seat: str, cards: Cards, text: str, pending: dict | None) -> Reducer:
+        """暴露张: cards face up that are no play (the book's ``exposed_card`` penalty, per card where
+        it says so), flagged for the referee; ``pending`` lets the referee correct it into a play."""
+        entry = getattr(self.rules, "penalties", {}).get("exposed_card", {})
+        penalty = {"points": entry.get("points", 0) * (len(cards) if entry.get("per_card") else 1)} if entry else {}
+        return self._flag(seat, "exposed_card", cards, text, pending, "暴露张", penalty)
+
+    def _could_be_play(self, seat: str, cards: Cards) -> bool:
+        """Whether these cards, shown by a seat not on turn, could be its next play (by their count)."""
+        return True
 
     def _out_of_turn_rule(self) -> tuple[str, dict]:
         """The article and penalty of a play out of turn under the book."""

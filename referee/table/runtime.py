@@ -158,6 +158,9 @@ class Table(Reducer):
         expected = judge.expected_seat()
         if seat != expected:
             return self._out_of_turn(seat, cards, expected)
+        trick = judge.tricks[-1] if judge.tricks and len(judge.tricks[-1].plays) < 4 else None
+        if trick is not None and len(cards) != len(trick.plays[0][1]):
+            return self._exposed(seat, cards, f"{seat} showed {len(cards)} cards, the lead has {len(trick.plays[0][1])}", p)
         try:
             judge = judge.play(seat, cards)
         except HandError as exc:
@@ -180,6 +183,12 @@ class Table(Reducer):
 
     def _out_of_turn_rule(self) -> tuple[str, dict]:
         return "越序出牌", {"points": self.rules.penalties.get("out_of_turn", {}).get("points", 0)}
+
+    def _could_be_play(self, seat: str, cards: Cards) -> bool:
+        trick = self.judge.tricks[-1] if self.judge and self.judge.tricks else None
+        if trick is None or len(trick.plays) == 4:
+            return True  # any lead
+        return seat not in dict(trick.plays) and len(cards) == len(trick.plays[0][1])
 
     def _clock_after(self, seat: str) -> Table:
         if self.clock is None:

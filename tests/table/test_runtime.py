@@ -177,3 +177,45 @@ def test_the_kitty_is_taken_only_after_the_draw():
     early = [o.payload for o in d.outputs if o.name == "violations"][-1]
     assert (early["kind"], early["evidence"]["seconds"], early["penalty"]["warning"]) == ("kitty_window", 2.0, True)
     assert d.table.phase == "kitty"
+
+
+def test_cards_that_cannot_be_a_play_are_exposed_not_out_of_turn():
+    """000 第十五条 暴露张 (一次扣罚20分): a seat not on turn shows cards that cannot be its next play
+    (the wrong count), or the seat on turn shows the wrong count: flagged, with the book's penalty."""
+    d = Driver()
+    d.start()
+    d.declare_and_take_kitty()
+    d.send("observed", {"seat": "S", "cards": ["S3", "S3"], "confidence": 0.99})
+    d.send("observed", {"seat": "N", "cards": ["S4"], "confidence": 0.99})  # not on turn, and one card to a pair
+    v = [o.payload for o in d.outputs if o.name == "violations"][-1]
+    assert (v["seat"], v["kind"], v["status"], v["penalty"]) == ("N", "exposed_card", "flagged", {"points": 20})
+    assert d.table.board(d.at)["seats"]["N"] == {"clock": None, "on_turn": False, "cards": 39, "light": "amber",
+                                                 "message": "暴露张 罚20分 待裁判确认"}
+    d.send("commands", {"command": "dismiss", "flag": v["flag"]})
+    assert "message" not in d.table.board(d.at)["seats"]["N"]
+    d.send("observed", {"seat": "E", "cards": ["S5", "S6", "S7"], "confidence": 0.99})  # on turn, wrong count
+    v = [o.payload for o in d.outputs if o.name == "violations"][-1]
+    assert (v["seat"], v["kind"], v["status"]) == ("E", "exposed_card", "flagged")
+    d.send("commands", {"command": "correct", "flag": v["flag"], "cards": ["S5", "S6"]})  # the referee corrects the read
+    assert d.table.judge.tricks[0].plays[1] == ("E", Cards.parse("S5 S6"))
+
+
+def test_a_violation_shows_on_the_seat_display_until_it_plays_again():
+    d = Driver()
+    d.start()
+    d.declare_and_take_kitty()
+    d.play_hand(random.Random(5), slow={("E", 1)})
+    # E overran trick 1: its display said so (red, the words) until E played again in trick 2.
+    boards, d2 = [], Driver()
+    d2.start()
+    d2.declare_and_take_kitty()
+    tricks = []
+    for name, payload, at, seq in d.log[len(d2.log):]:
+        d2.table, _ = d2.table.apply(name, payload, at, seq)
+        boards.append(d2.table.board(at)["seats"]["E"])
+        tricks.append(d2.table._trick_no())
+        if tricks[-1] > 3:
+            break
+    shown = [b for b in boards if b.get("message") == "超时 警告"]
+    assert shown and all(b["light"] == "red" for b in shown)
+    assert "message" not in boards[-1]
