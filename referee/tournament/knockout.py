@@ -16,7 +16,7 @@ games won (a game is won by passing 8).
 
 from __future__ import annotations
 
-from referee.tournament.base import Decision, System, decision
+from referee.tournament.base import Decision, System, decision, totals
 from referee.tournament.core import Outcome, Table, Tournament, TournamentError, table_name
 
 STAGE2_FROM = 16
@@ -83,12 +83,7 @@ class Knockout(System):
 
     def standings(self, t: Tournament) -> list[dict]:
         _, places = walk(t)
-        won = {e.id: 0 for e in t.entries}
-        for r in t.rounds:
-            for x in r.tables:
-                if x.outcome is not None:
-                    for i, e in enumerate(x.entries):
-                        won[e] += x.outcome.points[i]
+        won, _ = totals(t)
         order = sorted(t.entries, key=lambda e: (places[e.id], -won[e.id], t.lot.index(e.id)))
         return [{"rank": places[e.id], "id": e.id, "name": e.name, "unit": e.unit, "score": won[e.id],
                  "tiebreaks": [], "prize": None} for e in order]

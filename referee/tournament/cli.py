@@ -1,0 +1,220 @@
+"""``cardtable tournament``: new, pair, result, late, standings, export, simulate, serve.
+
+Kept light: the tournament modules are imported inside the handlers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+SYSTEM_NAMES = ("pair-swiss", "knockout-best-of-three", "individual-tables")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("tournament", help="tournaments: register, pair, enter results, standings, exports (issue 7)")
+    verbs = p.add_subparsers(dest="verb", required=True)
+
+    def verb(name: str, help: str, db: bool = True) -> argparse.ArgumentParser:
+        v = verbs.add_parser(name, help=help)
+        if db:
+            v.add_argument("--db", required=True, metavar="PATH", help="the tournament's SQLite file")
+            v.add_argument("--by", default="organiser", help="who makes the change (recorded)")
+        v.set_defaults(func=_run, parser=v)
+        return v
+
+    new = verb("new", "register a field from a CSV or XLSX form (unit, team, pair, players)")
+    new.add_argument("--system", required=True, choices=SYSTEM_NAMES)
+    new.add_argument("--entries", required=True, metavar="FILE")
+    new.add_argument("--name", default="")
+    new.add_argument("--id", default="main", help="the tournament id in the MQTT topics")
+    new.add_argument("--seed", default=None, help="the seed of every draw (default: random, recorded)")
+    new.add_argument("--rounds", type=int, default=None)
+    new.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
+                     help='a system option, e.g. level_diff=\\"real\\" or prizes=[1,3,5]')
+    verb("pair", "pair the next round and print it")
+    result = verb("result", "enter (or --correct) a table's result, or a forfeit")
+    result.add_argument("--round", type=int, required=True)
+    result.add_argument("--table", required=True)
+    how = result.add_mutually_exclusive_group(required=True)
+    how.add_argument("--winner", type=int, choices=(0, 1), help="0: the table's first entry, 1: the second")
+    how.add_argument("--draw", action="store_true")
+    how.add_argument("--scores", help="individual-tables: four game-score totals in seat order, e.g. 30,-5,12,8")
+    how.add_argument("--forfeit", nargs="+", metavar="ENTRY", help="the entries that forfeit the table")
+    result.add_argument("--games", help="knockout stage 2: games won, e.g. 2-1")
+    result.add_argument("--levels", help="levels reached, e.g. A+,9 (level_diff real)")
+    result.add_argument("--correct", action="store_true", help="replace the table's result")
+    result.add_argument("--reason", default="")
+    late = verb("late", "a late arrival: past the notice's limit the entry forfeits the round")
+    late.add_argument("--round", type=int, required=True)
+    late.add_argument("--entry", required=True)
+    late.add_argument("--minutes", type=float, required=True)
+    standings = verb("standings", "print the standings")
+    standings.add_argument("--json", action="store_true", help="the standings payload (MQTT topic) as JSON")
+    show = verb("show", "print a round's pairings and results")
+    show.add_argument("--round", type=int, default=None)
+    show.add_argument("--json", action="store_true")
+    export = verb("export", "write the tournament as CSV, XLSX or printable HTML")
+    export.add_argument("--format", required=True, choices=("csv", "xlsx", "html"))
+    export.add_argument("--out", metavar="FILE", help="default: standard output")
+    export.add_argument("--round", type=int, default=None, help="html: the round to print (default: the latest)")
+    export.add_argument("--lang", choices=("zh", "en"), default="zh")
+    sim = verb("simulate", "random results for a made-up field; prints the whole tournament", db=False)
+    sim.add_argument("--system", required=True, choices=SYSTEM_NAMES)
+    sim.add_argument("--entries", type=int, required=True, metavar="N")
+    sim.add_argument("--rounds", type=int, required=True, metavar="R")
+    sim.add_argument("--seed", default="2026", metavar="K")
+    sim.add_argument("--json", action="store_true", help="JSON (the only output so far)")
+    serve = verb("serve", "results from the tables' events; publish the round and standings topics")
+    serve.add_argument("--broker", required=True, metavar="URL", help="mqtt://tournament:PASSWORD@host:port")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from referee.tournament.core import TournamentError
+    from referee.tournament.entries import EntryError
+
+    try:
+        return HANDLERS[args.verb](args)
+    except (TournamentError, EntryError) as exc:
+        args.parser.error(str(exc))
+    return 2
+
+
+def _store(args):
+    from pathlib import Path
+
+    from referee.tournament.core import TournamentError
+    from referee.tournament.store import TournamentStore
+
+    if args.verb != "new" and not Path(args.db).is_file():
+        raise TournamentError(f"{args.db}: no such tournament file (cardtable tournament new --db ...)")
+    return TournamentStore(args.db)
+
+
+def _new(args) -> int:
+    from pathlib import Path
+
+    from referee.tournament.core import TournamentError
+    from referee.tournament.entries import load_entries
+
+    options = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            raise TournamentError(f"--option {item!r}: KEY=JSON, e.g. rounds=6") from None
+        if not sep:
+            raise TournamentError(f"--option {item!r}: KEY=JSON")
+    if args.rounds is not None:
+        options["rounds"] = args.rounds
+    entries = load_entries(args.entries)
+    existed = Path(args.db).exists()
+    store = _store(args)
+    try:
+        t = store.new(args.system, entries, name=args.name, seed=args.seed, options=options, id=args.id, by=args.by)
+    except TournamentError:
+        store.close()
+        if not existed:  # a refused field leaves no file behind
+            for suffix in ("", "-wal", "-shm"):
+                Path(args.db + suffix).unlink(missing_ok=True)
+        raise
+    print(f"{t.system}: {len(t.entries)} entries, {t.total_rounds} rounds, seed {t.seed}")
+    return 0
+
+
+def _print_round(view: dict) -> None:
+    print(f"round {view['round']}/{view['rounds']}")
+    for x in view["tables"]:
+        names = " | ".join(f"{e['id']} {e['name']} ({e['unit']})" for e in x["entries"])
+        res = "" if x["result"] is None else "  points " + " ".join(str(p) for p in x["result"]["points"])
+        print(f"{x['table']}  {names}{res}")
+    for b in view["byes"]:
+        print(f"bye  {b}")
+
+
+def _pair(args) -> int:
+    _print_round(_store(args).pair_next_round(by=args.by))
+    return 0
+
+
+def _result(args) -> int:
+    from referee.tournament.core import TournamentError
+
+    store = _store(args)
+    if args.forfeit:
+        _print_round(store.forfeit(args.round, args.table, args.forfeit, by=args.by))
+        return 0
+    if args.scores is not None:
+        try:
+            result = {"scores": [json.loads(s) for s in args.scores.split(",")]}
+        except json.JSONDecodeError:
+            raise TournamentError(f"--scores {args.scores!r}: numbers separated by commas") from None
+    else:
+        result = {"draw": True} if args.draw else {"winner": args.winner}
+    if args.games:
+        try:
+            result["games"] = [int(g) for g in args.games.split("-")]
+        except ValueError:
+            raise TournamentError(f"--games {args.games!r}: e.g. 2-1") from None
+    if args.levels:
+        result["levels"] = args.levels.split(",")
+    if args.correct:
+        view = store.correct_result(args.round, args.table, result, by=args.by, reason=args.reason)
+    else:
+        view = store.record_result(args.round, args.table, result, by=args.by)
+    _print_round(view)
+    return 0
+
+
+def _late(args) -> int:
+    _print_round(_store(args).late_arrival(args.round, args.entry, args.minutes, by=args.by))
+    return 0
+
+
+def _standings(args) -> int:
+    s = _store(args).standings()
+    if args.json:
+        print(json.dumps(s, ensure_ascii=False))
+        return 0
+    print(f"{s['name']} ({s['system']}), after round {s['round']}")
+    print("\t".join(["rank", "id", "name", "unit", "score", *s["columns"], "prize"]))
+    for r in s["rows"]:
+        print("\t".join(str(c) for c in [r["rank"], r["id"], r["name"], r["unit"], r["score"], *r["tiebreaks"], r["prize"] or ""]))
+    return 0
+
+
+def _show(args) -> int:
+    view = _store(args).round_view(args.round)
+    print(json.dumps(view, ensure_ascii=False)) if args.json else _print_round(view)
+    return 0
+
+
+def _export(args) -> int:
+    from referee.tournament.export import export
+
+    data = export(_store(args).tournament, args.format, args.round, args.lang)
+    if args.out:
+        with open(args.out, "wb") as f:
+            f.write(data)
+    else:
+        sys.stdout.buffer.write(data)
+    return 0
+
+
+def _simulate(args) -> int:
+    from referee.tournament.simulate import simulate
+
+    print(json.dumps(simulate(args.system, args.entries, args.rounds, args.seed), ensure_ascii=False))
+    return 0
+
+
+def _serve(args) -> int:
+    from referee.tournament.service import serve
+
+    return serve(_store(args), args.broker)
+
+
+HANDLERS = {"new": _new, "pair": _pair, "result": _result, "late": _late, "standings": _standings, "show": _show,
+            "export": _export, "simulate": _simulate, "serve": _serve}

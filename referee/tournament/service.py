@@ -1,0 +1,163 @@
+"""The tournament service over MQTT: results from the tables' ``events``, the retained ``round``
+and ``standings`` topics (``referee/PROTOCOL.md``, "Tournament topics").
+
+It reads ``cardtable/v1/tables/+/events`` as the broker user ``tournament``. A table of the
+latest round reports a game with ``game_won`` (the side that passed A wins) or, when the round
+clock ends the game, ``round_over`` (the higher level wins, equal levels draw; from the last
+``levels_changed``). At a table of two the first entry sits S/N unless the table's ``assigned``
+names the second entry's players there. Each game is logged once (by table, seq and kind: a
+QoS 1 redelivery changes nothing); the store turns games into results by the system's rules.
+After every change, its own or one the console made in the same file (polled), it publishes
+both payloads again, retained.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+
+from referee.table.mqtt import Connection
+from referee.table.protocol import PayloadError, decode, parse_topic, subscription
+from referee.tournament.core import TournamentError
+from referee.tournament.store import TournamentStore
+from referee.tournament.base import level_index
+from referee.tournament.topics import check, topic
+from referee.tournament.views import encode, round_view, standings_view
+
+log = logging.getLogger(__name__)
+POLL_S = 0.5  # how often the log is checked for changes made by others (the console)
+SIDES = ("SN", "EW")
+
+
+def game_of(kind: str, data: dict, levels: dict | None) -> tuple[str | None, dict | None] | None:
+    """(winning side or None for a draw, the levels by side) of a game-ending event; else None.
+
+    >>> game_of("game_won", {"team": "EW"}, {"SN": "9", "EW": "A"})
+    ('EW', {'SN': '9', 'EW': 'A+'})
+    >>> game_of("round_over", {"hands": 7}, {"SN": "9", "EW": "9"})
+    (None, {'SN': '9', 'EW': '9'})
+    >>> game_of("round_over", {"hands": 7}, {"SN": "J", "EW": "9"})[0]
+    'SN'
+    """
+    if kind == "game_won" and data.get("team") in SIDES:
+        levels = dict(levels or {})
+        levels[data["team"]] = "A+"
+        return data["team"], (levels if set(levels) == set(SIDES) else None)
+    if kind == "round_over" and levels is not None:
+        a, b = (level_index(levels[s]) for s in SIDES)
+        return (None if a == b else SIDES[0] if a > b else SIDES[1]), dict(levels)
+    return None
+
+
+class TournamentService:
+    """Serve one tournament's store over MQTT (see the module's docstring)."""
+
+    def __init__(self, store: TournamentStore, url: str, client_id: str = "tournament", poll_s: float = POLL_S):
+        self.store = store
+        self.poll_s = poll_s
+        self.conn = Connection(url, client_id)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._published = -1
+        self._levels: dict[str, dict] = {}
+        self._players: dict[str, dict] = {}
+        self._poller = threading.Thread(target=self._poll, name="tournament-poll", daemon=True)
+
+    def start(self) -> TournamentService:
+        self.conn.subscribe(subscription("events"), self._on_event)
+        self.conn.connect()
+        self.publish()
+        self._poller.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._poller.is_alive():
+            self._poller.join(5)
+        self.conn.close()
+
+    def publish(self) -> None:
+        """Publish ``round`` and ``standings`` when the log changed since the last time."""
+        with self._lock:
+            seq = self.store.last_seq()
+            if seq == self._published or seq == 0:
+                return
+            t = self.store.tournament
+            for name, payload in (("round", round_view(t)), ("standings", standings_view(t))):
+                self.conn.publish(topic(t.id, name), encode(check(name, payload)), qos=1, retain=True)
+            self._published = seq
+
+    def _poll(self) -> None:
+        while not self._stop.wait(self.poll_s):
+            try:
+                self.publish()
+            except Exception:  # a locked or broken file must not end the service
+                log.exception("tournament: publishing failed")
+
+    def _on_event(self, full_topic: str, payload: bytes) -> None:
+        try:
+            table, _ = parse_topic(full_topic)
+            event = decode("events", payload)
+        except (ValueError, PayloadError) as exc:
+            log.warning("tournament: ignored %s: %s", full_topic, exc)
+            return
+        kind, data = event["kind"], event["data"]
+        if kind == "round_started":
+            self._levels.pop(table, None)
+        elif kind == "levels_changed" and isinstance(data.get("levels"), dict):
+            self._levels[table] = {s: str(data["levels"][s]) for s in SIDES if s in data["levels"]}
+        elif kind == "assigned" and isinstance(data.get("players"), dict):
+            self._players[table] = data["players"]
+        try:
+            game = game_of(kind, data, self._levels.get(table))
+        except TournamentError as exc:
+            log.warning("tournament: %s %s: %s", table, kind, exc)
+            return
+        if game is not None:
+            self._record(table, event["seq"], kind, *game)
+
+    def _record(self, table: str, seq: int, kind: str, side: str | None, levels: dict | None) -> None:
+        with self._lock:
+            try:
+                t = self.store.tournament
+                if not t.rounds:
+                    raise TournamentError("no round is paired")
+                r = t.rounds[-1]
+                entries = r.table(table).entries
+                if len(entries) != 2:
+                    raise TournamentError(f"{table} seats {len(entries)}: only tables of two report games")
+                order = list(SIDES)
+                players = self._players.get(table, {})
+                if {players.get("S"), players.get("N")} & set(t.entry(entries[1]).players):
+                    order.reverse()  # the second entry sits S/N
+                winner = None if side is None else order.index(side)
+                levels_in_order = [levels[s] for s in order] if levels else None
+                self.store.record_game(r.round, table, winner, levels_in_order, by=f"table {table}",
+                                       event=f"{table}:{seq}:{kind}")
+            except TournamentError as exc:
+                log.warning("tournament: %s %s (seq %s) not recorded: %s", table, kind, seq, exc)
+                return
+        self.publish()
+
+
+def serve(store: TournamentStore, url: str) -> int:
+    """``cardtable tournament serve``: until SIGTERM or SIGINT."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    store.tournament  # noqa: B018 - refuse an empty file before connecting
+    service = TournamentService(store, url)
+    try:
+        service.start()
+    except (OSError, TimeoutError, ValueError) as exc:
+        log.error("tournament: cannot start: %s", exc)
+        return 1
+    log.info("tournament %s: serving", store.tournament.id)
+    try:
+        while not stop.wait(1.0):
+            pass
+    finally:
+        service.stop()
+    return 0
