@@ -19,7 +19,7 @@ is applied).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from functools import cache
 
 from referee.cards import CardError, Cards
@@ -84,6 +84,18 @@ class Reducer:
     notices: tuple[tuple[str, str], ...] = ()
     _events: tuple[Output, ...] = field(default=(), repr=False, compare=False)
 
+    def _with(self, **changes: object) -> Reducer:
+        """A copy with ``changes``, as ``dataclasses.replace`` makes it but without calling
+        ``__init__`` (several times per input, it was a quarter of the table's time)."""
+        names = _field_names(type(self))
+        if not changes.keys() <= names:
+            raise TypeError(f"{type(self).__name__} has no field {sorted(changes.keys() - names)[0]!r}")
+        new = object.__new__(type(self))
+        state = new.__dict__
+        for name in names:
+            state[name] = changes[name] if name in changes else self.__dict__[name]
+        return new
+
     # -- what it is --------------------------------------------------------------------------------
     @property
     def rules(self) -> Rulebook | ClimbingRulebook:
@@ -99,13 +111,13 @@ class Reducer:
     # -- inputs ----------------------------------------------------------------------------------------
     def apply(self, name: str, payload: dict, at: float, seq: int) -> tuple[Reducer, list[Output]]:
         """The table after one input (already validated by ``protocol.decode``), and what to publish."""
-        ticked = replace(self, seq=seq, at=max(self.at, at), _events=())._tick()  # what time ruled stands
+        ticked = self._with(seq=seq, at=max(self.at, at), _events=())._tick()  # what time ruled stands
         handler = {"commands": Reducer._command, "board/in": Reducer._button, "observed": Reducer._observed}[name]
         try:
             t = handler(ticked, payload)
         except ValueError as exc:  # _Reject, and any rule the engines refuse: the input changes nothing
             t = ticked._event("rejected", {"topic": name, "id": payload.get("id"), "reason": str(exc)})
-        return replace(t, _events=()), list(t._events)
+        return t._with(_events=()), list(t._events)
 
     def _tick(self) -> Reducer:
         """What the clocks decided up to ``self.at`` (nothing unless the game lets time rule)."""
@@ -113,15 +125,15 @@ class Reducer:
 
     def _event(self, kind: str, data: dict) -> Reducer:
         out = Output("events", {"v": 1, "seq": max(self.seq, 1), "kind": kind, "at": self.at, "data": data})
-        t = replace(self, _events=self._events + (out,))
+        t = self._with(_events=self._events + (out,))
         if kind in _TURN_TAKEN and any(s == data.get("seat") for s, _ in t.notices):
-            t = replace(t, notices=tuple((s, m) for s, m in t.notices if s != data["seat"]))
+            t = t._with(notices=tuple((s, m) for s, m in t.notices if s != data["seat"]))
         return t
 
     def _violation(self, seat: str, kind: str, article: str, penalty: dict, evidence: dict, status: str, flag: str | None = None) -> tuple[Reducer, dict]:
         t = self
         if flag is None:
-            t = replace(t, flag_count=t.flag_count + 1)
+            t = t._with(flag_count=t.flag_count + 1)
             flag = f"v{t.flag_count}"
         v = {
             "v": 1, "seq": max(t.seq, 1), "flag": flag, "at": t.at, "seat": seat, "kind": kind,
@@ -129,7 +141,7 @@ class Reducer:
         }  # fmt: skip
         notice = (seat, notice_text(kind, penalty, status))
         notices = tuple(n for n in t.notices if n[0] != seat) + ((notice,) if status != "dismissed" else ())
-        return replace(t, _events=t._events + (Output("violations", v),), notices=notices), v
+        return t._with(_events=t._events + (Output("violations", v),), notices=notices), v
 
     # -- commands --------------------------------------------------------------------------------------
     def _command(self, p: dict) -> Reducer:
@@ -141,17 +153,17 @@ class Reducer:
             if mine != theirs:
                 raise _Reject(f"{p['rulebook']} is a {theirs} rulebook and this table plays {mine}: "
                               f"start the table's service with --rulebook {p['rulebook']} to change games")
-            t = replace(self, rulebook=p["rulebook"], players=tuple((s, p["players"][s]) for s in SEATS))
+            t = self._with(rulebook=p["rulebook"], players=tuple((s, p["players"][s]) for s in SEATS))
             return t._event("assigned", {"players": p["players"], "rulebook": p["rulebook"]})
         if command == "start_round":
             if self.phase not in ("idle", "round_over"):
                 raise _Reject(f"a round is already running (phase {self.phase})")
-            t = replace(self, phase="arriving", round_start=self.at, ready=frozenset(), hand_no=0, record=ClockRecord(), last_hand=False)
+            t = self._with(phase="arriving", round_start=self.at, ready=frozenset(), hand_no=0, record=ClockRecord(), last_hand=False)
             return t._round_started()._event("round_started", {"rulebook": self.rulebook})
         if command == "stop_round":
-            return replace(self, phase="round_over", clock=None)._event("round_stopped", {})
+            return self._with(phase="round_over", clock=None)._event("round_stopped", {})
         if command == "last_hand":
-            return replace(self, last_hand=True)._event("last_hand", {"hand": self.hand_no})
+            return self._with(last_hand=True)._event("last_hand", {"hand": self.hand_no})
         flag = self._find_flag(p["flag"])
         return self._resolve(flag, command, p.get("cards"))
 
@@ -165,7 +177,7 @@ class Reducer:
         raise _Reject(f"no open flag {flag_id}")
 
     def _resolve(self, flag: Flag, how: str, cards: list[str] | None = None) -> Reducer:
-        t = replace(self, flags=tuple(f for f in self.flags if f.flag != flag.flag))
+        t = self._with(flags=tuple(f for f in self.flags if f.flag != flag.flag))
         t = t._event("flag_resolved", {"flag": flag.flag, "how": how})
         if flag.violation is not None:
             status = "confirmed" if how == "confirm" else "dismissed"
@@ -207,7 +219,7 @@ class Reducer:
             raise _Reject(f"{seat} is already at the table")
         minutes = minutes_late(self.round_start, self.at)
         late = late_penalty(self.rules, minutes if minutes > GRACE_MIN else 0.0)
-        t = replace(self, ready=self.ready | {seat})._event("ready", {"seat": seat, "minutes_late": round(late.minutes, 2)})
+        t = self._with(ready=self.ready | {seat})._event("ready", {"seat": seat, "minutes_late": round(late.minutes, 2)})
         if late.kind != "none":
             penalty = {"warning": late.kind == "warning", "points": late.points, "text": late.kind}
             if late.kind == "forfeit_hand":
@@ -244,23 +256,23 @@ class Reducer:
         raise NotImplementedError
 
     def _flag(self, seat: str, kind: str, cards: Cards, text: str, pending: dict | None, article: str = "", penalty: dict | None = None) -> Reducer:
-        t = replace(self, flag_count=self.flag_count + 1)
+        t = self._with(flag_count=self.flag_count + 1)
         flag_id = f"f{t.flag_count}"
         violation = None
         if article:
             evidence = {"cards": cards.names(), "hand": t.hand_no, "trick": t._trick_no()}
             t, violation = t._violation(seat, kind, article, penalty or {}, evidence, "flagged", flag_id)
         flag = Flag(flag_id, seat, kind, t.at, tuple(cards.names()), text, pending, violation)
-        t = replace(t, flags=t.flags + (flag,))._pause_clocks()
+        t = t._with(flags=t.flags + (flag,))._pause_clocks()
         return t._event("flag_raised", {"flag": flag_id, "seat": seat, "kind": kind, "text": text})
 
     def _pause_clocks(self) -> Reducer:
-        return replace(self, clock=self.clock.paused(self.at)) if self.clock and self.clock.running else self
+        return self._with(clock=self.clock.paused(self.at)) if self.clock and self.clock.running else self
 
     def _resume_clock(self) -> Reducer:
         if self.flags or self.clock is None or self.clock.running:
             return self
-        return replace(self, clock=self.clock.resumed(self.at))
+        return self._with(clock=self.clock.resumed(self.at))
 
     def _out_of_turn(self, seat: str, cards: Cards, expected: str | None) -> Reducer:
         """Cards face up from a seat not on turn, flagged for the referee (never played): 越序出牌
@@ -379,6 +391,11 @@ def notice_text(kind: str, penalty: dict, status: str) -> str:
     if status == "flagged":
         words.append("待裁判确认")
     return " ".join(words)[:32]
+
+
+@cache
+def _field_names(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in fields(cls))
 
 
 @cache

@@ -22,7 +22,7 @@ raises a flag, which pauses the table until a person confirms, corrects or dismi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from referee.cards import Cards
 from referee.seats import SEATS
@@ -76,16 +76,16 @@ class Table(Reducer):
 
     # -- the round and the buttons ---------------------------------------------------------------------
     def _round_started(self) -> Table:
-        return replace(self, game=Game.start(self.rules))
+        return self._with(game=Game.start(self.rules))
 
     def _counted(self, flag: Flag) -> Table:
         if flag.kind in self.rules.penalties:
-            return replace(self, penalties=self.penalties + (Penalty(flag.kind, flag.seat, max(1, len(flag.cards))),))
+            return self._with(penalties=self.penalties + (Penalty(flag.kind, flag.seat, max(1, len(flag.cards))),))
         return self
 
     def _game_button(self, seat: str, button: str) -> Table:
         if self.phase == "dealing" and button == "declare":
-            return replace(self, declaring=self.declaring.draw_done(self.at))._event("draw_done", {"seat": seat})
+            return self._with(declaring=self.declaring.draw_done(self.at))._event("draw_done", {"seat": seat})
         if self.phase == "dealing" and button == "ready" and seat == (self._dealer_to_be() or seat):
             if self.declaring.draw_done_at is None:
                 raise _Reject(f"{seat}: end the draw (the declare button) before taking the kitty")
@@ -94,7 +94,7 @@ class Table(Reducer):
 
     def _late(self, seat: str, late: LatePenalty) -> Table:
         lp = late.penalty(seat)
-        return replace(self, penalties=self.penalties + (lp,)) if lp is not None else self
+        return self._with(penalties=self.penalties + (lp,)) if lp is not None else self
 
     def _all_ready(self) -> Table:
         return self._deal()
@@ -107,7 +107,7 @@ class Table(Reducer):
 
     def _deal(self) -> Table:
         game = self.game
-        t = replace(self, phase="dealing", hand_no=self.hand_no + 1, declaring=Declaring(self.rules, game.hand_level(), first_hand=self.hand_no == 0),
+        t = self._with(phase="dealing", hand_no=self.hand_no + 1, declaring=Declaring(self.rules, game.hand_level(), first_hand=self.hand_no == 0),
                     trump=None, dealer=game.dealer, judge=None, clock=None)  # fmt: skip
         return t._event("hand_started", {"hand": t.hand_no, "level": game.hand_level(), "dealer": game.dealer})
 
@@ -115,8 +115,8 @@ class Table(Reducer):
         declaring, warning = self.declaring.kitty_taken(self.at)
         dealer = self._dealer_to_be() or seat
         trump = declaring.standing.suit if declaring.standing else None
-        t = replace(self, declaring=declaring, dealer=dealer, trump=trump, phase="kitty")
-        t = replace(t, clock=t.record.start(t.limits, dealer, "kitty_and_first_lead", t.at))
+        t = self._with(declaring=declaring, dealer=dealer, trump=trump, phase="kitty")
+        t = t._with(clock=t.record.start(t.limits, dealer, "kitty_and_first_lead", t.at))
         t = t._event("kitty_taken", {"dealer": dealer, "trump": trump})
         if warning:
             seconds = round(self.at - self.declaring.draw_done_at, 3)
@@ -131,15 +131,15 @@ class Table(Reducer):
                 declaring = self.declaring.declare(seat, cards, self.at)
             except DeclareError as exc:
                 raise _Reject(str(exc)) from None
-            return replace(self, declaring=declaring)._event("declared", {"seat": seat, "cards": cards.names()})
+            return self._with(declaring=declaring)._event("declared", {"seat": seat, "cards": cards.names()})
         if self.phase == "kitty" and seat == self.dealer and self.trump is None:
             if len(cards) != 1 or cards.distinct()[0].is_joker:
                 raise _Reject(f"{seat}: name the trump suit by showing one card of it")
-            return replace(self, trump=cards.distinct()[0].suit)._event("trump_named", {"seat": seat, "suit": cards.distinct()[0].suit})
+            return self._with(trump=cards.distinct()[0].suit)._event("trump_named", {"seat": seat, "suit": cards.distinct()[0].suit})
         if self.phase == "kitty" and self.trump is not None:
             if seat != self.dealer:
                 return self._out_of_turn(seat, cards, self.dealer)
-            t = replace(self, phase="playing", judge=HandJudge.start(self.trumps, self.dealer))
+            t = self._with(phase="playing", judge=HandJudge.start(self.trumps, self.dealer))
             return t._play(seat, cards, p)
         if self.phase == "playing":
             return self._play(seat, cards, p)
@@ -165,7 +165,7 @@ class Table(Reducer):
             judge = judge.play(seat, cards)
         except HandError as exc:
             return self._flag(seat, "impossible", cards, str(exc), p)
-        t = replace(self, judge=judge)
+        t = self._with(judge=judge)
         trick = judge.tricks[-1]
         t = t._event("play_accepted", {"hand": t.hand_no, "trick": trick.number, "seat": seat, "cards": cards.names()})
         t = t._clock_after(seat)
@@ -175,10 +175,10 @@ class Table(Reducer):
         if len(trick.plays) == 4:
             t = t._event("trick_won", {"hand": t.hand_no, "trick": trick.number, "seat": trick.winner, "points": trick.points})
         if sum(t.cards_left().values()) == 0:
-            t = replace(t, phase="hand_over", clock=None)._event("hand_played", {"hand": t.hand_no})
+            t = t._with(phase="hand_over", clock=None)._event("hand_played", {"hand": t.hand_no})
         elif t.phase == "playing":
             action = "lead" if len(judge.tricks[-1].plays) == 4 else "follow"
-            t = replace(t, clock=t.record.start(t.limits, judge.expected_seat(), action, t.at))
+            t = t._with(clock=t.record.start(t.limits, judge.expected_seat(), action, t.at))
         return t
 
     def _out_of_turn_rule(self) -> tuple[str, dict]:
@@ -194,14 +194,14 @@ class Table(Reducer):
         if self.clock is None:
             return self
         record, verdict = self.record.stop(self.limits, self.clock, self.at)
-        t = replace(self, record=record, clock=None)
+        t = self._with(record=record, clock=None)
         if verdict is None or verdict.outcome == "none":
             return t
         o = verdict.overrun
         penalty = {"warning": verdict.outcome == "warning", "points": verdict.points, "text": str(verdict)[:200]}
         t, _ = t._violation(seat, "overtime", verdict.rule.article, penalty, {"seconds": round(o.used, 3), "limit": o.limit}, "confirmed")
         if verdict.penalty is not None:
-            t = replace(t, penalties=t.penalties + (verdict.penalty,))
+            t = t._with(penalties=t.penalties + (verdict.penalty,))
         return t
 
     def _score(self, kitty: Cards) -> Table:
@@ -211,20 +211,20 @@ class Table(Reducer):
             raise _Reject(str(exc)) from None
         penalties = list(self.penalties) + penalties_of(self.rules, list(judge.rulings))
         s = settle(self.rules, self.dealer, judge.defender_points(), penalties)
-        t = replace(self, judge=judge)
+        t = self._with(judge=judge)
         data = {"hand": t.hand_no, "defender_points": judge.defender_points(), "settled_points": s.defender_points, "notes": list(s.notes)}
         if s.outcome is None:
             t = t._event("hand_scored", data | {"replay": True})
-            return replace(t, penalties=())._deal()
+            return t._with(penalties=())._deal()
         t = t._event("hand_scored", data | {"side": s.outcome.side, "levels": s.outcome.levels})
         game = t.game.after(self.dealer, s.outcome)
-        t = replace(t, game=game, penalties=(), record=t.record.next_hand(t.limits))
+        t = t._with(game=game, penalties=(), record=t.record.next_hand(t.limits))
         t = t._event("levels_changed", {"levels": {team: game.level_of(team) for team, _ in game.levels}, "dealer": game.dealer})
         if game.winner:
-            return replace(t, phase="round_over")._event("game_won", {"team": game.winner})
+            return t._with(phase="round_over")._event("game_won", {"team": game.winner})
         round_clock = self.round_clock()
         if self.last_hand or (round_clock and round_clock.timed and round_clock.last_hand(self.at)):
-            return replace(t, phase="round_over")._event("round_over", {"hands": t.hand_no})
+            return t._with(phase="round_over")._event("round_over", {"hands": t.hand_no})
         return t._deal()
 
     # -- outputs ---------------------------------------------------------------------------------------
