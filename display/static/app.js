@@ -58,6 +58,7 @@ function renderTile(t) {
     const after = [...box.children].find(c => c.dataset.table > t);
     box.insertBefore(el, after || null);
     el.dataset.table = t;
+    el.hidden = PAGE === "big";  // shown by the next slide of the wall
   }
   el.className = `tile ${v.status || "unknown"}${v.state?.paused ? " paused" : ""}${v.state?.flags.length ? " has-flags" : ""}`;
   el.dataset.seq = v.state ? v.state.seq : "";
@@ -143,17 +144,15 @@ function eventHTML(e) {
 
 // ---------------------------------------------------------------- big screen rotation
 let slide = 0;
-function pageSize(tiles) {  // as many tiles as the screen shows whole, measured from the grid
-  const grid = $("#wall .tiles");
+function show(which) { for (const id of ["standings", "pairings", "wall"]) $("#" + id).hidden = id !== which; }
+function pageSize(tiles) {  // as many tiles as the screen shows whole, measured on the wall's own slide
   if (!tiles.length) return 1;
-  const wall = $("#wall"), was = wall.hidden;
-  wall.hidden = false;
+  show("wall");
   tiles.forEach(el => { el.hidden = false; });
-  const cols = getComputedStyle(grid).gridTemplateColumns.split(" ").length;
-  const gap = parseFloat(getComputedStyle(grid).rowGap) || 0;
+  const grid = $("#wall .tiles"), style = getComputedStyle(grid);
+  const cols = style.gridTemplateColumns.split(" ").length, gap = parseFloat(style.rowGap) || 0;
   const tall = Math.max(...tiles.map(el => el.offsetHeight)) + gap;
   const room = window.innerHeight - grid.getBoundingClientRect().top;
-  wall.hidden = was;
   return cols * Math.max(1, Math.floor((room + gap) / tall));
 }
 function rotate() {
@@ -162,7 +161,7 @@ function rotate() {
   const slides = ["standings", "pairings", ...Array.from({ length: pages }, (_, i) => "wall:" + i)];
   slide = slide % slides.length;
   const [which, page] = slides[slide].split(":");
-  for (const id of ["standings", "pairings", "wall"]) $("#" + id).hidden = id !== which;
+  show(which);
   tiles.forEach((el, i) => { el.hidden = which === "wall" && Math.floor(i / size) !== Number(page); });
   document.body.dataset.slide = slides[slide];
   slide += 1;
@@ -183,6 +182,7 @@ function connect() {
     for (const [t, v] of Object.entries(s.tables)) hall.tables[t] = Object.assign({ timeline: [] }, v);
     document.querySelectorAll(".tile").forEach(el => el.remove());
     renderAll();
+    if (PAGE === "big") { slide = Math.max(0, slide - 1); rotate(); }
   });
   es.addEventListener("state", m => { const c = JSON.parse(m.data); view(c.table).state = c.data; renderTile(c.table); });
   es.addEventListener("status", m => { const c = JSON.parse(m.data); view(c.table).status = c.data.status; renderTile(c.table); tick(); });

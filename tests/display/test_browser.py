@@ -1,0 +1,236 @@
+"""The scoreboard and the console in the system Chromium (Playwright), against the app served by
+uvicorn and a real mosquitto: plays, results, a table going offline, the language switch, the
+console's login and a correction the real table service recomputes, screenshots at both sizes."""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+from kit import ARTIFACTS, ORGANISER, LiveTable, round_, served, standings, state
+from referee.table.protocol import encode, topic
+
+pytestmark = pytest.mark.browser
+TABLES = ["b1", "b2", "b3", "b4"]
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+SECOND_MS = 1000
+
+
+@pytest.fixture(scope="module")
+def server(broker, tmp_path_factory):
+    with served(broker, tmp_path_factory.mktemp("display") / "console.db") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    """``page(path, width, height)``: a fresh page of the app, its stream connected."""
+    made = []
+
+    def open_(path: str = "/", width: int = 1280, height: int = 720):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        made.append(context)
+        pg = context.new_page()
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.errors = errors
+        pg.goto(server.url + path)
+        pg.wait_for_function("document.body.dataset.live === '1'" if path != "/console" else "true")
+        return pg
+
+    yield open_
+    for c in made:
+        assert not any(pg.errors for pg in c.pages), [pg.errors for pg in c.pages]
+        c.close()
+
+
+def shot(pg, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / name
+    pg.screenshot(path=str(path))
+    print(f"screenshot: {path}")
+    assert path.stat().st_size > 10_000
+
+
+def test_a_play_reaches_the_tile_within_a_second(page, table):
+    b1 = table("b1")
+    b1.publish("status", {"v": 1, "status": "online", "at": time.time()})
+    b1.publish("state", state(seq=10))
+    pg = page("/")
+    pg.wait_for_selector("#tile-b1[data-seq='10']")
+    assert pg.inner_text("#tile-b1 .seat.N .who") == "北 张伟"
+    assert pg.locator("#tile-b1 .seat.E svg.card[data-card=S9]").count() == 2
+    trick = {"leader": "S", "plays": [{"seat": "S", "cards": ["S5", "S5"]}, {"seat": "E", "cards": ["S9", "S9"]},
+                                      {"seat": "N", "cards": ["SA", "SK"]}]}
+    began = time.monotonic()
+    b1.publish("state", state(seq=11, current_trick=trick, turn="W", cards={"S": 26, "E": 26, "N": 26, "W": 28}))
+    pg.wait_for_selector("#tile-b1 .seat.N svg.card[data-card=SA]", timeout=SECOND_MS)
+    assert time.monotonic() - began < 1.0
+    assert pg.inner_text("#tile-b1 .seat.N .count") == "26 张"
+    assert "turn" in pg.get_attribute("#tile-b1 .seat.W", "class")
+
+
+def test_the_table_page_shows_the_hand_timeline(page, table):
+    b1 = table("b1")
+    b1.publish("state", state(seq=20))
+    pg = page("/tables/b1")
+    b1.publish("events", {"v": 1, "seq": 21, "kind": "hand_started", "at": time.time(), "data": {"hand": 3, "level": "7", "dealer": "S"}})
+    b1.publish("events", {"v": 1, "seq": 22, "kind": "play_accepted", "at": time.time(),
+                          "data": {"hand": 3, "trick": 1, "seat": "S", "cards": ["BJ", "BJ"]}})
+    pg.wait_for_selector("#timeline li[data-seq='22'] svg.card[data-card=BJ]", timeout=SECOND_MS)
+    assert "南 出牌" in pg.inner_text("#timeline li[data-seq='22']")
+    assert "第 3 盘开始" in pg.inner_text("#timeline li[data-seq='21']")
+    b1.publish("violations", {"v": 1, "seq": 23, "flag": "v1", "at": time.time(), "seat": "W", "kind": "overtime",
+                              "rule": {"book": "classic-3deck", "article": "二十三"}, "penalty": {"warning": True, "text": "第一次超时：警告"},
+                              "evidence": {"seconds": 12.4, "limit": 10}, "status": "confirmed"})
+    pg.wait_for_selector("#allviolations li[data-flag=v1]", timeout=SECOND_MS)
+    assert "西 超时 已确认" in pg.inner_text("#tile-b1 ul.viol")
+
+
+def test_standings_and_pairings_follow_the_results(page, tournament):
+    entries = [{"id": "e1", "name": "数学系一队", "unit": "数学系"}, {"id": "e2", "name": "物理系", "unit": "物理系"}]
+    rows = [{"rank": 1, "id": "e2", "name": "物理系", "unit": "物理系", "score": 0, "tiebreaks": [0, 0], "prize": None},
+            {"rank": 2, "id": "e1", "name": "数学系一队", "unit": "数学系", "score": 0, "tiebreaks": [0, 0], "prize": None}]
+    tournament.publish("autumn", "round", round_(tables=[{"table": "b1", "entries": entries, "result": None}]))
+    tournament.publish("autumn", "standings", standings(rows=rows))
+    pg = page("/")
+    pg.wait_for_selector("#standings tr[data-entry=e2]")
+    assert pg.locator("#standings thead th").all_inner_texts() == ["名次", "参赛队", "单位", "积分", "对手分", "级差", "奖项"]
+    assert "数学系一队" in pg.inner_text("#pairings tr[data-table=b1]")
+    # the result comes: the tournament publishes the round and the standings again
+    tournament.publish("autumn", "round", round_(tables=[{"table": "b1", "entries": entries, "result": {"points": [2, 0], "scores": [3, 1]}}]))
+    rows = [{"rank": 1, "id": "e1", "name": "数学系一队", "unit": "数学系", "score": 2, "tiebreaks": [0, 2], "prize": "一等奖"},
+            {"rank": 2, "id": "e2", "name": "物理系", "unit": "物理系", "score": 0, "tiebreaks": [2, -2], "prize": "二等奖"}]
+    tournament.publish("autumn", "standings", standings(rows=rows))
+    pg.wait_for_function("document.querySelector('#standings tbody tr').dataset.entry === 'e1'", timeout=SECOND_MS)
+    assert pg.locator("#standings tbody tr").first.inner_text().split("\t") == ["1", "数学系一队", "数学系", "2", "0", "2", "一等奖"]
+    assert "prize" in pg.get_attribute("#standings tr[data-entry=e1]", "class")
+    assert pg.inner_text("#pairings tr[data-table=b1] td.num") == "3 : 1"
+
+
+def test_a_table_that_goes_offline_shows_it_at_once(page, broker, tmp_path):
+    live = LiveTable(broker, "b2", tmp_path / "b2.db")
+    try:
+        pg = page("/")
+        pg.wait_for_selector("#tile-b2[data-status=online]")
+        began = time.monotonic()
+        live.service.conn.close(send_will=True)  # the connection is lost: the broker sends the last will
+        pg.wait_for_selector("#tile-b2[data-status=offline]", timeout=SECOND_MS)
+        assert time.monotonic() - began < 1.0
+        assert pg.inner_text("#tile-b2 .badge") == "离线"
+    finally:
+        live.close()
+
+
+def test_chinese_first_and_the_english_switch(page, table):
+    table("b1").publish("state", state(seq=30))
+    pg = page("/")
+    assert pg.inner_text("h1") == "赛场实况" and pg.inner_text("#lang") == "English"
+    pg.click("#lang")
+    assert pg.inner_text("h1") == "Hall live"
+    assert pg.inner_text("#wall h2") == "Tables live"
+    assert pg.inner_text("#tile-b1 .seat.N .who") == "N 张伟"
+    assert "hand 3 · trick 12" in pg.inner_text("#tile-b1 header")
+    pg.goto(pg.url.rsplit("/", 1)[0] + "/tables/b1")  # the choice is kept for the next page
+    pg.wait_for_selector("#tile-b1")
+    assert pg.inner_text("#timeline h2") == "This hand"
+    pg.click("#lang")
+    assert pg.inner_text("#timeline h2") == "本盘记录"
+
+
+def jpeg() -> str:
+    img = np.full((120, 160, 3), (40, 120, 40), np.uint8)
+    cv2.putText(img, "S5?", (20, 70), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (255, 255, 255), 3)
+    return base64.b64encode(cv2.imencode(".jpg", img)[1].tobytes()).decode()
+
+
+def test_console_login_a_correction_and_its_recomputation(page, broker, connect, tmp_path):
+    live = LiveTable(broker, "b3", tmp_path / "b3.db")
+    try:
+        live.to_first_lead()
+        board = page("/")
+        board.wait_for_selector("#tile-b3 .info:has-text('♥')")
+        at = time.time()
+        camera = connect("camera-b3", clean_start=True)
+        camera.publish(topic("b3", "frames"), encode("frames", {"v": 1, "id": "cam-b3-1", "seat": "S", "at": at,
+                                                               "reason": "unsure read (0.60)", "jpeg": jpeg()}), qos=1)
+        assert camera.flush(5)
+        live.send("observed", seat="S", cards=["S5"], confidence=0.6)  # the camera is unsure: the table waits
+        board.wait_for_selector("#tile-b3.has-flags .flags:has-text('识别存疑')")
+
+        console = page("/console")
+        console.wait_for_selector("#login-form")
+        console.fill("input[name=user]", ORGANISER[0])
+        console.fill("input[name=password]", "wrong")
+        console.click("#login-form button")
+        console.wait_for_selector("#login-error:has-text('用户名或密码错误')")
+        console.fill("input[name=password]", ORGANISER[1])
+        console.click("#login-form button")
+        console.wait_for_selector("#desk:not([hidden])")
+        assert console.inner_text("#me") == "wang (organiser)"
+        card = console.wait_for_selector(".flag-card[data-table=b3]")
+        console.wait_for_function("document.querySelector('.flag-card[data-table=b3] img')?.naturalWidth === 160")
+        assert card.query_selector("svg.card[data-card=S5]")
+        card.query_selector("input[name=cards]").fill("SK")
+        card.query_selector("button[data-how=correct]").click()
+        # the table service applies the corrected play: the trick and the counts are recomputed
+        board.wait_for_selector("#tile-b3 .seat.S svg.card[data-card=SK]", timeout=3 * SECOND_MS)
+        assert not board.locator("#tile-b3 .seat.S svg.card[data-card=S5]").count()
+        assert board.inner_text("#tile-b3 .seat.S .count") == "38 张"
+        assert "has-flags" not in board.get_attribute("#tile-b3", "class")
+        console.wait_for_selector("#c-flags .empty")
+        console.wait_for_selector("#c-audit tbody tr:has-text('correct')")
+        row = console.inner_text("#c-audit tbody tr:has-text('correct')")
+        assert "wang" in row and '"cards":["SK"]' in row.replace(" ", "")
+    finally:
+        live.close()
+
+
+def test_screenshots_at_both_sizes_and_a_phone(page, table, tournament):
+    for i, name in enumerate(TABLES):
+        t = table(name)
+        t.publish("status", {"v": 1, "status": "offline" if name == "b2" else "online", "at": time.time()})
+        t.publish("state", state(seq=100 + i))
+    rows = [{"rank": i + 1, "id": f"e{i}", "name": f"第{i + 1}队", "unit": "某学院", "score": 10 - i, "tiebreaks": [20 - i, 3 - i],
+             "prize": ("一等奖", "二等奖", "三等奖")[i] if i < 3 else None} for i in range(8)]
+    tournament.publish("autumn", "standings", standings(rows=rows, rnd=2))
+    for width, height in ((1920, 1080), (1280, 720)):
+        pg = page("/", width, height)
+        pg.wait_for_selector("#tile-b4")
+        shot(pg, f"scoreboard-{width}x{height}.png")
+        big = page("/big", width, height)
+        big.wait_for_selector("#standings:not([hidden]) tr[data-entry=e0]")
+        font = big.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+        assert font >= 16  # readable from the back of the hall
+        shot(big, f"big-standings-{width}x{height}.png")
+        big.evaluate("rotate()")
+        assert big.is_visible("#pairings") and not big.is_visible("#standings")
+        big.evaluate("rotate()")
+        big.wait_for_selector("#wall:not([hidden]) #tile-b1")
+        visible = big.locator("#wall .tile:not([hidden])")
+        assert visible.count() == len(TABLES)  # 4 to 8 tiles a page at these sizes
+        for k in range(visible.count()):  # every tile shown is whole on the screen
+            box = visible.nth(k).bounding_box()
+            assert box["y"] + box["height"] <= height and box["x"] + box["width"] <= width
+        shot(big, f"big-tables-{width}x{height}.png")
+    phone = page("/", 390, 844)
+    phone.wait_for_selector("#tile-b4")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(phone, "scoreboard-phone-390x844.png")
