@@ -15,7 +15,7 @@ Fouls by one side reaching ``fouls_lose_round`` lose it the round.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from referee.cards import Cards
 from referee.seats import SEATS, TEAMS, team_of
@@ -87,10 +87,10 @@ class ClimbingTable(Reducer):
         return clocks
 
     def _view(self, at: float) -> ClimbingTable:
-        return replace(self, at=max(self.at, at))._tick()
+        return self._with(at=max(self.at, at))._tick()
 
     def _round_started(self) -> ClimbingTable:
-        return replace(self, fouls=FoulCount.of(self.limits), clock=None, dealer=None, leader=None, plays=(), trick_no=0)
+        return self._with(fouls=FoulCount.of(self.limits), clock=None, dealer=None, leader=None, plays=(), trick_no=0)
 
     # -- plays and passes --------------------------------------------------------------------------
     def _play(self, seat: str, cards: Cards, p: dict) -> ClimbingTable:
@@ -104,8 +104,8 @@ class ClimbingTable(Reducer):
             return self._flag(seat, "impossible", cards, str(exc), p)
         t = self._with_engine(engine)
         if leading:
-            t = replace(t, leader=seat, plays=(), trick_no=t.trick_no + 1)
-        t = replace(t, plays=tuple(x for x in t.plays if x[0] != seat) + ((seat, tuple(cards.names())),))
+            t = t._with(leader=seat, plays=(), trick_no=t.trick_no + 1)
+        t = t._with(plays=tuple(x for x in t.plays if x[0] != seat) + ((seat, tuple(cards.names())),))
         t = t._event("play_accepted", {"hand": t.hand_no, "trick": t.trick_no, "seat": seat, "cards": cards.names()})
         return t._next_turn(seat)
 
@@ -126,14 +126,18 @@ class ClimbingTable(Reducer):
         t = self
         if t.clock is not None:
             record, _ = t.record.stop(t.limits, t.clock, t.at)  # an overrun was ruled by _tick already
-            t = replace(t, record=record, clock=None)
+            t = t._with(record=record, clock=None)
         if t._engine().over:
-            return replace(t, clock=None)._hand_over()
+            return t._with(clock=None)._hand_over()
         return t._start_clock(t.at)
 
     def _start_clock(self, at: float) -> ClimbingTable:
         action = "lead" if self._engine_leading() else "follow"
-        return replace(self, clock=self.record.start(self.limits, self._engine_turn(), action, at))
+        return self._with(clock=self.record.start(self.limits, self._engine_turn(), action, at))
+
+    def _could_be_play(self, seat: str, cards: Cards) -> bool:
+        """Cards from a seat not on turn could be its play when it holds that many (else 暴露张)."""
+        return len(cards) <= self.cards_left()[seat]
 
     # -- time --------------------------------------------------------------------------------------
     def _tick(self) -> ClimbingTable:
@@ -148,13 +152,13 @@ class ClimbingTable(Reducer):
     def _overrun(self, clock: ShotClock, deadline: float) -> ClimbingTable:
         """``clock`` ran out at ``deadline``: forfeit the turn as a pass, or a foul (the seat acts again)."""
         record, verdict = self.record.stop(self.limits, clock, self.at)
-        t = replace(self, record=record, clock=None)
+        t = self._with(record=record, clock=None)
         t = t._clock_violation(verdict)
         if t.phase != "playing":
             return t
         if verdict.outcome == "pass":
             return t._passed(clock.seat, forfeit=True)._start_clock(deadline)  # a pass never ends a hand
-        return replace(t, clock=t.record.start(t.limits, clock.seat, clock.action, deadline))
+        return t._with(clock=t.record.start(t.limits, clock.seat, clock.action, deadline))
 
     def _clock_violation(self, verdict: ClockVerdict) -> ClimbingTable:
         o = verdict.overrun
@@ -169,7 +173,7 @@ class ClimbingTable(Reducer):
         if foul is None:
             return self
         fouls = self.fouls.add(foul)
-        t = replace(self, fouls=fouls)._event("foul_counted", {"seat": foul.seat, "team": foul.team, "kind": foul.kind,
+        t = self._with(fouls=fouls)._event("foul_counted", {"seat": foul.seat, "team": foul.team, "kind": foul.kind,
                                                                "fouls": fouls.count(foul.team), "limit": fouls.limit})
         if fouls.loser is not None and self.fouls.loser is None:
             return t._round_lost(fouls.loser, "fouls")
@@ -178,7 +182,7 @@ class ClimbingTable(Reducer):
     def _round_lost(self, team: str, by: str) -> ClimbingTable:
         """``team`` loses the round (fouls, arriving late): the other side wins it."""
         other = next(x for x in TEAMS if x != team)
-        t = replace(self, phase="round_over", clock=None)._event("game_won", {"team": other, "by": by, "loser": team})
+        t = self._with(phase="round_over", clock=None)._event("game_won", {"team": other, "by": by, "loser": team})
         return t._event("round_over", {"hands": t.hand_no})
 
     def _late(self, seat: str, late) -> ClimbingTable:

@@ -62,7 +62,7 @@ class GuandanTable(ClimbingTable):
         return self.hand.pass_(seat, at=self.at)
 
     def _with_engine(self, hand: Hand) -> GuandanTable:
-        t = replace(self, hand=hand)
+        t = self._with(hand=hand)
         for r in hand.rulings[len(self.hand.rulings):]:  # a tribute proven not the largest by a later play
             t, _ = t._violation(r.seat, r.kind, TRIBUTE_RULE, {"text": r.detail[:200]},
                                 {"hand": t.hand_no, "trick": t.trick_no, "turns": [n for n, _ in r.evidence]}, "confirmed")
@@ -71,13 +71,13 @@ class GuandanTable(ClimbingTable):
     # -- the round ---------------------------------------------------------------------------------
     def _round_started(self) -> GuandanTable:
         t = super()._round_started()
-        return replace(t, match=Match.start(self.rules, STAGE, self.at), hand=None, tribute=None, after=(), returns=())
+        return t._with(match=Match.start(self.rules, STAGE, self.at), hand=None, tribute=None, after=(), returns=())
 
     def _all_ready(self) -> GuandanTable:
         return self._deal()
 
     def _deal(self) -> GuandanTable:
-        t = replace(self, phase="dealing", hand_no=self.hand_no + 1, hand=None, tribute=None, returns=(), clock=None,
+        t = self._with(phase="dealing", hand_no=self.hand_no + 1, hand=None, tribute=None, returns=(), clock=None,
                     leader=None, plays=(), trick_no=0, record=self.record.next_hand(self.limits))  # fmt: skip
         return t._event("hand_started", {"hand": t.hand_no, "level": t.match.game.hand_level(), "dealer": None})
 
@@ -88,12 +88,12 @@ class GuandanTable(ClimbingTable):
             t = self._event("draw_done", {"seat": seat})
             if not self.after:  # a game's first hand: the seat that drew the turned-up card leads (七)
                 return t._play_starts(seat, ())
-            return replace(t, tribute=TributePhase.start(self.rules, self.match.game.hand_level(), self.after))
+            return t._with(tribute=TributePhase.start(self.rules, self.match.game.hand_level(), self.after))
         raise _Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
 
     def _play_starts(self, leader: str, exchanges: tuple) -> GuandanTable:
         hand = Hand.start(self.rules, self.match.game.hand_level(), leader, exchanges)
-        t = replace(self, phase="playing", hand=hand, tribute=None, returns=())
+        t = self._with(phase="playing", hand=hand, tribute=None, returns=())
         return t._start_clock(self.at)._event("play_started", {"hand": t.hand_no, "leader": leader})
 
     # -- the tribute -------------------------------------------------------------------------------
@@ -112,7 +112,7 @@ class GuandanTable(ClimbingTable):
             len(cards) > 1 or (p.double and seat not in dict(p.shown) and not p.paid)
         ):  # big jokers shown: the refusal (at a double down one each counts together)
             p = p.refuse(seat, cards)
-            t = replace(self, tribute=p)._event("tribute_shown", {"seat": seat, "cards": cards.names()})
+            t = self._with(tribute=p)._event("tribute_shown", {"seat": seat, "cards": cards.names()})
             if p.refused:
                 return t._event("tribute_refused", {"seats": [s for s, _ in p.shown]})._play_starts(p.leader, ())
             return t
@@ -136,21 +136,21 @@ class GuandanTable(ClimbingTable):
         return t
 
     def _paid(self, seat: str, p: TributePhase) -> GuandanTable:
-        t = replace(self, tribute=p)._rulings(self.tribute, p)
+        t = self._with(tribute=p)._rulings(self.tribute, p)
         if len(p.paid) == len(self.tribute.paid):
             return t
         t = t._event("tribute_paid", {"seat": seat, "card": dict(p.paid)[seat].code})
         if p.exchanges:  # every tribute paid: each receiver's return clock starts
             t = t._event("tribute_given", {"exchanges": [{"from": x.giver, "to": x.receiver, "card": x.tribute.code} for x in p.exchanges]})
-            t = replace(t, returns=tuple(t.record.start(t.limits, x.receiver, "return", t.at) for x in p.exchanges))
+            t = t._with(returns=tuple(t.record.start(t.limits, x.receiver, "return", t.at) for x in p.exchanges))
         return t
 
     def _returned(self, seat: str, p: TributePhase) -> GuandanTable:
-        t = replace(self, tribute=p)._rulings(self.tribute, p)
+        t = self._with(tribute=p)._rulings(self.tribute, p)
         if len(p.returned) == len(self.tribute.returned):
             return t
         to = next(x.giver for x in p.exchanges if x.receiver == seat)
-        t = replace(t, returns=tuple(c for c in t.returns if c.seat != seat))
+        t = t._with(returns=tuple(c for c in t.returns if c.seat != seat))
         t = t._event("card_returned", {"seat": seat, "to": to, "card": dict(p.returned)[seat].code})
         return t._play_starts(p.leader, p.exchanges) if p.done else t
 
@@ -177,7 +177,7 @@ class GuandanTable(ClimbingTable):
             if deadline >= t.at:
                 break
             record, verdict = t.record.stop(t.limits, late, t.at)  # 十二 第3条: a foul, and the card is still due
-            t = replace(t, record=record, returns=tuple(c if c is not late else t.record.start(t.limits, c.seat, "return", deadline) for c in t.returns))
+            t = t._with(record=record, returns=tuple(c if c is not late else t.record.start(t.limits, c.seat, "return", deadline) for c in t.returns))
             t = t._clock_violation(verdict)
         rc = t.round_clock()
         if t.phase == "dealing" and t.hand is None and t.tribute is None and t._time_is_up(rc):
@@ -186,11 +186,11 @@ class GuandanTable(ClimbingTable):
 
     def _pause_clocks(self) -> GuandanTable:
         t = super()._pause_clocks()
-        return replace(t, returns=tuple(c.paused(t.at) for c in t.returns))
+        return t._with(returns=tuple(c.paused(t.at) for c in t.returns))
 
     def _resume_clock(self) -> GuandanTable:
         t = super()._resume_clock()
-        return t if t.flags else replace(t, returns=tuple(c.resumed(t.at) for c in t.returns))
+        return t if t.flags else t._with(returns=tuple(c.resumed(t.at) for c in t.returns))
 
     def next_deadline(self) -> float | None:
         found = [d for d in [super().next_deadline()] + [c.deadline() for c in self.returns] if d is not None]
@@ -201,7 +201,7 @@ class GuandanTable(ClimbingTable):
         result = self.hand.result()
         game = self.match.game
         match = self.match.after(result)
-        t = replace(self, match=match, clock=None, phase="hand_over")
+        t = self._with(match=match, clock=None, phase="hand_over")
         t = t._event("hand_scored", {"hand": t.hand_no, "finish": list(self.hand.finish), "first": result.first,
                                      "partner_place": result.partner_place, "team": result.team,
                                      "levels": levels_won(self.rules, result.partner_place)})  # fmt: skip
@@ -211,8 +211,8 @@ class GuandanTable(ClimbingTable):
             t = t._game_won(match, "levels")
             if match.winner:
                 return t
-            return replace(t, after=())._deal()  # a new game: no tribute (stage two)
-        t = replace(t, after=self.hand.finish)
+            return t._with(after=())._deal()  # a new game: no tribute (stage two)
+        t = t._with(after=self.hand.finish)
         rc = t.round_clock()
         if t.last_hand or t._time_is_up(rc):
             return t._time_up()
@@ -222,7 +222,7 @@ class GuandanTable(ClimbingTable):
         games = {x: match.games.count(x) for x in TEAMS}
         t = self._event("game_won", {"team": team or match.games[-1], "by": by, "games": games, "match": match.winner})
         if match.winner:
-            return replace(t, phase="round_over", clock=None)._event("round_over", {"hands": t.hand_no})
+            return t._with(phase="round_over", clock=None)._event("round_over", {"hands": t.hand_no})
         return t
 
     def _time_is_up(self, rc) -> bool:
@@ -232,7 +232,7 @@ class GuandanTable(ClimbingTable):
         """规程 三 2: time is called; the game in play goes to the team ahead (级高方为胜，同级时先到胜),
         and the games decide the match; games level (1:1) play on without a limit."""
         match = self.match.time_up()
-        t = replace(self, match=match, returns=())
+        t = self._with(match=match, returns=())
         t = t._event("time_up", {"hand": t.hand_no, "levels": dict(self.match.game.levels), "play_on": match.unlimited})
         if match.winner:
             grew = len(match.games) > len(self.match.games)

@@ -19,7 +19,7 @@ the seat's count, the table and the decks. The seed sets no clock, so none runs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from referee.cards import Cards
 from referee.sandayi.game import Game
@@ -52,31 +52,31 @@ class SandayiTable(ClimbingTable):
         return self.game.pass_(seat)
 
     def _with_engine(self, game: Game) -> SandayiTable:
-        return replace(self, game=game)
+        return self._with(game=game)
 
     # -- the round ---------------------------------------------------------------------------------
     def _round_started(self) -> SandayiTable:
-        return replace(super()._round_started(), game=None, scores=())
+        return super()._round_started()._with(game=None, scores=())
 
     def _all_ready(self) -> SandayiTable:
         return self._deal()
 
     def _deal(self) -> SandayiTable:
         first = first_bidder(self.rules, self.hand_no + 1)
-        t = replace(self, phase="bidding", hand_no=self.hand_no + 1, game=Game.start_unseen(self.rules, first),
+        t = self._with(phase="bidding", hand_no=self.hand_no + 1, game=Game.start_unseen(self.rules, first),
                     dealer=None, clock=None, leader=None, plays=(), trick_no=0)  # fmt: skip
         return t._event("hand_started", {"hand": t.hand_no, "first_bidder": first, "dealer": None})
 
     def _game_button(self, seat: str, button: str) -> SandayiTable:
         if self.phase == "bidding" and button in BIDS:
             game = self.game.bid(seat, BIDS[button])
-            t = replace(self, game=game)._event("bid", {"seat": seat, "bid": BIDS[button]})
+            t = self._with(game=game)._event("bid", {"seat": seat, "bid": BIDS[button]})
             if game.phase == "bidding":
                 return t
-            t = replace(t, phase="kitty", dealer=game.dealer)
+            t = t._with(phase="kitty", dealer=game.dealer)
             return t._event("dealer_chosen", {"dealer": game.dealer, "bid": game.bid_value, "first_bid_three": game.first_bid_three})
         if self.phase == "kitty" and button == "ready":
-            t = replace(self, game=self.game.take_kitty(seat), phase="playing")
+            t = self._with(game=self.game.take_kitty(seat), phase="playing")
             return t._event("kitty_to_dealer", {"dealer": seat, "cards": self.rules.deal["kitty"]})._start_clock(t.at)
         if self.phase == "playing" and button == "pass":
             return self._pass(seat)
@@ -93,13 +93,13 @@ class SandayiTable(ClimbingTable):
     def _hand_over(self) -> SandayiTable:
         g = self.game
         scores = {s: _number(v) for s, v in g.scores.items()}
-        t = replace(self, phase="hand_over", clock=None, scores=self.scores + (tuple(scores.items()),))
+        t = self._with(phase="hand_over", clock=None, scores=self.scores + (tuple(scores.items()),))
         totals = t.totals()
         t = t._event("game_scored", {"hand": t.hand_no, "dealer": g.dealer, "bid": g.bid_value, "winner": g.winner,
                                      "ended_by": g.ended_by, "scores": scores, "totals": totals})  # fmt: skip
         if t.last_hand or t.hand_no >= self.rules.sections["round"]["games"]:
             points = {s: _number(v) for s, v in round_points(self.rules, totals).items()}
-            return replace(t, phase="round_over")._event("round_over", {"hands": t.hand_no, "totals": totals, "points": points})
+            return t._with(phase="round_over")._event("round_over", {"hands": t.hand_no, "totals": totals, "points": points})
         return t._deal()
 
     def totals(self) -> dict[str, int | float]:

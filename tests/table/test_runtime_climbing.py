@@ -321,3 +321,17 @@ def test_bad_climbing_inputs_change_nothing(rulebook):
     assert [e["kind"] for e in d.events()][-3:] == ["rejected"] * 3
     same = {"seq": 0, "at": 0, "round": 0}
     assert d.state() | same == before | same
+
+
+def test_more_cards_than_a_seat_holds_shown_out_of_turn_are_exposed_cards():
+    d = Table_(SDY)
+    d.start()
+    d.press("S", "bid3")
+    d.press("S", "ready")
+    d.show("W", ["S3"])  # one card: it could be W's play, out of turn
+    assert d.violations()[-1]["kind"] == "out_of_turn"
+    d.send("commands", {"command": "dismiss", "flag": d.violations()[-1]["flag"]})
+    many = [s + r for s in "SHDC" for r in "3456789"][:26]  # 26 cards: W holds 25, so no play: 暴露张
+    d.show("W", many)
+    assert d.violations()[-1]["kind"] == "exposed_card" and d.state()["flags"][0]["kind"] == "exposed_card"
+    assert d.state()["cards"]["W"] == 25 and d.state()["turn"] == "S"
