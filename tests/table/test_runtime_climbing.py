@@ -335,3 +335,27 @@ def test_more_cards_than_a_seat_holds_shown_out_of_turn_are_exposed_cards():
     d.show("W", many)
     assert d.violations()[-1]["kind"] == "exposed_card" and d.state()["flags"][0]["kind"] == "exposed_card"
     assert d.state()["cards"]["W"] == 25 and d.state()["turn"] == "S"
+
+
+def test_a_guandan_seat_more_than_5_minutes_late_forfeits_the_round():
+    """十二 第2条: 比赛宣布开始5分钟后，一方两位选手仍未同时到赛场就位，则本轮比赛作弃权论处."""
+    d = Table_(GD)
+    d.send("commands", {"command": "start_round"})
+    for seat in "SEN":
+        d.press(seat, "ready", dt=10.0)
+    assert not d.violations()
+    d.press("W", "ready", dt=5 * 60)
+    v = d.violations("late_arrival")[-1]
+    assert (v["seat"], v["penalty"]["forfeit"]) == ("W", "round") and v["evidence"]["seconds"] > 300
+    won = d.events("game_won")[-1]["data"]
+    assert (won["team"], won["by"], won["loser"]) == ("SN", "late", "EW") and d.table.phase == "round_over"
+
+
+def test_the_last_hand_command_ends_the_guandan_round_on_levels():
+    d, rng = Table_(GD), random.Random(6)
+    d.start()
+    d.send("commands", {"command": "last_hand"})
+    d.press("S", "ready")
+    guandan_hand(d, rng, deal_guandan(d.rules, rng))
+    first = d.events("hand_scored")[-1]["data"]["team"]
+    assert d.events("game_won")[-1]["data"]["team"] == first and d.table.phase == "round_over"
