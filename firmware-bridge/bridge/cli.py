@@ -1,0 +1,56 @@
+"""``cardtable bridge run`` and ``cardtable bridge virtual`` (a plug-in of ``referee/cli.py``)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    bridge = sub.add_parser("bridge", help="the table board: bridge it to the table service, or run a virtual one")
+    verbs = bridge.add_subparsers(dest="verb", required=True)
+    run = verbs.add_parser("run", help="bridge a board on a serial port to a table's board/in and board/out")
+    run.add_argument("--table", required=True, help="the table id, e.g. t07")
+    run.add_argument("--port", required=True, help="the board's serial port, e.g. /dev/ttyUSB0")
+    run.add_argument("--broker", required=True, metavar="URL", help="mqtt://board-T:password@host:port")
+    run.add_argument("-v", "--verbose", action="store_true", help="log every port and link change")
+    run.set_defaults(func=_run)
+    virtual = verbs.add_parser("virtual", help="a board in software on a pseudo-terminal (type 'N ready' to press)")
+    virtual.add_argument("--link", default="board-tty", metavar="PATH",
+                         help="a symlink to the pseudo-terminal, for bridge run --port (default: ./board-tty)")
+    virtual.add_argument("--board-id", type=int, default=1, help="the board's id (default 1)")
+    virtual.set_defaults(func=_virtual)
+
+
+def _run(args: argparse.Namespace) -> int:
+    import logging
+    import signal
+    import threading
+
+    from bridge.run import Bridge
+    from referee.table.mqtt import ConnectionRefused
+    from referee.table.protocol import check_table
+
+    try:
+        check_table(args.table)
+    except ValueError as e:
+        print(f"cardtable bridge run: {e}")
+        return 2
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    try:
+        return Bridge(args.table, args.port, args.broker, stop=stop).serve()
+    except ValueError as e:  # a bad broker URL
+        print(f"cardtable bridge run: {e}")
+        return 2
+    except ConnectionRefused as e:
+        print(f"cardtable bridge run: {e}")
+        return 1
+
+
+def _virtual(args: argparse.Namespace) -> int:
+    from bridge.virtual import serve
+
+    return serve(args.link, args.board_id)

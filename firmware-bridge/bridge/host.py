@@ -1,0 +1,221 @@
+"""The host's side of the board link (``firmware-bridge/PROTOCOL.md``), with the time passed in.
+
+:class:`HostLink` takes the bytes from the board (:meth:`~HostLink.received`), what the seats
+should show (:meth:`~HostLink.show`, :meth:`~HostLink.beep`) and the broker's confirmations
+(:meth:`~HostLink.published`), and :meth:`~HostLink.take` answers what is due now: the bytes to
+write and the presses to publish. A press is acknowledged to the board only once the broker has
+it, so a press is kept on the board until it is safe.
+
+>>> from bridge.frames import encode
+>>> from bridge.messages import Hello, Button
+>>> link = HostLink()
+>>> link.opened()
+>>> link.take(now=0.0).write == encode(Sync().frame()) + encode(HostBeat().frame())
+True
+>>> link.received(encode(Hello(3, 31, 1, 0, 0, 1).frame()) + encode(Button(2, 0, 900, 1000).frame(87)), now=0.5)
+>>> step = link.take(now=0.5)
+>>> step.publish
+[Press(id='board3-1f-000087', seat=2, button=0, at=0.4)]
+>>> link.published("board3-1f-000087")
+>>> link.take(now=0.6).write == encode(Ack(Button.TYPE).frame(87))
+True
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+
+from bridge.frames import FrameError, Splitter, UnknownFrame, decode, encode
+from bridge.messages import (
+    Ack, Button, Buzzer, Display, Heartbeat, Hello, HostBeat, Light, Message, Sync, parse,
+)
+from bridge.seats import Press, SeatView, press_id
+
+SYNC_RETRY_S = 0.25  # SYNC again until the board says hello
+COMMAND_RETRY_S = 0.1  # an unacknowledged command is sent again after this
+HOST_BEAT_S = 0.3
+BOARD_SILENT_S = 1.5  # no frame from the board this long: it is gone
+REMEMBERED_PRESSES = 1024  # ids of published presses, to re-ack a copy whose ack was lost
+
+
+@dataclass(frozen=True)
+class Step:
+    write: bytes = b""
+    publish: list[Press] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Inflight:
+    """The command sent and not yet acknowledged; ``key`` None for a beep."""
+
+    seq: int
+    key: tuple[str, str] | None
+    value: object
+    type: int
+    frame: bytes
+    sent: float
+
+
+@dataclass
+class Counters:
+    corrupt: int = 0
+    unknown: int = 0
+    retransmits: int = 0
+
+
+class HostLink:
+    """The link's state; see the module docstring. Not thread-safe: one caller."""
+
+    def __init__(self) -> None:
+        self.counters = Counters()
+        self.board: Hello | None = None
+        self.heartbeat: Heartbeat | None = None
+        self._splitter = Splitter()
+        self._open = False
+        self._synced = False
+        self._last_rx: float | None = None
+        self._sync_at: float | None = None
+        self._beat_at: float | None = None
+        self._out = bytearray()
+        self._new: list[Press] = []
+        self._pending: dict[str, int] = {}  # published, not yet confirmed: id -> board seq
+        self._done: OrderedDict[str, None] = OrderedDict()
+        self._views: dict[str, SeatView] = {}
+        self._shown: dict[tuple[str, str], object] = {}  # what the board acknowledged
+        self._beeps: list[Buzzer] = []
+        self._inflight: Inflight | None = None
+        self._seq = 0
+
+    # -- inputs ----------------------------------------------------------------------------------
+
+    def opened(self) -> None:
+        """The port was (re)opened: resynchronise (the board may have rebooted meanwhile)."""
+        self._open, self._synced, self._sync_at = True, False, None
+        self._splitter = Splitter()
+        self._forget_board()
+
+    def closed(self) -> None:
+        self._open = self._synced = False
+        self._last_rx = None
+
+    def received(self, data: bytes, now: float) -> None:
+        for encoded in self._splitter.feed(data):
+            try:
+                seq, message = parse(decode(encoded))
+            except FrameError as e:
+                if isinstance(e, UnknownFrame):
+                    self.counters.unknown += 1
+                else:
+                    self.counters.corrupt += 1
+                continue
+            self._last_rx = now
+            self._on(seq, message, now)
+
+    def show(self, views: dict[str, SeatView]) -> None:
+        """What the seats should show from now on (sent when it differs from what they show)."""
+        self._views = dict(views)
+
+    def beep(self, buzzer: Buzzer) -> None:
+        self._beeps.append(buzzer)
+
+    def published(self, press_id_: str) -> None:
+        """The broker has the press: acknowledge it to the board."""
+        seq = self._pending.pop(press_id_, None)
+        if seq is not None:
+            self._remember(press_id_)
+            self._send(Ack(Button.TYPE), seq)
+
+    # -- outputs ---------------------------------------------------------------------------------
+
+    def take(self, now: float) -> Step:
+        """The bytes to write and the presses to publish, now."""
+        if self._open and not self._synced and (self._sync_at is None or now - self._sync_at >= SYNC_RETRY_S):
+            self._send(Sync())
+            self._sync_at = now
+        if self._open and (self._beat_at is None or now - self._beat_at >= HOST_BEAT_S):
+            self._send(HostBeat())
+            self._beat_at = now
+        if self._synced:
+            self._command(now)
+        step = Step(bytes(self._out), self._new)
+        self._out.clear()
+        self._new = []
+        return step
+
+    def online(self, now: float) -> bool:
+        """The board said hello since the port opened and spoke within BOARD_SILENT_S."""
+        return self._synced and self._last_rx is not None and now - self._last_rx < BOARD_SILENT_S
+
+    # -- internals -------------------------------------------------------------------------------
+
+    def _on(self, seq: int, message: Message, now: float) -> None:
+        if isinstance(message, Hello):
+            if message != self.board or not self._synced:
+                self._forget_board()  # a reboot, or a new port: show everything again
+            self.board, self._synced = message, True
+        elif isinstance(message, Heartbeat):
+            self.heartbeat = message
+        elif isinstance(message, Button) and self.board is not None:
+            self._on_press(seq, message, now)
+        elif isinstance(message, Ack) and self._inflight and self._inflight.seq == seq \
+                and self._inflight.type == message.acked:
+            if self._inflight.key is not None:
+                self._shown[self._inflight.key] = self._inflight.value
+            else:
+                self._beeps.pop(0)
+            self._inflight = None
+
+    def _on_press(self, seq: int, button: Button, now: float) -> None:
+        pid = press_id(self.board.board_id, self.board.boot, seq)
+        if pid in self._done:
+            self._send(Ack(Button.TYPE), seq)  # our ack was lost: the board sent it again
+        elif pid not in self._pending:
+            self._pending[pid] = seq
+            age = max(0, button.board_ms - button.pressed_ms) / 1000
+            self._new.append(Press(pid, button.seat, button.button, round(now - age, 3)))
+
+    def _forget_board(self) -> None:
+        self._shown.clear()
+        self._inflight = None
+
+    def _remember(self, pid: str) -> None:
+        self._done[pid] = None
+        while len(self._done) > REMEMBERED_PRESSES:
+            self._done.popitem(last=False)
+
+    def _command(self, now: float) -> None:
+        """Stop and wait: one command in flight, sent again until acknowledged."""
+        if self._inflight is not None:
+            if now - self._inflight.sent >= COMMAND_RETRY_S:
+                self._out += self._inflight.frame
+                self.counters.retransmits += 1
+                self._inflight = replace(self._inflight, sent=now)
+            return
+        due = self._due(now)
+        if due is None:
+            return
+        key, value, command = due
+        self._seq = (self._seq + 1) & 0xFFFF
+        frame = encode(command.frame(self._seq))
+        self._out += frame
+        self._inflight = Inflight(self._seq, key, value, command.TYPE, frame, now)
+
+    def _due(self, now: float) -> tuple[tuple[str, str] | None, object, Display | Light | Buzzer] | None:
+        for seat, view in self._views.items():
+            if self._shown.get(("display", seat)) != view:
+                return ("display", seat), view, view.display(now)
+        for seat, view in self._views.items():
+            if self._shown.get(("light", seat)) != view.light:
+                return ("light", seat), view.light, view.light_command()
+        if self._beeps:
+            return None, self._beeps[0], self._beeps[0]
+        return None
+
+    def _send(self, message: Sync | HostBeat | Ack, seq: int = 0) -> None:
+        self._out += encode(message.frame(seq))
+
+    def __repr__(self) -> str:
+        board = f"board{self.board.board_id} boot {self.board.boot}" if self.board else "no board"
+        return (f"<HostLink {board} synced={self._synced} pending={len(self._pending)}"
+                f" corrupt={self.counters.corrupt} unknown={self.counters.unknown}>")

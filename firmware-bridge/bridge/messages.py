@@ -1,0 +1,166 @@
+"""The messages of the board's serial protocol (``firmware-bridge/PROTOCOL.md``) and their bodies
+(little endian, fields in the order given). :func:`parse` reads a :class:`~bridge.frames.Frame`;
+each message's ``frame(seq)`` writes one.
+
+>>> parse(Display(seat=2, clock_ds=85, cards=30, running=True).frame(5))
+(5, Display(seat=2, clock_ds=85, cards=30, running=True))
+>>> parse(Frame(0x21, 9, b"\\x07\\x01"))
+Traceback (most recent call last):
+...
+bridge.frames.UnknownFrame: Light: seat 7 is not 0..3
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import astuple, dataclass, fields
+from typing import ClassVar
+
+from bridge.frames import Frame, UnknownFrame
+
+SEATS = ("S", "E", "N", "W")
+BUTTONS = ("ready", "pass", "confirm", "referee", "bid1", "bid2", "bid3", "declare")
+LIGHTS = ("off", "green", "amber", "red")
+NO_CLOCK = 0xFFFF
+NO_CARDS = 0xFF
+
+
+class _Wire:
+    """A message: ``TYPE`` byte, body ``FORMAT`` (struct), the dataclass fields in body order,
+    and ``LIMITS``: field -> how many values it may take (checked on reading)."""
+
+    TYPE: ClassVar[int]
+    FORMAT: ClassVar[str] = "<"
+    LIMITS: ClassVar[dict[str, int]] = {}
+
+    @classmethod
+    def unpack(cls, body: bytes):
+        values = struct.unpack(cls.FORMAT, body)
+        for f, value in zip(fields(cls), values):
+            if value >= cls.LIMITS.get(f.name, 1 << 32):
+                raise UnknownFrame(f"{cls.__name__}: {f.name} {value} is not 0..{cls.LIMITS[f.name] - 1}")
+        return cls(*(bool(v) if f.type == "bool" else v for f, v in zip(fields(cls), values)))
+
+    def pack(self) -> bytes:
+        return struct.pack(self.FORMAT, *astuple(self))
+
+    def frame(self, seq: int = 0) -> Frame:
+        """The frame of this message with sequence number ``seq``."""
+        return Frame(self.TYPE, seq, self.pack())
+
+
+@dataclass(frozen=True)
+class Hello(_Wire):
+    """Board to host, at boot and in answer to :class:`Sync`."""
+
+    TYPE: ClassVar[int] = 0x01
+    FORMAT: ClassVar[str] = "<HHBBBB"
+    board_id: int
+    boot: int
+    major: int
+    minor: int
+    patch: int
+    queued: int
+
+    @property
+    def firmware(self) -> str:
+        return f"{self.major}.{self.minor}.{self.patch}"
+
+
+@dataclass(frozen=True)
+class Heartbeat(_Wire):
+    """Board to host every 500 ms: its clock, presses waiting, link state, frames it dropped."""
+
+    TYPE: ClassVar[int] = 0x02
+    FORMAT: ClassVar[str] = "<IBBHHH"
+    board_ms: int
+    queued: int
+    link_up: bool
+    corrupt: int
+    unknown: int
+    dropped: int
+
+
+@dataclass(frozen=True)
+class Button(_Wire):
+    """Board to host: a press (the frame's seq is the press's number since boot), sent until acked."""
+
+    TYPE: ClassVar[int] = 0x03
+    FORMAT: ClassVar[str] = "<BBII"
+    LIMITS: ClassVar[dict[str, int]] = {"seat": len(SEATS), "button": len(BUTTONS)}
+    seat: int
+    button: int
+    pressed_ms: int
+    board_ms: int  # the board's clock when this copy was sent
+
+
+@dataclass(frozen=True)
+class Ack(_Wire):
+    """Either way: the frame of type ``acked`` with the frame's seq arrived."""
+
+    TYPE: ClassVar[int] = 0x04
+    FORMAT: ClassVar[str] = "<B"
+    acked: int
+
+
+@dataclass(frozen=True)
+class Sync(_Wire):
+    """Host to board on opening the port: forget the host's last seq, say hello, resend every press."""
+
+    TYPE: ClassVar[int] = 0x10
+
+
+@dataclass(frozen=True)
+class HostBeat(_Wire):
+    """Host to board every 300 ms: the host is there (the board shows the link lost after 1.5 s)."""
+
+    TYPE: ClassVar[int] = 0x11
+
+
+@dataclass(frozen=True)
+class Display(_Wire):
+    """Host to board: a seat's clock (tenths of a second, counting down when running) and cards."""
+
+    TYPE: ClassVar[int] = 0x20
+    FORMAT: ClassVar[str] = "<BHBB"
+    LIMITS: ClassVar[dict[str, int]] = {"seat": len(SEATS), "running": 2}
+    seat: int
+    clock_ds: int
+    cards: int
+    running: bool
+
+
+@dataclass(frozen=True)
+class Light(_Wire):
+    """Host to board: a seat's turn light (0 off, 1 green, 2 amber, 3 red)."""
+
+    TYPE: ClassVar[int] = 0x21
+    FORMAT: ClassVar[str] = "<BB"
+    LIMITS: ClassVar[dict[str, int]] = {"seat": len(SEATS), "light": len(LIGHTS)}
+    seat: int
+    light: int
+
+
+@dataclass(frozen=True)
+class Buzzer(_Wire):
+    """Host to board: ``beeps`` beeps of ``on_ms``, ``off_ms`` apart."""
+
+    TYPE: ClassVar[int] = 0x22
+    FORMAT: ClassVar[str] = "<BHH"
+    beeps: int
+    on_ms: int
+    off_ms: int
+
+
+Message = Hello | Heartbeat | Button | Ack | Sync | HostBeat | Display | Light | Buzzer
+TYPES = {m.TYPE: m for m in (Hello, Heartbeat, Button, Ack, Sync, HostBeat, Display, Light, Buzzer)}
+
+
+def parse(frame: Frame) -> tuple[int, Message]:
+    """``(seq, message)`` of a frame; :class:`UnknownFrame` for an unknown type or a bad body."""
+    kind = TYPES.get(frame.type)
+    if kind is None:
+        raise UnknownFrame(f"unknown frame type 0x{frame.type:02x}")
+    if len(frame.body) != struct.calcsize(kind.FORMAT):
+        raise UnknownFrame(f"{kind.__name__}: body of {len(frame.body)} bytes, not {struct.calcsize(kind.FORMAT)}")
+    return frame.seq, kind.unpack(frame.body)

@@ -1,0 +1,155 @@
+"""``cardtable bridge run``: the table board on a serial port, bridged to the table service.
+
+The thin shell around :class:`bridge.host.HostLink`: pyserial on one side, MQTT (the table's
+``board-T`` user) on the other, one loop. Presses go to ``board/in`` (QoS 1) and are acknowledged
+to the board once the broker has them; the retained ``board/out`` drives the displays, lights and
+buzzer; ``board/status`` (retained, ``offline`` as the last will) says whether the board answers.
+A port that fails (the cable pulled) is closed and opened again every ``REOPEN_S``; the link then
+resynchronises and the board replays the presses it still holds.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from typing import Any, Callable
+
+import serial
+
+from bridge.host import HostLink
+from bridge.seats import alerts, board_in, seat_views
+from referee.table.mqtt import Connection, ConnectionRefused
+from referee.table.protocol import PayloadError, decode, encode, topic
+
+log = logging.getLogger("bridge")
+
+BAUD = 115200
+READ_TIMEOUT_S = 0.005  # the loop's pace when the line is quiet
+REOPEN_S = 0.5
+CONNECT_RETRY_S = 2.0
+
+
+class Bridge:
+    """One board, one table. ``serve()`` runs until ``stop`` is set."""
+
+    def __init__(self, table: str, port: str, broker_url: str, *, clock: Callable[[], float] = time.time,
+                 stop: threading.Event | None = None):
+        self.table, self.port, self.broker_url = table, port, broker_url
+        self.clock = clock
+        self.stop = stop or threading.Event()
+        self.link = HostLink()
+        self._topics = {name: topic(table, name) for name in ("board/in", "board/out", "board/status")}
+        self._board_out: queue.Queue[tuple[bytes, float]] = queue.Queue()
+        self._last_out: dict[str, Any] | None = None
+        self._publishing: dict[str, Any] = {}  # press id -> paho MQTTMessageInfo
+        self._presence: dict[str, Any] | None = None
+        self.conn: Connection | None = None
+
+    # -- MQTT --------------------------------------------------------------------------------------
+
+    def connect(self) -> bool:
+        """Connect to the broker, retrying until it answers; False when stopped first."""
+        will = (self._topics["board/status"], encode("board/status", {"v": 1, "status": "offline"}), True)
+        while not self.stop.is_set():
+            conn = Connection(self.broker_url, f"bridge-{self.table}", will=will, clean_start=True)
+            conn.subscribe(self._topics["board/out"], self._on_board_out)
+            try:
+                self.conn = conn.connect()
+                return True
+            except ConnectionRefused:
+                raise  # wrong user or password: trying again will not help
+            except (TimeoutError, OSError) as e:
+                log.warning("broker not reachable (%s); trying again in %.0f s", e, CONNECT_RETRY_S)
+                self.stop.wait(CONNECT_RETRY_S)
+        return False
+
+    def _on_board_out(self, _topic: str, payload: bytes) -> None:
+        self._board_out.put((payload, self.clock()))
+
+    def _apply_board_out(self) -> None:
+        while not self._board_out.empty():
+            raw, received = self._board_out.get_nowait()
+            try:
+                payload = decode("board/out", raw)
+            except PayloadError as e:
+                log.warning("board/out ignored: %s", e)
+                continue
+            for buzzer in alerts(self._last_out, payload):
+                self.link.beep(buzzer)
+            self.link.show(seat_views(payload, received))
+            self._last_out = payload
+
+    def _presence_now(self, now: float) -> dict[str, Any]:
+        board = self.link.board
+        if not self.link.online(now) or board is None:
+            return {"v": 1, "status": "lost"}
+        return {"v": 1, "status": "online", "board": f"board{board.board_id}",
+                "firmware": board.firmware, "boot": board.boot}
+
+    def _publish_presence(self, now: float) -> None:
+        presence = self._presence_now(now)
+        if presence != self._presence:
+            self._presence = presence
+            log.info("board %s", presence)
+            self.conn.publish(self._topics["board/status"], encode("board/status", {**presence, "at": now}),
+                              retain=True)
+
+    # -- the loop ------------------------------------------------------------------------------------
+
+    def _open(self) -> serial.Serial | None:
+        try:
+            port = serial.Serial(self.port, BAUD, timeout=READ_TIMEOUT_S, write_timeout=1.0)
+        except (serial.SerialException, OSError) as e:
+            log.debug("cannot open %s: %s", self.port, e)
+            return None
+        port.reset_input_buffer()
+        self.link.opened()
+        log.info("opened %s", self.port)
+        return port
+
+    def _step(self, port: serial.Serial) -> None:
+        data = port.read(max(1, port.in_waiting))
+        now = self.clock()
+        if data:
+            self.link.received(data, now)
+        self._apply_board_out()
+        for pid in [p for p, info in self._publishing.items() if info.is_published()]:
+            del self._publishing[pid]
+            self.link.published(pid)
+        step = self.link.take(now)
+        if step.write:
+            port.write(step.write)
+        for press in step.publish:
+            payload = encode("board/in", board_in(press))
+            self._publishing[press.id] = self.conn.publish(self._topics["board/in"], payload)
+        self._publish_presence(now)
+
+    def serve(self) -> int:
+        if not self.connect():
+            return 0
+        port = None
+        try:
+            while not self.stop.is_set():
+                if port is None:
+                    port = self._open()
+                    if port is None:
+                        self._apply_board_out()
+                        self._publish_presence(self.clock())
+                        self.stop.wait(REOPEN_S)
+                        continue
+                try:
+                    self._step(port)
+                except (serial.SerialException, OSError) as e:
+                    log.warning("lost %s: %s", self.port, e)
+                    port.close()
+                    port = None
+                    self.link.closed()
+        finally:
+            if port is not None:
+                port.close()
+            self.conn.publish(self._topics["board/status"],
+                              encode("board/status", {"v": 1, "status": "offline", "at": self.clock()}), retain=True)
+            self.conn.close()
+        return 0

@@ -1,0 +1,155 @@
+/* The table board: buttons to the host, the host's clocks, lights and beeps to the seats.
+ * Without the host the last clocks keep counting down and the displays show "LoSt". */
+#include <avr/eeprom.h>
+#include <avr/interrupt.h>
+#include <avr/sleep.h>
+#include <avr/wdt.h>
+#include <util/atomic.h>
+
+#include "board.h"
+#include "display.h"
+#include "link.h"
+#include "panel.h"
+#include "uart.h"
+
+static volatile uint32_t ticks_ms;
+static struct seat_view views[SEATS];
+static uint8_t running[SEATS];
+static uint8_t beeps_left;
+static uint16_t beep_on_ms, beep_off_ms;
+static uint32_t beep_until; /* end of the current on or off phase */
+static uint8_t beep_sounding;
+
+ISR(TIMER1_COMPA_vect) { ticks_ms++; }
+
+static uint32_t now_ms(void)
+{
+    uint32_t t;
+    ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { t = ticks_ms; }
+    return t;
+}
+
+static void timer_init(void)
+{
+    TCCR1A = 0;
+    TCCR1B = _BV(WGM12) | _BV(CS11) | _BV(CS10); /* CTC, clk/64 */
+    OCR1A = F_CPU / 64 / 1000 - 1;
+    TIMSK1 = _BV(OCIE1A);
+}
+
+static void buzzer(uint8_t on)
+{
+    if (on)
+        BUZZER_PORT |= _BV(BUZZER);
+    else
+        BUZZER_PORT &= ~_BV(BUZZER);
+    beep_sounding = on;
+}
+
+static void beep(uint8_t count, uint16_t on_ms, uint16_t off_ms, uint32_t now)
+{
+    beeps_left = count;
+    beep_on_ms = on_ms;
+    beep_off_ms = off_ms;
+    beep_until = now;
+    buzzer(0);
+}
+
+static void buzzer_step(uint32_t now)
+{
+    if ((int32_t)(now - beep_until) < 0)
+        return;
+    if (beep_sounding) {
+        buzzer(0);
+        beep_until = now + beep_off_ms;
+    } else if (beeps_left) {
+        beeps_left--;
+        buzzer(1);
+        beep_until = now + beep_on_ms;
+    }
+}
+
+void on_display(uint8_t seat, uint16_t clock_ds, uint8_t cards, uint8_t run)
+{
+    views[seat].clock_ds = clock_ds;
+    views[seat].cards = cards;
+    running[seat] = run && clock_ds != NO_CLOCK;
+}
+
+void on_light(uint8_t seat, uint8_t light) { views[seat].light = light; }
+
+void on_buzzer(uint8_t beeps, uint16_t on_ms, uint16_t off_ms) { beep(beeps, on_ms, off_ms, now_ms()); }
+
+static void pressed(uint8_t seat, uint8_t button)
+{
+    if (!link_press(seat, button, now_ms()))
+        beep(3, 50, 50, now_ms()); /* the queue is full: this press is lost */
+}
+
+/* Every TICK_MS: running clocks lose a tenth; one that reaches zero beeps once. */
+static void count_down(uint32_t now)
+{
+    for (uint8_t seat = 0; seat < SEATS; seat++) {
+        if (!running[seat])
+            continue;
+        if (views[seat].clock_ds)
+            views[seat].clock_ds--;
+        if (!views[seat].clock_ds) {
+            running[seat] = 0;
+            beep(1, EXPIRY_BEEP_MS, 0, now);
+        }
+    }
+}
+
+static uint16_t next_boot(void)
+{
+    uint16_t boots = eeprom_read_word(EE_BOOTS);
+    boots = boots == 0xFFFF ? 1 : boots + 1;
+    eeprom_update_word(EE_BOOTS, boots);
+    return boots;
+}
+
+int main(void)
+{
+    MCUSR = 0;
+    wdt_enable(WDTO_250MS);
+    for (uint8_t seat = 0; seat < SEATS; seat++) {
+        views[seat].clock_ds = NO_CLOCK;
+        views[seat].cards = NO_CARDS;
+    }
+    BUZZER_DDR |= _BV(BUZZER);
+    panel_init();
+    display_init();
+    uart_init();
+    timer_init();
+    sei();
+    link_init(eeprom_read_word(EE_BOARD_ID), next_boot());
+    uint32_t scanned = 0, ticked = 0;
+    for (;;) {
+        wdt_reset();
+        uint32_t now = now_ms();
+        link_receive(now);
+        if (now != scanned) {
+            scanned = now;
+            panel_scan(pressed);
+            buzzer_step(now);
+        }
+        link_send(now);
+        if (now - ticked >= TICK_MS) {
+            ticked += TICK_MS;
+            count_down(now);
+            uint8_t up = link_up(now);
+            display_show(views, up);
+            lights_show(views, up || (now / 500) % 2); /* blinks while the link is lost */
+        }
+        set_sleep_mode(SLEEP_MODE_IDLE);
+        cli();
+        if (now == now_ms()) {
+            sleep_enable();
+            sei();
+            sleep_cpu();
+            sleep_disable();
+        }
+        sei();
+    }
+}

@@ -1,0 +1,390 @@
+/* board_sim: the table board's real firmware in simavr, at real time, for tests and the bench.
+ *
+ *   board_sim FIRMWARE.elf --link PATH [--board-id N]
+ *
+ * The ATmega328P's UART is bridged to a pseudo-terminal; PATH is a symlink to it (like
+ * /dev/ttyUSB0). The seat panels (four 74HC165) and the displays (four MAX7219) are modelled at
+ * their pins. Control on stdin, one command a line, one answer line on stdout each:
+ *   press K | release K   key K = seat * 8 + button (seats S E N W, buttons as in PROTOCOL.md);
+ *                         answers "ok NS", NS = CLOCK_MONOTONIC nanoseconds when it took effect
+ *   state                 a JSON line: sim ms, display digits (segment bytes, leftmost first),
+ *                         port B/C/D output latches, buzzer level, beeps, bytes in/out
+ *   unplug | plug         pull the cable (the pty closes, PATH goes) / plug it back (a new pty)
+ *   quit
+ * The first line printed is "ready PTY". Errors go to stderr; a bad command answers "error ...". */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <simavr/avr_eeprom.h>
+#include <simavr/avr_ioport.h>
+#include <simavr/avr_uart.h>
+#include <simavr/sim_avr.h>
+#include <simavr/sim_elf.h>
+#include <simavr/sim_irq.h>
+#include <simavr/sim_time.h>
+
+#define MCU "atmega328p"
+#define FREQUENCY 16000000
+#define KEYS 32
+#define SEATS 4
+#define SLICE_NS 100000 /* simulated time between looks at the wall clock and the I/O */
+
+static avr_t *avr;
+static const char *link_path;
+static int master = -1, slave = -1;
+static char pty_name[128];
+
+/* 74HC165 chain: pins PD2 SH/LD, PD3 CLK, PD4 QH (seat S first, input H first in a seat). */
+static int keys[KEYS]; /* 1 = pressed, by key number seat * 8 + button */
+static int latched[KEYS], shift_pos, load_low;
+static avr_irq_t *qh;
+
+/* MAX7219 chain: PB3 DIN, PB5 CLK, PB2 LOAD (seat S nearest the MCU). */
+static int din;
+static uint64_t shift_reg;
+static uint8_t digits[SEATS][8];
+static uint8_t shutdown_reg[SEATS];
+
+/* Active buzzer on PD5. */
+static int buzzer_level;
+static unsigned long beeps;
+static unsigned long bytes_in, bytes_out;
+
+/* UART input waiting for the firmware's receive FIFO. */
+static uint8_t inbuf[65536];
+static size_t in_head, in_len;
+static int xoff;
+static avr_irq_t *uart_in;
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void die(const char *what)
+{
+    fprintf(stderr, "board_sim: %s: %s\n", what, strerror(errno));
+    exit(2);
+}
+
+/* ---------------------------------------------------------------- the seat panels */
+
+static int key_at(int pos) /* read position -> key number */
+{
+    int seat = pos / 8, input = 7 - pos % 8; /* H (button 7) comes out first */
+    return seat * 8 + input;
+}
+
+static void drive_qh(void)
+{
+    int level = shift_pos < KEYS ? !latched[shift_pos] : 1; /* pressed pulls low; SER tied high */
+    avr_raise_irq(qh, level);
+}
+
+static void on_load(avr_irq_t *irq, uint32_t value, void *p)
+{
+    (void)irq, (void)p;
+    load_low = !value;
+    if (load_low) {
+        for (int pos = 0; pos < KEYS; pos++)
+            latched[pos] = keys[key_at(pos)];
+        shift_pos = 0;
+        drive_qh();
+    }
+}
+
+static void on_btn_clk(avr_irq_t *irq, uint32_t value, void *p)
+{
+    (void)irq, (void)p;
+    if (value && !load_low) {
+        shift_pos++;
+        drive_qh();
+    }
+}
+
+/* ---------------------------------------------------------------- the displays */
+
+static void on_din(avr_irq_t *irq, uint32_t value, void *p) { (void)irq, (void)p, din = value != 0; }
+
+static void on_disp_clk(avr_irq_t *irq, uint32_t value, void *p)
+{
+    (void)irq, (void)p;
+    if (value)
+        shift_reg = shift_reg << 1 | (uint64_t)din;
+}
+
+static void on_disp_load(avr_irq_t *irq, uint32_t value, void *p)
+{
+    (void)irq, (void)p;
+    if (!value)
+        return;
+    for (int seat = 0; seat < SEATS; seat++) { /* the last word shifted is in the first module */
+        uint16_t word = shift_reg >> (16 * seat);
+        int reg = (word >> 8) & 0x0F;
+        if (reg >= 1 && reg <= 8)
+            digits[seat][8 - reg] = word & 0xFF;
+        else if (reg == 0x0C)
+            shutdown_reg[seat] = word & 1;
+    }
+}
+
+static void on_buzzer(avr_irq_t *irq, uint32_t value, void *p)
+{
+    (void)irq, (void)p;
+    if (value && !buzzer_level)
+        beeps++;
+    buzzer_level = value != 0;
+}
+
+/* ---------------------------------------------------------------- the serial line */
+
+static void on_uart_out(avr_irq_t *irq, uint32_t value, void *p)
+{
+    (void)irq, (void)p;
+    uint8_t byte = value;
+    if (master >= 0 && write(master, &byte, 1) == 1) /* unplugged or nobody reading: the byte is lost */
+        bytes_out++;
+}
+
+static void on_xon(avr_irq_t *irq, uint32_t value, void *p) { (void)irq, (void)value, (void)p, xoff = 0; }
+static void on_xoff(avr_irq_t *irq, uint32_t value, void *p) { (void)irq, (void)value, (void)p, xoff = 1; }
+
+static void feed_uart(void)
+{
+    while (in_len && !xoff) {
+        uint8_t byte = inbuf[in_head];
+        in_head = (in_head + 1) % sizeof inbuf;
+        in_len--;
+        bytes_in++;
+        avr_raise_irq(uart_in, byte);
+    }
+}
+
+static void read_pty(void)
+{
+    uint8_t buf[4096];
+    ssize_t n = read(master, buf, sizeof buf);
+    for (ssize_t i = 0; i < n && in_len < sizeof inbuf; i++, in_len++)
+        inbuf[(in_head + in_len) % sizeof inbuf] = buf[i];
+}
+
+static void plug(void)
+{
+    master = posix_openpt(O_RDWR | O_NOCTTY | O_NONBLOCK);
+    if (master < 0 || grantpt(master) || unlockpt(master) || ptsname_r(master, pty_name, sizeof pty_name))
+        die("pty");
+    slave = open(pty_name, O_RDWR | O_NOCTTY); /* held open: the master never sees a hangup */
+    if (slave < 0)
+        die(pty_name);
+    struct termios t;
+    tcgetattr(slave, &t);
+    cfmakeraw(&t);
+    tcsetattr(slave, TCSANOW, &t);
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.new", link_path);
+    unlink(tmp);
+    if (symlink(pty_name, tmp) || rename(tmp, link_path))
+        die(link_path);
+}
+
+static void unplug(void)
+{
+    unlink(link_path);
+    close(slave);
+    close(master);
+    master = slave = -1;
+    in_len = 0;
+}
+
+/* ---------------------------------------------------------------- control */
+
+static void print_state(void)
+{
+    uint8_t b = avr->data[0x25], c = avr->data[0x28], d = avr->data[0x2B]; /* PORTB PORTC PORTD */
+    printf("{\"ms\": %llu, \"digits\": [",
+           (unsigned long long)(avr_cycles_to_nsec(avr, avr->cycle) / 1000000));
+    for (int seat = 0; seat < SEATS; seat++) {
+        printf("%s[", seat ? ", " : "");
+        for (int i = 0; i < 8; i++)
+            printf("%s%u", i ? ", " : "", digits[seat][i]);
+        printf("]");
+    }
+    printf("], \"lit\": [%u, %u, %u, %u], \"port\": {\"B\": %u, \"C\": %u, \"D\": %u}, \"buzzer\": %d,"
+           " \"beeps\": %lu, \"rx\": %lu, \"tx\": %lu, \"plugged\": %s}\n",
+           shutdown_reg[0], shutdown_reg[1], shutdown_reg[2], shutdown_reg[3], b, c, d, buzzer_level,
+           beeps, bytes_in, bytes_out, master >= 0 ? "true" : "false");
+}
+
+static int command(char *line)
+{
+    int key;
+    char word[16];
+    if (sscanf(line, "%15s", word) != 1)
+        return printf("error empty command\n"), 1;
+    if (!strcmp(word, "press") || !strcmp(word, "release")) {
+        if (sscanf(line, "%*s %d", &key) != 1 || key < 0 || key >= KEYS)
+            return printf("error key must be 0..%d\n", KEYS - 1), 1;
+        keys[key] = word[0] == 'p';
+        printf("ok %llu\n", (unsigned long long)mono_ns());
+    } else if (!strcmp(word, "state")) {
+        print_state();
+    } else if (!strcmp(word, "unplug")) {
+        if (master >= 0)
+            unplug();
+        printf("ok\n");
+    } else if (!strcmp(word, "plug")) {
+        if (master < 0)
+            plug();
+        printf("ok %s\n", pty_name);
+    } else if (!strcmp(word, "quit")) {
+        return 0;
+    } else {
+        printf("error unknown command %s\n", word);
+    }
+    return 1;
+}
+
+static char ctl[4096];
+static size_t ctl_len;
+
+static int read_control(void)
+{
+    ssize_t n = read(0, ctl + ctl_len, sizeof ctl - 1 - ctl_len);
+    if (n <= 0)
+        return 0; /* stdin closed: the test is gone */
+    ctl_len += n;
+    char *nl;
+    while ((nl = memchr(ctl, '\n', ctl_len))) {
+        *nl = 0;
+        int go_on = command(ctl);
+        fflush(stdout);
+        ctl_len -= nl + 1 - ctl;
+        memmove(ctl, nl + 1, ctl_len);
+        if (!go_on)
+            return 0;
+    }
+    if (ctl_len == sizeof ctl - 1)
+        ctl_len = 0;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- setup and the loop */
+
+static void log_to_stderr(avr_t *a, const int level, const char *format, va_list ap)
+{
+    (void)a;
+    if (level <= LOG_WARNING)
+        vfprintf(stderr, format, ap);
+}
+
+static void no_sleep(avr_t *a, avr_cycle_count_t how_long) { (void)a, (void)how_long; } /* we pace */
+
+static void notify(char port, int pin, avr_irq_notify_t fn)
+{
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(port), pin), fn, NULL);
+}
+
+static void setup(const char *elf, int board_id)
+{
+    avr_global_logger_set(log_to_stderr); /* stdout is the control channel */
+    elf_firmware_t fw;
+    memset(&fw, 0, sizeof fw);
+    if (elf_read_firmware(elf, &fw)) {
+        fprintf(stderr, "board_sim: cannot read %s\n", elf);
+        exit(2);
+    }
+    strcpy(fw.mmcu, MCU);
+    fw.frequency = FREQUENCY;
+    avr = avr_make_mcu_by_name(MCU);
+    if (!avr) {
+        fprintf(stderr, "board_sim: simavr does not know %s\n", MCU);
+        exit(2);
+    }
+    avr_init(avr);
+    avr_load_firmware(avr, &fw);
+    avr->sleep = no_sleep;
+    uint8_t id[2] = {board_id & 0xFF, board_id >> 8};
+    avr_eeprom_desc_t ee = {.ee = id, .offset = 0, .size = 2};
+    avr_ioctl(avr, AVR_IOCTL_EEPROM_SET, &ee);
+
+    uint32_t flags = 0;
+    avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS('0'), &flags);
+    flags &= ~(AVR_UART_FLAG_STDIO | AVR_UART_FLAG_POLL_SLEEP);
+    avr_ioctl(avr, AVR_IOCTL_UART_SET_FLAGS('0'), &flags);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT), on_uart_out, NULL);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XON), on_xon, NULL);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XOFF), on_xoff, NULL);
+    uart_in = avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
+
+    qh = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('D'), 4);
+    notify('D', 2, on_load);
+    notify('D', 3, on_btn_clk);
+    notify('D', 5, on_buzzer);
+    notify('B', 3, on_din);
+    notify('B', 5, on_disp_clk);
+    notify('B', 2, on_disp_load);
+    avr_raise_irq(qh, 1);
+}
+
+int main(int argc, char **argv)
+{
+    const char *elf = NULL;
+    int board_id = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--link") && i + 1 < argc)
+            link_path = argv[++i];
+        else if (!strcmp(argv[i], "--board-id") && i + 1 < argc)
+            board_id = atoi(argv[++i]);
+        else if (argv[i][0] != '-' && !elf)
+            elf = argv[i];
+        else
+            elf = NULL, i = argc;
+    }
+    if (!elf || !link_path) {
+        fprintf(stderr, "usage: board_sim FIRMWARE.elf --link PATH [--board-id N]\n");
+        return 2;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    setup(elf, board_id);
+    plug();
+    printf("ready %s\n", pty_name);
+    fflush(stdout);
+
+    uint64_t start = mono_ns();
+    for (;;) {
+        avr_cycle_count_t until = avr->cycle + avr_usec_to_cycles(avr, SLICE_NS / 1000);
+        while (avr->cycle < until) {
+            int state = avr_run(avr);
+            if (state == cpu_Done || state == cpu_Crashed) {
+                fprintf(stderr, "board_sim: the firmware stopped (state %d)\n", state);
+                return 1;
+            }
+        }
+        int64_t ahead = (int64_t)avr_cycles_to_nsec(avr, avr->cycle) - (int64_t)(mono_ns() - start);
+        struct pollfd fds[2] = {{.fd = 0, .events = POLLIN}, {.fd = master, .events = POLLIN}};
+        struct timespec wait = {.tv_sec = ahead > 0 ? ahead / 1000000000 : 0,
+                                .tv_nsec = ahead > 0 ? ahead % 1000000000 : 0};
+        if (ppoll(fds, master >= 0 ? 2 : 1, &wait, NULL) < 0 && errno != EINTR)
+            die("poll");
+        if (fds[0].revents && !read_control())
+            break;
+        if (master >= 0 && (fds[1].revents & POLLIN))
+            read_pty();
+        feed_uart();
+    }
+    if (master >= 0)
+        unplug();
+    return 0;
+}

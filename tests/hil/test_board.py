@@ -1,0 +1,171 @@
+"""The real firmware in simavr at real time, ``cardtable bridge run`` over a pseudo-terminal, a
+real mosquitto: presses reach ``board/in``, ``board/out`` reaches the display pins, a pulled
+cable or a stopped bridge loses no press, a board without its host counts down and shows it."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+
+import pytest
+from simboard import BUTTONS, GREEN, LINK_LED, RED, SEATS, pin
+
+from referee.table.protocol import decode, encode, topic
+
+pytestmark = pytest.mark.hil
+TABLES = ["t1"]
+BOARD_IN = topic("t1", "board/in")
+BOARD_OUT = topic("t1", "board/out")
+BOARD_STATUS = topic("t1", "board/status")
+
+
+def wait_until(predicate, timeout: float = 5.0, every: float = 0.05):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(every)
+
+
+def presses(inbox) -> list[dict]:
+    return [decode("board/in", p) for p in inbox.payloads(BOARD_IN)]
+
+
+def status(inbox) -> str | None:
+    found = inbox.payloads(BOARD_STATUS)
+    return json.loads(found[-1])["status"] if found else None
+
+
+@pytest.fixture
+def listen(connect, inbox):
+    """The table service's view (board/in) and the console's (board/status)."""
+    box = inbox()
+    table = connect("table-t1", clean_start=True)
+    table.subscribe(BOARD_IN, box)
+    console = connect("console", clean_start=True)
+    console.subscribe(BOARD_STATUS, box)
+    table.wait_subscribed(5)
+    console.wait_subscribed(5)
+    return box
+
+
+def clock(display: str) -> float:
+    """The seconds on a display's left half (its right half is 4 characters, never a dot)."""
+    return float(display[:-4])
+
+
+def board_out(seats: dict, paused: bool = False, at: float | None = None) -> bytes:
+    blank = {"clock": None, "on_turn": False, "cards": 0, "light": "off"}
+    return encode("board/out", {"v": 1, "at": time.time() if at is None else at, "paused": paused,
+                                "seats": {s: {**blank, **seats.get(s, {})} for s in SEATS}})
+
+
+def test_every_button_of_every_seat_becomes_its_board_in_message(make_board, start_bridge, listen):
+    board = make_board(board_id=7)
+    bridge = start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 10), bridge.output()
+    online = json.loads(listen.payloads(BOARD_STATUS)[-1])
+    assert (online["board"], online["firmware"], online["boot"]) == ("board7", "1.0.0", 1)
+    pressed = []
+    for seat in SEATS:
+        for button in BUTTONS:
+            board.tap(seat, button, hold_s=0.03)
+            pressed.append((seat, button, time.time()))
+            time.sleep(0.03)
+    assert wait_until(lambda: len(presses(listen)) >= 32, 10), bridge.output()
+    got = presses(listen)
+    assert [(m["seat"], m["button"]) for m in got] == [(s, b) for s, b, _ in pressed]
+    assert [m["id"] for m in got] == [f"board7-1-{n:06d}" for n in range(1, 33)]
+    for message, (_, _, at) in zip(got, pressed):
+        assert abs(message["at"] - at) < 0.25  # the board's press time, on the host's clock
+
+
+def test_board_out_clock_cards_lights_and_beep_reach_the_pins(make_board, start_bridge, listen, connect):
+    board = make_board()
+    start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 10)
+    service = connect("table-t1", clean_start=True)
+    service.publish(BOARD_OUT, board_out({
+        "N": {"clock": 8.5, "on_turn": True, "cards": 30, "light": "green"},
+        "S": {"cards": 12},
+        "W": {"cards": 7, "light": "red"},
+        "E": {"clock": 125.0, "cards": 29, "light": "amber"},
+    }, paused=False), retain=True)
+    assert wait_until(lambda: board.display("N").startswith("  8."), 3), board.display("N")
+    first = board.display("N")
+    assert first in ("  8.5  30", "  8.4  30", "  8.3  30"), first
+    assert board.display("S") == "      12"
+    assert board.display("W") == "       7"
+    assert board.display("E") in (" 125  29", " 124  29")
+    time.sleep(1.0)
+    later = board.display("N")
+    dropped = clock(first) - clock(later)
+    assert 0.7 <= dropped <= 1.3, (first, later)
+    state = board.state()
+    assert pin(state, GREEN["N"]) and not pin(state, RED["N"])
+    assert pin(state, RED["W"]) and not pin(state, GREEN["W"])
+    assert pin(state, RED["E"]) and pin(state, GREEN["E"])  # amber
+    assert not pin(state, RED["S"]) and not pin(state, GREEN["S"])
+    assert pin(state, LINK_LED)
+    assert wait_until(lambda: board.state()["beeps"] == 2, 2)  # W's red light: two beeps
+
+    service.publish(BOARD_OUT, board_out({"N": {"clock": 3.0, "cards": 29}}, paused=True), retain=True)
+    assert wait_until(lambda: board.display("N") == "  3.0  29", 3), board.display("N")
+    time.sleep(0.5)
+    assert board.display("N") == "  3.0  29"  # paused: the clock stands still
+
+
+def test_a_pulled_cable_and_a_stopped_bridge_lose_no_press(make_board, start_bridge, listen):
+    board = make_board(board_id=2)
+    bridge = start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 10)
+    board.tap("S", "ready")
+    assert wait_until(lambda: len(presses(listen)) == 1)
+
+    board.unplug()
+    pulled = [("E", "pass"), ("N", "bid2"), ("W", "referee")]
+    times = [board.tap(seat, button) for seat, button in pulled]
+    assert wait_until(lambda: status(listen) == "lost", 4)
+    assert wait_until(lambda: board.display("S").endswith("Lo5t"), 3)
+    time.sleep(0.5)
+    assert len(presses(listen)) == 1
+    board.plug()
+    assert wait_until(lambda: len(presses(listen)) == 4, 8), bridge.output()
+    assert wait_until(lambda: status(listen) == "online", 4)
+
+    bridge.stop(signal.SIGKILL)  # a crash: no goodbye
+    stopped = [("S", "declare"), ("E", "bid1")]
+    times += [board.tap(seat, button) for seat, button in stopped]
+    time.sleep(2.0)  # the board retransmits into the void
+    bridge = start_bridge(board)
+    assert wait_until(lambda: len(presses(listen)) >= 6, 10), bridge.output()
+    time.sleep(0.5)
+    got = presses(listen)
+    assert [(m["seat"], m["button"]) for m in got] == [("S", "ready"), *pulled, *stopped]
+    assert [m["id"] for m in got] == [f"board2-1-{n:06d}" for n in range(1, 7)]
+    # the host dates each press by the board's clock, not by when it finally arrived
+    offset = time.time() - time.monotonic()
+    for message, mono_ns in zip(got[1:], times):
+        assert abs(message["at"] - (mono_ns / 1e9 + offset)) < 0.3, (message, mono_ns)
+
+
+def test_without_its_host_the_board_counts_down_and_shows_the_link_lost(make_board, start_bridge, listen, connect):
+    board = make_board()
+    bridge = start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 10)
+    connect("table-t1", clean_start=True).publish(BOARD_OUT, board_out({"S": {"clock": 20.0, "cards": 25}}), retain=True)
+    assert wait_until(lambda: board.display("S").endswith("  25"), 3)
+    bridge.stop()
+    assert wait_until(lambda: status(listen) == "offline", 4)
+    assert wait_until(lambda: board.display("S").endswith("Lo5t"), 3)
+    first = board.display("S")
+    link_led = set()
+    for _ in range(12):  # the link LED blinks
+        link_led.add(pin(board.state(), LINK_LED))
+        time.sleep(0.1)
+    later = board.display("S")
+    assert link_led == {True, False}
+    assert 0.7 <= clock(first) - clock(later) <= 1.6, (first, later)
+    assert all(board.display(seat).endswith("Lo5t") for seat in SEATS)
