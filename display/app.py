@@ -23,8 +23,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from display.deps import Context
 from display.feed import Feed
 from display.hub import Hub
-from display.routers import audit, auth, pages, public, tables
+from display.routers import audit, auth, pages, public, tables, tournament
 from display.store import Store
+from display.tournament import Tournaments
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
@@ -35,11 +36,12 @@ class Settings:
     broker_scoreboard: str  # mqtt://scoreboard:...@host:port, read only
     broker_console: str  # mqtt://console:...@host:port, writes commands, reads frames
     db: Path  # the console's users, sessions and audit log (SQLite)
+    tournament_db: Path | None = None  # the tournament the console runs (referee.tournament's SQLite file)
     secure_cookie: bool = False  # set behind HTTPS
     clock: Callable[[], float] = time.time
 
 
-def create_app(settings: Settings, tournament: object = None) -> FastAPI:
+def create_app(settings: Settings) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         loop = asyncio.get_running_loop()
@@ -47,17 +49,20 @@ def create_app(settings: Settings, tournament: object = None) -> FastAPI:
         feed = Feed(settings.broker_scoreboard, settings.broker_console,
                     on_change=lambda change: loop.call_soon_threadsafe(hub.publish, change))
         store = Store.open(settings.db)
-        app.state.ctx = Context(feed, hub, store, settings.clock, tournament, settings.secure_cookie)
+        tournaments = Tournaments(settings.tournament_db, settings.clock) if settings.tournament_db else None
+        app.state.ctx = Context(feed, hub, store, settings.clock, tournaments, settings.secure_cookie)
         await asyncio.to_thread(feed.start)
         try:
             yield
         finally:
             feed.stop()
             store.close()
+            if tournaments is not None:
+                tournaments.close()
 
     app = FastAPI(title="cardtable display", version="1",
                   description="The hall scoreboard and the organisers' console (live from MQTT).", lifespan=lifespan)
-    for r in (public, auth, tables, audit, pages):
+    for r in (public, auth, tables, tournament, audit, pages):
         app.include_router(r.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_exception_handler(RequestValidationError, _invalid)

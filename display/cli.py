@@ -1,6 +1,7 @@
 """``cardtable display``: serve the scoreboard and console, and add console users.
 
-    cardtable display serve --broker-scoreboard URL --broker-console URL --db PATH [--host H] [--port P]
+    cardtable display serve --broker-scoreboard URL --broker-console URL --db PATH [--tournament-db PATH]
+                            [--host H] [--port P] [--secure-cookie]
     cardtable display user --db PATH --user NAME --role organiser|referee   (password: $CARDTABLE_PASSWORD or asked)
 
 The broker URLs may come from ``$CARDTABLE_BROKER_SCOREBOARD`` and ``$CARDTABLE_BROKER_CONSOLE``
@@ -27,6 +28,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--broker-console", metavar="URL", default=os.environ.get(ENV_CONSOLE),
                        help=f"mqtt://console:PASSWORD@host:port, the user that sends commands (or ${ENV_CONSOLE})")
     serve.add_argument("--db", required=True, metavar="PATH", help="the console's users, sessions and audit log (SQLite)")
+    serve.add_argument("--tournament-db", metavar="PATH",
+                       help="the tournament the console runs (the file of cardtable tournament serve --db)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole hall network)")
     serve.add_argument("--port", type=int, default=8080)
     serve.add_argument("--secure-cookie", action="store_true", help="session cookie only over HTTPS (behind a TLS proxy)")
@@ -56,7 +59,8 @@ def _serve(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(f"cardtable display serve: {name}: {exc}", file=sys.stderr)
             return 2
-    app = create_app(Settings(args.broker_scoreboard, args.broker_console, Path(args.db), args.secure_cookie))
+    tournament_db = Path(args.tournament_db) if args.tournament_db else None
+    app = create_app(Settings(args.broker_scoreboard, args.broker_console, Path(args.db), tournament_db, args.secure_cookie))
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, Callable
+from typing import Annotated, Callable
 
 from fastapi import Depends, HTTPException, Request
 
 from display.feed import Feed
 from display.hub import Hub
 from display.store import Store
+from display.tournament import Tournaments
 
 COOKIE = "cardtable_session"
 
@@ -20,7 +21,7 @@ class Context:
     hub: Hub
     store: Store
     clock: Callable[[], float]
-    tournament: Any = None  # the tournament service (referee.tournament), when it is there
+    tournament: Tournaments | None = None  # the tournament the console runs, when there is one
     secure_cookie: bool = False
 
 

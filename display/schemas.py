@@ -178,3 +178,97 @@ class NewUser(Closed):
     user: Name
     password: str = Field(min_length=8, max_length=256)
     role: Role
+
+
+# ---------------------------------------------------------------- the tournament (console)
+
+System = Literal["pair-swiss", "knockout-best-of-three", "individual-tables"]
+Level = Annotated[str, StringConstraints(pattern=r"^([2-9]|10|[JQKA]|A\+)$")]
+
+
+class EntryRow(Closed):
+    """One row of the registration form: a pair (or a player) of a unit."""
+
+    unit: Name
+    team: str = Field(default="", max_length=64)
+    pair: str = Field(default="", max_length=32)
+    players: str = Field(min_length=1, max_length=256, description="names split by 、 , ; / or spaces")
+
+
+class EntryOut(BaseModel):
+    id: str
+    name: str
+    unit: str
+    team: str
+    players: list[str]
+
+
+class Entries(BaseModel):
+    """The entries: those being registered (``draft``) or the tournament's own once it is made."""
+
+    source: Literal["draft", "tournament"]
+    entries: list[EntryOut]
+
+
+class NewTournament(Closed):
+    system: System
+    name: str = Field(min_length=1, max_length=128)
+    id: Id = "main"
+    seed: Annotated[str, StringConstraints(max_length=64)] | None = None
+    rounds: int | None = Field(default=None, ge=1, le=30)
+
+
+class Result(Closed):
+    """A table's result; its shape depends on the system (``referee/tournament/README.md``)."""
+
+    winner: int | None = Field(default=None, ge=0, le=1)
+    draw: Literal[True] | None = None
+    levels: list[Level] | None = Field(default=None, min_length=2, max_length=2)
+    games: list[Annotated[int, Field(ge=0, le=2)]] | None = Field(default=None, min_length=2, max_length=2)
+    scores: list[Annotated[int, Field(ge=-100000, le=100000)]] | None = Field(default=None, min_length=4, max_length=4)
+
+
+class ResultIn(Closed):
+    round: int = Field(ge=1, le=100)
+    table: Id
+    result: Result
+    correct: bool = Field(default=False, description="replace a result already recorded (a dispute); all after it recomputes")
+    reason: str = Field(default="", max_length=200)
+
+
+class ForfeitIn(Closed):
+    round: int = Field(ge=1, le=100)
+    table: Id
+    entries: list[Annotated[str, StringConstraints(min_length=1, max_length=64)]] = Field(min_length=1, max_length=4)
+
+
+class LateIn(Closed):
+    round: int = Field(ge=1, le=100)
+    entry: str = Field(min_length=1, max_length=64)
+    minutes: float = Field(ge=0, le=600)
+
+
+class StartRound(Closed):
+    rulebook: Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]{1,64}$")] = "classic-3deck"
+
+
+class TournamentView(BaseModel):
+    """The tournament as the console sees it: the latest round (finished tables have a result)
+    and the standings."""
+
+    tournament: str
+    name: str
+    system: str
+    rounds: int
+    paired: int
+    finished: bool
+    round: Round
+    standings: Standings
+
+
+class Started(BaseModel):
+    """A round started: the tables that got their players and the start, and those not on the broker."""
+
+    round: int
+    sent: list[Sent]
+    missing: list[str]

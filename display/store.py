@@ -13,6 +13,8 @@ Times are passed in (``now``), never read here.
 >>> s.session(token, now=10.0 + SESSION_S + 1) is None
 True
 >>> s.audit("wang", "last_hand", {"table": "t1"}, now=30.0)
+>>> s.set_draft([{"unit": "数学系", "players": "王芳、张伟"}]); s.draft()
+[{'unit': '数学系', 'players': '王芳、张伟'}]
 >>> s.audit_log()
 [{'at': 30.0, 'user': 'wang', 'action': 'last_hand', 'detail': {'table': 't1'}}]
 """
@@ -35,6 +37,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (name TEXT PRIMARY KEY, role TEXT NOT NULL, hash TEXT NOT NULL, created REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS sessions (digest TEXT PRIMARY KEY, name TEXT NOT NULL, expires REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY, at REAL NOT NULL, name TEXT NOT NULL, action TEXT NOT NULL, detail TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS draft (id INTEGER PRIMARY KEY, row TEXT NOT NULL);
 """
 
 
@@ -119,6 +122,17 @@ class Store:
 
     def end_session(self, token: str) -> None:
         self._run("DELETE FROM sessions WHERE digest = ?", (_digest(token),))
+
+    # -- the entries being registered, before the tournament is made --------------------------
+    def draft(self) -> list[dict]:
+        return [json.loads(r) for (r,) in self._run("SELECT row FROM draft ORDER BY id")]
+
+    def set_draft(self, rows: list[dict]) -> None:
+        with self._lock:
+            self._db.execute("BEGIN")
+            self._db.execute("DELETE FROM draft")
+            self._db.executemany("INSERT INTO draft (row) VALUES (?)", [(json.dumps(r, ensure_ascii=False),) for r in rows])
+            self._db.execute("COMMIT")
 
     # -- the audit log -------------------------------------------------------------------------
     def audit(self, user: str, action: str, detail: dict, now: float) -> None:

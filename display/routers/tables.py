@@ -23,7 +23,7 @@ def _known(ctx: Ctx, table: str):
     return view
 
 
-def _send(ctx: Ctx, user: str, table: str, command: str, **fields) -> Sent:
+def send(ctx: Ctx, user: str, table: str, command: str, **fields) -> Sent:
     cid = ctx.feed.command(table, command, **fields)
     ctx.store.audit(user, command, {"table": table, "id": cid, **fields}, ctx.clock())
     return Sent(table=table, id=cid, command=command)
@@ -34,7 +34,7 @@ def command(table: Id, body: TableCommand, user: Referee, ctx: Ctx) -> Sent:
     if body.command != "last_hand" and user.role != "organiser":
         raise HTTPException(403, f"{user.name} is a referee; {body.command} needs an organiser")
     _known(ctx, table)
-    return _send(ctx, user.name, table, body.command)
+    return send(ctx, user.name, table, body.command)
 
 
 @router.post("/last-hand", responses=ERRORS, summary="Announce the last hand at every table of the hall")
@@ -42,7 +42,7 @@ def last_hand(user: Referee, ctx: Ctx) -> list[Sent]:
     tables = sorted(ctx.feed.hall.tables)
     if not tables:
         raise HTTPException(409, "no table on the broker yet")
-    return [_send(ctx, user.name, t, "last_hand") for t in tables]
+    return [send(ctx, user.name, t, "last_hand") for t in tables]
 
 
 @router.post("/tables/{table}/assign", responses=ERRORS, summary="Seat four players and choose the rulebook")
@@ -50,7 +50,7 @@ def assign(table: Id, body: Assign, user: Organiser, ctx: Ctx) -> Sent:
     if sorted(body.players) != sorted("SENW") or len(set(body.players.values())) != 4:
         raise HTTPException(422, "players: four different names, one per seat S E N W")
     _known(ctx, table)
-    return _send(ctx, user.name, table, "assign", players=dict(body.players), rulebook=body.rulebook)
+    return send(ctx, user.name, table, "assign", players=dict(body.players), rulebook=body.rulebook)
 
 
 @router.get("/flags", responses=ERRORS, summary="Every open flag of every table, with its kept frame")
@@ -75,7 +75,7 @@ def resolve(table: Id, flag: str, body: FlagAction, user: Referee, ctx: Ctx) -> 
     if not any(f["flag"] == flag for f in (view.state or {}).get("flags", [])):
         raise HTTPException(409, f"no open flag {flag} at table {table}")
     fields = {"flag": flag} | ({"cards": body.cards} if body.cards is not None else {})
-    return _send(ctx, user.name, table, body.how, **fields)
+    return send(ctx, user.name, table, body.how, **fields)
 
 
 @router.get("/frames/{table}/{frame}", response_class=Response, summary="A kept camera frame as JPEG",

@@ -1,0 +1,196 @@
+"""Console actions on the tournament (``referee.tournament`` in-process): register entries or import
+the form, make the tournament, pair and start each round, record and correct results, forfeits and
+late arrivals, export the sheets. The tournament service publishes the changed round and standings
+(``cardtable tournament serve`` on the same file). Each change goes into the audit log too."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, UploadFile
+from fastapi.responses import Response
+
+from display.deps import Ctx, Organiser, Referee
+from display.routers.tables import send
+from display.schemas import (Entries, EntryRow, ForfeitIn, LateIn, NewTournament, Problem, ResultIn, Started,
+                             StartRound, TournamentView)
+from display.tournament import EntryError, TournamentError, entries_of, read_form, rows_of, seating
+
+router = APIRouter(prefix="/api/console", tags=["console: tournament"])
+ERRORS = {code: {"model": Problem} for code in (401, 403, 404, 409, 422)}
+FORM_BYTES = 2 * 1024 * 1024
+EXPORTS = {"csv": "text/csv; charset=utf-8", "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+           "html": "text/html; charset=utf-8"}
+
+
+def _tournaments(ctx: Ctx):
+    if ctx.tournament is None:
+        raise HTTPException(404, "this display runs no tournament (cardtable display serve --tournament-db PATH)")
+    return ctx.tournament
+
+
+def _change(ctx: Ctx, user: str, action: str, detail: dict, call):
+    """Run one change on the store; a refusal is a 409 with the store's reason, and nothing changed."""
+    with _tournaments(ctx).using() as store:
+        try:
+            out = call(store)
+        except (TournamentError, EntryError) as exc:
+            raise HTTPException(409, str(exc)) from None
+    ctx.store.audit(user, action, detail, ctx.clock())
+    return out
+
+
+def _view(store) -> TournamentView:
+    t = store.tournament
+    return TournamentView(tournament=t.id, name=t.name, system=t.system, rounds=t.total_rounds, paired=len(t.rounds),
+                          finished=t.finished, round=store.round_view(), standings=store.standings())
+
+
+# ---------------------------------------------------------------- entries
+
+
+@router.get("/entries", responses=ERRORS, summary="The entries: being registered, or the tournament's")
+def entries(user: Referee, ctx: Ctx) -> Entries:
+    tournaments = _tournaments(ctx)
+    if tournaments.exists():
+        with tournaments.using() as store:
+            return Entries(source="tournament", entries=[e.as_dict() for e in store.tournament.entries])
+    rows = ctx.store.draft()
+    return Entries(source="draft", entries=[e.as_dict() for e in entries_of(rows)] if rows else [])
+
+
+def _set_draft(ctx: Ctx, user: str, rows: list[dict], action: str, detail: dict) -> Entries:
+    if _tournaments(ctx).exists():
+        raise HTTPException(409, "the tournament is made already: its entries are fixed")
+    try:
+        made = entries_of(rows) if rows else ()
+    except EntryError as exc:
+        raise HTTPException(422, str(exc)) from None
+    ctx.store.set_draft(rows)
+    ctx.store.audit(user, action, detail, ctx.clock())
+    return Entries(source="draft", entries=[e.as_dict() for e in made])
+
+
+@router.post("/entries", status_code=201, responses=ERRORS, summary="Register one entry (a row of the form)")
+def add_entry(body: EntryRow, user: Organiser, ctx: Ctx) -> Entries:
+    row = body.model_dump()
+    return _set_draft(ctx, user.name, ctx.store.draft() + [row], "add_entry", row)
+
+
+@router.delete("/entries", responses=ERRORS, summary="Start the registration again")
+def clear_entries(user: Organiser, ctx: Ctx) -> Entries:
+    return _set_draft(ctx, user.name, [], "clear_entries", {})
+
+
+@router.post("/entries/import", responses=ERRORS, summary="Import the registration form (.csv or .xlsx); replaces the draft")
+async def import_entries(file: UploadFile, user: Organiser, ctx: Ctx) -> Entries:
+    data = await file.read(FORM_BYTES + 1)
+    if len(data) > FORM_BYTES:
+        raise HTTPException(422, f"the form is over {FORM_BYTES // 1024} KiB")
+    try:
+        made = read_form(file.filename or "form", data)
+    except EntryError as exc:
+        raise HTTPException(422, str(exc)) from None
+    return _set_draft(ctx, user.name, rows_of(made), "import_entries", {"file": file.filename, "entries": len(made)})
+
+
+# ---------------------------------------------------------------- the tournament
+
+
+@router.post("/tournament", status_code=201, responses=ERRORS, summary="Make the tournament from the entries registered")
+def new(body: NewTournament, user: Organiser, ctx: Ctx) -> TournamentView:
+    rows = ctx.store.draft()
+    if not rows:
+        raise HTTPException(409, "no entries registered yet")
+    options = {"rounds": body.rounds} if body.rounds is not None else None
+    detail = body.model_dump(exclude_none=True) | {"entries": len(rows)}
+
+    def make(store):
+        store.new(body.system, entries_of(rows), name=body.name, seed=body.seed, options=options, id=body.id, by=user.name)
+        return _view(store)
+
+    return _change(ctx, user.name, "new_tournament", detail, make)
+
+
+@router.get("/tournament", responses=ERRORS, summary="The tournament: latest round (finished tables have a result), standings")
+def show(user: Referee, ctx: Ctx) -> TournamentView:
+    tournaments = _tournaments(ctx)
+    if not tournaments.exists():
+        raise HTTPException(404, "no tournament made yet")
+    with tournaments.using() as store:
+        return _view(store)
+
+
+@router.post("/tournament/rounds", status_code=201, responses=ERRORS, summary="Pair the next round")
+def pair(user: Organiser, ctx: Ctx) -> TournamentView:
+    def make(store):
+        store.pair_next_round(by=user.name)
+        return _view(store)
+
+    return _change(ctx, user.name, "pair_round", {}, make)
+
+
+@router.post("/tournament/rounds/{round_no}/start", responses=ERRORS,
+             summary="Seat each table of the round (assign) and start its round clock (start_round)")
+def start(round_no: int, body: StartRound, user: Organiser, ctx: Ctx) -> Started:
+    with _tournaments(ctx).using() as store:
+        try:
+            t = store.tournament
+            tables = [(x.table, seating([t.entry(e) for e in x.entries])) for x in t.round(round_no).tables]
+        except (TournamentError, ValueError) as exc:
+            raise HTTPException(409, str(exc)) from None
+    on_broker = ctx.feed.hall.tables
+    sent, missing = [], []
+    for table, players in tables:
+        if table not in on_broker:
+            missing.append(table)
+            continue
+        sent.append(send(ctx, user.name, table, "assign", players=players, rulebook=body.rulebook))
+        sent.append(send(ctx, user.name, table, "start_round"))
+    ctx.store.audit(user.name, "start_tournament_round", {"round": round_no, "missing": missing}, ctx.clock())
+    return Started(round=round_no, sent=sent, missing=missing)
+
+
+@router.post("/tournament/results", responses=ERRORS, summary="Record a table's result, or correct one (a dispute)")
+def result(body: ResultIn, user: Referee, ctx: Ctx) -> TournamentView:
+    outcome = body.result.model_dump(exclude_none=True)
+    detail = {"round": body.round, "table": body.table, "result": outcome} | ({"reason": body.reason} if body.correct else {})
+
+    def make(store):
+        if body.correct:
+            store.correct_result(body.round, body.table, outcome, by=user.name, reason=body.reason)
+        else:
+            store.record_result(body.round, body.table, outcome, by=user.name)
+        return _view(store)
+
+    return _change(ctx, user.name, "correct_result" if body.correct else "record_result", detail, make)
+
+
+@router.post("/tournament/forfeits", responses=ERRORS, summary="Entries at a table forfeit it (弃权)")
+def forfeit(body: ForfeitIn, user: Referee, ctx: Ctx) -> TournamentView:
+    def make(store):
+        store.forfeit(body.round, body.table, body.entries, by=user.name)
+        return _view(store)
+
+    return _change(ctx, user.name, "forfeit", body.model_dump(), make)
+
+
+@router.post("/tournament/late", responses=ERRORS, summary="An entry arrived late (past the limit: a forfeit)")
+def late(body: LateIn, user: Referee, ctx: Ctx) -> TournamentView:
+    def make(store):
+        store.late_arrival(body.round, body.entry, body.minutes, by=user.name)
+        return _view(store)
+
+    return _change(ctx, user.name, "late_arrival", body.model_dump(), make)
+
+
+@router.get("/tournament/export.{fmt}", response_class=Response, summary="The sheets: csv, xlsx or html (printable)",
+            responses={**ERRORS, 200: {"content": {m: {} for m in EXPORTS.values()}}})
+def export(fmt: str, user: Referee, ctx: Ctx) -> Response:
+    if fmt not in EXPORTS:
+        raise HTTPException(404, f"no export {fmt!r}; exports are {', '.join(EXPORTS)}")
+    tournaments = _tournaments(ctx)
+    if not tournaments.exists():
+        raise HTTPException(404, "no tournament made yet")
+    with tournaments.using() as store:
+        data, tid = store.export(fmt), store.tournament.id
+    ctx.store.audit(user.name, "export", {"format": fmt}, ctx.clock())
+    return Response(data, media_type=EXPORTS[fmt], headers={"Content-Disposition": f'attachment; filename="{tid}.{fmt}"'})

@@ -1,0 +1,80 @@
+"""The console's side of the tournament (``referee.tournament``, called in-process): the entries
+being registered, the seating a round gives each table, and one lock around the store (its SQLite
+connection serves one request at a time).
+
+Seating: two entries at a table face each other, the first at S and N, the second at E and W (its
+players in the order registered); four entries sit S, E, N, W (``referee/tournament/README.md``).
+
+>>> from referee.tournament import Entry
+>>> a, b = Entry("e01", "王芳、张伟", "数学系", "数学系", ("王芳", "张伟")), Entry("e02", "李强、刘洋", "物理系", "物理系", ("李强", "刘洋"))
+>>> seating([a, b])
+{'S': '王芳', 'E': '李强', 'N': '张伟', 'W': '刘洋'}
+>>> seating([a])
+Traceback (most recent call last):
+...
+ValueError: a table seats two pairs or four players, not 1 entries
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+from referee.tournament import Entry, EntryError, TournamentError, TournamentStore, load_entries
+from referee.tournament.entries import entries_of
+
+
+def seating(entries: list[Entry]) -> dict[str, str]:
+    """The players per seat of one table of a round."""
+    if len(entries) == 2 and all(len(e.players) == 2 for e in entries):
+        (s, n), (e, w) = entries[0].players, entries[1].players
+        return {"S": s, "E": e, "N": n, "W": w}
+    if len(entries) == 4 and all(len(e.players) == 1 for e in entries):
+        return dict(zip("SENW", (e.players[0] for e in entries)))
+    raise ValueError(f"a table seats two pairs or four players, not {len(entries)} entries")
+
+
+def read_form(name: str, data: bytes) -> tuple[Entry, ...]:
+    """Entries from an uploaded registration form (``.csv`` or ``.xlsx``); EntryError when unreadable."""
+    suffix = Path(name).suffix.lower()
+    if suffix not in (".csv", ".xlsx"):
+        raise EntryError(f"{name}: registration forms are .csv or .xlsx")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"form{suffix}"
+        path.write_bytes(data)
+        try:
+            return load_entries(path)
+        except EntryError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - an uploaded file is anything: zip, XML and openpyxl errors alike
+            raise EntryError(f"{name}: cannot read the form: {exc}") from None
+
+
+def rows_of(entries: tuple[Entry, ...]) -> list[dict]:
+    """The form rows that give these entries again (one row per entry)."""
+    return [{"unit": e.unit, "team": e.team, "pair": e.id, "players": "、".join(e.players)} for e in entries]
+
+
+class Tournaments:
+    """The tournament file the console runs (one tournament per file), one request at a time."""
+
+    def __init__(self, path: Path, clock):
+        self.store = TournamentStore(path, clock=clock)
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def using(self):
+        with self._lock:
+            yield self.store
+
+    def exists(self) -> bool:
+        with self._lock:
+            return self.store.last_seq() > 0
+
+    def close(self) -> None:
+        self.store.close()
+
+
+__all__ = ["Tournaments", "seating", "read_form", "rows_of", "entries_of", "EntryError", "TournamentError"]

@@ -1,0 +1,210 @@
+"""The console's tournament API (``referee.tournament`` in-process) against a real mosquitto:
+registration by hand and by form, the tournament, pairing and starting a round at the tables,
+results and their correction, forfeits, late arrivals, exports; bad input, wrong roles, no login."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from fastapi.testclient import TestClient
+from openpyxl import Workbook, load_workbook
+
+from display.app import Settings, create_app
+from kit import ORGANISER, REFEREE, make_db, state
+from referee.table.mqtt import Connection
+from referee.table.protocol import topic
+
+TABLES = ["t01", "t02", "t03"]
+UNITS = ("数学系", "物理系", "化学系")
+
+
+def form_rows() -> list[list[str]]:
+    return [["单位", "对", "选手"]] + [[u, str(p), f"{u}{p}甲、{u}{p}乙"] for u in UNITS for p in (1, 2)]
+
+
+def xlsx(rows) -> bytes:
+    wb = Workbook()
+    for r in rows:
+        wb.active.append(r)
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def client(broker, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("display")
+    app = create_app(Settings(broker.url("scoreboard"), broker.url("console"), make_db(tmp / "console.db"), tmp / "hall.db"))
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield c
+
+
+def as_(client: TestClient, who) -> TestClient:
+    client.cookies.clear()
+    assert client.post("/api/login", json={"user": who[0], "password": who[1]}).status_code == 200
+    return client
+
+
+def test_without_a_login_nothing_is_open(client):
+    client.cookies.clear()
+    for method, path in (("GET", "/api/console/entries"), ("POST", "/api/console/entries"), ("DELETE", "/api/console/entries"),
+                         ("POST", "/api/console/entries/import"), ("POST", "/api/console/tournament"),
+                         ("GET", "/api/console/tournament"), ("POST", "/api/console/tournament/rounds"),
+                         ("POST", "/api/console/tournament/rounds/1/start"), ("POST", "/api/console/tournament/results"),
+                         ("POST", "/api/console/tournament/forfeits"), ("POST", "/api/console/tournament/late"),
+                         ("GET", "/api/console/tournament/export.csv")):
+        r = client.request(method, path, json={})
+        assert r.status_code == 401, (method, path, r.text)
+
+
+def test_registration_by_hand_and_by_form(client):
+    as_(client, REFEREE)
+    assert client.post("/api/console/entries", json={"unit": "数学系", "players": "王芳、张伟"}).status_code == 403
+    as_(client, ORGANISER)
+    assert client.get("/api/console/tournament").status_code == 404
+    assert client.post("/api/console/tournament", json={"system": "pair-swiss", "name": "x"}).json()["detail"] == "no entries registered yet"
+    r = client.post("/api/console/entries", json={"unit": "数学系", "pair": "1", "players": "王芳、张伟"})
+    assert r.status_code == 201 and r.json()["entries"][0]["players"] == ["王芳", "张伟"]
+    dup = client.post("/api/console/entries", json={"unit": "物理系", "pair": "1", "players": "王芳、李强"})
+    assert dup.status_code == 422 and "王芳 is registered twice" in dup.json()["detail"]
+    assert len(client.get("/api/console/entries").json()["entries"]) == 1  # the refused row changed nothing
+    assert client.post("/api/console/entries", json={"unit": "", "players": "x"}).status_code == 422
+    assert client.delete("/api/console/entries").json() == {"source": "draft", "entries": []}
+    bad = client.post("/api/console/entries/import", files={"file": ("form.txt", b"unit,players\n", "text/plain")})
+    assert bad.status_code == 422 and ".csv or .xlsx" in bad.json()["detail"]
+    broken = client.post("/api/console/entries/import", files={"file": ("form.xlsx", b"PK\x03\x04 not a workbook", "application/octet-stream")})
+    assert broken.status_code == 422 and "cannot read" in broken.json()["detail"]
+    headless = client.post("/api/console/entries/import", files={"file": ("form.csv", "名字\n王芳\n".encode(), "text/csv")})
+    assert headless.status_code == 422 and "header" in headless.json()["detail"]
+    text = io.StringIO()
+    csv.writer(text).writerows(form_rows())
+    r = client.post("/api/console/entries/import", files={"file": ("报名表.csv", text.getvalue().encode("utf-8-sig"), "text/csv")})
+    assert r.status_code == 200 and len(r.json()["entries"]) == 6
+    r = client.post("/api/console/entries/import", files={"file": ("报名表.xlsx", xlsx(form_rows()), "application/octet-stream")})
+    assert r.status_code == 200
+    got = r.json()["entries"]
+    assert [e["unit"] for e in got] == [u for u in UNITS for _ in (1, 2)] and got[0]["players"] == ["数学系1甲", "数学系1乙"]
+
+
+@pytest.fixture(scope="module")
+def made(client, broker):
+    """The tournament made from the imported form and round 1 paired; t01 and t02 are on the broker."""
+    as_(client, ORGANISER)
+    client.post("/api/console/entries/import", files={"file": ("报名表.xlsx", xlsx(form_rows()), "application/octet-stream")})
+    assert client.post("/api/console/tournament", json={"system": "swiss", "name": "x"}).status_code == 422
+    r = client.post("/api/console/tournament", json={"system": "pair-swiss", "name": "秋季教工升级赛", "id": "autumn",
+                                                     "seed": "2026", "rounds": 3})
+    assert r.status_code == 201, r.text
+    assert r.json()["paired"] == 0 and r.json()["rounds"] == 3
+    assert client.post("/api/console/tournament", json={"system": "pair-swiss", "name": "again"}).status_code == 409
+    assert client.post("/api/console/entries", json={"unit": "数学系", "players": "新人"}).status_code == 409
+    assert client.get("/api/console/entries").json()["source"] == "tournament"
+    for t in ("t01", "t02"):
+        conn = Connection(broker.url(f"table-{t}"), f"table-{t}-{time.monotonic_ns()}", clean_start=True).connect()
+        conn.publish(topic(t, "state"), json.dumps(state(seq=1, phase="idle")).encode(), qos=1, retain=True)
+        assert conn.flush(5)
+        conn.close()
+    r = client.post("/api/console/tournament/rounds")
+    assert r.status_code == 201 and r.json()["paired"] == 1
+    assert client.post("/api/console/tournament/rounds").status_code == 409  # round 1 waits for its results
+    return {"round": r.json()["round"]}
+
+
+def test_a_round_starts_at_its_tables(client, made, connect, inbox):
+    commands = inbox()
+    for t in TABLES:
+        listener = connect(f"table-{t}", clean_start=True)
+        listener.subscribe(topic(t, "commands"), commands)
+        assert listener.wait_subscribed(5)
+    as_(client, REFEREE)
+    assert client.post("/api/console/tournament/rounds/1/start", json={}).status_code == 403
+    as_(client, ORGANISER)
+    deadline = time.monotonic() + 5
+    while not {"t01", "t02"} <= set(client.get("/api/tables").json()):
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    assert client.post("/api/console/tournament/rounds/2/start", json={}).status_code == 409
+    assert client.post("/api/console/tournament/rounds/1/start", json={"rulebook": "No Such"}).status_code == 422
+    r = client.post("/api/console/tournament/rounds/1/start", json={"rulebook": "classic-3deck"}).json()
+    assert r["missing"] == ["t03"] and [s["command"] for s in r["sent"]] == ["assign", "start_round"] * 2
+    first = made["round"]["tables"][0]
+    _, raw = commands.wait_for(lambda t, p: t == topic(first["table"], "commands") and json.loads(p)["command"] == "assign")
+    e1, e2 = first["entries"]
+    assert json.loads(raw)["players"] == {"S": e1["name"].split("、")[0], "N": e1["name"].split("、")[1],
+                                          "E": e2["name"].split("、")[0], "W": e2["name"].split("、")[1]}
+    commands.wait_for(lambda t, p: t == topic(first["table"], "commands") and json.loads(p)["command"] == "start_round")
+
+
+def test_results_their_correction_forfeits_and_late_arrivals(client, made):
+    tables = [t["table"] for t in made["round"]["tables"]]
+    as_(client, REFEREE)
+    url = "/api/console/tournament/results"
+    assert client.post(url, json={"round": 1, "table": tables[0], "result": {"winner": 2}}).status_code == 422
+    assert client.post(url, json={"round": 1, "table": tables[0], "result": {"winner": 0, "colour": "red"}}).status_code == 422
+    r = client.post(url, json={"round": 1, "table": tables[0], "result": {"scores": [1, 2, 3, 4]}})
+    assert r.status_code == 409 and "unknown result field" in r.json()["detail"]
+    assert client.post(url, json={"round": 9, "table": tables[0], "result": {"winner": 0}}).status_code == 409
+    assert client.post(url, json={"round": 1, "table": "t99", "result": {"winner": 0}}).status_code == 409
+    view = client.post(url, json={"round": 1, "table": tables[0], "result": {"winner": 0}}).json()
+    winner = view["round"]["tables"][0]["entries"][0]["unit"]
+    assert view["standings"]["rows"][0]["id"] == winner and view["standings"]["rows"][0]["score"] == 2
+    again = client.post(url, json={"round": 1, "table": tables[0], "result": {"winner": 1}})
+    assert again.status_code == 409 and "correct it instead" in again.json()["detail"]
+    # the dispute: the other pair won; the standings are computed again
+    view = client.post(url, json={"round": 1, "table": tables[0], "result": {"winner": 1}, "correct": True, "reason": "记分错误"}).json()
+    other = view["round"]["tables"][0]["entries"][1]["unit"]
+    scores = {row["id"]: row["score"] for row in view["standings"]["rows"]}
+    assert scores[other] == 2 and scores[winner] == 0 and view["round"]["tables"][0]["result"]["points"] == [0, 2]
+    f = client.post("/api/console/tournament/forfeits", json={"round": 1, "table": tables[1], "entries": ["e99"]})
+    assert f.status_code == 409
+    assert client.post("/api/console/tournament/forfeits", json={"round": 1, "table": tables[1], "entries": []}).status_code == 422
+    seated = [e["id"] for e in view["round"]["tables"][1]["entries"]]
+    view = client.post("/api/console/tournament/forfeits", json={"round": 1, "table": tables[1], "entries": seated[:1]}).json()
+    assert view["round"]["tables"][1]["result"] is not None
+    assert client.post("/api/console/tournament/late", json={"round": 1, "entry": seated[0], "minutes": -1}).status_code == 422
+    assert client.post("/api/console/tournament/late", json={"round": 1, "entry": "e99", "minutes": 3}).status_code == 409
+    late = view["round"]["tables"][2]["entries"][0]["id"]
+    assert client.post("/api/console/tournament/late", json={"round": 1, "entry": late, "minutes": 3}).status_code == 200
+    shown = client.get("/api/console/tournament").json()
+    assert shown["paired"] == 1 and [t["result"] is not None for t in shown["round"]["tables"]] == [True, True, False]
+    audit = client.get("/api/console/audit?limit=50").json()
+    actions = [(a["user"], a["action"]) for a in audit]
+    for action in ("record_result", "correct_result", "forfeit", "late_arrival"):
+        assert ("li", action) in actions
+    corrected = next(a for a in audit if a["action"] == "correct_result")
+    assert corrected["detail"] == {"round": 1, "table": tables[0], "result": {"winner": 1}, "reason": "记分错误"}
+
+
+def test_exports(client, made):
+    as_(client, REFEREE)
+    r = client.get("/api/console/tournament/export.csv")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+    assert 'filename="autumn.csv"' in r.headers["content-disposition"]
+    assert r.content.decode("utf-8-sig").startswith("轮次,桌号")
+    x = client.get("/api/console/tournament/export.xlsx")
+    assert load_workbook(io.BytesIO(x.content)).sheetnames
+    assert "<html" in client.get("/api/console/tournament/export.html").text.lower()
+    assert client.get("/api/console/tournament/export.pdf").status_code == 404
+
+
+@hsettings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(["/api/console/entries", "/api/console/tournament", "/api/console/tournament/results",
+                             "/api/console/tournament/forfeits", "/api/console/tournament/late",
+                             "/api/console/tournament/rounds/1/start"]),
+       body=st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.sampled_from(["t01", "e01", "pair-swiss", "A+"]),
+                         lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                             st.sampled_from(["round", "table", "result", "winner", "draw", "levels", "entries", "entry",
+                                              "minutes", "unit", "players", "system", "name", "correct"]), inner, max_size=5),
+                         max_leaves=12))
+def test_no_body_makes_a_500(client, made, path, body):
+    if client.get("/api/me").json().get("role") != "organiser":
+        as_(client, ORGANISER)
+    r = client.post(path, json=body)
+    assert r.status_code < 500, (path, body, r.text)
+    if r.status_code >= 400:
+        assert isinstance(r.json()["detail"], str) and r.json()["detail"]
