@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from referee.cards import Cards
+from referee.cards import Card, Cards
 from referee.guandan.bots import deal as deal_guandan
 from referee.guandan.bots import random_play as guandan_play
 from referee.guandan.hand import Hand
@@ -85,6 +85,49 @@ def guandan_hand(d, rng, hands, *, think=2.0):
             d.show(seat, chosen[0], dt=think)
         assert d.state()["cards"] == {s: mirror.count(s) for s in SEATS} or mirror.over
     return mirror
+
+
+def guandan_tribute(d, rng, hands):
+    """The tribute of the hand being drawn, as the bots pay and return it (big jokers refuse it)."""
+    p, bj = d.table.tribute, Card.parse("BJ")
+    shown = {s: hands[s].count(bj) for s in p.payers}
+    if sum(shown.values()) >= 2:
+        for seat, n in shown.items():
+            if n:
+                d.show(seat, Cards([bj] * n))
+        return
+    for payer in p.payers:
+        d.show(payer, [rng.choice(legal_tributes(d.rules, p.level, hands[payer]))])
+    exchanges = d.table.tribute.exchanges
+    for x in exchanges:
+        hands[x.giver] -= Cards([x.tribute])
+        hands[x.receiver] += Cards([x.tribute])
+    for x in exchanges:
+        card = next(c for c in hands[x.receiver].distinct() if is_legal_return(d.rules, p.level, c))
+        d.show(x.receiver, [card])
+        hands[x.receiver] -= Cards([card])
+        hands[x.giver] += Cards([card])
+
+
+def test_a_whole_guandan_game_past_a_with_tributes():
+    """三: 过“A”必须有一人是上游，另一人不是下游才能算取胜; 四: 进贡、抗贡、还牌."""
+    d, rng = Table_(GD), random.Random(0)
+    d.start()
+    d.press("S", "ready")
+    guandan_hand(d, rng, deal_guandan(d.rules, rng), think=0.5)
+    while d.table.phase == "dealing":
+        hands = deal_guandan(d.rules, rng)
+        d.press("S", "ready")
+        guandan_tribute(d, rng, hands)
+        assert d.table.phase == "playing" and d.state()["turn"] == d.table.hand.leader
+        guandan_hand(d, rng, hands, think=0.5)
+    kinds = [e["kind"] for e in d.events()]
+    assert "tribute_refused" in kinds and "card_returned" in kinds and "rejected" not in kinds
+    won = d.events("game_won")[-1]["data"]
+    last = d.events("hand_scored")[-1]["data"]
+    assert (won["by"], won["match"], won["team"], last["team"]) == ("levels", won["team"], last["team"], won["team"])
+    before = d.events("levels_changed")[-1]["data"]["before"]
+    assert before[won["team"]] == "A" and last["partner_place"] in (2, 3) and d.table.phase == "round_over"
 
 
 def test_a_guandan_hand_is_played_scored_and_the_tribute_paid_and_returned():
