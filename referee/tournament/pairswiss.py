@@ -34,6 +34,13 @@ class PairSwiss(System):
         except SetupError as exc:
             raise TournamentError(f"pair-swiss cannot be run: {exc}") from None
 
+    def late_forfeits(self, t: Tournament, round_no: int, entry: str, minutes: float) -> dict[str, list[str]]:
+        """Past 20 minutes the whole team forfeits the round: every pair of the entry's team."""
+        if minutes <= self.late_limit:
+            return {}
+        team = {e.id for e in t.entries if e.team == t.entry(entry).team}
+        return {x.table: sorted(team & set(x.entries)) for x in t.round(round_no).tables if team & set(x.entries)}
+
     # -- pairing ----------------------------------------------------------------------------------
     def pair(self, t: Tournament, round_no: int):
         stats = pair_stats(t)
