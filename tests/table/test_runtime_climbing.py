@@ -402,3 +402,27 @@ def test_the_last_hand_command_ends_the_guandan_round_on_levels():
     guandan_hand(d, rng, deal_guandan(d.rules, rng))
     first = d.events("hand_scored")[-1]["data"]["team"]
     assert d.events("game_won")[-1]["data"]["team"] == first and d.table.phase == "round_over"
+
+
+def test_at_a_double_down_one_big_joker_waits_for_the_other_payer():
+    """四: 双下时，如二人各抓到一个“大王”…则都不用进贡; 上游者拿大牌，并还牌给贡大牌者，由贡大牌者先出牌."""
+    d = Table_(GD)
+    d.start()
+    d.table = d.table._with(after=("S", "N"))  # as if S and N took first and second: E and W pay
+    d.press("S", "ready")
+    d.show("E", ["BJ"])
+    assert d.events()[-1]["kind"] == "tribute_shown" and d.state()["turn"] == "W"
+    d.show("W", ["SA"])  # no second big joker: E's was its tribute, the bigger, to the first
+    assert d.events("tribute_given")[-1]["data"]["exchanges"] == [
+        {"from": "E", "to": "S", "card": "BJ"}, {"from": "W", "to": "N", "card": "SA"}]
+    d.show("S", ["C3"])
+    d.show("N", ["D4"])
+    assert d.events("play_started")[-1]["data"]["leader"] == "E"
+    refused = Table_(GD)
+    refused.start()
+    refused.table = refused.table._with(after=("E", "W"))
+    refused.press("E", "ready")
+    refused.show("N", ["BJ"])
+    refused.show("S", ["BJ"])
+    assert refused.events("tribute_refused")[-1]["data"]["seats"] == ["N", "S"]
+    assert refused.state()["turn"] == "E" and refused.table.phase == "playing"  # the first leads
