@@ -153,11 +153,13 @@ class ClimbingTable(Reducer):
         """``clock`` ran out at ``deadline``: forfeit the turn as a pass, or a foul (the seat acts again)."""
         record, verdict = self.record.stop(self.limits, clock, self.at)
         t = self._with(record=record, clock=None)
+        if verdict.outcome == "pass":  # before the violation, which the seat's display then shows
+            t = t._passed(clock.seat, forfeit=True)
         t = t._clock_violation(verdict)
         if t.phase != "playing":
             return t
         if verdict.outcome == "pass":
-            return t._passed(clock.seat, forfeit=True)._start_clock(deadline)  # a pass never ends a hand
+            return t._start_clock(deadline)  # a pass never ends a hand
         return t._with(clock=t.record.start(t.limits, clock.seat, clock.action, deadline))
 
     def _clock_violation(self, verdict: ClockVerdict) -> ClimbingTable:

@@ -177,6 +177,7 @@ def test_a_guandan_follow_overrun_forfeits_the_turn_and_the_long_think_counts_on
     assert (v["seat"], v["penalty"]["forfeit"], v["evidence"]["seconds"], v["evidence"]["limit"]) == ("N", "turn", 35.0, 30.0)
     passed = d.events("passed")[-1]["data"]
     assert (passed["seat"], passed["forfeit"]) == ("N", True)
+    assert d.table.board(d.at)["seats"]["N"]["light"] == "red"  # N's display shows the overrun
     assert [e["data"]["seat"] for e in d.events("play_accepted")] == ["S", "E", "W"]
     d.show("S", ["S9"])
     d.show("E", ["ST"], dt=10.5)  # E's long think is spent: 10.5 s is an overrun, E's turn passed
