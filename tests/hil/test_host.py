@@ -1,0 +1,96 @@
+"""The host's side of the link as a pure state machine, time passed in: resynchronising, one
+command in flight and sent again until acknowledged, a press published once and acknowledged to
+the board only once the broker has it, a rebooted board shown everything again."""
+
+from __future__ import annotations
+
+from bridge.frames import Splitter, decode, encode
+from bridge.host import COMMAND_RETRY_S, HostLink
+from bridge.messages import Ack, Button, Display, Hello, HostBeat, Light, Sync, parse
+from bridge.seats import SeatView
+
+
+def sent(write: bytes, beats: bool = False) -> list:
+    """(seq, message) of each frame written; the host's heartbeats left out unless ``beats``."""
+    messages = [parse(decode(piece)) for piece in Splitter().feed(write)]
+    return [m for m in messages if beats or m[1] != HostBeat()]
+
+
+def synced(board_id: int = 3, boot: int = 1) -> HostLink:
+    link = HostLink()
+    link.opened()
+    link.take(now=0.0)
+    link.received(encode(Hello(board_id, boot, 1, 0, 0, 0).frame()), now=0.1)
+    return link
+
+
+def view(seat: str, clock: float | None = 9.0, light: str = "green") -> SeatView:
+    return SeatView(seat, clock, 0.0, clock is not None, 30, light)
+
+
+def test_sync_until_the_board_says_hello():
+    link = HostLink()
+    link.opened()
+    assert sent(link.take(now=0.0).write, beats=True) == [(0, Sync()), (0, HostBeat())]
+    assert sent(link.take(now=0.1).write, beats=True) == []
+    assert sent(link.take(now=0.3).write, beats=True) == [(0, Sync()), (0, HostBeat())]
+    link.received(encode(Hello(3, 1, 1, 0, 0, 0).frame()), now=0.35)
+    assert link.online(now=0.4) and not link.online(now=2.0)
+    assert sent(link.take(now=0.6).write, beats=True) == [(0, HostBeat())]
+
+
+def test_one_command_in_flight_sent_again_until_acknowledged():
+    link = synced()
+    link.show({"N": view("N")})
+    first = sent(link.take(now=0.2).write)
+    assert first == [(1, Display(2, 88, 30, True))]  # 9.0 s made at 0.0, now 0.2
+    assert sent(link.take(now=0.2 + COMMAND_RETRY_S / 2).write) == []
+    again = link.take(now=0.2 + COMMAND_RETRY_S).write
+    assert sent(again) == first  # the same frame, the same seq
+    link.received(encode(Ack(Display.TYPE).frame(1)), now=0.35)
+    assert sent(link.take(now=0.35).write) == [(2, Light(2, 1))]
+    link.received(encode(Ack(Light.TYPE).frame(2)), now=0.36)
+    assert sent(link.take(now=0.37).write) == []  # the board shows what it should
+    assert link.counters.retransmits == 1
+
+
+def test_an_ack_of_another_seq_or_type_changes_nothing():
+    link = synced()
+    link.show({"S": view("S", None, "off")})
+    link.take(now=0.2)
+    link.received(encode(Ack(Display.TYPE).frame(7)) + encode(Ack(Light.TYPE).frame(1)), now=0.25)
+    assert sent(link.take(now=0.2 + COMMAND_RETRY_S).write) == [(1, Display(0, 0xFFFF, 30, False))]
+
+
+def test_a_press_is_published_once_and_acked_after_the_broker_has_it():
+    link = synced(board_id=3, boot=31)
+    press = encode(Button(2, 0, 1000, 1250).frame(87))
+    link.received(press + press, now=5.0)  # a retransmission
+    step = link.take(now=5.0)
+    assert [(p.id, p.seat, p.button, p.at) for p in step.publish] == [("board3-1f-000087", 2, 0, 4.75)]
+    link.received(press, now=5.3)
+    assert link.take(now=5.3).publish == []  # still on its way to the broker: no ack, no copy
+    link.published("board3-1f-000087")
+    assert (87, Ack(Button.TYPE)) in sent(link.take(now=5.4).write)
+    link.received(press, now=5.6)  # the ack was lost: ack again, publish nothing
+    step = link.take(now=5.6)
+    assert step.publish == [] and (87, Ack(Button.TYPE)) in sent(step.write)
+
+
+def test_a_press_before_hello_waits_for_it():
+    link = HostLink()
+    link.opened()
+    link.received(encode(Button(0, 1, 10, 10).frame(1)), now=1.0)
+    assert link.take(now=1.0).publish == []
+
+
+def test_a_rebooted_board_is_shown_everything_again():
+    link = synced(boot=1)
+    link.show({"E": view("E", None, "red")})
+    link.take(now=0.2)
+    link.received(encode(Ack(Display.TYPE).frame(1)), now=0.21)
+    link.take(now=0.22)
+    link.received(encode(Ack(Light.TYPE).frame(2)), now=0.23)
+    assert sent(link.take(now=0.24).write) == []
+    link.received(encode(Hello(3, 2, 1, 0, 0, 0).frame()), now=1.0)  # boot 2
+    assert sent(link.take(now=1.0).write)[-1] == (3, Display(1, 0xFFFF, 30, False))
