@@ -1,0 +1,88 @@
+"""Calibration from the four ArUco markers (``DICT_4X4_50``, ids 0..3 at the table corners), done on every frame.
+
+The markers' centres are table coordinates (0,0), (1,0), (1,1), (0,1); their image positions give the homography
+table -> image. A frame without all four markers is not calibrated (:class:`NotCalibrated` says which are missing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import cv2
+import numpy as np
+
+TABLE_POINTS = {0: (0.0, 0.0), 1: (1.0, 0.0), 2: (1.0, 1.0), 3: (0.0, 1.0)}
+
+
+class NotCalibrated(ValueError):
+    """The frame does not show the four table markers."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    homography: np.ndarray  # table coordinates -> image pixels
+    markers: dict[int, tuple[float, float]]  # marker id -> centre in the image
+
+    def to_table(self, pts: np.ndarray) -> np.ndarray:
+        return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), np.linalg.inv(self.homography)).reshape(-1, 2)
+
+    def to_image(self, pts: np.ndarray) -> np.ndarray:
+        return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), self.homography).reshape(-1, 2)
+
+    def __repr__(self) -> str:
+        return f"Calibration(markers={ {k: tuple(round(v, 1) for v in p) for k, p in sorted(self.markers.items())} })"
+
+
+@cache
+def _detector() -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax, params.adaptiveThreshWinSizeStep = 7, 27, 10
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
+
+
+def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """The table markers found: id -> its four corners in the image (ids outside 0..3 are ignored). Frames wider
+    than 1000 px are searched at half size first (4x fewer pixels), then at full size if a marker is missing."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    found: dict[int, np.ndarray] = {}
+    for scale in ((2, 1) if gray.shape[1] > 1000 else (1,)):
+        small = cv2.resize(gray, (gray.shape[1] // scale, gray.shape[0] // scale), interpolation=cv2.INTER_AREA) if scale > 1 else gray
+        corners, ids, _ = _detector().detectMarkers(small)
+        for c, i in zip(corners, [] if ids is None else ids.ravel()):
+            if int(i) in TABLE_POINTS and int(i) not in found:
+                found[int(i)] = (c.reshape(4, 2) + 0.5) * scale - 0.5
+        if len(found) == len(TABLE_POINTS):
+            break
+    if found:  # corners to sub-pixel precision on the full frame
+        ids = sorted(found)
+        pts = np.concatenate([found[i] for i in ids]).astype(np.float32).reshape(-1, 1, 2)
+        pts = cv2.cornerSubPix(gray, pts, (3, 3), (-1, -1), (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 0.05))
+        found = {i: pts[4 * k:4 * k + 4].reshape(4, 2).astype(np.float64) for k, i in enumerate(ids)}
+    return found
+
+
+def marker_centre(corners: np.ndarray) -> tuple[float, float]:
+    """Where the diagonals cross: the centre of the printed square under any perspective.
+
+    >>> marker_centre(np.array([[0, 0], [4, 0], [4, 4], [0, 4]], float))
+    (2.0, 2.0)
+    """
+    (x1, y1), (x2, y2), (x3, y3), (x4, y4) = corners
+    d = (x1 - x3) * (y2 - y4) - (y1 - y3) * (x2 - x4)
+    if abs(d) < 1e-9:
+        return tuple(float(v) for v in corners.mean(0))
+    a, b = x1 * y3 - y1 * x3, x2 * y4 - y2 * x4
+    return (float((a * (x2 - x4) - (x1 - x3) * b) / d), float((a * (y2 - y4) - (y1 - y3) * b) / d))
+
+
+def calibrate(image: np.ndarray) -> Calibration:
+    markers = find_markers(image)
+    missing = sorted(set(TABLE_POINTS) - set(markers))
+    if missing:
+        raise NotCalibrated(f"table markers not found: id {', '.join(map(str, missing))} missing "
+                            f"(need ArUco DICT_4X4_50 ids 0-3 at the table corners; found {sorted(markers) or 'none'})")
+    centres = {i: marker_centre(c) for i, c in markers.items()}
+    src = np.float32([TABLE_POINTS[i] for i in range(4)])
+    dst = np.float32([centres[i] for i in range(4)])
+    return Calibration(cv2.getPerspectiveTransform(src, dst).astype(np.float64), centres)

@@ -1,0 +1,121 @@
+"""From an image at the canonical scale to physical cards: where to look (card-white regions), the model's corner
+index detections, and their grouping into cards.
+
+Two corner indices of one card point at the same card centre from opposite sides, so they pair up; two identical
+cards of different decks (a pair in a fan) point at different centres from the same side, so they never merge.
+
+>>> a = Detection("SA", 0.99, (100.0, 100.0), (140.0, 150.0))
+>>> b = Detection("SA", 0.97, (180.0, 200.0), (141.0, 151.0))
+>>> c = Detection("SA", 0.98, (112.0, 104.0), (152.0, 154.0))
+>>> [(k.name, len(k.corners)) for k in group([a, b, c])]
+[('SA', 2), ('SA', 1)]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.geometry import CARD_W, PX
+from vision.model import STRIDE, Model
+from vision.synth.scene import ALL_CARDS
+
+PEAK = 0.3  # heat above this is a corner index
+PAIR_PX = 0.3 * CARD_W * PX  # two corners of one card predict centres this close (canonical px)
+SAME_PX = 6.0  # one corner found twice
+PAD = 16  # context around card-white areas (the index sits about 8 px inside the card's edge)
+
+
+@dataclass(frozen=True)
+class Detection:
+    name: str
+    confidence: float  # the class probability
+    corner: tuple[float, float]  # the index centre, px of the image the model saw
+    centre: tuple[float, float]  # the card centre it points at
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    confidence: float
+    centre: tuple[float, float]
+    corners: tuple[Detection, ...]
+    conflict: bool = False  # corners of one card read as different cards
+
+
+def regions(image: np.ndarray, exclude: list[tuple[float, float]] = (), min_px: int = 400) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1), multiples of 8, around card-white areas: bright and grey compared with the rest."""
+    small = cv2.resize(image, (image.shape[1] // 4, image.shape[0] // 4), interpolation=cv2.INTER_AREA)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    v, s = hsv[..., 2].astype(np.int16), hsv[..., 1].astype(np.int16)
+    mask = ((v > np.median(v) + 35) & (s < 90)) | ((v > 150) & (s < 60))
+    mask = mask.astype(np.uint8)
+    for x, y in exclude:
+        cv2.circle(mask, (int(x / 4), int(y / 4)), 17, 0, -1)
+    mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    h, w = image.shape[:2]
+    boxes = []
+    for x, y, bw, bh, area in stats[1:]:
+        if area * 16 < min_px:
+            continue
+        x0, y0 = max(0, x * 4 - PAD) // 8 * 8, max(0, y * 4 - PAD) // 8 * 8
+        x1 = min(w // 8 * 8, -(-((x + bw) * 4 + PAD) // 8) * 8)
+        y1 = min(h // 8 * 8, -(-((y + bh) * 4 + PAD) // 8) * 8)
+        if x1 - x0 >= 16 and y1 - y0 >= 16:
+            boxes.append((int(x0), int(y0), int(x1), int(y1)))
+    return boxes
+
+
+def detections(model: Model, image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> list[Detection]:
+    found: list[Detection] = []
+    for x0, y0, x1, y1 in boxes:
+        heat, cls, off = model(np.ascontiguousarray(image[y0:y1, x0:x1]))
+        peaks = (heat >= PEAK) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+        for gy, gx in zip(*np.nonzero(peaks)):
+            k = int(cls[:, gy, gx].argmax())
+            px, py = x0 + gx * STRIDE + STRIDE / 2 - 0.5, y0 + gy * STRIDE + STRIDE / 2 - 0.5
+            found.append(Detection(ALL_CARDS[k], float(cls[k, gy, gx]) * min(1.0, float(heat[gy, gx]) / 0.6),
+                                   (px, py), (px + float(off[0, gy, gx]), py + float(off[1, gy, gx]))))
+    return dedupe(found)
+
+
+def dedupe(dets: list[Detection]) -> list[Detection]:
+    """One detection per corner (boxes may overlap; a corner may peak twice)."""
+    kept: list[Detection] = []
+    for d in sorted(dets, key=lambda d: -d.confidence):
+        if not any(math.dist(d.corner, k.corner) < SAME_PX for k in kept):
+            kept.append(d)
+    return kept
+
+
+def _opposite(a: Detection, b: Detection) -> bool:
+    va = (a.centre[0] - a.corner[0], a.centre[1] - a.corner[1])
+    vb = (b.centre[0] - b.corner[0], b.centre[1] - b.corner[1])
+    return va[0] * vb[0] + va[1] * vb[1] < 0
+
+
+def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
+    """Physical cards: corners that point at one centre from opposite sides are one card. Corners of one card read
+    as two different cards make one card (the surer name) marked ``conflict``."""
+    pairs = sorted(((math.dist(a.centre, b.centre), i, j) for i, a in enumerate(dets) for j, b in enumerate(dets)
+                    if i < j and _opposite(a, b) and math.dist(a.centre, b.centre) < pair_px), key=lambda t: t[0])
+    used: set[int] = set()
+    cards: list[Card] = []
+    for _, i, j in pairs:
+        if i in used or j in used:
+            continue
+        used |= {i, j}
+        a, b = sorted((dets[i], dets[j]), key=lambda d: -d.confidence)
+        centre = ((a.centre[0] + b.centre[0]) / 2, (a.centre[1] + b.centre[1]) / 2)
+        if a.name == b.name:
+            cards.append(Card(a.name, 1 - (1 - a.confidence) * (1 - b.confidence), centre, (a, b)))
+        else:
+            cards.append(Card(a.name, a.confidence * (1 - b.confidence), centre, (a, b), conflict=True))
+    for i, d in enumerate(dets):
+        if i not in used:
+            cards.append(Card(d.name, d.confidence, d.centre, (d,)))
+    return sorted(cards, key=lambda c: (-len(c.corners), c.centre))

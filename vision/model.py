@@ -1,0 +1,43 @@
+"""The recognition model, run with onnxruntime only: the canonical view (or any image at that scale) in,
+corner-index heat, card class probabilities and offsets to the card centre out (every 4 px)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "cards.onnx"
+STRIDE = 4
+OFFSET_SCALE = 64.0
+
+
+class ModelError(RuntimeError):
+    """The model file is missing or cannot be loaded."""
+
+
+class Model:
+    def __init__(self, path: Path = DEFAULT_MODEL, threads: int = 2) -> None:
+        import onnxruntime as ort
+
+        if not Path(path).is_file():
+            raise ModelError(f"no recognition model at {path} (train one with `cardtable vision train`)")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        try:
+            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        except Exception as e:  # onnxruntime raises its own exception types
+            raise ModelError(f"cannot load the recognition model {path}: {e}") from e
+        self.path = Path(path)
+
+    def __call__(self, crop: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``crop``: H x W x 3 BGR uint8, H and W multiples of 8. Returns heat (h, w), probabilities (54, h, w) and
+        offsets in px (2, h, w) at stride 4."""
+        x = (crop.astype(np.float32) * (1 / 255)).transpose(2, 0, 1)[None]
+        heat, cls, off = self.session.run(None, {"image": x})
+        return heat[0, 0], cls[0], off[0] * OFFSET_SCALE
+
+    def __repr__(self) -> str:
+        return f"Model({str(self.path)!r})"

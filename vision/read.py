@@ -1,0 +1,78 @@
+"""One frame -> the contract of ``shared/table-layout.md``: every physical card once, its name, confidence, centre
+(table coordinates when calibrated, else pixels) and seat (by triangle; ``null`` when not calibrated)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.calibrate import Calibration, NotCalibrated, calibrate
+from vision.canon import canon_homography
+from vision.detect import Card, detections, group, regions
+from vision.geometry import CANON, SEATS, from_canon, seat_of, to_canon
+from vision.model import Model
+
+
+@dataclass(frozen=True)
+class SeenCard:
+    name: str
+    confidence: float
+    centre: tuple[float, float]
+    seat: str | None
+    conflict: bool = False
+
+    def as_json(self) -> dict:
+        return {"card": self.name, "confidence": round(self.confidence, 3),
+                "center": [round(self.centre[0], 3), round(self.centre[1], 3)], "seat": self.seat}
+
+
+@dataclass(frozen=True)
+class Reading:
+    calibrated: bool
+    cards: tuple[SeenCard, ...]
+    calibration: Calibration | None = None
+    problem: str | None = None  # why the frame is not calibrated
+
+    def seats(self) -> dict[str, list[str]]:
+        return {s: [c.name for c in self.cards if c.seat == s] for s in SEATS}
+
+    def as_json(self) -> dict:
+        return {"calibrated": self.calibrated, "cards": [c.as_json() for c in self.cards], "seats": self.seats()}
+
+    def to_json(self) -> str:
+        return json.dumps(self.as_json(), ensure_ascii=False)
+
+
+def _order(c: SeenCard) -> tuple:
+    return (SEATS.index(c.seat) if c.seat else 0, round(c.centre[0], 3), round(c.centre[1], 3))
+
+
+def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None = None) -> Reading:
+    """Read one decoded BGR frame. Calibrates on the frame itself unless ``calibration`` is given; a frame without
+    the four markers is read in its own pixels (``calibrated`` false, ``problem`` says why)."""
+    if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
+        raise ValueError(f"not a colour image: {None if image is None else image.shape}")
+    problem = None
+    if calibration is None:
+        try:
+            calibration = calibrate(image)
+        except NotCalibrated as e:
+            problem = str(e)
+    if calibration is None:
+        h, w = image.shape[:2]
+        crop = image[: h // 8 * 8, : w // 8 * 8]
+        cards = group(detections(model, crop, regions(crop)))
+        seen = tuple(SeenCard(c.name, c.confidence, c.centre, None, c.conflict) for c in cards)
+        return Reading(False, tuple(sorted(seen, key=_order)), None, problem)
+    to_canon_h = canon_homography(calibration.homography)
+    view = cv2.warpPerspective(image, to_canon_h, (CANON, CANON), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    markers = [to_canon(p) for p in ((0, 0), (1, 0), (1, 1), (0, 1))]
+    cards: list[Card] = group(detections(model, view, regions(view, markers)))
+    seen = []
+    for c in cards:
+        centre = from_canon(c.centre)
+        seen.append(SeenCard(c.name, c.confidence, centre, seat_of(centre), c.conflict))
+    return Reading(True, tuple(sorted(seen, key=_order)), calibration)

@@ -1,0 +1,209 @@
+"""Train the corner-index detector from scratch on rendered frames (torch: the optional ``train`` extra; the
+runtime never imports this module). ``cardtable vision train --seed N`` reproduces ``models/cards.onnx``.
+
+The network sees the canonical top-down view (``vision.canon``) and answers, every 4 px: is a corner index
+centred here (heat), which card it is (54 classes), and where that card's centre is (offset / 64 px).
+Training tiles are cut from rendered camera frames warped back to the canonical view with the true homography
+(slightly zoomed, as tables differ), around visible indices and at random; the held-out art style is never used.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from vision.canon import canon_homography, canon_view
+from vision.geometry import CANON
+from vision.synth.render import random_camera, render_frame
+from vision.synth.scene import ALL_CARDS, random_scene
+
+TRAIN_STYLES = ["letele", "sans", "serif"]
+HELD_OUT_STYLE = "mono"
+TILE = 112
+STRIDE = 4
+OFFSET_SCALE = 64.0
+SEEN, UNSURE = 0.85, 0.3  # an index at least this visible is a target; between UNSURE and SEEN it is ignored
+
+
+def block(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, dilation, dilation, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))
+
+
+class IndexNet(nn.Module):
+    """Input: N x 3 x H x W BGR in 0..1 (H, W multiples of 8). Outputs at H/4 x W/4: heat (sigmoid),
+    class probabilities (softmax over 54 cards), offset to the card centre (2, in units of 64 px)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.s2 = block(3, 16, 2)
+        self.s4 = nn.Sequential(block(16, 32, 2), block(32, 32))
+        self.s8 = nn.Sequential(block(32, 64, 2), block(64, 64), block(64, 64, dilation=2), block(64, 64, dilation=3))
+        self.skip = nn.Conv2d(32, 64, 1)
+        self.fuse = block(64, 48)
+        self.head = nn.Conv2d(48, 1 + len(ALL_CARDS) + 2, 1)
+        with torch.no_grad():
+            self.head.bias[0] = -4.0  # few cells hold an index
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        s4 = self.s4(self.s2(x))
+        s8 = self.s8(s4)
+        y = self.fuse(F.relu(self.skip(s4) + F.interpolate(s8, scale_factor=2.0, mode="nearest")))
+        out = self.head(y)
+        return out[:, :1], out[:, 1:1 + len(ALL_CARDS)], out[:, 1 + len(ALL_CARDS):]
+
+
+class Exported(nn.Module):
+    def __init__(self, net: IndexNet) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor):
+        heat, cls, off = self.net(x)
+        return torch.sigmoid(heat), torch.softmax(cls, 1), off
+
+
+def frame_sample(rng: random.Random) -> tuple[np.ndarray, list[tuple[float, float, int, float, float, float]]]:
+    """One rendered frame in the canonical view and its indices: (x, y, class, visible, dx, dy) canonical px."""
+    frame = render_frame(random_scene(rng, TRAIN_STYLES, decks=rng.choice([1, 2, 3, 4]), max_cards=rng.choice([4, 8, 12])),
+                         random_camera(rng))
+    zoom = rng.uniform(0.88, 1.12)
+    hom = frame.homography.copy()
+    jitter = np.eye(3)
+    jitter[:2, 2] = [rng.gauss(0, 1.0), rng.gauss(0, 1.0)]  # calibration error, frame px
+    hom = jitter @ hom
+    img = canon_view(frame.image, hom, zoom)
+    to_canon = canon_homography(hom, zoom) @ frame.homography
+    targets = []
+    for card in frame.truth:
+        c = apply(to_canon, card.centre)
+        for x, y, vis in card.indices:
+            p = apply(to_canon, (x, y))
+            targets.append((p[0], p[1], ALL_CARDS.index(card.name), vis, c[0] - p[0], c[1] - p[1]))
+    return img, targets
+
+
+def apply(h: np.ndarray, p: tuple[float, float]) -> tuple[float, float]:
+    v = h @ np.array([p[0], p[1], 1.0])
+    return (v[0] / v[2], v[1] / v[2])
+
+
+def tile_batch(pool: list, rng: random.Random, size: int) -> tuple[torch.Tensor, ...]:
+    g = TILE // STRIDE
+    xs = np.zeros((size, 3, TILE, TILE), np.float32)
+    heat = np.zeros((size, 1, g, g), np.float32)
+    weight = np.ones((size, 1, g, g), np.float32)
+    cls = np.full((size, g, g), -100, np.int64)
+    off = np.zeros((size, 2, g, g), np.float32)
+    offmask = np.zeros((size, 1, g, g), np.float32)
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32) * STRIDE + STRIDE / 2 - 0.5
+    for b in range(size):
+        img, targets = rng.choice(pool)
+        seen = [t for t in targets if t[3] >= SEEN]
+        if seen and rng.random() < 0.75:
+            t = rng.choice(seen)
+            x0, y0 = int(t[0] + rng.uniform(-48, 48)) - TILE // 2, int(t[1] + rng.uniform(-48, 48)) - TILE // 2
+        else:
+            x0, y0 = rng.randrange(0, CANON - TILE), rng.randrange(0, CANON - TILE)
+        x0, y0 = min(max(x0, 0), CANON - TILE), min(max(y0, 0), CANON - TILE)
+        tile = img[y0:y0 + TILE, x0:x0 + TILE].astype(np.float32) / 255
+        tile = tile * rng.uniform(0.75, 1.25) + rng.uniform(-0.1, 0.1)
+        xs[b] = tile.transpose(2, 0, 1)
+        for x, y, k, vis, dx, dy in targets:
+            lx, ly = x - x0, y - y0
+            if not (-12 <= lx < TILE + 12 and -12 <= ly < TILE + 12):
+                continue
+            d2 = ((xx - lx) ** 2 + (yy - ly) ** 2) / STRIDE ** 2
+            if vis >= SEEN:
+                heat[b, 0] = np.maximum(heat[b, 0], np.exp(-d2 / 2))
+                gx, gy = int(lx // STRIDE), int(ly // STRIDE)
+                if 0 <= gx < g and 0 <= gy < g:
+                    heat[b, 0, gy, gx] = 1.0  # the cell that holds the index is its peak
+                near = d2 <= 2.0
+                cls[b][near] = k
+                off[b, 0][near], off[b, 1][near] = dx / OFFSET_SCALE, dy / OFFSET_SCALE
+                offmask[b, 0][near] = 1
+            elif vis >= UNSURE:
+                weight[b, 0][d2 <= 4.0] = 0
+    rot = rng.randrange(4)  # the same quarter turn for the whole batch
+    t = [torch.from_numpy(a) for a in (xs, heat, weight, cls, off, offmask)]
+    if rot:
+        t = [torch.rot90(a, rot, (-2, -1)) for a in t]
+        c, s = round(math.cos(rot * math.pi / 2)), round(math.sin(rot * math.pi / 2))
+        # rot90 turns the image counter-clockwise (as seen with y down): a vector (dx, dy) becomes (dy, -dx) per turn
+        dx, dy = t[4][:, 0].clone(), t[4][:, 1].clone()
+        t[4] = torch.stack([c * dx + s * dy, -s * dx + c * dy], 1)
+    return tuple(x.contiguous() for x in t)
+
+
+def loss_fn(net: IndexNet, batch) -> tuple[torch.Tensor, dict]:
+    x, heat, weight, cls, off, offmask = batch
+    h, c, o = net(x)
+    p = torch.sigmoid(h).clamp(1e-4, 1 - 1e-4)
+    pos = (heat > 0.99).float()
+    neg = (1 - pos) * (1 - heat) ** 4
+    focal = -(pos * (1 - p) ** 2 * torch.log(p) + neg * p ** 2 * torch.log(1 - p)) * weight
+    npos = pos.sum().clamp(min=1)
+    lh = focal.sum() / npos
+    lc = F.cross_entropy(c, cls, ignore_index=-100) if (cls >= 0).any() else h.sum() * 0
+    lo = (F.l1_loss(o, off, reduction="none") * offmask).sum() / offmask.sum().clamp(min=1)
+    return lh + lc + 2 * lo, {"heat": lh.item(), "cls": lc.item(), "off": lo.item()}
+
+
+def export(net: IndexNet, path: Path) -> None:
+    net.eval()
+    dummy = torch.zeros(1, 3, 128, 128)
+    torch.onnx.export(Exported(net), dummy, str(path), input_names=["image"], output_names=["heat", "cls", "offset"],
+                      dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "heat": {0: "n", 2: "h", 3: "w"},
+                                    "cls": {0: "n", 2: "h", 3: "w"}, "offset": {0: "n", 2: "h", 3: "w"}},
+                      opset_version=17, dynamo=False)
+    net.train()
+
+
+def train(out: Path, *, seed: int = 2026, steps: int = 6000, batch: int = 32, pool_size: int = 240,
+          threads: int = 1, log=print, checkpoint: Path | None = None) -> dict:
+    """Train from scratch and write the ONNX model to ``out``; returns the run's summary."""
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    rng = random.Random(seed)
+    net = IndexNet()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.05)
+    start_step, t0 = 0, time.time()
+    if checkpoint and checkpoint.exists():
+        state = torch.load(checkpoint, weights_only=False)
+        net.load_state_dict(state["net"]), opt.load_state_dict(state["opt"]), sched.load_state_dict(state["sched"])
+        start_step, rng = state["step"], state["rng"]
+        log(f"resumed at step {start_step}")
+    pool = [frame_sample(rng) for _ in range(pool_size // 4)]
+    spent = 0.0
+    for step in range(start_step, steps):
+        if step % 2 == 0:  # a fresh frame every other step
+            new = frame_sample(rng)
+            if len(pool) < pool_size:
+                pool.append(new)
+            else:
+                pool[rng.randrange(pool_size)] = new
+        loss, parts = loss_fn(net, tile_batch(pool, rng, batch))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 50 == 0 or step == steps - 1:
+            spent = time.time() - t0
+            log(json.dumps({"step": step, "loss": round(loss.item(), 4), **{k: round(v, 4) for k, v in parts.items()},
+                            "lr": round(sched.get_last_lr()[0], 6), "s": round(spent, 1)}))
+        if checkpoint and (step + 1) % 250 == 0:
+            torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
+                        "step": step + 1, "rng": rng}, checkpoint)
+            export(net, out)
+    export(net, out)
+    return {"seed": seed, "steps": steps, "batch": batch, "tile": TILE, "seconds": round(time.time() - t0, 1)}
