@@ -1,0 +1,124 @@
+"""``cardtable tournament`` end to end: a field from an XLSX or CSV form, pairing, results,
+standings, the exports opened again (openpyxl, csv, the HTML's slips), the simulate JSON, a
+refused field, bad input, and the same bytes under a Chinese and a German locale."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import pytest
+from openpyxl import Workbook, load_workbook
+
+from referee.cli import main
+
+FORM = [("单位", "队名", "对", "选手"),
+        ("机电学院", "", "1", "王芳、李强"), ("机电学院", "", "2", "张伟、刘洋"),
+        ("外语学院", "外语一队", "1", "陈静、杨帆"), ("外语学院", "外语一队", "2", "赵敏、黄磊"),
+        ("化工学院", "", "1", "周杰、吴霞"), ("化工学院", "", "2", "徐亮、孙丽"),
+        ("体育部", "", "1", "郑雄、韦林")]
+
+
+@pytest.fixture
+def form_xlsx(tmp_path):
+    wb = Workbook()
+    for row in FORM:
+        wb.active.append(row)
+    path = tmp_path / "报名表.xlsx"
+    wb.save(path)
+    return path
+
+
+def run(capsys, *argv) -> str:
+    assert main(["tournament", *map(str, argv)]) == 0
+    return capsys.readouterr().out
+
+
+def play(capsys, db, rounds):
+    for k in range(1, rounds + 1):
+        view = json.loads(run(capsys, "pair", "--db", db, "--by", "王老师") and run(capsys, "show", "--db", db, "--json"))
+        assert view["round"] == k
+        for i, x in enumerate(view["tables"]):
+            how = ["--winner", "0"] if i % 3 == 0 else ["--winner", "1"] if i % 3 == 1 else ["--draw"]
+            run(capsys, "result", "--db", db, "--round", k, "--table", x["table"], *how)
+
+
+def test_a_whole_pair_swiss_from_an_xlsx_form(capsys, tmp_path, form_xlsx):
+    db = tmp_path / "t.db"
+    out = run(capsys, "new", "--system", "pair-swiss", "--entries", form_xlsx, "--db", db, "--rounds", 3, "--seed", 5,
+              "--name", "拖拉机赛", "--id", "zk2010")
+    assert out == "pair-swiss: 7 entries, 3 rounds, seed 5\n"
+    play(capsys, db, 3)
+    standings = json.loads(run(capsys, "standings", "--db", db, "--json"))
+    assert [r["id"] for r in standings["rows"]] and {r["id"] for r in standings["rows"]} == {"机电学院", "外语一队", "化工学院", "体育部"}
+    assert standings["rows"][0]["prize"] == "一等奖"
+    text = run(capsys, "standings", "--db", db)
+    assert text.splitlines()[1] == "rank\tid\tname\tunit\tscore\t对手分\t级差\tprize"
+
+    xlsx = tmp_path / "out.xlsx"
+    run(capsys, "export", "--db", db, "--format", "xlsx", "--out", xlsx)
+    wb = load_workbook(xlsx)
+    assert wb.sheetnames == ["排名", "第1轮", "第2轮", "第3轮"]
+    sheet = [list(r) for r in wb["排名"].iter_rows(values_only=True)]
+    assert sheet[0] == ["名次", "编号", "选手", "单位", "总分", "对手分", "级差", "奖项"]
+    assert [r[:5] + [r[7]] for r in sheet[1:]] == [
+        [r["rank"], r["id"], r["name"], r["unit"], r["score"], r["prize"]] for r in standings["rows"]]
+    assert [r[5:7] for r in sheet[1:]] == [r["tiebreaks"] for r in standings["rows"]]
+    round3 = json.loads(run(capsys, "show", "--db", db, "--json"))
+    rows3 = [list(r) for r in wb["第3轮"].iter_rows(values_only=True)][1:]
+    assert [(r[1], r[3], r[6]) for r in rows3 if r[1] != "轮空"] == [
+        (x["table"], e["id"], x["result"]["points"][i]) for x in round3["tables"] for i, e in enumerate(x["entries"])]
+
+    data = export(capsys, db, "csv")
+    lines = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+    assert lines[0] == ["轮次", "桌号", "座位", "编号", "选手", "单位", "轮分", "成绩"]
+    rounds = lines[: lines.index([])]
+    assert sum(1 for line in rounds if line[0] == "3") == 7  # six at three tables, one bye
+    html = export(capsys, db, "html").decode()
+    assert html.count("<section class=slip>") == len(round3["tables"]) + 1  # a slip per table, and the standings
+    assert "第3轮对阵表" in html and html.count("成绩单") == len(round3["tables"])
+    en = export(capsys, db, "html", "--lang", "en").decode()
+    assert "Round 3 pairings" in en
+
+
+def export(capsys, db, fmt, *more) -> bytes:
+    out = db.parent / f"export.{fmt}"
+    run(capsys, "export", "--db", db, "--format", fmt, "--out", out, *more)
+    return out.read_bytes()
+
+
+def test_a_field_from_a_csv_and_bad_input(capsys, tmp_path):
+    form = tmp_path / "form.csv"
+    form.write_text("\n".join(",".join(r) for r in FORM) + "\n", encoding="utf-8-sig")
+    db = tmp_path / "t.db"
+    with pytest.raises(SystemExit) as exc:
+        main(["tournament", "new", "--system", "pair-swiss", "--entries", str(form), "--db", str(db), "--rounds", "7"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "pair-swiss cannot be run: pair e01 (机电学院) can meet only 5 pairs of other units; 7 rounds need 6" in err
+    assert not db.exists()
+    run(capsys, "new", "--system", "pair-swiss", "--entries", form, "--db", db, "--rounds", 2)
+    run(capsys, "pair", "--db", db)
+    for argv, message in ((["--round", "1", "--table", "t09", "--winner", "0"], "round 1 has no table t09"),
+                          (["--round", "1", "--table", "t01", "--scores", "1,x"], "--scores"),
+                          (["--round", "3", "--table", "t01", "--draw"], "round 3 is not paired")):
+        with pytest.raises(SystemExit):
+            main(["tournament", "result", "--db", str(db), *argv])
+        assert message in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["tournament", "pair", "--db", str(tmp_path / "none.db")])
+    assert "no such tournament file" in capsys.readouterr().err
+
+
+def test_simulate_prints_the_issue_shape(capsys):
+    out = json.loads(run(capsys, "simulate", "--system", "pair-swiss", "--entries", 11, "--rounds", 4, "--seed", 3, "--json"))
+    assert list(out) == ["system", "entries", "rounds", "standings"]
+    assert len(out["entries"]) == 11 and set(out["entries"][0]) == {"id", "unit", "team"}
+    assert [r["round"] for r in out["rounds"]] == [1, 2, 3, 4] and all(len(r["byes"]) == 1 for r in out["rounds"])
+    assert set(out["rounds"][0]["tables"][0]) == {"table", "entries", "points"}
+    assert set(out["standings"][0]) == {"rank", "team", "score", "tiebreaks"}
+    total = sum(p for r in out["rounds"] for x in r["tables"] for p in x["points"]) + 2 * 4  # byes worth a win
+    assert sum(s["score"] for s in out["standings"]) == total
+    for system, key in (("knockout-best-of-three", "entry"), ("individual-tables", "entry")):
+        out = json.loads(run(capsys, "simulate", "--system", system, "--entries", 20, "--rounds", 4, "--seed", 3, "--json"))
+        assert set(out["standings"][0]) == {"rank", key, "score", "tiebreaks"} and len(out["rounds"]) == 4

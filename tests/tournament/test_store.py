@@ -1,0 +1,112 @@
+"""The SQLite store: an append-only log with who and when, bad requests that change nothing,
+table games logged once, replays equal to the live value, refused fields."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from referee.tournament import Entry, TournamentError, TournamentStore
+
+UNITS = {"a1": "A", "a2": "A", "b1": "B", "b2": "B", "c1": "C", "c2": "C"}
+
+
+def entries():
+    return [Entry(e, f"{e} 队员", u, u, (f"{e}甲", f"{e}乙")) for e, u in UNITS.items()]
+
+
+@pytest.fixture
+def store(tmp_path):
+    clock = iter(range(1_767_261_600, 1_767_261_600 + 10_000))
+    s = TournamentStore(tmp_path / "t.db", clock=lambda: float(next(clock)))
+    s.new("pair-swiss", entries(), name="测试", seed=7, options={"rounds": 3}, id="zk", by="王老师")
+    yield s
+    s.close()
+
+
+def test_every_change_is_logged_with_who_and_when(store):
+    view = store.pair_next_round(by="王老师")
+    store.record_result(1, "t01", {"winner": 0}, by="李裁判")
+    store.correct_result(1, "t01", {"draw": True}, by="裁判长", reason="记错")
+    log = store.actions()
+    assert [(a["seq"], a["kind"], a["by"], a["at"]) for a in log] == [
+        (1, "new", "王老师", 1_767_261_600.0), (2, "pair", "王老师", 1_767_261_601.0),
+        (3, "result", "李裁判", 1_767_261_602.0), (4, "correct", "裁判长", 1_767_261_603.0)]
+    assert log[3]["data"] == {"round": 1, "table": "t01", "result": {"draw": True}, "reason": "记错"}
+    assert view["tables"][0]["result"] is None
+    assert store.round_view()["tables"][0]["result"] == {"points": [1, 1], "scores": [0, 0]}
+    assert store.round_view()["at"] == 1_767_261_603.0
+
+
+def test_the_log_is_append_only(store, tmp_path):
+    db = sqlite3.connect(tmp_path / "t.db")
+    for sql in ("UPDATE actions SET by = 'x'", "DELETE FROM actions"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            db.execute(sql)
+    db.close()
+
+
+def test_bad_requests_change_nothing(store):
+    store.pair_next_round()
+    before = store.last_seq()
+    bad = [lambda: store.record_result(1, "t09", {"winner": 0}),
+           lambda: store.record_result(2, "t01", {"winner": 0}),
+           lambda: store.record_result(1, "t01", {"winner": 3}),
+           lambda: store.record_result(1, "t01", {"scores": [1, 2]}),
+           lambda: store.forfeit(1, "t01", ["zz"]),
+           lambda: store.late_arrival(1, "a1", -3),
+           lambda: store.pair_next_round(),  # round 1 still waits for results
+           lambda: store.new("pair-swiss", entries())]
+    for call in bad:
+        with pytest.raises(TournamentError):
+            call()
+    assert store.last_seq() == before
+    store.record_result(1, "t01", {"winner": 0})
+    with pytest.raises(TournamentError, match="correct it instead"):
+        store.record_result(1, "t01", {"winner": 1})
+
+
+def test_a_table_game_is_logged_once(store):
+    store.pair_next_round()
+    assert store.record_game(1, "t02", 1, ["9", "A+"], event="t02:40:game_won")
+    assert not store.record_game(1, "t02", 1, ["9", "A+"], event="t02:40:game_won")
+    assert [a["kind"] for a in store.actions()].count("game") == 1
+    assert store.round_view()["tables"][1]["result"] == {"points": [0, 2], "scores": [-2, 2]}
+
+
+def test_a_reopened_store_replays_to_the_same_tournament(store, tmp_path):
+    for _ in range(3):
+        view = store.pair_next_round()
+        for i, x in enumerate(view["tables"]):
+            store.record_result(view["round"], x["table"], [{"winner": 0}, {"winner": 1}, {"draw": True}][i % 3])
+    store.correct_result(2, "t01", {"winner": 1})
+    again = TournamentStore(tmp_path / "t.db")
+    assert again.tournament == store.tournament
+    assert again.standings() == store.standings()
+    assert again.standings()["rows"][0]["prize"] == "一等奖"
+
+
+def test_an_impossible_field_is_refused_before_round_one(tmp_path):
+    s = TournamentStore(tmp_path / "x.db")
+    with pytest.raises(TournamentError, match="unknown option"):
+        s.new("pair-swiss", entries(), options={"round": 3})
+    # Three units of two pairs: each pair can meet four others, not five rounds' worth.
+    with pytest.raises(TournamentError, match="pair a1 \\(A\\) can meet only 4 pairs of other units; 5 rounds need 5"):
+        s.new("pair-swiss", entries(), options={"rounds": 5})
+    # One unit holding most of the field.
+    big = [Entry(f"p{i}", f"p{i}", "A" if i < 5 else f"U{i}", "A", (f"p{i}",)) for i in range(8)]
+    with pytest.raises(TournamentError, match="unit A has 5 of the 8 pairs"):
+        s.new("pair-swiss", big, options={"rounds": 2})
+    # Every pair has five opponents of other units, yet no five rounds exist: units A and B of
+    # three pairs, c and d alone. An A pair must meet c and d, so must every B pair: c would play
+    # six games in five rounds.
+    tight = [Entry(p, p, p[0], p[0], (p,)) for p in ("a1", "a2", "a3", "b1", "b2", "b3", "c", "d")]
+    with pytest.raises(TournamentError, match="no schedule of 5 rounds exists"):
+        s.new("pair-swiss", tight, options={"rounds": 5})
+    assert s.last_seq() == 0
+    s.new("pair-swiss", tight, options={"rounds": 4}, seed=3)  # four rounds can, and are played to the end
+    for k in range(1, 5):
+        for x in s.pair_next_round()["tables"]:
+            s.record_result(k, x["table"], {"draw": True})
+    assert s.tournament.finished
