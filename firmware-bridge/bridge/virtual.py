@@ -1,0 +1,213 @@
+"""``cardtable bridge virtual``: the table board in software on a pseudo-terminal, for the demo
+and for people without the hardware. It speaks the firmware's side of ``PROTOCOL.md`` the way
+``firmware/link.c`` does (presses kept until acknowledged, commands applied once, clocks counting
+down, ``LoSt`` without the host). Type ``N ready`` (a seat and a button) and Enter to press.
+
+>>> board = VirtualBoard(board_id=9)
+>>> board.press("N", "ready", now_ms=1000)
+True
+>>> from bridge.messages import parse
+>>> from bridge.frames import Splitter, decode
+>>> [parse(decode(p)) for p in Splitter().feed(board.take(now_ms=1001))][:2]
+[(0, Hello(board_id=9, boot=1, major=1, minor=0, patch=0, queued=1)), (1, Button(seat=2, button=0, pressed_ms=1000, board_ms=1001))]
+>>> board.render(now_ms=1001)
+'S[    LoSt off] E[    LoSt off] N[    LoSt off] W[    LoSt off] link lost'
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import sys
+import time
+import tty
+from dataclasses import dataclass
+
+from bridge.frames import FrameError, Splitter, UnknownFrame, decode, encode
+from bridge.messages import (
+    BUTTONS, LIGHTS, NO_CARDS, NO_CLOCK, SEATS, Ack, Button, Buzzer, Display, Heartbeat, Hello, HostBeat, Light,
+    Sync, parse,
+)
+
+FIRMWARE = (1, 0, 0)
+RETRY_MS = 250
+HEARTBEAT_MS = 500
+LINK_TIMEOUT_MS = 1500
+TICK_MS = 100
+EVENT_SLOTS = 32
+
+
+@dataclass
+class _Event:
+    seq: int
+    seat: int
+    button: int
+    pressed_ms: int
+    sent_ms: int | None = None
+
+
+class VirtualBoard:
+    """The board's state, time (board milliseconds) passed in."""
+
+    def __init__(self, board_id: int, boot: int = 1):
+        self.board_id, self.boot = board_id, boot
+        self.clock_ds = [NO_CLOCK] * 4
+        self.running = [False] * 4
+        self.cards = [NO_CARDS] * 4
+        self.lights = [0] * 4
+        self.beeps = 0
+        self.corrupt = self.unknown = self.dropped = 0
+        self._events: list[_Event] = []
+        self._next_seq = 1
+        self._host_seq: int | None = None
+        self._host_ms: int | None = None
+        self._beat_ms: int | None = None
+        self._tick_ms: int | None = None
+        self._splitter = Splitter()
+        self._out = bytearray()
+        self._hello = True
+
+    def press(self, seat: str, button: str, now_ms: int) -> bool:
+        if len(self._events) == EVENT_SLOTS:
+            self.dropped += 1
+            return False
+        self._events.append(_Event(self._next_seq, SEATS.index(seat), BUTTONS.index(button), now_ms))
+        self._next_seq += 1
+        return True
+
+    def link_up(self, now_ms: int) -> bool:
+        return self._host_ms is not None and now_ms - self._host_ms < LINK_TIMEOUT_MS
+
+    def received(self, data: bytes, now_ms: int) -> None:
+        for piece in self._splitter.feed(data):
+            try:
+                seq, message = parse(decode(piece))
+            except UnknownFrame:
+                self.unknown += 1
+                continue
+            except FrameError:
+                self.corrupt += 1
+                continue
+            if not isinstance(message, (Sync, HostBeat, Ack, Display, Light, Buzzer)):
+                self.unknown += 1  # a board's message: not for a board
+                continue
+            self._host_ms = now_ms
+            self._on(seq, message)
+
+    def _on(self, seq: int, message) -> None:
+        if isinstance(message, Sync):
+            self._host_seq, self._hello = None, True
+            for event in self._events:
+                event.sent_ms = None
+        elif isinstance(message, Ack):
+            self._events = [e for e in self._events if not (message.acked == Button.TYPE and e.seq == seq)]
+        elif not isinstance(message, HostBeat):
+            if seq != self._host_seq:
+                self._apply(message)
+            self._host_seq = seq
+            self._out += encode(Ack(message.TYPE).frame(seq))
+
+    def _apply(self, message: Display | Light | Buzzer) -> None:
+        if isinstance(message, Display):
+            self.clock_ds[message.seat] = message.clock_ds
+            self.cards[message.seat] = message.cards
+            self.running[message.seat] = message.running and message.clock_ds != NO_CLOCK
+        elif isinstance(message, Light):
+            self.lights[message.seat] = message.light
+        else:
+            self.beeps += message.beeps
+
+    def take(self, now_ms: int) -> bytes:
+        """What the board sends now (and the clocks' countdown)."""
+        if self._hello:
+            self._out += encode(Hello(self.board_id, self.boot, *FIRMWARE, len(self._events)).frame())
+            self._hello = False
+        for event in self._events:
+            if event.sent_ms is None or now_ms - event.sent_ms >= RETRY_MS:
+                self._out += encode(Button(event.seat, event.button, event.pressed_ms, now_ms).frame(event.seq))
+                event.sent_ms = now_ms
+        if self._beat_ms is None or now_ms - self._beat_ms >= HEARTBEAT_MS:
+            beat = Heartbeat(now_ms, len(self._events), self.link_up(now_ms), self.corrupt, self.unknown, self.dropped)
+            self._out += encode(beat.frame())
+            self._beat_ms = now_ms
+        self._count_down(now_ms)
+        out = bytes(self._out)
+        self._out.clear()
+        return out
+
+    def _count_down(self, now_ms: int) -> None:
+        if self._tick_ms is None:
+            self._tick_ms = now_ms
+        while now_ms - self._tick_ms >= TICK_MS:
+            self._tick_ms += TICK_MS
+            for seat in range(4):
+                if self.running[seat]:
+                    self.clock_ds[seat] = max(0, self.clock_ds[seat] - 1)
+                    if self.clock_ds[seat] == 0:
+                        self.running[seat] = False
+                        self.beeps += 1
+
+    def render(self, now_ms: int) -> str:
+        """One line: each seat's display (clock, cards or LoSt) and light."""
+        up = self.link_up(now_ms)
+        seats = []
+        for i, seat in enumerate(SEATS):
+            t = self.clock_ds[i]
+            clock = "    " if t == NO_CLOCK else f"{t / 10:4.1f}" if t < 1000 else f"{min(t // 10, 9999):4d}"
+            right = "LoSt" if not up else "    " if self.cards[i] == NO_CARDS else f"{self.cards[i]:4d}"
+            seats.append(f"{seat}[{clock}{right} {LIGHTS[self.lights[i]]}]")
+        return " ".join(seats) + ("" if up else " link lost")
+
+
+def serve(link: str, board_id: int) -> int:
+    """Run a virtual board on a new pseudo-terminal, ``link`` a symlink to it, until SIGINT/SIGTERM."""
+    master, slave = os.openpty()  # the slave stays open here: no hangup when the bridge closes it
+    tty.setraw(slave)
+    os.set_blocking(master, False)
+    tmp = f"{link}.new"
+    if os.path.lexists(tmp):
+        os.unlink(tmp)
+    os.symlink(os.ttyname(slave), tmp)
+    os.replace(tmp, link)
+    print(f"virtual board{board_id} on {os.ttyname(slave)} (link {link}); type e.g. 'N ready'", flush=True)
+    stopping = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stopping.append(1))
+    board, start = VirtualBoard(board_id), time.monotonic()
+    stdin = sys.stdin.fileno()
+    inputs, shown, typed = [master, stdin], None, b""
+    try:
+        while not stopping:
+            ready, _, _ = select.select(inputs, [], [], 0.01)
+            now_ms = int((time.monotonic() - start) * 1000)
+            if master in ready:
+                board.received(os.read(master, 4096), now_ms)
+            if stdin in ready:
+                data = os.read(stdin, 4096)
+                if not data:
+                    inputs.remove(stdin)  # no more typing; keep serving
+                *lines, typed = (typed + data).split(b"\n")
+                for line in lines:
+                    _command(board, line.decode(errors="replace"), now_ms)
+            try:
+                os.write(master, board.take(now_ms))
+            except BlockingIOError:
+                pass  # nobody reads the line: the bytes are lost, as on a real cable
+            if (view := board.render(now_ms)) != shown:
+                print(view, flush=True)
+                shown = view
+    finally:
+        if os.path.islink(link):
+            os.unlink(link)
+        os.close(slave)
+        os.close(master)
+    return 0
+
+
+def _command(board: VirtualBoard, line: str, now_ms: int) -> None:
+    words = line.split()
+    if len(words) != 2 or words[0] not in SEATS or words[1] not in BUTTONS:
+        print(f"? type a seat ({' '.join(SEATS)}) and a button ({' '.join(BUTTONS)}), e.g. 'N ready'", flush=True)
+    elif not board.press(words[0], words[1], now_ms):
+        print("queue full: press lost", flush=True)
