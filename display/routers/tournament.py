@@ -27,15 +27,17 @@ def _tournaments(ctx: Ctx):
     return ctx.tournament
 
 
-def _change(ctx: Ctx, user: str, action: str, detail: dict, call):
-    """Run one change on the store; a refusal is a 409 with the store's reason, and nothing changed."""
+def _change(ctx: Ctx, user: str, action: str, detail: dict, call) -> TournamentView:
+    """Run one change on the store and show the tournament after it; a refusal is a 409 with the
+    store's reason, and nothing changed."""
     with _tournaments(ctx).using() as store:
         try:
-            out = call(store)
+            call(store)
         except (TournamentError, EntryError) as exc:
             raise HTTPException(409, str(exc)) from None
+        view = _view(store)
     ctx.store.audit(user, action, detail, ctx.clock())
-    return out
+    return view
 
 
 def _view(store) -> TournamentView:
@@ -103,11 +105,8 @@ def new(body: NewTournament, user: Organiser, ctx: Ctx) -> TournamentView:
     options = {"rounds": body.rounds} if body.rounds is not None else None
     detail = body.model_dump(exclude_none=True) | {"entries": len(rows)}
 
-    def make(store):
-        store.new(body.system, entries_of(rows), name=body.name, seed=body.seed, options=options, id=body.id, by=user.name)
-        return _view(store)
-
-    return _change(ctx, user.name, "new_tournament", detail, make)
+    return _change(ctx, user.name, "new_tournament", detail, lambda store: store.new(
+        body.system, entries_of(rows), name=body.name, seed=body.seed, options=options, id=body.id, by=user.name))
 
 
 @router.get("/tournament", responses=ERRORS, summary="The tournament: latest round (finished tables have a result), standings")
@@ -121,11 +120,7 @@ def show(user: Referee, ctx: Ctx) -> TournamentView:
 
 @router.post("/tournament/rounds", status_code=201, responses=ERRORS, summary="Pair the next round")
 def pair(user: Organiser, ctx: Ctx) -> TournamentView:
-    def make(store):
-        store.pair_next_round(by=user.name)
-        return _view(store)
-
-    return _change(ctx, user.name, "pair_round", {}, make)
+    return _change(ctx, user.name, "pair_round", {}, lambda store: store.pair_next_round(by=user.name))
 
 
 @router.post("/tournament/rounds/{round_no}/start", responses=ERRORS,
@@ -159,27 +154,20 @@ def result(body: ResultIn, user: Referee, ctx: Ctx) -> TournamentView:
             store.correct_result(body.round, body.table, outcome, by=user.name, reason=body.reason)
         else:
             store.record_result(body.round, body.table, outcome, by=user.name)
-        return _view(store)
 
     return _change(ctx, user.name, "correct_result" if body.correct else "record_result", detail, make)
 
 
 @router.post("/tournament/forfeits", responses=ERRORS, summary="Entries at a table forfeit it (弃权)")
 def forfeit(body: ForfeitIn, user: Referee, ctx: Ctx) -> TournamentView:
-    def make(store):
-        store.forfeit(body.round, body.table, body.entries, by=user.name)
-        return _view(store)
-
-    return _change(ctx, user.name, "forfeit", body.model_dump(), make)
+    return _change(ctx, user.name, "forfeit", body.model_dump(),
+                   lambda store: store.forfeit(body.round, body.table, body.entries, by=user.name))
 
 
 @router.post("/tournament/late", responses=ERRORS, summary="An entry arrived late (past the limit: a forfeit)")
 def late(body: LateIn, user: Referee, ctx: Ctx) -> TournamentView:
-    def make(store):
-        store.late_arrival(body.round, body.entry, body.minutes, by=user.name)
-        return _view(store)
-
-    return _change(ctx, user.name, "late_arrival", body.model_dump(), make)
+    return _change(ctx, user.name, "late_arrival", body.model_dump(),
+                   lambda store: store.late_arrival(body.round, body.entry, body.minutes, by=user.name))
 
 
 @router.get("/tournament/export.{fmt}", response_class=Response, summary="The sheets: csv, xlsx or html (printable)",

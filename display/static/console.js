@@ -57,9 +57,12 @@ $("#c-tables").addEventListener("click", ev => {
 $("#all-last-hand").addEventListener("click", () => act(() => api("POST", "/api/console/last-hand")));
 
 // ---------------------------------------------------------------- flags
+let flagsAsked = 0;
 async function loadFlags() {
   if (!ME) return;
+  const asked = ++flagsAsked;
   const flags = await api("GET", "/api/console/flags").catch(() => []);
+  if (asked !== flagsAsked) return;  // a later answer is on its way
   const box = $("#c-flags .body");
   box.innerHTML = flags.length ? flags.map(f =>
     `<div class="flag-card" data-table="${esc(f.table)}" data-flag="${esc(f.flag)}">` +
@@ -94,12 +97,13 @@ function flagsChanged() {
 }
 function connect() {
   const es = new EventSource("/api/stream");
-  es.addEventListener("snapshot", m => { hall.tables = JSON.parse(m.data).tables; if (ME) { renderTables(); flagsChanged(); } });
+  es.addEventListener("snapshot", m => { hall.tables = JSON.parse(m.data).tables; flagsChanged(); if (ME) renderTables(); });
   es.addEventListener("state", m => {
     const c = JSON.parse(m.data);
     const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, status: null });
     const phase = v.state?.phase; v.state = c.data;
-    if (ME) { if (phase !== c.data.phase) renderTables(); flagsChanged(); }
+    flagsChanged();
+    if (ME && phase !== c.data.phase) renderTables();
   });
   es.addEventListener("status", m => {
     const c = JSON.parse(m.data);
@@ -109,7 +113,7 @@ function connect() {
   es.addEventListener("round", () => ME && renderTournament());
   es.addEventListener("standings", () => ME && renderTournament());
 }
-function renderTournament() { if (typeof tournamentPanel === "function") tournamentPanel(); }
+function renderTournament() { tournamentPanel(); }
 
 $("#lang").addEventListener("click", () => switchLanguage(() => { if (ME) { renderTables(); loadFlags(); loadAudit(); renderTournament(); } }));
 applyWords();

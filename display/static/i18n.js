@@ -33,7 +33,7 @@ const WORDS = {
     finished: "已完成", in_play: "进行中", tournament: "赛事", entries: "报名", add_entry: "添加",
     import: "导入 CSV/XLSX", new_tournament: "新建赛事", next_round: "编排下一轮", record_result: "录入结果",
     forfeit: "弃权", late: "迟到", export: "导出", name: "名称", rounds: "轮数", system: "赛制",
-    done: "完成", error: "错误",
+    done: "完成", error: "错误", players: "选手（、分隔）", reason: "更正原因", minutes: "迟到分钟", print: "打印",
   },
   en: {
     title: "cardtable hall", hall: "Hall live", nav_board: "Scoreboard", nav_big: "Big screen", nav_console: "Console",
@@ -67,7 +67,7 @@ const WORDS = {
     finished: "finished", in_play: "in play", tournament: "Tournament", entries: "Entries", add_entry: "Add",
     import: "Import CSV/XLSX", new_tournament: "New tournament", next_round: "Pair next round", record_result: "Record result",
     forfeit: "Forfeit", late: "Late", export: "Export", name: "Name", rounds: "Rounds", system: "System",
-    done: "done", error: "error",
+    done: "done", error: "error", players: "players (、 separated)", reason: "reason", minutes: "minutes late", print: "Print",
   },
 };
 let LANG = document.body.dataset.lang === "en" ? "en" : "zh";

@@ -86,8 +86,8 @@ def make_db(path: Path) -> Path:
     return path
 
 
-def settings(broker, db: Path) -> Settings:
-    return Settings(broker.url("scoreboard"), broker.url("console"), db)
+def settings(broker, db: Path, tournament_db: Path | None = None) -> Settings:
+    return Settings(broker.url("scoreboard"), broker.url("console"), db, tournament_db)
 
 
 def free_port() -> int:
@@ -120,9 +120,9 @@ class Server:
 
 
 
-def served(broker, db: Path) -> Server:
+def served(broker, db: Path, tournament_db: Path | None = None) -> Server:
     """The app on ``broker`` with the users of ``make_db``, served on a free port."""
-    return Server(create_app(settings(broker, make_db(db))))
+    return Server(create_app(settings(broker, make_db(db), tournament_db)))
 
 
 class LiveTable:

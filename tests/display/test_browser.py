@@ -14,6 +14,8 @@ import pytest
 
 from kit import ARTIFACTS, ORGANISER, LiveTable, round_, served, standings, state
 from referee.table.protocol import encode, topic
+from referee.tournament import TournamentStore
+from referee.tournament.service import TournamentService
 
 pytestmark = pytest.mark.browser
 TABLES = ["b1", "b2", "b3", "b4"]
@@ -24,8 +26,13 @@ SECOND_MS = 1000
 
 
 @pytest.fixture(scope="module")
-def server(broker, tmp_path_factory):
-    with served(broker, tmp_path_factory.mktemp("display") / "console.db") as s:
+def hall_db(tmp_path_factory):
+    return tmp_path_factory.mktemp("hall") / "hall.db"
+
+
+@pytest.fixture(scope="module")
+def server(broker, tmp_path_factory, hall_db):
+    with served(broker, tmp_path_factory.mktemp("display") / "console.db", hall_db) as s:
         yield s
 
 
@@ -234,3 +241,71 @@ def test_screenshots_at_both_sizes_and_a_phone(page, table, tournament):
     phone.wait_for_selector("#tile-b4")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     shot(phone, "scoreboard-phone-390x844.png")
+
+
+def login(console) -> None:
+    console.wait_for_selector("#login-form")
+    console.fill("input[name=user]", ORGANISER[0])
+    console.fill("input[name=password]", ORGANISER[1])
+    console.click("#login-form button")
+    console.wait_for_selector("#desk:not([hidden])")
+
+
+def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, hall_db, tmp_path):
+    """Import the form, make the tournament, pair round 1, enter a result, correct it: the tournament
+    service (on the same file) publishes, and the scoreboard's standings follow each change."""
+    service = TournamentService(TournamentStore(hall_db), broker.url("tournament"), client_id="tournament-test", poll_s=0.1).start()
+    try:
+        console = page("/console")
+        login(console)
+        form = tmp_path / "报名表.xlsx"
+        form.write_bytes(xlsx_form())
+        console.set_input_files("#t-import input[type=file]", str(form))
+        console.click("#t-import button")
+        console.wait_for_selector(".entries li:nth-child(6)")
+        console.select_option("#t-new select[name=system]", "pair-swiss")
+        console.fill("#t-new input[name=name]", "秋季教工升级赛")
+        console.fill("#t-new input[name=id]", "spring")
+        console.fill("#t-new input[name=rounds]", "3")
+        console.click("#t-new button")
+        console.wait_for_selector("#t-pair")
+        console.click("#t-pair")
+        console.wait_for_selector("#t-round[data-round='1'] tr[data-table=t01]")
+        board = page("/")
+        board.wait_for_selector("#pairings tr[data-table=t03]")
+        row = console.locator("#t-round tr[data-table=t01]")
+        first, second = (row.locator("label").nth(i).inner_text().strip() for i in (0, 1))
+        row.locator("input[type=radio]").nth(0).check()
+        row.locator("button[data-result=record]").click()
+        board.wait_for_selector("#pairings tr[data-table=t01] td.num:has-text('2 : -2')", timeout=2 * SECOND_MS)
+        top = board.locator("#standings tbody tr").first
+        assert top.locator("td").nth(3).inner_text() == "2"
+        winner_unit = top.locator("td").nth(1).inner_text()
+        assert first.startswith(winner_unit)
+        # a dispute: the other pair won; the standings are computed again
+        row = console.locator("#t-round tr[data-table=t01]")
+        row.locator("input[type=radio]").nth(1).check()
+        row.locator("input[name=reason]").fill("记分错误")
+        row.locator("button[data-result=correct]").click()
+        board.wait_for_selector("#pairings tr[data-table=t01] td.num:has-text('-2 : 2')", timeout=2 * SECOND_MS)
+        board.wait_for_function(f"document.querySelector('#standings tbody tr td:nth-child(2)').textContent !== {json.dumps(winner_unit)}")
+        assert second.startswith(board.locator("#standings tbody tr").first.locator("td").nth(1).inner_text())
+        console.wait_for_selector("#c-audit tbody tr:has-text('correct_result')")
+        assert "记分错误" in console.inner_text("#c-audit tbody tr:has-text('correct_result')")
+    finally:
+        service.stop()
+
+
+def xlsx_form() -> bytes:
+    import io
+
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    wb.active.append(["单位", "对", "选手"])
+    for unit in ("数学系", "物理系", "化学系"):
+        for p in (1, 2):
+            wb.active.append([unit, str(p), f"{unit}{p}甲、{unit}{p}乙"])
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()

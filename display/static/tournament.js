@@ -1,0 +1,69 @@
+// The console's tournament panel: registration (by hand or the CSV/XLSX form), the tournament, its rounds,
+// results and corrections, forfeits, late arrivals, exports. Uses api(), act(), T() of console.js and i18n.js.
+"use strict";
+async function tournamentPanel() {
+  const box = $("#c-tournament .body");
+  let t = null;
+  try { t = await api("GET", "/api/console/tournament"); } catch { t = null; }
+  box.innerHTML = t ? roundHTML(t) : await registrationHTML();
+}
+async function registrationHTML() {
+  const list = await api("GET", "/api/console/entries").catch(() => ({ entries: [] }));
+  return `<h3>${T("entries")} (${list.entries.length})</h3><ol class="entries">` +
+    list.entries.map(e => `<li data-entry="${esc(e.id)}">${esc(e.unit)} · ${esc(e.name)}</li>`).join("") + `</ol>` +
+    `<form id="t-entry"><input name="unit" placeholder="${T("unit")}" required> <input name="pair" placeholder="#" size="3">` +
+    ` <input name="players" placeholder="${T("players")}" required> <button>${T("add_entry")}</button></form>` +
+    `<form id="t-import"><label>${T("import")} <input type="file" name="file" accept=".csv,.xlsx" required></label> <button>${T("import")}</button></form>` +
+    `<form id="t-new"><select name="system"><option>pair-swiss</option><option>knockout-best-of-three</option><option>individual-tables</option></select>` +
+    ` <input name="name" placeholder="${T("name")}" required> <input name="id" placeholder="id" value="main" pattern="[A-Za-z0-9_-]{1,32}">` +
+    ` <input name="rounds" type="number" min="1" max="30" placeholder="${T("rounds")}"> <button>${T("new_tournament")}</button></form>`;
+}
+function roundHTML(t) {
+  const r = t.round;
+  const rows = r.tables.map(x => {
+    const names = x.entries.map((e, i) => `<label><input type="radio" name="w-${esc(x.table)}" value="${i}"> ${esc(e.name)}</label>` +
+      ` <button data-forfeit="${esc(e.id)}" title="${T("forfeit")}">${T("forfeit")}</button>`).join(" <b>vs</b> ");
+    const done = x.result ? `<span class="finished">${T("finished")} ${x.result.scores.join(" : ")}</span>` : T("in_play");
+    return `<tr data-table="${esc(x.table)}"><td>${esc(x.table)}</td><td>${names}</td><td>${done}</td>` +
+      `<td><button data-result="record">${T("record_result")}</button> <input name="reason" placeholder="${T("reason")}" size="8">` +
+      ` <button data-result="correct">${T("correct")}</button></td></tr>`;
+  }).join("");
+  return `<p><b>${esc(t.name)}</b> · ${esc(t.system)} · ${T("round_of")(t.paired, t.rounds)}${t.finished ? " · " + T("finished") : ""}</p>` +
+    `<p><button id="t-pair">${T("next_round")}</button> <input id="t-rulebook" value="classic-3deck" size="14">` +
+    ` <button id="t-start" ${r.round ? "" : "disabled"}>${T("start_round")} ${r.round || ""}</button>` +
+    ` <a href="/api/console/tournament/export.xlsx">${T("export")} XLSX</a> <a href="/api/console/tournament/export.csv">CSV</a>` +
+    ` <a href="/api/console/tournament/export.html" target="_blank">${T("print")}</a></p>` +
+    `<table id="t-round" data-round="${r.round}"><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th>${T("result")}</th><th>${T("actions")}</th></tr></thead><tbody>${rows}</tbody></table>` +
+    `<form id="t-late"><input name="entry" placeholder="${T("entry")} id" required> <input name="minutes" type="number" min="0" step="0.5" placeholder="${T("minutes")}" required>` +
+    ` <button>${T("late")}</button></form>`;
+}
+function formJSON(form) { return Object.fromEntries([...new FormData(form)].filter(([, v]) => v !== "")); }
+document.addEventListener("submit", ev => {
+  const f = ev.target, id = f.getAttribute("id") || "";  // f.id would be the form's "id" input
+  if (!id.startsWith("t-")) return;
+  ev.preventDefault();
+  let call;
+  if (id === "t-entry") call = () => api("POST", "/api/console/entries", formJSON(f));
+  if (id === "t-import") call = () => api("POST", "/api/console/entries/import", new FormData(f));
+  if (id === "t-new") { const b = formJSON(f); if (b.rounds) b.rounds = Number(b.rounds); call = () => api("POST", "/api/console/tournament", b); }
+  if (id === "t-late") call = () => api("POST", "/api/console/tournament/late",
+    { round: Number($("#t-round").dataset.round), entry: f.elements.entry.value, minutes: Number(f.elements.minutes.value) });
+  act(call).then(tournamentPanel);
+});
+document.addEventListener("click", ev => {
+  const b = ev.target.closest("#c-tournament button");
+  if (!b || b.closest("form")) return;
+  const round = Number($("#t-round")?.dataset.round);
+  const row = b.closest("tr");
+  let call;
+  if (b.id === "t-pair") call = () => api("POST", "/api/console/tournament/rounds");
+  if (b.id === "t-start") call = () => api("POST", `/api/console/tournament/rounds/${round}/start`, { rulebook: $("#t-rulebook").value });
+  if (b.dataset.forfeit) call = () => api("POST", "/api/console/tournament/forfeits", { round, table: row.dataset.table, entries: [b.dataset.forfeit] });
+  if (b.dataset.result) {
+    const picked = row.querySelector("input[type=radio]:checked");
+    const body = { round, table: row.dataset.table, result: { winner: picked ? Number(picked.value) : null } };
+    if (b.dataset.result === "correct") { body.correct = true; body.reason = row.querySelector("input[name=reason]").value; }
+    call = () => api("POST", "/api/console/tournament/results", body);
+  }
+  if (call) act(call).then(tournamentPanel);
+});
