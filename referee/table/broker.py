@@ -24,11 +24,13 @@ topic write cardtable/v1/tables/t1/events
 topic write cardtable/v1/tables/t1/violations
 topic write cardtable/v1/tables/t1/status
 topic read cardtable/v1/tables/t1/observed
+topic read cardtable/v1/tables/t1/removed
 topic read cardtable/v1/tables/t1/board/in
 topic read cardtable/v1/tables/t1/commands
 <BLANKLINE>
 user camera-t1
 topic write cardtable/v1/tables/t1/observed
+topic write cardtable/v1/tables/t1/removed
 topic write cardtable/v1/tables/t1/frames
 <BLANKLINE>
 user board-t1
@@ -118,7 +120,7 @@ def table_acl(
         blocks.append((table_user(t),
                        [f"topic write {topic(t, leaf)}" for leaf in TABLE_WRITES]
                        + [f"topic read {topic(t, leaf)}" for leaf in TABLE_READS]))
-        blocks.append((camera_user(t), [f"topic write {topic(t, 'observed')}",
+        blocks.append((camera_user(t), [f"topic write {topic(t, 'observed')}", f"topic write {topic(t, 'removed')}",
                                         f"topic write {topic(t, 'frames')}"]))
         blocks.append((board_user(t), [f"topic write {topic(t, 'board/in')}",
                                        f"topic write {topic(t, 'board/status')}",

@@ -49,7 +49,7 @@ from referee.table.fastcheck import Unsupported, compile_schema
 
 VERSION = 1
 PREFIX = f"cardtable/v{VERSION}/tables/"
-INPUTS = ("observed", "board/in", "commands")
+INPUTS = ("observed", "removed", "board/in", "commands")
 OUTPUTS = ("board/out", "state", "events", "violations", "status")
 # Published beside the flow (the service ignores them): the camera's kept frames, for the console;
 # the board bridge's presence (is the table board answering?).

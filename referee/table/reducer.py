@@ -112,7 +112,8 @@ class Reducer:
     def apply(self, name: str, payload: dict, at: float, seq: int) -> tuple[Reducer, list[Output]]:
         """The table after one input (already validated by ``protocol.decode``), and what to publish."""
         ticked = self._with(seq=seq, at=max(self.at, at), _events=())._tick()  # what time ruled stands
-        handler = {"commands": Reducer._command, "board/in": Reducer._button, "observed": Reducer._observed}[name]
+        handler = {"commands": Reducer._command, "board/in": Reducer._button, "observed": Reducer._observed,
+                   "removed": Reducer._removed}[name]
         try:
             t = handler(ticked, payload)
         except ValueError as exc:  # _Reject, and any rule the engines refuse: the input changes nothing
@@ -252,6 +253,32 @@ class Reducer:
             return self._flag(seat, "unsure", cards, f"unsure read ({p['confidence']:.2f}): please confirm", p)
         return self._seen(seat, cards, p)
 
+    def _removed(self, p: dict) -> Reducer:
+        """Cards face up in front of ``seat`` left the table: normal once their trick is complete;
+        before every seat has played, an early pickup (牌一经触桌，不得收回), flagged for the referee.
+        An unsure read of it is ignored (nothing is flagged on a guess)."""
+        seat = p["seat"]
+        try:
+            cards = Cards.parse(p["cards"])
+        except CardError as exc:
+            raise _Reject(str(exc)) from None
+        if p["confidence"] < CONFIDENT:
+            return self
+        face_up, complete = self._face_up(seat)
+        if face_up is None:
+            return self  # this game's reducer does not follow pickups
+        if not face_up.contains(cards):
+            raise _Reject(f"{seat}: {cards} did not lie face up in front of {seat} (there: {face_up or 'nothing'})")
+        if complete:
+            return self
+        return self._flag(seat, "early_pickup", cards, f"{seat} picked up {cards} before the trick was complete",
+                          None, "牌一经触桌，不得收回（一圈未完即收牌）", {})
+
+    def _face_up(self, seat: str) -> tuple[Cards | None, bool]:
+        """The cards ``seat`` has face up in the latest trick, and whether that trick is complete;
+        ``(None, True)`` where the game's reducer does not follow what lies on the table."""
+        return None, True
+
     def _seen(self, seat: str, cards: Cards, p: dict) -> Reducer:
         raise NotImplementedError
 
@@ -366,7 +393,7 @@ _TURN_TAKEN = frozenset({"play_accepted", "passed"})
 VIOLATION_NAMES = {
     "overtime": "超时", "late_arrival": "迟到", "kitty_window": "扣底超时", "revoke": "藏张",
     "failed_throw": "甩牌失败", "illegal_lead": "出错牌", "wrong_card_count": "牌数不符",
-    "out_of_turn": "越序出牌", "exposed_card": "暴露张", "taken_back": "收回牌", "wrong_size": "张数不符",
+    "out_of_turn": "越序出牌", "exposed_card": "暴露张", "early_pickup": "提前收牌",
     "foul": "犯规", "return_late": "还牌超时",
 }  # fmt: skip
 

@@ -184,6 +184,12 @@ class Table(Reducer):
     def _out_of_turn_rule(self) -> tuple[str, dict]:
         return "越序出牌", {"points": self.rules.penalties.get("out_of_turn", {}).get("points", 0)}
 
+    def _face_up(self, seat: str) -> tuple[Cards | None, bool]:
+        trick = self.judge.tricks[-1] if self.judge and self.judge.tricks else None
+        if trick is None:
+            return Cards(), True
+        return dict(trick.plays).get(seat, Cards()), len(trick.plays) == 4
+
     def _could_be_play(self, seat: str, cards: Cards) -> bool:
         trick = self.judge.tricks[-1] if self.judge and self.judge.tricks else None
         if trick is None or len(trick.plays) == 4:

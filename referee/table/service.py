@@ -55,6 +55,7 @@ from typing import Any, Self
 from referee.table.log import EventLog, LogError
 from referee.table.mqtt import Connection
 from referee.table.protocol import (
+    INPUTS,
     TOPICS,
     PayloadError,
     decode,
@@ -66,7 +67,6 @@ from referee.table.protocol import (
 
 log = logging.getLogger(__name__)
 
-INPUT_NAMES = ("observed", "board/in", "commands")
 QOS = 1
 IDLE_WAKE_S = 1.0  # the worker looks at the shot clock's deadline at least this often
 BATCH_MAX = 100  # queued inputs applied before the state is published
@@ -168,7 +168,7 @@ class TableService:
                 manual_ack=True,
                 **kwargs,
             )
-            for name in INPUT_NAMES:  # before connect: the session's queued inputs find their handler
+            for name in INPUTS:  # before connect: the session's queued inputs find their handler
                 self.conn.subscribe(topic(self.table_id, name), self._on_message, qos=QOS)
             self.conn.connect()
             for seq, outputs in unsent:

@@ -32,7 +32,7 @@ LABELS: dict[str, dict[str, Any]] = {
         "seats": {"S": "南", "E": "东", "N": "北", "W": "西"},
         "teams": {"SN": "南北", "EW": "东西"},
         "suits": {"S": "黑桃", "H": "红心", "D": "方块", "C": "梅花", None: "无主"},
-        "inputs": {"observed": "摄像", "board/in": "按键", "commands": "指令"},
+        "inputs": {"observed": "摄像", "removed": "摄像（收牌）", "board/in": "按键", "commands": "指令"},
         "confidence": "置信度 {c:.2f}",
         "paren": "（{}）",
         "buttons": {"ready": "准备", "pass": "不出", "confirm": "确认", "referee": "召裁判",
@@ -98,7 +98,8 @@ LABELS: dict[str, dict[str, Any]] = {
         "play_on": "，平局继续打完",
         "first_bid_three": "（头撂）",
         "hows": {"confirm": "已确认", "dismiss": "已撤销", "correct": "已更正"},
-        "flag_kinds": {"unsure": "识别存疑", "impossible": "不可能的出牌", "out_of_turn": "越序出牌"},
+        "flag_kinds": {"unsure": "识别存疑", "impossible": "不可能的出牌", "out_of_turn": "越序出牌",
+                       "exposed_card": "暴露张", "early_pickup": "提前收牌"},
         "results": {"dealer": "庄家方升 {n} 级", "defenders": "防家上台", "defenders_up": "防家上台并升 {n} 级",
                     "replay": "重打本盘"},
         "undecided": "未定",
@@ -122,7 +123,7 @@ LABELS: dict[str, dict[str, Any]] = {
         "seats": {"S": "S", "E": "E", "N": "N", "W": "W"},
         "teams": {"SN": "N-S", "EW": "E-W"},
         "suits": {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", None: "no trumps"},
-        "inputs": {"observed": "camera", "board/in": "button", "commands": "command"},
+        "inputs": {"observed": "camera", "removed": "camera (picked up)", "board/in": "button", "commands": "command"},
         "confidence": "confidence {c:.2f}",
         "paren": " ({})",
         "buttons": {"ready": "ready", "pass": "pass", "confirm": "confirm", "referee": "referee",
@@ -189,7 +190,8 @@ LABELS: dict[str, dict[str, Any]] = {
         "play_on": ", level: play on",
         "first_bid_three": " (first-bid three)",
         "hows": {"confirm": "confirmed", "dismiss": "dismissed", "correct": "corrected"},
-        "flag_kinds": {"unsure": "unsure read", "impossible": "impossible play", "out_of_turn": "out of turn"},
+        "flag_kinds": {"unsure": "unsure read", "impossible": "impossible play", "out_of_turn": "out of turn",
+                       "exposed_card": "exposed card", "early_pickup": "early pickup"},
         "results": {"dealer": "the dealer's side goes up {n}", "defenders": "the defenders take over",
                     "defenders_up": "the defenders take over and go up {n}", "replay": "the hand is replayed"},
         "undecided": "undecided",
@@ -222,7 +224,7 @@ class _Formatter:
     def input(self, kind: str, p: dict) -> str:
         say = self.say
         who = say["inputs"].get(kind, kind)
-        if kind == "observed":
+        if kind in ("observed", "removed"):
             text = f"{self.seat(p['seat'])} {self.cards(p['cards'])}"
             if p.get("confidence", 1.0) < 1.0:
                 text += say["paren"].format(say["confidence"].format(c=p["confidence"]))

@@ -219,3 +219,25 @@ def test_a_violation_shows_on_the_seat_display_until_it_plays_again():
     shown = [b for b in boards if b.get("message") == "超时 警告"]
     assert shown and all(b["light"] == "red" for b in shown)
     assert "message" not in boards[-1]
+
+
+def test_a_trick_picked_up_before_every_seat_played_is_flagged():
+    """牌一经触桌，不得收回: the camera sees a seat's cards leave the table before the trick is complete."""
+    d = Driver()
+    d.start()
+    d.declare_and_take_kitty()
+    d.send("observed", {"seat": "S", "cards": ["S3", "S3"], "confidence": 0.99})
+    d.send("observed", {"seat": "E", "cards": ["S5", "S6"], "confidence": 0.99})
+    d.send("removed", {"seat": "E", "cards": ["SA"], "confidence": 0.99})  # never on the table
+    assert d.kinds()[-1] == "rejected" and not d.table.flags
+    d.send("removed", {"seat": "E", "cards": ["S5"], "confidence": 0.6})  # unsure: nothing on a guess
+    assert not d.table.flags
+    d.send("removed", {"seat": "S", "cards": ["S3", "S3"], "confidence": 0.97})
+    v = [o.payload for o in d.outputs if o.name == "violations"][-1]
+    assert (v["seat"], v["kind"], v["status"]) == ("S", "early_pickup", "flagged")
+    d.send("commands", {"command": "dismiss", "flag": v["flag"]})
+    for seat, cards in (("N", ["S7", "S8"]), ("W", ["S9", "ST"])):
+        d.send("observed", {"seat": seat, "cards": cards, "confidence": 0.99})
+    before = len(d.outputs)
+    d.send("removed", {"seat": "S", "cards": ["S3", "S3"], "confidence": 0.97})  # the trick is complete: normal
+    assert d.outputs[before:] == [] and not d.table.flags

@@ -37,7 +37,7 @@ RULEBOOK = "classic-3deck"
 T0 = 1_767_261_600.0  # the injected clock's start (2026-01-01 10:00 in Beijing)
 WAIT_S = 5.0
 PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
-ROLE = {"observed": "camera-{t}", "board/in": "board-{t}", "commands": CONSOLE}
+ROLE = {"observed": "camera-{t}", "removed": "camera-{t}", "board/in": "board-{t}", "commands": CONSOLE}
 
 
 class Clock:
@@ -344,6 +344,8 @@ BAD = [
     ("observed", b'{"v":1,"id":"bad-6","seat":"E","cards":["S9"],"confidence":NaN,"at":3}'),
     ("observed", b'[1,2,3]'),
     ("observed", b"\xff\xfe"),
+    ("removed", b'{"v":1,"id":"bad-r1","seat":"E","cards":["S9"],"at":3}'),
+    ("removed", b'{"v":1,"id":"bad-r2","seat":"E","cards":[],"confidence":0.9,"at":3}'),
     ("board/in", b'{"v":1,"id":"bad-7","seat":"X","button":"ready","at":1}'),
     ("board/in", b'{"v":1,"id":"bad-8","seat":"S","button":"ready","at":1,"extra":true}'),
     ("board/in", b'{"v":1,"seat":"S","button":"ready","at":1}'),
@@ -357,6 +359,7 @@ BAD = [
 
 MARKERS = {  # a valid input that changes nothing but the state's seq (each is ruled out as it is)
     "observed": {"seat": "E", "cards": ["SA"], "confidence": 0.99},  # nothing is dealt
+    "removed": {"seat": "E", "cards": ["SA"], "confidence": 0.99},  # nothing lies on the table
     "board/in": {"seat": "S", "button": "referee"},
     "commands": {"command": "confirm", "flag": "no-such-flag"},
 }
