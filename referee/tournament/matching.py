@@ -74,7 +74,7 @@ def min_cost_pairing(nodes: Iterable[str], scores: dict[str, float], allowed: se
     :func:`lower_bound` is a cheapest pairing. Otherwise the blossom algorithm decides."""
     import networkx as nx
 
-    nodes = list(nodes)
+    nodes = sorted(nodes)  # a set's order changes with the process's hash seed: the draw must not
     if len(nodes) % 2:
         return None
     if not nodes:
