@@ -213,6 +213,28 @@ def test_inputs_are_applied_in_order_and_a_duplicate_once(table):
     assert [e.seq for e in t.service.log.entries()] == [1, 2, 3, 4]
 
 
+def test_out_of_order_deliveries_are_applied_in_arrival_order_with_time_running_forward(table):
+    """The camera and the board are separate clients: a press stamped before the last play can
+    arrive after it, and a QoS 1 redelivery of an old input after newer ones. The first is applied
+    at the latest time already seen (no clock runs backwards, no overrun is measured from the
+    past); the second is applied never."""
+    t = table("s9")
+    t.start()
+    t.play_to_first_lead()
+    lead = {"v": 1, "id": "o-lead", "seat": "S", "cards": ["HA", "HA"], "confidence": 0.98, "at": t.at + 5}
+    t.publish("observed", encode("observed", lead))
+    t.seq += 1
+    led = t.watch.state(t.seq)
+    assert led["turn"] == "E" and led["clocks"]["E"]["left"] == 10
+    early = t.send("board/in", {"seat": "N", "button": "referee"}, at=lead["at"] - 4)  # stamped before the lead
+    assert early["at"] == led["at"] and early["clocks"]["E"] == led["clocks"]["E"]
+    t.publish("observed", encode("observed", lead))  # the old lead redelivered after the press
+    marker = t.send("board/in", {"seat": "N", "button": "referee"}, at=lead["at"] + 1)
+    assert marker["cards"] == led["cards"] and marker["current_trick"] == led["current_trick"]
+    ids = [e.payload["id"] for e in t.service.log.entries()]
+    assert ids.count("o-lead") == 1 and len(ids) == t.seq
+
+
 def test_a_restart_replays_the_log_and_ignores_what_it_already_has(table):
     t = table("s3")
     t.start()
