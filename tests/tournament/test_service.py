@@ -1,0 +1,107 @@
+"""The tournament service against a real mosquitto: a table's game result arrives on its
+``events`` and the retained ``round`` and ``standings`` topics change; a redelivered event counts
+once; the round clock's end draws on equal levels; a result entered at the console (another
+store on the same file) is published too; a late scoreboard gets both payloads retained; every
+payload is valid against its schema."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+
+from referee.table.protocol import encode as encode_event
+from referee.table.protocol import topic as table_topic
+from referee.tournament import Entry, TournamentStore
+from referee.tournament.service import TournamentService
+from referee.tournament.topics import check
+from referee.tournament.topics import topic as tournament_topic
+
+TABLES = ["t01", "t02", "t03", "t04", "t05"]
+UNITS = {"a1": "机电", "a2": "机电", "b1": "外语", "b2": "外语", "c1": "化工", "c2": "化工", "d1": "体育", "d2": "体育"}
+WAIT_S = 5.0
+
+
+@pytest.fixture
+def running(broker, tmp_path):
+    store = TournamentStore(tmp_path / "t.db")
+    store.new("pair-swiss", [Entry(p, p, u, u, (f"{p}甲", f"{p}乙")) for p, u in UNITS.items()],
+              name="拖拉机赛", seed=1, options={"rounds": 2}, id="zk2010")
+    store.pair_next_round()
+    service = TournamentService(store, broker.url("tournament"), client_id=f"tournament-{uuid.uuid4().hex[:6]}", poll_s=0.05)
+    service.start()
+    yield store, service
+    service.stop()
+    store.close()
+
+
+def listen(connect, inbox, user="scoreboard"):
+    box = inbox()
+    conn = connect(user, clean_start=True)
+    conn.subscribe("cardtable/v1/tournament/#", box)
+    assert conn.wait_subscribed(WAIT_S)
+    return box
+
+
+def latest(box, name, predicate=lambda p: True):
+    """The first payload of ``name`` that satisfies ``predicate`` (waiting for it), schema-checked."""
+    t = tournament_topic("zk2010", name)
+    _, raw = box.wait_for(lambda tp, p: tp == t and predicate(json.loads(p)))
+    return check(name, json.loads(raw))
+
+
+def send(connect, table, seq, kind, data):
+    conn = connect(f"table-{table}")
+    conn.publish(table_topic(table, "events"), encode_event("events", {"v": 1, "seq": seq, "kind": kind, "at": 100.0 + seq, "data": data}))
+    assert conn.flush(WAIT_S)
+
+
+def result_of(payload, table):
+    return next(x["result"] for x in payload["tables"] if x["table"] == table)
+
+
+def test_a_game_result_from_a_table_updates_the_standings(running, connect, inbox):
+    store, _ = running
+    box = listen(connect, inbox)
+    first = latest(box, "round")
+    assert first["round"] == 1 and all(x["result"] is None for x in first["tables"])
+    assert latest(box, "standings")["columns"] == ["对手分", "级差"]
+    t01 = first["tables"][0]["entries"]
+    second = store.tournament.entry(t01[1]["id"])
+    # The table seats the second entry at S/N and its side wins the game (passes A).
+    send(connect, "t01", 3, "assigned", {"players": {"S": second.players[0], "E": "x1", "N": second.players[1], "W": "x2"},
+                                         "rulebook": "classic-3deck"})
+    send(connect, "t01", 80, "levels_changed", {"levels": {"SN": "A", "EW": "9"}, "dealer": "N"})
+    send(connect, "t01", 91, "game_won", {"team": "SN"})
+    send(connect, "t01", 91, "game_won", {"team": "SN"})  # QoS 1 redelivery: once only
+    view = latest(box, "round", lambda p: result_of(p, "t01") is not None)
+    assert result_of(view, "t01") == {"points": [0, 2], "scores": [-2, 2]}
+    standings = latest(box, "standings", lambda p: any(r["score"] == 2 for r in p["rows"]))
+    assert {r["id"]: r["score"] for r in standings["rows"]}[second.team] == 2
+    # The round clock ends t02's game on equal levels: a draw.
+    send(connect, "t02", 40, "levels_changed", {"levels": {"SN": "9", "EW": "9"}, "dealer": "E"})
+    send(connect, "t02", 41, "round_over", {"hands": 9})
+    view = latest(box, "round", lambda p: result_of(p, "t02") is not None)
+    assert result_of(view, "t02") == {"points": [1, 1], "scores": [0, 0]}
+    # A table outside the round changes nothing; the next event is still taken.
+    send(connect, "t05", 7, "game_won", {"team": "EW"})
+    send(connect, "t03", 12, "game_won", {"team": "EW"})
+    view = latest(box, "round", lambda p: result_of(p, "t03") is not None)
+    assert result_of(view, "t03")["points"] == [0, 2]
+    assert [a["data"]["event"] for a in store.actions() if a["kind"] == "game"] == ["t01:91:game_won", "t02:41:round_over", "t03:12:game_won"]
+    assert {a["by"] for a in store.actions() if a["kind"] == "game"} == {"table t01", "table t02", "table t03"}
+
+
+def test_a_result_entered_at_the_console_is_published_and_retained(running, connect, inbox, tmp_path):
+    store, _ = running
+    console = TournamentStore(tmp_path / "t.db")
+    box = listen(connect, inbox)
+    latest(box, "round")
+    console.record_result(1, "t04", {"winner": 0}, by="王老师")
+    view = latest(box, "round", lambda p: result_of(p, "t04") is not None)
+    assert result_of(view, "t04") == {"points": [2, 0], "scores": [2, -2]}
+    late = listen(connect, inbox, user="console")  # retained: a late reader sees it at once
+    assert result_of(latest(late, "round"), "t04") == {"points": [2, 0], "scores": [2, -2]}
+    assert latest(late, "standings")["round"] == 1
+    console.close()
