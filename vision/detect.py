@@ -46,13 +46,29 @@ class Card:
     conflict: bool = False  # corners of one card read as different cards
 
 
-def regions(image: np.ndarray, exclude: list[tuple[float, float]] = (), min_px: int = 400) -> list[tuple[int, int, int, int]]:
-    """Boxes (x0, y0, x1, y1), multiples of 8, around card-white areas: bright and grey compared with the rest."""
-    small = cv2.resize(image, (image.shape[1] // 4, image.shape[0] // 4), interpolation=cv2.INTER_AREA)
+def white_mask(small: np.ndarray) -> np.ndarray:
+    """Card-white pixels (bright and grey compared with the rest) of a small (1/4 size) BGR image, 0/1."""
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     v, s = hsv[..., 2].astype(np.int16), hsv[..., 1].astype(np.int16)
-    mask = ((v > np.median(v) + 35) & (s < 90)) | ((v > 150) & (s < 60))
-    mask = mask.astype(np.uint8)
+    return (((v > np.median(v) + 35) & (s < 90)) | ((v > 150) & (s < 60))).astype(np.uint8)
+
+
+def foreign_mask(small: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """Pixels that are neither felt nor card (a hand, a sleeve, a cup), 0/1: far from the felt's median colour in
+    Lab (lightness counted half, as the light varies over the table) and not on or next to card-white."""
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    diff = lab - np.median(lab.reshape(-1, 3), axis=0)
+    diff[..., 0] *= 0.5
+    far = np.sqrt((diff ** 2).sum(-1)) > 28
+    return (far & (cv2.dilate(white, np.ones((5, 5), np.uint8)) == 0)).astype(np.uint8)
+
+
+def regions(image: np.ndarray, exclude: list[tuple[float, float]] = (), min_px: int = 400,
+            white: np.ndarray | None = None) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1), multiples of 8, around card-white areas (``exclude``: marker centres)."""
+    if white is None:
+        white = white_mask(cv2.resize(image, (image.shape[1] // 4, image.shape[0] // 4), interpolation=cv2.INTER_AREA))
+    mask = white.copy()
     for x, y in exclude:
         cv2.circle(mask, (int(x / 4), int(y / 4)), 17, 0, -1)
     mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))

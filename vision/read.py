@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
 
 from vision.calibrate import Calibration, NotCalibrated, calibrate
 from vision.canon import canon_homography
-from vision.detect import Card, detections, group, regions
-from vision.geometry import CANON, SEATS, from_canon, seat_of, to_canon
+from vision.detect import Card, detections, foreign_mask, group, regions, white_mask
+from vision.geometry import CANON, MARGIN, PX, SEATS, from_canon, seat_of, to_canon
+
+BUSY_PX = 40  # foreign pixels (at 1/4 size, ~1 cm2 each) in a seat's play zone that mean a hand is over it
+EDGE = 0.12  # the strip along each edge where arms rest is not part of the play zone
 from vision.model import Model
 
 
@@ -35,6 +39,7 @@ class Reading:
     cards: tuple[SeenCard, ...]
     calibration: Calibration | None = None
     problem: str | None = None  # why the frame is not calibrated
+    busy: dict[str, bool] | None = None  # seats with a hand (or anything else) over their play zone
 
     def seats(self) -> dict[str, list[str]]:
         return {s: [c.name for c in self.cards if c.seat == s] for s in SEATS}
@@ -70,9 +75,25 @@ def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None 
     to_canon_h = canon_homography(calibration.homography)
     view = cv2.warpPerspective(image, to_canon_h, (CANON, CANON), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     markers = [to_canon(p) for p in ((0, 0), (1, 0), (1, 1), (0, 1))]
-    cards: list[Card] = group(detections(model, view, regions(view, markers)))
+    small = cv2.resize(view, (CANON // 4, CANON // 4), interpolation=cv2.INTER_AREA)
+    white = white_mask(small)
+    cards: list[Card] = group(detections(model, view, regions(view, markers, white=white)))
+    foreign = foreign_mask(small, white)
+    busy = {s: int((foreign & zone).sum()) >= BUSY_PX for s, zone in play_zones().items()}
     seen = []
     for c in cards:
         centre = from_canon(c.centre)
         seen.append(SeenCard(c.name, c.confidence, centre, seat_of(centre), c.conflict))
-    return Reading(True, tuple(sorted(seen, key=_order)), calibration)
+    return Reading(True, tuple(sorted(seen, key=_order)), calibration, busy=busy)
+
+
+@cache
+def play_zones() -> dict[str, np.ndarray]:
+    """Each seat's triangle at 1/4 of the canonical view, less the strip along the edge where arms rest."""
+    n = CANON // 4
+    ys, xs = np.mgrid[0:n, 0:n].astype(np.float32) * 4 + 1.5
+    x, y = (xs - MARGIN) / PX, (ys - MARGIN) / PX
+    dist = {"S": 1 - y, "E": 1 - x, "N": y, "W": x}
+    inside = (x >= 0) & (x <= 1) & (y >= 0) & (y <= 1)
+    return {s: (inside & (dist[s] <= np.minimum.reduce([dist[o] for o in SEATS])) & (dist[s] > EDGE)).astype(np.uint8)
+            for s in SEATS}

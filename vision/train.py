@@ -23,10 +23,7 @@ from torch import nn
 from vision.canon import canon_homography, canon_view
 from vision.geometry import CANON
 from vision.synth.render import random_camera, render_frame
-from vision.synth.scene import ALL_CARDS, random_scene
-
-TRAIN_STYLES = ["letele", "sans", "serif"]
-HELD_OUT_STYLE = "mono"
+from vision.synth.scene import ALL_CARDS, TRAIN_STYLES, random_scene
 TILE = 112
 STRIDE = 4
 OFFSET_SCALE = 64.0

@@ -1,0 +1,135 @@
+"""``cardtable vision``: read a frame, watch a table, check a table's calibration, train the model.
+
+Heavy imports (OpenCV, onnxruntime, torch) happen inside the handlers only."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+NOT_CALIBRATED = 2  # exit status of `read` and `calibrate` for a frame without the four markers
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    vision = sub.add_parser("vision", help="the camera: read a frame, watch a table, check calibration, train the model")
+    verbs = vision.add_subparsers(dest="verb", required=True)
+    read = verbs.add_parser("read", help="print the cards on the table in one image (JSON, shared/table-layout.md)")
+    read.add_argument("image", metavar="IMAGE")
+    read.add_argument("--model", type=Path, default=None, help="the ONNX model (default models/cards.onnx)")
+    read.set_defaults(func=cmd_read)
+    watch = verbs.add_parser("watch", help="watch a table and publish its plays (observed) over MQTT")
+    watch.add_argument("--table", required=True, help="the table id, e.g. t07")
+    watch.add_argument("--source", required=True, help="a camera index (0), a stream URL (rtsp://...) or a video file")
+    watch.add_argument("--broker", required=True, metavar="URL", help="mqtt://camera-T:password@host:port")
+    watch.add_argument("--name", default=None, help="the camera's name in message ids (default cam-TABLE)")
+    watch.add_argument("--decks", type=int, default=3, help="decks in play (for the copies check, default 3)")
+    watch.add_argument("--settle", type=float, default=0.8, help="seconds cards must lie still (default 0.8)")
+    watch.add_argument("--fps", type=float, default=10.0, help="frames read per second (default 10)")
+    watch.add_argument("--model", type=Path, default=None)
+    watch.set_defaults(func=cmd_watch)
+    cal = verbs.add_parser("calibrate", help="write a PNG of the table, seat zones and cards the camera sees")
+    cal.add_argument("--source", required=True, help="a camera index, a stream URL, a video or an image file")
+    cal.add_argument("--out", type=Path, default=Path("calibration.png"))
+    cal.add_argument("--frames", type=int, default=100, help="frames to try before giving up (default 100)")
+    cal.add_argument("--model", type=Path, default=None)
+    cal.set_defaults(func=cmd_calibrate)
+    train = verbs.add_parser("train", help="train the recognition model from a seed (needs the train extra: torch)")
+    train.add_argument("--seed", type=int, default=2026)
+    train.add_argument("--steps", type=int, default=1800)
+    train.add_argument("--threads", type=int, default=1)
+    train.add_argument("--out", type=Path, default=Path("models/cards.onnx"))
+    train.add_argument("--checkpoint", type=Path, default=None)
+    train.set_defaults(func=cmd_train)
+
+
+def _model(path: Path | None):
+    from vision.model import DEFAULT_MODEL, Model
+
+    return Model(path or DEFAULT_MODEL)
+
+
+def _fail(message: str, status: int = 1) -> int:
+    print(f"cardtable vision: {message}", file=sys.stderr)
+    return status
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.model import ModelError
+    from vision.read import read_frame
+
+    path = Path(args.image)
+    if not path.is_file():
+        return _fail(f"no such image: {path}")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        return _fail(f"cannot read {path} as an image (not a PNG/JPEG/... file, or damaged)")
+    try:
+        reading = read_frame(image, _model(args.model))
+    except (ModelError, ValueError) as e:
+        return _fail(str(e))
+    print(reading.to_json())
+    if not reading.calibrated:
+        return _fail(f"not calibrated, centres are pixels: {reading.problem}", NOT_CALIBRATED)
+    return 0
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from vision.model import ModelError
+    from vision.watch import SourceError, watch
+
+    try:
+        return watch(args.source, args.table, args.broker, _model(args.model), name=args.name, decks=args.decks,
+                     settle_s=args.settle, fps=args.fps, log=lambda line: print(line, flush=True))
+    except (ModelError, SourceError, ConnectionError, TimeoutError, ValueError) as e:
+        return _fail(str(e))
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.calibrate import NotCalibrated, calibrate
+    from vision.model import ModelError
+    from vision.overlay import draw
+    from vision.read import read_frame
+    from vision.watch import IMAGE_SUFFIXES, SourceError, open_source
+
+    try:
+        model = _model(args.model)
+        if Path(args.source).suffix.lower() in IMAGE_SUFFIXES:
+            image = cv2.imread(args.source, cv2.IMREAD_COLOR)
+            if image is None:
+                return _fail(f"cannot read {args.source} as an image")
+            frames = [image]
+        else:
+            cap, _ = open_source(args.source)
+            frames = (f for ok, f in (cap.read() for _ in range(args.frames)) if ok)
+    except (ModelError, SourceError) as e:
+        return _fail(str(e))
+    problem = "no frame could be read"
+    for frame in frames:
+        try:
+            calibration = calibrate(frame)
+        except NotCalibrated as e:
+            problem = str(e)
+            continue
+        reading = read_frame(frame, model, calibration)
+        if not cv2.imwrite(str(args.out), draw(frame, calibration, reading)):
+            return _fail(f"cannot write {args.out}")
+        print(f"{args.out}: markers {sorted(calibration.markers)}, cards per seat "
+              + ", ".join(f"{s} {len(v)}" for s, v in reading.seats().items()))
+        return 0
+    return _fail(f"not calibrated: {problem}", NOT_CALIBRATED)
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    try:
+        from vision.train import train
+    except ImportError as e:
+        return _fail(f"training needs the train extra (pip install -e '.[train]'): {e}")
+    summary = train(args.out, seed=args.seed, steps=args.steps, threads=args.threads,
+                    log=lambda line: print(line, flush=True), checkpoint=args.checkpoint)
+    print(summary)
+    return 0

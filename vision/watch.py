@@ -1,0 +1,123 @@
+"""``cardtable vision watch``: frames from a camera, a stream or a file -> ``observed`` plays over MQTT (as the
+table's camera user), with the kept frame on ``frames`` for every play that needs a person.
+
+Ids are ``{name}-{boot}-{counter}`` (the camera's name, its start time in hex, a counter): unique per table and
+stable, as ``referee/PROTOCOL.md`` asks."""
+
+from __future__ import annotations
+
+import base64
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from vision.calibrate import NotCalibrated, calibrate
+from vision.model import Model
+from vision.read import read_frame
+from vision.tracker import Play, Tracker, step
+
+FRAME_CHARS = 240_000  # the frames schema's limit on the base64 JPEG
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
+
+
+class SourceError(RuntimeError):
+    """The video source cannot be opened."""
+
+
+@dataclass
+class Ids:
+    name: str
+    boot: str
+    count: int = 0
+
+    def next(self) -> str:
+        self.count += 1
+        return f"{self.name}-{self.boot}-{self.count:06d}"
+
+
+def open_source(source: str) -> tuple[cv2.VideoCapture, bool]:
+    """The capture and whether it is live (a camera index or a stream URL) rather than a file."""
+    live = source.isdigit() or "://" in source
+    if not live and not Path(source).is_file():
+        raise SourceError(f"no such video file: {source}")
+    cap = cv2.VideoCapture(int(source) if source.isdigit() else source)
+    if not cap.isOpened():
+        raise SourceError(f"cannot open the video source {source!r}")
+    return cap, live
+
+
+def jpeg_b64(image: np.ndarray, limit: int = FRAME_CHARS) -> str:
+    """The frame as base64 JPEG within ``limit`` characters (smaller and rougher until it fits)."""
+    for width in (1280, 960, 640, 480, 320, 160):
+        scaled = image if image.shape[1] <= width else cv2.resize(image, (width, round(image.shape[0] * width / image.shape[1])),
+                                                               interpolation=cv2.INTER_AREA)
+        for quality in (85, 70, 50):
+            text = base64.b64encode(cv2.imencode(".jpg", scaled, [cv2.IMWRITE_JPEG_QUALITY, quality])[1]).decode()
+            if len(text) <= limit:
+                return text
+    raise ValueError("cannot fit the frame into the frames payload")
+
+
+def messages(play: Play, msg_id: str, image: np.ndarray) -> list[tuple[str, dict]]:
+    """What one play publishes: the kept frame first when it needs a person, then the ``observed``."""
+    out = []
+    if play.reasons:
+        out.append(("frames", {"v": 1, "id": msg_id, "seat": play.seat, "at": play.at,
+                               "reason": "; ".join(play.reasons)[:200], "jpeg": jpeg_b64(image)}))
+    out.append(("observed", {"v": 1, "id": msg_id, "seat": play.seat, "cards": list(play.cards),
+                             "confidence": play.confidence, "at": play.at}))
+    return out
+
+
+def watch(source: str, table: str, broker: str, model: Model, *, name: str | None = None, decks: int = 3,
+          settle_s: float = 0.8, fps: float = 10.0, clock: Callable[[], float] = time.time,
+          log: Callable[[str], None] = print) -> int:
+    from referee.table.mqtt import Connection
+    from referee.table.protocol import encode, topic
+
+    cap, live = open_source(source)
+    boot = clock()
+    ids = Ids(name or f"cam-{table}", format(int(boot), "x"))
+    conn = Connection(broker, f"{ids.name}-{ids.boot}").connect()
+    tracker = Tracker(settle_s=settle_s, decks=decks)
+    calibration, last_at, sent, warned = None, None, 0, False
+    try:
+        while True:
+            ok, frame = cap.read()
+            if not ok:
+                if live:
+                    time.sleep(0.05)
+                    continue
+                break
+            at = clock() if live else boot + cap.get(cv2.CAP_PROP_POS_MSEC) / 1000
+            if last_at is not None and at - last_at < 1 / fps - 1e-6:
+                continue  # keep to the frame rate the tracker needs
+            last_at = at
+            try:
+                calibration = calibrate(frame)  # every frame: the camera may be bumped
+            except NotCalibrated as e:
+                if calibration is None:  # markers never seen yet (else: one hidden by an arm, keep the last)
+                    if not warned:
+                        log(f"waiting for the table markers: {e}")
+                        warned = True
+                    continue
+            reading = read_frame(frame, model, calibration)
+            tracker, plays = step(tracker, list(reading.cards), reading.busy or {}, at)
+            for play in plays:
+                msg_id = ids.next()
+                for name_, payload in messages(play, msg_id, frame):
+                    conn.publish(topic(table, name_), encode(name_, payload), qos=1)
+                sent += 1
+                log(f"{msg_id} {play.seat} {' '.join(play.cards)} {play.confidence}"
+                    + (f" flagged: {'; '.join(play.reasons)}" if play.reasons else ""))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        cap.release()
+        conn.close(flush_timeout=5.0)
+    log(f"{sent} plays sent")
+    return 0
