@@ -61,7 +61,8 @@ def _serve(args: argparse.Namespace) -> int:
             return 2
     tournament_db = Path(args.tournament_db) if args.tournament_db else None
     app = create_app(Settings(args.broker_scoreboard, args.broker_console, Path(args.db), tournament_db, args.secure_cookie))
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    # The pages' live streams never end by themselves: on SIGTERM they get this long to go.
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=2)
     return 0
 
 

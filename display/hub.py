@@ -71,9 +71,13 @@ class Hub:
                 except asyncio.TimeoutError:
                     yield ": keep-alive\n\n"
                     continue
-                if text is None:
+                batch = [text]  # and whatever else is waiting: one write for a burst of changes
+                while text is not None and not listener.queue.empty():
+                    text = listener.queue.get_nowait()
+                    batch.append(text)
+                if batch[-1] is None:
                     return
-                yield text
+                yield "".join(batch)
         finally:
             self.remove(listener)
 

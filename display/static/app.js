@@ -6,7 +6,7 @@ const ROTATE_MS = 12000;
 const hall = { feed: true, tables: {}, tournament: null, rounds: {}, standings: {} };
 const $ = sel => document.querySelector(sel);
 
-function view(t) { return hall.tables[t] || (hall.tables[t] = { table: t, state: null, status: null, violations: [], timeline: [] }); }
+function view(t) { return hall.tables[t] || (hall.tables[t] = { table: t, state: null, status: null, violations: [], timeline: [], got: performance.now() }); }
 
 // ---------------------------------------------------------------- tiles
 function teamHTML(team, s) {
@@ -30,22 +30,27 @@ function violationHTML(v) {
   return `<li class="v ${v.status}" data-flag="${esc(v.flag)}">${SEATW(v.seat)} ${esc(T("kind")[v.kind] || v.kind)}` +
          ` <span class="st">${esc(T("status")[v.status] || v.status)}</span> <span class="pen">${esc(pen)}</span></li>`;
 }
-function tileHTML(v) {
+const PARTS = ["head", "teams", "info", "N", "W", "E", "S", "flags", "viol"];
+const SKELETON = `<div class="part" data-p="head"></div><div class="part" data-p="teams"></div><div class="part" data-p="info"></div>` +
+  `<div class="felt">${["N", "W", "E", "S"].map(x => `<div class="part" data-p="${x}"></div>`).join("")}</div>` +
+  `<div class="part" data-p="flags"></div><div class="part" data-p="viol"></div>`;
+function tileParts(v) {  // each part of a tile as HTML; a part is written again only when its HTML changed
   const s = v.state;
   const status = v.status || "unknown";
   const badge = `<span class="badge ${status}">${T(status)}</span>`;
-  let body = "";
-  if (s) {
-    const trump = s.trump ? `${T("trump")} ${s.trump.suit ? suitHTML(s.trump.suit) : T("no_trump")}${esc(s.trump.rank || "")}` : "";
-    const dealer = s.dealer ? `${T("dealer")} ${SEATW(s.dealer)}` : "";
-    body = `<div class="teams">${s.teams.map(t => teamHTML(t, s)).join("")}</div>` +
-      `<div class="info">${[dealer, trump].filter(Boolean).join(" · ")}${s.round.last_hand ? ` <b class="lh">${T("last_hand")}</b>` : ""}</div>` +
-      `<div class="felt">${["N", "W", "E", "S"].map(x => seatHTML(x, s)).join("")}</div>` +
-      (s.flags.length ? `<div class="flags">⚑ ${T("flags")}: ${s.flags.map(f => `<span data-flag="${esc(f.flag)}">${SEATW(f.seat)} ${esc(T("kind")[f.kind] || f.kind)} ${cardsHTML(f.cards)}</span>`).join(" ")}</div>` : "");
-  }
-  const viol = v.violations.length ? `<ul class="viol">${v.violations.slice(-3).reverse().map(violationHTML).join("")}</ul>` : "";
   const phase = s ? `<span class="phase">${esc(T("phase")[s.phase] || s.phase)}</span> <span class="ht">${s.hand ? T("hand_trick")(s.hand, s.trick) : ""}</span>${s.paused ? ` <span class="paused">${T("paused")}</span>` : ""}` : "";
-  return `<header><a class="name" href="/tables/${encodeURIComponent(v.table)}">${esc(v.table)}</a> ${phase} ${badge}</header>${body}${viol}`;
+  const parts = {
+    head: `<header><a class="name" href="/tables/${encodeURIComponent(v.table)}">${esc(v.table)}</a> ${phase} ${badge}</header>`,
+    viol: v.violations.length ? `<ul class="viol">${v.violations.slice(-3).reverse().map(violationHTML).join("")}</ul>` : "",
+  };
+  if (!s) return parts;
+  const trump = s.trump ? `${T("trump")} ${s.trump.suit ? suitHTML(s.trump.suit) : T("no_trump")}${esc(s.trump.rank || "")}` : "";
+  const dealer = s.dealer ? `${T("dealer")} ${SEATW(s.dealer)}` : "";
+  parts.teams = `<div class="teams">${s.teams.map(t => teamHTML(t, s)).join("")}</div>`;
+  parts.info = `<div class="info">${[dealer, trump].filter(Boolean).join(" · ")}${s.round.last_hand ? ` <b class="lh">${T("last_hand")}</b>` : ""}</div>`;
+  for (const x of "NWES") parts[x] = seatHTML(x, s);
+  parts.flags = s.flags.length ? `<div class="flags">⚑ ${T("flags")}: ${s.flags.map(f => `<span data-flag="${esc(f.flag)}">${SEATW(f.seat)} ${esc(T("kind")[f.kind] || f.kind)} ${cardsHTML(f.cards)}</span>`).join(" ")}</div>` : "";
+  return parts;
 }
 function renderTile(t) {
   const v = view(t);
@@ -55,17 +60,32 @@ function renderTile(t) {
   if (!el) {
     el = document.createElement("article");
     el.id = "tile-" + t;
+    el.innerHTML = SKELETON;
+    el.shown = {};
     const after = [...box.children].find(c => c.dataset.table > t);
     box.insertBefore(el, after || null);
     el.dataset.table = t;
     el.hidden = PAGE === "big";  // shown by the next slide of the wall
   }
-  el.className = `tile ${v.status || "unknown"}${v.state?.paused ? " paused" : ""}${v.state?.flags.length ? " has-flags" : ""}`;
+  const parts = tileParts(v);
+  for (const p of PARTS) {
+    const html = parts[p] || "";
+    if (el.shown[p] !== html) { el.querySelector(`[data-p="${p}"]`).innerHTML = html; el.shown[p] = html; }
+  }
+  const cls = `tile ${v.status || "unknown"}${v.state?.paused ? " paused" : ""}${v.state?.flags.length ? " has-flags" : ""}`;
+  if (el.className !== cls) el.className = cls;
   el.dataset.seq = v.state ? v.state.seq : "";
   el.dataset.status = v.status || "unknown";
-  el.innerHTML = tileHTML(v);
-  v.got = performance.now();
   $("#wall .empty")?.remove();
+}
+const dirty = new Set();
+let flushing = 0;
+function later(t) {  // render each changed tile once per frame, however many states came meanwhile
+  dirty.add(t);
+  if (flushing) return;
+  const run = () => { if (!flushing) return; clearTimeout(flushing); flushing = 0; dirty.forEach(renderTile); dirty.clear(); };
+  flushing = setTimeout(run, 100);  // when no frame comes (a hidden page)
+  requestAnimationFrame(run);
 }
 
 // ---------------------------------------------------------------- tournament
@@ -120,8 +140,9 @@ function tick() {
   document.querySelectorAll(".clk[data-running=true]").forEach(el => {
     const v = hall.tables[el.closest(".tile").dataset.table];
     const left = Number(el.dataset.left) - (performance.now() - v.got) / 1000;
-    el.textContent = Math.max(0, Math.ceil(left));
-    el.classList.toggle("low", left < 5);
+    const text = String(Math.max(0, Math.ceil(left)));
+    if (el.textContent !== text) el.textContent = text;
+    if (el.classList.contains("low") !== left < 5) el.classList.toggle("low", left < 5);
   });
   $("#banner").hidden = hall.feed;
 }
@@ -179,12 +200,13 @@ function connect() {
   es.addEventListener("snapshot", m => {
     const s = JSON.parse(m.data);
     Object.assign(hall, { feed: s.feed, tournament: s.tournament, rounds: s.rounds, standings: s.standings, tables: {} });
-    for (const [t, v] of Object.entries(s.tables)) hall.tables[t] = Object.assign({ timeline: [] }, v);
+    for (const [t, v] of Object.entries(s.tables)) hall.tables[t] = Object.assign({ timeline: [], got: performance.now() }, v);
     document.querySelectorAll(".tile").forEach(el => el.remove());
+    dirty.clear();
     renderAll();
     if (PAGE === "big") { slide = Math.max(0, slide - 1); rotate(); }
   });
-  es.addEventListener("state", m => { const c = JSON.parse(m.data); view(c.table).state = c.data; renderTile(c.table); });
+  es.addEventListener("state", m => { const c = JSON.parse(m.data); const v = view(c.table); v.state = c.data; v.got = performance.now(); later(c.table); });
   es.addEventListener("status", m => { const c = JSON.parse(m.data); view(c.table).status = c.data.status; renderTile(c.table); tick(); });
   es.addEventListener("violation", m => {
     const c = JSON.parse(m.data), v = view(c.table);
