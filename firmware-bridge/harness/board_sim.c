@@ -38,6 +38,7 @@
 #define KEYS 32
 #define SEATS 4
 #define SLICE_NS 100000 /* simulated time between looks at the wall clock and the I/O */
+#define USB_FLUSH_NS 1000000
 
 static avr_t *avr;
 static const char *link_path;
@@ -150,12 +151,30 @@ static void on_buzzer(avr_irq_t *irq, uint32_t value, void *p)
 
 /* ---------------------------------------------------------------- the serial line */
 
+/* Bytes from the firmware go to the pty like a USB-serial adapter sends them: at the end of a
+ * frame (a zero byte) or USB_FLUSH_NS after the first byte waiting, whichever comes first. */
+static uint8_t outbuf[4096];
+static size_t out_len;
+static uint64_t out_since; /* sim time of the first byte waiting */
+
+static void flush_out(void)
+{
+    if (master >= 0 && out_len) {
+        ssize_t n = write(master, outbuf, out_len); /* unplugged or nobody reading: the bytes are lost */
+        if (n > 0)
+            bytes_out += n;
+    }
+    out_len = 0;
+}
+
 static void on_uart_out(avr_irq_t *irq, uint32_t value, void *p)
 {
     (void)irq, (void)p;
-    uint8_t byte = value;
-    if (master >= 0 && write(master, &byte, 1) == 1) /* unplugged or nobody reading: the byte is lost */
-        bytes_out++;
+    if (!out_len)
+        out_since = avr_cycles_to_nsec(avr, avr->cycle);
+    outbuf[out_len++] = value;
+    if (value == 0 || out_len == sizeof outbuf)
+        flush_out();
 }
 
 static void on_xon(avr_irq_t *irq, uint32_t value, void *p) { (void)irq, (void)value, (void)p, xoff = 0; }
@@ -201,6 +220,7 @@ static void plug(void)
 
 static void unplug(void)
 {
+    out_len = 0;
     unlink(link_path);
     close(slave);
     close(master);
@@ -383,6 +403,8 @@ int main(int argc, char **argv)
         if (master >= 0 && (fds[1].revents & POLLIN))
             read_pty();
         feed_uart();
+        if (out_len && avr_cycles_to_nsec(avr, avr->cycle) - out_since >= USB_FLUSH_NS)
+            flush_out();
     }
     if (master >= 0)
         unplug();
