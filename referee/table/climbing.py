@@ -184,8 +184,7 @@ class ClimbingTable(Reducer):
     def _round_lost(self, team: str, by: str) -> ClimbingTable:
         """``team`` loses the round (fouls, arriving late): the other side wins it."""
         other = next(x for x in TEAMS if x != team)
-        t = self._with(phase="round_over", clock=None)._event("game_won", {"team": other, "by": by, "loser": team})
-        return t._event("round_over", {"hands": t.hand_no})
+        return self._with(phase="round_over", clock=None)._event("game_won", {"team": other, "by": by, "loser": team})
 
     def _late(self, seat: str, late) -> ClimbingTable:
         return self._round_lost(team_of(seat), "late") if late.kind == "forfeit_round" else self

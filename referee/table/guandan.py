@@ -12,9 +12,9 @@ per player per hand; an overrun forfeits the turn as a pass, a leader's is a fou
 (three out, or partners first and second) -> ``hand_scored``, ``levels_changed``, and
 ``game_won`` once a team passes A (stage ``one``: a single game, A must be played).
 
-The round ends with the match, with three fouls by one side (十 第3条: ``game_won`` for the other
-side, ``by: "fouls"``), or when time is up: a hand not yet drawn is not played, a drawn one is
-finished, and the higher level wins, at equal levels the team that reached it first (规程 三 2).
+The round ends with the match (``game_won``), with three fouls by one side (十 第3条: ``game_won``
+for the other side, ``by: "fouls"``), or when time is up (``round_over`` with the levels): a hand
+not yet drawn is not played, a drawn one is finished, and the higher level wins (规程 三 2).
 
 >>> t = GuandanTable("t1", "sanjiang-2012")
 >>> t, out = t.apply("commands", {"v": 1, "id": "c1", "command": "start_round"}, at=0.0, seq=1)
@@ -179,9 +179,8 @@ class GuandanTable(ClimbingTable):
             record, verdict = t.record.stop(t.limits, late, t.at)  # 十二 第3条: a foul, and the card is still due
             t = t._with(record=record, returns=tuple(c if c is not late else t.record.start(t.limits, c.seat, "return", deadline) for c in t.returns))
             t = t._clock_violation(verdict)
-        rc = t.round_clock()
-        if t.phase == "dealing" and t.hand is None and t.tribute is None and t._time_is_up(rc):
-            return t._time_up()  # 未抓完牌牌桌停止打牌
+        if t.phase == "dealing" and t.hand is None and t.tribute is None and t._time_is_up():
+            return t._round_ends("time")  # 未抓完牌牌桌停止打牌
         return t
 
     def _pause_clocks(self) -> GuandanTable:
@@ -208,36 +207,30 @@ class GuandanTable(ClimbingTable):
         played = game.after(result)
         t = t._event("levels_changed", {"levels": dict(played.levels), "level": played.hand_level(), "before": dict(game.levels)})
         if len(match.games) > len(self.match.games):
-            t = t._game_won(match, "levels")
-            if match.winner:
-                return t
-            return t._with(after=())._deal()  # a new game: no tribute (stage two)
+            t = t._game_won(match)
+            return t if match.winner else t._with(after=())._deal()  # a new game: no tribute (stage two)
         t = t._with(after=self.hand.finish)
-        rc = t.round_clock()
-        if t.last_hand or t._time_is_up(rc):
-            return t._time_up()
+        if t.last_hand or t._time_is_up():
+            return t._round_ends("last_hand" if t.last_hand else "time")
         return t._deal()
 
-    def _game_won(self, match: Match, by: str, team: str | None = None) -> GuandanTable:
+    def _game_won(self, match: Match) -> GuandanTable:
         games = {x: match.games.count(x) for x in TEAMS}
-        t = self._event("game_won", {"team": team or match.games[-1], "by": by, "games": games, "match": match.winner})
-        if match.winner:
-            return t._with(phase="round_over", clock=None)._event("round_over", {"hands": t.hand_no})
-        return t
+        t = self._event("game_won", {"team": match.games[-1], "by": "levels", "games": games, "match": match.winner})
+        return t._with(phase="round_over", clock=None) if match.winner else t
 
-    def _time_is_up(self, rc) -> bool:
-        return bool(rc and rc.timed and rc.over(self.at) and not self.match.unlimited)
+    def _time_is_up(self) -> bool:
+        rc = self.round_clock()
+        return bool(rc and rc.timed and rc.over(self.at))
 
-    def _time_up(self) -> GuandanTable:
-        """规程 三 2: time is called; the game in play goes to the team ahead (级高方为胜，同级时先到胜),
-        and the games decide the match; games level (1:1) play on without a limit."""
-        match = self.match.time_up()
-        t = self._with(match=match, returns=())
-        t = t._event("time_up", {"hand": t.hand_no, "levels": dict(self.match.game.levels), "play_on": match.unlimited})
-        if match.winner:
-            grew = len(match.games) > len(self.match.games)
-            return t._game_won(match, "time", match.games[-1] if grew else match.winner)
-        return t._deal() if t.phase == "hand_over" else t
+    def _round_ends(self, by: str) -> GuandanTable:
+        """Time is called (or the announced last hand is over): the round ends on the levels (规程 三 2:
+        级高方为胜), equal levels a draw as the tournament reads ``round_over``; ``ahead`` also names the
+        side ahead by seed 002's tie-break (同级时先到胜: the first to reach the level), or null."""
+        game = self.match.game
+        t = self._with(phase="round_over", clock=None, returns=())
+        ahead = game.ahead() if game.hands else None
+        return t._event("round_over", {"hands": t.hand_no, "by": by, "levels": dict(game.levels), "ahead": ahead})
 
     # -- outputs -----------------------------------------------------------------------------------
     def turn(self) -> str | None:

@@ -74,7 +74,6 @@ LABELS: dict[str, dict[str, Any]] = {
             "tribute_given": "进贡：{exchanges}",
             "card_returned": "{seat} 还牌 {card} 给 {to}",
             "foul_counted": "{seat} 犯规，{team} 本轮第 {fouls} 次（{limit} 次判负）",
-            "time_up": "比赛时间到（第 {hand} 盘）：级别 {levels}{play_on}",
             "bid": "{seat} {bid}",
             "dealer_chosen": "{dealer} 叫 {bid} 分成为庄家{first_bid_three}",
             "kitty_to_dealer": "庄家 {dealer} 拿底牌（{cards} 张）",
@@ -86,6 +85,7 @@ LABELS: dict[str, dict[str, Any]] = {
                 "hand_scored": "第 {hand} 盘结算：上游 {first}，名次 {finish}，{team} 升 {levels} 级",
                 "levels_changed": "级别 {levels}；下一盘打 {level}",
                 "game_won": "{team} 胜出本局（{by}）；局数 {games}",
+                "round_over": "本轮结束（共 {hands} 盘，{by}）：级别 {levels}；领先 {ahead}",
             },
             "sandayi": {
                 "hand_started": "第 {hand} 局开始，{first_bidder} 先叫",
@@ -94,8 +94,9 @@ LABELS: dict[str, dict[str, Any]] = {
         },
         "bids": {1: "叫一分", 2: "叫二分", 3: "叫三分", "pass": "不叫"},
         "winners": {"dealer": "庄家胜", "allies": "同盟胜"},
-        "bys": {"levels": "过A", "time": "时间到，级高者胜", "fouls": "对方三次犯规", "late": "对方迟到弃权"},
-        "play_on": "，平局继续打完",
+        "bys": {"levels": "过A", "time": "时间到", "last_hand": "最后一盘打完", "fouls": "对方三次犯规",
+                "late": "对方迟到弃权"},
+        "level_tie": "同级",
         "first_bid_three": "（头撂）",
         "hows": {"confirm": "已确认", "dismiss": "已撤销", "correct": "已更正"},
         "flag_kinds": {"unsure": "识别存疑", "impossible": "不可能的出牌", "out_of_turn": "越序出牌",
@@ -166,7 +167,6 @@ LABELS: dict[str, dict[str, Any]] = {
             "tribute_given": "tribute: {exchanges}",
             "card_returned": "{seat} returns {card} to {to}",
             "foul_counted": "{seat} fouls: {team}'s foul {fouls} this round (the round is lost at {limit})",
-            "time_up": "time is up (hand {hand}): levels {levels}{play_on}",
             "bid": "{seat} {bid}",
             "dealer_chosen": "{dealer} is the dealer with {bid}{first_bid_three}",
             "kitty_to_dealer": "dealer {dealer} takes the kitty ({cards} cards)",
@@ -178,6 +178,7 @@ LABELS: dict[str, dict[str, Any]] = {
                 "hand_scored": "hand {hand} scored: first {first}, finish {finish}, {team} up {levels}",
                 "levels_changed": "levels {levels}; next hand at {level}",
                 "game_won": "{team} win the game ({by}); games {games}",
+                "round_over": "round over ({hands} hands, {by}): levels {levels}; ahead {ahead}",
             },
             "sandayi": {
                 "hand_started": "game {hand}: {first_bidder} bids first",
@@ -186,8 +187,9 @@ LABELS: dict[str, dict[str, Any]] = {
         },
         "bids": {1: "bids 1", 2: "bids 2", 3: "bids 3", "pass": "passes"},
         "winners": {"dealer": "the dealer wins", "allies": "the three win"},
-        "bys": {"levels": "passed A", "time": "time, the higher level", "fouls": "three fouls", "late": "late, forfeited"},
-        "play_on": ", level: play on",
+        "bys": {"levels": "passed A", "time": "time is up", "last_hand": "the last hand played", "fouls": "three fouls",
+                "late": "late, forfeited"},
+        "level_tie": "level",
         "first_bid_three": " (first-bid three)",
         "hows": {"confirm": "confirmed", "dismiss": "dismissed", "correct": "corrected"},
         "flag_kinds": {"unsure": "unsure read", "impossible": "impossible play", "out_of_turn": "out of turn",
@@ -267,7 +269,7 @@ class _Formatter:
             values["suit"] = say["suits"].get(data.get("suit"), data.get("suit"))
         if kind == "hand_scored":
             values["result"] = self.result(data)
-        if kind in ("levels_changed", "time_up"):
+        if kind in ("levels_changed", "round_over") and isinstance(data.get("levels"), dict):
             values["levels"] = self.levels(data.get("levels", {}))
         if kind in ("game_won", "foul_counted", "hand_scored"):
             values["team"] = say["teams"].get(data.get("team"), data.get("team"))
@@ -300,7 +302,8 @@ class _Formatter:
             out["winner"] = say["winners"].get(data["winner"], data["winner"])
         if "exchanges" in data:
             out["exchanges"] = sep.join(f"{self.seat(x['from'])} → {self.seat(x['to'])} {x['card']}" for x in data["exchanges"])
-        out["play_on"] = say["play_on"] if data.get("play_on") else ""
+        if "ahead" in data:
+            out["ahead"] = say["teams"].get(data["ahead"], say["level_tie"])
         out["first_bid_three"] = say["first_bid_three"] if data.get("first_bid_three") else ""
         return out
 

@@ -20,6 +20,7 @@ from referee.seats import SEATS
 from referee.table.protocol import encode
 from referee.table.reducer import Output
 from referee.table.runtime import Table
+from referee.tournament.service import game_of
 
 GD, SDY = "sanjiang-2012", "usst-2016"
 
@@ -198,7 +199,8 @@ def test_a_guandan_leader_overrun_is_a_foul_and_three_lose_the_round():
     assert [(f["seat"], f["team"], f["fouls"]) for f in fouls] == [("N", "SN", 1), ("N", "SN", 2), ("N", "SN", 3)]
     won = d.events("game_won")[-1]["data"]
     assert (won["team"], won["by"]) == ("EW", "fouls") and d.table.phase == "round_over"
-    assert [e["kind"] for e in d.events()][-3:] == ["game_won", "round_over", "referee_called"]
+    assert [e["kind"] for e in d.events()][-2:] == ["game_won", "referee_called"]
+    assert game_of("game_won", won, d.events("levels_changed")[-1]["data"]["levels"] if d.events("levels_changed") else None)[0] == "EW"
     assert d.state()["clocks"]["N"]["left"] is None
 
 
@@ -239,7 +241,7 @@ def test_an_illegal_return_card_is_given_again():
 
 
 def test_time_up_with_the_draw_not_done_stops_and_the_higher_level_wins():
-    """规程 三 2: 时间到1小时，未抓完牌牌桌停止打牌 … 级高方为胜."""
+    """规程 三 2: 时间到1小时，未抓完牌牌桌停止打牌 … 级高方为胜 (the tournament reads the levels)."""
     d, rng = Table_(GD), random.Random(5)
     d.start()
     d.press("W", "ready")
@@ -247,10 +249,9 @@ def test_time_up_with_the_draw_not_done_stops_and_the_higher_level_wins():
     first = d.events("hand_scored")[-1]["data"]["team"]
     assert d.state()["round"]["left"] > 3000
     d.press("S", "referee", dt=3600.0)  # the hour is up while hand 2 is still being drawn
-    up = d.events("time_up")[-1]["data"]
-    won = d.events("game_won")[-1]["data"]
-    assert (won["team"], won["by"], won["match"], up["play_on"]) == (first, "time", first, False)
-    assert d.table.phase == "round_over"
+    over = d.events("round_over")[-1]["data"]
+    assert (over["by"], over["ahead"], over["hands"]) == ("time", first, 2) and d.table.phase == "round_over"
+    assert not d.events("game_won") and game_of("round_over", over, over["levels"])[0] == first
 
 
 def test_a_guandan_play_that_does_not_beat_is_flagged_and_a_correction_plays():
@@ -402,7 +403,8 @@ def test_the_last_hand_command_ends_the_guandan_round_on_levels():
     d.press("S", "ready")
     guandan_hand(d, rng, deal_guandan(d.rules, rng))
     first = d.events("hand_scored")[-1]["data"]["team"]
-    assert d.events("game_won")[-1]["data"]["team"] == first and d.table.phase == "round_over"
+    over = d.events("round_over")[-1]["data"]
+    assert (over["by"], over["ahead"], over["hands"]) == ("last_hand", first, 1) and d.table.phase == "round_over"
 
 
 def test_at_a_double_down_one_big_joker_waits_for_the_other_payer():
