@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.table.broker import Broker, free_port, table_acl  # noqa: E402
 from referee.table.mqtt import Connection  # noqa: E402
-from referee.table.protocol import encode, subscription, topic  # noqa: E402
+from referee.table.protocol import encode, schema, subscription, topic  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_P99_MS = 250.0
@@ -51,17 +51,9 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 SUITS, RANKS = "SHDC", "23456789TJQKA"
-STATE = {
-    "v": 1, "seq": 0, "at": 0.0, "rulebook": "classic-3deck", "phase": "playing", "paused": False,
-    "players": {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"},
-    "teams": [{"name": "SN", "seats": ["S", "N"], "level": "7", "points": 0},
-              {"name": "EW", "seats": ["E", "W"], "level": "5", "points": 35}],
-    "dealer": "S", "trump": {"suit": "H", "rank": "7"}, "hand": 3, "trick": 1, "turn": "S",
-    "current_trick": None, "cards": {"S": 39, "E": 39, "N": 39, "W": 39},
-    "clocks": {s: {"left": None, "running": False} for s in "SENW"},
-    "round": {"started_at": 1767259800.0, "left": 3600.0, "notice": False, "last_hand": False},
-    "flags": [],
-}  # fmt: skip
+# A table at the start of a hand: the example of referee/PROTOCOL.md, its trick and counts set back.
+STATE = schema("state")["examples"][0] | {"trick": 1, "turn": "S", "current_trick": None,
+                                          "cards": dict.fromkeys("SENW", 39), "flags": []}
 # What the page records: every change of a tile's seq, when it happened and the next frame after it.
 OBSERVER = """
 window.__seen = [];

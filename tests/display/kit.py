@@ -16,27 +16,14 @@ import uvicorn
 from display.app import Settings, create_app
 from display.store import Store
 from referee.table.mqtt import Connection
-from referee.table.protocol import encode, topic
+from referee.table.protocol import encode, schema, topic
 from referee.table.service import TableService
 
 ORGANISER = ("wang", "organiser-pass")
 REFEREE = ("li", "referee-pass")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "display"
 
-# A valid ``state`` (the example of referee/PROTOCOL.md), changed by the tests.
-STATE = {
-    "v": 1, "seq": 418, "at": 1767261723.52, "rulebook": "classic-3deck", "phase": "playing", "paused": False,
-    "players": {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"},
-    "teams": [{"name": "SN", "seats": ["S", "N"], "level": "7", "points": 0},
-              {"name": "EW", "seats": ["E", "W"], "level": "5", "points": 35}],
-    "dealer": "S", "trump": {"suit": "H", "rank": "7"}, "hand": 3, "trick": 12, "turn": "N",
-    "current_trick": {"leader": "S", "plays": [{"seat": "S", "cards": ["S5", "S5"]}, {"seat": "E", "cards": ["S9", "S9"]}]},
-    "cards": {"S": 26, "E": 26, "N": 28, "W": 28},
-    "clocks": {"S": {"left": None, "running": False}, "E": {"left": None, "running": False},
-               "N": {"left": 8.5, "running": True}, "W": {"left": None, "running": False}},
-    "round": {"started_at": 1767259800.0, "left": 3676.5, "notice": False, "last_hand": False},
-    "flags": [],
-}  # fmt: skip
+STATE = schema("state")["examples"][0]  # the example of referee/PROTOCOL.md, changed by the tests
 
 
 def state(**changes) -> dict:
