@@ -9,20 +9,21 @@ dead-ends the way a greedy pass can. Fields above :data:`FULL_GRAPH_UP_TO` use t
 tables of a Swiss round pair near scores, and 200 pairs take well under a second.
 
 >>> import random
->>> allowed = {frozenset(e) for e in [("A", "B"), ("A", "D"), ("B", "C"), ("C", "D"), ("C", "E"), ("D", "F"), ("E", "F"), ("B", "E")]}
+>>> ring = Graph(frozenset("ABCDEF"), frozenset(map(Edge, ["AC", "AE", "AF", "BD", "BF", "CF", "DE"])))
 >>> scores = {"A": 2, "B": 2, "C": 1, "D": 1, "E": 0, "F": 0}
->>> sorted(tuple(sorted(t)) for t in min_cost_pairing("ABCDEF", scores, allowed, random.Random(1)))
+>>> sorted(tuple(sorted(t)) for t in min_cost_pairing("ABCDEF", scores, ring, random.Random(1)))
 [('A', 'B'), ('C', 'D'), ('E', 'F')]
->>> completable(frozenset("ABCDEF"), allowed, 2)
-True
->>> completable(frozenset("ABCDEF"), allowed, 3)
-False
+>>> completable(ring, 2), completable(ring, 3)
+(True, False)
 """
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 FULL_GRAPH_UP_TO = 24  # pairs: up to here every allowed edge is in the graph (exact)
 WINDOW = 6  # else: each pair's nearest neighbours by score, on each side
@@ -31,6 +32,28 @@ GREEDY_TRIES = 4  # greedy passes (random among equal scores) before the blossom
 SEARCH_BUDGET = 20_000  # steps of the exhaustive completion search before it gives up (answers True)
 
 Edge = frozenset
+
+
+@dataclass(frozen=True)
+class Graph:
+    """The tables allowed among ``nodes``: every two of them but the ``forbidden`` pairs (few: one
+    unit's pairs, rematches), so that a field of hundreds is never spelt out edge by edge."""
+
+    nodes: frozenset[str]
+    forbidden: frozenset[Edge] = frozenset()
+
+    def __contains__(self, edge: Edge) -> bool:
+        return len(edge) == 2 and edge <= self.nodes and edge not in self.forbidden
+
+    def without(self, edges: Iterable[Edge]) -> Graph:
+        return Graph(self.nodes, self.forbidden | frozenset(edges))
+
+    def min_degree(self) -> int:
+        lost = Counter(n for e in self.forbidden if e <= self.nodes for n in e)
+        return len(self.nodes) - 1 - max((lost[n] for n in self.nodes), default=0)
+
+    def edges(self) -> frozenset[Edge]:
+        return frozenset(e for e in map(Edge, itertools.combinations(sorted(self.nodes), 2)) if e not in self.forbidden)
 
 
 def cost(tables: Iterable[Iterable[str]], scores: dict[str, float]) -> float:
@@ -53,7 +76,7 @@ def lower_bound(scores: list[float]) -> float:
     return sum((s[i + 1] - s[i]) ** 2 for i in range(0, len(s) - 1, 2))
 
 
-def _greedy(order: list[str], allowed: set[Edge]) -> list[Edge] | None:
+def _greedy(order: list[str], allowed: Graph) -> list[Edge] | None:
     """Each unpaired node in score order with the next one it may meet; None when one is left over."""
     left = list(order)
     tables = []
@@ -67,11 +90,12 @@ def _greedy(order: list[str], allowed: set[Edge]) -> list[Edge] | None:
     return tables
 
 
-def min_cost_pairing(nodes: Iterable[str], scores: dict[str, float], allowed: set[Edge], rng: random.Random) -> list[Edge] | None:
+def min_cost_pairing(nodes: Iterable[str], scores: dict[str, float], allowed: Graph, rng: random.Random,
+                     quick: bool = True) -> list[Edge] | None:
     """A cheapest perfect matching of ``nodes`` using ``allowed`` edges (random among the cheapest), or None.
 
     First a quick try: a greedy pass in score order (random among equal scores) whose cost is the
-    :func:`lower_bound` is a cheapest pairing. Otherwise the blossom algorithm decides."""
+    :func:`lower_bound` is a cheapest pairing. Otherwise (or ``quick=False``) the blossom algorithm decides."""
     import networkx as nx
 
     nodes = sorted(nodes)  # a set's order changes with the process's hash seed: the draw must not
@@ -80,7 +104,7 @@ def min_cost_pairing(nodes: Iterable[str], scores: dict[str, float], allowed: se
     if not nodes:
         return []
     bound = lower_bound([scores[n] for n in nodes])
-    for _ in range(GREEDY_TRIES):
+    for _ in range(GREEDY_TRIES if quick else 0):
         rng.shuffle(nodes)
         quick = _greedy(sorted(nodes, key=lambda n: scores[n]), allowed)
         if quick is not None and cost(quick, scores) == bound:
@@ -111,10 +135,7 @@ def _perfect_matchings(nodes: frozenset[str], edges: frozenset[Edge], budget: li
     if not nodes:
         yield frozenset()
         return
-    degree = {n: 0 for n in nodes}
-    for e in edges:
-        for n in e:
-            degree[n] += 1
+    degree = Counter(n for e in edges for n in e)
     first = min(nodes, key=lambda n: (degree[n], n))
     for e in sorted((e for e in edges if first in e), key=sorted):
         budget[0] -= 1
@@ -125,27 +146,26 @@ def _perfect_matchings(nodes: frozenset[str], edges: frozenset[Edge], budget: li
             yield m | {e}
 
 
-def completable(nodes: frozenset[str], allowed: set[Edge], rounds: int, budget: int = SEARCH_BUDGET) -> bool:
-    """Whether ``rounds`` edge-disjoint perfect matchings of the allowed graph exist.
+def completable(graph: Graph, rounds: int, budget: int = SEARCH_BUDGET) -> bool:
+    """Whether ``rounds`` edge-disjoint perfect matchings of the graph exist.
 
     Dirac's theorem answers at once for dense graphs (minimum degree at least n/2 + rounds - 1:
     each perfect matching taken away lowers every degree by one). Otherwise an exhaustive search;
     when it runs past ``budget`` steps the answer is True (unknown counts as possible)."""
-    edges = frozenset(e for e in allowed if e <= nodes)
-    state = [budget]
-    return _completable(frozenset(nodes), edges, rounds, state, {})
+    if rounds <= 0:
+        return True
+    if len(graph.nodes) % 2:
+        return False
+    if graph.min_degree() >= len(graph.nodes) / 2 + rounds - 1:
+        return True
+    return _completable(graph.nodes, graph.edges(), rounds, [budget], {})
 
 
 def _completable(nodes: frozenset[str], edges: frozenset[Edge], rounds: int, budget: list[int], memo: dict) -> bool:
     if rounds <= 0:
         return True
-    if len(nodes) % 2:
-        return False
-    degree = {n: 0 for n in nodes}
-    for e in edges:
-        for n in e:
-            degree[n] += 1
-    if min(degree.values(), default=0) >= len(nodes) / 2 + rounds - 1:
+    degree = Counter(n for e in edges for n in e)
+    if min((degree[n] for n in nodes), default=0) >= len(nodes) / 2 + rounds - 1:
         return True
     key = (edges, rounds)
     if key in memo:

@@ -24,7 +24,7 @@ import itertools
 import random
 from collections import Counter
 
-from referee.tournament.matching import Edge, completable, cost, min_cost_pairing
+from referee.tournament.matching import Edge, Graph, completable, cost, min_cost_pairing
 
 BYE = "__bye__"  # the graph node a pair meets when it has the bye
 EXHAUSTIVE_UP_TO = 14  # pairs: when the cheapest pairing blocks later rounds, try every pairing
@@ -38,12 +38,14 @@ class PairingError(ValueError):
     """A round that cannot be paired under the hard rules."""
 
 
-def allowed_edges(units: dict[str, str], met: set[Edge], had_bye: set[str], odd: bool) -> set[Edge]:
-    ids = sorted(units)
-    edges = {Edge((a, b)) for a, b in itertools.combinations(ids, 2) if units[a] != units[b] and Edge((a, b)) not in met}
-    if odd:
-        edges |= {Edge((p, BYE)) for p in ids if p not in had_bye}
-    return edges
+def allowed(units: dict[str, str], met: set[Edge], had_bye: set[str], odd: bool) -> Graph:
+    """The tables the hard rules allow; with an odd field the :data:`BYE` node, met by pairs without a bye."""
+    by_unit: dict[str, list[str]] = {}
+    for p, u in units.items():
+        by_unit.setdefault(u, []).append(p)
+    same = {Edge(e) for members in by_unit.values() for e in itertools.combinations(members, 2)}
+    byes = {Edge((p, BYE)) for p in had_bye} if odd else set()
+    return Graph(frozenset(units) | ({BYE} if odd else frozenset()), frozenset(same | set(met) | byes))
 
 
 def check_setup(units: dict[str, str], rounds: int) -> None:
@@ -65,8 +67,7 @@ def check_setup(units: dict[str, str], rounds: int) -> None:
         others = n - size[units[p]]
         if others < need:
             raise SetupError(f"pair {p} ({units[p]}) can meet only {others} pairs of other units; {rounds} rounds need {need}")
-    nodes = frozenset(units) | ({BYE} if odd else frozenset())
-    if not completable(nodes, allowed_edges(units, set(), set(), odd), rounds):
+    if not completable(allowed(units, set(), set(), odd), rounds):
         raise SetupError(f"no schedule of {rounds} rounds exists: the pairs cannot all meet {need} different pairs of other units")
 
 
@@ -76,24 +77,21 @@ def pair_round(units: dict[str, str], met: set[Edge], had_bye: set[str], scores:
 
     ``ranking`` is the pairs best first (for the bye); ``rounds_left`` counts this round."""
     odd = len(units) % 2 == 1
-    allowed = allowed_edges(units, met, had_bye, odd)
-    everyone = frozenset(units) | ({BYE} if odd else frozenset())
+    graph = allowed(units, met, had_bye, odd)
     candidates = [p for p in reversed(ranking) if p not in had_bye] if odd else [None]
     for bye in candidates:
         nodes = frozenset(units) - {bye}
-        future = allowed - {e for e in allowed if bye in e and BYE in e}
 
-        def keeps_rest(tables: list[Edge], future=future, bye=bye) -> bool:
-            used = set(tables) | ({Edge((bye, BYE))} if bye else set())
-            return completable(everyone, future - used, rounds_left - 1)
+        def keeps_rest(tables: list[Edge], bye=bye) -> bool:
+            return completable(graph.without(tables + ([Edge((bye, BYE))] if bye else [])), rounds_left - 1)
 
-        tables = _cheapest(nodes, scores, {e for e in allowed if BYE not in e}, rng, keeps_rest)
+        tables = _cheapest(nodes, scores, graph, rng, keeps_rest)
         if tables is not None:
             return tables, bye
     raise PairingError(f"no pairing of this round keeps the hard rules for the {rounds_left} round(s) left")
 
 
-def _cheapest(nodes: frozenset[str], scores: dict[str, float], allowed: set[Edge], rng: random.Random, ok) -> list[Edge] | None:
+def _cheapest(nodes: frozenset[str], scores: dict[str, float], allowed: Graph, rng: random.Random, ok) -> list[Edge] | None:
     best = min_cost_pairing(nodes, scores, allowed, rng)
     if best is None or ok(best):
         return best
@@ -102,12 +100,12 @@ def _cheapest(nodes: frozenset[str], scores: dict[str, float], allowed: set[Edge
         rng.shuffle(every)
         every.sort(key=lambda m: cost(m, scores))
         return next((m for m in every if ok(m)), None)
-    tries = [min_cost_pairing(nodes, scores, allowed - {e}, rng) for e in sorted(best, key=sorted)]
+    tries = [min_cost_pairing(nodes, scores, allowed.without([e]), rng) for e in sorted(best, key=sorted)]
     tries = sorted((t for t in tries if t is not None), key=lambda m: cost(m, scores))
     return next((m for m in tries if ok(m)), None)
 
 
-def _all_pairings(nodes: list[str], allowed: set[Edge]):
+def _all_pairings(nodes: list[str], allowed: Graph):
     if not nodes:
         yield []
         return

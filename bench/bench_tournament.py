@@ -1,0 +1,133 @@
+"""Benchmark of the pair-swiss pairing (issue 7): the time to pair one round of 200 pairs.
+
+Run from the repository root:  .venv/bin/python bench/bench_tournament.py  [--pairs N] [--rounds N]
+[--tournaments N] [--seed S]
+
+For each of ``--tournaments`` fields of ``--pairs`` pairs in units of two or three (as
+``cardtable tournament simulate`` makes them), ``--rounds`` rounds are paired and played with
+random results. Timed per round: ``pair_round`` (the whole pairing: the bye, the cheapest
+pairing, the look-ahead that the rounds left can still be paired) and, on the same round's
+input, the blossom alone (``min_cost_pairing(quick=False)``: networkx on the score window, the
+path taken when no greedy pass reaches the lower bound). The baseline, in the same run, is
+networkx's ``max_weight_matching`` on the whole graph of allowed tables (every pair against every
+pair it may meet), what a plain implementation would call; it is timed on the first
+tournament's rounds only (it takes seconds). Also timed: ``TournamentStore.pair_next_round``
+(replay, pairing, SQLite append) for the same field.
+
+Target (issue 7): a round of 200 pairs paired in under 1 s (the maximum of ``pair_round`` over
+every round). Prints PASS/FAIL and exits 1 on FAIL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from referee.tournament import TournamentStore  # noqa: E402
+from referee.tournament.matching import Edge, Graph, min_cost_pairing  # noqa: E402
+from referee.tournament.simulate import make_entries, random_result  # noqa: E402
+from referee.tournament.swiss import allowed, pair_round  # noqa: E402
+
+TARGET_S = 1.0
+
+
+def full_graph_blossom(units, met, scores) -> float:
+    import networkx as nx
+
+    g = nx.Graph()
+    top = 4 * (max(scores.values()) + 1) ** 2
+    for a, b in itertools.combinations(sorted(units), 2):
+        if units[a] != units[b] and Edge((a, b)) not in met:
+            g.add_edge(a, b, weight=top - (scores[a] - scores[b]) ** 2)
+    t = time.perf_counter()
+    nx.max_weight_matching(g, maxcardinality=True)
+    return time.perf_counter() - t
+
+
+def one_tournament(n: int, rounds: int, rng: random.Random, baseline: bool) -> list[tuple[int, float, float, float | None]]:
+    entries = make_entries(n, rng)
+    units = {e.id: e.unit for e in entries}
+    scores = {p: 0 for p in units}
+    met: set = set()
+    had_bye: set = set()
+    out = []
+    for k in range(1, rounds + 1):
+        ranking = sorted(units, key=lambda p: (-scores[p], p))
+        t = time.perf_counter()
+        tables, bye = pair_round(units, met, had_bye, dict(scores), ranking, rounds - k + 1, random.Random(k))
+        whole = time.perf_counter() - t
+        nodes = [p for p in units if p != bye]
+        graph = allowed({p: units[p] for p in nodes}, met, set(), False)
+        t = time.perf_counter()
+        min_cost_pairing(nodes, scores, graph, random.Random(k), quick=False)
+        blossom = time.perf_counter() - t
+        base = full_graph_blossom({p: units[p] for p in nodes}, met, scores) if baseline else None
+        out.append((k, whole, blossom, base))
+        for table in tables:
+            a, b = sorted(table)
+            r = random_result("pair-swiss", k, 0, rng)
+            w = r.get("winner")
+            scores[a] += 1 if w is None else 2 * (w == 0)
+            scores[b] += 1 if w is None else 2 * (w == 1)
+            met.add(table)
+        if bye:
+            scores[bye] += 2
+            had_bye.add(bye)
+    return out
+
+
+def store_pairing(n: int, rounds: int, seed: int) -> list[float]:
+    rng = random.Random(seed)
+    times = []
+    with tempfile.TemporaryDirectory() as tmp:
+        store = TournamentStore(Path(tmp) / "bench.db")
+        store.new("pair-swiss", make_entries(n, rng), seed=seed, options={"rounds": rounds})
+        for k in range(1, rounds + 1):
+            t = time.perf_counter()
+            view = store.pair_next_round()
+            times.append(time.perf_counter() - t)
+            for x in view["tables"]:
+                store.record_result(k, x["table"], random_result("pair-swiss", k, 0, rng))
+        store.close()
+    return times
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pairs", type=int, default=200)
+    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--tournaments", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    min_cost_pairing(["a", "b"], {"a": 0, "b": 0}, Graph(frozenset("ab")), random.Random(0), quick=False)  # import networkx
+    rows = [r for i in range(args.tournaments) for r in one_tournament(args.pairs, args.rounds, rng, baseline=i == 0)]
+    store = store_pairing(args.pairs, args.rounds, args.seed)
+    print(f"pair-swiss, {args.pairs} pairs, {args.rounds} rounds, {args.tournaments} tournaments (seconds per round)")
+    print(f"{'round':>5} {'pair_round med':>15} {'max':>8} {'blossom med':>12} {'full graph (base)':>18} {'x base':>7}")
+    for k in range(1, args.rounds + 1):
+        mine = [r for r in rows if r[0] == k]
+        whole = [r[1] for r in mine]
+        blossom = [r[2] for r in mine]
+        base = [r[3] for r in mine if r[3] is not None]
+        ratio = statistics.median(whole) / base[0] if base else float("nan")
+        print(f"{k:>5} {statistics.median(whole):>15.4f} {max(whole):>8.4f} {statistics.median(blossom):>12.4f}"
+              f" {base[0]:>18.3f} {ratio:>7.4f}")
+    worst = max(r[1] for r in rows)
+    worst_blossom = max(r[2] for r in rows)
+    print(f"store.pair_next_round per round: median {statistics.median(store):.4f} s, max {max(store):.4f} s")
+    ok = worst < TARGET_S and worst_blossom < TARGET_S
+    print(f"{'PASS' if ok else 'FAIL'}: worst pair_round {worst:.4f} s, worst blossom {worst_blossom:.4f} s (target < {TARGET_S} s)")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
