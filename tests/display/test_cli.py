@@ -1,0 +1,87 @@
+"""``cardtable display``: adding users, and ``serve`` as a real process on a real broker (it stops
+on SIGTERM even with a page's live stream open)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from display.store import Store
+from referee import cli
+from referee.table.broker import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_users_are_added_with_a_hashed_password(tmp_path, monkeypatch, capsys):
+    db = tmp_path / "console.db"
+    monkeypatch.setenv("CARDTABLE_PASSWORD", "organiser-pass")
+    assert cli.main(["display", "user", "--db", str(db), "--user", "王老师", "--role", "organiser"]) == 0
+    assert "added organiser 王老师" in capsys.readouterr().out
+    assert cli.main(["display", "user", "--db", str(db), "--user", "王老师", "--role", "referee"]) == 1
+    assert "exists already" in capsys.readouterr().err
+    monkeypatch.setenv("CARDTABLE_PASSWORD", "short")
+    assert cli.main(["display", "user", "--db", str(db), "--user", "李", "--role", "referee"]) == 2
+    store = Store.open(db)
+    assert store.users() == [("王老师", "organiser")]
+    assert store.check_password("王老师", "organiser-pass") == "organiser"
+    assert b"organiser-pass" not in db.read_bytes()
+
+
+def test_serve_refuses_missing_or_bad_broker_urls(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("CARDTABLE_BROKER_SCOREBOARD", raising=False)
+    monkeypatch.delenv("CARDTABLE_BROKER_CONSOLE", raising=False)
+    assert cli.main(["display", "serve", "--db", str(tmp_path / "c.db")]) == 2
+    assert "--broker-scoreboard is required" in capsys.readouterr().err
+    assert cli.main(["display", "serve", "--db", str(tmp_path / "c.db"), "--broker-scoreboard", "http://x",
+                     "--broker-console", "mqtt://console:pw@127.0.0.1:1"]) == 2
+    assert "not an mqtt:// URL" in capsys.readouterr().err
+
+
+def test_serve_runs_and_stops_on_sigterm_with_a_stream_open(broker, tmp_path):
+    port = free_port()
+    env = {**os.environ, "CARDTABLE_BROKER_SCOREBOARD": broker.url("scoreboard"), "CARDTABLE_BROKER_CONSOLE": broker.url("console")}
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "display", "serve", "--db", str(tmp_path / "c.db"),
+                             "--port", str(port)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(url + "/api/hall", timeout=1).json()["feed"]:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read().decode()
+            time.sleep(0.1)
+        first: list[str] = []
+
+        def listen() -> None:
+            try:
+                with httpx.stream("GET", url + "/api/stream", timeout=30) as r:
+                    first.extend(r.iter_lines())
+            except httpx.HTTPError:
+                pass
+
+        threading.Thread(target=listen, daemon=True).start()
+        deadline = time.monotonic() + 10
+        while not first:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert first[0] == "event: snapshot"
+        began = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(10) in (0, -signal.SIGTERM)  # uvicorn raises the signal again once it has shut down
+        assert time.monotonic() - began < 6  # the open stream got 2 s, then the app stopped
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
