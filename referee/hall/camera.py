@@ -1,0 +1,211 @@
+"""``cardtable hall camera``: the camera above one table of the hall, and its vision.
+
+It follows the physical table (``scene.jsonl``, written by ``hall player``) as a camera follows a
+table: every change is a new picture, and between changes the picture stays still while the
+hall's time goes on (the wall clock: the whole hall runs on it). With ``--see vision`` each
+change is rendered into a camera frame by the scene renderer (``vision.synth``) and read back by
+the recognition pipeline (``vision.read``); with ``--see oracle`` (no model, or the bench's many
+tables) the cards are taken as they lie. Either way the play tracker (``vision.tracker``) decides
+when a seat's cards are a play, and each play goes to the table as ``observed`` (the camera's
+user), with the frame kept on ``frames`` when the tracker flags it.
+
+Restarts: after each change the tracker's state is saved (``camera.state``) once what it emitted
+is acknowledged by the broker; a restarted camera goes on from there. A play's message id is the
+table, the scene version after which it was seen and the seat, so a play sent again after a crash
+is the same message and the table applies it once.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import os
+import pickle
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.hall import scene
+
+log = logging.getLogger(__name__)
+
+POLL_S = 0.02  # how often the camera looks at the table (real seconds)
+STILL_S = 0.05  # seconds between the still frames fed to the tracker
+SETTLE_S = 0.25  # the tracker's settle time
+LONGEST_GAP_S = 60.0  # a still table is fed at most this long (the tracker's hand gap is 30 s)
+FRAME_CHARS = 240_000  # the frames topic's limit on the base64 JPEG
+STYLES = ("letele", "sans", "serif")
+
+
+def decks(rulebook: str) -> int:
+    from referee.rulebooks import load
+
+    deal = load(rulebook).deal
+    return deal["decks"] if isinstance(deal, dict) or hasattr(deal, "keys") else deal.decks
+
+
+@dataclass
+class Lens:
+    """Where the cards lie (placed once, when put down) and how this camera sees the table."""
+
+    table: str
+    seed: int
+    style: str
+    placed: dict = field(default_factory=dict)  # seat -> tuple of PlacedCard
+
+    def place(self, t: scene.Table) -> None:
+        from vision.synth.scene import seat_cards
+
+        for seat, cards in t.seats.items():
+            have = self.placed.get(seat, ())
+            if len(cards) < len(have) or tuple(c.name for c in have) != cards[: len(have)]:
+                have = ()  # picked up (all or some): what is left is placed again
+            new = list(cards[len(have):])
+            if new:
+                rng = random.Random(f"{self.seed}:{self.table}:{t.version}:{seat}")
+                layout = rng.choice(["row", "row", "fan"])
+                have = have + tuple(seat_cards(seat, new, layout, self.style, rng))
+            self.placed[seat] = have
+
+    def oracle(self) -> list:
+        """What a perfect camera would read."""
+        from vision.geometry import seat_of
+        from vision.read import SeenCard
+
+        return [SeenCard(c.name, 0.99, (c.x, c.y), seat_of((c.x, c.y))) for cs in self.placed.values() for c in cs]
+
+    def render(self, t: scene.Table):
+        from vision.synth.render import random_camera, render_frame
+        from vision.synth.scene import PLAY_SPOT, Scene, random_hand
+
+        rng = random.Random(f"{self.seed}:{self.table}:frame:{t.version}")
+        hands = (random_hand(rng, PLAY_SPOT[t.hand]),) if t.hand else ()
+        cards = tuple(c for seat in "SENW" for c in self.placed.get(seat, ()))
+        cam = random_camera(random.Random(f"{self.seed}:{self.table}:camera"))
+        felt = random.Random(f"{self.seed}:{self.table}:felt").choice(((40, 110, 40), (60, 130, 30), (120, 70, 20)))
+        return render_frame(Scene(cards, hands, felt, rng.randrange(1 << 30)), cam).image
+
+
+class Camera:
+    def __init__(self, table: str, rulebook: str, run_dir: Path, seed: int, see: str, url: str):
+        from vision.tracker import Tracker
+
+        self.table, self.see = table, see
+        self.dir = run_dir / table
+        self.reader = scene.Reader(self.dir / "scene.jsonl")
+        self.state_path = self.dir / "camera.state"
+        self.url = url
+        self.model = None
+        self.lens = Lens(table, seed, STYLES[seed % len(STYLES)])
+        self.tracker = Tracker(settle_s=SETTLE_S, decks=decks(rulebook))
+        self.version, self.at, self.fed = 0, 0.0, 0.0  # the last change seen, and the last time fed
+        self.sent = 0
+        self._frame = None  # the latest image (vision), kept for a flagged play
+        self._view: list = []
+        self._restore()
+
+    def _restore(self) -> None:
+        try:
+            saved = pickle.loads(self.state_path.read_bytes())
+        except (OSError, pickle.UnpicklingError, EOFError):
+            return
+        self.version, self.at, self.fed, self.tracker, self.lens.placed, self._view = saved
+        log.info("%s: camera restarted after scene version %d", self.table, self.version)
+
+    def _save(self) -> None:
+        tmp = self.state_path.with_suffix(".tmp")
+        tmp.write_bytes(pickle.dumps((self.version, self.at, self.fed, self.tracker, self.lens.placed, self._view)))
+        os.replace(tmp, self.state_path)
+
+    def run(self, stop: threading.Event) -> None:
+        from referee.table.mqtt import Connection
+
+        if self.see == "vision":
+            from vision.model import Model
+
+            self.model = Model(threads=1)
+        self.conn = Connection(self.url, f"camera-{self.table}", clean_start=True).connect()
+        try:
+            while not stop.is_set():
+                changes = [t for t in self.reader.new() if t.version > self.version]
+                for t in changes:
+                    self._still(until=t.at)
+                    self._look(t)
+                if not changes:  # time goes on, as far as settling the last change needs
+                    self._still(until=min(time.time(), self.at + SETTLE_S + 2 * STILL_S))
+                    stop.wait(POLL_S)
+        finally:
+            self.conn.close()
+
+    def _look(self, t: scene.Table) -> None:
+        """A change on the table: a new picture."""
+        self.lens.place(t)
+        if self.see == "vision":
+            from vision.read import read_frame
+
+            self._frame = self.lens.render(t)
+            self._view = list(read_frame(self._frame, self.model).cards)
+        else:
+            self._view = self.lens.oracle()
+        self.version, self.at = t.version, t.at
+        self._feed(max(t.at, self.fed))
+        self._save()
+
+    def _still(self, until: float) -> None:
+        """The same picture at the times between the last change and ``until``."""
+        self.fed = max(self.fed, until - LONGEST_GAP_S)  # a long still table: its last minute is enough
+        while self.fed + STILL_S <= until:
+            self._feed(max(self.fed + STILL_S, self.at))
+
+    def _feed(self, at: float) -> None:
+        from vision.tracker import step
+
+        self.fed = at
+        self.tracker, plays = step(self.tracker, self._view, {}, at)
+        for play in plays:
+            self._send(play)
+        if plays:
+            self._save()
+
+    def _send(self, play) -> None:
+        from referee.table.protocol import encode, topic
+
+        pid = f"cam-{self.table}-{self.version}-{play.seat}"
+        payload = {"v": 1, "id": pid, "seat": play.seat, "cards": list(play.cards),
+                   "confidence": play.confidence, "at": round(play.at, 3)}
+        info = self.conn.publish(topic(self.table, "observed"), encode("observed", payload), qos=1)
+        if play.reasons:
+            self._keep_frame(pid, play)
+        info.wait_for_publish(10.0)
+        self.sent += 1
+        log.info("%s: %s %s (%.2f)%s", self.table, play.seat, " ".join(play.cards), play.confidence,
+                 f" flagged: {'; '.join(play.reasons)}" if play.reasons else "")
+
+    def _keep_frame(self, pid: str, play) -> None:
+        import cv2
+
+        from referee.table.protocol import encode, topic
+
+        image = self._frame if self._frame is not None else self.lens.render(scene.Table())
+        for width in (1280, 960, 640, 480, 320):
+            scaled = cv2.resize(image, (width, width * image.shape[0] // image.shape[1]))
+            jpeg = base64.b64encode(cv2.imencode(".jpg", scaled, [cv2.IMWRITE_JPEG_QUALITY, 80])[1]).decode()
+            if len(jpeg) <= FRAME_CHARS:
+                break
+        payload = {"v": 1, "id": pid, "seat": play.seat, "at": round(play.at, 3),
+                   "reason": "; ".join(play.reasons)[:200], "jpeg": jpeg}
+        self.conn.publish(topic(self.table, "frames"), encode("frames", payload), qos=1)
+
+
+def main(table: str, rulebook: str, run_dir: Path, seed: int, see: str) -> int:
+    """``cardtable hall camera``: until SIGTERM; the broker URL (the camera's user) from ``HALL_CAMERA``."""
+    import signal
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    Camera(table, rulebook, run_dir, seed, see, os.environ["HALL_CAMERA"]).run(stop)
+    return 0

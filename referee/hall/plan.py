@@ -1,0 +1,109 @@
+"""What the hall plays, as pure values: its tables (id, rulebook), the pair-swiss field of the
+Tractor tables and the seats of a paired round.
+
+The default hall has eight tables: six Tractor tables of one ``pair-swiss`` round under
+``classic-3deck`` (12 pairs, two from each of six units), then one Guandan (``sanjiang-2012``) and
+one San Da Yi (``usst-2016``) table of four players each. A smaller hall keeps that order: one
+table is a Tractor table, two are a Tractor and a Guandan table, from three on the last two are
+Guandan and San Da Yi. The pairs come two from each unit (from one each in a field of two), and
+the tournament has as many rounds as such a field can play, six at most.
+
+>>> [(t.table, t.rulebook) for t in hall_tables(3)]
+[('t01', 'classic-3deck'), ('t02', 'sanjiang-2012'), ('t03', 'usst-2016')]
+>>> [t.rulebook for t in hall_tables(2)]
+['classic-3deck', 'sanjiang-2012']
+>>> len(pair_field(hall_tables(8))), pair_field(hall_tables(1))[1]
+(12, Entry(id='e02', name='李强、刘静', unit='外语学院', team='外语学院', players=('李强', '刘静')))
+>>> seats({"entries": [{"id": "e01"}, {"id": "e02"}]}, {e.id: e for e in pair_field(hall_tables(1))})
+{'S': '王芳', 'E': '李强', 'N': '张伟', 'W': '刘静'}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.tournament.entries import Entry
+
+TRACTOR = "classic-3deck"
+GUANDAN = "sanjiang-2012"
+SANDAYI = "usst-2016"
+DEFAULT_TABLES = 8
+MAX_TABLES = 32
+UNITS = ("机电学院", "外语学院", "化工学院", "图书馆", "后勤处", "数学学院", "经管学院", "医学院",
+         "计算机学院", "物理学院", "法学院", "艺术学院", "体育部", "校医院", "建筑学院", "生命学院")
+SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+GIVEN = ("芳", "强", "伟", "静", "敏", "磊", "洋", "艳", "勇", "军", "杰", "娟", "涛", "明", "超", "秀英",
+         "霞", "平", "刚", "桂英", "华", "丹", "萍", "鹏", "辉", "玲", "斌", "宇", "浩", "凯", "红", "建华")
+
+
+@dataclass(frozen=True)
+class HallTable:
+    table: str  # the MQTT table id, t01 ...
+    rulebook: str
+
+    @property
+    def tractor(self) -> bool:
+        return self.rulebook == TRACTOR
+
+
+def hall_tables(n: int = DEFAULT_TABLES) -> tuple[HallTable, ...]:
+    """The hall's ``n`` tables (see the module's docstring)."""
+    if not 1 <= n <= MAX_TABLES:
+        raise ValueError(f"--tables must be 1 to {MAX_TABLES}, not {n}")
+    books = [TRACTOR] * n
+    if n == 2:
+        books[1] = GUANDAN
+    elif n >= 3:
+        books[-2:] = [GUANDAN, SANDAYI]
+    return tuple(HallTable(f"t{i + 1:02d}", book) for i, book in enumerate(books))
+
+
+def player_name(i: int) -> str:
+    """The ``i``-th player's name: distinct for the first 3,200.
+
+    >>> [player_name(i) for i in (0, 1, 2, 33)]
+    ['王芳', '李强', '张伟', '田强']
+    """
+    surname = SURNAMES[i % len(SURNAMES)]
+    given = GIVEN[(i + i // len(SURNAMES)) % len(GIVEN)]
+    return surname + given
+
+
+def pair_field(tables: tuple[HallTable, ...]) -> tuple[Entry, ...]:
+    """Two pairs per Tractor table, two pairs per unit; entry ``k`` holds players ``2k`` and ``2k+1``
+    of the numbering that seats entry 1's first player at S, entry 2's at E, and so on."""
+    n = 2 * sum(t.tractor for t in tables)
+    out = []
+    for k in range(n):
+        # Players 0..3 of a table are S E N W: entry 2j is S and N, entry 2j+1 is E and W.
+        base = 4 * (k // 2) + k % 2
+        players = (player_name(base), player_name(base + 2))
+        unit = UNITS[k % _units(n) % len(UNITS)]
+        out.append(Entry(f"e{k + 1:02d}", "、".join(players), unit, unit, players))
+    return tuple(out)
+
+
+def _units(pairs: int) -> int:
+    return pairs // 2 if pairs >= 4 else pairs
+
+
+def rounds(pairs: int) -> int:
+    """The rounds of a field of ``pairs`` pairs: each pair meets a new pair of another unit.
+
+    >>> [rounds(n) for n in (2, 4, 6, 12)]
+    [1, 2, 4, 6]
+    """
+    return min(6, pairs - pairs // _units(pairs))
+
+
+def seats(table_view: dict, entries: dict[str, Entry]) -> dict[str, str]:
+    """The players of a paired table (a ``round`` view's table): the first entry at S and N,
+    the second at E and W."""
+    first, second = (entries[e["id"]].players for e in table_view["entries"])
+    return {"S": first[0], "E": second[0], "N": first[1], "W": second[1]}
+
+
+def climbing_players(table: HallTable, index: int) -> dict[str, str]:
+    """Four individual players for a Guandan or San Da Yi table (numbered after the pairs)."""
+    base = 1000 + 4 * index
+    return {seat: player_name(base + i) for i, seat in enumerate("SENW")}

@@ -1,0 +1,241 @@
+"""``cardtable hall player``: the four people at one table of the hall.
+
+The table's bots (the simulators of ``referee.table.simulate`` and ``simulate_climbing``) play as
+ever, but what they do reaches the table as it would in a real hall: cards are put down on the
+physical table (``scene.jsonl``, which the camera watches: ``hall camera``), never published by
+the players; buttons are pressed on the table's board (a line ``SEAT BUTTON`` into the virtual
+board's input, which its bridge publishes as ``board/in``). The players learn what the table made
+of it only from the table's ``state`` and ``events``, like the people at a table looking at its
+displays: an input counts as applied when the table's log moved past every entry that a person
+(the hall's organiser or referee: ``assign``, ``start_round``, ``last_hand``, ``flag_resolved``, ...)
+made meanwhile. A flagged read waits for the hall's referee; a new round waits for the hall.
+
+Cards in front of a seat: a play stays until the same seat plays again (its earlier cards go to
+the pile first); cards only shown (a declaration, the trump suit named, a tribute or return card,
+the kitty turned up) are taken back once the table took them in; a new hand starts from an empty
+table.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from referee.cards import Cards
+from referee.hall import scene
+from referee.table.protocol import decode, encode, topic
+from referee.table.reducer import family
+from referee.table.simulate import SimulationError, _Watch, simulator_class
+
+log = logging.getLogger(__name__)
+
+PERSON_EVENTS = frozenset({"assigned", "round_started", "round_stopped", "last_hand", "flag_resolved"})
+LAY_S = 0.4  # seconds (bots' time) a hand stays over the cards just put down
+CLEAR_S = 0.4  # real seconds the table stays empty after the cards are picked up (> the camera's settle)
+RULED_WAIT_S = (5.0, 45.0)  # a wait this long is one the rules time (a slow play, the declaring window): real
+STALL_LOG_S = 30.0  # real seconds without the table taking an input before the player says so
+IDLE = ("idle", "round_over")
+
+
+class HallWatch(_Watch):
+    """The simulator's watch, also noting the log entries that people made (by their events)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.people: set[int] = set()
+
+    def on_events(self, _topic: str, raw: bytes) -> None:
+        event = decode("events", raw)
+        with self._cond:
+            if event["kind"] in PERSON_EVENTS:
+                self.people.add(event["seq"])
+            self.events.append(event)
+            del self.events[:-2000]
+            self._cond.notify_all()
+
+    def seq(self) -> int:
+        return self.state["seq"] if self.state else 0
+
+    def moved_past(self, base: int) -> bool:
+        """Did the log get an entry after ``base`` that no person made (so: ours)?"""
+        s = self.seq()
+        return s - base - sum(1 for q in self.people if base < q <= s) >= 1
+
+
+class PlayerMixin:
+    """What makes a simulator the people at a hall table (see the module's docstring)."""
+
+    scene_path: Path
+    buttons: Path | None
+    stop_event: threading.Event
+
+    _arriving = False  # pressing ready: quick at any speed
+    _quick_think = False  # the Tractor bot's next think is not a slow one
+
+    def _advance(self, seconds: float) -> float:
+        """The hall runs on the wall clock, as a real hall: the bots think ``speed`` times faster,
+        but a wait that the rules time (a slow play past the shot clock, the declaring window) takes
+        its real length, so the table's clocks rule on it as on people."""
+        low, high = RULED_WAIT_S
+        ruled = low <= seconds <= high and not self._arriving and not self._quick_think
+        self._quick_think = False
+        self.stop_event.wait(max(0.0, seconds if ruled else seconds / self.speed))
+        self._at = round(time.time(), 3)
+        return self._at
+
+    def _think(self, action: str) -> tuple[float, bool]:
+        seconds, slow = super()._think(action)
+        self._quick_think = not slow
+        return seconds, slow
+
+    def _connect(self) -> None:
+        super()._connect()
+        self._table = scene.latest(self.scene_path) or scene.Table()
+        self._shown_hand = None
+
+    # -- what the people do ----------------------------------------------------------------------
+
+    def run(self):
+        self._at = time.time()
+        return super().run()
+
+    def _change(self, table: scene.Table) -> None:
+        """The table changes now (the wall clock: the camera sees it at this moment)."""
+        self._at = round(time.time(), 3)
+        table = replace(table, at=self._at)
+        self._table = table
+        scene.append(self.scene_path, table)
+
+    def observed(self, seat: str, cards: Cards, confidence: float = 1.0) -> dict:
+        state = self.watch.state
+        if state["hand"] != self._shown_hand:  # a new hand starts from an empty table
+            self._shown_hand = state["hand"]
+            self._clear()
+        plays = state["phase"] == "playing" or (state["phase"] == "kitty" and state["trump"] is not None)
+        if not plays or self._starts_trick(state):
+            self._clear()
+        base = self.watch.seq()
+        self._change(self._table.laid(seat, cards.names(), self._at))
+        self._advance(LAY_S)
+        self._change(self._table.withdrawn(self._at))
+        state = self._applied(base, f"{seat} putting down {cards}")
+        if not plays:  # only shown: taken back
+            self._clear()
+        self.summary.inputs += 1
+        return state
+
+    def _starts_trick(self, state: dict) -> bool:
+        """A Tractor lead takes the last trick off the table; in the climbing games each play is
+        put on the pile before the next (so the camera sees one play at a time)."""
+        if family(self.rulebook) != "tractor":
+            return True
+        trick = state["current_trick"]
+        return trick is None or len(trick["plays"]) in (0, 4)
+
+    def _clear(self) -> None:
+        """Everything face up is picked up, and the table stays empty until the camera saw it so."""
+        if not self._table.empty:
+            self._change(self._table.cleared(self._at))
+            self.stop_event.wait(CLEAR_S)
+            self._at = round(time.time(), 3)
+
+    def press(self, seat: str, button: str) -> dict:
+        base = self.watch.seq()
+        if self.buttons is not None:
+            with open(self.buttons, "w") as f:  # the virtual board's input (a FIFO)
+                f.write(f"{seat} {button}\n")
+        else:
+            payload = {"v": 1, "id": self._next_id("board"), "seat": seat, "button": button, "at": self._at}
+            self._conn("board").publish(topic(self.table, "board/in"), encode("board/in", payload), qos=1)
+        self.summary.inputs += 1
+        return self._applied(base, f"{seat} pressing {button}")
+
+    def command(self, command: str, **fields: Any) -> dict:
+        base = self.watch.seq()
+        payload = {"v": 1, "id": self._next_id("console"), "command": command, **fields}
+        self._conn("console").publish(topic(self.table, "commands"), encode("commands", payload), qos=1)
+        self.watch.wait(lambda: self.watch.seq() > base, self.wait_s, f"the table to apply {command}")
+        return self.watch.state
+
+    def _applied(self, base: int, what: str) -> dict:
+        """Wait (as long as it takes: the camera or the table may be restarting) until the table
+        took the input in."""
+        waited = 0.0
+        while not self.stop_event.is_set():
+            with self.watch._cond:
+                if self.watch._cond.wait_for(lambda: self.watch.moved_past(base), STALL_LOG_S):
+                    self._expected = self.watch.seq()  # the simulators look for events after it
+                    return self.watch.state
+            waited += STALL_LOG_S
+            log.warning("%s: %g s and the table has not taken %s in yet", self.table, waited, what)
+        raise SystemExit(0)
+
+    def _resolve_flags(self, state: dict) -> dict:
+        """A flag waits for the hall's referee, who looks at the table and rules at the console."""
+        while state["flags"] and not self.stop_event.is_set():
+            self.watch.wait(lambda: not self.watch.state["flags"] or self.stop_event.is_set(), 10**6, "the referee")
+            state = self.watch.state
+            self.summary.confirms += 1
+        return state
+
+    def _to_dealing(self, state: dict) -> dict:
+        """Wait for the hall to start a round (it seats the players); a hand that these players did
+        not deal (they were restarted) is stopped, as the referee would."""
+        state = self._resolve_flags(state)
+        if self._foreign(state) and self.urls["console"]:
+            log.warning("%s: a hand is in play that these players did not deal: the round is stopped", self.table)
+            state = self.command("stop_round")
+        while state["phase"] in IDLE or (self._foreign(state) and not self.urls["console"]):
+            self.watch.wait(lambda: self.watch.state["phase"] not in IDLE or self.stop_event.is_set(), 10**6,
+                            "the hall to start a round")
+            if self.stop_event.is_set():
+                raise SystemExit(0)
+            state = self.watch.state
+        self._arriving = True
+        try:
+            return super()._to_dealing(state)  # the seats' ready buttons, then the draw
+        finally:
+            self._arriving = False
+
+
+def player_class(rulebook: str) -> type:
+    base = simulator_class(rulebook)
+    return type(f"Hall{base.__name__}", (PlayerMixin, base), {})
+
+
+def main(table: str, rulebook: str, scene_path: Path, buttons: Path | None, seed: int, speed: float) -> int:
+    """``cardtable hall player``: until SIGTERM. Broker URLs from the environment (``HALL_READER``
+    (scoreboard), ``HALL_CONSOLE``, and ``HALL_BOARD`` when there is no virtual board)."""
+    import signal
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    stop = threading.Event()
+    cls = player_class(rulebook)
+    player = cls(table, rulebook, os.environ["HALL_READER"], hands=10**9, seed=seed, speed=speed,
+                 board=os.environ.get("HALL_BOARD"), console=os.environ.get("HALL_CONSOLE"),
+                 unsure_chance=0.0, wait_s=60.0)
+    player.scene_path, player.buttons, player.stop_event = scene_path, buttons, stop
+    player.watch = HallWatch()
+
+    def on_signal(*_: object) -> None:
+        stop.set()
+        with player.watch._cond:
+            player.watch._cond.notify_all()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        player.run()
+    except SystemExit:
+        return 0
+    except (SimulationError, OSError, TimeoutError, ValueError) as exc:
+        if stop.is_set():
+            return 0
+        log.error("%s: the players stopped: %s", table, exc)
+        return 1
+    return 0

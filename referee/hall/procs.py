@@ -1,0 +1,126 @@
+"""The hall's child processes: each in a process group of its own, its output in a log file,
+started again when it dies, and stopped as a group (SIGTERM, then SIGKILL) so nothing is left.
+
+Every child gets ``CARDTABLE_HALL`` (the run directory) in its environment, so whatever it starts
+in turn can be found too (``hall_processes``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+MARK = "CARDTABLE_HALL"
+STOP_S = 8.0  # SIGTERM, then this long before SIGKILL
+RESTART_DELAYS_S = (0.5, 1.0, 2.0, 5.0)  # after the 1st, 2nd, ... death in a row
+
+
+@dataclass
+class Child:
+    """One supervised command. ``restart``: start it again when it dies (not when stopped)."""
+
+    name: str
+    argv: list[str]
+    log_path: Path
+    env: dict[str, str] = field(default_factory=dict)
+    stdin: int | None = None  # a file descriptor, e.g. a FIFO opened read-write
+    restart: bool = True
+    proc: subprocess.Popen | None = None
+    starts: int = 0
+    _due: float | None = None  # when to start again after a death
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc is not None else None
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def start(self, hall_dir: Path) -> None:
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        env = {**os.environ, **self.env, MARK: str(hall_dir), "PYTHONUNBUFFERED": "1"}
+        with open(self.log_path, "ab") as out:
+            self.proc = subprocess.Popen(
+                self.argv, stdin=self.stdin if self.stdin is not None else subprocess.DEVNULL,
+                stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        self.starts += 1
+        self._due = None
+        log.info("started %s (pid %d)", self.name, self.proc.pid)
+
+    def check(self, hall_dir: Path, now: float) -> str | None:
+        """Start a dead child again when due; returns a line to tell when it died."""
+        if self.proc is None or self.alive:
+            return None
+        if self._due is None:
+            code = self.proc.returncode
+            delay = RESTART_DELAYS_S[min(self.starts - 1, len(RESTART_DELAYS_S) - 1)]
+            self._due = now + delay
+            _reap_group(self.proc.pid)
+            return f"{self.name} exited ({code}); " + (f"again in {delay:g} s" if self.restart else "not restarted")
+        if self.restart and now >= self._due:
+            self.start(hall_dir)
+        return None
+
+    def signal(self, sig: int) -> None:
+        if self.proc is not None:
+            _kill_group(self.proc.pid, sig)
+
+    def wait(self, deadline: float) -> bool:
+        if self.proc is None:
+            return True
+        try:
+            self.proc.wait(max(0.0, deadline - time.monotonic()))
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+
+
+def _kill_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _reap_group(pgid: int) -> None:
+    """What a dead leader left in its group (e.g. a child it started) goes too."""
+    _kill_group(pgid, signal.SIGKILL)
+
+
+def stop_all(children: list[Child], timeout: float = STOP_S) -> None:
+    """SIGTERM every group, wait, SIGKILL what is left; in ``children``'s order, in stages."""
+    for child in children:
+        child.restart = False
+        child.signal(signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    for child in children:
+        if not child.wait(deadline):
+            log.warning("%s did not stop within %g s: killed", child.name, timeout)
+        child.signal(signal.SIGKILL)  # the group: anything the child left behind
+        if child.proc is not None:
+            child.proc.wait()
+
+
+def hall_processes(hall_dir: Path) -> list[int]:
+    """The pids of every running process marked with this hall's run directory (Linux /proc)."""
+    mark = f"{MARK}={hall_dir}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z" and mark in environ.split(b"\0"):
+            found.append(int(entry.name))
+    return sorted(found)

@@ -1,0 +1,75 @@
+"""The hall's referee: watches the console's open flags and rules on each as a person would,
+looking at the cards on the table (the table's ``scene.jsonl``), through the console's web API
+(logged in as a referee, so every ruling is in the console's audit log).
+
+>>> ruling({"kind": "unsure", "cards": ["SA", "SA"]}, ("SA", "SA"))
+{'how': 'confirm'}
+>>> ruling({"kind": "unsure", "cards": ["SA"]}, ("SA", "SA"))
+{'how': 'correct', 'cards': ['SA', 'SA']}
+>>> ruling({"kind": "overtime"}, None)
+{'how': 'confirm'}
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+from referee.hall import scene
+
+log = logging.getLogger(__name__)
+
+
+def ruling(flag: dict, truth: tuple[str, ...] | None) -> dict:
+    """What the referee sends for ``flag``, seeing ``truth`` (the seat's cards on the table): a read
+    that differs from the cards is corrected, anything else is confirmed (the bots break no rule on
+    purpose that the camera would have to see)."""
+    read = flag.get("cards") or []
+    if truth and read and sorted(read) != sorted(truth):
+        return {"how": "correct", "cards": list(truth)}
+    return {"how": "confirm"}
+
+
+class HallReferee:
+    """One console session; ``step()`` rules on every open flag once."""
+
+    def __init__(self, base_url: str, user: str, password: str, run_dir: Path, say: Callable[[str], None]):
+        import httpx
+
+        self.client = httpx.Client(base_url=base_url, timeout=10.0)
+        self.user, self.password = user, password
+        self.run_dir, self.say = run_dir, say
+        self.ruled: set[tuple[str, str]] = set()
+        self.counts = {"confirm": 0, "correct": 0}
+        self._logged_in = False
+
+    def close(self) -> None:
+        self.client.close()
+
+    def step(self) -> None:
+        if not self._logged_in:
+            r = self.client.post("/api/login", json={"user": self.user, "password": self.password})
+            r.raise_for_status()
+            self._logged_in = True
+        r = self.client.get("/api/console/flags")
+        if r.status_code == 401:
+            self._logged_in = False
+            return
+        r.raise_for_status()
+        for flag in r.json():
+            key = (flag["table"], flag["flag"])
+            if key in self.ruled:
+                continue
+            table = scene.latest(self.run_dir / flag["table"] / "scene.jsonl")
+            truth = table.last.get(flag["seat"]) if table else None
+            body = ruling(flag, truth)
+            r = self.client.post(f"/api/console/tables/{flag['table']}/flags/{flag['flag']}", json=body)
+            if r.status_code == 409:  # already resolved meanwhile
+                self.ruled.add(key)
+                continue
+            r.raise_for_status()
+            self.ruled.add(key)
+            self.counts[body["how"]] += 1
+            what = f"更正为 {' '.join(body['cards'])}" if body["how"] == "correct" else "确认"
+            self.say(f"{flag['table']} 裁判：{flag['seat']} {flag['kind']} {' '.join(flag.get('cards') or [])} → {what}")

@@ -1,0 +1,243 @@
+"""``cardtable hall``: the whole hall on one machine, until Ctrl-C.
+
+On loopback: a mosquitto with generated users and the hall's ACL (``referee.table.broker``); per
+table its service (``cardtable table run``, its SQLite log under the run directory), a virtual
+board (``cardtable bridge virtual``, its input a FIFO the players press into) and its bridge
+(``cardtable bridge run``), the players (``cardtable hall player``) and the camera with its vision
+(``cardtable hall camera``); the tournament service (``cardtable tournament serve``) and the
+scoreboard and console (``cardtable display serve``). Then the organiser runs the tournament and
+the referee rules on the flags (in this process). A child that dies is started again; Ctrl-C (or
+SIGTERM) stops every process group it started, the broker last.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.hall.plan import HallTable, hall_tables
+from referee.hall.procs import MARK, Child, stop_all
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PORT = 8000
+STEP_S = 0.5
+READY_S = 60.0
+
+
+@dataclass(frozen=True)
+class Options:
+    tables: int = 8
+    speed: float = 1.0
+    port: int | None = None
+    dir: Path | None = None
+    seed: int = 2026
+    see: str = "auto"  # vision, oracle, or auto (vision when the model is there)
+    hands: int = 2  # then the last-hand notice; 0: the round clock ends a round
+
+
+def cardtable() -> list[str]:
+    """The command that runs ``cardtable`` with this interpreter."""
+    return [sys.executable, "-m", "referee.cli"]
+
+
+def port_free(port: int, host: str = "127.0.0.1") -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind((host, port))
+            return True
+        except OSError:
+            return False
+
+
+def pick_port(asked: int | None) -> int:
+    if asked is not None:
+        if not port_free(asked):
+            raise ValueError(f"port {asked} is taken; ask for another with --port")
+        return asked
+    if port_free(DEFAULT_PORT):
+        return DEFAULT_PORT
+    from referee.table.broker import free_port
+
+    return free_port()
+
+
+def choose_sight(see: str) -> str:
+    if see != "auto":
+        return see
+    from vision.model import DEFAULT_MODEL
+
+    return "vision" if DEFAULT_MODEL.is_file() else "oracle"
+
+
+class Supervisor:
+    def __init__(self, opts: Options, out=sys.stdout):
+        if opts.speed <= 0:
+            raise ValueError("--speed must be more than 0")
+        self.opts, self.out = opts, out
+        self.tables = hall_tables(opts.tables)
+        self.port = pick_port(opts.port)
+        self.dir = Path(opts.dir).resolve() if opts.dir else None
+        self.children: list[Child] = []
+        self.broker = None
+        self.organiser = None
+        self.referee = None
+        self.sight = choose_sight(opts.see)
+        self._fifos: list[int] = []
+
+    def say(self, line: str) -> None:
+        print(time.strftime("%H:%M:%S ") + line, file=self.out, flush=True)
+
+    # -- start -------------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        import tempfile
+
+        from referee.table.broker import Broker, table_acl
+
+        if self.dir is None:
+            self.dir = Path(tempfile.mkdtemp(prefix="cardtable-hall-"))
+        elif self.dir.exists() and any(self.dir.iterdir()):
+            raise ValueError(f"{self.dir} is not empty: give --dir a new or empty directory")
+        self.dir.mkdir(parents=True, exist_ok=True)
+        os.environ[MARK] = str(self.dir)  # the broker and everything else started from here carry it
+        users, acl = table_acl([t.table for t in self.tables])
+        self.broker = Broker.start(self.dir / "broker", users, acl)
+        url = self.broker.url
+        passwords = {"organiser": secrets.token_urlsafe(9), "referee": secrets.token_urlsafe(12)}
+        for user, role in (("organiser", "organiser"), ("referee", "referee")):
+            subprocess.run([*cardtable(), "display", "user", "--db", str(self.dir / "console.db"), "--user", user,
+                            "--role", role], env={**os.environ, "CARDTABLE_PASSWORD": passwords[user]},
+                           check=True, capture_output=True)
+        logs = self.dir / "logs"
+        self.children.append(Child("display", [*cardtable(), "display", "serve", "--db", str(self.dir / "console.db"),
+                                               "--port", str(self.port)], logs / "display.log",
+                                   env={"CARDTABLE_BROKER_SCOREBOARD": url("scoreboard"),
+                                        "CARDTABLE_BROKER_CONSOLE": url("console")}))
+        if any(t.tractor for t in self.tables):
+            self.children.append(Child("tournament", [*cardtable(), "tournament", "serve", "--db",
+                                                      str(self.dir / "tournament.db"), "--broker", url("tournament")],
+                                       logs / "tournament.log"))
+        for i, t in enumerate(self.tables):
+            self.children += self._table_children(t, i + 1, url)
+        from referee.hall.organiser import Organiser
+
+        self.organiser = Organiser(self.tables, url("console"), self.dir / "tournament.db", self.opts.seed,
+                                   self.opts.hands, self.say)
+        self.organiser.start()  # the tournament file exists before its service opens it
+        for child in self.children:
+            child.start(self.dir)
+        self._wait_ready()
+        from referee.hall.referee import HallReferee
+
+        self.referee = HallReferee(f"http://127.0.0.1:{self.port}", "referee", passwords["referee"], self.dir, self.say)
+        self.say(f"记分牌 scoreboard: http://127.0.0.1:{self.port}/")
+        self.say(f"控制台 console: http://127.0.0.1:{self.port}/console  (organiser / {passwords['organiser']})")
+        self.say(f"{len(self.tables)} 桌, 速度 x{self.opts.speed:g}, 识别 {self.sight}; 运行目录 {self.dir}; Ctrl-C 结束")
+
+    def _table_children(self, t: HallTable, number: int, url) -> list[Child]:
+        d = self.dir / t.table
+        d.mkdir()
+        fifo = d / "buttons"
+        os.mkfifo(fifo)
+        fd = os.open(fifo, os.O_RDWR)  # held open: the board never sees the end of its input
+        self._fifos.append(fd)
+        (d / "scene.jsonl").touch()
+        ct, logs = cardtable(), self.dir / "logs"
+        seed = self.opts.seed * 100 + number
+        return [
+            Child(f"{t.table}/service", [*ct, "table", "run", "--table", t.table, "--rulebook", t.rulebook,
+                                         "--broker", url(f"table-{t.table}"), "--db", str(d / "table.db")],
+                  logs / f"{t.table}-service.log"),
+            Child(f"{t.table}/board", [*ct, "bridge", "virtual", "--link", str(d / "board-tty"),
+                                       "--board-id", str(number)], logs / f"{t.table}-board.log", stdin=fd),
+            Child(f"{t.table}/bridge", [*ct, "bridge", "run", "--table", t.table, "--port", str(d / "board-tty"),
+                                        "--broker", url(f"board-{t.table}")], logs / f"{t.table}-bridge.log"),
+            Child(f"{t.table}/camera", [*ct, "hall", "camera", "--table", t.table, "--rulebook", t.rulebook,
+                                        "--dir", str(self.dir), "--seed", str(seed), "--see", self.sight],
+                  logs / f"{t.table}-camera.log", env={"HALL_CAMERA": url(f"camera-{t.table}")}),
+            Child(f"{t.table}/players", [*ct, "hall", "player", "--table", t.table, "--rulebook", t.rulebook,
+                                         "--dir", str(self.dir), "--seed", str(seed), "--speed", str(self.opts.speed)],
+                  logs / f"{t.table}-players.log",
+                  env={"HALL_READER": url("scoreboard"), "HALL_CONSOLE": url("console")}),
+        ]
+
+    def _wait_ready(self) -> None:
+        import httpx
+
+        deadline = time.monotonic() + READY_S
+        while time.monotonic() < deadline:
+            self._check_children()
+            try:
+                up = httpx.get(f"http://127.0.0.1:{self.port}/", timeout=2).status_code == 200
+            except httpx.HTTPError:
+                up = False
+            if up and self.organiser.ready():
+                return
+            time.sleep(0.2)
+        raise RuntimeError(f"the hall did not come up within {READY_S:g} s (logs in {self.dir / 'logs'})")
+
+    # -- run ---------------------------------------------------------------------------------------
+
+    def _check_children(self) -> None:
+        now = time.monotonic()
+        for child in self.children:
+            line = child.check(self.dir, now)
+            if line:
+                self.say(line)
+
+    def serve(self, stop: threading.Event) -> None:
+        while not stop.wait(STEP_S):
+            self._check_children()
+            for part in (self.organiser, self.referee):
+                try:
+                    part.step()
+                except Exception as exc:  # a console or tournament hiccup must not end the hall
+                    log.warning("hall: %s: %s", type(part).__name__, exc)
+
+    def stop(self) -> None:
+        """Players and cameras first, then boards, services, tournament, display; the broker last."""
+        order = sorted(self.children, key=lambda c: ("players" not in c.name, "camera" not in c.name,
+                                                     "bridge" not in c.name, "board" not in c.name))
+        stop_all(order)
+        for part in (self.referee, self.organiser):
+            if part is not None:
+                part.close()
+        for fd in self._fifos:
+            os.close(fd)
+        if self.broker is not None:
+            self.broker.stop()
+
+
+def run(opts: Options) -> int:
+    """``cardtable hall``."""
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    stop = threading.Event()
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        hall = Supervisor(opts)
+    except ValueError as exc:
+        print(f"cardtable hall: {exc}", file=sys.stderr)
+        return 2
+    try:
+        hall.start()
+        hall.serve(stop)
+    except (ValueError, RuntimeError, OSError) as exc:
+        print(f"cardtable hall: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        hall.say("停止所有进程 stopping every process ...")
+        hall.stop()
+        hall.say("已停止 stopped")
+    return 0
+
