@@ -21,7 +21,7 @@ async function registrationHTML() {
 function roundHTML(t) {
   const r = t.round;
   const rows = r.tables.map(x => {
-    const names = x.entries.map((e, i) => `<label><input type="radio" name="w-${esc(x.table)}" value="${i}"> ${esc(e.name)}</label>` +
+    const names = x.entries.map((e, i) => `<label><input type="radio" name="w-${esc(x.table)}" value="${i}"> ${esc(e.name)} <small>${esc(e.id)}</small></label>` +
       ` <button data-forfeit="${esc(e.id)}" title="${T("forfeit")}">${T("forfeit")}</button>`).join(" <b>vs</b> ");
     const done = x.result ? `<span class="finished">${T("finished")} ${x.result.scores.join(" : ")}</span>` : T("in_play");
     return `<tr data-table="${esc(x.table)}"><td>${esc(x.table)}</td><td>${names}</td><td>${done}</td>` +

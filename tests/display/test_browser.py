@@ -292,6 +292,8 @@ def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, ha
         assert second.startswith(board.locator("#standings tbody tr").first.locator("td").nth(1).inner_text())
         console.wait_for_selector("#c-audit tbody tr:has-text('correct_result')")
         assert "记分错误" in console.inner_text("#c-audit tbody tr:has-text('correct_result')")
+        console.set_viewport_size({"width": 1280, "height": 2000})
+        shot(console, "console-tournament.png")
     finally:
         service.stop()
 
