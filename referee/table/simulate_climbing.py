@@ -48,7 +48,7 @@ class ClimbingSimulator(Simulator):
         self._clock_from = self._at
         while not mirror.over:
             mirror = self._turn(mirror.turn, mirror, hands, timed)
-            if self.watch.state["phase"] == "round_over":
+            if self.watch.state["phase"] == "round_over" and not mirror.over:
                 return None
         return mirror
 
@@ -149,6 +149,10 @@ class GuandanSimulator(ClimbingSimulator):
         team = {"SN": "南北", "EW": "东西"}[data["team"]] if self.lang == "zh" else data["team"]
         self._say(f"第 {hand_no} 盘结算：上游 {self._seat(data['first'])}，{team} 升 {data['levels']} 级" if self.lang == "zh"
                   else f"hand {hand_no} scored: first {data['first']}, {team} up {data['levels']}")
+        won = next((e["data"] for e in self.watch.events if e["seq"] > after and e["kind"] == "game_won"), None)
+        if won is not None:
+            winner = {"SN": "南北", "EW": "东西"}[won["team"]] if self.lang == "zh" else won["team"]
+            self._say(f"{winner} 过A，胜出本局" if self.lang == "zh" else f"{winner} passed A and win the game")
 
     def _tribute(self, level: str, hands: dict[str, Cards]) -> tuple[str, tuple]:
         """The tribute as the payers and receivers do it, shown to the camera; (leader, exchanges)."""
