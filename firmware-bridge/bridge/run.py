@@ -26,7 +26,7 @@ from referee.table.protocol import PayloadError, decode, encode, topic
 log = logging.getLogger("bridge")
 
 BAUD = 115200
-READ_TIMEOUT_S = 0.005  # the loop's pace when the line is quiet
+READ_TIMEOUT_S = 0.02  # the loop's pace when the line is quiet (bytes end a read at once)
 REOPEN_S = 0.5
 CONNECT_RETRY_S = 2.0
 

@@ -126,6 +126,10 @@ def test_board_out_clock_cards_lights_and_beep_reach_the_pins(make_board, start_
     time.sleep(0.5)
     assert board.display("N") == "  3.0  29"  # paused: the clock stands still
 
+    service.publish(BOARD_OUT, b'{"v": 1, "seats": "not a board"}')  # refused by the bridge, changes nothing
+    service.publish(BOARD_OUT, board_out({"N": {"clock": 4.0, "cards": 28}}, paused=True))
+    assert wait_until(lambda: board.display("N") == "  4.0  28", 3), board.display("N")
+
 
 def test_a_pulled_cable_and_a_stopped_bridge_lose_no_press(make_board, start_bridge, listen):
     board = make_board(board_id=2)
