@@ -7,7 +7,7 @@ SHELL := /bin/bash
 
 # Debian packages the project needs on the machine (space separated).
 # Installed by `make setup` only when one of them is missing.
-SYSTEM_PACKAGES := mosquitto gcc-avr avr-libc simavr libsimavr-dev libelf-dev chromium fonts-wqy-microhei locales
+SYSTEM_PACKAGES := mosquitto gcc-avr avr-libc simavr libsimavr-dev libelf-dev gcc libc6-dev chromium fonts-wqy-microhei locales
 
 VENV   := .venv
 STAMP  := $(VENV)/.setup-stamp
