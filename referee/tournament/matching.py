@@ -1,12 +1,14 @@
 """Minimum-cost pairing under hard rules, and whether the rounds left can still all be paired.
 
 A pairing is a perfect matching of the ``allowed`` graph (edges: pairs that may meet). Its cost is
-the sum over tables of the squared difference of the two scores; among the cheapest the choice is
-random (``rng``): each edge gets a random weight far below one unit of cost. The matching itself
-is networkx's blossom algorithm (``max_weight_matching`` with maximum cardinality), so it never
-dead-ends the way a greedy pass can. Fields above :data:`FULL_GRAPH_UP_TO` use the edges to the
-:data:`WINDOW` nearest by score on each side (widened until a perfect matching exists): the
-tables of a Swiss round pair near scores, and 200 pairs take well under a second.
+the sum over tables of the squared difference of the two scores. First a greedy pass in score
+order: when its cost is the :func:`lower_bound` (neighbours in score order, no rule), nothing is
+cheaper and it is taken. Otherwise networkx's blossom algorithm (``max_weight_matching`` with
+maximum cardinality) finds the cheapest, so a pairing never dead-ends the way a greedy pass can.
+Fields above :data:`FULL_GRAPH_UP_TO` give the blossom the edges to the :data:`WINDOW` nearest
+by score on each side (widened until a perfect matching exists). Among the cheapest the choice is
+random (``rng``): the nodes are shuffled before they are sorted by score, and which cheapest
+pairing either pass finds depends on that order.
 
 >>> import random
 >>> ring = Graph(frozenset("ABCDEF"), frozenset(map(Edge, ["AC", "AE", "AF", "BD", "BF", "CF", "DE"])))
@@ -27,7 +29,6 @@ from dataclasses import dataclass
 
 FULL_GRAPH_UP_TO = 24  # pairs: up to here every allowed edge is in the graph (exact)
 WINDOW = 6  # else: each pair's nearest neighbours by score, on each side
-NOISE = 1000  # random tie-break weights are below this; a unit of cost is worth more than all of them
 GREEDY_TRIES = 4  # greedy passes (random among equal scores) before the blossom algorithm
 SEARCH_BUDGET = 20_000  # steps of the exhaustive completion search before it gives up (answers True)
 
@@ -112,8 +113,7 @@ def min_cost_pairing(nodes: Iterable[str], scores: dict[str, float], allowed: Gr
     order = sorted(nodes, key=lambda n: scores[n])
     rank = {n: i for i, n in enumerate(order)}
     window = len(order) if len(order) <= FULL_GRAPH_UP_TO else WINDOW
-    unit = NOISE * (len(order) // 2 + 1)  # one unit of (scaled) cost exceeds every tie-break weight summed
-    top = unit * 4 * (max(scores[n] for n in nodes) - min(scores[n] for n in nodes) + 1) ** 2 + unit
+    top = 4 * (max(scores[n] for n in nodes) - min(scores[n] for n in nodes) + 1) ** 2 + 1  # every weight positive
     while True:
         g = nx.Graph()
         g.add_nodes_from(order)
@@ -121,7 +121,7 @@ def min_cost_pairing(nodes: Iterable[str], scores: dict[str, float], allowed: Gr
             i = rank[n]
             for m in order[i + 1 : i + 1 + window]:
                 if Edge((n, m)) in allowed:
-                    g.add_edge(n, m, weight=top - unit * int(round((scores[n] - scores[m]) ** 2 * 4)) + rng.randrange(NOISE))
+                    g.add_edge(n, m, weight=top - int(round((scores[n] - scores[m]) ** 2 * 4)))  # x4: half points stay whole
         matching = nx.max_weight_matching(g, maxcardinality=True)
         if 2 * len(matching) == len(order):
             return [Edge(e) for e in matching]
