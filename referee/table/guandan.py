@@ -37,6 +37,8 @@ from referee.table.reducer import Flag, _Reject
 
 STAGE = "one"  # the stage a table's match is played under (规程 三 2: 第一阶段)
 OUT_OF_TURN = "十一 3: 上家没有出牌，下家就出牌，称为越序出牌…停止一轮出牌，由下家出牌，并视情节轻重记犯规一次"
+EXPOSED = "十一 2: 不管是有意或无意把别的牌带下来(暴露张)，则停止一轮出牌，由下家出牌，并视情节轻重记犯规一次"
+FOULS = ("out_of_turn", "exposed_card")  # flags that count a foul once the referee confirms them (十一)
 TRIBUTE_RULE = "四: 进贡和还牌时如出现违规…正常判为重新给牌，视情节轻重记犯规一次"
 
 
@@ -165,8 +167,11 @@ class GuandanTable(ClimbingTable):
     def _out_of_turn_rule(self) -> tuple[str, dict]:
         return OUT_OF_TURN, {"foul": True, "text": "越序出牌：停止一轮出牌，犯规一次（裁判确认）"}
 
+    def _exposed(self, seat: str, cards: Cards, text: str, pending: dict | None) -> GuandanTable:
+        return self._flag(seat, "exposed_card", cards, text, pending, EXPOSED, {"foul": True, "text": "暴露张：犯规一次（裁判确认）"})
+
     def _counted(self, flag: Flag) -> GuandanTable:
-        return self._foul(Foul(flag.seat, flag.kind)) if flag.kind == "out_of_turn" else self
+        return self._foul(Foul(flag.seat, flag.kind)) if flag.kind in FOULS else self
 
     # -- time --------------------------------------------------------------------------------------
     def _tick(self) -> GuandanTable:

@@ -429,3 +429,32 @@ def test_at_a_double_down_one_big_joker_waits_for_the_other_payer():
     refused.show("S", ["BJ"])
     assert refused.events("tribute_refused")[-1]["data"]["seats"] == ["N", "S"]
     assert refused.state()["turn"] == "E" and refused.table.phase == "playing"  # the first leads
+
+
+def test_guandan_out_of_turn_and_exposed_cards_count_fouls_once_confirmed():
+    """十一 2, 3: 暴露张、越序出牌…视情节轻重记犯规一次 (the referee confirms or dismisses)."""
+    d, rng = Table_(GD), random.Random(4)
+    d.start()
+    d.press("S", "ready")
+    hands = deal_guandan(d.rules, rng)
+    mirror = Hand.start(d.rules, "2", "S")
+    while not any(0 < mirror.count(s) <= 5 and s != mirror.turn for s in SEATS):
+        seat = mirror.turn
+        chosen = guandan_play(d.rules, "2", hands[seat], mirror.table.reading if mirror.table else None, rng)
+        if chosen is None:
+            mirror = mirror.pass_(seat)
+            d.press(seat, "pass")
+        else:
+            mirror = mirror.play(seat, chosen[0])
+            d.show(seat, chosen[0])
+            hands[seat] -= chosen[0]
+    few = next(s for s in SEATS if 0 < mirror.count(s) <= 5 and s != mirror.turn)
+    d.show(few, Cards(list(hands[few]) + list(hands[mirror.turn])[:1]))  # more than it holds: no play
+    v = d.violations()[-1]
+    assert (v["kind"], v["seat"], v["penalty"]["foul"], v["rule"]["article"][:2]) == ("exposed_card", few, True, "十一")
+    d.send("commands", {"command": "confirm", "flag": v["flag"]})
+    d.show(few, list(hands[few])[:1])  # one card: it could be its play, out of turn
+    v = d.violations()[-1]
+    assert v["kind"] == "out_of_turn"
+    d.send("commands", {"command": "dismiss", "flag": v["flag"]})
+    assert [(f["data"]["seat"], f["data"]["kind"]) for f in d.events() if f["kind"] == "foul_counted"] == [(few, "exposed_card")]
