@@ -98,19 +98,18 @@ def _rows(header: list, body: list[list]) -> list[dict]:
 def load_entries(path: str | Path) -> tuple[Entry, ...]:
     """Entries from a CSV (UTF-8, with or without BOM) or XLSX registration form."""
     path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".csv", ".xlsx"):
+        raise EntryError(f"{path}: registration forms are .csv or .xlsx")
     try:
-        if path.suffix.lower() == ".xlsx":
+        if suffix == ".xlsx":
             from openpyxl import load_workbook
 
             sheet = load_workbook(path, read_only=True, data_only=True).worksheets[0]
             lines = [list(r) for r in sheet.iter_rows(values_only=True)]
-        elif path.suffix.lower() == ".csv":
-            lines = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
         else:
-            raise EntryError(f"{path}: registration forms are .csv or .xlsx")
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        if isinstance(exc, EntryError):
-            raise
+            lines = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
+    except Exception as exc:  # noqa: BLE001 - a broken file raises zip, XML, openpyxl, csv and OS errors alike
         raise EntryError(f"{path}: cannot read the form: {exc}") from None
     if not lines:
         raise EntryError(f"{path}: the form is empty")

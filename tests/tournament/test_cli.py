@@ -122,3 +122,42 @@ def test_simulate_prints_the_issue_shape(capsys):
     for system, key in (("knockout-best-of-three", "entry"), ("individual-tables", "entry")):
         out = json.loads(run(capsys, "simulate", "--system", system, "--entries", 20, "--rounds", 4, "--seed", 3, "--json"))
         assert set(out["standings"][0]) == {"rank", key, "score", "tiebreaks"} and len(out["rounds"]) == 4
+
+
+def test_broken_forms_are_refused_with_the_reason(tmp_path):
+    from referee.tournament import EntryError, load_entries
+
+    cases = {"a.xlsx": b"not a zip", "b.csv": "单位,选手\n,王芳\n".encode(), "c.csv": "名字\n王芳\n".encode(),
+             "d.csv": b"\xff\xfe\x00", "e.txt": b"unit,players\n"}
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(EntryError):
+            load_entries(tmp_path / name)
+
+
+def test_serve_publishes_the_retained_topics_until_sigterm(broker, connect, inbox, tmp_path, capsys):
+    import signal
+    import subprocess
+    import sys
+
+    db = tmp_path / "t.db"
+    form = tmp_path / "form.csv"
+    form.write_text("\n".join(",".join(r) for r in FORM) + "\n", encoding="utf-8")
+    run(capsys, "new", "--system", "pair-swiss", "--entries", form, "--db", db, "--rounds", 2, "--id", "served")
+    run(capsys, "pair", "--db", db)
+    late = json.loads(run(capsys, "show", "--db", db, "--json"))["tables"][0]["entries"][0]["id"]
+    run(capsys, "late", "--db", db, "--round", 1, "--entry", late, "--minutes", 25)
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "tournament", "serve", "--db", str(db),
+                             "--broker", broker.url("tournament")], stderr=subprocess.PIPE, text=True)
+    try:
+        box = inbox()
+        conn = connect("scoreboard", clean_start=True)
+        conn.subscribe("cardtable/v1/tournament/served/#", box)
+        _, raw = box.wait_for(lambda t, p: t.endswith("/round"), timeout=30)
+        view = json.loads(raw)
+        assert view["tables"][0]["result"] == {"points": [0, 2], "scores": [-2, 2]}  # 25 minutes late: a forfeit
+        box.wait_for(lambda t, p: t.endswith("/standings"))
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+        proc.stderr.close()
