@@ -37,6 +37,9 @@ class System:
     defaults: dict = {}
     late_limit: float | None = None  # minutes late beyond which the entry forfeits the round
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
     def options(self, given: dict | None) -> dict:
         opts = dict(self.defaults)
         for k, v in (given or {}).items():

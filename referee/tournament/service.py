@@ -64,6 +64,9 @@ class TournamentService:
         self._players: dict[str, dict] = {}
         self._poller = threading.Thread(target=self._poll, name="tournament-poll", daemon=True)
 
+    def __repr__(self) -> str:
+        return f"TournamentService({self.store!r}, {self.conn.client_id!r})"
+
     def start(self) -> TournamentService:
         self.conn.subscribe(subscription("events"), self._on_event)
         self.conn.connect()
