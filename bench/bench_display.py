@@ -139,6 +139,12 @@ def shown(seen: list, column: int) -> dict[tuple[str, int], float]:
     return out
 
 
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def serve(broker: Broker, workdir: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = {**os.environ, "CARDTABLE_BROKER_SCOREBOARD": broker.url("scoreboard"), "CARDTABLE_BROKER_CONSOLE": broker.url("console")}
@@ -198,6 +204,7 @@ def main() -> int:
                 page.wait_for_function(f"document.querySelectorAll('#wall .tile').length === {len(tables)}")
                 page.evaluate(OBSERVER)
                 time.sleep(1.0)
+                app_cpu, load = cpu_s(proc.pid), os.getloadavg()[0]
                 for burst in range(args.bursts):
                     due = time.monotonic() + args.period
                     seq = burst + 2
@@ -214,6 +221,7 @@ def main() -> int:
                 last = args.bursts + 1
                 page.wait_for_function(f"window.__seen.filter(s => s[1] === {last}).length === {len(tables)}", timeout=30_000)
                 seen = page.evaluate("window.__seen")
+                app_cpu, load = cpu_s(proc.pid) - app_cpu, (load + os.getloadavg()[0]) / 2
                 browser.close()
             stop.set()
         finally:
@@ -237,6 +245,8 @@ def main() -> int:
         result[name] = (statistics.median(lat), pct(lat, 0.99))
         print(f"{name:40} {len(lat):>6} {statistics.median(lat):>8.1f} {pct(lat, 0.99):>8.1f} {max(lat):>8.1f}"
               + (f"  ({missing} not seen)" if missing else ""))
+    print(f"the app's process: {app_cpu * 1000 / len(sent):.2f} ms CPU per state; machine load average"
+          f" {load:.1f} on {os.cpu_count()} CPUs during the run")
     p99 = result["browser: frame (on screen)"][1]
     seen_all = all(k in frame for k in sent)
     ok = p99 < TARGET_P99_MS and seen_all
