@@ -17,6 +17,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     hall.add_argument("--seed", type=int, default=2026)
     hall.add_argument("--hands", type=int, default=2,
                       help="hands per round, then the last-hand notice (default 2; 0: the rulebook's round clock)")
+    hall.add_argument("--slow", type=float, default=0.04, metavar="P",
+                      help="the share of plays a bot thinks past the shot clock (default 0.04)")
     hall.add_argument("--see", choices=("auto", "vision", "oracle"), default="auto",
                       help="cameras: render and read every play (vision), or take the cards as laid (oracle); "
                            "auto: vision when the model is there")
@@ -33,16 +35,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
             p.add_argument("--see", choices=("vision", "oracle"), default="vision")
         else:
             p.add_argument("--speed", type=float, default=1.0)
+            p.add_argument("--slow", type=float, default=0.04)
         p.set_defaults(func=_player if name == "player" else _camera)
 
 
 def _hall(args: argparse.Namespace) -> int:
     from referee.hall.supervisor import Options, run
 
-    if args.hands < 0:
-        print("cardtable hall: --hands must be 0 or more")
+    if args.hands < 0 or not 0 <= args.slow <= 1:
+        print("cardtable hall: --hands must be 0 or more, --slow 0 to 1")
         return 2
-    return run(Options(args.tables, args.speed, args.port, args.dir, args.seed, args.see, args.hands))
+    return run(Options(args.tables, args.speed, args.port, args.dir, args.seed, args.see, args.hands, args.slow))
 
 
 def _player(args: argparse.Namespace) -> int:
@@ -51,7 +54,7 @@ def _player(args: argparse.Namespace) -> int:
     d = args.dir / args.table
     buttons = d / "buttons"
     return main(args.table, args.rulebook, d / "scene.jsonl", buttons if buttons.exists() else None,
-                args.seed, args.speed)
+                args.seed, args.speed, args.slow)
 
 
 def _camera(args: argparse.Namespace) -> int:

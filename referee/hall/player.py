@@ -208,7 +208,8 @@ def player_class(rulebook: str) -> type:
     return type(f"Hall{base.__name__}", (PlayerMixin, base), {})
 
 
-def main(table: str, rulebook: str, scene_path: Path, buttons: Path | None, seed: int, speed: float) -> int:
+def main(table: str, rulebook: str, scene_path: Path, buttons: Path | None, seed: int, speed: float,
+         slow: float) -> int:
     """``cardtable hall player``: until SIGTERM. Broker URLs from the environment (``HALL_READER``
     (scoreboard), ``HALL_CONSOLE``, and ``HALL_BOARD`` when there is no virtual board)."""
     import signal
@@ -218,7 +219,7 @@ def main(table: str, rulebook: str, scene_path: Path, buttons: Path | None, seed
     cls = player_class(rulebook)
     player = cls(table, rulebook, os.environ["HALL_READER"], hands=10**9, seed=seed, speed=speed,
                  board=os.environ.get("HALL_BOARD"), console=os.environ.get("HALL_CONSOLE"),
-                 unsure_chance=0.0, wait_s=60.0)
+                 slow_chance=slow, unsure_chance=0.0, wait_s=60.0)
     player.scene_path, player.buttons, player.stop_event = scene_path, buttons, stop
     player.watch = HallWatch()
 

@@ -43,6 +43,7 @@ class Options:
     seed: int = 2026
     see: str = "auto"  # vision, oracle, or auto (vision when the model is there)
     hands: int = 2  # then the last-hand notice; 0: the round clock ends a round
+    slow: float = 0.04  # the share of the bots' plays past the shot clock
 
 
 def cardtable() -> list[str]:
@@ -166,7 +167,8 @@ class Supervisor:
                                         "--dir", str(self.dir), "--seed", str(seed), "--see", self.sight],
                   logs / f"{t.table}-camera.log", env={"HALL_CAMERA": url(f"camera-{t.table}")}),
             Child(f"{t.table}/players", [*ct, "hall", "player", "--table", t.table, "--rulebook", t.rulebook,
-                                         "--dir", str(self.dir), "--seed", str(seed), "--speed", str(self.opts.speed)],
+                                         "--dir", str(self.dir), "--seed", str(seed), "--speed", str(self.opts.speed),
+                                         "--slow", str(self.opts.slow)],
                   logs / f"{t.table}-players.log",
                   env={"HALL_READER": url("scoreboard"), "HALL_CONSOLE": url("console")}),
         ]

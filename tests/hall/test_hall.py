@@ -1,0 +1,193 @@
+"""The whole hall, end to end: ``cardtable hall`` with two tables (Tractor ``t01`` in a pair-swiss
+round, Guandan ``t02``), one hand per round, bots at 20 x speed.
+
+One hall serves the module, in order: a table's service and camera are killed (SIGKILL) in the
+middle of t01's hand and restarted by the hall, and the hand goes on with nothing lost; the
+scoreboard in a real browser shows what was played and ruled and the standings the result made;
+SIGINT then stops every process the hall started.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+import httpx
+import pytest
+
+from referee.hall.procs import hall_processes
+from referee.table.broker import free_port
+from referee.table.log import EventLog
+from referee.table.runtime import Table
+from referee.tournament.base import level_index
+
+UP_S = 90  # the hall comes up (two tables' processes on a busy machine)
+HAND_S = 420  # a Tractor hand at 20 x speed, with the slow plays in real time
+
+
+class Hall:
+    def __init__(self, tmp: Path):
+        self.dir = tmp / "run"
+        self.port = free_port()
+        self.lines: list[str] = []
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "referee.cli", "hall", "--tables", "2", "--speed", "20", "--hands", "1",
+             "--slow", "0.03", "--seed", "7", "--port", str(self.port), "--dir", str(self.dir)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        threading.Thread(target=self._read, daemon=True).start()
+        self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=5)
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.append(line.rstrip())
+
+    def wait_line(self, text: str, timeout: float) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = [x for x in self.lines if text in x]
+            if found:
+                return found[0]
+            assert self.proc.poll() is None, "the hall stopped:\n" + "\n".join(self.lines)
+            time.sleep(0.2)
+        raise AssertionError(f"no {text!r} within {timeout} s:\n" + "\n".join(self.lines))
+
+    def state(self, table: str) -> dict | None:
+        r = self.http.get(f"/api/tables/{table}")
+        return r.json()["state"] if r.status_code == 200 else None
+
+    def wait_state(self, table: str, predicate, timeout: float, what: str) -> dict:
+        deadline = time.monotonic() + timeout
+        state = None
+        while time.monotonic() < deadline:
+            state = self.state(table)
+            if state is not None and predicate(state):
+                return state
+            time.sleep(0.3)
+        raise AssertionError(f"{table}: no {what} within {timeout} s; last state {state}\n" + "\n".join(self.lines))
+
+    def pids(self, argv_part: str) -> list[int]:
+        out = []
+        for pid in hall_processes(self.dir):
+            try:
+                cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if argv_part in cmd:
+                out.append(pid)
+        return out
+
+
+def replayed(db: Path, table: str, rulebook: str) -> list[dict]:
+    """Every event the table's log makes, replayed through the real runtime."""
+    events, t = [], Table.new(table, rulebook)
+    with EventLog.open(db) as log:
+        for e in log.entries():
+            t, outs = t.apply(e.kind, e.payload, e.at, e.seq)
+            events += [o.payload | {"_topic": o.name} for o in outs]
+    return events
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory):
+    h = Hall(tmp_path_factory.mktemp("hall"))
+    try:
+        h.wait_line("scoreboard: http://127.0.0.1:", UP_S)
+        yield h
+    finally:
+        if h.proc.poll() is None:
+            h.proc.send_signal(signal.SIGINT)
+            try:
+                h.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                h.proc.kill()
+        for pid in hall_processes(h.dir):  # never leave anything behind, even when a test failed
+            os.kill(pid, signal.SIGKILL)
+        h.http.close()
+
+
+def test_kill_service_and_camera_mid_hand(hall):
+    hall.wait_state("t01", lambda s: s["phase"] == "playing" and s["trick"] >= 4, HAND_S, "trick 4")
+    victims = hall.pids("table run --table t01") + hall.pids("hall camera --table t01")
+    assert len(victims) == 2, victims
+    for pid in victims:
+        os.kill(pid, signal.SIGKILL)
+    hall.wait_line("t01/service exited (-9)", 10)
+    hall.wait_line("t01/camera exited (-9)", 10)
+    deadline = time.monotonic() + 30
+    while not (hall.pids("table run --table t01") and hall.pids("hall camera --table t01")):
+        assert time.monotonic() < deadline, "the hall did not restart them"
+        time.sleep(0.2)
+    state = hall.wait_state("t01", lambda s: s["phase"] == "round_over", HAND_S, "the end of the hand")
+    assert state["cards"] == {"S": 0, "E": 0, "N": 0, "W": 0}
+    events = replayed(hall.dir / "t01" / "table.db", "t01", "classic-3deck")
+    kinds = Counter(e["kind"] for e in events if e["_topic"] == "events")
+    assert kinds["hand_scored"] == 1 and kinds["round_over"] == 1, kinds
+    played = [c for e in events if e.get("kind") == "play_accepted" for c in e["data"]["cards"]]
+    assert len(played) == 162 - 6  # every card of the three decks but the kitty, each once
+    # Every play the players put on the table is in the log once, in order (the other cards put
+    # down were only shown: declarations, the kitty turned up).
+    changes = [json.loads(line) for line in (hall.dir / "t01" / "scene.jsonl").read_text().splitlines()]
+    laid = iter([(c["hand"], sorted(c["last"][c["hand"]])) for c in changes if c["hand"]])
+    accepted = [(e["data"]["seat"], sorted(e["data"]["cards"])) for e in events if e.get("kind") == "play_accepted"]
+    assert all(play in laid for play in accepted)  # a subsequence of what was laid
+
+
+@pytest.mark.browser
+def test_scoreboard_shows_plays_rulings_and_standings(hall):
+    from playwright.sync_api import sync_playwright
+
+    hall.wait_state("t01", lambda s: s["phase"] == "round_over", HAND_S, "the end of the round")
+    events = replayed(hall.dir / "t01" / "table.db", "t01", "classic-3deck")
+    plays = [e for e in events if e.get("kind") == "play_accepted"]
+    levels = [e for e in events if e.get("kind") == "levels_changed"][-1]["data"]["levels"]
+    assert level_index(levels["SN"]) != level_index(levels["EW"])  # one hand: one side went up
+    winner = 0 if level_index(levels["SN"]) > level_index(levels["EW"]) else 1  # the first entry sits S/N
+    violations = [e for e in events if e["_topic"] == "violations" and e["status"] == "confirmed"]
+    assert any(v["kind"] == "overtime" for v in violations)  # the slow bots met the shot clock
+    deadline = time.monotonic() + 30
+    while hall.http.get("/api/tournaments/hall/standings").json()["rows"][0]["score"] != 2:
+        assert time.monotonic() < deadline, "the tournament did not record t01's result"
+        time.sleep(0.3)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"])
+        try:
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{hall.port}/tables/t01")
+            last = plays[-1]
+            item = page.wait_for_selector(f"#timeline li[data-seq='{last['seq']}'][data-kind=play_accepted]", timeout=10_000)
+            for card in set(last["data"]["cards"]):
+                assert item.query_selector(f"svg.card[data-card={card}]"), card
+            assert page.locator("#timeline li").count() >= len(plays)
+            for v in violations[-3:]:  # what the table ruled: the latest violations, confirmed
+                page.wait_for_selector(f"#allviolations [data-flag='{v['flag']}']", timeout=10_000)
+            page.goto(f"http://127.0.0.1:{hall.port}/")
+            page.wait_for_selector("#standings tbody tr", timeout=10_000)
+            first = page.locator("#standings tbody tr").first.inner_text().split("\t")
+            paired = hall.http.get("/api/tournaments/hall/round").json()["tables"][0]
+            entries, result = paired["entries"], paired["result"]
+            assert first[1:4] == [entries[winner]["unit"], entries[winner]["unit"], "2"], (first, entries, levels)
+            assert result["points"][winner] == 2 and result["points"][1 - winner] == 0
+            assert result["scores"][winner] > result["scores"][1 - winner]  # 级差
+            assert page.inner_text("#pairings tr[data-table=t01] td.num") == "{} : {}".format(*result["scores"])
+            page.wait_for_selector("#tile-t02", timeout=10_000)  # the Guandan table is on the wall too
+        finally:
+            browser.close()
+
+
+def test_sigint_stops_every_process(hall):
+    started = hall_processes(hall.dir)
+    names = {Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode().rsplit("/", 1)[-1] for pid in started}
+    assert "mosquitto" in names and len(started) >= 13, (names, len(started))  # 5 per table, display, tournament, broker
+    hall.proc.send_signal(signal.SIGINT)
+    assert hall.proc.wait(30) == 0, "\n".join(hall.lines)
+    assert hall_processes(hall.dir) == []
+    assert any("stopped" in line for line in hall.lines)
