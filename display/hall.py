@@ -116,9 +116,7 @@ def receive(hall: Hall, topic: str, raw: bytes) -> tuple[Hall, dict]:
     except PayloadError as exc:
         raise Ignored(f"{topic}: {exc}") from None
     view = hall.table(table)
-    if name == "state":
-        if view.state is not None and payload["seq"] < view.state["seq"]:
-            raise Ignored(f"{topic}: seq {payload['seq']} is older than {view.state['seq']}")
+    if name == "state":  # a whole snapshot; the latest wins (a restarted service with a new log starts at seq 0)
         view = replace(view, state=payload)
     elif name == "status":
         view = replace(view, status=payload["status"])

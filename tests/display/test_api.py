@@ -79,7 +79,7 @@ def test_hall_tables_and_one_table(client, table):
     assert r.status_code == 422 and "table" in r.json()["detail"]
 
 
-def test_malformed_messages_change_nothing(client, table, connect, tournament):
+def test_malformed_messages_change_nothing(client, table, connect, tournament, caplog):
     online(table, "t2", seq=5)
     wait(lambda: (client.get("/api/tables/t2").json().get("state") or {}).get("seq") == 5)
     raw = connect("table-t2", clean_start=True)
@@ -96,6 +96,26 @@ def test_malformed_messages_change_nothing(client, table, connect, tournament):
     assert client.get("/api/tables/t2").json()["status"] == "online"
     assert client.get("/api/tournaments/autumn/standings").status_code == 404
     assert client.get("/api/tournaments/other/standings").status_code == 404
+    ignored = [r.getMessage() for r in caplog.records if r.name == "display.feed"]
+    assert len(ignored) == 8 and all(m.startswith("ignored: cardtable/v1/") for m in ignored), ignored
+    assert any("'phase'" in m for m in ignored) and any("of tournament 'autumn'" in m for m in ignored)
+
+
+def test_a_restarted_table_with_a_new_log_is_shown(client, table):
+    t = online(table, "t2", seq=900)
+    wait(lambda: client.get("/api/tables/t2").json()["state"]["seq"] == 900)
+    t.publish("state", state(seq=1, phase="idle"))
+    wait(lambda: client.get("/api/tables/t2").json()["state"]["seq"] == 1)
+
+
+def test_no_broker_password_reaches_a_browser(client, broker, table):
+    online(table, "t1")
+    login(client)
+    secrets = [broker.users["console"], broker.users["scoreboard"]]
+    for path in ("/", "/big", "/console", "/tables/t1", "/api/hall", "/api/console/flags", "/openapi.json",
+                 "/static/app.js", "/static/console.js", "/api/console/audit"):
+        text = client.get(path).text
+        assert not any(s in text for s in secrets), path
 
 
 def test_tournament_round_and_standings(client, tournament):
