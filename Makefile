@@ -1,7 +1,7 @@
 # Build glue for cardtable.
 #   make setup  - system packages (if any), .venv/, editable install with test extras
 #   make test   - run the test suite (pytest config lives in pyproject.toml)
-#   make demo   - play one Tractor hand between four bots
+#   make demo   - the whole simulated hall (cardtable hall) until Ctrl-C
 
 SHELL := /bin/bash
 
@@ -45,4 +45,4 @@ test: setup
 	$(VENV)/bin/python -m pytest -q
 
 demo: setup
-	$(VENV)/bin/cardtable demo
+	$(VENV)/bin/cardtable hall
