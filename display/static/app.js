@@ -191,6 +191,7 @@ function rotate() {
 // ---------------------------------------------------------------- the stream
 function renderAll() {
   applyWords();
+  if (ONE) view(ONE);  // the table page shows its table even before it said anything
   Object.keys(hall.tables).sort().forEach(renderTile);
   if (!Object.keys(hall.tables).length && $("#wall .tiles")) $("#wall .tiles").innerHTML = `<p class="empty">${T("no_tables")}</p>`;
   renderStandings(); renderPairings(); renderTimeline(); tick();
