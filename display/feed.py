@@ -103,5 +103,9 @@ class Feed:
         with self._lock:
             return list(self._frames.get(table, ()))
 
+    def __repr__(self) -> str:
+        a = self.scoreboard.address
+        return f"<Feed {a.host}:{a.port} tables={len(self.hall.tables)} connected={self.scoreboard.connected}>"
+
 
 __all__ = ["Feed", "FRAMES_KEPT"]

@@ -39,6 +39,9 @@ class Hub:
     def __init__(self) -> None:
         self.listeners: set[Listener] = set()
 
+    def __repr__(self) -> str:
+        return f"<Hub pages={len(self.listeners)}>"
+
     def add(self, timeline_of: str | None) -> Listener:
         listener = Listener(timeline_of)
         self.listeners.add(listener)

@@ -3,7 +3,8 @@ sessions, and the audit log of every change (who, when, what).
 
 Times are passed in (``now``), never read here.
 
->>> s = Store.open(":memory:")
+>>> s = Store.open(":memory:"); s
+Store(':memory:')
 >>> s.add_user("wang", "secret-pass", "organiser", now=0.0)
 >>> s.check_password("wang", "secret-pass"), s.check_password("wang", "wrong")
 ('organiser', None)
@@ -69,16 +70,20 @@ class UserError(ValueError):
 
 
 class Store:
-    def __init__(self, db: sqlite3.Connection):
+    def __init__(self, db: sqlite3.Connection, path: str = ":memory:"):
         self._db = db
+        self._path = path
         self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"Store({self._path!r})"
 
     @classmethod
     def open(cls, path: str | Path) -> Store:
         db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")
         db.executescript(_SCHEMA)
-        return cls(db)
+        return cls(db, str(path))
 
     def close(self) -> None:
         self._db.close()

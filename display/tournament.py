@@ -64,6 +64,9 @@ class Tournaments:
         self.store = TournamentStore(path, clock=clock)
         self._lock = threading.Lock()
 
+    def __repr__(self) -> str:
+        return f"Tournaments({str(self.store.path)!r})"
+
     @contextmanager
     def using(self):
         with self._lock:
