@@ -41,9 +41,9 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee.table.broker import Broker, free_port, table_acl  # noqa: E402
-from referee.table.mqtt import Connection  # noqa: E402
-from referee.table.protocol import encode, schema, subscription, topic  # noqa: E402
+from referee.table.broker import Broker, free_port, table_acl
+from referee.table.mqtt import Connection
+from referee.table.protocol import encode, schema, subscription, topic
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_P99_MS = 250.0
@@ -94,7 +94,7 @@ def next_state(prev: dict, table_rng: random.Random, seq: int, at: float) -> dic
 
 def pct(values: list[float], q: float) -> float:
     values = sorted(values)
-    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
 class Watch:

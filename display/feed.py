@@ -14,11 +14,18 @@ import logging
 import threading
 import uuid
 from collections import deque
-from typing import Callable
+from collections.abc import Callable
 
 from display.hall import Hall, Ignored, receive
 from referee.table.mqtt import Connection
-from referee.table.protocol import PayloadError, decode, encode, parse_topic, subscription, topic
+from referee.table.protocol import (
+    PayloadError,
+    decode,
+    encode,
+    parse_topic,
+    subscription,
+    topic,
+)
 
 log = logging.getLogger(__name__)
 
@@ -108,4 +115,4 @@ class Feed:
         return f"<Feed {a.host}:{a.port} tables={len(self.hall.tables)} connected={self.scoreboard.connected}>"
 
 
-__all__ = ["Feed", "FRAMES_KEPT"]
+__all__ = ["FRAMES_KEPT", "Feed"]

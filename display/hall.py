@@ -17,9 +17,9 @@ display.hall.Ignored: cardtable/v1/tables/t1/status: status: 'status': 'gone' is
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Mapping
 
 from pydantic import ValidationError
 
@@ -159,4 +159,4 @@ def _first_line(exc: Exception) -> str:
     return str(exc)
 
 
-__all__ = ["Hall", "TableView", "Ignored", "receive", "SHOWN"]
+__all__ = ["SHOWN", "Hall", "Ignored", "TableView", "receive"]

@@ -71,7 +71,7 @@ class Hub:
             while True:
                 try:
                     text = await asyncio.wait_for(listener.queue.get(), KEEPALIVE_S)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     yield ": keep-alive\n\n"
                     continue
                 batch = [text]  # and whatever else is waiting: one write for a burst of changes

@@ -149,4 +149,4 @@ class Store:
         return [{"at": a, "user": n, "action": act, "detail": json.loads(d)} for a, n, act, d in rows]
 
 
-__all__ = ["Store", "UserError", "hash_password", "verify_password", "ROLES", "SESSION_S"]
+__all__ = ["ROLES", "SESSION_S", "Store", "UserError", "hash_password", "verify_password"]

@@ -22,7 +22,13 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from referee.tournament import Entry, EntryError, TournamentError, TournamentStore, load_entries
+from referee.tournament import (
+    Entry,
+    EntryError,
+    TournamentError,
+    TournamentStore,
+    load_entries,
+)
 from referee.tournament.entries import entries_of
 
 
@@ -80,4 +86,4 @@ class Tournaments:
         self.store.close()
 
 
-__all__ = ["Tournaments", "seating", "read_form", "rows_of", "entries_of", "EntryError", "TournamentError"]
+__all__ = ["EntryError", "TournamentError", "Tournaments", "entries_of", "read_form", "rows_of", "seating"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import StreamingResponse
 
@@ -49,7 +51,7 @@ def round_(tournament: Id, ctx: Ctx) -> Round:
 
 @router.get("/stream", summary="Server-Sent Events: a snapshot, then every change",
             response_class=StreamingResponse, responses={200: {"content": {"text/event-stream": {}}}})
-async def stream(ctx: Ctx, table: Id | None = Query(None, description="also send this table's hand events")):
+async def stream(ctx: Ctx, table: Annotated[Id | None, Query(description="also send this table's hand events")] = None):
     listener = ctx.hub.add(table)  # registered before the snapshot is taken: nothing is missed
     first = sse("snapshot", ctx.feed.hall.snapshot(timeline_of=table))
     return StreamingResponse(ctx.hub.stream(listener, first), media_type="text/event-stream",

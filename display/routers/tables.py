@@ -10,7 +10,16 @@ from fastapi.responses import Response
 
 from display.deps import Ctx, Organiser, Referee
 from display.flags import frame_for
-from display.schemas import Assign, FlagAction, FlagView, FrameInfo, Id, Problem, Sent, TableCommand
+from display.schemas import (
+    Assign,
+    FlagAction,
+    FlagView,
+    FrameInfo,
+    Id,
+    Problem,
+    Sent,
+    TableCommand,
+)
 
 router = APIRouter(prefix="/api/console", tags=["console: tables"])
 ERRORS = {401: {"model": Problem}, 403: {"model": Problem}, 404: {"model": Problem}, 409: {"model": Problem}}

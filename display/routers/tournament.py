@@ -10,9 +10,26 @@ from fastapi.responses import Response
 
 from display.deps import Ctx, Organiser, Referee
 from display.routers.tables import send
-from display.schemas import (Entries, EntryRow, ForfeitIn, LateIn, NewTournament, Problem, ResultIn, Started,
-                             StartRound, TournamentView)
-from display.tournament import EntryError, TournamentError, entries_of, read_form, rows_of, seating
+from display.schemas import (
+    Entries,
+    EntryRow,
+    ForfeitIn,
+    LateIn,
+    NewTournament,
+    Problem,
+    ResultIn,
+    Started,
+    StartRound,
+    TournamentView,
+)
+from display.tournament import (
+    EntryError,
+    TournamentError,
+    entries_of,
+    read_form,
+    rows_of,
+    seating,
+)
 
 router = APIRouter(prefix="/api/console", tags=["console: tournament"])
 ERRORS = {code: {"model": Problem} for code in (401, 403, 404, 409, 422)}

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kit import Table, Tournament  # noqa: E402
+from kit import Table, Tournament
 
 
 @pytest.fixture

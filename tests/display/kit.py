@@ -10,6 +10,7 @@ import socket
 import threading
 import time
 from pathlib import Path
+from typing import ClassVar, Self
 
 import uvicorn
 
@@ -92,7 +93,7 @@ class Server:
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
-    def __enter__(self) -> Server:
+    def __enter__(self) -> Self:
         self.thread.start()
         deadline = time.monotonic() + 15
         while not self.server.started:
@@ -115,7 +116,7 @@ def served(broker, db: Path, tournament_db: Path | None = None) -> Server:
 class LiveTable:
     """A real table service (in-process) and its camera, board and console, driven by the test."""
 
-    PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
+    PLAYERS: ClassVar[dict[str, str]] = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
 
     def __init__(self, broker, name: str, db: Path):
         self.name, self.n = name, 0

@@ -9,10 +9,12 @@ import time
 
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
+from kit import ORGANISER, REFEREE, make_db, round_, settings, standings, state
 
 from display.app import create_app
-from kit import ORGANISER, REFEREE, make_db, round_, settings, standings, state
 from referee.table.protocol import encode, topic
 
 TABLES = ["t1", "t2", "t3"]

@@ -11,8 +11,8 @@ import time
 import cv2
 import numpy as np
 import pytest
-
 from kit import ARTIFACTS, ORGANISER, LiveTable, round_, served, standings, state
+
 from referee.table.protocol import encode, topic
 from referee.tournament import TournamentStore
 from referee.tournament.service import TournamentService

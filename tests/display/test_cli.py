@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import httpx
-import pytest
 
 from display.store import Store
 from referee import cli

@@ -10,12 +10,14 @@ import json
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
+from kit import ORGANISER, REFEREE, make_db, state
 from openpyxl import Workbook, load_workbook
 
 from display.app import Settings, create_app
-from kit import ORGANISER, REFEREE, make_db, state
 from referee.table.mqtt import Connection
 from referee.table.protocol import topic
 
