@@ -20,7 +20,7 @@ is applied).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from functools import cache
+from functools import cache, lru_cache
 
 from referee.cards import CardError, Cards
 from referee.rulebooks import ClimbingRulebook, Rulebook, load
@@ -106,7 +106,7 @@ class Reducer:
         return _limits(self.rulebook)
 
     def round_clock(self) -> RoundClock | None:
-        return RoundClock.of(self.rules, self.round_start) if self.round_start is not None else None
+        return _round_clock(self.rulebook, self.round_start) if self.round_start is not None else None
 
     # -- inputs ----------------------------------------------------------------------------------------
     def apply(self, name: str, payload: dict, at: float, seq: int) -> tuple[Reducer, list[Output]]:
@@ -428,6 +428,11 @@ def _field_names(cls: type) -> frozenset[str]:
 @cache
 def _limits(rulebook: str) -> ClockLimits:
     return limits(load(rulebook))
+
+
+@lru_cache(maxsize=64)
+def _round_clock(rulebook: str, start: float) -> RoundClock:
+    return RoundClock.of(load(rulebook), start)
 
 
 class _Reject(ValueError):
