@@ -4,8 +4,10 @@ It follows the physical table (``scene.jsonl``, written by ``hall player``) as a
 table: every change is a new picture, and between changes the picture stays still while the
 hall's time goes on (the wall clock: the whole hall runs on it). With ``--see vision`` each
 change is rendered into a camera frame by the scene renderer (``vision.synth``) and read back by
-the recognition pipeline (``vision.read``); with ``--see oracle`` (no model, or the bench's many
-tables) the cards are taken as they lie. Either way the play tracker (``vision.tracker``) decides
+the recognition pipeline (``vision.read``) once the hand that put the cards down is gone (while a
+hand is over them the seat is busy, as the pipeline would mark it, and an empty table is not
+rendered: both save the renderer's time, about half a second a frame on two cores); with
+``--see oracle`` (no model, or the bench's many tables) the cards are taken as they lie. Either way the play tracker (``vision.tracker``) decides
 when a seat's cards are a play, and each play goes to the table as ``observed`` (the camera's
 user), with the frame kept on ``frames`` when the tracker flags it.
 
@@ -17,7 +19,6 @@ is the same message and the table applies it once.
 
 from __future__ import annotations
 
-import base64
 import logging
 import os
 import pickle
@@ -35,7 +36,6 @@ POLL_S = 0.02  # how often the camera looks at the table (real seconds)
 STILL_S = 0.05  # seconds between the still frames fed to the tracker
 SETTLE_S = 0.25  # the tracker's settle time
 LONGEST_GAP_S = 60.0  # a still table is fed at most this long (the tracker's hand gap is 30 s)
-FRAME_CHARS = 240_000  # the frames topic's limit on the base64 JPEG
 STYLES = ("letele", "sans", "serif")
 
 
@@ -104,6 +104,8 @@ class Camera:
         self.sent = 0
         self._frame = None  # the latest image (vision), kept for a flagged play
         self._view: list = []
+        self._busy: dict = {}
+        self._table = scene.Table()
         self._restore()
 
     def _restore(self) -> None:
@@ -111,12 +113,13 @@ class Camera:
             saved = pickle.loads(self.state_path.read_bytes())
         except (OSError, pickle.UnpicklingError, EOFError):
             return
-        self.version, self.at, self.fed, self.tracker, self.lens.placed, self._view = saved
+        self.version, self.at, self.fed, self.tracker, self.lens.placed, self._view, self._busy = saved
         log.info("%s: camera restarted after scene version %d", self.table, self.version)
 
     def _save(self) -> None:
         tmp = self.state_path.with_suffix(".tmp")
-        tmp.write_bytes(pickle.dumps((self.version, self.at, self.fed, self.tracker, self.lens.placed, self._view)))
+        tmp.write_bytes(pickle.dumps((self.version, self.at, self.fed, self.tracker, self.lens.placed, self._view,
+                                      self._busy)))
         os.replace(tmp, self.state_path)
 
     def run(self, stop: threading.Event) -> None:
@@ -142,13 +145,19 @@ class Camera:
     def _look(self, t: scene.Table) -> None:
         """A change on the table: a new picture."""
         self.lens.place(t)
-        if self.see == "vision":
+        if t.hand is not None:  # a hand over the cards: the seat is busy, the view is not read
+            self._busy = {t.hand: True}
+        elif not any(t.seats.values()):  # nothing on the table
+            self._view, self._busy = [], {}
+        elif self.see == "vision":
             from vision.read import read_frame
 
             self._frame = self.lens.render(t)
-            self._view = list(read_frame(self._frame, self.model).cards)
-        else:
-            self._view = self.lens.oracle()
+            reading = read_frame(self._frame, self.model)
+            self._view, self._busy = list(reading.cards), dict(reading.busy or {})
+        else:  # a perfect camera: the cards as they lie
+            self._view, self._busy = self.lens.oracle(), {}
+        self._table = t
         self.version, self.at = t.version, t.at
         self._feed(max(t.at, self.fed))
         self._save()
@@ -163,7 +172,7 @@ class Camera:
         from vision.tracker import step
 
         self.fed = at
-        self.tracker, plays = step(self.tracker, self._view, {}, at)
+        self.tracker, plays = step(self.tracker, self._view, self._busy, at)
         for play in plays:
             self._send(play)
         if plays:
@@ -171,32 +180,19 @@ class Camera:
 
     def _send(self, play) -> None:
         from referee.table.protocol import encode, topic
+        from vision.watch import messages
 
         pid = f"cam-{self.table}-{self.version}-{play.seat}"
-        payload = {"v": 1, "id": pid, "seat": play.seat, "cards": list(play.cards),
-                   "confidence": play.confidence, "at": round(play.at, 3)}
-        info = self.conn.publish(topic(self.table, "observed"), encode("observed", payload), qos=1)
-        if play.reasons:
-            self._keep_frame(pid, play)
-        info.wait_for_publish(10.0)
+        image = None
+        if play.reasons:  # the frame kept for the referee (an oracle camera renders it now)
+            image = self._frame if self._frame is not None else self.lens.render(self._table)
+        infos = [self.conn.publish(topic(self.table, name), encode(name, payload), qos=1)
+                 for name, payload in messages(play, pid, image)]
+        for info in infos:
+            info.wait_for_publish(10.0)
         self.sent += 1
         log.info("%s: %s %s (%.2f)%s", self.table, play.seat, " ".join(play.cards), play.confidence,
                  f" flagged: {'; '.join(play.reasons)}" if play.reasons else "")
-
-    def _keep_frame(self, pid: str, play) -> None:
-        import cv2
-
-        from referee.table.protocol import encode, topic
-
-        image = self._frame if self._frame is not None else self.lens.render(scene.Table())
-        for width in (1280, 960, 640, 480, 320):
-            scaled = cv2.resize(image, (width, width * image.shape[0] // image.shape[1]))
-            jpeg = base64.b64encode(cv2.imencode(".jpg", scaled, [cv2.IMWRITE_JPEG_QUALITY, 80])[1]).decode()
-            if len(jpeg) <= FRAME_CHARS:
-                break
-        payload = {"v": 1, "id": pid, "seat": play.seat, "at": round(play.at, 3),
-                   "reason": "; ".join(play.reasons)[:200], "jpeg": jpeg}
-        self.conn.publish(topic(self.table, "frames"), encode("frames", payload), qos=1)
 
 
 def main(table: str, rulebook: str, run_dir: Path, seed: int, see: str) -> int:
