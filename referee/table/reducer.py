@@ -386,6 +386,11 @@ class Reducer:
     def next_deadline(self) -> float | None:
         return self.clock.deadline() if self.clock is not None else None
 
+    def deadline_after(self, at: float) -> float | None:
+        """The next deadline once time has ruled up to ``at`` (a clock that ran out may have started
+        the next seat's, with no input in between)."""
+        return self._view(at).next_deadline()
+
 
 # Events by which a seat takes its turn: its display's violation notice has been seen by then.
 _TURN_TAKEN = frozenset({"play_accepted", "passed"})

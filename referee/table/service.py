@@ -36,7 +36,7 @@ with the service's ``clock``, never earlier than the latest time already logged,
 run forward even when the senders' clocks run ahead of the service's (the simulator's do). The
 ``state`` and ``board/out`` published after an entry are made at that entry's time, so a restarted
 service publishes exactly the state it published before. When a running shot clock runs out
-(``Table.next_deadline``, on the service's clock) they are published once more, made at that moment.
+(``Table.deadline_after``, on the service's clock) they are published once more, made at that moment.
 """
 
 from __future__ import annotations
@@ -401,9 +401,9 @@ class TableService:
 
     def _deadline(self) -> float | None:
         try:
-            deadline = self.table.next_deadline()
+            deadline = self.table.deadline_after(self.clock())
         except Exception:
-            log.exception("table %s: next_deadline failed", self.table_id)
+            log.exception("table %s: deadline_after failed", self.table_id)
             return None
         return None if deadline is None or deadline == self._refreshed else deadline
 

@@ -458,3 +458,16 @@ def test_guandan_out_of_turn_and_exposed_cards_count_fouls_once_confirmed():
     assert v["kind"] == "out_of_turn"
     d.send("commands", {"command": "dismiss", "flag": v["flag"]})
     assert [(f["data"]["seat"], f["data"]["kind"]) for f in d.events() if f["kind"] == "foul_counted"] == [(few, "exposed_card")]
+
+
+def test_the_next_deadline_follows_clocks_that_ran_out_with_no_input():
+    """E's turn is forfeited at its deadline and N's clock starts there: the service, which asks for
+    the next deadline at its own time, shows N's clock running out too without any input between."""
+    d = Table_(GD)
+    d.start()
+    d.press("S", "ready")
+    d.show("S", ["S3"])
+    first = d.table.next_deadline()
+    assert first == d.at + 30.0  # E's long think
+    assert d.table.deadline_after(first + 0.1) == first + 30.0  # N's own long think, from E's deadline
+    assert d.table.deadline_after(first + 30.1) == first + 60.0  # then W's
