@@ -73,7 +73,7 @@ def one_tournament(n: int, rounds: int, rng: random.Random, baseline: bool) -> l
         out.append((k, whole, blossom, base))
         for table in tables:
             a, b = sorted(table)
-            r = random_result("pair-swiss", k, 0, rng)
+            r = random_result("pair-swiss", 1, rng)
             w = r.get("winner")
             scores[a] += 1 if w is None else 2 * (w == 0)
             scores[b] += 1 if w is None else 2 * (w == 1)
@@ -95,7 +95,7 @@ def store_pairing(n: int, rounds: int, seed: int) -> list[float]:
             view = store.pair_next_round()
             times.append(time.perf_counter() - t)
             for x in view["tables"]:
-                store.record_result(k, x["table"], random_result("pair-swiss", k, 0, rng))
+                store.record_result(k, x["table"], random_result("pair-swiss", 1, rng))
         store.close()
     return times
 

@@ -51,6 +51,10 @@ class System:
     def rounds(self, t: Tournament) -> int:
         return int(t.options["rounds"])
 
+    def best_of(self, t: Tournament, round_no: int) -> int:
+        """Games a match of the round is played over (one, but in a best-of-three stage)."""
+        return 1
+
     def check(self, entries, options: dict) -> None:
         raise NotImplementedError
 

@@ -21,6 +21,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         if db:
             v.add_argument("--db", required=True, metavar="PATH", help="the tournament's SQLite file")
             v.add_argument("--by", default="organiser", help="who makes the change (recorded)")
+            v.add_argument("--lang", choices=("zh", "en"), default="zh", help="the language of what is printed")
         v.set_defaults(func=_run, parser=v)
         return v
 
@@ -59,7 +60,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     export.add_argument("--format", required=True, choices=("csv", "xlsx", "html"))
     export.add_argument("--out", metavar="FILE", help="default: standard output")
     export.add_argument("--round", type=int, default=None, help="html: the round to print (default: the latest)")
-    export.add_argument("--lang", choices=("zh", "en"), default="zh")
     sim = verb("simulate", "random results for a made-up field; prints the whole tournament", db=False)
     sim.add_argument("--system", required=True, choices=SYSTEM_NAMES)
     sim.add_argument("--entries", type=int, required=True, metavar="N")
@@ -120,22 +120,33 @@ def _new(args) -> int:
             for suffix in ("", "-wal", "-shm"):
                 Path(args.db + suffix).unlink(missing_ok=True)
         raise
-    print(f"{t.system}: {len(t.entries)} entries, {t.total_rounds} rounds, seed {t.seed}")
+    print(TEXT[args.lang]["new"].format(system=t.system, n=len(t.entries), rounds=t.total_rounds, seed=t.seed))
     return 0
 
 
-def _print_round(view: dict) -> None:
-    print(f"round {view['round']}/{view['rounds']}")
+TEXT = {
+    "zh": {"new": "{system}：{n} 个参赛单位，{rounds} 轮，随机种子 {seed}", "round": "第 {n}/{of} 轮",
+           "points": "轮分", "bye": "轮空", "after": "{name}（{system}），第 {n} 轮后",
+           "head": ["名次", "编号", "名称", "单位", "总分", "{columns}", "奖项"]},
+    "en": {"new": "{system}: {n} entries, {rounds} rounds, seed {seed}", "round": "round {n}/{of}",
+           "points": "points", "bye": "bye", "after": "{name} ({system}), after round {n}",
+           "head": ["rank", "id", "name", "unit", "score", "{columns}", "prize"]},
+}
+
+
+def _print_round(view: dict, lang: str) -> None:
+    text = TEXT[lang]
+    print(text["round"].format(n=view["round"], of=view["rounds"]))
     for x in view["tables"]:
         names = " | ".join(f"{e['id']} {e['name']} ({e['unit']})" for e in x["entries"])
-        res = "" if x["result"] is None else "  points " + " ".join(str(p) for p in x["result"]["points"])
+        res = "" if x["result"] is None else f"  {text['points']} " + " ".join(str(p) for p in x["result"]["points"])
         print(f"{x['table']}  {names}{res}")
     for b in view["byes"]:
-        print(f"bye  {b}")
+        print(f"{text['bye']}  {b}")
 
 
 def _pair(args) -> int:
-    _print_round(_store(args).pair_next_round(by=args.by))
+    _print_round(_store(args).pair_next_round(by=args.by), args.lang)
     return 0
 
 
@@ -144,7 +155,7 @@ def _result(args) -> int:
 
     store = _store(args)
     if args.forfeit:
-        _print_round(store.forfeit(args.round, args.table, args.forfeit, by=args.by))
+        _print_round(store.forfeit(args.round, args.table, args.forfeit, by=args.by), args.lang)
         return 0
     if args.scores is not None:
         try:
@@ -164,12 +175,12 @@ def _result(args) -> int:
         view = store.correct_result(args.round, args.table, result, by=args.by, reason=args.reason)
     else:
         view = store.record_result(args.round, args.table, result, by=args.by)
-    _print_round(view)
+    _print_round(view, args.lang)
     return 0
 
 
 def _late(args) -> int:
-    _print_round(_store(args).late_arrival(args.round, args.entry, args.minutes, by=args.by))
+    _print_round(_store(args).late_arrival(args.round, args.entry, args.minutes, by=args.by), args.lang)
     return 0
 
 
@@ -178,8 +189,9 @@ def _standings(args) -> int:
     if args.json:
         print(json.dumps(s, ensure_ascii=False))
         return 0
-    print(f"{s['name']} ({s['system']}), after round {s['round']}")
-    print("\t".join(["rank", "id", "name", "unit", "score", *s["columns"], "prize"]))
+    text = TEXT[args.lang]
+    print(text["after"].format(name=s["name"], system=s["system"], n=s["round"]))
+    print("\t".join(c for h in text["head"] for c in (s["columns"] if h == "{columns}" else [h])))
     for r in s["rows"]:
         print("\t".join(str(c) for c in [r["rank"], r["id"], r["name"], r["unit"], r["score"], *r["tiebreaks"], r["prize"] or ""]))
     return 0
@@ -187,7 +199,7 @@ def _standings(args) -> int:
 
 def _show(args) -> int:
     view = _store(args).round_view(args.round)
-    print(json.dumps(view, ensure_ascii=False)) if args.json else _print_round(view)
+    print(json.dumps(view, ensure_ascii=False)) if args.json else _print_round(view, args.lang)
     return 0
 
 

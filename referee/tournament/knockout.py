@@ -47,8 +47,8 @@ class Knockout(System):
         stage1, size = plan(len(t.entries))
         return stage1 + size.bit_length() - 1
 
-    def stage1(self, t: Tournament) -> int:
-        return plan(len(t.entries))[0]
+    def best_of(self, t: Tournament, round_no: int) -> int:
+        return 1 if round_no <= plan(len(t.entries))[0] else 3
 
     def check(self, entries, options: dict) -> None:
         if options["stage2_from"] != STAGE2_FROM:
@@ -64,7 +64,7 @@ class Knockout(System):
         return [(table_name(i), x) for i, x in enumerate(tables, 1)], list(byes)
 
     def outcome(self, t: Tournament, round_no: int, table: Table) -> Outcome | None:
-        best_of = 1 if round_no <= self.stage1(t) else 3
+        best_of = self.best_of(t, round_no)
         need = best_of // 2 + 1
         d = decision(table)
         if d is None:

@@ -35,13 +35,14 @@ def make_entries(n: int, rng: random.Random) -> list[Entry]:
     return entries
 
 
-def random_result(system: str, round_no: int, stage1: int, rng: random.Random) -> dict:
+def random_result(system: str, best_of: int, rng: random.Random) -> dict:
+    """A random result of one table: four game scores, or a winner (with the games of a best of three), or a draw."""
     if system == "individual-tables":
         return {"scores": [rng.randrange(-40, 80) for _ in range(4)]}
     if system == "pair-swiss":
         return rng.choice(({"winner": 0}, {"winner": 1}, {"draw": True}))
     w = rng.randrange(2)
-    if round_no <= stage1:
+    if best_of == 1:
         return {"winner": w}
     games = [2, rng.randrange(2)] if w == 0 else [rng.randrange(2), 2]
     return {"winner": w, "games": games}
@@ -55,11 +56,11 @@ def simulate(system: str, n: int, rounds: int, seed: int | str) -> dict:
     options = {"rounds": rounds} if system != "knockout-best-of-three" else {}
     store.new(system, entries, name="simulation", seed=seed, options=options, id="sim", by="simulate")
     t = store.tournament
-    stage1 = getattr(t.rules, "stage1", lambda t: 0)(t)
     for _ in range(min(rounds, t.total_rounds)):
         view = store.pair_next_round(by="simulate")
+        best_of = t.rules.best_of(t, view["round"])
         for x in view["tables"]:
-            store.record_result(view["round"], x["table"], random_result(system, view["round"], stage1, rng), by="simulate")
+            store.record_result(view["round"], x["table"], random_result(system, best_of, rng), by="simulate")
     t = store.tournament
     key = "team" if system == "pair-swiss" else "entry"
     return {

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from referee.tournament.core import Tournament, TournamentError
+from referee.tournament.core import Tournament
 
 
 def round_view(t: Tournament, round_no: int | None = None) -> dict:
@@ -34,7 +34,3 @@ def encode(payload: dict) -> bytes:
     """Compact UTF-8 JSON, keys in the contract's order."""
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
 
-
-def check_round(t: Tournament, round_no: int) -> None:
-    if not 1 <= round_no <= len(t.rounds):
-        raise TournamentError(f"round {round_no} is not paired (rounds paired: {len(t.rounds)})")

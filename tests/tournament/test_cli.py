@@ -36,7 +36,8 @@ def run(capsys, *argv) -> str:
 
 def play(capsys, db, rounds):
     for k in range(1, rounds + 1):
-        view = json.loads(run(capsys, "pair", "--db", db, "--by", "王老师") and run(capsys, "show", "--db", db, "--json"))
+        run(capsys, "pair", "--db", db, "--by", "王老师")
+        view = json.loads(run(capsys, "show", "--db", db, "--json"))
         assert view["round"] == k
         for i, x in enumerate(view["tables"]):
             how = ["--winner", "0"] if i % 3 == 0 else ["--winner", "1"] if i % 3 == 1 else ["--draw"]
@@ -47,13 +48,16 @@ def test_a_whole_pair_swiss_from_an_xlsx_form(capsys, tmp_path, form_xlsx):
     db = tmp_path / "t.db"
     out = run(capsys, "new", "--system", "pair-swiss", "--entries", form_xlsx, "--db", db, "--rounds", 3, "--seed", 5,
               "--name", "拖拉机赛", "--id", "zk2010")
-    assert out == "pair-swiss: 7 entries, 3 rounds, seed 5\n"
+    assert out == "pair-swiss：7 个参赛单位，3 轮，随机种子 5\n"
     play(capsys, db, 3)
     standings = json.loads(run(capsys, "standings", "--db", db, "--json"))
     assert [r["id"] for r in standings["rows"]] and {r["id"] for r in standings["rows"]} == {"机电学院", "外语一队", "化工学院", "体育部"}
     assert standings["rows"][0]["prize"] == "一等奖"
     text = run(capsys, "standings", "--db", db)
-    assert text.splitlines()[1] == "rank\tid\tname\tunit\tscore\t对手分\t级差\tprize"
+    assert text.splitlines()[:2] == ["拖拉机赛（pair-swiss），第 3 轮后", "名次\t编号\t名称\t单位\t总分\t对手分\t级差\t奖项"]
+    english = run(capsys, "standings", "--db", db, "--lang", "en").splitlines()
+    assert english[1] == "rank\tid\tname\tunit\tscore\t对手分\t级差\tprize"
+    assert english[2:] == text.splitlines()[2:]
 
     xlsx = tmp_path / "out.xlsx"
     run(capsys, "export", "--db", db, "--format", "xlsx", "--out", xlsx)
