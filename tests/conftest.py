@@ -3,6 +3,11 @@ to connect real clients and collect what they receive."""
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import subprocess
+import sys
 import threading
 import uuid
 from pathlib import Path
@@ -12,6 +17,7 @@ import pytest
 
 from referee.table.broker import Broker, BrokerError, table_acl
 from referee.table.mqtt import Connection
+from referee.table.protocol import topic
 
 TABLES = ["t1", "t2"]
 SCOREBOARD = "scoreboard"
@@ -109,3 +115,93 @@ def connect(broker, request):
     yield make
     for conn in made:
         conn.close(flush_timeout=0)
+
+
+class TableWatch:
+    """Everything a console sees of one table, decoded, with waits on it. A handler for a
+    subscription of the caller's, or (given a broker) connected as the console by itself."""
+
+    def __init__(self, table: str, broker: Broker | None = None, wait_s: float = WAIT_S):
+        self.table, self.wait_s = table, wait_s
+        self._cond = threading.Condition()
+        self.messages: list[tuple[str, dict]] = []
+        self.conn: Connection | None = None
+        if broker is not None:
+            self.conn = Connection(broker.url(CONSOLE), f"watch-{table}-{uuid.uuid4().hex[:6]}", clean_start=True)
+            self.conn.subscribe(topic(table, "state").rsplit("/", 1)[0] + "/#", self)
+            self.conn.connect()
+            assert self.conn.wait_subscribed(wait_s)
+
+    def __call__(self, full_topic: str, raw: bytes) -> None:
+        name = full_topic.split(f"/{self.table}/", 1)[1]
+        with self._cond:
+            self.messages.append((name, json.loads(raw)))
+            self._cond.notify_all()
+
+    def of(self, name: str) -> list[dict]:
+        with self._cond:
+            return [p for n, p in self.messages if n == name]
+
+    def wait(self, name: str, predicate: Callable[[dict], bool] = lambda p: True, timeout: float | None = None) -> dict:
+        """The latest ``name`` payload (received so far or within ``timeout``) that satisfies ``predicate``."""
+        timeout = self.wait_s if timeout is None else timeout
+        with self._cond:
+            found: list[dict] = []
+
+            def match() -> bool:
+                found[:] = [p for n, p in self.messages if n == name and predicate(p)][-1:]
+                return bool(found)
+
+            if not self._cond.wait_for(match, timeout):
+                raise AssertionError(f"no matching {name} within {timeout} s; last: {self.of(name)[-3:]}")
+            return found[0]
+
+    def state(self, seq: int) -> dict:
+        return self.wait("state", lambda p: p["seq"] == seq)
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close(flush_timeout=0)
+
+
+class ServiceProcess:
+    """``cardtable table run`` as a real process, to kill with SIGKILL and start again."""
+
+    def __init__(self, broker: Broker, table: str, rulebook: str, db: Path, logfile: Path, wait_s: float = 10.0):
+        self.args = [sys.executable, "-m", "referee.cli", "table", "run", "--table", table, "--rulebook", rulebook,
+                     "--broker", broker.url(f"table-{table}"), "--db", str(db)]
+        self.logfile, self.wait_s = logfile, wait_s
+        self.proc: subprocess.Popen | None = None
+        self.starts = 0
+
+    def start(self) -> None:
+        with open(self.logfile, "a") as log:
+            self.proc = subprocess.Popen(self.args, cwd=Path(__file__).resolve().parents[1],
+                                         stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        self.starts += 1
+
+    def kill(self) -> None:
+        os.kill(self.proc.pid, signal.SIGKILL)
+        assert self.proc.wait(self.wait_s) == -signal.SIGKILL
+
+    def stop(self) -> int:
+        self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(self.wait_s)
+
+    def reap(self) -> None:
+        """Make sure the process is gone (after a failed test)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@pytest.fixture(scope="session")
+def table_watch() -> type[TableWatch]:
+    """The :class:`TableWatch` class (tests cannot import conftest)."""
+    return TableWatch
+
+
+@pytest.fixture(scope="session")
+def service_process() -> type[ServiceProcess]:
+    """The :class:`ServiceProcess` class."""
+    return ServiceProcess

@@ -267,7 +267,7 @@ def test_a_guandan_play_that_does_not_beat_is_flagged_and_a_correction_plays():
 
 
 def test_a_guandan_table_replays_to_the_same_state_and_keeps_its_game():
-    d, rng = Table_(GD), random.Random(11)
+    d = Table_(GD)
     d.start()
     d.press("E", "ready")
     d.show("E", ["BJ"], confidence=0.5)  # an unsure read, confirmed by the seat

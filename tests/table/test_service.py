@@ -12,7 +12,6 @@ messages would have caused is there too.
 from __future__ import annotations
 
 import json
-import threading
 import uuid
 
 import pytest
@@ -50,47 +49,13 @@ class Clock:
         return self.now
 
 
-class Watch:
-    """Everything a console sees of one table, decoded, with waits on it."""
-
-    def __init__(self, table: str):
-        self.table = table
-        self._cond = threading.Condition()
-        self.messages: list[tuple[str, dict]] = []
-
-    def __call__(self, full_topic: str, raw: bytes) -> None:
-        name = full_topic.split(f"/{self.table}/", 1)[1]
-        with self._cond:
-            self.messages.append((name, json.loads(raw)))
-            self._cond.notify_all()
-
-    def of(self, name: str) -> list[dict]:
-        with self._cond:
-            return [p for n, p in self.messages if n == name]
-
-    def wait(self, name: str, predicate=lambda p: True, timeout: float = WAIT_S) -> dict:
-        with self._cond:
-            found: list[dict] = []
-
-            def match() -> bool:
-                found[:] = [p for n, p in self.messages if n == name and predicate(p)][-1:]
-                return bool(found)
-
-            if not self._cond.wait_for(match, timeout):
-                raise AssertionError(f"no matching {name} within {timeout} s; last: {self.of(name)[-3:]}")
-            return found[0]
-
-    def state(self, seq: int) -> dict:
-        return self.wait("state", lambda p: p["seq"] == seq)
-
-
 class Table:
     """One table under test: the service, a console watching it, and the camera, board and console
     connections that feed it; ``send`` waits until the input's state is published."""
 
-    def __init__(self, broker: Broker, connect, name: str, db, clock: Clock):
+    def __init__(self, broker: Broker, connect, name: str, db, clock: Clock, watch):
         self.name, self.broker, self.db, self.clock = name, broker, db, clock
-        self.watch = Watch(name)
+        self.watch = watch
         console = connect(CONSOLE, clean_start=True)
         console.subscribe(topic(name, "state").rsplit("/", 1)[0] + "/#", self.watch)
         assert console.wait_subscribed(WAIT_S)
@@ -157,12 +122,12 @@ def connector(broker: Broker):
 
 
 @pytest.fixture
-def table(broker, tmp_path):
+def table(broker, tmp_path, table_watch):
     made: list[Table] = []
     connect, close_all = connector(broker)
 
     def make(name: str, clock: Clock | None = None) -> Table:
-        t = Table(broker, connect, name, tmp_path / f"{name}.db", clock or Clock())
+        t = Table(broker, connect, name, tmp_path / f"{name}.db", clock or Clock(), table_watch(name, wait_s=WAIT_S))
         made.append(t)
         return t
 
@@ -457,10 +422,10 @@ def bad_payloads(draw, name: str) -> bytes:
 
 
 @pytest.fixture(scope="module")
-def fuzzed(broker, tmp_path_factory):
+def fuzzed(broker, tmp_path_factory, table_watch):
     """A table of its own for the generated payloads (hypothesis runs the test many times)."""
     connect, close_all = connector(broker)
-    t = Table(broker, connect, "s8", tmp_path_factory.mktemp("fuzz") / "s8.db", Clock())
+    t = Table(broker, connect, "s8", tmp_path_factory.mktemp("fuzz") / "s8.db", Clock(), table_watch("s8", wait_s=WAIT_S))
     t.start()
     yield t
     t.stop()

@@ -12,22 +12,13 @@ import contextlib
 import io
 import itertools
 import json
-import os
-import signal
-import subprocess
-import sys
 import threading
 import time
-import uuid
-from pathlib import Path
 
 import pytest
 
 from referee import cli
-from referee.table.broker import Broker
 from referee.table.log import EventLog
-from referee.table.mqtt import Connection
-from referee.table.protocol import topic
 from referee.table.runtime import Table
 from referee.table.service import TableService
 from referee.table.simulate import Simulator
@@ -38,55 +29,16 @@ RULEBOOK = "classic-3deck"
 SEED = 1  # a hand with slow plays and unsure reads (the simulator is deterministic for a seed)
 WAIT_S = 10.0
 SEAT_ZH = {"S": "南", "E": "东", "N": "北", "W": "西"}
-ROOT = Path(__file__).resolve().parents[2]
-
-
-class Watch:
-    """Everything a console sees of one table, decoded, with waits on it."""
-
-    def __init__(self, broker: Broker, table: str):
-        self.table = table
-        self._cond = threading.Condition()
-        self.messages: list[tuple[str, dict]] = []
-        self.conn = Connection(broker.url(CONSOLE), f"watch-{table}-{uuid.uuid4().hex[:6]}", clean_start=True)
-        self.conn.subscribe(topic(table, "state").rsplit("/", 1)[0] + "/#", self)
-        self.conn.connect()
-        assert self.conn.wait_subscribed(WAIT_S)
-
-    def __call__(self, full_topic: str, raw: bytes) -> None:
-        name = full_topic.split(f"/{self.table}/", 1)[1]
-        with self._cond:
-            self.messages.append((name, json.loads(raw)))
-            self._cond.notify_all()
-
-    def of(self, name: str) -> list[dict]:
-        with self._cond:
-            return [p for n, p in self.messages if n == name]
-
-    def wait(self, name: str, predicate, timeout: float = WAIT_S) -> dict:
-        with self._cond:
-            found: list[dict] = []
-
-            def match() -> bool:
-                found[:] = [p for n, p in self.messages if n == name and predicate(p)][-1:]
-                return bool(found)
-
-            if not self._cond.wait_for(match, timeout):
-                raise AssertionError(f"no matching {name} within {timeout} s; last: {self.of(name)[-3:]}")
-            return found[0]
-
-    def close(self) -> None:
-        self.conn.close(flush_timeout=0)
 
 
 # ---------------------------------------------------------------- one hand, service in-process
 
 
 @pytest.fixture(scope="module")
-def played(broker, tmp_path_factory):
+def played(broker, tmp_path_factory, table_watch):
     """One hand at table p1: the service in-process (its own clock), ``cardtable table simulate``."""
     db = tmp_path_factory.mktemp("p1") / "p1.db"
-    watch = Watch(broker, "p1")
+    watch = table_watch("p1", broker, WAIT_S)
     start = time.time()
     service = TableService("p1", RULEBOOK, broker.url("table-p1"), db, clock=lambda: start).start()
     out = io.StringIO()
@@ -157,34 +109,10 @@ def test_replay_shows_every_accepted_play(played, capsys):
 # ---------------------------------------------------------------- kill -9, as a real process
 
 
-class Service:
-    """``cardtable table run`` as a real process."""
-
-    def __init__(self, broker: Broker, table: str, db: Path, logfile: Path):
-        self.args = [sys.executable, "-m", "referee.cli", "table", "run", "--table", table, "--rulebook", RULEBOOK,
-                     "--broker", broker.url(f"table-{table}"), "--db", str(db)]
-        self.logfile = logfile
-        self.proc: subprocess.Popen | None = None
-        self.starts = 0
-
-    def start(self) -> None:
-        with open(self.logfile, "a") as log:
-            self.proc = subprocess.Popen(self.args, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
-        self.starts += 1
-
-    def kill(self) -> None:
-        os.kill(self.proc.pid, signal.SIGKILL)
-        assert self.proc.wait(WAIT_S) == -signal.SIGKILL
-
-    def stop(self) -> int:
-        self.proc.send_signal(signal.SIGTERM)
-        return self.proc.wait(WAIT_S)
-
-
-def test_kill_9_mid_hand_loses_nothing(broker, tmp_path):
+def test_kill_9_mid_hand_loses_nothing(broker, tmp_path, table_watch, service_process):
     db = tmp_path / "p2.db"
-    watch = Watch(broker, "p2")
-    service = Service(broker, "p2", db, tmp_path / "service.log")
+    watch = table_watch("p2", broker, WAIT_S)
+    service = service_process(broker, "p2", RULEBOOK, db, tmp_path / "service.log", WAIT_S)
     service.start()
     done: dict[str, object] = {}
     killer: list[threading.Thread] = []

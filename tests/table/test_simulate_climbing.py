@@ -9,23 +9,13 @@ from __future__ import annotations
 import contextlib
 import io
 import itertools
-import os
 import signal
-import subprocess
-import sys
-import threading
 import time
-import uuid
-import json
-from pathlib import Path
 
 import pytest
 
 from referee import cli
-from referee.table.broker import Broker
 from referee.table.log import EventLog
-from referee.table.mqtt import Connection
-from referee.table.protocol import topic
 from referee.table.service import TableService
 from referee.table.simulate import Simulator, simulator_class
 
@@ -33,45 +23,11 @@ TABLES = ["g1", "s1", "g2"]
 CONSOLE = "console"
 GD, SDY = "sanjiang-2012", "usst-2016"
 WAIT_S = 10.0
-ROOT = Path(__file__).resolve().parents[2]
 
 
-class Watch:
-    """Everything a console sees of one table, decoded."""
-
-    def __init__(self, broker: Broker, table: str):
-        self.table = table
-        self._cond = threading.Condition()
-        self.messages: list[tuple[str, dict]] = []
-        self.conn = Connection(broker.url(CONSOLE), f"watch-{table}-{uuid.uuid4().hex[:6]}", clean_start=True)
-        self.conn.subscribe(topic(table, "state").rsplit("/", 1)[0] + "/#", self)
-        self.conn.connect()
-        assert self.conn.wait_subscribed(WAIT_S)
-
-    def __call__(self, full_topic: str, raw: bytes) -> None:
-        with self._cond:
-            self.messages.append((full_topic.split(f"/{self.table}/", 1)[1], json.loads(raw)))
-            self._cond.notify_all()
-
-    def of(self, name: str) -> list[dict]:
-        with self._cond:
-            return [p for n, p in self.messages if n == name]
-
-    def wait(self, name: str, predicate, timeout: float = WAIT_S) -> dict:
-        with self._cond:
-            found: list[dict] = []
-
-            def match() -> bool:
-                found[:] = [p for n, p in self.messages if n == name and predicate(p)][-1:]
-                return bool(found)
-
-            assert self._cond.wait_for(match, timeout), f"no matching {name}; last: {self.of(name)[-2:]}"
-            return found[0]
-
-
-def simulate_in_process(broker, tmp_path_factory, table, rulebook, hands, seed):
+def simulate_in_process(broker, tmp_path_factory, table_watch, table, rulebook, hands, seed):
     db = tmp_path_factory.mktemp(table) / f"{table}.db"
-    watch = Watch(broker, table)
+    watch = table_watch(table, broker, WAIT_S)
     start = time.time()
     service = TableService(table, rulebook, broker.url(f"table-{table}"), db, clock=lambda: start, check_outputs=True).start()
     out = io.StringIO()
@@ -88,13 +44,13 @@ def simulate_in_process(broker, tmp_path_factory, table, rulebook, hands, seed):
 
 
 @pytest.fixture(scope="module")
-def guandan(broker, tmp_path_factory):
-    return simulate_in_process(broker, tmp_path_factory, "g1", GD, 2, 4)
+def guandan(broker, tmp_path_factory, table_watch):
+    return simulate_in_process(broker, tmp_path_factory, table_watch, "g1", GD, 2, 4)
 
 
 @pytest.fixture(scope="module")
-def sandayi(broker, tmp_path_factory):
-    return simulate_in_process(broker, tmp_path_factory, "s1", SDY, 1, 1)
+def sandayi(broker, tmp_path_factory, table_watch):
+    return simulate_in_process(broker, tmp_path_factory, table_watch, "s1", SDY, 1, 1)
 
 
 def test_simulated_guandan_hands_end_to_end(guandan):
@@ -158,26 +114,9 @@ def test_replay_labels_the_climbing_events(guandan, sandayi, capsys, lang):
     assert ("庄家" if lang == "zh" else "dealer") in out
 
 
-class Service:
-    """``cardtable table run`` as a real process."""
-
-    def __init__(self, broker: Broker, table: str, db: Path, logfile: Path):
-        self.args = [sys.executable, "-m", "referee.cli", "table", "run", "--table", table, "--rulebook", GD,
-                     "--broker", broker.url(f"table-{table}"), "--db", str(db)]
-        self.logfile, self.proc = logfile, None
-
-    def start(self) -> None:
-        with open(self.logfile, "a") as log:
-            self.proc = subprocess.Popen(self.args, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
-
-    def kill(self) -> None:
-        os.kill(self.proc.pid, signal.SIGKILL)
-        assert self.proc.wait(WAIT_S) == -signal.SIGKILL
-
-
-def test_kill_9_mid_guandan_hand_restarts_to_the_same_state(broker, tmp_path):
-    watch = Watch(broker, "g2")
-    service = Service(broker, "g2", tmp_path / "g2.db", tmp_path / "service.log")
+def test_kill_9_mid_guandan_hand_restarts_to_the_same_state(broker, tmp_path, table_watch, service_process):
+    watch = table_watch("g2", broker, WAIT_S)
+    service = service_process(broker, "g2", GD, tmp_path / "g2.db", tmp_path / "service.log", WAIT_S)
     service.start()
     done = {}
 
