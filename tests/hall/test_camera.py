@@ -1,0 +1,79 @@
+"""The hall's camera on a real broker: cards put down on the physical table become ``observed``
+messages of the camera's user, once the hand is gone and the cards are still; a picked-up trick
+starts the next; a restarted camera goes on without sending a play twice (the same ids)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+from referee.hall import scene
+from referee.hall.camera import Camera
+from vision.model import DEFAULT_MODEL
+
+TABLES = ["t1"]
+OBSERVED = "cardtable/v1/tables/t1/observed"
+SIGHTS = ["oracle"] + (["vision"] if DEFAULT_MODEL.is_file() else [])
+
+
+class Players:
+    """The physical table, changed as the hall's players change it (the wall clock)."""
+
+    def __init__(self, path):
+        self.path, self.table = path, scene.Table()
+        path.touch()
+
+    def change(self, table: scene.Table) -> None:
+        self.table = table
+        scene.append(self.path, table)
+
+    def lay(self, seat: str, cards: list[str]) -> None:
+        self.change(self.table.laid(seat, cards, time.time()))
+        time.sleep(0.05)
+        self.change(self.table.withdrawn(time.time()))
+
+    def clear(self) -> None:
+        self.change(self.table.cleared(time.time()))
+        time.sleep(0.5)
+
+
+def run_camera(tmp_path, broker, see: str) -> tuple[Camera, threading.Event, threading.Thread]:
+    camera = Camera("t1", "classic-3deck", tmp_path, 7, see, broker.url("camera-t1"))
+    stop = threading.Event()
+    thread = threading.Thread(target=camera.run, args=(stop,), daemon=True)
+    thread.start()
+    return camera, stop, thread
+
+
+@pytest.mark.parametrize("see", SIGHTS)
+def test_plays_become_observed_once_even_across_a_restart(tmp_path, broker, connect, inbox, see):
+    (tmp_path / "t1").mkdir()
+    players = Players(tmp_path / "t1" / "scene.jsonl")
+    got = inbox()
+    connect("console").subscribe(OBSERVED, got)
+    time.sleep(0.3)
+    camera, stop, thread = run_camera(tmp_path, broker, see)
+    plays = [("S", ["SA", "SA"]), ("E", ["D3", "D4"]), ("N", ["HT", "HT"]), ("W", ["C9", "CK"])]
+    for seat, cards in plays:
+        players.lay(seat, cards)
+        got.wait_for(lambda t, p, s=seat: json.loads(p)["seat"] == s, timeout=30)
+    stop.set()
+    thread.join(10)
+    players.clear()  # the trick is taken while the camera is down
+    camera, stop, thread = run_camera(tmp_path, broker, see)  # goes on from its saved state
+    players.lay("S", ["SA"])
+    got.wait_for(lambda t, p: len(got.payloads()) == 5, timeout=30)
+    time.sleep(1.0)
+    stop.set()
+    thread.join(10)
+    seen = [json.loads(p) for p in got.payloads()]
+    assert [m["seat"] for m in seen] == ["S", "E", "N", "W", "S"]
+    assert len({m["id"] for m in seen}) == 5  # each play once
+    for m, (_, cards) in zip(seen, plays + [("S", ["SA"])]):
+        # What the camera read: the cards laid, or a read it flags for a person (under 0.9).
+        assert sorted(m["cards"]) == sorted(cards) or m["confidence"] < 0.9, m
+    if see == "oracle":
+        assert all(m["confidence"] == 0.99 for m in seen)
