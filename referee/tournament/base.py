@@ -41,10 +41,21 @@ class System:
         return f"{type(self).__name__}()"
 
     def options(self, given: dict | None) -> dict:
+        """The defaults with ``given`` over them; each option keeps its default's shape (a whole
+        number from 1, a list of as many numbers, or a word)."""
         opts = dict(self.defaults)
         for k, v in (given or {}).items():
             if k not in opts:
                 raise TournamentError(f"{self.name}: unknown option {k!r}; known: {', '.join(sorted(opts))}")
+            default = opts[k]
+            if isinstance(default, list):
+                ok = isinstance(v, list) and len(v) == len(default) and all(type(x) in (int, float) for x in v)
+            elif isinstance(default, int):
+                ok = type(v) is int and v >= 1
+            else:
+                ok = isinstance(v, str)
+            if not ok:
+                raise TournamentError(f"{self.name}: option {k} must be shaped like {default!r}, not {v!r}")
             opts[k] = v
         return opts
 

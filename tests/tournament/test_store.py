@@ -89,8 +89,10 @@ def test_a_reopened_store_replays_to_the_same_tournament(store, tmp_path):
 
 def test_an_impossible_field_is_refused_before_round_one(tmp_path):
     s = TournamentStore(tmp_path / "x.db")
-    with pytest.raises(TournamentError, match="unknown option"):
-        s.new("pair-swiss", entries(), options={"round": 3})
+    for options, message in (({"round": 3}, "unknown option"), ({"rounds": 2.5}, "option rounds"),
+                             ({"points": [2, 0]}, "option points"), ({"level_diff": "exact"}, "level_diff is")):
+        with pytest.raises(TournamentError, match=message):
+            s.new("pair-swiss", entries(), options=options)
     # Three units of two pairs: each pair can meet four others, not five rounds' worth.
     with pytest.raises(TournamentError, match="pair a1 \\(A\\) can meet only 4 pairs of other units; 5 rounds need 5"):
         s.new("pair-swiss", entries(), options={"rounds": 5})
