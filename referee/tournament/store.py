@@ -74,10 +74,11 @@ class TournamentStore:
     def standings(self) -> dict:
         return standings_view(self.tournament)
 
-    def export(self, fmt: str) -> bytes:
+    def export(self, fmt: str, round_no: int | None = None, lang: str = "zh") -> bytes:
+        """``csv``, ``xlsx`` or ``html`` (the pairing sheet and slips of ``round_no``, default the latest)."""
         from referee.tournament.export import export
 
-        return export(self.tournament, fmt)
+        return export(self.tournament, fmt, round_no, lang)
 
     # -- changes ----------------------------------------------------------------------------------
     def new(self, system_name: str, entries: list[Entry] | tuple[Entry, ...], name: str = "", seed: str | int | None = None,
