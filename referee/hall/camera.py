@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 POLL_S = 0.02  # how often the camera looks at the table (real seconds)
 STILL_S = 0.05  # seconds between the still frames fed to the tracker
 SETTLE_S = 0.25  # the tracker's settle time
+HAND_GAP_S = 2.0  # an empty table this long ends the hand (the players keep it empty longer between hands)
 LONGEST_GAP_S = 60.0  # a still table is fed at most this long (the tracker's hand gap is 30 s)
 STYLES = ("letele", "sans", "serif")
 
@@ -99,7 +100,7 @@ class Camera:
         self.url = url
         self.model = None
         self.lens = Lens(table, seed, STYLES[seed % len(STYLES)])
-        self.tracker = Tracker(settle_s=SETTLE_S, decks=decks(rulebook))
+        self.tracker = Tracker(settle_s=SETTLE_S, hand_gap_s=HAND_GAP_S, decks=decks(rulebook))
         self.version, self.at, self.fed = 0, 0.0, 0.0  # the last change seen, and the last time fed
         self.sent = 0
         self._frame = None  # the latest image (vision), kept for a flagged play

@@ -12,8 +12,9 @@ made meanwhile. A flagged read waits for the hall's referee; a new round waits f
 
 Cards in front of a seat: a play stays until the same seat plays again (its earlier cards go to
 the pile first); cards only shown (a declaration, the trump suit named, a tribute or return card,
-the kitty turned up) are taken back once the table took them in; a new hand starts from an empty
-table.
+the kitty turned up) are taken back once the table took them in; a new hand starts from a table
+empty for ``HAND_GAP_S`` (the shuffle and the deal, which the bots do quickly), so the camera knows
+that the cards of the last hand are back in play.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 PERSON_EVENTS = frozenset({"assigned", "round_started", "round_stopped", "last_hand", "flag_resolved"})
 LAY_S = 0.4  # seconds (bots' time) a hand stays over the cards just put down
 CLEAR_S = 0.4  # real seconds the table stays empty after the cards are picked up (> the camera's settle)
+HAND_GAP_S = 2.5  # real seconds the table is empty between two hands (> the camera's hand gap)
 RULED_WAIT_S = (5.0, 45.0)  # a wait this long is one the rules time (a slow play, the declaring window): real
 STALL_LOG_S = 30.0  # real seconds without the table taking an input before the player says so
 IDLE = ("idle", "round_over")
@@ -113,9 +115,10 @@ class PlayerMixin:
 
     def observed(self, seat: str, cards: Cards, confidence: float = 1.0) -> dict:
         state = self.watch.state
-        if state["hand"] != self._shown_hand:  # a new hand starts from an empty table
+        if state["hand"] != self._shown_hand:  # a new hand starts from a table empty for a while
             self._shown_hand = state["hand"]
             self._clear()
+            self.stop_event.wait(max(0.0, self._table.at + HAND_GAP_S - time.time()))
         plays = state["phase"] == "playing" or (state["phase"] == "kitty" and state["trump"] is not None)
         if not plays or self._starts_trick(state):
             self._clear()

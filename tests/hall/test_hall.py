@@ -1,5 +1,7 @@
 """The whole hall, end to end: ``cardtable hall`` with two tables (Tractor ``t01`` in a pair-swiss
-round, Guandan ``t02``), one hand per round, bots at 20 x speed.
+round, Guandan ``t02``), one hand per round, bots at 20 x speed, the cameras taking the cards as
+laid (``--see oracle``: deterministic and within the suite's time on two cores; the rendered and
+read path is ``test_camera.py``'s, and the demo's).
 
 One hall serves the module, in order: a table's service and camera are killed (SIGKILL) in the
 middle of t01's hand and restarted by the hall, and the hand goes on with nothing lost; the
@@ -39,7 +41,7 @@ class Hall:
         self.lines: list[str] = []
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "referee.cli", "hall", "--tables", "2", "--speed", "20", "--hands", "1",
-             "--slow", "0.03", "--seed", "7", "--port", str(self.port), "--dir", str(self.dir)],
+             "--slow", "0.03", "--seed", "7", "--see", "oracle", "--port", str(self.port), "--dir", str(self.dir)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         threading.Thread(target=self._read, daemon=True).start()
         self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=5)
