@@ -32,7 +32,6 @@ def level_index(level: str) -> int:
 class System:
     name = ""
     title = ""  # Chinese name
-    table_size = 2
     columns: tuple[str, ...] = ()  # tie-break columns of the standings
     defaults: dict = {}
     late_limit: float | None = None  # minutes late beyond which the entry forfeits the round
@@ -74,10 +73,6 @@ class System:
 
     def outcome(self, t: Tournament, round_no: int, table: Table) -> Outcome | None:
         raise NotImplementedError
-
-    def check_result(self, t: Tournament, round_no: int, table: Table, result: dict) -> None:
-        """Raise :class:`TournamentError` when ``result`` is not a result of ``table``."""
-        self.outcome(t, round_no, Table(table.table, table.entries, entered=result))
 
     def late_forfeits(self, t: Tournament, round_no: int, entry: str, minutes: float) -> dict[str, list[str]]:
         if self.late_limit is None:

@@ -120,12 +120,12 @@ def _new(args) -> int:
             for suffix in ("", "-wal", "-shm"):
                 Path(args.db + suffix).unlink(missing_ok=True)
         raise
-    print(TEXT[args.lang]["new"].format(system=t.system, n=len(t.entries), rounds=t.total_rounds, seed=t.seed))
+    print(TEXT[args.lang]["new"].format(title=t.rules.title, system=t.system, n=len(t.entries), rounds=t.total_rounds, seed=t.seed))
     return 0
 
 
 TEXT = {
-    "zh": {"new": "{system}：{n} 个参赛单位，{rounds} 轮，随机种子 {seed}", "round": "第 {n}/{of} 轮",
+    "zh": {"new": "{title}（{system}）：{n} 个参赛单位，{rounds} 轮，随机种子 {seed}", "round": "第 {n}/{of} 轮",
            "points": "轮分", "bye": "轮空", "after": "{name}（{system}），第 {n} 轮后",
            "head": ["名次", "编号", "名称", "单位", "总分", "{columns}", "奖项"]},
     "en": {"new": "{system}: {n} entries, {rounds} rounds, seed {seed}", "round": "round {n}/{of}",

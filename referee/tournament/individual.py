@@ -66,7 +66,6 @@ def points_by_rank(scores: list[float], points: list[float]) -> tuple:
 class IndividualTables(System):
     name = "individual-tables"
     title = "个人赛（四人一桌）"
-    table_size = 4
     columns = ("小分",)
     defaults = {"rounds": 4, "points": [5, 3, 2, 1], "games": 8}
 

@@ -48,7 +48,7 @@ def test_a_whole_pair_swiss_from_an_xlsx_form(capsys, tmp_path, form_xlsx):
     db = tmp_path / "t.db"
     out = run(capsys, "new", "--system", "pair-swiss", "--entries", form_xlsx, "--db", db, "--rounds", 3, "--seed", 5,
               "--name", "拖拉机赛", "--id", "zk2010")
-    assert out == "pair-swiss：7 个参赛单位，3 轮，随机种子 5\n"
+    assert out == "积分编排赛（pair-swiss）：7 个参赛单位，3 轮，随机种子 5\n"
     play(capsys, db, 3)
     standings = json.loads(run(capsys, "standings", "--db", db, "--json"))
     assert [r["id"] for r in standings["rows"]] and {r["id"] for r in standings["rows"]} == {"机电学院", "外语一队", "化工学院", "体育部"}
