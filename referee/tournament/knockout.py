@@ -95,16 +95,15 @@ def _knock(alive: list[str], size: int) -> tuple[list[tuple[str, ...]], list[str
     return [tuple(alive[i : i + 2]) for i in range(byes, len(alive), 2)], alive[:byes]
 
 
-def _results(t: Tournament, round_no: int, tables: list[tuple[str, ...]]) -> list[tuple[str, str]] | None:
-    """(winner, loser) of each table of round ``round_no`` once all are decided, else None."""
-    if len(t.rounds) < round_no:
-        return None
-    played = {frozenset(x.entries): x for x in t.rounds[round_no - 1].tables}
+def _results(t: Tournament, round_no: int, tables: list[tuple[str, ...]]) -> list[tuple[str, str] | None]:
+    """(winner, loser) of each table of round ``round_no``; None for a table not decided (or not played)."""
+    played = {frozenset(x.entries): x for x in t.rounds[round_no - 1].tables} if len(t.rounds) >= round_no else {}
     out = []
     for pair in tables:
         x = played.get(frozenset(pair))
         if x is None or x.outcome is None:
-            return None
+            out.append(None)
+            continue
         w = x.outcome.points.index(1) if 1 in x.outcome.points else 0  # both forfeited: the first goes on
         out.append((x.entries[w], x.entries[1 - w]))
     return out
@@ -122,11 +121,11 @@ def walk(t: Tournament) -> tuple[list[tuple[list[tuple[str, ...]], list[str]]], 
         tables, byes = _knock(main, power if power < len(main) else power // 2)
         rounds.append((tables, byes))
         result = _results(t, len(rounds), tables)
-        if result is None:
+        for decided in filter(None, result):
+            place[decided[1]] = len(byes) + len(tables) + 1
+        if None in result:
             return rounds, place
         main = byes + [w for w, _ in result]
-        for _, loser in result:
-            place[loser] = len(main) + 1
     qf: list[str] = []
     sf: list[str] = []
     p58: list[tuple[str, str]] = []
@@ -141,15 +140,18 @@ def walk(t: Tournament) -> tuple[list[tuple[list[tuple[str, ...]], list[str]]], 
                     tables, roles = tables + [tuple(pair)], roles + [role]
         rounds.append((tables, byes))
         result = _results(t, len(rounds), tables)
-        if result is None:
-            return rounds, place
-        after = byes + [w for (w, _), role in zip(result, roles) if role == "main"]
-        for (w, loser), role in zip(result, roles):
+        for decided, role in zip(result, roles):
+            if decided is None:
+                continue
+            w, loser = decided
             if role == "main":
-                place[loser] = len(after) + 1
+                place[loser] = len(byes) + roles.count("main") + 1
             else:
                 first = {"p58": 5, "third": 3, "fifth": 5, "seventh": 7}[role]
                 place[w], place[loser] = first, first + (2 if role == "p58" else 1)
+        if None in result:
+            return rounds, place
+        after = byes + [w for (w, _), role in zip(result, roles) if role == "main"]
         losers = [l for (_, l), role in zip(result, roles) if role == "main"]
         qf, sf = (losers, sf) if len(main) == 8 else (qf, losers) if len(main) == 4 else (qf, sf)
         p58 = [r for r, role in zip(result, roles) if role == "p58"] or p58

@@ -81,3 +81,19 @@ def test_best_of_three_needs_two_games_and_a_forfeit_loses(hand_log):
     assert t.rounds[0].tables[0].outcome is None  # one game of three
     t = log.add("game", round=1, table="t01", winner=1, levels=None, event="t01:9:game_won").replay()
     assert t.rounds[0].tables[0].outcome.scores == (0, 2)
+
+
+def test_a_correction_changes_who_goes_on_and_a_late_pair_forfeits(hand_log):
+    log = hand_log("knockout-best-of-three", entries(4)).pair(1, [("k01", "k02"), ("k03", "k04")]).results(1, FIRST, FIRST)
+    t = log.replay()
+    tables, _ = t.rules.pair(t, 2)
+    assert [e for _, e in tables] == [("k01", "k03"), ("k02", "k04")]  # the final, and 3rd place
+    log.pair(2, [e for _, e in tables])
+    t = log.add("correct", round=1, table="t01", result={"winner": 1, "games": [1, 2]}).replay()
+    assert [x.entries for x in t.rounds[1].tables] == [("k02", "k03"), ("k01", "k04")]
+    # Seed 002: five minutes after the start a pair not at its table forfeits the round.
+    t = log.add("late", round=2, entry="k04", minutes=4).replay()
+    assert t.rounds[1].tables[1].outcome is None
+    t = log.add("late", round=2, entry="k04", minutes=6).replay()
+    assert t.rounds[1].tables[1].outcome.points == (1, 0)
+    assert [r["rank"] for r in standings_view(t)["rows"] if r["id"] in ("k01", "k04")] == [3, 4]
