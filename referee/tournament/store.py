@@ -69,7 +69,10 @@ class TournamentStore:
         return self._cache[1]
 
     def round_view(self, round_no: int | None = None) -> dict:
-        return round_view(self.tournament, round_no)
+        t = self.tournament
+        if round_no is not None and round_no != 0:
+            _round(t, round_no)
+        return round_view(t, round_no)
 
     def standings(self) -> dict:
         return standings_view(self.tournament)
@@ -120,7 +123,8 @@ class TournamentStore:
     def record_result(self, round_no: int, table: str, result: dict, by: str = "organiser") -> dict:
         """A table's result entered by hand (see README.md for its shape per system)."""
         def check(t: Tournament) -> dict:
-            x = t.round(round_no).table(table)
+            x = _table(t, round_no, table)
+            _check_result(result)
             if x.outcome is not None:
                 raise TournamentError(f"round {round_no} {table} has a result already; correct it instead")
             return {"round": round_no, "table": table, "result": result}
@@ -131,7 +135,10 @@ class TournamentStore:
     def correct_result(self, round_no: int, table: str, result: dict, by: str = "organiser", reason: str = "") -> dict:
         """Replace a table's result; everything computed after it is computed again."""
         def check(t: Tournament) -> dict:
-            t.round(round_no).table(table)
+            _table(t, round_no, table)
+            _check_result(result)
+            if not isinstance(reason, str):
+                raise TournamentError("the reason is text")
             return {"round": round_no, "table": table, "result": result, "reason": reason}
 
         self._append("correct", check, by)
@@ -140,8 +147,8 @@ class TournamentStore:
     def forfeit(self, round_no: int, table: str, entries: list[str], by: str = "organiser") -> dict:
         """``entries`` (ids at the table) forfeit it (弃权)."""
         def check(t: Tournament) -> dict:
-            x = t.round(round_no).table(table)
-            if not entries or not set(entries) <= set(x.entries):
+            x = _table(t, round_no, table)
+            if not isinstance(entries, list) or not entries or not set(map(str, entries)) <= set(x.entries):
                 raise TournamentError(f"round {round_no} {table} seats {', '.join(x.entries)}; not {entries}")
             return {"round": round_no, "table": table, "entries": sorted(entries)}
 
@@ -152,9 +159,9 @@ class TournamentStore:
         """An entry arrived ``minutes`` late; past the notice's limit it forfeits the round (in
         pair-swiss the whole team, seed 000 第十三条). Below it the table service rules."""
         def check(t: Tournament) -> dict:
-            if not (isinstance(minutes, (int, float)) and minutes >= 0):
+            if not (type(minutes) in (int, float) and 0 <= minutes < float("inf")):
                 raise TournamentError("minutes late must be a number, 0 or more")
-            if not any(entry in x.entries for x in t.round(round_no).tables):
+            if not any(entry in x.entries for x in _round(t, round_no).tables):
                 raise TournamentError(f"{entry} has no table in round {round_no}")
             return {"round": round_no, "entry": entry, "minutes": minutes}
 
@@ -168,8 +175,8 @@ class TournamentStore:
         def check(t: Tournament) -> dict:
             if event is not None and any(a["kind"] == "game" and a["data"]["event"] == event for a in self.actions()):
                 raise _Seen(event)
-            t.round(round_no).table(table)
-            if winner not in (0, 1, None):
+            _table(t, round_no, table)
+            if winner not in (0, 1, None) or isinstance(winner, bool):
                 raise TournamentError(f"winner must be 0, 1 or None (a draw), not {winner!r}")
             return {"round": round_no, "table": table, "winner": winner, "levels": levels, "event": event}
 
@@ -199,6 +206,23 @@ class TournamentStore:
             raise
         self._cache = (seq, after)
         return after
+
+
+def _round(t: Tournament, round_no: int):
+    if type(round_no) is not int:
+        raise TournamentError(f"a round is a whole number, not {round_no!r}")
+    return t.round(round_no)
+
+
+def _table(t: Tournament, round_no: int, table: str):
+    if not isinstance(table, str):
+        raise TournamentError(f"a table is named like t01, not {table!r}")
+    return _round(t, round_no).table(table)
+
+
+def _check_result(result) -> None:
+    if not isinstance(result, dict):
+        raise TournamentError(f"a result is an object such as {{\"winner\": 0}}, not {result!r}")
 
 
 class _Seen(Exception):

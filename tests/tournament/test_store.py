@@ -54,6 +54,13 @@ def test_bad_requests_change_nothing(store):
            lambda: store.record_result(2, "t01", {"winner": 0}),
            lambda: store.record_result(1, "t01", {"winner": 3}),
            lambda: store.record_result(1, "t01", {"scores": [1, 2]}),
+           lambda: store.record_result(1, "t01", 5),
+           lambda: store.record_result("1", "t01", {"winner": 0}),
+           lambda: store.record_result(1, None, {"winner": 0}),
+           lambda: store.correct_result(1, "t01", ["winner"]),
+           lambda: store.forfeit(1, "t01", "a1"),
+           lambda: store.late_arrival(1, "a1", float("nan")),
+           lambda: store.record_game(1, "t01", True),
            lambda: store.forfeit(1, "t01", ["zz"]),
            lambda: store.late_arrival(1, "a1", -3),
            lambda: store.pair_next_round(),  # round 1 still waits for results
