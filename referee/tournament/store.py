@@ -115,7 +115,8 @@ class TournamentStore:
                 tables, byes = t.rules.pair(t, no)
             except PairingError as exc:
                 raise TournamentError(f"round {no}: {exc}") from None
-            return {"round": no, "tables": [{"table": n, "entries": list(e)} for n, e in tables], "byes": list(byes)}
+            return {"round": no, "tables": [{"table": n, "entries": list(e)} for n, e in tables], "byes": list(byes),
+                    "draw": f"{t.seed}:pair:{no}"}  # the seed of this round's draw, for the record
 
         self._append("pair", make, by)
         return self.round_view()
