@@ -119,6 +119,8 @@ class TournamentService:
             return
         if game is not None:
             self._record(table, event["seq"], kind, *game)
+        elif kind == "round_over":  # levels unknown (the service started mid-game): a person enters the result
+            log.warning("tournament: %s: the round clock ended the game at levels not seen; enter the result by hand", table)
 
     def _record(self, table: str, seq: int, kind: str, side: str | None, levels: dict | None) -> None:
         with self._lock:
