@@ -44,10 +44,9 @@ class Settings:
 def create_app(settings: Settings) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        loop = asyncio.get_running_loop()
         hub = Hub()
-        feed = Feed(settings.broker_scoreboard, settings.broker_console,
-                    on_change=lambda change: loop.call_soon_threadsafe(hub.publish, change))
+        loop = asyncio.get_running_loop()
+        feed = Feed(settings.broker_scoreboard, settings.broker_console, on_change=hub.handoff(loop))
         store = Store.open(settings.db)
         tournaments = Tournaments(settings.tournament_db, settings.clock) if settings.tournament_db else None
         app.state.ctx = Context(feed, hub, store, settings.clock, tournaments, settings.secure_cookie)

@@ -50,10 +50,12 @@ class Feed:
         self._stop = threading.Event()
         self.scoreboard = Connection(scoreboard_url, f"{name}-scoreboard", clean_start=True, reconnect_delay_s=reconnect_delay_s)
         self.console = Connection(console_url, f"{name}-console", clean_start=True, reconnect_delay_s=reconnect_delay_s)
+        # QoS 0: the sessions are clean, so QoS 1 would add an acknowledgement per message and keep
+        # nothing across a reconnect; after one, the retained state, status, round and standings come again.
         for leaf in ("state", "status", "events", "violations"):
-            self.scoreboard.subscribe(subscription(leaf), self._message)
+            self.scoreboard.subscribe(subscription(leaf), self._message, qos=0)
         for f in TOURNAMENT_TOPICS:
-            self.scoreboard.subscribe(f, self._message)
+            self.scoreboard.subscribe(f, self._message, qos=0)
         self.console.subscribe(subscription("frames"), self._frame)
         self._watcher = threading.Thread(target=self._watch, name="display-feed-watch", daemon=True)
 

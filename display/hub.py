@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 QUEUE = 4096  # changes waiting for one page before it is dropped
@@ -41,6 +44,27 @@ class Hub:
 
     def __repr__(self) -> str:
         return f"<Hub pages={len(self.listeners)}>"
+
+    def handoff(self, loop: asyncio.AbstractEventLoop) -> Callable[[dict], None]:
+        """A function for another thread: changes handed to it are published on ``loop`` in order;
+        a burst of them wakes the loop once."""
+        lock, pending = threading.Lock(), deque()
+
+        def drain() -> None:
+            with lock:
+                changes = list(pending)
+                pending.clear()
+            for change in changes:
+                self.publish(change)
+
+        def hand(change: dict) -> None:
+            with lock:
+                pending.append(change)
+                if len(pending) > 1:
+                    return  # a drain is on its way
+            loop.call_soon_threadsafe(drain)
+
+        return hand
 
     def add(self, timeline_of: str | None) -> Listener:
         listener = Listener(timeline_of)

@@ -62,21 +62,22 @@ function renderTile(t) {
     el.id = "tile-" + t;
     el.innerHTML = SKELETON;
     el.shown = {};
+    el.parts = Object.fromEntries([...el.querySelectorAll(".part")].map(x => [x.dataset.p, x]));
     const after = [...box.children].find(c => c.dataset.table > t);
     box.insertBefore(el, after || null);
     el.dataset.table = t;
     el.hidden = PAGE === "big";  // shown by the next slide of the wall
+    $("#wall .empty")?.remove();
   }
   const parts = tileParts(v);
   for (const p of PARTS) {
     const html = parts[p] || "";
-    if (el.shown[p] !== html) { el.querySelector(`[data-p="${p}"]`).innerHTML = html; el.shown[p] = html; }
+    if (el.shown[p] !== html) { el.parts[p].innerHTML = html; el.shown[p] = html; }
   }
   const cls = `tile ${v.status || "unknown"}${v.state?.paused ? " paused" : ""}${v.state?.flags.length ? " has-flags" : ""}`;
   if (el.className !== cls) el.className = cls;
   el.dataset.seq = v.state ? v.state.seq : "";
   el.dataset.status = v.status || "unknown";
-  $("#wall .empty")?.remove();
 }
 const dirty = new Set();
 let flushing = 0;

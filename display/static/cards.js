@@ -1,8 +1,10 @@
-// Card pictures drawn as SVG: canonical names (SA, HT, D10?, BJ, LJ) -> a small face-up card.
+// Card pictures drawn as SVG: canonical names (SA, HT, BJ, LJ) -> a small face-up card. Each face is
+// drawn once, as a <symbol> of a sprite in the page; a card on the table is a <use> of it.
 "use strict";
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANK = { T: "10" };
-function cardSVG(name) {
+const FACES = new Set();
+function cardFace(name) {
   const red = name[0] === "H" || name[0] === "D" || name === "BJ";
   const colour = red ? "#c8102e" : "#111";
   let corner, middle;
@@ -15,8 +17,23 @@ function cardSVG(name) {
              `<text x="5" y="31" font-size="13" fill="${colour}">${SUIT[name[0]]}</text>`;
     middle = `<text x="31" y="56" font-size="30" text-anchor="middle" fill="${colour}">${SUIT[name[0]]}</text>`;
   }
-  return `<svg class="card" data-card="${esc(name)}" viewBox="0 0 50 70" role="img" aria-label="${esc(name)}">` +
-    `<rect x="1" y="1" width="48" height="68" rx="5" fill="#fff" stroke="#555" stroke-width="1.2"/>${corner}${middle}</svg>`;
+  return `<rect x="1" y="1" width="48" height="68" rx="5" fill="#fff" stroke="#555" stroke-width="1.2"/>${corner}${middle}`;
+}
+function cardSVG(name) {
+  if (!/^([SHDC]([2-9TJQKA]|10)|BJ|LJ)$/.test(name)) return "";
+  if (!FACES.has(name)) {
+    let sprite = document.getElementById("card-sprite");
+    if (!sprite) {
+      sprite = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      sprite.id = "card-sprite";
+      sprite.setAttribute("style", "position:absolute;width:0;height:0;overflow:hidden");
+      sprite.setAttribute("aria-hidden", "true");
+      document.body.prepend(sprite);
+    }
+    sprite.insertAdjacentHTML("beforeend", `<symbol id="card-${name}" viewBox="0 0 50 70">${cardFace(name)}</symbol>`);
+    FACES.add(name);
+  }
+  return `<svg class="card" data-card="${name}" viewBox="0 0 50 70" role="img" aria-label="${name}"><use href="#card-${name}"/></svg>`;
 }
 function cardsHTML(cards) { return `<span class="cards">${(cards || []).map(cardSVG).join("")}</span>`; }
 function suitHTML(suit) { return suit ? `<span class="suit ${"HD".includes(suit) ? "red" : ""}">${SUIT[suit]}</span>` : ""; }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 
 from display import hub as hub_module
 from display.hub import Hub
@@ -47,5 +48,25 @@ def test_a_page_that_cannot_keep_up_is_let_go(monkeypatch):
         assert [t async for t in slow_stream] == []  # its stream ends; the browser reconnects to a snapshot
         assert slow not in hub.listeners and fine in hub.listeners
         await fine_stream.aclose()
+
+    asyncio.run(run())
+
+
+def test_changes_handed_over_from_another_thread_arrive_in_order():
+    async def run():
+        hub = Hub()
+        page = hub.add(None)
+        stream = hub.stream(page, "first")
+        await stream.__anext__()
+        hand = hub.handoff(asyncio.get_running_loop())
+        feeder = threading.Thread(target=lambda: [hand(change("state", seq=n)) for n in range(500)])
+        feeder.start()
+        text = ""
+        while text.count("event: state") < 500:
+            text += await asyncio.wait_for(stream.__anext__(), 5)
+        feeder.join()
+        seqs = [int(part.split('"seq":')[1].split("}")[0]) for part in text.split("event: state")[1:]]
+        assert seqs == list(range(500))
+        await stream.aclose()
 
     asyncio.run(run())
