@@ -35,11 +35,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     cal.add_argument("--model", type=Path, default=None)
     cal.set_defaults(func=cmd_calibrate)
     train = verbs.add_parser("train", help="train the recognition model from a seed (needs the train extra: torch)")
+    train.add_argument("--part", choices=["detector", "index", "both"], default="both",
+                       help="the corner-index detector (cards.onnx), the index classifier (index.onnx), or both")
     train.add_argument("--seed", type=int, default=2026)
-    train.add_argument("--steps", type=int, default=1800)
+    train.add_argument("--steps", type=int, default=None, help="default: 1800 (detector), 900 (index)")
     train.add_argument("--threads", type=int, default=1)
-    train.add_argument("--out", type=Path, default=Path("models/cards.onnx"))
-    train.add_argument("--checkpoint", type=Path, default=None)
+    train.add_argument("--out", type=Path, default=Path("models"), help="the folder for cards.onnx and index.onnx")
+    train.add_argument("--checkpoint", type=Path, default=None, help="the detector's checkpoint (resume / go on)")
     train.set_defaults(func=cmd_train)
 
 
@@ -126,10 +128,18 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 def cmd_train(args: argparse.Namespace) -> int:
     try:
-        from vision.train import train
+        from vision import index_train, train
     except ImportError as e:
         return _fail(f"training needs the train extra (pip install -e '.[train]'): {e}")
-    summary = train(args.out, seed=args.seed, steps=args.steps, threads=args.threads,
-                    log=lambda line: print(line, flush=True), checkpoint=args.checkpoint)
-    print(summary)
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    def log(line: str) -> None:
+        print(line, flush=True)
+
+    if args.part in ("detector", "both"):
+        log(str(train.train(args.out / "cards.onnx", seed=args.seed, steps=args.steps or 1800, threads=args.threads,
+                            log=log, checkpoint=args.checkpoint)))
+    if args.part in ("index", "both"):
+        log(str(index_train.train(args.out / "index.onnx", seed=args.seed, steps=args.steps or 900,
+                                  threads=args.threads, log=log)))
     return 0

@@ -14,13 +14,14 @@ cards of different decks (a pair in a fan) point at different centres from the s
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from vision.geometry import CARD_W, PX
 from vision.model import STRIDE, Model
+from vision.patch import card_angle, cut
 from vision.synth.scene import ALL_CARDS
 
 PEAK = 0.3  # heat above this is a corner index
@@ -35,6 +36,7 @@ class Detection:
     confidence: float  # the class probability
     corner: tuple[float, float]  # the index centre, px of the image the model saw
     centre: tuple[float, float]  # the card centre it points at
+    probs: np.ndarray | None = field(default=None, repr=False, compare=False)  # over ALL_CARDS
 
 
 @dataclass(frozen=True)
@@ -87,15 +89,24 @@ def regions(image: np.ndarray, exclude: list[tuple[float, float]] = (), min_px: 
 
 
 def detections(model: Model, image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> list[Detection]:
-    found: list[Detection] = []
+    """Corner indices found in ``boxes`` of ``image``, each named by the index classifier on the index cut out
+    upright (the detector's offset gives the card's orientation)."""
+    peaks_found: list[tuple[float, tuple[float, float], tuple[float, float]]] = []
     for x0, y0, x1, y1 in boxes:
-        heat, cls, off = model(np.ascontiguousarray(image[y0:y1, x0:x1]))
+        heat, _, off = model(np.ascontiguousarray(image[y0:y1, x0:x1]))
         peaks = (heat >= PEAK) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
         for gy, gx in zip(*np.nonzero(peaks)):
-            k = int(cls[:, gy, gx].argmax())
             px, py = x0 + gx * STRIDE + STRIDE / 2 - 0.5, y0 + gy * STRIDE + STRIDE / 2 - 0.5
-            found.append(Detection(ALL_CARDS[k], float(cls[k, gy, gx]) * min(1.0, float(heat[gy, gx]) / 0.6),
-                                   (px, py), (px + float(off[0, gy, gx]), py + float(off[1, gy, gx]))))
+            peaks_found.append((min(1.0, float(heat[gy, gx]) / 0.6), (px, py),
+                                (px + float(off[0, gy, gx]), py + float(off[1, gy, gx]))))
+    if not peaks_found:
+        return []
+    patches = np.stack([cut(image, corner, card_angle(corner, centre)) for _, corner, centre in peaks_found])
+    probs = model.classify(patches)
+    found = []
+    for (strength, corner, centre), p in zip(peaks_found, probs):
+        k = int(p.argmax())
+        found.append(Detection(ALL_CARDS[k], float(p[k]) * strength, corner, centre, p))
     return dedupe(found)
 
 
@@ -115,8 +126,9 @@ def _opposite(a: Detection, b: Detection) -> bool:
 
 
 def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
-    """Physical cards: corners that point at one centre from opposite sides are one card. Corners of one card read
-    as two different cards make one card (the surer name) marked ``conflict``."""
+    """Physical cards: corners that point at one centre from opposite sides are one card, named by both corners'
+    beliefs together (the product of their class probabilities). Corners of one card read as two different cards
+    are marked ``conflict`` (the play is then flagged); without probabilities the surer name wins."""
     pairs = sorted(((math.dist(a.centre, b.centre), i, j) for i, a in enumerate(dets) for j, b in enumerate(dets)
                     if i < j and _opposite(a, b) and math.dist(a.centre, b.centre) < pair_px), key=lambda t: t[0])
     used: set[int] = set()
@@ -127,7 +139,13 @@ def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
         used |= {i, j}
         a, b = sorted((dets[i], dets[j]), key=lambda d: -d.confidence)
         centre = ((a.centre[0] + b.centre[0]) / 2, (a.centre[1] + b.centre[1]) / 2)
-        if a.name == b.name:
+        if a.probs is not None and b.probs is not None:  # both corners vote: the product of their beliefs
+            joint = a.probs * b.probs
+            k = int(joint.argmax())
+            peak = max(d.confidence / max(float(d.probs.max()), 1e-6) for d in (a, b))  # the surer heat
+            conf = float(joint[k] / joint.sum()) * min(1.0, peak)
+            cards.append(Card(ALL_CARDS[k], conf, centre, (a, b), conflict=a.name != b.name))
+        elif a.name == b.name:
             cards.append(Card(a.name, 1 - (1 - a.confidence) * (1 - b.confidence), centre, (a, b)))
         else:
             cards.append(Card(a.name, a.confidence * (1 - b.confidence), centre, (a, b), conflict=True))

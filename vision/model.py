@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "cards.onnx"
+DEFAULT_INDEX = DEFAULT_MODEL.with_name("index.onnx")
 STRIDE = 4
 OFFSET_SCALE = 64.0
 
@@ -16,21 +17,29 @@ class ModelError(RuntimeError):
     """The model file is missing or cannot be loaded."""
 
 
-class Model:
-    def __init__(self, path: Path = DEFAULT_MODEL, threads: int = 2) -> None:
-        import onnxruntime as ort
+def _session(path: Path, threads: int):
+    import onnxruntime as ort
 
-        if not Path(path).is_file():
-            raise ModelError(f"no recognition model at {path} (train one with `cardtable vision train`)")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        try:
-            self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        except Exception as e:  # onnxruntime raises its own exception types
-            raise ModelError(f"cannot load the recognition model {path}: {e}") from e
+    if not Path(path).is_file():
+        raise ModelError(f"no recognition model at {path} (train one with `cardtable vision train`)")
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    try:
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    except Exception as e:  # onnxruntime raises its own exception types
+        raise ModelError(f"cannot load the recognition model {path}: {e}") from e
+
+
+class Model:
+    """The corner-index detector (``cards.onnx``) and the index classifier (``index.onnx``)."""
+
+    def __init__(self, path: Path = DEFAULT_MODEL, index_path: Path | None = None, threads: int = 2) -> None:
         self.path = Path(path)
+        self.index_path = Path(index_path) if index_path else self.path.with_name("index.onnx")
+        self.session = _session(self.path, threads)
+        self.index_session = _session(self.index_path, threads)
 
     def __call__(self, crop: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``crop``: H x W x 3 BGR uint8, H and W multiples of 8. Returns heat (h, w), probabilities (54, h, w) and
@@ -39,5 +48,10 @@ class Model:
         heat, cls, off = self.session.run(None, {"image": x})
         return heat[0, 0], cls[0], off[0] * OFFSET_SCALE
 
+    def classify(self, patches: np.ndarray) -> np.ndarray:
+        """``patches``: N x 32 x 20 x 3 BGR uint8 upright indices -> N x 54 probabilities."""
+        x = (patches.astype(np.float32) * (1 / 255)).transpose(0, 3, 1, 2)
+        return self.index_session.run(None, {"patch": np.ascontiguousarray(x)})[0]
+
     def __repr__(self) -> str:
-        return f"Model({str(self.path)!r})"
+        return f"Model({str(self.path)!r}, {str(self.index_path)!r})"

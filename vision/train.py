@@ -174,12 +174,18 @@ def train(out: Path, *, seed: int = 2026, steps: int = 6000, batch: int = 32, po
     net = IndexNet()
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.05)
-    start_step, t0 = 0, time.time()
+    start_step, t0, tail = 0, time.time(), None
     if checkpoint and checkpoint.exists():
         state = torch.load(checkpoint, weights_only=False)
-        net.load_state_dict(state["net"]), opt.load_state_dict(state["opt"]), sched.load_state_dict(state["sched"])
+        net.load_state_dict(state["net"]), opt.load_state_dict(state["opt"])
         start_step, rng = state["step"], state["rng"]
-        log(f"resumed at step {start_step}")
+        if state.get("tail"):  # a continuation stopped on its way
+            tail = state["tail"]
+        elif state["sched"]["total_steps"] == steps:
+            sched.load_state_dict(state["sched"])
+        else:  # a longer run goes on from a shorter one's checkpoint: the rate falls from where it was to 0
+            tail = (start_step, opt.param_groups[0]["lr"])
+        log(f"resumed at step {start_step}" + (f", rate {tail[1]:.2e} falling to 0 by step {steps}" if tail else ""))
     pool = [frame_sample(rng) for _ in range(pool_size // 4)]
     spent = 0.0
     for step in range(start_step, steps):
@@ -193,14 +199,18 @@ def train(out: Path, *, seed: int = 2026, steps: int = 6000, batch: int = 32, po
         opt.zero_grad()
         loss.backward()
         opt.step()
-        sched.step()
+        if tail:
+            for group in opt.param_groups:
+                group["lr"] = tail[1] * 0.5 * (1 + math.cos(math.pi * (step + 1 - tail[0]) / (steps - tail[0])))
+        else:
+            sched.step()
         if step % 50 == 0 or step == steps - 1:
             spent = time.time() - t0
             log(json.dumps({"step": step, "loss": round(loss.item(), 4), **{k: round(v, 4) for k, v in parts.items()},
-                            "lr": round(sched.get_last_lr()[0], 6), "s": round(spent, 1)}))
-        if checkpoint and (step + 1) % 250 == 0:
+                            "lr": round(opt.param_groups[0]["lr"], 6), "s": round(spent, 1)}))
+        if checkpoint and ((step + 1) % 250 == 0 or step == steps - 1):
             torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
-                        "step": step + 1, "rng": rng}, checkpoint)
+                        "step": step + 1, "rng": rng, "tail": tail}, checkpoint)
             export(net, out)
     export(net, out)
     return {"seed": seed, "steps": steps, "batch": batch, "tile": TILE, "seconds": round(time.time() - t0, 1)}

@@ -122,5 +122,6 @@ def random_scene(rng: random.Random, styles: list[str], *, decks: int = 3, max_c
             names[1] = names[0]
         layout = rng.choices(["row", "fan", "pile"], [0.5, 0.4, 0.1])[0]
         cards += seat_cards(seat, names, layout, style, rng)
-    hands = tuple(random_hand(rng, (c.x, c.y)) for c in rng.sample(cards, 1) if rng.random() < hand_chance)
+    hands = tuple(random_hand(rng, (c.x, c.y)) for c in (rng.sample(cards, 1) if cards else ())
+                  if rng.random() < hand_chance)
     return Scene(tuple(cards), hands, rng.choice(FELTS), rng.randrange(1 << 30))

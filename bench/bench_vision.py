@@ -1,0 +1,70 @@
+"""Frames per second of `cardtable vision read` end to end (decoded 1280x960 BGR frame -> JSON text) and peak
+memory; baseline in the same run: the calibration alone (finding the four markers). Plain script:
+
+    .venv/bin/python bench/bench_vision.py            # about a minute; --frames N --repeat N --seed N
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.calibrate import calibrate  # noqa: E402
+from vision.model import Model  # noqa: E402
+from vision.read import read_frame  # noqa: E402
+from vision.synth.render import random_camera, render_frame  # noqa: E402
+from vision.synth.scene import HELD_OUT_STYLE, random_scene  # noqa: E402
+
+TARGET_FPS = 20.0
+
+
+def timed(fn, frames, repeat):
+    times = []
+    for _ in range(repeat):
+        for f in frames:
+            t0 = time.perf_counter()
+            fn(f)
+            times.append(time.perf_counter() - t0)
+    return times
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--frames", type=int, default=40)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--seed", type=int, default=7)
+    a = p.parse_args(argv)
+    rng = random.Random(a.seed)
+    frames = [render_frame(random_scene(rng, [HELD_OUT_STYLE], max_cards=6), random_camera(rng)).image
+              for _ in range(a.frames)]
+    model = Model()
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    read_frame(frames[0], model)  # warm up
+    base = timed(calibrate, frames, a.repeat)
+    full = timed(lambda f: read_frame(f, model).to_json(), frames, a.repeat)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    cards = statistics.mean(len(read_frame(f, model).cards) for f in frames)
+    rows = [("baseline: calibrate (markers)", base), ("read: frame -> JSON", full)]
+    print(f"{a.frames} frames 1280x960 x {a.repeat}, {cards:.1f} cards per frame, held-out style, 2 onnxruntime threads")
+    print(f"{'':32} {'fps':>7} {'median ms':>10} {'p90 ms':>8} {'x base':>7}")
+    med_base = statistics.median(base)
+    for name, t in rows:
+        med = statistics.median(t)
+        p90 = sorted(t)[int(0.9 * len(t))]
+        print(f"{name:32} {len(t) / sum(t):7.1f} {med * 1000:10.1f} {p90 * 1000:8.1f} {med / med_base:7.2f}")
+    print(f"peak memory (max RSS): {peak:.0f} MiB (frames and art loaded: {rss_before:.0f} MiB)")
+    fps = len(full) / sum(full)
+    ok = fps >= TARGET_FPS
+    print(f"{'PASS' if ok else 'FAIL'}: read at {fps:.1f} frames/s (target {TARGET_FPS:g})")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,195 @@
+"""Train the corner-index classifier (torch, the ``train`` extra; the runtime never imports this module).
+
+The detector (``vision/train.py``) finds corner indices and the way to their card's centre, which gives the card's
+orientation; the index is then cut out upright at the canonical scale (``vision.patch``, 20 x 32 px) and this small
+network names it. Its training patches are drawn straight from the card art of the training styles: the card's
+corner on felt or on another card, the next card of a fan or a row over its far side, turned by up to 12 degrees
+(the detector's orientation error), shifted, scaled, blurred, noisy, JPEG-compressed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from vision.canon import canon_homography, canon_view
+from vision.geometry import CARD_W, INDEX_CENTRES, PX
+from vision.patch import PATCH_H, PATCH_W, card_angle, cut
+from vision.synth.render import art, random_camera, render_frame
+from vision.synth.scene import ALL_CARDS, FELTS, TRAIN_STYLES, random_scene
+
+
+class IndexClassifier(nn.Module):
+    """Input N x 3 x 32 x 20 BGR in 0..1; output probabilities over the 54 cards."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+        def conv(cin, cout):
+            return nn.Sequential(nn.Conv2d(cin, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+        self.body = nn.Sequential(conv(3, 24), conv(24, 24), nn.MaxPool2d(2), conv(24, 48), conv(48, 48),
+                                  nn.MaxPool2d(2), conv(48, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+        self.fc = nn.Linear(96, len(ALL_CARDS))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(self.body(x))
+
+
+class Exported(nn.Module):
+    def __init__(self, net: IndexClassifier) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, x):
+        return torch.softmax(self.net(x), 1)
+
+
+def patch_sample(rng: random.Random, nprng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """One upright index patch (PATCH_H x PATCH_W x 3 uint8) and its class."""
+    k = rng.randrange(len(ALL_CARDS))
+    style = rng.choice(TRAIN_STYLES)
+    card = art(style, ALL_CARDS[k])
+    h, w = card.shape[:2]
+    pad = 50  # the canvas holds the card's top-left corner and what lies around it, at art resolution
+    felt = np.array(rng.choice(FELTS), np.float32) * rng.uniform(0.7, 1.3)
+    canvas = np.empty((160, 140, 3), np.float32)
+    canvas[:] = felt
+    canvas += nprng.normal(0, 6, canvas.shape[:2])[..., None]
+    if rng.random() < 0.3:  # lying on another card
+        under = art(rng.choice(TRAIN_STYLES), rng.choice(ALL_CARDS))
+        dx, dy = rng.randint(-40, 10), rng.randint(-40, 10)
+        blend(canvas, under, pad + dx, pad + dy)
+    blend(canvas, card, pad, pad)
+    if rng.random() < 0.7:  # the next card of a fan or row over the far side
+        over = art(rng.choice(TRAIN_STYLES), rng.choice(ALL_CARDS))
+        m = cv2.getRotationMatrix2D((0, 0), rng.uniform(-20, 20), 1.0)
+        m[:, 2] += (pad + w * rng.uniform(0.27, 0.9), pad + h * rng.uniform(-0.2, 0.3))
+        if rng.random() < 0.4:  # or below it
+            m[:, 2] = (pad + w * rng.uniform(-0.3, 0.4), pad + h * rng.uniform(0.4, 0.9))
+        layer = cv2.warpAffine(over, m, (canvas.shape[1], canvas.shape[0]))
+        blend(canvas, layer, 0, 0)
+    canvas = np.clip(canvas, 0, 255).astype(np.uint8)
+    # the patch: canonical px -> art px, centred on the index centre, turned and jittered
+    art_per_px = w / (CARD_W * PX) * rng.uniform(0.9, 1.1)
+    angle = math.radians(rng.gauss(0, 6))
+    cx = pad + INDEX_CENTRES[0][0] * w + rng.gauss(0, 1.2) * art_per_px
+    cy = pad + INDEX_CENTRES[0][1] * h + rng.gauss(0, 1.2) * art_per_px
+    src = cv2.GaussianBlur(canvas, (0, 0), art_per_px * 0.45)
+    c, s = math.cos(angle) * art_per_px, math.sin(angle) * art_per_px
+    m = np.float32([[c, -s, cx - c * (PATCH_W / 2 - 0.5) + s * (PATCH_H / 2 - 0.5)],
+                    [s, c, cy - s * (PATCH_W / 2 - 0.5) - c * (PATCH_H / 2 - 0.5)]])
+    patch = cv2.warpAffine(src, m, (PATCH_W, PATCH_H), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    sigma = rng.uniform(0, 1.1)
+    if sigma > 0.2:
+        patch = cv2.GaussianBlur(patch, (0, 0), sigma)
+    patch = patch * rng.uniform(0.6, 1.3) + rng.uniform(-25, 25) + np.float32([rng.gauss(0, 6) for _ in range(3)])
+    patch += nprng.normal(0, rng.uniform(0, 6), patch.shape)
+    patch = np.clip(patch, 0, 255).astype(np.uint8)
+    if rng.random() < 0.6:
+        patch = cv2.imdecode(cv2.imencode(".jpg", patch, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(40, 95)])[1], cv2.IMREAD_COLOR)
+    return patch, k
+
+
+def blend(canvas: np.ndarray, rgba: np.ndarray, x: int, y: int) -> None:
+    h, w = rgba.shape[:2]
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, canvas.shape[1]), min(y + h, canvas.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    part = rgba[y0 - y:y1 - y, x0 - x:x1 - x].astype(np.float32)
+    a = part[:, :, 3:4] / 255
+    canvas[y0:y1, x0:x1] = canvas[y0:y1, x0:x1] * (1 - a) + part[:, :, :3] * a
+
+
+BIG = (40, 56)  # patches kept from rendered frames, cut larger so that jitter can be applied later
+
+
+def frame_patches(rng: random.Random) -> list[tuple[np.ndarray, int]]:
+    """Upright index patches (BIG) cut from one rendered camera frame warped to the canonical view with the true
+    homography (as the pipeline sees them), for every index at least 85% visible."""
+    frame = render_frame(random_scene(rng, TRAIN_STYLES, decks=rng.choice([1, 2, 3]), max_cards=rng.choice([4, 8])),
+                         random_camera(rng))
+    zoom = rng.uniform(0.9, 1.1)
+    view = canon_view(frame.image, frame.homography, zoom)
+    to_canon = canon_homography(frame.homography, zoom) @ frame.homography
+    out = []
+    for card in frame.truth:
+        centre = cv2.perspectiveTransform(np.array([[card.centre]], np.float64), to_canon)[0, 0]
+        for x, y, vis in card.indices:
+            if vis >= 0.85:
+                p = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), to_canon)[0, 0]
+                out.append((cut(view, tuple(p), card_angle(tuple(p), tuple(centre)), BIG, 1 / zoom),
+                            ALL_CARDS.index(card.name)))
+    return out
+
+
+def jittered(big: np.ndarray, rng: random.Random, nprng: np.random.Generator) -> np.ndarray:
+    """A PATCH_H x PATCH_W patch from a BIG one: turned, shifted and scaled as the detector errs, light, noise, JPEG."""
+    patch = cut(big, ((BIG[0] - 1) / 2 + rng.gauss(0, 1.2), (BIG[1] - 1) / 2 + rng.gauss(0, 1.2)), rng.gauss(0, 6),
+                scale=rng.uniform(0.92, 1.08)).astype(np.float32)
+    patch = patch * rng.uniform(0.7, 1.25) + rng.uniform(-20, 20)
+    patch += nprng.normal(0, rng.uniform(0, 4), patch.shape)
+    patch = np.clip(patch, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        patch = cv2.imdecode(cv2.imencode(".jpg", patch, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(50, 95)])[1], cv2.IMREAD_COLOR)
+    return patch
+
+
+def batch(rng: random.Random, nprng: np.random.Generator, size: int, pool: list) -> tuple[torch.Tensor, torch.Tensor]:
+    """Half drawn from the art, half from rendered frames (``pool``)."""
+    drawn = [patch_sample(rng, nprng) for _ in range(size // 2)]
+    kept = [(jittered(big, rng, nprng), k) for big, k in (rng.choice(pool) for _ in range(size - size // 2))]
+    xs, ys = zip(*(drawn + kept))
+    x = torch.from_numpy(np.stack(xs).astype(np.float32) / 255).permute(0, 3, 1, 2).contiguous()
+    return x, torch.tensor(ys)
+
+
+def export(net: IndexClassifier, path: Path) -> None:
+    net.eval()
+    torch.onnx.export(Exported(net), torch.zeros(1, 3, PATCH_H, PATCH_W), str(path), input_names=["patch"],
+                      output_names=["probs"], dynamic_axes={"patch": {0: "n"}, "probs": {0: "n"}}, opset_version=17,
+                      dynamo=False)
+    net.train()
+
+
+def train(out: Path, *, seed: int = 2026, steps: int = 900, batch_size: int = 96, threads: int = 1,
+          pool_patches: int = 8000, log=print) -> dict:
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    rng, nprng = random.Random(seed), np.random.default_rng(seed)
+    net = IndexClassifier()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.05)
+    t0 = time.time()
+    pool: list = []
+    while len(pool) < pool_patches // 2:
+        pool += frame_patches(rng)
+    log(json.dumps({"pool": len(pool), "s": round(time.time() - t0, 1)}))
+    for step in range(steps):
+        if step % 4 == 0:  # a fresh rendered frame every 4 steps
+            pool += frame_patches(rng)
+        x, y = batch(rng, nprng, batch_size, pool)
+        logits = net(x)
+        loss = F.cross_entropy(logits, y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 50 == 0 or step == steps - 1:
+            acc = (logits.argmax(1) == y).float().mean().item()
+            log(json.dumps({"step": step, "loss": round(loss.item(), 4), "acc": round(acc, 3),
+                            "s": round(time.time() - t0, 1)}))
+        if (step + 1) % 250 == 0:
+            export(net, out)
+    export(net, out)
+    return {"seed": seed, "steps": steps, "batch": batch_size, "seconds": round(time.time() - t0, 1)}

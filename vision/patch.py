@@ -1,0 +1,42 @@
+"""Cutting a corner index out upright, at the canonical scale, for the index classifier.
+
+A detection's offset (index -> card centre) gives the card's orientation: on an upright card the top-left index
+sees the centre at ``INDEX_DIRECTION`` degrees; the bottom-right one, turned half round, the same.
+
+>>> abs(round(card_angle((0.0, 0.0), (24.077, 29.484)), 1))
+0.0
+>>> round(card_angle((0.0, 0.0), (-29.484, 24.077)), 1)
+90.0
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.geometry import CARD_H, CARD_W, INDEX_CENTRES
+
+PATCH_W, PATCH_H = 20, 32
+INDEX_DIRECTION = math.degrees(math.atan2((0.5 - INDEX_CENTRES[0][1]) * CARD_H, (0.5 - INDEX_CENTRES[0][0]) * CARD_W))
+
+
+def card_angle(corner: tuple[float, float], centre: tuple[float, float]) -> float:
+    """The card's angle (degrees, clockwise, y down) from one corner index and the centre it points at."""
+    return (math.degrees(math.atan2(centre[1] - corner[1], centre[0] - corner[0])) - INDEX_DIRECTION + 180) % 360 - 180
+
+
+def cut(image: np.ndarray, corner: tuple[float, float], angle: float, size: tuple[int, int] = (PATCH_W, PATCH_H),
+        scale: float = 1.0) -> np.ndarray:
+    """The ``size`` (w, h) patch around ``corner``, turned so the index stands upright (``scale``: image px per
+    patch px)."""
+    w, h = size
+    a = math.radians(angle)
+    c, s = math.cos(a) * scale, math.sin(a) * scale
+    m = np.float32([[c, -s, corner[0] - c * (w / 2 - 0.5) + s * (h / 2 - 0.5)],
+                    [s, c, corner[1] - s * (w / 2 - 0.5) - c * (h / 2 - 0.5)]])
+    return cv2.warpAffine(image, m, (w, h), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
