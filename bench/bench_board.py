@@ -16,7 +16,9 @@ at a time (hold 30 ms, random seats and buttons, 20-60 ms apart). Median and p99
 under 20 ms. Baseline, in the same run: a bare MQTT round trip (QoS 1, publish -> receive
 through the same broker), the part of the path the board does not add; one before each press,
 so both meet the same load and the broker's autosaves (every 5 s).
-Exits 1 on FAIL.
+First, before the bridge starts, a third of that many presses are read by a host in this
+process (``bridge.host.HostLink`` on the pty): press -> button frame, the firmware and the line
+alone. Exits 1 on FAIL.
 """
 
 from __future__ import annotations
@@ -31,12 +33,15 @@ import threading
 import time
 from pathlib import Path
 
+import serial
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "hil"))
 
 from simboard import BUTTONS, SEATS, SimBoard, build  # noqa: E402
 
+from bridge.host import HostLink  # noqa: E402
 from referee.table.broker import Broker, table_acl  # noqa: E402
 from referee.table.mqtt import Connection  # noqa: E402
 from referee.table.protocol import decode, topic  # noqa: E402
@@ -74,6 +79,37 @@ def percentile(values: list[float], q: float) -> float:
 def row(name: str, values: list[float], base: float) -> str:
     median, p99 = statistics.median(values), percentile(values, 99)
     return f"{name:<38} {len(values):>5} {median:>8.2f} {p99:>8.2f} {max(values):>8.2f} {median / base:>7.1f}"
+
+
+def frame_latencies(board: SimBoard, presses: int, rng: random.Random) -> list[float]:
+    """Press -> the button frame read by a host in this process (HostLink on the pty): the
+    firmware and the line alone, no bridge process, no broker."""
+    port = serial.Serial(str(board.link), 115200, timeout=0.02)
+    link = HostLink()
+    link.opened()
+    deadline = time.monotonic() + 5
+    while link.board is None and time.monotonic() < deadline:
+        link.received(port.read(max(1, port.in_waiting)), time.time())
+        port.write(link.take(time.time()).write)
+    times = []
+    for _ in range(presses):
+        seat, button = rng.choice(SEATS), rng.choice(BUTTONS)
+        closed = board.press(seat, button)
+        got: list = []
+        while not got:
+            data = port.read(max(1, port.in_waiting))
+            now = time.monotonic_ns()
+            link.received(data, time.time())
+            got = link.take(time.time()).publish
+        for press in got:
+            link.published(press.id)
+        port.write(link.take(time.time()).write)
+        times.append((now - closed) / 1e6)
+        time.sleep(max(0.0, 0.03 - (time.monotonic_ns() - closed) / 1e9))
+        board.release(seat, button)
+        time.sleep(rng.uniform(0.02, 0.06))
+    port.close()
+    return times
 
 
 def measure(board: SimBoard, broker: Broker, rounds: int, rng: random.Random) -> tuple[list[float], list[float]]:
@@ -119,6 +155,7 @@ def main() -> int:
         users, acl = table_acl([TABLE])
         broker = Broker.start(work / "broker", users, acl)
         board = SimBoard(elf, sim, work / "tty-board", board_id=1)
+        frames = frame_latencies(board, args.presses // 3, rng)
         bridge = subprocess.Popen([str(CARDTABLE), "bridge", "run", "--table", TABLE, "--port", str(board.link),
                                    "--broker", broker.url(f"board-{TABLE}")],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -132,6 +169,7 @@ def main() -> int:
     base = statistics.median(pings)
     print(f"{'ms':<38} {'n':>5} {'median':>8} {'p99':>8} {'max':>8} {'x base':>7}")
     print(row("baseline: MQTT round trip (QoS 1)", pings, base))
+    print(row("press -> frame at a host on the pty", frames, base))
     print(row("press -> board/in at the broker's client", presses, base))
     p99 = percentile(presses, 99)
     verdict = "PASS" if p99 < TARGET_P99_MS else "FAIL"
