@@ -47,6 +47,9 @@ class Bridge:
         self._presence: dict[str, Any] | None = None
         self.conn: Connection | None = None
 
+    def __repr__(self) -> str:
+        return f"<Bridge table {self.table} port {self.port} {self.link!r}>"
+
     # -- MQTT --------------------------------------------------------------------------------------
 
     def connect(self) -> bool:

@@ -152,7 +152,8 @@ def test_a_pulled_cable_and_a_stopped_bridge_lose_no_press(make_board, start_bri
     assert wait_until(lambda: len(once(presses(listen))) == 4, 8), bridge.output()
     assert wait_until(lambda: status(listen) == "online", 4)
 
-    bridge.stop(signal.SIGKILL)  # a crash: no goodbye
+    bridge.stop(signal.SIGKILL)  # a crash: no goodbye, the broker publishes the last will
+    assert wait_until(lambda: status(listen) == "offline", 4)
     stopped = [("S", "declare"), ("E", "bid1")]
     times += [board.tap(seat, button) for seat, button in stopped]
     time.sleep(2.0)  # the board retransmits into the void
