@@ -1,6 +1,6 @@
 """The firmware's serial line under abuse: seconds of garbage (random bytes, cut frames, frames
 with a wrong CRC, frames of unknown types) leave it answering, with every bad frame counted and
-none acted on, no reset, and the presses made meanwhile kept."""
+none acted on, no reset, and the presses made meanwhile kept; and a bouncing contact is one press."""
 
 from __future__ import annotations
 
@@ -87,3 +87,22 @@ def test_seconds_of_garbage_leave_the_firmware_answering(make_board):
     link.show({"E": SeatView("E", 42.0, time.time(), False, 13, "green")})
     host_session(port, link, 0.5)
     assert board.display("E") == " 42.0  13"
+
+
+def test_a_bouncing_contact_is_one_press(make_board):
+    board = make_board()
+    port = serial.Serial(str(board.link), 115200, timeout=0.01)
+    link = HostLink()
+    link.opened()
+    host_session(port, link, 0.5)
+    for _ in range(3):  # three presses, each bouncing for about 4 ms on closing and on opening
+        for closed in (True, False, True, False, True):
+            (board.press if closed else board.release)("S", "pass")
+            time.sleep(0.0008)
+        time.sleep(0.08)
+        for opened in (True, False, True, False, True):
+            (board.release if opened else board.press)("S", "pass")
+            time.sleep(0.0008)
+        time.sleep(0.08)
+    presses = host_session(port, link, 0.8)
+    assert [(p.seat, p.button) for p in presses] == [(0, 1)] * 3
