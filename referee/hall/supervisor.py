@@ -121,6 +121,7 @@ class Supervisor:
                            check=True, capture_output=True)
         logs = self.dir / "logs"
         self.children.append(Child("display", [*cardtable(), "display", "serve", "--db", str(self.dir / "console.db"),
+                                               "--tournament-db", str(self.dir / "tournament.db"),
                                                "--port", str(self.port)], logs / "display.log",
                                    env={"CARDTABLE_BROKER_SCOREBOARD": url("scoreboard"),
                                         "CARDTABLE_BROKER_CONSOLE": url("console")}))
