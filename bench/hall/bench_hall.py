@@ -181,9 +181,11 @@ def row(name: str, lat: list[float], note: str = "") -> None:
 def part_path(args, workdir: Path) -> None:
     from playwright.sync_api import sync_playwright
 
-    from vision.model import DEFAULT_MODEL, Model
+    from vision.model import Model
 
-    model = Model(threads=1) if DEFAULT_MODEL.is_file() else None
+    from referee.hall.camera import model_ready
+
+    model = Model(threads=1) if model_ready() else None
     tables = ["t01"]
     users, acl = table_acl(tables)
     broker = Broker.start(workdir / "broker1", users, acl)

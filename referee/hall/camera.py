@@ -40,6 +40,13 @@ LONGEST_GAP_S = 60.0  # a still table is fed at most this long (the tracker's ha
 STYLES = ("letele", "sans", "serif")
 
 
+def model_ready() -> bool:
+    """Are the recognition model's files there (``models/``, committed by the vision work)?"""
+    from vision.model import DEFAULT_INDEX, DEFAULT_MODEL
+
+    return DEFAULT_MODEL.is_file() and DEFAULT_INDEX.is_file()
+
+
 def decks(rulebook: str) -> int:
     from referee.rulebooks import load
 

@@ -75,9 +75,9 @@ def pick_port(asked: int | None) -> int:
 def choose_sight(see: str) -> str:
     if see != "auto":
         return see
-    from vision.model import DEFAULT_MODEL
+    from referee.hall.camera import model_ready
 
-    return "vision" if DEFAULT_MODEL.is_file() else "oracle"
+    return "vision" if model_ready() else "oracle"
 
 
 class Supervisor:
@@ -145,6 +145,8 @@ class Supervisor:
         self.say(f"记分牌 scoreboard: http://127.0.0.1:{self.port}/")
         self.say(f"控制台 console: http://127.0.0.1:{self.port}/console  (organiser / {passwords['organiser']})")
         self.say(f"{len(self.tables)} 桌, 速度 x{self.opts.speed:g}, 识别 {self.sight}; 运行目录 {self.dir}; Ctrl-C 结束")
+        if self.sight == "oracle" and self.opts.see == "auto":
+            self.say("no recognition model in models/ (cardtable vision train): the cameras take the cards as laid")
 
     def _table_children(self, t: HallTable, number: int, url) -> list[Child]:
         d = self.dir / t.table

@@ -11,12 +11,11 @@ import time
 import pytest
 
 from referee.hall import scene
-from referee.hall.camera import Camera
-from vision.model import DEFAULT_MODEL
+from referee.hall.camera import Camera, model_ready
 
 TABLES = ["t1"]
 OBSERVED = "cardtable/v1/tables/t1/observed"
-SIGHTS = ["oracle"] + (["vision"] if DEFAULT_MODEL.is_file() else [])
+SIGHTS = ["oracle"] + (["vision"] if model_ready() else [])
 
 
 class Players:
