@@ -12,7 +12,7 @@ it, so a press is kept on the board until it is safe.
 >>> link.opened()
 >>> link.take(now=0.0).write == encode(Sync().frame()) + encode(HostBeat().frame())
 True
->>> link.received(encode(Hello(3, 31, 1, 0, 0, 1).frame()) + encode(Button(2, 0, 900, 1000).frame(87)), now=0.5)
+>>> link.received(encode(Hello(3, 31, 1, 0, 0, 1, 87).frame()) + encode(Button(2, 0, 900, 1000).frame(87)), now=0.5)
 >>> step = link.take(now=0.5)
 >>> step.publish
 [Press(id='board3-1f-000087', seat=2, button=0, at=0.4)]
@@ -86,6 +86,7 @@ class HostLink:
         self._beeps: list[Buzzer] = []
         self._inflight: Inflight | None = None
         self._seq = 0
+        self._expected = 0  # the seq of the next press to publish (presses go out in the board's order)
 
     # -- inputs ----------------------------------------------------------------------------------
 
@@ -153,10 +154,10 @@ class HostLink:
         if isinstance(message, Hello):
             if message != self.board or not self._synced:
                 self._forget_board()  # a reboot, or a new port: show everything again
-            self.board, self._synced = message, True
+            self.board, self._synced, self._expected = message, True, message.first
         elif isinstance(message, Heartbeat):
             self.heartbeat = message
-        elif isinstance(message, Button) and self.board is not None:
+        elif isinstance(message, Button) and self._synced:
             self._on_press(seq, message, now)
         elif isinstance(message, Ack) and self._inflight and self._inflight.seq == seq \
                 and self._inflight.type == message.acked:
@@ -167,10 +168,14 @@ class HostLink:
             self._inflight = None
 
     def _on_press(self, seq: int, button: Button, now: float) -> None:
+        """Presses are published in the board's order: one after a lost frame waits for the
+        lost one, which the board sends again (every unacknowledged press, oldest first)."""
         pid = press_id(self.board.board_id, self.board.boot, seq)
+        ahead = (seq - self._expected) & 0xFFFF
         if pid in self._done:
             self._send(Ack(Button.TYPE), seq)  # our ack was lost: the board sent it again
-        elif pid not in self._pending:
+        elif ahead == 0:
+            self._expected = (seq + 1) & 0xFFFF
             self._pending[pid] = seq
             age = max(0, button.board_ms - button.pressed_ms) / 1000
             self._new.append(Press(pid, button.seat, button.button, round(now - age, 3)))

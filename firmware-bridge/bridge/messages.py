@@ -54,13 +54,14 @@ class Hello(_Wire):
     """Board to host, at boot and in answer to :class:`Sync`."""
 
     TYPE: ClassVar[int] = 0x01
-    FORMAT: ClassVar[str] = "<HHBBBB"
+    FORMAT: ClassVar[str] = "<HHBBBBH"
     board_id: int
     boot: int
     major: int
     minor: int
     patch: int
     queued: int
+    first: int  # the seq of the oldest press waiting, else of the next press
 
     @property
     def firmware(self) -> str:

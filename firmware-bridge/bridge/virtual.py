@@ -9,7 +9,7 @@ True
 >>> from bridge.messages import parse
 >>> from bridge.frames import Splitter, decode
 >>> [parse(decode(p)) for p in Splitter().feed(board.take(now_ms=1001))][:2]
-[(0, Hello(board_id=9, boot=1, major=1, minor=0, patch=0, queued=1)), (1, Button(seat=2, button=0, pressed_ms=1000, board_ms=1001))]
+[(0, Hello(board_id=9, boot=1, major=1, minor=0, patch=0, queued=1, first=1)), (1, Button(seat=2, button=0, pressed_ms=1000, board_ms=1001))]
 >>> board.render(now_ms=1001)
 'S[    LoSt off] E[    LoSt off] N[    LoSt off] W[    LoSt off] link lost'
 """
@@ -121,7 +121,8 @@ class VirtualBoard:
     def take(self, now_ms: int) -> bytes:
         """What the board sends now (and the clocks' countdown)."""
         if self._hello:
-            self._out += encode(Hello(self.board_id, self.boot, *FIRMWARE, len(self._events)).frame())
+            first = self._events[0].seq if self._events else self._next_seq
+            self._out += encode(Hello(self.board_id, self.boot, *FIRMWARE, len(self._events), first).frame())
             self._hello = False
         for event in self._events:
             if event.sent_ms is None or now_ms - event.sent_ms >= RETRY_MS:

@@ -48,15 +48,19 @@ static uint8_t send_frame(uint8_t type, uint16_t seq, const uint8_t *body, uint8
     return 1;
 }
 
+/* The first press the host will get next: the oldest waiting, else the next one made. */
+static uint16_t first_seq(void) { return count ? events[head].seq : next_seq; }
+
 static void send_hello(void)
 {
-    uint8_t body[8];
+    uint8_t body[10];
     put16(body, board_id);
     put16(body + 2, boot);
     body[4] = FW_MAJOR;
     body[5] = FW_MINOR;
     body[6] = FW_PATCH;
     body[7] = count;
+    put16(body + 8, first_seq());
     send_frame(T_HELLO, 0, body, sizeof body);
 }
 

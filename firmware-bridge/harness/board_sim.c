@@ -7,6 +7,8 @@
  * their pins. Control on stdin, one command a line, one answer line on stdout each:
  *   press K | release K   key K = seat * 8 + button (seats S E N W, buttons as in PROTOCOL.md);
  *                         answers "ok NS", NS = CLOCK_MONOTONIC nanoseconds when it took effect
+ *   bounce K N US         a bouncing contact: key K changes N times, US microseconds apart in
+ *                         simulated time, the first change now; answers "ok NS" like press
  *   state                 a JSON line: sim ms, display digits (segment bytes, leftmost first),
  *                         port B/C/D output latches, buzzer level, beeps, bytes in/out
  *   unplug | plug         pull the cable (the pty closes, PATH goes) / plug it back (a new pty)
@@ -29,6 +31,7 @@
 #include <simavr/avr_ioport.h>
 #include <simavr/avr_uart.h>
 #include <simavr/sim_avr.h>
+#include <simavr/sim_cycle_timers.h>
 #include <simavr/sim_elf.h>
 #include <simavr/sim_irq.h>
 #include <simavr/sim_time.h>
@@ -113,6 +116,16 @@ static void on_btn_clk(avr_irq_t *irq, uint32_t value, void *p)
         shift_pos++;
         drive_qh();
     }
+}
+
+static int bounce_key, bounce_left;
+static uint32_t bounce_us;
+
+static avr_cycle_count_t bounce_step(avr_t *a, avr_cycle_count_t when, void *p)
+{
+    (void)p;
+    keys[bounce_key] = !keys[bounce_key];
+    return --bounce_left > 0 ? when + avr_usec_to_cycles(a, bounce_us) : 0;
 }
 
 /* ---------------------------------------------------------------- the displays */
@@ -257,6 +270,15 @@ static int command(char *line)
         if (sscanf(line, "%*s %d", &key) != 1 || key < 0 || key >= KEYS)
             return printf("error key must be 0..%d\n", KEYS - 1), 1;
         keys[key] = word[0] == 'p';
+        printf("ok %llu\n", (unsigned long long)mono_ns());
+    } else if (!strcmp(word, "bounce")) {
+        int changes, us;
+        if (sscanf(line, "%*s %d %d %d", &key, &changes, &us) != 3 || key < 0 || key >= KEYS || changes < 1 || us < 1)
+            return printf("error bounce K N US: key 0..%d, N and US at least 1\n", KEYS - 1), 1;
+        bounce_key = key;
+        bounce_left = changes;
+        bounce_us = us;
+        avr_cycle_timer_register(avr, 1, bounce_step, NULL);
         printf("ok %llu\n", (unsigned long long)mono_ns());
     } else if (!strcmp(word, "state")) {
         print_state();

@@ -100,6 +100,11 @@ class SimBoard:
         self.release(seat, button)
         return at
 
+    def bounce(self, seat: str, button: str, changes: int, every_us: int) -> int:
+        """A contact that bounces: the button changes ``changes`` times, ``every_us`` apart in
+        the simulator's time (no host scheduling in between); returns when it started, like press."""
+        return int(self._ask(f"bounce {key(seat, button)} {changes} {every_us}").split()[1])
+
     def state(self) -> dict:
         return json.loads(self._ask("state"))
 

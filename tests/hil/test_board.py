@@ -10,6 +10,7 @@ import signal
 import time
 
 import pytest
+from conftest import BridgeProcess
 from simboard import BUTTONS, GREEN, LINK_LED, RED, SEATS, pin
 
 from referee.table.protocol import decode, encode, topic
@@ -187,3 +188,31 @@ def test_without_its_host_the_board_counts_down_and_shows_the_link_lost(make_boa
     assert link_led == {True, False}
     assert abs(clock(first) - clock(later) - (time.time() - seen)) <= 0.3, (first, later)
     assert all(board.display(seat).endswith("Lo5t") for seat in SEATS)
+
+
+def test_presses_wait_on_the_board_while_the_broker_is_down(make_board, fresh_broker, connect, inbox, tmp_path):
+    box = inbox()
+    table = connect("table-t1", on=fresh_broker)  # a persistent session: it survives the broker's restart
+    table.subscribe(BOARD_IN, box)
+    table.wait_subscribed(5)
+    board = make_board(board_id=5)
+    bridge = BridgeProcess("t1", board.link, fresh_broker.url("board-t1"), tmp_path / "bridge-1.log")
+    try:
+        board.tap("S", "ready")
+        assert wait_until(lambda: len(presses(box)) == 1, 10), bridge.output()
+        fresh_broker.stop()
+        board.tap("E", "pass")
+        board.tap("N", "bid1")
+        time.sleep(1.0)
+        bridge.stop(signal.SIGKILL)  # what the bridge had not delivered is only on the board now
+    finally:
+        bridge.stop()
+    fresh_broker.restart()
+    bridge = BridgeProcess("t1", board.link, fresh_broker.url("board-t1"), tmp_path / "bridge-2.log")
+    try:
+        assert wait_until(lambda: len(once(presses(box))) == 3, 15), bridge.output()
+    finally:
+        bridge.stop()
+    got = once(presses(box))
+    assert [(m["id"], m["seat"], m["button"]) for m in got] == [
+        ("board5-1-000001", "S", "ready"), ("board5-1-000002", "E", "pass"), ("board5-1-000003", "N", "bid1")]

@@ -16,11 +16,11 @@ def sent(write: bytes, beats: bool = False) -> list:
     return [m for m in messages if beats or m[1] != HostBeat()]
 
 
-def synced(board_id: int = 3, boot: int = 1) -> HostLink:
+def synced(board_id: int = 3, boot: int = 1, first: int = 1) -> HostLink:
     link = HostLink()
     link.opened()
     link.take(now=0.0)
-    link.received(encode(Hello(board_id, boot, 1, 0, 0, 0).frame()), now=0.1)
+    link.received(encode(Hello(board_id, boot, 1, 0, 0, 0, first).frame()), now=0.1)
     return link
 
 
@@ -34,7 +34,7 @@ def test_sync_until_the_board_says_hello():
     assert sent(link.take(now=0.0).write, beats=True) == [(0, Sync()), (0, HostBeat())]
     assert sent(link.take(now=0.1).write, beats=True) == []
     assert sent(link.take(now=0.3).write, beats=True) == [(0, Sync()), (0, HostBeat())]
-    link.received(encode(Hello(3, 1, 1, 0, 0, 0).frame()), now=0.35)
+    link.received(encode(Hello(3, 1, 1, 0, 0, 0, 1).frame()), now=0.35)
     assert link.online(now=0.4) and not link.online(now=2.0)
     assert sent(link.take(now=0.6).write, beats=True) == [(0, HostBeat())]
 
@@ -63,7 +63,7 @@ def test_an_ack_of_another_seq_or_type_changes_nothing():
 
 
 def test_a_press_is_published_once_and_acked_after_the_broker_has_it():
-    link = synced(board_id=3, boot=31)
+    link = synced(board_id=3, boot=31, first=87)
     press = encode(Button(2, 0, 1000, 1250).frame(87))
     link.received(press + press, now=5.0)  # a retransmission
     step = link.take(now=5.0)
@@ -92,5 +92,14 @@ def test_a_rebooted_board_is_shown_everything_again():
     link.take(now=0.22)
     link.received(encode(Ack(Light.TYPE).frame(2)), now=0.23)
     assert sent(link.take(now=0.24).write) == []
-    link.received(encode(Hello(3, 2, 1, 0, 0, 0).frame()), now=1.0)  # boot 2
+    link.received(encode(Hello(3, 2, 1, 0, 0, 0, 1).frame()), now=1.0)  # boot 2
     assert sent(link.take(now=1.0).write)[-1] == (3, Display(1, 0xFFFF, 30, False))
+
+
+def test_presses_are_published_in_the_boards_order():
+    link = synced(board_id=1, boot=2, first=5)
+    five, six = (encode(Button(0, n, 100, 100).frame(seq)) for n, seq in ((0, 5), (1, 6)))
+    link.received(six, now=1.0)  # five's frame was lost on the line: six waits for it
+    assert link.take(now=1.0).publish == []
+    link.received(five + six, now=1.25)  # the board sends every unacknowledged press again, oldest first
+    assert [p.id for p in link.take(now=1.25).publish] == ["board1-2-000005", "board1-2-000006"]

@@ -95,14 +95,10 @@ def test_a_bouncing_contact_is_one_press(make_board):
     link = HostLink()
     link.opened()
     host_session(port, link, 0.5)
-    for _ in range(3):  # three presses, each bouncing for about 4 ms on closing and on opening
-        for closed in (True, False, True, False, True):
-            (board.press if closed else board.release)("S", "pass")
-            time.sleep(0.0008)
+    for _ in range(3):  # three presses, each bouncing for 15 ms on closing and on opening
+        board.bounce("S", "pass", changes=7, every_us=2500)  # closes, opens, ..., closed
         time.sleep(0.08)
-        for opened in (True, False, True, False, True):
-            (board.release if opened else board.press)("S", "pass")
-            time.sleep(0.0008)
+        board.bounce("S", "pass", changes=7, every_us=2500)  # opens, closes, ..., open
         time.sleep(0.08)
     presses = host_session(port, link, 0.8)
     assert [(p.seat, p.button) for p in presses] == [(0, 1)] * 3
