@@ -39,12 +39,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "hil"))
 
-from simboard import BUTTONS, SEATS, SimBoard, build  # noqa: E402
+from bridge.host import HostLink
+from simboard import BUTTONS, SEATS, SimBoard, build
 
-from bridge.host import HostLink  # noqa: E402
-from referee.table.broker import Broker, table_acl  # noqa: E402
-from referee.table.mqtt import Connection  # noqa: E402
-from referee.table.protocol import decode, topic  # noqa: E402
+from referee.table.broker import Broker, table_acl
+from referee.table.mqtt import Connection
+from referee.table.protocol import decode, topic
 
 TABLE = "bench"
 TARGET_P99_MS = 20.0
@@ -73,7 +73,7 @@ class Arrivals:
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 def row(name: str, values: list[float], base: float) -> str:

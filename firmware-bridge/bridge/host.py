@@ -28,7 +28,17 @@ from dataclasses import dataclass, field, replace
 
 from bridge.frames import FrameError, Splitter, UnknownFrame, decode, encode
 from bridge.messages import (
-    Ack, Button, Buzzer, Display, Heartbeat, Hello, HostBeat, Light, Message, Sync, parse,
+    Ack,
+    Button,
+    Buzzer,
+    Display,
+    Heartbeat,
+    Hello,
+    HostBeat,
+    Light,
+    Message,
+    Sync,
+    parse,
 )
 from bridge.seats import Press, SeatView, press_id
 

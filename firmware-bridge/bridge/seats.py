@@ -20,7 +20,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bridge.messages import BUTTONS, LIGHTS, NO_CARDS, NO_CLOCK, SEATS, Buzzer, Display, Light
+from bridge.messages import (
+    BUTTONS,
+    LIGHTS,
+    NO_CARDS,
+    NO_CLOCK,
+    SEATS,
+    Buzzer,
+    Display,
+    Light,
+)
 
 VIOLATION_BEEP = Buzzer(beeps=2, on_ms=150, off_ms=100)
 

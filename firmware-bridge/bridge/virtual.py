@@ -26,8 +26,21 @@ from dataclasses import dataclass
 
 from bridge.frames import FrameError, Splitter, UnknownFrame, decode, encode
 from bridge.messages import (
-    BUTTONS, LIGHTS, NO_CARDS, NO_CLOCK, SEATS, Ack, Button, Buzzer, Display, Heartbeat, Hello, HostBeat, Light,
-    Sync, parse,
+    BUTTONS,
+    LIGHTS,
+    NO_CARDS,
+    NO_CLOCK,
+    SEATS,
+    Ack,
+    Button,
+    Buzzer,
+    Display,
+    Heartbeat,
+    Hello,
+    HostBeat,
+    Light,
+    Sync,
+    parse,
 )
 
 FIRMWARE = (1, 0, 0)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from simboard import BuildError, SimBoard, build  # noqa: E402
+from simboard import BuildError, SimBoard, build
 
 CARDTABLE = Path(sys.executable).parent / "cardtable"
 

@@ -39,7 +39,8 @@ def build(out: Path) -> tuple[Path, Path]:
     if missing:
         raise BuildError(f"cannot build the board firmware and its simulator, missing: {', '.join(missing)}: {SETUP_HINT}")
     for src, sub in ((FIRMWARE, "firmware"), (HARNESS, "harness")):
-        done = subprocess.run(["make", "-s", "-C", str(src), f"BUILD={out / sub}"], capture_output=True, text=True)
+        done = subprocess.run(["make", "-s", "-C", str(src), f"BUILD={out / sub}"], capture_output=True, text=True,
+                              check=False)
         if done.returncode:
             raise BuildError(f"make in {src} failed ({SETUP_HINT}):\n{done.stdout}{done.stderr}")
     return out / "firmware" / "board.elf", out / "harness" / "board_sim"

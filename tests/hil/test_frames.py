@@ -7,14 +7,34 @@ the one frame that encodes to exactly those bytes."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from bridge.frames import (
-    CRC_BYTES, HEADER, MAX_RAW, CorruptFrame, Frame, FrameError, Splitter, cobs_decode, cobs_encode, decode, encode,
+    CRC_BYTES,
+    HEADER,
+    MAX_RAW,
+    CorruptFrame,
+    Frame,
+    FrameError,
+    Splitter,
+    cobs_decode,
+    cobs_encode,
+    decode,
+    encode,
 )
 from bridge.host import HostLink
-from bridge.messages import Ack, Button, Buzzer, Display, Heartbeat, Hello, HostBeat, Light, Sync, parse
+from bridge.messages import (
+    Ack,
+    Button,
+    Buzzer,
+    Display,
+    Heartbeat,
+    Hello,
+    HostBeat,
+    Light,
+    Sync,
+    parse,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytestmark = pytest.mark.hil
 

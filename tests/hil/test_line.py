@@ -9,7 +9,6 @@ import time
 
 import pytest
 import serial
-
 from bridge.frames import Frame, encode
 from bridge.host import HostLink
 from bridge.messages import Display
