@@ -163,6 +163,10 @@ class Reducer:
             return t._round_started()._event("round_started", {"rulebook": self.rulebook})
         if command == "stop_round":
             return self._with(phase="round_over", clock=None)._event("round_stopped", {})
+        if command == "amend":  # the play itself was amended before this replay (see ``amend.py``)
+            if "invalid" in p:
+                raise _Reject(p["invalid"])
+            return self._event("amended", {"entry": p["entry"], "cards": p["cards"]})
         if command == "last_hand":
             return self._with(last_hand=True)._event("last_hand", {"hand": self.hand_no})
         flag = self._find_flag(p["flag"])

@@ -52,6 +52,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Self
 
+from referee.table.amend import as_amended, is_amend
 from referee.table.log import EventLog, LogError
 from referee.table.mqtt import Connection
 from referee.table.protocol import (
@@ -144,12 +145,12 @@ class TableService:
             self.table = self._factory(self.table_id, self.rulebook)
             replayed, unsent = 0, []
             acked = self._acked_seq = int(self.log.meta("outputs_acked") or 0)
-            for entry in self.log.entries():
-                outputs = self._apply(entry.kind, entry.payload, entry.at, entry.seq)
-                if entry.seq > acked:  # in flight when the service last stopped: published again
-                    unsent.append((entry.seq, outputs))
-                self._logged_seq, replayed = entry.seq, replayed + 1
-                self._logged_at = entry.at if self._logged_at is None else max(self._logged_at, entry.at)
+            for kind, payload, at, seq in as_amended(self._rows()):
+                outputs = self._apply(kind, payload, at, seq)
+                if seq > acked:  # in flight when the service last stopped: published again
+                    unsent.append((seq, outputs))
+                self._logged_seq, replayed = seq, replayed + 1
+                self._logged_at = at if self._logged_at is None else max(self._logged_at, at)
             self._applied_seq = self._logged_seq
             log.info("table %s: replayed %d entries (last seq %d)", self.table_id, replayed, self._logged_seq)
 
@@ -359,8 +360,18 @@ class TableService:
         return outputs
 
     def _handle(self, name: str, payload: dict, at: float, seq: int) -> None:
-        """Apply one input and publish its outputs (the worker publishes the state after the batch)."""
-        self._publish_outputs(seq, self._apply(name, payload, at, seq))
+        """Apply one input and publish its outputs (the worker publishes the state after the batch).
+        An ``amend`` rebuilds the table from the log as amended, up to and with itself."""
+        if not is_amend(name, payload):
+            self._publish_outputs(seq, self._apply(name, payload, at, seq))
+            return
+        self.table, outputs = self._factory(self.table_id, self.rulebook), []
+        for kind, p, entry_at, entry_seq in as_amended(r for r in self._rows() if r[3] <= seq):
+            outputs = self._apply(kind, p, entry_at, entry_seq)
+        self._publish_outputs(seq, outputs)
+
+    def _rows(self) -> list[tuple[str, dict, float, int]]:
+        return [(e.kind, e.payload, e.at, e.seq) for e in self.log.entries()]
 
     def _publish_outputs(self, seq: int, outputs: list) -> None:
         infos = []

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from referee.table.amend import as_amended
 from referee.table.log import EventLog, LogError
 from referee.table.protocol import check_table
 from referee.table.reducer import family
@@ -38,7 +39,8 @@ LABELS: dict[str, dict[str, Any]] = {
         "buttons": {"ready": "准备", "pass": "不出", "confirm": "确认", "referee": "召裁判",
                     "bid1": "叫一分", "bid2": "叫二分", "bid3": "叫三分", "declare": "亮主（摸牌结束）"},
         "commands": {"assign": "入座", "start_round": "开始本轮", "stop_round": "停止本轮",
-                     "last_hand": "宣布最后一盘", "confirm": "确认标记", "dismiss": "撤销标记", "correct": "更正标记"},
+                     "last_hand": "宣布最后一盘", "confirm": "确认标记", "dismiss": "撤销标记", "correct": "更正标记",
+                     "amend": "更正已出的牌"},
         "rulebook": "规则 {r}",
         "runtime_error": "（运行时出错：{e}）",
         "nothing": "（无裁决）",
@@ -63,6 +65,7 @@ LABELS: dict[str, dict[str, Any]] = {
             "last_hand": "本盘为最后一盘（第 {hand} 盘）",
             "flag_raised": "标记 {flag}：{seat} {kind}，待确认（{text}）",
             "flag_resolved": "标记 {flag} {how}",
+            "amended": "第 {entry} 条的出牌更正为 {cards}，其后重新判定",
             "referee_called": "{seat} 召裁判",
             "rejected": "拒绝：{reason}",
             "passed": "第 {hand} 盘第 {trick} 轮 {seat} 不出",
@@ -131,7 +134,7 @@ LABELS: dict[str, dict[str, Any]] = {
                     "bid1": "bid 1", "bid2": "bid 2", "bid3": "bid 3", "declare": "declare (draw over)"},
         "commands": {"assign": "assign", "start_round": "start round", "stop_round": "stop round",
                      "last_hand": "last hand", "confirm": "confirm flag", "dismiss": "dismiss flag",
-                     "correct": "correct flag"},
+                     "correct": "correct flag", "amend": "amend a play"},
         "rulebook": "rulebook {r}",
         "runtime_error": "(the runtime failed: {e})",
         "nothing": "(no ruling)",
@@ -156,6 +159,7 @@ LABELS: dict[str, dict[str, Any]] = {
             "last_hand": "this is the last hand (hand {hand})",
             "flag_raised": "flag {flag}: {seat} {kind}, waiting for a person ({text})",
             "flag_resolved": "flag {flag} {how}",
+            "amended": "the play of entry {entry} amended to {cards}; everything after judged again",
             "referee_called": "{seat} calls the referee",
             "rejected": "rejected: {reason}",
             "passed": "hand {hand} round {trick}: {seat} passes",
@@ -239,6 +243,8 @@ class _Formatter:
             text += " " + self.players(p["players"]) + " " + say["rulebook"].format(r=p["rulebook"])
         if "flag" in p:
             text += f" {p['flag']}"
+        if "entry" in p:
+            text += f" #{p['entry']}"
         if "cards" in p:
             text += f" → {self.cards(p['cards'])}"
         return f"{who} {text}"
@@ -369,6 +375,14 @@ def _clock(at: float) -> str:
     return time.strftime("%H:%M:%S", t) + f".{int((at % 1) * 100):02d}"
 
 
+def _table_of(path: Path) -> str:
+    """A table id from the file's name (``t07.db`` -> ``t07``), else ``replay``."""
+    try:
+        return check_table(path.stem)
+    except ValueError:
+        return "replay"
+
+
 def first_rulebook(log: EventLog) -> str | None:
     """The rulebook of the log's first ``assign`` command, or None."""
     for entry in log.entries():
@@ -382,16 +396,12 @@ def timeline(path: str | Path, lang: str = "zh", rulebook: str | None = None, ta
     """The lines of the timeline of the log at ``path`` (see the module's docstring). ``table``:
     the table id to replay as (default: the file's name, ``t07.db`` -> ``t07``, else ``replay``)."""
     path = Path(path)
-    if table is None:
-        try:
-            table = check_table(path.stem)
-        except ValueError:
-            table = "replay"
     if not path.is_file():
         raise LogError(f"no event log at {path}")
     fmt_lang = LABELS[lang]
     with EventLog.open(path) as log:
-        rulebook = rulebook or first_rulebook(log) or DEFAULT_RULEBOOK
+        table = table or log.meta("table") or _table_of(path)
+        rulebook = rulebook or log.meta("rulebook") or first_rulebook(log) or DEFAULT_RULEBOOK
         fmt = _Formatter(lang, rulebook)
         if factory is None:
             from referee.table.runtime import new_table
@@ -399,19 +409,20 @@ def timeline(path: str | Path, lang: str = "zh", rulebook: str | None = None, ta
             factory = new_table
         t = factory(table, rulebook)
         n = log.last_seq()
-        entries = log.entries()
-        first = next(entries, None)
+        originals = list(log.entries())
+        judged = as_amended((e.kind, e.payload, e.at, e.seq) for e in originals)
+        first = originals[0] if originals else None
         if first is None:
             yield fmt_lang["empty"].format(table=table, path=path)
             return
         date = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(first.at))
         yield fmt_lang["header"].format(table=table, path=path, n=n, rulebook=rulebook, date=date)
         width = len(str(n)) + 1
-        for entry in _chain(first, entries):
+        for entry, (kind, payload, at, seq) in zip(originals, judged):
             head = f"{_clock(entry.at)}  {('#' + str(entry.seq)).rjust(width)}  "
             yield head + fmt.input(entry.kind, entry.payload)
             try:
-                t, outputs = t.apply(entry.kind, entry.payload, entry.at, entry.seq)
+                t, outputs = t.apply(kind, payload, at, seq)
             except Exception as exc:  # noqa: BLE001 - show it, go on as the service does
                 yield " " * len(head) + fmt_lang["runtime_error"].format(e=exc)
                 continue
@@ -426,11 +437,6 @@ def timeline(path: str | Path, lang: str = "zh", rulebook: str | None = None, ta
             pad = " " * len(head)
             for i, line in enumerate(lines):
                 yield f"{pad}{'└' if i == len(lines) - 1 else '├'} {line}"
-
-
-def _chain(first: Any, rest: Iterator[Any]) -> Iterator[Any]:
-    yield first
-    yield from rest
 
 
 def main(path: str, lang: str = "zh", rulebook: str | None = None, table: str | None = None) -> int:

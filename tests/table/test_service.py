@@ -268,6 +268,34 @@ def test_a_log_serves_only_its_own_table_and_rulebook(table, broker):
     assert t.watch.wait("status", lambda s: s["status"] == "online")
 
 
+def test_an_amended_play_is_judged_again_with_everything_after_it(table):
+    """A dispute settled by the referee: the camera read E's follow as H3 H3, it was H4 H4. The console
+    amends the accepted play (by its seq); the table is the log replayed as amended, now and after a
+    restart; an amendment that names no play is rejected and changes nothing."""
+    t = table("s10")
+    t.start()
+    t.play_to_first_lead()
+    t.send("observed", {"seat": "S", "cards": ["HA", "HA"], "confidence": 0.98})
+    follow = t.send("observed", {"seat": "E", "cards": ["H3", "H3"], "confidence": 0.97})
+    t.send("observed", {"seat": "N", "cards": ["H5", "H5"], "confidence": 0.97})
+    before = t.watch.state(t.seq)
+    amended = t.send("commands", {"command": "amend", "entry": follow["seq"], "cards": ["H4", "H4"]})
+    event = t.watch.wait("events", lambda e: e["kind"] == "amended")
+    assert event["data"] == {"entry": follow["seq"], "cards": ["H4", "H4"]} and event["seq"] == amended["seq"]
+    plays = {p["seat"]: p["cards"] for p in amended["current_trick"]["plays"]}
+    assert plays == {"S": ["HA", "HA"], "E": ["H4", "H4"], "N": ["H5", "H5"]}
+    assert without(amended, "seq", "at") == without(before, "seq", "at") | {"current_trick": amended["current_trick"]}
+    bad = t.send("commands", {"command": "amend", "entry": 1, "cards": ["S2"]})  # entry 1 is the assign
+    rejected = t.watch.wait("events", lambda e: e["kind"] == "rejected" and e["seq"] == bad["seq"])
+    assert "not a play seen by the camera" in rejected["data"]["reason"]
+    assert without(bad, "seq") == without(amended, "seq")
+    t.stop()
+    count = len(t.watch.of("state"))
+    t.start()
+    again = t.watch.wait("state", lambda p: len(t.watch.of("state")) > count)
+    assert again == bad  # the restart replays the log as amended
+
+
 # ---------------------------------------------------------------- plays the table cannot take
 
 
