@@ -3,7 +3,9 @@
 Rasterises with the system Chromium (Playwright) into ``vision/synth/art/<style>/<CARD>.png``, 160x224 px (5:7):
 - ``letele``: the CC0 SVG deck of the npm package ``@letele/playing-cards`` 0.1.0 (unpacked by ``npm pack`` into
   NPM_DIR, its React components turned into SVG by ``letele_svgs``); its jokers get a vertical ``JOKER`` corner index.
-- ``sans``, ``serif``, ``mono``: faces drawn here with the DejaVu fonts (Debian ``fonts-dejavu``, free licence).
+- ``sans``, ``serif``, ``mono``: faces drawn here with the DejaVu fonts (Debian ``fonts-dejavu``);
+  ``liberation``, ``nimbus-roman``, ``freeserif``, ``bookman``, ``gothic``, ``c059``: the same layout with the fonts
+  of Debian ``fonts-liberation2``, ``fonts-freefont-ttf`` and ``fonts-urw-base35`` (installed by hand to make art).
 Jokers in every style: ``BJ`` (big joker) in colour, ``LJ`` (little joker) in black, as Chinese decks print them.
 """
 
@@ -24,6 +26,12 @@ STYLES = {
     "sans": ("DejaVu Sans", "bold", "#d40000", "#111", "#fdfdfb", 30, "1px solid #999"),
     "serif": ("DejaVu Serif", "bold", "#a5101e", "#1a1a2a", "#f6f1e4", 27, "2px solid #445"),
     "mono": ("DejaVu Sans Mono", "bold", "#e0301e", "#000", "#ffffff", 28, "1px solid #bbb"),
+    "liberation": ("Liberation Sans", "bold", "#c8102e", "#101010", "#fbfbf8", 31, "1px solid #888"),
+    "nimbus-roman": ("Nimbus Roman", "bold", "#b3001b", "#000", "#fffdf6", 30, "1px solid #777"),
+    "freeserif": ("FreeSerif", "normal", "#d1001f", "#202020", "#f9f9f9", 32, "2px solid #999"),
+    "bookman": ("URW Bookman", "bold", "#a00018", "#151515", "#f4efe2", 26, "1px solid #665"),
+    "gothic": ("URW Gothic", "bold", "#e4002b", "#000", "#ffffff", 29, "1px solid #aaa"),
+    "c059": ("C059", "bold", "#be1e2d", "#0b0b0b", "#fcfaf2", 28, "2px solid #556"),
 }
 PIPS = {  # pip centres in card fractions, the usual layouts
     "A": [(.5, .5)], "2": [(.5, .2), (.5, .8)], "3": [(.5, .2), (.5, .5), (.5, .8)],
