@@ -52,7 +52,9 @@ def test_a_flagged_misread_is_corrected_at_the_console(tmp_path, broker, connect
 
         send(console, "commands", {"command": "assign", "players": {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"},
                                    "rulebook": "classic-3deck"})
+        state_where(lambda s: s["players"]["S"] == "王芳")  # one input at a time: they come on three connections
         send(console, "commands", {"command": "start_round"})
+        state_where(lambda s: s["phase"] == "arriving")
         for seat in "SENW":
             send(board, "board/in", {"seat": seat, "button": "ready", "at": time.time()})
         state_where(lambda s: s["phase"] == "dealing")
