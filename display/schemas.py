@@ -132,6 +132,13 @@ class FlagAction(Closed):
     cards: list[Card] | None = Field(default=None, min_length=1, max_length=60)
 
 
+class PlayAmend(Closed):
+    """A dispute settled: the accepted play (``entry``, the ``seq`` of its ``play_accepted``
+    event) was really ``cards``; the table judges everything after it again."""
+
+    cards: list[Card] = Field(min_length=1, max_length=60)
+
+
 class Assign(Closed):
     players: dict[Seat, Name]
     rulebook: Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]{1,64}$")]

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import base64
 
-from fastapi import APIRouter, HTTPException
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException, Path
 from fastapi.responses import Response
 
 from display.deps import Ctx, Organiser, Referee
@@ -16,6 +18,7 @@ from display.schemas import (
     FlagView,
     FrameInfo,
     Id,
+    PlayAmend,
     Problem,
     Sent,
     TableCommand,
@@ -85,6 +88,13 @@ def resolve(table: Id, flag: str, body: FlagAction, user: Referee, ctx: Ctx) -> 
         raise HTTPException(409, f"no open flag {flag} at table {table}")
     fields = {"flag": flag} | ({"cards": body.cards} if body.cards is not None else {})
     return send(ctx, user.name, table, body.how, **fields)
+
+
+@router.post("/tables/{table}/plays/{entry}", responses=ERRORS,
+             summary="Amend an accepted play (a dispute): the table judges everything after it again")
+def amend(table: Id, entry: Annotated[int, Path(ge=1, le=2**53)], body: PlayAmend, user: Referee, ctx: Ctx) -> Sent:
+    _known(ctx, table)
+    return send(ctx, user.name, table, "amend", entry=entry, cards=body.cards)
 
 
 @router.get("/frames/{table}/{frame}", response_class=Response, summary="A kept camera frame as JPEG",

@@ -161,7 +161,8 @@ function eventHTML(e) {
   const d = e.data;
   const text = say ? say(d) : `${e.kind} ${JSON.stringify(d)}`;
   const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN");
-  return `<li data-seq="${e.seq}" data-kind="${esc(e.kind)}"><time>${time}</time> ${esc(text)} ${d.cards ? cardsHTML(d.cards) : ""}</li>`;
+  const entry = e.kind === "play_accepted" ? ` <small class="entry">#${e.seq}</small>` : "";  // what the console's amend names
+  return `<li data-seq="${e.seq}" data-kind="${esc(e.kind)}"><time>${time}</time>${entry} ${esc(text)} ${d.cards ? cardsHTML(d.cards) : ""}</li>`;
 }
 
 // ---------------------------------------------------------------- big screen rotation

@@ -55,6 +55,13 @@ $("#c-tables").addEventListener("click", ev => {
   act(() => api("POST", `/api/console/tables/${encodeURIComponent(t)}/commands`, { command: b.dataset.cmd }));
 });
 $("#all-last-hand").addEventListener("click", () => act(() => api("POST", "/api/console/last-hand")));
+// A dispute over an accepted play: its entry is the seq shown beside it in the table's timeline.
+$("#amend-form").addEventListener("submit", ev => {
+  ev.preventDefault();
+  const f = new FormData(ev.target);
+  const cards = String(f.get("cards")).trim().toUpperCase().split(/[\s,]+/).filter(Boolean);
+  act(() => api("POST", `/api/console/tables/${encodeURIComponent(f.get("table"))}/plays/${Number(f.get("entry"))}`, { cards }));
+});
 
 // ---------------------------------------------------------------- flags
 let flagsAsked = 0;

@@ -254,6 +254,21 @@ def test_flags_with_their_frames_and_their_resolution(client, table, connect, co
     assert client.get("/api/console/audit?limit=0").status_code == 422
 
 
+def test_an_accepted_play_is_amended(client, table, commands):
+    online(table, "t2", seq=60)
+    url = "/api/console/tables/t2/plays/57"
+    assert client.post(url, json={"cards": ["S9", "S7"]}).status_code == 401
+    login(client, REFEREE)
+    assert client.post(url, json={"cards": []}).status_code == 422
+    assert client.post(url, json={"cards": ["S9", "SX"]}).status_code == 422
+    assert client.post("/api/console/tables/t2/plays/0", json={"cards": ["S9"]}).status_code == 422
+    assert client.post("/api/console/tables/nope/plays/57", json={"cards": ["S9"]}).status_code == 404
+    sent = client.post(url, json={"cards": ["S9", "S7"]}).json()
+    _, raw = commands.wait_for(lambda t, p: json.loads(p)["id"] == sent["id"])
+    assert json.loads(raw) == {"v": 1, "id": sent["id"], "command": "amend", "entry": 57, "cards": ["S9", "S7"]}
+    assert client.get("/api/console/audit?limit=1").json()[0]["action"] == "amend"
+
+
 def test_the_stream_starts_with_a_snapshot(app, table):
     from kit import Server
 
@@ -275,7 +290,7 @@ def test_the_stream_starts_with_a_snapshot(app, table):
 
 @hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(path=st.sampled_from(["/api/login", "/api/users", "/api/console/tables/t1/commands", "/api/console/tables/t1/assign",
-                             "/api/console/tables/t1/flags/f1", "/api/console/last-hand"]),
+                             "/api/console/tables/t1/flags/f1", "/api/console/last-hand", "/api/console/tables/t1/plays/3"]),
        body=st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
                          lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
                          max_leaves=10))
