@@ -38,6 +38,8 @@ SETTLE_S = 0.25  # the tracker's settle time
 HAND_GAP_S = 2.0  # an empty table this long ends the hand (the players keep it empty longer between hands)
 LONGEST_GAP_S = 60.0  # a still table is fed at most this long (the tracker's hand gap is 30 s)
 STYLES = ("letele", "sans", "serif")
+ROW = 5  # cards per row of a long play
+ROW_STEP = 0.11  # table units between two rows
 
 
 def model_ready() -> bool:
@@ -64,18 +66,31 @@ class Lens:
     placed: dict = field(default_factory=dict)  # seat -> tuple of PlacedCard
 
     def place(self, t: scene.Table) -> None:
-        from vision.synth.scene import seat_cards
-
+        """Cards just put down get their place: a row (or a fan) in front of the seat; a long play
+        in rows of ``ROW`` from the middle towards the seat's edge, all inside the seat's triangle."""
         for seat, cards in t.seats.items():
             have = self.placed.get(seat, ())
             if len(cards) < len(have) or tuple(c.name for c in have) != cards[: len(have)]:
                 have = ()  # picked up (all or some): what is left is placed again
             new = list(cards[len(have):])
             if new:
-                rng = random.Random(f"{self.seed}:{self.table}:{t.version}:{seat}")
-                layout = rng.choice(["row", "row", "fan"])
-                have = have + tuple(seat_cards(seat, new, layout, self.style, rng))
+                have = have + self._rows(seat, new, t.version, len(have))
             self.placed[seat] = have
+
+    def _rows(self, seat: str, names: list[str], version: int, before: int) -> tuple:
+        from vision.synth.scene import PLAY_SPOT, seat_cards
+
+        rng = random.Random(f"{self.seed}:{self.table}:{version}:{seat}")
+        x, y = PLAY_SPOT[seat]
+        out_x, out_y = (x - 0.5) * 2, (y - 0.5) * 2  # towards the seat's edge, unit length
+        placed = []
+        for k, start in enumerate(range(0, len(names), ROW)):
+            row = names[start:start + ROW]
+            step = ROW_STEP * (k + (before + ROW - 1) // ROW)
+            spot = (x + out_x * step + rng.uniform(-0.03, 0.03), y + out_y * step + rng.uniform(-0.02, 0.02))
+            layout = "fan" if len(names) <= 4 and rng.random() < 0.3 else "row"
+            placed += seat_cards(seat, row, layout, self.style, rng, spot=spot)
+        return tuple(placed)
 
     def oracle(self) -> list:
         """What a perfect camera would read."""
