@@ -19,13 +19,15 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.geometry import CARD_W, PX
+from vision.geometry import CARD_H, CARD_W, INDEX_CENTRES, PX
 from vision.model import STRIDE, Model
 from vision.patch import card_angle, cut
 from vision.synth.scene import ALL_CARDS
 
 PEAK = 0.3  # heat above this is a corner index
 PAIR_PX = 0.3 * CARD_W * PX  # two corners of one card predict centres this close (canonical px)
+INDEX_SPAN = math.hypot((INDEX_CENTRES[1][0] - INDEX_CENTRES[0][0]) * CARD_W * PX,
+                        (INDEX_CENTRES[1][1] - INDEX_CENTRES[0][1]) * CARD_H * PX)  # between a card's two indices
 SAME_PX = 6.0  # one corner found twice
 PAD = 16  # context around card-white areas (the index sits about 8 px inside the card's edge)
 
@@ -125,12 +127,19 @@ def _opposite(a: Detection, b: Detection) -> bool:
     return va[0] * vb[0] + va[1] * vb[1] < 0
 
 
+def _one_card(a: Detection, b: Detection, pair_px: float) -> bool:
+    """Opposite corners of one card: they point at one centre, or nearly so and lie as far apart as a card's two
+    indices do (the offsets of a card seen rarely, such as a joker, are less sure)."""
+    d = math.dist(a.centre, b.centre)
+    return d < pair_px or (d < 2 * pair_px and abs(math.dist(a.corner, b.corner) - INDEX_SPAN) < 0.15 * INDEX_SPAN)
+
+
 def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
     """Physical cards: corners that point at one centre from opposite sides are one card, named by both corners'
     beliefs together (the product of their class probabilities). Corners of one card read as two different cards
     are marked ``conflict`` (the play is then flagged); without probabilities the surer name wins."""
     pairs = sorted(((math.dist(a.centre, b.centre), i, j) for i, a in enumerate(dets) for j, b in enumerate(dets)
-                    if i < j and _opposite(a, b) and math.dist(a.centre, b.centre) < pair_px), key=lambda t: t[0])
+                    if i < j and _opposite(a, b) and _one_card(a, b, pair_px)), key=lambda t: t[0])
     used: set[int] = set()
     cards: list[Card] = []
     for _, i, j in pairs:

@@ -1,0 +1,62 @@
+"""Calibration from the four markers on every frame, under tilt and rotation; a clear error without them."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision_frames import frame, play
+from vision.calibrate import NotCalibrated, calibrate
+from vision.geometry import seat_of
+from vision.synth.render import Camera
+
+POINTS = np.array([[0.5, 0.5], [0.1, 0.9], [0.9, 0.15], [0.02, 0.02], [0.98, 0.6]])
+
+
+@pytest.mark.parametrize("tilt,tilt_dir,roll", [(0, 0, 0), (12, 45, 90), (25, 0, 200), (25, 135, 33), (20, 270, 315)])
+def test_table_coordinates_under_tilt(tilt, tilt_dir, roll):
+    f = frame(play("S", ["SA"]), camera=Camera(tilt=tilt, tilt_dir=tilt_dir, roll=roll, fill=0.85, seed=2))
+    cal = calibrate(f.image)
+    image_pts = cv2.perspectiveTransform(POINTS[None], f.homography)[0]
+    assert np.abs(cal.to_table(image_pts) - POINTS).max() < 0.003  # about 2 mm on the table
+    assert sorted(cal.markers) == [0, 1, 2, 3]
+
+
+def test_seat_by_triangle():
+    assert [seat_of(p) for p in [(0.5, 0.55), (0.55, 0.5), (0.5, 0.45), (0.45, 0.5)]] == ["S", "E", "N", "W"]
+
+
+def test_a_frame_without_markers_is_not_calibrated():
+    image = np.full((960, 1280, 3), (40, 110, 40), np.uint8)
+    with pytest.raises(NotCalibrated, match=r"id 0, 1, 2, 3 missing .*DICT_4X4_50"):
+        calibrate(image)
+
+
+def test_a_covered_marker_is_named():
+    f = frame(play("S", ["SA"]))
+    image = f.image.copy()
+    x, y = cv2.perspectiveTransform(np.array([[[1.0, 1.0]]]), f.homography)[0, 0]
+    cv2.circle(image, (int(x), int(y)), 60, (90, 130, 180), -1)  # a hand over marker 2
+    with pytest.raises(NotCalibrated, match=r"id 2 missing.*found \[0, 1, 3\]"):
+        calibrate(image)
+
+
+def test_calibrate_writes_the_picture(tmp_path):
+    import subprocess
+    import sys
+
+    f = frame(play("W", ["C3", "C4"]))
+    src, out = tmp_path / "frame.png", tmp_path / "zones.png"
+    cv2.imwrite(str(src), f.image)
+    done = subprocess.run([sys.executable, "-m", "referee.cli", "vision", "calibrate", "--source", str(src),
+                           "--out", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "markers [0, 1, 2, 3]" in done.stdout
+    picture = cv2.imread(str(out))
+    assert picture.shape == f.image.shape and not np.array_equal(picture, f.image)
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), 90, np.uint8))
+    done = subprocess.run([sys.executable, "-m", "referee.cli", "vision", "calibrate", "--source", str(blank),
+                           "--out", str(tmp_path / "none.png")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "not calibrated" in done.stderr and not (tmp_path / "none.png").exists()

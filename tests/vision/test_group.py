@@ -1,0 +1,43 @@
+"""Corner detections grouped into physical cards: two corners of one card are one card; identical cards of
+several decks stay distinct."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from vision_frames import frame, model, play, visible_per_seat
+from vision.detect import Detection, group
+from vision.read import read_frame
+
+
+def corner(name, at, centre, conf=0.99):
+    return Detection(name, conf, at, centre)
+
+
+def test_two_corners_of_one_card_are_one_card():
+    cards = group([corner("HK", (100, 100), (130, 142)), corner("HK", (160, 185), (131, 141))])
+    assert [(c.name, len(c.corners)) for c in cards] == [("HK", 2)]
+    assert cards[0].centre == (130.5, 141.5)
+
+
+def test_identical_cards_side_by_side_stay_distinct():
+    # a fan of three SA from three decks: top-left corners 14 px apart, all pointing the same way
+    dets = [corner("SA", (100 + 14 * i, 100), (130 + 14 * i, 142)) for i in range(3)]
+    dets.append(corner("SA", (188, 184), (158, 142)))  # the top card's other corner
+    cards = group(dets)
+    assert sorted(len(c.corners) for c in cards) == [1, 1, 2]
+    assert [c.name for c in cards] == ["SA"] * 3
+
+
+def test_corners_read_differently_make_one_flagged_card():
+    cards = group([corner("S6", (100, 100), (130, 142), 0.9), corner("S9", (160, 185), (131, 141), 0.6)])
+    assert len(cards) == 1 and cards[0].conflict and cards[0].name == "S6" and cards[0].confidence < 0.9
+
+
+def test_rendered_duplicate_decks():
+    cards = (play("S", ["SA", "SA", "SA", "SK"], "fan", 7) + play("N", ["H5", "H5"], "row", 8)
+             + play("E", ["D9", "D9", "D9", "D9"], "row", 9))
+    f = frame(cards)
+    reading = read_frame(f.image, model())
+    assert {s: Counter(v) for s, v in reading.seats().items()} == visible_per_seat(f)
+    assert Counter(reading.seats()["E"]) == Counter({"D9": 4})

@@ -1,0 +1,11 @@
+"""The runtime (everything in vision/ but the training module) never imports torch."""
+
+import subprocess
+import sys
+
+
+def test_runtime_never_imports_torch():
+    code = ("import sys, vision.cli, vision.read, vision.watch, vision.tracker, vision.overlay, vision.patch, vision.synth.render; "
+            "vision.cli.add_parser; assert 'torch' not in sys.modules, 'torch imported'")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr

@@ -1,0 +1,100 @@
+"""The play tracker on rendered frame sequences (a hand passing over, a slow fan, a cleared trick), and on
+readings written by hand for the sanity flags."""
+
+from __future__ import annotations
+
+from vision.read import SeenCard, read_frame
+from vision.synth.scene import Hand
+from vision.tracker import Tracker, step
+
+from vision_frames import frame, model, play
+
+FPS = 10
+
+
+def run(states: list[tuple[float, list, tuple]], tracker: Tracker | None = None, until: float | None = None):
+    """Feed rendered frames at FPS: ``states`` is [(from_time, cards, hands)]; returns every play."""
+    tracker = tracker or Tracker(settle_s=0.8)
+    cache: dict[int, object] = {}
+    plays = []
+    end = until if until is not None else states[-1][0] + 2.0
+    n = 0
+    while n / FPS <= end:
+        at = n / FPS
+        k = max(i for i, (t0, _, _) in enumerate(states) if t0 <= at)
+        if k not in cache:
+            _, cards, hands = states[k]
+            cache[k] = read_frame(frame(cards, hands).image, model())
+        reading = cache[k]
+        tracker, out = step(tracker, list(reading.cards), reading.busy, at)
+        plays += out
+        n += 1
+    return plays, tracker
+
+
+S_PAIR = play("S", ["HQ", "HQ"], "row", 21)
+HAND_OVER_S = (Hand((0.5, 1.2), (0.5, 0.74), 0.1, (120, 160, 210)),)
+
+
+def test_a_hand_passing_over_a_play_does_not_emit_it_again():
+    plays, _ = run([(0.0, [], ()), (0.5, S_PAIR, ()), (2.0, S_PAIR, HAND_OVER_S), (3.5, S_PAIR, ())])
+    assert [(p.seat, p.cards) for p in plays] == [("S", ("HQ", "HQ"))]
+    assert plays[0].at >= 0.5 + 0.8 and not plays[0].reasons
+
+
+def test_a_hand_over_new_cards_delays_the_play():
+    plays, _ = run([(0.0, [], ()), (0.5, S_PAIR, HAND_OVER_S), (2.5, S_PAIR, ())])
+    assert [(p.seat, p.cards) for p in plays] == [("S", ("HQ", "HQ"))]
+    assert plays[0].at >= 2.5 + 0.8  # not while the hand was over them
+
+
+def test_a_slow_fan_is_one_play():
+    fan = play("E", ["C5", "C6", "C7", "C8"], "fan", 22)
+    states = [(0.0, [], ())] + [(0.3 + 0.4 * i, fan[: i + 1], ()) for i in range(4)]
+    plays, _ = run(states)
+    assert [(p.seat, p.cards) for p in plays] == [("E", ("C5", "C6", "C7", "C8"))]
+
+
+def test_a_cleared_trick_starts_the_next():
+    trick = S_PAIR + play("E", ["H3", "H4"], "row", 23)
+    again = play("S", ["HQ", "HQ"], "row", 24)  # the same cards (other decks) in the next trick
+    plays, tracker = run([(0.0, S_PAIR, ()), (1.5, trick, ()), (3.0, [], ()), (4.5, again, ())])
+    assert [(p.seat, p.cards) for p in plays] == [("S", ("HQ", "HQ")), ("E", ("H3", "H4")), ("S", ("HQ", "HQ"))]
+    assert sorted(tracker.left) == ["H3", "H4", "HQ", "HQ"]
+
+
+def seen(name, seat, conf=0.99, at=(0.5, 0.8)):
+    return SeenCard(name, conf, at, seat)
+
+
+def test_flags_need_a_person_and_never_judge():
+    t = Tracker(settle_s=0.5, decks=2)
+    t, _ = step(t, [seen("SA", "S"), seen("SA", "S", at=(0.55, 0.8))], {}, 0.0)
+    t, plays = step(t, [seen("SA", "S"), seen("SA", "S", at=(0.55, 0.8))], {}, 0.6)
+    assert plays[0].cards == ("SA", "SA") and plays[0].reasons == ()
+    table = [seen("SA", "S"), seen("SA", "S", at=(0.55, 0.8)), seen("SA", "E", 0.95, (0.8, 0.5)),
+             seen("D4", "E", 0.7, (0.8, 0.55)), seen("D5", "E", 0.99, (0.8, 0.6))]
+    t, _ = step(t, table, {}, 1.0)
+    t, plays = step(t, table, {}, 1.6)
+    (p,) = plays
+    assert p.seat == "E" and p.cards == ("D4", "D5", "SA") and p.confidence < 0.9
+    assert p.reasons == ("unsure read (0.70)", "a play of the wrong size (3 cards, the lead had 2)",
+                         "more copies than the decks hold: SA x3")
+
+
+def test_a_card_that_already_left_the_table():
+    t = Tracker(settle_s=0.5, decks=1)
+    for at in (0.0, 0.6):
+        t, _ = step(t, [seen("C9", "W", at=(0.2, 0.5))], {}, at)
+    for at in (1.0, 1.2, 1.6):  # cleared
+        t, _ = step(t, [], {}, at)
+    for at in (2.0, 2.6):
+        t, plays = step(t, [seen("C9", "N", at=(0.5, 0.2))], {}, at)
+    assert plays[0].reasons == ("a card that already left the table: C9",) and plays[0].confidence < 0.9
+
+
+def test_a_busy_seat_waits():
+    t = Tracker(settle_s=0.5)
+    for at in (0.0, 0.6, 1.2):
+        t, plays = step(t, [seen("SA", "S")], {"S": True}, at)
+        assert plays == ()

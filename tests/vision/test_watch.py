@@ -1,0 +1,60 @@
+"""`cardtable vision watch` from a video file, publishing to a real mosquitto as the table's camera user: plays as
+`observed` (schema-checked), the frame of a flagged play on `frames` with the same id, ids unique and stable."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import cv2
+import pytest
+
+from referee.table.protocol import decode, topic
+from vision_frames import frame, play
+
+TABLES = ["t1"]
+FPS = 10
+
+
+@pytest.fixture(scope="module")
+def video(tmp_path_factory):
+    south = play("S", ["HQ", "HQ"], "row", 31)
+    east = play("E", ["H3", "H4", "H5"], "row", 32)  # three cards to a lead of two: flagged
+    states = [(0.0, []), (0.5, south), (2.0, south + east)]
+    path = tmp_path_factory.mktemp("watch") / "table.mp4"
+    images = [frame(cards).image for _, cards in states]
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (1280, 960))
+    assert out.isOpened()
+    for n in range(int(3.8 * FPS)):
+        out.write(images[max(i for i, (t0, _) in enumerate(states) if t0 <= n / FPS)])
+    out.release()
+    return path
+
+
+def test_watch_publishes_observed_and_kept_frames(broker, connect, inbox, video):
+    box = inbox()
+    console = connect("console")
+    console.subscribe(topic("t1", "observed"), box)
+    console.subscribe(topic("t1", "frames"), box)
+    assert console.wait_subscribed(5)
+    done = subprocess.run([sys.executable, "-m", "referee.cli", "vision", "watch", "--table", "t1", "--source",
+                           str(video), "--broker", broker.url("camera-t1"), "--fps", str(FPS)],
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    box.wait_for(lambda t, p: t.endswith("/observed") and b'"E"' in p)
+    observed = [decode("observed", p) for p in box.payloads(topic("t1", "observed"))]
+    frames = [decode("frames", p) for p in box.payloads(topic("t1", "frames"))]
+    assert [(o["seat"], o["cards"]) for o in observed] == [("S", ["HQ", "HQ"]), ("E", ["H3", "H4", "H5"])]
+    assert observed[0]["confidence"] >= 0.9 and observed[1]["confidence"] < 0.9
+    assert len({o["id"] for o in observed}) == 2 and all(o["id"].startswith("cam-t1-") for o in observed)
+    assert [(f["id"], f["seat"]) for f in frames] == [(observed[1]["id"], "E")]
+    assert "wrong size" in frames[0]["reason"] and len(frames[0]["jpeg"]) <= 240_000
+    assert "2 plays sent" in done.stdout
+
+
+def test_watch_without_a_source_is_a_clear_error(broker, tmp_path):
+    done = subprocess.run([sys.executable, "-m", "referee.cli", "vision", "watch", "--table", "t1", "--source",
+                           str(tmp_path / "none.mp4"), "--broker", broker.url("camera-t1")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "no such video file" in done.stderr

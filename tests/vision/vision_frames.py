@@ -1,0 +1,39 @@
+"""Rendered frames with known truth for the vision tests (fixed seeds). They test the pipeline's logic, so they use
+art styles the networks were trained on; accuracy on the held-out style is measured by bench/eval_vision.py."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from functools import cache
+
+from vision.model import Model
+from vision.synth.render import Camera, Frame, render_frame
+from vision.synth.scene import DETECTOR_STYLES, Hand, PlacedCard, Scene, seat_cards
+
+STYLE = "sans"
+STYLES = DETECTOR_STYLES  # trained on by both networks
+CAMERA = Camera(tilt=12, tilt_dir=30, roll=8, fill=0.92, blur=0.4, noise=2.0, jpeg=90, seed=5)
+
+
+@cache
+def model() -> Model:
+    return Model()
+
+
+def play(seat: str, names: list[str], layout: str = "row", seed: int = 0,
+         spot: tuple[float, float] | None = None) -> list[PlacedCard]:
+    return seat_cards(seat, names, layout, STYLE, random.Random(seed), spot)
+
+
+def frame(cards: list[PlacedCard], hands: tuple[Hand, ...] = (), camera: Camera = CAMERA) -> Frame:
+    return render_frame(Scene(tuple(cards), hands, (40, 110, 40), seed=11), camera)
+
+
+def visible_per_seat(f: Frame, seen: float = 0.85) -> dict[str, Counter]:
+    """The cards with a corner index in view, per seat (what a read must find)."""
+    out: dict[str, Counter] = {s: Counter() for s in "SENW"}
+    for c in f.truth:
+        if max(v for _, _, v in c.indices) >= seen:
+            out[c.seat][c.name] += 1
+    return out
