@@ -165,6 +165,7 @@ class HostLink:
             if message != self.board or not self._synced:
                 self._forget_board()  # a reboot, or a new port: show everything again
             self.board, self._synced, self._expected = message, True, message.first
+            self._skip_known()
         elif isinstance(message, Heartbeat):
             self.heartbeat = message
         elif isinstance(message, Button) and self._synced:
@@ -181,14 +182,23 @@ class HostLink:
         """Presses are published in the board's order: one after a lost frame waits for the
         lost one, which the board sends again (every unacknowledged press, oldest first)."""
         pid = press_id(self.board.board_id, self.board.boot, seq)
-        ahead = (seq - self._expected) & 0xFFFF
         if pid in self._done:
             self._send(Ack(Button.TYPE), seq)  # our ack was lost: the board sent it again
-        elif ahead == 0:
-            self._expected = (seq + 1) & 0xFFFF
+        elif pid not in self._pending and seq == self._expected:
             self._pending[pid] = seq
             age = max(0, button.board_ms - button.pressed_ms) / 1000
             self._new.append(Press(pid, button.seat, button.button, round(now - age, 3)))
+            self._skip_known()
+
+    def _skip_known(self) -> None:
+        """Move the expected seq past the presses already published (their copies come again
+        after a repeated hello)."""
+        def known(seq: int) -> bool:
+            pid = press_id(self.board.board_id, self.board.boot, seq)
+            return pid in self._pending or pid in self._done
+
+        while known(self._expected):
+            self._expected = (self._expected + 1) & 0xFFFF
 
     def _forget_board(self) -> None:
         self._shown.clear()

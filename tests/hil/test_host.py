@@ -103,3 +103,15 @@ def test_presses_are_published_in_the_boards_order():
     assert link.take(now=1.0).publish == []
     link.received(five + six, now=1.25)  # the board sends every unacknowledged press again, oldest first
     assert [p.id for p in link.take(now=1.25).publish] == ["board1-2-000005", "board1-2-000006"]
+
+
+def test_a_second_hello_publishes_nothing_twice():
+    link = synced(board_id=1, boot=1, first=5)
+    five, six = (encode(Button(0, n, 100, 100).frame(seq)) for n, seq in ((0, 5), (1, 6)))
+    link.received(five + six, now=1.0)
+    assert len(link.take(now=1.0).publish) == 2
+    # the answer to a repeated sync: the board still holds both (not yet acknowledged) and resends them
+    link.received(encode(Hello(1, 1, 1, 0, 0, 2, 5).frame()) + five + six, now=1.1)
+    assert link.take(now=1.1).publish == []
+    link.received(encode(Button(2, 7, 100, 100).frame(7)), now=1.2)
+    assert [p.id for p in link.take(now=1.2).publish] == ["board1-1-000007"]
