@@ -123,6 +123,7 @@ def test_board_out_clock_cards_lights_and_beep_reach_the_pins(make_board, start_
     assert pin(state, RED["E"]) and pin(state, GREEN["E"])  # amber
     assert not pin(state, RED["S"]) and not pin(state, GREEN["S"])
     assert pin(state, LINK_LED)
+    assert state["lit"] == [1, 1, 1, 1]  # every MAX7219 out of shutdown
     assert wait_until(lambda: board.state()["beeps"] == 2, 2)  # W's red light: two beeps
 
     service.publish(BOARD_OUT, board_out({"N": {"clock": 3.0, "cards": 29}}, paused=True), retain=True)
