@@ -11,6 +11,10 @@ rendered: both save the renderer's time, about half a second a frame on two core
 when a seat's cards are a play, and each play goes to the table as ``observed`` (the camera's
 user), with the frame kept on ``frames`` when the tracker flags it.
 
+A play the table refused because it waited for the referee (a flag open at that moment) is sent
+again, with the same id, once the table's ``state`` shows no open flag: the camera reads the
+table's ``events`` and ``state`` as the scoreboard's user (``HALL_READER``) for that.
+
 Restarts: after each change the tracker's state is saved (``camera.state``) once what it emitted
 is acknowledged by the broker; a restarted camera goes on from there. A play's message id is the
 table, the scene version after which it was seen and the seat, so a play sent again after a crash
@@ -19,6 +23,7 @@ is the same message and the table applies it once.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import pickle
@@ -39,6 +44,7 @@ HAND_GAP_S = 2.0  # an empty table this long ends the hand (the players keep it 
 LONGEST_GAP_S = 60.0  # a still table is fed at most this long (the tracker's hand gap is 30 s)
 STYLES = ("letele", "sans", "serif")
 ROW = 5  # cards per row of a long play
+RECENT = 16  # observed payloads kept, to send again one the table refused
 ROW_STEP = 0.11  # table units between two rows
 
 
@@ -112,14 +118,19 @@ class Lens:
 
 
 class Camera:
-    def __init__(self, table: str, rulebook: str, run_dir: Path, seed: int, see: str, url: str):
+    def __init__(self, table: str, rulebook: str, run_dir: Path, seed: int, see: str, url: str,
+                 reader_url: str | None = None):
         from vision.tracker import Tracker
 
         self.table, self.see = table, see
         self.dir = run_dir / table
         self.reader = scene.Reader(self.dir / "scene.jsonl")
         self.state_path = self.dir / "camera.state"
-        self.url = url
+        self.url, self.reader_url = url, reader_url
+        self._lock = threading.Lock()
+        self._recent: dict[str, dict] = {}  # id -> observed payload, the latest few sent
+        self._refused: dict[str, dict] = {}  # refused while a flag was open: to send again
+        self._flags_open = False
         self.model = None
         self.lens = Lens(table, seed, STYLES[seed % len(STYLES)])
         self.tracker = Tracker(settle_s=SETTLE_S, hand_gap_s=HAND_GAP_S, decks=decks(rulebook))
@@ -153,17 +164,51 @@ class Camera:
 
             self.model = Model(threads=1)
         self.conn = Connection(self.url, f"camera-{self.table}", clean_start=True).connect()
+        reader = None
+        if self.reader_url:
+            from referee.table.protocol import topic
+
+            reader = Connection(self.reader_url, f"camera-reader-{self.table}", clean_start=True)
+            reader.subscribe(topic(self.table, "events"), self._on_event)
+            reader.subscribe(topic(self.table, "state"), self._on_state)
+            reader.connect()
         try:
             while not stop.is_set():
                 changes = [t for t in self.reader.new() if t.version > self.version]
                 for t in changes:
                     self._still(until=t.at)
                     self._look(t)
+                self._send_refused()
                 if not changes:  # time goes on, as far as settling the last change needs
                     self._still(until=min(time.time(), self.at + SETTLE_S + 2 * STILL_S))
                     stop.wait(POLL_S)
         finally:
+            if reader is not None:
+                reader.close()
             self.conn.close()
+
+    def _on_event(self, _topic: str, raw: bytes) -> None:
+        event = json.loads(raw)
+        data = event.get("data", {})
+        if event.get("kind") == "rejected" and data.get("topic") == "observed" and "waits for flag" in data.get("reason", ""):
+            with self._lock:
+                if data.get("id") in self._recent:
+                    self._refused[data["id"]] = self._recent[data["id"]]
+
+    def _on_state(self, _topic: str, raw: bytes) -> None:
+        with self._lock:
+            self._flags_open = bool(json.loads(raw).get("flags"))
+
+    def _send_refused(self) -> None:
+        from referee.table.protocol import encode, topic
+
+        with self._lock:
+            if self._flags_open or not self._refused:
+                return
+            again, self._refused = list(self._refused.values()), {}
+        for payload in again:
+            log.info("%s: %s sent again (refused while a flag was open)", self.table, payload["id"])
+            self.conn.publish(topic(self.table, "observed"), encode("observed", payload), qos=1)
 
     def _look(self, t: scene.Table) -> None:
         """A change on the table: a new picture."""
@@ -209,8 +254,12 @@ class Camera:
         image = None
         if play.reasons:  # the frame kept for the referee (an oracle camera renders it now)
             image = self._frame if self._frame is not None else self.lens.render(self._table)
-        infos = [self.conn.publish(topic(self.table, name), encode(name, payload), qos=1)
-                 for name, payload in messages(play, pid, image)]
+        out = messages(play, pid, image)
+        with self._lock:
+            self._recent[pid] = out[-1][1]
+            while len(self._recent) > RECENT:
+                del self._recent[next(iter(self._recent))]
+        infos = [self.conn.publish(topic(self.table, name), encode(name, payload), qos=1) for name, payload in out]
         for info in infos:
             info.wait_for_publish(10.0)
         self.sent += 1
@@ -226,5 +275,5 @@ def main(table: str, rulebook: str, run_dir: Path, seed: int, see: str) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    Camera(table, rulebook, run_dir, seed, see, os.environ["HALL_CAMERA"]).run(stop)
+    Camera(table, rulebook, run_dir, seed, see, os.environ["HALL_CAMERA"], os.environ.get("HALL_READER")).run(stop)
     return 0

@@ -8,6 +8,8 @@ looking at the cards on the table (the table's ``scene.jsonl``), through the con
 {'how': 'correct', 'cards': ['SA', 'SA']}
 >>> ruling({"kind": "overtime"}, None)
 {'how': 'confirm'}
+>>> ruling({"kind": "unsure", "cards": ["C6"]}, ("SK", "S6"), taken=("S6", "SK"))  # read twice
+{'how': 'dismiss'}
 """
 
 from __future__ import annotations
@@ -21,11 +23,14 @@ from referee.hall import scene
 log = logging.getLogger(__name__)
 
 
-def ruling(flag: dict, truth: tuple[str, ...] | None) -> dict:
-    """What the referee sends for ``flag``, seeing ``truth`` (the seat's cards on the table): a read
-    that differs from the cards is corrected, anything else is confirmed (the bots break no rule on
-    purpose that the camera would have to see)."""
+def ruling(flag: dict, truth: tuple[str, ...] | None, taken: tuple[str, ...] | None = None) -> dict:
+    """What the referee sends for ``flag``, seeing ``truth`` (the cards the seat put down last) and
+    ``taken`` (the seat's play in the table's current trick): a read of cards the table already took
+    is no play (dismissed), a read that differs from the cards is corrected, anything else is
+    confirmed (the bots break no rule on purpose that the camera would have to see)."""
     read = flag.get("cards") or []
+    if truth and read and taken is not None and sorted(taken) == sorted(truth):
+        return {"how": "dismiss"}
     if truth and read and sorted(read) != sorted(truth):
         return {"how": "correct", "cards": list(truth)}
     return {"how": "confirm"}
@@ -41,11 +46,18 @@ class HallReferee:
         self.user, self.password = user, password
         self.run_dir, self.say = run_dir, say
         self.ruled: set[tuple[str, str]] = set()
-        self.counts = {"confirm": 0, "correct": 0}
+        self.counts = {"confirm": 0, "correct": 0, "dismiss": 0}
         self._logged_in = False
 
     def close(self) -> None:
         self.client.close()
+
+    def _taken(self, table: str, seat: str) -> tuple[str, ...] | None:
+        """The seat's play in the table's current trick, as the scoreboard shows it."""
+        r = self.client.get(f"/api/tables/{table}")
+        state = r.json().get("state") if r.status_code == 200 else None
+        trick = (state or {}).get("current_trick") or {}
+        return next((tuple(p["cards"]) for p in trick.get("plays", []) if p["seat"] == seat), None)
 
     def step(self) -> None:
         if not self._logged_in:
@@ -63,7 +75,7 @@ class HallReferee:
                 continue
             table = scene.latest(self.run_dir / flag["table"] / "scene.jsonl")
             truth = table.last.get(flag["seat"]) if table else None
-            body = ruling(flag, truth)
+            body = ruling(flag, truth, self._taken(flag["table"], flag["seat"]))
             r = self.client.post(f"/api/console/tables/{flag['table']}/flags/{flag['flag']}", json=body)
             if r.status_code == 409:  # already resolved meanwhile
                 self.ruled.add(key)
@@ -71,5 +83,5 @@ class HallReferee:
             r.raise_for_status()
             self.ruled.add(key)
             self.counts[body["how"]] += 1
-            what = f"更正为 {' '.join(body['cards'])}" if body["how"] == "correct" else "确认"
+            what = {"correct": f"更正为 {' '.join(body.get('cards', []))}", "confirm": "确认", "dismiss": "驳回"}[body["how"]]
             self.say(f"{flag['table']} 裁判：{flag['seat']} {flag['kind']} {' '.join(flag.get('cards') or [])} → {what}")

@@ -41,7 +41,7 @@ class Hall:
         self.lines: list[str] = []
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "referee.cli", "hall", "--tables", "2", "--speed", "20", "--hands", "1",
-             "--slow", "0.03", "--seed", "7", "--see", "oracle", "--port", str(self.port), "--dir", str(self.dir)],
+             "--slow", "0.03", "--seed", "7", "--see", "vision", "--port", str(self.port), "--dir", str(self.dir)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         threading.Thread(target=self._read, daemon=True).start()
         self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=5)
