@@ -42,6 +42,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     train.add_argument("--threads", type=int, default=1)
     train.add_argument("--out", type=Path, default=Path("models"), help="the folder for cards.onnx and index.onnx")
     train.add_argument("--checkpoint", type=Path, default=None, help="the detector's checkpoint (resume / go on)")
+    train.add_argument("--extra-styles", action="store_true",
+                       help="train the classifier on six more font styles too (not the shipped model)")
     train.set_defaults(func=cmd_train)
 
 
@@ -140,6 +142,9 @@ def cmd_train(args: argparse.Namespace) -> int:
         log(str(train.train(args.out / "cards.onnx", seed=args.seed, steps=args.steps or 1800, threads=args.threads,
                             log=log, checkpoint=args.checkpoint)))
     if args.part in ("index", "both"):
+        from vision.synth.scene import EXTRA_STYLES, TRAIN_STYLES
+
+        styles = TRAIN_STYLES + (EXTRA_STYLES if args.extra_styles else [])
         log(str(index_train.train(args.out / "index.onnx", seed=args.seed, steps=args.steps or 900,
-                                  threads=args.threads, log=log)))
+                                  threads=args.threads, styles=styles, log=log)))
     return 0

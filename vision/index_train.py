@@ -54,10 +54,10 @@ class Exported(nn.Module):
         return torch.softmax(self.net(x), 1)
 
 
-def patch_sample(rng: random.Random, nprng: np.random.Generator) -> tuple[np.ndarray, int]:
+def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[str]) -> tuple[np.ndarray, int]:
     """One upright index patch (PATCH_H x PATCH_W x 3 uint8) and its class."""
     k = rng.randrange(len(ALL_CARDS))
-    style = rng.choice(TRAIN_STYLES)
+    style = rng.choice(styles)
     card = art(style, ALL_CARDS[k])
     h, w = card.shape[:2]
     pad = 50  # the canvas holds the card's top-left corner and what lies around it, at art resolution
@@ -66,12 +66,12 @@ def patch_sample(rng: random.Random, nprng: np.random.Generator) -> tuple[np.nda
     canvas[:] = felt
     canvas += nprng.normal(0, 6, canvas.shape[:2])[..., None]
     if rng.random() < 0.3:  # lying on another card
-        under = art(rng.choice(TRAIN_STYLES), rng.choice(ALL_CARDS))
+        under = art(rng.choice(styles), rng.choice(ALL_CARDS))
         dx, dy = rng.randint(-40, 10), rng.randint(-40, 10)
         blend(canvas, under, pad + dx, pad + dy)
     blend(canvas, card, pad, pad)
     if rng.random() < 0.7:  # the next card of a fan or row over the far side
-        over = art(rng.choice(TRAIN_STYLES), rng.choice(ALL_CARDS))
+        over = art(rng.choice(styles), rng.choice(ALL_CARDS))
         m = cv2.getRotationMatrix2D((0, 0), rng.uniform(-20, 20), 1.0)
         m[:, 2] += (pad + w * rng.uniform(0.27, 0.9), pad + h * rng.uniform(-0.2, 0.3))
         if rng.random() < 0.4:  # or below it
@@ -114,10 +114,10 @@ def blend(canvas: np.ndarray, rgba: np.ndarray, x: int, y: int) -> None:
 BIG = (40, 56)  # patches kept from rendered frames, cut larger so that jitter can be applied later
 
 
-def frame_patches(rng: random.Random) -> list[tuple[np.ndarray, int]]:
+def frame_patches(rng: random.Random, styles: list[str]) -> list[tuple[np.ndarray, int]]:
     """Upright index patches (BIG) cut from one rendered camera frame warped to the canonical view with the true
     homography (as the pipeline sees them), for every index at least 85% visible."""
-    frame = render_frame(random_scene(rng, TRAIN_STYLES, decks=rng.choice([1, 2, 3]), max_cards=rng.choice([4, 8])),
+    frame = render_frame(random_scene(rng, styles, decks=rng.choice([1, 2, 3]), max_cards=rng.choice([4, 8])),
                          random_camera(rng))
     zoom = rng.uniform(0.9, 1.1)
     view = canon_view(frame.image, frame.homography, zoom)
@@ -145,9 +145,10 @@ def jittered(big: np.ndarray, rng: random.Random, nprng: np.random.Generator) ->
     return patch
 
 
-def batch(rng: random.Random, nprng: np.random.Generator, size: int, pool: list) -> tuple[torch.Tensor, torch.Tensor]:
+def batch(rng: random.Random, nprng: np.random.Generator, size: int, pool: list,
+          styles: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
     """Half drawn from the art, half from rendered frames (``pool``)."""
-    drawn = [patch_sample(rng, nprng) for _ in range(size // 2)]
+    drawn = [patch_sample(rng, nprng, styles) for _ in range(size // 2)]
     kept = [(jittered(big, rng, nprng), k) for big, k in (rng.choice(pool) for _ in range(size - size // 2))]
     xs, ys = zip(*(drawn + kept))
     x = torch.from_numpy(np.stack(xs).astype(np.float32) / 255).permute(0, 3, 1, 2).contiguous()
@@ -163,7 +164,7 @@ def export(net: IndexClassifier, path: Path) -> None:
 
 
 def train(out: Path, *, seed: int = 2026, steps: int = 900, batch_size: int = 96, threads: int = 1,
-          pool_patches: int = 8000, log=print) -> dict:
+          pool_patches: int = 8000, styles: list[str] = TRAIN_STYLES, log=print) -> dict:
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     rng, nprng = random.Random(seed), np.random.default_rng(seed)
@@ -173,12 +174,12 @@ def train(out: Path, *, seed: int = 2026, steps: int = 900, batch_size: int = 96
     t0 = time.time()
     pool: list = []
     while len(pool) < pool_patches // 2:
-        pool += frame_patches(rng)
+        pool += frame_patches(rng, styles)
     log(json.dumps({"pool": len(pool), "s": round(time.time() - t0, 1)}))
     for step in range(steps):
         if step % 4 == 0:  # a fresh rendered frame every 4 steps
-            pool += frame_patches(rng)
-        x, y = batch(rng, nprng, batch_size, pool)
+            pool += frame_patches(rng, styles)
+        x, y = batch(rng, nprng, batch_size, pool, styles)
         logits = net(x)
         loss = F.cross_entropy(logits, y)
         opt.zero_grad()
@@ -192,4 +193,4 @@ def train(out: Path, *, seed: int = 2026, steps: int = 900, batch_size: int = 96
         if (step + 1) % 250 == 0:
             export(net, out)
     export(net, out)
-    return {"seed": seed, "steps": steps, "batch": batch_size, "seconds": round(time.time() - t0, 1)}
+    return {"seed": seed, "steps": steps, "batch": batch_size, "styles": styles, "seconds": round(time.time() - t0, 1)}

@@ -23,7 +23,7 @@ from torch import nn
 from vision.canon import canon_homography, canon_view
 from vision.geometry import CANON
 from vision.synth.render import random_camera, render_frame
-from vision.synth.scene import ALL_CARDS, DETECTOR_STYLES, random_scene
+from vision.synth.scene import ALL_CARDS, TRAIN_STYLES, random_scene
 TILE = 112
 STRIDE = 4
 OFFSET_SCALE = 64.0
@@ -70,7 +70,7 @@ class Exported(nn.Module):
 
 def frame_sample(rng: random.Random) -> tuple[np.ndarray, list[tuple[float, float, int, float, float, float]]]:
     """One rendered frame in the canonical view and its indices: (x, y, class, visible, dx, dy) canonical px."""
-    frame = render_frame(random_scene(rng, DETECTOR_STYLES, decks=rng.choice([1, 2, 3, 4]), max_cards=rng.choice([4, 8, 12])),
+    frame = render_frame(random_scene(rng, TRAIN_STYLES, decks=rng.choice([1, 2, 3, 4]), max_cards=rng.choice([4, 8, 12])),
                          random_camera(rng))
     zoom = rng.uniform(0.88, 1.12)
     hom = frame.homography.copy()

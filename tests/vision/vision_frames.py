@@ -9,10 +9,10 @@ from functools import cache
 
 from vision.model import Model
 from vision.synth.render import Camera, Frame, render_frame
-from vision.synth.scene import DETECTOR_STYLES, Hand, PlacedCard, Scene, seat_cards
+from vision.synth.scene import TRAIN_STYLES, Hand, PlacedCard, Scene, seat_cards
 
 STYLE = "sans"
-STYLES = DETECTOR_STYLES  # trained on by both networks
+STYLES = TRAIN_STYLES  # trained on by both networks
 CAMERA = Camera(tilt=12, tilt_dir=30, roll=8, fill=0.92, blur=0.4, noise=2.0, jpeg=90, seed=5)
 
 
