@@ -226,10 +226,9 @@ def main(table: str, rulebook: str, scene_path: Path, buttons: Path | None, seed
     player.scene_path, player.buttons, player.stop_event = scene_path, buttons, stop
     player.watch = HallWatch()
 
-    def on_signal(*_: object) -> None:
+    def on_signal(*_: object) -> None:  # the players run in this (main) thread: any wait ends here
         stop.set()
-        with player.watch._cond:
-            player.watch._cond.notify_all()
+        raise SystemExit(0)
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
