@@ -120,9 +120,8 @@ class Seeing(Timed):
 
     def __init__(self, *args, model=None, **kwargs):
         super().__init__(*args, **kwargs)
-        from vision.tracker import Tracker
-
         from referee.hall.camera import Lens, decks
+        from vision.tracker import Tracker
 
         self.model, self.lens = model, Lens(self.table, 7, "sans")
         self.tracker = Tracker(settle_s=0.25, decks=decks(RULEBOOK))
@@ -143,9 +142,8 @@ class Seeing(Timed):
         return plays
 
     def see(self, seat, cards):
-        from vision.read import read_frame
-
         from referee.hall.scene import Table
+        from vision.read import read_frame
 
         state = self.watch.state
         trick = state["current_trick"]
@@ -181,9 +179,8 @@ def row(name: str, lat: list[float], note: str = "") -> None:
 def part_path(args, workdir: Path) -> None:
     from playwright.sync_api import sync_playwright
 
-    from vision.model import Model
-
     from referee.hall.camera import model_ready
+    from vision.model import Model
 
     model = Model(threads=1) if model_ready() else None
     tables = ["t01"]

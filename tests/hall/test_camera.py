@@ -54,7 +54,7 @@ def test_plays_become_observed_once_even_across_a_restart(tmp_path, broker, conn
     got = inbox()
     connect("console").subscribe(OBSERVED, got)
     time.sleep(0.3)
-    camera, stop, thread = run_camera(tmp_path, broker, see)
+    _, stop, thread = run_camera(tmp_path, broker, see)
     plays = [("S", ["SA", "SA"]), ("E", ["D3", "D4"]), ("N", ["HT", "HT"]), ("W", ["C9", "CK"])]
     for seat, cards in plays:
         players.lay(seat, cards)
@@ -62,7 +62,7 @@ def test_plays_become_observed_once_even_across_a_restart(tmp_path, broker, conn
     stop.set()
     thread.join(10)
     players.clear()  # the trick is taken while the camera is down
-    camera, stop, thread = run_camera(tmp_path, broker, see)  # goes on from its saved state
+    _, stop, thread = run_camera(tmp_path, broker, see)  # goes on from its saved state
     players.lay("S", ["SA"])
     got.wait_for(lambda t, p: len(got.payloads()) == 5, timeout=30)
     time.sleep(1.0)
