@@ -2,8 +2,11 @@
 
 A seat's new cards are emitted once its view (the cards and where they lie) has been still for ``settle_s`` with
 nothing over the seat (a hand or sleeve: ``busy``). Only cards not yet emitted this trick are emitted, so a hand
-passing over a play never emits it twice. A table empty (and uncovered) for ``settle_s`` ends the trick: its cards
-have left the table; empty for ``hand_gap_s`` ends the hand. Every play is checked by :mod:`vision.sanity`.
+passing over a play never emits it twice. A seat whose area has been empty (and uncovered) for ``settle_s`` after
+its play has picked its cards up: a :class:`Removal` waits in ``removals`` for the caller (:func:`drain`; the table
+service's ``removed`` input, an early pickup when the trick was not complete). Only a wholly empty area counts, so
+a corner the model misses never reads as a pickup. A table empty for ``settle_s`` ends the trick: its cards have
+left the table; empty for ``hand_gap_s`` ends the hand. Every play is checked by :mod:`vision.sanity`.
 
 >>> from vision.read import SeenCard
 >>> t = Tracker(settle_s=0.5)
@@ -40,6 +43,15 @@ class Play:
 
 
 @dataclass(frozen=True)
+class Removal:
+    """A seat's played cards left the table (picked up) at ``at``."""
+
+    seat: str
+    cards: tuple[str, ...]
+    at: float
+
+
+@dataclass(frozen=True)
 class SeatState:
     anchor: tuple[SeenCard, ...] = ()  # the view that has been still since ``since``
     since: float | None = None
@@ -55,6 +67,7 @@ class Tracker:
     lead_size: int | None = None  # cards in the first play of this trick
     left: tuple[str, ...] = ()  # cards of this hand's earlier tricks
     empty_since: float | None = None
+    removals: tuple[Removal, ...] = ()  # seen, not yet taken by the caller (``drain``)
 
 
 def same_view(a: tuple[SeenCard, ...], b: tuple[SeenCard, ...]) -> bool:
@@ -76,11 +89,17 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float) ->
     seats = dict(t.seats)
     on_table = Counter(c.name for c in cards)
     lead_size, left = t.lead_size, Counter(t.left)
+    removals, gone_now = list(t.removals), []
     for seat in SEATS:
         view = tuple(c for c in cards if c.seat == seat)
         s = seats[seat]
         if busy.get(seat) or not same_view(view, s.anchor) or s.since is None:
             seats[seat] = replace(s, anchor=view, since=None if busy.get(seat) else at)
+            continue
+        if not view and s.emitted and at - s.since >= t.settle_s:  # picked up
+            removals.append(Removal(seat, tuple(sorted(s.emitted)), at))
+            gone_now += s.emitted
+            seats[seat] = replace(s, emitted=())
             continue
         new = Counter(c.name for c in view) - Counter(s.emitted)
         if not new or at - s.since < t.settle_s:
@@ -97,14 +116,20 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float) ->
         seats[seat] = replace(s, emitted=s.emitted + fresh)
     empty = not cards and not any(busy.values())
     empty_since = (t.empty_since if t.empty_since is not None else at) if empty else None
-    out = replace(t, seats=seats, lead_size=lead_size, empty_since=empty_since)
-    if empty_since is not None and at - empty_since >= t.settle_s and any(s.emitted for s in seats.values()):
+    out = replace(t, seats=seats, lead_size=lead_size, empty_since=empty_since, removals=tuple(removals),
+                  left=t.left + tuple(gone_now))
+    if empty_since is not None and at - empty_since >= t.settle_s and (lead_size is not None or gone_now):
         gone = tuple(c for s in seats.values() for c in s.emitted)
         out = replace(out, seats={k: replace(s, emitted=()) for k, s in seats.items()}, lead_size=None,
-                      left=t.left + gone)
+                      left=out.left + gone)
     if empty_since is not None and at - empty_since >= t.hand_gap_s and out.left:
         out = replace(out, left=())
     return out, tuple(plays)
+
+
+def drain(t: Tracker) -> tuple[Tracker, tuple[Removal, ...]]:
+    """The removals seen so far, and the tracker without them."""
+    return replace(t, removals=()), t.removals
 
 
 def _pick(view: tuple[SeenCard, ...], new: Counter) -> list[SeenCard]:

@@ -18,7 +18,7 @@ import numpy as np
 from vision.calibrate import NotCalibrated, calibrate
 from vision.model import Model
 from vision.read import read_frame
-from vision.tracker import Play, Tracker, step
+from vision.tracker import Play, Tracker, drain, step
 
 FRAME_CHARS = 240_000  # the frames schema's limit on the base64 JPEG
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
@@ -107,6 +107,10 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
                     continue
             reading = read_frame(frame, model, calibration)
             tracker, plays = step(tracker, list(reading.cards), reading.busy or {}, at)
+            tracker, removals = drain(tracker)
+            for r in removals:  # picked up: the table service tells an early pickup from a cleared trick
+                payload = {"v": 1, "id": ids.next(), "seat": r.seat, "cards": list(r.cards), "confidence": 0.95, "at": r.at}
+                conn.publish(topic(table, "removed"), encode("removed", payload), qos=1)
             for play in plays:
                 msg_id = ids.next()
                 for name_, payload in messages(play, msg_id, frame):

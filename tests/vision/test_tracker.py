@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from vision.read import SeenCard, read_frame
 from vision.synth.scene import Hand
-from vision.tracker import Tracker, step
+from vision.tracker import Tracker, drain, step
 
 from vision_frames import frame, model, play
 
@@ -61,6 +61,29 @@ def test_a_cleared_trick_starts_the_next():
     plays, tracker = run([(0.0, S_PAIR, ()), (1.5, trick, ()), (3.0, [], ()), (4.5, again, ())])
     assert [(p.seat, p.cards) for p in plays] == [("S", ("HQ", "HQ")), ("E", ("H3", "H4")), ("S", ("HQ", "HQ"))]
     assert sorted(tracker.left) == ["H3", "H4", "HQ", "HQ"]
+
+
+def test_cards_picked_up_are_removals_and_a_missed_corner_is_not():
+    t = Tracker(settle_s=0.5)
+    south, east = [seen("SA", "S")], [seen("H3", "E", at=(0.8, 0.5)), seen("H4", "E", at=(0.8, 0.55))]
+    for at in (0.0, 0.6):
+        t, _ = step(t, south, {}, at)
+    for at in (1.0, 1.6):
+        t, _ = step(t, south + east[:1], {}, at)  # E's second card unseen (a missed corner): no removal
+    t, gone = drain(t)
+    assert gone == ()
+    for at in (2.0, 2.6):
+        t, _ = step(t, east, {"S": at < 2.5}, at)  # S's area empty, but an arm over it until 2.5
+    t, gone = drain(t)
+    assert gone == ()
+    t, _ = step(t, east, {}, 3.2)
+    t, gone = drain(t)
+    assert [(r.seat, r.cards) for r in gone] == [("S", ("SA",))]
+    for at in (4.0, 4.6):
+        t, _ = step(t, [], {}, at)
+    t, gone = drain(t)
+    assert [(r.seat, r.cards) for r in gone] == [("E", ("H3", "H4"))] and t.lead_size is None
+    assert sorted(t.left) == ["H3", "H4", "SA"]
 
 
 def seen(name, seat, conf=0.99, at=(0.5, 0.8)):

@@ -21,12 +21,12 @@ FPS = 10
 def video(tmp_path_factory):
     south = play("S", ["HQ", "HQ"], "row", 31)
     east = play("E", ["H3", "H4", "H5"], "row", 32)  # three cards to a lead of two: flagged
-    states = [(0.0, []), (0.5, south), (2.0, south + east)]
+    states = [(0.0, []), (0.5, south), (2.0, south + east), (3.2, east), (4.4, [])]  # S picks up early, then E
     path = tmp_path_factory.mktemp("watch") / "table.mp4"
     images = [frame(cards).image for _, cards in states]
     out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (1280, 960))
     assert out.isOpened()
-    for n in range(int(3.8 * FPS)):
+    for n in range(int(5.6 * FPS)):
         out.write(images[max(i for i, (t0, _) in enumerate(states) if t0 <= n / FPS)])
     out.release()
     return path
@@ -37,6 +37,7 @@ def test_watch_publishes_observed_and_kept_frames(broker, connect, inbox, video)
     console = connect("console")
     console.subscribe(topic("t1", "observed"), box)
     console.subscribe(topic("t1", "frames"), box)
+    console.subscribe(topic("t1", "removed"), box)
     assert console.wait_subscribed(5)
     done = subprocess.run([sys.executable, "-m", "referee.cli", "vision", "watch", "--table", "t1", "--source",
                            str(video), "--broker", broker.url("camera-t1"), "--fps", str(FPS)],
@@ -51,6 +52,9 @@ def test_watch_publishes_observed_and_kept_frames(broker, connect, inbox, video)
     assert [(f["id"], f["seat"]) for f in frames] == [(observed[1]["id"], "E")]
     assert "wrong size" in frames[0]["reason"] and len(frames[0]["jpeg"]) <= 240_000
     assert "2 plays sent" in done.stdout
+    removed = [decode("removed", p) for p in box.payloads(topic("t1", "removed"))]
+    assert [(r["seat"], r["cards"]) for r in removed] == [("S", ["HQ", "HQ"]), ("E", ["H3", "H4", "H5"])]
+    assert removed[0]["at"] < removed[1]["at"] and len({r["id"] for r in removed + observed}) == 4
 
 
 def test_watch_without_a_source_is_a_clear_error(broker, tmp_path):
