@@ -131,6 +131,7 @@ class Camera:
         self._recent: dict[str, dict] = {}  # id -> observed payload, the latest few sent
         self._refused: dict[str, dict] = {}  # refused while a flag was open: to send again
         self._flags_open = False
+        self._stop = threading.Event()
         self.model = None
         self.lens = Lens(table, seed, STYLES[seed % len(STYLES)])
         self.tracker = Tracker(settle_s=SETTLE_S, hand_gap_s=HAND_GAP_S, decks=decks(rulebook))
@@ -159,6 +160,7 @@ class Camera:
     def run(self, stop: threading.Event) -> None:
         from referee.table.mqtt import Connection
 
+        self._stop = stop
         if self.see == "vision":
             from vision.model import Model
 
@@ -259,9 +261,12 @@ class Camera:
             self._recent[pid] = out[-1][1]
             while len(self._recent) > RECENT:
                 del self._recent[next(iter(self._recent))]
-        infos = [self.conn.publish(topic(self.table, name), encode(name, payload), qos=1) for name, payload in out]
-        for info in infos:
-            info.wait_for_publish(10.0)
+        for name, payload in out:
+            self.conn.publish(topic(self.table, name), encode(name, payload), qos=1)
+        while not self.conn.flush(1.0):  # the broker has it before the tracker's state is saved
+            if self._stop.is_set():
+                raise SystemExit(0)
+            log.warning("%s: the broker has not acknowledged %s yet", self.table, pid)
         self.sent += 1
         log.info("%s: %s %s (%.2f)%s", self.table, play.seat, " ".join(play.cards), play.confidence,
                  f" flagged: {'; '.join(play.reasons)}" if play.reasons else "")
@@ -273,7 +278,7 @@ def main(table: str, rulebook: str, run_dir: Path, seed: int, see: str) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    for sig in (signal.SIGINT, signal.SIGTERM):  # set from a thread: a handler must take no lock
+        signal.signal(sig, lambda *_: threading.Thread(target=stop.set, daemon=True).start())
     Camera(table, rulebook, run_dir, seed, see, os.environ["HALL_CAMERA"], os.environ.get("HALL_READER")).run(stop)
     return 0

@@ -227,7 +227,7 @@ def main(table: str, rulebook: str, scene_path: Path, buttons: Path | None, seed
     player.watch = HallWatch()
 
     def on_signal(*_: object) -> None:  # the players run in this (main) thread: any wait ends here
-        stop.set()
+        threading.Thread(target=stop.set, daemon=True).start()  # a handler must take no lock
         raise SystemExit(0)
 
     signal.signal(signal.SIGTERM, on_signal)

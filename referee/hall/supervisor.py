@@ -228,8 +228,8 @@ def run(opts: Options) -> int:
     """``cardtable hall``."""
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     stop = threading.Event()
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    for sig in (signal.SIGINT, signal.SIGTERM):  # set from a thread: a handler must take no lock
+        signal.signal(sig, lambda *_: threading.Thread(target=stop.set, daemon=True).start())
     try:
         hall = Supervisor(opts)
     except ValueError as exc:
