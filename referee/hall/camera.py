@@ -30,7 +30,7 @@ import pickle
 import random
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from referee.hall import scene
@@ -243,6 +243,9 @@ class Camera:
 
         self.fed = at
         self.tracker, plays = step(self.tracker, self._view, self._busy, at)
+        # Pickups are not sent from the hall yet (``vision watch`` sends them as ``removed``): with them
+        # the hall's kill-and-restart test stalled, not yet understood. Taken, so they do not pile up.
+        self.tracker = replace(self.tracker, removals=())
         for play in plays:
             self._send(play)
         if plays:

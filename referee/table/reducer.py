@@ -260,28 +260,28 @@ class Reducer:
     def _removed(self, p: dict) -> Reducer:
         """Cards face up in front of ``seat`` left the table: normal once their trick is complete;
         before every seat has played, an early pickup (牌一经触桌，不得收回), flagged for the referee.
-        An unsure read of it is ignored (nothing is flagged on a guess)."""
+        An unsure read of it is ignored (nothing is flagged on a guess), and so is any pickup while a
+        flag is open (the trick may be complete once the referee confirms its last play)."""
         seat = p["seat"]
         try:
             cards = Cards.parse(p["cards"])
         except CardError as exc:
             raise _Reject(str(exc)) from None
-        if p["confidence"] < CONFIDENT:
+        if p["confidence"] < CONFIDENT or self.flags:  # while the table waits for the referee, who is there
             return self
-        face_up, complete = self._face_up(seat)
-        if face_up is None:
-            return self  # this game's reducer does not follow pickups
-        if not face_up.contains(cards):
-            raise _Reject(f"{seat}: {cards} did not lie face up in front of {seat} (there: {face_up or 'nothing'})")
-        if complete:
+        where = self._pickup(seat, cards)
+        if where in ("untracked", "cleared"):  # a game that does not follow pickups, or a complete trick
             return self
+        if where != "early":
+            raise _Reject(f"{seat}: {cards} did not lie face up in front of {seat}")
         return self._flag(seat, "early_pickup", cards, f"{seat} picked up {cards} before the trick was complete",
                           None, "牌一经触桌，不得收回（一圈未完即收牌）", {})
 
-    def _face_up(self, seat: str) -> tuple[Cards | None, bool]:
-        """The cards ``seat`` has face up in the latest trick, and whether that trick is complete;
-        ``(None, True)`` where the game's reducer does not follow what lies on the table."""
-        return None, True
+    def _pickup(self, seat: str, cards: Cards) -> str:
+        """Where ``seat``'s picked-up ``cards`` lay: ``cleared`` (a complete trick), ``early`` (a
+        trick not every seat has played to), ``nowhere``, or ``untracked`` (the game's reducer does
+        not follow what lies on the table)."""
+        return "untracked"
 
     def _seen(self, seat: str, cards: Cards, p: dict) -> Reducer:
         raise NotImplementedError

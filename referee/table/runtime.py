@@ -184,11 +184,13 @@ class Table(Reducer):
     def _out_of_turn_rule(self) -> tuple[str, dict]:
         return "越序出牌", {"points": self.rules.penalties.get("out_of_turn", {}).get("points", 0)}
 
-    def _face_up(self, seat: str) -> tuple[Cards | None, bool]:
-        trick = self.judge.tricks[-1] if self.judge and self.judge.tricks else None
-        if trick is None:
-            return Cards(), True
-        return dict(trick.plays).get(seat, Cards()), len(trick.plays) == 4
+    def _pickup(self, seat: str, cards: Cards) -> str:
+        tricks = self.judge.tricks[-2:] if self.judge else ()
+        if tricks and dict(tricks[-1].plays).get(seat, Cards()).contains(cards):
+            return "cleared" if len(tricks[-1].plays) == 4 else "early"
+        if len(tricks) == 2 and len(tricks[-1].plays) < 4 and dict(tricks[0].plays).get(seat, Cards()).contains(cards):
+            return "cleared"  # the last trick's cards, picked up as (or just after) the next is led
+        return "nowhere"
 
     def _could_be_play(self, seat: str, cards: Cards) -> bool:
         trick = self.judge.tricks[-1] if self.judge and self.judge.tricks else None

@@ -241,3 +241,18 @@ def test_a_trick_picked_up_before_every_seat_played_is_flagged():
     before = len(d.outputs)
     d.send("removed", {"seat": "S", "cards": ["S3", "S3"], "confidence": 0.97})  # the trick is complete: normal
     assert d.outputs[before:] == [] and not d.table.flags
+
+
+def test_a_pickup_seen_after_the_next_lead_is_the_cleared_trick():
+    d = Driver()
+    d.start()
+    d.declare_and_take_kitty()
+    for seat, cards in (("S", ["S3", "S3"]), ("E", ["S5", "S6"]), ("N", ["S7", "S8"]), ("W", ["S9", "ST"])):
+        d.send("observed", {"seat": seat, "cards": cards, "confidence": 0.99})
+    leader = d.table.turn()
+    d.send("observed", {"seat": leader, "cards": ["DA"], "confidence": 0.99})  # the next lead, seen first
+    before = len(d.outputs)
+    d.send("removed", {"seat": "E", "cards": ["S5", "S6"], "confidence": 0.97})
+    assert d.outputs[before:] == [] and not d.table.flags
+    d.send("removed", {"seat": leader, "cards": ["DA"], "confidence": 0.97})  # the lead itself: early
+    assert d.table.flags[-1].kind == "early_pickup"
