@@ -30,7 +30,7 @@ import pickle
 import random
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.hall import scene
@@ -239,17 +239,25 @@ class Camera:
             self._feed(max(self.fed + STILL_S, self.at))
 
     def _feed(self, at: float) -> None:
-        from vision.tracker import step
+        from vision.tracker import drain, step
 
         self.fed = at
         self.tracker, plays = step(self.tracker, self._view, self._busy, at)
-        # Pickups are not sent from the hall yet (``vision watch`` sends them as ``removed``): with them
-        # the hall's kill-and-restart test stalled, not yet understood. Taken, so they do not pile up.
-        self.tracker = replace(self.tracker, removals=())
+        self.tracker, removals = drain(self.tracker)
         for play in plays:
             self._send(play)
-        if plays:
+        for removal in removals:
+            self._send_removed(removal)
+        if plays or removals:
             self._save()
+
+    def _send_removed(self, removal) -> None:
+        """Cards picked up (the table service tells an early pickup from a cleared trick)."""
+        from referee.table.protocol import encode, topic
+
+        payload = {"v": 1, "id": f"cam-{self.table}-{self.version}-{removal.seat}-up", "seat": removal.seat,
+                   "cards": list(removal.cards), "confidence": 0.95, "at": removal.at}
+        self.conn.publish(topic(self.table, "removed"), encode("removed", payload), qos=1)
 
     def _send(self, play) -> None:
         from referee.table.protocol import encode, topic

@@ -270,8 +270,10 @@ class Reducer:
         if p["confidence"] < CONFIDENT or self.flags:  # while the table waits for the referee, who is there
             return self
         where = self._pickup(seat, cards)
-        if where in ("untracked", "cleared"):  # a game that does not follow pickups, or a complete trick
+        if where == "untracked":  # a game whose reducer does not follow what lies on the table
             return self
+        if where == "cleared":
+            return self._event("picked_up", {"seat": seat, "cards": cards.names()})
         if where != "early":
             raise _Reject(f"{seat}: {cards} did not lie face up in front of {seat}")
         return self._flag(seat, "early_pickup", cards, f"{seat} picked up {cards} before the trick was complete",

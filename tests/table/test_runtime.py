@@ -240,7 +240,7 @@ def test_a_trick_picked_up_before_every_seat_played_is_flagged():
         d.send("observed", {"seat": seat, "cards": cards, "confidence": 0.99})
     before = len(d.outputs)
     d.send("removed", {"seat": "S", "cards": ["S3", "S3"], "confidence": 0.97})  # the trick is complete: normal
-    assert d.outputs[before:] == [] and not d.table.flags
+    assert d.kinds()[-1] == "picked_up" and len(d.outputs) == before + 1 and not d.table.flags
 
 
 def test_a_pickup_seen_after_the_next_lead_is_the_cleared_trick():
@@ -253,6 +253,6 @@ def test_a_pickup_seen_after_the_next_lead_is_the_cleared_trick():
     d.send("observed", {"seat": leader, "cards": ["DA"], "confidence": 0.99})  # the next lead, seen first
     before = len(d.outputs)
     d.send("removed", {"seat": "E", "cards": ["S5", "S6"], "confidence": 0.97})
-    assert d.outputs[before:] == [] and not d.table.flags
+    assert [o.payload["kind"] for o in d.outputs[before:]] == ["picked_up"] and not d.table.flags
     d.send("removed", {"seat": leader, "cards": ["DA"], "confidence": 0.97})  # the lead itself: early
     assert d.table.flags[-1].kind == "early_pickup"
