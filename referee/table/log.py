@@ -126,13 +126,7 @@ class EventLog:
         redelivered input). Raises ValueError, logging nothing, for a blank ``kind``,
         a non-finite ``at``, or a payload that is not an object JSON keeps exactly.
         """
-        if not isinstance(kind, str) or not kind:
-            raise ValueError(f"event kind must be a non-empty string, not {kind!r}")
-        if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at):
-            raise ValueError(f"event time must be a finite number of seconds, not {at!r}")
-        if input_id is not None and (not isinstance(input_id, str) or not input_id):
-            raise ValueError(f"input_id must be a non-empty string or None, not {input_id!r}")
-        text = _dump(payload)
+        row = _row(kind, payload, at, input_id)
         with self._lock:
             conn = self._open_conn()
             # One statement, so one transaction and one commit: the id is looked up and the entry
@@ -140,24 +134,13 @@ class EventLog:
             # call into SQLite also means the calling thread gives up Python's GIL once, not four
             # times: the service's network thread appends while its worker computes.
             try:
-                if input_id is None:
-                    cursor = conn.execute(
-                        "INSERT INTO events (kind, at, input_id, payload) VALUES (?, ?, NULL, ?)",
-                        (kind, float(at), text),
-                    )
-                else:
-                    cursor = conn.execute(
-                        "INSERT INTO events (kind, at, input_id, payload) SELECT ?, ?, ?, ?"
-                        " WHERE NOT EXISTS (SELECT 1 FROM events WHERE input_id = ?)",
-                        (kind, float(at), input_id, text, input_id),
-                    )
+                return _insert(conn, row)
             except sqlite3.IntegrityError:  # another connection logged the same id meanwhile
                 if input_id is not None and conn.execute(
                     "SELECT 1 FROM events WHERE input_id = ?", (input_id,)
                 ).fetchone():
                     return None
                 raise
-        return cursor.lastrowid if cursor.rowcount == 1 else None
 
     def append_many(
         self, items: Iterable[tuple[str, dict[str, Any], float, str | None]], meta: dict[str, str] | None = None
@@ -170,32 +153,11 @@ class EventLog:
         Raises ValueError, logging nothing of the batch, when any item is one ``append`` refuses.
         """
         meta = _check_meta(meta or {})
-        rows = []
-        for kind, payload, at, input_id in items:
-            if not isinstance(kind, str) or not kind:
-                raise ValueError(f"event kind must be a non-empty string, not {kind!r}")
-            if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at):
-                raise ValueError(f"event time must be a finite number of seconds, not {at!r}")
-            if input_id is not None and (not isinstance(input_id, str) or not input_id):
-                raise ValueError(f"input_id must be a non-empty string or None, not {input_id!r}")
-            rows.append((kind, float(at), input_id, _dump(payload)))
+        rows = [_row(*item) for item in items]
         if not rows and not meta:
             return []
-        seqs: list[int | None] = []
         with self._lock, _transaction(self._open_conn()) as conn:
-            for kind, at, input_id, text in rows:
-                if input_id is None:
-                    cursor = conn.execute(
-                        "INSERT INTO events (kind, at, input_id, payload) VALUES (?, ?, NULL, ?)",
-                        (kind, at, text),
-                    )
-                else:
-                    cursor = conn.execute(
-                        "INSERT INTO events (kind, at, input_id, payload) SELECT ?, ?, ?, ?"
-                        " WHERE NOT EXISTS (SELECT 1 FROM events WHERE input_id = ?)",
-                        (kind, at, input_id, text, input_id),
-                    )
-                seqs.append(cursor.lastrowid if cursor.rowcount == 1 else None)
+            seqs = [_insert(conn, row) for row in rows]
             conn.executemany(_SET_META, meta.items())
         return seqs
 
@@ -264,6 +226,33 @@ class EventLog:
 
     def __repr__(self) -> str:
         return f"EventLog({str(self.path)!r}{'' if self._conn else ', closed'})"
+
+
+def _row(kind: str, payload: dict[str, Any], at: float, input_id: str | None) -> tuple[str, float, str | None, str]:
+    """An entry checked and ready to insert: ``(kind, at, input_id, payload as JSON)``; ValueError if not."""
+    if not isinstance(kind, str) or not kind:
+        raise ValueError(f"event kind must be a non-empty string, not {kind!r}")
+    if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at):
+        raise ValueError(f"event time must be a finite number of seconds, not {at!r}")
+    if input_id is not None and (not isinstance(input_id, str) or not input_id):
+        raise ValueError(f"input_id must be a non-empty string or None, not {input_id!r}")
+    return kind, float(at), input_id, _dump(payload)
+
+
+def _insert(conn: sqlite3.Connection, row: tuple[str, float, str | None, str]) -> int | None:
+    """Insert one checked entry (one statement: the id is looked up and the entry added together,
+    as an insert that hit the UNIQUE id would still use up a seq); its seq, or None when its
+    ``input_id`` is logged already."""
+    kind, at, input_id, text = row
+    if input_id is None:
+        cursor = conn.execute("INSERT INTO events (kind, at, input_id, payload) VALUES (?, ?, NULL, ?)", (kind, at, text))
+    else:
+        cursor = conn.execute(
+            "INSERT INTO events (kind, at, input_id, payload) SELECT ?, ?, ?, ?"
+            " WHERE NOT EXISTS (SELECT 1 FROM events WHERE input_id = ?)",
+            (kind, at, input_id, text, input_id),
+        )
+    return cursor.lastrowid if cursor.rowcount == 1 else None
 
 
 @contextlib.contextmanager
