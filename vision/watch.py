@@ -18,9 +18,10 @@ import numpy as np
 from vision.calibrate import NotCalibrated, calibrate
 from vision.model import Model
 from vision.read import read_frame
-from vision.tracker import Play, Tracker, drain, step
+from vision.tracker import Play, Removal, Tracker, drain, step
 
 FRAME_CHARS = 240_000  # the frames schema's limit on the base64 JPEG
+REMOVAL_CONFIDENCE = 0.95  # a seat's area seen wholly empty and uncovered for the settle time
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
 
 
@@ -73,6 +74,12 @@ def messages(play: Play, msg_id: str, image: np.ndarray) -> list[tuple[str, dict
     return out
 
 
+def removal_message(removal: Removal, msg_id: str) -> tuple[str, dict]:
+    """What cards picked up publish: a ``removed`` (the tracker saw the seat's area wholly empty)."""
+    return "removed", {"v": 1, "id": msg_id, "seat": removal.seat, "cards": list(removal.cards),
+                       "confidence": REMOVAL_CONFIDENCE, "at": removal.at}
+
+
 def watch(source: str, table: str, broker: str, model: Model, *, name: str | None = None, decks: int = 3,
           settle_s: float = 0.8, fps: float = 10.0, clock: Callable[[], float] = time.time,
           log: Callable[[str], None] = print) -> int:
@@ -108,9 +115,9 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
             reading = read_frame(frame, model, calibration)
             tracker, plays = step(tracker, list(reading.cards), reading.busy or {}, at)
             tracker, removals = drain(tracker)
-            for r in removals:  # picked up: the table service tells an early pickup from a cleared trick
-                payload = {"v": 1, "id": ids.next(), "seat": r.seat, "cards": list(r.cards), "confidence": 0.95, "at": r.at}
-                conn.publish(topic(table, "removed"), encode("removed", payload), qos=1)
+            for removal in removals:  # picked up: the table service tells an early pickup from a cleared trick
+                name_, payload = removal_message(removal, ids.next())
+                conn.publish(topic(table, name_), encode(name_, payload), qos=1)
             for play in plays:
                 msg_id = ids.next()
                 for name_, payload in messages(play, msg_id, frame):

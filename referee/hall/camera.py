@@ -253,14 +253,23 @@ class Camera:
 
     def _send_removed(self, removal) -> None:
         """Cards picked up (the table service tells an early pickup from a cleared trick)."""
+        from vision.watch import removal_message
+
+        pid = f"cam-{self.table}-{self.version}-{removal.seat}-up"
+        self._publish([removal_message(removal, pid)], pid)
+
+    def _publish(self, out: list[tuple[str, dict]], pid: str) -> None:
+        """Publish and wait until the broker has it all, before the tracker's state is saved."""
         from referee.table.protocol import encode, topic
 
-        payload = {"v": 1, "id": f"cam-{self.table}-{self.version}-{removal.seat}-up", "seat": removal.seat,
-                   "cards": list(removal.cards), "confidence": 0.95, "at": removal.at}
-        self.conn.publish(topic(self.table, "removed"), encode("removed", payload), qos=1)
+        for name, payload in out:
+            self.conn.publish(topic(self.table, name), encode(name, payload), qos=1)
+        while not self.conn.flush(1.0):
+            if self._stop.is_set():
+                raise SystemExit(0)
+            log.warning("%s: the broker has not acknowledged %s yet", self.table, pid)
 
     def _send(self, play) -> None:
-        from referee.table.protocol import encode, topic
         from vision.watch import messages
 
         pid = f"cam-{self.table}-{self.version}-{play.seat}"
@@ -272,12 +281,7 @@ class Camera:
             self._recent[pid] = out[-1][1]
             while len(self._recent) > RECENT:
                 del self._recent[next(iter(self._recent))]
-        for name, payload in out:
-            self.conn.publish(topic(self.table, name), encode(name, payload), qos=1)
-        while not self.conn.flush(1.0):  # the broker has it before the tracker's state is saved
-            if self._stop.is_set():
-                raise SystemExit(0)
-            log.warning("%s: the broker has not acknowledged %s yet", self.table, pid)
+        self._publish(out, pid)
         self.sent += 1
         log.info("%s: %s %s (%.2f)%s", self.table, play.seat, " ".join(play.cards), play.confidence,
                  f" flagged: {'; '.join(play.reasons)}" if play.reasons else "")
