@@ -36,14 +36,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     cal.set_defaults(func=cmd_calibrate)
     train = verbs.add_parser("train", help="train the recognition model from a seed (needs the train extra: torch)")
     train.add_argument("--part", choices=["detector", "index", "both"], default="both",
-                       help="the corner-index detector (cards.onnx), the index classifier (index.onnx), or both")
+                       help="which network (default both)")
     train.add_argument("--seed", type=int, default=2026)
-    train.add_argument("--steps", type=int, default=None, help="default: 1800 (detector), 900 (index)")
-    train.add_argument("--threads", type=int, default=1)
+    length = train.add_mutually_exclusive_group()
+    length.add_argument("--steps", type=int, default=None, help="default: 4000 (detector), 3000 (index)")
+    length.add_argument("--minutes", type=float, default=None, help="train each network for this long instead")
+    train.add_argument("--batch", type=int, default=None, help="default: 32 tiles (detector), 96 patches (index)")
+    train.add_argument("--workers", type=int, default=0, help="processes making the data (0: this one)")
+    train.add_argument("--device", default="cpu", help="torch device, e.g. cuda (default cpu)")
+    train.add_argument("--threads", type=int, default=1, help="torch threads on the CPU")
     train.add_argument("--out", type=Path, default=Path("models"), help="the folder for cards.onnx and index.onnx")
-    train.add_argument("--checkpoint", type=Path, default=None, help="the detector's checkpoint (resume / go on)")
-    train.add_argument("--extra-styles", action="store_true",
-                       help="train the classifier on six more font styles too (not the shipped model)")
     train.set_defaults(func=cmd_train)
 
 
@@ -138,13 +140,12 @@ def cmd_train(args: argparse.Namespace) -> int:
     def log(line: str) -> None:
         print(line, flush=True)
 
+    common = dict(seed=args.seed, minutes=args.minutes, workers=args.workers, device=args.device,
+                  threads=args.threads, log=log)
     if args.part in ("detector", "both"):
-        log(str(train.train(args.out / "cards.onnx", seed=args.seed, steps=args.steps or 1800, threads=args.threads,
-                            log=log, checkpoint=args.checkpoint)))
+        steps = None if args.minutes else args.steps or 4000
+        log(str(train.train(args.out / "cards.onnx", steps=steps, batch=args.batch or 32, **common)))
     if args.part in ("index", "both"):
-        from vision.synth.scene import EXTRA_STYLES, TRAIN_STYLES
-
-        styles = TRAIN_STYLES + (EXTRA_STYLES if args.extra_styles else [])
-        log(str(index_train.train(args.out / "index.onnx", seed=args.seed, steps=args.steps or 900,
-                                  threads=args.threads, styles=styles, log=log)))
+        steps = None if args.minutes else args.steps or 3000
+        log(str(index_train.train(args.out / "index.onnx", steps=steps, batch_size=args.batch or 96, **common)))
     return 0

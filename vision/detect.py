@@ -95,7 +95,7 @@ def detections(model: Model, image: np.ndarray, boxes: list[tuple[int, int, int,
     upright (the detector's offset gives the card's orientation)."""
     peaks_found: list[tuple[float, tuple[float, float], tuple[float, float]]] = []
     for x0, y0, x1, y1 in boxes:
-        heat, _, off = model(np.ascontiguousarray(image[y0:y1, x0:x1]))
+        heat, off = model(np.ascontiguousarray(image[y0:y1, x0:x1]))
         peaks = (heat >= PEAK) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
         for gy, gx in zip(*np.nonzero(peaks)):
             px, py = x0 + gx * STRIDE + STRIDE / 2 - 0.5, y0 + gy * STRIDE + STRIDE / 2 - 0.5

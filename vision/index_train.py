@@ -9,10 +9,10 @@ corner on felt or on another card, the next card of a fan or a row over its far 
 
 from __future__ import annotations
 
-import json
+import itertools
 import math
 import random
-import time
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -22,6 +22,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.canon import canon_homography, canon_view
+from vision.fit import Stream, fit
 from vision.geometry import CARD_W, INDEX_CENTRES, PX
 from vision.patch import PATCH_H, PATCH_W, card_angle, cut
 from vision.synth.render import art, random_camera, render_frame
@@ -145,14 +146,27 @@ def jittered(big: np.ndarray, rng: random.Random, nprng: np.random.Generator) ->
     return patch
 
 
-def batch(rng: random.Random, nprng: np.random.Generator, size: int, pool: list,
-          styles: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
-    """Half drawn from the art, half from rendered frames (``pool``)."""
-    drawn = [patch_sample(rng, nprng, styles) for _ in range(size // 2)]
-    kept = [(jittered(big, rng, nprng), k) for big, k in (rng.choice(pool) for _ in range(size - size // 2))]
-    xs, ys = zip(*(drawn + kept))
-    x = torch.from_numpy(np.stack(xs).astype(np.float32) / 255).permute(0, 3, 1, 2).contiguous()
-    return x, torch.tensor(ys)
+def patch_batches(seed: int, *, size: int = 96, styles: list[str] = TRAIN_STYLES, pool_patches: int = 3000):
+    """Endless batches (N x 32 x 20 x 3 uint8 patches, classes): half drawn from the art, half from a pool of
+    patches cut from rendered frames (a fresh frame every other batch)."""
+    rng, nprng = random.Random(seed), np.random.default_rng(seed)
+    pool: list = []
+    while len(pool) < 200:
+        pool += frame_patches(rng, styles)
+    for n in itertools.count():
+        if n % 2 == 0:
+            fresh = frame_patches(rng, styles)
+            pool = pool + fresh if len(pool) < pool_patches else pool[len(fresh):] + fresh
+        drawn = [patch_sample(rng, nprng, styles) for _ in range(size // 2)]
+        kept = [(jittered(big, rng, nprng), k) for big, k in (rng.choice(pool) for _ in range(size - size // 2))]
+        xs, ys = zip(*(drawn + kept))
+        yield torch.from_numpy(np.stack(xs)), torch.tensor(ys)
+
+
+def loss_fn(net: IndexClassifier, batch) -> tuple[torch.Tensor, dict]:
+    x, y = batch
+    logits = net(x.permute(0, 3, 1, 2).float() / 255)
+    return F.cross_entropy(logits, y), {"acc": (logits.argmax(1) == y).float().mean().detach()}
 
 
 def export(net: IndexClassifier, path: Path) -> None:
@@ -163,34 +177,12 @@ def export(net: IndexClassifier, path: Path) -> None:
     net.train()
 
 
-def train(out: Path, *, seed: int = 2026, steps: int = 900, batch_size: int = 96, threads: int = 1,
-          pool_patches: int = 8000, styles: list[str] = TRAIN_STYLES, log=print) -> dict:
+def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: float | None = None,
+          batch_size: int = 96, workers: int = 0, device: str = "cpu", threads: int = 1,
+          styles: list[str] = TRAIN_STYLES, log=print) -> dict:
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    rng, nprng = random.Random(seed), np.random.default_rng(seed)
-    net = IndexClassifier()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.05)
-    t0 = time.time()
-    pool: list = []
-    while len(pool) < pool_patches // 2:
-        pool += frame_patches(rng, styles)
-    log(json.dumps({"pool": len(pool), "s": round(time.time() - t0, 1)}))
-    for step in range(steps):
-        if step % 4 == 0:  # a fresh rendered frame every 4 steps
-            pool += frame_patches(rng, styles)
-        x, y = batch(rng, nprng, batch_size, pool, styles)
-        logits = net(x)
-        loss = F.cross_entropy(logits, y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 50 == 0 or step == steps - 1:
-            acc = (logits.argmax(1) == y).float().mean().item()
-            log(json.dumps({"step": step, "loss": round(loss.item(), 4), "acc": round(acc, 3),
-                            "s": round(time.time() - t0, 1)}))
-        if (step + 1) % 250 == 0:
-            export(net, out)
-    export(net, out)
-    return {"seed": seed, "steps": steps, "batch": batch_size, "styles": styles, "seconds": round(time.time() - t0, 1)}
+    stream = Stream(partial(patch_batches, size=batch_size, styles=styles), seed)
+    run = fit(IndexClassifier(), loss_fn, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
+              workers=workers, device=device, log=log)
+    return {"seed": seed, "batch": batch_size, "styles": len(styles), **run}

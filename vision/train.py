@@ -9,10 +9,9 @@ Training tiles are cut from rendered camera frames warped back to the canonical 
 
 from __future__ import annotations
 
-import json
 import math
 import random
-import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -21,9 +20,11 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.canon import canon_homography, canon_view
+from vision.fit import Stream, fit
 from vision.geometry import CANON
 from vision.synth.render import random_camera, render_frame
 from vision.synth.scene import ALL_CARDS, TRAIN_STYLES, random_scene
+
 TILE = 112
 STRIDE = 4
 OFFSET_SCALE = 64.0
@@ -68,9 +69,9 @@ class Exported(nn.Module):
         return torch.sigmoid(heat), torch.softmax(cls, 1), off
 
 
-def frame_sample(rng: random.Random) -> tuple[np.ndarray, list[tuple[float, float, int, float, float, float]]]:
+def frame_sample(rng: random.Random, styles: list[str]) -> tuple[np.ndarray, list[tuple[float, float, int, float, float, float]]]:
     """One rendered frame in the canonical view and its indices: (x, y, class, visible, dx, dy) canonical px."""
-    frame = render_frame(random_scene(rng, TRAIN_STYLES, decks=rng.choice([1, 2, 3, 4]), max_cards=rng.choice([4, 8, 12])),
+    frame = render_frame(random_scene(rng, styles, decks=rng.choice([1, 2, 3, 4]), max_cards=rng.choice([4, 8, 12])),
                          random_camera(rng))
     zoom = rng.uniform(0.88, 1.12)
     hom = frame.homography.copy()
@@ -150,9 +151,22 @@ def loss_fn(net: IndexNet, batch) -> tuple[torch.Tensor, dict]:
     focal = -(pos * (1 - p) ** 2 * torch.log(p) + neg * p ** 2 * torch.log(1 - p)) * weight
     npos = pos.sum().clamp(min=1)
     lh = focal.sum() / npos
-    lc = F.cross_entropy(c, cls, ignore_index=-100) if (cls >= 0).any() else h.sum() * 0
+    lc = F.cross_entropy(c, cls, ignore_index=-100, reduction="sum") / (cls >= 0).sum().clamp(min=1)
     lo = (F.l1_loss(o, off, reduction="none") * offmask).sum() / offmask.sum().clamp(min=1)
-    return lh + lc + 2 * lo, {"heat": lh.item(), "cls": lc.item(), "off": lo.item()}
+    return lh + lc + 2 * lo, {"heat": lh.detach(), "cls": lc.detach(), "off": lo.detach()}
+
+
+def tile_batches(seed: int, *, batch: int = 32, pool_size: int = 60, styles: list[str] = TRAIN_STYLES):
+    """Endless training batches: tiles cut from a pool of rendered frames, one fresh frame per batch."""
+    rng = random.Random(seed)
+    pool = [frame_sample(rng, styles) for _ in range(max(1, pool_size // 4))]
+    while True:
+        new = frame_sample(rng, styles)
+        if len(pool) < pool_size:
+            pool.append(new)
+        else:
+            pool[rng.randrange(pool_size)] = new
+        yield tile_batch(pool, rng, batch)
 
 
 def export(net: IndexNet, path: Path) -> None:
@@ -165,52 +179,12 @@ def export(net: IndexNet, path: Path) -> None:
     net.train()
 
 
-def train(out: Path, *, seed: int = 2026, steps: int = 6000, batch: int = 32, pool_size: int = 240,
-          threads: int = 1, log=print, checkpoint: Path | None = None) -> dict:
+def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: float | None = None, batch: int = 32,
+          workers: int = 0, device: str = "cpu", threads: int = 1, styles: list[str] = TRAIN_STYLES, log=print) -> dict:
     """Train from scratch and write the ONNX model to ``out``; returns the run's summary."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    rng = random.Random(seed)
-    net = IndexNet()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.05)
-    start_step, t0, tail = 0, time.time(), None
-    if checkpoint and checkpoint.exists():
-        state = torch.load(checkpoint, weights_only=False)
-        net.load_state_dict(state["net"]), opt.load_state_dict(state["opt"])
-        start_step, rng = state["step"], state["rng"]
-        if state.get("tail"):  # a continuation stopped on its way
-            tail = state["tail"]
-        elif state["sched"]["total_steps"] == steps:
-            sched.load_state_dict(state["sched"])
-        else:  # a longer run goes on from a shorter one's checkpoint: the rate falls from where it was to 0
-            tail = (start_step, opt.param_groups[0]["lr"])
-        log(f"resumed at step {start_step}" + (f", rate {tail[1]:.2e} falling to 0 by step {steps}" if tail else ""))
-    pool = [frame_sample(rng) for _ in range(pool_size // 4)]
-    spent = 0.0
-    for step in range(start_step, steps):
-        if step % 2 == 0:  # a fresh frame every other step
-            new = frame_sample(rng)
-            if len(pool) < pool_size:
-                pool.append(new)
-            else:
-                pool[rng.randrange(pool_size)] = new
-        loss, parts = loss_fn(net, tile_batch(pool, rng, batch))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        if tail:
-            for group in opt.param_groups:
-                group["lr"] = tail[1] * 0.5 * (1 + math.cos(math.pi * (step + 1 - tail[0]) / (steps - tail[0])))
-        else:
-            sched.step()
-        if step % 50 == 0 or step == steps - 1:
-            spent = time.time() - t0
-            log(json.dumps({"step": step, "loss": round(loss.item(), 4), **{k: round(v, 4) for k, v in parts.items()},
-                            "lr": round(opt.param_groups[0]["lr"], 6), "s": round(spent, 1)}))
-        if checkpoint and ((step + 1) % 250 == 0 or step == steps - 1):
-            torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
-                        "step": step + 1, "rng": rng, "tail": tail}, checkpoint)
-            export(net, out)
-    export(net, out)
-    return {"seed": seed, "steps": steps, "batch": batch, "tile": TILE, "seconds": round(time.time() - t0, 1)}
+    stream = Stream(partial(tile_batches, batch=batch, styles=styles), seed)
+    run = fit(IndexNet(), loss_fn, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
+              workers=workers, device=device, log=log)
+    return {"seed": seed, "batch": batch, "tile": TILE, "styles": len(styles), **run}

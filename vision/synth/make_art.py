@@ -1,4 +1,5 @@
-"""Build the committed card art (run by hand, never at run time or in CI): `python -m vision.synth.make_art NPM_DIR`.
+"""Build the committed card art (run by hand, never at run time or in CI): `python -m vision.synth.make_art NPM_DIR`
+(or `... make_art --generated` for the generated styles alone).
 
 Rasterises with the system Chromium (Playwright) into ``vision/synth/art/<style>/<CARD>.png``, 160x224 px (5:7):
 - ``letele``: the CC0 SVG deck of the npm package ``@letele/playing-cards`` 0.1.0 (unpacked by ``npm pack`` into
@@ -33,6 +34,37 @@ STYLES = {
     "gothic": ("URW Gothic", "bold", "#e4002b", "#000", "#ffffff", 29, "1px solid #aaa"),
     "c059": ("C059", "bold", "#be1e2d", "#0b0b0b", "#fcfaf2", 28, "2px solid #556"),
 }
+# Generated styles (``gen-00``..): seeded random combinations of a rank font, a suit font (the suit glyphs differ by
+# font), the suit's size relative to the rank (0.5-1.0: decks differ), weight, colours, stock and where the index
+# sits, so that the classifier learns suits of any shape and size. Never DejaVu Sans Mono (the held-out font).
+RANK_FONTS = ["DejaVu Sans", "DejaVu Serif", "DejaVu Sans Condensed", "Liberation Sans", "Liberation Serif",
+              "Liberation Mono", "Nimbus Sans", "Nimbus Sans Narrow", "Nimbus Roman", "Nimbus Mono PS", "FreeSans",
+              "FreeSerif", "FreeMono", "URW Bookman", "URW Gothic", "C059", "P052", "WenQuanYi Micro Hei"]
+SUIT_FONTS = ["DejaVu Sans", "DejaVu Serif", "FreeSans", "FreeSerif", "FreeMono", "Standard Symbols PS",
+              "WenQuanYi Micro Hei", "Liberation Sans", "Nimbus Sans", "C059"]
+GENERATED_COUNT = 32
+
+
+def generated_styles(seed: int = 5, n: int = GENERATED_COUNT) -> dict[str, tuple]:
+    """>>> sorted(generated_styles())[:2], len(generated_styles())
+    (['gen-00', 'gen-01'], 32)
+    """
+    import random
+
+    rng = random.Random(seed)
+    out = {}
+    for i in range(n):
+        red = "#%02x%02x%02x" % (rng.randint(150, 235), rng.randint(0, 40), rng.randint(0, 50))
+        black = "#%02x%02x%02x" % ((rng.randint(0, 40),) * 3)
+        bg = "#%02x%02x%02x" % (rng.randint(238, 255), rng.randint(232, 255), rng.randint(215, 250))
+        border = f"{rng.choice([0, 1, 1, 2])}px solid #{rng.choice(['999', '777', '556', 'bbb', '445'])}"
+        out[f"gen-{i:02d}"] = (rng.choice(RANK_FONTS), rng.choice(["bold", "bold", "normal"]), red, black, bg,
+                               rng.randint(24, 33), border, rng.choice(SUIT_FONTS), round(rng.uniform(0.5, 1.0), 2),
+                               (rng.randint(2, 7), rng.randint(2, 8)))
+    return out
+
+
+GENERATED = generated_styles()
 PIPS = {  # pip centres in card fractions, the usual layouts
     "A": [(.5, .5)], "2": [(.5, .2), (.5, .8)], "3": [(.5, .2), (.5, .5), (.5, .8)],
     "4": [(.32, .2), (.68, .2), (.32, .8), (.68, .8)],
@@ -45,21 +77,24 @@ PIPS = {  # pip centres in card fractions, the usual layouts
 }
 
 
-def index_html(text: str, colour: str, font: str, weight: str, size: int, vertical: bool) -> str:
-    """The two corner indices (top left, and bottom right turned half round)."""
+def index_html(text: str, colour: str, font: str, weight: str, size: int, vertical: bool,
+               at: tuple[int, int] = (3, 4)) -> str:
+    """The two corner indices (top left, and bottom right turned half round), ``at`` px from the card's edges."""
     body = "<br>".join(text) if vertical else text
     lh = 0.9 if vertical else 1.0
     box = (f"position:absolute;text-align:center;color:{colour};font-family:&quot;{font}&quot;;font-weight:{weight};"
            f"font-size:{size if not vertical else size * 0.55:.0f}px;line-height:{lh};width:{size * 0.95:.0f}px")
-    return (f"<div style='{box};left:3px;top:4px'>{body}</div>"
-            f"<div style='{box};right:3px;bottom:4px;transform:rotate(180deg)'>{body}</div>")
+    return (f"<div style='{box};left:{at[0]}px;top:{at[1]}px'>{body}</div>"
+            f"<div style='{box};right:{at[0]}px;bottom:{at[1]}px;transform:rotate(180deg)'>{body}</div>")
 
 
 def face_html(card: str, style: str) -> str:
-    font, weight, red, black, bg, size, border = STYLES[style]
+    font, weight, red, black, bg, size, border, *more = STYLES.get(style) or GENERATED[style]
+    suit_font, suit_scale, at = more or (font, 0.8, (3, 4))
+    pip_font = f"font-family:&quot;{suit_font}&quot;;" if more else ""
     if card in ("BJ", "LJ"):
         colour = red if card == "BJ" else black
-        inner = index_html("JOKER", colour, font, weight, size, True) + (
+        inner = index_html("JOKER", colour, font, weight, size, True, at) + (
             f"<div style='position:absolute;left:0;right:0;top:60px;text-align:center;font-size:80px;color:{colour}'>"
             f"{'&#9733;' if card == 'BJ' else '&#9734;'}</div>")
         return card_div(bg, border, inner)
@@ -68,8 +103,8 @@ def face_html(card: str, style: str) -> str:
     colour = red if is_red else black
     label = "10" if rank == "T" else rank
     sz = size * (0.8 if label == "10" else 1)
-    ix = index_html(f"{label}<br><span style='font-size:{size * 0.8:.0f}px'>{glyph}</span>", colour, font, weight,
-                    round(sz), False)
+    suit_span = f"<span style='font-size:{size * suit_scale:.0f}px;font-family:&quot;{suit_font}&quot;'>{glyph}</span>"
+    ix = index_html(f"{label}<br>{suit_span}", colour, font, weight, round(sz), False, at)
     if rank in "JQK":
         centre = (f"<div style='position:absolute;left:34px;top:40px;width:90px;height:142px;border:2px solid {colour};"
                   f"text-align:center;font-family:&quot;{font}&quot;;font-size:70px;line-height:140px;color:{colour}'>{rank}</div>")
@@ -77,7 +112,7 @@ def face_html(card: str, style: str) -> str:
         pip = 72 if rank == "A" else 28
         centre = "".join(
             f"<div style='position:absolute;left:{x * W - pip * .45:.0f}px;top:{y * H - pip * .62:.0f}px;"
-            f"font-size:{pip}px;color:{colour};line-height:1;{'transform:rotate(180deg);' if y > .55 else ''}'>{glyph}</div>"
+            f"font-size:{pip}px;color:{colour};line-height:1;{pip_font}{'transform:rotate(180deg);' if y > .55 else ''}'>{glyph}</div>"
             for x, y in PIPS[rank])
     return card_div(bg, border, ix + centre)
 
@@ -123,8 +158,11 @@ def cards() -> list[str]:
 def main(argv: list[str]) -> int:
     from playwright.sync_api import sync_playwright
 
-    jobs = [(style, c, face_html(c, style)) for style in STYLES for c in cards()]
-    jobs += [("letele", c, letele_html(c, svg)) for c, svg in letele_svgs(Path(argv[0])).items()]
+    if argv == ["--generated"]:  # the generated styles alone (no npm package needed)
+        jobs = [(style, c, face_html(c, style)) for style in GENERATED for c in cards()]
+    else:
+        jobs = [(style, c, face_html(c, style)) for style in [*STYLES, *GENERATED] for c in cards()]
+        jobs += [("letele", c, letele_html(c, svg)) for c, svg in letele_svgs(Path(argv[0])).items()]
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium")
         page = browser.new_page(viewport={"width": W, "height": H})

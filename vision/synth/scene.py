@@ -19,9 +19,10 @@ from vision.geometry import CARD_H, CARD_W
 PLAY_SPOT = {"S": (0.5, 0.74), "E": (0.74, 0.5), "N": (0.5, 0.26), "W": (0.26, 0.5)}
 FACING = {"S": 0.0, "E": -90.0, "N": 180.0, "W": 90.0}
 RANKS = "23456789TJQKA"
-TRAIN_STYLES = ["letele", "sans", "serif"]  # art styles both shipped networks are trained on
-# more fonts, for `vision train --part index --extra-styles`: better on the held-out font, worse on these three
-EXTRA_STYLES = ["liberation", "nimbus-roman", "freeserif", "bookman", "gothic", "c059"]
+# Art styles both shipped networks are trained on (vision/synth/art/README.md): a CC0 deck, faces drawn with nine
+# fonts, and 32 generated faces (random rank and suit fonts, suit sizes, colours; `make_art.generated_styles`).
+TRAIN_STYLES = ["letele", "sans", "serif", "liberation", "nimbus-roman", "freeserif", "bookman", "gothic", "c059",
+                *(f"gen-{i:02d}" for i in range(32))]
 HELD_OUT_STYLE = "mono"  # never used in training: the held-out test set
 ALL_CARDS = tuple(s + r for s in "SHDC" for r in RANKS) + ("BJ", "LJ")
 

@@ -1,0 +1,75 @@
+"""The training loop both networks share (torch, the ``train`` extra; the runtime never imports this module).
+
+Batches come from a ``Stream``: an endless, seeded source of ready batches, run in ``workers`` processes (each
+its own seed, ``seed * 1000 + worker``; the loader takes them in turn, so a run is the same for the same seed,
+workers and steps, up to the GPU's own non-determinism) or in this process when ``workers`` is 0. The rate
+rises for the first 5% and falls to zero along a half cosine, by steps, or by the clock when the run is given
+``minutes`` instead (the log then says how many steps it made, to repeat it with ``steps``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Iterator
+
+import cv2
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, IterableDataset, get_worker_info
+
+
+class Stream(IterableDataset):
+    """Endless batches from ``make(seed)`` (a generator of batches), seeded per worker."""
+
+    def __init__(self, make: Callable[[int], Iterator], seed: int) -> None:
+        self.make, self.seed = make, seed
+
+    def __iter__(self):
+        info = get_worker_info()
+        if info:  # one thread per worker process: the workers are the parallelism
+            cv2.setNumThreads(1)
+        return self.make(self.seed * 1000 + (info.id if info else 0))
+
+
+def fit(net: nn.Module, loss_fn: Callable, stream: Stream, export: Callable[[nn.Module], None], *,
+        steps: int | None = None, minutes: float | None = None, workers: int = 0, device: str = "cpu",
+        lr: float = 3e-3, export_every: float = 120.0, log=print) -> dict:
+    """Train ``net`` on ``stream``; ``loss_fn(net, batch on device) -> (loss, parts)``; ``export(net)`` writes the
+    model (every ``export_every`` seconds and at the end). Stops after ``steps`` or ``minutes``."""
+    if (steps is None) == (minutes is None):
+        raise ValueError("give steps or minutes")
+    net.to(device).train()
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    loader = DataLoader(stream, batch_size=None, num_workers=workers, prefetch_factor=4 if workers else None,
+                        persistent_workers=bool(workers), pin_memory=device != "cpu")
+    t0 = last_export = time.time()
+    step = 0
+    for batch in loader:
+        done = step / steps if steps else (time.time() - t0) / (minutes * 60)
+        if done >= 1:
+            break
+        rate = lr * (done / 0.05 if done < 0.05 else 0.5 * (1 + math.cos(math.pi * (done - 0.05) / 0.95)))
+        for group in opt.param_groups:
+            group["lr"] = rate
+        loss, parts = loss_fn(net, [b.to(device, non_blocking=True) for b in batch])
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        if step % 100 == 0:
+            log(json.dumps({"step": step, "loss": round(loss.item(), 4), **{k: round(float(v), 4) for k, v in parts.items()},
+                            "lr": round(rate, 6), "s": round(time.time() - t0, 1)}))
+        step += 1
+        if time.time() - last_export > export_every:
+            _export(net, export)
+            last_export = time.time()
+    _export(net, export)
+    return {"steps": step, "seconds": round(time.time() - t0, 1), "workers": workers, "device": device}
+
+
+def _export(net: nn.Module, export: Callable[[nn.Module], None]) -> None:
+    device = next(net.parameters()).device
+    net.cpu().eval()
+    export(net)
+    net.to(device).train()
