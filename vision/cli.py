@@ -42,6 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     length.add_argument("--steps", type=int, default=None, help="default: 4000 (detector), 3000 (index)")
     length.add_argument("--minutes", type=float, default=None, help="train each network for this long instead")
     train.add_argument("--batch", type=int, default=None, help="default: 32 tiles (detector), 96 patches (index)")
+    train.add_argument("--width", type=float, default=1.0, help="the classifier's channels, times (default 1)")
     train.add_argument("--workers", type=int, default=0, help="processes making the data (0: this one)")
     train.add_argument("--device", default="cpu", help="torch device, e.g. cuda (default cpu)")
     train.add_argument("--threads", type=int, default=1, help="torch threads on the CPU")
@@ -147,5 +148,6 @@ def cmd_train(args: argparse.Namespace) -> int:
         log(str(train.train(args.out / "cards.onnx", steps=steps, batch=args.batch or 32, **common)))
     if args.part in ("index", "both"):
         steps = None if args.minutes else args.steps or 3000
-        log(str(index_train.train(args.out / "index.onnx", steps=steps, batch_size=args.batch or 96, **common)))
+        log(str(index_train.train(args.out / "index.onnx", steps=steps, batch_size=args.batch or 96,
+                                  width=args.width, **common)))
     return 0

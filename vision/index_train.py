@@ -30,17 +30,19 @@ from vision.synth.scene import ALL_CARDS, FELTS, TRAIN_STYLES, random_scene
 
 
 class IndexClassifier(nn.Module):
-    """Input N x 3 x 32 x 20 BGR in 0..1; output probabilities over the 54 cards."""
+    """Input N x 3 x 32 x 20 BGR in 0..1; output probabilities over the 54 cards. ``width`` scales every layer's
+    channels (1.0: 24, 24, 48, 48, 96)."""
 
-    def __init__(self) -> None:
+    def __init__(self, width: float = 1.0) -> None:
         super().__init__()
 
         def conv(cin, cout):
             return nn.Sequential(nn.Conv2d(cin, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
-        self.body = nn.Sequential(conv(3, 24), conv(24, 24), nn.MaxPool2d(2), conv(24, 48), conv(48, 48),
-                                  nn.MaxPool2d(2), conv(48, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten())
-        self.fc = nn.Linear(96, len(ALL_CARDS))
+        a, b, c = (round(n * width) for n in (24, 48, 96))
+        self.body = nn.Sequential(conv(3, a), conv(a, a), nn.MaxPool2d(2), conv(a, b), conv(b, b),
+                                  nn.MaxPool2d(2), conv(b, c), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+        self.fc = nn.Linear(c, len(ALL_CARDS))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.fc(self.body(x))
@@ -178,11 +180,11 @@ def export(net: IndexClassifier, path: Path) -> None:
 
 
 def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: float | None = None,
-          batch_size: int = 96, workers: int = 0, device: str = "cpu", threads: int = 1,
+          batch_size: int = 96, width: float = 1.0, workers: int = 0, device: str = "cpu", threads: int = 1,
           styles: list[str] = TRAIN_STYLES, log=print) -> dict:
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     stream = Stream(partial(patch_batches, size=batch_size, styles=styles), seed)
-    run = fit(IndexClassifier(), loss_fn, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
+    run = fit(IndexClassifier(width), loss_fn, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
               workers=workers, device=device, log=log)
-    return {"seed": seed, "batch": batch_size, "styles": len(styles), **run}
+    return {"seed": seed, "batch": batch_size, "width": width, "styles": len(styles), **run}
