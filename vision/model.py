@@ -35,6 +35,8 @@ def _session(path: Path, threads: int, inputs: list[str], outputs: list[str]):
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
     opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    # Workers that spin after a run took the CPU from the frame's other work (warps, masks): 2x slower per frame.
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return ort.InferenceSession(_graph(path, inputs, outputs), opts, providers=["CPUExecutionProvider"])
     except Exception as e:  # onnx and onnxruntime raise their own exception types

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from functools import cache
 
@@ -11,13 +12,15 @@ import cv2
 import numpy as np
 
 from vision.calibrate import Calibration, NotCalibrated, calibrate
-from vision.canon import canon_homography
+from vision.canon import canon_boxes, canon_homography, canon_small
 from vision.detect import Card, detections, foreign_mask, group, regions, white_mask
 from vision.geometry import CANON, MARGIN, PX, SEATS, from_canon, seat_of, to_canon
+from vision.model import Model
+from vision.patch import PATCH_H, PATCH_W
 
 BUSY_PX = 40  # foreign pixels (at 1/4 size, ~1 cm2 each) in a seat's play zone that mean a hand is over it
 EDGE = 0.12  # the strip along each edge where arms rest is not part of the play zone
-from vision.model import Model
+CUT_REACH = math.ceil(math.hypot(PATCH_W, PATCH_H) / 2) + 1  # px around a corner index that cutting it reads
 
 
 @dataclass(frozen=True)
@@ -69,15 +72,16 @@ def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None 
     if calibration is None:
         h, w = image.shape[:2]
         crop = image[: h // 8 * 8, : w // 8 * 8]
-        cards = group(detections(model, crop, regions(crop)))
+        small = cv2.resize(crop, (crop.shape[1] // 4, crop.shape[0] // 4), interpolation=cv2.INTER_AREA)
+        cards = group(detections(model, crop, regions(white_mask(small))))
         seen = tuple(SeenCard(c.name, c.confidence, c.centre, None, c.conflict) for c in cards)
         return Reading(False, tuple(sorted(seen, key=_order)), None, problem)
     to_canon_h = canon_homography(calibration.homography)
-    view = cv2.warpPerspective(image, to_canon_h, (CANON, CANON), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    markers = [to_canon(p) for p in ((0, 0), (1, 0), (1, 1), (0, 1))]
-    small = cv2.resize(view, (CANON // 4, CANON // 4), interpolation=cv2.INTER_AREA)
+    small = canon_small(image, to_canon_h)
     white = white_mask(small)
-    cards: list[Card] = group(detections(model, view, regions(view, markers, white=white)))
+    boxes = regions(white, [to_canon(p) for p in ((0, 0), (1, 0), (1, 1), (0, 1))])
+    view = canon_boxes(image, to_canon_h, boxes, CUT_REACH)  # the detector and the index cuts read only there
+    cards: list[Card] = group(detections(model, view, boxes))
     foreign = foreign_mask(small, white)
     busy = {s: int((foreign & zone).sum()) >= BUSY_PX for s, zone in play_zones().items()}
     seen = []
