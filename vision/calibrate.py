@@ -38,6 +38,7 @@ class Calibration:
 def _detector() -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax, params.adaptiveThreshWinSizeStep = 7, 27, 10
+    params.minDistanceToBorder = 0  # else a marker whose dark surround reaches the frame's edge is dropped
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
 
 
