@@ -6,7 +6,8 @@
 Held-out: random tables (1-8 cards per seat, 3 decks, a hand over the cards in a quarter of the frames, random
 camera tilt up to 25 degrees) drawn in the art style never used in training. Per seat, recall = cards with a corner
 index at least 85% visible that were read (name and seat) / those cards; precision = cards read that lie at that
-seat / cards read; rank right: the same as recall, counting the rank alone (the suit aside).
+seat / cards read; rank right: the same as recall, counting the rank alone (the suit aside). Silent errors: cards
+read with a wrong name (against the true card nearest its centre) and a confidence the tracker does not flag.
 Real photos (no markers: read in pixels): each photo is scaled so its median labelled card is as large as a card in
 the canonical view (the scale a table's calibration gives); a labelled card is read right when a card read with its
 centre inside the labelled box has the labelled rank.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import math
 import random
 import statistics
 import sys
@@ -30,6 +32,7 @@ import cv2  # noqa: E402
 from vision.geometry import CARD_H, PX  # noqa: E402
 from vision.model import Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402
+from vision.sanity import SURE  # noqa: E402
 from vision.synth.render import random_camera, render_frame  # noqa: E402
 from vision.synth.scene import HELD_OUT_STYLE, random_scene  # noqa: E402
 
@@ -39,11 +42,15 @@ RANKS = {"nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace":
 def held_out(model: Model, n: int, seed: int) -> int:
     rng = random.Random(seed)
     need, found, read, right, ranks = Counter(), Counter(), Counter(), Counter(), Counter()
+    named = Counter()  # every card read, by (name right, sure): nearest true card by centre
     confusions = Counter()
     t0 = time.time()
     for _ in range(n):
         f = render_frame(random_scene(rng, [HELD_OUT_STYLE], hand_chance=0.25), random_camera(rng))
         reading = read_frame(f.image, model)
+        for c in reading.cards:
+            truth = min(f.truth, key=lambda t: math.dist(t.centre, c.centre))
+            named[(truth.name == c.name, c.confidence >= SURE)] += 1
         for seat in "SENW":
             on_table = Counter(c.name for c in f.truth if c.seat == seat)
             visible = Counter(c.name for c in f.truth if c.seat == seat and max(v for *_, v in c.indices) >= 0.85)
@@ -62,6 +69,10 @@ def held_out(model: Model, n: int, seed: int) -> int:
         print(f"{seat:5} {found[seat] / need[seat]:8.2%} {right[seat] / max(1, read[seat]):10.2%} {need[seat]:6} {read[seat]:6}")
     print(f"{'all':5} {sum(found.values()) / sum(need.values()):8.2%} {sum(right.values()) / max(1, sum(read.values())):10.2%}")
     print(f"rank right (suit aside): {sum(ranks.values()) / sum(need.values()):.2%} of the cards")
+    wrong = named[(False, True)] + named[(False, False)]
+    print(f"cards read: {named.total()}; named wrong: {wrong}, of which sure (confidence >= {SURE}, not flagged): "
+          f"{named[(False, True)]} = {named[(False, True)] / named.total():.2%} of the reads; right but flagged unsure: "
+          f"{named[(True, False)] / max(1, named[(True, False)] + named[(True, True)]):.2%} of the right reads")
     print("most frequent (missed, read instead) in the same seat:", confusions.most_common(8))
     return 0
 
