@@ -8,7 +8,6 @@ import math
 from dataclasses import dataclass
 from functools import cache
 
-import cv2
 import numpy as np
 
 from vision.calibrate import Calibration, NotCalibrated, calibrate
@@ -72,8 +71,8 @@ def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None 
     if calibration is None:
         h, w = image.shape[:2]
         crop = image[: h // 8 * 8, : w // 8 * 8]
-        small = cv2.resize(crop, (crop.shape[1] // 4, crop.shape[0] // 4), interpolation=cv2.INTER_AREA)
-        cards = group(detections(model, crop, regions(white_mask(small))))
+        # without the table, nothing says the background is darker than the cards: search the whole frame
+        cards = group(detections(model, crop, [(0, 0, crop.shape[1], crop.shape[0])]))
         seen = tuple(SeenCard(c.name, c.confidence, c.centre, None, c.conflict) for c in cards)
         return Reading(False, tuple(sorted(seen, key=_order)), None, problem)
     to_canon_h = canon_homography(calibration.homography)
