@@ -42,7 +42,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     length.add_argument("--steps", type=int, default=None, help="default: 4000 (detector), 3000 (index)")
     length.add_argument("--minutes", type=float, default=None, help="train each network for this long instead")
     train.add_argument("--batch", type=int, default=None, help="default: 32 tiles (detector), 96 patches (index)")
-    train.add_argument("--width", type=float, default=1.0, help="the classifier's channels, times (default 1)")
+    train.add_argument("--width", type=float, default=1.5,
+                       help="the classifier's channels, times (default 1.5, as shipped)")
     train.add_argument("--workers", type=int, default=0, help="processes making the data (0: this one)")
     train.add_argument("--device", default="cpu", help="torch device, e.g. cuda (default cpu)")
     train.add_argument("--threads", type=int, default=1, help="torch threads on the CPU")
