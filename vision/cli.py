@@ -142,8 +142,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     def log(line: str) -> None:
         print(line, flush=True)
 
-    common = dict(seed=args.seed, minutes=args.minutes, workers=args.workers, device=args.device,
-                  threads=args.threads, log=log)
+    common = {"seed": args.seed, "minutes": args.minutes, "workers": args.workers, "device": args.device,
+              "threads": args.threads, "log": log}
     if args.part in ("detector", "both"):
         steps = None if args.minutes else args.steps or 4000
         log(str(train.train(args.out / "cards.onnx", steps=steps, batch=args.batch or 32, **common)))
