@@ -311,12 +311,7 @@ def encode(name: str, payload: Mapping[str, Any], validate: bool = True) -> byte
     else:
         _check_name(name)
         value = payload
-    try:
-        data = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
-    except (TypeError, ValueError) as exc:
-        raise PayloadError(name, f"the payload is not JSON data: {exc}") from None
-    except RecursionError:
-        raise PayloadError(name, "the payload is nested too deeply") from None
+    data = _dumps(name, value, separators=(",", ":")).encode("utf-8")
     if len(data) > MAX_BYTES:
         raise PayloadError(name, f"the payload is {len(data)} bytes; at most {MAX_BYTES}")
     return data
@@ -343,6 +338,16 @@ def peek_id(raw: Any) -> str | None:
     return found if isinstance(found, str) and 0 < len(found) <= 128 else None
 
 
+def _dumps(name: str, value: Any, **options: Any) -> str:
+    """JSON text of ``value``, or a :class:`PayloadError` saying why it is not JSON data."""
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, **options)
+    except (TypeError, ValueError) as exc:
+        raise PayloadError(name, f"the payload is not JSON data: {exc}") from None
+    except RecursionError:
+        raise PayloadError(name, "the payload is nested too deeply") from None
+
+
 def _load(name: str, raw: Any) -> Any:
     if isinstance(raw, (bytes, bytearray, memoryview)):
         data = bytes(raw)
@@ -352,13 +357,8 @@ def _load(name: str, raw: Any) -> Any:
             raw = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise PayloadError(name, f"the payload is not UTF-8 (bad byte at {exc.start})") from None
-    elif not isinstance(raw, str):
-        try:  # a parsed object: keep only what survives JSON, exactly as a message would
-            raw = json.dumps(raw, ensure_ascii=False, allow_nan=False)
-        except (TypeError, ValueError) as exc:
-            raise PayloadError(name, f"the payload is not JSON data: {exc}") from None
-        except RecursionError:
-            raise PayloadError(name, "the payload is nested too deeply") from None
+    elif not isinstance(raw, str):  # a parsed object: keep only what survives JSON, exactly as a message would
+        raw = _dumps(name, raw)
     if len(raw) > MAX_BYTES:
         raise PayloadError(name, f"the payload is over {MAX_BYTES} bytes")
     try:
