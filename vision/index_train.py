@@ -172,11 +172,10 @@ def loss_fn(net: IndexClassifier, batch) -> tuple[torch.Tensor, dict]:
 
 
 def export(net: IndexClassifier, path: Path) -> None:
-    net.eval()
+    """Write ``net`` (on the CPU, in eval mode: ``vision.fit`` calls this) as ONNX to ``path``."""
     torch.onnx.export(Exported(net), torch.zeros(1, 3, PATCH_H, PATCH_W), str(path), input_names=["patch"],
                       output_names=["probs"], dynamic_axes={"patch": {0: "n"}, "probs": {0: "n"}}, opset_version=17,
                       dynamo=False)
-    net.train()
 
 
 def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: float | None = None,

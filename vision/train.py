@@ -170,13 +170,12 @@ def tile_batches(seed: int, *, batch: int = 32, pool_size: int = 60, styles: lis
 
 
 def export(net: IndexNet, path: Path) -> None:
-    net.eval()
+    """Write ``net`` (on the CPU, in eval mode: ``vision.fit`` calls this) as ONNX to ``path``."""
     dummy = torch.zeros(1, 3, 128, 128)
     torch.onnx.export(Exported(net), dummy, str(path), input_names=["image"], output_names=["heat", "cls", "offset"],
                       dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "heat": {0: "n", 2: "h", 3: "w"},
                                     "cls": {0: "n", 2: "h", 3: "w"}, "offset": {0: "n", 2: "h", 3: "w"}},
                       opset_version=17, dynamo=False)
-    net.train()
 
 
 def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: float | None = None, batch: int = 32,

@@ -18,6 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from vision.synth.scene import GENERATED_STYLES
+
 ART = Path(__file__).parent / "art"
 W, H = 160, 224
 RANKS = "23456789TJQKA"
@@ -42,10 +44,9 @@ RANK_FONTS = ["DejaVu Sans", "DejaVu Serif", "DejaVu Sans Condensed", "Liberatio
               "FreeSerif", "FreeMono", "URW Bookman", "URW Gothic", "C059", "P052", "WenQuanYi Micro Hei"]
 SUIT_FONTS = ["DejaVu Sans", "DejaVu Serif", "FreeSans", "FreeSerif", "FreeMono", "Standard Symbols PS",
               "WenQuanYi Micro Hei", "Liberation Sans", "Nimbus Sans", "C059"]
-GENERATED_COUNT = 32
 
 
-def generated_styles(seed: int = 5, n: int = GENERATED_COUNT) -> dict[str, tuple]:
+def generated_styles(seed: int = 5) -> dict[str, tuple]:
     """>>> sorted(generated_styles())[:2], len(generated_styles())
     (['gen-00', 'gen-01'], 32)
     """
@@ -53,12 +54,12 @@ def generated_styles(seed: int = 5, n: int = GENERATED_COUNT) -> dict[str, tuple
 
     rng = random.Random(seed)
     out = {}
-    for i in range(n):
+    for name in GENERATED_STYLES:
         red = "#%02x%02x%02x" % (rng.randint(150, 235), rng.randint(0, 40), rng.randint(0, 50))
         black = "#%02x%02x%02x" % ((rng.randint(0, 40),) * 3)
         bg = "#%02x%02x%02x" % (rng.randint(238, 255), rng.randint(232, 255), rng.randint(215, 250))
         border = f"{rng.choice([0, 1, 1, 2])}px solid #{rng.choice(['999', '777', '556', 'bbb', '445'])}"
-        out[f"gen-{i:02d}"] = (rng.choice(RANK_FONTS), rng.choice(["bold", "bold", "normal"]), red, black, bg,
+        out[name] = (rng.choice(RANK_FONTS), rng.choice(["bold", "bold", "normal"]), red, black, bg,
                                rng.randint(24, 33), border, rng.choice(SUIT_FONTS), round(rng.uniform(0.5, 1.0), 2),
                                (rng.randint(2, 7), rng.randint(2, 8)))
     return out

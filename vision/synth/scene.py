@@ -21,8 +21,9 @@ FACING = {"S": 0.0, "E": -90.0, "N": 180.0, "W": 90.0}
 RANKS = "23456789TJQKA"
 # Art styles both shipped networks are trained on (vision/synth/art/README.md): a CC0 deck, faces drawn with nine
 # fonts, and 32 generated faces (random rank and suit fonts, suit sizes, colours; `make_art.generated_styles`).
+GENERATED_STYLES = tuple(f"gen-{i:02d}" for i in range(32))
 TRAIN_STYLES = ["letele", "sans", "serif", "liberation", "nimbus-roman", "freeserif", "bookman", "gothic", "c059",
-                *(f"gen-{i:02d}" for i in range(32))]
+                *GENERATED_STYLES]
 HELD_OUT_STYLE = "mono"  # never used in training: the held-out test set
 ALL_CARDS = tuple(s + r for s in "SHDC" for r in RANKS) + ("BJ", "LJ")
 
