@@ -1,4 +1,4 @@
-"""What every router shares: the app's context, the clock, and the login as a dependency."""
+"""What every router shares: the app's context, the clock, the reader's language and the login as dependencies."""
 
 from __future__ import annotations
 
@@ -31,6 +31,21 @@ def context(request: Request) -> Context:
 
 
 Ctx = Annotated[Context, Depends(context)]
+
+
+def language(request: Request) -> str:
+    """The language refusals are written in: English when the request's ``Accept-Language`` starts with ``en``
+    (the console sends the language its switch shows), else Chinese.
+
+    >>> from starlette.requests import Request
+    >>> [language(Request({"type": "http", "headers": h})) for h in ([], [(b"accept-language", b"en-GB,en")],
+    ...                                                               [(b"accept-language", b"zh-CN,en;q=0.8")])]
+    ['zh', 'en', 'zh']
+    """
+    return "en" if request.headers.get("accept-language", "").strip().lower().startswith("en") else "zh"
+
+
+Lang = Annotated[str, Depends(language)]
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ const hall = { tables: {} };
 let ME = null;
 
 async function api(method, path, body) {
-  const opts = { method, headers: {}, credentials: "same-origin" };
+  const opts = { method, headers: { "Accept-Language": LANG }, credentials: "same-origin" };  // refusals come in the page's language
   if (body instanceof FormData) opts.body = body;
   else if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
   const r = await fetch(path, opts);

@@ -71,13 +71,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from referee.tournament.core import TournamentError
-    from referee.tournament.entries import EntryError
+    from referee.tournament.refusal import Refusal
 
     try:
         return HANDLERS[args.verb](args)
-    except (TournamentError, EntryError) as exc:
-        args.parser.error(str(exc))
+    except Refusal as exc:  # the reason in --lang's language where the verb has one
+        args.parser.error(exc.text(getattr(args, "lang", "zh")))
     return 2
 
 
@@ -88,7 +87,8 @@ def _store(args):
     from referee.tournament.store import TournamentStore
 
     if args.verb != "new" and not Path(args.db).is_file():
-        raise TournamentError(f"{args.db}: no such tournament file (cardtable tournament new --db ...)")
+        raise TournamentError(f"{args.db}：没有这个赛事文件（cardtable tournament new --db ...）",
+                              f"{args.db}: no such tournament file (cardtable tournament new --db ...)")
     return TournamentStore(args.db)
 
 
@@ -104,9 +104,9 @@ def _new(args) -> int:
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
-            raise TournamentError(f"--option {item!r}: KEY=JSON, e.g. rounds=6") from None
+            raise TournamentError(f"--option {item!r}：应为 KEY=JSON，例如 rounds=6", f"--option {item!r}: KEY=JSON, e.g. rounds=6") from None
         if not sep:
-            raise TournamentError(f"--option {item!r}: KEY=JSON")
+            raise TournamentError(f"--option {item!r}：应为 KEY=JSON", f"--option {item!r}: KEY=JSON")
     if args.rounds is not None:
         options["rounds"] = args.rounds
     entries = load_entries(args.entries)
@@ -161,14 +161,14 @@ def _result(args) -> int:
         try:
             result = {"scores": [json.loads(s) for s in args.scores.split(",")]}
         except json.JSONDecodeError:
-            raise TournamentError(f"--scores {args.scores!r}: numbers separated by commas") from None
+            raise TournamentError(f"--scores {args.scores!r}：应为逗号分隔的数字", f"--scores {args.scores!r}: numbers separated by commas") from None
     else:
         result = {"draw": True} if args.draw else {"winner": args.winner}
     if args.games:
         try:
             result["games"] = [int(g) for g in args.games.split("-")]
         except ValueError:
-            raise TournamentError(f"--games {args.games!r}: e.g. 2-1") from None
+            raise TournamentError(f"--games {args.games!r}：应形如 2-1", f"--games {args.games!r}: e.g. 2-1") from None
     if args.levels:
         result["levels"] = args.levels.split(",")
     if args.correct:

@@ -14,7 +14,7 @@ and pair are one entry (a form that lists each player on a row of its own). Entr
 >>> entries_of([{"unit": "", "players": "王芳"}])
 Traceback (most recent call last):
 ...
-referee.tournament.entries.EntryError: row 1: the unit is empty
+referee.tournament.entries.EntryError: 第 1 行：单位为空
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.tournament.refusal import Refusal
+
 HEADERS = {
     "unit": ("unit", "单位", "部门", "部门工会", "工会小组"),
     "team": ("team", "队", "队名", "团体", "队伍"),
@@ -34,7 +36,7 @@ HEADERS = {
 _SPLIT = re.compile(r"[、,，;；/\s]+")
 
 
-class EntryError(ValueError):
+class EntryError(Refusal):
     """A registration form that cannot be read; nothing is created."""
 
 
@@ -70,19 +72,19 @@ def entries_of(rows: list[dict]) -> tuple[Entry, ...]:
         pair = str(row.get("pair") or "").strip()
         players = [p for p in _SPLIT.split(str(row.get("players") or "").strip()) if p]
         if not unit:
-            raise EntryError(f"row {n}: the unit is empty")
+            raise EntryError(f"第 {n} 行：单位为空", f"row {n}: the unit is empty")
         if not players:
-            raise EntryError(f"row {n}: no player named")
+            raise EntryError(f"第 {n} 行：没有选手姓名", f"row {n}: no player named")
         key = (unit, team, pair) if pair else (unit, team, f"#{n}")
         groups.setdefault(key, [unit, team, []])[2].extend(players)
     if not groups:
-        raise EntryError("the form has no entries")
+        raise EntryError("报名表中没有参赛者", "the form has no entries")
     seen: dict[str, str] = {}
     entries = []
     for i, (unit, team, players) in enumerate(groups.values(), 1):
         for p in players:
             if p in seen:
-                raise EntryError(f"{p} is registered twice ({seen[p]} and e{i:02d})")
+                raise EntryError(f"{p} 报名了两次（{seen[p]} 和 e{i:02d}）", f"{p} is registered twice ({seen[p]} and e{i:02d})")
             seen[p] = f"e{i:02d}"
         entries.append(Entry(f"e{i:02d}", "、".join(players), unit, team, tuple(players)))
     return tuple(entries)
@@ -91,7 +93,8 @@ def entries_of(rows: list[dict]) -> tuple[Entry, ...]:
 def _rows(header: list, body: list[list]) -> list[dict]:
     columns = [_column(str(h or "")) for h in header]
     if "unit" not in columns or "players" not in columns:
-        raise EntryError(f"the header must name at least unit and players (单位, 选手); it is {header}")
+        raise EntryError(f"表头至少应有“单位”和“选手”两列；现在是 {header}",
+                         f"the header must name at least unit and players (单位, 选手); it is {header}")
     return [{c: v for c, v in zip(columns, line) if c} for line in body if any(str(v or "").strip() for v in line)]
 
 
@@ -100,7 +103,7 @@ def load_entries(path: str | Path) -> tuple[Entry, ...]:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".xlsx"):
-        raise EntryError(f"{path}: registration forms are .csv or .xlsx")
+        raise EntryError(f"{path}：报名表应为 .csv 或 .xlsx 文件", f"{path}: registration forms are .csv or .xlsx")
     try:
         if suffix == ".xlsx":
             from openpyxl import load_workbook
@@ -110,7 +113,7 @@ def load_entries(path: str | Path) -> tuple[Entry, ...]:
         else:
             lines = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
     except Exception as exc:  # noqa: BLE001 - a broken file raises zip, XML, openpyxl, csv and OS errors alike
-        raise EntryError(f"{path}: cannot read the form: {exc}") from None
+        raise EntryError(f"{path}：无法读取报名表：{exc}", f"{path}: cannot read the form: {exc}") from None
     if not lines:
-        raise EntryError(f"{path}: the form is empty")
+        raise EntryError(f"{path}：报名表是空的", f"{path}: the form is empty")
     return entries_of(_rows(lines[0], lines[1:]))

@@ -258,6 +258,14 @@ def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, ha
     try:
         console = page("/console")
         login(console)
+        # a refusal reads in the page's language: no entries yet
+        for button, reason in (("新建赛事", "还没有报名"), ("New tournament", "no entries registered yet")):
+            console.wait_for_selector(f"#t-new button:has-text('{button}')")  # the forms drawn in this language
+            console.fill("#t-new input[name=name]", "秋季教工升级赛")
+            console.click("#t-new button")
+            console.wait_for_selector(f"#result.error:has-text('{reason}')")
+            console.click("#lang")
+        console.wait_for_selector("#t-new button:has-text('新建赛事')")  # back to Chinese
         form = tmp_path / "报名表.xlsx"
         form.write_bytes(xlsx_form())
         console.set_input_files("#t-import input[type=file]", str(form))

@@ -23,6 +23,7 @@ from referee.table.protocol import topic
 
 TABLES = ["t01", "t02", "t03"]
 UNITS = ("数学系", "物理系", "化学系")
+EN = {"Accept-Language": "en-GB,en;q=0.9"}  # a reader who asks for English
 
 
 def form_rows() -> list[list[str]]:
@@ -69,20 +70,26 @@ def test_registration_by_hand_and_by_form(client):
     assert client.post("/api/console/entries", json={"unit": "数学系", "players": "王芳、张伟"}).status_code == 403
     as_(client, ORGANISER)
     assert client.get("/api/console/tournament").status_code == 404
-    assert client.post("/api/console/tournament", json={"system": "pair-swiss", "name": "x"}).json()["detail"] == "no entries registered yet"
+    # refusals in the reader's language: Chinese unless the request asks for English
+    assert client.post("/api/console/tournament", json={"system": "pair-swiss", "name": "x"}).json()["detail"] == "还没有报名"
+    assert client.post("/api/console/tournament", json={"system": "pair-swiss", "name": "x"},
+                       headers=EN).json()["detail"] == "no entries registered yet"
     r = client.post("/api/console/entries", json={"unit": "数学系", "pair": "1", "players": "王芳、张伟"})
     assert r.status_code == 201 and r.json()["entries"][0]["players"] == ["王芳", "张伟"]
     dup = client.post("/api/console/entries", json={"unit": "物理系", "pair": "1", "players": "王芳、李强"})
+    assert dup.status_code == 422 and "王芳 报名了两次（e01 和 e02）" == dup.json()["detail"]
+    dup = client.post("/api/console/entries", json={"unit": "物理系", "pair": "1", "players": "王芳、李强"}, headers=EN)
     assert dup.status_code == 422 and "王芳 is registered twice" in dup.json()["detail"]
     assert len(client.get("/api/console/entries").json()["entries"]) == 1  # the refused row changed nothing
     assert client.post("/api/console/entries", json={"unit": "", "players": "x"}).status_code == 422
     assert client.delete("/api/console/entries").json() == {"source": "draft", "entries": []}
     bad = client.post("/api/console/entries/import", files={"file": ("form.txt", b"unit,players\n", "text/plain")})
-    assert bad.status_code == 422 and ".csv or .xlsx" in bad.json()["detail"]
-    broken = client.post("/api/console/entries/import", files={"file": ("form.xlsx", b"PK\x03\x04 not a workbook", "application/octet-stream")})
+    assert bad.status_code == 422 and ".csv 或 .xlsx" in bad.json()["detail"]
+    broken = client.post("/api/console/entries/import", files={"file": ("form.xlsx", b"PK\x03\x04 not a workbook", "application/octet-stream")},
+                         headers=EN)
     assert broken.status_code == 422 and "cannot read" in broken.json()["detail"]
     headless = client.post("/api/console/entries/import", files={"file": ("form.csv", "名字\n王芳\n".encode(), "text/csv")})
-    assert headless.status_code == 422 and "header" in headless.json()["detail"]
+    assert headless.status_code == 422 and "表头" in headless.json()["detail"]
     text = io.StringIO()
     csv.writer(text).writerows(form_rows())
     r = client.post("/api/console/entries/import", files={"file": ("报名表.csv", text.getvalue().encode("utf-8-sig"), "text/csv")})
@@ -149,13 +156,13 @@ def test_results_their_correction_forfeits_and_late_arrivals(client, made):
     assert client.post(url, json={"round": 1, "table": tables[0], "result": {"winner": 2}}).status_code == 422
     assert client.post(url, json={"round": 1, "table": tables[0], "result": {"winner": 0, "colour": "red"}}).status_code == 422
     r = client.post(url, json={"round": 1, "table": tables[0], "result": {"scores": [1, 2, 3, 4]}})
-    assert r.status_code == 409 and "unknown result field" in r.json()["detail"]
+    assert r.status_code == 409 and "成绩中有未知的字段" in r.json()["detail"]
     assert client.post(url, json={"round": 9, "table": tables[0], "result": {"winner": 0}}).status_code == 409
     assert client.post(url, json={"round": 1, "table": "t99", "result": {"winner": 0}}).status_code == 409
     view = client.post(url, json={"round": 1, "table": tables[0], "result": {"winner": 0}}).json()
     winner = view["round"]["tables"][0]["entries"][0]["unit"]
     assert view["standings"]["rows"][0]["id"] == winner and view["standings"]["rows"][0]["score"] == 2
-    again = client.post(url, json={"round": 1, "table": tables[0], "result": {"winner": 1}})
+    again = client.post(url, json={"round": 1, "table": tables[0], "result": {"winner": 1}}, headers=EN)
     assert again.status_code == 409 and "correct it instead" in again.json()["detail"]
     # the dispute: the other pair won; the standings are computed again
     view = client.post(url, json={"round": 1, "table": tables[0], "result": {"winner": 1}, "correct": True, "reason": "记分错误"}).json()

@@ -99,19 +99,23 @@ def test_a_field_from_a_csv_and_bad_input(capsys, tmp_path):
         main(["tournament", "new", "--system", "pair-swiss", "--entries", str(form), "--db", str(db), "--rounds", "7"])
     assert exc.value.code == 2
     err = capsys.readouterr().err
-    assert "pair-swiss cannot be run: pair e01 (机电学院) can meet only 5 pairs of other units; 7 rounds need 6" in err
+    assert "无法进行积分编排：e01（机电学院）只能遇到其他单位的 5 对；7 轮需要 6 对" in err  # Chinese unless --lang en
+    with pytest.raises(SystemExit):
+        main(["tournament", "new", "--system", "pair-swiss", "--entries", str(form), "--db", str(db), "--rounds", "7",
+              "--lang", "en"])
+    assert "pair-swiss cannot be run: pair e01 (机电学院) can meet only 5 pairs of other units; 7 rounds need 6" in capsys.readouterr().err
     assert not db.exists()
     run(capsys, "new", "--system", "pair-swiss", "--entries", form, "--db", db, "--rounds", 2)
     run(capsys, "pair", "--db", db)
-    for argv, message in ((["--round", "1", "--table", "t09", "--winner", "0"], "round 1 has no table t09"),
-                          (["--round", "1", "--table", "t01", "--scores", "1,x"], "--scores"),
-                          (["--round", "3", "--table", "t01", "--draw"], "round 3 is not paired")):
+    for argv, message in ((["--round", "1", "--table", "t09", "--winner", "0"], "第 1 轮没有 t09 桌"),
+                          (["--round", "1", "--table", "t01", "--scores", "1,x", "--lang", "en"], "numbers separated by commas"),
+                          (["--round", "3", "--table", "t01", "--draw", "--lang", "en"], "round 3 is not paired")):
         with pytest.raises(SystemExit):
             main(["tournament", "result", "--db", str(db), *argv])
         assert message in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["tournament", "pair", "--db", str(tmp_path / "none.db")])
-    assert "no such tournament file" in capsys.readouterr().err
+    assert "没有这个赛事文件" in capsys.readouterr().err
 
 
 def test_simulate_prints_the_issue_shape(capsys):

@@ -65,6 +65,6 @@ def test_the_draw_spreads_the_units_and_seats_four(tmp_path):
 def test_a_field_not_a_multiple_of_four_is_refused(tmp_path):
     entries = [Entry(f"e{i}", f"e{i}", f"u{i}", f"u{i}", (f"e{i}",)) for i in range(10)]
     store = TournamentStore(tmp_path / "t.db")
-    with pytest.raises(TournamentError, match="10 players; add 2 or remove 2"):
+    with pytest.raises(TournamentError, match="现有 10 名选手，请增加 2 名或减少 2 名"):
         store.new("individual-tables", entries)
     assert store.last_seq() == 0

@@ -56,7 +56,7 @@ def test_twenty_entries_single_games_then_sixteen(hand_log):
     # 20 -> 16: 4 single games among the last 8 of the lot, 12 byes for the first 12.
     assert byes == lot[:12] and [e for _, e in tables] == [tuple(lot[i : i + 2]) for i in range(12, 20, 2)]
     log.pair(1, [e for _, e in tables], byes)
-    with pytest.raises(TournamentError, match="best of 1"):
+    with pytest.raises(TournamentError, match="1 局 1 胜制"):
         log.results(1, {"winner": 0, "games": [2, 1]}).replay()
     log.actions.pop()
     log.results(1, {"winner": 1}, {"winner": 0}, {"winner": 0}, {"winner": 0})

@@ -72,7 +72,7 @@ def test_bad_requests_change_nothing(store):
             call()
     assert store.last_seq() == before
     store.record_result(1, "t01", {"winner": 0})
-    with pytest.raises(TournamentError, match="correct it instead"):
+    with pytest.raises(TournamentError, match="已有成绩；请改用更正"):
         store.record_result(1, "t01", {"winner": 1})
 
 
@@ -100,20 +100,21 @@ def test_an_impossible_field_is_refused_before_round_one(tmp_path):
     s = TournamentStore(tmp_path / "x.db")
     for options, message in (({"round": 3}, "unknown option"), ({"rounds": 2.5}, "option rounds"),
                              ({"points": [2, 0]}, "option points"), ({"level_diff": "exact"}, "level_diff is")):
-        with pytest.raises(TournamentError, match=message):
+        with pytest.raises(TournamentError) as refused:
             s.new("pair-swiss", entries(), options=options)
+        assert message in refused.value.en and refused.value.text("zh") == str(refused.value) != refused.value.en
     # Three units of two pairs: each pair can meet four others, not five rounds' worth.
-    with pytest.raises(TournamentError, match="pair a1 \\(A\\) can meet only 4 pairs of other units; 5 rounds need 5"):
+    with pytest.raises(TournamentError, match="a1（A）只能遇到其他单位的 4 对；5 轮需要 5 对"):
         s.new("pair-swiss", entries(), options={"rounds": 5})
     # One unit holding most of the field.
     big = [Entry(f"p{i}", f"p{i}", "A" if i < 5 else f"U{i}", "A", (f"p{i}",)) for i in range(8)]
-    with pytest.raises(TournamentError, match="unit A has 5 of the 8 pairs"):
+    with pytest.raises(TournamentError, match="A 有 8 对中的 5 对"):
         s.new("pair-swiss", big, options={"rounds": 2})
     # Every pair has five opponents of other units, yet no five rounds exist: units A and B of
     # three pairs, c and d alone. An A pair must meet c and d, so must every B pair: c would play
     # six games in five rounds.
     tight = [Entry(p, p, p[0], p[0], (p,)) for p in ("a1", "a2", "a3", "b1", "b2", "b3", "c", "d")]
-    with pytest.raises(TournamentError, match="no schedule of 5 rounds exists"):
+    with pytest.raises(TournamentError, match="排不出 5 轮的对阵"):
         s.new("pair-swiss", tight, options={"rounds": 5})
     assert s.last_seq() == 0
     s.new("pair-swiss", tight, options={"rounds": 4}, seed=3)  # four rounds can, and are played to the end
