@@ -12,6 +12,9 @@ the table, more cards than the seat holds) raises :class:`HandError` and changes
   its partner takes the lead (三: 无人压牌，则由对门借风出牌).
 * The hand ends when three have played out, or early when partners take first and second
   (七②: 如果对家两人争得上游或二游则提前结束).
+* A seat whose 越序出牌 or 暴露张 the referee confirmed sits out its next turn (十一 2, 3: 停止一轮出牌，
+  由下家出牌): when it comes, it is a pass, or, when that seat would lead, the lead goes to the next seat
+  holding cards (:meth:`Hand.sit_out`).
 * The referee always knows how many cards each seat holds; at ten or fewer the table shows the
   count (九 3: 手中牌10张以下(包括10张牌)，第一次必须主动报数), and when it was shown is recorded.
 * A tribute is checked against what its payer plays later (evidence, as in the Tractor judge):
@@ -78,7 +81,8 @@ def describe(rules: ClimbingRulebook, level: str, reading: Reading) -> str:
 
 @dataclass(frozen=True)
 class Turn:
-    """One turn: a play (``cards`` with the ``reading`` recorded) or a pass (``cards`` None)."""
+    """One turn: a play (``cards`` with the ``reading`` recorded) or a pass (``cards`` None), ``sat_out`` when
+    the seat had to sit it out (十一)."""
 
     number: int
     seat: str
@@ -86,9 +90,10 @@ class Turn:
     reading: Reading | None = None
     lead: bool = False
     at: float | None = None
+    sat_out: bool = False
 
     def __str__(self) -> str:
-        return f"{self.seat} {'passes' if self.cards is None else self.cards}"
+        return f"{self.seat} {'sits out' if self.sat_out else 'passes' if self.cards is None else self.cards}"
 
 
 @dataclass(frozen=True)
@@ -117,6 +122,7 @@ class Hand:
     announced: tuple[Announcement, ...] = ()
     rulings: tuple[Ruling, ...] = ()
     played: Cards = field(default_factory=Cards)
+    sitting_out: frozenset[str] = frozenset()  # seats that sit out their next turn (十一)
 
     @staticmethod
     def start(rules: ClimbingRulebook, level: str, leader: str, exchanges: tuple[Exchange, ...] = ()) -> Hand:
@@ -193,22 +199,55 @@ class Hand:
         hand = hand._prove_tribute(seat)
         if not hand.over:
             hand = replace(hand, turn=hand._next_active(seat))
-        return hand
+        return hand._sit_out_due()
 
     def pass_(self, seat: str, at: float | None = None) -> Hand:
         """``seat`` passes (七①: 如没有可以弃权)."""
         self._check_turn(seat)
         if self.table is None:
             raise HandError(f"{seat} leads and cannot pass")
-        turn = Turn(len(self.turns) + 1, seat, None, at=at)
+        return self._pass(Turn(len(self.turns) + 1, seat, None, at=at))._sit_out_due()
+
+    def sit_out(self, seat: str) -> Hand:
+        """``seat`` sits out its next turn (十一 2, 3: a confirmed 越序出牌 or 暴露张 停止一轮出牌，由下家出牌):
+        a pass when it follows; when it would lead, the next seat holding cards leads instead. At once when
+        it is on turn now; nothing for a seat that has played out.
+
+        >>> h = Hand.start(load("sanjiang-2012"), "2", leader="S").sit_out("N").play("S", Cards.parse("S3"))
+        >>> h = h.play("E", Cards.parse("S5"))
+        >>> h.turn, str(h.turns[-1])
+        ('W', 'N sits out')
+        >>> h.pass_("W").pass_("S").turn  # N's pass was the first of the three that end the trick
+        'E'
+        """
+        if seat not in SEATS:
+            raise HandError(f"unknown seat {seat!r}; seats are {' '.join(SEATS)}")
+        if self.over or seat in self.finish:
+            return self
+        return replace(self, sitting_out=self.sitting_out | {seat})._sit_out_due()
+
+    # -- helpers ------------------------------------------------------------------------
+    def _pass(self, turn: Turn) -> Hand:
         passes = self.passes + 1
         hand = replace(self, turns=self.turns + (turn,), passes=passes)
         last = self.table.seat
         if passes >= len([s for s in self.active() if s != last]):
             return replace(hand, table=None, passes=0, turn=self._taker(last))
-        return replace(hand, turn=self._next_active(seat))
+        return replace(hand, turn=self._next_active(turn.seat))
 
-    # -- helpers ------------------------------------------------------------------------
+    def _sit_out_due(self) -> Hand:
+        """The turns of seats that must sit out, while the turn is theirs."""
+        hand = self
+        while not hand.over and hand.turn in hand.sitting_out:
+            seat = hand.turn
+            turn = Turn(len(hand.turns) + 1, seat, None, sat_out=True)
+            hand = replace(hand, sitting_out=hand.sitting_out - {seat})
+            if hand.table is None:  # 由下家出牌: the lead passes on
+                hand = replace(hand, turns=hand.turns + (turn,), turn=hand._next_active(seat))
+            else:
+                hand = hand._pass(turn)
+        return hand
+
     def _check_turn(self, seat: str) -> None:
         if seat not in SEATS:
             raise HandError(f"unknown seat {seat!r}; seats are {' '.join(SEATS)}")

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from referee.cards import Cards
 from referee.guandan.hand import Hand
 from referee.guandan.levels import Match, levels_won
+from referee.guandan.table import setting
 from referee.guandan.tribute import TributePhase
 from referee.seats import SEATS, TEAMS
 from referee.table.clock import Foul, ShotClock
@@ -168,10 +169,26 @@ class GuandanTable(ClimbingTable):
         return OUT_OF_TURN, {"foul": True, "text": "越序出牌：停止一轮出牌，犯规一次（裁判确认）"}
 
     def _exposed(self, seat: str, cards: Cards, text: str, pending: dict | None) -> GuandanTable:
-        return self._flag(seat, "exposed_card", cards, text, pending, EXPOSED, {"foul": True, "text": "暴露张：犯规一次（裁判确认）"})
+        return self._flag(seat, "exposed_card", cards, text, pending, EXPOSED, {"foul": True, "text": "暴露张：停止一轮出牌，犯规一次（裁判确认）"})
 
     def _counted(self, flag: Flag) -> GuandanTable:
-        return self._foul(Foul(flag.seat, flag.kind)) if flag.kind in FOULS else self
+        t = self._foul(Foul(flag.seat, flag.kind)) if flag.kind in FOULS else self
+        if flag.kind in setting(self.rules, "play", "sit_out") and t.phase == "playing":
+            # 十一 2, 3: 停止一轮出牌. The table takes no play while a flag is open, so the offender (a seat that was
+            # not on turn) is not on turn now either: its turn is passed when it comes (``_next_turn``).
+            return t._with_engine(t.hand.sit_out(flag.seat))
+        return t
+
+    def _next_turn(self, seat: str) -> GuandanTable:
+        t = self
+        sat_out = []
+        for turn in reversed(self.hand.turns):  # the turns the engine passed after this one: seats sitting out
+            if not turn.sat_out:
+                break
+            sat_out.insert(0, turn.seat)
+        for s in sat_out:
+            t = t._event("passed", {"hand": t.hand_no, "trick": t.trick_no, "seat": s, "sat_out": True})
+        return super(GuandanTable, t)._next_turn(seat)
 
     # -- time --------------------------------------------------------------------------------------
     def _tick(self) -> GuandanTable:

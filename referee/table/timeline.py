@@ -71,6 +71,7 @@ LABELS: dict[str, dict[str, Any]] = {
             "rejected": "拒绝：{reason}",
             "passed": "第 {hand} 盘第 {trick} 轮 {seat} 不出",
             "passed_forfeit": "第 {hand} 盘第 {trick} 轮 {seat} 超时，视作不出",
+            "passed_sat_out": "第 {hand} 盘第 {trick} 轮 {seat} 停止一轮出牌，由下家出牌",
             "play_started": "第 {hand} 盘开始出牌，{leader} 先出",
             "tribute_shown": "{seat} 亮出 {cards}（抗贡）",
             "tribute_refused": "抗贡成立（{seats}）",
@@ -166,6 +167,7 @@ LABELS: dict[str, dict[str, Any]] = {
             "rejected": "rejected: {reason}",
             "passed": "hand {hand} round {trick}: {seat} passes",
             "passed_forfeit": "hand {hand} round {trick}: {seat} out of time, the turn passes",
+            "passed_sat_out": "hand {hand} round {trick}: {seat} sits this turn out (a confirmed violation)",
             "play_started": "hand {hand}: play starts, {leader} leads",
             "tribute_shown": "{seat} shows {cards} (refusing the tribute)",
             "tribute_refused": "the tribute is refused ({seats})",
@@ -257,7 +259,7 @@ class _Formatter:
     def event(self, e: dict) -> str:
         say, kind = self.say, e["kind"]
         data = dict(e.get("data") or {})
-        template = self.game.get(kind) or say["events"].get(kind + ("_forfeit" if data.get("forfeit") else ""))
+        template = self.game.get(kind) or say["events"].get(kind + next((f"_{k}" for k in ("forfeit", "sat_out") if data.get(k)), ""))
         if template is None:
             return f"{kind} {json.dumps(data, ensure_ascii=False, separators=(',', ':'))}"
         values = {k: v for k, v in data.items()}

@@ -229,3 +229,18 @@ def test_a_wildcard_never_stands_for_a_joker():
     hand = Hand.start(load("sanjiang-2012"), "5", "S")
     with pytest.raises(HandError, match="cannot stand for a joker"):
         hand.play("S", Cards.parse("H5 BJ"))
+
+
+def test_a_seat_sitting_out_passes_or_hands_on_the_lead():
+    """十一 2, 3 (停止一轮出牌，由下家出牌): at once when on turn; a lead goes to the next seat holding cards."""
+    h = Hand.start(GD, "2", leader="S").sit_out("S")  # S would lead: E leads instead
+    assert h.turn == "E" and h.table is None and str(h.turns[-1]) == "S sits out"
+    h = h.play("E", C("S4")).sit_out("N")  # N on turn follows: a pass at once
+    assert h.turn == "W" and h.passes == 1 and h.turns[-1].sat_out
+    h = feed(h, passes("W", "S"))
+    assert h.turn == "E" and h.table is None  # three passes after E's play: E leads again
+    assert h.sit_out("E").sit_out("N").turn == "W"  # two seats in a row sit out a lead
+    finished = feed(Hand.start(GD, "2", leader="S"), S_OUT)
+    assert "S" in finished.finish and finished.sit_out("S") == finished  # played out: nothing to sit out
+    with pytest.raises(HandError, match="unknown seat"):
+        h.sit_out("X")

@@ -20,6 +20,7 @@ from referee.seats import SEATS
 from referee.table.protocol import encode
 from referee.table.reducer import Output
 from referee.table.runtime import Table
+from referee.table.timeline import _Formatter
 from referee.tournament.service import game_of
 
 GD, SDY = "sanjiang-2012", "usst-2016"
@@ -471,3 +472,30 @@ def test_the_next_deadline_follows_clocks_that_ran_out_with_no_input():
     assert first == d.at + 30.0  # E's long think
     assert d.table.deadline_after(first + 0.1) == first + 30.0  # N's own long think, from E's deadline
     assert d.table.deadline_after(first + 30.1) == first + 60.0  # then W's
+
+
+def test_guandan_a_confirmed_play_out_of_turn_sits_out_the_offenders_next_turn():
+    """十一 3: 越序出牌则停止一轮出牌，由下家出牌: once the referee confirms, the offender's next turn is a pass
+    (``passed`` with ``sat_out``); confirmed while it is on turn, at once, and the next seat's clock starts."""
+    d = Table_(GD)
+    d.start()
+    d.press("S", "ready")
+    d.show("S", ["S3"])
+    d.show("N", ["S5"])  # before E
+    flag = d.violations()[-1]
+    assert (flag["kind"], flag["seat"]) == ("out_of_turn", "N") and d.state()["turn"] == "E"
+    d.send("commands", {"command": "confirm", "flag": flag["flag"]})
+    assert d.state()["turn"] == "E"  # nothing to sit out yet
+    d.show("E", ["S6"])
+    assert d.state()["turn"] == "W"  # N sat its turn out
+    sat = d.events("passed")[-1]["data"]
+    assert sat == {"hand": 1, "trick": 1, "seat": "N", "sat_out": True}
+    said = {lang: _Formatter(lang, GD).event(d.events("passed")[-1]) for lang in ("zh", "en")}
+    assert said == {"zh": "第 1 盘第 1 轮 北 停止一轮出牌，由下家出牌", "en": "hand 1 round 1: N sits this turn out (a confirmed violation)"}
+    assert [f["data"]["seat"] for f in d.events("foul_counted")] == ["N"]
+    d.press("W", "pass")
+    d.press("S", "pass")
+    assert d.state()["turn"] == "E"  # N's turn counted as the first of the three passes: E leads again
+    d.show("E", ["H7"])
+    d.show("N", ["H9"])  # N sat out once and plays as usual now
+    assert d.state()["turn"] == "W" and len(d.events("passed")) == 3
