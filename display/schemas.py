@@ -132,6 +132,32 @@ class FlagAction(Closed):
     cards: list[Card] | None = Field(default=None, min_length=1, max_length=60)
 
 
+class FoulRuling(Closed):
+    """The referee rules a foul no camera sees: ``kind`` is one of the rulebook's ``[fouls] kinds`` (San Da Yi 三)."""
+
+    ruling: Literal["foul"]
+    seat: Seat
+    kind: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
+
+
+class ReportRuling(Closed):
+    """The dealer's 报到, checked by the referee: ``play`` true is 打, false 不打 (the dealer wins at once)."""
+
+    ruling: Literal["report"]
+    seat: Seat
+    play: bool
+
+
+class OpenHandRuling(Closed):
+    """The dealer's 摊打 (after 头撂)."""
+
+    ruling: Literal["open_hand"]
+    seat: Seat
+
+
+Ruling = Annotated[FoulRuling | ReportRuling | OpenHandRuling, Field(discriminator="ruling")]
+
+
 class PlayAmend(Closed):
     """A dispute settled: the accepted play (``entry``, the ``seq`` of its ``play_accepted``
     event) was really ``cards``; the table judges everything after it again."""

@@ -1,5 +1,5 @@
-"""Console actions on the tables: commands (start/stop a round, the last-hand notice, seating),
-flagged reads with the camera's frame beside them. Every action goes into the audit log."""
+"""Console actions on the tables: commands (start/stop a round, the last-hand notice, seating), the
+referee's rulings, flagged reads with the camera's frame beside them. Every action goes into the audit log."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from display.schemas import (
     Id,
     PlayAmend,
     Problem,
+    Ruling,
     Sent,
     TableCommand,
 )
@@ -47,6 +48,13 @@ def command(table: Id, body: TableCommand, user: Referee, ctx: Ctx) -> Sent:
         raise HTTPException(403, f"{user.name} is a referee; {body.command} needs an organiser")
     _known(ctx, table)
     return send(ctx, user.name, table, body.command)
+
+
+@router.post("/tables/{table}/rulings", responses=ERRORS,
+             summary="The referee's ruling on what no camera sees: a foul, the dealer's 报到 or 摊打")
+def ruling(table: Id, body: Ruling, user: Referee, ctx: Ctx) -> Sent:
+    _known(ctx, table)
+    return send(ctx, user.name, table, body.ruling, **body.model_dump(exclude={"ruling"}))
 
 
 @router.post("/last-hand", responses=ERRORS, summary="Announce the last hand at every table of the hall")

@@ -62,6 +62,24 @@ $("#amend-form").addEventListener("submit", ev => {
   const cards = String(f.get("cards")).trim().toUpperCase().split(/[\s,]+/).filter(Boolean);
   act(() => api("POST", `/api/console/tables/${encodeURIComponent(f.get("table"))}/plays/${Number(f.get("entry"))}`, { cards }));
 });
+// The referee's rulings on what no camera sees: San Da Yi's fouls (usst-2016 [fouls] kinds), 报到 and 摊打.
+const FOULS = ["count_report", "ask_out_of_turn", "wrong_answer", "talking", "spoken_pass", "hurrying", "peeking", "signalling"];
+const RULINGS = { ...Object.fromEntries(FOULS.map(k => [`foul:${k}`, { ruling: "foul", kind: k }])),
+  "report:play": { ruling: "report", play: true }, "report:no_play": { ruling: "report", play: false }, "open_hand": { ruling: "open_hand" } };
+function renderRulings() {
+  const f = $("#ruling-form");
+  const keep = [f.seat.value, f.what.value];
+  f.seat.innerHTML = "SENW".split("").map(s => `<option value="${s}">${esc(SEATW(s))}</option>`).join("");
+  f.what.innerHTML = Object.keys(RULINGS).map(k => `<option value="${k}">${esc(k.startsWith("foul:") ? T("foul_of")(k.slice(5)) :
+    T(k === "report:play" ? "report_play" : k === "report:no_play" ? "report_no_play" : "open_hand"))}</option>`).join("");
+  if (keep[0]) [f.seat.value, f.what.value] = keep;
+}
+renderRulings();
+$("#ruling-form").addEventListener("submit", ev => {
+  ev.preventDefault();
+  const f = ev.target;
+  act(() => api("POST", `/api/console/tables/${encodeURIComponent(f.table.value.trim())}/rulings`, { ...RULINGS[f.what.value], seat: f.seat.value }));
+});
 
 // ---------------------------------------------------------------- flags
 let flagsAsked = 0;
@@ -122,7 +140,7 @@ function connect() {
 }
 function renderTournament() { tournamentPanel(); }
 
-$("#lang").addEventListener("click", () => switchLanguage(() => { if (ME) { renderTables(); loadFlags(); loadAudit(); renderTournament(); } }));
+$("#lang").addEventListener("click", () => switchLanguage(() => { renderRulings(); if (ME) { renderTables(); loadFlags(); loadAudit(); renderTournament(); } }));
 applyWords();
 whoAmI();
 connect();

@@ -15,7 +15,9 @@ const WORDS = {
              hand_over: "本盘结束", round_over: "本轮结束" },
     kind: { overtime: "超时", late_arrival: "迟到", out_of_turn: "越序出牌", exposed_card: "亮牌", wrong_card_count: "牌张数目不符",
             early_pickup: "提前收牌", revoke: "藏张", failed_throw: "甩牌失败", unsure: "识别存疑", impossible: "不可能的出牌",
-            illegal_lead: "出错牌", kitty_window: "扣底超时" },
+            illegal_lead: "出错牌", kitty_window: "扣底超时", count_report: "违规报牌", ask_out_of_turn: "非出牌时问牌",
+            wrong_answer: "答牌不当", talking: "交谈", spoken_pass: "口说不要", hurrying: "催牌", peeking: "偷看他人的牌",
+            signalling: "暗示性手势" },
     status: { flagged: "待确认", confirmed: "已确认", dismissed: "已撤销" },
     ev: {
       play_accepted: d => `${SEATW(d.seat)} 出牌`, trick_won: d => `第 ${d.trick} 圈 ${SEATW(d.seat)} 赢，${d.points} 分`,
@@ -35,6 +37,8 @@ const WORDS = {
     import: "导入 CSV/XLSX", new_tournament: "新建赛事", next_round: "编排下一轮", record_result: "录入结果",
     forfeit: "弃权", late: "迟到", export: "导出", name: "名称", rounds: "轮数", system: "赛制",
     done: "完成", error: "错误", players: "选手（、分隔）", reason: "更正原因", minutes: "迟到分钟", print: "打印",
+    ruling: "裁判判定（三打一）", seat_word: "座位", ruling_what: "判定", record: "记录", foul_of: k => `犯规：${T("kind")[k] || k}`,
+    report_play: "庄家报到：打", report_no_play: "庄家报到：不打", open_hand: "庄家摊打",
   },
   en: {
     title: "cardtable hall", hall: "Hall live", nav_board: "Scoreboard", nav_big: "Big screen", nav_console: "Console",
@@ -50,7 +54,9 @@ const WORDS = {
              hand_over: "hand over", round_over: "round over" },
     kind: { overtime: "overtime", late_arrival: "late arrival", out_of_turn: "out of turn", exposed_card: "exposed card",
             wrong_card_count: "wrong card count", early_pickup: "early pickup", revoke: "revoke", failed_throw: "failed throw",
-            unsure: "unsure read", impossible: "impossible play", illegal_lead: "illegal lead", kitty_window: "kitty window" },
+            unsure: "unsure read", impossible: "impossible play", illegal_lead: "illegal lead", kitty_window: "kitty window",
+            count_report: "count reported out of time", ask_out_of_turn: "asked a count out of turn", wrong_answer: "wrong count answer",
+            talking: "talking", spoken_pass: "a spoken pass", hurrying: "hurrying others", peeking: "peeking", signalling: "signalling" },
     status: { flagged: "flagged", confirmed: "confirmed", dismissed: "dismissed" },
     ev: {
       play_accepted: d => `${SEATW(d.seat)} plays`, trick_won: d => `trick ${d.trick} to ${SEATW(d.seat)}, ${d.points} pts`,
@@ -70,6 +76,8 @@ const WORDS = {
     import: "Import CSV/XLSX", new_tournament: "New tournament", next_round: "Pair next round", record_result: "Record result",
     forfeit: "Forfeit", late: "Late", export: "Export", name: "Name", rounds: "Rounds", system: "System",
     done: "done", error: "error", players: "players (、 separated)", reason: "reason", minutes: "minutes late", print: "Print",
+    ruling: "Referee's ruling (San Da Yi)", seat_word: "Seat", ruling_what: "Ruling", record: "Record", foul_of: k => `foul: ${T("kind")[k] || k}`,
+    report_play: "dealer reports (报到), plays on", report_no_play: "dealer reports (报到), does not play", open_hand: "dealer plays face up (摊打)",
   },
 };
 let LANG = document.body.dataset.lang === "en" ? "en" : "zh";

@@ -324,13 +324,14 @@ class Game:
 
     def report(self, seat: str, play: bool) -> Game:
         """报到: the dealer shows four jokers or a bomb of seven or more, then plays on (``play``: 打,
-        a win scores double, a loss scores 0 for all) or not (不打: the dealer wins at once)."""
+        a win scores double, a loss scores 0 for all) or not (不打: the dealer wins at once). Unseen, the
+        hand is not known: the referee who enters the report has seen the jokers or the bomb."""
         self._live(seat)
         if seat != self.dealer or self.phase != "declaring":
             raise GameError(f"{seat}: only the dealer reports (报到), after taking the kitty and before the first lead")
         if self.reported is not None:
             raise GameError(f"{seat}: the dealer has already reported")
-        if not self.can_report:
+        if self.seen and not self.can_report:  # unseen (a table): the referee who reports it saw the hand
             s = self.rules.sections["scoring"]
             raise GameError(f"{seat}: reporting (报到) needs {s['report_jokers']} jokers or a bomb of {s['report_bomb']} or more")
         if not play:

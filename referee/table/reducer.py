@@ -169,11 +169,17 @@ class Reducer:
             return self._event("amended", {"entry": p["entry"], "cards": p["cards"]})
         if command == "last_hand":
             return self._with(last_hand=True)._event("last_hand", {"hand": self.hand_no})
+        if command in ("foul", "report", "open_hand"):
+            return self._ruling(command, p)
         flag = self._find_flag(p["flag"])
         return self._resolve(flag, command, p.get("cards"))
 
     def _round_started(self) -> Reducer:
         return self
+
+    def _ruling(self, command: str, p: dict) -> Reducer:
+        """The referee's word on what no camera sees (a foul, the dealer's 报到 or 摊打), where the game has it."""
+        raise _Reject(f"{command}: the {family(self.rulebook)} table ({self.rulebook}) takes no such ruling")
 
     def _find_flag(self, flag_id: str) -> Flag:
         for f in self.flags:
@@ -405,7 +411,9 @@ VIOLATION_NAMES = {
     "overtime": "超时", "late_arrival": "迟到", "kitty_window": "扣底超时", "revoke": "藏张",
     "failed_throw": "甩牌失败", "illegal_lead": "出错牌", "wrong_card_count": "牌数不符",
     "out_of_turn": "越序出牌", "exposed_card": "暴露张", "early_pickup": "提前收牌",
-    "foul": "犯规", "return_late": "还牌超时",
+    "foul": "犯规", "return_late": "还牌超时", "count_report": "违规报牌", "ask_out_of_turn": "非出牌时问牌",
+    "wrong_answer": "答牌不当", "talking": "交谈", "spoken_pass": "口说不要", "hurrying": "催牌", "peeking": "偷看",
+    "signalling": "暗示性手势",
 }  # fmt: skip
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.cards import Cards
-from referee.sandayi.game import Game
+from referee.sandayi.game import Game, GameError
 from referee.sandayi.round import round_points, table_totals
 from referee.sandayi.seats import first_bidder
 from referee.seats import SEATS
@@ -31,6 +31,7 @@ from referee.table.reducer import _Reject
 
 BIDS = {"bid1": 1, "bid2": 2, "bid3": 3, "pass": "pass"}
 OUT_OF_TURN = "二 出牌规则: 庄家先出牌，然后按逆时针顺序依次出牌"
+FOUL_RULE = "三: 犯规时由裁判判定，同一副牌内，任何一名选手被记过2次及以上犯规，作输者处理"
 
 
 @dataclass(frozen=True)
@@ -74,13 +75,34 @@ class SandayiTable(ClimbingTable):
             if game.phase == "bidding":
                 return t
             t = t._with(phase="kitty", dealer=game.dealer)
-            return t._event("dealer_chosen", {"dealer": game.dealer, "bid": game.bid_value, "first_bid_three": game.first_bid_three})
+            t = t._event("dealer_chosen", {"dealer": game.dealer, "bid": game.bid_value, "first_bid_three": game.first_bid_three})
+            return t._hand_over() if game.over else t  # fouls recorded while bidding rule once the sides are known
         if self.phase == "kitty" and button == "ready":
             t = self._with(game=self.game.take_kitty(seat), phase="playing")
             return t._event("kitty_to_dealer", {"dealer": seat, "cards": self.rules.deal["kitty"]})._start_clock(t.at)
         if self.phase == "playing" and button == "pass":
             return self._pass(seat)
         raise _Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
+
+    def _ruling(self, command: str, p: dict) -> SandayiTable:
+        """From the console: the referee's foul (三, the book's ``[fouls] kinds``; at the limit the offender is
+        ruled the loser), the dealer's 报到 (``play``: 打 or 不打, which wins at once) or 摊打."""
+        if self.game is None or self.phase not in ("bidding", "kitty", "playing"):
+            raise _Reject(f"{command}: no game is being played (phase {self.phase})")
+        seat = p["seat"]
+        try:
+            game = {"foul": lambda g: g.foul(seat, p["kind"]), "report": lambda g: g.report(seat, p["play"]),
+                    "open_hand": lambda g: g.open_hand(seat)}[command](self.game)
+        except GameError as exc:
+            raise _Reject(str(exc)) from None
+        t = self._with(game=game)
+        if command == "foul":
+            fouls, limit = game.foul_count(seat), self.rules.sections["fouls"]["limit"]
+            t, _ = t._violation(seat, p["kind"], FOUL_RULE, {"foul": True}, {"hand": t.hand_no, "fouls": fouls, "limit": limit}, "confirmed")
+            t = t._event("foul_counted", {"seat": seat, "kind": p["kind"], "fouls": fouls, "limit": limit})
+        else:
+            t = t._event("reported", {"seat": seat, "play": p["play"]}) if command == "report" else t._event("hand_opened", {"seat": seat})
+        return t._hand_over() if game.over else t
 
     def _seen(self, seat: str, cards: Cards, p: dict) -> SandayiTable:
         if self.phase == "playing":

@@ -95,9 +95,13 @@ LABELS: dict[str, dict[str, Any]] = {
             "sandayi": {
                 "hand_started": "第 {hand} 局开始，{first_bidder} 先叫",
                 "round_over": "本轮结束（共 {hands} 局）；小分 {totals}；积分 {points}",
+                "foul_counted": "{seat} 犯规（{kind}），本局第 {fouls} 次（{limit} 次作输者处理）",
+                "reported": "庄家 {seat} 报到：{play}",
+                "hand_opened": "庄家 {seat} 摊打",
             },
         },
         "bids": {1: "叫一分", 2: "叫二分", 3: "叫三分", "pass": "不叫"},
+        "plays": {True: "打", False: "不打，庄家直接获胜"},
         "winners": {"dealer": "庄家胜", "allies": "同盟胜"},
         "bys": {"levels": "过A", "time": "时间到", "last_hand": "最后一盘打完", "fouls": "对方三次犯规",
                 "late": "对方迟到弃权"},
@@ -116,7 +120,10 @@ LABELS: dict[str, dict[str, Any]] = {
                        "out_of_turn": "越序出牌", "exposed_card": "暴露张", "wrong_card_count": "牌张数目不符",
                        "early_pickup": "提前收牌", "revoke": "藏张", "failed_throw": "甩错牌",
                        "illegal_lead": "出错牌", "kitty_window": "拿底过早", "illegal_tribute": "进贡违规",
-                       "illegal_return": "还牌违规", "tribute_not_largest": "进贡不是最大的牌"},
+                       "illegal_return": "还牌违规", "tribute_not_largest": "进贡不是最大的牌",
+                       "count_report": "违规报牌", "ask_out_of_turn": "非出牌时问牌", "wrong_answer": "答牌不当",
+                       "talking": "交谈", "spoken_pass": "口说不要", "hurrying": "催牌", "peeking": "偷看他人的牌",
+                       "signalling": "暗示性手势"},
         "penalty": {"warning": "警告", "points": "扣 {n} 分", "levels": "对方升 {n} 级", "deal": "失庄",
                     "forfeit": "弃权（{what}）", "foul": "犯规", "none": "不罚"},
         "forfeits": {"turn": "本次出牌", "hand": "本盘", "round": "本轮"},
@@ -191,9 +198,13 @@ LABELS: dict[str, dict[str, Any]] = {
             "sandayi": {
                 "hand_started": "game {hand}: {first_bidder} bids first",
                 "round_over": "round over ({hands} games); game scores {totals}; round points {points}",
+                "foul_counted": "{seat} fouls ({kind}): foul {fouls} this game (ruled the loser at {limit})",
+                "reported": "dealer {seat} reports (报到): {play}",
+                "hand_opened": "dealer {seat} plays the hand face up (摊打)",
             },
         },
         "bids": {1: "bids 1", 2: "bids 2", 3: "bids 3", "pass": "passes"},
+        "plays": {True: "plays on", False: "does not play: the dealer wins at once"},
         "winners": {"dealer": "the dealer wins", "allies": "the three win"},
         "bys": {"levels": "passed A", "time": "time is up", "last_hand": "the last hand played", "fouls": "three fouls",
                 "late": "late, forfeited"},
@@ -209,7 +220,10 @@ LABELS: dict[str, dict[str, Any]] = {
         "where": " hand {hand} trick {trick}",
         "statuses": {"flagged": "flagged", "confirmed": "confirmed", "dismissed": "dismissed"},
         "violations": {"late_arrival": "late arrival", "kitty_window": "kitty taken early", "illegal_return": "illegal return card",
-                       "illegal_tribute": "illegal tribute", "tribute_not_largest": "tribute not the largest card"},
+                       "illegal_tribute": "illegal tribute", "tribute_not_largest": "tribute not the largest card",
+                       "count_report": "count reported out of time", "ask_out_of_turn": "asked a count out of turn",
+                       "wrong_answer": "wrong count answer", "talking": "talking", "spoken_pass": "a spoken pass",
+                       "hurrying": "hurrying others", "peeking": "peeking", "signalling": "signalling"},
         "penalty": {"warning": "warning", "points": "{n} points", "levels": "opponents up {n}", "deal": "loses the deal",
                     "forfeit": "forfeits the {what}", "foul": "foul", "none": "no penalty"},
         "forfeits": {"turn": "turn", "hand": "hand", "round": "round"},
@@ -285,6 +299,10 @@ class _Formatter:
             values["team"] = say["teams"].get(data.get("team"), data.get("team"))
         if kind == "flag_raised":
             values["kind"] = say["flag_kinds"].get(data.get("kind"), data.get("kind"))
+        if kind == "foul_counted":
+            values["kind"] = say["violations"].get(data.get("kind"), data.get("kind"))
+        if kind == "reported":
+            values["play"] = say["plays"][bool(data.get("play"))]
         if kind == "flag_resolved":
             values["how"] = say["hows"].get(data.get("how"), data.get("how"))
         try:

@@ -118,9 +118,9 @@ class LiveTable:
 
     PLAYERS: ClassVar[dict[str, str]] = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
 
-    def __init__(self, broker, name: str, db: Path):
-        self.name, self.n = name, 0
-        self.service = TableService(name, "classic-3deck", broker.url(f"table-{name}"), db).start()
+    def __init__(self, broker, name: str, db: Path, rulebook: str = "classic-3deck"):
+        self.name, self.n, self.rulebook = name, 0, rulebook
+        self.service = TableService(name, rulebook, broker.url(f"table-{name}"), db).start()
         self.conns = {leaf: Connection(broker.url(user), f"{user}-{time.monotonic_ns()}", clean_start=True).connect()
                       for leaf, user in (("observed", f"camera-{name}"), ("board/in", f"board-{name}"), ("commands", "console"))}
 
@@ -133,13 +133,17 @@ class LiveTable:
         conn.publish(topic(self.name, leaf), encode(leaf, payload), qos=1)
         assert conn.flush(5.0)
 
-    def to_first_lead(self) -> None:
-        """Seat four players, start the round, all arrive, end the draw, S takes the kitty, hearts trump:
-        S is to lead the first trick."""
-        self.send("commands", command="assign", players=self.PLAYERS, rulebook="classic-3deck")
+    def seated(self) -> None:
+        """Seat four players, start the round, all arrive."""
+        self.send("commands", command="assign", players=self.PLAYERS, rulebook=self.rulebook)
         self.send("commands", command="start_round")
         for seat in "SENW":
             self.send("board/in", seat=seat, button="ready")
+
+    def to_first_lead(self) -> None:
+        """Seat four players, start the round, all arrive, end the draw, S takes the kitty, hearts trump:
+        S is to lead the first trick."""
+        self.seated()
         self.send("board/in", seat="S", button="declare")
         self.send("board/in", seat="S", button="ready")
         self.send("observed", seat="S", cards=["H3"], confidence=0.99)

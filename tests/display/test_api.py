@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import time
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 from kit import ORGANISER, REFEREE, make_db, round_, settings, standings, state
 
 from display.app import create_app
+from referee.rulebooks import load
 from referee.table.protocol import encode, topic
 
 TABLES = ["t1", "t2", "t3"]
@@ -269,6 +272,25 @@ def test_an_accepted_play_is_amended(client, table, commands):
     assert client.get("/api/console/audit?limit=1").json()[0]["action"] == "amend"
 
 
+def test_the_referees_rulings_reach_the_table(client, table, commands):
+    online(table, "t2", seq=70)
+    url = "/api/console/tables/t2/rulings"
+    assert client.post(url, json={"ruling": "foul", "seat": "E", "kind": "talking"}).status_code == 401
+    login(client, REFEREE)
+    for bad in ({"ruling": "foul", "seat": "E"}, {"ruling": "foul", "seat": "X", "kind": "talking"},
+                {"ruling": "foul", "seat": "E", "kind": "Talking!"}, {"ruling": "report", "seat": "S"},
+                {"ruling": "open_hand", "seat": "S", "play": True}, {"ruling": "bribe", "seat": "S"}):
+        assert client.post(url, json=bad).status_code == 422, bad
+    assert client.post("/api/console/tables/nope/rulings", json={"ruling": "open_hand", "seat": "S"}).status_code == 404
+    for body, command in (({"ruling": "foul", "seat": "E", "kind": "talking"}, {"command": "foul", "seat": "E", "kind": "talking"}),
+                          ({"ruling": "report", "seat": "S", "play": False}, {"command": "report", "seat": "S", "play": False}),
+                          ({"ruling": "open_hand", "seat": "S"}, {"command": "open_hand", "seat": "S"})):
+        sent = client.post(url, json=body).json()
+        _, raw = commands.wait_for(lambda t, p, sent=sent: json.loads(p)["id"] == sent["id"])
+        assert json.loads(raw) == {"v": 1, "id": sent["id"], **command}
+    assert client.get("/api/console/audit?limit=1").json()[0]["action"] == "open_hand"
+
+
 def test_the_stream_starts_with_a_snapshot(app, table):
     from kit import Server
 
@@ -290,7 +312,8 @@ def test_the_stream_starts_with_a_snapshot(app, table):
 
 @hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(path=st.sampled_from(["/api/login", "/api/users", "/api/console/tables/t1/commands", "/api/console/tables/t1/assign",
-                             "/api/console/tables/t1/flags/f1", "/api/console/last-hand", "/api/console/tables/t1/plays/3"]),
+                             "/api/console/tables/t1/flags/f1", "/api/console/last-hand", "/api/console/tables/t1/plays/3",
+                             "/api/console/tables/t1/rulings"]),
        body=st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
                          lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
                          max_leaves=10))
@@ -301,3 +324,12 @@ def test_no_body_makes_a_500(client, path, body):
     assert r.status_code < 500, (path, body, r.text)
     if r.status_code >= 400:
         assert isinstance(r.json()["detail"], str) and r.json()["detail"]
+
+
+def test_the_consoles_foul_list_is_the_rulebooks_with_names_in_both_languages():
+    root = Path(__file__).resolve().parents[2] / "display" / "static"
+    fouls = json.loads(re.search(r"const FOULS = (\[[^\]]*\]);", (root / "console.js").read_text()).group(1))
+    assert fouls == load("usst-2016").sections["fouls"]["kinds"]
+    words = (root / "i18n.js").read_text()
+    for kind in fouls:
+        assert len(re.findall(rf"\b{kind}: \"[^\"]+\"", words)) == 2, kind  # zh and en

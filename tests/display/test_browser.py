@@ -162,6 +162,31 @@ def test_chinese_first_and_the_english_switch(page, table):
     assert pg.inner_text("#timeline h2") == "本盘记录"
 
 
+def test_the_referee_rules_san_da_yi_fouls_from_the_console(page, broker, tmp_path):
+    """三: the referee's fouls reach a real San Da Yi table; at two the offender is ruled the loser and the next game
+    is dealt. The board shows each foul by its name."""
+    live = LiveTable(broker, "b4", tmp_path / "b4.db", rulebook="usst-2016")
+    try:
+        live.seated()
+        for seat, button in (("S", "bid1"), ("E", "pass"), ("N", "pass"), ("W", "pass")):  # S is the dealer
+            live.send("board/in", seat=seat, button=button)
+        board = page("/")
+        board.wait_for_selector("#tile-b4 .ht:has-text('第 1 盘')")
+        console = page("/console")
+        login(console)
+        console.fill("#ruling-form input[name=table]", "b4")
+        console.select_option("#ruling-form select[name=seat]", "E")
+        assert "犯规：交谈" in console.inner_text("#ruling-form select[name=what]")
+        for kind, name in (("talking", "交谈"), ("peeking", "偷看他人的牌")):
+            console.select_option("#ruling-form select[name=what]", f"foul:{kind}")
+            console.click("#ruling-form button")
+            board.wait_for_selector(f"#tile-b4 .viol:has-text('{name}')", timeout=3 * SECOND_MS)
+        board.wait_for_selector("#tile-b4 .ht:has-text('第 2 盘')", timeout=3 * SECOND_MS)  # E ruled the loser
+        console.wait_for_selector("#c-audit tbody tr:has-text('foul')")
+    finally:
+        live.close()
+
+
 def jpeg() -> str:
     img = np.full((120, 160, 3), (40, 120, 40), np.uint8)
     cv2.putText(img, "S5?", (20, 70), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (255, 255, 255), 3)

@@ -203,7 +203,7 @@ def test_version_is_reported_before_anything_else():
         ("observed", {"cards": "S9"}, "observed: 'cards': 'S9' is not a list"),
         ("board/in", {"button": "undo"}, "board/in: 'button': 'undo' is not a button (ready pass confirm referee bid1 bid2 bid3 declare)"),
         ("board/in", {"seat": None}, "board/in: 'seat': null is not a seat (S E N W)"),
-        ("commands", {"command": "restart"}, "commands: 'command': 'restart' is not a command (start_round stop_round confirm dismiss correct amend last_hand assign)"),
+        ("commands", {"command": "restart"}, "commands: 'command': 'restart' is not a command (start_round stop_round confirm dismiss correct amend last_hand assign foul report open_hand)"),
         ("status", {"status": "away"}, "status: 'status': 'away' is not a status (online offline)"),
         ("violations", {"status": "open"}, "violations: 'status': 'open' is not a status (flagged confirmed dismissed)"),
         ("violations", {"seat": "NE"}, "violations: 'seat': 'NE' is not a seat (S E N W)"),

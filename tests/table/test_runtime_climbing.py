@@ -499,3 +499,63 @@ def test_guandan_a_confirmed_play_out_of_turn_sits_out_the_offenders_next_turn()
     d.show("E", ["H7"])
     d.show("N", ["H9"])  # N sat out once and plays as usual now
     assert d.state()["turn"] == "W" and len(d.events("passed")) == 3
+
+
+def test_sandayi_the_referees_fouls_from_the_console_rule_the_loser_at_two():
+    """三: 犯规时由裁判判定，同一副牌内，任何一名选手被记过2次及以上犯规，作输者处理."""
+    d = Table_(SDY)
+    d.start()
+    d.send("commands", {"command": "foul", "seat": "E", "kind": "talking"})  # while bidding: recorded
+    v = d.violations()[-1]
+    assert (v["seat"], v["kind"], v["status"], v["penalty"], v["evidence"]) == ("E", "talking", "confirmed", {"foul": True}, {"hand": 1, "fouls": 1, "limit": 2})
+    for seat, button in (("S", "bid1"), ("E", "pass"), ("N", "pass"), ("W", "pass")):
+        d.press(seat, button)
+    d.press("S", "ready")  # the kitty
+    d.show("S", ["S3"])
+    bad = d.send("commands", {"command": "foul", "seat": "N", "kind": "whistling"})
+    assert bad[0].payload["kind"] == "rejected" and "unknown foul 'whistling'" in bad[0].payload["data"]["reason"]
+    d.send("commands", {"command": "foul", "seat": "E", "kind": "peeking"})  # E's second: the allies lose
+    scored = d.events("game_scored")[-1]["data"]
+    assert (scored["winner"], scored["ended_by"], scored["hand"]) == ("dealer", "fouls", 1)
+    assert [e["data"]["fouls"] for e in d.events("foul_counted")] == [1, 2]
+    assert d.table.phase == "bidding" and d.table.hand_no == 2  # the next game is dealt
+
+
+def test_sandayi_report_and_open_hand_from_the_console():
+    """二 特殊规则: 报到 (不打: the dealer wins at once) and 摊打 (only after 头撂), entered by the referee."""
+    d = Table_(SDY)
+    d.start()
+    d.press("S", "bid1")
+    d.press("E", "bid3")  # not a first bid of three: no 摊打
+    d.press("E", "ready")
+    refused = d.send("commands", {"command": "open_hand", "seat": "E"})
+    assert refused[0].payload["kind"] == "rejected" and "头撂" in refused[0].payload["data"]["reason"]
+    assert d.send("commands", {"command": "report", "seat": "S", "play": True})[0].payload["kind"] == "rejected"  # not the dealer
+    d.send("commands", {"command": "report", "seat": "E", "play": False})
+    scored = d.events("game_scored")[-1]["data"]
+    assert (scored["winner"], scored["ended_by"], d.events("reported")[-1]["data"]) == ("dealer", "report", {"seat": "E", "play": False})
+    # game 2: E bids first (一 5) and bids three at once (头撂): 摊打 doubles the score
+    assert d.state()["turn"] == "E"
+    d.press("E", "bid3")
+    d.press("E", "ready")
+    d.send("commands", {"command": "open_hand", "seat": "E"})
+    assert d.events("hand_opened")[-1]["data"] == {"seat": "E"} and d.table.game.hand_open
+    d.show("E", ["S3"])
+    late = d.send("commands", {"command": "report", "seat": "E", "play": True})  # after the first lead: too late
+    assert late[0].payload["kind"] == "rejected"
+
+
+def test_the_referees_rulings_are_refused_where_the_game_has_none():
+    d = Table_(GD)
+    d.start()
+    out = d.send("commands", {"command": "foul", "seat": "E", "kind": "talking"})
+    assert out[0].payload["kind"] == "rejected" and "takes no such ruling" in out[0].payload["data"]["reason"]
+
+
+def test_sandayi_rulings_read_in_the_timeline():
+    say = {lang: _Formatter(lang, SDY) for lang in ("zh", "en")}
+    foul = {"kind": "foul_counted", "data": {"seat": "E", "kind": "talking", "fouls": 1, "limit": 2}}
+    report = {"kind": "reported", "data": {"seat": "S", "play": False}}
+    assert say["zh"].event(foul) == "东 犯规（交谈），本局第 1 次（2 次作输者处理）"
+    assert say["en"].event(report) == "dealer S reports (报到): does not play: the dealer wins at once"
+    assert say["zh"].event({"kind": "hand_opened", "data": {"seat": "S"}}) == "庄家 南 摊打"
