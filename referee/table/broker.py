@@ -10,7 +10,7 @@ its database on SIGTERM, and every ``AUTOSAVE_S`` seconds while it runs).
 ``table_acl(tables, scoreboard_user, console_user)`` makes the users and the ACL of the hall's
 policy (issue 4): each table's service, camera and board bridge may write only their own topics
 of their own table, the scoreboard only reads, the console reads everything and writes commands, the tournament
-service reads the tables' events and writes the tournament topics.
+service reads the tables' events and states and writes the tournament topics.
 
 >>> users, acl = table_acl(["t1"], "scoreboard", "console")
 >>> sorted(users)
@@ -48,6 +48,7 @@ topic write cardtable/v1/tables/+/commands
 <BLANKLINE>
 user tournament
 topic read cardtable/v1/tables/+/events
+topic read cardtable/v1/tables/+/state
 topic write cardtable/v1/tournament/#
 <BLANKLINE>
 """
@@ -127,7 +128,7 @@ def table_acl(
                                        f"topic read {topic(t, 'board/out')}"]))
     blocks.append((scoreboard_user, [f"topic read {TABLES}/#", f"topic read {TOURNAMENTS}/#"]))
     blocks.append((console_user, [f"topic read {ROOT}/#", f"topic write {TABLES}/+/commands"]))
-    blocks.append((tournament_user, [f"topic read {TABLES}/+/events", f"topic write {TOURNAMENTS}/#"]))
+    blocks.append((tournament_user, [f"topic read {TABLES}/+/events", f"topic read {TABLES}/+/state", f"topic write {TOURNAMENTS}/#"]))
     names = [name for name, _ in blocks]
     if len(set(names)) != len(names):
         raise ValueError(f"user names collide: {names}")

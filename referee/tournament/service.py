@@ -5,7 +5,8 @@ It reads ``cardtable/v1/tables/+/events`` as the broker user ``tournament``. A t
 latest round reports a game with ``game_won`` (the side that passed A wins) or, when the round
 clock ends the game, ``round_over`` (the higher level wins, equal levels draw; from the last
 ``levels_changed``). At a table of two the first entry sits S/N unless the table's ``assigned``
-names the second entry's players there. Each game is logged once (by table, seq and kind: a
+names the second entry's players there. It reads the tables' retained ``state`` too, for the levels
+and players as they stand: a service started (or restarted) mid-game knows them at once. Each game is logged once (by table, seq and kind: a
 QoS 1 redelivery changes nothing); the store turns games into results by the system's rules.
 After every change, its own or one the console made in the same file (polled), it publishes
 both payloads again, retained.
@@ -69,6 +70,7 @@ class TournamentService:
 
     def start(self) -> TournamentService:
         self.conn.subscribe(subscription("events"), self._on_event)
+        self.conn.subscribe(subscription("state"), self._on_state)
         self.conn.connect()
         self.publish()
         self._poller.start()
@@ -119,8 +121,21 @@ class TournamentService:
             return
         if game is not None:
             self._record(table, event["seq"], kind, *game)
-        elif kind == "round_over":  # levels unknown (the service started mid-game): a person enters the result
+        elif kind == "round_over":  # levels unknown (no state nor levels seen): a person enters the result
             log.warning("tournament: %s: the round clock ended the game at levels not seen; enter the result by hand", table)
+
+    def _on_state(self, full_topic: str, payload: bytes) -> None:
+        try:
+            table, _ = parse_topic(full_topic)
+            state = decode("state", payload)
+        except (ValueError, PayloadError) as exc:
+            log.warning("tournament: ignored %s: %s", full_topic, exc)
+            return
+        levels = {t["name"]: str(t["level"]) for t in state["teams"] if t["name"] in SIDES and t["level"] is not None}
+        if set(levels) == set(SIDES):
+            self._levels[table] = levels
+        if all(state["players"].get(s) for s in ("S", "E", "N", "W")):
+            self._players[table] = state["players"]
 
     def _record(self, table: str, seq: int, kind: str, side: str | None, levels: dict | None) -> None:
         with self._lock:

@@ -12,6 +12,7 @@ import uuid
 import pytest
 
 from referee.table.protocol import encode as encode_event
+from referee.table.runtime import Table
 from referee.table.protocol import topic as table_topic
 from referee.tournament import Entry, TournamentStore
 from referee.tournament.service import TournamentService
@@ -91,6 +92,21 @@ def test_a_game_result_from_a_table_updates_the_standings(running, connect, inbo
     assert result_of(view, "t03")["points"] == [0, 2]
     assert [a["data"]["event"] for a in store.actions() if a["kind"] == "game"] == ["t01:91:game_won", "t02:41:round_over", "t03:12:game_won"]
     assert {a["by"] for a in store.actions() if a["kind"] == "game"} == {"table t01", "table t02", "table t03"}
+
+
+def test_levels_come_from_a_tables_retained_state_as_well(running, connect, inbox):
+    """A service started mid-game has seen no ``levels_changed``: the table's retained state tells it the levels."""
+    store, _ = running
+    box = listen(connect, inbox)
+    state = Table.new("t04", "classic-3deck").state(100.0)
+    state["teams"] = [dict(t, level=level) for t, level in zip(state["teams"], ("J", "9"))]
+    conn = connect("table-t04")
+    conn.publish(table_topic("t04", "state"), encode_event("state", state), qos=1, retain=True)
+    assert conn.flush(WAIT_S)
+    send(connect, "t04", 41, "round_over", {"hands": 6})
+    view = latest(box, "round", lambda p: result_of(p, "t04") is not None)
+    assert result_of(view, "t04")["points"] == [2, 0]  # S/N (the first entry) at J beat E/W at 9
+    conn.publish(table_topic("t04", "state"), b"", qos=1, retain=True)  # the retained state cleared
 
 
 def test_a_result_entered_at_the_console_is_published_and_retained(running, connect, inbox, tmp_path):
