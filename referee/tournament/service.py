@@ -100,13 +100,20 @@ class TournamentService:
             except Exception:  # a locked or broken file must not end the service
                 log.exception("tournament: publishing failed")
 
-    def _on_event(self, full_topic: str, payload: bytes) -> None:
+    @staticmethod
+    def _read(full_topic: str, payload: bytes, name: str) -> tuple[str, dict] | None:
+        """(table, payload) of a table's message; None, logged, for one that is malformed."""
         try:
             table, _ = parse_topic(full_topic)
-            event = decode("events", payload)
+            return table, decode(name, payload)
         except (ValueError, PayloadError) as exc:
             log.warning("tournament: ignored %s: %s", full_topic, exc)
+            return None
+
+    def _on_event(self, full_topic: str, payload: bytes) -> None:
+        if (read := self._read(full_topic, payload, "events")) is None:
             return
+        table, event = read
         kind, data = event["kind"], event["data"]
         if kind == "round_started":
             self._levels.pop(table, None)
@@ -125,12 +132,9 @@ class TournamentService:
             log.warning("tournament: %s: the round clock ended the game at levels not seen; enter the result by hand", table)
 
     def _on_state(self, full_topic: str, payload: bytes) -> None:
-        try:
-            table, _ = parse_topic(full_topic)
-            state = decode("state", payload)
-        except (ValueError, PayloadError) as exc:
-            log.warning("tournament: ignored %s: %s", full_topic, exc)
+        if (read := self._read(full_topic, payload, "state")) is None:
             return
+        table, state = read
         levels = {t["name"]: str(t["level"]) for t in state["teams"] if t["name"] in SIDES and t["level"] is not None}
         if set(levels) == set(SIDES):
             self._levels[table] = levels
