@@ -1,6 +1,7 @@
 """Accuracy of the recognition, for the model card (plain script, not a test):
 
     .venv/bin/python bench/eval_vision.py --held-out 200      # rendered frames in the held-out art style
+    .venv/bin/python bench/eval_vision.py --held-out 200 --style dingbats    # the second held-out style
     .venv/bin/python bench/eval_vision.py --real ../shared/data/real-photos-edje
 
 Held-out: random tables (1-8 cards per seat, 3 decks, a hand over the cards in a quarter of the frames, random
@@ -34,19 +35,19 @@ from vision.model import Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402
 from vision.sanity import SURE  # noqa: E402
 from vision.synth.render import random_camera, render_frame  # noqa: E402
-from vision.synth.scene import HELD_OUT_STYLE, random_scene  # noqa: E402
+from vision.synth.scene import HELD_OUT_STYLE, HELD_OUT_STYLES, random_scene  # noqa: E402
 
 RANKS = {"nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 
 
-def held_out(model: Model, n: int, seed: int) -> int:
+def held_out(model: Model, n: int, seed: int, style: str = HELD_OUT_STYLE) -> int:
     rng = random.Random(seed)
     need, found, read, right, ranks = Counter(), Counter(), Counter(), Counter(), Counter()
     named = Counter()  # every card read, by (name right, sure): nearest true card by centre
     confusions = Counter()
     t0 = time.time()
     for _ in range(n):
-        f = render_frame(random_scene(rng, [HELD_OUT_STYLE], hand_chance=0.25), random_camera(rng))
+        f = render_frame(random_scene(rng, [style], hand_chance=0.25), random_camera(rng))
         reading = read_frame(f.image, model)
         for c in reading.cards:
             truth = min(f.truth, key=lambda t: math.dist(t.centre, c.centre))
@@ -63,7 +64,7 @@ def held_out(model: Model, n: int, seed: int) -> int:
             for name in (got - on_table):
                 for miss in (visible - got):
                     confusions[(miss, name)] += 1
-    print(f"held-out style {HELD_OUT_STYLE!r}: {n} frames, {time.time() - t0:.0f} s")
+    print(f"held-out style {style!r}: {n} frames, {time.time() - t0:.0f} s")
     print(f"{'seat':5} {'recall':>8} {'precision':>10} {'cards':>6} {'read':>6}")
     for seat in "SENW":
         print(f"{seat:5} {found[seat] / need[seat]:8.2%} {right[seat] / max(1, read[seat]):10.2%} {need[seat]:6} {read[seat]:6}")
@@ -108,13 +109,14 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--held-out", type=int, default=0, metavar="N", help="frames of the held-out style")
     p.add_argument("--real", type=Path, default=None, metavar="DIR", help="labelled real photos")
+    p.add_argument("--style", choices=HELD_OUT_STYLES, default=HELD_OUT_STYLE, help="which held-out style")
     p.add_argument("--seed", type=int, default=99)
     p.add_argument("--model", type=Path, default=None, help="the detector (default models/cards.onnx)")
     p.add_argument("--index", type=Path, default=None, help="the index classifier (default: index.onnx beside it)")
     a = p.parse_args(argv)
     model = Model(a.model, a.index) if a.model else Model(index_path=a.index)
     if a.held_out:
-        held_out(model, a.held_out, a.seed)
+        held_out(model, a.held_out, a.seed, a.style)
     if a.real:
         real(model, a.real)
     return 0

@@ -47,6 +47,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     train.add_argument("--workers", type=int, default=0, help="processes making the data (0: this one)")
     train.add_argument("--device", default="cpu", help="torch device, e.g. cuda (default cpu)")
     train.add_argument("--threads", type=int, default=1, help="torch threads on the CPU")
+    train.add_argument("--from", dest="start", type=Path, default=None, metavar="ONNX",
+                       help="train the classifier further from this index.onnx (index only; its width is kept)")
+    train.add_argument("--lr", type=float, default=None, help="peak learning rate (default 3e-3)")
     train.add_argument("--out", type=Path, default=Path("models"), help="the folder for cards.onnx and index.onnx")
     train.set_defaults(func=cmd_train)
 
@@ -137,18 +140,22 @@ def cmd_train(args: argparse.Namespace) -> int:
         from vision import index_train, train
     except ImportError as e:
         return _fail(f"training needs the train extra (pip install -e '.[train]'): {e}")
+    if args.start and args.part != "index":
+        return _fail("--from trains the classifier further: give --part index")
+    if args.start and not args.start.is_file():
+        return _fail(f"--from {args.start}: no such file")
     args.out.mkdir(parents=True, exist_ok=True)
 
     def log(line: str) -> None:
         print(line, flush=True)
 
     common = {"seed": args.seed, "minutes": args.minutes, "workers": args.workers, "device": args.device,
-              "threads": args.threads, "log": log}
+              "threads": args.threads, "log": log} | ({"lr": args.lr} if args.lr else {})
     if args.part in ("detector", "both"):
         steps = None if args.minutes else args.steps or 4000
         log(str(train.train(args.out / "cards.onnx", steps=steps, batch=args.batch or 32, **common)))
     if args.part in ("index", "both"):
         steps = None if args.minutes else args.steps or 3000
         log(str(index_train.train(args.out / "index.onnx", steps=steps, batch_size=args.batch or 96,
-                                  width=args.width, **common)))
+                                  width=args.width, start=args.start, **common)))
     return 0

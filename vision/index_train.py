@@ -31,12 +31,15 @@ from vision.synth.scene import ALL_CARDS, FELTS, TRAIN_STYLES, random_scene
 
 class IndexClassifier(nn.Module):
     """Input N x 3 x 32 x 20 BGR in 0..1; output probabilities over the 54 cards. ``width`` scales every layer's
-    channels (1.0: 24, 24, 48, 48, 96)."""
+    channels (1.0: 24, 24, 48, 48, 96). ``norm`` False: no batch norm, as the exported model has it folded into its
+    convolutions (:func:`from_onnx`, to train a shipped model further)."""
 
-    def __init__(self, width: float = 1.0) -> None:
+    def __init__(self, width: float = 1.0, norm: bool = True) -> None:
         super().__init__()
 
         def conv(cin, cout):
+            if not norm:
+                return nn.Sequential(nn.Conv2d(cin, cout, 3, 1, 1), nn.ReLU(inplace=True))
             return nn.Sequential(nn.Conv2d(cin, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
         a, b, c = (round(n * width) for n in (24, 48, 96))
@@ -46,6 +49,25 @@ class IndexClassifier(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.fc(self.body(x))
+
+
+def from_onnx(path: Path) -> IndexClassifier:
+    """The classifier an ``index.onnx`` holds (its convolutions with batch norm folded in), to train further."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    gemm = next((n for n in graph.node if n.op_type == "Gemm"), None)
+    if len(convs) != 5 or gemm is None or any(a.name == "transB" and a.i != 1 for a in gemm.attribute):
+        raise ValueError(f"{path}: not an index classifier of this design")
+    net = IndexClassifier(weights[convs[0].input[1]].shape[0] / 24, norm=False)
+    layers = [m for m in net.body.modules() if isinstance(m, nn.Conv2d)]
+    for layer, node in zip(layers, convs):
+        layer.weight.data, layer.bias.data = weights[node.input[1]], weights[node.input[2]]
+    net.fc.weight.data, net.fc.bias.data = weights[gemm.input[1]], weights[gemm.input[2]]
+    return net
 
 
 class Exported(nn.Module):
@@ -180,10 +202,13 @@ def export(net: IndexClassifier, path: Path) -> None:
 
 def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: float | None = None,
           batch_size: int = 96, width: float = 1.0, workers: int = 0, device: str = "cpu", threads: int = 1,
-          styles: list[str] = TRAIN_STYLES, log=print) -> dict:
+          styles: list[str] = TRAIN_STYLES, start: Path | None = None, lr: float = 3e-3, log=print) -> dict:
+    """Train from scratch, or further from the model in ``start`` (an ``index.onnx``; ``width`` is then its own)."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
+    net = from_onnx(start) if start else IndexClassifier(width)
     stream = Stream(partial(patch_batches, size=batch_size, styles=styles), seed)
-    run = fit(IndexClassifier(width), loss_fn, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
-              workers=workers, device=device, log=log)
-    return {"seed": seed, "batch": batch_size, "width": width, "styles": len(styles), **run}
+    run = fit(net, loss_fn, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
+              workers=workers, device=device, lr=lr, log=log)
+    return {"seed": seed, "batch": batch_size, "width": net.fc.in_features / 96, "styles": len(styles),
+            "from": str(start) if start else None, "lr": lr, **run}

@@ -179,11 +179,12 @@ def export(net: IndexNet, path: Path) -> None:
 
 
 def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: float | None = None, batch: int = 32,
-          workers: int = 0, device: str = "cpu", threads: int = 1, styles: list[str] = TRAIN_STYLES, log=print) -> dict:
+          workers: int = 0, device: str = "cpu", threads: int = 1, styles: list[str] = TRAIN_STYLES, lr: float = 3e-3,
+          log=print) -> dict:
     """Train from scratch and write the ONNX model to ``out``; returns the run's summary."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     stream = Stream(partial(tile_batches, batch=batch, styles=styles), seed)
     run = fit(IndexNet(), loss_fn, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
-              workers=workers, device=device, log=log)
-    return {"seed": seed, "batch": batch, "tile": TILE, "styles": len(styles), **run}
+              workers=workers, device=device, lr=lr, log=log)
+    return {"seed": seed, "batch": batch, "tile": TILE, "styles": len(styles), "lr": lr, **run}

@@ -1,10 +1,11 @@
 """Build the committed card art (run by hand, never at run time or in CI): `python -m vision.synth.make_art NPM_DIR`
-(or `... make_art --generated` for the generated styles alone).
+(or `... make_art --missing` for the styles not drawn yet, letele aside: no npm package needed).
 
 Rasterises with the system Chromium (Playwright) into ``vision/synth/art/<style>/<CARD>.png``, 160x224 px (5:7):
 - ``letele``: the CC0 SVG deck of the npm package ``@letele/playing-cards`` 0.1.0 (unpacked by ``npm pack`` into
   NPM_DIR, its React components turned into SVG by ``letele_svgs``); its jokers get a vertical ``JOKER`` corner index.
-- ``sans``, ``serif``, ``mono``: faces drawn here with the DejaVu fonts (Debian ``fonts-dejavu``);
+- ``sans``, ``serif``, ``mono``: faces drawn here with the DejaVu fonts (Debian ``fonts-dejavu``); ``dingbats``: the
+  same layout with DejaVu Math TeX Gyre for the ranks and URW's D050000L (Zapf Dingbats) for the suits;
   ``liberation``, ``nimbus-roman``, ``freeserif``, ``bookman``, ``gothic``, ``c059``: the same layout with the fonts
   of Debian ``fonts-liberation2``, ``fonts-freefont-ttf`` and ``fonts-urw-base35`` (installed by hand to make art).
 Jokers in every style: ``BJ`` (big joker) in colour, ``LJ`` (little joker) in black, as Chinese decks print them.
@@ -18,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from vision.synth.scene import GENERATED_STYLES
+from vision.synth.scene import GENERATED_STYLES, SQUEEZED_FROM
 
 ART = Path(__file__).parent / "art"
 W, H = 160, 224
@@ -35,10 +36,15 @@ STYLES = {
     "bookman": ("URW Bookman", "bold", "#a00018", "#151515", "#f4efe2", 26, "1px solid #665"),
     "gothic": ("URW Gothic", "bold", "#e4002b", "#000", "#ffffff", 29, "1px solid #aaa"),
     "c059": ("C059", "bold", "#be1e2d", "#0b0b0b", "#fcfaf2", 28, "2px solid #556"),
+    # the second held-out style: the two installed families with suit glyphs that no training style uses
+    "dingbats": ("DejaVu Math TeX Gyre", "bold", "#c8102e", "#111", "#fffef8", 29, "1px solid #999", "D050000L", 0.8,
+                 (3, 4), 1.0),
 }
 # Generated styles (``gen-00``..): seeded random combinations of a rank font, a suit font (the suit glyphs differ by
 # font), the suit's size relative to the rank (0.5-1.0: decks differ), weight, colours, stock and where the index
-# sits, so that the classifier learns suits of any shape and size. Never DejaVu Sans Mono (the held-out font).
+# sits, so that the classifier learns suits of any shape and size. From ``gen-32`` on (a second seeded batch) the
+# suit is also squeezed or stretched sideways (0.55-1.15: decks draw narrow and wide pips alike). Never DejaVu Sans
+# Mono (the held-out font).
 RANK_FONTS = ["DejaVu Sans", "DejaVu Serif", "DejaVu Sans Condensed", "Liberation Sans", "Liberation Serif",
               "Liberation Mono", "Nimbus Sans", "Nimbus Sans Narrow", "Nimbus Roman", "Nimbus Mono PS", "FreeSans",
               "FreeSerif", "FreeMono", "URW Bookman", "URW Gothic", "C059", "P052", "WenQuanYi Micro Hei"]
@@ -47,21 +53,24 @@ SUIT_FONTS = ["DejaVu Sans", "DejaVu Serif", "FreeSans", "FreeSerif", "FreeMono"
 
 
 def generated_styles(seed: int = 5) -> dict[str, tuple]:
-    """>>> sorted(generated_styles())[:2], len(generated_styles())
-    (['gen-00', 'gen-01'], 32)
+    """>>> styles = generated_styles()
+    >>> sorted(styles)[:2], len(styles), styles["gen-31"][-1], 0.55 <= styles["gen-32"][-1] <= 1.15
+    (['gen-00', 'gen-01'], 56, 1.0, True)
     """
     import random
 
-    rng = random.Random(seed)
+    first, squeezed = random.Random(seed), random.Random(seed + 1)
     out = {}
-    for name in GENERATED_STYLES:
+    for i, name in enumerate(GENERATED_STYLES):
+        rng = first if i < SQUEEZED_FROM else squeezed
         red = "#%02x%02x%02x" % (rng.randint(150, 235), rng.randint(0, 40), rng.randint(0, 50))
         black = "#%02x%02x%02x" % ((rng.randint(0, 40),) * 3)
         bg = "#%02x%02x%02x" % (rng.randint(238, 255), rng.randint(232, 255), rng.randint(215, 250))
         border = f"{rng.choice([0, 1, 1, 2])}px solid #{rng.choice(['999', '777', '556', 'bbb', '445'])}"
         out[name] = (rng.choice(RANK_FONTS), rng.choice(["bold", "bold", "normal"]), red, black, bg,
                                rng.randint(24, 33), border, rng.choice(SUIT_FONTS), round(rng.uniform(0.5, 1.0), 2),
-                               (rng.randint(2, 7), rng.randint(2, 8)))
+                               (rng.randint(2, 7), rng.randint(2, 8)),
+                               1.0 if i < SQUEEZED_FROM else round(rng.uniform(0.55, 1.15), 2))
     return out
 
 
@@ -91,8 +100,9 @@ def index_html(text: str, colour: str, font: str, weight: str, size: int, vertic
 
 def face_html(card: str, style: str) -> str:
     font, weight, red, black, bg, size, border, *more = STYLES.get(style) or GENERATED[style]
-    suit_font, suit_scale, at = more or (font, 0.8, (3, 4))
+    suit_font, suit_scale, at, aspect = more or (font, 0.8, (3, 4), 1.0)
     pip_font = f"font-family:&quot;{suit_font}&quot;;" if more else ""
+    squeeze = f"scaleX({aspect})" if aspect != 1.0 else ""
     if card in ("BJ", "LJ"):
         colour = red if card == "BJ" else black
         inner = index_html("JOKER", colour, font, weight, size, True, at) + (
@@ -104,7 +114,8 @@ def face_html(card: str, style: str) -> str:
     colour = red if is_red else black
     label = "10" if rank == "T" else rank
     sz = size * (0.8 if label == "10" else 1)
-    suit_span = f"<span style='font-size:{size * suit_scale:.0f}px;font-family:&quot;{suit_font}&quot;'>{glyph}</span>"
+    shape = f";display:inline-block;transform:{squeeze}" if squeeze else ""
+    suit_span = f"<span style='font-size:{size * suit_scale:.0f}px;font-family:&quot;{suit_font}&quot;{shape}'>{glyph}</span>"
     ix = index_html(f"{label}<br>{suit_span}", colour, font, weight, round(sz), False, at)
     if rank in "JQK":
         centre = (f"<div style='position:absolute;left:34px;top:40px;width:90px;height:142px;border:2px solid {colour};"
@@ -113,9 +124,15 @@ def face_html(card: str, style: str) -> str:
         pip = 72 if rank == "A" else 28
         centre = "".join(
             f"<div style='position:absolute;left:{x * W - pip * .45:.0f}px;top:{y * H - pip * .62:.0f}px;"
-            f"font-size:{pip}px;color:{colour};line-height:1;{pip_font}{'transform:rotate(180deg);' if y > .55 else ''}'>{glyph}</div>"
+            f"font-size:{pip}px;color:{colour};line-height:1;{pip_font}{_transform('rotate(180deg)' if y > .55 else '', squeeze)}'>{glyph}</div>"
             for x, y in PIPS[rank])
     return card_div(bg, border, ix + centre)
+
+
+def _transform(*parts: str) -> str:
+    """A CSS transform of the non-empty ``parts`` ('' when none)."""
+    kept = " ".join(p for p in parts if p)
+    return f"transform:{kept};" if kept else ""
 
 
 def card_div(bg: str, border: str, inner: str) -> str:
@@ -159,8 +176,9 @@ def cards() -> list[str]:
 def main(argv: list[str]) -> int:
     from playwright.sync_api import sync_playwright
 
-    if argv == ["--generated"]:  # the generated styles alone (no npm package needed)
-        jobs = [(style, c, face_html(c, style)) for style in GENERATED for c in cards()]
+    if argv == ["--missing"]:  # the styles not drawn yet (no npm package needed)
+        jobs = [(style, c, face_html(c, style)) for style in [*STYLES, *GENERATED] if not (ART / style).exists()
+                for c in cards()]
     else:
         jobs = [(style, c, face_html(c, style)) for style in [*STYLES, *GENERATED] for c in cards()]
         jobs += [("letele", c, letele_html(c, svg)) for c, svg in letele_svgs(Path(argv[0])).items()]
