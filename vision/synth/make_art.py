@@ -19,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from vision.synth.scene import DRAWN_FROM, GENERATED_STYLES, SQUEEZED_FROM
+from vision.synth.scene import GENERATED_STYLES, SQUEEZED_FROM
 
 ART = Path(__file__).parent / "art"
 W, H = 160, 224
@@ -43,11 +43,8 @@ STYLES = {
 # Generated styles (``gen-00``..): seeded random combinations of a rank font, a suit font (the suit glyphs differ by
 # font), the suit's size relative to the rank (0.5-1.0: decks differ), weight, colours, stock and where the index
 # sits, so that the classifier learns suits of any shape and size. From ``gen-32`` on (a second seeded batch) the
-# suit is also squeezed or stretched sideways (0.55-1.15: decks draw narrow and wide pips alike). From ``gen-56`` on
-# (a third batch) the suits are no font's: each style draws its own (``drawn_suit``: lobes, points and stems of random
-# proportions), so that a suit is learnt by its form, not by a font's glyph. Never DejaVu Sans Mono, DejaVu Math TeX
-# Gyre or D050000L (the held-out styles' fonts).
-DRAWN = "drawn"  # the suit font of a style that draws its suits
+# suit is also squeezed or stretched sideways (0.55-1.15: decks draw narrow and wide pips alike). Never DejaVu Sans
+# Mono (the held-out font).
 RANK_FONTS = ["DejaVu Sans", "DejaVu Serif", "DejaVu Sans Condensed", "Liberation Sans", "Liberation Serif",
               "Liberation Mono", "Nimbus Sans", "Nimbus Sans Narrow", "Nimbus Roman", "Nimbus Mono PS", "FreeSans",
               "FreeSerif", "FreeMono", "URW Bookman", "URW Gothic", "C059", "P052", "WenQuanYi Micro Hei"]
@@ -57,15 +54,15 @@ SUIT_FONTS = ["DejaVu Sans", "DejaVu Serif", "FreeSans", "FreeSerif", "FreeMono"
 
 def generated_styles(seed: int = 5) -> dict[str, tuple]:
     """>>> styles = generated_styles()
-    >>> sorted(styles)[:2], len(styles), styles["gen-31"][10], 0.55 <= styles["gen-32"][10] <= 1.15, styles["gen-60"][7]
-    (['gen-00', 'gen-01'], 80, 1.0, True, 'drawn')
+    >>> sorted(styles)[:2], len(styles), styles["gen-31"][-1], 0.55 <= styles["gen-32"][-1] <= 1.15
+    (['gen-00', 'gen-01'], 56, 1.0, True)
     """
     import random
 
-    batches = [random.Random(seed), random.Random(seed + 1), random.Random(seed + 2)]
+    first, squeezed = random.Random(seed), random.Random(seed + 1)
     out = {}
     for i, name in enumerate(GENERATED_STYLES):
-        rng = batches[(i >= SQUEEZED_FROM) + (i >= DRAWN_FROM)]
+        rng = first if i < SQUEEZED_FROM else squeezed
         red = "#%02x%02x%02x" % (rng.randint(150, 235), rng.randint(0, 40), rng.randint(0, 50))
         black = "#%02x%02x%02x" % ((rng.randint(0, 40),) * 3)
         bg = "#%02x%02x%02x" % (rng.randint(238, 255), rng.randint(232, 255), rng.randint(215, 250))
@@ -74,50 +71,7 @@ def generated_styles(seed: int = 5) -> dict[str, tuple]:
                                rng.randint(24, 33), border, rng.choice(SUIT_FONTS), round(rng.uniform(0.5, 1.0), 2),
                                (rng.randint(2, 7), rng.randint(2, 8)),
                                1.0 if i < SQUEEZED_FROM else round(rng.uniform(0.55, 1.15), 2))
-        if i >= DRAWN_FROM:  # its own suits instead of a font's
-            out[name] = out[name][:7] + (DRAWN,) + out[name][8:] + (suit_shape(rng),)
     return out
-
-
-def suit_shape(rng) -> dict[str, float]:
-    """Random proportions of the four drawn suits (a 100 x 100 box, y down)."""
-    u = lambda a, b: round(rng.uniform(a, b), 1)  # noqa: E731
-    return {"r": u(15, 25), "d": u(14, 25), "s": u(15, 27), "e": u(0, 12), "w": u(12, 38), "neck": u(2, 6),
-            "sr": u(17, 26), "ss": u(14, 24), "sy": u(56, 70), "tip": u(2, 14),
-            "hr": u(19, 27), "hs": u(14, 24), "hy": u(30, 40), "hp": u(84, 98), "dw": u(26, 46), "bend": u(-8, 10)}
-
-
-def drawn_suit(suit: str, p: dict[str, float], aspect: float) -> str:
-    """An inline SVG of ``suit`` drawn with the proportions ``p``, 1em high (it takes the font size it sits in).
-
-    >>> import random
-    >>> club, spade = (drawn_suit(s, suit_shape(random.Random(1)), 0.8) for s in "CS")
-    >>> club.count("<circle"), spade.count("<circle"), "width:0.64em" in club
-    (4, 2, True)
-    """
-    def circle(x, y, r):
-        return f"<circle cx='{x:.1f}' cy='{y:.1f}' r='{r:.1f}'/>"
-
-    def stem(top):
-        return f"<polygon points='{50 - p['neck']},{top} {50 + p['neck']},{top} {50 + p['w'] / 2},97 {50 - p['w'] / 2},97'/>"
-
-    if suit == "C":  # three lobes and a stem
-        body = (circle(50, 50 - p["d"], p["r"]) + circle(50 - p["s"], 50 + p["e"], p["r"]) + circle(50 + p["s"], 50 + p["e"], p["r"])
-                + circle(50, 50, p["r"] * 0.7) + stem(50))
-    elif suit == "S":  # a point over two lobes, and a stem
-        x, y = p["ss"], p["sy"]
-        body = (circle(50 - x, y, p["sr"]) + circle(50 + x, y, p["sr"]) + stem(y)
-                + f"<polygon points='50,{p['tip']} {50 - x - p['sr'] * 0.93},{y - p['sr'] * 0.35} {50 + x + p['sr'] * 0.93},{y - p['sr'] * 0.35}'/>")
-    elif suit == "H":  # two lobes over a point
-        x, y, r = p["hs"], p["hy"], p["hr"]
-        body = (circle(50 - x, y, r) + circle(50 + x, y, r)
-                + f"<polygon points='{50 - x - r * 0.93},{y + r * 0.35} {50 + x + r * 0.93},{y + r * 0.35} 50,{p['hp']}'/>")
-    else:  # a diamond, its sides straight or bent
-        w, b = p["dw"], p["bend"]
-        body = (f"<path d='M50,2 Q{50 + w / 2 - b},{26 - b} {50 + w},50 Q{50 + w / 2 - b},{74 + b} 50,98 "
-                f"Q{50 - w / 2 + b},{74 + b} {50 - w},50 Q{50 - w / 2 + b},{26 - b} 50,2Z'/>")
-    return (f"<svg viewBox='0 0 100 100' style='display:inline-block;width:{0.8 * aspect:.2f}em;height:1em;"
-            f"vertical-align:-0.1em' preserveAspectRatio='none' fill='currentColor'>{body}</svg>")
 
 
 GENERATED = generated_styles()
@@ -146,9 +100,9 @@ def index_html(text: str, colour: str, font: str, weight: str, size: int, vertic
 
 def face_html(card: str, style: str) -> str:
     font, weight, red, black, bg, size, border, *more = STYLES.get(style) or GENERATED[style]
-    suit_font, suit_scale, at, aspect, *shape = more or (font, 0.8, (3, 4), 1.0)
+    suit_font, suit_scale, at, aspect = more or (font, 0.8, (3, 4), 1.0)
     pip_font = f"font-family:&quot;{suit_font}&quot;;" if more else ""
-    squeeze = f"scaleX({aspect})" if aspect != 1.0 and not shape else ""
+    squeeze = f"scaleX({aspect})" if aspect != 1.0 else ""
     if card in ("BJ", "LJ"):
         colour = red if card == "BJ" else black
         inner = index_html("JOKER", colour, font, weight, size, True, at) + (
@@ -157,8 +111,6 @@ def face_html(card: str, style: str) -> str:
         return card_div(bg, border, inner)
     suit, rank = card[0], card[1]
     glyph, is_red = SUITS[suit]
-    if shape:
-        glyph = drawn_suit(suit, shape[0], aspect)
     colour = red if is_red else black
     label = "10" if rank == "T" else rank
     sz = size * (0.8 if label == "10" else 1)
