@@ -2,7 +2,8 @@
 
 A seat's new cards are emitted once its view (the cards and where they lie) has been still for ``settle_s`` with
 nothing over the seat (a hand or sleeve: ``busy``). Only cards not yet emitted this trick are emitted, so a hand
-passing over a play never emits it twice. A seat whose area has been empty (and uncovered) for ``settle_s`` after
+passing over a play never emits it twice; a card lying where an emitted card lay is that card, whatever it reads
+as now (a card read ``CA`` once and ``SA`` later is not a second card). A seat whose area has been empty (and uncovered) for ``settle_s`` after
 its play has picked its cards up: a :class:`Removal` waits in ``removals`` for the caller (:func:`drain`; the table
 service's ``removed`` input, an early pickup when the trick was not complete). Only a wholly empty area counts, so
 a corner the model misses never reads as a pickup. A table empty for ``settle_s`` ends the trick: its cards have
@@ -31,6 +32,7 @@ from vision.read import SeenCard
 from vision.sanity import FLAGGED_CONFIDENCE, check
 
 MOVE = 0.012  # a card that moved more than this (table units, ~9 mm) is not still
+SAME_PLACE = 0.02  # a card this near (table units, ~15 mm) to one already emitted is that card
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ class Removal:
 class SeatState:
     anchor: tuple[SeenCard, ...] = ()  # the view that has been still since ``since``
     since: float | None = None
-    emitted: tuple[str, ...] = ()  # cards of this seat emitted this trick
+    emitted: tuple[SeenCard, ...] = ()  # cards of this seat emitted this trick, as they were read then
 
 
 @dataclass(frozen=True)
@@ -97,15 +99,14 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float) ->
             seats[seat] = replace(s, anchor=view, since=None if busy.get(seat) else at)
             continue
         if not view and s.emitted and at - s.since >= t.settle_s:  # picked up
-            removals.append(Removal(seat, tuple(sorted(s.emitted)), at))
-            gone_now += s.emitted
+            removals.append(Removal(seat, tuple(sorted(c.name for c in s.emitted)), at))
+            gone_now += [c.name for c in s.emitted]
             seats[seat] = replace(s, emitted=())
             continue
-        new = Counter(c.name for c in view) - Counter(s.emitted)
-        if not new or at - s.since < t.settle_s:
+        picked = _new(view, s.emitted)
+        if not picked or at - s.since < t.settle_s:
             continue
-        fresh = tuple(sorted(new.elements()))
-        picked = _pick(view, new)
+        fresh = tuple(sorted(c.name for c in picked))
         conf = min(c.confidence for c in picked)
         reasons = check(fresh, [c.confidence for c in picked], lead_size=lead_size, on_table=on_table, left=left,
                         decks=t.decks, conflicts=tuple(c.name for c in picked if c.conflict))
@@ -113,13 +114,13 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float) ->
             reasons += ("cards added after the seat's play",)
         plays.append(Play(seat, fresh, round(min(conf, FLAGGED_CONFIDENCE) if reasons else conf, 3), at, reasons))
         lead_size = lead_size if lead_size is not None else len(fresh)
-        seats[seat] = replace(s, emitted=s.emitted + fresh)
+        seats[seat] = replace(s, emitted=s.emitted + tuple(picked))
     empty = not cards and not any(busy.values())
     empty_since = (t.empty_since if t.empty_since is not None else at) if empty else None
     out = replace(t, seats=seats, lead_size=lead_size, empty_since=empty_since, removals=tuple(removals),
                   left=t.left + tuple(gone_now))
     if empty_since is not None and at - empty_since >= t.settle_s and (lead_size is not None or gone_now):
-        gone = tuple(c for s in seats.values() for c in s.emitted)
+        gone = tuple(c.name for s in seats.values() for c in s.emitted)
         out = replace(out, seats={k: replace(s, emitted=()) for k, s in seats.items()}, lead_size=None,
                       left=out.left + gone)
     if empty_since is not None and at - empty_since >= t.hand_gap_s and out.left:
@@ -132,11 +133,30 @@ def drain(t: Tracker) -> tuple[Tracker, tuple[Removal, ...]]:
     return replace(t, removals=()), t.removals
 
 
-def _pick(view: tuple[SeenCard, ...], new: Counter) -> list[SeenCard]:
-    """The seen cards that make up the new ones (the least sure copies, to be careful)."""
-    need, out = Counter(new), []
-    for c in sorted(view, key=lambda c: c.confidence):
-        if need[c.name] > 0:
-            need[c.name] -= 1
+def _new(view: tuple[SeenCard, ...], emitted: tuple[SeenCard, ...]) -> list[SeenCard]:
+    """The cards of ``view`` not emitted yet: emitted cards are matched first by place (the closest pairs first,
+    within ``SAME_PLACE``, whatever a card reads as now), then by name (a card nudged since). Of several copies of a
+    name the least sure are taken as the new ones, to be careful.
+
+    >>> a, b = SeenCard("CA", 0.6, (0.50, 0.8), "S"), SeenCard("SA", 0.95, (0.53, 0.8), "S")
+    >>> [c.name for c in _new((SeenCard("SA", 0.7, (0.50, 0.8), "S"), b), (a, b))]  # CA read again as SA
+    []
+    >>> [c.name for c in _new((a, b, SeenCard("S4", 0.5, (0.515, 0.8), "S")), (a, b))]  # one more, close by
+    ['S4']
+    """
+    pairs = sorted((math.dist(c.centre, e.centre), i, j) for i, c in enumerate(view) for j, e in enumerate(emitted))
+    placed, taken = set(), set()
+    for d, i, j in pairs:
+        if d <= SAME_PLACE and i not in placed and j not in taken:
+            placed.add(i)
+            taken.add(j)
+    left = [e for j, e in enumerate(emitted) if j not in taken]
+    unmatched = [c for i, c in enumerate(view) if i not in placed]
+    out = []
+    for c in sorted(unmatched, key=lambda c: -c.confidence):  # the surest copies match the nudged emitted cards
+        same = next((e for e in left if e.name == c.name), None)
+        if same is not None:
+            left.remove(same)
+        else:
             out.append(c)
-    return out
+    return sorted(out, key=lambda c: c.confidence)

@@ -121,3 +121,17 @@ def test_a_busy_seat_waits():
     for at in (0.0, 0.6, 1.2):
         t, plays = step(t, [seen("SA", "S")], {"S": True}, at)
         assert plays == ()
+
+
+def test_a_card_read_differently_later_is_not_a_second_play():
+    """A pair whose one card is first read as another suit, then right: one play (flagged), not two."""
+    first = [SeenCard("CA", 0.5, (0.48, 0.78), "S"), SeenCard("SA", 0.97, (0.52, 0.78), "S")]
+    later = [SeenCard("SA", 0.6, (0.481, 0.78), "S"), SeenCard("SA", 0.97, (0.52, 0.78), "S")]
+    t, out = Tracker(settle_s=0.5), []
+    for at, cards in ((0.0, first), (0.6, first), (1.0, later), (1.6, later), (2.5, later)):
+        t, plays = step(t, cards, {}, at)
+        out += plays
+    assert [(p.seat, p.cards) for p in out] == [("S", ("CA", "SA"))] and out[0].reasons  # unsure: for a person
+    t, plays = step(t, later + [SeenCard("S4", 0.95, (0.50, 0.78), "S")], {}, 3.0)  # a card really added
+    t, plays = step(t, later + [SeenCard("S4", 0.95, (0.50, 0.78), "S")], {}, 3.6)
+    assert [p.cards for p in plays] == [("S4",)]
