@@ -10,6 +10,8 @@ looking at the cards on the table (the table's ``scene.jsonl``), through the con
 {'how': 'confirm'}
 >>> ruling({"kind": "unsure", "cards": ["C6"]}, ("SK", "S6"), taken=("S6", "SK"))  # read twice
 {'how': 'dismiss'}
+>>> ruling({"kind": "out_of_turn", "cards": ["S6"]}, ("S6",))  # the bots never play out of turn: the camera erred
+{'how': 'dismiss'}
 """
 
 from __future__ import annotations
@@ -27,7 +29,11 @@ def ruling(flag: dict, truth: tuple[str, ...] | None, taken: tuple[str, ...] | N
     """What the referee sends for ``flag``, seeing ``truth`` (the cards the seat put down last) and
     ``taken`` (the seat's play in the table's current trick): a read of cards the table already took
     is no play (dismissed), a read that differs from the cards is corrected, anything else is
-    confirmed (the bots break no rule on purpose that the camera would have to see)."""
+    confirmed. The bots break no rule on purpose that the camera would have to see, so a play out of turn or an
+    exposed card can only be the camera's mistake, which the referee sees at the table: dismissed (confirmed, it
+    would cost a foul and, in Guandan, the seat's next turn)."""
+    if flag.get("kind") in ("out_of_turn", "exposed_card"):
+        return {"how": "dismiss"}
     read = flag.get("cards") or []
     if truth and read and taken is not None and sorted(taken) == sorted(truth):
         return {"how": "dismiss"}
