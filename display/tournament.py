@@ -30,6 +30,7 @@ from referee.tournament import (
     load_entries,
 )
 from referee.tournament.entries import entries_of
+from referee.tournament.refusal import Refusal
 
 
 def seating(entries: list[Entry]) -> dict[str, str]:
@@ -86,4 +87,4 @@ class Tournaments:
         self.store.close()
 
 
-__all__ = ["EntryError", "TournamentError", "Tournaments", "entries_of", "read_form", "rows_of", "seating"]
+__all__ = ["EntryError", "Refusal", "TournamentError", "Tournaments", "entries_of", "read_form", "rows_of", "seating"]

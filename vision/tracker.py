@@ -3,8 +3,8 @@
 A seat's new cards are emitted once its view (the cards and where they lie) has been still for ``settle_s`` with
 nothing over the seat (a hand or sleeve: ``busy``). Only cards not yet emitted this trick are emitted, so a hand
 passing over a play never emits it twice; a card lying where an emitted card lay is that card, whatever it reads
-as now (a card read ``CA`` once and ``SA`` later is not a second card). A seat whose area has been empty (and uncovered) for ``settle_s`` after
-its play has picked its cards up: a :class:`Removal` waits in ``removals`` for the caller (:func:`drain`; the table
+as now (a card read ``CA`` once and ``SA`` later is not a second card). A seat whose area has been empty (and
+uncovered) for ``settle_s`` after its play has picked its cards up: a :class:`Removal` waits in ``removals`` for the caller (:func:`drain`; the table
 service's ``removed`` input, an early pickup when the trick was not complete). Only a wholly empty area counts, so
 a corner the model misses never reads as a pickup. A table empty for ``settle_s`` ends the trick: its cards have
 left the table; empty for ``hand_gap_s`` ends the hand. Every play is checked by :mod:`vision.sanity`.
@@ -103,8 +103,10 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float) ->
             gone_now += [c.name for c in s.emitted]
             seats[seat] = replace(s, emitted=())
             continue
-        picked = _new(view, s.emitted)
-        if not picked or at - s.since < t.settle_s:
+        if at - s.since < t.settle_s:
+            continue
+        picked = _new(view, s.emitted)  # matched only once the view has settled
+        if not picked:
             continue
         fresh = tuple(sorted(c.name for c in picked))
         conf = min(c.confidence for c in picked)

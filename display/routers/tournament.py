@@ -24,6 +24,7 @@ from display.schemas import (
 )
 from display.tournament import (
     EntryError,
+    Refusal,
     TournamentError,
     entries_of,
     read_form,
@@ -39,7 +40,7 @@ EXPORTS = {"csv": "text/csv; charset=utf-8", "xlsx": "application/vnd.openxmlfor
 
 
 def _refuse(status: int, lang: str, zh: str, en: str) -> HTTPException:
-    return HTTPException(status, en if lang == "en" else zh)
+    return HTTPException(status, Refusal(zh, en).text(lang))
 
 
 def _tournaments(ctx: Ctx, lang: str):
