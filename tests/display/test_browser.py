@@ -311,6 +311,8 @@ def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, ha
         row.locator("input[type=radio]").nth(0).check()
         row.locator("button[data-result=record]").click()
         board.wait_for_selector("#pairings tr[data-table=t01] td.num:has-text('2 : -2')", timeout=2 * SECOND_MS)
+        # the standings are a message of their own, which may arrive after the pairings
+        board.wait_for_selector("#standings tbody tr:first-child td:nth-child(4):text-is('2')", timeout=2 * SECOND_MS)
         top = board.locator("#standings tbody tr").first
         assert top.locator("td").nth(3).inner_text() == "2"
         winner_unit = top.locator("td").nth(1).inner_text()
