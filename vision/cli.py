@@ -52,6 +52,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     train.add_argument("--lr", type=float, default=None, help="peak learning rate (default 3e-3)")
     train.add_argument("--out", type=Path, default=Path("models"), help="the folder for cards.onnx and index.onnx")
     train.set_defaults(func=cmd_train)
+    deck = verbs.add_parser("deck", help="enrol a venue's deck: its faces become art the classifier is trained "
+                                         "further on (needs the train extra: torch)")
+    deck.add_argument("--faces", type=Path, required=True, metavar="DIR",
+                      help="54 images named by card (SA.png .. C2.png, BJ.png, LJ.png), each cropped to the card")
+    deck.add_argument("--out", type=Path, required=True, metavar="DIR",
+                      help="the venue's model folder (cards.onnx, index.onnx, the deck's art); cameras then run "
+                           "with --model DIR/cards.onnx")
+    deck.add_argument("--model", type=Path, default=None, help="the models to start from (default models/cards.onnx)")
+    length = deck.add_mutually_exclusive_group()
+    length.add_argument("--minutes", type=float, default=None, help="train this long (default 30)")
+    length.add_argument("--steps", type=int, default=None)
+    deck.add_argument("--share", type=float, default=0.25, help="the deck's share of the patches (default 0.25)")
+    deck.add_argument("--seed", type=int, default=2026)
+    deck.add_argument("--lr", type=float, default=5e-4, help="peak learning rate (default 5e-4)")
+    deck.add_argument("--workers", type=int, default=1, help="processes making the data (default 1)")
+    deck.add_argument("--device", default="cpu", help="torch device, e.g. cuda (default cpu)")
+    deck.set_defaults(func=cmd_deck)
 
 
 def _model(path: Path | None):
@@ -158,4 +175,40 @@ def cmd_train(args: argparse.Namespace) -> int:
         steps = None if args.minutes else args.steps or 3000
         log(str(index_train.train(args.out / "index.onnx", steps=steps, batch_size=args.batch or 96,
                                   width=args.width, start=args.start, **common)))
+    return 0
+
+
+def cmd_deck(args: argparse.Namespace) -> int:
+    import math
+    import shutil
+
+    from vision.deck import DeckError, read_faces, write_style
+    from vision.model import DEFAULT_MODEL
+
+    detector = Path(args.model or DEFAULT_MODEL)
+    classifier = detector.with_name("index.onnx")
+    if not (detector.is_file() and classifier.is_file()):
+        return _fail(f"no model to start from: {detector} and {classifier} must both exist")
+    if args.out.resolve() == detector.parent.resolve():
+        return _fail("--out must be a folder of its own, not the folder of the model it starts from")
+    if not 0 < args.share < 1:
+        return _fail("--share is a fraction between 0 and 1")
+    try:
+        faces = read_faces(args.faces)
+    except DeckError as e:
+        return _fail(f"{args.faces}: {e}")
+    try:
+        from vision import index_train
+        from vision.synth.scene import TRAIN_STYLES
+    except ImportError as e:
+        return _fail(f"training needs the train extra (pip install -e '.[train]'): {e}")
+    style = str(write_style(faces, args.out / "deck"))
+    shutil.copyfile(detector, args.out / "cards.onnx")
+    copies = math.ceil(args.share * len(TRAIN_STYLES) / (1 - args.share))  # the deck drawn at about --share
+    minutes = None if args.steps else args.minutes or 30
+    run = index_train.train(args.out / "index.onnx", seed=args.seed, steps=args.steps, minutes=minutes,
+                            workers=args.workers, device=args.device, start=classifier, lr=args.lr,
+                            styles=[*TRAIN_STYLES, *[style] * copies], log=lambda line: print(line, flush=True))
+    print(run, flush=True)
+    print(f"enrolled: run the cameras with --model {args.out / 'cards.onnx'}")
     return 0

@@ -1,0 +1,75 @@
+"""Enrolling a venue's deck: its faces are checked all at once (nothing written on a bad set), kept as art, and the
+classifier is trained further on them into a model folder of the venue's own."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.deck import DeckError, H, W, read_faces
+from vision.model import Model
+from vision.synth.render import art
+from vision.synth.scene import ALL_CARDS
+
+CLI = [sys.executable, "-m", "referee.cli", "vision", "deck"]
+
+
+def scanned_deck(folder: Path, style: str = "mono") -> Path:
+    """The 54 faces of an art style as a venue would scan them: on white, bigger, JPEG."""
+    folder.mkdir(parents=True)
+    for card in ALL_CARDS:
+        a = art(style, card).astype(np.float32)
+        face = a[:, :, :3] * a[:, :, 3:] / 255 + 255 * (1 - a[:, :, 3:] / 255)
+        face = cv2.resize(face.astype(np.uint8), (500, 700), interpolation=cv2.INTER_CUBIC)
+        cv2.imwrite(str(folder / f"{card}.jpg"), face, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return folder
+
+
+def test_faces_become_art(tmp_path):
+    faces = read_faces(scanned_deck(tmp_path / "scans"))
+    assert sorted(faces) == sorted(ALL_CARDS)
+    assert all(f.shape == (H, W, 4) and f[0, 0, 3] == 0 and f[H // 2, W // 2, 3] == 255 for f in faces.values())
+    # the index survives the trip: the scan's top-left corner is the art's
+    original = art("mono", "HQ")[8:40, 4:30, :3].astype(int)
+    assert np.abs(faces["HQ"][8:40, 4:30, :3].astype(int) - original).mean() < 12
+
+
+def test_every_problem_is_named_at_once_and_nothing_is_written(tmp_path):
+    scans = scanned_deck(tmp_path / "scans")
+    (scans / "SA.jpg").unlink()
+    (scans / "ZZ.png").write_bytes((scans / "HK.jpg").read_bytes())
+    (scans / "D7.jpg").write_bytes(b"not a jpeg")
+    cv2.imwrite(str(scans / "C2.jpg"), np.full((300, 600, 3), 255, np.uint8))  # lying on its side, uncropped
+    cv2.imwrite(str(scans / "H5.png"), np.full((700, 500, 3), 255, np.uint8))  # a second H5
+    with pytest.raises(DeckError) as e:
+        read_faces(scans)
+    for part in ("no face for SA", "not a card: ZZ", "D7.jpg: not an image", "C2.jpg: 600x300 px is not a card",
+                 "H5: two images"):
+        assert part in str(e.value)
+    out = tmp_path / "venue"
+    done = subprocess.run([*CLI, "--faces", str(scans), "--out", str(out), "--steps", "1"], capture_output=True,
+                          text=True)
+    assert done.returncode == 1 and "no face for SA" in done.stderr and not out.exists()
+
+
+def test_out_may_not_be_the_shipped_models_folder(tmp_path):
+    done = subprocess.run([*CLI, "--faces", str(tmp_path), "--out", "models"], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 1 and "--out must be a folder of its own" in done.stderr
+
+
+def test_enrolment_trains_a_model_folder_of_the_venues_own(tmp_path):
+    pytest.importorskip("torch")
+    out = tmp_path / "venue"
+    done = subprocess.run([*CLI, "--faces", str(scanned_deck(tmp_path / "scans")), "--out", str(out), "--steps",
+                           "2", "--workers", "0"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert f"--model {out / 'cards.onnx'}" in done.stdout
+    assert sorted(p.stem for p in (out / "deck").glob("*.png")) == sorted(ALL_CARDS)
+    model = Model(out / "cards.onnx")  # the classifier beside it is the venue's
+    assert model.index_path == out / "index.onnx"
+    probs = model.classify(np.zeros((2, 32, 20, 3), np.uint8))
+    assert probs.shape == (2, len(ALL_CARDS)) and np.allclose(probs.sum(1), 1, atol=1e-4)

@@ -1,0 +1,92 @@
+"""A venue's own deck: its 54 faces, scanned or photographed, become an art style the classifier is trained on.
+
+The shipped classifier reads a printed deck design it has never seen far worse than the decks it was trained on
+(``models/README.md``: 64-78% of the cards of three unseen designs, against 96-97% once trained on them), so a venue
+enrols its deck before play: ``cardtable vision deck --faces DIR --out VENUE_DIR``, then every camera runs with
+``--model VENUE_DIR/cards.onnx`` (the classifier ``index.onnx`` beside it).
+
+The faces are one image per card named by the card (``SA.png``, ``HT.jpg``, ... ``BJ.png``, ``LJ.png``: the names
+of ``shared/conformance/README.md``), each cropped to the card's edges, upright. This module only reads and checks
+them; training is ``index_train`` (torch).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.geometry import CARD_H, CARD_W
+from vision.synth.scene import ALL_CARDS
+
+W, H = 160, 224  # the art's size (vision/synth/art/README.md)
+RADIUS = 9  # px: the art's rounded corners
+SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
+SHAPE_SLACK = 0.15  # a face's aspect ratio may differ from a card's by this much (a scan's margin, a lens)
+
+
+class DeckError(ValueError):
+    """Faces that cannot be a deck: nothing is written."""
+
+
+def read_faces(folder: Path) -> dict[str, np.ndarray]:
+    """The 54 faces in ``folder``, each as the art is kept: W x H BGRA with rounded corners.
+
+    Raises :class:`DeckError` naming every missing, doubled, unreadable or misshapen face at once."""
+    if not folder.is_dir():
+        raise DeckError(f"{folder}: no such folder")
+    found: dict[str, list[Path]] = {}
+    for path in folder.iterdir():
+        if path.suffix.lower() in SUFFIXES:
+            found.setdefault(path.stem.upper(), []).append(path)
+    problems = []
+    missing = [c for c in ALL_CARDS if c not in found]
+    if missing:
+        problems.append(f"no face for {' '.join(missing)}")
+    unknown = sorted(set(found) - set(ALL_CARDS))
+    if unknown:
+        problems.append(f"not a card: {' '.join(unknown)} (names as SA, HT, C2, BJ, LJ)")
+    problems += [f"{c}: two images ({', '.join(p.name for p in found[c])})" for c in ALL_CARDS
+                 if len(found.get(c, ())) > 1]
+    faces = {}
+    for card in ALL_CARDS:
+        if len(found.get(card, ())) != 1:
+            continue
+        image = cv2.imread(str(found[card][0]), cv2.IMREAD_COLOR)
+        if image is None:
+            problems.append(f"{found[card][0].name}: not an image, or damaged")
+            continue
+        h, w = image.shape[:2]
+        if abs((w / h) / (CARD_W / CARD_H) - 1) > SHAPE_SLACK:
+            problems.append(f"{found[card][0].name}: {w}x{h} px is not a card's shape: crop it to the card, upright")
+            continue
+        faces[card] = face_art(image)
+    if problems:
+        raise DeckError("; ".join(problems))
+    return faces
+
+
+def face_art(image: np.ndarray) -> np.ndarray:
+    """A card's image (BGR, cropped to its edges) as art: W x H BGRA, outside the rounded corners transparent.
+
+    >>> art = face_art(np.full((350, 250, 3), 255, np.uint8))
+    >>> art.shape, int(art[0, 0, 3]), int(art[H // 2, W // 2, 3])
+    ((224, 160, 4), 0, 255)
+    """
+    face = cv2.resize(image, (W, H), interpolation=cv2.INTER_AREA)
+    alpha = np.zeros((H, W), np.uint8)
+    cv2.rectangle(alpha, (RADIUS, 0), (W - 1 - RADIUS, H - 1), 255, -1)
+    cv2.rectangle(alpha, (0, RADIUS), (W - 1, H - 1 - RADIUS), 255, -1)
+    for x, y in ((RADIUS, RADIUS), (W - 1 - RADIUS, RADIUS), (RADIUS, H - 1 - RADIUS), (W - 1 - RADIUS, H - 1 - RADIUS)):
+        cv2.circle(alpha, (x, y), RADIUS, 255, -1, cv2.LINE_AA)
+    return np.dstack([face, alpha])
+
+
+def write_style(faces: dict[str, np.ndarray], folder: Path) -> Path:
+    """Write ``faces`` as an art style (``folder/<CARD>.png``); the folder's absolute path is the style's name."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for card, art in faces.items():
+        if not cv2.imwrite(str(folder / f"{card}.png"), art):
+            raise DeckError(f"cannot write {folder / card}.png")
+    return folder.resolve()
