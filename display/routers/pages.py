@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from display.schemas import Id
+from referee.table.kinds import names
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).resolve().parents[1] / "templates")
@@ -17,7 +18,9 @@ templates = Jinja2Templates(directory=Path(__file__).resolve().parents[1] / "tem
 
 def _page(request: Request, name: str, **context) -> HTMLResponse:
     lang = request.query_params.get("lang") or request.cookies.get("lang") or "zh"
-    return templates.TemplateResponse(request, name, {"lang": "en" if lang == "en" else "zh", **context})
+    kinds = {"zh": names("zh"), "en": names("en")}  # flag and violation names: referee/table/kinds.py
+    return templates.TemplateResponse(request, name, {"lang": "en" if lang == "en" else "zh", "kinds": kinds,
+                                                      **context})
 
 
 @router.get("/", response_class=HTMLResponse)

@@ -1,4 +1,5 @@
-// Every word the pages show, Chinese first; the switch changes the language without a reload.
+// Every word the pages show, Chinese first; the switch changes the language without a reload. The names of
+// flag and violation kinds come with the page (KIND_NAMES, from referee/table/kinds.py).
 "use strict";
 const WORDS = {
   zh: {
@@ -13,11 +14,7 @@ const WORDS = {
     seat: { S: "南", E: "东", N: "北", W: "西" },
     phase: { idle: "空闲", arriving: "入座", dealing: "摸牌", bidding: "叫牌", kitty: "扣底", playing: "出牌",
              hand_over: "本盘结束", round_over: "本轮结束" },
-    kind: { overtime: "超时", late_arrival: "迟到", out_of_turn: "越序出牌", exposed_card: "亮牌", wrong_card_count: "牌张数目不符",
-            early_pickup: "提前收牌", revoke: "藏张", failed_throw: "甩牌失败", unsure: "识别存疑", impossible: "不可能的出牌",
-            illegal_lead: "出错牌", kitty_window: "扣底超时", count_report: "违规报牌", ask_out_of_turn: "非出牌时问牌",
-            wrong_answer: "答牌不当", talking: "交谈", spoken_pass: "口说不要", hurrying: "催牌", peeking: "偷看他人的牌",
-            signalling: "暗示性手势" },
+    kind: KIND_NAMES.zh,
     status: { flagged: "待确认", confirmed: "已确认", dismissed: "已撤销" },
     ev: {
       play_accepted: d => `${SEATW(d.seat)} 出牌`, trick_won: d => `第 ${d.trick} 圈 ${SEATW(d.seat)} 赢，${d.points} 分`,
@@ -52,11 +49,7 @@ const WORDS = {
     seat: { S: "S", E: "E", N: "N", W: "W" },
     phase: { idle: "idle", arriving: "arriving", dealing: "drawing", bidding: "bidding", kitty: "kitty", playing: "playing",
              hand_over: "hand over", round_over: "round over" },
-    kind: { overtime: "overtime", late_arrival: "late arrival", out_of_turn: "out of turn", exposed_card: "exposed card",
-            wrong_card_count: "wrong card count", early_pickup: "early pickup", revoke: "revoke", failed_throw: "failed throw",
-            unsure: "unsure read", impossible: "impossible play", illegal_lead: "illegal lead", kitty_window: "kitty window",
-            count_report: "count reported out of time", ask_out_of_turn: "asked a count out of turn", wrong_answer: "wrong count answer",
-            talking: "talking", spoken_pass: "a spoken pass", hurrying: "hurrying others", peeking: "peeking", signalling: "signalling" },
+    kind: KIND_NAMES.en,
     status: { flagged: "flagged", confirmed: "confirmed", dismissed: "dismissed" },
     ev: {
       play_accepted: d => `${SEATW(d.seat)} plays`, trick_won: d => `trick ${d.trick} to ${SEATW(d.seat)}, ${d.points} pts`,

@@ -25,7 +25,17 @@ from functools import cache, lru_cache
 from referee.cards import CardError, Cards
 from referee.rulebooks import ClimbingRulebook, Rulebook, load
 from referee.seats import SEATS
-from referee.table.clock import ClockLimits, ClockRecord, LatePenalty, RoundClock, ShotClock, late_penalty, limits, minutes_late
+from referee.table.clock import (
+    ClockLimits,
+    ClockRecord,
+    LatePenalty,
+    RoundClock,
+    ShotClock,
+    late_penalty,
+    limits,
+    minutes_late,
+)
+from referee.table.kinds import name as kind_name
 
 CONFIDENT = 0.9  # a recognition below this is flagged for a person to confirm
 GRACE_MIN = 1.0  # a seat ready within a minute of the round's start is on time (pressing takes a moment)
@@ -407,16 +417,6 @@ class Reducer:
 # Events by which a seat takes its turn: its display's violation notice has been seen by then.
 _TURN_TAKEN = frozenset({"play_accepted", "passed"})
 # What a seat's display calls each violation (at most 32 characters with the penalty).
-VIOLATION_NAMES = {
-    "overtime": "超时", "late_arrival": "迟到", "kitty_window": "扣底超时", "revoke": "藏张",
-    "failed_throw": "甩牌失败", "illegal_lead": "出错牌", "wrong_card_count": "牌数不符",
-    "out_of_turn": "越序出牌", "exposed_card": "暴露张", "early_pickup": "提前收牌",
-    "foul": "犯规", "return_late": "还牌超时", "count_report": "违规报牌", "ask_out_of_turn": "非出牌时问牌",
-    "wrong_answer": "答牌不当", "talking": "交谈", "spoken_pass": "口说不要", "hurrying": "催牌", "peeking": "偷看",
-    "signalling": "暗示性手势",
-}  # fmt: skip
-
-
 def notice_text(kind: str, penalty: dict, status: str) -> str:
     """The seat display's words for a violation (Chinese; the display has 32 characters).
 
@@ -427,7 +427,7 @@ def notice_text(kind: str, penalty: dict, status: str) -> str:
     >>> notice_text("wrong_card_count", {}, "confirmed")
     '牌数不符'
     """
-    words = [VIOLATION_NAMES.get(kind, kind)]
+    words = [kind_name(kind, "board")]
     if penalty.get("warning"):
         words.append("警告")
     elif penalty.get("points"):

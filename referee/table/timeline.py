@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.table.amend import as_amended
+from referee.table.kinds import name as kind_name
 from referee.table.log import EventLog, LogError
 from referee.table.protocol import check_table
 from referee.table.reducer import family
@@ -108,22 +109,12 @@ LABELS: dict[str, dict[str, Any]] = {
         "level_tie": "同级",
         "first_bid_three": "（头撂）",
         "hows": {"confirm": "已确认", "dismiss": "已撤销", "correct": "已更正"},
-        "flag_kinds": {"unsure": "识别存疑", "impossible": "不可能的出牌", "out_of_turn": "越序出牌",
-                       "exposed_card": "暴露张", "early_pickup": "提前收牌"},
         "results": {"dealer": "庄家方升 {n} 级", "defenders": "防家上台", "defenders_up": "防家上台并升 {n} 级",
                     "replay": "重打本盘"},
         "undecided": "未定",
         "violation": "违例（{status}）{kind} {seat}{where}：{penalty}{evidence}",
         "where": " 第 {hand} 盘第 {trick} 圈",
         "statuses": {"flagged": "待确认", "confirmed": "已确认", "dismissed": "已撤销"},
-        "violations": {"overtime": "超时", "late_arrival": "迟到",
-                       "out_of_turn": "越序出牌", "exposed_card": "暴露张", "wrong_card_count": "牌张数目不符",
-                       "early_pickup": "提前收牌", "revoke": "藏张", "failed_throw": "甩错牌",
-                       "illegal_lead": "出错牌", "kitty_window": "拿底过早", "illegal_tribute": "进贡违规",
-                       "illegal_return": "还牌违规", "tribute_not_largest": "进贡不是最大的牌",
-                       "count_report": "违规报牌", "ask_out_of_turn": "非出牌时问牌", "wrong_answer": "答牌不当",
-                       "talking": "交谈", "spoken_pass": "口说不要", "hurrying": "催牌", "peeking": "偷看他人的牌",
-                       "signalling": "暗示性手势"},
         "penalty": {"warning": "警告", "points": "扣 {n} 分", "levels": "对方升 {n} 级", "deal": "失庄",
                     "forfeit": "弃权（{what}）", "foul": "犯规", "none": "不罚"},
         "forfeits": {"turn": "本次出牌", "hand": "本盘", "round": "本轮"},
@@ -211,19 +202,12 @@ LABELS: dict[str, dict[str, Any]] = {
         "level_tie": "level",
         "first_bid_three": " (first-bid three)",
         "hows": {"confirm": "confirmed", "dismiss": "dismissed", "correct": "corrected"},
-        "flag_kinds": {"unsure": "unsure read", "impossible": "impossible play", "out_of_turn": "out of turn",
-                       "exposed_card": "exposed card", "early_pickup": "early pickup"},
         "results": {"dealer": "the dealer's side goes up {n}", "defenders": "the defenders take over",
                     "defenders_up": "the defenders take over and go up {n}", "replay": "the hand is replayed"},
         "undecided": "undecided",
         "violation": "violation ({status}) {kind} {seat}{where}: {penalty}{evidence}",
         "where": " hand {hand} trick {trick}",
         "statuses": {"flagged": "flagged", "confirmed": "confirmed", "dismissed": "dismissed"},
-        "violations": {"late_arrival": "late arrival", "kitty_window": "kitty taken early", "illegal_return": "illegal return card",
-                       "illegal_tribute": "illegal tribute", "tribute_not_largest": "tribute not the largest card",
-                       "count_report": "count reported out of time", "ask_out_of_turn": "asked a count out of turn",
-                       "wrong_answer": "wrong count answer", "talking": "talking", "spoken_pass": "a spoken pass",
-                       "hurrying": "hurrying others", "peeking": "peeking", "signalling": "signalling"},
         "penalty": {"warning": "warning", "points": "{n} points", "levels": "opponents up {n}", "deal": "loses the deal",
                     "forfeit": "forfeits the {what}", "foul": "foul", "none": "no penalty"},
         "forfeits": {"turn": "turn", "hand": "hand", "round": "round"},
@@ -235,7 +219,7 @@ LABELS: dict[str, dict[str, Any]] = {
 
 class _Formatter:
     def __init__(self, lang: str, rulebook: str):
-        self.say = LABELS[lang]
+        self.say, self.lang = LABELS[lang], lang
         self.rulebook = rulebook
         self.game = self.say["games"].get(family(rulebook), {})
 
@@ -297,10 +281,8 @@ class _Formatter:
             values["levels"] = self.levels(data.get("levels", {}))
         if kind in ("game_won", "foul_counted", "hand_scored"):
             values["team"] = say["teams"].get(data.get("team"), data.get("team"))
-        if kind == "flag_raised":
-            values["kind"] = say["flag_kinds"].get(data.get("kind"), data.get("kind"))
-        if kind == "foul_counted":
-            values["kind"] = say["violations"].get(data.get("kind"), data.get("kind"))
+        if kind in ("flag_raised", "foul_counted"):
+            values["kind"] = kind_name(data.get("kind"), self.lang)
         if kind == "reported":
             values["play"] = say["plays"][bool(data.get("play"))]
         if kind == "flag_resolved":
@@ -360,7 +342,7 @@ class _Formatter:
             items.append(say["cards"].format(cards=self.cards(ev["cards"])))
         return say["violation"].format(
             status=say["statuses"].get(v.get("status"), v.get("status")),
-            kind=say["violations"].get(v.get("kind"), v.get("kind")),
+            kind=kind_name(v.get("kind"), self.lang),
             seat=self.seat(v.get("seat")),
             where=where,
             penalty=self.penalty(v.get("penalty", {})),

@@ -176,6 +176,7 @@ def test_the_kitty_is_taken_only_after_the_draw():
     d.send("board/in", {"seat": "S", "button": "ready"}, dt=2.0)  # too early: a warning with the seconds
     early = [o.payload for o in d.outputs if o.name == "violations"][-1]
     assert (early["kind"], early["evidence"]["seconds"], early["penalty"]["warning"]) == ("kitty_window", 2.0, True)
+    assert d.table.board(d.at)["seats"]["S"]["message"] == "拿底过早 警告"  # took it too early, not a timeout
     assert d.table.phase == "kitty"
 
 
