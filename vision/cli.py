@@ -55,7 +55,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     deck = verbs.add_parser("deck", help="enrol a venue's deck: its faces become art the classifier is trained "
                                          "further on (needs the train extra: torch)")
     deck.add_argument("--faces", type=Path, required=True, metavar="DIR",
-                      help="54 images named by card (SA.png .. C2.png, BJ.png, LJ.png), each cropped to the card")
+                      help="54 images named by card (SA.png .. C2.png, BJ.png, LJ.png): scans cropped to the card, "
+                           "or photos of each card alone on a darker surface")
     deck.add_argument("--out", type=Path, required=True, metavar="DIR",
                       help="the venue's model folder (cards.onnx, index.onnx, the deck's art); cameras then run "
                            "with --model DIR/cards.onnx")

@@ -6,7 +6,8 @@ enrols its deck before play: ``cardtable vision deck --faces DIR --out VENUE_DIR
 ``--model VENUE_DIR/cards.onnx`` (the classifier ``index.onnx`` beside it).
 
 The faces are one image per card named by the card (``SA.png``, ``HT.jpg``, ... ``BJ.png``, ``LJ.png``: the names
-of ``shared/conformance/README.md``), each cropped to the card's edges, upright. This module only reads and checks
+of ``shared/conformance/README.md``), upright: each either cropped to the card's edges (a scan) or a photo of the
+card alone on a darker surface, which is found and warped flat. This module only reads and checks
 them; training is ``index_train`` (torch).
 """
 
@@ -57,14 +58,43 @@ def read_faces(folder: Path) -> dict[str, np.ndarray]:
         if image is None:
             problems.append(f"{found[card][0].name}: not an image, or damaged")
             continue
+        image = card_in(image)
         h, w = image.shape[:2]
         if abs((w / h) / (CARD_W / CARD_H) - 1) > SHAPE_SLACK:
-            problems.append(f"{found[card][0].name}: {w}x{h} px is not a card's shape: crop it to the card, upright")
+            problems.append(f"{found[card][0].name}: {w}x{h} px is not a card's shape: crop it to the card, upright "
+                            "(or photograph it alone on a dark surface)")
             continue
         faces[card] = face_art(image)
     if problems:
         raise DeckError("; ".join(problems))
     return faces
+
+
+def card_in(image: np.ndarray) -> np.ndarray:
+    """The card in a photo of it alone on a darker surface, warped flat and upright (portrait, the way it was
+    photographed); the image itself when no such card shows (a scan already cropped to the card)."""
+    h, w = image.shape[:2]
+    grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    _, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return image
+    outline = max(contours, key=cv2.contourArea)
+    quad = cv2.approxPolyDP(cv2.convexHull(outline), 0.02 * cv2.arcLength(outline, True), True).reshape(-1, 2)
+    area = cv2.contourArea(outline)
+    if len(quad) != 4 or not 0.2 * w * h < area < 0.95 * w * h:
+        return image  # no card on a background: taken as cropped already
+    quad = quad.astype(np.float32)
+    top_left = int(np.argmin(quad.sum(1)))  # corners clockwise from the one nearest the image's top left
+    quad = np.roll(quad, -top_left, 0)
+    (ax, ay), (bx, by) = quad[1] - quad[0], quad[3] - quad[0]
+    if ax * by - ay * bx < 0:  # counter-clockwise on the screen: turn the order round
+        quad = quad[[0, 3, 2, 1]]
+    width = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    height = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    size = (round(width), round(height))
+    flat = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
+    return cv2.warpPerspective(image, cv2.getPerspectiveTransform(quad, flat), size)
 
 
 def face_art(image: np.ndarray) -> np.ndarray:

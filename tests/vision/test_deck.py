@@ -28,8 +28,27 @@ def scanned_deck(folder: Path, style: str = "mono") -> Path:
     return folder
 
 
+def photographed(card: str, style: str = "mono") -> np.ndarray:
+    """A photo of one card alone on a dark table cloth, a little turned and seen a little from the side."""
+    a = art(style, card).astype(np.float32)
+    face = (a[:, :, :3] * a[:, :, 3:] / 255 + 255 * (1 - a[:, :, 3:] / 255)).astype(np.uint8)
+    face = cv2.resize(face, (400, 560), interpolation=cv2.INTER_CUBIC)
+    corners = np.float32([[0, 0], [400, 0], [400, 560], [0, 560]])
+    seen = np.float32([[230, 150], [640, 190], [600, 790], [170, 740]])  # turned and foreshortened
+    photo = np.full((960, 800, 3), (40, 70, 30), np.uint8)
+    photo += np.random.default_rng(1).integers(0, 12, photo.shape, dtype=np.uint8)
+    warped = cv2.warpPerspective(face, cv2.getPerspectiveTransform(corners, seen), (800, 960))
+    inside = cv2.warpPerspective(np.full((560, 400), 255, np.uint8), cv2.getPerspectiveTransform(corners, seen),
+                                 (800, 960))
+    photo[inside > 128] = warped[inside > 128]
+    return photo
+
+
 def test_faces_become_art(tmp_path):
-    faces = read_faces(scanned_deck(tmp_path / "scans"))
+    scans = scanned_deck(tmp_path / "scans")
+    (scans / "HQ.jpg").unlink()
+    cv2.imwrite(str(scans / "HQ.png"), photographed("HQ"))  # a photo, not a scan: the card is found in it
+    faces = read_faces(scans)
     assert sorted(faces) == sorted(ALL_CARDS)
     assert all(f.shape == (H, W, 4) and f[0, 0, 3] == 0 and f[H // 2, W // 2, 3] == 255 for f in faces.values())
     # the index survives the trip: the scan's top-left corner is the art's
