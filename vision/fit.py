@@ -42,8 +42,11 @@ def fit(net: nn.Module, loss_fn: Callable, stream: Stream, export: Callable[[nn.
         raise ValueError("give steps or minutes")
     net.to(device).train()
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    # workers are started afresh ("spawn"): a forked copy of a process whose OpenCV has run its thread pool (as
+    # `cardtable vision deck` has, reading the faces) can hang on the first OpenCV call
     loader = DataLoader(stream, batch_size=None, num_workers=workers, prefetch_factor=4 if workers else None,
-                        persistent_workers=bool(workers), pin_memory=device != "cpu")
+                        persistent_workers=bool(workers), pin_memory=device != "cpu",
+                        multiprocessing_context="spawn" if workers else None)
     t0 = last_export = time.time()
     step = 0
     for batch in loader:

@@ -84,7 +84,7 @@ def test_enrolment_trains_a_model_folder_of_the_venues_own(tmp_path):
     pytest.importorskip("torch")
     out = tmp_path / "venue"
     done = subprocess.run([*CLI, "--faces", str(scanned_deck(tmp_path / "scans")), "--out", str(out), "--steps",
-                           "2", "--workers", "0"], capture_output=True, text=True)
+                           "2", "--workers", "1"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert f"--model {out / 'cards.onnx'}" in done.stdout
     assert sorted(p.stem for p in (out / "deck").glob("*.png")) == sorted(ALL_CARDS)
