@@ -64,7 +64,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     length = deck.add_mutually_exclusive_group()
     length.add_argument("--minutes", type=float, default=None, help="train this long (default 30)")
     length.add_argument("--steps", type=int, default=None)
-    deck.add_argument("--share", type=float, default=0.25, help="the deck's share of the patches (default 0.25)")
+    deck.add_argument("--share", type=float, default=0.5, help="the deck's share of the patches (default 0.5)")
     deck.add_argument("--seed", type=int, default=2026)
     deck.add_argument("--lr", type=float, default=5e-4, help="peak learning rate (default 5e-4)")
     deck.add_argument("--workers", type=int, default=1, help="processes making the data (default 1)")
