@@ -203,8 +203,11 @@ def cmd_deck(args: argparse.Namespace) -> int:
         from vision.synth.scene import TRAIN_STYLES
     except ImportError as e:
         return _fail(f"training needs the train extra (pip install -e '.[train]'): {e}")
-    style = str(write_style(faces, args.out / "deck"))
-    shutil.copyfile(detector, args.out / "cards.onnx")
+    try:
+        style = str(write_style(faces, args.out / "deck"))
+        shutil.copyfile(detector, args.out / "cards.onnx")
+    except (DeckError, OSError) as e:
+        return _fail(f"cannot write the venue's folder {args.out}: {e}")
     copies = math.ceil(args.share * len(TRAIN_STYLES) / (1 - args.share))  # the deck drawn at about --share
     minutes = None if args.steps else args.minutes or 30
     run = index_train.train(args.out / "index.onnx", seed=args.seed, steps=args.steps, minutes=minutes,

@@ -64,7 +64,6 @@ def generated_styles(seed: int = 5) -> dict[str, tuple]:
     (['gen-00', 'gen-01'], 80, 1.0, True)
     >>> styles["gen-56"][7], styles["gen-55"][7].startswith("svg:")
     ('svg:poker-cards', False)
-
     """
     import random
 
@@ -77,11 +76,10 @@ def generated_styles(seed: int = 5) -> dict[str, tuple]:
         bg = "#%02x%02x%02x" % (rng.randint(238, 255), rng.randint(232, 255), rng.randint(215, 250))
         border = f"{rng.choice([0, 1, 1, 2])}px solid #{rng.choice(['999', '777', '556', 'bbb', '445'])}"
         out[name] = (rng.choice(RANK_FONTS), rng.choice(["bold", "bold", "normal"]), red, black, bg,
-                               rng.randint(24, 33), border,
+                     rng.randint(24, 33), border,
                      rng.choice(SUIT_FONTS if i < OUTLINED_FROM else [f"svg:{n}" for n in OUTLINE_SETS]),
-                     round(rng.uniform(0.5, 1.0), 2),
-                               (rng.randint(2, 7), rng.randint(2, 8)),
-                               1.0 if i < SQUEEZED_FROM else round(rng.uniform(0.55, 1.15), 2))
+                     round(rng.uniform(0.5, 1.0), 2), (rng.randint(2, 7), rng.randint(2, 8)),
+                     1.0 if i < SQUEEZED_FROM else round(rng.uniform(0.55, 1.15), 2))
     return out
 
 
