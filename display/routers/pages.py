@@ -10,7 +10,8 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from display.schemas import Id
-from referee.table.kinds import names
+from referee.rulebooks import load, names
+from referee.table.kinds import names as kind_names
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).resolve().parents[1] / "templates")
@@ -18,7 +19,7 @@ templates = Jinja2Templates(directory=Path(__file__).resolve().parents[1] / "tem
 
 def _page(request: Request, name: str, **context) -> HTMLResponse:
     lang = request.query_params.get("lang") or request.cookies.get("lang") or "zh"
-    kinds = {"zh": names("zh"), "en": names("en")}  # flag and violation names: referee/table/kinds.py
+    kinds = {"zh": kind_names("zh"), "en": kind_names("en")}  # flag and violation names: referee/table/kinds.py
     return templates.TemplateResponse(request, name, {"lang": "en" if lang == "en" else "zh", "kinds": kinds,
                                                       **context})
 
@@ -40,4 +41,14 @@ def table(request: Request, table: Id):
 
 @router.get("/console", response_class=HTMLResponse)
 def console(request: Request):
-    return _page(request, "console.html", page="console")
+    return _page(request, "console.html", page="console", fouls=fouls())
+
+
+def fouls() -> list[str]:
+    """The foul kinds the referee may rule (``[fouls] kinds`` of every rulebook that has them, in book order);
+    the table checks a ruling against its own rulebook."""
+    kinds: dict[str, None] = {}
+    for book in sorted(names()):
+        rulebook = load(book)
+        kinds.update(dict.fromkeys(getattr(rulebook, "sections", {}).get("fouls", {}).get("kinds", [])))
+    return list(kinds)

@@ -62,8 +62,8 @@ $("#amend-form").addEventListener("submit", ev => {
   const cards = String(f.get("cards")).trim().toUpperCase().split(/[\s,]+/).filter(Boolean);
   act(() => api("POST", `/api/console/tables/${encodeURIComponent(f.get("table"))}/plays/${Number(f.get("entry"))}`, { cards }));
 });
-// The referee's rulings on what no camera sees: San Da Yi's fouls (usst-2016 [fouls] kinds), 报到 and 摊打.
-const FOULS = ["count_report", "ask_out_of_turn", "wrong_answer", "talking", "spoken_pass", "hurrying", "peeking", "signalling"];
+// The referee's rulings on what no camera sees: San Da Yi's fouls (FOULS, with the page: the rulebooks'
+// [fouls] kinds), 报到 and 摊打.
 const RULINGS = { ...Object.fromEntries(FOULS.map(k => [`foul:${k}`, { ruling: "foul", kind: k }])),
   "report:play": { ruling: "report", play: true }, "report:no_play": { ruling: "report", play: false }, "open_hand": { ruling: "open_hand" } };
 function renderRulings() {
