@@ -3,6 +3,7 @@ written in, English comes from the language switch (kept in a cookie, or ``?lang
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from fastapi import APIRouter, Request
@@ -44,11 +45,12 @@ def console(request: Request):
     return _page(request, "console.html", page="console", fouls=fouls())
 
 
-def fouls() -> list[str]:
+@cache
+def fouls() -> tuple[str, ...]:
     """The foul kinds the referee may rule (``[fouls] kinds`` of every rulebook that has them, in book order);
-    the table checks a ruling against its own rulebook."""
+    the table checks a ruling against its own rulebook. Read once: the rulebooks do not change while serving."""
     kinds: dict[str, None] = {}
     for book in sorted(names()):
         rulebook = load(book)
         kinds.update(dict.fromkeys(getattr(rulebook, "sections", {}).get("fouls", {}).get("kinds", [])))
-    return list(kinds)
+    return tuple(kinds)

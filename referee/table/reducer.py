@@ -416,7 +416,8 @@ class Reducer:
 
 # Events by which a seat takes its turn: its display's violation notice has been seen by then.
 _TURN_TAKEN = frozenset({"play_accepted", "passed"})
-# What a seat's display calls each violation (at most 32 characters with the penalty).
+
+
 def notice_text(kind: str, penalty: dict, status: str) -> str:
     """The seat display's words for a violation (Chinese; the display has 32 characters).
 
