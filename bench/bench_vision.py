@@ -2,6 +2,7 @@
 memory; baseline in the same run: the calibration alone (finding the four markers). Plain script:
 
     .venv/bin/python bench/bench_vision.py            # about a minute; --frames N --repeat N --seed N
+    .venv/bin/python bench/bench_vision.py --camera 2560x1920     # a finer camera's frames (not the target's)
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ from vision.synth.scene import HELD_OUT_STYLE, random_scene  # noqa: E402
 TARGET_FPS = 20.0
 
 
+def camera_size(text: str) -> tuple[int, int]:
+    w, _, h = text.partition("x")
+    return int(w), int(h)
+
+
 def timed(fn, frames, repeat):
     times = []
     for _ in range(repeat):
@@ -40,9 +46,10 @@ def main(argv=None) -> int:
     p.add_argument("--frames", type=int, default=40)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--camera", type=camera_size, default=(1280, 960), metavar="WxH", help="frame size (1280x960)")
     a = p.parse_args(argv)
     rng = random.Random(a.seed)
-    frames = [render_frame(random_scene(rng, [HELD_OUT_STYLE], max_cards=6), random_camera(rng)).image
+    frames = [render_frame(random_scene(rng, [HELD_OUT_STYLE], max_cards=6), random_camera(rng, a.camera)).image
               for _ in range(a.frames)]
     model = Model()
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -52,7 +59,7 @@ def main(argv=None) -> int:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     cards = statistics.mean(len(read_frame(f, model).cards) for f in frames)
     rows = [("baseline: calibrate (markers)", base), ("read: frame -> JSON", full)]
-    print(f"{a.frames} frames 1280x960 x {a.repeat}, {cards:.1f} cards per frame, held-out style, 2 onnxruntime threads")
+    print(f"{a.frames} frames {a.camera[0]}x{a.camera[1]} x {a.repeat}, {cards:.1f} cards per frame, held-out style, 2 onnxruntime threads")
     print(f"{'':32} {'fps':>7} {'median ms':>10} {'p90 ms':>8} {'x base':>7}")
     med_base = statistics.median(base)
     for name, t in rows:

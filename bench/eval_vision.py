@@ -3,6 +3,7 @@
     .venv/bin/python bench/eval_vision.py --held-out 200      # rendered frames in the held-out art style
     .venv/bin/python bench/eval_vision.py --held-out 200 --style dingbats    # the second held-out style
     .venv/bin/python bench/eval_vision.py --held-out 200 --style casino      # a training style, measured the same way
+    .venv/bin/python bench/eval_vision.py --held-out 200 --camera 2560x1920  # a finer camera (default 1280x960)
     .venv/bin/python bench/eval_vision.py --real ../shared/data/real-photos-edje
 
 Held-out: random tables (1-8 cards per seat, 3 decks, a hand over the cards in a quarter of the frames, random
@@ -31,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cv2  # noqa: E402
 
+from bench_vision import camera_size  # noqa: E402
 from vision.geometry import CARD_H, PX  # noqa: E402
 from vision.model import Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402
@@ -41,14 +43,14 @@ from vision.synth.scene import HELD_OUT_STYLE, HELD_OUT_STYLES, TRAIN_STYLES, ra
 RANKS = {"nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 
 
-def held_out(model: Model, n: int, seed: int, style: str = HELD_OUT_STYLE) -> int:
+def held_out(model: Model, n: int, seed: int, style: str = HELD_OUT_STYLE, camera=(1280, 960)) -> int:
     rng = random.Random(seed)
     need, found, read, right, ranks = Counter(), Counter(), Counter(), Counter(), Counter()
     named = Counter()  # every card read, by (name right, sure): nearest true card by centre
     confusions = Counter()
     t0 = time.time()
     for _ in range(n):
-        f = render_frame(random_scene(rng, [style], hand_chance=0.25), random_camera(rng))
+        f = render_frame(random_scene(rng, [style], hand_chance=0.25), random_camera(rng, camera))
         reading = read_frame(f.image, model)
         for c in reading.cards:
             truth = min(f.truth, key=lambda t: math.dist(t.centre, c.centre))
@@ -66,7 +68,7 @@ def held_out(model: Model, n: int, seed: int, style: str = HELD_OUT_STYLE) -> in
                 for miss in (visible - got):
                     confusions[(miss, name)] += 1
     kind = "held-out style" if style in HELD_OUT_STYLES else "training style"
-    print(f"{kind} {style!r}: {n} frames, {time.time() - t0:.0f} s")
+    print(f"{kind} {style!r}: {n} frames of {camera[0]}x{camera[1]}, {time.time() - t0:.0f} s")
     print(f"{'seat':5} {'recall':>8} {'precision':>10} {'cards':>6} {'read':>6}")
     for seat in "SENW":
         print(f"{seat:5} {found[seat] / need[seat]:8.2%} {right[seat] / max(1, read[seat]):10.2%} {need[seat]:6} {read[seat]:6}")
@@ -114,12 +116,13 @@ def main(argv=None) -> int:
     p.add_argument("--style", choices=[*HELD_OUT_STYLES, *TRAIN_STYLES], default=HELD_OUT_STYLE,
                    help="the art style of the frames: a held-out one, or a training style")
     p.add_argument("--seed", type=int, default=99)
+    p.add_argument("--camera", type=camera_size, default=(1280, 960), metavar="WxH", help="frame size (1280x960)")
     p.add_argument("--model", type=Path, default=None, help="the detector (default models/cards.onnx)")
     p.add_argument("--index", type=Path, default=None, help="the index classifier (default: index.onnx beside it)")
     a = p.parse_args(argv)
     model = Model(a.model, a.index) if a.model else Model(index_path=a.index)
     if a.held_out:
-        held_out(model, a.held_out, a.seed, a.style)
+        held_out(model, a.held_out, a.seed, a.style, a.camera)
     if a.real:
         real(model, a.real)
     return 0

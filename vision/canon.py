@@ -3,6 +3,8 @@ its 1/4-size version (where the cards are) and the boxes around the cards are wa
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -22,27 +24,72 @@ def canon_view(image: np.ndarray, table_to_image: np.ndarray, zoom: float = 1.0)
                                borderMode=cv2.BORDER_REPLICATE)
 
 
-def canon_small(image: np.ndarray, to_canon: np.ndarray) -> np.ndarray:
+class Pyramid:
+    """A frame and its halvings (pixel areas averaged), each made once, when first asked for."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self._levels = [image]
+
+    def __getitem__(self, k: int) -> np.ndarray:
+        while len(self._levels) <= k:
+            h, w = self._levels[-1].shape[:2]
+            self._levels.append(cv2.resize(self._levels[-1], (w // 2, h // 2), interpolation=cv2.INTER_AREA))
+        return self._levels[k]
+
+
+def halving(k: int) -> np.ndarray:
+    """Pixels of a frame halved ``k`` times -> the frame's pixels."""
+    s = 2 ** k
+    return np.array([[s, 0, (s - 1) / 2], [0, s, (s - 1) / 2], [0, 0, 1]], np.float64)
+
+
+def canon_small(frame: Pyramid, to_canon: np.ndarray) -> np.ndarray:
     """The canonical view at 1/4 size (``CANON // 4`` px a side) straight from the frame, much as the whole view's
-    4 x 4 averages: frames wider than ``HALVE_ABOVE`` px are halved first (pixel areas averaged), then each pixel
-    samples the frame where the centre of its 4 x 4 block of the view lies."""
-    scale = 2 if image.shape[1] > HALVE_ABOVE else 1
-    h, w = image.shape[:2]
-    level = image if scale == 1 else cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    4 x 4 averages: the frame halved until it is at most ``HALVE_ABOVE`` px wide, then each pixel samples it where
+    the centre of its 4 x 4 block of the view lies."""
+    k = 0
+    while frame[0].shape[1] / 2 ** k > HALVE_ABOVE:
+        k += 1
     side = CANON // 4
     small_to_canon = np.array([[4, 0, 1.5], [0, 4, 1.5], [0, 0, 1]])
-    frame_to_level = np.array([[1 / scale, 0, 0.5 / scale - 0.5], [0, 1 / scale, 0.5 / scale - 0.5], [0, 0, 1]])
-    return cv2.warpPerspective(level, frame_to_level @ np.linalg.inv(to_canon) @ small_to_canon, (side, side),
-                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(frame[k], np.linalg.inv(halving(k)) @ np.linalg.inv(to_canon) @ small_to_canon,
+                               (side, side), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
 
 
-def canon_boxes(image: np.ndarray, to_canon: np.ndarray, boxes: list[tuple[int, int, int, int]],
-                margin: int) -> np.ndarray:
-    """The canonical view warped only inside ``boxes`` (x0, y0, x1, y1) grown by ``margin`` px, black elsewhere:
-    there the pixels of the whole view, for a fraction of the work."""
+def frame_scale(frame_from_canon: np.ndarray, at: tuple[float, float]) -> float:
+    """Frame px per canonical px around ``at`` (canonical px): the square root of the homography's local area scale.
+
+    >>> round(frame_scale(np.diag([2.0, 2.0, 1.0]), (400.0, 400.0)), 3)
+    2.0
+    """
+    x, y = at
+    pts = cv2.perspectiveTransform(np.array([[[x, y], [x + 1, y], [x, y + 1]]], np.float64), frame_from_canon)[0]
+    (ax, ay), (bx, by) = pts[1] - pts[0], pts[2] - pts[0]
+    return math.sqrt(abs(ax * by - ay * bx))
+
+
+def level(frame: Pyramid, to_canon: np.ndarray, most: float) -> tuple[np.ndarray, np.ndarray]:
+    """The frame halved until it has at most ``most`` px per canonical px at the table's centre (linear sampling
+    of a finer image would alias), and the homography from it to the canonical view.
+
+    >>> image, h = level(Pyramid(np.zeros((1920, 2560, 3), np.uint8)), np.diag([0.4, 0.4, 1.0]), 1.5)
+    >>> image.shape, h.round(2).tolist()
+    ((960, 1280, 3), [[0.8, 0.0, 0.2], [0.0, 0.8, 0.2], [0.0, 0.0, 1.0]])
+    """
+    k = 0
+    while frame_scale(np.linalg.inv(to_canon @ halving(k)), (CANON / 2, CANON / 2)) > most and \
+            min(frame[0].shape[:2]) >> (k + 1) >= 32:
+        k += 1
+    return frame[k], to_canon @ halving(k)
+
+
+def canon_boxes(image: np.ndarray, to_canon: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
+    """The canonical view warped only inside ``boxes`` (x0, y0, x1, y1), black elsewhere: there the pixels of the
+    whole view, for a fraction of the work."""
     view = np.zeros((CANON, CANON, 3), np.uint8)
     for x0, y0, x1, y1 in boxes:
-        x0, y0, x1, y1 = max(0, x0 - margin), max(0, y0 - margin), min(CANON, x1 + margin), min(CANON, y1 + margin)
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(CANON, x1), min(CANON, y1)
         shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]])
         view[y0:y1, x0:x1] = cv2.warpPerspective(image, shift @ to_canon, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                                  borderMode=cv2.BORDER_REPLICATE)

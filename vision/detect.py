@@ -14,6 +14,7 @@ cards of different decks (a pair in a fan) point at different centres from the s
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -21,7 +22,7 @@ import numpy as np
 
 from vision.geometry import CARD_H, CARD_W, INDEX_CENTRES, PX
 from vision.model import STRIDE, Model
-from vision.patch import card_angle, cut
+from vision.patch import SCALE, card_angle, cut
 from vision.synth.scene import ALL_CARDS
 
 PEAK = 0.3  # heat above this is a corner index
@@ -104,9 +105,16 @@ def regions(white: np.ndarray, exclude: list[tuple[float, float]] = (),
     return boxes
 
 
-def detections(model: Model, image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> list[Detection]:
+Cutter = Callable[[tuple[float, float], float], np.ndarray]  # (corner in the image's px, angle) -> upright patch
+
+
+def detections(model: Model, image: np.ndarray, boxes: list[tuple[int, int, int, int]],
+               cutter: Cutter | None = None) -> list[Detection]:
     """Corner indices found in ``boxes`` of ``image``, each named by the index classifier on the index cut out
-    upright (the detector's offset gives the card's orientation), the unsure ones seen again (``TURNS``)."""
+    upright (the detector's offset gives the card's orientation), the unsure ones seen again (``TURNS``).
+    ``cutter`` cuts an index out (default: from ``image`` itself, enlarged to the patch's scale); the calibrated
+    pipeline cuts from the camera frame, at its own resolution."""
+    cutter = cutter or (lambda corner, angle: cut(image, corner, angle, scale=1 / SCALE))
     peaks_found: list[tuple[float, tuple[float, float], tuple[float, float]]] = []
     for x0, y0, x1, y1 in boxes:
         heat, off = model(np.ascontiguousarray(image[y0:y1, x0:x1]))
@@ -118,10 +126,10 @@ def detections(model: Model, image: np.ndarray, boxes: list[tuple[int, int, int,
     if not peaks_found:
         return []
     angles = [card_angle(corner, centre) for _, corner, centre in peaks_found]
-    probs = model.classify(np.stack([cut(image, p[1], a) for p, a in zip(peaks_found, angles)]))
+    probs = model.classify(np.stack([cutter(p[1], a) for p, a in zip(peaks_found, angles)]))
     unsure = np.nonzero(probs.max(1) < SECOND_LOOK)[0]
     if len(unsure):  # a second look, turned both ways; the views' beliefs combined (their geometric mean)
-        more = model.classify(np.stack([cut(image, peaks_found[i][1], angles[i] + turn) for i in unsure
+        more = model.classify(np.stack([cutter(peaks_found[i][1], angles[i] + turn) for i in unsure
                                         for turn in TURNS])).reshape(len(unsure), len(TURNS), -1)
         views = np.concatenate([probs[unsure][:, None], more], 1)
         joint = np.exp(np.log(np.maximum(views, 1e-9)).mean(1))

@@ -1,10 +1,12 @@
 """Train the corner-index classifier (torch, the ``train`` extra; the runtime never imports this module).
 
 The detector (``vision/train.py``) finds corner indices and the way to their card's centre, which gives the card's
-orientation; the index is then cut out upright at the canonical scale (``vision.patch``, 20 x 32 px) and this small
-network names it. Its training patches are drawn straight from the card art of the training styles: the card's
+orientation; the index is then cut out upright at twice the canonical scale (``vision.patch``, 40 x 64 px) and this
+small network names it. Its training patches are drawn straight from the card art of the training styles: the card's
 corner on felt or on another card, the next card of a fan or a row over its far side, turned by up to 12 degrees
-(the detector's orientation error), shifted, scaled, blurred, noisy, JPEG-compressed.
+(the detector's orientation error), shifted, scaled, blurred, noisy, JPEG-compressed; and cut from rendered camera
+frames. Half of them are seen as a 1280 x 960 camera sees them (half the patch's resolution, enlarged back), half
+as a 2560 x 1920 one does.
 """
 
 from __future__ import annotations
@@ -21,29 +23,31 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from vision.canon import canon_homography, canon_view
+from vision.canon import Pyramid, canon_homography, level
 from vision.fit import Stream, fit
 from vision.geometry import CARD_W, INDEX_CENTRES, PX
-from vision.patch import PATCH_H, PATCH_W, card_angle, cut
+from vision.patch import PATCH_H, PATCH_W, SCALE, card_angle, cut, cut_through
 from vision.synth.render import art, random_camera, render_frame
 from vision.synth.scene import ALL_CARDS, FELTS, TRAIN_STYLES, random_scene
 
 
 class IndexClassifier(nn.Module):
-    """Input N x 3 x 32 x 20 BGR in 0..1; output probabilities over the 54 cards. ``width`` scales every layer's
-    channels (1.0: 24, 24, 48, 48, 96). ``norm`` False: no batch norm, as the exported model has it folded into its
-    convolutions (:func:`from_onnx`, to train a shipped model further)."""
+    """Input N x 3 x 64 x 40 BGR in 0..1; output probabilities over the 54 cards. The first convolution (6 x 6,
+    stride 2) brings the patch to the canonical scale's 32 x 20. ``width`` scales every layer's channels (1.0: 24,
+    24, 48, 48, 96). ``norm`` False: no batch norm, as the exported model has it folded into its convolutions
+    (:func:`from_onnx`, to train a shipped model further)."""
 
     def __init__(self, width: float = 1.0, norm: bool = True) -> None:
         super().__init__()
 
-        def conv(cin, cout):
+        def conv(cin, cout, k=3, stride=1, pad=1):
             if not norm:
-                return nn.Sequential(nn.Conv2d(cin, cout, 3, 1, 1), nn.ReLU(inplace=True))
-            return nn.Sequential(nn.Conv2d(cin, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+                return nn.Sequential(nn.Conv2d(cin, cout, k, stride, pad), nn.ReLU(inplace=True))
+            return nn.Sequential(nn.Conv2d(cin, cout, k, stride, pad, bias=False), nn.BatchNorm2d(cout),
+                                 nn.ReLU(inplace=True))
 
         a, b, c = (round(n * width) for n in (24, 48, 96))
-        self.body = nn.Sequential(conv(3, a), conv(a, a), nn.MaxPool2d(2), conv(a, b), conv(b, b),
+        self.body = nn.Sequential(conv(3, a, 3 * SCALE, SCALE, SCALE), conv(a, a), nn.MaxPool2d(2), conv(a, b), conv(b, b),
                                   nn.MaxPool2d(2), conv(b, c), nn.AdaptiveAvgPool2d(1), nn.Flatten())
         self.fc = nn.Linear(c, len(ALL_CARDS))
 
@@ -52,7 +56,9 @@ class IndexClassifier(nn.Module):
 
 
 def from_onnx(path: Path) -> IndexClassifier:
-    """The classifier an ``index.onnx`` holds (its convolutions with batch norm folded in), to train further."""
+    """The classifier an ``index.onnx`` holds (its convolutions with batch norm folded in), to train further. One of
+    the earlier design, which read 32 x 20 patches at the canonical scale, becomes this design exactly: its first
+    3 x 3 convolution on the patch's 2 x 2 averages is a 6 x 6 one of stride 2 on the patch."""
     import onnx
     from onnx import numpy_helper
 
@@ -66,6 +72,9 @@ def from_onnx(path: Path) -> IndexClassifier:
     layers = [m for m in net.body.modules() if isinstance(m, nn.Conv2d)]
     for layer, node in zip(layers, convs):
         layer.weight.data, layer.bias.data = weights[node.input[1]], weights[node.input[2]]
+    first = layers[0].weight.data
+    if first.shape[-1] == 3:  # the earlier design
+        layers[0].weight.data = first.repeat_interleave(SCALE, 2).repeat_interleave(SCALE, 3) / SCALE ** 2
     net.fc.weight.data, net.fc.bias.data = weights[gemm.input[1]], weights[gemm.input[2]]
     return net
 
@@ -104,17 +113,27 @@ def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[st
         layer = cv2.warpAffine(over, m, (canvas.shape[1], canvas.shape[0]))
         blend(canvas, layer, 0, 0)
     canvas = np.clip(canvas, 0, 255).astype(np.uint8)
-    # the patch: canonical px -> art px, centred on the index centre, turned and jittered
-    art_per_px = w / (CARD_W * PX) * rng.uniform(0.9, 1.1)
+    # the patch: patch px -> art px, centred on the index centre, turned and jittered
+    art_per_px = w / (CARD_W * PX * SCALE) * rng.uniform(0.9, 1.1)
     angle = math.radians(rng.gauss(0, 6))
-    cx = pad + INDEX_CENTRES[0][0] * w + rng.gauss(0, 1.2) * art_per_px
-    cy = pad + INDEX_CENTRES[0][1] * h + rng.gauss(0, 1.2) * art_per_px
+    cx = pad + INDEX_CENTRES[0][0] * w + rng.gauss(0, 1.2) * SCALE * art_per_px
+    cy = pad + INDEX_CENTRES[0][1] * h + rng.gauss(0, 1.2) * SCALE * art_per_px
     src = cv2.GaussianBlur(canvas, (0, 0), art_per_px * 0.45)
     c, s = math.cos(angle) * art_per_px, math.sin(angle) * art_per_px
     m = np.float32([[c, -s, cx - c * (PATCH_W / 2 - 0.5) + s * (PATCH_H / 2 - 0.5)],
                     [s, c, cy - s * (PATCH_W / 2 - 0.5) - c * (PATCH_H / 2 - 0.5)]])
     patch = cv2.warpAffine(src, m, (PATCH_W, PATCH_H), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+                           borderMode=cv2.BORDER_REPLICATE)
+    return camera_like(patch, rng, nprng, coarse=rng.random() < 0.5), k
+
+
+def camera_like(patch: np.ndarray, rng: random.Random, nprng: np.random.Generator, coarse: bool) -> np.ndarray:
+    """Blur, light, noise and JPEG as a camera gives them, at its resolution: ``coarse``, a 1280 x 960 camera (half
+    the patch's resolution, enlarged back as the pipeline's cut enlarges it), else a 2560 x 1920 one."""
+    full = patch.shape[1], patch.shape[0]
+    patch = patch.astype(np.float32)
+    if coarse:
+        patch = cv2.resize(patch, (full[0] // SCALE, full[1] // SCALE), interpolation=cv2.INTER_AREA)
     sigma = rng.uniform(0, 1.1)
     if sigma > 0.2:
         patch = cv2.GaussianBlur(patch, (0, 0), sigma)
@@ -123,7 +142,7 @@ def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[st
     patch = np.clip(patch, 0, 255).astype(np.uint8)
     if rng.random() < 0.6:
         patch = cv2.imdecode(cv2.imencode(".jpg", patch, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(40, 95)])[1], cv2.IMREAD_COLOR)
-    return patch, k
+    return cv2.resize(patch, full, interpolation=cv2.INTER_LINEAR) if coarse else patch
 
 
 def blend(canvas: np.ndarray, rgba: np.ndarray, x: int, y: int) -> None:
@@ -136,32 +155,35 @@ def blend(canvas: np.ndarray, rgba: np.ndarray, x: int, y: int) -> None:
     canvas[y0:y1, x0:x1] = canvas[y0:y1, x0:x1] * (1 - a) + part[:, :, :3] * a
 
 
-BIG = (40, 56)  # patches kept from rendered frames, cut larger so that jitter can be applied later
+BIG = (40 * SCALE, 56 * SCALE)  # patches kept from rendered frames, cut larger so that jitter can be applied later
+CAMERAS = ((1280, 960), (2560, 1920))
 
 
 def frame_patches(rng: random.Random, styles: list[str]) -> list[tuple[np.ndarray, int]]:
-    """Upright index patches (BIG) cut from one rendered camera frame warped to the canonical view with the true
-    homography (as the pipeline sees them), for every index at least 85% visible."""
+    """Upright index patches (BIG) cut from one rendered camera frame (of either camera size) as the pipeline cuts
+    them, with the true homography, for every index at least 85% visible."""
     frame = render_frame(random_scene(rng, styles, decks=rng.choice([1, 2, 3]), max_cards=rng.choice([4, 8])),
-                         random_camera(rng))
+                         random_camera(rng, rng.choice(CAMERAS)))
     zoom = rng.uniform(0.9, 1.1)
-    view = canon_view(frame.image, frame.homography, zoom)
-    to_canon = canon_homography(frame.homography, zoom) @ frame.homography
+    to_canon = canon_homography(frame.homography, zoom)
+    fine, fine_to_canon = level(Pyramid(frame.image), to_canon, 1.5 * SCALE)
+    fine_from_canon = np.linalg.inv(fine_to_canon)
+    to_canon = to_canon @ frame.homography  # table -> canonical px
     out = []
     for card in frame.truth:
         centre = cv2.perspectiveTransform(np.array([[card.centre]], np.float64), to_canon)[0, 0]
         for x, y, vis in card.indices:
             if vis >= 0.85:
                 p = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), to_canon)[0, 0]
-                out.append((cut(view, tuple(p), card_angle(tuple(p), tuple(centre)), BIG, 1 / zoom),
-                            ALL_CARDS.index(card.name)))
+                out.append((cut_through(fine, fine_from_canon, tuple(p), card_angle(tuple(p), tuple(centre)), BIG,
+                                        1 / (SCALE * zoom)), ALL_CARDS.index(card.name)))
     return out
 
 
 def jittered(big: np.ndarray, rng: random.Random, nprng: np.random.Generator) -> np.ndarray:
     """A PATCH_H x PATCH_W patch from a BIG one: turned, shifted and scaled as the detector errs, light, noise, JPEG."""
-    patch = cut(big, ((BIG[0] - 1) / 2 + rng.gauss(0, 1.2), (BIG[1] - 1) / 2 + rng.gauss(0, 1.2)), rng.gauss(0, 6),
-                scale=rng.uniform(0.92, 1.08)).astype(np.float32)
+    patch = cut(big, ((BIG[0] - 1) / 2 + rng.gauss(0, 1.2) * SCALE, (BIG[1] - 1) / 2 + rng.gauss(0, 1.2) * SCALE),
+                rng.gauss(0, 6), scale=rng.uniform(0.92, 1.08)).astype(np.float32)
     patch = patch * rng.uniform(0.7, 1.25) + rng.uniform(-20, 20)
     patch += nprng.normal(0, rng.uniform(0, 4), patch.shape)
     patch = np.clip(patch, 0, 255).astype(np.uint8)
@@ -171,7 +193,7 @@ def jittered(big: np.ndarray, rng: random.Random, nprng: np.random.Generator) ->
 
 
 def patch_batches(seed: int, *, size: int = 96, styles: list[str] = TRAIN_STYLES, pool_patches: int = 3000):
-    """Endless batches (N x 32 x 20 x 3 uint8 patches, classes): half drawn from the art, half from a pool of
+    """Endless batches (N x 64 x 40 x 3 uint8 patches, classes): half drawn from the art, half from a pool of
     patches cut from rendered frames (a fresh frame every other batch)."""
     rng, nprng = random.Random(seed), np.random.default_rng(seed)
     pool: list = []

@@ -60,7 +60,7 @@ class Model:
         return heat[0, 0], off[0] * OFFSET_SCALE
 
     def classify(self, patches: np.ndarray) -> np.ndarray:
-        """``patches``: N x 32 x 20 x 3 BGR uint8 upright indices -> N x 54 probabilities."""
+        """``patches``: N x 64 x 40 x 3 BGR uint8 upright indices (``vision.patch``) -> N x 54 probabilities."""
         x = (patches.astype(np.float32) * (1 / 255)).transpose(0, 3, 1, 2)
         return self.index_session.run(None, {"patch": np.ascontiguousarray(x)})[0]
 

@@ -1,4 +1,6 @@
-"""Cutting a corner index out upright, at the canonical scale, for the index classifier.
+"""Cutting a corner index out upright for the index classifier, at twice the canonical view's scale (``SCALE``),
+straight from the camera frame: a 1280 x 960 camera gives about the canonical scale, so its patch is that
+resolution enlarged; a 2560 x 1920 one gives the index's suit twice the pixels (about 8 px across, not 4).
 
 A detection's offset (index -> card centre) gives the card's orientation: on an upright card the top-left index
 sees the centre at ``INDEX_DIRECTION`` degrees; the bottom-right one, turned half round, the same.
@@ -18,7 +20,8 @@ import numpy as np
 
 from vision.geometry import CARD_H, CARD_W, INDEX_CENTRES
 
-PATCH_W, PATCH_H = 20, 32
+SCALE = 2  # patch px per canonical px
+PATCH_W, PATCH_H = 20 * SCALE, 32 * SCALE
 INDEX_DIRECTION = math.degrees(math.atan2((0.5 - INDEX_CENTRES[0][1]) * CARD_H, (0.5 - INDEX_CENTRES[0][0]) * CARD_W))
 
 
@@ -39,4 +42,17 @@ def cut(image: np.ndarray, corner: tuple[float, float], angle: float, size: tupl
     return cv2.warpAffine(image, m, (w, h), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
 
+
+def cut_through(frame: np.ndarray, frame_from_canon: np.ndarray, corner: tuple[float, float], angle: float,
+                size: tuple[int, int] = (PATCH_W, PATCH_H), scale: float = 1 / SCALE) -> np.ndarray:
+    """The patch :func:`cut` would give from the canonical view (``corner`` in its px, ``scale``: canonical px per
+    patch px), read from ``frame`` itself through ``frame_from_canon`` (a homography), at the frame's own
+    resolution."""
+    w, h = size
+    a = math.radians(angle)
+    c, s = math.cos(a) * scale, math.sin(a) * scale
+    canon_from_patch = np.array([[c, -s, corner[0] - c * (w / 2 - 0.5) + s * (h / 2 - 0.5)],
+                                 [s, c, corner[1] - s * (w / 2 - 0.5) - c * (h / 2 - 0.5)], [0, 0, 1]])
+    return cv2.warpPerspective(frame, frame_from_canon @ canon_from_patch, (w, h),
+                               flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 

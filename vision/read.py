@@ -4,22 +4,20 @@
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 
 from vision.calibrate import Calibration, NotCalibrated, calibrate
-from vision.canon import canon_boxes, canon_homography, canon_small
+from vision.canon import Pyramid, canon_boxes, canon_homography, canon_small, level
 from vision.detect import Card, detections, foreign_mask, group, regions, white_mask
 from vision.geometry import CANON, MARGIN, PX, SEATS, from_canon, seat_of, to_canon
 from vision.model import Model
-from vision.patch import PATCH_H, PATCH_W
+from vision.patch import SCALE, cut_through
 
 BUSY_PX = 40  # foreign pixels (at 1/4 size, ~1 cm2 each) in a seat's play zone that mean a hand is over it
 EDGE = 0.12  # the strip along each edge where arms rest is not part of the play zone
-CUT_REACH = math.ceil(math.hypot(PATCH_W, PATCH_H) / 2) + 1  # px around a corner index that cutting it reads
 
 
 @dataclass(frozen=True)
@@ -76,11 +74,18 @@ def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None 
         seen = tuple(SeenCard(c.name, c.confidence, c.centre, None, c.conflict) for c in cards)
         return Reading(False, tuple(sorted(seen, key=_order)), None, problem)
     to_canon_h = canon_homography(calibration.homography)
-    small = canon_small(image, to_canon_h)
+    frame = Pyramid(image)
+    small = canon_small(frame, to_canon_h)
     white = white_mask(small)
     boxes = regions(white, [to_canon(p) for p in ((0, 0), (1, 0), (1, 1), (0, 1))])
-    view = canon_boxes(image, to_canon_h, boxes, CUT_REACH)  # the detector and the index cuts read only there
-    cards: list[Card] = group(detections(model, view, boxes))
+    # the detector reads the view at the canonical scale, from a frame halved while it has more than 1.5 px per
+    # canonical px; the index cuts read the frame itself at up to 1.5 px per patch px (halved, were it finer)
+    coarse, coarse_to_canon = level(frame, to_canon_h, 1.5)
+    view = canon_boxes(coarse, coarse_to_canon, boxes)  # the detector reads only there
+    fine, fine_to_canon = level(frame, to_canon_h, 1.5 * SCALE)
+    fine_from_canon = np.linalg.inv(fine_to_canon)
+    cards: list[Card] = group(detections(model, view, boxes,
+                                         lambda corner, angle: cut_through(fine, fine_from_canon, corner, angle)))
     foreign = foreign_mask(small, white)
     busy = {s: int((foreign & zone).sum()) >= BUSY_PX for s, zone in play_zones().items()}
     seen = []

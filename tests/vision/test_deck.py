@@ -11,6 +11,7 @@ import pytest
 
 from vision.deck import DeckError, H, W, read_faces
 from vision.model import Model
+from vision.patch import PATCH_H, PATCH_W
 from vision.synth.render import art
 from vision.synth.scene import ALL_CARDS
 
@@ -90,5 +91,5 @@ def test_enrolment_trains_a_model_folder_of_the_venues_own(tmp_path):
     assert sorted(p.stem for p in (out / "deck").glob("*.png")) == sorted(ALL_CARDS)
     model = Model(out / "cards.onnx")  # the classifier beside it is the venue's
     assert model.index_path == out / "index.onnx"
-    probs = model.classify(np.zeros((2, 32, 20, 3), np.uint8))
+    probs = model.classify(np.zeros((2, PATCH_H, PATCH_W, 3), np.uint8))
     assert probs.shape == (2, len(ALL_CARDS)) and np.allclose(probs.sum(1), 1, atol=1e-4)

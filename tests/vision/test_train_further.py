@@ -8,17 +8,40 @@ import pytest
 torch = pytest.importorskip("torch")
 ort = pytest.importorskip("onnxruntime")
 
-from vision.index_train import export, from_onnx  # noqa: E402
+from vision.index_train import IndexClassifier, export, from_onnx  # noqa: E402
+from vision.patch import PATCH_H, PATCH_W, SCALE  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+def beliefs(path: Path, x: np.ndarray) -> np.ndarray:
+    return ort.InferenceSession(str(path)).run(None, {"patch": x})[0]
 
 
 def test_the_shipped_classifier_read_back_gives_the_same_beliefs(tmp_path):
     net = from_onnx(MODELS / "index.onnx").eval()
     export(net, tmp_path / "again.onnx")
-    x = np.random.default_rng(0).random((16, 3, 32, 20), dtype=np.float32)
-    shipped = ort.InferenceSession(str(MODELS / "index.onnx")).run(None, {"patch": x})[0]
-    again = ort.InferenceSession(str(tmp_path / "again.onnx")).run(None, {"patch": x})[0]
+    x = np.random.default_rng(0).random((16, 3, PATCH_H, PATCH_W), dtype=np.float32)
+    shipped, again = beliefs(MODELS / "index.onnx", x), beliefs(tmp_path / "again.onnx", x)
     assert np.abs(shipped - again).max() < 1e-5 and shipped.argmax(1).tolist() == again.argmax(1).tolist()
     with pytest.raises(ValueError, match="not an index classifier"):
         from_onnx(MODELS / "cards.onnx")
+
+
+def test_a_classifier_of_the_canonical_scale_becomes_one_of_the_finer_patches_exactly(tmp_path):
+    """The earlier design read 32 x 20 patches with a 3 x 3 first convolution: read back, it gives a patch enlarged
+    twice (each pixel a 2 x 2 block) the beliefs it gave the patch itself."""
+    torch.manual_seed(0)
+    old = IndexClassifier(1.0, norm=False)
+    old.body[0][0] = torch.nn.Conv2d(3, 24, 3, 1, 1)
+    old.eval()
+    small = (PATCH_H // SCALE, PATCH_W // SCALE)
+    torch.onnx.export(old, torch.zeros(1, 3, *small), str(tmp_path / "old.onnx"), input_names=["patch"],
+                      output_names=["probs"], dynamic_axes={"patch": {0: "n"}}, opset_version=17, dynamo=False)
+    export(from_onnx(tmp_path / "old.onnx").eval(), tmp_path / "new.onnx")
+    x = np.random.default_rng(1).random((8, 3, *small), dtype=np.float32)
+    logits = beliefs(tmp_path / "old.onnx", x)
+    old_beliefs = np.exp(logits - logits.max(1, keepdims=True))
+    old_beliefs /= old_beliefs.sum(1, keepdims=True)
+    new = beliefs(tmp_path / "new.onnx", x.repeat(SCALE, 2).repeat(SCALE, 3))
+    assert new.shape == (8, 54) and np.abs(new - old_beliefs).max() < 1e-5

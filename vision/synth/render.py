@@ -19,13 +19,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.geometry import CARD_H, CARD_W, INDEX_CENTRES, INDEX_SIZE, card_corners, card_point, seat_of
+from vision.geometry import CARD_W, INDEX_CENTRES, INDEX_SIZE, card_corners, card_point, seat_of
 from vision.synth.scene import Scene
 
 ART = Path(__file__).parent / "art"
 TABLE_LO, TABLE_HI = -0.07, 1.07  # the table top around the marker square
 MARKER = 0.079  # printed marker side (black part), 6 cm
-TOP_PX = 800  # px per unit of the top-down render behind a camera frame
+TOP_PX = 800  # px per unit of the top-down render behind a 960 px high camera frame (more for larger frames)
 
 
 @dataclass(frozen=True)
@@ -209,8 +209,9 @@ def camera_homography(cam: Camera) -> np.ndarray:
 def render_frame(scene: Scene, cam: Camera) -> Frame:
     """The camera's picture of the scene: table warped by the camera's homography over a room background,
     then light, shadow, blur, noise and JPEG."""
-    top, truth = render_table(scene)
-    to_top = np.array([[TOP_PX, 0, -TABLE_LO * TOP_PX], [0, TOP_PX, -TABLE_LO * TOP_PX], [0, 0, 1]])
+    px = TOP_PX * max(1.0, cam.size[1] / 960)
+    top, truth = render_table(scene, px)
+    to_top = np.array([[px, 0, -TABLE_LO * px], [0, px, -TABLE_LO * px], [0, 0, 1]])
     hom = camera_homography(cam)
     w, h = cam.size
     rng = np.random.default_rng(cam.seed)
