@@ -18,17 +18,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.calibrate import calibrate  # noqa: E402
+from vision.cli import frame_size  # noqa: E402
 from vision.model import Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402
 from vision.synth.render import random_camera, render_frame  # noqa: E402
 from vision.synth.scene import HELD_OUT_STYLE, random_scene  # noqa: E402
 
 TARGET_FPS = 20.0
-
-
-def camera_size(text: str) -> tuple[int, int]:
-    w, _, h = text.partition("x")
-    return int(w), int(h)
 
 
 def timed(fn, frames, repeat):
@@ -46,7 +42,7 @@ def main(argv=None) -> int:
     p.add_argument("--frames", type=int, default=40)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--camera", type=camera_size, default=(1280, 960), metavar="WxH", help="frame size (1280x960)")
+    p.add_argument("--camera", type=frame_size, default=(1280, 960), metavar="WxH", help="frame size (1280x960)")
     a = p.parse_args(argv)
     rng = random.Random(a.seed)
     frames = [render_frame(random_scene(rng, [HELD_OUT_STYLE], max_cards=6), random_camera(rng, a.camera)).image

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cv2  # noqa: E402
 
-from bench_vision import camera_size  # noqa: E402
+from vision.cli import frame_size  # noqa: E402
 from vision.geometry import CARD_H, PX  # noqa: E402
 from vision.model import Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402
@@ -116,7 +116,7 @@ def main(argv=None) -> int:
     p.add_argument("--style", choices=[*HELD_OUT_STYLES, *TRAIN_STYLES], default=HELD_OUT_STYLE,
                    help="the art style of the frames: a held-out one, or a training style")
     p.add_argument("--seed", type=int, default=99)
-    p.add_argument("--camera", type=camera_size, default=(1280, 960), metavar="WxH", help="frame size (1280x960)")
+    p.add_argument("--camera", type=frame_size, default=(1280, 960), metavar="WxH", help="frame size (1280x960)")
     p.add_argument("--model", type=Path, default=None, help="the detector (default models/cards.onnx)")
     p.add_argument("--index", type=Path, default=None, help="the index classifier (default: index.onnx beside it)")
     a = p.parse_args(argv)

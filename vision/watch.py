@@ -40,14 +40,18 @@ class Ids:
         return f"{self.name}-{self.boot}-{self.count:06d}"
 
 
-def open_source(source: str) -> tuple[cv2.VideoCapture, bool]:
-    """The capture and whether it is live (a camera index or a stream URL) rather than a file."""
+def open_source(source: str, size: tuple[int, int] | None = None) -> tuple[cv2.VideoCapture, bool]:
+    """The capture and whether it is live (a camera index or a stream URL) rather than a file. ``size``: the frame
+    size to ask a camera (by index) for; a stream or a file has its own."""
     live = source.isdigit() or "://" in source
     if not live and not Path(source).is_file():
         raise SourceError(f"no such video file: {source}")
     cap = cv2.VideoCapture(int(source) if source.isdigit() else source)
     if not cap.isOpened():
         raise SourceError(f"cannot open the video source {source!r}")
+    if size and source.isdigit():
+        cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+        cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
     return cap, live
 
 
@@ -81,12 +85,12 @@ def removal_message(removal: Removal, msg_id: str) -> tuple[str, dict]:
 
 
 def watch(source: str, table: str, broker: str, model: Model, *, name: str | None = None, decks: int = 3,
-          settle_s: float = 0.8, fps: float = 10.0, clock: Callable[[], float] = time.time,
-          log: Callable[[str], None] = print) -> int:
+          settle_s: float = 0.8, fps: float = 10.0, size: tuple[int, int] | None = None,
+          clock: Callable[[], float] = time.time, log: Callable[[str], None] = print) -> int:
     from referee.table.mqtt import Connection
     from referee.table.protocol import encode, topic
 
-    cap, live = open_source(source)
+    cap, live = open_source(source, size)
     boot = clock()
     ids = Ids(name or f"cam-{table}", format(int(boot), "x"))
     conn = Connection(broker, f"{ids.name}-{ids.boot}").connect()
