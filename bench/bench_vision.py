@@ -55,7 +55,8 @@ def main(argv=None) -> int:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     cards = statistics.mean(len(read_frame(f, model).cards) for f in frames)
     rows = [("baseline: calibrate (markers)", base), ("read: frame -> JSON", full)]
-    print(f"{a.frames} frames {a.camera[0]}x{a.camera[1]} x {a.repeat}, {cards:.1f} cards per frame, held-out style, 2 onnxruntime threads")
+    print(f"{a.frames} frames {a.camera[0]}x{a.camera[1]} x {a.repeat}, {cards:.1f} cards per frame, held-out style, "
+          "2 onnxruntime threads")
     print(f"{'':32} {'fps':>7} {'median ms':>10} {'p90 ms':>8} {'x base':>7}")
     med_base = statistics.median(base)
     for name, t in rows:

@@ -57,14 +57,15 @@ def canon_small(frame: Pyramid, to_canon: np.ndarray) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE)
 
 
-def frame_scale(frame_from_canon: np.ndarray, at: tuple[float, float]) -> float:
-    """Frame px per canonical px around ``at`` (canonical px): the square root of the homography's local area scale.
+def detail(to_canon: np.ndarray) -> float:
+    """Frame px per canonical px at the table's centre (``to_canon``: frame px -> canonical px), the square root of
+    the homography's local area scale there: about 1 for a 1280 x 960 camera, 2 for a 2560 x 1920 one.
 
-    >>> round(frame_scale(np.diag([2.0, 2.0, 1.0]), (400.0, 400.0)), 3)
+    >>> round(detail(np.diag([0.5, 0.5, 1.0])), 3)
     2.0
     """
-    x, y = at
-    pts = cv2.perspectiveTransform(np.array([[[x, y], [x + 1, y], [x, y + 1]]], np.float64), frame_from_canon)[0]
+    x = y = CANON / 2
+    pts = cv2.perspectiveTransform(np.array([[[x, y], [x + 1, y], [x, y + 1]]], np.float64), np.linalg.inv(to_canon))[0]
     (ax, ay), (bx, by) = pts[1] - pts[0], pts[2] - pts[0]
     return math.sqrt(abs(ax * by - ay * bx))
 
@@ -78,8 +79,7 @@ def level(frame: Pyramid, to_canon: np.ndarray, most: float) -> tuple[np.ndarray
     ((960, 1280, 3), [[0.8, 0.0, 0.2], [0.0, 0.8, 0.2], [0.0, 0.0, 1.0]])
     """
     k = 0
-    while frame_scale(np.linalg.inv(to_canon @ halving(k)), (CANON / 2, CANON / 2)) > most and \
-            min(frame[0].shape[:2]) >> (k + 1) >= 32:
+    while detail(to_canon @ halving(k)) > most and min(frame[0].shape[:2]) >> (k + 1) >= 32:
         k += 1
     return frame[k], to_canon @ halving(k)
 

@@ -167,16 +167,13 @@ def frame_size(text: str) -> tuple[int, int]:
 
 def detail_note(frame, calibration) -> str:
     """How finely the camera sees the cards: its px per canonical px at the table's centre (``vision/README.md``)."""
-    import numpy as np
+    from vision.canon import canon_homography, detail
 
-    from vision.canon import canon_homography, frame_scale
-    from vision.geometry import CANON
-
-    detail = frame_scale(np.linalg.inv(canon_homography(calibration.homography)), (CANON / 2, CANON / 2))
+    px = detail(canon_homography(calibration.homography))
     h, w = frame.shape[:2]
-    note = f"frame {w}x{h}: {detail:.1f} camera px per canonical px at the table's centre"
+    note = f"frame {w}x{h}: {px:.1f} camera px per canonical px at the table's centre"
     return note + ("; under 1.6 a deck the model has not seen is read far worse (clubs for spades): a 2560x1920 "
-                   "camera gives about 2" if detail < 1.6 else "")
+                   "camera gives about 2" if px < 1.6 else "")
 
 
 def cmd_train(args: argparse.Namespace) -> int:

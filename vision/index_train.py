@@ -47,8 +47,9 @@ class IndexClassifier(nn.Module):
                                  nn.ReLU(inplace=True))
 
         a, b, c = (round(n * width) for n in (24, 48, 96))
-        self.body = nn.Sequential(conv(3, a, 3 * SCALE, SCALE, SCALE), conv(a, a), nn.MaxPool2d(2), conv(a, b), conv(b, b),
-                                  nn.MaxPool2d(2), conv(b, c), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+        self.body = nn.Sequential(conv(3, a, 3 * SCALE, SCALE, SCALE), conv(a, a), nn.MaxPool2d(2),
+                                  conv(a, b), conv(b, b), nn.MaxPool2d(2),
+                                  conv(b, c), nn.AdaptiveAvgPool2d(1), nn.Flatten())
         self.fc = nn.Linear(c, len(ALL_CARDS))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
