@@ -12,7 +12,6 @@ as a 2560 x 1920 one does.
 from __future__ import annotations
 
 import itertools
-import math
 import random
 from functools import partial
 from pathlib import Path
@@ -116,15 +115,11 @@ def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[st
     canvas = np.clip(canvas, 0, 255).astype(np.uint8)
     # the patch: patch px -> art px, centred on the index centre, turned and jittered
     art_per_px = w / (CARD_W * PX * SCALE) * rng.uniform(0.9, 1.1)
-    angle = math.radians(rng.gauss(0, 6))
+    angle = rng.gauss(0, 6)
     cx = pad + INDEX_CENTRES[0][0] * w + rng.gauss(0, 1.2) * SCALE * art_per_px
     cy = pad + INDEX_CENTRES[0][1] * h + rng.gauss(0, 1.2) * SCALE * art_per_px
     src = cv2.GaussianBlur(canvas, (0, 0), art_per_px * 0.45)
-    c, s = math.cos(angle) * art_per_px, math.sin(angle) * art_per_px
-    m = np.float32([[c, -s, cx - c * (PATCH_W / 2 - 0.5) + s * (PATCH_H / 2 - 0.5)],
-                    [s, c, cy - s * (PATCH_W / 2 - 0.5) - c * (PATCH_H / 2 - 0.5)]])
-    patch = cv2.warpAffine(src, m, (PATCH_W, PATCH_H), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_REPLICATE)
+    patch = cut(src, (cx, cy), angle, scale=art_per_px)
     return camera_like(patch, rng, nprng, coarse=rng.random() < 0.5), k
 
 

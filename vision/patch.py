@@ -30,16 +30,22 @@ def card_angle(corner: tuple[float, float], centre: tuple[float, float]) -> floa
     return (math.degrees(math.atan2(centre[1] - corner[1], centre[0] - corner[0])) - INDEX_DIRECTION + 180) % 360 - 180
 
 
+def upright(corner: tuple[float, float], angle: float, size: tuple[int, int], scale: float) -> np.ndarray:
+    """The 3x3 matrix taking the ``size`` (w, h) patch's px to the image's: centred on ``corner``, turned by
+    ``angle`` degrees so the index stands upright, ``scale`` image px per patch px."""
+    w, h = size
+    a = math.radians(angle)
+    c, s = math.cos(a) * scale, math.sin(a) * scale
+    return np.array([[c, -s, corner[0] - c * (w / 2 - 0.5) + s * (h / 2 - 0.5)],
+                     [s, c, corner[1] - s * (w / 2 - 0.5) - c * (h / 2 - 0.5)], [0, 0, 1]])
+
+
 def cut(image: np.ndarray, corner: tuple[float, float], angle: float, size: tuple[int, int] = (PATCH_W, PATCH_H),
         scale: float = 1.0) -> np.ndarray:
     """The ``size`` (w, h) patch around ``corner``, turned so the index stands upright (``scale``: image px per
     patch px)."""
-    w, h = size
-    a = math.radians(angle)
-    c, s = math.cos(a) * scale, math.sin(a) * scale
-    m = np.float32([[c, -s, corner[0] - c * (w / 2 - 0.5) + s * (h / 2 - 0.5)],
-                    [s, c, corner[1] - s * (w / 2 - 0.5) - c * (h / 2 - 0.5)]])
-    return cv2.warpAffine(image, m, (w, h), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
+    m = upright(corner, angle, size, scale)[:2].astype(np.float32)
+    return cv2.warpAffine(image, m, size, flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -48,11 +54,5 @@ def cut_through(frame: np.ndarray, frame_from_canon: np.ndarray, corner: tuple[f
     """The patch :func:`cut` would give from the canonical view (``corner`` in its px, ``scale``: canonical px per
     patch px), read from ``frame`` itself through ``frame_from_canon`` (a homography), at the frame's own
     resolution."""
-    w, h = size
-    a = math.radians(angle)
-    c, s = math.cos(a) * scale, math.sin(a) * scale
-    canon_from_patch = np.array([[c, -s, corner[0] - c * (w / 2 - 0.5) + s * (h / 2 - 0.5)],
-                                 [s, c, corner[1] - s * (w / 2 - 0.5) - c * (h / 2 - 0.5)], [0, 0, 1]])
-    return cv2.warpPerspective(frame, frame_from_canon @ canon_from_patch, (w, h),
+    return cv2.warpPerspective(frame, frame_from_canon @ upright(corner, angle, size, scale), size,
                                flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-

@@ -5,9 +5,10 @@ nothing over the seat (a hand or sleeve: ``busy``). Only cards not yet emitted t
 passing over a play never emits it twice; a card lying where an emitted card lay is that card, whatever it reads
 as now (a card read ``CA`` once and ``SA`` later is not a second card). A seat whose area has been empty (and
 uncovered) for ``settle_s`` after its play has picked its cards up: a :class:`Removal` waits in ``removals`` for
-the caller (:func:`drain`; the table service's ``removed`` input, an early pickup when the trick was not complete). Only a wholly empty area counts, so
-a corner the model misses never reads as a pickup. A table empty for ``settle_s`` ends the trick: its cards have
-left the table; empty for ``hand_gap_s`` ends the hand. Every play is checked by :mod:`vision.sanity`.
+the caller (:func:`drain`; the table service's ``removed`` input, an early pickup when the trick was not
+complete). Only a wholly empty area counts, so a corner the model misses never reads as a pickup. A table empty
+for ``settle_s`` ends the trick: its cards have left the table; empty for ``hand_gap_s`` ends the hand. Every play
+is checked by :mod:`vision.sanity`.
 
 >>> from vision.read import SeenCard
 >>> t = Tracker(settle_s=0.5)
