@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.geometry import CARD_H, CARD_W, INDEX_CENTRES, PX
-from vision.model import STRIDE, Model
+from vision.model import STRIDE, UNREADABLE, Model
 from vision.patch import SCALE, card_angle, cut
 from vision.synth.scene import ALL_CARDS
 
@@ -30,6 +30,7 @@ PAIR_PX = 0.3 * CARD_W * PX  # two corners of one card predict centres this clos
 INDEX_SPAN = math.hypot((INDEX_CENTRES[1][0] - INDEX_CENTRES[0][0]) * CARD_W * PX,
                         (INDEX_CENTRES[1][1] - INDEX_CENTRES[0][1]) * CARD_H * PX)  # between a card's two indices
 SAME_PX = 6.0  # one corner found twice
+RIDGE, RIDGE_CELLS = 0.6, 3  # two heat peaks this close (cells of 4 px) on a ridge this high are one corner
 # An index read with less than SECOND_LOOK is read again turned by TURNS degrees (the detector's orientation errs
 # by a few) and the three views' beliefs combined: on 60 held-out frames 1.3 points more cards named right, on
 # trained styles 0.7-0.9, at about half the cost of looking three times at every index (7 against 15 ms a frame).
@@ -111,15 +112,16 @@ Cutter = Callable[[tuple[float, float], float], np.ndarray]  # (corner in the im
 def detections(model: Model, image: np.ndarray, boxes: list[tuple[int, int, int, int]],
                cutter: Cutter | None = None) -> list[Detection]:
     """Corner indices found in ``boxes`` of ``image``, each named by the index classifier on the index cut out
-    upright (the detector's offset gives the card's orientation), the unsure ones seen again (``TURNS``).
-    ``cutter`` cuts an index out (default: from ``image`` itself, enlarged to the patch's scale); the calibrated
-    pipeline cuts from the camera frame, at its own resolution."""
+    upright (the detector's offset gives the card's orientation), the unsure ones seen again (``TURNS``). One the
+    classifier most likely finds ``UNREADABLE`` (mostly covered) is dropped: the card's other
+    corner names it, or a person asked about a play of the wrong size, not a guess. ``cutter`` cuts an index out
+    (default: from ``image`` itself, enlarged to the patch's scale); the calibrated pipeline cuts from the camera
+    frame, at its own resolution."""
     cutter = cutter or (lambda corner, angle: cut(image, corner, angle, scale=1 / SCALE))
     peaks_found: list[tuple[float, tuple[float, float], tuple[float, float]]] = []
     for x0, y0, x1, y1 in boxes:
         heat, off = model(np.ascontiguousarray(image[y0:y1, x0:x1]))
-        peaks = (heat >= PEAK) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
-        for gy, gx in zip(*np.nonzero(peaks)):
+        for gy, gx in peaks(heat):
             px, py = x0 + gx * STRIDE + STRIDE / 2 - 0.5, y0 + gy * STRIDE + STRIDE / 2 - 0.5
             peaks_found.append((min(1.0, float(heat[gy, gx]) / 0.6), (px, py),
                                 (px + float(off[0, gy, gx]), py + float(off[1, gy, gx]))))
@@ -136,9 +138,37 @@ def detections(model: Model, image: np.ndarray, boxes: list[tuple[int, int, int,
         probs[unsure] = joint / joint.sum(1, keepdims=True)
     found = []
     for (strength, corner, centre), p in zip(peaks_found, probs):
-        k = int(p.argmax())
-        found.append(Detection(ALL_CARDS[k], float(p[k]) * strength, corner, centre, p))
+        if p.argmax() == UNREADABLE:  # covered too far to read: not a card
+            continue
+        k = int(p[:UNREADABLE].argmax())
+        found.append(Detection(ALL_CARDS[k], float(p[k]) * strength, corner, centre, p[:UNREADABLE]))
     return dedupe(found)
+
+
+def peaks(heat: np.ndarray) -> list[tuple[int, int]]:
+    """Cells (y, x) where ``heat`` peaks above ``PEAK``, strongest first; of two peaks at most ``RIDGE_CELLS`` apart
+    joined by a ridge (heat along the way at least ``RIDGE`` of the weaker peak's), only the stronger: one index
+    found twice, as a tall index can be.
+
+    >>> heat = np.zeros((9, 5), np.float32)
+    >>> heat[2:5, 2] = 0.73, 0.69, 0.74       # one index, two peaks on one ridge
+    >>> heat[7, 2], heat[6, 2] = 0.8, 0.1     # another, past a valley
+    >>> [(int(y), int(x)) for y, x in peaks(heat)]
+    [(7, 2), (4, 2)]
+    """
+    local = (heat >= PEAK) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    kept: list[tuple[int, int]] = []
+    for p in sorted(zip(*np.nonzero(local)), key=lambda p: -heat[p]):
+        if not any(_ridge(heat, p, k) for k in kept):
+            kept.append(p)
+    return kept
+
+
+def _ridge(heat: np.ndarray, p: tuple[int, int], q: tuple[int, int]) -> bool:
+    if max(abs(p[0] - q[0]), abs(p[1] - q[1])) > RIDGE_CELLS:
+        return False
+    ys, xs = (np.rint(np.linspace(a, b, 2 * RIDGE_CELLS + 1)).astype(int) for a, b in zip(p, q))
+    return bool(heat[ys, xs].min() >= RIDGE * min(heat[p], heat[q]))
 
 
 def dedupe(dets: list[Detection]) -> list[Detection]:
@@ -165,13 +195,15 @@ def _one_card(a: Detection, b: Detection, pair_px: float) -> bool:
 
 def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
     """Physical cards: corners that point at one centre from opposite sides are one card, named by both corners'
-    beliefs together (the product of their class probabilities). Corners of one card read as two different cards
-    are marked ``conflict`` (the play is then flagged); without probabilities the surer name wins."""
-    pairs = sorted(((math.dist(a.centre, b.centre), i, j) for i, a in enumerate(dets) for j, b in enumerate(dets)
-                    if i < j and _opposite(a, b) and _one_card(a, b, pair_px)), key=lambda t: t[0])
+    beliefs together (the product of their class probabilities). Corners that agree on the card pair first, the
+    nearest centres first: where two cards overlap, their four corners may point at centres all close together.
+    Corners of one card read as two different cards are marked ``conflict`` (the play is then flagged); without
+    probabilities the surer name wins."""
+    pairs = sorted((a.name != b.name, math.dist(a.centre, b.centre), i, j) for i, a in enumerate(dets)
+                   for j, b in enumerate(dets) if i < j and _opposite(a, b) and _one_card(a, b, pair_px))
     used: set[int] = set()
     cards: list[Card] = []
-    for _, i, j in pairs:
+    for _, _, i, j in pairs:
         if i in used or j in used:
             continue
         used |= {i, j}

@@ -6,12 +6,14 @@ small network names it. Its training patches are drawn straight from the card ar
 corner on felt or on another card, the next card of a fan or a row over its far side, turned by up to 12 degrees
 (the detector's orientation error), shifted, scaled, blurred, noisy, JPEG-compressed; and cut from rendered camera
 frames. Half of them are seen as a 1280 x 960 camera sees them (half the patch's resolution, enlarged back), half
-as a 2560 x 1920 one does.
+as a 2560 x 1920 one does. Indices in those frames with their rank or their suit mostly covered (by a card or a
+hand) are taught as a 55th class, ``UNREADABLE``: the pipeline drops an index it finds so, rather than guess.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from functools import partial
 from pathlib import Path
@@ -25,18 +27,20 @@ from torch import nn
 from vision.canon import Pyramid, canon_homography, level
 from vision.fit import Stream, fit
 from vision.geometry import CARD_W, INDEX_CENTRES, PX
+from vision.model import UNREADABLE
 from vision.patch import PATCH_H, PATCH_W, SCALE, card_angle, cut, cut_through
 from vision.synth.render import art, random_camera, render_frame
 from vision.synth.scene import ALL_CARDS, FELTS, TRAIN_STYLES, random_scene
 
 
 class IndexClassifier(nn.Module):
-    """Input N x 3 x 64 x 40 BGR in 0..1; output probabilities over the 54 cards. The first convolution (6 x 6,
-    stride 2) brings the patch to the canonical scale's 32 x 20. ``width`` scales every layer's channels (1.0: 24,
-    24, 48, 48, 96). ``norm`` False: no batch norm, as the exported model has it folded into its convolutions
-    (:func:`from_onnx`, to train a shipped model further)."""
+    """Input N x 3 x 64 x 40 BGR in 0..1; output probabilities over the 54 cards and ``UNREADABLE`` (``classes``
+    55; 54 for a classifier of before that class). The first convolution (6 x 6, stride 2) brings the patch to the
+    canonical scale's 32 x 20. ``width`` scales every layer's channels (1.0: 24, 24, 48, 48, 96). ``norm`` False: no
+    batch norm, as the exported model has it folded into its convolutions (:func:`from_onnx`, to train a shipped
+    model further)."""
 
-    def __init__(self, width: float = 1.0, norm: bool = True) -> None:
+    def __init__(self, width: float = 1.0, norm: bool = True, classes: int = UNREADABLE + 1) -> None:
         super().__init__()
 
         def conv(cin, cout, k=3, stride=1, pad=1):
@@ -49,7 +53,7 @@ class IndexClassifier(nn.Module):
         self.body = nn.Sequential(conv(3, a, 3 * SCALE, SCALE, SCALE), conv(a, a), nn.MaxPool2d(2),
                                   conv(a, b), conv(b, b), nn.MaxPool2d(2),
                                   conv(b, c), nn.AdaptiveAvgPool2d(1), nn.Flatten())
-        self.fc = nn.Linear(c, len(ALL_CARDS))
+        self.fc = nn.Linear(c, classes)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.fc(self.body(x))
@@ -68,7 +72,8 @@ def from_onnx(path: Path) -> IndexClassifier:
     gemm = next((n for n in graph.node if n.op_type == "Gemm"), None)
     if len(convs) != 5 or gemm is None or any(a.name == "transB" and a.i != 1 for a in gemm.attribute):
         raise ValueError(f"{path}: not an index classifier of this design")
-    net = IndexClassifier(weights[convs[0].input[1]].shape[0] / 24, norm=False)
+    net = IndexClassifier(weights[convs[0].input[1]].shape[0] / 24, norm=False,
+                          classes=weights[gemm.input[2]].shape[0])
     layers = [m for m in net.body.modules() if isinstance(m, nn.Conv2d)]
     for layer, node in zip(layers, convs):
         layer.weight.data, layer.bias.data = weights[node.input[1]], weights[node.input[2]]
@@ -76,6 +81,22 @@ def from_onnx(path: Path) -> IndexClassifier:
     if first.shape[-1] == 3:  # the earlier design
         layers[0].weight.data = first.repeat_interleave(SCALE, 2).repeat_interleave(SCALE, 3) / SCALE ** 2
     net.fc.weight.data, net.fc.bias.data = weights[gemm.input[1]], weights[gemm.input[2]]
+    return net
+
+
+def with_unreadable(net: IndexClassifier) -> IndexClassifier:
+    """A classifier of the 54 cards given the ``UNREADABLE`` class, to train further. The class starts as a constant
+    logit of 0: below the card's at nearly every readable index (there the likeliest card's logit is about 19, its
+    lowest 1.5 in 288 indices), above the other cards' (about -21)."""
+    if net.fc.out_features > UNREADABLE:
+        return net
+    fc = nn.Linear(net.fc.in_features, UNREADABLE + 1)
+    with torch.no_grad():
+        fc.weight.zero_()
+        fc.weight[:UNREADABLE] = net.fc.weight
+        fc.bias[:UNREADABLE] = net.fc.bias
+        fc.bias[UNREADABLE] = 0.0
+    net.fc = fc
     return net
 
 
@@ -153,11 +174,16 @@ def blend(canvas: np.ndarray, rgba: np.ndarray, x: int, y: int) -> None:
 
 BIG = (40 * SCALE, 56 * SCALE)  # patches kept from rendered frames, cut larger so that jitter can be applied later
 CAMERAS = ((1280, 960), (2560, 1920))
+SEEN = 0.85  # an index at least this visible is taught by its name
+COVERED = (0.05, 0.6)  # ... one showing more than the first, but of its rank or suit half no more than the second,
+# as UNREADABLE; an index in between (such as one with a strip of its margin covered) is not taught
+CLEAR_PX = 8.0  # ... unless a seen index lies this close (canonical px; an index is about 8 px tall)
 
 
 def frame_patches(rng: random.Random, styles: list[str]) -> list[tuple[np.ndarray, int]]:
     """Upright index patches (BIG) cut from one rendered camera frame (of either camera size) as the pipeline cuts
-    them, with the true homography, for every index at least 85% visible."""
+    them, with the true homography: every index at least ``SEEN`` visible with its card's class, every one
+    with its rank or suit half ``COVERED`` (by a card or a hand) as ``UNREADABLE``."""
     frame = render_frame(random_scene(rng, styles, decks=rng.choice([1, 2, 3]), max_cards=rng.choice([4, 8])),
                          random_camera(rng, rng.choice(CAMERAS)))
     zoom = rng.uniform(0.9, 1.1)
@@ -165,15 +191,17 @@ def frame_patches(rng: random.Random, styles: list[str]) -> list[tuple[np.ndarra
     fine, fine_to_canon = level(Pyramid(frame.image), to_canon, 1.5 * SCALE)
     fine_from_canon = np.linalg.inv(fine_to_canon)
     to_canon = to_canon @ frame.homography  # table -> canonical px
-    out = []
+    seen, covered = [], []
     for card in frame.truth:
         centre = cv2.perspectiveTransform(np.array([[card.centre]], np.float64), to_canon)[0, 0]
-        for x, y, vis in card.indices:
-            if vis >= 0.85:
-                p = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), to_canon)[0, 0]
-                out.append((cut_through(fine, fine_from_canon, tuple(p), card_angle(tuple(p), tuple(centre)), BIG,
-                                        1 / (SCALE * zoom)), ALL_CARDS.index(card.name)))
-    return out
+        for (x, y, vis), half in zip(card.indices, card.halves):
+            p = tuple(cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), to_canon)[0, 0])
+            if vis >= SEEN:
+                seen.append((p, card_angle(p, tuple(centre)), ALL_CARDS.index(card.name)))
+            elif vis >= COVERED[0] and half <= COVERED[1]:
+                covered.append((p, card_angle(p, tuple(centre)), UNREADABLE))
+    covered = [c for c in covered if all(math.dist(c[0], s[0]) > CLEAR_PX for s in seen)]
+    return [(cut_through(fine, fine_from_canon, p, angle, BIG, 1 / (SCALE * zoom)), k) for p, angle, k in seen + covered]
 
 
 def jittered(big: np.ndarray, rng: random.Random, nprng: np.random.Generator) -> np.ndarray:
@@ -189,20 +217,27 @@ def jittered(big: np.ndarray, rng: random.Random, nprng: np.random.Generator) ->
 
 
 def patch_batches(seed: int, *, size: int = 96, styles: list[str] = TRAIN_STYLES, pool_patches: int = 3000):
-    """Endless batches (N x 64 x 40 x 3 uint8 patches, classes): half drawn from the art, half from a pool of
-    patches cut from rendered frames (a fresh frame every other batch)."""
+    """Endless batches (N x 64 x 40 x 3 uint8 patches, classes): half drawn from the art, half from pools of
+    patches cut from rendered frames (a fresh frame every other batch), one in four of those ``UNREADABLE``."""
     rng, nprng = random.Random(seed), np.random.default_rng(seed)
-    pool: list = []
-    while len(pool) < 200:
-        pool += frame_patches(rng, styles)
+    pools: dict[bool, list] = {False: [], True: []}  # by unreadable
+    while len(pools[False]) < 200 or len(pools[True]) < 20:
+        add(pools, frame_patches(rng, styles), pool_patches)
     for n in itertools.count():
         if n % 2 == 0:
-            fresh = frame_patches(rng, styles)
-            pool = pool + fresh if len(pool) < pool_patches else pool[len(fresh):] + fresh
+            add(pools, frame_patches(rng, styles), pool_patches)
         drawn = [patch_sample(rng, nprng, styles) for _ in range(size // 2)]
-        kept = [(jittered(big, rng, nprng), k) for big, k in (rng.choice(pool) for _ in range(size - size // 2))]
-        xs, ys = zip(*(drawn + kept))
+        kept = [rng.choice(pools[i % 4 == 0]) for i in range(size - size // 2)]
+        xs, ys = zip(*(drawn + [(jittered(big, rng, nprng), k) for big, k in kept]))
         yield torch.from_numpy(np.stack(xs)), torch.tensor(ys)
+
+
+def add(pools: dict[bool, list], patches: list, most: int) -> None:
+    """Add ``patches`` to their pools, the oldest dropped beyond ``most`` (the unreadable pool: half of it)."""
+    for unreadable, pool in pools.items():
+        fresh = [p for p in patches if (p[1] == UNREADABLE) == unreadable]
+        pool += fresh
+        del pool[:max(0, len(pool) - (most // 2 if unreadable else most))]
 
 
 def loss_fn(net: IndexClassifier, batch) -> tuple[torch.Tensor, dict]:
@@ -224,7 +259,7 @@ def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: flo
     """Train from scratch, or further from the model in ``start`` (an ``index.onnx``; ``width`` is then its own)."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    net = from_onnx(start) if start else IndexClassifier(width)
+    net = with_unreadable(from_onnx(start)) if start else IndexClassifier(width)
     stream = Stream(partial(patch_batches, size=batch_size, styles=styles), seed)
     run = fit(net, loss_fn, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
               workers=workers, device=device, lr=lr, log=log)

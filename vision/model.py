@@ -11,6 +11,9 @@ DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "cards.onnx"
 DEFAULT_INDEX = DEFAULT_MODEL.with_name("index.onnx")
 STRIDE = 4
 OFFSET_SCALE = 64.0
+# The index classifier's last class, after the 54 cards: what it is shown is not an index it can read (one mostly
+# covered by a card or a hand). A classifier trained before this class existed answers 0 for it.
+UNREADABLE = 54
 
 
 class ModelError(RuntimeError):
@@ -60,9 +63,11 @@ class Model:
         return heat[0, 0], off[0] * OFFSET_SCALE
 
     def classify(self, patches: np.ndarray) -> np.ndarray:
-        """``patches``: N x 64 x 40 x 3 BGR uint8 upright indices (``vision.patch``) -> N x 54 probabilities."""
+        """``patches``: N x 64 x 40 x 3 BGR uint8 upright indices (``vision.patch``) -> N x 55 probabilities: the 54
+        cards (``ALL_CARDS``), then ``UNREADABLE``."""
         x = (patches.astype(np.float32) * (1 / 255)).transpose(0, 3, 1, 2)
-        return self.index_session.run(None, {"patch": np.ascontiguousarray(x)})[0]
+        probs = self.index_session.run(None, {"patch": np.ascontiguousarray(x)})[0]
+        return probs if probs.shape[1] > UNREADABLE else np.pad(probs, ((0, 0), (0, 1)))
 
     def __repr__(self) -> str:
         return f"Model({str(self.path)!r}, {str(self.index_path)!r})"

@@ -41,3 +41,12 @@ def test_rendered_duplicate_decks():
     reading = read_frame(f.image, model())
     assert {s: Counter(v) for s, v in reading.seats().items()} == visible_per_seat(f)
     assert Counter(reading.seats()["E"]) == Counter({"D9": 4})
+
+
+def test_corners_that_agree_pair_first():
+    """Two overlapping cards whose four corners point at centres all within a few px (seen on a held-out frame):
+    the nearest centres alone would pair each card's corner with the other card's."""
+    dets = [corner("CT", (501.5, 417.5), (538.2, 402.7)), corner("CT", (577.5, 397.5), (545.2, 410.4)),
+            corner("DJ", (577.5, 381.5), (549.8, 407.5)), corner("DJ", (529.5, 441.5), (549.4, 414.6))]
+    cards = group(dets)
+    assert sorted((c.name, len(c.corners), c.conflict) for c in cards) == [("CT", 2, False), ("DJ", 2, False)]

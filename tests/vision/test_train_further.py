@@ -8,7 +8,8 @@ import pytest
 torch = pytest.importorskip("torch")
 ort = pytest.importorskip("onnxruntime")
 
-from vision.index_train import IndexClassifier, export, from_onnx  # noqa: E402
+from vision.index_train import IndexClassifier, export, from_onnx, with_unreadable  # noqa: E402
+from vision.model import UNREADABLE  # noqa: E402
 from vision.patch import PATCH_H, PATCH_W, SCALE  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -32,7 +33,7 @@ def test_a_classifier_of_the_canonical_scale_becomes_one_of_the_finer_patches_ex
     """The earlier design read 32 x 20 patches with a 3 x 3 first convolution: read back, it gives a patch enlarged
     twice (each pixel a 2 x 2 block) the beliefs it gave the patch itself."""
     torch.manual_seed(0)
-    old = IndexClassifier(1.0, norm=False)
+    old = IndexClassifier(1.0, norm=False, classes=54)
     old.body[0][0] = torch.nn.Conv2d(3, 24, 3, 1, 1)
     old.eval()
     small = (PATCH_H // SCALE, PATCH_W // SCALE)
@@ -45,3 +46,15 @@ def test_a_classifier_of_the_canonical_scale_becomes_one_of_the_finer_patches_ex
     old_beliefs /= old_beliefs.sum(1, keepdims=True)
     new = beliefs(tmp_path / "new.onnx", x.repeat(SCALE, 2).repeat(SCALE, 3))
     assert new.shape == (8, 54) and np.abs(new - old_beliefs).max() < 1e-5
+
+
+def test_a_classifier_of_the_54_cards_is_given_the_unreadable_class_and_keeps_the_cards():
+    torch.manual_seed(2)
+    old = IndexClassifier(1.0, classes=54).eval()
+    x = torch.rand(4, 3, PATCH_H, PATCH_W)
+    with torch.no_grad():
+        before = old(x)
+        new = with_unreadable(old)
+        after = new(x)
+    assert new.fc.out_features == UNREADABLE + 1 and torch.equal(after[:, :UNREADABLE], before)
+    assert torch.equal(after[:, UNREADABLE], torch.zeros(4)) and with_unreadable(new) is new

@@ -35,6 +35,7 @@ class CardTruth:
     angle: float
     seat: str
     indices: tuple[tuple[float, float, float], ...]  # (x, y, visible fraction) of both corner indices
+    halves: tuple[float, ...] = ()  # of each index, the visible fraction of its less visible half (rank or suit)
 
 
 @dataclass(frozen=True)
@@ -148,15 +149,19 @@ def render_table(scene: Scene, px: float = TOP_PX) -> tuple[np.ndarray, tuple[Ca
     for c, quad in reversed(list(zip(scene.cards, quads))):
         idx = tuple((*p, visible(covered, to_px(index_quad(c, i)))) for i, p in
                     enumerate(card_point(c.x, c.y, c.angle, fx, fy) for fx, fy in INDEX_CENTRES))
-        truth.append(CardTruth(c.name, (c.x, c.y), c.angle, seat_of((c.x, c.y)), idx))
+        halves = tuple(min(visible(covered, to_px(index_quad(c, i, half))) for half in (-1, 1))
+                       for i in range(len(INDEX_CENTRES)))
+        truth.append(CardTruth(c.name, (c.x, c.y), c.angle, seat_of((c.x, c.y)), idx, halves))
         cv2.fillConvexPoly(covered, np.int32(np.round(quad)), 255)
     return img, tuple(reversed(truth))
 
 
-def index_quad(c, i: int) -> np.ndarray:
+def index_quad(c, i: int, half: int = 0) -> np.ndarray:
+    """Corner index ``i`` of card ``c`` (table coordinates); ``half`` -1 or 1: only its upper or lower half."""
     (fx, fy), (iw, ih) = INDEX_CENTRES[i], INDEX_SIZE
+    top, bottom = (-1, 0) if half < 0 else (0, 1) if half > 0 else (-1, 1)
     return np.array([card_point(c.x, c.y, c.angle, fx + dx * iw / 2, fy + dy * ih / 2)
-                     for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+                     for dx, dy in ((-1, top), (1, top), (1, bottom), (-1, bottom))])
 
 
 def visible(covered: np.ndarray, quad: np.ndarray) -> float:
