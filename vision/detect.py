@@ -113,10 +113,10 @@ def detections(model: Model, image: np.ndarray, boxes: list[tuple[int, int, int,
                cutter: Cutter | None = None) -> list[Detection]:
     """Corner indices found in ``boxes`` of ``image``, each named by the index classifier on the index cut out
     upright (the detector's offset gives the card's orientation), the unsure ones seen again (``TURNS``). One the
-    classifier most likely finds ``UNREADABLE`` (mostly covered) is dropped: the card's other
-    corner names it, or a person asked about a play of the wrong size, not a guess. ``cutter`` cuts an index out
-    (default: from ``image`` itself, enlarged to the patch's scale); the calibrated pipeline cuts from the camera
-    frame, at its own resolution."""
+    classifier most likely finds ``UNREADABLE`` (mostly covered) is dropped: the card's other corner names it, or a
+    person asked about a play of the wrong size, not a guess. ``cutter`` cuts an index out (default: from ``image``
+    itself, enlarged to the patch's scale); the calibrated pipeline cuts from the camera frame, at its own
+    resolution."""
     cutter = cutter or (lambda corner, angle: cut(image, corner, angle, scale=1 / SCALE))
     peaks_found: list[tuple[float, tuple[float, float], tuple[float, float]]] = []
     for x0, y0, x1, y1 in boxes:

@@ -221,7 +221,7 @@ def patch_batches(seed: int, *, size: int = 96, styles: list[str] = TRAIN_STYLES
     patches cut from rendered frames (a fresh frame every other batch), one in four of those ``UNREADABLE``."""
     rng, nprng = random.Random(seed), np.random.default_rng(seed)
     pools: dict[bool, list] = {False: [], True: []}  # by unreadable
-    while len(pools[False]) < 200 or len(pools[True]) < 20:
+    while len(pools[False]) < 200 or len(pools[True]) < 50:
         add(pools, frame_patches(rng, styles), pool_patches)
     for n in itertools.count():
         if n % 2 == 0:
