@@ -187,10 +187,12 @@ def _opposite(a: Detection, b: Detection) -> bool:
 
 
 def _one_card(a: Detection, b: Detection, pair_px: float) -> bool:
-    """Opposite corners of one card: they point at one centre, or nearly so and lie as far apart as a card's two
-    indices do (the offsets of a card seen rarely, such as a joker, are less sure)."""
+    """Opposite corners of one card: they point at one centre, or, named alike, nearly so and lie as far apart as a
+    card's two indices do (the offsets of a card seen rarely, such as a joker, are less sure; two cards side by
+    side can lie so too)."""
     d = math.dist(a.centre, b.centre)
-    return d < pair_px or (d < 2 * pair_px and abs(math.dist(a.corner, b.corner) - INDEX_SPAN) < 0.15 * INDEX_SPAN)
+    return d < pair_px or (a.name == b.name and d < 2 * pair_px
+                           and abs(math.dist(a.corner, b.corner) - INDEX_SPAN) < 0.15 * INDEX_SPAN)
 
 
 def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:

@@ -50,3 +50,12 @@ def test_corners_that_agree_pair_first():
             corner("DJ", (577.5, 381.5), (549.8, 407.5)), corner("DJ", (529.5, 441.5), (549.4, 414.6))]
     cards = group(dets)
     assert sorted((c.name, len(c.corners), c.conflict) for c in cards) == [("CT", 2, False), ("DJ", 2, False)]
+
+
+def test_corners_named_differently_pair_only_when_they_point_at_one_centre():
+    """A joker's lone corner and the next card's, as far apart as one card's indices but pointing 27 px apart (seen
+    on a held-out frame): two cards, not one card of a conflict."""
+    dets = [corner("H2", (341.5, 565.5), (373.3, 584.1)), corner("LJ", (377.5, 641.5), (387.5, 607.6))]
+    assert sorted((c.name, len(c.corners)) for c in group(dets)) == [("H2", 1), ("LJ", 1)]
+    alike = [corner("LJ", (341.5, 565.5), (373.3, 584.1)), corner("LJ", (377.5, 641.5), (387.5, 607.6))]
+    assert [(c.name, len(c.corners)) for c in group(alike)] == [("LJ", 2)]
