@@ -31,6 +31,7 @@ from vision.model import UNREADABLE
 from vision.patch import PATCH_H, PATCH_W, SCALE, card_angle, cut, cut_through
 from vision.synth.render import art, random_camera, render_frame
 from vision.synth.scene import ALL_CARDS, FELTS, TRAIN_STYLES, random_scene
+from vision.train import SEEN
 
 
 class IndexClassifier(nn.Module):
@@ -174,9 +175,10 @@ def blend(canvas: np.ndarray, rgba: np.ndarray, x: int, y: int) -> None:
 
 BIG = (40 * SCALE, 56 * SCALE)  # patches kept from rendered frames, cut larger so that jitter can be applied later
 CAMERAS = ((1280, 960), (2560, 1920))
-SEEN = 0.85  # an index at least this visible is taught by its name
-COVERED = (0.05, 0.6)  # ... one showing more than the first, but of its rank or suit half no more than the second,
-# as UNREADABLE; an index in between (such as one with a strip of its margin covered) is not taught
+# An index at least SEEN visible (the detector's targets) is taught by its name; one showing more than COVERED[0],
+# but of its rank or suit half no more than COVERED[1], as UNREADABLE; one in between (such as one with a strip of
+# its margin covered) is not taught
+COVERED = (0.05, 0.6)
 CLEAR_PX = 8.0  # ... unless a seen index lies this close (canonical px; an index is about 8 px tall)
 
 
@@ -193,13 +195,13 @@ def frame_patches(rng: random.Random, styles: list[str]) -> list[tuple[np.ndarra
     to_canon = to_canon @ frame.homography  # table -> canonical px
     seen, covered = [], []
     for card in frame.truth:
-        centre = cv2.perspectiveTransform(np.array([[card.centre]], np.float64), to_canon)[0, 0]
+        centre = tuple(cv2.perspectiveTransform(np.array([[card.centre]], np.float64), to_canon)[0, 0])
         for (x, y, vis), half in zip(card.indices, card.halves):
-            p = tuple(cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), to_canon)[0, 0])
-            if vis >= SEEN:
-                seen.append((p, card_angle(p, tuple(centre)), ALL_CARDS.index(card.name)))
-            elif vis >= COVERED[0] and half <= COVERED[1]:
-                covered.append((p, card_angle(p, tuple(centre)), UNREADABLE))
+            k = (ALL_CARDS.index(card.name) if vis >= SEEN
+                 else UNREADABLE if vis >= COVERED[0] and half <= COVERED[1] else None)
+            if k is not None:
+                p = tuple(cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), to_canon)[0, 0])
+                (covered if k == UNREADABLE else seen).append((p, card_angle(p, centre), k))
     covered = [c for c in covered if all(math.dist(c[0], s[0]) > CLEAR_PX for s in seen)]
     return [(cut_through(fine, fine_from_canon, p, angle, BIG, 1 / (SCALE * zoom)), k) for p, angle, k in seen + covered]
 
