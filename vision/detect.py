@@ -30,6 +30,7 @@ PAIR_PX = 0.3 * CARD_W * PX  # two corners of one card predict centres this clos
 INDEX_SPAN = math.hypot((INDEX_CENTRES[1][0] - INDEX_CENTRES[0][0]) * CARD_W * PX,
                         (INDEX_CENTRES[1][1] - INDEX_CENTRES[0][1]) * CARD_H * PX)  # between a card's two indices
 SAME_PX = 6.0  # one corner found twice
+SHARED = 1e-3  # two corners whose beliefs give one card less than this together are of two cards
 RIDGE, RIDGE_CELLS = 0.6, 3  # two heat peaks this close (cells of 4 px) on a ridge this high are one corner
 # An index read with less than SECOND_LOOK is read again turned by TURNS degrees (the detector's orientation errs
 # by a few) and the three views' beliefs combined: on 60 held-out frames 1.3 points more cards named right, on
@@ -189,10 +190,12 @@ def _opposite(a: Detection, b: Detection) -> bool:
 def _one_card(a: Detection, b: Detection, pair_px: float) -> bool:
     """Opposite corners of one card: they point at one centre, or, named alike, nearly so and lie as far apart as a
     card's two indices do (the offsets of a card seen rarely, such as a joker, are less sure; two cards side by
-    side can lie so too)."""
+    side can lie so too). Corners named differently are one card only if their beliefs share one (``SHARED``): two
+    overlapping cards, each with one corner showing, may point at one centre."""
     d = math.dist(a.centre, b.centre)
-    return d < pair_px or (a.name == b.name and d < 2 * pair_px
-                           and abs(math.dist(a.corner, b.corner) - INDEX_SPAN) < 0.15 * INDEX_SPAN)
+    if a.name != b.name:
+        return d < pair_px and (a.probs is None or b.probs is None or float((a.probs * b.probs).sum()) >= SHARED)
+    return d < pair_px or (d < 2 * pair_px and abs(math.dist(a.corner, b.corner) - INDEX_SPAN) < 0.15 * INDEX_SPAN)
 
 
 def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
@@ -200,7 +203,7 @@ def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
     beliefs together (the product of their class probabilities). Corners that agree on the card pair first, the
     nearest centres first: where two cards overlap, their four corners may point at centres all close together.
     Corners of one card read as two different cards are marked ``conflict`` (the play is then flagged); without
-    probabilities the surer name wins."""
+    probabilities the surer name wins. Corners whose beliefs share no card are two cards (``_one_card``)."""
     pairs = sorted((a.name != b.name, math.dist(a.centre, b.centre), i, j) for i, a in enumerate(dets)
                    for j, b in enumerate(dets) if i < j and _opposite(a, b) and _one_card(a, b, pair_px))
     used: set[int] = set()

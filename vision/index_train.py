@@ -26,7 +26,7 @@ from torch import nn
 
 from vision.canon import Pyramid, canon_homography, level
 from vision.fit import Stream, fit
-from vision.geometry import CARD_W, INDEX_CENTRES, PX
+from vision.geometry import CARD_W, INDEX_CENTRES, INDEX_SIZE, PX
 from vision.model import UNREADABLE
 from vision.patch import PATCH_H, PATCH_W, SCALE, card_angle, cut, cut_through
 from vision.synth.render import art, random_camera, render_frame
@@ -110,6 +110,13 @@ class Exported(nn.Module):
         return torch.softmax(self.net(x), 1)
 
 
+# Where the top-left corner of the card over the sampled one lies (ranges in card fractions): the next card of a fan
+# or row over the far side (3 in 7), below it (2 in 7), or over the index itself, from the right or from below (a
+# card lying close; taught by how much of the index still shows, as indices in frames are)
+FAR, BELOW = ((0.27, 0.9), (-0.2, 0.3)), ((-0.3, 0.4), (0.4, 0.9))
+OVER = (FAR, FAR, FAR, BELOW, BELOW, ((0.04, 0.2), (-0.5, 0.15)), ((-0.6, 0.15), (0.12, 0.3)))
+
+
 def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[str]) -> tuple[np.ndarray, int]:
     """One upright index patch (PATCH_H x PATCH_W x 3 uint8) and its class."""
     k = rng.randrange(len(ALL_CARDS))
@@ -126,14 +133,19 @@ def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[st
         dx, dy = rng.randint(-40, 10), rng.randint(-40, 10)
         blend(canvas, under, pad + dx, pad + dy)
     blend(canvas, card, pad, pad)
-    if rng.random() < 0.7:  # the next card of a fan or row over the far side
+    if rng.random() < 0.7:  # the next card of a fan or row over the far side, or below it, or over the index itself
         over = art(rng.choice(styles), rng.choice(ALL_CARDS))
         m = cv2.getRotationMatrix2D((0, 0), rng.uniform(-20, 20), 1.0)
-        m[:, 2] += (pad + w * rng.uniform(0.27, 0.9), pad + h * rng.uniform(-0.2, 0.3))
-        if rng.random() < 0.4:  # or below it
-            m[:, 2] = (pad + w * rng.uniform(-0.3, 0.4), pad + h * rng.uniform(0.4, 0.9))
+        corner = rng.choice(OVER)
+        m[:, 2] = (pad + w * rng.uniform(*corner[0]), pad + h * rng.uniform(*corner[1]))
         layer = cv2.warpAffine(over, m, (canvas.shape[1], canvas.shape[0]))
         blend(canvas, layer, 0, 0)
+        k = taught(k, *index_shown(card, layer[pad:, pad:, 3] >= 128))
+        (ix, iy) = INDEX_CENTRES[0]
+        near = min(math.dist(m @ (fx * over.shape[1], fy * over.shape[0], 1), (pad + ix * w, pad + iy * h))
+                   for fx, fy in INDEX_CENTRES)  # the over card's own index, from this one's centre
+        if k is None or (k == UNREADABLE and near < CLEAR_PX * w / (CARD_W * PX)):
+            return patch_sample(rng, nprng, styles)
     canvas = np.clip(canvas, 0, 255).astype(np.uint8)
     # the patch: patch px -> art px, centred on the index centre, turned and jittered
     art_per_px = w / (CARD_W * PX * SCALE) * rng.uniform(0.9, 1.1)
@@ -143,6 +155,23 @@ def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[st
     src = cv2.GaussianBlur(canvas, (0, 0), art_per_px * 0.45)
     patch = cut(src, (cx, cy), angle, scale=art_per_px)
     return camera_like(patch, rng, nprng, coarse=rng.random() < 0.5), k
+
+
+def index_shown(card: np.ndarray, covered: np.ndarray) -> tuple[float, float]:
+    """How much of a card art's (RGBA) top-left index shows where ``covered`` (a mask from the art's top-left corner)
+    is False: the share of its ink in all, and of the ink of its less visible half (rank above, suit below). Ink, not
+    the index's box: a card lying just under a whole suit sign covers part of the box but none of the sign. Ink is
+    what lies far from the card's stock colour (the box's median)."""
+    (ix, iy), (iw, ih) = INDEX_CENTRES[0], INDEX_SIZE
+    h, w = card.shape[:2]
+    x0, x1, y0, ym = (round(v) for v in ((ix - iw / 2) * w, (ix + iw / 2) * w, (iy - ih / 2) * h, iy * h))
+    rows = slice(y0, 2 * ym - y0)  # two halves of equal height
+    box = card[rows, x0:x1]
+    rgb = box[:, :, :3].astype(np.int16)
+    ink = (np.abs(rgb - np.median(rgb.reshape(-1, 3), 0)).sum(2) > 90) & (box[:, :, 3] > 128)
+    shown = ink & ~covered[rows, x0:x1]
+    halves = [shown[half].sum() / max(ink[half].sum(), 1) for half in (slice(0, ym - y0), slice(ym - y0, None))]
+    return float(shown.sum() / max(ink.sum(), 1)), float(min(halves))
 
 
 def camera_like(patch: np.ndarray, rng: random.Random, nprng: np.random.Generator, coarse: bool) -> np.ndarray:
@@ -182,6 +211,16 @@ COVERED = (0.05, 0.6)
 CLEAR_PX = 8.0  # ... unless a seen index lies this close (canonical px; an index is about 8 px tall)
 
 
+def taught(k: int, vis: float, half: float) -> int | None:
+    """The class an index of card ``k`` is taught as, by how much of it shows (``vis``) and of its less visible half
+    (``half``): ``k`` when at least ``SEEN`` visible, ``UNREADABLE`` when ``COVERED``, else none (not taught).
+
+    >>> taught(7, 0.9, 0.8), taught(7, 0.7, 0.4), taught(7, 0.7, 0.7), taught(7, 0.0, 0.0)
+    (7, 54, None, None)
+    """
+    return k if vis >= SEEN else UNREADABLE if vis >= COVERED[0] and half <= COVERED[1] else None
+
+
 def frame_patches(rng: random.Random, styles: list[str]) -> list[tuple[np.ndarray, int]]:
     """Upright index patches (BIG) cut from one rendered camera frame (of either camera size) as the pipeline cuts
     them, with the true homography: every index at least ``SEEN`` visible with its card's class, every one
@@ -197,8 +236,7 @@ def frame_patches(rng: random.Random, styles: list[str]) -> list[tuple[np.ndarra
     for card in frame.truth:
         centre = tuple(cv2.perspectiveTransform(np.array([[card.centre]], np.float64), to_canon)[0, 0])
         for (x, y, vis), half in zip(card.indices, card.halves):
-            k = (ALL_CARDS.index(card.name) if vis >= SEEN
-                 else UNREADABLE if vis >= COVERED[0] and half <= COVERED[1] else None)
+            k = taught(ALL_CARDS.index(card.name), vis, half)
             if k is not None:
                 p = tuple(cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), to_canon)[0, 0])
                 (covered if k == UNREADABLE else seen).append((p, card_angle(p, centre), k))

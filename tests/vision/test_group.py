@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
+
 from vision_frames import frame, model, play, visible_per_seat
 from vision.detect import Detection, group
 from vision.read import read_frame
+from vision.synth.scene import ALL_CARDS
 
 
 def corner(name, at, centre, conf=0.99):
@@ -59,3 +62,24 @@ def test_corners_named_differently_pair_only_when_they_point_at_one_centre():
     assert sorted((c.name, len(c.corners)) for c in group(dets)) == [("H2", 1), ("LJ", 1)]
     alike = [corner("LJ", (341.5, 565.5), (373.3, 584.1)), corner("LJ", (377.5, 641.5), (387.5, 607.6))]
     assert [(c.name, len(c.corners)) for c in group(alike)] == [("LJ", 2)]
+
+
+def believing(name, at, centre, beliefs):
+    """A corner with the classifier's probabilities (``beliefs``: card -> probability, the rest spread evenly)."""
+    probs = np.full(len(ALL_CARDS), (1 - sum(beliefs.values())) / (len(ALL_CARDS) - len(beliefs)))
+    for card, p in beliefs.items():
+        probs[ALL_CARDS.index(card)] = p
+    return Detection(name, beliefs[name], at, centre, probs)
+
+
+def test_corners_whose_beliefs_share_no_card_are_two_cards():
+    """Two overlapping cards, each showing one corner, pointing at one centre (seen on a held-out frame: HA and C6,
+    which the product of beliefs had made one card, CA): two cards. A corner misread with some belief left for the
+    other corner's card stays one card, of a conflict, named by both."""
+    sure_ha = believing("HA", (100, 100), (130, 142), {"HA": 0.999})
+    sure_c6 = believing("C6", (160, 185), (131, 141), {"C6": 0.999})
+    assert sorted((c.name, len(c.corners)) for c in group([sure_ha, sure_c6])) == [("C6", 1), ("HA", 1)]
+    unsure_cq = believing("CQ", (160, 185), (131, 141), {"CQ": 0.8, "SQ": 0.19})
+    sure_sq = believing("SQ", (100, 100), (130, 142), {"SQ": 0.99})
+    cards = group([sure_sq, unsure_cq])
+    assert [(c.name, len(c.corners), c.conflict) for c in cards] == [("SQ", 2, True)]

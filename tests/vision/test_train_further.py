@@ -58,3 +58,32 @@ def test_a_classifier_of_the_54_cards_is_given_the_unreadable_class_and_keeps_th
         after = new(x)
     assert new.fc.out_features == UNREADABLE + 1 and torch.equal(after[:, :UNREADABLE], before)
     assert torch.equal(after[:, UNREADABLE], torch.zeros(4)) and with_unreadable(new) is new
+
+
+def test_the_training_modules_examples():
+    import doctest
+
+    import vision.index_train
+
+    assert doctest.testmod(vision.index_train).failed == 0
+
+
+def test_an_index_is_taught_by_how_much_of_its_ink_shows():
+    """A card lying just under a whole suit sign covers a third of the index's box, none of the sign: taught by its
+    name. One over the suit sign's lower half: ``UNREADABLE``."""
+    from vision.index_train import index_shown, taught
+    from vision.synth.render import art
+    from vision.synth.scene import ALL_CARDS
+
+    card = art("mono", "C4")
+    h = card.shape[0]
+
+    def under(row_fraction):
+        covered = np.zeros(card.shape[:2], bool)
+        covered[round(row_fraction * h):] = True
+        return index_shown(card, covered)
+
+    assert index_shown(card, np.zeros(card.shape[:2], bool)) == (1.0, 1.0)
+    k = ALL_CARDS.index("C4")
+    assert taught(k, *under(0.25)) == k
+    assert taught(k, *under(0.19)) == UNREADABLE
