@@ -141,7 +141,7 @@ def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[st
         layer = cv2.warpAffine(over, m, (canvas.shape[1], canvas.shape[0]))
         blend(canvas, layer, 0, 0)
         k = taught(k, *index_shown(card, layer[pad:, pad:, 3] >= 128))
-        (ix, iy) = INDEX_CENTRES[0]
+        ix, iy = INDEX_CENTRES[0]
         near = min(math.dist(m @ (fx * over.shape[1], fy * over.shape[0], 1), (pad + ix * w, pad + iy * h))
                    for fx, fy in INDEX_CENTRES)  # the over card's own index, from this one's centre
         if k is None or (k == UNREADABLE and near < CLEAR_PX * w / (CARD_W * PX)):
