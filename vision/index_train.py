@@ -123,6 +123,7 @@ def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[st
     style = rng.choice(styles)
     card = art(style, ALL_CARDS[k])
     h, w = card.shape[:2]
+    ix, iy = INDEX_CENTRES[0]
     pad = 50  # the canvas holds the card's top-left corner and what lies around it, at art resolution
     felt = np.array(rng.choice(FELTS), np.float32) * rng.uniform(0.7, 1.3)
     canvas = np.empty((160, 140, 3), np.float32)
@@ -141,7 +142,6 @@ def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[st
         layer = cv2.warpAffine(over, m, (canvas.shape[1], canvas.shape[0]))
         blend(canvas, layer, 0, 0)
         k = taught(k, *index_shown(card, layer[pad:, pad:, 3] >= 128))
-        ix, iy = INDEX_CENTRES[0]
         near = min(math.dist(m @ (fx * over.shape[1], fy * over.shape[0], 1), (pad + ix * w, pad + iy * h))
                    for fx, fy in INDEX_CENTRES)  # the over card's own index, from this one's centre
         if k is None or (k == UNREADABLE and near < CLEAR_PX * w / (CARD_W * PX)):
@@ -150,8 +150,8 @@ def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[st
     # the patch: patch px -> art px, centred on the index centre, turned and jittered
     art_per_px = w / (CARD_W * PX * SCALE) * rng.uniform(0.9, 1.1)
     angle = rng.gauss(0, 6)
-    cx = pad + INDEX_CENTRES[0][0] * w + rng.gauss(0, 1.2) * SCALE * art_per_px
-    cy = pad + INDEX_CENTRES[0][1] * h + rng.gauss(0, 1.2) * SCALE * art_per_px
+    cx = pad + ix * w + rng.gauss(0, 1.2) * SCALE * art_per_px
+    cy = pad + iy * h + rng.gauss(0, 1.2) * SCALE * art_per_px
     src = cv2.GaussianBlur(canvas, (0, 0), art_per_px * 0.45)
     patch = cut(src, (cx, cy), angle, scale=art_per_px)
     return camera_like(patch, rng, nprng, coarse=rng.random() < 0.5), k
