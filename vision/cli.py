@@ -52,7 +52,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     train.add_argument("--device", default="cpu", help="torch device, e.g. cuda (default cpu)")
     train.add_argument("--threads", type=int, default=1, help="torch threads on the CPU")
     train.add_argument("--from", dest="start", type=Path, default=None, metavar="ONNX",
-                       help="train the classifier further from this index.onnx (index only; its width is kept)")
+                       help="train one network further from this cards.onnx (--part detector) or index.onnx "
+                            "(--part index; its width is kept)")
     train.add_argument("--lr", type=float, default=None, help="peak learning rate (default 3e-3)")
     train.add_argument("--out", type=Path, default=Path("models"), help="the folder for cards.onnx and index.onnx")
     train.set_defaults(func=cmd_train)
@@ -181,8 +182,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         from vision import index_train, train
     except ImportError as e:
         return _fail(f"training needs the train extra (pip install -e '.[train]'): {e}")
-    if args.start and args.part != "index":
-        return _fail("--from trains the classifier further: give --part index")
+    if args.start and args.part == "both":
+        return _fail("--from trains one network further: give --part detector or --part index")
     if args.start and not args.start.is_file():
         return _fail(f"--from {args.start}: no such file")
     args.out.mkdir(parents=True, exist_ok=True)
@@ -194,7 +195,7 @@ def cmd_train(args: argparse.Namespace) -> int:
               "threads": args.threads, "log": log} | ({"lr": args.lr} if args.lr else {})
     if args.part in ("detector", "both"):
         steps = None if args.minutes else args.steps or 4000
-        log(str(train.train(args.out / "cards.onnx", steps=steps, batch=args.batch or 32, **common)))
+        log(str(train.train(args.out / "cards.onnx", steps=steps, batch=args.batch or 32, start=args.start, **common)))
     if args.part in ("index", "both"):
         steps = None if args.minutes else args.steps or 3000
         log(str(index_train.train(args.out / "index.onnx", steps=steps, batch_size=args.batch or 96,

@@ -71,6 +71,15 @@ def fit(net: nn.Module, loss_fn: Callable, stream: Stream, export: Callable[[nn.
     return {"steps": step, "seconds": round(time.time() - t0, 1), "workers": workers, "device": device}
 
 
+def onnx_weights(path) -> tuple:
+    """An exported model's graph and its weights by name (torch tensors), to build the network again from."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    return graph, {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in graph.initializer}
+
+
 def _export(net: nn.Module, export: Callable[[nn.Module], None]) -> None:
     device = next(net.parameters()).device
     net.cpu().eval()

@@ -25,7 +25,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.canon import Pyramid, canon_homography, level
-from vision.fit import Stream, fit
+from vision.fit import Stream, fit, onnx_weights
 from vision.geometry import CARD_W, INDEX_CENTRES, INDEX_SIZE, PX
 from vision.model import UNREADABLE
 from vision.patch import PATCH_H, PATCH_W, SCALE, card_angle, cut, cut_through
@@ -64,11 +64,7 @@ def from_onnx(path: Path) -> IndexClassifier:
     """The classifier an ``index.onnx`` holds (its convolutions with batch norm folded in), to train further. One of
     the earlier design, which read 32 x 20 patches at the canonical scale, becomes this design exactly: its first
     3 x 3 convolution on the patch's 2 x 2 averages is a 6 x 6 one of stride 2 on the patch."""
-    import onnx
-    from onnx import numpy_helper
-
-    graph = onnx.load(str(path)).graph
-    weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in graph.initializer}
+    graph, weights = onnx_weights(path)
     convs = [n for n in graph.node if n.op_type == "Conv"]
     gemm = next((n for n in graph.node if n.op_type == "Gemm"), None)
     if len(convs) != 5 or gemm is None or any(a.name == "transB" and a.i != 1 for a in gemm.attribute):

@@ -20,7 +20,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.canon import canon_homography, canon_view
-from vision.fit import Stream, fit
+from vision.fit import Stream, fit, onnx_weights
 from vision.geometry import CANON
 from vision.synth.render import random_camera, render_frame
 from vision.synth.scene import ALL_CARDS, TRAIN_STYLES, random_scene
@@ -31,22 +31,25 @@ OFFSET_SCALE = 64.0
 SEEN, UNSURE = 0.85, 0.3  # an index at least this visible is a target; between UNSURE and SEEN it is ignored
 
 
-def block(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
+def block(cin: int, cout: int, stride: int = 1, dilation: int = 1, norm: bool = True) -> nn.Sequential:
+    if not norm:
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, dilation, dilation), nn.ReLU(inplace=True))
     return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, dilation, dilation, bias=False), nn.BatchNorm2d(cout),
                          nn.ReLU(inplace=True))
 
 
 class IndexNet(nn.Module):
     """Input: N x 3 x H x W BGR in 0..1 (H, W multiples of 8). Outputs at H/4 x W/4: heat (sigmoid),
-    class probabilities (softmax over 54 cards), offset to the card centre (2, in units of 64 px)."""
+    class probabilities (softmax over 54 cards), offset to the card centre (2, in units of 64 px). ``norm`` False: no
+    batch norm, as the exported model has it folded into its convolutions (:func:`from_onnx`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, norm: bool = True) -> None:
         super().__init__()
-        self.s2 = block(3, 16, 2)
-        self.s4 = nn.Sequential(block(16, 32, 2), block(32, 32))
-        self.s8 = nn.Sequential(block(32, 64, 2), block(64, 64), block(64, 64, dilation=2), block(64, 64, dilation=3))
+        self.s2 = block(3, 16, 2, norm=norm)
+        self.s4 = nn.Sequential(block(16, 32, 2, norm=norm), block(32, 32, norm=norm))
+        self.s8 = nn.Sequential(*(block(*io, norm=norm) for io in ((32, 64, 2), (64, 64), (64, 64, 1, 2), (64, 64, 1, 3))))
         self.skip = nn.Conv2d(32, 64, 1)
-        self.fuse = block(64, 48)
+        self.fuse = block(64, 48, norm=norm)
         self.head = nn.Conv2d(48, 1 + len(ALL_CARDS) + 2, 1)
         with torch.no_grad():
             self.head.bias[0] = -4.0  # few cells hold an index
@@ -57,6 +60,19 @@ class IndexNet(nn.Module):
         y = self.fuse(F.relu(self.skip(s4) + F.interpolate(s8, scale_factor=2.0, mode="nearest")))
         out = self.head(y)
         return out[:, :1], out[:, 1:1 + len(ALL_CARDS)], out[:, 1 + len(ALL_CARDS):]
+
+
+def from_onnx(path: Path) -> IndexNet:
+    """The detector a ``cards.onnx`` holds (its convolutions with batch norm folded in), to train further."""
+    graph, weights = onnx_weights(path)
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    net = IndexNet(norm=False)
+    layers = [m for m in net.modules() if isinstance(m, nn.Conv2d)]
+    if len(convs) != len(layers) or any(weights[n.input[1]].shape != m.weight.shape for n, m in zip(convs, layers)):
+        raise ValueError(f"{path}: not a corner-index detector of this design")
+    for layer, node in zip(layers, convs):
+        layer.weight.data, layer.bias.data = weights[node.input[1]], weights[node.input[2]]
+    return net
 
 
 class Exported(nn.Module):
@@ -180,11 +196,13 @@ def export(net: IndexNet, path: Path) -> None:
 
 def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: float | None = None, batch: int = 32,
           workers: int = 0, device: str = "cpu", threads: int = 1, styles: list[str] = TRAIN_STYLES, lr: float = 3e-3,
-          log=print) -> dict:
-    """Train from scratch and write the ONNX model to ``out``; returns the run's summary."""
+          start: Path | None = None, log=print) -> dict:
+    """Train from scratch, or further from the detector in ``start`` (a ``cards.onnx``), and write the ONNX model to
+    ``out``; returns the run's summary."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     stream = Stream(partial(tile_batches, batch=batch, styles=styles), seed)
-    run = fit(IndexNet(), loss_fn, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
+    run = fit(from_onnx(start) if start else IndexNet(), loss_fn, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
               workers=workers, device=device, lr=lr, log=log)
-    return {"seed": seed, "batch": batch, "tile": TILE, "styles": len(styles), "lr": lr, **run}
+    return {"seed": seed, "batch": batch, "tile": TILE, "styles": len(styles), "from": str(start) if start else None,
+            "lr": lr, **run}

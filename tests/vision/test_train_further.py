@@ -87,3 +87,24 @@ def test_an_index_is_taught_by_how_much_of_its_ink_shows():
     k = ALL_CARDS.index("C4")
     assert taught(k, *under(0.25)) == k
     assert taught(k, *under(0.19)) == UNREADABLE
+
+
+def test_the_shipped_detector_read_back_gives_the_same_heat_and_offsets(tmp_path):
+    from vision import train
+
+    net = train.from_onnx(MODELS / "cards.onnx").eval()
+    train.export(net, tmp_path / "again.onnx")
+    x = np.random.default_rng(3).random((1, 3, 96, 128), dtype=np.float32)
+    shipped, again = (ort.InferenceSession(str(p)).run(None, {"image": x}) for p in (MODELS / "cards.onnx",
+                                                                                     tmp_path / "again.onnx"))
+    assert all(a.shape == b.shape and np.abs(a - b).max() < 1e-4 for a, b in zip(shipped, again))
+    with pytest.raises(ValueError, match="not a corner-index detector"):
+        train.from_onnx(MODELS / "index.onnx")
+
+
+def test_train_further_names_one_network(tmp_path, capsys):
+    from referee.cli import main
+
+    assert main(["vision", "train", "--from", str(MODELS / "cards.onnx"), "--out", str(tmp_path)]) != 0
+    assert "--part detector or --part index" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
