@@ -70,10 +70,18 @@ def median(channel: np.ndarray) -> float:
 
 
 def white_mask(small: np.ndarray) -> np.ndarray:
-    """Card-white pixels (bright and grey compared with the rest) of a small (1/4 size) BGR image, 0/1."""
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    v, s = hsv[..., 2], hsv[..., 1]
-    return (((v > median(v) + 35) & (s < 90)) | ((v > 150) & (s < 60))).astype(np.uint8)
+    """Card-white pixels (bright and grey compared with the rest) of a small (1/4 size) BGR image, 0/1. Bright by
+    the darkest channel: a card in a shadow on red felt is darker in its brightest channel than the felt is in red,
+    yet far brighter in its darkest.
+
+    >>> felt, card = (40, 40, 150), (130, 130, 134)   # red felt; a card in the shadow
+    >>> small = np.full((8, 8, 3), felt, np.uint8); small[2:5, 2:6] = card
+    >>> int(white_mask(small).sum())
+    12
+    """
+    s = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 1]
+    dark, bright = small.min(2), small.max(2)
+    return (((dark > median(dark) + 35) & (s < 90)) | ((bright > 150) & (s < 60))).astype(np.uint8)
 
 
 def foreign_mask(small: np.ndarray, white: np.ndarray) -> np.ndarray:

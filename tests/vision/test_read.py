@@ -15,6 +15,8 @@ import pytest
 
 from vision_frames import CAMERA, frame, model, play, visible_per_seat
 from vision.read import read_frame
+from vision.synth.render import render_frame
+from vision.synth.scene import Scene
 
 TRICK = (play("S", ["SA", "SA", "HK"], "row", 1) + play("E", ["D7", "D8"], "row", 2)
          + play("N", ["BJ", "LJ", "C2"], "row", 3) + play("W", ["ST"], "row", 4))
@@ -109,3 +111,17 @@ def test_a_frame_without_markers_is_read_in_pixels(tmp_path):
     assert out["calibrated"] is False
     assert all(c["seat"] is None for c in out["cards"])
     assert all(c["center"][0] > 1 for c in out["cards"])  # pixels, not table coordinates
+
+
+def test_a_play_in_a_shadow_on_red_felt_is_read():
+    """A shadow over one seat's play on red felt: its cards are darker in every channel than the felt is in red, but
+    still far brighter in their darkest channel, and still found."""
+    cards = play("S", ["SA", "H7", "D9", "C3", "HQ"], "row", 6)
+    f = render_frame(Scene(tuple(cards), (), (40, 40, 120), seed=11), CAMERA)
+    centres = cv2.perspectiveTransform(np.array([[c.centre for c in f.truth]], np.float64), f.homography)[0]
+    shade = np.zeros(f.image.shape[:2], np.float32)
+    for x, y in centres:
+        cv2.circle(shade, (int(x), int(y)), 120, 1.0, -1)
+    image = f.image * (1 - 0.45 * cv2.GaussianBlur(shade, (0, 0), 15))[..., None]
+    reading = read_frame(image.astype(np.uint8), model())
+    assert Counter(reading.seats()["S"]) == visible_per_seat(f)["S"] == Counter(["SA", "H7", "D9", "C3", "HQ"])
