@@ -79,8 +79,8 @@ def white_mask(small: np.ndarray) -> np.ndarray:
     >>> int(white_mask(small).sum())
     12
     """
-    s = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 1]
-    dark, bright = small.min(2), small.max(2)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    s, bright, dark = hsv[..., 1], hsv[..., 2], small.min(2)  # value: the brightest channel
     return (((dark > median(dark) + 35) & (s < 90)) | ((bright > 150) & (s < 60))).astype(np.uint8)
 
 

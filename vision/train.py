@@ -47,7 +47,8 @@ class IndexNet(nn.Module):
         super().__init__()
         self.s2 = block(3, 16, 2, norm=norm)
         self.s4 = nn.Sequential(block(16, 32, 2, norm=norm), block(32, 32, norm=norm))
-        self.s8 = nn.Sequential(*(block(*io, norm=norm) for io in ((32, 64, 2), (64, 64), (64, 64, 1, 2), (64, 64, 1, 3))))
+        self.s8 = nn.Sequential(*(block(*shape, norm=norm)
+                                  for shape in ((32, 64, 2), (64, 64), (64, 64, 1, 2), (64, 64, 1, 3))))
         self.skip = nn.Conv2d(32, 64, 1)
         self.fuse = block(64, 48, norm=norm)
         self.head = nn.Conv2d(48, 1 + len(ALL_CARDS) + 2, 1)
@@ -202,7 +203,8 @@ def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: flo
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     stream = Stream(partial(tile_batches, batch=batch, styles=styles), seed)
-    run = fit(from_onnx(start) if start else IndexNet(), loss_fn, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
+    net = from_onnx(start) if start else IndexNet()
+    run = fit(net, loss_fn, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
               workers=workers, device=device, lr=lr, log=log)
     return {"seed": seed, "batch": batch, "tile": TILE, "styles": len(styles), "from": str(start) if start else None,
             "lr": lr, **run}
