@@ -131,8 +131,9 @@ def detections(model: Model, image: np.ndarray, boxes: list[tuple[int, int, int,
     for x0, y0, x1, y1 in boxes:
         heat, off = model(np.ascontiguousarray(image[y0:y1, x0:x1]))
         for gy, gx in peaks(heat):
-            px, py = x0 + gx * STRIDE + STRIDE / 2 - 0.5, y0 + gy * STRIDE + STRIDE / 2 - 0.5
-            peaks_found.append((min(1.0, float(heat[gy, gx]) / 0.6), (px, py),
+            px, py = x0 + gx * STRIDE + STRIDE / 2 - 0.5, y0 + gy * STRIDE + STRIDE / 2 - 0.5  # the cell's centre
+            dy, dx = subcell(heat, gy, gx)
+            peaks_found.append((min(1.0, float(heat[gy, gx]) / 0.6), (px + dx * STRIDE, py + dy * STRIDE),
                                 (px + float(off[0, gy, gx]), py + float(off[1, gy, gx]))))
     if not peaks_found:
         return []
@@ -173,6 +174,22 @@ def peaks(heat: np.ndarray) -> list[tuple[int, int]]:
     return kept
 
 
+def subcell(heat: np.ndarray, gy: int, gx: int) -> tuple[float, float]:
+    """Where in its cell (in cells, each within half a cell of the centre) a heat peak lies: the top of a parabola
+    through it and its two neighbours, down and across.
+
+    >>> heat = np.array([[0, 0, 0], [0.2, 0.8, 0.6], [0, 0.2, 0]])
+    >>> [round(v, 3) for v in subcell(heat, 1, 1)]
+    [0.071, 0.25]
+    """
+    shift = []
+    for before, after in ((heat[max(gy - 1, 0), gx], heat[min(gy + 1, heat.shape[0] - 1), gx]),
+                          (heat[gy, max(gx - 1, 0)], heat[gy, min(gx + 1, heat.shape[1] - 1)])):
+        curve = 2 * heat[gy, gx] - before - after
+        shift.append(float(np.clip((after - before) / (2 * curve), -0.5, 0.5)) if curve > 0 else 0.0)
+    return shift[0], shift[1]
+
+
 def _ridge(heat: np.ndarray, p: tuple[int, int], q: tuple[int, int]) -> bool:
     if max(abs(p[0] - q[0]), abs(p[1] - q[1])) > RIDGE_CELLS:
         return False
@@ -206,12 +223,25 @@ def _one_card(a: Detection, b: Detection, pair_px: float) -> bool:
     return d < pair_px or (d < 2 * pair_px and abs(math.dist(a.corner, b.corner) - INDEX_SPAN) < 0.15 * INDEX_SPAN)
 
 
+def centre_from(d: Detection) -> tuple[float, float]:
+    """The centre of a card seen by one corner index: as far from the index as a card's centre is (half of
+    ``INDEX_SPAN``), the way the detector's offset points.
+
+    >>> [round(v, 2) for v in centre_from(Detection("SA", 0.9, (100.0, 100.0), (130.0, 140.0)))]
+    [122.84, 130.45]
+    """
+    dx, dy = d.centre[0] - d.corner[0], d.centre[1] - d.corner[1]
+    length = math.hypot(dx, dy) or 1.0
+    return d.corner[0] + dx / length * INDEX_SPAN / 2, d.corner[1] + dy / length * INDEX_SPAN / 2
+
+
 def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
     """Physical cards: corners that point at one centre from opposite sides are one card, named by both corners'
     beliefs together (the product of their class probabilities). Corners that agree on the card pair first, the
     nearest centres first: where two cards overlap, their four corners may point at centres all close together.
     Corners of one card read as two different cards are marked ``conflict`` (the play is then flagged); without
-    probabilities the surer name wins. Corners whose beliefs share no card are two cards (``_one_card``)."""
+    probabilities the surer name wins. Corners whose beliefs share no card are two cards (``_one_card``). A card's
+    centre is the midpoint of its two indices (they lie symmetric about it), or, seen by one, :func:`centre_from`."""
     pairs = sorted((a.name != b.name, math.dist(a.centre, b.centre), i, j) for i, a in enumerate(dets)
                    for j, b in enumerate(dets) if i < j and _opposite(a, b) and _one_card(a, b, pair_px))
     used: set[int] = set()
@@ -221,7 +251,7 @@ def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
             continue
         used |= {i, j}
         a, b = sorted((dets[i], dets[j]), key=lambda d: -d.confidence)
-        centre = ((a.centre[0] + b.centre[0]) / 2, (a.centre[1] + b.centre[1]) / 2)
+        centre = ((a.corner[0] + b.corner[0]) / 2, (a.corner[1] + b.corner[1]) / 2)  # the indices are symmetric
         if a.probs is not None and b.probs is not None:  # both corners vote: the product of their beliefs
             joint = a.probs * b.probs
             k = int(joint.argmax())
@@ -234,5 +264,5 @@ def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
             cards.append(Card(a.name, a.confidence * (1 - b.confidence), centre, (a, b), conflict=True))
     for i, d in enumerate(dets):
         if i not in used:
-            cards.append(Card(d.name, d.confidence, d.centre, (d,)))
+            cards.append(Card(d.name, d.confidence, centre_from(d), (d,)))
     return sorted(cards, key=lambda c: (-len(c.corners), c.centre))
