@@ -223,16 +223,20 @@ def _one_card(a: Detection, b: Detection, pair_px: float) -> bool:
     return d < pair_px or (d < 2 * pair_px and abs(math.dist(a.corner, b.corner) - INDEX_SPAN) < 0.15 * INDEX_SPAN)
 
 
-def centre_from(d: Detection) -> tuple[float, float]:
-    """The centre of a card seen by one corner index: as far from the index as a card's centre is (half of
-    ``INDEX_SPAN``), the way the detector's offset points.
+def centre_from(d: Detection, half_span: float | None) -> tuple[float, float]:
+    """The centre of a card seen by one corner index: ``half_span`` from the index (half the distance between the
+    two indices of a card, as the cards seen by both show it in this image), the way the detector's offset points;
+    without ``half_span``, where the offset points.
 
-    >>> [round(v, 2) for v in centre_from(Detection("SA", 0.9, (100.0, 100.0), (130.0, 140.0)))]
-    [122.84, 130.45]
+    >>> d = Detection("SA", 0.9, (100.0, 100.0), (130.0, 140.0))
+    >>> centre_from(d, 40.0), centre_from(d, None)
+    ((124.0, 132.0), (130.0, 140.0))
     """
+    if half_span is None:
+        return d.centre
     dx, dy = d.centre[0] - d.corner[0], d.centre[1] - d.corner[1]
     length = math.hypot(dx, dy) or 1.0
-    return d.corner[0] + dx / length * INDEX_SPAN / 2, d.corner[1] + dy / length * INDEX_SPAN / 2
+    return d.corner[0] + dx / length * half_span, d.corner[1] + dy / length * half_span
 
 
 def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
@@ -241,7 +245,8 @@ def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
     nearest centres first: where two cards overlap, their four corners may point at centres all close together.
     Corners of one card read as two different cards are marked ``conflict`` (the play is then flagged); without
     probabilities the surer name wins. Corners whose beliefs share no card are two cards (``_one_card``). A card's
-    centre is the midpoint of its two indices (they lie symmetric about it), or, seen by one, :func:`centre_from`."""
+    centre is the midpoint of its two indices (they lie symmetric about it), or, seen by one, :func:`centre_from`
+    with the median half span of the cards seen by both (given three)."""
     pairs = sorted((a.name != b.name, math.dist(a.centre, b.centre), i, j) for i, a in enumerate(dets)
                    for j, b in enumerate(dets) if i < j and _opposite(a, b) and _one_card(a, b, pair_px))
     used: set[int] = set()
@@ -262,7 +267,9 @@ def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
             cards.append(Card(a.name, 1 - (1 - a.confidence) * (1 - b.confidence), centre, (a, b)))
         else:
             cards.append(Card(a.name, a.confidence * (1 - b.confidence), centre, (a, b), conflict=True))
+    spans = [math.dist(*(d.corner for d in c.corners)) / 2 for c in cards]
+    half_span = float(np.median(spans)) if len(spans) >= 3 else None  # this image's scale and deck, not a constant
     for i, d in enumerate(dets):
         if i not in used:
-            cards.append(Card(d.name, d.confidence, centre_from(d), (d,)))
+            cards.append(Card(d.name, d.confidence, centre_from(d, half_span), (d,)))
     return sorted(cards, key=lambda c: (-len(c.corners), c.centre))
