@@ -38,7 +38,12 @@ def test_card_centres_on_rendered_tables_are_within_a_few_px(monkeypatch):
     from vision.synth.scene import random_scene
 
     grouped: list = []  # the pipeline's own cards (canonical px, with their corners), as read_frame groups them
-    monkeypatch.setattr(vision.read, "group", lambda dets: grouped.extend(group(dets)) or group(dets))
+
+    def group_and_keep(dets):
+        grouped.extend(cards := group(dets))
+        return cards
+
+    monkeypatch.setattr(vision.read, "group", group_and_keep)
     errors: dict[int, list[float]] = {1: [], 2: []}
     for seed in range(3):
         rng = random.Random(2000 + seed)
