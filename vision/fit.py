@@ -47,9 +47,13 @@ def fit(net: nn.Module, loss_fn: Callable, stream: Stream, export: Callable[[nn.
     loader = DataLoader(stream, batch_size=None, num_workers=workers, prefetch_factor=4 if workers else None,
                         persistent_workers=bool(workers), pin_memory=device != "cpu",
                         multiprocessing_context="spawn" if workers else None)
-    t0 = last_export = time.time()
+    started = time.time()
+    t0 = last_export = None
     step = 0
     for batch in loader:
+        if t0 is None:  # the clock starts with the first batch: the workers' start-up (filling their pools) is not training
+            t0 = last_export = time.time()
+            log(json.dumps({"start_up_s": round(t0 - started, 1)}))
         done = step / steps if steps else (time.time() - t0) / (minutes * 60)
         if done >= 1:
             break

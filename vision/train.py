@@ -29,6 +29,10 @@ TILE = 112
 STRIDE = 4
 OFFSET_SCALE = 64.0
 SEEN, UNSURE = 0.85, 0.3  # an index at least this visible is a target; between UNSURE and SEEN it is ignored
+# A tile is centred near a visible index; these are drawn more often than they occur, as the detector missed them
+# most: a joker's (its long vertical ``JOKER``, 2 cards of 54: about 5% of the indices) and a crowded one, with
+# another index within CROWD canonical px (cards stacked close along their length; about 6% of the indices).
+JOKER_WEIGHT, CROWD_WEIGHT, CROWD = 4.0, 4.0, 16.0
 
 
 def block(cin: int, cout: int, stride: int = 1, dilation: int = 1, norm: bool = True) -> nn.Sequential:
@@ -111,7 +115,18 @@ def apply(h: np.ndarray, p: tuple[float, float]) -> tuple[float, float]:
     return (v[0] / v[2], v[1] / v[2])
 
 
+def focus_weights(targets: list) -> tuple[list, list[float]]:
+    """The visible indices of a frame's ``targets`` and the weight of each when a tile's centre is drawn."""
+    seen = [t for t in targets if t[3] >= SEEN]
+    weights = []
+    for t in seen:
+        crowded = any(u is not t and u[3] >= UNSURE and math.dist(t[:2], u[:2]) < CROWD for u in targets)
+        weights.append(1.0 + (JOKER_WEIGHT - 1) * (ALL_CARDS[t[2]] in ("BJ", "LJ")) + (CROWD_WEIGHT - 1) * crowded)
+    return seen, weights
+
+
 def tile_batch(pool: list, rng: random.Random, size: int) -> tuple[torch.Tensor, ...]:
+    """``size`` tiles from ``pool``: frames as (image, targets, visible indices, their weights)."""
     g = TILE // STRIDE
     xs = np.zeros((size, 3, TILE, TILE), np.float32)
     heat = np.zeros((size, 1, g, g), np.float32)
@@ -121,10 +136,9 @@ def tile_batch(pool: list, rng: random.Random, size: int) -> tuple[torch.Tensor,
     offmask = np.zeros((size, 1, g, g), np.float32)
     yy, xx = np.mgrid[0:g, 0:g].astype(np.float32) * STRIDE + STRIDE / 2 - 0.5
     for b in range(size):
-        img, targets = rng.choice(pool)
-        seen = [t for t in targets if t[3] >= SEEN]
+        img, targets, seen, focus = rng.choice(pool)
         if seen and rng.random() < 0.75:
-            t = rng.choice(seen)
+            t = rng.choices(seen, focus)[0]
             x0, y0 = int(t[0] + rng.uniform(-48, 48)) - TILE // 2, int(t[1] + rng.uniform(-48, 48)) - TILE // 2
         else:
             x0, y0 = rng.randrange(0, CANON - TILE), rng.randrange(0, CANON - TILE)
@@ -176,9 +190,13 @@ def loss_fn(net: IndexNet, batch) -> tuple[torch.Tensor, dict]:
 def tile_batches(seed: int, *, batch: int = 32, pool_size: int = 60, styles: list[str] = TRAIN_STYLES):
     """Endless training batches: tiles cut from a pool of rendered frames, one fresh frame per batch."""
     rng = random.Random(seed)
-    pool = [frame_sample(rng, styles) for _ in range(max(1, pool_size // 4))]
+    def sample():
+        img, targets = frame_sample(rng, styles)
+        return (img, targets, *focus_weights(targets))
+
+    pool = [sample() for _ in range(max(1, pool_size // 4))]
     while True:
-        new = frame_sample(rng, styles)
+        new = sample()
         if len(pool) < pool_size:
             pool.append(new)
         else:

@@ -108,3 +108,17 @@ def test_train_further_names_one_network(tmp_path, capsys):
     assert main(["vision", "train", "--from", str(MODELS / "cards.onnx"), "--out", str(tmp_path)]) != 0
     assert "--part detector or --part index" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
+
+
+def test_detector_tiles_centre_on_jokers_and_crowded_indices_more_often():
+    from vision.synth.scene import ALL_CARDS
+    from vision.train import CROWD, CROWD_WEIGHT, JOKER_WEIGHT, SEEN, focus_weights
+
+    lone, joker, covered = (100.0, 100.0, 0, 1.0, 0, 0), (300.0, 100.0, ALL_CARDS.index("LJ"), 0.9, 0, 0), (
+        500.0, 100.0, 5, 0.5, 0, 0)
+    crowded = [(500.0 + CROWD - 1, 100.0, 7, SEEN, 0, 0)]
+    seen, weights = focus_weights([lone, joker, covered, *crowded])
+    assert seen == [lone, joker, *crowded]  # the covered index is never a tile's centre, only a neighbour
+    assert weights == [1.0, JOKER_WEIGHT, CROWD_WEIGHT]
+    far = [(500.0 + CROWD + 1, 100.0, 7, SEEN, 0, 0)]
+    assert focus_weights([covered, *far])[1] == [1.0]
