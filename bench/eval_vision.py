@@ -54,12 +54,9 @@ def held_out(model: Model, n: int, seed: int, style: str = HELD_OUT_STYLE, camer
     for _ in range(n):
         f = render_frame(random_scene(rng, [style], hand_chance=0.25), random_camera(rng, camera))
         reading = read_frame(f.image, model)
-        for seat in [*"SENW", None]:
-            extra = Counter(c.name for c in reading.cards if c.seat == seat) - Counter(
-                c.name for c in f.truth if seat and c.seat == seat)
-            for c in sorted((c for c in reading.cards if c.seat == seat), key=lambda c: -c.confidence):
-                named[(not extra[c.name], c.confidence >= SURE)] += 1
-                extra[c.name] -= bool(extra[c.name])
+        for c in reading.cards:
+            if c.seat is None:  # no seat's card explains it
+                named[(False, c.confidence >= SURE)] += 1
         for seat in "SENW":
             on_table = Counter(c.name for c in f.truth if c.seat == seat)
             visible = Counter(c.name for c in f.truth if c.seat == seat and max(v for *_, v in c.indices) >= 0.85)
@@ -69,6 +66,10 @@ def held_out(model: Model, n: int, seed: int, style: str = HELD_OUT_STYLE, camer
             ranks[seat] += (Counter(n[1] for n in visible.elements()) & Counter(n[1] for n in got.elements())).total()
             read[seat] += got.total()
             right[seat] += (on_table & got).total()
+            extra = got - on_table  # the reads precision counts against; the surest reads of a name are the extra ones
+            for c in sorted((c for c in reading.cards if c.seat == seat), key=lambda c: -c.confidence):
+                named[(not extra[c.name], c.confidence >= SURE)] += 1
+                extra[c.name] -= bool(extra[c.name])
             for name in (got - on_table):
                 for miss in (visible - got):
                     confusions[(miss, name)] += 1
@@ -80,7 +81,8 @@ def held_out(model: Model, n: int, seed: int, style: str = HELD_OUT_STYLE, camer
     print(f"{'all':5} {sum(found.values()) / sum(need.values()):8.2%} {sum(right.values()) / max(1, sum(read.values())):10.2%}")
     print(f"rank right (suit aside): {sum(ranks.values()) / sum(need.values()):.2%} of the cards")
     wrong = named[(False, True)] + named[(False, False)]
-    print(f"cards read: {named.total()}; not explained by a card at their seat: {wrong}, of which sure (confidence >= {SURE}, not flagged): "
+    print(f"cards read: {named.total()}; not explained by a card at their seat: {wrong}, "
+          f"of which sure (confidence >= {SURE}, not flagged): "
           f"{named[(False, True)]} = {named[(False, True)] / named.total():.2%} of the reads; right but flagged unsure: "
           f"{named[(True, False)] / max(1, named[(True, False)] + named[(True, True)]):.2%} of the right reads")
     print("most frequent (missed, read instead) in the same seat:", confusions.most_common(8))

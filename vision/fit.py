@@ -51,7 +51,7 @@ def fit(net: nn.Module, loss_fn: Callable, stream: Stream, export: Callable[[nn.
     t0 = last_export = None
     step = 0
     for batch in loader:
-        if t0 is None:  # the clock starts with the first batch: the workers' start-up (filling their pools) is not training
+        if t0 is None:  # the clock starts with the first batch: the workers' start-up is not training
             t0 = last_export = time.time()
             log(json.dumps({"start_up_s": round(t0 - started, 1)}))
         done = step / steps if steps else (time.time() - t0) / (minutes * 60)

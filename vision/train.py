@@ -190,6 +190,7 @@ def loss_fn(net: IndexNet, batch) -> tuple[torch.Tensor, dict]:
 def tile_batches(seed: int, *, batch: int = 32, pool_size: int = 60, styles: list[str] = TRAIN_STYLES):
     """Endless training batches: tiles cut from a pool of rendered frames, one fresh frame per batch."""
     rng = random.Random(seed)
+
     def sample():
         img, targets = frame_sample(rng, styles)
         return (img, targets, *focus_weights(targets))
