@@ -15,13 +15,11 @@ Jokers in every style: ``BJ`` (big joker) in colour, ``LJ`` (little joker) in bl
 from __future__ import annotations
 
 import base64
-import random
 import sys
 from pathlib import Path
 
 from vision.synth import npm_art
-from vision.synth.drawn_suits import drawn_suits
-from vision.synth.scene import DRAWN_FROM, GENERATED_STYLES, OUTLINED_FROM, SQUEEZED_FROM
+from vision.synth.scene import GENERATED_STYLES, OUTLINED_FROM, SQUEEZED_FROM
 
 ART = Path(__file__).parent / "art"
 W, H = 160, 224
@@ -46,17 +44,13 @@ STYLES = {
 DECKS = {"letele": "DejaVu Sans", "casino": "Liberation Serif", "poker-cards": "Nimbus Sans Narrow",
          "fratino": "FreeSans"}
 OUTLINE_SETS = ("poker-cards", "fratino", "playing-card")  # suit outlines of npm packages (``npm_art.suit_sets``)
-# Suit outlines by name: those of npm decks (added from NPM_DIR by ``main``) and those drawn from random numbers
-# (``drawn_suits``), one set for each style of the fourth generated batch
-SUIT_SETS: dict[str, tuple[str, dict[str, str]]] = {
-    f"drawn-{k:02d}": drawn_suits(random.Random(1000 + k)) for k in range(len(GENERATED_STYLES) - DRAWN_FROM)}
+SUIT_SETS: dict[str, tuple[str, dict[str, str]]] = {}  # filled from NPM_DIR by ``main``
 # Generated styles (``gen-00``..): seeded random combinations of a rank font, a suit font (the suit glyphs differ by
 # font), the suit's size relative to the rank (0.5-1.0: decks differ), weight, colours, stock and where the index
 # sits, so that the classifier learns suits of any shape and size. From ``gen-32`` on (a second seeded batch) the
 # suit is also squeezed or stretched sideways (0.55-1.15: decks draw narrow and wide pips alike). Never DejaVu Sans
 # Mono (the held-out font). From ``gen-56`` on (a third batch) the suit is no font's glyph but the outline of one of
-# three npm decks (OUTLINE_SETS), as wide as 0.55-1.15 times the outline. From ``gen-80`` on (a fourth batch) the
-# suit is drawn from random numbers, a set of its own per style (``drawn_suits``), as wide as 0.55-1.15 times that.
+# three npm decks (OUTLINE_SETS), as wide as 0.55-1.15 times the outline.
 RANK_FONTS = ["DejaVu Sans", "DejaVu Serif", "DejaVu Sans Condensed", "Liberation Sans", "Liberation Serif",
               "Liberation Mono", "Nimbus Sans", "Nimbus Sans Narrow", "Nimbus Roman", "Nimbus Mono PS", "FreeSans",
               "FreeSerif", "FreeMono", "URW Bookman", "URW Gothic", "C059", "P052", "WenQuanYi Micro Hei"]
@@ -67,21 +61,22 @@ SUIT_FONTS = ["DejaVu Sans", "DejaVu Serif", "FreeSans", "FreeSerif", "FreeMono"
 def generated_styles(seed: int = 5) -> dict[str, tuple]:
     """>>> styles = generated_styles()
     >>> sorted(styles)[:2], len(styles), styles["gen-31"][-1], 0.55 <= styles["gen-32"][-1] <= 1.15
-    (['gen-00', 'gen-01'], 104, 1.0, True)
-    >>> styles["gen-56"][7], styles["gen-55"][7].startswith("svg:"), styles["gen-80"][7], styles["gen-103"][7]
-    ('svg:poker-cards', False, 'svg:drawn-00', 'svg:drawn-23')
+    (['gen-00', 'gen-01'], 80, 1.0, True)
+    >>> styles["gen-56"][7], styles["gen-55"][7].startswith("svg:")
+    ('svg:poker-cards', False)
     """
-    batches = [random.Random(seed + k) for k in range(4)]
+    import random
+
+    batches = [random.Random(seed), random.Random(seed + 1), random.Random(seed + 2)]
     out = {}
     for i, name in enumerate(GENERATED_STYLES):
-        rng = batches[(i >= SQUEEZED_FROM) + (i >= OUTLINED_FROM) + (i >= DRAWN_FROM)]
+        rng = batches[(i >= SQUEEZED_FROM) + (i >= OUTLINED_FROM)]
         red = "#%02x%02x%02x" % (rng.randint(150, 235), rng.randint(0, 40), rng.randint(0, 50))
         black = "#%02x%02x%02x" % ((rng.randint(0, 40),) * 3)
         bg = "#%02x%02x%02x" % (rng.randint(238, 255), rng.randint(232, 255), rng.randint(215, 250))
         border = f"{rng.choice([0, 1, 1, 2])}px solid #{rng.choice(['999', '777', '556', 'bbb', '445'])}"
         out[name] = (rng.choice(RANK_FONTS), rng.choice(["bold", "bold", "normal"]), red, black, bg,
                      rng.randint(24, 33), border,
-                     f"svg:drawn-{i - DRAWN_FROM:02d}" if i >= DRAWN_FROM else
                      rng.choice(SUIT_FONTS if i < OUTLINED_FROM else [f"svg:{n}" for n in OUTLINE_SETS]),
                      round(rng.uniform(0.5, 1.0), 2), (rng.randint(2, 7), rng.randint(2, 8)),
                      1.0 if i < SQUEEZED_FROM else round(rng.uniform(0.55, 1.15), 2))
@@ -227,15 +222,8 @@ def main(argv: list[str]) -> int:
     from playwright.sync_api import sync_playwright
 
     npm_dir, missing = Path(argv[0]), argv[1:] == ["--missing"]
-
-    def todo(style: str) -> bool:
-        return not (missing and (ART / style).exists())
-
-    def needs_npm(style: str) -> bool:  # a deck of a package, or a style drawn with a package's suit outlines
-        return style in DECKS or style in GENERATED and GENERATED[style][7][4:] in OUTLINE_SETS
-
-    if any(needs_npm(s) for s in [*STYLES, *GENERATED, *DECKS] if todo(s)):
-        SUIT_SETS.update(npm_art.suit_sets(npm_dir))
+    SUIT_SETS.update(npm_art.suit_sets(npm_dir))
+    ranks = npm_art.fratino_ranks(npm_dir)
 
     def b64(kind: str, data: bytes) -> str:
         return f"data:{kind};base64,{base64.b64encode(data).decode()}"
@@ -246,9 +234,11 @@ def main(argv: list[str]) -> int:
                            for c, f in {**npm_art.casino_pngs(npm_dir), "BJ": None, "LJ": None}.items()],
         "poker-cards": lambda: [(c, deck_html("poker-cards", c, b64("image/svg+xml", svg.encode()) if svg else None))
                                 for c, svg in {**npm_art.poker_cards_svgs(npm_dir), "BJ": None, "LJ": None}.items()],
-        "fratino": lambda: [(c, fratino_html(c, npm_art.fratino_ranks(npm_dir), SUIT_SETS["fratino"][1]))
-                            for c in cards()],
+        "fratino": lambda: [(c, fratino_html(c, ranks, SUIT_SETS["fratino"][1])) for c in cards()],
     }
+
+    def todo(style: str) -> bool:
+        return not (missing and (ART / style).exists())
 
     jobs = [(style, c, face_html(c, style)) for style in [*STYLES, *GENERATED] if todo(style) for c in cards()]
     jobs += [(style, c, html) for style, faces in decks.items() if todo(style) for c, html in faces()]

@@ -20,11 +20,10 @@ PLAY_SPOT = {"S": (0.5, 0.74), "E": (0.74, 0.5), "N": (0.5, 0.26), "W": (0.26, 0
 FACING = {"S": 0.0, "E": -90.0, "N": 180.0, "W": 90.0}
 RANKS = "23456789TJQKA"
 # Art styles the networks are trained on (vision/synth/art/README.md): four decks from npm packages, faces drawn
-# with eight fonts, and 104 generated faces (random rank and suit fonts, suit sizes, colours; from gen-32 on the suit
-# squeezed or stretched sideways; from gen-56 on the suit an npm deck's outline; from gen-80 on a suit drawn from
-# random numbers, `drawn_suits`; `make_art.generated_styles`).
-GENERATED_STYLES = tuple(f"gen-{i:02d}" for i in range(104))
-SQUEEZED_FROM, OUTLINED_FROM, DRAWN_FROM = 32, 56, 80
+# with eight fonts, and 80 generated faces (random rank and suit fonts, suit sizes, colours; from gen-32 on the suit
+# squeezed or stretched sideways; from gen-56 on the suit an npm deck's outline; `make_art.generated_styles`).
+GENERATED_STYLES = tuple(f"gen-{i:02d}" for i in range(80))
+SQUEEZED_FROM, OUTLINED_FROM = 32, 56
 TRAIN_STYLES = ["letele", "casino", "poker-cards", "fratino", "sans", "serif", "liberation", "nimbus-roman", "freeserif", "bookman", "gothic", "c059",
                 *GENERATED_STYLES]
 HELD_OUT_STYLE = "mono"  # never used in training: the held-out test set
