@@ -50,6 +50,7 @@ class Follow:
     components: str  # "units" | "connected"
     order: tuple[str, ...]
     outranked_frees_choice: bool = False
+    carve: str = "ranks"  # "ranks" | "cards"
 
 
 @dataclass(frozen=True)

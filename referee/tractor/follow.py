@@ -10,7 +10,10 @@ ranks first must be met by the play".
 
 - ``components = "units"`` (seeds 000, 001): uniform units carved out of the lead's
   units, ranked triple tractors > pair tractors > triples > pairs (longer first).
-  Pairs and triples are broken out of larger units to meet a requirement.
+  Pairs and triples are broken out of larger units to meet a requirement. A pair
+  tractor carved out of a triple tractor spans at most its ranks (001 十一: 444333 is
+  met by 8877 and two singles), or with ``carve = "cards"`` as many ranks as its
+  cards hold (000 第十一条 2(2) 多对拖 first: 999TTT is met by 334455).
 - ``components = "connected"`` (seed 003 §6): connected blocks of adjacent ranks of
   two or more identical cards (66 7777 is one block of six), at most as many cards as
   the lead, ranked by size, then by how well their widths fit the lead's, then by
@@ -48,6 +51,11 @@ class _Search:
     def key(self, shape: tuple[int, ...]) -> tuple:
         return component_key(self.t, self.equal.get(shape, shape), self.lead_width)
 
+    def longest(self, W: int, N: int, w: int) -> int:
+        """The most ranks a unit of width ``w`` carved out of a lead unit ``W`` x ``N`` may span: its
+        ranks, or with ``carve = "cards"`` as many as its cards hold (the rest of them are singles)."""
+        return W * N // w if self.t.rules.follow.carve == "cards" else N
+
     def candidates(self, budget: Budget) -> list[tuple[tuple, Placement, Budget]]:
         """Placeable components of the highest key, each with the budget left after it."""
         if self.connected:
@@ -68,7 +76,7 @@ class _Search:
                 for W, N in budget
                 for w in self.t.rules.combos.widths
                 if w <= W
-                for n in range(1, N + 1)
+                for n in range(1, self.longest(W, N, w) + 1)
             },
             key=lambda wn: self.key((wn[0],) * wn[1]),
             reverse=True,
@@ -77,11 +85,11 @@ class _Search:
             found = []
             for _, placement in self.h.uniform(w, n):
                 for i, (W, N) in enumerate(budget):
-                    if W >= w and N >= n:
+                    if W >= w and self.longest(W, N, w) >= n:
                         rest = list(budget[:i] + budget[i + 1 :])
                         if N > n:
                             rest.append((W, N - n))
-                        if W - w >= 2:
+                        if W - w >= 2 and N >= n:
                             rest.append((W - w, n))
                         found.append((self.key((w,) * n), placement, tuple(sorted(rest))))
             if found:

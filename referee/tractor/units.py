@@ -72,13 +72,18 @@ class Holding:
         self.trumps = trumps
         self.counts: dict[Card, int] = cards.counts()
         slots: dict[int, list[Card]] = {}
+        lows: set[int] = set()
         for card in self.counts:
             slots.setdefault(trumps.position(card), []).append(card)
             low = trumps.low_position(card)
             if low is not None:
                 slots.setdefault(low, []).append(card)
+                lows.add(low)
         self.slots = slots
         self.positions = sorted(slots)
+        # A rank's low place (the ace below the 2, seed 003 3(2): 3344>AA22) exists only inside a
+        # tractor: a unit or a block of one rank never stands there (003 3(1): A above K).
+        self.lows = lows
 
     def total(self) -> int:
         return sum(self.counts.values())
@@ -107,14 +112,15 @@ class Holding:
                     yield from extend(pos + 1, left - 1, acc + ((card, width),))
 
         for start in self.positions:
-            yield from extend(start, length, ())
+            if length > 1 or start not in self.lows:
+                yield from extend(start, length, ())
 
     def blocks(self, cap: int) -> Iterator[Placement]:
         """Connected blocks of at most ``cap`` cards: adjacent ranks of two or more identical cards each."""
         counts, slots = self.counts, self.slots
 
         def extend(pos: int, room: int, acc: Placement) -> Iterator[Placement]:
-            if acc:
+            if len(acc) > 1 or acc and pos - 1 not in self.lows:
                 yield acc
             for card in slots.get(pos, ()):
                 have = counts[card] - sum(w for c, w in acc if c is card)

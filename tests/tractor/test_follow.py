@@ -95,6 +95,31 @@ def test_zk_triple_tractor_lead_pair_tractor_before_triple():
     assert not legal(ZK, hand, lead, "S3 S3 S3 S5 S5 S8")
 
 
+def test_zk_triple_tractor_lead_longest_pair_tractor_first():
+    # 000 第十一条 2(1): 跟牌时要遵循同类型牌最高级别的最大可能相同原则; 2(2): 同类型牌种跟牌顺序依次是：
+    # 多刻拖、少刻拖、多对拖、少对拖、刻子、对子、单张 -- a 刻拖 of six cards is met by the longest pair tractor
+    # six cards hold (334455), before the shorter one (3344)
+    hand = "S3 S3 S4 S4 S5 S5 S8 D2"
+    lead = "S9 S9 S9 ST ST ST"
+    assert legal(ZK, hand, lead, "S3 S3 S4 S4 S5 S5")
+    assert not legal(ZK, hand, lead, "S3 S3 S4 S4 S5 S8")
+    # the longer tractor outranks a triple too (多对拖 before 刻子), and a three-刻拖 lead takes four pairs
+    assert not legal(ZK, "S3 S3 S4 S4 S5 S5 S8 S8 S8 D2", lead, "S8 S8 S8 S3 S3 S4")
+    lead9 = "S9 S9 S9 ST ST ST SJ SJ SJ"
+    hand9 = "S3 S3 S4 S4 S5 S5 S6 S6 S8 SK D2"
+    assert legal(ZK, hand9, lead9, "S3 S3 S4 S4 S5 S5 S6 S6 S8")
+    assert not legal(ZK, hand9, lead9, "S3 S3 S4 S4 S5 S5 S8 SK S6")
+
+
+def test_cl_triple_tractor_lead_is_met_by_a_two_pair_tractor_only():
+    # 001 十一: 当别人出（444333）拖拉机时，如无这类型的牌，要先跟两连拖（如8877）加两个单张 -- classic-3deck keeps
+    # its own wording: a three-pair tractor is not demanded, two pairs of it and two singles will do
+    hand = "S3 S3 S4 S4 S5 S5 S8 D2"
+    lead = "S9 S9 S9 ST ST ST"
+    assert legal(CL, hand, lead, "S3 S3 S4 S4 S5 S5")
+    assert legal(CL, hand, lead, "S3 S3 S4 S4 S5 S8")
+
+
 def test_zk_throw_lead_pair_part_must_be_met():
     # 000 第十一条 2(1): 首先跟出与引牌者相同类型相同组合的牌 (lead: pair + single thrown)
     assert not legal(ZK, "S3 S3 S5 S6 D2", "SA SA SK", "S3 S5 S6")

@@ -54,6 +54,17 @@ def test_zhongkai_dealer_bands_and_beyond():
     check_bands("zhongkai-2010", ZHONGKAI, "dealer")
 
 
+def test_zhongkai_minus_30_is_five_levels_by_the_article_text():
+    # 000 第二十条: 防家得分115分，庄家升一级；以后防家得分每少30分，则庄家多升一级. Bands of 30 from 115:
+    # 90~115 one, 60~85 two, 30~55 three, 0~25 four, -30~-5 five. 表2 prints the fifth row "-5~-25", one
+    # 5-point step short of the 30-point band the text defines; the text rules, so -30 is five levels, -35 six.
+    assert levels("zhongkai-2010", -30) == ("dealer", 5)
+    assert levels("zhongkai-2010", -25) == ("dealer", 5)
+    assert levels("zhongkai-2010", -35) == ("dealer", 6)
+    case = {"id": "s", "game": "tractor", "op": "score", "rulebook": "zhongkai-2010", "defender_points": -30}
+    assert answer(case) == {"id": "s", "result": {"side": "dealer", "levels": 5}}
+
+
 def test_zhongkai_defender_bands_and_beyond():
     # 000 第二十条: 防家得分120分，则防家升一级；以后每多30分得分，则防家多升一级
     check_bands("zhongkai-2010", ZHONGKAI, "defenders")

@@ -136,6 +136,14 @@ def test_sg_after_a_bomb_a_trump_ruff_must_be_a_bomb():
     assert winner(SG, lead, bomb, "H5 H5 H6 H6", "H2 H2 H2 H2") == 3
 
 
+def test_sg_side_bomb_outranks_a_trump_tractor_played_before_it():
+    # 003 7(2): 主牌枪副牌时必须按最高档次副牌的同一牌型或更高档次牌型枪牌。如：A出副牌拖拉机，B用炸弹炸了，
+    # C或D须用主牌炸弹才能枪毙. A side bomb is the higher format (3: 炸弹比2连拖大) whichever comes first; 7(1)
+    # 只有主牌可以枪副牌 says what may ruff, not this ranking: the trump tractor does not stop the bomb.
+    assert winner(SG, "S5 S5 S6 S6", "H3 H3 H4 H4", "S9 S9 S9 S9", "D2 D3 D4 D5") == 2
+    assert winner(SG, "S5 S5 S6 S6", "S9 S9 S9 S9", "H3 H3 H4 H4", "D2 D3 D4 D5") == 1
+
+
 def test_op_winner_plays_of_different_sizes_is_an_error():
     # 000 第十一条 2: 跟牌张数与引牌相同
     case = {"id": "w", "game": "tractor", "op": "winner", "rulebook": "zhongkai-2010", "level": "7", "trump": "H",
