@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, fields
 from functools import cache, lru_cache
 
 from referee.cards import CardError, Cards
+from referee.catalogue import say
 from referee.rulebooks import ClimbingRulebook, Rulebook, load
 from referee.seats import SEATS
 from referee.table.clock import (
@@ -313,7 +314,7 @@ class Reducer:
             t, violation = t._violation(seat, kind, article, penalty or {}, evidence, "flagged", flag_id)
         flag = Flag(flag_id, seat, kind, t.at, tuple(cards.names()), text, pending, violation)
         t = t._with(flags=t.flags + (flag,))._pause_clocks()
-        return t._event("flag_raised", {"flag": flag_id, "seat": seat, "kind": kind, "text": text})
+        return t._event("flag_raised", {"flag": flag_id, "seat": seat, "kind": kind, "cards": cards.names(), "text": text})
 
     def _pause_clocks(self) -> Reducer:
         return self._with(clock=self.clock.paused(self.at)) if self.clock and self.clock.running else self
@@ -419,7 +420,7 @@ _TURN_TAKEN = frozenset({"play_accepted", "passed"})
 
 
 def notice_text(kind: str, penalty: dict, status: str) -> str:
-    """The seat display's words for a violation (Chinese; the display has 32 characters).
+    """The seat display's words for a violation (Chinese, the catalogue's ``board.*``; the display has 32 characters).
 
     >>> notice_text("overtime", {"warning": True, "points": 0}, "confirmed")
     '超时 警告'
@@ -430,13 +431,13 @@ def notice_text(kind: str, penalty: dict, status: str) -> str:
     """
     words = [kind_name(kind, "board")]
     if penalty.get("warning"):
-        words.append("警告")
+        words.append(say("zh", "board.warning"))
     elif penalty.get("points"):
-        words.append(f"罚{penalty['points']}分")
+        words.append(say("zh", "board.points", n=penalty["points"]))
     if penalty.get("forfeit"):
-        words.append({"turn": "本轮作不出", "hand": "判负本盘", "round": "判负本轮"}[penalty["forfeit"]])
+        words.append(say("zh", f"board.forfeit_{penalty['forfeit']}"))
     if status == "flagged":
-        words.append("待裁判确认")
+        words.append(say("zh", "board.flagged"))
     return " ".join(words)[:32]
 
 

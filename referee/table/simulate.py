@@ -37,12 +37,13 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from referee.cards import SUITS, Cards, Decks
+from referee.catalogue import word
 from referee.rulebooks import load
 from referee.seats import SEATS, next_seat
 from referee.table.clock import limits
 from referee.table.mqtt import Connection
 from referee.table.protocol import decode, encode, topic
-from referee.table.timeline import LABELS
+from referee.table.sentences import Sentences
 from referee.tractor.bots import legal_follow, random_lead, random_throw
 from referee.tractor.game import DeclareError, Declaring
 from referee.tractor.trumps import Trumps
@@ -338,7 +339,7 @@ class Simulator:
         self._buried = Cards(order[:kitty_n])
         hands[dealer] = full - self._buried
         self._hand_cards = hands
-        suit_name = LABELS[self.lang]["suits"].get(trumps.suit, trumps.suit)
+        suit_name = word(self.lang, f"suit.{trumps.suit or 'none'}")
         self._say(f"第 {hand_no} 盘：庄家 {self._seat(dealer)}，主 {suit_name}，打 {trumps.level}"
                   if self.lang == "zh" else f"hand {hand_no}: dealer {dealer}, trumps {suit_name}, level {trumps.level}")
         self._plays(trumps, state)
@@ -357,14 +358,7 @@ class Simulator:
         self._say(self._scored_line(found["data"]))
 
     def _scored_line(self, data: dict) -> str:
-        say = LABELS[self.lang]
-        result = say["results"]
-        if data.get("replay"):
-            outcome = result["replay"]
-        elif data.get("side") == "dealer":
-            outcome = result["dealer"].format(n=data.get("levels"))
-        else:
-            outcome = result["defenders_up" if data.get("levels") else "defenders"].format(n=data.get("levels"))
+        outcome = Sentences(self.lang).result(data)
         if self.lang == "zh":
             return f"第 {data.get('hand')} 盘结算：防家 {data.get('settled_points')} 分 → {outcome}"
         return f"hand {data.get('hand')} scored: defenders {data.get('settled_points')} -> {outcome}"

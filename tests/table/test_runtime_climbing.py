@@ -20,7 +20,7 @@ from referee.seats import SEATS
 from referee.table.protocol import encode
 from referee.table.reducer import Output
 from referee.table.runtime import Table
-from referee.table.timeline import _Formatter
+from referee.table.sentences import Sentences
 from referee.tournament.service import game_of
 
 GD, SDY = "sanjiang-2012", "usst-2016"
@@ -490,8 +490,8 @@ def test_guandan_a_confirmed_play_out_of_turn_sits_out_the_offenders_next_turn()
     assert d.state()["turn"] == "W"  # N sat its turn out
     sat = d.events("passed")[-1]["data"]
     assert sat == {"hand": 1, "trick": 1, "seat": "N", "sat_out": True}
-    said = {lang: _Formatter(lang, GD).event(d.events("passed")[-1]) for lang in ("zh", "en")}
-    assert said == {"zh": "第 1 盘第 1 轮 北 停止一轮出牌，由下家出牌", "en": "hand 1 round 1: N sits this turn out (a confirmed violation)"}
+    said = {lang: Sentences(lang, "guandan").event(d.events("passed")[-1]) for lang in ("zh", "en")}
+    assert said == {"zh": "第 1 盘第 1 轮：北 停止一轮出牌，由下家出牌", "en": "hand 1 round 1: N sits this turn out (a confirmed violation)"}
     assert [f["data"]["seat"] for f in d.events("foul_counted")] == ["N"]
     d.press("W", "pass")
     d.press("S", "pass")
@@ -553,9 +553,9 @@ def test_the_referees_rulings_are_refused_where_the_game_has_none():
 
 
 def test_sandayi_rulings_read_in_the_timeline():
-    say = {lang: _Formatter(lang, SDY) for lang in ("zh", "en")}
+    say = {lang: Sentences(lang, "sandayi") for lang in ("zh", "en")}
     foul = {"kind": "foul_counted", "data": {"seat": "E", "kind": "talking", "fouls": 1, "limit": 2}}
     report = {"kind": "reported", "data": {"seat": "S", "play": False}}
     assert say["zh"].event(foul) == "东 犯规（交谈），本局第 1 次（2 次作输者处理）"
-    assert say["en"].event(report) == "dealer S reports (报到): does not play: the dealer wins at once"
+    assert say["en"].event(report) == "dealer S reports: does not play: the dealer wins at once"
     assert say["zh"].event({"kind": "hand_opened", "data": {"seat": "S"}}) == "庄家 南 摊打"

@@ -12,6 +12,7 @@ import contextlib
 import io
 import itertools
 import json
+import re
 import threading
 import time
 
@@ -21,7 +22,8 @@ from referee import cli
 from referee.table.log import EventLog
 from referee.table.runtime import Table
 from referee.table.service import TableService
-from referee.table.simulate import Simulator
+from referee.table.sentences import face
+from referee.table.simulate import PLAYERS, Simulator
 
 TABLES = ["p1", "p2"]
 CONSOLE = "console"
@@ -87,23 +89,27 @@ def test_a_simulated_hand_end_to_end(played):
 
 
 def test_replay_shows_every_accepted_play(played, capsys):
+    """Each accepted play is a sentence with its seat, the player's name and the card faces, under its input."""
     plays = [e for e in played["watch"].of("events") if e["kind"] == "play_accepted"]
     assert cli.main(["table", "replay", str(played["db"])]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith("牌桌 p1 事件日志")
-    assert out.count("接受出牌") == len(plays)
+    assert len(re.findall(r"[├└] 第 \d+ 盘第 \d+ 圈：", out)) == len(plays)
     for e in plays:
         d = e["data"]
-        assert f"接受出牌：第 {d['hand']} 盘第 {d['trick']} 圈 {SEAT_ZH[d['seat']]} {' '.join(d['cards'])}" in out
+        who, cards = f"{SEAT_ZH[d['seat']]} {PLAYERS[d['seat']]}", " ".join(face(c, "zh") for c in d["cards"])
+        assert f"第 {d['hand']} 盘第 {d['trick']} 圈：{who} 出 {cards}" in out
         # under its input: the camera's read, or the console's confirm of an unsure read
-        assert f"#{e['seq']}  摄像 {SEAT_ZH[d['seat']]} {' '.join(d['cards'])}" in out or f"#{e['seq']}  指令 确认标记" in out
-    assert "违例（已确认）超时" in out and "第 1 盘结算" in out
+        assert f"#{e['seq']}  摄像 {who} {cards}" in out or re.search(rf"#{e['seq']}  指令 确认第 \d+ 号标记", out)
+    assert "超时（已确认）" in out and "第 1 盘结算" in out
+    assert "{" not in out and "play_accepted" not in out
     assert cli.main(["table", "replay", str(played["db"]), "--lang", "en"]) == 0
     out = capsys.readouterr().out
-    assert out.count("play accepted: ") == len(plays)
+    assert len(re.findall(r"[├└] hand \d+ trick \d+: ", out)) == len(plays)
     for e in plays:
         d = e["data"]
-        assert f"play accepted: hand {d['hand']} trick {d['trick']} {d['seat']} {' '.join(d['cards'])}" in out
+        cards = " ".join(face(c, "en") for c in d["cards"])
+        assert f"hand {d['hand']} trick {d['trick']}: {d['seat']} ({PLAYERS[d['seat']]}) plays {cards}" in out
 
 
 # ---------------------------------------------------------------- kill -9, as a real process

@@ -1,0 +1,160 @@
+"""Every sentence a person reads, in one catalogue per language: ``zh-CN.toml`` (Simplified Chinese, first) and
+``en.toml``. The Python side (timelines, refusals, the console's lines, the command line) says things through
+:func:`say`; the pages get the same entries (``display``'s ``/catalogue.js``), so no sentence is written twice.
+
+An entry is a dotted key (``event.trick_won``, ``kind.revoke``) and a template whose placeholders are
+``{name}``; ``{{`` and ``}}`` write a brace. Both files are checked when they load: the same keys (but
+``board.*``, the seat board's Chinese-only words), the same placeholders key by key, no format specs.
+
+>>> say("zh", "event.trick_won", trick=3, seat="南", points=20)
+'第 3 圈 南 赢，20 分'
+>>> say("en", "event.trick_won", trick=3, seat="S", points=20)
+'trick 3 won by S, 20 points'
+>>> say("en", "kind.revoke"), word("zh", "kind.no_such_kind")
+('revoke', 'no_such_kind')
+>>> say("zh", "event.trick_won", trick=3)
+Traceback (most recent call last):
+...
+referee.catalogue.CatalogueError: event.trick_won: no value for {seat}
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import tomllib
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+
+LANGS = ("zh", "en")
+FILES = {"zh": "zh-CN.toml", "en": "en.toml"}
+ONLY_ZH = ("board.",)  # the seat board shows Chinese only
+HERE = Path(__file__).resolve().parent
+_CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+
+
+class CatalogueError(ValueError):
+    """A catalogue that does not load (a file, a key, a placeholder), or a sentence asked without its values."""
+
+
+def _flat(table: Mapping, prefix: str = "") -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in table.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            out |= _flat(value, path + ".")
+        elif isinstance(value, str):
+            out[path] = value
+        else:
+            raise CatalogueError(f"{path}: {value!r} is not a sentence (write it in quotes)")
+    return out
+
+
+def placeholders(key: str, template: str) -> frozenset[str]:
+    """The names of ``template``'s placeholders; CatalogueError for a format spec, a conversion or a stray brace.
+
+    >>> sorted(placeholders("x", "第 {hand} 盘第 {trick} 圈 {{}}"))
+    ['hand', 'trick']
+    >>> placeholders("x", "{s:.1f}")
+    Traceback (most recent call last):
+    ...
+    referee.catalogue.CatalogueError: x: '{s:.1f}': write {name} only (no format spec, no conversion)
+    """
+    names = set()
+    try:
+        for _, name, spec, conversion in string.Formatter().parse(template):
+            if name is None:
+                continue
+            if spec or conversion or not name.isidentifier():
+                raise CatalogueError(f"{key}: {template!r}: write {{name}} only (no format spec, no conversion)")
+            names.add(name)
+    except ValueError as exc:
+        if isinstance(exc, CatalogueError):
+            raise
+        raise CatalogueError(f"{key}: {template!r}: {exc}") from None
+    return frozenset(names)
+
+
+def load(path: Path) -> dict[str, str]:
+    """One catalogue file, flattened to dotted keys; CatalogueError when it is not one."""
+    try:
+        entries = _flat(tomllib.loads(path.read_text(encoding="utf-8")))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise CatalogueError(f"{path.name}: {exc}") from None
+    for key, template in entries.items():
+        placeholders(key, template)
+    return entries
+
+
+def check(catalogues: Mapping[str, Mapping[str, str]]) -> None:
+    """Every language has every key (but ``board.*``) with the same placeholders as the Chinese."""
+    zh = catalogues["zh"]
+    for lang, entries in catalogues.items():
+        if lang == "zh":
+            continue
+        shared = {k for k in zh if not k.startswith(ONLY_ZH)}
+        missing, extra = sorted(shared - entries.keys()), sorted(entries.keys() - shared)
+        if missing or extra:
+            raise CatalogueError(f"{FILES[lang]}: missing {missing[:8]}, not in {FILES['zh']} {extra[:8]}")
+        for key in shared:
+            a, b = placeholders(key, zh[key]), placeholders(key, entries[key])
+            if a != b:
+                raise CatalogueError(f"{key}: {FILES['zh']} has {sorted(a)}, {FILES[lang]} {sorted(b)}")
+
+
+@cache
+def catalogues() -> Mapping[str, Mapping[str, str]]:
+    """Both catalogues, loaded and checked once."""
+    loaded = {lang: load(HERE / FILES[lang]) for lang in LANGS}
+    check(loaded)
+    return MappingProxyType({lang: MappingProxyType(e) for lang, e in loaded.items()})
+
+
+def entries(lang: str) -> Mapping[str, str]:
+    """The catalogue of ``lang`` (``zh`` or ``en``; anything else reads Chinese)."""
+    return catalogues()["en" if lang == "en" else "zh"]
+
+
+def has(lang: str, key: str) -> bool:
+    return key in entries(lang)
+
+
+def say(lang: str, key: str, **values: object) -> str:
+    """The sentence ``key`` in ``lang`` with ``values``; CatalogueError for an unknown key or a missing value."""
+    return fill(lang, key, values)
+
+
+def fill(lang: str, key: str, values: Mapping[str, object]) -> str:
+    """:func:`say` with the values in a mapping (one whose ``__missing__`` answers for absent values)."""
+    template = entries(lang).get(key)
+    if template is None:
+        raise CatalogueError(f"{key}: not in the catalogue")
+    try:
+        return template.format_map(values)
+    except KeyError as exc:
+        raise CatalogueError(f"{key}: no value for {{{exc.args[0]}}}") from None
+
+
+def word(lang: str, key: str, default: str | None = None) -> str:
+    """A catalogue entry without placeholders; for a key it lacks, ``default`` or the key's last part (a kind
+    the catalogue does not know yet is shown by its name, never hidden)."""
+    found = entries(lang).get(key)
+    if found is not None:
+        return found
+    return default if default is not None else key.rsplit(".", 1)[-1]
+
+
+def speaks(text: str, lang: str) -> bool:
+    """Whether free text (a reason from a rules engine, a rulebook's note) is in ``lang``: Chinese holds Chinese
+    characters, English none. A page shows such a text only in its own language.
+
+    >>> speaks("第一次超时：警告", "zh"), speaks("S has no SK", "zh"), speaks("S has no SK", "en")
+    (True, False, True)
+    """
+    return bool(_CJK.search(text)) == (lang != "en")
+
+
+__all__ = ["FILES", "LANGS", "CatalogueError", "catalogues", "check", "entries", "fill", "has", "load", "placeholders",
+           "say", "speaks", "word"]

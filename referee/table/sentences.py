@@ -1,0 +1,252 @@
+"""What a table says, in sentences of one language: its events, violations, flags and the commands it was sent,
+with card faces, seat names and the players' names, from the catalogue (``referee/catalogue``). The replay
+timeline (``cardtable table replay``) and the pages (``display``) read the same sentences.
+
+>>> zh = Sentences("zh", "tractor", {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"})
+>>> zh.event({"kind": "play_accepted", "data": {"hand": 2, "trick": 5, "seat": "E", "cards": ["SQ", "HT", "BJ"]}})
+'第 2 盘第 5 圈：东 李强 出 ♠Q ♥10 大王'
+>>> en = Sentences("en", "tractor", {"S": "王芳"})
+>>> en.event({"kind": "flag_raised", "data": {"flag": "f2", "seat": "S", "kind": "unsure", "cards": ["D5"]}})
+"flag 2: S (王芳)'s play ♦5 is an unsure read: please confirm"
+>>> zh.violation({"seat": "W", "kind": "overtime", "status": "confirmed", "penalty": {"warning": True},
+...               "evidence": {"seconds": 12.4, "limit": 10}})
+'西 刘洋 超时（已确认）：警告；用时 12.4 秒，限时 10 秒'
+>>> zh.event({"kind": "no_such_event", "data": {"seat": "S"}})
+'no_such_event'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from referee.catalogue import fill, has, say, speaks, word
+from referee.table.kinds import name as kind_name
+
+SUIT_FACES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SEAT_KEYS = ("seat", "dealer", "first", "first_bidder", "leader", "to", "loser")
+# An event whose data says so is told by another sentence of the catalogue: ``passed`` -> ``passed_forfeit``.
+VARIANTS = (("forfeit", "_forfeit"), ("sat_out", "_sat_out"), ("first_bid_three", "_first"))
+
+
+def face(card: str, lang: str) -> str:
+    """A card as a person reads it: ``SQ`` -> ``♠Q``, ``HT`` -> ``♥10``, ``BJ`` -> 大王 / big joker.
+
+    >>> face("HT", "zh"), face("LJ", "zh"), face("LJ", "en"), face("??", "en")
+    ('♥10', '小王', 'little joker', '??')
+    """
+    if card in ("BJ", "LJ"):
+        return word(lang, f"card.{card}")
+    if len(card) == 2 and card[0] in SUIT_FACES:
+        return SUIT_FACES[card[0]] + ("10" if card[1] == "T" else card[1])
+    return card
+
+
+def _number(x: Any) -> str:
+    """A number as a person writes it: 12.0 -> 12, 12.40 -> 12.4."""
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+class Sentences:
+    """Sentences in ``lang`` for a table of ``game`` (``tractor``, ``guandan``, ``sandayi``) seating ``players``."""
+
+    def __init__(self, lang: str, game: str = "tractor", players: Mapping[str, str | None] | None = None):
+        self.lang, self.game = lang, game
+        self.players = {s: p for s, p in (players or {}).items() if p}
+
+    def __repr__(self) -> str:
+        return f"Sentences({self.lang!r}, {self.game!r}, {self.players!r})"
+
+    def _say(self, key: str, **values: Any) -> str:
+        return say(self.lang, key, **values)
+
+    def _word(self, section: str, key: Any, default: str | None = None) -> str:
+        return word(self.lang, f"{section}.{key}", default if default is not None else str(key))
+
+    # -- values -------------------------------------------------------------------------------------
+    def seat(self, seat: Any) -> str:
+        if seat is None:
+            return self._word("word", "undecided")
+        name = self._word("seat", seat)
+        player = self.players.get(seat)
+        return self._say("word.player", seat=name, player=player) if player else name
+
+    def seats(self, seats: list) -> str:
+        return self._word("word", "list").join(self.seat(s) for s in seats)
+
+    def cards(self, cards: Any) -> str:
+        if isinstance(cards, str):
+            return face(cards, self.lang)
+        return " ".join(face(c, self.lang) for c in cards) if isinstance(cards, list) else _number(cards)
+
+    def flag_no(self, flag: Any) -> str:
+        text = str(flag)
+        return self._say("word.flag_no", n=text[1:] if text[:1] in ("f", "v") and text[1:].isdigit() else text)
+
+    def team(self, team: Any) -> str:
+        return self._word("team", team)
+
+    def by_team(self, values: Mapping) -> str:
+        return self._word("word", "sep").join(f"{self.team(t)} {v}" for t, v in values.items())
+
+    def by_seat(self, values: Mapping, signed: bool = True) -> str:
+        return self._word("word", "sep").join(f"{self.seat(s)} {v:+g}" if signed else f"{self.seat(s)} {v:g}"
+                                              for s, v in values.items())
+
+    def players_line(self, players: Mapping) -> str:
+        return self._word("word", "sep").join(self._say("word.player", seat=self._word("seat", s), player=n)
+                                              for s, n in players.items())
+
+    # -- events -------------------------------------------------------------------------------------
+    def _template(self, kind: str, data: Mapping) -> str | None:
+        variant = kind + next((suffix for key, suffix in VARIANTS if data.get(key)), "")
+        if kind == "ready" and data.get("minutes_late"):
+            variant = "ready_late"
+        if kind == "hand_started" and data.get("dealer") is None:
+            variant = "hand_started_first"
+        if kind == "game_won" and "games" not in data:
+            variant = "game_won_by"
+        if kind == "rejected" and speaks(str(data.get("reason", "")), self.lang):
+            variant = "rejected_why"
+        for key in (f"event.{self.game}.{variant}", f"event.{self.game}.{kind}", f"event.{variant}", f"event.{kind}"):
+            if has(self.lang, key):
+                return key
+        return None
+
+    def event(self, e: Mapping) -> str:
+        """One event as a sentence; a kind the catalogue does not know yet is shown by its name."""
+        kind, data = e.get("kind", ""), dict(e.get("data") or {})
+        key = self._template(kind, data)
+        if key is None:
+            return str(kind)
+        return fill(self.lang, key, _Missing(self._values(kind, data)))
+
+    def _values(self, kind: str, data: Mapping) -> dict[str, Any]:
+        values: dict[str, Any] = {k: _number(v) if isinstance(v, float) else v for k, v in data.items()}
+        for key in SEAT_KEYS:
+            if key in data:
+                values[key] = self.seat(data[key])
+        for key in ("cards", "card"):
+            if key in data:
+                values[key] = self.cards(data[key])
+        for key in ("finish", "seats"):
+            if isinstance(data.get(key), list):
+                values[key] = self.seats(data[key])
+        for key in ("scores", "totals", "points"):
+            if isinstance(data.get(key), dict):
+                values[key] = self.by_seat(data[key], signed=key != "points")
+        if isinstance(data.get("levels"), dict):
+            values["levels"] = self.by_team(data["levels"])
+        if isinstance(data.get("games"), dict):
+            values["games"] = self.by_team(data["games"])
+        if "team" in data:
+            values["team"] = self.team(data["team"])
+        if "kind" in data:
+            values["kind"] = kind_name(data["kind"], self.lang)
+        if "flag" in data:
+            values["flag"] = self.flag_no(data["flag"])
+        for key, section in (("by", "by"), ("winner", "winner"), ("how", "how"), ("topic", "topic")):
+            if key in data:
+                values[key] = self._word(section, data[key])
+        if kind == "bid":
+            values["bid"] = self._word("bid", data.get("bid"))
+        if kind == "assigned":
+            values["players"] = self.players_line(data.get("players") or {})
+        if kind == "kitty_taken":
+            values["trump"] = self._word("suit", data["trump"]) if data.get("trump") else self._word("word", "undecided")
+        if kind == "trump_named":
+            values["suit"] = self._word("suit", data.get("suit") or "none")
+        if kind == "hand_scored" and self.game == "tractor":
+            values["result"] = self.result(data)
+        if kind == "reported":
+            values["play"] = self._word("report", "play" if data.get("play") else "no_play")
+        if kind == "flag_raised":
+            values["text"] = self.flag(data)
+        if "exchanges" in data:
+            values["exchanges"] = self._word("word", "sep").join(
+                self._say("event.exchange", giver=self.seat(x.get("from")), receiver=self.seat(x.get("to")),
+                          card=self.cards(x.get("card", ""))) for x in data["exchanges"])
+        if "ahead" in data:
+            values["ahead"] = (self._say("event.guandan.ahead", team=self.team(data["ahead"])) if data["ahead"]
+                               else self._word("event.guandan", "level_tie"))
+        return values
+
+    def result(self, data: Mapping) -> str:
+        if data.get("replay"):
+            return self._say("result.replay")
+        side, n = data.get("side"), data.get("levels", 0)
+        if side == "dealer":
+            return self._say("result.dealer", n=n)
+        return self._say("result.defenders_up", n=n) if n else self._say("result.defenders")
+
+    # -- flags, violations, commands ------------------------------------------------------------------
+    def flag(self, f: Mapping) -> str:
+        """What a flag asks of the referee (a flag of ``state``, or a ``flag_raised`` event's data)."""
+        kind = f.get("kind", "")
+        key = f"flag.{kind}" if has(self.lang, f"flag.{kind}") else "flag.other"
+        return self._say(key, seat=self.seat(f.get("seat")), cards=self.cards(list(f.get("cards") or [])),
+                         kind=kind_name(kind, self.lang))
+
+    def violation(self, v: Mapping) -> str:
+        ev = v.get("evidence") or {}
+        where = ""
+        if "hand" in ev and ev.get("trick"):
+            where = self._say("violation.where", hand=ev["hand"], trick=ev["trick"])
+        elif "hand" in ev:
+            where = self._say("violation.where_hand", hand=ev["hand"])
+        items = []
+        if "seconds" in ev:
+            items.append(self._say("violation.seconds", s=f"{ev['seconds']:.1f}".removesuffix(".0")))
+        if "limit" in ev:
+            items.append(self._say("violation.limit", s=_number(ev["limit"])))
+        if ev.get("cards"):
+            items.append(self._say("violation.cards", cards=self.cards(list(ev["cards"]))))
+        if "fouls" in ev and "limit" not in ev:
+            items.append(self._say("violation.fouls", fouls=ev["fouls"], limit=ev.get("limit", "?")))
+        values = {"seat": self.seat(v.get("seat")), "kind": kind_name(v.get("kind", ""), self.lang),
+                  "status": self._word("status", v.get("status")), "where": where,
+                  "penalty": self.penalty(v.get("penalty") or {})}
+        if items:
+            return self._say("violation.line_evidence", evidence=self._word("word", "sep").join(items), **values)
+        return self._say("violation.line", **values)
+
+    def penalty(self, p: Mapping) -> str:
+        parts = []
+        if p.get("warning"):
+            parts.append(self._say("penalty.warning"))
+        if p.get("points"):
+            parts.append(self._say("penalty.points", n=p["points"]))
+        if p.get("levels"):
+            parts.append(self._say("penalty.levels", n=p["levels"]))
+        if p.get("deal"):
+            parts.append(self._say("penalty.deal"))
+        if p.get("forfeit"):
+            parts.append(self._say("penalty.forfeit", what=self._word("penalty", p["forfeit"])))
+        if p.get("foul"):
+            parts.append(self._say("penalty.foul"))
+        text = str(p.get("text") or "")
+        if not parts and text:
+            parts.append(text if speaks(text, self.lang) else self._say("penalty.by_rules"))
+        return self._word("word", "sep").join(parts) or self._say("penalty.none")
+
+    def command(self, p: Mapping) -> str:
+        """A command sent to the table (``commands`` payload) as the words of the timeline and the console."""
+        command = p.get("command", "")
+        if not has(self.lang, f"command.{command}"):
+            return str(command)
+        return fill(self.lang, f"command.{command}", _Missing({
+            "players": self.players_line(p.get("players") or {}), "rulebook": p.get("rulebook"),
+            "flag": self.flag_no(p.get("flag")), "cards": self.cards(list(p.get("cards") or [])),
+            "entry": p.get("entry"), "seat": self.seat(p.get("seat")),
+            "kind": kind_name(p.get("kind", ""), self.lang),
+            "play": self._word("report", "play" if p.get("play") else "no_play")}))
+
+
+class _Missing(dict):
+    """Values of a sentence; one the data lacks (an older or a newer table) reads ``?``, never a brace."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+__all__ = ["Sentences", "face"]

@@ -1,0 +1,195 @@
+"""The catalogue (``referee/catalogue``) against every kind the code can emit, found by reading the code itself
+(its syntax tree): every event a table emits (``_event("kind", ...)``), every flag and violation kind (``_flag``,
+``_violation``, the engines' ``Ruling``s, the rulebooks' fouls), every command the table takes (its schema),
+every console action the audit log records and every refusal of the tournament (all three systems). Each has
+its sentence in both languages, with the placeholders its data fills; and the catalogue holds nothing that
+nothing says."""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from referee import rulebooks
+from referee.catalogue import FILES, CatalogueError, catalogues, check, entries, load, placeholders
+
+ROOT = Path(__file__).resolve().parents[1]
+LANGS = ("zh", "en")
+
+
+def calls(folder: str, name: str):
+    """Every call of ``name`` (a function or a method) in the Python files under ``folder``: (path, node)."""
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                f = node.func
+                if (f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)) == name:
+                    yield path.relative_to(ROOT), node
+
+
+def literal(node: ast.Call, index: int) -> str | None:
+    args = node.args
+    if len(args) > index and isinstance(args[index], ast.Constant) and isinstance(args[index].value, str):
+        return args[index].value
+    return None
+
+
+def dict_keys(node: ast.AST) -> set[str] | None:
+    """The keys of a dict literal, or of ``a | b`` of them; None when any part is not a literal."""
+    if isinstance(node, ast.Dict):
+        keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+        return keys if len(keys) == len(node.keys) else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left, right = dict_keys(node.left), dict_keys(node.right)
+        return None if left is None or right is None else left | right
+    if isinstance(node, ast.IfExp):
+        a, b = dict_keys(node.body), dict_keys(node.orelse)
+        return None if a is None or b is None else a | b
+    return None
+
+
+def section(name: str, lang: str = "zh") -> set[str]:
+    return {k[len(name) + 1:] for k in entries(lang) if k.startswith(name + ".")}
+
+
+# ---------------------------------------------------------------- the catalogue itself
+
+
+def test_both_catalogues_load_with_the_same_keys_and_placeholders():
+    loaded = catalogues()
+    assert set(loaded) == set(LANGS)
+    assert len(loaded["zh"]) > 200
+    shared = {k for k in loaded["zh"] if not k.startswith("board.")}
+    assert shared == set(loaded["en"])
+    for key in shared:
+        assert placeholders(key, loaded["zh"][key]) == placeholders(key, loaded["en"][key]), key
+
+
+def test_a_catalogue_that_breaks_the_rules_does_not_load(tmp_path):
+    zh, en = dict(catalogues()["zh"]), dict(catalogues()["en"])
+    with pytest.raises(CatalogueError, match="en.toml: missing \\['event.trick_won'\\]"):
+        check({"zh": zh, "en": {k: v for k, v in en.items() if k != "event.trick_won"}})
+    with pytest.raises(CatalogueError, match="event.trick_won: zh-CN.toml has \\['points', 'seat', 'trick'\\]"):
+        check({"zh": zh, "en": en | {"event.trick_won": "trick {trick} won by {seat}"}})
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[event]\ntrick_won = "{points:.1f}"\n', encoding="utf-8")
+    with pytest.raises(CatalogueError, match="write \\{name\\} only"):
+        load(bad)
+    bad.write_text("[event]\ntrick_won = 3\n", encoding="utf-8")
+    with pytest.raises(CatalogueError, match="event.trick_won: 3 is not a sentence"):
+        load(bad)
+
+
+def test_chinese_holds_chinese_and_english_none():
+    """Every Chinese entry that says something in words is Chinese; no English entry holds a Chinese character."""
+    import re
+
+    cjk = re.compile(r"[\u4e00-\u9fff]")
+    for key, text in entries("en").items():
+        assert not cjk.search(text), f"en.toml {key}: {text!r}"
+    latin_words = re.compile(r"[A-Za-z]{3,}")
+    proper = {"cardtable", "classic", "deck", "CSV", "XLSX", "HTML", "JSON", "KiB", "Ctrl"}
+    for key, text in entries("zh").items():
+        found = set(latin_words.findall(placeholders_removed(text))) - proper
+        assert not found, f"zh-CN.toml {key}: {text!r} has English {found}"
+
+
+def placeholders_removed(text: str) -> str:
+    import re
+
+    return re.sub(r"\{[a-z_]+\}", "", text)
+
+
+# ---------------------------------------------------------------- events
+
+
+def emitted_events() -> dict[str, list[set[str] | None]]:
+    """Every event kind a table emits, with the data keys of each call (None where the data is not a literal)."""
+    found: dict[str, list[set[str] | None]] = defaultdict(list)
+    for _, node in calls("referee/table", "_event"):
+        kind = literal(node, 0)
+        if kind is None:
+            continue
+        found[kind].append(dict_keys(node.args[1]) if len(node.args) > 1 else set())
+    return found
+
+
+DERIVED = {"result"}  # placeholders the sentences compute from the data (referee.table.sentences)
+
+
+def test_every_event_a_table_emits_has_its_sentence():
+    events = emitted_events()
+    assert {"play_accepted", "trick_won", "passed", "tribute_paid", "game_scored", "foul_counted", "rejected"} <= set(events)
+    games = ("guandan", "sandayi")
+    for lang in LANGS:
+        said = section("event", lang)
+        for kind, sites in events.items():
+            keys = [k for k in said if k == kind or k.startswith(kind + "_") or any(k == f"{g}.{kind}" for g in games)]
+            assert kind in said or any(k.endswith("." + kind) for k in said), f"{lang}: no sentence for event {kind}"
+            known = [s for s in sites if s is not None]
+            if not known or len(known) < len(sites):
+                continue
+            data = set().union(*known) | DERIVED
+            for key in keys:
+                missing = placeholders(key, entries(lang)[f"event.{key}"]) - data
+                assert not missing, f"event.{key} asks for {missing}; the table's data has {sorted(data)}"
+
+
+def test_the_catalogue_tells_no_event_that_nothing_emits():
+    events = set(emitted_events())
+    helpers = {"exchange", "guandan.ahead", "guandan.level_tie"}
+    for key in section("event"):
+        kind = key.split(".")[-1]
+        base = next((k for k in sorted(events, key=len, reverse=True) if kind == k or kind.startswith(k + "_")), None)
+        assert key in helpers or base is not None, f"event.{key}: no table emits {kind}"
+
+
+# ---------------------------------------------------------------- flags and violations
+
+
+def violation_kinds() -> set[str]:
+    kinds = set()
+    for name, index in (("_violation", 1), ("_flag", 1), ("Ruling", 0), ("Foul", 1)):
+        for _, node in calls("referee", name):
+            kind = literal(node, index)
+            if kind is not None:
+                kinds.add(kind)
+    for book in rulebooks.names():
+        kinds |= set(getattr(rulebooks.load(book), "sections", {}).get("fouls", {}).get("kinds", []))
+    return kinds
+
+
+def test_every_flag_and_violation_kind_has_its_name():
+    kinds = violation_kinds()
+    assert {"overtime", "revoke", "illegal_tribute", "tribute_not_largest", "talking", "unsure", "early_pickup"} <= kinds
+    for lang in LANGS:
+        assert kinds <= section("kind", lang), f"{lang}: no name for {sorted(kinds - section('kind', lang))}"
+    assert section("kind") <= kinds, f"named but never raised: {sorted(section('kind') - kinds)}"
+
+
+def test_every_flag_kind_has_its_sentence():
+    flags = {literal(node, 1) for _, node in calls("referee/table", "_flag")} - {None}
+    assert {"unsure", "impossible", "out_of_turn", "exposed_card", "early_pickup"} == flags
+    for lang in LANGS:
+        assert flags <= section("flag", lang)
+        for kind in flags:
+            assert placeholders(kind, entries(lang)[f"flag.{kind}"]) <= {"seat", "cards", "kind"}
+
+
+# ---------------------------------------------------------------- commands
+
+
+def test_every_command_the_table_takes_has_its_words():
+    schema = json.loads((ROOT / "referee/table/schemas/commands.json").read_text(encoding="utf-8"))
+    commands = set(schema["properties"]["command"]["enum"])
+    assert {"assign", "amend", "correct", "foul"} <= commands
+    for lang in LANGS:
+        assert commands <= section("command", lang), sorted(commands - section("command", lang))
+
+
+def test_the_files_are_where_the_catalogue_says():
+    assert all((ROOT / "referee/catalogue" / f).is_file() for f in FILES.values())
