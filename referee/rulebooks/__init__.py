@@ -19,6 +19,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from referee.rulebooks.shapes import Shape, tiers
+
 HERE = Path(__file__).parent
 
 
@@ -51,6 +53,15 @@ class Follow:
     order: tuple[str, ...]
     outranked_frees_choice: bool = False
     carve: str = "ranks"  # "ranks" | "cards"
+    # lead format (w, n) -> its follows in the seed's order: tiers of equal shapes (shapes.tiers)
+    listed: Mapping[tuple[int, int], tuple[tuple[Shape, ...], ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        measures = {"tractor", "width", "length", "size", "fit", "compact"}
+        if self.components not in ("units", "connected") or self.carve not in ("ranks", "cards"):
+            raise ValueError(f"[follow] components is units or connected and carve ranks or cards, not {self.components!r}, {self.carve!r}")
+        if not set(self.order) <= measures:
+            raise ValueError(f"[follow] order names {sorted(set(self.order) - measures)}; known: {sorted(measures)}")
 
 
 @dataclass(frozen=True)
@@ -223,6 +234,7 @@ def _tractor(raw: dict[str, Any]) -> Rulebook:
         levels[key] = tuple(tuple(band) for band in levels[key])
     follow = dict(raw["follow"])
     follow["order"] = tuple(follow["order"])
+    follow["listed"] = MappingProxyType({_format(k): tiers(_format(k), v) for k, v in follow.get("listed", {}).items()})
     return Rulebook(
         id=raw["id"],
         game=raw["game"],

@@ -17,8 +17,13 @@ ranks first must be met by the play".
 - ``components = "connected"`` (seed 003 §6): connected blocks of adjacent ranks of
   two or more identical cards (66 7777 is one block of six), at most as many cards as
   the lead, ranked by size, then by how well their widths fit the lead's, then by
-  fewer ranks (QQQQ 9999 before QQQQ 8899 before QQJJ 8899). Once a play in the trick has a format that outranks the lead's (a bomb on a
+  fewer ranks (003 6(3) A, B: 223344 before 223333 before 22333+散牌 before 223355).
+  Once a play in the trick has a format that outranks the lead's (a bomb on a
   two-pair tractor), that format ranks equal to the lead's own.
+- ``[follow.listed]``: a lead format whose follows the seed lists in order (003 6(3) C,
+  after a 地雷: 11223344 先于 “1112222+散牌” … 先于 QQQQ9999 先于 QQQQ 8899 …): the
+  lead's own format, then the listed shapes line by line; a hand placing none of them is
+  held to the general order.
 
 >>> t = Trumps.of("zhongkai-2010", "7", "H")
 >>> follow_ruling(t, Cards.parse("S5 S5 S5 SK D3"), Cards.parse("S9 S9"), Cards.parse("S5 SK"))
@@ -31,8 +36,9 @@ import random
 from functools import lru_cache
 
 from referee.cards import Cards
+from referee.rulebooks.shapes import Shape
 from referee.tractor.trumps import TRUMP, Trumps
-from referee.tractor.units import Holding, Placement, Unit, component_key, readings, unit_of
+from referee.tractor.units import Holding, Placement, Unit, component_key, place, readings, unit_of
 
 Budget = tuple  # units: sorted ((width, length), ...) left in the lead; connected: (cards left,)
 
@@ -131,6 +137,42 @@ class _Search:
         return out
 
 
+class _Listed:
+    """A lead whose follows the rulebook lists in the seed's order (``[follow] listed``, seed 003 6(3) C):
+    the lead's own format first, then the listed shapes tier by tier (a tier's shapes are equal
+    choices); a hand that places none of them is held to the general order (:class:`_Search`)."""
+
+    def __init__(self, general: _Search, lead: Unit):
+        self.general = general
+        own = Shape(((lead.width,) * lead.length,), 0, "the lead's own format")
+        self.tiers = ((own,), *general.t.rules.follow.listed[lead.kind])
+        self.memo: dict = {}
+
+    def tier(self) -> int | None:
+        """The first tier one of whose shapes the holding places, or None."""
+        key = self.general.h.key()
+        if key not in self.memo:
+            found = (i for i, tier in enumerate(self.tiers) if any(place(self.general.h, s.blocks) is not None for s in tier))
+            self.memo[key] = next(found, None)
+        return self.memo[key]
+
+    def best(self, budget: Budget) -> tuple:
+        i = self.tier()
+        return ("general", *self.general.best(budget)) if i is None else ("listed", i)
+
+    def witness(self, budget: Budget, rng: random.Random | None = None) -> list[Placement]:
+        i = self.tier()
+        if i is None:
+            return self.general.witness(budget, rng)
+        options = [p for s in self.tiers[i] if (p := place(self.general.h, s.blocks, rng)) is not None]
+        return rng.choice(options) if rng is not None else options[0]
+
+    def named(self) -> str:
+        """The seed's words for the shape the holding must meet, for a ruling."""
+        i = self.tier()
+        return "" if i is None else f" (the rulebook's follow order: {' or '.join(s.text for s in self.tiers[i])})"
+
+
 def lead_structure(trumps: Trumps, lead: Cards, declared: tuple[Unit, ...] | None = None) -> tuple[Unit, ...]:
     """The units of a lead: itself when one unit, else the declared or the lowest reading."""
     if declared:
@@ -144,7 +186,7 @@ def lead_structure(trumps: Trumps, lead: Cards, declared: tuple[Unit, ...] | Non
     return found[0]
 
 
-def _search(trumps: Trumps, cards: Cards, structure: tuple[Unit, ...], before: list[Cards]) -> tuple[_Search, Budget]:
+def _search(trumps: Trumps, cards: Cards, structure: tuple[Unit, ...], before: list[Cards]) -> tuple[_Search | _Listed, Budget]:
     lead_width = max(u.width for u in structure)
     equal: dict = {}
     if trumps.rules.follow.outranked_frees_choice and len(structure) == 1:
@@ -155,9 +197,10 @@ def _search(trumps: Trumps, cards: Cards, structure: tuple[Unit, ...], before: l
             if worse == lead_kind and better in played:
                 equal[(better[0],) * better[1]] = (lead_kind[0],) * lead_kind[1]
     search = _Search(trumps, Holding(trumps, cards), lead_width, equal)
-    if search.connected:
-        return search, (sum(len(u) for u in structure),)
-    return search, tuple(sorted(u.kind for u in structure))
+    budget = (sum(len(u) for u in structure),) if search.connected else tuple(sorted(u.kind for u in structure))
+    if len(structure) == 1 and structure[0].kind in trumps.rules.follow.listed:
+        return _Listed(search, structure[0]), budget
+    return search, budget
 
 
 def requirement(trumps: Trumps, cards: Cards, structure: tuple[Unit, ...], before: list[Cards] = ()) -> tuple:
@@ -204,7 +247,8 @@ def follow_ruling(
     if got == need:
         return None
     shown = " + ".join(_describe(p) for p in search.witness(budget))
-    return f"must play {shown} of {suit}"
+    named = search.named() if isinstance(search, _Listed) else ""
+    return f"must play {shown} of {suit}{named}"
 
 
 def _describe(placement: Placement) -> str:

@@ -15,6 +15,7 @@ Unit('S8 S8 S6 S6')
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -129,6 +130,30 @@ class Holding:
 
         for start in self.positions:
             yield from extend(start, cap, ())
+
+
+def place(holding: Holding, blocks: tuple[tuple[int, ...], ...], rng: random.Random | None = None) -> list[Placement] | None:
+    """Disjoint connected blocks of these widths (each in any order along its ranks), or None.
+
+    >>> h = Holding(Trumps.of("shaoguan-2023", "5", "H"), Cards.parse("SQ SQ SJ SJ SJ SJ S9 S9 S8 S8"))
+    >>> [[f"{c}x{w}" for c, w in p] for p in place(h, ((4,), (2, 2)))]
+    [['SJx4'], ['S8x2', 'S9x2']]
+    >>> place(h, ((4,), (4,))) is None
+    True
+    """
+    if not blocks:
+        return []
+    widths = sorted(blocks[0])
+    options = [p for p in holding.blocks(sum(widths)) if sorted(w for _, w in p) == widths]
+    if rng is not None:
+        rng.shuffle(options)
+    for placement in options:
+        holding.take(placement)
+        rest = place(holding, blocks[1:], rng)
+        holding.put_back(placement)
+        if rest is not None:
+            return [placement, *rest]
+    return None
 
 
 def unit_of(trumps: Trumps, cards: Cards) -> Unit | None:

@@ -260,3 +260,47 @@ def test_trick_winner_index_in_range(setup: Setup) -> None:
         assert win in range(4)
         assert trick_winner(table.t, plays) in range(4)
         table.leader = seats[win]
+
+
+# -- the follow list after a 地雷 (seed 003 6(3) C) --------------------------------------------
+
+
+@st.composite
+def bomb_tractor_follows(draw):
+    """A shaoguan hand long in the led side suit (spades, 4 decks) facing a 地雷 of two adjacent bombs."""
+    book = draw(st.sampled_from(("shaoguan-2023", "shaoguan-2023-nokitty")))
+    t = Trumps.of(book, "A", "H")
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    top = draw(st.sampled_from("5789TJQK"))
+    low = RANKS[RANKS.index(top) - 1]
+    lead = Cards.parse([f"S{top}"] * 4 + [f"S{low}"] * 4)
+    pool = [c for c in Decks(4).full() if c.suit == "S" and c.rank not in (top, low, "A", "2")]
+    hand = Cards(rng.sample(pool, draw(st.integers(9, 20))) + [Cards.parse("D3").distinct()[0]])
+    return t, hand, lead, rng
+
+
+@settings(max_examples=120, deadline=None)
+@given(bomb_tractor_follows())
+def test_the_listed_line_a_hand_can_play_is_the_only_legal_line(case) -> None:
+    """003 6(3) C: a follow built for the hand is legal; a play built from a line of the list is legal
+    exactly when its cards also hold the first line (or the 地雷 itself) that fits the hand, which the
+    play built from that first line always does."""
+    from referee.tractor.units import Holding, place
+
+    t, hand, lead, rng = case
+    play = legal_follow(t, hand, lead, rng)
+    assert follow_ruling(t, hand, lead, play) is None, (str(hand), str(play))
+    held = t.of_suit(hand, "S")
+    lines = [((4, 4),)] + [shape.blocks for tier in t.rules.follow.listed[(4, 2)] for shape in tier[:1]]
+    first = None
+    for i, blocks in enumerate(lines):
+        placed = place(Holding(t, held), blocks, rng)
+        if placed is None:
+            continue
+        first = i if first is None else first
+        chosen = Cards(c for p in placed for c, w in p for _ in range(w))
+        filler = rng.sample(list(held - chosen), 8 - len(chosen))
+        built = chosen + Cards(filler)
+        legal = follow_ruling(t, hand, lead, built) is None
+        assert legal == (place(Holding(t, built), lines[first]) is not None), (str(hand), i, first, str(built))
+        assert legal or i > first
