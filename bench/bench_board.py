@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import secrets
 import statistics
 import subprocess
 import sys
@@ -116,11 +117,11 @@ def measure(board: SimBoard, broker: Broker, rounds: int, rng: random.Random) ->
     """``rounds`` times: one MQTT round trip (the baseline), then one press; both one at a time,
     interleaved, so both meet the same load and the broker's autosaves."""
     box = Arrivals()
-    service = Connection(broker.url(f"table-{TABLE}"), "bench-service", clean_start=True)
+    service = Connection(broker.url(f"table-{TABLE}"), clean_start=True)
     service.subscribe(topic(TABLE, "board/in"), box)
     service.connect()
     service.wait_subscribed(5)
-    sender = Connection(broker.url(f"board-{TABLE}"), "bench-ping", clean_start=True).connect()
+    sender = Connection(broker.url("pinger"), clean_start=True).connect()  # the bridge is board-{TABLE}
     time.sleep(2.0)  # the bridge connects and synchronises with the board
     pings, presses = [], []
     for n in range(1, rounds + 1):
@@ -153,6 +154,8 @@ def main() -> int:
         work = Path(tmp)
         elf, sim = build(work / "build")
         users, acl = table_acl([TABLE])
+        users["pinger"] = secrets.token_urlsafe(18)  # the baseline's sender: a board's rights, its own user
+        acl += f"\nuser pinger\ntopic write {topic(TABLE, 'board/in')}\n"
         broker = Broker.start(work / "broker", users, acl)
         board = SimBoard(elf, sim, work / "tty-board", board_id=1)
         frames = frame_latencies(board, args.presses // 3, rng)

@@ -175,13 +175,13 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
-        users, acl = table_acl(tables)
+        users, acl = table_acl(tables, also={"bench-listener": "scoreboard"})  # the display is the scoreboard
         users["feeder"] = secrets.token_urlsafe(18)
         acl += "\nuser feeder\ntopic write cardtable/v1/tables/+/state\n"
         broker = Broker.start(workdir / "broker", users, acl)
         proc = None
         try:
-            feeder = Connection(broker.url("feeder"), "bench-feeder", clean_start=True).connect()
+            feeder = Connection(broker.url("feeder"), clean_start=True).connect()
             rngs = {t: random.Random(f"{args.seed}:{t}") for t in tables}
             states = {t: copy.deepcopy(STATE) for t in tables}
             for t in tables:  # every tile exists before the measurement
@@ -190,7 +190,7 @@ def main() -> int:
             feeder.flush(10)
             proc, url = serve(broker, workdir)
             mqtt, sse = Watch(), Watch()
-            listener = Connection(broker.url("scoreboard"), "bench-listener", clean_start=True)
+            listener = Connection(broker.url("bench-listener"), clean_start=True)
             listener.subscribe(subscription("state"), lambda tp, raw: mqtt.note(tp.split("/")[3], json.loads(raw)["seq"]))
             listener.connect()
             listener.wait_subscribed(10)

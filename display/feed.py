@@ -42,14 +42,13 @@ class Feed:
 
     def __init__(self, scoreboard_url: str, console_url: str, on_change: Callable[[Change], None] = lambda c: None,
                  reconnect_delay_s: tuple[float, float] = (0.1, 2.0)):
-        name = f"display-{uuid.uuid4().hex[:8]}"
         self.on_change = on_change
         self.hall = Hall()
         self._lock = threading.Lock()
         self._frames: dict[str, deque[dict]] = {}
         self._stop = threading.Event()
-        self.scoreboard = Connection(scoreboard_url, f"{name}-scoreboard", clean_start=True, reconnect_delay_s=reconnect_delay_s)
-        self.console = Connection(console_url, f"{name}-console", clean_start=True, reconnect_delay_s=reconnect_delay_s)
+        self.scoreboard = Connection(scoreboard_url, clean_start=True, reconnect_delay_s=reconnect_delay_s)
+        self.console = Connection(console_url, clean_start=True, reconnect_delay_s=reconnect_delay_s)
         # QoS 0: the sessions are clean, so QoS 1 would add an acknowledgement per message and keep
         # nothing across a reconnect; after one, the retained state, status, round and standings come again.
         for leaf in ("state", "status", "events", "violations"):

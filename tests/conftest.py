@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 import threading
-import uuid
 from pathlib import Path
 from typing import Callable
 
@@ -22,6 +21,9 @@ from referee.table.protocol import topic
 TABLES = ["t1", "t2"]
 SCOREBOARD = "scoreboard"
 CONSOLE = "console"
+# A user holds one connection at a time: tests that watch or command the tables while a display runs
+# (as the scoreboard and the console) do so as these.
+ALSO = {"scoreboard-2": "scoreboard", "console-2": "console"}
 WAIT_S = 5.0  # the longest a test waits for a message that must come
 TEST_RECONNECT_DELAY_S = (0.05, 0.5)
 
@@ -66,7 +68,7 @@ class Inbox:
 
 
 def start_broker(workdir: Path, tables: list[str] = TABLES) -> Broker:
-    users, acl = table_acl(tables, SCOREBOARD, CONSOLE)
+    users, acl = table_acl(tables, SCOREBOARD, CONSOLE, also=ALSO)
     try:
         return Broker.start(workdir, users, acl)
     except BrokerError as e:
@@ -95,18 +97,26 @@ def inbox() -> Callable[[], Inbox]:
 
 
 @pytest.fixture
-def connect(broker, request):
+def connect(broker):
     """``connect(user, client_id=None, *, on=broker, start=True, **Connection kwargs)``: a client
     of ``on`` as ``user`` (a persistent session unless ``clean_start=True``), connected unless
-    ``start=False``, closed after the test."""
+    ``start=False``, closed after the test. The broker makes the client id the user's name
+    whatever ``client_id`` asks, so a user holds one connection at a time, and its session is
+    shared by every test of the module: the test's first persistent connection of a user
+    starts from no session."""
     made: list[Connection] = []
+    fresh: set[tuple[int, str]] = set()
 
     def make(user: str, client_id: str | None = None, *, on: Broker | None = None, start: bool = True,
              **kwargs) -> Connection:
         b = on or broker
         kwargs.setdefault("reconnect_delay_s", TEST_RECONNECT_DELAY_S)
-        cid = client_id or f"{user}-{request.node.name}-{uuid.uuid4().hex[:6]}"
-        conn = Connection(b.url(user), cid, **kwargs)
+        live = [c for c in made if c.address.port == b.port and c.address.username == user and not c._closed]
+        assert not live, f"{user} is connected already in this test: close that connection first (the broker would take it over)"
+        if not kwargs.get("clean_start") and (id(b), user) not in fresh:
+            Connection(b.url(user), clean_start=True).connect().close(flush_timeout=0)
+        fresh.add((id(b), user))
+        conn = Connection(b.url(user), client_id, **kwargs)
         made.append(conn)
         if start:
             conn.connect()
@@ -119,7 +129,7 @@ def connect(broker, request):
 
 class TableWatch:
     """Everything a console sees of one table, decoded, with waits on it. A handler for a
-    subscription of the caller's, or (given a broker) connected as the console by itself."""
+    subscription of the caller's, or (given a broker) connected as the scoreboard by itself."""
 
     def __init__(self, table: str, broker: Broker | None = None, wait_s: float = WAIT_S):
         self.table, self.wait_s = table, wait_s
@@ -127,7 +137,7 @@ class TableWatch:
         self.messages: list[tuple[str, dict]] = []
         self.conn: Connection | None = None
         if broker is not None:
-            self.conn = Connection(broker.url(CONSOLE), f"watch-{table}-{uuid.uuid4().hex[:6]}", clean_start=True)
+            self.conn = Connection(broker.url(SCOREBOARD), clean_start=True)  # the console's user is the test's
             self.conn.subscribe(topic(table, "state").rsplit("/", 1)[0] + "/#", self)
             self.conn.connect()
             assert self.conn.wait_subscribed(wait_s)

@@ -93,7 +93,7 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
     cap, live = open_source(source, size)
     boot = clock()
     ids = Ids(name or f"cam-{table}", format(int(boot), "x"))
-    conn = Connection(broker, f"{ids.name}-{ids.boot}").connect()
+    conn = Connection(broker).connect()  # its client id: the camera's user name
     tracker = Tracker(settle_s=settle_s, decks=decks)
     calibration, last_at, sent, warned = None, None, 0, False
     try:

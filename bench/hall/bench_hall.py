@@ -184,21 +184,21 @@ def part_path(args, workdir: Path) -> None:
 
     model = Model(threads=1) if model_ready() else None
     tables = ["t01"]
-    users, acl = table_acl(tables)
+    users, acl = table_acl(tables, also={"bench-listener": "console", "players-t01": "console"})  # one connection a user
     broker = Broker.start(workdir / "broker1", users, acl)
     display, procs = None, []
     try:
         display, url = serve(broker, workdir)  # first: it starts within its deadline on a busy machine
         procs = start_services(broker, tables, workdir)
         arrived, states = Watch(), Watch()
-        listener = Connection(broker.url("console"), "bench-listener", clean_start=True)
+        listener = Connection(broker.url("bench-listener"), clean_start=True)
         listener.subscribe(subscription("observed"), lambda tp, raw: arrived.note(tp.split("/")[3], json.loads(raw)["id"]))
         listener.subscribe(subscription("state"), lambda tp, raw: states.note(tp.split("/")[3], json.loads(raw)["seq"]))
         listener.connect()
         listener.wait_subscribed(10)
-        sim = Seeing("t01", RULEBOOK, broker.url("console"), hands=1, seed=args.seed, speed=0.0, model=model,
+        sim = Seeing("t01", RULEBOOK, broker.url("players-t01"), hands=1, seed=args.seed, speed=0.0, model=model,
                      camera=broker.url("camera-t01"), board=broker.url("board-t01"), wait_s=30.0,
-                     console=broker.url("console"))
+                     console=broker.url("players-t01"))
         with sync_playwright() as p:
             threading.Thread(target=sim.play, daemon=True).start()
             browser, page = browser_page(p, url, 1)
@@ -239,7 +239,7 @@ def part_scale(args, workdir: Path) -> int:
 
     steps = [int(x) for x in args.steps.split(",")]
     tables = [f"t{i:02d}" for i in range(1, max(steps) + 1)]
-    users, acl = table_acl(tables)
+    users, acl = table_acl(tables, also={f"players-{t}": "console" for t in tables})  # one connection a user
     broker = Broker.start(workdir / "broker2", users, acl)
     display, procs, best = None, [], 0
     print(f"2. tables publishing observed directly, plays at people's pace; {args.window:g} s per step; ms")
@@ -250,7 +250,7 @@ def part_scale(args, workdir: Path) -> int:
         with sync_playwright() as p:
             browser, page = browser_page(p, url, len(tables))
             for n in steps:
-                sims = [Timed(t, RULEBOOK, broker.url("console"), hands=10**6, seed=args.seed + i, speed=1.0,
+                sims = [Timed(t, RULEBOOK, broker.url(f"players-{t}"), hands=10**6, seed=args.seed + i, speed=1.0,
                               camera=broker.url(f"camera-{t}"), board=broker.url(f"board-{t}"), wait_s=60.0,
                               slow_chance=0.0, unsure_chance=0.0)
                         for i, t in enumerate(tables[:n])]

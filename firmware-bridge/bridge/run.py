@@ -57,7 +57,7 @@ class Bridge:
         """Connect to the broker, retrying until it answers; False when stopped first."""
         will = (self._topics["board/status"], encode("board/status", {"v": 1, "status": "offline"}), True)
         while not self.stop.is_set():
-            conn = Connection(self.broker_url, f"bridge-{self.table}", will=will, clean_start=True)
+            conn = Connection(self.broker_url, will=will, clean_start=True)
             conn.subscribe(self._topics["board/out"], self._on_board_out)
             try:
                 self.conn = conn.connect()

@@ -13,7 +13,7 @@ user), with the frame kept on ``frames`` when the tracker flags it.
 
 A play the table refused because it waited for the referee (a flag open at that moment) is sent
 again, with the same id, once the table's ``state`` shows no open flag: the camera reads the
-table's ``events`` and ``state`` as the scoreboard's user (``HALL_READER``) for that.
+table's ``events`` and ``state`` as a reader of its own (``HALL_READER``, a user with the scoreboard's rights) for that.
 
 Restarts: after each change the tracker's state is saved (``camera.state``) once what it emitted
 is acknowledged by the broker; a restarted camera goes on from there. A play's message id is the
@@ -165,12 +165,12 @@ class Camera:
             from vision.model import Model
 
             self.model = Model(threads=1)
-        self.conn = Connection(self.url, f"camera-{self.table}", clean_start=True).connect()
+        self.conn = Connection(self.url, clean_start=True).connect()
         reader = None
         if self.reader_url:
             from referee.table.protocol import topic
 
-            reader = Connection(self.reader_url, f"camera-reader-{self.table}", clean_start=True)
+            reader = Connection(self.reader_url, clean_start=True)
             reader.subscribe(topic(self.table, "events"), self._on_event)
             reader.subscribe(topic(self.table, "state"), self._on_state)
             reader.connect()

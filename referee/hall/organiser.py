@@ -37,7 +37,7 @@ class Organiser:
         self._started: set[tuple[str, float | None]] = set()
         self._paired = 0
         self._final = False
-        self.conn = Connection(console_url, f"hall-organiser-{uuid.uuid4().hex[:6]}", clean_start=True)
+        self.conn = Connection(console_url, clean_start=True)
         self.conn.subscribe("cardtable/v1/tables/+/state", self._on_state)
         self.conn.subscribe("cardtable/v1/tables/+/status", self._on_status)
 

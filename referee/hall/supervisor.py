@@ -111,7 +111,12 @@ class Supervisor:
             raise ValueError(f"{self.dir} is not empty: give --dir a new or empty directory")
         self.dir.mkdir(parents=True, exist_ok=True)
         os.environ[MARK] = str(self.dir)  # the broker and everything else started from here carry it
-        users, acl = table_acl([t.table for t in self.tables])
+        # One broker user per connection (the broker binds client ids to users): the demo's people
+        # (the organiser, each table's players and its camera's eyes on the table) have their own.
+        people = {"hall-organiser": "console"}
+        for t in self.tables:
+            people |= {f"players-{t.table}": "console", f"reader-{t.table}": "scoreboard"}
+        users, acl = table_acl([t.table for t in self.tables], also=people)
         self.broker = Broker.start(self.dir / "broker", users, acl)
         url = self.broker.url
         passwords = {"organiser": secrets.token_urlsafe(9), "referee": secrets.token_urlsafe(12)}
@@ -133,7 +138,7 @@ class Supervisor:
             self.children += self._table_children(t, i + 1, url)
         from referee.hall.organiser import Organiser
 
-        self.organiser = Organiser(self.tables, url("console"), self.dir / "tournament.db", self.opts.seed,
+        self.organiser = Organiser(self.tables, url("hall-organiser"), self.dir / "tournament.db", self.opts.seed,
                                    self.opts.hands, self.say)
         self.organiser.start()  # the tournament file exists before its service opens it
         for child in self.children:
@@ -169,12 +174,12 @@ class Supervisor:
             Child(f"{t.table}/camera", [*ct, "hall", "camera", "--table", t.table, "--rulebook", t.rulebook,
                                         "--dir", str(self.dir), "--seed", str(seed), "--see", self.sight],
                   logs / f"{t.table}-camera.log",
-                  env={"HALL_CAMERA": url(f"camera-{t.table}"), "HALL_READER": url("scoreboard")}),
+                  env={"HALL_CAMERA": url(f"camera-{t.table}"), "HALL_READER": url(f"reader-{t.table}")}),
             Child(f"{t.table}/players", [*ct, "hall", "player", "--table", t.table, "--rulebook", t.rulebook,
                                          "--dir", str(self.dir), "--seed", str(seed), "--speed", str(self.opts.speed),
                                          "--slow", str(self.opts.slow)],
                   logs / f"{t.table}-players.log",
-                  env={"HALL_READER": url("scoreboard"), "HALL_CONSOLE": url("console")}),
+                  env={"HALL_READER": url(f"players-{t.table}"), "HALL_CONSOLE": url(f"players-{t.table}")}),
         ]
 
     def _wait_ready(self) -> None:

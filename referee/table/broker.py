@@ -102,7 +102,7 @@ def board_user(table: str) -> str:
 
 def table_acl(
     tables: list[str], scoreboard_user: str = "scoreboard", console_user: str = "console",
-    tournament_user: str = "tournament",
+    tournament_user: str = "tournament", also: dict[str, str] | None = None,
 ) -> tuple[dict[str, str], str]:
     """Users (name -> a fresh random password) and the mosquitto ACL text of the hall's policy.
 
@@ -110,7 +110,21 @@ def table_acl(
     ``observed`` and ``frames`` (the pictures kept for a flagged read), the board bridge writes
     ``board/in`` and its presence ``board/status`` and reads ``board/out``. The scoreboard reads every table and the tournament;
     the console reads everything and writes every table's ``commands``; the tournament service
-    reads every table's ``events`` and writes the tournament topics."""
+    reads every table's ``events`` and writes the tournament topics.
+
+    The broker makes every user's client id its name (``use_username_as_clientid``), so a user
+    holds one connection at a time and no user can take over another's session. ``also`` adds
+    users with the rights of a central role (name -> ``scoreboard``, ``console`` or
+    ``tournament``) for a second program of that kind, e.g. a second display.
+
+    >>> print(table_acl(["t1"], also={"display-2": "scoreboard"})[1].split("user display-2")[1].strip())
+    topic read cardtable/v1/tables/#
+    topic read cardtable/v1/tournament/#
+    >>> table_acl(["t1"], also={"x": "referee"})
+    Traceback (most recent call last):
+    ...
+    ValueError: user x: unknown role 'referee'; roles: console, scoreboard, tournament
+"""
     for table in tables:
         if not table or any(c in table for c in "/+#\0") or any(c.isspace() for c in table):
             raise ValueError(f"bad table name {table!r}: no '/', '+', '#' or spaces")
@@ -126,9 +140,16 @@ def table_acl(
         blocks.append((board_user(t), [f"topic write {topic(t, 'board/in')}",
                                        f"topic write {topic(t, 'board/status')}",
                                        f"topic read {topic(t, 'board/out')}"]))
-    blocks.append((scoreboard_user, [f"topic read {TABLES}/#", f"topic read {TOURNAMENTS}/#"]))
-    blocks.append((console_user, [f"topic read {ROOT}/#", f"topic write {TABLES}/+/commands"]))
-    blocks.append((tournament_user, [f"topic read {TABLES}/+/events", f"topic read {TABLES}/+/state", f"topic write {TOURNAMENTS}/#"]))
+    central = {"scoreboard": [f"topic read {TABLES}/#", f"topic read {TOURNAMENTS}/#"],
+               "console": [f"topic read {ROOT}/#", f"topic write {TABLES}/+/commands"],
+               "tournament": [f"topic read {TABLES}/+/events", f"topic read {TABLES}/+/state",
+                              f"topic write {TOURNAMENTS}/#"]}
+    roles = {scoreboard_user: "scoreboard", console_user: "console", tournament_user: "tournament"}
+    for name, role in (also or {}).items():
+        if role not in central:
+            raise ValueError(f"user {name}: unknown role {role!r}; roles: {', '.join(sorted(central))}")
+        roles[name] = role
+    blocks += [(name, central[role]) for name, role in roles.items()]
     names = [name for name, _ in blocks]
     if len(set(names)) != len(names):
         raise ValueError(f"user names collide: {names}")
@@ -311,6 +332,7 @@ class Broker:
             f"persistence_file {self.db_path.name}",
             f"autosave_interval {AUTOSAVE_S}",
             f"max_queued_messages {MAX_QUEUED_MESSAGES}",
+            "use_username_as_clientid true",  # a user holds only its own session: none takes over another's
             "set_tcp_nodelay true",  # small messages go out at once (Nagle would hold them ~40 ms)
             f"log_dest file {self.log_path}",
             "log_type error",

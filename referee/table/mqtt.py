@@ -5,7 +5,9 @@ No business logic here: topics and payloads belong to the callers. What it adds 
 - ``mqtt://user:password@host:port`` URLs;
 - MQTT 5 with a persistent session by default (``clean_start=False`` and a session that does not
   expire), so the broker keeps the subscriptions of a fixed ``client_id`` and queues QoS 1
-  messages for it while it is away, also across a broker restart when persistence is on;
+  messages for it while it is away, also across a broker restart when persistence is on; the
+  client id is the user name unless given (the hall's broker makes it the user name anyway, so
+  that no user can take over another's session: a user holds one connection at a time);
 - ``connect()`` that returns once connected, or raises (refused, or nothing within a timeout);
 - automatic reconnect with a bounded back-off, and QoS 1 publishing that queues in memory while
   the broker is away and is sent on reconnect (paho keeps unacknowledged QoS > 0 messages, with no
@@ -34,6 +36,7 @@ import logging
 import socket
 import threading
 import time
+import uuid
 from collections import deque
 from dataclasses import dataclass
 from typing import Callable
@@ -107,7 +110,7 @@ class Connection:
     def __init__(
         self,
         url: str,
-        client_id: str,
+        client_id: str | None = None,
         *,
         will: Will | None = None,
         clean_start: bool = False,
@@ -119,7 +122,7 @@ class Connection:
         manual_ack: bool = False,
     ):
         self.address = parse_url(url)
-        self.client_id = client_id
+        self.client_id = client_id or self.address.username or f"cardtable-{uuid.uuid4().hex[:12]}"
         self.clean_start = clean_start
         self.birth = birth
         self.connect_timeout_s = connect_timeout_s
@@ -142,7 +145,7 @@ class Connection:
         self.connects = 0  # successful (re)connections so far
         self.refused_publishes: list[tuple[int, ReasonCode]] = []  # (mid, reason) from v5 PUBACKs
 
-        c = Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=MQTTv5, manual_ack=manual_ack)
+        c = Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=MQTTv5, manual_ack=manual_ack)
         if self.address.username is not None:
             c.username_pw_set(self.address.username, self.address.password)
         if will is not None:

@@ -172,19 +172,21 @@ class Simulator:
     # -- connections -----------------------------------------------------------------------------
 
     def _connect(self) -> None:
-        reader = Connection(self.urls["reader"], f"sim-reader-{self._run}", clean_start=True)
+        reader = Connection(self.urls["reader"], clean_start=True)
         reader.subscribe(topic(self.table, "state"), self.watch.on_state)
         reader.subscribe(topic(self.table, "events"), self.watch.on_events)
         reader.subscribe(topic(self.table, "violations"), self.watch.on_violations)
         self._conns["reader"] = reader.connect()
         if not reader.wait_subscribed(self.wait_s):
             raise SimulationError("the broker did not acknowledge the subscriptions")
-        for role in ("camera", "board", "console"):
-            if self.urls[role]:
-                self._conns[role] = Connection(self.urls[role], f"sim-{role}-{self._run}", clean_start=True).connect()
+        for role in ("camera", "board", "console"):  # one connection per user: the broker binds it to the user
+            url = self.urls[role]
+            if url:
+                same = [c for r, c in self._conns.items() if self.urls[r] == url]
+                self._conns[role] = same[0] if same else Connection(url, clean_start=True).connect()
 
     def close(self) -> None:
-        for conn in self._conns.values():
+        for conn in set(self._conns.values()):
             conn.close()
         self._conns.clear()
 

@@ -14,7 +14,14 @@ from kit import Table, Tournament
 @pytest.fixture
 def table(connect):
     """``table(name)``: a publisher of that table's outputs, as its service."""
-    return lambda name: Table(connect, name)
+    made: dict[str, Table] = {}  # one connection per table's user
+
+    def make(name: str) -> Table:
+        if name not in made:
+            made[name] = Table(connect, name)
+        return made[name]
+
+    return make
 
 
 @pytest.fixture

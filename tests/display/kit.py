@@ -122,7 +122,7 @@ class LiveTable:
         self.name, self.n, self.rulebook = name, 0, rulebook
         self.service = TableService(name, rulebook, broker.url(f"table-{name}"), db).start()
         self.conns = {leaf: Connection(broker.url(user), f"{user}-{time.monotonic_ns()}", clean_start=True).connect()
-                      for leaf, user in (("observed", f"camera-{name}"), ("board/in", f"board-{name}"), ("commands", "console"))}
+                      for leaf, user in (("observed", f"camera-{name}"), ("board/in", f"board-{name}"), ("commands", "console-2"))}
 
     def send(self, leaf: str, **fields) -> None:
         self.n += 1

@@ -49,11 +49,11 @@ def wait(predicate, timeout=5.0):
 
 
 @pytest.fixture
-def commands(connect, inbox):
+def commands(table, inbox):
     """What the tables t1..t3 receive on their commands topic (as their services would)."""
     box = inbox()
     for t in TABLES:
-        conn = connect(f"table-{t}", clean_start=True)
+        conn = table(t).conn
         conn.subscribe(topic(t, "commands"), box)
         assert conn.wait_subscribed(5)
     return box
@@ -87,7 +87,7 @@ def test_hall_tables_and_one_table(client, table):
 def test_malformed_messages_change_nothing(client, table, connect, tournament, caplog):
     online(table, "t2", seq=5)
     wait(lambda: (client.get("/api/tables/t2").json().get("state") or {}).get("seq") == 5)
-    raw = connect("table-t2", clean_start=True)
+    raw = table("t2").conn
     for payload in (b"not json", b'{"v":1}', json.dumps(state(seq=6, phase="lunch")).encode(), b"\xff\xfe"):
         raw.publish(topic("t2", "state"), payload, qos=1)
     raw.publish(topic("t2", "status"), b'{"v":2,"status":"offline"}', qos=1)

@@ -37,11 +37,11 @@ def test_a_flagged_misread_is_corrected_at_the_console(tmp_path, broker, connect
     referee = None
     try:
         states, events = inbox(), inbox()
-        reader = connect("scoreboard")
+        reader = connect("scoreboard-2")  # the display is the scoreboard and the console
         reader.subscribe(topic("t1", "state"), states)
         reader.subscribe(topic("t1", "events"), events)
         states.wait_for(lambda t, p: True, timeout=30)  # the service is up
-        console, camera, board = connect("console"), connect("camera-t1"), connect("board-t1")
+        console, camera, board = connect("console-2"), connect("camera-t1"), connect("board-t1")
 
         def send(conn, name: str, payload: dict) -> None:
             conn.publish(topic("t1", name), encode(name, {"v": 1, "id": f"x-{time.time_ns()}", **payload}), qos=1)

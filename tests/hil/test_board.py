@@ -60,6 +60,7 @@ def listen(connect, inbox):
     console.subscribe(BOARD_STATUS, box)
     table.wait_subscribed(5)
     console.wait_subscribed(5)
+    box.service = table  # the table's user holds one connection: the tests publish board/out on it
     return box
 
 
@@ -98,7 +99,7 @@ def test_board_out_clock_cards_lights_and_beep_reach_the_pins(make_board, start_
     board = make_board()
     start_bridge(board)
     assert wait_until(lambda: status(listen) == "online", 10)
-    service = connect("table-t1", clean_start=True)
+    service = listen.service
     made = time.time()
     service.publish(BOARD_OUT, board_out({
         "N": {"clock": 8.5, "on_turn": True, "cards": 30, "light": "green"},
@@ -175,7 +176,7 @@ def test_without_its_host_the_board_counts_down_and_shows_the_link_lost(make_boa
     board = make_board()
     bridge = start_bridge(board)
     assert wait_until(lambda: status(listen) == "online", 10)
-    connect("table-t1", clean_start=True).publish(BOARD_OUT, board_out({"S": {"clock": 20.0, "cards": 25}}), retain=True)
+    listen.service.publish(BOARD_OUT, board_out({"S": {"clock": 20.0, "cards": 25}}), retain=True)
     assert wait_until(lambda: board.display("S").endswith("  25"), 3)
     bridge.stop()
     assert wait_until(lambda: status(listen) == "offline", 4)

@@ -100,8 +100,9 @@ def test_status_online_retained_and_will_offline_when_killed(broker, connect, in
         assert proc.stdout.readline() == "up\n"
         watcher.wait_payload(T1_STATUS, b"online")
         late = inbox()  # a scoreboard that starts later gets the retained status
-        listen(connect(SCOREBOARD, clean_start=True), T1_STATUS, late)
+        late_conn = listen(connect(SCOREBOARD, clean_start=True), T1_STATUS, late)
         late.wait_payload(T1_STATUS, b"online")
+        late_conn.close()
         os.kill(proc.pid, signal.SIGKILL)
     finally:
         proc.kill()
@@ -191,8 +192,8 @@ def test_camera_and_board_bridge_write_only_their_inputs(connect, inbox):
     t1 = connect("table-t1")
     t1.subscribe(T1_BOARD_IN, service)
     listen(t1, T1_OBSERVED, service)
-    listen(connect("board-t1"), T1_BOARD_OUT, bridge)
-    camera, board = connect("camera-t1"), connect("board-t1")
+    board = listen(connect("board-t1"), T1_BOARD_OUT, bridge)
+    camera = connect("camera-t1")
     camera.publish(T1_BOARD_IN, FORGED)
     camera.publish(T1_OBSERVED, b'{"v":1,"id":"o1"}')
     board.publish(T1_OBSERVED, FORGED)
@@ -227,13 +228,12 @@ def test_connect_gives_up_after_its_timeout():
 
 def test_messages_queued_for_a_session_wait_for_a_late_handler(connect, inbox):
     """A restarted service may subscribe after connecting; what the broker kept for it is not lost."""
-    service_id = "table-t1-late-handler"
-    listen(connect("table-t1", service_id), T1_COMMANDS, lambda t, p: None).close()  # the session stays
+    listen(connect("table-t1"), T1_COMMANDS, lambda t, p: None).close()  # the session stays
     console = connect(CONSOLE)
     for i in range(3):
         console.publish(T1_COMMANDS, f'{{"v":1,"n":{i}}}'.encode())
     assert console.flush(WAIT_S)
-    service = connect("table-t1", service_id)  # no handler yet: the queue arrives now
+    service = connect("table-t1")  # no handler yet: the queue arrives now
     late = inbox()
     service.subscribe(T1_COMMANDS, late)
     late.wait_payload(T1_COMMANDS, b'{"v":1,"n":2}')
@@ -247,14 +247,15 @@ def test_broker_restart_loses_nothing(fresh_broker, connect, inbox):
     and a retained state survive the restart."""
     b = fresh_broker
     staying = inbox()  # connected throughout, reconnects by itself
-    listen(connect(SCOREBOARD, "scoreboard-stays", on=b), "cardtable/v1/tables/t1/#", staying)
-    service = connect("table-t1", "table-t1-service", on=b)  # a persistent session ...
-    listen(service, T1_COMMANDS, lambda t, p: None).close()  # ... whose process stops
-    table = connect("table-t1", "table-t1-publisher", on=b)
-    table.publish(T1_STATE, b'{"v":1,"hand":7}', retain=True)
-    console = connect(CONSOLE, "console-publisher", on=b)
+    staying_conn = listen(connect(SCOREBOARD, on=b), "cardtable/v1/tables/t1/#", staying)
+    service = connect("table-t1", on=b)  # a persistent session ...
+    listen(service, T1_COMMANDS, lambda t, p: None)
+    service.publish(T1_STATE, b'{"v":1,"hand":7}', retain=True)
+    assert service.flush(WAIT_S)
+    service.close()  # ... whose process stops
+    console = connect(CONSOLE, on=b)
     console.publish(T1_COMMANDS, b'{"v":1,"id":"c1"}')  # queued by the broker for the service
-    assert console.flush(WAIT_S) and table.flush(WAIT_S)
+    assert console.flush(WAIT_S)
     staying.wait_payload(T1_COMMANDS, b'{"v":1,"id":"c1"}')
 
     b.stop()
@@ -268,7 +269,7 @@ def test_broker_restart_loses_nothing(fresh_broker, connect, inbox):
     assert console.wait_connected(WAIT_S) and console.flush(WAIT_S)
     staying.wait_payload(T1_COMMANDS, b'{"v":1,"id":"c2"}')
     returned = inbox()
-    service = connect("table-t1", "table-t1-service", on=b, start=False)
+    service = connect("table-t1", on=b, start=False)
     service.subscribe(T1_COMMANDS, returned)  # before connecting: the kept messages come at once
     service.connect()
     returned.wait_payload(T1_COMMANDS, b'{"v":1,"id":"c2"}')
@@ -278,5 +279,44 @@ def test_broker_restart_loses_nothing(fresh_broker, connect, inbox):
     assert once(returned.payloads()) == [b'{"v":1,"id":"c1"}', b'{"v":1,"id":"c2"}']
     assert once(staying.payloads(T1_COMMANDS)) == [b'{"v":1,"id":"c1"}', b'{"v":1,"id":"c2"}']
     fresh = inbox()
+    staying_conn.close()
     listen(connect(SCOREBOARD, on=b, clean_start=True), T1_STATE, fresh)
     fresh.wait_payload(T1_STATE, b'{"v":1,"hand":7}')
+
+
+def test_no_user_can_take_over_another_users_session(broker, connect, inbox):
+    """Every user asks for the table service's client id, with and without a clean start, while
+    the service is away and while it is connected: the broker gives each its own name as client
+    id, so the service stays connected and its session keeps every queued input."""
+    service = connect("table-t1")  # the table's persistent session, queueing its inputs ...
+    listen(service, T1_COMMANDS, lambda t, p: None)
+    service.close()  # ... while its process is down
+    console = connect(CONSOLE)
+    queued = [f'{{"v":1,"id":"q{i}"}}'.encode() for i in range(5)]
+    for payload in queued:
+        console.publish(T1_COMMANDS, payload)
+    assert console.flush(WAIT_S)
+    console.close()
+    others = sorted(set(broker.users) - {"table-t1"})
+    log_start = broker.log_path.stat().st_size
+    got = inbox()
+    for user in others:
+        for clean in (False, True):  # resume the session (take its queue), or wipe it
+            intruder = connect(user, "table-t1", clean_start=clean)
+            intruder.subscribe("cardtable/v1/#", got)  # where the session's queue would land
+            intruder.close()
+    new_log = broker.log_path.read_bytes()[log_start:].decode()
+    for user in others:  # each connected under its own name, never as the table's id
+        assert f" as {user} (p5, c0" in new_log and f" as {user} (p5, c1" in new_log, new_log
+    assert " as table-t1 " not in new_log and "session taken over" not in new_log
+    assert got.payloads() == []
+    returned = inbox()
+    service = connect("table-t1", start=False)
+    service.subscribe(T1_COMMANDS, returned)
+    service.connect()
+    returned.wait_payload(T1_COMMANDS, queued[-1])
+    assert once(returned.payloads()) == queued  # all five, in order
+    for user in others:  # and with the service connected, nobody knocks it off
+        connect(user, "table-t1", clean_start=True).close()
+    new_log = broker.log_path.read_bytes()[log_start:].decode()
+    assert service.connected and service.connects == 1 and "closing old connection" not in new_log

@@ -59,7 +59,9 @@ class Table:
         console = connect(CONSOLE, clean_start=True)
         console.subscribe(topic(name, "state").rsplit("/", 1)[0] + "/#", self.watch)
         assert console.wait_subscribed(WAIT_S)
-        self.conns = {n: connect(ROLE[n].format(t=name), clean_start=True) for n in INPUTS}
+        users = {ROLE[n].format(t=name) for n in INPUTS} - {CONSOLE}  # one connection per user
+        by_user = {CONSOLE: console} | {u: connect(u, clean_start=True) for u in sorted(users)}
+        self.conns = {n: by_user[ROLE[n].format(t=name)] for n in INPUTS}
         self.service: TableService | None = None
         self.seq = 0
         self.at = T0
@@ -449,9 +451,10 @@ def bad_payloads(draw, name: str) -> bytes:
     assume(False)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def fuzzed(broker, tmp_path_factory, table_watch):
-    """A table of its own for the generated payloads (hypothesis runs the test many times)."""
+    """A table of its own for the generated payloads (made once: hypothesis runs the test's examples
+    with the same fixture), closed before the next test connects as the console."""
     connect, close_all = connector(broker)
     t = Table(broker, connect, "s8", tmp_path_factory.mktemp("fuzz") / "s8.db", Clock(), table_watch("s8", wait_s=WAIT_S))
     t.start()

@@ -56,6 +56,7 @@ def send(connect, table, seq, kind, data):
     conn = connect(f"table-{table}")
     conn.publish(table_topic(table, "events"), encode_event("events", {"v": 1, "seq": seq, "kind": kind, "at": 100.0 + seq, "data": data}))
     assert conn.flush(WAIT_S)
+    conn.close()  # the table's user holds one connection at a time
 
 
 def result_of(payload, table):
@@ -103,10 +104,13 @@ def test_levels_come_from_a_tables_retained_state_as_well(running, connect, inbo
     conn = connect("table-t04")
     conn.publish(table_topic("t04", "state"), encode_event("state", state), qos=1, retain=True)
     assert conn.flush(WAIT_S)
+    conn.close()
     send(connect, "t04", 41, "round_over", {"hands": 6})
     view = latest(box, "round", lambda p: result_of(p, "t04") is not None)
     assert result_of(view, "t04")["points"] == [2, 0]  # S/N (the first entry) at J beat E/W at 9
+    conn = connect("table-t04")
     conn.publish(table_topic("t04", "state"), b"", qos=1, retain=True)  # the retained state cleared
+    assert conn.flush(WAIT_S)
 
 
 def test_a_result_entered_at_the_console_is_published_and_retained(running, connect, inbox, tmp_path):
