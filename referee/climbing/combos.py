@@ -1,8 +1,10 @@
 """Combinations of the climbing games (Guandan 掼蛋, San Da Yi 三打一): every reading of a play.
 
 A *reading* is what a play counts as: its type, its rank within the type and its size.
-Cards can read several ways (a same-suit straight is a straight or a straight flush; with
-the heart level card as a wildcard, ``x4567`` is 34567 or 45678), and every reading counts.
+Natural cards read one way per type (five of one suit in sequence are a straight flush, never
+a plain straight; an ace that could end a run either way sits high). With the heart level card
+as a wildcard cards can read several ways (``x4567`` is 34567 or 45678, a straight or, the
+others of one suit, a straight flush), and every reading counts.
 Which types exist, their sizes and the rank order are the rulebook's ``[ranks]`` and
 ``[combos]``.
 
@@ -124,7 +126,7 @@ def readings(rules: ClimbingRulebook, cards: Cards, level: str | None = None) ->
     if n == 5:
         out += _full_houses(rules, rk, nat, present, wild, lj, bj)
     if jokers == 0 and n >= 5:
-        out += _sequences(rules, nat, present, n, suits)
+        out += _sequences(rules, nat, present, n, suits, wild)
     return tuple(sorted(set(out), key=lambda r: strength(rules, r)))
 
 
@@ -168,7 +170,11 @@ def _fits(nat: list[int], present: list[int], width: int, lo: int, hi: int) -> b
     return True
 
 
-def _sequences(rules: ClimbingRulebook, nat, present, n, suits) -> list[Reading]:
+def _sequences(rules: ClimbingRulebook, nat, present, n, suits, wild) -> list[Reading]:
+    """Sequences of natural cards read one way each: a straight of one suit is only a straight flush
+    (002 五: 如果花色相同称为同花顺), and an ace that could sit at either end sits high (a 13-rank run
+    A..K is read to A: two runs of the same ranks are equal). Wildcards may stand either way (every
+    reading counts, x4567 is 34567 or 45678)."""
     combos = rules.combos
     first = 1 if rules.ranks.ace_low else 2
     found = []
@@ -177,12 +183,13 @@ def _sequences(rules: ClimbingRulebook, nat, present, n, suits) -> list[Reading]
         if not span or n % width or not span[0] <= n // width <= span[1]:
             continue
         k = n // width
-        for lo in range(first, 16 - k):
-            hi = lo + k - 1
-            if _fits(nat, present, width, lo, hi):
+        tops = [lo + k - 1 for lo in range(first, 16 - k) if _fits(nat, present, width, lo, lo + k - 1)]
+        flush = kind == "straight" and combos.straight_flush and len(suits) <= 1
+        for hi in tops if wild else tops[-1:]:
+            if wild or not flush:
                 found.append(Reading(kind, hi, n))
-                if kind == "straight" and combos.straight_flush and len(suits) <= 1:
-                    found.append(Reading("straight_flush", hi, n))
+            if flush:
+                found.append(Reading("straight_flush", hi, n))
     span = combos.airplane
     if span and n % 5 == 0 and span[0] <= n // 5 <= span[1]:
         k = n // 5

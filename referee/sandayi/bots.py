@@ -80,12 +80,12 @@ def _place_rank(v: int) -> str:
 
 def _runs(cnt: list[int], width: int, span: tuple[int, int], first: int) -> list[tuple[int, int]]:
     """Every window (lo, hi) of ``span`` places with ``width`` cards each (A is place 1 and 14;
-    a window from 1 to 14 needs the aces twice)."""
+    a window from 1 to 14 needs the aces twice; A..K is the window 2..14, its ace high)."""
     out = []
     for lo in range(first, 15):
         hi = lo
         while hi <= 14 and cnt[hi] >= width:
-            fits = span[0] <= hi - lo + 1 <= span[1]
+            fits = span[0] <= hi - lo + 1 <= span[1] and (lo, hi) != (1, 13)
             if (lo, hi) == (1, 14):
                 fits = fits and cnt[14] >= 2 * width
             if fits:

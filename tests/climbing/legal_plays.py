@@ -185,6 +185,10 @@ class Builder:
         cards = []
         for v in places:
             cards += self._need(self._rank_cards(RANK_AT[v], width))
+        if not wilds and k == 13:  # A..K is 2..A: the ace sits high (004: 由顺子中最大的牌点数大小决定)
+            places = list(range(2, 15))
+        if not wilds and kind == "straight" and self.rules.combos.straight_flush and len({c.suit for c in cards}) == 1:
+            kind = "straight_flush"  # 002 五: 如果花色相同称为同花顺
         return self._with_wilds(cards, wilds, kind, places[-1])
 
     def _straight(self, wilds, k):

@@ -331,6 +331,38 @@ def test_judge_beats():
 
 
 @pytest.mark.parametrize(
+    "play",
+    [["D4", "C5", "H6", "S7", "S8"], ["SA", "HA", "CA", "DA", "SA"], ["CA", "C2", "C3", "C4", "C5"], ["H3", "H4", "H5", "H6", "H7"]],
+    ids=["plain straight", "bomb of five aces", "smaller flush of another suit", "flush of the same ranks"],
+)
+def test_judge_a_natural_flush_on_the_table_is_read_only_as_a_flush(play):
+    # 002 五: 顺子…如果花色相同称为同花顺，又称“火箭”; 六: “火箭”可压5张(含5张)以下的炸弹，大“火箭”压小“火箭”.
+    # S3..S7 on the table is a 火箭: a plain straight, a bomb of five, a smaller or an equal 火箭 do not beat it
+    assert judge_beats("guandan", ["S3", "S4", "S5", "S6", "S7"], play, level="9") == {"id": "b", "result": False}
+
+
+def test_judge_a_flush_with_a_wildcard_keeps_its_lowest_reading():
+    # 二: x4567，相当于34567（或45678须出牌时说明） -- a wildcard play on the table, undeclared, is its lowest
+    # reading (here the plain straight to 7); only natural cards read one way
+    prev = ["H9", "S4", "S5", "S6", "S7"]
+    assert judge_beats("guandan", prev, ["D4", "C5", "H6", "S7", "S8"], level="9")["result"] is True
+    assert judge_beats("guandan", prev, ["D4", "D5", "D6", "D7", "D8"], level="9")["result"] is True
+
+
+def test_judge_sd_straights_of_the_same_ranks_are_equal():
+    # 004 牌型大小: 单顺和双顺的大小比较，需要张数相同，由顺子中最大的牌点数大小决定 -- A..K in spades and A..K in
+    # hearts are the same 13 ranks: neither beats the other (A sits high in both, as 14顺 A..A shows it may)
+    spades = ["SA", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "ST", "SJ", "SQ", "SK"]
+    hearts = ["H" + c[1] for c in spades]
+    assert judge_beats("sandayi", spades, hearts) == {"id": "b", "result": False}
+    assert judge_beats("sandayi", hearts, spades) == {"id": "b", "result": False}
+    pairs = [c for c in spades for _ in (0, 1)]
+    assert judge_beats("sandayi", pairs, [c for c in hearts for _ in (0, 1)])["result"] is False
+    fourteen = spades + ["HA"]
+    assert judge_beats("sandayi", fourteen, ["DA", *hearts[1:], "CA"])["result"] is False
+
+
+@pytest.mark.parametrize(
     "game,prev,play,extra",
     [
         ("guandan", ["SA"], ["SX"], {"level": "9"}),  # unknown card

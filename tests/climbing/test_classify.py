@@ -273,11 +273,20 @@ def test_gd_bombs_of_the_seed(cards, size):
     assert gr(cards) == (Reading("bomb", gp(cards.split()[0]), size),)
 
 
-def test_gd_straight_flush_is_also_a_straight():
-    # 五: 火箭：五张花色相同的顺子。如：10、J、Q、K、A -- every reading counts
-    assert gt("ST SJ SQ SK SA") == ["straight", "straight_flush"]
-    assert gr("ST SJ SQ SK SA") == (Reading("straight", 14, 5), Reading("straight_flush", 14, 5))
-    assert gt("HA H2 H3 H4 H5") == ["straight", "straight_flush"]
+def test_gd_a_natural_same_suit_straight_is_only_a_straight_flush():
+    # 五: 顺子…如果花色相同称为同花顺，又称“火箭”; 火箭：五张花色相同的顺子。如：10、J、Q、K、A -- never a plain straight
+    assert gt("ST SJ SQ SK SA") == ["straight_flush"]
+    assert gr("ST SJ SQ SK SA") == (Reading("straight_flush", 14, 5),)
+    assert gt("HA H2 H3 H4 H5") == ["straight_flush"]
+    assert gt("S3 S4 S5 S6 S7") == ["straight_flush"]
+    # a natural heart level card is no wildcard in another level's hand: the same rule
+    assert gr("H5 H6 H7 H8 H9", "2") == (Reading("straight_flush", 9, 5),)
+
+
+def test_gd_with_a_wildcard_both_readings_stand():
+    # 二: 红心x可作为万能牌配用…可以配成任意牌型和花色 -- the wildcard may be of the suit or not
+    assert gt("H9 S5 S6 S7 S8") == ["straight", "straight_flush"]
+    assert gt("H9 H5 H6 H7 H8") == ["straight", "straight_flush"]
 
 
 def test_gd_no_straight_flush_of_jqka2():

@@ -14,6 +14,7 @@ sets, a window of places for sequences). The properties:
   plays near legal ones (a card swapped, added or dropped) and on random handfuls; with
   wildcards the oracle tries every card a wildcard may stand for (any card but a joker);
 * ``lowest_beating`` is the first reading that beats;
+* natural cards (no wildcard) read one way at most, so the play on the table is never ambiguous;
 * random deals conserve the 108 cards (Guandan 4 x 27; San Da Yi 4 x 25 + 8 in the kitty).
 
 Example counts keep the whole file to a few seconds.
@@ -232,9 +233,9 @@ def oracle_types(rules, cards: Cards) -> set[str]:
         if not (span and n % width == 0 and span[0] <= n // width <= span[1]):
             continue
         if any(_places(w, width) == naturals for w in _windows(rules, n // width)):
-            out.add(kind)
-            if kind == "straight" and c.straight_flush and len({card.suit for card in cards}) == 1:
-                out.add("straight_flush")
+            # 002 五: 五张且只能五张相连的单张牌…如果花色相同称为同花顺 -- one suit: the straight flush only
+            one_suit = kind == "straight" and c.straight_flush and len({card.suit for card in cards}) == 1
+            out.add("straight_flush" if one_suit else kind)
     if c.airplane and n % 5 == 0 and c.airplane[0] <= n // 5 <= c.airplane[1]:
         k = n // 5
         for tw in _windows(rules, k):
@@ -289,6 +290,18 @@ def near_plays(draw):
 def test_types_agree_with_the_oracle(case):
     rules, level, cards, how = case
     assert set(types(rules, cards, level)) == oracle_with_wilds(rules, level, cards), (rules.id, level, cards, how)
+
+
+@settings(max_examples=400, deadline=None)
+@given(near_plays())
+def test_a_play_without_wildcards_reads_one_way(case):
+    """002 五: 如果花色相同称为同花顺; 004 牌型大小: 由顺子中最大的牌点数大小决定 -- natural cards have one
+    reading at most (a same-suit straight is a straight flush only, an ace that could end a run either
+    way sits high), so the play on the table is never read two ways; only wildcards (逢人配) may be."""
+    rules, level, cards, how = case
+    wild = Card.parse("H" + level) if rules is GD else None
+    assume(not (wild and cards.count(wild)))
+    assert len(readings(rules, cards, level)) <= 1, (rules.id, level, cards, readings(rules, cards, level))
 
 
 # ---- random deals conserve the cards ---------------------------------------------------------

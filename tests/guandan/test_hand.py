@@ -74,11 +74,11 @@ def test_a_declared_reading_is_recorded():
     """二: x4567，相当于34567（或45678须出牌时说明）。"""
     h = Hand.start(GD, "9", "S").play("S", C("H9 S4 S5 S6 D7"), declared=("straight", "8"))
     assert h.table.reading == Reading("straight", 8, 5)
-    # a same-suit straight is a straight unless declared a straight flush (五: 如果花色相同称为同花顺)
+    # a natural same-suit straight is a straight flush, and only that (五: 如果花色相同称为同花顺)
     h = Hand.start(GD, "9", "S").play("S", C("S3 S4 S5 S6 S7"))
-    assert h.table.reading.type == "straight"
-    h = Hand.start(GD, "9", "S").play("S", C("S3 S4 S5 S6 S7"), declared="straight_flush")
     assert h.table.reading == Reading("straight_flush", 7, 5)
+    with pytest.raises(HandError, match="cannot be read as straight"):
+        Hand.start(GD, "9", "S").play("S", C("S3 S4 S5 S6 S7"), declared="straight")
 
 
 def test_a_declared_reading_the_cards_do_not_make_is_an_error():

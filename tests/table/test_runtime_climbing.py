@@ -267,6 +267,22 @@ def test_a_guandan_play_that_does_not_beat_is_flagged_and_a_correction_plays():
     assert d.state()["current_trick"] == {"leader": "S", "plays": [{"seat": "S", "cards": ["S9", "H9"]}, {"seat": "E", "cards": ["SQ", "HQ"]}]}
 
 
+def test_a_natural_same_suit_straight_on_the_guandan_table_is_a_straight_flush():
+    # 002 五: 顺子…如果花色相同称为同花顺，又称“火箭”; 六: “火箭”可压5张(含5张)以下的炸弹，大“火箭”压小“火箭”
+    for play in (["D4", "C5", "H6", "S7", "S8"], ["SA", "HA", "CA", "DA", "SA"], ["CA", "C2", "C3", "C4", "C5"],
+                 ["H3", "H4", "H5", "H6", "H7"], ["D4", "D5", "D6", "D7", "D8"]):
+        d = Table_(GD)
+        d.start()
+        d.press("S", "ready")
+        d.show("S", ["S3", "S4", "S5", "S6", "S7"])
+        d.show("E", play)
+        flags = d.state()["flags"]
+        if play[0] == "D4" and play[1] == "D5":  # the bigger straight flush beats it
+            assert not flags and d.state()["current_trick"]["plays"][-1]["seat"] == "E"
+        else:
+            assert flags and flags[-1]["kind"] == "impossible", play
+
+
 def test_a_guandan_table_replays_to_the_same_state_and_keeps_its_game():
     d = Table_(GD)
     d.start()
