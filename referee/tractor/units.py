@@ -116,6 +116,24 @@ class Holding:
             if length > 1 or start not in self.lows:
                 yield from extend(start, length, ())
 
+    def runs(self, widths: tuple[int, ...]) -> Iterator[Placement]:
+        """Connected blocks whose widths, rank by rank, are an ordering of ``widths``."""
+        counts, slots = self.counts, self.slots
+
+        def extend(pos: int, left: tuple[int, ...], acc: Placement) -> Iterator[Placement]:
+            if not left:
+                yield acc
+                return
+            for card in slots.get(pos, ()):
+                for width in sorted(set(left)):
+                    if counts[card] >= width:
+                        i = left.index(width)
+                        yield from extend(pos + 1, left[:i] + left[i + 1 :], acc + ((card, width),))
+
+        for start in self.positions:
+            if len(widths) > 1 or start not in self.lows:
+                yield from extend(start, tuple(widths), ())
+
     def blocks(self, cap: int) -> Iterator[Placement]:
         """Connected blocks of at most ``cap`` cards: adjacent ranks of two or more identical cards each."""
         counts, slots = self.counts, self.slots
@@ -143,8 +161,7 @@ def place(holding: Holding, blocks: tuple[tuple[int, ...], ...], rng: random.Ran
     """
     if not blocks:
         return []
-    widths = sorted(blocks[0])
-    options = [p for p in holding.blocks(sum(widths)) if sorted(w for _, w in p) == widths]
+    options = list(holding.runs(blocks[0]))
     if rng is not None:
         rng.shuffle(options)
     for placement in options:
