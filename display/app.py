@@ -20,12 +20,13 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from display.deps import Context
+from display.deps import Context, language
 from display.feed import Feed
 from display.hub import Hub
 from display.routers import audit, auth, pages, public, tables, tournament
 from display.store import Store
 from display.tournament import Tournaments
+from referee.catalogue import Refusal
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
@@ -79,4 +80,6 @@ async def _invalid(request: Request, exc: RequestValidationError) -> JSONRespons
 
 
 async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-    return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+    """A refusal (``referee.catalogue.Refusal``) is said in the request's language (``deps.language``)."""
+    detail = exc.detail.text(language(request)) if isinstance(exc.detail, Refusal) else str(exc.detail)
+    return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=getattr(exc, "headers", None))

@@ -8,12 +8,21 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 
+from display.actions import line
 from display.feed import Feed
 from display.hub import Hub
 from display.store import Store
 from display.tournament import Tournaments
+from referee.catalogue import Refusal, Term
 
 COOKIE = "cardtable_session"
+
+
+class Denied(Refusal):
+    """What the console refuses, said by the catalogue's ``error.*`` in the request's language (the app's error
+    handler says it): ``HTTPException(404, Denied("no_table", table="t07"))``."""
+
+    section = "error"
 
 
 @dataclass
@@ -65,15 +74,21 @@ def current_user(request: Request, ctx: Ctx) -> User:
     token = token_of(request)
     found = ctx.store.session(token, ctx.clock()) if token else None
     if found is None:
-        raise HTTPException(401, "not logged in (POST /api/login first)", headers={"WWW-Authenticate": "Bearer"})
+        raise HTTPException(401, Denied("not_logged_in"), headers={"WWW-Authenticate": "Bearer"})
     return User(*found)
 
 
 def organiser(user: Annotated[User, Depends(current_user)]) -> User:
     if user.role != "organiser":
-        raise HTTPException(403, f"{user.name} is a {user.role}; this needs an organiser")
+        raise HTTPException(403, Denied("needs_organiser", user=user.name, role=Term(f"role.{user.role}")))
     return user
 
 
 Referee = Annotated[User, Depends(current_user)]  # a referee or an organiser
 Organiser = Annotated[User, Depends(organiser)]
+
+
+def record(ctx: Context, user: User, lang: str, action: str, detail: dict) -> str:
+    """Put one change into the audit log; return its line in ``lang`` (the console confirms the action with it)."""
+    ctx.store.audit(user.name, action, detail, ctx.clock())
+    return line(lang, user.name, user.role, action, detail)

@@ -3,7 +3,8 @@ the hand's timeline, and each tournament's round and standings.
 
 :func:`receive` takes one MQTT message (topic and raw payload) and returns the new hall and the
 change to send to the pages; a malformed payload or a topic of no interest raises
-:class:`Ignored` and changes nothing.
+:class:`Ignored` and changes nothing. Each event and violation gets its sentence in every language
+(``say``; a violation also its ``brief`` line), with the table's players, so a page only shows them.
 
 >>> hall, change = receive(Hall(), "cardtable/v1/tables/t1/status", b'{"v":1,"status":"offline"}')
 >>> hall.tables["t1"].status, change
@@ -19,12 +20,16 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 from types import MappingProxyType
 
 from pydantic import ValidationError
 
 from display.schemas import Round, Standings
+from referee.catalogue import LANGS
 from referee.table.protocol import PayloadError, decode, parse_topic
+from referee.table.reducer import family
+from referee.table.sentences import Sentences
 
 TOURNAMENT_PREFIX = "cardtable/v1/tournament/"
 SHOWN = ("state", "status", "events", "violations")  # the table topics the hall shows
@@ -121,11 +126,29 @@ def receive(hall: Hall, topic: str, raw: bytes) -> tuple[Hall, dict]:
     elif name == "status":
         view = replace(view, status=payload["status"])
     elif name == "violations":
+        payload = payload | {"say": _said(view, lambda t: t.violation(payload)),
+                             "brief": _said(view, lambda t: t.violation(payload, brief=True))}
         view = view.with_violation(payload)
     else:
+        payload = payload | {"say": _said(view, lambda t: t.event(payload))}
         view = view.with_event(payload)
     kind = {"events": "event", "violations": "violation"}.get(name, name)
     return hall.with_table(view), {"type": kind, "table": table, "data": payload}
+
+
+def _said(view: TableView, say) -> dict[str, str]:
+    """A sentence in every language, with the table's game and players (from its latest ``state``)."""
+    state = view.state or {}
+    game = _game(state.get("rulebook") or "classic-3deck")
+    return {lang: say(Sentences(lang, game, state.get("players"))) for lang in LANGS}
+
+
+@cache
+def _game(rulebook: str) -> str:
+    try:
+        return family(rulebook)
+    except ValueError:  # a rulebook this display does not have: the shared sentences
+        return "tractor"
 
 
 def _tournament(hall: Hall, topic: str, raw: bytes) -> tuple[Hall, dict]:

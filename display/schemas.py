@@ -170,19 +170,51 @@ class Assign(Closed):
     rulebook: Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]{1,64}$")]
 
 
+class Undo(BaseModel):
+    """The request that undoes an action where the rules allow it: POST ``body`` to ``path``."""
+
+    path: str
+    body: dict
+
+
 class Sent(BaseModel):
-    """A command published to a table's ``commands`` topic."""
+    """A command published to a table's ``commands`` topic; ``said``: the action in one line, in the reader's
+    language; ``undo``: how to take it back, when the rules allow it."""
 
     table: str
     id: str
     command: str
+    said: str = ""
+    undo: Undo | None = None
 
 
 class AuditEntry(BaseModel):
+    """One change; ``text``: the change in one line, in the reader's language."""
+
     at: float
     user: str
     action: str
     detail: dict
+    text: str
+
+
+class Choice(BaseModel):
+    card: str
+    left: int = Field(description="copies not seen played this hand")
+
+
+class PlayView(BaseModel):
+    """A play of the hand in play (or the cards of an open flag) and the cards its seat could have played:
+    the decks minus what has been seen. ``said``: the play in words."""
+
+    table: str
+    entry: int | None
+    seat: Seat
+    hand: int | None
+    trick: int | None
+    cards: list[str]
+    choices: list[Choice]
+    said: str
 
 
 class FrameInfo(BaseModel):
@@ -204,6 +236,7 @@ class FlagView(BaseModel):
     at: float
     cards: list[str]
     text: str
+    said: str = Field(description="what the flag asks, in the reader's language")
     frame: FrameInfo | None
 
 
@@ -241,6 +274,7 @@ class Entries(BaseModel):
 
     source: Literal["draft", "tournament"]
     entries: list[EntryOut]
+    said: str = ""
 
 
 class NewTournament(Closed):
@@ -297,6 +331,7 @@ class TournamentView(BaseModel):
     finished: bool
     round: Round
     standings: Standings
+    said: str = Field(default="", description="the change just made, in one line")
 
 
 class Started(BaseModel):
@@ -305,3 +340,4 @@ class Started(BaseModel):
     round: int
     sent: list[Sent]
     missing: list[str]
+    said: str = ""

@@ -30,6 +30,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from referee.catalogue import Refusal
+
 SESSION_S = 12 * 3600.0  # a login lasts one evening
 ROLES = ("referee", "organiser")
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # ~16 MiB and a few tens of ms per check
@@ -65,8 +67,10 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()  # the database never holds a usable token
 
 
-class UserError(ValueError):
-    """A user that cannot be added (a name taken, an unknown role)."""
+class UserError(Refusal):
+    """A user that cannot be added (a name taken, an unknown role), said by the catalogue's ``error.*``."""
+
+    section = "error"
 
 
 class Store:
@@ -95,11 +99,11 @@ class Store:
     # -- users and sessions --------------------------------------------------------------------
     def add_user(self, name: str, password: str, role: str, now: float) -> None:
         if role not in ROLES:
-            raise UserError(f"unknown role {role!r}; roles are {', '.join(ROLES)}")
+            raise UserError("unknown_role", role=role, known=list(ROLES))
         try:
             self._run("INSERT INTO users VALUES (?, ?, ?, ?)", (name, role, hash_password(password), now))
         except sqlite3.IntegrityError:
-            raise UserError(f"user {name!r} exists already") from None
+            raise UserError("user_exists", user=name) from None
 
     def users(self) -> list[tuple[str, str]]:
         return [(n, r) for n, r in self._run("SELECT name, role FROM users ORDER BY name")]

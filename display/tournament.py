@@ -30,7 +30,7 @@ from referee.tournament import (
     load_entries,
 )
 from referee.tournament.entries import entries_of
-from referee.tournament.refusal import Refusal
+from referee.catalogue import Refusal
 
 
 def seating(entries: list[Entry]) -> dict[str, str]:
@@ -40,14 +40,14 @@ def seating(entries: list[Entry]) -> dict[str, str]:
         return {"S": s, "E": e, "N": n, "W": w}
     if len(entries) == 4 and all(len(e.players) == 1 for e in entries):
         return dict(zip("SENW", (e.players[0] for e in entries)))
-    raise TournamentError(f"一桌坐两对或四名选手，而不是 {len(entries)} 方", f"a table seats two pairs or four players, not {len(entries)} entries")
+    raise TournamentError("table_seating", n=len(entries))
 
 
 def read_form(name: str, data: bytes) -> tuple[Entry, ...]:
     """Entries from an uploaded registration form (``.csv`` or ``.xlsx``); EntryError when unreadable."""
     suffix = Path(name).suffix.lower()
     if suffix not in (".csv", ".xlsx"):
-        raise EntryError(f"{name}：报名表应为 .csv 或 .xlsx 文件", f"{name}: registration forms are .csv or .xlsx")
+        raise EntryError("form_suffix", path=name)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"form{suffix}"
         path.write_bytes(data)
@@ -56,7 +56,7 @@ def read_form(name: str, data: bytes) -> tuple[Entry, ...]:
         except EntryError:
             raise
         except Exception as exc:  # noqa: BLE001 - an uploaded file is anything: zip, XML and openpyxl errors alike
-            raise EntryError(f"{name}：无法读取报名表：{exc}", f"{name}: cannot read the form: {exc}") from None
+            raise EntryError("form_unreadable", path=name, error=exc) from None
 
 
 def rows_of(entries: tuple[Entry, ...]) -> list[dict]:

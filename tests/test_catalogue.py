@@ -89,19 +89,21 @@ def test_chinese_holds_chinese_and_english_none():
     import re
 
     cjk = re.compile(r"[\u4e00-\u9fff]")
+    switch = "ui.switch"  # the language switch names the other language in that language: English / 中文
     for key, text in entries("en").items():
-        assert not cjk.search(text), f"en.toml {key}: {text!r}"
+        assert key == switch or not cjk.search(text), f"en.toml {key}: {text!r}"
     latin_words = re.compile(r"[A-Za-z]{3,}")
-    proper = {"cardtable", "classic", "deck", "CSV", "XLSX", "HTML", "JSON", "KiB", "Ctrl"}
+    proper = {"cardtable", "csv", "xlsx", "kib"}  # a name, file types, a unit
     for key, text in entries("zh").items():
-        found = set(latin_words.findall(placeholders_removed(text))) - proper
+        found = {w for w in latin_words.findall(placeholders_removed(text)) if w.lower() not in proper and key != switch}
         assert not found, f"zh-CN.toml {key}: {text!r} has English {found}"
 
 
 def placeholders_removed(text: str) -> str:
+    """The text without its placeholders and the names of commands and fields (written `so`)."""
     import re
 
-    return re.sub(r"\{[a-z_]+\}", "", text)
+    return re.sub(r"`[^`]*`", "", re.sub(r"\{[a-z_]+\}", "", text))
 
 
 # ---------------------------------------------------------------- events
@@ -193,3 +195,65 @@ def test_every_command_the_table_takes_has_its_words():
 
 def test_the_files_are_where_the_catalogue_says():
     assert all((ROOT / "referee/catalogue" / f).is_file() for f in FILES.values())
+
+
+# ---------------------------------------------------------------- refusals
+
+
+def refusal_classes() -> dict[str, str]:
+    """Every subclass of ``referee.catalogue.Refusal`` in the code, with the catalogue section it says from."""
+    bases: dict[str, tuple[list[str], str | None]] = {}
+    for path in [*(ROOT / "referee").rglob("*.py"), *(ROOT / "display").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                section = next((s.value.value for s in node.body if isinstance(s, ast.Assign)
+                                and any(getattr(t, "id", None) == "section" for t in s.targets)), None)
+                bases[node.name] = ([getattr(b, "id", None) for b in node.bases], section)
+    found = {"Refusal": "refusal"}
+    changed = True
+    while changed:
+        changed = False
+        for name, (parents, section) in bases.items():
+            parent = next((p for p in parents if p in found), None)
+            if parent and name not in found:
+                found[name], changed = section or found[parent], True
+    return found
+
+
+def refusals() -> list[tuple[Path, int, str, set[str]]]:
+    """Every refusal the code raises: (file, line, catalogue key, the names of its values)."""
+    out = []
+    for cls, section in refusal_classes().items():
+        for folder in ("referee", "display"):
+            for path, node in calls(folder, cls):
+                if path.name == "__init__.py" and path.parent.name == "catalogue":
+                    continue  # the class itself and its doctests
+                key = literal(node, 0)
+                assert key is not None, f"{path}:{node.lineno}: {cls} is raised with a key that is not written out"
+                out.append((path, node.lineno, f"{section}.{key}", {k.arg for k in node.keywords}))
+    return out
+
+
+def test_every_refusal_of_the_tournament_and_the_console_has_its_sentence():
+    found = refusals()
+    classes = refusal_classes()
+    assert {"TournamentError", "EntryError", "SetupError", "PairingError", "UserError", "Denied"} <= set(classes)
+    where = {p.parts[-1] for p, *_ in found}
+    assert {"pairswiss.py", "knockout.py", "individual.py", "swiss.py", "store.py", "tables.py"} <= where  # all three systems
+    for path, line, key, values in found:
+        for lang in LANGS:
+            assert key in entries(lang), f"{path}:{line}: {key} is not in {FILES[lang]}"
+            assert placeholders(key, entries(lang)[key]) == values, f"{path}:{line}: {key} takes {sorted(values)}"
+    said = {key for _, _, key, _ in found}
+    for sect in ("refusal", "error"):
+        unused = {f"{sect}.{k}" for k in section(sect)} - said
+        assert not unused, f"in the catalogue, never raised: {sorted(unused)}"
+
+
+def test_every_tournament_system_and_role_has_its_name():
+    from display.store import ROLES
+    from referee.tournament.systems import SYSTEMS
+
+    for lang in LANGS:
+        assert set(SYSTEMS) == section("system", lang)
+        assert set(ROLES) == section("role", lang)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Request, Response
 
-from display.deps import COOKIE, Ctx, Organiser, Referee, token_of
+from display.deps import COOKIE, Ctx, Denied, Organiser, Referee, token_of
 from display.schemas import Login, Me, NewUser, Problem
 from display.store import SESSION_S, UserError
 
@@ -15,7 +15,7 @@ router = APIRouter(prefix="/api", tags=["login"])
 def login(body: Login, response: Response, ctx: Ctx) -> Me:
     role = ctx.store.check_password(body.user, body.password)
     if role is None:
-        raise HTTPException(401, "wrong user name or password")
+        raise HTTPException(401, Denied("wrong_login"))
     token = ctx.store.new_session(body.user, ctx.clock())
     response.set_cookie(COOKIE, token, max_age=int(SESSION_S), httponly=True, samesite="strict",
                         secure=ctx.secure_cookie, path="/")
@@ -45,6 +45,6 @@ def add_user(body: NewUser, user: Organiser, ctx: Ctx) -> Me:
     try:
         ctx.store.add_user(body.user, body.password, body.role, ctx.clock())
     except UserError as exc:
-        raise HTTPException(409, str(exc)) from None
+        raise HTTPException(409, exc) from None
     ctx.store.audit(user.name, "add_user", {"user": body.user, "role": body.role}, ctx.clock())
     return Me(user=body.user, role=body.role)

@@ -1,28 +1,51 @@
-"""The HTML pages. Each is a shell that the page's script fills from the live stream; Chinese is
-written in, English comes from the language switch (kept in a cookie, or ``?lang=en``)."""
+"""The HTML pages and the words they show. Each page is a shell that its script fills from the live stream;
+its words come from the catalogue (``referee/catalogue``): written in the page's language when it is served
+(the language switch keeps the choice in a cookie, or ``?lang=en``), and served whole to the script as
+``/catalogue.js`` so the switch changes the language without a reload. No script or style is written into a
+page (a strict Content-Security-Policy holds)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from functools import cache
 from pathlib import Path
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from display.schemas import Id
+from referee.catalogue import LANGS, entries, say
 from referee.rulebooks import load, names
-from referee.table.kinds import names as kind_names
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).resolve().parents[1] / "templates")
+# What the pages' scripts read of the catalogue; the sentences of events, violations, flags and actions come
+# said already, from the server.
+PAGE_SECTIONS = ("ui", "seat", "team", "phase", "kind", "status", "column", "system", "role", "suit", "card")
 
 
 def _page(request: Request, name: str, **context) -> HTMLResponse:
     lang = request.query_params.get("lang") or request.cookies.get("lang") or "zh"
-    kinds = {"zh": kind_names("zh"), "en": kind_names("en")}  # flag and violation names: referee/table/kinds.py
-    return templates.TemplateResponse(request, name, {"lang": "en" if lang == "en" else "zh", "kinds": kinds,
-                                                      **context})
+    lang = "en" if lang == "en" else "zh"
+    return templates.TemplateResponse(request, name, {"lang": lang, "t": lambda key, **v: say(lang, f"ui.{key}", **v),
+                                                      "catalogue_tag": catalogue()[1], **context})
+
+
+@cache
+def catalogue() -> tuple[str, str]:
+    """The script of the pages' words and its version (a digest: the page asks for it by version, so a browser
+    keeps it as long as it likes)."""
+    words = {lang: {k: v for k, v in entries(lang).items() if k.split(".", 1)[0] in PAGE_SECTIONS} for lang in LANGS}
+    text = f"const CATALOGUE = {json.dumps(words, ensure_ascii=False, separators=(',', ':'))};\n"
+    return text, hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+@router.get("/catalogue.js")
+def catalogue_js() -> Response:
+    text, _ = catalogue()
+    return Response(text, media_type="text/javascript; charset=utf-8", headers={"Cache-Control": "public, max-age=86400"})
 
 
 @router.get("/", response_class=HTMLResponse)

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import StreamingResponse
 
-from display.deps import Ctx
+from display.deps import Ctx, Denied
 from display.hub import sse
 from display.schemas import Id, Problem, Round, Standings
 
@@ -29,24 +29,24 @@ def tables(ctx: Ctx) -> list[str]:
 def table(table: Id, ctx: Ctx) -> dict:
     view = ctx.feed.hall.tables.get(table)
     if view is None:
-        raise HTTPException(404, f"no table {table} on the broker")
+        raise HTTPException(404, Denied("no_table", table=table))
     return view.as_json(timeline=True)
 
 
-def _published(kept: dict, what: str, tournament: str) -> dict:
+def _published(kept: dict, missing: Denied, tournament: str) -> dict:
     if tournament not in kept:
-        raise HTTPException(404, f"no {what} of tournament {tournament} on the broker")
+        raise HTTPException(404, missing)
     return kept[tournament]
 
 
 @router.get("/tournaments/{tournament}/standings", responses=NOT_FOUND, summary="The standings last published")
 def standings(tournament: Id, ctx: Ctx) -> Standings:
-    return Standings.model_validate(_published(ctx.feed.hall.standings, "standings", tournament))
+    return Standings.model_validate(_published(ctx.feed.hall.standings, Denied("no_standings_published", tournament=tournament), tournament))
 
 
 @router.get("/tournaments/{tournament}/round", responses=NOT_FOUND, summary="The round's pairings last published")
 def round_(tournament: Id, ctx: Ctx) -> Round:
-    return Round.model_validate(_published(ctx.feed.hall.rounds, "round", tournament))
+    return Round.model_validate(_published(ctx.feed.hall.rounds, Denied("no_round_published", tournament=tournament), tournament))
 
 
 @router.get("/stream", summary="Server-Sent Events: a snapshot, then every change",

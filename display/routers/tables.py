@@ -1,5 +1,7 @@
 """Console actions on the tables: commands (start/stop a round, the last-hand notice, seating), the
-referee's rulings, flagged reads with the camera's frame beside them. Every action goes into the audit log."""
+referee's rulings, flagged reads with the camera's frame beside them, an accepted play amended (with the cards its
+seat could have played). Every action goes into the audit log and is confirmed by its line, in the reader's
+language; an amendment can be undone (amended back)."""
 
 from __future__ import annotations
 
@@ -7,23 +9,30 @@ import base64
 
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Path
+from fastapi import APIRouter, HTTPException, Path, Query
 from fastapi.responses import Response
 
-from display.deps import Ctx, Organiser, Referee
+from display.deps import Ctx, Denied, Lang, Organiser, Referee, User, record
 from display.flags import frame_for
+from display.plays import choices, play_of
 from display.schemas import (
     Assign,
+    Choice,
     FlagAction,
     FlagView,
     FrameInfo,
     Id,
     PlayAmend,
+    PlayView,
     Problem,
     Ruling,
+    Seat,
     Sent,
     TableCommand,
+    Undo,
 )
+from referee.catalogue import Term
+from referee.table.sentences import FlagNo, Sentences
 
 router = APIRouter(prefix="/api/console", tags=["console: tables"])
 ERRORS = {401: {"model": Problem}, 403: {"model": Problem}, 404: {"model": Problem}, 409: {"model": Problem}}
@@ -32,77 +41,111 @@ ERRORS = {401: {"model": Problem}, 403: {"model": Problem}, 404: {"model": Probl
 def _known(ctx: Ctx, table: str):
     view = ctx.feed.hall.tables.get(table)
     if view is None:
-        raise HTTPException(404, f"no table {table} on the broker")
+        raise HTTPException(404, Denied("no_table", table=table))
     return view
 
 
-def send(ctx: Ctx, user: str, table: str, command: str, **fields) -> Sent:
+def send(ctx: Ctx, user: User, lang: str, table: str, command: str, note: dict | None = None,
+         undo: Undo | None = None, **fields) -> Sent:
+    """Publish one command to ``table`` and record it (``note``: what the audit line tells besides the command's
+    fields, such as the cards an amendment replaces)."""
     cid = ctx.feed.command(table, command, **fields)
-    ctx.store.audit(user, command, {"table": table, "id": cid, **fields}, ctx.clock())
-    return Sent(table=table, id=cid, command=command)
+    note = dict(note or {})
+    seat = fields.get("seat") or note.get("seat")
+    view = ctx.feed.hall.tables.get(table)
+    player = ((view.state if view else None) or {}).get("players", {}).get(seat) if seat else None
+    if player:
+        note["player"] = player  # the audit line names the player as well as the seat
+    said = record(ctx, user, lang, command, {"table": table, "id": cid, **fields, **note})
+    return Sent(table=table, id=cid, command=command, said=said, undo=undo)
 
 
 @router.post("/tables/{table}/commands", responses=ERRORS, summary="start_round, stop_round or last_hand at one table")
-def command(table: Id, body: TableCommand, user: Referee, ctx: Ctx) -> Sent:
+def command(table: Id, body: TableCommand, user: Referee, ctx: Ctx, lang: Lang) -> Sent:
     if body.command != "last_hand" and user.role != "organiser":
-        raise HTTPException(403, f"{user.name} is a referee; {body.command} needs an organiser")
+        raise HTTPException(403, Denied("command_needs_organiser", user=user.name, command=Term(f"command.{body.command}")))
     _known(ctx, table)
-    return send(ctx, user.name, table, body.command)
+    return send(ctx, user, lang, table, body.command)
 
 
 @router.post("/tables/{table}/rulings", responses=ERRORS,
              summary="The referee's ruling on what no camera sees: a foul, the dealer's 报到 or 摊打")
-def ruling(table: Id, body: Ruling, user: Referee, ctx: Ctx) -> Sent:
+def ruling(table: Id, body: Ruling, user: Referee, ctx: Ctx, lang: Lang) -> Sent:
     _known(ctx, table)
-    return send(ctx, user.name, table, body.ruling, **body.model_dump(exclude={"ruling"}))
+    return send(ctx, user, lang, table, body.ruling, **body.model_dump(exclude={"ruling"}))
 
 
 @router.post("/last-hand", responses=ERRORS, summary="Announce the last hand at every table of the hall")
-def last_hand(user: Referee, ctx: Ctx) -> list[Sent]:
+def last_hand(user: Referee, ctx: Ctx, lang: Lang) -> list[Sent]:
     tables = sorted(ctx.feed.hall.tables)
     if not tables:
-        raise HTTPException(409, "no table on the broker yet")
-    return [send(ctx, user.name, t, "last_hand") for t in tables]
+        raise HTTPException(409, Denied("no_tables_yet"))
+    return [send(ctx, user, lang, t, "last_hand") for t in tables]
 
 
 @router.post("/tables/{table}/assign", responses=ERRORS, summary="Seat four players and choose the rulebook")
-def assign(table: Id, body: Assign, user: Organiser, ctx: Ctx) -> Sent:
+def assign(table: Id, body: Assign, user: Organiser, ctx: Ctx, lang: Lang) -> Sent:
     if sorted(body.players) != sorted("SENW") or len(set(body.players.values())) != 4:
-        raise HTTPException(422, "players: four different names, one per seat S E N W")
+        raise HTTPException(422, Denied("assign_players"))
     _known(ctx, table)
-    return send(ctx, user.name, table, "assign", players=dict(body.players), rulebook=body.rulebook)
+    return send(ctx, user, lang, table, "assign", players=dict(body.players), rulebook=body.rulebook)
 
 
 @router.get("/flags", responses=ERRORS, summary="Every open flag of every table, with its kept frame")
-def flags(user: Referee, ctx: Ctx) -> list[FlagView]:
+def flags(user: Referee, ctx: Ctx, lang: Lang) -> list[FlagView]:
     out = []
     for table, view in sorted(ctx.feed.hall.tables.items()):
-        for f in (view.state or {}).get("flags", []):
+        state = view.state or {}
+        said = Sentences(lang, players=state.get("players"))
+        for f in state.get("flags", []):
             frame = frame_for(f, ctx.feed.frames(table))
             info = None if frame is None else FrameInfo(
                 table=table, id=frame["id"], seat=frame["seat"], at=frame["at"], reason=frame["reason"],
                 url=f"/api/console/frames/{table}/{frame['id']}")
             out.append(FlagView(table=table, flag=f["flag"], seat=f["seat"], kind=f["kind"], at=f["at"],
-                                cards=f.get("cards", []), text=f.get("text", ""), frame=info))
+                                cards=f.get("cards", []), text=f.get("text", ""), said=said.flag(f), frame=info))
     return out
 
 
 @router.post("/tables/{table}/flags/{flag}", responses=ERRORS, summary="Confirm, dismiss or correct an open flag")
-def resolve(table: Id, flag: str, body: FlagAction, user: Referee, ctx: Ctx) -> Sent:
+def resolve(table: Id, flag: str, body: FlagAction, user: Referee, ctx: Ctx, lang: Lang) -> Sent:
     if (body.how == "correct") != (body.cards is not None):
-        raise HTTPException(422, "cards: required with correct, and only with correct")
+        raise HTTPException(422, Denied("cards_with_correct"))
     view = _known(ctx, table)
     if not any(f["flag"] == flag for f in (view.state or {}).get("flags", [])):
-        raise HTTPException(409, f"no open flag {flag} at table {table}")
+        raise HTTPException(409, Denied("no_open_flag", table=table, flag=FlagNo(flag)))
     fields = {"flag": flag} | ({"cards": body.cards} if body.cards is not None else {})
-    return send(ctx, user.name, table, body.how, **fields)
+    return send(ctx, user, lang, table, body.how, **fields)
+
+
+@router.get("/tables/{table}/choices", responses=ERRORS,
+            summary="The cards a seat could have played (the decks minus what this hand has seen): a play's, or a seat's")
+def table_choices(table: Id, user: Referee, ctx: Ctx, lang: Lang, entry: Annotated[int | None, Query(ge=1)] = None,
+                  seat: Seat | None = None) -> PlayView:
+    view = _known(ctx, table)
+    state = view.state or {}
+    play = play_of(view.timeline, entry) if entry is not None else None
+    if entry is not None and play is None:
+        raise HTTPException(404, Denied("no_play", table=table, entry=entry))
+    if play is None:
+        flagged = next((f for f in state.get("flags", []) if f["seat"] == seat), None)
+        play = {"entry": None, "seat": seat or "S", "hand": state.get("hand"), "trick": state.get("trick"),
+                "cards": list(flagged["cards"]) if flagged else []}
+    said = Sentences(lang, players=state.get("players"))
+    left = choices(state.get("rulebook") or "classic-3deck", view.timeline, exclude=play["entry"])
+    return PlayView(table=table, **play, choices=[Choice(card=c, left=n) for c, n in left],
+                    said=said.play(play["seat"], play["entry"], play["cards"]))
 
 
 @router.post("/tables/{table}/plays/{entry}", responses=ERRORS,
              summary="Amend an accepted play (a dispute): the table judges everything after it again")
-def amend(table: Id, entry: Annotated[int, Path(ge=1, le=2**53)], body: PlayAmend, user: Referee, ctx: Ctx) -> Sent:
-    _known(ctx, table)
-    return send(ctx, user.name, table, "amend", entry=entry, cards=body.cards)
+def amend(table: Id, entry: Annotated[int, Path(ge=1, le=2**53)], body: PlayAmend, user: Referee, ctx: Ctx,
+          lang: Lang) -> Sent:
+    view = _known(ctx, table)
+    was = play_of(view.timeline, entry)
+    note = {"seat": was["seat"], "was": was["cards"]} if was else None
+    undo = Undo(path=f"/api/console/tables/{table}/plays/{entry}", body={"cards": was["cards"]}) if was else None
+    return send(ctx, user, lang, table, "amend", note=note, undo=undo, entry=entry, cards=body.cards)
 
 
 @router.get("/frames/{table}/{frame}", response_class=Response, summary="A kept camera frame as JPEG",
@@ -111,4 +154,4 @@ def frame(table: Id, frame: str, user: Referee, ctx: Ctx) -> Response:
     for f in ctx.feed.frames(table):
         if f["id"] == frame:
             return Response(base64.b64decode(f["jpeg"]), media_type="image/jpeg")
-    raise HTTPException(404, f"no frame {frame} kept for table {table}")
+    raise HTTPException(404, Denied("no_frame", table=table, frame=frame))

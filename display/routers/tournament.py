@@ -8,7 +8,7 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, UploadFile
 from fastapi.responses import Response
 
-from display.deps import Ctx, Lang, Organiser, Referee
+from display.deps import Ctx, Lang, Organiser, Referee, User, record
 from display.routers.tables import send
 from display.schemas import (
     Entries,
@@ -39,32 +39,26 @@ EXPORTS = {"csv": "text/csv; charset=utf-8", "xlsx": "application/vnd.openxmlfor
            "html": "text/html; charset=utf-8"}
 
 
-def _refuse(status: int, lang: str, zh: str, en: str) -> HTTPException:
-    return HTTPException(status, Refusal(zh, en).text(lang))
-
-
-def _tournaments(ctx: Ctx, lang: str):
+def _tournaments(ctx: Ctx):
     if ctx.tournament is None:
-        raise _refuse(404, lang, "本显示服务没有运行赛事（cardtable display serve --tournament-db PATH）",
-                      "this display runs no tournament (cardtable display serve --tournament-db PATH)")
+        raise HTTPException(404, Refusal("no_tournament_db"))
     return ctx.tournament
 
 
-def _no_tournament(lang: str) -> HTTPException:
-    return _refuse(404, lang, "还没有建立赛事", "no tournament made yet")
+def _no_tournament() -> HTTPException:
+    return HTTPException(404, Refusal("no_tournament"))
 
 
-def _change(ctx: Ctx, lang: str, user: str, action: str, detail: dict, call) -> TournamentView:
-    """Run one change on the store and show the tournament after it; a refusal is a 409 with the
-    store's reason in the reader's language, and nothing changed."""
-    with _tournaments(ctx, lang).using() as store:
+def _change(ctx: Ctx, user: User, lang: str, action: str, detail: dict, call) -> TournamentView:
+    """Run one change on the store and show the tournament after it, with the change in one line; a refusal is
+    a 409 with the store's reason in the reader's language, and nothing changed."""
+    with _tournaments(ctx).using() as store:
         try:
             call(store)
         except (TournamentError, EntryError) as exc:
-            raise HTTPException(409, exc.text(lang)) from None
+            raise HTTPException(409, exc) from None
         view = _view(store)
-    ctx.store.audit(user, action, detail, ctx.clock())
-    return view
+    return view.model_copy(update={"said": record(ctx, user, lang, action, detail)})
 
 
 def _view(store) -> TournamentView:
@@ -77,8 +71,8 @@ def _view(store) -> TournamentView:
 
 
 @router.get("/entries", responses=ERRORS, summary="The entries: being registered, or the tournament's")
-def entries(user: Referee, ctx: Ctx, lang: Lang) -> Entries:
-    tournaments = _tournaments(ctx, lang)
+def entries(user: Referee, ctx: Ctx) -> Entries:
+    tournaments = _tournaments(ctx)
     if tournaments.exists():
         with tournaments.using() as store:
             return Entries(source="tournament", entries=[e.as_dict() for e in store.tournament.entries])
@@ -86,39 +80,38 @@ def entries(user: Referee, ctx: Ctx, lang: Lang) -> Entries:
     return Entries(source="draft", entries=[e.as_dict() for e in entries_of(rows)] if rows else [])
 
 
-def _set_draft(ctx: Ctx, lang: str, user: str, rows: list[dict], action: str, detail: dict) -> Entries:
-    if _tournaments(ctx, lang).exists():
-        raise _refuse(409, lang, "赛事已经建立：报名不能再改", "the tournament is made already: its entries are fixed")
+def _set_draft(ctx: Ctx, user: User, lang: str, rows: list[dict], action: str, detail: dict) -> Entries:
+    if _tournaments(ctx).exists():
+        raise HTTPException(409, Refusal("entries_fixed"))
     try:
         made = entries_of(rows) if rows else ()
     except EntryError as exc:
-        raise HTTPException(422, exc.text(lang)) from None
+        raise HTTPException(422, exc) from None
     ctx.store.set_draft(rows)
-    ctx.store.audit(user, action, detail, ctx.clock())
-    return Entries(source="draft", entries=[e.as_dict() for e in made])
+    return Entries(source="draft", entries=[e.as_dict() for e in made], said=record(ctx, user, lang, action, detail))
 
 
 @router.post("/entries", status_code=201, responses=ERRORS, summary="Register one entry (a row of the form)")
 def add_entry(body: EntryRow, user: Organiser, ctx: Ctx, lang: Lang) -> Entries:
     row = body.model_dump()
-    return _set_draft(ctx, lang, user.name, ctx.store.draft() + [row], "add_entry", row)
+    return _set_draft(ctx, user, lang, ctx.store.draft() + [row], "add_entry", row)
 
 
 @router.delete("/entries", responses=ERRORS, summary="Start the registration again")
 def clear_entries(user: Organiser, ctx: Ctx, lang: Lang) -> Entries:
-    return _set_draft(ctx, lang, user.name, [], "clear_entries", {})
+    return _set_draft(ctx, user, lang, [], "clear_entries", {})
 
 
 @router.post("/entries/import", responses=ERRORS, summary="Import the registration form (.csv or .xlsx); replaces the draft")
 async def import_entries(file: UploadFile, user: Organiser, ctx: Ctx, lang: Lang) -> Entries:
     data = await file.read(FORM_BYTES + 1)
     if len(data) > FORM_BYTES:
-        raise _refuse(422, lang, f"报名表超过 {FORM_BYTES // 1024} KiB", f"the form is over {FORM_BYTES // 1024} KiB")
+        raise HTTPException(422, Refusal("form_too_big", kib=FORM_BYTES // 1024))
     try:
         made = read_form(file.filename or "form", data)
     except EntryError as exc:
-        raise HTTPException(422, exc.text(lang)) from None
-    return _set_draft(ctx, lang, user.name, rows_of(made), "import_entries", {"file": file.filename, "entries": len(made)})
+        raise HTTPException(422, exc) from None
+    return _set_draft(ctx, user, lang, rows_of(made), "import_entries", {"file": file.filename, "entries": len(made)})
 
 
 # ---------------------------------------------------------------- the tournament
@@ -128,47 +121,47 @@ async def import_entries(file: UploadFile, user: Organiser, ctx: Ctx, lang: Lang
 def new(body: NewTournament, user: Organiser, ctx: Ctx, lang: Lang) -> TournamentView:
     rows = ctx.store.draft()
     if not rows:
-        raise _refuse(409, lang, "还没有报名", "no entries registered yet")
+        raise HTTPException(409, Refusal("no_entries"))
     options = {"rounds": body.rounds} if body.rounds is not None else None
     detail = body.model_dump(exclude_none=True) | {"entries": len(rows)}
 
-    return _change(ctx, lang, user.name, "new_tournament", detail, lambda store: store.new(
+    return _change(ctx, user, lang, "new_tournament", detail, lambda store: store.new(
         body.system, entries_of(rows), name=body.name, seed=body.seed, options=options, id=body.id, by=user.name))
 
 
 @router.get("/tournament", responses=ERRORS, summary="The tournament: latest round (finished tables have a result), standings")
-def show(user: Referee, ctx: Ctx, lang: Lang) -> TournamentView:
-    tournaments = _tournaments(ctx, lang)
+def show(user: Referee, ctx: Ctx) -> TournamentView:
+    tournaments = _tournaments(ctx)
     if not tournaments.exists():
-        raise _no_tournament(lang)
+        raise _no_tournament()
     with tournaments.using() as store:
         return _view(store)
 
 
 @router.post("/tournament/rounds", status_code=201, responses=ERRORS, summary="Pair the next round")
 def pair(user: Organiser, ctx: Ctx, lang: Lang) -> TournamentView:
-    return _change(ctx, lang, user.name, "pair_round", {}, lambda store: store.pair_next_round(by=user.name))
+    return _change(ctx, user, lang, "pair_round", {}, lambda store: store.pair_next_round(by=user.name))
 
 
 @router.post("/tournament/rounds/{round_no}/start", responses=ERRORS,
              summary="Seat each table of the round (assign) and start its round clock (start_round)")
 def start(round_no: int, body: StartRound, user: Organiser, ctx: Ctx, lang: Lang) -> Started:
-    with _tournaments(ctx, lang).using() as store:
+    with _tournaments(ctx).using() as store:
         try:
             t = store.tournament
             tables = [(x.table, seating([t.entry(e) for e in x.entries])) for x in t.round(round_no).tables]
         except TournamentError as exc:
-            raise HTTPException(409, exc.text(lang)) from None
+            raise HTTPException(409, exc) from None
     on_broker = ctx.feed.hall.tables
     sent, missing = [], []
     for table, players in tables:
         if table not in on_broker:
             missing.append(table)
             continue
-        sent.append(send(ctx, user.name, table, "assign", players=players, rulebook=body.rulebook))
-        sent.append(send(ctx, user.name, table, "start_round"))
-    ctx.store.audit(user.name, "start_tournament_round", {"round": round_no, "missing": missing}, ctx.clock())
-    return Started(round=round_no, sent=sent, missing=missing)
+        sent.append(send(ctx, user, lang, table, "assign", players=players, rulebook=body.rulebook))
+        sent.append(send(ctx, user, lang, table, "start_round"))
+    said = record(ctx, user, lang, "start_tournament_round", {"round": round_no, "missing": missing})
+    return Started(round=round_no, sent=sent, missing=missing, said=said)
 
 
 @router.post("/tournament/results", responses=ERRORS, summary="Record a table's result, or correct one (a dispute)")
@@ -182,18 +175,18 @@ def result(body: ResultIn, user: Referee, ctx: Ctx, lang: Lang) -> TournamentVie
         else:
             store.record_result(body.round, body.table, outcome, by=user.name)
 
-    return _change(ctx, lang, user.name, "correct_result" if body.correct else "record_result", detail, make)
+    return _change(ctx, user, lang, "correct_result" if body.correct else "record_result", detail, make)
 
 
 @router.post("/tournament/forfeits", responses=ERRORS, summary="Entries at a table forfeit it (弃权)")
 def forfeit(body: ForfeitIn, user: Referee, ctx: Ctx, lang: Lang) -> TournamentView:
-    return _change(ctx, lang, user.name, "forfeit", body.model_dump(),
+    return _change(ctx, user, lang, "forfeit", body.model_dump(),
                    lambda store: store.forfeit(body.round, body.table, body.entries, by=user.name))
 
 
 @router.post("/tournament/late", responses=ERRORS, summary="An entry arrived late (past the limit: a forfeit)")
 def late(body: LateIn, user: Referee, ctx: Ctx, lang: Lang) -> TournamentView:
-    return _change(ctx, lang, user.name, "late_arrival", body.model_dump(),
+    return _change(ctx, user, lang, "late_arrival", body.model_dump(),
                    lambda store: store.late_arrival(body.round, body.entry, body.minutes, by=user.name))
 
 
@@ -201,11 +194,11 @@ def late(body: LateIn, user: Referee, ctx: Ctx, lang: Lang) -> TournamentView:
             responses={**ERRORS, 200: {"content": {m: {} for m in EXPORTS.values()}}})
 def export(fmt: str, user: Referee, ctx: Ctx, lang: Lang) -> Response:
     if fmt not in EXPORTS:
-        raise _refuse(404, lang, f"没有导出格式 {fmt!r}；可导出 {'、'.join(EXPORTS)}", f"no export {fmt!r}; exports are {', '.join(EXPORTS)}")
-    tournaments = _tournaments(ctx, lang)
+        raise HTTPException(404, Refusal("no_export", format=fmt, known=list(EXPORTS)))
+    tournaments = _tournaments(ctx)
     if not tournaments.exists():
-        raise _no_tournament(lang)
+        raise _no_tournament()
     with tournaments.using() as store:
         data, tid = store.export(fmt), store.tournament.id
-    ctx.store.audit(user.name, "export", {"format": fmt}, ctx.clock())
+    record(ctx, user, lang, "export", {"format": fmt})
     return Response(data, media_type=EXPORTS[fmt], headers={"Content-Disposition": f'attachment; filename="{tid}.{fmt}"'})

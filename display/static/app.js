@@ -9,11 +9,12 @@ const $ = sel => document.querySelector(sel);
 function view(t) { return hall.tables[t] || (hall.tables[t] = { table: t, state: null, status: null, violations: [], timeline: [], got: performance.now() }); }
 
 // ---------------------------------------------------------------- tiles
+function teamName(name) { return CATALOGUE.zh["team." + name] ? W("team." + name) : SEATW(name); }
 function teamHTML(team, s) {
   const names = team.seats.map(x => esc(s.players[x] || SEATW(x))).join(" / ");
   const lvl = team.level ? `<span class="lvl">${T("level")} ${esc(team.level)}</span>` : "";
-  return `<div class="team" data-team="${esc(team.name)}"><b>${esc(team.name)}</b> <span class="names">${names}</span> ${lvl}` +
-         ` <span class="pts">${team.points} ${T("points")}</span></div>`;
+  return `<div class="team" data-team="${esc(team.name)}"><b>${esc(teamName(team.name))}</b> <span class="names">${names}</span> ${lvl}` +
+         ` <span class="pts">${T("points", { n: team.points })}</span></div>`;
 }
 function seatHTML(seat, s) {
   const played = (s.current_trick?.plays || []).filter(p => p.seat === seat).map(p => p.cards).flat();
@@ -21,14 +22,12 @@ function seatHTML(seat, s) {
   const clk = clock.left === null ? "" : `<span class="clk${clock.left < 5 ? " low" : ""}" data-left="${clock.left}" data-running="${clock.running}">${Math.ceil(clock.left)}</span>`;
   const flagged = s.flags.some(f => f.seat === seat) ? " flagged" : "";
   return `<div class="seat ${seat}${s.turn === seat ? " turn" : ""}${flagged}" data-seat="${seat}">` +
-    `<div class="who">${SEATW(seat)} ${esc(s.players[seat] || "")}${s.dealer === seat ? ` <i class="dealer" title="${T("dealer")}">庄</i>` : ""}</div>` +
-    `<div><span class="count">${s.cards[seat]} ${T("cards_left")}</span> ${clk}</div>` +
+    `<div class="who">${SEATW(seat)} ${esc(s.players[seat] || "")}${s.dealer === seat ? ` <i class="dealer" title="${T("dealer")}">${T("dealer_mark")}</i>` : ""}</div>` +
+    `<div><span class="count">${T("cards_left", { n: s.cards[seat] })}</span> ${clk}</div>` +
     `<div class="played">${cardsHTML(played)}</div></div>`;
 }
-function violationHTML(v) {
-  const pen = v.penalty.text || (v.penalty.points ? `${v.penalty.points} ${T("points")}` : v.penalty.warning ? "⚠" : "");
-  return `<li class="v ${v.status}" data-flag="${esc(v.flag)}">${SEATW(v.seat)} ${esc(T("kind")[v.kind] || v.kind)}` +
-         ` <span class="st">${esc(T("status")[v.status] || v.status)}</span> <span class="pen">${esc(pen)}</span></li>`;
+function violationHTML(v, full) {  // said by the server (display/hall.py): the tile's brief line, or the whole sentence
+  return `<li class="v ${esc(v.status)}" data-flag="${esc(v.flag)}" data-kind="${esc(v.kind)}">${esc(SAID(full ? v.say : v.brief))}</li>`;
 }
 const PARTS = ["head", "teams", "info", "N", "W", "E", "S", "flags", "viol"];
 const SKELETON = `<div class="part" data-p="head"></div><div class="part" data-p="teams"></div><div class="part" data-p="info"></div>` +
@@ -38,7 +37,7 @@ function tileParts(v) {  // each part of a tile as HTML; a part is written again
   const s = v.state;
   const status = v.status || "unknown";
   const badge = `<span class="badge ${status}">${T(status)}</span>`;
-  const phase = s ? `<span class="phase">${esc(T("phase")[s.phase] || s.phase)}</span> <span class="ht">${s.hand ? T("hand_trick")(s.hand, s.trick) : ""}</span>${s.paused ? ` <span class="paused">${T("paused")}</span>` : ""}` : "";
+  const phase = s ? `<span class="phase">${esc(W("phase." + s.phase))}</span> <span class="ht">${s.hand ? T("hand_trick", { hand: s.hand, trick: s.trick }) : ""}</span>${s.paused ? ` <span class="paused">${T("paused")}</span>` : ""}` : "";
   const parts = {
     head: `<header><a class="name" href="/tables/${encodeURIComponent(v.table)}">${esc(v.table)}</a> ${phase} ${badge}</header>`,
     viol: v.violations.length ? `<ul class="viol">${v.violations.slice(-3).reverse().map(violationHTML).join("")}</ul>` : "",
@@ -49,7 +48,7 @@ function tileParts(v) {  // each part of a tile as HTML; a part is written again
   parts.teams = `<div class="teams">${s.teams.map(t => teamHTML(t, s)).join("")}</div>`;
   parts.info = `<div class="info">${[dealer, trump].filter(Boolean).join(" · ")}${s.round.last_hand ? ` <b class="lh">${T("last_hand")}</b>` : ""}</div>`;
   for (const x of "NWES") parts[x] = seatHTML(x, s);
-  parts.flags = s.flags.length ? `<div class="flags">⚑ ${T("flags")}: ${s.flags.map(f => `<span data-flag="${esc(f.flag)}">${SEATW(f.seat)} ${esc(T("kind")[f.kind] || f.kind)} ${cardsHTML(f.cards)}</span>`).join(" ")}</div>` : "";
+  parts.flags = s.flags.length ? `<div class="flags">⚑ ${T("flags")}: ${s.flags.map(f => `<span data-flag="${esc(f.flag)}">${SEATW(f.seat)} ${esc(KINDW(f.kind))} ${cardsHTML(f.cards)}</span>`).join(" ")}</div>` : "";
   return parts;
 }
 function renderTile(t) {
@@ -90,17 +89,17 @@ function later(t) {  // render each changed tile once per frame, however many st
 }
 
 // ---------------------------------------------------------------- tournament
-const COLUMNS_EN = { "对手分": "Opp. score", "级差": "Level diff", "胜局": "Wins", "得分": "Points", "小分": "Sub-score", "对手分之和": "Opp. total", "胜负关系": "Head to head" };
-function column(name) { return LANG === "en" ? COLUMNS_EN[name] || name : name; }
+function column(name) { return W("column." + name); }  // the system's tie-break columns, named in Chinese
 function renderStandings() {
   const box = $("#standings .body");
   if (!box) return;
   const s = hall.standings[hall.tournament];
   if (!s) { box.innerHTML = `<p class="empty">${T("no_standings")}</p>`; return; }
-  $("#standings .sub").textContent = `${s.name} · ${T("round_of")(s.round, hall.rounds[hall.tournament]?.rounds ?? s.round)}`;
-  box.innerHTML = `<table><thead><tr><th>${T("rank")}</th><th>${T("entry")}</th><th>${T("unit")}</th><th>${T("score")}</th>` +
-    s.columns.map(c => `<th>${esc(column(c))}</th>`).join("") + `<th>${T("prize")}</th></tr></thead><tbody>` +
-    s.rows.map(r => `<tr class="${r.prize ? "prize" : ""}" data-entry="${esc(r.id)}"><td>${r.rank}</td><td>${esc(r.name)}</td><td>${esc(r.unit)}</td>` +
+  $("#standings .sub").textContent = `${s.name} · ${T("round_of", { round: s.round, rounds: hall.rounds[hall.tournament]?.rounds ?? s.round })}`;
+  // numbers stand right-aligned under right-aligned headers (th.num and td.num)
+  box.innerHTML = `<table class="standings"><thead><tr><th class="num">${T("rank")}</th><th>${T("entry")}</th><th>${T("unit")}</th><th class="num">${T("score")}</th>` +
+    s.columns.map(c => `<th class="num">${esc(column(c))}</th>`).join("") + `<th>${T("prize")}</th></tr></thead><tbody>` +
+    s.rows.map(r => `<tr class="${r.prize ? "prize" : ""}" data-entry="${esc(r.id)}"><td class="num">${r.rank}</td><td>${esc(r.name)}</td><td>${esc(r.unit)}</td>` +
       `<td class="num">${r.score}</td>${r.tiebreaks.map(x => `<td class="num">${x}</td>`).join("")}<td>${esc(r.prize || "")}</td></tr>`).join("") +
     `</tbody></table>`;
 }
@@ -109,13 +108,13 @@ function renderPairings() {
   if (!box) return;
   const r = hall.rounds[hall.tournament];
   if (!r) { box.innerHTML = `<p class="empty">${T("no_round")}</p>`; return; }
-  $("#pairings .sub").textContent = `${r.name} · ${T("round_of")(r.round, r.rounds)}`;
+  $("#pairings .sub").textContent = `${r.name} · ${T("round_of", { round: r.round, rounds: r.rounds })}`;
   const rows = [...r.tables].sort((a, b) => a.table.localeCompare(b.table, undefined, { numeric: true }));
-  box.innerHTML = `<table><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th>${T("result")}</th></tr></thead><tbody>` +
+  box.innerHTML = `<table class="pairings"><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th class="num">${T("result")}</th></tr></thead><tbody>` +
     rows.map(p => `<tr data-table="${esc(p.table)}"><td><a href="/tables/${encodeURIComponent(p.table)}">${esc(p.table)}</a></td>` +
-      `<td>${p.entries.map(e => `${esc(e.name)} <small>${esc(e.unit)}</small>`).join(" <b>vs</b> ")}</td>` +
+      `<td>${p.entries.map(e => `${esc(e.name)} <small>${esc(e.unit)}</small>`).join(` <b>${T("versus")}</b> `)}</td>` +
       `<td class="num">${p.result ? p.result.scores.join(" : ") : ""}</td></tr>`).join("") + `</tbody></table>` +
-    (r.byes.length ? `<p>${T("byes")}: ${r.byes.map(esc).join(", ")}</p>` : "");
+    (r.byes.length ? `<p>${T("byes")}: ${r.byes.map(esc).join(W("word.list"))}</p>` : "");
 }
 
 // ---------------------------------------------------------------- clocks, banner
@@ -154,15 +153,12 @@ function renderTimeline() {
   if (!box || !ONE) return;
   box.innerHTML = view(ONE).timeline.map(eventHTML).reverse().join("");
   const all = $("#allviolations");
-  if (all) all.innerHTML = view(ONE).violations.slice().reverse().map(violationHTML).join("");
+  if (all) all.innerHTML = view(ONE).violations.slice().reverse().map(v => violationHTML(v, true)).join("");
 }
-function eventHTML(e) {
-  const say = T("ev")[e.kind];
-  const d = e.data;
-  const text = say ? say(d) : `${e.kind} ${JSON.stringify(d)}`;
-  const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN");
-  const entry = e.kind === "play_accepted" ? ` <small class="entry">#${e.seq}</small>` : "";  // what the console's amend names
-  return `<li data-seq="${e.seq}" data-kind="${esc(e.kind)}"><time>${time}</time>${entry} ${esc(text)} ${d.cards ? cardsHTML(d.cards) : ""}</li>`;
+function eventHTML(e) {  // the event as the server said it (display/hall.py), and its cards as pictures
+  const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });
+  const cards = e.data.cards || (e.data.card ? [e.data.card] : null);
+  return `<li data-seq="${e.seq}" data-kind="${esc(e.kind)}"><time>${time}</time> <span class="said">${esc(SAID(e.say))}</span> ${Array.isArray(cards) ? cardsHTML(cards) : ""}</li>`;
 }
 
 // ---------------------------------------------------------------- big screen rotation

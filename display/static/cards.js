@@ -25,8 +25,7 @@ function cardSVG(name) {
     let sprite = document.getElementById("card-sprite");
     if (!sprite) {
       sprite = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-      sprite.id = "card-sprite";
-      sprite.setAttribute("style", "position:absolute;width:0;height:0;overflow:hidden");
+      sprite.id = "card-sprite";  // hidden by style.css (no inline style: the pages keep a strict CSP)
       sprite.setAttribute("aria-hidden", "true");
       document.body.prepend(sprite);
     }

@@ -1,12 +1,16 @@
-// The organisers' console: login, table commands, flags with their frames, the tournament, the audit log.
-// Everything goes through the REST API with the session cookie; the hall comes from the live stream.
+// The organisers' console: login, table commands, a table's hand and its plays corrected from a card picker,
+// flags with their frames, the tournament, the audit log. Everything goes through the REST API with the session
+// cookie; the hall comes from the live stream. Each action is confirmed in one line (the server says it in the
+// reader's language), with an undo where the rules allow one.
 "use strict";
 const $ = sel => document.querySelector(sel);
 const hall = { tables: {} };
 let ME = null;
+let OPEN = null;  // the table whose hand is shown, and its timeline
+let PICK = null;  // the play (or flag) being corrected: { table, entry, flag, seat, chosen: [cards] }
 
 async function api(method, path, body) {
-  const opts = { method, headers: { "Accept-Language": LANG }, credentials: "same-origin" };  // refusals come in the page's language
+  const opts = { method, headers: { "Accept-Language": LANG }, credentials: "same-origin" };  // the answer in the page's language
   if (body instanceof FormData) opts.body = body;
   else if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
   const r = await fetch(path, opts);
@@ -14,18 +18,31 @@ async function api(method, path, body) {
   if (!r.ok) throw new Error((data && data.detail) || `${r.status}`);
   return data;
 }
-function say(text, bad) { const el = $("#result"); el.textContent = text; el.className = bad ? "error" : ""; }
-async function act(fn) {
-  try { await fn(); say(T("done")); } catch (e) { say(`${T("error")}: ${e.message}`, true); }
+let UNDO = null;
+function say(text, bad, undo) {
+  const el = $("#result");
+  el.querySelector(".line").textContent = text;
+  el.className = bad ? "error" : "";
+  UNDO = undo || null;
+  $("#undo").hidden = !UNDO;
+}
+async function act(fn) {  // one action: its line (or why it was refused), and the undo the server offers
+  try {
+    const out = await fn();
+    const said = Array.isArray(out) ? out.map(x => x.said).join("；") : out?.said;
+    say(said || T("done"), false, Array.isArray(out) ? null : out?.undo);
+  } catch (e) { say(`${T("error")}: ${e.message}`, true); }
   loadAudit();
 }
+$("#undo").addEventListener("click", () => { const u = UNDO; if (u) act(() => api("POST", u.path, u.body)); });
 
 // ---------------------------------------------------------------- login
 async function whoAmI() {
   try { ME = await api("GET", "/api/me"); } catch { ME = null; }
   $("#login").hidden = !!ME; $("#desk").hidden = !ME;
-  if (ME) { $("#me").textContent = `${ME.user} (${ME.role})`; renderTables(); loadFlags(); loadAudit(); renderTournament(); }
+  if (ME) { renderMe(); renderTables(); loadFlags(); loadAudit(); renderTournament(); }
 }
+function renderMe() { $("#me").textContent = T("me", { user: ME.user, role: W("role." + ME.role) }); }
 $("#login-form").addEventListener("submit", async ev => {
   ev.preventDefault();
   const f = new FormData(ev.target);
@@ -41,36 +58,32 @@ function renderTables() {
   body.innerHTML = Object.keys(hall.tables).sort().map(t => {
     const v = hall.tables[t], s = v.state;
     const done = s && s.phase === "round_over";
-    return `<tr data-table="${esc(t)}"><td><a href="/tables/${encodeURIComponent(t)}">${esc(t)}</a></td>` +
-      `<td>${s ? esc(T("phase")[s.phase] || s.phase) : ""} ${v.status === "offline" ? `<b class="error">${T("offline")}</b>` : ""}</td>` +
+    return `<tr data-table="${esc(t)}"><td><button class="open-table" data-open="${esc(t)}">${esc(t)}</button></td>` +
+      `<td>${s ? esc(W("phase." + s.phase)) : ""} ${v.status === "offline" ? `<b class="error">${T("offline")}</b>` : ""}</td>` +
       `<td class="${done ? "finished" : ""}">${done ? T("finished") : s && s.phase !== "idle" ? T("in_play") : ""}</td>` +
-      `<td><button data-cmd="start_round" data-t="start_round">${T("start_round")}</button> ` +
+      `<td><button data-cmd="start_round">${T("start_round")}</button> ` +
       `<button data-cmd="last_hand">${T("last_hand")}</button> <button data-cmd="stop_round">${T("stop_round")}</button></td></tr>`;
   }).join("");
 }
 $("#c-tables").addEventListener("click", ev => {
+  const open = ev.target.closest("button[data-open]");
+  if (open) { openTable(open.dataset.open); return; }
   const b = ev.target.closest("button[data-cmd]");
   if (!b) return;
   const t = b.closest("tr").dataset.table;
   act(() => api("POST", `/api/console/tables/${encodeURIComponent(t)}/commands`, { command: b.dataset.cmd }));
 });
 $("#all-last-hand").addEventListener("click", () => act(() => api("POST", "/api/console/last-hand")));
-// A dispute over an accepted play: its entry is the seq shown beside it in the table's timeline.
-$("#amend-form").addEventListener("submit", ev => {
-  ev.preventDefault();
-  const f = new FormData(ev.target);
-  const cards = String(f.get("cards")).trim().toUpperCase().split(/[\s,]+/).filter(Boolean);
-  act(() => api("POST", `/api/console/tables/${encodeURIComponent(f.get("table"))}/plays/${Number(f.get("entry"))}`, { cards }));
-});
-// The referee's rulings on what no camera sees: San Da Yi's fouls (FOULS, with the page: the rulebooks'
-// [fouls] kinds), 报到 and 摊打.
+// The referee's rulings on what no camera sees: San Da Yi's fouls (the rulebooks' [fouls] kinds, data-fouls of
+// the form), 报到 and 摊打.
+const FOULS = JSON.parse($("#ruling-form").dataset.fouls);
 const RULINGS = { ...Object.fromEntries(FOULS.map(k => [`foul:${k}`, { ruling: "foul", kind: k }])),
   "report:play": { ruling: "report", play: true }, "report:no_play": { ruling: "report", play: false }, "open_hand": { ruling: "open_hand" } };
 function renderRulings() {
   const f = $("#ruling-form");
   const keep = [f.seat.value, f.what.value];
   f.seat.innerHTML = "SENW".split("").map(s => `<option value="${s}">${esc(SEATW(s))}</option>`).join("");
-  f.what.innerHTML = Object.keys(RULINGS).map(k => `<option value="${k}">${esc(k.startsWith("foul:") ? T("foul_of")(k.slice(5)) :
+  f.what.innerHTML = Object.keys(RULINGS).map(k => `<option value="${k}">${esc(k.startsWith("foul:") ? T("foul_of", { kind: KINDW(k.slice(5)) }) :
     T(k === "report:play" ? "report_play" : k === "report:no_play" ? "report_no_play" : "open_hand"))}</option>`).join("");
   if (keep[0]) [f.seat.value, f.what.value] = keep;
 }
@@ -79,6 +92,67 @@ $("#ruling-form").addEventListener("submit", ev => {
   ev.preventDefault();
   const f = ev.target;
   act(() => api("POST", `/api/console/tables/${encodeURIComponent(f.table.value.trim())}/rulings`, { ...RULINGS[f.what.value], seat: f.seat.value }));
+});
+
+// ---------------------------------------------------------------- a table's hand, and correcting a play
+function openTable(t) {  // its hand comes with the stream of that table (a snapshot, then its events)
+  OPEN = { table: t, timeline: [] };
+  $("#ruling-form").table.value = t;
+  $("#c-timeline").hidden = false;
+  $("#c-timeline .which").textContent = t;
+  renderTimeline();
+  connect(t);
+}
+function renderTimeline() {
+  if (!OPEN) return;
+  $("#c-timeline ol").innerHTML = OPEN.timeline.slice().reverse().map(e => {
+    const cards = e.data.cards || (e.data.card ? [e.data.card] : null);
+    const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });
+    const picked = PICK && PICK.entry === e.seq && e.kind === "play_accepted" ? " picked" : "";
+    return `<li class="ev${picked}" data-seq="${e.seq}" data-kind="${esc(e.kind)}"><time>${time}</time> ${esc(SAID(e.say))} ${Array.isArray(cards) ? cardsHTML(cards) : ""}</li>`;
+  }).join("");
+}
+$("#c-timeline ol").addEventListener("click", ev => {
+  const li = ev.target.closest("li[data-kind=play_accepted]");
+  if (li) openPicker({ table: OPEN.table, entry: Number(li.dataset.seq) });
+});
+async function openPicker(what) {  // the cards its seat could have played: the decks minus what this hand has seen
+  const q = what.entry ? `entry=${what.entry}` : `seat=${what.seat}`;
+  try {
+    const p = await api("GET", `/api/console/tables/${encodeURIComponent(what.table)}/choices?${q}`);
+    PICK = { ...what, seat: p.seat, chosen: p.cards.slice(), choices: p.choices, said: p.said };
+  } catch (e) { say(`${T("error")}: ${e.message}`, true); return; }
+  $("#c-picker").hidden = false;
+  renderPicker();
+  renderTimeline();
+  $("#c-picker").scrollIntoView({ block: "nearest" });
+}
+function pickHTML(card, left) {
+  return `<button type="button" class="pick" data-card="${card}">${cardSVG(card)}${left === undefined ? "" : `<small>${T("picker_left", { n: left })}</small>`}</button>`;
+}
+function renderPicker() {
+  if (!PICK) { $("#c-picker").hidden = true; return; }
+  const used = {};
+  PICK.chosen.forEach(c => { used[c] = (used[c] || 0) + 1; });
+  $("#c-picker .of").textContent = PICK.said;
+  $("#c-picker .chosen").innerHTML = PICK.chosen.length ? PICK.chosen.map(c => pickHTML(c)).join("") : T("picker_empty");
+  $("#c-picker .choices").innerHTML = PICK.choices.filter(x => x.left > (used[x.card] || 0))
+    .map(x => pickHTML(x.card, x.left - (used[x.card] || 0))).join("");
+}
+$("#c-picker").addEventListener("click", ev => {
+  const b = ev.target.closest("button.pick");
+  if (!b || !PICK) return;
+  if (b.closest(".chosen")) PICK.chosen.splice(PICK.chosen.indexOf(b.dataset.card), 1);  // take it out
+  else PICK.chosen.push(b.dataset.card);  // add one copy
+  renderPicker();
+});
+$("#pick-close").addEventListener("click", () => { PICK = null; renderPicker(); renderTimeline(); });
+$("#pick-ok").addEventListener("click", () => {
+  if (!PICK || !PICK.chosen.length) return;
+  const p = PICK, t = encodeURIComponent(p.table);
+  PICK = null; renderPicker(); renderTimeline();
+  act(() => p.flag ? api("POST", `/api/console/tables/${t}/flags/${encodeURIComponent(p.flag)}`, { how: "correct", cards: p.chosen })
+                   : api("POST", `/api/console/tables/${t}/plays/${p.entry}`, { cards: p.chosen }));
 });
 
 // ---------------------------------------------------------------- flags
@@ -90,39 +164,45 @@ async function loadFlags() {
   if (asked !== flagsAsked) return;  // a later answer is on its way
   const box = $("#c-flags .body");
   box.innerHTML = flags.length ? flags.map(f =>
-    `<div class="flag-card" data-table="${esc(f.table)}" data-flag="${esc(f.flag)}">` +
-    (f.frame ? `<figure><img src="${esc(f.frame.url)}" alt="${T("frame")}"><figcaption>${esc(f.frame.reason)}</figcaption></figure>` : `<div class="noframe">${T("no_frame")}</div>`) +
-    `<div><p><b>${esc(f.table)}</b> ${SEATW(f.seat)} · ${esc(T("kind")[f.kind] || f.kind)} · ${esc(f.text)}</p><p>${cardsHTML(f.cards)}</p>` +
-    `<p><button data-how="confirm">${T("confirm")}</button> <button data-how="dismiss">${T("dismiss")}</button></p>` +
-    `<p><input name="cards" placeholder="${T("cards_to_correct")}" value="${esc(f.cards.join(" "))}"> <button data-how="correct">${T("correct")}</button></p></div></div>`
+    `<div class="flag-card" data-table="${esc(f.table)}" data-flag="${esc(f.flag)}" data-seat="${esc(f.seat)}">` +
+    (f.frame ? `<figure><img src="${esc(f.frame.url)}" alt="${T("frame")}"><figcaption>${esc(f.table)} · ${esc(SEATW(f.frame.seat))} · ` +
+      `${new Date(f.frame.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false })}</figcaption></figure>` : `<div class="noframe">${T("no_frame")}</div>`) +
+    `<div><p><b>${esc(f.table)}</b> ${esc(f.said)}</p><p>${cardsHTML(f.cards)}</p>` +
+    `<p><button data-how="confirm">${T("confirm")}</button> <button data-how="dismiss">${T("dismiss")}</button>` +
+    ` <button data-how="correct">${T("correct")}</button></p></div></div>`
   ).join("") : `<p class="empty">${T("no_flags")}</p>`;
 }
 $("#c-flags").addEventListener("click", ev => {
   const b = ev.target.closest("button[data-how]");
   if (!b) return;
   const card = b.closest(".flag-card"), how = b.dataset.how;
-  const body = { how };
-  if (how === "correct") body.cards = card.querySelector("input[name=cards]").value.trim().split(/[\s,]+/).filter(Boolean);
-  act(() => api("POST", `/api/console/tables/${encodeURIComponent(card.dataset.table)}/flags/${encodeURIComponent(card.dataset.flag)}`, body));
+  if (how === "correct") { openPicker({ table: card.dataset.table, flag: card.dataset.flag, seat: card.dataset.seat }); return; }
+  act(() => api("POST", `/api/console/tables/${encodeURIComponent(card.dataset.table)}/flags/${encodeURIComponent(card.dataset.flag)}`, { how }));
 });
 
 // ---------------------------------------------------------------- audit
 async function loadAudit() {
   if (!ME) return;
   const rows = await api("GET", "/api/console/audit?limit=50").catch(() => []);
-  $("#c-audit tbody").innerHTML = rows.map(r => `<tr><td>${new Date(r.at * 1000).toLocaleString(LANG === "en" ? "en-GB" : "zh-CN")}</td>` +
-    `<td>${esc(r.user)}</td><td>${esc(r.action)} ${esc(JSON.stringify(r.detail))}</td></tr>`).join("");
+  $("#c-audit tbody").innerHTML = rows.map(r => `<tr data-action="${esc(r.action)}"><td>${new Date(r.at * 1000).toLocaleString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false })}</td>` +
+    `<td>${esc(r.text)}</td></tr>`).join("");
 }
 
-// ---------------------------------------------------------------- the stream (tables and their flags)
-let flagKey = "";
+// ---------------------------------------------------------------- the stream (tables, their flags, the open table's hand)
+let flagKey = "", stream = null;
 function flagsChanged() {
   const key = Object.values(hall.tables).map(v => (v.state?.flags || []).map(f => v.table + f.flag).join()).join("|");
   if (key !== flagKey) { flagKey = key; loadFlags(); }
 }
-function connect() {
-  const es = new EventSource("/api/stream");
-  es.addEventListener("snapshot", m => { hall.tables = JSON.parse(m.data).tables; flagsChanged(); if (ME) renderTables(); });
+function connect(table) {
+  if (stream) stream.close();
+  const es = stream = new EventSource("/api/stream" + (table ? "?table=" + encodeURIComponent(table) : ""));
+  es.addEventListener("snapshot", m => {
+    const s = JSON.parse(m.data);
+    hall.tables = s.tables;
+    if (OPEN && s.tables[OPEN.table]) { OPEN.timeline = s.tables[OPEN.table].timeline || []; renderTimeline(); }
+    flagsChanged(); if (ME) renderTables();
+  });
   es.addEventListener("state", m => {
     const c = JSON.parse(m.data);
     const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, status: null });
@@ -135,12 +215,24 @@ function connect() {
     (hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, state: null })).status = c.data.status;
     if (ME) renderTables();
   });
+  es.addEventListener("event", m => {
+    const c = JSON.parse(m.data), e = c.data;
+    if (!OPEN || c.table !== OPEN.table) return;
+    if (e.kind === "hand_started" || e.kind === "round_started") OPEN.timeline = [e];
+    else if (!OPEN.timeline.some(x => x.seq === e.seq && x.kind === e.kind)) OPEN.timeline.push(e);
+    renderTimeline();
+  });
   es.addEventListener("round", () => ME && renderTournament());
   es.addEventListener("standings", () => ME && renderTournament());
+  es.onopen = () => { document.body.dataset.live = table || "1"; };
 }
 function renderTournament() { tournamentPanel(); }
 
-$("#lang").addEventListener("click", () => switchLanguage(() => { renderRulings(); if (ME) { renderTables(); loadFlags(); loadAudit(); renderTournament(); } }));
+$("#lang").addEventListener("click", () => switchLanguage(() => {
+  renderRulings();
+  if (ME) { renderMe(); renderTables(); renderTimeline(); loadFlags(); loadAudit(); renderTournament(); }
+  if (PICK) { const chosen = PICK.chosen; openPicker(PICK).then(() => { if (PICK) { PICK.chosen = chosen; renderPicker(); } }); }
+}));
 applyWords();
 whoAmI();
-connect();
+connect(null);

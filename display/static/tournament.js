@@ -1,6 +1,7 @@
 // The console's tournament panel: registration (by hand or the CSV/XLSX form), the tournament, its rounds,
 // results and corrections, forfeits, late arrivals, exports. Uses api(), act(), T() of console.js and i18n.js.
 "use strict";
+const SYSTEMS = Object.keys(CATALOGUE.zh).filter(k => k.startsWith("system.")).map(k => k.slice(7));  // each system is named there
 async function tournamentPanel() {
   const box = $("#c-tournament .body");
   let t = null;
@@ -11,30 +12,30 @@ async function registrationHTML() {
   const list = await api("GET", "/api/console/entries").catch(() => ({ entries: [] }));
   return `<h3>${T("entries")} (${list.entries.length})</h3><ol class="entries">` +
     list.entries.map(e => `<li data-entry="${esc(e.id)}">${esc(e.unit)} · ${esc(e.name)}</li>`).join("") + `</ol>` +
-    `<form id="t-entry"><input name="unit" placeholder="${T("unit")}" required> <input name="pair" placeholder="#" size="3">` +
+    `<form id="t-entry"><input name="unit" placeholder="${T("unit")}" required> <input name="pair" placeholder="${T("pair")}" size="4">` +
     ` <input name="players" placeholder="${T("players")}" required> <button>${T("add_entry")}</button></form>` +
     `<form id="t-import"><label>${T("import")} <input type="file" name="file" accept=".csv,.xlsx" required></label> <button>${T("import")}</button></form>` +
-    `<form id="t-new"><select name="system"><option>pair-swiss</option><option>knockout-best-of-three</option><option>individual-tables</option></select>` +
-    ` <input name="name" placeholder="${T("name")}" required> <input name="id" placeholder="id" value="main" pattern="[A-Za-z0-9_-]{1,32}">` +
+    `<form id="t-new"><select name="system">${SYSTEMS.map(x => `<option value="${x}">${esc(W("system." + x))}</option>`).join("")}</select>` +
+    ` <input name="name" placeholder="${T("name")}" required> <input name="id" placeholder="${T("tournament_id")}" value="main" pattern="[A-Za-z0-9_-]{1,32}">` +
     ` <input name="rounds" type="number" min="1" max="30" placeholder="${T("rounds")}"> <button>${T("new_tournament")}</button></form>`;
 }
 function roundHTML(t) {
   const r = t.round;
   const rows = r.tables.map(x => {
     const names = x.entries.map((e, i) => `<label><input type="radio" name="w-${esc(x.table)}" value="${i}"> ${esc(e.name)} <small>${esc(e.id)}</small></label>` +
-      ` <button data-forfeit="${esc(e.id)}" title="${T("forfeit")}">${T("forfeit")}</button>`).join(" <b>vs</b> ");
+      ` <button data-forfeit="${esc(e.id)}" title="${T("forfeit")}">${T("forfeit")}</button>`).join(` <b>${T("versus")}</b> `);
     const done = x.result ? `<span class="finished">${T("finished")} ${x.result.scores.join(" : ")}</span>` : T("in_play");
     return `<tr data-table="${esc(x.table)}"><td>${esc(x.table)}</td><td>${names}</td><td>${done}</td>` +
       `<td><button data-result="record">${T("record_result")}</button> <input name="reason" placeholder="${T("reason")}" size="8">` +
       ` <button data-result="correct">${T("correct")}</button></td></tr>`;
   }).join("");
-  return `<p><b>${esc(t.name)}</b> · ${esc(t.system)} · ${T("round_of")(t.paired, t.rounds)}${t.finished ? " · " + T("finished") : ""}</p>` +
-    `<p><button id="t-pair">${T("next_round")}</button> <input id="t-rulebook" value="classic-3deck" size="14">` +
+  return `<p><b>${esc(t.name)}</b> · ${esc(W("system." + t.system))} · ${T("round_of", { round: t.paired, rounds: t.rounds })}${t.finished ? " · " + T("finished") : ""}</p>` +
+    `<p><button id="t-pair">${T("next_round")}</button> <input id="t-rulebook" value="classic-3deck" size="14" title="${T("rulebook")}">` +
     ` <button id="t-start" ${r.round ? "" : "disabled"}>${T("start_round")} ${r.round || ""}</button>` +
     ` <a href="/api/console/tournament/export.xlsx">${T("export")} XLSX</a> <a href="/api/console/tournament/export.csv">CSV</a>` +
     ` <a href="/api/console/tournament/export.html" target="_blank">${T("print")}</a></p>` +
     `<table id="t-round" data-round="${r.round}"><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th>${T("result")}</th><th>${T("actions")}</th></tr></thead><tbody>${rows}</tbody></table>` +
-    `<form id="t-late"><input name="entry" placeholder="${T("entry")} id" required> <input name="minutes" type="number" min="0" step="0.5" placeholder="${T("minutes")}" required>` +
+    `<form id="t-late"><input name="entry" placeholder="${T("entry_id")}" required> <input name="minutes" type="number" min="0" step="0.5" placeholder="${T("minutes")}" required>` +
     ` <button>${T("late")}</button></form>`;
 }
 function formJSON(form) { return Object.fromEntries([...new FormData(form)].filter(([, v]) => v !== "")); }

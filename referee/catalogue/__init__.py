@@ -146,6 +146,61 @@ def word(lang: str, key: str, default: str | None = None) -> str:
     return default if default is not None else key.rsplit(".", 1)[-1]
 
 
+class Term:
+    """A value that is itself a catalogue word, said in the sentence's language (a system's name, a command).
+
+    >>> Term("system.pair-swiss").text("zh"), Term("system.pair-swiss").text("en")
+    ('积分编排（双人对抗）', 'pair Swiss')
+    """
+
+    def __init__(self, key: str):
+        self.key = key
+
+    def __repr__(self) -> str:
+        return f"Term({self.key!r})"
+
+    def text(self, lang: str) -> str:
+        return word(lang, self.key)
+
+
+def said(value: object, lang: str) -> str:
+    """A value as a sentence of ``lang`` shows it: a :class:`Refusal` or :class:`Term` in that language, a list
+    joined by the language's list separator, anything else as ``str``."""
+    if hasattr(value, "text"):
+        return value.text(lang)
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return word(lang, "word.list").join(said(v, lang) for v in value)
+    return str(value)
+
+
+class Refusal(ValueError):
+    """A request that cannot be applied, said by the catalogue (``{section}.{key}`` with its values); nothing
+    changes. The console shows it in the reader's language, the command line in ``--lang``'s; ``str()`` is the
+    Chinese. A subclass names its ``section``.
+
+    >>> e = Refusal("no_entry", entry="e07")
+    >>> str(e), e.text("en"), e.key
+    ('没有参赛编号 e07', 'no entry e07', 'refusal.no_entry')
+    >>> Refusal("round_pairing", round=3, reason=Refusal("swiss_rounds")).text("en")
+    'round 3: at least one round'
+    """
+
+    section = "refusal"
+
+    def __init__(self, key: str, **values: object) -> None:
+        self.key, self.values = f"{self.section}.{key}", values
+        super().__init__(self.key)
+
+    def __str__(self) -> str:
+        return self.text("zh")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.key!r}, {self.values!r})"
+
+    def text(self, lang: str) -> str:
+        return fill(lang, self.key, {k: said(v, lang) for k, v in self.values.items()})
+
+
 def speaks(text: str, lang: str) -> bool:
     """Whether free text (a reason from a rules engine, a rulebook's note) is in ``lang``: Chinese holds Chinese
     characters, English none. A page shows such a text only in its own language.
@@ -156,5 +211,5 @@ def speaks(text: str, lang: str) -> bool:
     return bool(_CJK.search(text)) == (lang != "en")
 
 
-__all__ = ["FILES", "LANGS", "CatalogueError", "catalogues", "check", "entries", "fill", "has", "load", "placeholders",
+__all__ = ["FILES", "LANGS", "CatalogueError", "Refusal", "Term", "said", "catalogues", "check", "entries", "fill", "has", "load", "placeholders",
            "say", "speaks", "word"]

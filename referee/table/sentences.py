@@ -119,7 +119,7 @@ class Sentences:
         key = self._template(kind, data)
         if key is None:
             return str(kind)
-        return fill(self.lang, key, _Missing(self._values(kind, data)))
+        return fill(self.lang, key, Values(self._values(kind, data)))
 
     def _values(self, kind: str, data: Mapping) -> dict[str, Any]:
         values: dict[str, Any] = {k: _number(v) if isinstance(v, float) else v for k, v in data.items()}
@@ -179,6 +179,12 @@ class Sentences:
             return self._say("result.dealer", n=n)
         return self._say("result.defenders_up", n=n) if n else self._say("result.defenders")
 
+    def play(self, seat: Any, entry: int | None, cards: list) -> str:
+        """A play by its log entry, or (no entry: a flagged read) the cards a seat showed."""
+        if entry is None:
+            return self._say("word.shown", seat=self.seat(seat), cards=self.cards(cards))
+        return self._say("word.play", entry=entry, seat=self.seat(seat), cards=self.cards(cards))
+
     # -- flags, violations, commands ------------------------------------------------------------------
     def flag(self, f: Mapping) -> str:
         """What a flag asks of the referee (a flag of ``state``, or a ``flag_raised`` event's data)."""
@@ -187,8 +193,9 @@ class Sentences:
         return self._say(key, seat=self.seat(f.get("seat")), cards=self.cards(list(f.get("cards") or [])),
                          kind=kind_name(kind, self.lang))
 
-    def violation(self, v: Mapping) -> str:
-        ev = v.get("evidence") or {}
+    def violation(self, v: Mapping, brief: bool = False) -> str:
+        """A violation as a sentence; ``brief``: who, what, its status and penalty only (a tile's line)."""
+        ev = {} if brief else v.get("evidence") or {}
         where = ""
         if "hand" in ev and ev.get("trick"):
             where = self._say("violation.where", hand=ev["hand"], trick=ev["trick"])
@@ -234,7 +241,7 @@ class Sentences:
         command = p.get("command", "")
         if not has(self.lang, f"command.{command}"):
             return str(command)
-        return fill(self.lang, f"command.{command}", _Missing({
+        return fill(self.lang, f"command.{command}", Values({
             "players": self.players_line(p.get("players") or {}), "rulebook": p.get("rulebook"),
             "flag": self.flag_no(p.get("flag")), "cards": self.cards(list(p.get("cards") or [])),
             "entry": p.get("entry"), "seat": self.seat(p.get("seat")),
@@ -242,11 +249,24 @@ class Sentences:
             "play": self._word("report", "play" if p.get("play") else "no_play")}))
 
 
-class _Missing(dict):
-    """Values of a sentence; one the data lacks (an older or a newer table) reads ``?``, never a brace."""
+class FlagNo:
+    """A flag's id as a value of a sentence (a refusal's), said in the sentence's language: ``f3`` -> 第 3 号标记."""
+
+    def __init__(self, flag: str):
+        self.flag = flag
+
+    def __repr__(self) -> str:
+        return f"FlagNo({self.flag!r})"
+
+    def text(self, lang: str) -> str:
+        return Sentences(lang).flag_no(self.flag)
+
+
+class Values(dict):
+    """The values of a sentence; one the data lacks (an older or a newer table) reads ``?``, never a brace."""
 
     def __missing__(self, key: str) -> str:
         return "?"
 
 
-__all__ = ["Sentences", "face"]
+__all__ = ["FlagNo", "Sentences", "Values", "face"]

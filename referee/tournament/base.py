@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from referee.catalogue import Term
 from referee.tournament.core import Outcome, Table, Tournament, TournamentError
 
 LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -25,7 +26,7 @@ def level_index(level: str) -> int:
     if level == "A+":
         return len(LEVELS)
     if level not in LEVELS:
-        raise TournamentError(f"{level!r} 不是级数（2 到 A，过 A 为 A+）", f"{level!r} is not a level (2 to A, or A+ past A)")
+        raise TournamentError("not_a_level", level=level)
     return LEVELS.index(level)
 
 
@@ -45,8 +46,7 @@ class System:
         opts = dict(self.defaults)
         for k, v in (given or {}).items():
             if k not in opts:
-                raise TournamentError(f"{self.name}：没有选项 {k!r}；可用的选项：{'、'.join(sorted(opts))}",
-                                      f"{self.name}: unknown option {k!r}; known: {', '.join(sorted(opts))}")
+                raise TournamentError("unknown_option", system=Term(f"system.{self.name}"), option=k, known=sorted(opts))
             default = opts[k]
             if isinstance(default, list):
                 ok = isinstance(v, list) and len(v) == len(default) and all(type(x) in (int, float) for x in v)
@@ -55,8 +55,7 @@ class System:
             else:
                 ok = isinstance(v, str)
             if not ok:
-                raise TournamentError(f"{self.name}：选项 {k} 应形如 {default!r}，而不是 {v!r}",
-                                      f"{self.name}: option {k} must be shaped like {default!r}, not {v!r}")
+                raise TournamentError("option_shape", system=Term(f"system.{self.name}"), option=k, default=repr(default), value=repr(v))
             opts[k] = v
         return opts
 
@@ -78,8 +77,7 @@ class System:
 
     def late_forfeits(self, t: Tournament, round_no: int, entry: str, minutes: float) -> dict[str, list[str]]:
         if self.late_limit is None:
-            raise TournamentError(f"{self.name}：竞赛规程没有迟到的规定；请改为录入弃权",
-                                  f"{self.name}: the notice has no late-arrival rule; enter a forfeit instead")
+            raise TournamentError("no_late_rule", system=Term(f"system.{self.name}"))
         if minutes <= self.late_limit:
             return {}
         return {x.table: [entry] for x in t.round(round_no).tables if entry in x.entries}
@@ -108,26 +106,23 @@ def decision(table: Table) -> Decision | None:
         return None
     unknown = set(d) - {"winner", "draw", "levels", "games"}
     if unknown:
-        raise TournamentError(f"成绩中有未知的字段 {sorted(unknown)}；成绩应写明 winner（0 或 1）或 draw，以及 levels、games",
-                              f"unknown result field(s) {sorted(unknown)}; a result names winner (0 or 1) or draw, levels, games")
+        raise TournamentError("unknown_result_fields", fields=sorted(unknown))
     levels = d.get("levels")
     if levels is not None:
         if not (isinstance(levels, list) and len(levels) == 2):
-            raise TournamentError("levels 应列出双方打到的级数，例如 [\"A+\", \"9\"]",
-                                  "levels must be a list of the two levels reached, e.g. [\"A+\", \"9\"]")
+            raise TournamentError("levels_list")
         [level_index(x) for x in levels]
         levels = tuple(levels)
     games = d.get("games")
     if games is not None:
         if not (isinstance(games, list) and len(games) == 2 and all(type(g) is int and 0 <= g <= 3 for g in games)):
-            raise TournamentError("games 应为双方的胜局数，例如 [2, 1]", "games must be the two games-won counts, e.g. [2, 1]")
+            raise TournamentError("games_counts")
         games = tuple(games)
     if d.get("draw") is True and d.get("winner") is None:
         return Decision(None, levels=levels, games=games)
     w = d.get("winner")
     if "draw" in d and d["draw"] is not False or type(w) is not int or w not in (0, 1):
-        raise TournamentError(f"成绩须写明 winner 0 或 1（本桌第一或第二方）或 draw true；收到的是 {d}",
-                              f"a result needs winner 0 or 1 (the table's first or second entry) or draw true; got {d}")
+        raise TournamentError("result_needs_winner", result=d)
     return Decision(w, levels=levels, games=games)
 
 

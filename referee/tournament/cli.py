@@ -71,7 +71,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from referee.tournament.refusal import Refusal
+    from referee.catalogue import Refusal
 
     try:
         return HANDLERS[args.verb](args)
@@ -87,8 +87,7 @@ def _store(args):
     from referee.tournament.store import TournamentStore
 
     if args.verb != "new" and not Path(args.db).is_file():
-        raise TournamentError(f"{args.db}：没有这个赛事文件（cardtable tournament new --db ...）",
-                              f"{args.db}: no such tournament file (cardtable tournament new --db ...)")
+        raise TournamentError("no_file", path=args.db)
     return TournamentStore(args.db)
 
 
@@ -104,9 +103,9 @@ def _new(args) -> int:
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
-            raise TournamentError(f"--option {item!r}：应为 KEY=JSON，例如 rounds=6", f"--option {item!r}: KEY=JSON, e.g. rounds=6") from None
+            raise TournamentError("option_form", item=item) from None
         if not sep:
-            raise TournamentError(f"--option {item!r}：应为 KEY=JSON", f"--option {item!r}: KEY=JSON")
+            raise TournamentError("option_form", item=item)
     if args.rounds is not None:
         options["rounds"] = args.rounds
     entries = load_entries(args.entries)
@@ -161,14 +160,14 @@ def _result(args) -> int:
         try:
             result = {"scores": [json.loads(s) for s in args.scores.split(",")]}
         except json.JSONDecodeError:
-            raise TournamentError(f"--scores {args.scores!r}：应为逗号分隔的数字", f"--scores {args.scores!r}: numbers separated by commas") from None
+            raise TournamentError("scores_form", scores=args.scores) from None
     else:
         result = {"draw": True} if args.draw else {"winner": args.winner}
     if args.games:
         try:
             result["games"] = [int(g) for g in args.games.split("-")]
         except ValueError:
-            raise TournamentError(f"--games {args.games!r}：应形如 2-1", f"--games {args.games!r}: e.g. 2-1") from None
+            raise TournamentError("games_form", games=args.games) from None
     if args.levels:
         result["levels"] = args.levels.split(",")
     if args.correct:

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, replace
 
 from referee.tournament.entries import Entry
-from referee.tournament.refusal import Refusal
+from referee.catalogue import Refusal
 
 
 class TournamentError(Refusal):
@@ -60,7 +60,7 @@ class Round:
         for t in self.tables:
             if t.table == name:
                 return t
-        raise TournamentError(f"第 {self.round} 轮没有 {name} 桌", f"round {self.round} has no table {name}")
+        raise TournamentError("no_table_in_round", round=self.round, table=name)
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ class Tournament:
         for e in self.entries:
             if e.id == eid:
                 return e
-        raise TournamentError(f"没有参赛编号 {eid}", f"no entry {eid}")
+        raise TournamentError("no_entry", entry=eid)
 
     @property
     def total_rounds(self) -> int:
@@ -99,7 +99,7 @@ class Tournament:
 
     def round(self, no: int) -> Round:
         if not 1 <= no <= len(self.rounds):
-            raise TournamentError(f"第 {no} 轮尚未编排（已编排 {len(self.rounds)} 轮）", f"round {no} is not paired (rounds paired: {len(self.rounds)})")
+            raise TournamentError("round_not_paired", round=no, paired=len(self.rounds))
         return self.rounds[no - 1]
 
     def rng(self, purpose: str) -> random.Random:
@@ -129,7 +129,7 @@ def start(data: dict, seq: int = 1, at: float = 0.0) -> Tournament:
 def replay(actions: list[dict]) -> Tournament:
     """The tournament after its log (the first action is ``new``)."""
     if not actions or actions[0]["kind"] != "new":
-        raise TournamentError("赛事记录应以 'new' 开始", "a tournament log starts with 'new'")
+        raise TournamentError("log_starts_new")
     first = actions[0]
     t = start(first["data"], first["seq"], first["at"])
     for a in actions[1:]:
@@ -158,7 +158,7 @@ def apply(t: Tournament, action: dict) -> Tournament:
     elif kind == "game":
         r = _set(t, r, table, games=table.games + (d["winner"],), levels=tuple(d.get("levels") or ()), seq=action["seq"])
     else:
-        raise TournamentError(f"未知的操作 {kind!r}", f"unknown action {kind!r}")
+        raise TournamentError("unknown_action", kind=kind)
     return t.with_round(r)
 
 

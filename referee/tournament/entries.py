@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.tournament.refusal import Refusal
+from referee.catalogue import Refusal
 
 HEADERS = {
     "unit": ("unit", "单位", "部门", "部门工会", "工会小组"),
@@ -72,19 +72,19 @@ def entries_of(rows: list[dict]) -> tuple[Entry, ...]:
         pair = str(row.get("pair") or "").strip()
         players = [p for p in _SPLIT.split(str(row.get("players") or "").strip()) if p]
         if not unit:
-            raise EntryError(f"第 {n} 行：单位为空", f"row {n}: the unit is empty")
+            raise EntryError("row_no_unit", row=n)
         if not players:
-            raise EntryError(f"第 {n} 行：没有选手姓名", f"row {n}: no player named")
+            raise EntryError("row_no_players", row=n)
         key = (unit, team, pair) if pair else (unit, team, f"#{n}")
         groups.setdefault(key, [unit, team, []])[2].extend(players)
     if not groups:
-        raise EntryError("报名表中没有参赛者", "the form has no entries")
+        raise EntryError("form_no_entries")
     seen: dict[str, str] = {}
     entries = []
     for i, (unit, team, players) in enumerate(groups.values(), 1):
         for p in players:
             if p in seen:
-                raise EntryError(f"{p} 报名了两次（{seen[p]} 和 e{i:02d}）", f"{p} is registered twice ({seen[p]} and e{i:02d})")
+                raise EntryError("registered_twice", player=p, first=seen[p], second=f"e{i:02d}")
             seen[p] = f"e{i:02d}"
         entries.append(Entry(f"e{i:02d}", "、".join(players), unit, team, tuple(players)))
     return tuple(entries)
@@ -93,8 +93,7 @@ def entries_of(rows: list[dict]) -> tuple[Entry, ...]:
 def _rows(header: list, body: list[list]) -> list[dict]:
     columns = [_column(str(h or "")) for h in header]
     if "unit" not in columns or "players" not in columns:
-        raise EntryError(f"表头至少应有“单位”和“选手”两列；现在是 {header}",
-                         f"the header must name at least unit and players (单位, 选手); it is {header}")
+        raise EntryError("form_header", header=header)
     return [{c: v for c, v in zip(columns, line) if c} for line in body if any(str(v or "").strip() for v in line)]
 
 
@@ -103,7 +102,7 @@ def load_entries(path: str | Path) -> tuple[Entry, ...]:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".xlsx"):
-        raise EntryError(f"{path}：报名表应为 .csv 或 .xlsx 文件", f"{path}: registration forms are .csv or .xlsx")
+        raise EntryError("form_suffix", path=path)
     try:
         if suffix == ".xlsx":
             from openpyxl import load_workbook
@@ -113,7 +112,7 @@ def load_entries(path: str | Path) -> tuple[Entry, ...]:
         else:
             lines = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
     except Exception as exc:  # noqa: BLE001 - a broken file raises zip, XML, openpyxl, csv and OS errors alike
-        raise EntryError(f"{path}：无法读取报名表：{exc}", f"{path}: cannot read the form: {exc}") from None
+        raise EntryError("form_unreadable", path=path, error=exc) from None
     if not lines:
-        raise EntryError(f"{path}：报名表是空的", f"{path}: the form is empty")
+        raise EntryError("form_empty", path=path)
     return entries_of(_rows(lines[0], lines[1:]))

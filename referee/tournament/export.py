@@ -63,9 +63,9 @@ def standing_rows(t: Tournament, lang: str) -> list[list]:
 
 def export(t: Tournament, fmt: str, round_no: int | None = None, lang: str = "zh") -> bytes:
     if fmt not in FORMATS:
-        raise TournamentError(f"导出格式 {fmt!r}：应为 {'、'.join(FORMATS)} 之一", f"export format {fmt!r}: one of {', '.join(FORMATS)}")
+        raise TournamentError("export_format", format=fmt, known=list(FORMATS))
     if lang not in LABELS:
-        raise TournamentError(f"语言 {lang!r}：应为 zh 或 en", f"language {lang!r}: zh or en")
+        raise TournamentError("export_lang", lang=lang)
     if fmt == "csv":
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")

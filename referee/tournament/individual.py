@@ -74,9 +74,8 @@ class IndividualTables(System):
         if n < 4 or n % 4:
             more = -n % 4
             if n < 4:
-                raise TournamentError(f"个人赛至少需要 4 名选手，现有 {n} 名", f"individual-tables needs at least 4 players, not {n}")
-            raise TournamentError(f"个人赛每桌四人：现有 {n} 名选手，请增加 {more} 名或减少 {4 - more} 名",
-                                  f"individual-tables seats four to a table: {n} players; add {more} or remove {4 - more}")
+                raise TournamentError("individual_few", n=n)
+            raise TournamentError("individual_fours", n=n, more=more, fewer=4 - more)
 
     def pair(self, t: Tournament, round_no: int):
         unit = {e.id: e.unit for e in t.entries}
@@ -91,11 +90,10 @@ class IndividualTables(System):
                 return Outcome((0,) * 4, (0,) * 4)
             return None
         if set(d) != {"scores"}:
-            raise TournamentError("个人赛成绩应为 {\"scores\": [按座位顺序的四个小分合计]}",
-                                  "an individual-tables result is {\"scores\": [four game-score totals in seat order]}")
+            raise TournamentError("individual_result")
         scores = d["scores"]
         if not (isinstance(scores, list) and len(scores) == 4 and all(type(s) in (int, float) for s in scores)):
-            raise TournamentError(f"scores 应为四个数，每座一个，而不是 {scores!r}", f"scores must be four numbers, one per seat, not {scores!r}")
+            raise TournamentError("individual_scores", scores=repr(scores))
         present = [i for i in range(4) if not absent[i]]
         ranked = points_by_rank([scores[i] for i in present], t.options["points"])
         points, small = [0] * 4, [0] * 4

@@ -52,15 +52,14 @@ class Knockout(System):
 
     def check(self, entries, options: dict) -> None:
         if options["stage2_from"] != STAGE2_FROM:
-            raise TournamentError(f"第二阶段从 {STAGE2_FROM} 开始（002 号规程）", f"stage 2 starts from {STAGE2_FROM} (seed 002)")
+            raise TournamentError("stage_two", stage=STAGE2_FROM)
         if len(entries) < 2:
-            raise TournamentError(f"淘汰赛至少需要 2 方参赛，现有 {len(entries)} 方", f"knockout needs at least 2 entries, not {len(entries)}")
+            raise TournamentError("knockout_few", n=len(entries))
 
     def pair(self, t: Tournament, round_no: int):
         rounds, _ = walk(t)
         if len(rounds) < round_no:
-            raise TournamentError(f"第 {round_no - 1} 轮决出之前不能编排第 {round_no} 轮",
-                                  f"round {round_no} cannot be paired before round {round_no - 1} is decided")
+            raise TournamentError("knockout_order", before=round_no - 1, round=round_no)
         tables, byes = rounds[round_no - 1]
         return [(table_name(i), x) for i, x in enumerate(tables, 1)], list(byes)
 
@@ -76,12 +75,10 @@ class Knockout(System):
         if d.winner is None:
             if any(d.forfeit):
                 return Outcome((0, 0), (0, 0))
-            raise TournamentError("淘汰赛必须分出胜负（级数相同时先打到者胜）",
-                                  "a knockout match has a winner (equal levels: who reached them first wins)")
+            raise TournamentError("knockout_winner")
         games = d.games or tuple(need if i == d.winner else 0 for i in (0, 1))
         if games[d.winner] != need or games[1 - d.winner] >= need:
-            raise TournamentError(f"{best_of} 局 {need} 胜制：胜方应胜 {need} 局、负方少于 {need} 局，而不是 {list(games)}",
-                                  f"best of {best_of}: the winner has {need} game(s) and the loser fewer, not {list(games)}")
+            raise TournamentError("knockout_games", best_of=best_of, need=need, games=repr(list(games)))
         return Outcome(tuple(1 if i == d.winner else 0 for i in (0, 1)), games)
 
     def standings(self, t: Tournament) -> list[dict]:

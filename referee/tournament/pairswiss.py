@@ -28,12 +28,11 @@ class PairSwiss(System):
 
     def check(self, entries, options: dict) -> None:
         if options["level_diff"] not in ("seed", "real") or options["opponent_score"] not in ("pair", "team"):
-            raise TournamentError("level_diff 应为 'seed' 或 'real'；opponent_score 应为 'pair' 或 'team'",
-                                  "level_diff is 'seed' or 'real'; opponent_score is 'pair' or 'team'")
+            raise TournamentError("pair_swiss_options")
         try:
             check_setup({e.id: e.unit for e in entries}, int(options["rounds"]))
         except SetupError as exc:
-            raise TournamentError(f"无法进行积分编排：{exc}", f"pair-swiss cannot be run: {exc.en}") from None
+            raise TournamentError("pair_swiss_cannot", reason=exc) from None
 
     def late_forfeits(self, t: Tournament, round_no: int, entry: str, minutes: float) -> dict[str, list[str]]:
         """Past 20 minutes the whole team forfeits the round: every pair of the entry's team."""
@@ -74,8 +73,7 @@ class PairSwiss(System):
             steps = (step_win, step_loss) if d.winner == 0 else (step_loss, step_win)
         if t.options["level_diff"] == "real":
             if d.levels is None:
-                raise TournamentError("level_diff 'real' 需要双方打到的级数，例如 levels [\"A+\", \"9\"]",
-                                      "level_diff 'real' needs the levels reached, e.g. levels [\"A+\", \"9\"]")
+                raise TournamentError("pair_swiss_levels")
             a, b = (level_index(x) for x in d.levels)
             steps = (a - b, b - a)
         return Outcome(points, steps)

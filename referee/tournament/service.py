@@ -146,12 +146,11 @@ class TournamentService:
             try:
                 t = self.store.tournament
                 if not t.rounds:
-                    raise TournamentError("还没有编排任何一轮", "no round is paired")
+                    raise TournamentError("no_round_paired")
                 r = t.rounds[-1]
                 entries = r.table(table).entries
                 if len(entries) != 2:
-                    raise TournamentError(f"{table} 桌坐 {len(entries)} 方：只有两方对阵的牌桌报告局数",
-                                          f"{table} seats {len(entries)}: only tables of two report games")
+                    raise TournamentError("games_two_sided", table=table, n=len(entries))
                 order = list(SIDES)
                 players = self._players.get(table, {})
                 if {players.get("S"), players.get("N")} & set(t.entry(entries[1]).players):

@@ -20,7 +20,7 @@ T0 = 1_767_261_600.0  # the simulated clock's start; a second per change
 def make_entries(n: int, rng: random.Random) -> list[Entry]:
     """``n`` entries in units of two or three (one unit per team), named 单位1, 单位2, ..."""
     if n < 2:
-        raise TournamentError(f"至少需要 2 方参赛，现有 {n} 方", f"at least 2 entries, not {n}")
+        raise TournamentError("simulate_few", n=n)
     sizes = []
     left = n
     while left:

@@ -63,8 +63,7 @@ class TournamentStore:
         """The tournament as the log says now (replayed when the log grew)."""
         seq = self.last_seq()
         if seq == 0:
-            raise TournamentError(f"{self.path} 中还没有赛事（cardtable tournament new）",
-                                  f"{self.path} holds no tournament yet (cardtable tournament new)")
+            raise TournamentError("no_tournament_in", path=self.path)
         if self._cache is None or self._cache[0] != seq:
             self._cache = (seq, replay(self.actions()))
         return self._cache[1]
@@ -90,11 +89,11 @@ class TournamentStore:
         """Register the field; refused (with the reason) when the system cannot run it."""
         rules = system(system_name)
         if not _ID.fullmatch(id):
-            raise TournamentError(f"赛事编号 {id!r}：应为 1 到 32 个 A-Z a-z 0-9 _ - 字符", f"tournament id {id!r}: 1 to 32 of A-Z a-z 0-9 _ -")
+            raise TournamentError("tournament_id", id=id)
         opts = rules.options(options)
         entries = tuple(entries)
         if len({e.id for e in entries}) != len(entries):
-            raise TournamentError("参赛编号不能重复", "entry ids must be unique")
+            raise TournamentError("entry_ids_unique")
         rules.check(entries, opts)
         seed = str(random.SystemRandom().randrange(10**12) if seed is None else seed)
         lot = [e.id for e in entries]
@@ -107,15 +106,15 @@ class TournamentStore:
         """Pair the next round (all results of the last one must be in); returns its round view."""
         def make(t: Tournament) -> dict:
             if t.finished or len(t.rounds) >= t.total_rounds:
-                raise TournamentError(f"全部 {t.total_rounds} 轮都已编排", f"all {t.total_rounds} rounds are paired")
+                raise TournamentError("all_paired", rounds=t.total_rounds)
             if t.rounds and not t.rounds[-1].complete:
-                missing = ", ".join(x.table for x in t.rounds[-1].tables if x.outcome is None)
-                raise TournamentError(f"第 {len(t.rounds)} 轮还有牌桌未报成绩：{missing}", f"round {len(t.rounds)} still waits for results: {missing}")
+                missing = [x.table for x in t.rounds[-1].tables if x.outcome is None]
+                raise TournamentError("round_waits", round=len(t.rounds), tables=missing)
             no = len(t.rounds) + 1
             try:
                 tables, byes = t.rules.pair(t, no)
             except PairingError as exc:
-                raise TournamentError(f"第 {no} 轮：{exc}", f"round {no}: {exc.en}") from None
+                raise TournamentError("round_pairing", round=no, reason=exc) from None
             return {"round": no, "tables": [{"table": n, "entries": list(e)} for n, e in tables], "byes": list(byes),
                     "draw": f"{t.seed}:pair:{no}"}  # the seed of this round's draw, for the record
 
@@ -128,8 +127,7 @@ class TournamentStore:
             x = _table(t, round_no, table)
             _check_result(result)
             if x.outcome is not None:
-                raise TournamentError(f"第 {round_no} 轮 {table} 桌已有成绩；请改用更正",
-                                      f"round {round_no} {table} has a result already; correct it instead")
+                raise TournamentError("has_result", round=round_no, table=table)
             return {"round": round_no, "table": table, "result": result}
 
         self._append("result", check, by)
@@ -141,7 +139,7 @@ class TournamentStore:
             _table(t, round_no, table)
             _check_result(result)
             if not isinstance(reason, str):
-                raise TournamentError("更正原因应为文字", "the reason is text")
+                raise TournamentError("reason_text")
             return {"round": round_no, "table": table, "result": result, "reason": reason}
 
         self._append("correct", check, by)
@@ -152,8 +150,7 @@ class TournamentStore:
         def check(t: Tournament) -> dict:
             x = _table(t, round_no, table)
             if not isinstance(entries, list) or not entries or not set(map(str, entries)) <= set(x.entries):
-                raise TournamentError(f"第 {round_no} 轮 {table} 桌坐的是 {'、'.join(x.entries)}，不是 {entries}",
-                                      f"round {round_no} {table} seats {', '.join(x.entries)}; not {entries}")
+                raise TournamentError("table_seats", round=round_no, table=table, seated=list(x.entries), entries=list(entries))
             return {"round": round_no, "table": table, "entries": sorted(entries)}
 
         self._append("forfeit", check, by)
@@ -164,9 +161,9 @@ class TournamentStore:
         pair-swiss the whole team, seed 000 第十三条). Below it the table service rules."""
         def check(t: Tournament) -> dict:
             if not (type(minutes) in (int, float) and 0 <= minutes < float("inf")):
-                raise TournamentError("迟到分钟数应为 0 或更大的数", "minutes late must be a number, 0 or more")
+                raise TournamentError("minutes_late")
             if not any(entry in x.entries for x in _round(t, round_no).tables):
-                raise TournamentError(f"{entry} 在第 {round_no} 轮没有牌桌", f"{entry} has no table in round {round_no}")
+                raise TournamentError("entry_no_table", entry=entry, round=round_no)
             return {"round": round_no, "entry": entry, "minutes": minutes}
 
         self._append("late", check, by)
@@ -181,7 +178,7 @@ class TournamentStore:
                 raise _Seen(event)
             _table(t, round_no, table)
             if winner not in (0, 1, None) or isinstance(winner, bool):
-                raise TournamentError(f"winner 应为 0、1 或 None（平局），而不是 {winner!r}", f"winner must be 0, 1 or None (a draw), not {winner!r}")
+                raise TournamentError("winner_value", winner=repr(winner))
             return {"round": round_no, "table": table, "winner": winner, "levels": levels, "event": event}
 
         try:
@@ -196,7 +193,7 @@ class TournamentStore:
         try:
             t = self.tournament if kind != "new" or self.last_seq() else None
             if kind == "new" and t is not None:
-                raise TournamentError(f"{self.path} 中已有赛事", f"{self.path} holds a tournament already")
+                raise TournamentError("holds_tournament", path=self.path)
             data = make(t)
             seq, at = self.last_seq() + 1, float(self.clock())
             action = {"seq": seq, "kind": kind, "data": data, "by": by, "at": at}
@@ -214,20 +211,19 @@ class TournamentStore:
 
 def _round(t: Tournament, round_no: int):
     if type(round_no) is not int:
-        raise TournamentError(f"轮次应为整数，而不是 {round_no!r}", f"a round is a whole number, not {round_no!r}")
+        raise TournamentError("round_number", round=repr(round_no))
     return t.round(round_no)
 
 
 def _table(t: Tournament, round_no: int, table: str):
     if not isinstance(table, str):
-        raise TournamentError(f"桌号应形如 t01，而不是 {table!r}", f"a table is named like t01, not {table!r}")
+        raise TournamentError("table_name", table=repr(table))
     return _round(t, round_no).table(table)
 
 
 def _check_result(result) -> None:
     if not isinstance(result, dict):
-        raise TournamentError(f"成绩应为对象，例如 {{\"winner\": 0}}，而不是 {result!r}",
-                              f"a result is an object such as {{\"winner\": 0}}, not {result!r}")
+        raise TournamentError("result_object", result=repr(result))
 
 
 class _Seen(Exception):

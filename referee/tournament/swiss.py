@@ -25,7 +25,7 @@ import random
 from collections import Counter
 
 from referee.tournament.matching import Edge, Graph, completable, cost, min_cost_pairing
-from referee.tournament.refusal import Refusal
+from referee.catalogue import Refusal
 
 BYE = "__bye__"  # the graph node a pair meets when it has the bye
 EXHAUSTIVE_UP_TO = 14  # pairs: when the cheapest pairing blocks later rounds, try every pairing
@@ -53,27 +53,23 @@ def check_setup(units: dict[str, str], rounds: int) -> None:
     """Raise :class:`SetupError` with the reason when the field cannot be paired for ``rounds`` rounds."""
     n = len(units)
     if n < 2:
-        raise SetupError(f"只有 {n} 对：积分编排至少需要 2 对", f"{n} pair(s): a Swiss needs at least 2")
+        raise SetupError("swiss_few", n=n)
     if rounds < 1:
-        raise SetupError("至少要打一轮", "at least one round")
+        raise SetupError("swiss_rounds")
     odd = n % 2 == 1
     if odd and rounds > n:
-        raise SetupError(f"{n} 对打 {rounds} 轮：奇数对时每轮有一对轮空，而每对至多轮空一次",
-                         f"{n} pairs and {rounds} rounds: an odd field needs a bye every round and a pair gets at most one")
+        raise SetupError("swiss_odd", n=n, rounds=rounds)
     size = Counter(units.values())
     unit, biggest = max(sorted(size.items()), key=lambda kv: kv[1])
     if biggest > n - biggest + odd:
-        raise SetupError(f"{unit} 有 {n} 对中的 {biggest} 对：多于其他单位一轮能对阵的对数",
-                         f"unit {unit} has {biggest} of the {n} pairs: more than the other units can meet in one round")
+        raise SetupError("swiss_unit", unit=unit, n=n, biggest=biggest)
     need = rounds - odd
     for p in sorted(units):
         others = n - size[units[p]]
         if others < need:
-            raise SetupError(f"{p}（{units[p]}）只能遇到其他单位的 {others} 对；{rounds} 轮需要 {need} 对",
-                             f"pair {p} ({units[p]}) can meet only {others} pairs of other units; {rounds} rounds need {need}")
+            raise SetupError("swiss_pair_others", pair=p, unit=units[p], others=others, rounds=rounds, need=need)
     if not completable(allowed(units, set(), set(), odd), rounds):
-        raise SetupError(f"排不出 {rounds} 轮的对阵：不能让每对都遇到其他单位的 {need} 个不同对手",
-                         f"no schedule of {rounds} rounds exists: the pairs cannot all meet {need} different pairs of other units")
+        raise SetupError("swiss_schedule", rounds=rounds, need=need)
 
 
 def pair_round(units: dict[str, str], met: set[Edge], had_bye: set[str], scores: dict[str, float],
@@ -93,8 +89,7 @@ def pair_round(units: dict[str, str], met: set[Edge], had_bye: set[str], scores:
         tables = _cheapest(nodes, scores, graph, rng, keeps_rest)
         if tables is not None:
             return tables, bye
-    raise PairingError(f"本轮的任何编排都无法让剩余 {rounds_left} 轮满足硬性规则",
-                       f"no pairing of this round keeps the hard rules for the {rounds_left} round(s) left")
+    raise PairingError("swiss_pairing", rounds=rounds_left)
 
 
 def _cheapest(nodes: frozenset[str], scores: dict[str, float], allowed: Graph, rng: random.Random, ok) -> list[Edge] | None:

@@ -19,6 +19,5 @@ SYSTEMS: dict[str, System] = {s.name: s for s in (PairSwiss(), Knockout(), Indiv
 
 def system(name: str) -> System:
     if name not in SYSTEMS:
-        raise TournamentError(f"没有赛制 {name!r}；可用的赛制：{'、'.join(sorted(SYSTEMS))}",
-                              f"unknown system {name!r}; known: {', '.join(sorted(SYSTEMS))}")
+        raise TournamentError("unknown_system", system=name, known=sorted(SYSTEMS))
     return SYSTEMS[name]

@@ -4,6 +4,7 @@ changed) and calls without a login; what the console sends arrives on the broker
 from __future__ import annotations
 
 import base64
+import html
 import json
 import re
 import time
@@ -21,6 +22,7 @@ from referee.table.kinds import KINDS, name
 from referee.table.protocol import encode, topic
 
 TABLES = ["t1", "t2", "t3"]
+EN = {"Accept-Language": "en"}
 JPEG = base64.b64encode(b"\xff\xd8\xff\xe0 a tiny jpeg \xff\xd9").decode()
 
 
@@ -203,6 +205,9 @@ def test_commands_reach_the_table_and_the_audit_log(client, table, commands):
     entry = client.get("/api/console/audit").json()[0]
     assert entry["user"] == "li" and entry["action"] == "last_hand" and entry["detail"]["table"] == "t3"
     assert abs(entry["at"] - time.time()) < 5
+    # the action confirmed in one line, and the audit log in sentences, in the reader's language
+    assert sent["said"] == entry["text"] == "裁判 li 宣布 t3 桌本盘为最后一盘" and sent["undo"] is None
+    assert client.get("/api/console/audit", headers=EN).json()[0]["text"] == "referee li announced the last hand at t3"
 
 
 def test_last_hand_everywhere_and_assign(client, table, commands):
@@ -216,7 +221,7 @@ def test_last_hand_everywhere_and_assign(client, table, commands):
         commands.wait_for(lambda t, p, s=s: json.loads(p)["id"] == s["id"])
     players = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
     bad = client.post("/api/console/tables/t1/assign", json={"players": {**players, "W": "王芳"}, "rulebook": "classic-3deck"})
-    assert bad.status_code == 422 and "four different" in bad.json()["detail"]
+    assert bad.status_code == 422 and "四个不同的名字" in bad.json()["detail"]
     assert client.post("/api/console/tables/t1/assign", json={"players": {"S": "a"}, "rulebook": "classic-3deck"}).status_code == 422
     assert client.post("/api/console/tables/t1/assign", json={"players": players, "rulebook": "Bad Book"}).status_code == 422
     sent = client.post("/api/console/tables/t1/assign", json={"players": players, "rulebook": "classic-3deck"}).json()
@@ -241,6 +246,12 @@ def test_flags_with_their_frames_and_their_resolution(client, table, connect, co
     wait(lambda: any(f["flag"] == "f7" and f["frame"] for f in client.get("/api/console/flags").json()))
     view = next(f for f in client.get("/api/console/flags").json() if f["flag"] == "f7")
     assert view["cards"] == ["S9", "S8"] and view["frame"]["id"] == "cam-000412"
+    assert view["said"] == "东 李强 的出牌 ♠9 ♠8 识别存疑，请裁判确认"
+    assert next(f for f in client.get("/api/console/flags", headers=EN).json() if f["flag"] == "f7")["said"] == \
+        "E (李强)'s play ♠9 ♠8 is an unsure read: please confirm"
+    picker = client.get("/api/console/tables/t2/choices?seat=E").json()  # the cards E could have played
+    assert picker["cards"] == ["S9", "S8"] and picker["entry"] is None and picker["said"] == "东 李强 亮出 ♠9 ♠8"
+    assert {"card": "S9", "left": 3} in picker["choices"] and len(picker["choices"]) == 54  # nothing played this hand yet
     img = client.get(view["frame"]["url"])
     assert img.status_code == 200 and img.headers["content-type"] == "image/jpeg" and img.content == base64.b64decode(JPEG)
     assert client.get("/api/console/frames/t2/bad").status_code == 404  # the malformed frame was dropped
@@ -249,16 +260,22 @@ def test_flags_with_their_frames_and_their_resolution(client, table, connect, co
     assert client.post(url, json={"how": "confirm", "cards": ["S9"]}).status_code == 422
     r = client.post(url, json={"how": "correct", "cards": ["S9", "SX"]})
     assert r.status_code == 422 and "cards.1" in r.json()["detail"]
-    assert client.post("/api/console/tables/t2/flags/f8", json={"how": "confirm"}).status_code == 409
+    r = client.post("/api/console/tables/t2/flags/f8", json={"how": "confirm"})
+    assert r.status_code == 409 and r.json()["detail"] == "t2 桌没有未处理的第 8 号标记"
     sent = client.post(url, json={"how": "correct", "cards": ["S9", "S7"]}).json()
     _, raw = commands.wait_for(lambda t, p: json.loads(p)["id"] == sent["id"])
     assert json.loads(raw) == {"v": 1, "id": sent["id"], "command": "correct", "flag": "f7", "cards": ["S9", "S7"]}
     assert client.get("/api/console/audit?limit=1").json()[0]["detail"] == {"table": "t2", "id": sent["id"], "flag": "f7", "cards": ["S9", "S7"]}
+    assert sent["said"] == "裁判 li 将 t2 桌第 7 号标记更正为 ♠9 ♠7" and sent["undo"] is None  # a flag resolved stays resolved
     assert client.get("/api/console/audit?limit=0").status_code == 422
 
 
 def test_an_accepted_play_is_amended(client, table, commands):
-    online(table, "t2", seq=60)
+    t2 = online(table, "t2", seq=60)
+    for seq, kind, data in ((50, "hand_started", {"hand": 3, "level": "7", "dealer": "S"}),
+                            (57, "play_accepted", {"hand": 3, "trick": 1, "seat": "E", "cards": ["S9", "S8"]}),
+                            (58, "play_accepted", {"hand": 3, "trick": 1, "seat": "N", "cards": ["S9", "SA"]})):
+        t2.publish("events", {"v": 1, "seq": seq, "kind": kind, "at": time.time(), "data": data})
     url = "/api/console/tables/t2/plays/57"
     assert client.post(url, json={"cards": ["S9", "S7"]}).status_code == 401
     login(client, REFEREE)
@@ -266,10 +283,23 @@ def test_an_accepted_play_is_amended(client, table, commands):
     assert client.post(url, json={"cards": ["S9", "SX"]}).status_code == 422
     assert client.post("/api/console/tables/t2/plays/0", json={"cards": ["S9"]}).status_code == 422
     assert client.post("/api/console/tables/nope/plays/57", json={"cards": ["S9"]}).status_code == 404
+    # the picker: E's play and the cards E could have played (three decks, less N's S9 and SA, not E's own)
+    wait(lambda: client.get("/api/console/tables/t2/choices?entry=57").status_code == 200)
+    picker = client.get("/api/console/tables/t2/choices?entry=57").json()
+    assert (picker["seat"], picker["cards"], picker["hand"], picker["trick"]) == ("E", ["S9", "S8"], 3, 1)
+    assert picker["said"] == "第 57 条：东 李强 出 ♠9 ♠8"
+    left = {c["card"]: c["left"] for c in picker["choices"]}
+    assert (left["S9"], left["SA"], left["S8"], left["BJ"]) == (2, 2, 3, 3) and len(left) == 54
+    assert client.get("/api/console/tables/t2/choices?entry=56").json()["detail"] == "t2 桌本盘没有第 56 条出牌"
     sent = client.post(url, json={"cards": ["S9", "S7"]}).json()
     _, raw = commands.wait_for(lambda t, p: json.loads(p)["id"] == sent["id"])
     assert json.loads(raw) == {"v": 1, "id": sent["id"], "command": "amend", "entry": 57, "cards": ["S9", "S7"]}
     assert client.get("/api/console/audit?limit=1").json()[0]["action"] == "amend"
+    assert sent["said"] == "裁判 li 将 t2 桌第 57 条 东 李强 的出牌由 ♠9 ♠8 更正为 ♠9 ♠7"
+    assert sent["undo"] == {"path": url, "body": {"cards": ["S9", "S8"]}}  # amended back, the rules allow it
+    undone = client.post(sent["undo"]["path"], json=sent["undo"]["body"], headers=EN).json()
+    _, raw = commands.wait_for(lambda t, p: json.loads(p)["id"] == undone["id"])
+    assert json.loads(raw)["cards"] == ["S9", "S8"] and undone["said"].startswith("referee li amended E (李强)'s play 57")
 
 
 def test_the_referees_rulings_reach_the_table(client, table, commands):
@@ -328,6 +358,6 @@ def test_no_body_makes_a_500(client, path, body):
 
 def test_the_consoles_foul_list_is_the_rulebooks_with_names_in_both_languages(client):
     page = client.get("/console").text
-    fouls = json.loads(re.search(r"const FOULS = (\[[^\]]*\]);", page).group(1))
+    fouls = json.loads(html.unescape(re.search(r'data-fouls="([^"]*)"', page).group(1)))
     assert fouls == load("usst-2016").sections["fouls"]["kinds"]  # the one rulebook with fouls
     assert all(kind in KINDS and name(kind, "zh") != name(kind, "en") for kind in fouls)  # named in both languages

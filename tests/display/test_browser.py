@@ -102,13 +102,14 @@ def test_the_table_page_shows_the_hand_timeline(page, table):
     b1.publish("events", {"v": 1, "seq": 22, "kind": "play_accepted", "at": time.time(),
                           "data": {"hand": 3, "trick": 1, "seat": "S", "cards": ["BJ", "BJ"]}})
     pg.wait_for_selector("#timeline li[data-seq='22'] svg.card[data-card=BJ]", timeout=SECOND_MS)
-    assert "南 出牌" in pg.inner_text("#timeline li[data-seq='22']")
-    assert "第 3 盘开始" in pg.inner_text("#timeline li[data-seq='21']")
+    assert "第 3 盘第 1 圈：南 王芳 出 大王 大王" in pg.inner_text("#timeline li[data-seq='22']")  # said by the server
+    assert "第 3 盘开始摸牌，打 7，庄家 南 王芳" in pg.inner_text("#timeline li[data-seq='21']")
     b1.publish("violations", {"v": 1, "seq": 23, "flag": "v1", "at": time.time(), "seat": "W", "kind": "overtime",
                               "rule": {"book": "classic-3deck", "article": "二十三"}, "penalty": {"warning": True, "text": "第一次超时：警告"},
                               "evidence": {"seconds": 12.4, "limit": 10}, "status": "confirmed"})
     pg.wait_for_selector("#allviolations li[data-flag=v1]", timeout=SECOND_MS)
-    assert "西 超时 已确认" in pg.inner_text("#tile-b1 ul.viol")
+    assert pg.inner_text("#tile-b1 ul.viol") == "西 刘洋 超时（已确认）：警告"
+    assert pg.inner_text("#allviolations li[data-flag=v1]") == "西 刘洋 超时（已确认）：警告；用时 12.4 秒，限时 10 秒"
 
 
 def test_standings_and_pairings_follow_the_results(page, tournament):
@@ -182,7 +183,8 @@ def test_the_referee_rules_san_da_yi_fouls_from_the_console(page, broker, tmp_pa
             console.click("#ruling-form button")
             board.wait_for_selector(f"#tile-b4 .viol:has-text('{name}')", timeout=3 * SECOND_MS)
         board.wait_for_selector("#tile-b4 .ht:has-text('第 2 盘')", timeout=3 * SECOND_MS)  # E ruled the loser
-        console.wait_for_selector("#c-audit tbody tr:has-text('foul')")
+        console.wait_for_selector("#c-audit tbody tr[data-action=foul]:has-text('组织者 wang 判 b4 桌 东 李强 犯规：偷看他人的牌')")
+        assert console.inner_text("#result .line") == "组织者 wang 判 b4 桌 东 李强 犯规：偷看他人的牌"
     finally:
         live.close()
 
@@ -216,21 +218,25 @@ def test_console_login_a_correction_and_its_recomputation(page, broker, connect,
         console.fill("input[name=password]", ORGANISER[1])
         console.click("#login-form button")
         console.wait_for_selector("#desk:not([hidden])")
-        assert console.inner_text("#me") == "wang (organiser)"
+        assert console.inner_text("#me") == "wang（组织者）"
         card = console.wait_for_selector(".flag-card[data-table=b3]")
         console.wait_for_function("document.querySelector('.flag-card[data-table=b3] img')?.naturalWidth === 160")
-        assert card.query_selector("svg.card[data-card=S5]")
-        card.query_selector("input[name=cards]").fill("SK")
+        assert card.query_selector("svg.card[data-card=S5]")  # the read, with the kept frame beside it
+        assert "南 王芳 的出牌 ♠5 识别存疑，请裁判确认" in card.inner_text()
+        # corrected from the flag's card: the picker of S's possible cards, S5 out, SK in
         card.query_selector("button[data-how=correct]").click()
+        console.click("#c-picker .chosen button.pick[data-card=S5]")
+        console.click("#c-picker .choices button.pick[data-card=SK]")
+        console.click("#pick-ok")
         # the table service applies the corrected play: the trick and the counts are recomputed
         board.wait_for_selector("#tile-b3 .seat.S svg.card[data-card=SK]", timeout=3 * SECOND_MS)
         assert not board.locator("#tile-b3 .seat.S svg.card[data-card=S5]").count()
         assert board.inner_text("#tile-b3 .seat.S .count") == "38 张"
         assert "has-flags" not in board.get_attribute("#tile-b3", "class")
         console.wait_for_selector("#c-flags .empty")
-        console.wait_for_selector("#c-audit tbody tr:has-text('correct')")
-        row = console.inner_text("#c-audit tbody tr:has-text('correct')")
-        assert "wang" in row and '"cards":["SK"]' in row.replace(" ", "")
+        assert console.inner_text("#result .line") == "组织者 wang 将 b3 桌第 2 号标记更正为 ♠K"  # confirmed in one line
+        assert console.is_hidden("#undo")  # a resolved flag stays resolved
+        console.wait_for_selector("#c-audit tbody tr[data-action=correct]:has-text('组织者 wang 将 b3 桌第 2 号标记更正为 ♠K')")
     finally:
         live.close()
 
@@ -325,8 +331,8 @@ def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, ha
         board.wait_for_selector("#pairings tr[data-table=t01] td.num:has-text('-2 : 2')", timeout=2 * SECOND_MS)
         board.wait_for_function(f"document.querySelector('#standings tbody tr td:nth-child(2)').textContent !== {json.dumps(winner_unit)}")
         assert second.startswith(board.locator("#standings tbody tr").first.locator("td").nth(1).inner_text())
-        console.wait_for_selector("#c-audit tbody tr:has-text('correct_result')")
-        assert "记分错误" in console.inner_text("#c-audit tbody tr:has-text('correct_result')")
+        console.wait_for_selector("#c-audit tbody tr[data-action=correct_result]")
+        assert "更正第 1 轮 t01 桌成绩：本桌第二方胜（原因：记分错误）" in console.inner_text("#c-audit tbody tr[data-action=correct_result]")
         console.set_viewport_size({"width": 1280, "height": 2000})
         shot(console, "console-tournament.png")
     finally:

@@ -82,7 +82,7 @@ def test_registration_by_hand_and_by_form(client):
     assert dup.status_code == 422 and "王芳 is registered twice" in dup.json()["detail"]
     assert len(client.get("/api/console/entries").json()["entries"]) == 1  # the refused row changed nothing
     assert client.post("/api/console/entries", json={"unit": "", "players": "x"}).status_code == 422
-    assert client.delete("/api/console/entries").json() == {"source": "draft", "entries": []}
+    assert client.delete("/api/console/entries").json() == {"source": "draft", "entries": [], "said": "组织者 wang 清空报名"}
     bad = client.post("/api/console/entries/import", files={"file": ("form.txt", b"unit,players\n", "text/plain")})
     assert bad.status_code == 422 and ".csv 或 .xlsx" in bad.json()["detail"]
     broken = client.post("/api/console/entries/import", files={"file": ("form.xlsx", b"PK\x03\x04 not a workbook", "application/octet-stream")},

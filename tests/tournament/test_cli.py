@@ -103,7 +103,7 @@ def test_a_field_from_a_csv_and_bad_input(capsys, tmp_path):
     with pytest.raises(SystemExit):
         main(["tournament", "new", "--system", "pair-swiss", "--entries", str(form), "--db", str(db), "--rounds", "7",
               "--lang", "en"])
-    assert "pair-swiss cannot be run: pair e01 (机电学院) can meet only 5 pairs of other units; 7 rounds need 6" in capsys.readouterr().err
+    assert "pair Swiss cannot be run: pair e01 (机电学院) can meet only 5 pairs of other units; 7 rounds need 6" in capsys.readouterr().err
     assert not db.exists()
     run(capsys, "new", "--system", "pair-swiss", "--entries", form, "--db", db, "--rounds", 2)
     run(capsys, "pair", "--db", db)

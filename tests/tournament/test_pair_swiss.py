@@ -114,7 +114,7 @@ def test_bad_results_are_refused(hand_log):
         with pytest.raises(TournamentError):
             log.results(1, bad).replay()
         log.actions.pop()
-    with pytest.raises(TournamentError, match="levels"):
+    with pytest.raises(TournamentError, match="双方打到的级数"):
         hand_log("pair-swiss", UNITS, options={"rounds": 1, "level_diff": "real"}).pair(1, [("a1", "c1")]).results(1, W0).replay()
 
 

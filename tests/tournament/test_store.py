@@ -99,10 +99,10 @@ def test_a_reopened_store_replays_to_the_same_tournament(store, tmp_path):
 def test_an_impossible_field_is_refused_before_round_one(tmp_path):
     s = TournamentStore(tmp_path / "x.db")
     for options, message in (({"round": 3}, "unknown option"), ({"rounds": 2.5}, "option rounds"),
-                             ({"points": [2, 0]}, "option points"), ({"level_diff": "exact"}, "level_diff is")):
+                             ({"points": [2, 0]}, "option points"), ({"level_diff": "exact"}, "`level_diff` is")):
         with pytest.raises(TournamentError) as refused:
             s.new("pair-swiss", entries(), options=options)
-        assert message in refused.value.en and refused.value.text("zh") == str(refused.value) != refused.value.en
+        assert message in refused.value.text("en") and refused.value.text("zh") == str(refused.value) != refused.value.text("en")
     # Three units of two pairs: each pair can meet four others, not five rounds' worth.
     with pytest.raises(TournamentError, match="a1（A）只能遇到其他单位的 4 对；5 轮需要 5 对"):
         s.new("pair-swiss", entries(), options={"rounds": 5})

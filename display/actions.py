@@ -1,0 +1,76 @@
+"""The console's actions in words: the line of the audit log for each change, which is also the one line that
+confirms an action to the person who made it. From the catalogue's ``action.*`` (``referee/catalogue``), with
+card faces, seat names and flag numbers as the table's sentences say them.
+
+>>> line("zh", "李明", "referee", "correct", {"table": "t08", "id": "c-1", "flag": "f2", "cards": ["SQ", "HQ", "HT"]})
+'裁判 李明 将 t08 桌第 2 号标记更正为 ♠Q ♥Q ♥10'
+>>> line("en", "wang", "organiser", "amend", {"table": "t08", "entry": 41, "cards": ["S9"], "seat": "E", "was": ["S8"],
+...                                          "player": "李强"})
+"organiser wang amended E (李强)'s play 41 at t08 from ♠8 to ♠9"
+>>> line("zh", "wang", "organiser", "record_result", {"round": 2, "table": "t03", "result": {"winner": 1, "games": [1, 2]}})
+'组织者 wang 录入第 2 轮 t03 桌成绩：本桌第二方胜，局数 1 : 2'
+>>> line("en", "wang", "gone", "no_such_action", {})
+'gone wang: no_such_action'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from referee.catalogue import fill, has, say, word
+from referee.table.kinds import name as kind_name
+from referee.table.sentences import Sentences, Values
+
+
+def outcome(lang: str, result: Mapping) -> str:
+    """A table's result as the console entered it (``winner`` 0 or 1 or ``draw``, ``levels``, ``games``, ``scores``)."""
+    parts = []
+    if result.get("winner") in (0, 1):
+        parts.append(word(lang, f"outcome.winner{result['winner']}"))
+    elif result.get("draw") or "winner" in result:
+        parts.append(word(lang, "outcome.draw"))
+    for key in ("levels", "games", "scores"):
+        if isinstance(result.get(key), list):
+            parts.append(say(lang, f"outcome.{key}", **{key: " : ".join(str(x) for x in result[key])}))
+    return word(lang, "word.sep").join(parts)
+
+
+def line(lang: str, user: str, role: str, action: str, detail: Mapping[str, Any]) -> str:
+    """One change (``action`` with its ``detail``, as the audit log keeps it) by ``user`` of ``role``, in ``lang``."""
+    said = Sentences(lang, players={detail["seat"]: detail.get("player")} if "seat" in detail else None)
+    values: dict[str, Any] = {k: v for k, v in detail.items() if isinstance(v, (str, int, float))}
+    values["who"] = say(lang, "action.who", role=word(lang, f"role.{role}"), user=user)
+    if "flag" in detail:
+        values["flag"] = said.flag_no(detail["flag"])
+    for key in ("cards", "was"):
+        if isinstance(detail.get(key), list):
+            values[key] = said.cards(detail[key])
+    if "seat" in detail:
+        values["seat"] = said.seat(detail["seat"])
+    if "kind" in detail:
+        values["kind"] = kind_name(detail["kind"], lang)
+    if "play" in detail:
+        values["play"] = word(lang, "report.play" if detail["play"] else "report.no_play")
+    if isinstance(detail.get("players"), Mapping):
+        values["players"] = said.players_line(detail["players"])
+    if "system" in detail:
+        values["system"] = word(lang, f"system.{detail['system']}", str(detail["system"]))
+    if "role" in detail:
+        values["role"] = word(lang, f"role.{detail['role']}", str(detail["role"]))
+    if isinstance(detail.get("result"), Mapping):
+        values["result"] = outcome(lang, detail["result"])
+    for key in ("entries", "missing"):
+        if isinstance(detail.get(key), list):
+            values[key] = word(lang, "word.list").join(map(str, detail[key]))
+    key = f"action.{action}"
+    if action == "amend" and "was" in values:
+        key = "action.amend_was"
+    if action == "start_tournament_round" and detail.get("missing"):
+        key = "action.start_tournament_round_missing"
+    if not has(lang, key):
+        return say(lang, "action.other", who=values["who"], action=action)
+    return fill(lang, key, Values(values))
+
+
+__all__ = ["line", "outcome"]
