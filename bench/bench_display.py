@@ -147,9 +147,10 @@ def cpu_s(pid: int) -> float:
 
 def serve(broker: Broker, workdir: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    env = {**os.environ, "CARDTABLE_BROKER_SCOREBOARD": broker.url("scoreboard"), "CARDTABLE_BROKER_CONSOLE": broker.url("console")}
+    credentials = broker.write_credentials(workdir / "display.credentials", ["scoreboard", "console"])
     proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "display", "serve", "--db", str(workdir / "console.db"),
-                             "--port", str(port)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             "--port", str(port), "--broker", broker.address, "--credentials", str(credentials)],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:

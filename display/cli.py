@@ -1,11 +1,13 @@
 """``cardtable display``: serve the scoreboard and console, and add console users.
 
-    cardtable display serve --broker-scoreboard URL --broker-console URL --db PATH [--tournament-db PATH]
-                            [--host H] [--port P] [--secure-cookie]
+    cardtable display serve --broker mqtt://HOST:PORT --credentials PATH --db PATH [--tournament-db PATH]
+                            [--scoreboard-user NAME] [--console-user NAME] [--host H] [--port P] [--secure-cookie]
     cardtable display user --db PATH --user NAME --role organiser|referee   (password: $CARDTABLE_PASSWORD or asked)
 
-The broker URLs may come from ``$CARDTABLE_BROKER_SCOREBOARD`` and ``$CARDTABLE_BROKER_CONSOLE``
-instead (they hold passwords: keep them out of the process list).
+The display connects as two broker users, the scoreboard (reads) and the console (sends commands);
+their passwords come from the credentials file (``referee.table.credentials``), never from the
+command line. ``--broker`` and ``--credentials`` may come from ``$CARDTABLE_BROKER`` and
+``$CARDTABLE_CREDENTIALS``.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ import argparse
 import os
 import sys
 
-ENV_SCOREBOARD = "CARDTABLE_BROKER_SCOREBOARD"
-ENV_CONSOLE = "CARDTABLE_BROKER_CONSOLE"
+from referee.table.credentials import ENV_BROKER, ENV_CREDENTIALS
+
 ENV_PASSWORD = "CARDTABLE_PASSWORD"
 
 
@@ -23,10 +25,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     display = sub.add_parser("display", help="the hall scoreboard and the organisers' console (web)")
     verbs = display.add_subparsers(dest="verb", required=True)
     serve = verbs.add_parser("serve", help="serve the scoreboard and the console until SIGINT/SIGTERM")
-    serve.add_argument("--broker-scoreboard", metavar="URL", default=os.environ.get(ENV_SCOREBOARD),
-                       help=f"mqtt://scoreboard:PASSWORD@host:port, the read-only user (or ${ENV_SCOREBOARD})")
-    serve.add_argument("--broker-console", metavar="URL", default=os.environ.get(ENV_CONSOLE),
-                       help=f"mqtt://console:PASSWORD@host:port, the user that sends commands (or ${ENV_CONSOLE})")
+    serve.add_argument("--broker", metavar="URL", default=None, help=f"mqtt://host:port (default ${ENV_BROKER})")
+    serve.add_argument("--credentials", metavar="PATH", default=None,
+                       help=f"the file of user:password lines, mode 0600 (default ${ENV_CREDENTIALS})")
+    serve.add_argument("--scoreboard-user", default="scoreboard", help="the broker user that reads (default scoreboard)")
+    serve.add_argument("--console-user", default="console", help="the broker user that sends commands (default console)")
     serve.add_argument("--db", required=True, metavar="PATH", help="the console's users, sessions and audit log (SQLite)")
     serve.add_argument("--tournament-db", metavar="PATH",
                        help="the tournament the console runs (the file of cardtable tournament serve --db)")
@@ -48,19 +51,19 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from display.app import Settings, create_app
+    from referee.table.credentials import broker_url
     from referee.table.mqtt import parse_url
 
-    for name, url in (("--broker-scoreboard", args.broker_scoreboard), ("--broker-console", args.broker_console)):
-        if not url:
-            print(f"cardtable display serve: {name} is required", file=sys.stderr)
-            return 2
-        try:
-            parse_url(url)
-        except ValueError as exc:
-            print(f"cardtable display serve: {name}: {exc}", file=sys.stderr)
-            return 2
+    try:
+        given = args.broker or os.environ.get(ENV_BROKER)
+        if given and parse_url(given).username:
+            raise ValueError("the broker URL names no user: the display is two, --scoreboard-user and --console-user")
+        urls = [broker_url(args.broker, args.credentials, user) for user in (args.scoreboard_user, args.console_user)]
+    except ValueError as exc:  # no broker or password, a bad URL or credentials file
+        print(f"cardtable display serve: {exc}", file=sys.stderr)
+        return 2
     tournament_db = Path(args.tournament_db) if args.tournament_db else None
-    app = create_app(Settings(args.broker_scoreboard, args.broker_console, Path(args.db), tournament_db, args.secure_cookie))
+    app = create_app(Settings(*urls, Path(args.db), tournament_db, args.secure_cookie))
     # The pages' live streams never end by themselves: on SIGTERM they get this long to go.
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=2)
     return 0

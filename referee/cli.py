@@ -7,6 +7,8 @@ import importlib
 import importlib.util
 import sys
 
+from referee.table.credentials import add_options
+
 # Command groups owned by other packages. Each module defines ``add_parser(sub)``, which adds its
 # sub-command to the ``cardtable`` parser and sets ``func`` (called with the parsed args, returns the
 # exit status) with ``parser.set_defaults(func=...)``. Keep the modules light: import heavy
@@ -39,15 +41,13 @@ def main(argv: list[str] | None = None) -> int:
     run = verbs.add_parser("run", help="serve one table over MQTT until SIGTERM/SIGINT")
     run.add_argument("--table", required=True, help="the table id, e.g. t07")
     run.add_argument("--rulebook", required=True, help="the rulebook id, e.g. classic-3deck")
-    run.add_argument("--broker", required=True, metavar="URL", help="mqtt://user:password@host:port")
+    add_options(run, "table-TABLE")
     run.add_argument("--db", required=True, metavar="PATH", help="the table's event log (SQLite)")
     simulate = verbs.add_parser("simulate", help="four bots play hands at a table through the broker")
     simulate.add_argument("--table", required=True)
     simulate.add_argument("--rulebook", required=True)
-    simulate.add_argument("--broker", required=True, metavar="URL",
-                          help="a user that reads the table's outputs (console or scoreboard); also sends"
-                               " what has no URL of its own")
-    simulate.add_argument("--camera", metavar="URL", help="the camera's user (observed)")
+    add_options(simulate, "console (a user that reads the table's outputs; it also sends what has no URL of its own)")
+    simulate.add_argument("--camera", metavar="URL", help="the camera's user (observed), e.g. mqtt://host:port")
     simulate.add_argument("--board", metavar="URL", help="the board bridge's user (board/in)")
     simulate.add_argument("--console", metavar="URL",
                           help="the console's user: commands, and confirms of unsure reads (else the seat's button)")
@@ -97,17 +97,29 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.verb == "run":
         from referee.table.service import run
 
-        return run(args.table, args.rulebook, args.broker, args.db)
+        return run(args.table, args.rulebook, _url(parser, args, args.broker, f"table-{args.table}"), args.db)
     if args.verb == "simulate":
         from referee.table.simulate import main as simulate
 
         if args.hands < 1 or args.speed < 0:
             parser.error("--hands must be 1 or more and --speed 0 or more")
-        return simulate(args.table, args.rulebook, args.broker, args.hands, args.seed, args.speed,
-                        args.camera, args.board, args.console, args.lang)
+        roles = ((args.camera, f"camera-{args.table}"), (args.board, f"board-{args.table}"), (args.console, "console"))
+        urls = [_url(parser, args, url, user) if url else None for url, user in roles]
+        return simulate(args.table, args.rulebook, _url(parser, args, args.broker, "console"), args.hands, args.seed,
+                        args.speed, *urls, args.lang)
     from referee.table.timeline import main as replay
 
     return replay(args.path, lang=args.lang, rulebook=args.rulebook, table=args.table)
+
+
+def _url(parser: argparse.ArgumentParser, args: argparse.Namespace, url: str | None, user: str) -> str:
+    """The broker URL with the password of ``user`` (``referee.table.credentials``); a clear error when there is none."""
+    from referee.table.credentials import broker_url
+
+    try:
+        return broker_url(url, args.credentials, user)
+    except ValueError as exc:  # no broker, no password, a bad URL or credentials file
+        parser.error(str(exc))
 
 
 if __name__ == "__main__":

@@ -178,8 +178,9 @@ class ServiceProcess:
     """``cardtable table run`` as a real process, to kill with SIGKILL and start again."""
 
     def __init__(self, broker: Broker, table: str, rulebook: str, db: Path, logfile: Path, wait_s: float = 10.0):
+        credentials = broker.write_credentials(db.parent / f"{table}.credentials", [f"table-{table}"])
         self.args = [sys.executable, "-m", "referee.cli", "table", "run", "--table", table, "--rulebook", rulebook,
-                     "--broker", broker.url(f"table-{table}"), "--db", str(db)]
+                     "--broker", broker.address, "--credentials", str(credentials), "--db", str(db)]
         self.logfile, self.wait_s = logfile, wait_s
         self.proc: subprocess.Popen | None = None
         self.starts = 0

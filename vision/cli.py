@@ -8,6 +8,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from referee.table.credentials import add_options
+
 NOT_CALIBRATED = 2  # exit status of `read` and `calibrate` for a frame without the four markers
 
 
@@ -21,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     watch = verbs.add_parser("watch", help="watch a table and publish its plays (observed) over MQTT")
     watch.add_argument("--table", required=True, help="the table id, e.g. t07")
     watch.add_argument("--source", required=True, help="a camera index (0), a stream URL (rtsp://...) or a video file")
-    watch.add_argument("--broker", required=True, metavar="URL", help="mqtt://camera-T:password@host:port")
+    add_options(watch, "camera-TABLE")
     watch.add_argument("--name", default=None, help="the camera's name in message ids (default cam-TABLE)")
     watch.add_argument("--decks", type=int, default=3, help="decks in play (for the copies check, default 3)")
     watch.add_argument("--settle", type=float, default=0.8, help="seconds cards must lie still (default 0.8)")
@@ -114,8 +116,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from vision.model import ModelError
     from vision.watch import SourceError, watch
 
+    from referee.table.credentials import broker_url
+
     try:
-        return watch(args.source, args.table, args.broker, _model(args.model), name=args.name, decks=args.decks,
+        url = broker_url(args.broker, args.credentials, f"camera-{args.table}")
+        return watch(args.source, args.table, url, _model(args.model), name=args.name, decks=args.decks,
                      settle_s=args.settle, fps=args.fps, size=args.size, log=lambda line: print(line, flush=True))
     except (ModelError, SourceError, ConnectionError, TimeoutError, ValueError) as e:
         return _fail(str(e))

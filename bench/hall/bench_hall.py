@@ -59,10 +59,11 @@ RULEBOOK = "classic-3deck"
 
 def start_services(broker: Broker, tables: list[str], workdir: Path) -> list[subprocess.Popen]:
     procs = []
+    credentials = broker.write_credentials(workdir / "tables.credentials", [f"table-{t}" for t in tables])
     for t in tables:
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "referee.cli", "table", "run", "--table", t, "--rulebook", RULEBOOK,
-             "--broker", broker.url(f"table-{t}"), "--db", str(workdir / f"{t}.db")],
+             "--broker", broker.address, "--credentials", str(credentials), "--db", str(workdir / f"{t}.db")],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     return procs
 

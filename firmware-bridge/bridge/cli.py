@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from referee.table.credentials import add_options
+
 # The serial loop and paho's network thread hand the GIL over sooner (Python's default is 5 ms).
 SWITCH_INTERVAL_S = 0.0005
 
@@ -14,7 +16,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     run = verbs.add_parser("run", help="bridge a board on a serial port to a table's board/in and board/out")
     run.add_argument("--table", required=True, help="the table id, e.g. t07")
     run.add_argument("--port", required=True, help="the board's serial port, e.g. /dev/ttyUSB0")
-    run.add_argument("--broker", required=True, metavar="URL", help="mqtt://board-T:password@host:port")
+    add_options(run, "board-TABLE")
     run.add_argument("-v", "--verbose", action="store_true", help="log every port and link change")
     run.set_defaults(func=_run)
     virtual = verbs.add_parser("virtual", help="a board in software on a pseudo-terminal (type 'N ready' to press)")
@@ -31,13 +33,15 @@ def _run(args: argparse.Namespace) -> int:
     import threading
 
     from bridge.run import Bridge
+    from referee.table.credentials import broker_url
     from referee.table.mqtt import ConnectionRefused
     from referee.table.protocol import check_table
 
     try:
         check_table(args.table)
-    except ValueError as e:
-        print(f"cardtable bridge run: {e}")
+        url = broker_url(args.broker, args.credentials, f"board-{args.table}")
+    except ValueError as e:  # a bad table id, no broker or password, a bad URL or credentials file
+        print(f"cardtable bridge run: {e}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -46,10 +50,7 @@ def _run(args: argparse.Namespace) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     try:
-        return Bridge(args.table, args.port, args.broker, stop=stop).serve()
-    except ValueError as e:  # a bad broker URL
-        print(f"cardtable bridge run: {e}")
-        return 2
+        return Bridge(args.table, args.port, url, stop=stop).serve()
     except ConnectionRefused as e:
         print(f"cardtable bridge run: {e}")
         return 1

@@ -37,6 +37,28 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
             p.add_argument("--speed", type=float, default=1.0)
             p.add_argument("--slow", type=float, default=0.04)
         p.set_defaults(func=_player if name == "player" else _camera)
+    setup = parts.add_parser("setup", help="write a real hall's files: the broker's configuration, ACL and passwords, "
+                                           "each machine's credentials (0600) and systemd units")
+    setup.add_argument("--tables", nargs="+", required=True, metavar="ID",
+                       help="the table ids, or one number N for t01..tN")
+    setup.add_argument("--broker-host", required=True, help="the broker's name or address on the hall network")
+    setup.add_argument("--out", type=Path, required=True, help="a new folder: one sub-folder per machine")
+    setup.add_argument("--rulebook", action="append", default=[], metavar="NAME|TABLE=NAME",
+                       help="every table's rulebook (default classic-3deck), or one table's")
+    setup.add_argument("--port", type=int, default=1883, help="the broker's port (default 1883)")
+    setup.add_argument("--listen", default="", metavar="ADDRESS", help="the broker listens here only (default: everywhere)")
+    setup.add_argument("--etc", type=Path, default=Path("/etc/cardtable"), help="where each machine keeps these files")
+    setup.add_argument("--state", type=Path, default=Path("/var/lib/cardtable"), help="where the logs and databases go")
+    setup.add_argument("--system-user", default="cardtable", help="the user the services run as (default cardtable)")
+    setup.add_argument("--cardtable", default=None, metavar="COMMAND",
+                       help="the cardtable command on the machines (default: this installation's)")
+    setup.add_argument("--mosquitto", default="/usr/sbin/mosquitto", metavar="PATH")
+    setup.add_argument("--camera-source", default="0", help="each table's camera (default 0)")
+    setup.add_argument("--board-port", default="/dev/ttyUSB0", help="each table's board (default /dev/ttyUSB0)")
+    setup.add_argument("--display-port", type=int, default=8080)
+    setup.add_argument("--also", action="append", default=[], metavar="USER=ROLE",
+                       help="one more central broker user, e.g. scoreboard-2=scoreboard for a second display")
+    setup.set_defaults(func=_setup)
 
 
 def _hall(args: argparse.Namespace) -> int:
@@ -46,6 +68,30 @@ def _hall(args: argparse.Namespace) -> int:
         print("cardtable hall: --hands must be 0 or more, --slow 0 to 1")
         return 2
     return run(Options(args.tables, args.speed, args.port, args.dir, args.seed, args.see, args.hands, args.slow))
+
+
+def _setup(args: argparse.Namespace) -> int:
+    import shutil
+    import sys
+
+    from referee.hall.setup import Plan, parse_tables, write
+    from referee.table.broker import BrokerError
+
+    defaults = [r for r in args.rulebook if "=" not in r]
+    try:
+        if len(defaults) > 1 or not 0 < args.port < 65536:
+            raise ValueError("one --rulebook NAME for every table (then TABLE=NAME for some), --port 1 to 65535")
+        also = dict(a.partition("=")[::2] for a in args.also)
+        tables = parse_tables(args.tables, (defaults or ["classic-3deck"])[0], [r for r in args.rulebook if "=" in r])
+        cardtable = args.cardtable or shutil.which("cardtable") or str(Path(sys.prefix) / "bin" / "cardtable")
+        plan = Plan(tables, args.broker_host, args.port, args.listen, args.etc, args.state, args.system_user, cardtable,
+                    args.mosquitto, args.camera_source, args.board_port, args.display_port, also)
+        written = write(plan, args.out)
+    except (ValueError, BrokerError) as exc:
+        print(f"cardtable hall setup: {exc}", file=sys.stderr)
+        return 2
+    print(f"{len(written)} files for {len(tables)} tables in {args.out}; next: {args.out / 'INSTALL.txt'}")
+    return 0
 
 
 def _player(args: argparse.Namespace) -> int:

@@ -118,7 +118,9 @@ class Supervisor:
             people |= {f"players-{t.table}": "console", f"reader-{t.table}": "scoreboard"}
         users, acl = table_acl([t.table for t in self.tables], also=people)
         self.broker = Broker.start(self.dir / "broker", users, acl)
-        url = self.broker.url
+        url = self.broker.url  # for the demo's people, in their environment
+        # The hall's programs as in a real hall: the broker's address, the passwords in a file.
+        where = ["--broker", self.broker.address, "--credentials", str(self.broker.write_credentials(self.dir / "credentials"))]
         passwords = {"organiser": secrets.token_urlsafe(9), "referee": secrets.token_urlsafe(12)}
         for user, role in (("organiser", "organiser"), ("referee", "referee")):
             subprocess.run([*cardtable(), "display", "user", "--db", str(self.dir / "console.db"), "--user", user,
@@ -127,15 +129,13 @@ class Supervisor:
         logs = self.dir / "logs"
         self.children.append(Child("display", [*cardtable(), "display", "serve", "--db", str(self.dir / "console.db"),
                                                "--tournament-db", str(self.dir / "tournament.db"),
-                                               "--port", str(self.port)], logs / "display.log",
-                                   env={"CARDTABLE_BROKER_SCOREBOARD": url("scoreboard"),
-                                        "CARDTABLE_BROKER_CONSOLE": url("console")}))
+                                               "--port", str(self.port), *where], logs / "display.log"))
         if any(t.tractor for t in self.tables):
             self.children.append(Child("tournament", [*cardtable(), "tournament", "serve", "--db",
-                                                      str(self.dir / "tournament.db"), "--broker", url("tournament")],
+                                                      str(self.dir / "tournament.db"), *where],
                                        logs / "tournament.log"))
         for i, t in enumerate(self.tables):
-            self.children += self._table_children(t, i + 1, url)
+            self.children += self._table_children(t, i + 1, url, where)
         from referee.hall.organiser import Organiser
 
         self.organiser = Organiser(self.tables, url("hall-organiser"), self.dir / "tournament.db", self.opts.seed,
@@ -153,7 +153,7 @@ class Supervisor:
         if self.sight == "oracle" and self.opts.see == "auto":
             self.say("no recognition model in models/ (cardtable vision train): the cameras take the cards as laid")
 
-    def _table_children(self, t: HallTable, number: int, url) -> list[Child]:
+    def _table_children(self, t: HallTable, number: int, url, where: list[str]) -> list[Child]:
         d = self.dir / t.table
         d.mkdir()
         fifo = d / "buttons"
@@ -165,12 +165,12 @@ class Supervisor:
         seed = self.opts.seed * 100 + number
         return [
             Child(f"{t.table}/service", [*ct, "table", "run", "--table", t.table, "--rulebook", t.rulebook,
-                                         "--broker", url(f"table-{t.table}"), "--db", str(d / "table.db")],
+                                         *where, "--db", str(d / "table.db")],
                   logs / f"{t.table}-service.log"),
             Child(f"{t.table}/board", [*ct, "bridge", "virtual", "--link", str(d / "board-tty"),
                                        "--board-id", str(number)], logs / f"{t.table}-board.log", stdin=fd),
             Child(f"{t.table}/bridge", [*ct, "bridge", "run", "--table", t.table, "--port", str(d / "board-tty"),
-                                        "--broker", url(f"board-{t.table}")], logs / f"{t.table}-bridge.log"),
+                                        *where], logs / f"{t.table}-bridge.log"),
             Child(f"{t.table}/camera", [*ct, "hall", "camera", "--table", t.table, "--rulebook", t.rulebook,
                                         "--dir", str(self.dir), "--seed", str(seed), "--see", self.sight],
                   logs / f"{t.table}-camera.log",

@@ -9,6 +9,8 @@ import argparse
 import json
 import sys
 
+from referee.table.credentials import add_options
+
 SYSTEM_NAMES = ("pair-swiss", "knockout-best-of-three", "individual-tables")
 
 
@@ -67,7 +69,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     sim.add_argument("--seed", default="2026", metavar="K")
     sim.add_argument("--json", action="store_true", help="JSON (the only output so far)")
     serve = verb("serve", "results from the tables' events; publish the round and standings topics")
-    serve.add_argument("--broker", required=True, metavar="URL", help="mqtt://tournament:PASSWORD@host:port")
+    add_options(serve, "tournament")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -222,9 +224,14 @@ def _simulate(args) -> int:
 
 
 def _serve(args) -> int:
+    from referee.table.credentials import broker_url
     from referee.tournament.service import serve
 
-    return serve(_store(args), args.broker)
+    try:
+        url = broker_url(args.broker, args.credentials, "tournament")
+    except ValueError as exc:  # no broker or password, a bad URL or credentials file
+        args.parser.error(str(exc))
+    return serve(_store(args), url)
 
 
 HANDLERS = {"new": _new, "pair": _pair, "result": _result, "late": _late, "standings": _standings, "show": _show,

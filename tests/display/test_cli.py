@@ -3,7 +3,6 @@ on SIGTERM even with a page's live stream open)."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -36,20 +35,26 @@ def test_users_are_added_with_a_hashed_password(tmp_path, monkeypatch, capsys):
 
 
 def test_serve_refuses_missing_or_bad_broker_urls(tmp_path, monkeypatch, capsys):
-    monkeypatch.delenv("CARDTABLE_BROKER_SCOREBOARD", raising=False)
-    monkeypatch.delenv("CARDTABLE_BROKER_CONSOLE", raising=False)
-    assert cli.main(["display", "serve", "--db", str(tmp_path / "c.db")]) == 2
-    assert "--broker-scoreboard is required" in capsys.readouterr().err
-    assert cli.main(["display", "serve", "--db", str(tmp_path / "c.db"), "--broker-scoreboard", "http://x",
-                     "--broker-console", "mqtt://console:pw@127.0.0.1:1"]) == 2
+    monkeypatch.delenv("CARDTABLE_BROKER", raising=False)
+    monkeypatch.delenv("CARDTABLE_CREDENTIALS", raising=False)
+    serve = ["display", "serve", "--db", str(tmp_path / "c.db")]
+    assert cli.main(serve) == 2
+    assert "no broker: give --broker mqtt://host:port or set $CARDTABLE_BROKER" in capsys.readouterr().err
+    assert cli.main([*serve, "--broker", "http://x"]) == 2
     assert "not an mqtt:// URL" in capsys.readouterr().err
+    assert cli.main([*serve, "--broker", "mqtt://127.0.0.1:1"]) == 2
+    assert "no password for scoreboard: give --credentials PATH" in capsys.readouterr().err
+    assert cli.main([*serve, "--broker", "mqtt://console:pw@127.0.0.1:1"]) == 2
+    assert "the broker URL names no user" in capsys.readouterr().err
+    assert not (tmp_path / "c.db").exists()  # refused before anything was made
 
 
 def test_serve_runs_and_stops_on_sigterm_with_a_stream_open(broker, tmp_path):
     port = free_port()
-    env = {**os.environ, "CARDTABLE_BROKER_SCOREBOARD": broker.url("scoreboard"), "CARDTABLE_BROKER_CONSOLE": broker.url("console")}
+    credentials = broker.write_credentials(tmp_path / "credentials", ["scoreboard", "console"])
     proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "display", "serve", "--db", str(tmp_path / "c.db"),
-                             "--port", str(port)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                             "--port", str(port), "--broker", broker.address, "--credentials", str(credentials)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30

@@ -31,9 +31,8 @@ def test_a_flagged_misread_is_corrected_at_the_console(tmp_path, broker, connect
                     "--role", "referee"], env={**os.environ, "CARDTABLE_PASSWORD": "s3cret-pass"}, check=True)
     service = cardtable("table", "run", "--table", "t1", "--rulebook", "classic-3deck", "--broker",
                         broker.url("table-t1"), "--db", str(tmp_path / "t1.db"))
-    display = cardtable("display", "serve", "--db", str(db), "--port", str(port),
-                        env={"CARDTABLE_BROKER_SCOREBOARD": broker.url("scoreboard"),
-                             "CARDTABLE_BROKER_CONSOLE": broker.url("console")})
+    display = cardtable("display", "serve", "--db", str(db), "--port", str(port), "--broker", broker.address,
+                        "--credentials", str(broker.write_credentials(tmp_path / "credentials", ["scoreboard", "console"])))
     referee = None
     try:
         states, events = inbox(), inbox()

@@ -1,0 +1,214 @@
+"""``cardtable hall setup``: every file a real hall needs, from one command (docs/deployment.md).
+
+Writes into a new folder, one sub-folder per machine, each to be copied to that machine's
+``--etc`` (default ``/etc/cardtable``; the files name the paths they will have there):
+
+- ``console/``: the broker's ``mosquitto.conf``, ``acl`` and hashed ``passwd``; the credentials of
+  the scoreboard, the console and the tournament service; the systemd units
+  ``cardtable-broker``, ``cardtable-display`` and ``cardtable-tournament``;
+- ``TABLE/`` for each table: the credentials of its service, camera and board bridge and their
+  units ``cardtable-table``, ``cardtable-camera`` and ``cardtable-bridge``;
+- ``INSTALL.txt``: what to copy where, and the commands that start it all.
+
+Every password is fresh and random, and is written only into the credentials files (mode 0600)
+and, hashed, into the broker's ``passwd``; the units give the programs ``--credentials``, never a
+password.
+
+>>> plan = Plan(tables={"t07": "classic-3deck"}, broker_host="hall-broker")
+>>> print(table_units(plan, "t07")["cardtable-table.service"])
+[Unit]
+Description=cardtable table t07: the referee service
+After=network-online.target
+Wants=network-online.target
+<BLANKLINE>
+[Service]
+User=cardtable
+ExecStart=/usr/local/bin/cardtable table run --table t07 --rulebook classic-3deck --broker mqtt://hall-broker:1883 --credentials /etc/cardtable/credentials --db /var/lib/cardtable/t07.db
+Restart=always
+RestartSec=2
+NoNewPrivileges=yes
+PrivateTmp=yes
+<BLANKLINE>
+[Install]
+WantedBy=multi-user.target
+<BLANKLINE>
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.table.broker import board_user, camera_user, config_text, table_acl, table_user, write_passwords
+from referee.table.credentials import write_credentials
+
+CONSOLE_DIR = "console"
+CENTRAL_USERS = ("scoreboard", "console", "tournament")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What ``cardtable hall setup`` writes: the tables (id -> rulebook), where the broker is, and
+    where each machine keeps its files."""
+
+    tables: dict[str, str]
+    broker_host: str
+    port: int = 1883
+    listen: str = ""  # the broker's listening address ("": every interface)
+    etc: Path = Path("/etc/cardtable")
+    state: Path = Path("/var/lib/cardtable")
+    system_user: str = "cardtable"
+    cardtable: str = "/usr/local/bin/cardtable"  # the command, as a shell would split it
+    mosquitto: str = "/usr/sbin/mosquitto"
+    camera_source: str = "0"
+    board_port: str = "/dev/ttyUSB0"
+    display_port: int = 8080
+    also: dict[str, str] = field(default_factory=dict)  # more central users: name -> role (table_acl)
+
+    @property
+    def broker(self) -> str:
+        return f"mqtt://{self.broker_host}:{self.port}"
+
+
+def unit(description: str, argv: list[str], plan: Plan, groups: str = "") -> str:
+    """A systemd service that runs ``argv`` as the hall's system user, started again whenever it stops."""
+    lines = ["[Unit]", f"Description={description}", "After=network-online.target", "Wants=network-online.target", "",
+             "[Service]", f"User={plan.system_user}"]
+    if groups:
+        lines.append(f"SupplementaryGroups={groups}")
+    lines += [f"ExecStart={shlex.join(argv)}", "Restart=always", "RestartSec=2", "NoNewPrivileges=yes",
+              "PrivateTmp=yes", "", "[Install]", "WantedBy=multi-user.target"]
+    return "\n".join(lines) + "\n"
+
+
+def _cardtable(plan: Plan, *args: str) -> list[str]:
+    """A ``cardtable`` command line with the broker's address and the machine's credentials file."""
+    return [*shlex.split(plan.cardtable), *args, "--broker", plan.broker, "--credentials", str(plan.etc / "credentials")]
+
+
+def table_units(plan: Plan, table: str) -> dict[str, str]:
+    """The three units of one table's computer (file name -> text)."""
+    db = str(plan.state / f"{table}.db")
+    return {
+        "cardtable-table.service": unit(f"cardtable table {table}: the referee service", _cardtable(
+            plan, "table", "run", "--table", table, "--rulebook", plan.tables[table]) + ["--db", db], plan),
+        "cardtable-camera.service": unit(f"cardtable table {table}: the camera", _cardtable(
+            plan, "vision", "watch", "--table", table, "--source", plan.camera_source), plan, "video"),
+        "cardtable-bridge.service": unit(f"cardtable table {table}: the table board", _cardtable(
+            plan, "bridge", "run", "--table", table, "--port", plan.board_port), plan, "dialout"),
+    }
+
+
+def console_units(plan: Plan) -> dict[str, str]:
+    """The broker's, the display's and the tournament service's units (file name -> text)."""
+    tournament_db = str(plan.state / "tournament.db")
+    return {
+        "cardtable-broker.service": unit("cardtable: the hall's MQTT broker (mosquitto)",
+                                         [plan.mosquitto, "-c", str(plan.etc / "mosquitto.conf")], plan),
+        "cardtable-display.service": unit("cardtable: the scoreboard and the organisers' console", _cardtable(
+            plan, "display", "serve", "--host", "0.0.0.0", "--port", str(plan.display_port), "--db",
+            str(plan.state / "console.db"), "--tournament-db", tournament_db), plan),
+        "cardtable-tournament.service": unit("cardtable: the tournament service (results, standings)", _cardtable(
+            plan, "tournament", "serve", "--db", tournament_db), plan),
+    }
+
+
+def write(plan: Plan, out: Path) -> list[Path]:
+    """Every file of ``plan`` under ``out`` (a new or empty folder); the files written."""
+    out = Path(out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise ValueError(f"{out} is not a new or empty folder: nothing written (credentials are never overwritten)")
+    users, acl = table_acl(list(plan.tables), also=plan.also)  # checks the table ids and the user names
+    written: list[Path] = []
+
+    def put(path: Path, text: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path.write_text(text)
+        written.append(path)
+
+    console = out / CONSOLE_DIR
+    console.mkdir(parents=True, mode=0o700)
+    write_passwords(console / "passwd", users)
+    written.append(console / "passwd")
+    put(console / "acl", acl)
+    put(console / "mosquitto.conf", "# the hall's broker, written by cardtable hall setup\n" + config_text(
+        f"{plan.port} {plan.listen}".strip(), plan.etc / "passwd", plan.etc / "acl", plan.state, "stderr",
+        plan.system_user))
+    machines = {CONSOLE_DIR: ([*CENTRAL_USERS, *plan.also], console_units(plan))}
+    for table in plan.tables:
+        machines[table] = ([table_user(table), camera_user(table), board_user(table)], table_units(plan, table))
+    for machine, (names, units) in machines.items():
+        (out / machine).mkdir(exist_ok=True, mode=0o700)
+        write_credentials(out / machine / "credentials", {name: users[name] for name in names})
+        written.append(out / machine / "credentials")
+        for name, text in units.items():
+            put(out / machine / name, text)
+    put(out / "INSTALL.txt", install_text(plan))
+    return written
+
+
+def install_text(plan: Plan) -> str:
+    """What to do with the folders, in order (Chinese first)."""
+    etc, state, user = plan.etc, plan.state, plan.system_user
+    first = [f"sudo useradd --system --home {state} {user}   # 一次即可 once",
+             f"sudo install -d -o {user} -m 0700 {etc} {state}",
+             f"sudo install -o {user} -m 0600 FOLDER/* {etc}/",
+             "sudo cp FOLDER/*.service /etc/systemd/system/ && sudo systemctl daemon-reload"]
+    return "\n".join([
+        "cardtable 赛场部署 / hall setup (cardtable hall setup)",
+        "",
+        f"每台机器: 把它的文件夹复制到 {etc} (FOLDER = console 或桌号) / on each machine, FOLDER being its folder:",
+        *(f"  {line}" for line in first),
+        "",
+        f"控制台机器 the console machine (console/, the broker at {plan.broker_host}:{plan.port}):",
+        "  sudo systemctl disable --now mosquitto   # Debian 自带的 broker 占用端口 / Debian's own broker holds the port",
+        "  sudo systemctl enable --now cardtable-broker cardtable-display",
+        f"  sudo -u {user} {plan.cardtable} display user --db {state / 'console.db'} --user NAME --role organiser",
+        "  sudo systemctl enable --now cardtable-tournament   # 赛事建好之后 / once the tournament is made at the console",
+        "",
+        "每张桌的电脑 each table's computer (its folder, e.g. " + ", ".join(list(plan.tables)[:3]) + "):",
+        "  sudo systemctl enable --now cardtable-table cardtable-camera cardtable-bridge",
+        "",
+        "凭据文件只给本机用户读 (0600); 密码从不出现在命令行 / credentials files are 0600; no password is ever on a"
+        " command line.",
+    ]) + "\n"
+
+
+def parse_tables(spec: list[str], rulebook: str, overrides: list[str]) -> dict[str, str]:
+    """Table ids -> rulebook from ``--tables`` (ids, or one number N for t01..tN) and ``--rulebook``
+    (a name for every table, and ``TABLE=NAME`` for some).
+
+    >>> parse_tables(["3"], "classic-3deck", ["t02=sanjiang-2012"])
+    {'t01': 'classic-3deck', 't02': 'sanjiang-2012', 't03': 'classic-3deck'}
+    >>> parse_tables(["a-t1", "a-t2"], "classic-3deck", ["t9=usst-2016"])
+    Traceback (most recent call last):
+    ...
+    ValueError: --rulebook t9=usst-2016: no table t9
+    """
+    from referee import rulebooks
+    from referee.table.protocol import check_table
+
+    if len(spec) == 1 and spec[0].isdigit():
+        n = int(spec[0])
+        if not 1 <= n <= 999:
+            raise ValueError(f"--tables {n}: 1 to 999 tables")
+        spec = [f"t{i:0{max(2, len(str(n)))}d}" for i in range(1, n + 1)]
+    for table in spec:
+        check_table(table)
+    if len(set(spec)) != len(spec):
+        raise ValueError(f"--tables names a table twice: {' '.join(spec)}")
+    tables = dict.fromkeys(spec, rulebook)
+    for item in overrides:
+        table, sep, name = item.partition("=")
+        if not sep or table not in tables:
+            raise ValueError(f"--rulebook {item}: no table {table}" if sep else f"--rulebook {item}: not TABLE=NAME")
+        tables[table] = name
+    known = set(rulebooks.names())
+    for table, name in tables.items():
+        if name not in known:
+            raise ValueError(f"table {table}: unknown rulebook {name!r}; known: {', '.join(sorted(known))}")
+    return tables
+
+
+__all__ = ["Plan", "console_units", "install_text", "parse_tables", "table_units", "unit", "write"]

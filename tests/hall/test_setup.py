@@ -1,0 +1,217 @@
+"""``cardtable hall setup`` and credentials kept off the command line: a real mosquitto started
+from the command's output, each user's reach checked against the protocol's table of who
+writes and who reads what (written out here, not taken from the code), a table computer's unit
+run as written, and the password never on a command line."""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from referee import cli
+from referee.table.broker import find_program, free_port
+from referee.table.credentials import broker_url, read_credentials
+from referee.table.mqtt import Connection
+from referee.table.protocol import topic
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLES = ("t01", "t02")
+WAIT_S = 10.0
+LEAVES = ("observed", "removed", "frames", "board/in", "board/status", "commands", "state", "events", "violations",
+          "status", "board/out")
+ROUND = "cardtable/v1/tournament/main/round"
+# referee/PROTOCOL.md: who writes and who reads each topic of a table (T), and the tournament's.
+WRITES = {"table-T": {"state", "events", "violations", "status", "board/out"}, "camera-T": {"observed", "removed", "frames"},
+          "board-T": {"board/in", "board/status"}}
+READS = {"table-T": {"observed", "removed", "board/in", "commands"}, "camera-T": set(), "board-T": {"board/out"}}
+
+
+def may_write(user: str, where: str) -> bool:
+    if where == ROUND:
+        return user == "tournament"
+    table, leaf = where.split("/")[3], where.split("/", 4)[4]
+    if user == "console":
+        return leaf == "commands"
+    return user in (f"table-{table}", f"camera-{table}", f"board-{table}") and leaf in WRITES[user.replace(table, "T")]
+
+
+def may_read(user: str, where: str) -> bool:
+    if user in ("console", "scoreboard"):
+        return True
+    if where == ROUND:
+        return False
+    table, leaf = where.split("/")[3], where.split("/", 4)[4]
+    if user == "tournament":
+        return leaf in ("events", "state")
+    return user.endswith(f"-{table}") and leaf in READS.get(user.replace(table, "T"), set())
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory):
+    """``hall setup`` for two tables; the broker started as its unit says, from its files in place."""
+    tmp = tmp_path_factory.mktemp("setup")
+    out, port = tmp / "out", free_port()
+    etc, state = tmp / "etc", tmp / "state"  # each machine's: one machine after the other here
+    state.mkdir()
+    code = cli.main(["hall", "setup", "--tables", *TABLES, "--broker-host", "127.0.0.1", "--port", str(port),
+                     "--listen", "127.0.0.1", "--out", str(out), "--etc", str(etc), "--state", str(state),
+                     "--system-user", getpass.getuser(), "--cardtable", f"{sys.executable} -m referee.cli",
+                     "--mosquitto", find_program("mosquitto"), "--rulebook", "t02=sanjiang-2012"])
+    assert code == 0
+    install(out / "console", etc)  # as INSTALL.txt says, on the console machine
+    argv = exec_start(out / "console" / "cardtable-broker.service")
+    log = open(tmp / "broker.log", "wb")
+    broker = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + WAIT_S
+    while b" running" not in (tmp / "broker.log").read_bytes():
+        assert broker.poll() is None and time.monotonic() < deadline, (tmp / "broker.log").read_text()
+        time.sleep(0.05)
+    yield {"out": out, "port": port, "etc": etc, "state": state}
+    broker.terminate()
+    broker.wait(WAIT_S)
+    log.close()
+
+
+def install(folder: Path, etc: Path) -> None:
+    """A machine's folder copied into its ``--etc`` (what the broker read at its start stays as it was)."""
+    etc.mkdir(mode=0o700, exist_ok=True)
+    for path in folder.iterdir():
+        shutil.copy2(path, etc / path.name)
+
+
+def exec_start(unit: Path) -> list[str]:
+    lines = [line for line in unit.read_text().splitlines() if line.startswith("ExecStart=")]
+    assert len(lines) == 1
+    return shlex.split(lines[0].removeprefix("ExecStart="))
+
+
+def connect(hall, machine: str, user: str, **kwargs) -> Connection:
+    """``user`` connected the way its unit does: the broker's address and the machine's credentials file."""
+    url = broker_url(f"mqtt://127.0.0.1:{hall['port']}", str(hall["out"] / machine / "credentials"), user, environ={})
+    return Connection(url, clean_start=True, **kwargs).connect()
+
+
+def test_every_password_is_in_the_credentials_files_only(hall):
+    out = hall["out"]
+    machines = {"console": ["scoreboard", "console", "tournament"]} | {
+        t: [f"table-{t}", f"camera-{t}", f"board-{t}"] for t in TABLES}
+    passwords = []
+    for machine, users in machines.items():
+        path = out / machine / "credentials"
+        assert path.stat().st_mode & 0o777 == 0o600
+        found = read_credentials(path)
+        assert list(found) == users and len(set(found.values())) == 3
+        passwords += found.values()
+    assert len(set(passwords)) == len(passwords)
+    assert (out / "console" / "passwd").stat().st_mode & 0o777 == 0o600
+    for path in out.rglob("*"):
+        if path.is_file() and path.name != "credentials":
+            text = path.read_text()
+            assert not any(p in text for p in passwords), path  # the broker's passwd holds hashes only
+    assert "no password is ever on a command line" in (out / "INSTALL.txt").read_text()
+    before = {path: path.read_bytes() for path in out.rglob("*") if path.is_file()}
+    assert cli.main(["hall", "setup", "--tables", "t03", "--broker-host", "x", "--out", str(out)]) == 2
+    assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == before  # never overwritten
+
+
+def test_each_user_reaches_what_the_protocol_says_and_nothing_else(hall):
+    users = {u: m for m, us in [("console", ["scoreboard", "console", "tournament"])] +
+             [(t, [f"table-{t}", f"camera-{t}", f"board-{t}"]) for t in TABLES] for u in us}
+    places = [topic(t, leaf) for t in TABLES for leaf in LEAVES] + [ROUND]
+    got: dict[str, set[bytes]] = {u: set() for u in users}
+    conns = {}
+    try:
+        for user, machine in users.items():
+            conn = connect(hall, machine, user)
+            conn.subscribe("cardtable/v1/#", lambda t, p, u=user: got[u].add(p))  # granted; the ACL filters each message
+            assert conn.wait_subscribed(WAIT_S)
+            conns[user] = conn
+        mids: dict[str, dict[int, str]] = {u: {} for u in users}
+        for user, conn in conns.items():
+            for where in places:
+                mids[user][conn.publish(where, f"{user}>{where}".encode()).mid] = where
+        for user, conn in conns.items():
+            assert conn.flush(WAIT_S)
+            refused = {mids[user][mid] for mid, _ in conn.refused_publishes}
+            assert refused == {w for w in places if not may_write(user, w)}, user
+        expected = {u: {f"{w}>{p}".encode() for w in users for p in places if may_write(w, p) and may_read(u, p)}
+                    for u in users}
+        deadline = time.monotonic() + WAIT_S
+        while any(not expected[u] <= got[u] for u in users) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        for user in users:
+            assert got[user] == expected[user], user
+        assert sum(map(len, expected.values())) == 60 and expected["camera-t01"] == set()
+    finally:
+        for conn in conns.values():
+            conn.close(flush_timeout=0)
+
+
+def test_a_table_computers_unit_runs_as_written_with_no_password_on_its_command_line(hall):
+    states = []
+    watch = connect(hall, "console", "scoreboard")
+    watch.subscribe(topic("t02", "status"), lambda t, p: states.append(json.loads(p)["status"]))
+    install(hall["out"] / "t02", hall["etc"])  # now on table t02's computer
+    service = subprocess.Popen(exec_start(hall["out"] / "t02" / "cardtable-table.service"), cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while "online" not in states:
+            assert service.poll() is None and time.monotonic() < deadline, service.stderr.read() if service.poll() else states
+            time.sleep(0.05)
+        cmdline = Path(f"/proc/{service.pid}/cmdline").read_bytes().decode()
+        assert "--credentials" in cmdline and "sanjiang-2012" in cmdline
+        assert read_credentials(hall["out"] / "t02" / "credentials")["table-t02"] not in cmdline
+        intruder = connect(hall, "t02", "camera-t02", client_id="table-t02")  # asks for the service's id
+        intruder.close()
+        time.sleep(0.5)
+        assert states[-1] == "online" and "offline" not in states  # the service was never knocked off
+        assert (hall["state"] / "t02.db").exists()
+    finally:
+        service.terminate()
+        service.wait(WAIT_S)
+        watch.close()
+    assert "warning" not in service.stderr.read()
+
+
+def test_a_password_on_the_command_line_is_warned_about_and_open_credentials_refused(hall, tmp_path):
+    creds = hall["out"] / "t01" / "credentials"
+    password = read_credentials(creds)["table-t01"]
+    loose = tmp_path / "loose"
+    loose.write_text(f"table-t01:{password}\n")
+    loose.chmod(0o644)
+    run = [sys.executable, "-m", "referee.cli", "table", "run", "--table", "t01", "--rulebook", "classic-3deck",
+           "--db", str(tmp_path / "t01.db")]
+    refused = subprocess.run([*run, "--broker", f"mqtt://127.0.0.1:{hall['port']}", "--credentials", str(loose)],
+                             cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 2 and f"is open to others (mode 0644): chmod 600 {loose}" in refused.stderr
+    assert not (tmp_path / "t01.db").exists()  # refused before anything was made
+    env = {**os.environ, "CARDTABLE_CREDENTIALS": str(creds)}
+    no_line = subprocess.run([*run, "--broker", f"mqtt://camera-t02@127.0.0.1:{hall['port']}"], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=30)
+    assert no_line.returncode == 2 and "no password for camera-t02 in" in no_line.stderr
+    states = []
+    watch = connect(hall, "console", "scoreboard")
+    watch.subscribe(topic("t01", "status"), lambda t, p: states.append(json.loads(p)["status"]))
+    url = f"mqtt://table-t01:{password}@127.0.0.1:{hall['port']}"
+    service = subprocess.Popen([*run, "--broker", url], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while "online" not in states:  # it works, for tests ...
+            assert service.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+    finally:
+        service.terminate()
+        service.wait(WAIT_S)
+        watch.close()
+    assert "the broker password is on the command line, where every local user can read it" in service.stderr.read()
