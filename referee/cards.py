@@ -104,6 +104,32 @@ class Card:
         return f"Card({self.code!r})"
 
 
+def parse_rank(text: str | int, what: str = "rank") -> str:
+    """A rank letter from ``10``, ``T``, ``j``, ...; :class:`CardError` naming ``what`` otherwise.
+
+    >>> parse_rank(10), parse_rank("q"), parse_rank(" 7 ")
+    ('T', 'Q', '7')
+    """
+    raw = str(text).strip().upper()
+    rank = "T" if raw == "10" else raw
+    if len(rank) != 1 or rank not in RANKS:
+        raise CardError(f"unknown {what} {text!r}")
+    return rank
+
+
+def parse_suit(text: str, what: str = "suit") -> str:
+    """A suit letter from ``H``, ``h`` or ``♥`` (as cards are read); :class:`CardError` otherwise.
+
+    >>> parse_suit("h"), parse_suit("♠")
+    ('H', 'S')
+    """
+    raw = str(text).strip()
+    suit = SUIT_SYMBOLS.get(raw, raw.upper())
+    if len(suit) != 1 or suit not in SUITS:
+        raise CardError(f"unknown {what} {text!r}")
+    return suit
+
+
 ALL_CARDS: tuple[Card, ...] = tuple(Card(s + r) for s in SUITS for r in RANKS) + tuple(
     Card(j) for j in JOKERS
 )

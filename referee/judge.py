@@ -1,26 +1,23 @@
 """``cardtable judge``: answer rules questions written as JSON lines.
 
 The case format is ``shared/conformance/README.md``. Each line gets one answer line
-``{"id": ..., "result": ...}``, or ``{"id": ..., "error": "..."}`` for malformed
-input; ``--check`` compares answers with ``expect`` and ends with ``N passed, M failed``.
+``{"id": ..., "result": ...}``, or ``{"id": ..., "error": "..."}`` in words for malformed or
+impossible input; ``--check`` compares answers with ``expect`` and ends with ``N passed, M failed``.
+A file that cannot be read (missing, a directory, not UTF-8 text) is one error line; the other
+files are answered, and the run ends with status 1.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import traceback
 from typing import Any, Callable, Iterable, TextIO
 
-from referee.cards import CardError
-from referee.climbing.combos import ClimbError
-from referee.rulebooks import RulebookError
-from referee.tractor.hand import HandError
+from referee.judge_fields import CaseError, text
 
 Op = Callable[[dict[str, Any]], Any]
-
-
-class CaseError(ValueError):
-    """A malformed case: a missing field, a play not in the hand, a wrong number of cards."""
+__all__ = ["CaseError", "answer", "matches", "run"]
 
 
 def _games() -> dict[str, dict[str, Op]]:
@@ -30,23 +27,30 @@ def _games() -> dict[str, dict[str, Op]]:
     return {"tractor": tractor, "guandan": GUANDAN, "sandayi": SANDAYI}
 
 
+def _worded(exc: Exception) -> bool:
+    """An error of the referee's own (a rule or a case it refuses), whose message is its words."""
+    return isinstance(exc, ValueError) and type(exc).__module__.startswith("referee.")
+
+
 def answer(case: dict[str, Any]) -> dict[str, Any]:
     """The answer line for one case."""
     out: dict[str, Any] = {"id": case.get("id")}
     try:
-        ops = _games().get(case.get("game"))
-        if ops is None:
-            raise CaseError(f"unknown game {case.get('game')!r}")
-        op = ops.get(case.get("op"))
+        games = _games()
+        game = text(case, "game")
+        if game not in games:
+            raise CaseError(f"unknown game {game!r}; games are {', '.join(games)}")
+        name = text(case, "op")
+        op = games[game].get(name)
         if op is None:
-            raise CaseError(f"unknown op {case.get('op')!r} for {case.get('game')}")
+            raise CaseError(f"unknown op {name!r} for {game}; ops are {', '.join(games[game])}")
         out["result"] = op(case)
-    except (CaseError, CardError, RulebookError, HandError, ClimbError) as exc:
-        out["error"] = str(exc)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        out["error"] = f"malformed case: {type(exc).__name__}: {exc}"
     except Exception as exc:  # one bad case never stops the run
-        out["error"] = f"internal error: {type(exc).__name__}: {exc}"
+        if _worded(exc):
+            out["error"] = str(exc)
+        else:
+            traceback.print_exc(file=sys.stderr)
+            out["error"] = "internal error: the referee could not judge this case (details on the error stream)"
     return out
 
 
@@ -56,31 +60,55 @@ def matches(expect: Any, out: dict[str, Any]) -> bool:
     return "result" in out and out["result"] == expect
 
 
+def _lines(path: str) -> list[str]:
+    """The file's lines; :class:`CaseError` in words when it cannot be read as UTF-8 text."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise CaseError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CaseError(f"{path}: is a directory, not a file of cases") from None
+    except OSError as exc:
+        raise CaseError(f"{path}: cannot be read ({exc.strerror or 'input/output error'})") from None
+    try:
+        return data.decode("utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise CaseError(f"{path}: line {line} is not UTF-8 text (byte {data[exc.start]:#04x}); no case of this file was read") from None
+
+
 def run(paths: Iterable[str], check: bool, stdout: TextIO | None = None) -> int:
-    """Answer every case of the files; with ``check`` return 1 when any answer misses its ``expect``."""
+    """Answer every case of the files; return 1 when a file cannot be read or, with ``check``, an
+    answer misses its ``expect``."""
     stdout = stdout or sys.stdout
     passed = failed = 0
+    unreadable = False
     for path in paths:
-        with open(path, encoding="utf-8") as f:
-            for n, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    case = json.loads(line)
-                    if not isinstance(case, dict):
-                        raise ValueError("a case is a JSON object")
-                except ValueError as exc:
-                    case, out = {}, {"id": None, "error": f"{path}:{n}: not a JSON object: {exc}"}
+        try:
+            lines = _lines(path)
+        except CaseError as exc:
+            print(json.dumps({"id": None, "error": str(exc)}, ensure_ascii=False), file=stdout)
+            unreadable, failed = True, failed + 1
+            continue
+        for n, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                case = json.loads(line)
+                if not isinstance(case, dict):
+                    raise ValueError(f"a case is a JSON object, not {type(case).__name__}")
+            except ValueError as exc:
+                case, out = {}, {"id": None, "error": f"{path}:{n}: not a JSON object: {exc}"}
+            else:
+                out = answer(case)
+            print(json.dumps(out, ensure_ascii=False), file=stdout)
+            if check:
+                if "expect" in case and matches(case["expect"], out):
+                    passed += 1
                 else:
-                    out = answer(case)
-                print(json.dumps(out, ensure_ascii=False), file=stdout)
-                if check:
-                    if "expect" in case and matches(case["expect"], out):
-                        passed += 1
-                    else:
-                        failed += 1
-                        print(f"FAIL {case.get('id')}: expected {json.dumps(case.get('expect'), ensure_ascii=False)}", file=stdout)
+                    failed += 1
+                    print(f"FAIL {case.get('id')}: expected {json.dumps(case.get('expect'), ensure_ascii=False)}", file=stdout)
     if check:
         print(f"{passed} passed, {failed} failed", file=stdout)
-        return 1 if failed else 0
-    return 0
+    return 1 if unreadable or (check and failed) else 0

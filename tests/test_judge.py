@@ -52,7 +52,7 @@ FOLLOW = {
         ({"op": "dance"}, "unknown op 'dance'"),
         ({"game": "poker"}, "unknown game 'poker'"),
         ({"level": "Z"}, "unknown level rank"),
-        ({"hand": "S5 S5"}, "hand must be a list of cards"),
+        ({"hand": "S5 S5"}, "field 'hand' must be a list of cards, not a string"),
         ({"lead": ["S9", "D9"]}, "mixes suits"),
     ],
 )
@@ -102,3 +102,109 @@ def test_public_files_pass_on_the_command_line(capsys):
     files = [str(p) for p in sorted(CONFORMANCE.glob("*.jsonl"))]
     assert main(["judge", *files, "--check"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == f"{len(PUBLIC)} passed, 0 failed"
+
+
+# ---- every line answered, in words ------------------------------------------------------------
+
+MUTANTS = (None, True, 0, 7, -5, 10**20, 1.5, "", "x", "h", [], {}, [[]], ["SX"], [None], [["S3"], ["S4", "S5"]], {"N": ["S3"]})
+
+
+def _mutations():
+    for case in PUBLIC:
+        for key in case:
+            if key in ("id", "expect"):
+                continue
+            rest = {k: v for k, v in case.items() if k != key}
+            yield f"{case['id']}-no-{key}", rest
+            for i, value in enumerate(MUTANTS):
+                yield f"{case['id']}-{key}-{i}", {**case, key: value}
+
+
+PYTHON_WORDS = ("internal error", "Error:", "Traceback", "attribute", "unpack", "object is not", "NoneType", "KeyError")
+
+
+def test_a_broken_case_is_answered_in_words(capsys):
+    # README: an input that is malformed is answered with {"id": ..., "error": "<clear message>"}, never a
+    # crash: every public case with each field dropped or replaced by a value of every JSON type
+    bad, n = [], 0
+    for name, case in _mutations():
+        out, n = answer(case), n + 1
+        if ("result" in out) == ("error" in out) or any(w in out.get("error", "") for w in PYTHON_WORDS):
+            bad.append((name, out))
+    assert n > 5000 and not bad, (bad[:5], capsys.readouterr().err[-800:])
+
+
+IMPOSSIBLE = [
+    ({"op": "score", "rulebook": "zhongkai-2010", "defender_points": 123}, "no count of points"),
+    ({"op": "score", "rulebook": "shaoguan-2023", "defender_points": 10**20}, "more than a hand of shaoguan-2023 can give"),
+    ({**FOLLOW, "lead": [], "play": []}, "field 'lead' must hold at least one card"),
+    ({**FOLLOW, "before": [["S3"]]}, "plays of 2, 1, 2"),
+    ({**FOLLOW, "before": [["S3", "S3"], ["S4", "S4"], ["S6", "S6"]]}, "2 to 4 plays"),
+    ({**FOLLOW, "hand": ["S5"] * 3 + ["D3"] * 37}, "hand has 40 cards, but a hand in zhongkai-2010 holds at most 39"),
+    ({"op": "throw", "rulebook": "classic-3deck", "level": "7", "trump": "H", "cards": ["SA", "SA", "SK"],
+      "others": {s: ["D3"] for s in "SENW"}}, "names all four seats"),
+    ({"op": "kitty", "rulebook": "zhongkai-2010", "level": "7", "trump": "H", "kitty_points": 65,
+      "last_trick": [["H3"], ["H9"], ["HK"], ["HA"]], "winner_is_defender": True}, "cannot be the points of 6 kitty cards"),
+    ({"op": "kitty", "rulebook": "zhongkai-2010", "level": "7", "trump": "H", "kitty_points": 25,
+      "last_trick": [["H3"], ["H9", "H9"], ["HK"], ["HA"]], "winner_is_defender": True}, "plays of 1, 2, 1, 1"),
+    ({"op": "kitty", "rulebook": "zhongkai-2010", "level": "7", "trump": "H", "kitty_points": 25,
+      "last_trick": [["H3"], ["H9"], ["HK"], ["HA"]], "winner_is_defender": "yes"}, "must be true or false"),
+    ({"op": "winner", "rulebook": "zhongkai-2010", "level": "7", "trump": "H", "plays": [["S3"]]}, "2 to 4 plays"),
+    ({"op": "follow", "rulebook": "sanjiang-2012"}, "sanjiang-2012 is a guandan rulebook, not a tractor one"),
+    ({**FOLLOW, "hand": None}, "field 'hand' must be a list of cards, not null"),
+    ({k: v for k, v in FOLLOW.items() if k != "lead"}, "field 'lead' is missing"),
+    ({"op": "throw", "rulebook": "classic-3deck", "level": "7", "trump": "H", "cards": ["SA"], "others": []},
+     "field 'others' must be an object of seat to cards, not a list"),
+    ({"op": "hand", "rulebook": "zhongkai-2010", "level": "7", "trump": "H", "dealer": "S", "tricks": [[["S"]]]},
+     "trick 1: each play is [seat, cards]"),
+]
+
+
+@pytest.mark.parametrize("change, message", IMPOSSIBLE, ids=[m for _, m in IMPOSSIBLE])
+def test_an_impossible_case_is_refused_in_words(change, message):
+    # README: malformed input gets {"id": ..., "error": ...}; the inputs no hand of the rulebook can hold too
+    case = {"id": "x", "game": "tractor", **change}
+    out = answer(case)
+    assert "result" not in out and message in out["error"], out
+
+
+def test_climbing_impossible_cases_are_refused_in_words():
+    # 002 一: 每人27张牌 -- no hand pays a tribute out of 30 cards; 三: 二游/三游/四游 only
+    case = {"id": "t", "game": "guandan", "rulebook": "sanjiang-2012", "op": "tribute", "level": "5",
+            "hand": ["S3"] * 2 + ["D4"] * 2 + ["C5"] * 2 + ["H6"] * 2 + ["S7"] * 2 + ["D8"] * 2 + ["C9"] * 2
+            + ["HT"] * 2 + ["SJ"] * 2 + ["DQ"] * 2 + ["CK"] * 2 + ["HA"] * 2 + ["S2"] * 2 + ["D2"] * 2 + ["C2"] * 2,
+            "card": "S3"}
+    assert "hand has 30 cards, but a hand in sanjiang-2012 holds at most 27" in answer(case)["error"]
+    bad = {"id": "r", "game": "guandan", "rulebook": "sanjiang-2012", "op": "result", "partner_place": 1}
+    assert answer(bad)["error"] == "the first's partner finishes 2, 3 or 4, not 1"
+    bombs = {"id": "b", "game": "sandayi", "rulebook": "usst-2016", "op": "bomb_allowed", "bid": 1, "bombs_played": -1}
+    assert "must be 0 or more" in answer(bombs)["error"]
+
+
+def test_trump_suits_and_cards_read_alike():
+    # conformance README: parsers accept the suit symbols and (as for cards) lowercase; output is canonical
+    for trump in ("H", "h", "♥"):
+        case = {"id": "w", "game": "tractor", "op": "winner", "rulebook": "zhongkai-2010", "level": "7", "trump": trump,
+                "plays": [["s3"], ["h2"], ["♠K"], ["S4"]]}
+        assert answer(case) == {"id": "w", "result": 1}
+    case = {"id": "w", "game": "tractor", "op": "winner", "rulebook": "zhongkai-2010", "level": "7", "trump": "X",
+            "plays": [["S3"], ["S4"]]}
+    assert answer(case)["error"] == "unknown trump suit 'X'"
+
+
+def test_unreadable_files_are_error_lines_and_the_others_are_answered(tmp_path, capsys):
+    # every line answered: a missing file, a directory and bytes that are not UTF-8 are one error line each
+    good = tmp_path / "good.jsonl"
+    good.write_text(json.dumps({**FOLLOW, "expect": "legal"}) + "\n")
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(json.dumps(FOLLOW).encode() + b"\n\xff\xfe{}\n")
+    paths = [str(tmp_path / "missing.jsonl"), str(tmp_path), str(binary), str(good)]
+    assert main(["judge", *paths]) == 1
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["id"] for line in lines] == [None, None, None, "f"]
+    assert "missing.jsonl: no such file" in lines[0]["error"]
+    assert "is a directory" in lines[1]["error"]
+    assert "binary.jsonl: line 2 is not UTF-8 text (byte 0xff)" in lines[2]["error"]
+    assert lines[3] == {"id": "f", "result": "legal"}
+    assert main(["judge", str(good), str(tmp_path / "missing.jsonl"), "--check"]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == "1 passed, 1 failed"

@@ -1,4 +1,8 @@
-"""The Guandan and San Da Yi ops of the judge (``shared/conformance/README.md``)."""
+"""The Guandan and San Da Yi ops of the judge (``shared/conformance/README.md``).
+
+Fields are read with :mod:`referee.judge_fields`; a play of more cards than the largest hand of
+the rulebook (its deal and kitty) is refused, as are more copies than its decks hold.
+"""
 
 from __future__ import annotations
 
@@ -7,50 +11,45 @@ from typing import Any
 from referee.cards import Card, Cards, Decks
 from referee.climbing.combos import beats as beats_reading
 from referee.climbing.combos import readings, types
-from referee.judge import CaseError
-from referee.rulebooks import ClimbingRulebook, load
-
-
-def _rules(case: dict[str, Any], game: str) -> ClimbingRulebook:
-    rules = load(case["rulebook"])
-    if not isinstance(rules, ClimbingRulebook) or rules.game != game:
-        raise CaseError(f"rulebook {case['rulebook']} is not a {game} rulebook")
-    return rules
+from referee.judge_fields import CaseError, at_most, cards, get, kind, rank, rulebook, text, whole
+from referee.rulebooks import ClimbingRulebook
 
 
 def _level(case: dict[str, Any], rules: ClimbingRulebook) -> str | None:
     if rules.ranks.wildcard == "none" and not rules.ranks.level_above_ace:
         return None
-    level = case.get("level")
-    if level is None:
-        raise CaseError(f"{rules.id} needs the level")
-    return "T" if str(level) == "10" else str(level).upper()
+    if case.get("level") is None:
+        raise CaseError(f"{rules.id} needs the level (field 'level')")
+    return rank(case, "level")
 
 
-def _cards(rules: ClimbingRulebook, *values: Any) -> list[Cards]:
-    groups = []
-    for value in values:
-        if not isinstance(value, list) or not value:
-            raise CaseError("cards must be a non-empty list of cards")
-        groups.append(Cards.parse(value))
+def _plays(rules: ClimbingRulebook, case: dict[str, Any], *names: str) -> list[Cards]:
+    groups = [cards(case, name) for name in names]
+    most = rules.deal["hand_size"] + rules.deal["kitty"]
+    for name, group in zip(names, groups):
+        at_most(name, len(group), most, rules.id)
     Decks(rules.deal["decks"]).check(Cards.join(groups))
     return groups
 
 
+def _card(case: dict[str, Any], name: str) -> Card:
+    return Card.parse(text(case, name))
+
+
 def _classify(game: str):
     def classify(case: dict[str, Any]) -> dict[str, list[str]]:
-        rules = _rules(case, game)
-        (cards,) = _cards(rules, case["cards"])
-        return {"types": types(rules, cards, _level(case, rules))}
+        rules = rulebook(case, game)
+        (played,) = _plays(rules, case, "cards")
+        return {"types": types(rules, played, _level(case, rules))}
 
     return classify
 
 
 def _beats(game: str):
     def beats(case: dict[str, Any]) -> bool:
-        rules = _rules(case, game)
+        rules = rulebook(case, game)
         level = _level(case, rules)
-        prev, play = _cards(rules, case["prev"], case["play"])
+        prev, play = _plays(rules, case, "prev", "play")
         on_table = readings(rules, prev, level)
         if not on_table:
             raise CaseError(f"prev {prev} is not a play")
@@ -62,37 +61,39 @@ def _beats(game: str):
 def tribute(case: dict[str, Any]) -> bool:
     from referee.guandan.tribute import is_legal_tribute
 
-    rules = _rules(case, "guandan")
-    (hand,) = _cards(rules, case["hand"])
-    card = Card.parse(case["card"])
-    if not hand.count(card):
-        raise CaseError(f"{card} is not in the hand {hand}")
-    return is_legal_tribute(rules, _level(case, rules), hand, card)
+    rules = rulebook(case, "guandan")
+    (held,) = _plays(rules, case, "hand")
+    at_most("hand", len(held), rules.deal["hand_size"], rules.id)
+    card = _card(case, "card")
+    if not held.count(card):
+        raise CaseError(f"{card} is not in the hand {held}")
+    return is_legal_tribute(rules, _level(case, rules), held, card)
 
 
 def return_card(case: dict[str, Any]) -> bool:
     from referee.guandan.tribute import is_legal_return
 
-    rules = _rules(case, "guandan")
-    return is_legal_return(rules, _level(case, rules), Card.parse(case["card"]))
+    rules = rulebook(case, "guandan")
+    return is_legal_return(rules, _level(case, rules), _card(case, "card"))
 
 
 def result(case: dict[str, Any]) -> int:
     from referee.guandan.levels import levels_won
 
-    place = case["partner_place"]
-    if isinstance(place, bool) or not isinstance(place, int):
-        raise CaseError("partner_place must be 2, 3 or 4")
-    return levels_won(_rules(case, "guandan"), place)
+    return levels_won(rulebook(case, "guandan"), whole(case, "partner_place"))
 
 
 def bomb_allowed(case: dict[str, Any]) -> bool:
     from referee.sandayi.bombs import bomb_allowed as allowed
 
-    played = case["bombs_played"]
-    if isinstance(played, bool) or not isinstance(played, int):
-        raise CaseError("bombs_played must be a whole number")
-    return allowed(_rules(case, "sandayi"), case["bid"], played)
+    rules = rulebook(case, "sandayi")
+    bid = get(case, "bid")
+    if isinstance(bid, bool) or not isinstance(bid, (int, str)):
+        raise CaseError(f"field 'bid' must be a bid (1, 2, \"pass\", \"dealer\", \"not_asked\"), not {kind(bid)}")
+    played = whole(case, "bombs_played")
+    if played < 0:
+        raise CaseError(f"field 'bombs_played' must be 0 or more, not {played}")
+    return allowed(rules, bid, played)
 
 
 GUANDAN = {

@@ -42,6 +42,27 @@ def outcome(rules: Rulebook, defender_points: int) -> Outcome:
     return Outcome("dealer", levels + -(-(lower - p) // table.dealer_step))
 
 
+def points_bound(rules: Rulebook) -> int:
+    """The most defender points (or, negative, the fewest) a hand of this book can give: every point
+    card of the decks, the kitty's most points (tens and kings) at the largest capture multiplier a
+    hand's cards can make, and the book's largest penalty on every card. Points beyond are no hand's.
+
+    >>> points_bound(load("zhongkai-2010")), points_bound(load("shaoguan-2023"))
+    (8520, 39120)
+    """
+    deal, k = rules.deal, rules.kitty_capture
+    card_points = 100 * deal.decks
+    if k.multiplier == "cards":
+        most = deal.hand_size
+    else:
+        rows = (k.single, k.pair, k.triple, k.pair_tractor[0] + k.pair_tractor[1] * (deal.hand_size // 2 - 2),
+                k.triple_tractor[0] + k.triple_tractor[1] * (deal.hand_size // 3 - 2))
+        most = 2 * max(rows)  # a throw: its two highest units
+    captured = (10 * deal.kitty if k.source == "kitty" else card_points) * most
+    penalty = max((p.get("points", 0) for p in rules.penalties.values()), default=0)
+    return card_points + captured + penalty * 54 * deal.decks
+
+
 def unit_multiplier(rules: Rulebook, unit: Unit) -> int:
     k = rules.kitty_capture
     width, length = unit.kind

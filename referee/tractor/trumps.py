@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from referee.cards import ALL_CARDS, RANKS, SUITS, Card, CardError, Cards
+from referee.cards import ALL_CARDS, RANKS, SUITS, Card, Cards, parse_rank, parse_suit
 from referee.rulebooks import Rulebook, load
 
 TRUMP = "T"
@@ -46,12 +46,9 @@ class Trumps:
         return Trumps(rules, level, suit)
 
     def __post_init__(self) -> None:
-        level = "T" if self.level == "10" else str(self.level).upper()
-        if level not in RANKS:
-            raise CardError(f"unknown level rank {self.level!r}")
-        if self.suit is not None and self.suit not in SUITS:
-            raise CardError(f"unknown trump suit {self.suit!r}")
-        object.__setattr__(self, "level", level)
+        object.__setattr__(self, "level", parse_rank(self.level, "level rank"))
+        if self.suit is not None:  # read as cards are: h, H and ♥ alike
+            object.__setattr__(self, "suit", parse_suit(self.suit, "trump suit"))
         object.__setattr__(self, "_table", self._build())
 
     def _build(self) -> dict[Card, tuple[str, int, int | None]]:
