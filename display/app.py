@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from display.deps import Context, language
 from display.feed import Feed
+from display.guard import Guard
 from display.hub import Hub
 from display.routers import audit, auth, pages, public, tables, tournament
 from display.store import Store
@@ -40,6 +41,7 @@ class Settings:
     tournament_db: Path | None = None  # the tournament the console runs (referee.tournament's SQLite file)
     secure_cookie: bool = False  # set behind HTTPS
     clock: Callable[[], float] = time.time
+    origins: tuple[str, ...] = ()  # where the console's pages are served from, when a proxy changes the Host (guard)
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -67,6 +69,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http)
+    app.add_middleware(Guard, origins=settings.origins)
     return app
 
 

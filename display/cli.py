@@ -36,6 +36,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole hall network)")
     serve.add_argument("--port", type=int, default=8080)
     serve.add_argument("--secure-cookie", action="store_true", help="session cookie only over HTTPS (behind a TLS proxy)")
+    serve.add_argument("--origin", action="append", default=[], metavar="URL",
+                       help="where the console is reached (e.g. https://console.hall) when a proxy changes the Host header")
     serve.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
     serve.set_defaults(func=_serve)
     user = verbs.add_parser("user", help="add a console user (password from $CARDTABLE_PASSWORD, else asked)")
@@ -63,7 +65,7 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"cardtable display serve: {exc}", file=sys.stderr)
         return 2
     tournament_db = Path(args.tournament_db) if args.tournament_db else None
-    app = create_app(Settings(*urls, Path(args.db), tournament_db, args.secure_cookie))
+    app = create_app(Settings(*urls, Path(args.db), tournament_db, args.secure_cookie, origins=tuple(args.origin)))
     # The pages' live streams never end by themselves: on SIGTERM they get this long to go.
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=2)
     return 0

@@ -13,6 +13,12 @@ Store(':memory:')
 ('wang', 'organiser')
 >>> s.session(token, now=10.0 + SESSION_S + 1) is None
 True
+>>> [s.login_failed("wang", "10.0.0.9", now=40.0 + i) for i in range(LOCK_AFTER["pair"])][-1]  # the fifth locks
+1240.0
+>>> s.login_locked("wang", "10.0.0.9", now=100.0), s.login_locked("wang", "10.0.0.7", now=100.0)
+(1240.0, None)
+>>> s.login_locked("wang", "10.0.0.9", now=1240.0) is None
+True
 >>> s.audit("wang", "last_hand", {"table": "t1"}, now=30.0)
 >>> s.set_draft([{"unit": "数学系", "players": "王芳、张伟"}]); s.draft()
 [{'unit': '数学系', 'players': '王芳、张伟'}]
@@ -33,6 +39,8 @@ from pathlib import Path
 from referee.catalogue import Refusal
 
 SESSION_S = 12 * 3600.0  # a login lasts one evening
+LOCK_WINDOW_S = 20 * 60.0  # failed logins count this long ...
+LOCK_AFTER = {"pair": 5, "client": 20, "name": 50}  # ... and this many lock a name from one address, an address, a name
 ROLES = ("referee", "organiser")
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # ~16 MiB and a few tens of ms per check
 
@@ -41,6 +49,7 @@ CREATE TABLE IF NOT EXISTS users (name TEXT PRIMARY KEY, role TEXT NOT NULL, has
 CREATE TABLE IF NOT EXISTS sessions (digest TEXT PRIMARY KEY, name TEXT NOT NULL, expires REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY, at REAL NOT NULL, name TEXT NOT NULL, action TEXT NOT NULL, detail TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS draft (id INTEGER PRIMARY KEY, row TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS failed_logins (at REAL NOT NULL, name TEXT NOT NULL, client TEXT NOT NULL);
 """
 
 
@@ -117,6 +126,29 @@ class Store:
         role, stored = rows[0]
         return role if verify_password(password, stored) else None
 
+    def login_locked(self, name: str, client: str, now: float) -> float | None:
+        """When logins as ``name`` from ``client`` open again, while they are locked (too many failed
+        logins in ``LOCK_WINDOW_S``: of the name from that address, from that address, or of the name)."""
+        since = now - LOCK_WINDOW_S
+        until = None
+        for scope, where, args in (("pair", "name = ? AND client = ?", (name, client)), ("client", "client = ?", (client,)),
+                                   ("name", "name = ?", (name,))):
+            rows = self._run(f"SELECT at FROM failed_logins WHERE {where} AND at > ? ORDER BY at DESC LIMIT ?",
+                             (*args, since, LOCK_AFTER[scope]))
+            if len(rows) == LOCK_AFTER[scope]:  # open when the oldest of these leaves the window
+                until = max(until or 0.0, rows[-1][0] + LOCK_WINDOW_S)
+        return until
+
+    def login_failed(self, name: str, client: str, now: float) -> float | None:
+        """Note a failed login; when it locks, until when (``login_locked``)."""
+        self._run("DELETE FROM failed_logins WHERE at < ?", (now - LOCK_WINDOW_S,))
+        self._run("INSERT INTO failed_logins VALUES (?, ?, ?)", (now, name, client))
+        return self.login_locked(name, client, now)
+
+    def login_succeeded(self, name: str, client: str) -> None:
+        """The name's failures from that address are forgiven (the others still count)."""
+        self._run("DELETE FROM failed_logins WHERE name = ? AND client = ?", (name, client))
+
     def new_session(self, name: str, now: float) -> str:
         token = secrets.token_urlsafe(32)
         self._run("DELETE FROM sessions WHERE expires < ?", (now,))
@@ -153,4 +185,4 @@ class Store:
         return [{"at": a, "user": n, "action": act, "detail": json.loads(d)} for a, n, act, d in rows]
 
 
-__all__ = ["ROLES", "SESSION_S", "Store", "UserError", "hash_password", "verify_password"]
+__all__ = ["LOCK_AFTER", "LOCK_WINDOW_S", "ROLES", "SESSION_S", "Store", "UserError", "hash_password", "verify_password"]

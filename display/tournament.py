@@ -17,7 +17,6 @@ referee.tournament.core.TournamentError: 一桌坐两对或四名选手，而不
 
 from __future__ import annotations
 
-import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,9 +26,8 @@ from referee.tournament import (
     EntryError,
     TournamentError,
     TournamentStore,
-    load_entries,
 )
-from referee.tournament.entries import entries_of
+from referee.tournament.entries import entries_of, read_entries
 from referee.catalogue import Refusal
 
 
@@ -45,18 +43,7 @@ def seating(entries: list[Entry]) -> dict[str, str]:
 
 def read_form(name: str, data: bytes) -> tuple[Entry, ...]:
     """Entries from an uploaded registration form (``.csv`` or ``.xlsx``); EntryError when unreadable."""
-    suffix = Path(name).suffix.lower()
-    if suffix not in (".csv", ".xlsx"):
-        raise EntryError("form_suffix", path=name)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / f"form{suffix}"
-        path.write_bytes(data)
-        try:
-            return load_entries(path)
-        except EntryError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - an uploaded file is anything: zip, XML and openpyxl errors alike
-            raise EntryError("form_unreadable", path=name, error=exc) from None
+    return read_entries(Path(name).name, data)  # read in memory: no path of the server's in any error
 
 
 def rows_of(entries: tuple[Entry, ...]) -> list[dict]:

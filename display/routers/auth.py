@@ -1,6 +1,14 @@
-"""Logins: a session cookie (HttpOnly, SameSite=Strict) or the same token as a Bearer header."""
+"""Logins: a session cookie (HttpOnly, SameSite=Strict) or the same token as a Bearer header.
+
+Too many failed logins lock (``display.store.LOCK_AFTER`` in ``LOCK_WINDOW_S``): a name from one
+address, one address, or one name from everywhere; while locked, a login is refused (429, with
+``Retry-After``) before its password is even checked. Every failed login and every lock goes
+into the audit log with the name tried and the address it came from."""
 
 from __future__ import annotations
+
+import logging
+import math
 
 from fastapi import APIRouter, HTTPException, Request, Response
 
@@ -9,13 +17,29 @@ from display.schemas import Login, Me, NewUser, Problem
 from display.store import SESSION_S, UserError
 
 router = APIRouter(prefix="/api", tags=["login"])
+log = logging.getLogger(__name__)
 
 
-@router.post("/login", responses={401: {"model": Problem}}, summary="Log in; sets the session cookie")
-def login(body: Login, response: Response, ctx: Ctx) -> Me:
-    role = ctx.store.check_password(body.user, body.password)
-    if role is None:
-        raise HTTPException(401, Denied("wrong_login"))
+@router.post("/login", responses={401: {"model": Problem}, 429: {"model": Problem}}, summary="Log in; sets the session cookie")
+def login(body: Login, request: Request, response: Response, ctx: Ctx) -> Me:
+    client, now = request.client.host if request.client else "?", ctx.clock()
+    until = ctx.store.login_locked(body.user, client, now)
+    if until is None:
+        role = ctx.store.check_password(body.user, body.password)
+        if role is None:
+            log.warning("failed login as %r from %s", body.user, client)
+            ctx.store.audit(body.user, "login_failed", {"name": body.user, "client": client}, now)
+            until = ctx.store.login_failed(body.user, client, now)
+            if until is None:
+                raise HTTPException(401, Denied("wrong_login"))
+            minutes = math.ceil((until - now) / 60)
+            log.warning("logins as %r from %s locked for %d min", body.user, client, minutes)
+            ctx.store.audit(body.user, "login_locked", {"name": body.user, "client": client, "minutes": minutes}, now)
+    if until is not None:
+        wait = math.ceil(until - now)
+        raise HTTPException(429, Denied("too_many_logins", minutes=math.ceil(wait / 60)),
+                            headers={"Retry-After": str(wait)})
+    ctx.store.login_succeeded(body.user, client)
     token = ctx.store.new_session(body.user, ctx.clock())
     response.set_cookie(COOKIE, token, max_age=int(SESSION_S), httponly=True, samesite="strict",
                         secure=ctx.secure_cookie, path="/")

@@ -48,7 +48,7 @@ class HallReferee:
     def __init__(self, base_url: str, user: str, password: str, run_dir: Path, say: Callable[[str], None]):
         import httpx
 
-        self.client = httpx.Client(base_url=base_url, timeout=10.0)
+        self.client = httpx.Client(base_url=base_url, timeout=10.0, headers={"Origin": base_url})  # as the console page
         self.user, self.password = user, password
         self.run_dir, self.say = run_dir, say
         self.ruled: set[tuple[str, str]] = set()

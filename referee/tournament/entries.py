@@ -100,19 +100,37 @@ def _rows(header: list, body: list[list]) -> list[dict]:
 def load_entries(path: str | Path) -> tuple[Entry, ...]:
     """Entries from a CSV (UTF-8, with or without BOM) or XLSX registration form."""
     path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in (".csv", ".xlsx"):
+    if path.suffix.lower() not in (".csv", ".xlsx"):
         raise EntryError("form_suffix", path=path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise EntryError("form_unreadable", path=path, error=exc.strerror) from None
+    return read_entries(str(path), data)
+
+
+def read_entries(name: str, data: bytes) -> tuple[Entry, ...]:
+    """Entries from the bytes of a form called ``name`` (its suffix says CSV or XLSX); the errors
+    name the form by ``name`` only (an upload's own name: no path of the server's).
+
+    >>> read_entries("报名表.xlsx", b"PK not a zip")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    referee.tournament.entries.EntryError: 报名表.xlsx：...
+    """
+    suffix = Path(name).suffix.lower()
+    if suffix not in (".csv", ".xlsx"):
+        raise EntryError("form_suffix", path=name)
     try:
         if suffix == ".xlsx":
             from openpyxl import load_workbook
 
-            sheet = load_workbook(path, read_only=True, data_only=True).worksheets[0]
+            sheet = load_workbook(io.BytesIO(data), read_only=True, data_only=True).worksheets[0]
             lines = [list(r) for r in sheet.iter_rows(values_only=True)]
         else:
-            lines = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
-    except Exception as exc:  # noqa: BLE001 - a broken file raises zip, XML, openpyxl, csv and OS errors alike
-        raise EntryError("form_unreadable", path=path, error=exc) from None
+            lines = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+    except Exception as exc:  # noqa: BLE001 - a broken file raises zip, XML, openpyxl, csv and decoding errors alike
+        raise EntryError("form_unreadable", path=name, error=exc) from None
     if not lines:
-        raise EntryError("form_empty", path=path)
+        raise EntryError("form_empty", path=name)
     return entries_of(_rows(lines[0], lines[1:]))

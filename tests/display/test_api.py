@@ -33,7 +33,7 @@ def app(broker, tmp_path_factory):
 
 @pytest.fixture
 def client(app):
-    with TestClient(app, raise_server_exceptions=False) as c:
+    with TestClient(app, raise_server_exceptions=False, headers={"Origin": "http://testserver"}) as c:  # as a browser
         yield c
 
 

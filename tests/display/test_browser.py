@@ -57,6 +57,7 @@ def page(browser, server):
         pg = context.new_page()
         errors: list[str] = []
         pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)  # the guard's CSP
         pg.errors = errors
         pg.goto(server.url + path)
         pg.wait_for_function("document.body.dataset.live === '1'" if path != "/console" else "true")

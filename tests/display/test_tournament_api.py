@@ -43,7 +43,7 @@ def xlsx(rows) -> bytes:
 def client(broker, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("display")
     app = create_app(Settings(broker.url("scoreboard"), broker.url("console"), make_db(tmp / "console.db"), tmp / "hall.db"))
-    with TestClient(app, raise_server_exceptions=False) as c:
+    with TestClient(app, raise_server_exceptions=False, headers={"Origin": "http://testserver"}) as c:  # as a browser
         yield c
 
 
