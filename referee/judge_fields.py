@@ -109,21 +109,26 @@ def plays(case: dict[str, Any], name: str, default: Any = MISSING) -> list[Cards
     return [card_list(p, f"field '{name}' play {i + 1}") for i, p in enumerate(value)]
 
 
+def seat_of(value: Any, what: str) -> str:
+    """A seat letter, ``s`` and ``S`` alike (as cards are read)."""
+    found = value.strip().upper() if isinstance(value, str) else None
+    if found not in SEATS:
+        raise CaseError(f"{what} must be a seat ({' '.join(SEATS)}), not {str(value)[:20]!r}")
+    return found
+
+
 def seat_hands(case: dict[str, Any], name: str) -> dict[str, Cards]:
     value = get(case, name)
     if not isinstance(value, dict):
         raise CaseError(f"field '{name}' must be an object of seat to cards, not {kind(value)}")
-    unknown = sorted(str(s) for s in value if s not in SEATS)
-    if unknown:
-        raise CaseError(f"field '{name}' names unknown seats {unknown}; seats are {' '.join(SEATS)}")
-    return {s: card_list(h, f"field '{name}' seat {s}", True) for s, h in value.items()}
+    out = {seat_of(s, f"a key of field '{name}'"): card_list(h, f"field '{name}' seat {s}", True) for s, h in value.items()}
+    if len(out) != len(value):
+        raise CaseError(f"field '{name}' names a seat twice")
+    return out
 
 
 def seat(case: dict[str, Any], name: str) -> str:
-    value = text(case, name)
-    if value not in SEATS:
-        raise CaseError(f"field '{name}' must be a seat ({' '.join(SEATS)}), not {value!r}")
-    return value
+    return seat_of(get(case, name), f"field '{name}'")
 
 
 def rulebook(case: dict[str, Any], game: str) -> Rulebook | ClimbingRulebook:

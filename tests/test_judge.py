@@ -190,6 +190,13 @@ def test_trump_suits_and_cards_read_alike():
     case = {"id": "w", "game": "tractor", "op": "winner", "rulebook": "zhongkai-2010", "level": "7", "trump": "X",
             "plays": [["S3"], ["S4"]]}
     assert answer(case)["error"] == "unknown trump suit 'X'"
+    # seats too: s and S alike, in the dealer, the tricks and the others of a throw
+    hand = {"id": "h", "game": "tractor", "op": "hand", "rulebook": "zhongkai-2010", "level": "j", "trump": "h", "dealer": "s",
+            "tricks": [[["s", ["SA"]], ["e", ["D3"]], ["n", ["S4"]], ["w", ["S5"]]]]}
+    assert answer(hand)["result"] == {"revokes": [], "failed_throws": [], "defender_points": 0}
+    throw = {"id": "t", "game": "tractor", "op": "throw", "rulebook": "classic-3deck", "level": "7", "trump": "h",
+             "cards": ["sa", "sa", "sk"], "others": {"e": ["SA", "S3", "D3"], "n": ["S2", "C3"], "w": ["D4", "C5"]}}
+    assert answer(throw)["result"] == {"valid": False, "forced": ["SK"]}
 
 
 def test_unreadable_files_are_error_lines_and_the_others_are_answered(tmp_path, capsys):

@@ -11,9 +11,8 @@ from typing import Any
 
 from referee.cards import Cards, Decks
 from referee.judge_fields import (
-    CaseError, at_most, card_list, cards, flag, get, kind, plays, rank, rulebook, seat, seat_hands, suit, whole,
+    CaseError, at_most, card_list, cards, flag, get, kind, plays, rank, rulebook, seat, seat_hands, seat_of, suit, whole,
 )  # fmt: skip
-from referee.seats import SEATS
 from referee.tractor.follow import follow_ruling, lead_structure
 from referee.tractor.hand import HandJudge
 from referee.tractor.leads import failing_units, judge_lead
@@ -140,9 +139,8 @@ def hand(case: dict[str, Any]) -> dict[str, Any]:
         for play in trick:
             if not (isinstance(play, list) and len(play) == 2):
                 raise CaseError(f"trick {n}: each play is [seat, cards], not {kind(play)} {str(play)[:60]}")
-            if play[0] not in SEATS:
-                raise CaseError(f"trick {n}: {str(play[0])[:20]!r} is no seat; seats are {' '.join(SEATS)}")
-            judge = judge.play(play[0], card_list(play[1], f"trick {n}: the play of {play[0]}"))
+            who = seat_of(play[0], f"trick {n}: the first item of a play")
+            judge = judge.play(who, card_list(play[1], f"trick {n}: the play of {who}"))
     shown = get(case, "kitty", None)
     if shown is not None:
         judge = judge.show_kitty(cards(case, "kitty", empty=True))
