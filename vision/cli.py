@@ -57,20 +57,31 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        help="train one network further from this cards.onnx (--part detector) or index.onnx "
                             "(--part index; its width is kept)")
     train.add_argument("--lr", type=float, default=None, help="peak learning rate (default 3e-3)")
+    train.add_argument("--decks", type=int, default=0, metavar="N",
+                       help="also train on N decks drawn from seeds (vision/synth/decks.py: needs Pillow and the "
+                            "fonts listed in models/README.md; default 0: the committed art only)")
+    train.add_argument("--checkpoint", type=Path, default=None, metavar="DIR",
+                       help="save the run's state here as it goes (cards.ckpt, index.ckpt); the same command run "
+                            "again goes on where it stopped")
     train.add_argument("--out", type=Path, default=Path("models"), help="the folder for cards.onnx and index.onnx")
     train.set_defaults(func=cmd_train)
     deck = verbs.add_parser("deck", help="enrol a venue's deck: its faces become art the classifier is trained "
                                          "further on (needs the train extra: torch)")
-    deck.add_argument("--faces", type=Path, required=True, metavar="DIR",
-                      help="54 images named by card (SA.png .. C2.png, BJ.png, LJ.png): scans cropped to the card, "
-                           "or photos of each card alone on a darker surface")
-    deck.add_argument("--out", type=Path, required=True, metavar="DIR",
-                      help="the venue's model folder (cards.onnx, index.onnx, the deck's art); cameras then run "
-                           "with --model DIR/cards.onnx")
+    given = deck.add_mutually_exclusive_group(required=True)
+    given.add_argument("--layout", type=Path, nargs="+", metavar="PHOTO",
+                       help="1-4 photos by the table's camera of the 54 cards laid out in the order --order prints")
+    given.add_argument("--faces", type=Path, metavar="DIR",
+                       help="54 images named by card (SA.png .. C2.png, BJ.png, LJ.png): scans cropped to the card, "
+                            "or photos of each card alone on a darker surface")
+    given.add_argument("--order", action="store_true", help="print the order to lay the deck out in, and stop")
+    deck.add_argument("--out", type=Path, metavar="DIR",
+                      help="the venue's model folder (cards.onnx, index.onnx, the deck's art, the check pictures); "
+                           "cameras then run with --model DIR/cards.onnx")
     deck.add_argument("--model", type=Path, default=None, help="the models to start from (default models/cards.onnx)")
     length = deck.add_mutually_exclusive_group()
-    length.add_argument("--minutes", type=float, default=None, help="train this long (default 30)")
-    length.add_argument("--steps", type=int, default=None)
+    length.add_argument("--budget", type=float, default=10.0,
+                        help="minutes for the whole enrolment, training as long as that leaves (default 10)")
+    length.add_argument("--steps", type=int, default=None, help="train this many steps instead")
     deck.add_argument("--share", type=float, default=0.5, help="the deck's share of the patches (default 0.5)")
     deck.add_argument("--seed", type=int, default=2026)
     deck.add_argument("--lr", type=float, default=5e-4, help="peak learning rate (default 5e-4)")
@@ -196,25 +207,48 @@ def cmd_train(args: argparse.Namespace) -> int:
     def log(line: str) -> None:
         print(line, flush=True)
 
+    from vision.synth import decks
+    from vision.synth.scene import TRAIN_STYLES
+
+    if args.checkpoint:
+        args.checkpoint.mkdir(parents=True, exist_ok=True)
     common = {"seed": args.seed, "minutes": args.minutes, "workers": args.workers, "device": args.device,
-              "threads": args.threads, "log": log} | ({"lr": args.lr} if args.lr else {})
+              "threads": args.threads, "styles": [*TRAIN_STYLES, *decks.names(0, args.decks)],
+              "log": log} | ({"lr": args.lr} if args.lr else {})
+
+    def checkpoint(name: str) -> Path | None:
+        return args.checkpoint / name if args.checkpoint else None
+
     if args.part in ("detector", "both"):
         steps = None if args.minutes else args.steps or 4000
-        log(str(train.train(args.out / "cards.onnx", steps=steps, batch=args.batch or 32, start=args.start, **common)))
+        log(str(train.train(args.out / "cards.onnx", steps=steps, batch=args.batch or 32, start=args.start,
+                            checkpoint=checkpoint("cards.ckpt"), **common)))
     if args.part in ("index", "both"):
         steps = None if args.minutes else args.steps or 3000
         log(str(index_train.train(args.out / "index.onnx", steps=steps, batch_size=args.batch or 96,
-                                  width=args.width, start=args.start, **common)))
+                                  width=args.width, start=args.start, checkpoint=checkpoint("index.ckpt"), **common)))
     return 0
+
+
+RESERVE_MIN = 1.5  # of an enrolment's budget: the data workers' start and the check after training
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
     import math
     import shutil
+    import time
 
     from vision.deck import DeckError, read_faces, write_style
     from vision.model import DEFAULT_MODEL
 
+    started = time.time()
+    if args.order:
+        from vision.enrol import order_text
+
+        print(order_text())
+        return 0
+    if args.out is None:
+        return _fail("--out DIR is needed: the venue's model folder")
     detector = Path(args.model or DEFAULT_MODEL)
     classifier = detector.with_name("index.onnx")
     if not (detector.is_file() and classifier.is_file()):
@@ -223,10 +257,14 @@ def cmd_deck(args: argparse.Namespace) -> int:
         return _fail("--out must be a folder of its own, not the folder of the model it starts from")
     if not 0 < args.share < 1:
         return _fail("--share is a fraction between 0 and 1")
+    frames, laid = [], []
     try:
-        faces = read_faces(args.faces)
+        if args.layout:
+            faces, frames, laid = _laid_faces(args.layout)
+        else:
+            faces = read_faces(args.faces)
     except DeckError as e:
-        return _fail(f"{args.faces}: {e}")
+        return _fail(f"{args.faces or ' '.join(map(str, args.layout))}: {e}")
     try:
         from vision import index_train
         from vision.synth.scene import TRAIN_STYLES
@@ -238,10 +276,64 @@ def cmd_deck(args: argparse.Namespace) -> int:
     except (DeckError, OSError) as e:
         return _fail(f"cannot write the venue's folder {args.out}: {e}")
     copies = math.ceil(args.share * len(TRAIN_STYLES) / (1 - args.share))  # the deck drawn at about --share
-    minutes = None if args.steps else args.minutes or 30
+    minutes = None if args.steps else max(0.5, args.budget - (time.time() - started) / 60 - RESERVE_MIN)
+    print(f"找到并保存了 54 张牌面；训练 {minutes or args.steps} {'分钟' if minutes else '步'} / "
+          f"54 faces found and kept; training for {minutes and f'{minutes:.1f} minutes' or f'{args.steps} steps'}",
+          flush=True)
     run = index_train.train(args.out / "index.onnx", seed=args.seed, steps=args.steps, minutes=minutes,
                             workers=args.workers, device=args.device, start=classifier, lr=args.lr,
-                            styles=[*TRAIN_STYLES, *[style] * copies], log=lambda line: print(line, flush=True))
+                            styles=[*TRAIN_STYLES, *[style] * copies], log=progress(args.steps, minutes, started))
     print(run, flush=True)
+    if laid:
+        from vision.enrol import check
+        from vision.model import Model
+
+        import cv2
+
+        pictures, wrong = check(frames, laid, Model(args.out / "cards.onnx"))
+        for i, picture in enumerate(pictures):
+            cv2.imwrite(str(args.out / f"check-{i + 1}.png"), picture)
+        misread = ", ".join(f"{card} as {got or 'nothing'}" for card, got in wrong.items()) or "none"
+        print(f"核对：注册后的模型读对了 {len(laid) - len(wrong)}/{len(laid)} 张（见 check-N.png）/ check: the enrolled "
+              f"model reads {len(laid) - len(wrong)} of the {len(laid)} laid cards right (pictures: "
+              f"{args.out}/check-N.png); misread: {misread}")
+    print(f"用时 {(time.time() - started) / 60:.1f} 分钟 / took {(time.time() - started) / 60:.1f} minutes")
     print(f"enrolled: run the cameras with --model {args.out / 'cards.onnx'}")
     return 0
+
+
+def _laid_faces(photos: list[Path]):
+    """The faces of a deck laid out in ``photos`` (art, by card), the frames and the cards found in them."""
+    import cv2
+
+    from vision.deck import DeckError, art_width, face_art
+    from vision.enrol import laid_out
+
+    frames = []
+    for path in photos:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise DeckError(f"{path}: no such image, or not an image")
+        frames.append(image)
+    laid = laid_out(frames)
+    width = art_width([c.face for c in laid])
+    return {c.card: face_art(c.face, width) for c in laid}, frames, laid
+
+
+def progress(steps: int | None, minutes: float | None, started: float):
+    """A training log that says, in words, how far the enrolment is and how long is left."""
+    import json
+    import time
+
+    def log(line: str) -> None:
+        entry = json.loads(line) if line.startswith("{") else {}
+        if "step" in entry:
+            done = entry["step"] / steps if steps else entry["s"] / (minutes * 60)
+            per_step = entry["s"] / max(entry["step"], 1)
+            left = ((steps - entry["step"]) * per_step if steps else minutes * 60 - entry["s"]) + 30  # 30 s: check
+            print(f"训练 {done:.0%}，约剩 {left / 60:.1f} 分钟 / training {done:.0%}, about {left / 60:.1f} minutes left "
+                  f"(loss {entry['loss']}, {(time.time() - started) / 60:.1f} minutes so far)", flush=True)
+        elif "start_up_s" in entry:
+            print(f"数据准备好了 / data ready after {entry['start_up_s']} s", flush=True)
+
+    return log

@@ -13,12 +13,14 @@ them; training is ``index_train`` (torch).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.geometry import CARD_H, CARD_W
+from vision.synth.decks import LAYOUT_FILE, Layout, ink_mask
 from vision.synth.scene import ALL_CARDS
 
 W, H = 160, 224  # the art's size (vision/synth/art/README.md)
@@ -50,7 +52,7 @@ def read_faces(folder: Path) -> dict[str, np.ndarray]:
         problems.append(f"not a card: {' '.join(unknown)} (names as SA, HT, C2, BJ, LJ)")
     problems += [f"{c}: two images ({', '.join(p.name for p in found[c])})" for c in ALL_CARDS
                  if len(found.get(c, ())) > 1]
-    faces = {}
+    images = {}
     for card in ALL_CARDS:
         if len(found.get(card, ())) != 1:
             continue
@@ -64,10 +66,11 @@ def read_faces(folder: Path) -> dict[str, np.ndarray]:
             problems.append(f"{found[card][0].name}: {w}x{h} px is not a card's shape: crop it to the card, upright "
                             "(or photograph it alone on a dark surface)")
             continue
-        faces[card] = face_art(image)
+        images[card] = image
     if problems:
         raise DeckError("; ".join(problems))
-    return faces
+    width = art_width(list(images.values()))
+    return {card: face_art(image, width) for card, image in images.items()}
 
 
 def card_in(image: np.ndarray) -> np.ndarray:
@@ -97,26 +100,84 @@ def card_in(image: np.ndarray) -> np.ndarray:
     return cv2.warpPerspective(image, cv2.getPerspectiveTransform(quad, flat), size)
 
 
-def face_art(image: np.ndarray) -> np.ndarray:
-    """A card's image (BGR, cropped to its edges) as art: W x H BGRA, outside the rounded corners transparent.
+def face_art(image: np.ndarray, width: int = W) -> np.ndarray:
+    """A card's image (BGR, cropped to its edges) as art: ``width`` x H BGRA, outside the rounded corners
+    transparent.
 
     >>> art = face_art(np.full((350, 250, 3), 255, np.uint8))
     >>> art.shape, int(art[0, 0, 3]), int(art[H // 2, W // 2, 3])
     ((224, 160, 4), 0, 255)
     """
-    face = cv2.resize(image, (W, H), interpolation=cv2.INTER_AREA)
-    alpha = np.zeros((H, W), np.uint8)
-    cv2.rectangle(alpha, (RADIUS, 0), (W - 1 - RADIUS, H - 1), 255, -1)
-    cv2.rectangle(alpha, (0, RADIUS), (W - 1, H - 1 - RADIUS), 255, -1)
-    for x, y in ((RADIUS, RADIUS), (W - 1 - RADIUS, RADIUS), (RADIUS, H - 1 - RADIUS), (W - 1 - RADIUS, H - 1 - RADIUS)):
+    face = cv2.resize(image, (width, H), interpolation=cv2.INTER_AREA)
+    alpha = np.zeros((H, width), np.uint8)
+    right = width - 1 - RADIUS
+    cv2.rectangle(alpha, (RADIUS, 0), (right, H - 1), 255, -1)
+    cv2.rectangle(alpha, (0, RADIUS), (width - 1, H - 1 - RADIUS), 255, -1)
+    for x, y in ((RADIUS, RADIUS), (right, RADIUS), (RADIUS, H - 1 - RADIUS), (right, H - 1 - RADIUS)):
         cv2.circle(alpha, (x, y), RADIUS, 255, -1, cv2.LINE_AA)
     return np.dstack([face, alpha])
 
 
+def art_width(images: list[np.ndarray]) -> int:
+    """The art's width for a deck's face images (BGR, cropped to the card): ``W`` for a poker card's shape, the
+    deck's own (their median) for a card clearly narrower or wider, such as a bridge card (57 x 88 mm).
+
+    >>> art_width([np.zeros((880, 630, 3))] * 3), art_width([np.zeros((880, 570, 3))] * 3)
+    (160, 145)
+    """
+    aspect = float(np.median([i.shape[1] / i.shape[0] for i in images]))
+    return W if abs(aspect / (W / H) - 1) < 0.04 else round(H * aspect)
+
+
+def index_layout(faces: dict[str, np.ndarray]) -> Layout:
+    """Where this deck's corner index lies, found on its faces (BGRA art), as the ``Layout`` the renderer and the
+    classifier's training use for the deck: on each face the ink mark nearest the top-left corner (the rank) and
+    the marks close to it (the suit, a ten's second digit); the median box over the faces."""
+    named = [f for c, f in faces.items() if c not in ("BJ", "LJ")]
+    h, w = named[0].shape[:2]
+    boxes = [b for b in (index_box(f) for f in named) if b is not None]
+    if len(boxes) < len(named) // 2:
+        raise DeckError("no corner index found on the faces: are they upright, the index top left?")
+    x0, y0, x1, y1 = np.median(np.array(boxes, float), 0)
+    return Layout(size=(CARD_H * w / h, CARD_H), index=((x0 + x1) / 2 / w, (y0 + y1) / 2 / h),
+                  box=((x1 - x0) * 1.1 / w, (y1 - y0) * 1.1 / h), beside=(x1 - x0) > 1.2 * (y1 - y0))
+
+
+def index_box(face: np.ndarray) -> tuple[int, int, int, int] | None:
+    """The box (x0, y0, x1, y1, px) of a face's top-left index: the ink mark nearest the corner and every mark
+    within 0.4 of its height of what is joined so far; none when no mark is there."""
+    h, w = face.shape[:2]
+    edge = round(0.03 * w)  # the cut's own edge (a strip of cloth) is no ink
+    ink = np.zeros((h, w), np.uint8)
+    ink[edge:round(h * 0.45), edge:round(w * 0.5)] = ink_mask(face)[edge:round(h * 0.45), edge:round(w * 0.5)] > 0.5
+    n, _, stats, _ = cv2.connectedComponentsWithStats(ink)
+    marks = [tuple(int(v) for v in stats[i, :4]) for i in range(1, n)  # not a frame or picture, nor a speck
+             if stats[i, 2] < 0.4 * w and stats[i, 3] < 0.3 * h and stats[i, 4] >= 0.001 * w * h]
+    if not marks:
+        return None
+    x, y, bw, bh = min(marks, key=lambda m: m[0] + m[1])
+    x0, y0, x1, y1 = x, y, x + bw, y + bh
+    reach = 0.4 * bh
+    grown = True
+    while grown:
+        grown = False
+        for mx, my, mw, mh in marks:
+            inside = x0 <= mx and y0 <= my and mx + mw <= x1 and my + mh <= y1
+            if not inside and mx <= x1 + reach and my <= y1 + reach and mx + mw >= x0 - reach and my + mh >= y0 - reach:
+                x0, y0, x1, y1 = min(x0, mx), min(y0, my), max(x1, mx + mw), max(y1, my + mh)
+                grown = True
+    return x0, y0, x1, y1
+
+
 def write_style(faces: dict[str, np.ndarray], folder: Path) -> Path:
-    """Write ``faces`` as an art style (``folder/<CARD>.png``); the folder's absolute path is the style's name."""
+    """Write ``faces`` as an art style (``folder/<CARD>.png``) with the layout of its index (``layout.json``); the
+    folder's absolute path is the style's name."""
     folder.mkdir(parents=True, exist_ok=True)
     for card, art in faces.items():
         if not cv2.imwrite(str(folder / f"{card}.png"), art):
             raise DeckError(f"cannot write {folder / card}.png")
+    lay = index_layout(faces)
+    (folder / LAYOUT_FILE).write_text(json.dumps({"size": [float(v) for v in lay.size],
+                                                  "index": [float(v) for v in lay.index],
+                                                  "box": [float(v) for v in lay.box], "beside": bool(lay.beside)}))
     return folder.resolve()

@@ -13,11 +13,15 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import cv2
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, IterableDataset, get_worker_info
+
+
+LOG_EVERY_S = 20.0  # a log line every 100 steps, and at least this often
 
 
 class Stream(IterableDataset):
@@ -35,26 +39,49 @@ class Stream(IterableDataset):
 
 def fit(net: nn.Module, loss_fn: Callable, stream: Stream, export: Callable[[nn.Module], None], *,
         steps: int | None = None, minutes: float | None = None, workers: int = 0, device: str = "cpu",
-        lr: float = 3e-3, export_every: float = 120.0, log=print) -> dict:
+        lr: float = 3e-3, export_every: float = 120.0, checkpoint: Path | None = None, log=print) -> dict:
     """Train ``net`` on ``stream``; ``loss_fn(net, batch on device) -> (loss, parts)``; ``export(net)`` writes the
-    model (every ``export_every`` seconds and at the end). Stops after ``steps`` or ``minutes``."""
+    model (every ``export_every`` seconds and at the end). Stops after ``steps`` or ``minutes``. With
+    ``checkpoint`` the run saves its state there as it exports, and a run started again with the same file goes on
+    from the step it had reached (the rate schedule where it was, the data from a seed of that step), so a long run
+    on a busy machine is done in pieces; a finished run's checkpoint says so and starts nothing."""
     if (steps is None) == (minutes is None):
         raise ValueError("give steps or minutes")
     net.to(device).train()
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    step, spent = 0, 0.0  # steps made and training seconds spent by earlier pieces of this run
+    if checkpoint and Path(checkpoint).is_file():
+        state = torch.load(checkpoint, map_location=device, weights_only=False)
+        if (state["steps"], state["minutes"]) != (steps, minutes):
+            raise ValueError(f"{checkpoint}: a run of steps={state['steps']} minutes={state['minutes']}, "
+                             f"not steps={steps} minutes={minutes}")
+        net.load_state_dict(state["net"])
+        opt.load_state_dict(state["opt"])
+        step, spent = state["step"], state["spent"]
+        stream.seed = stream.seed + 7919 * step
+        log(json.dumps({"resumed_at_step": step, "spent_s": round(spent, 1)}))
+        if state.get("done"):
+            _export(net, export)
+            return {"steps": step, "seconds": round(spent, 1), "workers": workers, "device": device}
+
+    def save(done: bool = False) -> None:
+        if checkpoint:
+            tmp = Path(f"{checkpoint}.tmp")
+            torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "step": step, "steps": steps,
+                        "minutes": minutes, "spent": spent + time.time() - t0, "done": done}, tmp)
+            tmp.replace(checkpoint)  # a process killed while saving leaves the last whole checkpoint
     # workers are started afresh ("spawn"): a forked copy of a process whose OpenCV has run its thread pool (as
     # `cardtable vision deck` has, reading the faces) can hang on the first OpenCV call
     loader = DataLoader(stream, batch_size=None, num_workers=workers, prefetch_factor=4 if workers else None,
                         persistent_workers=bool(workers), pin_memory=device != "cpu",
                         multiprocessing_context="spawn" if workers else None)
-    started = time.time()
+    started = last_log = time.time()
     t0 = last_export = None
-    step = 0
     for batch in loader:
         if t0 is None:  # the clock starts with the first batch: the workers' start-up is not training
             t0 = last_export = time.time()
             log(json.dumps({"start_up_s": round(t0 - started, 1)}))
-        done = step / steps if steps else (time.time() - t0) / (minutes * 60)
+        done = step / steps if steps else (spent + time.time() - t0) / (minutes * 60)
         if done >= 1:
             break
         rate = lr * (done / 0.05 if done < 0.05 else 0.5 * (1 + math.cos(math.pi * (done - 0.05) / 0.95)))
@@ -64,15 +91,18 @@ def fit(net: nn.Module, loss_fn: Callable, stream: Stream, export: Callable[[nn.
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
-        if step % 100 == 0:
+        if step % 100 == 0 or time.time() - last_log > LOG_EVERY_S:
+            last_log = time.time()
             log(json.dumps({"step": step, "loss": round(loss.item(), 4), **{k: round(float(v), 4) for k, v in parts.items()},
                             "lr": round(rate, 6), "s": round(time.time() - t0, 1)}))
         step += 1
         if time.time() - last_export > export_every:
             _export(net, export)
+            save()
             last_export = time.time()
     _export(net, export)
-    return {"steps": step, "seconds": round(time.time() - t0, 1), "workers": workers, "device": device}
+    save(done=True)
+    return {"steps": step, "seconds": round(spent + time.time() - t0, 1), "workers": workers, "device": device}
 
 
 def onnx_weights(path) -> tuple:

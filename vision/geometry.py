@@ -56,8 +56,9 @@ def card_corners(cx: float, cy: float, angle_deg: float, w: float = CARD_W, h: f
     return np.array([(cx + fx * w * ux + fy * h * vx, cy + fx * w * uy + fy * h * vy) for fx, fy in pts])
 
 
-def card_point(cx: float, cy: float, angle_deg: float, fx: float, fy: float) -> tuple[float, float]:
-    """The point at card fractions (fx, fy) of that card, in the card's coordinates' space."""
+def card_point(cx: float, cy: float, angle_deg: float, fx: float, fy: float, w: float = CARD_W,
+               h: float = CARD_H) -> tuple[float, float]:
+    """The point at card fractions (fx, fy) of that card (``w`` x ``h``), in the card's coordinates' space."""
     a = math.radians(angle_deg)
-    dx, dy = (fx - 0.5) * CARD_W, (fy - 0.5) * CARD_H
+    dx, dy = (fx - 0.5) * w, (fy - 0.5) * h
     return (cx + dx * math.cos(a) - dy * math.sin(a), cy + dx * math.sin(a) + dy * math.cos(a))

@@ -27,9 +27,10 @@ from torch import nn
 
 from vision.canon import Pyramid, canon_homography, level
 from vision.fit import Stream, fit, onnx_weights
-from vision.geometry import CARD_W, INDEX_CENTRES, INDEX_SIZE, PX
+from vision.geometry import PX
 from vision.model import UNREADABLE
 from vision.patch import PATCH_H, PATCH_W, SCALE, card_angle, cut, cut_through
+from vision.synth.decks import COMMITTED, Rotation, layout
 from vision.synth.render import art, random_camera, render_frame
 from vision.synth.scene import ALL_CARDS, FELTS, TRAIN_STYLES, random_scene
 from vision.train import SEEN
@@ -120,7 +121,8 @@ def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[st
     style = rng.choice(styles)
     card = art(style, ALL_CARDS[k])
     h, w = card.shape[:2]
-    ix, iy = INDEX_CENTRES[0]
+    lay = layout(style)
+    ix, iy = lay.index
     pad = 50  # the canvas holds the card's top-left corner and what lies around it, at art resolution
     felt = np.array(rng.choice(FELTS), np.float32) * rng.uniform(0.7, 1.3)
     canvas = np.empty((160, 140, 3), np.float32)
@@ -138,14 +140,14 @@ def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[st
         m[:, 2] = (pad + w * rng.uniform(*corner[0]), pad + h * rng.uniform(*corner[1]))
         layer = cv2.warpAffine(over, m, (canvas.shape[1], canvas.shape[0]))
         blend(canvas, layer, 0, 0)
-        k = taught(k, *index_shown(card, layer[pad:, pad:, 3] >= 128))
+        k = taught(k, *index_shown(card, layer[pad:, pad:, 3] >= 128, lay))
         near = min(math.dist(m @ (fx * over.shape[1], fy * over.shape[0], 1), (pad + ix * w, pad + iy * h))
-                   for fx, fy in INDEX_CENTRES)  # the over card's own index, from this one's centre
-        if k is None or (k == UNREADABLE and near < CLEAR_PX * w / (CARD_W * PX)):
+                   for fx, fy in lay.centres())  # the over card's own index (taken as of this card's layout)
+        if k is None or (k == UNREADABLE and near < CLEAR_PX * w / (lay.size[0] * PX)):
             return patch_sample(rng, nprng, styles)
     canvas = np.clip(canvas, 0, 255).astype(np.uint8)
     # the patch: patch px -> art px, centred on the index centre, turned and jittered
-    art_per_px = w / (CARD_W * PX * SCALE) * rng.uniform(0.9, 1.1)
+    art_per_px = w / (lay.size[0] * PX * SCALE) * rng.uniform(0.9, 1.1)
     angle = rng.gauss(0, 6)
     cx = pad + ix * w + rng.gauss(0, 1.2) * SCALE * art_per_px
     cy = pad + iy * h + rng.gauss(0, 1.2) * SCALE * art_per_px
@@ -154,20 +156,24 @@ def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[st
     return camera_like(patch, rng, nprng, coarse=rng.random() < 0.5), k
 
 
-def index_shown(card: np.ndarray, covered: np.ndarray) -> tuple[float, float]:
-    """How much of a card art's (RGBA) top-left index shows where ``covered`` (a mask from the art's top-left corner)
-    is False: the share of its ink in all, and of the ink of its less visible half (rank above, suit below). Ink, not
-    the index's box: a card lying just under a whole suit sign covers part of the box but none of the sign. Ink is
-    what lies far from the card's stock colour (the box's median)."""
-    (ix, iy), (iw, ih) = INDEX_CENTRES[0], INDEX_SIZE
+def index_shown(card: np.ndarray, covered: np.ndarray, lay=COMMITTED) -> tuple[float, float]:
+    """How much of a card art's (RGBA) top-left index (where ``lay`` puts it) shows where ``covered`` (a mask from
+    the art's top-left corner) is False: the share of its ink in all, and of the ink of its less visible half (rank
+    and suit: above and below, or side by side). Ink, not the index's box: a card lying just under a whole suit sign
+    covers part of the box but none of the sign. Ink is what lies far from the card's stock colour (the box's
+    median)."""
+    (ix, iy), (iw, ih) = lay.index, lay.box
     h, w = card.shape[:2]
-    x0, x1, y0, ym = (round(v) for v in ((ix - iw / 2) * w, (ix + iw / 2) * w, (iy - ih / 2) * h, iy * h))
-    rows = slice(y0, 2 * ym - y0)  # two halves of equal height
-    box = card[rows, x0:x1]
+    x0, xm, y0, ym = (max(0, round(v)) for v in ((ix - iw / 2) * w, ix * w, (iy - ih / 2) * h, iy * h))
+    rows, cols = slice(y0, 2 * ym - y0), slice(x0, 2 * xm - x0)  # two halves of equal size
+    box = card[rows, cols]
     rgb = box[:, :, :3].astype(np.int16)
     ink = (np.abs(rgb - np.median(rgb.reshape(-1, 3), 0)).sum(2) > 90) & (box[:, :, 3] > 128)
-    shown = ink & ~covered[rows, x0:x1]
-    halves = [shown[half].sum() / max(ink[half].sum(), 1) for half in (slice(0, ym - y0), slice(ym - y0, None))]
+    shown = ink & ~covered[rows, cols]
+    cut_at = xm - x0 if lay.beside else ym - y0
+    parts = [(slice(None), slice(0, cut_at)), (slice(None), slice(cut_at, None))] if lay.beside else \
+        [(slice(0, cut_at), slice(None)), (slice(cut_at, None), slice(None))]
+    halves = [shown[part].sum() / max(ink[part].sum(), 1) for part in parts]
     return float(shown.sum() / max(ink.sum(), 1)), float(min(halves))
 
 
@@ -226,7 +232,8 @@ def frame_patches(rng: random.Random, styles: list[str]) -> list[tuple[np.ndarra
     """Upright index patches (BIG) cut from one rendered camera frame (of either camera size) as the pipeline cuts
     them, with the true homography, their class and their ``kind``: every index at least ``SEEN`` visible with its
     card's class, every one with its rank or suit half ``COVERED`` (by a card or a hand) as ``UNREADABLE``."""
-    frame = render_frame(random_scene(rng, styles, decks=rng.choice([1, 2, 3]), max_cards=rng.choice([4, 8])),
+    frame = render_frame(random_scene(rng, styles, decks=rng.choice([1, 2, 3]), max_cards=rng.choice([4, 8]),
+                                      glare=rng.choice([0.0, 0.0, 0.3])),
                          random_camera(rng, rng.choice(CAMERAS)))
     zoom = rng.uniform(0.9, 1.1)
     to_canon = canon_homography(frame.homography, zoom)
@@ -274,13 +281,15 @@ def patch_batches(seed: int, *, size: int = 96, styles: list[str] = TRAIN_STYLES
     patches cut from rendered frames (a fresh frame every other batch), by ``kind``: of eight, two ``UNREADABLE``,
     one partly covered and five named (``DRAWS``)."""
     rng, nprng = random.Random(seed), np.random.default_rng(seed)
+    now = Rotation(styles, rng, every=8)
     pools: dict[str, list] = {name: [] for name in POOL_SHARE}
-    while len(pools["named"]) < 200 or len(pools["unreadable"]) < 50 or len(pools["partly"]) < 10:
-        add(pools, frame_patches(rng, styles), pool_patches)
+    while len(pools["named"]) < 100 or len(pools["unreadable"]) < 20 or len(pools["partly"]) < 2:
+        add(pools, frame_patches(rng, now()), pool_patches)
     for n in itertools.count():
+        batch_styles = now()
         if n % 2 == 0:
-            add(pools, frame_patches(rng, styles), pool_patches)
-        drawn = [patch_sample(rng, nprng, styles) for _ in range(size // 2)]
+            add(pools, frame_patches(rng, batch_styles), pool_patches)
+        drawn = [patch_sample(rng, nprng, batch_styles) for _ in range(size // 2)]
         kept = [rng.choice(pools[DRAWS[i % len(DRAWS)]]) for i in range(size - size // 2)]
         xs, ys = zip(*(drawn + [(jittered(big, rng, nprng), k) for big, k, _ in kept]))
         yield torch.from_numpy(np.stack(xs)), torch.tensor(ys)
@@ -308,13 +317,13 @@ def export(net: IndexClassifier, path: Path) -> None:
 
 def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: float | None = None,
           batch_size: int = 96, width: float = 1.0, workers: int = 0, device: str = "cpu", threads: int = 1,
-          styles: list[str] = TRAIN_STYLES, start: Path | None = None, lr: float = 3e-3, log=print) -> dict:
+          styles: list[str] = TRAIN_STYLES, start: Path | None = None, lr: float = 3e-3, checkpoint: Path | None = None, log=print) -> dict:
     """Train from scratch, or further from the model in ``start`` (an ``index.onnx``; ``width`` is then its own)."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     net = with_unreadable(from_onnx(start)) if start else IndexClassifier(width)
     stream = Stream(partial(patch_batches, size=batch_size, styles=styles), seed)
     run = fit(net, loss_fn, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
-              workers=workers, device=device, lr=lr, log=log)
+              workers=workers, device=device, lr=lr, checkpoint=checkpoint, log=log)
     return {"seed": seed, "batch": batch_size, "width": net.fc.in_features / 96, "styles": len(styles),
             "from": str(start) if start else None, "lr": lr, **run}

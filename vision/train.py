@@ -22,6 +22,7 @@ from torch import nn
 from vision.canon import canon_homography, canon_view
 from vision.fit import Stream, fit, onnx_weights
 from vision.geometry import CANON
+from vision.synth.decks import Rotation
 from vision.synth.render import random_camera, render_frame
 from vision.synth.scene import ALL_CARDS, TRAIN_STYLES, random_scene
 
@@ -92,8 +93,8 @@ class Exported(nn.Module):
 
 def frame_sample(rng: random.Random, styles: list[str]) -> tuple[np.ndarray, list[tuple[float, float, int, float, float, float]]]:
     """One rendered frame in the canonical view and its indices: (x, y, class, visible, dx, dy) canonical px."""
-    frame = render_frame(random_scene(rng, styles, decks=rng.choice([1, 2, 3, 4]), max_cards=rng.choice([4, 8, 12])),
-                         random_camera(rng))
+    frame = render_frame(random_scene(rng, styles, decks=rng.choice([1, 2, 3, 4]), max_cards=rng.choice([4, 8, 12]),
+                                      glare=rng.choice([0.0, 0.0, 0.3])), random_camera(rng))
     zoom = rng.uniform(0.88, 1.12)
     hom = frame.homography.copy()
     jitter = np.eye(3)
@@ -190,9 +191,10 @@ def loss_fn(net: IndexNet, batch) -> tuple[torch.Tensor, dict]:
 def tile_batches(seed: int, *, batch: int = 32, pool_size: int = 60, styles: list[str] = TRAIN_STYLES):
     """Endless training batches: tiles cut from a pool of rendered frames, one fresh frame per batch."""
     rng = random.Random(seed)
+    now = Rotation(styles, rng, every=1)
 
     def sample():
-        img, targets = frame_sample(rng, styles)
+        img, targets = frame_sample(rng, now())
         return (img, targets, *focus_weights(targets))
 
     pool = [sample() for _ in range(max(1, pool_size // 4))]
@@ -216,7 +218,7 @@ def export(net: IndexNet, path: Path) -> None:
 
 def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: float | None = None, batch: int = 32,
           workers: int = 0, device: str = "cpu", threads: int = 1, styles: list[str] = TRAIN_STYLES, lr: float = 3e-3,
-          start: Path | None = None, log=print) -> dict:
+          start: Path | None = None, checkpoint: Path | None = None, log=print) -> dict:
     """Train from scratch, or further from the detector in ``start`` (a ``cards.onnx``), and write the ONNX model to
     ``out``; returns the run's summary."""
     torch.set_num_threads(threads)
@@ -224,6 +226,6 @@ def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: flo
     stream = Stream(partial(tile_batches, batch=batch, styles=styles), seed)
     net = from_onnx(start) if start else IndexNet()
     run = fit(net, loss_fn, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
-              workers=workers, device=device, lr=lr, log=log)
+              workers=workers, device=device, lr=lr, checkpoint=checkpoint, log=log)
     return {"seed": seed, "batch": batch, "tile": TILE, "styles": len(styles), "from": str(start) if start else None,
             "lr": lr, **run}

@@ -13,13 +13,15 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.geometry import CARD_W, INDEX_CENTRES, INDEX_SIZE, card_corners, card_point, seat_of
+from vision.geometry import card_corners, card_point, seat_of
+from vision.synth import decks
+from vision.synth.decks import layout
 from vision.synth.scene import Scene
 
 ART = Path(__file__).parent / "art"
@@ -69,15 +71,21 @@ def random_camera(rng: random.Random, size: tuple[int, int] = (1280, 960)) -> Ca
                   seed=rng.randrange(1 << 30))
 
 
-@cache
 def art(style: str, name: str) -> np.ndarray:
+    """A card's face, BGRA: a committed style's (``ART``, or a folder's absolute path) or a drawn deck's
+    (``decks``)."""
+    return decks.face(style, name) if decks.is_deck(style) else _committed(style, name)
+
+
+@cache
+def _committed(style: str, name: str) -> np.ndarray:
     img = cv2.imread(str(ART / style / f"{name}.png"), cv2.IMREAD_UNCHANGED)
     if img is None:
         raise FileNotFoundError(f"no art for {name} in style {style!r} under {ART}")
     return img
 
 
-@cache
+@lru_cache(maxsize=2048)
 def art_at(style: str, name: str, width: int) -> np.ndarray:
     a = art(style, name)
     return cv2.resize(a, (width, round(width * a.shape[0] / a.shape[1])), interpolation=cv2.INTER_AREA)
@@ -126,6 +134,7 @@ def felt(size: int, colour: tuple[int, int, int], rng: np.random.Generator) -> n
 def render_table(scene: Scene, px: float = TOP_PX) -> tuple[np.ndarray, tuple[CardTruth, ...]]:
     """The table top (``TABLE_LO``..``TABLE_HI`` in both axes) seen from straight above at ``px`` px per unit."""
     rng = np.random.default_rng(scene.seed)
+    glare_rng = np.random.default_rng(scene.seed + 1)  # its own stream: scenes without glare render as before
     size = int(round((TABLE_HI - TABLE_LO) * px))
     img = felt(size, scene.felt, rng)
 
@@ -135,33 +144,57 @@ def render_table(scene: Scene, px: float = TOP_PX) -> tuple[np.ndarray, tuple[Ca
     for marker_id, (mx, my) in enumerate([(0, 0), (1, 0), (1, 1), (0, 1)]):
         side = MARKER * 84 / 60
         paste(img, marker_art(marker_id), to_px(card_corners(mx, my, 0.0, side, side)))
-    card_w = max(8, int(round(CARD_W * px)))
     quads = []
     for c in scene.cards:
-        quad = to_px(card_corners(c.x, c.y, c.angle))
+        size_wh = layout(c.style).size
+        quad = to_px(card_corners(c.x, c.y, c.angle, *size_wh))
         quads.append(quad)
+        card_w = max(8, int(round(size_wh[0] * px)))
         paste(img, shadow_at(card_w), quad + px * 0.004)
         paste(img, art_at(c.style, c.name, card_w), quad)
+        if scene.glare and glare_rng.random() < scene.glare:
+            add_glare(img, quad, glare_rng)
     covered = np.zeros((size, size), np.uint8)
     for h in scene.hands:
         draw_hand(img, covered, h, to_px)
     truth = []
     for c, quad in reversed(list(zip(scene.cards, quads))):
-        idx = tuple((*p, visible(covered, to_px(index_quad(c, i)))) for i, p in
-                    enumerate(card_point(c.x, c.y, c.angle, fx, fy) for fx, fy in INDEX_CENTRES))
-        halves = tuple(min(visible(covered, to_px(index_quad(c, i, half))) for half in (-1, 1))
-                       for i in range(len(INDEX_CENTRES)))
+        lay = layout(c.style)
+        idx = tuple((*card_point(c.x, c.y, c.angle, fx, fy, *lay.size), visible(covered, to_px(index_quad(c, i))))
+                    for i, (fx, fy) in enumerate(lay.centres()))
+        halves = tuple(min(visible(covered, to_px(index_quad(c, i, half))) for half in (-1, 1)) for i in range(2))
         truth.append(CardTruth(c.name, (c.x, c.y), c.angle, seat_of((c.x, c.y)), idx, halves))
         cv2.fillConvexPoly(covered, np.int32(np.round(quad)), 255)
     return img, tuple(reversed(truth))
 
 
 def index_quad(c, i: int, half: int = 0) -> np.ndarray:
-    """Corner index ``i`` of card ``c`` (table coordinates); ``half`` -1 or 1: only its upper or lower half."""
-    (fx, fy), (iw, ih) = INDEX_CENTRES[i], INDEX_SIZE
-    top, bottom = (-1, 0) if half < 0 else (0, 1) if half > 0 else (-1, 1)
-    return np.array([card_point(c.x, c.y, c.angle, fx + dx * iw / 2, fy + dy * ih / 2)
-                     for dx, dy in ((-1, top), (1, top), (1, bottom), (-1, bottom))])
+    """Corner index ``i`` of card ``c`` (table coordinates); ``half`` -1 or 1: only its rank's or its suit's half
+    (upper and lower, or left and right where the style sets the rank beside the suit)."""
+    lay = layout(c.style)
+    (fx, fy), (iw, ih) = lay.centres()[i], lay.box
+    lo, hi = (-1, 0) if half < 0 else (0, 1) if half > 0 else (-1, 1)
+    corners = ((lo, -1), (hi, -1), (hi, 1), (lo, 1)) if lay.beside else ((-1, lo), (1, lo), (1, hi), (-1, hi))
+    return np.array([card_point(c.x, c.y, c.angle, fx + dx * iw / 2, fy + dy * ih / 2, *lay.size)
+                     for dx, dy in corners])
+
+
+def add_glare(img: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> None:
+    """A glossy card's reflection of a lamp: a soft bright patch on part of the card (in place)."""
+    x0, y0 = np.maximum(np.floor(quad.min(0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(quad.max(0)).astype(int) + 1, img.shape[1::-1])
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return
+    h, w = y1 - y0, x1 - x0
+    card = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(card, np.int32(np.round(quad - (x0, y0))), 255)
+    spot = np.zeros((h, w), np.float32)
+    centre = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+    axes = (max(2, int(rng.uniform(0.2, 0.7) * w)), max(2, int(rng.uniform(0.1, 0.4) * h)))
+    cv2.ellipse(spot, centre, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
+    spot = cv2.GaussianBlur(spot, (0, 0), max(axes) * 0.35) * (card > 0) * rng.uniform(0.3, 0.85)
+    region = img[y0:y1, x0:x1].astype(np.float32)
+    img[y0:y1, x0:x1] = np.clip(region + (255 - region) * spot[..., None], 0, 255).astype(np.uint8)
 
 
 def visible(covered: np.ndarray, quad: np.ndarray) -> float:

@@ -56,6 +56,7 @@ class Scene:
     hands: tuple[Hand, ...] = ()
     felt: tuple[int, int, int] = (40, 110, 40)  # BGR
     seed: int = 0  # texture, light and noise
+    glare: float = 0.0  # the chance that a card shows a lamp's reflection (a glossy deck)
     extra: dict = field(default_factory=dict, compare=False)
 
 
@@ -114,9 +115,10 @@ def random_hand(rng: random.Random, near: tuple[float, float]) -> Hand:
 
 
 def random_scene(rng: random.Random, styles: list[str], *, decks: int = 3, max_cards: int = 8,
-                 hand_chance: float = 0.25, empty_seat_chance: float = 0.2) -> Scene:
+                 hand_chance: float = 0.25, empty_seat_chance: float = 0.2, glare: float = 0.0) -> Scene:
     """A random table in the middle of a trick: each seat has 0..max_cards cards in a row, fan or pile,
-    drawn from ``decks`` shuffled decks (so identical cards occur), one art style per frame."""
+    drawn from ``decks`` shuffled decks (so identical cards occur), one art style per frame; ``glare``: the chance
+    that a card shows a reflection."""
     pool = shoe(decks)
     rng.shuffle(pool)
     style = rng.choice(styles)
@@ -132,4 +134,4 @@ def random_scene(rng: random.Random, styles: list[str], *, decks: int = 3, max_c
         cards += seat_cards(seat, names, layout, style, rng)
     hands = tuple(random_hand(rng, (c.x, c.y)) for c in (rng.sample(cards, 1) if cards else ())
                   if rng.random() < hand_chance)
-    return Scene(tuple(cards), hands, rng.choice(FELTS), rng.randrange(1 << 30))
+    return Scene(tuple(cards), hands, rng.choice(FELTS), rng.randrange(1 << 30), glare=glare)

@@ -1,0 +1,94 @@
+"""Enrolling a deck from photos of it laid out on the table: every face is found, named by its place in the printed
+order and cut out flat; a frame without the whole deck is refused, saying what each photo held; the command trains
+a model folder of the venue's own and ends with the laid-out deck read back, every card named on a picture."""
+
+import random
+import subprocess
+import sys
+from functools import cache
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.deck import DeckError, art_width, face_art, index_layout
+from vision.enrol import COLUMNS, ORDER, laid_out, order_text
+from vision.geometry import INDEX_CENTRES
+from vision.synth.render import Camera, art, render_frame
+from vision.synth.scene import PlacedCard, Scene
+
+CLI = [sys.executable, "-m", "referee.cli", "vision", "deck"]
+CAMERA = Camera(tilt=12, tilt_dir=30, roll=3, size=(2560, 1920), blur=0.6, noise=3, jpeg=90, seed=3)
+
+
+def laid(cards, style: str = "sans", first_row: int = 0):
+    """``cards`` laid out as the order says (rows of COLUMNS, north to south, west to east), a little askew."""
+    rng = random.Random(1)
+    out = []
+    for i, card in enumerate(cards):
+        row, col = divmod(i, COLUMNS)
+        out.append(PlacedCard(card, style, 0.1 + col * 0.1 + rng.uniform(-0.003, 0.003), 0.1 + (first_row + row) * 0.135,
+                              rng.uniform(-2, 2)))
+    return out
+
+
+def likeness(a: np.ndarray, b: np.ndarray) -> float:
+    """The correlation of two images' grey levels."""
+    a, b = (cv2.cvtColor(np.ascontiguousarray(x[:, :, :3]), cv2.COLOR_BGR2GRAY).astype(float).ravel() for x in (a, b))
+    return float(np.corrcoef(a, b)[0, 1])
+
+
+@cache
+def photo(cards: tuple[str, ...], style: str = "sans"):
+    return render_frame(Scene(tuple(laid(cards, style)), (), (40, 110, 40), seed=5), CAMERA)
+
+
+def test_every_laid_card_is_found_named_and_cut_out_flat():
+    frame = photo(ORDER)
+    found = laid_out([frame.image])
+    assert [c.card for c in found] == list(ORDER)
+    truth = {c.name: c for c in frame.truth}
+    for c in found:  # each where that card lies
+        x, y = cv2.perspectiveTransform(np.array([[c.centre]]), np.linalg.inv(frame.homography))[0, 0]
+        assert np.hypot(x - truth[c.card].centre[0], y - truth[c.card].centre[1]) < 0.01, c
+    width = art_width([c.face for c in found])
+    faces = {c.card: face_art(c.face, width) for c in found}
+    assert width == 160 and all(f.shape == (224, 160, 4) for f in faces.values())
+    corner = (slice(8, 64), slice(4, 40))  # the top-left index: each face's is most like its own card's art
+    best = [max(ORDER, key=lambda k: likeness(face[corner], art("sans", k)[corner])) for face in faces.values()]
+    assert sum(b == card for b, card in zip(best, faces)) >= 50
+    lay = index_layout(faces)  # the index is found where this deck has it
+    assert abs(lay.index[0] - INDEX_CENTRES[0][0]) < 0.04 and abs(lay.index[1] - INDEX_CENTRES[0][1]) < 0.06
+    assert not lay.beside
+
+
+def test_the_deck_may_be_spread_over_several_photos():
+    first, rest = ORDER[:27], ORDER[27:]
+    frames = [render_frame(Scene(tuple(laid(part)), (), (40, 110, 40), seed=5), CAMERA).image for part in (first, rest)]
+    found = laid_out(frames)
+    assert [c.card for c in found] == list(ORDER) and [c.frame for c in found] == [0] * 27 + [1] * 27
+
+
+def test_a_photo_short_of_the_deck_is_refused_saying_what_it_held():
+    with pytest.raises(DeckError, match=r"found 53 cards \(photo 1: 53\), not 54"):
+        laid_out([photo(ORDER[:53]).image])
+    with pytest.raises(DeckError, match="give 1 to 4"):
+        laid_out([photo(ORDER[:53]).image] * 5)
+    assert "S2 S3 S4" in order_text() and "BJ LJ" in order_text()
+
+
+def test_enrolment_from_a_laid_out_deck_ends_with_the_deck_read_back(tmp_path):
+    pytest.importorskip("torch")
+    shot = tmp_path / "table.jpg"
+    cv2.imwrite(str(shot), photo(ORDER).image)
+    out = tmp_path / "venue"
+    done = subprocess.run([*CLI, "--layout", str(shot), "--out", str(out), "--steps", "2", "--workers", "0"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "training 100%" not in done.stdout or "minutes left" in done.stdout
+    assert "check: the enrolled model reads" in done.stdout and f"--model {out / 'cards.onnx'}" in done.stdout
+    right = int(done.stdout.split("model reads ")[1].split(" of")[0])
+    assert right >= 50  # a trained style, two steps from the shipped classifier: nearly every card read back
+    picture = cv2.imread(str(out / "check-1.png"))
+    assert picture.shape == (1920, 2560, 3) and (out / "deck" / "layout.json").is_file()
+    assert not np.array_equal(picture, photo(ORDER).image)  # the names are drawn on it

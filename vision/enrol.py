@@ -1,0 +1,192 @@
+"""Enrolling a deck from photos of it laid out on the table: the 54 faces in rows, in the order ``ORDER`` (rows of
+``COLUMNS``, from the table's north edge southwards, each row west to east), in 1-4 frames of the table's camera
+(the cards continue from one frame to the next). Every card is found as a card-white shape on the darker felt (in
+the table's top-down view when the four markers show, so the camera's tilt is undone), named by its place in the
+order and cut out flat at the frame's own resolution; ``check`` then draws, on each frame, what a model reads back
+at every laid card.
+
+>>> len(ORDER), ORDER[:3], ORDER[-2:]
+(54, ('S2', 'S3', 'S4'), ('BJ', 'LJ'))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.calibrate import Calibration, NotCalibrated, calibrate
+from vision.deck import DeckError
+from vision.detect import white_mask
+from vision.geometry import CARD_H, CARD_W
+from vision.synth.scene import ALL_CARDS
+
+ORDER = ALL_CARDS
+COLUMNS = 9
+CARD_SHAPE = (0.55, 0.8)  # width over height of anything taken for a card: bridge (0.65) and poker (0.72) cards
+ERODE = 3  # px at half the view's size
+TOP_PX = 1440  # px per table unit of the top-down view the cards are found in (about 2 px per mm)
+
+
+@dataclass(frozen=True)
+class Laid:
+    """One laid card: its name, the frame it is in, its corners in that frame (top left, top right, bottom right,
+    bottom left of the upright card, px) and its face cut out flat (BGR)."""
+    card: str
+    frame: int
+    corners: np.ndarray
+    face: np.ndarray
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        x, y = self.corners.mean(0)
+        return float(x), float(y)
+
+    def __repr__(self) -> str:
+        x, y = self.centre
+        return f"Laid({self.card!r}, frame={self.frame}, centre=({x:.0f}, {y:.0f}))"
+
+
+def order_text() -> str:
+    """The order to lay the deck in, as ``cardtable vision deck --order`` prints it (Chinese first)."""
+    rows = [" ".join(ORDER[i:i + COLUMNS]) for i in range(0, len(ORDER), COLUMNS)]
+    return ("请把整副牌（54 张）正面朝上按下列顺序摆在桌上：每行 9 张，从北边（0、1 号标记一侧）往南一行行摆，每行从西（0 号标记）"
+            "往东；牌与牌之间留一指宽的空隙；可分 1-4 张照片拍完，后一张照片接着前一张的最后一张。\n"
+            "Lay the 54 cards face up in this order, 9 to a row, rows from the north edge (markers 0 and 1) "
+            "southwards, each row from west (marker 0) to east, a finger's width apart; 1-4 photos, each going on "
+            "where the last one stopped.\n" + "\n".join(rows))
+
+
+def card_quads(image: np.ndarray) -> tuple[list[np.ndarray], Calibration | None]:
+    """The cards lying in ``image``, each as its corners in the image (upright card: top left, top right, bottom
+    right, bottom left), in the order they were laid; and the table's calibration when the markers show."""
+    try:
+        calibration = calibrate(image)
+    except NotCalibrated:
+        calibration = None
+    if calibration is not None:  # find them in the top-down view of the marker square
+        lo, hi = -0.05, 1.05
+        size = round((hi - lo) * TOP_PX)
+        to_view = np.array([[TOP_PX, 0, -lo * TOP_PX], [0, TOP_PX, -lo * TOP_PX], [0, 0, 1]]) @ np.linalg.inv(
+            calibration.homography)
+        view = cv2.warpPerspective(image, to_view, (size, size), flags=cv2.INTER_AREA)
+        expected = CARD_W * CARD_H * TOP_PX ** 2
+    else:
+        to_view, view, expected = np.eye(3), image, None
+    quads = shapes(view, expected)
+    back = np.linalg.inv(to_view)
+    return [cv2.perspectiveTransform(q[None].astype(np.float64), back)[0] for q in reading_order(quads)], calibration
+
+
+def shapes(view: np.ndarray, expected: float | None) -> list[np.ndarray]:
+    """Card-white shapes of a card's proportions in ``view`` (corners as ``card_quads``), about ``expected`` px in
+    area (when not known: the median of what is found)."""
+    small = cv2.resize(view, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    white = cv2.morphologyEx(white_mask(small), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    outlines, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    white = cv2.drawContours(np.zeros_like(white), outlines, -1, 1, -1)  # filled: a court's framed picture too
+    # shrunk by ERODE px, so that cards laid nearly touching come apart, then grown back
+    white = cv2.erode(white, np.ones((2 * ERODE + 1, 2 * ERODE + 1), np.uint8))
+    contours, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    found = []
+    for c in contours:
+        (cx, cy), (w, h), angle = cv2.minAreaRect(c)
+        if min(w, h) < 8 or cv2.contourArea(cv2.convexHull(c)) < 0.9 * w * h:  # (ink at its edge leaves notches)
+            continue
+        w, h = w + 2 * ERODE, h + 2 * ERODE
+        if not CARD_SHAPE[0] <= min(w, h) / max(w, h) <= CARD_SHAPE[1]:
+            continue
+        found.append((cv2.boxPoints(((cx, cy), (w, h), angle)) * 2, 4 * w * h))
+    if not found:
+        return []
+    typical = expected or float(np.median([a for _, a in found]))
+    return [upright(q) for q, a in found if 0.55 * typical <= a <= 1.6 * typical]
+
+
+def upright(box: np.ndarray) -> np.ndarray:
+    """A rectangle's corners ordered as an upright card's (portrait, its top edge the upper of its short edges)."""
+    box = np.asarray(box, np.float64)
+    centre = box.mean(0)
+    box = box[np.argsort(np.arctan2(box[:, 1] - centre[1], box[:, 0] - centre[0]))]  # clockwise from the left
+    for k in range(4):
+        c = np.roll(box, -k, 0)
+        short_top = np.linalg.norm(c[1] - c[0]) <= np.linalg.norm(c[3] - c[0])
+        if short_top and (c[0][1] + c[1][1]) <= (c[2][1] + c[3][1]):
+            return c
+    return box
+
+
+def reading_order(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """``quads`` in rows from the top down, each row left to right: a new row begins where a card's centre lies more
+    than half a card's height below the row's first."""
+    if not quads:
+        return []
+    height = float(np.median([np.linalg.norm(q[3] - q[0]) for q in quads]))
+    rest = sorted(quads, key=lambda q: q.mean(0)[1])
+    rows: list[list[np.ndarray]] = []
+    for q in rest:
+        if rows and q.mean(0)[1] - rows[-1][0].mean(0)[1] < height / 2:
+            rows[-1].append(q)
+        else:
+            rows.append([q])
+    return [q for row in rows for q in sorted(row, key=lambda q: q.mean(0)[0])]
+
+
+def flat(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The card at ``corners`` cut out flat and upright at the frame's own resolution (BGR)."""
+    w = (np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])) / 2
+    h = (np.linalg.norm(corners[3] - corners[0]) + np.linalg.norm(corners[2] - corners[1])) / 2
+    size = (max(8, round(w)), max(8, round(h)))
+    target = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
+    return cv2.warpPerspective(image, cv2.getPerspectiveTransform(np.float32(corners), target), size,
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def laid_out(frames: list[np.ndarray]) -> list[Laid]:
+    """Every card of ``frames`` (1-4 photos of the deck laid out in ``ORDER``), named by its place. Raises
+    :class:`DeckError` when the frames do not hold exactly one deck, saying what each frame held."""
+    if not 1 <= len(frames) <= 4:
+        raise DeckError(f"{len(frames)} photos: give 1 to 4")
+    per_frame = [card_quads(f)[0] for f in frames]
+    counts = [len(q) for q in per_frame]
+    if sum(counts) != len(ORDER):
+        raise DeckError(f"found {sum(counts)} cards ({', '.join(f'photo {i + 1}: {n}' for i, n in enumerate(counts))}), "
+                        f"not {len(ORDER)}: lay every card face up, apart from the others, on the darker cloth, "
+                        "inside the markers")
+    names = iter(ORDER)
+    return [Laid(next(names), i, q, flat(frames[i], q)) for i, quads in enumerate(per_frame) for q in quads]
+
+
+def check(frames: list[np.ndarray], laid: list[Laid], model) -> tuple[list[np.ndarray], dict[str, str | None]]:
+    """Read ``frames`` back with ``model`` and draw, at every laid card, its name: green when read so, orange when
+    read so but unsure, red with what was read (or nothing) otherwise. Returns the pictures and, for every card not
+    read right, what was read there (None: nothing)."""
+    from vision.read import read_frame
+    from vision.sanity import SURE
+
+    pictures, wrong = [], {}
+    for i, image in enumerate(frames):
+        reading = read_frame(image, model)
+        out = image.copy()
+        scale = max(0.4, image.shape[1] / 2400)
+        for card in (c for c in laid if c.frame == i):
+            centre = np.array([card.centre])
+            at = reading.calibration.to_table(centre)[0] if reading.calibrated else centre[0]
+            reach = (CARD_W * 0.45 if reading.calibrated
+                     else np.linalg.norm(card.corners[1] - card.corners[0]) * 0.45)
+            near = sorted((float(np.linalg.norm(np.subtract(c.centre, at))), c) for c in reading.cards
+                          if np.linalg.norm(np.subtract(c.centre, at)) < reach)
+            named = [c for _, c in near if c.name == card.card]
+            if named:
+                colour, text = ((0, 200, 0) if named[0].confidence >= SURE else (0, 165, 255)), card.card
+            else:
+                got = near[0][1].name if near else None
+                wrong[card.card] = got
+                colour, text = (0, 0, 255), f"{card.card}:{got or '-'}"
+            cv2.polylines(out, [np.int32(np.round(card.corners))], True, colour, max(1, round(2 * scale)))
+            x, y = card.centre
+            cv2.putText(out, text, (round(x - 30 * scale), round(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.9 * scale, colour,
+                        max(1, round(2.5 * scale)))
+        pictures.append(out)
+    return pictures, wrong
