@@ -567,10 +567,10 @@ class Rotation:
     at a time (one replaced every ``every`` calls), so that a drawn deck's faces, once drawn, serve many samples;
     the drawn decks take about ``share`` of the draws. Without drawn decks, ``styles`` as they are.
 
-    >>> rot = Rotation(["sans", *names(0, 50)], random.Random(1), active=4)
+    >>> rot = Rotation([*(f"style-{i}" for i in range(20)), *names(0, 50)], random.Random(1), active=4)
     >>> now = rot()
     >>> len(set(now)), round(sum(is_deck(s) for s in now) / len(now), 1)
-    (5, 0.6)
+    (24, 0.6)
     """
 
     def __init__(self, styles: list[str], rng: random.Random, share: float = 0.6, active: int = 12,

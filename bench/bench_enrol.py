@@ -1,0 +1,123 @@
+"""Enrolling a deck from photos of it laid out on the table: how long it takes, and what it buys (plain script).
+
+    .venv/bin/python bench/bench_enrol.py                  # mono laid out in one 2560x1920 photo, 10-minute budget
+    options: --style dingbats --photos 2 --camera 1920x1080 --budget 10 --eval 40 --others dingbats,deck:100000
+
+1. Renders the deck ``--style`` (an art style the models never trained on) laid out in the printed order
+   (``cardtable vision deck --order``) over ``--photos`` photos at ``--camera`` size, with the table's markers.
+2. Runs ``cardtable vision deck --layout PHOTOS --out DIR`` as its own process, as a venue would, and times it end
+   to end by the wall clock (finding the faces, training, the check picture); its progress lines are shown.
+3. Reads ``--eval`` random tables (as ``eval_vision.py``) of the enrolled deck, and of each of ``--others``, with the
+   shipped models and with the enrolled ones: recall and precision (name and seat), and the reads no card at their
+   seat explains yet marked sure (confidence >= 0.9), as a share of the reads.
+PASS when the enrolment took at most 10 minutes and no other deck lost more than 1 point of recall or precision;
+exit 1 otherwise. The figures are for this machine: a busy one trains fewer steps in the same budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import cv2  # noqa: E402
+
+from vision.cli import frame_size  # noqa: E402
+from vision.enrol import COLUMNS, ORDER  # noqa: E402
+from vision.model import Model  # noqa: E402
+from vision.read import read_frame  # noqa: E402
+from vision.sanity import SURE  # noqa: E402
+from vision.synth.render import Camera, random_camera, render_frame  # noqa: E402
+from vision.synth.scene import PlacedCard, Scene, random_scene  # noqa: E402
+
+LIMIT_MIN = 10.0
+
+
+def layout_photos(style: str, photos: int, camera: tuple[int, int], seed: int = 1) -> list:
+    """The deck laid out as the order says, split over ``photos`` photos (rows of COLUMNS, a little askew)."""
+    rng = random.Random(seed)
+    per = -(-len(ORDER) // photos)
+    frames = []
+    for p in range(photos):
+        part = ORDER[p * per:(p + 1) * per]
+        cards = tuple(PlacedCard(c, style, 0.1 + (i % COLUMNS) * 0.1 + rng.uniform(-0.003, 0.003),
+                                 0.1 + (i // COLUMNS) * 0.135, rng.uniform(-2, 2)) for i, c in enumerate(part))
+        cam = Camera(tilt=rng.uniform(5, 15), tilt_dir=rng.uniform(0, 360), roll=rng.uniform(-5, 5), size=camera,
+                     blur=0.5, noise=3, jpeg=90, seed=seed + p)
+        frames.append(render_frame(Scene(cards, (), (40, 110, 40), seed=seed + p), cam).image)
+    return frames
+
+
+def measure(model: Model, style: str, n: int, camera: tuple[int, int], seed: int = 99) -> tuple[float, float, float]:
+    """Recall, precision and the sure-but-wrong share of reads over ``n`` random tables of ``style``."""
+    rng = random.Random(seed)
+    need = found = read = right = sure_wrong = 0
+    for _ in range(n):
+        f = render_frame(random_scene(rng, [style]), random_camera(rng, camera))
+        reading = read_frame(f.image, model)
+        for seat in "SENW":
+            on = Counter(c.name for c in f.truth if c.seat == seat)
+            seen = Counter(c.name for c in f.truth if c.seat == seat and max(v for *_, v in c.indices) >= 0.85)
+            reads = sorted((c for c in reading.cards if c.seat == seat), key=lambda c: -c.confidence)
+            got = Counter(c.name for c in reads)
+            need, found, read, right = need + seen.total(), found + (seen & got).total(), read + got.total(), \
+                right + (on & got).total()
+            extra = got - on  # of several reads of one name, the surest are the extra ones
+            for c in reads:
+                if extra[c.name]:
+                    extra[c.name] -= 1
+                    sure_wrong += c.confidence >= SURE
+    return found / max(need, 1), right / max(read, 1), sure_wrong / max(read, 1)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--style", default="mono")
+    p.add_argument("--photos", type=int, default=1)
+    p.add_argument("--camera", type=frame_size, default=(2560, 1920))
+    p.add_argument("--budget", type=float, default=LIMIT_MIN)
+    p.add_argument("--eval", type=int, default=40, metavar="N", help="tables per deck measured (0: none)")
+    p.add_argument("--others", default="dingbats,deck:100000,deck:100001")
+    a = p.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        shots = []
+        for i, image in enumerate(layout_photos(a.style, a.photos, a.camera)):
+            shots.append(Path(tmp) / f"layout-{i + 1}.jpg")
+            cv2.imwrite(str(shots[-1]), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        out = Path(tmp) / "venue"
+        t0 = time.time()
+        cmd = [sys.executable, "-m", "referee.cli", "vision", "deck", "--layout", *map(str, shots), "--out", str(out),
+               "--budget", str(a.budget)]
+        done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        took = (time.time() - t0) / 60
+        print(done.stdout + done.stderr)
+        if done.returncode != 0:
+            print(f"FAIL: the enrolment failed (exit {done.returncode})")
+            return 1
+        print(f"enrolment of {a.style!r} from {a.photos} photo(s) of {a.camera[0]}x{a.camera[1]}: {took:.1f} minutes "
+              f"(limit {LIMIT_MIN:.0f}); load average {Path('/proc/loadavg').read_text().split()[0]}")
+        ok = took <= LIMIT_MIN
+        if a.eval:
+            shipped, enrolled = Model(), Model(out / "cards.onnx")
+            print(f"{'deck':16} {'camera':10} {'shipped: recall / precision / sure-wrong':>44} {'enrolled':>28}")
+            for style in [a.style, *a.others.split(",")]:
+                for cam in ((2560, 1920), (1920, 1080)):
+                    before, after = measure(shipped, style, a.eval, cam), measure(enrolled, style, a.eval, cam)
+                    print(f"{style:16} {cam[0]}x{cam[1]:<5} {'  '.join(f'{v:8.2%}' for v in before):>44} "
+                          f"{'  '.join(f'{v:8.2%}' for v in after):>28}")
+                    if style != a.style and (before[0] - after[0] > 0.01 or before[1] - after[1] > 0.01):
+                        ok = False
+        print("PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
