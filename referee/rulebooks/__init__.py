@@ -235,6 +235,9 @@ def _tractor(raw: dict[str, Any]) -> Rulebook:
     follow = dict(raw["follow"])
     follow["order"] = tuple(follow["order"])
     follow["listed"] = MappingProxyType({_format(k): tiers(_format(k), v) for k, v in follow.get("listed", {}).items()})
+    freed = {worse for _, worse in combos["outranks"]} if follow.get("outranked_frees_choice") else set()
+    if freed & set(follow["listed"]):
+        raise ValueError("[follow.listed] names a format that outranked_frees_choice may free: the list would not know it")
     return Rulebook(
         id=raw["id"],
         game=raw["game"],

@@ -123,3 +123,21 @@ def test_the_bomb_tractor_itself_comes_first():
     hand = "S3 S3 S3 S3 S4 S4 S4 S4 S6 S6 S7 S7 S8 S8 S9 S9 D3"
     assert is_legal_follow(t, C(hand), C(LEAD), C("S3 S3 S3 S3 S4 S4 S4 S4"))
     assert not is_legal_follow(t, C(hand), C(LEAD), C("S6 S6 S7 S7 S8 S8 S9 S9"))
+
+
+def test_the_list_is_checked_when_the_rulebook_loads():
+    # rules are data, typed and checked when they load: a pattern of another size, an unreadable symbol,
+    # the lead's own format or a shape of an earlier line is refused, as is a list 6(2) could override
+    import tomllib
+
+    from referee.rulebooks import HERE, _tractor
+    from referee.rulebooks.shapes import tiers
+
+    for entries, words in (([["QQ*"]], "holds 3 cards, the lead 8"), ([["QQQQ?JJJ"]], "'?' is no rank"),
+                           ([["99998888"]], "the lead's own format"), ([["QQQQ 9999"], ["3333 6666"]], "an earlier entry")):
+        with pytest.raises(ValueError, match=words):
+            tiers((4, 2), entries)
+    raw = tomllib.loads((HERE / "shaoguan-2023.toml").read_text(encoding="utf-8"))
+    raw["follow"]["listed"] = {"2x2": [["QQQ*"]]}
+    with pytest.raises(ValueError, match="outranked_frees_choice"):
+        _tractor(raw)
