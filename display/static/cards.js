@@ -9,7 +9,7 @@ function cardFace(name) {
   const colour = red ? "#c8102e" : "#111";
   let corner, middle;
   if (name === "BJ" || name === "LJ") {
-    corner = `<text x="6" y="17" font-size="11" font-weight="700" fill="${colour}" writing-mode="tb">JOKER</text>`;
+    corner = `<text x="5" y="17" font-size="13" font-weight="700" fill="${colour}">${name === "BJ" ? "★" : "☆"}</text>`;  // no word: the picture reads in both languages
     middle = `<text x="31" y="50" font-size="22" text-anchor="middle" fill="${colour}">${name === "BJ" ? "★" : "☆"}</text>`;
   } else {
     const rank = RANK[name.slice(1)] || name.slice(1);

@@ -1,4 +1,5 @@
-"""Fixtures of the display tests (helpers in kit.py)."""
+"""Fixtures of the display tests (helpers in kit.py): publishers as the tables and the tournament would be,
+and for the browser tests the app served on the module's broker and the system Chromium."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kit import Table, Tournament
+from kit import ARGS, CHROMIUM, Table, Tournament, served
 
 
 @pytest.fixture
@@ -27,3 +28,52 @@ def table(connect):
 @pytest.fixture
 def tournament(connect):
     return Tournament(connect)
+
+
+@pytest.fixture(scope="module")
+def hall_db(tmp_path_factory):
+    return tmp_path_factory.mktemp("hall") / "hall.db"
+
+
+@pytest.fixture(scope="module")
+def server(broker, tmp_path_factory, hall_db):
+    with served(broker, tmp_path_factory.mktemp("display") / "console.db", hall_db) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    """``page(path, width, height, lang=None, script=None)``: a fresh page of the app (in ``lang``, else the
+    default Chinese; ``script`` runs in it before the page's own), its stream connected."""
+    made = []
+
+    def open_(path: str = "/", width: int = 1280, height: int = 720, lang: str | None = None, script: str | None = None):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        if lang:
+            context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+        if script:
+            context.add_init_script(script)
+        made.append(context)
+        pg = context.new_page()
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)  # the guard's CSP
+        pg.errors = errors
+        pg.goto(server.url + path)
+        pg.wait_for_function("document.body.dataset.live === '1'" if path != "/console" else "true")
+        return pg
+
+    yield open_
+    for c in made:
+        assert not any(pg.errors for pg in c.pages), [pg.errors for pg in c.pages]
+        c.close()

@@ -23,6 +23,9 @@ from referee.table.service import TableService
 ORGANISER = ("wang", "organiser-pass")
 REFEREE = ("li", "referee-pass")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "display"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
 
 STATE = schema("state")["examples"][0]  # the example of referee/PROTOCOL.md, changed by the tests
 
@@ -152,3 +155,20 @@ class LiveTable:
         for conn in self.conns.values():
             conn.close()
         self.service.stop()
+
+
+def shot(pg, name: str) -> None:
+    """A screenshot of the page into artifacts/display/."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / name
+    pg.screenshot(path=str(path))
+    print(f"screenshot: {path}")
+    assert path.stat().st_size > 10_000
+
+
+def login(console, who=ORGANISER) -> None:
+    console.wait_for_selector("#login-form")
+    console.fill("input[name=user]", who[0])
+    console.fill("input[name=password]", who[1])
+    console.click("#login-form button")
+    console.wait_for_selector("#desk:not([hidden])")

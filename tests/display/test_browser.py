@@ -11,7 +11,7 @@ import time
 import cv2
 import numpy as np
 import pytest
-from kit import ARTIFACTS, ORGANISER, LiveTable, round_, served, standings, state
+from kit import ORGANISER, LiveTable, login, round_, shot, standings, state
 
 from referee.table.protocol import encode, topic
 from referee.tournament import TournamentStore
@@ -19,62 +19,7 @@ from referee.tournament.service import TournamentService
 
 pytestmark = pytest.mark.browser
 TABLES = ["b1", "b2", "b3", "b4"]
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 SECOND_MS = 1000
-
-
-@pytest.fixture(scope="module")
-def hall_db(tmp_path_factory):
-    return tmp_path_factory.mktemp("hall") / "hall.db"
-
-
-@pytest.fixture(scope="module")
-def server(broker, tmp_path_factory, hall_db):
-    with served(broker, tmp_path_factory.mktemp("display") / "console.db", hall_db) as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser, server):
-    """``page(path, width, height)``: a fresh page of the app, its stream connected."""
-    made = []
-
-    def open_(path: str = "/", width: int = 1280, height: int = 720):
-        context = browser.new_context(viewport={"width": width, "height": height})
-        made.append(context)
-        pg = context.new_page()
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)  # the guard's CSP
-        pg.errors = errors
-        pg.goto(server.url + path)
-        pg.wait_for_function("document.body.dataset.live === '1'" if path != "/console" else "true")
-        return pg
-
-    yield open_
-    for c in made:
-        assert not any(pg.errors for pg in c.pages), [pg.errors for pg in c.pages]
-        c.close()
-
-
-def shot(pg, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / name
-    pg.screenshot(path=str(path))
-    print(f"screenshot: {path}")
-    assert path.stat().st_size > 10_000
 
 
 def test_a_play_reaches_the_tile_within_a_second(page, table):
@@ -273,14 +218,6 @@ def test_screenshots_at_both_sizes_and_a_phone(page, table, tournament):
     phone.wait_for_selector("#tile-b4")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     shot(phone, "scoreboard-phone-390x844.png")
-
-
-def login(console) -> None:
-    console.wait_for_selector("#login-form")
-    console.fill("input[name=user]", ORGANISER[0])
-    console.fill("input[name=password]", ORGANISER[1])
-    console.click("#login-form button")
-    console.wait_for_selector("#desk:not([hidden])")
 
 
 def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, hall_db, tmp_path):

@@ -1,0 +1,280 @@
+"""What a person reads, in the system Chromium: a whole hand of each game (Tractor, Guandan, San Da Yi) played at
+a real table service by the simulator's bots through a real mosquitto, with a misread play corrected by the
+referee and a violation, watched on the table's page and in the console in Chinese and in English. Every line the
+pages showed meanwhile is kept (a MutationObserver) and read: Chinese pages hold no brace, no raw kind name and
+no English word but card notation and names; English pages hold no Chinese but names. Then: the scoreboard's
+tables line up (numbers right-aligned under their headers) at three screen sizes, and a referee corrects a
+misread play in the console in at most five clicks."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from kit import ORGANISER, REFEREE, LiveTable, login, round_, shot, standings
+
+from referee.cards import Card, Cards
+from referee.catalogue import entries
+from referee.table.reducer import CONFIDENT
+from referee.table.sentences import face
+from referee.table.service import TableService
+from referee.table.simulate import PLAYERS, simulator_class
+
+pytestmark = pytest.mark.browser
+TABLES = ["w1", "w2", "w3", "w4"]
+GAMES = {"w1": ("classic-3deck", 3), "w2": ("sanjiang-2012", 4), "w3": ("usst-2016", 2)}  # table: rulebook, seed
+SECOND_MS = 1000
+
+# Every line the page shows, kept as it changes (the page's own script never sees this: Playwright adds it).
+RECORDER = """
+window.__texts = new Set();
+const grab = () => {
+  if (!document.body) return;
+  for (const line of document.body.innerText.split("\\n")) if (line.trim()) window.__texts.add(line.trim());
+  for (const el of document.querySelectorAll("[placeholder], [title], [alt]"))
+    for (const a of ["placeholder", "title", "alt"]) if (el.getAttribute(a)) window.__texts.add(el.getAttribute(a));
+};
+window.__grab = grab;  // at every change, in the observer's callback: no timer a hidden page would hold back
+new MutationObserver(grab).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+"""
+
+
+def corrected(cls):
+    """The game's simulator, whose camera misreads each unsure play (one card read as another) and whose referee
+    corrects every flag to the cards really played from the console; at San Da Yi the referee also rules a foul
+    (talking) once, after the first correction."""
+
+    class Corrected(cls):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.truth: dict[str, list[str]] = {}
+            self.corrections, self.fouls = 0, 0
+
+        def observed(self, seat: str, cards: Cards, confidence: float = 0.97) -> dict:
+            if confidence >= CONFIDENT:
+                return super().observed(seat, cards, confidence)
+            self.truth[seat] = cards.names()
+            misread = [misread_card(cards.names()[0]), *cards.names()[1:]]
+            return self._send("observed", {"seat": seat, "cards": misread, "confidence": confidence, "at": self._at})
+
+        def _resolve_flags(self, state: dict) -> dict:
+            while state["flags"]:
+                flag = state["flags"][0]
+                self._advance(3.0)
+                state = self.command("correct", flag=flag["flag"], cards=self.truth.pop(flag["seat"], flag["cards"]))
+                self.corrections += 1
+                if self.rulebook == "usst-2016" and not self.fouls and state["phase"] == "playing":
+                    state = self.command("foul", seat=flag["seat"], kind="talking")
+                    self.fouls += 1
+            return state
+
+    return Corrected
+
+
+def misread_card(code: str) -> str:
+    """Another card: the next rank of the suit, the other joker."""
+    if code in ("BJ", "LJ"):
+        return "LJ" if code == "BJ" else "BJ"
+    ranks = "23456789TJQKA"
+    return code[0] + ranks[(ranks.index(Card.parse(code).rank) + 1) % 13]
+
+
+def texts(pg) -> list[str]:
+    pg.evaluate("window.__grab()")
+    return pg.evaluate("[...window.__texts]")
+
+
+# ---------------------------------------------------------------- what a page may say
+
+CARD = r"(?:[SHDC](?:10|[2-9TJQKA])|BJ|LJ)"
+NAMES = set(PLAYERS.values())
+RAW = {k.split(".")[-1] for k in entries("zh") if k.split(".")[0] in ("event", "kind", "command", "action", "phase")}
+
+
+def chinese_problems(lines: list[str], proper: set[str]) -> list[str]:
+    """What a Chinese page must not say: a brace, a placeholder's ``?``, a raw kind name, an English word other than
+    card notation (♠Q, SA) and proper names (tables, rulebooks, users)."""
+    bad = []
+    for line in lines:
+        if "{" in line or "}" in line or re.search(r"(^|\s)\?($|\s)", line):
+            bad.append(f"brace or missing value: {line!r}")
+        for word in re.findall(r"[A-Za-z][A-Za-z0-9_+-]*", line):
+            if word in RAW or "_" in word:
+                bad.append(f"raw name {word!r}: {line!r}")
+            elif not (re.fullmatch(CARD, word) or re.fullmatch(r"[JQKA]\+?", word) or word in proper):
+                bad.append(f"English {word!r}: {line!r}")
+    return bad
+
+
+def english_problems(lines: list[str], proper: set[str]) -> list[str]:
+    """What an English page must not say: a brace, a raw kind name, Chinese other than names (and the switch)."""
+    bad = []
+    for line in lines:
+        if "{" in line or "}" in line or re.search(r"(^|\s)\?($|\s)", line):
+            bad.append(f"brace or missing value: {line!r}")
+        for word in re.findall(r"[A-Za-z][A-Za-z0-9_]*", line):
+            if "_" in word:
+                bad.append(f"raw name {word!r}: {line!r}")
+        for run in re.findall(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]+", line):
+            if run not in proper | {"中文"}:
+                bad.append(f"Chinese {run!r}: {line!r}")
+    return bad
+
+
+# ---------------------------------------------------------------- a hand of each game
+
+
+@pytest.fixture(scope="module")
+def services(broker, tmp_path_factory):
+    started = time.time()
+    made = {t: TableService(t, book, broker.url(f"table-{t}"), tmp_path_factory.mktemp(t) / f"{t}.db",
+                            clock=lambda: started).start() for t, (book, _) in GAMES.items()}
+    yield made
+    for s in made.values():
+        s.stop()
+
+
+@pytest.mark.parametrize("table", list(GAMES))
+def test_a_whole_hand_reads_in_chinese_and_in_english(table, services, broker, page):
+    rulebook, seed = GAMES[table]
+    pages = {}
+    for lang in ("zh", "en"):
+        pages[lang, "table"] = page(f"/tables/{table}", 1280, 900, lang=lang, script=RECORDER)
+        console = pages[lang, "console"] = page("/console", 1280, 900, lang=lang, script=RECORDER)
+        login(console, REFEREE)
+    sim = corrected(simulator_class(rulebook))(
+        table, rulebook, broker.url("scoreboard-2"), camera=broker.url(f"camera-{table}"), board=broker.url(f"board-{table}"),
+        console=broker.url("console-2"), hands=1, seed=seed, unsure_chance=0.2, slow_chance=0.1, wait_s=20.0)
+    for lang in ("zh", "en"):  # the console shows the table's hand as it is played
+        pages[lang, "console"].wait_for_selector(f"button[data-open={table}]")
+        pages[lang, "console"].click(f"button[data-open={table}]")
+        pages[lang, "console"].wait_for_function(f"document.body.dataset.live === '{table}'")
+    summary = sim.run()
+    assert summary.hands == 1 and sim.corrections >= 1, (summary, sim.corrections)
+    violations = [v for v in summary.violations if v["status"] == "confirmed"]
+    assert violations, "the hand had no violation"
+    for pg in pages.values():
+        pg.wait_for_timeout(300)  # the last changes drawn
+    said = {key: texts(pg) for key, pg in pages.items()}
+    proper = {*TABLES, rulebook, *rulebook.split("-"), "cardtable", REFEREE[0], "CSV", "XLSX"}  # names, file types
+    for key, lines in said.items():
+        check = chinese_problems if key[0] == "zh" else english_problems
+        problems = check(lines, proper | NAMES | ({"English"} if key[0] == "zh" else set()))
+        assert not problems, f"{key}: {problems[:10]}"
+    # and what they said: the plays with card faces and players, the corrections, the violations
+    zh = "\n".join(said["zh", "table"] + said["zh", "console"])
+    en = "\n".join(said["en", "table"] + said["en", "console"])
+    play = next(e["data"] for e in summary.events if e["kind"] == "play_accepted")
+    who, cards = f"{'南东北西'['SENW'.index(play['seat'])]} {PLAYERS[play['seat']]}", " ".join(face(c, "zh") for c in play["cards"])
+    assert f"{who} 出 {cards}" in zh
+    assert f"{play['seat']} ({PLAYERS[play['seat']]}) plays {' '.join(face(c, 'en') for c in play['cards'])}" in en
+    assert re.search(r"第 \d+ 号标记：\S+ \S+ 的出牌 .+ 识别存疑，请裁判确认", zh) and re.search(r"第 \d+ 号标记已更正", zh)
+    assert re.search(r"flag \d+: .+'s play .+ is an unsure read: please confirm", en) and re.search(r"flag \d+ corrected", en)
+    kind = violations[0]["kind"]
+    assert f"{entries('zh')[f'kind.{kind}']}（已确认）" in zh and f"{entries('en')[f'kind.{kind}']} (confirmed)" in en
+    shot(pages["zh", "table"], f"hand-{rulebook}-zh.png")
+
+
+# ---------------------------------------------------------------- tables that line up
+
+ALIGN = """
+() => {
+  const box = el => { const r = document.createRange(); r.selectNodeContents(el); const b = r.getBoundingClientRect();
+                      return { left: b.left, right: b.right, width: b.width }; };
+  const out = [];
+  for (const table of document.querySelectorAll("#standings table, #pairings table")) {
+    if (!table.offsetParent) continue;
+    const heads = [...table.querySelectorAll("thead th")];
+    for (const row of table.querySelectorAll("tbody tr")) {
+      [...row.children].forEach((td, i) => {
+        if (!td.textContent.trim()) return;
+        out.push({ table: table.className, col: i, head: heads[i].textContent, num: td.classList.contains("num"),
+                   headNum: heads[i].classList.contains("num"), cell: box(td), th: box(heads[i]),
+                   cellBox: td.getBoundingClientRect().toJSON(), thBox: heads[i].getBoundingClientRect().toJSON() });
+      });
+    }
+  }
+  return out;
+}
+"""
+
+
+def standings_rows() -> list[dict]:
+    scores = [(12, 123.5, 10), (10, 98, 4), (9, 7, -2), (2, 0, -12)]
+    return [{"rank": i + 1, "id": f"e{i}", "name": f"第{i + 1}队", "unit": "某学院", "score": s, "tiebreaks": [o, d],
+             "prize": ("一等奖", "二等奖", "三等奖")[i] if i < 3 else None} for i, (s, o, d) in enumerate(scores)]
+
+
+@pytest.mark.parametrize("path, width, height", [("/", 1920, 1080), ("/", 1280, 720), ("/", 390, 844),
+                                                 ("/big", 1920, 1080), ("/big", 1280, 720)])
+def test_numbers_stand_right_aligned_under_their_headers(path, width, height, page, tournament):
+    entries_ = [{"id": "e0", "name": "第1队", "unit": "某学院"}, {"id": "e1", "name": "第2队", "unit": "某学院"}]
+    tournament.publish("autumn", "round", round_(tables=[{"table": "w1", "entries": entries_, "result": {"points": [2, 0], "scores": [13, 5]}}]))
+    tournament.publish("autumn", "standings", standings(rows=standings_rows(), rnd=2))
+    pg = page(path, width, height)
+    pg.wait_for_selector("#standings tr[data-entry=e3]", state="attached")
+    if path == "/big":
+        pg.wait_for_selector("#standings:not([hidden])")
+    cells = pg.evaluate(ALIGN)
+    assert cells
+    for lang in ("zh", "en"):
+        cells = pg.evaluate(ALIGN)
+        assert {c["head"] for c in cells if c["table"] == "standings" and c["num"]} >= (
+            {"名次", "积分", "对手分", "级差"} if lang == "zh" else {"Rank", "Score", "Opp. score", "Level diff"})
+        for c in cells:
+            assert c["num"] == c["headNum"], c  # a number column's header is a number column's too
+            # the cell stands under its header: the same column box
+            assert abs(c["cellBox"]["left"] - c["thBox"]["left"]) < 1 and abs(c["cellBox"]["right"] - c["thBox"]["right"]) < 1, c
+            if c["num"]:  # right-aligned: the number's right edge is the header text's right edge
+                assert abs(c["cell"]["right"] - c["th"]["right"]) < 2, c
+            else:  # left-aligned with its header
+                assert abs(c["cell"]["left"] - c["th"]["left"]) < 2, c
+        if path == "/big":
+            break  # the big screen keeps its language; the switch is on the scoreboard
+        pg.click("#lang")
+    shot(pg, f"aligned-{path.strip('/') or 'scoreboard'}-{width}x{height}.png")
+
+
+# ---------------------------------------------------------------- a dispute in five clicks
+
+
+def test_a_misread_play_is_corrected_in_five_clicks(page, broker, tmp_path):
+    live = LiveTable(broker, "w4", tmp_path / "w4.db")
+    try:
+        live.to_first_lead()  # S leads
+        live.send("observed", seat="S", cards=["S5", "S5"], confidence=0.97)  # the camera misread S6 S5 as S5 S5
+        live.send("observed", seat="E", cards=["S9", "S8"], confidence=0.97)
+        board = page("/")
+        board.wait_for_selector("#tile-w4 .seat.E svg.card[data-card=S9]")
+        console = page("/console", 1920, 1080)
+        login(console, ORGANISER)
+        console.wait_for_selector("button[data-open=w4]")
+        console.evaluate("window.__clicks = 0; document.addEventListener('click', () => { window.__clicks += 1; }, true)")
+        console.click("button[data-open=w4]")  # 1: the table's hand
+        play = console.wait_for_selector("#c-timeline li[data-kind=play_accepted]:has-text('南 王芳 出 ♠5 ♠5')")
+        play.click()  # 2: the misread play
+        console.wait_for_selector("#c-picker:not([hidden]) .chosen button.pick[data-card=S5]")
+        assert console.inner_text("#c-picker .of").startswith("第 ") and "南 王芳 出 ♠5 ♠5" in console.inner_text("#c-picker .of")
+        # the picker offers S's possible cards: three decks less E's S9 and S8 (S's own play aside)
+        assert "剩 2 张" in console.inner_text("#c-picker .choices button.pick[data-card=S9]")
+        assert "剩 3 张" in console.inner_text("#c-picker .choices button.pick[data-card=S6]")
+        console.click("#c-picker .chosen button.pick[data-card=S5]")  # 3: one S5 out
+        console.click("#c-picker .choices button.pick[data-card=S6]")  # 4: S6 in
+        console.click("#pick-ok")  # 5: correct
+        console.wait_for_selector("#result .line:has-text('更正为')")
+        assert console.evaluate("window.__clicks") <= 5
+        line = console.inner_text("#result .line")
+        assert re.fullmatch(r"组织者 wang 将 w4 桌第 \d+ 条 南 王芳 的出牌由 ♠5 ♠5 更正为 ♠5 ♠6", line), line
+        # the table judged it again: S's play on the scoreboard is S5 S6
+        board.wait_for_selector("#tile-w4 .seat.S svg.card[data-card=S6]", timeout=3 * SECOND_MS)
+        console.wait_for_selector("#c-timeline li:has-text('更正为 ♠5 ♠6，其后重新判定')")
+        console.wait_for_selector(f"#c-audit tbody tr[data-action=amend]:has-text({line!r})")
+        # undone where the rules allow it: amended back
+        assert console.is_visible("#undo")
+        console.click("#undo")
+        console.wait_for_selector("#result .line:has-text('由 ♠5 ♠6 更正为 ♠5 ♠5')")
+        board.wait_for_selector("#tile-w4 .seat.S svg.card[data-card=S6]", state="detached", timeout=3 * SECOND_MS)
+        shot(console, "console-amend.png")
+    finally:
+        live.close()
