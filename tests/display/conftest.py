@@ -70,7 +70,8 @@ def page(browser, server):
         pg.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)  # the guard's CSP
         pg.errors = errors
         pg.goto(server.url + path)
-        pg.wait_for_function("document.body.dataset.live === '1'" if path != "/console" else "true")
+        if path != "/console":
+            pg.wait_for_selector("body[data-live='1']", state="attached")
         return pg
 
     yield open_

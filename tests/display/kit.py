@@ -172,3 +172,12 @@ def login(console, who=ORGANISER) -> None:
     console.fill("input[name=password]", who[1])
     console.click("#login-form button")
     console.wait_for_selector("#desk:not([hidden])")
+
+
+def until(pg, expression: str, timeout_ms: float = 30_000) -> None:
+    """Wait until ``expression`` is true in the page, asked from here (Playwright's wait_for_function polls with
+    eval inside the page, which the pages' Content-Security-Policy forbids)."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not pg.evaluate(expression):
+        assert time.monotonic() < deadline, f"not true within {timeout_ms:g} ms: {expression}"
+        time.sleep(0.03)

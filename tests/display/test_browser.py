@@ -11,7 +11,7 @@ import time
 import cv2
 import numpy as np
 import pytest
-from kit import ORGANISER, LiveTable, login, round_, shot, standings, state
+from kit import ORGANISER, LiveTable, login, round_, shot, standings, state, until
 
 from referee.table.protocol import encode, topic
 from referee.tournament import TournamentStore
@@ -73,7 +73,7 @@ def test_standings_and_pairings_follow_the_results(page, tournament):
     rows = [{"rank": 1, "id": "e1", "name": "数学系一队", "unit": "数学系", "score": 2, "tiebreaks": [0, 2], "prize": "一等奖"},
             {"rank": 2, "id": "e2", "name": "物理系", "unit": "物理系", "score": 0, "tiebreaks": [2, -2], "prize": "二等奖"}]
     tournament.publish("autumn", "standings", standings(rows=rows))
-    pg.wait_for_function("document.querySelector('#standings tbody tr').dataset.entry === 'e1'", timeout=SECOND_MS)
+    pg.wait_for_selector("#standings tbody tr:first-child[data-entry=e1]", timeout=SECOND_MS)
     assert pg.locator("#standings tbody tr").first.inner_text().split("\t") == ["1", "数学系一队", "数学系", "2", "0", "2", "一等奖"]
     assert "prize" in pg.get_attribute("#standings tr[data-entry=e1]", "class")
     assert pg.inner_text("#pairings tr[data-table=b1] td.num") == "3 : 1"
@@ -166,7 +166,7 @@ def test_console_login_a_correction_and_its_recomputation(page, broker, connect,
         console.wait_for_selector("#desk:not([hidden])")
         assert console.inner_text("#me") == "wang（组织者）"
         card = console.wait_for_selector(".flag-card[data-table=b3]")
-        console.wait_for_function("document.querySelector('.flag-card[data-table=b3] img')?.naturalWidth === 160")
+        until(console, "document.querySelector('.flag-card[data-table=b3] img')?.naturalWidth === 160")
         assert card.query_selector("svg.card[data-card=S5]")  # the read, with the kept frame beside it
         assert "南 王芳 的出牌 ♠5 识别存疑，请裁判确认" in card.inner_text()
         # corrected from the flag's card: the picker of S's possible cards, S5 out, SK in
@@ -267,7 +267,7 @@ def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, ha
         row.locator("input[name=reason]").fill("记分错误")
         row.locator("button[data-result=correct]").click()
         board.wait_for_selector("#pairings tr[data-table=t01] td.num:has-text('-2 : 2')", timeout=2 * SECOND_MS)
-        board.wait_for_function(f"document.querySelector('#standings tbody tr td:nth-child(2)').textContent !== {json.dumps(winner_unit)}")
+        until(board, f"document.querySelector('#standings tbody tr td:nth-child(2)').textContent !== {json.dumps(winner_unit)}")
         assert second.startswith(board.locator("#standings tbody tr").first.locator("td").nth(1).inner_text())
         console.wait_for_selector("#c-audit tbody tr[data-action=correct_result]")
         assert "更正第 1 轮 t01 桌成绩：本桌第二方胜（原因：记分错误）" in console.inner_text("#c-audit tbody tr[data-action=correct_result]")

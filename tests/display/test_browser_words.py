@@ -149,7 +149,7 @@ def test_a_whole_hand_reads_in_chinese_and_in_english(table, services, broker, p
     for lang in ("zh", "en"):  # the console shows the table's hand as it is played
         pages[lang, "console"].wait_for_selector(f"button[data-open={table}]")
         pages[lang, "console"].click(f"button[data-open={table}]")
-        pages[lang, "console"].wait_for_function(f"document.body.dataset.live === '{table}'")
+        pages[lang, "console"].wait_for_selector(f"body[data-live='{table}']", state="attached")
     summary = sim.run()
     assert summary.hands == 1 and sim.corrections >= 1, (summary, sim.corrections)
     violations = [v for v in summary.violations if v["status"] == "confirmed"]
