@@ -38,6 +38,16 @@ def literal(node: ast.Call, index: int) -> str | None:
     return None
 
 
+def literals(node: ast.Call, index: int) -> set[str]:
+    """The strings an argument can be: a literal, or either literal of ``a if c else b``."""
+    if len(node.args) <= index:
+        return set()
+    arg = node.args[index]
+    if isinstance(arg, ast.IfExp):
+        return {x.value for x in (arg.body, arg.orelse) if isinstance(x, ast.Constant) and isinstance(x.value, str)}
+    return {arg.value} if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else set()
+
+
 def dict_keys(node: ast.AST) -> set[str] | None:
     """The keys of a dict literal, or of ``a | b`` of them; None when any part is not a literal."""
     if isinstance(node, ast.Dict):
@@ -257,3 +267,40 @@ def test_every_tournament_system_and_role_has_its_name():
     for lang in LANGS:
         assert set(SYSTEMS) == section("system", lang)
         assert set(ROLES) == section("role", lang)
+
+
+# ---------------------------------------------------------------- the console's actions
+
+
+def test_every_console_action_has_its_line():
+    """What the audit log records, by the action's name written out (``.audit``, ``record``, the routers' helpers),
+    and every command the console can send a table (each is recorded under its own name)."""
+    actions = set()
+    for name, index in (("audit", 1), ("record", 3), ("_change", 3), ("_set_draft", 4), ("send", 4)):
+        for _, node in calls("display", name):
+            actions |= literals(node, index)
+    schema = json.loads((ROOT / "referee/table/schemas/commands.json").read_text(encoding="utf-8"))
+    actions |= set(schema["properties"]["command"]["enum"])
+    assert {"login_failed", "add_user", "amend", "correct", "new_tournament", "correct_result", "export"} <= actions
+    for lang in LANGS:
+        missing = actions - section("action", lang)
+        assert not missing, f"{FILES[lang]}: no line for the console's {sorted(missing)}"
+    variants = {"who", "other", "amend_was", "start_tournament_round_missing"}
+    assert section("action") - actions <= variants, sorted(section("action") - actions - variants)
+
+
+def test_every_word_of_the_pages_is_used_and_every_word_used_is_there():
+    """The pages' words (``ui.*``): each one a template or a script asks for (``t("x")``, ``T("x")``,
+    ``data-t="x"``), and each one asked for is in the catalogue."""
+    import re
+
+    folder = ROOT / "display"
+    text = "\n".join(p.read_text(encoding="utf-8") for p in [*folder.glob("templates/*.html"), *folder.glob("static/*.js")])
+    asked = set(re.findall(r"""(?:\bt|\bT)\(\s*["']([a-z_]+)["']""", text)) | set(re.findall(r'data-tp?="([a-z_]+)"', text))
+    asked |= {m for group in re.findall(r'T\(k === "report:play" \? "([a-z_]+)" : k === "report:no_play" \? "([a-z_]+)" : "([a-z_]+)"\)', text)
+              for m in group}
+    badge = {"online", "offline", "unknown"}  # a tile's badge: T(status)
+    for lang in LANGS:
+        assert asked <= section("ui", lang), sorted(asked - section("ui", lang))
+    unused = section("ui") - asked - badge
+    assert not unused, f"ui words nothing shows: {sorted(unused)}"
