@@ -76,10 +76,11 @@ def _user(args: argparse.Namespace) -> int:
     import time
 
     from display.store import Store, UserError
+    from referee.catalogue import say, word
 
-    password = os.environ.get(ENV_PASSWORD) or getpass.getpass(f"password for {args.user}: ")
+    password = os.environ.get(ENV_PASSWORD) or getpass.getpass(say("zh", "cli.password_for", user=args.user))
     if len(password) < 8:
-        print("cardtable display user: the password needs 8 characters or more", file=sys.stderr)
+        print(f"cardtable display user: {say('zh', 'cli.password_short')}", file=sys.stderr)
         return 2
     store = Store.open(args.db)
     try:
@@ -89,5 +90,5 @@ def _user(args: argparse.Namespace) -> int:
         return 1
     finally:
         store.close()
-    print(f"added {args.role} {args.user}")
+    print(say("zh", "cli.user_added", role=word("zh", f"role.{args.role}"), user=args.user))
     return 0

@@ -117,6 +117,12 @@ def entries(lang: str) -> Mapping[str, str]:
     return catalogues()["en" if lang == "en" else "zh"]
 
 
+def section(lang: str, name: str) -> dict[str, str]:
+    """The entries of one section, by their last part: ``section("en", "seat")["S"] == "S"``."""
+    prefix = name + "."
+    return {k[len(prefix):]: v for k, v in entries(lang).items() if k.startswith(prefix)}
+
+
 def has(lang: str, key: str) -> bool:
     return key in entries(lang)
 
@@ -211,5 +217,5 @@ def speaks(text: str, lang: str) -> bool:
     return bool(_CJK.search(text)) == (lang != "en")
 
 
-__all__ = ["FILES", "LANGS", "CatalogueError", "Refusal", "Term", "said", "catalogues", "check", "entries", "fill", "has", "load", "placeholders",
+__all__ = ["FILES", "LANGS", "CatalogueError", "Refusal", "Term", "said", "catalogues", "check", "entries", "fill", "has", "section", "load", "placeholders",
            "say", "speaks", "word"]

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from referee.cards import SUITS, Cards, Decks
-from referee.catalogue import word
+from referee.catalogue import say, word
 from referee.rulebooks import load
 from referee.seats import SEATS, next_seat
 from referee.table.clock import limits
@@ -51,7 +51,6 @@ from referee.tractor.trumps import Trumps
 log = logging.getLogger(__name__)
 
 PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
-SEAT_ZH = dict(zip(SEATS, "南东北西"))
 SECONDS_PER_CARD = 0.5  # simulated time one drawn card takes
 THROW_CHANCE = 0.2  # how often a leader tries a throw
 SLOW_CHANCE = 0.04  # how often a play goes past its shot clock
@@ -256,12 +255,13 @@ class Simulator:
             self.close()
         return self.summary
 
-    def _say(self, text: str) -> None:
+    def _say(self, key: str, **values: Any) -> None:
+        """One line of progress (the catalogue's ``simulate.*``)."""
         if self.out is not None:
-            print(text, file=self.out, flush=True)
+            print(say(self.lang, f"simulate.{key}", **values), file=self.out, flush=True)
 
     def _seat(self, seat: str | None) -> str:
-        return SEAT_ZH.get(seat, "-") if self.lang == "zh" else (seat or "-")
+        return Sentences(self.lang).seat(seat)
 
     def _to_dealing(self, state: dict) -> dict:
         """From wherever the table is, to the start of a draw: a new round when needed."""
@@ -275,8 +275,7 @@ class Simulator:
             if state["rulebook"] != self.rulebook or any(p is None for p in state["players"].values()):
                 self.command("assign", players=dict(PLAYERS), rulebook=self.rulebook)
             state = self.command("start_round")
-            self._say(f"{self.table}: 本轮开始（{self.rulebook}）" if self.lang == "zh"
-                      else f"{self.table}: round started ({self.rulebook})")
+            self._say("round_started", table=self.table, rulebook=self.rulebook)
         if state["phase"] == "arriving":
             for seat in SEATS:
                 self._advance(self.rng.uniform(1.0, 20.0))
@@ -341,9 +340,8 @@ class Simulator:
         self._buried = Cards(order[:kitty_n])
         hands[dealer] = full - self._buried
         self._hand_cards = hands
-        suit_name = word(self.lang, f"suit.{trumps.suit or 'none'}")
-        self._say(f"第 {hand_no} 盘：庄家 {self._seat(dealer)}，主 {suit_name}，打 {trumps.level}"
-                  if self.lang == "zh" else f"hand {hand_no}: dealer {dealer}, trumps {suit_name}, level {trumps.level}")
+        self._say("tractor_hand", hand=hand_no, dealer=self._seat(dealer), suit=word(self.lang, f"suit.{trumps.suit or 'none'}"),
+                  level=trumps.level)
         self._plays(trumps, state)
         # The hand is played: the dealer turns up the kitty, the table scores the hand.
         self._advance(self.rng.uniform(3.0, 8.0))
@@ -357,13 +355,8 @@ class Simulator:
         self.watch.wait(lambda: scored() is not None, self.wait_s, f"hand {hand_no} to be scored")
         found = scored()
         self.summary.hands += 1
-        self._say(self._scored_line(found["data"]))
-
-    def _scored_line(self, data: dict) -> str:
-        outcome = Sentences(self.lang).result(data)
-        if self.lang == "zh":
-            return f"第 {data.get('hand')} 盘结算：防家 {data.get('settled_points')} 分 → {outcome}"
-        return f"hand {data.get('hand')} scored: defenders {data.get('settled_points')} -> {outcome}"
+        data = found["data"]
+        self._say("tractor_scored", hand=data.get("hand"), points=data.get("settled_points"), result=Sentences(self.lang).result(data))
 
     def _declare_round(self, declaring: Declaring, drawn: dict[str, list], drawer: str) -> Declaring:
         """The drawer, then the others, may declare or overturn, shown to the camera."""
@@ -489,17 +482,11 @@ def main(table: str, rulebook: str, broker: str, hands: int, seed: int, speed: f
         summary = simulate(table, rulebook, broker, hands=hands, seed=seed, speed=speed, camera=camera,
                            board=board, console=console, out=sys.stdout, lang=lang)
     except (SimulationError, OSError, TimeoutError, ValueError) as exc:
-        print(f"simulate: {exc}", file=sys.stderr)
+        print(say(lang, "simulate.failed", error=exc), file=sys.stderr)
         return 1
-    kinds = summary.kinds()
-    if lang == "zh":
-        print(f"共 {summary.hands} 盘，{summary.plays} 次出牌，{summary.inputs} 条输入；"
-              f"慢牌 {summary.slow}，存疑识别 {summary.unsure}，确认 {summary.confirms}；"
-              f"违例 {len(summary.violations)}，拒绝 {kinds['rejected']}")
-    else:
-        print(f"{summary.hands} hands, {summary.plays} plays, {summary.inputs} inputs; "
-              f"slow {summary.slow}, unsure reads {summary.unsure}, confirms {summary.confirms}; "
-              f"violations {len(summary.violations)}, rejected {kinds['rejected']}")
+    print(say(lang, "simulate.summary", hands=summary.hands, plays=summary.plays, inputs=summary.inputs, slow=summary.slow,
+              unsure=summary.unsure, confirms=summary.confirms, violations=len(summary.violations),
+              rejected=summary.kinds()["rejected"]))
     return 0
 
 

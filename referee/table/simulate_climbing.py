@@ -27,6 +27,7 @@ from referee.guandan.tribute import TributePhase, is_legal_return, legal_tribute
 from referee.sandayi import bots as sdy_bots
 from referee.sandayi.game import Game
 from referee.seats import SEATS, team_of
+from referee.table.sentences import Sentences
 from referee.table.simulate import SECONDS_PER_CARD, SLOW_BY_S, UNSURE_CONFIDENCE, SimulationError, Simulator
 
 LONG_THINK_PLAY_S = 12.0  # a slow play that a seat's long think covers
@@ -135,8 +136,7 @@ class GuandanSimulator(ClimbingSimulator):
         else:
             self.press(self._after[0], "ready")
             leader, exchanges = self._tribute(level, hands)
-        self._say(f"第 {hand_no} 盘：打 {level}，{self._seat(leader)} 先出" if self.lang == "zh"
-                  else f"hand {hand_no}: level {level}, {leader} leads")
+        self._say("guandan_hand", hand=hand_no, level=level, leader=self._seat(leader))
         mirror = Hand.start(self.rules, level, leader, exchanges)
         after = self._expected
         mirror = self._play_out(mirror, hands, timed=True)
@@ -146,13 +146,11 @@ class GuandanSimulator(ClimbingSimulator):
         data = self._hand_result("hand_scored", hand_no, after)
         self._after = tuple(mirror.finish) if self.watch.state["phase"] == "dealing" and self.watch.state["hand"] == hand_no + 1 else ()
         self._mine = bool(self._after)
-        team = {"SN": "南北", "EW": "东西"}[data["team"]] if self.lang == "zh" else data["team"]
-        self._say(f"第 {hand_no} 盘结算：上游 {self._seat(data['first'])}，{team} 升 {data['levels']} 级" if self.lang == "zh"
-                  else f"hand {hand_no} scored: first {data['first']}, {team} up {data['levels']}")
+        said = Sentences(self.lang)
+        self._say("guandan_scored", hand=hand_no, first=self._seat(data["first"]), team=said.team(data["team"]), levels=data["levels"])
         won = next((e["data"] for e in self.watch.events if e["seq"] > after and e["kind"] == "game_won"), None)
         if won is not None:
-            winner = {"SN": "南北", "EW": "东西"}[won["team"]] if self.lang == "zh" else won["team"]
-            self._say(f"{winner} 过A，胜出本局" if self.lang == "zh" else f"{winner} passed A and win the game")
+            self._say("guandan_won", team=said.team(won["team"]))
 
     def _tribute(self, level: str, hands: dict[str, Cards]) -> tuple[str, tuple]:
         """The tribute as the payers and receivers do it, shown to the camera; (leader, exchanges)."""
@@ -215,14 +213,13 @@ class SandayiSimulator(ClimbingSimulator):
         self.press(mirror.dealer, "ready")
         mirror = mirror.take_kitty(mirror.dealer)
         hands = {s: mirror.hand(s) for s in SEATS}
-        self._say(f"第 {hand_no} 局：庄家 {self._seat(mirror.dealer)}，叫 {mirror.bid_value} 分" if self.lang == "zh"
-                  else f"game {hand_no}: dealer {mirror.dealer}, bid {mirror.bid_value}")
+        self._say("sandayi_game", hand=hand_no, dealer=self._seat(mirror.dealer), bid=mirror.bid_value)
         after = self._expected
         mirror = self._play_out(mirror, hands, timed=False)
         data = self._hand_result("game_scored", hand_no, after)
         self._mine = self.watch.state["phase"] == "bidding"
         scores = " ".join(f"{self._seat(s)} {v:+g}" for s, v in data["scores"].items())
-        self._say(f"第 {hand_no} 局结算：{scores}" if self.lang == "zh" else f"game {hand_no} scored: {scores}")
+        self._say("sandayi_scored", hand=hand_no, scores=scores)
 
 
 __all__ = ["GuandanSimulator", "SandayiSimulator"]

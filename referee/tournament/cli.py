@@ -9,6 +9,7 @@ import argparse
 import json
 import sys
 
+from referee.catalogue import say
 from referee.table.credentials import add_options
 
 SYSTEM_NAMES = ("pair-swiss", "knockout-best-of-three", "individual-tables")
@@ -121,23 +122,17 @@ def _new(args) -> int:
             for suffix in ("", "-wal", "-shm"):
                 Path(args.db + suffix).unlink(missing_ok=True)
         raise
-    print(TEXT[args.lang]["new"].format(title=t.rules.title, system=t.system, n=len(t.entries), rounds=t.total_rounds, seed=t.seed))
+    print(say(args.lang, "sheet.made", title=t.rules.title, system=t.system, n=len(t.entries), rounds=t.total_rounds, seed=t.seed))
     return 0
 
 
-TEXT = {
-    "zh": {"new": "{title}（{system}）：{n} 个参赛单位，{rounds} 轮，随机种子 {seed}", "round": "第 {n}/{of} 轮",
-           "points": "轮分", "bye": "轮空", "after": "{name}（{system}），第 {n} 轮后",
-           "head": ["名次", "编号", "名称", "单位", "总分", "{columns}", "奖项"]},
-    "en": {"new": "{system}: {n} entries, {rounds} rounds, seed {seed}", "round": "round {n}/{of}",
-           "points": "points", "bye": "bye", "after": "{name} ({system}), after round {n}",
-           "head": ["rank", "id", "name", "unit", "score", "{columns}", "prize"]},
-}
 
 
 def _print_round(view: dict, lang: str) -> None:
-    text = TEXT[lang]
-    print(text["round"].format(n=view["round"], of=view["rounds"]))
+    from referee.tournament.export import labels
+
+    text = labels(lang)
+    print(say(lang, "sheet.round_of", n=view["round"], of=view["rounds"]))
     for x in view["tables"]:
         names = " | ".join(f"{e['id']} {e['name']} ({e['unit']})" for e in x["entries"])
         res = "" if x["result"] is None else f"  {text['points']} " + " ".join(str(p) for p in x["result"]["points"])
@@ -190,9 +185,12 @@ def _standings(args) -> int:
     if args.json:
         print(json.dumps(s, ensure_ascii=False))
         return 0
-    text = TEXT[args.lang]
-    print(text["after"].format(name=s["name"], system=s["system"], n=s["round"]))
-    print("\t".join(c for h in text["head"] for c in (s["columns"] if h == "{columns}" else [h])))
+    from referee.tournament.export import labels
+
+    text = labels(args.lang)
+    print(say(args.lang, "sheet.after", name=s["name"], system=s["system"], n=s["round"]))
+    print("\t".join([text["rank"], text["entry"], text["entry_name"], text["unit"], text["total"],
+                     *(text.get(f"column.{c}", c) for c in s["columns"]), text["prize"]]))
     for r in s["rows"]:
         print("\t".join(str(c) for c in [r["rank"], r["id"], r["name"], r["unit"], r["score"], *r["tiebreaks"], r["prize"] or ""]))
     return 0

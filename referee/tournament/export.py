@@ -1,6 +1,7 @@
 """Exports of a tournament: CSV and XLSX (pairings and results by round, the standings) and a
 printable HTML (for the latest round, or ``round``: the pairing sheet, one result slip per table
-on a page of its own, and the standings). Chinese by default, ``lang="en"`` for English. Numbers
+on a page of its own, and the standings). Chinese by default, ``lang="en"`` for English (the words are the
+catalogue's ``sheet.*``). Numbers
 are written by Python, never by the locale, so every machine gives the same bytes.
 """
 
@@ -11,20 +12,16 @@ import datetime
 import io
 from html import escape
 
+from referee.catalogue import LANGS, section
 from referee.tournament.core import Tournament, TournamentError
 from referee.tournament.views import round_view, standings_view
 
 FORMATS = ("csv", "xlsx", "html")
-LABELS = {
-    "zh": {"round": "轮次", "table": "桌号", "seat": "座位", "entry": "编号", "name": "选手", "unit": "单位",
-           "points": "轮分", "score": "成绩", "rank": "名次", "team": "队", "total": "总分", "prize": "奖项",
-           "bye": "轮空", "standings": "排名", "pairings": "第{n}轮对阵表", "slip": "第{n}轮 {table} 成绩单",
-           "result": "结果", "signature": "签名", "referee": "裁判", "round_n": "第{n}轮"},
-    "en": {"round": "Round", "table": "Table", "seat": "Seat", "entry": "Id", "name": "Name", "unit": "Unit",
-           "points": "Points", "score": "Score", "rank": "Rank", "team": "Team", "total": "Total", "prize": "Prize",
-           "bye": "Bye", "standings": "Standings", "pairings": "Round {n} pairings", "slip": "Round {n} {table} result slip",
-           "result": "Result", "signature": "Signature", "referee": "Referee", "round_n": "Round {n}"},
-}
+
+
+def labels(lang: str) -> dict[str, str]:
+    """The sheets' words (the catalogue's ``sheet.*``), and the standings' tie-break columns by their Chinese names."""
+    return section(lang, "sheet") | {f"column.{k}": v for k, v in section(lang, "column").items()}
 
 
 def seat(size: int, i: int) -> str:
@@ -38,7 +35,7 @@ def _num(x) -> str:
 
 def result_rows(t: Tournament, lang: str) -> list[list]:
     """One row per entry per table of every round, results where known; the header first."""
-    L = LABELS[lang]
+    L = labels(lang)
     rows = [[L["round"], L["table"], L["seat"], L["entry"], L["name"], L["unit"], L["points"], L["score"]]]
     for r in t.rounds:
         view = round_view(t, r.round)
@@ -53,9 +50,9 @@ def result_rows(t: Tournament, lang: str) -> list[list]:
 
 
 def standing_rows(t: Tournament, lang: str) -> list[list]:
-    L = LABELS[lang]
+    L = labels(lang)
     s = standings_view(t)
-    rows = [[L["rank"], L["entry"], L["name"], L["unit"], L["total"], *s["columns"], L["prize"]]]
+    rows = [[L["rank"], L["entry"], L["name"], L["unit"], L["total"], *(L.get(f"column.{c}", c) for c in s["columns"]), L["prize"]]]
     for row in s["rows"]:
         rows.append([row["rank"], row["id"], row["name"], row["unit"], row["score"], *row["tiebreaks"], row["prize"]])
     return rows
@@ -64,7 +61,7 @@ def standing_rows(t: Tournament, lang: str) -> list[list]:
 def export(t: Tournament, fmt: str, round_no: int | None = None, lang: str = "zh") -> bytes:
     if fmt not in FORMATS:
         raise TournamentError("export_format", format=fmt, known=list(FORMATS))
-    if lang not in LABELS:
+    if lang not in LANGS:
         raise TournamentError("export_lang", lang=lang)
     if fmt == "csv":
         out = io.StringIO()
@@ -81,7 +78,7 @@ def export(t: Tournament, fmt: str, round_no: int | None = None, lang: str = "zh
 def _xlsx(t: Tournament, lang: str) -> bytes:
     from openpyxl import Workbook
 
-    L = LABELS[lang]
+    L = labels(lang)
     wb = Workbook()
     ws = wb.active
     ws.title = L["standings"]
@@ -113,7 +110,7 @@ def _table(head: list, body: list[list]) -> str:
 
 
 def _html(t: Tournament, lang: str, round_no: int | None) -> str:
-    L = LABELS[lang]
+    L = labels(lang)
     parts = [f"<h1>{escape(t.name or t.id)}</h1>"]
     if t.rounds:
         view = round_view(t, round_no)

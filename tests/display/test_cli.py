@@ -23,7 +23,7 @@ def test_users_are_added_with_a_hashed_password(tmp_path, monkeypatch, capsys):
     db = tmp_path / "console.db"
     monkeypatch.setenv("CARDTABLE_PASSWORD", "organiser-pass")
     assert cli.main(["display", "user", "--db", str(db), "--user", "王老师", "--role", "organiser"]) == 0
-    assert "added organiser 王老师" in capsys.readouterr().out
+    assert "已添加组织者 王老师" in capsys.readouterr().out
     assert cli.main(["display", "user", "--db", str(db), "--user", "王老师", "--role", "referee"]) == 1
     assert "用户“王老师”已经存在" in capsys.readouterr().err
     monkeypatch.setenv("CARDTABLE_PASSWORD", "short")

@@ -56,7 +56,7 @@ def test_a_whole_pair_swiss_from_an_xlsx_form(capsys, tmp_path, form_xlsx):
     text = run(capsys, "standings", "--db", db)
     assert text.splitlines()[:2] == ["拖拉机赛（pair-swiss），第 3 轮后", "名次\t编号\t名称\t单位\t总分\t对手分\t级差\t奖项"]
     english = run(capsys, "standings", "--db", db, "--lang", "en").splitlines()
-    assert english[1] == "rank\tid\tname\tunit\tscore\t对手分\t级差\tprize"
+    assert english[1] == "Rank\tId\tName\tUnit\tTotal\tOpp. score\tLevel diff\tPrize"
     assert english[2:] == text.splitlines()[2:]
 
     xlsx = tmp_path / "out.xlsx"
