@@ -48,8 +48,8 @@ def layout_photos(style: str, photos: int, camera: tuple[int, int], seed: int = 
     frames = []
     for p in range(photos):
         part = ORDER[p * per:(p + 1) * per]
-        cards = tuple(PlacedCard(c, style, 0.1 + (i % COLUMNS) * 0.1 + rng.uniform(-0.003, 0.003),
-                                 0.1 + (i // COLUMNS) * 0.135, rng.uniform(-2, 2)) for i, c in enumerate(part))
+        cards = tuple(PlacedCard(c, style, 0.12 + (i % COLUMNS) * 0.095 + rng.uniform(-0.003, 0.003),
+                                 0.12 + (i // COLUMNS) * 0.13, rng.uniform(-2, 2)) for i, c in enumerate(part))
         cam = Camera(tilt=rng.uniform(5, 15), tilt_dir=rng.uniform(0, 360), roll=rng.uniform(-5, 5), size=camera,
                      blur=0.5, noise=3, jpeg=90, seed=seed + p)
         frames.append(render_frame(Scene(cards, (), (40, 110, 40), seed=seed + p), cam).image)

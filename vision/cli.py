@@ -230,7 +230,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-RESERVE_MIN = 1.5  # of an enrolment's budget: the data workers' start and the check after training
+RESERVE_MIN = 1.5  # of an enrolment's budget, kept for the check after training (reading the photos back)
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
@@ -257,6 +257,8 @@ def cmd_deck(args: argparse.Namespace) -> int:
         return _fail("--out must be a folder of its own, not the folder of the model it starts from")
     if not 0 < args.share < 1:
         return _fail("--share is a fraction between 0 and 1")
+    if args.budget < RESERVE_MIN + 1:
+        return _fail(f"--budget {args.budget}: give at least {RESERVE_MIN + 1} minutes")
     frames, laid = [], []
     try:
         if args.layout:
@@ -276,13 +278,13 @@ def cmd_deck(args: argparse.Namespace) -> int:
     except (DeckError, OSError) as e:
         return _fail(f"cannot write the venue's folder {args.out}: {e}")
     copies = math.ceil(args.share * len(TRAIN_STYLES) / (1 - args.share))  # the deck drawn at about --share
-    minutes = None if args.steps else max(0.5, args.budget - (time.time() - started) / 60 - RESERVE_MIN)
-    print(f"找到并保存了 54 张牌面；训练 {minutes or args.steps} {'分钟' if minutes else '步'} / "
-          f"54 faces found and kept; training for {minutes and f'{minutes:.1f} minutes' or f'{args.steps} steps'}",
-          flush=True)
-    run = index_train.train(args.out / "index.onnx", seed=args.seed, steps=args.steps, minutes=minutes,
+    until = None if args.steps else started + (args.budget - RESERVE_MIN) * 60
+    zh, en = (f"{args.steps} 步", f"for {args.steps} steps") if args.steps else \
+        (f"到第 {args.budget - RESERVE_MIN:.1f} 分钟", f"until minute {args.budget - RESERVE_MIN:.1f}")
+    print(f"找到并保存了 54 张牌面，训练{zh} / 54 faces found and kept, training {en}", flush=True)
+    run = index_train.train(args.out / "index.onnx", seed=args.seed, steps=args.steps, until=until,
                             workers=args.workers, device=args.device, start=classifier, lr=args.lr,
-                            styles=[*TRAIN_STYLES, *[style] * copies], log=progress(args.steps, minutes, started))
+                            styles=[*TRAIN_STYLES, *[style] * copies], log=progress(args.steps, until, started))
     print(run, flush=True)
     if laid:
         from vision.enrol import check
@@ -320,19 +322,22 @@ def _laid_faces(photos: list[Path]):
     return {c.card: face_art(c.face, width) for c in laid}, frames, laid
 
 
-def progress(steps: int | None, minutes: float | None, started: float):
-    """A training log that says, in words, how far the enrolment is and how long is left."""
+def progress(steps: int | None, until: float | None, started: float):
+    """A training log that says, in words, how far the enrolment is and how long is left (training ends after
+    ``steps``, or at the time ``until``)."""
     import json
     import time
 
     def log(line: str) -> None:
         entry = json.loads(line) if line.startswith("{") else {}
         if "step" in entry:
-            done = entry["step"] / steps if steps else entry["s"] / (minutes * 60)
+            now = time.time()
             per_step = entry["s"] / max(entry["step"], 1)
-            left = ((steps - entry["step"]) * per_step if steps else minutes * 60 - entry["s"]) + 30  # 30 s: check
+            left = (steps - entry["step"]) * per_step if steps else max(0.0, until - now)
+            done = entry["step"] / steps if steps else 1 - left / max(until - started, 1)
+            left += 30  # the check after training
             print(f"训练 {done:.0%}，约剩 {left / 60:.1f} 分钟 / training {done:.0%}, about {left / 60:.1f} minutes left "
-                  f"(loss {entry['loss']}, {(time.time() - started) / 60:.1f} minutes so far)", flush=True)
+                  f"(loss {entry['loss']}, {(now - started) / 60:.1f} minutes so far)", flush=True)
         elif "start_up_s" in entry:
             print(f"数据准备好了 / data ready after {entry['start_up_s']} s", flush=True)
 

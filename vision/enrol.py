@@ -26,6 +26,7 @@ ORDER = ALL_CARDS
 COLUMNS = 9
 CARD_SHAPE = (0.55, 0.8)  # width over height of anything taken for a card: bridge (0.65) and poker (0.72) cards
 ERODE = 3  # px at half the view's size
+MARKER_REACH = 0.06  # table units from a marker's centre to the edge of its white surround (and a little more)
 TOP_PX = 1440  # px per table unit of the top-down view the cards are found in (about 2 px per mm)
 
 
@@ -71,6 +72,10 @@ def card_quads(image: np.ndarray) -> tuple[list[np.ndarray], Calibration | None]
         to_view = np.array([[TOP_PX, 0, -lo * TOP_PX], [0, TOP_PX, -lo * TOP_PX], [0, 0, 1]]) @ np.linalg.inv(
             calibration.homography)
         view = cv2.warpPerspective(image, to_view, (size, size), flags=cv2.INTER_AREA)
+        for mx, my in ((0, 0), (1, 0), (1, 1), (0, 1)):  # the markers' white surrounds are no card
+            x0, y0 = round((mx - lo - MARKER_REACH) * TOP_PX), round((my - lo - MARKER_REACH) * TOP_PX)
+            side = round(2 * MARKER_REACH * TOP_PX)
+            view[max(0, y0):y0 + side, max(0, x0):x0 + side] = 0
         expected = CARD_W * CARD_H * TOP_PX ** 2
     else:
         to_view, view, expected = np.eye(3), image, None
@@ -186,7 +191,8 @@ def check(frames: list[np.ndarray], laid: list[Laid], model) -> tuple[list[np.nd
                 colour, text = (0, 0, 255), f"{card.card}:{got or '-'}"
             cv2.polylines(out, [np.int32(np.round(card.corners))], True, colour, max(1, round(2 * scale)))
             x, y = card.centre
-            cv2.putText(out, text, (round(x - 30 * scale), round(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.9 * scale, colour,
-                        max(1, round(2.5 * scale)))
+            for ink, width in (((0, 0, 0), 6), (colour, 2.5)):  # outlined in black, readable on any card
+                cv2.putText(out, text, (round(x - 30 * scale), round(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.9 * scale, ink,
+                            max(1, round(width * scale)))
         pictures.append(out)
     return pictures, wrong

@@ -39,14 +39,17 @@ class Stream(IterableDataset):
 
 def fit(net: nn.Module, loss_fn: Callable, stream: Stream, export: Callable[[nn.Module], None], *,
         steps: int | None = None, minutes: float | None = None, workers: int = 0, device: str = "cpu",
-        lr: float = 3e-3, export_every: float = 120.0, checkpoint: Path | None = None, log=print) -> dict:
+        lr: float = 3e-3, export_every: float = 120.0, checkpoint: Path | None = None, until: float | None = None,
+        log=print) -> dict:
     """Train ``net`` on ``stream``; ``loss_fn(net, batch on device) -> (loss, parts)``; ``export(net)`` writes the
     model (every ``export_every`` seconds and at the end). Stops after ``steps`` or ``minutes``. With
     ``checkpoint`` the run saves its state there as it exports, and a run started again with the same file goes on
     from the step it had reached (the rate schedule where it was, the data from a seed of that step), so a long run
-    on a busy machine is done in pieces; a finished run's checkpoint says so and starts nothing."""
-    if (steps is None) == (minutes is None):
-        raise ValueError("give steps or minutes")
+    on a busy machine is done in pieces; a finished run's checkpoint says so and starts nothing. ``until`` (a time
+    as ``time.time()`` gives it) instead of steps or minutes: the run ends then, its start-up included (the minutes
+    are what is left of it when the first batch comes), for a job with a deadline."""
+    if sum(v is not None for v in (steps, minutes, until)) != 1:
+        raise ValueError("give steps, minutes or until")
     net.to(device).train()
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     step, spent = 0, 0.0  # steps made and training seconds spent by earlier pieces of this run
@@ -81,6 +84,8 @@ def fit(net: nn.Module, loss_fn: Callable, stream: Stream, export: Callable[[nn.
         if t0 is None:  # the clock starts with the first batch: the workers' start-up is not training
             t0 = last_export = time.time()
             log(json.dumps({"start_up_s": round(t0 - started, 1)}))
+            if until is not None:
+                minutes = max(0.05, (until - t0) / 60)
         done = step / steps if steps else (spent + time.time() - t0) / (minutes * 60)
         if done >= 1:
             break

@@ -317,13 +317,14 @@ def export(net: IndexClassifier, path: Path) -> None:
 
 def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: float | None = None,
           batch_size: int = 96, width: float = 1.0, workers: int = 0, device: str = "cpu", threads: int = 1,
-          styles: list[str] = TRAIN_STYLES, start: Path | None = None, lr: float = 3e-3, checkpoint: Path | None = None, log=print) -> dict:
+          styles: list[str] = TRAIN_STYLES, start: Path | None = None, lr: float = 3e-3,
+          checkpoint: Path | None = None, until: float | None = None, log=print) -> dict:
     """Train from scratch, or further from the model in ``start`` (an ``index.onnx``; ``width`` is then its own)."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     net = with_unreadable(from_onnx(start)) if start else IndexClassifier(width)
     stream = Stream(partial(patch_batches, size=batch_size, styles=styles), seed)
     run = fit(net, loss_fn, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
-              workers=workers, device=device, lr=lr, checkpoint=checkpoint, log=log)
+              workers=workers, device=device, lr=lr, checkpoint=checkpoint, until=until, log=log)
     return {"seed": seed, "batch": batch_size, "width": net.fc.in_features / 96, "styles": len(styles),
             "from": str(start) if start else None, "lr": lr, **run}

@@ -57,3 +57,16 @@ def test_a_killed_run_goes_on_from_its_checkpoint(tmp_path):
     fresh = torch.nn.Linear(3, 1)
     with torch.no_grad():  # it learnt y = sum(x) across the break
         assert ((net(x) - y) ** 2).mean() < 0.1 * ((fresh(x) - y) ** 2).mean()
+
+
+def test_a_run_with_a_deadline_ends_by_it(tmp_path):
+    import time
+
+    net, log = torch.nn.Linear(3, 1), []
+    started = time.time()
+    result = fit(net, lambda net, b: (torch.nn.functional.mse_loss(net(b[0]), b[1]), {}), Stream(batches, 1),
+                 lambda n: None, until=started + 4, lr=0.05, log=log.append)
+    start_up = json.loads(log[0])["start_up_s"]
+    assert result["steps"] > 10 and start_up + result["seconds"] <= 4 + 0.3  # its start-up counted in
+    with pytest.raises(ValueError, match="give steps, minutes or until"):
+        fit(net, None, Stream(batches, 1), lambda n: None, steps=3, until=started)
