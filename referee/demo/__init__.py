@@ -1,7 +1,7 @@
 """``cardtable demo``: four bots play one hand of a game through the referee, printed as it goes.
 
-One module per game, each with a ``main(rulebook, seed, lang)``, a ``LABELS`` table per language
-and one small function per phase:
+One module per game, each with a ``main(rulebook, seed, lang)`` and one small function per phase; the words
+are the catalogue's (``demo.*``, :func:`labels`):
 
 * :mod:`referee.demo.tractor`: a Tractor hand (classic-3deck): the deal with declarations, the
   kitty, every trick and ruling, the score and the outcome;
@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from referee.catalogue import section, word
 from referee.rulebooks import RulebookError, load
+from referee.table.kinds import names
 
 GAMES = {"tractor": "classic-3deck", "guandan": "sanjiang-2012", "sandayi": "usst-2016"}  # game -> default rulebook
 
@@ -53,10 +55,28 @@ def choose(game: str | None = None, rulebook: str | None = None) -> tuple[str, s
     return of, rulebook
 
 
+def labels(lang: str, game: str) -> dict:
+    """The demo's words in ``lang``: the catalogue's ``demo.*`` and ``demo.<game>.*``, with the seats, suits,
+    teams, violation kinds, the game's combination types and finishing places.
+
+    >>> say = labels("zh", "guandan")
+    >>> say["turn"].format(n=3), say["seats"]["N"], say["types"]["straight"], say["places"][0]
+    ('第3手', '北', '顺子', '上游')
+    """
+    def flat(name: str) -> dict[str, str]:
+        return {k: v for k, v in section(lang, name).items() if "." not in k}
+
+    places = section(lang, f"demo.{game}.places")
+    return flat("demo") | flat(f"demo.{game}") | {
+        "seats": section(lang, "seat"), "suits": section(lang, "suit"), "teams": section(lang, "team"),
+        "kinds": names(lang), "sep": word(lang, "word.sep"), "and": word(lang, "word.list"),
+        "types": section(lang, f"demo.{game}.types"), "places": tuple(places[str(i)] for i in range(1, len(places) + 1))}
+
+
 def main(rulebook: str | None = None, seed: int = 2026, lang: str = "zh", game: str | None = None) -> int:
     """Play and print one hand of ``game`` (see :func:`choose`); 0 when done."""
     game, rulebook = choose(game, rulebook)
     return import_module(f"referee.demo.{game}").main(rulebook, seed, lang)
 
 
-__all__ = ["GAMES", "DemoError", "choose", "main"]
+__all__ = ["GAMES", "DemoError", "choose", "labels", "main"]

@@ -1,10 +1,11 @@
 """What the Guandan and San Da Yi demos print alike: hands, readings in words, one line per turn.
 
+>>> from referee.demo import labels
 >>> gd = load("sanjiang-2012")
->>> say = labels("en", {})
+>>> say = labels("en", "guandan")
 >>> [words(gd, "5", r, say) for r in readings(gd, Cards.parse("S4 S4 S4 H5 H5"), "5")]
 ['full house 4', 'bomb of 5 4']
->>> words(gd, "5", Reading("straight", 8, 5), labels("zh", {"types": {"straight": "顺子"}}))
+>>> words(gd, "5", Reading("straight", 8, 5), labels("zh", "guandan"))
 '顺子 到 8'
 >>> turn_line(gd, "5", 3, "N", None, None, False, say)
 'Turn 3 | N | pass'
@@ -23,42 +24,6 @@ from referee.seats import SEATS
 
 SEQUENCES = ("straight", "pair_straight", "triple_straight", "straight_flush", "airplane")  # ranked by the top card
 
-COMMON = {
-    "zh": {
-        "seats": dict(zip(SEATS, "南东北西")),
-        "hand": "{seat} {cards}",
-        "turn": "第{n}手",
-        "pass": "不出",
-        "lead": "领出",
-        "rank": "{type} {rank}",
-        "to": "{type} 到 {rank}",
-        "bomb": "{size}张{type} {rank}",
-        "sep": "，",
-        "and": "、",
-    },
-    "en": {
-        "seats": {s: s for s in SEATS},
-        "hand": "{seat} {cards}",
-        "turn": "Turn {n}",
-        "pass": "pass",
-        "lead": "lead",
-        "rank": "{type} {rank}",
-        "to": "{type} to {rank}",
-        "bomb": "{type} of {size} {rank}",
-        "sep": ", ",
-        "and": ", ",
-        "types": {
-            "single": "single", "pair": "pair", "triple": "triple", "full_house": "full house",
-            "straight": "straight", "pair_straight": "pair straight", "triple_straight": "triple straight",
-            "airplane": "airplane", "bomb": "bomb", "straight_flush": "straight flush", "joker_bomb": "joker bomb",
-        },
-    },
-}
-
-
-def labels(lang: str, game: dict) -> dict:
-    """The common labels of ``lang`` with the game's own (``game``: its labels of that language) on top."""
-    return COMMON[lang] | game
 
 
 def show(rules: ClimbingRulebook, level: str | None, cards: Cards) -> str:
@@ -128,4 +93,4 @@ def seat_list(seats, say: dict) -> str:
     return say["and"].join(say["seats"][s] for s in seats)
 
 
-__all__ = ["COMMON", "labels", "rank_name", "seat_list", "show", "show_play", "turn_line", "words"]
+__all__ = ["rank_name", "seat_list", "show", "show_play", "turn_line", "words"]

@@ -13,7 +13,8 @@ from __future__ import annotations
 import random
 
 from referee.cards import Cards
-from referee.demo.climbing import labels, seat_list, show, turn_line
+from referee.demo import labels
+from referee.demo.climbing import seat_list, show, turn_line
 from referee.guandan.bots import bot_turn, deal
 from referee.guandan.hand import Hand
 from referee.guandan.levels import Game, levels_won
@@ -23,59 +24,10 @@ from referee.rulebooks import ClimbingRulebook, load
 
 STAGE = "one"  # the demo plays the first hand of a stage-one game
 
-LABELS = {
-    "zh": {
-        "types": {
-            "single": "单张", "pair": "对子", "triple": "三同张", "full_house": "三带二", "straight": "顺子",
-            "pair_straight": "连对", "triple_straight": "钢板", "airplane": "飞机", "bomb": "炸弹",
-            "straight_flush": "同花顺", "joker_bomb": "四大天王",
-        },
-        "teams": {"SN": "南北", "EW": "东西"},
-        "places": ("上游", "二游", "三游", "下游"),
-        "header": "{title}（{id}）  种子 {seed}  本盘打 {level}",
-        "wild": "逢人配 {card}",
-        "leader": "{seat} 起到翻出的牌，首先出牌",
-        "count": "报数：{seat} 剩 {n} 张",
-        "out": "{seat} 出完：{place}",
-        "last": "{seat} {place}（剩 {n} 张）",
-        "jiefeng": "接风：{seat} 已出完，无人压牌，{taker} 接风出牌",
-        "ruling": "裁判判罚：{kind} {seat}：{detail}",
-        "finish": "名次：{places}",
-        "place_of": "{seat} {place}",
-        "not_out": "{seat} 未出完（剩 {n} 张）",
-        "early": "对家两人争得上游和二游，提前结束",
-        "result": "结果：{team}升 {n} 级（上游 {first}，对家 {partner} {place}）",
-        "won": "{team}过 {level}，赢得本局",
-        "next": "下一盘打 {level}；{levels}",
-        "level_of": "{team}打 {level}",
-        "tribute": "下一盘进贡：{seats}",
-    },
-    "en": {
-        "teams": {"SN": "N-S", "EW": "E-W"},
-        "places": ("first", "second", "third", "last"),
-        "header": "{title} ({id})  seed {seed}  level {level}",
-        "wild": "Wildcard {card}",
-        "leader": "{seat} drew the turned card and leads",
-        "count": "Count: {seat} has {n} left",
-        "out": "{seat} is out: {place}",
-        "last": "{seat} {place} ({n} left)",
-        "jiefeng": "Partner's lead: {seat} is out and no one beat it, {taker} leads",
-        "ruling": "Referee ruling: {kind} by {seat}: {detail}",
-        "finish": "Finish: {places}",
-        "place_of": "{seat} {place}",
-        "not_out": "{seat} not out ({n} left)",
-        "early": "Partners took first and second: the hand ends early",
-        "result": "Result: {team} go up {n} level(s) (first {first}, partner {partner} {place})",
-        "won": "{team} pass {level} and win the game",
-        "next": "Next hand at {level}; {levels}",
-        "level_of": "{team} at {level}",
-        "tribute": "Tribute next hand from {seats}",
-    },
-}
 
 
 def main(rulebook: str = "sanjiang-2012", seed: int = 2026, lang: str = "zh") -> int:
-    rules, say = load(rulebook), labels(lang, LABELS[lang])
+    rules, say = load(rulebook), labels(lang, "guandan")
     game = Game.start(rules, STAGE)
     level = game.hand_level()
     rng = random.Random(seed)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import random
 
-from referee.demo.climbing import labels, seat_list, show, turn_line
+from referee.demo import labels
+from referee.demo.climbing import seat_list, show, turn_line
 from referee.rulebooks import ClimbingRulebook, load
 from referee.sandayi.bombs import bomb_limit, counts_as_bomb
 from referee.sandayi.bots import deal, random_bid, random_play
@@ -21,77 +22,10 @@ from referee.sandayi.seats import SEATS, first_bidder
 
 GAME = 1  # the demo plays the first game of a round
 
-LABELS = {
-    "zh": {
-        "types": {
-            "single": "单张", "pair": "对牌", "triple": "三张", "full_house": "三带二", "straight": "单顺",
-            "pair_straight": "双顺", "triple_straight": "三顺", "airplane": "飞机带翅膀", "bomb": "炸弹",
-            "straight_flush": "同花顺", "joker_bomb": "天王炸弹",
-        },
-        "header": "{title}（{id}）  种子 {seed}  第 {game} 局",
-        "first": "{seat} 首先叫牌，逆时针发牌，每人 {size} 张，留底牌 {kitty} 张",
-        "bid": "叫分：{seat} {bid} 分",
-        "no_bid": "叫分：{seat} 不叫",
-        "first_three": "头撂：{seat} 首先叫 3 分",
-        "dealer": "庄家 {seat}（叫 {bid} 分，底分 {base}）",
-        "kitty": "底牌 {cards}",
-        "take": "{seat} 拿底牌，共 {n} 张：{cards}",
-        "report": "报到：{seat} 选择“打”（庄家赢牌分数翻倍，输牌所有选手得分为 0）",
-        "report_no": "报到：{seat} 选择“不打”",
-        "open": "摊打：{seat} 亮出手牌（本局输赢分数×2）",
-        "limits": "炸弹限制：{limits}",
-        "limit_of": "{seat} {limit}",
-        "times": "{n} 次",
-        "unlimited": "不限",
-        "bomb_count": "炸弹 {n}/{limit}",
-        "bomb_free": "炸弹 第{n}次（不限）",
-        "count": "报牌：{seat} 剩 {n} 张",
-        "out": "{seat} 出完",
-        "dealer_wins": "庄家 {seat} 获胜",
-        "allies_win": "同盟 {seats} 获胜",
-        "report_win": "报到不打：庄家 {seat} 直接获胜",
-        "fouls_win": "{seat} 犯规两次，作输者处理",
-        "amount_win": "计分：庄家赢 {n} 分",
-        "amount_loss": "计分：庄家输 {n} 分",
-        "amount_zero": "计分：报到后庄家输牌，本局所有选手得分为 0",
-        "scores": "小分：{scores}",
-        "score_of": "{seat} {n}",
-    },
-    "en": {
-        "header": "{title} ({id})  seed {seed}  game {game}",
-        "first": "{seat} bids first and deals counter-clockwise, {size} cards each, {kitty} in the kitty",
-        "bid": "Bid: {seat} {bid}",
-        "no_bid": "Bid: {seat} passes",
-        "first_three": "First-bid three: {seat} bids 3 at once",
-        "dealer": "Dealer {seat} (bid {bid}, base score {base})",
-        "kitty": "Kitty {cards}",
-        "take": "{seat} takes the kitty, {n} cards: {cards}",
-        "report": "Report: {seat} plays on (a win scores double, a loss scores 0 for everyone)",
-        "report_no": "Report: {seat} does not play",
-        "open": "Open hand: {seat} plays face up (scores x2)",
-        "limits": "Bomb limits: {limits}",
-        "limit_of": "{seat} {limit}",
-        "times": "{n}",
-        "unlimited": "no limit",
-        "bomb_count": "bomb {n} of {limit}",
-        "bomb_free": "bomb {n} (no limit)",
-        "count": "Count: {seat} has {n} left",
-        "out": "{seat} is out",
-        "dealer_wins": "The dealer {seat} wins",
-        "allies_win": "The allies {seats} win",
-        "report_win": "Reported without playing: the dealer {seat} wins",
-        "fouls_win": "{seat} has two fouls and is ruled the loser",
-        "amount_win": "Score: the dealer wins {n}",
-        "amount_loss": "Score: the dealer loses {n}",
-        "amount_zero": "Score: the dealer reported and lost, everyone scores 0",
-        "scores": "Game scores: {scores}",
-        "score_of": "{seat} {n}",
-    },
-}
 
 
 def main(rulebook: str = "usst-2016", seed: int = 2026, lang: str = "zh") -> int:
-    rules, say = load(rulebook), labels(lang, LABELS[lang])
+    rules, say = load(rulebook), labels(lang, "sandayi")
     rng = random.Random(seed)
     print(say["header"].format(title=rules.title, id=rules.id, seed=seed, game=GAME))
     game = deal_game(rules, first_bidder(rules, GAME), rng, say)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from referee.cards import SUIT_NAMES_ZH, SUITS, Cards, Decks
+from referee.cards import SUITS, Cards, Decks
+from referee.demo import labels
 from referee.rulebooks import Rulebook, load
 from referee.tractor.bots import legal_follow, random_lead, random_throw
 from referee.tractor.game import DeclareError, Declaring, Game, penalties_of, settle
@@ -22,80 +23,10 @@ from referee.tractor.trumps import Trumps
 SECONDS_PER_CARD = 0.5  # simulated time one drawn card takes
 THROW_CHANCE = 0.2  # how often a leader tries a throw
 
-LABELS = {
-    "zh": {
-        "seats": dict(zip(SEATS, "南东北西")),
-        "suits": SUIT_NAMES_ZH,
-        "teams": {"SN": "南北", "EW": "东西"},
-        "header": "{title}（{id}）  种子 {seed}  本盘打 {level}",
-        "first": "{seat} 先摸牌，逆时针摸牌，留底 {kitty} 张",
-        "declare": "第 {n} 张牌：{seat} 揭牌 {cards} → 主牌 {suit}",
-        "overturn": "第 {n} 张牌：{seat} 反揭 {cards} → 主牌 {suit}",
-        "no_declare": "无人揭牌：{seat} 为庄家，定主 {suit}",
-        "dealer": "庄家 {seat}（{team}），主牌 {suit}，级牌 {level}",
-        "bury": "{seat} 拿底牌，埋底 {n} 张",
-        "hand": "{seat} {cards}",
-        "trick": "第{n}圈",
-        "winner": "赢家 {seat}",
-        "points": "得分 {n}",
-        "running": "防家累计 {n}",
-        "ruling": "裁判判罚：{kind} {seat} 第{trick}圈：{detail}",
-        "kinds": {"revoke": "藏张", "failed_throw": "甩错牌", "illegal_lead": "违例出牌", "wrong_card_count": "牌张数目不符"},
-        "kitty": "底牌 {cards}（{n} 分）",
-        "capture": "抠底：防家 {seat} 赢得最后一圈，底牌 {kitty} 分 × {times} 倍 = {n}",
-        "no_capture": "庄家方 {seat} 赢得最后一圈，不抠底",
-        "capture_last": "抠底：防家 {seat} 赢得最后一圈，本圈 {kitty} 分 × {times} 倍 = {n}",
-        "side_win": "防家 {seat} 以副牌赢得最后一圈，不抠底（主牌才可以抠底）",
-        "total": "防家得分 {n}",
-        "note": "结算：{note}",
-        "settled": "结算后防家得分 {n}",
-        "dealer_up": "结果：庄家方（{team}）升级，升 {n} 级",
-        "take_over": "结果：防家（{team}）上台",
-        "take_over_up": "结果：防家（{team}）上台，升 {n} 级",
-        "replay": "结果：重打本盘",
-        "next": "下一盘庄家 {seat}；{levels}",
-        "level_of": "{team}打 {level}",
-        "sep": "，",
-    },
-    "en": {
-        "seats": {s: s for s in SEATS},
-        "suits": {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"},
-        "teams": {"SN": "N-S", "EW": "E-W"},
-        "header": "{title} ({id})  seed {seed}  level {level}",
-        "first": "{seat} draws first, counter-clockwise, {kitty} cards left for the kitty",
-        "declare": "card {n}: {seat} declares {cards} -> trump suit {suit}",
-        "overturn": "card {n}: {seat} overturns with {cards} -> trump suit {suit}",
-        "no_declare": "No declaration: {seat} deals and names {suit} trumps",
-        "dealer": "Dealer {seat} ({team}), trump suit {suit}, level {level}",
-        "bury": "{seat} takes the kitty and buries {n} cards",
-        "hand": "{seat} {cards}",
-        "trick": "Trick {n}",
-        "winner": "winner {seat}",
-        "points": "points {n}",
-        "running": "defenders {n}",
-        "ruling": "Referee ruling: {kind} by {seat} in trick {trick}: {detail}",
-        "kinds": {"revoke": "revoke", "failed_throw": "failed throw", "illegal_lead": "illegal lead", "wrong_card_count": "wrong card count"},
-        "kitty": "Kitty {cards} ({n} points)",
-        "capture": "Kitty capture: defender {seat} won the last trick, {kitty} points x {times} = {n}",
-        "no_capture": "The dealer's side ({seat}) won the last trick: no kitty capture",
-        "capture_last": "Last-trick capture: defender {seat} won the last trick, {kitty} points x {times} = {n}",
-        "side_win": "Defender {seat} won the last trick with side-suit cards: no kitty capture (trumps only)",
-        "total": "Defender points {n}",
-        "note": "Settlement: {note}",
-        "settled": "Defender points after penalties {n}",
-        "dealer_up": "Outcome: the dealer's side ({team}) goes up {n} level(s)",
-        "take_over": "Outcome: the defenders ({team}) take over the deal",
-        "take_over_up": "Outcome: the defenders ({team}) take over and go up {n} level(s)",
-        "replay": "Outcome: the hand is replayed",
-        "next": "Next dealer {seat}; {levels}",
-        "level_of": "{team} play {level}",
-        "sep": ", ",
-    },
-}
 
 
 def main(rulebook: str = "classic-3deck", seed: int = 2026, lang: str = "zh") -> int:
-    rules, say = load(rulebook), LABELS[lang]
+    rules, say = load(rulebook), labels(lang, "tractor")
     level = Game.start(rules).hand_level()
     rng = random.Random(seed)
     print(say["header"].format(title=rules.title, id=rules.id, seed=seed, level=level))
