@@ -13,9 +13,11 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
+from referee import catalogue
 from referee.hall.plan import HallTable, climbing_players, pair_field, rounds, seats
 from referee.table.mqtt import Connection
 from referee.table.protocol import decode, encode, topic
+from referee.table.sentences import Sentences
 
 TOURNAMENT = "hall"
 
@@ -94,7 +96,8 @@ class Organiser:
     def _start(self, t: HallTable, players: dict[str, str]) -> None:
         self.send(t.table, "assign", players=players, rulebook=t.rulebook)
         self.send(t.table, "start_round")
-        self.say(f"{t.table} 开赛（{t.rulebook}）：" + " ".join(f"{s}={players[s]}" for s in "SENW"))
+        players_line = Sentences("zh").players_line(players)
+        self.say(catalogue.say("zh", "hall.seated", table=t.table, rulebook=t.rulebook, players=players_line))
 
     def _last_hand(self, t: HallTable, state: dict) -> None:
         started = state["round"]["started_at"]
@@ -112,13 +115,15 @@ class Organiser:
             if not self._final:
                 self._final = True
                 rows = self.store.standings()["rows"]
-                self.say("比赛结束：" + "；".join(f"{r['rank']}. {r['name']} {r['score']}" for r in rows[:6]))
+                standings = "；".join(catalogue.say("zh", "hall.standing", rank=r["rank"], name=r["name"], score=r["score"])
+                                     for r in rows[:6])
+                self.say(catalogue.say("zh", "hall.over", standings=standings))
             return
         if len(t.rounds) > self._paired or not self._all_idle():
             return  # wait until the tables of the last round are free
         view = self.store.pair_next_round(by="hall")
         self._paired = view["round"]
-        self.say(f"第 {view['round']}/{view['rounds']} 轮编排完成")
+        self.say(catalogue.say("zh", "hall.paired", round=view["round"], rounds=view["rounds"]))
         tables = {x.table: x for x in self.tractor}
         for x in view["tables"]:
             self._start(tables[x["table"]], seats(x, self.entries))

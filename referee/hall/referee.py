@@ -89,5 +89,4 @@ class HallReferee:
             r.raise_for_status()
             self.ruled.add(key)
             self.counts[body["how"]] += 1
-            what = {"correct": f"更正为 {' '.join(body.get('cards', []))}", "confirm": "确认", "dismiss": "驳回"}[body["how"]]
-            self.say(f"{flag['table']} 裁判：{flag['seat']} {flag['kind']} {' '.join(flag.get('cards') or [])} → {what}")
+            self.say(r.json()["said"])  # the console's own line for it

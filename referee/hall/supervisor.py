@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee import catalogue
 from referee.hall.plan import HallTable, hall_tables
 from referee.hall.procs import MARK, Child, stop_all
 
@@ -147,11 +148,13 @@ class Supervisor:
         from referee.hall.referee import HallReferee
 
         self.referee = HallReferee(f"http://127.0.0.1:{self.port}", "referee", passwords["referee"], self.dir, self.say)
-        self.say(f"记分牌 scoreboard: http://127.0.0.1:{self.port}/")
-        self.say(f"控制台 console: http://127.0.0.1:{self.port}/console  (organiser / {passwords['organiser']})")
-        self.say(f"{len(self.tables)} 桌, 速度 x{self.opts.speed:g}, 识别 {self.sight}; 运行目录 {self.dir}; Ctrl-C 结束")
+        self.say(catalogue.say("zh", "hall.scoreboard", url=f"http://127.0.0.1:{self.port}/"))
+        self.say(catalogue.say("zh", "hall.console", url=f"http://127.0.0.1:{self.port}/console", user="organiser",
+                     password=passwords["organiser"]))
+        self.say(catalogue.say("zh", "hall.running", n=len(self.tables), speed=f"{self.opts.speed:g}",
+                     sight=catalogue.word("zh", f"hall.{self.sight}", self.sight), dir=self.dir))
         if self.sight == "oracle" and self.opts.see == "auto":
-            self.say("no recognition model in models/ (cardtable vision train): the cameras take the cards as laid")
+            self.say(catalogue.say("zh", "hall.no_model"))
 
     def _table_children(self, t: HallTable, number: int, url, where: list[str]) -> list[Child]:
         d = self.dir / t.table
@@ -247,8 +250,8 @@ def run(opts: Options) -> int:
         print(f"cardtable hall: {exc}", file=sys.stderr)
         return 1
     finally:
-        hall.say("停止所有进程 stopping every process ...")
+        hall.say(catalogue.say("zh", "hall.stopping"))
         hall.stop()
-        hall.say("已停止 stopped")
+        hall.say(catalogue.say("zh", "hall.stopped"))
     return 0
 

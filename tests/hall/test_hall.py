@@ -100,7 +100,7 @@ def replayed(db: Path, table: str, rulebook: str) -> list[dict]:
 def hall(tmp_path_factory):
     h = Hall(tmp_path_factory.mktemp("hall"))
     try:
-        h.wait_line("scoreboard: http://127.0.0.1:", UP_S)
+        h.wait_line("记分牌：http://127.0.0.1:", UP_S)
         yield h
     finally:
         if h.proc.poll() is None:
@@ -197,4 +197,4 @@ def test_sigint_stops_every_process(hall):
     hall.proc.send_signal(signal.SIGINT)
     assert hall.proc.wait(30) == 0, "\n".join(hall.lines)
     assert hall_processes(hall.dir) == []
-    assert any("stopped" in line for line in hall.lines)
+    assert any("已停止" in line for line in hall.lines)
