@@ -332,6 +332,7 @@ class TournamentView(BaseModel):
     round: Round
     standings: Standings
     said: str = Field(default="", description="the change just made, in one line")
+    undo: Undo | None = Field(default=None, description="how to take the change back, where the rules allow it")
 
 
 class Started(BaseModel):

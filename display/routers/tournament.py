@@ -21,6 +21,7 @@ from display.schemas import (
     Started,
     StartRound,
     TournamentView,
+    Undo,
 )
 from display.tournament import (
     EntryError,
@@ -31,6 +32,7 @@ from display.tournament import (
     rows_of,
     seating,
 )
+from referee.catalogue import say
 
 router = APIRouter(prefix="/api/console", tags=["console: tournament"])
 ERRORS = {code: {"model": Problem} for code in (401, 403, 404, 409, 422)}
@@ -169,13 +171,28 @@ def result(body: ResultIn, user: Referee, ctx: Ctx, lang: Lang) -> TournamentVie
     outcome = body.result.model_dump(exclude_none=True)
     detail = {"round": body.round, "table": body.table, "result": outcome} | ({"reason": body.reason} if body.correct else {})
 
+    before: dict = {}
+
     def make(store):
         if body.correct:
+            before["entered"] = _entered(store, body.round, body.table)
             store.correct_result(body.round, body.table, outcome, by=user.name, reason=body.reason)
         else:
             store.record_result(body.round, body.table, outcome, by=user.name)
 
-    return _change(ctx, user, lang, "correct_result" if body.correct else "record_result", detail, make)
+    view = _change(ctx, user, lang, "correct_result" if body.correct else "record_result", detail, make)
+    if before.get("entered") is None:  # a result recorded stays (none is taken back), a table's own result too
+        return view
+    undo = {"round": body.round, "table": body.table, "result": before["entered"], "correct": True,
+            "reason": say(lang, "action.undo_reason")}
+    return view.model_copy(update={"undo": Undo(path="/api/console/tournament/results", body=undo)})
+
+
+def _entered(store, round_no: int, table: str) -> dict | None:
+    """The result entered by hand at a table, when that is all its result (no forfeit): a correction of it can be
+    corrected back."""
+    x = store.tournament.round(round_no).table(table)
+    return x.entered if x.entered is not None and not x.forfeits else None
 
 
 @router.post("/tournament/forfeits", responses=ERRORS, summary="Entries at a table forfeit it (弃权)")

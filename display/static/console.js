@@ -34,7 +34,10 @@ async function act(fn) {  // one action: its line (or why it was refused), and t
   } catch (e) { say(`${T("error")}: ${e.message}`, true); }
   loadAudit();
 }
-$("#undo").addEventListener("click", () => { const u = UNDO; if (u) act(() => api("POST", u.path, u.body)); });
+$("#undo").addEventListener("click", () => {  // an amendment amended back, a correction of a result corrected back
+  const u = UNDO;
+  if (u) act(() => api("POST", u.path, u.body)).then(() => { if (ME && u.path.includes("/tournament/")) renderTournament(); });
+});
 
 // ---------------------------------------------------------------- login
 async function whoAmI() {

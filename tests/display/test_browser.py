@@ -269,6 +269,8 @@ def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, ha
         board.wait_for_selector("#pairings tr[data-table=t01] td.num:has-text('-2 : 2')", timeout=2 * SECOND_MS)
         until(board, f"document.querySelector('#standings tbody tr td:nth-child(2)').textContent !== {json.dumps(winner_unit)}")
         assert second.startswith(board.locator("#standings tbody tr").first.locator("td").nth(1).inner_text())
+        assert console.inner_text("#result .line") == "组织者 wang 更正第 1 轮 t01 桌成绩：本桌第二方胜（原因：记分错误）"
+        assert console.is_visible("#undo")  # a correction of a result entered by hand can be corrected back
         console.wait_for_selector("#c-audit tbody tr[data-action=correct_result]")
         assert "更正第 1 轮 t01 桌成绩：本桌第二方胜（原因：记分错误）" in console.inner_text("#c-audit tbody tr[data-action=correct_result]")
         console.set_viewport_size({"width": 1280, "height": 2000})

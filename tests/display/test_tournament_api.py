@@ -169,6 +169,14 @@ def test_results_their_correction_forfeits_and_late_arrivals(client, made):
     other = view["round"]["tables"][0]["entries"][1]["unit"]
     scores = {row["id"]: row["score"] for row in view["standings"]["rows"]}
     assert scores[other] == 2 and scores[winner] == 0 and view["round"]["tables"][0]["result"]["points"] == [0, 2]
+    assert view["said"] == f"裁判 li 更正第 1 轮 {tables[0]} 桌成绩：本桌第二方胜（原因：记分错误）"
+    # a correction of a result entered by hand can be taken back: corrected again to what it was
+    assert view["undo"] == {"path": url, "body": {"round": 1, "table": tables[0], "result": {"winner": 0}, "correct": True,
+                                                  "reason": "撤销上一次更正"}}
+    back = client.post(view["undo"]["path"], json=view["undo"]["body"]).json()
+    assert back["round"]["tables"][0]["result"]["points"] == [2, 0] and back["undo"]["body"]["result"] == {"winner": 1}
+    view = client.post(back["undo"]["path"], json=back["undo"]["body"]).json()  # and again: the other pair won
+    assert view["round"]["tables"][0]["result"]["points"] == [0, 2]
     f = client.post("/api/console/tournament/forfeits", json={"round": 1, "table": tables[1], "entries": ["e99"]})
     assert f.status_code == 409
     assert client.post("/api/console/tournament/forfeits", json={"round": 1, "table": tables[1], "entries": []}).status_code == 422
@@ -185,7 +193,7 @@ def test_results_their_correction_forfeits_and_late_arrivals(client, made):
     actions = [(a["user"], a["action"]) for a in audit]
     for action in ("record_result", "correct_result", "forfeit", "late_arrival"):
         assert ("li", action) in actions
-    corrected = next(a for a in audit if a["action"] == "correct_result")
+    corrected = [a for a in audit if a["action"] == "correct_result"][-1]  # the first correction (the log is newest first)
     assert corrected["detail"] == {"round": 1, "table": tables[0], "result": {"winner": 1}, "reason": "记分错误"}
 
 
