@@ -42,8 +42,7 @@ def play_of(timeline: Iterable[Mapping], entry: int) -> dict | None:
 
 
 def decks(rulebook: str) -> int:
-    deal = load(rulebook).deal
-    return int(deal["decks"] if isinstance(deal, Mapping) else deal.decks)
+    return load(rulebook).deal.decks
 
 
 def choices(rulebook: str, timeline: Iterable[Mapping], exclude: int | None = None) -> list[tuple[str, int]]:

@@ -170,8 +170,8 @@ def violation_kinds() -> set[str]:
             kind = literal(node, index)
             if kind is not None:
                 kinds.add(kind)
-    for book in rulebooks.names():
-        kinds |= set(getattr(rulebooks.load(book), "sections", {}).get("fouls", {}).get("kinds", []))
+    for book in map(rulebooks.load, rulebooks.names("sandayi")):
+        kinds |= set(book.fouls.kinds)
     return kinds
 
 

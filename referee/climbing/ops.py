@@ -25,10 +25,10 @@ def _level(case: dict[str, Any], rules: ClimbingRulebook) -> str | None:
 
 def _plays(rules: ClimbingRulebook, case: dict[str, Any], *names: str) -> list[Cards]:
     groups = [cards(case, name) for name in names]
-    most = rules.deal["hand_size"] + rules.deal["kitty"]
+    most = rules.deal.hand_size + rules.deal.kitty
     for name, group in zip(names, groups):
         at_most(name, len(group), most, rules.id)
-    Decks(rules.deal["decks"]).check(Cards.join(groups))
+    Decks(rules.deal.decks).check(Cards.join(groups))
     return groups
 
 
@@ -63,7 +63,7 @@ def tribute(case: dict[str, Any]) -> bool:
 
     rules = rulebook(case, "guandan")
     (held,) = _plays(rules, case, "hand")
-    at_most("hand", len(held), rules.deal["hand_size"], rules.id)
+    at_most("hand", len(held), rules.deal.hand_size, rules.id)
     card = _card(case, "card")
     if not held.count(card):
         raise CaseError(f"{card} is not in the hand {held}")

@@ -41,7 +41,7 @@ def main(rulebook: str = "usst-2016", seed: int = 2026, lang: str = "zh") -> int
 # -- the deal and the bidding -----------------------------------------------------
 def deal_game(rules: ClimbingRulebook, first: str, rng: random.Random, say: dict) -> Game:
     """Deal from the first bidder and show the four hands."""
-    print(say["first"].format(seat=say["seats"][first], size=rules.deal["hand_size"], kitty=rules.deal["kitty"]))
+    print(say["first"].format(seat=say["seats"][first], size=rules.deal.hand_size, kitty=rules.deal.kitty))
     game = Game.start(rules, *deal(rules, rng, first), first)
     for seat in SEATS:
         print(say["hand"].format(seat=say["seats"][seat], cards=show(rules, None, game.hand(seat))))
@@ -89,7 +89,7 @@ def play(game: Game, rng: random.Random, say: dict) -> Game:
     rules, seats = game.rules, say["seats"]
     limits = [say["limit_of"].format(seat=seats[s], limit=limit_words(game, s, say)) for s in SEATS]
     print(say["limits"].format(limits=say["sep"].join(limits)))
-    report_at = rules.sections["fouls"]["count_report_at"]
+    report_at = rules.fouls.count_report_at
     while not game.over:
         seat, lead, n = game.turn, game.last is None, len(game.history) + 1
         prev = game.last.reading if game.last else None

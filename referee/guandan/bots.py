@@ -37,24 +37,24 @@ from referee.guandan.tribute import (
     legal_tributes,
     wildcard,
 )
-from referee.rulebooks import ClimbingRulebook, load  # noqa: F401 (load: doctests)
+from referee.rulebooks import GuandanRulebook, load  # noqa: F401 (load: doctests)
 
 PASS_CHANCE = 0.2  # how often a player that could beat the table passes anyway
 BOMB_WEIGHT = 0.2  # how much less often a bomb is chosen than a plain play
 
 
-def deal(rules: ClimbingRulebook, rng: random.Random) -> dict[str, Cards]:
+def deal(rules: GuandanRulebook, rng: random.Random) -> dict[str, Cards]:
     """Shuffle the decks and deal every seat its hand (一: 每人27张牌)."""
-    cards = list(Decks(rules.deal["decks"]).full())
+    cards = list(Decks(rules.deal.decks).full())
     rng.shuffle(cards)
-    size = rules.deal["hand_size"]
+    size = rules.deal.hand_size
     return {s: Cards(cards[i * size : (i + 1) * size]) for i, s in enumerate(SEATS)}
 
 
 class _Stock:
     """The hand as natural cards by rank, jokers and wildcards, to build plays from."""
 
-    def __init__(self, rules: ClimbingRulebook, level: str, hand: Cards, rng: random.Random):
+    def __init__(self, rules: GuandanRulebook, level: str, hand: Cards, rng: random.Random):
         self.rules, self.rng = rules, rng
         self.wild = wildcard(rules, level)
         self.level = level
@@ -100,7 +100,7 @@ class _Stock:
                     yield out
 
 
-def candidates(rules: ClimbingRulebook, level: str, hand: Cards, rng: random.Random, kinds: set[str] | None = None) -> list[Cards]:
+def candidates(rules: GuandanRulebook, level: str, hand: Cards, rng: random.Random, kinds: set[str] | None = None) -> list[Cards]:
     """Plays built from the hand, of the ``kinds`` asked for (None: every kind)."""
     stock, combos = _Stock(rules, level, hand, rng), rules.combos
     want = (lambda k: True) if kinds is None else kinds.__contains__
@@ -136,7 +136,7 @@ def candidates(rules: ClimbingRulebook, level: str, hand: Cards, rng: random.Ran
 
 
 def random_play(
-    rules: ClimbingRulebook, level: str, hand: Cards, prev_reading: Reading | None, rng: random.Random
+    rules: GuandanRulebook, level: str, hand: Cards, prev_reading: Reading | None, rng: random.Random
 ) -> tuple[Cards, Reading] | None:
     """A random legal play from ``hand`` with the reading it is played as: any play when leading
     (``prev_reading`` None; a random one of its readings, to declare), else one that beats
@@ -158,16 +158,16 @@ def random_play(
 
 
 def pay_tribute(
-    rules: ClimbingRulebook, level: str, finish: tuple[str, ...], hands: dict[str, Cards], rng: random.Random
+    rules: GuandanRulebook, level: str, finish: tuple[str, ...], hands: dict[str, Cards], rng: random.Random
 ) -> tuple[TributePhase, dict[str, Cards]]:
     """The tribute after a hand that finished in ``finish``, played by the bots: payers with the big
     jokers refuse, others pay a largest card, receivers return a random card below 10. Returns the
     finished phase and the hands after it."""
     phase = TributePhase.start(rules, level, finish)
     hands = dict(hands)
-    refuse = Card.parse(rules.sections["tribute"]["refuse_with"])
+    refuse = rules.tribute.refuse_with
     shown = {s: Cards([refuse] * hands[s].count(refuse)) for s in phase.payers}
-    if sum(len(c) for c in shown.values()) >= rules.sections["tribute"]["refuse_count"]:
+    if sum(len(c) for c in shown.values()) >= rules.tribute.refuse_count:
         for seat, cards in shown.items():
             if len(cards):
                 phase = phase.refuse(seat, cards)
@@ -189,7 +189,7 @@ def pay_tribute(
 
 
 def play_hand(
-    rules: ClimbingRulebook, level: str, rng: random.Random, leader: str | None = None,
+    rules: GuandanRulebook, level: str, rng: random.Random, leader: str | None = None,
     after: tuple[str, ...] | None = None, hands: dict[str, Cards] | None = None,
     exchanges: tuple[Exchange, ...] = (),
 ) -> Hand:  # fmt: skip
@@ -207,7 +207,7 @@ def play_hand(
     return hand
 
 
-def bot_turn(rules: ClimbingRulebook, level: str, hand: Hand, hands: dict[str, Cards], rng: random.Random) -> Hand:
+def bot_turn(rules: GuandanRulebook, level: str, hand: Hand, hands: dict[str, Cards], rng: random.Random) -> Hand:
     """The seat on turn plays or passes as a bot (a lead declares its reading); the played cards
     leave ``hands``."""
     seat = hand.turn

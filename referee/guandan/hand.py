@@ -49,9 +49,9 @@ from referee.climbing.combos import (
     readings,
 )
 from referee.guandan.levels import HandResult
-from referee.guandan.table import SEATS, Ruling, next_seat, partner, setting
+from referee.guandan.table import SEATS, Ruling, next_seat, partner
 from referee.guandan.tribute import Exchange, wildcard
-from referee.rulebooks import ClimbingRulebook, RulebookError, load  # noqa: F401 (load: doctests)
+from referee.rulebooks import GuandanRulebook, load  # noqa: F401 (load: doctests)
 
 SEQUENCES = ("straight", "pair_straight", "triple_straight", "straight_flush", "airplane")
 Declared = Reading | str | tuple
@@ -61,7 +61,7 @@ class HandError(ValueError):
     """An event that cannot be part of this hand; the hand is left unchanged."""
 
 
-def describe(rules: ClimbingRulebook, level: str, reading: Reading) -> str:
+def describe(rules: GuandanRulebook, level: str, reading: Reading) -> str:
     """A reading in words: ``pair 7``, ``straight to 8``, ``bomb of 5 Q``, ``single 5`` (the level card).
 
     >>> gd = load("sanjiang-2012")
@@ -108,7 +108,7 @@ class Announcement:
 
 @dataclass(frozen=True)
 class Hand:
-    rules: ClimbingRulebook
+    rules: GuandanRulebook
     level: str
     leader: str
     exchanges: tuple[Exchange, ...] = ()
@@ -125,7 +125,7 @@ class Hand:
     sitting_out: frozenset[str] = frozenset()  # seats that sit out their next turn (十一)
 
     @staticmethod
-    def start(rules: ClimbingRulebook, level: str, leader: str, exchanges: tuple[Exchange, ...] = ()) -> Hand:
+    def start(rules: GuandanRulebook, level: str, leader: str, exchanges: tuple[Exchange, ...] = ()) -> Hand:
         """A hand at ``level`` led by ``leader`` (the first hand: who drew the turned card, 七; later:
         :attr:`TributePhase.leader`), after the tribute ``exchanges``."""
         if leader not in SEATS:
@@ -135,7 +135,7 @@ class Hand:
         for x in exchanges:
             if x.giver not in SEATS or x.receiver not in SEATS or x.giver == x.receiver:
                 raise HandError(f"a tribute from {x.giver} to {x.receiver} cannot be")
-        size = rules.deal["hand_size"]
+        size = rules.deal.hand_size
         return Hand(rules, level, leader, tuple(exchanges), turn=leader, counts=(size,) * 4)
 
     # -- what is known --------------------------------------------------------------
@@ -151,7 +151,7 @@ class Hand:
 
     def shown_counts(self) -> dict[str, int]:
         """The counts the table shows: every seat at the announcement threshold or below (九 3)."""
-        limit = setting(self.rules, "announce", "cards")
+        limit = self.rules.announce.cards
         return {s: n for s, n in zip(SEATS, self.counts) if n <= limit}
 
     def known_hand(self, seat: str) -> Cards:
@@ -177,7 +177,7 @@ class Hand:
         if len(cards) > held:
             raise HandError(f"{seat} holds {held} cards and cannot play {len(cards)} ({cards})")
         try:
-            played = Decks(self.rules.deal["decks"]).check(self.played + cards)
+            played = Decks(self.rules.deal.decks).check(self.played + cards)
         except CardError as exc:
             raise HandError(f"turn {number}: {seat} played {cards}: {exc}") from exc
         options = readings(self.rules, cards, self.level)
@@ -194,7 +194,7 @@ class Hand:
         left = counts[SEATS.index(seat)]
         if left == 0:
             hand = hand._played_out(seat)
-        elif left <= setting(self.rules, "announce", "cards") and seat not in {a.seat for a in self.announced}:
+        elif left <= self.rules.announce.cards and seat not in {a.seat for a in self.announced}:
             hand = replace(hand, announced=hand.announced + (Announcement(seat, left, number, at),))
         hand = hand._prove_tribute(seat)
         if not hand.over:
@@ -268,16 +268,14 @@ class Hand:
         """Who leads when everyone passed after ``last``'s play."""
         if self.count(last) > 0:
             return last
-        rule = setting(self.rules, "play", "take_the_lead")
+        rule = self.rules.play.take_the_lead
         if rule == "partner" and self.count(partner(last)) > 0:
             return partner(last)
-        if rule not in ("partner", "next"):
-            raise RulebookError(f"rulebook {self.rules.id}: [play] take_the_lead is partner or next, not {rule!r}")
         return self._next_active(last)
 
     def _played_out(self, seat: str) -> Hand:
         finish = self.finish + (seat,)
-        early = setting(self.rules, "play", "early_end") and len(finish) == 2 and finish[1] == partner(finish[0])
+        early = self.rules.play.early_end and len(finish) == 2 and finish[1] == partner(finish[0])
         if len(finish) == 3:
             finish += tuple(s for s in SEATS if s not in finish)
         over = early or len(finish) == 4
@@ -332,7 +330,7 @@ class Hand:
         found = []
         ruled = {r.seat for r in self.rulings if r.kind == "tribute_not_largest"}
         wild = Card.parse("H" + self.level) if self.rules.ranks.wildcard == "heart_level" else None
-        if not setting(self.rules, "tribute", "exclude_wildcard"):
+        if not self.rules.tribute.exclude_wildcard:
             wild = None
         for x in self.exchanges:
             if x.giver != seat or seat in ruled:

@@ -26,15 +26,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from referee.guandan.table import TEAMS, setting, team_of
-from referee.rulebooks import ClimbingRulebook, RulebookError, load  # noqa: F401 (load: doctests)
+from referee.guandan.table import TEAMS, team_of
+from referee.rulebooks import GuandanRulebook, load  # noqa: F401 (load: doctests)
 
 
 class GameError(ValueError):
     """A result that cannot be recorded (the game or match is over, an unknown stage or place)."""
 
 
-def levels_won(rules: ClimbingRulebook, partner_place: int) -> int:
+def levels_won(rules: GuandanRulebook, partner_place: int) -> int:
     """Levels the first's team goes up when the first's partner finished in ``partner_place``
     (2, 3 or 4; 三: 如上游的对门为二游，则上游方升3级；如为三游，则升2级；如为四游(下游)，则升1级).
     Raises :class:`GameError` (a ValueError) for any other place.
@@ -44,11 +44,11 @@ def levels_won(rules: ClimbingRulebook, partner_place: int) -> int:
     ...
     referee.guandan.levels.GameError: the first's partner finishes 2, 3 or 4, not 1
     """
-    places = setting(rules, "levels", "places")
-    if isinstance(partner_place, bool) or not isinstance(partner_place, int) or str(partner_place) not in places:
-        known = sorted(places)
+    places = rules.levels.places
+    if isinstance(partner_place, bool) or not isinstance(partner_place, int) or partner_place not in places:
+        known = [str(p) for p in sorted(places)]
         raise GameError(f"the first's partner finishes {', '.join(known[:-1])} or {known[-1]}, not {partner_place}")
-    return int(places[str(partner_place)])
+    return places[partner_place]
 
 
 @dataclass(frozen=True)
@@ -72,27 +72,19 @@ class Stage:
     best_of: int
 
 
-def stage(rules: ClimbingRulebook, name: str) -> Stage:
+def stage(rules: GuandanRulebook, name: str) -> Stage:
     """The stage ``name`` of the rulebook's ``[stages]``."""
-    stages = rules.sections.get("stages", {})
-    if name not in stages:
-        raise GameError(f"{rules.id} has no stage {name!r}; stages: {', '.join(stages) or 'none'}")
-    raw = stages[name]
-    try:
-        out = Stage(name, raw["start"], raw["passes"], bool(raw["must_play"]), int(raw["best_of"]))
-    except KeyError as exc:
-        raise RulebookError(f"rulebook {rules.id}: missing setting [stages.{name}] {exc.args[0]}") from None
-    for rank in (out.start, out.passes):
-        if rank not in rules.ranks.order:
-            raise RulebookError(f"rulebook {rules.id}: [stages.{name}] names unknown rank {rank!r}")
-    return out
+    if name not in rules.stages:
+        raise GameError(f"{rules.id} has no stage {name!r}; stages: {', '.join(rules.stages) or 'none'}")
+    s = rules.stages[name]
+    return Stage(name, s.start, s.passes, s.must_play, s.best_of)
 
 
 @dataclass(frozen=True)
 class Game:
     """One game (局): both teams' levels, whose level the next hand is played at, and the winner."""
 
-    rules: ClimbingRulebook
+    rules: GuandanRulebook
     stage: Stage
     levels: tuple[tuple[str, str], ...]  # (team, level rank)
     reached: tuple[tuple[str, int], ...]  # (team, hands played when it reached its level)
@@ -101,7 +93,7 @@ class Game:
     winner: str | None = None
 
     @staticmethod
-    def start(rules: ClimbingRulebook, stage_name: str) -> Game:
+    def start(rules: GuandanRulebook, stage_name: str) -> Game:
         s = stage(rules, stage_name)
         return Game(rules, s, tuple((t, s.start) for t in TEAMS), tuple((t, 0) for t in TEAMS))
 
@@ -124,7 +116,7 @@ class Game:
         now, goal = order.index(self.level_of(team)), order.index(s.passes)
         winner = None
         if s.must_play:
-            passing = result.partner_place in setting(rules, "levels", "pass_partner_places")
+            passing = result.partner_place in rules.levels.pass_partner_places
             if now == goal and self.hand_level() == s.passes and passing:
                 winner = team
             new = min(now + won, goal)
@@ -144,15 +136,14 @@ class Game:
 
     def ahead(self) -> str | None:
         """The team ahead when time is up: the higher level, at equal levels the first to reach it
-        (规程 三 2: 级高方为胜，同级时先到胜); None while nothing separates them."""
+        (``[match] time_up_tie = "first_to_reach"``, 规程 三 2: 级高方为胜，同级时先到胜); None while
+        nothing separates them."""
         if self.winner:
             return self.winner
         order = self.rules.ranks.order
         (a, la), (b, lb) = self.levels
         if la != lb:
             return a if order.index(la) > order.index(lb) else b
-        if setting(self.rules, "match", "time_up_tie") != "first_to_reach":
-            return None
         ra, rb = dict(self.reached)[a], dict(self.reached)[b]
         return None if ra == rb else (a if ra < rb else b)
 
@@ -167,7 +158,7 @@ def at_time_up(cards_drawn: bool) -> str:
 class Match:
     """A match (场) of one stage: its games, the one in play, and the time (passed in, in seconds)."""
 
-    rules: ClimbingRulebook
+    rules: GuandanRulebook
     started_at: float
     game: Game
     games: tuple[str, ...] = ()  # the winner of each finished game
@@ -175,11 +166,11 @@ class Match:
     unlimited: bool = False  # time is up with the games level: the deciding game is played out
 
     @staticmethod
-    def start(rules: ClimbingRulebook, stage_name: str, at: float) -> Match:
+    def start(rules: GuandanRulebook, stage_name: str, at: float) -> Match:
         return Match(rules, at, Game.start(rules, stage_name))
 
     def is_time_up(self, now: float) -> bool:
-        return not self.unlimited and now - self.started_at >= 60 * setting(self.rules, "match", "minutes")
+        return not self.unlimited and now - self.started_at >= 60 * self.rules.match.minutes
 
     def _won(self, team: str | None) -> Match:
         games = self.games + ((team,) if team else ())

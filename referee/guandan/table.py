@@ -1,4 +1,4 @@
-"""Seats and teams (from :mod:`referee.seats`), settings and rulings shared by the Guandan modules.
+"""Seats and teams (from :mod:`referee.seats`) and rulings shared by the Guandan modules.
 
 Play goes counter-clockwise S -> E -> N -> W (``shared/conformance/README.md``): a seat's
 下家 is the next seat, its 上家 the one before, its partner (对家, 对门) sits opposite.
@@ -10,17 +10,8 @@ Play goes counter-clockwise S -> E -> N -> W (``shared/conformance/README.md``):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from referee.rulebooks import ClimbingRulebook, RulebookError
 from referee.seats import SEATS, TEAMS, next_seat, partner, prev_seat, team_of
-
-def setting(rules: ClimbingRulebook, section: str, key: str) -> Any:
-    """One setting of a rulebook section; :class:`RulebookError` naming it when it is missing."""
-    try:
-        return rules.sections[section][key]
-    except KeyError:
-        raise RulebookError(f"rulebook {rules.id}: missing setting [{section}] {key}") from None
 
 
 @dataclass(frozen=True)
@@ -34,4 +25,4 @@ class Ruling:
     evidence: tuple[tuple[int, str], ...] = ()
 
 
-__all__ = ["SEATS", "TEAMS", "Ruling", "next_seat", "partner", "prev_seat", "setting", "team_of"]
+__all__ = ["SEATS", "TEAMS", "Ruling", "next_seat", "partner", "prev_seat", "team_of"]

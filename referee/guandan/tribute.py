@@ -37,10 +37,9 @@ from dataclasses import dataclass, replace
 
 from referee.cards import Card, Cards
 from referee.climbing.combos import power_of
-from referee.guandan.table import SEATS, Ruling, next_seat, partner, prev_seat, setting
-from referee.rulebooks import ClimbingRulebook, RulebookError, load  # noqa: F401 (load: doctests)
+from referee.guandan.table import SEATS, Ruling, next_seat, partner, prev_seat
+from referee.rulebooks import GuandanRulebook, load  # noqa: F401 (load: doctests)
 
-LEADS = ("payer", "first", "first_next")
 
 
 class TributeError(ValueError):
@@ -48,18 +47,18 @@ class TributeError(ValueError):
     before the tribute); the tribute phase is left unchanged."""
 
 
-def _level(rules: ClimbingRulebook, level: str) -> str:
+def _level(rules: GuandanRulebook, level: str) -> str:
     if level not in rules.ranks.order:
         raise TributeError(f"unknown level rank {level!r}")
     return level
 
 
-def wildcard(rules: ClimbingRulebook, level: str) -> Card | None:
+def wildcard(rules: GuandanRulebook, level: str) -> Card | None:
     """The heart level card (逢人配), where the rulebook has one."""
     return Card.parse("H" + _level(rules, level)) if rules.ranks.wildcard == "heart_level" else None
 
 
-def legal_tributes(rules: ClimbingRulebook, level: str, hand: Cards) -> list[Card]:
+def legal_tributes(rules: GuandanRulebook, level: str, hand: Cards) -> list[Card]:
     """The cards of the hand that may be paid: those as large as its largest card, the heart level
     card excepted (四: 进贡的牌必须是自己手中最大的牌，“逢人配”除外). A hand of nothing but heart
     level cards (never a whole hand) pays one of them.
@@ -67,7 +66,7 @@ def legal_tributes(rules: ClimbingRulebook, level: str, hand: Cards) -> list[Car
     >>> legal_tributes(load("sanjiang-2012"), "7", Cards.parse("H7 SA HA DK"))
     [Card('SA'), Card('HA')]
     """
-    wild = wildcard(rules, level) if setting(rules, "tribute", "exclude_wildcard") else None
+    wild = wildcard(rules, level) if rules.tribute.exclude_wildcard else None
     pool = [c for c in hand.distinct() if c != wild] or hand.distinct()
     if not pool:
         return []
@@ -75,7 +74,7 @@ def legal_tributes(rules: ClimbingRulebook, level: str, hand: Cards) -> list[Car
     return [c for c in pool if power_of(rules, c, level) == top]
 
 
-def is_legal_tribute(rules: ClimbingRulebook, level: str, hand: Cards, card: Card) -> bool:
+def is_legal_tribute(rules: GuandanRulebook, level: str, hand: Cards, card: Card) -> bool:
     """Is ``card`` a legal tribute from ``hand`` (the whole hand before paying)? Any card of the
     largest power is; the heart level card is not. Raises :class:`TributeError` (a ValueError)
     when the card is not in the hand."""
@@ -84,17 +83,17 @@ def is_legal_tribute(rules: ClimbingRulebook, level: str, hand: Cards, card: Car
     return card in legal_tributes(rules, level, hand)
 
 
-def is_legal_return(rules: ClimbingRulebook, level: str, card: Card) -> bool:
+def is_legal_return(rules: GuandanRulebook, level: str, card: Card) -> bool:
     """Is ``card`` a legal return card (四: 还牌：必须小于10)? Only a card ranked below the
     rulebook's ``return_below``; a level card ranks above A and a joker above all, so neither is."""
-    below = setting(rules, "tribute", "return_below")
+    below = rules.tribute.return_below
     if card.is_joker or card.rank == _level(rules, level):
         return False
     order = rules.ranks.order
     return order.index(card.rank) < order.index(below)
 
 
-def payers(rules: ClimbingRulebook, finish: Sequence[str]) -> tuple[str, ...]:
+def payers(rules: GuandanRulebook, finish: Sequence[str]) -> tuple[str, ...]:
     """Who pays after a hand with this finish order (first seat first; two seats when the hand ended
     early, three or four otherwise). At a double down both losers, the first's 下家 first.
 
@@ -107,7 +106,7 @@ def payers(rules: ClimbingRulebook, finish: Sequence[str]) -> tuple[str, ...]:
         raise TributeError(f"a finish order names two to four different seats, not {' '.join(finish) or 'none'}")
     first = finish[0]
     double = finish[1] == partner(first)
-    if double and setting(rules, "tribute", "double_down") == "both":
+    if double and rules.tribute.double_down == "both":
         return (next_seat(first), prev_seat(first))
     if len(finish) < 3:
         raise TributeError(f"the last place after {' '.join(finish)} is not known")
@@ -115,14 +114,14 @@ def payers(rules: ClimbingRulebook, finish: Sequence[str]) -> tuple[str, ...]:
     return (last,)
 
 
-def refuses(rules: ClimbingRulebook, shown: Cards) -> bool:
+def refuses(rules: GuandanRulebook, shown: Cards) -> bool:
     """Do the cards the payers showed together refuse the tribute (四: 下游者抓到两个大王，则不用进贡;
     双下时，如二人各抓到一个“大王”或一方抓到两个“大王”，则都不用进贡)?"""
-    card = Card.parse(setting(rules, "tribute", "refuse_with"))
-    return shown.count(card) >= setting(rules, "tribute", "refuse_count")
+    card = rules.tribute.refuse_with
+    return shown.count(card) >= rules.tribute.refuse_count
 
 
-def receivers(rules: ClimbingRulebook, level: str, first: str, paid: Mapping[str, Card]) -> dict[str, str]:
+def receivers(rules: GuandanRulebook, level: str, first: str, paid: Mapping[str, Card]) -> dict[str, str]:
     """Payer -> receiver once every tribute is paid. One payer pays the first. Two: the first takes
     the bigger (四: 上游者拿大牌) and its partner the other; equal tributes go clockwise, each payer
     to its 上家 (四: 如双方进贡的牌一样大小，则按照顺时针方向进贡)."""
@@ -131,10 +130,7 @@ def receivers(rules: ClimbingRulebook, level: str, first: str, paid: Mapping[str
     (a, ca), (b, cb) = paid.items()
     pa, pb = power_of(rules, ca, level), power_of(rules, cb, level)
     if pa == pb:
-        rule = setting(rules, "tribute", "equal")
-        if rule != "clockwise":
-            raise RulebookError(f"rulebook {rules.id}: [tribute] equal = {rule!r} is not supported")
-        return {a: prev_seat(a), b: prev_seat(b)}  # the first's 下家 pays the first, its 上家 the partner
+        return {a: prev_seat(a), b: prev_seat(b)}  # [tribute] equal = "clockwise": the first's 下家 pays the first, its 上家 the partner
     big, small = (a, b) if pa > pb else (b, a)
     return {big: first, small: partner(first)}
 
@@ -155,7 +151,7 @@ class TributePhase:
     pay (:meth:`pay`), receivers return (:meth:`return_`). An illegal card is a ruling and is given
     again (四: 正常判为重新给牌); an event that cannot be raises :class:`TributeError`."""
 
-    rules: ClimbingRulebook
+    rules: GuandanRulebook
     level: str
     first: str
     payers: tuple[str, ...]
@@ -165,7 +161,7 @@ class TributePhase:
     rulings: tuple[Ruling, ...] = ()
 
     @staticmethod
-    def start(rules: ClimbingRulebook, level: str, finish: Sequence[str]) -> TributePhase:
+    def start(rules: GuandanRulebook, level: str, finish: Sequence[str]) -> TributePhase:
         """The tribute after a hand that finished in this order (see :func:`payers`)."""
         _level(rules, level)
         paying = payers(rules, finish)
@@ -204,29 +200,26 @@ class TributePhase:
         if not self.done:
             return None
         if self.refused:
-            rule = setting(self.rules, "tribute", "lead_refused")
+            rule = self.rules.tribute.lead_refused
         elif self.double and len({power_of(self.rules, c, self.level) for _, c in self.paid}) == 1:
-            rule = setting(self.rules, "tribute", "lead_equal")
+            rule = self.rules.tribute.lead_equal
         else:
-            rule = setting(self.rules, "tribute", "lead_paid")
+            rule = self.rules.tribute.lead_paid
         if rule == "first":
             return self.first
         if rule == "first_next":
             return next_seat(self.first)
-        if rule == "payer":
-            to = self._receivers()
-            return next(g for g, r in to.items() if r == self.first)
-        raise RulebookError(f"rulebook {self.rules.id}: a tribute lead is one of {', '.join(LEADS)}, not {rule!r}")
+        return next(g for g, r in self._receivers().items() if r == self.first)  # "payer"
 
     # -- events ---------------------------------------------------------------------
     def refuse(self, seat: str, cards: Cards) -> TributePhase:
         """A payer shows big jokers to refuse the tribute; at a double down the two payers' cards count together."""
-        card = setting(self.rules, "tribute", "refuse_with")
+        card = self.rules.tribute.refuse_with
         if seat not in self.payers:
             raise TributeError(f"{seat} pays no tribute, so has none to refuse")
         if seat in dict(self.paid) or seat in dict(self.shown):
             raise TributeError(f"{seat} has already {'paid' if seat in dict(self.paid) else 'shown its cards'}")
-        if not len(cards) or any(c.code != card for c in cards):
+        if not len(cards) or any(c != card for c in cards):
             raise TributeError(f"{seat} refuses tribute by showing {card}, not {cards}")
         return replace(self, shown=self.shown + ((seat, cards),))
 
@@ -244,7 +237,7 @@ class TributePhase:
             if not is_legal_tribute(self.rules, self.level, hand, card):
                 top = " ".join(map(str, legal_tributes(self.rules, self.level, hand)))
                 why = f"{seat} paid {card}, but holds {top}: the tribute is the largest card (重新给牌)"
-        elif card == wild and setting(self.rules, "tribute", "exclude_wildcard"):
+        elif card == wild and self.rules.tribute.exclude_wildcard:
             why = f"{seat} paid {card}, the heart level card (逢人配), which is never a tribute (重新给牌)"
         if why:
             return replace(self, rulings=self.rulings + (Ruling("illegal_tribute", seat, why),))
@@ -261,7 +254,7 @@ class TributePhase:
         if seat in dict(self.returned):
             raise TributeError(f"{seat} has already returned {dict(self.returned)[seat]}")
         if not is_legal_return(self.rules, self.level, card):
-            below = setting(self.rules, "tribute", "return_below")
+            below = self.rules.tribute.return_below
             why = f"{seat} returned {card} to {givers[seat]}: a return card must be below {below} (重新给牌)"
             return replace(self, rulings=self.rulings + (Ruling("illegal_return", seat, why),))
         return replace(self, returned=self.returned + ((seat, card),))

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 _PLACE = {"1": 1, "T": 10, "10": 10, "J": 11, "Q": 12, "K": 13, "A": 14} | {str(n): n for n in range(2, 10)}
@@ -42,6 +43,10 @@ class Shape:
     @property
     def size(self) -> int:
         return sum(map(sum, self.blocks)) + self.singles
+
+    @staticmethod
+    def parse(pattern: str) -> Shape:
+        return parse(pattern)
 
 
 def parse(pattern: str) -> Shape:
@@ -72,30 +77,30 @@ def parse(pattern: str) -> Shape:
     return Shape(tuple(blocks), singles, pattern)
 
 
-def tiers(lead: tuple[int, int], entries: list) -> tuple[tuple[Shape, ...], ...]:
+def tiers(lead: tuple[int, int], entries: Sequence[Sequence[str | Shape]]) -> tuple[tuple[Shape, ...], ...]:
     """A lead format's follow list (``[follow.listed]``): tiers in order, each a list of equal
-    choices. ``ValueError`` when a pattern is unreadable, holds another number of cards than the
-    lead, or is the lead's own format (always first) or a shape of an earlier entry.
+    choices (patterns or shapes). ``ValueError`` when a pattern is unreadable, holds another number
+    of cards than the lead, or is the lead's own format (always first) or a shape of an earlier entry.
 
     >>> tiers((4, 1), [["QQJJ"], ["QQQ*"]])[1][0]
     Shape(blocks=((3,),), singles=1)
     >>> tiers((4, 1), [["QQJJ"], ["QQ*"]])
     Traceback (most recent call last):
     ...
-    ValueError: [follow.listed] 4x1: 'QQ*' holds 3 cards, the lead 4
+    ValueError: listed 4x1: 'QQ*' holds 3 cards, the lead 4
     """
     width, length = lead
     seen = {Shape(((width,) * length,), 0)}
     out = []
     for tier in entries:
-        if not isinstance(tier, list) or not tier:
-            raise ValueError(f"[follow.listed] {width}x{length}: each entry is a list of equal choices, not {tier!r}")
-        shapes = tuple(parse(str(text)) for text in tier)
+        if isinstance(tier, str) or not isinstance(tier, Sequence) or not tier:
+            raise ValueError(f"listed {width}x{length}: each entry is a list of equal choices, not {tier!r}")
+        shapes = tuple(text if isinstance(text, Shape) else parse(str(text)) for text in tier)
         for shape in shapes:
             if shape.size != width * length:
-                raise ValueError(f"[follow.listed] {width}x{length}: {shape.text!r} holds {shape.size} cards, the lead {width * length}")
+                raise ValueError(f"listed {width}x{length}: {shape.text!r} holds {shape.size} cards, the lead {width * length}")
             if shape in seen:
-                raise ValueError(f"[follow.listed] {width}x{length}: {shape.text!r} is the lead's own format or in an earlier entry")
+                raise ValueError(f"listed {width}x{length}: {shape.text!r} is the lead's own format or in an earlier entry")
         seen.update(shapes)
         out.append(shapes)
     return tuple(out)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from referee.rulebooks import ClimbingRulebook, load  # noqa: F401 (load: doctests)
+from referee.rulebooks import SandayiRulebook, load  # noqa: F401 (load: doctests)
 from referee.sandayi.seats import check_seat, seats_from
 
 PASS = "pass"
@@ -34,12 +34,12 @@ class BidError(ValueError):
     """A bid the rules do not allow now; the bidding is unchanged."""
 
 
-def bid_values(rules: ClimbingRulebook) -> tuple[int, ...]:
+def bid_values(rules: SandayiRulebook) -> tuple[int, ...]:
     """The bids a player may make, lowest first (``[bidding] bids``)."""
-    return tuple(rules.sections["bidding"]["bids"])
+    return tuple(rules.bidding.bids)
 
 
-def check_bid(rules: ClimbingRulebook, value: object) -> int | str:
+def check_bid(rules: SandayiRulebook, value: object) -> int | str:
     """``value`` when it is a bid of the rulebook or ``"pass"``; raise :class:`BidError` otherwise."""
     if value == PASS and isinstance(value, str):
         return PASS
@@ -53,7 +53,7 @@ def check_bid(rules: ClimbingRulebook, value: object) -> int | str:
 class Bidding:
     """The bids so far, from the first bidder on, as a value fed one bid at a time."""
 
-    rules: ClimbingRulebook
+    rules: SandayiRulebook
     first: str
     bids: tuple[tuple[str, int | str], ...] = ()
 
@@ -120,7 +120,7 @@ class Bidding:
             raise BidError(f"{seat}: it is {self.turn}'s turn to bid")
         value = check_bid(self.rules, value)
         if value == PASS:
-            if not self.bids and not self.rules.sections["bidding"]["first_may_pass"]:
+            if not self.bids and not self.rules.bidding.first_may_pass:
                 low = bid_values(self.rules)[0]
                 raise BidError(f"{seat}: the first bidder must bid at least {low} (最少叫{low}分)")
         elif self.high is not None and value <= self.high:

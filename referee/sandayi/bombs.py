@@ -23,7 +23,7 @@ referee.sandayi.bombs.BombLimitError: bombs_played must be a whole number of 0 o
 from __future__ import annotations
 
 from referee.climbing.combos import Reading
-from referee.rulebooks import ClimbingRulebook, load  # noqa: F401 (load: doctests)
+from referee.rulebooks import SandayiRulebook, load  # noqa: F401 (load: doctests)
 from referee.sandayi.bidding import bid_values
 
 CATEGORIES = ("pass", "dealer", "not_asked")
@@ -33,7 +33,7 @@ class BombLimitError(ValueError):
     """A bid or bomb count that :func:`bomb_allowed` cannot judge."""
 
 
-def _key(rules: ClimbingRulebook, bid: object) -> str:
+def _key(rules: SandayiRulebook, bid: object) -> str:
     values = bid_values(rules)
     if isinstance(bid, str) and bid in CATEGORIES:
         return bid
@@ -43,21 +43,18 @@ def _key(rules: ClimbingRulebook, bid: object) -> str:
     raise BombLimitError(f'unknown bid {bid!r}: use {listed} or "{CATEGORIES[-1]}"')
 
 
-def bomb_limit(rules: ClimbingRulebook, bid: int | str) -> int | None:
+def bomb_limit(rules: SandayiRulebook, bid: int | str) -> int | None:
     """The most bombs a player who bid ``bid`` may play in one game; None: no limit.
 
     >>> [bomb_limit(load("usst-2016"), b) for b in (1, 2, 3, "pass", "dealer", "not_asked")]
     [1, 2, None, 1, None, None]
     """
     key = _key(rules, bid)
-    table = rules.sections["bomb_limits"]
-    if key not in table:
-        raise BombLimitError(f"{rules.id}: [bomb_limits] has no entry {key!r}")
-    limit = table[key]
-    return None if limit == "unlimited" else int(limit)
+    limit = getattr(rules.bomb_limits, "pass_" if key == "pass" else key)
+    return None if limit == "unlimited" else limit
 
 
-def bomb_allowed(rules: ClimbingRulebook, bid: int | str, bombs_played: int) -> bool:
+def bomb_allowed(rules: SandayiRulebook, bid: int | str, bombs_played: int) -> bool:
     """May a player who bid ``bid`` (1, 2, 3, ``"pass"``, ``"dealer"`` or ``"not_asked"``) play one
     more bomb, having played ``bombs_played`` this game?"""
     limit = bomb_limit(rules, bid)
@@ -66,7 +63,7 @@ def bomb_allowed(rules: ClimbingRulebook, bid: int | str, bombs_played: int) -> 
     return limit is None or bombs_played < limit
 
 
-def counts_as_bomb(rules: ClimbingRulebook, reading: Reading) -> bool:
+def counts_as_bomb(rules: SandayiRulebook, reading: Reading) -> bool:
     """Does playing ``reading`` use up one of the player's bombs?
 
     >>> rules = load("usst-2016")
@@ -74,7 +71,7 @@ def counts_as_bomb(rules: ClimbingRulebook, reading: Reading) -> bool:
     (True, False)
     """
     if reading.type == "joker_bomb":
-        return bool(rules.sections["bomb_limits"]["joker_bomb"])
+        return bool(rules.bomb_limits.joker_bomb)
     return reading.is_bomb
 
 

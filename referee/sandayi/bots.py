@@ -23,19 +23,19 @@ from collections import defaultdict
 
 from referee.cards import Card, Cards, Decks
 from referee.climbing.combos import Reading, beats
-from referee.rulebooks import ClimbingRulebook, load  # noqa: F401 (load: doctests)
+from referee.rulebooks import SandayiRulebook, load  # noqa: F401 (load: doctests)
 from referee.sandayi.game import Game, deal_cards
 
 VALUE = {r: i + 2 for i, r in enumerate("23456789TJQKA")}  # natural places; A is also 1 in sequences
 LJ, BJ = Card.parse("LJ"), Card.parse("BJ")
 
 
-def _power(rules: ClimbingRulebook, rank: str) -> int:
+def _power(rules: SandayiRulebook, rank: str) -> int:
     order = rules.ranks.order
     return {"L": len(order) + 1, "B": len(order) + 2}.get(rank, order.index(rank) if rank in order else -1)
 
 
-def candidates(rules: ClimbingRulebook, hand: Cards) -> list[tuple[Cards, Reading]]:
+def candidates(rules: SandayiRulebook, hand: Cards) -> list[tuple[Cards, Reading]]:
     """Every combination of the rulebook that can be taken out of ``hand`` (one set of cards for
     each type, size and rank), with its reading."""
     combos = rules.combos
@@ -101,7 +101,7 @@ def _take(by_rank, lo: int, hi: int, width: int) -> list[Card]:
     return [c for r, n in need.items() for c in by_rank[r][:n]]
 
 
-def _sequences(rules: ClimbingRulebook, by_rank) -> list[tuple[Cards, Reading]]:
+def _sequences(rules: SandayiRulebook, by_rank) -> list[tuple[Cards, Reading]]:
     combos = rules.combos
     first = 1 if rules.ranks.ace_low else 2
     cnt = [0] * 15
@@ -127,7 +127,7 @@ def _sequences(rules: ClimbingRulebook, by_rank) -> list[tuple[Cards, Reading]]:
     return out
 
 
-def random_play(rules: ClimbingRulebook, hand: Cards, prev_reading: Reading | None, rng: random.Random, *, bombs: bool = True) -> Cards | None:
+def random_play(rules: SandayiRulebook, hand: Cards, prev_reading: Reading | None, rng: random.Random, *, bombs: bool = True) -> Cards | None:
     """A random play from ``hand``: a lead when ``prev_reading`` is None (never None then), else a
     combination that beats it, or None to pass. ``bombs=False``: no bomb (the player's limit is used up)."""
     found = [(c, r) for c, r in candidates(rules, hand) if bombs or not r.is_bomb]
@@ -147,7 +147,7 @@ def random_play(rules: ClimbingRulebook, hand: Cards, prev_reading: Reading | No
 def random_bid(game: Game, rng: random.Random) -> int | str:
     """A random bid for the player to bid: higher than the standing bid, or pass (the first bidder
     always bids)."""
-    values = list(game.rules.sections["bidding"]["bids"])
+    values = list(game.rules.bidding.bids)
     high = game.bidding.high
     higher = [v for v in values if high is None or v > high]
     if high is not None and (not higher or rng.random() < 0.6):
@@ -155,14 +155,14 @@ def random_bid(game: Game, rng: random.Random) -> int | str:
     return rng.choice(higher)
 
 
-def deal(rules: ClimbingRulebook, rng: random.Random, first_bidder: str = "S") -> tuple[dict[str, Cards], Cards]:
+def deal(rules: SandayiRulebook, rng: random.Random, first_bidder: str = "S") -> tuple[dict[str, Cards], Cards]:
     """Shuffle the decks and deal them from the first bidder (hands by seat, kitty)."""
-    pack = list(Decks(rules.deal["decks"]).full())
+    pack = list(Decks(rules.deal.decks).full())
     rng.shuffle(pack)
     return deal_cards(rules, pack, first_bidder)
 
 
-def play_game(rules: ClimbingRulebook, rng: random.Random, first_bidder: str = "S") -> Game:
+def play_game(rules: SandayiRulebook, rng: random.Random, first_bidder: str = "S") -> Game:
     """Deal, bid and play one whole game with random players; the finished state."""
     game = Game.start(rules, *deal(rules, rng, first_bidder), first_bidder)
     while game.phase == "bidding":

@@ -52,7 +52,7 @@ from typing import Any
 
 from referee.cards import CardError, Cards, Decks
 from referee.climbing.combos import Reading, beats, lowest_beating, power_of, readings
-from referee.rulebooks import ClimbingRulebook, load  # noqa: F401 (load: doctests)
+from referee.rulebooks import SandayiRulebook, load  # noqa: F401 (load: doctests)
 from referee.sandayi.bidding import Bidding, BidError
 from referee.sandayi.bombs import bomb_allowed, counts_as_bomb
 from referee.sandayi.scoring import Result, game_scores
@@ -82,19 +82,19 @@ class Foul:
     kind: str
 
 
-def deal_cards(rules: ClimbingRulebook, cards: Iterable[Any], first_bidder: str) -> tuple[dict[str, Cards], Cards]:
+def deal_cards(rules: SandayiRulebook, cards: Iterable[Any], first_bidder: str) -> tuple[dict[str, Cards], Cards]:
     """Deal a shuffled pack: 从首先叫牌者开始逆时针依次发牌, one card at a time, ``hand_size`` each;
     the rest is the kitty (底牌). Returns (hands by seat, kitty)."""
     pack = list(Cards.parse(cards) if isinstance(cards, str) else cards)
-    size, kitty = rules.deal["hand_size"], rules.deal["kitty"]
+    size, kitty = rules.deal.hand_size, rules.deal.kitty
     if len(pack) != 4 * size + kitty:
-        raise GameError(f"a pack of {rules.deal['decks']} decks has {4 * size + kitty} cards, not {len(pack)}")
+        raise GameError(f"a pack of {rules.deal.decks} decks has {4 * size + kitty} cards, not {len(pack)}")
     order = seats_from(first_bidder)
     hands = {s: Cards(pack[i : 4 * size : 4]) for i, s in enumerate(order)}
     return {s: hands[s] for s in SEATS}, Cards(pack[4 * size :])
 
 
-def show(rules: ClimbingRulebook, cards: Cards) -> str:
+def show(rules: SandayiRulebook, cards: Cards) -> str:
     """Cards as a player reads them: by rank, highest first (jokers, 2, A, K … 3), then by suit.
 
     >>> show(load("usst-2016"), Cards.parse("S3 H4 D5 C6 S7 BJ S2"))
@@ -103,7 +103,7 @@ def show(rules: ClimbingRulebook, cards: Cards) -> str:
     return " ".join(c.code for c in sorted(cards, key=lambda c: (-power_of(rules, c), "SHDC".find(c.suit or ""))))
 
 
-def _describe(rules: ClimbingRulebook, play: Cards, reading: Reading) -> str:
+def _describe(rules: SandayiRulebook, play: Cards, reading: Reading) -> str:
     return f"{show(rules, play)} ({reading.type})"
 
 
@@ -111,7 +111,7 @@ def _describe(rules: ClimbingRulebook, play: Cards, reading: Reading) -> str:
 class Game:
     """The state of one game. Build it with :meth:`start`; feed it events."""
 
-    rules: ClimbingRulebook
+    rules: SandayiRulebook
     hands: tuple[Cards, ...]  # in seat order S E N W; () when unseen (only the counts are known)
     kitty: Cards
     bidding: Bidding
@@ -133,12 +133,12 @@ class Game:
 
     def __post_init__(self) -> None:
         if not self.counts:
-            object.__setattr__(self, "counts", tuple(len(h) for h in self.hands) or (self.rules.deal["hand_size"],) * 4)
+            object.__setattr__(self, "counts", tuple(len(h) for h in self.hands) or (self.rules.deal.hand_size,) * 4)
 
     # -- building ------------------------------------------------------------------------
 
     @staticmethod
-    def start(rules: ClimbingRulebook, hands: Mapping[str, Any], kitty: Any, first_bidder: str) -> Game:
+    def start(rules: SandayiRulebook, hands: Mapping[str, Any], kitty: Any, first_bidder: str) -> Game:
         """A game dealt ``hands`` (seat → cards) and ``kitty``, with ``first_bidder`` to bid."""
         try:
             check_seat(first_bidder)
@@ -149,19 +149,19 @@ class Game:
         try:
             parsed = tuple(_cards(hands[s]) for s in SEATS)
             kitty = _cards(kitty)
-            Decks(rules.deal["decks"]).check(Cards.join((*parsed, kitty)))
+            Decks(rules.deal.decks).check(Cards.join((*parsed, kitty)))
         except CardError as exc:
             raise GameError(str(exc)) from None
-        size = rules.deal["hand_size"]
+        size = rules.deal.hand_size
         for seat, hand in zip(SEATS, parsed):
             if len(hand) != size:
                 raise GameError(f"{seat} holds {len(hand)} cards; each player is dealt {size}")
-        if len(kitty) != rules.deal["kitty"]:
-            raise GameError(f"the kitty holds {len(kitty)} cards, not {rules.deal['kitty']}")
+        if len(kitty) != rules.deal.kitty:
+            raise GameError(f"the kitty holds {len(kitty)} cards, not {rules.deal.kitty}")
         return Game(rules, parsed, kitty, Bidding(rules, first_bidder), turn=first_bidder)
 
     @staticmethod
-    def start_unseen(rules: ClimbingRulebook, first_bidder: str) -> Game:
+    def start_unseen(rules: SandayiRulebook, first_bidder: str) -> Game:
         """A game followed from the evidence only (the hands unseen): each seat is dealt
         ``hand_size`` cards, the dealer gets the ``kitty``; every play is checked against the
         count it holds and, with every card shown before it, against the decks."""
@@ -233,7 +233,7 @@ class Game:
         and before the first lead?"""
         if self.phase != "declaring" or self.reported is not None or not self.seen:
             return False
-        s = self.rules.sections["scoring"]
+        s = self.rules.scoring
         hand = self.hand(self.dealer)
         counts = Counter()
         jokers = 0
@@ -242,13 +242,13 @@ class Game:
                 jokers += n
             else:
                 counts[card.rank] += n
-        return jokers >= s["report_jokers"] or max(counts.values(), default=0) >= s["report_bomb"]
+        return jokers >= s.report_jokers or max(counts.values(), default=0) >= s.report_bomb
 
     def count_answer(self, seat: str) -> int | None:
         """What ``seat`` must answer when asked its count: the number of cards when it holds
         ``count_report_at`` or fewer, else None (“不报”)."""
         n = self.count(seat)
-        return n if n <= self.rules.sections["fouls"]["count_report_at"] else None
+        return n if n <= self.rules.fouls.count_report_at else None
 
     @property
     def result(self) -> Result | None:
@@ -287,7 +287,7 @@ class Game:
         """三: 同一副牌内，任何一名选手被记过2次及以上犯规，作输者处理 (once the sides are known)."""
         if self.over or not self.bidding.done:
             return self
-        limit = self.rules.sections["fouls"]["limit"]
+        limit = self.rules.fouls.limit
         counts: Counter[str] = Counter()
         for f in self.fouls:  # the first player to reach the limit
             counts[f.seat] += 1
@@ -319,7 +319,7 @@ class Game:
         i = SEATS.index(seat)
         if self.seen:
             hands[i] = hands[i] + self.kitty
-        counts = self.counts[:i] + (self.counts[i] + self.rules.deal["kitty"],) + self.counts[i + 1 :]
+        counts = self.counts[:i] + (self.counts[i] + self.rules.deal.kitty,) + self.counts[i + 1 :]
         return replace(self, hands=tuple(hands), counts=counts, phase="declaring")
 
     def report(self, seat: str, play: bool) -> Game:
@@ -332,8 +332,8 @@ class Game:
         if self.reported is not None:
             raise GameError(f"{seat}: the dealer has already reported")
         if self.seen and not self.can_report:  # unseen (a table): the referee who reports it saw the hand
-            s = self.rules.sections["scoring"]
-            raise GameError(f"{seat}: reporting (报到) needs {s['report_jokers']} jokers or a bomb of {s['report_bomb']} or more")
+            s = self.rules.scoring
+            raise GameError(f"{seat}: reporting (报到) needs {s.report_jokers} jokers or a bomb of {s.report_bomb} or more")
         if not play:
             return replace(self, reported="no_play")._end("dealer", "report")
         return replace(self, reported="play")
@@ -345,7 +345,7 @@ class Game:
             raise GameError(f"{seat}: only the dealer opens the hand (摊打), after taking the kitty and before the first lead")
         if self.hand_open:
             raise GameError(f"{seat}: the hand is already open")
-        if self.rules.sections["scoring"]["open_hand_needs_first_bid_three"] and not self.first_bid_three:
+        if self.rules.scoring.open_hand_needs_first_bid_three and not self.first_bid_three:
             raise GameError(f"{seat}: an open hand (摊打) is only allowed after a first-bid three (头撂)")
         return replace(self, hand_open=True)
 
@@ -372,7 +372,7 @@ class Game:
         if len(cards) > self.counts[i]:
             raise GameError(f"{seat} holds {self.counts[i]} cards and cannot play {len(cards)}")
         try:
-            Decks(self.rules.deal["decks"]).check(cards, seen=self.played)
+            Decks(self.rules.deal.decks).check(cards, seen=self.played)
         except CardError as exc:
             raise GameError(f"{seat}: {exc}") from None
         found = readings(self.rules, cards)
@@ -422,7 +422,7 @@ class Game:
     def foul(self, seat: str, kind: str) -> Game:
         """The referee records a foul (三 打牌犯规规定); the limit rules the offender the loser."""
         self._live(seat)
-        kinds = self.rules.sections["fouls"]["kinds"]
+        kinds = self.rules.fouls.kinds
         if kind not in kinds:
             raise GameError(f"unknown foul {kind!r}; known: {', '.join(kinds)}")
         return replace(self, fouls=self.fouls + (Foul(seat, kind),))._rule_fouls()
@@ -431,7 +431,7 @@ class Game:
         """``seat`` reports its count (报牌). 三 (一)1: 出牌后手中牌数在10张以内（含10张），需主动报牌一次，
         其他时间不能自动报牌，否则属于犯规 — a report at any other time is recorded as a foul."""
         self._live(seat)
-        at = self.rules.sections["fouls"]["count_report_at"]
+        at = self.rules.fouls.count_report_at
         due = self.phase == "playing" and self.count(seat) <= at and seat not in self.announced
         if due:
             return replace(self, announced=self.announced | {seat})

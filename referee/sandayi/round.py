@@ -24,7 +24,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from referee.rulebooks import ClimbingRulebook, load  # noqa: F401 (load: doctests)
+from referee.rulebooks import SandayiRulebook, load  # noqa: F401 (load: doctests)
 
 
 class RoundError(ValueError):
@@ -64,14 +64,12 @@ def table_totals(games: Iterable[Mapping[Hashable, int]]) -> dict[Hashable, int 
     return totals
 
 
-def round_points(rules: ClimbingRulebook, totals: Mapping[Hashable, int | Fraction]) -> dict[Hashable, Fraction]:
-    """The round points of a table's players from their game scores, best first gets ``points[0]``."""
-    table = [Fraction(p) for p in rules.sections["round"]["points"]]
+def round_points(rules: SandayiRulebook, totals: Mapping[Hashable, int | Fraction]) -> dict[Hashable, Fraction]:
+    """The round points of a table's players from their game scores, best first gets ``points[0]``;
+    players level on game score share the points of the places they fill (``[round] ties = "split"``)."""
+    table = [Fraction(p) for p in rules.round.points]
     if len(totals) != len(table):
         raise RoundError(f"a table has {len(table)} players, not {len(totals)}")
-    ties = rules.sections["round"]["ties"]
-    if ties != "split":
-        raise RoundError(f"{rules.id}: [round] ties = {ties!r} is not supported (use \"split\")")
     ordered = sorted(totals, key=lambda p: -totals[p])
     out: dict[Hashable, Fraction] = {}
     i = 0
@@ -86,9 +84,9 @@ def round_points(rules: ClimbingRulebook, totals: Mapping[Hashable, int | Fracti
     return {p: out[p] for p in totals}
 
 
-def round_results(rules: ClimbingRulebook, games: Sequence[Mapping[Hashable, int]]) -> dict[Hashable, RoundResult]:
+def round_results(rules: SandayiRulebook, games: Sequence[Mapping[Hashable, int]]) -> dict[Hashable, RoundResult]:
     """A table's round from its game scores (each game: player → score), exactly ``[round] games``."""
-    need = rules.sections["round"]["games"]
+    need = rules.round.games
     if len(games) != need:
         raise RoundError(f"a round has {need} games, not {len(games)}")
     totals = table_totals(games)
@@ -96,9 +94,10 @@ def round_results(rules: ClimbingRulebook, games: Sequence[Mapping[Hashable, int
     return {p: RoundResult(points[p], totals[p]) for p in totals}
 
 
-def standings(rules: ClimbingRulebook, rounds: Iterable[Mapping[Hashable, RoundResult]]) -> list[Standing]:
+def standings(rules: SandayiRulebook, rounds: Iterable[Mapping[Hashable, RoundResult]]) -> list[Standing]:
     """The standing after the rounds played so far (each round: every player → their RoundResult,
-    all tables together): round points, then game score (小分); players level on both share a place."""
+    all tables together): round points, then game score (小分, ``[round] tie_break = "game_score"``);
+    players level on both share a place."""
     points: dict[Hashable, Fraction] = {}
     scores: dict[Hashable, int | Fraction] = {}
     count = 0
@@ -106,11 +105,9 @@ def standings(rules: ClimbingRulebook, rounds: Iterable[Mapping[Hashable, RoundR
         for p, r in rnd.items():
             points[p] = points.get(p, Fraction(0)) + r.points
             scores[p] = scores.get(p, 0) + r.game_score
-    most = rules.sections["round"]["rounds"]
+    most = rules.round.rounds
     if count > most:
         raise RoundError(f"the tournament has {most} rounds, not {count}")
-    if rules.sections["round"]["tie_break"] != "game_score":
-        raise RoundError(f"{rules.id}: [round] tie_break {rules.sections['round']['tie_break']!r} is not supported")
     ordered = sorted(points, key=lambda p: (-points[p], -scores[p]))
     out: list[Standing] = []
     for i, p in enumerate(ordered):

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from referee.rulebooks import ClimbingRulebook, load  # noqa: F401 (load: doctests)
+from referee.rulebooks import SandayiRulebook, load  # noqa: F401 (load: doctests)
 from referee.sandayi.seats import SEATS, check_seat
 
 REPORTS = (None, "play", "no_play")
@@ -60,31 +60,30 @@ class Result:
                 raise ValueError(f"{self.offender} was ruled the loser, so the dealer cannot have {'won' if self.dealer_won else 'lost'}")
 
 
-def base(rules: ClimbingRulebook, bid: int) -> int:
+def base(rules: SandayiRulebook, bid: int) -> int:
     """The base score (底分): the bid, or the fixed number ``[scoring] base`` names."""
-    setting = rules.sections["scoring"]["base"]
-    return bid if setting == "bid" else int(setting)
+    return bid if rules.scoring.base == "bid" else rules.scoring.base
 
 
-def dealer_amount(rules: ClimbingRulebook, result: Result) -> Fraction:
+def dealer_amount(rules: SandayiRulebook, result: Result) -> Fraction:
     """What the dealer wins (positive) or loses (negative) in the game."""
-    s = rules.sections["scoring"]
-    top = rules.sections["bidding"]["bids"][-1]
-    if result.bid not in rules.sections["bidding"]["bids"]:
-        raise ValueError(f"the dealer's bid is one of {rules.sections['bidding']['bids']}, not {result.bid!r}")
+    s = rules.scoring
+    top = rules.bidding.bids[-1]
+    if result.bid not in rules.bidding.bids:
+        raise ValueError(f"the dealer's bid is one of {list(rules.bidding.bids)}, not {result.bid!r}")
     if result.first_bid_three and result.bid != top:
         raise ValueError(f"a first-bid three (头撂) is a bid of {top}, not {result.bid}")
-    if result.open_hand and s["open_hand_needs_first_bid_three"] and not result.first_bid_three:
+    if result.open_hand and s.open_hand_needs_first_bid_three and not result.first_bid_three:
         raise ValueError("an open hand (摊打) comes only after a first-bid three (头撂)")
     if result.dealer_won:
-        factor = s["first_bid_three_win"] if result.first_bid_three else s["dealer_win"]
+        factor = s.first_bid_three_win if result.first_bid_three else s.dealer_win
     else:
-        factor = s["first_bid_three_loss"] if result.first_bid_three else s["dealer_loss"]
+        factor = s.first_bid_three_loss if result.first_bid_three else s.dealer_loss
     amount = Fraction(factor * base(rules, result.bid))
     if result.open_hand:
-        amount *= s["open_hand"]
+        amount *= s.open_hand
     if result.report == "play":
-        amount *= s["report_play_win"] if result.dealer_won else s["report_play_loss"]
+        amount *= s.report_play_win if result.dealer_won else s.report_play_loss
     return amount if result.dealer_won else -amount
 
 
@@ -92,17 +91,14 @@ def _whole(x: Fraction) -> int | Fraction:
     return int(x) if x.denominator == 1 else x
 
 
-def game_scores(rules: ClimbingRulebook, result: Result) -> dict[str, int | Fraction]:
+def game_scores(rules: SandayiRulebook, result: Result) -> dict[str, int | Fraction]:
     """Each seat's score for the game (zero-sum), in seat order S E N W."""
     amount = dealer_amount(rules, result)
     allies = [s for s in SEATS if s != result.dealer]
     out: dict[str, Fraction] = {s: Fraction(0) for s in SEATS}
     out[result.dealer] = amount
     offender = result.offender
-    ruling = rules.sections["fouls"]["ally_ruling"]
-    if ruling not in ("offender", "side"):
-        raise ValueError(f"{rules.id}: [fouls] ally_ruling is 'offender' or 'side', not {ruling!r}")
-    if offender is not None and offender != result.dealer and ruling == "offender":
+    if offender is not None and offender != result.dealer and rules.fouls.ally_ruling == "offender":
         out[offender] = -amount
     else:
         for s in allies:

@@ -18,23 +18,23 @@ ValueError: games are numbered from 1 to 8, not 0
 
 from __future__ import annotations
 
-from referee.rulebooks import ClimbingRulebook, load  # noqa: F401 (load: doctests)
+from referee.rulebooks import SandayiRulebook, load  # noqa: F401 (load: doctests)
 from referee.seats import SEATS, check_seat, next_seat, seats_from
 
-def seat_of_suit(rules: ClimbingRulebook, suit: str) -> str:
+def seat_of_suit(rules: SandayiRulebook, suit: str) -> str:
     """Where the player who drew ``suit`` (S 黑, H 红, C 梅, D 方) sits."""
-    table = rules.sections["round"]["seat_of_suit"]
+    table = rules.round.seat_of_suit
     if suit not in table:
         raise ValueError(f"unknown suit {suit!r}; the seats are drawn as S H C D (黑红梅方)")
     return table[suit]
 
 
-def first_bidder(rules: ClimbingRulebook, game: int) -> str:
+def first_bidder(rules: SandayiRulebook, game: int) -> str:
     """The seat that bids first (and shuffles and deals) in game ``game`` of a round, from 1."""
-    games = rules.sections["round"]["games"]
+    games = rules.round.games
     if isinstance(game, bool) or not isinstance(game, int) or not 1 <= game <= games:
         raise ValueError(f"games are numbered from 1 to {games}, not {game!r}")
-    order = rules.sections["round"]["first_bidder_suits"]
+    order = rules.round.first_bidder_suits
     return seat_of_suit(rules, order[(game - 1) % len(order)])
 
 

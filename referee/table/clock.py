@@ -107,9 +107,8 @@ class ClockLimits:
 
 
 def _raw(rules: Rulebook | ClimbingRulebook) -> tuple[dict[str, Any], Mapping[str, Mapping[str, Any]]]:
-    if isinstance(rules, Rulebook):
-        return {f.name: getattr(rules.clock, f.name) for f in fields(rules.clock)}, rules.penalties
-    return dict(rules.sections.get("clock", {})), MappingProxyType({})
+    clock = {f.name: getattr(rules.clock, f.name) for f in fields(rules.clock)}
+    return clock, rules.penalties if isinstance(rules, Rulebook) else MappingProxyType({})
 
 
 def limits(rules: Rulebook | ClimbingRulebook) -> ClockLimits:

@@ -29,7 +29,6 @@ from dataclasses import dataclass, replace
 from referee.cards import Cards
 from referee.guandan.hand import Hand
 from referee.guandan.levels import Match, levels_won
-from referee.guandan.table import setting
 from referee.guandan.tribute import TributePhase
 from referee.seats import SEATS, TEAMS
 from referee.table.clock import Foul, ShotClock
@@ -110,8 +109,8 @@ class GuandanTable(ClimbingTable):
 
     def _tribute_seen(self, seat: str, cards: Cards) -> GuandanTable:
         p = self.tribute
-        refuse = p.rules.sections["tribute"]["refuse_with"]
-        if seat in p.payers and seat not in dict(p.paid) and all(c.code == refuse for c in cards) and (
+        refuse = p.rules.tribute.refuse_with
+        if seat in p.payers and seat not in dict(p.paid) and all(c == refuse for c in cards) and (
             len(cards) > 1 or (p.double and seat not in dict(p.shown) and not p.paid)
         ):  # big jokers shown: the refusal (at a double down one each counts together)
             p = p.refuse(seat, cards)
@@ -173,7 +172,7 @@ class GuandanTable(ClimbingTable):
 
     def _counted(self, flag: Flag) -> GuandanTable:
         t = self._foul(Foul(flag.seat, flag.kind)) if flag.kind in FOULS else self
-        if flag.kind in setting(self.rules, "play", "sit_out") and t.phase == "playing":
+        if flag.kind in self.rules.play.sit_out and t.phase == "playing":
             # 十一 2, 3: 停止一轮出牌. The table takes no play while a flag is open, so the offender (a seat that was
             # not on turn) is not on turn now either: its turn is passed when it comes (``_next_turn``).
             return t._with_engine(t.hand.sit_out(flag.seat))
@@ -263,7 +262,7 @@ class GuandanTable(ClimbingTable):
     def cards_left(self) -> dict[str, int]:
         if self.hand is not None:
             return {s: self.hand.count(s) for s in SEATS}
-        size = self.rules.deal["hand_size"] if self.phase == "dealing" else 0
+        size = self.rules.deal.hand_size if self.phase == "dealing" else 0
         return dict.fromkeys(SEATS, size)
 
     def _teams(self) -> list[dict]:

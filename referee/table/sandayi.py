@@ -79,7 +79,7 @@ class SandayiTable(ClimbingTable):
             return t._hand_over() if game.over else t  # fouls recorded while bidding rule once the sides are known
         if self.phase == "kitty" and button == "ready":
             t = self._with(game=self.game.take_kitty(seat), phase="playing")
-            return t._event("kitty_to_dealer", {"dealer": seat, "cards": self.rules.deal["kitty"]})._start_clock(t.at)
+            return t._event("kitty_to_dealer", {"dealer": seat, "cards": self.rules.deal.kitty})._start_clock(t.at)
         if self.phase == "playing" and button == "pass":
             return self._pass(seat)
         raise _Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
@@ -97,7 +97,7 @@ class SandayiTable(ClimbingTable):
             raise _Reject(str(exc)) from None
         t = self._with(game=game)
         if command == "foul":
-            fouls, limit = game.foul_count(seat), self.rules.sections["fouls"]["limit"]
+            fouls, limit = game.foul_count(seat), self.rules.fouls.limit
             t, _ = t._violation(seat, p["kind"], FOUL_RULE, {"foul": True}, {"hand": t.hand_no, "fouls": fouls, "limit": limit}, "confirmed")
             t = t._event("foul_counted", {"seat": seat, "kind": p["kind"], "fouls": fouls, "limit": limit})
         else:
@@ -119,7 +119,7 @@ class SandayiTable(ClimbingTable):
         totals = t.totals()
         t = t._event("game_scored", {"hand": t.hand_no, "dealer": g.dealer, "bid": g.bid_value, "winner": g.winner,
                                      "ended_by": g.ended_by, "scores": scores, "totals": totals})  # fmt: skip
-        if t.last_hand or t.hand_no >= self.rules.sections["round"]["games"]:
+        if t.last_hand or t.hand_no >= self.rules.round.games:
             points = {s: _number(v) for s, v in round_points(self.rules, totals).items()}
             return t._with(phase="round_over")._event("round_over", {"hands": t.hand_no, "totals": totals, "points": points})
         return t._deal()

@@ -20,7 +20,7 @@ a receiver late with the return card (past 20 s) is ruled a foul. San Da Yi has 
 
 from __future__ import annotations
 
-from referee.cards import Card, Cards
+from referee.cards import Cards
 from referee.guandan import bots as gd_bots
 from referee.guandan.hand import Hand
 from referee.guandan.tribute import TributePhase, is_legal_return, legal_tributes
@@ -155,9 +155,9 @@ class GuandanSimulator(ClimbingSimulator):
     def _tribute(self, level: str, hands: dict[str, Cards]) -> tuple[str, tuple]:
         """The tribute as the payers and receivers do it, shown to the camera; (leader, exchanges)."""
         phase = TributePhase.start(self.rules, level, self._after)
-        refuse = Card.parse(self.rules.sections["tribute"]["refuse_with"])
+        refuse = self.rules.tribute.refuse_with
         shown = {s: Cards([refuse] * hands[s].count(refuse)) for s in phase.payers}
-        if sum(len(c) for c in shown.values()) >= self.rules.sections["tribute"]["refuse_count"]:
+        if sum(len(c) for c in shown.values()) >= self.rules.tribute.refuse_count:
             for seat, cards in shown.items():
                 if len(cards):
                     self._advance(self.rng.uniform(1.0, 3.0))

@@ -197,7 +197,7 @@ class Game:
         levels[side_team] += result.levels
         top = len(level_ranks(self.rules))
         winner = side_team if levels[side_team] >= top else None
-        on = self.rules.dealer["on_hold" if result.side == "dealer" else "on_take_over"]
+        on = self.rules.dealer.on_hold if result.side == "dealer" else self.rules.dealer.on_take_over
         new_dealer = partner(dealer) if on == "partner" else next_seat(dealer)
         return Game(self.rules, tuple(levels.items()), new_dealer, winner)
 

@@ -279,7 +279,7 @@ class HandJudge:
                             tuple(lead.names()),
                             forced=tuple(failing[0].cards.names()),
                             choices=tuple(tuple(u.cards.names()) for u in failing)
-                            if t.rules.failed_throw["forced"] == "next_chooses" and len(failing) > 1
+                            if t.rules.failed_throw.forced == "next_chooses" and len(failing) > 1
                             else (),
                         )
                     )

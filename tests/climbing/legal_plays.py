@@ -79,7 +79,7 @@ class Builder:
     def __init__(self, rules: ClimbingRulebook, level: str | None, rng: random.Random, pool: Cards | None = None):
         self.rules, self.level, self.rng = rules, level, rng
         self.wild = wildcard(rules, level)
-        self.pool: Counter[Card] = Counter((pool if pool is not None else Decks(rules.deal["decks"]).full()).counts())
+        self.pool: Counter[Card] = Counter((pool if pool is not None else Decks(rules.deal.decks).full()).counts())
 
     # -- cards out of the pool -------------------------------------------------------------
     def _copies(self, rank: str) -> list[Card]:
@@ -287,8 +287,8 @@ def random_plays(
 
 def deal(rules: ClimbingRulebook, rng: random.Random) -> tuple[list[Cards], Cards]:
     """Shuffle the rulebook's decks and deal four hands and the kitty (empty in Guandan)."""
-    cards = list(Decks(rules.deal["decks"]).full())
+    cards = list(Decks(rules.deal.decks).full())
     rng.shuffle(cards)
-    size = rules.deal["hand_size"]
+    size = rules.deal.hand_size
     hands = [Cards(cards[i * size : (i + 1) * size]) for i in range(4)]
     return hands, Cards(cards[4 * size :])

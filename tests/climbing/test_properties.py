@@ -314,9 +314,9 @@ def test_random_deals_conserve_cards(book, seed):
     hands, kitty = deal(rules, random.Random(seed))
     full = Decks(2).full()
     assert len(full) == 108
-    assert [len(h) for h in hands] == [rules.deal["hand_size"]] * 4
-    assert len(kitty) == rules.deal["kitty"]
-    assert (rules.deal["hand_size"], rules.deal["kitty"]) == ((27, 0) if rules is GD else (25, 8))
+    assert [len(h) for h in hands] == [rules.deal.hand_size] * 4
+    assert len(kitty) == rules.deal.kitty
+    assert (rules.deal.hand_size, rules.deal.kitty) == ((27, 0) if rules is GD else (25, 8))
     together = Cards.join([*hands, kitty])
     assert together == full
     Decks(2).check(together)

@@ -1,23 +1,21 @@
 """The Guandan rules are rulebook data: each setting of sanjiang-2012 cites its article, and changing
 a setting changes the referee (a copy of the rulebook with one setting changed)."""
 
+import tomllib
 from dataclasses import replace
-from types import MappingProxyType
 
 import pytest
 
-from referee.cards import Cards
+from referee.cards import Card, Cards
 from referee.guandan.hand import Hand
 from referee.guandan.tribute import payers
-from referee.rulebooks import load
+from referee.rulebooks import HERE, RulebookError, build, load
 
 GD = load("sanjiang-2012")
 
 
 def changed(section, **values):
-    sections = dict(GD.sections)
-    sections[section] = MappingProxyType(dict(GD.sections[section]) | values)
-    return replace(GD, sections=MappingProxyType(sections))
+    return replace(GD, **{section: replace(getattr(GD, section), **values)})
 
 
 def eight(rank):
@@ -32,11 +30,10 @@ def s_plays_out(h):
 
 def test_sanjiang_settings():
     """三: 对门借风出牌; 七②: 提前结束; 九 3: 10张以下; 四: 还牌必须小于10, 两个大王; 三: 升3级/2级/1级。"""
-    s = GD.sections
-    assert (s["play"]["take_the_lead"], s["play"]["early_end"], s["announce"]["cards"]) == ("partner", True, 10)
-    assert (s["tribute"]["return_below"], s["tribute"]["refuse_with"], s["tribute"]["refuse_count"]) == ("T", "BJ", 2)
-    assert dict(s["levels"]["places"]) == {"2": 3, "3": 2, "4": 1}
-    assert list(s["levels"]["pass_partner_places"]) == [2, 3]
+    assert (GD.play.take_the_lead, GD.play.early_end, GD.announce.cards) == ("partner", True, 10)
+    assert (GD.tribute.return_below, GD.tribute.refuse_with, GD.tribute.refuse_count) == ("T", Card.parse("BJ"), 2)
+    assert dict(GD.levels.places) == {2: 3, 3: 2, 4: 1}
+    assert GD.levels.pass_partner_places == (2, 3)
 
 
 def test_take_the_lead_setting():
@@ -74,8 +71,11 @@ def test_double_down_setting():
     assert payers(changed("tribute", double_down="last"), ("S", "N", "E", "W")) == ("W",)
 
 
-def test_unknown_setting_value_is_a_rulebook_error():
-    """三: 由对门借风出牌 -- an unknown value is reported, naming the setting."""
-    h = s_plays_out(Hand.start(changed("play", take_the_lead="dealer"), "2", "S")).pass_("E").pass_("N")
-    with pytest.raises(ValueError, match="take_the_lead"):
-        h.pass_("W")
+def test_unknown_setting_value_is_refused_when_the_book_loads():
+    """三: 由对门借风出牌 -- an unknown value is refused when the file loads, naming the file, the setting,
+    the value and what is allowed; never during play."""
+    raw = tomllib.loads((HERE / "sanjiang-2012.toml").read_text(encoding="utf-8"))
+    raw["play"]["take_the_lead"] = "dealer"
+    with pytest.raises(RulebookError) as refused:
+        build(raw, "sanjiang-2012.toml")
+    assert str(refused.value) == 'sanjiang-2012.toml: [play] take_the_lead = "dealer": allowed "partner" or "next"'

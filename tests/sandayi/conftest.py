@@ -24,7 +24,7 @@ def full_deal(rules, kitty: str = "", **given: str) -> tuple[dict[str, Cards], C
     wanted_kitty = Cards.parse(kitty)
     rest = list(Decks(2).full() - Cards.join([*wanted.values(), wanted_kitty]))
     random.Random(2016).shuffle(rest)
-    size, ksize = rules.deal["hand_size"], rules.deal["kitty"]
+    size, ksize = rules.deal.hand_size, rules.deal.kitty
     hands = {}
     for s in SEATS:
         need = size - len(wanted[s])

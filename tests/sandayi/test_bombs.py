@@ -38,7 +38,7 @@ def test_bomb_limits_by_bid(rules, bid, played, allowed):
 
 def test_limits_are_the_rulebook_data(rules):
     assert [bomb_limit(rules, b) for b in (1, 2, "pass", "dealer", "not_asked")] == [1, 2, 1, None, None]
-    assert rules.sections["bomb_limits"]["bid_2"] == 2
+    assert rules.bomb_limits.bid_2 == 2
 
 
 @pytest.mark.parametrize("bid", [0, 4, "1", "Pass", None, True, 2.0, "landlord"])

@@ -4,7 +4,6 @@
 """
 
 from dataclasses import replace
-from types import MappingProxyType
 
 import pytest
 
@@ -42,7 +41,7 @@ def test_a_dealer_with_two_fouls_loses_the_game(new_game):
 
 
 def test_side_ruling_makes_the_three_lose_together(rules, deal):
-    side = replace(rules, sections=MappingProxyType({**rules.sections, "fouls": {**rules.sections["fouls"], "ally_ruling": "side"}}))
+    side = replace(rules, fouls=replace(rules.fouls, ally_ruling="side"))
     g = Game.start(side, *deal(), "S").bid("S", 1).bid("E", "pass").bid("N", "pass").bid("W", "pass")
     g = g.foul("E", "talking").foul("E", "talking")
     assert g.scores == {"S": 3, "E": -1, "N": -1, "W": -1}

@@ -5,7 +5,6 @@
 """
 
 from dataclasses import replace
-from types import MappingProxyType
 
 import pytest
 
@@ -49,7 +48,7 @@ def test_multipliers_compose(rules):
 def test_an_ally_ruled_the_loser_pays_alone(rules):
     """三: 任何一名选手被记过2次及以上犯规，作输者处理 — the offender pays the dealer's win."""
     assert game_scores(rules, Result("S", 2, True, offender="N")) == {"S": 6, "E": 0, "N": -6, "W": 0}
-    side = replace(rules, sections=MappingProxyType({**rules.sections, "fouls": {**rules.sections["fouls"], "ally_ruling": "side"}}))
+    side = replace(rules, fouls=replace(rules.fouls, ally_ruling="side"))
     assert game_scores(side, Result("S", 2, True, offender="N")) == {"S": 6, "E": -2, "N": -2, "W": -2}
 
 

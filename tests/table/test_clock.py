@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from types import MappingProxyType
 
 import pytest
 
@@ -32,10 +31,8 @@ GD = load("sanjiang-2012")
 
 
 def with_clock(book, **values):
-    """A copy of a climbing rulebook with its [clock] section changed."""
-    sections = dict(book.sections)
-    sections["clock"] = MappingProxyType(dict(book.sections.get("clock", {})) | values)
-    return replace(book, sections=MappingProxyType(sections))
+    """A copy of a rulebook with its [clock] section changed."""
+    return replace(book, clock=replace(book.clock, **values))
 
 
 # ---- classic-3deck: seed 001 二十三 ----
@@ -292,7 +289,7 @@ def test_round_clock_classic_notice_10_before():
 def test_round_clock_guandan_one_hour_undrawn_tables_stop():
     """002 规程 三 2: 每场比赛时间定为1小时，裁判宣布比赛结束（时间到1小时），未抓完牌牌桌停止打牌（抓完牌打完本副）。"""
     r = RoundClock.of(GD, 0.0)
-    assert r.length_s == GD.sections["match"]["minutes"] * 60 == 3600 and r.notice_s == 0
+    assert r.length_s == GD.match.minutes * 60 == 3600 and r.notice_s == 0
     assert r.may_deal(3599.0) and not r.last_hand(3599.0)
     assert r.last_hand(3600.0) and not r.may_deal(3600.0)
     assert r.stops(3600.0, drawn=False)  # still drawing: the table stops

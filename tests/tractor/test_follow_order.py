@@ -130,7 +130,7 @@ def test_the_list_is_checked_when_the_rulebook_loads():
     # the lead's own format or a shape of an earlier line is refused, as is a list 6(2) could override
     import tomllib
 
-    from referee.rulebooks import HERE, _tractor
+    from referee.rulebooks import HERE, RulebookError, build
     from referee.rulebooks.shapes import tiers
 
     for entries, words in (([["QQ*"]], "holds 3 cards, the lead 8"), ([["QQQQ?JJJ"]], "'?' is no rank"),
@@ -139,5 +139,5 @@ def test_the_list_is_checked_when_the_rulebook_loads():
             tiers((4, 2), entries)
     raw = tomllib.loads((HERE / "shaoguan-2023.toml").read_text(encoding="utf-8"))
     raw["follow"]["listed"] = {"2x2": [["QQQ*"]]}
-    with pytest.raises(ValueError, match="outranked_frees_choice"):
-        _tractor(raw)
+    with pytest.raises(RulebookError, match="outranked_frees_choice"):
+        build(raw, "shaoguan-2023.toml")

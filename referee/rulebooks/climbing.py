@@ -1,0 +1,69 @@
+"""What both climbing games' rulebooks (Guandan 掼蛋, San Da Yi 三打一) share: the deal, the rank
+order and the combinations, read by ``referee/climbing/combos.py``. Each game's own sections are
+its schema: :mod:`referee.rulebooks.guandan`, :mod:`referee.rulebooks.sandayi`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from referee.rulebooks.book import Book, Rank
+from referee.rulebooks.settings import check, setting
+
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Deal:
+    decks: int = setting("decks shuffled together (54 cards each)")
+    hand_size: int = setting("cards dealt to each of the four players")
+    kitty: int = setting("cards left for the dealer (0: none)")
+
+    def __post_init__(self) -> None:
+        check(self.decks >= 1, "decks", self.decks, "1 or more")
+        cards = 54 * self.decks - 4 * self.hand_size
+        check(self.kitty == cards, "kitty", self.kitty, f"{cards}: the cards of {self.decks} decks not dealt to 4 hands of {self.hand_size}")
+
+
+@dataclass(frozen=True)
+class Ranks:
+    order: tuple[Rank, ...] = setting("the ranks low to high, for sets (pairs, triples, bombs) and singles; the jokers are above")
+    level_above_ace: bool = setting("the level rank sits above the ace (Guandan's 参谋)")
+    wildcard: Literal["heart_level", "none"] = setting("`heart_level`: the heart level card stands for any card but a joker (逢人配); `none`")
+    ace_low: bool = setting("the ace may also start a sequence below the 2 (A2345)")
+    joker_pairs: bool = setting("two identical jokers are a pair (小王+大王 never is)")
+
+    def __post_init__(self) -> None:
+        check(len(set(self.order)) == len(self.order) == 13, "order", self.order, "each of the 13 ranks once")
+
+
+@dataclass(frozen=True)
+class Combos:
+    straight: Span | None = setting("`[least, most]` cards of a straight", None)
+    pair_straight: Span | None = setting("`[least, most]` pairs of a pair straight (连对)", None)
+    triple_straight: Span | None = setting("`[least, most]` triples of a triple straight (钢板)", None)
+    airplane: Span | None = setting("`[least, most]` triples of an airplane with wings (飞机带翅膀)", None)
+    bomb: Span | None = setting("`[least, most]` cards of one rank in a bomb", None)
+    straight_flush: bool = setting("five of one suit in sequence are a straight flush (同花顺, 火箭)", False)
+    straight_flush_beats_bombs_up_to: int = setting("a straight flush beats bombs of up to this many cards, and larger bombs beat it", 0)
+    joker_bomb: bool = setting("the four jokers are a bomb above every play (天王炸弹)", True)
+    full_house_joker_pair: bool = setting("a full house's pair may be two identical jokers", True)
+    full_house_triple_only: bool = setting("full houses compare their triples only", True)
+
+    def __post_init__(self) -> None:
+        for key in ("straight", "pair_straight", "triple_straight", "airplane", "bomb"):
+            span = getattr(self, key)
+            check(span is None or 1 <= span[0] <= span[1], key, span, "[least, most] with 1 <= least <= most")
+
+
+@dataclass(frozen=True, eq=False, repr=False, kw_only=True)
+class ClimbingRulebook(Book):
+    """A climbing game's rulebook: :class:`~referee.rulebooks.guandan.Rulebook` or
+    :class:`~referee.rulebooks.sandayi.Rulebook`."""
+
+    deal: Deal = setting("`[deal]`")
+    ranks: Ranks = setting("`[ranks]`")
+    combos: Combos = setting("`[combos]`")
+
+
+__all__ = ["ClimbingRulebook", "Combos", "Deal", "Ranks"]
