@@ -1,6 +1,7 @@
 """Rules are data, typed and checked when they load: every rulebook file is read into its game's
 schema, and a setting missing, unknown or of a value its type does not allow is refused when the
-file loads, in words that name the file, the key, the value and what is allowed."""
+file loads, in words that name the file, the key, the value and what is allowed. README.md's
+settings tables are the schema's own words."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.cards import Card
-from referee.rulebooks import HERE, SCHEMAS, RulebookError, build, load, names
+from referee.rulebooks import HERE, SCHEMAS, RulebookError, build, load, names, readme
 from referee.rulebooks.book import Clock
 from referee.rulebooks.settings import describe, fields, show, where
 
@@ -240,6 +241,35 @@ def typed(v: Any, t: Any) -> bool:
     if is_section(t):
         return isinstance(v, t) and all(typed(getattr(v, name), ft) for _, name, ft, _ in fields(t))
     return isinstance(v, t)
+
+
+# ---- the README's tables are the schema's ----
+
+
+def test_the_readme_tables_are_written_from_the_schema():
+    text = readme.README.read_text(encoding="utf-8")
+    assert readme.written(text) == text, "run python -m referee.rulebooks.readme"
+
+
+def test_every_section_of_every_schema_has_its_table():
+    def sections(schema: type) -> set[type]:
+        found = set()
+        for *_, t, _ in fields(schema):
+            for inner in (t, *get_args(t)):
+                if is_section(inner) and inner not in found:
+                    found |= {inner} | sections(inner)
+        return found
+
+    wanted = set().union(*(sections(s) for s in SCHEMAS.values())) - {Clock}  # [clock]: README "## Clocks"
+    shown = {readme.section(name) for name in readme.marked(readme.README.read_text(encoding="utf-8"))}
+    assert wanted <= shown and len(shown) == len(set(readme.marked(readme.README.read_text(encoding="utf-8"))))
+
+
+def test_a_changed_schema_is_a_changed_readme():
+    text = readme.README.read_text(encoding="utf-8")
+    doc = "`declared` the leader must declare the structure"
+    assert doc in text and '"declared", "chosen_after" or "illegal"' in text
+    assert readme.written(text.replace(doc, "something else")) == text
 
 
 def test_typed_values_reach_the_engines():
