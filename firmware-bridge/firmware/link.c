@@ -24,6 +24,7 @@ static uint8_t rx_len, rx_overlong;
 static uint8_t host_seen, host_seq_valid;
 static uint16_t host_seq; /* the last command applied */
 static uint32_t host_ms, heartbeat_ms;
+static const struct link_handlers *apply;
 
 static void put16(uint8_t *p, uint16_t v) { p[0] = v; p[1] = v >> 8; }
 static void put32(uint8_t *p, uint32_t v) { put16(p, v); put16(p + 2, v >> 16); }
@@ -64,10 +65,11 @@ static void send_hello(void)
     send_frame(T_HELLO, 0, body, sizeof body);
 }
 
-void link_init(uint16_t id, uint16_t boots)
+void link_init(uint16_t id, uint16_t boots, const struct link_handlers *handlers)
 {
     board_id = id;
     boot = boots;
+    apply = handlers;
     send_hello();
 }
 
@@ -143,21 +145,21 @@ static uint8_t dispatch(const uint8_t *f, uint8_t len, uint32_t now)
         if (n != 5 || b[0] >= SEATS || b[4] > 1)
             return 0;
         if (is_new(seq))
-            on_display(b[0], get16(b + 1), b[3], b[4]);
+            apply->display(b[0], get16(b + 1), b[3], b[4]);
         ack(type, seq);
         break;
     case T_LIGHT:
         if (n != 2 || b[0] >= SEATS || b[1] > LIGHT_RED)
             return 0;
         if (is_new(seq))
-            on_light(b[0], b[1]);
+            apply->light(b[0], b[1]);
         ack(type, seq);
         break;
     case T_BUZZER:
         if (n != 5)
             return 0;
         if (is_new(seq))
-            on_buzzer(b[0], get16(b + 1), get16(b + 3));
+            apply->buzzer(b[0], get16(b + 1), get16(b + 3));
         ack(type, seq);
         break;
     default:

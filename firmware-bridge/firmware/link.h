@@ -1,11 +1,19 @@
 /* The board's side of the serial protocol (../PROTOCOL.md): frames in and out, presses kept
- * until acknowledged, the host's commands applied once. */
+ * until acknowledged, the host's commands applied once by the handlers the application gives. */
 #ifndef LINK_H
 #define LINK_H
 
 #include <stdint.h>
 
-void link_init(uint16_t board_id, uint16_t boot);
+/* What the host's commands do, given by the application (main.c) to link_init: link_receive
+ * calls one for each new (not repeated) command. */
+struct link_handlers {
+    void (*display)(uint8_t seat, uint16_t clock_ds, uint8_t cards, uint8_t running);
+    void (*light)(uint8_t seat, uint8_t light);
+    void (*buzzer)(uint8_t beeps, uint16_t on_ms, uint16_t off_ms);
+};
+
+void link_init(uint16_t board_id, uint16_t boot, const struct link_handlers *handlers);
 /* Read what arrived and act on every valid frame. */
 void link_receive(uint32_t now);
 /* Queue a press; 0 when the queue is full (the press is counted as dropped). */
@@ -14,10 +22,5 @@ uint8_t link_press(uint8_t seat, uint8_t button, uint32_t now);
 void link_send(uint32_t now);
 /* A valid frame came from the host within LINK_TIMEOUT_MS. */
 uint8_t link_up(uint32_t now);
-
-/* Called by link_receive for each new (not repeated) command; defined by the application. */
-void on_display(uint8_t seat, uint16_t clock_ds, uint8_t cards, uint8_t running);
-void on_light(uint8_t seat, uint8_t light);
-void on_buzzer(uint8_t beeps, uint16_t on_ms, uint16_t off_ms);
 
 #endif

@@ -69,16 +69,19 @@ static void buzzer_step(uint32_t now)
     }
 }
 
-void on_display(uint8_t seat, uint16_t clock_ds, uint8_t cards, uint8_t run)
+/* The host's commands (link.h): a seat's clock and cards, its light, the buzzer. */
+static void on_display(uint8_t seat, uint16_t clock_ds, uint8_t cards, uint8_t run)
 {
     views[seat].clock_ds = clock_ds;
     views[seat].cards = cards;
     running[seat] = run && clock_ds != NO_CLOCK;
 }
 
-void on_light(uint8_t seat, uint8_t light) { views[seat].light = light; }
+static void on_light(uint8_t seat, uint8_t light) { views[seat].light = light; }
 
-void on_buzzer(uint8_t beeps, uint16_t on_ms, uint16_t off_ms) { beep(beeps, on_ms, off_ms, now_ms()); }
+static void on_buzzer(uint8_t beeps, uint16_t on_ms, uint16_t off_ms) { beep(beeps, on_ms, off_ms, now_ms()); }
+
+static const struct link_handlers commands = {on_display, on_light, on_buzzer};
 
 static void pressed(uint8_t seat, uint8_t button)
 {
@@ -123,7 +126,7 @@ int main(void)
     uart_init();
     timer_init();
     sei();
-    link_init(eeprom_read_word(EE_BOARD_ID), next_boot());
+    link_init(eeprom_read_word(EE_BOARD_ID), next_boot(), &commands);
     uint32_t scanned = 0, ticked = 0;
     for (;;) {
         wdt_reset();
