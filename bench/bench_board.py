@@ -1,4 +1,4 @@
-"""Benchmark of the table board (issue 6): press-to-broker latency with the real firmware at
+"""Benchmark of the table board: press-to-broker latency with the real firmware at
 real time.
 
 Run from the repository root:  .venv/bin/python bench/bench_board.py  [--presses N] [--seed S]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import sys
 
 from referee.table.credentials import add_options
@@ -18,8 +17,6 @@ PLUGINS = ("vision.cli", "bridge.cli", "referee.tournament.cli", "display.cli", 
 
 def _plugins(sub: argparse._SubParsersAction) -> None:
     for name in PLUGINS:
-        if importlib.util.find_spec(name.rsplit(".", 1)[0]) is None or importlib.util.find_spec(name) is None:
-            continue  # that package is not built yet
         importlib.import_module(name).add_parser(sub)
 
 

@@ -1,4 +1,4 @@
-"""Tournaments (issue 7): pairing, scoring, standings and exports for the seeds' three systems.
+"""Tournaments: pairing, scoring, standings and exports for the seeds' three systems.
 
 The API the console calls in-process is :class:`TournamentStore` (an SQLite log of actions,
 replayed) and :func:`load_entries`; see ``README.md`` in this folder for every call, the result

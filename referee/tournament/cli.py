@@ -16,7 +16,7 @@ SYSTEM_NAMES = ("pair-swiss", "knockout-best-of-three", "individual-tables")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("tournament", help="tournaments: register, pair, enter results, standings, exports (issue 7)")
+    p = sub.add_parser("tournament", help="tournaments: register, pair, enter results, standings, exports")
     verbs = p.add_subparsers(dest="verb", required=True)
 
     def verb(name: str, help: str, db: bool = True) -> argparse.ArgumentParser:

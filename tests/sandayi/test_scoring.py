@@ -1,4 +1,4 @@
-"""Game scores (附件一 二 特殊规则介绍; the base is the bid, the issue's decision).
+"""Game scores (附件一 二 特殊规则介绍; the base is the bid, decided where the seed is silent).
 
 头撂牌局计分规则为：庄家赢牌得4倍底分，庄家输牌扣3倍底分。 摊打计分规则：本局输赢分数×2。
 报到 … 如果选择“打”，本局如庄家赢牌则分数翻倍，如庄家输牌则本局所有选手得分为0。
