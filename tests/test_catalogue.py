@@ -299,6 +299,7 @@ def test_every_word_of_the_pages_is_used_and_every_word_used_is_there():
     asked = set(re.findall(r"""(?:\bt|\bT)\(\s*["']([a-z_]+)["']""", text)) | set(re.findall(r'data-tp?="([a-z_]+)"', text))
     asked |= {m for group in re.findall(r'T\(k === "report:play" \? "([a-z_]+)" : k === "report:no_play" \? "([a-z_]+)" : "([a-z_]+)"\)', text)
               for m in group}
+    asked |= {m for group in re.findall(r'T\([\w.]+ \? "([a-z_]+)" : "([a-z_]+)"', text) for m in group}
     badge = {"online", "offline", "unknown"}  # a tile's badge: T(status)
     for lang in LANGS:
         assert asked <= section("ui", lang), sorted(asked - section("ui", lang))

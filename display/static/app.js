@@ -37,10 +37,10 @@ function tileParts(v) {  // each part of a tile as HTML; a part is written again
   const s = v.state;
   const status = v.status || "unknown";
   const badge = `<span class="badge ${status}">${T(status)}</span>`;
-  const phase = s ? `<span class="phase">${esc(W("phase." + s.phase))}</span> <span class="ht">${s.hand ? T("hand_trick", { hand: s.hand, trick: s.trick }) : ""}</span>${s.paused ? ` <span class="paused">${T("paused")}</span>` : ""}` : "";
+  const phase = s ? `<span class="phase">${esc(W("phase." + s.phase))}</span> <span class="ht">${s.hand ? T(s.trick ? "hand_trick" : "hand_of", { hand: s.hand, trick: s.trick }) : ""}</span>${s.paused ? ` <span class="paused">${T("paused")}</span>` : ""}` : "";
   const parts = {
     head: `<header><a class="name" href="/tables/${encodeURIComponent(v.table)}">${esc(v.table)}</a> ${phase} ${badge}</header>`,
-    viol: v.violations.length ? `<ul class="viol">${v.violations.slice(-3).reverse().map(violationHTML).join("")}</ul>` : "",
+    viol: v.violations.length ? `<ul class="viol">${v.violations.slice(-3).reverse().map(x => violationHTML(x)).join("")}</ul>` : "",
   };
   if (!s) return parts;
   const trump = s.trump ? `${T("trump")} ${s.trump.suit ? suitHTML(s.trump.suit) : T("no_trump")}${esc(s.trump.rank || "")}` : "";

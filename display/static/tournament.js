@@ -14,7 +14,8 @@ async function registrationHTML() {
     list.entries.map(e => `<li data-entry="${esc(e.id)}">${esc(e.unit)} · ${esc(e.name)}</li>`).join("") + `</ol>` +
     `<form id="t-entry"><input name="unit" placeholder="${T("unit")}" required> <input name="pair" placeholder="${T("pair")}" size="4">` +
     ` <input name="players" placeholder="${T("players")}" required> <button>${T("add_entry")}</button></form>` +
-    `<form id="t-import"><label>${T("import")} <input type="file" name="file" accept=".csv,.xlsx" required></label> <button>${T("import")}</button></form>` +
+    `<form id="t-import"><label class="file"><input type="file" name="file" accept=".csv,.xlsx" required>` +  // the browser's own words hidden
+    `<span class="pick-file">${T("choose_file")}</span> <span class="file-name">${T("no_file")}</span></label> <button>${T("import")}</button></form>` +
     `<form id="t-new"><select name="system">${SYSTEMS.map(x => `<option value="${x}">${esc(W("system." + x))}</option>`).join("")}</select>` +
     ` <input name="name" placeholder="${T("name")}" required> <input name="id" placeholder="${T("tournament_id")}" value="main" pattern="[A-Za-z0-9_-]{1,32}">` +
     ` <input name="rounds" type="number" min="1" max="30" placeholder="${T("rounds")}"> <button>${T("new_tournament")}</button></form>`;
@@ -39,6 +40,9 @@ function roundHTML(t) {
     ` <button>${T("late")}</button></form>`;
 }
 function formJSON(form) { return Object.fromEntries([...new FormData(form)].filter(([, v]) => v !== "")); }
+document.addEventListener("change", ev => {  // the file chosen, by its name
+  if (ev.target.matches("#t-import input[type=file]")) ev.target.form.querySelector(".file-name").textContent = ev.target.files[0]?.name || T("no_file");
+});
 document.addEventListener("submit", ev => {
   const f = ev.target, id = f.getAttribute("id") || "";  // f.id would be the form's "id" input
   if (!id.startsWith("t-")) return;
