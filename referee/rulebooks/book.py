@@ -5,8 +5,6 @@ A rulebook's class is its game's schema (:mod:`referee.rulebooks.tractor`,
 dataclass of typed settings (:mod:`referee.rulebooks.settings`), read and checked when the file loads.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType

@@ -2,8 +2,6 @@
 order and the combinations, read by ``referee/climbing/combos.py``. Each game's own sections are
 its schema: :mod:`referee.rulebooks.guandan`, :mod:`referee.rulebooks.sandayi`."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from typing import Literal
 

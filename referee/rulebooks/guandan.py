@@ -1,8 +1,6 @@
 """The Guandan (掼蛋) rulebook's schema: the hand, the tribute, the levels, the stages and the
 match, read by ``referee/guandan`` (README.md "## Guandan"; the book's file cites each article)."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal

@@ -1,8 +1,6 @@
 """The San Da Yi (三打一) rulebook's schema: the bidding, the bomb limits, the scoring, the round
 and the fouls, read by ``referee/sandayi`` (README.md "## San Da Yi"; the book's file cites each article)."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal

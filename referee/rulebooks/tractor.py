@@ -9,8 +9,6 @@ Traceback (most recent call last):
 ValueError: a format is WIDTHxLENGTH, as "4x1" (a bomb) or "2x2" (a two-pair tractor)
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
@@ -29,7 +27,7 @@ class Format(NamedTuple):
     ALLOWED = 'a format "WxN" (as "4x1")'
 
     @staticmethod
-    def parse(text: str) -> Format:
+    def parse(text: str) -> "Format":
         width, x, length = text.replace(" ", "").partition("x")
         if not (x and width.isdigit() and length.isdigit() and int(width) >= 1 and int(length) >= 1):
             raise ValueError('a format is WIDTHxLENGTH, as "4x1" (a bomb) or "2x2" (a two-pair tractor)')
