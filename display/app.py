@@ -27,7 +27,7 @@ from display.hub import Hub
 from display.routers import audit, auth, pages, public, tables, tournament
 from display.store import Store
 from display.tournament import Tournaments
-from referee.catalogue import Refusal
+from referee.catalogue import Refusal, say, word
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
@@ -74,12 +74,12 @@ def create_app(settings: Settings) -> FastAPI:
 
 
 async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-    """A 422 whose ``detail`` says in one line what was wrong with the request, and where."""
-    problems = []
-    for e in exc.errors():
-        where = ".".join(str(p) for p in e.get("loc", ()))
-        problems.append(f"{where}: {e.get('msg', 'invalid')}")
-    return JSONResponse({"detail": "; ".join(problems) or "invalid request"}, status_code=422)
+    """A 422 whose ``detail`` says in one line of the request's language what was wrong with it, and where
+    (the field's path; the problem by its kind, the catalogue's ``invalid.*``)."""
+    lang = language(request)
+    problems = [say(lang, "invalid.line", where=".".join(str(p) for p in e.get("loc", ())),
+                    problem=word(lang, f"invalid.{e.get('type')}", word(lang, "invalid.other"))) for e in exc.errors()]
+    return JSONResponse({"detail": word(lang, "word.sep").join(problems) or word(lang, "invalid.empty")}, status_code=422)
 
 
 async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:

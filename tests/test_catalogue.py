@@ -103,7 +103,7 @@ def test_chinese_holds_chinese_and_english_none():
     for key, text in entries("en").items():
         assert key == switch or not cjk.search(text), f"en.toml {key}: {text!r}"
     latin_words = re.compile(r"[A-Za-z]{3,}")
-    proper = {"cardtable", "csv", "xlsx", "kib"}  # a name, file types, a unit
+    proper = {"cardtable", "csv", "xlsx", "json", "kib"}  # a name, file formats, a unit
     for key, text in entries("zh").items():
         found = {w for w in latin_words.findall(placeholders_removed(text)) if w.lower() not in proper and key != switch}
         assert not found, f"zh-CN.toml {key}: {text!r} has English {found}"

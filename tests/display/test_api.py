@@ -159,7 +159,8 @@ def test_login_logout_and_sessions(client):
     assert client.post("/api/login", json={"user": "ghost", "password": "nope"}).status_code == 401
     r = client.post("/api/login", content=b"{not json", headers={"content-type": "application/json"})
     assert r.status_code == 422 and "json" in r.json()["detail"].lower()
-    assert client.post("/api/login", json={"user": "wang"}).json() == {"detail": "body.password: Field required"}
+    assert client.post("/api/login", json={"user": "wang"}).json() == {"detail": "body.password：缺少此项"}  # in words, Chinese first
+    assert client.post("/api/login", json={"user": "wang"}, headers=EN).json() == {"detail": "body.password: missing"}
     login(client)
     cookie = client.cookies["cardtable_session"]
     assert client.get("/api/me").json() == {"user": "wang", "role": "organiser"}
