@@ -83,7 +83,7 @@ class VirtualBoard:
 
     def press(self, seat: str, button: str, now_ms: int) -> bool:
         if len(self._events) == EVENT_SLOTS:
-            self.dropped += 1
+            self.dropped = (self.dropped + 1) & 0xFFFF  # u16 counters wrap, as the firmware's
             return False
         self._events.append(_Event(self._next_seq, SEATS.index(seat), BUTTONS.index(button), now_ms))
         self._next_seq += 1
@@ -97,13 +97,13 @@ class VirtualBoard:
             try:
                 seq, message = parse(decode(piece))
             except UnknownFrame:
-                self.unknown += 1
+                self.unknown = (self.unknown + 1) & 0xFFFF
                 continue
             except FrameError:
-                self.corrupt += 1
+                self.corrupt = (self.corrupt + 1) & 0xFFFF
                 continue
             if not isinstance(message, (Sync, HostBeat, Ack, Display, Light, Buzzer)):
-                self.unknown += 1  # a board's message: not for a board
+                self.unknown = (self.unknown + 1) & 0xFFFF  # a board's message: not for a board
                 continue
             self._host_ms = now_ms
             self._on(seq, message)

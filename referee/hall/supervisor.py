@@ -104,7 +104,7 @@ class Supervisor:
     def start(self) -> None:
         import tempfile
 
-        from referee.table.broker import Broker, table_acl
+        from referee.table.broker import Broker
 
         if self.dir is None:
             self.dir = Path(tempfile.mkdtemp(prefix="cardtable-hall-"))
@@ -112,13 +112,7 @@ class Supervisor:
             raise ValueError(f"{self.dir} is not empty: give --dir a new or empty directory")
         self.dir.mkdir(parents=True, exist_ok=True)
         os.environ[MARK] = str(self.dir)  # the broker and everything else started from here carry it
-        # One broker user per connection (the broker binds client ids to users): the demo's people
-        # (the organiser, each table's players and its camera's eyes on the table) have their own.
-        people = {"hall-organiser": "console"}
-        for t in self.tables:
-            people |= {f"players-{t.table}": "console", f"reader-{t.table}": "scoreboard"}
-        users, acl = table_acl([t.table for t in self.tables], also=people)
-        self.broker = Broker.start(self.dir / "broker", users, acl)
+        self.broker = Broker.start(self.dir / "broker", *self.users())
         url = self.broker.url  # for the demo's people, in their environment
         # The hall's programs as in a real hall: the broker's address, the passwords in a file.
         where = ["--broker", self.broker.address, "--credentials", str(self.broker.write_credentials(self.dir / "credentials"))]
@@ -155,6 +149,17 @@ class Supervisor:
                      sight=catalogue.word("zh", f"hall.{self.sight}", self.sight), dir=self.dir))
         if self.sight == "oracle" and self.opts.see == "auto":
             self.say(catalogue.say("zh", "hall.no_model"))
+
+    def users(self) -> tuple[dict[str, str], str]:
+        """The broker's users (name -> password) and ACL: the hall's, and one user per connection of the
+        demo's people (the broker binds client ids to users): the organiser, each table's players and
+        its camera's eyes on the table."""
+        from referee.table.broker import table_acl
+
+        people = {"hall-organiser": "console"}
+        for t in self.tables:
+            people |= {f"players-{t.table}": "console", f"reader-{t.table}": "scoreboard"}
+        return table_acl([t.table for t in self.tables], also=people)
 
     def _table_children(self, t: HallTable, number: int, url, where: list[str]) -> list[Child]:
         d = self.dir / t.table

@@ -71,3 +71,14 @@ def test_the_virtual_board_through_the_bridge(broker, connect, inbox, tmp_path):
         virtual.wait(5)
     assert not link.exists()
     assert json.loads(payload)["v"] == 1
+
+
+def test_a_flood_of_presses_wraps_the_dropped_count_as_the_firmware_does():
+    """A stuck or hostile button: the queue fills, the rest are dropped and counted in a u16 that
+    wraps (firmware/link.c), and the board goes on (it used to die of a struct.error past 65,535)."""
+    from bridge.virtual import EVENT_SLOTS, VirtualBoard
+
+    board = VirtualBoard(1)
+    kept = [board.press("S", "ready", ms) for ms in range(70_000)]
+    assert sum(kept) == EVENT_SLOTS and board.dropped == (70_000 - EVENT_SLOTS) % 65_536
+    assert board.take(70_000)  # the heartbeat that carries the count is framed

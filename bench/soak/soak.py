@@ -1,0 +1,555 @@
+"""bench/soak: the hall on a bad evening.
+
+    nice .venv/bin/python bench/soak/soak.py [--minutes 30] [--tables 6] [--speed 3] [--seed 7] [--json FILE]
+
+The demo hall (``referee.hall.supervisor``: per table its service, virtual board, bridge, camera
+taking the cards as laid, and four bot players; the display, the tournament, the organiser and the
+referee) is played for ``--minutes`` while a fault injector does, one fault at a time at random
+moments, all that goes wrong on a bad evening: ``kill -9`` of a table service, a camera or a board
+bridge (the hall starts them again, as systemd would), a broker restart, a reset of a service's
+connection (``ss -K``), a 30 s broker outage, poisoned inputs, a retained input, a press stamped by
+a clock 2 h ahead, and a flood from one board: presses into its virtual board as fast as it takes
+them (``flood``), and presses published with a board's payload as fast as the broker takes them
+for ``FLOOD_S`` (``flood_mqtt``: a board computer gone wrong, the issue's 11,000 a second).
+
+It measures from outside the tables. An observer (a user of its own that reads everything, with
+a persistent session) sees every input that reaches the broker and every event; each table's log,
+read read-only, says which inputs were logged. Every ``PROBE_S``, and every second after a fault
+until it is answered, the injector sends each table a probe: a console command with an id that no
+table may take (a command that does not exist), which a working service answers at once with a
+``rejected`` event, whatever the game is doing. Per table:
+
+- sent: inputs seen at the broker, the injector's own excluded; logged; answered (a ``rejected``
+  event); lost: sent, and neither logged nor answered once the players stopped and the tables had
+  ``GRACE_S`` to catch up. Must be 0;
+- hands finished (``hand_scored`` and ``game_scored`` events);
+- stalled while healthy: minutes during which an input or a probe waited longer than ``STALL_S``
+  while the table's status said ``online``. Must be 0;
+- the injector's inputs: poison sent, logged (must be 0) and answered; retained inputs logged;
+  events stamped more than 10 minutes ahead of the wall clock (a clock 2 h off taken as true);
+  the presses of the floods: written into the board, and published, logged or answered.
+
+Per fault, the recovery time: from the end of the fault (its start, for one that takes no time) to
+the first moment every table it touched is well again (status ``online``, a probe sent after the
+fault answered, no input waiting longer than ``WELL_S``; after a bridge's kill its board online
+again, after a camera's its camera connected again); the median and the worst of each kind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import secrets
+import signal
+import sqlite3
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(ROOT / "firmware-bridge")]
+os.environ["PYTHONPATH"] = os.pathsep.join([*sys.path[:2], os.environ.get("PYTHONPATH", "")])  # the hall: this code
+
+from referee.hall.supervisor import Options, Supervisor  # noqa: E402
+from referee.table.broker import ROOT as TOPICS, TABLES  # noqa: E402
+from referee.table.mqtt import Connection  # noqa: E402
+from referee.table.protocol import INPUTS, topic  # noqa: E402
+
+STALL_S = 30.0  # an input waiting this long at a table that says it is online: the table is stalled
+WELL_S = 5.0  # ... this long at most: the table is well
+GRACE_S = 60.0  # after the players stop, for the tables to log what is on its way
+RECOVER_MAX_S = 180.0  # a fault whose table is not well by then: not recovered
+OUTAGE_S = 30.0
+FLOOD_S = 10.0
+GAP_S = (10.0, 60.0)  # between one fault's recovery and the next fault
+PROBE_S = 10.0
+AHEAD_S = 600.0
+HANDS = ("hand_scored", "game_scored")
+FAULTS = ("kill_service", "kill_camera", "kill_bridge", "broker_restart", "reset", "outage", "poison", "retained",
+          "clock", "flood", "flood_mqtt")
+OBSERVER, INJECTOR = "soak-observer", "soak-injector"
+
+
+class SoakHall(Supervisor):
+    """The demo hall with two more broker users: the observer (reads everything) and the injector,
+    who may write every table's inputs (as a broken or hostile camera, board or console would)."""
+
+    def users(self) -> tuple[dict[str, str], str]:
+        users, acl = super().users()
+        users |= {OBSERVER: secrets.token_urlsafe(18), INJECTOR: secrets.token_urlsafe(18)}
+        acl += f"\nuser {OBSERVER}\ntopic read {TOPICS}/#\n\nuser {INJECTOR}\n"
+        acl += "".join(f"topic write {TABLES}/+/{leaf}\n" for leaf in INPUTS)
+        return users, acl
+
+
+@dataclass
+class Ledger:
+    """What one table was sent, logged and answered, and its time stalled while healthy."""
+
+    waiting: dict[str, float] = field(default_factory=dict)  # input id -> when first seen at the broker (or sent)
+    settled: set[str] = field(default_factory=set)  # logged or answered
+    sent: set[str] = field(default_factory=set)
+    logged: set[str] = field(default_factory=set)
+    answered: set[str] = field(default_factory=set)
+    injected: dict[str, str] = field(default_factory=dict)  # the injector's input id -> its kind
+    probes: dict[str, float] = field(default_factory=dict)  # the probes' ids -> when sent
+    probe_answered: float = 0.0  # when the latest probe answered was sent
+    hands: set[int] = field(default_factory=set)
+    ahead: set[int] = field(default_factory=set)
+    status: str = "?"
+    board_online: float = 0.0  # when its board/status last said online (monotonic)
+    camera_connected: float = 0.0  # when the broker last logged its camera connecting
+    stalled_s: float = 0.0
+    stalled_waits: set[str] = field(default_factory=set)  # what waited while the table said online
+    reasons: Counter = field(default_factory=Counter)  # why inputs were rejected (their first words)
+    cpu_s: float = 0.0  # CPU seconds of the table's processes (service, board, bridge, camera, players)
+    flood_written: int = 0
+    seq: int = 0
+
+    def see(self, input_id: str, now: float) -> None:
+        if input_id in self.injected:
+            return
+        self.sent.add(input_id)
+        if input_id not in self.settled:
+            self.waiting.setdefault(input_id, now)
+
+    def probe(self, input_id: str, now: float) -> None:
+        self.injected[input_id] = "probe"
+        self.probes[input_id] = self.waiting[input_id] = now
+
+    def settle(self, input_id: str, logged: bool, now: float) -> None:
+        (self.logged if logged else self.answered).add(input_id)
+        self.settled.add(input_id)
+        self.waiting.pop(input_id, None)
+        if input_id in self.probes:
+            self.probe_answered = max(self.probe_answered, self.probes[input_id])
+
+    def oldest(self, now: float) -> float:
+        return now - min(self.waiting.values()) if self.waiting else 0.0
+
+    def well(self, now: float, since: float, part: str = "") -> bool:
+        """Online, a probe sent since ``since`` answered, nothing waiting long; and ``part`` (``bridge``,
+        ``camera``) back since ``since``."""
+        back = {"bridge": self.board_online, "camera": self.camera_connected}.get(part, since)
+        return self.status == "online" and self.probe_answered >= since and back >= since and self.oldest(now) <= WELL_S
+
+
+class Soak:
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.rng = random.Random(args.seed)
+        self.hall = SoakHall(Options(tables=args.tables, speed=args.speed, seed=args.seed, see="oracle", dir=args.dir),
+                             out=sys.stdout)
+        self.tables = [t.table for t in self.hall.tables]
+        self.books = {t.table: t.rulebook for t in self.hall.tables}
+        self.ledgers = {t: Ledger() for t in self.tables}
+        self.lock = threading.Lock()
+        self.faults: list[dict] = []
+        self.stop = threading.Event()
+        self.n = 0
+
+    # -- the observer ---------------------------------------------------------------------------------
+
+    def on_input(self, full_topic: str, raw: bytes) -> None:
+        parts = full_topic.split("/")
+        table, leaf = parts[3], "/".join(parts[4:])
+        try:
+            input_id = f"{leaf} {json.loads(raw)['id']}"
+        except (ValueError, KeyError, TypeError):
+            return  # the injector's poison (no id): counted where it is sent
+        with self.lock:
+            if table in self.ledgers:
+                self.ledgers[table].see(input_id, time.monotonic())
+
+    def on_event(self, full_topic: str, raw: bytes) -> None:
+        table = full_topic.split("/")[3]
+        event = json.loads(raw)
+        with self.lock:
+            ledger = self.ledgers.get(table)
+            if ledger is None:
+                return
+            if event["kind"] == "rejected" and event["data"].get("id"):
+                input_id = f"{event['data']['topic']} {event['data']['id']}"
+                ledger.settle(input_id, False, time.monotonic())
+                if input_id not in ledger.injected:
+                    ledger.reasons[" ".join(str(event["data"].get("reason", "")).split()[:6])] += 1
+            if event["kind"] in HANDS:
+                ledger.hands.add(event["seq"])
+            if event.get("at", 0) > time.time() + AHEAD_S:
+                ledger.ahead.add(event["seq"])
+
+    def on_status(self, full_topic: str, raw: bytes) -> None:
+        with self.lock:
+            ledger = self.ledgers.get(full_topic.split("/")[3])
+            if ledger is None or not raw:
+                return
+            status = json.loads(raw).get("status", "?")
+            if full_topic.endswith("/board/status"):
+                if status == "online":
+                    ledger.board_online = time.monotonic()
+            else:
+                ledger.status = status
+
+    def tail_broker_log(self) -> None:
+        """When each camera connects, as the broker logs it (the camera has no status of its own)."""
+        path, where = self.hall.broker.log_path, self.hall.broker.log_path.stat().st_size
+        while not self.stop.wait(0.1):
+            with open(path, "rb") as f:
+                f.seek(where)
+                new = f.read()
+            complete = new.rfind(b"\n") + 1
+            where += complete
+            for line in new[:complete].decode(errors="replace").splitlines():
+                if "New client connected" in line and " as camera-" in line:
+                    table = line.split(" as camera-", 1)[1].split(" ", 1)[0]
+                    with self.lock:
+                        if table in self.ledgers:
+                            self.ledgers[table].camera_connected = time.monotonic()
+
+    def poll_logs(self) -> None:
+        """Every second: what each table's log holds now, and the time each table was stalled."""
+        last = time.monotonic()
+        conns: dict[str, sqlite3.Connection] = {}
+        while not self.stop.wait(1.0):
+            for table in self.tables:
+                db = self.hall.dir / table / "table.db"
+                try:
+                    if table not in conns:
+                        conns[table] = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+                    rows = conns[table].execute("SELECT seq, input_id FROM events WHERE seq > ? AND input_id IS NOT NULL",
+                                                (self.ledgers[table].seq,)).fetchall()
+                except sqlite3.Error:
+                    conns.pop(table, None)
+                    continue
+                now = time.monotonic()
+                with self.lock:
+                    ledger = self.ledgers[table]
+                    for seq, input_id in rows:
+                        ledger.settle(input_id, True, now)
+                        ledger.seq = max(ledger.seq, seq)
+            now = time.monotonic()
+            with self.lock:
+                for ledger in self.ledgers.values():
+                    if ledger.status == "online" and ledger.oldest(now) > STALL_S:
+                        ledger.stalled_s += now - last
+                        ledger.stalled_waits.add(min(ledger.waiting, key=ledger.waiting.get))
+            last = now
+
+    # -- the faults -----------------------------------------------------------------------------------
+
+    def child(self, name: str):
+        return next(c for c in self.hall.children if c.name == name)
+
+    def publish(self, table: str, leaf: str, payload: bytes, kind: str, input_id: str | None = None,
+                retain: bool = False) -> None:
+        if input_id is not None:
+            with self.lock:
+                self.ledgers[table].injected[f"{leaf} {input_id}"] = kind
+        self.injector.publish(topic(table, leaf), payload, retain=retain)
+
+    def next_id(self, kind: str) -> str:
+        with self.lock:
+            self.n += 1
+            return f"soak-{kind}-{self.n}"
+
+    def probe(self, table: str) -> None:
+        """An input no table may take (no such command): a working service answers it with ``rejected``."""
+        pid = self.next_id("probe")
+        with self.lock:
+            self.ledgers[table].probe(f"commands {pid}", time.monotonic())
+        self.injector.publish(topic(table, "commands"), json.dumps({"v": 1, "id": pid, "command": "probe"}).encode())
+
+    def probe_all(self) -> None:
+        while not self.stop.wait(PROBE_S):
+            for table in self.tables:
+                self.probe(table)
+
+    def fault(self, kind: str, table: str) -> tuple[list[str], float]:
+        """Do one fault; (the tables it touched, when it ended)."""
+        if kind.startswith("kill_"):
+            part = {"kill_service": "service", "kill_camera": "camera", "kill_bridge": "bridge"}[kind]
+            pid = self.child(f"{table}/{part}").pid
+            if pid is not None:
+                os.kill(pid, signal.SIGKILL)
+            return [table], time.monotonic()
+        if kind == "broker_restart":
+            self.hall.broker.restart()
+            return self.tables, time.monotonic()
+        if kind == "outage":
+            self.hall.broker.stop()
+            time.sleep(OUTAGE_S)
+            self.hall.broker.restart()
+            return self.tables, time.monotonic()
+        if kind == "reset":
+            reset_connections(self.child(f"{table}/service").pid, self.hall.broker.port)
+            return [table], time.monotonic()
+        now = time.time()
+        if kind == "poison":
+            press = {"v": 1, "seat": "S", "button": "ready"}
+            for leaf, raw in (
+                ("board/in", '{"v":1,"id":"%s","seat":"S","button":"ready","at":%s}' % (self.next_id("poison"), "9" * 401)),
+                ("board/in", json.dumps({**press, "id": self.next_id("poison"), "at": "soon"})),
+                ("board/in", json.dumps({**press, "id": self.next_id("poison"), "at": now, "seat": "Q"})),
+                ("observed", json.dumps({"v": 1, "id": self.next_id("poison"), "seat": "S", "cards": ["ZZ"],
+                                         "confidence": 0.9, "at": now})),
+                ("commands", json.dumps({"v": 1, "id": self.next_id("poison"), "command": "explode"})),
+                ("commands", '{"v":1,"id":"%s","command":"last_hand","extra":1e999}' % self.next_id("poison")),
+            ):
+                self.publish(table, leaf, raw.encode(), "poison", json_id(raw))
+            self.publish(table, "board/in", b"not json at all", "poison")
+            return [table], time.monotonic()
+        if kind == "retained":
+            pid = self.next_id("retained")
+            self.publish(table, "board/in", json.dumps({"v": 1, "id": pid, "seat": "S", "button": "ready", "at": now})
+                         .encode(), "retained", pid, retain=True)
+            self.injector.flush(10)
+            threading.Timer(20.0, lambda: self.injector.publish(topic(table, "board/in"), b"", retain=True)).start()
+            return [table], time.monotonic()
+        if kind == "clock":
+            pid = self.next_id("clock")
+            self.publish(table, "board/in", json.dumps({"v": 1, "id": pid, "seat": "S", "button": "ready",
+                                                        "at": now + 7200}).encode(), "clock", pid)
+            return [table], time.monotonic()
+        if kind == "flood":
+            written = flood(self.hall.dir / table / "buttons", FLOOD_S)
+            with self.lock:
+                self.ledgers[table].flood_written += written
+            return [table], time.monotonic()
+        if kind == "flood_mqtt":
+            deadline = time.monotonic() + FLOOD_S
+            while time.monotonic() < deadline:
+                if self.injector.pending() > 2000:  # as fast as the broker acknowledges them
+                    time.sleep(0.001)
+                    continue
+                for _ in range(100):
+                    pid = self.next_id("flood")
+                    self.publish(table, "board/in", json.dumps({"v": 1, "id": pid, "seat": "S", "button": "ready",
+                                                                "at": time.time()}).encode(), "flood", pid)
+            self.injector.flush(60)
+            return [table], time.monotonic()
+        raise ValueError(kind)
+
+    def inject(self, deadline: float) -> None:
+        kinds: list[str] = []
+        time.sleep(self.rng.uniform(*GAP_S))
+        while time.monotonic() < deadline and not self.stop.is_set():
+            if not kinds:
+                kinds = list(self.args.faults)
+                self.rng.shuffle(kinds)
+            kind, table = kinds.pop(), self.rng.choice(self.tables)
+            began = time.monotonic()
+            self.hall.say(f"soak: {kind} at {table}")
+            try:
+                touched, ended = self.fault(kind, table)
+            except Exception as exc:  # noqa: BLE001 - a fault that could not be done is reported, the soak goes on
+                self.faults.append({"kind": kind, "table": table, "error": str(exc), "at": began})
+                continue
+            recovered, probed = None, ended - 1.0
+            while time.monotonic() - ended < RECOVER_MAX_S and not self.stop.is_set():
+                now = time.monotonic()
+                with self.lock:
+                    part = kind.removeprefix("kill_") if kind in ("kill_bridge", "kill_camera") else ""
+                    if all(self.ledgers[t].well(now, ended, part) for t in touched):
+                        recovered = now - ended
+                        break
+                if now - probed >= 1.0:
+                    for t in touched:
+                        self.probe(t)
+                    probed = now
+                time.sleep(0.05)
+            self.faults.append({"kind": kind, "table": table, "tables": touched, "at": began - self.began,
+                                "lasted_s": round(ended - began, 1), "recovery_s": recovered})
+            self.hall.say(f"soak: {kind} at {table}: " + (f"well again {recovered:.1f} s after" if recovered is not None
+                                                           else "NOT well again"))
+            time.sleep(self.rng.uniform(*GAP_S))
+
+    # -- the run --------------------------------------------------------------------------------------
+
+    def run(self) -> dict:
+        hall = self.hall
+        hall.start()
+        self.began = time.monotonic()
+        load = [os.getloadavg()[0]]
+        serving = threading.Event()
+        server = threading.Thread(target=hall.serve, args=(serving,), daemon=True)
+        server.start()
+        observer = Connection(hall.broker.url(OBSERVER), reconnect_delay_s=(0.1, 1.0))
+        for leaf in INPUTS:
+            observer.subscribe(f"{TABLES}/+/{leaf}", self.on_input)
+        observer.subscribe(f"{TABLES}/+/events", self.on_event)
+        observer.subscribe(f"{TABLES}/+/status", self.on_status)
+        observer.subscribe(f"{TABLES}/+/board/status", self.on_status)
+        observer.connect()
+        self.injector = Connection(hall.broker.url(INJECTOR), clean_start=True, reconnect_delay_s=(0.1, 1.0)).connect()
+        poller = threading.Thread(target=self.poll_logs, daemon=True)
+        poller.start()
+        threading.Thread(target=self.probe_all, daemon=True).start()
+        threading.Thread(target=self.tail_broker_log, daemon=True).start()
+        deadline = self.began + self.args.minutes * 60
+        injector = threading.Thread(target=self.inject, args=(deadline,), daemon=True)
+        injector.start()
+        try:
+            while time.monotonic() < deadline:
+                time.sleep(10)
+                load.append(os.getloadavg()[0])
+            injector.join(OUTAGE_S + RECOVER_MAX_S + 10)
+            hall.say("soak: time is up; the players stop, the tables catch up")
+            self.count_cpu()
+            serving.set()  # no organiser, no referee from now on
+            server.join(5)
+            for child in hall.children:
+                if child.name.endswith(("/players", "/camera")):
+                    child.restart = False
+                    child.signal(signal.SIGTERM)
+            time.sleep(GRACE_S)
+        finally:
+            self.stop.set()
+            poller.join(10)
+            observer.close(flush_timeout=0)
+            self.injector.close(flush_timeout=0)
+            hall.stop()
+        return self.report(load)
+
+    def count_cpu(self) -> None:
+        """CPU seconds each table's processes used (the ones living now: a process killed took its own along)."""
+        tick = os.sysconf("SC_CLK_TCK")
+        for child in self.hall.children:
+            table = child.name.split("/")[0]
+            if table in self.ledgers and child.pid is not None:
+                try:
+                    fields = Path(f"/proc/{child.pid}/stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                self.ledgers[table].cpu_s += (int(fields[11]) + int(fields[12])) / tick
+
+    def report(self, load: list[float]) -> dict:
+        tables = {}
+        for table, ledger in self.ledgers.items():
+            injected = ledger.injected
+            kinds = lambda kind, within: sum(1 for i, k in injected.items() if k == kind and i in within)  # noqa: E731
+            tables[table] = {
+                "rulebook": self.books[table], "sent": len(ledger.sent), "logged": len(ledger.sent & ledger.logged),
+                "answered": len(ledger.sent & ledger.answered - ledger.logged), "lost": len(ledger.sent - ledger.settled),
+                "cpu_s": round(ledger.cpu_s, 1), "refusals": dict(ledger.reasons.most_common(4)),
+                "hands": len(ledger.hands), "stalled_healthy_min": round(ledger.stalled_s / 60, 2),
+                "flood_presses_written": ledger.flood_written,
+                "stalled_on": sorted(ledger.stalled_waits)[:5],
+                "probes": len(ledger.probes), "probes_answered": len(ledger.probes.keys() & ledger.answered),
+                "poison_sent": sum(1 for k in injected.values() if k == "poison"),
+                "poison_logged": kinds("poison", ledger.logged), "poison_answered": kinds("poison", ledger.answered),
+                "retained_logged": kinds("retained", ledger.logged), "clock_2h_logged": kinds("clock", ledger.logged),
+                "flood_mqtt_sent": sum(1 for k in injected.values() if k == "flood"),
+                "flood_mqtt_settled": kinds("flood", ledger.settled),
+                "events_2h_ahead": len(ledger.ahead),
+            }
+        by_kind: dict[str, list] = defaultdict(list)
+        for f in self.faults:
+            by_kind[f["kind"]].append(f.get("recovery_s"))
+        kinds = {}
+        for kind, times in sorted(by_kind.items()):
+            done = [t for t in times if t is not None]
+            kinds[kind] = {"faults": len(times), "not_recovered": len(times) - len(done),
+                           "median_s": round(statistics.median(done), 1) if done else None,
+                           "worst_s": round(max(done), 1) if done else None}
+        return {"minutes": self.args.minutes, "tables": len(self.tables), "speed": self.args.speed, "seed": self.args.seed,
+                "soak_cpu_s": round(time.process_time(), 1),
+                "load_average": {"median": round(statistics.median(load), 1), "max": round(max(load), 1)},
+                "per_table": tables, "recovery": kinds, "faults": self.faults, "run_dir": str(self.hall.dir)}
+
+
+def json_id(raw: str) -> str | None:
+    try:
+        return json.loads(raw).get("id")
+    except ValueError:
+        return raw.split('"id":"', 1)[1].split('"', 1)[0] if '"id":"' in raw else None
+
+
+def reset_connections(pid: int | None, port: int) -> int:
+    """Abort (``ss -K``) the TCP connections of process ``pid`` to ``port`` on loopback; how many."""
+    if pid is None:
+        return 0
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            link = os.readlink(fd)
+        except OSError:
+            continue
+        if link.startswith("socket:["):
+            inodes.add(link[8:-1])
+    done = 0
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, remote, inode = fields[1], fields[2], fields[9]
+        if inode in inodes and int(remote.split(":")[1], 16) == port:
+            mine = int(local.split(":")[1], 16)
+            subprocess.run(["ss", "-K", "dst", "127.0.0.1", "dport", "=", f":{port}", "sport", "=", f":{mine}"],
+                           capture_output=True, check=True)
+            done += 1
+    return done
+
+
+def flood(fifo: Path, seconds: float) -> int:
+    """Presses into a virtual board's input as fast as it takes them, for ``seconds``; how many."""
+    written, deadline = 0, time.monotonic() + seconds
+    fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+    try:
+        while time.monotonic() < deadline:
+            try:
+                os.write(fd, b"S ready\n" * 64)
+                written += 64
+            except BlockingIOError:
+                time.sleep(0.005)
+    finally:
+        os.close(fd)
+    return written
+
+
+def table_text(report: dict) -> str:
+    rows = [f"{'table':6} {'rulebook':14} {'sent':>7} {'logged':>7} {'answer':>6} {'lost':>5} {'hands':>5} "
+            f"{'stall m':>7} {'probes':>9} {'flood':>6} {'mqtt flood':>13} {'poison s/l/a':>12} {'ret l':>5} {'2h l/ev':>7}"]
+    for t, r in report["per_table"].items():
+        rows.append(f"{t:6} {r['rulebook']:14} {r['sent']:7} {r['logged']:7} {r['answered']:6} {r['lost']:5} "
+                    f"{r['hands']:5} {r['stalled_healthy_min']:7} {r['probes_answered']:>4}/{r['probes']:<4} "
+                    f"{r['flood_presses_written']:6} {r['flood_mqtt_settled']:>6}/{r['flood_mqtt_sent']:<6} "
+                    f"{r['poison_sent']:>4}/{r['poison_logged']}/{r['poison_answered']:<4} {r['retained_logged']:5} "
+                    f"{r['clock_2h_logged']:>3}/{r['events_2h_ahead']:<3}")
+    rows.append("")
+    rows.append(f"{'fault':16} {'n':>3} {'not well':>8} {'median s':>9} {'worst s':>8}")
+    for kind, r in report["recovery"].items():
+        rows.append(f"{kind:16} {r['faults']:3} {r['not_recovered']:8} {str(r['median_s']):>9} {str(r['worst_s']):>8}")
+    return "\n".join(rows)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=30.0)
+    parser.add_argument("--tables", type=int, default=6)
+    parser.add_argument("--speed", type=float, default=3.0, help="the bots' pace, times real time (default 3)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--dir", type=Path, default=None, help="the hall's run directory (default: a new temporary one)")
+    parser.add_argument("--json", type=Path, default=None, help="write the whole report here")
+    parser.add_argument("--faults", default=",".join(FAULTS), help=f"the kinds, in turn (default all: {','.join(FAULTS)})")
+    args = parser.parse_args()
+    args.faults = args.faults.split(",")
+    if unknown := set(args.faults) - set(FAULTS):
+        parser.error(f"unknown faults {sorted(unknown)}; faults are {', '.join(FAULTS)}")
+    report = Soak(args).run()
+    print(table_text(report))
+    print(f"load average: median {report['load_average']['median']}, max {report['load_average']['max']}; "
+          f"run directory {report['run_dir']}")
+    if args.json:
+        args.json.write_text(json.dumps(report, ensure_ascii=False, indent=1))
+    bad = [t for t, r in report["per_table"].items() if r["lost"] or r["stalled_healthy_min"] or r["poison_logged"]]
+    print("PASS: nothing lost, no table stalled while healthy" if not bad else f"FAIL: {' '.join(bad)}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
