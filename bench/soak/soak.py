@@ -213,27 +213,31 @@ class Soak:
                         if table in self.ledgers:
                             self.ledgers[table].camera_connected = time.monotonic()
 
+    def read_logs(self, conns: dict[str, sqlite3.Connection]) -> None:
+        """What each table's log holds now (read-only: the service writes on)."""
+        for table in self.tables:
+            db = self.hall.dir / table / "table.db"
+            try:
+                if table not in conns:
+                    conns[table] = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+                rows = conns[table].execute("SELECT seq, input_id FROM events WHERE seq > ? AND input_id IS NOT NULL",
+                                            (self.ledgers[table].seq,)).fetchall()
+            except sqlite3.Error:
+                conns.pop(table, None)
+                continue
+            now = time.monotonic()
+            with self.lock:
+                ledger = self.ledgers[table]
+                for seq, input_id in rows:
+                    ledger.settle(input_id, True, now)
+                    ledger.seq = max(ledger.seq, seq)
+
     def poll_logs(self) -> None:
-        """Every second: what each table's log holds now, and the time each table was stalled."""
+        """Every second: the logs, and the time each table was stalled."""
         last = time.monotonic()
         conns: dict[str, sqlite3.Connection] = {}
         while not self.stop.wait(1.0):
-            for table in self.tables:
-                db = self.hall.dir / table / "table.db"
-                try:
-                    if table not in conns:
-                        conns[table] = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-                    rows = conns[table].execute("SELECT seq, input_id FROM events WHERE seq > ? AND input_id IS NOT NULL",
-                                                (self.ledgers[table].seq,)).fetchall()
-                except sqlite3.Error:
-                    conns.pop(table, None)
-                    continue
-                now = time.monotonic()
-                with self.lock:
-                    ledger = self.ledgers[table]
-                    for seq, input_id in rows:
-                        ledger.settle(input_id, True, now)
-                        ledger.seq = max(ledger.seq, seq)
+            self.read_logs(conns)
             now = time.monotonic()
             with self.lock:
                 for ledger in self.ledgers.values():
@@ -373,29 +377,28 @@ class Soak:
     # -- the run --------------------------------------------------------------------------------------
 
     def run(self) -> dict:
-        hall = self.hall
-        hall.start()
-        self.began = time.monotonic()
-        load = [os.getloadavg()[0]]
+        hall, load = self.hall, [os.getloadavg()[0]]
         serving = threading.Event()
-        server = threading.Thread(target=hall.serve, args=(serving,), daemon=True)
-        server.start()
-        observer = Connection(hall.broker.url(OBSERVER), reconnect_delay_s=(0.1, 1.0))
-        for leaf in INPUTS:
-            observer.subscribe(f"{TABLES}/+/{leaf}", self.on_input)
-        observer.subscribe(f"{TABLES}/+/events", self.on_event)
-        observer.subscribe(f"{TABLES}/+/status", self.on_status)
-        observer.subscribe(f"{TABLES}/+/board/status", self.on_status)
-        observer.connect()
-        self.injector = Connection(hall.broker.url(INJECTOR), clean_start=True, reconnect_delay_s=(0.1, 1.0)).connect()
-        poller = threading.Thread(target=self.poll_logs, daemon=True)
-        poller.start()
-        threading.Thread(target=self.probe_all, daemon=True).start()
-        threading.Thread(target=self.tail_broker_log, daemon=True).start()
-        deadline = self.began + self.args.minutes * 60
-        injector = threading.Thread(target=self.inject, args=(deadline,), daemon=True)
-        injector.start()
+        conns: list[Connection] = []
         try:
+            hall.start()
+            self.began = time.monotonic()
+            threading.Thread(target=hall.serve, args=(serving,), daemon=True).start()
+            observer = Connection(hall.broker.url(OBSERVER), reconnect_delay_s=(0.1, 1.0))
+            conns.append(observer)
+            for leaf in INPUTS:
+                observer.subscribe(f"{TABLES}/+/{leaf}", self.on_input)
+            observer.subscribe(f"{TABLES}/+/events", self.on_event)
+            observer.subscribe(f"{TABLES}/+/status", self.on_status)
+            observer.subscribe(f"{TABLES}/+/board/status", self.on_status)
+            observer.connect()
+            self.injector = Connection(hall.broker.url(INJECTOR), clean_start=True, reconnect_delay_s=(0.1, 1.0))
+            conns.append(self.injector.connect())
+            for work in (self.poll_logs, self.probe_all, self.tail_broker_log):
+                threading.Thread(target=work, daemon=True).start()
+            deadline = self.began + self.args.minutes * 60
+            injector = threading.Thread(target=self.inject, args=(deadline,), daemon=True)
+            injector.start()
             while time.monotonic() < deadline:
                 time.sleep(10)
                 load.append(os.getloadavg()[0])
@@ -403,17 +406,18 @@ class Soak:
             hall.say("soak: time is up; the players stop, the tables catch up")
             self.count_cpu()
             serving.set()  # no organiser, no referee from now on
-            server.join(5)
             for child in hall.children:
                 if child.name.endswith(("/players", "/camera")):
                     child.restart = False
                     child.signal(signal.SIGTERM)
             time.sleep(GRACE_S)
+            self.stop.set()
+            self.read_logs({})  # the last word
         finally:
             self.stop.set()
-            poller.join(10)
-            observer.close(flush_timeout=0)
-            self.injector.close(flush_timeout=0)
+            serving.set()
+            for conn in conns:
+                conn.close(flush_timeout=0)
             hall.stop()
         return self.report(load)
 
