@@ -45,9 +45,13 @@ class Entry(Closed):
     unit: str = Field(max_length=128)
 
 
+Points = Annotated[int | float, Field(ge=-1000, le=1000)]
+Score = Annotated[int | float, Field(ge=-1000000, le=1000000)]
+
+
 class TableResult(Closed):
-    points: list[int | float] = Field(max_length=8)
-    scores: list[int | float] = Field(max_length=8)
+    points: list[Points] = Field(max_length=8)
+    scores: list[Score] = Field(max_length=8)
 
 
 class Pairing(Closed):
@@ -63,25 +67,25 @@ class TournamentTopic(Closed):
     tournament: Id
     name: str = Field(max_length=128)
     system: str = Field(max_length=64)
-    round: int = Field(ge=0)
-    at: float
+    round: int = Field(ge=0, le=1000)
+    at: float = Field(ge=0, le=4102444800)  # the year 2100
 
 
 class Round(TournamentTopic):
     """``cardtable/v1/tournament/{id}/round``: the pairings of the current round, by table."""
 
-    rounds: int = Field(ge=0)
+    rounds: int = Field(ge=0, le=1000)
     tables: list[Pairing] = Field(max_length=1024)
     byes: list[str] = Field(max_length=1024)
 
 
 class Row(Closed):
-    rank: int = Field(ge=1)
+    rank: int = Field(ge=1, le=100000)
     id: str = Field(min_length=1, max_length=64)
     name: str = Field(max_length=128)
     unit: str = Field(max_length=128)
-    score: int | float
-    tiebreaks: list[int | float] = Field(max_length=16)
+    score: Score
+    tiebreaks: list[Score] = Field(max_length=16)
     prize: Prize | None
 
 

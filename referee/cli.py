@@ -40,6 +40,10 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--rulebook", required=True, help="the rulebook id, e.g. classic-3deck")
     add_options(run, "table-TABLE")
     run.add_argument("--db", required=True, metavar="PATH", help="the table's event log (SQLite)")
+    run.add_argument("--accept-log", action="store_true",
+                     help="start on a log that lost entries this table published, or another log (docs/recovery.md)")
+    run.add_argument("--trust-senders", action="store_true",
+                     help="believe every input's time and limit no sender's pace: a simulation on virtual time")
     simulate = verbs.add_parser("simulate", help="four bots play hands at a table through the broker")
     simulate.add_argument("--table", required=True)
     simulate.add_argument("--rulebook", required=True)
@@ -94,7 +98,8 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.verb == "run":
         from referee.table.service import run
 
-        return run(args.table, args.rulebook, _url(parser, args, args.broker, f"table-{args.table}"), args.db)
+        return run(args.table, args.rulebook, _url(parser, args, args.broker, f"table-{args.table}"), args.db,
+                   trust_senders=args.trust_senders, accept_log=args.accept_log)
     if args.verb == "simulate":
         from referee.table.simulate import main as simulate
 

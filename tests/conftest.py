@@ -177,10 +177,13 @@ class TableWatch:
 class ServiceProcess:
     """``cardtable table run`` as a real process, to kill with SIGKILL and start again."""
 
-    def __init__(self, broker: Broker, table: str, rulebook: str, db: Path, logfile: Path, wait_s: float = 10.0):
+    def __init__(self, broker: Broker, table: str, rulebook: str, db: Path, logfile: Path, wait_s: float = 10.0,
+                 trust_senders: bool = False):
         credentials = broker.write_credentials(db.parent / f"{table}.credentials", [f"table-{table}"])
         self.args = [sys.executable, "-m", "referee.cli", "table", "run", "--table", table, "--rulebook", rulebook,
                      "--broker", broker.address, "--credentials", str(credentials), "--db", str(db)]
+        if trust_senders:  # a simulation on virtual time
+            self.args.append("--trust-senders")
         self.logfile, self.wait_s = logfile, wait_s
         self.proc: subprocess.Popen | None = None
         self.starts = 0

@@ -8,13 +8,13 @@ messages, persistent sessions and the QoS 1 messages queued for them survive it 
 its database on SIGTERM, and every ``AUTOSAVE_S`` seconds while it runs).
 
 ``table_acl(tables, scoreboard_user, console_user)`` makes the users and the ACL of the hall's
-policy (issue 4): each table's service, camera and board bridge may write only their own topics
-of their own table, the scoreboard only reads, the console reads everything and writes commands, the tournament
+policy (issue 4): each table's service (three sessions, one password: ``protocol.INTAKE``), camera
+and board bridge may write only their own topics of their own table, the scoreboard only reads, the console reads everything and writes commands, the tournament
 service reads the tables' events and states and writes the tournament topics.
 
 >>> users, acl = table_acl(["t1"], "scoreboard", "console")
 >>> sorted(users)
-['board-t1', 'camera-t1', 'console', 'scoreboard', 'table-t1', 'tournament']
+['board-t1', 'camera-t1', 'console', 'scoreboard', 'table-t1', 'table-t1-board', 'table-t1-camera', 'tournament']
 >>> print(acl)  # doctest: +ELLIPSIS
 # cardtable hall ACL ...
 user table-t1
@@ -23,10 +23,17 @@ topic write cardtable/v1/tables/t1/state
 topic write cardtable/v1/tables/t1/events
 topic write cardtable/v1/tables/t1/violations
 topic write cardtable/v1/tables/t1/status
+topic write cardtable/v1/tables/t1/health
+topic read cardtable/v1/tables/t1/commands
+topic read cardtable/v1/tables/t1/state
+topic read cardtable/v1/tables/t1/health
+<BLANKLINE>
+user table-t1-camera
 topic read cardtable/v1/tables/t1/observed
 topic read cardtable/v1/tables/t1/removed
+<BLANKLINE>
+user table-t1-board
 topic read cardtable/v1/tables/t1/board/in
-topic read cardtable/v1/tables/t1/commands
 <BLANKLINE>
 user camera-t1
 topic write cardtable/v1/tables/t1/observed
@@ -64,15 +71,16 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
-from referee.table.protocol import INPUTS, OUTPUTS, PREFIX, topic
+from referee.table.protocol import INTAKE, OUTPUTS, PREFIX, topic
 
 TABLES = PREFIX.rstrip("/")  # cardtable/v1/tables
 ROOT = TABLES.rsplit("/", 1)[0]  # cardtable/v1
 TOURNAMENTS = f"{ROOT}/tournament"  # cardtable/v1/tournament/{id}/round and .../standings
 
-# What a table's service publishes, and what it listens to: the protocol's outputs and inputs.
+# What a table's service publishes (the protocol's outputs), and reads back of them at start (the
+# witnesses of its log); each of its sessions reads its senders' inputs (``protocol.INTAKE``).
 TABLE_WRITES = OUTPUTS
-TABLE_READS = INPUTS
+TABLE_READS_BACK = ("state", "health")
 
 HOST = "127.0.0.1"
 STARTUP_TIMEOUT_S = 10.0
@@ -131,10 +139,15 @@ def table_acl(
     if len(set(tables)) != len(tables):
         raise ValueError(f"duplicate table names in {tables}")
     blocks: list[tuple[str, list[str]]] = []
+    shared: dict[str, str] = {}  # a table service's sessions share its password
     for t in tables:
         blocks.append((table_user(t),
                        [f"topic write {topic(t, leaf)}" for leaf in TABLE_WRITES]
-                       + [f"topic read {topic(t, leaf)}" for leaf in TABLE_READS]))
+                       + [f"topic read {topic(t, leaf)}" for leaf in (*INTAKE[""], *TABLE_READS_BACK)]))
+        for suffix, leaves in INTAKE.items():
+            if suffix:
+                blocks.append((table_user(t) + suffix, [f"topic read {topic(t, leaf)}" for leaf in leaves]))
+                shared[table_user(t) + suffix] = table_user(t)
         blocks.append((camera_user(t), [f"topic write {topic(t, 'observed')}", f"topic write {topic(t, 'removed')}",
                                         f"topic write {topic(t, 'frames')}"]))
         blocks.append((board_user(t), [f"topic write {topic(t, 'board/in')}",
@@ -159,6 +172,7 @@ def table_acl(
     for name, rules in blocks:
         lines += [f"user {name}", *rules, ""]
     users = {name: secrets.token_urlsafe(18) for name in names}
+    users.update({name: users[owner] for name, owner in shared.items()})
     return users, "\n".join(lines)
 
 

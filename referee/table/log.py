@@ -10,6 +10,11 @@ An input that carries an id is logged once: a QoS 1 redelivery of the same
 ``input_id`` is not appended again and ``append`` returns None. The service passes
 an id that is unique per table, e.g. the topic name and the message id together.
 
+A damaged file is refused when it is opened (SQLite's integrity check) or read
+(:class:`LogError`, never SQLite's own error). What SQLite cannot see, a log that lost
+its latest entries (a write-ahead file truncated or lost), the hash chain shows
+(:meth:`EventLog.chain`, ``referee/table/witness.py``).
+
 >>> import tempfile, os
 >>> with tempfile.TemporaryDirectory() as d, EventLog.open(os.path.join(d, "t.db")) as log:
 ...     log.append("observed", {"seat": "E", "cards": ["S9", "S9"]}, at=12.5, input_id="observed c-1")
@@ -27,9 +32,11 @@ import math
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
+
+from referee.table.witness import ORIGIN, extend
 
 FORMAT = 1  # PRAGMA user_version of the log's tables
 _PAGE = 512  # entries read per query by ``entries``
@@ -69,6 +76,7 @@ class Entry:
     at: float
     input_id: str | None
     payload: dict[str, Any]
+    text: str = field(default="", repr=False, compare=False)  # the payload as logged (JSON)
 
 
 class EventLog:
@@ -78,6 +86,7 @@ class EventLog:
         self._conn: sqlite3.Connection | None = conn
         self._lock = threading.Lock()
         self.path = path
+        self._head: tuple[int, bytes] | None = None  # (last seq, chain), once :meth:`chain` was asked
 
     @classmethod
     def open(cls, path: str | Path) -> EventLog:
@@ -95,6 +104,9 @@ class EventLog:
             if str(mode).lower() != "wal":
                 raise LogError(f"event log {path}: WAL mode is not available here (journal_mode={mode})")
             conn.execute("PRAGMA synchronous=FULL")
+            problems = [r[0] for r in conn.execute("PRAGMA integrity_check(5)")]
+            if problems != ["ok"]:
+                raise LogError(f"event log {path} is damaged (SQLite's integrity check: {'; '.join(problems)})")
             conn.execute("BEGIN IMMEDIATE")
             try:
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -134,13 +146,15 @@ class EventLog:
             # call into SQLite also means the calling thread gives up Python's GIL once, not four
             # times: the service's network thread appends while its worker computes.
             try:
-                return _insert(conn, row)
+                seq = _insert(conn, row)
             except sqlite3.IntegrityError:  # another connection logged the same id meanwhile
                 if input_id is not None and conn.execute(
                     "SELECT 1 FROM events WHERE input_id = ?", (input_id,)
                 ).fetchone():
                     return None
                 raise
+            self._follow([(seq, row)])
+            return seq
 
     def append_many(
         self, items: Iterable[tuple[str, dict[str, Any], float, str | None]], meta: dict[str, str] | None = None
@@ -156,22 +170,72 @@ class EventLog:
         rows = [_row(*item) for item in items]
         if not rows and not meta:
             return []
-        with self._lock, _transaction(self._open_conn()) as conn:
-            seqs = [_insert(conn, row) for row in rows]
-            conn.executemany(_SET_META, meta.items())
+        with self._lock:
+            with _transaction(self._open_conn()) as conn:
+                seqs = [_insert(conn, row) for row in rows]
+                conn.executemany(_SET_META, meta.items())
+            self._follow(zip(seqs, rows))
         return seqs
+
+    def chain(self, at: Iterable[int] = ()) -> tuple[int, bytes, dict[int, bytes]]:
+        """The last entry's seq, the hash chain up to it (``witness.extend`` from ``witness.ORIGIN``),
+        and the chain after each entry of ``at`` that is in the log. Reads the whole log once; from
+        then on :attr:`head` follows every append.
+
+        >>> import tempfile, os
+        >>> with tempfile.TemporaryDirectory() as d, EventLog.open(os.path.join(d, "t.db")) as log:
+        ...     log.append("commands", {"v": 1}, at=12.5, input_id="commands k-1")
+        ...     seq, chain, found = log.chain(at=[1, 7])
+        ...     log.append("commands", {"v": 1}, at=13.0, input_id="commands k-2")
+        ...     (seq, chain.hex()[:16], sorted(found)), log.head[0]
+        1
+        2
+        ((1, '1a70e7d5efdb475d', [1]), 2)
+        """
+        wanted, found = set(at), {}
+        chain, last = ORIGIN, 0
+        with self._lock:
+            conn = self._open_conn()
+            try:
+                for seq, kind, when, input_id, text in conn.execute(
+                    "SELECT seq, kind, at, input_id, payload FROM events ORDER BY seq"
+                ):
+                    chain, last = extend(chain, seq, kind, when, input_id, text), seq
+                    if seq in wanted:
+                        found[seq] = chain
+            except sqlite3.DatabaseError as exc:
+                raise LogError(f"event log {self.path} is damaged: {exc}") from None
+            self._head = (last, chain)
+        return last, chain, found
+
+    @property
+    def head(self) -> tuple[int, bytes] | None:
+        """(last seq, chain up to it), kept up to date once :meth:`chain` was asked; else None."""
+        return self._head
+
+    def _follow(self, added: Iterable[tuple[int | None, tuple]]) -> None:
+        if self._head is None:
+            return
+        seq, chain = self._head
+        for new, (kind, at, input_id, text) in added:
+            if new is not None:
+                seq, chain = new, extend(chain, new, kind, at, input_id, text)
+        self._head = (seq, chain)
 
     def entries(self, after: int = 0) -> Iterator[Entry]:
         """The entries with ``seq > after``, in order (entries appended meanwhile included)."""
         last = int(after)
         while True:
             with self._lock:
-                rows = self._open_conn().execute(
-                    "SELECT seq, kind, at, input_id, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
-                    (last, _PAGE),
-                ).fetchall()
+                try:
+                    rows = self._open_conn().execute(
+                        "SELECT seq, kind, at, input_id, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+                        (last, _PAGE),
+                    ).fetchall()
+                except sqlite3.DatabaseError as exc:
+                    raise LogError(f"event log {self.path} is damaged: {exc}") from None
             for seq, kind, at, input_id, text in rows:
-                yield Entry(seq, kind, at, input_id, json.loads(text))
+                yield Entry(seq, kind, at, input_id, json.loads(text), text)
                 last = seq
             if len(rows) < _PAGE:
                 return
@@ -232,8 +296,12 @@ def _row(kind: str, payload: dict[str, Any], at: float, input_id: str | None) ->
     """An entry checked and ready to insert: ``(kind, at, input_id, payload as JSON)``; ValueError if not."""
     if not isinstance(kind, str) or not kind:
         raise ValueError(f"event kind must be a non-empty string, not {kind!r}")
-    if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at):
-        raise ValueError(f"event time must be a finite number of seconds, not {at!r}")
+    try:
+        finite = not isinstance(at, bool) and isinstance(at, (int, float)) and math.isfinite(at)
+    except OverflowError:  # an integer too long for a float
+        finite = False
+    if not finite:
+        raise ValueError(f"event time must be a finite number of seconds, not {str(at)[:24]}")
     if input_id is not None and (not isinstance(input_id, str) or not input_id):
         raise ValueError(f"input_id must be a non-empty string or None, not {input_id!r}")
     return kind, float(at), input_id, _dump(payload)

@@ -18,9 +18,13 @@ No business logic here: topics and payloads belong to the callers. What it adds 
   handler exists (the broker delivers a session's queue right after connecting) is kept and given
   to the first matching handler, so subscribe before ``connect()`` when that matters;
 - opt-in manual acknowledgements (``manual_ack=True``): handlers are then called with
-  ``(topic, payload, mid, qos)`` and nothing is acknowledged until the caller calls
-  ``ack(mid, qos)`` (from any thread), e.g. once the message is on disk; a message never acked is
-  delivered again by the broker after a reconnect;
+  ``(topic, payload, delivery)`` (a :class:`Delivery`: the message's mid on this connection, its
+  QoS and retain flag) and nothing is acknowledged until the caller calls ``ack(delivery)`` (from
+  any thread), e.g. once the message is on disk; a message never acked is delivered again by the
+  broker after a reconnect, and an ``ack`` of a message of an earlier connection does nothing;
+- per subscription, whether the broker sends the retained message (``retained``: ``"new"``, the
+  default, only for a new subscription; ``"always"``; ``"never"``) and whether a message keeps
+  the retain flag it was published with (``retain_as_published``);
 - a last will, a "birth" message published on every (re)connect, and ``close(send_will=True)``
   (MQTT 5 disconnect reason 4, the broker then publishes the will).
 
@@ -58,7 +62,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[..., None]  # (topic, payload), or (topic, payload, mid, qos) with manual_ack
+Handler = Callable[..., None]  # (topic, payload), or (topic, payload, delivery) with manual_ack
 Will = tuple[str, bytes, bool]  # (topic, payload, retain), sent with QoS 1
 
 DEFAULT_PORT = 1883
@@ -68,6 +72,22 @@ RECONNECT_DELAY_S = (0.1, 5.0)  # first retry, longest wait between retries (dou
 SESSION_NEVER_EXPIRES = 0xFFFFFFFF
 UNROUTED_LIMIT = 10_000  # messages kept for handlers not registered yet
 _DISCONNECT_WITH_WILL = 4
+
+
+_RETAINED = {"new": SubscribeOptions.RETAIN_SEND_IF_NEW_SUB, "always": SubscribeOptions.RETAIN_SEND_ON_SUBSCRIBE,
+             "never": SubscribeOptions.RETAIN_DO_NOT_SEND}
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """A message received with ``manual_ack``, to hand back to :meth:`Connection.ack`: its ``mid`` on
+    the connection ``generation`` it came on (mids are reused by the next connection), its QoS and
+    whether it came with the retain flag."""
+
+    mid: int
+    qos: int
+    retain: bool
+    generation: int
 
 
 @dataclass(frozen=True)
@@ -133,10 +153,12 @@ class Connection:
         self._sub_pending: set[int] = set()  # SUBSCRIBE mids without a SUBACK yet
         self._sub_early: set[int] = set()  # SUBACKs that came before subscribe() noted their mid
         self._generation = 0  # +1 on every connect and disconnect: mids of an old connection are void
-        self._subs: dict[str, tuple[Handler, int]] = {}
+        self._subs: dict[str, tuple[Handler, SubscribeOptions]] = {}
         self.manual_ack = manual_ack
         self._unacked: set[int] = set()  # manual_ack: QoS > 0 mids received on this connection, not acked
-        self._unrouted: deque[tuple[str, bytes, int, int]] = deque()  # (topic, payload, mid, qos)
+        self._unrouted: deque[tuple[str, bytes, Delivery]] = deque()
+        self._unsub_pending: set[int] = set()  # UNSUBSCRIBE mids waited for, without an UNSUBACK yet
+        self._unsub_early: set[int] = set()  # UNSUBACKs that came before unsubscribe() noted their mid
         self._connected = threading.Event()
         self._refused: ReasonCode | None = None
         self._first = threading.Event()  # the first CONNACK arrived (either way)
@@ -158,6 +180,7 @@ class Connection:
         c.on_message = self._on_message
         c.on_publish = self._on_publish
         c.on_subscribe = self._on_subscribe
+        c.on_unsubscribe = self._on_unsubscribe
         self._client = c
 
     # -- life cycle ------------------------------------------------------------------------------
@@ -238,6 +261,15 @@ class Connection:
             raise RuntimeError(f"publish to {topic} failed: rc {info.rc}")
         return info
 
+    @staticmethod
+    def acknowledged(info: MQTTMessageInfo) -> bool:
+        """Whether the broker acknowledged the QoS > 0 message of ``info`` (``publish``'s answer).
+        Unlike paho's ``is_published``, which raises for ever for a message published while the
+        broker was away, it answers for that one too: True once it was sent on reconnect and
+        acknowledged."""
+        with info._condition:
+            return info._published
+
     def pending(self) -> int:
         """QoS > 0 messages published but not yet acknowledged by the broker (queued or in flight)."""
         return len(self._client._out_messages)  # paho drops a message from it on PUBACK
@@ -251,31 +283,35 @@ class Connection:
             time.sleep(0.005)
         return True
 
-    def subscribe(self, topic_filter: str, handler: Handler, qos: int = 1) -> None:
+    def subscribe(self, topic_filter: str, handler: Handler, qos: int = 1, *, retained: str = "new",
+                  retain_as_published: bool = False) -> None:
         """Call ``handler(topic, payload)`` for every message matching ``topic_filter`` (on paho's
-        thread; keep it short). Kept across reconnects; before ``connect()`` it is sent on connect."""
+        thread; keep it short). Kept across reconnects; before ``connect()`` it is sent on connect.
+        ``retained``: when the broker sends the topic's retained message (see the module's
+        docstring); ``retain_as_published``: messages keep their retain flag (a ``Delivery`` shows it)."""
+        options = SubscribeOptions(qos=qos, retainHandling=_RETAINED[retained], retainAsPublished=retain_as_published)
         with self._lock:
-            self._subs[topic_filter] = (handler, qos)
+            self._subs[topic_filter] = (handler, options)
             connected, generation = self._connected.is_set(), self._generation
             early = [m for m in self._unrouted if topic_matches_sub(topic_filter, m[0])]
             if early:  # under the lock, so that newer messages wait for these
                 self._unrouted = deque(m for m in self._unrouted if not topic_matches_sub(topic_filter, m[0]))
-                for topic, payload, mid, qos in early:
-                    self._call(handler, topic, payload, mid, qos)
+                for topic, payload, delivery in early:
+                    self._call(handler, topic, payload, delivery)
         if connected:
-            self._send_subscribe([(topic_filter, self._options(qos))], generation)
+            self._send_subscribe([(topic_filter, options)], generation)
 
-    def ack(self, mid: int, qos: int) -> None:
-        """``manual_ack``: acknowledge the message ``mid`` (a handler's ``mid`` and ``qos``), from any
-        thread. Nothing for QoS 0, nor for a message of a connection that has closed since (the broker
-        delivers it again on the next one; acking its old mid there could ack another message)."""
-        if not self.manual_ack or qos == 0:
+    def ack(self, delivery: Delivery) -> None:
+        """``manual_ack``: acknowledge a handler's ``delivery``, from any thread. Nothing for QoS 0,
+        nor for a message of a connection that has closed since (the broker delivers it again on the
+        next one; acking its old mid there could ack another message)."""
+        if not self.manual_ack or delivery.qos == 0:
             return
         with self._lock:
-            if mid not in self._unacked:
+            if delivery.generation != self._generation or delivery.mid not in self._unacked:
                 return
-            self._unacked.discard(mid)
-        self._client.ack(mid, qos)
+            self._unacked.discard(delivery.mid)
+        self._client.ack(delivery.mid, delivery.qos)
 
     def wait_subscribed(self, timeout: float) -> bool:
         """Wait until connected and every SUBSCRIBE sent so far is acknowledged (the broker routes
@@ -283,18 +319,25 @@ class Connection:
         with self._cond:
             return self._cond.wait_for(lambda: self._connected.is_set() and not self._sub_pending, timeout)
 
-    def unsubscribe(self, topic_filter: str) -> None:
+    def unsubscribe(self, topic_filter: str, timeout: float = 0.0) -> bool:
+        """Drop the subscription; with ``timeout``, wait for the broker's answer (every message it
+        sent for the subscription, its retained one included, has then arrived). False on timeout."""
         with self._lock:
             self._subs.pop(topic_filter, None)
             connected = self._connected.is_set()
-        if connected:
-            self._client.unsubscribe(topic_filter)
+        if not connected:
+            return timeout <= 0
+        rc, mid = self._client.unsubscribe(topic_filter)
+        if rc or mid is None or timeout <= 0:
+            return timeout <= 0
+        with self._cond:
+            if mid in self._unsub_early:
+                self._unsub_early.discard(mid)
+                return True
+            self._unsub_pending.add(mid)
+            return self._cond.wait_for(lambda: mid not in self._unsub_pending, timeout)
 
     # -- paho callbacks (network thread) ---------------------------------------------------------
-
-    @staticmethod
-    def _options(qos: int) -> SubscribeOptions:
-        return SubscribeOptions(qos=qos, retainHandling=SubscribeOptions.RETAIN_SEND_IF_NEW_SUB)
 
     def _send_subscribe(self, subs: list[tuple[str, SubscribeOptions]], generation: int) -> None:
         rc, mid = self._client.subscribe(subs)
@@ -326,7 +369,7 @@ class Connection:
             self._sub_pending.clear()
             self._sub_early.clear()
             self._unacked.clear()
-            subs = [(f, self._options(q)) for f, (_, q) in self._subs.items()]
+            subs = [(f, options) for f, (_, options) in self._subs.items()]
             if subs:
                 self._send_subscribe(subs, self._generation)
             self._connected.set()
@@ -358,6 +401,16 @@ class Connection:
             if rc.is_failure:
                 log.warning("%s: subscription refused: %s", self.client_id, rc)
 
+    def _on_unsubscribe(self, client, userdata, mid, reason_codes, properties) -> None:
+        with self._cond:
+            if mid in self._unsub_pending:
+                self._unsub_pending.discard(mid)
+            else:
+                self._unsub_early.add(mid)
+                while len(self._unsub_early) > 64:  # nobody waits for those: forget them
+                    self._unsub_early.pop()
+            self._cond.notify_all()
+
     def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:
         if reason_code.is_failure:
             log.warning("%s: publish %s refused: %s", self.client_id, mid, reason_code)
@@ -366,6 +419,7 @@ class Connection:
     def _on_message(self, client, userdata, message: MQTTMessage) -> None:
         topic, payload, mid, qos = message.topic, message.payload, message.mid, message.qos
         with self._lock:
+            delivery = Delivery(mid, qos, bool(message.retain), self._generation)
             if self.manual_ack and qos > 0:
                 self._unacked.add(mid)
             handlers = []
@@ -376,15 +430,15 @@ class Connection:
                 if len(self._unrouted) >= UNROUTED_LIMIT:
                     dropped = self._unrouted.popleft()
                     log.warning("%s: no handler, dropped a message on %s", self.client_id, dropped[0])
-                    self.ack(dropped[2], dropped[3])  # dropped all the same, as without manual_ack
-                self._unrouted.append((topic, payload, mid, qos))
+                    self.ack(dropped[2])  # dropped all the same, as without manual_ack
+                self._unrouted.append((topic, payload, delivery))
         for h in handlers:
-            self._call(h, topic, payload, mid, qos)
+            self._call(h, topic, payload, delivery)
 
-    def _call(self, handler: Handler, topic: str, payload: bytes, mid: int, qos: int) -> None:
+    def _call(self, handler: Handler, topic: str, payload: bytes, delivery: Delivery) -> None:
         try:
             if self.manual_ack:
-                handler(topic, payload, mid, qos)
+                handler(topic, payload, delivery)
             else:
                 handler(topic, payload)
         except Exception:  # a failing handler must not stop the network thread

@@ -50,16 +50,20 @@ from referee.table.fastcheck import Unsupported, compile_schema
 VERSION = 1
 PREFIX = f"cardtable/v{VERSION}/tables/"
 INPUTS = ("observed", "removed", "board/in", "commands")
-OUTPUTS = ("board/out", "state", "events", "violations", "status")
+OUTPUTS = ("board/out", "state", "events", "violations", "status", "health")
 # Published beside the flow (the service ignores them): the camera's kept frames, for the console;
 # the board bridge's presence (is the table board answering?).
 ATTACHMENTS = ("frames", "board/status")
 TOPICS = INPUTS + OUTPUTS + ATTACHMENTS
 # Every message goes at QoS 1 (at least once: inputs are applied once by their id,
-# outputs carry seq or are whole snapshots). Retained: the latest state, status and
-# display, so a subscriber that connects late sees the table as it is.
+# outputs carry seq or are whole snapshots). Retained: the latest state, status, health and
+# display, so a subscriber that connects late sees the table as it is. Inputs are never retained.
 QOS = {name: 1 for name in TOPICS}
-RETAINED = frozenset({"state", "status", "board/out", "board/status"})
+RETAINED = frozenset({"state", "status", "health", "board/out", "board/status"})
+# The service takes each sender's inputs on a broker session of their own (its user ``table-{table}``
+# with the suffix), so a sender that floods fills only its own queue: the console's commands and
+# the camera's plays never wait, nor are dropped, behind a flooding board.
+INTAKE = {"": ("commands",), "-camera": ("observed", "removed"), "-board": ("board/in",)}
 MAX_BYTES = 256 * 1024  # no payload of the contract comes near this
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
@@ -577,6 +581,7 @@ _CHECKS = {"observed": _check_observed, "commands": _check_command}
 
 __all__ = [
     "INPUTS",
+    "INTAKE",
     "MAX_BYTES",
     "OUTPUTS",
     "PREFIX",

@@ -2,38 +2,49 @@
 
 One service runs one table. Its state is the append-only event log (:class:`EventLog`): on start it
 rebuilds the table by replaying every entry through ``Table.apply`` (the rulings that replay
-produces were published before and are dropped), connects to the broker as ``table-{table}`` with a
-persistent session (so the broker keeps the inputs that arrive while it is away), publishes the
-retained ``state`` and ``board/out`` and listens to its three inputs.
+produces were published before and are dropped), checks the log against its witnesses
+(``witness.py``: the chain in its retained ``health`` on the broker and in the file beside the log;
+a log that lost entries it published, or another log, is refused with a clear message unless the
+referee accepts it: ``docs/recovery.md``), connects to the broker and publishes the retained
+``status`` online, ``state``, ``board/out`` and ``health``.
+
+Sessions: the service takes each sender's inputs on a persistent broker session of their own
+(``protocol.INTAKE``: ``table-{table}`` the console's ``commands`` (and publishes every output),
+``table-{table}-camera`` ``observed`` and ``removed``, ``table-{table}-board`` ``board/in``; one
+password), so the broker keeps each sender's inputs while the service is away, and a sender that
+floods fills only its own queue. Inputs are subscribed without the broker's retained message and
+with their retain flag kept: a retained input is rejected (inputs are never retained).
 
 An input is handled in two steps:
 
-1. on paho's network thread, as the message arrives: the raw message (topic, payload, mid, qos) is
-   queued, and NOT acknowledged (the connection uses manual acknowledgements).
+1. on the session's network thread, as the message arrives: stamped with its arrival (the service's
+   clock), refused at once when its sender is over its pace (``guard.py``: acknowledged, counted,
+   not logged), else queued and NOT acknowledged (manual acknowledgements).
 2. on the service's one worker thread, which takes every message queued already (up to
-   ``BATCH_MAX``): :func:`protocol.decode` each, then :meth:`EventLog.append_many` of the valid ones
-   under ``"{topic} {id}"`` (so a redelivery is dropped), in ONE transaction and one commit; only
-   then is every message of the batch acknowledged (logged, already logged or invalid), so the
-   broker keeps every input until it is on disk: a ``kill -9`` at any moment loses nothing. An
-   invalid payload is not logged; it is answered with an ``events`` entry of kind ``rejected``.
-   Then, in log order: ``Table.apply``, every output it returns (``events``, ``violations``), and
-   after the last input of the batch the new ``state`` and ``board/out`` (retained), QoS 1 (they
-   are snapshots: the retained one is the latest anyway).
+   ``BATCH_MAX``): :func:`protocol.decode` each, its time as the guard believes it (a sender's
+   clock is believed up to ``guard.AHEAD_S`` ahead of the arrival), then
+   :meth:`EventLog.append_many` of the valid ones under ``"{topic} {id}"`` (so a redelivery is
+   dropped), in ONE transaction and one commit; only then is every message of the batch
+   acknowledged (logged, already logged or rejected), so the broker keeps every input until it is
+   on disk: a ``kill -9`` at any moment loses nothing. An input that is invalid, retained or
+   cannot be logged is answered with an ``events`` entry of kind ``rejected`` and acknowledged:
+   never delivered again. A batch whose commit fails (the disk, a lock) is tried again, in order,
+   until it is logged; after ``GIVE_UP_S`` of failures the service reports the problem and
+   :func:`run` exits, its status going ``offline``, for its supervisor to start it again. Then, in
+   log order: ``Table.apply``, every output it returns (``events``, ``violations``), and after the
+   last input of the batch the new ``state`` and ``board/out`` (retained), QoS 1.
 
 Outputs go at least once: the log's bookkeeping (``EventLog.meta``) keeps the last entry whose
 outputs the broker acknowledged, written with the next batch's commit (or when idle, or at a clean
-stop), and a restart publishes again the ``events`` and ``violations`` of the entries after it:
-nothing that was in flight at a ``kill -9`` is lost (a reader may see an output twice, with the same
-``seq``). A log also records the table and the rulebook it belongs to; another table's service
-refuses it.
+stop), and a restart publishes again the ``events`` and ``violations`` of the entries after it.
+A log also records the table and the rulebook it belongs to; another table's service refuses it.
 
-The service encodes its own outputs without checking them against their schemas (the tests check
-every output the runtime makes; ``check_outputs=True`` checks them here too); inputs are always
-checked.
+Liveness: every ``HEALTH_S`` the worker publishes ``health`` (retained): when it last handled an
+input, what waits, what it dropped or clamped, senders' clocks that are off, a problem in words,
+and the log's witness. The console takes a table whose health stopped coming as stalled.
 
-Time: an input's ``at`` is the sender's clock; an input without one (a console command) is stamped
-with the service's ``clock``, never earlier than the latest time already logged, so the log's times
-run forward even when the senders' clocks run ahead of the service's (the simulator's do). The
+Time: the referee trusts its own ``clock`` (``guard.py``); an input without ``at`` (a console
+command) is stamped with its arrival, never earlier than the latest time already logged. The
 ``state`` and ``board/out`` published after an entry are made at that entry's time, so a restarted
 service publishes exactly the state it published before. When a running shot clock runs out
 (``Table.deadline_after``, on the service's clock) they are published once more, made at that moment.
@@ -51,12 +62,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Self
+from urllib.parse import quote
 
+from referee.table import witness
 from referee.table.amend import as_amended, is_amend
+from referee.table.guard import Guard
 from referee.table.log import EventLog, LogError
-from referee.table.mqtt import Connection
+from referee.table.mqtt import Connection, Delivery, parse_url
 from referee.table.protocol import (
-    INPUTS,
+    INTAKE,
     TOPICS,
     PayloadError,
     decode,
@@ -71,6 +85,11 @@ log = logging.getLogger(__name__)
 QOS = 1
 IDLE_WAKE_S = 1.0  # the worker looks at the shot clock's deadline at least this often
 BATCH_MAX = 100  # queued inputs applied before the state is published
+HEALTH_S = 2.0  # between two health messages
+RETRY_S = 0.5  # before a batch whose commit failed is tried again
+GIVE_UP_S = 30.0  # failing this long, the service gives up (run() exits; its supervisor restarts it)
+STUCK_S = 60.0  # a worker that has not come round its loop this long is stuck: give up
+WITNESS_WAIT_S = 10.0  # for the broker's retained witness at start
 # ``run`` sets Python's thread switch interval to this (the default is 5 ms): paho's network thread,
 # which logs every input, waits for the GIL after each socket call and commit while the worker
 # computes, up to the whole interval each time; a shorter one serves ~25% more inputs per second.
@@ -83,12 +102,29 @@ def _default_factory(table: str, rulebook: str) -> Any:
     return Table.new(table, rulebook)
 
 
+def session_url(url: str, suffix: str) -> str:
+    """The broker URL of the service's session for the inputs of ``INTAKE[suffix]``: the same
+    password, the user with the suffix.
+
+    >>> session_url("mqtt://table-t1:p%40ss@127.0.0.1:1883", "-board")
+    'mqtt://table-t1-board:p%40ss@127.0.0.1:1883'
+    """
+    a = parse_url(url)
+    if not suffix or a.username is None:
+        return url
+    password = f":{quote(a.password, safe='')}" if a.password is not None else ""
+    return f"mqtt://{quote(a.username + suffix, safe='')}{password}@{a.host}:{a.port}"
+
+
 class TableService:
     """One table's service. ``start()`` then ``stop()``; see the module's docstring.
 
     ``factory(table, rulebook)`` makes the empty table (default ``runtime.Table.new``); ``clock``
     gives the service's time in seconds (default ``time.time``; tests inject their own);
-    ``check_outputs`` checks every output against its schema before it is published (slower).
+    ``trust_senders`` believes every input's ``at`` and limits no sender's pace (a simulation on
+    virtual time); ``accept_log`` starts on a log its witnesses disagree with (the referee's
+    decision, ``docs/recovery.md``); ``check_outputs`` checks every output against its schema
+    before it is published (slower).
     """
 
     def __init__(
@@ -104,6 +140,10 @@ class TableService:
         connect_timeout_s: float | None = None,
         reconnect_delay_s: tuple[float, float] | None = None,
         check_outputs: bool = False,
+        trust_senders: bool = False,
+        accept_log: bool = False,
+        health_s: float = HEALTH_S,
+        give_up_s: float = GIVE_UP_S,
     ):
         self.table_id = table
         self._topics = {name: topic(table, name) for name in TOPICS}  # checks the table id
@@ -113,12 +153,18 @@ class TableService:
         self.db_path = Path(db_path)
         self.clock = clock
         self.client_id = client_id or f"table-{table}"
+        self.guard = Guard(None, None) if trust_senders else Guard()
+        self.accept_log = accept_log
+        self.health_s, self.give_up_s = health_s, give_up_s
         self._factory = factory or _default_factory
-        self._connect_timeout_s = connect_timeout_s
-        self._reconnect_delay_s = reconnect_delay_s
+        self._conn_kwargs: dict[str, Any] = {}
+        if connect_timeout_s is not None:
+            self._conn_kwargs["connect_timeout_s"] = connect_timeout_s
+        if reconnect_delay_s is not None:
+            self._conn_kwargs["reconnect_delay_s"] = reconnect_delay_s
         self._queue: queue.Queue[tuple] = queue.Queue()
         self._worker: threading.Thread | None = None
-        self._lock = threading.Lock()  # the log side: what the network thread appended
+        self._lock = threading.Lock()  # the log side: what the worker appended
         self._logged_seq = 0
         self._logged_at: float | None = None
         self._applied = threading.Condition()  # the table side, on the worker
@@ -126,19 +172,27 @@ class TableService:
         self._now: float | None = None  # the time of the latest applied entry
         self._refreshed: float | None = None  # the deadline last refreshed for
         self.log: EventLog | None = None
-        self.conn: Connection | None = None
+        self.conn: Connection | None = None  # the main session: commands in, every output out
+        self.intake: list[Connection] = []  # the senders' sessions (the main one first)
         self.table: Any = None
         self.published = 0  # messages published (outputs, states, displays)
+        self.rejected = 0  # inputs rejected since start
         # Entries applied whose outputs may not have reached the broker: (seq, their publish infos).
         # The log's ``outputs_acked`` follows them, written with the next batch (no commit of its own),
         # so a restart publishes again the outputs of whatever was in flight: at least once.
         self._sent: collections.deque[tuple[int, list]] = collections.deque()
         self._acked_seq = 0
+        self._input_at: float | None = None  # when (service clock) an input was last handled
+        self._health_due = 0.0  # monotonic
+        self._witnessed: int | None = None  # the seq last written beside the log
+        self._beat = time.monotonic()  # the worker came round its loop
+        self._failing_since: float | None = None  # monotonic, while commits fail
+        self.problem: str | None = None
 
     # -- life cycle ------------------------------------------------------------------------------
 
     def start(self) -> TableService:
-        """Open the log, replay it, connect, publish the state, start handling inputs."""
+        """Open the log, replay it, connect, check the log's witnesses, publish, start handling inputs."""
         self.log = EventLog.open(self.db_path)
         try:
             self._claim_log()
@@ -155,34 +209,39 @@ class TableService:
             log.info("table %s: replayed %d entries (last seq %d)", self.table_id, replayed, self._logged_seq)
 
             status = topic(self.table_id, "status")
-            kwargs: dict[str, Any] = {}
-            if self._connect_timeout_s is not None:
-                kwargs["connect_timeout_s"] = self._connect_timeout_s
-            if self._reconnect_delay_s is not None:
-                kwargs["reconnect_delay_s"] = self._reconnect_delay_s
-            self.conn = Connection(
-                self.broker_url,
-                self.client_id,
-                clean_start=False,
-                will=(status, encode("status", {"v": 1, "status": "offline"}), True),
-                birth=(status, encode("status", {"v": 1, "status": "online", "at": self.clock()}), True),
-                manual_ack=True,
-                **kwargs,
-            )
-            for name in INPUTS:  # before connect: the session's queued inputs find their handler
-                self.conn.subscribe(topic(self.table_id, name), self._on_message, qos=QOS)
+            self.conn = self._session("", will=(status, encode("status", {"v": 1, "status": "offline"}), True))
+            seen = self._witness_topics(self.conn)
             self.conn.connect()
+            self._check_witnesses(seen)
+            self.conn.birth = (status, encode("status", {"v": 1, "status": "online", "at": self.clock()}), True)
+            self.conn.publish(status, self.conn.birth[1], qos=QOS, retain=True)
+            for suffix in INTAKE:
+                if suffix:
+                    self._session(suffix).connect()
             for seq, outputs in unsent:
                 self._publish_outputs(seq, outputs)
             self._publish_snapshots(self._now if self._now is not None else self.clock())
+            self._publish_health()
         except BaseException:
-            if self.conn is not None:
-                self.conn.close(flush_timeout=0)
+            for conn in self.intake:
+                conn.close(flush_timeout=0)
             self.log.close()
+            self.conn, self.intake, self.log = None, [], None
             raise
         self._worker = threading.Thread(target=self._work, name=f"table-{self.table_id}", daemon=True)
         self._worker.start()
         return self
+
+    def _session(self, suffix: str, will: tuple | None = None) -> Connection:
+        """The session for the inputs of ``INTAKE[suffix]``, their handler subscribed (before connect:
+        the session's queued inputs find it)."""
+        conn = Connection(session_url(self.broker_url, suffix), self.client_id + suffix, clean_start=False,
+                          will=will, manual_ack=True, **self._conn_kwargs)
+        handler = self._receiver(conn)
+        for name in INTAKE[suffix]:
+            conn.subscribe(topic(self.table_id, name), handler, qos=QOS, retained="never", retain_as_published=True)
+        self.intake.append(conn)
+        return conn
 
     def stop(self, timeout: float = 5.0) -> None:
         """Handle what is queued, publish ``offline``, disconnect and close the log."""
@@ -191,16 +250,36 @@ class TableService:
             self._worker.join(timeout)
             self._worker = None
         if self.conn is not None:
+            for conn in self.intake[1:]:
+                conn.close(flush_timeout=0)
+            self._publish_health()
             payload = encode("status", {"v": 1, "status": "offline", "at": self.clock()})
             self.conn.publish(topic(self.table_id, "status"), payload, qos=QOS, retain=True)
             self.conn.flush(timeout)
             if self.log is not None and self._acked() is not None:
                 self.log.set_meta({"outputs_acked": str(self._acked_seq)})
             self.conn.close(flush_timeout=0)
-            self.conn = None
+            self.conn, self.intake = None, []
         if self.log is not None:
             self.log.close()
             self.log = None
+
+    def abandon(self) -> None:
+        """Give up without touching the log (the worker may be stuck in it): the connections close
+        with their will, so the status says ``offline``; inputs not acknowledged are delivered again."""
+        for conn in self.intake:
+            conn.close(send_will=True, flush_timeout=1.0)
+
+    def fatal(self) -> str | None:
+        """Why the service cannot go on (run() then exits), or None."""
+        if self._worker is not None and not self._worker.is_alive():
+            return "the worker thread ended"
+        if time.monotonic() - self._beat > STUCK_S:
+            return f"the worker has been stuck for {time.monotonic() - self._beat:.0f} s"
+        since = self._failing_since
+        if since is not None and time.monotonic() - since > self.give_up_s:
+            return f"{self.problem} (for {time.monotonic() - since:.0f} s)"
+        return None
 
     def _claim_log(self) -> None:
         """A log belongs to one table and the rulebook it was started with: replaying it as another
@@ -212,11 +291,57 @@ class TableService:
             raise LogError(f"{self.db_path} is the log of table {table} ({rulebook}), "
                            f"not of table {self.table_id} ({self.rulebook})")
 
+    def _witness_topics(self, conn: Connection) -> dict[str, dict]:
+        """Subscribe to the table's own retained ``state`` and ``health`` (read once at start)."""
+        seen: dict[str, dict] = {}
+
+        def keep(full_topic: str, raw: bytes, delivery: Delivery) -> None:
+            name = parse_topic(full_topic)[1]
+            try:
+                seen[name] = decode(name, raw)
+            except PayloadError as exc:
+                log.warning("table %s: the retained %s is not valid: %s", self.table_id, name, exc)
+            conn.ack(delivery)
+
+        for name in ("state", "health"):
+            conn.subscribe(topic(self.table_id, name), keep, qos=QOS, retained="always")
+        return seen
+
+    def _check_witnesses(self, seen: dict[str, dict]) -> None:
+        """The log against what was published of it (the broker's retained ``state`` and ``health``)
+        and the witness file beside it: refuse a log that lost entries or is another log."""
+        if not self.conn.wait_subscribed(WITNESS_WAIT_S) or not all(
+            self.conn.unsubscribe(topic(self.table_id, name), timeout=WITNESS_WAIT_S) for name in ("state", "health")
+        ):
+            raise TimeoutError(f"table {self.table_id}: the broker did not answer for the retained state")
+        try:
+            beside = witness.read_file(witness.sidecar(self.db_path))
+        except ValueError as exc:
+            raise LogError(str(exc)) from None
+        found = {
+            "the broker's retained state": seen.get("state") and witness.Witness(self.table_id, seen["state"]["seq"], ""),
+            "the broker's retained health": seen.get("health")
+            and witness.Witness(self.table_id, seen["health"]["seq"], seen["health"]["chain"]),
+            f"the file {witness.sidecar(self.db_path)}": beside,
+        }
+        last, _, chains = self.log.chain(at={w.seq for w in found.values() if w})
+        for where, seen_by in found.items():
+            why = seen_by and (
+                f"it is the witness of table {seen_by.table}" if seen_by.table != self.table_id
+                else witness.disagreement(seen_by, last, chains))
+            if not why:
+                continue
+            message = (f"table {self.table_id}: the log {self.db_path} is not the one this table published: {why}"
+                       f" ({where}). A damaged, truncated or replaced log; see docs/recovery.md")
+            if not self.accept_log:
+                raise LogError(message + "; refusing to start (--accept-log starts on it anyway)")
+            log.warning("%s; started on it all the same (--accept-log)", message)
+
     def _acked(self) -> int | None:
         """The last entry whose outputs, and every earlier entry's, the broker has acknowledged,
         when that moved since it was last written down (else None)."""
         before = self._acked_seq
-        while self._sent and all(info.is_published() for info in self._sent[0][1]):
+        while self._sent and all(Connection.acknowledged(info) for info in self._sent[0][1]):
             self._acked_seq = self._sent.popleft()[0]
         return self._acked_seq if self._acked_seq != before else None
 
@@ -237,21 +362,32 @@ class TableService:
         with self._applied:
             return self._applied.wait_for(lambda: self._applied_seq >= seq, timeout)
 
-    # -- the network thread ----------------------------------------------------------------------
+    # -- the network threads ---------------------------------------------------------------------
 
-    def _on_message(self, full_topic: str, raw: bytes, mid: int, qos: int) -> None:
-        self._queue.put(("raw", full_topic, raw, mid, qos))  # acknowledged by the worker, once logged
+    def _receiver(self, conn: Connection) -> Callable[[str, bytes, Delivery], None]:
+        names = {self._topics[name]: name for names in INTAKE.values() for name in names}
+
+        def on_message(full_topic: str, raw: bytes, delivery: Delivery) -> None:
+            if not self.guard.admit(names.get(full_topic, ""), time.monotonic()):
+                conn.ack(delivery)  # over its sender's pace: dropped, counted (health), never logged
+                return
+            self._queue.put(("raw", conn, full_topic, raw, delivery, self.clock()))  # acked once logged
+
+        return on_message
 
     # -- the worker ------------------------------------------------------------------------------
 
     def _work(self) -> None:
+        carry: list[tuple] = []  # a batch whose commit failed: tried again first, in order
         while True:
-            try:
-                batch = [self._queue.get(timeout=self._wake_in())]
-            except queue.Empty:
-                self._refresh()
-                self._note_acked()
-                continue
+            self._beat = time.monotonic()
+            batch, carry = carry, []
+            if not batch:
+                try:
+                    batch = [self._queue.get(timeout=self._wake_in())]
+                except queue.Empty:
+                    self._idle()
+                    continue
             while len(batch) < BATCH_MAX:  # whatever else is queued already
                 try:
                     batch.append(self._queue.get_nowait())
@@ -262,54 +398,88 @@ class TableService:
                 batch = batch[:stop]
             try:
                 items = self._log_batch(batch)
-            except Exception:  # not logged, so not acknowledged: the broker delivers them again
-                log.exception("table %s: logging %d inputs failed", self.table_id, len(batch))
-                items = []
-            applied = None  # the last input of the batch that was applied
-            for item in items:
-                try:
-                    if item[0] == "rejected":
-                        _, name, input_id, reason, seq = item
-                        self._reject(name, input_id, reason, seq)
-                    else:
-                        _, name, payload, at, seq = item
-                        self._handle(name, payload, at, seq)
-                        applied = seq
-                except Exception:  # the worker must outlive any one message
-                    log.exception("table %s: handling %r failed", self.table_id, item[:2])
-            if applied is not None:
-                try:
-                    self._publish_snapshots(self._now)
-                except Exception:
-                    log.exception("table %s: publishing the state after entry %d failed", self.table_id, applied)
-                else:
-                    with self._applied:
-                        self._applied_seq = applied
-                        self._applied.notify_all()
+            except Exception as exc:  # not logged, so not acknowledged: tried again, in order
+                self._failing(batch, exc)
+                if stop is not None:
+                    return
+                carry = batch
+                self._idle(wait=RETRY_S)
+                continue
+            if self._failing_since is not None:
+                log.warning("table %s: logging works again", self.table_id)
+                self._failing_since = self.problem = None
+            self._handle_batch(items)
             if stop is not None:
                 return
+            if time.monotonic() >= self._health_due:
+                self._publish_health()
+
+    def _failing(self, batch: list[tuple], exc: Exception) -> None:
+        if self._failing_since is None:
+            self._failing_since = time.monotonic()
+            log.exception("table %s: logging %d inputs failed; trying again", self.table_id, len(batch))
+        self.problem = f"logging inputs fails: {type(exc).__name__}: {exc}"[:300]
+
+    def _idle(self, wait: float = 0.0) -> None:
+        """Between inputs: the shot clock's refresh, the outputs' acknowledgements, the health."""
+        self._refresh()
+        self._note_acked()
+        if time.monotonic() >= self._health_due:
+            self._publish_health()
+        if wait:
+            time.sleep(wait)
+
+    def _handle_batch(self, items: list[tuple]) -> None:
+        applied = None  # the last input of the batch that was applied
+        for item in items:
+            try:
+                if item[0] == "rejected":
+                    _, name, input_id, reason, seq = item
+                    self._reject(name, input_id, reason, seq)
+                else:
+                    _, name, payload, at, seq = item
+                    self._handle(name, payload, at, seq)
+                    applied = seq
+            except Exception:  # the worker must outlive any one message
+                log.exception("table %s: handling %r failed", self.table_id, item[:2])
+        if items:
+            self._input_at = self.clock()
+        if applied is not None:
+            try:
+                self._publish_snapshots(self._now)
+            except Exception:
+                log.exception("table %s: publishing the state after entry %d failed", self.table_id, applied)
+            else:
+                with self._applied:
+                    self._applied_seq = applied
+                    self._applied.notify_all()
 
     def _log_batch(self, batch: list[tuple]) -> list[tuple]:
         """Decode the raw messages, log the valid ones in one commit, then acknowledge them all.
 
         Returns the work in order: ``("input", name, payload, at, seq)`` for each newly logged
-        input, ``("rejected", name, input_id, reason, seq)`` for each invalid one.
+        input, ``("rejected", name, input_id, reason, seq)`` for each one refused.
         """
         decoded: list[tuple] = []  # ("input", name, payload, at) or ("rejected", name, id, reason)
         rows = []
         logged_at = self._logged_at
-        for _, full_topic, raw, _mid, _qos in batch:
+        for _, _conn, full_topic, raw, delivery, arrived in batch:
             _, name = parse_topic(full_topic)
             try:
+                if delivery.retain:
+                    raise PayloadError(name, "a retained message: inputs are never retained")
                 payload = decode(name, raw)
             except PayloadError as exc:
                 decoded.append(("rejected", name, peek_id(raw), str(exc)))
                 continue
-            at = payload.get("at")
-            if at is None:  # stamped here, and never before what is logged already
-                at = self.clock()
-                if logged_at is not None:
-                    at = max(at, logged_at)
+            except Exception as exc:  # a payload no check foresaw: refused all the same, never redelivered
+                log.exception("table %s: decoding a %s input failed", self.table_id, name)
+                decoded.append(("rejected", name, peek_id(raw), f"{name}: cannot be read ({type(exc).__name__})"))
+                continue
+            if "at" in payload:
+                at = self.guard.time(name, payload["at"], arrived)
+            else:  # stamped with its arrival, and never before what is logged already
+                at = arrived if logged_at is None else max(arrived, logged_at)
             logged_at = at if logged_at is None else max(logged_at, at)
             decoded.append(("input", name, payload, at))
             rows.append((name, payload, at, f"{name} {payload['id']}"))
@@ -318,11 +488,11 @@ class TableService:
         try:
             seqs = iter(self.log.append_many(rows, meta))
         except ValueError:  # one of them cannot be logged: log the others one by one
-            log.exception("table %s: a batch of %d inputs cannot be logged at once", self.table_id, len(rows))
+            log.warning("table %s: a batch of %d inputs cannot be logged at once", self.table_id, len(rows))
             seqs = iter(self._append_each(rows))
-        # On disk: acknowledge every message of the batch (a duplicate or an invalid one too).
-        for _, _, _, mid, qos in batch:
-            self.conn.ack(mid, qos)
+        # On disk: acknowledge every message of the batch (a duplicate or a rejected one too).
+        for _, conn, _, _, delivery, _ in batch:
+            conn.ack(delivery)
         items = []
         with self._lock:
             for entry in decoded:
@@ -331,6 +501,9 @@ class TableService:
                     continue
                 _, name, payload, at = entry
                 seq = next(seqs)
+                if isinstance(seq, str):  # it cannot be logged: rejected, with the log's reason
+                    items.append(("rejected", name, payload["id"], f"{name}: {seq}", self._logged_seq))
+                    continue
                 if seq is None:
                     log.debug("table %s: %s %s again: already logged", self.table_id, name, payload["id"])
                     continue
@@ -339,14 +512,15 @@ class TableService:
                 items.append(("input", name, payload, at, seq))
         return items
 
-    def _append_each(self, rows: list[tuple]) -> list[int | None]:
-        seqs: list[int | None] = []
+    def _append_each(self, rows: list[tuple]) -> list[int | str | None]:
+        """Each row logged on its own: its seq, None when logged already, or why it cannot be."""
+        seqs: list[int | str | None] = []
         for name, payload, at, input_id in rows:
             try:
                 seqs.append(self.log.append(name, payload, at, input_id=input_id))
-            except ValueError:  # acknowledged and dropped: it can never be logged
-                log.exception("table %s: %s cannot be logged", self.table_id, input_id)
-                seqs.append(None)
+            except ValueError as exc:  # acknowledged and rejected: it can never be logged
+                log.warning("table %s: %s cannot be logged: %s", self.table_id, input_id, exc)
+                seqs.append(f"cannot be logged: {exc}")
         return seqs
 
     def _apply(self, name: str, payload: dict, at: float, seq: int) -> list:
@@ -386,6 +560,7 @@ class TableService:
         self._sent.append((seq, infos))
 
     def _reject(self, name: str, input_id: str | None, reason: str, seq: int) -> None:
+        self.rejected += 1
         event = {
             "v": 1,
             "seq": max(seq, 1),  # events' seq starts at 1; before any entry there is none to name
@@ -405,6 +580,32 @@ class TableService:
                 continue
             self._publish(name, data, retain=True)
 
+    def health(self) -> dict:
+        """The ``health`` payload now (see the module's docstring and ``schemas/health.json``)."""
+        head = self.log.head or self.log.chain()[:2]
+        return {
+            "v": 1, "at": self.clock(), "every": self.health_s, "seq": head[0], "chain": head[1].hex(),
+            "input_at": self._input_at, "waiting": self._queue.qsize(), "rejected": self.rejected,
+            "dropped": dict(self.guard.dropped), "clamped": dict(self.guard.clamped),
+            "clocks_off": self.guard.clocks_off(), "problem": self.problem,
+        }
+
+    def _publish_health(self) -> None:
+        """Publish ``health`` and note the witness beside the log (when it moved)."""
+        self._health_due = time.monotonic() + self.health_s
+        try:
+            payload = self.health()
+            self._publish("health", encode("health", payload, validate=self.check_outputs), retain=True)
+            if payload["seq"] != self._witnessed:
+                w = witness.Witness(self.table_id, payload["seq"], payload["chain"])
+                witness.write_file(witness.sidecar(self.db_path), w)
+                self._witnessed = payload["seq"]
+        except Exception:
+            log.exception("table %s: publishing the health failed", self.table_id)
+        if self.guard.dropped:
+            log.warning("table %s: inputs over their sender's pace, dropped so far: %s", self.table_id,
+                        ", ".join(f"{k} {v}" for k, v in sorted(self.guard.dropped.items())))
+
     def _publish(self, name: str, data: bytes, retain: bool) -> Any:
         info = self.conn.publish(self._topics[name], data, qos=QOS, retain=retain)
         self.published += 1
@@ -419,10 +620,11 @@ class TableService:
         return None if deadline is None or deadline == self._refreshed else deadline
 
     def _wake_in(self) -> float:
+        wake = min(IDLE_WAKE_S, max(0.0, self._health_due - time.monotonic()))
         deadline = self._deadline()
         if deadline is None:
-            return IDLE_WAKE_S
-        return min(IDLE_WAKE_S, max(0.0, deadline - self.clock()))
+            return wake
+        return min(wake, max(0.0, deadline - self.clock()))
 
     def _note_acked(self) -> None:
         """While idle: write down how far the outputs reached the broker (a commit only if it moved)."""
@@ -443,8 +645,10 @@ class TableService:
         self._publish_snapshots(max(now, self._now if self._now is not None else now))
 
 
-def run(table: str, rulebook: str, broker_url: str, db_path: str | Path) -> int:
-    """``cardtable table run``: serve one table until SIGTERM or SIGINT."""
+def run(table: str, rulebook: str, broker_url: str, db_path: str | Path, *, trust_senders: bool = False,
+        accept_log: bool = False) -> int:
+    """``cardtable table run``: serve one table until SIGTERM or SIGINT; exit 1 when it cannot
+    start, or cannot go on (``TableService.fatal``: its supervisor starts it again)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     stop = threading.Event()
 
@@ -454,20 +658,22 @@ def run(table: str, rulebook: str, broker_url: str, db_path: str | Path) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     sys.setswitchinterval(SWITCH_INTERVAL_S)  # this process is the service: see SWITCH_INTERVAL_S
-    service = TableService(table, rulebook, broker_url, db_path)
+    service = TableService(table, rulebook, broker_url, db_path, trust_senders=trust_senders, accept_log=accept_log)
     try:
         service.start()
     except (OSError, TimeoutError, ValueError, LogError) as exc:  # refused, unreachable, a bad log file
         log.error("table %s: cannot start: %s", table, exc)
         return 1
     log.info("table %s: serving (%s, log %s)", table, rulebook, db_path)
-    try:
-        while not stop.wait(1.0):
-            pass
-    finally:
-        service.stop()
+    while not stop.wait(1.0):
+        problem = service.fatal()
+        if problem:
+            log.error("table %s: giving up, to be started again: %s", table, problem)
+            service.abandon()
+            return 1
+    service.stop()
     log.info("table %s: stopped", table)
     return 0
 
 
-__all__ = ["TableService", "run"]
+__all__ = ["TableService", "run", "session_url"]

@@ -67,7 +67,7 @@ def listen(conn: Connection, topic_filter: str, handler) -> Connection:
 
 def test_qos1_round_trip(connect, inbox):
     service, console = inbox(), inbox()
-    listen(connect("table-t1"), T1_OBSERVED, service)
+    listen(connect("table-t1-camera"), T1_OBSERVED, service)  # the service's session for the camera's inputs
     listen(connect(CONSOLE), EVERYTHING, console)
     payload = json.dumps({"v": 1, "id": "o-1", "seat": "北", "cards": ["SA", "SA"], "confidence": 0.98,
                           "at": 12.5}, ensure_ascii=False).encode()
@@ -189,9 +189,9 @@ def test_the_console_publishes_commands_only(connect, inbox):
 
 def test_camera_and_board_bridge_write_only_their_inputs(connect, inbox):
     service, bridge = inbox(), inbox()
-    t1 = connect("table-t1")
-    t1.subscribe(T1_BOARD_IN, service)
-    listen(t1, T1_OBSERVED, service)
+    t1, t1_board = connect("table-t1"), connect("table-t1-board")  # the service's sessions
+    listen(t1_board, T1_BOARD_IN, service)
+    listen(connect("table-t1-camera"), T1_OBSERVED, service)
     board = listen(connect("board-t1"), T1_BOARD_OUT, bridge)
     camera = connect("camera-t1")
     camera.publish(T1_BOARD_IN, FORGED)

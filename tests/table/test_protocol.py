@@ -100,11 +100,55 @@ def test_subscription_filters():
 
 def test_qos_and_retained():
     assert set(QOS) == set(TOPICS) and set(QOS.values()) == {1}
-    assert RETAINED == {"state", "status", "board/out", "board/status"}
+    assert RETAINED == {"state", "status", "health", "board/out", "board/status"}
     assert set(INPUTS) | set(OUTPUTS) | set(ATTACHMENTS) == set(TOPICS) and not set(INPUTS) & set(OUTPUTS)
 
 
 # ---------------------------------------------------------------- the schema files
+
+
+def _numbers(node, where: str = "") -> list[tuple[str, dict]]:
+    """Every schema in ``node`` that allows a number, with where it is."""
+    found = []
+    if isinstance(node, dict):
+        kinds = node.get("type")
+        kinds = [kinds] if isinstance(kinds, str) else kinds or []
+        if {"number", "integer"} & set(kinds):
+            found.append((where, node))
+        for key, value in node.items():
+            if key != "examples":
+                found += _numbers(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            found += _numbers(value, f"{where}/{i}")
+    return found
+
+
+SCHEMA_FILES = sorted(protocol.SCHEMA_DIR.glob("*.json")) + sorted(
+    (Path(protocol.__file__).parents[1] / "tournament" / "schemas").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", SCHEMA_FILES, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_every_number_of_every_schema_has_a_range(path):
+    """A number with no bound passes the schema and breaks whatever reads it next (a 401-digit
+    ``at`` passed, then could not be logged, and froze the table)."""
+    for where, node in _numbers(json.loads(path.read_text())):
+        assert {"minimum", "exclusiveMinimum"} & set(node) and {"maximum", "exclusiveMaximum"} & set(node), \
+            f"{path.name}{where}: a number with no range"
+
+
+@pytest.mark.parametrize("name", INPUTS)
+def test_a_number_out_of_range_is_rejected_by_name(name):
+    payload = example(name)
+    if name == "commands":
+        payload = example(name, 7)  # an amend: its entry is a number
+        payload["entry"] = int("9" * 401)
+        assert "'entry'" in str(rejected(name, json.dumps(payload)))
+        return
+    payload["at"] = int("9" * 401)
+    assert str(rejected(name, json.dumps(payload))).startswith(f"{name}: 'at': 9999")
+    payload["at"] = 1e300
+    assert "is above 4102444800" in str(rejected(name, json.dumps(payload)))
 
 
 @pytest.mark.parametrize("name", TOPICS)

@@ -42,7 +42,7 @@ def played(broker, tmp_path_factory, table_watch):
     db = tmp_path_factory.mktemp("p1") / "p1.db"
     watch = table_watch("p1", broker, WAIT_S)
     start = time.time()
-    service = TableService("p1", RULEBOOK, broker.url("table-p1"), db, clock=lambda: start).start()
+    service = TableService("p1", RULEBOOK, broker.url("table-p1"), db, clock=lambda: start, trust_senders=True).start()
     out = io.StringIO()
     began = time.monotonic()
     try:
@@ -118,7 +118,7 @@ def test_replay_shows_every_accepted_play(played, capsys):
 def test_kill_9_mid_hand_loses_nothing(broker, tmp_path, table_watch, service_process):
     db = tmp_path / "p2.db"
     watch = table_watch("p2", broker, WAIT_S)
-    service = service_process(broker, "p2", RULEBOOK, db, tmp_path / "service.log", WAIT_S)
+    service = service_process(broker, "p2", RULEBOOK, db, tmp_path / "service.log", WAIT_S, trust_senders=True)
     service.start()
     done: dict[str, object] = {}
     killer: list[threading.Thread] = []

@@ -30,7 +30,8 @@ def simulate_in_process(broker, tmp_path_factory, table_watch, table, rulebook, 
     db = tmp_path_factory.mktemp(table) / f"{table}.db"
     watch = table_watch(table, broker, WAIT_S)
     start = time.time()
-    service = TableService(table, rulebook, broker.url(f"table-{table}"), db, clock=lambda: start, check_outputs=True).start()
+    service = TableService(table, rulebook, broker.url(f"table-{table}"), db, clock=lambda: start, check_outputs=True,
+                           trust_senders=True).start()
     out = io.StringIO()
     try:
         with contextlib.redirect_stdout(out):
@@ -118,7 +119,7 @@ def test_replay_labels_the_climbing_events(guandan, sandayi, capsys, lang):
 
 def test_kill_9_mid_guandan_hand_restarts_to_the_same_state(broker, tmp_path, table_watch, service_process):
     watch = table_watch("g2", broker, WAIT_S)
-    service = service_process(broker, "g2", GD, tmp_path / "g2.db", tmp_path / "service.log", WAIT_S)
+    service = service_process(broker, "g2", GD, tmp_path / "g2.db", tmp_path / "service.log", WAIT_S, trust_senders=True)
     service.start()
     done = {}
 

@@ -1,0 +1,233 @@
+"""The table service on a bad evening, against a real mosquitto: its connections reset under load and
+its broker restarted, a log it cannot write, poisoned inputs, retained inputs, a table computer's
+clock two hours ahead, and a board that floods.
+
+The service runs in-process on the real clock (its senders stamp their inputs with it too), with
+its guard on (its senders' clocks checked, their pace limited), as ``cardtable table run`` runs it.
+Where a test shows that something did *not* happen, a valid marker input follows the same way
+(each sender's inputs reach the service in order on their own session).
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import sqlite3
+import threading
+import time
+import uuid
+
+import pytest
+
+from referee.table.log import EventLog
+from referee.table.protocol import encode, topic
+from referee.table.service import TableService
+
+TABLES = ["f1", "f2", "f3", "f4", "f5"]
+RULEBOOK = "classic-3deck"
+PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
+WAIT_S = 10.0
+FAST_RECONNECT = (0.1, 0.5)
+
+
+class Rig:
+    """One table: its service (in-process, real clock), a console watching it, and the console's,
+    camera's and board's connections."""
+
+    def __init__(self, broker, connect, table_watch, name: str, db, **service_kwargs):
+        self.broker, self.name, self.db, self.kwargs = broker, name, db, service_kwargs
+        self.watch = table_watch(name, broker, WAIT_S)
+        self.conns = {"commands": connect("console", on=broker), "observed": connect(f"camera-{name}", on=broker),
+                      "board/in": connect(f"board-{name}", on=broker)}
+        self.service: TableService | None = None
+
+    def start(self, **kwargs) -> TableService:
+        self.service = TableService(self.name, RULEBOOK, self.broker.url(f"table-{self.name}"), self.db,
+                                    reconnect_delay_s=FAST_RECONNECT, **{**self.kwargs, **kwargs})
+        return self.service.start()
+
+    def stop(self) -> None:
+        if self.service is not None:
+            self.service.stop()
+            self.service = None
+
+    def publish(self, name: str, payload: dict | bytes, retain: bool = False) -> None:
+        raw = payload if isinstance(payload, bytes) else encode(name, payload)
+        self.conns[name].publish(topic(self.name, name), raw, retain=retain)
+
+    def press(self, button: str = "referee", seat: str = "N", at: float | None = None) -> str:
+        pid = f"b-{uuid.uuid4().hex[:12]}"
+        self.publish("board/in", {"v": 1, "id": pid, "seat": seat, "button": button,
+                                  "at": time.time() if at is None else at})
+        return pid
+
+    def command(self, command: str, **fields) -> str:
+        cid = f"k-{uuid.uuid4().hex[:12]}"
+        self.publish("commands", {"v": 1, "id": cid, "command": command, **fields})
+        return cid
+
+    def logged(self) -> list[str]:
+        """Every input id in the log, in order (read beside the running service: WAL readers)."""
+        with EventLog.open(self.db) as log:
+            return [e.payload["id"] for e in log.entries()]
+
+    def wait_logged(self, ids: list[str], timeout: float = WAIT_S) -> list[str]:
+        deadline = time.monotonic() + timeout
+        while not set(ids) <= set(logged := self.logged()):
+            assert time.monotonic() < deadline, f"{len(set(ids) - set(logged))} of {len(ids)} inputs never logged"
+            time.sleep(0.1)
+        return logged
+
+
+@pytest.fixture
+def rig(broker, connect, table_watch, tmp_path):
+    made: list[Rig] = []
+
+    def make(name: str, on=None, **kwargs) -> Rig:
+        r = Rig(on or broker, connect, table_watch, name, tmp_path / f"{name}.db", **kwargs)
+        made.append(r)
+        return r
+
+    yield make
+    for r in made:
+        r.stop()
+        r.watch.close()
+
+
+def reset(conn) -> None:
+    """Cut a connection's TCP stream under it (as a NAT or a switch would): paho sees it end and
+    reconnects; whatever it publishes meanwhile waits in its memory."""
+    sock = conn._client.socket()
+    if sock is not None:
+        sock.shutdown(socket.SHUT_RDWR)
+
+
+# ---------------------------------------------------------------- 1. the wedge after a dropped connection
+
+
+def test_connection_resets_and_a_broker_restart_under_load_lose_nothing_and_never_wedge(
+        rig, fresh_broker, caplog):
+    """About 100 inputs a second (the board 40, the console 60) while the service's connections are
+    cut twice and the broker restarts: every input is logged once, logging never fails, and the
+    service's health goes on. Before, an output published while disconnected made every later
+    batch fail (paho's ``is_published`` raises for it for ever): nothing was logged again while the
+    status said online."""
+    caplog.set_level(logging.WARNING, logger="referee.table.service")
+    r = rig("t1", on=fresh_broker)
+    service = r.start()
+    r.command("assign", players=PLAYERS, rulebook=RULEBOOK)
+    sent: list[str] = []
+    stop = threading.Event()
+
+    def load() -> None:
+        while not stop.is_set():
+            sent.append(r.press())
+            for _ in range(3):
+                sent.append(r.command("last_hand"))  # refused by the table (no round), logged all the same
+            stop.wait(0.025)
+
+    loader = threading.Thread(target=load)
+    loader.start()
+    try:
+        time.sleep(1.0)
+        reset(service.conn)  # the session that publishes every output
+        time.sleep(1.0)
+        reset(service.intake[2])  # the board's session
+        time.sleep(1.0)
+        fresh_broker.restart()
+        time.sleep(2.0)
+    finally:
+        stop.set()
+        loader.join()
+    logged = r.wait_logged(sent, timeout=30)
+    assert len(logged) == len(set(logged)) == len(sent) + 1  # each once (and the assign)
+    assert service.wait_applied(len(logged), WAIT_S)
+    assert len(sent) > 300
+    failures = [rec for rec in caplog.records if "failed" in rec.getMessage()]
+    assert failures == [], failures[0].getMessage()
+    after = time.time()
+    health = r.watch.wait("health", lambda h: h["at"] > after + service.health_s / 2, timeout=WAIT_S)
+    assert health["seq"] == len(logged) and health["waiting"] == 0 and health["problem"] is None
+    assert health["input_at"] >= after - 10 and health["dropped"] == {}
+    assert r.watch.of("status")[-1]["status"] == "online"
+
+
+def test_a_log_that_cannot_be_written_is_reported_then_given_up_with_the_status_offline(rig, tmp_path):
+    """Another process holds the log's write lock: the service tries the batch again (it is not
+    dropped), its health says why, and once it has failed for ``give_up_s`` it gives up: its
+    status goes offline (its will), for its supervisor to start it again, and the restarted
+    service logs what the broker kept."""
+    r = rig("f1", give_up_s=1.0, health_s=0.5)
+    service = r.start()
+    first = r.command("assign", players=PLAYERS, rulebook=RULEBOOK)
+    r.wait_logged([first])
+    holder = sqlite3.connect(r.db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # e.g. a tool left a write transaction open
+    try:
+        stuck = r.command("start_round")
+        health = r.watch.wait("health", lambda h: h["problem"] is not None, timeout=20)
+        assert "database is locked" in health["problem"] and health["waiting"] >= 0
+        assert r.watch.of("status")[-1]["status"] == "online"
+        deadline = time.monotonic() + 20
+        while service.fatal() is None:
+            assert time.monotonic() < deadline, "the service never gave up"
+            time.sleep(0.1)
+        service.abandon()  # what run() does then
+        r.service = None
+        assert r.watch.wait("status", lambda s: s["status"] == "offline", timeout=WAIT_S)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    r.start()
+    assert r.wait_logged([first, stuck]) == [first, stuck]
+
+
+# ---------------------------------------------------------------- 3. poison
+
+
+def test_poisoned_inputs_are_rejected_once_and_never_delivered_again(rig):
+    """25 presses with a 401-digit ``at`` (they passed the schema, then could not be logged, were
+    never acknowledged and came back for ever, and after 20 of them nothing else came through):
+    each is rejected by name, once; after a restart none comes back."""
+    r = rig("f2")
+    r.start()
+    poison = [f"poison-{i}" for i in range(25)]
+    for pid in poison:
+        r.publish("board/in", f'{{"v":1,"id":"{pid}","seat":"N","button":"ready","at":{"9" * 401}}}'.encode())
+    marker = r.press()
+    r.wait_logged([marker])
+    rejected = [e for e in r.watch.of("events") if e["kind"] == "rejected"]
+    assert sorted(e["data"]["id"] for e in rejected) == sorted(poison)
+    assert all(e["data"]["reason"].startswith("board/in: 'at': 9999") for e in rejected)
+    r.stop()
+    count = len(r.watch.of("events"))
+    r.start()
+    marker = r.press()
+    assert r.wait_logged([marker])[-1] == marker
+    assert not [e for e in r.watch.of("events")[count:] if e["kind"] == "rejected"]
+    assert r.logged() == [r.logged()[0], marker]
+
+
+# ---------------------------------------------------------------- 9. retained inputs
+
+
+def test_retained_inputs_are_never_applied(rig):
+    """A retained ``assign`` waiting on the broker is not applied by a fresh service with a fresh
+    log (the broker does not send it: the inputs are subscribed without it); one published while
+    the service runs comes with its retain flag and is rejected."""
+    r = rig("f3")
+    r.publish("commands", {"v": 1, "id": "k-retained", "command": "assign", "players": PLAYERS,
+                           "rulebook": RULEBOOK}, retain=True)
+    assert r.conns["commands"].flush(WAIT_S)
+    r.start()
+    marker = r.press()
+    r.wait_logged([marker])
+    assert r.logged() == [marker]
+    r.publish("commands", {"v": 1, "id": "k-live-retained", "command": "assign", "players": PLAYERS,
+                           "rulebook": RULEBOOK}, retain=True)
+    event = r.watch.wait("events", lambda e: e["kind"] == "rejected")
+    assert event["data"] == {"topic": "commands", "id": "k-live-retained",
+                             "reason": "commands: a retained message: inputs are never retained"}
+    assigned = r.command("assign", players=PLAYERS, rulebook=RULEBOOK)
+    assert r.wait_logged([assigned]) == [marker, assigned]
+    assert r.watch.wait("state", lambda s: s["players"] == PLAYERS)
