@@ -157,8 +157,6 @@ class Connection:
         self.manual_ack = manual_ack
         self._unacked: set[int] = set()  # manual_ack: QoS > 0 mids received on this connection, not acked
         self._unrouted: deque[tuple[str, bytes, Delivery]] = deque()
-        self._unsub_pending: set[int] = set()  # UNSUBSCRIBE mids waited for, without an UNSUBACK yet
-        self._unsub_early: set[int] = set()  # UNSUBACKs that came before unsubscribe() noted their mid
         self._connected = threading.Event()
         self._refused: ReasonCode | None = None
         self._first = threading.Event()  # the first CONNACK arrived (either way)
@@ -180,7 +178,6 @@ class Connection:
         c.on_message = self._on_message
         c.on_publish = self._on_publish
         c.on_subscribe = self._on_subscribe
-        c.on_unsubscribe = self._on_unsubscribe
         self._client = c
 
     # -- life cycle ------------------------------------------------------------------------------
@@ -319,23 +316,12 @@ class Connection:
         with self._cond:
             return self._cond.wait_for(lambda: self._connected.is_set() and not self._sub_pending, timeout)
 
-    def unsubscribe(self, topic_filter: str, timeout: float = 0.0) -> bool:
-        """Drop the subscription; with ``timeout``, wait for the broker's answer (every message it
-        sent for the subscription, its retained one included, has then arrived). False on timeout."""
+    def unsubscribe(self, topic_filter: str) -> None:
         with self._lock:
             self._subs.pop(topic_filter, None)
             connected = self._connected.is_set()
-        if not connected:
-            return timeout <= 0
-        rc, mid = self._client.unsubscribe(topic_filter)
-        if rc or mid is None or timeout <= 0:
-            return timeout <= 0
-        with self._cond:
-            if mid in self._unsub_early:
-                self._unsub_early.discard(mid)
-                return True
-            self._unsub_pending.add(mid)
-            return self._cond.wait_for(lambda: mid not in self._unsub_pending, timeout)
+        if connected:
+            self._client.unsubscribe(topic_filter)
 
     # -- paho callbacks (network thread) ---------------------------------------------------------
 
@@ -400,16 +386,6 @@ class Connection:
         for rc in reason_codes:
             if rc.is_failure:
                 log.warning("%s: subscription refused: %s", self.client_id, rc)
-
-    def _on_unsubscribe(self, client, userdata, mid, reason_codes, properties) -> None:
-        with self._cond:
-            if mid in self._unsub_pending:
-                self._unsub_pending.discard(mid)
-            else:
-                self._unsub_early.add(mid)
-                while len(self._unsub_early) > 64:  # nobody waits for those: forget them
-                    self._unsub_early.pop()
-            self._cond.notify_all()
 
     def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:
         if reason_code.is_failure:

@@ -185,6 +185,7 @@ class TableService:
         self._input_at: float | None = None  # when (service clock) an input was last handled
         self._health_due = 0.0  # monotonic
         self._witnessed: int | None = None  # the seq last written beside the log
+        self._dropped_told = 0  # inputs over their pace, as last logged
         self._beat = time.monotonic()  # the worker came round its loop
         self._failing_since: float | None = None  # monotonic, while commits fail
         self.problem: str | None = None
@@ -291,29 +292,40 @@ class TableService:
             raise LogError(f"{self.db_path} is the log of table {table} ({rulebook}), "
                            f"not of table {self.table_id} ({self.rulebook})")
 
-    def _witness_topics(self, conn: Connection) -> dict[str, dict]:
-        """Subscribe to the table's own retained ``state`` and ``health`` (read once at start)."""
-        seen: dict[str, dict] = {}
+    def _witness_topics(self, conn: Connection) -> dict[str, Any]:
+        """Subscribe to the table's own retained ``state`` and ``health`` (read once at start), and
+        to its ``status``, on which :meth:`_check_witnesses` sends the fence that tells when they
+        have come (the broker sends a retained message after the SUBACK, but before a message
+        published after it)."""
+        seen: dict[str, Any] = {"fence": threading.Event(), "token": b""}
 
         def keep(full_topic: str, raw: bytes, delivery: Delivery) -> None:
             name = parse_topic(full_topic)[1]
+            conn.ack(delivery)
+            if name == "status":
+                if raw == seen["token"]:
+                    seen["fence"].set()
+                return
             try:
                 seen[name] = decode(name, raw)
             except PayloadError as exc:
                 log.warning("table %s: the retained %s is not valid: %s", self.table_id, name, exc)
-            conn.ack(delivery)
 
-        for name in ("state", "health"):
-            conn.subscribe(topic(self.table_id, name), keep, qos=QOS, retained="always")
+        for name in ("state", "health", "status"):
+            conn.subscribe(topic(self.table_id, name), keep, qos=QOS, retained="never" if name == "status" else "always")
         return seen
 
-    def _check_witnesses(self, seen: dict[str, dict]) -> None:
+    def _check_witnesses(self, seen: dict[str, Any]) -> None:
         """The log against what was published of it (the broker's retained ``state`` and ``health``)
         and the witness file beside it: refuse a log that lost entries or is another log."""
-        if not self.conn.wait_subscribed(WITNESS_WAIT_S) or not all(
-            self.conn.unsubscribe(topic(self.table_id, name), timeout=WITNESS_WAIT_S) for name in ("state", "health")
-        ):
+        status = topic(self.table_id, "status")
+        seen["token"] = encode("status", {"v": 1, "status": "offline", "at": self.clock()})  # not online yet
+        if self.conn.wait_subscribed(WITNESS_WAIT_S):
+            self.conn.publish(status, seen["token"], qos=QOS)
+        if not seen["fence"].wait(WITNESS_WAIT_S):
             raise TimeoutError(f"table {self.table_id}: the broker did not answer for the retained state")
+        for name in ("state", "health", "status"):
+            self.conn.unsubscribe(topic(self.table_id, name))
         try:
             beside = witness.read_file(witness.sidecar(self.db_path))
         except ValueError as exc:
@@ -602,7 +614,9 @@ class TableService:
                 self._witnessed = payload["seq"]
         except Exception:
             log.exception("table %s: publishing the health failed", self.table_id)
-        if self.guard.dropped:
+        dropped = sum(self.guard.dropped.values())
+        if dropped > self._dropped_told:
+            self._dropped_told = dropped
             log.warning("table %s: inputs over their sender's pace, dropped so far: %s", self.table_id,
                         ", ".join(f"{k} {v}" for k, v in sorted(self.guard.dropped.items())))
 

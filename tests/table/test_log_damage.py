@@ -1,0 +1,165 @@
+"""A damaged log, against a real mosquitto: a log emptied to 0 bytes, its write-ahead file truncated
+or lost, 4 KiB of random bytes in the middle of it, a log of another evening put in its place.
+Each is refused with a clear message (``cardtable table run`` exits 1), the broker keeps the state
+last published (never one older), and ``--accept-log`` is the referee's way on (docs/recovery.md).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import time
+import uuid
+
+import pytest
+
+from referee.table import witness
+from referee.table.log import EventLog, LogError
+from referee.table.mqtt import Connection
+from referee.table.protocol import encode, topic
+from referee.table.service import TableService
+
+TABLES = ["d1", "d2", "d3", "d4", "d5", "d6"]
+RULEBOOK = "classic-3deck"
+WAIT_S = 10.0
+
+
+def serve(broker, table: str, db, **kwargs) -> TableService:
+    """The service; the tests press faster than any board, so no pace is limited."""
+    return TableService(table, RULEBOOK, broker.url(f"table-{table}"), db, reconnect_delay_s=(0.05, 0.5),
+                        trust_senders=True, **kwargs).start()
+
+
+def fill(broker, connect, table: str, service: TableService, n: int) -> int:
+    """``n`` presses, each committed on its own (a WAL frame each); the last seq."""
+    board = connect(f"board-{table}", on=broker)
+    for _ in range(n):
+        payload = {"v": 1, "id": f"b-{uuid.uuid4().hex[:10]}", "seat": "N", "button": "referee", "at": time.time()}
+        board.publish(topic(table, "board/in"), encode("board/in", payload))
+        assert service.wait_applied(service.seq + 1, WAIT_S)
+    return service.seq
+
+
+def retained(broker, table: str, name: str) -> dict:
+    """The broker's retained ``name`` of ``table``, as a newcomer gets it (there must be one)."""
+    got: list[dict] = []
+    conn = Connection(broker.url("console"), f"look-{uuid.uuid4().hex[:6]}", clean_start=True)
+    conn.subscribe(topic(table, name), lambda t, p: got.append(json.loads(p)))
+    conn.connect()
+    deadline = time.monotonic() + WAIT_S
+    while not got and time.monotonic() < deadline:
+        time.sleep(0.02)
+    conn.close()
+    assert got, f"no retained {name} of {table}"
+    return got[0]
+
+
+def crash_image(db, to) -> None:
+    """The log's files as a ``kill -9`` leaves them (the service still runs: its WAL is not folded in)."""
+    to.mkdir()
+    for suffix in ("", "-wal", ".witness"):
+        src = db.with_name(db.name + suffix)
+        if src.exists():
+            shutil.copy(src, to / src.name)
+
+
+def refused(broker, table: str, db, **kwargs) -> str:
+    with pytest.raises(LogError) as caught:
+        serve(broker, table, db, **kwargs)
+    return str(caught.value)
+
+
+def test_an_emptied_log_is_refused_and_the_state_published_stays(broker, connect, tmp_path):
+    db = tmp_path / "d1.db"
+    service = serve(broker, "d1", db)
+    last = fill(broker, connect, "d1", service, 20)
+    service.stop()
+    db.write_bytes(b"")  # 0 bytes: a disk that lost it, a copy that failed
+    message = refused(broker, "d1", db)
+    assert f"the log ends at entry 0, but entry {last} was logged and published before" in message
+    assert "docs/recovery.md" in message and "refusing to start" in message
+    assert retained(broker, "d1", "state")["seq"] == last  # never a state at seq 0 over it
+    witness.sidecar(db).unlink()  # the file beside it lost too: the broker's witness is enough
+    assert f"entry {last} was logged" in refused(broker, "d1", db)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "lost"])
+def test_a_truncated_or_lost_write_ahead_file_is_refused(broker, connect, tmp_path, damage):
+    table = {"truncated": "d2", "lost": "d3"}[damage]
+    db = tmp_path / f"{table}.db"
+    service = serve(broker, table, db)
+    last = fill(broker, connect, table, service, 120)
+    crash_image(db, tmp_path / "image")
+    service.stop()
+    copy = tmp_path / "image" / db.name
+    wal = copy.with_name(copy.name + "-wal")
+    if damage == "truncated":
+        with open(wal, "r+b") as f:
+            f.truncate(wal.stat().st_size // 2)
+    else:
+        wal.unlink()
+    with EventLog.open(copy) as log:  # SQLite itself sees nothing wrong: an older log
+        kept = log.last_seq()
+    assert kept < last
+    message = refused(broker, table, copy)
+    assert f"the log ends at entry {kept}, but entry {last} was logged and published before" in message
+    assert retained(broker, table, "state")["seq"] == last
+    witness.sidecar(copy).unlink()
+    assert "the broker's retained" in refused(broker, table, copy)
+
+
+def test_random_bytes_in_the_middle_of_the_log_are_refused_in_words(broker, connect, tmp_path):
+    db = tmp_path / "d4.db"
+    service = serve(broker, "d4", db)
+    fill(broker, connect, "d4", service, 150)
+    service.stop()  # the write-ahead file folded into the log
+    size = db.stat().st_size
+    assert size > 32 * 1024
+    with open(db, "r+b") as f:
+        f.seek(size // 2)
+        f.write(random.Random(24).randbytes(4096))
+    message = refused(broker, "d4", db)
+    assert "is damaged" in message, message
+
+
+def test_another_log_in_its_place_is_refused_and_accept_log_goes_on(broker, connect, tmp_path):
+    """A log of the same table from another evening (as long, different entries): only the hash
+    chain tells it apart. The referee who decides to go on with it starts with ``accept_log``."""
+    db, other = tmp_path / "d5.db", tmp_path / "old" / "d5.db"
+    service = serve(broker, "d5", db)
+    last = fill(broker, connect, "d5", service, 10)
+    service.stop()
+    other.parent.mkdir()
+    with EventLog.open(other) as log:
+        log.set_meta({"table": "d5", "rulebook": RULEBOOK})
+        for i in range(last):
+            log.append("board/in", {"v": 1, "id": f"old-{i}", "seat": "N", "button": "referee", "at": 1.0 + i},
+                       at=1.0 + i, input_id=f"board/in old-{i}")
+    message = refused(broker, "d5", other)
+    assert f"entry {last} of the log is not the entry {last} that was logged and published before" in message
+    service = serve(broker, "d5", other, accept_log=True)
+    try:
+        with EventLog.open(other) as log:
+            chain = log.chain()[1].hex()
+        assert service.wait_applied(last, WAIT_S)
+        deadline = time.monotonic() + WAIT_S
+        while retained(broker, "d5", "health")["chain"] != chain:  # the new witness, once published
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    finally:
+        service.stop()
+    serve(broker, "d5", other).stop()  # from now on it is the table's log
+
+
+def test_table_run_exits_1_with_the_reason(broker, connect, tmp_path, service_process):
+    db = tmp_path / "d6.db"
+    service = serve(broker, "d6", db)
+    fill(broker, connect, "d6", service, 5)
+    service.stop()
+    db.write_bytes(b"")
+    proc = service_process(broker, "d6", RULEBOOK, db, tmp_path / "service.log")
+    proc.start()
+    assert proc.proc.wait(WAIT_S) == 1
+    text = (tmp_path / "service.log").read_text()
+    assert "cannot start" in text and "the log ends at entry 0, but entry 5 was logged" in text
