@@ -117,7 +117,7 @@ def measure(board: SimBoard, broker: Broker, rounds: int, rng: random.Random) ->
     """``rounds`` times: one MQTT round trip (the baseline), then one press; both one at a time,
     interleaved, so both meet the same load and the broker's autosaves."""
     box = Arrivals()
-    service = Connection(broker.url(f"table-{TABLE}"), clean_start=True)
+    service = Connection(broker.url(f"table-{TABLE}-board"), clean_start=True)  # the service's session for board/in
     service.subscribe(topic(TABLE, "board/in"), box)
     service.connect()
     service.wait_subscribed(5)

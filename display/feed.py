@@ -1,7 +1,7 @@
 """The display's two MQTT connections (thin shell around :mod:`display.hall`).
 
-The scoreboard user (read only) feeds the hall: every table's ``state``, ``status``, ``events``
-and ``violations``, and the tournaments' ``round`` and ``standings``. The console user publishes
+The scoreboard user (read only) feeds the hall: every table's ``state``, ``status``, ``health``,
+``events`` and ``violations``, and the tournaments' ``round`` and ``standings``. The console user publishes
 the console's table ``commands`` and reads the camera's ``frames`` (kept for the flags; they
 reach a browser only behind the console's login). Each message is validated by
 :func:`display.hall.receive`; a malformed one is logged and dropped.
@@ -12,11 +12,12 @@ from __future__ import annotations
 import base64
 import logging
 import threading
+import time
 import uuid
 from collections import deque
 from collections.abc import Callable
 
-from display.hall import Hall, Ignored, receive
+from display.hall import SHOWN, Hall, Ignored, receive
 from referee.table.mqtt import Connection
 from referee.table.protocol import (
     PayloadError,
@@ -51,7 +52,7 @@ class Feed:
         self.console = Connection(console_url, clean_start=True, reconnect_delay_s=reconnect_delay_s)
         # QoS 0: the sessions are clean, so QoS 1 would add an acknowledgement per message and keep
         # nothing across a reconnect; after one, the retained state, status, round and standings come again.
-        for leaf in ("state", "status", "events", "violations"):
+        for leaf in SHOWN:
             self.scoreboard.subscribe(subscription(leaf), self._message, qos=0)
         for f in TOURNAMENT_TOPICS:
             self.scoreboard.subscribe(f, self._message, qos=0)
@@ -74,7 +75,7 @@ class Feed:
     def _message(self, full_topic: str, raw: bytes) -> None:
         with self._lock:
             try:
-                self.hall, change = receive(self.hall, full_topic, raw)
+                self.hall, change = receive(self.hall, full_topic, raw, time.monotonic())
             except Ignored as exc:
                 log.warning("ignored: %s", exc)
                 return

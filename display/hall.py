@@ -1,10 +1,15 @@
-"""What the hall sees, as a pure value: every table's latest state, status, violations and
+"""What the hall sees, as a pure value: every table's latest state, status, health, violations and
 the hand's timeline, and each tournament's round and standings.
 
-:func:`receive` takes one MQTT message (topic and raw payload) and returns the new hall and the
-change to send to the pages; a malformed payload or a topic of no interest raises
-:class:`Ignored` and changes nothing. Each event and violation gets its sentence in every language
-(``say``; a violation also its ``brief`` line), with the table's players, so a page only shows them.
+:func:`receive` takes one MQTT message (topic and raw payload, and ``now``: the display's monotonic
+clock, for when a table's ``health`` came) and returns the new hall and the change to send to the
+pages; a malformed payload or a topic of no interest raises :class:`Ignored` and changes nothing.
+Each event and violation gets its sentence in every language (``say``; a violation also its
+``brief`` line), with the table's players, so a page only shows them.
+
+A table whose service says ``online`` but whose ``health`` stopped coming (none for
+``STALLED_AFTER`` times its ``every``), or whose health names a problem, is *stalled*: it does not
+referee, whatever its status says (:meth:`TableView.live`).
 
 >>> hall, change = receive(Hall(), "cardtable/v1/tables/t1/status", b'{"v":1,"status":"offline"}')
 >>> hall.tables["t1"].status, change
@@ -32,7 +37,8 @@ from referee.table.reducer import family
 from referee.table.sentences import Sentences
 
 TOURNAMENT_PREFIX = "cardtable/v1/tournament/"
-SHOWN = ("state", "status", "events", "violations")  # the table topics the hall shows
+SHOWN = ("state", "status", "health", "events", "violations")  # the table topics the hall shows
+STALLED_AFTER = 3  # health messages missed in a row
 VIOLATIONS_KEPT = 6  # per table, the newest
 TIMELINE_KEPT = 600  # events of the current hand, per table
 TOURNAMENT_MODELS = {"round": Round, "standings": Standings}
@@ -53,12 +59,35 @@ class TableView:
     status: str | None = None
     violations: tuple[dict, ...] = ()
     timeline: tuple[dict, ...] = ()
+    health: dict | None = None
+    health_seen: float | None = None  # the display's monotonic clock when the health came
 
-    def as_json(self, timeline: bool = False) -> dict:
-        out = {"table": self.table, "state": self.state, "status": self.status, "violations": list(self.violations)}
+    def as_json(self, timeline: bool = False, now: float | None = None) -> dict:
+        out = {"table": self.table, "state": self.state, "status": self.status, "violations": list(self.violations),
+               "health": self.health}
+        if now is not None:
+            out["live"] = self.live(now)
         if timeline:
             out["timeline"] = list(self.timeline)
         return out
+
+    def live(self, now: float) -> dict:
+        """Is the table refereeing? ``age``: seconds since its health came; ``stalled`` and why.
+
+        >>> v = TableView("t1", status="online", health={"every": 2.0, "problem": None}, health_seen=100.0)
+        >>> v.live(now=103.0), v.live(now=107.0)["why"]
+        ({'age': 3.0, 'stalled': False, 'why': None}, 'no health for 7 s')
+        """
+        age = None if self.health_seen is None else round(now - self.health_seen, 1)
+        why = None
+        if self.status == "online":
+            if self.health is None or age is None:
+                why = "no health"
+            elif age > STALLED_AFTER * self.health["every"]:
+                why = f"no health for {age:.0f} s"
+            elif self.health["problem"]:
+                why = self.health["problem"]
+        return {"age": age, "stalled": why is not None, "why": why}
 
     def with_violation(self, v: dict) -> TableView:
         """The newest violations, one per flag (a confirmation replaces the flagged one)."""
@@ -95,19 +124,21 @@ class Hall:
         latest = [(p["at"], t) for t, p in (*self.rounds.items(), *self.standings.items())]
         return max(latest)[1] if latest else None
 
-    def snapshot(self, timeline_of: str | None = None) -> dict:
-        """Everything a page needs on connecting (``timeline_of``: one table's hand timeline too)."""
+    def snapshot(self, timeline_of: str | None = None, now: float | None = None) -> dict:
+        """Everything a page needs on connecting (``timeline_of``: one table's hand timeline too;
+        ``now``: the display's monotonic clock, for each table's liveness)."""
         return {
             "feed": self.feed,
-            "tables": {t: v.as_json(timeline=t == timeline_of) for t, v in sorted(self.tables.items())},
+            "tables": {t: v.as_json(timeline=t == timeline_of, now=now) for t, v in sorted(self.tables.items())},
             "tournament": self.current_tournament(),
             "rounds": dict(self.rounds),
             "standings": dict(self.standings),
         }
 
 
-def receive(hall: Hall, topic: str, raw: bytes) -> tuple[Hall, dict]:
-    """The hall after one message and the change for the pages; :class:`Ignored` when malformed."""
+def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0) -> tuple[Hall, dict]:
+    """The hall after one message and the change for the pages; :class:`Ignored` when malformed.
+    ``now``: the display's monotonic clock (when a health came)."""
     if topic.startswith(TOURNAMENT_PREFIX):
         return _tournament(hall, topic, raw)
     try:
@@ -125,6 +156,8 @@ def receive(hall: Hall, topic: str, raw: bytes) -> tuple[Hall, dict]:
         view = replace(view, state=payload)
     elif name == "status":
         view = replace(view, status=payload["status"])
+    elif name == "health":
+        view = replace(view, health=payload, health_seen=now)
     elif name == "violations":
         payload = payload | {"say": _said(view, lambda t: t.violation(payload)),
                              "brief": _said(view, lambda t: t.violation(payload, brief=True))}
@@ -182,4 +215,4 @@ def _first_line(exc: Exception) -> str:
     return str(exc)
 
 
-__all__ = ["SHOWN", "Hall", "Ignored", "TableView", "receive"]
+__all__ = ["SHOWN", "STALLED_AFTER", "Hall", "Ignored", "TableView", "receive"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query
@@ -17,7 +18,7 @@ NOT_FOUND = {404: {"model": Problem}}
 
 @router.get("/hall", summary="Every table, the tournaments' rounds and standings, as the hall sees them now")
 def hall(ctx: Ctx) -> dict:
-    return ctx.feed.hall.snapshot()
+    return ctx.feed.hall.snapshot(now=time.monotonic())
 
 
 @router.get("/tables", summary="The tables seen on the broker, in order")
@@ -25,12 +26,13 @@ def tables(ctx: Ctx) -> list[str]:
     return sorted(ctx.feed.hall.tables)
 
 
-@router.get("/tables/{table}", responses=NOT_FOUND, summary="One table: state, status, last violations, the hand's timeline")
+@router.get("/tables/{table}", responses=NOT_FOUND,
+            summary="One table: state, status, health and whether it referees (live), last violations, the hand's timeline")
 def table(table: Id, ctx: Ctx) -> dict:
     view = ctx.feed.hall.tables.get(table)
     if view is None:
         raise HTTPException(404, Denied("no_table", table=table))
-    return view.as_json(timeline=True)
+    return view.as_json(timeline=True, now=time.monotonic())
 
 
 def _published(kept: dict, missing: Denied, tournament: str) -> dict:
@@ -53,6 +55,6 @@ def round_(tournament: Id, ctx: Ctx) -> Round:
             response_class=StreamingResponse, responses={200: {"content": {"text/event-stream": {}}}})
 async def stream(ctx: Ctx, table: Annotated[Id | None, Query(description="also send this table's hand events")] = None):
     listener = ctx.hub.add(table)  # registered before the snapshot is taken: nothing is missed
-    first = sse("snapshot", ctx.feed.hall.snapshot(timeline_of=table))
+    first = sse("snapshot", ctx.feed.hall.snapshot(timeline_of=table, now=time.monotonic()))
     return StreamingResponse(ctx.hub.stream(listener, first), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

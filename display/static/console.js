@@ -63,11 +63,32 @@ function renderTables() {
     const done = s && s.phase === "round_over";
     return `<tr data-table="${esc(t)}"><td><button class="open-table" data-open="${esc(t)}">${esc(t)}</button></td>` +
       `<td>${s ? esc(W("phase." + s.phase)) : ""} ${v.status === "offline" ? `<b class="error">${T("offline")}</b>` : ""}</td>` +
+      `<td class="live">${liveHTML(v)}</td>` +
       `<td class="${done ? "finished" : ""}">${done ? T("finished") : s && s.phase !== "idle" ? T("in_play") : ""}</td>` +
       `<td><button data-cmd="start_round">${T("start_round")}</button> ` +
       `<button data-cmd="last_hand">${T("last_hand")}</button> <button data-cmd="stop_round">${T("stop_round")}</button></td></tr>`;
   }).join("");
 }
+// Is the table refereeing? Its service's health comes every few seconds: none for three times that, or a
+// problem named in it, and the table is stalled, whatever its status says. Seconds are the display's own.
+function liveHTML(v) {
+  const h = v && v.health;
+  if (!v || v.status !== "online") return "";
+  const age = h ? (performance.now() - v.got) / 1000 : Infinity;
+  if (!h || age > 3 * h.every) return `<b class="error stalled">${T("stalled")}</b> ${h ? esc(T("no_health", { s: Math.round(age) })) : ""}`;
+  if (h.problem) return `<b class="error stalled">${T("stalled")}</b> ${esc(h.problem)}`;
+  const out = [h.input_at == null ? "" : esc(T("last_input", { s: Math.round(h.at - h.input_at + age) }))];
+  if (h.waiting > 20) out.push(esc(T("waiting_inputs", { n: h.waiting })));
+  const off = Object.entries(h.clocks_off).map(([k, s]) => `${k} ${s > 0 ? "+" : ""}${Math.round(s)} s`);
+  if (off.length) out.push(`<b class="error clock-off">${T("clock_off")}</b> ${esc(off.join(", "))}`);
+  const dropped = Object.entries(h.dropped).map(([k, n]) => `${k} ${n}`);
+  if (dropped.length) out.push(`${T("dropped_inputs")} ${esc(dropped.join(", "))}`);
+  return out.filter(Boolean).join(" · ");
+}
+function tickLive() {
+  for (const td of document.querySelectorAll("#c-tables td.live")) td.innerHTML = liveHTML(hall.tables[td.parentElement.dataset.table]);
+}
+setInterval(tickLive, 1000);
 $("#c-tables").addEventListener("click", ev => {
   const open = ev.target.closest("button[data-open]");
   if (open) { openTable(open.dataset.open); return; }
@@ -203,8 +224,14 @@ function connect(table) {
   es.addEventListener("snapshot", m => {
     const s = JSON.parse(m.data);
     hall.tables = s.tables;
+    for (const v of Object.values(hall.tables)) v.got = performance.now() - 1000 * (v.live?.age ?? 0);
     if (OPEN && s.tables[OPEN.table]) { OPEN.timeline = s.tables[OPEN.table].timeline || []; renderTimeline(); }
     flagsChanged(); if (ME) renderTables();
+  });
+  es.addEventListener("health", m => {
+    const c = JSON.parse(m.data);
+    const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, state: null, status: null });
+    v.health = c.data; v.got = performance.now();
   });
   es.addEventListener("state", m => {
     const c = JSON.parse(m.data);

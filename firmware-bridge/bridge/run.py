@@ -2,7 +2,8 @@
 
 The thin shell around :class:`bridge.host.HostLink`: pyserial on one side, MQTT (the table's
 ``board-T`` user) on the other, one loop. Presses go to ``board/in`` (QoS 1) and are acknowledged
-to the board once the broker has them; the retained ``board/out`` drives the displays, lights and
+to the board once the broker has them (a press over ``PACE``, a stuck button or a broken board, is
+acknowledged to it, counted and logged, and never sent); the retained ``board/out`` drives the displays, lights and
 buzzer; ``board/status`` (retained, ``offline`` as the last will) says whether the board answers.
 A port that fails (the cable pulled) is closed and opened again every ``REOPEN_S``; the link then
 resynchronises and the board replays the presses it still holds.
@@ -21,6 +22,7 @@ import serial
 
 from bridge.host import HostLink
 from bridge.seats import alerts, board_in, seat_views
+from referee.table.guard import Bucket
 from referee.table.mqtt import Connection, ConnectionRefused
 from referee.table.protocol import PayloadError, decode, encode, topic
 
@@ -30,6 +32,7 @@ BAUD = 115200
 READ_TIMEOUT_S = 0.02  # the loop's pace when the line is quiet (bytes end a read at once)
 REOPEN_S = 0.5
 CONNECT_RETRY_S = 2.0
+PACE = (20.0, 40)  # presses a second and burst: four people press a few a second at most
 
 
 class Bridge:
@@ -47,6 +50,8 @@ class Bridge:
         self._publishing: dict[str, Any] = {}  # press id -> paho MQTTMessageInfo
         self._presence: dict[str, Any] | None = None
         self.conn: Connection | None = None
+        self.pace = Bucket(*PACE)
+        self.dropped = 0  # presses over the pace, acknowledged to the board and never sent
 
     def __repr__(self) -> str:
         return f"<Bridge table {self.table} port {self.port} {self.link!r}>"
@@ -119,13 +124,18 @@ class Bridge:
         if data:
             self.link.received(data, now)
         self._apply_board_out()
-        for pid in [p for p, info in self._publishing.items() if info.is_published()]:
+        for pid in [p for p, info in self._publishing.items() if Connection.acknowledged(info)]:
             del self._publishing[pid]
             self.link.published(pid)
         step = self.link.take(now)
         if step.write:
             port.write(step.write)
         for press in step.publish:
+            if press.id not in self._publishing and not self.pace.take(time.monotonic()):
+                self.dropped += 1  # a stuck button or a broken board: acknowledged to it, never sent
+                self.link.published(press.id)
+                log.warning("%s: presses over %g a second: %d dropped so far", self.table, PACE[0], self.dropped)
+                continue
             payload = encode("board/in", board_in(press))
             self._publishing[press.id] = self.conn.publish(self._topics["board/in"], payload)
         self._publish_presence(now)

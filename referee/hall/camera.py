@@ -12,8 +12,9 @@ when a seat's cards are a play, and each play goes to the table as ``observed`` 
 user), with the frame kept on ``frames`` when the tracker flags it.
 
 A play the table refused because it waited for the referee (a flag open at that moment) is sent
-again, with the same id, once the table's ``state`` shows no open flag: the camera reads the
-table's ``events`` and ``state`` as a reader of its own (``HALL_READER``, a user with the scoreboard's rights) for that.
+again once the table's ``state`` shows no open flag, under a new id (its own and ``-again``: the
+table logged the refused one, and takes an id once): the camera reads the table's ``events`` and
+``state`` as a reader of its own (``HALL_READER``, a user with the scoreboard's rights) for that.
 
 Restarts: after each change the tracker's state is saved (``camera.state``) once what it emitted
 is acknowledged by the broker; a restarted camera goes on from there. A play's message id is the
@@ -60,6 +61,17 @@ def decks(rulebook: str) -> int:
 
     deal = load(rulebook).deal
     return deal["decks"] if isinstance(deal, dict) or hasattr(deal, "keys") else deal.decks
+
+
+def waited(event: dict) -> bool:
+    """A play the table refused because a flag was open: not taken in yet (the camera sends it again).
+
+    >>> waited({"kind": "rejected", "seq": 16, "data": {"topic": "observed", "id": "cam-t01-9-W",
+    ...                                                  "reason": "the table waits for flag f3"}})
+    True
+    """
+    data = event.get("data") or {}
+    return event.get("kind") == "rejected" and data.get("topic") == "observed" and "waits for flag" in data.get("reason", "")
 
 
 @dataclass
@@ -192,7 +204,7 @@ class Camera:
     def _on_event(self, _topic: str, raw: bytes) -> None:
         event = json.loads(raw)
         data = event.get("data", {})
-        if event.get("kind") == "rejected" and data.get("topic") == "observed" and "waits for flag" in data.get("reason", ""):
+        if waited(event):
             with self._lock:
                 if data.get("id") in self._recent:
                     self._refused[data["id"]] = self._recent[data["id"]]
@@ -209,7 +221,10 @@ class Camera:
                 return
             again, self._refused = list(self._refused.values()), {}
         for payload in again:
-            log.info("%s: %s sent again (refused while a flag was open)", self.table, payload["id"])
+            payload = {**payload, "id": payload["id"] + "-again"}
+            with self._lock:
+                self._recent[payload["id"]] = payload  # refused again: sent again again
+            log.info("%s: %s sent (refused while a flag was open)", self.table, payload["id"])
             self.conn.publish(topic(self.table, "observed"), encode("observed", payload), qos=1)
 
     def _look(self, t: scene.Table) -> None:

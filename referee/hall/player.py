@@ -29,6 +29,7 @@ from typing import Any
 
 from referee.cards import Cards
 from referee.hall import scene
+from referee.hall.camera import waited
 from referee.table.protocol import decode, encode, topic
 from referee.table.reducer import family
 from referee.table.simulate import SimulationError, _Watch, simulator_class
@@ -46,7 +47,8 @@ IDLE = ("idle", "round_over")
 
 
 class HallWatch(_Watch):
-    """The simulator's watch, also noting the log entries that people made (by their events)."""
+    """The simulator's watch, also noting the log entries that people made (by their events), and
+    the plays the table refused while a flag was open (the camera sends them again)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -55,7 +57,7 @@ class HallWatch(_Watch):
     def on_events(self, _topic: str, raw: bytes) -> None:
         event = decode("events", raw)
         with self._cond:
-            if event["kind"] in PERSON_EVENTS:
+            if event["kind"] in PERSON_EVENTS or waited(event):
                 self.people.add(event["seq"])
             self.events.append(event)
             del self.events[:-2000]

@@ -1,7 +1,8 @@
 """The whole hall, end to end: ``cardtable hall`` with two tables (Tractor ``t01`` in a pair-swiss
-round, Guandan ``t02``), one hand per round, bots at 20 x speed, the cameras taking the cards as
-laid (``--see oracle``: deterministic and within the suite's time on two cores; the rendered and
-read path is ``test_camera.py``'s, and the demo's).
+round, Guandan ``t02``), one hand per round, bots at 10 x speed (the demo's pace: there the bots
+once stalled on a play the table refused while a flag was open, sent again under the same id),
+the cameras taking the cards as laid (``--see oracle``: deterministic and within the suite's time
+on two cores; the rendered and read path is ``test_camera.py``'s, and the demo's).
 
 One hall serves the module, in order: a table's service and camera are killed (SIGKILL) in the
 middle of t01's hand and restarted by the hall, and the hand goes on with nothing lost; the
@@ -31,7 +32,7 @@ from referee.table.runtime import Table
 from referee.tournament.base import level_index
 
 UP_S = 90  # the hall comes up (two tables' processes on a busy machine)
-HAND_S = 420  # a Tractor hand at 20 x speed, with the slow plays in real time
+HAND_S = 420  # a Tractor hand at 10 x speed, with the slow plays in real time
 
 
 class Hall:
@@ -40,7 +41,7 @@ class Hall:
         self.port = free_port()
         self.lines: list[str] = []
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "referee.cli", "hall", "--tables", "2", "--speed", "20", "--hands", "1",
+            [sys.executable, "-m", "referee.cli", "hall", "--tables", "2", "--speed", "10", "--hands", "1",
              "--slow", "0.03", "--seed", "7", "--see", "vision", "--port", str(self.port), "--dir", str(self.dir)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         threading.Thread(target=self._read, daemon=True).start()

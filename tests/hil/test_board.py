@@ -54,7 +54,7 @@ def status(inbox) -> str | None:
 def listen(connect, inbox):
     """The table service's view (board/in) and the console's (board/status)."""
     box = inbox()
-    table = connect("table-t1", clean_start=True)
+    table = connect("table-t1-board", clean_start=True)  # the service's session for the board's inputs
     table.subscribe(BOARD_IN, box)
     console = connect("console", clean_start=True)
     console.subscribe(BOARD_STATUS, box)
@@ -194,7 +194,7 @@ def test_without_its_host_the_board_counts_down_and_shows_the_link_lost(make_boa
 
 def test_presses_wait_on_the_board_while_the_broker_is_down(make_board, fresh_broker, connect, inbox, tmp_path):
     box = inbox()
-    table = connect("table-t1", on=fresh_broker)  # a persistent session: it survives the broker's restart
+    table = connect("table-t1-board", on=fresh_broker)  # a persistent session: it survives the broker's restart
     table.subscribe(BOARD_IN, box)
     table.wait_subscribed(5)
     board = make_board(board_id=5)

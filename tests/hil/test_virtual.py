@@ -38,7 +38,7 @@ class Lines:
 
 def test_the_virtual_board_through_the_bridge(broker, connect, inbox, tmp_path):
     box = inbox()
-    table = connect("table-t1", clean_start=True)
+    table = connect("table-t1-board", clean_start=True)  # the service's session for the board's inputs
     table.subscribe(topic("t1", "board/in"), box)
     table.wait_subscribed(5)
     link = tmp_path / "vtty"
@@ -59,8 +59,9 @@ def test_the_virtual_board_through_the_bridge(broker, connect, inbox, tmp_path):
         out.wait_for("? type a seat")
         seats = {s: {"clock": None, "on_turn": False, "cards": 20, "light": "off"} for s in "SENW"}
         seats["W"] = {"clock": None, "on_turn": True, "cards": 17, "light": "green"}
-        table.publish(topic("t1", "board/out"), encode("board/out", {"v": 1, "at": time.time(), "paused": True,
-                                                                     "seats": seats}), retain=True)
+        service = connect("table-t1", clean_start=True)  # the service's session that publishes its outputs
+        service.publish(topic("t1", "board/out"), encode("board/out", {"v": 1, "at": time.time(), "paused": True,
+                                                                       "seats": seats}), retain=True)
         out.wait_for("W[      17 green]")
         bridge.stop()
         out.wait_for("W[    LoSt green] link lost")

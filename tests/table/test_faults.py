@@ -231,3 +231,112 @@ def test_retained_inputs_are_never_applied(rig):
     assigned = r.command("assign", players=PLAYERS, rulebook=RULEBOOK)
     assert r.wait_logged([assigned]) == [marker, assigned]
     assert r.watch.wait("state", lambda s: s["players"] == PLAYERS)
+
+
+# ---------------------------------------------------------------- 4. a table computer's clock two hours ahead
+
+
+def test_a_clock_two_hours_ahead_cannot_rewrite_the_round(rig):
+    """A ``ready`` stamped two hours ahead ran the round clock out (notice given, last hand) and
+    pushed every later command into the future. The referee trusts its own clock: a sender's time
+    is believed up to ``guard.AHEAD_S`` ahead of the arrival, an input further ahead is judged at its
+    arrival, counted, and its senders' clock shown as off."""
+    r = rig("f4")
+    r.start()
+    r.command("assign", players=PLAYERS, rulebook=RULEBOOK)
+    r.command("start_round")
+    started = r.watch.wait("state", lambda s: s["phase"] == "arriving")
+    ahead = [r.press("ready", seat, at=time.time() + 7200) for seat in "SENW"]
+    r.wait_logged(ahead)
+    state = r.watch.wait("state", lambda s: s["phase"] == "dealing")
+    now = time.time()
+    assert state["at"] <= now + 2
+    assert state["round"]["notice"] is False and state["round"]["last_hand"] is False
+    assert state["round"]["left"] > started["round"]["left"] - 60
+    late = [e for e in r.watch.of("violations") if e["kind"] == "late_arrival"]
+    assert late == []  # on time, as they were
+    with EventLog.open(r.db) as log:
+        times = {e.payload["id"]: e.at for e in log.entries()}
+    assert all(abs(times[pid] - now) < 30 for pid in ahead)  # judged at their arrival
+    command = r.command("last_hand")
+    r.wait_logged([command])
+    with EventLog.open(r.db) as log:
+        assert [e.at for e in log.entries() if e.payload["id"] == command][0] <= time.time() + 2
+    health = r.watch.wait("health", lambda h: h["clamped"].get("board/in") == 4 and "board/in" in h["clocks_off"])
+    assert 7190 < health["clocks_off"]["board/in"] < 7210 and health["clocks_off"].keys() == {"board/in"}
+    within = r.press("referee", at=time.time() + 1.0)  # a second ahead: two clocks on one network
+    r.wait_logged([within])
+    with EventLog.open(r.db) as log:
+        assert [e.at for e in log.entries() if e.payload["id"] == within][0] > time.time()
+
+
+# ---------------------------------------------------------------- 5. a flood
+
+
+FLOOD = """
+import sys, time
+from paho.mqtt.client import CallbackAPIVersion, Client, MQTTv5
+from referee.table.mqtt import parse_url
+url, topic, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+a = parse_url(url)
+c = Client(CallbackAPIVersion.VERSION2, client_id="flood", protocol=MQTTv5)
+c.username_pw_set(a.username, a.password)
+c.max_inflight_messages_set(1000)
+c.max_queued_messages_set(20000)
+c.connect(a.host, a.port)
+c.loop_start()
+n, end = 0, time.monotonic() + seconds
+while time.monotonic() < end:
+    info = c.publish(topic, b'{"v":1,"id":"flood-%d","seat":"N","button":"ready","at":%f}' % (n, time.time()), qos=1)
+    if info.rc == 0:
+        n += 1
+    else:
+        time.sleep(0.001)
+time.sleep(1)
+c.loop_stop()
+print(n)
+"""
+
+
+def test_a_flooding_board_drops_only_its_own_presses_and_every_drop_is_counted(rig, tmp_path):
+    """A board publishing presses as fast as it can (the broker once dropped the table's commands
+    and camera plays behind 700,000 of them): the console's commands and the camera's plays come
+    on sessions of their own and are all logged, in time; the board's presses over its pace are
+    dropped unlogged and counted in the table's health."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    r = rig("f5")
+    r.start()
+    r.command("assign", players=PLAYERS, rulebook=RULEBOOK)
+    began = time.monotonic()
+    flood = subprocess.Popen([sys.executable, "-c", FLOOD, r.broker.url("board-f5"), topic("f5", "board/in"), "8"],
+                             stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[2])
+    sent: list[str] = []
+    waits: list[float] = []
+    try:
+        time.sleep(1.0)
+        while flood.poll() is None:
+            cid = r.command("last_hand")
+            pid = f"o-{uuid.uuid4().hex[:10]}"
+            r.publish("observed", {"v": 1, "id": pid, "seat": "S", "cards": ["SA"], "confidence": 0.99,
+                                   "at": time.time()})
+            sent += [cid, pid]
+            a = time.monotonic()
+            r.wait_logged([cid, pid], timeout=WAIT_S)
+            waits.append(time.monotonic() - a)
+            time.sleep(0.2)
+    finally:
+        flooded = int(flood.communicate(timeout=60)[0])
+    logged = r.wait_logged(sent, timeout=30)
+    presses = sum(1 for pid in logged if pid.startswith("flood-"))
+    after = time.time()
+    health = r.watch.wait("health", lambda h: h["at"] > after and h["waiting"] == 0)
+    took = time.monotonic() - began
+    assert len(sent) >= 20 and max(waits) < 5.0, waits  # never stuck behind the flood
+    assert flooded > 20_000 and presses <= 100 + 50 * took  # a burst, then the pace
+    assert health["dropped"].keys() == {"board/in"} and health["dropped"]["board/in"] >= 1000
+    print(f"flood: {flooded} sent, {presses} logged, {health['dropped']['board/in']} dropped by the service,"
+          f" {flooded - presses - health['dropped']['board/in']} by the broker (its queue for the board's session);"
+          f" commands and plays: {len(sent)} logged, longest wait {max(waits):.2f} s")
