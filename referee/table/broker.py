@@ -27,7 +27,6 @@ topic write cardtable/v1/tables/t1/health
 topic read cardtable/v1/tables/t1/commands
 topic read cardtable/v1/tables/t1/state
 topic read cardtable/v1/tables/t1/health
-topic read cardtable/v1/tables/t1/status
 <BLANKLINE>
 user table-t1-camera
 topic read cardtable/v1/tables/t1/observed
@@ -79,10 +78,9 @@ ROOT = TABLES.rsplit("/", 1)[0]  # cardtable/v1
 TOURNAMENTS = f"{ROOT}/tournament"  # cardtable/v1/tournament/{id}/round and .../standings
 
 # What a table's service publishes (the protocol's outputs), and reads back of them at start (the
-# witnesses of its log, and its status for a fence); each of its sessions reads its senders' inputs
-# (``protocol.INTAKE``).
+# witnesses of its log); each of its sessions reads its senders' inputs (``protocol.INTAKE``).
 TABLE_WRITES = OUTPUTS
-TABLE_READS_BACK = ("state", "health", "status")
+TABLE_READS_BACK = ("state", "health")
 
 HOST = "127.0.0.1"
 STARTUP_TIMEOUT_S = 10.0

@@ -188,6 +188,7 @@ class TableService:
         self._dropped_told = 0  # inputs over their pace, as last logged
         self._beat = time.monotonic()  # the worker came round its loop
         self._failing_since: float | None = None  # monotonic, while commits fail
+        self._abandoned = False
         self.problem: str | None = None
 
     # -- life cycle ------------------------------------------------------------------------------
@@ -265,11 +266,15 @@ class TableService:
             self.log.close()
             self.log = None
 
-    def abandon(self) -> None:
-        """Give up without touching the log (the worker may be stuck in it): the connections close
-        with their will, so the status says ``offline``; inputs not acknowledged are delivered again."""
+    def abandon(self, timeout: float = 10.0) -> None:
+        """Give up without touching the log: the worker stops at its next turn (waited for up to
+        ``timeout``: it may be stuck in the log), and the connections close with their will, so the
+        status says ``offline``; inputs not acknowledged are delivered again."""
+        self._abandoned = True
         for conn in self.intake:
             conn.close(send_will=True, flush_timeout=1.0)
+        if self._worker is not None:
+            self._worker.join(timeout)
 
     def fatal(self) -> str | None:
         """Why the service cannot go on (run() then exits), or None."""
@@ -293,38 +298,36 @@ class TableService:
                            f"not of table {self.table_id} ({self.rulebook})")
 
     def _witness_topics(self, conn: Connection) -> dict[str, Any]:
-        """Subscribe to the table's own retained ``state`` and ``health`` (read once at start), and
-        to its ``status``, on which :meth:`_check_witnesses` sends the fence that tells when they
-        have come (the broker sends a retained message after the SUBACK, but before a message
-        published after it)."""
-        seen: dict[str, Any] = {"fence": threading.Event(), "token": b""}
+        """Subscribe to the table's own retained ``state`` and ``health`` (read once at start). The
+        broker sends a retained message after the SUBACK, but before a message published after it:
+        :meth:`_check_witnesses` publishes a health of its own (not retained: "starting") as a fence."""
+        seen: dict[str, Any] = {"fence": threading.Event(), "token": None}
 
         def keep(full_topic: str, raw: bytes, delivery: Delivery) -> None:
             name = parse_topic(full_topic)[1]
             conn.ack(delivery)
-            if name == "status":
-                if raw == seen["token"]:
-                    seen["fence"].set()
+            if raw == seen["token"]:
+                seen["fence"].set()
                 return
             try:
                 seen[name] = decode(name, raw)
             except PayloadError as exc:
                 log.warning("table %s: the retained %s is not valid: %s", self.table_id, name, exc)
 
-        for name in ("state", "health", "status"):
-            conn.subscribe(topic(self.table_id, name), keep, qos=QOS, retained="never" if name == "status" else "always")
+        for name in ("state", "health"):
+            conn.subscribe(topic(self.table_id, name), keep, qos=QOS, retained="always")
         return seen
 
     def _check_witnesses(self, seen: dict[str, Any]) -> None:
         """The log against what was published of it (the broker's retained ``state`` and ``health``)
         and the witness file beside it: refuse a log that lost entries or is another log."""
-        status = topic(self.table_id, "status")
-        seen["token"] = encode("status", {"v": 1, "status": "offline", "at": self.clock()})  # not online yet
+        starting = self.health() | {"problem": "starting: checking the log against what was published"}
+        seen["token"] = encode("health", starting)
         if self.conn.wait_subscribed(WITNESS_WAIT_S):
-            self.conn.publish(status, seen["token"], qos=QOS)
+            self.conn.publish(topic(self.table_id, "health"), seen["token"], qos=QOS)
         if not seen["fence"].wait(WITNESS_WAIT_S):
             raise TimeoutError(f"table {self.table_id}: the broker did not answer for the retained state")
-        for name in ("state", "health", "status"):
+        for name in ("state", "health"):
             self.conn.unsubscribe(topic(self.table_id, name))
         try:
             beside = witness.read_file(witness.sidecar(self.db_path))
@@ -336,7 +339,10 @@ class TableService:
             and witness.Witness(self.table_id, seen["health"]["seq"], seen["health"]["chain"]),
             f"the file {witness.sidecar(self.db_path)}": beside,
         }
-        last, _, chains = self.log.chain(at={w.seq for w in found.values() if w})
+        last, head = self.log.head
+        chains = {last: head}
+        if any(w and 0 < w.seq < last for w in found.values()):  # an earlier entry: the chain up to it
+            _, _, chains = self.log.chain(at={w.seq for w in found.values() if w})
         for where, seen_by in found.items():
             why = seen_by and (
                 f"it is the witness of table {seen_by.table}" if seen_by.table != self.table_id
@@ -391,7 +397,7 @@ class TableService:
 
     def _work(self) -> None:
         carry: list[tuple] = []  # a batch whose commit failed: tried again first, in order
-        while True:
+        while not self._abandoned:
             self._beat = time.monotonic()
             batch, carry = carry, []
             if not batch:

@@ -22,17 +22,22 @@ from referee.table.broker import find_program, free_port
 from referee.table.credentials import broker_url, read_credentials
 from referee.table.mqtt import Connection
 from referee.table.protocol import topic
+from referee.table.service import session_url
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = ("t01", "t02")
 WAIT_S = 10.0
 LEAVES = ("observed", "removed", "frames", "board/in", "board/status", "commands", "state", "events", "violations",
-          "status", "board/out")
+          "status", "health", "board/out")
 ROUND = "cardtable/v1/tournament/main/round"
 # referee/PROTOCOL.md: who writes and who reads each topic of a table (T), and the tournament's.
-WRITES = {"table-T": {"state", "events", "violations", "status", "board/out"}, "camera-T": {"observed", "removed", "frames"},
-          "board-T": {"board/in", "board/status"}}
-READS = {"table-T": {"observed", "removed", "board/in", "commands"}, "camera-T": set(), "board-T": {"board/out"}}
+# The table service takes each sender's inputs on a session of its own (table-T-camera, table-T-board, with
+# the password of table-T), and reads back its own state and health when it starts.
+WRITES = {"table-T": {"state", "events", "violations", "status", "health", "board/out"},
+          "camera-T": {"observed", "removed", "frames"}, "board-T": {"board/in", "board/status"}}
+READS = {"table-T": {"commands", "state", "health"}, "table-T-camera": {"observed", "removed"},
+         "table-T-board": {"board/in"}, "camera-T": set(), "board-T": {"board/out"}}
+SESSIONS = ("-camera", "-board")
 
 
 def may_write(user: str, where: str) -> bool:
@@ -52,7 +57,7 @@ def may_read(user: str, where: str) -> bool:
     table, leaf = where.split("/")[3], where.split("/", 4)[4]
     if user == "tournament":
         return leaf in ("events", "state")
-    return user.endswith(f"-{table}") and leaf in READS.get(user.replace(table, "T"), set())
+    return user.replace(table, "T") != user and leaf in READS.get(user.replace(table, "T"), set())
 
 
 @pytest.fixture(scope="module")
@@ -95,9 +100,11 @@ def exec_start(unit: Path) -> list[str]:
 
 
 def connect(hall, machine: str, user: str, **kwargs) -> Connection:
-    """``user`` connected the way its unit does: the broker's address and the machine's credentials file."""
-    url = broker_url(f"mqtt://127.0.0.1:{hall['port']}", str(hall["out"] / machine / "credentials"), user, environ={})
-    return Connection(url, clean_start=True, **kwargs).connect()
+    """``user`` connected the way its unit does: the broker's address and the machine's credentials file
+    (a table service's session: its service's user, the session's name)."""
+    owner = next((user[: -len(s)] for s in SESSIONS if user.endswith(s)), user)
+    url = broker_url(f"mqtt://127.0.0.1:{hall['port']}", str(hall["out"] / machine / "credentials"), owner, environ={})
+    return Connection(session_url(url, user[len(owner):]), clean_start=True, **kwargs).connect()
 
 
 def test_every_password_is_in_the_credentials_files_only(hall):
@@ -125,7 +132,8 @@ def test_every_password_is_in_the_credentials_files_only(hall):
 
 def test_each_user_reaches_what_the_protocol_says_and_nothing_else(hall):
     users = {u: m for m, us in [("console", ["scoreboard", "console", "tournament"])] +
-             [(t, [f"table-{t}", f"camera-{t}", f"board-{t}"]) for t in TABLES] for u in us}
+             [(t, [f"table-{t}", f"table-{t}-camera", f"table-{t}-board", f"camera-{t}", f"board-{t}"])
+              for t in TABLES] for u in us}
     places = [topic(t, leaf) for t in TABLES for leaf in LEAVES] + [ROUND]
     got: dict[str, set[bytes]] = {u: set() for u in users}
     conns = {}
@@ -150,7 +158,7 @@ def test_each_user_reaches_what_the_protocol_says_and_nothing_else(hall):
             time.sleep(0.05)
         for user in users:
             assert got[user] == expected[user], user
-        assert sum(map(len, expected.values())) == 60 and expected["camera-t01"] == set()
+        assert sum(map(len, expected.values())) == 68 and expected["camera-t01"] == set()
     finally:
         for conn in conns.values():
             conn.close(flush_timeout=0)

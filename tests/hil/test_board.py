@@ -60,7 +60,7 @@ def listen(connect, inbox):
     console.subscribe(BOARD_STATUS, box)
     table.wait_subscribed(5)
     console.wait_subscribed(5)
-    box.service = table  # the table's user holds one connection: the tests publish board/out on it
+    box.service = connect("table-t1", clean_start=True)  # the service's session that publishes board/out
     return box
 
 

@@ -165,8 +165,8 @@ def test_a_log_that_cannot_be_written_is_reported_then_given_up_with_the_status_
     holder.execute("BEGIN IMMEDIATE")  # e.g. a tool left a write transaction open
     try:
         stuck = r.command("start_round")
-        health = r.watch.wait("health", lambda h: h["problem"] is not None, timeout=20)
-        assert "database is locked" in health["problem"] and health["waiting"] >= 0
+        health = r.watch.wait("health", lambda h: "database is locked" in (h["problem"] or ""), timeout=20)
+        assert health["problem"].startswith("logging inputs fails") and health["waiting"] >= 0
         assert r.watch.of("status")[-1]["status"] == "online"
         deadline = time.monotonic() + 20
         while service.fatal() is None:
@@ -335,7 +335,7 @@ def test_a_flooding_board_drops_only_its_own_presses_and_every_drop_is_counted(r
     health = r.watch.wait("health", lambda h: h["at"] > after and h["waiting"] == 0)
     took = time.monotonic() - began
     assert len(sent) >= 20 and max(waits) < 5.0, waits  # never stuck behind the flood
-    assert flooded > 20_000 and presses <= 100 + 50 * took  # a burst, then the pace
+    assert flooded > 5_000 and presses <= 100 + 50 * took  # a burst, then the pace
     assert health["dropped"].keys() == {"board/in"} and health["dropped"]["board/in"] >= 1000
     print(f"flood: {flooded} sent, {presses} logged, {health['dropped']['board/in']} dropped by the service,"
           f" {flooded - presses - health['dropped']['board/in']} by the broker (its queue for the board's session);"
