@@ -6,8 +6,11 @@
 SHELL := /bin/bash
 
 # Debian packages the project needs on the machine (space separated).
-# Installed by `make setup` only when one of them is missing.
-SYSTEM_PACKAGES := mosquitto gcc-avr avr-libc simavr libsimavr-dev libelf-dev gcc libc6-dev chromium fonts-wqy-microhei locales
+# Installed by `make setup` only when one of them is missing. The fonts after `locales` draw the held-out decks
+# (bench/heldout/fonts.py): no training art may use them.
+SYSTEM_PACKAGES := mosquitto gcc-avr avr-libc simavr libsimavr-dev libelf-dev gcc libc6-dev chromium fonts-wqy-microhei locales \
+	fonts-ebgaramond fonts-league-spartan fonts-crosextra-carlito fonts-oldstandard fonts-cabin fonts-go fonts-comfortaa \
+	fonts-stix fonts-symbola fonts-oflb-asana-math fonts-cantarell fonts-junicode fonts-karla fonts-cardo fonts-quattrocento
 
 VENV   := .venv
 STAMP  := $(VENV)/.setup-stamp

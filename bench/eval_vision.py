@@ -5,6 +5,19 @@
     .venv/bin/python bench/eval_vision.py --held-out 200 --style casino      # a training style, measured the same way
     .venv/bin/python bench/eval_vision.py --held-out 200 --camera 2560x1920  # a finer camera (default 1280x960)
     .venv/bin/python bench/eval_vision.py --real ../shared/data/real-photos-edje
+    .venv/bin/python bench/eval_vision.py --families 30        # the held-out deck families (bench/heldout), three cameras
+    .venv/bin/python bench/eval_vision.py --families 30 --calibration   # the calibration families instead
+    .venv/bin/python bench/eval_vision.py --families 30 --json out.json --reads reads.jsonl   # figures and every read
+
+Families (the honest held-out test): decks drawn by ``bench/heldout`` (its own fonts, suit drawings, index layouts,
+card sizes, scenes and camera: nothing of the training renderer), N frames per family at each camera size
+(``--cameras``, default 2560x1920,1920x1080,1280x960), the frames fixed by ``--seed``, the family and the size.
+Per family and camera: recall and precision (as below, pooled over the seats), sure but wrong = reads no card at
+their seat explains with confidence >= SURE (never flagged), as a share of all reads; seat exact = share of the
+seats holding or read with a card in a frame whose reads are exactly right: every card read lies there, and every
+card there with an index at least 85% visible is read; doubles = reads of a card that lies at that seat beyond its
+copies there (one card read twice, its corners not joined). Frames whose markers are not all found count every card as
+missed.
 
 Held-out: random tables (1-8 cards per seat, 3 decks, a hand over the cards in a quarter of the frames, random
 camera tilt up to 25 degrees) drawn in the art style never used in training. Per seat, recall = cards with a corner
@@ -33,6 +46,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import cv2  # noqa: E402
+import json  # noqa: E402
 
 from vision.cli import frame_size  # noqa: E402
 from vision.geometry import CARD_H, PX  # noqa: E402
@@ -43,50 +57,135 @@ from vision.synth.render import random_camera, render_frame  # noqa: E402
 from vision.synth.scene import HELD_OUT_STYLE, HELD_OUT_STYLES, TRAIN_STYLES, random_scene  # noqa: E402
 
 RANKS = {"nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
+CAMERAS = ((2560, 1920), (1920, 1080), (1280, 960))
+
+
+class Tally:
+    """Counts of one set of frames: per seat the cards to find and found, the reads and the right ones, the reads
+    no card at their seat explains (sure or flagged), seats read exactly."""
+
+    def __init__(self) -> None:
+        self.need, self.found, self.read, self.right, self.ranks = Counter(), Counter(), Counter(), Counter(), Counter()
+        self.named = Counter()  # every read, by (explained by a card at its seat, sure)
+        self.confusions = Counter()
+        self.seats = Counter()  # (frame, seat) with a card or a read: exact or not
+        self.frames = self.uncalibrated = self.doubles = 0
+        self.reads: list[tuple] = []  # (confidence, explained, corners, conflict, raw belief)
+
+    def add(self, truth: list[tuple[str, str, bool]], reading) -> None:
+        """``truth``: every card on the table as (name, seat, an index at least 85% visible)."""
+        self.frames += 1
+        self.uncalibrated += not reading.calibrated
+        for c in reading.cards:
+            if c.seat is None:  # no seat's card explains it
+                self.named[(False, c.confidence >= SURE)] += 1
+                self.reads.append((c.confidence, False, c.corners, c.conflict, c.raw))
+        for seat in "SENW":
+            on_table = Counter(n for n, s, _ in truth if s == seat)
+            visible = Counter(n for n, s, v in truth if s == seat and v)
+            mine = [c for c in reading.cards if c.seat == seat]
+            got = Counter(c.name for c in mine)
+            self.need[seat] += visible.total()
+            self.found[seat] += (visible & got).total()
+            self.ranks[seat] += (Counter(n[1] for n in visible.elements()) & Counter(n[1] for n in got.elements())).total()
+            self.read[seat] += got.total()
+            self.right[seat] += (on_table & got).total()
+            if on_table or got:
+                self.seats[not (got - on_table) and not (visible - got)] += 1
+            extra = got - on_table  # the reads precision counts against; the surest reads of a name are the extra ones
+            self.doubles += sum(n for name, n in extra.items() if on_table[name])  # a card there read more than once
+            for c in sorted(mine, key=lambda c: -c.confidence):
+                self.named[(not extra[c.name], c.confidence >= SURE)] += 1
+                self.reads.append((c.confidence, not extra[c.name], c.corners, c.conflict, c.raw))
+                extra[c.name] -= bool(extra[c.name])
+            for name in (got - on_table):
+                for miss in (visible - got):
+                    self.confusions[(miss, name)] += 1
+
+    def figures(self) -> dict:
+        reads = max(1, self.named.total())
+        return {"frames": self.frames, "cards": sum(self.need.values()), "reads": self.named.total(),
+                "recall": sum(self.found.values()) / max(1, sum(self.need.values())),
+                "precision": sum(self.right.values()) / max(1, sum(self.read.values())),
+                "sure_wrong": self.named[(False, True)] / reads, "sure_wrong_n": self.named[(False, True)],
+                "wrong_n": self.named[(False, True)] + self.named[(False, False)],
+                "flagged_right": self.named[(True, False)] / max(1, self.named[(True, False)] + self.named[(True, True)]),
+                "seat_exact": self.seats[True] / max(1, self.seats.total()),
+                "rank_right": sum(self.ranks.values()) / max(1, sum(self.need.values())),
+                "uncalibrated": self.uncalibrated, "doubles": self.doubles}
 
 
 def held_out(model: Model, n: int, seed: int, style: str = HELD_OUT_STYLE, camera=(1280, 960)) -> int:
     rng = random.Random(seed)
-    need, found, read, right, ranks = Counter(), Counter(), Counter(), Counter(), Counter()
-    named = Counter()  # every card read, by (explained by a card at its seat, sure)
-    confusions = Counter()
+    tally = Tally()
     t0 = time.time()
     for _ in range(n):
         f = render_frame(random_scene(rng, [style], hand_chance=0.25), random_camera(rng, camera))
-        reading = read_frame(f.image, model)
-        for c in reading.cards:
-            if c.seat is None:  # no seat's card explains it
-                named[(False, c.confidence >= SURE)] += 1
-        for seat in "SENW":
-            on_table = Counter(c.name for c in f.truth if c.seat == seat)
-            visible = Counter(c.name for c in f.truth if c.seat == seat and max(v for *_, v in c.indices) >= 0.85)
-            got = Counter(c.name for c in reading.cards if c.seat == seat)
-            need[seat] += visible.total()
-            found[seat] += (visible & got).total()
-            ranks[seat] += (Counter(n[1] for n in visible.elements()) & Counter(n[1] for n in got.elements())).total()
-            read[seat] += got.total()
-            right[seat] += (on_table & got).total()
-            extra = got - on_table  # the reads precision counts against; the surest reads of a name are the extra ones
-            for c in sorted((c for c in reading.cards if c.seat == seat), key=lambda c: -c.confidence):
-                named[(not extra[c.name], c.confidence >= SURE)] += 1
-                extra[c.name] -= bool(extra[c.name])
-            for name in (got - on_table):
-                for miss in (visible - got):
-                    confusions[(miss, name)] += 1
+        tally.add([(c.name, c.seat, max(v for *_, v in c.indices) >= 0.85) for c in f.truth], read_frame(f.image, model))
     kind = "held-out style" if style in HELD_OUT_STYLES else "training style"
     print(f"{kind} {style!r}: {n} frames of {camera[0]}x{camera[1]}, {time.time() - t0:.0f} s")
     print(f"{'seat':5} {'recall':>8} {'precision':>10} {'cards':>6} {'read':>6}")
     for seat in "SENW":
-        print(f"{seat:5} {found[seat] / need[seat]:8.2%} {right[seat] / max(1, read[seat]):10.2%} {need[seat]:6} {read[seat]:6}")
-    print(f"{'all':5} {sum(found.values()) / sum(need.values()):8.2%} {sum(right.values()) / max(1, sum(read.values())):10.2%}")
-    print(f"rank right (suit aside): {sum(ranks.values()) / sum(need.values()):.2%} of the cards")
-    wrong = named[(False, True)] + named[(False, False)]
-    print(f"cards read: {named.total()}; not explained by a card at their seat: {wrong}, "
-          f"of which sure (confidence >= {SURE}, not flagged): "
-          f"{named[(False, True)]} = {named[(False, True)] / named.total():.2%} of the reads; right but flagged unsure: "
-          f"{named[(True, False)] / max(1, named[(True, False)] + named[(True, True)]):.2%} of the right reads")
-    print("most frequent (missed, read instead) in the same seat:", confusions.most_common(8))
+        print(f"{seat:5} {tally.found[seat] / tally.need[seat]:8.2%} {tally.right[seat] / max(1, tally.read[seat]):10.2%} "
+              f"{tally.need[seat]:6} {tally.read[seat]:6}")
+    fig = tally.figures()
+    print(f"{'all':5} {fig['recall']:8.2%} {fig['precision']:10.2%}")
+    print(f"rank right (suit aside): {fig['rank_right']:.2%} of the cards")
+    print(f"cards read: {fig['reads']}; not explained by a card at their seat: {fig['wrong_n']}, "
+          f"of which sure (confidence >= {SURE}, not flagged): {fig['sure_wrong_n']} = {fig['sure_wrong']:.2%} of the "
+          f"reads; right but flagged unsure: {fig['flagged_right']:.2%} of the right reads; seats exact: "
+          f"{fig['seat_exact']:.2%}")
+    print("most frequent (missed, read instead) in the same seat:", tally.confusions.most_common(8))
     return 0
+
+
+def families(model: Model, n: int, seed: int, cameras=CAMERAS, calibration: bool = False, only=None,
+             json_out: Path | None = None, reads_out: Path | None = None) -> dict:
+    """The held-out deck families (or the calibration ones), ``n`` frames each at each camera size."""
+    from bench.heldout.decks import FAMILIES, calibration_families
+    from bench.heldout.table import frame
+
+    fams = calibration_families() if calibration else FAMILIES
+    fams = {k: v for k, v in fams.items() if not only or k in only}
+    out: dict = {}
+    dump = open(reads_out, "w") if reads_out else None
+    print(f"{'calibration' if calibration else 'test'} families, {n} frames each per camera, seed {seed}")
+    print(f"{'family':20} {'camera':>10} {'recall':>8} {'precision':>10} {'sure wrong':>11} {'seat exact':>11} "
+          f"{'cards':>6} {'flag right':>10} {'s':>4} {'doubles':>7}")
+    for size in cameras:
+        pooled = Tally()
+        for name, fam in fams.items():
+            tally, t0 = Tally(), time.time()
+            rng = random.Random(f"{seed}/{name}/{size[0]}x{size[1]}")
+            for _ in range(n):
+                shot = frame(rng, fam, size)
+                reading = read_frame(shot.image, model)
+                truth = [(t.card, t.seat, max(t.seen) >= 0.85) for t in shot.truth]
+                for t in (tally, pooled):
+                    t.add(truth, reading)
+            fig = tally.figures()
+            out[f"{name} {size[0]}x{size[1]}"] = fig
+            if dump:
+                for conf, right, corners, conflict, raw in tally.reads:
+                    dump.write(json.dumps({"family": name, "camera": f"{size[0]}x{size[1]}", "confidence": conf,
+                                           "raw": raw, "right": right, "corners": corners,
+                                           "conflict": conflict}) + "\n")
+            _row(name, size, fig, time.time() - t0)
+        fig = pooled.figures()
+        out[f"all {size[0]}x{size[1]}"] = fig
+        _row("all", size, fig, 0)
+    if dump:
+        dump.close()
+    if json_out:
+        json_out.write_text(json.dumps(out, indent=1))
+    return out
+
+
+def _row(name: str, size, fig: dict, seconds: float) -> None:
+    print(f"{name:20} {size[0]:>5}x{size[1]:<4} {fig['recall']:8.2%} {fig['precision']:10.2%} {fig['sure_wrong']:11.2%} "
+          f"{fig['seat_exact']:11.2%} {fig['cards']:6} {fig['flagged_right']:10.2%} {seconds:4.0f}"
+          + f" {fig['doubles']:7}" + (f"  ({fig['uncalibrated']} frames uncalibrated)" if fig["uncalibrated"] else ""),
+          flush=True)
 
 
 def real(model: Model, folder: Path) -> int:
@@ -126,10 +225,19 @@ def main(argv=None) -> int:
     p.add_argument("--camera", type=frame_size, default=(1280, 960), metavar="WxH", help="frame size (1280x960)")
     p.add_argument("--model", type=Path, default=None, help="the detector (default models/cards.onnx)")
     p.add_argument("--index", type=Path, default=None, help="the index classifier (default: index.onnx beside it)")
+    p.add_argument("--families", type=int, default=0, metavar="N", help="frames per held-out deck family and camera")
+    p.add_argument("--calibration", action="store_true", help="the calibration families, not the test ones")
+    p.add_argument("--only", default=None, help="families to run, comma separated (default: all)")
+    p.add_argument("--cameras", default=",".join(f"{w}x{h}" for w, h in CAMERAS), help="camera sizes, comma separated")
+    p.add_argument("--json", type=Path, default=None, help="write the families' figures here")
+    p.add_argument("--reads", type=Path, default=None, help="write every read of the families here (JSON lines)")
     a = p.parse_args(argv)
     model = Model(a.model, a.index) if a.model else Model(index_path=a.index)
     if a.held_out:
         held_out(model, a.held_out, a.seed, a.style, a.camera)
+    if a.families:
+        families(model, a.families, a.seed, [frame_size(c) for c in a.cameras.split(",")], a.calibration,
+                 a.only.split(",") if a.only else None, a.json, a.reads)
     if a.real:
         real(model, a.real)
     return 0

@@ -27,6 +27,8 @@ class SeenCard:
     centre: tuple[float, float]
     seat: str | None
     conflict: bool = False
+    raw: float | None = None  # the classifier's own belief, before calibration (``vision.confidence``)
+    corners: int = 1  # corner indices that named it
 
     def as_json(self) -> dict:
         return {"card": self.name, "confidence": round(self.confidence, 3),
@@ -55,6 +57,15 @@ def _order(c: SeenCard) -> tuple:
     return (SEATS.index(c.seat) if c.seat else 0, round(c.centre[0], 3), round(c.centre[1], 3))
 
 
+def _seen(model: Model, c: Card, centre: tuple[float, float], seat: str | None) -> SeenCard:
+    """A card as read, its confidence calibrated when the model has a calibration (a card whose corners disagree
+    counts as seen by one)."""
+    corners = 1 if c.conflict else len(c.corners)
+    calibration = getattr(model, "calibration", None)
+    conf = calibration.confidence(c.confidence, corners) if calibration else c.confidence
+    return SeenCard(c.name, conf, centre, seat, c.conflict, c.confidence, corners)
+
+
 def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None = None) -> Reading:
     """Read one decoded BGR frame. Calibrates on the frame itself unless ``calibration`` is given; a frame without
     the four markers is read in its own pixels (``calibrated`` false, ``problem`` says why)."""
@@ -71,7 +82,7 @@ def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None 
         crop = image[: h // 8 * 8, : w // 8 * 8]
         # without the table, nothing says the background is darker than the cards: search the whole frame
         cards = group(detections(model, crop, [(0, 0, crop.shape[1], crop.shape[0])]))
-        seen = tuple(SeenCard(c.name, c.confidence, c.centre, None, c.conflict) for c in cards)
+        seen = tuple(_seen(model, c, c.centre, None) for c in cards)
         return Reading(False, tuple(sorted(seen, key=_order)), None, problem)
     to_canon_h = canon_homography(calibration.homography)
     frame = Pyramid(image)
@@ -91,7 +102,7 @@ def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None 
     seen = []
     for c in cards:
         centre = from_canon(c.centre)
-        seen.append(SeenCard(c.name, c.confidence, centre, seat_of(centre), c.conflict))
+        seen.append(_seen(model, c, centre, seat_of(centre)))
     return Reading(True, tuple(sorted(seen, key=_order)), calibration, busy=busy)
 
 
