@@ -20,15 +20,18 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.geometry import CARD_H, CARD_W, INDEX_CENTRES, PX
+from vision.geometry import CARD_W, PX
 from vision.model import STRIDE, UNREADABLE, Model
 from vision.patch import SCALE, card_angle, cut
 from vision.synth.scene import ALL_CARDS
 
 PEAK = 0.3  # heat above this is a corner index
 PAIR_PX = 0.3 * CARD_W * PX  # two corners of one card predict centres this close (canonical px)
-INDEX_SPAN = math.hypot((INDEX_CENTRES[1][0] - INDEX_CENTRES[0][0]) * CARD_W * PX,
-                        (INDEX_CENTRES[1][1] - INDEX_CENTRES[0][1]) * CARD_H * PX)  # between a card's two indices
+# Between a card's two indices, canonical px, for any deck of 57-63 x 88 mm cards whose indices sit 2-7 mm in and are
+# 5-11 mm tall (71-96 mm), with room for the camera's and the detector's errors
+SPAN_PX = (0.75 * 71 / 760 * PX, 1.08 * 96 / 760 * PX)
+SPAN_SLACK = 0.2  # once the frame shows its deck, a card's two indices lie as far apart as its pairs' median, within this
+ALIGN_PX = 7.0  # two corners of one card point at their midpoint within this (``aligned``)
 SAME_PX = 6.0  # one corner found twice
 SHARED = 1e-3  # two corners whose beliefs give one card less than this together are of two cards
 RIDGE, RIDGE_CELLS = 0.6, 3  # two heat peaks this close (cells of 4 px) on a ridge this high are one corner
@@ -231,31 +234,99 @@ def _opposite(a: Detection, b: Detection) -> bool:
     return va[0] * vb[0] + va[1] * vb[1] < 0
 
 
-def _one_card(a: Detection, b: Detection, pair_px: float) -> bool:
-    """Opposite corners of one card: they point at one centre, or, named alike, nearly so and lie as far apart as a
-    card's two indices do (the offsets of a card seen rarely, such as a joker, are less sure; two cards side by
-    side can lie so too). Corners named differently are one card only if their beliefs share one (``SHARED``): two
-    overlapping cards, each with one corner showing, may point at one centre."""
-    d = math.dist(a.centre, b.centre)
-    if a.name != b.name:
-        return d < pair_px and (a.probs is None or b.probs is None or float((a.probs * b.probs).sum()) >= SHARED)
-    return d < pair_px or (d < 2 * pair_px and abs(math.dist(a.corner, b.corner) - INDEX_SPAN) < 0.15 * INDEX_SPAN)
+@dataclass(frozen=True)
+class Layout:
+    """What the frame's own pairs show of its deck: how far apart a card's two indices lie (px), and how far
+    (radians, signed) the detector's offsets turn from the line between them (0 for our art's geometry)."""
+    span: float
+    bias: float
 
 
-def centre_from(d: Detection, half_span: float | None) -> tuple[float, float]:
-    """The centre of a card seen by one corner index: ``half_span`` from the index (half the distance between the
-    two indices of a card, as the cards seen by both show it in this image), the way the detector's offset points;
-    without ``half_span``, where the offset points.
+def _turn(v: tuple[float, float], w: tuple[float, float]) -> float:
+    """The signed angle from ``w`` to ``v``, radians in (-pi, pi]."""
+    return math.remainder(math.atan2(v[1], v[0]) - math.atan2(w[1], w[0]), 2 * math.pi)
+
+
+def symmetry(a: Detection, b: Detection, layout: Layout | None = None) -> float:
+    """How far (px) two corners are from being a card's two indices, which lie point-symmetric about its centre
+    whatever the deck's index position and card size: each corner's offset turns from the line between them by the
+    same angle (a deck's own bias: 0 for our art); that angle, and their distance, are the frame's (``layout``) if
+    it is known, else within ``ALIGN_PX`` of our art's. Where the offsets point (learned on our art) is not used.
+
+    >>> a = Detection("SA", 0.9, (0.0, 0.0), (30.0, 40.0))     # points along (3, 4)
+    >>> b = Detection("SA", 0.9, (60.0, 80.0), (40.0, 53.0))   # its opposite corner, pointing back
+    >>> c = Detection("SA", 0.9, (90.0, 80.0), (60.0, 40.0))   # a card turned 11 degrees, further off
+    >>> round(symmetry(a, b), 1), round(symmetry(a, c), 1), round(symmetry(a, b, Layout(100.0, 0.2)), 1)
+    (0.3, 12.0, 9.9)
+    """
+    half = math.dist(a.corner, b.corner) / 2
+    line = (b.corner[0] - a.corner[0], b.corner[1] - a.corner[1])
+    ta = _turn((a.centre[0] - a.corner[0], a.centre[1] - a.corner[1]), line)
+    tb = _turn((b.centre[0] - b.corner[0], b.centre[1] - b.corner[1]), (-line[0], -line[1]))
+    skew = half * abs(math.sin((ta - tb) / 2))  # the two corners turn differently: two cards
+    if layout is None:
+        return skew + half * abs(math.sin((ta + tb) / 2))
+    return skew + half * abs(math.sin((ta + tb) / 2 - layout.bias)) + abs(2 * half - layout.span) / 2
+
+
+def _one_card(a: Detection, b: Detection, pair_px: float, layout: Layout | None) -> float | None:
+    """How badly two corners make one card (px, lower is better), or None when they cannot: they must point at one
+    centre (our art's geometry), or lie as far apart as a card's two indices can and be point-symmetric
+    (:func:`symmetry`: any deck's geometry), or, named alike and so far apart, point at centres up to twice as far
+    apart (the offsets of a card seen rarely, such as a joker, are less sure). The fit adds both measures (the
+    centres' distance counting at most ``pair_px``): two identical cards stacked a little apart can fit one way
+    as well as the other by either alone. Once the frame shows its deck (``layout``), corners whose distance is not
+    its cards' (``SPAN_SLACK``) are never one card. Corners named differently are one card only if their beliefs
+    share one (``SHARED``): two overlapping cards, each with one corner showing, may point at one centre."""
+    if a.name != b.name and a.probs is not None and b.probs is not None and float((a.probs * b.probs).sum()) < SHARED:
+        return None
+    d, span = math.dist(a.centre, b.centre), math.dist(a.corner, b.corner)
+    if layout is not None and abs(span - layout.span) > SPAN_SLACK * layout.span:
+        return None  # not as far apart as this frame's cards' indices (a joker's tall index: 11% nearer)
+    r = symmetry(a, b, layout) if SPAN_PX[0] <= span <= SPAN_PX[1] else None
+    if d < pair_px or (r is not None and (r < ALIGN_PX or (a.name == b.name and d < 2 * pair_px))):
+        return (ALIGN_PX if r is None else r) + min(d, pair_px)
+    return None
+
+
+def _pairs(dets: list[Detection], pair_px: float, layout: Layout | None) -> list[tuple[int, int]]:
+    """Corners paired into cards, the best fits first (those that agree on the card before those that do not)."""
+    fits = ((i, j, _one_card(a, b, pair_px, layout)) for i, a in enumerate(dets) for j, b in enumerate(dets)
+            if i < j and _opposite(a, b))
+    used: set[int] = set()
+    out = []
+    for _, _, i, j in sorted((dets[i].name != dets[j].name, fit, i, j) for i, j, fit in fits if fit is not None):
+        if i not in used and j not in used:
+            used |= {i, j}
+            out.append((i, j))
+    return out
+
+
+def layout_of(dets: list[Detection], pairs: list[tuple[int, int]]) -> Layout | None:
+    """The frame's deck, from its cards seen by both corners named alike (given three): the median distance
+    between the two indices and the median turn of the offsets from the line between them."""
+    alike = [(dets[i], dets[j]) for i, j in pairs if dets[i].name == dets[j].name]
+    if len(alike) < 3:
+        return None
+    turns = [_turn((a.centre[0] - a.corner[0], a.centre[1] - a.corner[1]), (b.corner[0] - a.corner[0],
+                                                                            b.corner[1] - a.corner[1]))
+             for a, b in alike for a, b in ((a, b), (b, a))]
+    return Layout(float(np.median([math.dist(a.corner, b.corner) for a, b in alike])), float(np.median(turns)))
+
+
+def centre_from(d: Detection, layout: Layout | None) -> tuple[float, float]:
+    """The centre of a card seen by one corner index: half the frame's index span from the index (``layout``: as
+    the cards seen by both show it in this image), the way the detector's offset points less the frame's bias;
+    without ``layout``, where the offset points.
 
     >>> d = Detection("SA", 0.9, (100.0, 100.0), (130.0, 140.0))
-    >>> centre_from(d, 40.0), centre_from(d, None)
+    >>> centre_from(d, Layout(80.0, 0.0)), centre_from(d, None)
     ((124.0, 132.0), (130.0, 140.0))
     """
-    if half_span is None:
+    if layout is None:
         return d.centre
-    dx, dy = d.centre[0] - d.corner[0], d.centre[1] - d.corner[1]
-    length = math.hypot(dx, dy) or 1.0
-    return d.corner[0] + dx / length * half_span, d.corner[1] + dy / length * half_span
+    a = math.atan2(d.centre[1] - d.corner[1], d.centre[0] - d.corner[0]) - layout.bias
+    return d.corner[0] + math.cos(a) * layout.span / 2, d.corner[1] + math.sin(a) * layout.span / 2
 
 
 def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
@@ -263,17 +334,18 @@ def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
     beliefs together (the product of their class probabilities). Corners that agree on the card pair first, the
     nearest centres first: where two cards overlap, their four corners may point at centres all close together.
     Corners of one card read as two different cards are marked ``conflict`` (the play is then flagged); without
-    probabilities the surer name wins. Corners whose beliefs share no card are two cards (``_one_card``). A card's
-    centre is the midpoint of its two indices (they lie symmetric about it), or, seen by one, :func:`centre_from`
-    with the median half span of the cards seen by both (given three)."""
-    pairs = sorted((a.name != b.name, math.dist(a.centre, b.centre), i, j) for i, a in enumerate(dets)
-                   for j, b in enumerate(dets) if i < j and _opposite(a, b) and _one_card(a, b, pair_px))
-    used: set[int] = set()
+    probabilities the surer name wins. Corners whose beliefs share no card are two cards (``_one_card``). Where the
+    frame shows its deck (``layout_of``: three cards seen by both corners), the corners are paired again by that
+    alone (:func:`symmetry`), whatever the deck's index position and card size. A card's centre is the midpoint of
+    its two indices (they lie symmetric about it), or, seen by one, :func:`centre_from` the frame's layout."""
+    pairs = _pairs(dets, pair_px, None)
+    layout = layout_of(dets, pairs)
+    if layout is not None:  # again, by what the frame's own pairs show of its deck
+        pairs = _pairs(dets, pair_px, layout)
+        layout = layout_of(dets, pairs) or layout
+    used = {k for p in pairs for k in p}
     cards: list[Card] = []
-    for _, _, i, j in pairs:
-        if i in used or j in used:
-            continue
-        used |= {i, j}
+    for i, j in pairs:
         a, b = sorted((dets[i], dets[j]), key=lambda d: -d.confidence)
         centre = ((a.corner[0] + b.corner[0]) / 2, (a.corner[1] + b.corner[1]) / 2)  # the indices are symmetric
         if a.probs is not None and b.probs is not None:  # both corners vote: the product of their beliefs
@@ -286,9 +358,7 @@ def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
             cards.append(Card(a.name, 1 - (1 - a.confidence) * (1 - b.confidence), centre, (a, b)))
         else:
             cards.append(Card(a.name, a.confidence * (1 - b.confidence), centre, (a, b), conflict=True))
-    spans = [math.dist(*(d.corner for d in c.corners)) / 2 for c in cards]
-    half_span = float(np.median(spans)) if len(spans) >= 3 else None  # this image's scale and deck, not a constant
     for i, d in enumerate(dets):
         if i not in used:
-            cards.append(Card(d.name, d.confidence, centre_from(d, half_span), (d,)))
+            cards.append(Card(d.name, d.confidence, centre_from(d, layout), (d,)))
     return sorted(cards, key=lambda c: (-len(c.corners), c.centre))
