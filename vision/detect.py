@@ -31,7 +31,7 @@ PAIR_PX = 0.3 * CARD_W * PX  # two corners of one card predict centres this clos
 # 5-11 mm tall (71-96 mm), with room for the camera's and the detector's errors
 SPAN_PX = (0.75 * 71 / 760 * PX, 1.08 * 96 / 760 * PX)
 SPAN_SLACK = 0.2  # once the frame shows its deck, a card's two indices lie as far apart as its pairs' median, within this
-ALIGN_PX = 7.0  # two corners of one card point at their midpoint within this (``aligned``)
+ALIGN_PX = 7.0  # two corners of one card are point-symmetric within this (``symmetry``)
 SAME_PX = 6.0  # one corner found twice
 SHARED = 1e-3  # two corners whose beliefs give one card less than this together are of two cards
 RIDGE, RIDGE_CELLS = 0.6, 3  # two heat peaks this close (cells of 4 px) on a ridge this high are one corner
@@ -156,8 +156,20 @@ def detections(model: Model, image: np.ndarray, boxes: list[tuple[int, int, int,
         if p.argmax() == UNREADABLE:  # covered too far to read: not a card
             continue
         k = int(p[:UNREADABLE].argmax())
-        found.append(Detection(ALL_CARDS[k], float(p[k]) * strength, corner, centre, p[:UNREADABLE]))
+        found.append(Detection(ALL_CARDS[k], belief(p, k) * strength, corner, centre, p[:UNREADABLE]))
     return dedupe(found)
+
+
+def belief(p: np.ndarray, k: int) -> float:
+    """The share of entry ``k`` in ``p``, as one less the others' share summed in float64: a belief that float32
+    rounds to 1 keeps its order by how much doubt is left (calibration tells reads apart there).
+
+    >>> p = np.array([1.0, 3e-9, 1e-12], np.float32)
+    >>> float(p[0] / p.sum()) == 1.0, round(1 - belief(p, 0), 15)
+    (True, 3.001e-09)
+    """
+    q = p.astype(np.float64)
+    return 1.0 - float(np.delete(q, k).sum() / q.sum())
 
 
 def peaks(heat: np.ndarray) -> list[tuple[int, int]]:
@@ -276,14 +288,15 @@ def _one_card(a: Detection, b: Detection, pair_px: float, layout: Layout | None)
     apart (the offsets of a card seen rarely, such as a joker, are less sure). The fit adds both measures (the
     centres' distance counting at most ``pair_px``): two identical cards stacked a little apart can fit one way
     as well as the other by either alone. Once the frame shows its deck (``layout``), corners whose distance is not
-    its cards' (``SPAN_SLACK``) are never one card. Corners named differently are one card only if their beliefs
+    its cards' (``SPAN_SLACK``) are never one card, and any others may be (the frame's own scale: a photo without
+    markers is read at its own). Corners named differently are one card only if their beliefs
     share one (``SHARED``): two overlapping cards, each with one corner showing, may point at one centre."""
     if a.name != b.name and a.probs is not None and b.probs is not None and float((a.probs * b.probs).sum()) < SHARED:
         return None
     d, span = math.dist(a.centre, b.centre), math.dist(a.corner, b.corner)
     if layout is not None and abs(span - layout.span) > SPAN_SLACK * layout.span:
         return None  # not as far apart as this frame's cards' indices (a joker's tall index: 11% nearer)
-    r = symmetry(a, b, layout) if SPAN_PX[0] <= span <= SPAN_PX[1] else None
+    r = symmetry(a, b, layout) if layout is not None or SPAN_PX[0] <= span <= SPAN_PX[1] else None
     if d < pair_px or (r is not None and (r < ALIGN_PX or (a.name == b.name and d < 2 * pair_px))):
         return (ALIGN_PX if r is None else r) + min(d, pair_px)
     return None
@@ -335,8 +348,8 @@ def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
     nearest centres first: where two cards overlap, their four corners may point at centres all close together.
     Corners of one card read as two different cards are marked ``conflict`` (the play is then flagged); without
     probabilities the surer name wins. Corners whose beliefs share no card are two cards (``_one_card``). Where the
-    frame shows its deck (``layout_of``: three cards seen by both corners), the corners are paired again by that
-    alone (:func:`symmetry`), whatever the deck's index position and card size. A card's centre is the midpoint of
+    frame shows its deck (``layout_of``: three cards seen by both corners), the corners are paired again with it
+    (:func:`symmetry`), whatever the deck's index position and card size. A card's centre is the midpoint of
     its two indices (they lie symmetric about it), or, seen by one, :func:`centre_from` the frame's layout."""
     pairs = _pairs(dets, pair_px, None)
     layout = layout_of(dets, pairs)
@@ -349,10 +362,10 @@ def group(dets: list[Detection], pair_px: float = PAIR_PX) -> list[Card]:
         a, b = sorted((dets[i], dets[j]), key=lambda d: -d.confidence)
         centre = ((a.corner[0] + b.corner[0]) / 2, (a.corner[1] + b.corner[1]) / 2)  # the indices are symmetric
         if a.probs is not None and b.probs is not None:  # both corners vote: the product of their beliefs
-            joint = a.probs * b.probs
+            joint = a.probs.astype(np.float64) * b.probs
             k = int(joint.argmax())
             peak = max(d.confidence / max(float(d.probs.max()), 1e-6) for d in (a, b))  # the surer heat
-            conf = float(joint[k] / joint.sum()) * min(1.0, peak)
+            conf = belief(joint, k) * min(1.0, peak)
             cards.append(Card(ALL_CARDS[k], conf, centre, (a, b), conflict=a.name != b.name))
         elif a.name == b.name:
             cards.append(Card(a.name, 1 - (1 - a.confidence) * (1 - b.confidence), centre, (a, b)))

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision import confidence
 from vision.synth.scene import ALL_CARDS
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "cards.onnx"
@@ -49,13 +50,18 @@ def _session(path: Path, threads: int, inputs: list[str], outputs: list[str]):
 
 
 class Model:
-    """The corner-index detector (``cards.onnx``) and the index classifier (``index.onnx``)."""
+    """The corner-index detector (``cards.onnx``) and the index classifier (``index.onnx``), with the calibration of
+    the classifier's confidence when there is one (``index.sure.json``)."""
 
     def __init__(self, path: Path = DEFAULT_MODEL, index_path: Path | None = None, threads: int = 2) -> None:
         self.path = Path(path)
         self.index_path = Path(index_path) if index_path else self.path.with_name("index.onnx")
         self.session = _session(self.path, threads, ["image"], ["heat", "offset"])
         self.index_session = _session(self.index_path, threads, ["patch"], ["probs"])
+        try:  # what its beliefs mean on decks it never saw (``vision.confidence``); None: never calibrated
+            self.calibration = confidence.load(self.index_path)
+        except confidence.CalibrationError as e:
+            raise ModelError(str(e)) from e
 
     def __call__(self, crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``crop``: H x W x 3 BGR uint8, H and W multiples of 8. Returns heat (h, w) and offsets in px (2, h, w) at

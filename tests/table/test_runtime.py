@@ -5,9 +5,10 @@ import random
 from referee.cards import Cards
 from referee.seats import SEATS, next_seat
 from referee.table.protocol import encode
-from referee.table.runtime import Table
+from referee.table.runtime import CONFIDENT, Table
 from referee.tractor.bots import deal, legal_follow, random_lead
 from referee.tractor.trumps import Trumps
+from vision.sanity import SURE
 
 
 class Driver:
@@ -257,3 +258,98 @@ def test_a_pickup_seen_after_the_next_lead_is_the_cleared_trick():
     assert [o.payload["kind"] for o in d.outputs[before:]] == ["picked_up"] and not d.table.flags
     d.send("removed", {"seat": leader, "cards": ["DA"], "confidence": 0.97})  # the lead itself: early
     assert d.table.flags[-1].kind == "early_pickup"
+
+# -- unsure reads are never evidence ------------------------------------------------------------------------------
+# A read the camera is unsure of never becomes evidence: an unsure read that would prove a revoke (藏张) costs nothing
+# until a person confirms it, and every penalty of a hand comes from sure or confirmed reads only. The camera calls a
+# read sure at the very number the table accepts (``vision.sanity.SURE`` and ``CONFIDENT``).
+
+
+def _violations(d):
+    return [o.payload for o in d.outputs if o.name == "violations"]
+
+
+def _revoke_setup(d):
+    """Trick 1: S leads SA, E follows D3 (no spade shown), N and W follow spades; S leads trick 2."""
+    assert d.table.game.hand_level() not in "3459A" and d.table.trump == "H"
+    for seat, card in (("S", "SA"), ("E", "D3"), ("N", "S4"), ("W", "S5"), ("S", "C4")):
+        d.send("observed", {"seat": seat, "cards": [card], "confidence": 0.99})
+    assert not _violations(d)
+
+
+def test_an_unsure_read_that_would_prove_a_revoke_costs_nothing():
+    """000 第十八条 藏张: E's spade in trick 2 would prove that E held one when it followed spades with a diamond.
+    Read unsure, it is flagged and proves nothing; the referee's correction (a diamond) leaves no revoke."""
+    d = Driver()
+    d.start()
+    d.declare_and_take_kitty()
+    _revoke_setup(d)
+    out = d.send("observed", {"seat": "E", "cards": ["S9"], "confidence": 0.6})
+    assert [o.payload["kind"] for o in out if o.name == "events"] == ["flag_raised"]
+    assert not _violations(d) and not d.table.penalties and len(d.table.judge.tricks[-1].plays) == 1
+    flag = d.table.flags[0]
+    assert flag.kind == "unsure"
+    d.send("commands", {"command": "correct", "flag": flag.flag, "cards": ["D9"]})
+    assert not d.table.flags and d.table.judge.tricks[-1].plays[-1] == ("E", Cards.parse("D9"))
+    assert not _violations(d) and not d.table.judge.rulings
+
+
+def test_the_same_read_confirmed_by_a_person_proves_the_revoke():
+    d = Driver()
+    d.start()
+    d.declare_and_take_kitty()
+    _revoke_setup(d)
+    d.send("observed", {"seat": "E", "cards": ["S9"], "confidence": 0.6})
+    assert not _violations(d)
+    d.send("board/in", {"seat": "E", "button": "confirm"})
+    revokes = [v for v in _violations(d) if v["kind"] == "revoke"]
+    assert [(v["seat"], v["status"], v["evidence"]["trick"]) for v in revokes] == [("E", "confirmed", 1)]
+
+
+def test_every_penalty_comes_from_sure_or_confirmed_reads():
+    """Whole hands with revokes thrown in and a fifth of the reads unsure: an unsure read never makes a play, a
+    ruling or a violation; each flag is then confirmed or corrected by a person, and only that makes the play."""
+    rng = random.Random(11)
+    d = Driver()
+    d.start()
+    d.declare_and_take_kitty()
+    steps = []
+    t = d.table
+    trumps = Trumps(t.rules, t.game.hand_level(), t.trump)
+    hands, _ = deal(t.rules.deal.decks, t.rules.deal.kitty, rng)
+    while any(hands.values()):
+        leader = d.table.turn()
+        plays = [(leader, random_lead(trumps, hands[leader], rng))]
+        seat = leader
+        for _ in range(3):
+            seat = next_seat(seat)
+            follow = legal_follow(trumps, hands[seat], plays[0][1], rng)
+            other = hands[seat] - follow
+            if rng.random() < 0.15 and len(other) >= len(follow):  # a revoke, at times: any cards of the same count
+                follow = Cards(list(other)[: len(follow)])
+            plays.append((seat, follow))
+        for seat, cards in plays:
+            hands[seat] = hands[seat] - cards
+            unsure = rng.random() < 0.2
+            payload = {"seat": seat, "cards": cards.names(), "confidence": 0.55 if unsure else 0.98}
+            out = d.send("observed", payload)
+            steps.append((payload, out))
+            if unsure:
+                assert not [o for o in out if o.name == "violations"]
+                assert not [o for o in out if o.payload.get("kind") == "play_accepted"]
+                flag = d.table.flags[-1]
+                if rng.random() < 0.5:
+                    d.send("board/in", {"seat": seat, "button": "confirm"})
+                else:
+                    d.send("commands", {"command": "correct", "flag": flag.flag, "cards": cards.names()})
+            while d.table.flags:  # anything else flagged is the referee's to settle
+                d.send("commands", {"command": "dismiss", "flag": d.table.flags[0].flag})
+    revokes = sum(v["kind"] == "revoke" for v in _violations(d))
+    assert revokes >= 1
+    for payload, out in steps:  # every camera read: only a sure one makes a play or a violation by itself
+        if any(o.name == "violations" or o.payload.get("kind") == "play_accepted" for o in out):
+            assert payload["confidence"] >= CONFIDENT, payload
+
+
+def test_the_camera_calls_sure_what_the_table_accepts():
+    assert SURE == CONFIDENT

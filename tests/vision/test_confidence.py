@@ -1,0 +1,64 @@
+"""Confidence that means something (``vision/confidence.py``): a read is sure only where reads of held-out decks
+were wrong at most 0.2% of the time; a calibration belongs to one classifier; a damaged or foreign one is refused."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from vision import confidence
+from vision.model import DEFAULT_MODEL, Model, ModelError
+from vision.read import read_frame
+from vision.sanity import SURE
+from vision_frames import frame, play
+
+
+@pytest.fixture()
+def models(tmp_path):
+    for name in ("cards.onnx", "index.onnx"):
+        shutil.copy(DEFAULT_MODEL.with_name(name), tmp_path / name)
+    return tmp_path
+
+
+def test_fit_finds_where_reads_are_wrong_at_most_the_target():
+    right = [(1 - k * 1e-6, True, 2) for k in range(1000)]
+    reads = right + [(0.9993005, False, 2)] + [(0.9, False, 1)] + [(0.99, True, 1)] * 600
+    sure_at = confidence.fit(reads, 0.002)
+    assert sure_at["2"] == pytest.approx(1 - 999e-6)  # 1 wrong in 1,001: (1 + 1) / 1,001 <= 0.2%
+    assert confidence.fit(reads, 0.0015)["2"] == pytest.approx(1 - 699e-6)  # only the 700 above the wrong one
+    assert sure_at["1"] == 0.99  # 600 right: (0 + 1) / 600 <= 0.2%; with the wrong one at 0.9 too many
+    assert confidence.fit([(0.99, True, 1)] * 400, 0.002)["1"] is None  # 400 are too few to vouch for 0.2%
+    assert sure_at == confidence.fit(list(reversed(reads)), 0.002)
+
+
+def test_a_calibrated_model_marks_sure_only_past_its_threshold(models):
+    reads = [(0.999, True, 2)] * 600 + [(0.98, True, 1)] * 600 + [(0.9, False, 1)]
+    calibration = confidence.Calibration(confidence.fit(reads), confidence.TARGET, "test")
+    confidence.path_for(models / "index.onnx").write_text(calibration.to_json(models / "index.onnx"))
+    model = Model(models / "cards.onnx")
+    f = frame(play("S", ["SA", "HK", "D7"], "row", 3) + play("N", ["C9"], "fan", 4))
+    cards = read_frame(f.image, model).cards
+    assert cards and all(c.raw is not None and 0 <= c.confidence <= 1 for c in cards)
+    for c in cards:
+        assert (c.confidence >= SURE) == (c.raw >= calibration.sure_at["2" if c.corners >= 2 and not c.conflict else "1"])
+
+
+def test_the_shipped_calibration_leaves_no_read_sure_the_shipped_classifier_cannot_vouch_for():
+    """The shipped classifier read held-out decks wrongly even at a doubt of 1e-10: nothing of it is sure."""
+    model = Model()
+    assert model.calibration is not None and set(model.calibration.sure_at.values()) == {None}
+    cards = read_frame(frame(play("S", ["SA", "HK", "D7"], "row", 3)).image, model).cards
+    assert cards and all(c.confidence < SURE for c in cards) and any(c.raw >= SURE for c in cards)
+
+
+def test_a_calibration_of_another_classifier_or_a_damaged_one_is_refused(models):
+    other = confidence.Calibration({"2": 0.99, "1": None}, confidence.TARGET, "test")
+    confidence.path_for(models / "index.onnx").write_text(other.to_json(models / "cards.onnx"))  # another file's hash
+    with pytest.raises(ModelError, match="another classifier"):
+        Model(models / "cards.onnx")
+    confidence.path_for(models / "index.onnx").write_text('{"sure_at": {"2": 0.9}}')
+    with pytest.raises(ModelError, match="damaged"):
+        Model(models / "cards.onnx")
+    confidence.path_for(models / "index.onnx").unlink()
+    assert Model(models / "cards.onnx").calibration is None  # never calibrated: raw beliefs, as before

@@ -1,0 +1,97 @@
+"""Confidence that means something: the classifier's raw belief in a read, mapped so that a read at or over
+``SURE`` is one that held-out decks show wrong at most ``TARGET`` of the time; below, the read is flagged for a
+person (``sanity``, and the table service's own threshold, which is the same number).
+
+A calibration is fitted on reads of decks no model was trained on and no reported test uses (the calibration
+families of ``bench/heldout``, ``bench/fit_confidence.py``), separately for cards seen by both corners (which vote)
+and by one corner, and stored beside the index classifier it belongs to (``index.sure.json``, with that file's
+hash: a calibration of another model is refused, and then nothing is sure). The mapping keeps the order of the raw
+beliefs: [0, sure_at) -> [0, SURE), [sure_at, 1] -> [SURE, 1].
+
+>>> c = Calibration({"2": 0.995, "1": None}, TARGET, "example")
+>>> round(c.confidence(0.999, 2), 3), round(c.confidence(0.99, 2), 3), round(c.confidence(0.9999, 1), 3)
+(0.98, 0.895, 0.899)
+>>> fit([(0.99, True, 2)] * 900 + [(0.5, False, 2)] * 9 + [(0.97, False, 1)] * 3, 0.002)
+{'2': 0.99, '1': None}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from vision.sanity import SURE
+
+TARGET = 0.002  # a sure read is wrong at most this share of the time, out of the box
+ENROLLED_TARGET = 0.0005  # and once the venue's deck is enrolled
+
+
+class CalibrationError(ValueError):
+    """A calibration file that cannot be used: damaged, or made for another classifier."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    sure_at: dict[str, float | None]  # "2": both corners agree, "1": one corner (or two that disagree); None: never
+    target: float
+    fitted_on: str
+
+    def confidence(self, raw: float, corners: int) -> float:
+        """The calibrated confidence of a read whose raw belief is ``raw``, seen by ``corners`` corners."""
+        t = self.sure_at.get("2" if corners >= 2 else "1")
+        if t is None:
+            return SURE * raw * (1 - 1e-3)
+        if raw >= t:
+            return SURE + (1 - SURE) * (raw - t) / max(1 - t, 1e-9)
+        return SURE * raw / t
+
+    def to_json(self, classifier: Path) -> str:
+        return json.dumps({"sure_at": self.sure_at, "target": self.target, "fitted_on": self.fitted_on,
+                           "classifier_sha256": digest(classifier)}, indent=1)
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def path_for(classifier: Path) -> Path:
+    """Where the calibration of the index classifier ``classifier`` lies: ``index.onnx`` -> ``index.sure.json``."""
+    return Path(classifier).with_suffix(".sure.json")
+
+
+def load(classifier: Path) -> Calibration | None:
+    """The calibration beside ``classifier``, None when there is none (raw beliefs are then used as they are: the
+    classifier was never calibrated). A damaged file or one made for another classifier is an error."""
+    p = path_for(classifier)
+    if not p.is_file():
+        return None
+    try:
+        data = json.loads(p.read_text())
+        sure_at = {k: (None if data["sure_at"][k] is None else float(data["sure_at"][k])) for k in ("1", "2")}
+        target, fitted, sha = float(data["target"]), str(data["fitted_on"]), str(data["classifier_sha256"])
+    except (ValueError, KeyError, TypeError) as e:
+        raise CalibrationError(f"damaged confidence calibration {p}: {e}") from e
+    if sha != digest(classifier):
+        raise CalibrationError(f"{p} calibrates another classifier than {classifier} (fit it again: "
+                               "bench/fit_confidence.py)")
+    return Calibration(sure_at, target, fitted)
+
+
+def fit(reads: list[tuple[float, bool, int]], target: float = TARGET) -> dict[str, float | None]:
+    """For each kind of read (both corners: "2", one: "1"), the lowest raw belief above which the reads are wrong
+    at most ``target`` of the time, counting one wrong read more than were seen (so a small sample is not trusted
+    beyond what it shows); None when no such belief exists. ``reads``: (raw belief, right, corners)."""
+    out: dict[str, float | None] = {}
+    for kind in ("2", "1"):
+        mine = sorted(((raw, right) for raw, right, corners in reads if (corners >= 2) == (kind == "2")), reverse=True)
+        best, wrong = None, 0
+        for n, (raw, right) in enumerate(mine, 1):
+            wrong += not right
+            if n < len(mine) and mine[n][0] == raw:
+                continue  # ties: all or none
+            if (wrong + 1) / n <= target:
+                best = raw
+        out[kind] = best
+    return out
