@@ -50,7 +50,7 @@ import json  # noqa: E402
 
 from vision.cli import frame_size  # noqa: E402
 from vision.geometry import CARD_H, PX  # noqa: E402
-from vision.model import Model  # noqa: E402
+from vision.model import DEFAULT_MODEL, Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402
 from vision.sanity import SURE  # noqa: E402
 from vision.synth.render import random_camera, render_frame  # noqa: E402
@@ -231,8 +231,9 @@ def main(argv=None) -> int:
     p.add_argument("--cameras", default=",".join(f"{w}x{h}" for w, h in CAMERAS), help="camera sizes, comma separated")
     p.add_argument("--json", type=Path, default=None, help="write the families' figures here")
     p.add_argument("--reads", type=Path, default=None, help="write every read of the families here (JSON lines)")
+    p.add_argument("--raw", action="store_true", help="the classifier's raw beliefs, not calibrated (to fit on)")
     a = p.parse_args(argv)
-    model = Model(a.model, a.index) if a.model else Model(index_path=a.index)
+    model = Model(a.model or DEFAULT_MODEL, a.index, calibrated=not a.raw)
     if a.held_out:
         held_out(model, a.held_out, a.seed, a.style, a.camera)
     if a.families:

@@ -1,12 +1,12 @@
 """Fit the confidence calibration of an index classifier (``vision/confidence.py``) on reads of the calibration
 families, never the test ones (plain script):
 
-    .venv/bin/python bench/eval_vision.py --families 20 --calibration --reads cal.jsonl    # reads to fit on
+    .venv/bin/python bench/eval_vision.py --families 20 --calibration --raw --reads cal.jsonl   # reads to fit on
     .venv/bin/python bench/fit_confidence.py cal.jsonl --index models/index.onnx            # -> models/index.sure.json
     .venv/bin/python bench/fit_confidence.py cal.jsonl --index venue/index.onnx --target 0.0005   # an enrolled deck
 
-The reads must come from the classifier being calibrated, read without a calibration (their raw beliefs are
-fitted). Prints, for both kinds of read, where sure begins and what share of the calibration reads is then sure
+The reads must come from the classifier being calibrated; their raw beliefs are fitted (``--raw`` reads without a
+calibration, so that a stale one beside a new classifier does not stop the reading). Prints, for both kinds of read, where sure begins and what share of the calibration reads is then sure
 and wrong; the test families are measured afterwards with ``eval_vision.py --families``, the calibration in place.
 """
 
