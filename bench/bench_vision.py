@@ -2,7 +2,7 @@
 memory; baseline in the same run: the calibration alone (finding the four markers). Plain script:
 
     .venv/bin/python bench/bench_vision.py            # about a minute; --frames N --repeat N --seed N
-    .venv/bin/python bench/bench_vision.py --camera 2560x1920     # a finer camera's frames (not the target's)
+    .venv/bin/python bench/bench_vision.py --camera 2560x1920     # a finer camera's frames (target 15 frames/s)
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from vision.read import read_frame  # noqa: E402
 from vision.synth.render import random_camera, render_frame  # noqa: E402
 from vision.synth.scene import HELD_OUT_STYLE, random_scene  # noqa: E402
 
-TARGET_FPS = 20.0
+TARGET_FPS = 20.0  # at 1280 x 960 and smaller frames
+TARGET_FPS_FINE = 15.0  # at larger frames, up to 2560 x 1920
 
 
 def timed(fn, frames, repeat):
@@ -65,8 +66,9 @@ def main(argv=None) -> int:
         print(f"{name:32} {len(t) / sum(t):7.1f} {med * 1000:10.1f} {p90 * 1000:8.1f} {med / med_base:7.2f}")
     print(f"peak memory (max RSS): {peak:.0f} MiB (frames and art loaded: {rss_before:.0f} MiB)")
     fps = len(full) / sum(full)
-    ok = fps >= TARGET_FPS
-    print(f"{'PASS' if ok else 'FAIL'}: read at {fps:.1f} frames/s (target {TARGET_FPS:g})")
+    target = TARGET_FPS if a.camera[0] * a.camera[1] <= 1280 * 960 else TARGET_FPS_FINE
+    ok = fps >= target
+    print(f"{'PASS' if ok else 'FAIL'}: read at {fps:.1f} frames/s (target {target:g})")
     return 0 if ok else 1
 
 

@@ -68,6 +68,7 @@ def _fc(*args: str) -> list[str]:
 
 
 def test_heldout_fonts_are_not_trainings():
+    """No family, file or Debian package of the held-out fonts is named by the training code."""
     used = {**fonts.TEST_FONTS, **fonts.CALIBRATION_FONTS}
     strings = _training_strings()
     lowered = " | ".join(strings).lower()
@@ -75,6 +76,11 @@ def test_heldout_fonts_are_not_trainings():
         assert path not in strings and Path(path).name not in lowered
         for family in _families(path):
             assert family not in lowered, f"training names the held-out family {family!r}"
+    # the Debian font packages training draws from are none of ours, nor are their files
+    packages = {s for s in strings if re.fullmatch(r"fonts-[a-z0-9.+-]+", s)}
+    assert not packages & set(fonts.PACKAGES), packages & set(fonts.PACKAGES)
+    listed = subprocess.run(["dpkg", "-L", *sorted(packages)], capture_output=True, text=True).stdout if packages else ""
+    assert not set(listed.splitlines()) & set(used.values())
     # every training font fontconfig can find: its files are none of ours (installed ones only; names checked above)
     training_files = {line.split(":")[0] for s in strings if re.fullmatch(r"[A-Za-z][A-Za-z0-9 -]{2,40}", s)
                       for line in _fc(s, "file")}
