@@ -1,7 +1,8 @@
 """The display's two MQTT connections (thin shell around :mod:`display.hall`).
 
 The scoreboard user (read only) feeds the hall: every table's ``state``, ``status``, ``health``,
-``events`` and ``violations``, and the tournaments' ``round`` and ``standings``. The console user publishes
+``events`` and ``violations``, the tournaments' ``round`` and ``standings``, and the broker's count of
+the messages it dropped. The console user publishes
 the console's table ``commands`` and reads the camera's ``frames`` (kept for the flags; they
 reach a browser only behind the console's login). Each message is validated by
 :func:`display.hall.receive`; a malformed one is logged and dropped.
@@ -18,6 +19,7 @@ from collections import deque
 from collections.abc import Callable
 
 from display.hall import SHOWN, Hall, Ignored, receive
+from referee.table.broker import BROKER_DROPPED
 from referee.table.mqtt import Connection
 from referee.table.protocol import (
     PayloadError,
@@ -54,7 +56,7 @@ class Feed:
         # nothing across a reconnect; after one, the retained state, status, round and standings come again.
         for leaf in SHOWN:
             self.scoreboard.subscribe(subscription(leaf), self._message, qos=0)
-        for f in TOURNAMENT_TOPICS:
+        for f in (*TOURNAMENT_TOPICS, BROKER_DROPPED):
             self.scoreboard.subscribe(f, self._message, qos=0)
         self.console.subscribe(subscription("frames"), self._frame)
         self._watcher = threading.Thread(target=self._watch, name="display-feed-watch", daemon=True)

@@ -9,8 +9,11 @@ Each event and violation gets its sentence in every language (``say``; a violati
 
 A table whose service says ``online`` but whose ``health`` stopped coming (none for
 ``STALLED_AFTER`` times its ``every``), or whose health names a problem, is *stalled*: it does not
-referee, whatever its status says (:meth:`TableView.live`).
+referee, whatever its status says (:meth:`TableView.live`). The broker's count of the messages it
+dropped (a queue full: a sender flooding a subscriber) is the hall's ``broker_dropped``.
 
+>>> receive(Hall(), "$SYS/broker/publish/messages/dropped", b"211")[1]
+{'type': 'broker', 'data': {'dropped': 211}}
 >>> hall, change = receive(Hall(), "cardtable/v1/tables/t1/status", b'{"v":1,"status":"offline"}')
 >>> hall.tables["t1"].status, change
 ('offline', {'type': 'status', 'table': 't1', 'data': {'v': 1, 'status': 'offline'}})
@@ -31,6 +34,7 @@ from types import MappingProxyType
 from pydantic import ValidationError
 
 from display.schemas import Round, Standings
+from referee.table.broker import BROKER_DROPPED
 from referee.catalogue import LANGS
 from referee.table.protocol import PayloadError, decode, parse_topic
 from referee.table.reducer import family
@@ -109,6 +113,7 @@ class Hall:
     rounds: Mapping[str, dict] = field(default_factory=lambda: _EMPTY)  # tournament id -> its round payload
     standings: Mapping[str, dict] = field(default_factory=lambda: _EMPTY)  # tournament id -> its standings
     feed: bool = False  # the display's own connection to the broker is up
+    broker_dropped: int | None = None  # messages the broker dropped since it started (a queue full)
 
     def table(self, table: str) -> TableView:
         return self.tables.get(table) or TableView(table)
@@ -129,6 +134,7 @@ class Hall:
         ``now``: the display's monotonic clock, for each table's liveness)."""
         return {
             "feed": self.feed,
+            "broker_dropped": self.broker_dropped,
             "tables": {t: v.as_json(timeline=t == timeline_of, now=now) for t, v in sorted(self.tables.items())},
             "tournament": self.current_tournament(),
             "rounds": dict(self.rounds),
@@ -141,6 +147,12 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0) -> tuple[Hall,
     ``now``: the display's monotonic clock (when a health came)."""
     if topic.startswith(TOURNAMENT_PREFIX):
         return _tournament(hall, topic, raw)
+    if topic == BROKER_DROPPED:
+        try:
+            dropped = int(raw)
+        except ValueError:
+            raise Ignored(f"{topic}: not a count: {raw[:20]!r}") from None
+        return replace(hall, broker_dropped=dropped), {"type": "broker", "data": {"dropped": dropped}}
     try:
         table, name = parse_topic(topic)
     except ValueError as exc:

@@ -63,7 +63,8 @@ def start_services(broker: Broker, tables: list[str], workdir: Path) -> list[sub
     for t in tables:
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "referee.cli", "table", "run", "--table", t, "--rulebook", RULEBOOK,
-             "--broker", broker.address, "--credentials", str(credentials), "--db", str(workdir / f"{t}.db")],
+             "--broker", broker.address, "--credentials", str(credentials), "--db", str(workdir / f"{t}.db"),
+             "--trust-senders"],  # the bots' time runs ahead of the clock (speed 0): a simulation
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     return procs
 

@@ -74,16 +74,22 @@ function renderTables() {
 function liveHTML(v) {
   const h = v && v.health;
   if (!v || v.status !== "online") return "";
-  const age = h ? (performance.now() - v.got) / 1000 : Infinity;
+  const age = h ? (performance.now() - v.healthGot) / 1000 : Infinity;
   if (!h || age > 3 * h.every) return `<b class="error stalled">${T("stalled")}</b> ${h ? esc(T("no_health", { s: Math.round(age) })) : ""}`;
   if (h.problem) return `<b class="error stalled">${T("stalled")}</b> ${esc(h.problem)}`;
   const out = [h.input_at == null ? "" : esc(T("last_input", { s: Math.round(h.at - h.input_at + age) }))];
   if (h.waiting > 20) out.push(esc(T("waiting_inputs", { n: h.waiting })));
-  const off = Object.entries(h.clocks_off).map(([k, s]) => `${k} ${s > 0 ? "+" : ""}${Math.round(s)} s`);
+  const who = k => k === "board/in" ? T("from_board") : k === "commands" ? T("from_console") : T("from_camera");
+  const off = Object.entries(h.clocks_off).map(([k, s]) => T("offset", { who: who(k), s: `${s > 0 ? "+" : ""}${Math.round(s)}` }));
   if (off.length) out.push(`<b class="error clock-off">${T("clock_off")}</b> ${esc(off.join(", "))}`);
-  const dropped = Object.entries(h.dropped).map(([k, n]) => `${k} ${n}`);
+  const dropped = Object.entries(h.dropped).map(([k, n]) => `${who(k)} ${n}`);
   if (dropped.length) out.push(`${T("dropped_inputs")} ${esc(dropped.join(", "))}`);
   return out.filter(Boolean).join(" · ");
+}
+function renderDropped() {  // the broker's own drops (a queue full), for the whole hall
+  const el = $("#broker-dropped");
+  el.hidden = !hall.brokerDropped;
+  if (hall.brokerDropped) el.textContent = T("broker_dropped", { n: hall.brokerDropped });
 }
 function tickLive() {
   for (const td of document.querySelectorAll("#c-tables td.live")) td.innerHTML = liveHTML(hall.tables[td.parentElement.dataset.table]);
@@ -224,14 +230,16 @@ function connect(table) {
   es.addEventListener("snapshot", m => {
     const s = JSON.parse(m.data);
     hall.tables = s.tables;
-    for (const v of Object.values(hall.tables)) v.got = performance.now() - 1000 * (v.live?.age ?? 0);
+    for (const v of Object.values(hall.tables)) v.healthGot = performance.now() - 1000 * (v.live?.age ?? 0);
+    hall.brokerDropped = s.broker_dropped; renderDropped();
     if (OPEN && s.tables[OPEN.table]) { OPEN.timeline = s.tables[OPEN.table].timeline || []; renderTimeline(); }
     flagsChanged(); if (ME) renderTables();
   });
+  es.addEventListener("broker", m => { hall.brokerDropped = JSON.parse(m.data).data.dropped; renderDropped(); });
   es.addEventListener("health", m => {
     const c = JSON.parse(m.data);
     const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, state: null, status: null });
-    v.health = c.data; v.got = performance.now();
+    v.health = c.data; v.healthGot = performance.now();
   });
   es.addEventListener("state", m => {
     const c = JSON.parse(m.data);

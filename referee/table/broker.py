@@ -48,10 +48,12 @@ topic read cardtable/v1/tables/t1/board/out
 user scoreboard
 topic read cardtable/v1/tables/#
 topic read cardtable/v1/tournament/#
+topic read $SYS/broker/publish/messages/dropped
 <BLANKLINE>
 user console
 topic read cardtable/v1/#
 topic write cardtable/v1/tables/+/commands
+topic read $SYS/broker/publish/messages/dropped
 <BLANKLINE>
 user tournament
 topic read cardtable/v1/tables/+/events
@@ -76,6 +78,9 @@ from referee.table.protocol import INTAKE, OUTPUTS, PREFIX, topic
 TABLES = PREFIX.rstrip("/")  # cardtable/v1/tables
 ROOT = TABLES.rsplit("/", 1)[0]  # cardtable/v1
 TOURNAMENTS = f"{ROOT}/tournament"  # cardtable/v1/tournament/{id}/round and .../standings
+# The messages the broker dropped since it started (a subscriber's queue full: a sender flooding it),
+# published by mosquitto every sys_interval; the scoreboard and the console read it (the console shows it).
+BROKER_DROPPED = "$SYS/broker/publish/messages/dropped"
 
 # What a table's service publishes (the protocol's outputs), and reads back of them at start (the
 # witnesses of its log); each of its sessions reads its senders' inputs (``protocol.INTAKE``).
@@ -128,6 +133,7 @@ def table_acl(
     >>> print(table_acl(["t1"], also={"display-2": "scoreboard"})[1].split("user display-2")[1].strip())
     topic read cardtable/v1/tables/#
     topic read cardtable/v1/tournament/#
+    topic read $SYS/broker/publish/messages/dropped
     >>> table_acl(["t1"], also={"x": "referee"})
     Traceback (most recent call last):
     ...
@@ -153,8 +159,8 @@ def table_acl(
         blocks.append((board_user(t), [f"topic write {topic(t, 'board/in')}",
                                        f"topic write {topic(t, 'board/status')}",
                                        f"topic read {topic(t, 'board/out')}"]))
-    central = {"scoreboard": [f"topic read {TABLES}/#", f"topic read {TOURNAMENTS}/#"],
-               "console": [f"topic read {ROOT}/#", f"topic write {TABLES}/+/commands"],
+    central = {"scoreboard": [f"topic read {TABLES}/#", f"topic read {TOURNAMENTS}/#", f"topic read {BROKER_DROPPED}"],
+               "console": [f"topic read {ROOT}/#", f"topic write {TABLES}/+/commands", f"topic read {BROKER_DROPPED}"],
                "tournament": [f"topic read {TABLES}/+/events", f"topic read {TABLES}/+/state",
                               f"topic write {TOURNAMENTS}/#"]}
     roles = {scoreboard_user: "scoreboard", console_user: "console", tournament_user: "tournament"}
