@@ -13,6 +13,8 @@ timeline (``cardtable table replay``) and the pages (``display``) read the same 
 '西 刘洋 超时（已确认）：警告；用时 12.4 秒，限时 10 秒'
 >>> zh.event({"kind": "no_such_event", "data": {"seat": "S"}})
 'no_such_event'
+>>> zh.event({"kind": "round_over", "data": {"hands": {"SN": [3, 4.0]}}})  # data of a shape no sentence expects
+'本轮结束（共 南北 3、4 盘）'
 """
 
 from __future__ import annotations
@@ -122,7 +124,7 @@ class Sentences:
         return fill(self.lang, key, Values(self._values(kind, data)))
 
     def _values(self, kind: str, data: Mapping) -> dict[str, Any]:
-        values: dict[str, Any] = {k: _number(v) if isinstance(v, float) else v for k, v in data.items()}
+        values: dict[str, Any] = {k: self._plain(v) for k, v in data.items()}
         for key in SEAT_KEYS:
             if key in data:
                 values[key] = self.seat(data[key])
@@ -170,6 +172,18 @@ class Sentences:
             values["ahead"] = (self._say("event.guandan.ahead", team=self.team(data["ahead"])) if data["ahead"]
                                else self._word("event.guandan", "level_tie"))
         return values
+
+    def _plain(self, value: Any) -> Any:
+        """A value no sentence below says in its own way, never as JSON: a list joined, a mapping as ``key value``
+        pairs (a team or a seat first), a float as a person writes it."""
+        if isinstance(value, float):
+            return _number(value)
+        if isinstance(value, list):
+            return self._word("word", "list").join(str(self._plain(x)) for x in value)
+        if isinstance(value, Mapping):
+            return self._word("word", "sep").join(f"{self._word('team', k, self._word('seat', k))} {self._plain(v)}"
+                                                  for k, v in value.items())
+        return value
 
     def result(self, data: Mapping) -> str:
         if data.get("replay"):
