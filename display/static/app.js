@@ -43,7 +43,8 @@ function tileParts(v) {  // each part of a tile as HTML; a part is written again
     viol: v.violations.length ? `<ul class="viol">${v.violations.slice(-3).reverse().map(x => violationHTML(x)).join("")}</ul>` : "",
   };
   if (!s) return parts;
-  const trump = s.trump ? `${T("trump")} ${s.trump.suit ? suitHTML(s.trump.suit) : T("no_trump")}${esc(s.trump.rank || "")}` : "";
+  const t = s.trump, rank = t && t.rank ? T("level_rank", { rank: t.rank }) : "";  // no trump suit (Guandan's hands, 无主): the level apart
+  const trump = t ? `${T("trump")} ${t.suit ? suitHTML(t.suit) + esc(t.rank || "") : [T("no_trump"), rank].filter(Boolean).join(" · ")}` : "";
   const dealer = s.dealer ? `${T("dealer")} ${SEATW(s.dealer)}` : "";
   parts.teams = `<div class="teams">${s.teams.map(t => teamHTML(t, s)).join("")}</div>`;
   parts.info = `<div class="info">${[dealer, trump].filter(Boolean).join(" · ")}${s.round.last_hand ? ` <b class="lh">${T("last_hand")}</b>` : ""}</div>`;
