@@ -24,13 +24,15 @@ table may take (a command that does not exist), which a working service answers 
   ``GRACE_S`` to catch up. Must be 0;
 - hands finished (``hand_scored`` and ``game_scored`` events);
 - stalled while healthy: minutes during which an input or a probe waited longer than ``STALL_S``
-  while the table's status said ``online``. Must be 0;
+  while the table looked healthy: its status ``online`` and its ``health`` as the console takes it
+  (``display.hall.TableView.live``: health coming, no problem named). Must be 0;
 - the injector's inputs: poison sent, logged (must be 0) and answered; retained inputs logged;
   events stamped more than 10 minutes ahead of the wall clock (a clock 2 h off taken as true);
-  the presses of the floods: written into the board, and published, logged or answered.
+  the presses of the floods: written into the board, and published, logged or answered; what the
+  table's last health counted as dropped (over a sender's pace) and clamped (a clock ahead).
 
 Per fault, the recovery time: from the end of the fault (its start, for one that takes no time) to
-the first moment every table it touched is well again (status ``online``, a probe sent after the
+the first moment every table it touched is well again (looking healthy, a probe sent after the
 fault answered, no input waiting longer than ``WELL_S``; after a bridge's kill its board online
 again, after a camera's its camera connected again); the median and the worst of each kind.
 """
@@ -57,6 +59,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "firmware-bridge")]
 os.environ["PYTHONPATH"] = os.pathsep.join([*sys.path[:2], os.environ.get("PYTHONPATH", "")])  # the hall: this code
 
+from display.hall import TableView  # noqa: E402
 from referee.hall.supervisor import Options, Supervisor  # noqa: E402
 from referee.table.broker import ROOT as TOPICS, TABLES  # noqa: E402
 from referee.table.mqtt import Connection  # noqa: E402
@@ -104,6 +107,8 @@ class Ledger:
     hands: set[int] = field(default_factory=set)
     ahead: set[int] = field(default_factory=set)
     status: str = "?"
+    health: dict | None = None  # the latest, and when it came (monotonic)
+    health_seen: float | None = None
     board_online: float = 0.0  # when its board/status last said online (monotonic)
     camera_connected: float = 0.0  # when the broker last logged its camera connecting
     stalled_s: float = 0.0
@@ -131,14 +136,20 @@ class Ledger:
         if input_id in self.probes:
             self.probe_answered = max(self.probe_answered, self.probes[input_id])
 
-    def oldest(self, now: float) -> float:
-        return now - min(self.waiting.values()) if self.waiting else 0.0
+    def oldest(self, now: float, floor: float = 0.0) -> float:
+        """How long the oldest input has waited (since ``floor`` at the most: when the observer could see again)."""
+        return now - max(floor, min(self.waiting.values())) if self.waiting else 0.0
+
+    def healthy(self, now: float) -> bool:
+        """Does the table look healthy, as the console shows it (online, its health coming, no problem)?"""
+        view = TableView("t", status=self.status, health=self.health, health_seen=self.health_seen)
+        return self.status == "online" and not view.live(now)["stalled"]
 
     def well(self, now: float, since: float, part: str = "") -> bool:
-        """Online, a probe sent since ``since`` answered, nothing waiting long; and ``part`` (``bridge``,
-        ``camera``) back since ``since``."""
+        """Looking healthy, a probe sent since ``since`` answered, nothing waiting long; and ``part``
+        (``bridge``, ``camera``) back since ``since``."""
         back = {"bridge": self.board_online, "camera": self.camera_connected}.get(part, since)
-        return self.status == "online" and self.probe_answered >= since and back >= since and self.oldest(now) <= WELL_S
+        return self.healthy(now) and self.probe_answered >= since and back >= since and self.oldest(now) <= WELL_S
 
 
 class Soak:
@@ -197,6 +208,12 @@ class Soak:
             else:
                 ledger.status = status
 
+    def on_health(self, full_topic: str, raw: bytes) -> None:
+        with self.lock:
+            ledger = self.ledgers.get(full_topic.split("/")[3])
+            if ledger is not None and raw:
+                ledger.health, ledger.health_seen = json.loads(raw), time.monotonic()
+
     def tail_broker_log(self) -> None:
         """When each camera connects, as the broker logs it (the camera has no status of its own)."""
         path, where = self.hall.broker.log_path, self.hall.broker.log_path.stat().st_size
@@ -234,14 +251,16 @@ class Soak:
 
     def poll_logs(self) -> None:
         """Every second: the logs, and the time each table was stalled."""
-        last = time.monotonic()
+        last = back = time.monotonic()  # back: since when the observer sees the broker again
         conns: dict[str, sqlite3.Connection] = {}
         while not self.stop.wait(1.0):
             self.read_logs(conns)
             now = time.monotonic()
+            if not self.observer.connected:
+                back = now  # the broker is away: nothing can be seen waiting, nor looking healthy
             with self.lock:
                 for ledger in self.ledgers.values():
-                    if ledger.status == "online" and ledger.oldest(now) > STALL_S:
+                    if ledger.healthy(now) and ledger.oldest(now, back) > STALL_S:
                         ledger.stalled_s += now - last
                         ledger.stalled_waits.add(min(ledger.waiting, key=ledger.waiting.get))
             last = now
@@ -384,13 +403,14 @@ class Soak:
             hall.start()
             self.began = time.monotonic()
             threading.Thread(target=hall.serve, args=(serving,), daemon=True).start()
-            observer = Connection(hall.broker.url(OBSERVER), reconnect_delay_s=(0.1, 1.0))
+            self.observer = observer = Connection(hall.broker.url(OBSERVER), reconnect_delay_s=(0.1, 1.0))
             conns.append(observer)
             for leaf in INPUTS:
                 observer.subscribe(f"{TABLES}/+/{leaf}", self.on_input)
             observer.subscribe(f"{TABLES}/+/events", self.on_event)
             observer.subscribe(f"{TABLES}/+/status", self.on_status)
             observer.subscribe(f"{TABLES}/+/board/status", self.on_status)
+            observer.subscribe(f"{TABLES}/+/health", self.on_health)
             observer.connect()
             self.injector = Connection(hall.broker.url(INJECTOR), clean_start=True, reconnect_delay_s=(0.1, 1.0))
             conns.append(self.injector.connect())
@@ -441,6 +461,7 @@ class Soak:
             tables[table] = {
                 "rulebook": self.books[table], "sent": len(ledger.sent), "logged": len(ledger.sent & ledger.logged),
                 "answered": len(ledger.sent & ledger.answered - ledger.logged), "lost": len(ledger.sent - ledger.settled),
+                "lost_by_topic": dict(Counter(i.split(" ", 1)[0] for i in ledger.sent - ledger.settled)),
                 "cpu_s": round(ledger.cpu_s, 1), "refusals": dict(ledger.reasons.most_common(4)),
                 "hands": len(ledger.hands), "stalled_healthy_min": round(ledger.stalled_s / 60, 2),
                 "flood_presses_written": ledger.flood_written,
@@ -450,6 +471,8 @@ class Soak:
                 "poison_logged": kinds("poison", ledger.logged), "poison_answered": kinds("poison", ledger.answered),
                 "retained_logged": kinds("retained", ledger.logged), "clock_2h_logged": kinds("clock", ledger.logged),
                 "flood_mqtt_sent": sum(1 for k in injected.values() if k == "flood"),
+                "health_dropped": (ledger.health or {}).get("dropped", {}),
+                "health_clamped": (ledger.health or {}).get("clamped", {}),
                 "flood_mqtt_settled": kinds("flood", ledger.settled),
                 "events_2h_ahead": len(ledger.ahead),
             }
