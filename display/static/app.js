@@ -33,9 +33,15 @@ const PARTS = ["head", "teams", "info", "N", "W", "E", "S", "flags", "viol"];
 const SKELETON = `<div class="part" data-p="head"></div><div class="part" data-p="teams"></div><div class="part" data-p="info"></div>` +
   `<div class="felt">${["N", "W", "E", "S"].map(x => `<div class="part" data-p="${x}"></div>`).join("")}</div>` +
   `<div class="part" data-p="flags"></div><div class="part" data-p="viol"></div>`;
+// A table whose service said online but whose health stopped (three periods) or names a problem does not
+// referee: its badge says so (tables that never sent a health, as older services, keep their status).
+function stalled(v) {
+  const h = v.health;
+  return v.status === "online" && !!h && (!!h.problem || (performance.now() - v.healthGot) / 1000 > 3 * h.every);
+}
 function tileParts(v) {  // each part of a tile as HTML; a part is written again only when its HTML changed
   const s = v.state;
-  const status = v.status || "unknown";
+  const status = stalled(v) ? "stalled" : v.status || "unknown";
   const badge = `<span class="badge ${status}">${T(status)}</span>`;
   const phase = s ? `<span class="phase">${esc(W("phase." + s.phase))}</span> <span class="ht">${s.hand ? T(s.trick ? "hand_trick" : "hand_of", { hand: s.hand, trick: s.trick }) : ""}</span>${s.paused ? ` <span class="paused">${T("paused")}</span>` : ""}` : "";
   const parts = {
@@ -78,6 +84,7 @@ function renderTile(t) {
   if (el.className !== cls) el.className = cls;
   el.dataset.seq = v.state ? v.state.seq : "";
   el.dataset.status = v.status || "unknown";
+  el.dataset.live = stalled(v) ? "stalled" : "";
 }
 const dirty = new Set();
 let flushing = 0;
@@ -138,6 +145,10 @@ function tick() {
   const box = $("#roundclock");
   if (box) box.innerHTML = (left !== null ? `${T("round_left")} <b>${mmss(left)}</b>` : "") +
     (lastHand ? ` <span class="notice lh">${T("last_hand")}</span>` : notice ? ` <span class="notice">${T("notice")}</span>` : "");
+  document.querySelectorAll(".tile").forEach(el => {
+    const v = hall.tables[el.dataset.table];
+    if (v && (el.dataset.live === "stalled") !== stalled(v)) renderTile(v.table);
+  });
   document.querySelectorAll(".clk[data-running=true]").forEach(el => {
     const v = hall.tables[el.closest(".tile").dataset.table];
     const left = Number(el.dataset.left) - (performance.now() - v.got) / 1000;
@@ -200,13 +211,20 @@ function connect() {
   es.addEventListener("snapshot", m => {
     const s = JSON.parse(m.data);
     Object.assign(hall, { feed: s.feed, tournament: s.tournament, rounds: s.rounds, standings: s.standings, tables: {} });
-    for (const [t, v] of Object.entries(s.tables)) hall.tables[t] = Object.assign({ timeline: [], got: performance.now() }, v);
+    for (const [t, v] of Object.entries(s.tables)) {
+      hall.tables[t] = Object.assign({ timeline: [], got: performance.now(), healthGot: performance.now() - 1000 * (v.live?.age ?? 0) }, v);
+    }
     document.querySelectorAll(".tile").forEach(el => el.remove());
     dirty.clear();
     renderAll();
     if (PAGE === "big") { slide = Math.max(0, slide - 1); rotate(); }
   });
   es.addEventListener("state", m => { const c = JSON.parse(m.data); const v = view(c.table); v.state = c.data; v.got = performance.now(); later(c.table); });
+  es.addEventListener("health", m => {
+    const c = JSON.parse(m.data), v = view(c.table), was = stalled(v);
+    v.health = c.data; v.healthGot = performance.now();
+    if (stalled(v) !== was) renderTile(c.table);
+  });
   es.addEventListener("status", m => { const c = JSON.parse(m.data); view(c.table).status = c.data.status; renderTile(c.table); tick(); });
   es.addEventListener("violation", m => {
     const c = JSON.parse(m.data), v = view(c.table);

@@ -47,18 +47,24 @@ IDLE = ("idle", "round_over")
 
 
 class HallWatch(_Watch):
-    """The simulator's watch, also noting the log entries that people made (by their events), and
-    the plays the table refused while a flag was open (the camera sends them again)."""
+    """The simulator's watch, also noting the log entries that people made (by their events), the
+    plays the table refused while a flag was open (the camera sends them again), and the seats each
+    entry's events name."""
 
     def __init__(self) -> None:
         super().__init__()
         self.people: set[int] = set()
+        self.named: dict[int, set[str]] = {}
 
     def on_events(self, _topic: str, raw: bytes) -> None:
         event = decode("events", raw)
         with self._cond:
             if event["kind"] in PERSON_EVENTS or waited(event):
                 self.people.add(event["seq"])
+            if isinstance(event["data"].get("seat"), str):
+                self.named.setdefault(event["seq"], set()).add(event["data"]["seat"])
+                while len(self.named) > 2000:
+                    del self.named[min(self.named)]
             self.events.append(event)
             del self.events[:-2000]
             self._cond.notify_all()
@@ -66,10 +72,11 @@ class HallWatch(_Watch):
     def seq(self) -> int:
         return self.state["seq"] if self.state else 0
 
-    def moved_past(self, base: int) -> bool:
-        """Did the log get an entry after ``base`` that no person made (so: ours)?"""
-        s = self.seq()
-        return s - base - sum(1 for q in self.people if base < q <= s) >= 1
+    def moved_past(self, base: int, seat: str | None = None) -> bool:
+        """Did the log get an entry after ``base`` that no person made (so: ours)? With ``seat``, not
+        one whose events name only other seats (the camera reading a neighbour's cards again)."""
+        return any(q not in self.people and (seat is None or seat in self.named.get(q, {seat}))
+                   for q in range(base + 1, self.seq() + 1))
 
 
 class PlayerMixin:
@@ -129,7 +136,7 @@ class PlayerMixin:
         self._change(self._table.laid(seat, cards.names(), self._at))
         self._advance(LAY_S)
         self._change(self._table.withdrawn(self._at))
-        state = self._applied(base, f"{seat} putting down {cards}")
+        state = self._applied(base, f"{seat} putting down {cards}", seat)
         if not plays:  # only shown: taken back
             self._clear()
         self.summary.inputs += 1
@@ -168,17 +175,17 @@ class PlayerMixin:
         self.watch.wait(lambda: self.watch.seq() > base, self.wait_s, f"the table to apply {command}")
         return self.watch.state
 
-    def _applied(self, base: int, what: str) -> dict:
+    def _applied(self, base: int, what: str, seat: str | None = None) -> dict:
         """Wait (as long as it takes: the camera or the table may be restarting) until the table
         took the input in."""
-        waited = 0.0
+        waited_s = 0.0
         while not self.stop_event.is_set():
             with self.watch._cond:
-                if self.watch._cond.wait_for(lambda: self.watch.moved_past(base), STALL_LOG_S):
+                if self.watch._cond.wait_for(lambda: self.watch.moved_past(base, seat), STALL_LOG_S):
                     self._expected = self.watch.seq()  # the simulators look for events after it
                     return self.watch.state
-            waited += STALL_LOG_S
-            log.warning("%s: %g s and the table has not taken %s in yet", self.table, waited, what)
+            waited_s += STALL_LOG_S
+            log.warning("%s: %g s and the table has not taken %s in yet", self.table, waited_s, what)
         raise SystemExit(0)
 
     def _resolve_flags(self, state: dict) -> dict:

@@ -1,7 +1,7 @@
 """Whether a table referees, as the console shows it: a real ``cardtable table run`` whose process is
 stopped (SIGSTOP: alive, connected, its status still ``online``, refereeing nothing) is shown as
-stalled within three of its health periods, over HTTP and on the logged-in console in Chromium, and
-live again once it goes on; a table computer's clock two hours ahead is shown as off."""
+stalled within three of its health periods, over HTTP, on the logged-in console and on the scoreboard
+in Chromium, and live again once it goes on; a table computer's clock two hours ahead is shown as off."""
 
 from __future__ import annotations
 
@@ -83,11 +83,16 @@ def test_the_console_shows_a_stalled_table_and_a_clock_off(broker, tmp_path, ser
             console.click("#login-form button")
             row = "#c-tables tr[data-table=w2] td.live"
             console.wait_for_selector(f"{row}:has-text('最后输入'), {row}:not(:has(.stalled))", timeout=WAIT_S * 1000)
+            wall = browser.new_page()  # the scoreboard: the table's badge
+            wall.goto(server.url + "/")
+            wall.wait_for_selector("#tile-w2[data-status=online]:not([data-live=stalled])", timeout=WAIT_S * 1000)
             os.kill(proc.proc.pid, signal.SIGSTOP)
             console.wait_for_selector(f"{row} .stalled:has-text('无响应')", timeout=WAIT_S * 1000)
             assert "秒无心跳" in console.inner_text(row)
+            wall.wait_for_selector("#tile-w2[data-live=stalled] .badge.stalled:has-text('无响应')", timeout=WAIT_S * 1000)
             os.kill(proc.proc.pid, signal.SIGCONT)
             console.wait_for_selector(f"{row}:not(:has(.stalled))", timeout=WAIT_S * 1000)
+            wall.wait_for_selector("#tile-w2:not([data-live=stalled]) .badge.online", timeout=WAIT_S * 1000)
             for i in range(8):  # the board's clock two hours ahead
                 press = {"v": 1, "id": f"b-{i}-{uuid.uuid4().hex[:6]}", "seat": "N", "button": "referee",
                          "at": time.time() + 7200}
