@@ -6,8 +6,8 @@ Run from the repository root:  .venv/bin/python bench/bench_table.py  [--hands N
 
 Everything is real: a mosquitto from ``referee.table.broker.Broker`` on a free loopback port (the
 hall's ACL for table ``bench``, plus a ``feeder`` user that writes the three inputs on one
-connection, and a ``watcher`` that reads the state), the real ``TableService`` in this process with its SQLite log (WAL,
-synchronous=FULL) in a temp dir, and real MQTT clients (``referee.table.mqtt.Connection``, QoS 1)
+connection, and a ``watcher`` that reads the state), the real ``TableService`` in this process with
+its SQLite log (WAL, synchronous=FULL) in a temp dir, and real MQTT clients (``referee.table.mqtt.Connection``, QoS 1)
 in a child process, as the camera, the board and the scoreboard are other processes in the hall
 (in this one they would share the service's GIL). This process sets Python's thread switch
 interval as ``cardtable table run`` does (``service.SWITCH_INTERVAL_S``, when there is one).
