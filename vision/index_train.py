@@ -13,6 +13,7 @@ named but partly covered, rare in frames and most of what is misread, are drawn 
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 import random
@@ -115,8 +116,8 @@ FAR, BELOW = ((0.27, 0.9), (-0.2, 0.3)), ((-0.3, 0.4), (0.4, 0.9))
 OVER = (FAR, FAR, FAR, BELOW, BELOW, ((0.04, 0.2), (-0.5, 0.15)), ((-0.6, 0.15), (0.12, 0.3)))
 
 
-def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[str]) -> tuple[np.ndarray, int]:
-    """One upright index patch (PATCH_H x PATCH_W x 3 uint8) and its class."""
+def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[str]) -> tuple[np.ndarray, int, str]:
+    """One upright index patch (PATCH_H x PATCH_W x 3 uint8), its class and its art style."""
     k = rng.randrange(len(ALL_CARDS))
     style = rng.choice(styles)
     card = art(style, ALL_CARDS[k])
@@ -153,7 +154,7 @@ def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[st
     cy = pad + iy * h + rng.gauss(0, 1.2) * SCALE * art_per_px
     src = cv2.GaussianBlur(canvas, (0, 0), art_per_px * 0.45)
     patch = cut(src, (cx, cy), angle, scale=art_per_px)
-    return camera_like(patch, rng, nprng, coarse=rng.random() < 0.5), k
+    return camera_like(patch, rng, nprng, coarse=rng.random() < 0.5), k, style
 
 
 def index_shown(card: np.ndarray, covered: np.ndarray, lay=COMMITTED) -> tuple[float, float]:
@@ -228,13 +229,15 @@ def taught(k: int, vis: float, half: float) -> int | None:
     return k if vis >= SEEN else UNREADABLE if vis >= COVERED[0] and half <= COVERED[1] else None
 
 
-def frame_patches(rng: random.Random, styles: list[str]) -> list[tuple[np.ndarray, int, str]]:
+def frame_patches(rng: random.Random, styles: list[str]) -> list[tuple[np.ndarray, int, str, str]]:
     """Upright index patches (BIG) cut from one rendered camera frame (of either camera size) as the pipeline cuts
-    them, with the true homography, their class and their ``kind``: every index at least ``SEEN`` visible with its
-    card's class, every one with its rank or suit half ``COVERED`` (by a card or a hand) as ``UNREADABLE``."""
-    frame = render_frame(random_scene(rng, styles, decks=rng.choice([1, 2, 3]), max_cards=rng.choice([4, 8]),
-                                      glare=rng.choice([0.0, 0.0, 0.3])),
-                         random_camera(rng, rng.choice(CAMERAS)))
+    them, with the true homography, their class, their ``kind`` and the frame's art style: every index at least
+    ``SEEN`` visible with its card's class, every one with its rank or suit half ``COVERED`` (by a card or a hand)
+    as ``UNREADABLE``."""
+    scene = random_scene(rng, styles, decks=rng.choice([1, 2, 3]), max_cards=rng.choice([4, 8]),
+                         glare=rng.choice([0.0, 0.0, 0.3]))
+    frame = render_frame(scene, random_camera(rng, rng.choice(CAMERAS)))
+    style = scene.cards[0].style if scene.cards else ""
     zoom = rng.uniform(0.9, 1.1)
     to_canon = canon_homography(frame.homography, zoom)
     fine, fine_to_canon = level(Pyramid(frame.image), to_canon, 1.5 * SCALE)
@@ -249,7 +252,7 @@ def frame_patches(rng: random.Random, styles: list[str]) -> list[tuple[np.ndarra
                 p = tuple(cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), to_canon)[0, 0])
                 (covered if k == UNREADABLE else seen).append((p, card_angle(p, centre), k, kind(k, vis, half)))
     covered = [c for c in covered if all(math.dist(c[0], s[0]) > CLEAR_PX for s in seen)]
-    return [(cut_through(fine, fine_from_canon, p, angle, BIG, 1 / (SCALE * zoom)), k, why)
+    return [(cut_through(fine, fine_from_canon, p, angle, BIG, 1 / (SCALE * zoom)), k, why, style)
             for p, angle, k, why in seen + covered]
 
 
@@ -276,12 +279,14 @@ def jittered(big: np.ndarray, rng: random.Random, nprng: np.random.Generator) ->
     return patch
 
 
-def patch_batches(seed: int, *, size: int = 96, styles: list[str] = TRAIN_STYLES, pool_patches: int = 3000):
+def patch_batches(seed: int, *, size: int = 96, styles: list[str] = TRAIN_STYLES, pool_patches: int = 3000,
+                  own: str | None = None, drawn_share: float = 0.6):
     """Endless batches (N x 64 x 40 x 3 uint8 patches, classes): half drawn from the art, half from pools of
     patches cut from rendered frames (a fresh frame every other batch), by ``kind``: of eight, two ``UNREADABLE``,
-    one partly covered and five named (``DRAWS``)."""
+    one partly covered and five named (``DRAWS``). With ``own`` (a style) a third tensor says which patches are of
+    it. Drawn decks among ``styles`` take ``drawn_share`` of the draws (``decks.Rotation``)."""
     rng, nprng = random.Random(seed), np.random.default_rng(seed)
-    now = Rotation(styles, rng, every=8)
+    now = Rotation(styles, rng, share=drawn_share, every=8)
     pools: dict[str, list] = {name: [] for name in POOL_SHARE}
     while len(pools["named"]) < 100 or len(pools["unreadable"]) < 20 or len(pools["partly"]) < 2:
         add(pools, frame_patches(rng, now()), pool_patches)
@@ -291,8 +296,9 @@ def patch_batches(seed: int, *, size: int = 96, styles: list[str] = TRAIN_STYLES
             add(pools, frame_patches(rng, batch_styles), pool_patches)
         drawn = [patch_sample(rng, nprng, batch_styles) for _ in range(size // 2)]
         kept = [rng.choice(pools[DRAWS[i % len(DRAWS)]]) for i in range(size - size // 2)]
-        xs, ys = zip(*(drawn + [(jittered(big, rng, nprng), k) for big, k, _ in kept]))
-        yield torch.from_numpy(np.stack(xs)), torch.tensor(ys)
+        xs, ys, of = zip(*(drawn + [(jittered(big, rng, nprng), k, style) for big, k, _, style in kept]))
+        batch = torch.from_numpy(np.stack(xs)), torch.tensor(ys)
+        yield (*batch, torch.tensor([s == own for s in of])) if own else batch
 
 
 def add(pools: dict[str, list], patches: list, most: int) -> None:
@@ -308,6 +314,32 @@ def loss_fn(net: IndexClassifier, batch) -> tuple[torch.Tensor, dict]:
     return F.cross_entropy(logits, y), {"acc": (logits.argmax(1) == y).float().mean().detach()}
 
 
+def anchored(teacher: IndexClassifier):
+    """The loss of an enrolment: the enrolled deck's patches by their names, every other patch by the beliefs
+    ``teacher`` (the classifier enrolment starts from) gives it (distillation), so that what the classifier learns of
+    the venue's deck does not move what it reads on other decks."""
+    teacher.eval()
+    for p in teacher.parameters():
+        p.requires_grad_(False)
+
+    def loss(net: IndexClassifier, batch) -> tuple[torch.Tensor, dict]:
+        x, y, own = batch
+        x = x.permute(0, 3, 1, 2).float() / 255
+        logits = net(x)
+        named = F.cross_entropy(logits[own], y[own], reduction="sum") if own.any() else logits.sum() * 0
+        other = ~own
+        if other.any():
+            with torch.no_grad():
+                target = F.softmax(teacher(x[other]), 1)
+            kept = F.kl_div(F.log_softmax(logits[other], 1), target, reduction="sum")
+        else:
+            kept = logits.sum() * 0
+        acc = (logits[own].argmax(1) == y[own]).float().mean().detach() if own.any() else torch.tensor(0.0)
+        return (named + kept) / len(y), {"own_acc": acc, "kept": (kept / max(int(other.sum()), 1)).detach()}
+
+    return loss
+
+
 def export(net: IndexClassifier, path: Path) -> None:
     """Write ``net`` (on the CPU, in eval mode: ``vision.fit`` calls this) as ONNX to ``path``."""
     torch.onnx.export(Exported(net), torch.zeros(1, 3, PATCH_H, PATCH_W), str(path), input_names=["patch"],
@@ -318,13 +350,17 @@ def export(net: IndexClassifier, path: Path) -> None:
 def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: float | None = None,
           batch_size: int = 96, width: float = 1.0, workers: int = 0, device: str = "cpu", threads: int = 1,
           styles: list[str] = TRAIN_STYLES, start: Path | None = None, lr: float = 3e-3,
-          checkpoint: Path | None = None, until: float | None = None, log=print) -> dict:
-    """Train from scratch, or further from the model in ``start`` (an ``index.onnx``; ``width`` is then its own)."""
+          checkpoint: Path | None = None, until: float | None = None, own: str | None = None,
+          drawn_share: float = 0.6, log=print) -> dict:
+    """Train from scratch, or further from the model in ``start`` (an ``index.onnx``; ``width`` is then its own);
+    ``own``: a venue's deck (one of ``styles``) enrolled, every other style held to what ``start`` reads
+    (:func:`anchored`)."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     net = with_unreadable(from_onnx(start)) if start else IndexClassifier(width)
-    stream = Stream(partial(patch_batches, size=batch_size, styles=styles), seed)
-    run = fit(net, loss_fn, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
+    stream = Stream(partial(patch_batches, size=batch_size, styles=styles, own=own, drawn_share=drawn_share), seed)
+    loss = anchored(copy.deepcopy(net)) if own else loss_fn
+    run = fit(net, loss, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
               workers=workers, device=device, lr=lr, checkpoint=checkpoint, until=until, log=log)
     return {"seed": seed, "batch": batch_size, "width": net.fc.in_features / 96, "styles": len(styles),
             "from": str(start) if start else None, "lr": lr, **run}
