@@ -230,7 +230,6 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-DRAWN, DRAWN_SHARE = 4000, 0.3  # drawn decks among the other decks of an enrolment, and their share of the draws
 RESERVE_MIN = 1.5  # of an enrolment's budget, kept for the check after training (reading the photos back)
 
 
@@ -256,8 +255,8 @@ def cmd_deck(args: argparse.Namespace) -> int:
         return _fail(f"no model to start from: {detector} and {classifier} must both exist")
     if args.out.resolve() == detector.parent.resolve():
         return _fail("--out must be a folder of its own, not the folder of the model it starts from")
-    if not 0 < args.share < 1 - DRAWN_SHARE:
-        return _fail(f"--share is a fraction between 0 and {1 - DRAWN_SHARE}")
+    if not 0 < args.share < 1:
+        return _fail("--share is a fraction between 0 and 1")
     if args.budget < RESERVE_MIN + 1:
         return _fail(f"--budget {args.budget}: give at least {RESERVE_MIN + 1} minutes")
     frames, laid = [], []
@@ -270,7 +269,6 @@ def cmd_deck(args: argparse.Namespace) -> int:
         return _fail(f"{args.faces or ' '.join(map(str, args.layout))}: {e}")
     try:
         from vision import index_train
-        from vision.synth import decks
         from vision.synth.scene import TRAIN_STYLES
     except ImportError as e:
         return _fail(f"training needs the train extra (pip install -e '.[train]'): {e}")
@@ -279,18 +277,14 @@ def cmd_deck(args: argparse.Namespace) -> int:
         shutil.copyfile(detector, args.out / "cards.onnx")
     except (DeckError, OSError) as e:
         return _fail(f"cannot write the venue's folder {args.out}: {e}")
-    others = [*TRAIN_STYLES, *(decks.names(0, DRAWN) if decks.available() else [])]
-    drawn = DRAWN_SHARE if len(others) > len(TRAIN_STYLES) else 0.0
-    # the venue's deck drawn at about --share, the decks drawn from seeds (when Pillow and fonts are here: the other
-    # decks held to what the classifier read, the more designs the better) at about DRAWN_SHARE of the rest
-    copies = math.ceil(args.share * len(TRAIN_STYLES) / (1 - drawn - args.share))
+    copies = math.ceil(args.share * len(TRAIN_STYLES) / (1 - args.share))  # the deck drawn at about --share
     until = None if args.steps else started + (args.budget - RESERVE_MIN) * 60
     zh, en = (f"{args.steps} 步", f"for {args.steps} steps") if args.steps else \
         (f"到第 {args.budget - RESERVE_MIN:.1f} 分钟", f"until minute {args.budget - RESERVE_MIN:.1f}")
     print(f"找到并保存了 54 张牌面，训练{zh} / 54 faces found and kept, training {en}", flush=True)
     run = index_train.train(args.out / "index.onnx", seed=args.seed, steps=args.steps, until=until,
                             workers=args.workers, device=args.device, start=classifier, lr=args.lr,
-                            styles=[*others, *[style] * copies], own=style, drawn_share=drawn,
+                            styles=[*TRAIN_STYLES, *[style] * copies], own=style,
                             log=progress(args.steps, until, started))
     print(run, flush=True)
     if laid:

@@ -280,13 +280,13 @@ def jittered(big: np.ndarray, rng: random.Random, nprng: np.random.Generator) ->
 
 
 def patch_batches(seed: int, *, size: int = 96, styles: list[str] = TRAIN_STYLES, pool_patches: int = 3000,
-                  own: str | None = None, drawn_share: float = 0.6):
+                  own: str | None = None):
     """Endless batches (N x 64 x 40 x 3 uint8 patches, classes): half drawn from the art, half from pools of
     patches cut from rendered frames (a fresh frame every other batch), by ``kind``: of eight, two ``UNREADABLE``,
     one partly covered and five named (``DRAWS``). With ``own`` (a style) a third tensor says which patches are of
-    it. Drawn decks among ``styles`` take ``drawn_share`` of the draws (``decks.Rotation``)."""
+    it."""
     rng, nprng = random.Random(seed), np.random.default_rng(seed)
-    now = Rotation(styles, rng, share=drawn_share, every=8)
+    now = Rotation(styles, rng, every=8)
     pools: dict[str, list] = {name: [] for name in POOL_SHARE}
     while len(pools["named"]) < 100 or len(pools["unreadable"]) < 20 or len(pools["partly"]) < 2:
         add(pools, frame_patches(rng, now()), pool_patches)
@@ -350,15 +350,14 @@ def export(net: IndexClassifier, path: Path) -> None:
 def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: float | None = None,
           batch_size: int = 96, width: float = 1.0, workers: int = 0, device: str = "cpu", threads: int = 1,
           styles: list[str] = TRAIN_STYLES, start: Path | None = None, lr: float = 3e-3,
-          checkpoint: Path | None = None, until: float | None = None, own: str | None = None,
-          drawn_share: float = 0.6, log=print) -> dict:
+          checkpoint: Path | None = None, until: float | None = None, own: str | None = None, log=print) -> dict:
     """Train from scratch, or further from the model in ``start`` (an ``index.onnx``; ``width`` is then its own);
     ``own``: a venue's deck (one of ``styles``) enrolled, every other style held to what ``start`` reads
     (:func:`anchored`)."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     net = with_unreadable(from_onnx(start)) if start else IndexClassifier(width)
-    stream = Stream(partial(patch_batches, size=batch_size, styles=styles, own=own, drawn_share=drawn_share), seed)
+    stream = Stream(partial(patch_batches, size=batch_size, styles=styles, own=own), seed)
     loss = anchored(copy.deepcopy(net)) if own else loss_fn
     run = fit(net, loss, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
               workers=workers, device=device, lr=lr, checkpoint=checkpoint, until=until, log=log)

@@ -65,15 +65,6 @@ class Layout:
 COMMITTED = Layout()  # every committed art style
 
 
-def available() -> bool:
-    """Whether decks can be drawn here: Pillow and at least one rank font installed."""
-    try:
-        import PIL  # noqa: F401
-    except ImportError:
-        return False
-    return bool(rank_fonts())
-
-
 def is_deck(style: str) -> bool:
     return style.startswith(PREFIX)
 
