@@ -6,11 +6,12 @@ A play is the ``observed`` of the seat on turn; the ``pass`` button is its pass.
 the cards shown) judges each; a play it refuses is flagged for a person, a seat out of turn too.
 
 Time rules by itself (``[clock]`` of the book, ``referee/table/clock.py``): before each input is
-applied, every shot clock whose deadline passed by the input's time is ruled on as of that moment
-(:meth:`ClimbingTable._tick`): a follow's overrun forfeits the turn as a pass (``overrun = "pass"``),
-a lead's is a foul and the leader leads again on a fresh clock (``overrun_lead = "foul"``); the next
-seat's clock starts at the deadline. ``state`` shows the table as time has left it at its ``at``.
-Fouls by one side reaching ``fouls_lose_round`` lose it the round.
+applied, and at the service's ``clock`` entries, every shot clock whose deadline passed is ruled on
+(:meth:`ClimbingTable._tick`): with ``overrun = "pass"`` the turn is given up (seed 002 十二 第3条:
+视作放弃本次出牌权), a follower's as a pass and a leader's by the lead going to the next seat, whose
+clock starts at the deadline; any other outcome (a foul, a penalty) is ruled once per turn. ``state``
+shows the table as time has left it at its ``at``. Fouls by one side reaching ``fouls_lose_round``
+lose it the round.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.cards import Cards
-from referee.seats import SEATS, TEAMS, team_of
+from referee.seats import SEATS
 from referee.table.clock import ClockVerdict, Foul, FoulCount, ShotClock
 from referee.table.reducer import Reducer, _Reject
 
@@ -61,6 +62,10 @@ class ClimbingTable(Reducer):
     def _engine_pass(self, seat: str):
         raise NotImplementedError
 
+    def _engine_lead_passes(self, seat: str):
+        """The engine with the lead given up by ``seat``: the next seat holding cards leads."""
+        raise NotImplementedError
+
     def _with_engine(self, engine) -> ClimbingTable:
         raise NotImplementedError
 
@@ -85,9 +90,6 @@ class ClimbingTable(Reducer):
             for s in SEATS:
                 clocks[s]["long_think"] = self.record.long_think_left(self.limits, s)
         return clocks
-
-    def _view(self, at: float) -> ClimbingTable:
-        return self._with(at=max(self.at, at))._tick()
 
     def _round_started(self) -> ClimbingTable:
         return self._with(fouls=FoulCount.of(self.limits), clock=None, dealer=None, leader=None, plays=(), trick_no=0)
@@ -118,7 +120,9 @@ class ClimbingTable(Reducer):
         return self._passed(seat)._next_turn(seat)
 
     def _passed(self, seat: str, forfeit: bool = False) -> ClimbingTable:
-        t = self._with_engine(self._engine_pass(seat))
+        """``seat`` passes; ``forfeit``: its turn is given up by the clock, as a lead too (the next seat leads)."""
+        engine = self._engine_lead_passes(seat) if forfeit and self._engine_leading() else self._engine_pass(seat)
+        t = self._with_engine(engine)
         return t._event("passed", {"hand": t.hand_no, "trick": t.trick_no, "seat": seat} | ({"forfeit": True} if forfeit else {}))
 
     def _next_turn(self, seat: str) -> ClimbingTable:
@@ -141,7 +145,7 @@ class ClimbingTable(Reducer):
 
     # -- time --------------------------------------------------------------------------------------
     def _tick(self) -> ClimbingTable:
-        t = self
+        t = super()._tick()
         while t.phase == "playing" and t.clock is not None and not t.flags:
             deadline = t.clock.deadline()
             if deadline is None or deadline >= t.at:
@@ -150,7 +154,9 @@ class ClimbingTable(Reducer):
         return t
 
     def _overrun(self, clock: ShotClock, deadline: float) -> ClimbingTable:
-        """``clock`` ran out at ``deadline``: forfeit the turn as a pass, or a foul (the seat acts again)."""
+        """``clock`` ran out at ``deadline``. ``pass``: the turn is given up, a follower's as a pass, a
+        leader's by the lead going to the next seat holding cards, whose clock starts at the deadline.
+        Any other outcome is ruled once: the seat keeps its turn, its clock spent (no second ruling)."""
         record, verdict = self.record.stop(self.limits, clock, self.at)
         t = self._with(record=record, clock=None)
         if verdict.outcome == "pass":  # before the violation, which the seat's display then shows
@@ -160,7 +166,7 @@ class ClimbingTable(Reducer):
             return t
         if verdict.outcome == "pass":
             return t._start_clock(deadline)  # a pass never ends a hand
-        return t._with(clock=t.record.start(t.limits, clock.seat, clock.action, deadline))
+        return t._with(clock=clock.spent())
 
     def _clock_violation(self, verdict: ClockVerdict) -> ClimbingTable:
         o = verdict.overrun
@@ -178,16 +184,8 @@ class ClimbingTable(Reducer):
         t = self._with(fouls=fouls)._event("foul_counted", {"seat": foul.seat, "team": foul.team, "kind": foul.kind,
                                                                "fouls": fouls.count(foul.team), "limit": fouls.limit})
         if fouls.loser is not None and self.fouls.loser is None:
-            return t._round_lost(fouls.loser, "fouls")
+            return t._round_lost([fouls.loser], "fouls")
         return t
-
-    def _round_lost(self, team: str, by: str) -> ClimbingTable:
-        """``team`` loses the round (fouls, arriving late): the other side wins it."""
-        other = next(x for x in TEAMS if x != team)
-        return self._with(phase="round_over", clock=None)._event("game_won", {"team": other, "by": by, "loser": team})
-
-    def _late(self, seat: str, late) -> ClimbingTable:
-        return self._round_lost(team_of(seat), "late") if late.kind == "forfeit_round" else self
 
 
 __all__ = ["ClimbingTable", "new_climbing_table"]

@@ -38,7 +38,8 @@ from referee.tractor.game import Penalty
 ACTIONS = ("kitty_and_first_lead", "lead", "follow", "play", "return")
 LEADS = ("kitty_and_first_lead", "lead")
 #: What an overrun costs: ``none`` (logged only), ``penalty`` (the ``clock`` penalty entry:
-#: warnings, then points), ``pass`` (the turn is forfeited as a pass), ``foul`` (a foul to the side).
+#: warnings, then points), ``pass`` (the turn is given up: a follower passes, a leader's lead goes to
+#: the next seat; climbing games only), ``foul`` (a foul to the side).
 OUTCOMES = ("none", "penalty", "pass", "foul")
 LATE_KINDS = ("none", "warning", "points", "forfeit_hand", "forfeit_round")
 
@@ -143,8 +144,8 @@ def limits(rules: Rulebook | ClimbingRulebook) -> ClockLimits:
             outcome = base
         if outcome not in OUTCOMES:
             raise RulebookError(f"{where}: overrun {outcome!r} is not one of {', '.join(OUTCOMES)}")
-        if outcome == "pass" and action in LEADS + ("return",):
-            raise RulebookError(f"{where}: a {action} cannot be passed; set overrun_lead / overrun_return")
+        if outcome == "pass" and (action in ("kitty_and_first_lead", "return") or isinstance(rules, Rulebook)):
+            raise RulebookError(f"{where}: a {action} cannot be passed in {rules.game}; set overrun_lead / overrun_return")
         outcomes[action] = outcome
     warnings = points = 0
     if "penalty" in outcomes.values():
@@ -225,6 +226,7 @@ class ShotClock:
     long_think_s: float = 0
     counted: float = 0  # seconds counted up to the last pause
     last: float = 0  # the latest time seen: time never runs back
+    ruled: bool = False  # its overrun was ruled already: it has no deadline left
 
     @staticmethod
     def start(seat: str, action: str, at: float, limits: ClockLimits, *, long_think: bool = False) -> ShotClock:
@@ -276,10 +278,14 @@ class ShotClock:
         """Seconds past the limit (0 while in time)."""
         return max(0.0, self.used(now) - self.allowed)
 
+    def spent(self) -> ShotClock:
+        """The clock once its overrun is ruled: it shows 0 and runs out no more (one ruling per play)."""
+        return replace(self, ruled=True)
+
     def deadline(self) -> float | None:
-        """When the clock runs out if it keeps running; None while paused or untimed. A play
+        """When the clock runs out if it keeps running; None while paused, untimed or spent. A play
         after this time (not at it) is an overrun: a service may rule at the first moment past it."""
-        if self.running_since is None or math.isinf(self.allowed):
+        if self.running_since is None or math.isinf(self.allowed) or self.ruled:
             return None
         return self.running_since + (self.allowed - self.counted)
 

@@ -6,9 +6,10 @@ late forfeits the round) -> the draw (phase ``dealing``), ended by a ``ready``: 
 hand the seat that drew the turned-up card presses it and leads (七); in later hands the tribute
 follows (still ``dealing``, with ``turn`` the seat to pay or return): each payer's tribute and
 each receiver's return card are ``observed`` from that seat, big jokers shown by the payers refuse
-it (四); the return card has its 20 s clock (十二 第3条: a foul when late, and a fresh clock) ->
+it (四); the return card has its 20 s clock (十二 第3条: one foul when late; the card is still due) ->
 plays (``observed``) and passes (the ``pass`` button) in turn; 10 s each and one 30 s long think
-per player per hand; an overrun forfeits the turn as a pass, a leader's is a foul -> the hand ends
+per player per hand; an overrun gives up the turn (视作放弃本次出牌权): a follower's is a pass, a
+leader's passes the lead to the next seat holding cards -> the hand ends
 (three out, or partners first and second) -> ``hand_scored``, ``levels_changed``, and
 ``game_won`` once a team passes A (stage ``one``: a single game, A must be played).
 
@@ -62,6 +63,9 @@ class GuandanTable(ClimbingTable):
 
     def _engine_pass(self, seat: str) -> Hand:
         return self.hand.pass_(seat, at=self.at)
+
+    def _engine_lead_passes(self, seat: str) -> Hand:
+        return self.hand.sit_out(seat)
 
     def _with_engine(self, hand: Hand) -> GuandanTable:
         t = self._with(hand=hand)
@@ -193,12 +197,12 @@ class GuandanTable(ClimbingTable):
     def _tick(self) -> GuandanTable:
         t = super()._tick()
         while t.phase == "dealing" and t.returns and not t.flags:
-            late = min(t.returns, key=lambda c: c.deadline())
-            deadline = late.deadline()
-            if deadline >= t.at:
+            due = [c for c in t.returns if c.deadline() is not None]
+            late = min(due, key=lambda c: c.deadline(), default=None)
+            if late is None or late.deadline() >= t.at:
                 break
-            record, verdict = t.record.stop(t.limits, late, t.at)  # 十二 第3条: a foul, and the card is still due
-            t = t._with(record=record, returns=tuple(c if c is not late else t.record.start(t.limits, c.seat, "return", deadline) for c in t.returns))
+            record, verdict = t.record.stop(t.limits, late, t.at)  # 十二 第3条: one foul, and the card is still due
+            t = t._with(record=record, returns=tuple(c.spent() if c is late else c for c in t.returns))
             t = t._clock_violation(verdict)
         if t.phase == "dealing" and t.hand is None and t.tribute is None and t._time_is_up():
             return t._round_ends("time")  # 未抓完牌牌桌停止打牌
@@ -212,9 +216,8 @@ class GuandanTable(ClimbingTable):
         t = super()._resume_clock()
         return t if t.flags else t._with(returns=tuple(c.resumed(t.at) for c in t.returns))
 
-    def next_deadline(self) -> float | None:
-        found = [d for d in [super().next_deadline()] + [c.deadline() for c in self.returns] if d is not None]
-        return min(found, default=None)
+    def _deadlines(self) -> list[float | None]:
+        return super()._deadlines() + [c.deadline() for c in self.returns if self.phase == "dealing"]
 
     # -- the end of a hand and of the round --------------------------------------------------------
     def _hand_over(self) -> GuandanTable:
@@ -275,7 +278,7 @@ class GuandanTable(ClimbingTable):
 
     def _clocks(self, at: float) -> dict:
         clocks = super()._clocks(at)
-        for c in self.returns:
+        for c in self.returns if self.phase == "dealing" else ():
             clocks[c.seat] = {"left": round(c.left(max(at, c.last)), 3), "running": c.running}
         return clocks
 

@@ -6,15 +6,25 @@ to publish. Everything is a pure function of the inputs and their times: no cloc
 
 Shared here: the outputs (``events``, ``violations``), the console's commands (``assign`` within
 one game family, ``start_round``, ``stop_round``, ``last_hand``, ``confirm``/``dismiss``/``correct``
-of a flag), the board's ``confirm``, ``referee`` and arrival ``ready`` (late arrival is measured),
-an unsure read or a play out of turn raised as a flag that pauses the table, the shot clock paused
+of a flag), the board's ``confirm``, ``referee`` and arrival ``ready``, late arrival (below), an
+unsure read or a play out of turn raised as a flag that pauses the table, the shot clock paused
 while a flag is open, and the parts of ``state`` and ``board/out`` that do not depend on the game.
+
+Time rules by itself (``_tick``), before each input is applied and at each ``clock`` entry (what
+the service logs when a deadline passes with no input, so that a replay rules exactly as the
+running table did): whatever a deadline passed by the input's time decides is ruled first.
+
+Late arrival is ruled per side, as time passes (``[clock] late_bands``): a side is late until its
+second player is ready, so the later partner's time decides, and each band applies the moment its
+minute passes, for a side still not seated too. A side has one ``late_arrival`` violation, published
+again (the same ``flag``) each time a later band applies to it; a ``ready`` within
+:data:`GRACE_MIN` of the start is on time. A side whose lateness forfeits the round loses it at once
+(``game_won`` for the other side, ``by: "late"``); when both do, ``round_forfeited`` names both.
 
 A game's reducer (``runtime.Table`` for Tractor, ``climbing.ClimbingTable`` for Guandan and San Da
 Yi) adds its fields and the hooks below (``_round_started``, ``_all_ready``, ``_seen``,
-``_game_button``, ``_late``, ``_counted``, ``_out_of_turn_rule``, and the state's parts), and may
-let time rule (``_tick``: what a running clock's deadline passed at ``at`` decides, before an input
-is applied).
+``_game_button``, ``_counted``, ``_out_of_turn_rule``, and the state's parts), and may let its own
+clocks rule (``_tick``, calling this one's first).
 """
 
 from __future__ import annotations
@@ -25,7 +35,7 @@ from functools import cache, lru_cache
 from referee.cards import CardError, Cards
 from referee.catalogue import say
 from referee.rulebooks import ClimbingRulebook, Rulebook, load
-from referee.seats import SEATS
+from referee.seats import SEATS, TEAMS
 from referee.table.clock import (
     ClockLimits,
     ClockRecord,
@@ -38,6 +48,7 @@ from referee.table.clock import (
 )
 from referee.table.kinds import name as kind_name
 
+CLOCK = "clock"  # the log's entry for time passing with no input (logged by the service when a deadline passes)
 CONFIDENT = 0.9  # a recognition below this is flagged for a person to confirm
 GRACE_MIN = 1.0  # a seat ready within a minute of the round's start is on time (pressing takes a moment)
 
@@ -85,7 +96,8 @@ class Reducer:
     clock: ShotClock | None = None
     record: ClockRecord = ClockRecord()
     round_start: float | None = None
-    ready: frozenset[str] = frozenset()
+    ready: tuple[str, ...] = ()  # the seats at the table, in the order they arrived
+    late: tuple[tuple[str, LatePenalty, str], ...] = ()  # (side, its lateness as ruled so far, its violation's flag)
     flags: tuple[Flag, ...] = ()
     last_hand: bool = False
     seq: int = 0
@@ -121,10 +133,11 @@ class Reducer:
 
     # -- inputs ----------------------------------------------------------------------------------------
     def apply(self, name: str, payload: dict, at: float, seq: int) -> tuple[Reducer, list[Output]]:
-        """The table after one input (already validated by ``protocol.decode``), and what to publish."""
+        """The table after one input (already validated by ``protocol.decode``), and what to publish.
+        A ``clock`` entry is no input: time rules up to ``at`` and nothing else happens."""
         ticked = self._with(seq=seq, at=max(self.at, at), _events=())._tick()  # what time ruled stands
         handler = {"commands": Reducer._command, "board/in": Reducer._button, "observed": Reducer._observed,
-                   "removed": Reducer._removed}[name]
+                   "removed": Reducer._removed, CLOCK: Reducer._clock_entry}[name]
         try:
             t = handler(ticked, payload)
         except ValueError as exc:  # _Reject, and any rule the engines refuse: the input changes nothing
@@ -132,8 +145,15 @@ class Reducer:
         return t._with(_events=()), list(t._events)
 
     def _tick(self) -> Reducer:
-        """What the clocks decided up to ``self.at`` (nothing unless the game lets time rule)."""
+        """What time decided up to ``self.at``: here late arrival; a game adds its clocks."""
+        return self._lateness() if self.phase == "arriving" else self
+
+    def _clock_entry(self, p: dict) -> Reducer:
         return self
+
+    def rules_by(self, at: float) -> bool:
+        """Whether time alone rules something by ``at`` (the service then logs a ``clock`` entry)."""
+        return bool(self._with(at=max(self.at, at), _events=())._tick()._events)
 
     def _event(self, kind: str, data: dict) -> Reducer:
         out = Output("events", {"v": 1, "seq": max(self.seq, 1), "kind": kind, "at": self.at, "data": data})
@@ -170,7 +190,7 @@ class Reducer:
         if command == "start_round":
             if self.phase not in ("idle", "round_over"):
                 raise _Reject(f"a round is already running (phase {self.phase})")
-            t = self._with(phase="arriving", round_start=self.at, ready=frozenset(), hand_no=0, record=ClockRecord(), last_hand=False)
+            t = self._with(phase="arriving", round_start=self.at, ready=(), late=(), hand_no=0, record=ClockRecord(), last_hand=False)
             return t._round_started()._event("round_started", {"rulebook": self.rulebook})
         if command == "stop_round":
             return self._with(phase="round_over", clock=None)._event("round_stopped", {})
@@ -237,26 +257,51 @@ class Reducer:
         raise _Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
 
     def _arrive(self, seat: str) -> Reducer:
+        """``seat`` is at the table (its side's lateness was ruled by time, up to now, before this)."""
         if seat in self.ready:
             raise _Reject(f"{seat} is already at the table")
         minutes = minutes_late(self.round_start, self.at)
-        late = late_penalty(self.rules, minutes if minutes > GRACE_MIN else 0.0)
-        t = self._with(ready=self.ready | {seat})._event("ready", {"seat": seat, "minutes_late": round(late.minutes, 2)})
-        if late.kind != "none":
-            penalty = {"warning": late.kind == "warning", "points": late.points, "text": late.kind}
-            if late.kind == "forfeit_hand":
-                penalty["forfeit"] = "hand"
-            if late.kind == "forfeit_round":
-                penalty["forfeit"] = "round"
-            article = late.rule.article if late.rule else "late"
-            t, _ = t._violation(seat, "late_arrival", article, penalty, {"seconds": max(late.minutes * 60, 0)}, "confirmed")
-            t = t._late(seat, late)
+        t = self._with(ready=self.ready + (seat,))._event("ready", {"seat": seat, "minutes_late": round(minutes if minutes > GRACE_MIN else 0.0, 2)})
         if len(t.ready) == 4 and t.phase == "arriving":
             t = t._all_ready()
         return t
 
-    def _late(self, seat: str, late: LatePenalty) -> Reducer:
-        return self
+    def _lateness(self) -> Reducer:
+        """Each side not yet seated, late as of now: the band it has reached, ruled when it is a new
+        one (one violation per side, published again with the later band); sides whose lateness
+        forfeits the round lose it."""
+        minutes = minutes_late(self.round_start, self.at)
+        late = late_penalty(self.rules, minutes if minutes > GRACE_MIN else 0.0)
+        t = self
+        for team in TEAMS:
+            absent = [s for s in team if s not in t.ready]
+            ruled = next((x for x in t.late if x[0] == team), None)
+            if not absent or late.kind == "none" or (ruled and ruled[1].key == late.key):
+                continue
+            penalty = {"warning": late.kind == "warning", "points": late.points, "text": late.kind}
+            penalty |= {"forfeit": {"forfeit_hand": "hand", "forfeit_round": "round"}[late.kind]} if late.kind.startswith("forfeit") else {}
+            evidence = {"seconds": round(minutes * 60, 3), "limit": round(60 * max(late.band[0], GRACE_MIN), 3), "seats": absent}
+            article = late.rule.article if late.rule else "late"
+            t, v = t._violation(absent[0], "late_arrival", article, penalty, evidence, "confirmed", ruled[2] if ruled else None)
+            t = t._with(late=tuple(x for x in t.late if x[0] != team) + ((team, late, v["flag"]),))
+        forfeits = [team for team, lp, _ in t.late if lp.kind == "forfeit_round"]
+        return t._round_lost(forfeits, "late") if forfeits else t
+
+    def _round_lost(self, teams: list[str], by: str) -> Reducer:
+        """``teams`` lose the round at once (``by``: ``late``, ``fouls``): one side (``game_won`` for
+        the other), or both (``round_forfeited``: nobody wins it)."""
+        t = self._with(phase="round_over", clock=None)
+        if len(teams) == 2:
+            return t._event("round_forfeited", {"teams": list(teams), "by": by})
+        (team,) = teams
+        return t._event("game_won", {"team": next(x for x in TEAMS if x != team), "by": by, "loser": team})
+
+    def _late_deadline(self) -> float | None:
+        """While a side is not seated: the next minute at which a later late band applies."""
+        if self.phase != "arriving" or self.round_start is None or all(s in self.ready for s in SEATS):
+            return None
+        bounds = (self.round_start + 60 * max(b.above, GRACE_MIN) for b in self.limits.late_bands)
+        return min((d for d in bounds if d >= self.at), default=None)
 
     def _all_ready(self) -> Reducer:
         raise NotImplementedError
@@ -390,7 +435,7 @@ class Reducer:
 
     def _view(self, at: float) -> Reducer:
         """The table as ``state`` shows it at ``at`` (with what time decided since the last input)."""
-        return self
+        return self._with(at=max(self.at, at))._tick()
 
     def board(self, at: float, state: dict | None = None) -> dict:
         """The ``board/out`` payload (from ``state`` when the caller has it already)."""
@@ -406,8 +451,17 @@ class Reducer:
                 seats[s]["message"] = notices[s]
         return {"v": 1, "at": at, "paused": bool(self.flags), "seats": seats}
 
-    def next_deadline(self) -> float | None:
-        return self.clock.deadline() if self.clock is not None else None
+    def next_deadline(self, after: float | None = None) -> float | None:
+        """The next moment (after ``after``, when given) at which time changes the table: a running
+        clock runs out, a late band applies, the round's notice or its end comes."""
+        found = [d for d in self._deadlines() if d is not None and (after is None or d > after)]
+        return min(found, default=None)
+
+    def _deadlines(self) -> list[float | None]:
+        rc = self.round_clock()
+        timed = rc is not None and rc.timed and self.phase not in ("idle", "round_over")
+        coming = [rc.notice_at, rc.ends_at] if timed else []
+        return [self.clock.deadline() if self.clock is not None else None, self._late_deadline()] + [d for d in coming if d >= self.at]
 
     def deadline_after(self, at: float) -> float | None:
         """The next deadline once time has ruled up to ``at`` (a clock that ran out may have started
@@ -460,4 +514,4 @@ class _Reject(ValueError):
     """An input that changes nothing; answered with a ``rejected`` event."""
 
 
-__all__ = ["CONFIDENT", "GRACE_MIN", "Flag", "Output", "Reducer", "family"]
+__all__ = ["CLOCK", "CONFIDENT", "GRACE_MIN", "Flag", "Output", "Reducer", "family"]

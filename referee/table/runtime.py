@@ -26,10 +26,10 @@ from dataclasses import dataclass
 
 from referee.cards import Cards
 from referee.seats import SEATS
-from referee.table.clock import LatePenalty
 from referee.table.reducer import CONFIDENT, GRACE_MIN, Flag, Output, Reducer, _Reject, family  # noqa: F401 (re-exported)
 from referee.tractor.game import Declaring, DeclareError, Game, Penalty, penalties_of, settle, side_of
 from referee.tractor.hand import HandError, HandJudge
+from referee.tractor.scoring import Outcome
 from referee.tractor.trumps import Trumps
 
 
@@ -92,12 +92,25 @@ class Table(Reducer):
             return self._take_kitty(seat)
         raise _Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
 
-    def _late(self, seat: str, late: LatePenalty) -> Table:
-        lp = late.penalty(seat)
-        return self._with(penalties=self.penalties + (lp,)) if lp is not None else self
-
     def _all_ready(self) -> Table:
-        return self._deal()
+        """Every seat is here: the first hand is dealt with the sides' late points to settle (二, 第十三条:
+        首盘扣20分 / 30分), unless a side's lateness forfeits it (首盘自动放弃，对手自动升级): then it is
+        not played, the opponents go up a level and deal the next hand, as when the late side's later
+        player had dealt and lost the deal (its 下家 deals: ``[dealer] on_take_over``). When both sides
+        forfeit it, both go up and the later side's 下家 deals; points of a side whose first hand is
+        not played are not taken from any hand."""
+        last = {team: max(team, key=self.ready.index) for team, _, _ in self.late}  # each late side's later player
+        forfeits = sorted((t for t, lp, _ in self.late if lp.kind == "forfeit_hand"), key=lambda t: self.ready.index(last[t]))
+        if not forfeits:
+            points = tuple(lp.penalty(last[t]) for t, lp, _ in self.late if lp.kind == "points")
+            return self._with(penalties=self.penalties + points)._deal()
+        t, game = self._with(hand_no=1), self.game
+        for team in forfeits:
+            game = game.after(last[team], Outcome("defenders", 1))
+            t = t._event("hand_forfeited", {"hand": 1, "team": team, "by": "late", "levels": 1})
+        t = t._with(game=game)
+        t = t._event("levels_changed", {"levels": {team: game.level_of(team) for team, _ in game.levels}, "dealer": game.dealer})
+        return t._deal()
 
     def _dealer_to_be(self) -> str | None:
         if self.game and self.game.dealer:

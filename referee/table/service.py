@@ -46,8 +46,15 @@ and the log's witness. The console takes a table whose health stopped coming as 
 Time: the referee trusts its own ``clock`` (``guard.py``); an input without ``at`` (a console
 command) is stamped with its arrival, never earlier than the latest time already logged. The
 ``state`` and ``board/out`` published after an entry are made at that entry's time, so a restarted
-service publishes exactly the state it published before. When a running shot clock runs out
-(``Table.deadline_after``, on the service's clock) they are published once more, made at that moment.
+service publishes exactly the state it published before.
+
+When one of the table's deadlines passes on the service's clock with no input (``Table.next_deadline``:
+a shot clock runs out, a late band applies, the round's notice or end comes), the worker wakes. If
+time rules something then (``Table.rules_by``: a Guandan turn given up, a foul, a late side's
+penalty or forfeit), it logs a ``clock`` entry stamped with its clock (:data:`RULE_LAG_S` past the
+deadline, so that an input made before it and still on its way is applied first) and handles it
+like an input: its rulings are published at once, and a replay rules them at the same entry.
+Otherwise the ``state`` and ``board/out`` are published once more, made at that moment (a clock at 0).
 """
 
 from __future__ import annotations
@@ -69,6 +76,7 @@ from referee.table.amend import as_amended, is_amend
 from referee.table.guard import Guard
 from referee.table.log import EventLog, LogError
 from referee.table.mqtt import Connection, Delivery, parse_url
+from referee.table.reducer import CLOCK
 from referee.table.protocol import (
     INTAKE,
     TOPICS,
@@ -83,7 +91,8 @@ from referee.table.protocol import (
 log = logging.getLogger(__name__)
 
 QOS = 1
-IDLE_WAKE_S = 1.0  # the worker looks at the shot clock's deadline at least this often
+IDLE_WAKE_S = 1.0  # the worker looks at the table's deadlines at least this often
+RULE_LAG_S = 0.25  # time rules this long after a deadline (an input made before it may still be on its way)
 BATCH_MAX = 100  # queued inputs applied before the state is published
 HEALTH_S = 2.0  # between two health messages
 RETRY_S = 0.5  # before a batch whose commit failed is tried again
@@ -170,7 +179,7 @@ class TableService:
         self._applied = threading.Condition()  # the table side, on the worker
         self._applied_seq = 0
         self._now: float | None = None  # the time of the latest applied entry
-        self._refreshed: float | None = None  # the deadline last refreshed for
+        self._handled: float | None = None  # the table's last deadline the worker handled (ruled or shown)
         self.log: EventLog | None = None
         self.conn: Connection | None = None  # the main session: commands in, every output out
         self.intake: list[Connection] = []  # the senders' sessions (the main one first)
@@ -439,8 +448,8 @@ class TableService:
         self.problem = f"logging inputs fails: {type(exc).__name__}: {exc}"[:300]
 
     def _idle(self, wait: float = 0.0) -> None:
-        """Between inputs: the shot clock's refresh, the outputs' acknowledgements, the health."""
-        self._refresh()
+        """Between inputs: what time rules, the outputs' acknowledgements, the health."""
+        self._on_time()
         self._note_acked()
         if time.monotonic() >= self._health_due:
             self._publish_health()
@@ -632,19 +641,19 @@ class TableService:
         return info
 
     def _deadline(self) -> float | None:
+        """The table's next deadline not handled yet."""
         try:
-            deadline = self.table.deadline_after(self.clock())
+            return self.table.next_deadline(after=self._handled)
         except Exception:
-            log.exception("table %s: deadline_after failed", self.table_id)
+            log.exception("table %s: next_deadline failed", self.table_id)
             return None
-        return None if deadline is None or deadline == self._refreshed else deadline
 
     def _wake_in(self) -> float:
         wake = min(IDLE_WAKE_S, max(0.0, self._health_due - time.monotonic()))
         deadline = self._deadline()
         if deadline is None:
             return wake
-        return min(wake, max(0.0, deadline - self.clock()))
+        return min(wake, max(0.0, deadline + RULE_LAG_S - self.clock()))
 
     def _note_acked(self) -> None:
         """While idle: write down how far the outputs reached the broker (a commit only if it moved)."""
@@ -655,14 +664,33 @@ class TableService:
         except Exception:
             log.exception("table %s: noting the acknowledged outputs failed", self.table_id)
 
-    def _refresh(self) -> None:
-        """A shot clock ran out: the displays and the state show it (once per deadline)."""
+    def _on_time(self) -> None:
+        """A deadline passed with no input: log and apply a ``clock`` entry when time rules something,
+        else publish the state and the displays as they are now (once per deadline)."""
         deadline = self._deadline()
         now = self.clock()
-        if deadline is None or now < deadline:
+        if deadline is None or now < deadline + RULE_LAG_S:
             return
-        self._refreshed = deadline
-        self._publish_snapshots(max(now, self._now if self._now is not None else now))
+        self._handled = deadline
+        try:
+            at = max(now, self._logged_at if self._logged_at is not None else now)
+            if self.table.rules_by(at):
+                self._time_rules(at)
+            else:
+                self._publish_snapshots(max(now, self._now if self._now is not None else now))
+        except Exception:  # the worker must outlive any one deadline
+            log.exception("table %s: ruling the deadline %s failed", self.table_id, deadline)
+
+    def _time_rules(self, at: float) -> None:
+        """Log a ``clock`` entry at ``at`` (the input of no one: time passed) and handle it as an input."""
+        (seq,) = self.log.append_many([(CLOCK, {"v": 1}, at, None)])
+        with self._lock:
+            self._logged_seq, self._logged_at = seq, at
+        self._handle(CLOCK, {"v": 1}, at, seq)
+        self._publish_snapshots(self._now)
+        with self._applied:
+            self._applied_seq = seq
+            self._applied.notify_all()
 
 
 def run(table: str, rulebook: str, broker_url: str, db_path: str | Path, *, trust_senders: bool = False,

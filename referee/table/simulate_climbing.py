@@ -13,9 +13,9 @@ from the seat that drew the turned-up card, which leads), each tribute and retur
 for the kitty, plays and passes as in Guandan.
 
 Slow bots (``slow_chance``): a Guandan seat with its long think left takes 12 s (in time: the long
-think); one without it, or one timed out on purpose, says nothing until its clock is out: a follower
-forfeits its turn as a pass (the mirror passes it too), a leader is ruled a foul and still leads,
-a receiver late with the return card (past 20 s) is ruled a foul. San Da Yi has no clock.
+think); one without it, or one timed out on purpose, says nothing until its clock is out: it gives
+up its turn, a follower's as a pass, a leader's to the next seat, which leads (the mirror does the
+same); a receiver late with the return card (past 20 s) is ruled a foul. San Da Yi has no clock.
 """
 
 from __future__ import annotations
@@ -63,11 +63,11 @@ class ClimbingSimulator(Simulator):
         slow = timed and self.rng.random() < self.slow_chance
         if slow and long_think and self.rng.random() < 0.5:
             think = LONG_THINK_PLAY_S
-        elif slow and (not self._leading(mirror) or self._may_foul(seat)):  # silent until the clock is out
+        elif slow:  # silent until the clock is out
             self._advance(self._clock_from + (30.0 if long_think else 10.0) + SLOW_BY_S - self._at)
             self._clock_from, self._silent = self._at - SLOW_BY_S, True
             self.summary.slow += 1
-            return mirror if self._leading(mirror) else mirror.pass_(seat)
+            return mirror.sit_out(seat) if self._leading(mirror) else mirror.pass_(seat)
         else:
             think = round(self.rng.uniform(0.8, 4.0), 2)
         self._advance(think)

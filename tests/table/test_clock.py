@@ -158,14 +158,23 @@ def test_guandan_overrun_forfeits_the_turn_as_a_pass():
     assert ART_12_3 in str(verdict)
 
 
-def test_guandan_overrun_when_leading_is_a_foul():
-    """002 十二 第3条 with 七①: 首家可以出任何牌型 -- a leader cannot pass, so its overrun is a foul
-    (the issue's reading), and it still leads."""
+def test_guandan_overrun_when_leading_gives_up_the_lead():
+    """002 十二 第3条: 否则，视作放弃本次出牌权 -- a leader's overrun too gives up its turn (the table passes
+    the lead to the next seat); never a foul."""
     L, record = limits(GD), ClockRecord()
     record, _ = record.stop(L, record.start(L, "N", "play", 0.0), 20.0)  # long think spent
     record, verdict = record.stop(L, record.start(L, "N", "lead", 50.0), 61.0)
-    assert verdict.outcome == "foul" and verdict.overrun.limit == 10 and verdict.overrun.over == 1.0
-    assert verdict.foul == Foul("N", "clock", verdict.rule, verdict.overrun) and verdict.foul.team == "SN"
+    assert verdict.outcome == "pass" and verdict.overrun.limit == 10 and verdict.overrun.over == 1.0
+    assert verdict.foul is None and L.outcome("lead") == L.outcome("follow") == "pass"
+
+
+def test_a_spent_clock_rules_once():
+    """A clock whose overrun was ruled has no deadline left: 002 十二 第3条 否则记犯规1次 is one foul."""
+    L = limits(GD)
+    c = ShotClock.start("E", "return", 0.0, L)
+    assert c.deadline() == 20.0
+    spent = c.spent()
+    assert spent.deadline() is None and spent.left(25.0) == 0.0 and spent.paused(26.0).resumed(27.0).deadline() is None
 
 
 def test_guandan_return_card_within_20_s():
@@ -336,7 +345,7 @@ def test_a_venue_may_configure_a_clock():
 def test_bad_clock_settings_are_rulebook_errors():
     """The loader's discipline: a wrong setting names itself."""
     for values, match in [
-        ({"play_s": 10, "overrun": "pass"}, "cannot be passed"),
+        ({"play_s": 10, "return_s": 20, "overrun": "pass"}, "a return cannot be passed"),
         ({"play_s": 10, "overrun": "shout"}, "overrun"),
         ({"play_s": 10, "overrun": "penalty"}, "clock"),
         ({"late_bands": [[5, "nope"]]}, "nope"),
@@ -347,6 +356,13 @@ def test_bad_clock_settings_are_rulebook_errors():
     ]:
         with pytest.raises(RulebookError, match=match):
             limits(with_clock(load("usst-2016"), **values))
+
+
+def test_a_tractor_play_cannot_be_passed():
+    """Tractor has no pass: every follower plays (001 十一..十六), so ``pass`` is no outcome there."""
+    for action in ("overrun", "overrun_lead"):
+        with pytest.raises(RulebookError, match="cannot be passed in tractor"):
+            limits(replace(CLASSIC, clock=replace(CLASSIC.clock, **{action: "pass"})))
 
 
 def test_every_rulebook_still_loads_and_reads_its_clocks():

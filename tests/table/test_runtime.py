@@ -2,11 +2,17 @@
 
 import random
 
+import pytest
+
 from referee.cards import Cards
+from referee.rulebooks import load
 from referee.seats import SEATS, next_seat
+from referee.table.clock import limits
 from referee.table.protocol import encode
 from referee.table.runtime import CONFIDENT, Table
+from referee.table.timeline import _Formatter
 from referee.tractor.bots import deal, legal_follow, random_lead
+from referee.tractor.game import Penalty
 from referee.tractor.trumps import Trumps
 from vision.sanity import SURE
 
@@ -22,7 +28,7 @@ class Driver:
         self.at += dt
         self.seq += 1
         payload = {"v": 1, "id": f"m{self.seq}", **payload}
-        if name != "commands":
+        if name not in ("commands", "clock"):
             payload["at"] = self.at
         self.log.append((name, payload, self.at, self.seq))
         self.table, out = self.table.apply(name, payload, self.at, self.seq)
@@ -35,6 +41,9 @@ class Driver:
 
     def kinds(self, name="events"):
         return [o.payload["kind"] for o in self.outputs if o.name == name]
+
+    def payloads(self, name, kind):
+        return [o.payload for o in self.outputs if o.name == name and o.payload["kind"] == kind]
 
     def start(self, late=None):
         self.send("commands", {"command": "assign", "rulebook": self.table.rulebook, "players": {s: s * 2 for s in SEATS}})
@@ -103,9 +112,130 @@ def test_late_arrival_costs_points():
     """001 二: 6－10分钟，首盘扣20分."""
     d = Driver()
     d.start(late={"W": 7 * 60})
-    late = [o.payload for o in d.outputs if o.name == "violations" and o.payload["kind"] == "late_arrival"]
+    late = d.payloads("violations", "late_arrival")
     assert [(v["seat"], v["penalty"]["points"]) for v in late] == [("W", 20)]
     assert d.table.penalties[0].kind == "late_10_min" and d.table.phase == "dealing"
+
+
+# ---- late arrival as time passes: 001 二, 000 第十三条 ----
+
+ART_2 = "迟到判罚: 5分钟之内警告，违例一次；6－10分钟，首盘扣20分；11－15分钟，首盘扣30分；16－20分钟，首盘自动放弃，对手自动升级；21分钟以上判该轮弃权"
+
+
+def arrive(d, times, rulebook=None):
+    """``start_round`` at ``d.at``, then each seat's ``ready`` at its minute:second (``"mm:ss"``) after it."""
+    d.send("commands", {"command": "start_round"}, dt=0.0)
+    start = d.at
+    seconds = {seat: int(when.split(":")[0]) * 60 + float(when.split(":")[1]) for seat, when in times.items()}
+    for seat, s in sorted(seconds.items(), key=lambda kv: kv[1]):
+        d.send("board/in", {"seat": seat, "button": "ready"}, dt=start + s - d.at)
+    return start
+
+
+@pytest.mark.parametrize("book, when", [("classic-3deck", "21:00"), ("classic-3deck", "20:01"), ("zhongkai-2010", "20:01")])
+def test_a_round_forfeit_for_lateness_ends_the_round_at_once(book, when):
+    """001 二: 21分钟以上判该轮弃权; 000 第十三条: 21分钟以上判全队该轮弃权 -- the round ends then, lost by the late
+    side: no hand is dealt (20:01 is in the 21-minute band: a started minute counts)."""
+    d = Driver(book)
+    arrive(d, {"S": "0:10", "N": "0:10", "W": "0:20", "E": when})
+    (v,) = d.payloads("violations", "late_arrival")
+    assert (v["seat"], v["penalty"]["forfeit"], v["evidence"]["seats"]) == ("E", "round", ["E"])
+    assert v["rule"] == {"book": book, "article": limits(load(book)).rule("late").article[:64]} and "迟到" in v["rule"]["article"]
+    (won,) = d.payloads("events", "game_won")
+    assert won["data"] == {"team": "SN", "by": "late", "loser": "EW"} and d.table.phase == "round_over"
+    assert _Formatter("en", book).event(won) == "N-S win: the opponents forfeit the round for lateness"
+    assert "hand_started" not in d.kinds() and d.kinds()[-1] == "rejected"  # E's ready comes too late to count
+
+
+def test_a_side_that_never_arrives_is_ruled_on_as_each_minute_passes():
+    """001 二: each band applies the moment its minute passes, to a seat that has not pressed ``ready`` too: one
+    violation for the side, published again (the same flag) with each later band; at 21 minutes the round is over."""
+    d = Driver()
+    arrive(d, {"S": "0:05", "N": "0:05", "E": "0:06"})
+    start = d.at - 6
+    assert d.table.next_deadline() == start + 60  # the first minute is the grace
+    seen = []
+    for minute in (1, 5, 10, 15, 20):
+        assert d.table.next_deadline() == start + 60 * minute
+        d.send("clock", {}, dt=start + 60 * minute + 0.5 - d.at)  # the service's entry once the minute passed
+        seen.append(d.payloads("violations", "late_arrival")[-1])
+    assert [v["penalty"]["text"] for v in seen] == ["warning", "points", "points", "forfeit_hand", "forfeit_round"]
+    assert [v["penalty"]["points"] for v in seen] == [0, 20, 30, 0, 0] and len({v["flag"] for v in seen}) == 1
+    assert all(v["seat"] == "W" and v["evidence"]["seats"] == ["W"] and ART_2.startswith(v["rule"]["article"][2:]) for v in seen)
+    assert d.payloads("events", "game_won")[0]["data"] == {"team": "SN", "by": "late", "loser": "EW"}
+    assert d.table.phase == "round_over" and d.table.next_deadline() is None
+
+
+def test_at_25_minutes_an_absent_seat_has_forfeited_the_round():
+    """001 二: 21分钟以上判该轮弃权 -- a table at 25 minutes with a seat absent no longer says ``arriving``."""
+    d = Driver()
+    arrive(d, {"S": "0:05", "N": "0:05", "W": "0:06"})
+    assert d.table.state(d.at + 25 * 60)["phase"] == "round_over"  # what the service shows then
+    d.send("clock", {}, dt=25 * 60)
+    (v,) = d.payloads("violations", "late_arrival")
+    assert (v["seat"], v["penalty"]["forfeit"]) == ("E", "round") and d.table.phase == "round_over"
+
+
+def test_a_ready_within_the_first_minute_is_on_time_and_a_started_minute_counts():
+    """Decided where 001 二 is open (5分钟之内警告): pressing ``ready`` takes a moment, so a ready within the first
+    minute is on time; after it, 5分钟之内 is a warning up to 5:00, and 5:01 is in the 6－10 band (首盘扣20分)."""
+    d = Driver()
+    arrive(d, {"S": "0:59", "N": "0:10", "E": "1:01", "W": "0:30"})
+    assert [(v["seat"], v["penalty"]["warning"]) for v in d.payloads("violations", "late_arrival")] == [("E", True)]
+    d = Driver()
+    arrive(d, {"S": "0:10", "N": "0:10", "E": "5:00", "W": "0:30"})
+    assert [v["penalty"]["text"] for v in d.payloads("violations", "late_arrival")] == ["warning"]
+    d = Driver()
+    arrive(d, {"S": "0:10", "N": "0:10", "E": "5:01", "W": "0:30"})
+    assert [v["penalty"]["points"] for v in d.payloads("violations", "late_arrival")] == [20]
+
+
+def test_lateness_is_per_side_the_later_partner_decides_one_penalty():
+    """001 二 (decided: 迟到 is the pair's, as 000 第十三条 全队该轮弃权 and 002 十二 第2条 一方两位选手 read it): E at 3:00
+    and W at 12:00 cost their side one penalty, W's band (首盘扣30分), not a warning and 30 points; no penalty for
+    S and N, who were on time."""
+    d = Driver()
+    arrive(d, {"S": "0:10", "N": "0:10", "E": "3:00", "W": "12:00"})
+    late = d.payloads("violations", "late_arrival")  # at E's ready EW were late (a warning), at W's 12 minutes
+    assert [(v["seat"], v["penalty"]["text"], v["penalty"]["points"]) for v in late] == [("E", "warning", 0), ("W", "points", 30)]
+    assert late[0]["flag"] == late[1]["flag"]  # one violation for the side, its band raised
+    assert d.table.penalties == (Penalty("late_15_min", "W"),) and d.table.phase == "dealing"
+    d = Driver()  # the same with the service's entries as time passes: one flag, last published at 30 points
+    start = arrive(d, {"S": "0:10", "N": "0:10", "E": "3:00"})
+    for minute in (5, 10):
+        d.send("clock", {}, dt=start + 60 * minute + 1 - d.at)
+    d.send("board/in", {"seat": "W", "button": "ready"}, dt=start + 12 * 60 - d.at)
+    late = d.payloads("violations", "late_arrival")
+    assert [v["penalty"]["points"] for v in late] == [0, 20, 30] and len({v["flag"] for v in late}) == 1
+    assert d.table.penalties == (Penalty("late_15_min", "W"),)
+
+
+def test_a_first_hand_forfeited_for_lateness_is_not_played():
+    """001 二: 16－20分钟，首盘自动放弃，对手自动升级 -- decided: hand 1 is not played; the opponents go up one level
+    and deal hand 2 (the late side's later player's 下家, as when a dealer's side loses the deal, 九 3)."""
+    d = Driver()
+    arrive(d, {"S": "0:10", "N": "0:10", "W": "0:20", "E": "17:30"})
+    (v,) = d.payloads("violations", "late_arrival")
+    assert (v["seat"], v["penalty"]["forfeit"]) == ("E", "hand")
+    (gone,) = d.payloads("events", "hand_forfeited")
+    assert gone["data"] == {"hand": 1, "team": "EW", "by": "late", "levels": 1}
+    assert _Formatter("zh", "classic-3deck").event(gone) == "第 1 盘 东西 迟到弃权，对方升 1 级"
+    levels = d.payloads("events", "levels_changed")[-1]["data"]
+    assert levels == {"levels": {"SN": "3", "EW": "2"}, "dealer": "N"}
+    started = d.payloads("events", "hand_started")[-1]["data"]
+    assert (started["hand"], started["level"], started["dealer"]) == (2, "3", "N") and d.table.penalties == ()
+    assert d.kinds()[-3:] == ["hand_forfeited", "levels_changed", "hand_started"]
+    d.declare_and_take_kitty("N", "S")  # N deals: a level-3 card declares the trump suit
+    assert (d.table.phase, d.table.dealer) == ("kitty", "N")
+
+
+def test_both_sides_forfeiting_the_first_hand_both_go_up():
+    """001 二 for each side (decided): both late 16－20 minutes, both sides' opponents go up (each side does), and
+    the later side's later player's 下家 deals hand 2."""
+    d = Driver()
+    arrive(d, {"S": "0:10", "N": "16:30", "W": "0:20", "E": "18:00"})
+    assert [e["data"]["team"] for e in d.payloads("events", "hand_forfeited")] == ["SN", "EW"]
+    assert d.payloads("events", "levels_changed")[-1]["data"] == {"levels": {"SN": "3", "EW": "3"}, "dealer": "N"}
 
 
 def test_an_unsure_read_pauses_until_confirmed():

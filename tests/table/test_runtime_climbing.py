@@ -37,7 +37,7 @@ class Table_:
     def send(self, name, payload, dt=1.0):
         self.at += dt
         self.seq += 1
-        payload = {"v": 1, "id": f"m{self.seq}", **payload} | ({"at": self.at} if name != "commands" else {})
+        payload = {"v": 1, "id": f"m{self.seq}", **payload} | ({"at": self.at} if name not in ("commands", "clock") else {})
         self.log.append((name, payload, self.at, self.seq))
         self.table, out = self.table.apply(name, payload, self.at, self.seq)
         for o in out + [Output("state", self.state()), Output("board/out", self.table.board(self.at))]:
@@ -187,26 +187,29 @@ def test_a_guandan_follow_overrun_forfeits_the_turn_and_the_long_think_counts_on
     assert d.state()["turn"] == "N" and d.state()["flags"][0]["kind"] == "out_of_turn"
 
 
-def test_a_guandan_leader_overrun_is_a_foul_and_three_lose_the_round():
-    """十二 第3条 (a leader cannot pass, 七①: a foul instead); 十 第3条: 累计三次犯规，则本轮判负."""
+def test_a_guandan_leader_overrun_passes_the_lead_to_the_next_seat_never_a_foul():
+    """十二 第3条: 一副牌只允许有一次30秒的长考时间，其余每次出牌时间一般不得超过10秒（含10秒），否则，视作放弃本次
+    出牌权 -- a leader silent past its clock gives up the lead: the next seat holding cards leads (as a seat that
+    sits out, 十一: 由下家出牌), on a clock from the deadline; no foul, and the round goes on."""
     d = Table_(GD)
     d.start()
-    d.press("N", "ready")
-    d.press("E", "referee", dt=30.5)  # N's first lead took more than its 30 s long think
-    assert [v["penalty"].get("foul") for v in d.violations("overtime")] == [True]
-    assert d.state()["turn"] == "N" and d.state()["clocks"]["N"]["left"] == 9.5  # a fresh 10 s clock from the deadline
-    d.press("E", "referee", dt=20.0)  # two more 10 s clocks ran out
-    fouls = [e["data"] for e in d.events("foul_counted")]
-    assert [(f["seat"], f["team"], f["fouls"]) for f in fouls] == [("N", "SN", 1), ("N", "SN", 2), ("N", "SN", 3)]
-    won = d.events("game_won")[-1]["data"]
-    assert (won["team"], won["by"]) == ("EW", "fouls") and d.table.phase == "round_over"
-    assert [e["kind"] for e in d.events()][-2:] == ["game_won", "referee_called"]
-    assert game_of("game_won", won, d.events("levels_changed")[-1]["data"]["levels"] if d.events("levels_changed") else None)[0] == "EW"
-    assert d.state()["clocks"]["N"]["left"] is None
+    d.press("N", "ready")  # N drew the turned card: N leads
+    d.press("E", "referee", dt=50.0)  # N silent for 50 s: N's 30 s long think ran out at 30 s
+    v = d.violations("overtime")
+    assert [(x["seat"], x["penalty"].get("forfeit"), x["penalty"].get("foul"), x["evidence"]["action"]) for x in v] == [("N", "turn", None, "lead")]
+    passed = d.events("passed")[-1]["data"]
+    assert (passed["seat"], passed["forfeit"]) == ("N", True)
+    assert not d.events("foul_counted") and not d.events("game_won") and d.table.phase == "playing"
+    state = d.state()
+    assert state["turn"] == "W" and state["clocks"]["W"] == {"left": 10.0, "running": True, "long_think": True}
+    assert state["clocks"]["N"]["long_think"] is False  # N's long think went with its overrun
+    d.show("W", ["S3"])  # W leads the trick
+    assert d.events("play_accepted")[-1]["data"]["trick"] == 1 and d.state()["turn"] == "S"
 
 
-def test_a_late_return_card_is_a_foul_and_is_still_due():
-    """十二 第3条: 贡牌后，还牌人必须在20秒内还牌，否则记犯规1次."""
+def test_a_late_return_card_is_one_foul_and_is_still_due():
+    """十二 第3条: 贡牌后，还牌人必须在20秒内还牌，否则记犯规1次 -- one foul however late (a return at 60.3 s is
+    not three), the card still counts and the round goes on."""
     d, rng = Table_(GD), random.Random(3)
     d.start()
     d.press("S", "ready")
@@ -218,11 +221,13 @@ def test_a_late_return_card_is_a_foul_and_is_still_due():
         d.show(payer, [legal_tributes(d.rules, p.level, hands[payer])[0]])
     x = d.table.tribute.exchanges[0]
     card = next(c for c in hands[x.receiver].distinct() if is_legal_return(d.rules, p.level, c))
-    d.show(x.receiver, [card], dt=25.0)
-    v = d.violations("overtime")[-1]
+    assert d.state(d.at + 30.0)["clocks"][x.receiver] == {"left": 0.0, "running": True}  # spent, shown at 0
+    d.show(x.receiver, [card], dt=60.3)
+    (v,) = d.violations("overtime")
     assert (v["seat"], v["evidence"]["action"], v["evidence"]["limit"], v["penalty"]["foul"]) == (x.receiver, "return", 20.0, True)
     assert d.events("card_returned")[-1]["data"]["seat"] == x.receiver  # the card still counts
-    assert d.events("foul_counted")[-1]["data"]["seat"] == x.receiver
+    assert [e["data"]["seat"] for e in d.events("foul_counted")] == [x.receiver]
+    assert d.table.phase == "playing" and not d.events("game_won")
 
 
 def test_an_illegal_return_card_is_given_again():
@@ -411,6 +416,42 @@ def test_a_guandan_seat_more_than_5_minutes_late_forfeits_the_round():
     assert (v["seat"], v["penalty"]["forfeit"]) == ("W", "round") and v["evidence"]["seconds"] > 300
     won = d.events("game_won")[-1]["data"]
     assert (won["team"], won["by"], won["loser"]) == ("SN", "late", "EW") and d.table.phase == "round_over"
+
+
+def test_a_guandan_side_not_seated_at_5_minutes_forfeits_when_the_time_passes():
+    """十二 第2条: 比赛宣布开始5分钟后，一方两位选手仍未同时到赛场就位，则本轮比赛作弃权论处 -- ruled the moment the
+    5 minutes pass, with no ``ready`` from the absent seat: a table at 6 minutes no longer says ``arriving``."""
+    d = Table_(GD)
+    d.send("commands", {"command": "start_round"})
+    start = d.at
+    for seat in "SNW":
+        d.press(seat, "ready", dt=5.0)
+    assert d.table.next_deadline() == start + 60  # the first minute (nothing is ruled then: 5 minutes are free)
+    assert d.state(start + 6 * 60)["phase"] == "round_over"
+    d.send("clock", {}, dt=start + 60.5 - d.at)
+    assert not d.violations() and d.table.next_deadline() == start + 300
+    d.send("clock", {}, dt=start + 300.5 - d.at)
+    (v,) = d.violations("late_arrival")
+    assert (v["seat"], v["penalty"]["forfeit"], v["evidence"]["seats"]) == ("E", "round", ["E"])
+    assert d.events("game_won")[-1]["data"] == {"team": "SN", "by": "late", "loser": "EW"} and d.table.phase == "round_over"
+
+
+def test_guandan_both_sides_late_both_forfeit_the_round():
+    """十二 第2条: 一方两位选手仍未同时到赛场就位，则本轮比赛作弃权论处 -- for each side: N and W at once, E at 6:00 and
+    S at 7:00, so neither side was seated at 5 minutes: both forfeit, and nobody wins by the other's lateness."""
+    d = Table_(GD)
+    d.send("commands", {"command": "start_round"})
+    start = d.at
+    d.press("N", "ready", dt=0.0)
+    d.press("W", "ready", dt=0.0)
+    d.press("E", "ready", dt=start + 360 - d.at)
+    d.press("S", "ready", dt=60.0)
+    late = d.violations("late_arrival")
+    assert sorted((v["seat"], v["penalty"]["forfeit"]) for v in late) == [("E", "round"), ("S", "round")]
+    assert d.events("round_forfeited")[-1]["data"] == {"teams": ["SN", "EW"], "by": "late"}
+    assert _Formatter("zh", GD).event(d.events("round_forfeited")[-1]) == "南北，东西 均迟到，双方本轮弃权"
+    assert not d.events("game_won") and d.table.phase == "round_over"
+    assert [e["data"]["topic"] for e in d.events("rejected")] == ["board/in", "board/in"]  # E's and S's ready: too late
 
 
 def test_the_last_hand_command_ends_the_guandan_round_on_levels():

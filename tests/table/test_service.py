@@ -1,6 +1,7 @@
 """The table service against a real mosquitto and real clients: the retained state and status,
 inputs applied once and in order, a play by the wrong seat, malformed payloads (hand-written and
-generated), the shot clock's display refresh, and a restart that replays the log.
+generated), the shot clock's display refresh, rulings made by time with no input (a Guandan turn
+given up, a seat that never arrives), and a restart that replays the log.
 
 The service runs in-process on its own worker thread with an injected clock. Nothing sleeps: every
 wait is for a real message, and where a test shows that something did *not* happen it sends a
@@ -29,6 +30,7 @@ from referee.table.protocol import (
     topic,
 )
 from referee.table.service import TableService
+from referee.table.timeline import timeline
 
 TABLES = [f"s{i}" for i in range(1, 20)]
 CONSOLE = "console"
@@ -53,8 +55,8 @@ class Table:
     """One table under test: the service, a console watching it, and the camera, board and console
     connections that feed it; ``send`` waits until the input's state is published."""
 
-    def __init__(self, broker: Broker, connect, name: str, db, clock: Clock, watch):
-        self.name, self.broker, self.db, self.clock = name, broker, db, clock
+    def __init__(self, broker: Broker, connect, name: str, db, clock: Clock, watch, rulebook: str = RULEBOOK):
+        self.name, self.broker, self.db, self.clock, self.rulebook = name, broker, db, clock, rulebook
         self.watch = watch
         console = connect(CONSOLE, clean_start=True)
         console.subscribe(topic(name, "state").rsplit("/", 1)[0] + "/#", self.watch)
@@ -70,7 +72,7 @@ class Table:
         """The service; its senders run on virtual time, ahead of the standing clock, so their
         clocks are trusted unless ``trust_senders=False`` says otherwise."""
         kwargs.setdefault("trust_senders", True)
-        self.service = TableService(self.name, RULEBOOK, self.broker.url(f"table-{self.name}"), self.db,
+        self.service = TableService(self.name, self.rulebook, self.broker.url(f"table-{self.name}"), self.db,
                                     clock=self.clock, reconnect_delay_s=(0.05, 0.5), **kwargs)
         return self.service.start()
 
@@ -131,8 +133,8 @@ def table(broker, tmp_path, table_watch):
     made: list[Table] = []
     connect, close_all = connector(broker)
 
-    def make(name: str, clock: Clock | None = None) -> Table:
-        t = Table(broker, connect, name, tmp_path / f"{name}.db", clock or Clock(), table_watch(name, wait_s=WAIT_S))
+    def make(name: str, clock: Clock | None = None, rulebook: str = RULEBOOK) -> Table:
+        t = Table(broker, connect, name, tmp_path / f"{name}.db", clock or Clock(), table_watch(name, wait_s=WAIT_S), rulebook)
         made.append(t)
         return t
 
@@ -493,3 +495,71 @@ def test_a_clock_running_out_is_shown_at_its_deadline(table):
     assert out["clocks"]["E"] == {"left": 0.0, "running": True}
     board = t.watch.wait("board/out", lambda p: p["at"] == deadline + 0.5)
     assert board["seats"]["E"]["clock"] == 0.0 and board["seats"]["E"]["on_turn"]
+
+
+def test_a_guandan_turn_given_up_by_the_clock_is_published_when_the_time_runs_out(table):
+    """002 十二 第3条: 一副牌只允许有一次30秒的长考时间，其余每次出牌时间一般不得超过10秒（含10秒），否则，视作放弃本次
+    出牌权 -- S on lead and silent: when its 30 s run out, with no input at all, the service publishes the overrun and
+    the lead passing to E, and the state shows E's turn and clock; 30 s later E's lead passes to N. A restart replays
+    the ``clock`` entries it logged to the same state, and publishes no ruling twice."""
+    clock = Clock()
+    t = table("s18", clock, "sanjiang-2012")
+    t.start()
+    t.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": "sanjiang-2012"})
+    t.send("commands", {"command": "start_round"})
+    for seat in "SENW":
+        t.send("board/in", {"seat": seat, "button": "ready"})
+    led = t.send("board/in", {"seat": "S", "button": "ready"})  # S drew the turned card: S leads (七)
+    assert (led["phase"], led["turn"], led["clocks"]["S"]) == ("playing", "S", {"left": 30.0, "running": True, "long_think": True})
+    start = led["at"]
+    assert t.service.table.next_deadline() == start + 30.0
+    clock.now = start + 56.0  # no input for 56 s: the worker wakes within a second and time rules
+    t.seq += 1
+    after = t.watch.state(t.seq)
+    assert (after["turn"], after["at"], after["clocks"]["E"]) == ("E", start + 56.0, {"left": 4.0, "running": True, "long_think": True})
+    v = t.watch.wait("violations", lambda p: p["kind"] == "overtime")
+    assert (v["seat"], v["penalty"]["forfeit"], v["evidence"]["action"], v["evidence"]["limit"], v["seq"]) == ("S", "turn", "lead", 30.0, t.seq)
+    passed = t.watch.wait("events", lambda e: e["kind"] == "passed")
+    assert (passed["data"]["seat"], passed["data"]["forfeit"], passed["at"]) == ("S", True, start + 56.0)
+    board = t.watch.wait("board/out", lambda p: p["at"] == start + 56.0)
+    assert board["seats"]["E"]["on_turn"] and board["seats"]["E"]["clock"] == 4.0 and board["seats"]["S"]["light"] == "red"
+    clock.now = start + 60.5  # E's own 30 s, from S's deadline, run out too
+    t.seq += 1
+    assert t.watch.state(t.seq)["turn"] == "N"
+    assert [(p["seat"], p["seq"]) for p in t.watch.of("violations")] == [("S", t.seq - 1), ("E", t.seq)]
+    assert not [e for e in t.watch.of("events") if e["kind"] in ("foul_counted", "game_won")]
+    kinds = [e.kind for e in t.service.log.entries()]
+    assert kinds[-3:] == ["board/in", "clock", "clock"]
+    shown = t.watch.of("state")[-1]
+    t.stop()
+    count, rulings = len(t.watch.of("state")), len(t.watch.of("violations"))
+    t.start()
+    again = t.watch.wait("state", lambda p: len(t.watch.of("state")) > count)
+    assert without(again, "at") == without(shown, "at") and again["turn"] == "N"
+    marker = t.send("board/in", {"seat": "S", "button": "referee"}, at=start + 61.0)
+    assert marker["turn"] == "N" and len(t.watch.of("violations")) == rulings
+    t.stop()
+    lines = list(timeline(t.db, "zh"))  # ``cardtable table replay``: the clock's entries and what they ruled
+    first = next(i for i, line in enumerate(lines) if "计时 时间到" in line)
+    assert "南 超时，视作不出" in lines[first + 1] and "违例（已确认）超时 南" in lines[first + 2]
+
+
+def test_a_seat_that_never_arrives_is_ruled_on_when_its_minutes_pass(table):
+    """001 二: 5分钟之内警告，违例一次；6－10分钟，首盘扣20分 … 21分钟以上判该轮弃权 -- W never presses ``ready``: the
+    service rules W's side late as each minute passes, with no input, up to the round's forfeit at 21 minutes."""
+    clock = Clock()
+    t = table("s19", clock)
+    t.start()
+    t.send("commands", {"command": "start_round"})
+    start = t.watch.of("state")[-1]["round"]["started_at"]
+    for seat in "SEN":
+        t.send("board/in", {"seat": seat, "button": "ready"}, at=start + 1.0)
+    for minute, text in ((1, "warning"), (5, "points"), (20, "forfeit_round")):
+        clock.now = start + 60 * minute + 0.5
+        t.seq += 1
+        state = t.watch.state(t.seq)
+        v = t.watch.of("violations")[-1]
+        assert (v["seat"], v["kind"], v["penalty"]["text"], v["seq"]) == ("W", "late_arrival", text, t.seq)
+    assert state["phase"] == "round_over"
+    assert [e["data"] for e in t.watch.of("events") if e["kind"] == "game_won"] == [{"team": "SN", "by": "late", "loser": "EW"}]
+    assert len({v["flag"] for v in t.watch.of("violations")}) == 1
