@@ -285,16 +285,16 @@ class Reducer:
             t, v = t._violation(absent[0], "late_arrival", article, penalty, evidence, "confirmed", ruled[2] if ruled else None)
             t = t._with(late=tuple(x for x in t.late if x[0] != team) + ((team, late, v["flag"]),))
         forfeits = [team for team, lp, _ in t.late if lp.kind == "forfeit_round"]
-        return t._round_lost(forfeits, "late") if forfeits else t
+        return t._round_lost(forfeits, "late", {"minutes": round(minutes, 2)}) if forfeits else t
 
-    def _round_lost(self, teams: list[str], by: str) -> Reducer:
-        """``teams`` lose the round at once (``by``: ``late``, ``fouls``): one side (``game_won`` for
-        the other), or both (``round_forfeited``: nobody wins it)."""
+    def _round_lost(self, teams: list[str], by: str, more: dict | None = None) -> Reducer:
+        """``teams`` lose the round at once (``by``: ``late``, with the ``minutes`` late, or ``fouls``):
+        one side (``game_won`` for the other), or both (``round_forfeited``: nobody wins it)."""
         t = self._with(phase="round_over", clock=None)
         if len(teams) == 2:
-            return t._event("round_forfeited", {"teams": list(teams), "by": by})
+            return t._event("round_forfeited", {"teams": list(teams), "by": by} | (more or {}))
         (team,) = teams
-        return t._event("game_won", {"team": next(x for x in TEAMS if x != team), "by": by, "loser": team})
+        return t._event("game_won", {"team": next(x for x in TEAMS if x != team), "by": by, "loser": team} | (more or {}))
 
     def _late_deadline(self) -> float | None:
         """While a side is not seated: the next minute at which a later late band applies."""

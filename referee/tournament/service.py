@@ -4,7 +4,8 @@ and ``standings`` topics (``referee/PROTOCOL.md``, "Tournament topics").
 It reads ``cardtable/v1/tables/+/events`` as the broker user ``tournament``. A table of the
 latest round reports a game with ``game_won`` (the side that passed A wins) or, when the round
 clock ends the game, ``round_over`` (the higher level wins, equal levels draw; from the last
-``levels_changed``). At a table of two the first entry sits S/N unless the table's ``assigned``
+``levels_changed``); a round lost for lateness (``game_won`` by ``late``, ``round_forfeited`` when
+both sides were late) is the late entries' late arrival, or their forfeit (:meth:`_record_late`). At a table of two the first entry sits S/N unless the table's ``assigned``
 names the second entry's players there. It reads the tables' retained ``state`` too, for the levels
 and players as they stand: a service started (or restarted) mid-game knows them at once. Each game is logged once (by table, seq and kind: a
 QoS 1 redelivery changes nothing); the store turns games into results by the system's rules.
@@ -20,7 +21,7 @@ import threading
 
 from referee.table.mqtt import Connection
 from referee.table.protocol import PayloadError, decode, parse_topic, subscription
-from referee.tournament.core import TournamentError
+from referee.tournament.core import Round, TournamentError
 from referee.tournament.store import TournamentStore
 from referee.tournament.base import level_index
 from referee.tournament.topics import check, topic
@@ -49,6 +50,25 @@ def game_of(kind: str, data: dict, levels: dict | None) -> tuple[str | None, dic
         a, b = (level_index(levels[s]) for s in SIDES)
         return (None if a == b else SIDES[0] if a > b else SIDES[1]), dict(levels)
     return None
+
+
+def forfeits_of(kind: str, data: dict) -> tuple[list[str], float] | None:
+    """(the sides that forfeit, the minutes late) of a table's round lost for lateness: ``game_won``
+    by ``late`` (its ``loser``) or ``round_forfeited`` (both sides); else None.
+
+    >>> forfeits_of("game_won", {"team": "SN", "by": "late", "loser": "EW", "minutes": 21.5})
+    (['EW'], 21.5)
+    >>> forfeits_of("round_forfeited", {"teams": ["SN", "EW"], "by": "late", "minutes": 5.02})
+    (['SN', 'EW'], 5.02)
+    >>> forfeits_of("game_won", {"team": "SN", "by": "fouls", "loser": "EW"}) is None
+    True
+    """
+    if data.get("by") != "late" or not isinstance(data.get("minutes"), (int, float)):
+        return None
+    sides = [data.get("loser")] if kind == "game_won" else data.get("teams") if kind == "round_forfeited" else None
+    if not isinstance(sides, list) or not sides or not set(sides) <= set(SIDES):
+        return None
+    return sides, float(data["minutes"])
 
 
 class TournamentService:
@@ -121,6 +141,10 @@ class TournamentService:
             self._levels[table] = {s: str(data["levels"][s]) for s in SIDES if s in data["levels"]}
         elif kind == "assigned" and isinstance(data.get("players"), dict):
             self._players[table] = data["players"]
+        forfeit = forfeits_of(kind, data)
+        if forfeit is not None:
+            self._record_late(table, event["seq"], kind, *forfeit)
+            return
         try:
             game = game_of(kind, data, self._levels.get(table))
         except TournamentError as exc:
@@ -141,24 +165,51 @@ class TournamentService:
         if all(state["players"].get(s) for s in ("S", "E", "N", "W")):
             self._players[table] = state["players"]
 
+    def _sides(self, table: str) -> tuple[Round, list[str]]:
+        """(the round in play, its table's two entries in side order SN, EW): the first entry sits
+        S/N unless the table's players say the second does."""
+        t = self.store.tournament
+        if not t.rounds:
+            raise TournamentError("no_round_paired")
+        r = t.rounds[-1]
+        entries = r.table(table).entries
+        if len(entries) != 2:
+            raise TournamentError("games_two_sided", table=table, n=len(entries))
+        order = list(entries)
+        players = self._players.get(table, {})
+        if {players.get("S"), players.get("N")} & set(t.entry(entries[1]).players):
+            order.reverse()  # the second entry sits S/N
+        return r, order
+
     def _record(self, table: str, seq: int, kind: str, side: str | None, levels: dict | None) -> None:
         with self._lock:
             try:
-                t = self.store.tournament
-                if not t.rounds:
-                    raise TournamentError("no_round_paired")
-                r = t.rounds[-1]
-                entries = r.table(table).entries
-                if len(entries) != 2:
-                    raise TournamentError("games_two_sided", table=table, n=len(entries))
-                order = list(SIDES)
-                players = self._players.get(table, {})
-                if {players.get("S"), players.get("N")} & set(t.entry(entries[1]).players):
-                    order.reverse()  # the second entry sits S/N
-                winner = None if side is None else order.index(side)
-                levels_in_order = [levels[s] for s in order] if levels else None
+                r, order = self._sides(table)
+                entries = list(r.table(table).entries)
+                winner = None if side is None else entries.index(order[SIDES.index(side)])
+                levels_in_order = [levels[SIDES[order.index(e)]] for e in entries] if levels else None
                 self.store.record_game(r.round, table, winner, levels_in_order, by=f"table {table}",
                                        event=f"{table}:{seq}:{kind}")
+            except TournamentError as exc:
+                log.warning("tournament: %s %s (seq %s) not recorded: %s", table, kind, seq, exc)
+                return
+        self.publish()
+
+    def _record_late(self, table: str, seq: int, kind: str, sides: list[str], minutes: float) -> None:
+        """A table's round lost for lateness: each late side's entry arrived ``minutes`` late, by the
+        system's late rule where it has one and the minutes pass its limit (pair-swiss: the whole
+        team forfeits, seed 000 第十三条), else a forfeit of the table; both sides: a double forfeit."""
+        with self._lock:
+            try:
+                r, order = self._sides(table)
+                late = [order[SIDES.index(side)] for side in sides]
+                limit = self.store.tournament.rules.late_limit
+                for entry in late:
+                    event, by = f"{table}:{seq}:{kind}:{entry}", f"table {table}"
+                    if limit is not None and minutes > limit:
+                        self.store.late_arrival(r.round, entry, minutes, by=by, event=event)
+                    else:
+                        self.store.forfeit(r.round, table, [entry], by=by, event=event)
             except TournamentError as exc:
                 log.warning("tournament: %s %s (seq %s) not recorded: %s", table, kind, seq, exc)
                 return

@@ -145,28 +145,31 @@ class TournamentStore:
         self._append("correct", check, by)
         return self.round_view(round_no)
 
-    def forfeit(self, round_no: int, table: str, entries: list[str], by: str = "organiser") -> dict:
-        """``entries`` (ids at the table) forfeit it (弃权)."""
+    def forfeit(self, round_no: int, table: str, entries: list[str], by: str = "organiser", event: str | None = None) -> dict:
+        """``entries`` (ids at the table) forfeit it (弃权); both entries: a double forfeit, nobody wins.
+        ``event``: the table event that reported it (recorded once, as :meth:`record_game`)."""
         def check(t: Tournament) -> dict:
+            self._unseen(event)
             x = _table(t, round_no, table)
             if not isinstance(entries, list) or not entries or not set(map(str, entries)) <= set(x.entries):
                 raise TournamentError("table_seats", round=round_no, table=table, seated=list(x.entries), entries=list(entries))
-            return {"round": round_no, "table": table, "entries": sorted(entries)}
+            return {"round": round_no, "table": table, "entries": sorted(entries)} | ({"event": event} if event else {})
 
-        self._append("forfeit", check, by)
+        self._append_once("forfeit", check, by)
         return self.round_view(round_no)
 
-    def late_arrival(self, round_no: int, entry: str, minutes: float, by: str = "organiser") -> dict:
+    def late_arrival(self, round_no: int, entry: str, minutes: float, by: str = "organiser", event: str | None = None) -> dict:
         """An entry arrived ``minutes`` late; past the notice's limit it forfeits the round (in
         pair-swiss the whole team, seed 000 第十三条). Below it the table service rules."""
         def check(t: Tournament) -> dict:
+            self._unseen(event)
             if not (type(minutes) in (int, float) and 0 <= minutes < float("inf")):
                 raise TournamentError("minutes_late")
             if not any(entry in x.entries for x in _round(t, round_no).tables):
                 raise TournamentError("entry_no_table", entry=entry, round=round_no)
-            return {"round": round_no, "entry": entry, "minutes": minutes}
+            return {"round": round_no, "entry": entry, "minutes": minutes} | ({"event": event} if event else {})
 
-        self._append("late", check, by)
+        self._append_once("late", check, by)
         return self.round_view(round_no)
 
     def record_game(self, round_no: int, table: str, winner: int | None, levels: list[str] | None = None,
@@ -174,15 +177,23 @@ class TournamentStore:
         """One game reported by a table (``winner`` 0 or 1 in the table's order, None for a draw);
         False when ``event`` (its table, seq and kind) was recorded already."""
         def check(t: Tournament) -> dict:
-            if event is not None and any(a["kind"] == "game" and a["data"]["event"] == event for a in self.actions()):
-                raise _Seen(event)
+            self._unseen(event)
             _table(t, round_no, table)
             if winner not in (0, 1, None) or isinstance(winner, bool):
                 raise TournamentError("winner_value", winner=repr(winner))
             return {"round": round_no, "table": table, "winner": winner, "levels": levels, "event": event}
 
+        return self._append_once("game", check, by)
+
+    def _unseen(self, event: str | None) -> None:
+        """Raise :class:`_Seen` when a table event was recorded already (a QoS 1 redelivery)."""
+        if event is not None and any(a["data"].get("event") == event for a in self.actions()):
+            raise _Seen(event)
+
+    def _append_once(self, kind: str, make: Callable[[Tournament | None], dict], by: str) -> bool:
+        """:meth:`_append`; False when ``make`` found its table event recorded already."""
         try:
-            self._append("game", check, by)
+            self._append(kind, make, by)
         except _Seen:
             return False
         return True

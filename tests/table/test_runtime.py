@@ -142,7 +142,8 @@ def test_a_round_forfeit_for_lateness_ends_the_round_at_once(book, when):
     assert (v["seat"], v["penalty"]["forfeit"], v["evidence"]["seats"]) == ("E", "round", ["E"])
     assert v["rule"] == {"book": book, "article": limits(load(book)).rule("late").article[:64]} and "迟到" in v["rule"]["article"]
     (won,) = d.payloads("events", "game_won")
-    assert won["data"] == {"team": "SN", "by": "late", "loser": "EW"} and d.table.phase == "round_over"
+    assert won["data"] == {"team": "SN", "by": "late", "loser": "EW", "minutes": {"21:00": 21.0, "20:01": 20.02}[when]}
+    assert d.table.phase == "round_over"
     assert _Formatter("en", book).event(won) == "N-S win: the opponents forfeit the round for lateness"
     assert "hand_started" not in d.kinds() and d.kinds()[-1] == "rejected"  # E's ready comes too late to count
 
@@ -162,7 +163,7 @@ def test_a_side_that_never_arrives_is_ruled_on_as_each_minute_passes():
     assert [v["penalty"]["text"] for v in seen] == ["warning", "points", "points", "forfeit_hand", "forfeit_round"]
     assert [v["penalty"]["points"] for v in seen] == [0, 20, 30, 0, 0] and len({v["flag"] for v in seen}) == 1
     assert all(v["seat"] == "W" and v["evidence"]["seats"] == ["W"] and ART_2.startswith(v["rule"]["article"][2:]) for v in seen)
-    assert d.payloads("events", "game_won")[0]["data"] == {"team": "SN", "by": "late", "loser": "EW"}
+    assert d.payloads("events", "game_won")[0]["data"] == {"team": "SN", "by": "late", "loser": "EW", "minutes": 20.01}
     assert d.table.phase == "round_over" and d.table.next_deadline() is None
 
 

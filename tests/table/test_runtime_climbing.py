@@ -433,7 +433,7 @@ def test_a_guandan_side_not_seated_at_5_minutes_forfeits_when_the_time_passes():
     d.send("clock", {}, dt=start + 300.5 - d.at)
     (v,) = d.violations("late_arrival")
     assert (v["seat"], v["penalty"]["forfeit"], v["evidence"]["seats"]) == ("E", "round", ["E"])
-    assert d.events("game_won")[-1]["data"] == {"team": "SN", "by": "late", "loser": "EW"} and d.table.phase == "round_over"
+    assert d.events("game_won")[-1]["data"] == {"team": "SN", "by": "late", "loser": "EW", "minutes": 5.01} and d.table.phase == "round_over"
 
 
 def test_guandan_both_sides_late_both_forfeit_the_round():
@@ -448,7 +448,7 @@ def test_guandan_both_sides_late_both_forfeit_the_round():
     d.press("S", "ready", dt=60.0)
     late = d.violations("late_arrival")
     assert sorted((v["seat"], v["penalty"]["forfeit"]) for v in late) == [("E", "round"), ("S", "round")]
-    assert d.events("round_forfeited")[-1]["data"] == {"teams": ["SN", "EW"], "by": "late"}
+    assert d.events("round_forfeited")[-1]["data"] == {"teams": ["SN", "EW"], "by": "late", "minutes": 6.0}
     assert _Formatter("zh", GD).event(d.events("round_forfeited")[-1]) == "南北，东西 均迟到，双方本轮弃权"
     assert not d.events("game_won") and d.table.phase == "round_over"
     assert [e["data"]["topic"] for e in d.events("rejected")] == ["board/in", "board/in"]  # E's and S's ready: too late

@@ -561,5 +561,5 @@ def test_a_seat_that_never_arrives_is_ruled_on_when_its_minutes_pass(table):
         v = t.watch.of("violations")[-1]
         assert (v["seat"], v["kind"], v["penalty"]["text"], v["seq"]) == ("W", "late_arrival", text, t.seq)
     assert state["phase"] == "round_over"
-    assert [e["data"] for e in t.watch.of("events") if e["kind"] == "game_won"] == [{"team": "SN", "by": "late", "loser": "EW"}]
+    assert [e["data"] for e in t.watch.of("events") if e["kind"] == "game_won"] == [{"team": "SN", "by": "late", "loser": "EW", "minutes": 20.01}]
     assert len({v["flag"] for v in t.watch.of("violations")}) == 1

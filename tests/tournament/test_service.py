@@ -125,3 +125,29 @@ def test_a_result_entered_at_the_console_is_published_and_retained(running, conn
     assert result_of(latest(late, "round"), "t04") == {"points": [2, 0], "scores": [2, -2]}
     assert latest(late, "standings")["round"] == 1
     console.close()
+
+
+def test_a_round_lost_for_lateness_is_the_late_entries_late_arrival_both_sides_a_double_forfeit(running, connect, inbox):
+    """000 第十三条: 21分钟以上判全队该轮弃权 -- a table whose two sides were both late past 20 minutes reports
+    ``round_forfeited``: both entries forfeit (nobody wins), and, pair-swiss being a team event, their teams' other
+    pairs forfeit their tables too; a round lost by one late side is that side's forfeit, not a game won."""
+    store, _ = running
+    box = listen(connect, inbox)
+    tables = {x["table"]: [e["id"] for e in x["entries"]] for x in latest(box, "round")["tables"]}
+    team = {e.id: e.team for e in store.tournament.entries}
+    send(connect, "t01", 9, "round_forfeited", {"teams": ["SN", "EW"], "by": "late", "minutes": 21.5})
+    send(connect, "t01", 9, "round_forfeited", {"teams": ["SN", "EW"], "by": "late", "minutes": 21.5})  # redelivered
+    view = latest(box, "round", lambda p: result_of(p, "t01") is not None)
+    assert result_of(view, "t01") == {"points": [0, 0], "scores": [-2, -2]}  # a double forfeit
+    late_teams = {team[e] for e in tables["t01"]}
+    for name, entries in tables.items():
+        if name != "t01" and {team[e] for e in entries} & late_teams:  # a teammate's table: forfeited by that pair
+            x = next(x for x in store.tournament.rounds[0].tables if x.table == name)
+            assert set(x.forfeits) == {e for e in entries if team[e] in late_teams}
+    late = [a for a in store.actions() if a["kind"] == "late"]
+    assert [(a["data"]["entry"], a["data"]["minutes"], a["by"]) for a in late] == [(e, 21.5, "table t01") for e in tables["t01"]]
+    # One late side at t02 (not a teammate's table of t01's): its entry forfeits, the other entry wins; no game recorded.
+    t02 = next(n for n, entries in tables.items() if not {team[e] for e in entries} & late_teams)
+    send(connect, t02, 5, "game_won", {"team": "SN", "by": "late", "loser": "EW", "minutes": 20.02})
+    view = latest(box, "round", lambda p: result_of(p, t02) is not None)
+    assert result_of(view, t02)["points"] == [2, 0] and not [a for a in store.actions() if a["kind"] == "game"]
