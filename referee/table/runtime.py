@@ -242,7 +242,7 @@ class Table(Reducer):
         t = t._with(game=game, penalties=(), record=t.record.next_hand(t.limits))
         t = t._event("levels_changed", {"levels": {team: game.level_of(team) for team, _ in game.levels}, "dealer": game.dealer})
         if game.winner:
-            return t._with(phase="round_over")._event("game_won", {"team": game.winner})
+            return t._with(phase="round_over")._event("game_won", {"team": game.winner, "by": "levels"})
         round_clock = self.round_clock()
         if self.last_hand or (round_clock and round_clock.timed and round_clock.last_hand(self.at)):
             return t._with(phase="round_over")._event("round_over", {"hands": t.hand_no})

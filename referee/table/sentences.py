@@ -143,6 +143,8 @@ class Sentences:
             values["games"] = self.by_team(data["games"])
         if "team" in data:
             values["team"] = self.team(data["team"])
+        if isinstance(data.get("teams"), list):
+            values["teams"] = self._word("word", "list").join(self.team(t) for t in data["teams"])
         if "kind" in data:
             values["kind"] = kind_name(data["kind"], self.lang)
         if "flag" in data:

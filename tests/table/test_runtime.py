@@ -10,7 +10,7 @@ from referee.seats import SEATS, next_seat
 from referee.table.clock import limits
 from referee.table.protocol import encode
 from referee.table.runtime import CONFIDENT, Table
-from referee.table.timeline import _Formatter
+from referee.table.sentences import Sentences
 from referee.tractor.bots import deal, legal_follow, random_lead
 from referee.tractor.game import Penalty
 from referee.tractor.trumps import Trumps
@@ -144,7 +144,7 @@ def test_a_round_forfeit_for_lateness_ends_the_round_at_once(book, when):
     (won,) = d.payloads("events", "game_won")
     assert won["data"] == {"team": "SN", "by": "late", "loser": "EW", "minutes": {"21:00": 21.0, "20:01": 20.02}[when]}
     assert d.table.phase == "round_over"
-    assert _Formatter("en", book).event(won) == "N-S win: the opponents forfeit the round for lateness"
+    assert Sentences("zh", "tractor").event(won) == "南北 胜出本局（对方迟到弃权）"
     assert "hand_started" not in d.kinds() and d.kinds()[-1] == "rejected"  # E's ready comes too late to count
 
 
@@ -220,7 +220,7 @@ def test_a_first_hand_forfeited_for_lateness_is_not_played():
     assert (v["seat"], v["penalty"]["forfeit"]) == ("E", "hand")
     (gone,) = d.payloads("events", "hand_forfeited")
     assert gone["data"] == {"hand": 1, "team": "EW", "by": "late", "levels": 1}
-    assert _Formatter("zh", "classic-3deck").event(gone) == "第 1 盘 东西 迟到弃权，对方升 1 级"
+    assert Sentences("zh", "tractor").event(gone) == "第 1 盘 东西 迟到弃权，对方升 1 级"
     levels = d.payloads("events", "levels_changed")[-1]["data"]
     assert levels == {"levels": {"SN": "3", "EW": "2"}, "dealer": "N"}
     started = d.payloads("events", "hand_started")[-1]["data"]

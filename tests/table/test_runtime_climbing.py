@@ -449,7 +449,7 @@ def test_guandan_both_sides_late_both_forfeit_the_round():
     late = d.violations("late_arrival")
     assert sorted((v["seat"], v["penalty"]["forfeit"]) for v in late) == [("E", "round"), ("S", "round")]
     assert d.events("round_forfeited")[-1]["data"] == {"teams": ["SN", "EW"], "by": "late", "minutes": 6.0}
-    assert _Formatter("zh", GD).event(d.events("round_forfeited")[-1]) == "南北，东西 均迟到，双方本轮弃权"
+    assert Sentences("zh", "guandan").event(d.events("round_forfeited")[-1]) == "南北、东西 均迟到，双方本轮弃权（迟到 6 分钟）"
     assert not d.events("game_won") and d.table.phase == "round_over"
     assert [e["data"]["topic"] for e in d.events("rejected")] == ["board/in", "board/in"]  # E's and S's ready: too late
 

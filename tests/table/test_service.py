@@ -541,7 +541,7 @@ def test_a_guandan_turn_given_up_by_the_clock_is_published_when_the_time_runs_ou
     t.stop()
     lines = list(timeline(t.db, "zh"))  # ``cardtable table replay``: the clock's entries and what they ruled
     first = next(i for i, line in enumerate(lines) if "计时 时间到" in line)
-    assert "南 超时，视作不出" in lines[first + 1] and "违例（已确认）超时 南" in lines[first + 2]
+    assert "南 王芳 超时，视作不出" in lines[first + 1] and "南 王芳 超时（已确认），第 1 盘：弃权（本次出牌）" in lines[first + 2]
 
 
 def test_a_seat_that_never_arrives_is_ruled_on_when_its_minutes_pass(table):
