@@ -22,9 +22,11 @@ __all__ = ["CaseError", "answer", "matches", "run"]
 
 def _games() -> dict[str, dict[str, Op]]:
     from referee.climbing.ops import GUANDAN, SANDAYI
+    from referee.table.scenario import clock_case
     from referee.tractor.ops import OPS as tractor
 
-    return {"tractor": tractor, "guandan": GUANDAN, "sandayi": SANDAYI}
+    # ``clock``: a table driven through timed inputs, every game (referee/rulebooks/README.md, "The clock op")
+    return {game: {**ops, "clock": clock_case} for game, ops in (("tractor", tractor), ("guandan", GUANDAN), ("sandayi", SANDAYI))}
 
 
 def _worded(exc: Exception) -> bool:

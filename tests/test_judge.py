@@ -1,12 +1,14 @@
 """``cardtable judge``: the public conformance cases, malformed input, and the command line."""
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from referee.cli import main
 from referee.judge import answer, matches
+from referee.rulebooks import names
 
 CONFORMANCE = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
 PUBLIC = [
@@ -215,3 +217,93 @@ def test_unreadable_files_are_error_lines_and_the_others_are_answered(tmp_path, 
     assert lines[3] == {"id": "f", "result": "legal"}
     assert main(["judge", str(good), str(tmp_path / "missing.jsonl"), "--check"]) == 1
     assert capsys.readouterr().out.splitlines()[-1] == "1 passed, 1 failed"
+
+
+# ---------------------------------------------------------------- the clock op
+
+CLOCK_CASES = Path(__file__).resolve().parent / "clock.jsonl"
+CLOCK = [json.loads(line) for line in CLOCK_CASES.read_text().splitlines() if line.strip()]
+
+
+def test_the_clock_cases_pass_on_the_command_line(capsys):
+    """``cardtable judge tests/clock.jsonl --check``: every clock case answers as expected."""
+    assert main(["judge", str(CLOCK_CASES), "--check"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"{len(CLOCK)} passed, 0 failed"
+
+
+def clock_settings(book: str) -> set[str]:
+    """The settings of a rulebook's ``[clock]`` section as written (each late band by its entry); ``none`` when
+    the section sets nothing."""
+    path = Path(__file__).resolve().parents[1] / "referee" / "rulebooks" / f"{book}.toml"
+    clock = tomllib.loads(path.read_text())["clock"]
+    found = {k for k in clock if k not in ("articles", "penalties", "late_bands")}
+    found |= {f"late_bands.{key}" for _, key in clock.get("late_bands", [])}
+    return found or {"none"}
+
+
+@pytest.mark.parametrize("book", names())
+def test_every_clock_setting_of_every_rulebook_has_a_case(book):
+    """Each setting a book's ``[clock]`` writes (its 0 for no clock too) is covered by a case of its own book that
+    quotes the article."""
+    cases = [c for c in CLOCK if c["rulebook"] == book]
+    covered = set().union(*(c["covers"] for c in cases)) if cases else set()
+    assert clock_settings(book) <= covered, f"{book}: no clock case for {sorted(clock_settings(book) - covered)}"
+    assert all(c["quote"] and c["id"].startswith("clock-") for c in cases)
+
+
+def test_the_clock_cases_hold_every_item_of_the_clock_rules():
+    """The rulings the cases expect, across the books: each kind of clock ruling happens in some case."""
+    said = {(r.get("violation") or r.get("event"), r.get("penalty") or r.get("by")) for c in CLOCK for r in c["expect"]["rulings"]}
+    for ruling in [("overtime", "warning"), ("overtime", "20 points"), ("overtime", "turn given up"), ("overtime", "foul"),
+                   ("late_arrival", "warning"), ("late_arrival", "20 points"), ("late_arrival", "30 points"),
+                   ("late_arrival", "first hand forfeited"), ("late_arrival", "round forfeited"),
+                   ("game_won", "late"), ("game_won", "fouls"), ("round_forfeited", None), ("hand_forfeited", None),
+                   ("round_over", None)]:
+        assert ruling in said, ruling
+
+
+CLOCK_CASE = {"id": "c", "game": "guandan", "op": "clock", "rulebook": "sanjiang-2012",
+              "inputs": [[0, "ready", "S"], [0, "ready", "E"], [0, "ready", "N"], [0, "ready", "W"], [2, "draw", "S"]]}
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"rulebook": "classic-3deck"}, "classic-3deck is a tractor rulebook, not guandan"),
+        ({"inputs": []}, "inputs must be a list"),
+        ({"inputs": [[5, "ready", "S"], [4, "ready", "E"]]}, "input 2: t 4 is before the one before it (5)"),
+        ({"inputs": [[0, "dance"]]}, "input 1: unknown action 'dance'"),
+        ({"inputs": [[0, "ready", "X"]]}, "unknown seat 'X'"),
+        ({"inputs": [[0, "ready"]]}, "input 1: ready takes other arguments than []"),
+        ({"inputs": [[0, "play"]]}, "input 1 (play at 0 s): no play is due (phase arriving)"),
+        ({"inputs": CLOCK_CASE["inputs"] + [[3, "play", "E"]]}, "E is not to act: S is"),
+        ({"inputs": CLOCK_CASE["inputs"] + [[3, "return"]]}, "no return card is due"),
+        ({"seed": "x"}, "seed must be a whole number"),
+    ],
+)
+def test_a_malformed_clock_case_is_a_clear_error(change, message):
+    out = answer({**CLOCK_CASE, **change})
+    assert "result" not in out and message in out["error"], out
+
+
+def test_a_broken_clock_case_is_answered_in_words(capsys):
+    """As every op: a clock case with a field dropped or replaced, or one of its inputs' parts replaced, by a value
+    of every JSON type is answered with an error in words (or a result), never a crash."""
+    four = [[0, "ready", s] for s in "SENW"]
+    cases = [CLOCK_CASE | {"inputs": CLOCK_CASE["inputs"] + [[3, "play"], [20, "pass"]]},
+             {"id": "t", "game": "tractor", "op": "clock", "rulebook": "classic-3deck", "inputs": four + [[10, "draw"], [16, "kitty"], [20, "play"]]},
+             {"id": "s", "game": "sandayi", "op": "clock", "rulebook": "usst-2016", "inputs": four + [[5, "bid", "S", 1]]}]
+    bad, n = [], 0
+    for case in cases:
+        variants = [{k: v for k, v in case.items() if k != key} for key in ("rulebook", "inputs", "game")]
+        variants += [{**case, key: value} for key in ("rulebook", "inputs", "seed") for value in MUTANTS]
+        for i, item in enumerate(case["inputs"][3:], 3):
+            for j in range(len(item) + 1):
+                for value in MUTANTS:
+                    changed = list(item[:j]) + [value] + list(item[j + 1:])
+                    variants.append({**case, "inputs": case["inputs"][:i] + [changed] + case["inputs"][i + 1:]})
+        for variant in variants:
+            out, n = answer(variant), n + 1
+            if ("result" in out) == ("error" in out) or any(w in out.get("error", "") for w in PYTHON_WORDS):
+                bad.append((variant.get("inputs"), out))
+    assert n > 500 and not bad, (bad[:5], capsys.readouterr().err[-800:])

@@ -9,9 +9,11 @@ Time rules by itself (``[clock]`` of the book, ``referee/table/clock.py``): befo
 applied, and at the service's ``clock`` entries, every shot clock whose deadline passed is ruled on
 (:meth:`ClimbingTable._tick`): with ``overrun = "pass"`` the turn is given up (seed 002 十二 第3条:
 视作放弃本次出牌权), a follower's as a pass and a leader's by the lead going to the next seat, whose
-clock starts at the deadline; any other outcome (a foul, a penalty) is ruled once per turn. ``state``
-shows the table as time has left it at its ``at``. Fouls by one side reaching ``fouls_lose_round``
-lose it the round.
+clock starts at the deadline; any other outcome (a foul, a penalty) is ruled once per turn. When every
+seat holding cards has given up its turn in a row with no play or pass, nobody is playing (the table
+is left, or nothing reaches the referee): a ``stalled`` flag stops the clocks until a person resolves
+it, rather than passing turns for ever. ``state`` shows the table as time has left it at its ``at``.
+Fouls by one side reaching ``fouls_lose_round`` lose it the round.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class ClimbingTable(Reducer):
     plays: tuple[tuple[str, tuple[str, ...]], ...] = ()  # each seat's latest play since that lead
     trick_no: int = 0  # leads in this hand
     fouls: FoulCount = FoulCount()
+    given_up: int = 0  # turns given up by the clock in a row, no play or pass between
 
     # -- the engine (the game's module) -----------------------------------------------------------
     def _engine(self):
@@ -127,7 +130,7 @@ class ClimbingTable(Reducer):
 
     def _next_turn(self, seat: str) -> ClimbingTable:
         """After ``seat``'s play or pass: its clock stops (a long think noted), the next one starts."""
-        t = self
+        t = self._with(given_up=0)
         if t.clock is not None:
             record, _ = t.record.stop(t.limits, t.clock, t.at)  # an overrun was ruled by _tick already
             t = t._with(record=record, clock=None)
@@ -164,9 +167,14 @@ class ClimbingTable(Reducer):
         t = t._clock_violation(verdict)
         if t.phase != "playing":
             return t
-        if verdict.outcome == "pass":
+        if verdict.outcome != "pass":
+            return t._with(clock=clock.spent())
+        t = t._with(given_up=t.given_up + 1)
+        if t.given_up < sum(1 for n in t.cards_left().values() if n):
             return t._start_clock(deadline)  # a pass never ends a hand
-        return t._with(clock=clock.spent())
+        # every seat holding cards gave up its turn and nobody played: no one is at the table, or nothing reaches it
+        seat = t._engine_turn()
+        return t._with(given_up=0)._start_clock(t.at)._flag(seat, "stalled", Cards(), f"no play for a whole round, from {seat}: the clocks stop", None)
 
     def _clock_violation(self, verdict: ClockVerdict) -> ClimbingTable:
         o = verdict.overrun

@@ -463,11 +463,6 @@ class Reducer:
         coming = [rc.notice_at, rc.ends_at] if timed else []
         return [self.clock.deadline() if self.clock is not None else None, self._late_deadline()] + [d for d in coming if d >= self.at]
 
-    def deadline_after(self, at: float) -> float | None:
-        """The next deadline once time has ruled up to ``at`` (a clock that ran out may have started
-        the next seat's, with no input in between)."""
-        return self._view(at).next_deadline()
-
 
 # Events by which a seat takes its turn: its display's violation notice has been seen by then.
 _TURN_TAKEN = frozenset({"play_accepted", "passed"})

@@ -19,13 +19,13 @@ the seat's count, the table and the decks. The seed sets no clock, so none runs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from referee.cards import Cards
 from referee.sandayi.game import Game, GameError
 from referee.sandayi.round import round_points, table_totals
 from referee.sandayi.seats import first_bidder
-from referee.seats import SEATS
+from referee.seats import SEATS, next_seat
 from referee.table.climbing import ClimbingTable
 from referee.table.reducer import _Reject
 
@@ -51,6 +51,10 @@ class SandayiTable(ClimbingTable):
 
     def _engine_pass(self, seat: str) -> Game:
         return self.game.pass_(seat)
+
+    def _engine_lead_passes(self, seat: str) -> Game:
+        """A venue's clock that gives up a turn (the seed sets none): the next seat leads (all four hold cards)."""
+        return replace(self.game, turn=next_seat(seat), history=self.game.history + ((seat, None),))
 
     def _with_engine(self, game: Game) -> SandayiTable:
         return self._with(game=game)

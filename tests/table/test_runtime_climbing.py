@@ -16,7 +16,7 @@ from referee.sandayi.bots import deal as deal_sandayi
 from referee.sandayi.bots import random_bid
 from referee.sandayi.bots import random_play as sandayi_play
 from referee.sandayi.game import Game
-from referee.seats import SEATS
+from referee.seats import SEATS, next_seat
 from referee.table.protocol import encode
 from referee.table.reducer import Output
 from referee.table.runtime import Table
@@ -519,16 +519,19 @@ def test_guandan_out_of_turn_and_exposed_cards_count_fouls_once_confirmed():
 
 
 def test_the_next_deadline_follows_clocks_that_ran_out_with_no_input():
-    """E's turn is forfeited at its deadline and N's clock starts there: the service, which asks for
-    the next deadline at its own time, shows N's clock running out too without any input between."""
+    """E's turn is given up at its deadline and N's clock starts there: the ``clock`` entry the service logs
+    once E's deadline passed rules it, and the table's next deadline is N's, then W's, with no input between."""
     d = Table_(GD)
     d.start()
     d.press("S", "ready")
     d.show("S", ["S3"])
     first = d.table.next_deadline()
-    assert first == d.at + 30.0  # E's long think
-    assert d.table.deadline_after(first + 0.1) == first + 30.0  # N's own long think, from E's deadline
-    assert d.table.deadline_after(first + 30.1) == first + 60.0  # then W's
+    assert first == d.at + 30.0 and d.table.rules_by(first) is False and d.table.rules_by(first + 0.1) is True
+    d.send("clock", {}, dt=first + 0.25 - d.at)
+    assert d.table.next_deadline() == first + 30.0 and d.state()["turn"] == "N"  # N's own long think, from E's deadline
+    d.send("clock", {}, dt=30.0)
+    assert d.table.next_deadline() == first + 60.0 and d.state()["turn"] == "W"  # then W's
+    assert [v["seat"] for v in d.violations("overtime")] == ["E", "N"]
 
 
 def test_guandan_a_confirmed_play_out_of_turn_sits_out_the_offenders_next_turn():
@@ -616,3 +619,49 @@ def test_sandayi_rulings_read_in_the_timeline():
     assert say["zh"].event(foul) == "东 犯规（交谈），本局第 1 次（2 次作输者处理）"
     assert say["en"].event(report) == "dealer S reports: does not play: the dealer wins at once"
     assert say["zh"].event({"kind": "hand_opened", "data": {"seat": "S"}}) == "庄家 南 摊打"
+
+
+def test_a_venue_clock_that_gives_up_a_san_da_yi_lead_passes_it_to_the_next_seat(monkeypatch):
+    """Seed 004 sets no clock; a venue may configure one (README "Clocks"): with ``overrun = "pass"`` a silent
+    dealer's lead goes to the next seat, as in Guandan, and the table goes on."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    from referee.table import reducer
+
+    book = load(SDY)
+    venue = replace(book, sections=MappingProxyType(dict(book.sections) | {"clock": MappingProxyType({"play_s": 15, "overrun": "pass"})}))
+    monkeypatch.setattr(reducer, "load", lambda name: venue if name == SDY else load(name))
+    reducer._limits.cache_clear()
+    try:
+        d = Table_(SDY)
+        d.start()
+        while d.table.phase == "bidding":
+            d.press(d.state()["turn"], "pass" if d.table.game.bidding.high else "bid1")
+        dealer = d.table.dealer
+        d.press(dealer, "ready")
+        d.send("clock", {}, dt=15.5)
+        v = d.violations("overtime")[-1]
+        assert (v["seat"], v["penalty"]["forfeit"], v["evidence"]["action"]) == (dealer, "turn", "lead")
+        assert d.state()["turn"] == next_seat(dealer) and d.table.phase == "playing"
+    finally:
+        reducer._limits.cache_clear()
+
+
+def test_a_table_where_nobody_plays_for_a_whole_round_stops_its_clocks_for_the_referee():
+    """十二 第3条: 否则，视作放弃本次出牌权 gives up one turn; decided: when every seat holding cards has given its
+    turn up in a row with no play or pass, nobody is playing (the table is left, the camera is down), so the table
+    raises a ``stalled`` flag and its clocks stop until a person resolves it, rather than passing turns for ever
+    (an input an hour late, or a clock run far ahead, rules four turns, not hundreds)."""
+    d = Table_(GD)
+    d.start()
+    d.press("S", "ready")  # S leads
+    d.send("clock", {}, dt=3600.0)
+    assert [v["seat"] for v in d.violations("overtime")] == ["S", "E", "N", "W"]
+    (flag,) = d.state()["flags"]
+    assert (flag["kind"], flag["seat"]) == ("stalled", "S") and d.state()["paused"] and d.table.next_deadline() is None
+    assert d.state(d.at + 600)["clocks"]["S"] == {"left": 10.0, "running": False, "long_think": False}
+    d.send("commands", {"command": "confirm", "flag": flag["flag"]}, dt=60.0)
+    assert d.table.next_deadline() == d.at + 10.0 and not d.state()["paused"]
+    d.show("S", ["S3"], dt=5.0)
+    assert d.events("play_accepted")[-1]["data"]["seat"] == "S" and d.table.given_up == 0

@@ -1,0 +1,392 @@
+"""The judge's ``clock`` op: a real table driven through timed inputs, and the rulings its clocks make.
+
+A case names a rulebook and its ``inputs``, each ``[t, action, ...]`` with ``t`` the seconds from the
+round's start (``start_round`` is at 0) and the times in order. The table is the service's own reducer
+(``runtime.Table.new``); the cards are dealt by a seeded shuffle (``seed``, default 0) and played by
+the op, so a case says *when* each seat acts, never which cards (the rulings of the clock do not
+depend on them). Actions (``seat`` where it says so; where it may be left out, the seat on turn):
+
+``ready SEAT``
+    the seat's ``ready`` button: it is at the table.
+``draw [SEAT]``
+    the draw ends. Tractor: the seat (default: the first from the dealer, or from S in the first hand,
+    that holds a level card) shows a level card and presses ``declare``. Guandan: the seat presses
+    ``ready`` (in a game's first hand it drew the turned-up card and leads; later the tribute follows).
+``kitty``
+    the dealer takes the kitty (Tractor: and names the trump suit when nobody declared; San Da Yi:
+    after the bidding).
+``bid SEAT VALUE``
+    San Da Yi: the seat bids 1, 2 or 3, or ``"pass"``.
+``play [SEAT]``, ``unsure [SEAT]``
+    the seat on turn plays one card (a lead: its lowest card, a side suit's where it has one;
+    Tractor follows its lowest card of the led suit, else its lowest side card; Guandan and San Da Yi
+    follow with the lowest single that beats the table). ``unsure``: the camera reads it below the
+    confidence the table trusts: the table pauses until ``confirm``.
+``out_of_turn SEAT``
+    the seat, not on turn, shows its lowest card: a flag for the referee (越序出牌; in Guandan a foul
+    once confirmed, 十一 3).
+``confirm``, ``dismiss``
+    the referee confirms the open flag (an unsure play counts) or dismisses it.
+``pass [SEAT]``
+    the seat on turn passes (Guandan, San Da Yi).
+``play_out``
+    the hand in play is played to its end at ``t`` (every play then): Tractor plays as ``play`` and the
+    dealer shows the kitty; Guandan and San Da Yi: the leader leads its lowest single and the others
+    pass, so the leader goes out first and (Guandan, 接风) its partner second.
+``tribute``
+    Guandan: every payer pays its largest card (or the payers show their big jokers and refuse).
+``return [SEAT]``
+    Guandan: the receiver returns a card below 10 (no seat: every receiver still to return).
+``last_hand``
+    the console announces the last hand.
+``wait``
+    time passes to ``t`` with no input: the ``clock`` entry the service logs when a deadline passes.
+
+The answer: ``rulings``, every violation and every ruling event in order, each with its ``t``
+(``{"t", "seat", "violation", "penalty"}``, the penalty in words: ``warning``, ``N points``,
+``turn given up``, ``foul``, ``first hand forfeited``, ``round forfeited``, and ``status`` when the
+violation waits for the referee or was dismissed; or ``{"t", "event", ...}``
+for ``foul_counted`` (``seat``, ``fouls``), ``game_won`` (``team``, ``by``), ``round_forfeited``
+(``teams``), ``hand_forfeited`` (``team``), ``round_over`` (``hands``) and ``flag_raised`` (``seat``,
+``kind``: the table waits for a person)), and the table as it stands
+after the last input: ``phase``, ``hand``, ``turn``, ``left`` (the seconds on the turn's clock, null
+when none runs), ``notice`` (the round's closing notice is due) and ``levels`` (null in San Da Yi).
+
+>>> case = {"game": "guandan", "rulebook": "sanjiang-2012", "inputs": [
+...     [0, "ready", "S"], [0, "ready", "E"], [0, "ready", "N"], [0, "ready", "W"], [2, "draw", "N"], [45, "wait"]]}
+>>> answer = clock_case(case)
+>>> answer["rulings"]
+[{'t': 45.0, 'seat': 'N', 'violation': 'overtime', 'penalty': 'turn given up'}]
+>>> answer["turn"], answer["left"]
+('W', 17.0)
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from typing import Any
+
+from referee.cards import Card, Cards
+from referee.climbing.combos import power_of
+from referee.guandan.bots import deal as guandan_deal
+from referee.guandan.tribute import is_legal_return, legal_tributes
+from referee.rulebooks import load
+from referee.sandayi.bots import deal as sandayi_deal
+from referee.seats import SEATS, check_seat, seats_from
+from referee.table.reducer import CLOCK, Output, Reducer, family
+from referee.table.runtime import Table
+from referee.tractor.bots import deal as tractor_deal
+
+ACTIONS = ("ready", "draw", "kitty", "bid", "play", "unsure", "out_of_turn", "confirm", "dismiss", "pass", "play_out",
+           "tribute", "return", "last_hand", "wait")
+UNSURE = 0.5  # the confidence of an ``unsure`` read (below ``reducer.CONFIDENT``)
+EVENTS = {"foul_counted": ("seat", "fouls"), "game_won": ("team", "by"), "round_forfeited": ("teams",),
+          "hand_forfeited": ("team",), "round_over": ("hands",), "flag_raised": ("seat", "kind")}
+
+
+class ScenarioError(ValueError):
+    """A case that cannot be driven: a malformed input, or an action the table is not ready for."""
+
+
+def clock_case(case: dict[str, Any]) -> dict[str, Any]:
+    """The answer to one ``clock`` case (see the module's docstring)."""
+    rulebook, game = case.get("rulebook"), case.get("game")
+    if not isinstance(rulebook, str):
+        raise ScenarioError("a clock case names its rulebook")
+    if family(rulebook) != game:
+        raise ScenarioError(f"{rulebook} is a {family(rulebook)} rulebook, not {game}")
+    inputs = case.get("inputs")
+    if not isinstance(inputs, list) or not inputs:
+        raise ScenarioError("inputs must be a list of [t, action, ...]")
+    seed = case.get("seed", 0)
+    if type(seed) is not int:
+        raise ScenarioError(f"seed must be a whole number, not {seed!r}")
+    drive = _Drive(Table.new("judge", rulebook), game, seed)
+    drive.send("commands", {"command": "start_round"}, 0.0)
+    last = 0.0
+    for n, item in enumerate(inputs, 1):
+        if not (isinstance(item, list) and len(item) >= 2 and type(item[0]) in (int, float) and isinstance(item[1], str)):
+            raise ScenarioError(f"input {n}: {item!r} is not [t, action, ...]")
+        t, action, args = float(item[0]), item[1], item[2:]
+        if not last <= t < float("inf"):
+            raise ScenarioError(f"input {n}: t {item[0]!r} is before the one before it ({last:g}); times run forward from 0")
+        if action not in ACTIONS:
+            raise ScenarioError(f"input {n}: unknown action {action!r}; actions are {' '.join(ACTIONS)}")
+        last = t
+        do = getattr(drive, "do_" + action)
+        try:
+            inspect.signature(do).bind(t, *args)
+        except TypeError:
+            raise ScenarioError(f"input {n}: {action} takes other arguments than {args!r}") from None
+        try:
+            do(t, *args)
+        except ValueError as exc:  # a seat that is none, a card the table refused: in the case's words
+            raise ScenarioError(f"input {n} ({action} at {t:g} s): {exc}") from None
+    return drive.answer()
+
+
+class _Drive:
+    """The table, the cards the op dealt and keeps, and everything the table said."""
+
+    def __init__(self, table: Reducer, game: str, seed: int):
+        self.table, self.game, self.seed = table, game, seed
+        self.rules = load(table.rulebook)
+        self.at, self.seq = 0.0, 0
+        self.outputs: list[Output] = []
+        self.dealt = 0  # the hand whose cards are dealt
+        self.hands: dict[str, Cards] = {}
+        self.kitty = Cards()
+        self.pending: tuple[str, Cards] | None = None  # an unsure play waiting for the referee
+
+    # -- sending ---------------------------------------------------------------------------------------
+    def send(self, name: str, payload: dict, t: float) -> list[Output]:
+        self.at, self.seq = t, self.seq + 1
+        payload = {"v": 1, "id": f"j{self.seq}", **payload} | ({"at": t} if name not in ("commands", CLOCK) else {})
+        self.table, out = self.table.apply(name, payload, t, self.seq)
+        self.outputs += out
+        return out
+
+    def accepted(self, name: str, payload: dict, t: float) -> None:
+        """Send an input of the op's own making: the table must take it."""
+        for o in self.send(name, payload, t):
+            if o.name == "events" and o.payload["kind"] in ("rejected", "flag_raised"):
+                data = o.payload["data"]
+                raise ScenarioError(f"the table did not take it: {data.get('reason') or data.get('text')}")
+
+    def press(self, seat: str, button: str, t: float) -> None:
+        self.accepted("board/in", {"seat": seat, "button": button}, t)
+
+    def show(self, seat: str, cards: Cards, t: float, confidence: float = 0.99) -> None:
+        payload = {"seat": seat, "cards": cards.names(), "confidence": confidence}
+        if confidence < 0.9:
+            self.send("observed", payload, t)
+        else:
+            self.accepted("observed", payload, t)
+
+    # -- what the table is at ------------------------------------------------------------------------------
+    def now(self, t: float) -> Reducer:
+        """The table as time leaves it at ``t``: what the next input meets (a turn given up, a round over)."""
+        return self.table._view(t)
+
+    def turn(self, t: float, seat: str | None = None) -> str:
+        turn = self.now(t).turn()
+        if turn is None:
+            raise ScenarioError(f"no seat is to act (phase {self.now(t).phase})")
+        if seat is not None and check_seat(seat) != turn:
+            raise ScenarioError(f"{seat} is not to act: {turn} is")
+        return turn
+
+    def level(self) -> str:
+        return self.table.match.game.hand_level() if self.game == "guandan" else self.table.game.hand_level()
+
+    def deal(self) -> None:
+        """The cards of the hand being dealt, once per hand."""
+        if self.dealt == self.table.hand_no:
+            return
+        rng = random.Random(f"{self.seed}:{self.table.hand_no}")
+        if self.game == "tractor":
+            self.hands, self.kitty = tractor_deal(self.rules.deal.decks, self.rules.deal.kitty, rng)
+        elif self.game == "guandan":
+            self.hands, self.kitty = guandan_deal(self.rules, rng), Cards()
+        else:
+            self.hands, self.kitty = sandayi_deal(self.rules, rng, self.table.game.turn)
+        self.dealt = self.table.hand_no
+
+    # -- the actions -----------------------------------------------------------------------------------
+    def do_ready(self, t: float, seat: str) -> None:
+        self.send("board/in", {"seat": check_seat(seat), "button": "ready"}, t)  # too late, it may be refused
+
+    def do_draw(self, t: float, seat: str | None = None) -> None:
+        if self.table.phase != "dealing":
+            raise ScenarioError(f"no hand is being drawn (phase {self.table.phase})")
+        self.deal()
+        if self.game == "guandan":
+            self.press(check_seat(seat or "S"), "ready", t)
+            return
+        if self.game != "tractor":
+            raise ScenarioError("San Da Yi has no draw to end: the bidding follows the deal")
+        level = self.level()
+        holders = [s for s in seats_from(seat or self.table.game.dealer or "S")
+                   if any(c.rank == level and not c.is_joker for c in self.hands[s])]
+        if seat is not None and seat not in holders[:1]:
+            raise ScenarioError(f"{seat} holds no level card ({level}) to declare")
+        if holders:
+            card = min((c for c in self.hands[holders[0]].distinct() if c.rank == level and not c.is_joker), key=str)
+            self.show(holders[0], Cards([card]), t)
+        self.press(holders[0] if holders else "S", "declare", t)
+
+    def do_kitty(self, t: float) -> None:
+        if self.game == "tractor":
+            dealer = self.table._dealer_to_be() or "S"
+            self.press(dealer, "ready", t)
+            if self.table.trump is None:  # nobody declared: the dealer names the suit with a card of it
+                self.show(dealer, Cards([min((c for c in self.hands[dealer] if not c.is_joker), key=str)]), t)
+            return
+        if self.game != "sandayi" or self.table.phase != "kitty":
+            raise ScenarioError("only a Tractor dealer, or a San Da Yi dealer after the bidding, takes a kitty")
+        dealer = self.table.dealer
+        self.press(dealer, "ready", t)
+        self.hands[dealer] = self.hands[dealer] + self.kitty
+
+    def do_bid(self, t: float, seat: str, value: int | str) -> None:
+        if self.game != "sandayi" or self.table.phase != "bidding":
+            raise ScenarioError("bids are San Da Yi's, while bidding")
+        self.deal()
+        self.turn(t, seat)
+        self.press(seat, "pass" if value == "pass" else f"bid{value}", t)
+
+    def do_play(self, t: float, seat: str | None = None) -> None:
+        self._play(t, seat, 0.99)
+
+    def do_unsure(self, t: float, seat: str | None = None) -> None:
+        self._play(t, seat, UNSURE)
+
+    def _play(self, t: float, seat: str | None, confidence: float) -> None:
+        table = self.now(t)
+        if table.phase not in ("kitty", "playing") or (self.game == "sandayi" and table.phase != "playing"):
+            raise ScenarioError(f"no play is due (phase {table.phase})")
+        if table.flags:
+            raise ScenarioError(f"the table waits for the referee ({table.flags[0].flag})")
+        seat = self.turn(t, seat)
+        cards = self.tractor_play(table, seat) if self.game == "tractor" else self.climbing_play(table, seat)
+        if confidence < 0.9:
+            self.pending = (seat, cards)
+        else:
+            self.hands[seat] = self.hands[seat] - cards
+        self.show(seat, cards, t, confidence)
+
+    def do_out_of_turn(self, t: float, seat: str) -> None:
+        table = self.now(t)
+        if table.phase != "playing" or table.turn() == check_seat(seat):
+            raise ScenarioError(f"{seat} is on turn, or nothing is being played (phase {table.phase})")
+        self.send("observed", {"seat": seat, "cards": [str(min(self.hands[seat], key=str))], "confidence": 0.99}, t)
+
+    def do_confirm(self, t: float) -> None:
+        self.resolve("confirm", t)
+        if self.pending is not None:
+            seat, cards = self.pending
+            self.hands[seat] = self.hands[seat] - cards
+        self.pending = None
+
+    def do_dismiss(self, t: float) -> None:
+        self.resolve("dismiss", t)
+        self.pending = None
+
+    def resolve(self, how: str, t: float) -> None:
+        if not self.table.flags:
+            raise ScenarioError("no flag is open")
+        self.accepted("commands", {"command": how, "flag": self.table.flags[0].flag}, t)
+
+    def do_pass(self, t: float, seat: str | None = None) -> None:
+        if self.game == "tractor" or self.now(t).phase != "playing":
+            raise ScenarioError("only a climbing game's follower passes, while playing")
+        self.press(self.turn(t, seat), "pass", t)
+
+    def do_play_out(self, t: float) -> None:
+        hand = self.table.hand_no
+        while (table := self.now(t)).hand_no == hand and table.phase in ("kitty", "playing", "hand_over"):
+            if table.phase == "hand_over":  # Tractor: the dealer turns up the kitty
+                self.show(table.dealer, self.kitty, t)
+            elif self.game != "tractor" and not table._engine_leading():
+                self.do_pass(t)
+            else:
+                self.do_play(t)
+
+    def do_tribute(self, t: float) -> None:
+        p = self.table.tribute if self.game == "guandan" else None
+        if p is None or p.paid or p.shown:
+            raise ScenarioError("no tribute is due (a Guandan hand after the first, its draw ended)")
+        refuse = Card.parse(self.rules.sections["tribute"]["refuse_with"])
+        shown = {s: self.hands[s].count(refuse) for s in p.payers}
+        if sum(shown.values()) >= self.rules.sections["tribute"]["refuse_count"]:
+            for seat, n in shown.items():
+                if n:
+                    self.show(seat, Cards([refuse] * n), t)
+            return
+        for payer in p.payers:
+            self.show(payer, Cards([legal_tributes(self.rules, p.level, self.hands[payer])[0]]), t)
+        for x in self.table.tribute.exchanges:
+            self.hands[x.giver] -= Cards([x.tribute])
+            self.hands[x.receiver] += Cards([x.tribute])
+
+    def do_return(self, t: float, seat: str | None = None) -> None:
+        p = self.table.tribute if self.game == "guandan" else None
+        due = [x for x in (p.exchanges if p else ()) if x.receiver not in dict(p.returned)]
+        if seat is not None:
+            due = [x for x in due if x.receiver == check_seat(seat)]
+        if not due:
+            raise ScenarioError("no return card is due" + (f" from {seat}" if seat else ""))
+        for x in due:
+            card = min((c for c in self.hands[x.receiver].distinct() if is_legal_return(self.rules, p.level, c)),
+                       key=lambda c: power_of(self.rules, c, p.level))
+            self.show(x.receiver, Cards([card]), t)
+            self.hands[x.receiver] -= Cards([card])
+            self.hands[x.giver] += Cards([card])
+
+    def do_last_hand(self, t: float) -> None:
+        self.send("commands", {"command": "last_hand"}, t)
+
+    def do_wait(self, t: float) -> None:
+        self.send(CLOCK, {}, t)
+
+    # -- the op's plays ------------------------------------------------------------------------------------
+    def tractor_play(self, table: Reducer, seat: str) -> Cards:
+        trumps, hand = table.trumps, list(self.hands[seat])
+        judge = table.judge
+        trick = judge.tricks[-1] if judge and judge.tricks and len(judge.tricks[-1].plays) < 4 else None
+        plain = [c for c in hand if not trumps.is_trump(c)]
+        if trick is not None:
+            led = [c for c in hand if trumps.suit_of(c) == trumps.suit_of(trick.plays[0][1].distinct()[0])]
+            plain = led or plain
+        return Cards([min(plain or hand, key=trumps.sort_key)])
+
+    def climbing_play(self, table: Reducer, seat: str) -> Cards:
+        engine, level = (table.hand, self.level()) if self.game == "guandan" else (table.game, None)
+        for card in sorted(self.hands[seat].distinct(), key=lambda c: (power_of(self.rules, c, level), str(c))):
+            try:
+                engine.play(seat, Cards([card]))
+            except ValueError:
+                continue
+            return Cards([card])
+        raise ScenarioError(f"{seat} holds no single that beats the table: it passes")
+
+    # -- the answer ------------------------------------------------------------------------------------
+    def answer(self) -> dict[str, Any]:
+        state = self.table.state(self.at)
+        turn = state["turn"]
+        return {
+            "rulings": [r for r in map(_ruling, self.outputs) if r is not None],
+            "phase": state["phase"], "hand": state["hand"], "turn": turn,
+            "left": state["clocks"][turn]["left"] if turn else None, "notice": state["round"]["notice"],
+            "levels": {x["name"]: x["level"] for x in state["teams"]} if self.game != "sandayi" else None,
+        }  # fmt: skip
+
+
+def _ruling(o: Output) -> dict[str, Any] | None:
+    p = o.payload
+    if o.name == "violations":
+        status = {"status": p["status"]} if p["status"] != "confirmed" else {}
+        return {"t": round(p["at"], 3), "seat": p["seat"], "violation": p["kind"], "penalty": penalty_words(p["penalty"])} | status
+    if o.name == "events" and p["kind"] in EVENTS:
+        return {"t": round(p["at"], 3), "event": p["kind"]} | {k: p["data"].get(k) for k in EVENTS[p["kind"]]}
+    return None
+
+
+def penalty_words(p: dict) -> str:
+    """A violation's penalty in the words of the ``clock`` op.
+
+    >>> penalty_words({"warning": True, "points": 0}), penalty_words({"points": 20}), penalty_words({"forfeit": "turn"})
+    ('warning', '20 points', 'turn given up')
+    """
+    forfeit = {"turn": "turn given up", "hand": "first hand forfeited", "round": "round forfeited"}
+    if p.get("forfeit"):
+        return forfeit[p["forfeit"]]
+    if p.get("foul"):
+        return "foul"
+    if p.get("warning"):
+        return "warning"
+    return f"{p['points']} points" if p.get("points") else "none"
+
+
+__all__ = ["ACTIONS", "ScenarioError", "clock_case", "penalty_words"]
