@@ -11,7 +11,7 @@ applied, and at the service's ``clock`` entries, every shot clock whose deadline
 视作放弃本次出牌权), a follower's as a pass and a leader's by the lead going to the next seat, whose
 clock starts at the deadline; any other outcome (a foul, a penalty) is ruled once per turn. When every
 seat holding cards has given up its turn in a row with no play or pass, nobody is playing (the table
-is left, or nothing reaches the referee): a ``stalled`` flag stops the clocks until a person resolves
+is left, or nothing reaches the referee): a ``no_play`` flag stops the clocks until a person resolves
 it, rather than passing turns for ever. ``state`` shows the table as time has left it at its ``at``.
 Fouls by one side reaching ``fouls_lose_round`` lose it the round.
 """
@@ -174,7 +174,7 @@ class ClimbingTable(Reducer):
             return t._start_clock(deadline)  # a pass never ends a hand
         # every seat holding cards gave up its turn and nobody played: no one is at the table, or nothing reaches it
         seat = t._engine_turn()
-        return t._with(given_up=0)._start_clock(t.at)._flag(seat, "stalled", Cards(), f"no play for a whole round, from {seat}: the clocks stop", None)
+        return t._with(given_up=0)._start_clock(t.at)._flag(seat, "no_play", Cards(), f"no play for a whole round, from {seat}: the clocks stop", None)
 
     def _clock_violation(self, verdict: ClockVerdict) -> ClimbingTable:
         o = verdict.overrun

@@ -67,7 +67,7 @@ import inspect
 import random
 from typing import Any
 
-from referee.cards import Card, Cards
+from referee.cards import Cards
 from referee.climbing.combos import power_of
 from referee.guandan.bots import deal as guandan_deal
 from referee.guandan.tribute import is_legal_return, legal_tributes
@@ -297,9 +297,9 @@ class _Drive:
         p = self.table.tribute if self.game == "guandan" else None
         if p is None or p.paid or p.shown:
             raise ScenarioError("no tribute is due (a Guandan hand after the first, its draw ended)")
-        refuse = Card.parse(self.rules.sections["tribute"]["refuse_with"])
+        refuse = self.rules.tribute.refuse_with
         shown = {s: self.hands[s].count(refuse) for s in p.payers}
-        if sum(shown.values()) >= self.rules.sections["tribute"]["refuse_count"]:
+        if sum(shown.values()) >= self.rules.tribute.refuse_count:
             for seat, n in shown.items():
                 if n:
                     self.show(seat, Cards([refuse] * n), t)

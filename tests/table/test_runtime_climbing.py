@@ -625,12 +625,11 @@ def test_a_venue_clock_that_gives_up_a_san_da_yi_lead_passes_it_to_the_next_seat
     """Seed 004 sets no clock; a venue may configure one (README "Clocks"): with ``overrun = "pass"`` a silent
     dealer's lead goes to the next seat, as in Guandan, and the table goes on."""
     from dataclasses import replace
-    from types import MappingProxyType
 
     from referee.table import reducer
 
     book = load(SDY)
-    venue = replace(book, sections=MappingProxyType(dict(book.sections) | {"clock": MappingProxyType({"play_s": 15, "overrun": "pass"})}))
+    venue = replace(book, clock=replace(book.clock, play_s=15, overrun="pass"))
     monkeypatch.setattr(reducer, "load", lambda name: venue if name == SDY else load(name))
     reducer._limits.cache_clear()
     try:
@@ -651,7 +650,7 @@ def test_a_venue_clock_that_gives_up_a_san_da_yi_lead_passes_it_to_the_next_seat
 def test_a_table_where_nobody_plays_for_a_whole_round_stops_its_clocks_for_the_referee():
     """十二 第3条: 否则，视作放弃本次出牌权 gives up one turn; decided: when every seat holding cards has given its
     turn up in a row with no play or pass, nobody is playing (the table is left, the camera is down), so the table
-    raises a ``stalled`` flag and its clocks stop until a person resolves it, rather than passing turns for ever
+    raises a ``no_play`` flag and its clocks stop until a person resolves it, rather than passing turns for ever
     (an input an hour late, or a clock run far ahead, rules four turns, not hundreds)."""
     d = Table_(GD)
     d.start()
@@ -659,7 +658,7 @@ def test_a_table_where_nobody_plays_for_a_whole_round_stops_its_clocks_for_the_r
     d.send("clock", {}, dt=3600.0)
     assert [v["seat"] for v in d.violations("overtime")] == ["S", "E", "N", "W"]
     (flag,) = d.state()["flags"]
-    assert (flag["kind"], flag["seat"]) == ("stalled", "S") and d.state()["paused"] and d.table.next_deadline() is None
+    assert (flag["kind"], flag["seat"]) == ("no_play", "S") and d.state()["paused"] and d.table.next_deadline() is None
     assert d.state(d.at + 600)["clocks"]["S"] == {"left": 10.0, "running": False, "long_think": False}
     d.send("commands", {"command": "confirm", "flag": flag["flag"]}, dt=60.0)
     assert d.table.next_deadline() == d.at + 10.0 and not d.state()["paused"]
