@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from referee.cards import Card
 from referee.rulebooks import HERE, SCHEMAS, RulebookError, build, load, names, readme
-from referee.rulebooks.book import Clock
 from referee.rulebooks.settings import describe, fields, show, where
 
 BOOKS = sorted(names())
@@ -143,6 +142,30 @@ KINDS = [
      '[round] seat_of_suit = {"S": "S", "H": "S", "C": "N", "D": "W"}: allowed each suit S H C D at a seat of its own'),
     ("bids", "usst-2016", ("bidding", "bids"), [2, 1, 3], "[bidding] bids = [2, 1, 3]: allowed rising bids of 1, 2 and 3"),
     ("stages", "sanjiang-2012", ("stages", "two", "best_of"), 2, "[stages.two] best_of = 2: allowed an odd number of games"),
+    # the clock and the penalties
+    ("an overrun", "classic-3deck", ("clock", "overrun"), "warn",
+     '[clock] overrun = "warn": allowed "none", "penalty", "pass" or "foul"'),
+    ("a Tractor pass", "classic-3deck", ("clock", "overrun"), "pass",
+     '[clock] overrun = "pass": a kitty_and_first_lead cannot be passed in tractor; allowed "none", "penalty", "foul" '
+     "(set overrun_lead / overrun_return)"),
+    ("a return pass", "sanjiang-2012", ("clock", "overrun_return"), "pass",
+     '[clock] overrun_return = "pass": a return cannot be passed in guandan; allowed "none", "penalty", "foul" '
+     "(set overrun_lead / overrun_return)"),
+    ("a penalty without its entry", "sanjiang-2012", ("clock", "overrun"), "penalty",
+     '[clock] overrun = "penalty": allowed only with a "clock" penalty entry (its warnings and points)'),
+    ("a late band's entry", "zhongkai-2010", ("clock", "late_bands"), [[5, "late_5_min"], [10, "late"]],
+     '[clock] late_bands: "late" has no penalty entry; allowed an entry of [clock.penalties] or [penalties]'),
+    ("late bands", "zhongkai-2010", ("clock", "late_bands"), [[10, "late_10_min"], [5, "late_5_min"]],
+     '[clock] late_bands = [[10.0, "late_10_min"], [5.0, "late_5_min"]]: allowed bands that rise from above 0 minutes'),
+    ("the notice", "classic-3deck", ("clock", "round_notice_s"), 6000,
+     "[clock] round_notice_s = 6000.0: allowed 0 up to round_s (5400)"),
+    ("warnings per", "classic-3deck", ("clock", "warnings_per"), "game", '[clock] warnings_per = "game": allowed "round" or "hand"'),
+    ("an article", "classic-3deck", ("clock", "articles", "lateness"), "二",
+     '[clock.articles] lateness: no such key; allowed "play", "return", "fouls", "late" or "round"'),
+    ("a penalty entry", "classic-3deck", ("penalties", "revoke", "both_sides"), "yes",
+     '[penalties.revoke] both_sides = "yes": allowed "replay"'),
+    ("a climbing penalty entry", "sanjiang-2012", ("clock", "penalties", "late_over_5_min", "forfeit_round"), 1,
+     "[clock.penalties.late_over_5_min] forfeit_round = 1: allowed true or false"),
 ]
 
 
@@ -187,7 +210,7 @@ def test_every_section_refuses_an_unknown_setting_and_a_missing_one():
     for book in BOOKS:
         raw = raw_of(book)
         for path, tables, t, f, present in settings_of(SCHEMAS[raw["game"]], raw):
-            if present and is_section(t) and t is not Clock:
+            if present and is_section(t):
                 sections += 1
                 with pytest.raises(RulebookError) as refused:
                     build(put(raw, path + ("colour",), "red"), book)
@@ -251,7 +274,7 @@ def test_the_readme_tables_are_written_from_the_schema():
     assert readme.written(text) == text, "run python -m referee.rulebooks.readme"
 
 
-def test_every_section_of_every_schema_has_its_table():
+def test_every_setting_of_every_schema_has_its_row():
     def sections(schema: type) -> set[type]:
         found = set()
         for *_, t, _ in fields(schema):
@@ -260,9 +283,11 @@ def test_every_section_of_every_schema_has_its_table():
                     found |= {inner} | sections(inner)
         return found
 
-    wanted = set().union(*(sections(s) for s in SCHEMAS.values())) - {Clock}  # [clock]: README "## Clocks"
-    shown = {readme.section(name) for name in readme.marked(readme.README.read_text(encoding="utf-8"))}
-    assert wanted <= shown and len(shown) == len(set(readme.marked(readme.README.read_text(encoding="utf-8"))))
+    wanted = {(s, key) for s in set().union(*(sections(s) for s in SCHEMAS.values())) for key, _, t, _ in fields(s)
+              if not is_section(t)}
+    shown = [(readme.section(name), key) for name, keys in readme.marked(readme.README.read_text(encoding="utf-8"))
+             for key in keys or [key for key, _, t, _ in fields(readme.section(name)) if not is_section(t)]]
+    assert wanted <= set(shown) and len(shown) == len(set(shown)), sorted((s.__name__, k) for s, k in wanted - set(shown))
 
 
 def test_a_changed_schema_is_a_changed_readme():

@@ -8,42 +8,105 @@ dataclass of typed settings (:mod:`referee.rulebooks.settings`), read and checke
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Literal, get_args
 
-from referee.rulebooks.settings import named, setting
+from referee.rulebooks.settings import check, named, setting, show
 
 Rank = named(Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"], 'a rank: "2" .. "9", "T", "J", "Q", "K" or "A"')
 Suit = Literal["S", "H", "D", "C"]
 Seat = Literal["S", "E", "N", "W"]
 
 
+#: What a shot clock times: ``kitty_and_first_lead`` (from the dealer taking the kitty to its first
+#: lead, one clock), ``lead`` / ``follow`` (a play that leads a trick or follows it), ``play`` (a play
+#: in a climbing game that may pass), ``return`` (the return card after a tribute).
+ACTIONS = ("kitty_and_first_lead", "lead", "follow", "play", "return")
+LEADS = ("kitty_and_first_lead", "lead")
+Outcome = Literal["none", "penalty", "pass", "foul"]
+OUTCOMES: tuple[str, ...] = get_args(Outcome)
+
+
+@dataclass(frozen=True)
+class PenaltyEntry:
+    """One entry of ``[penalties]`` (or ``[clock.penalties]``): what a violation of its name costs."""
+
+    points: int = setting(
+        "points moved to the non-offending side: added to the defenders' points when the dealer's side "
+        "offends, taken from them otherwise (a late side: off its points in the first hand)", 0)
+    per_card: bool = setting("`points` per card involved", False)
+    levels: int = setting("levels the non-offending side goes up", 0)
+    deal: bool = setting("the deal passes to the non-offending side", False)
+    both_sides: Literal["replay"] | None = setting("`\"replay\"`: the hand is replayed when both sides offend", None)
+    warning: bool = setting("a warning, nothing more", False)
+    warnings: int = setting("warnings before `points` apply (the `clock` entry: per seat)", 0)
+    forfeit_hand: bool = setting("the offending side forfeits the hand (the first hand, for lateness): the opponents go up a level", False)
+    forfeit_round: bool = setting("the offending side forfeits the round", False)
+    cannot_win: bool = setting("the offending cards cannot win the trick", False)
+
+
 @dataclass(frozen=True)
 class Clock:
-    """``[clock]``: shot clock limits, late arrival and the round clock, read and checked by
-    ``referee/table/clock.py`` (README "## Clocks"); 0 or empty: none."""
+    """``[clock]``: each play's shot clock, late arrival and the round clock, read by
+    ``referee/table/clock.py`` (README "## Clocks"); a setting left out means none."""
 
-    kitty_and_first_lead_s: float = setting("one clock from the dealer taking the kitty to its first lead", 0.0)
-    lead_s: float = setting("a play that leads a trick (default `play_s`)", 0.0)
-    follow_s: float = setting("a play that follows a trick (default `play_s`)", 0.0)
-    play_s: float = setting("a play in a climbing game", 0.0)
-    return_s: float = setting("the return card after a tribute", 0.0)
-    long_think_s: float = setting("each player's one long think per hand", 0.0)
-    overrun: str = setting("what an overrun costs", "none")
-    overrun_lead: str = setting("the same for a lead (default `overrun`)", "")
-    overrun_return: str = setting("the same for the return card (default `overrun`)", "")
-    warnings_per: str = setting("the span a warning counts over", "round")
-    fouls_lose_round: int = setting("fouls by one side that lose it the round; 0 never", 0)
-    late_bands: tuple[tuple[float, str], ...] = setting("`[[up to minutes, penalty entry], ...]`", ())
-    round_s: float = setting("the round's length; 0 untimed", 0.0)
-    round_notice_s: float = setting("the notice this long before the end", 0.0)
-    round_cut: str = setting("what the end of the round stops", "none")
-    penalties: Mapping[str, Mapping[str, Any]] = setting("penalty entries of books without `[penalties]`", {})
-    articles: Mapping[str, str] = setting("the article each ruling cites, quoted", {})
+    kitty_and_first_lead_s: float = setting("one clock from the dealer taking the kitty to its first lead (seed 001 二十三: 60)", 0.0)
+    lead_s: float = setting("a play that leads a trick; left out: `play_s`", 0.0)
+    follow_s: float = setting("a play that follows a trick (follows, discards and ruffs: 跟牌、垫牌、将吃); left out: `play_s`", 0.0)
+    play_s: float = setting("a play in a climbing game (seed 002 十二 第3条: 10)", 0.0)
+    return_s: float = setting("the return card after a tribute (还牌, seed 002: 20)", 0.0)
+    long_think_s: float = setting(
+        "each player's one long think per hand (长考, seed 002: 30): the seat's first play past its plain limit "
+        "takes it, and that play may then last `long_think_s` in all; later plays of the hand have the plain "
+        "limit. Not for the return card", 0.0)
+    overrun: Outcome = setting(
+        "what an overrun costs: `none` (logged with its evidence only), `penalty` (the `clock` penalty entry: "
+        "`warnings` warnings per seat, then `points` each time, moved to the non-offending side by `settle`), "
+        "`pass` (the turn is given up, climbing games only: a follower passes, a leader's lead goes to the next "
+        "seat holding cards, as a seat that sits out; seed 002 十二 第3条 视作放弃本次出牌权), `foul` (a foul to "
+        "the seat's side)", "none")
+    overrun_lead: Outcome | None = setting(
+        "the same for `lead` and `kitty_and_first_lead`; left out: `overrun`. `kitty_and_first_lead` is never `pass`", None)
+    overrun_return: Outcome | None = setting("the same for the return card; left out: `overrun`. Never `pass`", None)
+    warnings_per: Literal["round", "hand"] = setting(
+        "`round` (each player's first overrun in a round is its warning: seed 001 二十三 第一次警告, read per "
+        "player per round) or `hand`", "round")
+    fouls_lose_round: int = setting(
+        "fouls by one side (both players together, of any kind) that lose it the round (seed 002 十 第3条: 3); 0 never", 0)
+    late_bands: tuple[tuple[float, str], ...] = setting(
+        "`[[up to minutes, entry], ...]`, rising: a band holds lateness above the bound before it (0 for the "
+        "first) up to its own, inclusive; `inf` closes the last. The entry is a penalty entry's name", ())
+    round_s: float = setting("the round's length (seeds 000 and 001: 5400; seed 002: 3600, as `[match] minutes`); 0 untimed", 0.0)
+    round_notice_s: float = setting(
+        "the notice this long before the end (seed 000: 900, seed 001: 600, seed 002: 0, time is called at the "
+        "hour). From the notice on the hand in play is the last: no hand starts after it", 0.0)
+    round_cut: Literal["none", "undrawn"] = setting(
+        "`none`: the last hand is always played out, even past the end (seeds 000, 001); `undrawn`: at the end "
+        "a hand whose cards are not all drawn stops, a drawn one is played out (seed 002: "
+        "未抓完牌牌桌停止打牌（抓完牌打完本副）)", "none")
+    penalties: Mapping[str, PenaltyEntry] = setting(
+        "`[clock.penalties]`: entries for books without a `[penalties]` section (climbing books); an entry is "
+        "looked up here first, then in `[penalties]`", {})
+    articles: Mapping[Literal["play", "return", "fouls", "late", "round"], str] = setting(
+        "`[clock.articles]`: the article each ruling cites, quoted", {})
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "late_bands", tuple(tuple(band) for band in self.late_bands))
-        object.__setattr__(self, "penalties", MappingProxyType({k: MappingProxyType(dict(v)) for k, v in self.penalties.items()}))
-        object.__setattr__(self, "articles", MappingProxyType(dict(self.articles)))
+        bounds = [upto for upto, _ in self.late_bands]
+        check(all(b > 0 for b in bounds) and bounds == sorted(set(bounds)), "late_bands",
+              [[b, key] for b, key in self.late_bands], "bands that rise from above 0 minutes")
+        check(0 <= self.round_notice_s and (not self.round_s or self.round_notice_s <= self.round_s), "round_notice_s",
+              self.round_notice_s, f"0 up to round_s ({self.round_s:g})")
+
+    def timed(self) -> Mapping[str, float]:
+        """The limit of each action the book times (an action it does not time is left out)."""
+        wanted = {"kitty_and_first_lead": self.kitty_and_first_lead_s, "lead": self.lead_s or self.play_s,
+                  "follow": self.follow_s or self.play_s, "play": self.play_s, "return": self.return_s}
+        return MappingProxyType({a: s for a, s in wanted.items() if s > 0})
+
+    def outcome(self, action: str) -> str:
+        """What an overrun of ``action`` costs."""
+        if action in LEADS:
+            return self.overrun_lead or self.overrun
+        return (self.overrun_return or self.overrun) if action == "return" else self.overrun
 
 
 @dataclass(frozen=True, eq=False, repr=False, kw_only=True)
@@ -56,6 +119,25 @@ class Book:
     seed: str = setting("the seed (the Chinese original in `shared/seeds/`) it configures")
     clock: Clock = setting("`[clock]`, below (## Clocks)", Clock())
 
+    def __post_init__(self) -> None:
+        """The clock against the book: what it names exists, and a pass is a climbing game's follow."""
+        c = self.clock
+        for action in c.timed():
+            outcome = c.outcome(action)
+            key = "overrun_lead" if action in LEADS and c.overrun_lead else "overrun_return" if action == "return" and c.overrun_return else "overrun"
+            if outcome == "pass" and (action in ("kitty_and_first_lead", "return") or self.game == "tractor"):
+                raise ValueError(f"[clock] {key} = \"pass\": a {action} cannot be passed in {self.game}; allowed "
+                                 f"{', '.join(map(show, [o for o in OUTCOMES if o != 'pass']))} (set overrun_lead / overrun_return)")
+            if outcome == "penalty" and self.penalty("clock") is None:
+                raise ValueError(f"[clock] {key} = \"penalty\": allowed only with a \"clock\" penalty entry (its warnings and points)")
+        for upto, key in c.late_bands:
+            if self.penalty(key) is None:
+                raise ValueError(f"[clock] late_bands: {show(key)} has no penalty entry; allowed an entry of [clock.penalties] or [penalties]")
+
+    def penalty(self, name: str) -> PenaltyEntry | None:
+        """The penalty entry ``name``: the clock's own, else the book's (:class:`~referee.rulebooks.tractor.Rulebook`)."""
+        return self.clock.penalties.get(name)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.id!r})"
 
@@ -66,4 +148,4 @@ class Book:
         return hash(self.id)
 
 
-__all__ = ["Book", "Clock", "Rank", "Seat", "Suit"]
+__all__ = ["ACTIONS", "LEADS", "OUTCOMES", "Book", "Clock", "Outcome", "PenaltyEntry", "Rank", "Seat", "Suit"]

@@ -1,8 +1,9 @@
 """README.md's settings tables, written from the schema so that the two never drift apart.
 
 Each table sits between ``<!-- settings MODULE.CLASS -->`` and ``<!-- end settings -->`` (the
-section :class:`referee.rulebooks.MODULE.CLASS`): one row per setting, its key, what the file may
-hold (from its type, and its default) and what it means (from its :func:`~referee.rulebooks.settings.setting`).
+section :class:`referee.rulebooks.MODULE.CLASS`; ``<!-- settings MODULE.CLASS KEY KEY -->`` for some
+of its settings): one row per setting, its key, what the file may hold (from its type, and its
+default) and what it means (from its :func:`~referee.rulebooks.settings.setting`).
 ``python -m referee.rulebooks.readme`` rewrites the tables; ``--check`` only says whether they match.
 
 >>> from referee.rulebooks.tractor import Declare
@@ -21,22 +22,25 @@ from pathlib import Path
 from referee.rulebooks.settings import describe, fields, show
 
 README = Path(__file__).with_name("README.md")
-MARKED = re.compile(r"(<!-- settings (?P<name>[\w.]+) -->\n).*?(<!-- end settings -->)", re.S)
+MARKED = re.compile(r"(<!-- settings (?P<name>[\w.]+)(?P<keys>(?: \w+)*) -->\n).*?(<!-- end settings -->)", re.S)
 
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def table(section: type) -> str:
-    """The section's settings as a Markdown table (a setting whose value is a section is left to its own table)."""
+def table(section: type, keys: list[str] | None = None) -> str:
+    """The section's settings (or those of ``keys``) as a Markdown table (a setting whose value is a
+    section is left to its own table)."""
     rows = ["| setting | values | meaning |", "| --- | --- | --- |"]
     for key, _, t, f in fields(section):
-        if dataclasses.is_dataclass(t) and not hasattr(t, "parse"):
+        if dataclasses.is_dataclass(t) and not hasattr(t, "parse") or keys and key not in keys:
             continue
         values = describe(t)
         default = f.default if f.default_factory is dataclasses.MISSING else dict(f.default_factory())
-        if default is not dataclasses.MISSING:
+        if isinstance(default, float) and default.is_integer():
+            default = int(default)
+        if default is not dataclasses.MISSING and "left out:" not in f.metadata["doc"]:
             values += f"; left out: {'none' if default is None else show(list(default) if isinstance(default, tuple) else default)}"
         rows.append(f"| `{key}` | {_cell(values)} | {_cell(f.metadata['doc'])} |")
     return "\n".join(rows) + "\n"
@@ -50,12 +54,12 @@ def section(name: str) -> type:
 
 def written(text: str) -> str:
     """``text`` (README.md) with every marked table written from the schema."""
-    return MARKED.sub(lambda m: m.group(1) + table(section(m.group("name"))) + m.group(3), text)
+    return MARKED.sub(lambda m: m.group(1) + table(section(m.group("name")), m.group("keys").split()) + m.group(4), text)
 
 
-def marked(text: str) -> list[str]:
-    """The sections README.md has a table of, in its order."""
-    return [m.group("name") for m in MARKED.finditer(text)]
+def marked(text: str) -> list[tuple[str, list[str]]]:
+    """The tables README.md has, in its order: each section's name and the keys it shows (``[]``: all)."""
+    return [(m.group("name"), m.group("keys").split()) for m in MARKED.finditer(text)]
 
 
 def main(argv: list[str]) -> int:

@@ -11,9 +11,9 @@ ValueError: a format is WIDTHxLENGTH, as "4x1" (a bomb) or "2x2" (a two-pair tra
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
-from referee.rulebooks.book import Book, Rank
+from referee.rulebooks.book import Book, PenaltyEntry, Rank
 from referee.rulebooks.settings import check, setting
 from referee.rulebooks.shapes import Shape, tiers
 
@@ -191,9 +191,14 @@ class Rulebook(Book):
     levels: Levels = setting("`[levels]`")
     dealer: Dealer = setting("`[dealer]`")
     declare: Declare = setting("`[declare]`")
-    penalties: Mapping[str, Mapping[str, Any]] = setting("`[penalties]`", {})
+    penalties: Mapping[str, PenaltyEntry] = setting("`[penalties]`: one entry per violation, by name", {})
+
+    def penalty(self, name: str) -> PenaltyEntry | None:
+        own = self.clock.penalties.get(name)
+        return self.penalties.get(name) if own is None else own
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         freed = {worse for _, worse in self.combos.outranks} if self.follow.outranked_frees_choice else set()
         for lead in self.follow.listed:
             if lead in freed:

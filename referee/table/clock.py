@@ -24,23 +24,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
 
-from referee.rulebooks import ClimbingRulebook, Rulebook, RulebookError, load  # noqa: F401 (load: doctests)
+from referee.rulebooks import Book, load  # noqa: F401 (load: doctests)
+from referee.rulebooks.book import ACTIONS, LEADS, OUTCOMES, PenaltyEntry  # noqa: F401 (the clock's words, typed by the schema)
 from referee.seats import check_seat, team_of
 from referee.tractor.game import Penalty
 
-#: What a shot clock times. ``kitty_and_first_lead``: from the dealer taking the kitty to its
-#: first lead (one clock); ``lead`` / ``follow``: a play that leads a trick or follows it;
-#: ``play``: a play in a climbing game that may pass; ``return``: the return card after a tribute.
-ACTIONS = ("kitty_and_first_lead", "lead", "follow", "play", "return")
-LEADS = ("kitty_and_first_lead", "lead")
-#: What an overrun costs: ``none`` (logged only), ``penalty`` (the ``clock`` penalty entry:
-#: warnings, then points), ``pass`` (the turn is given up: a follower passes, a leader's lead goes to
-#: the next seat; climbing games only), ``foul`` (a foul to the side).
-OUTCOMES = ("none", "penalty", "pass", "foul")
+#: What an overrun costs (``OUTCOMES``, ``[clock] overrun``): ``none`` (logged only), ``penalty`` (the
+#: ``clock`` penalty entry: warnings, then points), ``pass`` (the turn is given up: a follower passes, a
+#: leader's lead goes to the next seat; climbing games only), ``foul`` (a foul to the side).
 LATE_KINDS = ("none", "warning", "points", "forfeit_hand", "forfeit_round")
 
 
@@ -63,7 +57,7 @@ class LateBand:
     above: float
     upto: float
     key: str
-    entry: Mapping[str, Any]
+    entry: PenaltyEntry
 
 
 @dataclass(frozen=True)
@@ -107,86 +101,34 @@ class ClockLimits:
         return Rule(self.book, self.seed, self.articles.get(topic, f"[clock] ({topic})"))
 
 
-def _raw(rules: Rulebook | ClimbingRulebook) -> tuple[dict[str, Any], Mapping[str, Mapping[str, Any]]]:
-    clock = {f.name: getattr(rules.clock, f.name) for f in fields(rules.clock)}
-    return clock, rules.penalties if isinstance(rules, Rulebook) else MappingProxyType({})
-
-
-def limits(rules: Rulebook | ClimbingRulebook) -> ClockLimits:
-    """The clocks of a rulebook (Tractor or climbing); raise :class:`RulebookError` on a bad setting.
+def limits(rules: Book) -> ClockLimits:
+    """The clocks of a rulebook (Tractor or climbing), checked when the book loaded.
 
     A book with no per-play clock gives limits with no timed action, so its clocks never overrun.
     """
-    raw, book_penalties = _raw(rules)
-    where = f"rulebook {rules.id} [clock]"
-
-    def entry(key: str) -> Mapping[str, Any] | None:
-        own = raw.get("penalties") or {}
-        return own.get(key, book_penalties.get(key))
-
-    play = float(raw.get("play_s", 0) or 0)
-    wanted = {
-        "kitty_and_first_lead": raw.get("kitty_and_first_lead_s", 0),
-        "lead": raw.get("lead_s") or play,
-        "follow": raw.get("follow_s") or play,
-        "play": play,
-        "return": raw.get("return_s", 0),
-    }
-    seconds = {a: float(s) for a, s in wanted.items() if s and s > 0}
-    base = raw.get("overrun") or "none"
-    outcomes = {}
-    for action in seconds:
-        if action in LEADS:
-            outcome = raw.get("overrun_lead") or base
-        elif action == "return":
-            outcome = raw.get("overrun_return") or base
-        else:
-            outcome = base
-        if outcome not in OUTCOMES:
-            raise RulebookError(f"{where}: overrun {outcome!r} is not one of {', '.join(OUTCOMES)}")
-        if outcome == "pass" and (action in ("kitty_and_first_lead", "return") or isinstance(rules, Rulebook)):
-            raise RulebookError(f"{where}: a {action} cannot be passed in {rules.game}; set overrun_lead / overrun_return")
-        outcomes[action] = outcome
-    warnings = points = 0
-    if "penalty" in outcomes.values():
-        clock = entry("clock")
-        if clock is None:
-            raise RulebookError(f"{where}: overrun = 'penalty' needs a 'clock' penalty entry")
-        warnings, points = int(clock.get("warnings", 0)), int(clock.get("points", 0))
-    warnings_per = raw.get("warnings_per", "round")
-    if warnings_per not in ("round", "hand"):
-        raise RulebookError(f"{where}: warnings_per {warnings_per!r} is not 'round' or 'hand'")
+    c = rules.clock
+    seconds = c.timed()
+    outcomes = {action: c.outcome(action) for action in seconds}
+    clock = rules.penalty("clock") if "penalty" in outcomes.values() else None
     bands, above = [], 0.0
-    for upto, key in raw.get("late_bands", ()):
-        upto = float(upto)
-        if upto <= above:
-            raise RulebookError(f"{where}: late_bands must rise ({upto:g} after {above:g})")
-        found = entry(key)
-        if found is None:
-            raise RulebookError(f"{where}: late band {key!r} has no penalty entry")
-        bands.append(LateBand(above, upto, key, MappingProxyType(dict(found))))
+    for upto, key in c.late_bands:
+        bands.append(LateBand(above, upto, key, rules.penalty(key)))
         above = upto
-    cut = raw.get("round_cut", "none")
-    if cut not in ("none", "undrawn"):
-        raise RulebookError(f"{where}: round_cut {cut!r} is not 'none' or 'undrawn'")
-    round_s, notice_s = float(raw.get("round_s", 0)), float(raw.get("round_notice_s", 0))
-    if notice_s < 0 or (round_s and notice_s > round_s):
-        raise RulebookError(f"{where}: round_notice_s must lie within round_s")
     return ClockLimits(
         book=rules.id,
         seed=rules.seed,
-        seconds=MappingProxyType(seconds),
+        seconds=seconds,
         outcomes=MappingProxyType(outcomes),
-        long_think_s=float(raw.get("long_think_s", 0)),
-        warnings=warnings,
-        points=points,
-        warnings_per=warnings_per,
-        fouls_lose_round=int(raw.get("fouls_lose_round", 0)),
+        long_think_s=c.long_think_s,
+        warnings=clock.warnings if clock else 0,
+        points=clock.points if clock else 0,
+        warnings_per=c.warnings_per,
+        fouls_lose_round=c.fouls_lose_round,
         late_bands=tuple(bands),
-        round_s=round_s,
-        round_notice_s=notice_s,
-        round_cut=cut,
-        articles=MappingProxyType(dict(raw.get("articles") or {})),
+        round_s=c.round_s,
+        round_notice_s=c.round_notice_s,
+        round_cut=c.round_cut,
+        articles=c.articles,
     )
 
 
@@ -449,7 +391,7 @@ def minutes_late(start: float, ready_at: float) -> float:
     return (ready_at - start) / 60.0
 
 
-def late_penalty(rules: Rulebook | ClimbingRulebook, minutes_late: float) -> LatePenalty:
+def late_penalty(rules: Book, minutes_late: float) -> LatePenalty:
     """The book's penalty for arriving ``minutes_late`` (a real number) after the round's start.
 
     Each band of ``late_bands`` holds lateness above the bound before it (0 for the first) and
@@ -462,10 +404,10 @@ def late_penalty(rules: Rulebook | ClimbingRulebook, minutes_late: float) -> Lat
     for band in lim.late_bands:
         if band.above < minutes_late <= band.upto:
             e = band.entry
-            kind = next((k for k in ("forfeit_round", "forfeit_hand") if e.get(k)), None)
-            kind = kind or ("points" if e.get("points") else "warning" if e.get("warning") else "none")
+            kind = next((k for k in ("forfeit_round", "forfeit_hand") if getattr(e, k)), None)
+            kind = kind or ("points" if e.points else "warning" if e.warning else "none")
             band_of = (band.above, band.upto)
-            return LatePenalty(lim.book, minutes_late, kind, band.key, int(e.get("points", 0)), band_of, lim.rule("late"))
+            return LatePenalty(lim.book, minutes_late, kind, band.key, e.points, band_of, lim.rule("late"))
     return LatePenalty(lim.book, minutes_late, "none")
 
 
@@ -486,7 +428,7 @@ class RoundClock:
     rule: Rule | None = None
 
     @staticmethod
-    def of(rules: Rulebook | ClimbingRulebook, start: float) -> RoundClock:
+    def of(rules: Book, start: float) -> RoundClock:
         lim = limits(rules)
         return RoundClock(start, lim.round_s, lim.round_notice_s, lim.round_cut, lim.rule("round"))
 

@@ -380,8 +380,8 @@ class Reducer:
     def _exposed(self, seat: str, cards: Cards, text: str, pending: dict | None) -> Reducer:
         """暴露张: cards face up that are no play (the book's ``exposed_card`` penalty, per card where
         it says so), flagged for the referee; ``pending`` lets the referee correct it into a play."""
-        entry = getattr(self.rules, "penalties", {}).get("exposed_card", {})
-        penalty = {"points": entry.get("points", 0) * (len(cards) if entry.get("per_card") else 1)} if entry else {}
+        entry = self.rules.penalty("exposed_card")
+        penalty = {"points": entry.points * (len(cards) if entry.per_card else 1)} if entry else {}
         return self._flag(seat, "exposed_card", cards, text, pending, "暴露张", penalty)
 
     def _could_be_play(self, seat: str, cards: Cards) -> bool:

@@ -195,7 +195,8 @@ class Table(Reducer):
         return t
 
     def _out_of_turn_rule(self) -> tuple[str, dict]:
-        return "越序出牌", {"points": self.rules.penalties.get("out_of_turn", {}).get("points", 0)}
+        entry = self.rules.penalties.get("out_of_turn")
+        return "越序出牌", {"points": entry.points if entry else 0}
 
     def _pickup(self, seat: str, cards: Cards) -> str:
         tricks = self.judge.tricks[-2:] if self.judge else ()

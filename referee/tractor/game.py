@@ -119,13 +119,13 @@ def settle(rules: Rulebook, dealer: str, defender_points: int, penalties: list[P
             raise ValueError(f"{rules.id} has no penalty {p.kind!r}")
         offender = side_of(p.seat, dealer)
         other = "defenders" if offender == "dealer" else "dealer"
-        if "points" in rule:
-            amount = rule["points"] * (p.cards if rule.get("per_card") else 1)
+        if rule.points:
+            amount = rule.points * (p.cards if rule.per_card else 1)
             points += amount if offender == "dealer" else -amount
             notes.append(f"{p.kind} by {p.seat}: {amount} points to the {other}")
-        if rule.get("levels") or rule.get("deal") or rule.get("forfeit_hand"):
-            levels = rule.get("levels", 1 if rule.get("forfeit_hand") else 0)
-            awards.setdefault(other, []).append((levels, p.kind, rule.get("both_sides")))
+        if rule.levels or rule.deal or rule.forfeit_hand:
+            levels = rule.levels or (1 if rule.forfeit_hand else 0)
+            awards.setdefault(other, []).append((levels, p.kind, rule.both_sides))
             notes.append(f"{p.kind} by {p.seat}: the {other} are awarded the hand (+{levels})")
     if len(awards) == 2 and any(b == "replay" for a in awards.values() for _, _, b in a):
         return Settlement(points, None, tuple(notes) + ("both sides offended: the hand is replayed",))

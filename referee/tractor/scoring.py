@@ -59,7 +59,7 @@ def points_bound(rules: Rulebook) -> int:
                 k.triple_tractor[0] + k.triple_tractor[1] * (deal.hand_size // 3 - 2))
         most = 2 * max(rows)  # a throw: its two highest units
     captured = (10 * deal.kitty if k.source == "kitty" else card_points) * most
-    penalty = max((p.get("points", 0) for p in rules.penalties.values()), default=0)
+    penalty = max((p.points for p in rules.penalties.values()), default=0)
     return card_points + captured + penalty * 54 * deal.decks
 
 

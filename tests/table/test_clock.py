@@ -8,11 +8,11 @@ Seeds: 000 (zhongkai-2010: 通知 四 3, 第十三条), 001 (classic-3deck: 二,
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+import tomllib
 
 import pytest
 
-from referee.rulebooks import RulebookError, load, names
+from referee.rulebooks import HERE, RulebookError, build, load, names
 from referee.table.clock import (
     ClockRecord,
     Foul,
@@ -31,8 +31,10 @@ GD = load("sanjiang-2012")
 
 
 def with_clock(book, **values):
-    """A copy of a rulebook with its [clock] section changed."""
-    return replace(book, clock=replace(book.clock, **values))
+    """The rulebook with its [clock] section changed, loaded (and checked) as its file would be."""
+    raw = tomllib.loads((HERE / f"{book.id}.toml").read_text(encoding="utf-8"))
+    raw["clock"] = raw.get("clock", {}) | values
+    return build(raw, f"{book.id}.toml")
 
 
 # ---- classic-3deck: seed 001 二十三 ----
@@ -362,7 +364,7 @@ def test_a_tractor_play_cannot_be_passed():
     """Tractor has no pass: every follower plays (001 十一..十六), so ``pass`` is no outcome there."""
     for action in ("overrun", "overrun_lead"):
         with pytest.raises(RulebookError, match="cannot be passed in tractor"):
-            limits(replace(CLASSIC, clock=replace(CLASSIC.clock, **{action: "pass"})))
+            limits(with_clock(CLASSIC, **{action: "pass"}))
 
 
 def test_every_rulebook_still_loads_and_reads_its_clocks():
