@@ -21,7 +21,9 @@ table may take (a command that does not exist), which a working service answers 
 
 - sent: inputs seen at the broker, the injector's own excluded; logged; answered (a ``rejected``
   event); lost: sent, and neither logged nor answered once the players stopped and the tables had
-  ``GRACE_S`` to catch up. Must be 0;
+  ``GRACE_S`` to catch up. Must be 0. The board's own presses that reached the broker while
+  ``flood_mqtt`` flooded its topic, and that the service dropped with the flood (over the board's
+  pace: it counts them in its health), are counted apart, once the table has caught up;
 - hands finished (``hand_scored`` and ``game_scored`` events);
 - stalled while healthy: minutes during which an input or a probe waited longer than ``STALL_S``
   while the table looked healthy: its status ``online`` and its ``health`` as the console takes it
@@ -116,6 +118,7 @@ class Ledger:
     reasons: Counter = field(default_factory=Counter)  # why inputs were rejected (their first words)
     cpu_s: float = 0.0  # CPU seconds of the table's processes (service, board, bridge, camera, players)
     flood_written: int = 0
+    flood_dropped: set[str] = field(default_factory=set)  # the board's presses dropped with a flood of its topic
     seq: int = 0
 
     def see(self, input_id: str, now: float) -> None:
@@ -135,6 +138,14 @@ class Ledger:
         self.waiting.pop(input_id, None)
         if input_id in self.probes:
             self.probe_answered = max(self.probe_answered, self.probes[input_id])
+
+    def write_off(self, leaf: str, since: float) -> int:
+        """The inputs of ``leaf`` first seen since ``since`` and still waiting: dropped with a flood."""
+        gone = [i for i, t in self.waiting.items() if t >= since and i.startswith(f"{leaf} ") and i not in self.injected]
+        for input_id in gone:
+            self.flood_dropped.add(input_id)
+            del self.waiting[input_id]
+        return len(gone)
 
     def oldest(self, now: float, floor: float = 0.0) -> float:
         """How long the oldest input has waited (since ``floor`` at the most: when the observer could see again)."""
@@ -164,6 +175,7 @@ class Soak:
         self.lock = threading.Lock()
         self.faults: list[dict] = []
         self.stop = threading.Event()
+        self.cut = threading.Event()  # SIGINT or SIGTERM: the run ends early, with its report
         self.n = 0
 
     # -- the observer ---------------------------------------------------------------------------------
@@ -346,7 +358,8 @@ class Soak:
                 self.ledgers[table].flood_written += written
             return [table], time.monotonic()
         if kind == "flood_mqtt":
-            deadline = time.monotonic() + FLOOD_S
+            began = time.monotonic()
+            deadline = began + FLOOD_S
             while time.monotonic() < deadline:
                 if self.injector.pending() > 2000:  # as fast as the broker acknowledges them
                     time.sleep(0.001)
@@ -356,13 +369,22 @@ class Soak:
                     self.publish(table, "board/in", json.dumps({"v": 1, "id": pid, "seat": "S", "button": "ready",
                                                                 "at": time.time()}).encode(), "flood", pid)
             self.injector.flush(60)
-            return [table], time.monotonic()
+            flushed = time.monotonic()
+            while time.monotonic() - flushed < 60:  # until a health made since says nothing waits
+                time.sleep(0.2)
+                with self.lock:
+                    ledger = self.ledgers[table]
+                    if ledger.health and ledger.health_seen > flushed + 2.5 and ledger.health["waiting"] == 0:
+                        break
+            with self.lock:
+                self.ledgers[table].write_off("board/in", began)
+            return [table], flushed
         raise ValueError(kind)
 
     def inject(self, deadline: float) -> None:
         kinds: list[str] = []
-        time.sleep(self.rng.uniform(*GAP_S))
-        while time.monotonic() < deadline and not self.stop.is_set():
+        self.cut.wait(self.rng.uniform(*GAP_S))
+        while time.monotonic() < deadline and not self.cut.is_set():
             if not kinds:
                 kinds = list(self.args.faults)
                 self.rng.shuffle(kinds)
@@ -375,7 +397,7 @@ class Soak:
                 self.faults.append({"kind": kind, "table": table, "error": str(exc), "at": began})
                 continue
             recovered, probed = None, ended - 1.0
-            while time.monotonic() - ended < RECOVER_MAX_S and not self.stop.is_set():
+            while time.monotonic() - ended < RECOVER_MAX_S and not self.cut.is_set():
                 now = time.monotonic()
                 with self.lock:
                     part = kind.removeprefix("kill_") if kind in ("kill_bridge", "kill_camera") else ""
@@ -391,7 +413,7 @@ class Soak:
                                 "lasted_s": round(ended - began, 1), "recovery_s": recovered})
             self.hall.say(f"soak: {kind} at {table}: " + (f"well again {recovered:.1f} s after" if recovered is not None
                                                            else "NOT well again"))
-            time.sleep(self.rng.uniform(*GAP_S))
+            self.cut.wait(self.rng.uniform(*GAP_S))
 
     # -- the run --------------------------------------------------------------------------------------
 
@@ -419,8 +441,7 @@ class Soak:
             deadline = self.began + self.args.minutes * 60
             injector = threading.Thread(target=self.inject, args=(deadline,), daemon=True)
             injector.start()
-            while time.monotonic() < deadline:
-                time.sleep(10)
+            while time.monotonic() < deadline and not self.cut.wait(10):
                 load.append(os.getloadavg()[0])
             injector.join(OUTAGE_S + RECOVER_MAX_S + 10)
             hall.say("soak: time is up; the players stop, the tables catch up")
@@ -460,8 +481,10 @@ class Soak:
             kinds = lambda kind, within: sum(1 for i, k in injected.items() if k == kind and i in within)  # noqa: E731
             tables[table] = {
                 "rulebook": self.books[table], "sent": len(ledger.sent), "logged": len(ledger.sent & ledger.logged),
-                "answered": len(ledger.sent & ledger.answered - ledger.logged), "lost": len(ledger.sent - ledger.settled),
-                "lost_by_topic": dict(Counter(i.split(" ", 1)[0] for i in ledger.sent - ledger.settled)),
+                "answered": len(ledger.sent & ledger.answered - ledger.logged),
+                "lost": len(ledger.sent - ledger.settled - ledger.flood_dropped),
+                "lost_by_topic": dict(Counter(i.split(" ", 1)[0] for i in ledger.sent - ledger.settled - ledger.flood_dropped)),
+                "board_dropped_in_floods": len(ledger.flood_dropped),
                 "cpu_s": round(ledger.cpu_s, 1), "refusals": dict(ledger.reasons.most_common(4)),
                 "hands": len(ledger.hands), "stalled_healthy_min": round(ledger.stalled_s / 60, 2),
                 "flood_presses_written": ledger.flood_written,
@@ -567,7 +590,10 @@ def main() -> int:
     args.faults = args.faults.split(",")
     if unknown := set(args.faults) - set(FAULTS):
         parser.error(f"unknown faults {sorted(unknown)}; faults are {', '.join(FAULTS)}")
-    report = Soak(args).run()
+    soak = Soak(args)
+    for sig in (signal.SIGINT, signal.SIGTERM):  # end early and report (SIGINT is ignored in a background job)
+        signal.signal(sig, lambda *_: soak.cut.set())
+    report = soak.run()
     print(table_text(report))
     print(f"load average: median {report['load_average']['median']}, max {report['load_average']['max']}; "
           f"run directory {report['run_dir']}")
