@@ -6,7 +6,7 @@ Run from the repository root:  .venv/bin/python bench/bench_board.py  [--presses
 Everything is real: the firmware (``firmware-bridge/firmware``) built with avr-gcc and run by
 ``firmware-bridge/harness/board_sim`` (simavr, paced to the wall clock) on a pseudo-terminal;
 ``cardtable bridge run`` as its own process on that pty; a mosquitto from
-``referee.table.broker.Broker`` with the hall's ACL for table ``bench``; the table service's view
+``bus.broker.Broker`` with the hall's ACL for table ``bench``; the table service's view
 (user ``table-bench``, subscribed to ``board/in``) in this process.
 
 Latency: from the moment the simulator closes a button's contact (``press`` answers its
@@ -43,9 +43,9 @@ sys.path.insert(0, str(ROOT / "tests" / "hil"))
 from bridge.host import HostLink
 from simboard import BUTTONS, SEATS, SimBoard, build
 
-from referee.table.broker import Broker, table_acl
-from referee.table.mqtt import Connection
-from referee.table.protocol import decode, topic
+from bus.broker import Broker, table_acl
+from bus.mqtt import Connection
+from bus.protocol import decode, topic
 
 TABLE = "bench"
 TARGET_P99_MS = 20.0

@@ -4,7 +4,7 @@ the change visible in the browser, with 64 tables publishing at once.
 Run from the repository root:  .venv/bin/python bench/bench_display.py  [--tables N] [--bursts N]
 [--period S] [--seed S]
 
-Everything is real: a mosquitto from ``referee.table.broker.Broker`` on a free loopback port (the
+Everything is real: a mosquitto from ``bus.broker.Broker`` on a free loopback port (the
 hall's ACL for ``--tables`` tables, plus a ``feeder`` user that writes every table's ``state``),
 ``cardtable display serve`` as its own process (scoreboard and console users), the system Chromium
 driven by Playwright showing the scoreboard (``/``, 1920x1080, every tile on one page), and the
@@ -41,9 +41,9 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee.table.broker import Broker, free_port, table_acl
-from referee.table.mqtt import Connection
-from referee.table.protocol import encode, schema, subscription, topic
+from bus.broker import Broker, free_port, table_acl
+from bus.mqtt import Connection
+from bus.protocol import encode, schema, subscription, topic
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_P99_MS = 250.0
@@ -51,7 +51,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 SUITS, RANKS = "SHDC", "23456789TJQKA"
-# A table at the start of a hand: the example of referee/PROTOCOL.md, its trick and counts set back.
+# A table at the start of a hand: the example of bus/PROTOCOL.md, its trick and counts set back.
 STATE = schema("state")["examples"][0] | {"trick": 1, "turn": "S", "current_trick": None,
                                           "cards": dict.fromkeys("SENW", 39), "flags": []}
 # What the page records: every change of a tile's seq, when it happened and the next frame after it.

@@ -4,10 +4,10 @@ and the latency from ``observed`` published to the matching ``state`` received.
 Run from the repository root:  .venv/bin/python bench/bench_table.py  [--hands N] [--rounds N]
 [--latency-hands N] [--seed S] [--pings N] [--stages N] [--switch-ms MS] [--profile]
 
-Everything is real: a mosquitto from ``referee.table.broker.Broker`` on a free loopback port (the
+Everything is real: a mosquitto from ``bus.broker.Broker`` on a free loopback port (the
 hall's ACL for table ``bench``, plus a ``feeder`` user that writes the three inputs on one
 connection, and a ``watcher`` that reads the state), the real ``TableService`` in this process with
-its SQLite log (WAL, synchronous=FULL) in a temp dir, and real MQTT clients (``referee.table.mqtt.Connection``, QoS 1)
+its SQLite log (WAL, synchronous=FULL) in a temp dir, and real MQTT clients (``bus.mqtt.Connection``, QoS 1)
 in a child process, as the camera, the board and the scoreboard are other processes in the hall
 (in this one they would share the service's GIL). This process sets Python's thread switch
 interval as ``cardtable table run`` does (``service.SWITCH_INTERVAL_S``, when there is one).
@@ -62,10 +62,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.seats import SEATS, next_seat
 from referee.table import service as service_module
-from referee.table.broker import Broker, table_acl
+from bus.broker import Broker, table_acl
 from referee.table.log import EventLog
-from referee.table.mqtt import Connection
-from referee.table.protocol import INTAKE, decode, encode, topic
+from bus.mqtt import Connection
+from bus.protocol import INTAKE, decode, encode, topic
 from referee.table.runtime import Table
 from referee.table.service import TableService
 from referee.tractor.bots import deal, legal_follow, random_lead

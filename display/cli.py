@@ -5,7 +5,7 @@
     cardtable display user --db PATH --user NAME --role organiser|referee   (password: $CARDTABLE_PASSWORD or asked)
 
 The display connects as two broker users, the scoreboard (reads) and the console (sends commands);
-their passwords come from the credentials file (``referee.table.credentials``), never from the
+their passwords come from the credentials file (``bus.credentials``), never from the
 command line. ``--broker`` and ``--credentials`` may come from ``$CARDTABLE_BROKER`` and
 ``$CARDTABLE_CREDENTIALS``.
 """
@@ -16,7 +16,7 @@ import argparse
 import os
 import sys
 
-from referee.table.credentials import ENV_BROKER, ENV_CREDENTIALS
+from bus.credentials import ENV_BROKER, ENV_CREDENTIALS
 
 ENV_PASSWORD = "CARDTABLE_PASSWORD"
 
@@ -53,8 +53,8 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from display.app import Settings, create_app
-    from referee.table.credentials import broker_url
-    from referee.table.mqtt import parse_url
+    from bus.credentials import broker_url
+    from bus.mqtt import parse_url
 
     try:
         given = args.broker or os.environ.get(ENV_BROKER)

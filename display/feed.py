@@ -19,9 +19,9 @@ from collections import deque
 from collections.abc import Callable
 
 from display.hall import SHOWN, Hall, Ignored, receive
-from referee.table.broker import BROKER_DROPPED
-from referee.table.mqtt import Connection
-from referee.table.protocol import (
+from bus.broker import BROKER_DROPPED
+from bus.mqtt import Connection
+from bus.protocol import (
     PayloadError,
     decode,
     encode,

@@ -34,9 +34,9 @@ from types import MappingProxyType
 from pydantic import ValidationError
 
 from display.schemas import Round, Standings
-from referee.table.broker import BROKER_DROPPED
+from bus.broker import BROKER_DROPPED
 from referee.catalogue import LANGS
-from referee.table.protocol import PayloadError, decode, parse_topic
+from bus.protocol import PayloadError, decode, parse_topic
 from referee.table.reducer import family
 from referee.table.sentences import Sentences
 

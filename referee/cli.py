@@ -6,7 +6,7 @@ import argparse
 import importlib
 import sys
 
-from referee.table.credentials import add_options
+from bus.credentials import add_options
 
 # Command groups owned by other packages. Each module defines ``add_parser(sub)``, which adds its
 # sub-command to the ``cardtable`` parser and sets ``func`` (called with the parsed args, returns the
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from referee import rulebooks
-    from referee.table.protocol import check_table
+    from bus.protocol import check_table
 
     try:
         if args.table is not None:
@@ -115,8 +115,8 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _url(parser: argparse.ArgumentParser, args: argparse.Namespace, url: str | None, user: str) -> str:
-    """The broker URL with the password of ``user`` (``referee.table.credentials``); a clear error when there is none."""
-    from referee.table.credentials import broker_url
+    """The broker URL with the password of ``user`` (``bus.credentials``); a clear error when there is none."""
+    from bus.credentials import broker_url
 
     try:
         return broker_url(url, args.credentials, user)

@@ -14,9 +14,9 @@ from typing import Callable
 
 import pytest
 
-from referee.table.broker import Broker, BrokerError, table_acl
-from referee.table.mqtt import Connection
-from referee.table.protocol import topic
+from bus.broker import Broker, BrokerError, table_acl
+from bus.mqtt import Connection
+from bus.protocol import topic
 
 TABLES = ["t1", "t2"]
 SCOREBOARD = "scoreboard"

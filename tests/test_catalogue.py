@@ -196,7 +196,7 @@ def test_every_flag_kind_has_its_sentence():
 
 
 def test_every_command_the_table_takes_has_its_words():
-    schema = json.loads((ROOT / "referee/table/schemas/commands.json").read_text(encoding="utf-8"))
+    schema = json.loads((ROOT / "bus/schemas/commands.json").read_text(encoding="utf-8"))
     commands = set(schema["properties"]["command"]["enum"])
     assert {"assign", "amend", "correct", "foul"} <= commands
     for lang in LANGS:
@@ -279,7 +279,7 @@ def test_every_console_action_has_its_line():
     for name, index in (("audit", 1), ("record", 3), ("_change", 3), ("_set_draft", 4), ("send", 4)):
         for _, node in calls("display", name):
             actions |= literals(node, index)
-    schema = json.loads((ROOT / "referee/table/schemas/commands.json").read_text(encoding="utf-8"))
+    schema = json.loads((ROOT / "bus/schemas/commands.json").read_text(encoding="utf-8"))
     actions |= set(schema["properties"]["command"]["enum"])
     assert {"login_failed", "add_user", "amend", "correct", "new_tournament", "correct_result", "export"} <= actions
     for lang in LANGS:

@@ -8,7 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from referee.table.credentials import add_options
+from bus.credentials import add_options
 
 NOT_CALIBRATED = 2  # exit status of `read` and `calibrate` for a frame without the four markers
 
@@ -127,7 +127,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from vision.model import ModelError
     from vision.watch import SourceError, watch
 
-    from referee.table.credentials import broker_url
+    from bus.credentials import broker_url
 
     try:
         url = broker_url(args.broker, args.credentials, f"camera-{args.table}")

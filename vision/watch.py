@@ -2,7 +2,7 @@
 table's camera user), with the kept frame on ``frames`` for every play that needs a person.
 
 Ids are ``{name}-{boot}-{counter}`` (the camera's name, its start time in hex, a counter): unique per table and
-stable, as ``referee/PROTOCOL.md`` asks."""
+stable, as ``bus/PROTOCOL.md`` asks."""
 
 from __future__ import annotations
 
@@ -87,8 +87,8 @@ def removal_message(removal: Removal, msg_id: str) -> tuple[str, dict]:
 def watch(source: str, table: str, broker: str, model: Model, *, name: str | None = None, decks: int = 3,
           settle_s: float = 0.8, fps: float = 10.0, size: tuple[int, int] | None = None,
           clock: Callable[[], float] = time.time, log: Callable[[str], None] = print) -> int:
-    from referee.table.mqtt import Connection
-    from referee.table.protocol import encode, topic
+    from bus.mqtt import Connection
+    from bus.protocol import encode, topic
 
     cap, live = open_source(source, size)
     boot = clock()

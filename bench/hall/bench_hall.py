@@ -4,7 +4,7 @@ tables one machine serves.
 Run from the repository root:  .venv/bin/python bench/hall/bench_hall.py  [--plays N] [--steps 4,8,16,24,32]
 [--window S] [--seed S] [--only path|scale]
 
-Everything is real: a mosquitto with the hall's users and ACL (``referee.table.broker``), one
+Everything is real: a mosquitto with the hall's users and ACL (``bus.broker``), one
 ``cardtable table run`` process per table, ``cardtable display serve`` and the system Chromium on
 the scoreboard (``/``, 1920x1080, a MutationObserver on the tiles' ``data-seq``, as
 ``bench/bench_display.py``), and Tractor bots (``referee.table.simulate.Simulator``) in this process.
@@ -47,9 +47,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_display import ARGS, CHROMIUM, OBSERVER, Watch, pct, serve, shown  # noqa: E402
 
-from referee.table.broker import Broker, table_acl  # noqa: E402
-from referee.table.mqtt import Connection  # noqa: E402
-from referee.table.protocol import subscription  # noqa: E402
+from bus.broker import Broker, table_acl  # noqa: E402
+from bus.mqtt import Connection  # noqa: E402
+from bus.protocol import subscription  # noqa: E402
 from referee.table.simulate import Simulator  # noqa: E402
 
 TARGET_P99_MS = 250.0

@@ -63,9 +63,9 @@ os.environ["PYTHONPATH"] = os.pathsep.join([*sys.path[:2], os.environ.get("PYTHO
 
 from display.hall import TableView  # noqa: E402
 from referee.hall.supervisor import Options, Supervisor  # noqa: E402
-from referee.table.broker import ROOT as TOPICS, TABLES  # noqa: E402
-from referee.table.mqtt import Connection  # noqa: E402
-from referee.table.protocol import INPUTS, topic  # noqa: E402
+from bus.broker import ROOT as TOPICS, TABLES  # noqa: E402
+from bus.mqtt import Connection  # noqa: E402
+from bus.protocol import INPUTS, topic  # noqa: E402
 
 STALL_S = 30.0  # an input waiting this long at a table that says it is online: the table is stalled
 WELL_S = 5.0  # ... this long at most: the table is well

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from referee.table.credentials import add_options
+from bus.credentials import add_options
 
 # The serial loop and paho's network thread hand the GIL over sooner (Python's default is 5 ms).
 SWITCH_INTERVAL_S = 0.0005
@@ -33,9 +33,9 @@ def _run(args: argparse.Namespace) -> int:
     import threading
 
     from bridge.run import Bridge
-    from referee.table.credentials import broker_url
-    from referee.table.mqtt import ConnectionRefused
-    from referee.table.protocol import check_table
+    from bus.credentials import broker_url
+    from bus.mqtt import ConnectionRefused
+    from bus.protocol import check_table
 
     try:
         check_table(args.table)

@@ -22,9 +22,9 @@ import serial
 
 from bridge.host import HostLink
 from bridge.seats import alerts, board_in, seat_views
-from referee.table.guard import Bucket
-from referee.table.mqtt import Connection, ConnectionRefused
-from referee.table.protocol import PayloadError, decode, encode, topic
+from bus.pace import Bucket
+from bus.mqtt import Connection, ConnectionRefused
+from bus.protocol import PayloadError, decode, encode, topic
 
 log = logging.getLogger("bridge")
 

@@ -170,7 +170,7 @@ class Camera:
         os.replace(tmp, self.state_path)
 
     def run(self, stop: threading.Event) -> None:
-        from referee.table.mqtt import Connection
+        from bus.mqtt import Connection
 
         self._stop = stop
         if self.see == "vision":
@@ -180,7 +180,7 @@ class Camera:
         self.conn = Connection(self.url, clean_start=True).connect()
         reader = None
         if self.reader_url:
-            from referee.table.protocol import topic
+            from bus.protocol import topic
 
             reader = Connection(self.reader_url, clean_start=True)
             reader.subscribe(topic(self.table, "events"), self._on_event)
@@ -214,7 +214,7 @@ class Camera:
             self._flags_open = bool(json.loads(raw).get("flags"))
 
     def _send_refused(self) -> None:
-        from referee.table.protocol import encode, topic
+        from bus.protocol import encode, topic
 
         with self._lock:
             if self._flags_open or not self._refused:
@@ -275,7 +275,7 @@ class Camera:
 
     def _publish(self, out: list[tuple[str, dict]], pid: str) -> None:
         """Publish and wait until the broker has it all, before the tracker's state is saved."""
-        from referee.table.protocol import encode, topic
+        from bus.protocol import encode, topic
 
         for name, payload in out:
             self.conn.publish(topic(self.table, name), encode(name, payload), qos=1)

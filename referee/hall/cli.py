@@ -75,7 +75,7 @@ def _setup(args: argparse.Namespace) -> int:
     import sys
 
     from referee.hall.setup import Plan, parse_tables, write
-    from referee.table.broker import BrokerError
+    from bus.broker import BrokerError
 
     defaults = [r for r in args.rulebook if "=" not in r]
     try:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from referee import catalogue
 from referee.hall.plan import HallTable, climbing_players, pair_field, rounds, seats
-from referee.table.mqtt import Connection
-from referee.table.protocol import decode, encode, topic
+from bus.mqtt import Connection
+from bus.protocol import decode, encode, topic
 from referee.table.sentences import Sentences
 
 TOURNAMENT = "hall"

@@ -30,7 +30,7 @@ from typing import Any
 from referee.cards import Cards
 from referee.hall import scene
 from referee.hall.camera import waited
-from referee.table.protocol import decode, encode, topic
+from bus.protocol import decode, encode, topic
 from referee.table.reducer import family
 from referee.table.simulate import SimulationError, _Watch, simulator_class
 

@@ -40,8 +40,8 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.table.broker import board_user, camera_user, config_text, table_acl, table_user, write_passwords
-from referee.table.credentials import write_credentials
+from bus.broker import board_user, camera_user, config_text, table_acl, table_user, write_passwords
+from bus.credentials import write_credentials
 
 CONSOLE_DIR = "console"
 CENTRAL_USERS = ("scoreboard", "console", "tournament")
@@ -187,7 +187,7 @@ def parse_tables(spec: list[str], rulebook: str, overrides: list[str]) -> dict[s
     ValueError: --rulebook t9=usst-2016: no table t9
     """
     from referee import rulebooks
-    from referee.table.protocol import check_table
+    from bus.protocol import check_table
 
     if len(spec) == 1 and spec[0].isdigit():
         n = int(spec[0])

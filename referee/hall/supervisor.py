@@ -1,6 +1,6 @@
 """``cardtable hall``: the whole hall on one machine, until Ctrl-C.
 
-On loopback: a mosquitto with generated users and the hall's ACL (``referee.table.broker``); per
+On loopback: a mosquitto with generated users and the hall's ACL (``bus.broker``); per
 table its service (``cardtable table run``, its SQLite log under the run directory), a virtual
 board (``cardtable bridge virtual``, its input a FIFO the players press into) and its bridge
 (``cardtable bridge run``), the players (``cardtable hall player``) and the camera with its vision
@@ -68,7 +68,7 @@ def pick_port(asked: int | None) -> int:
         return asked
     if port_free(DEFAULT_PORT):
         return DEFAULT_PORT
-    from referee.table.broker import free_port
+    from bus.broker import free_port
 
     return free_port()
 
@@ -104,7 +104,7 @@ class Supervisor:
     def start(self) -> None:
         import tempfile
 
-        from referee.table.broker import Broker
+        from bus.broker import Broker
 
         if self.dir is None:
             self.dir = Path(tempfile.mkdtemp(prefix="cardtable-hall-"))
@@ -154,7 +154,7 @@ class Supervisor:
         """The broker's users (name -> password) and ACL: the hall's, and one user per connection of the
         demo's people (the broker binds client ids to users): the organiser, each table's players and
         its camera's eyes on the table."""
-        from referee.table.broker import table_acl
+        from bus.broker import table_acl
 
         people = {"hall-organiser": "console"}
         for t in self.tables:

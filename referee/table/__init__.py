@@ -1,10 +1,22 @@
-"""The table service (issue 4): one table's referee runtime behind an MQTT broker.
+"""The table service: one table's referee behind the bus, between the camera and board that speak to it
+and the scoreboard, console and tournament that listen (its topics: ``bus/PROTOCOL.md``).
 
-- :mod:`referee.table.protocol`: the MQTT contract (topics, JSON Schemas in
-  ``schemas/``, :func:`~referee.table.protocol.decode` / ``encode``); for people,
-  ``referee/PROTOCOL.md``.
-- :mod:`referee.table.log`: the append-only event log in SQLite that the service
-  commits every input to before acting on it, and replays on start.
+- :mod:`referee.table.service`: the thin shell (``cardtable table run``): inputs from the bus, logged, judged,
+  published;
+- :mod:`referee.table.log`, :mod:`referee.table.witness`: the append-only event log and how the service knows
+  it is whole;
+- :mod:`referee.table.guard`: what the service believes of an input's time and pace;
+- :mod:`referee.table.reducer`: what every game's table shares (pure: inputs in, a new table and outputs out);
+  :mod:`referee.table.runtime` (Tractor), :mod:`referee.table.climbing` with :mod:`referee.table.guandan`
+  and :mod:`referee.table.sandayi`: each game's table;
+- :mod:`referee.table.clock`: the shot clock, late arrival and the round clock as values;
+- :mod:`referee.table.amend`: a settled dispute, and the plays after it judged again;
+- :mod:`referee.table.kinds`, :mod:`referee.table.sentences`: every flag and violation kind, and what a table
+  says in words;
+- :mod:`referee.table.scenario`: the judge's ``clock`` op, a real table driven through timed inputs;
+- :mod:`referee.table.simulate`, :mod:`referee.table.simulate_climbing`: bots at a table through the broker
+  (``cardtable table simulate``);
+- :mod:`referee.table.timeline`: a log as a readable timeline (``cardtable table replay``).
 
 Nothing is imported here, so each part loads on its own (the log needs no jsonschema).
 """

@@ -1,6 +1,6 @@
 """A Guandan table (``sanjiang-2012``, seed 002) as a pure reducer over the climbing table.
 
-The flow, from the inputs of ``referee/PROTOCOL.md``: ``assign`` -> ``start_round`` (the round is
+The flow, from the inputs of ``bus/PROTOCOL.md``: ``assign`` -> ``start_round`` (the round is
 the match, its clock the book's hour) -> each seat's ``ready`` (十二 第2条: more than 5 minutes
 late forfeits the round) -> the draw (phase ``dealing``), ended by a ``ready``: in a game's first
 hand the seat that drew the turned-up card presses it and leads (七); in later hands the tribute

@@ -21,9 +21,6 @@ logged) and counted, so a flooding board costs the table nothing but its own pre
 (1000.5, 1001.0)
 >>> g.clamped, g.time("observed", at=990.0, arrived=1002.0)
 ({'board/in': 1}, 990.0)
->>> b = Bucket(rate=2.0, burst=3)
->>> [b.take(now=0.0) for _ in range(4)], b.take(now=0.5), b.take(now=0.6)
-([True, True, True, False], True, False)
 """
 
 from __future__ import annotations
@@ -32,32 +29,14 @@ import statistics
 from collections import deque
 from dataclasses import dataclass, field
 
+from bus.pace import Bucket
+
 AHEAD_S = 2.0  # how far a sender's clock may run ahead of the service's (one network, NTP or not)
 BEHIND_S = 120.0  # a sender's clock further behind than this shows as off (later inputs may wait that long)
 OFFSETS_KEPT = 15  # per topic, the latest offsets whose median judges its senders' clock
 # Inputs per second and burst, per topic: far above what people at a table make (a few presses,
 # a play or two a second), far below a flood; ``commands`` have none.
 LIMITS = {"observed": (100.0, 200), "removed": (100.0, 200), "board/in": (50.0, 100)}
-
-
-@dataclass(slots=True)
-class Bucket:
-    """A token bucket: ``rate`` tokens a second, at most ``burst`` kept; ``take`` spends one."""
-
-    rate: float
-    burst: float
-    tokens: float = -1.0
-    last: float = 0.0
-
-    def take(self, now: float) -> bool:
-        if self.tokens < 0:  # the first take: a full bucket
-            self.tokens, self.last = self.burst, now
-        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
 
 
 @dataclass
@@ -117,4 +96,4 @@ class Guard:
         return off
 
 
-__all__ = ["AHEAD_S", "BEHIND_S", "LIMITS", "Bucket", "Guard"]
+__all__ = ["AHEAD_S", "BEHIND_S", "LIMITS", "Guard"]

@@ -4,7 +4,7 @@ The service (``referee.table.service``) logs every input before it calls :meth:`
 and rebuilds a table by replaying the log, so everything here is a pure function of the
 inputs and their times: no clock is read, nothing is random.
 
-The flow of a Tractor table, from the inputs of ``referee/PROTOCOL.md``:
+The flow of a Tractor table, from the inputs of ``bus/PROTOCOL.md``:
 ``assign`` -> ``start_round`` -> each seat's ``ready`` (late arrival is measured) -> the draw
 (a seat that shows level cards declares or overturns; any seat's ``declare`` button ends the
 draw) -> the dealer's ``ready`` (the kitty is taken; with no declaration the dealer names the

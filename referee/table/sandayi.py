@@ -1,6 +1,6 @@
 """A San Da Yi table (``usst-2016``, seed 004) as a pure reducer over the climbing table.
 
-The flow, from the inputs of ``referee/PROTOCOL.md``: ``assign`` -> ``start_round`` -> each seat's
+The flow, from the inputs of ``bus/PROTOCOL.md``: ``assign`` -> ``start_round`` -> each seat's
 ``ready`` -> each game (局, 8 to a round, 一 3): the cards are dealt and the first bidder of the
 game (一 5: 黑红梅方 in turn) bids first (phase ``bidding``: the ``bid1``/``bid2``/``bid3`` and
 ``pass`` buttons, each seat once, 二 叫分) -> the dealer's ``ready`` takes the kitty (phase

@@ -75,9 +75,9 @@ from referee.table import witness
 from referee.table.amend import as_amended, is_amend
 from referee.table.guard import Guard
 from referee.table.log import EventLog, LogError
-from referee.table.mqtt import Connection, Delivery, parse_url
+from bus.mqtt import Connection, Delivery, parse_url
 from referee.table.reducer import CLOCK
-from referee.table.protocol import (
+from bus.protocol import (
     INTAKE,
     TOPICS,
     PayloadError,

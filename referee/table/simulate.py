@@ -41,8 +41,8 @@ from referee.catalogue import say, word
 from referee.rulebooks import load
 from referee.seats import SEATS, next_seat
 from referee.table.clock import limits
-from referee.table.mqtt import Connection
-from referee.table.protocol import decode, encode, topic
+from bus.mqtt import Connection
+from bus.protocol import decode, encode, topic
 from referee.table.sentences import Sentences
 from referee.tractor.bots import legal_follow, random_lead, random_throw
 from referee.tractor.game import DeclareError, Declaring

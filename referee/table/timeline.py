@@ -21,7 +21,7 @@ from typing import Any
 from referee.catalogue import say, word
 from referee.table.amend import as_amended
 from referee.table.log import EventLog, LogError
-from referee.table.protocol import check_table
+from bus.protocol import check_table
 from referee.table.reducer import family
 from referee.table.sentences import Sentences
 

@@ -10,7 +10,7 @@ import json
 import sys
 
 from referee.catalogue import say
-from referee.table.credentials import add_options
+from bus.credentials import add_options
 
 SYSTEM_NAMES = ("pair-swiss", "knockout-best-of-three", "individual-tables")
 
@@ -222,7 +222,7 @@ def _simulate(args) -> int:
 
 
 def _serve(args) -> int:
-    from referee.table.credentials import broker_url
+    from bus.credentials import broker_url
     from referee.tournament.service import serve
 
     try:

@@ -1,5 +1,5 @@
 """The tournament service over MQTT: results from the tables' ``events``, the retained ``round``
-and ``standings`` topics (``referee/PROTOCOL.md``, "Tournament topics").
+and ``standings`` topics (``bus/PROTOCOL.md``, "Tournament topics").
 
 It reads ``cardtable/v1/tables/+/events`` as the broker user ``tournament``. A table of the
 latest round reports a game with ``game_won`` (the side that passed A wins) or, when the round
@@ -19,12 +19,12 @@ import logging
 import signal
 import threading
 
-from referee.table.mqtt import Connection
-from referee.table.protocol import PayloadError, decode, parse_topic, subscription
+from bus.mqtt import Connection
+from bus.protocol import PayloadError, decode, parse_topic, subscription
 from referee.tournament.core import Round, TournamentError
 from referee.tournament.store import TournamentStore
 from referee.tournament.base import level_index
-from referee.tournament.topics import check, topic
+from bus.tournament import check, topic
 from referee.tournament.views import encode, round_view, standings_view
 
 log = logging.getLogger(__name__)

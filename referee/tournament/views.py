@@ -1,5 +1,5 @@
 """The payloads of the tournament topics (``round`` and ``standings``), as pure functions of a
-:class:`~referee.tournament.core.Tournament`; ``referee/PROTOCOL.md`` "Tournament topics" and
+:class:`~referee.tournament.core.Tournament`; ``bus/PROTOCOL.md`` "Tournament topics" and
 ``schemas/round.json`` / ``schemas/standings.json`` are the contract. ``at`` is the time of the
 tournament's latest change, so the same log always gives the same bytes."""
 

@@ -16,8 +16,8 @@ import uvicorn
 
 from display.app import Settings, create_app
 from display.store import Store
-from referee.table.mqtt import Connection
-from referee.table.protocol import encode, schema, topic
+from bus.mqtt import Connection
+from bus.protocol import encode, schema, topic
 from referee.table.service import TableService
 
 ORGANISER = ("wang", "organiser-pass")
@@ -27,7 +27,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 
-STATE = schema("state")["examples"][0]  # the example of referee/PROTOCOL.md, changed by the tests
+STATE = schema("state")["examples"][0]  # the example of bus/PROTOCOL.md, changed by the tests
 
 
 def state(**changes) -> dict:

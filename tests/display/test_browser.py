@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from kit import ORGANISER, LiveTable, login, round_, shot, standings, state, until
 
-from referee.table.protocol import encode, topic
+from bus.protocol import encode, topic
 from referee.tournament import TournamentStore
 from referee.tournament.service import TournamentService
 

@@ -14,7 +14,7 @@ import httpx
 
 from display.store import Store
 from referee import cli
-from referee.table.broker import free_port
+from bus.broker import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -20,8 +20,8 @@ from kit import ORGANISER, REFEREE, Server, make_db, state
 from display.app import Settings, create_app
 from display.guard import BODY_LIMIT
 from display.store import LOCK_AFTER, LOCK_WINDOW_S
-from referee.table.broker import free_port
-from referee.table.protocol import topic
+from bus.broker import free_port
+from bus.protocol import topic
 
 TABLES = ["d1"]
 ROOT = Path(__file__).resolve().parents[2]

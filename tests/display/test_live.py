@@ -14,8 +14,8 @@ import httpx
 import pytest
 from kit import ORGANISER, served
 
-from referee.table.mqtt import Connection
-from referee.table.protocol import encode, topic
+from bus.mqtt import Connection
+from bus.protocol import encode, topic
 
 TABLES = ["w1", "w2"]
 RULEBOOK = "classic-3deck"

@@ -1,5 +1,5 @@
 """The scoreboard's models of the tournament topics take every example of the tournament service's
-own contract (referee/tournament/schemas), and refuse what the contract refuses."""
+own contract (bus/schemas/tournament), and refuse what the contract refuses."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from display.schemas import Round, Standings
 
-SCHEMAS = Path(__file__).resolve().parents[2] / "referee" / "tournament" / "schemas"
+SCHEMAS = Path(__file__).resolve().parents[2] / "bus" / "schemas" / "tournament"
 MODELS = {"round": Round, "standings": Standings}
 
 

@@ -18,8 +18,8 @@ from kit import ORGANISER, REFEREE, make_db, state
 from openpyxl import Workbook, load_workbook
 
 from display.app import Settings, create_app
-from referee.table.mqtt import Connection
-from referee.table.protocol import topic
+from bus.mqtt import Connection
+from bus.protocol import topic
 
 TABLES = ["t01", "t02", "t03"]
 UNITS = ("数学系", "物理系", "化学系")

@@ -26,7 +26,7 @@ import httpx
 import pytest
 
 from referee.hall.procs import hall_processes
-from referee.table.broker import free_port
+from bus.broker import free_port
 from referee.table.log import EventLog
 from referee.table.runtime import Table
 from referee.tournament.base import level_index

@@ -14,8 +14,8 @@ import httpx
 
 from referee.hall import scene
 from referee.hall.referee import HallReferee
-from referee.table.broker import free_port
-from referee.table.protocol import encode, topic
+from bus.broker import free_port
+from bus.protocol import encode, topic
 
 TABLES = ["t1"]
 

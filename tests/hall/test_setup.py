@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from referee import cli
-from referee.table.broker import find_program, free_port
-from referee.table.credentials import broker_url, read_credentials
-from referee.table.mqtt import Connection
-from referee.table.protocol import topic
+from bus.broker import find_program, free_port
+from bus.credentials import broker_url, read_credentials
+from bus.mqtt import Connection
+from bus.protocol import topic
 from referee.table.service import session_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +30,7 @@ WAIT_S = 10.0
 LEAVES = ("observed", "removed", "frames", "board/in", "board/status", "commands", "state", "events", "violations",
           "status", "health", "board/out")
 ROUND = "cardtable/v1/tournament/main/round"
-# referee/PROTOCOL.md: who writes and who reads each topic of a table (T), and the tournament's.
+# bus/PROTOCOL.md: who writes and who reads each topic of a table (T), and the tournament's.
 # The table service takes each sender's inputs on a session of its own (table-T-camera, table-T-board, with
 # the password of table-T), and reads back its own state and health when it starts.
 WRITES = {"table-T": {"state", "events", "violations", "status", "health", "board/out"},

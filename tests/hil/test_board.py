@@ -13,7 +13,7 @@ import pytest
 from conftest import BridgeProcess
 from simboard import BUTTONS, GREEN, LINK_LED, RED, SEATS, pin
 
-from referee.table.protocol import decode, encode, topic
+from bus.protocol import decode, encode, topic
 
 pytestmark = pytest.mark.hil
 TABLES = ["t1"]

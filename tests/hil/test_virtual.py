@@ -10,7 +10,7 @@ import time
 
 from conftest import CARDTABLE, BridgeProcess
 
-from referee.table.protocol import decode, encode, topic
+from bus.protocol import decode, encode, topic
 
 TABLES = ["t1"]
 

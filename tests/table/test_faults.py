@@ -20,7 +20,7 @@ import uuid
 import pytest
 
 from referee.table.log import EventLog
-from referee.table.protocol import encode, topic
+from bus.protocol import encode, topic
 from referee.table.service import TableService
 
 TABLES = ["f1", "f2", "f3", "f4", "f5"]
@@ -276,7 +276,7 @@ def test_a_clock_two_hours_ahead_cannot_rewrite_the_round(rig):
 FLOOD = """
 import sys, time
 from paho.mqtt.client import CallbackAPIVersion, Client, MQTTv5
-from referee.table.mqtt import parse_url
+from bus.mqtt import parse_url
 url, topic, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
 a = parse_url(url)
 c = Client(CallbackAPIVersion.VERSION2, client_id="flood", protocol=MQTTv5)
@@ -308,7 +308,7 @@ def test_a_flooding_board_drops_only_its_own_presses_and_every_drop_is_counted(r
     import sys
     from pathlib import Path
 
-    from referee.table.broker import BROKER_DROPPED
+    from bus.broker import BROKER_DROPPED
 
     r = rig("f5")
     r.start()

@@ -16,8 +16,8 @@ import pytest
 
 from referee.table import witness
 from referee.table.log import EventLog, LogError
-from referee.table.mqtt import Connection
-from referee.table.protocol import encode, topic
+from bus.mqtt import Connection
+from bus.protocol import encode, topic
 from referee.table.service import TableService
 
 TABLES = ["d1", "d2", "d3", "d4", "d5", "d6"]

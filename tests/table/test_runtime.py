@@ -8,7 +8,7 @@ from referee.cards import Cards
 from referee.rulebooks import load
 from referee.seats import SEATS, next_seat
 from referee.table.clock import limits
-from referee.table.protocol import encode
+from bus.protocol import encode
 from referee.table.runtime import CONFIDENT, Table
 from referee.table.sentences import Sentences
 from referee.tractor.bots import deal, legal_follow, random_lead

@@ -17,7 +17,7 @@ from referee.sandayi.bots import random_bid
 from referee.sandayi.bots import random_play as sandayi_play
 from referee.sandayi.game import Game
 from referee.seats import SEATS, next_seat
-from referee.table.protocol import encode
+from bus.protocol import encode
 from referee.table.reducer import Output
 from referee.table.runtime import Table
 from referee.table.sentences import Sentences

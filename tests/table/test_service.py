@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from referee.table.broker import Broker
-from referee.table.protocol import (
+from bus.broker import Broker
+from bus.protocol import (
     INPUTS,
     PayloadError,
     decode,
@@ -112,7 +112,7 @@ class Table:
 
 def connector(broker: Broker):
     """``(connect, close_all)``: clients of ``broker`` as conftest's ``connect`` makes them."""
-    from referee.table.mqtt import Connection
+    from bus.mqtt import Connection
 
     made: list[Connection] = []
 

@@ -11,13 +11,13 @@ import uuid
 
 import pytest
 
-from referee.table.protocol import encode as encode_event
+from bus.protocol import encode as encode_event
 from referee.table.runtime import Table
-from referee.table.protocol import topic as table_topic
+from bus.protocol import topic as table_topic
 from referee.tournament import Entry, TournamentStore
 from referee.tournament.service import TournamentService
-from referee.tournament.topics import check
-from referee.tournament.topics import topic as tournament_topic
+from bus.tournament import check
+from bus.tournament import topic as tournament_topic
 
 TABLES = ["t01", "t02", "t03", "t04", "t05"]
 UNITS = {"a1": "机电", "a2": "机电", "b1": "外语", "b2": "外语", "c1": "化工", "c2": "化工", "d1": "体育", "d2": "体育"}

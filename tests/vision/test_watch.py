@@ -10,7 +10,7 @@ import sys
 import cv2
 import pytest
 
-from referee.table.protocol import decode, topic
+from bus.protocol import decode, topic
 from vision.model import DEFAULT_MODEL
 from vision_frames import frame, play
 

@@ -1,4 +1,4 @@
-"""The compiled schemas (referee/table/fastcheck.py) answer exactly as jsonschema does."""
+"""The compiled schemas (bus/fastcheck.py) answer exactly as jsonschema does."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.table.fastcheck import Unsupported, compile_schema
-from referee.table.protocol import TOPICS, _fast_check, _validator, schema
+from bus.fastcheck import Unsupported, compile_schema
+from bus.protocol import TOPICS, _fast_check, _validator, schema
 
 values = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 300) | st.floats(allow_nan=False, allow_infinity=False)

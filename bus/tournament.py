@@ -1,5 +1,5 @@
 """The tournament topics as code: ``cardtable/v1/tournament/{id}/round`` and ``.../standings``,
-both retained, QoS 1, checked against ``schemas/round.json`` and ``schemas/standings.json``.
+both retained, QoS 1, checked against ``schemas/tournament/round.json`` and ``standings.json``.
 
 >>> topic("zk2010", "standings")
 'cardtable/v1/tournament/zk2010/standings'
@@ -17,7 +17,7 @@ from pathlib import Path
 
 PREFIX = "cardtable/v1/tournament"
 NAMES = ("round", "standings")
-SCHEMA_DIR = Path(__file__).parent / "schemas"
+SCHEMA_DIR = Path(__file__).parent / "schemas" / "tournament"
 
 
 def topic(tournament: str, name: str) -> str:

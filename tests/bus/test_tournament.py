@@ -11,9 +11,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from referee.tournament import Entry, TournamentStore
-from referee.tournament.topics import NAMES, check, schema
+from bus.tournament import NAMES, check, schema
 
-PROTOCOL_MD = Path(__file__).parents[2] / "referee" / "PROTOCOL.md"
+PROTOCOL_MD = Path(__file__).parents[2] / "bus" / "PROTOCOL.md"
 
 
 def test_schema_examples_are_valid():

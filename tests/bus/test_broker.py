@@ -17,9 +17,9 @@ import time
 
 import pytest
 
-from referee.table.broker import free_port
-from referee.table.protocol import subscription, topic
-from referee.table.mqtt import Connection, ConnectionRefused
+from bus.broker import free_port
+from bus.protocol import subscription, topic
+from bus.mqtt import Connection, ConnectionRefused
 
 CONSOLE, SCOREBOARD = "console", "scoreboard"  # as in conftest.py
 WAIT_S = 5.0  # the longest a test waits for something that must happen
@@ -81,7 +81,7 @@ def test_qos1_round_trip(connect, inbox):
 
 SERVICE = """
 import sys, time
-from referee.table.mqtt import Connection
+from bus.mqtt import Connection
 url, topic = sys.argv[1:3]
 c = Connection(url, "table-t1-service", will=(topic, b"offline", True), birth=(topic, b"online", True))
 c.connect()

@@ -22,7 +22,7 @@ warned about.
 >>> broker_url("mqtt://board-t07@broker", str(path), "board-t07", environ={})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-referee.table.credentials.CredentialsError: no password for board-t07 in ... (its lines: camera-t07, table-t07)
+bus.credentials.CredentialsError: no password for board-t07 in ... (its lines: camera-t07, table-t07)
 >>> said = []
 >>> broker_url("mqtt://table-t07:pw@broker:1883", None, "table-t07", environ={}, warn=said.append)
 'mqtt://table-t07:pw@broker:1883'
@@ -101,7 +101,7 @@ def broker_url(url: str | None, credentials: str | None, user: str, *,
 
     ``url`` and ``credentials`` are the command line's (None when not given), ``user`` the
     program's own broker user."""
-    from referee.table.mqtt import parse_url  # paho: not for every command line that adds the options
+    from bus.mqtt import parse_url  # paho: not for every command line that adds the options
 
     from_command_line = url is not None
     url = url if url is not None else environ.get(ENV_BROKER)

@@ -14,7 +14,7 @@ compare its verdict with ``jsonschema``'s on the schemas' examples and on genera
 >>> compile_schema({"unevaluatedProperties": False})
 Traceback (most recent call last):
 ...
-referee.table.fastcheck.Unsupported: unevaluatedProperties
+bus.fastcheck.Unsupported: unevaluatedProperties
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The MQTT contract of the table service (issue 4) as code: topics and payloads.
+"""The MQTT contract of the tables as code: topics and payloads.
 
-Everything under ``cardtable/v1/tables/{table}/``; ``referee/PROTOCOL.md`` is the
+Everything under ``cardtable/v1/tables/{table}/``; ``bus/PROTOCOL.md`` is the
 same contract for people. Each payload is a JSON object with ``"v": 1`` and has a
 JSON Schema (draft 2020-12) in ``schemas/<name>.json`` (``/`` written ``_``); the
 shared pieces (card, seat, time, ...) are in ``schemas/defs.json``. :func:`decode`
@@ -18,11 +18,11 @@ same before anything goes out. A bad payload raises :class:`PayloadError`, a
 >>> decode("observed", '{"v":1,"id":"c-1","seat":"E","cards":["S9","SX"],"confidence":0.9,"at":3}')
 Traceback (most recent call last):
 ...
-referee.table.protocol.PayloadError: observed: 'cards'[1]: 'SX' is not a card
+bus.protocol.PayloadError: observed: 'cards'[1]: 'SX' is not a card
 >>> decode("commands", {"v": 1, "id": "k-1", "command": "confirm"})
 Traceback (most recent call last):
 ...
-referee.table.protocol.PayloadError: commands: 'flag' is missing
+bus.protocol.PayloadError: commands: 'flag' is missing
 >>> encode("status", {"v": 1, "status": "offline"})
 b'{"v":1,"status":"offline"}'
 """
@@ -45,7 +45,7 @@ from referencing import Registry, Resource
 
 from referee import rulebooks
 from referee.cards import CardError, Cards
-from referee.table.fastcheck import Unsupported, compile_schema
+from bus.fastcheck import Unsupported, compile_schema
 
 VERSION = 1
 PREFIX = f"cardtable/v{VERSION}/tables/"

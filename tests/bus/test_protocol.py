@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from referee.table import protocol
-from referee.table.protocol import (
+from bus import protocol
+from bus.protocol import (
     ATTACHMENTS,
     INPUTS,
     OUTPUTS,
@@ -31,7 +31,7 @@ from referee.table.protocol import (
     topic,
 )
 
-PROTOCOL_MD = Path(protocol.__file__).parents[1] / "PROTOCOL.md"
+PROTOCOL_MD = Path(protocol.__file__).parent / "PROTOCOL.md"
 
 
 def example(name: str, index: int = 0) -> dict:
@@ -124,8 +124,7 @@ def _numbers(node, where: str = "") -> list[tuple[str, dict]]:
     return found
 
 
-SCHEMA_FILES = sorted(protocol.SCHEMA_DIR.glob("*.json")) + sorted(
-    (Path(protocol.__file__).parents[1] / "tournament" / "schemas").glob("*.json"))
+SCHEMA_FILES = sorted(protocol.SCHEMA_DIR.glob("*.json")) + sorted((protocol.SCHEMA_DIR / "tournament").glob("*.json"))
 
 
 @pytest.mark.parametrize("path", SCHEMA_FILES, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
