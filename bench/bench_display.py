@@ -148,7 +148,7 @@ def cpu_s(pid: int) -> float:
 def serve(broker: Broker, workdir: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
     credentials = broker.write_credentials(workdir / "display.credentials", ["scoreboard", "console"])
-    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "display", "serve", "--db", str(workdir / "console.db"),
+    proc = subprocess.Popen([sys.executable, "-m", "cardtable", "display", "serve", "--db", str(workdir / "console.db"),
                              "--port", str(port), "--broker", broker.address, "--credentials", str(credentials)],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"

@@ -94,7 +94,7 @@ def main(argv=None) -> int:
             cv2.imwrite(str(shots[-1]), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         out = Path(tmp) / "venue"
         t0 = time.time()
-        cmd = [sys.executable, "-m", "referee.cli", "vision", "deck", "--layout", *map(str, shots), "--out", str(out),
+        cmd = [sys.executable, "-m", "cardtable", "vision", "deck", "--layout", *map(str, shots), "--out", str(out),
                "--budget", str(a.budget)]
         done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
         took = (time.time() - t0) / 60

@@ -1,11 +1,11 @@
-"""The display's two MQTT connections (thin shell around :mod:`display.hall`).
+"""The display's two MQTT connections (thin shell around :mod:`display.view`).
 
 The scoreboard user (read only) feeds the hall: every table's ``state``, ``status``, ``health``,
 ``events`` and ``violations``, the tournaments' ``round`` and ``standings``, and the broker's count of
 the messages it dropped. The console user publishes
 the console's table ``commands`` and reads the camera's ``frames`` (kept for the flags; they
 reach a browser only behind the console's login). Each message is validated by
-:func:`display.hall.receive`; a malformed one is logged and dropped.
+:func:`display.view.receive`; a malformed one is logged and dropped.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import uuid
 from collections import deque
 from collections.abc import Callable
 
-from display.hall import SHOWN, Hall, Ignored, receive
+from display.view import SHOWN, Hall, Ignored, receive
 from bus.broker import BROKER_DROPPED
 from bus.mqtt import Connection
 from bus.protocol import (

@@ -180,7 +180,7 @@ class ServiceProcess:
     def __init__(self, broker: Broker, table: str, rulebook: str, db: Path, logfile: Path, wait_s: float = 10.0,
                  trust_senders: bool = False):
         credentials = broker.write_credentials(db.parent / f"{table}.credentials", [f"table-{table}"])
-        self.args = [sys.executable, "-m", "referee.cli", "table", "run", "--table", table, "--rulebook", rulebook,
+        self.args = [sys.executable, "-m", "cardtable", "table", "run", "--table", table, "--rulebook", rulebook,
                      "--broker", broker.address, "--credentials", str(credentials), "--db", str(db)]
         if trust_senders:  # a simulation on virtual time
             self.args.append("--trust-senders")

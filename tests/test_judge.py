@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import main
+from cardtable.cli import main
 from referee.judge import answer, matches
 from referee.rulebooks import names
 

@@ -62,7 +62,7 @@ def start_services(broker: Broker, tables: list[str], workdir: Path) -> list[sub
     credentials = broker.write_credentials(workdir / "tables.credentials", [f"table-{t}" for t in tables])
     for t in tables:
         procs.append(subprocess.Popen(
-            [sys.executable, "-m", "referee.cli", "table", "run", "--table", t, "--rulebook", RULEBOOK,
+            [sys.executable, "-m", "cardtable", "table", "run", "--table", t, "--rulebook", RULEBOOK,
              "--broker", broker.address, "--credentials", str(credentials), "--db", str(workdir / f"{t}.db"),
              "--trust-senders"],  # the bots' time runs ahead of the clock (speed 0): a simulation
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
@@ -122,7 +122,7 @@ class Seeing(Timed):
 
     def __init__(self, *args, model=None, **kwargs):
         super().__init__(*args, **kwargs)
-        from referee.hall.camera import Lens, decks
+        from hall.camera import Lens, decks
         from vision.tracker import Tracker
 
         self.model, self.lens = model, Lens(self.table, 7, "sans")
@@ -144,7 +144,7 @@ class Seeing(Timed):
         return plays
 
     def see(self, seat, cards):
-        from referee.hall.scene import Table
+        from hall.scene import Table
         from vision.read import read_frame
 
         state = self.watch.state
@@ -181,7 +181,7 @@ def row(name: str, lat: list[float], note: str = "") -> None:
 def part_path(args, workdir: Path) -> None:
     from playwright.sync_api import sync_playwright
 
-    from referee.hall.camera import model_ready
+    from hall.camera import model_ready
     from vision.model import Model
 
     model = Model(threads=1) if model_ready() else None

@@ -2,7 +2,7 @@
 
     nice .venv/bin/python bench/soak/soak.py [--minutes 30] [--tables 6] [--speed 3] [--seed 7] [--json FILE]
 
-The demo hall (``referee.hall.supervisor``: per table its service, virtual board, bridge, camera
+The demo hall (``hall.supervisor``: per table its service, virtual board, bridge, camera
 taking the cards as laid, and four bot players; the display, the tournament, the organiser and the
 referee) is played for ``--minutes`` while a fault injector does, one fault at a time at random
 moments, all that goes wrong on a bad evening: ``kill -9`` of a table service, a camera or a board
@@ -27,7 +27,7 @@ table may take (a command that does not exist), which a working service answers 
 - hands finished (``hand_scored`` and ``game_scored`` events);
 - stalled while healthy: minutes during which an input or a probe waited longer than ``STALL_S``
   while the table looked healthy: its status ``online`` and its ``health`` as the console takes it
-  (``display.hall.TableView.live``: health coming, no problem named). Must be 0;
+  (``display.view.TableView.live``: health coming, no problem named). Must be 0;
 - the injector's inputs: poison sent, logged (must be 0) and answered; retained inputs logged;
   events stamped more than 10 minutes ahead of the wall clock (a clock 2 h off taken as true);
   the presses of the floods: written into the board, and published, logged or answered; what the
@@ -61,8 +61,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "firmware-bridge")]
 os.environ["PYTHONPATH"] = os.pathsep.join([*sys.path[:2], os.environ.get("PYTHONPATH", "")])  # the hall: this code
 
-from display.hall import TableView  # noqa: E402
-from referee.hall.supervisor import Options, Supervisor  # noqa: E402
+from display.view import TableView  # noqa: E402
+from hall.supervisor import Options, Supervisor  # noqa: E402
 from bus.broker import ROOT as TOPICS, TABLES  # noqa: E402
 from bus.mqtt import Connection  # noqa: E402
 from bus.protocol import INPUTS, topic  # noqa: E402

@@ -26,7 +26,7 @@ function seatHTML(seat, s) {
     `<div><span class="count">${T("cards_left", { n: s.cards[seat] })}</span> ${clk}</div>` +
     `<div class="played">${cardsHTML(played)}</div></div>`;
 }
-function violationHTML(v, full) {  // said by the server (display/hall.py): the tile's brief line, or the whole sentence
+function violationHTML(v, full) {  // said by the server (display/view.py): the tile's brief line, or the whole sentence
   return `<li class="v ${esc(v.status)}" data-flag="${esc(v.flag)}" data-kind="${esc(v.kind)}">${esc(SAID(full ? v.say : v.brief))}</li>`;
 }
 const PARTS = ["head", "teams", "info", "N", "W", "E", "S", "flags", "viol"];
@@ -167,7 +167,7 @@ function renderTimeline() {
   const all = $("#allviolations");
   if (all) all.innerHTML = view(ONE).violations.slice().reverse().map(v => violationHTML(v, true)).join("");
 }
-function eventHTML(e) {  // the event as the server said it (display/hall.py), and its cards as pictures
+function eventHTML(e) {  // the event as the server said it (display/view.py), and its cards as pictures
   const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });
   const cards = e.data.cards || (e.data.card ? [e.data.card] : null);
   return `<li data-seq="${e.seq}" data-kind="${esc(e.kind)}"><time>${time}</time> <span class="said">${esc(SAID(e.say))}</span> ${Array.isArray(cards) ? cardsHTML(cards) : ""}</li>`;

@@ -1,4 +1,4 @@
-"""``cardtable bridge run`` and ``cardtable bridge virtual`` (a plug-in of ``referee/cli.py``)."""
+"""``cardtable bridge run`` and ``cardtable bridge virtual`` (a command group of ``cardtable/cli.py``)."""
 
 from __future__ import annotations
 

@@ -52,7 +52,7 @@ def test_serve_refuses_missing_or_bad_broker_urls(tmp_path, monkeypatch, capsys)
 def test_serve_runs_and_stops_on_sigterm_with_a_stream_open(broker, tmp_path):
     port = free_port()
     credentials = broker.write_credentials(tmp_path / "credentials", ["scoreboard", "console"])
-    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "display", "serve", "--db", str(tmp_path / "c.db"),
+    proc = subprocess.Popen([sys.executable, "-m", "cardtable", "display", "serve", "--db", str(tmp_path / "c.db"),
                              "--port", str(port), "--broker", broker.address, "--credentials", str(credentials)],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"

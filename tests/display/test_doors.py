@@ -125,7 +125,7 @@ def test_large_bodies_do_not_reach_the_displays_memory(broker, tmp_path):
     """The issue's 64 MB POSTs without a login (373 -> 748 MB; four at once 949 MB), at ``display serve``."""
     port, url = free_port(), None
     credentials = broker.write_credentials(tmp_path / "credentials", ["scoreboard-2", "console-2"])
-    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "display", "serve", "--db", str(tmp_path / "c.db"),
+    proc = subprocess.Popen([sys.executable, "-m", "cardtable", "display", "serve", "--db", str(tmp_path / "c.db"),
                              "--port", str(port), "--broker", broker.address, "--credentials", str(credentials),
                              "--scoreboard-user", "scoreboard-2", "--console-user", "console-2"],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

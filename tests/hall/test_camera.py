@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from referee.hall import scene
-from referee.hall.camera import Camera, model_ready
+from hall import scene
+from hall.camera import Camera, model_ready
 
 TABLES = ["t1"]
 OBSERVED = "cardtable/v1/tables/t1/observed"

@@ -25,7 +25,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from referee.hall.procs import hall_processes
+from hall.procs import hall_processes
 from bus.broker import free_port
 from referee.table.log import EventLog
 from referee.table.runtime import Table
@@ -41,7 +41,7 @@ class Hall:
         self.port = free_port()
         self.lines: list[str] = []
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "referee.cli", "hall", "--tables", "2", "--speed", "10", "--hands", "1",
+            [sys.executable, "-m", "cardtable", "hall", "--tables", "2", "--speed", "10", "--hands", "1",
              "--slow", "0.03", "--seed", "7", "--see", "vision", "--port", str(self.port), "--dir", str(self.dir)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         threading.Thread(target=self._read, daemon=True).start()

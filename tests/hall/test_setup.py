@@ -69,7 +69,7 @@ def hall(tmp_path_factory):
     state.mkdir()
     code = cli.main(["hall", "setup", "--tables", *TABLES, "--broker-host", "127.0.0.1", "--port", str(port),
                      "--listen", "127.0.0.1", "--out", str(out), "--etc", str(etc), "--state", str(state),
-                     "--system-user", getpass.getuser(), "--cardtable", f"{sys.executable} -m referee.cli",
+                     "--system-user", getpass.getuser(), "--cardtable", f"{sys.executable} -m cardtable",
                      "--mosquitto", find_program("mosquitto"), "--rulebook", "t02=sanjiang-2012"])
     assert code == 0
     install(out / "console", etc)  # as INSTALL.txt says, on the console machine
@@ -197,7 +197,7 @@ def test_a_password_on_the_command_line_is_warned_about_and_open_credentials_ref
     loose = tmp_path / "loose"
     loose.write_text(f"table-t01:{password}\n")
     loose.chmod(0o644)
-    run = [sys.executable, "-m", "referee.cli", "table", "run", "--table", "t01", "--rulebook", "classic-3deck",
+    run = [sys.executable, "-m", "cardtable", "table", "run", "--table", "t01", "--rulebook", "classic-3deck",
            "--db", str(tmp_path / "t01.db")]
     refused = subprocess.run([*run, "--broker", f"mqtt://127.0.0.1:{hall['port']}", "--credentials", str(loose)],
                              cwd=ROOT, capture_output=True, text=True, timeout=30)

@@ -10,7 +10,7 @@ import json
 import pytest
 from openpyxl import Workbook, load_workbook
 
-from referee.cli import main
+from cardtable.cli import main
 
 FORM = [("单位", "队名", "对", "选手"),
         ("机电学院", "", "1", "王芳、李强"), ("机电学院", "", "2", "张伟、刘洋"),
@@ -155,7 +155,7 @@ def test_serve_publishes_the_retained_topics_until_sigterm(broker, connect, inbo
     run(capsys, "pair", "--db", db)
     late = json.loads(run(capsys, "show", "--db", db, "--json"))["tables"][0]["entries"][0]["id"]
     run(capsys, "late", "--db", db, "--round", 1, "--entry", late, "--minutes", 25)
-    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "tournament", "serve", "--db", str(db),
+    proc = subprocess.Popen([sys.executable, "-m", "cardtable", "tournament", "serve", "--db", str(db),
                              "--broker", broker.url("tournament")], stderr=subprocess.PIPE, text=True)
     try:
         box = inbox()

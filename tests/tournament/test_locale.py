@@ -13,10 +13,10 @@ import sys
 
 import pytest
 
-from referee.cli import main
+from cardtable.cli import main
 
 LOCALES = ("C.UTF-8", "zh_CN.UTF-8", "de_DE.UTF-8")
-RUN = "import locale, sys; locale.setlocale(locale.LC_ALL, ''); from referee.cli import main; sys.exit(main(sys.argv[1:]))"
+RUN = "import locale, sys; locale.setlocale(locale.LC_ALL, ''); from cardtable.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
 @pytest.fixture(scope="module")

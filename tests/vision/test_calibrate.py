@@ -51,7 +51,7 @@ def test_calibrate_writes_the_picture(tmp_path):
     f = frame(play("W", ["C3", "C4"]))
     src, out = tmp_path / "frame.png", tmp_path / "zones.png"
     cv2.imwrite(str(src), f.image)
-    done = subprocess.run([sys.executable, "-m", "referee.cli", "vision", "calibrate", "--source", str(src),
+    done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "calibrate", "--source", str(src),
                            "--out", str(out)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "markers [0, 1, 2, 3]" in done.stdout
@@ -61,7 +61,7 @@ def test_calibrate_writes_the_picture(tmp_path):
     assert picture.shape == f.image.shape and not np.array_equal(picture, f.image)
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 90, np.uint8))
-    done = subprocess.run([sys.executable, "-m", "referee.cli", "vision", "calibrate", "--source", str(blank),
+    done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "calibrate", "--source", str(blank),
                            "--out", str(tmp_path / "none.png")], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "not calibrated" in done.stderr and not (tmp_path / "none.png").exists()
 
@@ -75,12 +75,12 @@ def test_calibrate_says_how_finely_the_camera_sees(tmp_path):
 
     src = tmp_path / "fine.png"
     cv2.imwrite(str(src), frame(play("W", ["C3"]), camera=replace(CAMERA, size=(2560, 1920))).image)
-    done = subprocess.run([sys.executable, "-m", "referee.cli", "vision", "calibrate", "--source", str(src),
+    done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "calibrate", "--source", str(src),
                            "--out", str(tmp_path / "zones.png")], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     detail = re.search(r"frame 2560x1920: ([0-9.]+) camera px per canonical px", done.stdout)
     assert detail and 1.6 <= float(detail[1]) <= 2.4 and "far worse" not in done.stdout
-    done = subprocess.run([sys.executable, "-m", "referee.cli", "vision", "watch", "--table", "t1", "--source", "0",
+    done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source", "0",
                            "--broker", "mqtt://x:y@127.0.0.1:1", "--size", "2560by1920"], capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 2 and "not a frame size WxH: '2560by1920'" in done.stderr

@@ -15,7 +15,7 @@ from vision.patch import PATCH_H, PATCH_W
 from vision.synth.render import art
 from vision.synth.scene import ALL_CARDS
 
-CLI = [sys.executable, "-m", "referee.cli", "vision", "deck"]
+CLI = [sys.executable, "-m", "cardtable", "vision", "deck"]
 
 
 def scanned_deck(folder: Path, style: str = "mono") -> Path:

@@ -17,7 +17,7 @@ from vision.geometry import INDEX_CENTRES
 from vision.synth.render import Camera, art, render_frame
 from vision.synth.scene import PlacedCard, Scene
 
-CLI = [sys.executable, "-m", "referee.cli", "vision", "deck"]
+CLI = [sys.executable, "-m", "cardtable", "vision", "deck"]
 CAMERA = Camera(tilt=12, tilt_dir=30, roll=3, size=(2560, 1920), blur=0.6, noise=3, jpeg=90, seed=3)
 
 

@@ -23,7 +23,7 @@ TRICK = (play("S", ["SA", "SA", "HK"], "row", 1) + play("E", ["D7", "D8"], "row"
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "referee.cli", "vision", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "cardtable", "vision", *args], capture_output=True, text=True,
                           timeout=120)
 
 

@@ -103,7 +103,7 @@ def test_the_shipped_detector_read_back_gives_the_same_heat_and_offsets(tmp_path
 
 
 def test_train_further_names_one_network(tmp_path, capsys):
-    from referee.cli import main
+    from cardtable.cli import main
 
     assert main(["vision", "train", "--from", str(MODELS / "cards.onnx"), "--out", str(tmp_path)]) != 0
     assert "--part detector or --part index" in capsys.readouterr().err

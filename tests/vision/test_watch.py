@@ -50,7 +50,7 @@ def test_watch_publishes_observed_and_kept_frames(broker, connect, inbox, video,
     console.subscribe(topic("t1", "frames"), box)
     console.subscribe(topic("t1", "removed"), box)
     assert console.wait_subscribed(5)
-    done = subprocess.run([sys.executable, "-m", "referee.cli", "vision", "watch", "--table", "t1", "--source",
+    done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source",
                            str(video), "--broker", broker.url("camera-t1"), "--fps", str(FPS), "--model", str(uncalibrated)],
                           capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr
@@ -69,7 +69,7 @@ def test_watch_publishes_observed_and_kept_frames(broker, connect, inbox, video,
 
 
 def test_watch_without_a_source_is_a_clear_error(broker, tmp_path):
-    done = subprocess.run([sys.executable, "-m", "referee.cli", "vision", "watch", "--table", "t1", "--source",
+    done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source",
                            str(tmp_path / "none.mp4"), "--broker", broker.url("camera-t1")],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "no such video file" in done.stderr

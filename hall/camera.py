@@ -34,7 +34,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.hall import scene
+from hall import scene
 
 log = logging.getLogger(__name__)
 

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from referee.cards import Cards
-from referee.hall import scene
-from referee.hall.camera import waited
+from hall import scene
+from hall.camera import waited
 from bus.protocol import decode, encode, topic
 from referee.table.reducer import family
 from referee.table.simulate import SimulationError, _Watch, simulator_class

@@ -12,8 +12,8 @@ import time
 
 import httpx
 
-from referee.hall import scene
-from referee.hall.referee import HallReferee
+from hall import scene
+from hall.referee_bot import RefereeBot
 from bus.broker import free_port
 from bus.protocol import encode, topic
 
@@ -21,13 +21,13 @@ TABLES = ["t1"]
 
 
 def cardtable(*args: str, env: dict | None = None, **kwargs) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "referee.cli", *args], env={**os.environ, **(env or {})},
+    return subprocess.Popen([sys.executable, "-m", "cardtable", *args], env={**os.environ, **(env or {})},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kwargs)
 
 
 def test_a_flagged_misread_is_corrected_at_the_console(tmp_path, broker, connect, inbox):
     db, port = tmp_path / "console.db", free_port()
-    subprocess.run([sys.executable, "-m", "referee.cli", "display", "user", "--db", str(db), "--user", "ref",
+    subprocess.run([sys.executable, "-m", "cardtable", "display", "user", "--db", str(db), "--user", "ref",
                     "--role", "referee"], env={**os.environ, "CARDTABLE_PASSWORD": "s3cret-pass"}, check=True)
     service = cardtable("table", "run", "--table", "t1", "--rulebook", "classic-3deck", "--broker",
                         broker.url("table-t1"), "--db", str(tmp_path / "t1.db"))
@@ -69,7 +69,7 @@ def test_a_flagged_misread_is_corrected_at_the_console(tmp_path, broker, connect
             assert time.monotonic() < deadline, "cardtable display serve did not start"
             time.sleep(0.2)
         said: list[str] = []
-        referee = HallReferee(f"http://127.0.0.1:{port}", "ref", "s3cret-pass", tmp_path, said.append)
+        referee = RefereeBot(f"http://127.0.0.1:{port}", "ref", "s3cret-pass", tmp_path, said.append)
         deadline = time.monotonic() + 15
         while not said:  # the console sees the flag once its feed has the table's state
             assert time.monotonic() < deadline, "the referee never ruled"

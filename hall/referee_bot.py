@@ -20,7 +20,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from referee.hall import scene
+from hall import scene
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ def ruling(flag: dict, truth: tuple[str, ...] | None, taken: tuple[str, ...] | N
     return {"how": "confirm"}
 
 
-class HallReferee:
+class RefereeBot:
     """One console session; ``step()`` rules on every open flag once."""
 
     def __init__(self, base_url: str, user: str, password: str, run_dir: Path, say: Callable[[str], None]):

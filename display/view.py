@@ -1,4 +1,4 @@
-"""What the hall sees, as a pure value: every table's latest state, status, health, violations and
+"""The hall as the display sees it, a pure value: every table's latest state, status, health, violations and
 the hand's timeline, and each tournament's round and standings.
 
 :func:`receive` takes one MQTT message (topic and raw payload, and ``now``: the display's monotonic
@@ -20,7 +20,7 @@ dropped (a queue full: a sender flooding a subscriber) is the hall's ``broker_dr
 >>> receive(hall, "cardtable/v1/tables/t1/status", b'{"v":1,"status":"gone"}')
 Traceback (most recent call last):
 ...
-display.hall.Ignored: cardtable/v1/tables/t1/status: status: 'status': 'gone' is not a status (online offline)
+display.view.Ignored: cardtable/v1/tables/t1/status: status: 'status': 'gone' is not a status (online offline)
 """
 
 from __future__ import annotations

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee import catalogue
-from referee.hall.plan import HallTable, hall_tables
-from referee.hall.procs import MARK, Child, stop_all
+from hall.plan import HallTable, hall_tables
+from hall.procs import MARK, Child, stop_all
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ class Options:
 
 def cardtable() -> list[str]:
     """The command that runs ``cardtable`` with this interpreter."""
-    return [sys.executable, "-m", "referee.cli"]
+    return [sys.executable, "-m", "cardtable"]
 
 
 def port_free(port: int, host: str = "127.0.0.1") -> bool:
@@ -76,7 +76,7 @@ def pick_port(asked: int | None) -> int:
 def choose_sight(see: str) -> str:
     if see != "auto":
         return see
-    from referee.hall.camera import model_ready
+    from hall.camera import model_ready
 
     return "vision" if model_ready() else "oracle"
 
@@ -131,7 +131,7 @@ class Supervisor:
                                        logs / "tournament.log"))
         for i, t in enumerate(self.tables):
             self.children += self._table_children(t, i + 1, url, where)
-        from referee.hall.organiser import Organiser
+        from hall.organiser import Organiser
 
         self.organiser = Organiser(self.tables, url("hall-organiser"), self.dir / "tournament.db", self.opts.seed,
                                    self.opts.hands, self.say)
@@ -139,9 +139,9 @@ class Supervisor:
         for child in self.children:
             child.start(self.dir)
         self._wait_ready()
-        from referee.hall.referee import HallReferee
+        from hall.referee_bot import RefereeBot
 
-        self.referee = HallReferee(f"http://127.0.0.1:{self.port}", "referee", passwords["referee"], self.dir, self.say)
+        self.referee = RefereeBot(f"http://127.0.0.1:{self.port}", "referee", passwords["referee"], self.dir, self.say)
         self.say(catalogue.say("zh", "hall.scoreboard", url=f"http://127.0.0.1:{self.port}/"))
         self.say(catalogue.say("zh", "hall.console", url=f"http://127.0.0.1:{self.port}/console", user="organiser",
                      password=passwords["organiser"]))

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from referee import catalogue
-from referee.hall.plan import HallTable, climbing_players, pair_field, rounds, seats
+from hall.plan import HallTable, climbing_players, pair_field, rounds, seats
 from bus.mqtt import Connection
 from bus.protocol import decode, encode, topic
 from referee.table.sentences import Sentences

@@ -62,7 +62,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _hall(args: argparse.Namespace) -> int:
-    from referee.hall.supervisor import Options, run
+    from hall.supervisor import Options, run
 
     if args.hands < 0 or not 0 <= args.slow <= 1:
         print("cardtable hall: --hands must be 0 or more, --slow 0 to 1")
@@ -74,7 +74,7 @@ def _setup(args: argparse.Namespace) -> int:
     import shutil
     import sys
 
-    from referee.hall.setup import Plan, parse_tables, write
+    from hall.setup import Plan, parse_tables, write
     from bus.broker import BrokerError
 
     defaults = [r for r in args.rulebook if "=" not in r]
@@ -95,7 +95,7 @@ def _setup(args: argparse.Namespace) -> int:
 
 
 def _player(args: argparse.Namespace) -> int:
-    from referee.hall.player import main
+    from hall.player import main
 
     d = args.dir / args.table
     buttons = d / "buttons"
@@ -104,6 +104,6 @@ def _player(args: argparse.Namespace) -> int:
 
 
 def _camera(args: argparse.Namespace) -> int:
-    from referee.hall.camera import main
+    from hall.camera import main
 
     return main(args.table, args.rulebook, args.dir, args.seed, args.see)

@@ -1,0 +1,30 @@
+"""The ``cardtable`` command line: the command groups of every package, none owning the others.
+
+Each module below defines ``add_parser(sub)``, which adds its sub-commands to the ``cardtable`` parser
+and sets ``func`` (called with the parsed args, returns the exit status) with
+``parser.set_defaults(func=...)``. Keep those modules light: they import heavy libraries inside the
+functions they serve, so that ``cardtable judge`` starts without onnxruntime or FastAPI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+GROUPS = (
+    "referee.cli",  # judge, demo, table, tournament
+    "vision.cli",  # vision read|watch|calibrate|train|deck
+    "bridge.cli",  # bridge run|virtual
+    "display.cli",  # display serve|user
+    "hall.cli",  # hall, hall setup|player|camera
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="cardtable", description="cardtable 智能牌桌")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in GROUPS:
+        importlib.import_module(name).add_parser(sub)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
