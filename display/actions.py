@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.catalogue import fill, has, say, word
-from referee.table.kinds import name as kind_name
-from referee.table.sentences import Sentences, Values
+from referee.catalogue.kinds import name as kind_name
+from referee.catalogue.sentences import Sentences, Values
 
 
 def outcome(lang: str, result: Mapping) -> str:

@@ -37,8 +37,8 @@ from display.schemas import Round, Standings
 from bus.broker import BROKER_DROPPED
 from referee.catalogue import LANGS
 from bus.protocol import PayloadError, decode, parse_topic
-from referee.table.reducer import family
-from referee.table.sentences import Sentences
+from referee.rulebooks import load
+from referee.catalogue.sentences import Sentences
 
 TOURNAMENT_PREFIX = "cardtable/v1/tournament/"
 SHOWN = ("state", "status", "health", "events", "violations")  # the table topics the hall shows
@@ -191,7 +191,7 @@ def _said(view: TableView, say) -> dict[str, str]:
 @cache
 def _game(rulebook: str) -> str:
     try:
-        return family(rulebook)
+        return load(rulebook).game
     except ValueError:  # a rulebook this display does not have: the shared sentences
         return "tractor"
 

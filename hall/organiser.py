@@ -17,7 +17,7 @@ from referee import catalogue
 from hall.plan import HallTable, climbing_players, pair_field, rounds, seats
 from bus.mqtt import Connection
 from bus.protocol import decode, encode, topic
-from referee.table.sentences import Sentences
+from referee.catalogue.sentences import Sentences
 
 TOURNAMENT = "hall"
 

@@ -31,7 +31,7 @@ from referee.cards import Cards
 from hall import scene
 from hall.camera import waited
 from bus.protocol import decode, encode, topic
-from referee.table.reducer import family
+from referee.rulebooks import load
 from referee.table.simulate import SimulationError, _Watch, simulator_class
 
 log = logging.getLogger(__name__)
@@ -145,7 +145,7 @@ class PlayerMixin:
     def _starts_trick(self, state: dict) -> bool:
         """A Tractor lead takes the last trick off the table; in the climbing games each play is
         put on the pile before the next (so the camera sees one play at a time)."""
-        if family(self.rulebook) != "tractor":
+        if load(self.rulebook).game != "tractor":
             return True
         trick = state["current_trick"]
         return trick is None or len(trick["plays"]) in (0, 4)

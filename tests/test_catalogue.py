@@ -130,7 +130,7 @@ def emitted_events() -> dict[str, list[set[str] | None]]:
     return found
 
 
-DERIVED = {"result"}  # placeholders the sentences compute from the data (referee.table.sentences)
+DERIVED = {"result"}  # placeholders the sentences compute from the data (referee.catalogue.sentences)
 
 
 def test_every_event_a_table_emits_has_its_sentence():

@@ -32,7 +32,7 @@ from display.schemas import (
     Undo,
 )
 from referee.catalogue import Term
-from referee.table.sentences import FlagNo, Sentences
+from referee.catalogue.sentences import FlagNo, Sentences
 
 router = APIRouter(prefix="/api/console", tags=["console: tables"])
 ERRORS = {401: {"model": Problem}, 403: {"model": Problem}, 404: {"model": Problem}, 409: {"model": Problem}}

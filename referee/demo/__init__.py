@@ -19,7 +19,7 @@ from importlib import import_module
 
 from referee.catalogue import section, word
 from referee.rulebooks import RulebookError, load
-from referee.table.kinds import names
+from referee.catalogue.kinds import names
 
 GAMES = {"tractor": "classic-3deck", "guandan": "sanjiang-2012", "sandayi": "usst-2016"}  # game -> default rulebook
 

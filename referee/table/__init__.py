@@ -11,7 +11,7 @@ and the scoreboard, console and tournament that listen (its topics: ``bus/PROTOC
   and :mod:`referee.table.sandayi`: each game's table;
 - :mod:`referee.table.clock`: the shot clock, late arrival and the round clock as values;
 - :mod:`referee.table.amend`: a settled dispute, and the plays after it judged again;
-- :mod:`referee.table.kinds`, :mod:`referee.table.sentences`: every flag and violation kind, and what a table
+- :mod:`referee.catalogue.kinds`, :mod:`referee.catalogue.sentences`: every flag and violation kind, and what a table
   says in words;
 - :mod:`referee.table.scenario`: the judge's ``clock`` op, a real table driven through timed inputs;
 - :mod:`referee.table.simulate`, :mod:`referee.table.simulate_climbing`: bots at a table through the broker

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.cards import Cards
+from referee.rulebooks import load
 from referee.seats import SEATS
 from referee.table.clock import ClockVerdict, Foul, FoulCount, ShotClock
 from referee.table.reducer import Reducer, _Reject
@@ -28,9 +29,8 @@ from referee.table.reducer import Reducer, _Reject
 
 def new_climbing_table(table: str, rulebook: str) -> Reducer:
     """The empty table of a Guandan or San Da Yi rulebook."""
-    from referee.table.reducer import family
 
-    if family(rulebook) == "guandan":
+    if load(rulebook).game == "guandan":
         from referee.table.guandan import GuandanTable
 
         return GuandanTable(table, rulebook)

@@ -46,7 +46,7 @@ from referee.table.clock import (
     limits,
     minutes_late,
 )
-from referee.table.kinds import name as kind_name
+from referee.catalogue.kinds import name as kind_name
 
 CLOCK = "clock"  # the log's entry for time passing with no input (logged by the service when a deadline passes)
 CONFIDENT = 0.9  # a recognition below this is flagged for a person to confirm
@@ -73,16 +73,6 @@ class Flag:
     text: str = ""
     pending: dict | None = None
     violation: dict | None = None  # the violation published with the flag, confirmed or dismissed later
-
-
-def family(rulebook: str) -> str:
-    """The game a rulebook is for: ``tractor``, ``guandan`` or ``sandayi``.
-
-    >>> family("classic-3deck"), family("sanjiang-2012"), family("usst-2016")
-    ('tractor', 'guandan', 'sandayi')
-    """
-    rules = load(rulebook)
-    return "tractor" if isinstance(rules, Rulebook) else rules.game
 
 
 @dataclass(frozen=True)
@@ -181,7 +171,7 @@ class Reducer:
         if command == "assign":
             if self.phase not in ("idle", "round_over"):
                 raise _Reject("players and rulebook are assigned between rounds")
-            mine, theirs = family(self.rulebook), family(p["rulebook"])
+            mine, theirs = load(self.rulebook).game, load(p["rulebook"]).game
             if mine != theirs:
                 raise _Reject(f"{p['rulebook']} is a {theirs} rulebook and this table plays {mine}: "
                               f"start the table's service with --rulebook {p['rulebook']} to change games")
@@ -210,7 +200,7 @@ class Reducer:
 
     def _ruling(self, command: str, p: dict) -> Reducer:
         """The referee's word on what no camera sees (a foul, the dealer's 报到 or 摊打), where the game has it."""
-        raise _Reject(f"{command}: the {family(self.rulebook)} table ({self.rulebook}) takes no such ruling")
+        raise _Reject(f"{command}: the {load(self.rulebook).game} table ({self.rulebook}) takes no such ruling")
 
     def _find_flag(self, flag_id: str) -> Flag:
         for f in self.flags:
@@ -509,4 +499,4 @@ class _Reject(ValueError):
     """An input that changes nothing; answered with a ``rejected`` event."""
 
 
-__all__ = ["CLOCK", "CONFIDENT", "GRACE_MIN", "Flag", "Output", "Reducer", "family"]
+__all__ = ["CLOCK", "CONFIDENT", "GRACE_MIN", "Flag", "Output", "Reducer"]

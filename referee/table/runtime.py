@@ -25,8 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.cards import Cards
+from referee.rulebooks import load
 from referee.seats import SEATS
-from referee.table.reducer import CONFIDENT, GRACE_MIN, Flag, Output, Reducer, _Reject, family  # noqa: F401 (re-exported)
+from referee.table.reducer import CONFIDENT, GRACE_MIN, Flag, Output, Reducer, _Reject  # noqa: F401 (re-exported)
 from referee.tractor.game import Declaring, DeclareError, Game, Penalty, penalties_of, settle, side_of
 from referee.tractor.hand import HandError, HandJudge
 from referee.tractor.scoring import Outcome
@@ -35,7 +36,7 @@ from referee.tractor.trumps import Trumps
 
 def new_table(table: str, rulebook: str) -> Reducer:
     """The empty table for ``rulebook``: the reducer of its game (Tractor, Guandan, San Da Yi)."""
-    if family(rulebook) == "tractor":
+    if load(rulebook).game == "tractor":
         return Table(table, rulebook)
     from referee.table.climbing import new_climbing_table
 

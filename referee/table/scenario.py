@@ -74,7 +74,7 @@ from referee.guandan.tribute import is_legal_return, legal_tributes
 from referee.rulebooks import load
 from referee.sandayi.bots import deal as sandayi_deal
 from referee.seats import SEATS, check_seat, seats_from
-from referee.table.reducer import CLOCK, Output, Reducer, family
+from referee.table.reducer import CLOCK, Output, Reducer
 from referee.table.runtime import Table
 from referee.tractor.bots import deal as tractor_deal
 
@@ -94,8 +94,8 @@ def clock_case(case: dict[str, Any]) -> dict[str, Any]:
     rulebook, game = case.get("rulebook"), case.get("game")
     if not isinstance(rulebook, str):
         raise ScenarioError("a clock case names its rulebook")
-    if family(rulebook) != game:
-        raise ScenarioError(f"{rulebook} is a {family(rulebook)} rulebook, not {game}")
+    if load(rulebook).game != game:
+        raise ScenarioError(f"{rulebook} is a {load(rulebook).game} rulebook, not {game}")
     inputs = case.get("inputs")
     if not isinstance(inputs, list) or not inputs:
         raise ScenarioError("inputs must be a list of [t, action, ...]")

@@ -43,7 +43,7 @@ from referee.seats import SEATS, next_seat
 from referee.table.clock import limits
 from bus.mqtt import Connection
 from bus.protocol import decode, encode, topic
-from referee.table.sentences import Sentences
+from referee.catalogue.sentences import Sentences
 from referee.tractor.bots import legal_follow, random_lead, random_throw
 from referee.tractor.game import DeclareError, Declaring
 from referee.tractor.trumps import Trumps
@@ -459,9 +459,8 @@ def _most_held_suit(hand: Cards, level: str) -> str:
 
 def simulator_class(rulebook: str) -> type[Simulator]:
     """The simulator of the rulebook's game."""
-    from referee.table.reducer import family
 
-    game = family(rulebook)
+    game = load(rulebook).game
     if game == "tractor":
         return Simulator
     from referee.table.simulate_climbing import GuandanSimulator, SandayiSimulator

@@ -27,7 +27,7 @@ from referee.guandan.tribute import TributePhase, is_legal_return, legal_tribute
 from referee.sandayi import bots as sdy_bots
 from referee.sandayi.game import Game
 from referee.seats import SEATS, team_of
-from referee.table.sentences import Sentences
+from referee.catalogue.sentences import Sentences
 from referee.table.simulate import SECONDS_PER_CARD, SLOW_BY_S, UNSURE_CONFIDENCE, SimulationError, Simulator
 
 LONG_THINK_PLAY_S = 12.0  # a slow play that a seat's long think covers

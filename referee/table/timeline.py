@@ -4,7 +4,7 @@ Every entry of the log is one line (time, ``#seq``, who sent it, the seat, the c
 command), followed by what the table ruled on it, found by replaying the log through
 ``runtime.Table.apply`` exactly as the service does on start: the events (play accepted, trick won,
 hand scored, ...) and the violations with their penalties, in the sentences of
-``referee.table.sentences`` (card faces, seats and players). Chinese, ``--lang en`` for English.
+``referee.catalogue.sentences`` (card faces, seats and players). Chinese, ``--lang en`` for English.
 
 The log does not record the rulebook the service was started with: the replay takes
 ``rulebook``, else the rulebook of the log's first ``assign``, else ``classic-3deck``.
@@ -22,8 +22,8 @@ from referee.catalogue import say, word
 from referee.table.amend import as_amended
 from referee.table.log import EventLog, LogError
 from bus.protocol import check_table
-from referee.table.reducer import family
-from referee.table.sentences import Sentences
+from referee.rulebooks import load
+from referee.catalogue.sentences import Sentences
 
 DEFAULT_RULEBOOK = "classic-3deck"
 
@@ -92,7 +92,7 @@ def timeline(path: str | Path, lang: str = "zh", rulebook: str | None = None, ta
         yield say(lang, "replay.header", table=table, path=path, n=n, rulebook=rulebook, date=date)
         width = len(str(n)) + 1
         for entry, (kind, payload, at, seq) in zip(originals, judged):
-            before = Sentences(lang, family(t.rulebook), dict(t.players))
+            before = Sentences(lang, load(t.rulebook).game, dict(t.players))
             head = f"{_clock(entry.at)}  {('#' + str(entry.seq)).rjust(width)}  "
             yield head + input_line(before, entry.kind, entry.payload)
             try:
@@ -100,7 +100,7 @@ def timeline(path: str | Path, lang: str = "zh", rulebook: str | None = None, ta
             except Exception as exc:  # noqa: BLE001 - show it, go on as the service does
                 yield " " * len(head) + say(lang, "replay.runtime_error", error=exc)
                 continue
-            said = Sentences(lang, family(t.rulebook), dict(t.players))
+            said = Sentences(lang, load(t.rulebook).game, dict(t.players))
             lines = []
             for out in outputs:
                 if out.name == "events":

@@ -18,7 +18,7 @@ from kit import ORGANISER, REFEREE, make_db, round_, settings, standings, state
 
 from display.app import create_app
 from referee.rulebooks import load
-from referee.table.kinds import KINDS, name
+from referee.catalogue.kinds import KINDS, name
 from bus.protocol import encode, topic
 
 TABLES = ["t1", "t2", "t3"]

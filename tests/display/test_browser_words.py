@@ -17,7 +17,7 @@ from kit import ORGANISER, REFEREE, LiveTable, login, round_, shot, standings
 from referee.cards import Card, Cards
 from referee.catalogue import entries
 from referee.table.reducer import CONFIDENT
-from referee.table.sentences import face
+from referee.catalogue.sentences import face
 from referee.table.service import TableService
 from referee.table.simulate import PLAYERS, simulator_class
 

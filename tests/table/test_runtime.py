@@ -10,7 +10,7 @@ from referee.seats import SEATS, next_seat
 from referee.table.clock import limits
 from bus.protocol import encode
 from referee.table.runtime import CONFIDENT, Table
-from referee.table.sentences import Sentences
+from referee.catalogue.sentences import Sentences
 from referee.tractor.bots import deal, legal_follow, random_lead
 from referee.tractor.game import Penalty
 from referee.tractor.trumps import Trumps

@@ -20,7 +20,7 @@ from referee.seats import SEATS, next_seat
 from bus.protocol import encode
 from referee.table.reducer import Output
 from referee.table.runtime import Table
-from referee.table.sentences import Sentences
+from referee.catalogue.sentences import Sentences
 from referee.tournament.service import game_of
 
 GD, SDY = "sanjiang-2012", "usst-2016"

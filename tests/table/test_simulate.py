@@ -22,7 +22,7 @@ from referee import cli
 from referee.table.log import EventLog
 from referee.table.runtime import Table
 from referee.table.service import TableService
-from referee.table.sentences import face
+from referee.catalogue.sentences import face
 from referee.table.simulate import PLAYERS, Simulator
 
 TABLES = ["p1", "p2"]

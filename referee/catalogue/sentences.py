@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.catalogue import fill, has, say, speaks, word
-from referee.table.kinds import name as kind_name
+from referee.catalogue.kinds import name as kind_name
 
 SUIT_FACES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SEAT_KEYS = ("seat", "dealer", "first", "first_bidder", "leader", "to", "loser")
