@@ -9,11 +9,11 @@ answered ``{"id": ..., "error": "field 'lead' is missing"}`` and never with a Py
 >>> cards(case, "play")
 Traceback (most recent call last):
 ...
-referee.judge_fields.CaseError: field 'play' is missing
+referee.judge.fields.CaseError: field 'play' is missing
 >>> seat_hands(case, "others")
 Traceback (most recent call last):
 ...
-referee.judge_fields.CaseError: field 'others' must be an object of seat to cards, not a list
+referee.judge.fields.CaseError: field 'others' must be an object of seat to cards, not a list
 """
 
 from __future__ import annotations

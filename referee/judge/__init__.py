@@ -5,6 +5,10 @@ The case format is ``shared/conformance/README.md``. Each line gets one answer l
 impossible input; ``--check`` compares answers with ``expect`` and ends with ``N passed, M failed``.
 A file that cannot be read (missing, a directory, not UTF-8 text) is one error line; the other
 files are answered, and the run ends with status 1.
+
+The judge asks the kernel: :mod:`referee.judge.tractor` (the Tractor ops) and :mod:`referee.judge.climbing`
+(Guandan's and San Da Yi's) read each case's fields with :mod:`referee.judge.fields` and answer with the
+engines; the ``clock`` op drives the table service's own table (``referee.table.scenario``).
 """
 
 from __future__ import annotations
@@ -14,19 +18,18 @@ import sys
 import traceback
 from typing import Any, Callable, Iterable, TextIO
 
-from referee.judge_fields import CaseError, text
+from referee.judge.climbing import GUANDAN, SANDAYI
+from referee.judge.fields import CaseError, text
+from referee.judge.tractor import OPS as TRACTOR
+from referee.table.scenario import clock_case
 
 Op = Callable[[dict[str, Any]], Any]
-__all__ = ["CaseError", "answer", "matches", "run"]
+__all__ = ["CaseError", "GAMES", "answer", "matches", "run"]
 
-
-def _games() -> dict[str, dict[str, Op]]:
-    from referee.climbing.ops import GUANDAN, SANDAYI
-    from referee.table.scenario import clock_case
-    from referee.tractor.ops import OPS as tractor
-
-    # ``clock``: a table driven through timed inputs, every game (referee/rulebooks/README.md, "The clock op")
-    return {game: {**ops, "clock": clock_case} for game, ops in (("tractor", tractor), ("guandan", GUANDAN), ("sandayi", SANDAYI))}
+# Every game's ops; ``clock``: a table driven through timed inputs, every game (referee/rulebooks/README.md,
+# "The clock op").
+GAMES: dict[str, dict[str, Op]] = {game: {**ops, "clock": clock_case}
+                                   for game, ops in (("tractor", TRACTOR), ("guandan", GUANDAN), ("sandayi", SANDAYI))}
 
 
 def _worded(exc: Exception) -> bool:
@@ -38,14 +41,13 @@ def answer(case: dict[str, Any]) -> dict[str, Any]:
     """The answer line for one case."""
     out: dict[str, Any] = {"id": case.get("id")}
     try:
-        games = _games()
         game = text(case, "game")
-        if game not in games:
-            raise CaseError(f"unknown game {game!r}; games are {', '.join(games)}")
+        if game not in GAMES:
+            raise CaseError(f"unknown game {game!r}; games are {', '.join(GAMES)}")
         name = text(case, "op")
-        op = games[game].get(name)
+        op = GAMES[game].get(name)
         if op is None:
-            raise CaseError(f"unknown op {name!r} for {game}; ops are {', '.join(games[game])}")
+            raise CaseError(f"unknown op {name!r} for {game}; ops are {', '.join(GAMES[game])}")
         out["result"] = op(case)
     except Exception as exc:  # one bad case never stops the run
         if _worded(exc):

@@ -1,6 +1,6 @@
 """The Tractor ops of the judge (``shared/conformance/README.md``): cases in, answers out.
 
-Each op reads its fields with :mod:`referee.judge_fields` and refuses, in words, what no hand of
+Each op reads its fields with :mod:`referee.judge.fields` and refuses, in words, what no hand of
 the rulebook can hold: more cards than it deals, more copies than its decks, plays of unequal
 sizes, points that are not counted in fives or beyond what a hand can give.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.cards import Cards, Decks
-from referee.judge_fields import (
+from referee.judge.fields import (
     CaseError, at_most, card_list, cards, flag, get, kind, plays, rank, rulebook, seat, seat_hands, seat_of, suit, whole,
 )  # fmt: skip
 from referee.tractor.follow import follow_ruling, lead_structure

@@ -1,6 +1,6 @@
 """The Guandan and San Da Yi ops of the judge (``shared/conformance/README.md``).
 
-Fields are read with :mod:`referee.judge_fields`; a play of more cards than the largest hand of
+Fields are read with :mod:`referee.judge.fields`; a play of more cards than the largest hand of
 the rulebook (its deal and kitty) is refused, as are more copies than its decks hold.
 """
 
@@ -11,8 +11,11 @@ from typing import Any
 from referee.cards import Card, Cards, Decks
 from referee.climbing.combos import beats as beats_reading
 from referee.climbing.combos import readings, types
-from referee.judge_fields import CaseError, at_most, cards, get, kind, rank, rulebook, text, whole
+from referee.guandan.levels import levels_won
+from referee.guandan.tribute import is_legal_return, is_legal_tribute
+from referee.judge.fields import CaseError, at_most, cards, get, kind, rank, rulebook, text, whole
 from referee.rulebooks import ClimbingRulebook
+from referee.sandayi.bombs import bomb_allowed as allowed
 
 
 def _level(case: dict[str, Any], rules: ClimbingRulebook) -> str | None:
@@ -59,8 +62,6 @@ def _beats(game: str):
 
 
 def tribute(case: dict[str, Any]) -> bool:
-    from referee.guandan.tribute import is_legal_tribute
-
     rules = rulebook(case, "guandan")
     (held,) = _plays(rules, case, "hand")
     at_most("hand", len(held), rules.deal.hand_size, rules.id)
@@ -71,21 +72,15 @@ def tribute(case: dict[str, Any]) -> bool:
 
 
 def return_card(case: dict[str, Any]) -> bool:
-    from referee.guandan.tribute import is_legal_return
-
     rules = rulebook(case, "guandan")
     return is_legal_return(rules, _level(case, rules), _card(case, "card"))
 
 
 def result(case: dict[str, Any]) -> int:
-    from referee.guandan.levels import levels_won
-
     return levels_won(rulebook(case, "guandan"), whole(case, "partner_place"))
 
 
 def bomb_allowed(case: dict[str, Any]) -> bool:
-    from referee.sandayi.bombs import bomb_allowed as allowed
-
     rules = rulebook(case, "sandayi")
     bid = get(case, "bid")
     if isinstance(bid, bool) or not isinstance(bid, (int, str)):
