@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from referee.tournament.core import Tournament, TournamentError, apply, repair_last_round, replay, start
+from referee.tournament.actions import apply, repair_last_round, replay, start
+from referee.tournament.core import Tournament, TournamentError
 from referee.tournament.entries import Entry
 from referee.tournament.swiss import PairingError
 from referee.tournament.systems import system

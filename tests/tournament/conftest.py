@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.tournament.core import replay
+from referee.tournament.actions import replay
 from referee.tournament.systems import system
 
 

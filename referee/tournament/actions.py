@@ -1,0 +1,89 @@
+"""A tournament rebuilt from its log of actions.
+
+Each action is a dict ``{"seq", "kind", "data", "by", "at"}``; kinds: ``new`` (system, name,
+seed, options, entries and the lot that breaks final ties), ``pair`` (a round's tables and byes,
+drawn with the recorded seed), ``result`` and ``correct`` (a table's result as entered),
+``game`` (one game's result from a table's ``events``), ``forfeit`` (entries that forfeit a
+table) and ``late`` (a late arrival; past the system's limit it is a forfeit). :func:`replay`
+applies them in order; the latest word on a table counts, so a correction changes everything
+computed from it: scores, tie-breaks, ranks, prizes, and the pairing of a round not yet started.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from referee.tournament.core import Round, Table, Tournament, TournamentError
+from referee.tournament.entries import Entry
+from referee.tournament.systems import system
+
+
+def start(data: dict, seq: int = 1, at: float = 0.0) -> Tournament:
+    entries = tuple(Entry.of(e) for e in data["entries"])
+    return Tournament(data["id"], data["name"], data["system"], str(data["seed"]), dict(data["options"]),
+                      entries, tuple(data["lot"]), system(data["system"]), seq=seq, at=at)
+
+
+def replay(actions: list[dict]) -> Tournament:
+    """The tournament after its log (the first action is ``new``)."""
+    if not actions or actions[0]["kind"] != "new":
+        raise TournamentError("log_starts_new")
+    first = actions[0]
+    t = start(first["data"], first["seq"], first["at"])
+    for a in actions[1:]:
+        t = repair_last_round(apply(t, a))
+    return t
+
+
+def apply(t: Tournament, action: dict) -> Tournament:
+    """One logged action (already checked when it was logged)."""
+    kind, d = action["kind"], action["data"]
+    t = replace(t, seq=action["seq"], at=max(t.at, action["at"]))
+    if kind == "pair":
+        tables = tuple(Table(x["table"], tuple(x["entries"])) for x in d["tables"])
+        return replace(t, rounds=t.rounds[: d["round"] - 1] + (Round(d["round"], tables, tuple(d["byes"]), action["seq"]),))
+    r = t.round(d["round"])
+    if kind == "late":
+        forfeits = t.rules.late_forfeits(t, d["round"], d["entry"], d["minutes"])
+        for name, ids in forfeits.items():
+            r = _set(t, r, r.table(name), forfeits=tuple(sorted(set(r.table(name).forfeits) | set(ids))), seq=action["seq"])
+        return t.with_round(r)
+    table = r.table(d["table"])
+    if kind in ("result", "correct"):
+        r = _set(t, r, table, entered=d["result"], forfeits=(), seq=action["seq"])
+    elif kind == "forfeit":
+        r = _set(t, r, table, forfeits=tuple(sorted(set(table.forfeits) | set(d["entries"]))), seq=action["seq"])
+    elif kind == "game":
+        r = _set(t, r, table, games=table.games + (d["winner"],), levels=tuple(d.get("levels") or ()), seq=action["seq"])
+    else:
+        raise TournamentError("unknown_action", kind=kind)
+    return t.with_round(r)
+
+
+def _set(t: Tournament, r: Round, table: Table, *, seq: int, **fields) -> Round:
+    table = replace(table, **fields)
+    table = replace(table, outcome=t.rules.outcome(t, r.round, table))
+    tables = tuple(table if x.table == table.table else x for x in r.tables)
+    return replace(r, tables=tables, changed=seq)
+
+
+def repair_last_round(t: Tournament) -> Tournament:
+    """A round paired before a correction of an earlier round, with no result yet, is paired again
+    from the corrected standings with its recorded seed (a round already under way stays as played)."""
+    if len(t.rounds) < 2:
+        return t
+    last = t.rounds[-1]
+    if any(x.outcome is not None or x.games or x.forfeits for x in last.tables):
+        return t
+    if max(r.changed for r in t.rounds[:-1]) <= last.seq:
+        return t
+    before = replace(t, rounds=t.rounds[:-1])
+    tables, byes = t.rules.pair(before, last.round)
+    again = Round(last.round, tuple(Table(n, e) for n, e in tables), tuple(byes), t.seq)
+    if (again.tables, again.byes) == (last.tables, last.byes):
+        return replace(t, rounds=t.rounds[:-1] + (again,))
+    note = f"round {last.round} paired again after a correction of an earlier round"
+    return replace(t, rounds=t.rounds[:-1] + (again,), notes=t.notes + (note,))
+
+
+__all__ = ["apply", "repair_last_round", "replay", "start"]
