@@ -13,8 +13,8 @@ in a child process, as the camera, the board and the scoreboard are other proces
 interval as ``cardtable table run`` does (``service.SWITCH_INTERVAL_S``, when there is one).
 
 The inputs are real Tractor hands (``classic-3deck``): the bots of ``referee/tractor/bots.py`` deal
-and play every hand, a pure ``runtime.Table`` is driven alongside to know whose turn it is (as
-tests/table/test_runtime.py's Driver does: assign, start_round, four readies, a declaration, the
+and play every hand, a pure ``tractor.TractorTable`` is driven alongside to know whose turn it is (as
+tests/table/test_tractor_table.py's Driver does: assign, start_round, four readies, a declaration, the
 draw ended, the dealer takes the kitty, the plays, the kitty turned up). The service's clock is
 frozen before the first input's time, so commands are stamped exactly as the pure table was, no
 shot-clock refresh fires, and the last published state must equal the pure table's last state.
@@ -66,7 +66,7 @@ from bus.broker import Broker, table_acl
 from referee.table.log import EventLog
 from bus.mqtt import Connection
 from bus.protocol import INTAKE, decode, encode, topic
-from referee.table.runtime import Table
+from referee.table.tables import new_table
 from referee.table.service import TableService
 from referee.tractor.bots import deal, legal_follow, random_lead
 from referee.tractor.trumps import Trumps
@@ -102,7 +102,7 @@ class Maker:
 
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
-        self.table = Table.new(TABLE, RULEBOOK)
+        self.table = new_table(TABLE, RULEBOOK)
         self.at = T0
         self.n = 0
         self.out: list = []
@@ -184,7 +184,7 @@ def make_script(hands: int, seed: int) -> Script:
 
 def time_pure(script: Script, first: int, last: int) -> list[float]:
     """ms per input for ``Table.apply`` + ``state()``, over hands ``first:last`` (replayed up to them)."""
-    t, seq, at = Table.new(TABLE, RULEBOOK), 0, T0
+    t, seq, at = new_table(TABLE, RULEBOOK), 0, T0
     times = []
     for h, inputs in enumerate([script.setup] + script.hands[:last]):
         for name, payload in inputs:
@@ -200,7 +200,7 @@ def time_pure(script: Script, first: int, last: int) -> list[float]:
 
 def time_stages(script: Script, count: int, workdir: Path) -> list[tuple[str, list[float]]]:
     """ms per input and stage, for the first ``count`` inputs of the first hand (after the setup)."""
-    t, seq, at = Table.new(TABLE, RULEBOOK), 0, T0
+    t, seq, at = new_table(TABLE, RULEBOOK), 0, T0
     for name, payload in script.setup:
         seq += 1
         t, _ = t.apply(name, payload, at, seq)

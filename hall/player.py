@@ -32,7 +32,8 @@ from hall import scene
 from hall.camera import waited
 from bus.protocol import decode, encode, topic
 from referee.rulebooks import load
-from referee.table.simulate import SimulationError, _Watch, simulator_class
+from referee.table.simulate import SimulationError, Watch
+from referee.table.simulators import simulator_class
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ STALL_LOG_S = 30.0  # real seconds without the table taking an input before the 
 IDLE = ("idle", "round_over")
 
 
-class HallWatch(_Watch):
+class HallWatch(Watch):
     """The simulator's watch, also noting the log entries that people made (by their events), the
     plays the table refused while a flag was open (the camera sends them again), and the seats each
     entry's events name."""

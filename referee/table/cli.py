@@ -57,7 +57,7 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return run(args.table, args.rulebook, _url(parser, args, args.broker, f"table-{args.table}"), args.db,
                    trust_senders=args.trust_senders, accept_log=args.accept_log)
     if args.verb == "simulate":
-        from referee.table.simulate import main as simulate
+        from referee.table.simulators import main as simulate
 
         if args.hands < 1 or args.speed < 0:
             parser.error("--hands must be 1 or more and --speed 0 or more")

@@ -21,22 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.cards import Cards
-from referee.rulebooks import load
 from referee.seats import SEATS
 from referee.table.clock import ClockVerdict, Foul, FoulCount, ShotClock
-from referee.table.reducer import Reducer, _Reject
-
-
-def new_climbing_table(table: str, rulebook: str) -> Reducer:
-    """The empty table of a Guandan or San Da Yi rulebook."""
-
-    if load(rulebook).game == "guandan":
-        from referee.table.guandan import GuandanTable
-
-        return GuandanTable(table, rulebook)
-    from referee.table.sandayi import SandayiTable
-
-    return SandayiTable(table, rulebook)
+from referee.table.reducer import Reducer, Reject
 
 
 @dataclass(frozen=True)
@@ -117,9 +104,9 @@ class ClimbingTable(Reducer):
     def _pass(self, seat: str) -> ClimbingTable:
         """The ``pass`` button of ``seat``."""
         if seat != self._engine_turn():
-            raise _Reject(f"{seat}: it is {self._engine_turn()}'s turn, not {seat}'s, to pass")
+            raise Reject(f"{seat}: it is {self._engine_turn()}'s turn, not {seat}'s, to pass")
         if self._engine_leading():
-            raise _Reject(f"{seat} leads and cannot pass")
+            raise Reject(f"{seat} leads and cannot pass")
         return self._passed(seat)._next_turn(seat)
 
     def _passed(self, seat: str, forfeit: bool = False) -> ClimbingTable:
@@ -196,4 +183,4 @@ class ClimbingTable(Reducer):
         return t
 
 
-__all__ = ["ClimbingTable", "new_climbing_table"]
+__all__ = ["ClimbingTable"]

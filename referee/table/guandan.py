@@ -34,7 +34,7 @@ from referee.guandan.tribute import TributePhase
 from referee.seats import SEATS, TEAMS
 from referee.table.clock import Foul, ShotClock
 from referee.table.climbing import ClimbingTable
-from referee.table.reducer import Flag, _Reject
+from referee.table.reducer import Flag, Reject
 
 STAGE = "one"  # the stage a table's match is played under (规程 三 2: 第一阶段)
 OUT_OF_TURN = "十一 3: 上家没有出牌，下家就出牌，称为越序出牌…停止一轮出牌，由下家出牌，并视情节轻重记犯规一次"
@@ -95,7 +95,7 @@ class GuandanTable(ClimbingTable):
             if not self.after:  # a game's first hand: the seat that drew the turned-up card leads (七)
                 return t._play_starts(seat, ())
             return t._with(tribute=TributePhase.start(self.rules, self.match.game.hand_level(), self.after))
-        raise _Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
+        raise Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
 
     def _play_starts(self, leader: str, exchanges: tuple) -> GuandanTable:
         hand = Hand.start(self.rules, self.match.game.hand_level(), leader, exchanges)
@@ -123,7 +123,7 @@ class GuandanTable(ClimbingTable):
                 return t._event("tribute_refused", {"seats": [s for s, _ in p.shown]})._play_starts(p.leader, ())
             return t
         if len(cards) != 1:
-            raise _Reject(f"{seat}: a tribute or a return is one card, not {len(cards)}")
+            raise Reject(f"{seat}: a tribute or a return is one card, not {len(cards)}")
         card = cards.distinct()[0]
         if seat in p.payers and seat not in dict(p.paid):
             if p.shown:  # the other payer showed one big joker and this one pays: that joker was its tribute
@@ -166,7 +166,7 @@ class GuandanTable(ClimbingTable):
             return self._tribute_seen(seat, cards)
         if self.phase == "playing":
             return self._play(seat, cards, p)
-        raise _Reject(f"{seat}: cards shown in phase {self.phase}")
+        raise Reject(f"{seat}: cards shown in phase {self.phase}")
 
     def _out_of_turn_rule(self) -> tuple[str, dict]:
         return OUT_OF_TURN, {"foul": True, "text": "越序出牌：停止一轮出牌，犯规一次（裁判确认）"}

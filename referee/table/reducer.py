@@ -21,7 +21,7 @@ again (the same ``flag``) each time a later band applies to it; a ``ready`` with
 :data:`GRACE_MIN` of the start is on time. A side whose lateness forfeits the round loses it at once
 (``game_won`` for the other side, ``by: "late"``); when both do, ``round_forfeited`` names both.
 
-A game's reducer (``runtime.Table`` for Tractor, ``climbing.ClimbingTable`` for Guandan and San Da
+A game's reducer (``tractor.TractorTable`` for Tractor, ``climbing.ClimbingTable`` for Guandan and San Da
 Yi) adds its fields and the hooks below (``_round_started``, ``_all_ready``, ``_seen``,
 ``_game_button``, ``_counted``, ``_out_of_turn_rule``, and the state's parts), and may let its own
 clocks rule (``_tick``, calling this one's first).
@@ -130,7 +130,7 @@ class Reducer:
                    "removed": Reducer._removed, CLOCK: Reducer._clock_entry}[name]
         try:
             t = handler(ticked, payload)
-        except ValueError as exc:  # _Reject, and any rule the engines refuse: the input changes nothing
+        except ValueError as exc:  # Reject, and any rule the engines refuse: the input changes nothing
             t = ticked._event("rejected", {"topic": name, "id": payload.get("id"), "reason": str(exc)})
         return t._with(_events=()), list(t._events)
 
@@ -170,23 +170,23 @@ class Reducer:
         command = p["command"]
         if command == "assign":
             if self.phase not in ("idle", "round_over"):
-                raise _Reject("players and rulebook are assigned between rounds")
+                raise Reject("players and rulebook are assigned between rounds")
             mine, theirs = load(self.rulebook).game, load(p["rulebook"]).game
             if mine != theirs:
-                raise _Reject(f"{p['rulebook']} is a {theirs} rulebook and this table plays {mine}: "
+                raise Reject(f"{p['rulebook']} is a {theirs} rulebook and this table plays {mine}: "
                               f"start the table's service with --rulebook {p['rulebook']} to change games")
             t = self._with(rulebook=p["rulebook"], players=tuple((s, p["players"][s]) for s in SEATS))
             return t._event("assigned", {"players": p["players"], "rulebook": p["rulebook"]})
         if command == "start_round":
             if self.phase not in ("idle", "round_over"):
-                raise _Reject(f"a round is already running (phase {self.phase})")
+                raise Reject(f"a round is already running (phase {self.phase})")
             t = self._with(phase="arriving", round_start=self.at, ready=(), late=(), hand_no=0, record=ClockRecord(), last_hand=False)
             return t._round_started()._event("round_started", {"rulebook": self.rulebook})
         if command == "stop_round":
             return self._with(phase="round_over", clock=None)._event("round_stopped", {})
         if command == "amend":  # the play itself was amended before this replay (see ``amend.py``)
             if "invalid" in p:
-                raise _Reject(p["invalid"])
+                raise Reject(p["invalid"])
             return self._event("amended", {"entry": p["entry"], "cards": p["cards"]})
         if command == "last_hand":
             return self._with(last_hand=True)._event("last_hand", {"hand": self.hand_no})
@@ -200,13 +200,13 @@ class Reducer:
 
     def _ruling(self, command: str, p: dict) -> Reducer:
         """The referee's word on what no camera sees (a foul, the dealer's 报到 or 摊打), where the game has it."""
-        raise _Reject(f"{command}: the {load(self.rulebook).game} table ({self.rulebook}) takes no such ruling")
+        raise Reject(f"{command}: the {load(self.rulebook).game} table ({self.rulebook}) takes no such ruling")
 
     def _find_flag(self, flag_id: str) -> Flag:
         for f in self.flags:
             if f.flag == flag_id:
                 return f
-        raise _Reject(f"no open flag {flag_id}")
+        raise Reject(f"no open flag {flag_id}")
 
     def _resolve(self, flag: Flag, how: str, cards: list[str] | None = None) -> Reducer:
         t = self._with(flags=tuple(f for f in self.flags if f.flag != flag.flag))
@@ -235,7 +235,7 @@ class Reducer:
         if button == "confirm":
             mine = [f for f in self.flags if f.seat == seat]
             if not mine:
-                raise _Reject(f"{seat}: no flag waits for {seat}'s confirmation")
+                raise Reject(f"{seat}: no flag waits for {seat}'s confirmation")
             return self._resolve(mine[0], "confirm")
         if self.phase == "arriving" and button == "ready":
             return self._arrive(seat)
@@ -244,12 +244,12 @@ class Reducer:
         return self._game_button(seat, button)
 
     def _game_button(self, seat: str, button: str) -> Reducer:
-        raise _Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
+        raise Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
 
     def _arrive(self, seat: str) -> Reducer:
         """``seat`` is at the table (its side's lateness was ruled by time, up to now, before this)."""
         if seat in self.ready:
-            raise _Reject(f"{seat} is already at the table")
+            raise Reject(f"{seat} is already at the table")
         minutes = minutes_late(self.round_start, self.at)
         t = self._with(ready=self.ready + (seat,))._event("ready", {"seat": seat, "minutes_late": round(minutes if minutes > GRACE_MIN else 0.0, 2)})
         if len(t.ready) == 4 and t.phase == "arriving":
@@ -302,9 +302,9 @@ class Reducer:
         try:
             cards = Cards.parse(p["cards"])
         except CardError as exc:
-            raise _Reject(str(exc)) from None
+            raise Reject(str(exc)) from None
         if self.flags:
-            raise _Reject(f"the table waits for flag {self.flags[0].flag}")
+            raise Reject(f"the table waits for flag {self.flags[0].flag}")
         if p.get("confidence", 1.0) < CONFIDENT:
             return self._flag(seat, "unsure", cards, f"unsure read ({p['confidence']:.2f}): please confirm", p)
         return self._seen(seat, cards, p)
@@ -318,7 +318,7 @@ class Reducer:
         try:
             cards = Cards.parse(p["cards"])
         except CardError as exc:
-            raise _Reject(str(exc)) from None
+            raise Reject(str(exc)) from None
         if p["confidence"] < CONFIDENT or self.flags:  # while the table waits for the referee, who is there
             return self
         where = self._pickup(seat, cards)
@@ -327,7 +327,7 @@ class Reducer:
         if where == "cleared":
             return self._event("picked_up", {"seat": seat, "cards": cards.names()})
         if where != "early":
-            raise _Reject(f"{seat}: {cards} did not lie face up in front of {seat}")
+            raise Reject(f"{seat}: {cards} did not lie face up in front of {seat}")
         return self._flag(seat, "early_pickup", cards, f"{seat} picked up {cards} before the trick was complete",
                           None, "牌一经触桌，不得收回（一圈未完即收牌）", {})
 
@@ -495,7 +495,7 @@ def _round_clock(rulebook: str, start: float) -> RoundClock:
     return RoundClock.of(load(rulebook), start)
 
 
-class _Reject(ValueError):
+class Reject(ValueError):
     """An input that changes nothing; answered with a ``rejected`` event."""
 
 

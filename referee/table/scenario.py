@@ -2,7 +2,7 @@
 
 A case names a rulebook and its ``inputs``, each ``[t, action, ...]`` with ``t`` the seconds from the
 round's start (``start_round`` is at 0) and the times in order. The table is the service's own reducer
-(``runtime.Table.new``); the cards are dealt by a seeded shuffle (``seed``, default 0) and played by
+(``tables.new_table``); the cards are dealt by a seeded shuffle (``seed``, default 0) and played by
 the op, so a case says *when* each seat acts, never which cards (the rulings of the clock do not
 depend on them). Actions (``seat`` where it says so; where it may be left out, the seat on turn):
 
@@ -75,7 +75,7 @@ from referee.rulebooks import load
 from referee.sandayi.bots import deal as sandayi_deal
 from referee.seats import SEATS, check_seat, seats_from
 from referee.table.reducer import CLOCK, Output, Reducer
-from referee.table.runtime import Table
+from referee.table.tables import new_table
 from referee.tractor.bots import deal as tractor_deal
 
 ACTIONS = ("ready", "draw", "kitty", "bid", "play", "unsure", "out_of_turn", "confirm", "dismiss", "pass", "play_out",
@@ -102,7 +102,7 @@ def clock_case(case: dict[str, Any]) -> dict[str, Any]:
     seed = case.get("seed", 0)
     if type(seed) is not int:
         raise ScenarioError(f"seed must be a whole number, not {seed!r}")
-    drive = _Drive(Table.new("judge", rulebook), game, seed)
+    drive = _Drive(new_table("judge", rulebook), game, seed)
     drive.send("commands", {"command": "start_round"}, 0.0)
     last = 0.0
     for n, item in enumerate(inputs, 1):

@@ -1,4 +1,4 @@
-"""The table service: the thin shell around the table's pure reducer (``runtime.Table``).
+"""The table service: the thin shell around the table's pure reducer (``tractor.TractorTable``).
 
 One service runs one table. Its state is the append-only event log (:class:`EventLog`): on start it
 rebuilds the table by replaying every entry through ``Table.apply`` (the rulings that replay
@@ -77,6 +77,7 @@ from referee.table.guard import Guard
 from referee.table.log import EventLog, LogError
 from bus.mqtt import Connection, Delivery, parse_url
 from referee.table.reducer import CLOCK
+from referee.table.tables import new_table
 from bus.protocol import (
     INTAKE,
     TOPICS,
@@ -105,12 +106,6 @@ WITNESS_WAIT_S = 10.0  # for the broker's retained witness at start
 SWITCH_INTERVAL_S = 0.0005
 
 
-def _default_factory(table: str, rulebook: str) -> Any:
-    from referee.table.runtime import Table
-
-    return Table.new(table, rulebook)
-
-
 def session_url(url: str, suffix: str) -> str:
     """The broker URL of the service's session for the inputs of ``INTAKE[suffix]``: the same
     password, the user with the suffix.
@@ -128,7 +123,7 @@ def session_url(url: str, suffix: str) -> str:
 class TableService:
     """One table's service. ``start()`` then ``stop()``; see the module's docstring.
 
-    ``factory(table, rulebook)`` makes the empty table (default ``runtime.Table.new``); ``clock``
+    ``factory(table, rulebook)`` makes the empty table (default ``tables.new_table``); ``clock``
     gives the service's time in seconds (default ``time.time``; tests inject their own);
     ``trust_senders`` believes every input's ``at`` and limits no sender's pace (a simulation on
     virtual time); ``accept_log`` starts on a log its witnesses disagree with (the referee's
@@ -165,7 +160,7 @@ class TableService:
         self.guard = Guard(None, None) if trust_senders else Guard()
         self.accept_log = accept_log
         self.health_s, self.give_up_s = health_s, give_up_s
-        self._factory = factory or _default_factory
+        self._factory = factory or new_table
         self._conn_kwargs: dict[str, Any] = {}
         if connect_timeout_s is not None:
             self._conn_kwargs["connect_timeout_s"] = connect_timeout_s

@@ -1,7 +1,7 @@
-"""``cardtable table simulate``: four bots play real hands at a table, through the broker.
+"""Four bots play real hands at a table, through the broker (``cardtable table simulate``).
 
 :class:`Simulator` plays Tractor; ``simulate_climbing`` has its Guandan and San Da Yi players
-(:func:`simulator_class` picks by the rulebook's game).
+(``simulators.simulator_class`` picks by the rulebook's game).
 
 The simulator is the table's people and hardware at once: it shuffles and draws the cards, lets
 the bots declare trumps, bury the kitty and play legal cards, and publishes exactly what the
@@ -16,7 +16,7 @@ for it. Some plays are slow on purpose (past the rulebook's shot clock, e.g. 12 
 follow) and some reads are unsure (confidence 0.6): the table flags them and waits, and the
 simulator confirms, from the console when it has one, else with the seat's ``confirm`` button.
 
-The flow follows ``referee/table/runtime.py``: ``assign``, ``start_round``, each seat's
+The flow follows ``referee/table/tractor.py``: ``assign``, ``start_round``, each seat's
 ``ready``; the draw, with a seat showing level cards to declare or overturn; a ``declare`` press
 ends the draw; the dealer's ``ready`` takes the kitty (with no declaration the dealer then shows
 one card of the suit it names); the plays; the dealer turns up the kitty; ``hand_scored``.
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import logging
 import random
-import sys
 import threading
 import time
 import uuid
@@ -81,7 +80,7 @@ class Summary:
         return Counter(e["kind"] for e in self.events)
 
 
-class _Watch:
+class Watch:
     """The table's retained ``state`` (the newest by ``seq``), its ``events`` and ``violations``."""
 
     def __init__(self) -> None:
@@ -157,7 +156,7 @@ class Simulator:
         self.before_send = before_send  # (input number, topic name, payload): a hook for tests
         self.limits = limits(self.rules)
         self.summary = Summary()
-        self.watch = _Watch()
+        self.watch = Watch()
         self._run = f"{table}-{seed}-{uuid.uuid4().hex[:8]}"
         self._count = 0
         self._conns: dict[str, Connection] = {}
@@ -457,36 +456,4 @@ def _most_held_suit(hand: Cards, level: str) -> str:
     return max(SUITS, key=lambda s: (counts[s], -SUITS.index(s)))
 
 
-def simulator_class(rulebook: str) -> type[Simulator]:
-    """The simulator of the rulebook's game."""
-
-    game = load(rulebook).game
-    if game == "tractor":
-        return Simulator
-    from referee.table.simulate_climbing import GuandanSimulator, SandayiSimulator
-
-    return GuandanSimulator if game == "guandan" else SandayiSimulator
-
-
-def simulate(table: str, rulebook: str, broker: str, **kwargs: Any) -> Summary:
-    """Run the rulebook's simulator (keyword arguments as :class:`Simulator`'s) and return its summary."""
-    return simulator_class(rulebook)(table, rulebook, broker, **kwargs).run()
-
-
-def main(table: str, rulebook: str, broker: str, hands: int, seed: int, speed: float = 0.0,
-         camera: str | None = None, board: str | None = None, console: str | None = None,
-         lang: str = "zh") -> int:
-    """``cardtable table simulate``."""
-    try:
-        summary = simulate(table, rulebook, broker, hands=hands, seed=seed, speed=speed, camera=camera,
-                           board=board, console=console, out=sys.stdout, lang=lang)
-    except (SimulationError, OSError, TimeoutError, ValueError) as exc:
-        print(say(lang, "simulate.failed", error=exc), file=sys.stderr)
-        return 1
-    print(say(lang, "simulate.summary", hands=summary.hands, plays=summary.plays, inputs=summary.inputs, slow=summary.slow,
-              unsure=summary.unsure, confirms=summary.confirms, violations=len(summary.violations),
-              rejected=summary.kinds()["rejected"]))
-    return 0
-
-
-__all__ = ["PLAYERS", "SimulationError", "Simulator", "Summary", "main", "simulate", "simulator_class"]
+__all__ = ["PLAYERS", "SimulationError", "Simulator", "Summary", "Watch"]

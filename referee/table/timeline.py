@@ -2,7 +2,7 @@
 
 Every entry of the log is one line (time, ``#seq``, who sent it, the seat, the cards, button or
 command), followed by what the table ruled on it, found by replaying the log through
-``runtime.Table.apply`` exactly as the service does on start: the events (play accepted, trick won,
+``Reducer.apply`` exactly as the service does on start: the events (play accepted, trick won,
 hand scored, ...) and the violations with their penalties, in the sentences of
 ``referee.catalogue.sentences`` (card faces, seats and players). Chinese, ``--lang en`` for English.
 
@@ -24,6 +24,7 @@ from referee.table.log import EventLog, LogError
 from bus.protocol import check_table
 from referee.rulebooks import load
 from referee.catalogue.sentences import Sentences
+from referee.table.tables import new_table
 
 DEFAULT_RULEBOOK = "classic-3deck"
 
@@ -76,11 +77,7 @@ def timeline(path: str | Path, lang: str = "zh", rulebook: str | None = None, ta
     with EventLog.open(path) as log:
         table = table or log.meta("table") or _table_of(path)
         rulebook = rulebook or log.meta("rulebook") or first_rulebook(log) or DEFAULT_RULEBOOK
-        if factory is None:
-            from referee.table.runtime import new_table
-
-            factory = new_table
-        t = factory(table, rulebook)
+        t = (factory or new_table)(table, rulebook)
         n = log.last_seq()
         originals = list(log.entries())
         judged = as_amended((e.kind, e.payload, e.at, e.seq) for e in originals)

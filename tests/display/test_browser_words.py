@@ -19,7 +19,8 @@ from referee.catalogue import entries
 from referee.table.reducer import CONFIDENT
 from referee.catalogue.sentences import face
 from referee.table.service import TableService
-from referee.table.simulate import PLAYERS, simulator_class
+from referee.table.simulate import PLAYERS
+from referee.table.simulators import simulator_class
 
 pytestmark = pytest.mark.browser
 TABLES = ["w1", "w2", "w3", "w4"]

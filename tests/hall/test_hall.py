@@ -28,7 +28,7 @@ import pytest
 from hall.procs import hall_processes
 from bus.broker import free_port
 from referee.table.log import EventLog
-from referee.table.runtime import Table
+from referee.table.tables import new_table
 from referee.tournament.base import level_index
 
 UP_S = 90  # the hall comes up (two tables' processes on a busy machine)
@@ -89,7 +89,7 @@ class Hall:
 
 def replayed(db: Path, table: str, rulebook: str) -> list[dict]:
     """Every event the table's log makes, replayed through the real runtime."""
-    events, t = [], Table.new(table, rulebook)
+    events, t = [], new_table(table, rulebook)
     with EventLog.open(db) as log:
         for e in log.entries():
             t, outs = t.apply(e.kind, e.payload, e.at, e.seq)

@@ -20,7 +20,7 @@ import pytest
 
 from referee import cli
 from referee.table.log import EventLog
-from referee.table.runtime import Table
+from referee.table.tables import new_table
 from referee.table.service import TableService
 from referee.catalogue.sentences import face
 from referee.table.simulate import PLAYERS, Simulator
@@ -170,7 +170,7 @@ def test_kill_9_mid_hand_loses_nothing(broker, tmp_path, table_watch, service_pr
         scored = [e for e in watch.of("events") if e["kind"] == "hand_scored"]
         assert [e["data"]["hand"] for e in scored] == [1]
         # Every ruling the log implies reached the broker, the in-flight input's included.
-        implied, table = set(), Table.new("p2", RULEBOOK)
+        implied, table = set(), new_table("p2", RULEBOOK)
         for e in entries:
             table, outputs = table.apply(e.kind, e.payload, e.at, e.seq)
             implied |= {(o.name, json.dumps(o.payload, sort_keys=True)) for o in outputs}

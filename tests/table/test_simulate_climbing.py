@@ -18,7 +18,8 @@ import pytest
 from referee import cli
 from referee.table.log import EventLog
 from referee.table.service import TableService
-from referee.table.simulate import Simulator, simulator_class
+from referee.table.simulate import Simulator
+from referee.table.simulators import simulator_class
 
 TABLES = ["g1", "s1", "g2"]
 CONSOLE = "console"

@@ -12,7 +12,7 @@ import uuid
 import pytest
 
 from bus.protocol import encode as encode_event
-from referee.table.runtime import Table
+from referee.table.tables import new_table
 from bus.protocol import topic as table_topic
 from referee.tournament import Entry, TournamentStore
 from referee.tournament.service import TournamentService
@@ -99,7 +99,7 @@ def test_levels_come_from_a_tables_retained_state_as_well(running, connect, inbo
     """A service started mid-game has seen no ``levels_changed``: the table's retained state tells it the levels."""
     store, _ = running
     box = listen(connect, inbox)
-    state = Table.new("t04", "classic-3deck").state(100.0)
+    state = new_table("t04", "classic-3deck").state(100.0)
     state["teams"] = [dict(t, level=level) for t, level in zip(state["teams"], ("J", "9"))]
     conn = connect("table-t04")
     conn.publish(table_topic("t04", "state"), encode_event("state", state), qos=1, retain=True)

@@ -1,6 +1,6 @@
-"""A table's referee as a pure reducer: inputs in, a new table and its outputs out.
+"""A Tractor table's referee as a pure reducer: inputs in, a new table and its outputs out.
 
-The service (``referee.table.service``) logs every input before it calls :meth:`Table.apply`
+The service (``referee.table.service``) logs every input before it calls :meth:`TractorTable.apply`
 and rebuilds a table by replaying the log, so everything here is a pure function of the
 inputs and their times: no clock is read, nothing is random.
 
@@ -11,10 +11,10 @@ draw) -> the dealer's ``ready`` (the kitty is taken; with no declaration the dea
 trump suit by showing one card of it) -> plays, one ``observed`` per seat in turn -> the dealer
 turns up the kitty -> the hand is scored and the next one is dealt.
 
-Never a guess: a read below :data:`CONFIDENT`, a play out of turn or one the hand cannot hold
+Never a guess: a read below ``reducer.CONFIDENT``, a play out of turn or one the hand cannot hold
 raises a flag, which pauses the table until a person confirms, corrects or dismisses it.
 
->>> t = Table.new("t1", "classic-3deck")
+>>> t = TractorTable("t1", "classic-3deck")
 >>> t, out = t.apply("commands", {"v": 1, "id": "c1", "command": "start_round"}, at=0.0, seq=1)
 >>> t.phase, out[0].payload["kind"]
 ('arriving', 'round_started')
@@ -25,35 +25,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.cards import Cards
-from referee.rulebooks import load
 from referee.seats import SEATS
-from referee.table.reducer import CONFIDENT, GRACE_MIN, Flag, Output, Reducer, _Reject  # noqa: F401 (re-exported)
+from referee.table.reducer import Flag, Reducer, Reject
 from referee.tractor.game import Declaring, DeclareError, Game, Penalty, penalties_of, settle, side_of
 from referee.tractor.hand import HandError, HandJudge
 from referee.tractor.scoring import Outcome
 from referee.tractor.trumps import Trumps
 
 
-def new_table(table: str, rulebook: str) -> Reducer:
-    """The empty table for ``rulebook``: the reducer of its game (Tractor, Guandan, San Da Yi)."""
-    if load(rulebook).game == "tractor":
-        return Table(table, rulebook)
-    from referee.table.climbing import new_climbing_table
-
-    return new_climbing_table(table, rulebook)
-
-
 @dataclass(frozen=True)
-class Table(Reducer):
-    """A Tractor table (see the module's docstring); :meth:`new` makes the table of any game."""
+class TractorTable(Reducer):
+    """A Tractor table (see the module's docstring)."""
 
     game: Game | None = None
     declaring: Declaring | None = None
     trump: str | None = None
     judge: HandJudge | None = None
     penalties: tuple[Penalty, ...] = ()
-
-    new = staticmethod(new_table)
 
     # -- what it is --------------------------------------------------------------------------------
     @property
@@ -76,24 +64,24 @@ class Table(Reducer):
         return {s: max(size - shown.get(s, 0), 0) for s in SEATS}
 
     # -- the round and the buttons ---------------------------------------------------------------------
-    def _round_started(self) -> Table:
+    def _round_started(self) -> TractorTable:
         return self._with(game=Game.start(self.rules))
 
-    def _counted(self, flag: Flag) -> Table:
+    def _counted(self, flag: Flag) -> TractorTable:
         if flag.kind in self.rules.penalties:
             return self._with(penalties=self.penalties + (Penalty(flag.kind, flag.seat, max(1, len(flag.cards))),))
         return self
 
-    def _game_button(self, seat: str, button: str) -> Table:
+    def _game_button(self, seat: str, button: str) -> TractorTable:
         if self.phase == "dealing" and button == "declare":
             return self._with(declaring=self.declaring.draw_done(self.at))._event("draw_done", {"seat": seat})
         if self.phase == "dealing" and button == "ready" and seat == (self._dealer_to_be() or seat):
             if self.declaring.draw_done_at is None:
-                raise _Reject(f"{seat}: end the draw (the declare button) before taking the kitty")
+                raise Reject(f"{seat}: end the draw (the declare button) before taking the kitty")
             return self._take_kitty(seat)
-        raise _Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
+        raise Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
 
-    def _all_ready(self) -> Table:
+    def _all_ready(self) -> TractorTable:
         """Every seat is here: the first hand is dealt with the sides' late points to settle (二, 第十三条:
         首盘扣20分 / 30分), unless a side's lateness forfeits it (首盘自动放弃，对手自动升级): then it is
         not played, the opponents go up a level and deal the next hand, as when the late side's later
@@ -119,13 +107,13 @@ class Table(Reducer):
         s = self.declaring.standing if self.declaring else None
         return s.seat if s else None
 
-    def _deal(self) -> Table:
+    def _deal(self) -> TractorTable:
         game = self.game
         t = self._with(phase="dealing", hand_no=self.hand_no + 1, declaring=Declaring(self.rules, game.hand_level(), first_hand=self.hand_no == 0),
                     trump=None, dealer=game.dealer, judge=None, clock=None)  # fmt: skip
         return t._event("hand_started", {"hand": t.hand_no, "level": game.hand_level(), "dealer": game.dealer})
 
-    def _take_kitty(self, seat: str) -> Table:
+    def _take_kitty(self, seat: str) -> TractorTable:
         declaring, warning = self.declaring.kitty_taken(self.at)
         dealer = self._dealer_to_be() or seat
         trump = declaring.standing.suit if declaring.standing else None
@@ -139,16 +127,16 @@ class Table(Reducer):
         return t
 
     # -- what the camera saw ---------------------------------------------------------------------------
-    def _seen(self, seat: str, cards: Cards, p: dict) -> Table:
+    def _seen(self, seat: str, cards: Cards, p: dict) -> TractorTable:
         if self.phase == "dealing":
             try:
                 declaring = self.declaring.declare(seat, cards, self.at)
             except DeclareError as exc:
-                raise _Reject(str(exc)) from None
+                raise Reject(str(exc)) from None
             return self._with(declaring=declaring)._event("declared", {"seat": seat, "cards": cards.names()})
         if self.phase == "kitty" and seat == self.dealer and self.trump is None:
             if len(cards) != 1 or cards.distinct()[0].is_joker:
-                raise _Reject(f"{seat}: name the trump suit by showing one card of it")
+                raise Reject(f"{seat}: name the trump suit by showing one card of it")
             return self._with(trump=cards.distinct()[0].suit)._event("trump_named", {"seat": seat, "suit": cards.distinct()[0].suit})
         if self.phase == "kitty" and self.trump is not None:
             if seat != self.dealer:
@@ -159,7 +147,7 @@ class Table(Reducer):
             return self._play(seat, cards, p)
         if self.phase == "hand_over" and seat == self.dealer:
             return self._score(cards)
-        raise _Reject(f"{seat}: cards shown in phase {self.phase}")
+        raise Reject(f"{seat}: cards shown in phase {self.phase}")
 
     def _trick_no(self) -> int:
         if not self.judge:
@@ -167,7 +155,7 @@ class Table(Reducer):
         tricks = self.judge.tricks
         return len(tricks) + (1 if not tricks or len(tricks[-1].plays) == 4 else 0)
 
-    def _play(self, seat: str, cards: Cards, p: dict) -> Table:
+    def _play(self, seat: str, cards: Cards, p: dict) -> TractorTable:
         judge = self.judge
         expected = judge.expected_seat()
         if seat != expected:
@@ -213,7 +201,7 @@ class Table(Reducer):
             return True  # any lead
         return seat not in dict(trick.plays) and len(cards) == len(trick.plays[0][1])
 
-    def _clock_after(self, seat: str) -> Table:
+    def _clock_after(self, seat: str) -> TractorTable:
         if self.clock is None:
             return self
         record, verdict = self.record.stop(self.limits, self.clock, self.at)
@@ -227,11 +215,11 @@ class Table(Reducer):
             t = t._with(penalties=t.penalties + (verdict.penalty,))
         return t
 
-    def _score(self, kitty: Cards) -> Table:
+    def _score(self, kitty: Cards) -> TractorTable:
         try:
             judge = self.judge.show_kitty(kitty).finish()
         except HandError as exc:
-            raise _Reject(str(exc)) from None
+            raise Reject(str(exc)) from None
         penalties = list(self.penalties) + penalties_of(self.rules, list(judge.rulings))
         s = settle(self.rules, self.dealer, judge.defender_points(), penalties)
         t = self._with(judge=judge)
@@ -271,4 +259,4 @@ class Table(Reducer):
 
 _ARTICLES = {"revoke": "藏张", "failed_throw": "甩错牌", "illegal_lead": "出错牌", "wrong_card_count": "牌张数目不符"}
 
-__all__ = ["Table", "Output", "Flag", "CONFIDENT", "GRACE_MIN", "new_table"]
+__all__ = ["TractorTable"]

@@ -19,7 +19,7 @@ from referee.sandayi.game import Game
 from referee.seats import SEATS, next_seat
 from bus.protocol import encode
 from referee.table.reducer import Output
-from referee.table.runtime import Table
+from referee.table.tables import new_table
 from referee.catalogue.sentences import Sentences
 from referee.tournament.service import game_of
 
@@ -30,7 +30,7 @@ class Table_:
     """A table fed inputs at injected times; every output and state is checked against its schema."""
 
     def __init__(self, rulebook, at=1000.0):
-        self.table = Table.new("t1", rulebook)
+        self.table = new_table("t1", rulebook)
         self.rules = load(rulebook)
         self.at, self.seq, self.outputs, self.log = at, 0, [], []
 
@@ -296,7 +296,7 @@ def test_a_guandan_table_replays_to_the_same_state_and_keeps_its_game():
     d.press("E", "confirm")
     d.show("S", ["LJ"], dt=12.0)  # out of turn (N is to play): flagged, confirmed, a foul
     d.send("commands", {"command": "confirm", "flag": d.state()["flags"][0]["flag"]})
-    again = Table.new("t1", GD)
+    again = new_table("t1", GD)
     for name, payload, at, seq in d.log:
         again, _ = again.apply(name, payload, at, seq)
     assert again.state(d.at + 5) == d.state(d.at + 5)

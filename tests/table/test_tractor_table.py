@@ -1,4 +1,4 @@
-"""The table runtime as a pure reducer: a whole Tractor hand, clocks, flags, late arrival, replay."""
+"""The Tractor table as a pure reducer: a whole Tractor hand, clocks, flags, late arrival, replay."""
 
 import random
 
@@ -9,7 +9,8 @@ from referee.rulebooks import load
 from referee.seats import SEATS, next_seat
 from referee.table.clock import limits
 from bus.protocol import encode
-from referee.table.runtime import CONFIDENT, Table
+from referee.table.reducer import CONFIDENT
+from referee.table.tables import new_table
 from referee.catalogue.sentences import Sentences
 from referee.tractor.bots import deal, legal_follow, random_lead
 from referee.tractor.game import Penalty
@@ -21,7 +22,7 @@ class Driver:
     """Feeds a table inputs as the camera, the board and the console would; checks every output."""
 
     def __init__(self, rulebook="classic-3deck", at=1000.0):
-        self.table = Table.new("t1", rulebook)
+        self.table = new_table("t1", rulebook)
         self.at, self.seq, self.outputs, self.log = at, 0, [], []
 
     def send(self, name, payload, dt=1.0):
@@ -271,7 +272,7 @@ def test_replaying_the_inputs_gives_the_same_state():
     d.start()
     d.declare_and_take_kitty()
     d.play_hand(random.Random(9))
-    again = Table.new("t1", "classic-3deck")
+    again = new_table("t1", "classic-3deck")
     for name, payload, at, seq in d.log:
         again, _ = again.apply(name, payload, at, seq)
     assert again.state(d.at) == d.table.state(d.at)
