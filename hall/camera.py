@@ -57,10 +57,10 @@ def model_ready() -> bool:
 
 
 def decks(rulebook: str) -> int:
+    """The decks ``rulebook`` deals: the tracker counts a card's copies up to it."""
     from referee.rulebooks import load
 
-    deal = load(rulebook).deal
-    return deal["decks"] if isinstance(deal, dict) or hasattr(deal, "keys") else deal.decks
+    return load(rulebook).deal.decks
 
 
 def waited(event: dict) -> bool:

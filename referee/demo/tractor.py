@@ -13,7 +13,7 @@ from collections import Counter
 
 from referee.cards import SUITS, Cards, Decks
 from referee.demo import labels
-from referee.rulebooks import Rulebook, load
+from referee.rulebooks import TractorRulebook, load
 from referee.tractor.bots import legal_follow, random_lead, random_throw
 from referee.tractor.game import DeclareError, Declaring, Game, penalties_of, settle
 from referee.tractor.hand import SEATS, HandJudge, Trick, next_seat
@@ -39,7 +39,7 @@ def main(rulebook: str = "classic-3deck", seed: int = 2026, lang: str = "zh") ->
 
 
 # -- the deal ---------------------------------------------------------------------
-def draw(rules: Rulebook, level: str, rng: random.Random, say: dict) -> tuple[dict[str, Cards], Cards, str, str]:
+def draw(rules: TractorRulebook, level: str, rng: random.Random, say: dict) -> tuple[dict[str, Cards], Cards, str, str]:
     """Shuffle, draw one card at a time with the bots declaring; return hands, kitty, dealer, trump suit."""
     cards = list(Decks(rules.deal.decks).full())
     rng.shuffle(cards)
@@ -202,7 +202,7 @@ def settle_hand(judge: HandJudge, buried: Cards, say: dict) -> None:
     print_outcome(rules, dealer, settlement.outcome, say)
 
 
-def print_outcome(rules: Rulebook, dealer: str, outcome: Outcome | None, say: dict) -> None:
+def print_outcome(rules: TractorRulebook, dealer: str, outcome: Outcome | None, say: dict) -> None:
     if outcome is None:
         print(say["replay"])
         return

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from referee.cards import Cards, parse_rank, parse_suit
-from referee.rulebooks import ClimbingRulebook, Rulebook, load
+from referee.rulebooks import ClimbingRulebook, TractorRulebook, load
 from referee.seats import SEATS
 
 MISSING = object()
@@ -131,7 +131,7 @@ def seat(case: dict[str, Any], name: str) -> str:
     return seat_of(get(case, name), f"field '{name}'")
 
 
-def rulebook(case: dict[str, Any], game: str) -> Rulebook | ClimbingRulebook:
+def rulebook(case: dict[str, Any], game: str) -> TractorRulebook | ClimbingRulebook:
     """The case's rulebook, which must be one of ``game``."""
     rules = load(text(case, "rulebook"))
     if rules.game != game:

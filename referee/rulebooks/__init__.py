@@ -25,18 +25,18 @@ from referee.rulebooks.climbing import ClimbingRulebook
 from referee.rulebooks.guandan import GuandanRulebook
 from referee.rulebooks.sandayi import SandayiRulebook
 from referee.rulebooks.settings import SettingError, describe, read, show
-from referee.rulebooks.tractor import Rulebook
+from referee.rulebooks.tractor import TractorRulebook
 
 HERE = Path(__file__).parent
 #: Each game's schema, by the ``game`` its file names.
-SCHEMAS: dict[str, type[Book]] = {"tractor": Rulebook, "guandan": GuandanRulebook, "sandayi": SandayiRulebook}
+SCHEMAS: dict[str, type[Book]] = {"tractor": TractorRulebook, "guandan": GuandanRulebook, "sandayi": SandayiRulebook}
 
 
 class RulebookError(ValueError):
     """An unknown rulebook, or a rulebook file with a missing, unknown or wrong setting."""
 
 
-def build(raw: dict[str, Any], file: str) -> Rulebook | GuandanRulebook | SandayiRulebook:
+def build(raw: dict[str, Any], file: str) -> TractorRulebook | GuandanRulebook | SandayiRulebook:
     """The rulebook a TOML file holds (``raw``, as ``tomllib`` reads it); :class:`RulebookError`
     naming ``file`` and the setting when one is missing, unknown or wrong."""
     schema = SCHEMAS.get(raw.get("game"))
@@ -62,7 +62,7 @@ def names(game: str | None = None) -> list[str]:
 
 
 @cache
-def load(rulebook_id: str) -> Rulebook | GuandanRulebook | SandayiRulebook:
+def load(rulebook_id: str) -> TractorRulebook | GuandanRulebook | SandayiRulebook:
     """Read ``<rulebook_id>.toml``; raise :class:`RulebookError` when it is unknown or broken."""
     path = HERE / f"{rulebook_id}.toml"
     if not rulebook_id or "/" in rulebook_id or not path.is_file():
@@ -75,5 +75,5 @@ def load(rulebook_id: str) -> Rulebook | GuandanRulebook | SandayiRulebook:
     return build(raw, str(path))
 
 
-__all__ = ["HERE", "SCHEMAS", "Book", "ClimbingRulebook", "GuandanRulebook", "Rulebook", "RulebookError",
-           "SandayiRulebook", "build", "load", "names"]
+__all__ = ["HERE", "SCHEMAS", "Book", "ClimbingRulebook", "GuandanRulebook", "RulebookError", "SandayiRulebook",
+           "TractorRulebook", "build", "load", "names"]

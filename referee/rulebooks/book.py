@@ -135,7 +135,7 @@ class Book:
                 raise ValueError(f"[clock] late_bands: {show(key)} has no penalty entry; allowed an entry of [clock.penalties] or [penalties]")
 
     def penalty(self, name: str) -> PenaltyEntry | None:
-        """The penalty entry ``name``: the clock's own, else the book's (:class:`~referee.rulebooks.tractor.Rulebook`)."""
+        """The penalty entry ``name``: the clock's own, else the book's (:class:`~referee.rulebooks.tractor.TractorRulebook`)."""
         return self.clock.penalties.get(name)
 
     def __repr__(self) -> str:

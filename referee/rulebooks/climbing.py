@@ -56,8 +56,8 @@ class Combos:
 
 @dataclass(frozen=True, eq=False, repr=False, kw_only=True)
 class ClimbingRulebook(Book):
-    """A climbing game's rulebook: :class:`~referee.rulebooks.guandan.Rulebook` or
-    :class:`~referee.rulebooks.sandayi.Rulebook`."""
+    """A climbing game's rulebook: :class:`~referee.rulebooks.guandan.GuandanRulebook` or
+    :class:`~referee.rulebooks.sandayi.SandayiRulebook`."""
 
     deal: Deal = setting("`[deal]`")
     ranks: Ranks = setting("`[ranks]`")

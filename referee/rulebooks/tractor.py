@@ -179,7 +179,7 @@ class Declare:
 
 
 @dataclass(frozen=True, eq=False, repr=False, kw_only=True)
-class Rulebook(Book):
+class TractorRulebook(Book):
     """A Tractor rulebook (``game = "tractor"``)."""
 
     game: Literal["tractor"] = setting("the game it configures")
@@ -209,4 +209,4 @@ class Rulebook(Book):
                   f"a [penalties] entry: {', '.join(self.penalties)}")
 
 
-__all__ = ["Combos", "Deal", "Dealer", "Declare", "FailedThrow", "Follow", "Format", "KittyCapture", "Levels", "Rulebook"]
+__all__ = ["Combos", "Deal", "Dealer", "Declare", "FailedThrow", "Follow", "Format", "KittyCapture", "Levels", "TractorRulebook"]

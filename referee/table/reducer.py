@@ -34,7 +34,7 @@ from functools import cache, lru_cache
 
 from referee.cards import CardError, Cards
 from referee.catalogue import say
-from referee.rulebooks import ClimbingRulebook, Rulebook, load
+from referee.rulebooks import ClimbingRulebook, TractorRulebook, load
 from referee.seats import SEATS, TEAMS
 from referee.table.clock import (
     ClockLimits,
@@ -111,7 +111,7 @@ class Reducer:
 
     # -- what it is --------------------------------------------------------------------------------
     @property
-    def rules(self) -> Rulebook | ClimbingRulebook:
+    def rules(self) -> TractorRulebook | ClimbingRulebook:
         return load(self.rulebook)
 
     @property

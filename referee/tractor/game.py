@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from referee.cards import RANKS, Cards
-from referee.rulebooks import Rulebook, load  # noqa: F401 (load: doctests)
+from referee.rulebooks import TractorRulebook, load  # noqa: F401 (load: doctests)
 from referee.tractor.hand import SEATS, Ruling, next_seat, partner
 from referee.tractor.scoring import Outcome, outcome
 
@@ -36,7 +36,7 @@ class Declaration:
 class Declaring:
     """Trump declaration while the cards are drawn (揭牌, 加固, 反揭), as a value fed events with times."""
 
-    rules: Rulebook
+    rules: TractorRulebook
     level: str
     first_hand: bool = True
     standing: Declaration | None = None
@@ -109,7 +109,7 @@ def side_of(seat: str, dealer: str) -> str:
     return "dealer" if seat in (dealer, partner(dealer)) else "defenders"
 
 
-def settle(rules: Rulebook, dealer: str, defender_points: int, penalties: list[Penalty] = ()) -> Settlement:
+def settle(rules: TractorRulebook, dealer: str, defender_points: int, penalties: list[Penalty] = ()) -> Settlement:
     """Apply the rulebook's penalties to a hand: points move to the non-offending side, level
     awards and lost deals go to it; awards against both sides replay the hand where the book says so."""
     points, notes, awards = defender_points, [], {}
@@ -148,7 +148,7 @@ RULING_PENALTY = {
 }
 
 
-def penalties_of(rules: Rulebook, rulings: list[Ruling]) -> list[Penalty]:
+def penalties_of(rules: TractorRulebook, rulings: list[Ruling]) -> list[Penalty]:
     """The penalties the rulings of a hand call for, under this rulebook."""
     out = []
     for r in rulings:
@@ -158,7 +158,7 @@ def penalties_of(rules: Rulebook, rulings: list[Ruling]) -> list[Penalty]:
     return out
 
 
-def level_ranks(rules: Rulebook) -> list[str]:
+def level_ranks(rules: TractorRulebook) -> list[str]:
     """The levels a side climbs, from the start level to A (permanent ranks are skipped)."""
     ranks = [r for r in RANKS if r not in rules.deal.permanent_ranks]
     return ranks[ranks.index(rules.deal.start_level) :]
@@ -168,13 +168,13 @@ def level_ranks(rules: Rulebook) -> list[str]:
 class Game:
     """A game (局): both teams' levels, the dealer, and the winner once a team passes A."""
 
-    rules: Rulebook
+    rules: TractorRulebook
     levels: tuple[tuple[str, int], ...]  # (team, index into level_ranks)
     dealer: str | None = None
     winner: str | None = None
 
     @staticmethod
-    def start(rules: Rulebook) -> Game:
+    def start(rules: TractorRulebook) -> Game:
         return Game(rules, (("SN", 0), ("EW", 0)))
 
     @staticmethod

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.cards import Cards
-from referee.rulebooks import Rulebook, load  # noqa: F401 (load: doctests)
+from referee.rulebooks import TractorRulebook, load  # noqa: F401 (load: doctests)
 from referee.tractor.trumps import Trumps
 from referee.tractor.units import Unit, unit_key
 
@@ -26,7 +26,7 @@ class Outcome:
     levels: int
 
 
-def outcome(rules: Rulebook, defender_points: int) -> Outcome:
+def outcome(rules: TractorRulebook, defender_points: int) -> Outcome:
     """The level table: bands of defender points, then one more level each ``step`` beyond the last band."""
     table = rules.levels
     p = defender_points
@@ -42,7 +42,7 @@ def outcome(rules: Rulebook, defender_points: int) -> Outcome:
     return Outcome("dealer", levels + -(-(lower - p) // table.dealer_step))
 
 
-def points_bound(rules: Rulebook) -> int:
+def points_bound(rules: TractorRulebook) -> int:
     """The most defender points (or, negative, the fewest) a hand of this book can give: every point
     card of the decks, the kitty's most points (tens and kings) at the largest capture multiplier a
     hand's cards can make, and the book's largest penalty on every card. Points beyond are no hand's.
@@ -63,7 +63,7 @@ def points_bound(rules: Rulebook) -> int:
     return card_points + captured + penalty * 54 * deal.decks
 
 
-def unit_multiplier(rules: Rulebook, unit: Unit) -> int:
+def unit_multiplier(rules: TractorRulebook, unit: Unit) -> int:
     k = rules.kitty_capture
     width, length = unit.kind
     if length == 1:

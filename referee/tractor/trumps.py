@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from referee.cards import ALL_CARDS, RANKS, SUITS, Card, Cards, parse_rank, parse_suit
-from referee.rulebooks import Rulebook, load
+from referee.rulebooks import TractorRulebook, load
 
 TRUMP = "T"
 
@@ -33,7 +33,7 @@ TRUMP = "T"
 class Trumps:
     """The trump order of one hand: rulebook, level rank and trump suit (None: no trump suit)."""
 
-    rules: Rulebook
+    rules: TractorRulebook
     level: str
     suit: str | None
     _table: dict[Card, tuple[str, int, int | None]] = field(
@@ -41,7 +41,7 @@ class Trumps:
     )
 
     @staticmethod
-    def of(rulebook: str | Rulebook, level: str, suit: str | None) -> Trumps:
+    def of(rulebook: str | TractorRulebook, level: str, suit: str | None) -> Trumps:
         rules = load(rulebook) if isinstance(rulebook, str) else rulebook
         return Trumps(rules, level, suit)
 
