@@ -13,7 +13,7 @@ Each batch times, over the same plays:
   * base:      ``Cards.parse`` of each play alone (the baseline, in the same run);
   * readings:  ``readings(rules, cards, level)`` on freshly parsed cards (the classification);
   * both:      parse and classify, what the judge's ``classify`` op does per play.
-Rates are plays per second, the median over the batches. Target (from the issue): readings at
+Rates are plays per second, the median over the batches. Target: readings at
 20,000 plays/s or more for Guandan, every wildcard row; San Da Yi is shown without a target.
 Two more tables break the readings rate down by play type (Guandan: all wildcard counts together).
 """

@@ -1,4 +1,4 @@
-"""Benchmark of the hall scoreboard (issue 8): the latency from a table's ``state`` on the broker to
+"""Benchmark of the hall scoreboard: the latency from a table's ``state`` on the broker to
 the change visible in the browser, with 64 tables publishing at once.
 
 Run from the repository root:  .venv/bin/python bench/bench_display.py  [--tables N] [--bursts N]
@@ -18,7 +18,7 @@ the browser's ``performance.timeOrigin + performance.now()``):
 - ``browser: DOM``: the tile's ``data-seq`` changed in the page (a MutationObserver) to this seq or a
   later one (the page draws each table once per frame: a state superseded within it is not drawn);
 - ``browser: frame``: the next animation frame after that change (the change is on screen).
-Median and p99 in ms; target (issue 8): p99 of ``browser: frame`` under 250 ms. Exits 1 on FAIL.
+Median and p99 in ms; target: p99 of ``browser: frame`` under 250 ms. Exits 1 on FAIL.
 """
 
 from __future__ import annotations

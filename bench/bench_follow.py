@@ -12,7 +12,7 @@ which also builds the explanation). Inputs are fresh ``Cards`` objects, as a jud
 
 The baseline, measured in the same run, is the time to parse a single-card follow
 (``Cards.parse`` of hand, lead and play) plus ``Trumps.of``; the ``x base`` columns are the
-median and p99 divided by the baseline median. Targets (from the issue): p99 under 5 ms per
+median and p99 divided by the baseline median. Targets: p99 under 5 ms per
 follow check with 3 decks, under 20 ms with 4 decks. The whole-hand row has no target.
 """
 

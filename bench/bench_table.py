@@ -1,4 +1,4 @@
-"""Benchmark of the table service (issue 4): plays per second through one service with persistence,
+"""Benchmark of the table service: plays per second through one service with persistence,
 and the latency from ``observed`` published to the matching ``state`` received.
 
 Run from the repository root:  .venv/bin/python bench/bench_table.py  [--hands N] [--rounds N]
@@ -75,8 +75,8 @@ TABLE = "bench"
 RULEBOOK = "classic-3deck"
 T0 = 1_767_261_600.0  # the frozen service clock; every input's time is after it
 PLAY_S = 1.0  # between two plays: well inside the shot clock, and 15 hands end before the round clock's notice
-TARGET_RATE = 1000.0  # plays per second (issue 4)
-TARGET_P99_MS = 20.0  # observed -> state, p99 (issue 4)
+TARGET_RATE = 1000.0  # plays per second: the target
+TARGET_P99_MS = 20.0  # observed -> state, p99: the target
 WAIT_S = 30.0  # the longest the bench waits for one state
 PING = "bench/ping"
 PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}

@@ -1,4 +1,4 @@
-"""Benchmark of the pair-swiss pairing (issue 7): the time to pair one round of 200 pairs.
+"""Benchmark of the pair-swiss pairing: the time to pair one round of 200 pairs.
 
 Run from the repository root:  .venv/bin/python bench/bench_tournament.py  [--pairs N] [--rounds N]
 [--tournaments N] [--seed S]
@@ -14,7 +14,7 @@ pair it may meet), what a plain implementation would call; it is timed on the fi
 tournament's rounds only (it takes seconds). Also timed: ``TournamentStore.pair_next_round``
 (replay, pairing, SQLite append) for the same field.
 
-Target (issue 7): a round of 200 pairs paired in under 1 s (the maximum of ``pair_round`` over
+Target: a round of 200 pairs paired in under 1 s (the maximum of ``pair_round`` over
 every round). Prints PASS/FAIL and exits 1 on FAIL.
 """
 

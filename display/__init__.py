@@ -1,1 +1,15 @@
-"""Hall scoreboard and organisers' console fed over MQTT (not built yet)."""
+"""The display: the end of the flow, where people see the hall and act on it.
+
+It reads the bus (every table's ``state``, ``events``, ``violations`` and ``health``, the tournament's
+``round`` and ``standings``) as the ``scoreboard`` user, and writes only the tables' ``commands`` as the
+``console`` user; it knows the table service through the bus alone, and runs the tournament
+(``referee.tournament``) in-process for the organisers.
+
+- :mod:`display.feed`: the two MQTT connections; :mod:`display.view`: the hall as the display sees it (pure);
+- :mod:`display.hub`: the hall's changes to every open page (Server-Sent Events);
+- :mod:`display.app`, :mod:`display.routers`: the FastAPI app, its pages (Jinja templates) and REST API;
+- :mod:`display.guard`, :mod:`display.store`: the console's doors, users and audit log;
+- :mod:`display.actions`, :mod:`display.flags`, :mod:`display.plays`: the console's actions on a table, in words;
+- :mod:`display.tournament`: the console's side of the tournament; :mod:`display.schemas`: every body and answer;
+- :mod:`display.cli`: ``cardtable display serve|user``.
+"""

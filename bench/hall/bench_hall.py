@@ -1,4 +1,4 @@
-"""Benchmark of the hall (issue 9): the path from a camera frame to the scoreboard, and how many
+"""Benchmark of the hall: the path from a camera frame to the scoreboard, and how many
 tables one machine serves.
 
 Run from the repository root:  .venv/bin/python bench/hall/bench_hall.py  [--plays N] [--steps 4,8,16,24,32]

@@ -18,7 +18,7 @@ from referee.demo.climbing import seat_list, show, turn_line
 from referee.guandan.bots import bot_turn, deal
 from referee.guandan.hand import Hand
 from referee.guandan.levels import Game, levels_won
-from referee.guandan.table import SEATS, partner, team_of
+from referee.seats import SEATS, partner, team_of
 from referee.guandan.tribute import payers, wildcard
 from referee.rulebooks import ClimbingRulebook, load
 

@@ -29,7 +29,7 @@ from referee.climbing.combos import (
     readings,
 )
 from referee.guandan.hand import Hand
-from referee.guandan.table import SEATS
+from referee.seats import SEATS
 from referee.guandan.tribute import (
     Exchange,
     TributePhase,

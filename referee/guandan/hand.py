@@ -49,7 +49,8 @@ from referee.climbing.combos import (
     readings,
 )
 from referee.guandan.levels import HandResult
-from referee.guandan.table import SEATS, Ruling, next_seat, partner
+from referee.guandan.rulings import Ruling
+from referee.seats import SEATS, next_seat, partner
 from referee.guandan.tribute import Exchange, wildcard
 from referee.rulebooks import GuandanRulebook, load  # noqa: F401 (load: doctests)
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from referee.guandan.table import TEAMS, team_of
+from referee.seats import TEAMS, team_of
 from referee.rulebooks import GuandanRulebook, load  # noqa: F401 (load: doctests)
 
 

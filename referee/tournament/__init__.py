@@ -1,5 +1,13 @@
 """Tournaments: pairing, scoring, standings and exports for the seeds' three systems.
 
+In the flow: the tournament service (:mod:`referee.tournament.service`) reads the tables' ``events`` from
+the bus and publishes each tournament's ``round`` and ``standings`` (``bus.tournament``); the console runs
+the same store in-process. :mod:`~referee.tournament.core` holds the values, :mod:`~referee.tournament.actions`
+rebuilds them from the log, :mod:`~referee.tournament.systems` names the three systems
+(:mod:`~referee.tournament.pairswiss`, :mod:`~referee.tournament.knockout`,
+:mod:`~referee.tournament.individual`, on :mod:`~referee.tournament.base`), :mod:`~referee.tournament.store`
+keeps the log in SQLite, :mod:`~referee.tournament.views` and :mod:`~referee.tournament.export` show it.
+
 The API the console calls in-process is :class:`TournamentStore` (an SQLite log of actions,
 replayed) and :func:`load_entries`; see ``README.md`` in this folder for every call, the result
 shapes, the options and the decisions taken where the notices are silent.

@@ -23,7 +23,7 @@ from bus.mqtt import Connection, ConnectionRefused
 
 CONSOLE, SCOREBOARD = "console", "scoreboard"  # as in conftest.py
 WAIT_S = 5.0  # the longest a test waits for something that must happen
-BROKER_DOWN_S = 30.0  # how long the restart test keeps the broker away (issue 4: 30 s)
+BROKER_DOWN_S = 30.0  # how long the restart test keeps the broker away (a hall must ride out 30 s)
 
 T1_STATE = topic("t1", "state")
 T2_STATE = topic("t2", "state")

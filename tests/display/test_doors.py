@@ -65,7 +65,7 @@ def audit(server, clock) -> list[dict]:
 
 def test_failed_logins_lock_the_name_and_are_audited(server, clock):
     with browser(server) as c:
-        tries = [log_in(c, (REFEREE[0], f"guess-{i}")) for i in range(30)]  # the issue: 300 in 12.8 s
+        tries = [log_in(c, (REFEREE[0], f"guess-{i}")) for i in range(30)]  # an attack measured once: 300 in 12.8 s
         assert [r.status_code for r in tries[:LOCK_AFTER["pair"] - 1]] == [401] * (LOCK_AFTER["pair"] - 1)
         assert {r.status_code for r in tries[LOCK_AFTER["pair"] - 1:]} == {429}
         right = log_in(c, REFEREE)  # then the right password: refused while locked, not even checked
@@ -122,7 +122,7 @@ def rss_kib(pid: int) -> int:
 
 
 def test_large_bodies_do_not_reach_the_displays_memory(broker, tmp_path):
-    """The issue's 64 MB POSTs without a login (373 -> 748 MB; four at once 949 MB), at ``display serve``."""
+    """64 MB POSTs without a login, as measured once (373 -> 748 MB; four at once 949 MB), at ``display serve``."""
     port, url = free_port(), None
     credentials = broker.write_credentials(tmp_path / "credentials", ["scoreboard-2", "console-2"])
     proc = subprocess.Popen([sys.executable, "-m", "cardtable", "display", "serve", "--db", str(tmp_path / "c.db"),

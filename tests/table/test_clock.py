@@ -99,7 +99,7 @@ def test_classic_clock_points_go_to_the_non_offending_side():
 
 
 def test_a_hand_waiting_for_a_person_pauses_the_clock():
-    """Issue 4: hands that need a person (a flagged recognition, a disputed play) pause the clock."""
+    """Hands that need a person (a flagged recognition, a disputed play) pause the clock."""
     L = limits(CLASSIC)
     c = ShotClock.start("N", "follow", 50.0, L)
     c = c.paused(56.0)  # 6 s used; the referee is called
@@ -334,7 +334,7 @@ def test_books_without_late_or_round_rules(book):
 
 
 def test_a_venue_may_configure_a_clock():
-    """Issue 4: other books: no per-play clock unless the venue configures one -- a copy of usst-2016
+    """Other books: no per-play clock unless the venue configures one -- a copy of usst-2016
     with 15 s per play and overruns logged only."""
     venue = with_clock(load("usst-2016"), play_s=15, overrun="foul", overrun_lead="foul")
     L = limits(venue)
