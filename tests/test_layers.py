@@ -1,0 +1,46 @@
+"""The layers hold: the import contracts of pyproject.toml (``[tool.importlinter]``: the kernel under the bus,
+the services apart, no cycles) checked by import-linter over every import of the code, and no module imports
+another's private name."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = [ROOT / p for p in ("cardtable", "hall", "display", "vision", "referee", "bus", "firmware-bridge/bridge")]
+
+
+def test_every_contract_of_the_layers_is_kept():
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "firmware-bridge")])}
+    done = subprocess.run([str(Path(sys.executable).with_name("lint-imports")), "--no-cache"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(rf"Contracts: {len(contracts)} kept, 0 broken", done.stdout), done.stdout
+
+
+def private_imports(path: Path, root: Path = ROOT) -> list[str]:
+    """Every ``from M import _name`` in ``path``: M's private name used by another module."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            found += [f"{path.relative_to(root)}:{node.lineno}: from {node.module} import {a.name}"
+                      for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+    return found
+
+
+def test_no_module_imports_a_private_name_of_another():
+    found = [line for package in PACKAGES for path in sorted(package.rglob("*.py")) for line in private_imports(path)]
+    assert not found, "\n".join(found)
+
+
+def test_the_private_name_check_finds_one(tmp_path):
+    """The check above finds what it looks for."""
+    (tmp_path / "m.py").write_text("from __future__ import annotations\nfrom referee.table.reducer import _hidden, CLOCK\n")
+    assert private_imports(tmp_path / "m.py", tmp_path) == ["m.py:2: from referee.table.reducer import _hidden"]
