@@ -2,21 +2,21 @@
 and the scoreboard, console and tournament that listen (its topics: ``bus/PROTOCOL.md``).
 
 - :mod:`referee.table.service`: the thin shell (``cardtable table run``): inputs from the bus, logged, judged,
-  published;
+  published; :mod:`referee.table.cli`: the ``cardtable table`` commands;
 - :mod:`referee.table.log`, :mod:`referee.table.witness`: the append-only event log and how the service knows
-  it is whole;
-- :mod:`referee.table.guard`: what the service believes of an input's time and pace;
+  it is whole; :mod:`referee.table.guard`: what the service believes of an input's time and pace;
 - :mod:`referee.table.reducer`: what every game's table shares (pure: inputs in, a new table and outputs out);
-  :mod:`referee.table.runtime` (Tractor), :mod:`referee.table.climbing` with :mod:`referee.table.guandan`
-  and :mod:`referee.table.sandayi`: each game's table;
+  :mod:`referee.table.tractor` (the Tractor table), :mod:`referee.table.climbing` (what the climbing games'
+  tables share) with :mod:`referee.table.guandan` and :mod:`referee.table.sandayi`; :mod:`referee.table.tables`:
+  the table of a rulebook's game;
 - :mod:`referee.table.clock`: the shot clock, late arrival and the round clock as values;
 - :mod:`referee.table.amend`: a settled dispute, and the plays after it judged again;
-- :mod:`referee.catalogue.kinds`, :mod:`referee.catalogue.sentences`: every flag and violation kind, and what a table
-  says in words;
 - :mod:`referee.table.scenario`: the judge's ``clock`` op, a real table driven through timed inputs;
-- :mod:`referee.table.simulate`, :mod:`referee.table.simulate_climbing`: bots at a table through the broker
+- :mod:`referee.table.simulate` (Tractor), :mod:`referee.table.simulate_climbing` (Guandan, San Da Yi): bots
+  at a table through the broker; :mod:`referee.table.simulators`: the simulator of a rulebook's game
   (``cardtable table simulate``);
 - :mod:`referee.table.timeline`: a log as a readable timeline (``cardtable table replay``).
 
+The words of its events are the catalogue's (``referee.catalogue.kinds``, ``referee.catalogue.sentences``).
 Nothing is imported here, so each part loads on its own (the log needs no jsonschema).
 """
