@@ -1,8 +1,8 @@
-"""Exports of a tournament: CSV and XLSX (pairings and results by round, the standings) and a
-printable HTML (for the latest round, or ``round``: the pairing sheet, one result slip per table
-on a page of its own, and the standings). Chinese by default, ``lang="en"`` for English (the words are the
-catalogue's ``sheet.*``). Numbers
-are written by Python, never by the locale, so every machine gives the same bytes.
+"""Exports of a tournament: CSV and XLSX (pairings and results by round, the standings) and a printable HTML
+rendered from a Jinja template like the display's pages (``templates/print.html``: for the latest round, or
+``round``, the pairing sheet, one result slip per table on a page of its own, and the standings). Chinese by
+default, ``lang="en"`` for English (the words are the catalogue's ``sheet.*``). Numbers are written by Python,
+never by the locale, so every machine gives the same bytes.
 """
 
 from __future__ import annotations
@@ -10,7 +10,10 @@ from __future__ import annotations
 import csv
 import datetime
 import io
-from html import escape
+from functools import cache
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from referee.catalogue import LANGS, section
 from referee.tournament.core import Tournament, TournamentError
@@ -98,36 +101,32 @@ def _xlsx(t: Tournament, lang: str) -> bytes:
     return out.getvalue()
 
 
-CSS = """body{font-family:"Noto Sans CJK SC","Microsoft YaHei",sans-serif;margin:1.5cm}
-table{border-collapse:collapse;width:100%;margin:1em 0}td,th{border:1px solid #000;padding:.4em .6em;text-align:left}
-.slip{break-before:page;page-break-before:always}.blank{height:2.2em}"""
-
-
-def _table(head: list, body: list[list]) -> str:
-    h = "".join(f"<th>{escape(_num(c))}</th>" for c in head)
-    b = "".join("<tr>" + "".join(f"<td>{escape(_num(c))}</td>" for c in row) + "</tr>" for row in body)
-    return f"<table><thead><tr>{h}</tr></thead><tbody>{b}</tbody></table>"
+@cache
+def _templates() -> Environment:
+    env = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True,
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, undefined=StrictUndefined)
+    env.filters["num"] = _num
+    return env
 
 
 def _html(t: Tournament, lang: str, round_no: int | None) -> str:
+    """The printable sheets (``templates/print.html``): the pairings and a result slip per table of the round, the
+    standings."""
     L = labels(lang)
-    parts = [f"<h1>{escape(t.name or t.id)}</h1>"]
+    pairings, slips = None, []
     if t.rounds:
         view = round_view(t, round_no)
         n = view["round"]
-        pairing = [[x["table"], " / ".join(f'{e["name"]}（{e["unit"]}）' for e in x["entries"])] for x in view["tables"]]
-        pairing += [[L["bye"], f"{t.entry(b).name}（{t.entry(b).unit}）"] for b in view["byes"]]
-        parts.append(f"<section class=pairings><h2>{escape(L['pairings'].format(n=n))}</h2>"
-                     + _table([L["table"], L["name"]], pairing) + "</section>")
+        body = [[x["table"], " / ".join(f'{e["name"]}（{e["unit"]}）' for e in x["entries"])] for x in view["tables"]]
+        body += [[L["bye"], f"{t.entry(b).name}（{t.entry(b).unit}）"] for b in view["byes"]]
+        pairings = {"title": L["pairings"].format(n=n), "head": [L["table"], L["name"]], "body": body}
+        head = [L["seat"], L["entry"], L["name"], L["unit"], L["points"], L["score"], L["signature"]]
         for x in view["tables"]:
             res = x["result"]
-            body = [[seat(len(x["entries"]), i), e["id"], e["name"], e["unit"], res["points"][i] if res else "", res["scores"][i] if res else "", ""]
-                    for i, e in enumerate(x["entries"])]
-            head = [L["seat"], L["entry"], L["name"], L["unit"], L["points"], L["score"], L["signature"]]
-            parts.append(f"<section class=slip><h2>{escape(L['slip'].format(n=n, table=x['table']))}</h2>"
-                         + _table(head, body) + f"<p>{escape(L['referee'])}：<span class=blank></span></p></section>")
+            body = [[seat(len(x["entries"]), i), e["id"], e["name"], e["unit"], res["points"][i] if res else "",
+                     res["scores"][i] if res else "", ""] for i, e in enumerate(x["entries"])]
+            slips.append({"title": L["slip"].format(n=n, table=x["table"]), "head": head, "body": body})
     rows = standing_rows(t, lang)
-    parts.append(f"<section class=slip><h2>{escape(L['standings'])}</h2>" + _table(rows[0], rows[1:]) + "</section>")
-    html_lang = "zh-CN" if lang == "zh" else "en"
-    return (f"<!DOCTYPE html><html lang={html_lang}><head><meta charset=utf-8><title>{escape(t.name or t.id)}</title>"
-            f"<style>{CSS}</style></head><body>{''.join(parts)}</body></html>\n")
+    return _templates().get_template("print.html").render(
+        html_lang="zh-CN" if lang == "zh" else "en", title=t.name or t.id, pairings=pairings, slips=slips,
+        referee=L["referee"], standings={"title": L["standings"], "head": rows[0], "body": rows[1:]})
