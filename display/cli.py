@@ -52,6 +52,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from cardtable.logs import setup_logging
     from display.app import Settings, create_app
     from bus.credentials import broker_url
     from bus.mqtt import parse_url
@@ -67,7 +68,9 @@ def _serve(args: argparse.Namespace) -> int:
     tournament_db = Path(args.tournament_db) if args.tournament_db else None
     app = create_app(Settings(*urls, Path(args.db), tournament_db, args.secure_cookie, origins=tuple(args.origin)))
     # The pages' live streams never end by themselves: on SIGTERM they get this long to go.
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=2)
+    setup_logging(args.log_level.upper())  # uvicorn's own loggers too: the hall's one format, no config of its own
+    uvicorn.run(app, host=args.host, port=args.port, log_config=None, log_level=args.log_level,
+                timeout_graceful_shutdown=2)
     return 0
 
 

@@ -34,6 +34,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardtable.logs import setup_logging
 from hall import scene
 
 log = logging.getLogger(__name__)
@@ -306,7 +307,7 @@ def main(table: str, rulebook: str, run_dir: Path, seed: int, see: str) -> int:
     """``cardtable hall camera``: until SIGTERM; the broker URL (the camera's user) from ``HALL_CAMERA``."""
     import signal
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    setup_logging()
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):  # set from a thread: a handler must take no lock
         signal.signal(sig, lambda *_: threading.Thread(target=stop.set, daemon=True).start())

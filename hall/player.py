@@ -27,6 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from cardtable.logs import setup_logging
 from referee.cards import Cards
 from hall import scene
 from hall.camera import waited
@@ -228,7 +229,7 @@ def main(table: str, rulebook: str, scene_path: Path, buttons: Path | None, seed
     (scoreboard), ``HALL_CONSOLE``, and ``HALL_BOARD`` when there is no virtual board)."""
     import signal
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    setup_logging()
     stop = threading.Event()
     cls = player_class(rulebook)
     player = cls(table, rulebook, os.environ["HALL_READER"], hands=10**9, seed=seed, speed=speed,

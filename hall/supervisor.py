@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from cardtable.logs import setup_logging
 from referee import catalogue
 from hall.plan import HallTable, hall_tables
 from hall.procs import MARK, Child, stop_all
@@ -239,7 +240,7 @@ class Supervisor:
 
 def run(opts: Options) -> int:
     """``cardtable hall``."""
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    setup_logging(logging.WARNING)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):  # set from a thread: a handler must take no lock
         signal.signal(sig, lambda *_: threading.Thread(target=stop.set, daemon=True).start())

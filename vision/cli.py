@@ -128,7 +128,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from vision.watch import SourceError, watch
 
     from bus.credentials import broker_url
+    from cardtable.logs import setup_logging
 
+    setup_logging()  # the client's reconnections; the plays sent are the command's output
     try:
         url = broker_url(args.broker, args.credentials, f"camera-{args.table}")
         return watch(args.source, args.table, url, _model(args.model), name=args.name, decks=args.decks,

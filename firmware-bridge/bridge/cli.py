@@ -36,6 +36,7 @@ def _run(args: argparse.Namespace) -> int:
     from bus.credentials import broker_url
     from bus.mqtt import ConnectionRefused
     from bus.protocol import check_table
+    from cardtable.logs import setup_logging
 
     try:
         check_table(args.table)
@@ -43,8 +44,7 @@ def _run(args: argparse.Namespace) -> int:
     except ValueError as e:  # a bad table id, no broker or password, a bad URL or credentials file
         print(f"cardtable bridge run: {e}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    setup_logging(logging.DEBUG if args.verbose else logging.INFO)
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -71,6 +71,7 @@ from pathlib import Path
 from typing import Any, Self
 from urllib.parse import quote
 
+from cardtable.logs import setup_logging
 from referee.table import witness
 from referee.table.amend import as_amended, is_amend
 from referee.table.guard import Guard
@@ -692,7 +693,7 @@ def run(table: str, rulebook: str, broker_url: str, db_path: str | Path, *, trus
         accept_log: bool = False) -> int:
     """``cardtable table run``: serve one table until SIGTERM or SIGINT; exit 1 when it cannot
     start, or cannot go on (``TableService.fatal``: its supervisor starts it again)."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    setup_logging()
     stop = threading.Event()
 
     def on_signal(signum: int, frame: object) -> None:

@@ -19,6 +19,7 @@ import logging
 import signal
 import threading
 
+from cardtable.logs import setup_logging
 from bus.mqtt import Connection
 from bus.protocol import PayloadError, decode, parse_topic, subscription
 from referee.tournament.core import Round, TournamentError
@@ -218,7 +219,7 @@ class TournamentService:
 
 def serve(store: TournamentStore, url: str) -> int:
     """``cardtable tournament serve``: until SIGTERM or SIGINT."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    setup_logging()
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
