@@ -21,8 +21,8 @@ from vision.calibrate import calibrate  # noqa: E402
 from vision.cli import frame_size  # noqa: E402
 from vision.model import Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402
-from vision.synth.render import random_camera, render_frame  # noqa: E402
-from vision.synth.scene import HELD_OUT_STYLE, random_scene  # noqa: E402
+from vision.train.synth.render import random_camera, render_frame  # noqa: E402
+from vision.train.synth.scene import HELD_OUT_STYLE, random_scene  # noqa: E402
 
 TARGET_FPS = 20.0  # at 1280 x 960 and smaller frames
 TARGET_FPS_FINE = 15.0  # at larger frames, up to 2560 x 1920

@@ -53,8 +53,8 @@ from vision.geometry import CARD_H, PX  # noqa: E402
 from vision.model import DEFAULT_MODEL, Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402
 from vision.sanity import SURE  # noqa: E402
-from vision.synth.render import random_camera, render_frame  # noqa: E402
-from vision.synth.scene import HELD_OUT_STYLE, HELD_OUT_STYLES, TRAIN_STYLES, random_scene  # noqa: E402
+from vision.train.synth.render import random_camera, render_frame  # noqa: E402
+from vision.train.synth.scene import HELD_OUT_STYLE, HELD_OUT_STYLES, TRAIN_STYLES, random_scene  # noqa: E402
 
 RANKS = {"nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 CAMERAS = ((2560, 1920), (1920, 1080), (1280, 960))

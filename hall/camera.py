@@ -3,7 +3,7 @@
 It follows the physical table (``scene.jsonl``, written by ``hall player``) as a camera follows a
 table: every change is a new picture, and between changes the picture stays still while the
 hall's time goes on (the wall clock: the whole hall runs on it). With ``--see vision`` each
-change is rendered into a camera frame by the scene renderer (``vision.synth``) and read back by
+change is rendered into a camera frame by the scene renderer (``vision.train.synth``) and read back by
 the recognition pipeline (``vision.read``) once the hand that put the cards down is gone (while a
 hand is over them the seat is busy, as the pipeline would mark it, and an empty table is not
 rendered: both save the renderer's time, about half a second a frame on two cores); with
@@ -97,7 +97,7 @@ class Lens:
             self.placed[seat] = have
 
     def _rows(self, seat: str, names: list[str], version: int, before: int) -> tuple:
-        from vision.synth.scene import PLAY_SPOT, seat_cards
+        from vision.train.synth.scene import PLAY_SPOT, seat_cards
 
         rng = random.Random(f"{self.seed}:{self.table}:{version}:{seat}")
         x, y = PLAY_SPOT[seat]
@@ -119,8 +119,8 @@ class Lens:
         return [SeenCard(c.name, 0.99, (c.x, c.y), seat_of((c.x, c.y))) for cs in self.placed.values() for c in cs]
 
     def render(self, t: scene.Table):
-        from vision.synth.render import random_camera, render_frame
-        from vision.synth.scene import PLAY_SPOT, Scene, random_hand
+        from vision.train.synth.render import random_camera, render_frame
+        from vision.train.synth.scene import PLAY_SPOT, Scene, random_hand
 
         rng = random.Random(f"{self.seed}:{self.table}:frame:{t.version}")
         hands = (random_hand(rng, PLAY_SPOT[t.hand]),) if t.hand else ()

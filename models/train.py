@@ -5,8 +5,8 @@ system (only ``vision/`` is imported, so it runs wherever torch and OpenCV are):
     .venv/bin/python models/train.py --seed 2026 --out models                 # both, on the CPU
     python3 models/train.py --part index --device cuda --workers 6 --minutes 6.5 --batch 256 --out models
 
-The networks, their data and losses are in ``vision/train.py`` and ``vision/index_train.py``; the loop in
-``vision/fit.py``; the runs behind the shipped files in ``models/README.md``.
+The networks, their data and losses are in ``vision/train/detector.py`` and ``vision/train/index.py``; the loop in
+``vision/train/fit.py``; the runs behind the shipped files in ``models/README.md``.
 """
 
 import argparse

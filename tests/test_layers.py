@@ -25,6 +25,14 @@ def test_every_contract_of_the_layers_is_kept():
     assert re.search(rf"Contracts: {len(contracts)} kept, 0 broken", done.stdout), done.stdout
 
 
+def test_every_module_of_the_camera_runtime_is_under_its_contract():
+    """A new module in vision/ (but the training, the command line) is the runtime: the contract must name it."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    (runtime,) = [c for c in contracts if c["id"] == "vision-runtime"]
+    modules = {f"vision.{p.stem}" for p in (ROOT / "vision").glob("*.py")} - {"vision.__init__", "vision.cli", "vision.conftest"}
+    assert modules == set(runtime["source_modules"])
+
+
 def private_imports(path: Path, root: Path = ROOT) -> list[str]:
     """Every ``from M import _name`` in ``path``: M's private name used by another module."""
     found = []

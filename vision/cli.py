@@ -58,7 +58,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                             "(--part index; its width is kept)")
     train.add_argument("--lr", type=float, default=None, help="peak learning rate (default 3e-3)")
     train.add_argument("--decks", type=int, default=0, metavar="N",
-                       help="also train on N decks drawn from seeds (vision/synth/decks.py: needs Pillow and the "
+                       help="also train on N decks drawn from seeds (vision/train/synth/decks.py: needs Pillow and the "
                             "fonts listed in models/README.md; default 0: the committed art only)")
     train.add_argument("--checkpoint", type=Path, default=None, metavar="DIR",
                        help="save the run's state here as it goes (cards.ckpt, index.ckpt); the same command run "
@@ -197,7 +197,7 @@ def detail_note(frame, calibration) -> str:
 
 def cmd_train(args: argparse.Namespace) -> int:
     try:
-        from vision import index_train, train
+        from vision.train import detector, index
     except ImportError as e:
         return _fail(f"training needs the train extra (pip install -e '.[train]'): {e}")
     if args.start and args.part == "both":
@@ -209,8 +209,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     def log(line: str) -> None:
         print(line, flush=True)
 
-    from vision.synth import decks
-    from vision.synth.scene import TRAIN_STYLES
+    from vision.train.synth import decks
+    from vision.train.synth.scene import TRAIN_STYLES
 
     if args.checkpoint:
         args.checkpoint.mkdir(parents=True, exist_ok=True)
@@ -223,11 +223,11 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     if args.part in ("detector", "both"):
         steps = None if args.minutes else args.steps or 4000
-        log(str(train.train(args.out / "cards.onnx", steps=steps, batch=args.batch or 32, start=args.start,
+        log(str(detector.train(args.out / "cards.onnx", steps=steps, batch=args.batch or 32, start=args.start,
                             checkpoint=checkpoint("cards.ckpt"), **common)))
     if args.part in ("index", "both"):
         steps = None if args.minutes else args.steps or 3000
-        log(str(index_train.train(args.out / "index.onnx", steps=steps, batch_size=args.batch or 96,
+        log(str(index.train(args.out / "index.onnx", steps=steps, batch_size=args.batch or 96,
                                   width=args.width, start=args.start, checkpoint=checkpoint("index.ckpt"), **common)))
     return 0
 
@@ -240,12 +240,12 @@ def cmd_deck(args: argparse.Namespace) -> int:
     import shutil
     import time
 
-    from vision.deck import DeckError, read_faces, write_style
+    from vision.train.deck import DeckError, read_faces, write_style
     from vision.model import DEFAULT_MODEL
 
     started = time.time()
     if args.order:
-        from vision.enrol import order_text
+        from vision.train.enrol import order_text
 
         print(order_text())
         return 0
@@ -270,8 +270,8 @@ def cmd_deck(args: argparse.Namespace) -> int:
     except DeckError as e:
         return _fail(f"{args.faces or ' '.join(map(str, args.layout))}: {e}")
     try:
-        from vision import index_train
-        from vision.synth.scene import TRAIN_STYLES
+        from vision.train import index
+        from vision.train.synth.scene import TRAIN_STYLES
     except ImportError as e:
         return _fail(f"training needs the train extra (pip install -e '.[train]'): {e}")
     try:
@@ -284,13 +284,13 @@ def cmd_deck(args: argparse.Namespace) -> int:
     zh, en = (f"{args.steps} 步", f"for {args.steps} steps") if args.steps else \
         (f"到第 {args.budget - RESERVE_MIN:.1f} 分钟", f"until minute {args.budget - RESERVE_MIN:.1f}")
     print(f"找到并保存了 54 张牌面，训练{zh} / 54 faces found and kept, training {en}", flush=True)
-    run = index_train.train(args.out / "index.onnx", seed=args.seed, steps=args.steps, until=until,
+    run = index.train(args.out / "index.onnx", seed=args.seed, steps=args.steps, until=until,
                             workers=args.workers, device=args.device, start=classifier, lr=args.lr,
                             styles=[*TRAIN_STYLES, *[style] * copies], own=style,
                             log=progress(args.steps, until, started))
     print(run, flush=True)
     if laid:
-        from vision.enrol import check
+        from vision.train.enrol import check
         from vision.model import Model
 
         import cv2
@@ -311,8 +311,8 @@ def _laid_faces(photos: list[Path]):
     """The faces of a deck laid out in ``photos`` (art, by card), the frames and the cards found in them."""
     import cv2
 
-    from vision.deck import DeckError, art_width, face_art
-    from vision.enrol import laid_out
+    from vision.train.deck import DeckError, art_width, face_art
+    from vision.train.enrol import laid_out
 
     frames = []
     for path in photos:

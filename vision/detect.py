@@ -21,9 +21,8 @@ import cv2
 import numpy as np
 
 from vision.geometry import CARD_W, PX
-from vision.model import STRIDE, UNREADABLE, Model
+from vision.model import ALL_CARDS, STRIDE, UNREADABLE, Model
 from vision.patch import SCALE, card_angle, cut
-from vision.synth.scene import ALL_CARDS
 
 PEAK = 0.3  # heat above this is a corner index
 PAIR_PX = 0.3 * CARD_W * PX  # two corners of one card predict centres this close (canonical px)

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import numpy as np
 
+from referee import cards
 from vision import confidence
-from vision.synth.scene import ALL_CARDS
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "cards.onnx"
 DEFAULT_INDEX = DEFAULT_MODEL.with_name("index.onnx")
 STRIDE = 4
+ALL_CARDS = tuple(card.code for card in cards.ALL_CARDS)  # the classifier's classes: the 54 faces, the kernel's order
 OFFSET_SCALE = 64.0
 # The index classifier's last class, after the 54 cards: what it is shown is not an index it can read (one mostly
 # covered by a card or a hand). A classifier trained before this class existed answers 0 for it.

@@ -11,7 +11,7 @@ the scoreboard (``/``, 1920x1080, a MutationObserver on the tiles' ``data-seq``,
 Times are ``time.time()``, the browser's ``performance.timeOrigin + performance.now()``.
 
 1. The path, one ``classic-3deck`` table: each play of the bots is rendered into a 1280x960 camera
-   frame (``vision.synth``), then per play:
+   frame (``vision.train.synth``), then per play:
    - ``vision``: ``vision.read.read_frame`` of the frame and the play tracker (``vision.tracker``)
      until it emits the play (with no model in ``models/``: the cards as laid, and the row says so);
    - ``broker``: from just before ``observed`` is published to a subscriber (the console's user)

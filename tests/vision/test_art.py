@@ -1,8 +1,10 @@
 """The training art: every style has all 54 faces, and the held-out styles' fonts are never trained on."""
 
-from vision.synth import make_art
-from vision.synth.render import ART, art
-from vision.synth.scene import ALL_CARDS, HELD_OUT_STYLES, TRAIN_STYLES
+from vision.train.synth import make_art
+from vision.train.synth.render import art
+from vision.train.synth.scene import ART
+from vision.model import ALL_CARDS
+from vision.train.synth.scene import HELD_OUT_STYLES, TRAIN_STYLES
 
 
 def test_every_training_style_has_every_card():

@@ -11,7 +11,7 @@ import pytest
 from vision_frames import frame, play
 from vision.calibrate import NotCalibrated, calibrate
 from vision.geometry import seat_of
-from vision.synth.render import Camera
+from vision.train.synth.render import Camera
 
 POINTS = np.array([[0.5, 0.5], [0.1, 0.9], [0.9, 0.15], [0.02, 0.02], [0.98, 0.6]])
 

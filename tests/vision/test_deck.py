@@ -9,11 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.deck import DeckError, H, W, read_faces
-from vision.model import UNREADABLE, Model
+from vision.train.deck import DeckError, H, W, read_faces
+from vision.model import ALL_CARDS, UNREADABLE, Model
 from vision.patch import PATCH_H, PATCH_W
-from vision.synth.render import art
-from vision.synth.scene import ALL_CARDS
+from vision.train.synth.render import art
 
 CLI = [sys.executable, "-m", "cardtable", "vision", "deck"]
 

@@ -1,4 +1,4 @@
-"""Decks drawn from a seed (``vision.synth.decks``): each a design of its own, its index where its layout says,
+"""Decks drawn from a seed (``vision.train.synth.decks``): each a design of its own, its index where its layout says,
 bridge and poker cards, and never a font of a held-out style (training only: needs Pillow)."""
 
 import random
@@ -9,9 +9,10 @@ import pytest
 
 pytest.importorskip("PIL")
 
-from vision.synth import decks  # noqa: E402
-from vision.synth.render import TABLE_LO, render_table  # noqa: E402
-from vision.synth.scene import ALL_CARDS, PlacedCard, Scene  # noqa: E402
+from vision.train.synth import decks  # noqa: E402
+from vision.train.synth.render import TABLE_LO, render_table  # noqa: E402
+from vision.model import ALL_CARDS  # noqa: E402
+from vision.train.synth.scene import PlacedCard, Scene  # noqa: E402
 
 STYLES = decks.names(900000, 24)
 

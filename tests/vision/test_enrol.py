@@ -11,11 +11,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.deck import DeckError, art_width, face_art, index_layout
-from vision.enrol import COLUMNS, ORDER, laid_out, order_text
+from vision.train.deck import DeckError, art_width, face_art, index_layout
+from vision.train.enrol import COLUMNS, ORDER, laid_out, order_text
 from vision.geometry import INDEX_CENTRES
-from vision.synth.render import Camera, art, render_frame
-from vision.synth.scene import PlacedCard, Scene
+from vision.train.synth.render import Camera, art, render_frame
+from vision.train.synth.scene import PlacedCard, Scene
 
 CLI = [sys.executable, "-m", "cardtable", "vision", "deck"]
 CAMERA = Camera(tilt=12, tilt_dir=30, roll=3, size=(2560, 1920), blur=0.6, noise=3, jpeg=90, seed=3)

@@ -7,7 +7,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from vision.fit import Stream, fit  # noqa: E402
+from vision.train.fit import Stream, fit  # noqa: E402
 
 
 def batches(seed: int):

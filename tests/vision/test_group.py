@@ -14,7 +14,7 @@ from vision_frames import frame, model, play, visible_per_seat
 from vision.detect import Detection, group
 from vision.geometry import PX
 from vision.read import read_frame
-from vision.synth.scene import ALL_CARDS
+from vision.model import ALL_CARDS
 
 
 def corner(name, at, centre, conf=0.99):
@@ -38,8 +38,8 @@ def test_card_centres_on_rendered_tables_are_within_a_few_px(monkeypatch):
 
     import vision.read
     from vision.geometry import to_canon
-    from vision.synth.render import random_camera, render_frame
-    from vision.synth.scene import random_scene
+    from vision.train.synth.render import random_camera, render_frame
+    from vision.train.synth.scene import random_scene
 
     grouped: list = []  # the pipeline's own cards (canonical px, with their corners), as read_frame groups them
 

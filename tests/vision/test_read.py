@@ -15,8 +15,8 @@ import pytest
 
 from vision_frames import CAMERA, frame, model, play, visible_per_seat
 from vision.read import read_frame
-from vision.synth.render import render_frame
-from vision.synth.scene import Scene
+from vision.train.synth.render import render_frame
+from vision.train.synth.scene import Scene
 
 TRICK = (play("S", ["SA", "SA", "HK"], "row", 1) + play("E", ["D7", "D8"], "row", 2)
          + play("N", ["BJ", "LJ", "C2"], "row", 3) + play("W", ["ST"], "row", 4))
@@ -55,11 +55,11 @@ def test_read_prints_the_contract(trick_png):
 def test_random_tables_match_the_truth(seed, camera):
     import random
 
-    from vision.synth.render import random_camera
-    from vision.synth.scene import random_scene
+    from vision.train.synth.render import random_camera
+    from vision.train.synth.scene import random_scene
 
     from vision_frames import STYLES
-    from vision.synth.render import render_frame
+    from vision.train.synth.render import render_frame
 
     rng = random.Random(1000 + seed)
     # the 65 styles these seeds were first drawn from: the styles added later would otherwise redraw every frame (on
@@ -134,8 +134,8 @@ def test_a_card_lies_where_its_index_and_the_cells_around_it_point(monkeypatch):
     import random
 
     from vision import detect
-    from vision.synth.render import random_camera
-    from vision.synth.scene import HELD_OUT_STYLE, random_scene
+    from vision.train.synth.render import random_camera
+    from vision.train.synth.scene import HELD_OUT_STYLE, random_scene
 
     rng = random.Random(77)
     frames = [render_frame(random_scene(rng, [HELD_OUT_STYLE], hand_chance=0.0), random_camera(rng, (2560, 1920)))

@@ -8,8 +8,8 @@ import pytest
 torch = pytest.importorskip("torch")
 ort = pytest.importorskip("onnxruntime")
 
-from vision.index_train import IndexClassifier, export, from_onnx, with_unreadable  # noqa: E402
-from vision.model import UNREADABLE  # noqa: E402
+from vision.train.index import IndexClassifier, export, from_onnx, with_unreadable  # noqa: E402
+from vision.model import ALL_CARDS, UNREADABLE  # noqa: E402
 from vision.patch import PATCH_H, PATCH_W, SCALE  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -63,17 +63,16 @@ def test_a_classifier_of_the_54_cards_is_given_the_unreadable_class_and_keeps_th
 def test_the_training_modules_examples():
     import doctest
 
-    import vision.index_train
+    import vision.train.index
 
-    assert doctest.testmod(vision.index_train).failed == 0
+    assert doctest.testmod(vision.train.index).failed == 0
 
 
 def test_an_index_is_taught_by_how_much_of_its_ink_shows():
     """A card lying just under a whole suit sign covers a third of the index's box, none of the sign: taught by its
     name. One over the suit sign's lower half: ``UNREADABLE``."""
-    from vision.index_train import index_shown, taught
-    from vision.synth.render import art
-    from vision.synth.scene import ALL_CARDS
+    from vision.train.index import index_shown, taught
+    from vision.train.synth.render import art
 
     card = art("mono", "C4")
     h = card.shape[0]
@@ -90,16 +89,16 @@ def test_an_index_is_taught_by_how_much_of_its_ink_shows():
 
 
 def test_the_shipped_detector_read_back_gives_the_same_heat_and_offsets(tmp_path):
-    from vision import train
+    from vision.train import detector
 
-    net = train.from_onnx(MODELS / "cards.onnx").eval()
-    train.export(net, tmp_path / "again.onnx")
+    net = detector.from_onnx(MODELS / "cards.onnx").eval()
+    detector.export(net, tmp_path / "again.onnx")
     x = np.random.default_rng(3).random((1, 3, 96, 128), dtype=np.float32)
     shipped, again = (ort.InferenceSession(str(p)).run(None, {"image": x}) for p in (MODELS / "cards.onnx",
                                                                                      tmp_path / "again.onnx"))
     assert all(a.shape == b.shape and np.abs(a - b).max() < 1e-4 for a, b in zip(shipped, again))
     with pytest.raises(ValueError, match="not a corner-index detector"):
-        train.from_onnx(MODELS / "index.onnx")
+        detector.from_onnx(MODELS / "index.onnx")
 
 
 def test_train_further_names_one_network(tmp_path, capsys):
@@ -111,8 +110,7 @@ def test_train_further_names_one_network(tmp_path, capsys):
 
 
 def test_detector_tiles_centre_on_jokers_and_crowded_indices_more_often():
-    from vision.synth.scene import ALL_CARDS
-    from vision.train import CROWD, CROWD_WEIGHT, JOKER_WEIGHT, SEEN, focus_weights
+    from vision.train.detector import CROWD, CROWD_WEIGHT, JOKER_WEIGHT, SEEN, focus_weights
 
     lone, joker, covered = (100.0, 100.0, 0, 1.0, 0, 0), (300.0, 100.0, ALL_CARDS.index("LJ"), 0.9, 0, 0), (
         500.0, 100.0, 5, 0.5, 0, 0)

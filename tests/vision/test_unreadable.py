@@ -10,11 +10,11 @@ from onnx import TensorProto, helper
 
 from vision_frames import frame, play
 from vision.geometry import CARD_H
-from vision.model import DEFAULT_MODEL, UNREADABLE, Model
+from vision.model import ALL_CARDS, DEFAULT_MODEL, UNREADABLE, Model
 from vision.patch import PATCH_H, PATCH_W
 from vision.read import read_frame
-from vision.synth.render import render_table
-from vision.synth.scene import ALL_CARDS, PlacedCard, Scene
+from vision.train.synth.render import render_table
+from vision.train.synth.scene import PlacedCard, Scene
 
 TRICK = play("S", ["SA", "HK"], "row", 1) + play("N", ["D7", "C2"], "row", 3)
 

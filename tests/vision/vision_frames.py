@@ -8,8 +8,8 @@ from collections import Counter
 from functools import cache
 
 from vision.model import Model
-from vision.synth.render import Camera, Frame, render_frame
-from vision.synth.scene import TRAIN_STYLES, Hand, PlacedCard, Scene, seat_cards
+from vision.train.synth.render import Camera, Frame, render_frame
+from vision.train.synth.scene import TRAIN_STYLES, Hand, PlacedCard, Scene, seat_cards
 
 STYLE = "sans"
 STYLES = TRAIN_STYLES  # trained on by both networks

@@ -12,14 +12,19 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
 
 from vision.geometry import CARD_H, CARD_W
+from vision.model import ALL_CARDS
 
 # Where a seat plays (the middle of its trick area) and the angle that turns a card upright to face that player.
 PLAY_SPOT = {"S": (0.5, 0.74), "E": (0.74, 0.5), "N": (0.5, 0.26), "W": (0.26, 0.5)}
 FACING = {"S": 0.0, "E": -90.0, "N": 180.0, "W": 90.0}
-RANKS = "23456789TJQKA"
-# Art styles the networks are trained on (vision/synth/art/README.md): four decks from npm packages, faces drawn
+# Art styles the networks are trained on (vision/train/synth/art/README.md): four decks from npm packages, faces drawn
 # with eight fonts, and 80 generated faces (random rank and suit fonts, suit sizes, colours; from gen-32 on the suit
 # squeezed or stretched sideways; from gen-56 on the suit an npm deck's outline; `make_art.generated_styles`).
 GENERATED_STYLES = tuple(f"gen-{i:02d}" for i in range(80))
@@ -29,7 +34,7 @@ TRAIN_STYLES = ["letele", "casino", "poker-cards", "fratino", "sans", "serif", "
 HELD_OUT_STYLE = "mono"  # never used in training: the held-out test set
 # A second one, drawn on 2026-11-26 before any model was measured on it (``mono`` had been looked at by then)
 HELD_OUT_STYLES = (HELD_OUT_STYLE, "dingbats")
-ALL_CARDS = tuple(s + r for s in "SHDC" for r in RANKS) + ("BJ", "LJ")
+ART = Path(__file__).parent / "art"  # the committed styles' faces, one folder each (art/README.md)
 
 
 @dataclass(frozen=True)
@@ -135,3 +140,12 @@ def random_scene(rng: random.Random, styles: list[str], *, decks: int = 3, max_c
     hands = tuple(random_hand(rng, (c.x, c.y)) for c in (rng.sample(cards, 1) if cards else ())
                   if rng.random() < hand_chance)
     return Scene(tuple(cards), hands, rng.choice(FELTS), rng.randrange(1 << 30), glare=glare)
+
+
+@cache
+def committed_face(style: str, name: str) -> np.ndarray:
+    """A card's face in a committed style (``ART``, or a folder's absolute path), BGRA."""
+    img = cv2.imread(str(ART / style / f"{name}.png"), cv2.IMREAD_UNCHANGED)
+    if img is None:
+        raise FileNotFoundError(f"no art for {name} in style {style!r} under {ART}")
+    return img

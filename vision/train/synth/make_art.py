@@ -1,8 +1,8 @@
-"""Build the committed card art (run by hand, never at run time or in CI): `python -m vision.synth.make_art NPM_DIR
+"""Build the committed card art (run by hand, never at run time or in CI): `python -m vision.train.synth.make_art NPM_DIR
 [--missing]` (``--missing``: only the styles not drawn yet). NPM_DIR holds the npm packages of ``npm_art.PACKAGES``,
 each unpacked by ``npm pack`` and ``tar xzf`` into a folder named after its tarball.
 
-Rasterises with the system Chromium (Playwright) into ``vision/synth/art/<style>/<CARD>.png``, 160x224 px (5:7):
+Rasterises with the system Chromium (Playwright) into ``vision/train/synth/art/<style>/<CARD>.png``, 160x224 px (5:7):
 - ``letele``, ``casino``, ``poker-cards``: the faces of three npm decks (``npm_art``); ``fratino``: our layout with
   the outline ranks and suits of a fourth. Their jokers get a vertical ``JOKER`` corner index here.
 - ``sans``, ``serif``, ``mono``: faces drawn here with the DejaVu fonts (Debian ``fonts-dejavu``); ``dingbats``: the
@@ -18,8 +18,8 @@ import base64
 import sys
 from pathlib import Path
 
-from vision.synth import npm_art
-from vision.synth.scene import GENERATED_STYLES, OUTLINED_FROM, SQUEEZED_FROM
+from vision.train.synth import npm_art
+from vision.train.synth.scene import GENERATED_STYLES, OUTLINED_FROM, SQUEEZED_FROM
 
 ART = Path(__file__).parent / "art"
 W, H = 160, 224

@@ -20,11 +20,12 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.canon import canon_homography, canon_view
-from vision.fit import Stream, fit, onnx_weights
+from vision.train.fit import Stream, fit, onnx_weights
 from vision.geometry import CANON
-from vision.synth.decks import Rotation
-from vision.synth.render import random_camera, render_frame
-from vision.synth.scene import ALL_CARDS, TRAIN_STYLES, random_scene
+from vision.train.synth.decks import Rotation
+from vision.train.synth.render import random_camera, render_frame
+from vision.model import ALL_CARDS
+from vision.train.synth.scene import TRAIN_STYLES, random_scene
 
 TILE = 112
 STRIDE = 4
@@ -208,7 +209,7 @@ def tile_batches(seed: int, *, batch: int = 32, pool_size: int = 60, styles: lis
 
 
 def export(net: IndexNet, path: Path) -> None:
-    """Write ``net`` (on the CPU, in eval mode: ``vision.fit`` calls this) as ONNX to ``path``."""
+    """Write ``net`` (on the CPU, in eval mode: ``vision.train.fit`` calls this) as ONNX to ``path``."""
     dummy = torch.zeros(1, 3, 128, 128)
     torch.onnx.export(Exported(net), dummy, str(path), input_names=["image"], output_names=["heat", "cls", "offset"],
                       dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "heat": {0: "n", 2: "h", 3: "w"},

@@ -2,7 +2,7 @@
 each with the truth: every card's name, centre, seat and how much of each corner index is visible.
 
 >>> import random
->>> from vision.synth.scene import random_scene
+>>> from vision.train.synth.scene import random_scene
 >>> frame = render_frame(random_scene(random.Random(3), ["sans"]), random_camera(random.Random(3)))
 >>> frame.image.shape, frame.image.dtype.name
 ((960, 1280, 3), 'uint8')
@@ -14,17 +14,15 @@ import math
 import random
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.geometry import card_corners, card_point, seat_of
-from vision.synth import decks
-from vision.synth.decks import layout
-from vision.synth.scene import Scene
+from vision.train.synth import decks
+from vision.train.synth.decks import layout
+from vision.train.synth.scene import Scene, committed_face
 
-ART = Path(__file__).parent / "art"
 TABLE_LO, TABLE_HI = -0.07, 1.07  # the table top around the marker square
 MARKER = 0.079  # printed marker side (black part), 6 cm
 TOP_PX = 800  # px per unit of the top-down render behind a 960 px high camera frame (more for larger frames)
@@ -72,17 +70,9 @@ def random_camera(rng: random.Random, size: tuple[int, int] = (1280, 960)) -> Ca
 
 
 def art(style: str, name: str) -> np.ndarray:
-    """A card's face, BGRA: a committed style's (``ART``, or a folder's absolute path) or a drawn deck's
+    """A card's face, BGRA: a committed style's (``scene.ART``, or a folder's absolute path) or a drawn deck's
     (``decks``)."""
-    return decks.face(style, name) if decks.is_deck(style) else _committed(style, name)
-
-
-@cache
-def _committed(style: str, name: str) -> np.ndarray:
-    img = cv2.imread(str(ART / style / f"{name}.png"), cv2.IMREAD_UNCHANGED)
-    if img is None:
-        raise FileNotFoundError(f"no art for {name} in style {style!r} under {ART}")
-    return img
+    return decks.face(style, name) if decks.is_deck(style) else committed_face(style, name)
 
 
 @lru_cache(maxsize=2048)

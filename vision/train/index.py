@@ -1,6 +1,6 @@
 """Train the corner-index classifier (torch, the ``train`` extra; the runtime never imports this module).
 
-The detector (``vision/train.py``) finds corner indices and the way to their card's centre, which gives the card's
+The detector (``vision/train/detector.py``) finds corner indices and the way to their card's centre, which gives the card's
 orientation; the index is then cut out upright at twice the canonical scale (``vision.patch``, 40 x 64 px) and this
 small network names it. Its training patches are drawn straight from the card art of the training styles: the card's
 corner on felt or on another card, the next card of a fan or a row over its far side, turned by up to 12 degrees
@@ -27,14 +27,14 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.canon import Pyramid, canon_homography, level
-from vision.fit import Stream, fit, onnx_weights
+from vision.train.fit import Stream, fit, onnx_weights
 from vision.geometry import PX
-from vision.model import UNREADABLE
+from vision.model import ALL_CARDS, UNREADABLE
 from vision.patch import PATCH_H, PATCH_W, SCALE, card_angle, cut, cut_through
-from vision.synth.decks import COMMITTED, Rotation, layout
-from vision.synth.render import art, random_camera, render_frame
-from vision.synth.scene import ALL_CARDS, FELTS, TRAIN_STYLES, random_scene
-from vision.train import SEEN
+from vision.train.synth.decks import COMMITTED, Rotation, layout
+from vision.train.synth.render import art, random_camera, render_frame
+from vision.train.synth.scene import FELTS, TRAIN_STYLES, random_scene
+from vision.train.detector import SEEN
 
 
 class IndexClassifier(nn.Module):
@@ -341,7 +341,7 @@ def anchored(teacher: IndexClassifier):
 
 
 def export(net: IndexClassifier, path: Path) -> None:
-    """Write ``net`` (on the CPU, in eval mode: ``vision.fit`` calls this) as ONNX to ``path``."""
+    """Write ``net`` (on the CPU, in eval mode: ``vision.train.fit`` calls this) as ONNX to ``path``."""
     torch.onnx.export(Exported(net), torch.zeros(1, 3, PATCH_H, PATCH_W), str(path), input_names=["patch"],
                       output_names=["probs"], dynamic_axes={"patch": {0: "n"}, "probs": {0: "n"}}, opset_version=17,
                       dynamo=False)

@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from vision.geometry import CARD_H, CARD_W, INDEX_CENTRES, INDEX_SIZE
+from vision.train.synth.scene import TRAIN_STYLES, committed_face
 
 PREFIX = "deck:"
 H = 224  # px, the art's height: 88 mm
@@ -282,14 +283,11 @@ def glyph_suits(font: str) -> dict[str, np.ndarray]:
 def art_pips() -> tuple[dict[str, np.ndarray], ...]:
     """The middle pip of the three of each suit of every committed training style: suit artwork of other designs
     (the npm decks' outlines among them)."""
-    from vision.synth.render import art
-    from vision.synth.scene import TRAIN_STYLES
-
     sets = []
     for style in TRAIN_STYLES:
         pips = {}
         for s in SUITS:
-            a = art(style, f"{s}3")
+            a = committed_face(style, f"{s}3")
             ink = ink_mask(a)
             n, lab, stats, cents = cv2.connectedComponentsWithStats(np.uint8(ink > 0.5))
             if n < 2:
@@ -427,7 +425,7 @@ def width_px(d: Design) -> int:
     return round(d.width_mm * PX_MM)
 
 
-LAYOUT_FILE = "layout.json"  # beside an enrolled deck's faces (``vision.deck``): where its index lies
+LAYOUT_FILE = "layout.json"  # beside an enrolled deck's faces (``vision.train.deck``): where its index lies
 
 
 @lru_cache(maxsize=4096)

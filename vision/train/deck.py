@@ -8,7 +8,7 @@ enrols its deck before play: ``cardtable vision deck --faces DIR --out VENUE_DIR
 The faces are one image per card named by the card (``SA.png``, ``HT.jpg``, ... ``BJ.png``, ``LJ.png``: the names
 of ``shared/conformance/README.md``), upright: each either cropped to the card's edges (a scan) or a photo of the
 card alone on a darker surface, which is found and warped flat. This module only reads and checks
-them; training is ``index_train`` (torch).
+them; training is ``vision.train.index`` (torch).
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ import cv2
 import numpy as np
 
 from vision.geometry import CARD_H, CARD_W
-from vision.synth.decks import LAYOUT_FILE, Layout, ink_mask
-from vision.synth.scene import ALL_CARDS
+from vision.train.synth.decks import LAYOUT_FILE, Layout, ink_mask
+from vision.model import ALL_CARDS
 
-W, H = 160, 224  # the art's size (vision/synth/art/README.md)
+W, H = 160, 224  # the art's size (vision/train/synth/art/README.md)
 RADIUS = 9  # px: the art's rounded corners
 SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
 SHAPE_SLACK = 0.15  # a face's aspect ratio may differ from a card's by this much (a scan's margin, a lens)
