@@ -31,10 +31,10 @@ sys.path.insert(0, str(ROOT))
 import cv2  # noqa: E402
 
 from vision.cli import frame_size  # noqa: E402
-from vision.train.enrol import COLUMNS, ORDER  # noqa: E402
 from vision.model import Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402
 from vision.sanity import SURE  # noqa: E402
+from vision.train.enrol import COLUMNS, ORDER  # noqa: E402
 from vision.train.synth.render import Camera, random_camera, render_frame  # noqa: E402
 from vision.train.synth.scene import PlacedCard, Scene, random_scene  # noqa: E402
 

@@ -60,14 +60,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee.seats import SEATS, next_seat
-from referee.table import service as service_module
 from bus.broker import Broker, table_acl
-from referee.table.log import EventLog
 from bus.mqtt import Connection
 from bus.protocol import INTAKE, decode, encode, topic
-from referee.table.tables import new_table
+from referee.seats import SEATS, next_seat
+from referee.table import service as service_module
+from referee.table.log import EventLog
 from referee.table.service import TableService
+from referee.table.tables import new_table
 from referee.tractor.bots import deal, legal_follow, random_lead
 from referee.tractor.trumps import Trumps
 

@@ -43,9 +43,9 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 
+from bus.fastcheck import Unsupported, compile_schema
 from referee import rulebooks
 from referee.cards import CardError, Cards
-from bus.fastcheck import Unsupported, compile_schema
 
 VERSION = 1
 PREFIX = f"cardtable/v{VERSION}/tables/"

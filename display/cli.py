@@ -52,10 +52,10 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from cardtable.logs import setup_logging
-    from display.app import Settings, create_app
     from bus.credentials import broker_url
     from bus.mqtt import parse_url
+    from cardtable.logs import setup_logging
+    from display.app import Settings, create_app
 
     try:
         given = args.broker or os.environ.get(ENV_BROKER)

@@ -18,7 +18,6 @@ import uuid
 from collections import deque
 from collections.abc import Callable
 
-from display.view import SHOWN, Hall, Ignored, receive
 from bus.broker import BROKER_DROPPED
 from bus.mqtt import Connection
 from bus.protocol import (
@@ -29,6 +28,7 @@ from bus.protocol import (
     subscription,
     topic,
 )
+from display.view import SHOWN, Hall, Ignored, receive
 
 log = logging.getLogger(__name__)
 

@@ -33,12 +33,12 @@ from types import MappingProxyType
 
 from pydantic import ValidationError
 
-from display.schemas import Round, Standings
 from bus.broker import BROKER_DROPPED
-from referee.catalogue import LANGS
 from bus.protocol import PayloadError, decode, parse_topic
-from referee.rulebooks import load
+from display.schemas import Round, Standings
+from referee.catalogue import LANGS
 from referee.catalogue.sentences import Sentences
+from referee.rulebooks import load
 
 TOURNAMENT_PREFIX = "cardtable/v1/tournament/"
 SHOWN = ("state", "status", "health", "events", "violations")  # the table topics the hall shows

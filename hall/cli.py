@@ -74,8 +74,8 @@ def _setup(args: argparse.Namespace) -> int:
     import shutil
     import sys
 
-    from hall.setup import Plan, parse_tables, write
     from bus.broker import BrokerError
+    from hall.setup import Plan, parse_tables, write
 
     defaults = [r for r in args.rulebook if "=" not in r]
     try:

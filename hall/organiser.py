@@ -13,10 +13,10 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from referee import catalogue
-from hall.plan import HallTable, climbing_players, pair_field, rounds, seats
 from bus.mqtt import Connection
 from bus.protocol import decode, encode, topic
+from hall.plan import HallTable, climbing_players, pair_field, rounds, seats
+from referee import catalogue
 from referee.catalogue.sentences import Sentences
 
 TOURNAMENT = "hall"

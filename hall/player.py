@@ -27,11 +27,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from bus.protocol import decode, encode, topic
 from cardtable.logs import setup_logging
-from referee.cards import Cards
 from hall import scene
 from hall.camera import waited
-from bus.protocol import decode, encode, topic
+from referee.cards import Cards
 from referee.rulebooks import load
 from referee.table.simulate import SimulationError, Watch
 from referee.table.simulators import simulator_class

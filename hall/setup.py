@@ -186,8 +186,8 @@ def parse_tables(spec: list[str], rulebook: str, overrides: list[str]) -> dict[s
     ...
     ValueError: --rulebook t9=usst-2016: no table t9
     """
-    from referee import rulebooks
     from bus.protocol import check_table
+    from referee import rulebooks
 
     if len(spec) == 1 and spec[0].isdigit():
         n = int(spec[0])

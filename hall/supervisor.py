@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardtable.logs import setup_logging
-from referee import catalogue
 from hall.plan import HallTable, hall_tables
 from hall.procs import MARK, Child, stop_all
+from referee import catalogue
 
 log = logging.getLogger(__name__)
 

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from referee.cards import Cards, Decks
 from cardtable.cli import main
+from referee.cards import Cards, Decks
 from referee.climbing.combos import RANK_OF_VALUE, readings
 from referee.guandan.levels import levels_won
 from referee.rulebooks import load

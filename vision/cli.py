@@ -240,8 +240,8 @@ def cmd_deck(args: argparse.Namespace) -> int:
     import shutil
     import time
 
-    from vision.train.deck import DeckError, read_faces, write_style
     from vision.model import DEFAULT_MODEL
+    from vision.train.deck import DeckError, read_faces, write_style
 
     started = time.time()
     if args.order:
@@ -290,8 +290,8 @@ def cmd_deck(args: argparse.Namespace) -> int:
                             log=progress(args.steps, until, started))
     print(run, flush=True)
     if laid:
-        from vision.train.enrol import check
         from vision.model import Model
+        from vision.train.enrol import check
 
         import cv2
 

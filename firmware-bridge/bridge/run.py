@@ -22,8 +22,8 @@ import serial
 
 from bridge.host import HostLink
 from bridge.seats import alerts, board_in, seat_views
-from bus.pace import Bucket
 from bus.mqtt import Connection, ConnectionRefused
+from bus.pace import Bucket
 from bus.protocol import PayloadError, decode, encode, topic
 
 log = logging.getLogger("bridge")

@@ -18,8 +18,8 @@ from __future__ import annotations
 from importlib import import_module
 
 from referee.catalogue import section, word
-from referee.rulebooks import RulebookError, load
 from referee.catalogue.kinds import names
+from referee.rulebooks import RulebookError, load
 
 GAMES = {"tractor": "classic-3deck", "guandan": "sanjiang-2012", "sandayi": "usst-2016"}  # game -> default rulebook
 

@@ -18,9 +18,9 @@ from referee.demo.climbing import seat_list, show, turn_line
 from referee.guandan.bots import bot_turn, deal
 from referee.guandan.hand import Hand
 from referee.guandan.levels import Game, levels_won
-from referee.seats import SEATS, partner, team_of
 from referee.guandan.tribute import payers, wildcard
 from referee.rulebooks import ClimbingRulebook, load
+from referee.seats import SEATS, partner, team_of
 
 STAGE = "one"  # the demo plays the first hand of a stage-one game
 

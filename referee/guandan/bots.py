@@ -29,7 +29,6 @@ from referee.climbing.combos import (
     readings,
 )
 from referee.guandan.hand import Hand
-from referee.seats import SEATS
 from referee.guandan.tribute import (
     Exchange,
     TributePhase,
@@ -38,6 +37,7 @@ from referee.guandan.tribute import (
     wildcard,
 )
 from referee.rulebooks import GuandanRulebook, load  # noqa: F401 (load: doctests)
+from referee.seats import SEATS
 
 PASS_CHANCE = 0.2  # how often a player that could beat the table passes anyway
 BOMB_WEIGHT = 0.2  # how much less often a bomb is chosen than a plain play

@@ -50,9 +50,9 @@ from referee.climbing.combos import (
 )
 from referee.guandan.levels import HandResult
 from referee.guandan.rulings import Ruling
-from referee.seats import SEATS, next_seat, partner
 from referee.guandan.tribute import Exchange, wildcard
 from referee.rulebooks import GuandanRulebook, load  # noqa: F401 (load: doctests)
+from referee.seats import SEATS, next_seat, partner
 
 SEQUENCES = ("straight", "pair_straight", "triple_straight", "straight_flush", "airplane")
 Declared = Reading | str | tuple

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from referee.seats import TEAMS, team_of
 from referee.rulebooks import GuandanRulebook, load  # noqa: F401 (load: doctests)
+from referee.seats import TEAMS, team_of
 
 
 class GameError(ValueError):

@@ -38,8 +38,8 @@ from dataclasses import dataclass, replace
 from referee.cards import Card, Cards
 from referee.climbing.combos import power_of
 from referee.guandan.rulings import Ruling
-from referee.seats import SEATS, next_seat, partner, prev_seat
 from referee.rulebooks import GuandanRulebook, load  # noqa: F401 (load: doctests)
+from referee.seats import SEATS, next_seat, partner, prev_seat
 
 
 

@@ -32,8 +32,8 @@ from referee.guandan.hand import Hand
 from referee.guandan.levels import Match, levels_won
 from referee.guandan.tribute import TributePhase
 from referee.seats import SEATS, TEAMS
-from referee.table.clock import Foul, ShotClock
 from referee.table.climbing import ClimbingTable
+from referee.table.clock import Foul, ShotClock
 from referee.table.reducer import Flag, Reject
 
 STAGE = "one"  # the stage a table's match is played under (规程 三 2: 第一阶段)

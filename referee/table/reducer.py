@@ -34,6 +34,7 @@ from functools import cache, lru_cache
 
 from referee.cards import CardError, Cards
 from referee.catalogue import say
+from referee.catalogue.kinds import name as kind_name
 from referee.rulebooks import ClimbingRulebook, TractorRulebook, load
 from referee.seats import SEATS, TEAMS
 from referee.table.clock import (
@@ -46,7 +47,6 @@ from referee.table.clock import (
     limits,
     minutes_late,
 )
-from referee.catalogue.kinds import name as kind_name
 
 CLOCK = "clock"  # the log's entry for time passing with no input (logged by the service when a deadline passes)
 CONFIDENT = 0.9  # a recognition below this is flagged for a person to confirm

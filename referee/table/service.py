@@ -71,14 +71,7 @@ from pathlib import Path
 from typing import Any, Self
 from urllib.parse import quote
 
-from cardtable.logs import setup_logging
-from referee.table import witness
-from referee.table.amend import as_amended, is_amend
-from referee.table.guard import Guard
-from referee.table.log import EventLog, LogError
 from bus.mqtt import Connection, Delivery, parse_url
-from referee.table.reducer import CLOCK
-from referee.table.tables import new_table
 from bus.protocol import (
     INTAKE,
     TOPICS,
@@ -89,6 +82,13 @@ from bus.protocol import (
     peek_id,
     topic,
 )
+from cardtable.logs import setup_logging
+from referee.table import witness
+from referee.table.amend import as_amended, is_amend
+from referee.table.guard import Guard
+from referee.table.log import EventLog, LogError
+from referee.table.reducer import CLOCK
+from referee.table.tables import new_table
 
 log = logging.getLogger(__name__)
 

@@ -35,14 +35,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from bus.mqtt import Connection
+from bus.protocol import decode, encode, topic
 from referee.cards import SUITS, Cards, Decks
 from referee.catalogue import say, word
+from referee.catalogue.sentences import Sentences
 from referee.rulebooks import load
 from referee.seats import SEATS, next_seat
 from referee.table.clock import limits
-from bus.mqtt import Connection
-from bus.protocol import decode, encode, topic
-from referee.catalogue.sentences import Sentences
 from referee.tractor.bots import legal_follow, random_lead, random_throw
 from referee.tractor.game import DeclareError, Declaring
 from referee.tractor.trumps import Trumps

@@ -21,13 +21,13 @@ same); a receiver late with the return card (past 20 s) is ruled a foul. San Da 
 from __future__ import annotations
 
 from referee.cards import Cards
+from referee.catalogue.sentences import Sentences
 from referee.guandan import bots as gd_bots
 from referee.guandan.hand import Hand
 from referee.guandan.tribute import TributePhase, is_legal_return, legal_tributes
 from referee.sandayi import bots as sdy_bots
 from referee.sandayi.game import Game
 from referee.seats import SEATS, team_of
-from referee.catalogue.sentences import Sentences
 from referee.table.simulate import SECONDS_PER_CARD, SLOW_BY_S, UNSURE_CONFIDENCE, SimulationError, Simulator
 
 LONG_THINK_PLAY_S = 12.0  # a slow play that a seat's long think covers

@@ -18,12 +18,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from bus.protocol import check_table
 from referee.catalogue import say, word
+from referee.catalogue.sentences import Sentences
+from referee.rulebooks import load
 from referee.table.amend import as_amended
 from referee.table.log import EventLog, LogError
-from bus.protocol import check_table
-from referee.rulebooks import load
-from referee.catalogue.sentences import Sentences
 from referee.table.tables import new_table
 
 DEFAULT_RULEBOOK = "classic-3deck"

@@ -9,8 +9,8 @@ import argparse
 import json
 import sys
 
-from referee.catalogue import say
 from bus.credentials import add_options
+from referee.catalogue import say
 
 SYSTEM_NAMES = ("pair-swiss", "knockout-best-of-three", "individual-tables")
 

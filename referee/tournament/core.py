@@ -10,8 +10,8 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from referee.tournament.entries import Entry
 from referee.catalogue import Refusal
+from referee.tournament.entries import Entry
 
 
 class TournamentError(Refusal):

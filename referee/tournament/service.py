@@ -19,13 +19,13 @@ import logging
 import signal
 import threading
 
-from cardtable.logs import setup_logging
 from bus.mqtt import Connection
 from bus.protocol import PayloadError, decode, parse_topic, subscription
+from bus.tournament import check, topic
+from cardtable.logs import setup_logging
+from referee.tournament.base import level_index
 from referee.tournament.core import Round, TournamentError
 from referee.tournament.store import TournamentStore
-from referee.tournament.base import level_index
-from bus.tournament import check, topic
 from referee.tournament.views import encode, round_view, standings_view
 
 log = logging.getLogger(__name__)

@@ -18,8 +18,8 @@ import time
 import pytest
 
 from bus.broker import free_port
-from bus.protocol import subscription, topic
 from bus.mqtt import Connection, ConnectionRefused
+from bus.protocol import subscription, topic
 
 CONSOLE, SCOREBOARD = "console", "scoreboard"  # as in conftest.py
 WAIT_S = 5.0  # the longest a test waits for something that must happen

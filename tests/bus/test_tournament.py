@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from referee.tournament import Entry, TournamentStore
 from bus.tournament import NAMES, check, schema
+from referee.tournament import Entry, TournamentStore
 
 PROTOCOL_MD = Path(__file__).parents[2] / "bus" / "PROTOCOL.md"
 

@@ -14,10 +14,10 @@ from typing import ClassVar, Self
 
 import uvicorn
 
-from display.app import Settings, create_app
-from display.store import Store
 from bus.mqtt import Connection
 from bus.protocol import encode, schema, topic
+from display.app import Settings, create_app
+from display.store import Store
 from referee.table.service import TableService
 
 ORGANISER = ("wang", "organiser-pass")

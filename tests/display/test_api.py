@@ -16,10 +16,10 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from kit import ORGANISER, REFEREE, make_db, round_, settings, standings, state
 
-from display.app import create_app
-from referee.rulebooks import load
-from referee.catalogue.kinds import KINDS, name
 from bus.protocol import encode, topic
+from display.app import create_app
+from referee.catalogue.kinds import KINDS, name
+from referee.rulebooks import load
 
 TABLES = ["t1", "t2", "t3"]
 EN = {"Accept-Language": "en"}

@@ -16,8 +16,8 @@ from kit import ORGANISER, REFEREE, LiveTable, login, round_, shot, standings
 
 from referee.cards import Card, Cards
 from referee.catalogue import entries
-from referee.table.reducer import CONFIDENT
 from referee.catalogue.sentences import face
+from referee.table.reducer import CONFIDENT
 from referee.table.service import TableService
 from referee.table.simulate import PLAYERS
 from referee.table.simulators import simulator_class

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import httpx
 
+from bus.broker import free_port
 from display.store import Store
 from referee import cli
-from bus.broker import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

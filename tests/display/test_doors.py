@@ -17,11 +17,11 @@ import httpx
 import pytest
 from kit import ORGANISER, REFEREE, Server, make_db, state
 
+from bus.broker import free_port
+from bus.protocol import topic
 from display.app import Settings, create_app
 from display.guard import BODY_LIMIT
 from display.store import LOCK_AFTER, LOCK_WINDOW_S
-from bus.broker import free_port
-from bus.protocol import topic
 
 TABLES = ["d1"]
 ROOT = Path(__file__).resolve().parents[2]

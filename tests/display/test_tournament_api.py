@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from kit import ORGANISER, REFEREE, make_db, state
 from openpyxl import Workbook, load_workbook
 
-from display.app import Settings, create_app
 from bus.mqtt import Connection
 from bus.protocol import topic
+from display.app import Settings, create_app
 
 TABLES = ["t01", "t02", "t03"]
 UNITS = ("数学系", "物理系", "化学系")

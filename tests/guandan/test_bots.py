@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from referee.cards import Card, Cards, Decks
 from referee.climbing.combos import beats, lowest_beating, power_of, readings
 from referee.guandan.bots import candidates, deal, pay_tribute, play_hand, random_play
-from referee.seats import SEATS, partner
 from referee.guandan.tribute import TributePhase, is_legal_return, is_legal_tribute
 from referee.rulebooks import load
+from referee.seats import SEATS, partner
 
 GD = load("sanjiang-2012")
 LEVELS = st.sampled_from(GD.ranks.order)

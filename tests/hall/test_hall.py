@@ -25,8 +25,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from hall.procs import hall_processes
 from bus.broker import free_port
+from hall.procs import hall_processes
 from referee.table.log import EventLog
 from referee.table.tables import new_table
 from referee.tournament.base import level_index

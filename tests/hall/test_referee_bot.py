@@ -12,10 +12,10 @@ import time
 
 import httpx
 
-from hall import scene
-from hall.referee_bot import RefereeBot
 from bus.broker import free_port
 from bus.protocol import encode, topic
+from hall import scene
+from hall.referee_bot import RefereeBot
 
 TABLES = ["t1"]
 

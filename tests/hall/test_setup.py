@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from referee import cli
 from bus.broker import find_program, free_port
 from bus.credentials import broker_url, read_credentials
 from bus.mqtt import Connection
 from bus.protocol import topic
+from referee import cli
 from referee.table.service import session_url
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,9 @@ import random
 
 import pytest
 
+from bus.protocol import encode
 from referee.cards import Card, Cards
+from referee.catalogue.sentences import Sentences
 from referee.guandan.bots import deal as deal_guandan
 from referee.guandan.bots import random_play as guandan_play
 from referee.guandan.hand import Hand
@@ -17,10 +19,8 @@ from referee.sandayi.bots import random_bid
 from referee.sandayi.bots import random_play as sandayi_play
 from referee.sandayi.game import Game
 from referee.seats import SEATS, next_seat
-from bus.protocol import encode
 from referee.table.reducer import Output
 from referee.table.tables import new_table
-from referee.catalogue.sentences import Sentences
 from referee.tournament.service import game_of
 
 GD, SDY = "sanjiang-2012", "usst-2016"

@@ -19,8 +19,8 @@ import uuid
 
 import pytest
 
-from referee.table.log import EventLog
 from bus.protocol import encode, topic
+from referee.table.log import EventLog
 from referee.table.service import TableService
 
 TABLES = ["f1", "f2", "f3", "f4", "f5"]

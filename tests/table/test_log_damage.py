@@ -14,10 +14,10 @@ import uuid
 
 import pytest
 
-from referee.table import witness
-from referee.table.log import EventLog, LogError
 from bus.mqtt import Connection
 from bus.protocol import encode, topic
+from referee.table import witness
+from referee.table.log import EventLog, LogError
 from referee.table.service import TableService
 
 TABLES = ["d1", "d2", "d3", "d4", "d5", "d6"]

@@ -19,11 +19,11 @@ import time
 import pytest
 
 from referee import cli
-from referee.table.log import EventLog
-from referee.table.tables import new_table
-from referee.table.service import TableService
 from referee.catalogue.sentences import face
+from referee.table.log import EventLog
+from referee.table.service import TableService
 from referee.table.simulate import PLAYERS, Simulator
+from referee.table.tables import new_table
 
 TABLES = ["p1", "p2"]
 CONSOLE = "console"

@@ -4,14 +4,14 @@ import random
 
 import pytest
 
+from bus.protocol import encode
 from referee.cards import Cards
+from referee.catalogue.sentences import Sentences
 from referee.rulebooks import load
 from referee.seats import SEATS, next_seat
 from referee.table.clock import limits
-from bus.protocol import encode
 from referee.table.reducer import CONFIDENT
 from referee.table.tables import new_table
-from referee.catalogue.sentences import Sentences
 from referee.tractor.bots import deal, legal_follow, random_lead
 from referee.tractor.game import Penalty
 from referee.tractor.trumps import Trumps

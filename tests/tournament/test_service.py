@@ -12,12 +12,12 @@ import uuid
 import pytest
 
 from bus.protocol import encode as encode_event
-from referee.table.tables import new_table
 from bus.protocol import topic as table_topic
-from referee.tournament import Entry, TournamentStore
-from referee.tournament.service import TournamentService
 from bus.tournament import check
 from bus.tournament import topic as tournament_topic
+from referee.table.tables import new_table
+from referee.tournament import Entry, TournamentStore
+from referee.tournament.service import TournamentService
 
 TABLES = ["t01", "t02", "t03", "t04", "t05"]
 UNITS = {"a1": "机电", "a2": "机电", "b1": "外语", "b2": "外语", "c1": "化工", "c2": "化工", "d1": "体育", "d2": "体育"}

@@ -1,9 +1,9 @@
 """The training art: every style has all 54 faces, and the held-out styles' fonts are never trained on."""
 
+from vision.model import ALL_CARDS
 from vision.train.synth import make_art
 from vision.train.synth.render import art
 from vision.train.synth.scene import ART
-from vision.model import ALL_CARDS
 from vision.train.synth.scene import HELD_OUT_STYLES, TRAIN_STYLES
 
 

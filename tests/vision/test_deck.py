@@ -9,9 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.train.deck import DeckError, H, W, read_faces
 from vision.model import ALL_CARDS, UNREADABLE, Model
 from vision.patch import PATCH_H, PATCH_W
+from vision.train.deck import DeckError, H, W, read_faces
 from vision.train.synth.render import art
 
 CLI = [sys.executable, "-m", "cardtable", "vision", "deck"]

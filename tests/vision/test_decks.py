@@ -9,9 +9,9 @@ import pytest
 
 pytest.importorskip("PIL")
 
+from vision.model import ALL_CARDS  # noqa: E402
 from vision.train.synth import decks  # noqa: E402
 from vision.train.synth.render import TABLE_LO, render_table  # noqa: E402
-from vision.model import ALL_CARDS  # noqa: E402
 from vision.train.synth.scene import PlacedCard, Scene  # noqa: E402
 
 STYLES = decks.names(900000, 24)

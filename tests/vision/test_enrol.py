@@ -11,9 +11,9 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.geometry import INDEX_CENTRES
 from vision.train.deck import DeckError, art_width, face_art, index_layout
 from vision.train.enrol import COLUMNS, ORDER, laid_out, order_text
-from vision.geometry import INDEX_CENTRES
 from vision.train.synth.render import Camera, art, render_frame
 from vision.train.synth.scene import PlacedCard, Scene
 

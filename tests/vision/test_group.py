@@ -13,8 +13,8 @@ import pytest
 from vision_frames import frame, model, play, visible_per_seat
 from vision.detect import Detection, group
 from vision.geometry import PX
-from vision.read import read_frame
 from vision.model import ALL_CARDS
+from vision.read import read_frame
 
 
 def corner(name, at, centre, conf=0.99):

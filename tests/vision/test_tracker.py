@@ -4,8 +4,8 @@ readings written by hand for the sanity flags."""
 from __future__ import annotations
 
 from vision.read import SeenCard, read_frame
-from vision.train.synth.scene import Hand
 from vision.tracker import Tracker, drain, step
+from vision.train.synth.scene import Hand
 
 from vision_frames import frame, model, play
 

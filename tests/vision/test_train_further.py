@@ -8,9 +8,9 @@ import pytest
 torch = pytest.importorskip("torch")
 ort = pytest.importorskip("onnxruntime")
 
-from vision.train.index import IndexClassifier, export, from_onnx, with_unreadable  # noqa: E402
 from vision.model import ALL_CARDS, UNREADABLE  # noqa: E402
 from vision.patch import PATCH_H, PATCH_W, SCALE  # noqa: E402
+from vision.train.index import IndexClassifier, export, from_onnx, with_unreadable  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 

@@ -20,8 +20,8 @@ import cv2
 import numpy as np
 
 from vision.geometry import CARD_H, CARD_W
-from vision.train.synth.decks import LAYOUT_FILE, Layout, ink_mask
 from vision.model import ALL_CARDS
+from vision.train.synth.decks import LAYOUT_FILE, Layout, ink_mask
 
 W, H = 160, 224  # the art's size (vision/train/synth/art/README.md)
 RADIUS = 9  # px: the art's rounded corners

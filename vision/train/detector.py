@@ -20,11 +20,11 @@ import torch.nn.functional as F
 from torch import nn
 
 from vision.canon import canon_homography, canon_view
-from vision.train.fit import Stream, fit, onnx_weights
 from vision.geometry import CANON
+from vision.model import ALL_CARDS
+from vision.train.fit import Stream, fit, onnx_weights
 from vision.train.synth.decks import Rotation
 from vision.train.synth.render import random_camera, render_frame
-from vision.model import ALL_CARDS
 from vision.train.synth.scene import TRAIN_STYLES, random_scene
 
 TILE = 112

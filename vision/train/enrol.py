@@ -17,10 +17,10 @@ import cv2
 import numpy as np
 
 from vision.calibrate import Calibration, NotCalibrated, calibrate
-from vision.train.deck import DeckError
 from vision.detect import white_mask
 from vision.geometry import CARD_H, CARD_W
 from vision.model import ALL_CARDS
+from vision.train.deck import DeckError
 
 ORDER = ALL_CARDS
 COLUMNS = 9
