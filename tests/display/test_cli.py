@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx
 
 from bus.broker import free_port
+from cardtable import cli
 from display.store import Store
-from referee import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 

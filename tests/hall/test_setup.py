@@ -21,7 +21,7 @@ from bus.broker import find_program, free_port
 from bus.credentials import broker_url, read_credentials
 from bus.mqtt import Connection
 from bus.protocol import topic
-from referee import cli
+from cardtable import cli
 from referee.table.service import session_url
 
 ROOT = Path(__file__).resolve().parents[2]

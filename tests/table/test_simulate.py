@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from referee import cli
+from cardtable import cli
 from referee.catalogue.sentences import face
 from referee.table.log import EventLog
 from referee.table.service import TableService

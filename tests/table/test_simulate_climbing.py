@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from referee import cli
+from cardtable import cli
 from referee.table.log import EventLog
 from referee.table.service import TableService
 from referee.table.simulate import Simulator
