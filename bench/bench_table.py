@@ -30,7 +30,7 @@ shot-clock refresh fires, and the last published state must equal the pure table
 2. Latency: ``--latency-hands`` more hands one input at a time: from publishing each ``observed``
    to receiving the ``state`` with its seq. Median and p99; target: p99 under 20 ms.
 
-Baselines, in the same run: the pure ``Table.apply`` + ``state()`` per input (no MQTT, no log), and
+Baselines, in the same run: the pure ``TractorTable.apply`` + ``state()`` per input (no MQTT, no log), and
 a bare MQTT round trip (QoS 1, publish -> receive through the same broker by the same client
 process, one at a time and as a stream). A last table shows where an input's time goes, stage by
 stage, without the broker. ``--profile`` adds cProfile of the service's two threads in the
@@ -98,7 +98,7 @@ class Script:
 
 
 class Maker:
-    """Drives a pure ``Table`` with the bots, as the camera, the board and the console would."""
+    """Drives a pure ``TractorTable`` with the bots, as the camera, the board and the console would."""
 
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
@@ -183,7 +183,7 @@ def make_script(hands: int, seed: int) -> Script:
 
 
 def time_pure(script: Script, first: int, last: int) -> list[float]:
-    """ms per input for ``Table.apply`` + ``state()``, over hands ``first:last`` (replayed up to them)."""
+    """ms per input for ``TractorTable.apply`` + ``state()``, over hands ``first:last`` (replayed up to them)."""
     t, seq, at = new_table(TABLE, RULEBOOK), 0, T0
     times = []
     for h, inputs in enumerate([script.setup] + script.hands[:last]):
@@ -206,7 +206,7 @@ def time_stages(script: Script, count: int, workdir: Path) -> list[tuple[str, li
         t, _ = t.apply(name, payload, at, seq)
     fast = "validate" in inspect.signature(encode).parameters
     stages: dict[str, list[float]] = {k: [] for k in (
-        "decode (input, validated)", "log append (commit, fsync)", "Table.apply", "state() + board()",
+        "decode (input, validated)", "log append (commit, fsync)", "TractorTable.apply", "state() + board()",
         "encode outputs (validated)", "encode outputs (validate=False)")}
     with EventLog.open(workdir / "stages.db") as log:
         for name, payload in [x for hand in script.hands for x in hand][:count]:
@@ -534,7 +534,7 @@ def main() -> int:
 
     header = f"{'what':<44} {'n':>6} {'per s':>8} {'median ms':>10} {'p99 ms':>8} {'target':>14}  result"
     rows = [
-        f"{'baseline: Table.apply + state() (pure)':<44} {len(pure):>6} {pure_rate:>8.0f} {pure_med:>10.2f} {pure_p99:>8.2f} {'':>14}  -",
+        f"{'baseline: TractorTable.apply + state()':<44} {len(pure):>6} {pure_rate:>8.0f} {pure_med:>10.2f} {pure_p99:>8.2f} {'':>14}  -",
         f"{'baseline: MQTT round trip, one at a time':<44} {len(pings):>6} {1000 / statistics.mean(pings):>8.0f} {ping_med:>10.2f} {ping_p99:>8.2f} {'':>14}  -",
         f"{'baseline: MQTT stream (publish -> receive)':<44} {4 * args.pings:>6} {ping_rate:>8.0f} {'':>10} {'':>8} {'':>14}  -",
         f"{'service: plays streamed (throughput)':<44} {sum(n for n, _, _ in done):>6} {rate:>8.0f} {'':>10} {'':>8} {'>= 1000/s':>14}  {'PASS' if rate_ok else 'FAIL'}",
