@@ -15,6 +15,7 @@ import traceback
 from typing import Any, Callable, Iterable, TextIO
 
 from referee.judge_fields import CaseError, text
+from referee.table.sentences import told
 
 Op = Callable[[dict[str, Any]], Any]
 __all__ = ["CaseError", "answer", "matches", "run"]
@@ -49,7 +50,7 @@ def answer(case: dict[str, Any]) -> dict[str, Any]:
         out["result"] = op(case)
     except Exception as exc:  # one bad case never stops the run
         if _worded(exc):
-            out["error"] = str(exc)
+            out["error"] = told(exc)
         else:
             traceback.print_exc(file=sys.stderr)
             out["error"] = "internal error: the referee could not judge this case (details on the error stream)"

@@ -21,7 +21,7 @@ class Ruling:
 
     kind: str
     seat: str
-    detail: str
+    detail: Reason  # why, for a person (``referee.reasons``)
     evidence: tuple[tuple[int, str], ...] = ()
 
 

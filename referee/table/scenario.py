@@ -76,6 +76,7 @@ from referee.sandayi.bots import deal as sandayi_deal
 from referee.seats import SEATS, check_seat, seats_from
 from referee.table.reducer import CLOCK, Output, Reducer, family
 from referee.table.runtime import Table
+from referee.table.sentences import told
 from referee.tractor.bots import deal as tractor_deal
 
 ACTIONS = ("ready", "draw", "kitty", "bid", "play", "unsure", "out_of_turn", "confirm", "dismiss", "pass", "play_out",
@@ -122,7 +123,7 @@ def clock_case(case: dict[str, Any]) -> dict[str, Any]:
         try:
             do(t, *args)
         except ValueError as exc:  # a seat that is none, a card the table refused: in the case's words
-            raise ScenarioError(f"input {n} ({action} at {t:g} s): {exc}") from None
+            raise ScenarioError(f"input {n} ({action} at {t:g} s): {told(exc)}") from None
     return drive.answer()
 
 
