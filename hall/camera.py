@@ -67,12 +67,13 @@ def decks(rulebook: str) -> int:
 def waited(event: dict) -> bool:
     """A play the table refused because a flag was open: not taken in yet (the camera sends it again).
 
-    >>> waited({"kind": "rejected", "seq": 16, "data": {"topic": "observed", "id": "cam-t01-9-W",
-    ...                                                  "reason": "the table waits for flag f3"}})
+    >>> waited({"kind": "rejected", "seq": 16, "data": {"topic": "observed", "id": "cam-t01-9-W", "reason": "the table waits for flag 3",
+    ...                                                  "why": {"key": "table.waits_for_flag", "values": {"flag": "f3"}}}})
     True
     """
     data = event.get("data") or {}
-    return event.get("kind") == "rejected" and data.get("topic") == "observed" and "waits for flag" in data.get("reason", "")
+    why = data.get("why") or {}
+    return event.get("kind") == "rejected" and data.get("topic") == "observed" and why.get("key") == "table.waits_for_flag"
 
 
 @dataclass

@@ -11,7 +11,7 @@ Cards('BJ SA SA')
 >>> Decks(3).check(Cards.parse(["SA"] * 4))
 Traceback (most recent call last):
 ...
-referee.cards.CardError: SA appears 4 times, but 3 decks hold only 3
+referee.cards.CardError: cards.too_many (card='SA', decks=3, n=4)
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Iterator
+
+from referee.reasons import Refused
 
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
@@ -29,8 +31,8 @@ SUIT_NAMES_ZH = {"S": "黑桃", "H": "红心", "D": "方块", "C": "梅花"}
 POINTS = {"5": 5, "T": 10, "K": 10}
 
 
-class CardError(ValueError):
-    """A card that does not exist, or more copies than the decks hold."""
+class CardError(Refused):
+    """A card that does not exist, or more copies than the decks hold (a reason ``cards.*``)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -82,7 +84,7 @@ class Card:
             name = name[:-2] + "T"
         card = _BY_NAME.get(name)
         if card is None:
-            raise CardError(f"unknown card {text!r}")
+            raise CardError("cards.unknown", text=str(text))
         return card
 
     # One object per card (``ALL_CARDS``), so equality and hashing are the object's identity (as
@@ -104,8 +106,8 @@ class Card:
         return f"Card({self.code!r})"
 
 
-def parse_rank(text: str | int, what: str = "rank") -> str:
-    """A rank letter from ``10``, ``T``, ``j``, ...; :class:`CardError` naming ``what`` otherwise.
+def parse_rank(text: str | int, level: bool = False) -> str:
+    """A rank letter from ``10``, ``T``, ``j``, ...; :class:`CardError` otherwise (``level``: a level rank).
 
     >>> parse_rank(10), parse_rank("q"), parse_rank(" 7 ")
     ('T', 'Q', '7')
@@ -113,12 +115,13 @@ def parse_rank(text: str | int, what: str = "rank") -> str:
     raw = str(text).strip().upper()
     rank = "T" if raw == "10" else raw
     if len(rank) != 1 or rank not in RANKS:
-        raise CardError(f"unknown {what} {text!r}")
+        raise CardError("cards.unknown_level" if level else "cards.unknown_rank", text=str(text))
     return rank
 
 
-def parse_suit(text: str, what: str = "suit") -> str:
-    """A suit letter from ``H``, ``h`` or ``♥`` (as cards are read); :class:`CardError` otherwise.
+def parse_suit(text: str, trump: bool = False) -> str:
+    """A suit letter from ``H``, ``h`` or ``♥`` (as cards are read); :class:`CardError` otherwise (``trump``: a
+    trump suit).
 
     >>> parse_suit("h"), parse_suit("♠")
     ('H', 'S')
@@ -126,7 +129,7 @@ def parse_suit(text: str, what: str = "suit") -> str:
     raw = str(text).strip()
     suit = SUIT_SYMBOLS.get(raw, raw.upper())
     if len(suit) != 1 or suit not in SUITS:
-        raise CardError(f"unknown {what} {text!r}")
+        raise CardError("cards.unknown_trump" if trump else "cards.unknown_suit", text=str(text))
     return suit
 
 
@@ -147,7 +150,7 @@ class Cards:
     >>> hand - Cards.parse("SA")
     Traceback (most recent call last):
     ...
-    referee.cards.CardError: SA is not among the cards
+    referee.cards.CardError: cards.not_among (card='SA')
     """
 
     __slots__ = ("_counts", "_sorted")
@@ -205,7 +208,7 @@ class Cards:
         left = Counter(self._counts)
         for card, n in other._counts.items():
             if left[card] < n:
-                raise CardError(f"{card} is not among the cards")
+                raise CardError("cards.not_among", card=card)
             left[card] -= n
         return Cards._of(+left)
 
@@ -263,10 +266,10 @@ class Decks:
         >>> Decks(2).check(Cards.parse("SA"), seen=Cards.parse("SA SA"))
         Traceback (most recent call last):
         ...
-        referee.cards.CardError: SA appears 3 times, but 2 decks hold only 2
+        referee.cards.CardError: cards.too_many (card='SA', decks=2, n=3)
         """
         for card in cards.distinct():
             n = cards.count(card) + (seen.count(card) if seen is not None else 0)
             if n > self.n:
-                raise CardError(f"{card} appears {n} times, but {self.n} decks hold only {self.n}")
+                raise CardError("cards.too_many", card=card, n=n, decks=self.n)
         return cards

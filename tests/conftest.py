@@ -18,6 +18,8 @@ from bus.broker import Broker, BrokerError, table_acl
 from bus.mqtt import Connection
 from bus.protocol import topic
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/said.py: what the engines' reasons say
+
 TABLES = ["t1", "t2"]
 SCOREBOARD = "scoreboard"
 CONSOLE = "console"

@@ -39,13 +39,13 @@ def literal(node: ast.Call, index: int) -> str | None:
 
 
 def literals(node: ast.Call, index: int) -> set[str]:
-    """The strings an argument can be: a literal, or either literal of ``a if c else b``."""
-    if len(node.args) <= index:
-        return set()
-    arg = node.args[index]
-    if isinstance(arg, ast.IfExp):
-        return {x.value for x in (arg.body, arg.orelse) if isinstance(x, ast.Constant) and isinstance(x.value, str)}
-    return {arg.value} if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else set()
+    """The strings an argument can be: a literal, or any literal of ``a if c else b`` (nested too)."""
+    def of(arg: ast.AST) -> set[str]:
+        if isinstance(arg, ast.IfExp):
+            return of(arg.body) | of(arg.orelse)
+        return {arg.value} if isinstance(arg, ast.Constant) and isinstance(arg.value, str) else set()
+
+    return of(node.args[index]) if len(node.args) > index else set()
 
 
 def dict_keys(node: ast.AST) -> set[str] | None:
@@ -165,7 +165,7 @@ def test_the_catalogue_tells_no_event_that_nothing_emits():
 
 def violation_kinds() -> set[str]:
     kinds = set()
-    for name, index in (("_violation", 1), ("_flag", 1), ("Ruling", 0), ("Foul", 1)):
+    for name, index in (("_violation", 1), ("_ruled", 1), ("_flag", 1), ("Ruling", 0), ("Foul", 1)):
         for _, node in calls("referee", name):
             kind = literal(node, index)
             if kind is not None:
@@ -190,6 +190,115 @@ def test_every_flag_kind_has_its_sentence():
         assert flags <= section("flag", lang)
         for kind in flags:
             assert placeholders(kind, entries(lang)[f"flag.{kind}"]) <= {"seat", "cards", "kind"}
+
+
+# ---------------------------------------------------------------- the rules engines' reasons
+
+
+def subclasses(roots: set[str], folders: tuple[str, ...] = ("referee",)) -> set[str]:
+    """``roots`` and every class in the code derived from one of them (by name)."""
+    bases: dict[str, list[str]] = {}
+    for folder in folders:
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ClassDef):
+                    bases.setdefault(node.name, []).extend(getattr(b, "id", None) for b in node.bases)
+    found, changed = set(roots), True
+    while changed:
+        changed = False
+        for name, parents in bases.items():
+            if name not in found and found & set(parents):
+                found.add(name)
+                changed = True
+    return found
+
+
+def reasons() -> list[tuple[Path, int, str, set[str]]]:
+    """Every reason the code gives (``Reason(...)``, and ``Refused(...)`` or any of the engines' errors derived from
+    it): (file, line, catalogue key, the names of its values). A call whose key is not written out raises again a
+    reason made elsewhere (``GameError(exc.reason)``) and gives no values."""
+    out = []
+    for cls in subclasses({"Reason", "Refused"}):
+        for path, node in calls("referee", cls):
+            if path.name == "reasons.py" and path.parent.name == "referee":
+                continue  # the classes themselves and their doctests
+            keys = literals(node, 0)
+            if not keys:
+                assert not node.keywords and len(node.args) == 1, f"{path}:{node.lineno}: {cls} with a key that is not written out"
+                continue
+            out += [(path, node.lineno, f"reason.{key}", {k.arg for k in node.keywords}) for key in keys]
+    return out
+
+
+def test_every_reason_the_rules_engines_give_has_its_sentence():
+    found = reasons()
+    where = {"/".join(p.parts[-2:]) for p, *_ in found}
+    assert {"tractor/hand.py", "tractor/follow.py", "tractor/leads.py", "tractor/game.py", "guandan/hand.py", "guandan/tribute.py",
+            "sandayi/game.py", "sandayi/bidding.py", "referee/cards.py", "table/reducer.py", "table/tractor.py", "table/climbing.py",
+            "table/guandan.py", "table/sandayi.py", "table/amend.py"} <= where, sorted(where)
+    assert {"HandError", "DeclareError", "TributeError", "GameError", "BidError", "CardError", "Reject"} <= subclasses({"Refused"})
+    for path, line, key, values in found:
+        for lang in LANGS:
+            assert key in entries(lang), f"{path}:{line}: {key} is not in {FILES[lang]}"
+            assert placeholders(key, entries(lang)[key]) == values, f"{path}:{line}: {key} takes {sorted(values)}"
+    unused = {f"reason.{k}" for k in section("reason")} - {key for _, _, key, _ in found}
+    assert not unused, f"in the catalogue, never given: {sorted(unused)}"
+
+
+def sample(name: str, key: str):
+    """A value of the kind a reason's value of this name holds (``referee.catalogue.sentences``: said by its name)."""
+    from referee.reasons import Reason
+
+    game = key.split(".")[0]
+    by_name = {
+        "card": "HT", "cards": ["SA", "HT"], "suit": "H", "phase": "playing", "button": "pass", "team": "SN", "side": "dealer",
+        "shape": "pair", "command": "foul", "game": "guandan", "table_game": "tractor", "kind": "revoke", "kinds": ["talking"],
+        "type": "pair", "flag": "f3", "patterns": ["1112222+散牌"], "seats": ["S", "N"], "payers": ["E", "W"], "text": "X9",
+        "rulebook": "sanjiang-2012", "known": "s1, s2", "bids": [1, 2, 3], "places": [2, 3, 4], "confidence": 0.5,
+        "why": Reason("cards.too_many", card="SA", n=3, decks=2),
+        "shapes": [Reason("tractor.shape", shape="pair", cards=["S5", "S5"])],
+        "readings": [Reason("guandan.reading", type="pair", rank="7"), Reason("guandan.reading_to", type="straight", rank="T")],
+        "declared": Reason("guandan.reading_type", type="straight"), "table_reading": Reason("guandan.reading_bomb", size=5, rank="BJ"),
+    }
+    if name in by_name:
+        return "full_house" if name == "type" and game == "sandayi" else by_name[name]
+    if name in ("seat", "expected", "dealer", "leader", "turn", "giver", "receiver", "other"):
+        return "E"
+    if name.endswith("_cards"):
+        return [["S5", "S5"], ["S3"]] if name in ("parts_cards", "units_cards") else ["SK", "LJ"]
+    if name.endswith("_card"):
+        return "H5"
+    if name.endswith(("_rank", "level")) or name == "rank":
+        return "T"
+    if name.endswith("_type"):
+        return "pair"
+    return 3
+
+
+def test_every_reason_reads_in_chinese_and_in_english():
+    """Each reason said with values of its kinds: card faces, seat names, the catalogue's words; Chinese with no
+    English word but card notation and the values quoted (a rulebook id, what was typed), English with no Chinese."""
+    import re
+
+    from referee.catalogue.sentences import Sentences
+    from referee.reasons import Reason
+
+    said = {}
+    for _, _, key, values in reasons():
+        reason = Reason(key.removeprefix("reason."), **{v: sample(v, key.removeprefix("reason.")) for v in values})
+        for lang in LANGS:
+            text = said[lang, key] = Sentences(lang, "guandan", {"E": "李强"}).reason(reason)
+            assert "{" not in text and "?" not in text.split() and not text.startswith(key.removeprefix("reason.")), (key, text)
+    for (lang, key), text in said.items():
+        if lang == "zh":
+            rest = re.sub(r"`[^`]*`|sanjiang-2012|X9", "", text)
+            assert not re.findall(r"[A-Za-z]{3,}", rest), (key, text)
+            assert not re.search(r"\b(SA|HT|SK|S5)\b", text), (key, text)  # cards as faces
+        else:
+            assert not re.search(r"[\u4e00-\u9fff]", text.replace("李强", "")), (key, text)
+    assert said["zh", "reason.tractor.follow_shape"] == "须出红心的 对子（♠5 ♠5）"
+    assert said["en", "reason.guandan.does_not_beat"] == (
+        "E (李强): ♠A ♥10 (pair 7, straight to 10) does not beat ♠K little joker (bomb of 5 big joker) played by E (李强)")
 
 
 # ---------------------------------------------------------------- commands

@@ -178,7 +178,7 @@ def test_climbing_impossible_cases_are_refused_in_words():
             "card": "S3"}
     assert "hand has 30 cards, but a hand in sanjiang-2012 holds at most 27" in answer(case)["error"]
     bad = {"id": "r", "game": "guandan", "rulebook": "sanjiang-2012", "op": "result", "partner_place": 1}
-    assert answer(bad)["error"] == "the first's partner finishes 2, 3 or 4, not 1"
+    assert answer(bad)["error"] == "the first's partner finishes one of 2, 3, 4, not 1"
     bombs = {"id": "b", "game": "sandayi", "rulebook": "usst-2016", "op": "bomb_allowed", "bid": 1, "bombs_played": -1}
     assert "must be 0 or more" in answer(bombs)["error"]
 

@@ -156,6 +156,16 @@ class Ledger:
         view = TableView("t", status=self.status, health=self.health, health_seen=self.health_seen)
         return self.status == "online" and not view.live(now)["stalled"]
 
+    def why(self, now: float, since: float, part: str = "") -> str:
+        """What keeps the table from being well (``well``), in words."""
+        if not self.healthy(now):
+            return f"looks unhealthy (status {self.status}, health {self.health and self.health.get('problem')})"
+        if self.probe_answered < since:
+            return "no probe answered since"
+        if self.oldest(now) > WELL_S:
+            return f"{min(self.waiting, key=self.waiting.get)} waits {self.oldest(now):.0f} s"
+        return f"its {part} is not back"
+
     def well(self, now: float, since: float, part: str = "") -> bool:
         """Looking healthy, a probe sent since ``since`` answered, nothing waiting long; and ``part``
         (``bridge``, ``camera``) back since ``since``."""
@@ -370,12 +380,16 @@ class Soak:
                                                                 "at": time.time()}).encode(), "flood", pid)
             self.injector.flush(60)
             flushed = time.monotonic()
-            while time.monotonic() - flushed < 60:  # until a health made since says nothing waits
-                time.sleep(0.2)
+            dropped, steady = None, flushed
+            while (now := time.monotonic()) - flushed < 120:  # until the table has drained the flood:
+                time.sleep(0.5)  # its count of presses dropped still over three health periods, nothing waiting
                 with self.lock:
-                    ledger = self.ledgers[table]
-                    if ledger.health and ledger.health_seen > flushed + 2.5 and ledger.health["waiting"] == 0:
-                        break
+                    health = self.ledgers[table].health or {"dropped": {}, "waiting": 1, "every": 2.0}
+                count = health["dropped"].get("board/in")
+                if count != dropped:
+                    dropped, steady = count, now
+                elif now - steady > 3 * health["every"] and health["waiting"] == 0:
+                    break
             with self.lock:
                 self.ledgers[table].write_off("board/in", began)
             return [table], flushed
@@ -397,10 +411,10 @@ class Soak:
                 self.faults.append({"kind": kind, "table": table, "error": str(exc), "at": began})
                 continue
             recovered, probed = None, ended - 1.0
+            part = kind.removeprefix("kill_") if kind in ("kill_bridge", "kill_camera") else ""
             while time.monotonic() - ended < RECOVER_MAX_S and not self.cut.is_set():
                 now = time.monotonic()
                 with self.lock:
-                    part = kind.removeprefix("kill_") if kind in ("kill_bridge", "kill_camera") else ""
                     if all(self.ledgers[t].well(now, ended, part) for t in touched):
                         recovered = now - ended
                         break
@@ -409,8 +423,13 @@ class Soak:
                         self.probe(t)
                     probed = now
                 time.sleep(0.05)
-            self.faults.append({"kind": kind, "table": table, "tables": touched, "at": began - self.began,
-                                "lasted_s": round(ended - began, 1), "recovery_s": recovered})
+            record = {"kind": kind, "table": table, "tables": touched, "at": round(began - self.began, 1),
+                      "lasted_s": round(ended - began, 1), "recovery_s": recovered}
+            if recovered is None:
+                with self.lock:
+                    record["not_well"] = {t: self.ledgers[t].why(time.monotonic(), ended, part) for t in touched
+                                          if not self.ledgers[t].well(time.monotonic(), ended, part)}
+            self.faults.append(record)
             self.hall.say(f"soak: {kind} at {table}: " + (f"well again {recovered:.1f} s after" if recovered is not None
                                                            else "NOT well again"))
             self.cut.wait(self.rng.uniform(*GAP_S))

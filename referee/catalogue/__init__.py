@@ -2,6 +2,9 @@
 ``en.toml``. The Python side (timelines, refusals, the console's lines, the command line) says things through
 :func:`say`; the pages get the same entries (``display``'s ``/catalogue.js``), so no sentence is written twice.
 
+The rules engines' reasons (``referee.reasons``: a key and values, never a sentence) are the ``reason`` section,
+said by ``referee.catalogue.sentences``.
+
 An entry is a dotted key (``event.trick_won``, ``kind.revoke``) and a template whose placeholders are
 ``{name}``; ``{{`` and ``}}`` write a brace. Both files are checked when they load: the same keys (but
 ``board.*``, the seat board's Chinese-only words), the same placeholders key by key, no format specs.

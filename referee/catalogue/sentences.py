@@ -15,6 +15,14 @@ timeline (``cardtable table replay``) and the pages (``display``) read the same 
 'no_such_event'
 >>> zh.event({"kind": "round_over", "data": {"hands": {"SN": [3, 4.0]}}})  # data of a shape no sentence expects
 '本轮结束（共 南北 3、4 盘）'
+
+A rules engine's reason (``referee.reasons``) in the reader's language, or in the notation of logs:
+
+>>> why = Reason("tractor.in_trick", trick=2, why=Reason("cards.too_many", card="HT", n=4, decks=3))
+>>> zh.reason(why)
+'第 2 圈：♥10 出现 4 次，而 3 副牌只有 3 张'
+>>> told(Refused(why))
+'trick 2: HT appears 4 times, but 3 decks hold only 3'
 """
 
 from __future__ import annotations
@@ -24,9 +32,17 @@ from typing import Any
 
 from referee.catalogue import fill, has, say, speaks, word
 from referee.catalogue.kinds import name as kind_name
+from referee.reasons import Reason, Refused
 
 SUIT_FACES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SEAT_KEYS = ("seat", "dealer", "first", "first_bidder", "leader", "to", "loser")
+# A reason's values are said by their names: seats, lists of seats, cards (``card``, ``cards``, ``*_card``,
+# ``*_cards``), combinations (``type``, ``*_type``), ranks (``rank``, ``level``, ``*_rank``), kinds, a flag, a nested
+# reason, and the words below; any other value is a number or a text (a rulebook id, what was typed).
+REASON_SEATS = frozenset({"seat", "expected", "dealer", "leader", "turn", "giver", "receiver", "other"})
+REASON_SEAT_LISTS = frozenset({"seats", "payers"})
+REASON_WORDS = {"suit": "suit", "phase": "phase", "button": "button", "topic": "topic", "team": "team", "side": "side",
+                "shape": "shape", "command": "ruling", "game": "game", "table_game": "game"}
 # An event whose data says so is told by another sentence of the catalogue: ``passed`` -> ``passed_forfeit``.
 VARIANTS = (("forfeit", "_forfeit"), ("sat_out", "_sat_out"), ("first_bid_three", "_first"))
 
@@ -49,15 +65,21 @@ def _number(x: Any) -> str:
     return f"{x:g}" if isinstance(x, float) else str(x)
 
 
-class Sentences:
-    """Sentences in ``lang`` for a table of ``game`` (``tractor``, ``guandan``, ``sandayi``) seating ``players``."""
+def rank_face(rank: Any) -> str:
+    """A rank as a person writes it: ``T`` -> 10 (``A+``, past A, as it is)."""
+    return "10" if rank == "T" else str(rank)
 
-    def __init__(self, lang: str, game: str = "tractor", players: Mapping[str, str | None] | None = None):
-        self.lang, self.game = lang, game
-        self.players = {s: p for s, p in (players or {}).items() if p}
+
+class Sentences:
+    """Sentences in ``lang`` for a table of ``game`` (``tractor``, ``guandan``, ``sandayi``) seating ``players``;
+    ``codes``: cards in the conformance notation and seats as letters (logs, the judge), not faces and names."""
+
+    def __init__(self, lang: str, game: str = "tractor", players: Mapping[str, str | None] | None = None, codes: bool = False):
+        self.lang, self.game, self.codes = lang, game, codes
+        self.players = {} if codes else {s: p for s, p in (players or {}).items() if p}
 
     def __repr__(self) -> str:
-        return f"Sentences({self.lang!r}, {self.game!r}, {self.players!r})"
+        return f"Sentences({self.lang!r}, {self.game!r}, {self.players!r}" + (", codes=True)" if self.codes else ")")
 
     def _say(self, key: str, **values: Any) -> str:
         return say(self.lang, key, **values)
@@ -67,6 +89,8 @@ class Sentences:
 
     # -- values -------------------------------------------------------------------------------------
     def seat(self, seat: Any) -> str:
+        if self.codes and seat is not None:
+            return str(seat)
         if seat is None:
             return self._word("word", "undecided")
         name = self._word("seat", seat)
@@ -77,9 +101,10 @@ class Sentences:
         return self._word("word", "list").join(self.seat(s) for s in seats)
 
     def cards(self, cards: Any) -> str:
+        show = (lambda c: str(c)) if self.codes else (lambda c: face(c, self.lang))
         if isinstance(cards, str):
-            return face(cards, self.lang)
-        return " ".join(face(c, self.lang) for c in cards) if isinstance(cards, list) else _number(cards)
+            return show(cards)
+        return " ".join(show(c) for c in cards) if isinstance(cards, (list, tuple)) else _number(cards)
 
     def flag_no(self, flag: Any) -> str:
         text = str(flag)
@@ -108,7 +133,7 @@ class Sentences:
             variant = "hand_started_first"
         if kind == "game_won" and "games" not in data:
             variant = "game_won_by"
-        if kind == "rejected" and speaks(str(data.get("reason", "")), self.lang):
+        if kind == "rejected" and (data.get("why") or speaks(str(data.get("reason", "")), self.lang)):
             variant = "rejected_why"
         for key in (f"event.{self.game}.{variant}", f"event.{self.game}.{kind}", f"event.{variant}", f"event.{kind}"):
             if has(self.lang, key):
@@ -166,6 +191,8 @@ class Sentences:
             values["play"] = self._word("report", "play" if data.get("play") else "no_play")
         if kind == "flag_raised":
             values["text"] = self.flag(data)
+        if kind == "rejected" and data.get("why"):
+            values["reason"] = self.reason(data["why"])
         if "exchanges" in data:
             values["exchanges"] = self._word("word", "sep").join(
                 self._say("event.exchange", giver=self.seat(x.get("from")), receiver=self.seat(x.get("to")),
@@ -201,13 +228,59 @@ class Sentences:
             return self._say("word.shown", seat=self.seat(seat), cards=self.cards(cards))
         return self._say("word.play", entry=entry, seat=self.seat(seat), cards=self.cards(cards))
 
+    # -- a rules engine's reasons --------------------------------------------------------------------
+    def reason(self, why: Reason | Mapping) -> str:
+        """A reason (``referee.reasons``, or its JSON form) as a sentence; one the catalogue does not know (a
+        newer table's) is its key."""
+        try:
+            r = why if isinstance(why, Reason) else Reason.of(why)
+        except (ValueError, TypeError):
+            return self._word("word", "unknown")
+        key = f"reason.{r.key}"
+        if not has(self.lang, key):
+            return r.key
+        game = r.key.split(".", 1)[0]
+        return fill(self.lang, key, Values({name: self._reason_value(name, v, game) for name, v in r.values.items()}))
+
+    def _reason_value(self, name: str, value: Any, game: str) -> str:
+        if isinstance(value, Reason):
+            return self.reason(value)
+        if name in REASON_SEATS:
+            return self.seat(value)
+        if name in REASON_SEAT_LISTS:
+            return self.seats(list(value))
+        if name in ("card", "cards") or name.endswith(("_card", "_cards")):
+            if isinstance(value, tuple) and value and isinstance(value[0], tuple):  # several groups of cards
+                return " | ".join(self.cards(list(v)) for v in value)
+            return self.cards(list(value) if isinstance(value, tuple) else value)
+        if name in REASON_WORDS:
+            return self._word(REASON_WORDS[name], value)
+        if name in ("kind", "kinds"):
+            kinds = value if isinstance(value, tuple) else (value,)
+            return self._word("word", "list").join(kind_name(str(k), self.lang) for k in kinds)
+        if name == "flag":
+            return self.flag_no(value)
+        if name == "patterns":  # the rulebook's own patterns (seed 003: 1112222+散牌)
+            return self._word("word", "list").join(p.replace("散牌", self._word("word", "odd_cards")) for p in value)
+        if name in ("type", "types") or name.endswith("_type"):
+            types = value if isinstance(value, tuple) else (value,)
+            return self._word("word", "list").join(self._word(f"combo.{game}", t) for t in types)
+        if name in ("rank", "level") or name.endswith("_rank"):
+            return face(value, self.lang) if value in ("BJ", "LJ") else rank_face(value)
+        if isinstance(value, tuple):
+            return self._word("word", "list").join(self._reason_value(name, v, game) for v in value)
+        return _number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
+
     # -- flags, violations, commands ------------------------------------------------------------------
     def flag(self, f: Mapping) -> str:
-        """What a flag asks of the referee (a flag of ``state``, or a ``flag_raised`` event's data)."""
+        """What a flag asks of the referee (a flag of ``state``, or a ``flag_raised`` event's data), with its reason
+        where the kind's sentence says it (``flag.{kind}_why``)."""
         kind = f.get("kind", "")
         key = f"flag.{kind}" if has(self.lang, f"flag.{kind}") else "flag.other"
-        return self._say(key, seat=self.seat(f.get("seat")), cards=self.cards(list(f.get("cards") or [])),
-                         kind=kind_name(kind, self.lang))
+        if f.get("why") and has(self.lang, f"{key}_why"):
+            key += "_why"
+        return fill(self.lang, key, {"seat": self.seat(f.get("seat")), "cards": self.cards(list(f.get("cards") or [])),
+                                     "kind": kind_name(kind, self.lang), "why": self.reason(f["why"]) if f.get("why") else ""})
 
     def violation(self, v: Mapping, brief: bool = False) -> str:
         """A violation as a sentence; ``brief``: who, what, its status and penalty only (a tile's line)."""
@@ -226,6 +299,8 @@ class Sentences:
             items.append(self._say("violation.cards", cards=self.cards(list(ev["cards"]))))
         if "fouls" in ev and "limit" not in ev:
             items.append(self._say("violation.fouls", fouls=ev["fouls"], limit=ev.get("limit", "?")))
+        if ev.get("why"):
+            items.insert(0, self.reason(ev["why"]))
         values = {"seat": self.seat(v.get("seat")), "kind": kind_name(v.get("kind", ""), self.lang),
                   "status": self._word("status", v.get("status")), "where": where,
                   "penalty": self.penalty(v.get("penalty") or {})}
@@ -265,6 +340,14 @@ class Sentences:
             "play": self._word("report", "play" if p.get("play") else "no_play")}))
 
 
+def told(error: BaseException, lang: str = "en") -> str:
+    """An error as the logs and the judge write it: a rules engine's reason in ``lang`` with card codes and seat
+    letters (``Refused``), any other error its message."""
+    if isinstance(error, Refused):
+        return Sentences(lang, codes=True).reason(error.reason)
+    return str(error)
+
+
 class FlagNo:
     """A flag's id as a value of a sentence (a refusal's), said in the sentence's language: ``f3`` -> 第 3 号标记."""
 
@@ -285,4 +368,4 @@ class Values(dict):
         return "?"
 
 
-__all__ = ["FlagNo", "Sentences", "Values", "face"]
+__all__ = ["FlagNo", "Sentences", "Values", "face", "rank_face", "told"]

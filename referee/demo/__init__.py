@@ -19,6 +19,7 @@ from importlib import import_module
 
 from referee.catalogue import section, word
 from referee.catalogue.kinds import names
+from referee.catalogue.sentences import Sentences
 from referee.rulebooks import RulebookError, load
 
 GAMES = {"tractor": "classic-3deck", "guandan": "sanjiang-2012", "sandayi": "usst-2016"}  # game -> default rulebook
@@ -70,7 +71,7 @@ def labels(lang: str, game: str) -> dict:
     return flat("demo") | flat(f"demo.{game}") | {
         "seats": section(lang, "seat"), "suits": section(lang, "suit"), "teams": section(lang, "team"),
         "kinds": names(lang), "sep": word(lang, "word.sep"), "and": word(lang, "word.list"),
-        "types": section(lang, f"demo.{game}.types"), "places": tuple(places[str(i)] for i in range(1, len(places) + 1))}
+        "types": section(lang, f"combo.{game}"), "reason": Sentences(lang, game).reason, "places": tuple(places[str(i)] for i in range(1, len(places) + 1))}
 
 
 def main(rulebook: str | None = None, seed: int = 2026, lang: str = "zh", game: str | None = None) -> int:

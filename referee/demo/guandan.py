@@ -78,7 +78,7 @@ def print_turn(before: Hand, after: Hand, say: dict) -> None:
     if t.cards is None and after.table is None and after.turn is not None and after.turn != last:
         print(say["jiefeng"].format(seat=seats[last], taker=seats[after.turn]))
     for r in after.rulings[len(before.rulings) :]:
-        print(say["ruling"].format(kind=r.kind, seat=seats[r.seat], detail=r.detail))
+        print(say["ruling"].format(kind=r.kind, seat=seats[r.seat], detail=say["reason"](r.detail)))
 
 
 # -- the end of the hand ----------------------------------------------------------

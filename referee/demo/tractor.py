@@ -171,7 +171,7 @@ def print_rulings(judge: HandJudge, seen: int, say: dict) -> None:
     """The rulings the judge added since it held ``seen`` of them."""
     for r in judge.rulings[seen:]:
         kind = say["kinds"].get(r.kind, r.kind)
-        print(say["ruling"].format(kind=kind, seat=say["seats"][r.seat], trick=r.trick, detail=r.detail))
+        print(say["ruling"].format(kind=kind, seat=say["seats"][r.seat], trick=r.trick, detail=say["reason"](r.detail)))
 
 
 # -- the end of the hand ----------------------------------------------------------
@@ -196,7 +196,7 @@ def settle_hand(judge: HandJudge, buried: Cards, say: dict) -> None:
     penalties = penalties_of(rules, list(judge.rulings))
     settlement = settle(rules, dealer, total, penalties)
     for note in settlement.notes:
-        print(say["note"].format(note=note))
+        print(say["note"].format(note=say["reason"](note)))
     if settlement.defender_points != total:
         print(say["settled"].format(n=settlement.defender_points))
     print_outcome(rules, dealer, settlement.outcome, say)

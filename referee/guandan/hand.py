@@ -26,10 +26,12 @@ the table, more cards than the seat holds) raises :class:`HandError` and changes
 >>> h = h.play("S", Cards.parse("S3 D3")).play("E", Cards.parse("S7 C7"))
 >>> h.table.seat, h.table.reading, h.turn
 ('E', Reading('pair', 5, 2), 'N')
->>> h.play("N", Cards.parse("S6 S6"))
+>>> h.play("N", Cards.parse("S6 S6"))  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-referee.guandan.hand.HandError: N: S6 S6 (pair 6) does not beat S7 C7 (pair 7) played by E
+referee.guandan.hand.HandError: guandan.does_not_beat (cards=['S6', 'S6'], other='E',
+    readings=[guandan.reading (rank='6', type='pair')], seat='N', table_cards=['S7', 'C7'],
+    table_reading=guandan.reading (rank='7', type='pair'))
 >>> h = h.pass_("N").pass_("W").pass_("S")
 >>> h.turn, h.table is None, h.count("E")
 ('E', True, 25)
@@ -51,6 +53,7 @@ from referee.climbing.combos import (
 from referee.guandan.levels import HandResult
 from referee.guandan.rulings import Ruling
 from referee.guandan.tribute import Exchange, wildcard
+from referee.reasons import Reason, Refused
 from referee.rulebooks import GuandanRulebook, load  # noqa: F401 (load: doctests)
 from referee.seats import SEATS, next_seat, partner
 
@@ -58,26 +61,28 @@ SEQUENCES = ("straight", "pair_straight", "triple_straight", "straight_flush", "
 Declared = Reading | str | tuple
 
 
-class HandError(ValueError):
-    """An event that cannot be part of this hand; the hand is left unchanged."""
+class HandError(Refused):
+    """An event that cannot be part of this hand (a reason ``guandan.*``); the hand is left unchanged."""
 
 
-def describe(rules: GuandanRulebook, level: str, reading: Reading) -> str:
-    """A reading in words: ``pair 7``, ``straight to 8``, ``bomb of 5 Q``, ``single 5`` (the level card).
+def describe(rules: GuandanRulebook, level: str, reading: Reading) -> Reason:
+    """A reading as a reason's value: ``pair 7``, ``straight to 8``, ``bomb of 5 Q``, ``single 5`` (the level card).
 
     >>> gd = load("sanjiang-2012")
     >>> [describe(gd, "5", r) for r in readings(gd, Cards.parse("S4 S4 S4 H5 H5"), "5")]
-    ['full_house 4', 'bomb of 5 4']
+    [Reason('guandan.reading', rank='4', type='full_house'), Reason('guandan.reading_bomb', rank='4', size=5)]
     """
     if reading.type == "joker_bomb":
-        return "joker_bomb"
+        return Reason("guandan.reading_type", type=reading.type)
     if reading.type in SEQUENCES:
-        return f"{reading.type} to {RANK_OF_VALUE[reading.rank]}"
+        return Reason("guandan.reading_to", type=reading.type, rank=RANK_OF_VALUE[reading.rank])
     order = rules.ranks.order
     names = {power_of(rules, Card.parse("S" + r), level): r for r in order}
     names |= {power_of(rules, Card.parse(j), level): j for j in ("LJ", "BJ")}
     name = names.get(reading.rank, str(reading.rank))
-    return f"bomb of {reading.size} {name}" if reading.type == "bomb" else f"{reading.type} {name}"
+    if reading.type == "bomb":
+        return Reason("guandan.reading_bomb", size=reading.size, rank=name)
+    return Reason("guandan.reading", type=reading.type, rank=name)
 
 
 @dataclass(frozen=True)
@@ -130,12 +135,12 @@ class Hand:
         """A hand at ``level`` led by ``leader`` (the first hand: who drew the turned card, 七; later:
         :attr:`TributePhase.leader`), after the tribute ``exchanges``."""
         if leader not in SEATS:
-            raise HandError(f"unknown seat {leader!r}; seats are {' '.join(SEATS)}")
+            raise HandError("seats.unknown", text=str(leader))
         if level not in rules.ranks.order:
-            raise HandError(f"unknown level rank {level!r}")
+            raise HandError("cards.unknown_level", text=str(level))
         for x in exchanges:
             if x.giver not in SEATS or x.receiver not in SEATS or x.giver == x.receiver:
-                raise HandError(f"a tribute from {x.giver} to {x.receiver} cannot be")
+                raise HandError("guandan.no_such_tribute", giver=x.giver, receiver=x.receiver)
         size = rules.deal.hand_size
         return Hand(rules, level, leader, tuple(exchanges), turn=leader, counts=(size,) * 4)
 
@@ -143,7 +148,7 @@ class Hand:
     def count(self, seat: str) -> int:
         """Cards ``seat`` holds now."""
         if seat not in SEATS:
-            raise HandError(f"unknown seat {seat!r}")
+            raise HandError("seats.unknown", text=str(seat))
         return self.counts[SEATS.index(seat)]
 
     def active(self) -> tuple[str, ...]:
@@ -162,7 +167,7 @@ class Hand:
     def result(self) -> HandResult:
         """The first and where its partner finished (for :func:`levels_won`), once the hand is over."""
         if not self.over:
-            raise HandError("the hand is not over")
+            raise HandError("guandan.hand_not_over")
         first = self.finish[0]
         return HandResult(first, self.finish.index(partner(first)) + 1)
 
@@ -173,20 +178,20 @@ class Hand:
         number = len(self.turns) + 1
         self._check_turn(seat)
         if not len(cards):
-            raise HandError(f"{seat}: a play has cards; passing is pass_")
+            raise HandError("guandan.empty_play", seat=seat)
         held = self.count(seat)
         if len(cards) > held:
-            raise HandError(f"{seat} holds {held} cards and cannot play {len(cards)} ({cards})")
+            raise HandError("guandan.holds_fewer", seat=seat, held=held, n=len(cards), cards=cards)
         try:
             played = Decks(self.rules.deal.decks).check(self.played + cards)
         except CardError as exc:
-            raise HandError(f"turn {number}: {seat} played {cards}: {exc}") from exc
+            raise HandError("guandan.in_turn", turn_no=number, seat=seat, cards=cards, why=exc) from exc
         options = readings(self.rules, cards, self.level)
         if not options:
             wild = wildcard(self.rules, self.level)
             if wild is not None and cards.count(wild) and any(c.is_joker for c in cards) and len(cards) > 1:
-                raise HandError(f"{seat}: {cards}: the wildcard {wild} cannot stand for a joker (逢人配，不可配大小王)")
-            raise HandError(f"{seat}: {cards} is no combination")
+                raise HandError("guandan.wild_joker", seat=seat, cards=cards, wild_card=wild)
+            raise HandError("guandan.no_combination", seat=seat, cards=cards)
         chosen = self._pick(seat, cards, options, declared)
         turn = Turn(number, seat, cards, chosen, self.table is None, at)
         counts = list(self.counts)
@@ -206,7 +211,7 @@ class Hand:
         """``seat`` passes (七①: 如没有可以弃权)."""
         self._check_turn(seat)
         if self.table is None:
-            raise HandError(f"{seat} leads and cannot pass")
+            raise HandError("table.leader_cannot_pass", seat=seat)
         return self._pass(Turn(len(self.turns) + 1, seat, None, at=at))._sit_out_due()
 
     def sit_out(self, seat: str) -> Hand:
@@ -222,7 +227,7 @@ class Hand:
         'E'
         """
         if seat not in SEATS:
-            raise HandError(f"unknown seat {seat!r}; seats are {' '.join(SEATS)}")
+            raise HandError("seats.unknown", text=str(seat))
         if self.over or seat in self.finish:
             return self
         return replace(self, sitting_out=self.sitting_out | {seat})._sit_out_due()
@@ -251,13 +256,13 @@ class Hand:
 
     def _check_turn(self, seat: str) -> None:
         if seat not in SEATS:
-            raise HandError(f"unknown seat {seat!r}; seats are {' '.join(SEATS)}")
+            raise HandError("seats.unknown", text=str(seat))
         if self.over:
-            raise HandError(f"{seat}: the hand is over")
+            raise HandError("guandan.hand_over", seat=seat)
         if seat in self.finish:
-            raise HandError(f"{seat} has played out (place {self.finish.index(seat) + 1}) and has no turn")
+            raise HandError("guandan.played_out", seat=seat, place=self.finish.index(seat) + 1)
         if seat != self.turn:
-            raise HandError(f"{seat} is out of turn: {self.turn} is to play")
+            raise HandError("guandan.out_of_turn", seat=seat, turn=self.turn)
 
     def _next_active(self, seat: str) -> str:
         s = next_seat(seat)
@@ -283,26 +288,29 @@ class Hand:
         return replace(self, finish=finish, over=over, turn=None if over else self.turn)
 
     def _pick(self, seat: str, cards: Cards, options: tuple[Reading, ...], declared: Declared | None) -> Reading:
-        def words() -> str:
-            return ", ".join(describe(self.rules, self.level, r) for r in options)
+        def words() -> list[Reason]:
+            return [describe(self.rules, self.level, r) for r in options]
 
         fits = list(options) if declared is None else [r for r in options if self._matches(r, declared)]
         if not fits:
-            raise HandError(f"{seat}: {cards} cannot be read as {self._say(declared)}; it reads as {words()}")
+            raise HandError("guandan.not_read_as", seat=seat, cards=cards, declared=self._say(declared), readings=words())
         if self.table is None:
             return fits[0]
         prev = self.table.reading
         for r in fits:
             if beats(self.rules, r, prev):
                 return r
-        said = words() if declared is None else describe(self.rules, self.level, fits[0])
+        said = words() if declared is None else [describe(self.rules, self.level, fits[0])]
         on = describe(self.rules, self.level, prev)
-        raise HandError(f"{seat}: {cards} ({said}) does not beat {self.table.cards} ({on}) played by {self.table.seat}")
+        raise HandError("guandan.does_not_beat", seat=seat, cards=cards, readings=said, table_cards=self.table.cards,
+                        table_reading=on, other=self.table.seat)
 
-    def _say(self, declared: Declared) -> str:
+    def _say(self, declared: Declared) -> Reason:
         if isinstance(declared, Reading):
             return describe(self.rules, self.level, declared)
-        return " ".join(map(str, declared)) if isinstance(declared, tuple) else str(declared)
+        if isinstance(declared, tuple):
+            return Reason("guandan.reading", type=str(declared[0]), rank=" ".join(map(str, declared[1:])))
+        return Reason("guandan.reading_type", type=str(declared))
 
     def _matches(self, r: Reading, declared: Declared) -> bool:
         if isinstance(declared, Reading):
@@ -310,7 +318,7 @@ class Hand:
         if isinstance(declared, str):
             return r.type == declared
         if not (isinstance(declared, tuple) and len(declared) == 2):
-            raise HandError(f"a declared reading is a Reading, a type or (type, rank), not {declared!r}")
+            raise HandError("guandan.declared_form", text=repr(declared))
         kind, rank = declared
         if r.type != kind:
             return False
@@ -347,8 +355,7 @@ class Hand:
                 (t.number, str(t.cards)) for t in self.turns
                 if t.seat == seat and t.cards is not None and any(t.cards.count(c) for c in larger)
             )  # fmt: skip
-            detail = (f"{seat} paid {x.tribute} as tribute to {x.receiver} but held {' '.join(map(str, larger))}: "
-                      f"the tribute is the largest card (四)")  # fmt: skip
+            detail = Reason("guandan.tribute_proven", seat=seat, card=x.tribute, receiver=x.receiver, held_cards=larger)
             found.append(Ruling("tribute_not_largest", seat, detail, evidence))
         return replace(self, rulings=self.rulings + tuple(found)) if found else self
 

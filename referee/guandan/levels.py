@@ -26,12 +26,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from referee.reasons import Refused
 from referee.rulebooks import GuandanRulebook, load  # noqa: F401 (load: doctests)
 from referee.seats import TEAMS, team_of
 
 
-class GameError(ValueError):
-    """A result that cannot be recorded (the game or match is over, an unknown stage or place)."""
+class GameError(Refused):
+    """A result that cannot be recorded (the game or match is over, an unknown stage or place; a reason ``guandan.*``)."""
 
 
 def levels_won(rules: GuandanRulebook, partner_place: int) -> int:
@@ -42,12 +43,11 @@ def levels_won(rules: GuandanRulebook, partner_place: int) -> int:
     >>> levels_won(load("sanjiang-2012"), 1)
     Traceback (most recent call last):
     ...
-    referee.guandan.levels.GameError: the first's partner finishes 2, 3 or 4, not 1
+    referee.guandan.levels.GameError: guandan.partner_place (place='1', places=[2, 3, 4])
     """
     places = rules.levels.places
     if isinstance(partner_place, bool) or not isinstance(partner_place, int) or partner_place not in places:
-        known = [str(p) for p in sorted(places)]
-        raise GameError(f"the first's partner finishes {', '.join(known[:-1])} or {known[-1]}, not {partner_place}")
+        raise GameError("guandan.partner_place", places=sorted(places), place=str(partner_place))
     return places[partner_place]
 
 
@@ -75,7 +75,7 @@ class Stage:
 def stage(rules: GuandanRulebook, name: str) -> Stage:
     """The stage ``name`` of the rulebook's ``[stages]``."""
     if name not in rules.stages:
-        raise GameError(f"{rules.id} has no stage {name!r}; stages: {', '.join(rules.stages) or 'none'}")
+        raise GameError("guandan.no_stage", rulebook=rules.id, text=str(name), known=", ".join(rules.stages))
     s = rules.stages[name]
     return Stage(name, s.start, s.passes, s.must_play, s.best_of)
 
@@ -99,7 +99,7 @@ class Game:
 
     def level_of(self, team: str) -> str:
         if team not in TEAMS:
-            raise GameError(f"unknown team {team!r}; teams are {' '.join(TEAMS)}")
+            raise GameError("guandan.unknown_team", text=str(team))
         return dict(self.levels)[team]
 
     def hand_level(self) -> str:
@@ -109,7 +109,7 @@ class Game:
     def after(self, result: HandResult) -> Game:
         """The game after a hand: the first's team goes up (stopping at a must-play level) or wins."""
         if self.winner:
-            raise GameError(f"the game is over: {self.winner} won")
+            raise GameError("guandan.game_over", team=self.winner)
         rules, s = self.rules, self.stage
         team, won = result.team, levels_won(rules, result.partner_place)
         order = rules.ranks.order
@@ -181,7 +181,7 @@ class Match:
     def after(self, result: HandResult) -> Match:
         """The match after a hand of its current game."""
         if self.winner:
-            raise GameError(f"the match is over: {self.winner} won")
+            raise GameError("guandan.match_over", team=self.winner)
         game = self.game.after(result)
         if game.winner is None:
             return replace(self, game=game)

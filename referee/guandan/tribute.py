@@ -24,7 +24,7 @@ A double down: S first, N second, so E and W pay; W's big joker is the bigger tr
 [('E', 'N', 'SA'), ('W', 'S', 'BJ')]
 >>> p = p.return_("S", Card.parse("D3")).return_("N", Card.parse("CT"))
 >>> p.rulings[0].detail
-'N returned CT to E: a return card must be below T (重新给牌)'
+Reason('guandan.return_too_high', below_rank='T', card='CT', giver='E', seat='N')
 >>> p = p.return_("N", Card.parse("C4"))
 >>> p.done, p.leader
 (True, 'W')
@@ -38,19 +38,20 @@ from dataclasses import dataclass, replace
 from referee.cards import Card, Cards
 from referee.climbing.combos import power_of
 from referee.guandan.rulings import Ruling
+from referee.reasons import Reason, Refused
 from referee.rulebooks import GuandanRulebook, load  # noqa: F401 (load: doctests)
 from referee.seats import SEATS, next_seat, partner, prev_seat
 
 
 
-class TributeError(ValueError):
+class TributeError(Refused):
     """A tribute event that cannot be (a seat that does not pay, a card not in the hand, a return
-    before the tribute); the tribute phase is left unchanged."""
+    before the tribute; a reason ``guandan.*``); the tribute phase is left unchanged."""
 
 
 def _level(rules: GuandanRulebook, level: str) -> str:
     if level not in rules.ranks.order:
-        raise TributeError(f"unknown level rank {level!r}")
+        raise TributeError("cards.unknown_level", text=str(level))
     return level
 
 
@@ -80,7 +81,7 @@ def is_legal_tribute(rules: GuandanRulebook, level: str, hand: Cards, card: Card
     largest power is; the heart level card is not. Raises :class:`TributeError` (a ValueError)
     when the card is not in the hand."""
     if not hand.count(card):
-        raise TributeError(f"{card} is not in the hand {hand}")
+        raise TributeError("guandan.not_in_hand", card=card, hand_cards=hand)
     return card in legal_tributes(rules, level, hand)
 
 
@@ -104,13 +105,13 @@ def payers(rules: GuandanRulebook, finish: Sequence[str]) -> tuple[str, ...]:
     """
     finish = tuple(finish)
     if len(finish) < 2 or len(set(finish)) != len(finish) or not set(finish) <= set(SEATS):
-        raise TributeError(f"a finish order names two to four different seats, not {' '.join(finish) or 'none'}")
+        raise TributeError("guandan.finish_order", text=" ".join(map(str, finish)))
     first = finish[0]
     double = finish[1] == partner(first)
     if double and rules.tribute.double_down == "both":
         return (next_seat(first), prev_seat(first))
     if len(finish) < 3:
-        raise TributeError(f"the last place after {' '.join(finish)} is not known")
+        raise TributeError("guandan.last_unknown", seats=finish)
     last = finish[3] if len(finish) == 4 else next(s for s in SEATS if s not in finish)
     return (last,)
 
@@ -217,29 +218,29 @@ class TributePhase:
         """A payer shows big jokers to refuse the tribute; at a double down the two payers' cards count together."""
         card = self.rules.tribute.refuse_with
         if seat not in self.payers:
-            raise TributeError(f"{seat} pays no tribute, so has none to refuse")
+            raise TributeError("guandan.refuse_no_tribute", seat=seat)
         if seat in dict(self.paid) or seat in dict(self.shown):
-            raise TributeError(f"{seat} has already {'paid' if seat in dict(self.paid) else 'shown its cards'}")
+            raise TributeError("guandan.already_paid" if seat in dict(self.paid) else "guandan.already_shown", seat=seat)
         if not len(cards) or any(c != card for c in cards):
-            raise TributeError(f"{seat} refuses tribute by showing {card}, not {cards}")
+            raise TributeError("guandan.refuse_with", seat=seat, card=card, cards=cards)
         return replace(self, shown=self.shown + ((seat, cards),))
 
     def pay(self, seat: str, card: Card, hand: Cards | None = None) -> TributePhase:
         """``seat`` pays ``card``; with its ``hand`` (before paying) known, the card is checked against it."""
         if self.refused:
-            raise TributeError(f"{seat}: the tribute is refused ({' '.join(str(c) for _, c in self.shown)} shown)")
+            raise TributeError("guandan.refused", seat=seat, cards=Cards.join(c for _, c in self.shown))
         if seat not in self.payers:
-            raise TributeError(f"{seat} pays no tribute; {' and '.join(self.payers)} pay(s) after this hand")
+            raise TributeError("guandan.not_a_payer", seat=seat, payers=self.payers)
         if seat in dict(self.paid):
-            raise TributeError(f"{seat} has already paid {dict(self.paid)[seat]}")
+            raise TributeError("guandan.paid_already", seat=seat, card=dict(self.paid)[seat])
         wild = wildcard(self.rules, self.level)
         why = None
         if hand is not None:
             if not is_legal_tribute(self.rules, self.level, hand, card):
-                top = " ".join(map(str, legal_tributes(self.rules, self.level, hand)))
-                why = f"{seat} paid {card}, but holds {top}: the tribute is the largest card (重新给牌)"
+                top = legal_tributes(self.rules, self.level, hand)
+                why = Reason("guandan.tribute_not_top", seat=seat, card=card, top_cards=top)
         elif card == wild and self.rules.tribute.exclude_wildcard:
-            why = f"{seat} paid {card}, the heart level card (逢人配), which is never a tribute (重新给牌)"
+            why = Reason("guandan.tribute_wild", seat=seat, card=card)
         if why:
             return replace(self, rulings=self.rulings + (Ruling("illegal_tribute", seat, why),))
         return replace(self, paid=self.paid + ((seat, card),))
@@ -248,15 +249,15 @@ class TributePhase:
         """The receiver ``seat`` returns ``card`` to its payer."""
         to = self._receivers()
         if not to:
-            raise TributeError(f"{seat}: no card is returned before every tribute is paid")
+            raise TributeError("guandan.return_early", seat=seat)
         givers = {r: g for g, r in to.items()}
         if seat not in givers:
-            raise TributeError(f"{seat} received no tribute; {' and '.join(sorted(givers, key=SEATS.index))} return(s)")
+            raise TributeError("guandan.not_a_receiver", seat=seat, seats=sorted(givers, key=SEATS.index))
         if seat in dict(self.returned):
-            raise TributeError(f"{seat} has already returned {dict(self.returned)[seat]}")
+            raise TributeError("guandan.returned_already", seat=seat, card=dict(self.returned)[seat])
         if not is_legal_return(self.rules, self.level, card):
             below = self.rules.tribute.return_below
-            why = f"{seat} returned {card} to {givers[seat]}: a return card must be below {below} (重新给牌)"
+            why = Reason("guandan.return_too_high", seat=seat, card=card, giver=givers[seat], below_rank=below)
             return replace(self, rulings=self.rulings + (Ruling("illegal_return", seat, why),))
         return replace(self, returned=self.returned + ((seat, card),))
 

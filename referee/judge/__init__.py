@@ -18,6 +18,7 @@ import sys
 import traceback
 from typing import Any, Callable, Iterable, TextIO
 
+from referee.catalogue.sentences import told
 from referee.judge.climbing import GUANDAN, SANDAYI
 from referee.judge.fields import CaseError, text
 from referee.judge.tractor import OPS as TRACTOR
@@ -51,7 +52,7 @@ def answer(case: dict[str, Any]) -> dict[str, Any]:
         out["result"] = op(case)
     except Exception as exc:  # one bad case never stops the run
         if _worded(exc):
-            out["error"] = str(exc)
+            out["error"] = told(exc)
         else:
             traceback.print_exc(file=sys.stderr)
             out["error"] = "internal error: the referee could not judge this case (details on the error stream)"

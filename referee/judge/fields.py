@@ -71,7 +71,7 @@ def rank(case: dict[str, Any], name: str) -> str:
     value = get(case, name)
     if not isinstance(value, (str, int)) or isinstance(value, bool):
         raise CaseError(f"field '{name}' must be a rank (2..10, J, Q, K, A), not {kind(value)}")
-    return parse_rank(value, "level rank")
+    return parse_rank(value, level=True)
 
 
 def suit(case: dict[str, Any], name: str) -> str | None:
@@ -81,7 +81,7 @@ def suit(case: dict[str, Any], name: str) -> str | None:
         return None
     if not isinstance(value, str):
         raise CaseError(f"field '{name}' must be a suit (S, H, D, C) or null, not {kind(value)}")
-    return parse_suit(value, "trump suit")
+    return parse_suit(value, trump=True)
 
 
 def card_list(value: Any, what: str, empty: bool = False) -> Cards:

@@ -14,7 +14,7 @@ from referee.judge.fields import (
     CaseError, at_most, card_list, cards, flag, get, kind, plays, rank, rulebook, seat, seat_hands, seat_of, suit, whole,
 )  # fmt: skip
 from referee.tractor.follow import follow_ruling, lead_structure
-from referee.tractor.hand import HandJudge
+from referee.tractor.hand import HandError, HandJudge
 from referee.tractor.leads import failing_units, judge_lead
 from referee.tractor.scoring import kitty_points, outcome, points_bound
 from referee.tractor.tricks import trick_winner
@@ -82,7 +82,7 @@ def throw(case: dict[str, Any]) -> dict[str, Any]:
     _decks(t, thrown, *others.values())
     ruling = judge_lead(t, thrown, plays(case, "declared", []) or None)
     if not ruling.legal:
-        raise CaseError(f"not a legal lead: {ruling.reason}")
+        raise HandError("tractor.illegal_lead", why=ruling.reason)
     failing = failing_units(t, ruling.structure, others)
     if not failing:
         return {"valid": True}

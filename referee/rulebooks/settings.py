@@ -41,6 +41,7 @@ from types import MappingProxyType, UnionType
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from referee.cards import Card
+from referee.catalogue import fill, has
 from referee.rulebooks.shapes import Shape
 
 
@@ -181,10 +182,19 @@ def value(t: Any, raw: Any, path: Path, tables: int) -> Any:
         try:
             return t.parse(raw)
         except ValueError as exc:
-            raise SettingError(f"{where(path, tables)} = {show(raw)}: {exc}") from None
+            raise SettingError(f"{where(path, tables)} = {show(raw)}: {_words(exc)}") from None
     if not isinstance(raw, dict):
         raise _refuse(path, tables, raw, t)
     return read(t, raw, path)
+
+
+def _words(exc: ValueError) -> str:
+    """An error's words: a rules engine's reason (``referee.reasons.Refused``) said in English from the catalogue
+    (a rulebook's author reads it in the file's terms), any other error its message."""
+    reason = getattr(exc, "reason", None)
+    if reason is None or not has("en", f"reason.{reason.key}"):
+        return str(exc)
+    return fill("en", f"reason.{reason.key}", reason.values)
 
 
 def _key(t: Any, text: str, path: Path) -> Any:

@@ -17,20 +17,21 @@ The first bidder may not pass, so there is always a dealer: no redeal.
 >>> Bidding(rules, "S").bid("S", 2).bid("E", 1)
 Traceback (most recent call last):
 ...
-referee.sandayi.bidding.BidError: E: a bid must be higher than 2 (or "pass")
+referee.sandayi.bidding.BidError: sandayi.bid_higher (high=2, seat='E')
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from referee.reasons import Refused
 from referee.rulebooks import SandayiRulebook, load  # noqa: F401 (load: doctests)
 from referee.sandayi.seats import check_seat, seats_from
 
 PASS = "pass"
 
 
-class BidError(ValueError):
+class BidError(Refused):
     """A bid the rules do not allow now; the bidding is unchanged."""
 
 
@@ -45,8 +46,7 @@ def check_bid(rules: SandayiRulebook, value: object) -> int | str:
         return PASS
     if isinstance(value, int) and not isinstance(value, bool) and value in bid_values(rules):
         return value
-    allowed = ", ".join(map(str, bid_values(rules)))
-    raise BidError(f"unknown bid {value!r}; a bid is one of {allowed} or \"pass\"")
+    raise BidError("sandayi.unknown_bid", text=repr(value), bids=list(bid_values(rules)))
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ class Bidding:
         """The ``bid`` argument of :func:`referee.sandayi.bombs.bomb_allowed` for ``seat``:
         ``"dealer"``, the bid it made (1 or 2), ``"pass"``, or ``"not_asked"``."""
         if not self.done:
-            raise BidError("the bidding is not over: no one's bomb limit is known yet")
+            raise BidError("sandayi.bidding_not_over")
         if seat == self.dealer:
             return "dealer"
         said = self.bid_of(seat)
@@ -115,16 +115,16 @@ class Bidding:
         """The bidding after ``seat`` says ``value`` (a bid of the rulebook, or ``"pass"``)."""
         check_seat(seat)
         if self.done:
-            raise BidError(f"{seat}: the bidding is over, {self.dealer} is the dealer")
+            raise BidError("sandayi.bidding_over", seat=seat, dealer=self.dealer)
         if seat != self.turn:
-            raise BidError(f"{seat}: it is {self.turn}'s turn to bid")
+            raise BidError("sandayi.bid_turn", seat=seat, turn=self.turn)
         value = check_bid(self.rules, value)
         if value == PASS:
             if not self.bids and not self.rules.bidding.first_may_pass:
                 low = bid_values(self.rules)[0]
-                raise BidError(f"{seat}: the first bidder must bid at least {low} (最少叫{low}分)")
+                raise BidError("sandayi.first_bid", seat=seat, low=low)
         elif self.high is not None and value <= self.high:
-            raise BidError(f'{seat}: a bid must be higher than {self.high} (or "pass")')
+            raise BidError("sandayi.bid_higher", seat=seat, high=self.high)
         return replace(self, bids=self.bids + ((seat, value),))
 
 

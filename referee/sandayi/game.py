@@ -19,7 +19,7 @@ shown against the decks; what needs a hand (:meth:`hand`, :attr:`can_report`) is
 >>> u.play("S", Cards.parse("S3 S3 S3"))
 Traceback (most recent call last):
 ...
-referee.sandayi.game.GameError: S: S3 appears 3 times, but 2 decks hold only 2
+referee.sandayi.game.GameError: sandayi.cards_of (seat='S', why=cards.too_many (card='S3', decks=2, n=3))
 
 A lead may be any combination; a follow must beat the play on the table (the lowest reading of
 its cards that beats it is recorded). Passing is for followers only. Once the three others have
@@ -37,7 +37,7 @@ Cards('BJ SA SQ ST S8 S6 S4 S2 HK HJ H9 H7 H5 H3 DA DQ DT D8 D6 D4 D2 CK CJ C9 C
 >>> g.play("N", Cards.parse("SK DK"))
 Traceback (most recent call last):
 ...
-referee.sandayi.game.GameError: N: SK DK (pair) does not beat SA DA (pair)
+referee.sandayi.game.GameError: sandayi.does_not_beat (cards=['SK', 'DK'], seat='N', table_cards=['SA', 'DA'], table_type='pair', type='pair')
 >>> g = g.pass_("N").pass_("W").pass_("S")
 >>> g.turn, g.leading
 ('E', True)
@@ -52,6 +52,7 @@ from typing import Any
 
 from referee.cards import CardError, Cards, Decks
 from referee.climbing.combos import Reading, beats, lowest_beating, power_of, readings
+from referee.reasons import Refused
 from referee.rulebooks import SandayiRulebook, load  # noqa: F401 (load: doctests)
 from referee.sandayi.bidding import Bidding, BidError
 from referee.sandayi.bombs import bomb_allowed, counts_as_bomb
@@ -61,7 +62,7 @@ from referee.sandayi.seats import SEATS, check_seat, next_seat, seats_from
 PHASES = ("bidding", "kitty", "declaring", "playing", "over")
 
 
-class GameError(ValueError):
+class GameError(Refused):
     """An event the rules do not allow now; the game state is unchanged."""
 
 
@@ -88,10 +89,15 @@ def deal_cards(rules: SandayiRulebook, cards: Iterable[Any], first_bidder: str) 
     pack = list(Cards.parse(cards) if isinstance(cards, str) else cards)
     size, kitty = rules.deal.hand_size, rules.deal.kitty
     if len(pack) != 4 * size + kitty:
-        raise GameError(f"a pack of {rules.deal.decks} decks has {4 * size + kitty} cards, not {len(pack)}")
+        raise GameError("sandayi.pack_size", decks=rules.deal.decks, size=4 * size + kitty, n=len(pack))
     order = seats_from(first_bidder)
     hands = {s: Cards(pack[i : 4 * size : 4]) for i, s in enumerate(order)}
     return {s: hands[s] for s in SEATS}, Cards(pack[4 * size :])
+
+
+def shown(rules: SandayiRulebook, cards: Cards) -> list[str]:
+    """Cards as a player reads them, as a reason's value (see :func:`show`)."""
+    return show(rules, cards).split()
 
 
 def show(rules: SandayiRulebook, cards: Cards) -> str:
@@ -101,10 +107,6 @@ def show(rules: SandayiRulebook, cards: Cards) -> str:
     'BJ S2 S7 C6 D5 H4 S3'
     """
     return " ".join(c.code for c in sorted(cards, key=lambda c: (-power_of(rules, c), "SHDC".find(c.suit or ""))))
-
-
-def _describe(rules: SandayiRulebook, play: Cards, reading: Reading) -> str:
-    return f"{show(rules, play)} ({reading.type})"
 
 
 @dataclass(frozen=True)
@@ -140,24 +142,22 @@ class Game:
     @staticmethod
     def start(rules: SandayiRulebook, hands: Mapping[str, Any], kitty: Any, first_bidder: str) -> Game:
         """A game dealt ``hands`` (seat → cards) and ``kitty``, with ``first_bidder`` to bid."""
-        try:
-            check_seat(first_bidder)
-        except ValueError as exc:
-            raise GameError(f"first bidder: {exc}") from None
+        if first_bidder not in SEATS:
+            raise GameError("seats.unknown", text=str(first_bidder))
         if sorted(hands) != sorted(SEATS):
-            raise GameError(f"hands are needed for exactly the seats S E N W, not {sorted(hands)}")
+            raise GameError("sandayi.hands_seats", text=" ".join(map(str, sorted(hands))))
         try:
             parsed = tuple(_cards(hands[s]) for s in SEATS)
             kitty = _cards(kitty)
             Decks(rules.deal.decks).check(Cards.join((*parsed, kitty)))
         except CardError as exc:
-            raise GameError(str(exc)) from None
+            raise GameError(exc.reason) from None
         size = rules.deal.hand_size
         for seat, hand in zip(SEATS, parsed):
             if len(hand) != size:
-                raise GameError(f"{seat} holds {len(hand)} cards; each player is dealt {size}")
+                raise GameError("sandayi.dealt_size", seat=seat, n=len(hand), size=size)
         if len(kitty) != rules.deal.kitty:
-            raise GameError(f"the kitty holds {len(kitty)} cards, not {rules.deal.kitty}")
+            raise GameError("sandayi.kitty_size", n=len(kitty), size=rules.deal.kitty)
         return Game(rules, parsed, kitty, Bidding(rules, first_bidder), turn=first_bidder)
 
     @staticmethod
@@ -165,10 +165,8 @@ class Game:
         """A game followed from the evidence only (the hands unseen): each seat is dealt
         ``hand_size`` cards, the dealer gets the ``kitty``; every play is checked against the
         count it holds and, with every card shown before it, against the decks."""
-        try:
-            check_seat(first_bidder)
-        except ValueError as exc:
-            raise GameError(f"first bidder: {exc}") from None
+        if first_bidder not in SEATS:
+            raise GameError("seats.unknown", text=str(first_bidder))
         return Game(rules, (), Cards(), Bidding(rules, first_bidder), turn=first_bidder)
 
     # -- what the table shows ------------------------------------------------------------
@@ -180,7 +178,7 @@ class Game:
 
     def hand(self, seat: str) -> Cards:
         if not self.seen:
-            raise GameError(f"{seat}'s hand is unseen: only its count ({self.count(seat)}) is known")
+            raise GameError("sandayi.hand_unseen", seat=seat, n=self.count(seat))
         return self.hands[SEATS.index(check_seat(seat))]
 
     def count(self, seat: str) -> int:
@@ -207,7 +205,7 @@ class Game:
     def side(self, seat: str) -> str:
         """``"dealer"`` or ``"allies"`` (the three, 同盟)."""
         if self.dealer is None:
-            raise GameError("no one is the dealer before the bidding ends")
+            raise GameError("sandayi.no_dealer_yet")
         return "dealer" if check_seat(seat) == self.dealer else "allies"
 
     @property
@@ -273,12 +271,10 @@ class Game:
     # -- events ---------------------------------------------------------------------------
 
     def _live(self, seat: str) -> None:
-        try:
-            check_seat(seat)
-        except ValueError as exc:
-            raise GameError(str(exc)) from None
+        if seat not in SEATS:
+            raise GameError("seats.unknown", text=str(seat))
         if self.over:
-            raise GameError(f"{seat}: the game is over ({self.winner} won)")
+            raise GameError("sandayi.game_over", seat=seat, side=self.winner)
 
     def _end(self, winner: str, ended_by: str, offender: str | None = None) -> Game:
         return replace(self, phase="over", turn=None, winner=winner, ended_by=ended_by, offender=offender)
@@ -299,11 +295,11 @@ class Game:
         """``seat`` bids ``value`` (1, 2, 3) or says ``"pass"``."""
         self._live(seat)
         if self.phase != "bidding":
-            raise GameError(f"{seat}: the bidding is over, {self.dealer} is the dealer")
+            raise GameError("sandayi.bidding_over", seat=seat, dealer=self.dealer)
         try:
             bidding = self.bidding.bid(seat, value)
         except BidError as exc:
-            raise GameError(str(exc)) from None
+            raise GameError(exc.reason) from None
         if not bidding.done:
             return replace(self, bidding=bidding, turn=bidding.turn)
         return replace(self, bidding=bidding, phase="kitty", turn=bidding.dealer)._rule_fouls()
@@ -312,9 +308,9 @@ class Game:
         """The dealer takes the kitty (8张底牌发给庄家，其他选手无法看到底牌)."""
         self._live(seat)
         if self.phase != "kitty":
-            raise GameError(f"{seat}: the kitty is taken by the dealer once the bidding ends (now: {self.phase})")
+            raise GameError("sandayi.kitty_when", seat=seat, phase=self.phase)
         if seat != self.dealer:
-            raise GameError(f"{seat}: only the dealer ({self.dealer}) takes the kitty")
+            raise GameError("sandayi.kitty_dealer", seat=seat, dealer=self.dealer)
         hands = list(self.hands)
         i = SEATS.index(seat)
         if self.seen:
@@ -328,12 +324,12 @@ class Game:
         hand is not known: the referee who enters the report has seen the jokers or the bomb."""
         self._live(seat)
         if seat != self.dealer or self.phase != "declaring":
-            raise GameError(f"{seat}: only the dealer reports (报到), after taking the kitty and before the first lead")
+            raise GameError("sandayi.report_who", seat=seat)
         if self.reported is not None:
-            raise GameError(f"{seat}: the dealer has already reported")
+            raise GameError("sandayi.report_again", seat=seat)
         if self.seen and not self.can_report:  # unseen (a table): the referee who reports it saw the hand
             s = self.rules.scoring
-            raise GameError(f"{seat}: reporting (报到) needs {s.report_jokers} jokers or a bomb of {s.report_bomb} or more")
+            raise GameError("sandayi.report_needs", seat=seat, jokers=s.report_jokers, bomb=s.report_bomb)
         if not play:
             return replace(self, reported="no_play")._end("dealer", "report")
         return replace(self, reported="play")
@@ -342,19 +338,19 @@ class Game:
         """摊打: the dealer plays with the hand face up (scores ×2), only after 头撂."""
         self._live(seat)
         if seat != self.dealer or self.phase != "declaring":
-            raise GameError(f"{seat}: only the dealer opens the hand (摊打), after taking the kitty and before the first lead")
+            raise GameError("sandayi.open_who", seat=seat)
         if self.hand_open:
-            raise GameError(f"{seat}: the hand is already open")
+            raise GameError("sandayi.open_again", seat=seat)
         if self.rules.scoring.open_hand_needs_first_bid_three and not self.first_bid_three:
-            raise GameError(f"{seat}: an open hand (摊打) is only allowed after a first-bid three (头撂)")
+            raise GameError("sandayi.open_needs", seat=seat)
         return replace(self, hand_open=True)
 
     def _check_turn(self, seat: str) -> None:
         self._live(seat)
         if self.phase in ("bidding", "kitty"):
-            raise GameError(f"{seat}: play starts once the dealer has taken the kitty (now: {self.phase})")
+            raise GameError("sandayi.play_when", seat=seat, phase=self.phase)
         if seat != self.turn:
-            raise GameError(f"{seat}: it is {self.turn}'s turn")
+            raise GameError("sandayi.not_on_turn", seat=seat, turn=self.turn)
 
     def play(self, seat: str, cards: Any, reading: Reading | None = None) -> Game:
         """``seat`` plays ``cards``. A lead counts as ``reading`` where the cards read several ways
@@ -363,23 +359,23 @@ class Game:
         try:
             cards = _cards(cards)
         except CardError as exc:
-            raise GameError(f"{seat}: {exc}") from None
+            raise GameError("sandayi.cards_of", seat=seat, why=exc) from None
         if not len(cards):
-            raise GameError(f'{seat}: a play needs at least one card (or "pass")')
+            raise GameError("sandayi.empty_play", seat=seat)
         i = SEATS.index(seat)
         if self.seen and not self.hand(seat).contains(cards):
-            raise GameError(f"{seat}: {show(self.rules, cards)} is not in the hand")
+            raise GameError("sandayi.not_in_hand", seat=seat, cards=shown(self.rules, cards))
         if len(cards) > self.counts[i]:
-            raise GameError(f"{seat} holds {self.counts[i]} cards and cannot play {len(cards)}")
+            raise GameError("sandayi.holds_fewer", seat=seat, held=self.counts[i], n=len(cards))
         try:
             Decks(self.rules.deal.decks).check(cards, seen=self.played)
         except CardError as exc:
-            raise GameError(f"{seat}: {exc}") from None
+            raise GameError("sandayi.cards_of", seat=seat, why=exc) from None
         found = readings(self.rules, cards)
         if not found:
-            raise GameError(f"{seat}: {show(self.rules, cards)} is not a combination of {self.rules.id}")
+            raise GameError("sandayi.no_combination", seat=seat, cards=shown(self.rules, cards), rulebook=self.rules.id)
         if reading is not None and reading not in found:
-            raise GameError(f"{seat}: {show(self.rules, cards)} cannot be read as {reading}")
+            raise GameError("sandayi.not_read_as", seat=seat, cards=shown(self.rules, cards), type=reading.type)
         if self.last is None:
             chosen = reading or found[0]
         else:
@@ -389,14 +385,15 @@ class Game:
             else:
                 chosen = lowest_beating(self.rules, cards, prev.reading)
             if chosen is None:
-                shown = _describe(self.rules, cards, reading or found[-1])
-                raise GameError(f"{seat}: {shown} does not beat {_describe(self.rules, prev.cards, prev.reading)}")
+                raise GameError("sandayi.does_not_beat", seat=seat, cards=shown(self.rules, cards), type=(reading or found[-1]).type,
+                                table_cards=shown(self.rules, prev.cards), table_type=prev.reading.type)
         bombs = self.bombs
         if counts_as_bomb(self.rules, chosen):
             category = self.bidding.bomb_category(seat)
             if not bomb_allowed(self.rules, category, bombs[i]):
-                said = {"pass": "passed", "not_asked": "was not asked"}.get(category, f"bid {category}")
-                raise GameError(f"{seat}: {seat} {said} and has played {bombs[i]} bomb(s): no more bombs this game (炸弹限制)")
+                if category in ("pass", "not_asked"):
+                    raise GameError("sandayi.bomb_limit_pass" if category == "pass" else "sandayi.bomb_limit_not_asked", seat=seat, n=bombs[i])
+                raise GameError("sandayi.bomb_limit_bid", seat=seat, bid=category, n=bombs[i])
             bombs = bombs[:i] + (bombs[i] + 1,) + bombs[i + 1 :]
         hands = self.hands[:i] + (self.hands[i] - cards,) + self.hands[i + 1 :] if self.seen else ()
         counts = self.counts[:i] + (self.counts[i] - len(cards),) + self.counts[i + 1 :]
@@ -413,7 +410,7 @@ class Game:
         """``seat`` does not play (不出: 敲一下台子). A leader cannot pass."""
         self._check_turn(seat)
         if self.last is None:
-            raise GameError(f"{seat}: {seat} leads and must play; only a follower may pass")
+            raise GameError("table.leader_cannot_pass", seat=seat)
         after = replace(self, turn=next_seat(seat), passes=self.passes + 1, history=self.history + ((seat, None),))
         if after.turn == self.last.seat:  # the three others passed: the last player leads again
             after = replace(after, last=None, passes=0)
@@ -424,7 +421,7 @@ class Game:
         self._live(seat)
         kinds = self.rules.fouls.kinds
         if kind not in kinds:
-            raise GameError(f"unknown foul {kind!r}; known: {', '.join(kinds)}")
+            raise GameError("sandayi.unknown_foul", kind=kind, kinds=list(kinds))
         return replace(self, fouls=self.fouls + (Foul(seat, kind),))._rule_fouls()
 
     def announce_count(self, seat: str) -> Game:
@@ -459,7 +456,7 @@ class Game:
             "ask_count": lambda: self.ask_count(event.seat),
         }
         if event.kind not in handlers:
-            raise GameError(f"unknown event {event.kind!r}; known: {', '.join(handlers)}")
+            raise GameError("sandayi.unknown_event", text=repr(event.kind), known=", ".join(handlers))
         return handlers[event.kind]()
 
 

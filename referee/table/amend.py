@@ -12,12 +12,14 @@ scores) is in the new ``state``.
 ...            ("commands", {"command": "amend", "entry": 1, "cards": ["S4"]}, 11.0, 2),
 ...            ("commands", {"command": "amend", "entry": 2, "cards": ["S5"]}, 12.0, 3)]
 >>> [(p["cards"] if kind == "observed" else p.get("invalid")) for kind, p, at, seq in as_amended(entries)]
-[['S4'], None, 'entry 2 is not a play seen by the camera']
+[['S4'], None, Reason('table.not_a_play', entry=2)]
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+
+from referee.reasons import Reason
 
 Row = tuple[str, dict, float, int]  # (topic name, payload, at, seq), as the log holds an entry
 
@@ -29,13 +31,13 @@ def as_amended(entries: Iterable[Row]) -> Iterator[Row]:
     rows = list(entries)
     kinds = {seq: kind for kind, _, _, seq in rows}
     cards: dict[int, list[str]] = {}
-    invalid: dict[int, str] = {}
+    invalid: dict[int, Reason] = {}
     for kind, payload, _, seq in rows:
         if kind != "commands" or payload.get("command") != "amend":
             continue
         target = payload["entry"]
         if kinds.get(target) != "observed" or target >= seq:
-            invalid[seq] = f"entry {target} is not a play seen by the camera"
+            invalid[seq] = Reason("table.not_a_play", entry=target)
         else:
             cards[target] = payload["cards"]
     for kind, payload, at, seq in rows:

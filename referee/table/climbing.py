@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.cards import Cards
+from referee.reasons import Reason, Refused
 from referee.seats import SEATS
 from referee.table.clock import ClockVerdict, Foul, FoulCount, ShotClock
 from referee.table.reducer import Reducer, Reject
@@ -92,8 +93,8 @@ class ClimbingTable(Reducer):
         leading = self._engine_leading()
         try:
             engine = self._engine_play(seat, cards)
-        except ValueError as exc:  # HandError, GameError: not a combination, does not beat, too many cards
-            return self._flag(seat, "impossible", cards, str(exc), p)
+        except Refused as exc:  # HandError, GameError: not a combination, does not beat, too many cards
+            return self._flag(seat, "impossible", cards, exc.reason, p)
         t = self._with_engine(engine)
         if leading:
             t = t._with(leader=seat, plays=(), trick_no=t.trick_no + 1)
@@ -104,9 +105,9 @@ class ClimbingTable(Reducer):
     def _pass(self, seat: str) -> ClimbingTable:
         """The ``pass`` button of ``seat``."""
         if seat != self._engine_turn():
-            raise Reject(f"{seat}: it is {self._engine_turn()}'s turn, not {seat}'s, to pass")
+            raise Reject("table.pass_not_on_turn", seat=seat, turn=self._engine_turn())
         if self._engine_leading():
-            raise Reject(f"{seat} leads and cannot pass")
+            raise Reject("table.leader_cannot_pass", seat=seat)
         return self._passed(seat)._next_turn(seat)
 
     def _passed(self, seat: str, forfeit: bool = False) -> ClimbingTable:
@@ -161,7 +162,7 @@ class ClimbingTable(Reducer):
             return t._start_clock(deadline)  # a pass never ends a hand
         # every seat holding cards gave up its turn and nobody played: no one is at the table, or nothing reaches it
         seat = t._engine_turn()
-        return t._with(given_up=0)._start_clock(t.at)._flag(seat, "no_play", Cards(), f"no play for a whole round, from {seat}: the clocks stop", None)
+        return t._with(given_up=0)._start_clock(t.at)._flag(seat, "no_play", Cards(), Reason("table.no_play", seat=seat), None)
 
     def _clock_violation(self, verdict: ClockVerdict) -> ClimbingTable:
         o = verdict.overrun

@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from referee.cards import Cards
+from referee.reasons import Reason
 from referee.guandan.hand import Hand
 from referee.guandan.levels import Match, levels_won
 from referee.guandan.tribute import TributePhase
@@ -70,8 +71,7 @@ class GuandanTable(ClimbingTable):
     def _with_engine(self, hand: Hand) -> GuandanTable:
         t = self._with(hand=hand)
         for r in hand.rulings[len(self.hand.rulings):]:  # a tribute proven not the largest by a later play
-            t, _ = t._violation(r.seat, r.kind, TRIBUTE_RULE, {"text": r.detail[:200]},
-                                {"hand": t.hand_no, "trick": t.trick_no, "turns": [n for n, _ in r.evidence]}, "confirmed")
+            t, _ = t._ruled(r.seat, r.kind, TRIBUTE_RULE, r.detail, {"hand": t.hand_no, "trick": t.trick_no, "turns": [n for n, _ in r.evidence]})
         return t
 
     # -- the round ---------------------------------------------------------------------------------
@@ -95,7 +95,7 @@ class GuandanTable(ClimbingTable):
             if not self.after:  # a game's first hand: the seat that drew the turned-up card leads (七)
                 return t._play_starts(seat, ())
             return t._with(tribute=TributePhase.start(self.rules, self.match.game.hand_level(), self.after))
-        raise Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
+        raise self._meaningless(seat, button)
 
     def _play_starts(self, leader: str, exchanges: tuple) -> GuandanTable:
         hand = Hand.start(self.rules, self.match.game.hand_level(), leader, exchanges)
@@ -123,7 +123,7 @@ class GuandanTable(ClimbingTable):
                 return t._event("tribute_refused", {"seats": [s for s, _ in p.shown]})._play_starts(p.leader, ())
             return t
         if len(cards) != 1:
-            raise Reject(f"{seat}: a tribute or a return is one card, not {len(cards)}")
+            raise Reject("guandan.one_card", seat=seat, n=len(cards))
         card = cards.distinct()[0]
         if seat in p.payers and seat not in dict(p.paid):
             if p.shown:  # the other payer showed one big joker and this one pays: that joker was its tribute
@@ -138,7 +138,7 @@ class GuandanTable(ClimbingTable):
     def _rulings(self, before: TributePhase, after: TributePhase) -> GuandanTable:
         t = self
         for r in after.rulings[len(before.rulings):]:  # an illegal card: given again (重新给牌)
-            t, _ = t._violation(r.seat, r.kind, TRIBUTE_RULE, {"text": r.detail[:200]}, {"hand": t.hand_no}, "confirmed")
+            t, _ = t._ruled(r.seat, r.kind, TRIBUTE_RULE, r.detail, {"hand": t.hand_no})
         return t
 
     def _paid(self, seat: str, p: TributePhase) -> GuandanTable:
@@ -166,13 +166,13 @@ class GuandanTable(ClimbingTable):
             return self._tribute_seen(seat, cards)
         if self.phase == "playing":
             return self._play(seat, cards, p)
-        raise Reject(f"{seat}: cards shown in phase {self.phase}")
+        raise Reject("table.shown_in_phase", seat=seat, phase=self.phase)
 
     def _out_of_turn_rule(self) -> tuple[str, dict]:
         return OUT_OF_TURN, {"foul": True, "text": "越序出牌：停止一轮出牌，犯规一次（裁判确认）"}
 
-    def _exposed(self, seat: str, cards: Cards, text: str, pending: dict | None) -> GuandanTable:
-        return self._flag(seat, "exposed_card", cards, text, pending, EXPOSED, {"foul": True, "text": "暴露张：停止一轮出牌，犯规一次（裁判确认）"})
+    def _exposed(self, seat: str, cards: Cards, why: Reason, pending: dict | None) -> GuandanTable:
+        return self._flag(seat, "exposed_card", cards, why, pending, EXPOSED, {"foul": True, "text": "暴露张：停止一轮出牌，犯规一次（裁判确认）"})
 
     def _counted(self, flag: Flag) -> GuandanTable:
         t = self._foul(Foul(flag.seat, flag.kind)) if flag.kind in FOULS else self

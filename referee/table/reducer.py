@@ -32,9 +32,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from functools import cache, lru_cache
 
-from referee.cards import CardError, Cards
+from referee.cards import Cards
 from referee.catalogue import say
 from referee.catalogue.kinds import name as kind_name
+from referee.catalogue.sentences import Sentences
+from referee.reasons import Reason, Refused
 from referee.rulebooks import ClimbingRulebook, TractorRulebook, load
 from referee.seats import SEATS, TEAMS
 from referee.table.clock import (
@@ -63,16 +65,33 @@ class Output:
 
 @dataclass(frozen=True)
 class Flag:
-    """Something a person must look at; ``pending`` is the play to apply once confirmed."""
+    """Something a person must look at, and why; ``pending`` is the play to apply once confirmed."""
 
     flag: str
     seat: str
     kind: str
     at: float
     cards: tuple[str, ...] = ()
-    text: str = ""
+    why: Reason | None = None
     pending: dict | None = None
     violation: dict | None = None  # the violation published with the flag, confirmed or dismissed later
+
+    @property
+    def text(self) -> str:
+        """Why, in the words of the logs (English, card codes): ``state``'s ``text`` for readers without the
+        catalogue."""
+        return plain(self.why)[:200] if self.why is not None else ""
+
+    def json(self) -> dict:
+        """The flag as ``state`` lists it."""
+        out = {"flag": self.flag, "seat": self.seat, "kind": self.kind, "at": self.at, "cards": list(self.cards), "text": self.text}
+        return out | ({"why": self.why.json()} if self.why is not None else {})
+
+
+def plain(why: Reason) -> str:
+    """A reason in the words of the logs and of the messages' ``text`` and ``reason`` fields: English, card codes
+    and seat letters (a person reads it said by ``Sentences`` in their language, from its ``why``)."""
+    return Sentences("en", codes=True).reason(why)
 
 
 @dataclass(frozen=True)
@@ -131,7 +150,9 @@ class Reducer:
         try:
             t = handler(ticked, payload)
         except ValueError as exc:  # Reject, and any rule the engines refuse: the input changes nothing
-            t = ticked._event("rejected", {"topic": name, "id": payload.get("id"), "reason": str(exc)})
+            why = exc.reason if isinstance(exc, Refused) else None
+            data = {"topic": name, "id": payload.get("id"), "reason": (plain(why) if why else str(exc)) or "refused"}
+            t = ticked._event("rejected", data | ({"why": why.json()} if why else {}))
         return t._with(_events=()), list(t._events)
 
     def _tick(self) -> Reducer:
@@ -165,21 +186,27 @@ class Reducer:
         notices = tuple(n for n in t.notices if n[0] != seat) + ((notice,) if status != "dismissed" else ())
         return t._with(_events=t._events + (Output("violations", v),), notices=notices), v
 
+    def _ruled(self, seat: str, kind: str, article: str, why: Reason, evidence: dict, penalty: dict | None = None) -> tuple[Reducer, dict]:
+        """A violation the engine proved, confirmed at once, with its reason in ``evidence.why`` (said in the
+        reader's language); without a ``penalty`` of its own it costs what the rulebook says, when the hand is
+        settled (the penalty's ``text``: 按规程处罚)."""
+        penalty = penalty or {"text": say("zh", "penalty.by_rules")}
+        return self._violation(seat, kind, article, penalty, evidence | {"why": why.json()}, "confirmed")
+
     # -- commands --------------------------------------------------------------------------------------
     def _command(self, p: dict) -> Reducer:
         command = p["command"]
         if command == "assign":
             if self.phase not in ("idle", "round_over"):
-                raise Reject("players and rulebook are assigned between rounds")
+                raise Reject("table.assign_between_rounds")
             mine, theirs = load(self.rulebook).game, load(p["rulebook"]).game
             if mine != theirs:
-                raise Reject(f"{p['rulebook']} is a {theirs} rulebook and this table plays {mine}: "
-                              f"start the table's service with --rulebook {p['rulebook']} to change games")
+                raise Reject("table.other_game", rulebook=p["rulebook"], game=theirs, table_game=mine)
             t = self._with(rulebook=p["rulebook"], players=tuple((s, p["players"][s]) for s in SEATS))
             return t._event("assigned", {"players": p["players"], "rulebook": p["rulebook"]})
         if command == "start_round":
             if self.phase not in ("idle", "round_over"):
-                raise Reject(f"a round is already running (phase {self.phase})")
+                raise Reject("table.round_running", phase=self.phase)
             t = self._with(phase="arriving", round_start=self.at, ready=(), late=(), hand_no=0, record=ClockRecord(), last_hand=False)
             return t._round_started()._event("round_started", {"rulebook": self.rulebook})
         if command == "stop_round":
@@ -200,13 +227,13 @@ class Reducer:
 
     def _ruling(self, command: str, p: dict) -> Reducer:
         """The referee's word on what no camera sees (a foul, the dealer's 报到 or 摊打), where the game has it."""
-        raise Reject(f"{command}: the {load(self.rulebook).game} table ({self.rulebook}) takes no such ruling")
+        raise Reject("table.no_ruling", command=command, game=load(self.rulebook).game, rulebook=self.rulebook)
 
     def _find_flag(self, flag_id: str) -> Flag:
         for f in self.flags:
             if f.flag == flag_id:
                 return f
-        raise Reject(f"no open flag {flag_id}")
+        raise Reject("table.no_open_flag", flag=flag_id)
 
     def _resolve(self, flag: Flag, how: str, cards: list[str] | None = None) -> Reducer:
         t = self._with(flags=tuple(f for f in self.flags if f.flag != flag.flag))
@@ -235,7 +262,7 @@ class Reducer:
         if button == "confirm":
             mine = [f for f in self.flags if f.seat == seat]
             if not mine:
-                raise Reject(f"{seat}: no flag waits for {seat}'s confirmation")
+                raise Reject("table.no_flag_for", seat=seat)
             return self._resolve(mine[0], "confirm")
         if self.phase == "arriving" and button == "ready":
             return self._arrive(seat)
@@ -244,12 +271,15 @@ class Reducer:
         return self._game_button(seat, button)
 
     def _game_button(self, seat: str, button: str) -> Reducer:
-        raise Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
+        raise self._meaningless(seat, button)
+
+    def _meaningless(self, seat: str, button: str) -> Reject:
+        return Reject("table.button_meaningless", seat=seat, button=button, phase=self.phase)
 
     def _arrive(self, seat: str) -> Reducer:
         """``seat`` is at the table (its side's lateness was ruled by time, up to now, before this)."""
         if seat in self.ready:
-            raise Reject(f"{seat} is already at the table")
+            raise Reject("table.already_seated", seat=seat)
         minutes = minutes_late(self.round_start, self.at)
         t = self._with(ready=self.ready + (seat,))._event("ready", {"seat": seat, "minutes_late": round(minutes if minutes > GRACE_MIN else 0.0, 2)})
         if len(t.ready) == 4 and t.phase == "arriving":
@@ -298,15 +328,11 @@ class Reducer:
 
     # -- what the camera saw ---------------------------------------------------------------------------
     def _observed(self, p: dict) -> Reducer:
-        seat = p["seat"]
-        try:
-            cards = Cards.parse(p["cards"])
-        except CardError as exc:
-            raise Reject(str(exc)) from None
+        seat, cards = p["seat"], Cards.parse(p["cards"])  # a CardError is a reason too: rejected
         if self.flags:
-            raise Reject(f"the table waits for flag {self.flags[0].flag}")
+            raise Reject("table.waits_for_flag", flag=self.flags[0].flag)
         if p.get("confidence", 1.0) < CONFIDENT:
-            return self._flag(seat, "unsure", cards, f"unsure read ({p['confidence']:.2f}): please confirm", p)
+            return self._flag(seat, "unsure", cards, Reason("table.unsure", confidence=round(p["confidence"], 2)), p)
         return self._seen(seat, cards, p)
 
     def _removed(self, p: dict) -> Reducer:
@@ -314,11 +340,7 @@ class Reducer:
         before every seat has played, an early pickup (牌一经触桌，不得收回), flagged for the referee.
         An unsure read of it is ignored (nothing is flagged on a guess), and so is any pickup while a
         flag is open (the trick may be complete once the referee confirms its last play)."""
-        seat = p["seat"]
-        try:
-            cards = Cards.parse(p["cards"])
-        except CardError as exc:
-            raise Reject(str(exc)) from None
+        seat, cards = p["seat"], Cards.parse(p["cards"])
         if p["confidence"] < CONFIDENT or self.flags:  # while the table waits for the referee, who is there
             return self
         where = self._pickup(seat, cards)
@@ -327,8 +349,8 @@ class Reducer:
         if where == "cleared":
             return self._event("picked_up", {"seat": seat, "cards": cards.names()})
         if where != "early":
-            raise Reject(f"{seat}: {cards} did not lie face up in front of {seat}")
-        return self._flag(seat, "early_pickup", cards, f"{seat} picked up {cards} before the trick was complete",
+            raise Reject("table.not_on_table", seat=seat, cards=cards)
+        return self._flag(seat, "early_pickup", cards, Reason("table.early_pickup", seat=seat, cards=cards),
                           None, "牌一经触桌，不得收回（一圈未完即收牌）", {})
 
     def _pickup(self, seat: str, cards: Cards) -> str:
@@ -340,16 +362,17 @@ class Reducer:
     def _seen(self, seat: str, cards: Cards, p: dict) -> Reducer:
         raise NotImplementedError
 
-    def _flag(self, seat: str, kind: str, cards: Cards, text: str, pending: dict | None, article: str = "", penalty: dict | None = None) -> Reducer:
+    def _flag(self, seat: str, kind: str, cards: Cards, why: Reason, pending: dict | None, article: str = "", penalty: dict | None = None) -> Reducer:
         t = self._with(flag_count=self.flag_count + 1)
         flag_id = f"f{t.flag_count}"
         violation = None
         if article:
             evidence = {"cards": cards.names(), "hand": t.hand_no, "trick": t._trick_no()}
             t, violation = t._violation(seat, kind, article, penalty or {}, evidence, "flagged", flag_id)
-        flag = Flag(flag_id, seat, kind, t.at, tuple(cards.names()), text, pending, violation)
+        flag = Flag(flag_id, seat, kind, t.at, tuple(cards.names()), why, pending, violation)
         t = t._with(flags=t.flags + (flag,))._pause_clocks()
-        return t._event("flag_raised", {"flag": flag_id, "seat": seat, "kind": kind, "cards": cards.names(), "text": text})
+        return t._event("flag_raised", {"flag": flag_id, "seat": seat, "kind": kind, "cards": cards.names(), "text": flag.text,
+                                        "why": why.json()})
 
     def _pause_clocks(self) -> Reducer:
         return self._with(clock=self.clock.paused(self.at)) if self.clock and self.clock.running else self
@@ -363,16 +386,16 @@ class Reducer:
         """Cards face up from a seat not on turn, flagged for the referee (never played): 越序出牌
         when they could be that seat's next play, else 暴露张 (shown or dropped face up)."""
         if not self._could_be_play(seat, cards):
-            return self._exposed(seat, cards, f"{seat} showed {len(cards)} card(s) while {expected} is to play", None)
+            return self._exposed(seat, cards, Reason("table.shown_off_turn", seat=seat, n=len(cards), expected=expected), None)
         article, penalty = self._out_of_turn_rule()
-        return self._flag(seat, "out_of_turn", cards, f"{seat} played before {expected}", None, article, penalty)
+        return self._flag(seat, "out_of_turn", cards, Reason("table.out_of_turn", seat=seat, expected=expected), None, article, penalty)
 
-    def _exposed(self, seat: str, cards: Cards, text: str, pending: dict | None) -> Reducer:
+    def _exposed(self, seat: str, cards: Cards, why: Reason, pending: dict | None) -> Reducer:
         """暴露张: cards face up that are no play (the book's ``exposed_card`` penalty, per card where
         it says so), flagged for the referee; ``pending`` lets the referee correct it into a play."""
         entry = self.rules.penalty("exposed_card")
         penalty = {"points": entry.points * (len(cards) if entry.per_card else 1)} if entry else {}
-        return self._flag(seat, "exposed_card", cards, text, pending, "暴露张", penalty)
+        return self._flag(seat, "exposed_card", cards, why, pending, "暴露张", penalty)
 
     def _could_be_play(self, seat: str, cards: Cards) -> bool:
         """Whether these cards, shown by a seat not on turn, could be its next play (by their count)."""
@@ -420,7 +443,7 @@ class Reducer:
             "cards": t.cards_left(), "clocks": t._clocks(at),
             "round": {"started_at": t.round_start, "left": round(rc.left(at), 3) if timed else None,
                       "notice": bool(timed and rc.notice_due(at)), "last_hand": t.last_hand or bool(timed and rc.last_hand(at))},
-            "flags": [{"flag": f.flag, "seat": f.seat, "kind": f.kind, "at": f.at, "cards": list(f.cards), "text": f.text[:200]} for f in t.flags],
+            "flags": [f.json() for f in t.flags],
         }  # fmt: skip
 
     def _view(self, at: float) -> Reducer:
@@ -495,8 +518,8 @@ def _round_clock(rulebook: str, start: float) -> RoundClock:
     return RoundClock.of(load(rulebook), start)
 
 
-class Reject(ValueError):
-    """An input that changes nothing; answered with a ``rejected`` event."""
+class Reject(Refused):
+    """An input that changes nothing (a reason ``table.*``); answered with a ``rejected`` event."""
 
 
 __all__ = ["CLOCK", "CONFIDENT", "GRACE_MIN", "Flag", "Output", "Reducer"]

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from referee.cards import Cards
-from referee.sandayi.game import Game, GameError
+from referee.sandayi.game import Game
 from referee.sandayi.round import round_points, table_totals
 from referee.sandayi.seats import first_bidder
 from referee.seats import SEATS, next_seat
@@ -86,19 +86,16 @@ class SandayiTable(ClimbingTable):
             return t._event("kitty_to_dealer", {"dealer": seat, "cards": self.rules.deal.kitty})._start_clock(t.at)
         if self.phase == "playing" and button == "pass":
             return self._pass(seat)
-        raise Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
+        raise self._meaningless(seat, button)
 
     def _ruling(self, command: str, p: dict) -> SandayiTable:
         """From the console: the referee's foul (三, the book's ``[fouls] kinds``; at the limit the offender is
         ruled the loser), the dealer's 报到 (``play``: 打 or 不打, which wins at once) or 摊打."""
         if self.game is None or self.phase not in ("bidding", "kitty", "playing"):
-            raise Reject(f"{command}: no game is being played (phase {self.phase})")
+            raise Reject("table.no_game", command=command, phase=self.phase)
         seat = p["seat"]
-        try:
-            game = {"foul": lambda g: g.foul(seat, p["kind"]), "report": lambda g: g.report(seat, p["play"]),
-                    "open_hand": lambda g: g.open_hand(seat)}[command](self.game)
-        except GameError as exc:
-            raise Reject(str(exc)) from None
+        game = {"foul": lambda g: g.foul(seat, p["kind"]), "report": lambda g: g.report(seat, p["play"]),
+                "open_hand": lambda g: g.open_hand(seat)}[command](self.game)  # a GameError: rejected
         t = self._with(game=game)
         if command == "foul":
             fouls, limit = game.foul_count(seat), self.rules.fouls.limit
@@ -111,7 +108,7 @@ class SandayiTable(ClimbingTable):
     def _seen(self, seat: str, cards: Cards, p: dict) -> SandayiTable:
         if self.phase == "playing":
             return self._play(seat, cards, p)
-        raise Reject(f"{seat}: cards shown in phase {self.phase}")
+        raise Reject("table.shown_in_phase", seat=seat, phase=self.phase)
 
     def _out_of_turn_rule(self) -> tuple[str, dict]:
         return OUT_OF_TURN, {}

@@ -68,6 +68,7 @@ import random
 from typing import Any
 
 from referee.cards import Cards
+from referee.catalogue.sentences import told
 from referee.climbing.combos import power_of
 from referee.guandan.bots import deal as guandan_deal
 from referee.guandan.tribute import is_legal_return, legal_tributes
@@ -122,7 +123,7 @@ def clock_case(case: dict[str, Any]) -> dict[str, Any]:
         try:
             do(t, *args)
         except ValueError as exc:  # a seat that is none, a card the table refused: in the case's words
-            raise ScenarioError(f"input {n} ({action} at {t:g} s): {exc}") from None
+            raise ScenarioError(f"input {n} ({action} at {t:g} s): {told(exc)}") from None
     return drive.answer()
 
 

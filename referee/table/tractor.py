@@ -25,9 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.cards import Cards
+from referee.reasons import Reason
 from referee.seats import SEATS
 from referee.table.reducer import Flag, Reducer, Reject
-from referee.tractor.game import Declaring, DeclareError, Game, Penalty, penalties_of, settle, side_of
+from referee.tractor.game import Declaring, Game, Penalty, penalties_of, settle, side_of
 from referee.tractor.hand import HandError, HandJudge
 from referee.tractor.scoring import Outcome
 from referee.tractor.trumps import Trumps
@@ -77,9 +78,9 @@ class TractorTable(Reducer):
             return self._with(declaring=self.declaring.draw_done(self.at))._event("draw_done", {"seat": seat})
         if self.phase == "dealing" and button == "ready" and seat == (self._dealer_to_be() or seat):
             if self.declaring.draw_done_at is None:
-                raise Reject(f"{seat}: end the draw (the declare button) before taking the kitty")
+                raise Reject("tractor.draw_not_ended", seat=seat)
             return self._take_kitty(seat)
-        raise Reject(f"{seat}: button {button} means nothing in phase {self.phase}")
+        raise self._meaningless(seat, button)
 
     def _all_ready(self) -> TractorTable:
         """Every seat is here: the first hand is dealt with the sides' late points to settle (二, 第十三条:
@@ -123,20 +124,17 @@ class TractorTable(Reducer):
         if warning:
             seconds = round(self.at - self.declaring.draw_done_at, 3)
             evidence = {"seconds": seconds, "limit": self.rules.declare.window_s}
-            t, _ = t._violation(dealer, "kitty_window", "declare window", {"warning": True, "text": warning[:200]}, evidence, "confirmed")
+            t, _ = t._ruled(dealer, "kitty_window", "declare window", warning, evidence, {"warning": True})
         return t
 
     # -- what the camera saw ---------------------------------------------------------------------------
     def _seen(self, seat: str, cards: Cards, p: dict) -> TractorTable:
         if self.phase == "dealing":
-            try:
-                declaring = self.declaring.declare(seat, cards, self.at)
-            except DeclareError as exc:
-                raise Reject(str(exc)) from None
+            declaring = self.declaring.declare(seat, cards, self.at)  # a DeclareError: rejected
             return self._with(declaring=declaring)._event("declared", {"seat": seat, "cards": cards.names()})
         if self.phase == "kitty" and seat == self.dealer and self.trump is None:
             if len(cards) != 1 or cards.distinct()[0].is_joker:
-                raise Reject(f"{seat}: name the trump suit by showing one card of it")
+                raise Reject("tractor.name_trump", seat=seat)
             return self._with(trump=cards.distinct()[0].suit)._event("trump_named", {"seat": seat, "suit": cards.distinct()[0].suit})
         if self.phase == "kitty" and self.trump is not None:
             if seat != self.dealer:
@@ -147,7 +145,7 @@ class TractorTable(Reducer):
             return self._play(seat, cards, p)
         if self.phase == "hand_over" and seat == self.dealer:
             return self._score(cards)
-        raise Reject(f"{seat}: cards shown in phase {self.phase}")
+        raise Reject("table.shown_in_phase", seat=seat, phase=self.phase)
 
     def _trick_no(self) -> int:
         if not self.judge:
@@ -162,18 +160,18 @@ class TractorTable(Reducer):
             return self._out_of_turn(seat, cards, expected)
         trick = judge.tricks[-1] if judge.tricks and len(judge.tricks[-1].plays) < 4 else None
         if trick is not None and len(cards) != len(trick.plays[0][1]):
-            return self._exposed(seat, cards, f"{seat} showed {len(cards)} cards, the lead has {len(trick.plays[0][1])}", p)
+            size = len(trick.plays[0][1])
+            return self._exposed(seat, cards, Reason("tractor.follow_size", trick=trick.number, seat=seat, n=len(cards), size=size), p)
         try:
             judge = judge.play(seat, cards)
         except HandError as exc:
-            return self._flag(seat, "impossible", cards, str(exc), p)
+            return self._flag(seat, "impossible", cards, exc.reason, p)
         t = self._with(judge=judge)
         trick = judge.tricks[-1]
         t = t._event("play_accepted", {"hand": t.hand_no, "trick": trick.number, "seat": seat, "cards": cards.names()})
         t = t._clock_after(seat)
         for r in judge.rulings[len(self.judge.rulings):]:
-            t, _ = t._violation(r.seat, r.kind, _ARTICLES.get(r.kind, r.kind), {"text": r.detail[:200]},
-                                {"cards": list(r.cards), "hand": t.hand_no, "trick": r.trick}, "confirmed")  # fmt: skip
+            t, _ = t._ruled(r.seat, r.kind, _ARTICLES.get(r.kind, r.kind), r.detail, {"cards": list(r.cards), "hand": t.hand_no, "trick": r.trick})
         if len(trick.plays) == 4:
             t = t._event("trick_won", {"hand": t.hand_no, "trick": trick.number, "seat": trick.winner, "points": trick.points})
         if sum(t.cards_left().values()) == 0:
@@ -216,14 +214,11 @@ class TractorTable(Reducer):
         return t
 
     def _score(self, kitty: Cards) -> TractorTable:
-        try:
-            judge = self.judge.show_kitty(kitty).finish()
-        except HandError as exc:
-            raise Reject(str(exc)) from None
+        judge = self.judge.show_kitty(kitty).finish()  # a HandError: rejected
         penalties = list(self.penalties) + penalties_of(self.rules, list(judge.rulings))
         s = settle(self.rules, self.dealer, judge.defender_points(), penalties)
         t = self._with(judge=judge)
-        data = {"hand": t.hand_no, "defender_points": judge.defender_points(), "settled_points": s.defender_points, "notes": list(s.notes)}
+        data = {"hand": t.hand_no, "defender_points": judge.defender_points(), "settled_points": s.defender_points, "notes": [n.json() for n in s.notes]}
         if s.outcome is None:
             t = t._event("hand_scored", data | {"replay": True})
             return t._with(penalties=())._deal()

@@ -27,7 +27,7 @@ ranks first must be met by the play".
 
 >>> t = Trumps.of("zhongkai-2010", "7", "H")
 >>> follow_ruling(t, Cards.parse("S5 S5 S5 SK D3"), Cards.parse("S9 S9"), Cards.parse("S5 SK"))
-'must play a pair (S5 S5) of S'
+Reason('tractor.follow_shape', shapes=[Reason('tractor.shape', cards=['S5', 'S5'], shape='pair')], suit='S')
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ import random
 from functools import lru_cache
 
 from referee.cards import Cards
+from referee.reasons import Reason
 from referee.rulebooks.shapes import Shape
 from referee.tractor.trumps import TRUMP, Trumps
 from referee.tractor.units import Holding, Placement, Unit, component_key, place, readings, unit_of
@@ -167,10 +168,10 @@ class _Listed:
         options = [p for s in self.tiers[i] if (p := place(self.general.h, s.blocks, rng)) is not None]
         return rng.choice(options) if rng is not None else options[0]
 
-    def named(self) -> str:
-        """The seed's words for the shape the holding must meet, for a ruling."""
+    def named(self) -> tuple[str, ...]:
+        """The seed's patterns of the shape the holding must meet (one of them), for a ruling; () for none."""
         i = self.tier()
-        return "" if i is None else f" (the rulebook's follow order: {' or '.join(s.text for s in self.tiers[i])})"
+        return () if i is None else tuple(s.text for s in self.tiers[i])
 
 
 def lead_structure(trumps: Trumps, lead: Cards, declared: tuple[Unit, ...] | None = None) -> tuple[Unit, ...]:
@@ -223,7 +224,7 @@ def follow_ruling(
     play: Cards,
     before: list[Cards] = (),
     structure: tuple[Unit, ...] | None = None,
-) -> str | None:
+) -> Reason | None:
     """None when ``play`` is a legal follow from ``hand``, else what the rules demanded.
 
     ``hand`` is the follower's hand before playing and must contain ``play``.
@@ -232,35 +233,38 @@ def follow_ruling(
     suit = structure[0].suit
     size = sum(len(u) for u in structure)
     if len(play) != size:
-        return f"must play {size} cards, played {len(play)}"
+        return Reason("tractor.follow_count", size=size, n=len(play))
     held = trumps.of_suit(hand, suit)
     played = trumps.of_suit(play, suit)
     if len(held) <= size:
         if len(played) != len(held):
-            return f"must play every card of {suit} held ({held})"
+            return Reason("tractor.follow_all_held", suit=suit, held_cards=held)
         return None
     if len(played) != size:
-        return f"must play {size} cards of {suit}"
+        return Reason("tractor.follow_suit", size=size, suit=suit)
     search, budget = _search(trumps, held, structure, list(before))
     need = search.best(budget)
     got = requirement(trumps, played, structure, before)
     if got == need:
         return None
-    shown = " + ".join(_describe(p) for p in search.witness(budget))
-    named = search.named() if isinstance(search, _Listed) else ""
-    return f"must play {shown} of {suit}{named}"
+    shapes = [_describe(p) for p in search.witness(budget)]
+    named = search.named() if isinstance(search, _Listed) else ()
+    if named:
+        return Reason("tractor.follow_listed", shapes=shapes, suit=suit, patterns=named)
+    return Reason("tractor.follow_shape", shapes=shapes, suit=suit)
 
 
-def _describe(placement: Placement) -> str:
+SHAPES = {1: "single", 2: "pair", 3: "triple", 4: "bomb"}  # the catalogue's ``shape.*``
+
+
+def _describe(placement: Placement) -> Reason:
     cards = Cards(c for c, w in placement for _ in range(w))
     widths = {w for _, w in placement}
+    shape = "block"
     if len(widths) == 1 and len(placement) >= 1:
         w = widths.pop()
-        name = {1: "a single", 2: "a pair", 3: "a triple", 4: "a bomb"}[w]
-        if len(placement) > 1:
-            name = {2: "a pair tractor", 3: "a triple tractor", 4: "a bomb tractor"}[w]
-        return f"{name} ({cards})"
-    return f"a connected block ({cards})"
+        shape = SHAPES[w] + ("_tractor" if len(placement) > 1 else "")
+    return Reason("tractor.shape", shape=shape, cards=cards)
 
 
 def is_legal_follow(trumps: Trumps, hand: Cards, lead: Cards, play: Cards, before: list[Cards] = ()) -> bool:

@@ -8,7 +8,7 @@ Declaration(seat='E', suit='S', count=2)
 >>> d.declare("S", Cards.parse("D2 D2"), at=3.0)
 Traceback (most recent call last):
 ...
-referee.tractor.game.DeclareError: S: an overturn needs more than 2 level cards
+referee.tractor.game.DeclareError: tractor.overturn_more (n=2, seat='S')
 """
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from referee.cards import RANKS, Cards
+from referee.reasons import Reason, Refused
 from referee.rulebooks import TractorRulebook, load  # noqa: F401 (load: doctests)
 from referee.tractor.hand import SEATS, Ruling, next_seat, partner
 from referee.tractor.scoring import Outcome, outcome
 
 
-class DeclareError(ValueError):
-    """A declaration the rulebook does not allow; the declaring state is unchanged."""
+class DeclareError(Refused):
+    """A declaration the rulebook does not allow (a reason ``tractor.*``); the declaring state is unchanged."""
 
 
 @dataclass(frozen=True)
@@ -46,39 +47,36 @@ class Declaring:
     def declare(self, seat: str, cards: Cards, at: float) -> Declaring:
         rule = self.rules.declare
         if self.closed:
-            raise DeclareError(f"{seat}: the dealer has taken the kitty, declaring is over")
+            raise DeclareError("tractor.declare_closed", seat=seat)
         distinct = cards.distinct()
         if len(distinct) != 1 or distinct[0].rank != self.level:
-            raise DeclareError(f"{seat}: declare with identical level cards ({self.level}) of one suit")
+            raise DeclareError("tractor.declare_level", seat=seat, level=self.level)
         suit, count = distinct[0].suit, len(cards)
         s = self.standing
         if s is None:
             if count < rule.first:
-                raise DeclareError(f"{seat}: declaring needs {rule.first} level card(s)")
+                raise DeclareError("tractor.declare_first", seat=seat, n=rule.first)
             return replace(self, standing=Declaration(seat, suit, count))
         if s.seat == seat and s.suit == suit:
             if not rule.reinforce:
-                raise DeclareError(f"{seat}: {self.rules.id} does not allow reinforcing")
+                raise DeclareError("tractor.no_reinforce", seat=seat, rulebook=self.rules.id)
             return replace(self, standing=Declaration(seat, suit, s.count + count))
         if s.seat == seat and not rule.self_overturn:
-            raise DeclareError(f"{seat}: no one may overturn their own declaration")
+            raise DeclareError("tractor.own_overturn", seat=seat)
         if count <= s.count:
-            raise DeclareError(f"{seat}: an overturn needs more than {s.count} level cards")
+            raise DeclareError("tractor.overturn_more", seat=seat, n=s.count)
         if suit == s.suit and rule.overturn_same_suit == "first_hand" and not self.first_hand:
-            raise DeclareError(f"{seat}: after the first hand an overturn must be in another suit")
+            raise DeclareError("tractor.overturn_suit", seat=seat)
         return replace(self, standing=Declaration(seat, suit, count))
 
     def draw_done(self, at: float) -> Declaring:
         return replace(self, draw_done_at=at)
 
-    def kitty_taken(self, at: float) -> tuple[Declaring, str | None]:
-        """Close declaring; a warning when the dealer did not wait the rulebook's window."""
+    def kitty_taken(self, at: float) -> tuple[Declaring, Reason | None]:
+        """Close declaring; a warning (its reason) when the dealer did not wait the rulebook's window."""
         warning = None
         if self.draw_done_at is not None and at - self.draw_done_at < self.rules.declare.window_s:
-            warning = (
-                f"the kitty was taken {at - self.draw_done_at:.1f} s after the draw ended; "
-                f"{self.rules.declare.window_s:g} s must pass for overturns"
-            )
+            warning = Reason("tractor.kitty_early", seconds=round(at - self.draw_done_at, 1), window=self.rules.declare.window_s)
         return replace(self, closed=True), warning
 
     def result(self, dealer: str | None, first_drawer: str) -> tuple[str, str | None]:
@@ -102,7 +100,7 @@ class Penalty:
 class Settlement:
     defender_points: int
     outcome: Outcome | None  # None: the hand is replayed
-    notes: tuple[str, ...] = ()
+    notes: tuple[Reason, ...] = ()  # each penalty as it was settled (``referee.reasons``)
 
 
 def side_of(seat: str, dealer: str) -> str:
@@ -122,13 +120,13 @@ def settle(rules: TractorRulebook, dealer: str, defender_points: int, penalties:
         if rule.points:
             amount = rule.points * (p.cards if rule.per_card else 1)
             points += amount if offender == "dealer" else -amount
-            notes.append(f"{p.kind} by {p.seat}: {amount} points to the {other}")
+            notes.append(Reason("tractor.note_points", kind=_kind(p.kind), seat=p.seat, n=amount, side=other))
         if rule.levels or rule.deal or rule.forfeit_hand:
             levels = rule.levels or (1 if rule.forfeit_hand else 0)
             awards.setdefault(other, []).append((levels, p.kind, rule.both_sides))
-            notes.append(f"{p.kind} by {p.seat}: the {other} are awarded the hand (+{levels})")
+            notes.append(Reason("tractor.note_awarded", kind=_kind(p.kind), seat=p.seat, side=other, levels=levels))
     if len(awards) == 2 and any(b == "replay" for a in awards.values() for _, _, b in a):
-        return Settlement(points, None, tuple(notes) + ("both sides offended: the hand is replayed",))
+        return Settlement(points, None, tuple(notes) + (Reason("tractor.note_replay"),))
     normal = outcome(rules, points)
     if awards:
         side = next(iter(awards))
@@ -146,6 +144,11 @@ RULING_PENALTY = {
     "failed_throw": "failed_throw",
     "wrong_card_count": "wrong_card_count",
 }
+
+
+def _kind(penalty: str) -> str:
+    """The violation kind of a rulebook's penalty: its late bands (``late_10_min``) are late arrival."""
+    return "late_arrival" if penalty.startswith("late_") else penalty
 
 
 def penalties_of(rules: TractorRulebook, rulings: list[Ruling]) -> list[Penalty]:

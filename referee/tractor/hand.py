@@ -16,8 +16,10 @@ added are the new tail of ``rulings``.
 >>> for seat, cards in [("S", "SA"), ("E", "D3"), ("N", "S4"), ("W", "S5"), ("S", "C2"), ("E", "S9")]:
 ...     j = j.play(seat, Cards.parse(cards))
 >>> r = j.rulings[0]
->>> r.kind, r.seat, r.trick, r.detail, r.evidence
-('revoke', 'E', 1, 'must play every card of S held (S9)', ((2, 'S9'),))
+>>> r.kind, r.seat, r.trick, r.evidence
+('revoke', 'E', 1, ((2, 'S9'),))
+>>> r.detail
+Reason('tractor.follow_all_held', held_cards=['S9'], suit='S')
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from referee.cards import Cards, CardError, Decks
+from referee.reasons import Reason, Refused
 from referee.seats import SEATS, next_seat, partner, prev_seat
 from referee.tractor.follow import ceiling, follow_ruling, requirement
 from referee.tractor.leads import failing_units, judge_lead
@@ -34,8 +37,8 @@ from referee.tractor.tricks import trick_winner
 from referee.tractor.trumps import Trumps
 from referee.tractor.units import Unit, readings, unit_of
 
-class HandError(ValueError):
-    """An observation that cannot be part of this hand; the judge is left unchanged."""
+class HandError(Refused):
+    """An observation that cannot be part of this hand (a reason ``tractor.*``); the judge is left unchanged."""
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,7 @@ class Ruling:
     kind: str  # "revoke" | "failed_throw" | "illegal_lead" | "wrong_card_count"
     seat: str
     trick: int
-    detail: str
+    detail: Reason  # why, for a person (``referee.reasons``)
     evidence: tuple[tuple[int, str], ...] = ()  # (trick, cards) seen later that prove it
     cards: tuple[str, ...] = ()  # the cards of the offending play
     forced: tuple[str, ...] = ()  # failed throw: the unit to play instead (the default choice)
@@ -84,7 +87,7 @@ class HandJudge:
     @staticmethod
     def start(trumps: Trumps, dealer: str) -> HandJudge:
         if dealer not in SEATS:
-            raise HandError(f"unknown dealer seat {dealer!r}")
+            raise HandError("seats.unknown", text=str(dealer))
         return HandJudge(trumps, dealer)
 
     # -- what is known --------------------------------------------------------
@@ -139,22 +142,22 @@ class HandJudge:
         """One seat put these cards face up (a leader may declare a throw's structure).
         Raises :class:`HandError` if that cannot be."""
         if self.finished:
-            raise HandError("the hand is over")
+            raise HandError("tractor.hand_over")
         expected = self.expected_seat()
         number = len(self.complete()) + 1
         if seat != expected:
-            raise HandError(f"trick {number}: {expected} is to play, not {seat}")
+            raise HandError("tractor.not_on_turn", trick=number, expected=expected, seat=seat)
         try:
             seen = self.played + self.kitty if self.kitty is not None else self.played
             Decks(self.trumps.rules.deal.decks).check(cards, seen=seen)
         except CardError as exc:
-            raise HandError(f"trick {number}: {exc}") from exc
+            raise HandError("tractor.in_trick", trick=number, why=exc) from exc
         t = self.trumps
         rulings = list(self.rulings)
         if not self.tricks or len(self.tricks[-1].plays) == 4:
             lead = judge_lead(t, cards, declared)
             if len(t.suits_in(cards)) != 1:
-                raise HandError(f"trick {number}: the lead {cards} mixes suits")
+                raise HandError("tractor.lead_mixes_suits", trick=number, cards=cards)
             if not lead.legal:
                 rulings.append(Ruling("illegal_lead", seat, number, lead.reason))
             structure = lead.structure or readings(t, cards)[0]
@@ -164,7 +167,7 @@ class HandJudge:
             trick = self.tricks[-1]
             size = len(trick.plays[0][1])
             if len(cards) != size:
-                raise HandError(f"trick {number}: {seat} showed {len(cards)} cards, the lead has {size}")
+                raise HandError("tractor.follow_size", trick=number, seat=seat, n=len(cards), size=size)
             trick = replace(trick, plays=trick.plays + ((seat, cards),))
             if len(trick.plays) == 4:
                 plays = [c for _, c in trick.plays]
@@ -176,7 +179,7 @@ class HandJudge:
         held = dict(shown)[seat]
         if held > t.rules.deal.hand_size and held - len(cards) <= t.rules.deal.hand_size:
             judged = replace(judged, rulings=judged.rulings + (
-                Ruling("wrong_card_count", seat, number, f"has played {held} cards, a hand holds {t.rules.deal.hand_size}"),
+                Ruling("wrong_card_count", seat, number, Reason("tractor.played_too_many", n=held, size=t.rules.deal.hand_size)),
             ))
         return judged._prove(t.suits_in(cards), seat)
 
@@ -184,28 +187,28 @@ class HandJudge:
         """The buried cards, turned up at the end of the hand."""
         size = self.trumps.rules.deal.kitty
         if len(cards) != size:
-            raise HandError(f"the kitty has {size} cards in {self.trumps.rules.id}, not {len(cards)}")
+            raise HandError("tractor.kitty_size", size=size, rulebook=self.trumps.rules.id, n=len(cards))
         try:
             Decks(self.trumps.rules.deal.decks).check(cards, seen=self.played)
         except CardError as exc:
-            raise HandError(f"kitty: {exc}") from exc
+            raise HandError("tractor.in_kitty", why=exc) from exc
         return replace(self, kitty=cards)
 
     def choose_structure(self, seat: str, parts: list[Cards]) -> HandJudge:
         """The leader's 上家 names the structure of an undeclared captive throw, once its trick is
         complete and before the next lead (seed 000 第十一条 1); the default is the lowest reading."""
         if self.trumps.rules.combos.captive != "chosen_after":
-            raise HandError(f"{self.trumps.rules.id}: throws are not given a structure after the trick")
+            raise HandError("tractor.no_structure_after", rulebook=self.trumps.rules.id)
         trick = self.tricks[-1] if self.tricks else None
         if trick is None or len(trick.plays) != 4:
-            raise HandError("the structure is chosen once the throw's trick is complete")
+            raise HandError("tractor.structure_too_early")
         leader, lead = trick.plays[0]
         if seat != prev_seat(leader):
-            raise HandError(f"the structure is chosen by the leader's 上家, not {seat}")
+            raise HandError("tractor.structure_chooser", seat=seat)
         units = tuple(unit_of(self.trumps, p) for p in parts)
         options = readings(self.trumps, lead)
         if None in units or sorted(map(str, units)) not in [sorted(map(str, r)) for r in options]:
-            raise HandError(f"{' | '.join(map(str, parts))} is not a reading of {lead}")
+            raise HandError("tractor.not_a_reading", parts_cards=[p.names() for p in parts], lead_cards=lead)
         plays = [c for _, c in trick.plays]
         win = trick_winner(self.trumps, plays, units)
         trick = replace(trick, structure=units, winner=trick.plays[win][0])
@@ -214,7 +217,7 @@ class HandJudge:
     def finish(self) -> HandJudge:
         """End of the hand: check every play once more, and the card counts when all cards were seen."""
         if self.tricks and len(self.tricks[-1].plays) < 4:
-            raise HandError(f"trick {len(self.tricks)} is not complete")
+            raise HandError("tractor.trick_incomplete", trick=len(self.tricks))
         done = replace(self, finished=True)._prove(suits=None)
         rules = self.trumps.rules.deal
         if done.all_seen():
@@ -222,7 +225,7 @@ class HandJudge:
             for seat in SEATS:
                 n = dict(done.shown)[seat]
                 if n < rules.hand_size:
-                    rulings.append(Ruling("wrong_card_count", seat, len(self.tricks), f"played {n} cards, a hand holds {rules.hand_size}"))
+                    rulings.append(Ruling("wrong_card_count", seat, len(self.tricks), Reason("tractor.played_too_few", n=n, size=rules.hand_size)))
             done = replace(done, rulings=tuple(rulings))
         return done
 
@@ -274,7 +277,7 @@ class HandJudge:
                             "failed_throw",
                             leader,
                             trick.number,
-                            f"{', '.join(map(str, failing))} could be beaten",
+                            Reason("tractor.throw_beaten", units_cards=[u.cards.names() for u in failing]),
                             evidence,
                             tuple(lead.names()),
                             forced=tuple(failing[0].cards.names()),

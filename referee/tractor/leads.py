@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from referee.cards import Cards
+from referee.reasons import Reason
 from referee.tractor.follow import lead_structure
 from referee.tractor.trumps import Trumps
 from referee.tractor.units import Holding, Unit, readings, unit_key, unit_of
@@ -26,33 +27,33 @@ from referee.tractor.units import Holding, Unit, readings, unit_key, unit_of
 @dataclass(frozen=True)
 class LeadRuling:
     legal: bool
-    reason: str = ""
+    reason: Reason | None = None  # why not (``referee.reasons``)
     structure: tuple[Unit, ...] = ()
 
 
 def judge_lead(trumps: Trumps, cards: Cards, declared: list[Cards] | None = None) -> LeadRuling:
     """May these cards be led? With ``declared``, the leader announced the throw's structure."""
     if not cards:
-        return LeadRuling(False, "a lead needs at least one card")
+        return LeadRuling(False, Reason("tractor.lead_empty"))
     if len(trumps.suits_in(cards)) != 1:
-        return LeadRuling(False, f"{cards} mixes suits")
+        return LeadRuling(False, Reason("tractor.lead_mixes", cards=cards))
     unit = unit_of(trumps, cards)
     if unit is not None and not declared:
         return LeadRuling(True, structure=(unit,))
     combos = trumps.rules.combos
     if not combos.throws:
-        return LeadRuling(False, f"{cards} is not one combination and {trumps.rules.id} has no throws")
+        return LeadRuling(False, Reason("tractor.no_throws", cards=cards, rulebook=trumps.rules.id))
     found = readings(trumps, cards)
     if declared:
         units = tuple(unit_of(trumps, part) for part in declared)
         if None in units or Cards.join(declared) != cards:
-            return LeadRuling(False, "the declared structure does not split the cards into units")
+            return LeadRuling(False, Reason("tractor.declared_not_units"))
         wanted = sorted(str(u) for u in units)
         if not any(sorted(str(u) for u in r) == wanted for r in found):
-            return LeadRuling(False, "the declared structure leaves units that merge")
+            return LeadRuling(False, Reason("tractor.declared_merge"))
         return LeadRuling(True, structure=units)
     if combos.captive == "declared" and is_captive(found):
-        return LeadRuling(False, f"{cards} holds a captive (俘虏): the throw's structure must be declared")
+        return LeadRuling(False, Reason("tractor.captive", cards=cards))
     return LeadRuling(True, structure=found[0])
 
 

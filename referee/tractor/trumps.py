@@ -46,9 +46,9 @@ class Trumps:
         return Trumps(rules, level, suit)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "level", parse_rank(self.level, "level rank"))
+        object.__setattr__(self, "level", parse_rank(self.level, level=True))
         if self.suit is not None:  # read as cards are: h, H and ♥ alike
-            object.__setattr__(self, "suit", parse_suit(self.suit, "trump suit"))
+            object.__setattr__(self, "suit", parse_suit(self.suit, trump=True))
         object.__setattr__(self, "_table", self._build())
 
     def _build(self) -> dict[Card, tuple[str, int, int | None]]:

@@ -23,9 +23,10 @@ from referee.table.simulate import PLAYERS
 from referee.table.simulators import simulator_class
 
 pytestmark = pytest.mark.browser
-TABLES = ["w1", "w2", "w3", "w4"]
+TABLES = ["w1", "w2", "w3", "w4", "w5"]
 GAMES = {"w1": ("classic-3deck", 3), "w2": ("sanjiang-2012", 4), "w3": ("usst-2016", 2)}  # table: rulebook, seed
 SECOND_MS = 1000
+GAMES_BOOKS = {word for book, _ in GAMES.values() for word in (book, *book.split("-"))}  # the rulebooks' names
 
 # Every line the page shows, kept as it changes (the page's own script never sees this: Playwright adds it).
 RECORDER = """
@@ -176,6 +177,49 @@ def test_a_whole_hand_reads_in_chinese_and_in_english(table, services, broker, p
     kind = violations[0]["kind"]
     assert f"{entries('zh')[f'kind.{kind}']}（已确认）" in zh and f"{entries('en')[f'kind.{kind}']} (confirmed)" in en
     shot(pages["zh", "table"], f"hand-{rulebook}-zh.png")
+
+
+# ---------------------------------------------------------------- the rules engines' reasons
+
+
+def test_the_engines_reasons_are_said_in_the_readers_language(page, broker, tmp_path):
+    """A button the phase has no use for (rejected), a lead that mixes suits (an impossible play, flagged) and a
+    follow the next trick proves a revoke (藏张): each shows why, in Chinese on the Chinese pages and in English on
+    the English ones, with card faces and the players' names."""
+    live = LiveTable(broker, "w5", tmp_path / "w5.db")
+    pages = {}
+    try:
+        for lang in ("zh", "en"):
+            pages[lang, "table"] = page("/tables/w5", 1280, 900, lang=lang, script=RECORDER)
+            pages[lang, "console"] = console = page("/console", 1280, 900, lang=lang, script=RECORDER)
+            login(console, REFEREE)
+        live.to_first_lead()  # S leads, hearts trump
+        live.send("board/in", seat="W", button="pass")  # no pass in Tractor
+        live.send("observed", seat="S", cards=["S5", "D6"], confidence=0.97)  # a lead of two suits: impossible
+        for lang, said in (("zh", "南 王芳 出的 ♠5 ♦6 不可能：第 1 圈：领出的 ♠5 ♦6 花色不一；请裁判核对"),
+                           ("en", "S (王芳)'s ♠5 ♦6 cannot be right: trick 1: the lead ♠5 ♦6 mixes suits; please check")):
+            pages[lang, "console"].wait_for_selector(f".flag-card[data-table=w5]:has-text({said!r})")
+            pages[lang, "table"].wait_for_selector(f"#timeline li[data-kind=flag_raised]:has-text({said!r})")
+        live.send("commands", command="dismiss", flag="f2")  # v1: the kitty was taken early (a warning)
+        for seat, cards in (("S", ["SA"]), ("E", ["D3"]), ("N", ["S4"]), ("W", ["S5"]), ("S", ["C2"]), ("E", ["S9"])):
+            live.send("observed", seat=seat, cards=cards, confidence=0.97)  # E's S9 proves its D3 a revoke
+        rejected = {"zh": "拒绝了一条按键输入：西 刘洋 的“不出”键在扣底阶段没有意义",
+                    "en": "rejected a button input: W (刘洋): button pass means nothing in phase kitty"}
+        revoke = {"zh": "东 李强 藏张（已确认），第 1 盘第 1 圈：按规程处罚；须出手中全部黑桃（♠9），牌 ♦3",
+                  "en": "E (李强) revoke (confirmed), hand 1 trick 1: penalty per the rulebook; must play every card of spades held (♠9), cards ♦3"}
+        for lang in ("zh", "en"):
+            table = pages[lang, "table"]
+            table.wait_for_selector(f"#allviolations li[data-kind=revoke]:has-text({revoke[lang]!r})")
+            table.wait_for_selector(f"#timeline li[data-kind=rejected]:has-text({rejected[lang]!r})")
+        for key, pg in pages.items():
+            lines = texts(pg)
+            check = chinese_problems if key[0] == "zh" else english_problems
+            problems = check(lines, {*TABLES, *GAMES_BOOKS, "cardtable", REFEREE[0], "CSV", "XLSX", "English"}
+                             | set(LiveTable.PLAYERS.values()))
+            assert not problems, f"{key}: {problems[:10]}"
+        shot(pages["zh", "table"], "reasons-zh.png")
+    finally:
+        live.close()
 
 
 # ---------------------------------------------------------------- tables that line up

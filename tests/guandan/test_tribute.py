@@ -1,6 +1,7 @@
 """Tribute, refusing it, the return card and who leads: seed 002 规则 四 (and 七 for the lead)."""
 
 import pytest
+import said
 
 from referee.cards import Card, Cards
 from referee.guandan.hand import Hand
@@ -66,7 +67,7 @@ def test_the_heart_level_card_is_never_the_tribute():
 
 def test_a_tribute_not_in_the_hand_is_an_error():
     """四: 进贡的牌必须是自己手中最大的牌 -- a card the hand does not hold cannot be paid from it."""
-    with pytest.raises(ValueError, match="BJ is not in the hand"):
+    with said.raises(ValueError, "BJ is not in the hand"):
         is_legal_tribute(GD, "5", C("SA SK"), K("BJ"))
     assert "error" in answer({"id": "t", "game": "guandan", "rulebook": "sanjiang-2012", "op": "tribute",
                               "level": "5", "hand": ["SA", "SK"], "card": "BJ"})
@@ -141,7 +142,7 @@ def test_last_with_two_big_jokers_refuses_and_the_first_leads():
     """四: 下游者抓到两个大王，则不用进贡，由上游者出牌。"""
     p = TributePhase.start(GD, "6", ("S", "E", "W", "N")).refuse("N", C("BJ BJ"))
     assert p.refused and p.done and p.leader == "S" and p.exchanges == ()
-    with pytest.raises(TributeError, match="refused"):
+    with said.raises(TributeError, "refused"):
         p.pay("N", K("SA"))
 
 
@@ -149,9 +150,9 @@ def test_one_big_joker_does_not_refuse():
     """四: 下游者抓到两个大王，则不用进贡 -- one is not enough; nor are little jokers."""
     p = TributePhase.start(GD, "6", ("S", "E", "W", "N")).refuse("N", C("BJ"))
     assert not p.refused and not p.done
-    with pytest.raises(TributeError, match="showing BJ"):
+    with said.raises(TributeError, "showing BJ"):
         TributePhase.start(GD, "6", ("S", "E", "W", "N")).refuse("N", C("LJ LJ"))
-    with pytest.raises(TributeError, match="pays no tribute"):
+    with said.raises(TributeError, "pays no tribute"):
         TributePhase.start(GD, "6", ("S", "E", "W", "N")).refuse("W", C("BJ BJ"))
 
 
@@ -202,12 +203,12 @@ def test_equal_tributes_go_clockwise_and_the_firsts_next_seat_leads():
 def test_no_return_before_every_tribute_is_paid():
     """四: 上游者拿大牌，并还牌给贡大牌者 -- which tribute is the bigger is known once both are paid."""
     p = TributePhase.start(GD, "6", ("S", "N")).pay("E", K("SA"))
-    with pytest.raises(TributeError, match="before every tribute"):
+    with said.raises(TributeError, "before every tribute"):
         p.return_("S", K("D3"))
     p = p.pay("W", K("BJ"))
-    with pytest.raises(TributeError, match="received no tribute"):
+    with said.raises(TributeError, "received no tribute"):
         p.return_("E", K("D3"))
-    with pytest.raises(TributeError, match="already paid"):
+    with said.raises(TributeError, "already paid"):
         p.pay("W", K("SA"))
 
 
@@ -218,7 +219,7 @@ def test_illegal_return_is_a_ruling_and_the_card_is_given_again():
     """四: 还牌：必须小于10; 进贡和还牌时如出现违规 ... 正常判为重新给牌。"""
     p = TributePhase.start(GD, "5", ("S", "E", "W", "N")).pay("N", K("BJ"))
     q = p.return_("S", K("S5"))  # a level card: above A
-    assert not q.done and q.rulings[-1].kind == "illegal_return" and "S5" in q.rulings[-1].detail
+    assert not q.done and q.rulings[-1].kind == "illegal_return" and "S5" in said.words(q.rulings[-1].detail)
     q = q.return_("S", K("S9"))
     assert q.done and q.exchanges[0].returned == K("S9") and len(q.rulings) == 1
 
@@ -228,11 +229,11 @@ def test_tribute_checked_against_a_known_hand():
     hand = C("BJ H5 SA SK D3")
     p = TributePhase.start(GD, "5", ("S", "E", "W", "N"))
     q = p.pay("N", K("SA"), hand)
-    assert q.paid == () and q.rulings[0].kind == "illegal_tribute" and "BJ" in q.rulings[0].detail
+    assert q.paid == () and q.rulings[0].kind == "illegal_tribute" and "BJ" in said.words(q.rulings[0].detail)
     assert q.pay("N", K("BJ"), hand).paid == (("N", K("BJ")),)
     # the heart level card is refused even when the hand is not known
     q = p.pay("N", K("H5"))
-    assert q.paid == () and "逢人配" in q.rulings[0].detail
+    assert q.paid == () and q.rulings[0].detail.key == "guandan.tribute_wild" and "wildcard" in said.words(q.rulings[0].detail)
 
 
 # -- proof from later plays -------------------------------------------------------------------------
@@ -249,7 +250,7 @@ def test_tribute_proven_not_the_largest_by_a_later_play():
     h = h.play("W", C("HA"))
     (r,) = h.rulings
     assert (r.kind, r.seat, r.evidence) == ("tribute_not_largest", "W", ((4, "HA"),))
-    assert "SK" in r.detail and "HA" in r.detail
+    assert "SK" in said.words(r.detail) and "HA" in said.words(r.detail)
     # ruled once: another ace adds nothing
     h = h.pass_("S").pass_("E").pass_("N").play("W", C("DA"))
     assert len(h.rulings) == 1

@@ -5,7 +5,7 @@
 
 from dataclasses import replace
 
-import pytest
+import said
 
 from referee.sandayi.game import Foul, Game, GameError
 
@@ -55,7 +55,7 @@ def test_fouls_during_bidding_are_ruled_when_the_dealer_is_known(new_game):
 
 
 def test_unknown_fouls_are_refused(new_game):
-    with pytest.raises(GameError, match="unknown foul 'swearing'"):
+    with said.raises(GameError, "unknown foul 'swearing'"):
         new_game().foul("S", "swearing")
 
 

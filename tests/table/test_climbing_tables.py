@@ -302,7 +302,8 @@ def test_a_guandan_table_replays_to_the_same_state_and_keeps_its_game():
     assert again.state(d.at + 5) == d.state(d.at + 5)
     d.send("commands", {"command": "stop_round"})
     out = d.send("commands", {"command": "assign", "rulebook": "classic-3deck", "players": {s: s for s in SEATS}})
-    assert "classic-3deck is a tractor rulebook and this table plays guandan" in out[0].payload["data"]["reason"]
+    assert "classic-3deck is a Tractor rulebook and this table plays Guandan" in out[0].payload["data"]["reason"]
+    assert out[0].payload["data"]["why"] == {"key": "table.other_game", "values": {"game": "tractor", "rulebook": "classic-3deck", "table_game": "guandan"}}
 
 
 # ---------------------------------------------------------------- San Da Yi
@@ -360,7 +361,7 @@ def test_sandayi_state_sides_and_bids():
     d.press("E", "bid1")
     assert d.events()[-1]["kind"] == "rejected" and "S's turn" in d.events()[-1]["data"]["reason"]
     d.press("S", "pass")
-    assert "最少叫1分" in d.events()[-1]["data"]["reason"]
+    assert d.events()[-1]["data"]["why"] == {"key": "sandayi.first_bid", "values": {"low": 1, "seat": "S"}}  # 最少叫1分
     d.press("S", "bid1")
     d.press("E", "bid3")  # the top bid ends the bidding
     assert d.events("dealer_chosen")[-1]["data"] == {"dealer": "E", "bid": 3, "first_bid_three": False}
@@ -589,7 +590,8 @@ def test_sandayi_report_and_open_hand_from_the_console():
     d.press("E", "bid3")  # not a first bid of three: no 摊打
     d.press("E", "ready")
     refused = d.send("commands", {"command": "open_hand", "seat": "E"})
-    assert refused[0].payload["kind"] == "rejected" and "头撂" in refused[0].payload["data"]["reason"]
+    assert refused[0].payload["kind"] == "rejected" and "after a first-bid three" in refused[0].payload["data"]["reason"]  # 头撂
+    assert refused[0].payload["data"]["why"]["key"] == "sandayi.open_needs"
     assert d.send("commands", {"command": "report", "seat": "S", "play": True})[0].payload["kind"] == "rejected"  # not the dealer
     d.send("commands", {"command": "report", "seat": "E", "play": False})
     scored = d.events("game_scored")[-1]["data"]

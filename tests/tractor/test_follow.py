@@ -1,5 +1,7 @@
 """Following (跟牌): the follow rules of each rulebook, judged against the whole hand."""
 
+import said
+
 from referee.cards import Cards
 from referee.judge import answer
 from referee.tractor.follow import follow_ruling, is_legal_follow
@@ -159,7 +161,7 @@ def test_zk_discard_need_not_match_the_combination():
 def test_zk_ruling_names_the_requirement():
     # 000 第十一条 2(2): 引牌者出对子时，跟牌者必须先跟对子
     why = follow_ruling(ZK, C("S5 S5 S5 SK D3"), C("S9 S9"), C("S5 SK"))
-    assert why is not None and "S5 S5" in why
+    assert why is not None and "S5 S5" in said.words(why)
     assert follow_ruling(ZK, C("S5 S5 S5 SK D3"), C("S9 S9"), C("S5 S5")) is None
 
 
