@@ -52,3 +52,19 @@ def test_the_private_name_check_finds_one(tmp_path):
     """The check above finds what it looks for."""
     (tmp_path / "m.py").write_text("from __future__ import annotations\nfrom referee.table.reducer import _hidden, CLOCK\n")
     assert private_imports(tmp_path / "m.py", tmp_path) == ["m.py:2: from referee.table.reducer import _hidden"]
+
+
+def test_the_install_holds_every_package_and_the_one_command():
+    """A clean clone's ``pip install .`` (``make setup``) installs every top-level package of the tree, and the
+    ``cardtable`` script is the command that lists every package's group."""
+    from fnmatch import fnmatch
+
+    from cardtable.cli import GROUPS
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    found = project["tool"]["setuptools"]["packages"]["find"]
+    tops = {p.parent.name for where in found["where"] for p in (ROOT / where).glob("*/__init__.py")}
+    assert {"bus", "hall", "cardtable", "referee", "vision", "display", "bridge"} <= tops
+    assert all(any(fnmatch(top, pattern) for pattern in found["include"]) for top in tops - {"tests"}), (tops, found)
+    assert project["project"]["scripts"] == {"cardtable": "cardtable.cli:main"}
+    assert {g.split(".")[0] for g in GROUPS} == {"referee", "vision", "bridge", "display", "hall"}

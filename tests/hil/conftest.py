@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from simboard import BuildError, SimBoard, build
 
-CARDTABLE = Path(sys.executable).parent / "cardtable"
+CARDTABLE = [sys.executable, "-m", "cardtable"]  # the tree's command (the installed script is the same entry point)
 
 
 @pytest.fixture(scope="session")
@@ -46,7 +46,7 @@ class BridgeProcess:
     def __init__(self, table: str, port: Path, url: str, log: Path):
         self.log = log
         with open(log, "ab") as out:
-            self.proc = subprocess.Popen([str(CARDTABLE), "bridge", "run", "--table", table, "--port", str(port),
+            self.proc = subprocess.Popen([*CARDTABLE, "bridge", "run", "--table", table, "--port", str(port),
                                           "--broker", url], stdout=out, stderr=subprocess.STDOUT)
 
     def stop(self, sig: int = signal.SIGTERM) -> int:

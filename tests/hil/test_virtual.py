@@ -42,7 +42,7 @@ def test_the_virtual_board_through_the_bridge(broker, connect, inbox, tmp_path):
     table.subscribe(topic("t1", "board/in"), box)
     table.wait_subscribed(5)
     link = tmp_path / "vtty"
-    virtual = subprocess.Popen([str(CARDTABLE), "bridge", "virtual", "--link", str(link), "--board-id", "9"],
+    virtual = subprocess.Popen([*CARDTABLE, "bridge", "virtual", "--link", str(link), "--board-id", "9"],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     out = Lines(virtual.stdout)
     bridge = None
