@@ -1,11 +1,23 @@
-"""The ``cardtable`` command line."""
+"""The ``cardtable`` command line.
+
+It speaks Chinese, or English when asked: ``--lang en`` (``cardtable``'s or any command's), else
+``$CARDTABLE_LANG`` (``zh`` or ``en``), else Chinese; the locale is not asked (``referee.catalogue.cli_lang``).
+The language chosen is ``$CARDTABLE_LANG`` for the command and the processes it starts. Its errors (argparse's
+own, the commands', the broker's and the credentials') and what it prints are the catalogue's; the options'
+``--help`` lines are English.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
+import re
 import sys
+from collections.abc import Iterator
 
+from referee.catalogue import ENV_LANG, LANGS, cli_lang, said, say, word
 from referee.table.credentials import add_options
 
 # Command groups owned by other packages. Each module defines ``add_parser(sub)``, which adds its
@@ -20,7 +32,83 @@ def _plugins(sub: argparse._SubParsersAction) -> None:
         importlib.import_module(name).add_parser(sub)
 
 
+# argparse's own words (its gettext message ids) and the catalogue's key for each (``argparse.*``).
+ARGPARSE = {
+    "usage: ": "usage", "%(prog)s: error: %(message)s\n": "error", "the following arguments are required: %s": "required",
+    "unrecognized arguments: %s": "unrecognized", "invalid choice: %(value)r (choose from %(choices)s)": "choice",
+    "invalid %(type)s value: %(value)r": "type", "expected one argument": "one", "expected at most one argument": "at_most_one",
+    "expected at least one argument": "at_least_one", "argument %(argument_name)s: %(message)s": "argument",
+    "one of the arguments %s is required": "one_of", "not allowed with argument %s": "not_with",
+    "ambiguous option: %(option)s could match %(matches)s": "ambiguous", "ignored explicit argument %r": "ignored",
+    "show this help message and exit": "help", "positional arguments": "positional", "options": "options",
+}
+
+
+def argparse_text(lang: str, msgid: str) -> str:
+    """argparse's message ``msgid`` in ``lang``, with argparse's own ``%`` fields (a ``{name}`` of the catalogue is
+    ``%(name)s`` or ``%(name)r`` as the message id has it, ``{s}`` its one ``%s`` or ``%r``).
+
+    >>> argparse_text("zh", "invalid choice: %(value)r (choose from %(choices)s)")
+    '无效的选择：%(value)r（可选：%(choices)s）'
+    >>> argparse_text("zh", "the following arguments are required: %s"), argparse_text("zh", "no such words")
+    ('缺少参数：%s', 'no such words')
+    """
+    key = ARGPARSE.get(msgid)
+    if key is None:
+        return msgid
+    specs = dict(re.findall(r"%\((\w+)\)([sr])", msgid))
+    one = next(iter(re.findall(r"%([sr])", msgid)), "s")
+    return re.sub(r"\{(\w+)\}", lambda m: f"%{one}" if m[1] == "s" else f"%({m[1]}){specs.get(m[1], 's')}",
+                  word(lang, f"argparse.{key}").replace("%", "%%"))
+
+
+def lang_of(argv: list[str]) -> str | None:
+    """The language ``argv`` asks for (``--lang zh|en``, anywhere: the command's or ``cardtable``'s own), or None."""
+    for i, arg in enumerate(argv):
+        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else arg.partition("=")[2] if arg.startswith("--lang=") else None
+        if value in LANGS:
+            return value
+    return None
+
+
+@contextlib.contextmanager
+def speaking(lang: str | None) -> Iterator[None]:
+    """While the command runs: ``$CARDTABLE_LANG`` is ``lang`` (when asked for; the commands and the processes they
+    start read it) and argparse says its words in the command line's language."""
+    before, text = os.environ.get(ENV_LANG), argparse._
+    if lang is not None:
+        os.environ[ENV_LANG] = lang
+    now = cli_lang()
+    argparse._ = lambda msgid: argparse_text(now, msgid)
+    try:
+        yield
+    finally:
+        argparse._ = text
+        if before is None:
+            os.environ.pop(ENV_LANG, None)
+        else:
+            os.environ[ENV_LANG] = before
+
+
+def _lang_option(parser: argparse.ArgumentParser) -> None:
+    """``--lang`` for ``parser`` and every command under it (``cardtable --lang en table run`` or ``cardtable table
+    run --lang en``); given nowhere, ``args.lang`` is :func:`cli_lang`'s."""
+    if "--lang" not in parser._option_string_actions:
+        parser.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS,
+                            help=f"the language it speaks: zh or en (default ${ENV_LANG}, else zh)")
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in {id(p): p for p in action.choices.values()}.values():
+                _lang_option(command)
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    with speaking(lang_of(argv)):
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="cardtable", description="cardtable 智能牌桌")
     sub = parser.add_subparsers(dest="command", required=True)
     judge = sub.add_parser("judge", help="answer rules cases (JSON lines), see shared/conformance/README.md")
@@ -32,7 +120,6 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--rulebook", default=None,
                       help="the rulebook (default per game: classic-3deck, sanjiang-2012, usst-2016)")
     demo.add_argument("--seed", type=int, default=2026)
-    demo.add_argument("--lang", choices=["zh", "en"], default="zh")
     table = sub.add_parser("table", help="the table service: run a table, simulate one, replay its log")
     verbs = table.add_subparsers(dest="verb", required=True)
     run = verbs.add_parser("run", help="serve one table over MQTT until SIGTERM/SIGINT")
@@ -56,14 +143,14 @@ def main(argv: list[str] | None = None) -> int:
     simulate.add_argument("--seed", type=int, default=2026)
     simulate.add_argument("--speed", type=float, default=0.0,
                           help="simulated seconds per real second (0: as fast as the table answers)")
-    simulate.add_argument("--lang", choices=["zh", "en"], default="zh")
     replay = verbs.add_parser("replay", help="print a table's event log as a timeline")
     replay.add_argument("path", metavar="PATH")
-    replay.add_argument("--lang", choices=["zh", "en"], default="zh")
     replay.add_argument("--rulebook", default=None, help="default: the log's first assign, else classic-3deck")
     replay.add_argument("--table", default=None, help="the table id to replay as (default: the file's name)")
     _plugins(sub)
+    _lang_option(parser)
     args = parser.parse_args(argv)
+    args.lang = getattr(args, "lang", None) or cli_lang()
     if getattr(args, "func", None) is not None:
         return args.func(args)
     if args.command == "table":
@@ -79,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             game, rulebook = choose(args.game, args.rulebook)
         except DemoError as exc:
-            demo.error(str(exc))
+            demo.error(exc.text(args.lang))
         return demo_main(rulebook, args.seed, args.lang, game)
     return 2
 
@@ -91,10 +178,10 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
         if args.table is not None:
             check_table(args.table)
-        if args.rulebook is not None and args.rulebook not in rulebooks.names():
-            raise ValueError(f"unknown rulebook {args.rulebook!r}; known: {', '.join(sorted(rulebooks.names()))}")
-    except ValueError as exc:
-        parser.error(str(exc))
+    except ValueError:
+        parser.error(say(args.lang, "cli.bad_table", table=args.table))
+    if args.rulebook is not None and args.rulebook not in rulebooks.names():
+        parser.error(say(args.lang, "cli.unknown_rulebook", rulebook=args.rulebook, known=", ".join(sorted(rulebooks.names()))))
     if args.verb == "run":
         from referee.table.service import run
 
@@ -104,7 +191,7 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         from referee.table.simulate import main as simulate
 
         if args.hands < 1 or args.speed < 0:
-            parser.error("--hands must be 1 or more and --speed 0 or more")
+            parser.error(say(args.lang, "cli.hands_speed"))
         roles = ((args.camera, f"camera-{args.table}"), (args.board, f"board-{args.table}"), (args.console, "console"))
         urls = [_url(parser, args, url, user) if url else None for url, user in roles]
         return simulate(args.table, args.rulebook, _url(parser, args, args.broker, "console"), args.hands, args.seed,
@@ -121,7 +208,7 @@ def _url(parser: argparse.ArgumentParser, args: argparse.Namespace, url: str | N
     try:
         return broker_url(url, args.credentials, user)
     except ValueError as exc:  # no broker, no password, a bad URL or credentials file
-        parser.error(str(exc))
+        parser.error(said(exc, args.lang))
 
 
 if __name__ == "__main__":
