@@ -19,15 +19,19 @@ warned about.
 'mqtt://table-t07:s%3Acret@broker:1883'
 >>> broker_url("mqtt://camera-t07@broker", None, "table-t07", environ={"CARDTABLE_CREDENTIALS": str(path)})
 'mqtt://camera-t07:pw2@broker:1883'
->>> broker_url("mqtt://board-t07@broker", str(path), "board-t07", environ={})  # doctest: +ELLIPSIS
-Traceback (most recent call last):
-...
-bus.credentials.CredentialsError: no password for board-t07 in ... (its lines: camera-t07, table-t07)
+>>> try:
+...     broker_url("mqtt://board-t07@broker", str(path), "board-t07", environ={})
+... except CredentialsError as exc:
+...     print(exc.text("en"))  # doctest: +ELLIPSIS
+no password for board-t07 in .../credentials (its lines: camera-t07, table-t07)
 >>> said = []
 >>> broker_url("mqtt://table-t07:pw@broker:1883", None, "table-t07", environ={}, warn=said.append)
 'mqtt://table-t07:pw@broker:1883'
 >>> said  # doctest: +ELLIPSIS
-['warning: the broker password is on the command line, where every local user can read it ...']
+['警告：消息服务器的密码写在命令行上，本机每个用户都能读到...']
+
+Its refusals and warning are the catalogue's (``broker.*``), said in the command line's language
+(``referee.catalogue.cli_lang``); ``str()`` of a refusal is the Chinese.
 """
 
 from __future__ import annotations
@@ -40,13 +44,17 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from urllib.parse import quote
 
+from referee.catalogue import Refusal, cli_lang, say
+
 ENV_BROKER = "CARDTABLE_BROKER"
 ENV_CREDENTIALS = "CARDTABLE_CREDENTIALS"
 MAX_BYTES = 64 * 1024
 
 
-class CredentialsError(ValueError):
+class CredentialsError(Refusal):
     """No broker, no credentials, a file others can read, or no line for the user."""
+
+    section = "broker"
 
 
 def add_options(parser: argparse.ArgumentParser, user: str) -> None:
@@ -61,7 +69,7 @@ def write_credentials(path: Path, users: Mapping[str, str]) -> None:
     """``user:password`` lines, the file made (or made again) with mode 0600 before anything is in it."""
     for name, password in users.items():
         if not name or ":" in name or any(c.isspace() for c in name + password):
-            raise CredentialsError(f"cannot write user {name!r}: no ':' in a name, no spaces or line breaks")
+            raise CredentialsError("bad_user", user=name)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
         os.fchmod(f.fileno(), 0o600)  # a file that was there keeps its mode through O_TRUNC
@@ -76,21 +84,20 @@ def read_credentials(path: str | Path) -> dict[str, str]:
             mode = os.fstat(f.fileno()).st_mode
             raw = f.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise CredentialsError(f"cannot read the credentials file {path}: {exc.strerror}") from None
+        raise CredentialsError("unreadable", path=path, error=exc.strerror or "") from None
     if not stat.S_ISREG(mode):
-        raise CredentialsError(f"the credentials file {path} is not a file")
+        raise CredentialsError("not_a_file", path=path)
     if mode & 0o077:
-        raise CredentialsError(f"the credentials file {path} is open to others (mode {mode & 0o777:04o}):"
-                               f" chmod 600 {path}")
+        raise CredentialsError("open_to_others", path=path, mode=f"{mode & 0o777:04o}")
     if len(raw) > MAX_BYTES:
-        raise CredentialsError(f"the credentials file {path} is larger than {MAX_BYTES} bytes")
+        raise CredentialsError("too_large", path=path, limit=MAX_BYTES)
     users: dict[str, str] = {}
     for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         name, sep, password = line.partition(":")
         if not sep or not name or not password:
-            raise CredentialsError(f"{path} line {number}: not user:password")
+            raise CredentialsError("bad_line", path=path, line=number)
         users[name] = password
     return users
 
@@ -106,22 +113,20 @@ def broker_url(url: str | None, credentials: str | None, user: str, *,
     from_command_line = url is not None
     url = url if url is not None else environ.get(ENV_BROKER)
     if not url:
-        raise CredentialsError(f"no broker: give --broker mqtt://host:port or set ${ENV_BROKER}")
+        raise CredentialsError("no_broker", env=ENV_BROKER)
     address = parse_url(url)
     name = address.username or user
     password = address.password
     if password is not None:
         if from_command_line:
-            (warn or _stderr)("warning: the broker password is on the command line, where every local user can read"
-                              " it (/proc/PID/cmdline); put it in a credentials file (--credentials, mode 0600)")
+            (warn or _stderr)(say(cli_lang(environ), "cli.password_visible"))
     else:
         path = credentials if credentials is not None else environ.get(ENV_CREDENTIALS)
         if not path:
-            raise CredentialsError(f"no password for {name}: give --credentials PATH (user:password lines, mode 0600)"
-                                   f" or set ${ENV_CREDENTIALS}")
+            raise CredentialsError("no_password", user=name, env=ENV_CREDENTIALS)
         users = read_credentials(path)
         if name not in users:
-            raise CredentialsError(f"no password for {name} in {path} (its lines: {', '.join(sorted(users)) or 'none'})")
+            raise CredentialsError("no_line", user=name, path=path, users=", ".join(sorted(users)) or "-")
         password = users[name]
     host = f"[{address.host}]" if ":" in address.host else address.host  # an IPv6 address
     return f"mqtt://{quote(name, safe='')}:{quote(password, safe='')}@{host}:{address.port}"

@@ -60,6 +60,8 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
+from referee.catalogue import Refusal
+
 log = logging.getLogger(__name__)
 
 Handler = Callable[..., None]  # (topic, payload), or (topic, payload, delivery) with manual_ack
@@ -98,18 +100,29 @@ class BrokerAddress:
     password: str | None
 
 
+class UrlError(Refusal):
+    """Not a broker URL (the catalogue's ``broker.*``; a ValueError)."""
+
+    section = "broker"
+
+
 def parse_url(url: str) -> BrokerAddress:
-    """``mqtt://user:password@host:port`` (user, password and port optional; %-escapes allowed)."""
+    """``mqtt://user:password@host:port`` (user, password and port optional; %-escapes allowed); :class:`UrlError`
+    otherwise."""
     parts = urlsplit(url)
     if parts.scheme not in ("mqtt", "tcp"):
-        raise ValueError(f"not an mqtt:// URL: {url!r}")
+        raise UrlError("not_mqtt", url=url)
     if not parts.hostname:
-        raise ValueError(f"no host in {url!r}")
+        raise UrlError("no_host", url=url)
     if parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise ValueError(f"unexpected path or query in {url!r}")
+        raise UrlError("url_path", url=url)
+    try:
+        port = parts.port
+    except ValueError:  # not a number, or past 65535
+        raise UrlError("bad_port", url=url) from None
     return BrokerAddress(
         host=parts.hostname,
-        port=parts.port or DEFAULT_PORT,
+        port=port or DEFAULT_PORT,
         username=unquote(parts.username) if parts.username is not None else None,
         password=unquote(parts.password) if parts.password is not None else None,
     )

@@ -1,4 +1,5 @@
-"""The ``cardtable`` command line: the command groups of every package, none owning the others.
+"""The ``cardtable`` command line: the command groups of every package, none owning the others; it speaks
+Chinese, English when asked (``cardtable/lang.py``).
 
 Each module below defines ``add_parser(sub)``, which adds its sub-commands to the ``cardtable`` parser
 and sets ``func`` (called with the parsed args, returns the exit status) with
@@ -10,6 +11,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sys
+
+from cardtable.lang import ARGPARSE, run
 
 GROUPS = (
     "referee.cli",  # judge, demo, table, tournament
@@ -20,11 +24,17 @@ GROUPS = (
 )
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="cardtable", description="cardtable 智能牌桌")
-    sub = parser.add_subparsers(dest="command", required=True)
+def parser() -> argparse.ArgumentParser:
+    """``cardtable`` and every package's commands under it."""
+    top = argparse.ArgumentParser(prog="cardtable", description="cardtable 智能牌桌")
+    sub = top.add_subparsers(dest="command", required=True)
     for name in GROUPS:
         importlib.import_module(name).add_parser(sub)
-    args = parser.parse_args(argv)
-    return args.func(args)
+    return top
 
+
+def main(argv: list[str] | None = None) -> int:
+    return run(parser, sys.argv[1:] if argv is None else list(argv))
+
+
+__all__ = ["ARGPARSE", "GROUPS", "main", "parser"]

@@ -17,6 +17,7 @@ import os
 import sys
 
 from bus.credentials import ENV_BROKER, ENV_CREDENTIALS
+from referee.catalogue import Refusal
 
 ENV_PASSWORD = "CARDTABLE_PASSWORD"
 
@@ -52,7 +53,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from bus.credentials import broker_url
+    from bus.credentials import CredentialsError, broker_url
     from bus.mqtt import parse_url
     from cardtable.logs import setup_logging
     from display.app import Settings, create_app
@@ -60,10 +61,10 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         given = args.broker or os.environ.get(ENV_BROKER)
         if given and parse_url(given).username:
-            raise ValueError("the broker URL names no user: the display is two, --scoreboard-user and --console-user")
+            raise CredentialsError("url_user")
         urls = [broker_url(args.broker, args.credentials, user) for user in (args.scoreboard_user, args.console_user)]
-    except ValueError as exc:  # no broker or password, a bad URL or credentials file
-        print(f"cardtable display serve: {exc}", file=sys.stderr)
+    except Refusal as exc:  # no broker or password, a bad URL or credentials file
+        print(f"cardtable display serve: {exc.text(args.lang)}", file=sys.stderr)
         return 2
     tournament_db = Path(args.tournament_db) if args.tournament_db else None
     app = create_app(Settings(*urls, Path(args.db), tournament_db, args.secure_cookie, origins=tuple(args.origin)))
@@ -81,17 +82,18 @@ def _user(args: argparse.Namespace) -> int:
     from display.store import Store, UserError
     from referee.catalogue import say, word
 
-    password = os.environ.get(ENV_PASSWORD) or getpass.getpass(say("zh", "cli.password_for", user=args.user))
+    lang = args.lang
+    password = os.environ.get(ENV_PASSWORD) or getpass.getpass(say(lang, "cli.password_for", user=args.user))
     if len(password) < 8:
-        print(f"cardtable display user: {say('zh', 'cli.password_short')}", file=sys.stderr)
+        print(f"cardtable display user: {say(lang, 'cli.password_short')}", file=sys.stderr)
         return 2
     store = Store.open(args.db)
     try:
         store.add_user(args.user, password, args.role, time.time())
     except UserError as exc:
-        print(f"cardtable display user: {exc}", file=sys.stderr)
+        print(f"cardtable display user: {exc.text(lang)}", file=sys.stderr)
         return 1
     finally:
         store.close()
-    print(say("zh", "cli.user_added", role=word("zh", f"role.{args.role}"), user=args.user))
+    print(say(lang, "cli.user_added", role=word(lang, f"role.{args.role}"), user=args.user))
     return 0

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 
@@ -62,25 +63,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _hall(args: argparse.Namespace) -> int:
+    from hall.plan import MAX_TABLES
     from hall.supervisor import Options, run
+    from referee.catalogue import say
 
-    if args.hands < 0 or not 0 <= args.slow <= 1:
-        print("cardtable hall: --hands must be 0 or more, --slow 0 to 1")
+    if not 1 <= args.tables <= MAX_TABLES or args.speed <= 0 or args.hands < 0 or not 0 <= args.slow <= 1:
+        print(f"cardtable hall: {say(args.lang, 'cli.hall_options', most=MAX_TABLES)}", file=sys.stderr)
         return 2
     return run(Options(args.tables, args.speed, args.port, args.dir, args.seed, args.see, args.hands, args.slow))
 
 
 def _setup(args: argparse.Namespace) -> int:
     import shutil
-    import sys
 
     from bus.broker import BrokerError
-    from hall.setup import Plan, parse_tables, write
+    from hall.setup import Plan, PlanError, parse_tables, write
+    from referee.catalogue import said, say
 
     defaults = [r for r in args.rulebook if "=" not in r]
     try:
         if len(defaults) > 1 or not 0 < args.port < 65536:
-            raise ValueError("one --rulebook NAME for every table (then TABLE=NAME for some), --port 1 to 65535")
+            raise PlanError("options")
         also = dict(a.partition("=")[::2] for a in args.also)
         tables = parse_tables(args.tables, (defaults or ["classic-3deck"])[0], [r for r in args.rulebook if "=" in r])
         cardtable = args.cardtable or shutil.which("cardtable") or str(Path(sys.prefix) / "bin" / "cardtable")
@@ -88,9 +91,10 @@ def _setup(args: argparse.Namespace) -> int:
                     args.mosquitto, args.camera_source, args.board_port, args.display_port, also)
         written = write(plan, args.out)
     except (ValueError, BrokerError) as exc:
-        print(f"cardtable hall setup: {exc}", file=sys.stderr)
+        print(f"cardtable hall setup: {said(exc, args.lang)}", file=sys.stderr)
         return 2
-    print(f"{len(written)} files for {len(tables)} tables in {args.out}; next: {args.out / 'INSTALL.txt'}")
+    print(say(args.lang, "hall.setup.written", files=len(written), tables=len(tables), out=args.out,
+              install=args.out / "INSTALL.txt"))
     return 0
 
 

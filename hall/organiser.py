@@ -27,7 +27,7 @@ class Organiser:
                  say: Callable[[str], None]):
         from referee.tournament.store import TournamentStore
 
-        self.tables, self.hands, self.say = tables, hands, say
+        self.tables, self.hands, self.say, self.lang = tables, hands, say, catalogue.cli_lang()
         self.tractor = [t for t in tables if t.tractor]
         self.store = TournamentStore(db) if self.tractor else None
         self.entries = {e.id: e for e in pair_field(tables)}
@@ -96,8 +96,8 @@ class Organiser:
     def _start(self, t: HallTable, players: dict[str, str]) -> None:
         self.send(t.table, "assign", players=players, rulebook=t.rulebook)
         self.send(t.table, "start_round")
-        players_line = Sentences("zh").players_line(players)
-        self.say(catalogue.say("zh", "hall.seated", table=t.table, rulebook=t.rulebook, players=players_line))
+        players_line = Sentences(self.lang).players_line(players)
+        self.say(catalogue.say(self.lang, "hall.seated", table=t.table, rulebook=t.rulebook, players=players_line))
 
     def _last_hand(self, t: HallTable, state: dict) -> None:
         started = state["round"]["started_at"]
@@ -115,15 +115,15 @@ class Organiser:
             if not self._final:
                 self._final = True
                 rows = self.store.standings()["rows"]
-                standings = "；".join(catalogue.say("zh", "hall.standing", rank=r["rank"], name=r["name"], score=r["score"])
+                standings = "；".join(catalogue.say(self.lang, "hall.standing", rank=r["rank"], name=r["name"], score=r["score"])
                                      for r in rows[:6])
-                self.say(catalogue.say("zh", "hall.over", standings=standings))
+                self.say(catalogue.say(self.lang, "hall.over", standings=standings))
             return
         if len(t.rounds) > self._paired or not self._all_idle():
             return  # wait until the tables of the last round are free
         view = self.store.pair_next_round(by="hall")
         self._paired = view["round"]
-        self.say(catalogue.say("zh", "hall.paired", round=view["round"], rounds=view["rounds"]))
+        self.say(catalogue.say(self.lang, "hall.paired", round=view["round"], rounds=view["rounds"]))
         tables = {x.table: x for x in self.tractor}
         for x in view["tables"]:
             self._start(tables[x["table"]], seats(x, self.entries))

@@ -42,9 +42,16 @@ from pathlib import Path
 
 from bus.broker import board_user, camera_user, config_text, table_acl, table_user, write_passwords
 from bus.credentials import write_credentials
+from referee.catalogue import Refusal
 
 CONSOLE_DIR = "console"
 CENTRAL_USERS = ("scoreboard", "console", "tournament")
+
+
+class PlanError(Refusal):
+    """A hall that cannot be set up as asked (the catalogue's ``hall.setup.*``); nothing is written."""
+
+    section = "hall.setup"
 
 
 @dataclass(frozen=True)
@@ -118,7 +125,7 @@ def write(plan: Plan, out: Path) -> list[Path]:
     """Every file of ``plan`` under ``out`` (a new or empty folder); the files written."""
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise ValueError(f"{out} is not a new or empty folder: nothing written (credentials are never overwritten)")
+        raise PlanError("not_empty", out=out)
     users, acl = table_acl(list(plan.tables), also=plan.also)  # checks the table ids and the user names
     written: list[Path] = []
 
@@ -184,7 +191,7 @@ def parse_tables(spec: list[str], rulebook: str, overrides: list[str]) -> dict[s
     >>> parse_tables(["a-t1", "a-t2"], "classic-3deck", ["t9=usst-2016"])
     Traceback (most recent call last):
     ...
-    ValueError: --rulebook t9=usst-2016: no table t9
+    hall.setup.PlanError: `--rulebook t9=usst-2016`：没有桌 t9
     """
     from bus.protocol import check_table
     from referee import rulebooks
@@ -192,23 +199,26 @@ def parse_tables(spec: list[str], rulebook: str, overrides: list[str]) -> dict[s
     if len(spec) == 1 and spec[0].isdigit():
         n = int(spec[0])
         if not 1 <= n <= 999:
-            raise ValueError(f"--tables {n}: 1 to 999 tables")
+            raise PlanError("table_count", n=n)
         spec = [f"t{i:0{max(2, len(str(n)))}d}" for i in range(1, n + 1)]
     for table in spec:
-        check_table(table)
+        try:
+            check_table(table)
+        except ValueError:
+            raise PlanError("bad_table", table=table) from None
     if len(set(spec)) != len(spec):
-        raise ValueError(f"--tables names a table twice: {' '.join(spec)}")
+        raise PlanError("table_twice", tables=" ".join(spec))
     tables = dict.fromkeys(spec, rulebook)
     for item in overrides:
         table, sep, name = item.partition("=")
         if not sep or table not in tables:
-            raise ValueError(f"--rulebook {item}: no table {table}" if sep else f"--rulebook {item}: not TABLE=NAME")
+            raise PlanError("no_table", item=item, table=table) if sep else PlanError("not_table_name", item=item)
         tables[table] = name
     known = set(rulebooks.names())
     for table, name in tables.items():
         if name not in known:
-            raise ValueError(f"table {table}: unknown rulebook {name!r}; known: {', '.join(sorted(known))}")
+            raise PlanError("unknown_rulebook", table=table, rulebook=name, known=", ".join(sorted(known)))
     return tables
 
 
-__all__ = ["Plan", "console_units", "install_text", "parse_tables", "table_units", "unit", "write"]
+__all__ = ["Plan", "PlanError", "console_units", "install_text", "parse_tables", "table_units", "unit", "write"]

@@ -86,7 +86,7 @@ class Supervisor:
     def __init__(self, opts: Options, out=sys.stdout):
         if opts.speed <= 0:
             raise ValueError("--speed must be more than 0")
-        self.opts, self.out = opts, out
+        self.opts, self.out, self.lang = opts, out, catalogue.cli_lang()
         self.tables = hall_tables(opts.tables)
         self.port = pick_port(opts.port)
         self.dir = Path(opts.dir).resolve() if opts.dir else None
@@ -143,13 +143,13 @@ class Supervisor:
         from hall.referee_bot import RefereeBot
 
         self.referee = RefereeBot(f"http://127.0.0.1:{self.port}", "referee", passwords["referee"], self.dir, self.say)
-        self.say(catalogue.say("zh", "hall.scoreboard", url=f"http://127.0.0.1:{self.port}/"))
-        self.say(catalogue.say("zh", "hall.console", url=f"http://127.0.0.1:{self.port}/console", user="organiser",
+        self.say(catalogue.say(self.lang, "hall.scoreboard", url=f"http://127.0.0.1:{self.port}/"))
+        self.say(catalogue.say(self.lang, "hall.console", url=f"http://127.0.0.1:{self.port}/console", user="organiser",
                      password=passwords["organiser"]))
-        self.say(catalogue.say("zh", "hall.running", n=len(self.tables), speed=f"{self.opts.speed:g}",
-                     sight=catalogue.word("zh", f"hall.{self.sight}", self.sight), dir=self.dir))
+        self.say(catalogue.say(self.lang, "hall.running", n=len(self.tables), speed=f"{self.opts.speed:g}",
+                     sight=catalogue.word(self.lang, f"hall.{self.sight}", self.sight), dir=self.dir))
         if self.sight == "oracle" and self.opts.see == "auto":
-            self.say(catalogue.say("zh", "hall.no_model"))
+            self.say(catalogue.say(self.lang, "hall.no_model"))
 
     def users(self) -> tuple[dict[str, str], str]:
         """The broker's users (name -> password) and ACL: the hall's, and one user per connection of the
@@ -256,8 +256,8 @@ def run(opts: Options) -> int:
         print(f"cardtable hall: {exc}", file=sys.stderr)
         return 1
     finally:
-        hall.say(catalogue.say("zh", "hall.stopping"))
+        hall.say(catalogue.say(hall.lang, "hall.stopping"))
         hall.stop()
-        hall.say(catalogue.say("zh", "hall.stopped"))
+        hall.say(catalogue.say(hall.lang, "hall.stopped"))
     return 0
 

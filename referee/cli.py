@@ -1,8 +1,8 @@
 """The referee's commands: ``cardtable judge``, ``demo``, ``table`` (``referee/table/cli.py``) and
 ``tournament`` (``referee/tournament/cli.py``).
 
-``python -m referee.cli ...`` runs them alone; the ``cardtable`` command (``cardtable/cli.py``) has
-every package's.
+``python -m referee.cli ...`` runs them alone, in the same words (``cardtable/lang.py``); the ``cardtable``
+command (``cardtable/cli.py``) has every package's.
 """
 
 from __future__ import annotations
@@ -10,15 +10,18 @@ from __future__ import annotations
 import argparse
 import sys
 
+from cardtable.lang import run
 from referee.table import cli as table_cli
 from referee.tournament import cli as tournament_cli
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m referee.cli", description="cardtable: the referee's commands")
-    add_parser(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return args.func(args)
+    def parser() -> argparse.ArgumentParser:
+        top = argparse.ArgumentParser(prog="python -m referee.cli", description="cardtable: the referee's commands")
+        add_parser(top.add_subparsers(dest="command", required=True))
+        return top
+
+    return run(parser, sys.argv[1:] if argv is None else list(argv))
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -32,7 +35,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     demo.add_argument("--rulebook", default=None,
                       help="the rulebook (default per game: classic-3deck, sanjiang-2012, usst-2016)")
     demo.add_argument("--seed", type=int, default=2026)
-    demo.add_argument("--lang", choices=["zh", "en"], default="zh")
     demo.set_defaults(func=lambda args: _demo(args, demo))
     table_cli.add_parser(sub)
     tournament_cli.add_parser(sub)
@@ -51,7 +53,7 @@ def _demo(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
         game, rulebook = choose(args.game, args.rulebook)
     except DemoError as exc:
-        parser.error(str(exc))
+        parser.error(exc.text(args.lang))
     return demo_main(rulebook, args.seed, args.lang, game)
 
 

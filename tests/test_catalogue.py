@@ -19,6 +19,7 @@ from referee.catalogue import FILES, CatalogueError, catalogues, check, entries,
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = ("zh", "en")
+CODE = ("referee", "bus", "display", "hall", "cardtable", "vision", "firmware-bridge/bridge")  # every package's code
 
 
 def calls(folder: str, name: str):
@@ -322,7 +323,7 @@ def test_the_files_are_where_the_catalogue_says():
 def refusal_classes() -> dict[str, str]:
     """Every subclass of ``referee.catalogue.Refusal`` in the code, with the catalogue section it says from."""
     bases: dict[str, tuple[list[str], str | None]] = {}
-    for path in [*(ROOT / "referee").rglob("*.py"), *(ROOT / "display").rglob("*.py")]:
+    for path in [p for folder in CODE for p in (ROOT / folder).rglob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef):
                 section = next((s.value.value for s in node.body if isinstance(s, ast.Assign)
@@ -343,7 +344,7 @@ def refusals() -> list[tuple[Path, int, str, set[str]]]:
     """Every refusal the code raises: (file, line, catalogue key, the names of its values)."""
     out = []
     for cls, section in refusal_classes().items():
-        for folder in ("referee", "display"):
+        for folder in CODE:
             for path, node in calls(folder, cls):
                 if path.name == "__init__.py" and path.parent.name == "catalogue":
                     continue  # the class itself and its doctests
@@ -356,7 +357,8 @@ def refusals() -> list[tuple[Path, int, str, set[str]]]:
 def test_every_refusal_of_the_tournament_and_the_console_has_its_sentence():
     found = refusals()
     classes = refusal_classes()
-    assert {"TournamentError", "EntryError", "SetupError", "PairingError", "UserError", "Denied"} <= set(classes)
+    assert {"TournamentError", "EntryError", "SetupError", "PairingError", "UserError", "Denied", "CredentialsError", "UrlError",
+            "DemoError", "PlanError"} <= set(classes)
     where = {p.parts[-1] for p, *_ in found}
     assert {"pairswiss.py", "knockout.py", "individual.py", "swiss.py", "store.py", "tables.py"} <= where  # all three systems
     for path, line, key, values in found:
@@ -364,8 +366,8 @@ def test_every_refusal_of_the_tournament_and_the_console_has_its_sentence():
             assert key in entries(lang), f"{path}:{line}: {key} is not in {FILES[lang]}"
             assert placeholders(key, entries(lang)[key]) == values, f"{path}:{line}: {key} takes {sorted(values)}"
     said = {key for _, _, key, _ in found}
-    for sect in ("refusal", "error"):
-        unused = {f"{sect}.{k}" for k in section(sect)} - said
+    for sect in ("refusal", "error", "broker", "hall.setup"):
+        unused = {f"{sect}.{k}" for k in section(sect)} - said - {"hall.setup.written"}
         assert not unused, f"in the catalogue, never raised: {sorted(unused)}"
 
 
@@ -414,3 +416,36 @@ def test_every_word_of_the_pages_is_used_and_every_word_used_is_there():
         assert asked <= section("ui", lang), sorted(asked - section("ui", lang))
     unused = section("ui") - asked - badge
     assert not unused, f"ui words nothing shows: {sorted(unused)}"
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def test_the_command_line_speaks_chinese_first_and_english_when_asked(capsys, monkeypatch):
+    """argparse's own errors and the commands' in the catalogue's words: Chinese, English with ``--lang en`` (before
+    or after the command) or ``$CARDTABLE_LANG=en``; the locale is not asked."""
+    from cardtable.cli import ARGPARSE, main
+
+    for key in ARGPARSE.values():
+        assert all(f"argparse.{key}" in entries(lang) for lang in LANGS), key
+    cases = [(["table", "run"], {}, "用法：cardtable table run", "cardtable table run：错误：缺少参数：--table, --rulebook, --db"),
+             (["--lang", "en", "table", "run"], {}, "usage: cardtable table run", "error: the following arguments are required: --table"),
+             (["demo", "--game", "poker"], {}, "用法：", "错误：参数 --game：无效的选择：'poker'（可选：'tractor', 'guandan', 'sandayi'）"),
+             (["demo", "--game", "poker"], {"CARDTABLE_LANG": "en"}, "usage:", "argument --game: invalid choice: 'poker' (choose from"),
+             (["demo", "--game", "poker"], {"LANG": "en_US.UTF-8"}, "用法：", "错误：参数 --game：无效的选择：'poker'"),
+             (["table", "replay", "x.db", "--lang", "en", "--rulebook", "nowhere"], {}, "usage:", "error: unknown rulebook 'nowhere'; known: "),
+             (["table", "replay", "x.db", "--rulebook", "nowhere"], {"CARDTABLE_LANG": "zh", "LANG": "en_US.UTF-8"}, "用法：",
+              "错误：没有规则“nowhere”；可用的规则："),
+             (["table", "simulate", "--table", "t 1", "--rulebook", "usst-2016"], {}, "用法：", "错误：桌号“t 1”不对")]
+    for argv, env, usage, error in cases:
+        with monkeypatch.context() as m:
+            for name, value in env.items():
+                m.setenv(name, value)
+            with pytest.raises(SystemExit) as exit_:
+                main(argv)
+        err = capsys.readouterr().err
+        assert exit_.value.code == 2 and usage in err and error in err, (argv, err)
+    import argparse
+    import os
+
+    assert argparse._("usage: ") == "usage: " and "CARDTABLE_LANG" not in os.environ  # as it was once the command ends

@@ -371,4 +371,10 @@ def test_game_and_rulebook_choice(capsys):
     assert run(capsys, "--game", "tractor", "--seed", "8").splitlines() == run(capsys, "--seed", "8").splitlines()
     with pytest.raises(SystemExit):
         main(["demo", "--game", "sandayi", "--rulebook", "classic-3deck"])
-    assert "rulebook classic-3deck is for tractor, not sandayi" in capsys.readouterr().err
+    assert "cardtable demo：错误：规则 classic-3deck 是拖拉机的，不是三打一的" in capsys.readouterr().err  # Chinese first
+    with pytest.raises(SystemExit):
+        main(["demo", "--game", "sandayi", "--rulebook", "classic-3deck", "--lang", "en"])
+    assert "cardtable demo: error: rulebook classic-3deck is for Tractor, not San Da Yi" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["demo", "--rulebook", "nowhere"])
+    assert "没有规则“nowhere”；可用的规则：classic-3deck" in capsys.readouterr().err

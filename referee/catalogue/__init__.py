@@ -23,6 +23,7 @@ referee.catalogue.CatalogueError: event.trick_won: no value for {seat}
 
 from __future__ import annotations
 
+import os
 import re
 import string
 import tomllib
@@ -32,6 +33,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 LANGS = ("zh", "en")
+ENV_LANG = "CARDTABLE_LANG"  # the command line's language; ``cardtable --lang`` sets it for the process and its children
 FILES = {"zh": "zh-CN.toml", "en": "en.toml"}
 ONLY_ZH = ("board.",)  # the seat board shows Chinese only
 HERE = Path(__file__).resolve().parent
@@ -210,6 +212,20 @@ class Refusal(ValueError):
         return fill(lang, self.key, {k: said(v, lang) for k, v in self.values.items()})
 
 
+def cli_lang(environ: Mapping[str, str] = os.environ) -> str:
+    """The language the command line speaks: ``$CARDTABLE_LANG`` (``zh`` or ``en``; a command's ``--lang`` sets
+    it), else Chinese. The locale is not asked: a hall's server set up in English still speaks Chinese to its
+    organisers.
+
+    >>> cli_lang({}), cli_lang({"CARDTABLE_LANG": "en"}), cli_lang({"CARDTABLE_LANG": "zh", "LANG": "en_US.UTF-8"})
+    ('zh', 'en', 'zh')
+    >>> cli_lang({"LANG": "en_US.UTF-8"}), cli_lang({"CARDTABLE_LANG": "fr"})
+    ('zh', 'zh')
+    """
+    chosen = environ.get(ENV_LANG, "").strip().lower()
+    return chosen if chosen in LANGS else "zh"
+
+
 def speaks(text: str, lang: str) -> bool:
     """Whether free text (a reason from a rules engine, a rulebook's note) is in ``lang``: Chinese holds Chinese
     characters, English none. A page shows such a text only in its own language.
@@ -220,5 +236,5 @@ def speaks(text: str, lang: str) -> bool:
     return bool(_CJK.search(text)) == (lang != "en")
 
 
-__all__ = ["FILES", "LANGS", "CatalogueError", "Refusal", "Term", "said", "catalogues", "check", "entries", "fill", "has", "section", "load", "placeholders",
-           "say", "speaks", "word"]
+__all__ = ["ENV_LANG", "FILES", "LANGS", "CatalogueError", "Refusal", "Term", "said", "catalogues", "check", "cli_lang", "entries", "fill",
+           "has", "section", "load", "placeholders", "say", "speaks", "word"]

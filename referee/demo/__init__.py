@@ -17,16 +17,18 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from referee.catalogue import section, word
+from referee.catalogue import Refusal, Term, section, word
 from referee.catalogue.kinds import names
 from referee.catalogue.sentences import Sentences
-from referee.rulebooks import RulebookError, load
+from referee.rulebooks import load, names as book_names
 
 GAMES = {"tractor": "classic-3deck", "guandan": "sanjiang-2012", "sandayi": "usst-2016"}  # game -> default rulebook
 
 
-class DemoError(ValueError):
+class DemoError(Refusal):
     """A game and rulebook the demo cannot play together (an unknown game or rulebook, or a mismatch)."""
+
+    section = "demo"
 
 
 def choose(game: str | None = None, rulebook: str | None = None) -> tuple[str, str]:
@@ -38,21 +40,20 @@ def choose(game: str | None = None, rulebook: str | None = None) -> tuple[str, s
     >>> choose("sandayi", "classic-3deck")
     Traceback (most recent call last):
     ...
-    referee.demo.DemoError: rulebook classic-3deck is for tractor, not sandayi
+    referee.demo.DemoError: 规则 classic-3deck 是拖拉机的，不是三打一的
     """
     if game is not None and game not in GAMES:
-        raise DemoError(f"unknown game {game!r}; the demo plays {', '.join(GAMES)}")
+        raise DemoError("unknown_game", game=game, known=", ".join(GAMES))
     if rulebook is None:
         game = game or "tractor"
         return game, GAMES[game]
-    try:
-        of = load(rulebook).game
-    except RulebookError as exc:
-        raise DemoError(str(exc)) from None
+    if rulebook not in book_names():
+        raise DemoError("unknown_rulebook", rulebook=rulebook, known=", ".join(sorted(book_names())))
+    of = load(rulebook).game
     if of not in GAMES:
-        raise DemoError(f"rulebook {rulebook} is for {of}, which the demo does not play")
+        raise DemoError("not_played", rulebook=rulebook, game=Term(f"game.{of}"))
     if game is not None and of != game:
-        raise DemoError(f"rulebook {rulebook} is for {of}, not {game}")
+        raise DemoError("other_game", rulebook=rulebook, game=Term(f"game.{of}"), wanted=Term(f"game.{game}"))
     return of, rulebook
 
 

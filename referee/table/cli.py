@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from bus.credentials import add_options
+from referee.catalogue import said, say
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -31,10 +32,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     simulate.add_argument("--seed", type=int, default=2026)
     simulate.add_argument("--speed", type=float, default=0.0,
                           help="simulated seconds per real second (0: as fast as the table answers)")
-    simulate.add_argument("--lang", choices=["zh", "en"], default="zh")
     replay = verbs.add_parser("replay", help="print a table's event log as a timeline")
     replay.add_argument("path", metavar="PATH")
-    replay.add_argument("--lang", choices=["zh", "en"], default="zh")
     replay.add_argument("--rulebook", default=None, help="default: the log's first assign, else classic-3deck")
     replay.add_argument("--table", default=None, help="the table id to replay as (default: the file's name)")
     table.set_defaults(func=lambda args: _table(args, table))
@@ -47,10 +46,10 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
         if args.table is not None:
             check_table(args.table)
-        if args.rulebook is not None and args.rulebook not in rulebooks.names():
-            raise ValueError(f"unknown rulebook {args.rulebook!r}; known: {', '.join(sorted(rulebooks.names()))}")
-    except ValueError as exc:
-        parser.error(str(exc))
+    except ValueError:
+        parser.error(say(args.lang, "cli.bad_table", table=args.table))
+    if args.rulebook is not None and args.rulebook not in rulebooks.names():
+        parser.error(say(args.lang, "cli.unknown_rulebook", rulebook=args.rulebook, known=", ".join(sorted(rulebooks.names()))))
     if args.verb == "run":
         from referee.table.service import run
 
@@ -60,7 +59,7 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         from referee.table.simulators import main as simulate
 
         if args.hands < 1 or args.speed < 0:
-            parser.error("--hands must be 1 or more and --speed 0 or more")
+            parser.error(say(args.lang, "cli.hands_speed"))
         roles = ((args.camera, f"camera-{args.table}"), (args.board, f"board-{args.table}"), (args.console, "console"))
         urls = [_url(parser, args, url, user) if url else None for url, user in roles]
         return simulate(args.table, args.rulebook, _url(parser, args, args.broker, "console"), args.hands, args.seed,
@@ -77,4 +76,4 @@ def _url(parser: argparse.ArgumentParser, args: argparse.Namespace, url: str | N
     try:
         return broker_url(url, args.credentials, user)
     except ValueError as exc:  # no broker, no password, a bad URL or credentials file
-        parser.error(str(exc))
+        parser.error(said(exc, args.lang))

@@ -10,7 +10,7 @@ import json
 import sys
 
 from bus.credentials import add_options
-from referee.catalogue import say
+from referee.catalogue import said, say
 
 SYSTEM_NAMES = ("pair-swiss", "knockout-best-of-three", "individual-tables")
 
@@ -24,7 +24,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         if db:
             v.add_argument("--db", required=True, metavar="PATH", help="the tournament's SQLite file")
             v.add_argument("--by", default="organiser", help="who makes the change (recorded)")
-            v.add_argument("--lang", choices=("zh", "en"), default="zh", help="the language of what is printed")
         v.set_defaults(func=_run, parser=v)
         return v
 
@@ -78,8 +77,8 @@ def _run(args: argparse.Namespace) -> int:
 
     try:
         return HANDLERS[args.verb](args)
-    except Refusal as exc:  # the reason in --lang's language where the verb has one
-        args.parser.error(exc.text(getattr(args, "lang", "zh")))
+    except Refusal as exc:  # the reason in the command line's language
+        args.parser.error(exc.text(args.lang))
     return 2
 
 
@@ -228,7 +227,7 @@ def _serve(args) -> int:
     try:
         url = broker_url(args.broker, args.credentials, "tournament")
     except ValueError as exc:  # no broker or password, a bad URL or credentials file
-        args.parser.error(str(exc))
+        args.parser.error(said(exc, args.lang))
     return serve(_store(args), url)
 
 

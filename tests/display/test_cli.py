@@ -38,13 +38,20 @@ def test_serve_refuses_missing_or_bad_broker_urls(tmp_path, monkeypatch, capsys)
     monkeypatch.delenv("CARDTABLE_BROKER", raising=False)
     monkeypatch.delenv("CARDTABLE_CREDENTIALS", raising=False)
     serve = ["display", "serve", "--db", str(tmp_path / "c.db")]
-    assert cli.main(serve) == 2
+    assert cli.main(serve) == 2  # in Chinese unless asked for English (--lang en, $CARDTABLE_LANG)
+    assert "没有指定消息服务器：请用 `--broker mqtt://host:port` 或设置 `$CARDTABLE_BROKER`" in capsys.readouterr().err
+    assert cli.main(["--lang", "en", *serve]) == 2
     assert "no broker: give --broker mqtt://host:port or set $CARDTABLE_BROKER" in capsys.readouterr().err
+    monkeypatch.setenv("CARDTABLE_LANG", "en")
     assert cli.main([*serve, "--broker", "http://x"]) == 2
-    assert "not an mqtt:// URL" in capsys.readouterr().err
+    assert "not an mqtt:// URL: http://x" in capsys.readouterr().err
+    assert cli.main([*serve, "--broker", "mqtt://127.0.0.1:99999"]) == 2
+    assert "bad port in mqtt://127.0.0.1:99999: 1 to 65535" in capsys.readouterr().err
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")  # the locale is not asked
+    monkeypatch.setenv("CARDTABLE_LANG", "zh")
     assert cli.main([*serve, "--broker", "mqtt://127.0.0.1:1"]) == 2
-    assert "no password for scoreboard: give --credentials PATH" in capsys.readouterr().err
-    assert cli.main([*serve, "--broker", "mqtt://console:pw@127.0.0.1:1"]) == 2
+    assert "scoreboard 没有密码：请用 `--credentials PATH` 给出凭据文件" in capsys.readouterr().err
+    assert cli.main(["--lang", "en", *serve, "--broker", "mqtt://console:pw@127.0.0.1:1"]) == 2
     assert "the broker URL names no user" in capsys.readouterr().err
     assert not (tmp_path / "c.db").exists()  # refused before anything was made
 

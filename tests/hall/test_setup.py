@@ -107,7 +107,7 @@ def connect(hall, machine: str, user: str, **kwargs) -> Connection:
     return Connection(session_url(url, user[len(owner):]), clean_start=True, **kwargs).connect()
 
 
-def test_every_password_is_in_the_credentials_files_only(hall):
+def test_every_password_is_in_the_credentials_files_only(hall, capsys):
     out = hall["out"]
     machines = {"console": ["scoreboard", "console", "tournament"]} | {
         t: [f"table-{t}", f"camera-{t}", f"board-{t}"] for t in TABLES}
@@ -128,6 +128,27 @@ def test_every_password_is_in_the_credentials_files_only(hall):
     before = {path: path.read_bytes() for path in out.rglob("*") if path.is_file()}
     assert cli.main(["hall", "setup", "--tables", "t03", "--broker-host", "x", "--out", str(out)]) == 2
     assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == before  # never overwritten
+    assert f"{out} 不是新的或空的文件夹：什么都没写（凭据从不覆盖）" in capsys.readouterr().err
+
+
+def test_setup_refuses_in_chinese_or_english_and_writes_nothing(tmp_path, capsys):
+    out = tmp_path / "hall"
+    setup = ["hall", "setup", "--broker-host", "x", "--out", str(out)]
+    cases = [(["--tables", "1000"], "`--tables 1000`：应为 1 到 999 张桌"),
+             (["--tables", "t1", "t1"], "`--tables` 里有重复的桌：t1 t1"),
+             (["--tables", "t/1"], "桌号“t/1”不对"),
+             (["--tables", "t1", "--rulebook", "t2=usst-2016"], "`--rulebook t2=usst-2016`：没有桌 t2"),
+             (["--tables", "t1", "--rulebook", "t1=nowhere"], "t1 桌：没有规则“nowhere”；可用的规则：classic-3deck"),
+             (["--tables", "t1", "--port", "0"], "`--port` 应在 1 到 65535 之间"),
+             (["--lang", "en", "--tables", "t1", "--rulebook", "t1=nowhere"], "table t1: unknown rulebook 'nowhere'; known: ")]
+    for argv, said in cases:
+        assert cli.main([*setup, *argv]) == 2, argv
+        err = capsys.readouterr().err
+        assert err.startswith("cardtable hall setup: ") and said in err, (argv, err)
+    assert not out.exists()
+    assert cli.main(["--lang", "en", *setup, "--tables", "t1"]) == 0
+    files = sum(1 for path in out.rglob("*") if path.is_file())
+    assert capsys.readouterr().out == f"{files} files for 1 tables in {out}; next: {out / 'INSTALL.txt'}\n"
 
 
 def test_each_user_reaches_what_the_protocol_says_and_nothing_else(hall):
@@ -201,9 +222,9 @@ def test_a_password_on_the_command_line_is_warned_about_and_open_credentials_ref
            "--db", str(tmp_path / "t01.db")]
     refused = subprocess.run([*run, "--broker", f"mqtt://127.0.0.1:{hall['port']}", "--credentials", str(loose)],
                              cwd=ROOT, capture_output=True, text=True, timeout=30)
-    assert refused.returncode == 2 and f"is open to others (mode 0644): chmod 600 {loose}" in refused.stderr
+    assert refused.returncode == 2 and f"凭据文件 {loose} 其他用户也能读写（权限 0644）：请执行 `chmod 600 {loose}`" in refused.stderr
     assert not (tmp_path / "t01.db").exists()  # refused before anything was made
-    env = {**os.environ, "CARDTABLE_CREDENTIALS": str(creds)}
+    env = {**os.environ, "CARDTABLE_CREDENTIALS": str(creds), "CARDTABLE_LANG": "en"}
     no_line = subprocess.run([*run, "--broker", f"mqtt://camera-t02@127.0.0.1:{hall['port']}"], cwd=ROOT, env=env,
                              capture_output=True, text=True, timeout=30)
     assert no_line.returncode == 2 and "no password for camera-t02 in" in no_line.stderr
@@ -211,8 +232,8 @@ def test_a_password_on_the_command_line_is_warned_about_and_open_credentials_ref
     watch = connect(hall, "console", "scoreboard")
     watch.subscribe(topic("t01", "status"), lambda t, p: states.append(json.loads(p)["status"]))
     url = f"mqtt://table-t01:{password}@127.0.0.1:{hall['port']}"
-    service = subprocess.Popen([*run, "--broker", url], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               text=True)
+    service = subprocess.Popen([*run, "--broker", url, "--lang", "en"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 30
         while "online" not in states:  # it works, for tests ...

@@ -1,0 +1,102 @@
+"""The command line's language: Chinese, or English when asked.
+
+``--lang en`` (``cardtable``'s or any command's), else ``$CARDTABLE_LANG`` (``zh`` or ``en``), else Chinese; the
+locale is not asked (``referee.catalogue.cli_lang``). The language chosen is ``$CARDTABLE_LANG`` for the command
+and the processes it starts. Its errors (argparse's own, the commands', the broker's and the credentials') and
+what it prints are the catalogue's; the options' ``--help`` lines are English.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+from collections.abc import Callable, Iterator
+
+from referee.catalogue import ENV_LANG, LANGS, cli_lang, word
+
+
+# argparse's own words (its gettext message ids) and the catalogue's key for each (``argparse.*``).
+ARGPARSE = {
+    "usage: ": "usage", "%(prog)s: error: %(message)s\n": "error", "the following arguments are required: %s": "required",
+    "unrecognized arguments: %s": "unrecognized", "invalid choice: %(value)r (choose from %(choices)s)": "choice",
+    "invalid %(type)s value: %(value)r": "type", "expected one argument": "one", "expected at most one argument": "at_most_one",
+    "expected at least one argument": "at_least_one", "argument %(argument_name)s: %(message)s": "argument",
+    "one of the arguments %s is required": "one_of", "not allowed with argument %s": "not_with",
+    "ambiguous option: %(option)s could match %(matches)s": "ambiguous", "ignored explicit argument %r": "ignored",
+    "show this help message and exit": "help", "positional arguments": "positional", "options": "options",
+}
+
+
+def argparse_text(lang: str, msgid: str) -> str:
+    """argparse's message ``msgid`` in ``lang``, with argparse's own ``%`` fields (a ``{name}`` of the catalogue is
+    ``%(name)s`` or ``%(name)r`` as the message id has it, ``{s}`` its one ``%s`` or ``%r``).
+
+    >>> argparse_text("zh", "invalid choice: %(value)r (choose from %(choices)s)")
+    '无效的选择：%(value)r（可选：%(choices)s）'
+    >>> argparse_text("zh", "the following arguments are required: %s"), argparse_text("zh", "no such words")
+    ('缺少参数：%s', 'no such words')
+    """
+    key = ARGPARSE.get(msgid)
+    if key is None:
+        return msgid
+    specs = dict(re.findall(r"%\((\w+)\)([sr])", msgid))
+    one = next(iter(re.findall(r"%([sr])", msgid)), "s")
+    return re.sub(r"\{(\w+)\}", lambda m: f"%{one}" if m[1] == "s" else f"%({m[1]}){specs.get(m[1], 's')}",
+                  word(lang, f"argparse.{key}").replace("%", "%%"))
+
+
+def lang_of(argv: list[str]) -> str | None:
+    """The language ``argv`` asks for (``--lang zh|en``, anywhere: the command's or ``cardtable``'s own), or None."""
+    for i, arg in enumerate(argv):
+        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else arg.partition("=")[2] if arg.startswith("--lang=") else None
+        if value in LANGS:
+            return value
+    return None
+
+
+@contextlib.contextmanager
+def speaking(lang: str | None) -> Iterator[None]:
+    """While the command runs: ``$CARDTABLE_LANG`` is ``lang`` (when asked for; the commands and the processes they
+    start read it) and argparse says its words in the command line's language."""
+    before, text = os.environ.get(ENV_LANG), argparse._
+    if lang is not None:
+        os.environ[ENV_LANG] = lang
+    now = cli_lang()
+    argparse._ = lambda msgid: argparse_text(now, msgid)
+    try:
+        yield
+    finally:
+        argparse._ = text
+        if before is None:
+            os.environ.pop(ENV_LANG, None)
+        else:
+            os.environ[ENV_LANG] = before
+
+
+def lang_option(parser: argparse.ArgumentParser) -> None:
+    """``--lang`` for ``parser`` and every command under it (``cardtable --lang en table run`` or ``cardtable table
+    run --lang en``); given nowhere, ``args.lang`` is :func:`cli_lang`'s."""
+    if "--lang" not in parser._option_string_actions:
+        parser.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS,
+                            help=f"the language it speaks: zh or en (default ${ENV_LANG}, else zh)")
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in {id(p): p for p in action.choices.values()}.values():
+                lang_option(command)
+
+
+def run(build: Callable[[], argparse.ArgumentParser], argv: list[str]) -> int:
+    """The command ``argv`` asks for, in the language it asks for: the parser ``build`` makes (argparse's own words
+    are the catalogue's from the start; every command under it is given ``--lang``) parses ``argv`` and the
+    command's ``func`` runs, ``args.lang`` the language it speaks."""
+    with speaking(lang_of(argv)):
+        parser = build()
+        lang_option(parser)
+        args = parser.parse_args(argv)
+        args.lang = getattr(args, "lang", None) or cli_lang()
+        return args.func(args)
+
+
+__all__ = ["ARGPARSE", "argparse_text", "lang_of", "lang_option", "run", "speaking"]
