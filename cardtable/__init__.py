@@ -3,5 +3,7 @@
 The packages follow the flow of a card: the camera's ``vision`` -> the ``bus`` -> the ``referee``'s table
 service -> the ``bus`` -> the ``display``, with the table board's ``bridge`` beside the referee and the
 ``hall`` wiring them together. Each package owns its commands (a ``cli`` module with ``add_parser``);
-this package only lists them (:mod:`cardtable.cli`), so none of them owns the others.
+this package only lists them (:mod:`cardtable.cli`), so none of them owns the others. Beside it, what every
+command and service shares: the command line's language (:mod:`cardtable.lang`) and the one logging set-up
+(:mod:`cardtable.logs`).
 """

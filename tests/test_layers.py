@@ -68,3 +68,28 @@ def test_the_install_holds_every_package_and_the_one_command():
     assert all(any(fnmatch(top, pattern) for pattern in found["include"]) for top in tops - {"tests"}), (tops, found)
     assert project["project"]["scripts"] == {"cardtable": "cardtable.cli:main"}
     assert {g.split(".")[0] for g in GROUPS} == {"referee", "vision", "bridge", "display", "hall"}
+
+
+def test_every_package_says_its_part_in_the_flow_and_no_file_a_tracker_number():
+    """Each package's docstring says what it is (a newcomer reads the folders), and no code or document names a
+    tracker's issue: the history is in git, the code says what is."""
+    for package in PACKAGES:
+        for init in package.rglob("__init__.py"):
+            assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), f"{init.relative_to(ROOT)}: no docstring"
+    tracker = re.compile(r"\bissue ?#?\d+|\(#\d+\)", re.IGNORECASE)
+    found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}" for folder in [*PACKAGES, ROOT / "tests", ROOT / "docs"]
+             for path in sorted(folder.rglob("*")) if path.suffix in (".py", ".md", ".toml", ".html", ".js")
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if tracker.search(line)]
+    assert not found, "\n".join(found)
+
+
+def test_one_logging_set_up_for_every_service():
+    """Only ``cardtable.logs`` configures logging; every service's command calls it (the same lines everywhere)."""
+    calls = [path.relative_to(ROOT).as_posix() for package in PACKAGES for path in sorted(package.rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Attribute) and node.attr == "basicConfig"]
+    assert calls == ["cardtable/logs.py"], calls
+    users = {path.relative_to(ROOT).as_posix() for package in PACKAGES for path in package.rglob("*.py")
+             if "setup_logging(" in path.read_text(encoding="utf-8")}
+    assert {"referee/table/service.py", "referee/tournament/service.py", "display/cli.py", "vision/cli.py",
+            "firmware-bridge/bridge/cli.py", "hall/supervisor.py"} <= users, users
