@@ -233,8 +233,7 @@ function connect() {
   });
   es.addEventListener("event", m => {
     const c = JSON.parse(m.data), v = view(c.table), e = c.data;
-    if (e.kind === "hand_started" || e.kind === "round_started") v.timeline = [e];
-    else if (!v.timeline.some(x => x.seq === e.seq && x.kind === e.kind)) v.timeline.push(e);
+    v.timeline = withEvent(v.timeline, e);
     if (c.table === ONE) renderTimeline();
   });
   const tournament = m => {

@@ -256,8 +256,7 @@ function connect(table) {
   es.addEventListener("event", m => {
     const c = JSON.parse(m.data), e = c.data;
     if (!OPEN || c.table !== OPEN.table) return;
-    if (e.kind === "hand_started" || e.kind === "round_started") OPEN.timeline = [e];
-    else if (!OPEN.timeline.some(x => x.seq === e.seq && x.kind === e.kind)) OPEN.timeline.push(e);
+    OPEN.timeline = withEvent(OPEN.timeline, e);
     renderTimeline();
   });
   es.addEventListener("round", () => ME && renderTournament());
