@@ -3,8 +3,8 @@
 It speaks Chinese, or English when asked: ``--lang en`` (``cardtable``'s or any command's), else
 ``$CARDTABLE_LANG`` (``zh`` or ``en``), else Chinese; the locale is not asked (``referee.catalogue.cli_lang``).
 The language chosen is ``$CARDTABLE_LANG`` for the command and the processes it starts. Its errors (argparse's
-own, the commands', the broker's and the credentials') and what it prints are the catalogue's; the options'
-``--help`` lines are English.
+own, the commands', the broker's and the credentials') and what it prints are the catalogue's; so are the
+``--help`` lines in Chinese (:func:`helps`; in English they are the code's own ``help=``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import re
 import sys
 from collections.abc import Iterator
 
-from referee.catalogue import ENV_LANG, LANGS, cli_lang, said, say, word
+from referee.catalogue import ENV_LANG, LANGS, cli_lang, has, said, say, word
 from referee.table.credentials import add_options
 
 # Command groups owned by other packages. Each module defines ``add_parser(sub)``, which adds its
@@ -102,25 +102,39 @@ def _lang_option(parser: argparse.ArgumentParser) -> None:
                 _lang_option(command)
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    with speaking(lang_of(argv)):
-        return _main(argv)
+def helps(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[tuple[str, argparse.Action]]:
+    """Every help line under ``parser`` and the catalogue key of its Chinese: a command's line in its parent's list
+    ``help."<command path>"``; an option's ``option."<command path> --name"``, else the same with fewer commands,
+    down to ``option."--name"`` (a line several commands share is written once). The English is the code's own
+    ``help=``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                yield f"help.{' '.join((*path, choice.dest))}", choice
+            for name, command in action.choices.items():
+                yield from helps(command, (*path, name))
+        elif action.help not in (None, argparse.SUPPRESS) and not isinstance(action, argparse._HelpAction):
+            name = max(action.option_strings, key=len, default=action.dest)
+            keys = [f"option.{' '.join((*path[:i], name))}" for i in range(len(path), -1, -1)]
+            yield next((k for k in keys if has("zh", k)), keys[0]), action
 
 
-def _main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="cardtable", description="cardtable 智能牌桌")
+def build() -> argparse.ArgumentParser:
+    """The ``cardtable`` parser, every command's with it, its help lines in the command line's language."""
+    parser = argparse.ArgumentParser(prog="cardtable", description=word(cli_lang(), "cli.description"))
     sub = parser.add_subparsers(dest="command", required=True)
     judge = sub.add_parser("judge", help="answer rules cases (JSON lines), see shared/conformance/README.md")
     judge.add_argument("files", nargs="+", metavar="FILE")
     judge.add_argument("--check", action="store_true", help="compare with expect, end with 'N passed, M failed'")
     demo = sub.add_parser("demo", help="four bots play one hand of Tractor, Guandan or San Da Yi through the referee")
+    demo.set_defaults(parser=demo)
     demo.add_argument("--game", choices=["tractor", "guandan", "sandayi"], default=None,
                       help="the game (default: the rulebook's game, else tractor)")
     demo.add_argument("--rulebook", default=None,
                       help="the rulebook (default per game: classic-3deck, sanjiang-2012, usst-2016)")
     demo.add_argument("--seed", type=int, default=2026)
     table = sub.add_parser("table", help="the table service: run a table, simulate one, replay its log")
+    table.set_defaults(parser=table)
     verbs = table.add_subparsers(dest="verb", required=True)
     run = verbs.add_parser("run", help="serve one table over MQTT until SIGTERM/SIGINT")
     run.add_argument("--table", required=True, help="the table id, e.g. t07")
@@ -149,12 +163,25 @@ def _main(argv: list[str]) -> int:
     replay.add_argument("--table", default=None, help="the table id to replay as (default: the file's name)")
     _plugins(sub)
     _lang_option(parser)
-    args = parser.parse_args(argv)
-    args.lang = getattr(args, "lang", None) or cli_lang()
+    if cli_lang() == "zh":
+        for key, action in helps(parser):
+            action.help = word("zh", key, action.help)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    with speaking(lang_of(argv)):
+        args = build().parse_args(argv)
+        args.lang = getattr(args, "lang", None) or cli_lang()
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     if getattr(args, "func", None) is not None:
         return args.func(args)
     if args.command == "table":
-        return _table(args, table)
+        return _table(args, args.parser)
     if args.command == "judge":
         from referee.judge import run
 
@@ -166,7 +193,7 @@ def _main(argv: list[str]) -> int:
         try:
             game, rulebook = choose(args.game, args.rulebook)
         except DemoError as exc:
-            demo.error(exc.text(args.lang))
+            args.parser.error(exc.text(args.lang))
         return demo_main(rulebook, args.seed, args.lang, game)
     return 2
 
