@@ -101,7 +101,9 @@ class TableView:
     def with_event(self, e: dict) -> TableView:
         """The timeline: the hand in play and the one before it (a play disputed once its hand is over is corrected
         from it); a new hand drops the hand before the one that ended, a new round everything; a duplicate (QoS 1)
-        is kept once.
+        is kept once. An ``amended`` play marks what was judged from that play on with the amendment's ``seq``
+        (``rejudged``): the table judged it all again, its state says the new judgement, and the events said
+        before it are not said again.
 
         >>> v = TableView("t1")
         >>> for seq, kind in [(1, "round_started"), (2, "hand_started"), (3, "play_accepted"), (4, "hand_started"),
@@ -109,6 +111,9 @@ class TableView:
         ...     v = v.with_event({"seq": seq, "kind": kind})
         >>> [(e["seq"], e["kind"]) for e in v.timeline]
         [(4, 'hand_started'), (5, 'play_accepted'), (6, 'hand_started')]
+        >>> v = v.with_event({"seq": 7, "kind": "amended", "data": {"entry": 5, "cards": ["SA"]}})
+        >>> [(e["seq"], e.get("rejudged")) for e in v.timeline]
+        [(4, None), (5, 7), (6, 7), (7, None)]
         """
         if e["kind"] == "round_started":
             return replace(self, timeline=(e,))
@@ -119,6 +124,9 @@ class TableView:
         if e["kind"] == "hand_started":
             starts = [i for i, x in enumerate(kept) if x["kind"] == "hand_started"]
             kept = kept[starts[-1]:] if starts else kept
+        if e["kind"] == "amended":  # what was judged from the amended play on is marked (the state is the new judgement)
+            first = (e.get("data") or {}).get("entry", e["seq"])
+            kept = tuple(x | {"rejudged": e["seq"]} if first <= x["seq"] < e["seq"] else x for x in kept)
         return replace(self, timeline=(kept + (e,))[-TIMELINE_KEPT:])
 
 

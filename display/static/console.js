@@ -138,8 +138,8 @@ function renderTimeline() {
   $("#c-timeline ol").innerHTML = OPEN.timeline.slice().reverse().map(e => {
     const cards = e.data.cards || (e.data.card ? [e.data.card] : null);
     const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });
-    const picked = PICK && PICK.entry === e.seq && e.kind === "play_accepted" ? " picked" : "";
-    return `<li class="ev${picked}" data-seq="${e.seq}" data-kind="${esc(e.kind)}"><time>${time}</time> ${esc(SAID(e.say))} ${Array.isArray(cards) ? cardsHTML(cards) : ""}</li>`;
+    const picked = (PICK && PICK.entry === e.seq && e.kind === "play_accepted" ? " picked" : "") + (e.rejudged ? " was" : "");
+    return `<li class="ev${picked}" data-seq="${e.seq}" data-kind="${esc(e.kind)}"><time>${time}</time> ${esc(SAID(e.say))} ${Array.isArray(cards) ? cardsHTML(cards) : ""}${rejudgedHTML(e)}</li>`;
   }).join("");
 }
 $("#c-timeline ol").addEventListener("click", ev => {

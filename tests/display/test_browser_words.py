@@ -292,6 +292,8 @@ def test_a_misread_play_is_corrected_in_five_clicks(page, broker, tmp_path):
         live.send("observed", seat="E", cards=["S9", "S8"], confidence=0.97)
         board = page("/")
         board.wait_for_selector("#tile-w4 .seat.E svg.card[data-card=S9]")
+        hand = page("/tables/w4")
+        hand.wait_for_selector("#timeline li[data-kind=play_accepted]:has-text('东 李强 出 ♠9 ♠8')")
         console = page("/console", 1920, 1080)
         login(console, ORGANISER)
         console.wait_for_selector("button[data-open=w4]")
@@ -314,6 +316,11 @@ def test_a_misread_play_is_corrected_in_five_clicks(page, broker, tmp_path):
         # the table judged it again: S's play on the scoreboard is S5 S6
         board.wait_for_selector("#tile-w4 .seat.S svg.card[data-card=S6]", timeout=3 * SECOND_MS)
         console.wait_for_selector("#c-timeline li:has-text('更正为 ♠5 ♠6，其后重新判定')")
+        # what the table judged from the misread play on is marked, on the console and on the table's page
+        for pg, where in ((console, "#c-timeline"), (hand, "#timeline")):
+            was = pg.wait_for_selector(f"{where} li.was[data-kind=play_accepted]:has-text('东 李强 出 ♠9 ♠8')")
+            assert "更正前的判定，已重新判定" in was.inner_text()
+        assert not console.query_selector("#c-timeline li.was[data-kind=amended]")
         console.wait_for_selector(f"#c-audit tbody tr[data-action=amend]:has-text({line!r})")
         # undone where the rules allow it: amended back
         assert console.is_visible("#undo")
@@ -365,6 +372,7 @@ def test_a_play_of_the_hand_that_just_ended_is_corrected_from_the_console(page, 
         line = console.inner_text("#result .line")
         assert f"将 w6 桌第 {last['seq']} 条" in line and f"由 {' '.join(face(c, 'zh') for c in was)} 更正为" in line, line
         console.wait_for_selector(f"#c-timeline li[data-kind=amended]:has-text('第 {last['seq']} 条的出牌更正为')")
+        assert console.query_selector("#c-timeline li.was[data-kind=hand_started]")  # the next hand's start: judged again
         assert console.is_visible("#undo")  # amended back, as in the hand in play
         console.click("#undo")
         console.wait_for_selector(f"#result .line:has-text('更正为 {' '.join(face(c, 'zh') for c in was)}')")
