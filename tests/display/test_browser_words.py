@@ -327,6 +327,9 @@ def test_a_misread_play_is_corrected_in_five_clicks(page, broker, tmp_path):
         console.click("#undo")
         console.wait_for_selector("#result .line:has-text('由 ♠5 ♠6 更正为 ♠5 ♠5')")
         board.wait_for_selector("#tile-w4 .seat.S svg.card[data-card=S6]", state="detached", timeout=3 * SECOND_MS)
+        # the undo judged it all again: the first amendment's line is marked too, the undo's not
+        console.wait_for_selector("#c-timeline li.was[data-kind=amended]:has-text('更正为 ♠5 ♠6')")
+        assert console.query_selector_all("#c-timeline li[data-kind=amended]:not(.was)")[0].inner_text().count("更正为 ♠5 ♠5")
         shot(console, "console-amend.png")
     finally:
         live.close()
