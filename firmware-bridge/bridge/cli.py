@@ -33,15 +33,20 @@ def _run(args: argparse.Namespace) -> int:
     import threading
 
     from bridge.run import Bridge
+    from referee.catalogue import said, say
     from referee.table.credentials import broker_url
     from referee.table.mqtt import ConnectionRefused
     from referee.table.protocol import check_table
 
     try:
         check_table(args.table)
+    except ValueError:
+        print(f"cardtable bridge run: {say(args.lang, 'cli.bad_table', table=args.table)}", file=sys.stderr)
+        return 2
+    try:
         url = broker_url(args.broker, args.credentials, f"board-{args.table}")
-    except ValueError as e:  # a bad table id, no broker or password, a bad URL or credentials file
-        print(f"cardtable bridge run: {e}", file=sys.stderr)
+    except ValueError as e:  # no broker or password, a bad URL or credentials file
+        print(f"cardtable bridge run: {said(e, args.lang)}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
