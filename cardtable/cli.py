@@ -13,7 +13,8 @@ import argparse
 import importlib
 import sys
 
-from cardtable.lang import ARGPARSE, run
+from cardtable.lang import ARGPARSE, dressed, run
+from referee.catalogue import cli_lang, word
 
 GROUPS = (
     "referee.cli",  # judge, demo, table, tournament
@@ -25,12 +26,12 @@ GROUPS = (
 
 
 def parser() -> argparse.ArgumentParser:
-    """``cardtable`` and every package's commands under it."""
-    top = argparse.ArgumentParser(prog="cardtable", description="cardtable 智能牌桌")
+    """``cardtable`` and every package's commands under it, in the command line's language."""
+    top = argparse.ArgumentParser(prog="cardtable", description=word(cli_lang(), "cli.description"))
     sub = top.add_subparsers(dest="command", required=True)
     for name in GROUPS:
         importlib.import_module(name).add_parser(sub)
-    return top
+    return dressed(top)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,7 +3,8 @@
 ``--lang en`` (``cardtable``'s or any command's), else ``$CARDTABLE_LANG`` (``zh`` or ``en``), else Chinese; the
 locale is not asked (``referee.catalogue.cli_lang``). The language chosen is ``$CARDTABLE_LANG`` for the command
 and the processes it starts. Its errors (argparse's own, the commands', the broker's and the credentials') and
-what it prints are the catalogue's; the options' ``--help`` lines are English.
+what it prints are the catalogue's; so are the ``--help`` lines in Chinese (:func:`helps`; in English they are
+the code's own ``help=``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import os
 import re
 from collections.abc import Callable, Iterator
 
-from referee.catalogue import ENV_LANG, LANGS, cli_lang, word
+from referee.catalogue import ENV_LANG, LANGS, cli_lang, has, word
 
 
 # argparse's own words (its gettext message ids) and the catalogue's key for each (``argparse.*``).
@@ -87,16 +88,41 @@ def lang_option(parser: argparse.ArgumentParser) -> None:
                 lang_option(command)
 
 
+def helps(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[tuple[str, argparse.Action]]:
+    """Every help line under ``parser`` and the catalogue key of its Chinese: a command's line in its parent's list
+    ``help."<command path>"``; an option's ``option."<command path> --name"``, else the same with fewer commands,
+    down to ``option."--name"`` (a line several commands share is written once). The English is the code's own
+    ``help=``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                yield f"help.{' '.join((*path, choice.dest))}", choice
+            for name, command in action.choices.items():
+                yield from helps(command, (*path, name))
+        elif action.help not in (None, argparse.SUPPRESS) and not isinstance(action, argparse._HelpAction):
+            name = max(action.option_strings, key=len, default=action.dest)
+            keys = [f"option.{' '.join((*path[:i], name))}" for i in range(len(path), -1, -1)]
+            yield next((k for k in keys if has("zh", k)), keys[0]), action
+
+
+def dressed(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """``parser`` with ``--lang`` on every command under it, and its help lines in Chinese when the command line
+    speaks Chinese (:func:`helps`)."""
+    lang_option(parser)
+    if cli_lang() == "zh":
+        for key, action in helps(parser):
+            action.help = word("zh", key, action.help)
+    return parser
+
+
 def run(build: Callable[[], argparse.ArgumentParser], argv: list[str]) -> int:
-    """The command ``argv`` asks for, in the language it asks for: the parser ``build`` makes (argparse's own words
-    are the catalogue's from the start; every command under it is given ``--lang``) parses ``argv`` and the
-    command's ``func`` runs, ``args.lang`` the language it speaks."""
+    """The command ``argv`` asks for, in the language it asks for: the parser ``build`` makes (in that language
+    from the start: argparse's own words, the help lines, see :func:`dressed`) parses ``argv`` and the command's
+    ``func`` runs, ``args.lang`` the language it speaks."""
     with speaking(lang_of(argv)):
-        parser = build()
-        lang_option(parser)
-        args = parser.parse_args(argv)
+        args = build().parse_args(argv)
         args.lang = getattr(args, "lang", None) or cli_lang()
         return args.func(args)
 
 
-__all__ = ["ARGPARSE", "argparse_text", "lang_of", "lang_option", "run", "speaking"]
+__all__ = ["ARGPARSE", "argparse_text", "dressed", "helps", "lang_of", "lang_option", "run", "speaking"]

@@ -1,6 +1,6 @@
-"""The plays of the hand in play, as the console corrects them: a play found in the hall's timeline of a table
-(its seat and cards, as amended since), and the cards a seat could have played: the rulebook's decks minus
-every card seen played this hand (the corrected play's own cards aside).
+"""The plays of the hand in play and of the one before, as the console corrects them: a play found in the hall's
+timeline of a table (its seat and cards, as amended since), and the cards a seat could have played: the
+rulebook's decks minus every card seen played in that hand (the corrected play's own cards aside).
 
 >>> timeline = [{"seq": 5, "kind": "hand_started", "data": {"hand": 1}},
 ...             {"seq": 9, "kind": "play_accepted", "data": {"hand": 1, "trick": 1, "seat": "S", "cards": ["SA", "SA"]}},
@@ -12,6 +12,15 @@ every card seen played this hand (the corrected play's own cards aside).
 True
 >>> left = dict(choices("classic-3deck", timeline, exclude=12)); left["SA"], left["S5"], left["S3"], left["BJ"]
 (1, 3, 3, 3)
+
+Once the next hand started, the hand before is still there, and its plays count only for its own:
+
+>>> timeline += [{"seq": 20, "kind": "hand_started", "data": {"hand": 2}},
+...              {"seq": 22, "kind": "play_accepted", "data": {"hand": 2, "trick": 1, "seat": "N", "cards": ["S5"]}}]
+>>> play_of(timeline, 9)["cards"], dict(choices("classic-3deck", timeline, exclude=9))["S5"]
+(['SA', 'SA'], 2)
+>>> left = dict(choices("classic-3deck", timeline)); left["SA"], left["S5"]
+(3, 2)
 """
 
 from __future__ import annotations
@@ -37,8 +46,13 @@ def _plays(timeline: Iterable[Mapping]) -> dict[int, dict]:
 
 
 def play_of(timeline: Iterable[Mapping], entry: int) -> dict | None:
-    """The accepted play of ``entry`` in the timeline (the current hand), or None."""
+    """The accepted play of ``entry`` in the timeline (the hand in play or the one before), or None."""
     return _plays(timeline).get(entry)
+
+
+def _hand_in_play(timeline: list[Mapping], plays: Mapping[int, dict]) -> object:
+    started = [e.get("data", {}).get("hand") for e in timeline if e.get("kind") == "hand_started"]
+    return started[-1] if started else next(reversed(plays.values()))["hand"] if plays else None
 
 
 def decks(rulebook: str) -> int:
@@ -47,8 +61,11 @@ def decks(rulebook: str) -> int:
 
 def choices(rulebook: str, timeline: Iterable[Mapping], exclude: int | None = None) -> list[tuple[str, int]]:
     """The cards still unseen, with how many of each, in display order (jokers, then each suit from A down):
-    the decks minus the cards of every accepted play but ``exclude``."""
-    seen = Counter(c for entry, p in _plays(timeline).items() if entry != exclude for c in p["cards"])
+    the decks minus the cards of every accepted play of ``exclude``'s hand (else the hand in play) but ``exclude``."""
+    timeline = list(timeline)
+    plays = _plays(timeline)
+    hand = plays[exclude]["hand"] if exclude in plays else _hand_in_play(timeline, plays)
+    seen = Counter(c for entry, p in plays.items() if entry != exclude and p["hand"] == hand for c in p["cards"])
     n = decks(rulebook)
     return [(c.code, n - seen[c.code]) for c in ALL_ORDER if n - seen[c.code] > 0]
 

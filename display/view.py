@@ -1,5 +1,5 @@
 """The hall as the display sees it, a pure value: every table's latest state, status, health, violations and
-the hand's timeline, and each tournament's round and standings.
+its timeline (the hand in play and the one before), and each tournament's round and standings.
 
 :func:`receive` takes one MQTT message (topic and raw payload, and ``now``: the display's monotonic
 clock, for when a table's ``health`` came) and returns the new hall and the change to send to the
@@ -44,7 +44,7 @@ TOURNAMENT_PREFIX = "cardtable/v1/tournament/"
 SHOWN = ("state", "status", "health", "events", "violations")  # the table topics the hall shows
 STALLED_AFTER = 3  # health messages missed in a row
 VIOLATIONS_KEPT = 6  # per table, the newest
-TIMELINE_KEPT = 600  # events of the current hand, per table
+TIMELINE_KEPT = 1200  # events of the hand in play and the one before, per table
 TOURNAMENT_MODELS = {"round": Round, "standings": Standings}
 
 _EMPTY: Mapping = MappingProxyType({})
@@ -99,12 +99,35 @@ class TableView:
         return replace(self, violations=kept[-VIOLATIONS_KEPT:])
 
     def with_event(self, e: dict) -> TableView:
-        """The hand's timeline: a new hand starts it again; a duplicate (QoS 1) is kept once."""
-        if e["kind"] in ("hand_started", "round_started"):
+        """The timeline: the hand in play and the one before it (a play disputed once its hand is over is corrected
+        from it); a new hand drops the hand before the one that ended, a new round everything; a duplicate (QoS 1)
+        is kept once. An ``amended`` play marks what was judged from that play on with the amendment's ``seq``
+        (``rejudged``): the table judged it all again, its state says the new judgement, and the events said
+        before it are not said again.
+
+        >>> v = TableView("t1")
+        >>> for seq, kind in [(1, "round_started"), (2, "hand_started"), (3, "play_accepted"), (4, "hand_started"),
+        ...                   (5, "play_accepted"), (6, "hand_started"), (6, "hand_started")]:  # the last again (QoS 1)
+        ...     v = v.with_event({"seq": seq, "kind": kind})
+        >>> [(e["seq"], e["kind"]) for e in v.timeline]
+        [(4, 'hand_started'), (5, 'play_accepted'), (6, 'hand_started')]
+        >>> v = v.with_event({"seq": 7, "kind": "amended", "data": {"entry": 5, "cards": ["SA"]}})
+        >>> [(e["seq"], e.get("rejudged")) for e in v.timeline]
+        [(4, None), (5, 7), (6, 7), (7, None)]
+        """
+        if e["kind"] == "round_started":
             return replace(self, timeline=(e,))
-        if any(x["seq"] == e["seq"] and x["kind"] == e["kind"] for x in self.timeline[-8:]):
+        recent = self.timeline if e["kind"] == "hand_started" else self.timeline[-8:]
+        if any(x["seq"] == e["seq"] and x["kind"] == e["kind"] for x in recent):
             return self
-        return replace(self, timeline=(self.timeline + (e,))[-TIMELINE_KEPT:])
+        kept = self.timeline
+        if e["kind"] == "hand_started":
+            starts = [i for i, x in enumerate(kept) if x["kind"] == "hand_started"]
+            kept = kept[starts[-1]:] if starts else kept
+        if e["kind"] == "amended":  # what was judged from the amended play on is marked (the state is the new judgement)
+            first = (e.get("data") or {}).get("entry", e["seq"])
+            kept = tuple(x | {"rejudged": e["seq"]} if first <= x["seq"] < e["seq"] else x for x in kept)
+        return replace(self, timeline=(kept + (e,))[-TIMELINE_KEPT:])
 
 
 @dataclass(frozen=True)

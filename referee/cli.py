@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cardtable.lang import run
+from cardtable.lang import dressed, run
 from referee.table import cli as table_cli
 from referee.tournament import cli as tournament_cli
 
@@ -19,7 +19,7 @@ def main(argv: list[str] | None = None) -> int:
     def parser() -> argparse.ArgumentParser:
         top = argparse.ArgumentParser(prog="python -m referee.cli", description="cardtable: the referee's commands")
         add_parser(top.add_subparsers(dest="command", required=True))
-        return top
+        return dressed(top)
 
     return run(parser, sys.argv[1:] if argv is None else list(argv))
 

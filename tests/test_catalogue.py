@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from referee import rulebooks
-from referee.catalogue import FILES, CatalogueError, catalogues, check, entries, load, placeholders
+from referee.catalogue import FILES, ONLY_ZH, CatalogueError, catalogues, check, entries, load, placeholders
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = ("zh", "en")
@@ -74,7 +74,7 @@ def test_both_catalogues_load_with_the_same_keys_and_placeholders():
     loaded = catalogues()
     assert set(loaded) == set(LANGS)
     assert len(loaded["zh"]) > 200
-    shared = {k for k in loaded["zh"] if not k.startswith("board.")}
+    shared = {k for k in loaded["zh"] if not k.startswith(ONLY_ZH)}
     assert shared == set(loaded["en"])
     for key in shared:
         assert placeholders(key, loaded["zh"][key]) == placeholders(key, loaded["en"][key]), key
@@ -449,3 +449,41 @@ def test_the_command_line_speaks_chinese_first_and_english_when_asked(capsys, mo
     import os
 
     assert argparse._("usage: ") == "usage: " and "CARDTABLE_LANG" not in os.environ  # as it was once the command ends
+
+
+def test_every_help_line_of_the_command_line_has_its_chinese(capsys):
+    """``cardtable ... --help`` in Chinese: each command's line and each option's from the catalogue (``help.*``,
+    ``option.*``, Chinese only: the English is the code's own), none missing and none that no command has."""
+    from referee.catalogue import speaks
+    from cardtable.cli import main, parser
+    from cardtable.lang import helps
+
+    found = list(helps(parser()))
+    assert len(found) > 120
+    missing = [key for key, _ in found if key not in entries("zh")]
+    assert not missing, missing
+    written = {k for k in entries("zh") if k.startswith(("help.", "option."))}
+    assert written == {key for key, _ in found}, sorted(written ^ {key for key, _ in found})
+    assert all(speaks(entries("zh")[k], "zh") for k in written)
+    for argv, said in ((["table", "run", "--help"], ["用法：cardtable table run", "桌号，例如 t07", "显示本帮助并退出"]),
+                       (["--lang", "en", "table", "run", "--help"], ["usage: cardtable table run", "the table id, e.g. t07"]),
+                       (["tournament", "late", "--help"], ["赛事的 `SQLite` 文件", "谁做的改动（会记录）"]),
+                       (["hall", "setup", "--help"], ["桌号，或一个数字 N 表示 t01..tN"])):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        out = capsys.readouterr().out
+        assert exit_.value.code == 0 and all(s in out for s in said), (argv, out)
+
+
+def test_the_board_bridge_and_the_camera_refuse_in_the_command_lines_language(capsys, monkeypatch, tmp_path):
+    from cardtable.cli import main
+
+    monkeypatch.delenv("CARDTABLE_BROKER", raising=False)
+    assert main(["bridge", "run", "--table", "t 1", "--port", "/dev/null"]) == 2
+    assert "cardtable bridge run: 桌号“t 1”不对" in capsys.readouterr().err
+    assert main(["bridge", "run", "--table", "t1", "--port", "/dev/null", "--lang", "en"]) == 2
+    assert "cardtable bridge run: no broker: give --broker mqtt://host:port or set $CARDTABLE_BROKER" in capsys.readouterr().err
+    assert main(["vision", "read", str(tmp_path / "none.png")]) == 1
+    assert f"cardtable vision: 没有这个图片：{tmp_path / 'none.png'}" in capsys.readouterr().err
+    assert main(["vision", "deck", "--faces", str(tmp_path), "--out", str(tmp_path / "v"), "--share", "2", "--lang", "en"]) == 1
+    assert "cardtable vision: `--share` is a fraction between 0 and 1" in capsys.readouterr().err

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from bus.credentials import add_options
+from referee.catalogue import said, say
 
 NOT_CALIBRATED = 2  # exit status of `read` and `calibrate` for a frame without the four markers
 
@@ -96,8 +97,15 @@ def _model(path: Path | None):
     return Model(path or DEFAULT_MODEL)
 
 
-def _fail(message: str, status: int = 1) -> int:
-    print(f"cardtable vision: {message}", file=sys.stderr)
+def _fail(lang: str, key: str, status: int = 1, **values: object) -> int:
+    """Say the catalogue's ``vision.<key>`` (an error) on stderr; the exit status."""
+    print(f"cardtable vision: {say(lang, f'vision.{key}', **values)}", file=sys.stderr)
+    return status
+
+
+def _failed(lang: str, error: Exception, status: int = 1) -> int:
+    """Say an error raised below (a model, a camera, a deck, the broker's address or credentials) on stderr."""
+    print(f"cardtable vision: {said(error, lang)}", file=sys.stderr)
     return status
 
 
@@ -109,17 +117,17 @@ def cmd_read(args: argparse.Namespace) -> int:
 
     path = Path(args.image)
     if not path.is_file():
-        return _fail(f"no such image: {path}")
+        return _fail(args.lang, "no_image", path=path)
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
-        return _fail(f"cannot read {path} as an image (not a PNG/JPEG/... file, or damaged)")
+        return _fail(args.lang, "not_image", path=path)
     try:
         reading = read_frame(image, _model(args.model))
     except (ModelError, ValueError) as e:
-        return _fail(str(e))
+        return _failed(args.lang, e)
     print(reading.to_json())
     if not reading.calibrated:
-        return _fail(f"not calibrated, centres are pixels: {reading.problem}", NOT_CALIBRATED)
+        return _fail(args.lang, "not_calibrated_pixels", NOT_CALIBRATED, problem=reading.problem)
     return 0
 
 
@@ -136,7 +144,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         return watch(args.source, args.table, url, _model(args.model), name=args.name, decks=args.decks,
                      settle_s=args.settle, fps=args.fps, size=args.size, log=lambda line: print(line, flush=True))
     except (ModelError, SourceError, ConnectionError, TimeoutError, ValueError) as e:
-        return _fail(str(e))
+        return _failed(args.lang, e)
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
@@ -153,14 +161,14 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         if Path(args.source).suffix.lower() in IMAGE_SUFFIXES:
             image = cv2.imread(args.source, cv2.IMREAD_COLOR)
             if image is None:
-                return _fail(f"cannot read {args.source} as an image")
+                return _fail(args.lang, "not_image", path=args.source)
             frames = [image]
         else:
             cap, _ = open_source(args.source, args.size)
             frames = (f for ok, f in (cap.read() for _ in range(args.frames)) if ok)
     except (ModelError, SourceError) as e:
-        return _fail(str(e))
-    problem = "no frame could be read"
+        return _failed(args.lang, e)
+    problem = say(args.lang, "vision.no_frame")
     for frame in frames:
         try:
             calibration = calibrate(frame)
@@ -169,12 +177,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             continue
         reading = read_frame(frame, model, calibration)
         if not cv2.imwrite(str(args.out), draw(frame, calibration, reading)):
-            return _fail(f"cannot write {args.out}")
-        print(f"{args.out}: markers {sorted(calibration.markers)}, cards per seat "
-              + ", ".join(f"{s} {len(v)}" for s, v in reading.seats().items()))
-        print(detail_note(frame, calibration))
+            return _fail(args.lang, "cannot_write", path=args.out)
+        print(say(args.lang, "vision.calibrated", path=args.out, markers=sorted(calibration.markers),
+                  seats=", ".join(f"{s} {len(v)}" for s, v in reading.seats().items())))
+        print(detail_note(frame, calibration, args.lang))
         return 0
-    return _fail(f"not calibrated: {problem}", NOT_CALIBRATED)
+    return _fail(args.lang, "not_calibrated", NOT_CALIBRATED, problem=problem)
 
 
 def frame_size(text: str) -> tuple[int, int]:
@@ -184,26 +192,25 @@ def frame_size(text: str) -> tuple[int, int]:
     return int(w), int(h)
 
 
-def detail_note(frame, calibration) -> str:
+def detail_note(frame, calibration, lang: str = "zh") -> str:
     """How finely the camera sees the cards: its px per canonical px at the table's centre (``vision/README.md``)."""
     from vision.canon import canon_homography, detail
 
     px = detail(canon_homography(calibration.homography))
     h, w = frame.shape[:2]
-    note = f"frame {w}x{h}: {px:.1f} camera px per canonical px at the table's centre"
-    return note + ("; under 1.6 a deck the model has not seen is read far worse (clubs for spades): a 2560x1920 "
-                   "camera gives about 2" if px < 1.6 else "")
+    note = say(lang, "vision.detail", width=w, height=h, px=f"{px:.1f}")
+    return note + (say(lang, "vision.detail_low") if px < 1.6 else "")
 
 
 def cmd_train(args: argparse.Namespace) -> int:
     try:
         from vision.train import detector, index
     except ImportError as e:
-        return _fail(f"training needs the train extra (pip install -e '.[train]'): {e}")
+        return _fail(args.lang, "train_extra", error=e)
     if args.start and args.part == "both":
-        return _fail("--from trains one network further: give --part detector or --part index")
+        return _fail(args.lang, "from_part")
     if args.start and not args.start.is_file():
-        return _fail(f"--from {args.start}: no such file")
+        return _fail(args.lang, "from_missing", path=args.start)
     args.out.mkdir(parents=True, exist_ok=True)
 
     def log(line: str) -> None:
@@ -250,17 +257,17 @@ def cmd_deck(args: argparse.Namespace) -> int:
         print(order_text())
         return 0
     if args.out is None:
-        return _fail("--out DIR is needed: the venue's model folder")
+        return _fail(args.lang, "out_needed")
     detector = Path(args.model or DEFAULT_MODEL)
     classifier = detector.with_name("index.onnx")
     if not (detector.is_file() and classifier.is_file()):
-        return _fail(f"no model to start from: {detector} and {classifier} must both exist")
+        return _fail(args.lang, "no_model", detector=detector, classifier=classifier)
     if args.out.resolve() == detector.parent.resolve():
-        return _fail("--out must be a folder of its own, not the folder of the model it starts from")
+        return _fail(args.lang, "out_own")
     if not 0 < args.share < 1:
-        return _fail("--share is a fraction between 0 and 1")
+        return _fail(args.lang, "share")
     if args.budget < RESERVE_MIN + 1:
-        return _fail(f"--budget {args.budget}: give at least {RESERVE_MIN + 1} minutes")
+        return _fail(args.lang, "budget", budget=args.budget, least=RESERVE_MIN + 1)
     frames, laid = [], []
     try:
         if args.layout:
@@ -268,26 +275,25 @@ def cmd_deck(args: argparse.Namespace) -> int:
         else:
             faces = read_faces(args.faces)
     except DeckError as e:
-        return _fail(f"{args.faces or ' '.join(map(str, args.layout))}: {e}")
+        return _fail(args.lang, "faces", faces=args.faces or " ".join(map(str, args.layout)), error=e)
     try:
         from vision.train import index
         from vision.train.synth.scene import TRAIN_STYLES
     except ImportError as e:
-        return _fail(f"training needs the train extra (pip install -e '.[train]'): {e}")
+        return _fail(args.lang, "train_extra", error=e)
     try:
         style = str(write_style(faces, args.out / "deck"))
         shutil.copyfile(detector, args.out / "cards.onnx")
     except (DeckError, OSError) as e:
-        return _fail(f"cannot write the venue's folder {args.out}: {e}")
+        return _fail(args.lang, "write_folder", path=args.out, error=e)
     copies = math.ceil(args.share * len(TRAIN_STYLES) / (1 - args.share))  # the deck drawn at about --share
     until = None if args.steps else started + (args.budget - RESERVE_MIN) * 60
-    zh, en = (f"{args.steps} 步", f"for {args.steps} steps") if args.steps else \
-        (f"到第 {args.budget - RESERVE_MIN:.1f} 分钟", f"until minute {args.budget - RESERVE_MIN:.1f}")
-    print(f"找到并保存了 54 张牌面，训练{zh} / 54 faces found and kept, training {en}", flush=True)
+    print(say(args.lang, "vision.training_steps", steps=args.steps) if args.steps else
+          say(args.lang, "vision.training_until", minute=f"{args.budget - RESERVE_MIN:.1f}"), flush=True)
     run = index.train(args.out / "index.onnx", seed=args.seed, steps=args.steps, until=until,
                             workers=args.workers, device=args.device, start=classifier, lr=args.lr,
                             styles=[*TRAIN_STYLES, *[style] * copies], own=style,
-                            log=progress(args.steps, until, started))
+                            log=progress(args.steps, until, started, args.lang))
     print(run, flush=True)
     if laid:
         from vision.model import Model
@@ -298,12 +304,12 @@ def cmd_deck(args: argparse.Namespace) -> int:
         pictures, wrong = check(frames, laid, Model(args.out / "cards.onnx"))
         for i, picture in enumerate(pictures):
             cv2.imwrite(str(args.out / f"check-{i + 1}.png"), picture)
-        misread = ", ".join(f"{card} as {got or 'nothing'}" for card, got in wrong.items()) or "none"
-        print(f"核对：注册后的模型读对了 {len(laid) - len(wrong)}/{len(laid)} 张（见 check-N.png）/ check: the enrolled "
-              f"model reads {len(laid) - len(wrong)} of the {len(laid)} laid cards right (pictures: "
-              f"{args.out}/check-N.png); misread: {misread}")
-    print(f"用时 {(time.time() - started) / 60:.1f} 分钟 / took {(time.time() - started) / 60:.1f} minutes")
-    print(f"enrolled: run the cameras with --model {args.out / 'cards.onnx'}")
+        misread = [say(args.lang, "vision.misread", card=card, got=got) if got else say(args.lang, "vision.missed", card=card)
+                   for card, got in wrong.items()]
+        print(say(args.lang, "vision.check", right=len(laid) - len(wrong), laid=len(laid), path=args.out,
+                  misread=", ".join(misread) or say(args.lang, "vision.none")))
+    print(say(args.lang, "vision.took", minutes=f"{(time.time() - started) / 60:.1f}"))
+    print(say(args.lang, "vision.enrolled", model=args.out / "cards.onnx"))
     return 0
 
 
@@ -325,7 +331,7 @@ def _laid_faces(photos: list[Path]):
     return {c.card: face_art(c.face, width) for c in laid}, frames, laid
 
 
-def progress(steps: int | None, until: float | None, started: float):
+def progress(steps: int | None, until: float | None, started: float, lang: str = "zh"):
     """A training log that says, in words, how far the enrolment is and how long is left (training ends after
     ``steps``, or at the time ``until``)."""
     import json
@@ -339,9 +345,9 @@ def progress(steps: int | None, until: float | None, started: float):
             left = (steps - entry["step"]) * per_step if steps else max(0.0, until - now)
             done = entry["step"] / steps if steps else 1 - left / max(until - started, 1)
             left += 30  # the check after training
-            print(f"训练 {done:.0%}，约剩 {left / 60:.1f} 分钟 / training {done:.0%}, about {left / 60:.1f} minutes left "
-                  f"(loss {entry['loss']}, {(now - started) / 60:.1f} minutes so far)", flush=True)
+            print(say(lang, "vision.progress", done=f"{done:.0%}", left=f"{left / 60:.1f}", loss=entry["loss"],
+                      so_far=f"{(now - started) / 60:.1f}"), flush=True)
         elif "start_up_s" in entry:
-            print(f"数据准备好了 / data ready after {entry['start_up_s']} s", flush=True)
+            print(say(lang, "vision.data_ready", s=entry["start_up_s"]), flush=True)
 
     return log

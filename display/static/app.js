@@ -170,7 +170,7 @@ function renderTimeline() {
 function eventHTML(e) {  // the event as the server said it (display/view.py), and its cards as pictures
   const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });
   const cards = e.data.cards || (e.data.card ? [e.data.card] : null);
-  return `<li data-seq="${e.seq}" data-kind="${esc(e.kind)}"><time>${time}</time> <span class="said">${esc(SAID(e.say))}</span> ${Array.isArray(cards) ? cardsHTML(cards) : ""}</li>`;
+  return `<li data-seq="${e.seq}" data-kind="${esc(e.kind)}"${e.rejudged ? ' class="was"' : ""}><time>${time}</time> <span class="said">${esc(SAID(e.say))}</span> ${Array.isArray(cards) ? cardsHTML(cards) : ""}${rejudgedHTML(e)}</li>`;
 }
 
 // ---------------------------------------------------------------- big screen rotation
@@ -233,8 +233,7 @@ function connect() {
   });
   es.addEventListener("event", m => {
     const c = JSON.parse(m.data), v = view(c.table), e = c.data;
-    if (e.kind === "hand_started" || e.kind === "round_started") v.timeline = [e];
-    else if (!v.timeline.some(x => x.seq === e.seq && x.kind === e.kind)) v.timeline.push(e);
+    v.timeline = withEvent(v.timeline, e);
     if (c.table === ONE) renderTimeline();
   });
   const tournament = m => {

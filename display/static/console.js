@@ -138,8 +138,8 @@ function renderTimeline() {
   $("#c-timeline ol").innerHTML = OPEN.timeline.slice().reverse().map(e => {
     const cards = e.data.cards || (e.data.card ? [e.data.card] : null);
     const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });
-    const picked = PICK && PICK.entry === e.seq && e.kind === "play_accepted" ? " picked" : "";
-    return `<li class="ev${picked}" data-seq="${e.seq}" data-kind="${esc(e.kind)}"><time>${time}</time> ${esc(SAID(e.say))} ${Array.isArray(cards) ? cardsHTML(cards) : ""}</li>`;
+    const picked = (PICK && PICK.entry === e.seq && e.kind === "play_accepted" ? " picked" : "") + (e.rejudged ? " was" : "");
+    return `<li class="ev${picked}" data-seq="${e.seq}" data-kind="${esc(e.kind)}"><time>${time}</time> ${esc(SAID(e.say))} ${Array.isArray(cards) ? cardsHTML(cards) : ""}${rejudgedHTML(e)}</li>`;
   }).join("");
 }
 $("#c-timeline ol").addEventListener("click", ev => {
@@ -256,8 +256,7 @@ function connect(table) {
   es.addEventListener("event", m => {
     const c = JSON.parse(m.data), e = c.data;
     if (!OPEN || c.table !== OPEN.table) return;
-    if (e.kind === "hand_started" || e.kind === "round_started") OPEN.timeline = [e];
-    else if (!OPEN.timeline.some(x => x.seq === e.seq && x.kind === e.kind)) OPEN.timeline.push(e);
+    OPEN.timeline = withEvent(OPEN.timeline, e);
     renderTimeline();
   });
   es.addEventListener("round", () => ME && renderTournament());

@@ -37,12 +37,17 @@ def _run(args: argparse.Namespace) -> int:
     from bus.mqtt import ConnectionRefused
     from bus.protocol import check_table
     from cardtable.logs import setup_logging
+    from referee.catalogue import said, say
 
     try:
         check_table(args.table)
+    except ValueError:
+        print(f"cardtable bridge run: {say(args.lang, 'cli.bad_table', table=args.table)}", file=sys.stderr)
+        return 2
+    try:
         url = broker_url(args.broker, args.credentials, f"board-{args.table}")
-    except ValueError as e:  # a bad table id, no broker or password, a bad URL or credentials file
-        print(f"cardtable bridge run: {e}", file=sys.stderr)
+    except ValueError as e:  # no broker or password, a bad URL or credentials file
+        print(f"cardtable bridge run: {said(e, args.lang)}", file=sys.stderr)
         return 2
     setup_logging(logging.DEBUG if args.verbose else logging.INFO)
     sys.setswitchinterval(SWITCH_INTERVAL_S)

@@ -7,7 +7,7 @@ said by ``referee.catalogue.sentences``.
 
 An entry is a dotted key (``event.trick_won``, ``kind.revoke``) and a template whose placeholders are
 ``{name}``; ``{{`` and ``}}`` write a brace. Both files are checked when they load: the same keys (but
-``board.*``, the seat board's Chinese-only words), the same placeholders key by key, no format specs.
+``ONLY_ZH``: the seat board's words and the command line's help, Chinese only), the same placeholders key by key, no format specs.
 
 >>> say("zh", "event.trick_won", trick=3, seat="南", points=20)
 '第 3 圈 南 赢，20 分'
@@ -35,7 +35,7 @@ from types import MappingProxyType
 LANGS = ("zh", "en")
 ENV_LANG = "CARDTABLE_LANG"  # the command line's language; ``cardtable --lang`` sets it for the process and its children
 FILES = {"zh": "zh-CN.toml", "en": "en.toml"}
-ONLY_ZH = ("board.",)  # the seat board shows Chinese only
+ONLY_ZH = ("board.", "help.", "option.")  # the seat board shows Chinese only; the --help lines' English is the code's
 HERE = Path(__file__).resolve().parent
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 
@@ -94,7 +94,7 @@ def load(path: Path) -> dict[str, str]:
 
 
 def check(catalogues: Mapping[str, Mapping[str, str]]) -> None:
-    """Every language has every key (but ``board.*``) with the same placeholders as the Chinese."""
+    """Every language has every key (but ``ONLY_ZH``'s) with the same placeholders as the Chinese."""
     zh = catalogues["zh"]
     for lang, entries in catalogues.items():
         if lang == "zh":

@@ -291,7 +291,7 @@ def test_an_accepted_play_is_amended(client, table, commands):
     assert picker["said"] == "第 57 条：东 李强 出 ♠9 ♠8"
     left = {c["card"]: c["left"] for c in picker["choices"]}
     assert (left["S9"], left["SA"], left["S8"], left["BJ"]) == (2, 2, 3, 3) and len(left) == 54
-    assert client.get("/api/console/tables/t2/choices?entry=56").json()["detail"] == "t2 桌本盘没有第 56 条出牌"
+    assert client.get("/api/console/tables/t2/choices?entry=56").json()["detail"] == "t2 桌本盘和上一盘都没有第 56 条出牌"
     sent = client.post(url, json={"cards": ["S9", "S7"]}).json()
     _, raw = commands.wait_for(lambda t, p: json.loads(p)["id"] == sent["id"])
     assert json.loads(raw) == {"v": 1, "id": sent["id"], "command": "amend", "entry": 57, "cards": ["S9", "S7"]}
@@ -301,6 +301,16 @@ def test_an_accepted_play_is_amended(client, table, commands):
     undone = client.post(sent["undo"]["path"], json=sent["undo"]["body"], headers=EN).json()
     _, raw = commands.wait_for(lambda t, p: json.loads(p)["id"] == undone["id"])
     assert json.loads(raw)["cards"] == ["S9", "S8"] and undone["said"].startswith("referee li amended E (李强)'s play 57")
+    # the next hand started: the hand before is still corrected, from its own cards
+    for seq, kind, data in ((61, "hand_started", {"hand": 4, "level": "7", "dealer": "S"}),
+                            (63, "play_accepted", {"hand": 4, "trick": 1, "seat": "W", "cards": ["SA", "SA"]})):
+        t2.publish("events", {"v": 1, "seq": seq, "kind": kind, "at": time.time(), "data": data})
+    wait(lambda: client.get("/api/console/tables/t2/choices?entry=63").status_code == 200)
+    before = {c["card"]: c["left"] for c in client.get("/api/console/tables/t2/choices?entry=57").json()["choices"]}
+    assert (before["S9"], before["SA"], before["S8"]) == (2, 2, 3)  # hand 3's: N's S9 and SA, not hand 4's SA SA
+    now = {c["card"]: c["left"] for c in client.get("/api/console/tables/t2/choices?seat=E").json()["choices"]}
+    assert (now["S9"], now["SA"], now["S8"]) == (3, 1, 3)  # hand 4's: W's SA SA
+    assert client.post(url, json={"cards": ["S9", "S7"]}).json()["undo"] == {"path": url, "body": {"cards": ["S9", "S8"]}}
 
 
 def test_the_referees_rulings_reach_the_table(client, table, commands):

@@ -112,9 +112,9 @@ def test_chinese_first_and_the_english_switch(page, table):
     assert "hand 3 · trick 12" in pg.inner_text("#tile-b1 header")
     pg.goto(pg.url.rsplit("/", 1)[0] + "/tables/b1")  # the choice is kept for the next page
     pg.wait_for_selector("#tile-b1")
-    assert pg.inner_text("#timeline h2") == "This hand"
+    assert pg.inner_text("#timeline h2") == "This hand and the last"
     pg.click("#lang")
-    assert pg.inner_text("#timeline h2") == "本盘记录"
+    assert pg.inner_text("#timeline h2") == "本盘与上一盘"
 
 
 def test_the_referee_rules_san_da_yi_fouls_from_the_console(page, broker, tmp_path):

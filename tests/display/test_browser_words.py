@@ -4,7 +4,7 @@ referee and a violation, watched on the table's page and in the console in Chine
 pages showed meanwhile is kept (a MutationObserver) and read: Chinese pages hold no brace, no raw kind name and
 no English word but card notation and names; English pages hold no Chinese but names. Then: the scoreboard's
 tables line up (numbers right-aligned under their headers) at three screen sizes, and a referee corrects a
-misread play in the console in at most five clicks."""
+misread play in the console in at most five clicks, and a play of the hand that just ended too."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from referee.table.simulate import PLAYERS
 from referee.table.simulators import simulator_class
 
 pytestmark = pytest.mark.browser
-TABLES = ["w1", "w2", "w3", "w4", "w5"]
+TABLES = ["w1", "w2", "w3", "w4", "w5", "w6"]
 GAMES = {"w1": ("classic-3deck", 3), "w2": ("sanjiang-2012", 4), "w3": ("usst-2016", 2)}  # table: rulebook, seed
 SECOND_MS = 1000
 GAMES_BOOKS = {word for book, _ in GAMES.values() for word in (book, *book.split("-"))}  # the rulebooks' names
@@ -293,6 +293,8 @@ def test_a_misread_play_is_corrected_in_five_clicks(page, broker, tmp_path):
         live.send("observed", seat="E", cards=["S9", "S8"], confidence=0.97)
         board = page("/")
         board.wait_for_selector("#tile-w4 .seat.E svg.card[data-card=S9]")
+        hand = page("/tables/w4")
+        hand.wait_for_selector("#timeline li[data-kind=play_accepted]:has-text('东 李强 出 ♠9 ♠8')")
         console = page("/console", 1920, 1080)
         login(console, ORGANISER)
         console.wait_for_selector("button[data-open=w4]")
@@ -315,12 +317,70 @@ def test_a_misread_play_is_corrected_in_five_clicks(page, broker, tmp_path):
         # the table judged it again: S's play on the scoreboard is S5 S6
         board.wait_for_selector("#tile-w4 .seat.S svg.card[data-card=S6]", timeout=3 * SECOND_MS)
         console.wait_for_selector("#c-timeline li:has-text('更正为 ♠5 ♠6，其后重新判定')")
+        # what the table judged from the misread play on is marked, on the console and on the table's page
+        for pg, where in ((console, "#c-timeline"), (hand, "#timeline")):
+            was = pg.wait_for_selector(f"{where} li.was[data-kind=play_accepted]:has-text('东 李强 出 ♠9 ♠8')")
+            assert "更正前的判定，已重新判定" in was.inner_text()
+        assert not console.query_selector("#c-timeline li.was[data-kind=amended]")
         console.wait_for_selector(f"#c-audit tbody tr[data-action=amend]:has-text({line!r})")
         # undone where the rules allow it: amended back
         assert console.is_visible("#undo")
         console.click("#undo")
         console.wait_for_selector("#result .line:has-text('由 ♠5 ♠6 更正为 ♠5 ♠5')")
         board.wait_for_selector("#tile-w4 .seat.S svg.card[data-card=S6]", state="detached", timeout=3 * SECOND_MS)
+        # the undo judged it all again: the first amendment's line is marked too, the undo's not
+        console.wait_for_selector("#c-timeline li.was[data-kind=amended]:has-text('更正为 ♠5 ♠6')")
+        assert console.query_selector_all("#c-timeline li[data-kind=amended]:not(.was)")[0].inner_text().count("更正为 ♠5 ♠5")
         shot(console, "console-amend.png")
     finally:
         live.close()
+
+
+def test_a_play_of_the_hand_that_just_ended_is_corrected_from_the_console(page, broker, tmp_path):
+    """A dispute raised once the hand is over (Guandan's notice: an appeal within 10 minutes of the game): the next
+    hand has started, yet the console still shows the hand before, and its plays are corrected with the same picker,
+    whose cards are that hand's (the decks less what was seen in it)."""
+    started = time.time()
+    service = TableService("w6", "classic-3deck", broker.url("table-w6"), tmp_path / "w6.db", clock=lambda: started,
+                           trust_senders=True).start()
+    try:
+        console = page("/console", 1920, 1080)
+        login(console, REFEREE)
+        console.wait_for_selector("button[data-open=w6]")
+        console.click("button[data-open=w6]")
+        sim = simulator_class("classic-3deck")("w6", "classic-3deck", broker.url("scoreboard-2"), camera=broker.url("camera-w6"),
+                                               board=broker.url("board-w6"), console=broker.url("console-2"), hands=1, seed=3,
+                                               wait_s=20.0)
+        summary = sim.run()
+        plays = [e for e in summary.events if e["kind"] == "play_accepted" and e["data"]["hand"] == 1]
+        last = plays[-1]
+        console.wait_for_selector("#c-timeline li[data-kind=hand_started]:has-text('第 2 盘开始摸牌')")
+        console.evaluate("window.__clicks = 0; document.addEventListener('click', () => { window.__clicks += 1; }, true)")
+        console.click(f"#c-timeline li[data-kind=play_accepted][data-seq='{last['seq']}']")  # 1: hand 1's last play
+        [card] = last["data"]["cards"][:1]
+        console.wait_for_selector(f"#c-picker:not([hidden]) .chosen button.pick[data-card={card}]")
+        assert console.inner_text("#c-picker .of").startswith(f"第 {last['seq']} 条：")
+        # hand 1's possible cards: three decks less every card seen in hand 1 but this play's (its own and the kitty),
+        # less those chosen; not the new hand's, where nothing was seen yet
+        seen = sum(len(e["data"]["cards"]) for e in plays if e is not last)
+        left = [int(n) for n in re.findall(r"剩 (\d+) 张", console.inner_text("#c-picker .choices"))]
+        assert sum(left) == 3 * 54 - seen - len(last["data"]["cards"]), (sum(left), seen)
+        other = next(b.get_attribute("data-card") for b in console.query_selector_all("#c-picker .choices button.pick")
+                     if b.get_attribute("data-card") != card)
+        console.click(f"#c-picker .chosen button.pick[data-card={card}]")  # 2: out
+        console.click(f"#c-picker .choices button.pick[data-card={other}]")  # 3: in
+        console.click("#pick-ok")  # 4: correct
+        console.wait_for_selector("#result .line:has-text('更正为')")
+        assert console.evaluate("window.__clicks") <= 5
+        was, now = last["data"]["cards"], [*last["data"]["cards"][1:], other]
+        line = console.inner_text("#result .line")
+        assert f"将 w6 桌第 {last['seq']} 条" in line and f"由 {' '.join(face(c, 'zh') for c in was)} 更正为" in line, line
+        console.wait_for_selector(f"#c-timeline li[data-kind=amended]:has-text('第 {last['seq']} 条的出牌更正为')")
+        assert console.query_selector("#c-timeline li.was[data-kind=hand_started]")  # the next hand's start: judged again
+        assert console.is_visible("#undo")  # amended back, as in the hand in play
+        console.click("#undo")
+        console.wait_for_selector(f"#result .line:has-text('更正为 {' '.join(face(c, 'zh') for c in was)}')")
+        assert sorted(now) != sorted(was)
+        shot(console, "console-amend-last-hand.png")
+    finally:
+        service.stop()

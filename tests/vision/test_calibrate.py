@@ -54,16 +54,16 @@ def test_calibrate_writes_the_picture(tmp_path):
     done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "calibrate", "--source", str(src),
                            "--out", str(out)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert "markers [0, 1, 2, 3]" in done.stdout
-    detail = re.search(r"frame 1280x960: ([0-9.]+) camera px per canonical px", done.stdout)
-    assert detail and 0.8 <= float(detail[1]) <= 1.2 and "a 2560x1920 camera gives about 2" in done.stdout
+    assert "：标记 [0, 1, 2, 3]，各座位的牌数 " in done.stdout
+    detail = re.search(r"画面 1280x960：桌面中心每个标准像素对应 ([0-9.]+) 个摄像机像素", done.stdout)
+    assert detail and 0.8 <= float(detail[1]) <= 1.2 and "2560x1920 的摄像机约为 2" in done.stdout
     picture = cv2.imread(str(out))
     assert picture.shape == f.image.shape and not np.array_equal(picture, f.image)
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((480, 640, 3), 90, np.uint8))
     done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "calibrate", "--source", str(blank),
                            "--out", str(tmp_path / "none.png")], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 2 and "not calibrated" in done.stderr and not (tmp_path / "none.png").exists()
+    assert done.returncode == 2 and "cardtable vision: 未标定：" in done.stderr and not (tmp_path / "none.png").exists()
 
 
 def test_calibrate_says_how_finely_the_camera_sees(tmp_path):
@@ -76,7 +76,7 @@ def test_calibrate_says_how_finely_the_camera_sees(tmp_path):
     src = tmp_path / "fine.png"
     cv2.imwrite(str(src), frame(play("W", ["C3"]), camera=replace(CAMERA, size=(2560, 1920))).image)
     done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "calibrate", "--source", str(src),
-                           "--out", str(tmp_path / "zones.png")], capture_output=True, text=True, timeout=120)
+                           "--out", str(tmp_path / "zones.png"), "--lang", "en"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     detail = re.search(r"frame 2560x1920: ([0-9.]+) camera px per canonical px", done.stdout)
     assert detail and 1.6 <= float(detail[1]) <= 2.4 and "far worse" not in done.stdout

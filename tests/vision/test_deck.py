@@ -71,13 +71,16 @@ def test_every_problem_is_named_at_once_and_nothing_is_written(tmp_path):
     out = tmp_path / "venue"
     done = subprocess.run([*CLI, "--faces", str(scans), "--out", str(out), "--steps", "1"], capture_output=True,
                           text=True)
-    assert done.returncode == 1 and "no face for SA" in done.stderr and not out.exists()
+    assert done.returncode == 1 and f"{scans}：" in done.stderr and "no face for SA" in done.stderr and not out.exists()
 
 
 def test_out_may_not_be_the_shipped_models_folder(tmp_path):
     done = subprocess.run([*CLI, "--faces", str(tmp_path), "--out", "models"], capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parents[2])
-    assert done.returncode == 1 and "--out must be a folder of its own" in done.stderr
+    assert done.returncode == 1 and "`--out` 必须是单独的文件夹，不能是起点模型所在的文件夹" in done.stderr
+    done = subprocess.run([*CLI, "--faces", str(tmp_path), "--out", "models", "--lang", "en"], capture_output=True,
+                          text=True, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 1 and "`--out` must be a folder of its own" in done.stderr
 
 
 def test_enrolment_trains_a_model_folder_of_the_venues_own(tmp_path):

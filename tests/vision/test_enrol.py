@@ -82,7 +82,7 @@ def test_enrolment_from_a_laid_out_deck_ends_with_the_deck_read_back(tmp_path):
     shot = tmp_path / "table.jpg"
     cv2.imwrite(str(shot), photo(ORDER).image)
     out = tmp_path / "venue"
-    done = subprocess.run([*CLI, "--layout", str(shot), "--out", str(out), "--steps", "2", "--workers", "0"],
+    done = subprocess.run([*CLI, "--layout", str(shot), "--out", str(out), "--steps", "2", "--workers", "0", "--lang", "en"],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "training 100%" not in done.stdout or "minutes left" in done.stdout

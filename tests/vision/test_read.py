@@ -91,9 +91,9 @@ def test_unreadable_image_is_a_clear_error(tmp_path):
     bad.write_bytes(b"not a jpeg at all")
     done = cli("read", str(bad))
     assert done.returncode == 1 and done.stdout == ""
-    assert "cannot read" in done.stderr and "photo.jpg" in done.stderr
-    done = cli("read", str(tmp_path / "missing.png"))
-    assert done.returncode == 1 and "no such image" in done.stderr
+    assert f"无法把 {bad} 读成图片（不是 `PNG`、`JPEG` 等图片文件，或已损坏）" in done.stderr
+    done = cli("read", str(tmp_path / "missing.png"), "--lang", "en")
+    assert done.returncode == 1 and f"no such image: {tmp_path / 'missing.png'}" in done.stderr
 
 
 def test_a_frame_without_markers_is_read_in_pixels(tmp_path):
@@ -106,7 +106,7 @@ def test_a_frame_without_markers_is_read_in_pixels(tmp_path):
     cv2.imwrite(str(path), image)
     done = cli("read", str(path))
     assert done.returncode == 2
-    assert "not calibrated" in done.stderr and "id 0, 1, 2, 3 missing" in done.stderr
+    assert "未标定，牌的中心是像素坐标：" in done.stderr and "id 0, 1, 2, 3 missing" in done.stderr
     out = json.loads(done.stdout)
     assert out["calibrated"] is False
     assert all(c["seat"] is None for c in out["cards"])

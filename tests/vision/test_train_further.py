@@ -105,7 +105,7 @@ def test_train_further_names_one_network(tmp_path, capsys):
     from cardtable.cli import main
 
     assert main(["vision", "train", "--from", str(MODELS / "cards.onnx"), "--out", str(tmp_path)]) != 0
-    assert "--part detector or --part index" in capsys.readouterr().err
+    assert "请给 `--part detector` 或 `--part index`" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
 
 

@@ -1,0 +1,18 @@
+// A table's timeline as a page keeps it: the hand in play and the one before it, so a play disputed once its
+// hand is over is still there to correct; an amended play marks what was judged from it on (rejudged: the
+// amendment's seq). The same rule as display/view.py, TableView.with_event.
+"use strict";
+const TIMELINE_KEPT = 1200;
+function withEvent(timeline, e) {
+  if (e.kind === "round_started") return [e];
+  if (timeline.some(x => x.seq === e.seq && x.kind === e.kind)) return timeline;  // a duplicate (QoS 1)
+  const start = e.kind === "hand_started" ? timeline.map(x => x.kind).lastIndexOf("hand_started") : -1;
+  let kept = start >= 0 ? timeline.slice(start) : timeline;
+  if (e.kind === "amended") {
+    const first = e.data?.entry ?? e.seq;
+    kept = kept.map(x => first <= x.seq && x.seq < e.seq ? { ...x, rejudged: e.seq } : x);
+  }
+  return kept.concat([e]).slice(-TIMELINE_KEPT);
+}
+// The mark of a line the table judged again after an amendment.
+function rejudgedHTML(e) { return e.rejudged ? ` <small class="rejudged">${T("rejudged")}</small>` : ""; }
