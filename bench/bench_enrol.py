@@ -7,11 +7,17 @@
    (``cardtable vision deck --order``) over ``--photos`` photos at ``--camera`` size, with the table's markers.
 2. Runs ``cardtable vision deck --layout PHOTOS --out DIR`` as its own process, as a venue would, and times it end
    to end by the wall clock (finding the faces, training, the check picture); its progress lines are shown.
-3. Reads ``--eval`` random tables (as ``eval_vision.py``) of the enrolled deck, and of each of ``--others``, with the
+3. Reads ``--verify`` tables of the enrolled deck drawn as the enrolment's confidence fit draws them but never
+   among them (``bench/eval_sure.py``) with the enrolled model and its calibration: the reads marked sure, how many
+   of them are wrong and the share they could still be wrong at (95%; the calibration aims at 0.05%), the share of
+   right reads marked sure and of all reads flagged.
+4. Reads ``--eval`` random tables (as ``eval_vision.py``) of the enrolled deck, and of each of ``--others``, with the
    shipped models and with the enrolled ones: recall and precision (name and seat), and the reads no card at their
    seat explains yet marked sure (confidence >= 0.9), as a share of the reads.
-PASS when the enrolment took at most 10 minutes and no other deck lost more than 1 point of recall or precision;
-exit 1 otherwise. The figures are for this machine: a busy one trains fewer steps in the same budget.
+PASS when the enrolment took at most 10 minutes, the fresh sure reads vouch for 0.05% (their 95% bound at most
+that: 5,990 sure reads without a wrong one at least), and no other deck lost more than 1 point of recall or
+precision; exit 1 otherwise. The figures are for this
+machine: a busy one trains fewer steps and reads fewer tables for the confidence in the same budget.
 """
 
 from __future__ import annotations
@@ -30,7 +36,9 @@ sys.path.insert(0, str(ROOT))
 
 import cv2  # noqa: E402
 
+from bench.eval_sure import verify  # noqa: E402
 from vision.cli import frame_size  # noqa: E402
+from vision.confidence import ENROLLED_TARGET  # noqa: E402
 from vision.model import Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402
 from vision.sanity import SURE  # noqa: E402
@@ -85,6 +93,8 @@ def main(argv=None) -> int:
     p.add_argument("--camera", type=frame_size, default=(2560, 1920))
     p.add_argument("--budget", type=float, default=LIMIT_MIN)
     p.add_argument("--eval", type=int, default=40, metavar="N", help="tables per deck measured (0: none)")
+    p.add_argument("--verify", type=int, default=250, metavar="N",
+                   help="fresh tables of the enrolled deck read to check its calibration (0: none)")
     p.add_argument("--others", default="dingbats,deck:100000,deck:100001")
     a = p.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
@@ -105,6 +115,14 @@ def main(argv=None) -> int:
         print(f"enrolment of {a.style!r} from {a.photos} photo(s) of {a.camera[0]}x{a.camera[1]}: {took:.1f} minutes "
               f"(limit {LIMIT_MIN:.0f}); load average {Path('/proc/loadavg').read_text().split()[0]}")
         ok = took <= LIMIT_MIN
+        if a.verify:
+            fig = verify(out / "cards.onnx", [str((out / "deck").resolve())], a.camera, a.verify, seed=99)
+            for kind, name in (("2", "both corners"), ("1", "one corner"), ("all", "all")):
+                f = fig[kind]
+                print(f"fresh reads of the enrolled deck, {name}: {f['reads']}, {f['sure']} sure, {f['sure_wrong']} of "
+                      f"them wrong ({f['sure_wrong_share']:.3%}, at most {f['bound']:.3%} at 95%), {f['right_sure']:.2%}"
+                      f" of the right reads sure, {f['flagged']:.2%} of the reads flagged")
+            ok = ok and fig["all"]["bound"] <= ENROLLED_TARGET
         if a.eval:
             shipped, enrolled = Model(), Model(out / "cards.onnx")
             print(f"{'deck':16} {'camera':10} {'shipped: recall / precision / sure-wrong':>44} {'enrolled':>28}")

@@ -232,8 +232,11 @@ def main(argv=None) -> int:
     p.add_argument("--json", type=Path, default=None, help="write the families' figures here")
     p.add_argument("--reads", type=Path, default=None, help="write every read of the families here (JSON lines)")
     p.add_argument("--raw", action="store_true", help="the classifier's raw beliefs, not calibrated (to fit on)")
+    p.add_argument("--sure", type=Path, default=None,
+                   help="another calibration of the classifier (one deck's, e.g. models/hall.sure.json: what it makes "
+                        "of decks it was not fitted for)")
     a = p.parse_args(argv)
-    model = Model(a.model or DEFAULT_MODEL, a.index, calibrated=not a.raw)
+    model = Model(a.model or DEFAULT_MODEL, a.index, calibrated=not a.raw, sure=a.sure)
     if a.held_out:
         held_out(model, a.held_out, a.seed, a.style, a.camera)
     if a.families:

@@ -44,17 +44,28 @@ STILL_S = 0.05  # seconds between the still frames fed to the tracker
 SETTLE_S = 0.25  # the tracker's settle time
 HAND_GAP_S = 2.0  # an empty table this long ends the hand (the players keep it empty longer between hands)
 LONGEST_GAP_S = 60.0  # a still table is fed at most this long (the tracker's hand gap is 30 s)
+# The hall's decks and its cameras' size: the hall plays these as a venue plays its own deck, so its reads are
+# calibrated for them (``hall_sure()``, fitted by ``cardtable vision sure --deck letele,sans,serif --camera
+# 2560x1920 --out models/hall.sure.json``: change one, fit it again).
 STYLES = ("letele", "sans", "serif")
+SIZE = (2560, 1920)
 ROW = 5  # cards per row of a long play
 RECENT = 16  # observed payloads kept, to send again one the table refused
 ROW_STEP = 0.11  # table units between two rows
+
+
+def hall_sure():
+    """The calibration of the shipped classifier on the hall's decks."""
+    from vision.model import DEFAULT_MODEL
+
+    return DEFAULT_MODEL.with_name("hall.sure.json")
 
 
 def model_ready() -> bool:
     """Are the recognition model's files there (``models/``, committed by the vision work)?"""
     from vision.model import DEFAULT_INDEX, DEFAULT_MODEL
 
-    return DEFAULT_MODEL.is_file() and DEFAULT_INDEX.is_file()
+    return DEFAULT_MODEL.is_file() and DEFAULT_INDEX.is_file() and hall_sure().is_file()
 
 
 def decks(rulebook: str) -> int:
@@ -126,7 +137,7 @@ class Lens:
         rng = random.Random(f"{self.seed}:{self.table}:frame:{t.version}")
         hands = (random_hand(rng, PLAY_SPOT[t.hand]),) if t.hand else ()
         cards = tuple(c for seat in "SENW" for c in self.placed.get(seat, ()))
-        cam = random_camera(random.Random(f"{self.seed}:{self.table}:camera"))
+        cam = random_camera(random.Random(f"{self.seed}:{self.table}:camera"), SIZE)
         felt = random.Random(f"{self.seed}:{self.table}:felt").choice(((40, 110, 40), (60, 130, 30), (120, 70, 20)))
         return render_frame(Scene(cards, hands, felt, rng.randrange(1 << 30)), cam).image
 
@@ -178,7 +189,7 @@ class Camera:
         if self.see == "vision":
             from vision.model import Model
 
-            self.model = Model(threads=1)
+            self.model = Model(threads=1, sure=hall_sure())
         self.conn = Connection(self.url, clean_start=True).connect()
         reader = None
         if self.reader_url:

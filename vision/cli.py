@@ -88,7 +88,31 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     deck.add_argument("--lr", type=float, default=5e-4, help="peak learning rate (default 5e-4)")
     deck.add_argument("--workers", type=int, default=1, help="processes making the data (default 1)")
     deck.add_argument("--device", default="cpu", help="torch device, e.g. cuda (default cpu)")
+    deck.add_argument("--camera", type=frame_size, default=None, metavar="WxH",
+                      help="the venue's camera size, to fit the confidence at (default: the photos' own; 2560x1920 "
+                           "with --faces)")
+    deck.add_argument("--sure-frames", type=int, default=None, metavar="N",
+                      help="tables of the deck read to fit the confidence on (default: until each kind of read has "
+                           "3,000, or its 3 minutes of the budget pass)")
+    deck.add_argument("--sure-workers", type=int, default=2, help="processes drawing and reading them (default 2)")
     deck.set_defaults(func=cmd_deck)
+    sure = verbs.add_parser("sure", help="fit a classifier's confidence on reads of the deck it reads (a venue's "
+                                         "enrolled deck, read longer than the enrolment could; a hall's decks)")
+    sure.add_argument("--deck", required=True, metavar="STYLES",
+                      help="the deck's art: an enrolled deck's folder (VENUE/deck) or art style names, comma separated")
+    sure.add_argument("--model", type=Path, default=None,
+                      help="the detector, the classifier index.onnx beside it (default models/cards.onnx)")
+    sure.add_argument("--camera", type=frame_size, default=(2560, 1920), metavar="WxH",
+                      help="the venue's camera size (default 2560x1920)")
+    length = sure.add_mutually_exclusive_group()
+    length.add_argument("--frames", type=int, default=None, help="tables to read (default: until each kind of read "
+                                                                  "has 3,000)")
+    length.add_argument("--minutes", type=float, default=None, help="read tables for this long instead")
+    sure.add_argument("--seed", type=int, default=2027)
+    sure.add_argument("--workers", type=int, default=2, help="processes drawing and reading tables (default 2)")
+    sure.add_argument("--out", type=Path, default=None,
+                      help="the calibration file (default: index.sure.json beside the classifier)")
+    sure.set_defaults(func=cmd_sure)
 
 
 def _model(path: Path | None):
@@ -239,7 +263,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-RESERVE_MIN = 1.5  # of an enrolment's budget, kept for the check after training (reading the photos back)
+RESERVE_MIN = 1.5  # of an enrolment's budget, kept for the check at its end (reading the photos back, the pictures)
+# and before that, for reading tables of the deck to fit the enrolled classifier's confidence on: what 3,000 reads of
+# each kind take on this machine (``sure.pace``), within these minutes
+SURE_MIN = (1.5, 4.5)
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
@@ -266,8 +293,8 @@ def cmd_deck(args: argparse.Namespace) -> int:
         return _fail(args.lang, "out_own")
     if not 0 < args.share < 1:
         return _fail(args.lang, "share")
-    if args.budget < RESERVE_MIN + 1:
-        return _fail(args.lang, "budget", budget=args.budget, least=RESERVE_MIN + 1)
+    if args.budget < RESERVE_MIN + SURE_MIN[1] + 2:
+        return _fail(args.lang, "budget", budget=args.budget, least=RESERVE_MIN + SURE_MIN[1] + 2)
     frames, laid = [], []
     try:
         if args.layout:
@@ -287,22 +314,52 @@ def cmd_deck(args: argparse.Namespace) -> int:
     except (DeckError, OSError) as e:
         return _fail(args.lang, "write_folder", path=args.out, error=e)
     copies = math.ceil(args.share * len(TRAIN_STYLES) / (1 - args.share))  # the deck drawn at about --share
-    until = None if args.steps else started + (args.budget - RESERVE_MIN) * 60
-    print(say(args.lang, "vision.training_steps", steps=args.steps) if args.steps else
-          say(args.lang, "vision.training_until", minute=f"{args.budget - RESERVE_MIN:.1f}"), flush=True)
+    camera = args.camera or ((frames[0].shape[1], frames[0].shape[0]) if frames else (2560, 1920))
+    sure_by = until = None
+    line = say(args.lang, "vision.training_steps", steps=args.steps)
+    if not args.steps:
+        from vision.train import sure
+
+        sure_s = min(max(sure.pace(detector, classifier, [style], camera, seed=args.seed, workers=args.sure_workers),
+                         SURE_MIN[0] * 60), SURE_MIN[1] * 60)
+        sure_by = started + (args.budget - RESERVE_MIN) * 60
+        until = sure_by - sure_s
+        line = say(args.lang, "vision.training_until", minute=f"{(until - started) / 60:.1f}", sure=f"{sure_s / 60:.1f}")
+    print(line, flush=True)
     run = index.train(args.out / "index.onnx", seed=args.seed, steps=args.steps, until=until,
                             workers=args.workers, device=args.device, start=classifier, lr=args.lr,
                             styles=[*TRAIN_STYLES, *[style] * copies], own=style,
-                            log=progress(args.steps, until, started, args.lang))
+                            log=progress(args.steps, until, sure_by, started, args.lang))
     print(run, flush=True)
+    return _fit_sure(args, style, camera, frames, laid, sure_by, started)
+
+
+def _fit_sure(args, style: str, camera: tuple[int, int], frames, laid, sure_by: float | None, started: float) -> int:
+    """The end of an enrolment: the enrolled classifier's confidence fitted on reads of the deck (tables of it drawn
+    at ``camera`` size, and the laid-out photos read back), then the check pictures."""
+    import time
+
+    import cv2
+
+    from vision import confidence
+    from vision.model import Model
+    from vision.sanity import SURE
+    from vision.train import enrol, sure
+
+    classifier = args.out / "index.onnx"
+    print(say(args.lang, "vision.sure_fitting", camera=f"{camera[0]}x{camera[1]}"), flush=True)
+    reads = sure.reads(args.out / "cards.onnx", classifier, [style], camera, seed=args.seed + 1, want=sure.WANT,
+                       frames=args.sure_frames, until=sure_by, workers=args.sure_workers,
+                       log=_sure_progress(args.lang, "  "))
+    model = Model(args.out / "cards.onnx", calibrated=False)
+    readings, wrong, laid_reads = enrol.read_back(frames, laid, model) if laid else ([], {}, [])
+    cal = sure.calibration(reads + laid_reads, f"the enrolled deck at {camera[0]}x{camera[1]}, "
+                                               f"{len(laid_reads)} of them from the laid-out photos")
+    confidence.path_for(classifier).write_text(cal.to_json(classifier) + "\n")
+    print(_sure_said(args.lang, sure.outcome(reads + laid_reads, cal)), flush=True)
     if laid:
-        from vision.model import Model
-        from vision.train.enrol import check
-
-        import cv2
-
-        pictures, wrong = check(frames, laid, Model(args.out / "cards.onnx"))
-        for i, picture in enumerate(pictures):
+        shown = enrol.pictures(frames, laid, readings, lambda c: cal.confidence(c.raw, c.corners) >= SURE)
+        for i, picture in enumerate(shown):
             cv2.imwrite(str(args.out / f"check-{i + 1}.png"), picture)
         misread = [say(args.lang, "vision.misread", card=card, got=got) if got else say(args.lang, "vision.missed", card=card)
                    for card, got in wrong.items()]
@@ -311,6 +368,58 @@ def cmd_deck(args: argparse.Namespace) -> int:
     print(say(args.lang, "vision.took", minutes=f"{(time.time() - started) / 60:.1f}"))
     print(say(args.lang, "vision.enrolled", model=args.out / "cards.onnx"))
     return 0
+
+
+def cmd_sure(args: argparse.Namespace) -> int:
+    import time
+
+    from vision import confidence
+    from vision.model import DEFAULT_MODEL
+    from vision.train import sure
+    from vision.train.synth.render import art
+
+    detector = Path(args.model or DEFAULT_MODEL)
+    classifier = detector.with_name("index.onnx")
+    if not (detector.is_file() and classifier.is_file()):
+        return _fail(args.lang, "sure_no_model", detector=detector, classifier=classifier)
+    styles = [str(Path(s).resolve()) if Path(s).is_dir() else s for s in args.deck.split(",") if s]
+    for style in styles:
+        try:
+            art(style, "SA")
+        except (FileNotFoundError, ValueError) as e:
+            return _fail(args.lang, "no_deck", deck=style, error=e)
+    out = args.out or confidence.path_for(classifier)
+    started = time.time()
+    reads = sure.reads(detector, classifier, styles, args.camera, seed=args.seed,
+                       want=None if args.frames or args.minutes else sure.WANT, frames=args.frames,
+                       until=started + args.minutes * 60 if args.minutes else None, workers=args.workers,
+                       log=_sure_progress(args.lang))
+    size = f"{args.camera[0]}x{args.camera[1]}"
+    cal = sure.calibration(reads, f"{args.deck} at {size}, seed {args.seed}")
+    try:
+        out.write_text(cal.to_json(classifier) + "\n")
+    except OSError:
+        return _fail(args.lang, "cannot_write", path=out)
+    print(_sure_said(args.lang, sure.outcome(reads, cal)))
+    print(say(args.lang, "vision.sure_wrote", path=out, minutes=f"{(time.time() - started) / 60:.1f}"))
+    return 0
+
+
+def _sure_progress(lang: str, indent: str = ""):
+    """A log for ``sure.reads``: how many frames and reads of each kind, in words."""
+    return lambda frames, both, one: print(indent + say(lang, "vision.sure_progress", frames=frames, both=both,
+                                                        one=one), flush=True)
+
+
+def _sure_said(lang: str, outcome: dict[str, dict]) -> str:
+    """``sure.outcome`` in words: per kind of read, how many, and where sure begins or that none can be sure."""
+    parts = []
+    for kind, f in outcome.items():
+        name = say(lang, f"vision.corners_{kind}")
+        parts.append(say(lang, "vision.sure_none", kind=name, reads=f["reads"]) if f["at"] is None else
+                     say(lang, "vision.sure_from", kind=name, reads=f["reads"], at=f"{f['at']:.6f}", sure=f["sure"],
+                         right=f["right_sure"], rights=f["right"], wrong=f["sure"] - f["right_sure"]))
+    return say(lang, "vision.sure_sep").join(parts)
 
 
 def _laid_faces(photos: list[Path]):
@@ -331,9 +440,9 @@ def _laid_faces(photos: list[Path]):
     return {c.card: face_art(c.face, width) for c in laid}, frames, laid
 
 
-def progress(steps: int | None, until: float | None, started: float, lang: str = "zh"):
+def progress(steps: int | None, until: float | None, sure_by: float | None, started: float, lang: str = "zh"):
     """A training log that says, in words, how far the enrolment is and how long is left (training ends after
-    ``steps``, or at the time ``until``)."""
+    ``steps``, or at the time ``until``; the confidence's fit by ``sure_by``)."""
     import json
     import time
 
@@ -344,7 +453,7 @@ def progress(steps: int | None, until: float | None, started: float, lang: str =
             per_step = entry["s"] / max(entry["step"], 1)
             left = (steps - entry["step"]) * per_step if steps else max(0.0, until - now)
             done = entry["step"] / steps if steps else 1 - left / max(until - started, 1)
-            left += 30  # the check after training
+            left += (sure_by - until if until else 0) + 30  # the confidence's fit and the check after training
             print(say(lang, "vision.progress", done=f"{done:.0%}", left=f"{left / 60:.1f}", loss=entry["loss"],
                       so_far=f"{(now - started) / 60:.1f}"), flush=True)
         elif "start_up_s" in entry:

@@ -61,11 +61,14 @@ def path_for(classifier: Path) -> Path:
     return Path(classifier).with_suffix(".sure.json")
 
 
-def load(classifier: Path) -> Calibration | None:
-    """The calibration beside ``classifier``, None when there is none (raw beliefs are then used as they are: the
-    classifier was never calibrated). A damaged file or one made for another classifier is an error."""
-    p = path_for(classifier)
+def load(classifier: Path, path: Path | None = None) -> Calibration | None:
+    """The calibration of ``classifier`` at ``path`` (default: beside it), None when there is none beside it (raw
+    beliefs are then used as they are: the classifier was never calibrated). A damaged file, one made for another
+    classifier, or a ``path`` given that does not exist is an error."""
+    p = Path(path) if path else path_for(classifier)
     if not p.is_file():
+        if path:
+            raise CalibrationError(f"no confidence calibration at {p}")
         return None
     try:
         data = json.loads(p.read_text())
@@ -75,7 +78,7 @@ def load(classifier: Path) -> Calibration | None:
         raise CalibrationError(f"damaged confidence calibration {p}: {e}") from e
     if sha != digest(classifier):
         raise CalibrationError(f"{p} calibrates another classifier than {classifier} (fit it again: "
-                               "bench/fit_confidence.py)")
+                               "bench/fit_confidence.py, or for one deck `cardtable vision sure`)")
     return Calibration(sure_at, target, fitted)
 
 

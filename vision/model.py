@@ -52,17 +52,18 @@ def _session(path: Path, threads: int, inputs: list[str], outputs: list[str]):
 
 class Model:
     """The corner-index detector (``cards.onnx``) and the index classifier (``index.onnx``), with the calibration of
-    the classifier's confidence when there is one (``index.sure.json``; ``calibrated=False``: the raw beliefs, to fit
-    a calibration on or to test the pipeline's logic)."""
+    the classifier's confidence when there is one (``index.sure.json`` beside it, or the file ``sure``: one fitted
+    for the decks a hall plays with; ``calibrated=False``: the raw beliefs, to fit a calibration on or to test the
+    pipeline's logic)."""
 
     def __init__(self, path: Path = DEFAULT_MODEL, index_path: Path | None = None, threads: int = 2,
-                 calibrated: bool = True) -> None:
+                 calibrated: bool = True, sure: Path | None = None) -> None:
         self.path = Path(path)
         self.index_path = Path(index_path) if index_path else self.path.with_name("index.onnx")
         self.session = _session(self.path, threads, ["image"], ["heat", "offset"])
         self.index_session = _session(self.index_path, threads, ["patch"], ["probs"])
         try:  # what its beliefs mean on decks it never saw (``vision.confidence``); None: raw beliefs
-            self.calibration = confidence.load(self.index_path) if calibrated else None
+            self.calibration = confidence.load(self.index_path, sure) if calibrated else None
         except confidence.CalibrationError as e:
             raise ModelError(str(e)) from e
 

@@ -10,8 +10,9 @@ the scoreboard (``/``, 1920x1080, a MutationObserver on the tiles' ``data-seq``,
 ``bench/bench_display.py``), and Tractor bots (``referee.table.simulate.Simulator``) in this process.
 Times are ``time.time()``, the browser's ``performance.timeOrigin + performance.now()``.
 
-1. The path, one ``classic-3deck`` table: each play of the bots is rendered into a 1280x960 camera
-   frame (``vision.train.synth``), then per play:
+1. The path, one ``classic-3deck`` table: each play of the bots is rendered into a camera frame of the
+   hall's size (``hall.camera.SIZE``, 2560x1920; 1280x960 before 2026-11-27) (``vision.train.synth``),
+   then per play:
    - ``vision``: ``vision.read.read_frame`` of the frame and the play tracker (``vision.tracker``)
      until it emits the play (with no model in ``models/``: the cards as laid, and the row says so);
    - ``broker``: from just before ``observed`` is published to a subscriber (the console's user)
@@ -181,7 +182,7 @@ def row(name: str, lat: list[float], note: str = "") -> None:
 def part_path(args, workdir: Path) -> None:
     from playwright.sync_api import sync_playwright
 
-    from hall.camera import model_ready
+    from hall.camera import SIZE, model_ready
     from vision.model import Model
 
     model = Model(threads=1) if model_ready() else None
@@ -225,7 +226,7 @@ def part_path(args, workdir: Path) -> None:
         broker_ms.append((got - t_pub) * 1000)
         referee_ms.append((st - got) * 1000)
         browser_ms.append((on - st) * 1000)
-    print(f"1. one table, {len(sim.sent)} plays of {RULEBOOK} rendered at 1280x960; ms per play")
+    print(f"1. one table, {len(sim.sent)} plays of {RULEBOOK} rendered at {SIZE[0]}x{SIZE[1]}; ms per play")
     print(f"{'stage':44} {'n':>6} {'median':>8} {'p99':>8} {'max':>8}")
     row("vision (read_frame + tracker)" if model else "vision (no model: tracker only)", sim.vision_ms,
         f"misread {sim.misread}" if model else "")

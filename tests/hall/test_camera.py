@@ -5,13 +5,14 @@ starts the next; a restarted camera goes on without sending a play twice (the sa
 from __future__ import annotations
 
 import json
+import random
 import threading
 import time
 
 import pytest
 
 from hall import scene
-from hall.camera import Camera, model_ready
+from hall.camera import SIZE, STYLES, Camera, hall_sure, model_ready
 
 TABLES = ["t1"]
 OBSERVED = "cardtable/v1/tables/t1/observed"
@@ -76,3 +77,32 @@ def test_plays_become_observed_once_even_across_a_restart(tmp_path, broker, conn
         assert sorted(m["cards"]) == sorted(cards) or m["confidence"] < 0.9, m
     if see == "oracle":
         assert all(m["confidence"] == 0.99 for m in seen)
+    else:  # the hall's reads are calibrated for its decks: plays read right go through unflagged
+        right = [m for m, (_, cards) in zip(seen, plays + [("S", ["SA"])]) if sorted(m["cards"]) == sorted(cards)]
+        assert len(right) >= 4 and all(m["confidence"] >= 0.9 for m in right)
+
+
+@pytest.mark.skipif(not model_ready(), reason="no recognition model")
+def test_the_halls_reads_are_calibrated_for_its_decks_and_camera():
+    """The hall plays its decks as a venue plays its own: the shipped classifier's confidence fitted on reads of
+    them at the hall's camera size (``models/hall.sure.json``), so its right reads are sure and its wrong ones not."""
+    from vision.model import Model
+    from vision.read import read_frame
+    from vision.train import sure
+    from vision.train.synth.render import random_camera, render_frame
+
+    model = Model(sure=hall_sure())  # the shipped classifier's own: another's would be refused
+    assert model.calibration.target == 0.0005
+    assert model.calibration.fitted_on.startswith(f"{','.join(STYLES)} at {SIZE[0]}x{SIZE[1]}")
+    assert all(t is not None for t in model.calibration.sure_at.values())
+    rng = random.Random(31)
+    judged = []
+    for style in STYLES:
+        shot = render_frame(sure.table(rng, [style]), random_camera(rng, SIZE))
+        reads = read_frame(shot.image, model).cards
+        marks = sure.judged([(c.name, c.seat, c.centre) for c in shot.truth],
+                            [(c.name, c.seat, c.centre, c.confidence, c.corners) for c in reads])
+        judged += [(conf >= 0.9, right) for conf, right, _ in marks]
+    assert len(judged) >= 60
+    assert all(right for is_sure, right in judged if is_sure)
+    assert sum(is_sure for is_sure, right in judged if right) >= 0.9 * sum(right for _, right in judged)

@@ -2,8 +2,8 @@
 ``COLUMNS``, from the table's north edge southwards, each row west to east), in 1-4 frames of the table's camera
 (the cards continue from one frame to the next). Every card is found as a card-white shape on the darker felt (in
 the table's top-down view when the four markers show, so the camera's tilt is undone), named by its place in the
-order and cut out flat at the frame's own resolution; ``check`` then draws, on each frame, what a model reads back
-at every laid card.
+order and cut out flat at the frame's own resolution; ``read_back`` then reads the frames with the enrolled model
+and ``pictures`` draws, on each frame, what it read at every laid card.
 
 >>> len(ORDER), ORDER[:3], ORDER[-2:]
 (54, ('S2', 'S3', 'S4'), ('BJ', 'LJ'))
@@ -163,36 +163,57 @@ def laid_out(frames: list[np.ndarray]) -> list[Laid]:
     return [Laid(next(names), i, q, flat(frames[i], q)) for i, quads in enumerate(per_frame) for q in quads]
 
 
-def check(frames: list[np.ndarray], laid: list[Laid], model) -> tuple[list[np.ndarray], dict[str, str | None]]:
-    """Read ``frames`` back with ``model`` and draw, at every laid card, its name: green when read so, orange when
-    read so but unsure, red with what was read (or nothing) otherwise. Returns the pictures and, for every card not
-    read right, what was read there (None: nothing)."""
+def read_back(frames: list[np.ndarray], laid: list[Laid], model) -> tuple[list, dict[str, str | None], list]:
+    """Read ``frames`` back with ``model``: the readings, for every laid card not read right what was read at it
+    (None: nothing), and every read of a calibrated frame judged (``sure.judged``: right when it names the laid card
+    it lies on), to fit the enrolled classifier's confidence on."""
     from vision.read import read_frame
-    from vision.sanity import SURE
+    from vision.train.sure import judged
 
-    pictures, wrong = [], {}
-    for i, image in enumerate(frames):
-        reading = read_frame(image, model)
-        out = image.copy()
+    readings = [read_frame(image, model) for image in frames]
+    wrong: dict[str, str | None] = {}
+    reads = []
+    for i, reading in enumerate(readings):
+        mine = [c for c in laid if c.frame == i]
+        for card in mine:
+            near = _near(card, reading)
+            if not any(c.name == card.card for c in near):
+                wrong[card.card] = near[0].name if near else None
+        if reading.calibrated:
+            truth = [(c.card, "laid", tuple(reading.calibration.to_table(np.array([c.centre]))[0])) for c in mine]
+            reads += judged(truth, [(c.name, "laid", c.centre, c.raw, 1 if c.conflict else c.corners)
+                                    for c in reading.cards])
+    return readings, wrong, reads
+
+
+def _near(card: Laid, reading) -> list:
+    """The cards of ``reading`` near the laid ``card``'s centre, nearest first."""
+    centre = np.array([card.centre])
+    at = reading.calibration.to_table(centre)[0] if reading.calibrated else centre[0]
+    reach = CARD_W * 0.45 if reading.calibrated else np.linalg.norm(card.corners[1] - card.corners[0]) * 0.45
+    return [c for *_, c in sorted((float(np.linalg.norm(np.subtract(c.centre, at))), k, c)
+                                 for k, c in enumerate(reading.cards)
+                                 if np.linalg.norm(np.subtract(c.centre, at)) < reach)]
+
+
+def pictures(frames: list[np.ndarray], laid: list[Laid], readings: list, sure) -> list[np.ndarray]:
+    """Each frame with, at every laid card, its name: green when read so and ``sure(card read)``, orange when read
+    so but unsure, red with what was read (or nothing) otherwise."""
+    out = []
+    for i, (image, reading) in enumerate(zip(frames, readings)):
+        picture = image.copy()
         scale = max(0.4, image.shape[1] / 2400)
         for card in (c for c in laid if c.frame == i):
-            centre = np.array([card.centre])
-            at = reading.calibration.to_table(centre)[0] if reading.calibrated else centre[0]
-            reach = (CARD_W * 0.45 if reading.calibrated
-                     else np.linalg.norm(card.corners[1] - card.corners[0]) * 0.45)
-            near = sorted((float(np.linalg.norm(np.subtract(c.centre, at))), c) for c in reading.cards
-                          if np.linalg.norm(np.subtract(c.centre, at)) < reach)
-            named = [c for _, c in near if c.name == card.card]
+            near = _near(card, reading)
+            named = [c for c in near if c.name == card.card]
             if named:
-                colour, text = ((0, 200, 0) if named[0].confidence >= SURE else (0, 165, 255)), card.card
+                colour, text = ((0, 200, 0) if sure(named[0]) else (0, 165, 255)), card.card
             else:
-                got = near[0][1].name if near else None
-                wrong[card.card] = got
-                colour, text = (0, 0, 255), f"{card.card}:{got or '-'}"
-            cv2.polylines(out, [np.int32(np.round(card.corners))], True, colour, max(1, round(2 * scale)))
+                colour, text = (0, 0, 255), f"{card.card}:{near[0].name if near else '-'}"
+            cv2.polylines(picture, [np.int32(np.round(card.corners))], True, colour, max(1, round(2 * scale)))
             x, y = card.centre
             for ink, width in (((0, 0, 0), 6), (colour, 2.5)):  # outlined in black, readable on any card
-                cv2.putText(out, text, (round(x - 30 * scale), round(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.9 * scale, ink,
-                            max(1, round(width * scale)))
-        pictures.append(out)
-    return pictures, wrong
+                cv2.putText(picture, text, (round(x - 30 * scale), round(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.9 * scale,
+                            ink, max(1, round(width * scale)))
+        out.append(picture)
+    return out

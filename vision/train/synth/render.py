@@ -248,8 +248,9 @@ def render_frame(scene: Scene, cam: Camera) -> Frame:
     img = cv2.warpPerspective(top, warp, (w, h), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     mask = cv2.warpPerspective(np.full(top.shape[:2], 255, np.uint8), warp, (w, h)) > 127
-    out = np.where(mask[..., None], img.astype(np.float32), room)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    out = room  # the table where the camera sees it, the room elsewhere
+    np.copyto(out, img, where=mask[..., None])
+    yy, xx = (v.astype(np.float32) for v in np.ogrid[0:h, 0:w])
     a = rng.uniform(0, 2 * math.pi)
     grad = ((xx - w / 2) * math.cos(a) + (yy - h / 2) * math.sin(a)) / max(w, h)
     light = 1 + cam.light * grad * 2
@@ -262,7 +263,9 @@ def render_frame(scene: Scene, cam: Camera) -> Frame:
     if cam.blur > 0.05:
         out = cv2.GaussianBlur(out, (0, 0), cam.blur)
     if cam.noise > 0:
-        out += rng.standard_normal(out.shape, np.float32) * cam.noise
+        noise = rng.standard_normal(out.shape, np.float32)
+        noise *= cam.noise
+        out += noise
     img = np.clip(out, 0, 255).astype(np.uint8)
     if cam.jpeg:
         img = cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, cam.jpeg])[1], cv2.IMREAD_COLOR)

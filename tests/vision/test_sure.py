@@ -1,0 +1,116 @@
+"""Where sure begins for one deck (``vision/train/sure.py``): reads of the deck's tables are judged against what lies
+there, a kind of read is marked sure only after enough reads of it vouch for 0.05%, and ``cardtable vision sure``
+writes the calibration beside the classifier it belongs to."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+from functools import cache
+
+import pytest
+
+from vision import confidence
+from vision.model import DEFAULT_INDEX, DEFAULT_MODEL, Model
+from vision.read import read_frame
+from vision.train import sure
+from vision.train.synth.render import random_camera, render_frame
+
+CLI = [sys.executable, "-m", "cardtable", "vision", "sure"]
+
+
+@cache
+def shot_and_reading():
+    rng = random.Random(4)
+    shot = render_frame(sure.table(rng, ["sans"]), random_camera(rng, (2560, 1920)))
+    return shot, read_frame(shot.image, Model(calibrated=False))
+
+
+def test_the_tables_hold_plays_seen_by_both_corners_and_by_one_at_every_seat():
+    shot, reading = shot_and_reading()
+    assert {c.seat for c in shot.truth} == set("SENW") and len(shot.truth) >= 25
+    kinds = [c.corners for c in reading.cards]
+    assert kinds.count(2) >= 8 and kinds.count(1) >= 8
+
+
+def test_reads_are_judged_right_only_where_that_card_lies_at_that_seat():
+    shot, reading = shot_and_reading()
+    reads = [(c.name, c.seat, c.centre, c.raw, c.corners) for c in reading.cards]
+    truth = [(c.name, c.seat, c.centre) for c in shot.truth]
+    right = [r for _, r, _ in sure.judged(truth, reads)]
+    assert sum(right) >= 0.95 * len(right)  # a trained style at 2560 x 1920
+    names = [t[0] for t in truth]
+    half = len(names) // 2  # each card given the name of one of another play
+    shifted = [(names[(i + half) % len(names)], s, xy) for i, (_, s, xy) in enumerate(truth)]
+    assert sum(r for _, r, _ in sure.judged(shifted, reads)) <= 0.05 * len(reads)
+    moved = [(n, s, (x + 0.03, y)) for n, s, (x, y) in truth]  # a card 23 mm from where it was read: not its read
+    assert not any(r for _, r, _ in sure.judged(moved, reads))
+    turned = {"S": "E", "E": "N", "N": "W", "W": "S"}
+    assert not any(r for _, r, _ in sure.judged([(n, turned[s], xy) for n, s, xy in truth], reads))
+    doubled = sure.judged(truth, reads + reads[:3])  # three cards read twice: one read of each is wrong
+    assert sum(r for _, r, _ in doubled) == sum(right)
+
+
+def test_the_tables_a_calibration_is_checked_on_are_never_those_it_was_fitted_on():
+    def cards(purpose, seed, i):
+        return sure.table(sure.drawn(purpose, seed, i), ["sans"]).cards
+
+    fitted = {cards("fit", seed, i) for seed in (99, 2027) for i in range(40)}
+    checked = {cards("check", seed, i) for seed in (99, 2027) for i in range(40)}
+    assert len(fitted) == len(checked) == 80 and not fitted & checked
+    assert cards("fit", 99, 3) == cards("fit", 99, 3)  # a frame is its purpose, seed and number alone
+
+
+def test_the_bound_on_the_wrong_share_of_sure_reads_is_what_their_count_allows():
+    assert sure.upper(0, 5990) <= confidence.ENROLLED_TARGET < sure.upper(0, 5980)  # the rule of three
+    assert sure.upper(0, 1000) == pytest.approx(1 - 0.05 ** (1 / 1000))
+    assert 0.0005 < sure.upper(1, 3000) < sure.upper(2, 3000) < 0.0025  # each wrong read widens it
+    assert sure.upper(5, 5) == 1.0 and sure.upper(0, 0) == 1.0
+
+
+def test_a_kind_of_read_is_sure_only_after_2000_reads_vouch_for_it():
+    assert sure.needed(confidence.ENROLLED_TARGET) == 2000
+    few = [(0.999, True, 2)] * 1999 + [(0.999, True, 1)] * 2000
+    assert sure.calibration(few, "test").sure_at == {"2": None, "1": 0.999}
+    wrong_low = [(0.99 + k * 1e-6, True, 2) for k in range(2000)] + [(0.5, False, 2)] * 30
+    assert sure.calibration(wrong_low, "test").sure_at["2"] == 0.99  # the wrong ones lie below: 2,000 above them
+    wrong_high = [(0.99 + k * 1e-6, True, 2) for k in range(3000)] + [(0.9999, False, 2)]
+    assert sure.calibration(wrong_high, "test").sure_at["2"] is None  # (1 + 1) / 3,001 > 0.05%
+    cal = sure.calibration(few, "test")
+    assert "1999 reads by both corners, 2000 by one, 0 wrong" in cal.fitted_on and cal.target == 0.0005
+
+
+def test_cardtable_vision_sure_writes_the_calibration_of_that_classifier(tmp_path):
+    for name in ("cards.onnx", "index.onnx"):
+        shutil.copy(DEFAULT_MODEL.with_name(name), tmp_path / name)
+    done = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--camera", "1280x960",
+                           "--frames", "2", "--workers", "0", "--lang", "en"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    written = json.loads((tmp_path / "index.sure.json").read_text())
+    assert written["classifier_sha256"] == confidence.digest(tmp_path / "index.onnx")
+    assert written["sure_at"] == {"2": None, "1": None}  # two tables are far too few reads to vouch for 0.05%
+    assert "sans at 1280x960" in written["fitted_on"] and "none can be marked sure" in done.stdout
+    assert Model(tmp_path / "cards.onnx").calibration.target == 0.0005
+    bad = subprocess.run([*CLI, "--deck", "no-such-deck", "--model", str(tmp_path / "cards.onnx"), "--frames", "1",
+                          "--out", str(tmp_path / "x.json")], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 1 and "没有这副牌" in bad.stderr and not (tmp_path / "x.json").exists()
+
+
+def test_reads_in_worker_processes_are_those_read_here():
+    args = (DEFAULT_MODEL, DEFAULT_INDEX, ["serif"], (1280, 960))
+    here = sure.reads(*args, seed=3, frames=3, workers=0)
+    there = sure.reads(*args, seed=3, frames=3, workers=2)
+    assert here and sorted(here) == sorted(there)
+
+
+def test_a_calibration_file_named_for_the_model_is_used_and_a_missing_one_refused(tmp_path):
+    cal = confidence.Calibration({"2": 0.99, "1": 0.999}, confidence.ENROLLED_TARGET, "test")
+    path = tmp_path / "hall.sure.json"
+    path.write_text(cal.to_json(DEFAULT_INDEX))
+    assert Model(sure=path).calibration == cal
+    with pytest.raises(Exception, match="no confidence calibration"):
+        Model(sure=tmp_path / "none.json")

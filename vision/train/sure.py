@@ -1,0 +1,234 @@
+"""Where sure begins for one deck: the confidence of an index classifier fitted on reads of the deck it will read (a
+venue's enrolled deck, the simulated hall's decks), so that a read marked sure is wrong at most
+``confidence.ENROLLED_TARGET`` of the time on that deck.
+
+Tables of the deck are drawn by the renderer (``vision.train.synth``) the way plays lie at a table (each seat's plays in
+rows, cards laid apart, fans and piles, now and then a hand over them) and photographed at the venue's camera size;
+every read is judged against the table's truth (``judged``: right when it is paired with a card of that name lying
+at its seat) and
+the calibration is fitted on the reads' raw beliefs (``confidence.fit``), separately for cards named by both
+corners and by one. The fit counts one wrong read more than it saw, so a kind of read can be marked sure only
+after at least ``needed(target)`` reads of it (2,000 for 0.05%), and more where it saw wrong ones. That rule picks
+where sure begins; it vouches for nothing by itself. What a calibration is worth is measured on tables it was not
+fitted on: a frame is drawn from its purpose ("fit", "check"), seed and number, so the tables a calibration is
+checked on are never those it was fitted on, whatever the seeds; the wrong share of the sure reads there comes
+with ``upper``, the share they could still be wrong at (95%: 0 wrong of 5,990 sure reads vouch for 0.05%).
+
+>>> needed(0.0005), needed(0.002)
+(2000, 500)
+>>> round(upper(0, 5990), 6), round(upper(0, 2000), 5), round(upper(3, 10000), 5), upper(0, 0)
+(0.0005, 0.0015, 0.00078, 1.0)
+>>> cards = [("SA", "S", (0.50, 0.80)), ("SA", "S", (0.55, 0.80)), ("HK", "N", (0.5, 0.2))]
+>>> judged(cards, [("SA", "S", (0.50, 0.80), 0.99, 2), ("SA", "S", (0.501, 0.80), 0.98, 1),
+...                ("SA", "S", (0.55, 0.81), 0.7, 1), ("HK", "W", (0.5, 0.2), 0.99, 1), ("HK", "N", (0.3, 0.2), 0.9, 1)])
+[(0.99, True, 2), (0.98, False, 1), (0.7, True, 1), (0.99, False, 1), (0.9, False, 1)]
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from functools import cache
+from multiprocessing import get_context
+from pathlib import Path
+
+from vision.confidence import ENROLLED_TARGET, Calibration, fit
+
+Judged = tuple[float, bool, int]  # a read's raw belief, whether it was right, how many corners named it
+
+SEATS = "SENW"
+SPOTS = ((0.0, 0.0), (0.14, -0.17), (0.14, 0.17))  # a seat's plays: (towards its edge, sideways) from its spot
+WANT = 3000  # reads of each kind a fit aims at: with a few wrong among the least sure, 2,000 may still lie above them
+PARALLEL = 1.5  # two processes read about this many times as fast as one on two cores
+REACH = 0.02  # table units (15 mm): a read's centre this far from a card's at most, to be a read of it (read centres
+# lay at most 8 mm from their card's on 15 tables of a deck never trained on)
+
+
+def needed(target: float) -> int:
+    """Reads of one kind a fit needs before it can mark any of them sure: with none wrong, (0 + 1) / n <= target."""
+    return math.ceil(1 / target - 1e-9)
+
+
+def upper(wrong: int, n: int, level: float = 0.95) -> float:
+    """The share of wrong reads that ``wrong`` of ``n`` still allow at ``level`` (Clopper-Pearson, one-sided): the
+    share at which ``wrong`` or fewer would be seen only 1 - ``level`` of the time."""
+    if n == 0 or wrong >= n:
+        return 1.0
+
+    def at_most(p: float) -> float:  # P(wrong or fewer of n | p)
+        return sum(math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * math.log(p)
+                            + (n - i) * math.log1p(-p)) for i in range(wrong + 1))
+
+    lo, hi = wrong / n, 1.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if at_most(mid) > 1 - level else (lo, mid)
+    return hi
+
+
+def judged(truth: Iterable[tuple[str, str, tuple[float, float]]],
+           reads: Iterable[tuple[str, str | None, tuple[float, float], float, int]]) -> list[Judged]:
+    """Each read ``(name, seat, centre, raw belief, corners)`` as ``(raw, right, corners)``: right when it is paired
+    with a card of that name at that seat (``truth``: every card on the table as (name, seat, centre)), each card
+    with one read, the nearest pairs first, none further apart than ``REACH``. A card read twice leaves one read
+    unpaired (wrong); a card misread as its neighbour's name does not take the neighbour's own read away from it."""
+    truth, reads = list(truth), list(reads)
+    pairs = sorted((math.dist(r[2], t[2]), i, j) for i, r in enumerate(reads) for j, t in enumerate(truth)
+                   if r[0] == t[0] and r[1] == t[1] and math.dist(r[2], t[2]) <= REACH)
+    paired: set[int] = set()
+    taken: set[int] = set()
+    for _, i, j in pairs:
+        if i not in paired and j not in taken:
+            paired.add(i)
+            taken.add(j)
+    return [(raw, i in paired, corners) for i, (_, _, _, raw, corners) in enumerate(reads)]
+
+
+def table(rng: random.Random, styles: list[str], decks: int = 3):
+    """A table of one of ``styles`` in the middle of play, denser than a trick: at every seat one to three plays
+    (1-6 cards each, pairs among them) from ``decks`` shuffled decks, in rows, apart, fanned or piled, from the
+    seat's play spot towards its edge; a hand over them now and then."""
+    from vision.train.synth.scene import FACING, FELTS, PLAY_SPOT, PlacedCard, Scene, random_hand, seat_cards, shoe
+    from vision.geometry import CARD_W
+
+    pool = shoe(decks)
+    rng.shuffle(pool)
+    style = rng.choice(styles)
+    cards: list[PlacedCard] = []
+    for seat in SEATS:
+        x, y = PLAY_SPOT[seat]
+        ox, oy = round((x - 0.5) / 0.24), round((y - 0.5) / 0.24)  # towards the seat's edge
+        for out, side in SPOTS:
+            layout = rng.choices(["spread", "row", "fan", "pile"], [0.5, 0.25, 0.17, 0.08])[0]
+            n = rng.randint(1, 3) if layout == "spread" else rng.randint(2, 7)
+            names = [pool.pop() for _ in range(n)]
+            if n >= 2 and rng.random() < 0.3:
+                names[1] = names[0]
+            out, side = out + rng.uniform(-0.02, 0.02), side + rng.uniform(-0.03, 0.03)
+            spot = (x + ox * out + oy * side, y + oy * out - ox * side)
+            if layout == "spread":  # laid apart, a little askew: both corners of every card show
+                face = FACING[seat] + rng.uniform(-15, 15)
+                a = math.radians(face)
+                gap = CARD_W * rng.uniform(1.08, 1.3)
+                cards += [PlacedCard(name, style, spot[0] + (i - (n - 1) / 2) * gap * math.cos(a),
+                                     spot[1] + (i - (n - 1) / 2) * gap * math.sin(a), face + rng.uniform(-5, 5))
+                          for i, name in enumerate(names)]
+            else:
+                cards += seat_cards(seat, names, layout, style, rng, spot=spot)
+    over = rng.choice(cards) if rng.random() < 0.15 else None
+    hands = (random_hand(rng, (over.x, over.y)),) if over else ()
+    return Scene(tuple(cards), hands, rng.choice(FELTS), rng.randrange(1 << 30))
+
+
+def reads(detector: Path, classifier: Path, styles: list[str], camera: tuple[int, int], *, seed: int,
+          purpose: str = "fit", want: int | None = None, frames: int | None = None, until: float | None = None,
+          workers: int = 2, log: Callable[[int, int, int], None] = lambda *_: None) -> list[Judged]:
+    """Reads of tables of ``styles`` photographed at ``camera`` size by the models ``detector`` and ``classifier``
+    (raw beliefs), judged: until each kind (both corners, one) has ``want`` reads, ``frames`` frames were read, or
+    the time ``until``, whichever comes first. Frame ``i`` is drawn from ``purpose`` ("fit", or "check" for tables
+    a calibration is measured on), ``seed`` and ``i`` alone; ``workers`` processes draw and read them (0: this
+    one); every 20 frames ``log(frames, reads by both corners, by one)``."""
+    job = (str(detector), str(classifier), tuple(styles), tuple(camera), seed, purpose)
+    out: list[Judged] = []
+    kinds: Counter = Counter()
+
+    def enough(n: int) -> bool:
+        return bool((want and min(kinds[True], kinds[False]) >= want) or (frames is not None and n >= frames)
+                    or (until is not None and time.time() >= until))
+
+    def take(got: list[Judged], n: int) -> None:
+        out.extend(got)
+        kinds.update(corners >= 2 for _, _, corners in got)
+        if n % 20 == 0:
+            log(n, kinds[True], kinds[False])
+
+    if workers == 0:
+        n = 0
+        while not enough(n):
+            take(_frame_reads(job, n), n := n + 1)
+        return out
+    with ProcessPoolExecutor(workers, get_context("spawn"), initializer=_quiet) as pool:
+        ahead = 2 * workers if frames is None else min(2 * workers, frames)
+        pending, n = {pool.submit(_frame_reads, job, i) for i in range(ahead)}, 0
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in done:
+                take(f.result(), n := n + 1)
+            if enough(n):
+                for f in pending:
+                    f.cancel()
+            else:
+                more = len(done) if frames is None else min(len(done), frames - ahead)
+                pending |= {pool.submit(_frame_reads, job, ahead + k) for k in range(more)}
+                ahead += more
+    return out
+
+
+def pace(detector: Path, classifier: Path, styles: list[str], camera: tuple[int, int], *, seed: int,
+         workers: int = 2, frames: int = 2) -> float:
+    """About how many seconds ``reads`` will take on this machine, now, to gather ``WANT`` reads of each kind: from
+    ``frames`` tables drawn and read here (not among those ``reads`` draws)."""
+    job = (str(detector), str(classifier), tuple(styles), tuple(camera), seed, "pace")
+    _model(str(detector), str(classifier))
+    started = time.time()
+    kinds: Counter = Counter()
+    for i in range(frames):
+        kinds.update(corners >= 2 for _, _, corners in _frame_reads(job, i))
+    per_frame = max(min(kinds[True], kinds[False]) / frames, 8)  # a frame that happens to show few: not below 8
+    return WANT / per_frame * (time.time() - started) / frames / (PARALLEL if workers >= 2 else 1)
+
+
+def drawn(purpose: str, seed: int, i: int) -> random.Random:
+    """What frame ``i`` of ``purpose`` and ``seed`` is drawn from (its table, then its camera)."""
+    return random.Random(f"{purpose}:{seed}:{i}")
+
+
+def _quiet() -> None:
+    import cv2
+
+    cv2.setNumThreads(1)  # the processes are the parallelism
+
+
+@cache
+def _model(detector: str, classifier: str):
+    from vision.model import Model
+
+    return Model(Path(detector), Path(classifier), threads=1, calibrated=False)
+
+
+def _frame_reads(job: tuple, i: int) -> list[Judged]:
+    """Frame ``i`` of ``job`` (``reads``): drawn, read, judged."""
+    from vision.read import read_frame
+    from vision.train.synth.render import random_camera, render_frame
+
+    detector, classifier, styles, camera, seed, purpose = job
+    rng = drawn(purpose, seed, i)
+    shot = render_frame(table(rng, list(styles)), random_camera(rng, camera))
+    reading = read_frame(shot.image, _model(detector, classifier))
+    return judged([(c.name, c.seat, c.centre) for c in shot.truth],
+                  [(c.name, c.seat, c.centre, c.raw, 1 if c.conflict else c.corners) for c in reading.cards])
+
+
+def calibration(reads_: list[Judged], what: str, target: float = ENROLLED_TARGET) -> Calibration:
+    """The calibration fitted on ``reads_`` (``what``: what they are, recorded with it)."""
+    kinds = Counter(corners >= 2 for _, _, corners in reads_)
+    wrong = sum(not right for _, right, _ in reads_)
+    return Calibration(fit(reads_, target), target,
+                       f"{what}: {kinds[True]} reads by both corners, {kinds[False]} by one, {wrong} wrong")
+
+
+def outcome(reads_: list[Judged], cal: Calibration) -> dict[str, dict]:
+    """What ``cal`` makes of ``reads_``, per kind ("2": both corners, "1": one): reads, right ones, where sure
+    begins (None: nowhere), reads sure, right reads sure."""
+    out = {}
+    for kind in ("2", "1"):
+        mine = [(raw, right) for raw, right, corners in reads_ if (corners >= 2) == (kind == "2")]
+        t = cal.sure_at[kind]
+        marked = [right for raw, right in mine if t is not None and raw >= t]
+        out[kind] = {"reads": len(mine), "right": sum(right for _, right in mine), "at": t, "sure": len(marked),
+                     "right_sure": sum(marked)}
+    return out
