@@ -14,7 +14,8 @@ the organiser and the referee at the console.
 - :mod:`hall.referee_bot`: rules on the console's flags, looking at the table;
 - :mod:`hall.scene`: the physical table between the players and the camera;
 - :mod:`hall.player`: the bots of one table (``cardtable hall player``);
-- :mod:`hall.camera`: the camera and vision of one table (``cardtable hall camera``).
+- :mod:`hall.camera`: the camera and vision of one table (``cardtable hall camera``);
+- :mod:`hall.cli`: the ``cardtable hall`` commands.
 
 The hall may import every package; nothing imports the hall.
 """

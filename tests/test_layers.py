@@ -93,3 +93,19 @@ def test_one_logging_set_up_for_every_service():
              if "setup_logging(" in path.read_text(encoding="utf-8")}
     assert {"referee/table/service.py", "referee/tournament/service.py", "display/cli.py", "vision/cli.py",
             "firmware-bridge/bridge/cli.py", "hall/supervisor.py"} <= users, users
+
+
+def test_a_package_that_lists_its_modules_lists_them_all():
+    """A package docstring that names its own modules (``:mod:``) names every one of them: a list a newcomer reads
+    is whole, not 2 of 17."""
+    short = []
+    for package in PACKAGES:
+        for init in package.rglob("__init__.py"):
+            folder = init.parent
+            dotted = ".".join(folder.relative_to(ROOT / "firmware-bridge" if "firmware-bridge" in folder.parts else ROOT).parts)
+            named = set(re.findall(rf":mod:`~?{re.escape(dotted)}\.(\w+)`", ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""))
+            modules = {p.stem for p in folder.glob("*.py")} | {p.parent.name for p in folder.glob("*/__init__.py")}
+            missing = modules - named - {"__init__", "__main__", "conftest"}
+            if named and missing:
+                short.append(f"{dotted}: {sorted(missing)}")
+    assert not short, "\n".join(short)

@@ -4,7 +4,10 @@ A frame in, the cards on the table out: the table's markers give the view (:mod:
 :mod:`vision.geometry`, :mod:`vision.canon`), our own networks find and read each card (:mod:`vision.detect`,
 :mod:`vision.model`, :mod:`vision.read`, :mod:`vision.confidence`, with onnxruntime only), and the tracker turns
 a stream of frames into plays (:mod:`vision.tracker`), which :mod:`vision.watch` publishes on the bus as the
-table's ``observed`` and ``removed``. A read the model is unsure of says so; a person confirms it.
+table's ``observed`` and ``removed``. A read the model is unsure of says so, and so does a play the game makes
+doubtful (:mod:`vision.sanity`); a person confirms it. :mod:`vision.patch` cuts a corner index out for the
+classifier; :mod:`vision.overlay` draws what calibration found, for a person to check; :mod:`vision.cli` has the
+``cardtable vision`` commands.
 
-Training the networks (torch, the ``train`` extra) is apart: the runtime never imports it.
+Training the networks (:mod:`vision.train`: torch, the ``train`` extra) is apart: the runtime never imports it.
 """

@@ -1,9 +1,12 @@
 """The rulebooks: one TOML file each, read by the general engines.
 
-Adding a rulebook is writing a file here; ``README.md`` documents every setting. Each game's
-rulebook is a typed schema (:mod:`~referee.rulebooks.tractor`, :mod:`~referee.rulebooks.guandan`,
-:mod:`~referee.rulebooks.sandayi`), checked when the file loads: a missing, unknown or wrong
-setting is a :class:`RulebookError` naming the file, the key, the value and what is allowed.
+Adding a rulebook is writing a file here; ``README.md`` documents every setting (its tables written from the
+schema by :mod:`~referee.rulebooks.readme`). Each game's rulebook is a typed schema
+(:mod:`~referee.rulebooks.tractor`, :mod:`~referee.rulebooks.guandan`, :mod:`~referee.rulebooks.sandayi`, on
+:mod:`~referee.rulebooks.book`, what every book has, and :mod:`~referee.rulebooks.climbing`, what the climbing
+games share; a seed's follow shapes as :mod:`~referee.rulebooks.shapes` reads them), checked when the file loads
+(:mod:`~referee.rulebooks.settings`): a missing, unknown or wrong setting is a :class:`RulebookError` naming the
+file, the key, the value and what is allowed.
 
 >>> sorted(names("guandan")), sorted(names("sandayi"))
 (['sanjiang-2012'], ['usst-2016'])

@@ -5,8 +5,11 @@ the bus and publishes each tournament's ``round`` and ``standings`` (``bus.tourn
 the same store in-process. :mod:`~referee.tournament.core` holds the values, :mod:`~referee.tournament.actions`
 rebuilds them from the log, :mod:`~referee.tournament.systems` names the three systems
 (:mod:`~referee.tournament.pairswiss`, :mod:`~referee.tournament.knockout`,
-:mod:`~referee.tournament.individual`, on :mod:`~referee.tournament.base`), :mod:`~referee.tournament.store`
-keeps the log in SQLite, :mod:`~referee.tournament.views` and :mod:`~referee.tournament.export` show it.
+:mod:`~referee.tournament.individual`, on :mod:`~referee.tournament.base`; pair Swiss pairs a round with
+:mod:`~referee.tournament.swiss` and :mod:`~referee.tournament.matching`), :mod:`~referee.tournament.entries`
+reads the registration forms, :mod:`~referee.tournament.store` keeps the log in SQLite,
+:mod:`~referee.tournament.views` and :mod:`~referee.tournament.export` show it; :mod:`~referee.tournament.cli`
+has the ``cardtable tournament`` commands, :mod:`~referee.tournament.simulate` random tournaments through them.
 
 The API the console calls in-process is :class:`TournamentStore` (an SQLite log of actions,
 replayed) and :func:`load_entries`; see ``README.md`` in this folder for every call, the result

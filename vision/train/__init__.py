@@ -6,5 +6,7 @@ anything here, a contract in ``pyproject.toml`` keeps it so).
   :mod:`vision.train.fit`: the loop both share (seeded data workers, checkpoints, resuming);
 - :mod:`vision.train.synth`: the scene renderer they learn from (the committed art, decks drawn from seeds);
 - :mod:`vision.train.deck`, :mod:`vision.train.enrol`: a venue's own deck, scanned or photographed on the
-  table, made an art style and taught to the classifier (``cardtable vision deck``).
+  table, made an art style and taught to the classifier (``cardtable vision deck``);
+- :mod:`vision.train.sure`: where sure begins for one deck, the classifier's confidence fitted on reads of tables
+  of it drawn by the renderer (``cardtable vision sure``; the runtime reads the fit through ``vision.confidence``).
 """
