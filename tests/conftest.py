@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -99,6 +100,22 @@ def fresh_broker(tmp_path):
 @pytest.fixture
 def inbox() -> Callable[[], Inbox]:
     return Inbox
+
+
+def until(condition: Callable[[], bool], timeout: float = WAIT_S) -> bool:
+    """Poll ``condition`` (a state no message shows) until it holds (True) or ``timeout`` passes (False)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+@pytest.fixture(name="until")
+def until_fixture() -> Callable[..., bool]:
+    """:func:`until` (tests cannot import conftest)."""
+    return until
 
 
 @pytest.fixture

@@ -146,7 +146,8 @@ class ClimbingTable(Reducer):
 
     def _overrun(self, clock: ShotClock, deadline: float) -> ClimbingTable:
         """``clock`` ran out at ``deadline``. ``pass``: the turn is given up, a follower's as a pass, a
-        leader's by the lead going to the next seat holding cards, whose clock starts at the deadline.
+        leader's by the lead going to the next seat holding cards, whose clock starts at the deadline
+        (at this ruling when the service held it: nobody at the table could see the turn pass).
         Any other outcome is ruled once: the seat keeps its turn, its clock spent (no second ruling)."""
         record, verdict = self.record.stop(self.limits, clock, self.at)
         t = self._with(record=record, clock=None)
@@ -159,7 +160,7 @@ class ClimbingTable(Reducer):
             return t._with(clock=clock.spent())
         t = t._with(given_up=t.given_up + 1)
         if t.given_up < sum(1 for n in t.cards_left().values() if n):
-            return t._start_clock(deadline)  # a pass never ends a hand
+            return t._start_clock(t.at if t._held else deadline)  # a pass never ends a hand
         # every seat holding cards gave up its turn and nobody played: no one is at the table, or nothing reaches it
         seat = t._engine_turn()
         return t._with(given_up=0)._start_clock(t.at)._flag(seat, "no_play", Cards(), Reason("table.no_play", seat=seat), None)

@@ -115,6 +115,9 @@ class Reducer:
     # What each seat's display says of its latest violation, until the seat plays or passes next.
     notices: tuple[tuple[str, str], ...] = ()
     _events: tuple[Output, ...] = field(default=(), repr=False, compare=False)
+    # While a ``clock`` entry that the service held (it could not hear the table) is applied: a turn it
+    # gives up starts the next seat's clock at the entry, when the table can show it, not at the deadline.
+    _held: bool = field(default=False, repr=False, compare=False)
 
     def _with(self, **changes: object) -> Reducer:
         """A copy with ``changes``, as ``dataclasses.replace`` makes it but without calling
@@ -143,8 +146,10 @@ class Reducer:
     # -- inputs ----------------------------------------------------------------------------------------
     def apply(self, name: str, payload: dict, at: float, seq: int) -> tuple[Reducer, list[Output]]:
         """The table after one input (already validated by ``protocol.decode``), and what to publish.
-        A ``clock`` entry is no input: time rules up to ``at`` and nothing else happens."""
-        ticked = self._with(seq=seq, at=max(self.at, at), _events=())._tick()  # what time ruled stands
+        A ``clock`` entry is no input: time rules up to ``at`` and nothing else happens (``held``: late,
+        see ``_held``)."""
+        held = name == CLOCK and bool(payload.get("held"))
+        ticked = self._with(seq=seq, at=max(self.at, at), _events=(), _held=held)._tick()  # what time ruled stands
         handler = {"commands": Reducer._command, "board/in": Reducer._button, "observed": Reducer._observed,
                    "removed": Reducer._removed, CLOCK: Reducer._clock_entry}[name]
         try:
@@ -153,7 +158,7 @@ class Reducer:
             why = exc.reason if isinstance(exc, Refused) else None
             data = {"topic": name, "id": payload.get("id"), "reason": (plain(why) if why else str(exc)) or "refused"}
             t = ticked._event("rejected", data | ({"why": why.json()} if why else {}))
-        return t._with(_events=()), list(t._events)
+        return t._with(_events=(), _held=False), list(t._events)
 
     def _tick(self) -> Reducer:
         """What time decided up to ``self.at``: here late arrival; a game adds its clocks."""

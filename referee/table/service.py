@@ -55,6 +55,12 @@ penalty or forfeit), it logs a ``clock`` entry stamped with its clock (:data:`RU
 deadline, so that an input made before it and still on its way is applied first) and handles it
 like an input: its rulings are published at once, and a replay rules them at the same entry.
 Otherwise the ``state`` and ``board/out`` are published once more, made at that moment (a clock at 0).
+Time rules nothing while the service cannot hear its table (a session of its own is not connected:
+the broker is away, a connection was cut, the service is starting), nor for :data:`HEAR_AGAIN_S`
+after it hears it again: a seat that played in time while nothing reached the service is judged by
+its play's time when the play arrives, never given up by a clock that ran on while the table was deaf;
+a turn that time then gives up (its ``clock`` entry says ``held``) starts the next seat's clock at
+that moment, when the table's displays can show it.
 """
 
 from __future__ import annotations
@@ -71,7 +77,7 @@ from pathlib import Path
 from typing import Any, Self
 from urllib.parse import quote
 
-from bus.mqtt import Connection, Delivery, parse_url
+from bus.mqtt import RECONNECT_DELAY_S, Connection, Delivery, parse_url
 from bus.protocol import (
     INTAKE,
     TOPICS,
@@ -95,6 +101,9 @@ log = logging.getLogger(__name__)
 QOS = 1
 IDLE_WAKE_S = 1.0  # the worker looks at the table's deadlines at least this often
 RULE_LAG_S = 0.25  # time rules this long after a deadline (an input made before it may still be on its way)
+# After its sessions were away, time rules nothing for this long: a sender reconnects by itself (waiting up to the
+# longest retry of ``bus.mqtt``), then sends what it kept meanwhile.
+HEAR_AGAIN_S = RECONNECT_DELAY_S[1] + 1.0
 BATCH_MAX = 100  # queued inputs applied before the state is published
 HEALTH_S = 2.0  # between two health messages
 RETRY_S = 0.5  # before a batch whose commit failed is tried again
@@ -176,6 +185,8 @@ class TableService:
         self._applied_seq = 0
         self._now: float | None = None  # the time of the latest applied entry
         self._handled: float | None = None  # the table's last deadline the worker handled (ruled or shown)
+        self._sessions: tuple | None = None  # each session's (connected, connects) when last looked at
+        self._heard: float | None = None  # since when (service clock) every session is connected, unbroken
         self.log: EventLog | None = None
         self.conn: Connection | None = None  # the main session: commands in, every output out
         self.intake: list[Connection] = []  # the senders' sessions (the main one first)
@@ -229,6 +240,7 @@ class TableService:
                 self._publish_outputs(seq, outputs)
             self._publish_snapshots(self._now if self._now is not None else self.clock())
             self._publish_health()
+            self._hearing()
         except BaseException:
             for conn in self.intake:
                 conn.close(flush_timeout=0)
@@ -404,6 +416,7 @@ class TableService:
         carry: list[tuple] = []  # a batch whose commit failed: tried again first, in order
         while not self._abandoned:
             self._beat = time.monotonic()
+            self._hearing()
             batch, carry = carry, []
             if not batch:
                 try:
@@ -644,12 +657,28 @@ class TableService:
             log.exception("table %s: next_deadline failed", self.table_id)
             return None
 
+    def _hearing(self) -> float | None:
+        """Since when (the service's clock) every session of the service has been connected without a
+        break; None while one is not (what the seats do then may not reach the table)."""
+        sessions = tuple((conn.connected, conn.connects) for conn in self.intake)
+        if sessions != self._sessions:
+            self._sessions = sessions
+            self._heard = self.clock() if all(connected for connected, _ in sessions) else None
+        return self._heard
+
+    def _rules_at(self, deadline: float) -> float | None:
+        """When (the service's clock) time may rule ``deadline``: :data:`RULE_LAG_S` after it, and not
+        before :data:`HEAR_AGAIN_S` after the service last began to hear its table; None while it cannot."""
+        heard = self._hearing()
+        return None if heard is None else max(deadline + RULE_LAG_S, heard + HEAR_AGAIN_S)
+
     def _wake_in(self) -> float:
         wake = min(IDLE_WAKE_S, max(0.0, self._health_due - time.monotonic()))
         deadline = self._deadline()
-        if deadline is None:
+        due = None if deadline is None else self._rules_at(deadline)
+        if due is None:
             return wake
-        return min(wake, max(0.0, deadline + RULE_LAG_S - self.clock()))
+        return min(wake, max(0.0, due - self.clock()))
 
     def _note_acked(self) -> None:
         """While idle: write down how far the outputs reached the broker (a commit only if it moved)."""
@@ -665,24 +694,27 @@ class TableService:
         else publish the state and the displays as they are now (once per deadline)."""
         deadline = self._deadline()
         now = self.clock()
-        if deadline is None or now < deadline + RULE_LAG_S:
+        due = None if deadline is None else self._rules_at(deadline)
+        if due is None or now < due:
             return
         self._handled = deadline
         try:
             at = max(now, self._logged_at if self._logged_at is not None else now)
             if self.table.rules_by(at):
-                self._time_rules(at)
+                self._time_rules(at, held=due > deadline + RULE_LAG_S)
             else:
                 self._publish_snapshots(max(now, self._now if self._now is not None else now))
         except Exception:  # the worker must outlive any one deadline
             log.exception("table %s: ruling the deadline %s failed", self.table_id, deadline)
 
-    def _time_rules(self, at: float) -> None:
-        """Log a ``clock`` entry at ``at`` (the input of no one: time passed) and handle it as an input."""
-        (seq,) = self.log.append_many([(CLOCK, {"v": 1}, at, None)])
+    def _time_rules(self, at: float, held: bool = False) -> None:
+        """Log a ``clock`` entry at ``at`` (the input of no one: time passed) and handle it as an input;
+        ``held``: its ruling waited for the service to hear its table again."""
+        payload = {"v": 1} | ({"held": True} if held else {})
+        (seq,) = self.log.append_many([(CLOCK, payload, at, None)])
         with self._lock:
             self._logged_seq, self._logged_at = seq, at
-        self._handle(CLOCK, {"v": 1}, at, seq)
+        self._handle(CLOCK, payload, at, seq)
         self._publish_snapshots(self._now)
         with self._applied:
             self._applied_seq = seq

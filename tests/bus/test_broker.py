@@ -43,16 +43,6 @@ def refused(conn: Connection) -> list[str]:
     return [str(reason) for _, reason in conn.refused_publishes]
 
 
-def until(condition, timeout: float = WAIT_S) -> bool:
-    """Poll ``condition`` until it holds (True) or ``timeout`` passes (False)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
-
-
 def once(payloads: list[bytes]) -> list[bytes]:
     """The payloads in order of first arrival, each once."""
     return list(dict.fromkeys(payloads))
@@ -240,7 +230,7 @@ def test_messages_queued_for_a_session_wait_for_a_late_handler(connect, inbox):
     assert late.payloads() == [b'{"v":1,"n":0}', b'{"v":1,"n":1}', b'{"v":1,"n":2}']
 
 
-def test_broker_restart_loses_nothing(fresh_broker, connect, inbox):
+def test_broker_restart_loses_nothing(fresh_broker, connect, inbox, until):
     """The broker goes away for BROKER_DOWN_S and comes back (SIGTERM, restart on the same port):
     a QoS 1 message published while it was down is kept by the client and delivered afterwards;
     a message queued by the broker for an absent persistent session, the session's subscription

@@ -29,7 +29,7 @@ from bus.protocol import (
     schema,
     topic,
 )
-from referee.table.service import TableService
+from referee.table.service import HEAR_AGAIN_S, TableService
 from referee.table.timeline import timeline
 
 TABLES = [f"s{i}" for i in range(1, 20)]
@@ -542,6 +542,61 @@ def test_a_guandan_turn_given_up_by_the_clock_is_published_when_the_time_runs_ou
     lines = list(timeline(t.db, "zh"))  # ``cardtable table replay``: the clock's entries and what they ruled
     first = next(i for i, line in enumerate(lines) if "计时 时间到" in line)
     assert "南 王芳 超时，视作不出" in lines[first + 1] and "南 王芳 超时（已确认），第 1 盘：弃权（本次出牌）" in lines[first + 2]
+
+
+def test_no_turn_is_given_up_by_the_clock_while_the_table_cannot_hear_its_seats(fresh_broker, tmp_path, table_watch, until):
+    """002 十二 第3条: 一副牌只允许有一次30秒的长考时间，其余每次出牌时间一般不得超过10秒（含10秒），否则，视作放弃本次
+    出牌权 -- S leads with its 30 s; the broker goes away, S puts its cards down at 20 s (the camera keeps them until the
+    broker is back) and the service's clock passes S's deadline meanwhile. Time rules nothing while the service cannot
+    hear the table, nor for ``HEAR_AGAIN_S`` after it hears it again: S's play, made in time, is S's lead. (Before, the
+    service gave S's turn up at 30.25 s while deaf, and S's play came as one out of turn: the soak's Guandan table, at
+    each broker outage.) Then E is silent and its deadline passes in a second outage: E's turn is given up once the
+    table is heard again, and N's clock starts at that ruling (nobody saw E's turn pass before), not at E's deadline."""
+    clock = Clock()
+    connect, close_all = connector(fresh_broker)
+    t = Table(fresh_broker, connect, "t1", tmp_path / "t1.db", clock, table_watch("t1", wait_s=WAIT_S), "sanjiang-2012")
+
+    def looked() -> bool:
+        """The service's worker came round its loop (and looked at its sessions and deadlines) since now."""
+        beat = t.service._beat
+        return until(lambda: t.service._beat > beat) and until(lambda: t.service._beat > beat + 0.5)
+
+    def deaf_until(now: float) -> None:
+        """The broker away while the service's clock moves to ``now``; then back, the service hearing it."""
+        fresh_broker.stop()
+        assert until(lambda: not any(c.connected for c in t.service.intake))
+        clock.now = now
+        assert looked()
+        fresh_broker.restart()
+        assert until(lambda: all(c.connected for c in t.service.intake)) and looked()
+
+    try:
+        t.start()
+        t.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": "sanjiang-2012"})
+        t.send("commands", {"command": "start_round"})
+        for seat in "SENW":
+            t.send("board/in", {"seat": seat, "button": "ready"})
+        led = t.send("board/in", {"seat": "S", "button": "ready"})  # S leads (七)
+        start = led["at"]
+        assert (led["turn"], t.service.table.next_deadline()) == ("S", start + 30.0)
+        t.publish("observed", encode("observed", {"v": 1, "id": "cam-late", "seat": "S", "cards": ["H3"],
+                                                  "confidence": 0.99, "at": start + 20.0}))  # kept by the camera's client
+        deaf_until(start + 40.0)  # S's deadline passes on the service's clock, deaf
+        t.seq += 1
+        state = t.watch.state(t.seq)
+        assert (state["turn"], state["current_trick"]) == ("E", {"leader": "S", "plays": [{"seat": "S", "cards": ["H3"]}]})
+        assert [e.kind for e in t.service.log.entries()][-2:] == ["board/in", "observed"]  # no clock entry
+        assert [v for v in t.watch.of("violations") if v["kind"] == "overtime"] == []
+        deaf_until(start + 60.0)  # E's 30 s from S's play run out, deaf
+        clock.now = start + 60.0 + HEAR_AGAIN_S + 0.5
+        t.seq += 1
+        after = t.watch.state(t.seq)
+        assert after["turn"] == "N" and [(v["seat"], v["kind"]) for v in t.watch.of("violations")] == [("E", "overtime")]
+        assert after["clocks"]["N"] == {"left": 30.0, "running": True, "long_think": True}
+        assert [(e.kind, e.payload) for e in t.service.log.entries()][-1] == ("clock", {"v": 1, "held": True})
+    finally:
+        t.stop()
+        close_all()
 
 
 def test_a_seat_that_never_arrives_is_ruled_on_when_its_minutes_pass(table):
