@@ -6,9 +6,12 @@ physical table (``scene.jsonl``, which the camera watches: ``hall camera``), nev
 the players; buttons are pressed on the table's board (a line ``SEAT BUTTON`` into the virtual
 board's input, which its bridge publishes as ``board/in``). The players learn what the table made
 of it only from the table's ``state`` and ``events``, like the people at a table looking at its
-displays: an input counts as applied when the table's log moved past every entry that a person
+displays: an input counts as taken in when the table's log has an entry for it, one that no person
 (the hall's organiser or referee: ``assign``, ``start_round``, ``last_hand``, ``flag_resolved``, ...)
-made meanwhile. A flagged read waits for the hall's referee; a new round waits for the hall.
+made and whose events name the seat (an entry of another seat's presses, a pickup, a poisoned input
+is no answer). A press the table does not answer is pressed again, as people do. The climbing
+games' players follow the table (``simulate_climbing``: the mirror moves by the table's word on each
+turn). A flagged read waits for the hall's referee; a new round waits for the hall.
 
 Cards in front of a seat: a play stays until the same seat plays again (its earlier cards go to
 the pile first); cards only shown (a declaration, the trump suit named, a tribute or return card,
@@ -23,6 +26,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -50,8 +54,8 @@ IDLE = ("idle", "round_over")
 
 class HallWatch(Watch):
     """The simulator's watch, also noting the log entries that people made (by their events), the
-    plays the table refused while a flag was open (the camera sends them again), and the seats each
-    entry's events name."""
+    plays the table refused while a flag was open (the camera sends them again), inputs refused
+    that no seat made (poisoned), and the seats each entry's events name."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -61,24 +65,49 @@ class HallWatch(Watch):
     def on_events(self, _topic: str, raw: bytes) -> None:
         event = decode("events", raw)
         with self._cond:
-            if event["kind"] in PERSON_EVENTS or waited(event):
+            seats = named(event)
+            if event["kind"] in PERSON_EVENTS or waited(event) or (event["kind"] == "rejected" and not seats):
                 self.people.add(event["seq"])
-            if isinstance(event["data"].get("seat"), str):
-                self.named.setdefault(event["seq"], set()).add(event["data"]["seat"])
-                while len(self.named) > 2000:
-                    del self.named[min(self.named)]
+            self.named.setdefault(event["seq"], set()).update(seats)
+            while len(self.named) > 2000:
+                del self.named[min(self.named)]
             self.events.append(event)
             del self.events[:-2000]
+            self.received += 1
             self._cond.notify_all()
 
     def seq(self) -> int:
         return self.state["seq"] if self.state else 0
 
     def moved_past(self, base: int, seat: str | None = None) -> bool:
-        """Did the log get an entry after ``base`` that no person made (so: ours)? With ``seat``, not
-        one whose events name only other seats (the camera reading a neighbour's cards again)."""
-        return any(q not in self.people and (seat is None or seat in self.named.get(q, {seat}))
+        """Did the log get an entry after ``base`` that answers a player: one no person made, with
+        events (an entry without any, as a pickup that the climbing games do not follow, answers
+        nobody), and with ``seat`` events that name it or no seat (not the camera reading a
+        neighbour's cards again, nor a flood of another seat's presses).
+
+        >>> w = HallWatch()
+        >>> refused = {"topic": "board/in", "id": "b-9", "reason": "S: ready means nothing now",
+        ...            "why": {"key": "table.button_meaningless", "values": {"seat": "S", "button": "ready"}}}
+        >>> for seq, kind, data in ((11, "rejected", refused),
+        ...                         (12, "passed", {"seat": "E"}), (13, "play_accepted", {"seat": "N"})):
+        ...     w.on_events("", encode("events", {"v": 1, "seq": seq, "kind": kind, "at": 1.0, "data": data}))
+        >>> w.state = {"seq": 13}
+        >>> w.moved_past(10, "N"), w.moved_past(10, "W"), w.moved_past(11, "E"), w.moved_past(12, "E")
+        (True, False, True, False)
+        >>> w.state = {"seq": 14}  # entry 14 has no event: a pickup
+        >>> w.moved_past(13, "W"), w.moved_past(13)
+        (False, False)
+        """
+        return any(q not in self.people and q in self.named and (seat is None or seat in self.named[q] or not self.named[q])
                    for q in range(base + 1, self.seq() + 1))
+
+
+def named(event: dict) -> set[str]:
+    """The seats an event names: its seat, dealer, leader or seats, or a refused input's seat."""
+    data = event["data"]
+    why = data.get("why") if isinstance(data.get("why"), dict) else {}
+    found = [data.get(k) for k in ("seat", "dealer", "leader")] + list(data.get("seats") or [])
+    return {s for s in found + [(why.get("values") or {}).get("seat")] if isinstance(s, str)}
 
 
 class PlayerMixin:
@@ -161,14 +190,18 @@ class PlayerMixin:
 
     def press(self, seat: str, button: str) -> dict:
         base = self.watch.seq()
-        if self.buttons is not None:
-            with open(self.buttons, "w") as f:  # the virtual board's input (a FIFO)
-                f.write(f"{seat} {button}\n")
-        else:
-            payload = {"v": 1, "id": self._next_id("board"), "seat": seat, "button": button, "at": self._at}
-            self._conn("board").publish(topic(self.table, "board/in"), encode("board/in", payload), qos=1)
-        self.summary.inputs += 1
-        return self._applied(base, f"{seat} pressing {button}")
+
+        def push() -> None:
+            if self.buttons is not None:
+                with open(self.buttons, "w") as f:  # the virtual board's input (a FIFO)
+                    f.write(f"{seat} {button}\n")
+            else:
+                payload = {"v": 1, "id": self._next_id("board"), "seat": seat, "button": button, "at": self._at}
+                self._conn("board").publish(topic(self.table, "board/in"), encode("board/in", payload), qos=1)
+            self.summary.inputs += 1
+
+        push()
+        return self._applied(base, f"{seat} pressing {button}", seat, again=push)
 
     def command(self, command: str, **fields: Any) -> dict:
         base = self.watch.seq()
@@ -177,9 +210,9 @@ class PlayerMixin:
         self.watch.wait(lambda: self.watch.seq() > base, self.wait_s, f"the table to apply {command}")
         return self.watch.state
 
-    def _applied(self, base: int, what: str, seat: str | None = None) -> dict:
+    def _applied(self, base: int, what: str, seat: str | None = None, again: Callable[[], None] | None = None) -> dict:
         """Wait (as long as it takes: the camera or the table may be restarting) until the table
-        took the input in."""
+        took the input in; ``again`` does it once more after each ``STALL_LOG_S`` without an answer."""
         waited_s = 0.0
         while not self.stop_event.is_set():
             with self.watch._cond:
@@ -187,7 +220,10 @@ class PlayerMixin:
                     self._expected = self.watch.seq()  # the simulators look for events after it
                     return self.watch.state
             waited_s += STALL_LOG_S
-            log.warning("%s: %g s and the table has not taken %s in yet", self.table, waited_s, what)
+            log.warning("%s: %g s and the table has not taken %s in yet%s", self.table, waited_s, what,
+                        ": again" if again else "")
+            if again is not None:
+                again()
         raise SystemExit(0)
 
     def _resolve_flags(self, state: dict) -> dict:
@@ -220,7 +256,7 @@ class PlayerMixin:
 
 def player_class(rulebook: str) -> type:
     base = simulator_class(rulebook)
-    return type(f"Hall{base.__name__}", (PlayerMixin, base), {})
+    return type(f"Hall{base.__name__}", (PlayerMixin, base), {"follows_table": True})
 
 
 def main(table: str, rulebook: str, scene_path: Path, buttons: Path | None, seed: int, speed: float,

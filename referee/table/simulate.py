@@ -81,13 +81,15 @@ class Summary:
 
 
 class Watch:
-    """The table's retained ``state`` (the newest by ``seq``), its ``events`` and ``violations``."""
+    """The table's retained ``state`` (the newest by ``seq``), its ``events`` and ``violations``.
+    ``received`` counts every event received; ``events`` may keep only the latest of them."""
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
         self.state: dict | None = None
         self.events: list[dict] = []
         self.violations: list[dict] = []
+        self.received = 0
 
     def on_state(self, _topic: str, raw: bytes) -> None:
         state = decode("state", raw)
@@ -100,7 +102,21 @@ class Watch:
         event = decode("events", raw)
         with self._cond:
             self.events.append(event)
+            self.received += 1
             self._cond.notify_all()
+
+    def since(self, count: int) -> tuple[list[dict], int]:
+        """The events received after the first ``count`` (of all received), in order, and how many
+        have been received now."""
+        with self._cond:
+            return self.events[max(0, count - self.received + len(self.events)):], self.received
+
+    def latest(self, kind: str, **data: Any) -> int | None:
+        """How many events had been received up to the latest ``kind`` event with ``data``, or None."""
+        with self._cond:
+            kept = self.received - len(self.events)
+            return next((kept + i + 1 for i in range(len(self.events) - 1, -1, -1) if self.events[i]["kind"] == kind
+                         and all(self.events[i]["data"].get(k) == v for k, v in data.items())), None)
 
     def on_violations(self, _topic: str, raw: bytes) -> None:
         violation = decode("violations", raw)
@@ -281,9 +297,13 @@ class Simulator:
                 state = self.press(seat, "ready")
                 if state["phase"] != "arriving":
                     break
-        if state["phase"] != self.DEALT:
+        if not self._dealt(state):
             raise SimulationError(f"expected the table to deal, but it is in phase {state['phase']}")
         return state
+
+    def _dealt(self, state: dict) -> bool:
+        """Is the table at the start of a hand, for these players to deal?"""
+        return state["phase"] == self.DEALT
 
     def _foreign(self, state: dict) -> bool:
         """Is a hand in play that this simulator did not deal (its cards unknown)?"""

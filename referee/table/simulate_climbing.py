@@ -16,6 +16,14 @@ Slow bots (``slow_chance``): a Guandan seat with its long think left takes 12 s 
 think); one without it, or one timed out on purpose, says nothing until its clock is out: it gives
 up its turn, a follower's as a pass, a leader's to the next seat, which leads (the mirror does the
 same); a receiver late with the return card (past 20 s) is ruled a foul. San Da Yi has no clock.
+
+On virtual time the table rules a silent seat only at the next input, so the simulator moves its
+mirror by what the bots do. Players on the wall clock (the hall's, ``follows_table``) follow the
+table as people do: the mirror moves only by the table's word on each turn (its events: a play
+accepted, a pass, a turn given up by the clock or sat out), a seat acts when the table says it is on
+turn and has answered the seat's last input, and a Guandan hand is led by the seat the table says.
+A play the table did not take (its turn given up first) stays in the seat's hand; an input of no
+player (a flooding board, a pickup) moves nothing.
 """
 
 from __future__ import annotations
@@ -43,10 +51,14 @@ class ClimbingSimulator(Simulator):
     _silent = False  # the last seat let its clock run out: the table has not ruled on it yet
     _clock_from = 0.0  # when the clock of the seat on turn started (simulated time)
     _fouls: dict[str, int] = {}  # fouls each side took this round on purpose
+    follows_table = False  # the mirror moves by the table's events, not by the bots' inputs (see the module)
 
-    def _play_out(self, mirror, hands: dict[str, Cards], timed: bool):
-        """Play the hand to its end; the mirror after it, or None when the round ended first (fouls)."""
+    def _play_out(self, mirror, hands: dict[str, Cards], timed: bool, cursor: int = 0):
+        """Play the hand to its end; the mirror after it, or None when the round ended first (fouls).
+        ``cursor``: following the table, the count of events received when the hand's play started."""
         self._clock_from = self._at
+        if self.follows_table:
+            return self._follow(mirror, hands, timed, cursor)
         while not mirror.over:
             mirror = self._turn(mirror.turn, mirror, hands, timed)
             if self.watch.state["phase"] == "round_over" and not mirror.over:
@@ -58,16 +70,27 @@ class ClimbingSimulator(Simulator):
         state = self._resolve_flags(self.watch.state)
         if state["turn"] != seat and not self._silent:  # after a silent seat the table rules at the next input
             raise SimulationError(f"the simulator's game says {seat} is to play, the table says {state['turn']}: {state}")
-        self._silent = False
-        long_think = state["clocks"][seat].get("long_think", False)
+        done = self._act(seat, mirror, hands, timed)
+        self._silent = done is False
+        if done is False:
+            return mirror.sit_out(seat) if self._leading(mirror) else mirror.pass_(seat)
+        if done is None:
+            return mirror.pass_(seat)
+        hands[seat] = hands[seat] - done
+        return mirror.play(seat, done)
+
+    def _act(self, seat: str, mirror, hands: dict[str, Cards], timed: bool) -> Cards | None | bool:
+        """What ``seat`` does on its turn, at the table: the cards it put down, None for its ``pass``
+        button, False for nothing at all until its clock ran out."""
+        long_think = self.watch.state["clocks"][seat].get("long_think", False)
         slow = timed and self.rng.random() < self.slow_chance
         if slow and long_think and self.rng.random() < 0.5:
             think = LONG_THINK_PLAY_S
         elif slow:  # silent until the clock is out
             self._advance(self._clock_from + (30.0 if long_think else 10.0) + SLOW_BY_S - self._at)
-            self._clock_from, self._silent = self._at - SLOW_BY_S, True
+            self._clock_from = self._at - SLOW_BY_S
             self.summary.slow += 1
-            return mirror.sit_out(seat) if self._leading(mirror) else mirror.pass_(seat)
+            return False
         else:
             think = round(self.rng.uniform(0.8, 4.0), 2)
         self._advance(think)
@@ -79,11 +102,62 @@ class ClimbingSimulator(Simulator):
             confidence = UNSURE_CONFIDENCE if unsure else round(self.rng.uniform(0.93, 0.995), 3)
             self.summary.unsure += unsure
             self.observed(seat, cards, confidence)
-            hands[seat] = hands[seat] - cards
             self.summary.plays += 1
         self._resolve_flags(self.watch.state)
         self._clock_from = self._at
-        return mirror.pass_(seat) if cards is None else mirror.play(seat, cards)
+        return cards
+
+    def _follow(self, mirror, hands: dict[str, Cards], timed: bool, cursor: int):
+        """The hand played following the table (see the module's docstring), from the ``cursor``-th event.
+        A ``pass`` the table does not answer is pressed again; nothing at all from the table for
+        ``wait_s`` is an error."""
+        hand_no, answered, last, done, quiet = self.watch.state["hand"], True, 0, False, 0
+        while True:
+            events, cursor = self.watch.since(cursor)
+            for event in events:
+                last = max(last, event["seq"])
+                mirror, turned = self._taken(mirror, hands, event, hand_no)
+                answered = answered or turned
+            state = self.watch.state
+            if mirror.over:
+                return mirror
+            if state["phase"] == "round_over":
+                return None
+            if state["flags"]:
+                self._resolve_flags(state)
+                continue
+            if answered and state["seq"] >= last and state["hand"] == hand_no and state["phase"] == "playing":
+                if state["turn"] != mirror.turn:  # every turn of the table is in the mirror: the engines disagree
+                    raise SimulationError(f"after the same turns the simulator's game says {mirror.turn} is to play, "
+                                          f"the table says {state['turn']}: {state}")
+                answered = False  # until the table's word on this turn
+                done = self._act(mirror.turn, mirror, hands, timed)
+                continue
+            seq = state["seq"]
+            with self.watch._cond:
+                if self.watch._cond.wait_for(lambda: self.watch.received > cursor or self.watch.state["seq"] != seq,
+                                             self.wait_s / 4):
+                    quiet = 0
+                    continue
+            quiet += 1
+            if quiet == 4:
+                raise SimulationError(f"waited {self.wait_s:g} s for the table's word on {mirror.turn}'s turn: {state}")
+            if done is None and not answered:  # a press the table did not take (a board dropped it): again
+                self.press(mirror.turn, "pass")
+
+    def _taken(self, mirror, hands: dict[str, Cards], event: dict, hand_no: int):
+        """The mirror after one of the table's events of hand ``hand_no``, and whether it was its word
+        on a turn: a play it accepted (the cards leave the seat's hand), a pass, a turn given up by the
+        clock (a leader's lead goes to the next seat)."""
+        data = event["data"]
+        if data.get("hand") != hand_no or event["kind"] not in ("play_accepted", "passed"):
+            return mirror, False
+        seat = data["seat"]
+        if event["kind"] == "play_accepted":
+            cards = Cards.parse(data["cards"])
+            hands[seat] = hands[seat] - cards
+            return mirror.play(seat, cards), True
+        return (mirror.sit_out(seat) if data.get("forfeit") and self._leading(mirror) else mirror.pass_(seat)), True
 
     def _may_foul(self, seat: str) -> bool:
         """Whether ``seat``'s side may take one more foul and keep the round (bots do not lose it so);
@@ -136,10 +210,13 @@ class GuandanSimulator(ClimbingSimulator):
         else:
             self.press(self._after[0], "ready")
             leader, exchanges = self._tribute(level, hands)
+        cursor = 0
+        if self.follows_table:  # the table's word on who leads (another seat's press may have ended the draw)
+            leader, cursor = self._play_started(hand_no)
         self._say("guandan_hand", hand=hand_no, level=level, leader=self._seat(leader))
         mirror = Hand.start(self.rules, level, leader, exchanges)
         after = self._expected
-        mirror = self._play_out(mirror, hands, timed=True)
+        mirror = self._play_out(mirror, hands, timed=True, cursor=cursor)
         if mirror is None:  # three fouls lost the round
             self._mine, self._after = False, ()
             return
@@ -151,6 +228,37 @@ class GuandanSimulator(ClimbingSimulator):
         won = next((e["data"] for e in self.watch.events if e["seq"] > after and e["kind"] == "game_won"), None)
         if won is not None:
             self._say("guandan_won", team=said.team(won["team"]))
+
+    def _taken(self, mirror: Hand, hands: dict[str, Cards], event: dict, hand_no: int) -> tuple[Hand, bool]:
+        """Also 十一 2, 3 (越序出牌、暴露张：停止一轮出牌): a flag of the book's ``sit_out`` kinds that the referee
+        confirms makes its seat sit out its next turn, as the table's engine does (whose passes of it,
+        ``sat_out``, the mirror then makes itself)."""
+        data = event["data"]
+        raised = vars(self).setdefault("_raised", {})
+        if event["kind"] == "flag_raised":
+            raised[data["flag"]] = (data["seat"], data["kind"])
+        elif event["kind"] == "flag_resolved" and data["how"] == "confirm" and data["flag"] in raised:
+            seat, kind = raised.pop(data["flag"])
+            return (mirror.sit_out(seat) if kind in self.rules.play.sit_out else mirror), False
+        elif event["kind"] == "passed" and data.get("sat_out"):
+            return mirror, False
+        return super()._taken(mirror, hands, event, hand_no)
+
+    def _play_started(self, hand_no: int) -> tuple[str, int]:
+        """The leader of hand ``hand_no`` as the table started its play (after the hand's deal, not
+        an earlier round's), and the count of events then."""
+        def started() -> int | None:
+            play, deal = (self.watch.latest(kind, hand=hand_no) for kind in ("play_started", "hand_started"))
+            return play if play is not None and play > (deal or 0) else None
+
+        self.watch.wait(lambda: started() is not None, self.wait_s, f"the play of hand {hand_no} to start")
+        cursor = started()
+        return self.watch.since(cursor - 1)[0][0]["data"]["leader"], cursor
+
+    def _dealt(self, state: dict) -> bool:
+        """Dealing, or (following the table) the first hand's draw already ended by another seat's ``ready``."""
+        return super()._dealt(state) or (self.follows_table and state["phase"] == "playing" and state["trick"] == 0
+                                         and not self._after)
 
     def _tribute(self, level: str, hands: dict[str, Cards]) -> tuple[str, tuple]:
         """The tribute as the payers and receivers do it, shown to the camera; (leader, exchanges)."""
@@ -215,7 +323,7 @@ class SandayiSimulator(ClimbingSimulator):
         hands = {s: mirror.hand(s) for s in SEATS}
         self._say("sandayi_game", hand=hand_no, dealer=self._seat(mirror.dealer), bid=mirror.bid_value)
         after = self._expected
-        mirror = self._play_out(mirror, hands, timed=False)
+        mirror = self._play_out(mirror, hands, timed=False, cursor=self.watch.received)
         data = self._hand_result("game_scored", hand_no, after)
         self._mine = self.watch.state["phase"] == "bidding"
         scores = " ".join(f"{self._seat(s)} {v:+g}" for s, v in data["scores"].items())

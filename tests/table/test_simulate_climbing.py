@@ -12,6 +12,7 @@ import itertools
 import re
 import signal
 import time
+from collections import Counter
 
 import pytest
 
@@ -21,7 +22,7 @@ from referee.table.service import TableService
 from referee.table.simulate import Simulator
 from referee.table.simulators import simulator_class
 
-TABLES = ["g1", "s1", "g2"]
+TABLES = ["g1", "s1", "g2", "g3"]
 CONSOLE = "console"
 GD, SDY = "sanjiang-2012", "usst-2016"
 WAIT_S = 10.0
@@ -116,6 +117,50 @@ def test_replay_labels_the_climbing_events(guandan, sandayi, capsys, lang):
     out = capsys.readouterr().out
     assert ("第 1 局结算" if lang == "zh" else "game 1 scored") in out
     assert ("庄家" if lang == "zh" else "dealer") in out
+
+
+def test_players_following_the_table_take_its_word_on_a_play_it_did_not_take(broker, tmp_path, table_watch):
+    """002 十二 第3条: 其余每次出牌时间一般不得超过10秒（含10秒），否则，视作放弃本次出牌权; 十一 2: 越序出牌 ... 停止一轮出牌
+    -- players that follow the table (the hall's): in the fourth trick, the seat on turn puts its cards down but they
+    reach the table a second after its clock ran out (a camera away). The table gives the turn up, takes the cards as a
+    play out of turn and flags it; the referee confirms it (a foul: the seat sits out its next turn). The players take
+    the table's word (the cards stay in the seat's hand, the turn given up and the turn sat out are in their game) and
+    play the hand to its end. Before, they moved their game by what they did and stopped at the next turn (the
+    simulator's game says X is to play, the table says Y): the soak's Guandan table finished no hand."""
+    watch = table_watch("g3", broker, WAIT_S)
+    start = time.time()
+    service = TableService("g3", GD, broker.url("table-g3"), tmp_path / "g3.db", clock=lambda: start,
+                           trust_senders=True).start()
+    late: dict = {}
+
+    def hook(n: int, name: str, payload: dict) -> None:
+        state = sim.watch.state
+        if not late and name == "observed" and state["trick"] >= 4 and payload["seat"] == state["turn"]:
+            payload["at"] = sim._at = round(state["at"] + state["clocks"][state["turn"]]["left"] + 1.0, 3)
+            late.update(payload)
+
+    following = type("Following", (simulator_class(GD),), {"follows_table": True})
+    sim = following("g3", GD, broker.url(CONSOLE), camera=broker.url("camera-g3"), board=broker.url("board-g3"),
+                    console=broker.url(CONSOLE), hands=1, seed=3, slow_chance=0.0, unsure_chance=0.0, before_send=hook)
+    try:
+        summary = sim.run()
+    finally:
+        service.stop()
+        watch.conn.close(flush_timeout=0)
+    assert summary.hands == 1 and late
+    seat = late["seat"]
+    events = watch.of("events")
+    flag = next(e for e in events if e["kind"] == "flag_raised")
+    given_up = next(e for e in events if e["kind"] == "passed" and e["data"].get("forfeit"))
+    assert (flag["data"]["seat"], flag["data"]["kind"], flag["data"]["cards"], given_up["data"]["seat"]) == (
+        seat, "out_of_turn", late["cards"], seat)
+    assert [e["data"]["how"] for e in events if e["kind"] == "flag_resolved"] == ["confirm"]
+    assert any(e["kind"] == "passed" and e["data"] == {**e["data"], "seat": seat, "sat_out": True} for e in events)
+    assert [v["kind"] for v in watch.of("violations") if v["status"] == "confirmed"] == ["overtime", "out_of_turn"]
+    after = [c for e in events if e["kind"] == "play_accepted" and e["data"]["seat"] == seat and e["seq"] > flag["seq"]
+             for c in e["data"]["cards"]]
+    last = [s for s in watch.of("state") if s["hand"] == 1][-1]
+    assert not Counter(late["cards"]) - Counter(after) or last["cards"][seat] >= len(late["cards"])  # played later, or held
 
 
 def test_kill_9_mid_guandan_hand_restarts_to_the_same_state(broker, tmp_path, table_watch, service_process):
