@@ -22,7 +22,7 @@ from referee.table.service import TableService
 
 TABLES = ["d1", "d2", "d3", "d4", "d5", "d6"]
 RULEBOOK = "classic-3deck"
-WAIT_S = 30.0  # generous: under a loaded CI a press has once taken over 10 s to be applied (see the closing note)
+WAIT_S = 30.0  # generous: under a loaded machine a press has once taken over 10 s to be applied
 
 
 def serve(broker, table: str, db, **kwargs) -> TableService:
