@@ -128,13 +128,27 @@ def parse_url(url: str) -> BrokerAddress:
     )
 
 
-class ConnectionRefused(ConnectionError):
-    """The broker answered the CONNECT with a failure (bad user name or password, not authorised)."""
+class ConnectionRefused(Refusal, ConnectionError):
+    """The broker answered the CONNECT with a failure (bad user name or password, not authorised): the catalogue's
+    ``broker.refused*``, made by :func:`refused`."""
 
-    def __init__(self, reason: ReasonCode, address: BrokerAddress, client_id: str):
-        super().__init__(f"{address.host}:{address.port} refused {client_id!r}"
-                         f" (user {address.username!r}): {reason}")
-        self.reason = reason
+    section = "broker"
+
+
+BAD_PASSWORD, NOT_AUTHORISED = 134, 135  # MQTT 5's CONNACK reason codes (3.1.1's 4 and 5 read as these)
+
+
+def refused(reason: ReasonCode, address: BrokerAddress, client_id: str) -> ConnectionRefused:
+    """The broker's refusal of ``client_id``, said in words for a bad password or no authorisation."""
+    where, client, user = f"{address.host}:{address.port}", repr(client_id), repr(address.username)
+    if reason.value == BAD_PASSWORD:
+        error = ConnectionRefused("refused_password", address=where, client=client, user=user)
+    elif reason.value == NOT_AUTHORISED:
+        error = ConnectionRefused("refused_not_authorised", address=where, client=client, user=user)
+    else:
+        error = ConnectionRefused("refused", address=where, client=client, user=user, reason=str(reason))
+    error.reason = reason
+    return error
 
 
 class Connection:
@@ -213,7 +227,7 @@ class Connection:
             if self._refused is not None:
                 reason = self._refused
                 self._shutdown()
-                raise ConnectionRefused(reason, a, self.client_id)
+                raise refused(reason, a, self.client_id)
             left = deadline - time.monotonic()
             if left <= 0:
                 self._shutdown()

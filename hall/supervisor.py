@@ -28,6 +28,7 @@ from cardtable.logs import setup_logging
 from hall.plan import HallTable, hall_tables
 from hall.procs import MARK, Child, stop_all
 from referee import catalogue
+from referee.catalogue import Refusal
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,13 @@ class Options:
     slow: float = 0.04  # the share of the bots' plays past the shot clock
 
 
+class HallError(Refusal):
+    """The hall cannot start: a port taken, a run directory in use, options out of range (the catalogue's
+    ``hall.error.*``)."""
+
+    section = "hall.error"
+
+
 def cardtable() -> list[str]:
     """The command that runs ``cardtable`` with this interpreter."""
     return [sys.executable, "-m", "cardtable"]
@@ -65,7 +73,7 @@ def port_free(port: int, host: str = "127.0.0.1") -> bool:
 def pick_port(asked: int | None) -> int:
     if asked is not None:
         if not port_free(asked):
-            raise ValueError(f"port {asked} is taken; ask for another with --port")
+            raise HallError("port_taken", port=asked)
         return asked
     if port_free(DEFAULT_PORT):
         return DEFAULT_PORT
@@ -85,7 +93,7 @@ def choose_sight(see: str) -> str:
 class Supervisor:
     def __init__(self, opts: Options, out=sys.stdout):
         if opts.speed <= 0:
-            raise ValueError("--speed must be more than 0")
+            raise HallError("speed")
         self.opts, self.out, self.lang = opts, out, catalogue.cli_lang()
         self.tables = hall_tables(opts.tables)
         self.port = pick_port(opts.port)
@@ -110,7 +118,7 @@ class Supervisor:
         if self.dir is None:
             self.dir = Path(tempfile.mkdtemp(prefix="cardtable-hall-"))
         elif self.dir.exists() and any(self.dir.iterdir()):
-            raise ValueError(f"{self.dir} is not empty: give --dir a new or empty directory")
+            raise HallError("not_empty", dir=self.dir)
         self.dir.mkdir(parents=True, exist_ok=True)
         os.environ[MARK] = str(self.dir)  # the broker and everything else started from here carry it
         self.broker = Broker.start(self.dir / "broker", *self.users())
@@ -119,9 +127,11 @@ class Supervisor:
         where = ["--broker", self.broker.address, "--credentials", str(self.broker.write_credentials(self.dir / "credentials"))]
         passwords = {"organiser": secrets.token_urlsafe(9), "referee": secrets.token_urlsafe(12)}
         for user, role in (("organiser", "organiser"), ("referee", "referee")):
-            subprocess.run([*cardtable(), "display", "user", "--db", str(self.dir / "console.db"), "--user", user,
-                            "--role", role], env={**os.environ, "CARDTABLE_PASSWORD": passwords[user]},
-                           check=True, capture_output=True)
+            done = subprocess.run([*cardtable(), "display", "user", "--db", str(self.dir / "console.db"), "--user", user,
+                                   "--role", role], env={**os.environ, "CARDTABLE_PASSWORD": passwords[user]},
+                                  capture_output=True, text=True)
+            if done.returncode != 0:
+                raise HallError("user_failed", user=user, output=(done.stderr or done.stdout).strip())
         logs = self.dir / "logs"
         self.children.append(Child("display", [*cardtable(), "display", "serve", "--db", str(self.dir / "console.db"),
                                                "--tournament-db", str(self.dir / "tournament.db"),
@@ -204,7 +214,7 @@ class Supervisor:
             if up and self.organiser.ready():
                 return
             time.sleep(0.2)
-        raise RuntimeError(f"the hall did not come up within {READY_S:g} s (logs in {self.dir / 'logs'})")
+        raise HallError("not_ready", seconds=f"{READY_S:g}", logs=self.dir / "logs")
 
     # -- run ---------------------------------------------------------------------------------------
 
@@ -247,13 +257,13 @@ def run(opts: Options) -> int:
     try:
         hall = Supervisor(opts)
     except ValueError as exc:
-        print(f"cardtable hall: {exc}", file=sys.stderr)
+        print(f"cardtable hall: {catalogue.said(exc, catalogue.cli_lang())}", file=sys.stderr)
         return 2
     try:
         hall.start()
         hall.serve(stop)
     except (ValueError, RuntimeError, OSError) as exc:
-        print(f"cardtable hall: {exc}", file=sys.stderr)
+        print(f"cardtable hall: {catalogue.said(exc, hall.lang)}", file=sys.stderr)
         return 1
     finally:
         hall.say(catalogue.say(hall.lang, "hall.stopping"))

@@ -358,7 +358,8 @@ def test_every_refusal_of_the_tournament_and_the_console_has_its_sentence():
     found = refusals()
     classes = refusal_classes()
     assert {"TournamentError", "EntryError", "SetupError", "PairingError", "UserError", "Denied", "CredentialsError", "UrlError",
-            "DemoError", "PlanError"} <= set(classes)
+            "DemoError", "PlanError", "ModelError", "SourceError", "DeckError", "NotCalibrated", "CalibrationError",
+            "BrokerError", "ConnectionRefused", "HallError"} <= set(classes)
     where = {p.parts[-1] for p, *_ in found}
     assert {"pairswiss.py", "knockout.py", "individual.py", "swiss.py", "store.py", "tables.py"} <= where  # all three systems
     for path, line, key, values in found:
@@ -366,7 +367,7 @@ def test_every_refusal_of_the_tournament_and_the_console_has_its_sentence():
             assert key in entries(lang), f"{path}:{line}: {key} is not in {FILES[lang]}"
             assert placeholders(key, entries(lang)[key]) == values, f"{path}:{line}: {key} takes {sorted(values)}"
     said = {key for _, _, key, _ in found}
-    for sect in ("refusal", "error", "broker", "hall.setup"):
+    for sect in ("refusal", "error", "broker", "hall.setup", "vision.error", "hall.error"):
         unused = {f"{sect}.{k}" for k in section(sect)} - said - {"hall.setup.written"}
         assert not unused, f"in the catalogue, never raised: {sorted(unused)}"
 

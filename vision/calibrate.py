@@ -12,11 +12,15 @@ from functools import cache
 import cv2
 import numpy as np
 
+from referee.catalogue import Refusal, Term
+
 TABLE_POINTS = {0: (0.0, 0.0), 1: (1.0, 0.0), 2: (1.0, 1.0), 3: (0.0, 1.0)}
 
 
-class NotCalibrated(ValueError):
+class NotCalibrated(Refusal):
     """The frame does not show the four table markers."""
+
+    section = "vision.error"
 
 
 @dataclass(frozen=True)
@@ -81,8 +85,7 @@ def calibrate(image: np.ndarray) -> Calibration:
     markers = find_markers(image)
     missing = sorted(set(TABLE_POINTS) - set(markers))
     if missing:
-        raise NotCalibrated(f"table markers not found: id {', '.join(map(str, missing))} missing "
-                            f"(need ArUco DICT_4X4_50 ids 0-3 at the table corners; found {sorted(markers) or 'none'})")
+        raise NotCalibrated("markers", missing=missing, found=sorted(markers) or Term("vision.none"))
     centres = {i: marker_centre(c) for i, c in markers.items()}
     src = np.float32([TABLE_POINTS[i] for i in range(4)])
     dst = np.float32([centres[i] for i in range(4)])

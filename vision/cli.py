@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from bus.credentials import add_options
-from referee.catalogue import said, say
+from referee.catalogue import cli_lang, said, say
 
 NOT_CALIBRATED = 2  # exit status of `read` and `calibrate` for a frame without the four markers
 
@@ -151,7 +151,7 @@ def cmd_read(args: argparse.Namespace) -> int:
         return _failed(args.lang, e)
     print(reading.to_json())
     if not reading.calibrated:
-        return _fail(args.lang, "not_calibrated_pixels", NOT_CALIBRATED, problem=reading.problem)
+        return _fail(args.lang, "not_calibrated_pixels", NOT_CALIBRATED, problem=said(reading.problem, args.lang))
     return 0
 
 
@@ -166,7 +166,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
     try:
         url = broker_url(args.broker, args.credentials, f"camera-{args.table}")
         return watch(args.source, args.table, url, _model(args.model), name=args.name, decks=args.decks,
-                     settle_s=args.settle, fps=args.fps, size=args.size, log=lambda line: print(line, flush=True))
+                     settle_s=args.settle, fps=args.fps, size=args.size, log=lambda line: print(line, flush=True),
+                     lang=args.lang)
     except (ModelError, SourceError, ConnectionError, TimeoutError, ValueError) as e:
         return _failed(args.lang, e)
 
@@ -197,7 +198,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         try:
             calibration = calibrate(frame)
         except NotCalibrated as e:
-            problem = str(e)
+            problem = said(e, args.lang)
             continue
         reading = read_frame(frame, model, calibration)
         if not cv2.imwrite(str(args.out), draw(frame, calibration, reading)):
@@ -212,7 +213,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 def frame_size(text: str) -> tuple[int, int]:
     w, x, h = text.lower().partition("x")
     if not (x and w.isdigit() and h.isdigit() and int(w) >= 32 and int(h) >= 32):
-        raise argparse.ArgumentTypeError(f"not a frame size WxH: {text!r}")
+        raise argparse.ArgumentTypeError(say(cli_lang(), "vision.frame_size", size=repr(text)))
     return int(w), int(h)
 
 
@@ -302,7 +303,7 @@ def cmd_deck(args: argparse.Namespace) -> int:
         else:
             faces = read_faces(args.faces)
     except DeckError as e:
-        return _fail(args.lang, "faces", faces=args.faces or " ".join(map(str, args.layout)), error=e)
+        return _fail(args.lang, "faces", faces=args.faces or " ".join(map(str, args.layout)), error=said(e, args.lang))
     try:
         from vision.train import index
         from vision.train.synth.scene import TRAIN_STYLES
@@ -312,7 +313,7 @@ def cmd_deck(args: argparse.Namespace) -> int:
         style = str(write_style(faces, args.out / "deck"))
         shutil.copyfile(detector, args.out / "cards.onnx")
     except (DeckError, OSError) as e:
-        return _fail(args.lang, "write_folder", path=args.out, error=e)
+        return _fail(args.lang, "write_folder", path=args.out, error=said(e, args.lang))
     copies = math.ceil(args.share * len(TRAIN_STYLES) / (1 - args.share))  # the deck drawn at about --share
     camera = args.camera or ((frames[0].shape[1], frames[0].shape[0]) if frames else (2560, 1920))
     sure_by = until = None
@@ -433,7 +434,7 @@ def _laid_faces(photos: list[Path]):
     for path in photos:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
-            raise DeckError(f"{path}: no such image, or not an image")
+            raise DeckError("not_image", file=path)
         frames.append(image)
     laid = laid_out(frames)
     width = art_width([c.face for c in laid])

@@ -22,14 +22,17 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.catalogue import Refusal
 from vision.sanity import SURE
 
 TARGET = 0.002  # a sure read is wrong at most this share of the time, out of the box
 ENROLLED_TARGET = 0.0005  # and once the venue's deck is enrolled
 
 
-class CalibrationError(ValueError):
+class CalibrationError(Refusal):
     """A calibration file that cannot be used: damaged, or made for another classifier."""
+
+    section = "vision.error"
 
 
 @dataclass(frozen=True)
@@ -68,17 +71,16 @@ def load(classifier: Path, path: Path | None = None) -> Calibration | None:
     p = Path(path) if path else path_for(classifier)
     if not p.is_file():
         if path:
-            raise CalibrationError(f"no confidence calibration at {p}")
+            raise CalibrationError("no_calibration", path=p)
         return None
     try:
         data = json.loads(p.read_text())
         sure_at = {k: (None if data["sure_at"][k] is None else float(data["sure_at"][k])) for k in ("1", "2")}
         target, fitted, sha = float(data["target"]), str(data["fitted_on"]), str(data["classifier_sha256"])
     except (ValueError, KeyError, TypeError) as e:
-        raise CalibrationError(f"damaged confidence calibration {p}: {e}") from e
+        raise CalibrationError("damaged_calibration", path=p, error=e) from e
     if sha != digest(classifier):
-        raise CalibrationError(f"{p} calibrates another classifier than {classifier} (fit it again: "
-                               "bench/fit_confidence.py, or for one deck `cardtable vision sure`)")
+        raise CalibrationError("other_classifier", path=p, classifier=classifier)
     return Calibration(sure_at, target, fitted)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from referee import cards
+from referee.catalogue import Refusal
 from vision import confidence
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "cards.onnx"
@@ -20,8 +21,10 @@ OFFSET_SCALE = 64.0
 UNREADABLE = len(ALL_CARDS)
 
 
-class ModelError(RuntimeError):
-    """The model file is missing or cannot be loaded."""
+class ModelError(Refusal, RuntimeError):
+    """The model file is missing or cannot be loaded (the catalogue's ``vision.error.*``)."""
+
+    section = "vision.error"
 
 
 def _graph(path: Path, inputs: list[str], outputs: list[str]) -> bytes:
@@ -37,7 +40,7 @@ def _session(path: Path, threads: int, inputs: list[str], outputs: list[str]):
     import onnxruntime as ort
 
     if not Path(path).is_file():
-        raise ModelError(f"no recognition model at {path} (train one with `cardtable vision train`)")
+        raise ModelError("no_model", path=path)
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
@@ -47,7 +50,7 @@ def _session(path: Path, threads: int, inputs: list[str], outputs: list[str]):
     try:
         return ort.InferenceSession(_graph(path, inputs, outputs), opts, providers=["CPUExecutionProvider"])
     except Exception as e:  # onnx and onnxruntime raise their own exception types
-        raise ModelError(f"cannot load the recognition model {path}: {e}") from e
+        raise ModelError("cannot_load", path=path, error=e) from e
 
 
 class Model:
@@ -65,7 +68,7 @@ class Model:
         try:  # what its beliefs mean on decks it never saw (``vision.confidence``); None: raw beliefs
             self.calibration = confidence.load(self.index_path, sure) if calibrated else None
         except confidence.CalibrationError as e:
-            raise ModelError(str(e)) from e
+            raise ModelError("calibration", error=e) from e
 
     def __call__(self, crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``crop``: H x W x 3 BGR uint8, H and W multiples of 8. Returns heat (h, w) and offsets in px (2, h, w) at

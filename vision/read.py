@@ -40,7 +40,7 @@ class Reading:
     calibrated: bool
     cards: tuple[SeenCard, ...]
     calibration: Calibration | None = None
-    problem: str | None = None  # why the frame is not calibrated
+    problem: NotCalibrated | None = None  # why the frame is not calibrated
     busy: dict[str, bool] | None = None  # seats with a hand (or anything else) over their play zone
 
     def seats(self) -> dict[str, list[str]]:
@@ -76,7 +76,7 @@ def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None 
         try:
             calibration = calibrate(image)
         except NotCalibrated as e:
-            problem = str(e)
+            problem = e
     if calibration is None:
         h, w = image.shape[:2]
         crop = image[: h // 8 * 8, : w // 8 * 8]

@@ -15,6 +15,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
+from referee.catalogue import Refusal, cli_lang, said, say
 from vision.calibrate import NotCalibrated, calibrate
 from vision.model import Model
 from vision.read import read_frame
@@ -25,8 +26,10 @@ REMOVAL_CONFIDENCE = 0.95  # a seat's area seen wholly empty and uncovered for t
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
 
 
-class SourceError(RuntimeError):
+class SourceError(Refusal, RuntimeError):
     """The video source cannot be opened."""
+
+    section = "vision.error"
 
 
 @dataclass
@@ -45,10 +48,10 @@ def open_source(source: str, size: tuple[int, int] | None = None) -> tuple[cv2.V
     size to ask a camera (by index) for; a stream or a file has its own."""
     live = source.isdigit() or "://" in source
     if not live and not Path(source).is_file():
-        raise SourceError(f"no such video file: {source}")
+        raise SourceError("no_video", source=source)
     cap = cv2.VideoCapture(int(source) if source.isdigit() else source)
     if not cap.isOpened():
-        raise SourceError(f"cannot open the video source {source!r}")
+        raise SourceError("cannot_open", source=repr(source))
     if size and source.isdigit():
         cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
         cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
@@ -86,7 +89,8 @@ def removal_message(removal: Removal, msg_id: str) -> tuple[str, dict]:
 
 def watch(source: str, table: str, broker: str, model: Model, *, name: str | None = None, decks: int = 3,
           settle_s: float = 0.8, fps: float = 10.0, size: tuple[int, int] | None = None,
-          clock: Callable[[], float] = time.time, log: Callable[[str], None] = print) -> int:
+          clock: Callable[[], float] = time.time, log: Callable[[str], None] = print, lang: str | None = None) -> int:
+    lang = lang or cli_lang()
     from bus.mqtt import Connection
     from bus.protocol import encode, topic
 
@@ -113,7 +117,7 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
             except NotCalibrated as e:
                 if calibration is None:  # markers never seen yet (else: one hidden by an arm, keep the last)
                     if not warned:
-                        log(f"waiting for the table markers: {e}")
+                        log(say(lang, "vision.waiting", problem=said(e, lang)))
                         warned = True
                     continue
             reading = read_frame(frame, model, calibration)
@@ -127,12 +131,13 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
                 for name_, payload in messages(play, msg_id, frame):
                     conn.publish(topic(table, name_), encode(name_, payload), qos=1)
                 sent += 1
-                log(f"{msg_id} {play.seat} {' '.join(play.cards)} {play.confidence}"
-                    + (f" flagged: {'; '.join(play.reasons)}" if play.reasons else ""))
+                line = say(lang, "vision.play", id=msg_id, seat=play.seat, cards=" ".join(play.cards),
+                           confidence=play.confidence)
+                log(say(lang, "vision.flagged", play=line, reasons="; ".join(play.reasons)) if play.reasons else line)
     except KeyboardInterrupt:
         pass
     finally:
         cap.release()
         conn.close(flush_timeout=5.0)
-    log(f"{sent} plays sent")
+    log(say(lang, "vision.sent", n=sent))
     return 0

@@ -57,7 +57,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         return Bridge(args.table, args.port, url, stop=stop).serve()
     except ConnectionRefused as e:
-        print(f"cardtable bridge run: {e}")
+        print(f"cardtable bridge run: {said(e, args.lang)}", file=sys.stderr)
         return 1
 
 

@@ -11,7 +11,9 @@ True
 >>> [parse(decode(p)) for p in Splitter().feed(board.take(now_ms=1001))][:2]
 [(0, Hello(board_id=9, boot=1, major=1, minor=0, patch=0, queued=1, first=1)), (1, Button(seat=2, button=0, pressed_ms=1000, board_ms=1001))]
 >>> board.render(now_ms=1001)
-'S[    LoSt off] E[    LoSt off] N[    LoSt off] W[    LoSt off] link lost'
+'S[    LoSt off] E[    LoSt off] N[    LoSt off] W[    LoSt off] 连接断开'
+>>> VirtualBoard(board_id=9, lang="en").render(now_ms=1001).endswith("W[    LoSt off] link lost")
+True
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import tty
 from dataclasses import dataclass
 
 from bridge.frames import FrameError, Splitter, UnknownFrame, decode, encode
+from referee.catalogue import cli_lang, say, word
 from bridge.messages import (
     BUTTONS,
     LIGHTS,
@@ -63,8 +66,8 @@ class _Event:
 class VirtualBoard:
     """The board's state, time (board milliseconds) passed in."""
 
-    def __init__(self, board_id: int, boot: int = 1):
-        self.board_id, self.boot = board_id, boot
+    def __init__(self, board_id: int, boot: int = 1, lang: str = "zh"):
+        self.board_id, self.boot, self.lang = board_id, boot, lang  # lang: the language its lines are in
         self.clock_ds = [NO_CLOCK] * 4
         self.running = [False] * 4
         self.cards = [NO_CARDS] * 4
@@ -171,7 +174,7 @@ class VirtualBoard:
             clock = "    " if t == NO_CLOCK else f"{t / 10:4.1f}" if t < 1000 else f"{min(t // 10, 9999):4d}"
             right = "LoSt" if not up else "    " if self.cards[i] == NO_CARDS else f"{self.cards[i]:4d}"
             seats.append(f"{seat}[{clock}{right} {LIGHTS[self.lights[i]]}]")
-        return " ".join(seats) + ("" if up else " link lost")
+        return " ".join(seats) + ("" if up else " " + word(self.lang, "bridge.link_lost"))
 
 
 def serve(link: str, board_id: int) -> int:
@@ -184,11 +187,12 @@ def serve(link: str, board_id: int) -> int:
         os.unlink(tmp)
     os.symlink(os.ttyname(slave), tmp)
     os.replace(tmp, link)
-    print(f"virtual board{board_id} on {os.ttyname(slave)} (link {link}); type e.g. 'N ready'", flush=True)
+    lang = cli_lang()
+    print(say(lang, "bridge.virtual", board=board_id, tty=os.ttyname(slave), link=link), flush=True)
     stopping = []
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stopping.append(1))
-    board, start = VirtualBoard(board_id), time.monotonic()
+    board, start = VirtualBoard(board_id, lang=lang), time.monotonic()
     stdin = sys.stdin.fileno()
     inputs, shown, typed = [master, stdin], None, b""
     try:
@@ -222,6 +226,6 @@ def serve(link: str, board_id: int) -> int:
 def _command(board: VirtualBoard, line: str, now_ms: int) -> None:
     words = line.split()
     if len(words) != 2 or words[0] not in SEATS or words[1] not in BUTTONS:
-        print(f"? type a seat ({' '.join(SEATS)}) and a button ({' '.join(BUTTONS)}), e.g. 'N ready'", flush=True)
+        print(say(board.lang, "bridge.type_press", seats=" ".join(SEATS), buttons=" ".join(BUTTONS)), flush=True)
     elif not board.press(words[0], words[1], now_ms):
-        print("queue full: press lost", flush=True)
+        print(word(board.lang, "bridge.queue_full"), flush=True)

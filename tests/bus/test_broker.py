@@ -204,7 +204,8 @@ def test_wrong_credentials_are_refused(broker, user, password):
     conn = Connection(f"mqtt://{cred}{broker.host}:{broker.port}", f"intruder-{user}")
     with pytest.raises(ConnectionRefused) as e:
         conn.connect(timeout=WAIT_S)
-    assert "Not authorized" in str(e.value)  # mosquitto 2.0.11 answers 0x87, not 0x86 (bad password)
+    assert e.value.reason == "Not authorized"  # mosquitto 2.0.11 answers 0x87, not 0x86 (bad password)
+    assert "is not let in (a wrong password, or no such user)" in e.value.text("en") and "未获准连接" in str(e.value)
     assert not conn.connected
 
 

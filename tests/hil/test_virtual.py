@@ -1,9 +1,11 @@
 """``cardtable bridge virtual`` (the board in software on a pty) with ``cardtable bridge run`` and
-a real mosquitto: a typed press reaches ``board/in``, ``board/out`` reaches its display line."""
+a real mosquitto: a typed press reaches ``board/in``, ``board/out`` reaches its display line; its lines in Chinese,
+in English when asked."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import threading
 import time
@@ -13,6 +15,7 @@ from conftest import CARDTABLE, BridgeProcess
 from bus.protocol import decode, encode, topic
 
 TABLES = ["t1"]
+ZH = {k: v for k, v in os.environ.items() if k != "CARDTABLE_LANG"}  # the command line's own language
 
 
 class Lines:
@@ -43,11 +46,11 @@ def test_the_virtual_board_through_the_bridge(broker, connect, inbox, tmp_path):
     table.wait_subscribed(5)
     link = tmp_path / "vtty"
     virtual = subprocess.Popen([*CARDTABLE, "bridge", "virtual", "--link", str(link), "--board-id", "9"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, env=ZH)
     out = Lines(virtual.stdout)
     bridge = None
     try:
-        out.wait_for("virtual board9")
+        out.wait_for("虚拟显示板 9 号")
         bridge = BridgeProcess("t1", link, broker.url("board-t1"), tmp_path / "bridge.log")
         out.wait_for("S[         off]", timeout=10)  # the host is there: no LoSt
         virtual.stdin.write("E pass\nX nothing\n")
@@ -56,7 +59,7 @@ def test_the_virtual_board_through_the_bridge(broker, connect, inbox, tmp_path):
         message = decode("board/in", payload)
         assert (message["id"], message["seat"], message["button"]) == ("board9-1-000001", "E", "pass")
         assert abs(message["at"] - time.time()) < 2
-        out.wait_for("? type a seat")
+        out.wait_for("? 请输入座位（S E N W）和按钮")
         seats = {s: {"clock": None, "on_turn": False, "cards": 20, "light": "off"} for s in "SENW"}
         seats["W"] = {"clock": None, "on_turn": True, "cards": 17, "light": "green"}
         service = connect("table-t1", clean_start=True)  # the service's session that publishes its outputs
@@ -64,7 +67,7 @@ def test_the_virtual_board_through_the_bridge(broker, connect, inbox, tmp_path):
                                                                        "seats": seats}), retain=True)
         out.wait_for("W[      17 green]")
         bridge.stop()
-        out.wait_for("W[    LoSt green] link lost")
+        out.wait_for("W[    LoSt green] 连接断开")
     finally:
         if bridge is not None:
             bridge.stop()
@@ -72,6 +75,23 @@ def test_the_virtual_board_through_the_bridge(broker, connect, inbox, tmp_path):
         virtual.wait(5)
     assert not link.exists()
     assert json.loads(payload)["v"] == 1
+
+
+def test_the_virtual_board_speaks_english_when_asked(tmp_path):
+    link = tmp_path / "vtty"
+    virtual = subprocess.Popen([*CARDTABLE, "--lang", "en", "bridge", "virtual", "--link", str(link)], env=ZH,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    out = Lines(virtual.stdout)
+    try:
+        assert out.wait_for("virtual board1 on /dev/").endswith(f"(link {link}); type e.g. 'N ready'")
+        out.wait_for("W[    LoSt off] link lost")
+        virtual.stdin.write("X nothing\n")
+        virtual.stdin.flush()
+        out.wait_for("? type a seat (S E N W) and a button (")
+    finally:
+        virtual.terminate()
+        virtual.wait(5)
+    assert not any("连接" in line or "请" in line for line in out.lines)
 
 
 def test_a_flood_of_presses_wraps_the_dropped_count_as_the_firmware_does():
@@ -83,3 +103,17 @@ def test_a_flood_of_presses_wraps_the_dropped_count_as_the_firmware_does():
     kept = [board.press("S", "ready", ms) for ms in range(70_000)]
     assert sum(kept) == EVENT_SLOTS and board.dropped == (70_000 - EVENT_SLOTS) % 65_536
     assert board.take(70_000)  # the heartbeat that carries the count is framed
+
+
+def test_a_wrong_password_is_said_by_bridge_run_in_either_language(broker, tmp_path):
+    """The broker refuses the board's connection: ``bridge run`` says so in words and ends (1), Chinese or English."""
+    url = f"mqtt://board-t1:wrong@{broker.host}:{broker.port}"
+    said = {}
+    for lang in ("zh", "en"):
+        done = subprocess.run([*CARDTABLE, "bridge", "run", "--table", "t1", "--port", str(tmp_path / "none"), "--broker",
+                               url, "--lang", lang], capture_output=True, text=True, timeout=60, env=ZH)
+        assert done.returncode == 1, done.stderr
+        said[lang] = done.stderr.strip().splitlines()[-1]
+    where = f"{broker.host}:{broker.port}"
+    assert said["zh"] == f"cardtable bridge run: 消息服务器 {where} 拒绝了 'board-t1'：用户 'board-t1' 未获准连接（密码不对，或没有这个用户）"
+    assert said["en"] == f"cardtable bridge run: {where} refused 'board-t1': user 'board-t1' is not let in (a wrong password, or no such user)"

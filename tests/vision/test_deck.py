@@ -67,11 +67,17 @@ def test_every_problem_is_named_at_once_and_nothing_is_written(tmp_path):
         read_faces(scans)
     for part in ("no face for SA", "not a card: ZZ", "D7.jpg: not an image", "C2.jpg: 600x300 px is not a card",
                  "H5: two images"):
+        assert part in e.value.text("en")
+    for part in ("缺少牌面：SA", "不是牌名：ZZ", "D7.jpg：不是图片", "C2.jpg：600x300 像素不是牌的形状", "H5：有两张图片"):
         assert part in str(e.value)
     out = tmp_path / "venue"
     done = subprocess.run([*CLI, "--faces", str(scans), "--out", str(out), "--steps", "1"], capture_output=True,
                           text=True)
-    assert done.returncode == 1 and f"{scans}：" in done.stderr and "no face for SA" in done.stderr and not out.exists()
+    assert done.returncode == 1 and f"{scans}：" in done.stderr and "缺少牌面：SA" in done.stderr and not out.exists()
+    done = subprocess.run([*CLI, "--lang", "en", "--faces", str(scans), "--out", str(out), "--steps", "1"],
+                          capture_output=True, text=True)
+    assert done.returncode == 1 and f"{scans}: the faces are not a deck: no face for SA" in done.stderr, done.stderr
+    assert not out.exists()
 
 
 def test_out_may_not_be_the_shipped_models_folder(tmp_path):

@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from referee.catalogue import Refusal
 from vision.geometry import CARD_H, CARD_W
 from vision.model import ALL_CARDS
 from vision.train.synth.decks import LAYOUT_FILE, Layout, ink_mask
@@ -29,8 +30,10 @@ SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
 SHAPE_SLACK = 0.15  # a face's aspect ratio may differ from a card's by this much (a scan's margin, a lens)
 
 
-class DeckError(ValueError):
+class DeckError(Refusal):
     """Faces that cannot be a deck: nothing is written."""
+
+    section = "vision.error"
 
 
 def read_faces(folder: Path) -> dict[str, np.ndarray]:
@@ -38,7 +41,7 @@ def read_faces(folder: Path) -> dict[str, np.ndarray]:
 
     Raises :class:`DeckError` naming every missing, doubled, unreadable or misshapen face at once."""
     if not folder.is_dir():
-        raise DeckError(f"{folder}: no such folder")
+        raise DeckError("no_folder", folder=folder)
     found: dict[str, list[Path]] = {}
     for path in folder.iterdir():
         if path.suffix.lower() in SUFFIXES:
@@ -46,11 +49,11 @@ def read_faces(folder: Path) -> dict[str, np.ndarray]:
     problems = []
     missing = [c for c in ALL_CARDS if c not in found]
     if missing:
-        problems.append(f"no face for {' '.join(missing)}")
+        problems.append(DeckError("no_face", cards=" ".join(missing)))
     unknown = sorted(set(found) - set(ALL_CARDS))
     if unknown:
-        problems.append(f"not a card: {' '.join(unknown)} (names as SA, HT, C2, BJ, LJ)")
-    problems += [f"{c}: two images ({', '.join(p.name for p in found[c])})" for c in ALL_CARDS
+        problems.append(DeckError("not_card", names=" ".join(unknown)))
+    problems += [DeckError("two_images", card=c, files=[p.name for p in found[c]]) for c in ALL_CARDS
                  if len(found.get(c, ())) > 1]
     images = {}
     for card in ALL_CARDS:
@@ -58,17 +61,16 @@ def read_faces(folder: Path) -> dict[str, np.ndarray]:
             continue
         image = cv2.imread(str(found[card][0]), cv2.IMREAD_COLOR)
         if image is None:
-            problems.append(f"{found[card][0].name}: not an image, or damaged")
+            problems.append(DeckError("not_image", file=found[card][0].name))
             continue
         image = card_in(image)
         h, w = image.shape[:2]
         if abs((w / h) / (CARD_W / CARD_H) - 1) > SHAPE_SLACK:
-            problems.append(f"{found[card][0].name}: {w}x{h} px is not a card's shape: crop it to the card, upright "
-                            "(or photograph it alone on a dark surface)")
+            problems.append(DeckError("shape", file=found[card][0].name, width=w, height=h))
             continue
         images[card] = image
     if problems:
-        raise DeckError("; ".join(problems))
+        raise DeckError("not_deck", problems=problems)
     width = art_width(list(images.values()))
     return {card: face_art(image, width) for card, image in images.items()}
 
@@ -137,7 +139,7 @@ def index_layout(faces: dict[str, np.ndarray]) -> Layout:
     h, w = named[0].shape[:2]
     boxes = [b for b in (index_box(f) for f in named) if b is not None]
     if len(boxes) < len(named) // 2:
-        raise DeckError("no corner index found on the faces: are they upright, the index top left?")
+        raise DeckError("no_index")
     x0, y0, x1, y1 = np.median(np.array(boxes, float), 0)
     return Layout(size=(CARD_H * w / h, CARD_H), index=((x0 + x1) / 2 / w, (y0 + y1) / 2 / h),
                   box=((x1 - x0) * 1.1 / w, (y1 - y0) * 1.1 / h), beside=(x1 - x0) > 1.2 * (y1 - y0))
@@ -175,7 +177,7 @@ def write_style(faces: dict[str, np.ndarray], folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for card, art in faces.items():
         if not cv2.imwrite(str(folder / f"{card}.png"), art):
-            raise DeckError(f"cannot write {folder / card}.png")
+            raise DeckError("cannot_write", path=f"{folder / card}.png")
     lay = index_layout(faces)
     (folder / LAYOUT_FILE).write_text(json.dumps({"size": [float(v) for v in lay.size],
                                                   "index": [float(v) for v in lay.index],

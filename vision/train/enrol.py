@@ -152,13 +152,12 @@ def laid_out(frames: list[np.ndarray]) -> list[Laid]:
     """Every card of ``frames`` (1-4 photos of the deck laid out in ``ORDER``), named by its place. Raises
     :class:`DeckError` when the frames do not hold exactly one deck, saying what each frame held."""
     if not 1 <= len(frames) <= 4:
-        raise DeckError(f"{len(frames)} photos: give 1 to 4")
+        raise DeckError("photos", n=len(frames))
     per_frame = [card_quads(f)[0] for f in frames]
     counts = [len(q) for q in per_frame]
     if sum(counts) != len(ORDER):
-        raise DeckError(f"found {sum(counts)} cards ({', '.join(f'photo {i + 1}: {n}' for i, n in enumerate(counts))}), "
-                        f"not {len(ORDER)}: lay every card face up, apart from the others, on the darker cloth, "
-                        "inside the markers")
+        raise DeckError("count", found=sum(counts), want=len(ORDER),
+                        photos=[DeckError("per_photo", photo=i + 1, n=n) for i, n in enumerate(counts)])
     names = iter(ORDER)
     return [Laid(next(names), i, q, flat(frames[i], q)) for i, quads in enumerate(per_frame) for q in quads]
 

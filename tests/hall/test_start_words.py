@@ -1,0 +1,62 @@
+"""``cardtable hall`` refusing to start, as a person meets it (the real command): a run directory in use, a port
+taken; said from the catalogue in Chinese, in English when asked, and nothing started."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+
+CLI = [sys.executable, "-m", "cardtable"]
+ENV = {k: v for k, v in os.environ.items() if k != "CARDTABLE_LANG"}
+
+
+def hall(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=60, env=ENV)
+
+
+def test_a_run_directory_in_use_is_refused_in_either_language(tmp_path):
+    (tmp_path / "kept.txt").write_text("an earlier hall's")
+    zh, en = hall("hall", "--dir", str(tmp_path)), hall("--lang", "en", "hall", "--dir", str(tmp_path))
+    assert zh.returncode == en.returncode == 1
+    assert f"cardtable hall: {tmp_path} 不是空的：请给 `--dir` 一个新的或空的文件夹" in zh.stderr, zh.stderr
+    assert f"cardtable hall: {tmp_path} is not empty: give `--dir` a new or empty directory" in en.stderr, en.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.txt"]
+
+
+def test_a_port_taken_is_refused_in_either_language():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        zh, en = hall("hall", "--port", port), hall("hall", "--port", port, "--lang", "en")
+    assert zh.returncode == en.returncode == 2
+    assert f"cardtable hall: 端口 {port} 已被占用：请用 `--port` 换一个" in zh.stderr, zh.stderr
+    assert f"cardtable hall: port {port} is taken; ask for another with `--port`" in en.stderr, en.stderr
+
+
+def test_the_brokers_refusals_are_said_in_either_language(tmp_path):
+    """``hall setup`` with a user of no role: the broker's ACL refuses it, and nothing is written."""
+    args = ["hall", "setup", "--tables", "2", "--broker-host", "h", "--out", str(tmp_path / "out"), "--also", "x=referee"]
+    zh, en = hall(*args), hall(*args, "--lang", "en")
+    assert zh.returncode == en.returncode == 2 and not (tmp_path / "out").exists()
+    assert "cardtable hall setup: 用户 x：没有“referee”这个角色；可用的角色：console、scoreboard、tournament" in zh.stderr
+    assert "cardtable hall setup: user x: unknown role 'referee'; roles: console, scoreboard, tournament" in en.stderr
+
+
+def test_a_broker_that_cannot_start_says_why_in_either_language(tmp_path):
+    """mosquitto on a port taken exits at once: the error has its words and mosquitto's own log lines."""
+    import pytest
+
+    from bus.broker import Broker, BrokerError
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(BrokerError) as e:
+            Broker.start(tmp_path, {"u": "password1"}, port=port)
+    zh, en = str(e.value), e.value.text("en")
+    assert zh.startswith(f"`mosquitto` 在 127.0.0.1:{port} 启动时退出了（") and "Address already in use" in zh, zh
+    assert en.startswith(f"mosquitto exited with ") and f"while starting on 127.0.0.1:{port}" in en, en

@@ -1,0 +1,60 @@
+"""``cardtable vision``'s errors as a person meets them, run as the real command: what goes wrong below the command
+(the model, the video source, the table's markers) is said from the catalogue, in Chinese, or in English when
+asked (``--lang en``, ``$CARDTABLE_LANG``)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+CLI = [sys.executable, "-m", "cardtable", "vision"]
+
+
+def run(args: list[str], lang: str | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "CARDTABLE_LANG"} | ({"CARDTABLE_LANG": lang} if lang else {})
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120, env=env)
+
+
+@pytest.fixture(scope="module")
+def green(tmp_path_factory):
+    """A frame of bare cloth: no markers, no cards."""
+    path = tmp_path_factory.mktemp("frames") / "cloth.png"
+    cv2.imwrite(str(path), np.full((480, 640, 3), (40, 110, 40), np.uint8))
+    return path
+
+
+def test_a_missing_model_is_said_in_either_language(green, tmp_path):
+    args = ["read", str(green), "--model", str(tmp_path / "none.onnx")]
+    zh, en = run(args), run(args, "en")
+    assert zh.returncode == en.returncode == 1
+    assert f"{tmp_path / 'none.onnx'} 没有识别模型（用 `cardtable vision train` 训练一个）" in zh.stderr, zh.stderr
+    assert f"no recognition model at {tmp_path / 'none.onnx'} (train one with" in en.stderr, en.stderr
+    assert "no recognition" not in zh.stderr and "没有" not in en.stderr
+
+
+def test_a_missing_video_is_said_in_either_language(tmp_path):
+    args = ["watch", "--table", "t1", "--source", str(tmp_path / "none.mp4"), "--broker", "mqtt://camera-t1:pw@127.0.0.1:1"]
+    zh, en = run(args), run([*args, "--lang", "en"])
+    assert zh.returncode == en.returncode == 1
+    assert f"没有这个视频文件：{tmp_path / 'none.mp4'}" in zh.stderr and "no such" not in zh.stderr, zh.stderr
+    assert f"no such video file: {tmp_path / 'none.mp4'}" in en.stderr, en.stderr
+
+
+def test_a_frame_without_markers_is_said_in_either_language(green, tmp_path):
+    args = ["calibrate", "--source", str(green), "--out", str(tmp_path / "c.png")]
+    zh, en = run(args), run(args, "en")
+    assert zh.returncode == en.returncode == 2 and not (tmp_path / "c.png").exists()
+    assert "未标定：找不到桌角标记：缺 0、1、2、3 号" in zh.stderr and "找到：无" in zh.stderr, zh.stderr
+    assert "not calibrated: table markers not found: id 0, 1, 2, 3 missing" in en.stderr and "found none)" in en.stderr
+
+
+def test_a_bad_frame_size_is_said_in_either_language():
+    zh, en = run(["calibrate", "--source", "0", "--size", "3x4"]), run(["calibrate", "--source", "0", "--size", "3x4"], "en")
+    assert zh.returncode == en.returncode == 2
+    assert "参数 --size：不是画面尺寸 `WxH`（宽、高都至少 32）：'3x4'" in zh.stderr, zh.stderr
+    assert "argument --size: not a frame size WxH (each 32 or more): '3x4'" in en.stderr, en.stderr
