@@ -87,4 +87,4 @@ def test_calibrate_says_how_finely_the_camera_sees(tmp_path):
     done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source", "0",
                            "--broker", "mqtt://x:y@127.0.0.1:1", "--size", "2560by1920"], capture_output=True,
                           text=True, timeout=60)
-    assert done.returncode == 2 and "not a frame size WxH: '2560by1920'" in done.stderr
+    assert done.returncode == 2 and "不是画面尺寸 `WxH`（宽、高都至少 32）：'2560by1920'" in done.stderr

@@ -106,7 +106,7 @@ def test_a_frame_without_markers_is_read_in_pixels(tmp_path):
     cv2.imwrite(str(path), image)
     done = cli("read", str(path))
     assert done.returncode == 2
-    assert "未标定，牌的中心是像素坐标：" in done.stderr and "id 0, 1, 2, 3 missing" in done.stderr
+    assert "未标定，牌的中心是像素坐标：" in done.stderr and "找不到桌角标记：缺 0、1、2、3 号" in done.stderr
     out = json.loads(done.stdout)
     assert out["calibrated"] is False
     assert all(c["seat"] is None for c in out["cards"])

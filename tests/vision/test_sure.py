@@ -112,5 +112,5 @@ def test_a_calibration_file_named_for_the_model_is_used_and_a_missing_one_refuse
     path = tmp_path / "hall.sure.json"
     path.write_text(cal.to_json(DEFAULT_INDEX))
     assert Model(sure=path).calibration == cal
-    with pytest.raises(Exception, match="no confidence calibration"):
+    with pytest.raises(Exception, match="没有置信度校准"):
         Model(sure=tmp_path / "none.json")

@@ -72,4 +72,4 @@ def test_watch_without_a_source_is_a_clear_error(broker, tmp_path):
     done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source",
                            str(tmp_path / "none.mp4"), "--broker", broker.url("camera-t1")],
                           capture_output=True, text=True, timeout=60)
-    assert done.returncode == 1 and "no such video file" in done.stderr
+    assert done.returncode == 1 and "没有这个视频文件" in done.stderr
