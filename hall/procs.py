@@ -15,6 +15,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from referee.catalogue import cli_lang, say
+
 log = logging.getLogger(__name__)
 
 MARK = "CARDTABLE_HALL"
@@ -64,7 +66,9 @@ class Child:
             delay = RESTART_DELAYS_S[min(self.starts - 1, len(RESTART_DELAYS_S) - 1)]
             self._due = now + delay
             _reap_group(self.proc.pid)
-            return f"{self.name} exited ({code}); " + (f"again in {delay:g} s" if self.restart else "not restarted")
+            if self.restart:
+                return say(cli_lang(), "hall.exited_again", name=self.name, code=code, delay=f"{delay:g}")
+            return say(cli_lang(), "hall.exited", name=self.name, code=code)
         if self.restart and now >= self._due:
             self.start(hall_dir)
         return None

@@ -121,8 +121,8 @@ def test_kill_service_and_camera_mid_hand(hall):
     assert len(victims) == 2, victims
     for pid in victims:
         os.kill(pid, signal.SIGKILL)
-    hall.wait_line("t01/service exited (-9)", 10)
-    hall.wait_line("t01/camera exited (-9)", 10)
+    hall.wait_line("t01/service 退出了（-9），", 10)
+    hall.wait_line("t01/camera 退出了（-9），", 10)
     deadline = time.monotonic() + 30
     while not (hall.pids("table run --table t01") and hall.pids("hall camera --table t01")):
         assert time.monotonic() < deadline, "the hall did not restart them"

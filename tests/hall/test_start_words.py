@@ -60,3 +60,22 @@ def test_a_broker_that_cannot_start_says_why_in_either_language(tmp_path):
     zh, en = str(e.value), e.value.text("en")
     assert zh.startswith(f"`mosquitto` 在 127.0.0.1:{port} 启动时退出了（") and "Address already in use" in zh, zh
     assert en.startswith(f"mosquitto exited with ") and f"while starting on 127.0.0.1:{port}" in en, en
+
+
+def test_a_part_of_the_hall_that_dies_is_told_in_either_language(tmp_path, monkeypatch):
+    """What the hall prints when one of its processes exits (a real process, its real exit status)."""
+    import time
+
+    from hall.procs import Child
+
+    lines = {}
+    for lang, restart in (("zh", True), ("en", True), ("zh", False), ("en", False)):
+        monkeypatch.setenv("CARDTABLE_LANG", lang)
+        child = Child("t01/camera", [sys.executable, "-c", "raise SystemExit(3)"], tmp_path / "c.log", restart=restart)
+        child.start(tmp_path)
+        child.proc.wait(30)
+        lines[lang, restart] = child.check(tmp_path, time.monotonic())
+    assert lines["zh", True] == "t01/camera 退出了（3），0.5 秒后重启"
+    assert lines["en", True] == "t01/camera exited (3); again in 0.5 s"
+    assert lines["zh", False] == "t01/camera 退出了（3），不再重启"
+    assert lines["en", False] == "t01/camera exited (3); not restarted"
