@@ -135,6 +135,12 @@ class ConnectionRefused(Refusal, ConnectionError):
     section = "broker"
 
 
+class NoConnection(Refusal, TimeoutError):
+    """No answer from the broker within the time given (the catalogue's ``broker.no_connection``)."""
+
+    section = "broker"
+
+
 BAD_PASSWORD, NOT_AUTHORISED = 134, 135  # MQTT 5's CONNACK reason codes (3.1.1's 4 and 5 read as these)
 
 
@@ -231,8 +237,8 @@ class Connection:
             left = deadline - time.monotonic()
             if left <= 0:
                 self._shutdown()
-                raise TimeoutError(f"no MQTT connection to {a.host}:{a.port} as {self.client_id!r}"
-                                   f" within {timeout:g} s")
+                raise NoConnection("no_connection", address=f"{a.host}:{a.port}", client=repr(self.client_id),
+                                   seconds=f"{timeout:g}")
             self._first.wait(min(left, 0.05))
         return self
 

@@ -359,7 +359,7 @@ def test_every_refusal_of_the_tournament_and_the_console_has_its_sentence():
     classes = refusal_classes()
     assert {"TournamentError", "EntryError", "SetupError", "PairingError", "UserError", "Denied", "CredentialsError", "UrlError",
             "DemoError", "PlanError", "ModelError", "SourceError", "DeckError", "NotCalibrated", "CalibrationError",
-            "BrokerError", "ConnectionRefused", "HallError"} <= set(classes)
+            "BrokerError", "ConnectionRefused", "NoConnection", "HallError"} <= set(classes)
     where = {p.parts[-1] for p, *_ in found}
     assert {"pairswiss.py", "knockout.py", "individual.py", "swiss.py", "store.py", "tables.py"} <= where  # all three systems
     for path, line, key, values in found:

@@ -212,9 +212,12 @@ def test_wrong_credentials_are_refused(broker, user, password):
 def test_connect_gives_up_after_its_timeout():
     conn = Connection(f"mqtt://console:x@127.0.0.1:{free_port()}", "nobody-listens")
     started = time.monotonic()
-    with pytest.raises(TimeoutError):
+    with pytest.raises(TimeoutError) as e:
         conn.connect(timeout=0.5)
     assert time.monotonic() - started < 2
+    where = f"127.0.0.1:{conn.address.port}"
+    assert e.value.text("en") == f"no MQTT connection to {where} as 'nobody-listens' within 0.5 s"
+    assert str(e.value) == f"0.5 秒内没有连上消息服务器 {where}（客户端 'nobody-listens'）"
 
 
 def test_messages_queued_for_a_session_wait_for_a_late_handler(connect, inbox):
