@@ -103,10 +103,15 @@ class HallWatch(Watch):
 
 
 def named(event: dict) -> set[str]:
-    """The seats an event names: its seat, dealer, leader or seats, or a refused input's seat."""
+    """The seats an event names as acting: its seat or seats, or a refused input's seat. Not a dealer or a
+    leader it names: the kitty turned up at a hand's end is answered by the score and the next hand's dealer.
+
+    >>> named({"kind": "hand_started", "data": {"hand": 2, "level": "4", "dealer": "S"}})
+    set()
+    """
     data = event["data"]
     why = data.get("why") if isinstance(data.get("why"), dict) else {}
-    found = [data.get(k) for k in ("seat", "dealer", "leader")] + list(data.get("seats") or [])
+    found = [data.get("seat")] + list(data.get("seats") or [])
     return {s for s in found + [(why.get("values") or {}).get("seat")] if isinstance(s, str)}
 
 
