@@ -196,7 +196,11 @@ def test_poisoned_inputs_are_rejected_once_and_never_delivered_again(rig):
         r.publish("board/in", f'{{"v":1,"id":"{pid}","seat":"N","button":"ready","at":{"9" * 401}}}'.encode())
     marker = r.press()
     r.wait_logged([marker])
-    rejected = [e for e in r.watch.of("events") if e["kind"] == "rejected"]
+    # the log is read from the file, the rejections come over the broker: wait for them to arrive
+    deadline = time.monotonic() + WAIT_S
+    while len(rejected := [e for e in r.watch.of("events") if e["kind"] == "rejected"]) < len(poison) \
+            and time.monotonic() < deadline:
+        time.sleep(0.1)
     assert sorted(e["data"]["id"] for e in rejected) == sorted(poison)
     assert all(e["data"]["reason"].startswith("board/in: 'at': 9999") for e in rejected)
     r.stop()
