@@ -75,6 +75,7 @@ class PairSwiss(System):
             if d.levels is None:
                 raise TournamentError("pair_swiss_levels")
             a, b = (level_index(x) for x in d.levels)
+            _check_levels(d.winner, d.levels, a, b)
             steps = (a - b, b - a)
         return Outcome(points, steps)
 
@@ -100,6 +101,22 @@ class PairSwiss(System):
         for row in rows:
             row["prize"] = prize_of(row["rank"], t.options["prizes"]) if t.finished else None
         return rows
+
+
+def _check_levels(winner: int | None, levels: tuple[str, str], a: int, b: int) -> None:
+    """The levels reached agree with the result (seed 000 四4, 平局者各0): the winner reached the
+    higher level, a draw the same level.
+
+    >>> _check_levels(1, ("9", "J"), 7, 9)
+    >>> _check_levels(0, ("9", "J"), 7, 9)
+    Traceback (most recent call last):
+    ...
+    referee.tournament.core.TournamentError: 胜方打到的级数（9）应高于负方（J）；级数相同是平局
+    """
+    if winner is None and a != b:
+        raise TournamentError("draw_levels", first=levels[0], second=levels[1])
+    if winner is not None and (a, b)[winner] <= (a, b)[1 - winner]:
+        raise TournamentError("winner_levels", winner=levels[winner], loser=levels[1 - winner])
 
 
 def pair_stats(t: Tournament) -> dict[str, dict]:

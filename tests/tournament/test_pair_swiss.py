@@ -142,3 +142,33 @@ def test_the_dead_end_of_a_greedy_pass_is_paired(hand_log):
     assert byes == [] and len(tables) == 3
     assert not {frozenset(e) for _, e in tables} & met
     assert sorted(p for _, e in tables for p in e) == list("ABCDEF")
+
+
+def test_the_real_level_difference_checks_the_levels_against_the_result(hand_log):
+    # Seed 000 四4: 每轮竞赛级差：胜者2，平局者各0，负者-2 — with the real levels, the winner reached the
+    # higher level and a draw the same one; anything else is refused in words, and nothing changes.
+    log = (hand_log("pair-swiss", UNITS, options={"rounds": 1, "level_diff": "real"})
+           .pair(1, [("a1", "c1"), ("a2", "d2"), ("b1", "c2"), ("b2", "d1")]))
+    for bad, words in (({"winner": 0, "levels": ["9", "J"]}, "胜方打到的级数（9）应高于负方（J）"),
+                       ({"winner": 1, "levels": ["A+", "K"]}, "胜方打到的级数（K）应高于负方（A\\+）"),
+                       ({"winner": 0, "levels": ["10", "10"]}, "级数相同是平局"),
+                       ({"draw": True, "levels": ["J", "9"]}, "平局者各0.*J 和 9")):
+        with pytest.raises(TournamentError, match=words) as exc:
+            log.results(1, bad).replay()
+        assert "equal levels" in exc.value.text("en")
+        log.actions.pop()
+    stats = pair_stats(log.results(1, {"winner": 1, "levels": ["9", "J"]}, {"draw": True, "levels": ["10", "10"]}).replay())
+    assert (stats["c1"]["level"], stats["a2"]["level"]) == (2, 0)
+
+
+def test_a_refused_level_changes_nothing_in_the_store(tmp_path):
+    from referee.tournament import Entry, TournamentStore
+
+    store = TournamentStore(tmp_path / "t.db")
+    entries = [Entry(p, p, u, u, (f"{p}-1", f"{p}-2")) for p, u in UNITS.items()]
+    store.new("pair-swiss", entries, seed=1, options={"rounds": 1, "level_diff": "real"})
+    table = store.pair_next_round()["tables"][0]["table"]
+    seq = store.last_seq()
+    with pytest.raises(TournamentError, match="平局者各0"):
+        store.record_result(1, table, {"draw": True, "levels": ["A", "K"]})
+    assert store.last_seq() == seq and store.round_view(1)["tables"][0]["result"] is None
