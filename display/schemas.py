@@ -43,6 +43,7 @@ class Entry(Closed):
     id: str = Field(min_length=1, max_length=64)
     name: str = Field(max_length=128)
     unit: str = Field(max_length=128)
+    lot: int | None = Field(default=None, ge=1, le=100000, description="the lot number (抽签号)")
 
 
 Points = Annotated[int | float, Field(ge=-1000, le=1000)]

@@ -23,7 +23,8 @@ async function registrationHTML() {
 function roundHTML(t) {
   const r = t.round;
   const rows = r.tables.map(x => {
-    const names = x.entries.map((e, i) => `<label><input type="radio" name="w-${esc(x.table)}" value="${i}"> ${esc(e.name)} <small>${esc(e.id)}</small></label>` +
+    const names = x.entries.map((e, i) => `<label><input type="radio" name="w-${esc(x.table)}" value="${i}"> ${esc(e.name)} <small>${esc(e.id)}` +
+      `${e.lot ? ` <span class="lot">${esc(T("lot_no", { n: e.lot }))}</span>` : ""}</small></label>` +
       ` <button data-forfeit="${esc(e.id)}" title="${T("forfeit")}">${T("forfeit")}</button>`).join(` <b>${T("versus")}</b> `);
     const done = x.result ? `<span class="finished">${T("finished")} ${x.result.scores.join(" : ")}</span>` : T("in_play");
     return `<tr data-table="${esc(x.table)}"><td>${esc(x.table)}</td><td>${names}</td><td>${done}</td>` +

@@ -54,7 +54,9 @@ def apply(t: Tournament, action: dict) -> Tournament:
     elif kind == "forfeit":
         r = _set(t, r, table, forfeits=tuple(sorted(set(table.forfeits) | set(d["entries"]))), seq=action["seq"])
     elif kind == "game":
-        r = _set(t, r, table, games=table.games + (d["winner"],), levels=tuple(d.get("levels") or ()), seq=action["seq"])
+        clock = table.clock or str(d.get("event") or "").endswith(":round_over")
+        r = _set(t, r, table, games=table.games + (d["winner"],), levels=tuple(d.get("levels") or ()), clock=clock,
+                 seq=action["seq"])
     else:
         raise TournamentError("unknown_action", kind=kind)
     return t.with_round(r)

@@ -85,6 +85,10 @@ class System:
     def standings(self, t: Tournament) -> list[dict]:
         raise NotImplementedError
 
+    def follows(self, t: Tournament) -> None:
+        """Raise when a change leaves a round paired that no longer follows from the results
+        before it (a knockout); by default later rounds are paired again or stand as played."""
+
 
 @dataclass(frozen=True)
 class Decision:

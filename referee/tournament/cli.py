@@ -133,7 +133,7 @@ def _print_round(view: dict, lang: str) -> None:
     text = labels(lang)
     print(say(lang, "sheet.round_of", n=view["round"], of=view["rounds"]))
     for x in view["tables"]:
-        names = " | ".join(f"{e['id']} {e['name']} ({e['unit']})" for e in x["entries"])
+        names = " | ".join(f"{text['lot_no'].format(n=e['lot'])} {e['id']} {e['name']} ({e['unit']})" for e in x["entries"])
         res = "" if x["result"] is None else f"  {text['points']} " + " ".join(str(p) for p in x["result"]["points"])
         print(f"{x['table']}  {names}{res}")
     for b in view["byes"]:

@@ -38,6 +38,7 @@ class Table:
     levels: tuple[str, ...] = ()  # the last levels reported for the table's entries
     forfeits: tuple[str, ...] = ()
     entered: dict | None = None  # the result entered by hand (or its correction)
+    clock: bool = False  # the round clock ended a game reported (``round_over``)
 
 
 @dataclass(frozen=True)

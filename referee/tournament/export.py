@@ -117,13 +117,14 @@ def _html(t: Tournament, lang: str, round_no: int | None) -> str:
     if t.rounds:
         view = round_view(t, round_no)
         n = view["round"]
-        body = [[x["table"], " / ".join(f'{e["name"]}（{e["unit"]}）' for e in x["entries"])] for x in view["tables"]]
+        body = [[x["table"], " / ".join(f'{L["lot_no"].format(n=e["lot"])} {e["name"]}（{e["unit"]}）' for e in x["entries"])]
+                for x in view["tables"]]
         body += [[L["bye"], f"{t.entry(b).name}（{t.entry(b).unit}）"] for b in view["byes"]]
         pairings = {"title": L["pairings"].format(n=n), "head": [L["table"], L["name"]], "body": body}
-        head = [L["seat"], L["entry"], L["name"], L["unit"], L["points"], L["score"], L["signature"]]
+        head = [L["seat"], L["lot"], L["entry"], L["name"], L["unit"], L["points"], L["score"], L["signature"]]
         for x in view["tables"]:
             res = x["result"]
-            body = [[seat(len(x["entries"]), i), e["id"], e["name"], e["unit"], res["points"][i] if res else "",
+            body = [[seat(len(x["entries"]), i), e["lot"], e["id"], e["name"], e["unit"], res["points"][i] if res else "",
                      res["scores"][i] if res else "", ""] for i, e in enumerate(x["entries"])]
             slips.append({"title": L["slip"].format(n=n, table=x["table"]), "head": head, "body": body})
     rows = standing_rows(t, lang)

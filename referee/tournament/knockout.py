@@ -1,39 +1,65 @@
 """Knockout, best of three (seed 002, Guandan): single games until 16 remain, then best of three.
 
-Stage 1 (more than 16 entries): the first round brings the field down to a power of two, the
-byes going to the first entries of the lot drawn at registration; then single-game rounds until
-16 remain. Stage 2: a best-of-three knockout from 16 (fewer entries: byes by the lot up to the
-next power of two), with play-offs so that places 1 to 8 are ranked: the quarter-final losers
-play semi-finals for 5th to 8th beside the semi-finals; the last round holds the final (t01),
-3rd place (t02), 5th (t03) and 7th (t04). Each table's result is a winner, in stage 2 with the
-games won (a game is won by passing 8).
+The bracket has as many slots as the next power of two; the first entries of the lot have an
+empty slot beside them (a bye), the rest meet in lot order, and every round halves it. Rounds of
+more than 16 slots are single games (stage 1); from 16 on, best of three (stage 2). An empty slot
+also comes from a double forfeit (seed 002 十二 第2条: neither pair goes on): whoever would have
+met its winner goes on by walkover, listed with the round's byes.
+
+Places 1 to 8 are played off (四2: 前八名): the losers of a round of a bracket whose places run
+from ``first`` play a bracket of their own for the places from ``first`` plus the slots left, as
+long as that is 8 or better; so the quarter-final losers play for 5th to 8th beside the
+semi-finals and the last round holds the final (t01), 3rd place (t02), 5th (t03) and 7th (t04).
+A play-off bracket is made of the round's losers by result in bracket order, seated like the
+field (byes to the first). The losers of a round share the place after the slots left (e.g.
+quarter-final losers 5th until their play-off); both pairs of a double forfeit share the last
+place of those who reached that round and play no play-off; a place no pair won stays empty.
+
+Each table's result is a winner, in stage 2 with the games won (a game is won by passing 8;
+when the round clock ends the match, the pair ahead in games wins, only 1:1 is played on, 三2).
+At a table the pair with the bigger lot number sits S/N (十三 第2条: 大号(指抽签号)选手坐南北位).
 
 >>> plan(40)
 (2, 16)
 >>> plan(16), plan(12), plan(5)
 ((0, 16), (0, 16), (0, 8))
+>>> slots(["a", "b", "c"], 4), slots(["a"], 4)
+(['a', None, 'b', 'c'], ['a', None, None, None])
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from referee.tournament.base import Decision, System, decision, totals
 from referee.tournament.core import Outcome, Table, Tournament, TournamentError, table_name
 
 STAGE2_FROM = 16
+PLACES = 8  # seed 002 四2: 获得本届比赛前八名的选手分别颁发证书和奖品
 
 
 def plan(n: int) -> tuple[int, int]:
     """(stage-1 rounds, stage-2 bracket size) for ``n`` entries."""
-    if n <= STAGE2_FROM:
-        size = 2
-        while size < n:
-            size *= 2
+    size = _bracket(n)
+    if size <= STAGE2_FROM:
         return 0, size
-    power = 1
-    while power * 2 <= n:
-        power *= 2
-    rounds = (n > power) + (power // STAGE2_FROM).bit_length() - 1
-    return rounds, STAGE2_FROM
+    return (size // STAGE2_FROM).bit_length() - 1, STAGE2_FROM
+
+
+def _bracket(n: int) -> int:
+    size = 2
+    while size < n:
+        size *= 2
+    return size
+
+
+def slots(entries: list[str], size: int) -> list[str | None]:
+    """``entries`` in ``size`` slots: the first have an empty slot beside them, the rest meet in order."""
+    free = size - len(entries)
+    out: list[str | None] = []
+    for i, e in enumerate(entries):
+        out += [e, None] if i < free else [e]
+    return out + [None] * (size - len(out))
 
 
 class Knockout(System):
@@ -42,10 +68,10 @@ class Knockout(System):
     columns = ()
     defaults = {"stage2_from": STAGE2_FROM}
     late_limit = 5.0  # seed 002 十二 第2条: five minutes after the start the pair forfeits the round
+    lot_pairs = True  # the bracket, byes and seats are the lot's
 
     def rounds(self, t: Tournament) -> int:
-        stage1, size = plan(len(t.entries))
-        return stage1 + size.bit_length() - 1
+        return _bracket(len(t.entries)).bit_length() - 1
 
     def best_of(self, t: Tournament, round_no: int) -> int:
         return 1 if round_no <= plan(len(t.entries))[0] else 3
@@ -63,21 +89,37 @@ class Knockout(System):
         tables, byes = rounds[round_no - 1]
         return [(table_name(i), x) for i, x in enumerate(tables, 1)], list(byes)
 
+    def follows(self, t: Tournament) -> None:
+        """Every round paired still follows from the results before it: a change that would
+        change who meets whom in a round under way is refused, naming its tables played."""
+        rounds, _ = walk(t)
+        for r in t.rounds:
+            tables, byes = rounds[r.round - 1] if r.round <= len(rounds) else ([], [])
+            if {frozenset(x.entries) for x in r.tables} != set(map(frozenset, tables)) or set(r.byes) != set(byes):
+                played = [f"{x.table} {'/'.join(x.entries)}" for x in r.tables if x.outcome is not None or x.games or x.forfeits]
+                raise TournamentError("knockout_played_on", round=r.round, tables=played)
+
     def outcome(self, t: Tournament, round_no: int, table: Table) -> Outcome | None:
         best_of = self.best_of(t, round_no)
         need = best_of // 2 + 1
         d = decision(table)
         if d is None:
-            wins = [sum(1 for g in table.games if g == i) for i in (0, 1)]
-            if max(wins) < need:
+            wins = tuple(sum(1 for g in table.games if g == i) for i in (0, 1))
+            if max(wins) >= need:
+                d = Decision(wins.index(max(wins)), games=wins)
+            elif table.clock and table.games and table.games[-1] is not None and wins[0] != wins[1]:
+                d = Decision(wins.index(max(wins)), games=wins)  # 三2: the round clock ended it, one pair ahead
+            else:
                 return None
-            d = Decision(wins.index(need), games=tuple(wins))
         if d.winner is None:
             if any(d.forfeit):
                 return Outcome((0, 0), (0, 0))
             raise TournamentError("knockout_winner")
         games = d.games or tuple(need if i == d.winner else 0 for i in (0, 1))
-        if games[d.winner] != need or games[1 - d.winner] >= need:
+        won, lost = games[d.winner], games[1 - d.winner]
+        if won == lost:
+            raise TournamentError("knockout_play_on", games=f"{won}:{lost}")
+        if not lost < won <= need:
             raise TournamentError("knockout_games", best_of=best_of, need=need, games=repr(list(games)))
         return Outcome(tuple(1 if i == d.winner else 0 for i in (0, 1)), games)
 
@@ -89,71 +131,71 @@ class Knockout(System):
                  "tiebreaks": [], "prize": None} for e in order]
 
 
-def _knock(alive: list[str], size: int) -> tuple[list[tuple[str, ...]], list[str]]:
-    """A knockout round bringing ``alive`` down to ``size``: byes to the first, then pairs in order."""
-    byes = 2 * size - len(alive)
-    return [tuple(alive[i : i + 2]) for i in range(byes, len(alive), 2)], alive[:byes]
+@dataclass(frozen=True)
+class Bracket:
+    """Slots (None: empty) playing for the places from ``first``."""
+
+    first: int
+    slots: tuple[str | None, ...]
 
 
-def _results(t: Tournament, round_no: int, tables: list[tuple[str, ...]]) -> list[tuple[str, str] | None]:
-    """(winner, loser) of each table of round ``round_no``; None for a table not decided (or not played)."""
-    played = {frozenset(x.entries): x for x in t.rounds[round_no - 1].tables} if len(t.rounds) >= round_no else {}
-    out = []
-    for pair in tables:
-        x = played.get(frozenset(pair))
-        if x is None or x.outcome is None:
-            out.append(None)
-            continue
-        w = x.outcome.points.index(1) if 1 in x.outcome.points else 0  # both forfeited: the first goes on
-        out.append((x.entries[w], x.entries[1 - w]))
-    return out
+def _decided(t: Tournament, round_no: int, pair: tuple[str, str]) -> tuple[str, ...] | None:
+    """The table's winner then loser, both entries when both forfeited (nobody goes on), None
+    while undecided (or not played)."""
+    if len(t.rounds) < round_no:
+        return None
+    for x in t.rounds[round_no - 1].tables:
+        if set(x.entries) == set(pair):
+            if x.outcome is None:
+                return None
+            if 1 not in x.outcome.points:
+                return ()
+            w = x.outcome.points.index(1)
+            return x.entries[w], x.entries[1 - w]
+    return None
 
 
 def walk(t: Tournament) -> tuple[list[tuple[list[tuple[str, ...]], list[str]]], dict[str, int]]:
-    """The tables and byes of every round that can be paired from the results so far, and each
-    entry's place as far as it is known (1 for those still in)."""
-    stage1, size = plan(len(t.entries))
+    """The tables (seated by the lot) and byes of every round that can be paired from the results
+    so far, and each entry's place as far as it is known (1 for those still in)."""
+    number = {e: i for i, e in enumerate(t.lot, 1)}
     place = {e: 1 for e in t.lot}
+    brackets = [Bracket(1, tuple(slots(list(t.lot), _bracket(len(t.lot)))))]
     rounds: list = []
-    main = list(t.lot)
-    while len(main) > STAGE2_FROM:  # stage 1
-        power = 1 << (len(main).bit_length() - 1)
-        tables, byes = _knock(main, power if power < len(main) else power // 2)
+    while len(brackets[0].slots) > 1:
+        tables, byes, plays = [], [], []
+        for b in brackets:
+            for a, c in zip(b.slots[::2], b.slots[1::2]):
+                if a and c:
+                    tables.append(tuple(sorted((a, c), key=number.get, reverse=True)))
+                elif a or c:
+                    byes.append(a or c)
         rounds.append((tables, byes))
-        result = _results(t, len(rounds), tables)
-        for decided in filter(None, result):
-            place[decided[1]] = len(byes) + len(tables) + 1
-        if None in result:
+        no, done, after = len(rounds), True, []
+        for b in brackets:
+            half = len(b.slots) // 2
+            reached = sum(1 for s in b.slots if s)
+            ahead: list[str | None] = []
+            losers: list[str] = []
+            for a, c in zip(b.slots[::2], b.slots[1::2]):
+                if not (a and c):
+                    ahead.append(a or c)
+                    continue
+                result = _decided(t, no, (a, c))
+                if result is None:
+                    done = False
+                    ahead.append(None)
+                elif not result:  # a double forfeit: neither goes on, both share the round's last place
+                    ahead.append(None)
+                    place[a] = place[c] = b.first + reached - 1
+                else:
+                    ahead.append(result[0])
+                    losers.append(result[1])
+                    place[result[1]] = b.first + half
+            after.append(Bracket(b.first, tuple(ahead)))
+            if losers and half > 1 and b.first + half <= PLACES:
+                after.append(Bracket(b.first + half, tuple(slots(losers, half))))
+        if not done:
             return rounds, place
-        main = byes + [w for w, _ in result]
-    qf: list[str] = []
-    sf: list[str] = []
-    p58: list[tuple[str, str]] = []
-    while len(main) > 1:  # stage 2
-        tables, byes = _knock(main, size // 2 ** (len(rounds) - stage1 + 1))
-        roles = ["main"] * len(tables)
-        if len(main) == 4 and len(qf) == 4:
-            tables, roles = tables + [tuple(qf[:2]), tuple(qf[2:])], roles + ["p58", "p58"]
-        if len(main) == 2:
-            for role, pair in (("third", sf), ("fifth", [w for w, _ in p58]), ("seventh", [l for _, l in p58])):
-                if len(pair) == 2:
-                    tables, roles = tables + [tuple(pair)], roles + [role]
-        rounds.append((tables, byes))
-        result = _results(t, len(rounds), tables)
-        for decided, role in zip(result, roles):
-            if decided is None:
-                continue
-            w, loser = decided
-            if role == "main":
-                place[loser] = len(byes) + roles.count("main") + 1
-            else:
-                first = {"p58": 5, "third": 3, "fifth": 5, "seventh": 7}[role]
-                place[w], place[loser] = first, first + (2 if role == "p58" else 1)
-        if None in result:
-            return rounds, place
-        after = byes + [w for (w, _), role in zip(result, roles) if role == "main"]
-        losers = [l for (_, l), role in zip(result, roles) if role == "main"]
-        qf, sf = (losers, sf) if len(main) == 8 else (qf, losers) if len(main) == 4 else (qf, sf)
-        p58 = [r for r, role in zip(result, roles) if role == "p58"] or p58
-        main = after
+        brackets = sorted(after, key=lambda b: b.first)
     return rounds, place

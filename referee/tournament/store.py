@@ -211,6 +211,7 @@ class TournamentStore:
             action = {"seq": seq, "kind": kind, "data": data, "by": by, "at": at}
             after = start(data, seq, at) if t is None else repair_last_round(apply(t, action))
             after.rules.standings(after)  # a result that cannot be scored raises here
+            after.rules.follows(after)  # so does one that a knockout round already played depends on
             self._db.execute("INSERT INTO actions (seq, kind, data, by, at) VALUES (?, ?, ?, ?, ?)",
                              (seq, kind, json.dumps(data, ensure_ascii=False, sort_keys=True), by, at))
             self._db.execute("COMMIT")
