@@ -46,13 +46,13 @@ class Entry(Closed):
     lot: int | None = Field(default=None, ge=1, le=100000, description="the lot number (抽签号)")
 
 
-Points = Annotated[int | float, Field(ge=-1000, le=1000)]
-Score = Annotated[int | float, Field(ge=-1000000, le=1000000)]
+# An exact number on the wire (bus/PROTOCOL.md): an integer, or a fraction "10/3" (places shared by three)
+Exact = Annotated[int, Field(strict=True, ge=-1000000, le=1000000)] | Annotated[str, StringConstraints(pattern=r"^-?[0-9]{1,12}/[0-9]{1,12}$")]
 
 
 class TableResult(Closed):
-    points: list[Points] = Field(max_length=8)
-    scores: list[Score] = Field(max_length=8)
+    points: list[Exact] = Field(max_length=8)
+    scores: list[Exact] = Field(max_length=8)
 
 
 class Pairing(Closed):
@@ -85,8 +85,8 @@ class Row(Closed):
     id: str = Field(min_length=1, max_length=64)
     name: str = Field(max_length=128)
     unit: str = Field(max_length=128)
-    score: Score
-    tiebreaks: list[Score] = Field(max_length=16)
+    score: Exact
+    tiebreaks: list[Exact] = Field(max_length=16)
     prize: Prize | None
 
 
@@ -312,6 +312,8 @@ class ForfeitIn(Closed):
     round: int = Field(ge=1, le=100)
     table: Id
     entries: list[Annotated[str, StringConstraints(min_length=1, max_length=64)]] = Field(min_length=1, max_length=4)
+    correct: bool = Field(default=False, description="over a result (a forfeit stands until corrected): restate the table as forfeited")
+    reason: str = Field(default="", max_length=200)
 
 
 class LateIn(Closed):

@@ -114,8 +114,10 @@ class Organiser:
         if len(t.rounds) >= t.total_rounds:
             if not self._final:
                 self._final = True
+                from referee.tournament.exact import written
+
                 rows = self.store.standings()["rows"]
-                standings = "；".join(catalogue.say(self.lang, "hall.standing", rank=r["rank"], name=r["name"], score=r["score"])
+                standings = "；".join(catalogue.say(self.lang, "hall.standing", rank=r["rank"], name=r["name"], score=written(r["score"], self.lang))
                                      for r in rows[:6])
                 self.say(catalogue.say(self.lang, "hall.over", standings=standings))
             return

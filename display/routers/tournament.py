@@ -198,7 +198,8 @@ def _entered(store, round_no: int, table: str) -> dict | None:
 @router.post("/tournament/forfeits", responses=ERRORS, summary="Entries at a table forfeit it (弃权)")
 def forfeit(body: ForfeitIn, user: Referee, ctx: Ctx, lang: Lang) -> TournamentView:
     return _change(ctx, user, lang, "forfeit", body.model_dump(),
-                   lambda store: store.forfeit(body.round, body.table, body.entries, by=user.name))
+                   lambda store: store.forfeit(body.round, body.table, body.entries, by=user.name, correct=body.correct,
+                                               reason=body.reason))
 
 
 @router.post("/tournament/late", responses=ERRORS, summary="An entry arrived late (past the limit: a forfeit)")

@@ -108,7 +108,7 @@ function renderStandings() {
   box.innerHTML = `<table class="standings"><thead><tr><th class="num">${T("rank")}</th><th>${T("entry")}</th><th>${T("unit")}</th><th class="num">${T("score")}</th>` +
     s.columns.map(c => `<th class="num">${esc(column(c))}</th>`).join("") + `<th>${T("prize")}</th></tr></thead><tbody>` +
     s.rows.map(r => `<tr class="${r.prize ? "prize" : ""}" data-entry="${esc(r.id)}"><td class="num">${r.rank}</td><td>${esc(r.name)}</td><td>${esc(r.unit)}</td>` +
-      `<td class="num">${r.score}</td>${r.tiebreaks.map(x => `<td class="num">${x}</td>`).join("")}<td>${esc(r.prize || "")}</td></tr>`).join("") +
+      `<td class="num">${esc(EXACT(r.score))}</td>${r.tiebreaks.map(x => `<td class="num">${esc(EXACT(x))}</td>`).join("")}<td>${esc(r.prize || "")}</td></tr>`).join("") +
     `</tbody></table>`;
 }
 function renderPairings() {
@@ -121,7 +121,7 @@ function renderPairings() {
   box.innerHTML = `<table class="pairings"><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th class="num">${T("result")}</th></tr></thead><tbody>` +
     rows.map(p => `<tr data-table="${esc(p.table)}"><td><a href="/tables/${encodeURIComponent(p.table)}">${esc(p.table)}</a></td>` +
       `<td>${p.entries.map(e => `${esc(e.name)} <small>${esc(e.unit)}</small>`).join(` <b>${T("versus")}</b> `)}</td>` +
-      `<td class="num">${p.result ? p.result.scores.join(" : ") : ""}</td></tr>`).join("") + `</tbody></table>` +
+      `<td class="num">${p.result ? esc(p.result.scores.map(EXACT).join(" : ")) : ""}</td></tr>`).join("") + `</tbody></table>` +
     (r.byes.length ? `<p>${T("byes")}: ${r.byes.map(esc).join(W("word.list"))}</p>` : "");
 }
 

@@ -11,6 +11,13 @@ function T(key, values) { const w = W("ui." + key); return values ? fill(w, valu
 function SEATW(s) { return W("seat." + s); }
 function KINDW(k) { return W("kind." + k); }
 function SAID(text) { return text ? text[LANG] ?? text.zh ?? "" : ""; }  // a sentence the server said in both languages
+function EXACT(v) {  // an exact number of the tournament topics (an integer, or "10/3") as people write it: 3又1/3, 3 1/3
+  const m = /^(-?)(\d+)\/(\d+)$/.exec(String(v ?? ""));
+  if (!m) return String(v ?? "");
+  const n = Number(m[2]), d = Number(m[3]), whole = Math.floor(n / d), part = n % d;
+  if (!part) return m[1] + whole;
+  return m[1] + (whole ? whole + (LANG === "zh" ? "又" : " ") : "") + part + "/" + d;
+}
 function esc(s) { return String(s ?? "").replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]); }
 function applyWords() {
   document.documentElement.lang = LANG === "en" ? "en" : "zh-CN";

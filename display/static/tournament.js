@@ -26,7 +26,7 @@ function roundHTML(t) {
     const names = x.entries.map((e, i) => `<label><input type="radio" name="w-${esc(x.table)}" value="${i}"> ${esc(e.name)} <small>${esc(e.id)}` +
       `${e.lot ? ` <span class="lot">${esc(T("lot_no", { n: e.lot }))}</span>` : ""}</small></label>` +
       ` <button data-forfeit="${esc(e.id)}" title="${T("forfeit")}">${T("forfeit")}</button>`).join(` <b>${T("versus")}</b> `);
-    const done = x.result ? `<span class="finished">${T("finished")} ${x.result.scores.join(" : ")}</span>` : T("in_play");
+    const done = x.result ? `<span class="finished">${T("finished")} ${esc(x.result.scores.map(EXACT).join(" : "))}</span>` : T("in_play");
     return `<tr data-table="${esc(x.table)}"><td>${esc(x.table)}</td><td>${names}</td><td>${done}</td>` +
       `<td><button data-result="record">${T("record_result")}</button> <input name="reason" placeholder="${T("reason")}" size="8">` +
       ` <button data-result="correct">${T("correct")}</button></td></tr>`;
@@ -64,7 +64,10 @@ document.addEventListener("click", ev => {
   let call;
   if (b.id === "t-pair") call = () => api("POST", "/api/console/tournament/rounds");
   if (b.id === "t-start") call = () => api("POST", `/api/console/tournament/rounds/${round}/start`, { rulebook: $("#t-rulebook").value });
-  if (b.dataset.forfeit) call = () => api("POST", "/api/console/tournament/forfeits", { round, table: row.dataset.table, entries: [b.dataset.forfeit] });
+  if (b.dataset.forfeit) {  // with a reason written: a correction (a forfeit over a result stands only as one)
+    const reason = row.querySelector("input[name=reason]").value;
+    call = () => api("POST", "/api/console/tournament/forfeits", { round, table: row.dataset.table, entries: [b.dataset.forfeit], ...(reason ? { correct: true, reason } : {}) });
+  }
   if (b.dataset.result) {
     const picked = row.querySelector("input[type=radio]:checked");
     const body = { round, table: row.dataset.table, result: { winner: picked ? Number(picked.value) : null } };

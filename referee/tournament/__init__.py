@@ -2,7 +2,8 @@
 
 In the flow: the tournament service (:mod:`referee.tournament.service`) reads the tables' ``events`` from
 the bus and publishes each tournament's ``round`` and ``standings`` (``bus.tournament``); the console runs
-the same store in-process. :mod:`~referee.tournament.core` holds the values, :mod:`~referee.tournament.actions`
+the same store in-process. :mod:`~referee.tournament.core` holds the values (points exact:
+:mod:`~referee.tournament.exact`), :mod:`~referee.tournament.actions`
 rebuilds them from the log, :mod:`~referee.tournament.systems` names the three systems
 (:mod:`~referee.tournament.pairswiss`, :mod:`~referee.tournament.knockout`,
 :mod:`~referee.tournament.individual`, on :mod:`~referee.tournament.base`; pair Swiss pairs a round with

@@ -4,7 +4,8 @@ Each action is a dict ``{"seq", "kind", "data", "by", "at"}``; kinds: ``new`` (s
 seed, options, entries and the lot that breaks final ties), ``pair`` (a round's tables and byes,
 drawn with the recorded seed), ``result`` and ``correct`` (a table's result as entered),
 ``game`` (one game's result from a table's ``events``), ``forfeit`` (entries that forfeit a
-table) and ``late`` (a late arrival; past the system's limit it is a forfeit). :func:`replay`
+table; they stand under a later ``result``, a ``correct`` names the forfeits anew) and ``late``
+(a late arrival; past the system's limit it is a forfeit). :func:`replay`
 applies them in order; the latest word on a table counts, so a correction changes everything
 computed from it: scores, tie-breaks, ranks, prizes, and the pairing of a round not yet started.
 """
@@ -49,8 +50,10 @@ def apply(t: Tournament, action: dict) -> Tournament:
             r = _set(t, r, r.table(name), forfeits=tuple(sorted(set(r.table(name).forfeits) | set(ids))), seq=action["seq"])
         return t.with_round(r)
     table = r.table(d["table"])
-    if kind in ("result", "correct"):
-        r = _set(t, r, table, entered=d["result"], forfeits=(), seq=action["seq"])
+    if kind == "result":  # the table's forfeits stand
+        r = _set(t, r, table, entered=d["result"], seq=action["seq"])
+    elif kind == "correct":  # restates the table: its result and who forfeits it
+        r = _set(t, r, table, entered=d["result"], forfeits=tuple(d.get("forfeits", ())), seq=action["seq"])
     elif kind == "forfeit":
         r = _set(t, r, table, forfeits=tuple(sorted(set(table.forfeits) | set(d["entries"]))), seq=action["seq"])
     elif kind == "game":

@@ -2,7 +2,8 @@
 
 Each system answers: how many rounds (:meth:`rounds`), whether a field can be run at all
 (:meth:`check`, before round 1), the tables of a round (:meth:`pair`), a table's outcome from
-what was entered, reported or forfeited (:meth:`outcome`), what a late arrival costs
+what was entered, reported or forfeited (:meth:`outcome`), whether a result entered by hand fits
+the table's forfeits (:meth:`check_entry`), what a late arrival costs
 (:meth:`late_forfeits`) and the standings (:meth:`standings`).
 
 """
@@ -74,6 +75,9 @@ class System:
 
     def outcome(self, t: Tournament, round_no: int, table: Table) -> Outcome | None:
         raise NotImplementedError
+
+    def check_entry(self, t: Tournament, table: Table, result: dict | None, forfeits: tuple[str, ...]) -> None:
+        """Refuse a result entered by hand that contradicts the table's forfeits (by default none can)."""
 
     def late_forfeits(self, t: Tournament, round_no: int, entry: str, minutes: float) -> dict[str, list[str]]:
         if self.late_limit is None:

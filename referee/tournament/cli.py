@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 from bus.credentials import add_options
@@ -40,11 +41,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     result = verb("result", "enter (or --correct) a table's result, or a forfeit")
     result.add_argument("--round", type=int, required=True)
     result.add_argument("--table", required=True)
-    how = result.add_mutually_exclusive_group(required=True)
+    how = result.add_mutually_exclusive_group()
     how.add_argument("--winner", type=int, choices=(0, 1), help="0: the table's first entry, 1: the second")
     how.add_argument("--draw", action="store_true")
-    how.add_argument("--scores", help="individual-tables: four game-score totals in seat order, e.g. 30,-5,12,8")
-    how.add_argument("--forfeit", nargs="+", metavar="ENTRY", help="the entries that forfeit the table")
+    how.add_argument("--scores", help="individual-tables: four game-score totals in seat order, e.g. -10,5,5,40")
+    result.add_argument("--forfeit", nargs="+", metavar="ENTRY",
+                        help="the entries that forfeit the table (with --correct: the table's forfeits anew, "
+                             "with or without a result)")
+    result._negative_number_matcher = re.compile(r"^-[0-9.][0-9.,]*$")  # --scores -10,5,5,40: a value, not an option
     result.add_argument("--games", help="knockout stage 2: games won, e.g. 2-1")
     result.add_argument("--levels", help="levels reached, e.g. A+,9 (level_diff real)")
     result.add_argument("--correct", action="store_true", help="replace the table's result")
@@ -128,13 +132,14 @@ def _new(args) -> int:
 
 
 def _print_round(view: dict, lang: str) -> None:
+    from referee.tournament.exact import written
     from referee.tournament.export import labels
 
     text = labels(lang)
     print(say(lang, "sheet.round_of", n=view["round"], of=view["rounds"]))
     for x in view["tables"]:
         names = " | ".join(f"{text['lot_no'].format(n=e['lot'])} {e['id']} {e['name']} ({e['unit']})" for e in x["entries"])
-        res = "" if x["result"] is None else f"  {text['points']} " + " ".join(str(p) for p in x["result"]["points"])
+        res = "" if x["result"] is None else f"  {text['points']} " + " ".join(written(p, lang) for p in x["result"]["points"])
         print(f"{x['table']}  {names}{res}")
     for b in view["byes"]:
         print(f"{text['bye']}  {b}")
@@ -149,25 +154,32 @@ def _result(args) -> int:
     from referee.tournament.core import TournamentError
 
     store = _store(args)
-    if args.forfeit:
+    given = args.winner is not None or args.draw or args.scores is not None
+    if args.forfeit and not args.correct:
+        if given:
+            raise TournamentError("forfeit_with_result")
         _print_round(store.forfeit(args.round, args.table, args.forfeit, by=args.by), args.lang)
         return 0
+    if not given and not args.forfeit:
+        raise TournamentError("result_what")
+    result = None
     if args.scores is not None:
         try:
             result = {"scores": [json.loads(s) for s in args.scores.split(",")]}
         except json.JSONDecodeError:
             raise TournamentError("scores_form", scores=args.scores) from None
-    else:
+    elif given:
         result = {"draw": True} if args.draw else {"winner": args.winner}
-    if args.games:
+    if result is not None and args.games:
         try:
             result["games"] = [int(g) for g in args.games.split("-")]
         except ValueError:
             raise TournamentError("games_form", games=args.games) from None
-    if args.levels:
+    if result is not None and args.levels:
         result["levels"] = args.levels.split(",")
     if args.correct:
-        view = store.correct_result(args.round, args.table, result, by=args.by, reason=args.reason)
+        view = store.correct_result(args.round, args.table, result, by=args.by, reason=args.reason,
+                                    forfeits=args.forfeit or [])
     else:
         view = store.record_result(args.round, args.table, result, by=args.by)
     _print_round(view, args.lang)
@@ -184,6 +196,7 @@ def _standings(args) -> int:
     if args.json:
         print(json.dumps(s, ensure_ascii=False))
         return 0
+    from referee.tournament.exact import written
     from referee.tournament.export import labels
 
     text = labels(args.lang)
@@ -191,7 +204,8 @@ def _standings(args) -> int:
     print("\t".join([text["rank"], text["entry"], text["entry_name"], text["unit"], text["total"],
                      *(text.get(f"column.{c}", c) for c in s["columns"]), text["prize"]]))
     for r in s["rows"]:
-        print("\t".join(str(c) for c in [r["rank"], r["id"], r["name"], r["unit"], r["score"], *r["tiebreaks"], r["prize"] or ""]))
+        print("\t".join([str(r["rank"]), r["id"], r["name"], r["unit"], *(written(c, args.lang) for c in [r["score"], *r["tiebreaks"]]),
+                         r["prize"] or ""]))
     return 0
 
 

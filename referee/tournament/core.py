@@ -12,6 +12,7 @@ from typing import Any
 
 from referee.catalogue import Refusal
 from referee.tournament.entries import Entry
+from referee.tournament.exact import Fraction, exact, wire
 
 
 class TournamentError(Refusal):
@@ -20,13 +21,18 @@ class TournamentError(Refusal):
 
 @dataclass(frozen=True)
 class Outcome:
-    """A table's result: round points and scores (级差, games won, 小分) per entry, in table order."""
+    """A table's result: round points and scores (级差, games won, 小分) per entry, in table order,
+    exact (``exact.py``); ``as_dict`` is the payloads' form."""
 
-    points: tuple[float, ...]
-    scores: tuple[float, ...]
+    points: tuple[Fraction, ...]
+    scores: tuple[Fraction, ...]
+
+    def __post_init__(self):
+        object.__setattr__(self, "points", tuple(exact(p) for p in self.points))
+        object.__setattr__(self, "scores", tuple(exact(s) for s in self.scores))
 
     def as_dict(self) -> dict:
-        return {"points": [num(p) for p in self.points], "scores": [num(s) for s in self.scores]}
+        return {"points": [wire(p) for p in self.points], "scores": [wire(s) for s in self.scores]}
 
 
 @dataclass(frozen=True)
@@ -101,15 +107,6 @@ class Tournament:
     def with_round(self, r: Round) -> Tournament:
         rounds = self.rounds[: r.round - 1] + (r,) + self.rounds[r.round :]
         return replace(self, rounds=rounds)
-
-
-def num(x: float) -> float | int:
-    """Whole numbers as int (JSON ``2`` rather than ``2.0``).
-
-    >>> num(2.0), num(2.5), num(-0.0)
-    (2, 2.5, 0)
-    """
-    return int(x) if float(x).is_integer() else float(x)
 
 
 def table_name(i: int) -> str:

@@ -17,6 +17,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from referee.catalogue import LANGS, section
 from referee.tournament.core import Tournament, TournamentError
+from referee.tournament.exact import Fraction, exact, written
 from referee.tournament.views import round_view, standings_view
 
 FORMATS = ("csv", "xlsx", "html")
@@ -32,8 +33,13 @@ def seat(size: int, i: int) -> str:
     return ("SN", "EW")[i] if size == 2 else "SENW"[i]
 
 
-def _num(x) -> str:
-    return "" if x is None else str(x)
+def _cell(lang: str):
+    """A cell as text: points and scores (exact fractions) as people write them (``3又1/3``)."""
+    return lambda x: "" if x is None else written(x, lang) if isinstance(x, Fraction) else str(x)
+
+
+def _exact(x):
+    return None if x is None else exact(x)
 
 
 def result_rows(t: Tournament, lang: str) -> list[list]:
@@ -46,7 +52,7 @@ def result_rows(t: Tournament, lang: str) -> list[list]:
             res = x["result"]
             for i, e in enumerate(x["entries"]):
                 rows.append([r.round, x["table"], seat(len(x["entries"]), i), e["id"], e["name"], e["unit"],
-                             res["points"][i] if res else None, res["scores"][i] if res else None])
+                             _exact(res["points"][i]) if res else None, _exact(res["scores"][i]) if res else None])
         for b in view["byes"]:
             rows.append([r.round, L["bye"], None, b, t.entry(b).name, t.entry(b).unit, None, None])
     return rows
@@ -57,7 +63,7 @@ def standing_rows(t: Tournament, lang: str) -> list[list]:
     s = standings_view(t)
     rows = [[L["rank"], L["entry"], L["name"], L["unit"], L["total"], *(L.get(f"column.{c}", c) for c in s["columns"]), L["prize"]]]
     for row in s["rows"]:
-        rows.append([row["rank"], row["id"], row["name"], row["unit"], row["score"], *row["tiebreaks"], row["prize"]])
+        rows.append([row["rank"], row["id"], row["name"], row["unit"], exact(row["score"]), *map(exact, row["tiebreaks"]), row["prize"]])
     return rows
 
 
@@ -69,9 +75,10 @@ def export(t: Tournament, fmt: str, round_no: int | None = None, lang: str = "zh
     if fmt == "csv":
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
-        w.writerows([[_num(c) for c in row] for row in result_rows(t, lang)])
+        cell = _cell(lang)
+        w.writerows([[cell(c) for c in row] for row in result_rows(t, lang)])
         w.writerow([])
-        w.writerows([[_num(c) for c in row] for row in standing_rows(t, lang)])
+        w.writerows([[cell(c) for c in row] for row in standing_rows(t, lang)])
         return out.getvalue().encode("utf-8-sig")
     if fmt == "xlsx":
         return _xlsx(t, lang)
@@ -86,14 +93,14 @@ def _xlsx(t: Tournament, lang: str) -> bytes:
     ws = wb.active
     ws.title = L["standings"]
     for row in standing_rows(t, lang):
-        ws.append(row)
+        _append(ws, row)
     rows = result_rows(t, lang)
     for r in t.rounds:
         sheet = wb.create_sheet(L["round_n"].format(n=r.round))
         sheet.append(rows[0])
         for row in rows[1:]:
             if row[0] == r.round:
-                sheet.append(row)
+                _append(sheet, row)
     when = datetime.datetime.fromtimestamp(t.at, datetime.timezone.utc).replace(tzinfo=None, microsecond=0)
     wb.properties.created = wb.properties.modified = when
     out = io.BytesIO()
@@ -101,11 +108,20 @@ def _xlsx(t: Tournament, lang: str) -> bytes:
     return out.getvalue()
 
 
+def _append(sheet, row: list) -> None:
+    """A row of numbers that stay numbers: a whole number as is, a fraction as Excel's fraction (3 1/3)."""
+    sheet.append([int(c) if isinstance(c, Fraction) and c.denominator == 1 else float(c) if isinstance(c, Fraction) else c
+                  for c in row])
+    for c, cell in zip(row, sheet[sheet.max_row]):
+        if isinstance(c, Fraction) and c.denominator != 1:
+            cell.number_format = "# ??/??"
+
+
 @cache
 def _templates() -> Environment:
     env = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, undefined=StrictUndefined)
-    env.filters["num"] = _num
+    env.filters["num"] = lambda x: "" if x is None else str(x)
     return env
 
 
@@ -124,10 +140,11 @@ def _html(t: Tournament, lang: str, round_no: int | None) -> str:
         head = [L["seat"], L["lot"], L["entry"], L["name"], L["unit"], L["points"], L["score"], L["signature"]]
         for x in view["tables"]:
             res = x["result"]
-            body = [[seat(len(x["entries"]), i), e["lot"], e["id"], e["name"], e["unit"], res["points"][i] if res else "",
-                     res["scores"][i] if res else "", ""] for i, e in enumerate(x["entries"])]
+            body = [[seat(len(x["entries"]), i), e["lot"], e["id"], e["name"], e["unit"], written(res["points"][i], lang) if res else "",
+                     written(res["scores"][i], lang) if res else "", ""] for i, e in enumerate(x["entries"])]
             slips.append({"title": L["slip"].format(n=n, table=x["table"]), "head": head, "body": body})
-    rows = standing_rows(t, lang)
+    cell = _cell(lang)
+    rows = [[cell(c) for c in row] for row in standing_rows(t, lang)]
     return _templates().get_template("print.html").render(
         html_lang="zh-CN" if lang == "zh" else "en", title=t.name or t.id, pairings=pairings, slips=slips,
         referee=L["referee"], standings={"title": L["standings"], "head": rows[0], "body": rows[1:]})

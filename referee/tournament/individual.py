@@ -5,8 +5,10 @@ share a table where the units allow it (the players of each unit dealt round the
 units and players in a random order), and seated by the suit drawn at the table: ♠ ♥ ♣ ♦ sit
 S E N W (黑红梅方, counter-clockwise). A table's result is the four players' game scores over
 the round's eight games (小分); round points 5 / 3 / 2 / 1 by that ranking (players level
-share the points of their places equally). A player who forfeits gets 0 and 0; the others rank
-among themselves. Standings: total, then 小分, then the lot drawn at registration.
+share the points of their places equally, kept exact: three first take 10/3 each). A player who
+forfeits gets 0 and 0 whatever their seat's score (which must be 0 when entered); the others rank
+among themselves. Standings: total, then rounds forfeited (fewer first: a player absent ranks below
+every player level on points who played), then 小分, then the lot drawn at registration.
 
 >>> spread_counts = lambda tables, unit: [sum(unit[p] == u for p in t) for t in tables for u in set(unit.values())]
 >>> import random
@@ -14,7 +16,9 @@ among themselves. Standings: total, then 小分, then the lot drawn at registrat
 >>> max(spread_counts(draw(sorted(unit), unit, random.Random(3)), unit))
 2
 >>> points_by_rank([30, 10, 30, -5], [5, 3, 2, 1])
-(4, 2, 4, 1)
+(Fraction(4, 1), Fraction(2, 1), Fraction(4, 1), Fraction(1, 1))
+>>> [str(p) for p in points_by_rank([7, 7, 7, 2], [5, 3, 2, 1])]
+['10/3', '10/3', '10/3', '1']
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ import random
 from collections import defaultdict
 
 from referee.tournament.base import System, rank_rows, totals
-from referee.tournament.core import Outcome, Table, Tournament, TournamentError, num, table_name
+from referee.tournament.core import Outcome, Table, Tournament, TournamentError, table_name
+from referee.tournament.exact import Fraction, exact, is_number, wire
 
 
 def draw(players: list[str], unit: dict[str, str], rng: random.Random) -> list[list[str]]:
@@ -47,26 +52,36 @@ def draw(players: list[str], unit: dict[str, str], rng: random.Random) -> list[l
     return tables
 
 
-def points_by_rank(scores: list[float], points: list[float]) -> tuple:
-    """Round points by the ranking of ``scores`` (higher first); ties share their places' points."""
+def points_by_rank(scores: list, points: list) -> tuple[Fraction, ...]:
+    """Round points by the ranking of ``scores`` (higher first); ties share their places' points exactly."""
     order = sorted(range(len(scores)), key=lambda i: -scores[i])
-    out = [0.0] * len(scores)
+    out = [Fraction(0)] * len(scores)
     i = 0
     while i < len(order):
         j = i
         while j + 1 < len(order) and scores[order[j + 1]] == scores[order[i]]:
             j += 1
-        share = sum(points[i : j + 1]) / (j - i + 1)
+        share = sum(map(exact, points[i : j + 1])) / (j - i + 1)
         for k in range(i, j + 1):
             out[order[k]] = share
         i = j + 1
-    return tuple(num(x) for x in out)
+    return tuple(out)
+
+
+def seat_scores(result: dict) -> tuple[Fraction, ...]:
+    """The four seats' 小分 of a result entered by hand, exact; refused unless four finite numbers."""
+    if set(result) != {"scores"}:
+        raise TournamentError("individual_result")
+    scores = result["scores"]
+    if not (isinstance(scores, list) and len(scores) == 4 and all(map(is_number, scores))):
+        raise TournamentError("individual_scores", scores=repr(scores))
+    return tuple(map(exact, scores))
 
 
 class IndividualTables(System):
     name = "individual-tables"
     title = "个人赛（四人一桌）"
-    columns = ("小分",)
+    columns = ("弃权", "小分")
     defaults = {"rounds": 4, "points": [5, 3, 2, 1], "games": 8}
 
     def check(self, entries, options: dict) -> None:
@@ -82,27 +97,35 @@ class IndividualTables(System):
         tables = draw([e.id for e in t.entries], unit, t.rng(f"pair:{round_no}"))
         return [(table_name(i), tuple(x)) for i, x in enumerate(tables, 1)], []
 
+    def check_entry(self, t: Tournament, table: Table, result: dict | None, forfeits: tuple[str, ...]) -> None:
+        """A forfeit stands: the seat of a player who forfeits scores 0."""
+        if result is None:
+            return
+        scores = seat_scores(result)
+        for e, s in zip(table.entries, scores):
+            if e in forfeits and s != 0:
+                raise TournamentError("individual_absent_score", entry=e, table=table.table, score=wire(s))
+
     def outcome(self, t: Tournament, round_no: int, table: Table) -> Outcome | None:
-        d = table.entered
         absent = [e in table.forfeits for e in table.entries]
-        if d is None:
-            if all(absent):
-                return Outcome((0,) * 4, (0,) * 4)
-            return None
-        if set(d) != {"scores"}:
-            raise TournamentError("individual_result")
-        scores = d["scores"]
-        if not (isinstance(scores, list) and len(scores) == 4 and all(type(s) in (int, float) for s in scores)):
-            raise TournamentError("individual_scores", scores=repr(scores))
+        if table.entered is None:
+            return Outcome((0,) * 4, (0,) * 4) if all(absent) else None
+        scores = seat_scores(table.entered)
         present = [i for i in range(4) if not absent[i]]
         ranked = points_by_rank([scores[i] for i in present], t.options["points"])
         points, small = [0] * 4, [0] * 4
         for k, i in enumerate(present):
-            points[i], small[i] = ranked[k], num(scores[i])
+            points[i], small[i] = ranked[k], scores[i]
         return Outcome(tuple(points), tuple(small))
 
     def standings(self, t: Tournament) -> list[dict]:
         total, small = totals(t)
-        items = [((total[e.id], small[e.id]), {"id": e.id, "name": e.name, "unit": e.unit, "score": num(total[e.id]),
-                                               "tiebreaks": [num(small[e.id])], "prize": None, "lot": e.id}) for e in t.entries]
+        absent = {e.id: 0 for e in t.entries}
+        for r in t.rounds:
+            for x in r.tables:
+                for e in x.forfeits:
+                    absent[e] += 1
+        items = [((total[e.id], -absent[e.id], small[e.id]),
+                  {"id": e.id, "name": e.name, "unit": e.unit, "score": wire(total[e.id]),
+                   "tiebreaks": [absent[e.id], wire(small[e.id])], "prize": None, "lot": e.id}) for e in t.entries]
         return rank_rows(items, list(t.lot))

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from referee.tournament.base import Decision, System, decision, totals
 from referee.tournament.core import Outcome, Table, Tournament, TournamentError, table_name
+from referee.tournament.exact import wire
 
 STAGE2_FROM = 16
 PLACES = 8  # seed 002 四2: 获得本届比赛前八名的选手分别颁发证书和奖品
@@ -127,7 +128,7 @@ class Knockout(System):
         _, places = walk(t)
         won, _ = totals(t)
         order = sorted(t.entries, key=lambda e: (places[e.id], -won[e.id], t.lot.index(e.id)))
-        return [{"rank": places[e.id], "id": e.id, "name": e.name, "unit": e.unit, "score": won[e.id],
+        return [{"rank": places[e.id], "id": e.id, "name": e.name, "unit": e.unit, "score": wire(won[e.id]),
                  "tiebreaks": [], "prize": None} for e in order]
 
 

@@ -22,10 +22,12 @@ pairing either pass finds depends on that order.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 
 FULL_GRAPH_UP_TO = 24  # pairs: up to here every allowed edge is in the graph (exact)
 WINDOW = 6  # else: each pair's nearest neighbours by score, on each side
@@ -113,7 +115,10 @@ def min_cost_pairing(nodes: Iterable[str], scores: dict[str, float], allowed: Gr
     order = sorted(nodes, key=lambda n: scores[n])
     rank = {n: i for i, n in enumerate(order)}
     window = len(order) if len(order) <= FULL_GRAPH_UP_TO else WINDOW
-    top = 4 * (max(scores[n] for n in nodes) - min(scores[n] for n in nodes) + 1) ** 2 + 1  # every weight positive
+    # weights are whole numbers: the differences in units of the scores' common denominator (exact
+    # fractions: thirds and quarters as well as halves), squared; ``top`` keeps every weight positive
+    unit = math.lcm(*(Fraction(scores[n]).denominator for n in nodes))
+    top = int((max(scores[n] for n in nodes) - min(scores[n] for n in nodes)) * unit) ** 2 + 1
     while True:
         g = nx.Graph()
         g.add_nodes_from(order)
@@ -121,7 +126,7 @@ def min_cost_pairing(nodes: Iterable[str], scores: dict[str, float], allowed: Gr
             i = rank[n]
             for m in order[i + 1 : i + 1 + window]:
                 if Edge((n, m)) in allowed:
-                    g.add_edge(n, m, weight=top - int(round((scores[n] - scores[m]) ** 2 * 4)))  # x4: half points stay whole
+                    g.add_edge(n, m, weight=top - int((scores[n] - scores[m]) * unit) ** 2)
         matching = nx.max_weight_matching(g, maxcardinality=True)
         if 2 * len(matching) == len(order):
             return [Edge(e) for e in matching]

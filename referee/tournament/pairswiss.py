@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from referee.tournament.base import Decision, System, decision, level_index, prize_of, rank_rows
-from referee.tournament.core import Outcome, Table, Tournament, TournamentError, num, table_name
+from referee.tournament.core import Outcome, Table, Tournament, TournamentError, table_name
+from referee.tournament.exact import exact, wire
 from referee.tournament.matching import Edge
 from referee.tournament.swiss import SetupError, check_setup, pair_round
 
@@ -94,8 +95,8 @@ class PairSwiss(System):
             level = sum(stats[p]["level"] for p in ids)
             unit = t.entry(ids[0]).unit
             first = min(ids, key=t.lot.index)
-            row = {"id": team, "name": team, "unit": unit, "score": num(team_score[team]),
-                   "tiebreaks": [num(opp), num(level)], "lot": first}
+            row = {"id": team, "name": team, "unit": unit, "score": wire(team_score[team]),
+                   "tiebreaks": [wire(opp), wire(level)], "lot": first}
             items.append(((team_score[team], opp, level), row))
         rows = rank_rows(items, list(t.lot))
         for row in rows:
@@ -121,8 +122,8 @@ def _check_levels(winner: int | None, levels: tuple[str, str], a: int, b: int) -
 
 def pair_stats(t: Tournament) -> dict[str, dict]:
     """Per pair: round points, 级差, the opponents met (completed tables only), byes counting as wins."""
-    win = t.options["points"][0]
-    step_win = t.options["level_step"][0]
+    win = exact(t.options["points"][0])
+    step_win = exact(t.options["level_step"][0])
     stats = {e.id: {"score": 0, "level": 0, "opponents": []} for e in t.entries}
     for r in t.rounds:
         for b in r.byes:

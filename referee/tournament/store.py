@@ -123,38 +123,50 @@ class TournamentStore:
         return self.round_view()
 
     def record_result(self, round_no: int, table: str, result: dict, by: str = "organiser") -> dict:
-        """A table's result entered by hand (see README.md for its shape per system)."""
+        """A table's result entered by hand (see README.md for its shape per system); a table with a
+        result, or decided by forfeit, is changed only by :meth:`correct_result`. Forfeits stand."""
         def check(t: Tournament) -> dict:
             x = _table(t, round_no, table)
             _check_result(result)
-            if x.outcome is not None:
-                raise TournamentError("has_result", round=round_no, table=table)
+            _undecided(x, round_no)
+            t.rules.check_entry(t, x, result, x.forfeits)
             return {"round": round_no, "table": table, "result": result}
 
         self._append("result", check, by)
         return self.round_view(round_no)
 
-    def correct_result(self, round_no: int, table: str, result: dict, by: str = "organiser", reason: str = "") -> dict:
-        """Replace a table's result; everything computed after it is computed again."""
+    def correct_result(self, round_no: int, table: str, result: dict | None, by: str = "organiser", reason: str = "",
+                       forfeits: list[str] | tuple[str, ...] = ()) -> dict:
+        """Restate a table: its result (None: none) and the entries that forfeit it (none unless
+        named); everything computed after it is computed again."""
         def check(t: Tournament) -> dict:
-            _table(t, round_no, table)
-            _check_result(result)
+            x = _table(t, round_no, table)
+            if result is not None:
+                _check_result(result)
+            gone = _seated(x, round_no, forfeits, allow_none=result is not None)
             if not isinstance(reason, str):
                 raise TournamentError("reason_text")
-            return {"round": round_no, "table": table, "result": result, "reason": reason}
+            t.rules.check_entry(t, x, result, tuple(gone))
+            return {"round": round_no, "table": table, "result": result, "forfeits": gone, "reason": reason}
 
         self._append("correct", check, by)
         return self.round_view(round_no)
 
-    def forfeit(self, round_no: int, table: str, entries: list[str], by: str = "organiser", event: str | None = None) -> dict:
+    def forfeit(self, round_no: int, table: str, entries: list[str], by: str = "organiser", event: str | None = None,
+                correct: bool = False, reason: str = "") -> dict:
         """``entries`` (ids at the table) forfeit it (弃权); both entries: a double forfeit, nobody wins.
-        ``event``: the table event that reported it (recorded once, as :meth:`record_game`)."""
+        Over a result (or a table decided) only as a correction (``correct``, which restates the table:
+        these forfeits, no result). ``event``: the table event that reported it (recorded once, as
+        :meth:`record_game`)."""
+        if correct:
+            return self.correct_result(round_no, table, None, by=by, reason=reason, forfeits=entries)
+
         def check(t: Tournament) -> dict:
             self._unseen(event)
             x = _table(t, round_no, table)
-            if not isinstance(entries, list) or not entries or not set(map(str, entries)) <= set(x.entries):
-                raise TournamentError("table_seats", round=round_no, table=table, seated=list(x.entries), entries=list(entries))
-            return {"round": round_no, "table": table, "entries": sorted(entries)} | ({"event": event} if event else {})
+            gone = _seated(x, round_no, entries)
+            _undecided(x, round_no, forfeit=True)
+            return {"round": round_no, "table": table, "entries": gone} | ({"event": event} if event else {})
 
         self._append_once("forfeit", check, by)
         return self.round_view(round_no)
@@ -166,8 +178,11 @@ class TournamentStore:
             self._unseen(event)
             if not (type(minutes) in (int, float) and 0 <= minutes < float("inf")):
                 raise TournamentError("minutes_late")
-            if not any(entry in x.entries for x in _round(t, round_no).tables):
+            own = [x for x in _round(t, round_no).tables if entry in x.entries]
+            if not own:
                 raise TournamentError("entry_no_table", entry=entry, round=round_no)
+            if t.rules.late_forfeits(t, round_no, entry, minutes):
+                _undecided(own[0], round_no, forfeit=True)  # its own table's result: only a correction changes it
             return {"round": round_no, "entry": entry, "minutes": minutes} | ({"event": event} if event else {})
 
         self._append_once("late", check, by)
@@ -232,6 +247,23 @@ def _table(t: Tournament, round_no: int, table: str):
     if not isinstance(table, str):
         raise TournamentError("table_name", table=repr(table))
     return _round(t, round_no).table(table)
+
+
+def _seated(x, round_no: int, entries, allow_none: bool = False) -> list[str]:
+    """``entries`` as a sorted list of ids seated at table ``x`` (at least one unless ``allow_none``)."""
+    if not isinstance(entries, (list, tuple)) or not (entries or allow_none) or not set(map(str, entries)) <= set(x.entries):
+        raise TournamentError("table_seats", round=round_no, table=x.table, seated=list(x.entries), entries=list(entries))
+    return sorted(set(entries))
+
+
+def _undecided(x, round_no: int, forfeit: bool = False) -> None:
+    """Refuse a first word on a table that has one already: a result entered, or an outcome (a
+    forfeit that decides it, games reported); it is changed only by a correction. A ``forfeit``
+    may join forfeits (the other side absent too: a double forfeit), never a result."""
+    if x.entered is not None or x.outcome is not None and not (forfeit and x.forfeits):
+        if x.forfeits and x.entered is None:
+            raise TournamentError("has_forfeit", round=round_no, table=x.table, entries=list(x.forfeits))
+        raise TournamentError("has_result", round=round_no, table=x.table)
 
 
 def _check_result(result) -> None:

@@ -85,6 +85,16 @@ def test_standings_and_pairings_follow_the_results(page, tournament):
     assert pg.locator("#standings tbody tr").first.inner_text().split("\t") == ["1", "数学系一队", "数学系", "2", "0", "2", "一等奖"]
     assert "prize" in pg.get_attribute("#standings tr[data-entry=e1]", "class")
     assert pg.inner_text("#pairings tr[data-table=b1] td.num") == "3 : 1"
+    # places shared by three (004 附件一: 第一名积5分，第二名积3分，第三名积2分) give thirds: exact on the wire ("10/3"),
+    # a mixed number on the screen (3又1/3; in English 3 1/3)
+    tournament.publish("autumn", "round", round_(tables=[{"table": "b1", "entries": entries, "result": {"points": [2, 0], "scores": ["25/2", 1]}}]))
+    rows[0] |= {"score": "10/3", "tiebreaks": ["-5/2", 2]}
+    tournament.publish("autumn", "standings", standings(rows=rows))
+    pg.wait_for_function("document.querySelector('#standings tbody tr td:nth-child(4)').textContent === '3又1/3'", timeout=SECOND_MS)
+    assert pg.locator("#standings tbody tr").first.inner_text().split("\t") == ["1", "数学系一队", "数学系", "3又1/3", "-2又1/2", "2", "一等奖"]
+    assert pg.inner_text("#pairings tr[data-table=b1] td.num") == "12又1/2 : 1"
+    pg.click("#lang")
+    assert pg.locator("#standings tbody tr").first.inner_text().split("\t")[3:5] == ["3 1/3", "-2 1/2"]
 
 
 def test_a_table_that_goes_offline_shows_it_at_once(page, broker, tmp_path):

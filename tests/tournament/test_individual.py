@@ -27,9 +27,9 @@ def test_round_points_ties_and_the_game_score_tie_break(hand_log):
     # s6 10, s8 9 (s6 first at 4), s3 0, s7 0: level on both, the lot (s3 first) decides.
     rows = standings_view(t)["rows"]
     assert [(r["id"], r["score"], r["tiebreaks"]) for r in rows] == [
-        ("s4", 10, [60]), ("s2", 8, [27]), ("s5", 7, [33]), ("s1", 5, [30]), ("s6", 4, [10]),
-        ("s8", 4, [9]), ("s3", 3, [0]), ("s7", 3, [0])]
-    assert standings_view(t)["columns"] == ["小分"]
+        ("s4", 10, [0, 60]), ("s2", 8, [0, 27]), ("s5", 7, [0, 33]), ("s1", 5, [0, 30]), ("s6", 4, [0, 10]),
+        ("s8", 4, [0, 9]), ("s3", 3, [0, 0]), ("s7", 3, [0, 0])]
+    assert standings_view(t)["columns"] == ["弃权", "小分"]
     # ... unless the lot says otherwise
     lot = ["s7"] + [p for p in UNITS if p != "s7"]
     log.actions[0]["data"]["lot"] = lot
@@ -41,12 +41,12 @@ def test_a_forfeit_scores_nothing_and_the_others_rank_among_themselves(hand_log)
            .pair(1, [("s1", "s3", "s5", "s7"), ("s2", "s4", "s6", "s8")])
            .add("forfeit", round=1, table="t01", entries=["s3"]))
     assert log.replay().rounds[0].tables[0].outcome is None
-    # The result entered (a result replaces earlier forfeits, as a correction does) ...
-    t = log.results(1, {"scores": [30, 99, 10, -5]}).replay()
-    assert t.rounds[0].tables[0].outcome.points == (3, 5, 2, 1)
-    # ... then s3 forfeits: 0 and 0; s1, s5, s7 take 5, 3, 2 by their scores.
-    x = log.add("forfeit", round=1, table="t01", entries=["s3"]).replay().rounds[0].tables[0]
+    # The others' scores entered: s3's forfeit stands (0 and 0); s1, s5, s7 take 5, 3, 2 by their scores.
+    x = log.results(1, {"scores": [30, 0, 10, -5]}).replay().rounds[0].tables[0]
     assert (x.outcome.points, x.outcome.scores) == ((5, 0, 3, 2), (30, 0, 10, -5))
+    # A correction restates the table: s3 did play after all.
+    x = log.add("correct", round=1, table="t01", result={"scores": [30, 99, 10, -5]}, reason="").replay().rounds[0].tables[0]
+    assert (x.forfeits, x.outcome.points) == ((), (3, 5, 2, 1))
 
 
 def test_the_draw_spreads_the_units_and_seats_four(tmp_path):

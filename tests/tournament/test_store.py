@@ -33,7 +33,7 @@ def test_every_change_is_logged_with_who_and_when(store):
     assert [(a["seq"], a["kind"], a["by"], a["at"]) for a in log] == [
         (1, "new", "王老师", 1_767_261_600.0), (2, "pair", "王老师", 1_767_261_601.0),
         (3, "result", "李裁判", 1_767_261_602.0), (4, "correct", "裁判长", 1_767_261_603.0)]
-    assert log[3]["data"] == {"round": 1, "table": "t01", "result": {"draw": True}, "reason": "记错"}
+    assert log[3]["data"] == {"round": 1, "table": "t01", "result": {"draw": True}, "forfeits": [], "reason": "记错"}
     assert log[1]["data"]["draw"] == "7:pair:1" and log[1]["data"]["tables"] == [
         {"table": x["table"], "entries": [e["id"] for e in x["entries"]]} for x in view["tables"]]
     assert view["tables"][0]["result"] is None

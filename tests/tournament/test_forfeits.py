@@ -1,0 +1,146 @@
+"""A forfeit stands until corrected, in every system: scores entered later do not erase it, a forfeit
+over a result (or a result over a forfeit) is a correction, and an absent player ranks below the
+players level with them on points who played.
+
+000 四4: 每轮竞赛得分（轮分）：胜者2分，平局者各1分，负者0分，弃权0分；……弃权者-2.
+002 十二 第2条: 比赛宣布开始5分钟后，一方两位选手仍未同时到赛场就位，则本轮比赛作弃权论处.
+004 附件一 一、1: 最终比赛结果按照四轮比赛累计积分进行排名，如出现积分相同者，则计算小分进行排名 (a player
+absent from a round did not play it: level on points, they rank below those who did, then 小分)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cardtable.cli import main
+from referee.tournament.core import TournamentError
+from referee.tournament.entries import Entry
+from referee.tournament.store import TournamentStore
+from referee.tournament.views import standings_view
+
+UNITS = {"s1": "机械", "s2": "机械", "s3": "光电", "s4": "光电", "s5": "管理", "s6": "管理", "s7": "外语", "s8": "外语"}
+GROUPS = [("s1", "s3", "s5", "s7"), ("s2", "s4", "s6", "s8")]
+
+
+def test_an_absent_player_ranks_below_those_level_on_points_who_played(hand_log):
+    t = (hand_log("individual-tables", UNITS, options={"rounds": 2})
+         .pair(1, GROUPS).add("forfeit", round=1, table="t01", entries=["s3"])
+         .results(1, {"scores": [30, 0, 10, -5]}, {"scores": [10, 20, -20, -30]})
+         .pair(2, GROUPS).results(2, {"scores": [0, 60, -10, -20]}, {"scores": [-30, 40, -25, -35]})).replay()
+    # On 5 points: s3 (absent in round 1, 小分 60), s5 (0), s2 (-20), s6 (-45).
+    rows = [(r["id"], r["score"], r["tiebreaks"]) for r in standings_view(t)["rows"] if r["score"] == 5]
+    assert rows == [("s5", 5, [0, 0]), ("s2", 5, [0, -20]), ("s6", 5, [0, -45]), ("s3", 5, [1, 60])]
+
+
+def _store(tmp_path, system_name: str, n: int, **options) -> TournamentStore:
+    entries = [Entry(f"e{i:02d}", f"e{i:02d}", f"u{i}", f"u{i}", (f"p{i}a", f"p{i}b")) for i in range(1, n + 1)]
+    store = TournamentStore(tmp_path / f"{system_name}.db")
+    store.new(system_name, entries, seed=3, options=options or None)
+    store.pair_next_round()
+    return store
+
+
+@pytest.mark.parametrize("system_name, options, result", [("pair-swiss", {"rounds": 1}, {"winner": 1}),
+                                                          ("knockout-best-of-three", {}, {"winner": 1, "games": [0, 2]})])
+def test_two_sided_a_forfeit_and_a_result_are_each_changed_only_by_a_correction(tmp_path, system_name, options, result):
+    store = _store(tmp_path, system_name, 4, **options)
+    first, second = (x.entries for x in store.tournament.rounds[0].tables)
+    store.forfeit(1, "t01", [first[0]])
+    seq = store.last_seq()
+    with pytest.raises(TournamentError, match=f"t01 桌已由 {first[0]} 弃权判定；弃权在更正之前一直有效") as exc:
+        store.record_result(1, "t01", result)
+    assert "stands until corrected" in exc.value.text("en") and store.last_seq() == seq
+    store.record_result(1, "t02", {"winner": 0} | ({"games": [2, 0]} if "games" in result else {}))
+    with pytest.raises(TournamentError, match="t02 桌已有成绩；请改用更正"):
+        store.forfeit(1, "t02", [second[0]])
+    with pytest.raises(TournamentError, match="t02 桌已有成绩"):
+        store.late_arrival(1, second[0], 30)
+    assert store.last_seq() == seq + 1
+    # the corrections: t02's first entry was absent after all; at t01 they played, the second entry won
+    store.forfeit(1, "t02", [second[0]], correct=True, reason="未到场")
+    store.correct_result(1, "t01", result, reason="补赛")
+    t01, t02 = store.tournament.rounds[0].tables
+    won = 2 if system_name == "pair-swiss" else 1
+    assert (t01.forfeits, t01.outcome.points) == ((), (0, won))
+    assert (t02.forfeits, t02.outcome.points[0], t02.entered) == ((second[0],), 0, None)
+    assert [a["kind"] for a in store.actions()[-2:]] == ["correct", "correct"]
+
+
+def test_a_double_forfeit_joins_a_forfeit_and_no_one_wins(tmp_path):
+    store = _store(tmp_path, "pair-swiss", 4, rounds=1)
+    a, b = store.tournament.rounds[0].tables[0].entries
+    store.forfeit(1, "t01", [a])
+    store.forfeit(1, "t01", [b])  # the other side absent too (both late: the table reports round_forfeited)
+    assert store.tournament.rounds[0].tables[0].outcome.points == (0, 0)
+
+
+def _individual(tmp_path, capsys):
+    form = tmp_path / "form.csv"
+    form.write_text("单位,选手\n" + "".join(f"{u},{u}{i}号\n" for i, u in enumerate(["机电", "外语", "化工", "体育"] * 2)),
+                    encoding="utf-8")
+    db = str(tmp_path / "t.db")
+    assert main(["tournament", "new", "--system", "individual-tables", "--entries", str(form), "--db", db, "--seed", "5"]) == 0
+    assert main(["tournament", "pair", "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["tournament", "show", "--db", db, "--json"]) == 0
+    view = json.loads(capsys.readouterr().out)
+    table = next(x for x in view["tables"] if "e06" in [e["id"] for e in x["entries"]])
+    return db, table["table"], [e["id"] for e in table["entries"]]
+
+
+def _refused(capsys, *argv) -> str:
+    with pytest.raises(SystemExit) as exc:
+        main(list(argv))
+    assert exc.value.code == 2
+    return capsys.readouterr().err
+
+
+def test_scores_entered_after_a_forfeit_leave_it_standing_on_the_command_line(tmp_path, capsys):
+    db, table, seated = _individual(tmp_path, capsys)
+    result = ["tournament", "result", "--db", db, "--round", "1", "--table", table]
+    seat = seated.index("e06")
+    others = [e for e in seated if e != "e06"]
+    scores = dict(zip(others, [-10, 5, 7])) | {"e06": 40}
+    line = lambda: ",".join(str(scores[e]) for e in seated)  # noqa: E731
+    assert main(result + ["--forfeit", "e06"]) == 0
+    before = TournamentStore(db).last_seq()
+    err = _refused(capsys, *result, "--scores=" + line())
+    assert "e06 已弃权" in err and "小分应为 0，而不是 40" in err
+    assert TournamentStore(db).last_seq() == before
+    scores["e06"] = 0
+    assert main(result + ["--scores=" + line()]) == 0
+    x = TournamentStore(db).tournament.rounds[0].table(table)
+    assert x.forfeits == ("e06",) and (x.outcome.points[seat], x.outcome.scores[seat]) == (0, 0)
+    assert [x.outcome.points[seated.index(e)] for e in others] == [2, 3, 5]
+    err = _refused(capsys, *result, "--forfeit", others[0])
+    assert "桌已有成绩；请改用更正" in err
+    # the correction restates the table: two absent, the two others' scores
+    scores[others[0]] = 0
+    assert main(result + ["--correct", "--reason", "两人未到", "--scores", line(), "--forfeit", "e06", others[0]]) == 0
+    x = TournamentStore(db).tournament.rounds[0].table(table)
+    assert x.forfeits == tuple(sorted(["e06", others[0]])) and [x.outcome.points[seated.index(e)] for e in others] == [0, 3, 5]
+
+
+def test_a_leading_minus_is_the_scores_not_an_option(tmp_path, capsys):
+    db, table, _ = _individual(tmp_path, capsys)
+    other = "t02" if table == "t01" else "t01"
+    assert main(["tournament", "result", "--db", db, "--round", "1", "--table", other, "--scores", "-10,5,5,40"]) == 0
+    x = TournamentStore(db).tournament.rounds[0].table(other)
+    assert x.outcome.scores == (-10, 5, 5, 40) and x.outcome.points == (1, 2.5, 2.5, 5)
+    base = ["tournament", "result", "--db", db, "--round", "1", "--table", table]
+    assert "请给出 `--winner`、`--draw`、`--scores`、`--forfeit` 之一" in _refused(capsys, *base)
+    assert "只能作为更正" in _refused(capsys, *base, "--scores", "1,2,3,4", "--forfeit", "e06")
+
+
+def test_nan_or_infinity_as_a_game_score_is_refused_in_words(tmp_path, capsys):
+    db, table, _ = _individual(tmp_path, capsys)
+    before = TournamentStore(db).last_seq()
+    for bad in ("NaN,1,2,3", "1,Infinity,2,3", "1,2,-Infinity,3"):
+        err = _refused(capsys, "tournament", "result", "--db", db, "--round", "1", "--table", table, "--scores", bad)
+        assert "小分应为四个有限的数（不能是非数或无穷大）" in err, err
+    err = _refused(capsys, "--lang", "en", "tournament", "result", "--db", db, "--round", "1", "--table", table, "--scores", "NaN,1,2,3")
+    assert "four finite numbers (not NaN or infinity)" in err
+    with pytest.raises(TournamentError, match="有限的数"):
+        TournamentStore(db).record_result(1, table, {"scores": [float("inf"), 1, 2, 3]})
+    assert TournamentStore(db).last_seq() == before
