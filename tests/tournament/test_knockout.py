@@ -184,9 +184,10 @@ def test_a_correction_that_a_played_round_depends_on_is_refused(tmp_path):
     assert "round 2" in exc.value.text("en")
     assert store.last_seq() == seq and store.standings()["rows"] == rows
     assert sum(r["rank"] == 1 for r in rows) == 15  # 16 went on, t01 of round 2 decided
-    # A correction that leaves who goes on as it was is made: round 1's t01 by forfeit of the same loser.
+    # A correction that leaves who goes on as it was is made: round 1's t01 by forfeit of the same loser
+    # (a forfeit over a result is a correction).
     loser = first.entries[1]
-    store.forfeit(1, first.table, [loser])
+    store.forfeit(1, first.table, [loser], correct=True, reason="未到场")
     store.correct_result(2, "t01", {"winner": 0, "games": [2, 0]})
     assert store.last_seq() == seq + 2 and sum(r["rank"] == 1 for r in store.standings()["rows"]) == 15
 
