@@ -3,7 +3,8 @@
 Each system answers: how many rounds (:meth:`rounds`), whether a field can be run at all
 (:meth:`check`, before round 1), the tables of a round (:meth:`pair`), a table's outcome from
 what was entered, reported or forfeited (:meth:`outcome`), whether a result entered by hand fits
-the table's forfeits (:meth:`check_entry`), what a late arrival costs
+the table's forfeits (:meth:`check_entry`), who bids first in each game of a round (the result
+slip's grid, :meth:`first_bidders`), what a late arrival costs
 (:meth:`late_forfeits`) and the standings (:meth:`standings`).
 
 """
@@ -75,6 +76,11 @@ class System:
 
     def outcome(self, t: Tournament, round_no: int, table: Table) -> Outcome | None:
         raise NotImplementedError
+
+    def first_bidders(self, t: Tournament) -> tuple[tuple[str, str], ...]:
+        """Per game of a round at a table, (seat, suit drawn) of the player who bids first; () where
+        the result slip has no grid of games."""
+        return ()
 
     def check_entry(self, t: Tournament, table: Table, result: dict | None, forfeits: tuple[str, ...]) -> None:
         """Refuse a result entered by hand that contradicts the table's forfeits (by default none can)."""

@@ -117,6 +117,25 @@ def _append(sheet, row: list) -> None:
             cell.number_format = "# ??/??"
 
 
+SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+
+
+def _games_grid(slip: dict, bidders: tuple[tuple[str, str], ...], L: dict) -> dict:
+    """A slip of four seats with a column per game of the round to write each game's score in, the cell of
+    the game's first bidder shaded, and a last row naming them (seed 004 一、5: 每局比赛均按照黑红梅方的顺序依次
+    作为首先叫牌者); the seats show the suit drawn (一、4: 按照黑红梅方逆时针依次落座)."""
+    if not bidders:
+        return slip
+    suit = {s: SUITS[x] for s, x in bidders[: len(SUITS)]}
+    games = [L["game_n"].format(n=g) for g in range(1, len(bidders) + 1)]
+    points, score, signature = slip["head"][5:]
+    head = slip["head"][:5] + games + [L["column.小分"], points, signature]  # the games add up to the 小分, which ranks
+    body = [[f"{row[0]} {suit.get(row[0], '')}".strip(), *row[1:5], *[""] * len(games), row[6], row[5], row[7]] for row in slip["body"]]
+    body.append([L["first_bidder"], "", "", "", "", *(f"{s} {SUITS[x]}" for s, x in bidders), "", "", ""])
+    marked = [f"{i},{5 + g}" for i, row in enumerate(slip["body"]) for g, (s, _) in enumerate(bidders) if row[0] == s]
+    return slip | {"head": head, "body": body, "marked": marked, "note": L["first_bidder_note"]}
+
+
 @cache
 def _templates() -> Environment:
     env = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True,
@@ -142,7 +161,8 @@ def _html(t: Tournament, lang: str, round_no: int | None) -> str:
             res = x["result"]
             body = [[seat(len(x["entries"]), i), e["lot"], e["id"], e["name"], e["unit"], written(res["points"][i], lang) if res else "",
                      written(res["scores"][i], lang) if res else "", ""] for i, e in enumerate(x["entries"])]
-            slips.append({"title": L["slip"].format(n=n, table=x["table"]), "head": head, "body": body})
+            slip = {"title": L["slip"].format(n=n, table=x["table"]), "head": head, "body": body, "marked": [], "note": ""}
+            slips.append(_games_grid(slip, t.rules.first_bidders(t), L) if len(x["entries"]) == 4 else slip)
     cell = _cell(lang)
     rows = [[cell(c) for c in row] for row in standing_rows(t, lang)]
     return _templates().get_template("print.html").render(

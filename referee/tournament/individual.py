@@ -82,7 +82,23 @@ class IndividualTables(System):
     name = "individual-tables"
     title = "个人赛（四人一桌）"
     columns = ("弃权", "小分")
-    defaults = {"rounds": 4, "points": [5, 3, 2, 1], "games": 8}
+    defaults = {"rounds": 4, "points": [5, 3, 2, 1], "games": 8}  # 一、3: 每轮进行8局比赛
+    rulebook = "usst-2016"  # the seats by suit drawn and the first bidder's turn (一、4 and 一、5)
+
+    def first_bidders(self, t: Tournament) -> tuple[tuple[str, str], ...]:
+        """一、5: 每局比赛均按照黑红梅方的顺序依次作为首先叫牌者: game 1 the player who drew ♠ (at S), game 2 ♥
+        (E), game 3 ♣ (N), game 4 ♦ (W), game 5 ♠ again, ...
+
+        >>> IndividualTables().first_bidders(None)[:5]
+        (('S', 'S'), ('E', 'H'), ('N', 'C'), ('W', 'D'), ('S', 'S'))
+        """
+        from referee.rulebooks import load
+        from referee.sandayi.seats import seat_of_suit
+
+        rules = load(self.rulebook)
+        games = self.defaults["games"] if t is None else t.options["games"]
+        order = rules.round.first_bidder_suits
+        return tuple((seat_of_suit(rules, order[g % len(order)]), order[g % len(order)]) for g in range(games))
 
     def check(self, entries, options: dict) -> None:
         n = len(entries)
