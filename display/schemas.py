@@ -88,6 +88,7 @@ class Row(Closed):
     score: Exact
     tiebreaks: list[Exact] = Field(max_length=16)
     prize: Prize | None
+    by_lot: bool = Field(default=False, description="the lot decided this place (level on everything)")
 
 
 class Standings(TournamentTopic):
@@ -322,6 +323,12 @@ class LateIn(Closed):
     minutes: float = Field(ge=0, le=600)
 
 
+class LotIn(Closed):
+    """The lot drawn in the hall: every entry id once, lot number 1 first."""
+
+    order: list[Annotated[str, StringConstraints(min_length=1, max_length=64)]] = Field(min_length=1, max_length=4096)
+
+
 class StartRound(Closed):
     rulebook: Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]{1,64}$")] = "classic-3deck"
 
@@ -338,6 +345,7 @@ class TournamentView(BaseModel):
     finished: bool
     round: Round
     standings: Standings
+    lot: list[str] = Field(default=[], description="the entry ids in lot order (lot number 1 first)")
     said: str = Field(default="", description="the change just made, in one line")
     undo: Undo | None = Field(default=None, description="how to take the change back, where the rules allow it")
 

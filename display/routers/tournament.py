@@ -1,5 +1,5 @@
 """Console actions on the tournament (``referee.tournament`` in-process): register entries or import
-the form, make the tournament, pair and start each round, record and correct results, forfeits and
+the form, make the tournament, enter the lot drawn in the hall, pair and start each round, record and correct results, forfeits and
 late arrivals, export the sheets. The tournament service publishes the changed round and standings
 (``cardtable tournament serve`` on the same file). Each change goes into the audit log too."""
 
@@ -15,6 +15,7 @@ from display.schemas import (
     EntryRow,
     ForfeitIn,
     LateIn,
+    LotIn,
     NewTournament,
     Problem,
     ResultIn,
@@ -66,7 +67,7 @@ def _change(ctx: Ctx, user: User, lang: str, action: str, detail: dict, call) ->
 def _view(store) -> TournamentView:
     t = store.tournament
     return TournamentView(tournament=t.id, name=t.name, system=t.system, rounds=t.total_rounds, paired=len(t.rounds),
-                          finished=t.finished, round=store.round_view(), standings=store.standings())
+                          finished=t.finished, round=store.round_view(), standings=store.standings(), lot=list(t.lot))
 
 
 # ---------------------------------------------------------------- entries
@@ -164,6 +165,11 @@ def start(round_no: int, body: StartRound, user: Organiser, ctx: Ctx, lang: Lang
         sent.append(send(ctx, user, lang, table, "start_round"))
     said = record(ctx, user, lang, "start_tournament_round", {"round": round_no, "missing": missing})
     return Started(round=round_no, sent=sent, missing=missing, said=said)
+
+
+@router.post("/tournament/lot", responses=ERRORS, summary="Enter the lot drawn in the hall (before round 1 where it pairs)")
+def lot(body: LotIn, user: Organiser, ctx: Ctx, lang: Lang) -> TournamentView:
+    return _change(ctx, user, lang, "draw_lot", {"order": body.order}, lambda store: store.draw_lot(body.order, by=user.name))
 
 
 @router.post("/tournament/results", responses=ERRORS, summary="Record a table's result, or correct one (a dispute)")

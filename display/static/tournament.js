@@ -37,6 +37,8 @@ function roundHTML(t) {
     ` <a href="/api/console/tournament/export.xlsx">${T("export")} XLSX</a> <a href="/api/console/tournament/export.csv">CSV</a>` +
     ` <a href="/api/console/tournament/export.html" target="_blank">${T("print")}</a></p>` +
     `<table id="t-round" data-round="${r.round}"><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th>${T("result")}</th><th>${T("actions")}</th></tr></thead><tbody>${rows}</tbody></table>` +
+    (t.paired === 0 ? `<form id="t-lot"><label>${T("hall_lot")} <input name="order" value="${esc(t.lot.join(","))}" size="40" required></label>` +
+      ` <button>${T("enter_lot")}</button></form>` : "") +
     `<form id="t-late"><input name="entry" placeholder="${T("entry_id")}" required> <input name="minutes" type="number" min="0" step="0.5" placeholder="${T("minutes")}" required>` +
     ` <button>${T("late")}</button></form>`;
 }
@@ -52,6 +54,7 @@ document.addEventListener("submit", ev => {
   if (id === "t-entry") call = () => api("POST", "/api/console/entries", formJSON(f));
   if (id === "t-import") call = () => api("POST", "/api/console/entries/import", new FormData(f));
   if (id === "t-new") { const b = formJSON(f); if (b.rounds) b.rounds = Number(b.rounds); call = () => api("POST", "/api/console/tournament", b); }
+  if (id === "t-lot") call = () => api("POST", "/api/console/tournament/lot", { order: f.elements.order.value.split(/[\s,，、]+/).filter(Boolean) });
   if (id === "t-late") call = () => api("POST", "/api/console/tournament/late",
     { round: Number($("#t-round").dataset.round), entry: f.elements.entry.value, minutes: Number(f.elements.minutes.value) });
   act(call).then(tournamentPanel);

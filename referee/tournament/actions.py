@@ -4,8 +4,9 @@ Each action is a dict ``{"seq", "kind", "data", "by", "at"}``; kinds: ``new`` (s
 seed, options, entries and the lot that breaks final ties), ``pair`` (a round's tables and byes,
 drawn with the recorded seed), ``result`` and ``correct`` (a table's result as entered),
 ``game`` (one game's result from a table's ``events``), ``forfeit`` (entries that forfeit a
-table; they stand under a later ``result``, a ``correct`` names the forfeits anew) and ``late``
-(a late arrival; past the system's limit it is a forfeit). :func:`replay`
+table; they stand under a later ``result``, a ``correct`` names the forfeits anew), ``late``
+(a late arrival; past the system's limit it is a forfeit) and ``lot`` (a lot drawn in the hall,
+in place of the one drawn at registration). :func:`replay`
 applies them in order; the latest word on a table counts, so a correction changes everything
 computed from it: scores, tie-breaks, ranks, prizes, and the pairing of a round not yet started.
 """
@@ -40,6 +41,8 @@ def apply(t: Tournament, action: dict) -> Tournament:
     """One logged action (already checked when it was logged)."""
     kind, d = action["kind"], action["data"]
     t = replace(t, seq=action["seq"], at=max(t.at, action["at"]))
+    if kind == "lot":
+        return replace(t, lot=tuple(d["lot"]))
     if kind == "pair":
         tables = tuple(Table(x["table"], tuple(x["entries"])) for x in d["tables"])
         return replace(t, rounds=t.rounds[: d["round"] - 1] + (Round(d["round"], tables, tuple(d["byes"]), action["seq"]),))

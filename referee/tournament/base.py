@@ -38,6 +38,7 @@ class System:
     columns: tuple[str, ...] = ()  # tie-break columns of the standings
     defaults: dict = {}
     late_limit: float | None = None  # minutes late beyond which the entry forfeits the round
+    lot_pairs = False  # whether the lot orders the pairings too (else it only breaks final ties)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -154,12 +155,19 @@ def totals(t: Tournament) -> tuple[dict[str, float], dict[str, float]]:
 
 
 def rank_rows(items: list[tuple[tuple, dict]], lot: list[str]) -> list[dict]:
-    """Rows sorted by key (larger first), then by the lot; ranks 1, 2, 3, ..."""
+    """Rows sorted by key (larger first), then by the lot; ranks 1, 2, 3, ...; ``by_lot`` marks a
+    row whose place the lot decided (its key equals another row's).
+
+    >>> [(r["rank"], r["id"], r["by_lot"]) for r in rank_rows([((2,), {"id": "a", "lot": "a"}),
+    ...     ((3,), {"id": "b", "lot": "b"}), ((2,), {"id": "c", "lot": "c"})], ["c", "b", "a"])]
+    [(1, 'b', False), (2, 'c', True), (3, 'a', True)]
+    """
     order = sorted(items, key=lambda kv: (tuple(-k for k in kv[0]), lot.index(kv[1]["lot"])))
+    keys = [k for k, _ in order]
     rows = []
-    for i, (_, row) in enumerate(order, 1):
+    for i, (key, row) in enumerate(order, 1):
         row = {k: v for k, v in row.items() if k != "lot"}
-        rows.append({"rank": i} | row)
+        rows.append({"rank": i} | row | {"by_lot": keys.count(key) > 1})
     return rows
 
 

@@ -1,4 +1,4 @@
-"""``cardtable tournament``: new, pair, result, late, standings, export, simulate, serve.
+"""``cardtable tournament``: new, pair, result, late, lot, standings, export, simulate, serve.
 
 Kept light: the tournament modules are imported inside the handlers.
 """
@@ -57,6 +57,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     late.add_argument("--round", type=int, required=True)
     late.add_argument("--entry", required=True)
     late.add_argument("--minutes", type=float, required=True)
+    lot = verb("lot", "print the lot (lot numbers), or enter the lot drawn in the hall with --order")
+    lot.add_argument("--order", metavar="E1,E2,...", help="every entry id once, lot number 1 first (before round 1 is paired)")
     standings = verb("standings", "print the standings")
     standings.add_argument("--json", action="store_true", help="the standings payload (MQTT topic) as JSON")
     show = verb("show", "print a round's pairings and results")
@@ -191,6 +193,18 @@ def _late(args) -> int:
     return 0
 
 
+def _lot(args) -> int:
+    from referee.tournament.export import labels
+
+    store = _store(args)
+    t = store.draw_lot(args.order.split(","), by=args.by) if args.order is not None else store.tournament
+    text = labels(args.lang)
+    print("\t".join([text["lot"], text["entry"], text["entry_name"], text["unit"]]))
+    for i, e in enumerate(t.lot, 1):
+        print("\t".join([str(i), e, t.entry(e).name, t.entry(e).unit]))
+    return 0
+
+
 def _standings(args) -> int:
     s = _store(args).standings()
     if args.json:
@@ -204,8 +218,11 @@ def _standings(args) -> int:
     print("\t".join([text["rank"], text["entry"], text["entry_name"], text["unit"], text["total"],
                      *(text.get(f"column.{c}", c) for c in s["columns"]), text["prize"]]))
     for r in s["rows"]:
-        print("\t".join([str(r["rank"]), r["id"], r["name"], r["unit"], *(written(c, args.lang) for c in [r["score"], *r["tiebreaks"]]),
+        rank = f"{r['rank']}{text['lot_mark']}" if r.get("by_lot") else str(r["rank"])
+        print("\t".join([rank, r["id"], r["name"], r["unit"], *(written(c, args.lang) for c in [r["score"], *r["tiebreaks"]]),
                          r["prize"] or ""]))
+    if any(r.get("by_lot") for r in s["rows"]):
+        print(text["by_lot"])
     return 0
 
 
@@ -245,5 +262,5 @@ def _serve(args) -> int:
     return serve(_store(args), url)
 
 
-HANDLERS = {"new": _new, "pair": _pair, "result": _result, "late": _late, "standings": _standings, "show": _show,
+HANDLERS = {"new": _new, "pair": _pair, "result": _result, "late": _late, "lot": _lot, "standings": _standings, "show": _show,
             "export": _export, "simulate": _simulate, "serve": _serve}

@@ -59,12 +59,19 @@ def result_rows(t: Tournament, lang: str) -> list[list]:
 
 
 def standing_rows(t: Tournament, lang: str) -> list[list]:
+    """The standings, the header first; a place the lot decided is marked (``sheet.lot_mark``, see :func:`legend`)."""
     L = labels(lang)
     s = standings_view(t)
     rows = [[L["rank"], L["entry"], L["name"], L["unit"], L["total"], *(L.get(f"column.{c}", c) for c in s["columns"]), L["prize"]]]
     for row in s["rows"]:
-        rows.append([row["rank"], row["id"], row["name"], row["unit"], exact(row["score"]), *map(exact, row["tiebreaks"]), row["prize"]])
+        rank = f'{row["rank"]}{L["lot_mark"]}' if row.get("by_lot") else row["rank"]
+        rows.append([rank, row["id"], row["name"], row["unit"], exact(row["score"]), *map(exact, row["tiebreaks"]), row["prize"]])
     return rows
+
+
+def legend(t: Tournament, lang: str) -> str | None:
+    """The line under the standings that explains the mark, when a place was decided by the lot."""
+    return labels(lang)["by_lot"] if any(r.get("by_lot") for r in standings_view(t)["rows"]) else None
 
 
 def export(t: Tournament, fmt: str, round_no: int | None = None, lang: str = "zh") -> bytes:
@@ -79,6 +86,8 @@ def export(t: Tournament, fmt: str, round_no: int | None = None, lang: str = "zh
         w.writerows([[cell(c) for c in row] for row in result_rows(t, lang)])
         w.writerow([])
         w.writerows([[cell(c) for c in row] for row in standing_rows(t, lang)])
+        if note := legend(t, lang):
+            w.writerow([note])
         return out.getvalue().encode("utf-8-sig")
     if fmt == "xlsx":
         return _xlsx(t, lang)
@@ -94,6 +103,8 @@ def _xlsx(t: Tournament, lang: str) -> bytes:
     ws.title = L["standings"]
     for row in standing_rows(t, lang):
         _append(ws, row)
+    if note := legend(t, lang):
+        ws.append([note])
     rows = result_rows(t, lang)
     for r in t.rounds:
         sheet = wb.create_sheet(L["round_n"].format(n=r.round))
@@ -167,4 +178,4 @@ def _html(t: Tournament, lang: str, round_no: int | None) -> str:
     rows = [[cell(c) for c in row] for row in standing_rows(t, lang)]
     return _templates().get_template("print.html").render(
         html_lang="zh-CN" if lang == "zh" else "en", title=t.name or t.id, pairings=pairings, slips=slips,
-        referee=L["referee"], standings={"title": L["standings"], "head": rows[0], "body": rows[1:]})
+        referee=L["referee"], standings={"title": L["standings"], "head": rows[0], "body": rows[1:], "legend": legend(t, lang)})

@@ -129,7 +129,7 @@ class Knockout(System):
         won, _ = totals(t)
         order = sorted(t.entries, key=lambda e: (places[e.id], -won[e.id], t.lot.index(e.id)))
         return [{"rank": places[e.id], "id": e.id, "name": e.name, "unit": e.unit, "score": wire(won[e.id]),
-                 "tiebreaks": [], "prize": None} for e in order]
+                 "tiebreaks": [], "prize": None, "by_lot": False} for e in order]
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ class PairSwiss(System):
     defaults = {"rounds": 6, "points": [2, 1, 0], "level_step": [2, 0, -2], "level_diff": "seed",
                 "opponent_score": "pair", "prizes": [1, 3, 5]}
     late_limit = 20.0  # seed 000 第十三条: 21 minutes and more, the whole team forfeits the round
+    lot_pairs = True  # 四2: 第1轮采用电脑抽签编排对手; equal pairs are ordered by the lot after
 
     def check(self, entries, options: dict) -> None:
         if options["level_diff"] not in ("seed", "real") or options["opponent_score"] not in ("pair", "team"):
@@ -96,7 +97,7 @@ class PairSwiss(System):
             unit = t.entry(ids[0]).unit
             first = min(ids, key=t.lot.index)
             row = {"id": team, "name": team, "unit": unit, "score": wire(team_score[team]),
-                   "tiebreaks": [wire(opp), wire(level)], "lot": first}
+                   "tiebreaks": [wire(opp), wire(level)], "prize": None, "lot": first}
             items.append(((team_score[team], opp, level), row))
         rows = rank_rows(items, list(t.lot))
         for row in rows:

@@ -97,6 +97,23 @@ def test_standings_and_pairings_follow_the_results(page, tournament):
     assert pg.locator("#standings tbody tr").first.inner_text().split("\t")[3:5] == ["3 1/3", "-2 1/2"]
 
 
+def test_a_place_decided_by_lot_is_marked_on_the_big_screen(page, tournament):
+    # 000 四5: 若级差仍相同，则抽签决定名次 — the two rows level on everything carry the mark, and the legend says why.
+    rows = [{"rank": 1, "id": "e1", "name": "数学系", "unit": "数学系", "score": 4, "tiebreaks": [6, 2], "prize": None, "by_lot": False},
+            {"rank": 2, "id": "e2", "name": "物理系", "unit": "物理系", "score": 2, "tiebreaks": [4, 0], "prize": None, "by_lot": True},
+            {"rank": 3, "id": "e3", "name": "化学系", "unit": "化学系", "score": 2, "tiebreaks": [4, 0], "prize": None, "by_lot": True}]
+    tournament.publish("autumn", "standings", standings(rows=rows))
+    pg = page("/big")
+    pg.wait_for_selector("#standings tr[data-entry=e3]")
+    assert [pg.inner_text(f"#standings tr[data-entry={e}] td:first-child") for e in ("e1", "e2", "e3")] == ["1", "2※", "3※"]
+    assert pg.inner_text("#standings .legend") == "※ 名次由抽签决定（总分及各项比较都相同）"
+    pg.click("#lang")
+    pg.wait_for_selector("#standings .legend:has-text('place decided by lot')")
+    tournament.publish("autumn", "standings", standings(rows=[dict(r, by_lot=False) for r in rows]))
+    pg.wait_for_selector("#standings .legend", state="detached", timeout=SECOND_MS)
+    assert "※" not in pg.inner_text("#standings")
+
+
 def test_a_table_that_goes_offline_shows_it_at_once(page, broker, tmp_path):
     live = LiveTable(broker, "b2", tmp_path / "b2.db")
     try:
@@ -264,8 +281,18 @@ def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, ha
         console.fill("#t-new input[name=rounds]", "3")
         console.click("#t-new button")
         console.wait_for_selector("#t-pair")
+        # 002 一4 分组抽签: the lot drawn in the hall replaces the seeded one before round 1 is paired
+        seeded = console.input_value("#t-lot input[name=order]").split(",")
+        hall = list(reversed(seeded))
+        console.fill("#t-lot input[name=order]", "、".join(hall))
+        console.click("#t-lot button")
+        console.wait_for_selector(f"#t-lot input[name=order][value='{','.join(hall)}']")
+        assert console.inner_text("#result .line").startswith("组织者 wang 录入现场抽签：")
         console.click("#t-pair")
         console.wait_for_selector("#t-round[data-round='1'] tr[data-table=t01]")
+        assert not console.is_visible("#t-lot")  # paired: the lot is fixed
+        numbers = console.locator("#t-round .lot").all_inner_texts()
+        assert len(numbers) == 6 and sorted(numbers) == [f"{i}号" for i in range(1, 7)]
         board = page("/")
         board.wait_for_selector("#pairings tr[data-table=t03]")
         row = console.locator("#t-round tr[data-table=t01]")

@@ -197,6 +197,21 @@ def test_results_their_correction_forfeits_and_late_arrivals(client, made):
     assert corrected["detail"] == {"round": 1, "table": tables[0], "result": {"winner": 1}, "reason": "记分错误"}
 
 
+def test_the_lot_drawn_in_the_hall(client, made):
+    # 002 一4 分组抽签: entered before round 1 is paired; here round 1 is paired (pair-swiss pairs by the lot).
+    as_(client, ORGANISER)
+    lot = client.get("/api/console/tournament").json()["lot"]
+    assert sorted(lot) == sorted(e["id"] for e in client.get("/api/console/entries").json()["entries"])
+    r = client.post("/api/console/tournament/lot", json={"order": list(reversed(lot))})
+    assert r.status_code == 409 and "现场抽签只能在第 1 轮编排之前录入" in r.json()["detail"]
+    r = client.post("/api/console/tournament/lot", json={"order": list(reversed(lot))}, headers=EN)
+    assert "before round 1 is paired" in r.json()["detail"]
+    assert client.post("/api/console/tournament/lot", json={"order": []}).status_code == 422
+    assert client.get("/api/console/tournament").json()["lot"] == lot
+    as_(client, REFEREE)
+    assert client.post("/api/console/tournament/lot", json={"order": lot}).status_code == 403
+
+
 def test_exports(client, made):
     as_(client, REFEREE)
     r = client.get("/api/console/tournament/export.csv")
@@ -212,11 +227,11 @@ def test_exports(client, made):
 @hsettings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(path=st.sampled_from(["/api/console/entries", "/api/console/tournament", "/api/console/tournament/results",
                              "/api/console/tournament/forfeits", "/api/console/tournament/late",
-                             "/api/console/tournament/rounds/1/start"]),
+                             "/api/console/tournament/rounds/1/start", "/api/console/tournament/lot"]),
        body=st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.sampled_from(["t01", "e01", "pair-swiss", "A+"]),
                          lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
                              st.sampled_from(["round", "table", "result", "winner", "draw", "levels", "entries", "entry",
-                                              "minutes", "unit", "players", "system", "name", "correct"]), inner, max_size=5),
+                                              "minutes", "unit", "players", "system", "name", "correct", "order"]), inner, max_size=5),
                          max_leaves=12))
 def test_no_body_makes_a_500(client, made, path, body):
     if client.get("/api/me").json().get("role") != "organiser":
