@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.tournament.core import TournamentError
 from referee.tournament.knockout import plan
@@ -233,3 +235,41 @@ def test_the_lot_number_is_printed_with_the_seats(tmp_path):
     assert f'{first[0]["lot"]}号 {first[0]["name"]}（{first[0]["unit"]}） / {first[1]["lot"]}号' in html
     assert "<th>抽签号</th>" in html and f'<td>SN</td><td>{first[0]["lot"]}</td><td>{first[0]["id"]}</td>' in html
     assert f'No. {first[0]["lot"]} {first[0]["name"]}' in export(store.tournament, "html", lang="en").decode()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(n=st.integers(2, 40), picks=st.lists(st.sampled_from(["first", "second", "both", "one", "clock"]), min_size=64, max_size=64))
+def test_any_field_and_any_results_make_a_whole_bracket(hand_log, n, picks):
+    """Whatever the field and the results (forfeits, double forfeits, matches the clock ends): every round
+    pairs, no pair plays twice in a round, the bigger lot number sits S/N, a pair out for good (a double
+    forfeit, a place past 8th) never comes back, and the places up to 8 are held once each but for the
+    pairs of a double forfeit; without one, places 1 to 8 (or the field) are all held."""
+    log = hand_log("knockout-best-of-three", entries(n))
+    pick = iter(picks * 4)
+    doubled: set[str] = set()
+    out: set[str] = set()
+    for r in range(1, log.replay().total_rounds + 1):
+        t = log.replay()
+        tables, byes = t.rules.pair(t, r)
+        seated = [e for _, x in tables for e in x] + byes
+        assert len(seated) == len(set(seated)) and not set(seated) & out
+        assert all(t.lot.index(x[0]) > t.lot.index(x[1]) for _, x in tables)
+        log.pair(r, [x for _, x in tables], byes)
+        for name, x in tables:
+            how = next(pick)
+            if how == "both":
+                log.add("forfeit", round=r, table=name, entries=list(x))
+                doubled |= set(x)
+            elif how == "one":
+                log.add("forfeit", round=r, table=name, entries=[x[1]])
+            else:
+                games = {"clock": [1, 0], "first": [2, 1], "second": [1, 2]}[how] if t.rules.best_of(t, r) == 3 else None
+                winner = 1 if how == "second" else 0
+                log.add("result", round=r, table=name, result={"winner": winner} | ({"games": games} if games else {}))
+        out |= doubled | {e for e, p in places(log).items() if p > 8}  # no play-off past 8th
+    t = log.replay()
+    assert t.finished
+    held = [p for e, p in places(log).items() if p <= 8 and e not in doubled]
+    assert len(held) == len(set(held))
+    if not doubled:
+        assert sorted(places(log).values())[: min(n, 8)] == list(range(1, min(n, 8) + 1))
