@@ -106,12 +106,10 @@ class Knockout(System):
         d = decision(table)
         if d is None:
             wins = tuple(sum(1 for g in table.games if g == i) for i in (0, 1))
-            if max(wins) >= need:
-                d = Decision(wins.index(max(wins)), games=wins)
-            elif table.clock and table.games and table.games[-1] is not None and wins[0] != wins[1]:
-                d = Decision(wins.index(max(wins)), games=wins)  # 三2: the round clock ended it, one pair ahead
-            else:
+            ahead = table.clock and table.games[-1] is not None and wins[0] != wins[1]  # 三2: the clock ended it
+            if max(wins) < need and not ahead:
                 return None
+            d = Decision(wins.index(max(wins)), games=wins)
         if d.winner is None:
             if any(d.forfeit):
                 return Outcome((0, 0), (0, 0))
