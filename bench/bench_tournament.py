@@ -14,8 +14,13 @@ pair it may meet), what a plain implementation would call; it is timed on the fi
 tournament's rounds only (it takes seconds). Also timed: ``TournamentStore.pair_next_round``
 (replay, pairing, SQLite append) for the same field.
 
-Target: a round of 200 pairs paired in under 1 s (the maximum of ``pair_round`` over
-every round). Prints PASS/FAIL and exits 1 on FAIL.
+Also timed: the registration check (``check_setup``: a schedule of every round found, or the count
+that rules it out) on ``--fields`` fields of 64 pairs in the hard zone, one unit of 26 to 32 pairs
+and the rest in units of one to six (Dirac's condition answers the fields of small units at once).
+
+Targets: a round of 200 pairs paired in under 1 s (the maximum of ``pair_round`` over
+every round); a 64-pair field checked at registration in under 3 s. Prints PASS/FAIL and exits 1
+on FAIL.
 """
 
 from __future__ import annotations
@@ -34,9 +39,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from referee.tournament import TournamentStore  # noqa: E402
 from referee.tournament.matching import Edge, Graph, min_cost_pairing  # noqa: E402
 from referee.tournament.simulate import make_entries, random_result  # noqa: E402
-from referee.tournament.swiss import allowed, pair_round  # noqa: E402
+from referee.tournament.swiss import SetupError, allowed, check_setup, pair_round  # noqa: E402
 
 TARGET_S = 1.0
+SETUP_TARGET_S = 3.0
 
 
 def full_graph_blossom(units, met, scores) -> float:
@@ -100,12 +106,33 @@ def store_pairing(n: int, rounds: int, seed: int) -> list[float]:
     return times
 
 
+def setup_checks(fields: int, rng: random.Random) -> list[tuple[float, bool]]:
+    """(seconds, accepted) of ``check_setup`` for 6 rounds on fields of 64 pairs with one big unit."""
+    out = []
+    for _ in range(fields):
+        units = {f"p{i:02d}": "big" for i in range(rng.randint(26, 32))}
+        u = 0
+        while len(units) < 64:
+            u += 1
+            for _ in range(min(rng.randint(1, 6), 64 - len(units))):
+                units[f"p{len(units):02d}"] = f"u{u}"
+        t = time.perf_counter()
+        try:
+            check_setup(units, 6)
+            ok = True
+        except SetupError:
+            ok = False
+        out.append((time.perf_counter() - t, ok))
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--tournaments", type=int, default=5)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--fields", type=int, default=20, help="64-pair fields for the registration check")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     min_cost_pairing(["a", "b"], {"a": 0, "b": 0}, Graph(frozenset("ab")), random.Random(0), quick=False)  # import networkx
@@ -124,8 +151,13 @@ def main() -> int:
     worst = max(r[1] for r in rows)
     worst_blossom = max(r[2] for r in rows)
     print(f"store.pair_next_round per round: median {statistics.median(store):.4f} s, max {max(store):.4f} s")
-    ok = worst < TARGET_S and worst_blossom < TARGET_S
-    print(f"{'PASS' if ok else 'FAIL'}: worst pair_round {worst:.4f} s, worst blossom {worst_blossom:.4f} s (target < {TARGET_S} s)")
+    setup = setup_checks(args.fields, random.Random(args.seed))
+    setup_s = [s for s, _ in setup]
+    print(f"check_setup, 64 pairs, one unit of 26-32, 6 rounds, {args.fields} fields: median {statistics.median(setup_s):.3f} s,"
+          f" max {max(setup_s):.3f} s, {sum(ok for _, ok in setup)} accepted")
+    ok = worst < TARGET_S and worst_blossom < TARGET_S and max(setup_s) < SETUP_TARGET_S
+    print(f"{'PASS' if ok else 'FAIL'}: worst pair_round {worst:.4f} s, worst blossom {worst_blossom:.4f} s (target < {TARGET_S} s),"
+          f" worst check_setup {max(setup_s):.3f} s (target < {SETUP_TARGET_S} s)")
     return 0 if ok else 1
 
 

@@ -7,7 +7,8 @@ the same store in-process. :mod:`~referee.tournament.core` holds the values (poi
 rebuilds them from the log, :mod:`~referee.tournament.systems` names the three systems
 (:mod:`~referee.tournament.pairswiss`, :mod:`~referee.tournament.knockout`,
 :mod:`~referee.tournament.individual`, on :mod:`~referee.tournament.base`; pair Swiss pairs a round with
-:mod:`~referee.tournament.swiss` and :mod:`~referee.tournament.matching`), :mod:`~referee.tournament.entries`
+:mod:`~referee.tournament.swiss` and :mod:`~referee.tournament.matching`, and proves the rounds left
+can be paired with :mod:`~referee.tournament.schedule`), :mod:`~referee.tournament.entries`
 reads the registration forms, :mod:`~referee.tournament.store` keeps the log in SQLite,
 :mod:`~referee.tournament.views` and :mod:`~referee.tournament.export` show it; :mod:`~referee.tournament.cli`
 has the ``cardtable tournament`` commands, :mod:`~referee.tournament.simulate` random tournaments through them.

@@ -1,4 +1,4 @@
-"""Minimum-cost pairing under hard rules, and whether the rounds left can still all be paired.
+"""Minimum-cost pairing under hard rules (whether the rounds left can still all be paired: :mod:`referee.tournament.schedule`).
 
 A pairing is a perfect matching of the ``allowed`` graph (edges: pairs that may meet). Its cost is
 the sum over tables of the squared difference of the two scores. First a greedy pass in score
@@ -15,8 +15,6 @@ pairing either pass finds depends on that order.
 >>> scores = {"A": 2, "B": 2, "C": 1, "D": 1, "E": 0, "F": 0}
 >>> sorted(tuple(sorted(t)) for t in min_cost_pairing("ABCDEF", scores, ring, random.Random(1)))
 [('A', 'B'), ('C', 'D'), ('E', 'F')]
->>> completable(ring, 2), completable(ring, 3)
-(True, False)
 """
 
 from __future__ import annotations
@@ -32,7 +30,6 @@ from fractions import Fraction
 FULL_GRAPH_UP_TO = 24  # pairs: up to here every allowed edge is in the graph (exact)
 WINDOW = 6  # else: each pair's nearest neighbours by score, on each side
 GREEDY_TRIES = 4  # greedy passes (random among equal scores) before the blossom algorithm
-SEARCH_BUDGET = 20_000  # steps of the exhaustive completion search before it gives up (answers True)
 
 Edge = frozenset
 
@@ -133,56 +130,3 @@ def min_cost_pairing(nodes: Iterable[str], scores: dict[str, float], allowed: Gr
         if window >= len(order):
             return None
         window *= 2
-
-
-def _perfect_matchings(nodes: frozenset[str], edges: frozenset[Edge], budget: list[int]) -> Iterable[frozenset[Edge]]:
-    """Every perfect matching of the graph (lowest-degree node first), while the budget lasts."""
-    if not nodes:
-        yield frozenset()
-        return
-    degree = Counter(n for e in edges for n in e)
-    first = min(nodes, key=lambda n: (degree[n], n))
-    for e in sorted((e for e in edges if first in e), key=sorted):
-        budget[0] -= 1
-        if budget[0] < 0:
-            return
-        rest = nodes - e
-        for m in _perfect_matchings(rest, frozenset(f for f in edges if not (f & e)), budget):
-            yield m | {e}
-
-
-def completable(graph: Graph, rounds: int, budget: int = SEARCH_BUDGET) -> bool:
-    """Whether ``rounds`` edge-disjoint perfect matchings of the graph exist.
-
-    Dirac's theorem answers at once for dense graphs (minimum degree at least n/2 + rounds - 1:
-    each perfect matching taken away lowers every degree by one). Otherwise an exhaustive search;
-    when it runs past ``budget`` steps the answer is True (unknown counts as possible)."""
-    if rounds <= 0:
-        return True
-    if len(graph.nodes) % 2:
-        return False
-    if graph.min_degree() >= len(graph.nodes) / 2 + rounds - 1:
-        return True
-    return _completable(graph.nodes, graph.edges(), rounds, [budget], {})
-
-
-def _completable(nodes: frozenset[str], edges: frozenset[Edge], rounds: int, budget: list[int], memo: dict) -> bool:
-    if rounds <= 0:
-        return True
-    degree = Counter(n for e in edges for n in e)
-    if min((degree[n] for n in nodes), default=0) >= len(nodes) / 2 + rounds - 1:
-        return True
-    key = (edges, rounds)
-    if key in memo:
-        return memo[key]
-    found = False
-    for m in _perfect_matchings(nodes, edges, budget):
-        if _completable(nodes, edges - m, rounds - 1, budget, memo):
-            found = True
-            break
-        if budget[0] < 0:
-            break
-    if budget[0] < 0:
-        return True
-    memo[key] = found
-    return found

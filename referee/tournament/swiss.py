@@ -1,10 +1,13 @@
 """Pair Swiss (积分编排, seed 000): the pairing of one round, and the check of a setup before round 1.
 
-Hard rules: never two pairs of one unit, never a rematch, at most one bye per pair, and every
-round after this one must still be possible to pair. Among the pairings that keep them, the
-cheapest (sum of squared score differences, see :mod:`referee.tournament.matching`), at random
-among equals. An odd field gives the bye to the lowest-ranked pair without one (the next one up
-when the rest could not be paired without it).
+Hard rules (seed 000 四2: 同单位对手和赛过的对手不编排再赛): never two pairs of one unit, never a
+rematch, at most one bye per pair, and every round after this one must still be possible to pair
+(proved, :mod:`referee.tournament.schedule`). Among the pairings that keep them, the cheapest (sum
+of squared score differences, see :mod:`referee.tournament.matching`), at random among equals. An
+odd field gives the bye to the lowest-ranked pair without one (the next one up when the rest could
+not be paired without it). When no cheap pairing can be proved to keep the rounds left, the first
+round of a schedule of all of them is played. A field is registered only when a schedule of all its
+rounds is found (:func:`check_setup`); else the refusal says why and how many rounds can be played.
 
 >>> import random
 >>> units = {"A": "u1", "B": "u2", "C": "u3", "D": "u4", "E": "u5", "F": "u6"}
@@ -15,7 +18,7 @@ True
 >>> check_setup({"A": "u1", "B": "u1", "C": "u1", "D": "u2"}, 2)
 Traceback (most recent call last):
 ...
-referee.tournament.swiss.SetupError: u1 有 4 对中的 3 对：多于其他单位一轮能对阵的对数
+referee.tournament.swiss.SetupError: u1 有 4 对中的 3 对：多于其他单位一轮能对阵的对数；请调整报名
 """
 
 from __future__ import annotations
@@ -24,10 +27,11 @@ import itertools
 import random
 from collections import Counter
 
-from referee.tournament.matching import Edge, Graph, completable, cost, min_cost_pairing
-from referee.catalogue import Refusal
+from referee.catalogue import Refusal, Term
+from referee.tournament.matching import Edge, Graph, cost, min_cost_pairing
+from referee.tournament.schedule import BYE, completable, search, shortfall
 
-BYE = "__bye__"  # the graph node a pair meets when it has the bye
+SETUP_BUDGET = 100_000  # matchings the registration's search may try per round count
 EXHAUSTIVE_UP_TO = 14  # pairs: when the cheapest pairing blocks later rounds, try every pairing
 
 
@@ -50,26 +54,50 @@ def allowed(units: dict[str, str], met: set[Edge], had_bye: set[str], odd: bool)
 
 
 def check_setup(units: dict[str, str], rounds: int) -> None:
-    """Raise :class:`SetupError` with the reason when the field cannot be paired for ``rounds`` rounds."""
+    """Raise :class:`SetupError` when no schedule of ``rounds`` rounds is found for the field: why, and the
+    most rounds that can be played (a schedule of them found)."""
+    problem = _problem(units, rounds)
+    if problem is None:
+        return
+    can = next((r for r in range(rounds - 1, 0, -1) if _problem(units, r) is None), 0)
+    if can:
+        raise SetupError("swiss_can", reason=problem, can=can)
+    raise SetupError("swiss_cannot", reason=problem)
+
+
+def _problem(units: dict[str, str], rounds: int) -> Refusal | None:
+    """Why ``rounds`` rounds cannot be paired, or None when a schedule of them was found."""
     n = len(units)
     if n < 2:
-        raise SetupError("swiss_few", n=n)
+        return SetupError("swiss_few", n=n)
     if rounds < 1:
-        raise SetupError("swiss_rounds")
+        return SetupError("swiss_rounds")
     odd = n % 2 == 1
     if odd and rounds > n:
-        raise SetupError("swiss_odd", n=n, rounds=rounds)
+        return SetupError("swiss_odd", n=n, rounds=rounds)
     size = Counter(units.values())
     unit, biggest = max(sorted(size.items()), key=lambda kv: kv[1])
     if biggest > n - biggest + odd:
-        raise SetupError("swiss_unit", unit=unit, n=n, biggest=biggest)
+        return SetupError("swiss_unit", unit=unit, n=n, biggest=biggest)
     need = rounds - odd
     for p in sorted(units):
         others = n - size[units[p]]
         if others < need:
-            raise SetupError("swiss_pair_others", pair=p, unit=units[p], others=others, rounds=rounds, need=need)
-    if not completable(allowed(units, set(), set(), odd), rounds):
-        raise SetupError("swiss_schedule", rounds=rounds, need=need)
+            return SetupError("swiss_pair_others", pair=p, unit=units[p], others=others, rounds=rounds, need=need)
+    short = shortfall(units, rounds)
+    if short is not None:
+        def named(us):
+            return [Term("sheet.bye") if u == BYE else u for u in us]
+
+        return SetupError("swiss_short", short=named(short.short), pairs=short.pairs, others=named(short.others),
+                          their_pairs=short.their_pairs, rounds=rounds, need=short.need, give=short.give)
+    graph = allowed(units, set(), set(), odd)
+    found = search(graph, rounds, SETUP_BUDGET, spell=False)
+    if found.proved:
+        return None
+    if found.exhausted:
+        return SetupError("swiss_schedule", rounds=rounds)
+    return SetupError("swiss_unproved", rounds=rounds)
 
 
 def pair_round(units: dict[str, str], met: set[Edge], had_bye: set[str], scores: dict[str, float],
@@ -89,7 +117,12 @@ def pair_round(units: dict[str, str], met: set[Edge], had_bye: set[str], scores:
         tables = _cheapest(nodes, scores, graph, rng, keeps_rest)
         if tables is not None:
             return tables, bye
-    raise PairingError("swiss_pairing", rounds=rounds_left)
+    found = search(graph, rounds_left, spell=True, seed=f"{rng.random()}")
+    if not found.proved:
+        raise PairingError("swiss_pairing", rounds=rounds_left)
+    first = found.rounds[0]
+    bye = next((p for e in first if BYE in e for p in e if p != BYE), None)
+    return [e for e in first if BYE not in e], bye
 
 
 def _cheapest(nodes: frozenset[str], scores: dict[str, float], allowed: Graph, rng: random.Random, ok) -> list[Edge] | None:

@@ -111,10 +111,10 @@ def test_an_impossible_field_is_refused_before_round_one(tmp_path):
     with pytest.raises(TournamentError, match="A 有 8 对中的 5 对"):
         s.new("pair-swiss", big, options={"rounds": 2})
     # Every pair has five opponents of other units, yet no five rounds exist: units A and B of
-    # three pairs, c and d alone. An A pair must meet c and d, so must every B pair: c would play
-    # six games in five rounds.
+    # three pairs, c and d alone. An A pair must meet c and d, so must every B pair: c and d would
+    # play twelve games in five rounds.
     tight = [Entry(p, p, p[0], p[0], (p,)) for p in ("a1", "a2", "a3", "b1", "b2", "b3", "c", "d")]
-    with pytest.raises(TournamentError, match="排不出 5 轮的对阵"):
+    with pytest.raises(TournamentError, match="至少要与 c、d 的 2 对打 12 场，而这 2 对 5 轮只能打 10 场；最多能排 4 轮"):
         s.new("pair-swiss", tight, options={"rounds": 5})
     assert s.last_seq() == 0
     s.new("pair-swiss", tight, options={"rounds": 4}, seed=3)  # four rounds can, and are played to the end
