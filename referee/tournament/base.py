@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from referee.catalogue import Term
 from referee.tournament.core import Outcome, Table, Tournament, TournamentError
+from referee.tournament.exact import is_number
 
 LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
@@ -45,14 +46,14 @@ class System:
 
     def options(self, given: dict | None) -> dict:
         """The defaults with ``given`` over them; each option keeps its default's shape (a whole
-        number from 1, a list of as many numbers, or a word)."""
+        number from 1, a list of as many finite numbers, or a word)."""
         opts = dict(self.defaults)
         for k, v in (given or {}).items():
             if k not in opts:
                 raise TournamentError("unknown_option", system=Term(f"system.{self.name}"), option=k, known=sorted(opts))
             default = opts[k]
             if isinstance(default, list):
-                ok = isinstance(v, list) and len(v) == len(default) and all(type(x) in (int, float) for x in v)
+                ok = isinstance(v, list) and len(v) == len(default) and all(map(is_number, v))  # finite: no NaN, no infinity
             elif isinstance(default, int):
                 ok = type(v) is int and v >= 1
             else:

@@ -120,3 +120,18 @@ def _matchings(nodes):
     for b in rest:
         for m in _matchings([n for n in rest if n != b]):
             yield [(a, b)] + m
+
+
+def test_pair_swiss_points_entered_as_decimals_stay_as_written(hand_log):
+    """000 四4: 每轮竞赛得分（轮分）：胜者2分，平局者各1分，负者0分 -- a venue's own points (here a draw worth 0.1)
+    are read as the decimals written: three draws make 3/10, not 0.30000000000000004, and 对手分 adds them exactly."""
+    units = {"a1": "甲", "b1": "乙", "c1": "丙", "d1": "丁"}
+    t = (hand_log("pair-swiss", units, options={"rounds": 3, "points": [1, 0.1, 0]})
+         .pair(1, [("a1", "b1"), ("c1", "d1")]).results(1, {"draw": True}, {"winner": 0})
+         .pair(2, [("a1", "c1"), ("b1", "d1")]).results(2, {"draw": True}, {"winner": 0})
+         .pair(3, [("a1", "d1"), ("b1", "c1")]).results(3, {"draw": True}, {"winner": 1})).replay()
+    assert 0.1 + 0.1 + 0.1 == 0.30000000000000004
+    rows = {r["id"]: r for r in standings_view(t)["rows"]}
+    # a1 drew three times; its opponents b1 (0.1 + 1 + 0), c1 (1 + 0.1 + 1), d1 (0 + 0 + 0.1): 3.3
+    assert rows["甲"]["score"] == "3/10" and rows["甲"]["tiebreaks"][0] == "33/10"
+    check("standings", standings_view(t))

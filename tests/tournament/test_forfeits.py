@@ -144,3 +144,11 @@ def test_nan_or_infinity_as_a_game_score_is_refused_in_words(tmp_path, capsys):
     with pytest.raises(TournamentError, match="有限的数"):
         TournamentStore(db).record_result(1, table, {"scores": [float("inf"), 1, 2, 3]})
     assert TournamentStore(db).last_seq() == before
+
+
+def test_nan_in_the_points_option_is_refused_before_anything_is_registered(tmp_path):
+    store = TournamentStore(tmp_path / "t.db")
+    entries = [Entry(f"e{i}", f"e{i}", f"u{i}", f"u{i}", (f"e{i}",)) for i in range(4)]
+    with pytest.raises(TournamentError, match="points"):
+        store.new("individual-tables", entries, options={"points": [float("nan"), 3, 2, 1]})
+    assert store.last_seq() == 0
