@@ -30,7 +30,7 @@ CONSOLE = "console"
 # A user holds one connection at a time: tests that watch or command the tables while a display runs
 # (as the scoreboard and the console) do so as these.
 ALSO = {"scoreboard-2": "scoreboard", "console-2": "console"}
-WAIT_S = 5.0  # the longest a test waits for a message that must come
+WAIT_S = 30.0  # the longest a test waits for a message that must come (generous: CI and a loaded machine)
 TEST_RECONNECT_DELAY_S = (0.05, 0.5)
 
 Message = tuple[str, bytes]
@@ -190,6 +190,14 @@ class TableWatch:
 
     def state(self, seq: int) -> dict:
         return self.wait("state", lambda p: p["seq"] == seq)
+
+    def stopped(self, stop: Callable[[], None]) -> None:
+        """Run ``stop`` (the table's service stopping) and wait until this watch got all the service published: its
+        ``offline`` status comes last on its connection, so in order. What the watch saw then is all of it (a test
+        that counts what came before a restart counts everything)."""
+        told = len(self.of("status"))
+        stop()
+        self.wait("status", lambda s: len(self.of("status")) > told and s["status"] == "offline")
 
     def close(self) -> None:
         if self.conn is not None:

@@ -231,11 +231,15 @@ class TableService:
             seen = self._witness_topics(self.conn)
             self.conn.connect()
             self._check_witnesses(seen)
-            self.conn.birth = (status, encode("status", {"v": 1, "status": "online", "at": self.clock()}), True)
-            self.conn.publish(status, self.conn.birth[1], qos=QOS, retain=True)
             for suffix in INTAKE:
                 if suffix:
                     self._session(suffix).connect()
+            for conn in self.intake:  # a session new to the broker gets nothing published before its SUBACK
+                if not conn.wait_subscribed(WITNESS_WAIT_S):
+                    raise TimeoutError(f"table {self.table_id}: the broker did not acknowledge {conn.client_id}'s subscriptions")
+            # online once every input can reach it
+            self.conn.birth = (status, encode("status", {"v": 1, "status": "online", "at": self.clock()}), True)
+            self.conn.publish(status, self.conn.birth[1], qos=QOS, retain=True)
             for seq, outputs in unsent:
                 self._publish_outputs(seq, outputs)
             self._publish_snapshots(self._now if self._now is not None else self.clock())

@@ -25,7 +25,7 @@ from referee.table.simulators import simulator_class
 pytestmark = pytest.mark.browser
 TABLES = ["w1", "w2", "w3", "w4", "w5", "w6"]
 GAMES = {"w1": ("classic-3deck", 3), "w2": ("sanjiang-2012", 4), "w3": ("usst-2016", 2)}  # table: rulebook, seed
-SECOND_MS = 1000
+WAIT_MS = 30_000  # the longest a page may take to show what the broker delivered (a loaded machine)
 GAMES_BOOKS = {word for book, _ in GAMES.values() for word in (book, *book.split("-"))}  # the rulebooks' names
 
 # Every line the page shows, kept as it changes (the page's own script never sees this: Playwright adds it).
@@ -157,25 +157,39 @@ def test_a_whole_hand_reads_in_chinese_and_in_english(table, services, broker, p
     assert summary.hands == 1 and sim.corrections >= 1, (summary, sim.corrections)
     violations = [v for v in summary.violations if v["status"] == "confirmed"]
     assert violations, "the hand had no violation"
-    for pg in pages.values():
-        pg.wait_for_timeout(300)  # the last changes drawn
-    said = {key: texts(pg) for key, pg in pages.items()}
+    # What the pages say, once they drew it: the hand's events came to the simulator over the broker, they come to
+    # the pages through the display and may be later there (a loaded machine): wait for them, then read.
+    play = next(e["data"] for e in summary.events if e["kind"] == "play_accepted")
+    who, cards = f"{'南东北西'['SENW'.index(play['seat'])]} {PLAYERS[play['seat']]}", " ".join(face(c, "zh") for c in play["cards"])
+    kind = violations[0]["kind"]
+    expected = {"zh": [f"{who} 出 {cards}", f"{entries('zh')[f'kind.{kind}']}（已确认）"],
+                "en": [f"{play['seat']} ({PLAYERS[play['seat']]}) plays {' '.join(face(c, 'en') for c in play['cards'])}",
+                       f"{entries('en')[f'kind.{kind}']} (confirmed)"]}
+    patterns = {"zh": [r"第 \d+ 号标记：\S+ \S+ 的出牌 .+ 识别存疑，请裁判确认", r"第 \d+ 号标记已更正"],
+                "en": [r"flag \d+: .+'s play .+ is an unsure read: please confirm", r"flag \d+ corrected"]}
+
+    def joined(said: dict, lang: str) -> str:
+        return "\n".join(said[lang, "table"] + said[lang, "console"])
+
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while True:
+        said = {key: texts(pg) for key, pg in pages.items()}
+        drawn = all(text in joined(said, lang) for lang in expected for text in expected[lang]) and all(
+            re.search(pattern, joined(said, lang)) for lang in patterns for pattern in patterns[lang])
+        if drawn or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
     proper = {*TABLES, rulebook, *rulebook.split("-"), "cardtable", REFEREE[0], "CSV", "XLSX"}  # names, file types
     for key, lines in said.items():
         check = chinese_problems if key[0] == "zh" else english_problems
         problems = check(lines, proper | NAMES | ({"English"} if key[0] == "zh" else set()))
         assert not problems, f"{key}: {problems[:10]}"
     # and what they said: the plays with card faces and players, the corrections, the violations
-    zh = "\n".join(said["zh", "table"] + said["zh", "console"])
-    en = "\n".join(said["en", "table"] + said["en", "console"])
-    play = next(e["data"] for e in summary.events if e["kind"] == "play_accepted")
-    who, cards = f"{'南东北西'['SENW'.index(play['seat'])]} {PLAYERS[play['seat']]}", " ".join(face(c, "zh") for c in play["cards"])
-    assert f"{who} 出 {cards}" in zh
-    assert f"{play['seat']} ({PLAYERS[play['seat']]}) plays {' '.join(face(c, 'en') for c in play['cards'])}" in en
-    assert re.search(r"第 \d+ 号标记：\S+ \S+ 的出牌 .+ 识别存疑，请裁判确认", zh) and re.search(r"第 \d+ 号标记已更正", zh)
-    assert re.search(r"flag \d+: .+'s play .+ is an unsure read: please confirm", en) and re.search(r"flag \d+ corrected", en)
-    kind = violations[0]["kind"]
-    assert f"{entries('zh')[f'kind.{kind}']}（已确认）" in zh and f"{entries('en')[f'kind.{kind}']} (confirmed)" in en
+    for lang in ("zh", "en"):
+        for text in expected[lang]:
+            assert text in joined(said, lang), (lang, text)
+        for pattern in patterns[lang]:
+            assert re.search(pattern, joined(said, lang)), (lang, pattern)
     shot(pages["zh", "table"], f"hand-{rulebook}-zh.png")
 
 
@@ -315,7 +329,7 @@ def test_a_misread_play_is_corrected_in_five_clicks(page, broker, tmp_path):
         line = console.inner_text("#result .line")
         assert re.fullmatch(r"组织者 wang 将 w4 桌第 \d+ 条 南 王芳 的出牌由 ♠5 ♠5 更正为 ♠5 ♠6", line), line
         # the table judged it again: S's play on the scoreboard is S5 S6
-        board.wait_for_selector("#tile-w4 .seat.S svg.card[data-card=S6]", timeout=3 * SECOND_MS)
+        board.wait_for_selector("#tile-w4 .seat.S svg.card[data-card=S6]", timeout=WAIT_MS)
         console.wait_for_selector("#c-timeline li:has-text('更正为 ♠5 ♠6，其后重新判定')")
         # what the table judged from the misread play on is marked, on the console and on the table's page
         for pg, where in ((console, "#c-timeline"), (hand, "#timeline")):
@@ -327,7 +341,7 @@ def test_a_misread_play_is_corrected_in_five_clicks(page, broker, tmp_path):
         assert console.is_visible("#undo")
         console.click("#undo")
         console.wait_for_selector("#result .line:has-text('由 ♠5 ♠6 更正为 ♠5 ♠5')")
-        board.wait_for_selector("#tile-w4 .seat.S svg.card[data-card=S6]", state="detached", timeout=3 * SECOND_MS)
+        board.wait_for_selector("#tile-w4 .seat.S svg.card[data-card=S6]", state="detached", timeout=WAIT_MS)
         # the undo judged it all again: the first amendment's line is marked too, the undo's not
         console.wait_for_selector("#c-timeline li.was[data-kind=amended]:has-text('更正为 ♠5 ♠6')")
         assert console.query_selector_all("#c-timeline li[data-kind=amended]:not(.was)")[0].inner_text().count("更正为 ♠5 ♠5")

@@ -45,7 +45,7 @@ class Hall:
              "--slow", "0.03", "--seed", "7", "--see", "vision", "--port", str(self.port), "--dir", str(self.dir)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         threading.Thread(target=self._read, daemon=True).start()
-        self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=5)
+        self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=30)
 
     def _read(self) -> None:
         for line in self.proc.stdout:
@@ -117,13 +117,15 @@ def hall(tmp_path_factory):
 
 def test_kill_service_and_camera_mid_hand(hall):
     hall.wait_state("t01", lambda s: s["phase"] == "playing" and s["trick"] >= 4, HAND_S, "trick 4")
-    victims = hall.pids("table run --table t01") + hall.pids("hall camera --table t01")
-    assert len(victims) == 2, victims
+    deadline = time.monotonic() + UP_S  # both up (either may be between a death and its restart)
+    while len(victims := hall.pids("table run --table t01") + hall.pids("hall camera --table t01")) != 2:
+        assert time.monotonic() < deadline, victims
+        time.sleep(0.2)
     for pid in victims:
         os.kill(pid, signal.SIGKILL)
-    hall.wait_line("t01/service 退出了（-9），", 10)
-    hall.wait_line("t01/camera 退出了（-9），", 10)
-    deadline = time.monotonic() + 30
+    hall.wait_line("t01/service 退出了（-9），", 60)
+    hall.wait_line("t01/camera 退出了（-9），", 60)
+    deadline = time.monotonic() + 60
     while not (hall.pids("table run --table t01") and hall.pids("hall camera --table t01")):
         assert time.monotonic() < deadline, "the hall did not restart them"
         time.sleep(0.2)
@@ -197,11 +199,29 @@ def test_scoreboard_shows_plays_rulings_and_standings(hall):
             browser.close()
 
 
+def names_of(pids: list[int]) -> set[str]:
+    names = set()
+    for pid in pids:
+        try:
+            names.add(Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode().rsplit("/", 1)[-1])
+        except OSError:  # gone meanwhile
+            pass
+    return names
+
+
 def test_sigint_stops_every_process(hall):
-    started = hall_processes(hall.dir)
-    names = {Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode().rsplit("/", 1)[-1] for pid in started}
-    assert "mosquitto" in names and len(started) >= 13, (names, len(started))  # 5 per table, display, tournament, broker
+    # Every part up (5 per table, display, tournament, broker): one that died a moment ago (the killed service, a
+    # player that gave up waiting on a loaded machine) is between its death and the hall's restart.
+    deadline = time.monotonic() + UP_S
+    while len(started := hall_processes(hall.dir)) < 13 or "mosquitto" not in names_of(started):
+        assert time.monotonic() < deadline, (names_of(started), len(started), "\n".join(hall.lines))
+        time.sleep(0.2)
     hall.proc.send_signal(signal.SIGINT)
     assert hall.proc.wait(30) == 0, "\n".join(hall.lines)
-    assert hall_processes(hall.dir) == []
+    # The hall waited for each part it started (SIGKILL for what is left of a group): a process killed in the last
+    # moment may still be on its way out, nothing stays.
+    deadline = time.monotonic() + 10
+    while left := hall_processes(hall.dir):
+        assert time.monotonic() < deadline, (left, names_of(left))
+        time.sleep(0.1)
     assert any("已停止" in line for line in hall.lines)

@@ -26,7 +26,7 @@ from referee.table.service import session_url
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = ("t01", "t02")
-WAIT_S = 10.0
+WAIT_S = 30.0  # the longest a wait for what must come (generous: a loaded machine)
 LEAVES = ("observed", "removed", "frames", "board/in", "board/status", "commands", "state", "events", "violations",
           "status", "health", "board/out")
 ROUND = "cardtable/v1/tournament/main/round"

@@ -22,7 +22,9 @@ BOARD_OUT = topic("t1", "board/out")
 BOARD_STATUS = topic("t1", "board/status")
 
 
-def wait_until(predicate, timeout: float = 5.0, every: float = 0.05):
+def wait_until(predicate, timeout: float = 30.0, every: float = 0.05):
+    """``predicate()`` once true, else its last value after ``timeout`` (generous: the board, its simulator, the
+    bridge and the broker are processes of a loaded machine)."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
@@ -58,7 +60,7 @@ def listen(connect, inbox):
     table.subscribe(BOARD_IN, box)
     console = connect("console", clean_start=True)
     console.subscribe(BOARD_STATUS, box)
-    table.wait_subscribed(5)
+    assert table.wait_subscribed(30)
     console.wait_subscribed(5)
     box.service = connect("table-t1", clean_start=True)  # the service's session that publishes board/out
     return box
@@ -78,7 +80,7 @@ def board_out(seats: dict, paused: bool = False, at: float | None = None) -> byt
 def test_every_button_of_every_seat_becomes_its_board_in_message(make_board, start_bridge, listen):
     board = make_board(board_id=7)
     bridge = start_bridge(board)
-    assert wait_until(lambda: status(listen) == "online", 10), bridge.output()
+    assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
     online = json.loads(listen.payloads(BOARD_STATUS)[-1])
     assert (online["board"], online["firmware"], online["boot"]) == ("board7", "1.0.0", 1)
     pressed = []
@@ -87,7 +89,7 @@ def test_every_button_of_every_seat_becomes_its_board_in_message(make_board, sta
             closed = board.tap(seat, button, hold_s=0.03)
             pressed.append((seat, button, closed / 1e9 + time.time() - time.monotonic()))
             time.sleep(0.03)
-    assert wait_until(lambda: len(presses(listen)) >= 32, 10), bridge.output()
+    assert wait_until(lambda: len(presses(listen)) >= 32, 30), bridge.output()
     got = presses(listen)
     assert [(m["seat"], m["button"]) for m in got] == [(s, b) for s, b, _ in pressed]
     assert [m["id"] for m in got] == [f"board7-1-{n:06d}" for n in range(1, 33)]
@@ -98,7 +100,7 @@ def test_every_button_of_every_seat_becomes_its_board_in_message(make_board, sta
 def test_board_out_clock_cards_lights_and_beep_reach_the_pins(make_board, start_bridge, listen, connect):
     board = make_board()
     start_bridge(board)
-    assert wait_until(lambda: status(listen) == "online", 10)
+    assert wait_until(lambda: status(listen) == "online", 30)
     service = listen.service
     made = time.time()
     service.publish(BOARD_OUT, board_out({
@@ -108,7 +110,7 @@ def test_board_out_clock_cards_lights_and_beep_reach_the_pins(make_board, start_
         "E": {"clock": 125.0, "cards": 29, "light": "amber"},
     }, paused=False, at=made), retain=True)
     cards = {"S": "  12", "E": "  29", "N": "  30", "W": "   7"}
-    assert wait_until(lambda: all(board.display(seat).endswith(cards[seat]) for seat in SEATS), 3)
+    assert wait_until(lambda: all(board.display(seat).endswith(cards[seat]) for seat in SEATS), 30)
     first, seen = board.display("N"), time.time()
     assert re.fullmatch(r"  [0-8]\.[0-9]  30", first) and abs(clock(first) - (8.5 - (seen - made))) <= 0.3, first
     assert board.display("S") == "      12"
@@ -125,43 +127,43 @@ def test_board_out_clock_cards_lights_and_beep_reach_the_pins(make_board, start_
     assert not pin(state, RED["S"]) and not pin(state, GREEN["S"])
     assert pin(state, LINK_LED)
     assert state["lit"] == [1, 1, 1, 1]  # every MAX7219 out of shutdown
-    assert wait_until(lambda: board.state()["beeps"] == 2, 2)  # W's red light: two beeps
+    assert wait_until(lambda: board.state()["beeps"] == 2, 30)  # W's red light: two beeps
 
     service.publish(BOARD_OUT, board_out({"N": {"clock": 3.0, "cards": 29}}, paused=True), retain=True)
-    assert wait_until(lambda: board.display("N") == "  3.0  29", 3), board.display("N")
+    assert wait_until(lambda: board.display("N") == "  3.0  29", 30), board.display("N")
     time.sleep(0.5)
     assert board.display("N") == "  3.0  29"  # paused: the clock stands still
 
     service.publish(BOARD_OUT, b'{"v": 1, "seats": "not a board"}')  # refused by the bridge, changes nothing
     service.publish(BOARD_OUT, board_out({"N": {"clock": 4.0, "cards": 28}}, paused=True))
-    assert wait_until(lambda: board.display("N") == "  4.0  28", 3), board.display("N")
+    assert wait_until(lambda: board.display("N") == "  4.0  28", 30), board.display("N")
 
 
 def test_a_pulled_cable_and_a_stopped_bridge_lose_no_press(make_board, start_bridge, listen):
     board = make_board(board_id=2)
     bridge = start_bridge(board)
-    assert wait_until(lambda: status(listen) == "online", 10)
+    assert wait_until(lambda: status(listen) == "online", 30)
     board.tap("S", "ready")
     assert wait_until(lambda: len(presses(listen)) == 1)
 
     board.unplug()
     pulled = [("E", "pass"), ("N", "bid2"), ("W", "referee")]
     times = [board.tap(seat, button) for seat, button in pulled]
-    assert wait_until(lambda: status(listen) == "lost", 4)
-    assert wait_until(lambda: board.display("S").endswith("Lo5t"), 3)
+    assert wait_until(lambda: status(listen) == "lost", 30)
+    assert wait_until(lambda: board.display("S").endswith("Lo5t"), 30)
     time.sleep(0.5)
     assert len(presses(listen)) == 1
     board.plug()
-    assert wait_until(lambda: len(once(presses(listen))) == 4, 8), bridge.output()
-    assert wait_until(lambda: status(listen) == "online", 4)
+    assert wait_until(lambda: len(once(presses(listen))) == 4, 30), bridge.output()
+    assert wait_until(lambda: status(listen) == "online", 30)
 
     bridge.stop(signal.SIGKILL)  # a crash: no goodbye, the broker publishes the last will
-    assert wait_until(lambda: status(listen) == "offline", 4)
+    assert wait_until(lambda: status(listen) == "offline", 30)
     stopped = [("S", "declare"), ("E", "bid1")]
     times += [board.tap(seat, button) for seat, button in stopped]
     time.sleep(2.0)  # the board retransmits into the void
     bridge = start_bridge(board)
-    assert wait_until(lambda: len(once(presses(listen))) >= 6, 10), bridge.output()
+    assert wait_until(lambda: len(once(presses(listen))) >= 6, 30), bridge.output()
     time.sleep(0.5)
     got = once(presses(listen))
     assert [(m["seat"], m["button"]) for m in got] == [("S", "ready"), *pulled, *stopped]
@@ -175,12 +177,12 @@ def test_a_pulled_cable_and_a_stopped_bridge_lose_no_press(make_board, start_bri
 def test_without_its_host_the_board_counts_down_and_shows_the_link_lost(make_board, start_bridge, listen, connect):
     board = make_board()
     bridge = start_bridge(board)
-    assert wait_until(lambda: status(listen) == "online", 10)
+    assert wait_until(lambda: status(listen) == "online", 30)
     listen.service.publish(BOARD_OUT, board_out({"S": {"clock": 20.0, "cards": 25}}), retain=True)
-    assert wait_until(lambda: board.display("S").endswith("  25"), 3)
+    assert wait_until(lambda: board.display("S").endswith("  25"), 30)
     bridge.stop()
-    assert wait_until(lambda: status(listen) == "offline", 4)
-    assert wait_until(lambda: board.display("S").endswith("Lo5t"), 3)
+    assert wait_until(lambda: status(listen) == "offline", 30)
+    assert wait_until(lambda: board.display("S").endswith("Lo5t"), 30)
     first, seen = board.display("S"), time.time()
     link_led = set()
     for _ in range(12):  # the link LED blinks
@@ -196,12 +198,12 @@ def test_presses_wait_on_the_board_while_the_broker_is_down(make_board, fresh_br
     box = inbox()
     table = connect("table-t1-board", on=fresh_broker)  # a persistent session: it survives the broker's restart
     table.subscribe(BOARD_IN, box)
-    table.wait_subscribed(5)
+    assert table.wait_subscribed(30)
     board = make_board(board_id=5)
     bridge = BridgeProcess("t1", board.link, fresh_broker.url("board-t1"), tmp_path / "bridge-1.log")
     try:
         board.tap("S", "ready")
-        assert wait_until(lambda: len(presses(box)) == 1, 10), bridge.output()
+        assert wait_until(lambda: len(presses(box)) == 1, 30), bridge.output()
         fresh_broker.stop()
         board.tap("E", "pass")
         board.tap("N", "bid1")
@@ -212,7 +214,7 @@ def test_presses_wait_on_the_board_while_the_broker_is_down(make_board, fresh_br
     fresh_broker.restart()
     bridge = BridgeProcess("t1", board.link, fresh_broker.url("board-t1"), tmp_path / "bridge-2.log")
     try:
-        assert wait_until(lambda: len(once(presses(box))) == 3, 15), bridge.output()
+        assert wait_until(lambda: len(once(presses(box))) == 3, 30), bridge.output()
     finally:
         bridge.stop()
     got = once(presses(box))

@@ -29,7 +29,7 @@ class Lines:
         for line in stream:
             self.lines.append(line.rstrip("\n"))
 
-    def wait_for(self, text: str, timeout: float = 5.0) -> str:
+    def wait_for(self, text: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             found = [line for line in self.lines if text in line]
@@ -52,10 +52,10 @@ def test_the_virtual_board_through_the_bridge(broker, connect, inbox, tmp_path):
     try:
         out.wait_for("虚拟显示板 9 号")
         bridge = BridgeProcess("t1", link, broker.url("board-t1"), tmp_path / "bridge.log")
-        out.wait_for("S[         off]", timeout=10)  # the host is there: no LoSt
+        out.wait_for("S[         off]", timeout=30)  # the host is there: no LoSt
         virtual.stdin.write("E pass\nX nothing\n")
         virtual.stdin.flush()
-        _, payload = box.wait_for(lambda t, p: True, timeout=10)
+        _, payload = box.wait_for(lambda t, p: True, timeout=30)
         message = decode("board/in", payload)
         assert (message["id"], message["seat"], message["button"]) == ("board9-1-000001", "E", "pass")
         assert abs(message["at"] - time.time()) < 2

@@ -26,7 +26,7 @@ from referee.table.service import TableService
 TABLES = ["f1", "f2", "f3", "f4", "f5"]
 RULEBOOK = "classic-3deck"
 PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
-WAIT_S = 10.0
+WAIT_S = 30.0  # the longest a wait for what must come (generous: a loaded machine)
 FAST_RECONNECT = (0.1, 0.5)
 
 
@@ -46,9 +46,13 @@ class Rig:
                                     reconnect_delay_s=FAST_RECONNECT, **{**self.kwargs, **kwargs})
         return self.service.start()
 
-    def stop(self) -> None:
+    def stop(self, settle: bool = True) -> None:
+        """Stop the service and (``settle``) wait until the watch got all it published (``TableWatch.stopped``)."""
         if self.service is not None:
-            self.service.stop()
+            if settle:
+                self.watch.stopped(self.service.stop)
+            else:
+                self.service.stop()
             self.service = None
 
     def publish(self, name: str, payload: dict | bytes, retain: bool = False) -> None:
@@ -90,7 +94,7 @@ def rig(broker, connect, table_watch, tmp_path):
 
     yield make
     for r in made:
-        r.stop()
+        r.stop(settle=False)
         r.watch.close()
 
 

@@ -36,7 +36,7 @@ TABLES = [f"s{i}" for i in range(1, 20)]
 CONSOLE = "console"
 RULEBOOK = "classic-3deck"
 T0 = 1_767_261_600.0  # the injected clock's start (2026-01-01 10:00 in Beijing)
-WAIT_S = 5.0
+WAIT_S = 30.0  # the longest a wait for what must come (generous: a loaded machine)
 PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
 ROLE = {"observed": "camera-{t}", "removed": "camera-{t}", "board/in": "board-{t}", "commands": CONSOLE}
 
@@ -76,9 +76,13 @@ class Table:
                                     clock=self.clock, reconnect_delay_s=(0.05, 0.5), **kwargs)
         return self.service.start()
 
-    def stop(self) -> None:
+    def stop(self, settle: bool = True) -> None:
+        """Stop the service and (``settle``) wait until the watch got all it published (``TableWatch.stopped``)."""
         if self.service is not None:
-            self.service.stop()
+            if settle:
+                self.watch.stopped(self.service.stop)
+            else:
+                self.service.stop()
             self.service = None
 
     def publish(self, name: str, raw: bytes) -> None:
@@ -140,7 +144,7 @@ def table(broker, tmp_path, table_watch):
 
     yield make
     for t in made:
-        t.stop()
+        t.stop(settle=False)
     close_all()
 
 
@@ -490,7 +494,7 @@ def test_a_clock_running_out_is_shown_at_its_deadline(table):
     assert deadline == state["at"] + 10.0
     shown = len(t.watch.of("state"))
     clock.now = deadline + 0.5  # the service's clock passes the deadline: the worker wakes within a second
-    out = t.watch.wait("state", lambda p: len(t.watch.of("state")) > shown, timeout=3.0)
+    out = t.watch.wait("state", lambda p: len(t.watch.of("state")) > shown)
     assert out["seq"] == state["seq"] and out["at"] == deadline + 0.5
     assert out["clocks"]["E"] == {"left": 0.0, "running": True}
     board = t.watch.wait("board/out", lambda p: p["at"] == deadline + 0.5)
@@ -595,7 +599,7 @@ def test_no_turn_is_given_up_by_the_clock_while_the_table_cannot_hear_its_seats(
         assert after["clocks"]["N"] == {"left": 30.0, "running": True, "long_think": True}
         assert [(e.kind, e.payload) for e in t.service.log.entries()][-1] == ("clock", {"v": 1, "held": True})
     finally:
-        t.stop()
+        t.stop(settle=False)
         close_all()
 
 

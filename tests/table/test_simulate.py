@@ -29,7 +29,7 @@ TABLES = ["p1", "p2"]
 CONSOLE = "console"
 RULEBOOK = "classic-3deck"
 SEED = 1  # a hand with slow plays and unsure reads (the simulator is deterministic for a seed)
-WAIT_S = 10.0
+WAIT_S = 30.0  # the longest a wait for what must come (generous: a loaded machine)
 SEAT_ZH = {"S": "南", "E": "东", "N": "北", "W": "西"}
 
 

@@ -25,7 +25,7 @@ from referee.table.simulators import simulator_class
 TABLES = ["g1", "s1", "g2", "g3"]
 CONSOLE = "console"
 GD, SDY = "sanjiang-2012", "usst-2016"
-WAIT_S = 10.0
+WAIT_S = 30.0  # the longest a wait for what must come (generous: a loaded machine)
 
 
 def simulate_in_process(broker, tmp_path_factory, table_watch, table, rulebook, hands, seed):
