@@ -191,6 +191,11 @@ class Sentences:
             values["play"] = self._word("report", "play" if data.get("play") else "no_play")
         if kind == "flag_raised":
             values["text"] = self.flag(data)
+        if kind == "rejudged":  # the results as judged before and after an amendment, each said as its event
+            for key in ("was", "now"):
+                said = [self._say("word.at_levels", result=self.event(r), levels=self.by_team(r["levels"])) if r.get("levels")
+                        else self.event(r) for r in data.get(key) or []]
+                values[key] = self._word("word", "sep").join(said) if said else self._word("word", "none")
         if kind == "rejected" and data.get("why"):
             values["reason"] = self.reason(data["why"])
         if "exchanges" in data:

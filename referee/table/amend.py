@@ -8,6 +8,13 @@ service, the replay timeline and the running service all judge the same inputs. 
 rebuilds the table when an amendment arrives; what changed after it (trick winners, violations,
 scores) is in the new ``state``.
 
+A result can change with it: a game won, a round's levels at the clock's end. The tournament took
+the result from the events the table published then, so the amendment tells what it changed: a
+``rejudged`` event (:func:`rejudged`) with every result of the log as judged before the amendment
+(``was``) and as judged now (``now``), each with its ``seq``, ``kind``, ``data`` and the levels by
+side as they stood. The tournament service corrects the result it recorded from it, or withdraws
+it for the organiser to enter where the table's log no longer ends that game.
+
 >>> entries = [("observed", {"seat": "S", "cards": ["S3"]}, 10.0, 1),
 ...            ("commands", {"command": "amend", "entry": 1, "cards": ["S4"]}, 11.0, 2),
 ...            ("commands", {"command": "amend", "entry": 2, "cards": ["S5"]}, 12.0, 3)]
@@ -17,11 +24,13 @@ scores) is in the new ``state``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from referee.reasons import Reason
 
 Row = tuple[str, dict, float, int]  # (topic name, payload, at, seq), as the log holds an entry
+RESULTS = ("game_won", "round_over", "round_forfeited")  # the events a tournament takes a result from
 
 
 def as_amended(entries: Iterable[Row]) -> Iterator[Row]:
@@ -52,4 +61,40 @@ def is_amend(kind: str, payload: dict) -> bool:
     return kind == "commands" and payload.get("command") == "amend"
 
 
-__all__ = ["as_amended", "is_amend"]
+def results(table: Any, rows: Iterable[Row]) -> list[dict]:
+    """Every result the ``table`` (a fresh one: the runtime's ``apply`` and ``state``) judges from
+    ``rows`` as amended: ``{"seq", "kind", "data", "levels"}``, the levels by side as the state
+    showed them then (None for a game without levels). An entry the runtime fails on changes
+    nothing, as in the service."""
+    found = []
+    for kind, payload, at, seq in as_amended(rows):
+        try:
+            table, outputs = table.apply(kind, payload, at, seq)
+        except Exception:  # the service logs it when it applies the entry itself
+            continue
+        for out in outputs:
+            if out.name == "events" and out.payload["kind"] in RESULTS:
+                teams = table.state(out.payload["at"]).get("teams") or []
+                levels = {t["name"]: str(t["level"]) for t in teams if t.get("level") is not None}
+                found.append({"seq": out.payload["seq"], "kind": out.payload["kind"], "data": out.payload["data"],
+                              "levels": levels or None})
+    return found
+
+
+def rejudged(fresh: Callable[[], Any], rows: list[Row], at: float) -> dict | None:
+    """The ``rejudged`` event of the amendment that is the last of ``rows`` (the log up to it), at
+    ``at``, when it changed a result; else None. ``fresh()`` makes a table as the log starts it."""
+    *before, (kind, payload, _, seq) = rows
+    if not is_amend(kind, payload):
+        raise ValueError(f"entry {seq} is not an amendment")
+    was, now = results(fresh(), before), results(fresh(), rows)
+    if was == now:
+        return None
+    return _event("rejudged", {"entry": payload["entry"], "was": was, "now": now}, seq, at)
+
+
+def _event(kind: str, data: dict, seq: int, at: float) -> dict:
+    return {"v": 1, "seq": seq, "kind": kind, "at": at, "data": data}
+
+
+__all__ = ["RESULTS", "as_amended", "is_amend", "rejudged", "results"]

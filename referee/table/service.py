@@ -90,10 +90,10 @@ from bus.protocol import (
 )
 from cardtable.logs import setup_logging
 from referee.table import witness
-from referee.table.amend import as_amended, is_amend
+from referee.table.amend import as_amended, is_amend, rejudged
 from referee.table.guard import Guard
 from referee.table.log import EventLog, LogError
-from referee.table.reducer import CLOCK
+from referee.table.reducer import CLOCK, Output
 from referee.table.tables import new_table
 
 log = logging.getLogger(__name__)
@@ -217,9 +217,12 @@ class TableService:
             self.table = self._factory(self.table_id, self.rulebook)
             replayed, unsent = 0, []
             acked = self._acked_seq = int(self.log.meta("outputs_acked") or 0)
-            for kind, payload, at, seq in as_amended(self._rows()):
+            rows = self._rows()
+            for kind, payload, at, seq in as_amended(rows):
                 outputs = self._apply(kind, payload, at, seq)
                 if seq > acked:  # in flight when the service last stopped: published again
+                    if is_amend(kind, payload):
+                        outputs = outputs + self._rejudged([r for r in rows if r[3] <= seq], outputs)
                     unsent.append((seq, outputs))
                 self._logged_seq, replayed = seq, replayed + 1
                 self._logged_at = at if self._logged_at is None else max(self._logged_at, at)
@@ -579,10 +582,25 @@ class TableService:
         if not is_amend(name, payload):
             self._publish_outputs(seq, self._apply(name, payload, at, seq))
             return
+        rows = [r for r in self._rows() if r[3] <= seq]
         self.table, outputs = self._factory(self.table_id, self.rulebook), []
-        for kind, p, entry_at, entry_seq in as_amended(r for r in self._rows() if r[3] <= seq):
+        for kind, p, entry_at, entry_seq in as_amended(rows):
             outputs = self._apply(kind, p, entry_at, entry_seq)
-        self._publish_outputs(seq, outputs)
+        self._publish_outputs(seq, outputs + self._rejudged(rows, outputs))
+
+    def _rejudged(self, rows: list, outputs: list) -> list:
+        """The ``rejudged`` event of the amendment that ends ``rows`` (its ``outputs`` as judged), when it changed a
+        result (``amend.py``)."""
+        amended = [o.payload for o in outputs if o.name == "events" and o.payload["kind"] == "amended"]
+        if not amended:
+            return []  # rejected: nothing was judged again
+        at = amended[0]["at"]
+        try:
+            event = rejudged(lambda: self._factory(self.table_id, self.rulebook), rows, at)
+        except Exception:
+            log.exception("table %s: judging the results again after entry %d failed", self.table_id, rows[-1][3])
+            return []
+        return [Output("events", event)] if event is not None else []
 
     def _rows(self) -> list[tuple[str, dict, float, int]]:
         return [(e.kind, e.payload, e.at, e.seq) for e in self.log.entries()]

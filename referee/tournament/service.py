@@ -23,6 +23,7 @@ from bus.mqtt import Connection
 from bus.protocol import PayloadError, decode, parse_topic, subscription
 from bus.tournament import check, topic
 from cardtable.logs import setup_logging
+from referee.catalogue import say
 from referee.tournament.base import level_index
 from referee.tournament.core import Round, TournamentError
 from referee.tournament.store import TournamentStore
@@ -142,6 +143,9 @@ class TournamentService:
             self._levels[table] = {s: str(data["levels"][s]) for s in SIDES if s in data["levels"]}
         elif kind == "assigned" and isinstance(data.get("players"), dict):
             self._players[table] = data["players"]
+        if kind == "rejudged":
+            self._rejudge(table, event["seq"], data)
+            return
         forfeit = forfeits_of(kind, data)
         if forfeit is not None:
             self._record_late(table, event["seq"], kind, *forfeit)
@@ -190,11 +194,86 @@ class TournamentService:
                 winner = None if side is None else entries.index(order[SIDES.index(side)])
                 levels_in_order = [levels[SIDES[order.index(e)]] for e in entries] if levels else None
                 self.store.record_game(r.round, table, winner, levels_in_order, by=f"table {table}",
-                                       event=f"{table}:{seq}:{kind}")
+                                       event=f"{table}:{seq}:{kind}", sides=dict(zip(SIDES, order)))
             except TournamentError as exc:
                 log.warning("tournament: %s %s (seq %s) not recorded: %s", table, kind, seq, exc)
                 return
         self.publish()
+
+    def _rejudge(self, table: str, seq: int, data: dict) -> None:
+        """An amendment at ``table`` changed its results (``rejudged``: ``was`` and ``now``, in log order). A recorded
+        result whose game the log now ends otherwise is corrected to it, by the table, with the reason; one whose game
+        the log no longer ends, or ends with no result to tell (levels unknown, a lateness), is withdrawn for the
+        organiser to enter. A result never recorded is recorded as any game. Never a silent change: each is an
+        action of the tournament's log, by ``table T``, with its reason."""
+        was, now = data.get("was"), data.get("now")
+        if not (isinstance(was, list) and isinstance(now, list)):
+            log.warning("tournament: %s rejudged (seq %s) without its results: ignored", table, seq)
+            return
+        new_games = []
+        with self._lock:
+            for i in range(max(len(was), len(now))):
+                old, new = (was[i] if i < len(was) else None), (now[i] if i < len(now) else None)
+                if old == new:
+                    continue
+                found = self._recorded(table, [r for r in (old, new) if r is not None])
+                if found is None:  # the tournament has no result of this game: an ordinary one
+                    if new is not None:
+                        new_games.append(new)
+                    continue
+                round_no, sides = found
+                event = f"{table}:{(new or old)['seq']}:{(new or old)['kind']}:rejudged:{seq}"
+                words = {"table": table, "entry": data.get("entry"), "seq": seq}
+                try:
+                    result = self._result(round_no, table, sides, new) if new is not None else None
+                    by = f"table {table}"
+                    if result is None:
+                        self.store.withdraw_result(round_no, table, by=by, reason=say("zh", "outcome.withdrawn", **words),
+                                                   event=event, sides=sides)
+                        log.warning("tournament: %s", say("en", "outcome.withdrawn", **words))
+                    else:
+                        forfeits = list(self.store.tournament.round(round_no).table(table).forfeits)  # they stand
+                        self.store.correct_result(round_no, table, result, by=by, reason=say("zh", "outcome.rejudged", **words),
+                                                  forfeits=forfeits, event=event, sides=sides)
+                        log.warning("tournament: %s: %s", say("en", "outcome.rejudged", **words), result)
+                except TournamentError as exc:
+                    log.warning("tournament: %s rejudged (seq %s) not recorded: %s", table, seq, exc)
+        for new in new_games:
+            game = game_of(new["kind"], new["data"], new.get("levels"))
+            if game is not None:
+                self._record(table, new["seq"], new["kind"], *game)
+        self.publish()
+
+    def _recorded(self, table: str, results: list[dict]) -> tuple[int, dict | None] | None:
+        """(round, the entry at each side or None where unknown) of the first of ``results`` the tournament holds, by
+        its event: a game, or a correction made when an amendment judged it again."""
+        for r in results:
+            key = f"{table}:{r['seq']}:{r['kind']}"
+            found = [a["data"] for a in self.store.actions()
+                     if (a["data"].get("event") or "") == key or (a["data"].get("event") or "").startswith(key + ":rejudged:")]
+            if found:
+                return found[-1]["round"], next((d["sides"] for d in reversed(found) if d.get("sides")), None)
+        return None
+
+    def _result(self, round_no: int, table: str, sides: dict | None, new: dict) -> dict | None:
+        """The result (as entered by hand) of a game the table's log ends with ``new``, the entries at ``sides`` (else
+        as the table's players sit now); None where that tells none: a lateness, levels unknown, a match of games."""
+        game = game_of(new["kind"], new["data"], new.get("levels"))
+        if game is None or forfeits_of(new["kind"], new["data"]) is not None:
+            return None
+        side, levels = game
+        x = self.store.tournament.round(round_no).table(table)
+        if len(x.entries) != 2 or len(x.games) > 1:
+            return None
+        entries = list(x.entries)
+        try:
+            order = [sides[s] for s in SIDES] if sides else self._sides(table)[1]
+        except TournamentError:  # the table is not in the latest round any more: nobody to tell where they sat
+            return None
+        result: dict = {"draw": True} if side is None else {"winner": entries.index(order[SIDES.index(side)])}
+        if levels is not None:
+            result["levels"] = [levels[SIDES[order.index(e)]] for e in entries]
+        return result
 
     def _record_late(self, table: str, seq: int, kind: str, sides: list[str], minutes: float) -> None:
         """A table's round lost for lateness: each late side's entry arrived ``minutes`` late, by the

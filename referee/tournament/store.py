@@ -156,20 +156,38 @@ class TournamentStore:
         return self.round_view(round_no)
 
     def correct_result(self, round_no: int, table: str, result: dict | None, by: str = "organiser", reason: str = "",
-                       forfeits: list[str] | tuple[str, ...] = ()) -> dict:
+                       forfeits: list[str] | tuple[str, ...] = (), event: str | None = None, sides: dict | None = None) -> dict:
         """Restate a table: its result (None: none) and the entries that forfeit it (none unless
-        named); everything computed after it is computed again."""
+        named); everything computed after it is computed again. ``event``, ``sides``: the table event
+        that made the correction (a result judged again) and where the entries sat, as :meth:`record_game`."""
         def check(t: Tournament) -> dict:
+            self._unseen(event)
             x = _table(t, round_no, table)
+            _check_sides(round_no, x, sides)
             if result is not None:
                 _check_result(result)
             gone = _seated(x, round_no, forfeits, allow_none=result is not None)
             if not isinstance(reason, str):
                 raise TournamentError("reason_text")
             t.rules.check_entry(t, x, result, tuple(gone))
-            return {"round": round_no, "table": table, "result": result, "forfeits": gone, "reason": reason}
+            return {"round": round_no, "table": table, "result": result, "forfeits": gone, "reason": reason} | _table_event(event, sides)
 
-        self._append("correct", check, by)
+        self._append_once("correct", check, by)
+        return self.round_view(round_no)
+
+    def withdraw_result(self, round_no: int, table: str, by: str, reason: str, event: str | None = None,
+                        sides: dict | None = None) -> dict:
+        """The table's result as recorded is no longer what its log says, and the log says no other: the games
+        and the result entered are withdrawn (a forfeit stays), the table waits for the organiser to enter its
+        result (the next round cannot be paired before), ``reason`` says why. ``event``, ``sides`` as :meth:`correct_result`."""
+        def check(t: Tournament) -> dict:
+            self._unseen(event)
+            _check_sides(round_no, _table(t, round_no, table), sides)
+            if not isinstance(reason, str) or not reason:
+                raise TournamentError("reason_text")
+            return {"round": round_no, "table": table, "reason": reason} | _table_event(event, sides)
+
+        self._append_once("withdraw", check, by)
         return self.round_view(round_no)
 
     def forfeit(self, round_no: int, table: str, entries: list[str], by: str = "organiser", event: str | None = None,
@@ -209,15 +227,17 @@ class TournamentStore:
         return self.round_view(round_no)
 
     def record_game(self, round_no: int, table: str, winner: int | None, levels: list[str] | None = None,
-                    by: str = "table", event: str | None = None) -> bool:
+                    by: str = "table", event: str | None = None, sides: dict | None = None) -> bool:
         """One game reported by a table (``winner`` 0 or 1 in the table's order, None for a draw);
-        False when ``event`` (its table, seq and kind) was recorded already."""
+        False when ``event`` (its table, seq and kind) was recorded already. ``sides``: the entry at each
+        side (``SN``, ``EW``), for a correction of the game later."""
         def check(t: Tournament) -> dict:
             self._unseen(event)
-            _table(t, round_no, table)
+            _check_sides(round_no, _table(t, round_no, table), sides)
             if winner not in (0, 1, None) or isinstance(winner, bool):
                 raise TournamentError("winner_value", winner=repr(winner))
-            return {"round": round_no, "table": table, "winner": winner, "levels": levels, "event": event}
+            return {"round": round_no, "table": table, "winner": winner, "levels": levels, "event": event} | (
+                {"sides": sides} if sides else {})
 
         return self._append_once("game", check, by)
 
@@ -284,6 +304,15 @@ def _undecided(x, round_no: int, forfeit: bool = False) -> None:
         if x.forfeits and x.entered is None:
             raise TournamentError("has_forfeit", round=round_no, table=x.table, entries=list(x.forfeits))
         raise TournamentError("has_result", round=round_no, table=x.table)
+
+
+def _check_sides(round_no: int, table, sides: dict | None) -> None:
+    if sides is not None and (not isinstance(sides, dict) or sorted(sides.values()) != sorted(table.entries)):
+        raise TournamentError("table_seats", round=round_no, table=table.table, seated=list(table.entries), entries=repr(sides))
+
+
+def _table_event(event: str | None, sides: dict | None) -> dict:
+    return ({"event": event} if event else {}) | ({"sides": sides} if sides else {})
 
 
 def _check_result(result) -> None:

@@ -21,7 +21,7 @@ from referee.tournament.service import TournamentService
 
 TABLES = ["t01", "t02", "t03", "t04", "t05"]
 UNITS = {"a1": "机电", "a2": "机电", "b1": "外语", "b2": "外语", "c1": "化工", "c2": "化工", "d1": "体育", "d2": "体育"}
-WAIT_S = 5.0
+WAIT_S = 30.0  # the longest a wait for what must come (generous: a loaded machine)
 
 
 @pytest.fixture
@@ -151,3 +151,27 @@ def test_a_round_lost_for_lateness_is_the_late_entries_late_arrival_both_sides_a
     send(connect, t02, 5, "game_won", {"team": "SN", "by": "late", "loser": "EW", "minutes": 20.02})
     view = latest(box, "round", lambda p: result_of(p, t02) is not None)
     assert result_of(view, t02)["points"] == [2, 0] and not [a for a in store.actions() if a["kind"] == "game"]
+
+
+def test_a_rejudged_game_is_corrected_once_by_the_table_with_its_reason(running, connect, inbox):
+    """An amendment made the table's log end t01's game the other way (``rejudged``): the recorded game is corrected,
+    by the table, with the reason, once however often the event comes; the entries keep the sides they had."""
+    store, _ = running
+    box = listen(connect, inbox)
+    t01 = latest(box, "round")["tables"][0]["entries"]
+    second = store.tournament.entry(t01[1]["id"])
+    send(connect, "t01", 3, "assigned", {"players": {"S": second.players[0], "E": "x1", "N": second.players[1], "W": "x2"},
+                                         "rulebook": "classic-3deck"})
+    send(connect, "t01", 80, "levels_changed", {"levels": {"SN": "A", "EW": "9"}, "dealer": "N"})
+    send(connect, "t01", 91, "game_won", {"team": "SN"})
+    assert result_of(latest(box, "round", lambda p: result_of(p, "t01") is not None), "t01")["points"] == [0, 2]
+    was = {"seq": 91, "kind": "game_won", "data": {"team": "SN"}, "levels": {"SN": "A", "EW": "9"}}
+    now = {"seq": 93, "kind": "game_won", "data": {"team": "EW"}, "levels": {"SN": "K", "EW": "A"}}
+    for _ in range(2):  # a QoS 1 redelivery: once only
+        send(connect, "t01", 95, "rejudged", {"entry": 40, "was": [was], "now": [now]})
+    view = latest(box, "round", lambda p: (result_of(p, "t01") or {}).get("points") == [2, 0])
+    assert result_of(view, "t01") == {"points": [2, 0], "scores": [2, -2]}  # the first entry (E/W) won
+    [correct] = [a for a in store.actions() if a["kind"] == "correct"]
+    assert correct["by"] == "table t01" and correct["data"]["result"] == {"winner": 0, "levels": ["A+", "K"]}
+    assert correct["data"]["reason"] == "t01 桌第 40 条的出牌更正后，桌上的日志重新判定了本局结果（第 95 条）"
+    assert correct["data"]["sides"] == {"SN": second.id, "EW": t01[0]["id"]}
