@@ -346,6 +346,7 @@ class TournamentView(BaseModel):
     round: Round
     standings: Standings
     lot: list[str] = Field(default=[], description="the entry ids in lot order (lot number 1 first)")
+    lot_open: bool = Field(default=False, description="whether a lot drawn in the hall may be entered now")
     said: str = Field(default="", description="the change just made, in one line")
     undo: Undo | None = Field(default=None, description="how to take the change back, where the rules allow it")
 

@@ -67,7 +67,8 @@ def _change(ctx: Ctx, user: User, lang: str, action: str, detail: dict, call) ->
 def _view(store) -> TournamentView:
     t = store.tournament
     return TournamentView(tournament=t.id, name=t.name, system=t.system, rounds=t.total_rounds, paired=len(t.rounds),
-                          finished=t.finished, round=store.round_view(), standings=store.standings(), lot=list(t.lot))
+                          finished=t.finished, round=store.round_view(), standings=store.standings(), lot=list(t.lot),
+                          lot_open=t.rules.lot_closed(t) is None)
 
 
 # ---------------------------------------------------------------- entries

@@ -37,7 +37,7 @@ function roundHTML(t) {
     ` <a href="/api/console/tournament/export.xlsx">${T("export")} XLSX</a> <a href="/api/console/tournament/export.csv">CSV</a>` +
     ` <a href="/api/console/tournament/export.html" target="_blank">${T("print")}</a></p>` +
     `<table id="t-round" data-round="${r.round}"><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th>${T("result")}</th><th>${T("actions")}</th></tr></thead><tbody>${rows}</tbody></table>` +
-    (t.paired === 0 ? `<form id="t-lot"><label>${T("hall_lot")} <input name="order" value="${esc(t.lot.join(","))}" size="40" required></label>` +
+    (t.lot_open ? `<form id="t-lot"><label>${T("hall_lot")} <input name="order" value="${esc(t.lot.join(","))}" size="40" required></label>` +
       ` <button>${T("enter_lot")}</button></form>` : "") +
     `<form id="t-late"><input name="entry" placeholder="${T("entry_id")}" required> <input name="minutes" type="number" min="0" step="0.5" placeholder="${T("minutes")}" required>` +
     ` <button>${T("late")}</button></form>`;

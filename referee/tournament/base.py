@@ -39,7 +39,6 @@ class System:
     columns: tuple[str, ...] = ()  # tie-break columns of the standings
     defaults: dict = {}
     late_limit: float | None = None  # minutes late beyond which the entry forfeits the round
-    lot_pairs = False  # whether the lot orders the pairings too (else it only breaks final ties)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -96,6 +95,11 @@ class System:
 
     def standings(self, t: Tournament) -> list[dict]:
         raise NotImplementedError
+
+    def lot_closed(self, t: Tournament) -> TournamentError | None:
+        """Why a lot drawn in the hall cannot replace the lot now, None when it can: by default the
+        lot only breaks final ties, so it may come at any time."""
+        return None
 
     def follows(self, t: Tournament) -> None:
         """Raise when a change leaves a round paired that no longer follows from the results

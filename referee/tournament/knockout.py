@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from referee.catalogue import Term
 from referee.tournament.base import Decision, System, decision, totals
 from referee.tournament.core import Outcome, Table, Tournament, TournamentError, table_name
 from referee.tournament.exact import wire
@@ -69,7 +70,6 @@ class Knockout(System):
     columns = ()
     defaults = {"stage2_from": STAGE2_FROM}
     late_limit = 5.0  # seed 002 十二 第2条: five minutes after the start the pair forfeits the round
-    lot_pairs = True  # the bracket, byes and seats are the lot's
 
     def rounds(self, t: Tournament) -> int:
         return _bracket(len(t.entries)).bit_length() - 1
@@ -89,6 +89,10 @@ class Knockout(System):
             raise TournamentError("knockout_order", before=round_no - 1, round=round_no)
         tables, byes = rounds[round_no - 1]
         return [(table_name(i), x) for i, x in enumerate(tables, 1)], list(byes)
+
+    def lot_closed(self, t: Tournament) -> TournamentError | None:
+        """The bracket, byes and seats are the lot's: it is fixed once round 1 is paired."""
+        return TournamentError("lot_paired", system=Term(f"system.{self.name}"), rounds=len(t.rounds)) if t.rounds else None
 
     def follows(self, t: Tournament) -> None:
         """Every round paired still follows from the results before it: a change that would

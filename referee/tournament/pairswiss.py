@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from referee.catalogue import Term
 from referee.tournament.base import Decision, System, decision, level_index, prize_of, rank_rows
 from referee.tournament.core import Outcome, Table, Tournament, TournamentError, table_name
 from referee.tournament.exact import exact, wire
@@ -26,7 +27,6 @@ class PairSwiss(System):
     defaults = {"rounds": 6, "points": [2, 1, 0], "level_step": [2, 0, -2], "level_diff": "seed",
                 "opponent_score": "pair", "prizes": [1, 3, 5]}
     late_limit = 20.0  # seed 000 第十三条: 21 minutes and more, the whole team forfeits the round
-    lot_pairs = True  # 四2: 第1轮采用电脑抽签编排对手; equal pairs are ordered by the lot after
 
     def check(self, entries, options: dict) -> None:
         if options["level_diff"] not in ("seed", "real") or options["opponent_score"] not in ("pair", "team"):
@@ -42,6 +42,13 @@ class PairSwiss(System):
             return {}
         team = {e.id for e in t.entries if e.team == t.entry(entry).team}
         return {x.table: sorted(team & set(x.entries)) for x in t.round(round_no).tables if team & set(x.entries)}
+
+    def lot_closed(self, t: Tournament) -> TournamentError | None:
+        """四2: 第1轮采用电脑抽签编排对手, and equal pairs are paired in lot order after it; 四5's lot for
+        the final ties (若级差仍相同，则抽签决定名次) may be drawn once the last round is complete."""
+        if t.rounds and not t.finished:
+            return TournamentError("lot_paired_ties", system=Term(f"system.{self.name}"), rounds=len(t.rounds))
+        return None
 
     # -- pairing ----------------------------------------------------------------------------------
     def pair(self, t: Tournament, round_no: int):

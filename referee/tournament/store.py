@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from referee.catalogue import Term
 from referee.tournament.actions import apply, repair_last_round, replay, start
 from referee.tournament.core import Tournament, TournamentError
 from referee.tournament.entries import Entry
@@ -125,8 +124,9 @@ class TournamentStore:
 
     def draw_lot(self, order: list[str], by: str = "organiser") -> Tournament:
         """The lot drawn in the hall (seed 002 一4: 分组抽签): every entry id once, lot number 1 first; it
-        replaces the lot drawn at registration. Where the lot orders the pairings (knockout, pair-swiss)
-        it is refused once round 1 is paired; elsewhere it breaks the final ties only and may come any time."""
+        replaces the lot drawn at registration, when the system allows it now (``lot_closed``: the
+        knockout before round 1, pair-swiss before round 1 or once the last round is complete,
+        individual-tables at any time)."""
         def check(t: Tournament) -> dict:
             ids = [e.id for e in t.entries]
             if not isinstance(order, list) or not all(isinstance(e, str) for e in order):
@@ -136,8 +136,8 @@ class TournamentStore:
             missing = [e for e in ids if e not in order]
             if twice or unknown or missing:
                 raise TournamentError("lot_entries", twice=twice or "-", unknown=unknown or "-", missing=missing or "-")
-            if t.rounds and t.rules.lot_pairs:
-                raise TournamentError("lot_paired", system=Term(f"system.{t.system}"), rounds=len(t.rounds))
+            if closed := t.rules.lot_closed(t):
+                raise closed
             return {"lot": list(order)}
 
         return self._append("lot", check, by)

@@ -200,10 +200,12 @@ def test_results_their_correction_forfeits_and_late_arrivals(client, made):
 def test_the_lot_drawn_in_the_hall(client, made):
     # 002 一4 分组抽签: entered before round 1 is paired; here round 1 is paired (pair-swiss pairs by the lot).
     as_(client, ORGANISER)
-    lot = client.get("/api/console/tournament").json()["lot"]
+    view = client.get("/api/console/tournament").json()
+    lot = view["lot"]
+    assert view["lot_open"] is False
     assert sorted(lot) == sorted(e["id"] for e in client.get("/api/console/entries").json()["entries"])
     r = client.post("/api/console/tournament/lot", json={"order": list(reversed(lot))})
-    assert r.status_code == 409 and "现场抽签只能在第 1 轮编排之前录入" in r.json()["detail"]
+    assert r.status_code == 409 and "现场抽签只能在第 1 轮编排之前，或全部比赛结束后" in r.json()["detail"]
     r = client.post("/api/console/tournament/lot", json={"order": list(reversed(lot))}, headers=EN)
     assert "before round 1 is paired" in r.json()["detail"]
     assert client.post("/api/console/tournament/lot", json={"order": []}).status_code == 422

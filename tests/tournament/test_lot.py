@@ -112,3 +112,21 @@ def test_the_command_line_enters_and_prints_the_lot(capsys, tmp_path):
     with pytest.raises(SystemExit):
         main(["tournament", "lot", "--db", str(db), "--order", ",".join(ids)])
     assert "现场抽签只能在第 1 轮编排之前录入" in capsys.readouterr().err
+
+
+def test_pair_swiss_takes_the_halls_lot_for_the_final_ties_once_the_last_round_is_complete(tmp_path):
+    # 000 四5: 若级差仍相同，则抽签决定名次 — the lot for a tie may be drawn when the tie is known; while rounds
+    # are being paired it orders the pairings (四2: 第1轮采用电脑抽签编排对手), so it is refused then.
+    store = TournamentStore(tmp_path / "zk.db")
+    store.new("pair-swiss", entries(UNITS), seed=9, options={"rounds": 1})
+    view = store.pair_next_round()
+    with pytest.raises(TournamentError, match="全部比赛结束后（抽签决定名次）录入"):
+        store.draw_lot(list(UNITS))
+    for x in view["tables"]:
+        store.record_result(1, x["table"], DRAW)
+    rows = store.standings()["rows"]
+    assert all(r["by_lot"] for r in rows) and len({(r["score"], *r["tiebreaks"]) for r in rows}) == 1
+    for first in ("c2", "b1"):
+        store.draw_lot([first] + [e for e in UNITS if e != first], by="仲裁小组")
+        assert store.standings()["rows"][0]["id"] == UNITS[first]
+    assert [a["kind"] for a in store.actions()].count("lot") == 2
