@@ -261,7 +261,7 @@ ALIGN = """
 
 
 def standings_rows() -> list[dict]:
-    scores = [(12, 123.5, 10), (10, 98, 4), (9, 7, -2), (2, 0, -12)]
+    scores = [(12, "247/2", 10), (10, 98, 4), (9, 7, -2), (2, 0, -12)]
     return [{"rank": i + 1, "id": f"e{i}", "name": f"第{i + 1}队", "unit": "某学院", "score": s, "tiebreaks": [o, d],
              "prize": ("一等奖", "二等奖", "三等奖")[i] if i < 3 else None} for i, (s, o, d) in enumerate(scores)]
 
