@@ -43,7 +43,7 @@ def login(client: TestClient, who=ORGANISER) -> TestClient:
     return client
 
 
-def wait(predicate, timeout=5.0):
+def wait(predicate, timeout=30.0):
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, "timed out"
@@ -57,7 +57,7 @@ def commands(table, inbox):
     for t in TABLES:
         conn = table(t).conn
         conn.subscribe(topic(t, "commands"), box)
-        assert conn.wait_subscribed(5)
+        assert conn.wait_subscribed(30)
     return box
 
 

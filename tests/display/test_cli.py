@@ -83,15 +83,17 @@ def test_serve_runs_and_stops_on_sigterm_with_a_stream_open(broker, tmp_path):
                 pass
 
         threading.Thread(target=listen, daemon=True).start()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while not first:
             assert time.monotonic() < deadline
             time.sleep(0.05)
         assert first[0] == "event: snapshot"
         began = time.monotonic()
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(10) in (0, -signal.SIGTERM)  # uvicorn raises the signal again once it has shut down
-        assert time.monotonic() - began < 6  # the open stream got 2 s, then the app stopped
+        assert proc.wait(30) in (0, -signal.SIGTERM)  # uvicorn raises the signal again once it has shut down
+        # the open stream got 2 s, then the app stopped: it did not wait for the stream (open for as long as the
+        # client reads, 30 s and more); the bound leaves a loaded machine its time to stop a process
+        assert time.monotonic() - began < 20
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -170,12 +170,12 @@ def test_changes_come_only_from_the_consoles_own_pages(server, table, inbox, clo
     commands = inbox()
     conn = table("d1").conn
     conn.subscribe(topic("d1", "commands"), commands)
-    assert conn.wait_subscribed(5)
+    assert conn.wait_subscribed(30)
     table("d1").publish("state", state(seq=1))
     body = {"command": "last_hand"}
     with browser(server) as page:
         assert log_in(page, ORGANISER).status_code == 200
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while page.get("/api/tables/d1").status_code != 200:
             assert time.monotonic() < deadline
             time.sleep(0.05)

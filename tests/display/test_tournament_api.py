@@ -129,11 +129,11 @@ def test_a_round_starts_at_its_tables(client, made, connect, inbox):
     for t in TABLES:
         listener = connect(f"table-{t}", clean_start=True)
         listener.subscribe(topic(t, "commands"), commands)
-        assert listener.wait_subscribed(5)
+        assert listener.wait_subscribed(30)
     as_(client, REFEREE)
     assert client.post("/api/console/tournament/rounds/1/start", json={}).status_code == 403
     as_(client, ORGANISER)
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30
     while not {"t01", "t02"} <= set(client.get("/api/tables").json()):
         assert time.monotonic() < deadline
         time.sleep(0.02)

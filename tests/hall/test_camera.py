@@ -53,8 +53,9 @@ def test_plays_become_observed_once_even_across_a_restart(tmp_path, broker, conn
     (tmp_path / "t1").mkdir()
     players = Players(tmp_path / "t1" / "scene.jsonl")
     got = inbox()
-    connect("console").subscribe(OBSERVED, got)
-    time.sleep(0.3)
+    console = connect("console")
+    console.subscribe(OBSERVED, got)
+    assert console.wait_subscribed(30)
     _, stop, thread = run_camera(tmp_path, broker, see)
     plays = [("S", ["SA", "SA"]), ("E", ["D3", "D4"]), ("N", ["HT", "HT"]), ("W", ["C9", "CK"])]
     for seat, cards in plays:

@@ -32,7 +32,8 @@ from referee.table.tables import new_table
 from referee.tournament.base import level_index
 
 UP_S = 90  # the hall comes up (two tables' processes on a busy machine)
-HAND_S = 420  # a Tractor hand at 10 x speed, with the slow plays in real time
+HAND_S = 1800  # a Tractor hand at 10 x speed, with the slow plays in real time: ~5 min, 8+ min on a loaded machine
+STALL_S = 180  # ... but a table whose state has not moved this long has stopped: fail then
 
 
 class Hall:
@@ -66,14 +67,19 @@ class Hall:
         return r.json()["state"] if r.status_code == 200 else None
 
     def wait_state(self, table: str, predicate, timeout: float, what: str) -> dict:
+        """The table's state once ``predicate`` holds; fails after ``timeout``, or once the state has not moved for
+        ``STALL_S`` (a slow machine plays slowly; a table that stopped refereeing does not play at all)."""
         deadline = time.monotonic() + timeout
-        state = None
-        while time.monotonic() < deadline:
+        state, seq, moved = None, None, time.monotonic()
+        while time.monotonic() < deadline and time.monotonic() - moved < STALL_S:
             state = self.state(table)
             if state is not None and predicate(state):
                 return state
+            if state is not None and state["seq"] != seq:
+                seq, moved = state["seq"], time.monotonic()
             time.sleep(0.3)
-        raise AssertionError(f"{table}: no {what} within {timeout} s; last state {state}\n" + "\n".join(self.lines))
+        raise AssertionError(f"{table}: no {what} (the state at seq {seq} for {time.monotonic() - moved:.0f} s, "
+                             f"{timeout} s at most); last state {state}\n" + "\n".join(self.lines))
 
     def pids(self, argv_part: str) -> list[int]:
         out = []

@@ -46,7 +46,7 @@ def test_a_flagged_misread_is_corrected_at_the_console(tmp_path, broker, connect
             conn.publish(topic("t1", name), encode(name, {"v": 1, "id": f"x-{time.time_ns()}", **payload}), qos=1)
 
         def state_where(check) -> dict:
-            _, raw = states.wait_for(lambda t, p: check(json.loads(p)), timeout=15)
+            _, raw = states.wait_for(lambda t, p: check(json.loads(p)), timeout=30)
             return json.loads(raw)
 
         send(console, "commands", {"command": "assign", "players": {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"},
@@ -70,17 +70,17 @@ def test_a_flagged_misread_is_corrected_at_the_console(tmp_path, broker, connect
             time.sleep(0.2)
         said: list[str] = []
         referee = RefereeBot(f"http://127.0.0.1:{port}", "ref", "s3cret-pass", tmp_path, said.append)
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 30
         while not said:  # the console sees the flag once its feed has the table's state
             assert time.monotonic() < deadline, "the referee never ruled"
             referee.step()
             time.sleep(0.2)
         assert referee.counts == {"confirm": 0, "correct": 1, "dismiss": 0} and said == ["裁判 ref 将 t1 桌第 1 号标记更正为 ♠2"]
         # The table applies the declaration as the cards really are.
-        events.wait_for(lambda t, p: json.loads(p)["kind"] == "declared" and "S2" in p.decode(), timeout=15)
+        events.wait_for(lambda t, p: json.loads(p)["kind"] == "declared" and "S2" in p.decode(), timeout=30)
         assert not state_where(lambda s: s["seq"] >= 8)["flags"]
-        login = httpx.post(f"http://127.0.0.1:{port}/api/login", json={"user": "ref", "password": "s3cret-pass"})
-        audit = httpx.get(f"http://127.0.0.1:{port}/api/console/audit", cookies=login.cookies)
+        login = httpx.post(f"http://127.0.0.1:{port}/api/login", json={"user": "ref", "password": "s3cret-pass"}, timeout=30)
+        audit = httpx.get(f"http://127.0.0.1:{port}/api/console/audit", cookies=login.cookies, timeout=30)
         assert any(a["action"] == "correct" and a["user"] == "ref" for a in audit.json()), audit.text
     finally:
         if referee is not None:
