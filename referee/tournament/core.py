@@ -24,8 +24,8 @@ class Outcome:
     """A table's result: round points and scores (级差, games won, 小分) per entry, in table order,
     exact (``exact.py``); ``as_dict`` is the payloads' form."""
 
-    points: tuple[Fraction, ...]
-    scores: tuple[Fraction, ...]
+    points: tuple[int | Fraction, ...]
+    scores: tuple[int | Fraction, ...]
 
     def __post_init__(self):
         object.__setattr__(self, "points", tuple(exact(p) for p in self.points))

@@ -3,15 +3,16 @@
 Places shared at a table share their points (seed 004 附件一: 第一名积5分，第二名积3分，第三名积2分，
 第四名积1分): three players first take (5 + 3 + 2) / 3 = 10/3 each, four take 11/4. Summed as
 floats such shares drift (11.000000000000002 beats 11 and the 小分 never decides), so every point,
-score and tie-break is a :class:`~fractions.Fraction` from the numbers entered to the standings.
+score and tie-break is exact from the numbers entered to the standings: an int when whole, else a
+:class:`~fractions.Fraction`.
 
 On the wire (the MQTT payloads, ``--json``) a whole number is a JSON integer and any other an exact
 string ``"10/3"`` (numerator/denominator in lowest terms, the sign in front); :func:`exact` reads
 both back. On paper and screen a fraction is a mixed number: ``3又1/3`` in Chinese, ``3 1/3`` in
 English.
 
->>> exact(2.5), exact("10/3"), exact(4)
-(Fraction(5, 2), Fraction(10, 3), Fraction(4, 1))
+>>> exact(2.5), exact("10/3"), exact(4), exact(Fraction(8, 2))
+(Fraction(5, 2), Fraction(10, 3), 4, 4)
 >>> exact(0.1) == Fraction(1, 10)  # a decimal as it was written, not its binary neighbour
 True
 >>> [wire(x) for x in (Fraction(10, 3), Fraction(8, 2), Fraction(-5, 2))]
@@ -35,20 +36,23 @@ from fractions import Fraction
 _WIRE = re.compile(r"-?[0-9]+/[0-9]+")
 
 
-def exact(x) -> Fraction:
-    """A number as a Fraction: an int, a finite float (read as the decimal it prints as), a
-    Fraction, or a wire string ``"n/d"``; anything else (NaN, infinity, a bool, text) is a ValueError."""
-    if isinstance(x, Fraction):
-        return x
+def exact(x) -> int | Fraction:
+    """A number exactly: an int when whole (plain ints keep the common case fast), else a Fraction.
+    It reads an int, a finite float (as the decimal it prints as), a Fraction, or a wire string
+    ``"n/d"``; anything else (NaN, infinity, a bool, text) is a ValueError."""
     if type(x) is int:
-        return Fraction(x)
-    if type(x) is float:
+        return x
+    if isinstance(x, Fraction):
+        value = x
+    elif type(x) is float:
         if not math.isfinite(x):
             raise ValueError(f"not a finite number: {x!r}")
-        return Fraction(repr(x))
-    if isinstance(x, str) and _WIRE.fullmatch(x) and not x.endswith("/0"):
-        return Fraction(x)
-    raise ValueError(f"not a number: {x!r}")
+        value = Fraction(repr(x))
+    elif isinstance(x, str) and _WIRE.fullmatch(x) and not x.endswith("/0"):
+        value = Fraction(x)
+    else:
+        raise ValueError(f"not a number: {x!r}")
+    return value.numerator if value.denominator == 1 else value
 
 
 def is_number(x) -> bool:

@@ -121,10 +121,9 @@ def _xlsx(t: Tournament, lang: str) -> bytes:
 
 def _append(sheet, row: list) -> None:
     """A row of numbers that stay numbers: a whole number as is, a fraction as Excel's fraction (3 1/3)."""
-    sheet.append([int(c) if isinstance(c, Fraction) and c.denominator == 1 else float(c) if isinstance(c, Fraction) else c
-                  for c in row])
+    sheet.append([float(c) if isinstance(c, Fraction) else c for c in row])
     for c, cell in zip(row, sheet[sheet.max_row]):
-        if isinstance(c, Fraction) and c.denominator != 1:
+        if isinstance(c, Fraction):
             cell.number_format = "# ??/??"
 
 

@@ -16,7 +16,7 @@ every player level on points who played), then 小分, then the lot drawn at reg
 >>> max(spread_counts(draw(sorted(unit), unit, random.Random(3)), unit))
 2
 >>> points_by_rank([30, 10, 30, -5], [5, 3, 2, 1])
-(Fraction(4, 1), Fraction(2, 1), Fraction(4, 1), Fraction(1, 1))
+(4, 2, 4, 1)
 >>> [str(p) for p in points_by_rank([7, 7, 7, 2], [5, 3, 2, 1])]
 ['10/3', '10/3', '10/3', '1']
 """
@@ -52,23 +52,23 @@ def draw(players: list[str], unit: dict[str, str], rng: random.Random) -> list[l
     return tables
 
 
-def points_by_rank(scores: list, points: list) -> tuple[Fraction, ...]:
+def points_by_rank(scores: list, points: list) -> tuple[int | Fraction, ...]:
     """Round points by the ranking of ``scores`` (higher first); ties share their places' points exactly."""
     order = sorted(range(len(scores)), key=lambda i: -scores[i])
-    out = [Fraction(0)] * len(scores)
+    out = [0] * len(scores)
     i = 0
     while i < len(order):
         j = i
         while j + 1 < len(order) and scores[order[j + 1]] == scores[order[i]]:
             j += 1
-        share = sum(map(exact, points[i : j + 1])) / (j - i + 1)
+        share = exact(Fraction(sum(map(exact, points[i : j + 1])), j - i + 1))
         for k in range(i, j + 1):
             out[order[k]] = share
         i = j + 1
     return tuple(out)
 
 
-def seat_scores(result: dict) -> tuple[Fraction, ...]:
+def seat_scores(result: dict) -> tuple[int | Fraction, ...]:
     """The four seats' 小分 of a result entered by hand, exact; refused unless four finite numbers."""
     if set(result) != {"scores"}:
         raise TournamentError("individual_result")
