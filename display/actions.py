@@ -60,7 +60,7 @@ def line(lang: str, user: str, role: str, action: str, detail: Mapping[str, Any]
         values["role"] = word(lang, f"role.{detail['role']}", str(detail["role"]))
     if isinstance(detail.get("result"), Mapping):
         values["result"] = outcome(lang, detail["result"])
-    for key in ("entries", "missing"):
+    for key in ("entries", "missing", "tables"):
         if isinstance(detail.get(key), list):
             values[key] = word(lang, "word.list").join(map(str, detail[key]))
     key = f"action.{action}"

@@ -72,12 +72,34 @@ class TournamentTopic(Closed):
     at: float = Field(ge=0, le=4102444800)  # the year 2100
 
 
+class Rematch(Closed):
+    table: str = Field(max_length=32)
+    before: list[str] = Field(max_length=8)
+    after: list[str] = Field(max_length=8)
+
+
+class Byes(Closed):
+    before: list[str] = Field(max_length=1024)
+    after: list[str] = Field(max_length=1024)
+
+
+class Repaired(Closed):
+    """A round paired again before it was played: the change that caused it, the tables that changed."""
+
+    round: int = Field(ge=1, le=1000)
+    seq: int = Field(ge=1, le=1_000_000_000)
+    because: str = Field(max_length=32)
+    tables: list[Rematch] = Field(max_length=1024)
+    byes: Byes | None
+
+
 class Round(TournamentTopic):
     """``cardtable/v1/tournament/{id}/round``: the pairings of the current round, by table."""
 
     rounds: int = Field(ge=0, le=1000)
     tables: list[Pairing] = Field(max_length=1024)
     byes: list[str] = Field(max_length=1024)
+    repaired: Repaired | None = None
 
 
 class Row(Closed):

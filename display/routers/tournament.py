@@ -56,12 +56,18 @@ def _change(ctx: Ctx, user: User, lang: str, action: str, detail: dict, call) ->
     """Run one change on the store and show the tournament after it, with the change in one line; a refusal is
     a 409 with the store's reason in the reader's language, and nothing changed."""
     with _tournaments(ctx).using() as store:
+        before = len(store.tournament.repaired) if store.last_seq() else 0
         try:
             call(store)
         except (TournamentError, EntryError) as exc:
             raise HTTPException(409, exc) from None
         view = _view(store)
-    return view.model_copy(update={"said": record(ctx, user, lang, action, detail)})
+        repaired = store.tournament.repaired[before:]
+    said = [record(ctx, user, lang, action, detail)]
+    for x in repaired:  # a round paired again by this change: said, and in the audit log, never silent
+        said.append(record(ctx, user, lang, "repaired_round", {"round": x.round, "because": x.because,
+                                                                "tables": [n for n, _, _ in x.tables]}))
+    return view.model_copy(update={"said": " ".join(said)})
 
 
 def _view(store) -> TournamentView:

@@ -112,6 +112,12 @@ function renderStandings() {
       `<td class="num">${esc(EXACT(r.score))}</td>${r.tiebreaks.map(x => `<td class="num">${esc(EXACT(x))}</td>`).join("")}<td>${esc(r.prize || "")}</td></tr>`).join("") +
     `</tbody></table>` + (s.rows.some(r => r.by_lot) ? `<p class="legend">${esc(T("by_lot"))}</p>` : "");
 }
+function repairedHTML(r) {  // a round paired again before it was played: which change, which tables (the round payload's repaired)
+  const x = r.repaired;
+  if (!x) return "";
+  const tables = x.tables.map(t => t.table).concat(x.byes ? [T("byes")] : []).join(W("word.list"));
+  return `<p class="repaired">${esc(T("repaired", { round: x.round, because: W("sheet.because_" + x.because), tables }))}</p>`;
+}
 function renderPairings() {
   const box = $("#pairings .body");
   if (!box) return;
@@ -119,8 +125,10 @@ function renderPairings() {
   if (!r) { box.innerHTML = `<p class="empty">${T("no_round")}</p>`; return; }
   $("#pairings .sub").textContent = `${r.name} · ${T("round_of", { round: r.round, rounds: r.rounds })}`;
   const rows = [...r.tables].sort((a, b) => a.table.localeCompare(b.table, undefined, { numeric: true }));
-  box.innerHTML = `<table class="pairings"><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th class="num">${T("result")}</th></tr></thead><tbody>` +
-    rows.map(p => `<tr data-table="${esc(p.table)}"><td><a href="/tables/${encodeURIComponent(p.table)}">${esc(p.table)}</a></td>` +
+  const moved = new Set((r.repaired?.tables || []).map(x => x.table));  // nothing about the draw changes silently
+  box.innerHTML = repairedHTML(r) + `<table class="pairings"><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th class="num">${T("result")}</th></tr></thead><tbody>` +
+    rows.map(p => `<tr data-table="${esc(p.table)}"${moved.has(p.table) ? ` class="repaired"` : ""}><td><a href="/tables/${encodeURIComponent(p.table)}">${esc(p.table)}</a>` +
+      `${moved.has(p.table) ? ` <b class="repaired-mark">${esc(T("repaired_mark"))}</b>` : ""}</td>` +
       `<td>${p.entries.map(e => `${esc(e.name)} <small>${esc(e.unit)}</small>`).join(` <b>${T("versus")}</b> `)}</td>` +
       `<td class="num">${p.result ? esc(p.result.scores.map(EXACT).join(" : ")) : ""}</td></tr>`).join("") + `</tbody></table>` +
     (r.byes.length ? `<p>${T("byes")}: ${r.byes.map(esc).join(W("word.list"))}</p>` : "");

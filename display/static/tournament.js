@@ -22,12 +22,20 @@ async function registrationHTML() {
 }
 function roundHTML(t) {
   const r = t.round;
+  // a round paired again before it was played says so: the change, each table as announced (nothing changes silently)
+  const moved = new Map((r.repaired?.tables || []).map(x => [x.table, x.before]));
+  const tables = r.repaired ? r.repaired.tables.map(x => x.table).concat(r.repaired.byes ? [T("byes")] : []).join(W("word.list")) : "";
+  const notice = r.repaired ? `<p class="repaired" id="t-repaired">${esc(T("repaired", { round: r.repaired.round, because: W("sheet.because_" + r.repaired.because), tables }))}` +
+    (r.repaired.byes ? ` · ${esc(T("byes"))}: ${esc(T("was"))} ${esc(r.repaired.byes.before.join(W("word.list")) || "-")}` : "") + `</p>` : "";
   const rows = r.tables.map(x => {
     const names = x.entries.map((e, i) => `<label><input type="radio" name="w-${esc(x.table)}" value="${i}"> ${esc(e.name)} <small>${esc(e.id)}` +
       `${e.lot ? ` <span class="lot">${esc(T("lot_no", { n: e.lot }))}</span>` : ""}</small></label>` +
       ` <button data-forfeit="${esc(e.id)}" title="${T("forfeit")}">${T("forfeit")}</button>`).join(` <b>${T("versus")}</b> `);
     const done = x.result ? `<span class="finished">${T("finished")} ${esc(x.result.scores.map(EXACT).join(" : "))}</span>` : T("in_play");
-    return `<tr data-table="${esc(x.table)}"><td>${esc(x.table)}</td><td>${names}</td><td>${done}</td>` +
+    const was = moved.get(x.table);
+    return `<tr data-table="${esc(x.table)}"${was ? ` class="repaired"` : ""}><td>${esc(x.table)}` +
+      `${was ? ` <b class="repaired-mark">${esc(T("repaired_mark"))}</b>` : ""}</td><td>${names}` +
+      `${was ? ` <small class="was">${esc(T("was"))} ${esc(was.join(" / ") || "-")}</small>` : ""}</td><td>${done}</td>` +
       `<td><button data-result="record">${T("record_result")}</button> <input name="reason" placeholder="${T("reason")}" size="8">` +
       ` <button data-result="correct">${T("correct")}</button></td></tr>`;
   }).join("");
@@ -36,7 +44,7 @@ function roundHTML(t) {
     ` <button id="t-start" ${r.round ? "" : "disabled"}>${T("start_round")} ${r.round || ""}</button>` +
     ` <a href="/api/console/tournament/export.xlsx">${T("export")} XLSX</a> <a href="/api/console/tournament/export.csv">CSV</a>` +
     ` <a href="/api/console/tournament/export.html" target="_blank">${T("print")}</a></p>` +
-    `<table id="t-round" data-round="${r.round}"><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th>${T("result")}</th><th>${T("actions")}</th></tr></thead><tbody>${rows}</tbody></table>` +
+    notice + `<table id="t-round" data-round="${r.round}"><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th>${T("result")}</th><th>${T("actions")}</th></tr></thead><tbody>${rows}</tbody></table>` +
     (t.lot_open ? `<form id="t-lot"><label>${T("hall_lot")} <input name="order" value="${esc(t.lot.join(","))}" size="40" required></label>` +
       ` <button>${T("enter_lot")}</button></form>` : "") +
     `<form id="t-late"><input name="entry" placeholder="${T("entry_id")}" required> <input name="minutes" type="number" min="0" step="0.5" placeholder="${T("minutes")}" required>` +

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from referee.tournament.core import Round, Table, Tournament, TournamentError
+from referee.tournament.core import Repaired, Round, Table, Tournament, TournamentError
 from referee.tournament.entries import Entry
 from referee.tournament.systems import system
 
@@ -34,7 +34,7 @@ def replay(actions: list[dict]) -> Tournament:
     first = actions[0]
     t = start(first["data"], first["seq"], first["at"])
     for a in actions[1:]:
-        t = repair_last_round(apply(t, a))
+        t = repair_last_round(apply(t, a), a)
     return t
 
 
@@ -78,9 +78,10 @@ def _set(t: Tournament, r: Round, table: Table, *, seq: int, **fields) -> Round:
     return replace(r, tables=tables, changed=seq)
 
 
-def repair_last_round(t: Tournament) -> Tournament:
+def repair_last_round(t: Tournament, action: dict | None = None) -> Tournament:
     """A round paired before a correction of an earlier round, with no result yet, is paired again
-    from the corrected standings with its recorded seed (a round already under way stays as played)."""
+    from the corrected standings with its recorded seed (a round already under way stays as played);
+    when its tables change, :class:`Repaired` says which (``action``: the change that caused it)."""
     if len(t.rounds) < 2:
         return t
     last = t.rounds[-1]
@@ -91,10 +92,15 @@ def repair_last_round(t: Tournament) -> Tournament:
     before = replace(t, rounds=t.rounds[:-1])
     tables, byes = t.rules.pair(before, last.round)
     again = Round(last.round, tuple(Table(n, e) for n, e in tables), tuple(byes), t.seq)
-    if (again.tables, again.byes) == (last.tables, last.byes):
-        return replace(t, rounds=t.rounds[:-1] + (again,))
-    note = f"round {last.round} paired again after a correction of an earlier round"
-    return replace(t, rounds=t.rounds[:-1] + (again,), notes=t.notes + (note,))
+    was = {x.table: x.entries for x in last.tables}
+    now = {x.table: x.entries for x in again.tables}
+    changed = tuple((n, was.get(n, ()), now.get(n, ())) for n in sorted(set(was) | set(now)) if was.get(n) != now.get(n))
+    moved = None if tuple(sorted(last.byes)) == tuple(sorted(byes)) else (last.byes, tuple(byes))
+    t = replace(t, rounds=t.rounds[:-1] + (again,))
+    if not changed and moved is None:
+        return t
+    because = action["kind"] if action else "change"
+    return replace(t, repaired=t.repaired + (Repaired(last.round, t.seq, because, changed, moved),))
 
 
 __all__ = ["apply", "repair_last_round", "replay", "start"]

@@ -147,6 +147,18 @@ def _print_round(view: dict, lang: str) -> None:
         print(f"{text['bye']}  {b}")
 
 
+def _changed(store, args, call) -> int:
+    """Make a change and print the round it returns; when it paired a round again, say so, table by table."""
+    from referee.tournament.export import repaired_lines
+
+    before = len(store.tournament.repaired)
+    _print_round(call(), args.lang)
+    t = store.tournament
+    for repaired in t.repaired[before:]:
+        print("\n".join(repaired_lines(t, repaired, args.lang)))
+    return 0
+
+
 def _pair(args) -> int:
     _print_round(_store(args).pair_next_round(by=args.by), args.lang)
     return 0
@@ -160,8 +172,7 @@ def _result(args) -> int:
     if args.forfeit and not args.correct:
         if given:
             raise TournamentError("forfeit_with_result")
-        _print_round(store.forfeit(args.round, args.table, args.forfeit, by=args.by), args.lang)
-        return 0
+        return _changed(store, args, lambda: store.forfeit(args.round, args.table, args.forfeit, by=args.by))
     if not given and not args.forfeit:
         raise TournamentError("result_what")
     result = None
@@ -180,17 +191,14 @@ def _result(args) -> int:
     if result is not None and args.levels:
         result["levels"] = args.levels.split(",")
     if args.correct:
-        view = store.correct_result(args.round, args.table, result, by=args.by, reason=args.reason,
-                                    forfeits=args.forfeit or [])
-    else:
-        view = store.record_result(args.round, args.table, result, by=args.by)
-    _print_round(view, args.lang)
-    return 0
+        return _changed(store, args, lambda: store.correct_result(args.round, args.table, result, by=args.by,
+                                                                   reason=args.reason, forfeits=args.forfeit or []))
+    return _changed(store, args, lambda: store.record_result(args.round, args.table, result, by=args.by))
 
 
 def _late(args) -> int:
-    _print_round(_store(args).late_arrival(args.round, args.entry, args.minutes, by=args.by), args.lang)
-    return 0
+    store = _store(args)
+    return _changed(store, args, lambda: store.late_arrival(args.round, args.entry, args.minutes, by=args.by))
 
 
 def _lot(args) -> int:

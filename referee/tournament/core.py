@@ -67,6 +67,29 @@ class Round:
 
 
 @dataclass(frozen=True)
+class Repaired:
+    """A round paired again before any of it was played, after a change to an earlier round (a
+    correction) or to the field: ``because`` the kind of the logged change (its ``seq``), and the
+    tables (and byes) as announced and as paired now, of those that changed."""
+
+    round: int
+    seq: int
+    because: str
+    tables: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]  # (table, before, after)
+    byes: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # (before, after) when they changed
+
+    def as_dict(self) -> dict:
+        """The ``repaired`` of the round payload and of the change's log entry.
+
+        >>> Repaired(2, 9, "correct", (("t01", ("a1", "b1"), ("a1", "c1")),)).as_dict()["tables"]
+        [{'table': 't01', 'before': ['a1', 'b1'], 'after': ['a1', 'c1']}]
+        """
+        return {"round": self.round, "seq": self.seq, "because": self.because,
+                "tables": [{"table": n, "before": list(b), "after": list(a)} for n, b, a in self.tables],
+                "byes": None if self.byes is None else {"before": list(self.byes[0]), "after": list(self.byes[1])}}
+
+
+@dataclass(frozen=True)
 class Tournament:
     id: str
     name: str
@@ -77,7 +100,7 @@ class Tournament:
     lot: tuple[str, ...]  # entry ids in the order of the lot drawn at registration (final ties)
     rules: Any = field(compare=False, repr=False)  # the system named by ``system`` (``systems.system``)
     rounds: tuple[Round, ...] = ()
-    notes: tuple[str, ...] = ()
+    repaired: tuple[Repaired, ...] = ()  # every round paired again, oldest first
     seq: int = 0
     at: float = 0.0
 

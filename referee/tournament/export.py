@@ -15,8 +15,8 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from referee.catalogue import LANGS, section
-from referee.tournament.core import Tournament, TournamentError
+from referee.catalogue import LANGS, section, word
+from referee.tournament.core import Repaired, Tournament, TournamentError
 from referee.tournament.exact import Fraction, exact, written
 from referee.tournament.views import round_view, standings_view
 
@@ -72,6 +72,21 @@ def standing_rows(t: Tournament, lang: str) -> list[list]:
 def legend(t: Tournament, lang: str) -> str | None:
     """The line under the standings that explains the mark, when a place was decided by the lot."""
     return labels(lang)["by_lot"] if any(r.get("by_lot") for r in standings_view(t)["rows"]) else None
+
+
+def repaired_lines(t: Tournament, repaired: Repaired, lang: str) -> list[str]:
+    """A round paired again, in words: which change, then each table that changed, as announced and now."""
+    L = labels(lang)
+
+    def names(ids) -> str:
+        return word(lang, "word.list").join(f"{t.entry(e).name}（{t.entry(e).unit}）" for e in ids) or "-"
+
+    because = L.get(f"because_{repaired.because}", L["because_change"])
+    lines = [L["repaired"].format(round=repaired.round, because=because)]
+    lines += [L["repaired_table"].format(table=n, before=names(b), after=names(a)) for n, b, a in repaired.tables]
+    if repaired.byes is not None:
+        lines.append(L["repaired_byes"].format(before=names(repaired.byes[0]), after=names(repaired.byes[1])))
+    return lines
 
 
 def export(t: Tournament, fmt: str, round_no: int | None = None, lang: str = "zh") -> bytes:

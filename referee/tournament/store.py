@@ -264,7 +264,9 @@ class TournamentStore:
             data = make(t)
             seq, at = self.last_seq() + 1, float(self.clock())
             action = {"seq": seq, "kind": kind, "data": data, "by": by, "at": at}
-            after = start(data, seq, at) if t is None else repair_last_round(apply(t, action))
+            after = start(data, seq, at) if t is None else repair_last_round(apply(t, action), action)
+            if t is not None and len(after.repaired) > len(t.repaired):  # the log says which tables it changed
+                data = data | {"repaired": after.repaired[-1].as_dict()}
             after.rules.standings(after)  # a result that cannot be scored raises here
             after.rules.follows(after)  # so does one that a knockout round already played depends on
             self._db.execute("INSERT INTO actions (seq, kind, data, by, at) VALUES (?, ?, ?, ?, ?)",

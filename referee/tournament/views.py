@@ -12,17 +12,19 @@ from referee.tournament.core import Tournament
 
 def round_view(t: Tournament, round_no: int | None = None) -> dict:
     """The pairings of a round by table, with the results so far (default: the latest round; 0 before round 1);
-    each entry with its lot number (抽签号, from 1: its place in the lot)."""
+    each entry with its lot number (抽签号, from 1: its place in the lot); ``repaired``: the latest time
+    the round was paired again before it was played, with the tables that changed (else None)."""
     no = len(t.rounds) if round_no is None else round_no
     head = {"v": 1, "tournament": t.id, "name": t.name, "system": t.system, "round": no, "rounds": t.total_rounds}
     if no == 0:
-        return head | {"tables": [], "byes": [], "at": t.at}
+        return head | {"tables": [], "byes": [], "repaired": None, "at": t.at}
     r = t.round(no)
+    repaired = next((x.as_dict() for x in reversed(t.repaired) if x.round == no), None)
     tables = [{"table": x.table,
                "entries": [{"id": e, "name": t.entry(e).name, "unit": t.entry(e).unit, "lot": t.lot.index(e) + 1}
                            for e in x.entries],
                "result": x.outcome.as_dict() if x.outcome is not None else None} for x in r.tables]
-    return head | {"tables": tables, "byes": list(r.byes), "at": t.at}
+    return head | {"tables": tables, "byes": list(r.byes), "repaired": repaired, "at": t.at}
 
 
 def standings_view(t: Tournament) -> dict:

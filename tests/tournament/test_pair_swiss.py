@@ -96,7 +96,7 @@ def test_a_correction_recomputes_the_standings_and_the_round_not_started(hand_lo
     expected = before.results(1, W1, W1, W0, W0).replay()
     tables2, _ = expected.rules.pair(expected, 2)
     assert [x.entries for x in fixed.rounds[1].tables] == [e for _, e in tables2]
-    assert set(fixed.notes) == {"round 2 paired again after a correction of an earlier round"}
+    assert {(x.round, x.because) for x in fixed.repaired} == {(2, "correct")}
 
 
 def test_a_round_under_way_stays_as_played(hand_log):
@@ -105,7 +105,7 @@ def test_a_round_under_way_stays_as_played(hand_log):
            .pair(2, [("a1", "b1"), ("a2", "b2"), ("c1", "d1"), ("c2", "d2")]).results(2, DRAW)
            .add("correct", round=1, table="t01", result=W1))
     t = log.replay()
-    assert [x.entries for x in t.rounds[1].tables][0] == ("a1", "b1") and not t.notes
+    assert [x.entries for x in t.rounds[1].tables][0] == ("a1", "b1") and not t.repaired
 
 
 def test_bad_results_are_refused(hand_log):
