@@ -338,7 +338,7 @@ def test_the_stream_starts_with_a_snapshot(app, table):
     online(table, "t1")
     import httpx
 
-    with Server(app) as server, httpx.stream("GET", server.url + "/api/stream?table=t1", timeout=5) as r:
+    with Server(app) as server, httpx.stream("GET", server.url + "/api/stream?table=t1", timeout=30) as r:
         assert r.headers["content-type"].startswith("text/event-stream")
         lines = r.iter_lines()
         assert next(lines) == "event: snapshot"

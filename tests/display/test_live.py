@@ -19,7 +19,7 @@ from bus.protocol import encode, topic
 
 TABLES = ["w1", "w2"]
 RULEBOOK = "classic-3deck"
-WAIT_S = 15.0
+WAIT_S = 30.0  # the longest a wait for what must come (generous: a loaded machine)
 
 
 @pytest.fixture

@@ -61,7 +61,7 @@ def listen(connect, inbox):
     console = connect("console", clean_start=True)
     console.subscribe(BOARD_STATUS, box)
     assert table.wait_subscribed(30)
-    console.wait_subscribed(5)
+    assert console.wait_subscribed(30)
     box.service = connect("table-t1", clean_start=True)  # the service's session that publishes board/out
     return box
 

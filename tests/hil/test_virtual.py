@@ -43,7 +43,7 @@ def test_the_virtual_board_through_the_bridge(broker, connect, inbox, tmp_path):
     box = inbox()
     table = connect("table-t1-board", clean_start=True)  # the service's session for the board's inputs
     table.subscribe(topic("t1", "board/in"), box)
-    table.wait_subscribed(5)
+    assert table.wait_subscribed(30)
     link = tmp_path / "vtty"
     virtual = subprocess.Popen([*CARDTABLE, "bridge", "virtual", "--link", str(link), "--board-id", "9"],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, env=ZH)
