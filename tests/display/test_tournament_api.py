@@ -183,6 +183,15 @@ def test_results_their_correction_forfeits_and_late_arrivals(client, made):
     seated = [e["id"] for e in view["round"]["tables"][1]["entries"]]
     view = client.post("/api/console/tournament/forfeits", json={"round": 1, "table": tables[1], "entries": seated[:1]}).json()
     assert view["round"]["tables"][1]["result"] is not None
+    # a forfeit stands until corrected: a result over it, or a forfeit over a result, only as a correction
+    r = client.post(url, json={"round": 1, "table": tables[1], "result": {"winner": 0}})
+    assert r.status_code == 409 and "弃权在更正之前一直有效" in r.json()["detail"]
+    first = [e["id"] for e in view["round"]["tables"][0]["entries"]]
+    r = client.post("/api/console/tournament/forfeits", json={"round": 1, "table": tables[0], "entries": first[1:]})
+    assert r.status_code == 409 and "已有成绩；请改用更正" in r.json()["detail"]
+    r = client.post("/api/console/tournament/forfeits", json={"round": 1, "table": tables[0], "correct": True, "reason": "未到场",
+                                                              "entries": first[1:]})
+    assert r.status_code == 200 and r.json()["round"]["tables"][0]["result"]["points"] == [2, 0]
     assert client.post("/api/console/tournament/late", json={"round": 1, "entry": seated[0], "minutes": -1}).status_code == 422
     assert client.post("/api/console/tournament/late", json={"round": 1, "entry": "e99", "minutes": 3}).status_code == 409
     late = view["round"]["tables"][2]["entries"][0]["id"]
