@@ -3,8 +3,8 @@
 Run from the repository root:  .venv/bin/python bench/bench_tournament.py  [--pairs N] [--rounds N]
 [--tournaments N] [--seed S]
 
-For each of ``--tournaments`` fields of ``--pairs`` pairs in units of two or three (as
-``cardtable tournament simulate`` makes them), ``--rounds`` rounds are paired and played with
+For each of ``--tournaments`` fields of ``--pairs`` pairs in units of one or two teams of two
+pairs (as ``cardtable tournament simulate`` makes them), ``--rounds`` rounds are paired and played with
 random results. Timed per round: ``pair_round`` (the whole pairing: the bye, the cheapest
 pairing, the look-ahead that the rounds left can still be paired) and, on the same round's
 input, the blossom alone (``min_cost_pairing(quick=False)``: networkx on the score window, the
@@ -59,7 +59,7 @@ def full_graph_blossom(units, met, scores) -> float:
 
 
 def one_tournament(n: int, rounds: int, rng: random.Random, baseline: bool) -> list[tuple[int, float, float, float | None]]:
-    entries = make_entries(n, rng)
+    entries = make_entries("pair-swiss", n, rng)
     units = {e.id: e.unit for e in entries}
     scores = {p: 0 for p in units}
     met: set = set()
@@ -95,7 +95,7 @@ def store_pairing(n: int, rounds: int, seed: int) -> list[float]:
     times = []
     with tempfile.TemporaryDirectory() as tmp:
         store = TournamentStore(Path(tmp) / "bench.db")
-        store.new("pair-swiss", make_entries(n, rng), seed=seed, options={"rounds": rounds})
+        store.new("pair-swiss", make_entries("pair-swiss", n, rng), seed=seed, options={"rounds": rounds})
         for k in range(1, rounds + 1):
             t = time.perf_counter()
             view = store.pair_next_round()

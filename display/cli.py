@@ -67,6 +67,14 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"cardtable display serve: {exc.text(args.lang)}", file=sys.stderr)
         return 2
     tournament_db = Path(args.tournament_db) if args.tournament_db else None
+    if tournament_db is not None:
+        from referee.tournament.store import check_file
+
+        try:
+            check_file(tournament_db)
+        except Refusal as exc:  # not a tournament's file: refused before anything starts
+            print(f"cardtable display serve: {exc.text(args.lang)}", file=sys.stderr)
+            return 2
     app = create_app(Settings(*urls, Path(args.db), tournament_db, args.secure_cookie, origins=tuple(args.origin)))
     # The pages' live streams never end by themselves: on SIGTERM they get this long to go.
     setup_logging(args.log_level.upper())  # uvicorn's own loggers too: the hall's one format, no config of its own

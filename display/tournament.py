@@ -47,8 +47,9 @@ def read_form(name: str, data: bytes) -> tuple[Entry, ...]:
 
 
 def rows_of(entries: tuple[Entry, ...]) -> list[dict]:
-    """The form rows that give these entries again (one row per entry)."""
-    return [{"unit": e.unit, "team": e.team, "pair": e.id, "players": "、".join(e.players)} for e in entries]
+    """The form rows that give these entries again (one row per entry, with the form's rows it came from)."""
+    return [{"unit": e.unit, "team": e.team, "pair": e.id, "players": "、".join(e.players), "rows": list(e.rows)}
+            for e in entries]
 
 
 class Tournaments:

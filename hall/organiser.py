@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bus.mqtt import Connection
 from bus.protocol import decode, encode, topic
-from hall.plan import HallTable, climbing_players, pair_field, rounds, seats
+from hall.plan import HallTable, climbing_players, pair_field, rounds, seats, team_pairs
 from referee import catalogue
 from referee.catalogue.sentences import Sentences
 
@@ -64,7 +64,7 @@ class Organiser:
         if self.store is not None:
             entries = list(self.entries.values())
             self.store.new("pair-swiss", entries, name="cardtable 演示赛（拖拉机双人积分编排）", seed=self.seed,
-                           options={"rounds": rounds(len(entries))}, id=TOURNAMENT, by="hall")
+                           options={"rounds": rounds(len(entries)), "team_pairs": team_pairs(len(entries))}, id=TOURNAMENT, by="hall")
 
     def close(self) -> None:
         self.conn.close()

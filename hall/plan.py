@@ -13,7 +13,7 @@ the tournament has as many rounds as such a field can play, six at most.
 >>> [t.rulebook for t in hall_tables(2)]
 ['classic-3deck', 'sanjiang-2012']
 >>> len(pair_field(hall_tables(8))), pair_field(hall_tables(1))[1]
-(12, Entry(id='e02', name='李强、刘静', unit='外语学院', team='外语学院', players=('李强', '刘静')))
+(12, Entry(id='e02', name='李强、刘静', unit='外语学院', team='外语学院', players=('李强', '刘静'), rows=()))
 >>> seats({"entries": [{"id": "e01"}, {"id": "e02"}]}, {e.id: e for e in pair_field(hall_tables(1))})
 {'S': '王芳', 'E': '李强', 'N': '张伟', 'W': '刘静'}
 """
@@ -78,8 +78,9 @@ def pair_field(tables: tuple[HallTable, ...]) -> tuple[Entry, ...]:
         # Players 0..3 of a table are S E N W: entry 2j is S and N, entry 2j+1 is E and W.
         base = 4 * (k // 2) + k % 2
         players = (player_name(base), player_name(base + 2))
-        unit = UNITS[k % _units(n) % len(UNITS)]
-        out.append(Entry(f"e{k + 1:02d}", "、".join(players), unit, unit, players))
+        unit, again = UNITS[k % _units(n) % len(UNITS)], k % _units(n) // len(UNITS)
+        team = unit if not again else "一二三四"[again] + "队"  # past 16 units a unit fields a second team
+        out.append(Entry(f"e{k + 1:02d}", "、".join(players), unit, team, players))
     return tuple(out)
 
 
@@ -94,6 +95,15 @@ def rounds(pairs: int) -> int:
     [1, 2, 4, 6]
     """
     return min(6, pairs - pairs // _units(pairs))
+
+
+def team_pairs(pairs: int) -> int:
+    """The pairs of a unit's team: two (seed 000: 运动员4名（2对）), one each in a field of two.
+
+    >>> [team_pairs(n) for n in (2, 4, 12)]
+    [1, 2, 2]
+    """
+    return pairs // _units(pairs)
 
 
 def seats(table_view: dict, entries: dict[str, Entry]) -> dict[str, str]:

@@ -11,8 +11,9 @@ async function tournamentPanel() {
 async function registrationHTML() {
   const list = await api("GET", "/api/console/entries").catch(() => ({ entries: [] }));
   return `<h3>${T("entries")} (${list.entries.length})</h3><ol class="entries">` +
-    list.entries.map(e => `<li data-entry="${esc(e.id)}">${esc(e.unit)} · ${esc(e.name)}</li>`).join("") + `</ol>` +
-    `<form id="t-entry"><input name="unit" placeholder="${T("unit")}" required> <input name="pair" placeholder="${T("pair")}" size="4">` +
+    list.entries.map(e => `<li data-entry="${esc(e.id)}">${esc(e.unit)}${e.team !== e.unit ? " · " + esc(e.team) : ""} · ${esc(e.name)}</li>`).join("") + `</ol>` +
+    `<form id="t-entry"><input name="unit" placeholder="${T("unit")}" required> <input name="team" placeholder="${T("team")}" size="8">` +
+    ` <input name="pair" placeholder="${T("pair")}" size="4">` +
     ` <input name="players" placeholder="${T("players")}" required> <button>${T("add_entry")}</button></form>` +
     `<form id="t-import"><label class="file"><input type="file" name="file" accept=".csv,.xlsx" required>` +  // the browser's own words hidden
     `<span class="pick-file">${T("choose_file")}</span> <span class="file-name">${T("no_file")}</span></label> <button>${T("import")}</button></form>` +

@@ -1,10 +1,11 @@
 """What the three competition systems share: the interface, two-sided outcomes, ranking, prizes.
 
 Each system answers: how many rounds (:meth:`rounds`), whether a field can be run at all
-(:meth:`check`, before round 1), the tables of a round (:meth:`pair`), a table's outcome from
-what was entered, reported or forfeited (:meth:`outcome`), whether a result entered by hand fits
-the table's forfeits (:meth:`check_entry`), who bids first in each game of a round (the result
-slip's grid, :meth:`first_bidders`), what a late arrival costs
+(:meth:`check`, before round 1: first that every entry is a pair of two players, or one player,
+as the system plays, naming the form's rows of one that is not), the tables of a round
+(:meth:`pair`), a table's outcome from what was entered, reported or forfeited (:meth:`outcome`),
+whether a result entered by hand fits the table's forfeits (:meth:`check_entry`), who bids first
+in each game of a round (the result slip's grid, :meth:`first_bidders`), what a late arrival costs
 (:meth:`late_forfeits`) and the standings (:meth:`standings`).
 
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from referee.catalogue import Term
 from referee.tournament.core import Outcome, Table, Tournament, TournamentError
 from referee.tournament.exact import is_number
+from referee.tournament.entries import where
 
 LEVELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
@@ -39,6 +41,7 @@ class System:
     columns: tuple[str, ...] = ()  # tie-break columns of the standings
     defaults: dict = {}
     late_limit: float | None = None  # minutes late beyond which the entry forfeits the round
+    players = 2  # the players of an entry: a pair, or (individual events) one
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -70,7 +73,12 @@ class System:
         return 1
 
     def check(self, entries, options: dict) -> None:
-        raise NotImplementedError
+        """The field's make-up: each entry has :attr:`players` players (a system adds its own checks)."""
+        for e in entries:
+            n = len(e.players)
+            if n != self.players:
+                key = "player_alone" if self.players == 1 else "pair_alone" if n == 1 else "pair_players"
+                raise TournamentError(key, where=where(e), n=n, players=list(e.players), system=Term(f"system.{self.name}"))
 
     def pair(self, t: Tournament, round_no: int) -> tuple[list[tuple[str, tuple[str, ...]]], list[str]]:
         raise NotImplementedError

@@ -243,13 +243,52 @@ def _show(args) -> int:
 def _export(args) -> int:
     from referee.tournament.export import export
 
+    if args.out:
+        _folder_of(args.out)  # refused before the tournament is opened
     data = export(_store(args).tournament, args.format, args.round, args.lang)
     if args.out:
-        with open(args.out, "wb") as f:
-            f.write(data)
+        write_file(args.out, data)
     else:
         sys.stdout.buffer.write(data)
     return 0
+
+
+def _folder_of(path: str):
+    """The file to write, refused when its folder does not exist."""
+    from pathlib import Path
+
+    from referee.tournament.core import TournamentError
+
+    out = Path(path)
+    if not out.parent.is_dir():
+        raise TournamentError("export_folder", path=path, folder=out.parent)
+    return out
+
+
+def write_file(path: str, data: bytes) -> None:
+    """``data`` written whole to ``path`` (a file beside it, then renamed), or a refusal in words;
+    a file that cannot be written leaves nothing behind."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from referee.tournament.core import TournamentError
+
+    out = _folder_of(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.")
+    except OSError as exc:
+        raise TournamentError("export_write", path=path, error=exc.strerror) from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as an ordinary new file (mkstemp's is private)
+        os.replace(tmp, out)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise TournamentError("export_write", path=path, error=exc.strerror) from None
 
 
 def _simulate(args) -> int:

@@ -2,19 +2,28 @@
 
 Columns, by their English or Chinese header: ``unit`` (单位, 部门, 部门工会), ``team`` (队, 队名,
 团体; default: the unit), ``pair`` (对, 配对; empty for individual events) and ``players`` (选手,
-运动员, 姓名: several names in one cell split by 、 , ; / or spaces). Rows with the same unit, team
-and pair are one entry (a form that lists each player on a row of its own). Entry ids are ``e01``,
-``e02``, ... in the order of the form.
+运动员, 姓名: several names in one cell split by 、 , ; / or line breaks). The header is the first
+row naming the unit and players columns (a title row above it is skipped). Rows with the same
+unit, team and pair are one entry (a form that lists each player on a row of its own). Entry ids
+are ``e01``, ``e02``, ... in the order of the form; each entry keeps the rows it was read from,
+numbered as the sheet numbers them, so that a refusal names the row to mend.
 
->>> rows = [{"unit": "机电学院", "team": "", "pair": "1", "players": "王芳、李强"},
-...         {"unit": "机电学院", "team": "", "pair": "2", "players": "张伟"},
-...         {"unit": "机电学院", "team": "", "pair": "2", "players": "刘洋"}]
+Names as people type them: spaces around a name, and spaces that align a name (王　芳, 王 芳), are
+no part of it; whole names set apart by spaces are several names (王芳 李强), as before; a single
+character standing beside a name (王 芳芳) could be either and is refused. Two staff of the same
+name are allowed in different units (the unit tells them apart), not in one unit.
+
+>>> rows = [{"row": 2, "unit": "机电学院", "team": "", "pair": "1", "players": "王　芳、李强"},
+...         {"row": 3, "unit": "机电学院", "team": "", "pair": "2", "players": " 张伟 "},
+...         {"row": 4, "unit": "机电 学院", "team": "", "pair": "2", "players": "刘洋"}]
 >>> entries_of(rows)
-(Entry(id='e01', name='王芳、李强', unit='机电学院', team='机电学院', players=('王芳', '李强')), Entry(id='e02', name='张伟、刘洋', unit='机电学院', team='机电学院', players=('张伟', '刘洋')))
->>> entries_of([{"unit": "", "players": "王芳"}])
+(Entry(id='e01', name='王芳、李强', unit='机电学院', team='机电学院', players=('王芳', '李强'), rows=(2,)), Entry(id='e02', name='张伟、刘洋', unit='机电学院', team='机电学院', players=('张伟', '刘洋'), rows=(3, 4)))
+>>> entries_of([{"row": 5, "unit": "", "players": "王芳"}])
 Traceback (most recent call last):
 ...
-referee.tournament.entries.EntryError: 第 1 行：单位为空
+referee.tournament.entries.EntryError: 第 5 行：单位为空
+>>> names_in("王芳 李强 / 欧 阳 娜 娜")
+['王芳', '李强', '欧阳娜娜']
 """
 
 from __future__ import annotations
@@ -33,7 +42,10 @@ HEADERS = {
     "pair": ("pair", "对", "配对", "组合"),
     "players": ("players", "player", "选手", "运动员", "姓名", "队员"),
 }
-_SPLIT = re.compile(r"[、,，;；/\s]+")
+_SPLIT = re.compile(r"[、,，;；/／\r\n]+")
+_CJK = r"\u2e80-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+_CJK_GAP = re.compile(rf"(?<=[{_CJK}])\s+(?=[{_CJK}])")  # spaces that align a name: 王　芳
+SHEET_FIRST_ROW = 1  # the sheets number their rows from 1 (the header's row)
 
 
 class EntryError(Refusal):
@@ -42,63 +54,139 @@ class EntryError(Refusal):
 
 @dataclass(frozen=True)
 class Entry:
-    """One pairing unit: a pair (pair-swiss, knockout) or a player (individual-tables)."""
+    """One pairing unit: a pair (pair-swiss, knockout) or a player (individual-tables), of a team
+    of a unit; ``rows``: the form's rows it was read from (none when made otherwise)."""
 
     id: str
     name: str
     unit: str
     team: str
     players: tuple[str, ...]
+    rows: tuple[int, ...] = ()
+
+    @property
+    def team_id(self) -> str:
+        """The team is its unit and its name: the unit alone when the team is named after it.
+
+        >>> Entry("e01", "", "机电学院", "一队", ()).team_id, Entry("e02", "", "机电学院", "机电学院", ()).team_id
+        ('机电学院·一队', '机电学院')
+        """
+        return self.unit if self.team == self.unit else f"{self.unit}·{self.team}"
 
     def as_dict(self) -> dict:
-        return {"id": self.id, "name": self.name, "unit": self.unit, "team": self.team, "players": list(self.players)}
+        return {"id": self.id, "name": self.name, "unit": self.unit, "team": self.team, "players": list(self.players),
+                "rows": list(self.rows)}
 
     @staticmethod
     def of(d: dict) -> Entry:
-        return Entry(d["id"], d["name"], d["unit"], d["team"], tuple(d["players"]))
+        return Entry(d["id"], d["name"], d["unit"], d["team"], tuple(d["players"]), tuple(d.get("rows", ())))
+
+
+def plain(text: object) -> str:
+    """A cell as one name: no spaces around it, none between Chinese characters, one between words.
+
+    >>> plain(" 机电　学院 "), plain("Dept.  of\\u00a0Maths"), plain(None)
+    ('机电学院', 'Dept. of Maths', '')
+    """
+    return " ".join(_CJK_GAP.sub("", str(text if text is not None else "")).split())
+
+
+def names_in(cell: object, row: int = 0) -> list[str]:
+    """The names in a players cell: split by 、 , ; / or line breaks; within a part, spaced-out
+    characters are one name and whole words several (see the module's note)."""
+    names = []
+    for part in _SPLIT.split(str(cell if cell is not None else "")):
+        words = part.split()
+        i = 0
+        while i < len(words):
+            j = i + 1
+            if len(words[i]) == 1:
+                while j < len(words) and len(words[j]) == 1:
+                    j += 1
+                if j - i == 1 and len(words) > 1:
+                    raise EntryError("names_unclear", row=row, cell=part.strip())
+            names.append("".join(words[i:j]) if len(words[i]) == 1 else words[i])
+            i = j
+    return names
 
 
 def _column(header: str) -> str | None:
-    h = header.strip().lower()
+    h = plain(header).lower()
     return next((k for k, names in HEADERS.items() if h in names), None)
 
 
+def where(entry: Entry) -> EntryError:
+    """Where an entry is on the form, to name it in a refusal: its rows, else its id.
+
+    >>> e = Entry("e03", "王芳", "机电学院", "机电学院", ("王芳",), (4, 5))
+    >>> where(e).text("zh"), where(e).text("en"), where(Entry("e03", "王芳", "机电学院", "机电学院", ("王芳",))).text("en")
+    ('第 4、5 行（e03）', 'row 4, 5 (e03)', 'entry e03 (机电学院)')
+    """
+    if entry.rows:
+        return EntryError("at_rows", rows=list(entry.rows), entry=entry.id)
+    return EntryError("at_entry", entry=entry.id, unit=entry.unit)
+
+
 def entries_of(rows: list[dict]) -> tuple[Entry, ...]:
-    """Entries from rows (dicts by column name ``unit team pair players``)."""
+    """Entries from rows (dicts by column name ``unit team pair players``, and ``row``: its number
+    on the sheet, or ``rows``: those of the entry it stands for; rows without either are numbered
+    1, 2, ... as listed)."""
     groups: dict[tuple, list] = {}
     for n, row in enumerate(rows, 1):
-        unit = str(row.get("unit") or "").strip()
-        team = str(row.get("team") or "").strip() or unit
-        pair = str(row.get("pair") or "").strip()
-        players = [p for p in _SPLIT.split(str(row.get("players") or "").strip()) if p]
+        n = row.get("row", n)
+        unit = plain(row.get("unit"))
+        team = plain(row.get("team")) or unit
+        pair = plain(row.get("pair"))
+        players = names_in(row.get("players"), n)
         if not unit:
             raise EntryError("row_no_unit", row=n)
         if not players:
             raise EntryError("row_no_players", row=n)
         key = (unit, team, pair) if pair else (unit, team, f"#{n}")
-        groups.setdefault(key, [unit, team, []])[2].extend(players)
+        group = groups.setdefault(key, [unit, team, [], []])
+        group[2].extend((p, n) for p in players)
+        group[3].extend(row.get("rows") or [n])  # a row that stands for an entry read before keeps its rows
     if not groups:
         raise EntryError("form_no_entries")
-    seen: dict[str, str] = {}
+    seen: dict[tuple[str, str], int] = {}
+    teams: dict[str, tuple[str, str]] = {}
     entries = []
-    for i, (unit, team, players) in enumerate(groups.values(), 1):
-        for p in players:
-            if p in seen:
-                raise EntryError("registered_twice", player=p, first=seen[p], second=f"e{i:02d}")
-            seen[p] = f"e{i:02d}"
-        entries.append(Entry(f"e{i:02d}", "、".join(players), unit, team, tuple(players)))
+    for i, (unit, team, players, lines) in enumerate(groups.values(), 1):
+        for p, n in players:
+            if (unit, p) in seen:  # the same name in two units is two people
+                raise EntryError("registered_twice", player=p, unit=unit, first=seen[unit, p], second=n)
+            seen[unit, p] = n
+        entry = Entry(f"e{i:02d}", "、".join(p for p, _ in players), unit, team, tuple(p for p, _ in players),
+                      tuple(sorted(set(lines))))
+        if teams.setdefault(entry.team_id, (unit, team)) != (unit, team):
+            raise EntryError("team_names_clash", team=entry.team_id, row=lines[0])
+        entries.append(entry)
     return tuple(entries)
 
 
-def _rows(header: list, body: list[list]) -> list[dict]:
-    columns = [_column(str(h or "")) for h in header]
-    if "unit" not in columns or "players" not in columns:
-        raise EntryError("form_header", header=header)
-    return [{c: v for c, v in zip(columns, line) if c} for line in body if any(str(v or "").strip() for v in line)]
+def _header_at(lines: list[list]) -> int | None:
+    """The header's index: the first row naming the unit and players columns."""
+    for h, line in enumerate(lines):
+        columns = {_column(str(c or "")) for c in line}
+        if {"unit", "players"} <= columns:
+            return h
+    return None
+
+
+def _rows(lines: list[list]) -> list[dict]:
+    """The rows under the header (a title row above it skipped), each with its sheet row number;
+    blank rows skipped."""
+    h = _header_at(lines)
+    if h is None:
+        raise EntryError("form_header", header=lines[0])
+    columns = [_column(str(c or "")) for c in lines[h]]
+    return [{c: v for c, v in zip(columns, line) if c} | {"row": n}
+            for n, line in enumerate(lines[h + 1 :], h + 1 + SHEET_FIRST_ROW) if any(plain(v) for v in line)]
 
 
 def load_entries(path: str | Path) -> tuple[Entry, ...]:
-    """Entries from a CSV (UTF-8, with or without BOM) or XLSX registration form."""
+    """Entries from a CSV (UTF-8 with or without BOM, or GBK as Excel saves it on Chinese Windows) or
+    XLSX registration form."""
     path = Path(path)
     if path.suffix.lower() not in (".csv", ".xlsx"):
         raise EntryError("form_suffix", path=path)
@@ -107,6 +195,48 @@ def load_entries(path: str | Path) -> tuple[Entry, ...]:
     except OSError as exc:
         raise EntryError("form_unreadable", path=path, error=exc.strerror) from None
     return read_entries(str(path), data)
+
+
+def text_of(name: str, data: bytes) -> str:
+    """A CSV's text: UTF-8 (a BOM or not), else GB18030 (GBK's superset: Excel's "CSV" on Chinese
+    Windows) when the bytes are that; else refused with the advice to save as UTF-8.
+
+    >>> text_of("a.csv", "单位,选手".encode("gbk")), text_of("a.csv", "\\ufeff单位".encode())
+    ('单位,选手', '单位')
+    >>> text_of("a.csv", b"\\xff\\xfe\\x55\\x53")
+    Traceback (most recent call last):
+    ...
+    referee.tournament.entries.EntryError: a.csv：不是 UTF-8 或 GBK 编码的文本；请在 Excel 中“另存为”“CSV UTF-8（逗号分隔）”
+    """
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        text = data.decode("gb18030")
+    except UnicodeDecodeError:
+        raise EntryError("form_encoding", path=name) from None
+    try:
+        header = _header_at(list(csv.reader(io.StringIO(text))))
+    except csv.Error:
+        header = None
+    if header is None:  # it decodes, but no column name reads right
+        raise EntryError("form_encoding", path=name)
+    return text
+
+
+def _xlsx_lines(data: bytes) -> list[list]:
+    """The first sheet's rows as the sheet shows them: a merged cell's value in every cell it covers."""
+    from openpyxl import load_workbook
+
+    sheet = load_workbook(io.BytesIO(data), data_only=True).worksheets[0]
+    lines = [list(r) for r in sheet.iter_rows(min_row=1, min_col=1, values_only=True)]
+    for merged in sheet.merged_cells.ranges:
+        value = lines[merged.min_row - 1][merged.min_col - 1]
+        for r in range(merged.min_row, merged.max_row + 1):
+            for c in range(merged.min_col, merged.max_col + 1):
+                lines[r - 1][c - 1] = value
+    return lines
 
 
 def read_entries(name: str, data: bytes) -> tuple[Entry, ...]:
@@ -121,16 +251,11 @@ def read_entries(name: str, data: bytes) -> tuple[Entry, ...]:
     suffix = Path(name).suffix.lower()
     if suffix not in (".csv", ".xlsx"):
         raise EntryError("form_suffix", path=name)
+    text = text_of(name, data) if suffix == ".csv" else None
     try:
-        if suffix == ".xlsx":
-            from openpyxl import load_workbook
-
-            sheet = load_workbook(io.BytesIO(data), read_only=True, data_only=True).worksheets[0]
-            lines = [list(r) for r in sheet.iter_rows(values_only=True)]
-        else:
-            lines = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
-    except Exception as exc:  # noqa: BLE001 - a broken file raises zip, XML, openpyxl, csv and decoding errors alike
+        lines = _xlsx_lines(data) if text is None else list(csv.reader(io.StringIO(text)))
+    except Exception as exc:  # noqa: BLE001 - a broken file raises zip, XML, openpyxl and csv errors alike
         raise EntryError("form_unreadable", path=name, error=exc) from None
     if not lines:
         raise EntryError("form_empty", path=name)
-    return entries_of(_rows(lines[0], lines[1:]))
+    return entries_of(_rows(lines))

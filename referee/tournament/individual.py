@@ -83,6 +83,7 @@ class IndividualTables(System):
     title = "个人赛（四人一桌）"
     columns = ("弃权", "小分")
     defaults = {"rounds": 4, "points": [5, 3, 2, 1], "games": 8}  # 一、3: 每轮进行8局比赛
+    players = 1  # 本次比赛采取个人赛形式
     rulebook = "usst-2016"  # the seats by suit drawn and the first bidder's turn (一、4 and 一、5)
 
     def first_bidders(self, t: Tournament) -> tuple[tuple[str, str], ...]:
@@ -101,6 +102,7 @@ class IndividualTables(System):
         return tuple((seat_of_suit(rules, order[g % len(order)]), order[g % len(order)]) for g in range(games))
 
     def check(self, entries, options: dict) -> None:
+        super().check(entries, options)
         n = len(entries)
         if n < 4 or n % 4:
             more = -n % 4

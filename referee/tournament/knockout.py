@@ -78,6 +78,7 @@ class Knockout(System):
         return 1 if round_no <= plan(len(t.entries))[0] else 3
 
     def check(self, entries, options: dict) -> None:
+        super().check(entries, options)  # pairs: 同一场比赛中组成的对手，为固定搭档 (十三 第1条)
         if options["stage2_from"] != STAGE2_FROM:
             raise TournamentError("stage_two", stage=STAGE2_FROM)
         if len(entries) < 2:

@@ -1,5 +1,9 @@
 """Pair Swiss (seed 000): pairs of a unit's team meet pairs of other units; the team ranks.
 
+A team is its unit and its name (``Entry.team_id``: two units' teams called 一队 are two teams) and
+is ``team_pairs`` pairs of two players (三2: 运动员4名（2对）; 四5: 由本队两对选手轮分积分累加):
+another make-up is refused before round 1, naming the form's rows.
+
 Round points 2 / 1 / 0 (a forfeit 0); 级差 +2 / 0 / -2 per pair-round as the seed writes it (a
 forfeit -2), or with ``level_diff: "real"`` the levels reached apart (2 is 0, A is 12, past A
 13). A bye counts as a win (2 points, 级差 +2) and adds nothing to 对手分. A team's score is the
@@ -16,6 +20,7 @@ from referee.catalogue import Term
 from referee.tournament.base import Decision, System, decision, level_index, prize_of, rank_rows
 from referee.tournament.core import Outcome, Table, Tournament, TournamentError, table_name
 from referee.tournament.exact import exact, wire
+from referee.tournament.entries import where
 from referee.tournament.matching import Edge
 from referee.tournament.swiss import SetupError, check_setup, pair_round
 
@@ -25,12 +30,19 @@ class PairSwiss(System):
     title = "积分编排赛"
     columns = ("对手分", "级差")
     defaults = {"rounds": 6, "points": [2, 1, 0], "level_step": [2, 0, -2], "level_diff": "seed",
-                "opponent_score": "pair", "prizes": [1, 3, 5]}
+                "opponent_score": "pair", "prizes": [1, 3, 5], "team_pairs": 2}
     late_limit = 20.0  # seed 000 第十三条: 21 minutes and more, the whole team forfeits the round
 
     def check(self, entries, options: dict) -> None:
         if options["level_diff"] not in ("seed", "real") or options["opponent_score"] not in ("pair", "team"):
             raise TournamentError("pair_swiss_options")
+        super().check(entries, options)
+        teams = team_pairs(entries)
+        for e in entries:
+            pairs = teams[e.team_id]
+            if len(pairs) != options["team_pairs"]:
+                raise TournamentError("team_pairs", team=e.team_id, n=len(pairs), need=options["team_pairs"],
+                                      where=[where(p) for p in pairs])
         try:
             check_setup({e.id: e.unit for e in entries}, int(options["rounds"]))
         except SetupError as exc:
@@ -40,7 +52,7 @@ class PairSwiss(System):
         """Past 20 minutes the whole team forfeits the round: every pair of the entry's team."""
         if minutes <= self.late_limit:
             return {}
-        team = {e.id for e in t.entries if e.team == t.entry(entry).team}
+        team = {e.id for e in team_pairs(t.entries)[t.entry(entry).team_id]}
         return {x.table: sorted(team & set(x.entries)) for x in t.round(round_no).tables if team & set(x.entries)}
 
     def lot_closed(self, t: Tournament) -> TournamentError | None:
@@ -91,10 +103,8 @@ class PairSwiss(System):
     # -- standings --------------------------------------------------------------------------------
     def standings(self, t: Tournament) -> list[dict]:
         stats = pair_stats(t)
-        teams: dict[str, list[str]] = defaultdict(list)
-        for e in t.entries:
-            teams[e.team].append(e.id)
-        team_of = {e.id: e.team for e in t.entries}
+        teams = {team: [e.id for e in pairs] for team, pairs in team_pairs(t.entries).items()}
+        team_of = {e.id: e.team_id for e in t.entries}
         team_score = {team: sum(stats[p]["score"] for p in ids) for team, ids in teams.items()}
         opponent = (lambda p: stats[p]["score"]) if t.options["opponent_score"] == "pair" else (lambda p: team_score[team_of[p]])
         items = []
@@ -103,7 +113,7 @@ class PairSwiss(System):
             level = sum(stats[p]["level"] for p in ids)
             unit = t.entry(ids[0]).unit
             first = min(ids, key=t.lot.index)
-            row = {"id": team, "name": team, "unit": unit, "score": wire(team_score[team]),
+            row = {"id": team, "name": t.entry(ids[0]).team, "unit": unit, "score": wire(team_score[team]),
                    "tiebreaks": [wire(opp), wire(level)], "prize": None, "lot": first}
             items.append(((team_score[team], opp, level), row))
         rows = rank_rows(items, list(t.lot))
@@ -126,6 +136,14 @@ def _check_levels(winner: int | None, levels: tuple[str, str], a: int, b: int) -
         raise TournamentError("draw_levels", first=levels[0], second=levels[1])
     if winner is not None and (a, b)[winner] <= (a, b)[1 - winner]:
         raise TournamentError("winner_levels", winner=levels[winner], loser=levels[1 - winner])
+
+
+def team_pairs(entries) -> dict[str, list]:
+    """The entries of each team (by ``team_id``), in the form's order."""
+    teams: dict[str, list] = defaultdict(list)
+    for e in entries:
+        teams[e.team_id].append(e)
+    return dict(teams)
 
 
 def pair_stats(t: Tournament) -> dict[str, dict]:
@@ -156,4 +174,4 @@ def pair_order(t: Tournament, stats: dict[str, dict]) -> list[str]:
     return sorted((e.id for e in t.entries), key=key)
 
 
-__all__ = ["PairSwiss", "pair_stats", "pair_order"]
+__all__ = ["PairSwiss", "pair_stats", "pair_order", "team_pairs"]

@@ -182,7 +182,8 @@ class TournamentService:
             raise TournamentError("games_two_sided", table=table, n=len(entries))
         order = list(entries)
         players = self._players.get(table, {})
-        if {players.get("S"), players.get("N")} & set(t.entry(entries[1]).players):
+        sn = {players.get("S"), players.get("N")}  # names: two staff of one name may sit at a table
+        if len(sn & set(t.entry(entries[1]).players)) > len(sn & set(t.entry(entries[0]).players)):
             order.reverse()  # the second entry sits S/N
         return r, order
 

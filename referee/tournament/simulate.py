@@ -1,5 +1,5 @@
-"""``cardtable tournament simulate``: N entries in units of two or three, R rounds of random
-results, through the same store as a real tournament (an SQLite file in memory).
+"""``cardtable tournament simulate``: N entries in units (pair-swiss: units of one or two teams of
+two pairs; otherwise of two or three pairs or players), R rounds of random results, through the same store as a real tournament (an SQLite file in memory).
 
 >>> out = simulate("pair-swiss", 8, 3, 1)
 >>> sorted(out), len(out["rounds"]), sorted(out["standings"][0])
@@ -13,25 +13,36 @@ import random
 from referee.tournament.core import TournamentError
 from referee.tournament.entries import Entry
 from referee.tournament.store import TournamentStore
+from referee.tournament.systems import system as system_of
 
 T0 = 1_767_261_600.0  # the simulated clock's start; a second per change
 
 
-def make_entries(n: int, rng: random.Random) -> list[Entry]:
-    """``n`` entries in units of two or three (one unit per team), named 单位1, 单位2, ..."""
+def make_entries(system_name: str, n: int, rng: random.Random) -> list[Entry]:
+    """``n`` entries of ``system_name``'s make-up (pairs or players; pair-swiss: teams of
+    ``team_pairs`` pairs, in a field of 12 or more one or two teams a unit), units named 单位1, ...
+
+    >>> [e.team_id for e in make_entries("pair-swiss", 12, random.Random(5))][::2]
+    ['单位1·一队', '单位1·二队', '单位2·一队', '单位2·二队', '单位3', '单位4']
+    """
+    rules = system_of(system_name)
     if n < 2:
         raise TournamentError("simulate_few", n=n)
+    team = rules.defaults.get("team_pairs", 0)
     sizes = []
     left = n
-    while left:
-        size = 2 if left in (2, 4) else 3 if left == 3 else rng.choice((2, 3))
+    while left > 0:
+        choices = (team, 2 * team) if team and n >= 6 * team else (team,) if team else (2, 3)
+        size = min(left, rng.choice([c for c in choices if left - c != 1] or choices))
         sizes.append(size)
         left -= size
     entries = []
     for u, size in enumerate(sizes, 1):
-        for _ in range(size):
+        for k in range(size):
             i = len(entries) + 1
-            entries.append(Entry(f"e{i:02d}", f"选手{i}", f"单位{u}", f"单位{u}", (f"选手{i}",)))
+            name = f"单位{u}" if not team or size == team else "一二三四"[k // team] + "队"
+            players = (f"选手{i}",) if rules.players == 1 else (f"选手{i}甲", f"选手{i}乙")
+            entries.append(Entry(f"e{i:02d}", "、".join(players), f"单位{u}", name, players))
     return entries
 
 
@@ -52,7 +63,7 @@ def simulate(system: str, n: int, rounds: int, seed: int | str) -> dict:
     rng = random.Random(f"{seed}:simulate")
     clock = iter(T0 + i for i in range(10**9))
     store = TournamentStore(":memory:", clock=lambda: next(clock))
-    entries = make_entries(n, rng)
+    entries = make_entries(system, n, rng)
     options = {"rounds": rounds} if system != "knockout-best-of-three" else {}
     store.new(system, entries, name="simulation", seed=seed, options=options, id="sim", by="simulate")
     t = store.tournament

@@ -14,6 +14,7 @@ import random
 import re
 import sqlite3
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Callable
 
@@ -39,7 +40,7 @@ class TournamentStore:
     def __init__(self, path: str | Path, clock: Callable[[], float] = time.time):
         self.path = Path(path)
         self.clock = clock
-        self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        self._db = _open(self.path)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
         self._cache: tuple[int, Tournament] | None = None
@@ -277,6 +278,42 @@ class TournamentStore:
             raise
         self._cache = (seq, after)
         return after
+
+
+SQLITE = b"SQLite format 3\x00"
+LOG_COLUMNS = ["seq", "kind", "data", "by", "at"]
+
+
+def check_file(path: str | Path) -> None:
+    """Refuse a file that exists and is not a tournament's: an empty file, text, a folder, another
+    program's database, a table's event log (an SQLite file holding the log and nothing else is
+    one). Nothing is written to it; a file that does not exist yet is made by the store."""
+    path = Path(path)
+    if str(path) == ":memory:" or not path.exists():
+        return
+    try:
+        head = path.read_bytes()[:16] if path.is_file() else None
+    except OSError as exc:
+        raise TournamentError("db_unreadable", path=path, error=exc.strerror) from None
+    if head != SQLITE:
+        what = "db_folder" if head is None else "db_empty" if not head else "db_not_sqlite"
+        raise TournamentError("not_a_tournament", path=path, what=TournamentError(what))
+    try:
+        with closing(sqlite3.connect(path, timeout=30)) as db:
+            tables = sorted(n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
+            columns = [row[1] for row in db.execute("PRAGMA table_info(actions)")]
+    except sqlite3.Error as exc:  # damaged, or locked past the timeout
+        raise TournamentError("not_a_tournament", path=path, what=TournamentError("db_damaged", error=exc)) from None
+    if set(tables) - {"actions", "sqlite_sequence"} or columns != LOG_COLUMNS:
+        raise TournamentError("not_a_tournament", path=path, what=TournamentError("db_other", tables=tables or "—"))
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    check_file(path)
+    try:
+        return sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise TournamentError("db_unreadable", path=path, error=exc) from None
 
 
 def _round(t: Tournament, round_no: int):

@@ -76,11 +76,14 @@ def test_registration_by_hand_and_by_form(client):
                        headers=EN).json()["detail"] == "no entries registered yet"
     r = client.post("/api/console/entries", json={"unit": "数学系", "pair": "1", "players": "王芳、张伟"})
     assert r.status_code == 201 and r.json()["entries"][0]["players"] == ["王芳", "张伟"]
-    dup = client.post("/api/console/entries", json={"unit": "物理系", "pair": "1", "players": "王芳、李强"})
-    assert dup.status_code == 422 and "王芳 报名了两次（e01 和 e02）" == dup.json()["detail"]
-    dup = client.post("/api/console/entries", json={"unit": "物理系", "pair": "1", "players": "王芳、李强"}, headers=EN)
-    assert dup.status_code == 422 and "王芳 is registered twice" in dup.json()["detail"]
+    dup = client.post("/api/console/entries", json={"unit": "数学系", "pair": "2", "players": "王芳、李强"})
+    assert dup.status_code == 422 and dup.json()["detail"].startswith("王芳（数学系）报名了两次（第 1 行和第 2 行）")
+    dup = client.post("/api/console/entries", json={"unit": "数学系", "pair": "2", "players": "王芳、李强"}, headers=EN)
+    assert dup.status_code == 422 and "王芳 (数学系) is registered twice (rows 1 and 2)" in dup.json()["detail"]
     assert len(client.get("/api/console/entries").json()["entries"]) == 1  # the refused row changed nothing
+    # Another unit's 王芳 is another person (told apart by the unit).
+    other = client.post("/api/console/entries", json={"unit": "物理系", "pair": "1", "players": "王芳、李强"})
+    assert other.status_code == 201 and [e["unit"] for e in other.json()["entries"]] == ["数学系", "物理系"]
     assert client.post("/api/console/entries", json={"unit": "", "players": "x"}).status_code == 422
     assert client.delete("/api/console/entries").json() == {"source": "draft", "entries": [], "said": "组织者 wang 清空报名"}
     bad = client.post("/api/console/entries/import", files={"file": ("form.txt", b"unit,players\n", "text/plain")})

@@ -16,7 +16,7 @@ FORM = [("单位", "队名", "对", "选手"),
         ("机电学院", "", "1", "王芳、李强"), ("机电学院", "", "2", "张伟、刘洋"),
         ("外语学院", "外语一队", "1", "陈静、杨帆"), ("外语学院", "外语一队", "2", "赵敏、黄磊"),
         ("化工学院", "", "1", "周杰、吴霞"), ("化工学院", "", "2", "徐亮、孙丽"),
-        ("体育部", "", "1", "郑雄、韦林")]
+        ("体育部", "", "1", "郑雄、韦林"), ("体育部", "", "2", "冯波、邓丽")]
 
 
 @pytest.fixture
@@ -48,10 +48,10 @@ def test_a_whole_pair_swiss_from_an_xlsx_form(capsys, tmp_path, form_xlsx):
     db = tmp_path / "t.db"
     out = run(capsys, "new", "--system", "pair-swiss", "--entries", form_xlsx, "--db", db, "--rounds", 3, "--seed", 5,
               "--name", "拖拉机赛", "--id", "zk2010")
-    assert out == "积分编排赛（pair-swiss）：7 个参赛单位，3 轮，随机种子 5\n"
+    assert out == "积分编排赛（pair-swiss）：8 个参赛单位，3 轮，随机种子 5\n"
     play(capsys, db, 3)
     standings = json.loads(run(capsys, "standings", "--db", db, "--json"))
-    assert [r["id"] for r in standings["rows"]] and {r["id"] for r in standings["rows"]} == {"机电学院", "外语一队", "化工学院", "体育部"}
+    assert [r["id"] for r in standings["rows"]] and {r["id"] for r in standings["rows"]} == {"机电学院", "外语学院·外语一队", "化工学院", "体育部"}
     assert standings["rows"][0]["prize"] == "一等奖"
     text = run(capsys, "standings", "--db", db)
     assert text.splitlines()[:2] == ["拖拉机赛（pair-swiss），第 3 轮后", "名次\t编号\t名称\t单位\t总分\t对手分\t级差\t奖项"]
@@ -77,7 +77,7 @@ def test_a_whole_pair_swiss_from_an_xlsx_form(capsys, tmp_path, form_xlsx):
     lines = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
     assert lines[0] == ["轮次", "桌号", "座位", "编号", "选手", "单位", "轮分", "成绩"]
     rounds = lines[: lines.index([])]
-    assert sum(1 for line in rounds if line[0] == "3") == 7  # six at three tables, one bye
+    assert sum(1 for line in rounds if line[0] == "3") == 8  # eight at four tables
     html = export(capsys, db, "html").decode()
     assert html.count("<section class=slip>") == len(round3["tables"]) + 1  # a slip per table, and the standings
     assert "第3轮对阵表" in html and html.count("成绩单") == len(round3["tables"])
@@ -99,11 +99,11 @@ def test_a_field_from_a_csv_and_bad_input(capsys, tmp_path):
         main(["tournament", "new", "--system", "pair-swiss", "--entries", str(form), "--db", str(db), "--rounds", "7"])
     assert exc.value.code == 2
     err = capsys.readouterr().err
-    assert "无法进行积分编排：e01（机电学院）只能遇到其他单位的 5 对；7 轮需要 6 对" in err  # Chinese unless --lang en
+    assert "无法进行积分编排：e01（机电学院）只能遇到其他单位的 6 对；7 轮需要 7 对" in err  # Chinese unless --lang en
     with pytest.raises(SystemExit):
         main(["tournament", "new", "--system", "pair-swiss", "--entries", str(form), "--db", str(db), "--rounds", "7",
               "--lang", "en"])
-    assert "pair Swiss cannot be run: pair e01 (机电学院) can meet only 5 pairs of other units; 7 rounds need 6" in capsys.readouterr().err
+    assert "pair Swiss cannot be run: pair e01 (机电学院) can meet only 6 pairs of other units; 7 rounds need 7" in capsys.readouterr().err
     assert not db.exists()
     run(capsys, "new", "--system", "pair-swiss", "--entries", form, "--db", db, "--rounds", 2)
     run(capsys, "pair", "--db", db)
@@ -119,13 +119,13 @@ def test_a_field_from_a_csv_and_bad_input(capsys, tmp_path):
 
 
 def test_simulate_prints_the_issue_shape(capsys):
-    out = json.loads(run(capsys, "simulate", "--system", "pair-swiss", "--entries", 11, "--rounds", 4, "--seed", 3, "--json"))
+    out = json.loads(run(capsys, "simulate", "--system", "pair-swiss", "--entries", 12, "--rounds", 4, "--seed", 3, "--json"))
     assert list(out) == ["system", "entries", "rounds", "standings"]
-    assert len(out["entries"]) == 11 and set(out["entries"][0]) == {"id", "unit", "team"}
-    assert [r["round"] for r in out["rounds"]] == [1, 2, 3, 4] and all(len(r["byes"]) == 1 for r in out["rounds"])
+    assert len(out["entries"]) == 12 and set(out["entries"][0]) == {"id", "unit", "team"}
+    assert [r["round"] for r in out["rounds"]] == [1, 2, 3, 4] and not any(r["byes"] for r in out["rounds"])
     assert set(out["rounds"][0]["tables"][0]) == {"table", "entries", "points"}
     assert set(out["standings"][0]) == {"rank", "team", "score", "tiebreaks"}
-    total = sum(p for r in out["rounds"] for x in r["tables"] for p in x["points"]) + 2 * 4  # byes worth a win
+    total = sum(p for r in out["rounds"] for x in r["tables"] for p in x["points"])
     assert sum(s["score"] for s in out["standings"]) == total
     for system, key in (("knockout-best-of-three", "entry"), ("individual-tables", "entry")):
         out = json.loads(run(capsys, "simulate", "--system", system, "--entries", 20, "--rounds", 4, "--seed", 3, "--json"))

@@ -106,18 +106,18 @@ def test_an_impossible_field_is_refused_before_round_one(tmp_path):
     # Three units of two pairs: each pair can meet four others, not five rounds' worth.
     with pytest.raises(TournamentError, match="a1（A）只能遇到其他单位的 4 对；5 轮需要 5 对"):
         s.new("pair-swiss", entries(), options={"rounds": 5})
-    # One unit holding most of the field.
-    big = [Entry(f"p{i}", f"p{i}", "A" if i < 5 else f"U{i}", "A", (f"p{i}",)) for i in range(8)]
+    # One unit holding most of the field (teams of one pair each, so that the make-up is no matter).
+    big = [Entry(f"p{i}", f"p{i}", "A" if i < 5 else f"U{i}", f"p{i}", (f"p{i}甲", f"p{i}乙")) for i in range(8)]
     with pytest.raises(TournamentError, match="A 有 8 对中的 5 对"):
-        s.new("pair-swiss", big, options={"rounds": 2})
+        s.new("pair-swiss", big, options={"rounds": 2, "team_pairs": 1})
     # Every pair has five opponents of other units, yet no five rounds exist: units A and B of
     # three pairs, c and d alone. An A pair must meet c and d, so must every B pair: c and d would
     # play twelve games in five rounds.
-    tight = [Entry(p, p, p[0], p[0], (p,)) for p in ("a1", "a2", "a3", "b1", "b2", "b3", "c", "d")]
+    tight = [Entry(p, p, p[0], p, (f"{p}甲", f"{p}乙")) for p in ("a1", "a2", "a3", "b1", "b2", "b3", "c", "d")]
     with pytest.raises(TournamentError, match="至少要与 c、d 的 2 对打 12 场，而这 2 对 5 轮只能打 10 场；最多能排 4 轮"):
-        s.new("pair-swiss", tight, options={"rounds": 5})
+        s.new("pair-swiss", tight, options={"rounds": 5, "team_pairs": 1})
     assert s.last_seq() == 0
-    s.new("pair-swiss", tight, options={"rounds": 4}, seed=3)  # four rounds can, and are played to the end
+    s.new("pair-swiss", tight, options={"rounds": 4, "team_pairs": 1}, seed=3)  # four rounds can, and are played to the end
     for k in range(1, 5):
         for x in s.pair_next_round()["tables"]:
             s.record_result(k, x["table"], {"draw": True})
