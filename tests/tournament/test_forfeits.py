@@ -34,7 +34,8 @@ def test_an_absent_player_ranks_below_those_level_on_points_who_played(hand_log)
 
 
 def _store(tmp_path, system_name: str, n: int, **options) -> TournamentStore:
-    entries = [Entry(f"e{i:02d}", f"e{i:02d}", f"u{i}", f"u{i}", (f"p{i}a", f"p{i}b")) for i in range(1, n + 1)]
+    entries = [Entry(f"e{i:02d}", f"e{i:02d}", f"u{(i + 1) // 2}", f"u{(i + 1) // 2}", (f"p{i}a", f"p{i}b"))  # teams of two pairs
+               for i in range(1, n + 1)]
     store = TournamentStore(tmp_path / f"{system_name}.db")
     store.new(system_name, entries, seed=3, options=options or None)
     store.pair_next_round()

@@ -51,8 +51,9 @@ def test_no_mark_without_a_tie_nor_in_the_knockout(hand_log):
     assert [r["rank"] for r in rows] == [1, 1, 3, 3] and not any(r["by_lot"] for r in rows)  # shared, not drawn
 
 
-def entries(units):
-    return [Entry(e, f"{e}队", u, u, (f"{e}甲", f"{e}乙")) for e, u in units.items()]
+def entries(units, players=2):
+    """Pairs (or, ``players=1``, single players) of the given units."""
+    return [Entry(e, f"{e}队", u, u, (f"{e}甲", f"{e}乙")[:players]) for e, u in units.items()]
 
 
 def test_the_lot_drawn_in_the_hall_replaces_the_seeded_one(tmp_path):
@@ -84,7 +85,7 @@ def test_a_lot_that_only_breaks_ties_may_come_later(tmp_path):
     # final ties only, so the hall's may come once the tie is known.
     store = TournamentStore(tmp_path / "sdy.db")
     units = {f"s{i}": f"u{i % 2}" for i in range(1, 5)}
-    store.new("individual-tables", entries(units), seed=2, options={"rounds": 1})
+    store.new("individual-tables", entries(units, players=1), seed=2, options={"rounds": 1})
     store.pair_next_round()
     seats = store.round_view()["tables"][0]["entries"]
     store.record_result(1, "t01", {"scores": [10, 10, 0, -20]})

@@ -17,13 +17,14 @@ from referee.tournament.swiss import SetupError, check_setup
 SEED_000 = "按报名人数采用积分编排法，共赛6轮。第1轮采用电脑抽签编排对手，第2轮起按同分或近分原则由电脑随机编排对手（同单位对手和赛过的对手不编排再赛）。"
 
 
-def field(sizes: list[int]) -> list[Entry]:
-    """Units 甲, 乙, 丙, ... of the given numbers of pairs."""
+def field(sizes: list[int], team_pairs: int = 2) -> list[Entry]:
+    """Units 甲, 乙, 丙, ... of the given numbers of pairs, in teams of ``team_pairs`` pairs."""
     out = []
     for u, size in enumerate(sizes):
         unit = "甲乙丙丁戊己庚辛壬癸"[u]
         for k in range(1, size + 1):
-            out.append(Entry(f"{unit}{k}", f"{unit}{k}", unit, f"{unit}队{(k + 1) // 2}", (f"{unit}{k}a", f"{unit}{k}b")))
+            team = f"{unit}队{(k + team_pairs - 1) // team_pairs}"
+            out.append(Entry(f"{unit}{k}", f"{unit}{k}", unit, team, (f"{unit}{k}a", f"{unit}{k}b")))
     return out
 
 
@@ -78,7 +79,8 @@ def test_units_of_4_4_and_2_are_refused_before_round_one_with_why_and_the_rounds
 
 def test_the_command_line_refuses_it_in_words_and_leaves_no_file(tmp_path, capsys):
     form = tmp_path / "报名表.csv"
-    form.write_text("单位,对,选手\n" + "".join(f"{e.unit},{e.id},{'、'.join(e.players)}\n" for e in field([4, 4, 2])), encoding="utf-8")
+    rows = "".join(f"{e.unit},{e.team},{e.id},{'、'.join(e.players)}\n" for e in field([4, 4, 2]))
+    form.write_text("单位,队名,对,选手\n" + rows, encoding="utf-8")
     db = tmp_path / "t.db"
     with pytest.raises(SystemExit) as ended:
         main(["tournament", "new", "--system", "pair-swiss", "--entries", str(form), "--db", str(db)])
@@ -98,7 +100,8 @@ def test_the_command_line_refuses_it_in_words_and_leaves_no_file(tmp_path, capsy
 ])
 def test_tight_fields_that_can_be_played_are_accepted_and_played_to_the_end(tmp_path, sizes, rounds):
     store = TournamentStore(tmp_path / "t.db")
-    store.new("pair-swiss", field(sizes), options={"rounds": rounds}, seed=sum(sizes))
+    team = 2 if all(size % 2 == 0 for size in sizes) else 1  # a unit of an odd number of pairs: teams of one
+    store.new("pair-swiss", field(sizes, team), options={"rounds": rounds, "team_pairs": team}, seed=sum(sizes))
     play_through(store, rounds)
 
 
