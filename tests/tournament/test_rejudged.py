@@ -82,7 +82,7 @@ def hall(broker, connect, inbox, tmp_path, table_watch):
                 log.append(kind, payload, at=at, input_id=None if kind == CLOCK else f"{kind} {payload['id']}")
         store = TournamentStore(tmp_path / f"tournament-{table}.db")
         store.new("pair-swiss", [Entry(e, e, u, u, (f"{e}甲", f"{e}乙")) for e, u in UNITS.items()], seed=1,
-                  options={"rounds": 2}, id="zk2010")
+                  options={"rounds": 2, "team_pairs": 1}, id="zk2010")  # four one-pair units
         store.pair_next_round()
         box = inbox()
         reader = connect("scoreboard-2", clean_start=True)  # the watch below is the scoreboard
