@@ -281,3 +281,20 @@ def test_a_draft_keeps_the_rows_of_the_form_it_was_imported_from(tmp_path):
     assert [e.rows for e in again] == [(2,), (3,), (4,), (5,), (6,), (7,), (8,)]
     with pytest.raises(TournamentError, match="第 6 行（e05）、第 7 行（e06）、第 8 行（e07）"):
         TournamentStore(tmp_path / "c.db").new("pair-swiss", again)
+
+
+def test_the_console_refuses_a_tournament_db_that_is_not_one_before_it_starts(tmp_path, capsys, monkeypatch):
+    from bus.credentials import write_credentials
+
+    files = not_tournaments(tmp_path)
+    write_credentials(tmp_path / "credentials", {"scoreboard": "pw-scoreboard", "console": "pw-console"})
+    monkeypatch.delenv("CARDTABLE_BROKER", raising=False)
+    before = snapshot(tmp_path)
+    for name, what in files.items():
+        argv = ["display", "serve", "--db", str(tmp_path / "console.db"), "--broker", "mqtt://127.0.0.1:1",
+                "--credentials", str(tmp_path / "credentials"), "--tournament-db", str(tmp_path / name)]
+        assert main(argv) == 2
+        assert f"{tmp_path / name} 不是赛事文件（{what}），未作任何改动" in capsys.readouterr().err
+        assert main(["--lang", "en", *argv]) == 2
+        assert "is not a tournament file" in capsys.readouterr().err
+    assert snapshot(tmp_path) == before  # nor was the console's own file made
