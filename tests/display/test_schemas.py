@@ -25,7 +25,8 @@ def examples(name: str) -> list[dict]:
 @pytest.mark.parametrize("name", MODELS)
 def test_every_example_of_the_tournament_contract_is_taken(name):
     for example in examples(name):
-        assert MODELS[name].model_validate(example).model_dump(mode="json") == example
+        # optional fields an example leaves out (the round's ``repaired``) are not written back
+        assert MODELS[name].model_validate(example).model_dump(mode="json", exclude_unset=True) == example
 
 
 @pytest.mark.parametrize(("name", "change"), [
