@@ -267,6 +267,11 @@ def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, ha
             console.wait_for_selector(f"#result.error:has-text('{reason}')")
             console.click("#lang")
         console.wait_for_selector("#t-new button:has-text('新建赛事')")  # back to Chinese
+        # an entry typed in: its team is shown with its unit (a team is its unit and its name)
+        for field, value in (("unit", "数学系"), ("team", "一队"), ("pair", "1"), ("players", "王　芳、李强")):
+            console.fill(f"#t-entry input[name={field}]", value)
+        console.click("#t-entry button")
+        console.wait_for_selector(".entries li:text-is('数学系 · 一队 · 王芳、李强')")
         form = tmp_path / "报名表.xlsx"
         form.write_bytes(xlsx_form())
         console.set_input_files("#t-import input[type=file]", str(form))
