@@ -310,6 +310,8 @@ def check_file(path: str | Path) -> None:
 
 def _open(path: Path) -> sqlite3.Connection:
     check_file(path)
+    if str(path) != ":memory:" and not path.parent.is_dir():
+        raise TournamentError("db_no_folder", path=path, folder=path.parent)
     try:
         return sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
     except sqlite3.Error as exc:

@@ -242,6 +242,9 @@ def test_db_that_is_not_a_tournament_is_refused_in_words_and_left_as_it_was(tmp_
             main(["--lang", "en", "tournament", "standings", "--db", db])
         assert f"{db} is not a tournament file (" in capsys.readouterr().err
     assert snapshot(tmp_path) == before  # no byte changed, no file left beside them
+    with pytest.raises(SystemExit):
+        main(["tournament", "new", "--system", "pair-swiss", "--entries", str(form), "--db", str(tmp_path / "无" / "t.db")])
+    assert f"{tmp_path / '无' / 't.db'}：没有文件夹 {tmp_path / '无'}，未建任何文件" in capsys.readouterr().err
     with pytest.raises(TournamentError, match="不是赛事文件"):
         TournamentStore(tmp_path / "t01.sqlite")
     assert snapshot(tmp_path) == before
@@ -270,6 +273,13 @@ def current_umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_the_console_reads_a_gbk_form_too(tmp_path):
+    from display.tournament import read_form
+
+    entries = read_form("报名表.csv", FORM_TEXT.encode("gbk"))
+    assert [e.players for e in entries] == [("王芳", "李强"), ("张伟", "刘洋"), ("陈静", "杨帆")]
 
 
 def test_a_draft_keeps_the_rows_of_the_form_it_was_imported_from(tmp_path):
