@@ -97,6 +97,19 @@ def test_a_lot_that_only_breaks_ties_may_come_later(tmp_path):
         assert store.standings()["rows"][0]["id"] == first
 
 
+def test_the_command_line_marks_a_place_the_lot_decided(capsys, tmp_path):
+    store = TournamentStore(tmp_path / "sdy.db")
+    store.new("individual-tables", entries({f"s{i}": f"u{i % 2}" for i in range(1, 5)}), seed=2, options={"rounds": 1})
+    store.pair_next_round()
+    store.record_result(1, "t01", {"scores": [10, 10, 0, -20]})
+    capsys.readouterr()
+    assert main(["tournament", "standings", "--db", str(tmp_path / "sdy.db")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split("\t")[0] for line in lines[2:]] == ["1※", "2※", "3", "4", "※ 名次由抽签决定（总分及各项比较都相同）"]
+    assert main(["tournament", "standings", "--db", str(tmp_path / "sdy.db"), "--lang", "en"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "※ place decided by lot (level on the total and every tie-break)"
+
+
 def test_the_command_line_enters_and_prints_the_lot(capsys, tmp_path):
     form = tmp_path / "报名表.csv"
     form.write_text("单位,对,选手\n" + "".join(f"u{i},1,甲{i}、乙{i}\n" for i in range(1, 5)), encoding="utf-8")
