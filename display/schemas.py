@@ -99,6 +99,7 @@ class Round(TournamentTopic):
     rounds: int = Field(ge=0, le=1000)
     tables: list[Pairing] = Field(max_length=1024)
     byes: list[str] = Field(max_length=1024)
+    byes_forfeited: list[str] = Field(default=[], max_length=1024)
     repaired: Repaired | None = None
 
 
@@ -111,6 +112,7 @@ class Row(Closed):
     tiebreaks: list[Exact] = Field(max_length=16)
     prize: Prize | None
     by_lot: bool = Field(default=False, description="the lot decided this place (level on everything)")
+    withdrawn: bool = Field(default=False, description="the team's unit withdrew: results stand, after every team still in, no prize")
 
 
 class Standings(TournamentTopic):
@@ -353,6 +355,13 @@ class LotIn(Closed):
 
 class StartRound(Closed):
     rulebook: Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]{1,64}$")] = "classic-3deck"
+
+
+class WithdrawIn(Closed):
+    """A unit withdraws (退赛)."""
+
+    unit: Name
+    reason: str = Field(default="", max_length=200)
 
 
 class TournamentView(BaseModel):

@@ -23,6 +23,7 @@ from display.schemas import (
     StartRound,
     TournamentView,
     Undo,
+    WithdrawIn,
 )
 from display.tournament import (
     EntryError,
@@ -219,6 +220,12 @@ def forfeit(body: ForfeitIn, user: Referee, ctx: Ctx, lang: Lang) -> TournamentV
 def late(body: LateIn, user: Referee, ctx: Ctx, lang: Lang) -> TournamentView:
     return _change(ctx, user, lang, "late_arrival", body.model_dump(),
                    lambda store: store.late_arrival(body.round, body.entry, body.minutes, by=user.name))
+
+
+@router.post("/tournament/withdrawals", responses=ERRORS, summary="A unit withdraws (退赛): its pairs leave the draw, results stand")
+def withdraw(body: WithdrawIn, user: Organiser, ctx: Ctx, lang: Lang) -> TournamentView:
+    return _change(ctx, user, lang, "withdraw_unit", body.model_dump(),
+                   lambda store: store.withdraw_unit(body.unit, by=user.name, reason=body.reason))
 
 
 @router.get("/tournament/export.{fmt}", response_class=Response, summary="The sheets: csv, xlsx or html (printable)",

@@ -107,7 +107,7 @@ function renderStandings() {
   // numbers stand right-aligned under right-aligned headers (th.num and td.num)
   box.innerHTML = `<table class="standings"><thead><tr><th class="num">${T("rank")}</th><th>${T("entry")}</th><th>${T("unit")}</th><th class="num">${T("score")}</th>` +
     s.columns.map(c => `<th class="num">${esc(column(c))}</th>`).join("") + `<th>${T("prize")}</th></tr></thead><tbody>` +
-    s.rows.map(r => `<tr class="${r.prize ? "prize" : ""}" data-entry="${esc(r.id)}"><td class="num">${r.rank}` +
+    s.rows.map(r => `<tr class="${r.prize ? "prize" : r.withdrawn ? "withdrawn" : ""}" data-entry="${esc(r.id)}"><td class="num">${r.withdrawn ? esc(T("withdrawn")) : r.rank}` +
       `${r.by_lot ? `<span class="lot-mark" title="${esc(T("by_lot"))}">${esc(T("lot_mark"))}</span>` : ""}</td><td>${esc(r.name)}</td><td>${esc(r.unit)}</td>` +
       `<td class="num">${esc(EXACT(r.score))}</td>${r.tiebreaks.map(x => `<td class="num">${esc(EXACT(x))}</td>`).join("")}<td>${esc(r.prize || "")}</td></tr>`).join("") +
     `</tbody></table>` + (s.rows.some(r => r.by_lot) ? `<p class="legend">${esc(T("by_lot"))}</p>` : "");

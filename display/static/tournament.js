@@ -48,6 +48,8 @@ function roundHTML(t) {
     notice + `<table id="t-round" data-round="${r.round}"><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th>${T("result")}</th><th>${T("actions")}</th></tr></thead><tbody>${rows}</tbody></table>` +
     (t.lot_open ? `<form id="t-lot"><label>${T("hall_lot")} <input name="order" value="${esc(t.lot.join(","))}" size="40" required></label>` +
       ` <button>${T("enter_lot")}</button></form>` : "") +
+    `<form id="t-withdraw"><input name="unit" placeholder="${T("unit")}" required> <input name="reason" placeholder="${T("reason")}" size="8">` +
+    ` <button>${T("withdraw_unit")}</button></form>` +
     `<form id="t-late"><input name="entry" placeholder="${T("entry_id")}" required> <input name="minutes" type="number" min="0" step="0.5" placeholder="${T("minutes")}" required>` +
     ` <button>${T("late")}</button></form>`;
 }
@@ -64,6 +66,7 @@ document.addEventListener("submit", ev => {
   if (id === "t-import") call = () => api("POST", "/api/console/entries/import", new FormData(f));
   if (id === "t-new") { const b = formJSON(f); if (b.rounds) b.rounds = Number(b.rounds); call = () => api("POST", "/api/console/tournament", b); }
   if (id === "t-lot") call = () => api("POST", "/api/console/tournament/lot", { order: f.elements.order.value.split(/[\s,，、]+/).filter(Boolean) });
+  if (id === "t-withdraw") call = () => api("POST", "/api/console/tournament/withdrawals", formJSON(f));
   if (id === "t-late") call = () => api("POST", "/api/console/tournament/late",
     { round: Number($("#t-round").dataset.round), entry: f.elements.entry.value, minutes: Number(f.elements.minutes.value) });
   act(call).then(tournamentPanel);

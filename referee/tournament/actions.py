@@ -6,8 +6,9 @@ drawn with the recorded seed), ``result`` and ``correct`` (a table's result as e
 ``game`` (one game's result from a table's ``events``), ``withdraw`` (a table's result taken
 back: its log no longer says it, the organiser enters it), ``forfeit`` (entries that forfeit a
 table; they stand under a later ``result``, a ``correct`` names the forfeits anew), ``late``
-(a late arrival; past the system's limit it is a forfeit) and ``lot`` (a lot drawn in the hall,
-in place of the one drawn at registration). :func:`replay`
+(a late arrival; past the system's limit it is a forfeit), ``lot`` (a lot drawn in the hall,
+in place of the one drawn at registration), ``leave`` (a unit withdrawn from the competition: its
+entries leave the draw) and ``rounds`` (the organiser changes the number of rounds). :func:`replay`
 applies them in order; the latest word on a table counts, so a correction changes everything
 computed from it: scores, tie-breaks, ranks, prizes, and the pairing of a round not yet started.
 """
@@ -47,11 +48,18 @@ def apply(t: Tournament, action: dict) -> Tournament:
     if kind == "pair":
         tables = tuple(Table(x["table"], tuple(x["entries"])) for x in d["tables"])
         return replace(t, rounds=t.rounds[: d["round"] - 1] + (Round(d["round"], tables, tuple(d["byes"]), action["seq"]),))
+    if kind == "leave":
+        return _leave(t, d["entries"], action["seq"])
+    if kind == "rounds":
+        return replace(t, options=t.options | {"rounds": d["rounds"]})
     r = t.round(d["round"])
     if kind == "late":
         forfeits = t.rules.late_forfeits(t, d["round"], d["entry"], d["minutes"])
         for name, ids in forfeits.items():
             r = _set(t, r, r.table(name), forfeits=tuple(sorted(set(r.table(name).forfeits) | set(ids))), seq=action["seq"])
+        byes = t.rules.late_byes(t, d["round"], d["entry"], d["minutes"])
+        if byes:
+            r = replace(r, bye_forfeits=tuple(sorted(set(r.bye_forfeits) | set(byes))), changed=action["seq"])
         return t.with_round(r)
     table = r.table(d["table"])
     if kind == "result":  # the table's forfeits stand
@@ -68,6 +76,20 @@ def apply(t: Tournament, action: dict) -> Tournament:
                  seq=action["seq"])
     else:
         raise TournamentError("unknown_action", kind=kind)
+    return t.with_round(r)
+
+
+def _leave(t: Tournament, entries: list[str], seq: int) -> Tournament:
+    """``entries`` leave the draw; in a round not complete their tables without a result are forfeited
+    (the opponents win, as with a bye), so no table waits for a pair that left."""
+    t = replace(t, withdrawn=tuple(sorted(set(t.withdrawn) | set(entries))))
+    if not t.rounds or t.rounds[-1].complete:
+        return t
+    r = t.rounds[-1]
+    for x in r.tables:
+        gone = set(x.entries) & set(entries)
+        if gone and x.outcome is None:
+            r = _set(t, r, x, forfeits=tuple(sorted(set(x.forfeits) | gone)), seq=seq)
     return t.with_round(r)
 
 

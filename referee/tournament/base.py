@@ -101,6 +101,15 @@ class System:
             return {}
         return {x.table: [entry] for x in t.round(round_no).tables if entry in x.entries}
 
+    def late_byes(self, t: Tournament, round_no: int, entry: str, minutes: float) -> list[str]:
+        """The byes of the round a late arrival loses with its own table (by default none)."""
+        return []
+
+    withdrawals = False  # whether a unit can withdraw (its entries leave the draw, their results stand)
+
+    def check_rounds(self, t: Tournament, rounds: int) -> None:
+        """Refuse a number of rounds the field cannot play from here (by default any is fine)."""
+
     def standings(self, t: Tournament) -> list[dict]:
         raise NotImplementedError
 

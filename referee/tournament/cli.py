@@ -59,6 +59,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     late.add_argument("--minutes", type=float, required=True)
     lot = verb("lot", "print the lot (lot numbers), or enter the lot drawn in the hall with --order")
     lot.add_argument("--order", metavar="E1,E2,...", help="every entry id once, lot number 1 first (before round 1 is paired)")
+    leave = verb("withdraw-unit", "a unit withdraws (退赛): its pairs leave the draw, their results stand, no prize")
+    leave.add_argument("--unit", required=True)
+    leave.add_argument("--reason", default="")
+    rounds = verb("rounds", "change the number of rounds (not below those paired; pair-swiss: only to what can be paired)")
+    rounds.add_argument("--set", type=int, required=True, metavar="N", dest="rounds")
     standings = verb("standings", "print the standings")
     standings.add_argument("--json", action="store_true", help="the standings payload (MQTT topic) as JSON")
     show = verb("show", "print a round's pairings and results")
@@ -144,7 +149,7 @@ def _print_round(view: dict, lang: str) -> None:
         res = "" if x["result"] is None else f"  {text['points']} " + " ".join(written(p, lang) for p in x["result"]["points"])
         print(f"{x['table']}  {names}{res}")
     for b in view["byes"]:
-        print(f"{text['bye']}  {b}")
+        print(f"{text['bye']}  {b}" + (f"  {text['bye_forfeited']}" if b in view.get("byes_forfeited", []) else ""))
 
 
 def _changed(store, args, call) -> int:
@@ -201,6 +206,22 @@ def _late(args) -> int:
     return _changed(store, args, lambda: store.late_arrival(args.round, args.entry, args.minutes, by=args.by))
 
 
+def _withdraw_unit(args) -> int:
+    store = _store(args)
+    _changed(store, args, lambda: store.withdraw_unit(args.unit, by=args.by, reason=args.reason))
+    t = store.tournament
+    can = t.rules.most_rounds(t, t.total_rounds) if t.rules.withdrawals else t.total_rounds
+    if can < t.total_rounds:  # the rounds left cannot all be paired without the unit: say how many can
+        print(say(args.lang, "sheet.rounds_short", rounds=t.total_rounds, can=can))
+    return 0
+
+
+def _rounds(args) -> int:
+    t = _store(args).set_rounds(args.rounds, by=args.by)
+    print(say(args.lang, "sheet.rounds_set", rounds=t.total_rounds, paired=len(t.rounds)))
+    return 0
+
+
 def _lot(args) -> int:
     from referee.tournament.export import labels
 
@@ -219,14 +240,14 @@ def _standings(args) -> int:
         print(json.dumps(s, ensure_ascii=False))
         return 0
     from referee.tournament.exact import written
-    from referee.tournament.export import labels
+    from referee.tournament.export import labels, rank_of
 
     text = labels(args.lang)
     print(say(args.lang, "sheet.after", name=s["name"], system=s["system"], n=s["round"]))
     print("\t".join([text["rank"], text["entry"], text["entry_name"], text["unit"], text["total"],
                      *(text.get(f"column.{c}", c) for c in s["columns"]), text["prize"]]))
     for r in s["rows"]:
-        rank = f"{r['rank']}{text['lot_mark']}" if r.get("by_lot") else str(r["rank"])
+        rank = str(rank_of(r, args.lang))
         print("\t".join([rank, r["id"], r["name"], r["unit"], *(written(c, args.lang) for c in [r["score"], *r["tiebreaks"]]),
                          r["prize"] or ""]))
     if any(r.get("by_lot") for r in s["rows"]):
@@ -309,5 +330,6 @@ def _serve(args) -> int:
     return serve(_store(args), url)
 
 
-HANDLERS = {"new": _new, "pair": _pair, "result": _result, "late": _late, "lot": _lot, "standings": _standings, "show": _show,
+HANDLERS = {"new": _new, "pair": _pair, "result": _result, "late": _late, "lot": _lot, "withdraw-unit": _withdraw_unit,
+            "rounds": _rounds, "standings": _standings, "show": _show,
             "export": _export, "simulate": _simulate, "serve": _serve}

@@ -54,6 +54,7 @@ class Round:
     byes: tuple[str, ...]
     seq: int  # the pair action's log seq
     changed: int = 0  # the log seq of the latest change to a result of this round
+    bye_forfeits: tuple[str, ...] = ()  # byes lost with the whole team's round (seed 000 第十三条)
 
     @property
     def complete(self) -> bool:
@@ -101,6 +102,7 @@ class Tournament:
     rules: Any = field(compare=False, repr=False)  # the system named by ``system`` (``systems.system``)
     rounds: tuple[Round, ...] = ()
     repaired: tuple[Repaired, ...] = ()  # every round paired again, oldest first
+    withdrawn: tuple[str, ...] = ()  # entries out of the draw (their unit withdrew); their results stand
     seq: int = 0
     at: float = 0.0
 

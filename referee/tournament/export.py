@@ -58,13 +58,22 @@ def result_rows(t: Tournament, lang: str) -> list[list]:
     return rows
 
 
+def rank_of(row: dict, lang: str) -> int | str:
+    """A standings row's place as the sheets write it: 退赛 for a team withdrawn, the lot's mark where it decided."""
+    L = labels(lang)
+    if row.get("withdrawn"):
+        return L["withdrawn"]
+    return f'{row["rank"]}{L["lot_mark"]}' if row.get("by_lot") else row["rank"]
+
+
 def standing_rows(t: Tournament, lang: str) -> list[list]:
-    """The standings, the header first; a place the lot decided is marked (``sheet.lot_mark``, see :func:`legend`)."""
+    """The standings, the header first; a place the lot decided is marked (``sheet.lot_mark``, see :func:`legend`),
+    a team withdrawn says so in place of its rank."""
     L = labels(lang)
     s = standings_view(t)
     rows = [[L["rank"], L["entry"], L["name"], L["unit"], L["total"], *(L.get(f"column.{c}", c) for c in s["columns"]), L["prize"]]]
     for row in s["rows"]:
-        rank = f'{row["rank"]}{L["lot_mark"]}' if row.get("by_lot") else row["rank"]
+        rank = rank_of(row, lang)
         rows.append([rank, row["id"], row["name"], row["unit"], exact(row["score"]), *map(exact, row["tiebreaks"]), row["prize"]])
     return rows
 

@@ -22,7 +22,8 @@ from referee.tournament.core import Outcome, Table, Tournament, TournamentError,
 from referee.tournament.exact import exact, wire
 from referee.tournament.entries import where
 from referee.tournament.matching import Edge
-from referee.tournament.swiss import SetupError, check_setup, pair_round
+from referee.tournament.schedule import completable
+from referee.tournament.swiss import SETUP_BUDGET, SetupError, allowed, check_setup, pair_round
 
 
 class PairSwiss(System):
@@ -55,6 +56,32 @@ class PairSwiss(System):
         team = {e.id for e in team_pairs(t.entries)[t.entry(entry).team_id]}
         return {x.table: sorted(team & set(x.entries)) for x in t.round(round_no).tables if team & set(x.entries)}
 
+    def late_byes(self, t: Tournament, round_no: int, entry: str, minutes: float) -> list[str]:
+        """第十三条 21分钟以上判全队该轮弃权: the whole team's round, a teammate's bye too."""
+        if minutes <= self.late_limit:
+            return []
+        team = {e.id for e in t.entries if e.team == t.entry(entry).team}
+        return sorted(team & set(t.round(round_no).byes))
+
+    withdrawals = True
+
+    def check_rounds(self, t: Tournament, rounds: int) -> None:
+        can = self.most_rounds(t, rounds)
+        if can < rounds:
+            raise TournamentError("rounds_cannot", rounds=rounds, can=can)
+
+    def most_rounds(self, t: Tournament, upto: int) -> int:
+        """The most rounds, up to ``upto``, whose rounds after those paired can all be paired by the pairs still
+        in (a schedule found, as at registration); never fewer than the rounds paired."""
+        units = {e.id: e.unit for e in t.entries if e.id not in t.withdrawn}
+        met = {Edge(x.entries) for r in t.rounds for x in r.tables}
+        had_bye = {b for r in t.rounds for b in r.byes}
+        graph = allowed(units, met, had_bye, len(units) % 2 == 1)
+        for rounds in range(upto, len(t.rounds), -1):
+            if len(units) >= 2 and completable(graph, rounds - len(t.rounds), SETUP_BUDGET):
+                return rounds
+        return len(t.rounds)
+
     def lot_closed(self, t: Tournament) -> TournamentError | None:
         """四2: 第1轮采用电脑抽签编排对手, and equal pairs are paired in lot order after it; 四5's lot for
         the final ties (若级差仍相同，则抽签决定名次) may be drawn once the last round is complete."""
@@ -67,9 +94,9 @@ class PairSwiss(System):
         stats = pair_stats(t)
         met = {Edge(x.entries) for r in t.rounds for x in r.tables}
         had_bye = {b for r in t.rounds for b in r.byes}
-        order = pair_order(t, stats)
-        scores = {e.id: stats[e.id]["score"] for e in t.entries}
-        tables, bye = pair_round({e.id: e.unit for e in t.entries}, met, had_bye, scores, order,
+        order = [p for p in pair_order(t, stats) if p not in t.withdrawn]  # a withdrawn pair: no table, no bye
+        scores = {p: stats[p]["score"] for p in order}
+        tables, bye = pair_round({p: t.entry(p).unit for p in order}, met, had_bye, scores, order,
                                  self.rounds(t) - round_no + 1, t.rng(f"pair:{round_no}"))
         seats = [tuple(sorted(e, key=order.index)) for e in tables]
         seats.sort(key=lambda s: (order.index(s[0]), order.index(s[1])))
@@ -107,7 +134,7 @@ class PairSwiss(System):
         team_of = {e.id: e.team_id for e in t.entries}
         team_score = {team: sum(stats[p]["score"] for p in ids) for team, ids in teams.items()}
         opponent = (lambda p: stats[p]["score"]) if t.options["opponent_score"] == "pair" else (lambda p: team_score[team_of[p]])
-        items = []
+        items, gone = [], []
         for team, ids in teams.items():
             opp = sum(opponent(o) for p in ids for o in stats[p]["opponents"])
             level = sum(stats[p]["level"] for p in ids)
@@ -115,10 +142,14 @@ class PairSwiss(System):
             first = min(ids, key=t.lot.index)
             row = {"id": team, "name": t.entry(ids[0]).team, "unit": unit, "score": wire(team_score[team]),
                    "tiebreaks": [wire(opp), wire(level)], "prize": None, "lot": first}
-            items.append(((team_score[team], opp, level), row))
+            (gone if set(ids) <= set(t.withdrawn) else items).append(((team_score[team], opp, level), row))
         rows = rank_rows(items, list(t.lot))
         for row in rows:
             row["prize"] = prize_of(row["rank"], t.options["prizes"]) if t.finished else None
+        # a withdrawn team: its results stand (its opponents' 对手分 counts them), listed after every team
+        # still in, marked, never a prize
+        for row in rank_rows(gone, list(t.lot)):
+            rows.append(row | {"rank": row["rank"] + len(items), "withdrawn": True})
         return rows
 
 
@@ -147,14 +178,16 @@ def team_pairs(entries) -> dict[str, list]:
 
 
 def pair_stats(t: Tournament) -> dict[str, dict]:
-    """Per pair: round points, 级差, the opponents met (completed tables only), byes counting as wins."""
+    """Per pair: round points, 级差, the opponents met (completed tables only), byes counting as wins
+    (a bye the team's late arrival forfeited, as a forfeit)."""
     win = exact(t.options["points"][0])
     step_win = exact(t.options["level_step"][0])
     stats = {e.id: {"score": 0, "level": 0, "opponents": []} for e in t.entries}
+    loss, step_loss = exact(t.options["points"][2]), exact(t.options["level_step"][2])
     for r in t.rounds:
-        for b in r.byes:
-            stats[b]["score"] += win
-            stats[b]["level"] += step_win
+        for b in r.byes:  # a bye lost with the whole team's round (第十三条) scores as a forfeit
+            stats[b]["score"] += loss if b in r.bye_forfeits else win
+            stats[b]["level"] += step_loss if b in r.bye_forfeits else step_win
         for x in r.tables:
             if x.outcome is None:
                 continue

@@ -18,6 +18,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Callable
 
+from referee.catalogue import Term
 from referee.tournament.actions import apply, repair_last_round, replay, start
 from referee.tournament.core import Tournament, TournamentError
 from referee.tournament.entries import Entry
@@ -226,6 +227,40 @@ class TournamentStore:
 
         self._append_once("late", check, by)
         return self.round_view(round_no)
+
+    def withdraw_unit(self, unit: str, by: str = "organiser", reason: str = "") -> dict:
+        """A unit withdraws (退赛): its entries leave the draw (no table, no bye from the next round on;
+        in a round not complete their tables without a result are forfeited), their results stand, prizes
+        skip its team. Returns the latest round's view."""
+        def check(t: Tournament) -> dict:
+            if not t.rules.withdrawals:
+                raise TournamentError("no_withdrawals", system=Term(f"system.{t.system}"))
+            ids = [e.id for e in t.entries if e.unit == unit]
+            if not ids:
+                raise TournamentError("no_unit", unit=unit, known=sorted({e.unit for e in t.entries}))
+            if set(ids) <= set(t.withdrawn):
+                raise TournamentError("unit_withdrawn", unit=unit)
+            if t.finished:
+                raise TournamentError("withdraw_finished")
+            if not isinstance(reason, str):
+                raise TournamentError("reason_text")
+            return {"unit": unit, "entries": ids, "reason": reason}
+
+        self._append("leave", check, by)
+        return self.round_view()
+
+    def set_rounds(self, rounds: int, by: str = "organiser") -> Tournament:
+        """The organiser changes the number of rounds: not below the rounds paired, and (pair-swiss) only to
+        a number whose rounds left can all be paired (proved, as at registration)."""
+        def check(t: Tournament) -> dict:
+            if type(rounds) is not int or rounds < max(1, len(t.rounds)):
+                raise TournamentError("rounds_below", rounds=repr(rounds), paired=len(t.rounds))
+            if "rounds" not in t.options:
+                raise TournamentError("rounds_fixed", system=Term(f"system.{t.system}"))
+            t.rules.check_rounds(t, rounds)
+            return {"rounds": rounds}
+
+        return self._append("rounds", check, by)
 
     def record_game(self, round_no: int, table: str, winner: int | None, levels: list[str] | None = None,
                     by: str = "table", event: str | None = None, sides: dict | None = None) -> bool:

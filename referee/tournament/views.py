@@ -17,14 +17,14 @@ def round_view(t: Tournament, round_no: int | None = None) -> dict:
     no = len(t.rounds) if round_no is None else round_no
     head = {"v": 1, "tournament": t.id, "name": t.name, "system": t.system, "round": no, "rounds": t.total_rounds}
     if no == 0:
-        return head | {"tables": [], "byes": [], "repaired": None, "at": t.at}
+        return head | {"tables": [], "byes": [], "byes_forfeited": [], "repaired": None, "at": t.at}
     r = t.round(no)
     repaired = next((x.as_dict() for x in reversed(t.repaired) if x.round == no), None)
     tables = [{"table": x.table,
                "entries": [{"id": e, "name": t.entry(e).name, "unit": t.entry(e).unit, "lot": t.lot.index(e) + 1}
                            for e in x.entries],
                "result": x.outcome.as_dict() if x.outcome is not None else None} for x in r.tables]
-    return head | {"tables": tables, "byes": list(r.byes), "repaired": repaired, "at": t.at}
+    return head | {"tables": tables, "byes": list(r.byes), "byes_forfeited": list(r.bye_forfeits), "repaired": repaired, "at": t.at}
 
 
 def standings_view(t: Tournament) -> dict:
