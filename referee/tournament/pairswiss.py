@@ -53,15 +53,14 @@ class PairSwiss(System):
         """Past 20 minutes the whole team forfeits the round: every pair of the entry's team."""
         if minutes <= self.late_limit:
             return {}
-        team = {e.id for e in team_pairs(t.entries)[t.entry(entry).team_id]}
+        team = _team(t, entry)
         return {x.table: sorted(team & set(x.entries)) for x in t.round(round_no).tables if team & set(x.entries)}
 
     def late_byes(self, t: Tournament, round_no: int, entry: str, minutes: float) -> list[str]:
         """第十三条 21分钟以上判全队该轮弃权: the whole team's round, a teammate's bye too."""
         if minutes <= self.late_limit:
             return []
-        team = {e.id for e in t.entries if e.team == t.entry(entry).team}
-        return sorted(team & set(t.round(round_no).byes))
+        return sorted(_team(t, entry) & set(t.round(round_no).byes))
 
     withdrawals = True
 
@@ -175,6 +174,11 @@ def team_pairs(entries) -> dict[str, list]:
     for e in entries:
         teams[e.team_id].append(e)
     return dict(teams)
+
+
+def _team(t: Tournament, entry: str) -> set[str]:
+    """The entry ids of the entry's team."""
+    return {e.id for e in team_pairs(t.entries)[t.entry(entry).team_id]}
 
 
 def pair_stats(t: Tournament) -> dict[str, dict]:

@@ -20,8 +20,10 @@ SEED_000_13 = "迟到：5分钟之内警告，记违例一次；6~10分钟，首
 SEED_000_5 = "本届竞赛决出一等奖1名，二等奖3名，三等奖5名。"
 
 
-def field(sizes: dict[str, int]) -> list[Entry]:
-    return [Entry(f"{u}{k}", f"{u}{k}", u, f"{u}队", (f"{u}{k}a", f"{u}{k}b")) for u, n in sizes.items() for k in range(1, n + 1)]
+def field(sizes: dict[str, int], alone: bool = False) -> list[Entry]:
+    """Units of the given numbers of pairs, one team each (``alone``: each pair a team of its own, team_pairs 1)."""
+    return [Entry(f"{u}{k}", f"{u}{k}", u, f"{u}{k}" if alone else u, (f"{u}{k}a", f"{u}{k}b"))
+            for u, n in sizes.items() for k in range(1, n + 1)]
 
 
 def play_round(store: TournamentStore, rng: random.Random) -> dict:
@@ -73,16 +75,16 @@ def test_a_unit_withdraws_its_pairs_leave_the_draw_its_results_stand_and_prizes_
     after = pair_stats(t)
     assert after["丙1"] == before["丙1"] and after["丙2"] == before["丙2"]  # their round-1 results stand
     rows = store.standings()["rows"]
-    assert rows[-1]["id"] == "丙队" and rows[-1]["withdrawn"] and rows[-1]["prize"] is None and rows[-1]["rank"] == 5
+    assert rows[-1]["id"] == "丙" and rows[-1]["withdrawn"] and rows[-1]["prize"] is None and rows[-1]["rank"] == 5
     assert [r["prize"] for r in rows[:3]] == ["一等奖", "二等奖", "三等奖"] and not any(r.get("withdrawn") for r in rows[:4])
     # the command line, the CSV: 退赛 in place of the rank
     assert main(["tournament", "standings", "--db", path]) == 0
-    assert capsys.readouterr().out.splitlines()[-1].split("\t")[:2] == ["退赛", "丙队"]
+    assert capsys.readouterr().out.splitlines()[-1].split("\t")[:2] == ["退赛", "丙"]
     assert main(["tournament", "export", "--db", path, "--format", "csv"]) == 0
     table = list(csv.reader(io.StringIO(capsys.readouterr().out.lstrip("\ufeff"))))
-    assert ["退赛", "丙队"] == next(r for r in table if r[1:2] == ["丙队"])[:2]
+    assert ["退赛", "丙"] == next(r for r in table if r[1:2] == ["丙"])[:2]
     assert main(["tournament", "standings", "--db", path, "--lang", "en"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1].startswith("withdrawn\t丙队")
+    assert capsys.readouterr().out.splitlines()[-1].startswith("withdrawn\t丙")
 
 
 def test_a_unit_that_withdraws_in_the_middle_of_a_round_forfeits_the_tables_it_has_not_finished(tmp_path):
@@ -106,7 +108,8 @@ def test_a_unit_that_withdraws_in_the_middle_of_a_round_forfeits_the_tables_it_h
 def test_an_odd_field_after_a_withdrawal_gives_no_bye_to_a_withdrawn_pair(tmp_path):
     rng = random.Random(9)
     store = TournamentStore(tmp_path / "t.db")
-    store.new("pair-swiss", field({"甲": 3, "乙": 2, "丙": 2, "丁": 2, "戊": 1}), seed=4, options={"rounds": 5})
+    store.new("pair-swiss", field({"甲": 3, "乙": 2, "丙": 2, "丁": 2, "戊": 1}, alone=True), seed=4,
+              options={"rounds": 5, "team_pairs": 1})
     play_round(store, rng)
     store.withdraw_unit("戊")
     for _ in range(4):
