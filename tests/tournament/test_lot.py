@@ -99,7 +99,7 @@ def test_a_lot_that_only_breaks_ties_may_come_later(tmp_path):
 
 def test_the_command_line_marks_a_place_the_lot_decided(capsys, tmp_path):
     store = TournamentStore(tmp_path / "sdy.db")
-    store.new("individual-tables", entries({f"s{i}": f"u{i % 2}" for i in range(1, 5)}), seed=2, options={"rounds": 1})
+    store.new("individual-tables", entries({f"s{i}": f"u{i % 2}" for i in range(1, 5)}, players=1), seed=2, options={"rounds": 1})
     store.pair_next_round()
     store.record_result(1, "t01", {"scores": [10, 10, 0, -20]})
     capsys.readouterr()
