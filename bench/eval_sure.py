@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/eval_sure.py --deck letele,sans,serif --sure models/hall.sure.json --frames 150
     .venv/bin/python bench/eval_sure.py --deck VENUE/deck --model VENUE/cards.onnx --camera 1920x1080
+    .venv/bin/python bench/eval_sure.py --deck letele,sans,serif --sure models/hall.sure.json --foreign cabin-deep
 
 Draws ``--frames`` tables of the deck as the fit draws them (``vision/train/sure.py``), but for checking: the frames of
 purpose "check", never among those of a fit (purpose "fit"), whatever the seeds. Reads them with the model's raw
@@ -9,14 +10,19 @@ beliefs and maps them through the calibration (``--sure``, default ``index.sure.
 Prints per kind of read (both corners, one corner) and for all: reads, right reads, reads marked sure, the sure
 ones that are wrong (count, and share of the sure reads: the figure the calibration aims at), the share they could
 still be wrong at (95%, ``sure.upper``), and the share of the right reads marked sure and of all reads left
-flagged for a person. A deck the calibration was not fitted for (``--deck dingbats``) shows what it does to reads
-of another deck.
+flagged for a person; a read is sure when the thresholds mark it so and it looks like the deck (the calibration's
+fingerprint, ``vision.fingerprint``): the reads the fingerprint alone keeps flagged ("unlike"), and the flagged
+share and sure-but-wrong count by the thresholds alone, are shown beside. A deck the calibration was not fitted for (``--deck dingbats``) shows what it does to reads
+of another deck; ``--foreign FAMILY`` lays a share of cards of a held-out deck family (``bench/heldout``, its faces
+drawn by that code, laid by our renderer) among the deck's on every table, and shows the reads of those cards on a
+row of their own.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -30,24 +36,46 @@ from vision.train import sure  # noqa: E402
 
 
 def verify(detector: Path, styles: list[str], camera: tuple[int, int], frames: int, seed: int,
-           sure_path: Path | None = None, workers: int = 2) -> dict:
-    """The calibration's figures on ``frames`` fresh tables, per kind ("2", "1") and for "all"."""
+           sure_path: Path | None = None, workers: int = 2, foreign: tuple[str, float] | None = None) -> dict:
+    """The calibration's figures on ``frames`` fresh tables, per kind ("2", "1") and for "all"; with ``foreign``
+    (a mixture: ``sure.reads``), for the reads of the deck's cards ("all") and of the foreign cards ("foreign")."""
     classifier = detector.with_name("index.onnx")
     cal = confidence.load(classifier, sure_path)
     if cal is None:
         raise SystemExit(f"no calibration beside {classifier}")
+    looked: list = []
     reads = sure.reads(detector, classifier, styles, camera, seed=seed, purpose="check", frames=frames,
-                       workers=workers)
+                       workers=workers, looks=looked, foreign=foreign)
+    ours = [cal.deck is None or cal.deck.ours(card, looks) for card, _, _, looks, _ in looked]
+    on_foreign = [f for *_, f in looked]
     out = {}
-    for kind in ("2", "1", "all"):
-        mine = [(raw, right, c) for raw, right, c in reads if kind == "all" or (c >= 2) == (kind == "2")]
-        marked = [right for raw, right, c in mine if cal.confidence(raw, c) >= SURE]
-        rights = sum(right for _, right, _ in mine)
+    for kind in ("2", "1", "all", "foreign"):
+        mine = [(raw, right, c, o) for (raw, right, c), o, f in zip(reads, ours, on_foreign)
+                if f == (kind == "foreign") and (kind in ("all", "foreign") or (c >= 2) == (kind == "2"))]
+        before = [right for raw, right, c, _ in mine if cal.confidence(raw, c) >= SURE]  # by the thresholds alone
+        marked = [right for raw, right, c, o in mine if cal.confidence(raw, c) >= SURE and o]
+        rights = sum(right for _, right, _, _ in mine)
         wrong = len(marked) - sum(marked)
         out[kind] = {"reads": len(mine), "right": rights, "sure": len(marked), "sure_wrong": wrong,
                      "sure_wrong_share": wrong / max(1, len(marked)), "bound": sure.upper(wrong, len(marked)),
-                     "right_sure": sum(marked) / max(1, rights), "flagged": 1 - len(marked) / max(1, len(mine))}
+                     "right_sure": sum(marked) / max(1, rights), "flagged": 1 - len(marked) / max(1, len(mine)),
+                     "unlike": len(before) - len(marked), "flagged_before": 1 - len(before) / max(1, len(mine)),
+                     "sure_wrong_before": len(before) - sum(before)}
     return out
+
+
+def foreign_style(name: str, folder: Path) -> str:
+    """A held-out deck family (``bench/heldout``: a test or a calibration family) written as an art style, so that
+    its cards can lie among the deck's on the renderer's tables."""
+    from bench.heldout.decks import CARDS, FAMILIES, calibration_families, face
+    from vision.train.deck import art_width, face_art, write_style
+
+    family = (FAMILIES | calibration_families()).get(name)
+    if family is None:
+        raise SystemExit(f"no held-out family {name!r}")
+    faces = {card: face(family, card)[..., :3] for card in CARDS}
+    width = art_width(list(faces.values()))
+    return str(write_style({card: face_art(f, width) for card, f in faces.items()}, folder / name))
 
 
 def main(argv=None) -> int:
@@ -59,17 +87,28 @@ def main(argv=None) -> int:
     p.add_argument("--frames", type=int, default=150)
     p.add_argument("--seed", type=int, default=99, help="of the check tables (default 99)")
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--foreign", default=None, metavar="FAMILY",
+                   help="a held-out deck family (bench/heldout) whose cards lie among the deck's: a mixture")
+    p.add_argument("--share", type=float, default=0.1, help="the share of a table's cards of --foreign (0.1)")
     a = p.parse_args(argv)
     styles = [str(Path(s).resolve()) if Path(s).is_dir() else s for s in a.deck.split(",")]
     t0 = time.time()
-    fig = verify(a.model, styles, a.camera, a.frames, a.seed, a.sure, a.workers)
-    print(f"{a.deck} at {a.camera[0]}x{a.camera[1]}, {a.frames} tables, seed {a.seed}, {time.time() - t0:.0f} s")
+    with tempfile.TemporaryDirectory() as tmp:
+        foreign = (foreign_style(a.foreign, Path(tmp)), a.share) if a.foreign else None
+        fig = verify(a.model, styles, a.camera, a.frames, a.seed, a.sure, a.workers, foreign)
+    print(f"{a.deck} at {a.camera[0]}x{a.camera[1]}, {a.frames} tables, seed {a.seed}, {time.time() - t0:.0f} s"
+          + (f", {a.share:.0%} of the cards of {a.foreign}" if a.foreign else ""))
     print(f"{'reads':14} {'count':>7} {'right':>7} {'sure':>7} {'sure wrong':>11} {'of sure':>8} {'95% bound':>10} "
-          f"{'right sure':>11} {'flagged':>8}")
-    for kind, name in (("2", "both corners"), ("1", "one corner"), ("all", "all")):
+          f"{'right sure':>11} {'flagged':>8} {'unlike':>7} {'flagged w/o':>11} {'sure wrong w/o':>15}")
+    rows = (("2", "both corners"), ("1", "one corner"), ("all", "all"))
+    for kind, name in rows + ((("foreign", a.foreign),) if a.foreign else ()):
         f = fig[kind]
         print(f"{name:14} {f['reads']:7} {f['right']:7} {f['sure']:7} {f['sure_wrong']:11} "
-              f"{f['sure_wrong_share']:8.3%} {f['bound']:10.3%} {f['right_sure']:11.2%} {f['flagged']:8.2%}")
+              f"{f['sure_wrong_share']:8.3%} {f['bound']:10.3%} {f['right_sure']:11.2%} {f['flagged']:8.2%} "
+              f"{f['unlike']:7} {f['flagged_before']:11.2%} {f['sure_wrong_before']:15}")
+    print("unlike: reads the thresholds mark sure that the deck's fingerprint keeps flagged; w/o: by the thresholds "
+          "alone, without the fingerprint" + ("; the rows above the last are the deck's own cards' reads, the last "
+                                             "the foreign cards'" if a.foreign else ""))
     return 0
 
 

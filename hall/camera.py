@@ -298,7 +298,7 @@ class Camera:
             log.warning("%s: the broker has not acknowledged %s yet", self.table, pid)
 
     def _send(self, play) -> None:
-        from vision.watch import messages
+        from vision.watch import messages, why
 
         pid = f"cam-{self.table}-{self.version}-{play.seat}"
         image = None
@@ -312,7 +312,7 @@ class Camera:
         self._publish(out, pid)
         self.sent += 1
         log.info("%s: %s %s (%.2f)%s", self.table, play.seat, " ".join(play.cards), play.confidence,
-                 f" flagged: {'; '.join(play.reasons)}" if play.reasons else "")
+                 f" flagged: {why(play, 'en')}" if play.reasons else "")
 
 
 def main(table: str, rulebook: str, run_dir: Path, seed: int, see: str) -> int:

@@ -343,23 +343,30 @@ def _fit_sure(args, style: str, camera: tuple[int, int], frames, laid, sure_by: 
     import cv2
 
     from vision import confidence
+    from vision.fingerprint import FingerprintError
     from vision.model import Model
     from vision.sanity import SURE
     from vision.train import enrol, sure
 
     classifier = args.out / "index.onnx"
     print(say(args.lang, "vision.sure_fitting", camera=f"{camera[0]}x{camera[1]}"), flush=True)
+    looked: list = []
     reads = sure.reads(args.out / "cards.onnx", classifier, [style], camera, seed=args.seed + 1, want=sure.WANT,
                        frames=args.sure_frames, until=sure_by, workers=args.sure_workers,
-                       log=_sure_progress(args.lang, "  "))
+                       log=_sure_progress(args.lang, "  "), looks=looked)
     model = Model(args.out / "cards.onnx", calibrated=False)
     readings, wrong, laid_reads = enrol.read_back(frames, laid, model) if laid else ([], {}, [])
-    cal = sure.calibration(reads + laid_reads, f"the enrolled deck at {camera[0]}x{camera[1]}, "
-                                               f"{len(laid_reads)} of them from the laid-out photos")
+    try:
+        cal = sure.calibration(reads + laid_reads, f"the enrolled deck at {camera[0]}x{camera[1]}, "
+                                                   f"{len(laid_reads)} of them from the laid-out photos", looked=looked)
+    except FingerprintError as e:
+        return _fail(args.lang, "few_reads", error=e)
     confidence.path_for(classifier).write_text(cal.to_json(classifier) + "\n")
     print(_sure_said(args.lang, sure.outcome(reads + laid_reads, cal)), flush=True)
+    print(_deck_said(args.lang, cal.deck), flush=True)
     if laid:
-        shown = enrol.pictures(frames, laid, readings, lambda c: cal.confidence(c.raw, c.corners) >= SURE)
+        shown = enrol.pictures(frames, laid, readings,
+                               lambda c: cal.confidence(c.raw, c.corners) >= SURE and cal.deck.ours(c.name, c.looks))
         for i, picture in enumerate(shown):
             cv2.imwrite(str(args.out / f"check-{i + 1}.png"), picture)
         misread = [say(args.lang, "vision.misread", card=card, got=got) if got else say(args.lang, "vision.missed", card=card)
@@ -375,6 +382,7 @@ def cmd_sure(args: argparse.Namespace) -> int:
     import time
 
     from vision import confidence
+    from vision.fingerprint import FingerprintError
     from vision.model import DEFAULT_MODEL
     from vision.train import sure
     from vision.train.synth.render import art
@@ -391,17 +399,22 @@ def cmd_sure(args: argparse.Namespace) -> int:
             return _fail(args.lang, "no_deck", deck=style, error=e)
     out = args.out or confidence.path_for(classifier)
     started = time.time()
+    looked: list = []
     reads = sure.reads(detector, classifier, styles, args.camera, seed=args.seed,
                        want=None if args.frames or args.minutes else sure.WANT, frames=args.frames,
                        until=started + args.minutes * 60 if args.minutes else None, workers=args.workers,
-                       log=_sure_progress(args.lang))
+                       log=_sure_progress(args.lang), looks=looked)
     size = f"{args.camera[0]}x{args.camera[1]}"
-    cal = sure.calibration(reads, f"{args.deck} at {size}, seed {args.seed}")
+    try:
+        cal = sure.calibration(reads, f"{args.deck} at {size}, seed {args.seed}", looked=looked)
+    except FingerprintError as e:
+        return _fail(args.lang, "few_reads", error=e)
     try:
         out.write_text(cal.to_json(classifier) + "\n")
     except OSError:
         return _fail(args.lang, "cannot_write", path=out)
     print(_sure_said(args.lang, sure.outcome(reads, cal)))
+    print(_deck_said(args.lang, cal.deck))
     print(say(args.lang, "vision.sure_wrote", path=out, minutes=f"{(time.time() - started) / 60:.1f}"))
     return 0
 
@@ -421,6 +434,11 @@ def _sure_said(lang: str, outcome: dict[str, dict]) -> str:
                      say(lang, "vision.sure_from", kind=name, reads=f["reads"], at=f"{f['at']:.6f}", sure=f["sure"],
                          right=f["right_sure"], rights=f["right"], wrong=f["sure"] - f["right_sure"]))
     return say(lang, "vision.sure_sep").join(parts)
+
+
+def _deck_said(lang: str, deck) -> str:
+    """What a deck's fingerprint holds, in words."""
+    return say(lang, "vision.fingerprint", cards=len(deck.centres), reach=f"{deck.reach:.2f}")
 
 
 def _laid_faces(photos: list[Path]):

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.catalogue import Refusal
+from vision import fingerprint
 from vision.sanity import SURE
 
 TARGET = 0.002  # a sure read is wrong at most this share of the time, out of the box
@@ -40,6 +41,7 @@ class Calibration:
     sure_at: dict[str, float | None]  # "2": both corners agree, "1": one corner (or two that disagree); None: never
     target: float
     fitted_on: str
+    deck: fingerprint.Fingerprint | None = None  # a deck's calibration: what its reads look like (``fingerprint``)
 
     def confidence(self, raw: float, corners: int) -> float:
         """The calibrated confidence of a read whose raw belief is ``raw``, seen by ``corners`` corners."""
@@ -50,9 +52,14 @@ class Calibration:
             return SURE + (1 - SURE) * (raw - t) / max(1 - t, 1e-9)
         return SURE * raw / t
 
+    def for_deck(self) -> bool:
+        """Is this one deck's calibration (its target the enrolled one), which holds for reads of that deck only?"""
+        return self.target < TARGET
+
     def to_json(self, classifier: Path) -> str:
+        deck = {"deck": self.deck.as_json()} if self.deck else {}
         return json.dumps({"sure_at": self.sure_at, "target": self.target, "fitted_on": self.fitted_on,
-                           "classifier_sha256": digest(classifier)}, indent=1)
+                           "classifier_sha256": digest(classifier)} | deck, indent=1)
 
 
 def digest(path: Path) -> str:
@@ -67,7 +74,8 @@ def path_for(classifier: Path) -> Path:
 def load(classifier: Path, path: Path | None = None) -> Calibration | None:
     """The calibration of ``classifier`` at ``path`` (default: beside it), None when there is none beside it (raw
     beliefs are then used as they are: the classifier was never calibrated). A damaged file, one made for another
-    classifier, or a ``path`` given that does not exist is an error."""
+    classifier, a deck's calibration that marks reads sure without the deck's fingerprint, a damaged fingerprint, or
+    a ``path`` given that does not exist is an error."""
     p = Path(path) if path else path_for(classifier)
     if not p.is_file():
         if path:
@@ -77,11 +85,19 @@ def load(classifier: Path, path: Path | None = None) -> Calibration | None:
         data = json.loads(p.read_text())
         sure_at = {k: (None if data["sure_at"][k] is None else float(data["sure_at"][k])) for k in ("1", "2")}
         target, fitted, sha = float(data["target"]), str(data["fitted_on"]), str(data["classifier_sha256"])
-    except (ValueError, KeyError, TypeError) as e:
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise CalibrationError("damaged_calibration", path=p, error=e) from e
     if sha != digest(classifier):
         raise CalibrationError("other_classifier", path=p, classifier=classifier)
-    return Calibration(sure_at, target, fitted)
+    cal = Calibration(sure_at, target, fitted)
+    if "deck" in data or (cal.for_deck() and any(t is not None for t in sure_at.values())):
+        if "deck" not in data:
+            raise CalibrationError("no_fingerprint", path=p)
+        try:
+            cal = Calibration(sure_at, target, fitted, fingerprint.from_json(data["deck"]))
+        except fingerprint.FingerprintError as e:
+            raise CalibrationError("damaged_fingerprint", path=p, error=e) from e
+    return cal
 
 
 def fit(reads: list[tuple[float, bool, int]], target: float = TARGET) -> dict[str, float | None]:

@@ -50,6 +50,7 @@ class Detection:
     corner: tuple[float, float]  # the index centre, px of the image the model saw
     centre: tuple[float, float]  # the card centre it points at
     probs: np.ndarray | None = field(default=None, repr=False, compare=False)  # over ALL_CARDS
+    feature: np.ndarray | None = field(default=None, repr=False, compare=False)  # what the classifier saw (Model.look)
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,7 @@ def detections(model: Model, image: np.ndarray, boxes: list[tuple[int, int, int,
     if not peaks_found:
         return []
     angles = [card_angle(corner, centre) for _, corner, centre in peaks_found]
-    probs = model.classify(np.stack([cutter(p[1], a) for p, a in zip(peaks_found, angles)]))
+    probs, features = model.look(np.stack([cutter(p[1], a) for p, a in zip(peaks_found, angles)]))
     unsure = np.nonzero(probs.max(1) < SECOND_LOOK)[0]
     if len(unsure):  # a second look, turned both ways; the views' beliefs combined (their geometric mean)
         more = model.classify(np.stack([cutter(peaks_found[i][1], angles[i] + turn) for i in unsure
@@ -151,11 +152,11 @@ def detections(model: Model, image: np.ndarray, boxes: list[tuple[int, int, int,
         joint = np.exp(np.log(np.maximum(views, 1e-9)).mean(1))
         probs[unsure] = joint / joint.sum(1, keepdims=True)
     found = []
-    for (strength, corner, centre), p in zip(peaks_found, probs):
+    for (strength, corner, centre), p, f in zip(peaks_found, probs, features):
         if p.argmax() == UNREADABLE:  # covered too far to read: not a card
             continue
         k = int(p[:UNREADABLE].argmax())
-        found.append(Detection(ALL_CARDS[k], belief(p, k) * strength, corner, centre, p[:UNREADABLE]))
+        found.append(Detection(ALL_CARDS[k], belief(p, k) * strength, corner, centre, p[:UNREADABLE], f))
     return dedupe(found)
 
 

@@ -16,6 +16,7 @@ DEFAULT_INDEX = DEFAULT_MODEL.with_name("index.onnx")
 STRIDE = 4
 ALL_CARDS = tuple(card.code for card in cards.ALL_CARDS)  # the classifier's classes: the 54 faces, the kernel's order
 OFFSET_SCALE = 64.0
+FEATURES = "features"  # the classifier's penultimate layer (``Model.look``)
 # The index classifier's last class, after the 54 cards: what it is shown is not an index it can read (one mostly
 # covered by a card or a hand). A classifier trained before this class existed answers 0 for it.
 UNREADABLE = len(ALL_CARDS)
@@ -29,11 +30,18 @@ class ModelError(Refusal, RuntimeError):
 
 def _graph(path: Path, inputs: list[str], outputs: list[str]) -> bytes:
     """The model cut down to what ``outputs`` need: the detector's ``cls`` head (probabilities over the 54 cards at
-    every 4 px, a helper task of its training) took ~40% of its run time and nothing reads it."""
+    every 4 px, a helper task of its training) took ~40% of its run time and nothing reads it. ``FEATURES`` names
+    the input of the classifier's last layer (what it sees in an index, before it names a card)."""
     import onnx
+    from onnx.shape_inference import infer_shapes
     from onnx.utils import Extractor
 
-    return Extractor(onnx.load(str(path))).extract_model(inputs, outputs).SerializeToString()
+    model = infer_shapes(onnx.load(str(path)))
+    last = next((n.input[0] for n in model.graph.node if n.op_type == "Gemm"), None)
+    outputs = [last if name == FEATURES else name for name in outputs]
+    if None in outputs:
+        raise ValueError("no fully connected last layer")
+    return Extractor(model).extract_model(inputs, outputs).SerializeToString()
 
 
 def _session(path: Path, threads: int, inputs: list[str], outputs: list[str]):
@@ -64,9 +72,14 @@ class Model:
         self.path = Path(path)
         self.index_path = Path(index_path) if index_path else self.path.with_name("index.onnx")
         self.session = _session(self.path, threads, ["image"], ["heat", "offset"])
-        self.index_session = _session(self.index_path, threads, ["patch"], ["probs"])
+        self.index_session = _session(self.index_path, threads, ["patch"], ["probs", FEATURES])
         try:  # what its beliefs mean on decks it never saw (``vision.confidence``); None: raw beliefs
             self.calibration = confidence.load(self.index_path, sure) if calibrated else None
+            deck = self.calibration.deck if self.calibration else None
+            given = self.index_session.get_outputs()[1].shape[1]
+            if deck is not None and deck.size != given:
+                raise confidence.CalibrationError("fingerprint_size", path=sure or confidence.path_for(self.index_path),
+                                                  size=deck.size, classifier=self.index_path, given=given)
         except confidence.CalibrationError as e:
             raise ModelError("calibration", error=e) from e
 
@@ -80,9 +93,14 @@ class Model:
     def classify(self, patches: np.ndarray) -> np.ndarray:
         """``patches``: N x 64 x 40 x 3 BGR uint8 upright indices (``vision.patch``) -> N x 55 probabilities: the 54
         cards (``ALL_CARDS``), then ``UNREADABLE``."""
+        return self.look(patches)[0]
+
+    def look(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``classify``, and what the classifier saw in each index: N x F, its penultimate layer (the deck's
+        fingerprint compares them, ``vision.deck``)."""
         x = (patches.astype(np.float32) * (1 / 255)).transpose(0, 3, 1, 2)
-        probs = self.index_session.run(None, {"patch": np.ascontiguousarray(x)})[0]
-        return probs if probs.shape[1] > UNREADABLE else np.pad(probs, ((0, 0), (0, 1)))
+        probs, features = self.index_session.run(None, {"patch": np.ascontiguousarray(x)})
+        return (probs if probs.shape[1] > UNREADABLE else np.pad(probs, ((0, 0), (0, 1)))), features
 
     def __repr__(self) -> str:
         return f"Model({str(self.path)!r}, {str(self.index_path)!r})"

@@ -4,18 +4,20 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
 
 from vision.calibrate import Calibration, NotCalibrated, calibrate
 from vision.canon import Pyramid, canon_boxes, canon_homography, canon_small, level
+from vision.confidence import Calibration as Confidence
 from vision.detect import Card, detections, foreign_mask, group, regions, white_mask
 from vision.geometry import CANON, MARGIN, PX, SEATS, from_canon, seat_of, to_canon
 from vision.model import Model
 from vision.patch import SCALE, cut_through
 
+NEVER_SURE = Confidence({"2": None, "1": None}, 0.0, "a card unlike the calibrated deck's")
 BUSY_PX = 40  # foreign pixels (at 1/4 size, ~1 cm2 each) in a seat's play zone that mean a hand is over it
 EDGE = 0.12  # the strip along each edge where arms rest is not part of the play zone
 
@@ -29,6 +31,8 @@ class SeenCard:
     conflict: bool = False
     raw: float | None = None  # the classifier's own belief, before calibration (``vision.confidence``)
     corners: int = 1  # corner indices that named it
+    foreign: bool = False  # it does not look like the deck the calibration is for (``vision.fingerprint``)
+    looks: tuple = field(default=(), repr=False, compare=False)  # what the classifier saw in its corners (Model.look)
 
     def as_json(self) -> dict:
         return {"card": self.name, "confidence": round(self.confidence, 3),
@@ -59,11 +63,17 @@ def _order(c: SeenCard) -> tuple:
 
 def _seen(model: Model, c: Card, centre: tuple[float, float], seat: str | None) -> SeenCard:
     """A card as read, its confidence calibrated when the model has a calibration (a card whose corners disagree
-    counts as seen by one)."""
+    counts as seen by one). Under a deck's calibration, a card that does not look like that deck's is never sure:
+    its confidence is what a calibration that marks nothing sure gives it (``foreign``)."""
     corners = 1 if c.conflict else len(c.corners)
+    looks = tuple(d.feature for d in c.corners)
     calibration = getattr(model, "calibration", None)
-    conf = calibration.confidence(c.confidence, corners) if calibration else c.confidence
-    return SeenCard(c.name, conf, centre, seat, c.conflict, c.confidence, corners)
+    if calibration is None:
+        return SeenCard(c.name, c.confidence, centre, seat, c.conflict, c.confidence, corners, looks=looks)
+    deck = calibration.deck
+    foreign = deck is not None and not deck.ours(c.name, looks)
+    conf = NEVER_SURE.confidence(c.confidence, corners) if foreign else calibration.confidence(c.confidence, corners)
+    return SeenCard(c.name, conf, centre, seat, c.conflict, c.confidence, corners, foreign, looks)
 
 
 def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None = None) -> Reading:

@@ -28,6 +28,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from referee.reasons import Reason
 from vision.geometry import SEATS
 from vision.read import SeenCard
 from vision.sanity import FLAGGED_CONFIDENCE, check
@@ -42,7 +43,7 @@ class Play:
     cards: tuple[str, ...]
     confidence: float
     at: float
-    reasons: tuple[str, ...] = ()  # why a person must look (empty: none)
+    reasons: tuple[Reason, ...] = ()  # why a person must look (empty: none; ``vision.sanity``)
 
 
 @dataclass(frozen=True)
@@ -111,10 +112,11 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float) ->
             continue
         fresh = tuple(sorted(c.name for c in picked))
         conf = min(c.confidence for c in picked)
-        reasons = check(fresh, [c.confidence for c in picked], lead_size=lead_size, on_table=on_table, left=left,
-                        decks=t.decks, conflicts=tuple(c.name for c in picked if c.conflict))
+        reasons = check(fresh, [c.confidence for c in picked if not c.foreign], lead_size=lead_size, on_table=on_table, left=left,
+                        decks=t.decks, conflicts=tuple(c.name for c in picked if c.conflict),
+                        foreign=tuple(c.name for c in picked if c.foreign))
         if s.emitted:
-            reasons += ("cards added after the seat's play",)
+            reasons += (Reason("vision.added"),)
         plays.append(Play(seat, fresh, round(min(conf, FLAGGED_CONFIDENCE) if reasons else conf, 3), at, reasons))
         lead_size = lead_size if lead_size is not None else len(fresh)
         seats[seat] = replace(s, emitted=s.emitted + tuple(picked))

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from referee.catalogue import Refusal, cli_lang, said, say
+from referee.catalogue.sentences import Sentences
 from vision.calibrate import NotCalibrated, calibrate
 from vision.model import Model
 from vision.read import read_frame
@@ -70,12 +71,18 @@ def jpeg_b64(image: np.ndarray, limit: int = FRAME_CHARS) -> str:
     raise ValueError("cannot fit the frame into the frames payload")
 
 
-def messages(play: Play, msg_id: str, image: np.ndarray) -> list[tuple[str, dict]]:
-    """What one play publishes: the kept frame first when it needs a person, then the ``observed``."""
+def why(play: Play, lang: str) -> str:
+    """Why ``play`` needs a person, in ``lang`` (its reasons joined)."""
+    return say(lang, "vision.reasons_sep").join(Sentences(lang).reason(r) for r in play.reasons)
+
+
+def messages(play: Play, msg_id: str, image: np.ndarray, lang: str = "zh") -> list[tuple[str, dict]]:
+    """What one play publishes: the kept frame first when it needs a person (why, in ``lang``), then the
+    ``observed``."""
     out = []
     if play.reasons:
         out.append(("frames", {"v": 1, "id": msg_id, "seat": play.seat, "at": play.at,
-                               "reason": "; ".join(play.reasons)[:200], "jpeg": jpeg_b64(image)}))
+                               "reason": why(play, lang)[:200], "jpeg": jpeg_b64(image)}))
     out.append(("observed", {"v": 1, "id": msg_id, "seat": play.seat, "cards": list(play.cards),
                              "confidence": play.confidence, "at": play.at}))
     return out
@@ -128,12 +135,12 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
                 conn.publish(topic(table, name_), encode(name_, payload), qos=1)
             for play in plays:
                 msg_id = ids.next()
-                for name_, payload in messages(play, msg_id, frame):
+                for name_, payload in messages(play, msg_id, frame, lang):
                     conn.publish(topic(table, name_), encode(name_, payload), qos=1)
                 sent += 1
                 line = say(lang, "vision.play", id=msg_id, seat=play.seat, cards=" ".join(play.cards),
                            confidence=play.confidence)
-                log(say(lang, "vision.flagged", play=line, reasons="; ".join(play.reasons)) if play.reasons else line)
+                log(say(lang, "vision.flagged", play=line, reasons=why(play, lang)) if play.reasons else line)
     except KeyboardInterrupt:
         pass
     finally:

@@ -11,9 +11,10 @@ import subprocess
 import sys
 from functools import cache
 
+import numpy as np
 import pytest
 
-from vision import confidence
+from vision import confidence, fingerprint
 from vision.model import DEFAULT_INDEX, DEFAULT_MODEL, Model
 from vision.read import read_frame
 from vision.train import sure
@@ -108,7 +109,9 @@ def test_reads_in_worker_processes_are_those_read_here():
 
 
 def test_a_calibration_file_named_for_the_model_is_used_and_a_missing_one_refused(tmp_path):
-    cal = confidence.Calibration({"2": 0.99, "1": 0.999}, confidence.ENROLLED_TARGET, "test")
+    looks = [(card, (np.eye(144)[k] + np.random.default_rng(k).normal(0, 0.1, 144),)) for k, card in enumerate(("SA", "HK"))]
+    deck = fingerprint.fit(looks, looks, "test")
+    cal = confidence.Calibration({"2": 0.99, "1": 0.999}, confidence.ENROLLED_TARGET, "test", deck)
     path = tmp_path / "hall.sure.json"
     path.write_text(cal.to_json(DEFAULT_INDEX))
     assert Model(sure=path).calibration == cal

@@ -3,6 +3,8 @@ readings written by hand for the sanity flags."""
 
 from __future__ import annotations
 
+from referee.catalogue.sentences import Sentences
+from referee.reasons import Reason
 from vision.read import SeenCard, read_frame
 from vision.tracker import Tracker, drain, step
 from vision.train.synth.scene import Hand
@@ -101,8 +103,8 @@ def test_flags_need_a_person_and_never_judge():
     t, plays = step(t, table, {}, 1.6)
     (p,) = plays
     assert p.seat == "E" and p.cards == ("D4", "D5", "SA") and p.confidence < 0.9
-    assert p.reasons == ("unsure read (0.70)", "a play of the wrong size (3 cards, the lead had 2)",
-                         "more copies than the decks hold: SA x3")
+    assert [Sentences("en").reason(r) for r in p.reasons] == [
+        "unsure read (0.70)", "a play of the wrong size (3 cards, the lead had 2)", "more copies than the decks hold: ♠A x3"]
 
 
 def test_a_card_that_already_left_the_table():
@@ -113,7 +115,8 @@ def test_a_card_that_already_left_the_table():
         t, _ = step(t, [], {}, at)
     for at in (2.0, 2.6):
         t, plays = step(t, [seen("C9", "N", at=(0.5, 0.2))], {}, at)
-    assert plays[0].reasons == ("a card that already left the table: C9",) and plays[0].confidence < 0.9
+    assert plays[0].reasons == (Reason("vision.left", card="C9"),) and plays[0].confidence < 0.9
+    assert Sentences("zh").reason(plays[0].reasons[0]) == "本手已离开桌面的牌又出现了：♣9"
 
 
 def test_a_busy_seat_waits():

@@ -64,7 +64,7 @@ def test_watch_publishes_observed_and_kept_frames(broker, connect, inbox, video,
     assert observed[0]["confidence"] >= 0.9 and observed[1]["confidence"] < 0.9
     assert len({o["id"] for o in observed}) == 2 and all(o["id"].startswith("cam-t1-") for o in observed)
     assert [(f["id"], f["seat"]) for f in frames] == [(observed[1]["id"], "E")]
-    assert "wrong size" in frames[0]["reason"] and len(frames[0]["jpeg"]) <= 240_000
+    assert "出牌张数不对（3 张，首家出了 2 张）" in frames[0]["reason"] and len(frames[0]["jpeg"]) <= 240_000
     assert "已发送 2 次出牌" in done.stdout
     removed = [decode("removed", p) for p in box.payloads(topic("t1", "removed"))]
     assert [(r["seat"], r["cards"]) for r in removed] == [("S", ["HQ", "HQ"]), ("E", ["H3", "H4", "H5"])]

@@ -31,19 +31,24 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from functools import cache
 from multiprocessing import get_context
 from pathlib import Path
 
+from vision import fingerprint
 from vision.confidence import ENROLLED_TARGET, Calibration, fit
 
 Judged = tuple[float, bool, int]  # a read's raw belief, whether it was right, how many corners named it
+Looked = tuple[str, bool, int, tuple, bool]  # a read's card, whether it was right, its frame, its corners' looks,
+# whether it lies on a card of the foreign deck mixed in (``reads``' ``foreign``)
 
 SEATS = "SENW"
 SPOTS = ((0.0, 0.0), (0.14, -0.17), (0.14, 0.17))  # a seat's plays: (towards its edge, sideways) from its spot
 WANT = 3000  # reads of each kind a fit aims at: with a few wrong among the least sure, 2,000 may still lie above them
 PARALLEL = 1.5  # two processes read about this many times as fast as one on two cores
+HELD = 3  # every third frame's reads of a deck fit its fingerprint's reach; the others, its looks' means
 REACH = 0.02  # table units (15 mm): a read's centre this far from a card's at most, to be a read of it (read centres
 # lay at most 8 mm from their card's on 15 tables of a deck never trained on)
 
@@ -126,13 +131,17 @@ def table(rng: random.Random, styles: list[str], decks: int = 3):
 
 def reads(detector: Path, classifier: Path, styles: list[str], camera: tuple[int, int], *, seed: int,
           purpose: str = "fit", want: int | None = None, frames: int | None = None, until: float | None = None,
-          workers: int = 2, log: Callable[[int, int, int], None] = lambda *_: None) -> list[Judged]:
+          workers: int = 2, log: Callable[[int, int, int], None] = lambda *_: None,
+          looks: list[Looked] | None = None, foreign: tuple[str, float] | None = None) -> list[Judged]:
     """Reads of tables of ``styles`` photographed at ``camera`` size by the models ``detector`` and ``classifier``
     (raw beliefs), judged: until each kind (both corners, one) has ``want`` reads, ``frames`` frames were read, or
     the time ``until``, whichever comes first. Frame ``i`` is drawn from ``purpose`` ("fit", or "check" for tables
     a calibration is measured on), ``seed`` and ``i`` alone; ``workers`` processes draw and read them (0: this
-    one); every 20 frames ``log(frames, reads by both corners, by one)``."""
-    job = (str(detector), str(classifier), tuple(styles), tuple(camera), seed, purpose)
+    one); every 20 frames ``log(frames, reads by both corners, by one)``. ``looks``: a list that gets, for each
+    read, the card it named, whether it was right, its frame's number, its corners' looks (``Model.look``) and
+    whether it lies on a foreign card. ``foreign`` (style, share): that share of each table's cards drawn in that
+    other deck's art instead (a mixture; the tables are otherwise those drawn without it)."""
+    job = (str(detector), str(classifier), tuple(styles), tuple(camera), seed, purpose, foreign)
     out: list[Judged] = []
     kinds: Counter = Counter()
 
@@ -140,9 +149,11 @@ def reads(detector: Path, classifier: Path, styles: list[str], camera: tuple[int
         return bool((want and min(kinds[True], kinds[False]) >= want) or (frames is not None and n >= frames)
                     or (until is not None and time.time() >= until))
 
-    def take(got: list[Judged], n: int) -> None:
-        out.extend(got)
-        kinds.update(corners >= 2 for _, _, corners in got)
+    def take(got: list[tuple[Judged, Looked]], n: int) -> None:
+        out.extend(judged_ for judged_, _ in got)
+        if looks is not None:
+            looks.extend(looked for _, looked in got)
+        kinds.update(corners >= 2 for (_, _, corners), _ in got)
         if n % 20 == 0:
             log(n, kinds[True], kinds[False])
 
@@ -172,12 +183,12 @@ def pace(detector: Path, classifier: Path, styles: list[str], camera: tuple[int,
          workers: int = 2, frames: int = 2) -> float:
     """About how many seconds ``reads`` will take on this machine, now, to gather ``WANT`` reads of each kind: from
     ``frames`` tables drawn and read here (not among those ``reads`` draws)."""
-    job = (str(detector), str(classifier), tuple(styles), tuple(camera), seed, "pace")
+    job = (str(detector), str(classifier), tuple(styles), tuple(camera), seed, "pace", None)
     _model(str(detector), str(classifier))
     started = time.time()
     kinds: Counter = Counter()
     for i in range(frames):
-        kinds.update(corners >= 2 for _, _, corners in _frame_reads(job, i))
+        kinds.update(corners >= 2 for (_, _, corners), _ in _frame_reads(job, i))
     per_frame = max(min(kinds[True], kinds[False]) / frames, 8)  # a frame that happens to show few: not below 8
     return WANT / per_frame * (time.time() - started) / frames / (PARALLEL if workers >= 2 else 1)
 
@@ -200,25 +211,51 @@ def _model(detector: str, classifier: str):
     return Model(Path(detector), Path(classifier), threads=1, calibrated=False)
 
 
-def _frame_reads(job: tuple, i: int) -> list[Judged]:
-    """Frame ``i`` of ``job`` (``reads``): drawn, read, judged."""
+def _frame_reads(job: tuple, i: int) -> list[tuple[Judged, Looked]]:
+    """Frame ``i`` of ``job`` (``reads``): drawn, read, judged, and what each read looked like."""
     from vision.read import read_frame
     from vision.train.synth.render import random_camera, render_frame
 
-    detector, classifier, styles, camera, seed, purpose = job
+    detector, classifier, styles, camera, seed, purpose, foreign = job
     rng = drawn(purpose, seed, i)
-    shot = render_frame(table(rng, list(styles)), random_camera(rng, camera))
+    scene = table(rng, list(styles))
+    if foreign:
+        mix = random.Random(f"foreign:{purpose}:{seed}:{i}")
+        scene = replace(scene, cards=tuple(replace(c, style=foreign[0]) if mix.random() < foreign[1] else c
+                                           for c in scene.cards))
+    shot = render_frame(scene, random_camera(rng, camera))
     reading = read_frame(shot.image, _model(detector, classifier))
-    return judged([(c.name, c.seat, c.centre) for c in shot.truth],
-                  [(c.name, c.seat, c.centre, c.raw, 1 if c.conflict else c.corners) for c in reading.cards])
+    out = judged([(c.name, c.seat, c.centre) for c in shot.truth],
+                 [(c.name, c.seat, c.centre, c.raw, 1 if c.conflict else c.corners) for c in reading.cards])
+    others = [(c.x, c.y) for c in scene.cards if foreign and c.style == foreign[0]]  # the foreign cards' centres
+    return [(j, (c.name, j[1], i, c.looks, any(math.dist(c.centre, o) <= REACH for o in others)))
+            for j, c in zip(out, reading.cards)]
 
 
-def calibration(reads_: list[Judged], what: str, target: float = ENROLLED_TARGET) -> Calibration:
-    """The calibration fitted on ``reads_`` (``what``: what they are, recorded with it)."""
+def calibration(reads_: list[Judged], what: str, target: float = ENROLLED_TARGET,
+                looked: list[Looked] | None = None) -> Calibration:
+    """The calibration fitted on ``reads_`` (``what``: what they are, recorded with it), with the deck's fingerprint
+    fitted on the same reads' looks (``looked``, given for a deck's calibration: ``deck``; FingerprintError when
+    too few reads fit one for a calibration that marks reads sure)."""
     kinds = Counter(corners >= 2 for _, _, corners in reads_)
     wrong = sum(not right for _, right, _ in reads_)
-    return Calibration(fit(reads_, target), target,
-                       f"{what}: {kinds[True]} reads by both corners, {kinds[False]} by one, {wrong} wrong")
+    sure_at, fingerprint_ = fit(reads_, target), None
+    if looked is not None:
+        try:
+            fingerprint_ = deck(looked, what)
+        except fingerprint.FingerprintError:
+            if any(t is not None for t in sure_at.values()):  # one that marks nothing sure needs none
+                raise
+    return Calibration(sure_at, target,
+                       f"{what}: {kinds[True]} reads by both corners, {kinds[False]} by one, {wrong} wrong", fingerprint_)
+
+
+def deck(looked: list[Looked], what: str) -> fingerprint.Fingerprint:
+    """The deck's fingerprint from its right reads: the means from the looks of most frames, the reach from those
+    of every ``HELD``-th frame (tables the means never saw)."""
+    right = [(card, looks, frame) for card, ok, frame, looks, _ in looked if ok]
+    return fingerprint.fit([(card, looks) for card, looks, frame in right if frame % HELD != HELD - 1],
+                           [(card, looks) for card, looks, frame in right if frame % HELD == HELD - 1], what)
 
 
 def outcome(reads_: list[Judged], cal: Calibration) -> dict[str, dict]:
