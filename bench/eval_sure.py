@@ -24,6 +24,7 @@ import argparse
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -46,7 +47,14 @@ def verify(detector: Path, styles: list[str], camera: tuple[int, int], frames: i
     looked: list = []
     reads = sure.reads(detector, classifier, styles, camera, seed=seed, purpose="check", frames=frames,
                        workers=workers, looks=looked, foreign=foreign)
-    ours = [cal.deck is None or cal.deck.ours(card, looks) for card, _, _, looks, _ in looked]
+    ours = [True] * len(looked)
+    if cal.deck is not None:  # as the camera reads them: frame by frame (``Fingerprint.unlike``)
+        frames_ = defaultdict(list)
+        for k, (card, _, frame, looks, _) in enumerate(looked):
+            frames_[frame].append(k)
+        for ks in frames_.values():
+            for k, far in zip(ks, cal.deck.unlike([(looked[k][0], looked[k][3]) for k in ks])):
+                ours[k] = not far
     on_foreign = [f for *_, f in looked]
     out = {}
     for kind in ("2", "1", "all", "foreign"):

@@ -8,6 +8,7 @@ nothing says."""
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 from collections import defaultdict
 from pathlib import Path
@@ -216,11 +217,12 @@ def subclasses(roots: set[str], folders: tuple[str, ...] = ("referee",)) -> set[
 
 def reasons() -> list[tuple[Path, int, str, set[str]]]:
     """Every reason the code gives (``Reason(...)``, and ``Refused(...)`` or any of the engines' errors derived from
-    it): (file, line, catalogue key, the names of its values). A call whose key is not written out raises again a
-    reason made elsewhere (``GameError(exc.reason)``) and gives no values."""
+    it; the camera's reasons for asking a person too): (file, line, catalogue key, the names of its values). A call
+    whose key is not written out raises again a reason made elsewhere (``GameError(exc.reason)``) and gives no
+    values."""
     out = []
-    for cls in subclasses({"Reason", "Refused"}):
-        for path, node in calls("referee", cls):
+    for cls, folder in itertools.product(subclasses({"Reason", "Refused"}), ("referee", "vision")):
+        for path, node in calls(folder, cls):
             if path.name == "reasons.py" and path.parent.name == "referee":
                 continue  # the classes themselves and their doctests
             keys = literals(node, 0)

@@ -12,6 +12,8 @@ from bus.credentials import add_options
 from referee.catalogue import cli_lang, said, say
 
 NOT_CALIBRATED = 2  # exit status of `read` and `calibrate` for a frame without the four markers
+SURE_HELP = ("the confidence calibration to read with (default: index.sure.json beside the classifier); a deck's (an "
+             "enrolled venue's, models/hall.sure.json) marks sure only reads that look like that deck")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -20,6 +22,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     read = verbs.add_parser("read", help="print the cards on the table in one image (JSON, shared/table-layout.md)")
     read.add_argument("image", metavar="IMAGE")
     read.add_argument("--model", type=Path, default=None, help="the ONNX model (default models/cards.onnx)")
+    read.add_argument("--sure", type=Path, default=None, metavar="FILE", help=SURE_HELP)
     read.set_defaults(func=cmd_read)
     watch = verbs.add_parser("watch", help="watch a table and publish its plays (observed) over MQTT")
     watch.add_argument("--table", required=True, help="the table id, e.g. t07")
@@ -30,6 +33,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     watch.add_argument("--settle", type=float, default=0.8, help="seconds cards must lie still (default 0.8)")
     watch.add_argument("--fps", type=float, default=10.0, help="frames read per second (default 10)")
     watch.add_argument("--model", type=Path, default=None)
+    watch.add_argument("--sure", type=Path, default=None, metavar="FILE", help=SURE_HELP)
     watch.add_argument("--size", type=frame_size, default=None, metavar="WxH",
                        help="ask the camera (by index) for this frame size, e.g. 2560x1920 (default: its own)")
     watch.set_defaults(func=cmd_watch)
@@ -38,6 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     cal.add_argument("--out", type=Path, default=Path("calibration.png"))
     cal.add_argument("--frames", type=int, default=100, help="frames to try before giving up (default 100)")
     cal.add_argument("--model", type=Path, default=None)
+    cal.add_argument("--sure", type=Path, default=None, metavar="FILE", help=SURE_HELP)
     cal.add_argument("--size", type=frame_size, default=None, metavar="WxH",
                      help="ask the camera (by index) for this frame size (default: its own)")
     cal.set_defaults(func=cmd_calibrate)
@@ -115,10 +120,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     sure.set_defaults(func=cmd_sure)
 
 
-def _model(path: Path | None):
+def _model(path: Path | None, sure: Path | None = None):
     from vision.model import DEFAULT_MODEL, Model
 
-    return Model(path or DEFAULT_MODEL)
+    return Model(path or DEFAULT_MODEL, sure=sure)
 
 
 def _fail(lang: str, key: str, status: int = 1, **values: object) -> int:
@@ -146,7 +151,7 @@ def cmd_read(args: argparse.Namespace) -> int:
     if image is None:
         return _fail(args.lang, "not_image", path=path)
     try:
-        reading = read_frame(image, _model(args.model))
+        reading = read_frame(image, _model(args.model, args.sure))
     except (ModelError, ValueError) as e:
         return _failed(args.lang, e)
     print(reading.to_json())
@@ -165,7 +170,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     setup_logging()  # the client's reconnections; the plays sent are the command's output
     try:
         url = broker_url(args.broker, args.credentials, f"camera-{args.table}")
-        return watch(args.source, args.table, url, _model(args.model), name=args.name, decks=args.decks,
+        return watch(args.source, args.table, url, _model(args.model, args.sure), name=args.name, decks=args.decks,
                      settle_s=args.settle, fps=args.fps, size=args.size, log=lambda line: print(line, flush=True),
                      lang=args.lang)
     except (ModelError, SourceError, ConnectionError, TimeoutError, ValueError) as e:
@@ -182,7 +187,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from vision.watch import IMAGE_SUFFIXES, SourceError, open_source
 
     try:
-        model = _model(args.model)
+        model = _model(args.model, args.sure)
         if Path(args.source).suffix.lower() in IMAGE_SUFFIXES:
             image = cv2.imread(args.source, cv2.IMREAD_COLOR)
             if image is None:

@@ -9,8 +9,10 @@ deck's fingerprint holds, for each card, up to ``CENTRES`` looks of that card's 
 its right reads' looks, by cosine k-means). A read is as far from the deck as the nearest of the card's centres to
 the nearest of its corners (1 - cosine: a corner partly covered looks off, the card's other corner still like the
 deck). The reach is the distance within which ``KEEP`` of the deck's own right reads lay, on tables whose looks the
-centres were not taken from (``fit``). A read farther away is not of the deck: its confidence stays under
-``sanity.SURE`` and its play is flagged, saying why (``sanity``).
+centres were not taken from (``fit``). A read farther away is not of the deck, and neither is any read of a frame
+where many look unlike it (``Fingerprint.unlike``: another deck on the table, whose reads that happen to look like
+the deck's are not to be trusted either): its confidence stays under ``sanity.SURE`` and its play is flagged, saying
+why (``sanity``).
 
 Chosen by measurement (``models/README.md``, "Is this our deck"): on the held-out calibration families read under
 the hall's calibration, the penultimate layer's cosine distance kept more foreign reads flagged than its
@@ -25,6 +27,8 @@ more through.
 >>> f = fit(ours[:200] + ours[300:500], ours[200:300] + ours[500:], "example", keep=0.99, centres=4)
 >>> f.ours("SA", [spade]), f.ours("SA", [heart]), f.ours("HK", [spade, heart]), f.ours("C3", [spade])
 (True, False, True, False)
+>>> f.unlike([("SA", [spade])] * 7 + [("SA", [heart])] * 2), f.unlike([("SA", [spade])] * 6 + [("SA", [heart])] * 3)
+([False, False, False, False, False, False, False, True, True], [True, True, True, True, True, True, True, True, True])
 >>> from_json(f.as_json()) == f
 True
 """
@@ -42,6 +46,9 @@ import numpy as np
 LOOK = "penultimate, cosine"  # what a look is and how looks compare; a fingerprint of others is refused
 KEEP = 0.995  # the share of the deck's own right reads (tables the centres were not taken from) within the reach
 CENTRES = 32  # looks kept per card
+# A frame where at least this share of the reads, and this many, look unlike the deck shows another deck: none of
+# its reads is taken for the deck's (a card or two of another deck among the deck's own leave the others sure)
+FRAME_SHARE, FRAME_LEAST = 0.3, 3
 Looks = tuple[str, Sequence[np.ndarray]]  # a read: the card it names, the looks of the corners that named it
 
 
@@ -70,6 +77,14 @@ class Fingerprint:
     def ours(self, card: str, looks: Iterable[np.ndarray | None]) -> bool:
         """Does a read of ``card`` with these looks look like the deck's?"""
         return self.distance(card, looks) <= self.reach
+
+    def unlike(self, reads: Sequence[Looks]) -> list[bool]:
+        """Which of one frame's reads are not the deck's: each that looks unlike it, and every one where the frame
+        shows another deck (``FRAME_SHARE``, ``FRAME_LEAST``)."""
+        far = [not self.ours(card, looks) for card, looks in reads]
+        if sum(far) >= max(FRAME_LEAST, FRAME_SHARE * len(far)):
+            return [True] * len(far)
+        return far
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Fingerprint) and (self.reach, self.fitted_on, self.size) == (

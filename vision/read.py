@@ -61,19 +61,22 @@ def _order(c: SeenCard) -> tuple:
     return (SEATS.index(c.seat) if c.seat else 0, round(c.centre[0], 3), round(c.centre[1], 3))
 
 
-def _seen(model: Model, c: Card, centre: tuple[float, float], seat: str | None) -> SeenCard:
-    """A card as read, its confidence calibrated when the model has a calibration (a card whose corners disagree
-    counts as seen by one). Under a deck's calibration, a card that does not look like that deck's is never sure:
-    its confidence is what a calibration that marks nothing sure gives it (``foreign``)."""
-    corners = 1 if c.conflict else len(c.corners)
-    looks = tuple(d.feature for d in c.corners)
+def _seen(model: Model, cards: list[Card], places: list[tuple[tuple[float, float], str | None]]) -> tuple[SeenCard, ...]:
+    """One frame's cards as read (``places``: each one's centre and seat), their confidence calibrated when the model has a calibration (a card whose corners
+    disagree counts as seen by one). Under a deck's calibration, a card that is not that deck's (``Fingerprint
+    .unlike``: it, or the frame, looks unlike the deck) is never sure: its confidence is what a calibration that marks
+    nothing sure gives it (``foreign``)."""
     calibration = getattr(model, "calibration", None)
-    if calibration is None:
-        return SeenCard(c.name, c.confidence, centre, seat, c.conflict, c.confidence, corners, looks=looks)
-    deck = calibration.deck
-    foreign = deck is not None and not deck.ours(c.name, looks)
-    conf = NEVER_SURE.confidence(c.confidence, corners) if foreign else calibration.confidence(c.confidence, corners)
-    return SeenCard(c.name, conf, centre, seat, c.conflict, c.confidence, corners, foreign, looks)
+    deck = calibration.deck if calibration else None
+    looks = [tuple(d.feature for d in c.corners) for c in cards]
+    foreign = deck.unlike([(c.name, lk) for c, lk in zip(cards, looks)]) if deck else [False] * len(cards)
+    out = []
+    for c, (centre, seat), lk, far in zip(cards, places, looks, foreign):
+        corners = 1 if c.conflict else len(c.corners)
+        conf = c.confidence if calibration is None else (NEVER_SURE if far else calibration).confidence(c.confidence,
+                                                                                                       corners)
+        out.append(SeenCard(c.name, conf, centre, seat, c.conflict, c.confidence, corners, far, lk))
+    return tuple(out)
 
 
 def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None = None) -> Reading:
@@ -92,7 +95,7 @@ def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None 
         crop = image[: h // 8 * 8, : w // 8 * 8]
         # without the table, nothing says the background is darker than the cards: search the whole frame
         cards = group(detections(model, crop, [(0, 0, crop.shape[1], crop.shape[0])]))
-        seen = tuple(_seen(model, c, c.centre, None) for c in cards)
+        seen = _seen(model, cards, [(c.centre, None) for c in cards])
         return Reading(False, tuple(sorted(seen, key=_order)), None, problem)
     to_canon_h = canon_homography(calibration.homography)
     frame = Pyramid(image)
@@ -107,12 +110,10 @@ def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None 
     fine_from_canon = np.linalg.inv(fine_to_canon)
     cards: list[Card] = group(detections(model, view, boxes,
                                          lambda corner, angle: cut_through(fine, fine_from_canon, corner, angle)))
-    foreign = foreign_mask(small, white)
-    busy = {s: int((foreign & zone).sum()) >= BUSY_PX for s, zone in play_zones().items()}
-    seen = []
-    for c in cards:
-        centre = from_canon(c.centre)
-        seen.append(_seen(model, c, centre, seat_of(centre)))
+    over = foreign_mask(small, white)
+    busy = {s: int((over & zone).sum()) >= BUSY_PX for s, zone in play_zones().items()}
+    centres = [from_canon(c.centre) for c in cards]
+    seen = _seen(model, cards, [(centre, seat_of(centre)) for centre in centres])
     return Reading(True, tuple(sorted(seen, key=_order)), calibration, busy=busy)
 
 

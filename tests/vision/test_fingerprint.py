@@ -132,7 +132,7 @@ def test_a_foreign_card_among_the_hall_decks_cards_stays_flagged_and_theirs_stay
     rng = sure.drawn("fingerprint test", 2, 0)
     scene = sure.table(rng, HALL_DECKS)
     mix = random.Random(5)
-    scene = replace(scene, cards=tuple(replace(c, style=other) if mix.random() < 0.25 else c for c in scene.cards))
+    scene = replace(scene, cards=tuple(replace(c, style=other) if mix.random() < 0.15 else c for c in scene.cards))
     shot = render_frame(scene, random_camera(rng, (2560, 1920)))
     reading = read_frame(shot.image, hall_model())
     strangers = [(c.x, c.y) for c in scene.cards if c.style == other]
@@ -140,7 +140,7 @@ def test_a_foreign_card_among_the_hall_decks_cards_stays_flagged_and_theirs_stay
                   for c in reading.cards]
     theirs = [c for c, f in zip(reading.cards, on_foreign) if f]
     ours = [c for c, f in zip(reading.cards, on_foreign) if not f and by_thresholds(c)]
-    assert len(theirs) >= 5 and len(ours) >= 15
+    assert len(theirs) >= 3 and len(ours) >= 15
     assert sum(c.confidence < SURE for c in theirs) >= 0.6 * len(theirs)
     assert sum(c.confidence >= SURE for c in ours) >= 0.9 * len(ours)
 
