@@ -371,7 +371,7 @@ def _fit_sure(args, style: str, camera: tuple[int, int], frames, laid, sure_by: 
     print(_deck_said(args.lang, cal.deck), flush=True)
     if laid:
         shown = enrol.pictures(frames, laid, readings,
-                               lambda c: cal.confidence(c.raw, c.corners) >= SURE and cal.deck.ours(c.name, c.looks))
+                               lambda c: cal.confidence(c.raw, c.corners) >= SURE and (cal.deck is None or cal.deck.ours(c.name, c.looks)))
         for i, picture in enumerate(shown):
             cv2.imwrite(str(args.out / f"check-{i + 1}.png"), picture)
         misread = [say(args.lang, "vision.misread", card=card, got=got) if got else say(args.lang, "vision.missed", card=card)
@@ -442,8 +442,10 @@ def _sure_said(lang: str, outcome: dict[str, dict]) -> str:
 
 
 def _deck_said(lang: str, deck) -> str:
-    """What a deck's fingerprint holds, in words."""
-    return say(lang, "vision.fingerprint", cards=len(deck.centres), reach=f"{deck.reach:.2f}")
+    """What a deck's fingerprint holds, in words (None: too few reads fitted one, and nothing is sure)."""
+    if deck is None:
+        return say(lang, "vision.fingerprint_none")
+    return say(lang, "vision.fingerprint", cards=len(deck.centres), reach=f"{deck.reach:.3f}")
 
 
 def _laid_faces(photos: list[Path]):

@@ -120,8 +120,11 @@ def test_reads_of_decks_never_seen_are_kept_flagged_where_the_thresholds_would_m
     assert trusted_wrong >= 2 and foreign >= 0.5 * reads
 
 
-def test_a_foreign_card_among_the_hall_decks_cards_stays_flagged_and_theirs_stay_sure(tmp_path):
-    """A mixture: cards of a held-out family lying among the hall's decks' on one table."""
+def test_a_foreign_card_among_the_hall_decks_cards_is_mostly_kept_flagged_and_theirs_stay_sure(tmp_path):
+    """A mixture: cards of a held-out family (about 15%) lying among the hall's decks' on three tables. The card's
+    own look decides (the frame shows the hall's decks): most of the foreign cards' reads, and nearly all of the
+    wrong ones, stay flagged; the hall's cards stay sure. (Not all: a foreign card that looks to the classifier like
+    the hall's can be marked sure, rightly or not; ``models/README.md``, "Is this our deck", measures how often.)"""
     import sys
     from pathlib import Path
 
@@ -129,20 +132,25 @@ def test_a_foreign_card_among_the_hall_decks_cards_stays_flagged_and_theirs_stay
     from eval_sure import foreign_style
 
     other = foreign_style("cabin-deep", tmp_path)
-    rng = sure.drawn("fingerprint test", 2, 0)
-    scene = sure.table(rng, HALL_DECKS)
-    mix = random.Random(5)
-    scene = replace(scene, cards=tuple(replace(c, style=other) if mix.random() < 0.15 else c for c in scene.cards))
-    shot = render_frame(scene, random_camera(rng, (2560, 1920)))
-    reading = read_frame(shot.image, hall_model())
-    strangers = [(c.x, c.y) for c in scene.cards if c.style == other]
-    on_foreign = [any(np.hypot(c.centre[0] - x, c.centre[1] - y) <= sure.REACH for x, y in strangers)
-                  for c in reading.cards]
-    theirs = [c for c, f in zip(reading.cards, on_foreign) if f]
-    ours = [c for c, f in zip(reading.cards, on_foreign) if not f and by_thresholds(c)]
-    assert len(theirs) >= 3 and len(ours) >= 15
-    assert sum(c.confidence < SURE for c in theirs) >= 0.6 * len(theirs)
-    assert sum(c.confidence >= SURE for c in ours) >= 0.9 * len(ours)
+    theirs, ours = [], []
+    for k in range(3):
+        rng = sure.drawn("fingerprint test", 2, k)
+        scene = sure.table(rng, HALL_DECKS)
+        mix = random.Random(5 + k)
+        scene = replace(scene, cards=tuple(replace(c, style=other) if mix.random() < 0.15 else c for c in scene.cards))
+        shot = render_frame(scene, random_camera(rng, (2560, 1920)))
+        reading = read_frame(shot.image, hall_model())
+        strangers = [(c.x, c.y) for c in scene.cards if c.style == other]
+        for c, (_, right, _) in zip(reading.cards, judged_reads([(t.name, t.seat, t.centre) for t in shot.truth],
+                                                                 reading)):
+            if any(np.hypot(c.centre[0] - x, c.centre[1] - y) <= sure.REACH for x, y in strangers):
+                theirs.append((c.confidence < SURE, right))
+            elif by_thresholds(c):
+                ours.append(c.confidence >= SURE)
+    wrong = [flagged for flagged, right in theirs if not right]
+    assert len(theirs) >= 15 and len(wrong) >= 5 and len(ours) >= 60
+    assert sum(flagged for flagged, _ in theirs) >= 0.5 * len(theirs) and sum(wrong) >= 0.8 * len(wrong)
+    assert sum(ours) >= 0.95 * len(ours)
 
 
 def test_a_play_holding_a_card_of_another_deck_is_flagged_saying_why():
