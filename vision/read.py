@@ -62,10 +62,10 @@ def _order(c: SeenCard) -> tuple:
 
 
 def _seen(model: Model, cards: list[Card], places: list[tuple[tuple[float, float], str | None]]) -> tuple[SeenCard, ...]:
-    """One frame's cards as read (``places``: each one's centre and seat), their confidence calibrated when the model has a calibration (a card whose corners
-    disagree counts as seen by one). Under a deck's calibration, a card that is not that deck's (``Fingerprint
-    .unlike``: it, or the frame, looks unlike the deck) is never sure: its confidence is what a calibration that marks
-    nothing sure gives it (``foreign``)."""
+    """One frame's cards as read (``places``: each one's centre and seat), their confidence calibrated when the model
+    has a calibration (a card whose corners disagree counts as seen by one). Under a deck's calibration, a card that
+    is not that deck's (``Fingerprint.unlike``: it, or the frame, looks unlike the deck) is never sure: its confidence
+    is what a calibration that marks nothing sure gives it (``foreign``)."""
     calibration = getattr(model, "calibration", None)
     deck = calibration.deck if calibration else None
     looks = [tuple(d.feature for d in c.corners) for c in cards]
