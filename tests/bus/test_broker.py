@@ -227,7 +227,7 @@ def test_connect_gives_up_after_its_timeout():
     started = time.monotonic()
     with pytest.raises(TimeoutError) as e:
         conn.connect(timeout=0.5)
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < 10  # gave up (a loaded machine may take its time to stop the network thread)
     where = f"127.0.0.1:{conn.address.port}"
     assert e.value.text("en") == f"no MQTT connection to {where} as 'nobody-listens' within 0.5 s"
     assert str(e.value) == f"0.5 秒内没有连上消息服务器 {where}（客户端 'nobody-listens'）"

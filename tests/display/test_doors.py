@@ -99,7 +99,7 @@ def raw(server, head: str, body: bytes = b"") -> tuple[int, float]:
     """Send a request's head (and maybe part of its body) on a socket; (status, seconds to the answer)."""
     host, port = server.url.removeprefix("http://").split(":")
     began = time.monotonic()
-    with socket.create_connection((host, int(port)), timeout=10) as s:
+    with socket.create_connection((host, int(port)), timeout=30) as s:
         s.sendall(head.replace("\n", "\r\n").encode() + b"\r\n" + body)
         answer = s.recv(4096).decode(errors="replace")
     return int(answer.split(" ", 2)[1]), time.monotonic() - began
@@ -109,7 +109,7 @@ def test_a_change_without_a_login_is_refused_before_its_body_is_read(server):
     head = (f"POST /api/console/tables/d1/commands HTTP/1.1\nHost: {server.url[7:]}\nOrigin: {server.url}\n"
             f"Content-Type: application/json\nContent-Length: {BODY_LIMIT}\n")
     status, seconds = raw(server, head)  # the body never comes: the answer does not wait for it
-    assert status == 401 and seconds < 5
+    assert status == 401 and seconds < 20  # an answer that waited for the body would never come (the socket gives up at 30 s)
     big = head.replace(f"Content-Length: {BODY_LIMIT}", f"Content-Length: {64 * 1024 * 1024}")
     assert raw(server, big)[0] == 413
     chunked = head.replace(f"Content-Length: {BODY_LIMIT}", "Transfer-Encoding: chunked")

@@ -53,12 +53,13 @@ def test_the_virtual_board_through_the_bridge(broker, connect, inbox, tmp_path):
         out.wait_for("虚拟显示板 9 号")
         bridge = BridgeProcess("t1", link, broker.url("board-t1"), tmp_path / "bridge.log")
         out.wait_for("S[         off]", timeout=30)  # the host is there: no LoSt
+        pressed = time.time()
         virtual.stdin.write("E pass\nX nothing\n")
         virtual.stdin.flush()
         _, payload = box.wait_for(lambda t, p: True, timeout=30)
         message = decode("board/in", payload)
         assert (message["id"], message["seat"], message["button"]) == ("board9-1-000001", "E", "pass")
-        assert abs(message["at"] - time.time()) < 2
+        assert pressed - 1 <= message["at"] <= time.time()  # dated on the host's clock when pressed, however late it came
         out.wait_for("? 请输入座位（S E N W）和按钮")
         seats = {s: {"clock": None, "on_turn": False, "cards": 20, "light": "off"} for s in "SENW"}
         seats["W"] = {"clock": None, "on_turn": True, "cards": 17, "light": "green"}
