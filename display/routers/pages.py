@@ -23,7 +23,7 @@ router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).resolve().parents[1] / "templates")
 # What the pages' scripts read of the catalogue; the sentences of events, violations, flags and actions come
 # said already, from the server.
-PAGE_SECTIONS = ("ui", "seat", "team", "phase", "kind", "status", "column", "system", "role", "suit", "card")
+PAGE_SECTIONS = ("ui", "word", "seat", "team", "phase", "kind", "status", "column", "system", "role", "suit", "card")
 
 
 def _page(request: Request, name: str, **context) -> HTMLResponse:

@@ -116,7 +116,7 @@ function repairedHTML(r) {  // a round paired again before it was played: which 
   const x = r.repaired;
   if (!x) return "";
   const tables = x.tables.map(t => t.table).concat(x.byes ? [T("byes")] : []).join(W("word.list"));
-  return `<p class="repaired">${esc(T("repaired", { round: x.round, because: W("sheet.because_" + x.because), tables }))}</p>`;
+  return `<p class="repaired">${esc(T("repaired", { round: x.round, because: BECAUSE(x.because), tables }))}</p>`;
 }
 function renderPairings() {
   const box = $("#pairings .body");

@@ -8,6 +8,9 @@ function fill(template, values) {  // {name} placeholders, {{ and }} for braces 
   return template.replace(/\{\{|\}\}|\{(\w+)\}/g, (m, name) => name ? String(values[name] ?? "?") : m[0]);
 }
 function T(key, values) { const w = W("ui." + key); return values ? fill(w, values) : w; }
+function BECAUSE(kind) {  // why a round was paired again (the round payload's repaired.because), a change of an unknown kind in general words
+  return kind === "correct" ? T("because_correct") : T("because_change");
+}
 function SEATW(s) { return W("seat." + s); }
 function KINDW(k) { return W("kind." + k); }
 function SAID(text) { return text ? text[LANG] ?? text.zh ?? "" : ""; }  // a sentence the server said in both languages

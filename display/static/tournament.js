@@ -26,7 +26,7 @@ function roundHTML(t) {
   // a round paired again before it was played says so: the change, each table as announced (nothing changes silently)
   const moved = new Map((r.repaired?.tables || []).map(x => [x.table, x.before]));
   const tables = r.repaired ? r.repaired.tables.map(x => x.table).concat(r.repaired.byes ? [T("byes")] : []).join(W("word.list")) : "";
-  const notice = r.repaired ? `<p class="repaired" id="t-repaired">${esc(T("repaired", { round: r.repaired.round, because: W("sheet.because_" + r.repaired.because), tables }))}` +
+  const notice = r.repaired ? `<p class="repaired" id="t-repaired">${esc(T("repaired", { round: r.repaired.round, because: BECAUSE(r.repaired.because), tables }))}` +
     (r.repaired.byes ? ` · ${esc(T("byes"))}: ${esc(T("was"))} ${esc(r.repaired.byes.before.join(W("word.list")) || "-")}` : "") + `</p>` : "";
   const rows = r.tables.map(x => {
     const names = x.entries.map((e, i) => `<label><input type="radio" name="w-${esc(x.table)}" value="${i}"> ${esc(e.name)} <small>${esc(e.id)}` +
