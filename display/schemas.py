@@ -357,6 +357,12 @@ class StartRound(Closed):
     rulebook: Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]{1,64}$")] = "classic-3deck"
 
 
+class RoundsIn(Closed):
+    """The number of rounds, changed by the organiser."""
+
+    rounds: int = Field(ge=1, le=100)
+
+
 class WithdrawIn(Closed):
     """A unit withdraws (退赛)."""
 

@@ -22,6 +22,7 @@ from display.schemas import (
     Started,
     StartRound,
     TournamentView,
+    RoundsIn,
     Undo,
     WithdrawIn,
 )
@@ -224,8 +225,21 @@ def late(body: LateIn, user: Referee, ctx: Ctx, lang: Lang) -> TournamentView:
 
 @router.post("/tournament/withdrawals", responses=ERRORS, summary="A unit withdraws (退赛): its pairs leave the draw, results stand")
 def withdraw(body: WithdrawIn, user: Organiser, ctx: Ctx, lang: Lang) -> TournamentView:
-    return _change(ctx, user, lang, "withdraw_unit", body.model_dump(),
+    view = _change(ctx, user, lang, "withdraw_unit", body.model_dump(),
                    lambda store: store.withdraw_unit(body.unit, by=user.name, reason=body.reason))
+    with _tournaments(ctx).using() as store:
+        t = store.tournament
+        can = t.rules.most_rounds(t, t.total_rounds)
+    if can >= t.total_rounds:
+        return view
+    # the rounds left cannot all be paired without the unit: say how many can (PUT .../rounds changes it)
+    short = record(ctx, user, lang, "rounds_short", {"rounds": t.total_rounds, "can": can})
+    return view.model_copy(update={"said": f"{view.said} {short}"})
+
+
+@router.put("/tournament/rounds", responses=ERRORS, summary="Change the number of rounds (not below those paired; pair-swiss: only what can be paired)")
+def set_rounds(body: RoundsIn, user: Organiser, ctx: Ctx, lang: Lang) -> TournamentView:
+    return _change(ctx, user, lang, "set_rounds", body.model_dump(), lambda store: store.set_rounds(body.rounds, by=user.name))
 
 
 @router.get("/tournament/export.{fmt}", response_class=Response, summary="The sheets: csv, xlsx or html (printable)",

@@ -50,6 +50,7 @@ function roundHTML(t) {
       ` <button>${T("enter_lot")}</button></form>` : "") +
     `<form id="t-withdraw"><input name="unit" placeholder="${T("unit")}" required> <input name="reason" placeholder="${T("reason")}" size="8">` +
     ` <button>${T("withdraw_unit")}</button></form>` +
+    `<form id="t-rounds"><input name="rounds" type="number" min="1" max="100" value="${t.rounds}" required> <button>${T("set_rounds")}</button></form>` +
     `<form id="t-late"><input name="entry" placeholder="${T("entry_id")}" required> <input name="minutes" type="number" min="0" step="0.5" placeholder="${T("minutes")}" required>` +
     ` <button>${T("late")}</button></form>`;
 }
@@ -67,6 +68,7 @@ document.addEventListener("submit", ev => {
   if (id === "t-new") { const b = formJSON(f); if (b.rounds) b.rounds = Number(b.rounds); call = () => api("POST", "/api/console/tournament", b); }
   if (id === "t-lot") call = () => api("POST", "/api/console/tournament/lot", { order: f.elements.order.value.split(/[\s,，、]+/).filter(Boolean) });
   if (id === "t-withdraw") call = () => api("POST", "/api/console/tournament/withdrawals", formJSON(f));
+  if (id === "t-rounds") call = () => api("PUT", "/api/console/tournament/rounds", { rounds: Number(f.elements.rounds.value) });
   if (id === "t-late") call = () => api("POST", "/api/console/tournament/late",
     { round: Number($("#t-round").dataset.round), entry: f.elements.entry.value, minutes: Number(f.elements.minutes.value) });
   act(call).then(tournamentPanel);
