@@ -166,6 +166,13 @@ def shot(pg, name: str) -> None:
     assert path.stat().st_size > 10_000
 
 
+def as_(client, who):
+    """A TestClient logged in as ``who`` (its cookies replaced)."""
+    client.cookies.clear()
+    assert client.post("/api/login", json={"user": who[0], "password": who[1]}).status_code == 200
+    return client
+
+
 def login(console, who=ORGANISER) -> None:
     console.wait_for_selector("#login-form")
     console.fill("input[name=user]", who[0])

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
-from kit import ORGANISER, REFEREE, make_db, state
+from kit import ORGANISER, REFEREE, as_, make_db, state
 from openpyxl import Workbook, load_workbook
 
 from bus.mqtt import Connection
@@ -45,12 +45,6 @@ def client(broker, tmp_path_factory):
     app = create_app(Settings(broker.url("scoreboard"), broker.url("console"), make_db(tmp / "console.db"), tmp / "hall.db"))
     with TestClient(app, raise_server_exceptions=False, headers={"Origin": "http://testserver"}) as c:  # as a browser
         yield c
-
-
-def as_(client: TestClient, who) -> TestClient:
-    client.cookies.clear()
-    assert client.post("/api/login", json={"user": who[0], "password": who[1]}).status_code == 200
-    return client
 
 
 def test_without_a_login_nothing_is_open(client):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
-from kit import ORGANISER, REFEREE, make_db
+from kit import ORGANISER, REFEREE, as_, make_db
 
 from display.app import Settings, create_app
 from referee.tournament import Entry, TournamentStore
@@ -25,12 +25,6 @@ def client(broker, tmp_path):
     app = create_app(Settings(broker.url("scoreboard"), broker.url("console"), make_db(tmp_path / "console.db"), hall))
     with TestClient(app, raise_server_exceptions=False, headers={"Origin": "http://testserver"}) as c:
         yield c
-
-
-def as_(client: TestClient, who) -> TestClient:
-    client.cookies.clear()
-    assert client.post("/api/login", json={"user": who[0], "password": who[1]}).status_code == 200
-    return client
 
 
 def test_a_withdrawal_says_how_many_rounds_can_still_be_played_and_the_organiser_changes_them(client):
