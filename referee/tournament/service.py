@@ -208,7 +208,9 @@ class TournamentService:
         organiser to enter. A result never recorded is recorded as any game. Never a silent change: each is an
         action of the tournament's log, by ``table T``, with its reason."""
         was, now = data.get("was"), data.get("now")
-        if not (isinstance(was, list) and isinstance(now, list)):
+        fields = ("seq", "kind", "data")
+        if not (isinstance(was, list) and isinstance(now, list)
+                and all(isinstance(r, dict) and all(k in r for k in fields) for r in was + now)):
             log.warning("tournament: %s rejudged (seq %s) without its results: ignored", table, seq)
             return
         new_games = []
