@@ -3,7 +3,7 @@
 Each action is a dict ``{"seq", "kind", "data", "by", "at"}``; kinds: ``new`` (system, name,
 seed, options, entries and the lot that breaks final ties), ``pair`` (a round's tables and byes,
 drawn with the recorded seed), ``result`` and ``correct`` (a table's result as entered),
-``game`` (one game's result from a table's ``events``), ``withdraw`` (a table's result taken
+``game`` (one game's result from a table's ``events``), ``retract`` (a table's result taken
 back: its log no longer says it, the organiser enters it), ``forfeit`` (entries that forfeit a
 table; they stand under a later ``result``, a ``correct`` names the forfeits anew), ``late``
 (a late arrival; past the system's limit it is a forfeit), ``lot`` (a lot drawn in the hall,
@@ -68,7 +68,7 @@ def apply(t: Tournament, action: dict) -> Tournament:
         r = _set(t, r, table, entered=d["result"], forfeits=tuple(d.get("forfeits", ())), seq=action["seq"])
     elif kind == "forfeit":
         r = _set(t, r, table, forfeits=tuple(sorted(set(table.forfeits) | set(d["entries"]))), seq=action["seq"])
-    elif kind == "withdraw":  # the forfeits stand
+    elif kind == "retract":  # the forfeits stand
         r = _set(t, r, table, entered=None, games=(), levels=(), clock=False, seq=action["seq"])
     elif kind == "game":
         clock = table.clock or str(d.get("event") or "").endswith(":round_over")

@@ -231,7 +231,7 @@ class TournamentService:
                     result = self._result(round_no, table, sides, new) if new is not None else None
                     by = f"table {table}"
                     if result is None:
-                        self.store.withdraw_result(round_no, table, by=by, reason=say("zh", "outcome.withdrawn", **words),
+                        self.store.retract_result(round_no, table, by=by, reason=say("zh", "outcome.withdrawn", **words),
                                                    event=event, sides=sides)
                         log.warning("tournament: %s", say("en", "outcome.withdrawn", **words))
                     else:

@@ -177,7 +177,7 @@ class TournamentStore:
         self._append_once("correct", check, by)
         return self.round_view(round_no)
 
-    def withdraw_result(self, round_no: int, table: str, by: str, reason: str, event: str | None = None,
+    def retract_result(self, round_no: int, table: str, by: str, reason: str, event: str | None = None,
                         sides: dict | None = None) -> dict:
         """The table's result as recorded is no longer what its log says, and the log says no other: the games
         and the result entered are withdrawn (a forfeit stays), the table waits for the organiser to enter its
@@ -189,7 +189,7 @@ class TournamentStore:
                 raise TournamentError("reason_text")
             return {"round": round_no, "table": table, "reason": reason} | _table_event(event, sides)
 
-        self._append_once("withdraw", check, by)
+        self._append_once("retract", check, by)
         return self.round_view(round_no)
 
     def forfeit(self, round_no: int, table: str, entries: list[str], by: str = "organiser", event: str | None = None,

@@ -141,7 +141,7 @@ def test_an_amendment_after_the_round_corrects_the_recorded_result(hall):
     h["watch"].wait("events", lambda e: e["kind"] == "rejudged" and e["data"]["now"] == expected)
     corrected = result(h["box"], "t01", lambda r: r is not None and r["points"] == [0, 2], mark)
     assert corrected["points"] == [0, 2]  # E/W: the second entry
-    changes = [x for x in store.actions() if x["kind"] in ("correct", "withdraw")]
+    changes = [x for x in store.actions() if x["kind"] in ("correct", "retract")]
     assert changes and {x["by"] for x in changes} == {"table t01"}
     assert all(x["data"]["reason"].startswith("t01 桌第 ") for x in changes)
     last = changes[-1]
@@ -173,7 +173,7 @@ def test_a_game_the_log_no_longer_ends_is_withdrawn_for_the_organiser(hall):
     event = h["watch"].wait("events", lambda e: e["kind"] == "rejudged")
     assert event["data"]["now"] == [] and [r["kind"] for r in event["data"]["was"]] == ["round_over"]
     assert result(h["box"], "t02", lambda r: r is None, mark) is None
-    withdrawn = [x for x in store.actions() if x["kind"] == "withdraw"]
+    withdrawn = [x for x in store.actions() if x["kind"] == "retract"]
     assert len(withdrawn) == 1 and withdrawn[0]["by"] == "table t02" and "请组织者录入结果" in withdrawn[0]["data"]["reason"]
     with pytest.raises(TournamentError, match="t02"):
         store.pair_next_round()
