@@ -162,3 +162,18 @@ def test_a_play_holding_a_card_of_another_deck_is_flagged_saying_why():
     assert play.confidence < SURE and len(play.reasons) == 1  # the other card was sure: no unsure read besides
     assert Sentences("zh").reason(play.reasons[0]) == "不像本桌用的那副牌（摄像机只对那副牌有把握）：♥K"
     assert Sentences("en").reason(play.reasons[0]).startswith("not of the table's deck")
+
+
+def test_the_command_line_refuses_a_damaged_fingerprint_in_words(tmp_path):
+    import subprocess
+    import sys
+
+    import cv2
+
+    detector, path = written(tmp_path, synthetic().as_json() | {"centres": {"SA": "not base64!"}})
+    image = tmp_path / "frame.png"
+    cv2.imwrite(str(image), np.full((480, 640, 3), 90, np.uint8))
+    for lang, words in (("zh", "牌面指纹不能用"), ("en", "cannot be used")):
+        done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "read", str(image), "--model", str(detector),
+                               "--sure", str(path), "--lang", lang], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 1 and words in done.stderr and not done.stdout, done.stderr
