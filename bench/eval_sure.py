@@ -12,10 +12,10 @@ ones that are wrong (count, and share of the sure reads: the figure the calibrat
 still be wrong at (95%, ``sure.upper``), and the share of the right reads marked sure and of all reads left
 flagged for a person; a read is sure when the thresholds mark it so and it looks like the deck (the calibration's
 fingerprint, ``vision.fingerprint``): the reads the fingerprint alone keeps flagged ("unlike"), and the flagged
-share and sure-but-wrong count by the thresholds alone, are shown beside. A deck the calibration was not fitted for (``--deck dingbats``) shows what it does to reads
-of another deck; ``--foreign FAMILY`` lays a share of cards of a held-out deck family (``bench/heldout``, its faces
-drawn by that code, laid by our renderer) among the deck's on every table, and shows the reads of those cards on a
-row of their own.
+share and sure-but-wrong count by the thresholds alone, are shown beside. A deck the calibration was not fitted
+for (``--deck dingbats``) shows what it does to reads of another deck; ``--foreign FAMILY`` lays a share of cards of
+a held-out deck family (``bench/heldout``, its faces drawn by that code, laid by our renderer) among the deck's on
+every table, and shows the reads of those cards on a row of their own.
 """
 
 from __future__ import annotations
