@@ -77,8 +77,12 @@ class System:
         for e in entries:
             n = len(e.players)
             if n != self.players:
-                key = "player_alone" if self.players == 1 else "pair_alone" if n == 1 else "pair_players"
-                raise TournamentError(key, where=where(e), n=n, players=list(e.players), system=Term(f"system.{self.name}"))
+                at, players = where(e), list(e.players)
+                if self.players == 1:
+                    raise TournamentError("player_alone", where=at, n=n, players=players, system=Term(f"system.{self.name}"))
+                if n == 1:
+                    raise TournamentError("pair_alone", where=at, players=players)
+                raise TournamentError("pair_players", where=at, n=n, players=players)
 
     def pair(self, t: Tournament, round_no: int) -> tuple[list[tuple[str, tuple[str, ...]]], list[str]]:
         raise NotImplementedError

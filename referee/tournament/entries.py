@@ -206,7 +206,7 @@ def text_of(name: str, data: bytes) -> str:
     >>> text_of("a.csv", b"\\xff\\xfe\\x55\\x53")
     Traceback (most recent call last):
     ...
-    referee.tournament.entries.EntryError: a.csv：不是 UTF-8 或 GBK 编码的文本；请在 Excel 中“另存为”“CSV UTF-8（逗号分隔）”
+    referee.tournament.entries.EntryError: a.csv：不是 `UTF-8` 或 `GBK` 编码的文本；请在 `Excel` 中“另存为”“`CSV UTF-8`（逗号分隔）”
     """
     try:
         return data.decode("utf-8-sig")

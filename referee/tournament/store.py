@@ -331,8 +331,8 @@ def check_file(path: str | Path) -> None:
     except OSError as exc:
         raise TournamentError("db_unreadable", path=path, error=exc.strerror) from None
     if head != SQLITE:
-        what = "db_folder" if head is None else "db_empty" if not head else "db_not_sqlite"
-        raise TournamentError("not_a_tournament", path=path, what=TournamentError(what))
+        what = TournamentError("db_folder") if head is None else TournamentError("db_empty") if not head else TournamentError("db_not_sqlite")
+        raise TournamentError("not_a_tournament", path=path, what=what)
     try:
         with closing(sqlite3.connect(path, timeout=30)) as db:
             tables = sorted(n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))

@@ -116,7 +116,7 @@ def test_a_team_is_two_pairs_of_two_and_the_refusal_names_the_sheet_rows(tmp_pat
     three = good + [("体育部", "", "3", "何刚、高华")]
     exc = new(tmp_path, "pair-swiss", xlsx(tmp_path, three, name="three.xlsx"), rounds=2)
     assert str(exc) == "体育部：第 6 行（e05）、第 7 行（e06）、第 8 行（e07），共 3 对；每队应为 2 对（运动员4名（2对））"
-    assert exc.text("en") == "体育部: row 6 (e05), row 7 (e06), row 8 (e07), 3 pair(s); a team is 2 pairs (运动员4名（2对）)"
+    assert exc.text("en") == "体育部: row 6 (e05), row 7 (e06), row 8 (e07), 3 pair(s); a team is 2 pairs (seed 000: 4 players, 2 pairs)"
     one = good[:-1]
     assert str(new(tmp_path, "pair-swiss", xlsx(tmp_path, one, name="one.xlsx"), rounds=2)).startswith("体育部：第 6 行（e05），共 1 对")
     trio = good[:2] + [("外语学院", "一队", "2", "徐亮、孙丽、林涛")] + good[3:]
@@ -202,7 +202,7 @@ def test_a_csv_in_gbk_as_excel_saves_it_on_chinese_windows_or_in_utf8(tmp_path, 
 
 
 def test_a_csv_in_another_encoding_is_refused_with_the_advice_to_save_as_utf8(tmp_path):
-    advice = "不是 UTF-8 或 GBK 编码的文本；请在 Excel 中“另存为”“CSV UTF-8（逗号分隔）”"
+    advice = "不是 `UTF-8` 或 `GBK` 编码的文本；请在 `Excel` 中“另存为”“`CSV UTF-8`（逗号分隔）”"
     for name, data in (("utf16.csv", FORM_TEXT.encode("utf-16")),  # Excel's "Unicode text"
                        ("big5.csv", "單位,隊名,對,選手\n機電學院,,1,王芳、李強\n".encode("big5")),  # decodes as GB18030: no column reads right
                        ("latin.csv", "unité,joueurs\nMaths,Léa\n".encode("latin-1"))):
@@ -217,7 +217,7 @@ def not_tournaments(tmp_path):
     log = EventLog.open(tmp_path / "t01.sqlite")
     log.append("table_started", {"table": "t01"}, at=1.0)
     log.close()
-    return {"notes.txt": "不是 SQLite 数据库", "empty.db": "空文件", "t01.sqlite": "另一种数据库，其中的表：events、meta、sqlite_sequence"}
+    return {"notes.txt": "不是 `SQLite` 数据库", "empty.db": "空文件", "t01.sqlite": "另一种数据库，其中的表：events、meta、sqlite_sequence"}
 
 
 def snapshot(folder):
