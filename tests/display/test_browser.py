@@ -89,7 +89,7 @@ def test_standings_and_pairings_follow_the_results(page, tournament):
     tournament.publish("autumn", "round", round_(tables=[{"table": "b1", "entries": entries, "result": {"points": [2, 0], "scores": ["25/2", 1]}}]))
     rows[0] |= {"score": "10/3", "tiebreaks": ["-5/2", 2]}
     tournament.publish("autumn", "standings", standings(rows=rows))
-    pg.wait_for_function("document.querySelector('#standings tbody tr td:nth-child(4)').textContent === '3又1/3'", timeout=SECOND_MS)
+    until(pg, "document.querySelector('#standings tbody tr td:nth-child(4)').textContent === '3又1/3'")
     assert pg.locator("#standings tbody tr").first.inner_text().split("\t") == ["1", "数学系一队", "数学系", "3又1/3", "-2又1/2", "2", "一等奖"]
     assert pg.inner_text("#pairings tr[data-table=b1] td.num") == "12又1/2 : 1"
     pg.click("#lang")
@@ -109,7 +109,7 @@ def test_a_place_decided_by_lot_is_marked_on_the_big_screen(page, tournament):
     pg.click("#lang")
     pg.wait_for_selector("#standings .legend:has-text('place decided by lot')")
     tournament.publish("autumn", "standings", standings(rows=[dict(r, by_lot=False) for r in rows]))
-    pg.wait_for_selector("#standings .legend", state="detached", timeout=SECOND_MS)
+    pg.wait_for_selector("#standings .legend", state="detached")
     assert "※" not in pg.inner_text("#standings")
 
 
