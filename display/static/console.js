@@ -31,8 +31,11 @@ async function act(fn) {  // one action: its line (or why it was refused), and t
     const out = await fn();
     const said = Array.isArray(out) ? out.map(x => x.said).join("；") : out?.said;
     say(said || T("done"), false, Array.isArray(out) ? null : out?.undo);
+    loadAudit();
+    return true;
   } catch (e) { say(`${T("error")}: ${e.message}`, true); }
   loadAudit();
+  return false;
 }
 $("#undo").addEventListener("click", () => {  // an amendment amended back, a correction of a result corrected back
   const u = UNDO;

@@ -2,11 +2,34 @@
 // results and corrections, forfeits, late arrivals, exports. Uses api(), act(), T() of console.js and i18n.js.
 "use strict";
 const SYSTEMS = Object.keys(CATALOGUE.zh).filter(k => k.startsWith("system.")).map(k => k.slice(7));  // each system is named there
-async function tournamentPanel() {
-  const box = $("#c-tournament .body");
+let DRAWN = 0;  // the latest drawing asked for: an older one that answers late is dropped
+async function tournamentPanel(sent = null) {  // sent: the form (or table row) whose typing was just accepted
+  const box = $("#c-tournament .body"), n = ++DRAWN;
   let t = null;
   try { t = await api("GET", "/api/console/tournament"); } catch { t = null; }
-  box.innerHTML = t ? roundHTML(t) : await registrationHTML();
+  const html = t ? roundHTML(t) : await registrationHTML();
+  if (n !== DRAWN) return;
+  const typed = typing(box, sent), focus = document.activeElement && box.contains(document.activeElement) ? fieldKey(document.activeElement) : null;
+  box.innerHTML = html;  // redrawn whenever the tournament publishes: what the organiser is typing survives it
+  box.querySelectorAll("input, select").forEach(el => {
+    const k = fieldKey(el);
+    if (el.type === "radio") { if (typed.has(k + "=" + el.value)) el.checked = true; } else if (typed.has(k)) el.value = typed.get(k);
+    if (k === focus) el.focus();
+  });
+}
+function fieldKey(el) {  // a field by its form's id or its table's row, and its name
+  const at = el.form?.getAttribute("id") || el.closest("tr")?.dataset.table || el.id || "";
+  return `${at}|${el.name}`;
+}
+function typing(box, sent) {  // the fields changed and not yet sent (a file input cannot be set again)
+  const typed = new Map();
+  box.querySelectorAll("input:not([type=file]), select").forEach(el => {
+    const k = fieldKey(el);
+    if (sent && k.startsWith(sent + "|")) return;
+    if (el.type === "radio") { if (el.checked !== el.defaultChecked && el.checked) typed.set(k + "=" + el.value, true); }
+    else if (el.tagName === "SELECT" ? [...el.options].some(o => o.selected !== o.defaultSelected) : el.value !== el.defaultValue) typed.set(k, el.value);
+  });
+  return typed;
 }
 async function registrationHTML() {
   const list = await api("GET", "/api/console/entries").catch(() => ({ entries: [] }));
@@ -71,7 +94,7 @@ document.addEventListener("submit", ev => {
   if (id === "t-rounds") call = () => api("PUT", "/api/console/tournament/rounds", { rounds: Number(f.elements.rounds.value) });
   if (id === "t-late") call = () => api("POST", "/api/console/tournament/late",
     { round: Number($("#t-round").dataset.round), entry: f.elements.entry.value, minutes: Number(f.elements.minutes.value) });
-  act(call).then(tournamentPanel);
+  act(call).then(ok => tournamentPanel(ok ? id : null));
 });
 document.addEventListener("click", ev => {
   const b = ev.target.closest("#c-tournament button");
@@ -91,5 +114,5 @@ document.addEventListener("click", ev => {
     if (b.dataset.result === "correct") { body.correct = true; body.reason = row.querySelector("input[name=reason]").value; }
     call = () => api("POST", "/api/console/tournament/results", body);
   }
-  if (call) act(call).then(tournamentPanel);
+  if (call) act(call).then(ok => tournamentPanel(ok && row ? row.dataset.table : null));
 });

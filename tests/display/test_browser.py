@@ -287,6 +287,12 @@ def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, ha
         seeded = console.input_value("#t-lot input[name=order]").split(",")
         hall = list(reversed(seeded))
         console.fill("#t-lot input[name=order]", "、".join(hall))
+        # the panel is drawn again whenever the tournament publishes (its round and standings, any moment):
+        # what the organiser has typed and not sent survives it, and so does the field's focus
+        console.focus("#t-lot input[name=order]")
+        console.evaluate("tournamentPanel()")
+        assert console.input_value("#t-lot input[name=order]") == "、".join(hall)
+        assert console.evaluate("document.activeElement.name") == "order"
         console.click("#t-lot button")
         console.wait_for_selector(f"#t-lot input[name=order][value='{','.join(hall)}']")
         assert console.inner_text("#result .line").startswith("组织者 wang 录入现场抽签：")
