@@ -26,16 +26,16 @@ function say(text, bad, undo) {
   UNDO = undo || null;
   $("#undo").hidden = !UNDO;
 }
-async function act(fn) {  // one action: its line (or why it was refused), and the undo the server offers
+async function act(fn) {  // one action: its line (or why it was refused), and the undo the server offers; true when done
+  let done = false;
   try {
     const out = await fn();
     const said = Array.isArray(out) ? out.map(x => x.said).join("；") : out?.said;
     say(said || T("done"), false, Array.isArray(out) ? null : out?.undo);
-    loadAudit();
-    return true;
+    done = true;
   } catch (e) { say(`${T("error")}: ${e.message}`, true); }
   loadAudit();
-  return false;
+  return done;
 }
 $("#undo").addEventListener("click", () => {  // an amendment amended back, a correction of a result corrected back
   const u = UNDO;
