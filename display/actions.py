@@ -24,7 +24,12 @@ from referee.catalogue.sentences import Sentences, Values
 
 
 def outcome(lang: str, result: Mapping) -> str:
-    """A table's result as the console entered it (``winner`` 0 or 1 or ``draw``, ``levels``, ``games``, ``scores``)."""
+    """A table's result as the console entered it (``winner`` 0 or 1 or ``draw``, ``levels``, ``games``, ``scores``,
+    and the ``forfeits`` entered with it).
+
+    >>> outcome("zh", {"scores": [30, 0, -5, 12.5], "forfeits": ["e06"]})
+    '小分 30 : 0 : -5 : 12.5，弃权 e06'
+    """
     parts = []
     if result.get("winner") in (0, 1):
         parts.append(word(lang, f"outcome.winner{result['winner']}"))
@@ -33,6 +38,8 @@ def outcome(lang: str, result: Mapping) -> str:
     for key in ("levels", "games", "scores"):
         if isinstance(result.get(key), list):
             parts.append(say(lang, f"outcome.{key}", **{key: " : ".join(str(x) for x in result[key])}))
+    if result.get("forfeits"):
+        parts.append(say(lang, "outcome.forfeits", entries=word(lang, "word.list").join(map(str, result["forfeits"]))))
     return word(lang, "word.sep").join(parts)
 
 

@@ -59,6 +59,7 @@ class Pairing(Closed):
     table: Id
     entries: list[Entry] = Field(max_length=8)
     result: TableResult | None
+    forfeits: list[str] = Field(default=[], max_length=8, description="the entry ids that forfeit the table (弃权)")
 
 
 class TournamentTopic(Closed):
@@ -315,6 +316,11 @@ class NewTournament(Closed):
     rounds: int | None = Field(default=None, ge=1, le=30)
 
 
+# A seat's score as typed: a number (whole, or a decimal read exactly as written), or the text typed when it is none;
+# the rules refuse text, a wrong count and a number out of bounds in words (individual.seat_scores), not a schema error
+Score = Annotated[int, Field(strict=True)] | Annotated[float, Field(strict=True)] | Annotated[str, StringConstraints(max_length=32)]
+
+
 class Result(Closed):
     """A table's result; its shape depends on the system (``referee/tournament/README.md``)."""
 
@@ -322,13 +328,18 @@ class Result(Closed):
     draw: Literal[True] | None = None
     levels: list[Level] | None = Field(default=None, min_length=2, max_length=2)
     games: list[Annotated[int, Field(ge=0, le=2)]] | None = Field(default=None, min_length=2, max_length=2)
-    scores: list[Annotated[int, Field(ge=-100000, le=100000)]] | None = Field(default=None, min_length=4, max_length=4)
+    scores: list[Score] | None = Field(default=None, max_length=8, description=(
+        "individual-tables: each seat's 小分, S E N W; a number, whole or decimal (read exactly as written); "
+        "the rules refuse, in words, any other count or text"))
 
 
 class ResultIn(Closed):
     round: int = Field(ge=1, le=100)
     table: Id
     result: Result
+    forfeits: list[Annotated[str, StringConstraints(min_length=1, max_length=64)]] = Field(default=[], max_length=4, description=(
+        "entries at the table that forfeit it (弃权): with the result they join the forfeits standing; "
+        "with a correction they are the table's forfeits anew (none unless named)"))
     correct: bool = Field(default=False, description="replace a result already recorded (a dispute); all after it recomputes")
     reason: str = Field(default="", max_length=200)
 

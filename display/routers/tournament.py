@@ -184,30 +184,32 @@ def lot(body: LotIn, user: Organiser, ctx: Ctx, lang: Lang) -> TournamentView:
 @router.post("/tournament/results", responses=ERRORS, summary="Record a table's result, or correct one (a dispute)")
 def result(body: ResultIn, user: Referee, ctx: Ctx, lang: Lang) -> TournamentView:
     outcome = body.result.model_dump(exclude_none=True)
-    detail = {"round": body.round, "table": body.table, "result": outcome} | ({"reason": body.reason} if body.correct else {})
+    said = outcome | ({"forfeits": body.forfeits} if body.forfeits else {})
+    detail = {"round": body.round, "table": body.table, "result": said} | ({"reason": body.reason} if body.correct else {})
 
     before: dict = {}
 
     def make(store):
         if body.correct:
-            before["entered"] = _entered(store, body.round, body.table)
-            store.correct_result(body.round, body.table, outcome, by=user.name, reason=body.reason)
+            before["was"] = _entered(store, body.round, body.table)
+            store.correct_result(body.round, body.table, outcome, by=user.name, reason=body.reason, forfeits=body.forfeits)
         else:
-            store.record_result(body.round, body.table, outcome, by=user.name)
+            store.record_result(body.round, body.table, outcome, by=user.name, forfeits=body.forfeits)
 
     view = _change(ctx, user, lang, "correct_result" if body.correct else "record_result", detail, make)
-    if before.get("entered") is None:  # a result recorded stays (none is taken back), a table's own result too
+    if before.get("was") is None:  # a result recorded stays (none is taken back), a table's own result too
         return view
-    undo = {"round": body.round, "table": body.table, "result": before["entered"], "correct": True,
-            "reason": say(lang, "action.undo_reason")}
+    entered, forfeits = before["was"]
+    undo = {"round": body.round, "table": body.table, "result": entered, "correct": True,
+            "reason": say(lang, "action.undo_reason")} | ({"forfeits": forfeits} if forfeits else {})
     return view.model_copy(update={"undo": Undo(path="/api/console/tournament/results", body=undo)})
 
 
-def _entered(store, round_no: int, table: str) -> dict | None:
-    """The result entered by hand at a table, when that is all its result (no forfeit): a correction of it can be
-    corrected back."""
+def _entered(store, round_no: int, table: str) -> tuple[dict, list[str]] | None:
+    """The result entered by hand at a table and the entries that forfeit it, when a result was entered: a
+    correction of it can be corrected back (a table decided by forfeit alone, or by its games, cannot)."""
     x = store.tournament.round(round_no).table(table)
-    return x.entered if x.entered is not None and not x.forfeits else None
+    return (x.entered, list(x.forfeits)) if x.entered is not None else None
 
 
 @router.post("/tournament/forfeits", responses=ERRORS, summary="Entries at a table forfeit it (弃权)")

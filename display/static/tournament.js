@@ -13,7 +13,8 @@ async function tournamentPanel(sent = null) {  // sent: the form (or table row) 
   box.innerHTML = html;  // redrawn whenever the tournament publishes: what the organiser is typing survives it
   box.querySelectorAll("input, select").forEach(el => {
     const k = fieldKey(el);
-    if (el.type === "radio") { if (typed.has(k + "=" + el.value)) el.checked = true; } else if (typed.has(k)) el.value = typed.get(k);
+    if (el.type === "radio" || el.type === "checkbox") { if (typed.has(k + "=" + el.value)) el.checked = typed.get(k + "=" + el.value); }
+    else if (typed.has(k)) el.value = typed.get(k);
     if (k === focus) el.focus();
   });
 }
@@ -27,6 +28,7 @@ function typing(box, sent) {  // the fields changed and not yet sent (a file inp
     const k = fieldKey(el);
     if (sent && k.startsWith(sent + "|")) return;
     if (el.type === "radio") { if (el.checked !== el.defaultChecked && el.checked) typed.set(k + "=" + el.value, true); }
+    else if (el.type === "checkbox") { if (el.checked !== el.defaultChecked) typed.set(k + "=" + el.value, el.checked); }
     else if (el.tagName === "SELECT" ? [...el.options].some(o => o.selected !== o.defaultSelected) : el.value !== el.defaultValue) typed.set(k, el.value);
   });
   return typed;
@@ -52,16 +54,14 @@ function roundHTML(t) {
   const notice = r.repaired ? `<p class="repaired" id="t-repaired">${esc(T("repaired", { round: r.repaired.round, because: BECAUSE(r.repaired.because), tables }))}` +
     (r.repaired.byes ? ` · ${esc(T("byes"))}: ${esc(T("was"))} ${esc(r.repaired.byes.before.join(W("word.list")) || "-")}` : "") + `</p>` : "";
   const rows = r.tables.map(x => {
+    if (t.system === "individual-tables") return scoresRow(x, moved.get(x.table));
     const names = x.entries.map((e, i) => `<label><input type="radio" name="w-${esc(x.table)}" value="${i}"> ${esc(e.name)} <small>${esc(e.id)}` +
       `${e.lot ? ` <span class="lot">${esc(T("lot_no", { n: e.lot }))}</span>` : ""}</small></label>` +
       ` <button data-forfeit="${esc(e.id)}" title="${T("forfeit")}">${T("forfeit")}</button>`).join(` <b>${T("versus")}</b> `);
     const done = x.result ? `<span class="finished">${T("finished")} ${esc(x.result.scores.map(EXACT).join(" : "))}</span>` : T("in_play");
-    const was = moved.get(x.table);
-    return `<tr data-table="${esc(x.table)}"${was ? ` class="repaired"` : ""}><td>${esc(x.table)}` +
-      `${was ? ` <b class="repaired-mark">${esc(T("repaired_mark"))}</b>` : ""}</td><td>${names}` +
-      `${was ? ` <small class="was">${esc(T("was"))} ${esc(was.join(" / ") || "-")}</small>` : ""}</td><td>${done}</td>` +
-      `<td><button data-result="record">${T("record_result")}</button> <input name="reason" placeholder="${T("reason")}" size="8">` +
-      ` <button data-result="correct">${T("correct")}</button></td></tr>`;
+    return tableRow(x, moved.get(x.table), names, done,
+      `<button data-result="record">${T("record_result")}</button> <input name="reason" placeholder="${T("reason")}" size="8">` +
+      ` <button data-result="correct">${T("correct")}</button>`);
   }).join("");
   return `<p><b>${esc(t.name)}</b> · ${esc(W("system." + t.system))} · ${T("round_of", { round: t.paired, rounds: t.rounds })}${t.finished ? " · " + T("finished") : ""}</p>` +
     `<p><button id="t-pair">${T("next_round")}</button> <input id="t-rulebook" value="classic-3deck" size="14" title="${T("rulebook")}">` +
@@ -76,6 +76,51 @@ function roundHTML(t) {
     `<form id="t-rounds"><input name="rounds" type="number" min="1" max="100" value="${t.rounds}" required> <button>${T("set_rounds")}</button></form>` +
     `<form id="t-late"><input name="entry" placeholder="${T("entry_id")}" required> <input name="minutes" type="number" min="0" step="0.5" placeholder="${T("minutes")}" required>` +
     ` <button>${T("late")}</button></form>`;
+}
+function tableRow(x, was, names, done, actions) {  // a table of the round: who plays, its result, what may be entered
+  return `<tr data-table="${esc(x.table)}"${was ? ` class="repaired"` : ""}><td>${esc(x.table)}` +
+    `${was ? ` <b class="repaired-mark">${esc(T("repaired_mark"))}</b>` : ""}</td><td>${names}` +
+    `${was ? ` <small class="was">${esc(T("was"))} ${esc(was.join(" / ") || "-")}</small>` : ""}</td><td>${done}</td><td>${actions}</td></tr>`;
+}
+// A San Da Yi table (individual-tables, seed 004): each player's 小分 over the round and their 弃权, entered as one
+// change (refused whole, with the server's words beside the form); over a result, a correction restating the table
+// with a reason. A forfeit stands until corrected: before a result its box stays ticked. Seats S E N W by the suit
+// drawn, ♠ ♥ ♣ ♦ (004 一、4: 按照黑红梅方逆时针依次落座).
+const SAID_AT = new Map();  // a form's id -> why the server refused what it sent (kept across redraws until accepted)
+function decimal(v) {  // an exact number of the payloads as the organiser would type it again: 25/2 -> 12.5
+  const m = /^(-?\d+)\/(\d+)$/.exec(String(v));
+  return m ? String(Number(m[1]) / Number(m[2])) : String(v);
+}
+function scoresRow(x, was) {
+  const id = `t-scores-${x.table}`, gone = new Set(x.forfeits || []), correct = !!x.result;
+  const players = x.entries.map((e, i) => {
+    const seat = "SENW"[i], standing = gone.has(e.id) && !correct, score = correct ? decimal(x.result.scores[i]) : "";
+    return `<span class="player" data-entry="${esc(e.id)}"><b>${esc(SEATW(seat))} ${"♠♥♣♦"[i]}</b> ${esc(e.name)} <small>${esc(e.id)}` +
+      `${e.lot ? ` <span class="lot">${esc(T("lot_no", { n: e.lot }))}</span>` : ""}</small>` +
+      ` <input name="score-${esc(e.id)}" value="${esc(score)}" inputmode="decimal" size="6" autocomplete="off" form="${id}"` +
+      ` aria-label="${esc(e.name)} ${T("small_score")}" placeholder="${T("small_score")}">` +
+      ` <label${standing ? ` title="${T("forfeit_stands")}"` : ""}><input type="checkbox" name="forfeit" value="${esc(e.id)}" form="${id}"` +
+      `${gone.has(e.id) ? " checked" : ""}${standing ? " disabled" : ""}> ${T("forfeit")}</label>` +
+      `${correct ? ` <small class="points">${T("score")} ${esc(EXACT(x.result.points[i]))}</small>` : ""}</span>`;
+  }).join("<br>");
+  const done = x.result ? `<span class="finished">${T("finished")} ${esc(x.result.scores.map(EXACT).join(" : "))}</span>` : T("in_play");
+  const said = SAID_AT.get(id);
+  return tableRow(x, was, players, done, `<form id="${id}" class="scores" data-table="${esc(x.table)}"${correct ? ` data-correct="1"` : ""}>` +
+    (correct ? `<input name="reason" placeholder="${T("reason")}" size="8" required> ` : "") +
+    `<button>${T(correct ? "correct_scores" : "enter_scores")}</button></form>` +
+    `<p class="form-said error" role="alert"${said ? "" : " hidden"}>${esc(said || "")}</p>`);
+}
+function scoreOf(text, absent) {  // a number as typed (full-width digits and minus too), else the text: the server says why
+  const s = text.trim().replace(/[０-９．－＋]/g, c => String.fromCharCode(c.charCodeAt(0) - 0xFEE0)).replace(/^[−–]/, "-");
+  if (s === "") return absent ? 0 : null;  // the absent seat scores 0; a seat left blank is no score (the count is wrong)
+  return /^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(s) ? Number(s) : s;
+}
+function scoresBody(f) {
+  const boxes = [...f.elements].filter(el => el.name === "forfeit");  // the form's fields sit in the players' cell (form=)
+  const forfeits = boxes.filter(b => b.checked).map(b => b.value);
+  const scores = boxes.map(b => scoreOf(f.elements["score-" + b.value].value, b.checked)).filter(v => v !== null);
+  const body = { round: Number($("#t-round").dataset.round), table: f.dataset.table, result: { scores }, forfeits };
+  return f.dataset.correct ? { ...body, correct: true, reason: f.elements.reason.value } : body;
 }
 function formJSON(form) { return Object.fromEntries([...new FormData(form)].filter(([, v]) => v !== "")); }
 document.addEventListener("change", ev => {  // the file chosen, by its name
@@ -94,6 +139,11 @@ document.addEventListener("submit", ev => {
   if (id === "t-rounds") call = () => api("PUT", "/api/console/tournament/rounds", { rounds: Number(f.elements.rounds.value) });
   if (id === "t-late") call = () => api("POST", "/api/console/tournament/late",
     { round: Number($("#t-round").dataset.round), entry: f.elements.entry.value, minutes: Number(f.elements.minutes.value) });
+  if (f.classList.contains("scores")) {
+    const body = scoresBody(f);
+    call = () => api("POST", "/api/console/tournament/results", body).then(
+      out => { SAID_AT.delete(id); return out; }, e => { SAID_AT.set(id, e.message); throw e; });
+  }
   act(call).then(ok => tournamentPanel(ok ? id : null));
 });
 document.addEventListener("click", ev => {

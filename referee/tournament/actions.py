@@ -2,13 +2,14 @@
 
 Each action is a dict ``{"seq", "kind", "data", "by", "at"}``; kinds: ``new`` (system, name,
 seed, options, entries and the lot that breaks final ties), ``pair`` (a round's tables and byes,
-drawn with the recorded seed), ``result`` and ``correct`` (a table's result as entered),
-``game`` (one game's result from a table's ``events``), ``retract`` (a table's result taken
-back: its log no longer says it, the organiser enters it), ``forfeit`` (entries that forfeit a
-table; they stand under a later ``result``, a ``correct`` names the forfeits anew), ``late``
-(a late arrival; past the system's limit it is a forfeit), ``lot`` (a lot drawn in the hall,
-in place of the one drawn at registration), ``leave`` (a unit withdrawn from the competition: its
-entries leave the draw) and ``rounds`` (the organiser changes the number of rounds). :func:`replay`
+drawn with the recorded seed), ``result`` (a table's result as entered, maybe with entries that
+forfeit it) and ``correct`` (a table restated: its result and who forfeits it), ``game`` (one
+game's result from a table's ``events``), ``retract`` (a table's result taken back: its log no
+longer says it, the organiser enters it), ``forfeit`` (entries that forfeit a table; they stand
+under a later ``result``, a ``correct`` names the forfeits anew), ``late`` (a late arrival; past
+the system's limit it is a forfeit), ``lot`` (a lot drawn in the hall, in place of the one drawn
+at registration), ``leave`` (a unit withdrawn from the competition: its entries leave the draw)
+and ``rounds`` (the organiser changes the number of rounds). :func:`replay`
 applies them in order; the latest word on a table counts, so a correction changes everything
 computed from it: scores, tie-breaks, ranks, prizes, and the pairing of a round not yet started.
 """
@@ -62,8 +63,9 @@ def apply(t: Tournament, action: dict) -> Tournament:
             r = replace(r, bye_forfeits=tuple(sorted(set(r.bye_forfeits) | set(byes))), changed=action["seq"])
         return t.with_round(r)
     table = r.table(d["table"])
-    if kind == "result":  # the table's forfeits stand
-        r = _set(t, r, table, entered=d["result"], seq=action["seq"])
+    if kind == "result":  # the table's forfeits stand; those entered with the result join them
+        forfeits = tuple(sorted(set(table.forfeits) | set(d.get("forfeits", ()))))
+        r = _set(t, r, table, entered=d["result"], forfeits=forfeits, seq=action["seq"])
     elif kind == "correct":  # restates the table: its result and who forfeits it
         r = _set(t, r, table, entered=d["result"], forfeits=tuple(d.get("forfeits", ())), seq=action["seq"])
     elif kind == "forfeit":

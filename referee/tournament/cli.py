@@ -145,7 +145,9 @@ def _print_round(view: dict, lang: str) -> None:
     text = labels(lang)
     print(say(lang, "sheet.round_of", n=view["round"], of=view["rounds"]))
     for x in view["tables"]:
-        names = " | ".join(f"{text['lot_no'].format(n=e['lot'])} {e['id']} {e['name']} ({e['unit']})" for e in x["entries"])
+        gone = set(x.get("forfeits", ()))  # 弃权, with or without a result (an absent San Da Yi player scores 0)
+        names = " | ".join(f"{text['lot_no'].format(n=e['lot'])} {e['id']} {e['name']} ({e['unit']})"
+                           + (f" {text['forfeited']}" if e["id"] in gone else "") for e in x["entries"])
         res = "" if x["result"] is None else f"  {text['points']} " + " ".join(written(p, lang) for p in x["result"]["points"])
         print(f"{x['table']}  {names}{res}")
     for b in view["byes"]:

@@ -68,13 +68,25 @@ def points_by_rank(scores: list, points: list) -> tuple[int | Fraction, ...]:
     return tuple(out)
 
 
+SCORE_LIMIT = 100000  # a round's 小分 beyond it is a typing slip (and would leave the payloads' exact numbers)
+
+
 def seat_scores(result: dict) -> tuple[int | Fraction, ...]:
-    """The four seats' 小分 of a result entered by hand, exact; refused unless four finite numbers."""
+    """The four seats' 小分 of a result entered by hand, exact; refused unless four finite numbers within
+    ``SCORE_LIMIT`` either way.
+
+    >>> seat_scores({"scores": [30, -5, 12.5, 0]})
+    (30, -5, Fraction(25, 2), 0)
+    >>> seat_scores({"scores": [30, -5, "abc", 0]})
+    Traceback (most recent call last):
+    ...
+    referee.tournament.core.TournamentError: 小分应为四个有限的数（不能是非数或无穷大），每座一个，绝对值不超过 100000，而不是 [30, -5, 'abc', 0]
+    """
     if set(result) != {"scores"}:
         raise TournamentError("individual_result")
     scores = result["scores"]
-    if not (isinstance(scores, list) and len(scores) == 4 and all(map(is_number, scores))):
-        raise TournamentError("individual_scores", scores=repr(scores))
+    if not (isinstance(scores, list) and len(scores) == 4 and all(is_number(s) and abs(s) <= SCORE_LIMIT for s in scores)):
+        raise TournamentError("individual_scores", scores=repr(scores), limit=SCORE_LIMIT)
     return tuple(map(exact, scores))
 
 

@@ -144,15 +144,19 @@ class TournamentStore:
 
         return self._append("lot", check, by)
 
-    def record_result(self, round_no: int, table: str, result: dict, by: str = "organiser") -> dict:
+    def record_result(self, round_no: int, table: str, result: dict, by: str = "organiser",
+                      forfeits: list[str] | tuple[str, ...] = ()) -> dict:
         """A table's result entered by hand (see README.md for its shape per system); a table with a
-        result, or decided by forfeit, is changed only by :meth:`correct_result`. Forfeits stand."""
+        result, or decided by forfeit, is changed only by :meth:`correct_result`. Forfeits stand, and
+        ``forfeits`` (entries at the table) join them in the same change: a San Da Yi table's scores
+        with the player who was absent, entered at once, or refused with nothing changed."""
         def check(t: Tournament) -> dict:
             x = _table(t, round_no, table)
             _check_result(result)
+            gone = _seated(x, round_no, forfeits, allow_none=True)
             _undecided(x, round_no)
-            t.rules.check_entry(t, x, result, x.forfeits)
-            return {"round": round_no, "table": table, "result": result}
+            t.rules.check_entry(t, x, result, tuple(sorted(set(x.forfeits) | set(gone))))
+            return {"round": round_no, "table": table, "result": result} | ({"forfeits": gone} if gone else {})
 
         self._append("result", check, by)
         return self.round_view(round_no)

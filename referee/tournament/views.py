@@ -12,7 +12,8 @@ from referee.tournament.core import Tournament
 
 def round_view(t: Tournament, round_no: int | None = None) -> dict:
     """The pairings of a round by table, with the results so far (default: the latest round; 0 before round 1);
-    each entry with its lot number (抽签号, from 1: its place in the lot); ``repaired``: the latest time
+    each entry with its lot number (抽签号, from 1: its place in the lot), and the entries that forfeit it
+    (弃权, a standing forfeit with or without a result); ``repaired``: the latest time
     the round was paired again before it was played, with the tables that changed (else None)."""
     no = len(t.rounds) if round_no is None else round_no
     head = {"v": 1, "tournament": t.id, "name": t.name, "system": t.system, "round": no, "rounds": t.total_rounds}
@@ -23,7 +24,8 @@ def round_view(t: Tournament, round_no: int | None = None) -> dict:
     tables = [{"table": x.table,
                "entries": [{"id": e, "name": t.entry(e).name, "unit": t.entry(e).unit, "lot": t.lot.index(e) + 1}
                            for e in x.entries],
-               "result": x.outcome.as_dict() if x.outcome is not None else None} for x in r.tables]
+               "result": x.outcome.as_dict() if x.outcome is not None else None, "forfeits": list(x.forfeits)}
+              for x in r.tables]
     return head | {"tables": tables, "byes": list(r.byes), "byes_forfeited": list(r.bye_forfeits), "repaired": repaired, "at": t.at}
 
 

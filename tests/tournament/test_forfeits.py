@@ -153,3 +153,37 @@ def test_nan_in_the_points_option_is_refused_before_anything_is_registered(tmp_p
     with pytest.raises(TournamentError, match="points"):
         store.new("individual-tables", entries, options={"points": [float("nan"), 3, 2, 1]})
     assert store.last_seq() == 0
+
+
+def test_a_san_da_yi_tables_scores_and_its_absent_player_are_one_change_refused_whole(tmp_path, capsys):
+    """004 附件一 一、1: 每轮比赛第一名积5分，第二名积3分，第三名积2分，第四名积1分 (among those who played: the absent
+    seat scores 0 and takes no points). The console enters a table's 小分 with who was absent at once: a refusal
+    (the absent seat scored) logs neither; accepted, it is one action, replayed the same, and the round payload
+    (checked against the bus schema) and `cardtable tournament show` say who forfeited."""
+    from bus.tournament import check
+
+    db, table, seated = _individual(tmp_path, capsys)
+    store = TournamentStore(db)
+    before = store.last_seq()
+    with pytest.raises(TournamentError, match="e06 已弃权.*小分应为 0，而不是 7"):
+        store.record_result(1, table, {"scores": [7 if e == "e06" else 3 for e in seated]}, forfeits=["e06"])
+    with pytest.raises(TournamentError, match="坐的是"):
+        store.record_result(1, table, {"scores": [0, 0, 0, 0]}, forfeits=["e99"])
+    assert store.last_seq() == before and store.tournament.rounds[0].table(table).forfeits == ()
+    scores = dict(zip([e for e in seated if e != "e06"], [30, -5, 12.5])) | {"e06": 0}
+    view = store.record_result(1, table, {"scores": [scores[e] for e in seated]}, forfeits=["e06"])
+    assert store.last_seq() == before + 1 and store.actions()[-1]["data"]["forfeits"] == ["e06"]
+    x = next(x for x in check("round", view)["tables"] if x["table"] == table)
+    assert x["forfeits"] == ["e06"] and x["result"]["points"] == [0 if e == "e06" else {30: 5, 12.5: 3, -5: 2}[scores[e]] for e in seated]
+    assert TournamentStore(db).tournament == store.tournament  # replayed from the log: the same
+    assert main(["tournament", "show", "--db", db]) == 0
+    line = next(s for s in capsys.readouterr().out.splitlines() if s.startswith(table))
+    assert [("（弃权）" in part) for part in line.split(" | ")] == [e == "e06" for e in seated]
+    assert main(["tournament", "--lang", "en", "show", "--db", db]) == 0
+    line = next(s for s in capsys.readouterr().out.splitlines() if s.startswith(table))
+    assert [part for part in line.split(" | ") if "(forfeited)" in part] == [next(p for p in line.split(" | ") if " e06 " in p)]
+    # a result over it is a correction, which restates the table: the forfeit goes unless named again
+    with pytest.raises(TournamentError, match="已有成绩；请改用更正"):
+        store.record_result(1, table, {"scores": [0, 0, 0, 0]})
+    store.correct_result(1, table, {"scores": [40 if e == "e06" else scores[e] for e in seated]}, reason="到场了")
+    assert store.round_view(1)["tables"][[x["table"] for x in view["tables"]].index(table)]["forfeits"] == []

@@ -1,0 +1,67 @@
+"""The console's results API for a San Da Yi table (individual-tables, seed 004) against a real mosquitto: each
+seat's 小分 as typed (whole or decimal, kept exact), the players absent entered with them in one change, text
+or a wrong count refused by the rules in words with nothing changed, a correction restating the table with its
+forfeits, and its undo.
+
+004 附件一 一、1: 每轮比赛第一名积5分，第二名积3分，第三名积2分，第四名积1分……如出现积分相同者，则计算小分进行排名。
+"""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+from kit import REFEREE, as_, make_db
+
+from display.app import Settings, create_app
+from referee.tournament import Entry, TournamentStore
+
+URL = "/api/console/tournament/results"
+EN = {"Accept-Language": "en"}
+
+
+@pytest.fixture(scope="module")
+def client(broker, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("display")
+    store = TournamentStore(tmp / "hall.db")
+    store.new("individual-tables", [Entry(f"p{i}", f"选手{i}", f"单位{i % 4}", f"单位{i % 4}", (f"选手{i}",)) for i in range(8)],
+              name="三打一比赛", seed=2016, id="usst2016")
+    store.pair_next_round()
+    store.close()
+    app = create_app(Settings(broker.url("scoreboard"), broker.url("console"), make_db(tmp / "console.db"), tmp / "hall.db"))
+    with TestClient(app, raise_server_exceptions=False, headers={"Origin": "http://testserver"}) as c:
+        yield as_(c, REFEREE)
+
+
+def _table(view: dict, name: str) -> dict:
+    return next(x for x in view["round"]["tables"] if x["table"] == name)
+
+
+def test_scores_with_the_absent_player_at_once_then_a_correction_and_its_undo(client):
+    seats = [e["id"] for e in _table(client.get("/api/console/tournament").json(), "t01")["entries"]]
+    seq = len(client.get("/api/console/audit?limit=50").json())
+    for scores, said in (([30, -5, 12.5], "而不是 [30, -5, 12.5]"), ([30, -5, "12,5", 0], "而不是 [30, -5, '12,5', 0]"),
+                         ([30, -5, 100001, 0], "绝对值不超过 100000")):
+        r = client.post(URL, json={"round": 1, "table": "t01", "result": {"scores": scores}, "forfeits": [seats[3]]})
+        assert r.status_code == 409 and r.json()["detail"].startswith("小分应为四个有限的数") and said in r.json()["detail"], r.text
+    r = client.post(URL, json={"round": 1, "table": "t01", "result": {"scores": [30, -5, 12.5, 0]}, "forfeits": ["p99"]}, headers=EN)
+    assert r.status_code == 409 and r.json()["detail"].endswith(", not p99"), r.text
+    r = client.post(URL, json={"round": 1, "table": "t01", "result": {"scores": [30, -5, 12.5, 9]}, "forfeits": [seats[3]]})
+    assert r.status_code == 409 and f"{seats[3]} 已弃权 t01 桌，其座位的小分应为 0，而不是 9" in r.json()["detail"]
+    view = client.get("/api/console/tournament").json()
+    assert _table(view, "t01")["result"] is None and _table(view, "t01")["forfeits"] == []  # nothing changed
+    assert len(client.get("/api/console/audit?limit=50").json()) == seq
+    view = client.post(URL, json={"round": 1, "table": "t01", "result": {"scores": [30, -5, 12.5, 0]}, "forfeits": [seats[3]]}).json()
+    t01 = _table(view, "t01")
+    assert t01["result"] == {"points": [5, 2, 3, 0], "scores": [30, -5, "25/2", 0]} and t01["forfeits"] == [seats[3]]
+    assert view["said"] == f"裁判 li 录入第 1 轮 t01 桌成绩：小分 30 : -5 : 12.5 : 0，弃权 {seats[3]}"
+    row = {r["id"]: r for r in view["standings"]["rows"]}
+    assert row[seats[2]]["tiebreaks"] == [0, "25/2"] and row[seats[3]]["tiebreaks"] == [1, 0]
+    # the absent player did play: the correction restates the table without the forfeit
+    view = client.post(URL, json={"round": 1, "table": "t01", "result": {"scores": [30, -5, 12.5, 40]}, "correct": True,
+                                  "reason": "记分卡填错"}).json()
+    assert _table(view, "t01")["result"]["points"] == [3, 1, 2, 5] and _table(view, "t01")["forfeits"] == []
+    assert view["undo"]["body"] == {"round": 1, "table": "t01", "result": {"scores": [30, -5, 12.5, 0]}, "forfeits": [seats[3]],
+                                    "correct": True, "reason": "撤销上一次更正"}
+    back = client.post(view["undo"]["path"], json=view["undo"]["body"]).json()
+    assert _table(back, "t01")["result"]["points"] == [5, 2, 3, 0] and _table(back, "t01")["forfeits"] == [seats[3]]
+    assert "undo" in back and "forfeits" not in back["undo"]["body"]  # back again restates it without the forfeit
