@@ -117,7 +117,7 @@ function scoreOf(text, absent) {  // a number as typed (full-width digits and mi
 }
 function scoresBody(f) {
   const boxes = [...f.elements].filter(el => el.name === "forfeit");  // the form's fields sit in the players' cell (form=)
-  const forfeits = boxes.filter(b => b.checked).map(b => b.value);
+  const forfeits = boxes.filter(b => b.checked && !b.disabled).map(b => b.value);  // a ticked box disabled: the forfeit stands
   const scores = boxes.map(b => scoreOf(f.elements["score-" + b.value].value, b.checked)).filter(v => v !== null);
   const body = { round: Number($("#t-round").dataset.round), table: f.dataset.table, result: { scores }, forfeits };
   return f.dataset.correct ? { ...body, correct: true, reason: f.elements.reason.value } : body;

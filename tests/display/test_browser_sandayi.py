@@ -1,7 +1,8 @@
 """The organisers' console enters a San Da Yi table's result (individual-tables, seed 004) in the system Chromium,
 against the app (uvicorn), a real mosquitto and the tournament service on the same file: each player's 小分 and
 弃权 typed into the table's form, the big screen's standings following; a refused entry said in words beside the
-form, with nothing changed and the typing kept; a correction with its reason.
+form, with nothing changed and the typing kept; a forfeit entered elsewhere standing in the form; a correction
+with its reason.
 
 Seed 004 附件一 一、1: "每轮比赛第一名积5分，第二名积3分，第三名积2分，第四名积1分，最终比赛结果按照四轮比赛累计积分
 进行排名，如出现积分相同者，则计算小分进行排名，小分高者排名靠前。" and 一、3: "本次比赛采取记分制，每轮进行8局比赛。"
@@ -91,6 +92,17 @@ def test_the_console_enters_and_corrects_a_san_da_yi_table(page, broker, hall_db
         console.click("#lang")
         console.wait_for_selector(f"{form2} button:text-is('录入小分')")
         assert store.last_seq() == before
+        # W's forfeit entered elsewhere (the command line): the service publishes, the panel is drawn again, the typing
+        # stays, and the box is ticked for good (a forfeit stands until corrected); the blank absent seat scores 0
+        store.forfeit(1, "t02", [seats2[3]], by="裁判长")
+        console.wait_for_selector(f"#t-round input[name=forfeit][value={seats2[3]}]:checked:disabled", timeout=WAIT_MS)
+        assert [row2.locator(f"input[name=score-{e}]").input_value() for e in seats2] == ["10", "20", "-30", "二十"]
+        row2.locator(f"input[name=score-{seats2[3]}]").fill("")
+        console.click(f"{form2} button")
+        console.wait_for_selector(f"{form2} button:text-is('更正小分')")
+        assert console.inner_text("#result .line") == "组织者 wang 录入第 1 轮 t02 桌成绩：小分 10 : 20 : -30 : 0"
+        assert not row2.locator(".form-said").is_visible()
+        assert store.tournament.rounds[0].table("t02").outcome.points == (3, 5, 2, 0)
 
         # a correction: W did play (the 弃权 was a slip) and scored 40; the table is restated with its reason
         assert row.locator(f"input[name=score-{seats[2]}]").input_value() == "12.5"  # the result as entered
