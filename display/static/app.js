@@ -129,7 +129,8 @@ function renderPairings() {
   box.innerHTML = repairedHTML(r) + `<table class="pairings"><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th class="num">${T("result")}</th></tr></thead><tbody>` +
     rows.map(p => `<tr data-table="${esc(p.table)}"${moved.has(p.table) ? ` class="repaired"` : ""}><td><a href="/tables/${encodeURIComponent(p.table)}">${esc(p.table)}</a>` +
       `${moved.has(p.table) ? ` <b class="repaired-mark">${esc(T("repaired_mark"))}</b>` : ""}</td>` +
-      `<td>${p.entries.map(e => `${esc(e.name)} <small>${esc(e.unit)}</small>`).join(` <b>${T("versus")}</b> `)}</td>` +
+      `<td>${p.entries.map(e => `${esc(e.name)} <small>${esc(e.unit)}</small>` +
+        `${(p.forfeits || []).includes(e.id) ? ` <b class="forfeited">${T("forfeit")}</b>` : ""}`).join(` <b>${T("versus")}</b> `)}</td>` +
       `<td class="num">${p.result ? esc(p.result.scores.map(EXACT).join(" : ")) : ""}</td></tr>`).join("") + `</tbody></table>` +
     (r.byes.length ? `<p>${T("byes")}: ${r.byes.map(esc).join(W("word.list"))}</p>` : "");
 }
