@@ -113,7 +113,8 @@ function scoresRow(x, was) {
 function scoreOf(text, absent) {  // a number as typed (full-width digits and minus too), else the text: the server says why
   const s = text.trim().replace(/[０-９．－＋]/g, c => String.fromCharCode(c.charCodeAt(0) - 0xFEE0)).replace(/^[−–]/, "-");
   if (s === "") return absent ? 0 : null;  // the absent seat scores 0; a seat left blank is no score (the count is wrong)
-  return /^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(s) ? Number(s) : s;
+  const exact = s.replace(/\D/g, "").replace(/^0+/, "").length <= 15;  // more digits than a double keeps: sent as text, refused
+  return /^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(s) && exact ? Number(s) : s;
 }
 function scoresBody(f) {
   const boxes = [...f.elements].filter(el => el.name === "forfeit");  // the form's fields sit in the players' cell (form=)

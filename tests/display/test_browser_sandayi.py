@@ -45,8 +45,8 @@ def test_the_console_enters_and_corrects_a_san_da_yi_table(page, broker, hall_db
         console.wait_for_selector(f"{form} button:text-is('录入小分')")
         row = console.locator("#t-round tr[data-table=t01]")
         assert row.locator("input[name^=score-]").count() == 4 and row.locator("input[name=forfeit]").count() == 4
-        # S 30, E -5, N 12.5, W absent (弃权: the seat scores 0, left blank)
-        for entry, typed in zip(seats, ("30", "-5", "12.5")):
+        # S 30, E -5 (typed with a Chinese input method: full-width), N 12.5, W absent (弃权: the seat scores 0, left blank)
+        for entry, typed in zip(seats, ("30", "－５", "12.5")):
             row.locator(f"input[name=score-{entry}]").fill(typed)
         row.locator(f"input[name=forfeit][value={seats[3]}]").check()
         # the panel is drawn again on each publication: the typing and the ticked box survive it, and the focus
