@@ -280,7 +280,7 @@ def cmd_deck(args: argparse.Namespace) -> int:
     import shutil
     import time
 
-    from vision.model import DEFAULT_MODEL
+    from vision.model import DEFAULT_MODEL, keep_base
     from vision.train.deck import DeckError, read_faces, write_style
 
     started = time.time()
@@ -317,6 +317,7 @@ def cmd_deck(args: argparse.Namespace) -> int:
     try:
         style = str(write_style(faces, args.out / "deck"))
         shutil.copyfile(detector, args.out / "cards.onnx")
+        keep_base(classifier, args.out / "index.onnx")  # names the cards unlike the deck's (``Model.base``)
     except (DeckError, OSError) as e:
         return _fail(args.lang, "write_folder", path=args.out, error=said(e, args.lang))
     copies = math.ceil(args.share * len(TRAIN_STYLES) / (1 - args.share))  # the deck drawn at about --share

@@ -22,7 +22,7 @@ import numpy as np
 
 from vision.geometry import CARD_W, PX
 from vision.model import ALL_CARDS, STRIDE, UNREADABLE, Model
-from vision.patch import SCALE, card_angle, cut
+from vision.patch import card_angle
 
 PEAK = 0.3  # heat above this is a corner index
 PAIR_PX = 0.3 * CARD_W * PX  # two corners of one card predict centres this close (canonical px)
@@ -122,42 +122,52 @@ def regions(white: np.ndarray, exclude: list[tuple[float, float]] = (),
 Cutter = Callable[[tuple[float, float], float], np.ndarray]  # (corner in the image's px, angle) -> upright patch
 
 
-def detections(model: Model, image: np.ndarray, boxes: list[tuple[int, int, int, int]],
-               cutter: Cutter | None = None) -> list[Detection]:
-    """Corner indices found in ``boxes`` of ``image``, each named by the index classifier on the index cut out
-    upright (the detector's offset gives the card's orientation), the unsure ones seen again (``TURNS``). One the
-    classifier most likely finds ``UNREADABLE`` (mostly covered) is dropped: the card's other corner names it, or a
-    person asked about a play of the wrong size, not a guess. ``cutter`` cuts an index out (default: from ``image``
-    itself, enlarged to the patch's scale); the calibrated pipeline cuts from the camera frame, at its own
-    resolution."""
-    cutter = cutter or (lambda corner, angle: cut(image, corner, angle, scale=1 / SCALE))
-    peaks_found: list[tuple[float, tuple[float, float], tuple[float, float]]] = []
+@dataclass(frozen=True)
+class Peak:
+    """A corner index the detector found: how strongly (its heat, up to 1), where, and the card centre it points at
+    (px of the image the detector saw)."""
+    strength: float
+    corner: tuple[float, float]
+    centre: tuple[float, float]
+
+
+def found(model: Model, image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> list[Peak]:
+    """The corner indices the detector finds in ``boxes`` of ``image``."""
+    out = []
     for x0, y0, x1, y1 in boxes:
         heat, off = model(np.ascontiguousarray(image[y0:y1, x0:x1]))
         for gy, gx in peaks(heat):
             px, py = x0 + gx * STRIDE + STRIDE / 2 - 0.5, y0 + gy * STRIDE + STRIDE / 2 - 0.5  # the cell's centre
             dy, dx = subcell(heat, gy, gx)
             ox, oy = pointed(heat, off, gy, gx)
-            peaks_found.append((min(1.0, float(heat[gy, gx]) / 0.6), (px + dx * STRIDE, py + dy * STRIDE),
-                                (px + ox, py + oy)))
-    if not peaks_found:
+            out.append(Peak(min(1.0, float(heat[gy, gx]) / 0.6), (px + dx * STRIDE, py + dy * STRIDE),
+                            (px + ox, py + oy)))
+    return out
+
+
+def named(model: Model, corners: list[Peak], cutter: Cutter) -> list[Detection]:
+    """``corners`` named by ``model``'s index classifier on each index cut out upright (``cutter``; the detector's
+    offset gives the card's orientation), the unsure ones seen again (``TURNS``). One the classifier most likely
+    finds ``UNREADABLE`` (mostly covered) is dropped: the card's other corner names it, or a person asked about a
+    play of the wrong size, not a guess."""
+    if not corners:
         return []
-    angles = [card_angle(corner, centre) for _, corner, centre in peaks_found]
-    probs, features = model.look(np.stack([cutter(p[1], a) for p, a in zip(peaks_found, angles)]))
+    angles = [card_angle(p.corner, p.centre) for p in corners]
+    probs, features = model.look(np.stack([cutter(p.corner, a) for p, a in zip(corners, angles)]))
     unsure = np.nonzero(probs.max(1) < SECOND_LOOK)[0]
     if len(unsure):  # a second look, turned both ways; the views' beliefs combined (their geometric mean)
-        more = model.classify(np.stack([cutter(peaks_found[i][1], angles[i] + turn) for i in unsure
+        more = model.classify(np.stack([cutter(corners[i].corner, angles[i] + turn) for i in unsure
                                         for turn in TURNS])).reshape(len(unsure), len(TURNS), -1)
         views = np.concatenate([probs[unsure][:, None], more], 1)
         joint = np.exp(np.log(np.maximum(views, 1e-9)).mean(1))
         probs[unsure] = joint / joint.sum(1, keepdims=True)
-    found = []
-    for (strength, corner, centre), p, f in zip(peaks_found, probs, features):
+    out = []
+    for peak, p, f in zip(corners, probs, features):
         if p.argmax() == UNREADABLE:  # covered too far to read: not a card
             continue
         k = int(p[:UNREADABLE].argmax())
-        found.append(Detection(ALL_CARDS[k], belief(p, k) * strength, corner, centre, p[:UNREADABLE], f))
-    return dedupe(found)
+        out.append(Detection(ALL_CARDS[k], belief(p, k) * peak.strength, peak.corner, peak.centre, p[:UNREADABLE], f))
+    return dedupe(out)
 
 
 def belief(p: np.ndarray, k: int) -> float:

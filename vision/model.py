@@ -3,6 +3,7 @@ and offsets to the card centre out (every 4 px); upright corner indices in, card
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -65,10 +66,12 @@ class Model:
     """The corner-index detector (``cards.onnx``) and the index classifier (``index.onnx``), with the calibration of
     the classifier's confidence when there is one (``index.sure.json`` beside it, or the file ``sure``: one fitted
     for the decks a hall plays with; ``calibrated=False``: the raw beliefs, to fit a calibration on or to test the
-    pipeline's logic)."""
+    pipeline's logic). A classifier trained from another (a venue's, enrolled from the shipped one) records that one,
+    its ``base``, beside it (``index.base.json``, ``keep_base``): under a deck's calibration, what does not look like
+    the deck is named by the base, under the base's own calibration (``vision.read``); ``base`` is None otherwise."""
 
     def __init__(self, path: Path = DEFAULT_MODEL, index_path: Path | None = None, threads: int = 2,
-                 calibrated: bool = True, sure: Path | None = None) -> None:
+                 calibrated: bool = True, sure: Path | None = None, with_base: bool = True) -> None:
         self.path = Path(path)
         self.index_path = Path(index_path) if index_path else self.path.with_name("index.onnx")
         self.session = _session(self.path, threads, ["image"], ["heat", "offset"])
@@ -82,6 +85,7 @@ class Model:
                                                   size=deck.size, classifier=self.index_path, given=given)
         except confidence.CalibrationError as e:
             raise ModelError("calibration", error=e) from e
+        self.base = base_of(self.path, self.index_path, threads) if calibrated and with_base else None
 
     def __call__(self, crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``crop``: H x W x 3 BGR uint8, H and W multiples of 8. Returns heat (h, w) and offsets in px (2, h, w) at
@@ -104,3 +108,48 @@ class Model:
 
     def __repr__(self) -> str:
         return f"Model({str(self.path)!r}, {str(self.index_path)!r})"
+
+
+def base_path(classifier: Path) -> Path:
+    """Where a classifier's record of its base lies: ``index.onnx`` -> ``index.base.json``."""
+    return Path(classifier).with_suffix(".base.json")
+
+
+def keep_base(base: Path, classifier: Path) -> Path:
+    """Record ``base`` as the classifier ``classifier`` is trained from (an enrolment's start): a copy of it, with
+    its calibration, in the classifier's folder (``base/index.onnx``: the folder stays whole wherever it is copied,
+    whatever classifier is shipped later), and beside the classifier its path from there and its SHA-256
+    (``index.base.json``). Returns the copy."""
+    import shutil
+
+    kept = Path(classifier).parent / "base" / "index.onnx"
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(base, kept)
+    confidence.path_for(kept).unlink(missing_ok=True)
+    if confidence.path_for(base).is_file():
+        shutil.copyfile(confidence.path_for(base), confidence.path_for(kept))
+    base_path(classifier).write_text(json.dumps({"base": "base/index.onnx", "sha256": confidence.digest(kept)},
+                                                indent=1) + "\n")
+    return kept
+
+
+def base_of(detector: Path, classifier: Path, threads: int) -> Model | None:
+    """The model a classifier's recorded base makes with ``detector`` (calibrated by its own ``index.sure.json``),
+    None when there is no record; a damaged record, a base missing, changed since it was recorded or that cannot be
+    loaded is refused (``ModelError``), never passed over."""
+    record = base_path(classifier)
+    if not record.is_file():
+        return None
+    try:
+        data = json.loads(record.read_text())
+        path, sha = record.parent / str(data["base"]), str(data["sha256"])
+    except (ValueError, KeyError, TypeError, OSError) as e:
+        raise ModelError("damaged_base", path=record, error=e) from e
+    if not path.is_file():
+        raise ModelError("no_base", path=path, record=record)
+    if confidence.digest(path) != sha:
+        raise ModelError("other_base", path=path, record=record)
+    try:
+        return Model(detector, path, threads, with_base=False)
+    except ModelError as e:
+        raise ModelError("unusable_base", path=path, error=e) from e

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 import numpy as np
@@ -12,10 +13,10 @@ import numpy as np
 from vision.calibrate import Calibration, NotCalibrated, calibrate
 from vision.canon import Pyramid, canon_boxes, canon_homography, canon_small, level
 from vision.confidence import Calibration as Confidence
-from vision.detect import Card, detections, foreign_mask, group, regions, white_mask
+from vision.detect import Card, Cutter, Peak, foreign_mask, found, group, named, regions, white_mask
 from vision.geometry import CANON, MARGIN, PX, SEATS, from_canon, seat_of, to_canon
 from vision.model import Model
-from vision.patch import SCALE, cut_through
+from vision.patch import SCALE, cut, cut_through
 
 NEVER_SURE = Confidence({"2": None, "1": None}, 0.0, "a card unlike the calibrated deck's")
 BUSY_PX = 40  # foreign pixels (at 1/4 size, ~1 cm2 each) in a seat's play zone that mean a hand is over it
@@ -61,21 +62,44 @@ def _order(c: SeenCard) -> tuple:
     return (SEATS.index(c.seat) if c.seat else 0, round(c.centre[0], 3), round(c.centre[1], 3))
 
 
-def _seen(model: Model, cards: list[Card], places: list[tuple[tuple[float, float], str | None]]) -> tuple[SeenCard, ...]:
-    """One frame's cards as read (``places``: each one's centre and seat), their confidence calibrated when the model
-    has a calibration (a card whose corners disagree counts as seen by one). Under a deck's calibration, a card that
-    is not that deck's (``Fingerprint.unlike``: it, or the frame, looks unlike the deck) is never sure: its confidence
-    is what a calibration that marks nothing sure gives it (``foreign``)."""
+Place = Callable[[tuple[float, float]], tuple[tuple[float, float], str | None]]  # a card's centre -> (centre, seat)
+
+
+def _read(model: Model, corners: list[Peak], cutter: Cutter, place: Place) -> tuple[SeenCard, ...]:
+    """One frame's cards from the corner indices the detector found there (``corners``; ``cutter`` cuts them out),
+    named by ``model``, placed by ``place``, their confidence calibrated when the model has a calibration (a card
+    whose corners disagree counts as seen by one). Under a deck's calibration, a card that is not that deck's
+    (``Fingerprint.unlike``: it, or the frame, looks unlike the deck) is ``foreign``. Where the model has a base
+    (``Model.base``: the classifier it was trained from), the base reads the foreign cards' corner indices (every
+    one of a frame that shows another deck) exactly as it reads out of the box, under its own calibration; without
+    a base, or a base's calibration, a foreign read's confidence is what a calibration that marks nothing sure
+    gives it. The deck's own cards cost no more."""
+    cards = group(named(model, corners, cutter))
     calibration = getattr(model, "calibration", None)
     deck = calibration.deck if calibration else None
-    looks = [tuple(d.feature for d in c.corners) for c in cards]
-    foreign = deck.unlike([(c.name, lk) for c, lk in zip(cards, looks)]) if deck else [False] * len(cards)
+    looks = [(c.name, tuple(d.feature for d in c.corners)) for c in cards]
+    foreign = deck.unlike(looks) if deck else [False] * len(cards)
+    base = getattr(model, "base", None)
+    if base is None or not any(foreign):
+        return _seen(cards, place, [NEVER_SURE if far else calibration for far in foreign], foreign)
+    theirs = {d.corner for c, far in zip(cards, foreign) if far for d in c.corners}
+    again = _read(base, corners if all(foreign) else [p for p in corners if p.corner in theirs], cutter, place)
+    mine = [c for c, far in zip(cards, foreign) if not far]
+    unsure = base.calibration is None
+    return _seen(mine, place, [calibration] * len(mine), [False] * len(mine)) + tuple(
+        replace(c, foreign=True, confidence=NEVER_SURE.confidence(c.raw, c.corners) if unsure else c.confidence)
+        for c in again)
+
+
+def _seen(cards: list[Card], place: Place, calibrations: list[Confidence | None],
+          foreign: list[bool]) -> tuple[SeenCard, ...]:
+    """``cards`` as read, each one's confidence under its calibration (None: its raw belief)."""
     out = []
-    for c, (centre, seat), lk, far in zip(cards, places, looks, foreign):
+    for c, calibration, far in zip(cards, calibrations, foreign):
         corners = 1 if c.conflict else len(c.corners)
-        conf = c.confidence if calibration is None else (NEVER_SURE if far else calibration).confidence(c.confidence,
-                                                                                                       corners)
-        out.append(SeenCard(c.name, conf, centre, seat, c.conflict, c.confidence, corners, far, lk))
+        conf = c.confidence if calibration is None else calibration.confidence(c.confidence, corners)
+        out.append(SeenCard(c.name, conf, *place(c.centre), c.conflict, c.confidence, corners, far,
+                            tuple(d.feature for d in c.corners)))
     return tuple(out)
 
 
@@ -94,8 +118,8 @@ def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None 
         h, w = image.shape[:2]
         crop = image[: h // 8 * 8, : w // 8 * 8]
         # without the table, nothing says the background is darker than the cards: search the whole frame
-        cards = group(detections(model, crop, [(0, 0, crop.shape[1], crop.shape[0])]))
-        seen = _seen(model, cards, [(c.centre, None) for c in cards])
+        seen = _read(model, found(model, crop, [(0, 0, crop.shape[1], crop.shape[0])]),
+                     lambda corner, angle: cut(crop, corner, angle, scale=1 / SCALE), lambda centre: (centre, None))
         return Reading(False, tuple(sorted(seen, key=_order)), None, problem)
     to_canon_h = canon_homography(calibration.homography)
     frame = Pyramid(image)
@@ -108,12 +132,11 @@ def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None 
     view = canon_boxes(coarse, coarse_to_canon, boxes)  # the detector reads only there
     fine, fine_to_canon = level(frame, to_canon_h, 1.5 * SCALE)
     fine_from_canon = np.linalg.inv(fine_to_canon)
-    cards: list[Card] = group(detections(model, view, boxes,
-                                         lambda corner, angle: cut_through(fine, fine_from_canon, corner, angle)))
+    seen = _read(model, found(model, view, boxes),
+                 lambda corner, angle: cut_through(fine, fine_from_canon, corner, angle),
+                 lambda centre: (at := from_canon(centre), seat_of(at)))
     over = foreign_mask(small, white)
     busy = {s: int((over & zone).sum()) >= BUSY_PX for s, zone in play_zones().items()}
-    centres = [from_canon(c.centre) for c in cards]
-    seen = _seen(model, cards, [(centre, seat_of(centre)) for centre in centres])
     return Reading(True, tuple(sorted(seen, key=_order)), calibration, busy=busy)
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from vision import confidence
 from vision.geometry import INDEX_CENTRES
-from vision.model import Model
+from vision.model import DEFAULT_INDEX, Model
 from vision.train.deck import DeckError, art_width, face_art, index_layout
 from vision.train.enrol import COLUMNS, ORDER, laid_out, order_text
 from vision.train.synth.render import Camera, art, render_frame
@@ -104,7 +104,12 @@ def test_enrolment_from_a_laid_out_deck_ends_with_the_deck_read_back(tmp_path):
     assert sure["classifier_sha256"] == confidence.digest(out / "index.onnx") and sure["target"] == 0.0005
     assert sure["sure_at"] == {"2": None, "1": None} and "at 2560x1920" in sure["fitted_on"]
     assert "from the laid-out photos" in sure["fitted_on"] and "none can be marked sure" in done.stdout
-    assert Model(out / "cards.onnx").calibration.sure_at == sure["sure_at"]
+    model = Model(out / "cards.onnx")
+    assert model.calibration.sure_at == sure["sure_at"]
+    # the classifier it started from is kept with its calibration: it names the cards unlike the deck's
+    assert (out / "base" / "index.onnx").read_bytes() == DEFAULT_INDEX.read_bytes()
+    assert (out / "base" / "index.sure.json").read_text() == confidence.path_for(DEFAULT_INDEX).read_text()
+    assert model.base.index_path == out / "base" / "index.onnx" and model.base.calibration.deck is None
     orange = np.all(picture == (0, 165, 255), axis=2).sum()
     green = np.all(picture == (0, 200, 0), axis=2).sum()
     assert orange > 1000 and green == 0
