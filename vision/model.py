@@ -71,10 +71,12 @@ class Model:
     the deck is named by the base, under the base's own calibration (``vision.read``); ``base`` is None otherwise."""
 
     def __init__(self, path: Path = DEFAULT_MODEL, index_path: Path | None = None, threads: int = 2,
-                 calibrated: bool = True, sure: Path | None = None, with_base: bool = True) -> None:
+                 calibrated: bool = True, sure: Path | None = None, with_base: bool = True,
+                 detector: Model | None = None) -> None:
         self.path = Path(path)
         self.index_path = Path(index_path) if index_path else self.path.with_name("index.onnx")
-        self.session = _session(self.path, threads, ["image"], ["heat", "offset"])
+        # ``detector``: a model whose detector session this one shares (a base names the peaks its venue model found)
+        self.session = detector.session if detector else _session(self.path, threads, ["image"], ["heat", "offset"])
         self.index_session = _session(self.index_path, threads, ["patch"], ["probs", FEATURES])
         try:  # what its beliefs mean on decks it never saw (``vision.confidence``); None: raw beliefs
             self.calibration = confidence.load(self.index_path, sure) if calibrated else None
@@ -85,7 +87,7 @@ class Model:
                                                   size=deck.size, classifier=self.index_path, given=given)
         except confidence.CalibrationError as e:
             raise ModelError("calibration", error=e) from e
-        self.base = base_of(self.path, self.index_path, threads) if calibrated and with_base else None
+        self.base = base_of(self, threads) if calibrated and with_base else None
 
     def __call__(self, crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``crop``: H x W x 3 BGR uint8, H and W multiples of 8. Returns heat (h, w) and offsets in px (2, h, w) at
@@ -133,11 +135,12 @@ def keep_base(base: Path, classifier: Path) -> Path:
     return kept
 
 
-def base_of(detector: Path, classifier: Path, threads: int) -> Model | None:
-    """The model a classifier's recorded base makes with ``detector`` (calibrated by its own ``index.sure.json``),
-    None when there is no record; a damaged record, a base missing, changed since it was recorded or that cannot be
-    loaded is refused (``ModelError``), never passed over."""
-    record = base_path(classifier)
+def base_of(model: Model, threads: int) -> Model | None:
+    """The model ``model``'s classifier's recorded base makes with ``model``'s detector (its session shared, not
+    loaded again; the base calibrated by its own ``index.sure.json``), None when there is no record; a damaged
+    record, a base missing, changed since it was recorded or that cannot be loaded is refused (``ModelError``),
+    never passed over."""
+    record = base_path(model.index_path)
     if not record.is_file():
         return None
     try:
@@ -150,6 +153,6 @@ def base_of(detector: Path, classifier: Path, threads: int) -> Model | None:
     if confidence.digest(path) != sha:
         raise ModelError("other_base", path=path, record=record)
     try:
-        return Model(detector, path, threads, with_base=False)
+        return Model(model.path, path, threads, with_base=False, detector=model)
     except ModelError as e:
         raise ModelError("unusable_base", path=path, error=e) from e
