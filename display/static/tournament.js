@@ -58,8 +58,7 @@ function roundHTML(t) {
     const names = x.entries.map((e, i) => `<label><input type="radio" name="w-${esc(x.table)}" value="${i}"> ${esc(e.name)} <small>${esc(e.id)}` +
       `${e.lot ? ` <span class="lot">${esc(T("lot_no", { n: e.lot }))}</span>` : ""}</small></label>` +
       ` <button data-forfeit="${esc(e.id)}" title="${T("forfeit")}">${T("forfeit")}</button>`).join(` <b>${T("versus")}</b> `);
-    const done = x.result ? `<span class="finished">${T("finished")} ${esc(x.result.scores.map(EXACT).join(" : "))}</span>` : T("in_play");
-    return tableRow(x, moved.get(x.table), names, done,
+    return tableRow(x, moved.get(x.table), names,
       `<button data-result="record">${T("record_result")}</button> <input name="reason" placeholder="${T("reason")}" size="8">` +
       ` <button data-result="correct">${T("correct")}</button>`);
   }).join("");
@@ -77,7 +76,8 @@ function roundHTML(t) {
     `<form id="t-late"><input name="entry" placeholder="${T("entry_id")}" required> <input name="minutes" type="number" min="0" step="0.5" placeholder="${T("minutes")}" required>` +
     ` <button>${T("late")}</button></form>`;
 }
-function tableRow(x, was, names, done, actions) {  // a table of the round: who plays, its result, what may be entered
+function tableRow(x, was, names, actions) {  // a table of the round: who plays, its result, what may be entered
+  const done = x.result ? `<span class="finished">${T("finished")} ${esc(x.result.scores.map(EXACT).join(" : "))}</span>` : T("in_play");
   return `<tr data-table="${esc(x.table)}"${was ? ` class="repaired"` : ""}><td>${esc(x.table)}` +
     `${was ? ` <b class="repaired-mark">${esc(T("repaired_mark"))}</b>` : ""}</td><td>${names}` +
     `${was ? ` <small class="was">${esc(T("was"))} ${esc(was.join(" / ") || "-")}</small>` : ""}</td><td>${done}</td><td>${actions}</td></tr>`;
@@ -103,9 +103,8 @@ function scoresRow(x, was) {
       `${gone.has(e.id) ? " checked" : ""}${standing ? " disabled" : ""}> ${T("forfeit")}</label>` +
       `${correct ? ` <small class="points">${T("score")} ${esc(EXACT(x.result.points[i]))}</small>` : ""}</span>`;
   }).join("<br>");
-  const done = x.result ? `<span class="finished">${T("finished")} ${esc(x.result.scores.map(EXACT).join(" : "))}</span>` : T("in_play");
   const said = SAID_AT.get(id);
-  return tableRow(x, was, players, done, `<form id="${id}" class="scores" data-table="${esc(x.table)}"${correct ? ` data-correct="1"` : ""}>` +
+  return tableRow(x, was, players, `<form id="${id}" class="scores" data-table="${esc(x.table)}"${correct ? ` data-correct="1"` : ""}>` +
     (correct ? `<input name="reason" placeholder="${T("reason")}" size="8" required> ` : "") +
     `<button>${T(correct ? "correct_scores" : "enter_scores")}</button></form>` +
     `<p class="form-said error" role="alert"${said ? "" : " hidden"}>${esc(said || "")}</p>`);
