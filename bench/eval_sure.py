@@ -50,10 +50,10 @@ def verify(detector: Path, styles: list[str], camera: tuple[int, int], frames: i
     ours = [True] * len(looked)
     if cal.deck is not None:  # as the camera reads them: frame by frame (``Fingerprint.unlike``)
         frames_ = defaultdict(list)
-        for k, (card, _, frame, looks, _) in enumerate(looked):
+        for k, (_, _, frame, _, _, _) in enumerate(looked):
             frames_[frame].append(k)
         for ks in frames_.values():
-            for k, far in zip(ks, cal.deck.unlike([(looked[k][0], looked[k][3]) for k in ks])):
+            for k, far in zip(ks, cal.deck.unlike([(looked[k][0], looked[k][3]) for k in ks], [looked[k][4] for k in ks])):
                 ours[k] = not far
     on_foreign = [f for *_, f in looked]
     out = {}

@@ -446,7 +446,11 @@ def _deck_said(lang: str, deck) -> str:
     """What a deck's fingerprint holds, in words (None: too few reads fitted one, and nothing is sure)."""
     if deck is None:
         return say(lang, "vision.fingerprint_none")
-    return say(lang, "vision.fingerprint", cards=len(deck.centres), reach=f"{deck.reach:.3f}")
+    said = say(lang, "vision.fingerprint", cards=len(deck.centres), reach=f"{deck.reach:.3f}")
+    if deck.apart is None:
+        return said
+    near, far = deck.apart
+    return said + "\n" + say(lang, "vision.fingerprint_apart", near=f"{1 - near:.1%}", far=f"{far - 1:.1%}")
 
 
 def _laid_faces(photos: list[Path]):

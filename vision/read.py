@@ -33,6 +33,7 @@ class SeenCard:
     raw: float | None = None  # the classifier's own belief, before calibration (``vision.confidence``)
     corners: int = 1  # corner indices that named it
     foreign: bool = False  # it does not look like the deck the calibration is for (``vision.fingerprint``)
+    span: float | None = None  # how far apart its two corner indices lie, px of the detector's view (None: one corner)
     looks: tuple = field(default=(), repr=False, compare=False)  # what the classifier saw in its corners (Model.look)
 
     def as_json(self) -> dict:
@@ -78,7 +79,7 @@ def _read(model: Model, corners: list[Peak], cutter: Cutter, place: Place) -> tu
     calibration = getattr(model, "calibration", None)
     deck = calibration.deck if calibration else None
     looks = [(c.name, tuple(d.feature for d in c.corners)) for c in cards]
-    foreign = deck.unlike(looks) if deck else [False] * len(cards)
+    foreign = deck.unlike(looks, [_span(c) for c in cards]) if deck else [False] * len(cards)
     base = getattr(model, "base", None)
     if base is None or not any(foreign):
         return _seen(cards, place, [NEVER_SURE if far else calibration for far in foreign], foreign)
@@ -91,6 +92,14 @@ def _read(model: Model, corners: list[Peak], cutter: Cutter, place: Place) -> tu
         for c in again)
 
 
+def _span(card: Card) -> float | None:
+    """How far apart the card's two corner indices lie, px (None: named by one, or by two that disagree)."""
+    if len(card.corners) != 2 or card.conflict:
+        return None
+    (ax, ay), (bx, by) = (d.corner for d in card.corners)
+    return float(np.hypot(ax - bx, ay - by))
+
+
 def _seen(cards: list[Card], place: Place, calibrations: list[Confidence | None],
           foreign: list[bool]) -> tuple[SeenCard, ...]:
     """``cards`` as read, each one's confidence under its calibration (None: its raw belief)."""
@@ -98,7 +107,7 @@ def _seen(cards: list[Card], place: Place, calibrations: list[Confidence | None]
     for c, calibration, far in zip(cards, calibrations, foreign):
         corners = 1 if c.conflict else len(c.corners)
         conf = c.confidence if calibration is None else calibration.confidence(c.confidence, corners)
-        out.append(SeenCard(c.name, conf, *place(c.centre), c.conflict, c.confidence, corners, far,
+        out.append(SeenCard(c.name, conf, *place(c.centre), c.conflict, c.confidence, corners, far, _span(c),
                             tuple(d.feature for d in c.corners)))
     return tuple(out)
 

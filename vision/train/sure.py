@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -41,8 +41,9 @@ from vision import fingerprint
 from vision.confidence import ENROLLED_TARGET, Calibration, fit
 
 Judged = tuple[float, bool, int]  # a read's raw belief, whether it was right, how many corners named it
-Looked = tuple[str, bool, int, tuple, bool]  # a read's card, whether it was right, its frame, its corners' looks,
-# whether it lies on a card of the foreign deck mixed in (``reads``' ``foreign``)
+Looked = tuple[str, bool, int, tuple, float | None, bool]  # a read's card, whether it was right, its frame, its
+# corners' looks, how far apart they lie (``SeenCard.span``), whether it lies on a card of the foreign deck mixed in
+# (``reads``' ``foreign``)
 
 SEATS = "SENW"
 SPOTS = ((0.0, 0.0), (0.14, -0.17), (0.14, 0.17))  # a seat's plays: (towards its edge, sideways) from its spot
@@ -138,8 +139,8 @@ def reads(detector: Path, classifier: Path, styles: list[str], camera: tuple[int
     the time ``until``, whichever comes first. Frame ``i`` is drawn from ``purpose`` ("fit", or "check" for tables
     a calibration is measured on), ``seed`` and ``i`` alone; ``workers`` processes draw and read them (0: this
     one); every 20 frames ``log(frames, reads by both corners, by one)``. ``looks``: a list that gets, for each
-    read, the card it named, whether it was right, its frame's number, its corners' looks (``Model.look``) and
-    whether it lies on a foreign card. ``foreign`` (style, share): that share of each table's cards drawn in that
+    read, the card it named, whether it was right, its frame's number, its corners' looks (``Model.look``), how far
+    apart they lie and whether it lies on a foreign card. ``foreign`` (style, share): that share of each table's cards drawn in that
     other deck's art instead (a mixture; the tables are otherwise those drawn without it)."""
     job = (str(detector), str(classifier), tuple(styles), tuple(camera), seed, purpose, foreign)
     out: list[Judged] = []
@@ -228,7 +229,7 @@ def _frame_reads(job: tuple, i: int) -> list[tuple[Judged, Looked]]:
     out = judged([(c.name, c.seat, c.centre) for c in shot.truth],
                  [(c.name, c.seat, c.centre, c.raw, 1 if c.conflict else c.corners) for c in reading.cards])
     others = [(c.x, c.y) for c in scene.cards if foreign and c.style == foreign[0]]  # the foreign cards' centres
-    return [(j, (c.name, j[1], i, c.looks, any(math.dist(c.centre, o) <= REACH for o in others)))
+    return [(j, (c.name, j[1], i, c.looks, c.span, any(math.dist(c.centre, o) <= REACH for o in others)))
             for j, c in zip(out, reading.cards)]
 
 
@@ -252,10 +253,16 @@ def calibration(reads_: list[Judged], what: str, target: float = ENROLLED_TARGET
 
 def deck(looked: list[Looked], what: str) -> fingerprint.Fingerprint:
     """The deck's fingerprint from its right reads: the means from the looks of most frames, the reach from those
-    of every ``HELD``-th frame (tables the means never saw)."""
-    right = [(card, looks, frame) for card, ok, frame, looks, _ in looked if ok]
+    of every ``HELD``-th frame (tables the means never saw), where their corners lie apart from all frames."""
+    frames: dict[int, list] = defaultdict(list)
+    for card, ok, frame, looks, span, _ in looked:
+        frames[frame].append((ok, span))
+    apart = [r for reads_ in frames.values() for (ok, _), r in zip(reads_, fingerprint.relative([s for _, s in reads_]))
+             if ok and r is not None]
+    right = [(card, looks, frame) for card, ok, frame, looks, _, _ in looked if ok]
     return fingerprint.fit([(card, looks) for card, looks, frame in right if frame % HELD != HELD - 1],
-                           [(card, looks) for card, looks, frame in right if frame % HELD == HELD - 1], what)
+                           [(card, looks) for card, looks, frame in right if frame % HELD == HELD - 1], what,
+                           apart=apart)
 
 
 def outcome(reads_: list[Judged], cal: Calibration) -> dict[str, dict]:
