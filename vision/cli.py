@@ -71,6 +71,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                             "again goes on where it stopped")
     train.add_argument("--out", type=Path, default=Path("models"), help="the folder for cards.onnx and index.onnx")
     train.set_defaults(func=cmd_train)
+    join = verbs.add_parser("join", help="make one index classifier of several: the mean of their probabilities "
+                                         "(vision/train/join.py)")
+    join.add_argument("classifiers", type=Path, nargs="+", metavar="INDEX_ONNX", help="two or more index.onnx files")
+    join.add_argument("--out", type=Path, required=True, help="the joined classifier's file")
+    join.set_defaults(func=cmd_join)
     deck = verbs.add_parser("deck", help="enrol a venue's deck: its faces become art the classifier is trained "
                                          "further on (needs the train extra: torch)")
     given = deck.add_mutually_exclusive_group(required=True)
@@ -266,6 +271,17 @@ def cmd_train(args: argparse.Namespace) -> int:
         steps = None if args.minutes else args.steps or 3000
         log(str(index.train(args.out / "index.onnx", steps=steps, batch_size=args.batch or 96,
                                   width=args.width, start=args.start, checkpoint=checkpoint("index.ckpt"), **common)))
+    return 0
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    from vision.train.join import join
+
+    try:
+        join(args.classifiers, args.out)
+    except (ValueError, OSError) as e:
+        return _fail(args.lang, "join", error=e)
+    print(say(args.lang, "vision.joined", out=args.out, n=len(args.classifiers)))
     return 0
 
 

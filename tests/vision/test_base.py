@@ -36,16 +36,16 @@ SWAP = {k: {"S": "H", "H": "S"}.get(k[0], k[0]) + k[1:] if k[0] in "SH" else k f
 
 
 def swapped_classifier(path: Path) -> None:
-    """The shipped classifier with the spades' and hearts' outputs swapped: it names SA what the shipped one names
-    HA, and the other way round."""
+    """The shipped classifier with the spades' and hearts' outputs swapped (in each of its joined classifiers' last
+    layers): it names SA what the shipped one names HA, and the other way round."""
     import onnx
     from onnx import numpy_helper
 
     model = onnx.load(str(DEFAULT_INDEX))
-    gemm = next(n for n in model.graph.node if n.op_type == "Gemm")
+    weights = {x for n in model.graph.node if n.op_type == "Gemm" for x in n.input[1:]}
     order = [ALL_CARDS.index(SWAP[k]) for k in ALL_CARDS] + [UNREADABLE]
     for init in model.graph.initializer:
-        if init.name in gemm.input[1:]:
+        if init.name in weights:
             init.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(init)[order], init.name))
     onnx.save(model, str(path))
 
@@ -119,17 +119,22 @@ def test_a_frame_of_another_deck_is_read_exactly_as_out_of_the_box(venue, tmp_pa
 
 
 def test_the_venues_own_deck_keeps_the_venues_classifier_and_costs_no_more(venue):
+    """A table of the venue's own deck: what looks like the deck is named by the venue's classifier, as without a
+    base; the base runs only on the indices of what does not (a read or two of a table: 1-2% of a deck's own reads,
+    mostly partly covered indices, look unlike it and are flagged)."""
     mine, without, base = the_three(venue)
     shown = watched(mine)
     _, shot = hall_table()
     reading = read_frame(shot.image, mine)
-    assert seen(reading) == seen(read_frame(shot.image, without)) and not any(c.foreign for c in reading.cards)
-    assert shown == []  # the base never ran
-    assert sum(c.confidence >= 0.9 for c in reading.cards) >= 20  # the deck's calibration: sure reads
-    out_of_box = read_frame(shot.image, base)
-    assert [(SWAP[c.name], c.seat, c.centre) for c in reading.cards] == [(c.name, c.seat, c.centre)
-                                                                          for c in out_of_box.cards]
-    assert sum(c.name[0] in "SH" for c in reading.cards) >= 5  # where the two differ
+    far = [c for c in reading.cards if c.foreign]
+    ours = [c for c in reading.cards if not c.foreign]
+    assert len(far) <= 2 and len(ours) >= 20
+    assert all(s in seen(read_frame(shot.image, without)) for s in seen(replace(reading, cards=tuple(ours))))
+    assert bool(shown) == bool(far) and (not shown or shown[0] <= 2 * len(far))  # the base saw their indices alone
+    assert sum(c.confidence >= 0.9 for c in ours) >= 20  # the deck's calibration: sure reads
+    out_of_box = [(c.name, c.seat, c.centre) for c in read_frame(shot.image, base).cards]
+    assert all((SWAP[c.name], c.seat, c.centre) in out_of_box for c in ours)
+    assert sum(c.name[0] in "SH" for c in ours) >= 5  # where the two differ
 
 
 def test_a_stranger_among_the_venues_cards_is_named_by_the_base_and_the_others_are_not(venue, tmp_path):
@@ -143,9 +148,12 @@ def test_a_stranger_among_the_venues_cards_is_named_by_the_base_and_the_others_a
     assert 1 <= len(shown) <= 2 and shown[0] <= 2 * len(far) <= 8  # the base saw the strangers' indices alone
     alone, out_of_box = seen(read_frame(shot.image, without)), read_frame(shot.image, base).cards
     assert all(s in alone for s in seen(replace(reading, cards=tuple(ours))))
-    for c in far:  # as the base reads the whole frame (its centre from its own corners: within 4 mm)
-        assert any((o.name, o.seat, o.confidence) == (c.name, c.seat, c.confidence)
-                   and np.hypot(o.centre[0] - c.centre[0], o.centre[1] - c.centre[1]) < 0.005 for o in out_of_box), c
+    for c in far:  # as the base reads the whole frame: its belief to float rounding (the base's batch of indices is
+        # not the whole frame's), its centre within sure.REACH (15 mm: a card read by one corner gets its centre from
+        # the frame's own index span where the whole frame is read, from the detector's offset where only it is)
+        assert any((o.name, o.seat) == (c.name, c.seat) and abs(o.confidence - c.confidence) < 1e-6
+                   and np.hypot(o.centre[0] - c.centre[0], o.centre[1] - c.centre[1]) < sure.REACH
+                   for o in out_of_box), c
 
 
 def refused(venue: Path) -> tuple[str, str]:

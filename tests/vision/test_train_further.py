@@ -19,14 +19,27 @@ def beliefs(path: Path, x: np.ndarray) -> np.ndarray:
     return ort.InferenceSession(str(path)).run(None, {"patch": x})[0]
 
 
-def test_the_shipped_classifier_read_back_gives_the_same_beliefs(tmp_path):
-    net = from_onnx(MODELS / "index.onnx").eval()
+def test_a_classifier_read_back_gives_the_same_beliefs(tmp_path):
+    net = from_onnx(MODELS / "candidate" / "index.onnx").eval()
     export(net, tmp_path / "again.onnx")
     x = np.random.default_rng(0).random((16, 3, PATCH_H, PATCH_W), dtype=np.float32)
-    shipped, again = beliefs(MODELS / "index.onnx", x), beliefs(tmp_path / "again.onnx", x)
-    assert np.abs(shipped - again).max() < 1e-5 and shipped.argmax(1).tolist() == again.argmax(1).tolist()
+    first, again = beliefs(MODELS / "candidate" / "index.onnx", x), beliefs(tmp_path / "again.onnx", x)
+    assert np.abs(first - again).max() < 1e-5 and first.argmax(1).tolist() == again.argmax(1).tolist()
     with pytest.raises(ValueError, match="not an index classifier"):
         from_onnx(MODELS / "cards.onnx")
+
+
+def test_the_shipped_joined_classifier_read_back_gives_its_first_and_joins_again_to_itself(tmp_path):
+    """``models/index.onnx`` is two classifiers joined (``vision.train.join``): read back, it gives its first; that
+    joined again with the second (``models/candidate/index.onnx``) believes what the shipped file believes."""
+    from vision.train.join import join
+
+    export(from_onnx(MODELS / "index.onnx").eval(), tmp_path / "first.onnx")
+    join([tmp_path / "first.onnx", MODELS / "candidate" / "index.onnx"], tmp_path / "joined.onnx")
+    x = np.random.default_rng(1).random((16, 3, PATCH_H, PATCH_W), dtype=np.float32)
+    first, shipped = beliefs(tmp_path / "first.onnx", x), beliefs(MODELS / "index.onnx", x)
+    assert np.abs(shipped - beliefs(tmp_path / "joined.onnx", x)).max() < 1e-5
+    assert np.abs(shipped - first).max() > 0.01  # the second member counts
 
 
 def test_a_classifier_of_the_canonical_scale_becomes_one_of_the_finer_patches_exactly(tmp_path):
@@ -120,3 +133,22 @@ def test_detector_tiles_centre_on_jokers_and_crowded_indices_more_often():
     assert weights == [1.0, JOKER_WEIGHT, CROWD_WEIGHT]
     far = [(500.0 + CROWD + 1, 100.0, 7, SEEN, 0, 0)]
     assert focus_weights([covered, *far])[1] == [1.0]
+
+
+def test_joining_refuses_in_words_what_is_not_two_classifiers(tmp_path):
+    import subprocess
+    import sys
+
+    def joined(*paths: Path, lang: str = "en") -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "cardtable", "vision", "join", *map(str, paths), "--out",
+                               str(tmp_path / "j.onnx"), "--lang", lang], capture_output=True, text=True, timeout=120)
+
+    one = joined(MODELS / "candidate" / "index.onnx")
+    assert one.returncode == 1 and "two classifiers or more" in one.stderr
+    detector = joined(MODELS / "candidate" / "index.onnx", MODELS / "cards.onnx", lang="zh")
+    assert detector.returncode == 1 and "无法合并" in detector.stderr and "cards.onnx" in detector.stderr
+    assert not (tmp_path / "j.onnx").exists()
+    done = joined(MODELS / "candidate" / "index.onnx", MODELS / "candidate" / "index.onnx")
+    assert done.returncode == 0 and "one classifier of 2" in done.stdout
+    x = np.random.default_rng(2).random((4, 3, PATCH_H, PATCH_W), dtype=np.float32)
+    assert np.abs(beliefs(tmp_path / "j.onnx", x) - beliefs(MODELS / "candidate" / "index.onnx", x)).max() < 1e-5

@@ -3,7 +3,8 @@ anything here, a contract in ``pyproject.toml`` keeps it so).
 
 - :mod:`vision.train.detector`: the corner-index detector (``models/cards.onnx``), trained from scratch on
   rendered frames; :mod:`vision.train.index`: the corner-index classifier (``models/index.onnx``);
-  :mod:`vision.train.fit`: the loop both share (seeded data workers, checkpoints, resuming);
+  :mod:`vision.train.fit`: the loop both share (seeded data workers, checkpoints, resuming); :mod:`vision.train.join`:
+  several classifiers made one, their probabilities averaged (``cardtable vision join``; onnx only);
 - :mod:`vision.train.synth`: the scene renderer they learn from (the committed art, decks drawn from seeds);
 - :mod:`vision.train.deck`, :mod:`vision.train.enrol`: a venue's own deck, scanned or photographed on the
   table, made an art style and taught to the classifier (``cardtable vision deck``);

@@ -66,10 +66,14 @@ class IndexClassifier(nn.Module):
 def from_onnx(path: Path) -> IndexClassifier:
     """The classifier an ``index.onnx`` holds (its convolutions with batch norm folded in), to train further. One of
     the earlier design, which read 32 x 20 patches at the canonical scale, becomes this design exactly: its first
-    3 x 3 convolution on the patch's 2 x 2 averages is a 6 x 6 one of stride 2 on the patch."""
+    3 x 3 convolution on the patch's 2 x 2 averages is a 6 x 6 one of stride 2 on the patch. Of several joined
+    into one (``vision.train.join``), the first."""
     graph, weights = onnx_weights(path)
     convs = [n for n in graph.node if n.op_type == "Conv"]
-    gemm = next((n for n in graph.node if n.op_type == "Gemm"), None)
+    gemms = [n for n in graph.node if n.op_type == "Gemm"]
+    gemm = gemms[0] if gemms else None
+    if gemms and len(convs) == 5 * len(gemms):  # one classifier, or the first of those joined
+        convs = convs[:5]
     if len(convs) != 5 or gemm is None or any(a.name == "transB" and a.i != 1 for a in gemm.attribute):
         raise ValueError(f"{path}: not an index classifier of this design")
     net = IndexClassifier(weights[convs[0].input[1]].shape[0] / 24, norm=False,
