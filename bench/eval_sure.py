@@ -53,7 +53,8 @@ def verify(detector: Path, styles: list[str], camera: tuple[int, int], frames: i
         for k, (_, _, frame, _, _, _) in enumerate(looked):
             frames_[frame].append(k)
         for ks in frames_.values():
-            for k, far in zip(ks, cal.deck.unlike([(looked[k][0], looked[k][3]) for k in ks], [looked[k][4] for k in ks])):
+            unlike = cal.deck.unlike([(looked[k][0], looked[k][3]) for k in ks], [looked[k][4] for k in ks])
+            for k, far in zip(ks, unlike):
                 ours[k] = not far
     on_foreign = [f for *_, f in looked]
     out = {}

@@ -60,7 +60,8 @@ def test_a_deck_calibration_without_its_fingerprint_or_with_a_damaged_one_is_ref
     for damaged, what in ((good | {"look": "logits"}, "logits"), (good | {"reach": 3.0}, "reach 3.0"),
                           (good | {"centres": {"SA": "AAAA"}}, "SA: 3 bytes"), ({"look": good["look"]}, "KeyError"),
                           (good | {"centres": {"SA": good["centres"]["SA"][:-8] + "!!!!===="}}, "Error"),
-                          (good | {"apart": [1.05, 0.95]}, "apart [1.05, 0.95]"), (good | {"apart": "wide"}, "apart 'wide'"),
+                          (good | {"apart": [1.05, 0.95]}, "apart [1.05, 0.95]"),
+                          (good | {"apart": "wide"}, "apart 'wide'"),
                           (good | {"apart": [0.9, 1.1, 1.2]}, "apart [0.9, 1.1, 1.2]")):
         zh, en = refusal(*written(tmp_path, damaged))
         assert "牌面指纹不能用" in zh and what in zh and "cannot be used" in en
@@ -127,7 +128,7 @@ TABLES = 8
 
 @cache
 def mixture() -> list[tuple]:
-    """Three tables of the hall's decks with cards of a held-out family (``cabin-deep``, about 15%) among them, read
+    """``TABLES`` tables of the hall's decks with cards of a held-out family (``cabin-deep``, about 15%) among them, read
     under the hall's calibration: per table the truth, the reading and the centres of the foreign cards."""
     import sys
     import tempfile
@@ -156,7 +157,7 @@ def theirs(c: SeenCard, strangers) -> bool:
 
 
 def test_a_foreign_card_among_the_hall_decks_cards_is_mostly_kept_flagged_and_theirs_stay_sure():
-    """A mixture: cards of a held-out family (about 15%) lying among the hall's decks' on three tables. The card's
+    """A mixture: cards of a held-out family (about 15%) lying among the hall's decks' on ``TABLES`` tables. The card's
     own look decides (the frame shows the hall's decks): most of the foreign cards' reads, and nearly all of the
     wrong ones, stay flagged; the hall's cards stay sure. (Not all: a foreign card that looks to the classifier like
     the hall's can be marked sure, rightly or not; ``models/README.md``, "Is this our deck", measures how often.)"""

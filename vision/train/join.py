@@ -44,9 +44,9 @@ def join(paths: list[Path], out: Path) -> None:
     over the same classes): their probabilities' mean. ValueError, saying which, for a file that is not one."""
     if len(paths) < 2:
         raise ValueError("join takes two classifiers or more")
-    nodes, inits, opset, ir = [], [], 0, 0
-    for i, path in enumerate(paths):
-        m = onnx.load(str(path))
+    models = [onnx.load(str(path)) for path in paths]
+    nodes, inits = [], []
+    for i, (path, m) in enumerate(zip(paths, models)):
         g = m.graph
         if [x.name for x in g.input] != [INPUT] or [x.name for x in g.output] != [OUTPUT]:
             raise ValueError(f"{path}: not an index classifier (input {INPUT!r}, output {OUTPUT!r})")
@@ -64,14 +64,13 @@ def join(paths: list[Path], out: Path) -> None:
             nodes.append(copy)
         for t in g.initializer:
             inits.append(numpy_helper.from_array(numpy_helper.to_array(t), name(t.name)))
-        opset = max(opset, max(o.version for o in m.opset_import if o.domain in ("", "ai.onnx")))
-        ir = max(ir, m.ir_version)
-        first = m if i == 0 else first
     inits.append(numpy_helper.from_array(np.array(1 / len(paths), np.float32), "share"))
     nodes += [helper.make_node("Sum", [f"m{i}/{OUTPUT}" for i in range(len(paths))], ["summed"], name="sum"),
               helper.make_node("Mul", ["summed", "share"], [OUTPUT], name="mean")]
-    graph = helper.make_graph(nodes, f"joined {len(paths)}", list(first.graph.input), list(first.graph.output), inits)
+    first = models[0].graph
+    graph = helper.make_graph(nodes, f"joined {len(paths)}", list(first.input), list(first.output), inits)
+    opset = max(o.version for m in models for o in m.opset_import if o.domain in ("", "ai.onnx"))
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-    model.ir_version = ir
+    model.ir_version = max(m.ir_version for m in models)
     onnx.checker.check_model(model)
     onnx.save(model, str(out))

@@ -140,8 +140,8 @@ def reads(detector: Path, classifier: Path, styles: list[str], camera: tuple[int
     a calibration is measured on), ``seed`` and ``i`` alone; ``workers`` processes draw and read them (0: this
     one); every 20 frames ``log(frames, reads by both corners, by one)``. ``looks``: a list that gets, for each
     read, the card it named, whether it was right, its frame's number, its corners' looks (``Model.look``), how far
-    apart they lie and whether it lies on a foreign card. ``foreign`` (style, share): that share of each table's cards drawn in that
-    other deck's art instead (a mixture; the tables are otherwise those drawn without it)."""
+    apart they lie and whether it lies on a foreign card. ``foreign`` (style, share): that share of each table's
+    cards drawn in that other deck's art instead (a mixture; the tables are otherwise those drawn without it)."""
     job = (str(detector), str(classifier), tuple(styles), tuple(camera), seed, purpose, foreign)
     out: list[Judged] = []
     kinds: Counter = Counter()
