@@ -10,8 +10,9 @@ beliefs and maps them through the calibration (``--sure``, default ``index.sure.
 Prints per kind of read (both corners, one corner) and for all: reads, right reads, reads marked sure, the sure
 ones that are wrong (count, and share of the sure reads: the figure the calibration aims at), the share they could
 still be wrong at (95%, ``sure.upper``), and the share of the right reads marked sure and of all reads left
-flagged for a person; a read is sure when the thresholds mark it so and it looks like the deck (the calibration's
-fingerprint, ``vision.fingerprint``): the reads the fingerprint alone keeps flagged ("unlike"), and the flagged
+flagged for a person; a read is sure when the thresholds mark it so, it looks like the deck (the calibration's
+fingerprint, ``vision.fingerprint``) and its frame is as fine as those the calibration was fitted on
+(``Calibration.holds_at``): the reads the fingerprint or a coarse frame alone keep flagged ("unlike"), and the flagged
 share and sure-but-wrong count by the thresholds alone, are shown beside. A deck the calibration was not fitted
 for (``--deck dingbats``) shows what it does to reads of another deck; ``--foreign FAMILY`` lays a share of cards of
 a held-out deck family (``bench/heldout``, its faces drawn by that code, laid by our renderer) among the deck's on
@@ -47,16 +48,16 @@ def verify(detector: Path, styles: list[str], camera: tuple[int, int], frames: i
     looked: list = []
     reads = sure.reads(detector, classifier, styles, camera, seed=seed, purpose="check", frames=frames,
                        workers=workers, looks=looked, foreign=foreign)
-    ours = [True] * len(looked)
+    ours = [cal.holds_at(looked_[6]) for looked_ in looked]  # a frame coarser than it was fitted on: none sure
     if cal.deck is not None:  # as the camera reads them: frame by frame (``Fingerprint.unlike``)
         frames_ = defaultdict(list)
-        for k, (_, _, frame, _, _, _) in enumerate(looked):
+        for k, (_, _, frame, *_) in enumerate(looked):
             frames_[frame].append(k)
         for ks in frames_.values():
             unlike = cal.deck.unlike([(looked[k][0], looked[k][3]) for k in ks], [looked[k][4] for k in ks])
             for k, far in zip(ks, unlike):
-                ours[k] = not far
-    on_foreign = [f for *_, f in looked]
+                ours[k] = ours[k] and not far
+    on_foreign = [looked_[5] for looked_ in looked]
     out = {}
     for kind in ("2", "1", "all", "foreign"):
         mine = [(raw, right, c, o) for (raw, right, c), o, f in zip(reads, ours, on_foreign)
@@ -115,7 +116,8 @@ def main(argv=None) -> int:
         print(f"{name:14} {f['reads']:7} {f['right']:7} {f['sure']:7} {f['sure_wrong']:11} "
               f"{f['sure_wrong_share']:8.3%} {f['bound']:10.3%} {f['right_sure']:11.2%} {f['flagged']:8.2%} "
               f"{f['unlike']:7} {f['flagged_before']:11.2%} {f['sure_wrong_before']:15}")
-    print("unlike: reads the thresholds mark sure that the deck's fingerprint keeps flagged; w/o: by the thresholds "
+    print("unlike: reads the thresholds mark sure that the deck's fingerprint (or a frame coarser than it was fitted "
+          "on) keeps flagged; w/o: by the thresholds "
           "alone, without the fingerprint" + ("; the rows above the last are the deck's own cards' reads, the last "
                                              "the foreign cards'" if a.foreign else ""))
     return 0

@@ -148,6 +148,7 @@ def cmd_read(args: argparse.Namespace) -> int:
 
     from vision.model import ModelError
     from vision.read import read_frame
+    from vision.watch import coarse_said
 
     path = Path(args.image)
     if not path.is_file():
@@ -156,12 +157,15 @@ def cmd_read(args: argparse.Namespace) -> int:
     if image is None:
         return _fail(args.lang, "not_image", path=path)
     try:
-        reading = read_frame(image, _model(args.model, args.sure))
+        model = _model(args.model, args.sure)
+        reading = read_frame(image, model)
     except (ModelError, ValueError) as e:
         return _failed(args.lang, e)
     print(reading.to_json())
     if not reading.calibrated:
         return _fail(args.lang, "not_calibrated_pixels", NOT_CALIBRATED, problem=said(reading.problem, args.lang))
+    if reading.coarse:
+        print(f"cardtable vision: {coarse_said(reading, model, args.lang)}", file=sys.stderr)
     return 0
 
 
@@ -386,6 +390,8 @@ def _fit_sure(args, style: str, camera: tuple[int, int], frames, laid, sure_by: 
     confidence.path_for(classifier).write_text(cal.to_json(classifier) + "\n")
     print(_sure_said(args.lang, sure.outcome(reads + laid_reads, cal)), flush=True)
     print(_deck_said(args.lang, cal.deck), flush=True)
+    if cal.detail is not None:
+        print(_detail_said(args.lang, cal), flush=True)
     if laid:
         shown = enrol.pictures(frames, laid, readings,
                                lambda c: cal.confidence(c.raw, c.corners) >= SURE and (cal.deck is None or cal.deck.ours(c.name, c.looks)))
@@ -437,6 +443,8 @@ def cmd_sure(args: argparse.Namespace) -> int:
         return _fail(args.lang, "cannot_write", path=out)
     print(_sure_said(args.lang, sure.outcome(reads, cal)))
     print(_deck_said(args.lang, cal.deck))
+    if cal.detail is not None:
+        print(_detail_said(args.lang, cal))
     print(say(args.lang, "vision.sure_wrote", path=out, minutes=f"{(time.time() - started) / 60:.1f}"))
     return 0
 
@@ -467,6 +475,13 @@ def _deck_said(lang: str, deck) -> str:
         return said
     near, far = deck.apart
     return said + "\n" + say(lang, "vision.fingerprint_apart", near=f"{1 - near:.1%}", far=f"{far - 1:.1%}")
+
+
+def _detail_said(lang: str, cal) -> str:
+    """How fine a frame a deck's calibration holds for (``Calibration.holds_at``), in words."""
+    from vision.confidence import DETAIL_SLACK
+
+    return say(lang, "vision.sure_detail", least=f"{cal.detail:.2f}", slack=f"{DETAIL_SLACK:.0%}")
 
 
 def _laid_faces(photos: list[Path]):

@@ -28,6 +28,7 @@ from vision.sanity import SURE
 
 TARGET = 0.002  # a sure read is wrong at most this share of the time, out of the box
 ENROLLED_TARGET = 0.0005  # and once the venue's deck is enrolled
+DETAIL_SLACK = 0.05  # a frame this much coarser than the coarsest a deck's calibration was fitted on is still in it
 
 
 class CalibrationError(Refusal):
@@ -42,6 +43,7 @@ class Calibration:
     target: float
     fitted_on: str
     deck: fingerprint.Fingerprint | None = None  # a deck's calibration: what its reads look like (``fingerprint``)
+    detail: float | None = None  # the least detail of the frames it was fitted on (``holds_at``; None: no bound)
 
     def confidence(self, raw: float, corners: int) -> float:
         """The calibrated confidence of a read whose raw belief is ``raw``, seen by ``corners`` corners."""
@@ -52,14 +54,30 @@ class Calibration:
             return SURE + (1 - SURE) * (raw - t) / max(1 - t, 1e-9)
         return SURE * raw / t
 
+    def holds_at(self, detail: float | None) -> bool:
+        """Does the calibration hold for a frame of this ``detail`` (``vision.canon.detail``: frame px per canonical
+        px at the table's centre; None: not known, a frame without its markers)? A deck's calibration measured how
+        often its reads were wrong on frames of a camera size; a coarser frame reads that deck worse (a spade as a
+        club at 1920 x 1080 where 2560 x 1920 reads it right), so it holds only down to its least ``detail``, less
+        ``DETAIL_SLACK``. One without that bound holds everywhere.
+
+        >>> c = Calibration({"2": 0.99, "1": None}, ENROLLED_TARGET, "example", detail=1.8)
+        >>> c.holds_at(2.4), c.holds_at(1.72), c.holds_at(1.6), c.holds_at(None)
+        (True, True, False, False)
+        >>> Calibration({"2": 0.99, "1": None}, ENROLLED_TARGET, "example").holds_at(1.0)
+        True
+        """
+        return self.detail is None or (detail is not None and detail >= self.detail * (1 - DETAIL_SLACK))
+
     def for_deck(self) -> bool:
         """Is this one deck's calibration (its target the enrolled one), which holds for reads of that deck only?"""
         return self.target < TARGET
 
     def to_json(self, classifier: Path) -> str:
         deck = {"deck": self.deck.as_json()} if self.deck else {}
+        detail = {"detail": self.detail} if self.detail is not None else {}
         return json.dumps({"sure_at": self.sure_at, "target": self.target, "fitted_on": self.fitted_on,
-                           "classifier_sha256": digest(classifier)} | deck, indent=1)
+                           "classifier_sha256": digest(classifier)} | detail | deck, indent=1)
 
 
 def digest(path: Path) -> str:
@@ -85,16 +103,19 @@ def load(classifier: Path, path: Path | None = None) -> Calibration | None:
         data = json.loads(p.read_text())
         sure_at = {k: (None if data["sure_at"][k] is None else float(data["sure_at"][k])) for k in ("1", "2")}
         target, fitted, sha = float(data["target"]), str(data["fitted_on"]), str(data["classifier_sha256"])
+        detail = None if data.get("detail") is None else float(data["detail"])
+        if detail is not None and not 0 < detail < 1e3:
+            raise ValueError(f"detail {detail} is not a frame's px per canonical px")
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise CalibrationError("damaged_calibration", path=p, error=e) from e
     if sha != digest(classifier):
         raise CalibrationError("other_classifier", path=p, classifier=classifier)
-    cal = Calibration(sure_at, target, fitted)
+    cal = Calibration(sure_at, target, fitted, detail=detail)
     if "deck" in data or (cal.for_deck() and any(t is not None for t in sure_at.values())):
         if "deck" not in data:
             raise CalibrationError("no_fingerprint", path=p)
         try:
-            cal = Calibration(sure_at, target, fitted, fingerprint.from_json(data["deck"]))
+            cal = Calibration(sure_at, target, fitted, fingerprint.from_json(data["deck"]), detail)
         except fingerprint.FingerprintError as e:
             raise CalibrationError("damaged_fingerprint", path=p, error=e) from e
     return cal

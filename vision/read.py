@@ -11,7 +11,7 @@ from functools import cache
 import numpy as np
 
 from vision.calibrate import Calibration, NotCalibrated, calibrate
-from vision.canon import Pyramid, canon_boxes, canon_homography, canon_small, level
+from vision.canon import Pyramid, canon_boxes, canon_homography, canon_small, detail, level
 from vision.confidence import Calibration as Confidence
 from vision.detect import Card, Cutter, Peak, foreign_mask, found, group, named, regions, white_mask
 from vision.geometry import CANON, MARGIN, PX, SEATS, from_canon, seat_of, to_canon
@@ -35,6 +35,7 @@ class SeenCard:
     foreign: bool = False  # it does not look like the deck the calibration is for (``vision.fingerprint``)
     span: float | None = None  # how far apart its two corner indices lie, px of the detector's view (None: one corner)
     looks: tuple = field(default=(), repr=False, compare=False)  # what the classifier saw in its corners (Model.look)
+    coarse: bool = False  # read in a frame coarser than the calibration holds for (``Reading.coarse``): not sure
 
     def as_json(self) -> dict:
         return {"card": self.name, "confidence": round(self.confidence, 3),
@@ -48,6 +49,8 @@ class Reading:
     calibration: Calibration | None = None
     problem: NotCalibrated | None = None  # why the frame is not calibrated
     busy: dict[str, bool] | None = None  # seats with a hand (or anything else) over their play zone
+    detail: float | None = None  # frame px per canonical px at the table's centre (``vision.canon.detail``)
+    coarse: bool = False  # coarser than the model's calibration was fitted on: none of its reads is sure
 
     def seats(self) -> dict[str, list[str]]:
         return {s: [c.name for c in self.cards if c.seat == s] for s in SEATS}
@@ -66,7 +69,8 @@ def _order(c: SeenCard) -> tuple:
 Place = Callable[[tuple[float, float]], tuple[tuple[float, float], str | None]]  # a card's centre -> (centre, seat)
 
 
-def _read(model: Model, corners: list[Peak], cutter: Cutter, place: Place) -> tuple[SeenCard, ...]:
+def _read(model: Model, corners: list[Peak], cutter: Cutter, place: Place,
+          fineness: float | None = None) -> tuple[SeenCard, ...]:
     """One frame's cards from the corner indices the detector found there (``corners``; ``cutter`` cuts them out),
     named by ``model``, placed by ``place``, their confidence calibrated when the model has a calibration (a card
     whose corners disagree counts as seen by one). Under a deck's calibration, a card that is not that deck's
@@ -74,20 +78,23 @@ def _read(model: Model, corners: list[Peak], cutter: Cutter, place: Place) -> tu
     (``Model.base``: the classifier it was trained from), the base reads the foreign cards' corner indices (every
     one of a frame that shows another deck) exactly as it reads out of the box, under its own calibration; without
     a base, or a base's calibration, a foreign read's confidence is what a calibration that marks nothing sure
-    gives it. The deck's own cards cost no more."""
+    gives it. A frame coarser (``fineness``: its ``detail``) than a calibration holds for (``Confidence.holds_at``)
+    is read as under one that marks nothing sure. The deck's own cards cost no more."""
     cards = group(named(model, corners, cutter))
     calibration = getattr(model, "calibration", None)
+    own = calibration if _holds(model, fineness) else NEVER_SURE
     deck = calibration.deck if calibration else None
     looks = [(c.name, tuple(d.feature for d in c.corners)) for c in cards]
     foreign = deck.unlike(looks, [_span(c) for c in cards]) if deck else [False] * len(cards)
     base = getattr(model, "base", None)
     if base is None or not any(foreign):
-        return _seen(cards, place, [NEVER_SURE if far else calibration for far in foreign], foreign)
+        return _seen(cards, place, [NEVER_SURE if far else own for far in foreign], foreign)
     theirs = {d.corner for c, far in zip(cards, foreign) if far for d in c.corners}
-    again = _read(base, corners if all(foreign) else [p for p in corners if p.corner in theirs], cutter, place)
+    again = _read(base, corners if all(foreign) else [p for p in corners if p.corner in theirs], cutter, place,
+                  fineness)
     mine = [c for c, far in zip(cards, foreign) if not far]
     unsure = base.calibration is None
-    return _seen(mine, place, [calibration] * len(mine), [False] * len(mine)) + tuple(
+    return _seen(mine, place, [own] * len(mine), [False] * len(mine)) + tuple(
         replace(c, foreign=True, confidence=NEVER_SURE.confidence(c.raw, c.corners) if unsure else c.confidence)
         for c in again)
 
@@ -114,7 +121,8 @@ def _seen(cards: list[Card], place: Place, calibrations: list[Confidence | None]
 
 def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None = None) -> Reading:
     """Read one decoded BGR frame. Calibrates on the frame itself unless ``calibration`` is given; a frame without
-    the four markers is read in its own pixels (``calibrated`` false, ``problem`` says why)."""
+    the four markers is read in its own pixels (``calibrated`` false, ``problem`` says why). A frame that shows the
+    table coarser than the model's confidence was calibrated on is ``coarse``: none of its reads is sure."""
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
         raise ValueError(f"not a colour image: {None if image is None else image.shape}")
     problem = None
@@ -129,8 +137,11 @@ def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None 
         # without the table, nothing says the background is darker than the cards: search the whole frame
         seen = _read(model, found(model, crop, [(0, 0, crop.shape[1], crop.shape[0])]),
                      lambda corner, angle: cut(crop, corner, angle, scale=1 / SCALE), lambda centre: (centre, None))
-        return Reading(False, tuple(sorted(seen, key=_order)), None, problem)
+        coarse = not _holds(model, None)
+        seen = tuple(replace(c, coarse=True) for c in seen) if coarse else seen
+        return Reading(False, tuple(sorted(seen, key=_order)), None, problem, coarse=coarse)
     to_canon_h = canon_homography(calibration.homography)
+    fineness = detail(to_canon_h)
     frame = Pyramid(image)
     small = canon_small(frame, to_canon_h)
     white = white_mask(small)
@@ -143,10 +154,18 @@ def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None 
     fine_from_canon = np.linalg.inv(fine_to_canon)
     seen = _read(model, found(model, view, boxes),
                  lambda corner, angle: cut_through(fine, fine_from_canon, corner, angle),
-                 lambda centre: (at := from_canon(centre), seat_of(at)))
+                 lambda centre: (at := from_canon(centre), seat_of(at)), fineness)
     over = foreign_mask(small, white)
     busy = {s: int((over & zone).sum()) >= BUSY_PX for s, zone in play_zones().items()}
-    return Reading(True, tuple(sorted(seen, key=_order)), calibration, busy=busy)
+    coarse = not _holds(model, fineness)
+    seen = tuple(replace(c, coarse=True) for c in seen) if coarse else seen
+    return Reading(True, tuple(sorted(seen, key=_order)), calibration, busy=busy, detail=fineness, coarse=coarse)
+
+
+def _holds(model: Model, fineness: float | None) -> bool:
+    """Does the model's calibration (if any) hold at a frame of this ``detail`` (None: not known)?"""
+    calibration = getattr(model, "calibration", None)
+    return calibration is None or calibration.holds_at(fineness)
 
 
 @cache

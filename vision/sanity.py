@@ -12,6 +12,8 @@ catalogue reason (``referee.reasons``: ``reason.vision.*``), said in the reader'
 (Reason('vision.left', card='HT'),)
 >>> check(("HT",), [], lead_size=None, on_table=Counter(), left=Counter(), decks=2, foreign=("HT",))
 (Reason('vision.foreign', cards=['HT']),)
+>>> check(("HT",), [0.7], lead_size=None, on_table=Counter(), left=Counter(), decks=2, coarse=True)
+(Reason('vision.coarse'), Reason('vision.unsure', confidence='0.70'))
 """
 
 from __future__ import annotations
@@ -25,14 +27,18 @@ FLAGGED_CONFIDENCE = 0.5  # the confidence sent with a flagged play
 
 
 def check(cards: tuple[str, ...], confidences: list[float], *, lead_size: int | None, on_table: Counter,
-          left: Counter, decks: int, conflicts: tuple[str, ...] = (), foreign: tuple[str, ...] = ()) -> tuple[Reason, ...]:
+          left: Counter, decks: int, conflicts: tuple[str, ...] = (), foreign: tuple[str, ...] = (),
+          coarse: bool = False) -> tuple[Reason, ...]:
     """Why the play ``cards`` needs a person (empty: it does not). ``on_table``: every card face up now, this play
     included; ``left``: cards of earlier tricks of this hand, gone from the table; ``foreign``: cards that do not
-    look like the deck the camera's confidence is calibrated for (never sure: ``confidences`` are the others')."""
+    look like the deck the camera's confidence is calibrated for (never sure: ``confidences`` are the others');
+    ``coarse``: read in a frame coarser than that calibration holds for (``Reading.coarse``: none of it is sure)."""
     reasons = []
     low = min(confidences, default=1.0)
     if foreign:
         reasons.append(Reason("vision.foreign", cards=tuple(sorted(foreign))))
+    if coarse:
+        reasons.append(Reason("vision.coarse"))
     if low < SURE:
         reasons.append(Reason("vision.unsure", confidence=f"{low:.2f}"))
     reasons += [Reason("vision.conflict", card=c) for c in conflicts]

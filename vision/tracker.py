@@ -114,7 +114,7 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float) ->
         conf = min(c.confidence for c in picked)
         reasons = check(fresh, [c.confidence for c in picked if not c.foreign], lead_size=lead_size, on_table=on_table, left=left,
                         decks=t.decks, conflicts=tuple(c.name for c in picked if c.conflict),
-                        foreign=tuple(c.name for c in picked if c.foreign))
+                        foreign=tuple(c.name for c in picked if c.foreign), coarse=any(c.coarse for c in picked))
         if s.emitted:
             reasons += (Reason("vision.added"),)
         plays.append(Play(seat, fresh, round(min(conf, FLAGGED_CONFIDENCE) if reasons else conf, 3), at, reasons))

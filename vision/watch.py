@@ -19,7 +19,7 @@ from referee.catalogue import Refusal, cli_lang, said, say
 from referee.catalogue.sentences import Sentences
 from vision.calibrate import NotCalibrated, calibrate
 from vision.model import Model
-from vision.read import read_frame
+from vision.read import Reading, read_frame
 from vision.tracker import Play, Removal, Tracker, drain, step
 
 FRAME_CHARS = 240_000  # the frames schema's limit on the base64 JPEG
@@ -76,6 +76,11 @@ def why(play: Play, lang: str) -> str:
     return say(lang, "vision.reasons_sep").join(Sentences(lang).reason(r) for r in play.reasons)
 
 
+def coarse_said(reading: Reading, model: Model, lang: str) -> str:
+    """Why none of a coarse frame's reads is sure (``Reading.coarse``), in ``lang``."""
+    return say(lang, "vision.coarse", detail=f"{reading.detail:.2f}", least=f"{model.calibration.detail:.2f}")
+
+
 def messages(play: Play, msg_id: str, image: np.ndarray, lang: str = "zh") -> list[tuple[str, dict]]:
     """What one play publishes: the kept frame first when it needs a person (why, in ``lang``), then the
     ``observed``."""
@@ -106,7 +111,7 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
     ids = Ids(name or f"cam-{table}", format(int(boot), "x"))
     conn = Connection(broker).connect()  # its client id: the camera's user name
     tracker = Tracker(settle_s=settle_s, decks=decks)
-    calibration, last_at, sent, warned = None, None, 0, False
+    calibration, last_at, sent, warned, coarse = None, None, 0, False, False
     try:
         while True:
             ok, frame = cap.read()
@@ -128,6 +133,9 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
                         warned = True
                     continue
             reading = read_frame(frame, model, calibration)
+            if reading.coarse and not coarse:  # said when it begins (a camera moved back, or zoomed out)
+                log(coarse_said(reading, model, lang))
+            coarse = reading.coarse
             tracker, plays = step(tracker, list(reading.cards), reading.busy or {}, at)
             tracker, removals = drain(tracker)
             for removal in removals:  # picked up: the table service tells an early pickup from a cleared trick

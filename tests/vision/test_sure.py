@@ -95,6 +95,7 @@ def test_cardtable_vision_sure_writes_the_calibration_of_that_classifier(tmp_pat
     assert written["classifier_sha256"] == confidence.digest(tmp_path / "index.onnx")
     assert written["sure_at"] == {"2": None, "1": None}  # two tables are far too few reads to vouch for 0.05%
     assert "sans at 1280x960" in written["fitted_on"] and "none can be marked sure" in done.stdout
+    assert 0.6 < written["detail"] < 1.1 and f"{written['detail']:.2f} camera px per canonical px" in done.stdout
     assert Model(tmp_path / "cards.onnx").calibration.target == 0.0005
     bad = subprocess.run([*CLI, "--deck", "no-such-deck", "--model", str(tmp_path / "cards.onnx"), "--frames", "1",
                           "--out", str(tmp_path / "x.json")], capture_output=True, text=True, timeout=120)

@@ -41,9 +41,9 @@ from vision import fingerprint
 from vision.confidence import ENROLLED_TARGET, Calibration, fit
 
 Judged = tuple[float, bool, int]  # a read's raw belief, whether it was right, how many corners named it
-Looked = tuple[str, bool, int, tuple, float | None, bool]  # a read's card, whether it was right, its frame, its
-# corners' looks, how far apart they lie (``SeenCard.span``), whether it lies on a card of the foreign deck mixed in
-# (``reads``' ``foreign``)
+Looked = tuple[str, bool, int, tuple, float | None, bool, float]  # a read's card, whether it was right, its frame,
+# its corners' looks, how far apart they lie (``SeenCard.span``), whether it lies on a card of the foreign deck mixed
+# in (``reads``' ``foreign``), its frame's detail (``Reading.detail``)
 
 SEATS = "SENW"
 SPOTS = ((0.0, 0.0), (0.14, -0.17), (0.14, 0.17))  # a seat's plays: (towards its edge, sideways) from its spot
@@ -140,8 +140,9 @@ def reads(detector: Path, classifier: Path, styles: list[str], camera: tuple[int
     a calibration is measured on), ``seed`` and ``i`` alone; ``workers`` processes draw and read them (0: this
     one); every 20 frames ``log(frames, reads by both corners, by one)``. ``looks``: a list that gets, for each
     read, the card it named, whether it was right, its frame's number, its corners' looks (``Model.look``), how far
-    apart they lie and whether it lies on a foreign card. ``foreign`` (style, share): that share of each table's
-    cards drawn in that other deck's art instead (a mixture; the tables are otherwise those drawn without it)."""
+    apart they lie, whether it lies on a foreign card and its frame's detail. ``foreign`` (style, share): that share
+    of each table's cards drawn in that other deck's art instead (a mixture; the tables are otherwise those drawn
+    without it)."""
     job = (str(detector), str(classifier), tuple(styles), tuple(camera), seed, purpose, foreign)
     out: list[Judged] = []
     kinds: Counter = Counter()
@@ -229,37 +230,39 @@ def _frame_reads(job: tuple, i: int) -> list[tuple[Judged, Looked]]:
     out = judged([(c.name, c.seat, c.centre) for c in shot.truth],
                  [(c.name, c.seat, c.centre, c.raw, 1 if c.conflict else c.corners) for c in reading.cards])
     others = [(c.x, c.y) for c in scene.cards if foreign and c.style == foreign[0]]  # the foreign cards' centres
-    return [(j, (c.name, j[1], i, c.looks, c.span, any(math.dist(c.centre, o) <= REACH for o in others)))
-            for j, c in zip(out, reading.cards)]
+    return [(j, (c.name, j[1], i, c.looks, c.span, any(math.dist(c.centre, o) <= REACH for o in others),
+                 reading.detail)) for j, c in zip(out, reading.cards)]
 
 
 def calibration(reads_: list[Judged], what: str, target: float = ENROLLED_TARGET,
                 looked: list[Looked] | None = None) -> Calibration:
     """The calibration fitted on ``reads_`` (``what``: what they are, recorded with it), with the deck's fingerprint
     fitted on the same reads' looks (``looked``, given for a deck's calibration: ``deck``; FingerprintError when
-    too few reads fit one for a calibration that marks reads sure)."""
+    too few reads fit one for a calibration that marks reads sure) and the least detail of their frames, below
+    which it does not hold (``Calibration.holds_at``)."""
     kinds = Counter(corners >= 2 for _, _, corners in reads_)
     wrong = sum(not right for _, right, _ in reads_)
-    sure_at, fingerprint_ = fit(reads_, target), None
+    sure_at, fingerprint_, least = fit(reads_, target), None, None
     if looked is not None:
+        least = min((round(d, 4) for *_, d in looked if d is not None), default=None)
         try:
             fingerprint_ = deck(looked, what)
         except fingerprint.FingerprintError:
             if any(t is not None for t in sure_at.values()):  # one that marks nothing sure needs none
                 raise
-    return Calibration(sure_at, target,
-                       f"{what}: {kinds[True]} reads by both corners, {kinds[False]} by one, {wrong} wrong", fingerprint_)
+    said = f"{what}: {kinds[True]} reads by both corners, {kinds[False]} by one, {wrong} wrong"
+    return Calibration(sure_at, target, said, fingerprint_, least)
 
 
 def deck(looked: list[Looked], what: str) -> fingerprint.Fingerprint:
     """The deck's fingerprint from its right reads: the means from the looks of most frames, the reach from those
     of every ``HELD``-th frame (tables the means never saw), where their corners lie apart from all frames."""
     frames: dict[int, list] = defaultdict(list)
-    for card, ok, frame, looks, span, _ in looked:
+    for card, ok, frame, looks, span, *_ in looked:
         frames[frame].append((ok, span))
     apart = [r for reads_ in frames.values() for (ok, _), r in zip(reads_, fingerprint.relative([s for _, s in reads_]))
              if ok and r is not None]
-    right = [(card, looks, frame) for card, ok, frame, looks, _, _ in looked if ok]
+    right = [(card, looks, frame) for card, ok, frame, looks, *_ in looked if ok]
     return fingerprint.fit([(card, looks) for card, looks, frame in right if frame % HELD != HELD - 1],
                            [(card, looks) for card, looks, frame in right if frame % HELD == HELD - 1], what,
                            apart=apart)
