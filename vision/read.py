@@ -36,6 +36,7 @@ class SeenCard:
     span: float | None = None  # how far apart its two corner indices lie, px of the detector's view (None: one corner)
     looks: tuple = field(default=(), repr=False, compare=False)  # what the classifier saw in its corners (Model.look)
     coarse: bool = False  # read in a frame coarser than the calibration holds for (``Reading.coarse``): not sure
+    indices: tuple = field(default=(), repr=False, compare=False)  # where its corner indices lie (as ``centre``)
 
     def as_json(self) -> dict:
         return {"card": self.name, "confidence": round(self.confidence, 3),
@@ -115,7 +116,7 @@ def _seen(cards: list[Card], place: Place, calibrations: list[Confidence | None]
         corners = 1 if c.conflict else len(c.corners)
         conf = c.confidence if calibration is None else calibration.confidence(c.confidence, corners)
         out.append(SeenCard(c.name, conf, *place(c.centre), c.conflict, c.confidence, corners, far, _span(c),
-                            tuple(d.feature for d in c.corners)))
+                            tuple(d.feature for d in c.corners), indices=tuple(place(d.corner)[0] for d in c.corners)))
     return tuple(out)
 
 

@@ -164,3 +164,23 @@ def test_one_card_one_read_whatever_the_decks_geometry():
             wrong += len(owners) > 1
     assert both > 150 and alike > 20
     assert (joined, wrong) == (both, 0)
+
+
+def test_a_read_says_where_its_corner_indices_lie():
+    """``SeenCard.indices``: the corner indices that named the card, in the frame's table coordinates (what the
+    real-photo figure matches against a card's visible box, when the card's centre lies under the card over it)."""
+    from vision.train.synth.render import random_camera, render_frame
+    from vision.train.synth.scene import random_scene
+
+    rng = random.Random(2031)
+    f = render_frame(random_scene(rng, ["sans", "gen-07"], hand_chance=0.0), random_camera(rng, (2560, 1920)))
+    checked = Counter()
+    for c in read_frame(f.image, model()).cards:
+        assert 1 <= len(c.indices) <= 2 and (c.conflict or len(c.indices) == c.corners)
+        truth = min(f.truth, key=lambda t: math.dist(t.centre, c.centre))
+        if truth.name != c.name:
+            continue
+        for at in c.indices:
+            assert min(math.dist(at, (x, y)) for x, y, _ in truth.indices) < 0.01, (c, at, truth.indices)
+        checked[len(c.indices)] += 1
+    assert checked[1] >= 3 and checked[2] >= 3, checked
