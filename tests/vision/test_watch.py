@@ -76,3 +76,25 @@ def test_watch_without_a_source_is_a_clear_error(broker, tmp_path):
                            str(tmp_path / "none.mp4"), "--broker", broker.url("camera-t1")],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "没有这个视频文件" in done.stderr
+
+
+def test_a_camera_coarser_than_the_decks_calibration_says_so_once_and_flags_every_play(broker, connect, inbox, video):
+    """The hall's calibration holds from 2560 x 1920 frames' detail; this 1280 x 960 video is coarser: the watch
+    says so when it begins, and every play goes to a person saying why, none as sure."""
+    box = inbox()
+    console = connect("console")
+    console.subscribe(topic("t1", "observed"), box)
+    console.subscribe(topic("t1", "frames"), box)
+    assert console.wait_subscribed(30)
+    hall = DEFAULT_MODEL.with_name("hall.sure.json")
+    done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source",
+                           str(video), "--broker", broker.url("camera-t1"), "--fps", str(FPS), "--sure", str(hall)],
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("比置信度校准时的") == 1, done.stdout
+    box.wait_for(lambda t, p: len(box.payloads(topic("t1", "frames"))) >= 2, timeout=30)
+    observed = [decode("observed", p) for p in box.payloads(topic("t1", "observed"))]
+    frames = [decode("frames", p) for p in box.payloads(topic("t1", "frames"))]
+    assert len(observed) == 2 and all(o["confidence"] < 0.9 for o in observed)
+    assert sorted(f["id"] for f in frames) == sorted(o["id"] for o in observed)
+    assert all("摄像机看桌面比校准置信度时粗" in f["reason"] for f in frames)
