@@ -38,7 +38,8 @@ from vision.train import sure  # noqa: E402
 
 
 def verify(detector: Path, styles: list[str], camera: tuple[int, int], frames: int, seed: int,
-           sure_path: Path | None = None, workers: int = 2, foreign: tuple[str, float] | None = None) -> dict:
+           sure_path: Path | None = None, workers: int = 2, foreign: tuple[str, float] | None = None,
+          detail: float | None = None) -> dict:
     """The calibration's figures on ``frames`` fresh tables, per kind ("2", "1") and for "all"; with ``foreign``
     (a mixture: ``sure.reads``), for the reads of the deck's cards ("all") and of the foreign cards ("foreign")."""
     classifier = detector.with_name("index.onnx")
@@ -47,7 +48,7 @@ def verify(detector: Path, styles: list[str], camera: tuple[int, int], frames: i
         raise SystemExit(f"no calibration beside {classifier}")
     looked: list = []
     reads = sure.reads(detector, classifier, styles, camera, seed=seed, purpose="check", frames=frames,
-                       workers=workers, looks=looked, foreign=foreign)
+                       workers=workers, looks=looked, foreign=foreign, detail=detail)
     ours = [cal.holds_at(looked_[6]) for looked_ in looked]  # a frame coarser than it was fitted on: none sure
     if cal.deck is not None:  # as the camera reads them: frame by frame (``Fingerprint.unlike``)
         frames_ = defaultdict(list)
@@ -95,6 +96,7 @@ def main(argv=None) -> int:
     p.add_argument("--sure", type=Path, default=None, help="the calibration (default: beside the classifier)")
     p.add_argument("--camera", type=frame_size, default=(2560, 1920))
     p.add_argument("--frames", type=int, default=150)
+    p.add_argument("--detail", type=float, default=None, help="the tables at this camera detail (`vision sure --detail`)")
     p.add_argument("--seed", type=int, default=99, help="of the check tables (default 99)")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--foreign", default=None, metavar="FAMILY",
@@ -105,7 +107,7 @@ def main(argv=None) -> int:
     t0 = time.time()
     with tempfile.TemporaryDirectory() as tmp:
         foreign = (foreign_style(a.foreign, Path(tmp)), a.share) if a.foreign else None
-        fig = verify(a.model, styles, a.camera, a.frames, a.seed, a.sure, a.workers, foreign)
+        fig = verify(a.model, styles, a.camera, a.frames, a.seed, a.sure, a.workers, foreign, a.detail)
     print(f"{a.deck} at {a.camera[0]}x{a.camera[1]}, {a.frames} tables, seed {a.seed}, {time.time() - t0:.0f} s"
           + (f", {a.share:.0%} of the cards of {a.foreign}" if a.foreign else ""))
     print(f"{'reads':14} {'count':>7} {'right':>7} {'sure':>7} {'sure wrong':>11} {'of sure':>8} {'95% bound':>10} "

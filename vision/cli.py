@@ -114,6 +114,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                       help="the detector, the classifier index.onnx beside it (default models/cards.onnx)")
     sure.add_argument("--camera", type=frame_size, default=(2560, 1920), metavar="WxH",
                       help="the venue's camera size (default 2560x1920)")
+    sure.add_argument("--detail", type=float, default=None, metavar="D",
+                      help="the venue camera's detail, as `cardtable vision calibrate` prints it (camera px per "
+                           "canonical px): the tables are photographed at it or up to 1.3 times finer, so the "
+                           "calibration holds at it (default: as a camera of --camera size falls)")
     length = sure.add_mutually_exclusive_group()
     length.add_argument("--frames", type=int, default=None, help="tables to read (default: until each kind of read "
                                                                   "has 3,000)")
@@ -342,13 +346,14 @@ def cmd_deck(args: argparse.Namespace) -> int:
         return _fail(args.lang, "write_folder", path=args.out, error=said(e, args.lang))
     copies = math.ceil(args.share * len(TRAIN_STYLES) / (1 - args.share))  # the deck drawn at about --share
     camera = args.camera or ((frames[0].shape[1], frames[0].shape[0]) if frames else (2560, 1920))
+    detail = _photos_detail(frames)  # the calibration's tables are photographed at the venue camera's detail
     sure_by = until = None
     line = say(args.lang, "vision.training_steps", steps=args.steps)
     if not args.steps:
         from vision.train import sure
 
-        sure_s = min(max(sure.pace(detector, classifier, [style], camera, seed=args.seed, workers=args.sure_workers),
-                         SURE_MIN[0] * 60), SURE_MIN[1] * 60)
+        sure_s = min(max(sure.pace(detector, classifier, [style], camera, seed=args.seed, workers=args.sure_workers,
+                                   detail=detail), SURE_MIN[0] * 60), SURE_MIN[1] * 60)
         sure_by = started + (args.budget - RESERVE_MIN) * 60
         until = sure_by - sure_s
         line = say(args.lang, "vision.training_until", minute=f"{(until - started) / 60:.1f}", sure=f"{sure_s / 60:.1f}")
@@ -358,12 +363,14 @@ def cmd_deck(args: argparse.Namespace) -> int:
                             styles=[*TRAIN_STYLES, *[style] * copies], own=style,
                             log=progress(args.steps, until, sure_by, started, args.lang))
     print(run, flush=True)
-    return _fit_sure(args, style, camera, frames, laid, sure_by, started)
+    return _fit_sure(args, style, camera, frames, laid, sure_by, started, detail)
 
 
-def _fit_sure(args, style: str, camera: tuple[int, int], frames, laid, sure_by: float | None, started: float) -> int:
+def _fit_sure(args, style: str, camera: tuple[int, int], frames, laid, sure_by: float | None, started: float,
+              detail: float | None = None) -> int:
     """The end of an enrolment: the enrolled classifier's confidence fitted on reads of the deck (tables of it drawn
-    at ``camera`` size, and the laid-out photos read back), then the check pictures."""
+    at ``camera`` size, and at the laid-out photos' ``detail`` when they show the markers, and the laid-out photos
+    read back), then the check pictures."""
     import time
 
     import cv2
@@ -379,7 +386,7 @@ def _fit_sure(args, style: str, camera: tuple[int, int], frames, laid, sure_by: 
     looked: list = []
     reads = sure.reads(args.out / "cards.onnx", classifier, [style], camera, seed=args.seed + 1, want=sure.WANT,
                        frames=args.sure_frames, until=sure_by, workers=args.sure_workers,
-                       log=_sure_progress(args.lang, "  "), looks=looked)
+                       log=_sure_progress(args.lang, "  "), looks=looked, detail=detail)
     model = Model(args.out / "cards.onnx", calibrated=False)
     readings, wrong, laid_reads = enrol.read_back(frames, laid, model) if laid else ([], {}, [])
     try:
@@ -428,10 +435,12 @@ def cmd_sure(args: argparse.Namespace) -> int:
     out = args.out or confidence.path_for(classifier)
     started = time.time()
     looked: list = []
+    if args.detail is not None and not 0.1 <= args.detail <= 10:
+        return _fail(args.lang, "bad_detail", detail=args.detail)
     reads = sure.reads(detector, classifier, styles, args.camera, seed=args.seed,
                        want=None if args.frames or args.minutes else sure.WANT, frames=args.frames,
                        until=started + args.minutes * 60 if args.minutes else None, workers=args.workers,
-                       log=_sure_progress(args.lang), looks=looked)
+                       log=_sure_progress(args.lang), looks=looked, detail=args.detail)
     size = f"{args.camera[0]}x{args.camera[1]}"
     try:
         cal = sure.calibration(reads, f"{args.deck} at {size}, seed {args.seed}", looked=looked)
@@ -447,6 +456,20 @@ def cmd_sure(args: argparse.Namespace) -> int:
         print(_detail_said(args.lang, cal))
     print(say(args.lang, "vision.sure_wrote", path=out, minutes=f"{(time.time() - started) / 60:.1f}"))
     return 0
+
+
+def _photos_detail(frames) -> float | None:
+    """The least detail of the laid-out photos that show the table's markers (``vision.canon.detail``; None: none)."""
+    from vision.calibrate import NotCalibrated, calibrate
+    from vision.canon import canon_homography, detail
+
+    found = []
+    for frame in frames:
+        try:
+            found.append(detail(canon_homography(calibrate(frame).homography)))
+        except NotCalibrated:
+            continue
+    return min(found, default=None)
 
 
 def _sure_progress(lang: str, indent: str = ""):

@@ -118,3 +118,25 @@ def test_a_calibration_file_named_for_the_model_is_used_and_a_missing_one_refuse
     assert Model(sure=path).calibration == cal
     with pytest.raises(Exception, match="没有置信度校准"):
         Model(sure=tmp_path / "none.json")
+
+
+def test_tables_can_be_photographed_at_a_venue_cameras_detail(tmp_path):
+    """A calibration holds only down to the detail it was fitted at (``Calibration.holds_at``): a venue whose camera
+    shows the table coarser than the renderer's cameras of its size would have every read flagged, so the fit can
+    photograph its tables at the venue camera's own detail (``--detail``; an enrolment takes its photos')."""
+    looked: list = []
+    sure.reads(DEFAULT_MODEL, DEFAULT_INDEX, ["serif"], (2560, 1920), seed=5, frames=3, workers=0, looks=looked,
+               detail=1.0)
+    details = {d for *_, d in looked}
+    assert len(details) == 3 and all(0.97 <= d <= 1.3 * 1.03 for d in details), details  # 1.3-2.2 at random
+    for name in ("cards.onnx", "index.onnx"):
+        shutil.copy(DEFAULT_MODEL.with_name(name), tmp_path / name)
+    done = subprocess.run([*CLI, "--deck", "serif", "--model", str(tmp_path / "cards.onnx"), "--detail", "1.1",
+                           "--frames", "2", "--workers", "0", "--lang", "en"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert 1.1 * 0.97 <= json.loads((tmp_path / "index.sure.json").read_text())["detail"] <= 1.1 * 1.3 * 1.03
+    bad = subprocess.run([*CLI, "--deck", "serif", "--model", str(tmp_path / "cards.onnx"), "--detail", "50",
+                          "--frames", "1", "--out", str(tmp_path / "x.json")], capture_output=True, text=True,
+                         timeout=120)
+    assert bad.returncode == 1 and "0.1 到 10 之间" in bad.stderr and not (tmp_path / "x.json").exists()

@@ -50,6 +50,7 @@ SPOTS = ((0.0, 0.0), (0.14, -0.17), (0.14, 0.17))  # a seat's plays: (towards it
 WANT = 3000  # reads of each kind a fit aims at: with a few wrong among the least sure, 2,000 may still lie above them
 PARALLEL = 1.5  # two processes read about this many times as fast as one on two cores
 HELD = 3  # every third frame's reads of a deck fit its fingerprint's reach; the others, its looks' means
+FINER = 1.3  # tables photographed at a venue camera's detail: between it and this many times it
 REACH = 0.02  # table units (15 mm): a read's centre this far from a card's at most, to be a read of it (read centres
 # lay at most 8 mm from their card's on 15 tables of a deck never trained on)
 
@@ -133,7 +134,8 @@ def table(rng: random.Random, styles: list[str], decks: int = 3):
 def reads(detector: Path, classifier: Path, styles: list[str], camera: tuple[int, int], *, seed: int,
           purpose: str = "fit", want: int | None = None, frames: int | None = None, until: float | None = None,
           workers: int = 2, log: Callable[[int, int, int], None] = lambda *_: None,
-          looks: list[Looked] | None = None, foreign: tuple[str, float] | None = None) -> list[Judged]:
+          looks: list[Looked] | None = None, foreign: tuple[str, float] | None = None,
+          detail: float | None = None) -> list[Judged]:
     """Reads of tables of ``styles`` photographed at ``camera`` size by the models ``detector`` and ``classifier``
     (raw beliefs), judged: until each kind (both corners, one) has ``want`` reads, ``frames`` frames were read, or
     the time ``until``, whichever comes first. Frame ``i`` is drawn from ``purpose`` ("fit", or "check" for tables
@@ -142,8 +144,9 @@ def reads(detector: Path, classifier: Path, styles: list[str], camera: tuple[int
     read, the card it named, whether it was right, its frame's number, its corners' looks (``Model.look``), how far
     apart they lie, whether it lies on a foreign card and its frame's detail. ``foreign`` (style, share): that share
     of each table's cards drawn in that other deck's art instead (a mixture; the tables are otherwise those drawn
-    without it)."""
-    job = (str(detector), str(classifier), tuple(styles), tuple(camera), seed, purpose, foreign)
+    without it). ``detail``: a venue camera's (``vision.canon.detail``), the tables photographed at it or up to
+    ``FINER`` times finer (``at_detail``), else as the renderer's cameras of that size fall."""
+    job = (str(detector), str(classifier), tuple(styles), tuple(camera), seed, purpose, foreign, detail)
     out: list[Judged] = []
     kinds: Counter = Counter()
 
@@ -182,10 +185,10 @@ def reads(detector: Path, classifier: Path, styles: list[str], camera: tuple[int
 
 
 def pace(detector: Path, classifier: Path, styles: list[str], camera: tuple[int, int], *, seed: int,
-         workers: int = 2, frames: int = 2) -> float:
+         workers: int = 2, frames: int = 2, detail: float | None = None) -> float:
     """About how many seconds ``reads`` will take on this machine, now, to gather ``WANT`` reads of each kind: from
     ``frames`` tables drawn and read here (not among those ``reads`` draws)."""
-    job = (str(detector), str(classifier), tuple(styles), tuple(camera), seed, "pace", None)
+    job = (str(detector), str(classifier), tuple(styles), tuple(camera), seed, "pace", None, detail)
     _model(str(detector), str(classifier))
     started = time.time()
     kinds: Counter = Counter()
@@ -218,20 +221,45 @@ def _frame_reads(job: tuple, i: int) -> list[tuple[Judged, Looked]]:
     from vision.read import read_frame
     from vision.train.synth.render import random_camera, render_frame
 
-    detector, classifier, styles, camera, seed, purpose, foreign = job
+    detector, classifier, styles, camera, seed, purpose, foreign, detail = job
     rng = drawn(purpose, seed, i)
     scene = table(rng, list(styles))
     if foreign:
         mix = random.Random(f"foreign:{purpose}:{seed}:{i}")
         scene = replace(scene, cards=tuple(replace(c, style=foreign[0]) if mix.random() < foreign[1] else c
                                            for c in scene.cards))
-    shot = render_frame(scene, random_camera(rng, camera))
+    cam = random_camera(rng, camera)
+    if detail is not None:
+        cam = at_detail(cam, detail, random.Random(f"detail:{purpose}:{seed}:{i}"))
+    shot = render_frame(scene, cam)
     reading = read_frame(shot.image, _model(detector, classifier))
     out = judged([(c.name, c.seat, c.centre) for c in shot.truth],
                  [(c.name, c.seat, c.centre, c.raw, 1 if c.conflict else c.corners) for c in reading.cards])
     others = [(c.x, c.y) for c in scene.cards if foreign and c.style == foreign[0]]  # the foreign cards' centres
     return [(j, (c.name, j[1], i, c.looks, c.span, any(math.dist(c.centre, o) <= REACH for o in others),
                  reading.detail)) for j, c in zip(out, reading.cards)]
+
+
+def at_detail(cam, detail: float, rng: random.Random):
+    """``cam`` (``render.Camera``) nearer the table or farther (its ``fill``), so that its frame shows the table at a
+    detail drawn between ``detail`` and ``FINER`` times it, or as near as the frame allows (the table and its markers
+    stay in it: a steeply tilted camera may stay coarser, and a calibration fitted there holds at the finer venue's).
+
+    >>> from vision.train.synth.render import Camera
+    >>> cam = at_detail(Camera(size=(2560, 1920), fill=0.9), 1.0, random.Random(1))
+    >>> round(cam.fill, 3), 1.0 <= _detail(cam) <= FINER
+    (0.445, True)
+    """
+    want = detail * rng.uniform(1.0, FINER)
+    return replace(cam, fill=min(0.97, max(0.2, cam.fill * want / _detail(cam))))
+
+
+def _detail(cam) -> float:
+    """The detail (``vision.canon.detail``) at which ``cam`` shows the table."""
+    from vision.canon import canon_homography, detail
+    from vision.train.synth.render import camera_homography
+
+    return detail(canon_homography(camera_homography(cam)))
 
 
 def calibration(reads_: list[Judged], what: str, target: float = ENROLLED_TARGET,
