@@ -8,10 +8,11 @@
    (``cardtable vision deck --order``) over ``--photos`` photos at ``--camera`` size, with the table's markers.
 2. Runs ``cardtable vision deck --layout PHOTOS --out DIR`` as its own process, as a venue would, and times it end
    to end by the wall clock (finding the faces, training, the check picture); its progress lines are shown.
-3. Reads ``--verify`` tables of the enrolled deck drawn as the enrolment's confidence fit draws them but never
-   among them (``bench/eval_sure.py``) with the enrolled model and its calibration: the reads marked sure, how many
-   of them are wrong and the share they could still be wrong at (95%; the calibration aims at 0.05%), the share of
-   right reads marked sure and of all reads flagged.
+3. Reads ``--verify`` tables of the enrolled deck drawn as the enrolment's confidence fit draws them (at the detail
+   its calibration records, ``vision sure --detail``) but never among them (``bench/eval_sure.py``) with the
+   enrolled model and its calibration: the reads marked sure, how many of them are wrong and the share they could
+   still be wrong at (95%; the calibration aims at 0.05%), the share of right reads marked sure and of all reads
+   flagged.
 4. Reads ``--eval`` random tables (as ``eval_vision.py``) of the enrolled deck, and of each of ``--others``, with the
    shipped models, with the enrolled classifier alone and with the enrolled models as a venue reads with them (a
    card unlike the deck named by the classifier the enrolment started from, ``Model.base``): recall and precision
@@ -41,6 +42,7 @@ import cv2  # noqa: E402
 
 from bench.eval_sure import verify  # noqa: E402
 from vision.cli import frame_size  # noqa: E402
+from vision import confidence  # noqa: E402
 from vision.confidence import ENROLLED_TARGET  # noqa: E402
 from vision.model import Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402
@@ -112,7 +114,10 @@ def main(argv=None) -> int:
             return 1
         ok = took <= LIMIT_MIN
         if a.verify:
-            fig = verify(out / "cards.onnx", [str((out / "deck").resolve())], a.camera, a.verify, seed=99)
+            # at the detail the enrolment fitted its confidence at (its photos', the venue camera's)
+            fitted = confidence.load(out / "index.onnx").detail
+            fig = verify(out / "cards.onnx", [str((out / "deck").resolve())], a.camera, a.verify, seed=99,
+                         detail=fitted)
             for kind, name in (("2", "both corners"), ("1", "one corner"), ("all", "all")):
                 f = fig[kind]
                 print(f"fresh reads of the enrolled deck, {name}: {f['reads']}, {f['sure']} sure, {f['sure_wrong']} of "

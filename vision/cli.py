@@ -346,7 +346,9 @@ def cmd_deck(args: argparse.Namespace) -> int:
         return _fail(args.lang, "write_folder", path=args.out, error=said(e, args.lang))
     copies = math.ceil(args.share * len(TRAIN_STYLES) / (1 - args.share))  # the deck drawn at about --share
     camera = args.camera or ((frames[0].shape[1], frames[0].shape[0]) if frames else (2560, 1920))
-    detail = _photos_detail(frames)  # the calibration's tables are photographed at the venue camera's detail
+    from vision.train.enrol import photos_detail
+
+    detail = photos_detail(frames)  # the calibration's tables are photographed at the venue camera's detail
     sure_by = until = None
     line = say(args.lang, "vision.training_steps", steps=args.steps)
     if not args.steps:
@@ -456,20 +458,6 @@ def cmd_sure(args: argparse.Namespace) -> int:
         print(_detail_said(args.lang, cal))
     print(say(args.lang, "vision.sure_wrote", path=out, minutes=f"{(time.time() - started) / 60:.1f}"))
     return 0
-
-
-def _photos_detail(frames) -> float | None:
-    """The least detail of the laid-out photos that show the table's markers (``vision.canon.detail``; None: none)."""
-    from vision.calibrate import NotCalibrated, calibrate
-    from vision.canon import canon_homography, detail
-
-    found = []
-    for frame in frames:
-        try:
-            found.append(detail(canon_homography(calibrate(frame).homography)))
-        except NotCalibrated:
-            continue
-    return min(found, default=None)
 
 
 def _sure_progress(lang: str, indent: str = ""):

@@ -148,6 +148,20 @@ def flat(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def photos_detail(frames: list[np.ndarray]) -> float | None:
+    """The least detail (``vision.canon.detail``) of the photos that show the table's markers (None: none does):
+    the venue camera's, at which the enrolment's confidence is fitted (``vision.train.sure.at_detail``)."""
+    from vision.canon import canon_homography, detail
+
+    found = []
+    for frame in frames:
+        try:
+            found.append(detail(canon_homography(calibrate(frame).homography)))
+        except NotCalibrated:
+            continue
+    return min(found, default=None)
+
+
 def laid_out(frames: list[np.ndarray]) -> list[Laid]:
     """Every card of ``frames`` (1-4 photos of the deck laid out in ``ORDER``), named by its place. Raises
     :class:`DeckError` when the frames do not hold exactly one deck, saying what each frame held."""
