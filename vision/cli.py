@@ -306,6 +306,7 @@ def cmd_deck(args: argparse.Namespace) -> int:
 
     from vision.model import DEFAULT_MODEL, keep_base
     from vision.train.deck import DeckError, read_faces, write_style
+    from vision.train.enrol import photos_detail
 
     started = time.time()
     if args.order:
@@ -346,8 +347,6 @@ def cmd_deck(args: argparse.Namespace) -> int:
         return _fail(args.lang, "write_folder", path=args.out, error=said(e, args.lang))
     copies = math.ceil(args.share * len(TRAIN_STYLES) / (1 - args.share))  # the deck drawn at about --share
     camera = args.camera or ((frames[0].shape[1], frames[0].shape[0]) if frames else (2560, 1920))
-    from vision.train.enrol import photos_detail
-
     detail = photos_detail(frames)  # the calibration's tables are photographed at the venue camera's detail
     sure_by = until = None
     line = say(args.lang, "vision.training_steps", steps=args.steps)
