@@ -197,7 +197,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from vision.model import ModelError
     from vision.overlay import draw
     from vision.read import read_frame
-    from vision.watch import IMAGE_SUFFIXES, SourceError, open_source
+    from vision.watch import IMAGE_SUFFIXES, SourceError, coarse_said, open_source
 
     try:
         model = _model(args.model, args.sure)
@@ -224,6 +224,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         print(say(args.lang, "vision.calibrated", path=args.out, markers=sorted(calibration.markers),
                   seats=", ".join(f"{s} {len(v)}" for s, v in reading.seats().items())))
         print(detail_note(frame, calibration, args.lang))
+        if reading.coarse:  # the deck's calibration was fitted on finer frames: at this camera nothing is sure
+            print(coarse_said(reading, model, args.lang))
         return 0
     return _fail(args.lang, "not_calibrated", NOT_CALIBRATED, problem=problem)
 
@@ -241,7 +243,7 @@ def detail_note(frame, calibration, lang: str = "zh") -> str:
 
     px = detail(canon_homography(calibration.homography))
     h, w = frame.shape[:2]
-    note = say(lang, "vision.detail", width=w, height=h, px=f"{px:.1f}")
+    note = say(lang, "vision.detail", width=w, height=h, px=f"{px:.2f}")
     return note + (say(lang, "vision.detail_low") if px < 1.6 else "")
 
 

@@ -125,3 +125,18 @@ def test_reads_for_a_fit_carry_their_frame_detail():
     cal = sure.calibration([(0.99, True, 2)] * 3, "test", looked=[("SA", True, 0, (fake,), None, False, 1.5),
                                                                    ("SA", True, 1, (fake,), None, False, 1.25)])
     assert cal.detail == 1.25 and cal.sure_at == {"2": None, "1": None}
+
+
+def test_calibrating_a_camera_coarser_than_the_decks_calibration_says_so(tmp_path):
+    """At set-up (``vision calibrate``) a venue learns its camera's detail, and that the deck's calibration does
+    not hold there, with the detail to fit one at (``vision sure --detail``)."""
+    fine, _, coarse, at_coarse = shots()
+    for shot, name in ((fine, "fine.png"), (coarse, "coarse.png")):
+        cv2.imwrite(str(tmp_path / name), shot.image)
+    cli = [sys.executable, "-m", "cardtable", "vision", "calibrate", "--sure", str(HALL), "--lang", "en"]
+    runs = {name: subprocess.run([*cli, "--source", str(tmp_path / name), "--out", str(tmp_path / f"out-{name}")],
+                                 capture_output=True, text=True, timeout=120) for name in ("fine.png", "coarse.png")}
+    assert all(done.returncode == 0 for done in runs.values()), runs
+    said_coarse = runs["coarse.png"].stdout
+    assert f"{at_coarse.detail:.2f} camera px per canonical px" in said_coarse and "coarser than the" in said_coarse
+    assert f"--detail {at_coarse.detail:.2f}" in said_coarse and "coarser than the" not in runs["fine.png"].stdout
