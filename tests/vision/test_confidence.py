@@ -3,21 +3,19 @@ were wrong at most 0.2% of the time; a calibration belongs to one classifier; a 
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
 from vision import confidence
-from vision.model import DEFAULT_MODEL, Model, ModelError
+from vision.model import Model, ModelError
 from vision.read import read_frame
 from vision.sanity import SURE
-from vision_frames import frame, play
+from vision_frames import frame, play, shipped_networks
 
 
 @pytest.fixture()
 def models(tmp_path):
-    for name in ("cards.onnx", "index.onnx"):
-        shutil.copy(DEFAULT_MODEL.with_name(name), tmp_path / name)
+    shipped_networks(tmp_path)
     return tmp_path
 
 

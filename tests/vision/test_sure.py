@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import subprocess
 import sys
 from functools import cache
@@ -19,6 +18,7 @@ from vision.model import DEFAULT_INDEX, DEFAULT_MODEL, Model
 from vision.read import read_frame
 from vision.train import sure
 from vision.train.synth.render import random_camera, render_frame
+from vision_frames import shipped_networks
 
 CLI = [sys.executable, "-m", "cardtable", "vision", "sure"]
 
@@ -85,8 +85,7 @@ def test_a_kind_of_read_is_sure_only_after_2000_reads_vouch_for_it():
 
 
 def test_cardtable_vision_sure_writes_the_calibration_of_that_classifier(tmp_path):
-    for name in ("cards.onnx", "index.onnx"):
-        shutil.copy(DEFAULT_MODEL.with_name(name), tmp_path / name)
+    shipped_networks(tmp_path)
     done = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--camera", "1280x960",
                            "--frames", "2", "--workers", "0", "--lang", "en"], capture_output=True, text=True,
                           timeout=300)
@@ -129,8 +128,7 @@ def test_tables_can_be_photographed_at_a_venue_cameras_detail(tmp_path):
                detail=1.0)
     details = {d for *_, d in looked}
     assert len(details) == 3 and all(0.97 <= d <= 1.3 * 1.03 for d in details), details  # 1.3-2.2 at random
-    for name in ("cards.onnx", "index.onnx"):
-        shutil.copy(DEFAULT_MODEL.with_name(name), tmp_path / name)
+    shipped_networks(tmp_path)
     done = subprocess.run([*CLI, "--deck", "serif", "--model", str(tmp_path / "cards.onnx"), "--detail", "1.1",
                            "--frames", "2", "--workers", "0", "--lang", "en"], capture_output=True, text=True,
                           timeout=300)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 
@@ -12,7 +11,7 @@ import pytest
 
 from bus.protocol import decode, topic
 from vision.model import DEFAULT_MODEL
-from vision_frames import frame, play
+from vision_frames import frame, play, shipped_networks
 
 TABLES = ["t1"]
 FPS = 10
@@ -37,10 +36,7 @@ def video(tmp_path_factory):
 def uncalibrated(tmp_path_factory):
     """The shipped networks without their confidence calibration, which makes every read of them unsure (they read
     unseen decks too badly to call any read sure): the watch's own logic is what is tested here, on trained art."""
-    folder = tmp_path_factory.mktemp("models")
-    for name in ("cards.onnx", "index.onnx"):
-        shutil.copy(DEFAULT_MODEL.with_name(name), folder / name)
-    return folder / "cards.onnx"
+    return shipped_networks(tmp_path_factory.mktemp("models"))
 
 
 def test_watch_publishes_observed_and_kept_frames(broker, connect, inbox, video, uncalibrated):

@@ -4,10 +4,12 @@ art styles the networks were trained on; accuracy on the held-out style is measu
 from __future__ import annotations
 
 import random
+import shutil
 from collections import Counter
 from functools import cache
+from pathlib import Path
 
-from vision.model import Model
+from vision.model import DEFAULT_MODEL, Model
 from vision.train.synth.render import Camera, Frame, render_frame
 from vision.train.synth.scene import TRAIN_STYLES, Hand, PlacedCard, Scene, seat_cards
 
@@ -21,6 +23,14 @@ def model() -> Model:
     """The shipped networks with their raw beliefs: their calibration leaves no read sure (``test_confidence.py``),
     and what these tests check is the pipeline's logic on trained art."""
     return Model(calibrated=False)
+
+
+def shipped_networks(folder: Path) -> Path:
+    """The shipped detector and classifier copied into ``folder`` without their calibration (a folder a test may
+    write a calibration, a base or a venue's files into); the detector's path."""
+    for name in ("cards.onnx", "index.onnx"):
+        shutil.copy(DEFAULT_MODEL.with_name(name), folder / name)
+    return folder / "cards.onnx"
 
 
 def play(seat: str, names: list[str], layout: str = "row", seed: int = 0,
