@@ -12,7 +12,9 @@ with their ``Layout``: where the index lies, which the renderer's truth needs.
 
 No font file of a held-out style (``HELD_OUT_FONTS``) and none outside ``FONT_PACKAGES`` is ever used, so held-out
 decks built from other fonts (``bench/``) stay unseen. The fonts are needed only to train (Debian packages, listed
-in ``models/README.md``); decks whose fonts are missing are drawn with the fonts that are there.
+in ``models/README.md``); decks whose fonts are missing are drawn with the fonts that are there. On a machine where
+the packages cannot be installed (a lent GPU), ``CARDTABLE_TRAIN_FONTS`` names a folder holding their files at their
+paths (``/usr/share/fonts/...`` under it): the same files in the same order, so ``deck:N`` is drawn the same there.
 
 >>> lay = layout("deck:7")
 >>> 0.0 < lay.index[0] < 0.3 and 0.0 < lay.index[1] < 0.3 and lay.size[1] == CARD_H
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import subprocess
 from dataclasses import dataclass
@@ -44,6 +47,7 @@ FONT_PACKAGES = (  # none of the packages whose fonts bench/'s held-out decks re
     "fonts-hack", "fonts-dosis", "fonts-quicksand", "fonts-paratype", "fonts-bebas-neue", "fonts-comic-neue",
     "fonts-play", "fonts-gfs-didot", "fonts-adf-baskervald", "fonts-adf-gillius", "fonts-ipafont-gothic",
     "fonts-croscore", "fonts-dejavu-core", "fonts-wqy-microhei")
+FONTS_FOLDER = "CARDTABLE_TRAIN_FONTS"  # instead of the packages: a folder holding their files at their own paths
 HELD_OUT_FONTS = ("DejaVuSansMono", "DejaVuMathTeXGyre", "D050000L")  # file names starting so: held-out styles
 SLANTED = ("italic", "oblique", "ita.", "-it.", "bdit", "boit", "slanted", "cursive")
 SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -81,7 +85,10 @@ def names(first: int, count: int) -> list[str]:
 @cache
 def font_files() -> tuple[str, ...]:
     """The upright font files of ``FONT_PACKAGES`` installed here (none of ``HELD_OUT_FONTS``), sorted."""
-    out = subprocess.run(["dpkg", "-L", *FONT_PACKAGES], capture_output=True, text=True).stdout.split()
+    if root := os.environ.get(FONTS_FOLDER):
+        out = [str(p) for p in Path(root).rglob("*")]
+    else:
+        out = subprocess.run(["dpkg", "-L", *FONT_PACKAGES], capture_output=True, text=True).stdout.split()
     files = {p for p in out if p.lower().endswith((".ttf", ".otf")) and Path(p).is_file()}
     return tuple(sorted(p for p in files if not Path(p).name.startswith(HELD_OUT_FONTS)
                         and not any(s in Path(p).name.lower() for s in SLANTED)))
