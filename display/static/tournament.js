@@ -9,14 +9,18 @@ async function tournamentPanel(sent = null) {  // sent: the form (or table row) 
   try { t = await api("GET", "/api/console/tournament"); } catch { t = null; }
   const html = t ? roundHTML(t) : await registrationHTML();
   if (n !== DRAWN) return;
-  const typed = typing(box, sent), focus = document.activeElement && box.contains(document.activeElement) ? fieldKey(document.activeElement) : null;
+  const was = document.activeElement && box.contains(document.activeElement) ? document.activeElement : null;
+  const typed = typing(box, sent), focus = was ? fieldKey(was) : null, caret = was ? selection(was) : null;
   box.innerHTML = html;  // redrawn whenever the tournament publishes: what the organiser is typing survives it
   box.querySelectorAll("input, select").forEach(el => {
     const k = fieldKey(el);
     if (el.type === "radio" || el.type === "checkbox") { if (typed.has(k + "=" + el.value)) el.checked = typed.get(k + "=" + el.value); }
     else if (typed.has(k)) el.value = typed.get(k);
-    if (k === focus) el.focus();
+    if (k === focus) { el.focus(); if (caret) try { el.setSelectionRange(...caret); } catch { /* a field without a caret */ } }
   });
+}
+function selection(el) {  // the caret or the selected text of a text field: the next key typed lands where it would have
+  try { return el.selectionStart === null ? null : [el.selectionStart, el.selectionEnd, el.selectionDirection]; } catch { return null; }
 }
 function fieldKey(el) {  // a field by its form's id or its table's row, and its name
   const at = el.form?.getAttribute("id") || el.closest("tr")?.dataset.table || el.id || "";

@@ -286,6 +286,17 @@ def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, ha
         # 002 一4 分组抽签: the lot drawn in the hall replaces the seeded one before round 1 is paired
         seeded = console.input_value("#t-lot input[name=order]").split(",")
         hall = list(reversed(seeded))
+        # a redraw between selecting the field's text and typing over it (as fill does): the selection survives, so
+        # the typing replaces the text rather than landing before or after it
+        console.focus("#t-lot input[name=order]")
+        console.evaluate("document.activeElement.select()")
+        console.evaluate("tournamentPanel()")
+        console.keyboard.insert_text("、".join(hall))
+        assert console.input_value("#t-lot input[name=order]") == "、".join(hall)
+        console.evaluate("document.activeElement.setSelectionRange(1, 1)")
+        console.evaluate("tournamentPanel()")
+        console.keyboard.insert_text("x")
+        assert console.input_value("#t-lot input[name=order]") == hall[0][:1] + "x" + "、".join(hall)[1:]
         console.fill("#t-lot input[name=order]", "、".join(hall))
         # the panel is drawn again whenever the tournament publishes (its round and standings, any moment):
         # what the organiser has typed and not sent survives it, and so does the field's focus
