@@ -75,6 +75,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                          "(vision/train/join.py)")
     join.add_argument("classifiers", type=Path, nargs="+", metavar="INDEX_ONNX", help="two or more index.onnx files")
     join.add_argument("--out", type=Path, required=True, help="the joined classifier's file")
+    join.add_argument("--rule", choices=("mean", "product"), default="mean",
+                      help="mean: their probabilities' mean (default); product: their normalised geometric mean")
     join.set_defaults(func=cmd_join)
     deck = verbs.add_parser("deck", help="enrol a venue's deck: its faces become art the classifier is trained "
                                          "further on (needs the train extra: torch)")
@@ -288,10 +290,11 @@ def cmd_join(args: argparse.Namespace) -> int:
     from vision.train.join import join
 
     try:
-        join(args.classifiers, args.out)
+        join(args.classifiers, args.out, args.rule)
     except (ValueError, OSError) as e:
         return _fail(args.lang, "join", error=e)
-    print(say(args.lang, "vision.joined", out=args.out, n=len(args.classifiers)))
+    rule = say(args.lang, {"mean": "vision.rule_mean", "product": "vision.rule_product"}[args.rule])
+    print(say(args.lang, "vision.joined", out=args.out, n=len(args.classifiers), rule=rule))
     return 0
 
 

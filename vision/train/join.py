@@ -1,5 +1,7 @@
 """Several index classifiers made one (``cardtable vision join``): one ONNX graph that runs each on the same
-patches and gives the mean of their probabilities, so that the runtime (``vision.model``), the calibrations (one
+patches and gives the mean of their probabilities (``rule="mean"``) or their normalised geometric mean
+(``rule="product"``: a class counts only as far as every member finds it likely, so one member's certainty that an
+index is covered does not outvote another's reading of it), so that the runtime (``vision.model``), the calibrations (one
 file's hash) and the deck's fingerprint (the first member's penultimate layer: ``model.FEATURES`` names the first
 fully connected layer's input) see one classifier. Training further from a joined file trains its first member
 (``vision.train.index.from_onnx``). Needs only ``onnx``.
@@ -26,6 +28,9 @@ fully connected layer's input) see one classifier. Training further from a joine
 ([[1.0, 0.0], [0.5, 0.5]], [[0.5, 0.5], [0.0, 1.0]])
 >>> run("j.onnx", x)
 [[0.75, 0.25], [0.25, 0.75]]
+>>> join([d / "a.onnx", d / "b.onnx"], d / "g.onnx", rule="product")
+>>> [[round(v, 3) for v in row] for row in run("g.onnx", x)]  # sqrt(0.9999 * 0.5) : sqrt(0.0001 * 0.5), normalised
+[[0.989, 0.011], [0.011, 0.989]]
 """
 
 from __future__ import annotations
@@ -37,13 +42,18 @@ import onnx
 from onnx import helper, numpy_helper
 
 INPUT, OUTPUT = "patch", "probs"
+RULES = ("mean", "product")
+TINY = 1e-6  # the least probability the product takes a member's at (a zero would veto a class outright)
 
 
-def join(paths: list[Path], out: Path) -> None:
+def join(paths: list[Path], out: Path, rule: str = "mean") -> None:
     """Write to ``out`` one classifier of the ``paths`` (each an ``index.onnx``: input ``patch``, output ``probs``
-    over the same classes): their probabilities' mean. ValueError, saying which, for a file that is not one."""
+    over the same classes): their probabilities' mean, or by ``rule="product"`` their normalised geometric mean.
+    ValueError, saying which, for a file that is not one."""
     if len(paths) < 2:
         raise ValueError("join takes two classifiers or more")
+    if rule not in RULES:
+        raise ValueError(f"join's rule is one of {', '.join(RULES)}, not {rule!r}")
     models = [onnx.load(str(path)) for path in paths]
     nodes, inits = [], []
     for i, (path, m) in enumerate(zip(paths, models)):
@@ -65,8 +75,17 @@ def join(paths: list[Path], out: Path) -> None:
         for t in g.initializer:
             inits.append(numpy_helper.from_array(numpy_helper.to_array(t), name(t.name)))
     inits.append(numpy_helper.from_array(np.array(1 / len(paths), np.float32), "share"))
-    nodes += [helper.make_node("Sum", [f"m{i}/{OUTPUT}" for i in range(len(paths))], ["summed"], name="sum"),
-              helper.make_node("Mul", ["summed", "share"], [OUTPUT], name="mean")]
+    if rule == "mean":
+        nodes += [helper.make_node("Sum", [f"m{i}/{OUTPUT}" for i in range(len(paths))], ["summed"], name="sum"),
+                  helper.make_node("Mul", ["summed", "share"], [OUTPUT], name="mean")]
+    else:  # softmax of the members' mean log-probability: their geometric mean, normalised
+        inits.append(numpy_helper.from_array(np.array(TINY, np.float32), "tiny"))
+        for i in range(len(paths)):
+            nodes += [helper.make_node("Max", [f"m{i}/{OUTPUT}", "tiny"], [f"m{i}/floored"], name=f"m{i}/floor"),
+                      helper.make_node("Log", [f"m{i}/floored"], [f"m{i}/log"], name=f"m{i}/log")]
+        nodes += [helper.make_node("Sum", [f"m{i}/log" for i in range(len(paths))], ["summed"], name="sum"),
+                  helper.make_node("Mul", ["summed", "share"], ["meanlog"], name="mean"),
+                  helper.make_node("Softmax", ["meanlog"], [OUTPUT], name="product", axis=1)]
     first = models[0].graph
     graph = helper.make_graph(nodes, f"joined {len(paths)}", list(first.input), list(first.output), inits)
     opset = max(o.version for m in models for o in m.opset_import if o.domain in ("", "ai.onnx"))
