@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from referee.catalogue import Refusal, Term
+from vision.canon import canon_homography, detail
 
 TABLE_POINTS = {0: (0.0, 0.0), 1: (1.0, 0.0), 2: (1.0, 1.0), 3: (0.0, 1.0)}
 
@@ -33,6 +34,12 @@ class Calibration:
 
     def to_image(self, pts: np.ndarray) -> np.ndarray:
         return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), self.homography).reshape(-1, 2)
+
+    @property
+    def detail(self) -> float:
+        """How finely this frame sees the table: its px per canonical px at the table's centre (``vision.canon.detail``),
+        which a confidence calibration holds down to (``vision.confidence.Calibration.holds_at``)."""
+        return detail(canon_homography(self.homography))
 
     def __repr__(self) -> str:
         return f"Calibration(markers={ {k: tuple(round(v, 1) for v in p) for k, p in sorted(self.markers.items())} })"

@@ -241,9 +241,7 @@ def frame_size(text: str) -> tuple[int, int]:
 
 def detail_note(frame, calibration, lang: str = "zh") -> str:
     """How finely the camera sees the cards: its px per canonical px at the table's centre (``vision/README.md``)."""
-    from vision.canon import canon_homography, detail
-
-    px = detail(canon_homography(calibration.homography))
+    px = calibration.detail
     h, w = frame.shape[:2]
     note = say(lang, "vision.detail", width=w, height=h, px=f"{px:.2f}")
     return note + (say(lang, "vision.detail_low") if px < 1.6 else "")

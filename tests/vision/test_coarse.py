@@ -53,6 +53,7 @@ def test_a_frame_as_fine_as_the_fit_keeps_its_sure_reads_and_a_coarser_one_marks
     fine, at_fine, coarse, at_coarse = shots()
     for shot, reading in ((fine, at_fine), (coarse, at_coarse)):  # the detail the markers give is the frame's own
         assert reading.detail == pytest.approx(detail(canon_homography(shot.homography)), rel=0.02)
+        assert reading.calibration.detail == pytest.approx(reading.detail)  # the markers' own calibration says it
     assert not at_fine.coarse and sum(c.confidence >= SURE for c in at_fine.cards) >= 20
     assert at_coarse.coarse and at_coarse.detail < hall_model().calibration.detail * (1 - confidence.DETAIL_SLACK)
     assert len(at_coarse.cards) >= 20 and all(c.coarse and c.confidence < SURE for c in at_coarse.cards)

@@ -15,7 +15,6 @@ import pytest
 
 from vision import confidence
 from vision.calibrate import calibrate
-from vision.canon import canon_homography, detail
 from vision.geometry import INDEX_CENTRES
 from vision.model import DEFAULT_INDEX, Model
 from vision.train.deck import DeckError, art_width, face_art, index_layout
@@ -108,7 +107,7 @@ def test_enrolment_from_a_laid_out_deck_ends_with_the_deck_read_back(tmp_path):
     assert "from the laid-out photos" in sure["fitted_on"] and "none can be marked sure" in done.stdout
     # its tables photographed at the laid-out photo's detail (or as near as a frame of its size allows): the
     # calibration holds at the venue's own camera
-    taken = detail(canon_homography(calibrate(photo(ORDER).image).homography))
+    taken = calibrate(photo(ORDER).image).detail
     assert Model(out / "cards.onnx").calibration.holds_at(taken) and sure["detail"] > 0.75 * taken
     model = Model(out / "cards.onnx")
     assert model.calibration.sure_at == sure["sure_at"]

@@ -151,12 +151,10 @@ def flat(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
 def photos_detail(frames: list[np.ndarray]) -> float | None:
     """The least detail (``vision.canon.detail``) of the photos that show the table's markers (None: none does):
     the venue camera's, at which the enrolment's confidence is fitted (``vision.train.sure.at_detail``)."""
-    from vision.canon import canon_homography, detail
-
     found = []
     for frame in frames:
         try:
-            found.append(detail(canon_homography(calibrate(frame).homography)))
+            found.append(calibrate(frame).detail)
         except NotCalibrated:
             continue
     return min(found, default=None)
