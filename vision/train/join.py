@@ -1,9 +1,8 @@
 """Several index classifiers made one (``cardtable vision join``): one ONNX graph that runs each on the same
 patches and gives the mean of their probabilities (``rule="mean"``) or their normalised geometric mean
-(``rule="product"``: a class counts only as far as every member finds it likely, so one member's certainty that an
-index is covered does not outvote another's reading of it), so that the runtime (``vision.model``), the calibrations (one
-file's hash) and the deck's fingerprint (the first member's penultimate layer: ``model.FEATURES`` names the first
-fully connected layer's input) see one classifier. Training further from a joined file trains its first member
+(``rule="product"``: a class counts only as far as every member finds it likely), so that the runtime
+(``vision.model``), the calibrations (one file's hash) and the deck's fingerprint (the first member's penultimate
+layer: ``model.FEATURES`` names the first fully connected layer's input) see one classifier. Training further from a joined file trains its first member
 (``vision.train.index.from_onnx``). Needs only ``onnx``.
 
 >>> import tempfile, numpy as np, onnxruntime as ort
