@@ -76,6 +76,10 @@ def test_a_folder_of_the_packages_files_gives_the_same_fonts_in_the_same_order(t
     decks.font_files.cache_clear()
     try:
         assert decks.font_files() == tuple(f"{tmp_path}{f}" for f in here)  # a slanted face is still left out
+        monkeypatch.setenv(decks.FONTS_FOLDER, str(tmp_path / "nowhere"))
+        decks.font_files.cache_clear()
+        with pytest.raises(FileNotFoundError, match="CARDTABLE_TRAIN_FONTS=.*nowhere: no such folder"):
+            decks.font_files()
     finally:
         monkeypatch.delenv(decks.FONTS_FOLDER)
         decks.font_files.cache_clear()

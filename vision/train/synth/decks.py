@@ -86,6 +86,8 @@ def names(first: int, count: int) -> list[str]:
 def font_files() -> tuple[str, ...]:
     """The upright font files of ``FONT_PACKAGES`` installed here (none of ``HELD_OUT_FONTS``), sorted."""
     if root := os.environ.get(FONTS_FOLDER):
+        if not Path(root).is_dir():
+            raise FileNotFoundError(f"{FONTS_FOLDER}={root}: no such folder (it holds the font packages' files)")
         out = [str(p) for p in Path(root).rglob("*")]
     else:
         out = subprocess.run(["dpkg", "-L", *FONT_PACKAGES], capture_output=True, text=True).stdout.split()
