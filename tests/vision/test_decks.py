@@ -2,7 +2,6 @@
 bridge and poker cards, and never a font of a held-out style (training only: needs Pillow)."""
 
 import random
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -60,30 +59,6 @@ def test_no_held_out_font_is_ever_drawn_with():
     used = {decks.design(s).rank_font for s in decks.names(0, 300)}
     used |= {decks.design(s).suits[6:] for s in decks.names(0, 300) if decks.design(s).suits.startswith("glyph:")}
     assert used <= set(files)
-
-
-def test_a_folder_of_the_packages_files_gives_the_same_fonts_in_the_same_order(tmp_path, monkeypatch):
-    """A machine that cannot install the packages (a lent GPU) is given their files at their paths under one folder
-    (``CARDTABLE_TRAIN_FONTS``), so that ``deck:N`` picks the same font there."""
-    here = decks.font_files()[::40]
-    assert len(here) >= 3
-    for f in here:
-        (tmp_path / f[1:]).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(f, tmp_path / f[1:])
-    (tmp_path / "usr/share/fonts/truetype/x/Garamond-Italic.ttf").parent.mkdir(parents=True)
-    (tmp_path / "usr/share/fonts/truetype/x/Garamond-Italic.ttf").write_bytes(Path(here[0]).read_bytes())
-    monkeypatch.setenv(decks.FONTS_FOLDER, str(tmp_path))
-    decks.font_files.cache_clear()
-    try:
-        assert decks.font_files() == tuple(f"{tmp_path}{f}" for f in here)  # a slanted face is still left out
-        monkeypatch.setenv(decks.FONTS_FOLDER, str(tmp_path / "nowhere"))
-        decks.font_files.cache_clear()
-        with pytest.raises(FileNotFoundError, match="CARDTABLE_TRAIN_FONTS=.*nowhere: no such folder"):
-            decks.font_files()
-    finally:
-        monkeypatch.delenv(decks.FONTS_FOLDER)
-        decks.font_files.cache_clear()
-    assert decks.font_files()[::40] == here
 
 
 def test_the_renderers_truth_puts_each_index_on_its_ink():

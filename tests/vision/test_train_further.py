@@ -154,23 +154,3 @@ def test_joining_refuses_in_words_what_is_not_two_classifiers(tmp_path):
     assert np.abs(beliefs(tmp_path / "j.onnx", x) - beliefs(MODELS / "candidate" / "index.onnx", x)).max() < 1e-5
 
 
-
-def test_a_product_join_is_the_members_normalised_geometric_mean(tmp_path):
-    """``vision join --rule product``: a class counts only as far as both members find it likely (one member's
-    certainty that an index is covered does not outvote the other's reading of it)."""
-    import subprocess
-    import sys
-
-    first, second = tmp_path / "first.onnx", MODELS / "candidate" / "index.onnx"
-    export(from_onnx(MODELS / "index.onnx").eval(), first)  # the shipped file read back: its first member
-    done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "join", str(first), str(second), "--rule",
-                           "product", "--out", str(tmp_path / "g.onnx"), "--lang", "zh"],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0 and "几何平均" in done.stdout
-    x = np.random.default_rng(3).random((6, 3, PATCH_H, PATCH_W), dtype=np.float32) * 255
-    a, b = beliefs(first, x), beliefs(second, x)
-    geometric = np.sqrt(np.maximum(a, 1e-6) * np.maximum(b, 1e-6))
-    want = geometric / geometric.sum(1, keepdims=True)
-    got = beliefs(tmp_path / "g.onnx", x)
-    assert np.abs(got - want).max() < 1e-4
-    assert np.abs(got - (a + b) / 2).max() > 1e-3  # not the mean
