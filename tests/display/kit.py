@@ -128,13 +128,17 @@ class LiveTable:
                       for leaf, user in (("observed", f"camera-{name}"), ("board/in", f"board-{name}"), ("commands", "console-2"))}
 
     def send(self, leaf: str, **fields) -> None:
+        """Publish one input and wait until the service has applied it. The camera, the board and the console
+        reach the service on sessions of their own, so two inputs sent one after the other by different senders
+        may be applied in either order (as at a real table); a test that means an order waits for each."""
         self.n += 1
         payload = {"v": 1, "id": f"test-{leaf}-{self.n}-{time.monotonic_ns()}", **fields}
         if leaf != "commands":
             payload["at"] = time.time()
-        conn = self.conns[leaf]
+        conn, before = self.conns[leaf], self.service.seq
         conn.publish(topic(self.name, leaf), encode(leaf, payload), qos=1)
         assert conn.flush(5.0)
+        assert self.service.wait_applied(before + 1, 30.0), f"the table did not apply {leaf} {fields}"
 
     def seated(self) -> None:
         """Seat four players, start the round, all arrive."""
