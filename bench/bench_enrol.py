@@ -43,7 +43,6 @@ import cv2  # noqa: E402
 from bench.eval_sure import verify  # noqa: E402
 from vision.cli import frame_size  # noqa: E402
 from vision import confidence  # noqa: E402
-from vision.confidence import ENROLLED_TARGET  # noqa: E402
 from vision.model import Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402
 from vision.sanity import SURE  # noqa: E402
@@ -123,7 +122,7 @@ def main(argv=None) -> int:
                 print(f"fresh reads of the enrolled deck, {name}: {f['reads']}, {f['sure']} sure, {f['sure_wrong']} of "
                       f"them wrong ({f['sure_wrong_share']:.3%}, at most {f['bound']:.3%} at 95%), {f['right_sure']:.2%}"
                       f" of the right reads sure, {f['flagged']:.2%} of the reads flagged")
-            ok = ok and fig["all"]["bound"] <= ENROLLED_TARGET
+            ok = ok and fig["all"]["bound"] <= confidence.ENROLLED_TARGET
         if a.eval:
             models = [Model(), Model(out / "cards.onnx", with_base=False), Model(out / "cards.onnx")]
             if models[2].base is None:

@@ -56,8 +56,9 @@ def main() -> int:
             x, y = patches(styles, source, args.patches, args.seed)
             top = model.classify(x).argmax(1)
             named = y != UNREADABLE
-            print(f"{'beside' if beside else 'above':8} {source:6} {named.sum():6d} {np.mean(top[named] == y[named]):7.1%} "
-                  f"{np.mean(top[named] == UNREADABLE):11.1%}", flush=True)
+            right, unreadable = np.mean(top[named] == y[named]), np.mean(top[named] == UNREADABLE)
+            print(f"{'beside' if beside else 'above':8} {source:6} {named.sum():6d} {right:7.1%} {unreadable:11.1%}",
+                  flush=True)
     return 0
 
 

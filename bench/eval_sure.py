@@ -39,7 +39,7 @@ from vision.train import sure  # noqa: E402
 
 def verify(detector: Path, styles: list[str], camera: tuple[int, int], frames: int, seed: int,
            sure_path: Path | None = None, workers: int = 2, foreign: tuple[str, float] | None = None,
-          detail: float | None = None) -> dict:
+           detail: float | None = None) -> dict:
     """The calibration's figures on ``frames`` fresh tables, per kind ("2", "1") and for "all"; with ``foreign``
     (a mixture: ``sure.reads``), for the reads of the deck's cards ("all") and of the foreign cards ("foreign")."""
     classifier = detector.with_name("index.onnx")
@@ -96,7 +96,8 @@ def main(argv=None) -> int:
     p.add_argument("--sure", type=Path, default=None, help="the calibration (default: beside the classifier)")
     p.add_argument("--camera", type=frame_size, default=(2560, 1920))
     p.add_argument("--frames", type=int, default=150)
-    p.add_argument("--detail", type=float, default=None, help="the tables at this camera detail (`vision sure --detail`)")
+    p.add_argument("--detail", type=float, default=None,
+                   help="the tables at this camera detail (`vision sure --detail`)")
     p.add_argument("--seed", type=int, default=99, help="of the check tables (default 99)")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--foreign", default=None, metavar="FAMILY",

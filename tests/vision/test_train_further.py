@@ -152,5 +152,3 @@ def test_joining_refuses_in_words_what_is_not_two_classifiers(tmp_path):
     assert done.returncode == 0 and "one classifier of 2" in done.stdout
     x = np.random.default_rng(2).random((4, 3, PATCH_H, PATCH_W), dtype=np.float32)
     assert np.abs(beliefs(tmp_path / "j.onnx", x) - beliefs(MODELS / "candidate" / "index.onnx", x)).max() < 1e-5
-
-

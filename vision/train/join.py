@@ -2,8 +2,8 @@
 patches and gives the mean of their probabilities (``rule="mean"``) or their normalised geometric mean
 (``rule="product"``: a class counts only as far as every member finds it likely), so that the runtime
 (``vision.model``), the calibrations (one file's hash) and the deck's fingerprint (the first member's penultimate
-layer: ``model.FEATURES`` names the first fully connected layer's input) see one classifier. Training further from a joined file trains its first member
-(``vision.train.index.from_onnx``). Needs only ``onnx``.
+layer: ``model.FEATURES`` names the first fully connected layer's input) see one classifier. Training further from
+a joined file trains its first member (``vision.train.index.from_onnx``). Needs only ``onnx``.
 
 >>> import tempfile, numpy as np, onnxruntime as ort
 >>> from onnx import TensorProto, helper, numpy_helper
