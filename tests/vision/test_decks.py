@@ -50,6 +50,10 @@ def test_decks_differ_and_cover_the_layouts_and_shapes_asked_for():
     assert 2 <= min(insets) < 2.5 and 6.5 < max(insets) <= 7
     caps = [d.cap_mm for d in designs]
     assert min(caps) < 4.5 and max(caps) > 8
+    beside = [d.cap_mm for d in designs if d.beside]  # the 5-11 mm indices, jumbo ones included
+    assert 5 <= min(beside) < 5.5 and 9 < max(beside) <= 11
+    wide = [d.cap_mm * (1 + d.gap + d.suit_ratio) for d in designs if d.beside]
+    assert max(wide) <= 17 + 1e-9  # a jumbo rank and its suit side by side still fit the corner
 
 
 def test_no_held_out_font_is_ever_drawn_with():

@@ -330,7 +330,7 @@ class Design:
     suit_aspect: float
     ten: str
     beside: bool
-    cap_mm: float  # the rank's capital height, 4-9 mm
+    cap_mm: float  # the rank's capital height: 4-9 mm above the suit, 5-11 mm (jumbo) beside it
     suit_ratio: float  # the index's suit height over the rank's
     gap: float  # between rank and suit, in rank heights
     inset: tuple[float, float]  # mm from the left and top edges to the index's box
@@ -355,9 +355,10 @@ def design(style: str) -> Design:
     rng = random.Random(f"deck-{n}")
     fonts = rank_fonts() or font_files()
     beside = rng.random() < 0.25
-    cap, suit_ratio, gap = rng.uniform(4, 9) if not beside else rng.uniform(4, 7.5), rng.uniform(0.55, 1.0), rng.uniform(0.05, 0.25)
-    if not beside:  # the whole index (rank, gap, suit) at most 17 mm tall
-        cap = min(cap, 17 / (1 + gap + suit_ratio))
+    # the index sizes: 5-11 mm tall beside the suit, the whole index (rank, gap, suit) at most 17 mm tall or
+    # wide (a rank about as wide as it is tall); above it, 4-9 mm ranks
+    cap, suit_ratio, gap = rng.uniform(5, 11) if beside else rng.uniform(4, 9), rng.uniform(0.55, 1.0), rng.uniform(0.05, 0.25)
+    cap = min(cap, 17 / (1 + gap + suit_ratio))
     kind = rng.choices(["glyph", "drawn", "pips"], [0.45, 0.35, 0.2])[0]
     glyphs = suit_fonts()
     if kind == "glyph" and glyphs:
