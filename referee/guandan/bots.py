@@ -97,7 +97,19 @@ class _Stock:
                     out += got[0]
                     left -= got[1]
                 else:
-                    yield out
+                    yield out if flush or width > 1 else self.mixed(out)
+
+    def mixed(self, cards: list[Card]) -> list[Card]:
+        """A straight whose natural cards all came out of one suit, with one of them swapped for a card of its rank in
+        another suit where the hand holds one: a plain straight, not only the straight flush that the same ranks make
+        (built apart, ``flush``)."""
+        if len({c.suit for c in cards if c != self.wild}) != 1:
+            return cards
+        for i, card in enumerate(cards):
+            other = next((o for o in self.by_rank.get(card.rank, []) if o.suit != card.suit), None)
+            if card != self.wild and other is not None:
+                return cards[:i] + [other] + cards[i + 1:]
+        return cards
 
 
 def candidates(rules: GuandanRulebook, level: str, hand: Cards, rng: random.Random, kinds: set[str] | None = None) -> list[Cards]:

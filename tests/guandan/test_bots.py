@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from referee.cards import Card, Cards, Decks
@@ -60,6 +60,7 @@ def small_hands(draw):
 
 @settings(max_examples=60, deadline=None)
 @given(small_hands())
+@example(("7", Cards.parse("LJ S6 S4 H6 H5 H4 H3 H2 D6")))  # a straight 2-6 whose cards drawn at random were all hearts
 def test_the_players_build_every_play_the_hand_holds(drawn):
     """五/六: every combination the hand holds (by type, rank and size) is among the plays built
     from it, and every play built reads as some combination."""
