@@ -106,8 +106,10 @@ class _Stock:
         if len({c.suit for c in cards if c != self.wild}) != 1:
             return cards
         for i, card in enumerate(cards):
+            if card == self.wild:
+                continue
             other = next((o for o in self.by_rank.get(card.rank, []) if o.suit != card.suit), None)
-            if card != self.wild and other is not None:
+            if other is not None:
                 return cards[:i] + [other] + cards[i + 1:]
         return cards
 

@@ -357,7 +357,8 @@ def design(style: str) -> Design:
     beside = rng.random() < 0.25
     # the index sizes: 5-11 mm tall beside the suit, the whole index (rank, gap, suit) at most 17 mm tall or
     # wide (a rank about as wide as it is tall); above it, 4-9 mm ranks
-    cap, suit_ratio, gap = rng.uniform(5, 11) if beside else rng.uniform(4, 9), rng.uniform(0.55, 1.0), rng.uniform(0.05, 0.25)
+    cap = rng.uniform(5, 11) if beside else rng.uniform(4, 9)
+    suit_ratio, gap = rng.uniform(0.55, 1.0), rng.uniform(0.05, 0.25)
     cap = min(cap, 17 / (1 + gap + suit_ratio))
     kind = rng.choices(["glyph", "drawn", "pips"], [0.45, 0.35, 0.2])[0]
     glyphs = suit_fonts()
