@@ -101,13 +101,15 @@ def test_an_index_is_taught_by_how_much_of_its_ink_shows():
     assert taught(k, *under(0.19)) == UNREADABLE
 
 
-def test_the_shipped_detector_read_back_gives_the_same_heat_and_offsets(tmp_path):
+@pytest.mark.parametrize("name", ["cards.onnx", "candidate/cards-drawn.onnx"])
+def test_a_detector_read_back_gives_the_same_heat_and_offsets(tmp_path, name):
+    """The shipped detector, and the candidate trained further from it (which a next run starts from)."""
     from vision.train import detector
 
-    net = detector.from_onnx(MODELS / "cards.onnx").eval()
+    net = detector.from_onnx(MODELS / name).eval()
     detector.export(net, tmp_path / "again.onnx")
     x = np.random.default_rng(3).random((1, 3, 96, 128), dtype=np.float32)
-    shipped, again = (ort.InferenceSession(str(p)).run(None, {"image": x}) for p in (MODELS / "cards.onnx",
+    shipped, again = (ort.InferenceSession(str(p)).run(None, {"image": x}) for p in (MODELS / name,
                                                                                      tmp_path / "again.onnx"))
     assert all(a.shape == b.shape and np.abs(a - b).max() < 1e-4 for a, b in zip(shipped, again))
     with pytest.raises(ValueError, match="not a corner-index detector"):
