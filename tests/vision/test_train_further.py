@@ -109,9 +109,14 @@ def test_a_detector_read_back_gives_the_same_heat_and_offsets(tmp_path, name):
     net = detector.from_onnx(MODELS / name).eval()
     detector.export(net, tmp_path / "again.onnx")
     x = np.random.default_rng(3).random((1, 3, 96, 128), dtype=np.float32)
-    shipped, again = (ort.InferenceSession(str(p)).run(None, {"image": x}) for p in (MODELS / name,
-                                                                                     tmp_path / "again.onnx"))
-    assert all(a.shape == b.shape and np.abs(a - b).max() < 1e-4 for a, b in zip(shipped, again))
+    kept, again = (ort.InferenceSession(str(p)).run(None, {"image": x})
+                   for p in (MODELS / name, tmp_path / "again.onnx"))
+    assert all(a.shape == b.shape and np.abs(a - b).max() < 1e-4 for a, b in zip(kept, again))
+
+
+def test_a_classifier_is_not_read_back_as_a_detector():
+    from vision.train import detector
+
     with pytest.raises(ValueError, match="not a corner-index detector"):
         detector.from_onnx(MODELS / "index.onnx")
 
