@@ -101,8 +101,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     deck.add_argument("--workers", type=int, default=1, help="processes making the data (default 1)")
     deck.add_argument("--device", default="cpu", help="torch device, e.g. cuda (default cpu)")
     deck.add_argument("--camera", type=frame_size, default=None, metavar="WxH",
-                      help="the venue's camera size, to fit the confidence at (default: the photos' own; 2560x1920 "
-                           "with --faces)")
+                      help="the venue's camera size, to train and fit the confidence at (default: the photos' own; "
+                           "with --faces, 2560x1920 for the confidence and both 1280x960 and 2560x1920 to train)")
     deck.add_argument("--sure-frames", type=int, default=None, metavar="N",
                       help="tables of the deck read to fit the confidence on (default: until each kind of read has "
                            "3,000, or its 3 minutes of the budget pass)")
@@ -365,6 +365,7 @@ def cmd_deck(args: argparse.Namespace) -> int:
     run = index.train(args.out / "index.onnx", seed=args.seed, steps=args.steps, until=until,
                             workers=args.workers, device=args.device, start=classifier, lr=args.lr,
                             styles=[*TRAIN_STYLES, *[style] * copies], own=style,
+                            camera=camera if args.camera or frames else None,  # trained as the venue's camera sees
                             log=progress(args.steps, until, sure_by, started, args.lang))
     print(run, flush=True)
     return _fit_sure(args, style, camera, frames, laid, sure_by, started, detail)

@@ -120,8 +120,10 @@ FAR, BELOW = ((0.27, 0.9), (-0.2, 0.3)), ((-0.3, 0.4), (0.4, 0.9))
 OVER = (FAR, FAR, FAR, BELOW, BELOW, ((0.04, 0.2), (-0.5, 0.15)), ((-0.6, 0.15), (0.12, 0.3)))
 
 
-def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[str]) -> tuple[np.ndarray, int, str]:
-    """One upright index patch (PATCH_H x PATCH_W x 3 uint8), its class and its art style."""
+def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[str],
+                 shrink: float | None = None) -> tuple[np.ndarray, int, str]:
+    """One upright index patch (PATCH_H x PATCH_W x 3 uint8), its class and its art style; seen as a camera of
+    ``shrink`` (:func:`camera_like`), or half the time as a 1280 x 960 one and half as a 2560 x 1920 one."""
     k = rng.randrange(len(ALL_CARDS))
     style = rng.choice(styles)
     card = art(style, ALL_CARDS[k])
@@ -149,7 +151,7 @@ def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[st
         near = min(math.dist(m @ (fx * over.shape[1], fy * over.shape[0], 1), (pad + ix * w, pad + iy * h))
                    for fx, fy in lay.centres())  # the over card's own index (taken as of this card's layout)
         if k is None or (k == UNREADABLE and near < CLEAR_PX * w / (lay.size[0] * PX)):
-            return patch_sample(rng, nprng, styles)
+            return patch_sample(rng, nprng, styles, shrink)
     canvas = np.clip(canvas, 0, 255).astype(np.uint8)
     # the patch: patch px -> art px, centred on the index centre, turned and jittered
     art_per_px = w / (lay.size[0] * PX * SCALE) * rng.uniform(0.9, 1.1)
@@ -158,7 +160,8 @@ def patch_sample(rng: random.Random, nprng: np.random.Generator, styles: list[st
     cy = pad + iy * h + rng.gauss(0, 1.2) * SCALE * art_per_px
     src = cv2.GaussianBlur(canvas, (0, 0), art_per_px * 0.45)
     patch = cut(src, (cx, cy), angle, scale=art_per_px)
-    return camera_like(patch, rng, nprng, coarse=rng.random() < 0.5), k, style
+    coarse = rng.random() < 0.5
+    return camera_like(patch, rng, nprng, shrink if shrink else 1 / SCALE if coarse else 1.0), k, style
 
 
 def index_shown(card: np.ndarray, covered: np.ndarray, lay=COMMITTED) -> tuple[float, float]:
@@ -182,13 +185,15 @@ def index_shown(card: np.ndarray, covered: np.ndarray, lay=COMMITTED) -> tuple[f
     return float(shown.sum() / max(ink.sum(), 1)), float(min(halves))
 
 
-def camera_like(patch: np.ndarray, rng: random.Random, nprng: np.random.Generator, coarse: bool) -> np.ndarray:
-    """Blur, light, noise and JPEG as a camera gives them, at its resolution: ``coarse``, a 1280 x 960 camera (half
-    the patch's resolution, enlarged back as the pipeline's cut enlarges it), else a 2560 x 1920 one."""
+def camera_like(patch: np.ndarray, rng: random.Random, nprng: np.random.Generator, shrink: float) -> np.ndarray:
+    """Blur, light, noise and JPEG as a camera gives them, at its resolution: ``shrink`` camera px per patch px (1 a
+    2560 x 1920 camera, 1 / SCALE a 1280 x 960 one: :func:`shrink_of`; below 1 the patch is made that coarse and
+    enlarged back, as the pipeline's cut enlarges it)."""
     full = patch.shape[1], patch.shape[0]
     patch = patch.astype(np.float32)
+    coarse = shrink < 1
     if coarse:
-        patch = cv2.resize(patch, (full[0] // SCALE, full[1] // SCALE), interpolation=cv2.INTER_AREA)
+        patch = cv2.resize(patch, (round(full[0] * shrink), round(full[1] * shrink)), interpolation=cv2.INTER_AREA)
     sigma = rng.uniform(0, 1.1)
     if sigma > 0.2:
         patch = cv2.GaussianBlur(patch, (0, 0), sigma)
@@ -212,6 +217,28 @@ def blend(canvas: np.ndarray, rgba: np.ndarray, x: int, y: int) -> None:
 
 BIG = (40 * SCALE, 56 * SCALE)  # patches kept from rendered frames, cut larger so that jitter can be applied later
 CAMERAS = ((1280, 960), (2560, 1920))
+
+
+def shrink_of(camera: tuple[int, int]) -> float:
+    """Camera px per patch px at the table's centre for a camera of that size (the table fills its height), as
+    :func:`camera_like` takes it: 1 at 2560 x 1920 and finer, 1 / SCALE at 1280 x 960.
+
+    >>> shrink_of((2560, 1920)), shrink_of((1280, 960)), shrink_of((1920, 1080)), shrink_of((4000, 3000))
+    (1.0, 0.5, 0.5625, 1.0)
+    """
+    return min(1.0, camera[1] / 1920)
+
+
+def own_camera(camera: tuple[int, int] | None) -> tuple[int, int] | None:
+    """The camera every patch of an enrolment at a venue camera of that size is seen as: the venue's when it is
+    coarser than 2560 x 1920, else none (the mix of ``CAMERAS``: a finer venue camera trained on its own frames alone
+    lost a read on coarser frames of our held-out deck and drew a fifth fewer batches in an enrolment's minutes,
+    ``models/README.md``, "An enrolment trained at the venue's camera").
+
+    >>> own_camera((1920, 1080)), own_camera((2560, 1920)), own_camera(None)
+    ((1920, 1080), None, None)
+    """
+    return camera if camera and shrink_of(camera) < 1 else None
 # An index at least SEEN visible (the detector's targets) is taught by its name; one showing more than COVERED[0],
 # but of its rank or suit half no more than COVERED[1], as UNREADABLE; one in between (such as one with a strip of
 # its margin covered) is not taught
@@ -233,14 +260,15 @@ def taught(k: int, vis: float, half: float) -> int | None:
     return k if vis >= SEEN else UNREADABLE if vis >= COVERED[0] and half <= COVERED[1] else None
 
 
-def frame_patches(rng: random.Random, styles: list[str]) -> list[tuple[np.ndarray, int, str, str]]:
-    """Upright index patches (BIG) cut from one rendered camera frame (of either camera size) as the pipeline cuts
-    them, with the true homography, their class, their ``kind`` and the frame's art style: every index at least
+def frame_patches(rng: random.Random, styles: list[str],
+                  cameras: tuple[tuple[int, int], ...] = CAMERAS) -> list[tuple[np.ndarray, int, str, str]]:
+    """Upright index patches (BIG) cut from one rendered camera frame (of one of ``cameras``' sizes) as the pipeline
+    cuts them, with the true homography, their class, their ``kind`` and the frame's art style: every index at least
     ``SEEN`` visible with its card's class, every one with its rank or suit half ``COVERED`` (by a card or a hand)
     as ``UNREADABLE``."""
     scene = random_scene(rng, styles, decks=rng.choice([1, 2, 3]), max_cards=rng.choice([4, 8]),
                          glare=rng.choice([0.0, 0.0, 0.3]))
-    frame = render_frame(scene, random_camera(rng, rng.choice(CAMERAS)))
+    frame = render_frame(scene, random_camera(rng, rng.choice(cameras)))
     style = scene.cards[0].style if scene.cards else ""
     zoom = rng.uniform(0.9, 1.1)
     to_canon = canon_homography(frame.homography, zoom)
@@ -284,21 +312,24 @@ def jittered(big: np.ndarray, rng: random.Random, nprng: np.random.Generator) ->
 
 
 def patch_batches(seed: int, *, size: int = 96, styles: list[str] = TRAIN_STYLES, pool_patches: int = 3000,
-                  own: str | None = None):
+                  own: str | None = None, camera: tuple[int, int] | None = None):
     """Endless batches (N x 64 x 40 x 3 uint8 patches, classes): half drawn from the art, half from pools of
     patches cut from rendered frames (a fresh frame every other batch), by ``kind``: of eight, two ``UNREADABLE``,
     one partly covered and five named (``DRAWS``). With ``own`` (a style) a third tensor says which patches are of
-    it."""
+    it. With ``camera`` (w, h: a venue's, :func:`own_camera`), every patch is seen as that camera sees it (frames of
+    its size, the art at its ``shrink_of``); else as a 1280 x 960 or a 2560 x 1920 camera does, half and half."""
     rng, nprng = random.Random(seed), np.random.default_rng(seed)
+    camera = own_camera(camera)
+    cameras, shrink = ((camera,), shrink_of(camera)) if camera else (CAMERAS, None)
     now = Rotation(styles, rng, every=8)
     pools: dict[str, list] = {name: [] for name in POOL_SHARE}
     while len(pools["named"]) < 100 or len(pools["unreadable"]) < 20 or len(pools["partly"]) < 2:
-        add(pools, frame_patches(rng, now()), pool_patches)
+        add(pools, frame_patches(rng, now(), cameras), pool_patches)
     for n in itertools.count():
         batch_styles = now()
         if n % 2 == 0:
-            add(pools, frame_patches(rng, batch_styles), pool_patches)
-        drawn = [patch_sample(rng, nprng, batch_styles) for _ in range(size // 2)]
+            add(pools, frame_patches(rng, batch_styles, cameras), pool_patches)
+        drawn = [patch_sample(rng, nprng, batch_styles, shrink) for _ in range(size // 2)]
         kept = [rng.choice(pools[DRAWS[i % len(DRAWS)]]) for i in range(size - size // 2)]
         xs, ys, of = zip(*(drawn + [(jittered(big, rng, nprng), k, style) for big, k, _, style in kept]))
         batch = torch.from_numpy(np.stack(xs)), torch.tensor(ys)
@@ -354,16 +385,18 @@ def export(net: IndexClassifier, path: Path) -> None:
 def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: float | None = None,
           batch_size: int = 96, width: float = 1.0, workers: int = 0, device: str = "cpu", threads: int = 1,
           styles: list[str] = TRAIN_STYLES, start: Path | None = None, lr: float = 3e-3,
-          checkpoint: Path | None = None, until: float | None = None, own: str | None = None, log=print) -> dict:
+          checkpoint: Path | None = None, until: float | None = None, own: str | None = None,
+          camera: tuple[int, int] | None = None, log=print) -> dict:
     """Train from scratch, or further from the model in ``start`` (an ``index.onnx``; ``width`` is then its own);
     ``own``: a venue's deck (one of ``styles``) enrolled, every other style held to what ``start`` reads
-    (:func:`anchored`)."""
+    (:func:`anchored`); ``camera``: the venue camera's size, every patch seen as it sees them (:func:`own_camera`)."""
     torch.set_num_threads(threads)
+    camera = own_camera(camera)
     torch.manual_seed(seed)
     net = with_unreadable(from_onnx(start)) if start else IndexClassifier(width)
-    stream = Stream(partial(patch_batches, size=batch_size, styles=styles, own=own), seed)
+    stream = Stream(partial(patch_batches, size=batch_size, styles=styles, own=own, camera=camera), seed)
     loss = anchored(copy.deepcopy(net)) if own else loss_fn
     run = fit(net, loss, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
               workers=workers, device=device, lr=lr, checkpoint=checkpoint, until=until, log=log)
     return {"seed": seed, "batch": batch_size, "width": net.fc.in_features / 96, "styles": len(styles),
-            "from": str(start) if start else None, "lr": lr, **run}
+            "from": str(start) if start else None, "lr": lr, **({"camera": list(camera)} if camera else {}), **run}
