@@ -239,6 +239,8 @@ def own_camera(camera: tuple[int, int] | None) -> tuple[int, int] | None:
     ((1920, 1080), None, None)
     """
     return camera if camera and shrink_of(camera) < 1 else None
+
+
 # An index at least SEEN visible (the detector's targets) is taught by its name; one showing more than COVERED[0],
 # but of its rank or suit half no more than COVERED[1], as UNREADABLE; one in between (such as one with a strip of
 # its margin covered) is not taught
