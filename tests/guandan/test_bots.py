@@ -48,13 +48,15 @@ def test_the_wildcard_fills_a_gap():
 
 @st.composite
 def small_hands(draw):
-    """Up to ten cards from a few adjacent ranks, the heart level cards and the jokers: hands full of combinations."""
+    """Up to ten cards from a few adjacent ranks, the heart level cards and the jokers: hands full of combinations
+    (of two decks: at most two of any card, the two heart level cards among them)."""
     level = draw(LEVELS)
     rng = random.Random(draw(SEEDS))
     lo = rng.randint(1, 9)
     ranks = ["A" if v in (1, 14) else "23456789TJQKA"[v - 2] for v in range(lo, lo + 6)]
-    pool = [c for c in Decks(2).full() if not c.is_joker and c.rank in ranks]
-    pool += [Card.parse("H" + level)] * 2 + [Card.parse(j) for j in ("LJ", "LJ", "BJ", "BJ")]
+    wild = Card.parse("H" + level)
+    pool = [c for c in Decks(2).full() if not c.is_joker and c.rank in ranks and c != wild]
+    pool += [wild] * 2 + [Card.parse(j) for j in ("LJ", "LJ", "BJ", "BJ")]
     return level, Cards(rng.sample(pool, draw(st.integers(4, 10))))
 
 
