@@ -13,8 +13,8 @@
    enrolled model and its calibration: the reads marked sure, how many of them are wrong and the share they could
    still be wrong at (95%; the calibration aims at 0.05%), the share of right reads marked sure and of all reads
    flagged.
-4. Reads ``--eval`` random tables (as ``eval_vision.py``) of the enrolled deck, and of each of ``--others``, with the
-   shipped models, with the enrolled classifier alone and with the enrolled models as a venue reads with them (a
+4. Reads ``--eval`` random tables (as ``eval_vision.py``) of the enrolled deck, and of each of ``--others``, at
+   2560 x 1920, 1920 x 1080 and the venue's camera (``--camera``), with the shipped models, with the enrolled classifier alone and with the enrolled models as a venue reads with them (a
    card unlike the deck named by the classifier the enrolment started from, ``Model.base``): recall and precision
    (name and seat), and the reads no card at their seat explains yet marked sure (confidence >= 0.9), as a share
    of the reads.
@@ -131,7 +131,7 @@ def main(argv=None) -> int:
             print(f"{'recall / precision / sure-wrong':>72}")
             print(f"{'deck':16} {'camera':10} {'shipped':>28} {'enrolled alone':>28} {'enrolled, its base':>28}")
             for style in [a.style, *a.others.split(",")]:
-                for cam in ((2560, 1920), (1920, 1080)):
+                for cam in dict.fromkeys(((2560, 1920), (1920, 1080), a.camera)):  # and the venue's own camera
                     shipped, alone, venue = measure(models, style, a.eval, cam)
                     figures = (" ".join(f"{v:8.2%}" for v in fig) for fig in (shipped, alone, venue))
                     print(f"{style:16} {cam[0]}x{cam[1]:<5} " + " ".join(f"{f:>28}" for f in figures))
