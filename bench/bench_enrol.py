@@ -14,10 +14,10 @@
    still be wrong at (95%; the calibration aims at 0.05%), the share of right reads marked sure and of all reads
    flagged.
 4. Reads ``--eval`` random tables (as ``eval_vision.py``) of the enrolled deck, and of each of ``--others``, at
-   2560 x 1920, 1920 x 1080 and the venue's camera (``--camera``), with the shipped models, with the enrolled classifier alone and with the enrolled models as a venue reads with them (a
-   card unlike the deck named by the classifier the enrolment started from, ``Model.base``): recall and precision
-   (name and seat), and the reads no card at their seat explains yet marked sure (confidence >= 0.9), as a share
-   of the reads.
+   2560 x 1920, 1920 x 1080 and the venue's camera (``--camera``), with the shipped models, with the enrolled
+   classifier alone and with the enrolled models as a venue reads with them (a card unlike the deck named by the
+   classifier the enrolment started from, ``Model.base``): recall and precision (name and seat), and the reads no
+   card at their seat explains yet marked sure (confidence >= 0.9), as a share of the reads.
 PASS when the enrolment took at most 10 minutes, the fresh sure reads vouch for 0.05% (their 95% bound at most
 that: 5,990 sure reads without a wrong one at least), and no other deck lost more than 1 point of recall or
 precision as the venue reads it; exit 1 otherwise. The figures are for this

@@ -122,8 +122,8 @@ def test_enrolment_from_a_laid_out_deck_ends_with_the_deck_read_back(tmp_path):
 
 
 def test_an_enrolment_from_1920_x_1080_photos_trains_at_that_camera(tmp_path):
-    """The laid-out photos' size is the venue camera's; one coarser than 2560 x 1920 is what the training's patches
-    are all seen as (``vision.train.index.own_camera``), and the run says so."""
+    """The laid-out photos' size is the venue camera's; one between 1280 x 960 and 2560 x 1920 is what the training's
+    patches are all seen as (``vision.train.index.own_camera``), and the run says so."""
     pytest.importorskip("torch")
     shots = []
     for i, part in enumerate((ORDER[:27], ORDER[27:])):
