@@ -1,6 +1,6 @@
-"""An enrolment at a venue camera between 1280 x 960 and 2560 x 1920 trains its classifier on patches seen as that camera
-sees them: frames rendered at its size and the art made as coarse as it makes an index, not half at 1280 x 960 and
-half at 2560 x 1920 as the shipped classifier's training (and an enrolment at another camera) does
+"""An enrolment at a venue camera between 1280 x 960 and 2560 x 1920 trains its classifier on patches seen as that
+camera sees them: frames rendered at its size and the art made as coarse as it makes an index, not half at
+1280 x 960 and half at 2560 x 1920 as the shipped classifier's training (and an enrolment at another camera) does
 (``vision.train.index.patch_batches``)."""
 
 import random

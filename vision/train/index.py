@@ -320,10 +320,10 @@ def patch_batches(seed: int, *, size: int = 96, styles: list[str] = TRAIN_STYLES
     """Endless batches (N x 64 x 40 x 3 uint8 patches, classes): half drawn from the art, half from pools of
     patches cut from rendered frames (a fresh frame every other batch), by ``kind``: of eight, two ``UNREADABLE``,
     one partly covered and five named (``DRAWS``). With ``own`` (a style) a third tensor says which patches are of
-    it. With ``camera`` (w, h: a venue's, :func:`own_camera`), every patch is seen as that camera sees it (frames of
-    its size, the art at its ``shrink_of``); else as a 1280 x 960 or a 2560 x 1920 camera does, half and half."""
+    it. With ``camera`` (w, h: which one :func:`train` decides, :func:`own_camera`), every patch is seen as that
+    camera sees it (frames of its size, the art at its ``shrink_of``); else as a 1280 x 960 or a 2560 x 1920 camera
+    does, half and half."""
     rng, nprng = random.Random(seed), np.random.default_rng(seed)
-    camera = own_camera(camera)
     cameras, shrink = ((camera,), shrink_of(camera)) if camera else (CAMERAS, None)
     now = Rotation(styles, rng, every=8)
     pools: dict[str, list] = {name: [] for name in POOL_SHARE}
