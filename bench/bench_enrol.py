@@ -1,8 +1,9 @@
 """Enrolling a deck from photos of it laid out on the table: how long it takes, and what it buys (plain script).
 
     .venv/bin/python bench/bench_enrol.py                  # mono laid out in one 2560x1920 photo, 10-minute budget
-    options: --style dingbats --photos 2 --camera 1920x1080 --budget 10 --eval 40 --others dingbats,deck:100000
-             --keep DIR (the venue's folder kept there), --venue DIR (measure a folder enrolled before: 3 and 4)
+    options: --style dingbats --photos 2 --camera 1920x1080 --budget 10 --eval 40 --eval-seed 99
+             --others dingbats,deck:100000 --keep DIR (the venue's folder kept there)
+             --venue DIR (measure a folder enrolled before: 3 and 4)
 
 1. Renders the deck ``--style`` (an art style the models never trained on) laid out in the printed order
    (``cardtable vision deck --order``) over ``--photos`` photos at ``--camera`` size, with the table's markers.
@@ -100,6 +101,8 @@ def main(argv=None) -> int:
     p.add_argument("--camera", type=frame_size, default=(2560, 1920))
     p.add_argument("--budget", type=float, default=LIMIT_MIN)
     p.add_argument("--eval", type=int, default=40, metavar="N", help="tables per deck measured (0: none)")
+    p.add_argument("--eval-seed", type=int, default=99, metavar="S",
+                   help="the seed of those tables (another than 99: tables no run before has looked at)")
     p.add_argument("--verify", type=int, default=250, metavar="N",
                    help="fresh tables of the enrolled deck read to check its calibration (0: none)")
     p.add_argument("--others", default="dingbats,deck:100000,deck:100001")
@@ -132,7 +135,7 @@ def main(argv=None) -> int:
             print(f"{'deck':16} {'camera':10} {'shipped':>28} {'enrolled alone':>28} {'enrolled, its base':>28}")
             for style in [a.style, *a.others.split(",")]:
                 for cam in dict.fromkeys(((2560, 1920), (1920, 1080), a.camera)):  # and the venue's own camera
-                    shipped, alone, venue = measure(models, style, a.eval, cam)
+                    shipped, alone, venue = measure(models, style, a.eval, cam, a.eval_seed)
                     figures = (" ".join(f"{v:8.2%}" for v in fig) for fig in (shipped, alone, venue))
                     print(f"{style:16} {cam[0]}x{cam[1]:<5} " + " ".join(f"{f:>28}" for f in figures))
                     if style != a.style and (shipped[0] - venue[0] > 0.01 or shipped[1] - venue[1] > 0.01):
