@@ -240,8 +240,8 @@ def frame_size(text: str) -> tuple[int, int]:
 
 
 # Below this detail even a deck enrolled at the venue's own camera is read worse (``models/README.md``, "An enrolled
-# deck's reads by the detail of the frame"): at 1920 x 1080 it missed 4% of its cards below 0.85, 1-2% up to this, and
-# 1 of 766 above it
+# deck on more tables, and by the detail of the frame"): at 1920 x 1080 it missed 4% of its cards below 0.85, 1-2% up
+# to this, and 1 of 766 above it
 ENROLLED_DETAIL = 1.05
 
 
