@@ -77,19 +77,22 @@ def test_calibrate_says_how_finely_the_camera_sees(tmp_path):
 
     from vision_frames import CAMERA
 
-    src = tmp_path / "fine.png"
-    cv2.imwrite(str(src), frame(play("W", ["C3"]), camera=replace(CAMERA, size=(2560, 1920))).image)
-    done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "calibrate", "--source", str(src),
-                           "--out", str(tmp_path / "zones.png"), "--lang", "en"], capture_output=True, text=True, timeout=120)
+    def calibrated(camera):
+        """`vision calibrate` on a frame of one card taken by ``camera``: the run and the detail it printed."""
+        src = tmp_path / "frame.png"
+        cv2.imwrite(str(src), frame(play("W", ["C3"]), camera=camera).image)
+        done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "calibrate", "--source", str(src),
+                               "--out", str(tmp_path / "zones.png"), "--lang", "en"], capture_output=True, text=True,
+                              timeout=120)
+        w, h = camera.size
+        return done, re.search(rf"frame {w}x{h}: ([0-9.]+) camera px per canonical px", done.stdout)
+
+    done, detail = calibrated(replace(CAMERA, size=(2560, 1920)))
     assert done.returncode == 0, done.stderr
-    detail = re.search(r"frame 2560x1920: ([0-9.]+) camera px per canonical px", done.stdout)
     assert detail and 1.6 <= float(detail[1]) <= 2.4 and "far worse" not in done.stdout
     assert "even a deck enrolled" not in done.stdout
-    coarse = tmp_path / "coarse.png"  # a 1920 x 1080 camera whose frame the table fills only in part
-    cv2.imwrite(str(coarse), frame(play("W", ["C3"]), camera=replace(CAMERA, size=(1920, 1080), fill=0.7)).image)
-    done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "calibrate", "--source", str(coarse),
-                           "--out", str(tmp_path / "zones.png"), "--lang", "en"], capture_output=True, text=True, timeout=120)
-    detail = re.search(r"frame 1920x1080: ([0-9.]+) camera px per canonical px", done.stdout)
+    # a 1920 x 1080 camera whose frame the table fills only in part
+    done, detail = calibrated(replace(CAMERA, size=(1920, 1080), fill=0.7))
     assert done.returncode == 0 and detail and float(detail[1]) < 1.05, done.stdout + done.stderr
     assert "far worse" in done.stdout and "under 1.05 even a deck enrolled at this camera is read worse" in done.stdout
     done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source", "0",
