@@ -7,6 +7,7 @@
     .venv/bin/python bench/eval_vision.py --real ../shared/data/real-photos-edje
     .venv/bin/python bench/eval_vision.py --families 30        # the held-out deck families (bench/heldout), three cameras
     .venv/bin/python bench/eval_vision.py --families 30 --calibration   # the calibration families instead
+    .venv/bin/python bench/eval_vision.py --families 30 --photographed  # real printed cards on held-out tables
     .venv/bin/python bench/eval_vision.py --families 30 --json out.json --reads reads.jsonl   # figures and every read
 
 Families (the honest held-out test): decks drawn by ``bench/heldout`` (its own fonts, suit drawings, index layouts,
@@ -140,17 +141,18 @@ def held_out(model: Model, n: int, seed: int, style: str = HELD_OUT_STYLE, camer
     return 0
 
 
-def families(model: Model, n: int, seed: int, cameras=CAMERAS, calibration: bool = False, only=None,
+def families(model: Model, n: int, seed: int, cameras=CAMERAS, which: str = "test", only=None,
              json_out: Path | None = None, reads_out: Path | None = None) -> dict:
-    """The held-out deck families (or the calibration ones), ``n`` frames each at each camera size."""
-    from bench.heldout.decks import FAMILIES, calibration_families
+    """The held-out deck families (``which``: "test", "calibration", or "photographed": the real cards cut out of
+    the real photos), ``n`` frames each at each camera size."""
+    from bench.heldout.decks import FAMILIES, PHOTO_FAMILIES, calibration_families
     from bench.heldout.table import frame
 
-    fams = calibration_families() if calibration else FAMILIES
+    fams = {"test": FAMILIES, "calibration": calibration_families(), "photographed": PHOTO_FAMILIES}[which]
     fams = {k: v for k, v in fams.items() if not only or k in only}
     out: dict = {}
     dump = open(reads_out, "w") if reads_out else None
-    print(f"{'calibration' if calibration else 'test'} families, {n} frames each per camera, seed {seed}")
+    print(f"{which} families, {n} frames each per camera, seed {seed}")
     print(f"{'family':20} {'camera':>10} {'recall':>8} {'precision':>10} {'sure wrong':>11} {'seat exact':>11} "
           f"{'cards':>6} {'flag right':>10} {'s':>4} {'doubles':>7}")
     for size in cameras:
@@ -234,6 +236,8 @@ def main(argv=None) -> int:
     p.add_argument("--index", type=Path, default=None, help="the index classifier (default: index.onnx beside it)")
     p.add_argument("--families", type=int, default=0, metavar="N", help="frames per held-out deck family and camera")
     p.add_argument("--calibration", action="store_true", help="the calibration families, not the test ones")
+    p.add_argument("--photographed", action="store_true",
+                   help="real printed cards (cut out of the real photos: bench/heldout/photos.py), not the test ones")
     p.add_argument("--only", default=None, help="families to run, comma separated (default: all)")
     p.add_argument("--cameras", default=",".join(f"{w}x{h}" for w, h in CAMERAS), help="camera sizes, comma separated")
     p.add_argument("--json", type=Path, default=None, help="write the families' figures here")
@@ -247,7 +251,8 @@ def main(argv=None) -> int:
     if a.held_out:
         held_out(model, a.held_out, a.seed, a.style, a.camera)
     if a.families:
-        families(model, a.families, a.seed, [frame_size(c) for c in a.cameras.split(",")], a.calibration,
+        which = "calibration" if a.calibration else "photographed" if a.photographed else "test"
+        families(model, a.families, a.seed, [frame_size(c) for c in a.cameras.split(",")], which,
                  a.only.split(",") if a.only else None, a.json, a.reads)
     if a.real:
         real(model, a.real)

@@ -23,6 +23,7 @@ from functools import cache
 import cv2
 import numpy as np
 
+from bench.heldout import photos
 from bench.heldout.fonts import CALIBRATION_FONTS, TEST_FONTS, fill, glyphs
 from bench.heldout.suits import suit
 
@@ -64,6 +65,12 @@ class Family:
     misregister: float = 0.0  # px the red ink is shifted
     ink_blur: float = 0.0  # px of print softness
     gloss: float = 0.0  # strength of glare on the cards in a frame (``table``)
+    photos: tuple[tuple[str, int, str], ...] = ()  # cards cut out of real photographs (``photos.CUTS``): theirs only
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """The cards a table of this design holds: a whole deck, or the cards its photographs show."""
+        return tuple(sorted({card for *_, card in self.photos})) if self.photos else CARDS
 
 
 FAMILIES = {f.name: f for f in (
@@ -83,6 +90,18 @@ FAMILIES = {f.name: f for f in (
     Family("comfortaa-round", TEST_FONTS["comfortaa"], "curve", (0.5, 0.1, 0.3, 0.6), index_mm=10.0,
            inset=(3.5, 5.0), suit_scale=0.95, stock=(215, 235, 245), red=(60, 60, 215), court="letter", radius=5.0),
 )}
+
+
+def _photographed(name: str, pick: int) -> Family:
+    """A design of real printed cards: of each card photographed, its ``pick``-th cut (0 first, -1 last)."""
+    cuts: dict[str, list] = {}
+    for cut in photos.CUTS:
+        cuts.setdefault(cut[2], []).append(cut)
+    return Family(name, "", "", size=photos.SIZE_MM, photos=tuple(c[pick] for c in cuts.values()))
+
+
+# Real cards (``photos``): the first and the last cut of each of its 18 cards, two sets of prints and photos
+PHOTO_FAMILIES = {f.name: f for f in (_photographed("edje-first", 0), _photographed("edje-last", -1))}
 
 
 def calibration_families(n: int = 6, seed: int = 1) -> dict[str, Family]:
@@ -144,6 +163,8 @@ def _index_parts(f: Family, card: str) -> list[tuple[object, tuple[float, float,
 
 def index_box(f: Family, card: str) -> tuple[float, float, float, float]:
     """The top-left index's ink box (x0, y0, x1, y1), mm from the card's top-left corner."""
+    if f.photos:
+        return photos.INDEX_MM
     boxes = [b for _, b in _index_parts(f, card)]
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[0] + b[2] for b in boxes),
             max(b[1] + b[3] for b in boxes))
@@ -212,6 +233,8 @@ def _centre(img, f: Family, card: str, colour) -> None:
 @cache
 def face(f: Family, card: str) -> np.ndarray:
     """The face of ``card`` in family ``f``, BGRA, ``RES`` px per mm, upright."""
+    if f.photos:
+        return photos.face(*next(c for c in f.photos if c[2] == card)[:2], RES)
     w, h = round(f.size[0] * RES), round(f.size[1] * RES)
     img = np.empty((h, w, 3), np.uint8)
     img[:] = f.stock

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from bench.heldout.decks import CARDS, RES, Family, face, index_box
+from bench.heldout.decks import RES, Family, face, index_box
 
 UNIT_MM = 760.0  # one table unit (marker centre to marker centre), mm
 TOP = (-0.085, 1.085)  # the table top around the marker square, table units
@@ -104,7 +104,7 @@ def compose(rng: random.Random, f: Family, most: int = 8) -> tuple[list[Laid], l
     """A table mid-trick: each seat's play (0..``most`` cards, pairs of one card from two decks at times) and now
     and then a hand over it (``(base, tip, width, colour)`` in table units)."""
     decks = rng.randint(2, 4)
-    pool = [c for c in CARDS for _ in range(decks)]
+    pool = [c for c in f.cards for _ in range(decks)]
     rng.shuffle(pool)
     laid: list[Laid] = []
     for seat in SEATS:

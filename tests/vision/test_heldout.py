@@ -120,7 +120,43 @@ def test_frames_have_a_truth_by_the_contract():
     assert sorted(int(i) for i in found.ravel()) == [0, 1, 2, 3]
 
 
-@pytest.mark.parametrize("name", ["fonts", "suits", "decks", "table"])
+def test_real_cards_are_cut_out_of_the_real_photos_whole():
+    """Each cut is a card of the shared real photos (its labelled box's rank), found whole: its outline a card's
+    proportions, inside its labelled box, its index (upper left) dark ink on the card's light stock."""
+    import csv
+
+    import cv2
+    import numpy as np
+
+    from bench.heldout import photos
+    from bench.heldout.decks import PHOTO_FAMILIES, RES
+    from bench.heldout.table import frame
+
+    ranks = {"nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
+    with open(photos.PHOTOS / "labels.csv") as fh:
+        rows = list(csv.DictReader(fh))
+    for filename, row, card in photos.CUTS:
+        label = [r for r in rows if r["filename"] == filename][row]
+        assert ranks[label["class"]] == card[1], (filename, row, card)
+        image = cv2.imread(str(photos.PHOTOS / filename))
+        box = tuple(int(label[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+        q = photos.outline(image, box)
+        sides = [float(np.linalg.norm(q[(k + 1) % 4] - q[k])) for k in range(4)]
+        across, down = sorted((sides[0] + sides[2], sides[1] + sides[3]))
+        assert 1.25 <= down / across <= 1.6, (filename, row, card)  # 88 / 63 = 1.40, seen at a slant
+        assert box[0] - 6 <= q[:, 0].min() and q[:, 0].max() <= box[2] + 6 and box[1] - 6 <= q[:, 1].min()
+        face = photos.face(filename, row, RES)
+        x0, y0, x1, y1 = (round(v * RES) for v in photos.INDEX_MM)
+        index = face[y0:y1, x0:x1, :3].min(2)
+        stock = face[face.shape[0] // 3:, :, :3].max(2)
+        assert index.min() < 0.6 * np.percentile(stock, 90), (filename, row, card)  # ink in the index box
+    fam = PHOTO_FAMILIES["edje-first"]
+    assert len(fam.cards) == 18 and all(c[1] in "9TJQKA" for c in fam.cards)
+    shot = frame(random.Random(5), fam, (1280, 960))
+    assert shot.truth and {t.card for t in shot.truth} <= set(fam.cards)
+
+
+@pytest.mark.parametrize("name", ["fonts", "suits", "decks", "table", "photos"])
 def test_doctests(name):
     module = __import__(f"bench.heldout.{name}", fromlist=[name])
     assert doctest.testmod(module).failed == 0
