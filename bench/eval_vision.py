@@ -142,13 +142,13 @@ def held_out(model: Model, n: int, seed: int, style: str = HELD_OUT_STYLE, camer
 
 
 def families(model: Model, n: int, seed: int, cameras=CAMERAS, which: str = "test", only=None,
-             json_out: Path | None = None, reads_out: Path | None = None) -> dict:
+             json_out: Path | None = None, reads_out: Path | None = None, drawn: int = 1) -> dict:
     """The held-out deck families (``which``: "test", "calibration", or "photographed": the real cards cut out of
-    the real photos), ``n`` frames each at each camera size."""
+    the real photos), ``n`` frames each at each camera size; the calibration families drawn from seed ``drawn``."""
     from bench.heldout.decks import FAMILIES, PHOTO_FAMILIES, calibration_families
     from bench.heldout.table import frame
 
-    fams = {"test": FAMILIES, "calibration": calibration_families(), "photographed": PHOTO_FAMILIES}[which]
+    fams = {"test": FAMILIES, "calibration": calibration_families(seed=drawn), "photographed": PHOTO_FAMILIES}[which]
     fams = {k: v for k, v in fams.items() if not only or k in only}
     out: dict = {}
     dump = open(reads_out, "w") if reads_out else None
@@ -236,6 +236,8 @@ def main(argv=None) -> int:
     p.add_argument("--index", type=Path, default=None, help="the index classifier (default: index.onnx beside it)")
     p.add_argument("--families", type=int, default=0, metavar="N", help="frames per held-out deck family and camera")
     p.add_argument("--calibration", action="store_true", help="the calibration families, not the test ones")
+    p.add_argument("--drawn", type=int, default=1, metavar="S",
+                   help="the calibration families' seed (default 1: cal-1-*; another draws fresh families)")
     p.add_argument("--photographed", action="store_true",
                    help="real printed cards (cut out of the real photos: bench/heldout/photos.py), not the test ones")
     p.add_argument("--only", default=None, help="families to run, comma separated (default: all)")
@@ -253,7 +255,7 @@ def main(argv=None) -> int:
     if a.families:
         which = "calibration" if a.calibration else "photographed" if a.photographed else "test"
         families(model, a.families, a.seed, [frame_size(c) for c in a.cameras.split(",")], which,
-                 a.only.split(",") if a.only else None, a.json, a.reads)
+                 a.only.split(",") if a.only else None, a.json, a.reads, a.drawn)
     if a.real:
         real(model, a.real)
     return 0
