@@ -235,11 +235,12 @@ def main(argv=None) -> int:
     p.add_argument("--model", type=Path, default=None, help="the detector (default models/cards.onnx)")
     p.add_argument("--index", type=Path, default=None, help="the index classifier (default: index.onnx beside it)")
     p.add_argument("--families", type=int, default=0, metavar="N", help="frames per held-out deck family and camera")
-    p.add_argument("--calibration", action="store_true", help="the calibration families, not the test ones")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--calibration", action="store_true", help="the calibration families, not the test ones")
+    which.add_argument("--photographed", action="store_true",
+                       help="real printed cards (cut out of the real photos: bench/heldout/photos.py), not the test ones")
     p.add_argument("--drawn", type=int, default=1, metavar="S",
                    help="the calibration families' seed (default 1: cal-1-*; another draws fresh families)")
-    p.add_argument("--photographed", action="store_true",
-                   help="real printed cards (cut out of the real photos: bench/heldout/photos.py), not the test ones")
     p.add_argument("--only", default=None, help="families to run, comma separated (default: all)")
     p.add_argument("--cameras", default=",".join(f"{w}x{h}" for w, h in CAMERAS), help="camera sizes, comma separated")
     p.add_argument("--json", type=Path, default=None, help="write the families' figures here")

@@ -66,6 +66,8 @@ def outline(image: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     white = cv2.threshold(cv2.GaussianBlur(crop.min(2), (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]
     white = cv2.morphologyEx(white, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
     shapes, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not shapes:
+        raise ValueError(f"no card outline in box {box}")
     hull = cv2.convexHull(max(shapes, key=cv2.contourArea))
     around = cv2.arcLength(hull, True)
     for eps in (0.01, 0.015, 0.02, 0.03, 0.04, 0.05):
