@@ -97,7 +97,7 @@ def _photographed(name: str, pick: int) -> Family:
     cuts: dict[str, list] = {}
     for cut in photos.CUTS:
         cuts.setdefault(cut[2], []).append(cut)
-    return Family(name, "", "", size=photos.SIZE_MM, photos=tuple(c[pick] for c in cuts.values()))
+    return Family(name, "", "", size=photos.SIZE_MM, radius=3.0, photos=tuple(c[pick] for c in cuts.values()))
 
 
 # Real cards (``photos``): the first and the last cut of each of its 18 cards, two sets of prints and photos
@@ -234,7 +234,7 @@ def _centre(img, f: Family, card: str, colour) -> None:
 def face(f: Family, card: str) -> np.ndarray:
     """The face of ``card`` in family ``f``, BGRA, ``RES`` px per mm, upright."""
     if f.photos:
-        return photos.face(*next(c for c in f.photos if c[2] == card)[:2], RES)
+        return _rounded(f, photos.face(*next(c for c in f.photos if c[2] == card)[:2], RES))
     w, h = round(f.size[0] * RES), round(f.size[1] * RES)
     img = np.empty((h, w, 3), np.uint8)
     img[:] = f.stock
@@ -259,6 +259,12 @@ def face(f: Family, card: str) -> np.ndarray:
     if f.ink_blur:
         img = cv2.GaussianBlur(img, (0, 0), f.ink_blur)
     img = np.clip(img + grain, 0, 255).astype(np.uint8)
+    return _rounded(f, img)
+
+
+def _rounded(f: Family, img: np.ndarray) -> np.ndarray:
+    """``img`` (BGR) with its alpha: the card's corners rounded by ``f.radius``."""
+    h, w = img.shape[:2]
     alpha = np.zeros((h, w), np.uint8)
     r = round(f.radius * RES)
     cv2.rectangle(alpha, (r, 0), (w - 1 - r, h - 1), 255, -1)

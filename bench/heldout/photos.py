@@ -84,8 +84,8 @@ def outline(image: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
 
 @cache
 def face(filename: str, row: int, res: float) -> np.ndarray:
-    """The card of ``row`` (its place among ``filename``'s labels) cut out upright at ``res`` px per mm, BGRA (its
-    corners rounded), the long side down the face."""
+    """The card of ``row`` (its place among ``filename``'s labels) cut out upright at ``res`` px per mm, BGR, the long
+    side down the face (``decks.face`` rounds its corners)."""
     image = cv2.imread(str(PHOTOS / filename))
     if image is None:
         raise PhotoMissing(f"a real photo is missing or unreadable: {PHOTOS / filename}")
@@ -94,11 +94,4 @@ def face(filename: str, row: int, res: float) -> np.ndarray:
         q = np.roll(q, 1, 0)  # start the outline at a corner of a short side
     w, h = round(SIZE_MM[0] * res), round(SIZE_MM[1] * res)
     to = cv2.getPerspectiveTransform(q, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
-    img = cv2.warpPerspective(image, to, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
-    alpha = np.zeros((h, w), np.uint8)
-    r = round(3.0 * res)
-    cv2.rectangle(alpha, (r, 0), (w - 1 - r, h - 1), 255, -1)
-    cv2.rectangle(alpha, (0, r), (w - 1, h - 1 - r), 255, -1)
-    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
-        cv2.circle(alpha, (cx, cy), r, 255, -1, cv2.LINE_AA)
-    return np.dstack([img, alpha])
+    return cv2.warpPerspective(image, to, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
