@@ -9,7 +9,7 @@ purpose "check", never among those of a fit (purpose "fit"), whatever the seeds.
 beliefs and maps them through the calibration (``--sure``, default ``index.sure.json`` beside the classifier).
 Prints per kind of read (both corners, one corner) and for all: reads, right reads, reads marked sure, the sure
 ones that are wrong (count, and share of the sure reads: the figure the calibration aims at), the share they could
-still be wrong at (95%, ``sure.upper``), and the share of the right reads marked sure and of all reads left
+still be wrong at (95%, ``confidence.upper``), and the share of the right reads marked sure and of all reads left
 flagged for a person; a read is sure when the thresholds mark it so, it looks like the deck (the calibration's
 fingerprint, ``vision.fingerprint``) and its frame is as fine as those the calibration was fitted on
 (``Calibration.holds_at``): the reads the fingerprint or a coarse frame alone keep flagged ("unlike"), and the flagged
@@ -68,7 +68,7 @@ def verify(detector: Path, styles: list[str], camera: tuple[int, int], frames: i
         rights = sum(right for _, right, _, _ in mine)
         wrong = len(marked) - sum(marked)
         out[kind] = {"reads": len(mine), "right": rights, "sure": len(marked), "sure_wrong": wrong,
-                     "sure_wrong_share": wrong / max(1, len(marked)), "bound": sure.upper(wrong, len(marked)),
+                     "sure_wrong_share": wrong / max(1, len(marked)), "bound": confidence.upper(wrong, len(marked)),
                      "right_sure": sum(marked) / max(1, rights), "flagged": 1 - len(marked) / max(1, len(mine)),
                      "unlike": len(before) - len(marked), "flagged_before": 1 - len(before) / max(1, len(mine)),
                      "sure_wrong_before": len(before) - sum(before)}

@@ -305,8 +305,8 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 
 RESERVE_MIN = 1.5  # of an enrolment's budget, kept for the check at its end (reading the photos back, the pictures)
-# and before that, for reading tables of the deck to fit the enrolled classifier's confidence on: what 3,000 reads of
-# each kind take on this machine (``sure.pace``), within these minutes
+# and before that, for reading tables of the deck to fit the enrolled classifier's confidence on: what ``sure.WANT``
+# reads of each kind take on this machine (``sure.pace``), within these minutes
 SURE_MIN = (1.5, 4.5)
 
 

@@ -4,14 +4,17 @@ person (``sanity``, and the table service's own threshold, which is the same num
 
 A calibration is fitted on reads of decks no model was trained on and no reported test uses (the calibration
 families of ``bench/heldout``, ``bench/fit_confidence.py``), separately for cards seen by both corners (which vote)
-and by one corner, and stored beside the index classifier it belongs to (``index.sure.json``, with that file's
-hash: a calibration of another model is refused, and then nothing is sure). The mapping keeps the order of the raw
+and by one corner: sure begins at the lowest raw belief above which the reads it saw show, at 95%, that such
+reads are wrong at most the target (``vouched``: at least 1,497 reads of a kind for 0.2%, 5,990 for 0.05%), so a
+threshold is not put where the wrong share only just meets the target on the reads it happened to see. It is
+stored beside the index classifier it belongs to (``index.sure.json``, with that file's hash: a calibration of
+another model is refused, and then nothing is sure). The mapping keeps the order of the raw
 beliefs: [0, sure_at) -> [0, SURE), [sure_at, 1] -> [SURE, 1].
 
 >>> c = Calibration({"2": 0.995, "1": None}, TARGET, "example")
 >>> round(c.confidence(0.999, 2), 3), round(c.confidence(0.99, 2), 3), round(c.confidence(0.9999, 1), 3)
 (0.98, 0.895, 0.899)
->>> fit([(0.99, True, 2)] * 900 + [(0.5, False, 2)] * 9 + [(0.97, False, 1)] * 3, 0.002)
+>>> fit([(0.99, True, 2)] * 1500 + [(0.5, False, 2)] * 9 + [(0.97, False, 1)] * 3, 0.002)
 {'2': 0.99, '1': None}
 """
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +32,7 @@ from vision.sanity import SURE
 
 TARGET = 0.002  # a sure read is wrong at most this share of the time, out of the box
 ENROLLED_TARGET = 0.0005  # and once the venue's deck is enrolled
+LEVEL = 0.95  # how sure the reads a fit or a check counted must leave us that sure is wrong at most the target
 DETAIL_SLACK = 0.05  # a frame this much coarser than the coarsest a deck's calibration was fitted on is still in it
 
 
@@ -121,10 +126,57 @@ def load(classifier: Path, path: Path | None = None) -> Calibration | None:
     return cal
 
 
+def at_most(wrong: int, n: int, p: float) -> float:
+    """The chance of ``wrong`` or fewer wrong reads in ``n`` when each is wrong with chance ``p`` (binomial)."""
+    if p <= 0:
+        return 1.0
+    if p >= 1:
+        return float(wrong >= n)
+    return min(1.0, sum(math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * math.log(p)
+                                 + (n - i) * math.log1p(-p)) for i in range(min(wrong, n) + 1)))
+
+
+def vouched(wrong: int, n: int, target: float, level: float = LEVEL) -> bool:
+    """Do ``wrong`` wrong reads of ``n`` show, at ``level``, that such reads are wrong at most ``target`` of the
+    time: would ``wrong`` or fewer be seen at most 1 - ``level`` of the time were they wrong ``target`` of it?
+
+    >>> vouched(0, 5990, ENROLLED_TARGET), vouched(0, 5980, ENROLLED_TARGET), vouched(1, 9490, ENROLLED_TARGET)
+    (True, False, True)
+    """
+    return n > 0 and wrong < target * n and at_most(wrong, n, target) <= 1 - level
+
+
+def upper(wrong: int, n: int, level: float = LEVEL) -> float:
+    """The share of wrong reads that ``wrong`` of ``n`` still allow at ``level`` (Clopper-Pearson, one-sided): the
+    share at which ``wrong`` or fewer would be seen only 1 - ``level`` of the time.
+
+    >>> round(upper(0, 5990), 6), round(upper(0, 2000), 5), round(upper(3, 10000), 5), upper(0, 0)
+    (0.0005, 0.0015, 0.00078, 1.0)
+    """
+    if n == 0 or wrong >= n:
+        return 1.0
+    lo, hi = wrong / n, 1.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if at_most(wrong, n, mid) > 1 - level else (lo, mid)
+    return hi
+
+
+def needed(target: float, level: float = LEVEL) -> int:
+    """Reads of one kind a fit needs before it can mark any of them sure: none wrong vouches for ``target``.
+
+    >>> needed(ENROLLED_TARGET), needed(TARGET)
+    (5990, 1497)
+    """
+    return math.ceil(math.log(1 - level) / math.log1p(-target) - 1e-9)
+
+
 def fit(reads: list[tuple[float, bool, int]], target: float = TARGET) -> dict[str, float | None]:
-    """For each kind of read (both corners: "2", one: "1"), the lowest raw belief above which the reads are wrong
-    at most ``target`` of the time, counting one wrong read more than were seen (so a small sample is not trusted
-    beyond what it shows); None when no such belief exists. ``reads``: (raw belief, right, corners)."""
+    """For each kind of read (both corners: "2", one: "1"), the lowest raw belief above which the reads vouch
+    (:func:`vouched`) that they are wrong at most ``target`` of the time; None when no such belief exists.
+    ``reads``: (raw belief, right, corners). A kind needs :func:`needed` reads before any can be sure, more where
+    some were wrong; and reads fresh to the fit, wrong as often as those above the belief it picks, vouch for
+    ``target`` too as far as there are as many of them."""
     out: dict[str, float | None] = {}
     for kind in ("2", "1"):
         mine = sorted(((raw, right) for raw, right, corners in reads if (corners >= 2) == (kind == "2")), reverse=True)
@@ -133,7 +185,7 @@ def fit(reads: list[tuple[float, bool, int]], target: float = TARGET) -> dict[st
             wrong += not right
             if n < len(mine) and mine[n][0] == raw:
                 continue  # ties: all or none
-            if (wrong + 1) / n <= target:
+            if vouched(wrong, n, target):
                 best = raw
         out[kind] = best
     return out

@@ -1,5 +1,6 @@
 """Confidence that means something (``vision/confidence.py``): a read is sure only where reads of held-out decks
-were wrong at most 0.2% of the time; a calibration belongs to one classifier; a damaged or foreign one is refused."""
+vouch, at 95%, that it is wrong at most 0.2% of the time; a calibration belongs to one classifier; a damaged or
+foreign one is refused."""
 
 from __future__ import annotations
 
@@ -19,19 +20,20 @@ def models(tmp_path):
     return tmp_path
 
 
-def test_fit_finds_where_reads_are_wrong_at_most_the_target():
-    right = [(1 - k * 1e-6, True, 2) for k in range(1000)]
-    reads = right + [(0.9993005, False, 2)] + [(0.9, False, 1)] + [(0.99, True, 1)] * 600
+def test_fit_finds_where_reads_vouch_for_the_target():
+    right = [(1 - k * 1e-6, True, 2) for k in range(3000)]
+    reads = right[:2000] + [(1 - 1999.5e-6, False, 2)] + right[2000:] + [(0.9, False, 1)] + [(0.99, True, 1)] * 1600
     sure_at = confidence.fit(reads, 0.002)
-    assert sure_at["2"] == pytest.approx(1 - 999e-6)  # 1 wrong in 1,001: (1 + 1) / 1,001 <= 0.2%
-    assert confidence.fit(reads, 0.0015)["2"] == pytest.approx(1 - 699e-6)  # only the 700 above the wrong one
-    assert sure_at["1"] == 0.99  # 600 right: (0 + 1) / 600 <= 0.2%; with the wrong one at 0.9 too many
-    assert confidence.fit([(0.99, True, 1)] * 400, 0.002)["1"] is None  # 400 are too few to vouch for 0.2%
+    assert sure_at["2"] == pytest.approx(1 - 2999e-6)  # 1 wrong of 3,001: seen at most 1.7% of the time at 0.2%
+    assert confidence.fit(reads, 0.0015)["2"] == pytest.approx(1 - 1999e-6)  # only the 2,000 above the wrong one
+    assert sure_at["1"] == 0.99  # 1,600 right vouch for 0.2% (1,497 do); with the wrong one at 0.9, too many wrong
+    assert confidence.fit([(0.99, True, 1)] * 1400, 0.002)["1"] is None  # 1,400 are too few to vouch for 0.2%
+    assert confidence.fit([(0.99, True, 1)] * 600, 0.002)["1"] is None  # (the point rule took 600: (0 + 1) / n)
     assert sure_at == confidence.fit(list(reversed(reads)), 0.002)
 
 
 def test_a_calibrated_model_marks_sure_only_past_its_threshold(models):
-    reads = [(0.999, True, 2)] * 600 + [(0.98, True, 1)] * 600 + [(0.9, False, 1)]
+    reads = [(0.999, True, 2)] * 1500 + [(0.98, True, 1)] * 1500 + [(0.9, False, 1)]
     calibration = confidence.Calibration(confidence.fit(reads), confidence.TARGET, "test")
     confidence.path_for(models / "index.onnx").write_text(calibration.to_json(models / "index.onnx"))
     model = Model(models / "cards.onnx")

@@ -66,22 +66,29 @@ def test_the_tables_a_calibration_is_checked_on_are_never_those_it_was_fitted_on
 
 
 def test_the_bound_on_the_wrong_share_of_sure_reads_is_what_their_count_allows():
-    assert sure.upper(0, 5990) <= confidence.ENROLLED_TARGET < sure.upper(0, 5980)  # the rule of three
-    assert sure.upper(0, 1000) == pytest.approx(1 - 0.05 ** (1 / 1000))
-    assert 0.0005 < sure.upper(1, 3000) < sure.upper(2, 3000) < 0.0025  # each wrong read widens it
-    assert sure.upper(5, 5) == 1.0 and sure.upper(0, 0) == 1.0
+    assert confidence.upper(0, 5990) <= confidence.ENROLLED_TARGET < confidence.upper(0, 5980)  # the rule of three
+    assert confidence.upper(0, 1000) == pytest.approx(1 - 0.05 ** (1 / 1000))
+    assert 0.0005 < confidence.upper(1, 3000) < confidence.upper(2, 3000) < 0.0025  # each wrong read widens it
+    assert confidence.upper(5, 5) == 1.0 and confidence.upper(0, 0) == 1.0
+    for wrong, n in ((0, 5990), (0, 5989), (1, 9490), (1, 9480), (4, 18000), (12, 40000)):  # the fit's test: the bound
+        assert confidence.vouched(wrong, n, confidence.ENROLLED_TARGET) == (
+            confidence.upper(wrong, n) <= confidence.ENROLLED_TARGET), (wrong, n)
 
 
-def test_a_kind_of_read_is_sure_only_after_2000_reads_vouch_for_it():
-    assert sure.needed(confidence.ENROLLED_TARGET) == 2000
-    few = [(0.999, True, 2)] * 1999 + [(0.999, True, 1)] * 2000
+def test_a_kind_of_read_is_sure_only_after_5990_reads_vouch_for_it():
+    """A read marked sure must be right: the fit puts sure where the reads above it vouch, at 95%, for 0.05%, not
+    where their wrong share only just meets it (a fresh check then lands on the target itself or over it)."""
+    assert confidence.needed(confidence.ENROLLED_TARGET) == 5990
+    few = [(0.999, True, 2)] * 5989 + [(0.999, True, 1)] * 5990
     assert sure.calibration(few, "test").sure_at == {"2": None, "1": 0.999}
-    wrong_low = [(0.99 + k * 1e-6, True, 2) for k in range(2000)] + [(0.5, False, 2)] * 30
-    assert sure.calibration(wrong_low, "test").sure_at["2"] == 0.99  # the wrong ones lie below: 2,000 above them
-    wrong_high = [(0.99 + k * 1e-6, True, 2) for k in range(3000)] + [(0.9999, False, 2)]
-    assert sure.calibration(wrong_high, "test").sure_at["2"] is None  # (1 + 1) / 3,001 > 0.05%
+    wrong_low = [(0.99 + k * 1e-7, True, 2) for k in range(5990)] + [(0.5, False, 2)] * 30
+    assert sure.calibration(wrong_low, "test").sure_at["2"] == 0.99  # the wrong ones lie below: 5,990 above them
+    wrong_high = [(0.99 + k * 1e-7, True, 2) for k in range(9000)] + [(0.9999, False, 2)]
+    assert sure.calibration(wrong_high, "test").sure_at["2"] is None  # 1 wrong needs 9,486 reads: 9,001 are too few
+    one_more = [(0.99 + k * 1e-7, True, 2) for k in range(9500)] + [(0.9999, False, 2)]
+    assert sure.calibration(one_more, "test").sure_at["2"] == 0.99  # (the point rule took 3,001: (1 + 1) / n)
     cal = sure.calibration(few, "test")
-    assert "1999 reads by both corners, 2000 by one, 0 wrong" in cal.fitted_on and cal.target == 0.0005
+    assert "5989 reads by both corners, 5990 by one, 0 wrong" in cal.fitted_on and cal.target == 0.0005
 
 
 def test_cardtable_vision_sure_writes_the_calibration_of_that_classifier(tmp_path):

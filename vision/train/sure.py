@@ -7,17 +7,13 @@ rows, cards laid apart, fans and piles, now and then a hand over them) and photo
 every read is judged against the table's truth (``judged``: right when it is paired with a card of that name lying
 at its seat) and
 the calibration is fitted on the reads' raw beliefs (``confidence.fit``), separately for cards named by both
-corners and by one. The fit counts one wrong read more than it saw, so a kind of read can be marked sure only
-after at least ``needed(target)`` reads of it (2,000 for 0.05%), and more where it saw wrong ones. That rule picks
-where sure begins; it vouches for nothing by itself. What a calibration is worth is measured on tables it was not
-fitted on: a frame is drawn from its purpose ("fit", "check"), seed and number, so the tables a calibration is
-checked on are never those it was fitted on, whatever the seeds; the wrong share of the sure reads there comes
-with ``upper``, the share they could still be wrong at (95%: 0 wrong of 5,990 sure reads vouch for 0.05%).
+corners and by one: sure begins where the reads above it vouch for the target at 95%, so a kind of read can be
+marked sure only after at least ``confidence.needed(target)`` reads of it (5,990 for 0.05%), and more where it saw
+wrong ones. What a calibration is worth is measured on tables it was not fitted on: a frame is drawn from its
+purpose ("fit", "check"), seed and number, so the tables a calibration is checked on are never those it was fitted
+on, whatever the seeds; the wrong share of the sure reads there comes with ``confidence.upper``, the share they
+could still be wrong at (95%: 0 wrong of 5,990 sure reads vouch for 0.05%).
 
->>> needed(0.0005), needed(0.002)
-(2000, 500)
->>> round(upper(0, 5990), 6), round(upper(0, 2000), 5), round(upper(3, 10000), 5), upper(0, 0)
-(0.0005, 0.0015, 0.00078, 1.0)
 >>> cards = [("SA", "S", (0.50, 0.80)), ("SA", "S", (0.55, 0.80)), ("HK", "N", (0.5, 0.2))]
 >>> judged(cards, [("SA", "S", (0.50, 0.80), 0.99, 2), ("SA", "S", (0.501, 0.80), 0.98, 1),
 ...                ("SA", "S", (0.55, 0.81), 0.7, 1), ("HK", "W", (0.5, 0.2), 0.99, 1), ("HK", "N", (0.3, 0.2), 0.9, 1)])
@@ -47,34 +43,12 @@ Looked = tuple[str, bool, int, tuple, float | None, bool, float]  # a read's car
 
 SEATS = "SENW"
 SPOTS = ((0.0, 0.0), (0.14, -0.17), (0.14, 0.17))  # a seat's plays: (towards its edge, sideways) from its spot
-WANT = 3000  # reads of each kind a fit aims at: with a few wrong among the least sure, 2,000 may still lie above them
+WANT = 9000  # reads of each kind a fit aims at: with a few wrong among the least sure, 5,990 may still lie above them
 PARALLEL = 1.5  # two processes read about this many times as fast as one on two cores
 HELD = 3  # every third frame's reads of a deck fit its fingerprint's reach; the others, its looks' means
 FINER = 1.3  # tables photographed at a venue camera's detail: between it and this many times it
 REACH = 0.02  # table units (15 mm): a read's centre this far from a card's at most, to be a read of it (read centres
 # lay at most 8 mm from their card's on 15 tables of a deck never trained on)
-
-
-def needed(target: float) -> int:
-    """Reads of one kind a fit needs before it can mark any of them sure: with none wrong, (0 + 1) / n <= target."""
-    return math.ceil(1 / target - 1e-9)
-
-
-def upper(wrong: int, n: int, level: float = 0.95) -> float:
-    """The share of wrong reads that ``wrong`` of ``n`` still allow at ``level`` (Clopper-Pearson, one-sided): the
-    share at which ``wrong`` or fewer would be seen only 1 - ``level`` of the time."""
-    if n == 0 or wrong >= n:
-        return 1.0
-
-    def at_most(p: float) -> float:  # P(wrong or fewer of n | p)
-        return sum(math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * math.log(p)
-                            + (n - i) * math.log1p(-p)) for i in range(wrong + 1))
-
-    lo, hi = wrong / n, 1.0
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if at_most(mid) > 1 - level else (lo, mid)
-    return hi
 
 
 def judged(truth: Iterable[tuple[str, str, tuple[float, float]]],
