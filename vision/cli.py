@@ -122,7 +122,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                            "calibration holds at it (default: as a camera of --camera size falls)")
     length = sure.add_mutually_exclusive_group()
     length.add_argument("--frames", type=int, default=None, help="tables to read (default: until each kind of read "
-                                                                  "has 3,000)")
+                                                                  "has 9,000, enough to vouch for 0.05%%)")
     length.add_argument("--minutes", type=float, default=None, help="read tables for this long instead")
     sure.add_argument("--seed", type=int, default=2027)
     sure.add_argument("--workers", type=int, default=2, help="processes drawing and reading tables (default 2)")
@@ -404,7 +404,8 @@ def _fit_sure(args, style: str, camera: tuple[int, int], frames, laid, sure_by: 
     readings, wrong, laid_reads = enrol.read_back(frames, laid, model) if laid else ([], {}, [])
     try:
         cal = sure.calibration(reads + laid_reads, f"the enrolled deck at {camera[0]}x{camera[1]}, "
-                                                   f"{len(laid_reads)} of them from the laid-out photos", looked=looked)
+                                                   f"{len(laid_reads)} of them from the laid-out photos", looked=looked,
+                               vouch=False)  # too few reads within the budget to vouch: a check does (bench_enrol)
     except FingerprintError as e:
         return _fail(args.lang, "few_reads", error=e)
     confidence.path_for(classifier).write_text(cal.to_json(classifier) + "\n")
@@ -451,7 +452,7 @@ def cmd_sure(args: argparse.Namespace) -> int:
     if args.detail is not None and not 0.1 <= args.detail <= 10:
         return _fail(args.lang, "bad_detail", detail=args.detail)
     reads = sure.reads(detector, classifier, styles, args.camera, seed=args.seed,
-                       want=None if args.frames or args.minutes else sure.WANT, frames=args.frames,
+                       want=None if args.frames or args.minutes else sure.VOUCH_WANT, frames=args.frames,
                        until=started + args.minutes * 60 if args.minutes else None, workers=args.workers,
                        log=_sure_progress(args.lang), looks=looked, detail=args.detail)
     size = f"{args.camera[0]}x{args.camera[1]}"

@@ -6,7 +6,8 @@ A calibration is fitted on reads of decks no model was trained on and no reporte
 families of ``bench/heldout``, ``bench/fit_confidence.py``), separately for cards seen by both corners (which vote)
 and by one corner: sure begins at the lowest raw belief above which the reads it saw show, at 95%, that such
 reads are wrong at most the target (``vouched``: at least 1,497 reads of a kind for 0.2%, 5,990 for 0.05%), so a
-threshold is not put where the wrong share only just meets the target on the reads it happened to see. It is
+threshold is not put where the wrong share only just meets the target on the reads it happened to see (an
+enrolment, whose budget cannot read that many, chooses by the share it saw, and a check vouches instead). It is
 stored beside the index classifier it belongs to (``index.sure.json``, with that file's hash: a calibration of
 another model is refused, and then nothing is sure). The mapping keeps the order of the raw
 beliefs: [0, sure_at) -> [0, SURE), [sure_at, 1] -> [SURE, 1].
@@ -16,6 +17,8 @@ beliefs: [0, sure_at) -> [0, SURE), [sure_at, 1] -> [SURE, 1].
 (0.98, 0.895, 0.899)
 >>> fit([(0.99, True, 2)] * 1500 + [(0.5, False, 2)] * 9 + [(0.97, False, 1)] * 3, 0.002)
 {'2': 0.99, '1': None}
+>>> fit([(0.99, True, 2)] * 600, 0.002), fit([(0.99, True, 2)] * 600, 0.002, vouch=False)
+({'2': None, '1': None}, {'2': 0.99, '1': None})
 """
 
 from __future__ import annotations
@@ -163,7 +166,8 @@ def upper(wrong: int, n: int, level: float = LEVEL) -> float:
 
 
 def needed(target: float, level: float = LEVEL) -> int:
-    """Reads of one kind a fit needs before it can mark any of them sure: none wrong vouches for ``target``.
+    """Reads of one kind a fit that vouches needs before it can mark any of them sure: none wrong vouches for
+    ``target``.
 
     >>> needed(ENROLLED_TARGET), needed(TARGET)
     (5990, 1497)
@@ -171,12 +175,13 @@ def needed(target: float, level: float = LEVEL) -> int:
     return math.ceil(math.log(1 - level) / math.log1p(-target) - 1e-9)
 
 
-def fit(reads: list[tuple[float, bool, int]], target: float = TARGET) -> dict[str, float | None]:
+def fit(reads: list[tuple[float, bool, int]], target: float = TARGET, vouch: bool = True) -> dict[str, float | None]:
     """For each kind of read (both corners: "2", one: "1"), the lowest raw belief above which the reads vouch
     (:func:`vouched`) that they are wrong at most ``target`` of the time; None when no such belief exists.
     ``reads``: (raw belief, right, corners). A kind needs :func:`needed` reads before any can be sure, more where
-    some were wrong; and reads fresh to the fit, wrong as often as those above the belief it picks, vouch for
-    ``target`` too as far as there are as many of them."""
+    some were wrong. ``vouch`` False: the lowest belief above which they were wrong at most ``target`` of the time,
+    counting one wrong read more than seen (2,000 reads at 0.05%): an enrolment's fit within its budget, too few
+    reads to vouch, which a check on fresh tables must vouch for instead (``bench/bench_enrol.py --verify``)."""
     out: dict[str, float | None] = {}
     for kind in ("2", "1"):
         mine = sorted(((raw, right) for raw, right, corners in reads if (corners >= 2) == (kind == "2")), reverse=True)
@@ -185,7 +190,7 @@ def fit(reads: list[tuple[float, bool, int]], target: float = TARGET) -> dict[st
             wrong += not right
             if n < len(mine) and mine[n][0] == raw:
                 continue  # ties: all or none
-            if vouched(wrong, n, target):
+            if vouched(wrong, n, target) if vouch else (wrong + 1) / n <= target:
                 best = raw
         out[kind] = best
     return out

@@ -89,6 +89,10 @@ def test_a_kind_of_read_is_sure_only_after_5990_reads_vouch_for_it():
     assert sure.calibration(one_more, "test").sure_at["2"] == 0.99  # (the point rule took 3,001: (1 + 1) / n)
     cal = sure.calibration(few, "test")
     assert "5989 reads by both corners, 5990 by one, 0 wrong" in cal.fitted_on and cal.target == 0.0005
+    # an enrolment's fit within its budget (3,000-odd reads of a kind) chooses by the share it saw, one wrong more
+    budget = [(0.99 + k * 1e-7, True, 2) for k in range(4000)] + [(0.9999, False, 2)]
+    assert sure.calibration(budget, "test", vouch=False).sure_at["2"] == 0.99  # (1 + 1) / 4,001 <= 0.05%
+    assert sure.calibration(budget[:1999], "test", vouch=False).sure_at["2"] is None  # 1,999: (0 + 1) / n > 0.05%
 
 
 def test_cardtable_vision_sure_writes_the_calibration_of_that_classifier(tmp_path):

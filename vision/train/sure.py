@@ -9,10 +9,12 @@ at its seat) and
 the calibration is fitted on the reads' raw beliefs (``confidence.fit``), separately for cards named by both
 corners and by one: sure begins where the reads above it vouch for the target at 95%, so a kind of read can be
 marked sure only after at least ``confidence.needed(target)`` reads of it (5,990 for 0.05%), and more where it saw
-wrong ones. What a calibration is worth is measured on tables it was not fitted on: a frame is drawn from its
-purpose ("fit", "check"), seed and number, so the tables a calibration is checked on are never those it was fitted
-on, whatever the seeds; the wrong share of the sure reads there comes with ``confidence.upper``, the share they
-could still be wrong at (95%: 0 wrong of 5,990 sure reads vouch for 0.05%).
+wrong ones. An enrolment's fit, within its budget, reads about a third as many and chooses by the wrong share it
+saw (counting one more than seen); a check on fresh tables then vouches for it or not. What a calibration is worth
+is measured on tables it was not fitted on: a frame is drawn from its purpose ("fit", "check"), seed and number, so
+the tables a calibration is checked on are never those it was fitted on, whatever the seeds; the wrong share of the
+sure reads there comes with ``confidence.upper``, the share they could still be wrong at (95%: 0 wrong of 5,990
+sure reads vouch for 0.05%).
 
 >>> cards = [("SA", "S", (0.50, 0.80)), ("SA", "S", (0.55, 0.80)), ("HK", "N", (0.5, 0.2))]
 >>> judged(cards, [("SA", "S", (0.50, 0.80), 0.99, 2), ("SA", "S", (0.501, 0.80), 0.98, 1),
@@ -43,7 +45,8 @@ Looked = tuple[str, bool, int, tuple, float | None, bool, float]  # a read's car
 
 SEATS = "SENW"
 SPOTS = ((0.0, 0.0), (0.14, -0.17), (0.14, 0.17))  # a seat's plays: (towards its edge, sideways) from its spot
-WANT = 9000  # reads of each kind a fit aims at: with a few wrong among the least sure, 5,990 may still lie above them
+WANT = 3000  # reads of each kind an enrolment's fit aims at (within its budget; it does not vouch: ``confidence.fit``)
+VOUCH_WANT = 9000  # and a fit that vouches: with a few wrong among the least sure, 5,990 may still lie above them
 PARALLEL = 1.5  # two processes read about this many times as fast as one on two cores
 HELD = 3  # every third frame's reads of a deck fit its fingerprint's reach; the others, its looks' means
 FINER = 1.3  # tables photographed at a venue camera's detail: between it and this many times it
@@ -237,14 +240,14 @@ def _detail(cam) -> float:
 
 
 def calibration(reads_: list[Judged], what: str, target: float = ENROLLED_TARGET,
-                looked: list[Looked] | None = None) -> Calibration:
+                looked: list[Looked] | None = None, vouch: bool = True) -> Calibration:
     """The calibration fitted on ``reads_`` (``what``: what they are, recorded with it), with the deck's fingerprint
     fitted on the same reads' looks (``looked``, given for a deck's calibration: ``deck``; FingerprintError when
     too few reads fit one for a calibration that marks reads sure) and the least detail of their frames, below
-    which it does not hold (``Calibration.holds_at``)."""
+    which it does not hold (``Calibration.holds_at``); ``vouch``: by which rule (``confidence.fit``)."""
     kinds = Counter(corners >= 2 for _, _, corners in reads_)
     wrong = sum(not right for _, right, _ in reads_)
-    sure_at, fingerprint_, least = fit(reads_, target), None, None
+    sure_at, fingerprint_, least = fit(reads_, target, vouch), None, None
     if looked is not None:
         least = min((round(d, 4) for *_, d in looked if d is not None), default=None)
         try:
