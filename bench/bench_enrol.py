@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_enrol.py                  # mono laid out in one 2560x1920 photo, 10-minute budget
     options: --style dingbats --photos 2 --camera 1920x1080 --budget 10 --eval 40 --eval-seed 99
-             --others dingbats,deck:100000 --keep DIR (the venue's folder kept there)
+             --others dingbats,deck:100000 --keep DIR (the venue's folder kept there) --detail 1.05
              --venue DIR (measure a folder enrolled before: 3 and 4)
 
 1. Renders the deck ``--style`` (an art style the models never trained on) laid out in the printed order
@@ -18,7 +18,9 @@
    2560 x 1920, 1920 x 1080 and the venue's camera (``--camera``), with the shipped models, with the enrolled
    classifier alone and with the enrolled models as a venue reads with them (a card unlike the deck named by the
    classifier the enrolment started from, ``Model.base``): recall and precision (name and seat), and the reads no
-   card at their seat explains yet marked sure (confidence >= 0.9), as a share of the reads.
+   card at their seat explains yet marked sure (confidence >= 0.9), as a share of the reads. ``--detail``: the same
+   tables at the venue's camera only, every camera moved to show the table at least that fine (a venue camera
+   mounted as asked).
 PASS when the enrolment took at most 10 minutes, the fresh sure reads vouch for 0.05% (their 95% bound at most
 that: 5,990 sure reads without a wrong one at least), and no other deck lost more than 1 point of recall or
 precision as the venue reads it; exit 1 otherwise. The figures are for this
@@ -48,6 +50,7 @@ from vision.model import Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402
 from vision.sanity import SURE  # noqa: E402
 from vision.train.enrol import COLUMNS, ORDER  # noqa: E402
+from vision.train.sure import at_detail  # noqa: E402
 from vision.train.synth.render import Camera, random_camera, render_frame  # noqa: E402
 from vision.train.synth.scene import PlacedCard, Scene, random_scene  # noqa: E402
 
@@ -69,13 +72,18 @@ def layout_photos(style: str, photos: int, camera: tuple[int, int], seed: int = 
     return frames
 
 
-def measure(models: list[Model], style: str, n: int, camera: tuple[int, int],
-            seed: int = 99) -> list[tuple[float, float, float]]:
-    """Recall, precision and the sure-but-wrong share of reads over ``n`` random tables of ``style``, per model."""
+def measure(models: list[Model], style: str, n: int, camera: tuple[int, int], seed: int = 99,
+            detail: float | None = None) -> list[tuple[float, float, float]]:
+    """Recall, precision and the sure-but-wrong share of reads over ``n`` random tables of ``style``, per model;
+    ``detail``: the same tables, each camera moved to show the table at that detail or up to ``sure.FINER`` times
+    finer (``sure.at_detail``)."""
     rng = random.Random(seed)
     tally = [[0] * 5 for _ in models]  # need, found, read, right, sure-wrong
-    for _ in range(n):
-        f = render_frame(random_scene(rng, [style]), random_camera(rng, camera))
+    for i in range(n):
+        scene, cam = random_scene(rng, [style]), random_camera(rng, camera)
+        if detail is not None:
+            cam = at_detail(cam, detail, random.Random(f"detail:{seed}:{i}"))
+        f = render_frame(scene, cam)
         for model, t in zip(models, tally):
             reading = read_frame(f.image, model)
             for seat in "SENW":
@@ -105,6 +113,9 @@ def main(argv=None) -> int:
                    help="the seed of those tables (another than 99: tables no run before has looked at)")
     p.add_argument("--verify", type=int, default=250, metavar="N",
                    help="fresh tables of the enrolled deck read to check its calibration (0: none)")
+    p.add_argument("--detail", type=float, default=None, metavar="D",
+                   help="read those tables with each camera moved to show the table at this detail or up to 1.3 "
+                        "times finer (vision.canon.detail; a venue's camera mounted as `vision calibrate` asks: 1.05)")
     p.add_argument("--others", default="dingbats,deck:100000,deck:100001")
     p.add_argument("--keep", type=Path, default=None, metavar="DIR", help="keep the venue's folder there")
     p.add_argument("--venue", type=Path, default=None, metavar="DIR",
@@ -134,8 +145,9 @@ def main(argv=None) -> int:
             print(f"{'recall / precision / sure-wrong':>72}")
             print(f"{'deck':16} {'camera':10} {'shipped':>28} {'enrolled alone':>28} {'enrolled, its base':>28}")
             for style in [a.style, *a.others.split(",")]:
-                for cam in dict.fromkeys(((2560, 1920), (1920, 1080), a.camera)):  # and the venue's own camera
-                    shipped, alone, venue = measure(models, style, a.eval, cam, a.eval_seed)
+                cams = [a.camera] if a.detail else dict.fromkeys(((2560, 1920), (1920, 1080), a.camera))
+                for cam in cams:  # and the venue's own camera; at a detail, that one alone
+                    shipped, alone, venue = measure(models, style, a.eval, cam, a.eval_seed, a.detail)
                     figures = (" ".join(f"{v:8.2%}" for v in fig) for fig in (shipped, alone, venue))
                     print(f"{style:16} {cam[0]}x{cam[1]:<5} " + " ".join(f"{f:>28}" for f in figures))
                     if style != a.style and (shipped[0] - venue[0] > 0.01 or shipped[1] - venue[1] > 0.01):

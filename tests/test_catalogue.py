@@ -478,6 +478,26 @@ def test_every_help_line_of_the_command_line_has_its_chinese(capsys):
         assert exit_.value.code == 0 and all(s in out for s in said), (argv, out)
 
 
+def test_each_help_lines_chinese_says_the_numbers_its_english_says(monkeypatch):
+    """A default changed in the code's ``help=`` and not in the catalogue leaves ``--help`` in Chinese saying the old
+    one (``vision sure --frames`` said 3,000 reads where the code reads 9,000): each help line's Chinese says every
+    number in digits its English says (``3,000`` and ``3000`` alike)."""
+    import re
+
+    from cardtable.cli import parser
+    from cardtable.lang import helps
+
+    monkeypatch.setenv("CARDTABLE_LANG", "en")  # the code's own English lines
+
+    def numbers(line: str) -> list[str]:
+        return sorted(n.replace(",", "") for n in re.findall(r"\d+(?:[.,]\d+)*", line))
+
+    lines = [(key, action.help, entries("zh")[key]) for key, action in helps(parser())]
+    assert len(lines) > 120 and any("9,000" in english for _, english, _ in lines)
+    differ = [line for line in lines if numbers(line[1]) != numbers(line[2])]
+    assert not differ, differ
+
+
 def test_the_board_bridge_and_the_camera_refuse_in_the_command_lines_language(capsys, monkeypatch, tmp_path):
     from cardtable.cli import main
 

@@ -105,7 +105,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                            "with --faces, 2560x1920 for the confidence and both 1280x960 and 2560x1920 to train)")
     deck.add_argument("--sure-frames", type=int, default=None, metavar="N",
                       help="tables of the deck read to fit the confidence on (default: until each kind of read has "
-                           "3,000, or its 3 minutes of the budget pass)")
+                           "3,000, or its share of the budget passes: 1.5-4.5 minutes)")
     deck.add_argument("--sure-workers", type=int, default=2, help="processes drawing and reading them (default 2)")
     deck.set_defaults(func=cmd_deck)
     sure = verbs.add_parser("sure", help="fit a classifier's confidence on reads of the deck it reads (a venue's "

@@ -49,7 +49,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="the entries that forfeit the table (with --correct: the table's forfeits anew, "
                              "with or without a result)")
     result._negative_number_matcher = re.compile(r"^-[0-9.][0-9.,]*$")  # --scores -10,5,5,40: a value, not an option
-    result.add_argument("--games", help="knockout stage 2: games won, e.g. 2-1")
+    result.add_argument("--games", help="knockout, second stage: games won, e.g. 2-1")
     result.add_argument("--levels", help="levels reached, e.g. A+,9 (level_diff real)")
     result.add_argument("--correct", action="store_true", help="replace the table's result")
     result.add_argument("--reason", default="")
