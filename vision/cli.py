@@ -251,8 +251,13 @@ def detail_note(frame, calibration, lang: str = "zh") -> str:
     px = calibration.detail
     h, w = frame.shape[:2]
     note = say(lang, "vision.detail", width=w, height=h, px=f"{px:.2f}")
-    return note + (say(lang, "vision.detail_low") if px < 1.6 else "") + \
-        (say(lang, "vision.detail_enrolled_low", least=ENROLLED_DETAIL) if px < ENROLLED_DETAIL else "")
+    return note + (say(lang, "vision.detail_low") if px < 1.6 else "") + enrolled_advice(px, lang)
+
+
+def enrolled_advice(px: float, lang: str = "zh") -> str:
+    """What a venue whose camera shows the table at ``px`` loses with an enrolled deck, and what to do; "" from
+    ``ENROLLED_DETAIL`` up."""
+    return say(lang, "vision.detail_enrolled_low", least=ENROLLED_DETAIL) if px < ENROLLED_DETAIL else ""
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -359,6 +364,8 @@ def cmd_deck(args: argparse.Namespace) -> int:
     copies = math.ceil(args.share * len(TRAIN_STYLES) / (1 - args.share))  # the deck drawn at about --share
     camera = args.camera or ((frames[0].shape[1], frames[0].shape[0]) if frames else (2560, 1920))
     detail = photos_detail(frames)  # the calibration's tables are photographed at the venue camera's detail
+    if detail is not None:  # and a camera too far for an enrolled deck is told now, not after the evening
+        print(say(args.lang, "vision.photos_detail", px=f"{detail:.2f}") + enrolled_advice(detail, args.lang), flush=True)
     sure_by = until = None
     line = say(args.lang, "vision.training_steps", steps=args.steps)
     if not args.steps:
