@@ -115,8 +115,8 @@ def test_a_team_is_two_pairs_of_two_and_the_refusal_names_the_sheet_rows(tmp_pat
     assert new(tmp_path, "pair-swiss", xlsx(tmp_path, good, name="good.xlsx"), rounds=2) is None
     three = good + [("体育部", "", "3", "何刚、高华")]
     exc = new(tmp_path, "pair-swiss", xlsx(tmp_path, three, name="three.xlsx"), rounds=2)
-    assert str(exc) == "体育部：第 6 行（e05）、第 7 行（e06）、第 8 行（e07），共 3 对；每队应为 2 对（运动员4名（2对））"
-    assert exc.text("en") == "体育部: row 6 (e05), row 7 (e06), row 8 (e07), 3 pair(s); a team is 2 pairs (seed 000: 4 players, 2 pairs)"
+    assert str(exc) == "体育部：第 6 行（e05）、第 7 行（e06）、第 8 行（e07），共 3 对；每队应为 2 对（000 号规程三2：运动员4名（2对））"
+    assert exc.text("en") == "体育部: row 6 (e05), row 7 (e06), row 8 (e07), 3 pair(s); a team is 2 pairs (seed 000, 3.2: 4 players, 2 pairs)"
     one = good[:-1]
     assert str(new(tmp_path, "pair-swiss", xlsx(tmp_path, one, name="one.xlsx"), rounds=2)).startswith("体育部：第 6 行（e05），共 1 对")
     trio = good[:2] + [("外语学院", "一队", "2", "徐亮、孙丽、林涛")] + good[3:]
