@@ -224,14 +224,14 @@ def at_detail(cam, detail: float, rng: random.Random):
 
     >>> from vision.train.synth.render import Camera
     >>> cam = at_detail(Camera(size=(2560, 1920), fill=0.9), 1.0, random.Random(1))
-    >>> round(cam.fill, 3), 1.0 <= _detail(cam) <= FINER
+    >>> round(cam.fill, 3), 1.0 <= detail_of(cam) <= FINER
     (0.445, True)
     """
     want = detail * rng.uniform(1.0, FINER)
-    return replace(cam, fill=min(0.97, max(0.2, cam.fill * want / _detail(cam))))
+    return replace(cam, fill=min(0.97, max(0.2, cam.fill * want / detail_of(cam))))
 
 
-def _detail(cam) -> float:
+def detail_of(cam) -> float:
     """The detail (``vision.canon.detail``) at which ``cam`` shows the table."""
     from vision.canon import canon_homography, detail
     from vision.train.synth.render import camera_homography
