@@ -317,13 +317,11 @@ SURE_MIN = (1.5, 4.5)
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
-    import math
     import shutil
     import time
 
-    from vision.model import DEFAULT_MODEL, keep_base
-    from vision.train.deck import DeckError, read_faces, write_style
-    from vision.train.enrol import photos_detail
+    from vision.model import DEFAULT_MODEL
+    from vision.train.deck import DeckError, read_faces
 
     started = time.time()
     if args.order:
@@ -343,6 +341,8 @@ def cmd_deck(args: argparse.Namespace) -> int:
         return _fail(args.lang, "share")
     if args.budget < RESERVE_MIN + SURE_MIN[1] + 2:
         return _fail(args.lang, "budget", budget=args.budget, least=RESERVE_MIN + SURE_MIN[1] + 2)
+    if not _replaceable(args.out):
+        return _fail(args.lang, "out_taken", path=args.out)
     frames, laid = [], []
     try:
         if args.layout:
@@ -351,17 +351,56 @@ def cmd_deck(args: argparse.Namespace) -> int:
             faces = read_faces(args.faces)
     except DeckError as e:
         return _fail(args.lang, "faces", faces=args.faces or " ".join(map(str, args.layout)), error=said(e, args.lang))
+    final, args.out = args.out, args.out.with_name(args.out.name + ".enrolling")  # built here, then moved
+    try:
+        return _enrol(args, final, detector, classifier, faces, frames, laid, started)
+    finally:
+        shutil.rmtree(args.out, ignore_errors=True)  # what a failed run built; a run killed leaves it to the next
+
+
+def _replaceable(out: Path) -> bool:
+    """Whether an enrolment may put its folder at ``out``: nothing there, an empty folder, or a venue's folder
+    enrolled before (``index.base.json``), which the new one replaces only once it is whole (``_publish``)."""
+    from vision.model import base_path
+
+    return not out.exists() or out.is_dir() and (not any(out.iterdir()) or base_path(out / "index.onnx").is_file())
+
+
+def _publish(work: Path, out: Path) -> None:
+    """The enrolment's whole folder ``work`` becomes ``out``: the folder there before (``_replaceable``) is set
+    aside, ``work`` renamed into its place (the same filesystem: the venue's folder is the old one or the new one,
+    whole, never part of either), and the old one removed."""
+    import shutil
+
+    old = out.with_name(out.name + ".replaced")
+    shutil.rmtree(old, ignore_errors=True)
+    if out.exists():
+        out.rename(old)
+    work.rename(out)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _enrol(args, final: Path, detector: Path, classifier: Path, faces, frames, laid, started: float) -> int:
+    """``cmd_deck`` once its input is read: the venue's folder built in ``args.out`` and moved to ``final``."""
+    import math
+    import shutil
+
+    from vision.model import keep_base
+    from vision.train.deck import DeckError, write_style
+    from vision.train.enrol import photos_detail
+
     try:
         from vision.train import index
         from vision.train.synth.scene import TRAIN_STYLES
     except ImportError as e:
         return _fail(args.lang, "train_extra", error=e)
     try:
+        shutil.rmtree(args.out, ignore_errors=True)  # a run killed before left its part here
         style = str(write_style(faces, args.out / "deck"))
         shutil.copyfile(detector, args.out / "cards.onnx")
         keep_base(classifier, args.out / "index.onnx")  # names the cards unlike the deck's (``Model.base``)
     except (DeckError, OSError) as e:
-        return _fail(args.lang, "write_folder", path=args.out, error=said(e, args.lang))
+        return _fail(args.lang, "write_folder", path=final, error=said(e, args.lang))
     copies = math.ceil(args.share * len(TRAIN_STYLES) / (1 - args.share))  # the deck drawn at about --share
     camera = args.camera or ((frames[0].shape[1], frames[0].shape[0]) if frames else (2560, 1920))
     detail = photos_detail(frames)  # the calibration's tables are photographed at the venue camera's detail
@@ -384,11 +423,11 @@ def cmd_deck(args: argparse.Namespace) -> int:
                             camera=camera if args.camera or frames else None,  # trained as the venue's camera sees
                             log=progress(args.steps, until, sure_by, started, args.lang))
     print(run, flush=True)
-    return _fit_sure(args, style, camera, frames, laid, sure_by, started, detail)
+    return _fit_sure(args, final, style, camera, frames, laid, sure_by, started, detail)
 
 
-def _fit_sure(args, style: str, camera: tuple[int, int], frames, laid, sure_by: float | None, started: float,
-              detail: float | None = None) -> int:
+def _fit_sure(args, final: Path, style: str, camera: tuple[int, int], frames, laid, sure_by: float | None,
+              started: float, detail: float | None = None) -> int:
     """The end of an enrolment: the enrolled classifier's confidence fitted on reads of the deck (tables of it drawn
     at ``camera`` size, and at the laid-out photos' ``detail`` when they show the markers, and the laid-out photos
     read back), then the check pictures."""
@@ -426,12 +465,17 @@ def _fit_sure(args, style: str, camera: tuple[int, int], frames, laid, sure_by: 
                                lambda c: cal.confidence(c.raw, c.corners) >= SURE and (cal.deck is None or cal.deck.ours(c.name, c.looks)))
         for i, picture in enumerate(shown):
             cv2.imwrite(str(args.out / f"check-{i + 1}.png"), picture)
+    try:
+        _publish(args.out, final)
+    except OSError as e:
+        return _fail(args.lang, "write_folder", path=final, error=e)
+    if laid:
         misread = [say(args.lang, "vision.misread", card=card, got=got) if got else say(args.lang, "vision.missed", card=card)
                    for card, got in wrong.items()]
-        print(say(args.lang, "vision.check", right=len(laid) - len(wrong), laid=len(laid), path=args.out,
+        print(say(args.lang, "vision.check", right=len(laid) - len(wrong), laid=len(laid), path=final,
                   misread=", ".join(misread) or say(args.lang, "vision.none")))
     print(say(args.lang, "vision.took", minutes=f"{(time.time() - started) / 60:.1f}"))
-    print(say(args.lang, "vision.enrolled", model=args.out / "cards.onnx"))
+    print(say(args.lang, "vision.enrolled", model=final / "cards.onnx"))
     return 0
 
 

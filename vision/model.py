@@ -80,6 +80,10 @@ class Model:
         self.index_session = _session(self.index_path, threads, ["patch"], ["probs", FEATURES])
         try:  # what its beliefs mean on decks it never saw (``vision.confidence``); None: raw beliefs
             self.calibration = confidence.load(self.index_path, sure) if calibrated else None
+            if calibrated and self.calibration is None and base_path(self.index_path).is_file():
+                # an enrolled classifier (``keep_base``) is read only with the calibration fitted on its deck: raw
+                # beliefs of one trained further would pass for sure
+                raise confidence.CalibrationError("no_calibration", path=confidence.path_for(self.index_path))
             deck = self.calibration.deck if self.calibration else None
             given = self.index_session.get_outputs()[1].shape[1]
             if deck is not None and deck.size != given:

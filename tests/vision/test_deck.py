@@ -1,6 +1,7 @@
 """Enrolling a venue's deck: its faces are checked all at once (nothing written on a bad set), kept as art, and the
 classifier is trained further on them into a model folder of the venue's own."""
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.model import ALL_CARDS, UNREADABLE, Model
+from vision.model import ALL_CARDS, UNREADABLE, Model, ModelError
 from vision.patch import PATCH_H, PATCH_W
 from vision.train.deck import DeckError, H, W, read_faces
 from vision.train.synth.render import art
@@ -101,3 +102,51 @@ def test_enrolment_trains_a_model_folder_of_the_venues_own(tmp_path):
     assert model.index_path == out / "index.onnx"
     probs = model.classify(np.zeros((2, PATCH_H, PATCH_W, 3), np.uint8))
     assert probs.shape == (2, UNREADABLE + 1) and np.allclose(probs.sum(1), 1, atol=1e-4)
+
+
+def test_an_enrolment_killed_or_refused_leaves_the_venues_folder_as_it_was(tmp_path):
+    """An enrolment builds its folder beside ``--out`` and moves it there only once it is whole: a run killed while it
+    trains leaves the venue's folder of before whole, and the camera still reads with it (never a classifier without
+    its calibration, whose raw beliefs would pass for sure); a run that finishes replaces it; an ``--out`` that holds
+    anything else is refused and left as it was."""
+    import time
+
+    pytest.importorskip("torch")
+    scans = scanned_deck(tmp_path / "scans")
+    out, building = tmp_path / "venue", tmp_path / "venue.enrolling"
+    run = [*CLI, "--faces", str(scans), "--out", str(out), "--workers", "0", "--sure-frames", "2", "--sure-workers", "0",
+           "--lang", "en"]
+    done = subprocess.run([*run, "--steps", "2"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+
+    def files(folder: Path) -> dict:
+        return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+    before = files(out)
+    assert Path("index.sure.json") in before and not building.exists()
+    killed = subprocess.Popen([*run, "--steps", "100000"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while not (building / "index.base.json").is_file() and time.time() < deadline:  # its folder is being built
+        time.sleep(0.1)
+    time.sleep(2)
+    killed.kill()
+    killed.wait()
+    assert (building / "index.base.json").is_file() and files(out) == before
+    assert Model(out / "cards.onnx").calibration is not None
+    done = subprocess.run([*run, "--steps", "2", "--seed", "7"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert not building.exists() and not (tmp_path / "venue.replaced").exists()
+    assert files(out)[Path("index.onnx")] != before[Path("index.onnx")] and Model(out / "cards.onnx").calibration
+    copied = tmp_path / "copied"  # a venue's folder copied without its calibration: refused, not read raw
+    shutil.copytree(out, copied)
+    (copied / "index.sure.json").unlink()
+    with pytest.raises(ModelError) as e:
+        Model(copied / "cards.onnx")
+    assert f"{copied / 'index.sure.json'} 没有置信度校准" in str(e.value)
+    mine = tmp_path / "photos"
+    mine.mkdir()
+    (mine / "keep.txt").write_text("mine")
+    done = subprocess.run([*CLI, "--faces", str(scans), "--out", str(mine), "--steps", "1", "--lang", "en"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and f"`--out` {mine} holds something other than a venue's folder" in done.stderr
+    assert files(mine) == {Path("keep.txt"): b"mine"} and not (tmp_path / "photos.enrolling").exists()
