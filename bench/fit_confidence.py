@@ -47,7 +47,7 @@ def main(argv=None) -> int:
               f"{len(sure) - sum(sure)} of them wrong")
     cal = Calibration(sure_at, a.target, f"{a.reads.name}: {len(rows)} reads of {', '.join(families)}")
     out = path_for(a.index)
-    out.write_text(cal.to_json(a.index) + "\n")
+    cal.write(out, a.index)
     print(f"wrote {out}")
     return 0
 

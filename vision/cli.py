@@ -455,7 +455,7 @@ def _fit_sure(args, final: Path, style: str, camera: tuple[int, int], frames, la
                                vouch=False)  # too few reads within the budget to vouch: a check does (bench_enrol)
     except FingerprintError as e:
         return _fail(args.lang, "few_reads", error=e)
-    confidence.path_for(classifier).write_text(cal.to_json(classifier) + "\n")
+    cal.write(confidence.path_for(classifier), classifier)
     print(_sure_said(args.lang, sure.outcome(reads + laid_reads, cal)), flush=True)
     print(_deck_said(args.lang, cal.deck), flush=True)
     if cal.detail is not None:
@@ -513,7 +513,7 @@ def cmd_sure(args: argparse.Namespace) -> int:
     except FingerprintError as e:
         return _fail(args.lang, "few_reads", error=e)
     try:
-        out.write_text(cal.to_json(classifier) + "\n")
+        cal.write(out, classifier)
     except OSError:
         return _fail(args.lang, "cannot_write", path=out)
     print(_sure_said(args.lang, sure.outcome(reads, cal)))

@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,6 +87,14 @@ class Calibration:
         detail = {"detail": self.detail} if self.detail is not None else {}
         return json.dumps({"sure_at": self.sure_at, "target": self.target, "fitted_on": self.fitted_on,
                            "classifier_sha256": digest(classifier)} | detail | deck, indent=1)
+
+
+    def write(self, path: Path, classifier: Path) -> None:
+        """Write it for ``classifier`` to ``path``, whole or not at all: a process killed or a disk full while it
+        writes leaves the file there before as it was (``path.part`` is written, then put in its place)."""
+        part = Path(path).with_name(Path(path).name + ".part")
+        part.write_text(self.to_json(classifier) + "\n")
+        os.replace(part, path)
 
 
 def digest(path: Path) -> str:

@@ -64,3 +64,30 @@ def test_a_calibration_of_another_classifier_or_a_damaged_one_is_refused(models)
     assert "damaged confidence calibration" in e.value.text("en") and "已损坏" in str(e.value)
     confidence.path_for(models / "index.onnx").unlink()
     assert Model(models / "cards.onnx").calibration is None  # never calibrated: raw beliefs, as before
+
+
+def test_a_calibration_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
+    """A disk full or a process killed while ``cardtable vision sure`` writes a venue's calibration leaves the one
+    there before, whole: the camera goes on with it instead of stopping at a damaged file."""
+    from pathlib import Path
+
+    classifier = tmp_path / "index.onnx"
+    classifier.write_bytes(b"a classifier")
+    path = confidence.path_for(classifier)
+    before = confidence.Calibration({"2": 0.99, "1": None}, confidence.TARGET, "before")
+    before.write(path, classifier)
+    after = confidence.Calibration({"2": 0.9, "1": 0.95}, confidence.TARGET, "after")
+    real = Path.write_text
+
+    def disk_full(self, text, *args, **kwargs):
+        real(self, text[: len(text) // 2])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", disk_full)
+    with pytest.raises(OSError):
+        after.write(path, classifier)
+    monkeypatch.undo()
+    assert confidence.load(classifier) == before
+    after.write(path, classifier)
+    assert confidence.load(classifier) == after  # and the part left by the failed write is gone with it
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["index.onnx", "index.sure.json"]
