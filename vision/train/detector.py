@@ -22,7 +22,7 @@ from torch import nn
 from vision.canon import canon_homography, canon_view
 from vision.geometry import CANON
 from vision.model import ALL_CARDS
-from vision.train.fit import Stream, fit, onnx_weights
+from vision.train.fit import Stream, fit, onnx_weights, whole
 from vision.train.synth.decks import Rotation
 from vision.train.synth.render import random_camera, render_frame
 from vision.train.synth.scene import TRAIN_STYLES, random_scene
@@ -211,10 +211,10 @@ def tile_batches(seed: int, *, batch: int = 32, pool_size: int = 60, styles: lis
 def export(net: IndexNet, path: Path) -> None:
     """Write ``net`` (on the CPU, in eval mode: ``vision.train.fit`` calls this) as ONNX to ``path``."""
     dummy = torch.zeros(1, 3, 128, 128)
-    torch.onnx.export(Exported(net), dummy, str(path), input_names=["image"], output_names=["heat", "cls", "offset"],
-                      dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "heat": {0: "n", 2: "h", 3: "w"},
-                                    "cls": {0: "n", 2: "h", 3: "w"}, "offset": {0: "n", 2: "h", 3: "w"}},
-                      opset_version=17, dynamo=False)
+    whole(path, lambda to: torch.onnx.export(
+        Exported(net), dummy, to, input_names=["image"], output_names=["heat", "cls", "offset"],
+        dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "heat": {0: "n", 2: "h", 3: "w"}, "cls": {0: "n", 2: "h", 3: "w"},
+                      "offset": {0: "n", 2: "h", 3: "w"}}, opset_version=17, dynamo=False))
 
 
 def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: float | None = None, batch: int = 32,

@@ -37,6 +37,15 @@ class Stream(IterableDataset):
         return self.make(self.seed * 1000 + (info.id if info else 0))
 
 
+def whole(path: Path, write: Callable[[str], None]) -> None:
+    """``write(name)`` the file ``path`` under a name of its own beside it (``path.part``), then put it in place: a
+    process killed while it writes leaves the file there before whole (a model trained further with ``--out models``
+    is the shipped one or the new one, never part of either)."""
+    part = Path(path).with_name(Path(path).name + ".part")
+    write(str(part))
+    part.replace(path)
+
+
 def fit(net: nn.Module, loss_fn: Callable, stream: Stream, export: Callable[[nn.Module], None], *,
         steps: int | None = None, minutes: float | None = None, workers: int = 0, device: str = "cpu",
         lr: float = 3e-3, export_every: float = 120.0, checkpoint: Path | None = None, until: float | None = None,
@@ -68,11 +77,10 @@ def fit(net: nn.Module, loss_fn: Callable, stream: Stream, export: Callable[[nn.
             return {"steps": step, "seconds": round(spent, 1), "workers": workers, "device": device}
 
     def save(done: bool = False) -> None:
-        if checkpoint:
-            tmp = Path(f"{checkpoint}.tmp")
-            torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "step": step, "steps": steps,
-                        "minutes": minutes, "spent": spent + time.time() - t0, "done": done}, tmp)
-            tmp.replace(checkpoint)  # a process killed while saving leaves the last whole checkpoint
+        if checkpoint:  # a process killed while saving leaves the last whole checkpoint
+            whole(checkpoint, lambda to: torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "step": step,
+                                                     "steps": steps, "minutes": minutes,
+                                                     "spent": spent + time.time() - t0, "done": done}, to))
     # workers are started afresh ("spawn"): a forked copy of a process whose OpenCV has run its thread pool (as
     # `cardtable vision deck` has, reading the faces) can hang on the first OpenCV call
     loader = DataLoader(stream, batch_size=None, num_workers=workers, prefetch_factor=4 if workers else None,

@@ -31,7 +31,7 @@ from vision.geometry import PX
 from vision.model import ALL_CARDS, UNREADABLE
 from vision.patch import PATCH_H, PATCH_W, SCALE, card_angle, cut, cut_through
 from vision.train.detector import SEEN
-from vision.train.fit import Stream, fit, onnx_weights
+from vision.train.fit import Stream, fit, onnx_weights, whole
 from vision.train.synth.decks import COMMITTED, Rotation, layout
 from vision.train.synth.render import art, random_camera, render_frame
 from vision.train.synth.scene import FELTS, TRAIN_STYLES, random_scene
@@ -381,9 +381,9 @@ def anchored(teacher: IndexClassifier):
 
 def export(net: IndexClassifier, path: Path) -> None:
     """Write ``net`` (on the CPU, in eval mode: ``vision.train.fit`` calls this) as ONNX to ``path``."""
-    torch.onnx.export(Exported(net), torch.zeros(1, 3, PATCH_H, PATCH_W), str(path), input_names=["patch"],
-                      output_names=["probs"], dynamic_axes={"patch": {0: "n"}, "probs": {0: "n"}}, opset_version=17,
-                      dynamo=False)
+    whole(path, lambda to: torch.onnx.export(
+        Exported(net), torch.zeros(1, 3, PATCH_H, PATCH_W), to, input_names=["patch"], output_names=["probs"],
+        dynamic_axes={"patch": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False))
 
 
 def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: float | None = None,
