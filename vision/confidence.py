@@ -26,13 +26,13 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from referee.catalogue import Refusal
 from vision import fingerprint
 from vision.sanity import SURE
+from vision.whole import whole
 
 TARGET = 0.002  # a sure read is wrong at most this share of the time, out of the box
 ENROLLED_TARGET = 0.0005  # and once the venue's deck is enrolled
@@ -90,11 +90,10 @@ class Calibration:
 
 
     def write(self, path: Path, classifier: Path) -> None:
-        """Write it for ``classifier`` to ``path``, whole or not at all: a process killed or a disk full while it
-        writes leaves the file there before as it was (``path.part`` is written, then put in its place)."""
-        part = Path(path).with_name(Path(path).name + ".part")
-        part.write_text(self.to_json(classifier) + "\n")
-        os.replace(part, path)
+        """Write it for ``classifier`` to ``path``, whole or not at all (``vision.whole``): a process killed or a disk
+        full while it writes leaves the calibration there before."""
+        text = self.to_json(classifier) + "\n"
+        whole(path, lambda to: Path(to).write_text(text))
 
 
 def digest(path: Path) -> str:

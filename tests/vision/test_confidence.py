@@ -91,3 +91,27 @@ def test_a_calibration_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
     after.write(path, classifier)
     assert confidence.load(classifier) == after  # and the part left by the failed write is gone with it
     assert sorted(p.name for p in tmp_path.iterdir()) == ["index.onnx", "index.sure.json"]
+
+
+def test_a_model_is_written_whole_or_not_at_all(tmp_path):
+    """A run killed while it exports (``cardtable vision train --out models`` writes over the shipped model every two
+    minutes) leaves the model there before whole; an export that ends puts the new one in its place."""
+    from pathlib import Path
+
+    from vision.whole import whole
+
+    path = tmp_path / "index.onnx"
+    path.write_bytes(b"the shipped model")
+
+    class Killed(Exception):
+        pass
+
+    def killed(to: str) -> None:
+        Path(to).write_bytes(b"the first half of")
+        raise Killed
+
+    with pytest.raises(Killed):
+        whole(path, killed)
+    assert path.read_bytes() == b"the shipped model"
+    whole(path, lambda to: Path(to).write_bytes(b"the trained model"))
+    assert path.read_bytes() == b"the trained model" and [p.name for p in tmp_path.iterdir()] == ["index.onnx"]

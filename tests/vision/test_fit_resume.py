@@ -70,24 +70,3 @@ def test_a_run_with_a_deadline_ends_by_it(tmp_path):
     assert result["steps"] > 10 and start_up + result["seconds"] <= 4 + 0.3  # its start-up counted in
     with pytest.raises(ValueError, match="give steps, minutes or until"):
         fit(net, None, Stream(batches, 1), lambda n: None, steps=3, until=started)
-
-
-def test_a_model_is_written_whole_or_not_at_all(tmp_path):
-    """A run killed while it exports (``cardtable vision train --out models`` writes over the shipped model every two
-    minutes) leaves the model there before whole; an export that ends puts the new one in its place."""
-    from pathlib import Path
-
-    from vision.train.fit import whole
-
-    path = tmp_path / "index.onnx"
-    path.write_bytes(b"the shipped model")
-
-    def killed(to: str) -> None:
-        Path(to).write_bytes(b"the first half of")
-        raise Killed
-
-    with pytest.raises(Killed):
-        whole(path, killed)
-    assert path.read_bytes() == b"the shipped model"
-    whole(path, lambda to: Path(to).write_bytes(b"the trained model"))
-    assert path.read_bytes() == b"the trained model" and [p.name for p in tmp_path.iterdir()] == ["index.onnx"]

@@ -22,10 +22,11 @@ from torch import nn
 from vision.canon import canon_homography, canon_view
 from vision.geometry import CANON
 from vision.model import ALL_CARDS
-from vision.train.fit import Stream, fit, onnx_weights, whole
+from vision.train.fit import Stream, fit, onnx_weights
 from vision.train.synth.decks import Rotation
 from vision.train.synth.render import random_camera, render_frame
 from vision.train.synth.scene import TRAIN_STYLES, random_scene
+from vision.whole import whole
 
 TILE = 112
 STRIDE = 4

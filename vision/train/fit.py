@@ -20,6 +20,8 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, IterableDataset, get_worker_info
 
+from vision.whole import whole
+
 
 LOG_EVERY_S = 20.0  # a log line every 100 steps, and at least this often
 
@@ -35,15 +37,6 @@ class Stream(IterableDataset):
         if info:  # one thread per worker process: the workers are the parallelism
             cv2.setNumThreads(1)
         return self.make(self.seed * 1000 + (info.id if info else 0))
-
-
-def whole(path: Path, write: Callable[[str], None]) -> None:
-    """``write(name)`` the file ``path`` under a name of its own beside it (``path.part``), then put it in place: a
-    process killed while it writes leaves the file there before whole (a model trained further with ``--out models``
-    is the shipped one or the new one, never part of either)."""
-    part = Path(path).with_name(Path(path).name + ".part")
-    write(str(part))
-    part.replace(path)
 
 
 def fit(net: nn.Module, loss_fn: Callable, stream: Stream, export: Callable[[nn.Module], None], *,

@@ -31,10 +31,11 @@ from vision.geometry import PX
 from vision.model import ALL_CARDS, UNREADABLE
 from vision.patch import PATCH_H, PATCH_W, SCALE, card_angle, cut, cut_through
 from vision.train.detector import SEEN
-from vision.train.fit import Stream, fit, onnx_weights, whole
+from vision.train.fit import Stream, fit, onnx_weights
 from vision.train.synth.decks import COMMITTED, Rotation, layout
 from vision.train.synth.render import art, random_camera, render_frame
 from vision.train.synth.scene import FELTS, TRAIN_STYLES, random_scene
+from vision.whole import whole
 
 
 class IndexClassifier(nn.Module):

@@ -40,6 +40,8 @@ import numpy as np
 import onnx
 from onnx import helper, numpy_helper
 
+from vision.whole import whole
+
 INPUT, OUTPUT = "patch", "probs"
 RULES = ("mean", "product")
 TINY = 1e-6  # the least probability the product takes a member's at (a zero would veto a class outright)
@@ -91,4 +93,4 @@ def join(paths: list[Path], out: Path, rule: str = "mean") -> None:
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     model.ir_version = max(m.ir_version for m in models)
     onnx.checker.check_model(model)
-    onnx.save(model, str(out))
+    whole(out, lambda to: onnx.save(model, to))  # a kill while it writes leaves the classifier there before

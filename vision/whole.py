@@ -1,0 +1,24 @@
+"""Files written whole or not at all: a model, a checkpoint or a calibration is written under a name of its own
+beside its place (``NAME.part``) and then put there, so a process killed or a disk full while it writes leaves the
+file there before as it was (a model trained further over ``--out models`` is the shipped one or the new one, never
+part of either).
+
+>>> import tempfile
+>>> from pathlib import Path
+>>> path = Path(tempfile.mkdtemp()) / "index.sure.json"
+>>> whole(path, lambda to: Path(to).write_text("{}"))
+>>> path.read_text(), [p.name for p in path.parent.iterdir()]
+('{}', ['index.sure.json'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+
+def whole(path: Path, write: Callable[[str], object]) -> None:
+    """``write(name)`` the file ``path`` under the name ``path.part``, then put it in ``path``'s place."""
+    part = Path(path).with_name(Path(path).name + ".part")
+    write(str(part))
+    part.replace(path)
