@@ -5,6 +5,7 @@ Heavy imports (OpenCV, onnxruntime, torch) happen inside the handlers only."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -331,6 +332,7 @@ def cmd_deck(args: argparse.Namespace) -> int:
         return 0
     if args.out is None:
         return _fail(args.lang, "out_needed")
+    args.out = Path(os.path.abspath(args.out))  # `--out .` too has a name to build beside (``_publish``)
     detector = Path(args.model or DEFAULT_MODEL)
     classifier = detector.with_name("index.onnx")
     if not (detector.is_file() and classifier.is_file()):

@@ -150,3 +150,6 @@ def test_an_enrolment_killed_or_refused_leaves_the_venues_folder_as_it_was(tmp_p
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 1 and f"`--out` {mine} holds something other than a venue's folder" in done.stderr
     assert files(mine) == {Path("keep.txt"): b"mine"} and not (tmp_path / "photos.enrolling").exists()
+    done = subprocess.run([*CLI, "--faces", str(scans), "--out", ".", "--steps", "1", "--lang", "en"], cwd=mine,
+                          capture_output=True, text=True, timeout=120)  # `--out .`: the folder it is run in
+    assert done.returncode == 1 and f"`--out` {mine} holds something other" in done.stderr, done.stderr
