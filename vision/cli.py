@@ -318,6 +318,7 @@ SURE_MIN = (1.5, 4.5)
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
+    import fcntl
     import shutil
     import time
 
@@ -353,11 +354,24 @@ def cmd_deck(args: argparse.Namespace) -> int:
             faces = read_faces(args.faces)
     except DeckError as e:
         return _fail(args.lang, "faces", faces=args.faces or " ".join(map(str, args.layout)), error=said(e, args.lang))
-    final, args.out = args.out, args.out.with_name(args.out.name + ".enrolling")  # built here, then moved
+    final = args.out
+    lock = final.with_name(final.name + ".enrolling.lock")  # one enrolment at a time into a folder
     try:
-        return _enrol(args, final, detector, classifier, faces, frames, laid, started)
-    finally:
-        shutil.rmtree(args.out, ignore_errors=True)  # what a failed run built; a run killed leaves it to the next
+        final.parent.mkdir(parents=True, exist_ok=True)
+        held = open(lock, "w")
+    except OSError as e:
+        return _fail(args.lang, "write_folder", path=final, error=e)
+    with held:
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # let go by the system however this process ends
+        except BlockingIOError:
+            return _fail(args.lang, "out_busy", path=final)
+        args.out = final.with_name(final.name + ".enrolling")  # built here, then moved
+        try:
+            return _enrol(args, final, detector, classifier, faces, frames, laid, started)
+        finally:
+            shutil.rmtree(args.out, ignore_errors=True)  # what a failed run built; a run killed leaves it to the next
+            lock.unlink(missing_ok=True)
 
 
 def _replaceable(out: Path) -> bool:

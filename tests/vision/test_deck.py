@@ -129,13 +129,17 @@ def test_an_enrolment_killed_or_refused_leaves_the_venues_folder_as_it_was(tmp_p
     while not (building / "index.base.json").is_file() and time.time() < deadline:  # its folder is being built
         time.sleep(0.1)
     time.sleep(2)
+    done = subprocess.run([*run, "--steps", "2"], capture_output=True, text=True, timeout=120)  # started twice
+    assert done.returncode == 1 and f"another enrolment into {out} is running" in done.stderr, done.stderr
+    assert (building / "index.base.json").is_file()  # the first run's folder is left to it
     killed.kill()
     killed.wait()
     assert (building / "index.base.json").is_file() and files(out) == before
     assert Model(out / "cards.onnx").calibration is not None
     done = subprocess.run([*run, "--steps", "2", "--seed", "7"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert not building.exists() and not (tmp_path / "venue.replaced").exists()
+    assert not building.exists() and not (tmp_path / "venue.replaced").exists()  # and the killed run's lock let go:
+    assert not (tmp_path / "venue.enrolling.lock").exists()
     assert files(out)[Path("index.onnx")] != before[Path("index.onnx")] and Model(out / "cards.onnx").calibration
     copied = tmp_path / "copied"  # a venue's folder copied without its calibration: refused, not read raw
     shutil.copytree(out, copied)
