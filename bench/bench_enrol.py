@@ -19,8 +19,8 @@
    classifier alone and with the enrolled models as a venue reads with them (a card unlike the deck named by the
    classifier the enrolment started from, ``Model.base``): recall and precision (name and seat), and the reads no
    card at their seat explains yet marked sure (confidence >= 0.9), as a share of the reads. ``--detail``: the same
-   tables at the venue's camera only, under cameras that show the table at least that fine (``mounted``: a venue
-   camera mounted as asked).
+   tables at the venue's camera only, under cameras that show the table at least that fine (``sure.at_detail``: a
+   venue camera mounted as asked).
 PASS when the enrolment took at most 10 minutes, the fresh sure reads vouch for 0.05% (their 95% bound at most
 that: 5,990 sure reads without a wrong one at least), and no other deck lost more than 1 point of recall or
 precision as the venue reads it; exit 1 otherwise. The figures are for this
@@ -50,7 +50,7 @@ from vision.model import Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402
 from vision.sanity import SURE  # noqa: E402
 from vision.train.enrol import COLUMNS, ORDER  # noqa: E402
-from vision.train.sure import FINER, at_detail, detail_of  # noqa: E402
+from vision.train.sure import at_detail  # noqa: E402
 from vision.train.synth.render import Camera, random_camera, render_frame  # noqa: E402
 from vision.train.synth.scene import PlacedCard, Scene, random_scene  # noqa: E402
 
@@ -75,13 +75,14 @@ def layout_photos(style: str, photos: int, camera: tuple[int, int], seed: int = 
 def measure(models: list[Model], style: str, n: int, camera: tuple[int, int], seed: int = 99,
             detail: float | None = None) -> list[tuple[float, float, float]]:
     """Recall, precision and the sure-but-wrong share of reads over ``n`` random tables of ``style``, per model;
-    ``detail``: the same tables, each under a camera ``mounted`` at that detail."""
+    ``detail``: the same tables, each under a camera mounted to show the table at that detail
+    (``sure.at_detail``)."""
     rng = random.Random(seed)
     tally = [[0] * 5 for _ in models]  # need, found, read, right, sure-wrong
     for i in range(n):
         scene, cam = random_scene(rng, [style]), random_camera(rng, camera)
         if detail is not None:
-            cam = mounted(cam, detail, random.Random(f"detail:{seed}:{i}"))
+            cam = at_detail(cam, detail, random.Random(f"detail:{seed}:{i}"))
         f = render_frame(scene, cam)
         for model, t in zip(models, tally):
             reading = read_frame(f.image, model)
@@ -99,17 +100,6 @@ def measure(models: list[Model], style: str, n: int, camera: tuple[int, int], se
                         t[4] += c.confidence >= SURE
     return [(found / max(need, 1), right / max(read, 1), wrong / max(read, 1))
             for need, found, read, right, wrong in tally]
-
-
-def mounted(cam: Camera, detail: float, rng: random.Random) -> Camera:
-    """A camera mounted as `vision calibrate` asks: ``cam`` moved to show the table at ``detail`` or up to ``FINER``
-    times finer (``sure.at_detail``); where its tilt and roll keep the table coarser (at 1920 x 1080, two thirds of
-    the cameras ``random_camera`` draws), another of its size drawn from ``rng`` and moved, until one shows it."""
-    for _ in range(1000):
-        if detail_of(cam := at_detail(cam, detail, rng)) >= detail:
-            return cam
-        cam = random_camera(rng, cam.size)
-    raise SystemExit(f"no camera of {cam.size[0]}x{cam.size[1]} shows the table at {detail}")
 
 
 def main(argv=None) -> int:

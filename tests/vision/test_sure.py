@@ -5,6 +5,7 @@ writes the calibration beside the classifier it belongs to."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import random
 import subprocess
 import sys
@@ -151,16 +152,21 @@ def test_tables_can_be_photographed_at_a_venue_cameras_detail(tmp_path):
     assert bad.returncode == 1 and "0.1 到 10 之间" in bad.stderr and not (tmp_path / "x.json").exists()
 
 
-def test_a_16_9_camera_cannot_always_be_moved_to_a_venues_detail_and_a_mounted_one_is():
-    """At 1920 x 1080 a tilted or rolled camera must keep the table and its markers in the frame: ``at_detail``
-    leaves many coarser than asked (a calibration records the least detail it read at), and ``bench_enrol.mounted``
-    draws other cameras until one shows the table as asked, as a venue mounts its camera for an enrolled deck."""
-    from bench.bench_enrol import mounted
-
+def test_tables_at_a_venues_detail_are_at_it_even_where_a_camera_cannot_be_moved_to_it():
+    """At 1920 x 1080 a tilted or rolled camera must keep the table and its markers in the frame, and most cannot be
+    moved near enough to show it at 1.05 (the twenty-fifth session: 197 of 300): ``at_detail`` then draws another
+    camera of that size, so a calibration fitted ``--detail 1.05`` is fitted, and holds, at 1.05 and finer, as the
+    venue's camera shows the table (it was fitted down to 0.87, and let frames as coarse be sure)."""
     rng = random.Random(3)
     cams = [random_camera(rng, (1920, 1080)) for _ in range(40)]
-    moved = [sure.detail_of(sure.at_detail(c, 1.05, random.Random(i))) for i, c in enumerate(cams)]
-    assert sum(d < 1.05 for d in moved) >= 10, moved  # two thirds of 300 in the twenty-fifth session
-    shown = [mounted(c, 1.05, random.Random(i)) for i, c in enumerate(cams)]
+    fills = [replace(c, fill=0.97) for c in cams]  # each as near as it can be
+    assert sum(sure.detail_of(c) < 1.05 for c in fills) >= 10
+    shown = [sure.at_detail(c, 1.05, random.Random(i)) for i, c in enumerate(cams)]
     assert all(1.05 <= sure.detail_of(c) <= 1.05 * sure.FINER for c in shown)
     assert all(c.size == (1920, 1080) for c in shown) and len({c.seed for c in shown}) == 40
+    finest = sure.at_detail(cams[0], 5.0, random.Random(1))  # finer than any such camera shows: about the finest
+    assert 1.2 < sure.finest((1920, 1080)) <= sure.detail_of(finest) < 1.5
+    looked: list = []
+    sure.reads(DEFAULT_MODEL, DEFAULT_INDEX, ["serif"], (1920, 1080), seed=5, frames=4, workers=0, looks=looked,
+               detail=1.05)
+    assert {d for *_, d in looked} and all(d >= 1.05 * 0.97 for *_, d in looked)  # as the markers measure it

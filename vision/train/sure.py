@@ -218,17 +218,44 @@ def _frame_reads(job: tuple, i: int) -> list[tuple[Judged, Looked]]:
 
 
 def at_detail(cam, detail: float, rng: random.Random):
-    """``cam`` (``render.Camera``) nearer the table or farther (its ``fill``), so that its frame shows the table at a
-    detail drawn between ``detail`` and ``FINER`` times it, or as near as the frame allows (the table and its markers
-    stay in it: a steeply tilted camera may stay coarser, and a calibration fitted there holds at the finer venue's).
+    """A camera of ``cam``'s size (``render.Camera``) that shows the table at a detail drawn between ``detail`` and
+    ``FINER`` times it, as a venue's camera is mounted to show it: ``cam`` nearer the table or farther (its
+    ``fill``), or, where its tilt and roll keep the table coarser (the table and its markers stay in the frame: at
+    1920 x 1080, two cameras in three that ``random_camera`` draws), another of that size drawn from ``rng`` and
+    moved. A detail finer than any camera of that size shows (``finest``) is taken as that.
 
     >>> from vision.train.synth.render import Camera
     >>> cam = at_detail(Camera(size=(2560, 1920), fill=0.9), 1.0, random.Random(1))
     >>> round(cam.fill, 3), 1.0 <= detail_of(cam) <= FINER
     (0.445, True)
+    >>> tilted = Camera(size=(1920, 1080), tilt=25, roll=45, fill=0.9)
+    >>> round(detail_of(replace(tilted, fill=0.97)), 2), detail_of(at_detail(tilted, 1.05, random.Random(1))) >= 1.05
+    (0.88, True)
     """
-    want = detail * rng.uniform(1.0, FINER)
-    return replace(cam, fill=min(0.97, max(0.2, cam.fill * want / detail_of(cam))))
+    from vision.train.synth.render import random_camera
+
+    detail = min(detail, finest(cam.size))
+    for _ in range(1000):
+        want = detail * rng.uniform(1.0, FINER)
+        moved = replace(cam, fill=min(0.97, max(0.2, cam.fill * want / detail_of(cam))))
+        if detail_of(moved) >= detail * (1 - 1e-9):
+            return moved
+        cam = random_camera(rng, cam.size)
+    raise ValueError(f"no camera of {cam.size[0]}x{cam.size[1]} was drawn that shows the table at {detail}")
+
+
+@cache
+def finest(size: tuple[int, int]) -> float:
+    """About the finest detail a camera of ``size`` shows the table at: straight above it, square to it, the table
+    filling as much of the frame's height as the renderer lets it (``fill`` 0.97; one tilted a little may show the
+    table's centre a little finer).
+
+    >>> round(finest((1920, 1080)), 2), round(finest((2560, 1920)), 2)
+    (1.28, 2.27)
+    """
+    from vision.train.synth.render import Camera
+
+    return detail_of(Camera(size=tuple(size), fill=0.97))
 
 
 def detail_of(cam) -> float:
