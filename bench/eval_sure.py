@@ -25,7 +25,6 @@ import argparse
 import sys
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -33,46 +32,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision import confidence  # noqa: E402
 from vision.cli import frame_size  # noqa: E402
 from vision.model import DEFAULT_MODEL  # noqa: E402
-from vision.sanity import SURE  # noqa: E402
 from vision.train import sure  # noqa: E402
 
 
 def verify(detector: Path, styles: list[str], camera: tuple[int, int], frames: int, seed: int,
            sure_path: Path | None = None, workers: int = 2, foreign: tuple[str, float] | None = None,
            detail: float | None = None) -> dict:
-    """The calibration's figures on ``frames`` fresh tables, per kind ("2", "1") and for "all"; with ``foreign``
-    (a mixture: ``sure.reads``), for the reads of the deck's cards ("all") and of the foreign cards ("foreign")."""
-    classifier = detector.with_name("index.onnx")
-    cal = confidence.load(classifier, sure_path)
+    """``sure.checked`` under the calibration at ``sure_path`` (default: beside the classifier)."""
+    cal = confidence.load(detector.with_name("index.onnx"), sure_path)
     if cal is None:
-        raise SystemExit(f"no calibration beside {classifier}")
-    looked: list = []
-    reads = sure.reads(detector, classifier, styles, camera, seed=seed, purpose="check", frames=frames,
-                       workers=workers, looks=looked, foreign=foreign, detail=detail)
-    ours = [cal.holds_at(looked_[6]) for looked_ in looked]  # a frame coarser than it was fitted on: none sure
-    if cal.deck is not None:  # as the camera reads them: frame by frame (``Fingerprint.unlike``)
-        frames_ = defaultdict(list)
-        for k, (_, _, frame, *_) in enumerate(looked):
-            frames_[frame].append(k)
-        for ks in frames_.values():
-            unlike = cal.deck.unlike([(looked[k][0], looked[k][3]) for k in ks], [looked[k][4] for k in ks])
-            for k, far in zip(ks, unlike):
-                ours[k] = ours[k] and not far
-    on_foreign = [looked_[5] for looked_ in looked]
-    out = {}
-    for kind in ("2", "1", "all", "foreign"):
-        mine = [(raw, right, c, o) for (raw, right, c), o, f in zip(reads, ours, on_foreign)
-                if f == (kind == "foreign") and (kind in ("all", "foreign") or (c >= 2) == (kind == "2"))]
-        before = [right for raw, right, c, _ in mine if cal.confidence(raw, c) >= SURE]  # by the thresholds alone
-        marked = [right for raw, right, c, o in mine if cal.confidence(raw, c) >= SURE and o]
-        rights = sum(right for _, right, _, _ in mine)
-        wrong = len(marked) - sum(marked)
-        out[kind] = {"reads": len(mine), "right": rights, "sure": len(marked), "sure_wrong": wrong,
-                     "sure_wrong_share": wrong / max(1, len(marked)), "bound": confidence.upper(wrong, len(marked)),
-                     "right_sure": sum(marked) / max(1, rights), "flagged": 1 - len(marked) / max(1, len(mine)),
-                     "unlike": len(before) - len(marked), "flagged_before": 1 - len(before) / max(1, len(mine)),
-                     "sure_wrong_before": len(before) - sum(before)}
-    return out
+        raise SystemExit(f"no calibration beside {detector.with_name('index.onnx')}")
+    return sure.checked(detector, styles, camera, frames, seed, cal, workers=workers, foreign=foreign, detail=detail)
 
 
 def foreign_style(name: str, folder: Path) -> str:

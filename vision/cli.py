@@ -127,6 +127,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     length.add_argument("--minutes", type=float, default=None, help="read tables for this long instead")
     sure.add_argument("--seed", type=int, default=2027)
     sure.add_argument("--workers", type=int, default=2, help="processes drawing and reading tables (default 2)")
+    sure.add_argument("--check", type=int, default=0, metavar="N",
+                      help="then read N fresh tables, never the fit's, and say whether they vouch for it (its own "
+                           "reads cannot: sure was chosen on them); exit 1 when they do not (default 0: no check; "
+                           "500 tables hold about 18,000 reads)")
     sure.add_argument("--out", type=Path, default=None,
                       help="the calibration file (default: index.sure.json beside the classifier)")
     sure.set_defaults(func=cmd_sure)
@@ -519,6 +523,8 @@ def cmd_sure(args: argparse.Namespace) -> int:
     looked: list = []
     if args.detail is not None and not 0.1 <= args.detail <= 10:
         return _fail(args.lang, "bad_detail", detail=args.detail)
+    if args.check < 0:
+        return _fail(args.lang, "bad_check", n=args.check)
     reads = sure.reads(detector, classifier, styles, args.camera, seed=args.seed,
                        want=None if args.frames or args.minutes else sure.VOUCH_WANT, frames=args.frames,
                        until=started + args.minutes * 60 if args.minutes else None, workers=args.workers,
@@ -537,7 +543,17 @@ def cmd_sure(args: argparse.Namespace) -> int:
     if cal.detail is not None:
         print(_detail_said(args.lang, cal))
     print(say(args.lang, "vision.sure_wrote", path=out, minutes=f"{(time.time() - started) / 60:.1f}"))
-    return 0
+    if not args.check:
+        print(say(args.lang, "vision.sure_unchecked"))
+        return 0
+    fig = sure.checked(detector, styles, args.camera, args.check, args.seed, cal, workers=args.workers,
+                       detail=args.detail)["all"]
+    vouched = fig["bound"] <= cal.target
+    verdict = say(args.lang, "vision.sure_vouched" if vouched else "vision.sure_not_vouched", target=f"{cal.target:.2%}")
+    print(say(args.lang, "vision.sure_checked", tables=args.check, wrong=fig["sure_wrong"], sure=fig["sure"],
+              share=f"{fig['sure_wrong_share']:.3%}", bound=f"{fig['bound']:.3%}", flagged=f"{fig['flagged']:.1%}",
+              verdict=verdict, minutes=f"{(time.time() - started) / 60:.1f}"))
+    return 0 if vouched else 1
 
 
 def _sure_progress(lang: str, indent: str = ""):

@@ -108,6 +108,16 @@ def test_cardtable_vision_sure_writes_the_calibration_of_that_classifier(tmp_pat
     assert "sans at 1280x960" in written["fitted_on"] and "none can be marked sure" in done.stdout
     assert 0.6 < written["detail"] < 1.1 and f"{written['detail']:.2f} camera px per canonical px" in done.stdout
     assert Model(tmp_path / "cards.onnx").calibration.target == 0.0005
+    assert "not checked: its own reads cannot vouch for it" in done.stdout
+    checked = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--camera", "1280x960",
+                              "--frames", "2", "--workers", "0", "--check", "2", "--lang", "en"], capture_output=True,
+                             text=True, timeout=300)  # fresh tables, never the fit's, say whether they vouch
+    assert checked.returncode == 1, checked.stderr  # nothing sure, so nothing vouched for
+    assert "checked on 2 fresh tables: 0 of its 0 sure reads wrong" in checked.stdout
+    assert "100.0% of all reads for a person: NOT vouched for 0.05%" in checked.stdout
+    bad = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--check", "-1",
+                          "--out", str(tmp_path / "x.json")], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 1 and "`--check` 是牌桌数" in bad.stderr and not (tmp_path / "x.json").exists()
     bad = subprocess.run([*CLI, "--deck", "no-such-deck", "--model", str(tmp_path / "cards.onnx"), "--frames", "1",
                           "--out", str(tmp_path / "x.json")], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 1 and "没有这副牌" in bad.stderr and not (tmp_path / "x.json").exists()

@@ -36,7 +36,8 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from vision import fingerprint
-from vision.confidence import ENROLLED_TARGET, Calibration, fit
+from vision.confidence import ENROLLED_TARGET, Calibration, fit, upper
+from vision.sanity import SURE
 
 Judged = tuple[float, bool, int]  # a read's raw belief, whether it was right, how many corners named it
 Looked = tuple[str, bool, int, tuple, float | None, bool, float]  # a read's card, whether it was right, its frame,
@@ -158,6 +159,41 @@ def reads(detector: Path, classifier: Path, styles: list[str], camera: tuple[int
                 more = len(done) if frames is None else min(len(done), frames - ahead)
                 pending |= {pool.submit(_frame_reads, job, ahead + k) for k in range(more)}
                 ahead += more
+    return out
+
+
+def checked(detector: Path, styles: list[str], camera: tuple[int, int], frames: int, seed: int, cal: Calibration, *,
+            workers: int = 2, foreign: tuple[str, float] | None = None, detail: float | None = None) -> dict:
+    """What ``cal`` makes of ``frames`` fresh tables (drawn for checking: never a fit's, ``drawn``), per kind ("2",
+    "1") and for "all"; with ``foreign`` (a mixture: ``reads``), for the reads of the deck's cards ("all") and of the
+    foreign cards ("foreign"). A fit's own reads cannot vouch for the threshold chosen on them: these can."""
+    classifier = detector.with_name("index.onnx")
+    looked: list = []
+    reads_ = reads(detector, classifier, styles, camera, seed=seed, purpose="check", frames=frames, workers=workers,
+                   looks=looked, foreign=foreign, detail=detail)
+    ours = [cal.holds_at(looked_[6]) for looked_ in looked]  # a frame coarser than it was fitted on: none sure
+    if cal.deck is not None:  # as the camera reads them: frame by frame (``Fingerprint.unlike``)
+        frames_ = defaultdict(list)
+        for k, (_, _, frame, *_) in enumerate(looked):
+            frames_[frame].append(k)
+        for ks in frames_.values():
+            unlike = cal.deck.unlike([(looked[k][0], looked[k][3]) for k in ks], [looked[k][4] for k in ks])
+            for k, far in zip(ks, unlike):
+                ours[k] = ours[k] and not far
+    on_foreign = [looked_[5] for looked_ in looked]
+    out = {}
+    for kind in ("2", "1", "all", "foreign"):
+        mine = [(raw, right, c, o) for (raw, right, c), o, f in zip(reads_, ours, on_foreign)
+                if f == (kind == "foreign") and (kind in ("all", "foreign") or (c >= 2) == (kind == "2"))]
+        before = [right for raw, right, c, _ in mine if cal.confidence(raw, c) >= SURE]  # by the thresholds alone
+        marked = [right for raw, right, c, o in mine if cal.confidence(raw, c) >= SURE and o]
+        rights = sum(right for _, right, _, _ in mine)
+        wrong = len(marked) - sum(marked)
+        out[kind] = {"reads": len(mine), "right": rights, "sure": len(marked), "sure_wrong": wrong,
+                     "sure_wrong_share": wrong / max(1, len(marked)), "bound": upper(wrong, len(marked)),
+                     "right_sure": sum(marked) / max(1, rights), "flagged": 1 - len(marked) / max(1, len(mine)),
+                     "unlike": len(before) - len(marked), "flagged_before": 1 - len(before) / max(1, len(mine)),
+                     "sure_wrong_before": len(before) - sum(before)}
     return out
 
 
