@@ -88,7 +88,6 @@ class Calibration:
         return json.dumps({"sure_at": self.sure_at, "target": self.target, "fitted_on": self.fitted_on,
                            "classifier_sha256": digest(classifier)} | detail | deck, indent=1)
 
-
     def write(self, path: Path, classifier: Path) -> None:
         """Write it for ``classifier`` to ``path``, whole or not at all (``vision.whole``): a process killed or a disk
         full while it writes leaves the calibration there before."""
