@@ -36,6 +36,7 @@ from pathlib import Path
 
 from cardtable.logs import setup_logging
 from hall import scene
+from vision.whole import whole
 
 log = logging.getLogger(__name__)
 
@@ -177,10 +178,8 @@ class Camera:
         log.info("%s: camera restarted after scene version %d", self.table, self.version)
 
     def _save(self) -> None:
-        tmp = self.state_path.with_suffix(".tmp")
-        tmp.write_bytes(pickle.dumps((self.version, self.at, self.fed, self.tracker, self.lens.placed, self._view,
-                                      self._busy)))
-        os.replace(tmp, self.state_path)
+        state = pickle.dumps((self.version, self.at, self.fed, self.tracker, self.lens.placed, self._view, self._busy))
+        whole(self.state_path, lambda to: Path(to).write_bytes(state))
 
     def run(self, stop: threading.Event) -> None:
         from bus.mqtt import Connection
