@@ -47,7 +47,8 @@ HAND_GAP_S = 2.0  # an empty table this long ends the hand (the players keep it 
 LONGEST_GAP_S = 60.0  # a still table is fed at most this long (the tracker's hand gap is 30 s)
 # The hall's decks and its cameras' size: the hall plays these as a venue plays its own deck, so its reads are
 # calibrated for them (``hall_sure()``, fitted by ``cardtable vision sure --deck letele,sans,serif --camera
-# 2560x1920 --frames 900 --out models/hall.sure.json``: change one, fit it again).
+# 2560x1920 --frames 900 --check 0 --out models/hall.sure.json`` and checked apart by ``bench/eval_sure.py``: change
+# one, fit it again without ``--check 0``, so that fresh tables vouch for it or it marks nothing sure).
 STYLES = ("letele", "sans", "serif")
 SIZE = (2560, 1920)
 ROW = 5  # cards per row of a long play

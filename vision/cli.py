@@ -127,10 +127,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     length.add_argument("--minutes", type=float, default=None, help="read tables for this long instead")
     sure.add_argument("--seed", type=int, default=2027)
     sure.add_argument("--workers", type=int, default=2, help="processes drawing and reading tables (default 2)")
-    sure.add_argument("--check", type=int, default=0, metavar="N",
-                      help="then read N fresh tables, never the fit's, and say whether they vouch for it (its own "
-                           "reads cannot: sure was chosen on them); exit 1 when they do not (default 0: no check; "
-                           "500 tables hold about 18,000 reads)")
+    sure.add_argument("--check", type=int, default=None, metavar="N",
+                      help="then read N fresh tables, never the fit's, and keep what it marks sure only if they "
+                           "vouch for it (its own reads cannot: sure was chosen on them); where they do not, it marks "
+                           "nothing sure and the command exits 1 (default: as many tables as the fit read; 0: no "
+                           "check, the calibration kept unvouched; 500 tables hold about 18,000 reads)")
     sure.add_argument("--out", type=Path, default=None,
                       help="the calibration file (default: index.sure.json beside the classifier)")
     sure.set_defaults(func=cmd_sure)
@@ -496,6 +497,8 @@ def _fit_sure(args, final: Path, style: str, camera: tuple[int, int], frames, la
                   misread=", ".join(misread) or say(args.lang, "vision.none")))
     print(say(args.lang, "vision.took", minutes=f"{(time.time() - started) / 60:.1f}"))
     print(say(args.lang, "vision.enrolled", model=final / "cards.onnx"))
+    print(say(args.lang, "vision.enrolled_unvouched", deck=final / "deck", model=final / "cards.onnx",
+              camera=f"{camera[0]}x{camera[1]}", detail="" if detail is None else f" --detail {detail:.2f}"))
     return 0
 
 
@@ -523,7 +526,7 @@ def cmd_sure(args: argparse.Namespace) -> int:
     looked: list = []
     if args.detail is not None and not 0.1 <= args.detail <= 10:
         return _fail(args.lang, "bad_detail", detail=args.detail)
-    if args.check < 0:
+    if args.check is not None and args.check < 0:
         return _fail(args.lang, "bad_check", n=args.check)
     reads = sure.reads(detector, classifier, styles, args.camera, seed=args.seed,
                        want=None if args.frames or args.minutes else sure.VOUCH_WANT, frames=args.frames,
@@ -534,25 +537,29 @@ def cmd_sure(args: argparse.Namespace) -> int:
         cal = sure.calibration(reads, f"{args.deck} at {size}, seed {args.seed}", looked=looked)
     except FingerprintError as e:
         return _fail(args.lang, "few_reads", error=e)
+    print(_sure_said(args.lang, sure.outcome(reads, cal)), flush=True)
+    print(_deck_said(args.lang, cal.deck))
+    if cal.detail is not None:
+        print(_detail_said(args.lang, cal))
+    tables = len({frame for _, _, frame, *_ in looked}) if args.check is None else args.check
+    vouched = True
+    if tables:  # the file is written once, after the check: a check killed half-way leaves the one there before
+        fig = sure.checked(detector, styles, args.camera, tables, args.seed, cal, workers=args.workers,
+                           detail=args.detail)["all"]
+        cal = sure.vouched_by(cal, {"all": fig}, tables)
+        vouched = any(t is not None for t in cal.sure_at.values())
+        verdict = say(args.lang, "vision.sure_vouched" if vouched else "vision.sure_not_vouched",
+                      target=f"{cal.target:.2%}")
+        print(say(args.lang, "vision.sure_checked", tables=tables, wrong=fig["sure_wrong"], sure=fig["sure"],
+                  share=f"{fig['sure_wrong_share']:.3%}", bound=f"{fig['bound']:.3%}", flagged=f"{fig['flagged']:.1%}",
+                  verdict=verdict))
     try:
         cal.write(out, classifier)
     except OSError:
         return _fail(args.lang, "cannot_write", path=out)
-    print(_sure_said(args.lang, sure.outcome(reads, cal)))
-    print(_deck_said(args.lang, cal.deck))
-    if cal.detail is not None:
-        print(_detail_said(args.lang, cal))
     print(say(args.lang, "vision.sure_wrote", path=out, minutes=f"{(time.time() - started) / 60:.1f}"))
-    if not args.check:
+    if not tables:
         print(say(args.lang, "vision.sure_unchecked"))
-        return 0
-    fig = sure.checked(detector, styles, args.camera, args.check, args.seed, cal, workers=args.workers,
-                       detail=args.detail)["all"]
-    vouched = fig["bound"] <= cal.target
-    verdict = say(args.lang, "vision.sure_vouched" if vouched else "vision.sure_not_vouched", target=f"{cal.target:.2%}")
-    print(say(args.lang, "vision.sure_checked", tables=args.check, wrong=fig["sure_wrong"], sure=fig["sure"],
-              share=f"{fig['sure_wrong_share']:.3%}", bound=f"{fig['bound']:.3%}", flagged=f"{fig['flagged']:.1%}",
-              verdict=verdict, minutes=f"{(time.time() - started) / 60:.1f}"))
     return 0 if vouched else 1
 
 

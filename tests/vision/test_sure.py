@@ -99,8 +99,8 @@ def test_a_kind_of_read_is_sure_only_after_5990_reads_vouch_for_it():
 def test_cardtable_vision_sure_writes_the_calibration_of_that_classifier(tmp_path):
     shipped_networks(tmp_path)
     done = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--camera", "1280x960",
-                           "--frames", "2", "--workers", "0", "--lang", "en"], capture_output=True, text=True,
-                          timeout=300)
+                           "--frames", "2", "--workers", "0", "--check", "0", "--lang", "en"], capture_output=True,
+                          text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     written = json.loads((tmp_path / "index.sure.json").read_text())
     assert written["classifier_sha256"] == confidence.digest(tmp_path / "index.onnx")
@@ -108,19 +108,46 @@ def test_cardtable_vision_sure_writes_the_calibration_of_that_classifier(tmp_pat
     assert "sans at 1280x960" in written["fitted_on"] and "none can be marked sure" in done.stdout
     assert 0.6 < written["detail"] < 1.1 and f"{written['detail']:.2f} camera px per canonical px" in done.stdout
     assert Model(tmp_path / "cards.onnx").calibration.target == 0.0005
-    assert "not checked: its own reads cannot vouch for it" in done.stdout
+    assert "not checked (`--check 0`): its own reads cannot vouch for it" in done.stdout
+    assert "NOT vouched" not in written["fitted_on"]
     checked = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--camera", "1280x960",
-                              "--frames", "2", "--workers", "0", "--check", "2", "--lang", "en"], capture_output=True,
-                             text=True, timeout=300)  # fresh tables, never the fit's, say whether they vouch
+                              "--frames", "2", "--workers", "0", "--lang", "en"], capture_output=True,
+                             text=True, timeout=300)  # by default as many fresh tables, never the fit's, then vouch
     assert checked.returncode == 1, checked.stderr  # nothing sure, so nothing vouched for
     assert "checked on 2 fresh tables: 0 of its 0 sure reads wrong" in checked.stdout
-    assert "100.0% of all reads for a person: NOT vouched for 0.05%" in checked.stdout
+    assert "100.0% of all reads for a person: NOT vouched for 0.05%, so it is written marking nothing sure" in checked.stdout
+    written = json.loads((tmp_path / "index.sure.json").read_text())
+    assert written["sure_at"] == {"2": None, "1": None} and "; NOT vouched by 2 check tables (0 of 0" in written["fitted_on"]
+    assert "not checked" not in checked.stdout
     bad = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--check", "-1",
                           "--out", str(tmp_path / "x.json")], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 1 and "`--check` 是牌桌数" in bad.stderr and not (tmp_path / "x.json").exists()
     bad = subprocess.run([*CLI, "--deck", "no-such-deck", "--model", str(tmp_path / "cards.onnx"), "--frames", "1",
                           "--out", str(tmp_path / "x.json")], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 1 and "没有这副牌" in bad.stderr and not (tmp_path / "x.json").exists()
+
+
+def test_a_check_killed_half_way_leaves_the_calibration_there_before(tmp_path):
+    """The calibration is written once, after its check: killed while checking, `vision sure` leaves the file as it
+    was (here a deck's calibration that marks reads sure), never one its check has not vouched for."""
+    shipped_networks(tmp_path)
+    before = confidence.Calibration({"2": 0.99, "1": None}, confidence.ENROLLED_TARGET, "before",
+                                    fingerprint.fit(*[[(card, (np.eye(144)[k],)) for k, card in enumerate(("SA", "HK"))]] * 2,
+                                                    "before"))
+    out = tmp_path / "index.sure.json"
+    out.write_text(before.to_json(tmp_path / "index.onnx"))
+    was = out.read_bytes()
+    run = subprocess.Popen([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--camera", "1280x960",
+                            "--frames", "2", "--workers", "0", "--check", "400", "--lang", "en"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        told = run.stdout.readline()  # the fit's outcome: then the check reads its 400 tables (minutes)
+        assert "both corners:" in told, run.stderr.read() if run.poll() is not None else told
+        run.kill()
+    finally:
+        run.kill()
+        run.wait(timeout=60)
+    assert out.read_bytes() == was and not list(tmp_path.glob("*.part"))
 
 
 def test_reads_in_worker_processes_are_those_read_here():
@@ -152,8 +179,8 @@ def test_tables_can_be_photographed_at_a_venue_cameras_detail(tmp_path):
     assert len(details) == 3 and all(0.97 <= d <= 1.3 * 1.03 for d in details), details  # 1.3-2.2 at random
     shipped_networks(tmp_path)
     done = subprocess.run([*CLI, "--deck", "serif", "--model", str(tmp_path / "cards.onnx"), "--detail", "1.1",
-                           "--frames", "2", "--workers", "0", "--lang", "en"], capture_output=True, text=True,
-                          timeout=300)
+                           "--frames", "2", "--workers", "0", "--check", "0", "--lang", "en"], capture_output=True,
+                          text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert 1.1 * 0.97 <= json.loads((tmp_path / "index.sure.json").read_text())["detail"] <= 1.1 * 1.3 * 1.03
     bad = subprocess.run([*CLI, "--deck", "serif", "--model", str(tmp_path / "cards.onnx"), "--detail", "50",

@@ -197,6 +197,28 @@ def checked(detector: Path, styles: list[str], camera: tuple[int, int], frames: 
     return out
 
 
+def vouched_by(cal: Calibration, fig: dict, tables: int) -> Calibration:
+    """``cal`` as a check leaves it (``fig``: ``checked``'s figures on ``tables`` fresh tables): as it was where the
+    sure reads there vouch for its target (``confidence.upper`` at most the target), else marking nothing sure, its
+    fingerprint and detail kept, since a read it marks sure may be wrong more often than the target and only a person
+    may then say what it is. Either way what the check saw is recorded with it (``fitted_on``).
+
+    >>> cal = Calibration({"2": 0.99, "1": None}, ENROLLED_TARGET, "a deck")
+    >>> def seen(wrong, sure):
+    ...     return {"all": {"sure": sure, "sure_wrong": wrong, "bound": upper(wrong, sure)}}
+    >>> vouched_by(cal, seen(1, 9500), 300).sure_at
+    {'2': 0.99, '1': None}
+    >>> failed = vouched_by(cal, seen(1, 9000), 300)
+    >>> failed.sure_at, failed.fitted_on
+    ({'2': None, '1': None}, 'a deck; NOT vouched by 300 check tables (1 of 9000 sure reads wrong, at most 0.053%): nothing sure')
+    """
+    f = fig["all"]
+    ok = f["sure"] > 0 and f["bound"] <= cal.target
+    said = (f"{cal.fitted_on}; {'vouched' if ok else 'NOT vouched'} by {tables} check tables ({f['sure_wrong']} of "
+            f"{f['sure']} sure reads wrong, at most {f['bound']:.3%})" + ("" if ok else ": nothing sure"))
+    return replace(cal, fitted_on=said, sure_at=cal.sure_at if ok else {kind: None for kind in cal.sure_at})
+
+
 def pace(detector: Path, classifier: Path, styles: list[str], camera: tuple[int, int], *, seed: int,
          workers: int = 2, frames: int = 2, detail: float | None = None) -> float:
     """About how many seconds ``reads`` will take on this machine, now, to gather ``WANT`` reads of each kind: from
