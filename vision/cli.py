@@ -132,6 +132,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                            "vouch for it (its own reads cannot: sure was chosen on them); where they do not, it marks "
                            "nothing sure and the command exits 1 (default: as many tables as the fit read; 0: no "
                            "check, the calibration kept unvouched; 500 tables hold about 18,000 reads)")
+    sure.add_argument("--only-check", action="store_true",
+                      help="fit nothing: check the calibration there now (an enrolment's) on fresh tables, at the "
+                           "detail it records (--check N, default 500), keep it where they vouch for it and mark "
+                           "nothing sure where they do not")
     sure.add_argument("--out", type=Path, default=None,
                       help="the calibration file (default: index.sure.json beside the classifier)")
     sure.set_defaults(func=cmd_sure)
@@ -205,7 +209,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from vision.model import ModelError
     from vision.overlay import draw
     from vision.read import read_frame
-    from vision.watch import IMAGE_SUFFIXES, SourceError, coarse_said, open_source
+    from vision.watch import IMAGE_SUFFIXES, SourceError, coarse_said, nothing_sure_said, open_source
 
     try:
         model = _model(args.model, args.sure)
@@ -234,6 +238,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         print(detail_note(frame, calibration, args.lang))
         if reading.coarse:  # the deck's calibration was fitted on finer frames: at this camera nothing is sure
             print(coarse_said(reading, model, args.lang))
+        if nothing := nothing_sure_said(model, args.lang):
+            print(nothing)
         return 0
     return _fail(args.lang, "not_calibrated", NOT_CALIBRATED, problem=problem)
 
@@ -498,7 +504,7 @@ def _fit_sure(args, final: Path, style: str, camera: tuple[int, int], frames, la
     print(say(args.lang, "vision.took", minutes=f"{(time.time() - started) / 60:.1f}"))
     print(say(args.lang, "vision.enrolled", model=final / "cards.onnx"))
     print(say(args.lang, "vision.enrolled_unvouched", deck=final / "deck", model=final / "cards.onnx",
-              camera=f"{camera[0]}x{camera[1]}", detail="" if detail is None else f" --detail {detail:.2f}"))
+              camera=f"{camera[0]}x{camera[1]}"))
     return 0
 
 
@@ -528,6 +534,8 @@ def cmd_sure(args: argparse.Namespace) -> int:
         return _fail(args.lang, "bad_detail", detail=args.detail)
     if args.check is not None and args.check < 0:
         return _fail(args.lang, "bad_check", n=args.check)
+    if args.only_check:
+        return _only_check(args, detector, styles, out, started)
     reads = sure.reads(detector, classifier, styles, args.camera, seed=args.seed,
                        want=None if args.frames or args.minutes else sure.VOUCH_WANT, frames=args.frames,
                        until=started + args.minutes * 60 if args.minutes else None, workers=args.workers,
@@ -542,8 +550,43 @@ def cmd_sure(args: argparse.Namespace) -> int:
     if cal.detail is not None:
         print(_detail_said(args.lang, cal))
     tables = len({frame for _, _, frame, *_ in looked}) if args.check is None else args.check
-    vouched = True
-    if tables:  # the file is written once, after the check: a check killed half-way leaves the one there before
+    return _vouched_write(args, cal, tables, detector, styles, out, started)
+
+
+def _only_check(args: argparse.Namespace, detector: Path, styles: list[str], out: Path, started: float) -> int:
+    """`vision sure --only-check`: the calibration at ``out`` checked as it is, on fresh tables drawn at the detail
+    it records (``_vouched_write``)."""
+    from vision import confidence
+
+    if args.frames or args.minutes or args.check == 0:
+        return _fail(args.lang, "only_check_args")
+    if not out.is_file():
+        return _fail(args.lang, "only_check_none", path=out)
+    try:
+        cal = confidence.load(detector.with_name("index.onnx"), out)
+    except confidence.CalibrationError as e:
+        return _failed(args.lang, e)
+    args.detail = cal.detail if args.detail is None else args.detail
+    return _vouched_write(args, cal, ONLY_CHECK if args.check is None else args.check, detector, styles, out, started)
+
+
+ONLY_CHECK = 500  # tables `vision sure --only-check` reads by default (about 18,000 reads at 2560 x 1920)
+
+
+def _vouched_write(args: argparse.Namespace, cal, tables: int, detector: Path, styles: list[str], out: Path,
+                   started: float) -> int:
+    """The end of `vision sure`: ``cal`` checked on ``tables`` fresh tables (none: kept unvouched, and said so), kept
+    where they vouch for it and written marking nothing sure where they do not (``sure.vouched_by``), then written to
+    ``out`` once, whole: a run killed before leaves the file there before. 0 when it stands vouched or unchecked."""
+    import time
+
+    from vision.train import sure
+
+    vouched = not tables  # unchecked (`--check 0`): kept as fitted, and said so
+    if tables and not any(t is not None for t in cal.sure_at.values()):
+        print(say(args.lang, "vision.sure_nothing_to_check"))  # every read to a person already: nothing to vouch for
+    elif tables:
+        print(say(args.lang, "vision.sure_checking", tables=tables), flush=True)
         fig = sure.checked(detector, styles, args.camera, tables, args.seed, cal, workers=args.workers,
                            detail=args.detail)["all"]
         cal = sure.vouched_by(cal, {"all": fig}, tables)
@@ -553,6 +596,7 @@ def cmd_sure(args: argparse.Namespace) -> int:
         print(say(args.lang, "vision.sure_checked", tables=tables, wrong=fig["sure_wrong"], sure=fig["sure"],
                   share=f"{fig['sure_wrong_share']:.3%}", bound=f"{fig['bound']:.3%}", flagged=f"{fig['flagged']:.1%}",
                   verdict=verdict))
+    classifier = detector.with_name("index.onnx")
     try:
         cal.write(out, classifier)
     except OSError:

@@ -81,6 +81,15 @@ def coarse_said(reading: Reading, model: Model, lang: str) -> str:
     return say(lang, "vision.coarse", detail=f"{reading.detail:.2f}", least=f"{model.calibration.detail:.2f}")
 
 
+def nothing_sure_said(model: Model, lang: str) -> str | None:
+    """Why no read of ``model`` is ever sure, in ``lang``, when its calibration marks nothing sure (the shipped one
+    out of the box; a deck's its check did not vouch for): every play then goes to a person. None otherwise."""
+    cal = model.calibration
+    if cal is None or any(t is not None for t in cal.sure_at.values()):
+        return None
+    return say(lang, "vision.nothing_sure_deck" if cal.for_deck() else "vision.nothing_sure")
+
+
 def messages(play: Play, msg_id: str, image: np.ndarray, lang: str = "zh") -> list[tuple[str, dict]]:
     """What one play publishes: the kept frame first when it needs a person (why, in ``lang``), then the
     ``observed``."""
@@ -112,6 +121,8 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
     conn = Connection(broker).connect()  # its client id: the camera's user name
     tracker = Tracker(settle_s=settle_s, decks=decks)
     calibration, last_at, sent, warned, coarse = None, None, 0, False, False
+    if nothing := nothing_sure_said(model, lang):
+        log(nothing)
     try:
         while True:
             ok, frame = cap.read()

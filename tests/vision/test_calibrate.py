@@ -99,3 +99,36 @@ def test_calibrate_says_how_finely_the_camera_sees(tmp_path):
                            "--broker", "mqtt://x:y@127.0.0.1:1", "--size", "2560by1920"], capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 2 and "不是画面尺寸 `WxH`（宽、高都至少 32）：'2560by1920'" in done.stderr
+
+
+def test_calibrate_says_when_no_read_can_ever_be_sure(tmp_path):
+    """Out of the box the shipped calibration marks nothing sure, and a deck's that fresh tables did not vouch for
+    marks nothing sure either: a venue setting up its camera is told that every play will go to a person, and what
+    to do; under a calibration that marks reads sure (the hall's) it is not."""
+    import subprocess
+    import sys
+    from dataclasses import replace
+
+    from vision import confidence
+    from vision.model import DEFAULT_INDEX, DEFAULT_MODEL
+    from vision_frames import CAMERA
+
+    src = tmp_path / "frame.png"
+    cv2.imwrite(str(src), frame(play("W", ["C3"]), camera=replace(CAMERA, size=(2560, 1920))).image)
+    unvouched = tmp_path / "deck.sure.json"
+    unvouched.write_text(confidence.Calibration({"2": None, "1": None}, confidence.ENROLLED_TARGET, "test; NOT vouched")
+                         .to_json(DEFAULT_INDEX))
+
+    def said(*more):
+        done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "calibrate", "--source", str(src),
+                               "--out", str(tmp_path / "zones.png"), *more], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    shipped = said("--lang", "en")
+    assert "no read is marked sure: out of the box" in shipped and "enrol the venue's deck" in shipped
+    assert "没有读数会被确认：开箱即用时" in said()
+    deck = said("--sure", str(unvouched), "--lang", "en")
+    assert "this deck's confidence calibration marks nothing sure" in deck and "out of the box" not in deck
+    hall = said("--sure", str(DEFAULT_MODEL.with_name("hall.sure.json")), "--lang", "en")
+    assert "no read is marked sure" not in hall

@@ -113,12 +113,9 @@ def test_cardtable_vision_sure_writes_the_calibration_of_that_classifier(tmp_pat
     checked = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--camera", "1280x960",
                               "--frames", "2", "--workers", "0", "--lang", "en"], capture_output=True,
                              text=True, timeout=300)  # by default as many fresh tables, never the fit's, then vouch
-    assert checked.returncode == 1, checked.stderr  # nothing sure, so nothing vouched for
-    assert "checked on 2 fresh tables: 0 of its 0 sure reads wrong" in checked.stdout
-    assert "100.0% of all reads for a person: NOT vouched for 0.05%, so it is written marking nothing sure" in checked.stdout
-    written = json.loads((tmp_path / "index.sure.json").read_text())
-    assert written["sure_at"] == {"2": None, "1": None} and "; NOT vouched by 2 check tables (0 of 0" in written["fitted_on"]
-    assert "not checked" not in checked.stdout
+    assert checked.returncode == 1, checked.stderr  # nothing sure: nothing for fresh tables to vouch for
+    assert "not checked: the fit marks nothing sure" in checked.stdout and "fresh tables" not in checked.stdout
+    assert json.loads((tmp_path / "index.sure.json").read_text())["sure_at"] == {"2": None, "1": None}
     bad = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--check", "-1",
                           "--out", str(tmp_path / "x.json")], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 1 and "`--check` 是牌桌数" in bad.stderr and not (tmp_path / "x.json").exists()
@@ -127,27 +124,50 @@ def test_cardtable_vision_sure_writes_the_calibration_of_that_classifier(tmp_pat
     assert bad.returncode == 1 and "没有这副牌" in bad.stderr and not (tmp_path / "x.json").exists()
 
 
+def test_a_calibration_its_check_does_not_vouch_for_is_written_marking_nothing_sure(tmp_path):
+    """`vision sure --only-check` checks a calibration as it is (an enrolment's; here the hall's, which marks reads
+    sure) on fresh tables at the detail it records: two are far too few sure reads to vouch for 0.05%, so it is
+    written marking nothing sure (its fingerprint and detail kept), saying why, and the command exits 1."""
+    shipped_networks(tmp_path)
+    out = tmp_path / "hall.sure.json"
+    out.write_bytes(DEFAULT_MODEL.with_name("hall.sure.json").read_bytes())
+    hall = confidence.load(tmp_path / "index.onnx", out)
+    assert hall.sure_at["2"] is not None and hall.sure_at["1"] is not None
+    done = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--out", str(out),
+                           "--only-check", "--check", "2", "--workers", "0", "--lang", "en"], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 1, done.stderr
+    written = confidence.load(tmp_path / "index.onnx", out)
+    assert written.sure_at == {"2": None, "1": None} and written.deck == hall.deck and written.detail == hall.detail
+    sure_reads = int(done.stdout.split("0 of its ")[1].split()[0])
+    assert sure_reads >= 20 and f"NOT vouched by 2 check tables (0 of {sure_reads} sure reads wrong" in written.fitted_on
+    assert "NOT vouched for 0.05%, so it is written marking nothing sure" in done.stdout
+    before = out.read_bytes()
+    for more, words in ((["--frames", "3"], "`--only-check` 不拟合"), (["--check", "0"], "`--check 0` 又什么都不检查"),
+                        (["--out", str(tmp_path / "none.json")], "没有可检查的校准")):
+        bad = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--out", str(out),
+                              "--only-check", *more], capture_output=True, text=True, timeout=120)
+        assert bad.returncode == 1 and words in bad.stderr, bad.stderr
+    assert out.read_bytes() == before and not (tmp_path / "none.json").exists()
+
+
 def test_a_check_killed_half_way_leaves_the_calibration_there_before(tmp_path):
     """The calibration is written once, after its check: killed while checking, `vision sure` leaves the file as it
-    was (here a deck's calibration that marks reads sure), never one its check has not vouched for."""
+    was, never one its check has not vouched for."""
     shipped_networks(tmp_path)
-    before = confidence.Calibration({"2": 0.99, "1": None}, confidence.ENROLLED_TARGET, "before",
-                                    fingerprint.fit(*[[(card, (np.eye(144)[k],)) for k, card in enumerate(("SA", "HK"))]] * 2,
-                                                    "before"))
-    out = tmp_path / "index.sure.json"
-    out.write_text(before.to_json(tmp_path / "index.onnx"))
-    was = out.read_bytes()
-    run = subprocess.Popen([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--camera", "1280x960",
-                            "--frames", "2", "--workers", "0", "--check", "400", "--lang", "en"],
+    out = tmp_path / "hall.sure.json"
+    out.write_bytes(DEFAULT_MODEL.with_name("hall.sure.json").read_bytes())
+    run = subprocess.Popen([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--out", str(out),
+                            "--only-check", "--check", "400", "--workers", "0", "--lang", "en"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        told = run.stdout.readline()  # the fit's outcome: then the check reads its 400 tables (minutes)
-        assert "both corners:" in told, run.stderr.read() if run.poll() is not None else told
-        run.kill()
+        told = run.stdout.readline()  # then it reads its 400 tables (minutes)
+        assert told.startswith("checking it on 400 fresh tables"), run.stderr.read() if run.poll() is not None else told
     finally:
         run.kill()
         run.wait(timeout=60)
-    assert out.read_bytes() == was and not list(tmp_path.glob("*.part"))
+    assert out.read_bytes() == DEFAULT_MODEL.with_name("hall.sure.json").read_bytes()
+    assert not list(tmp_path.glob("*.part"))
 
 
 def test_reads_in_worker_processes_are_those_read_here():

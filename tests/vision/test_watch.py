@@ -87,10 +87,28 @@ def test_a_camera_coarser_than_the_decks_calibration_says_so_once_and_flags_ever
                            str(video), "--broker", broker.url("camera-t1"), "--fps", str(FPS), "--sure", str(hall)],
                           capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.count("比置信度校准时的") == 1, done.stdout
+    assert done.stdout.count("比置信度校准时的") == 1 and "没有读数会被确认：" not in done.stdout, done.stdout
     box.wait_for(lambda t, p: len(box.payloads(topic("t1", "frames"))) >= 2, timeout=30)
     observed = [decode("observed", p) for p in box.payloads(topic("t1", "observed"))]
     frames = [decode("frames", p) for p in box.payloads(topic("t1", "frames"))]
     assert len(observed) == 2 and all(o["confidence"] < 0.9 for o in observed)
     assert sorted(f["id"] for f in frames) == sorted(o["id"] for o in observed)
     assert all("摄像机看桌面比校准置信度时粗" in f["reason"] for f in frames)
+
+
+def test_out_of_the_box_the_watch_says_no_read_will_be_sure_and_flags_every_play(broker, connect, inbox, video):
+    """The shipped calibration marks nothing sure (the classifier reads decks it never saw too badly): the watch says
+    so once when it begins, and every play goes to a person, none as sure, even of a deck it reads right."""
+    box = inbox()
+    console = connect("console")
+    console.subscribe(topic("t1", "observed"), box)
+    assert console.wait_subscribed(30)
+    done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source",
+                           str(video), "--broker", broker.url("camera-t1"), "--fps", str(FPS)],
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("没有读数会被确认：开箱即用时") == 1, done.stdout
+    box.wait_for(lambda t, p: len(box.payloads(topic("t1", "observed"))) >= 2, timeout=30)
+    observed = [decode("observed", p) for p in box.payloads(topic("t1", "observed"))]
+    assert [o["cards"] for o in observed] == [["HQ", "HQ"], ["H3", "H4", "H5"]]
+    assert all(o["confidence"] < 0.9 for o in observed)
