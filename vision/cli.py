@@ -571,6 +571,11 @@ def _only_check(args: argparse.Namespace, detector: Path, styles: list[str], out
 
 
 ONLY_CHECK = 500  # tables `vision sure --only-check` reads by default (about 18,000 reads at 2560 x 1920)
+# A check whose reads the calibration would mark sure by its thresholds are mostly unlike its deck or coarser than its
+# frames was given the tables of another deck or camera (a slip of `--deck`, `--camera`): at least this many such
+# reads and more than this share of them refuse it, changing nothing. Its own deck's: 0-5% (the hall's decks 0 of 163,
+# `mono`, a font deck like `sans`, 8 of 158; `dingbats` 131 of 160, on four tables).
+OTHER_TABLES = (50, 0.5)
 
 
 def _vouched_write(args: argparse.Namespace, cal, tables: int, detector: Path, styles: list[str], out: Path,
@@ -589,6 +594,9 @@ def _vouched_write(args: argparse.Namespace, cal, tables: int, detector: Path, s
         print(say(args.lang, "vision.sure_checking", tables=tables), flush=True)
         fig = sure.checked(detector, styles, args.camera, tables, args.seed, cal, workers=args.workers,
                            detail=args.detail)["all"]
+        before = fig["sure"] + fig["unlike"]  # what its thresholds alone mark sure
+        if before >= OTHER_TABLES[0] and fig["unlike"] > OTHER_TABLES[1] * before:  # another deck, or camera: refused
+            return _fail(args.lang, "sure_other_tables", share=f"{fig['unlike'] / before:.0%}", path=out)
         cal = sure.vouched_by(cal, {"all": fig}, tables)
         vouched = any(t is not None for t in cal.sure_at.values())
         verdict = say(args.lang, "vision.sure_vouched" if vouched else "vision.sure_not_vouched",
