@@ -593,7 +593,7 @@ def _vouched_write(args: argparse.Namespace, cal, tables: int, detector: Path, s
     elif tables:
         print(say(args.lang, "vision.sure_checking", tables=tables), flush=True)
         fig = sure.checked(detector, styles, args.camera, tables, args.seed, cal, workers=args.workers,
-                           detail=args.detail)["all"]
+                           detail=args.detail, log=_sure_progress(args.lang, "  "))["all"]
         before = fig["sure"] + fig["unlike"]  # what its thresholds alone mark sure
         if before >= OTHER_TABLES[0] and fig["unlike"] > OTHER_TABLES[1] * before:  # another deck, or camera: refused
             return _fail(args.lang, "sure_other_tables", share=f"{fig['unlike'] / before:.0%}", path=out)

@@ -165,8 +165,10 @@ def test_a_check_killed_half_way_leaves_the_calibration_there_before(tmp_path):
                             "--only-check", "--check", "400", "--workers", "0", "--lang", "en"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        told = run.stdout.readline()  # then it reads its 400 tables (minutes)
+        told = run.stdout.readline()  # then it reads its 400 tables (minutes), saying how far it is every 20
         assert told.startswith("checking it on 400 fresh tables"), run.stderr.read() if run.poll() is not None else told
+        told = run.stdout.readline()
+        assert told.startswith("  20 frames, ") and "reads by both corners" in told, told
     finally:
         run.kill()
         run.wait(timeout=60)

@@ -163,14 +163,16 @@ def reads(detector: Path, classifier: Path, styles: list[str], camera: tuple[int
 
 
 def checked(detector: Path, styles: list[str], camera: tuple[int, int], frames: int, seed: int, cal: Calibration, *,
-            workers: int = 2, foreign: tuple[str, float] | None = None, detail: float | None = None) -> dict:
+            workers: int = 2, foreign: tuple[str, float] | None = None, detail: float | None = None,
+            log: Callable[[int, int, int], None] = lambda *_: None) -> dict:
     """What ``cal`` makes of ``frames`` fresh tables (drawn for checking: never a fit's, ``drawn``), per kind ("2",
     "1") and for "all"; with ``foreign`` (a mixture: ``reads``), for the reads of the deck's cards ("all") and of the
-    foreign cards ("foreign"). A fit's own reads cannot vouch for the threshold chosen on them: these can."""
+    foreign cards ("foreign"); ``log`` as ``reads``'. A fit's own reads cannot vouch for the threshold chosen on
+    them: these can."""
     classifier = detector.with_name("index.onnx")
     looked: list = []
     reads_ = reads(detector, classifier, styles, camera, seed=seed, purpose="check", frames=frames, workers=workers,
-                   looks=looked, foreign=foreign, detail=detail)
+                   looks=looked, foreign=foreign, detail=detail, log=log)
     ours = [cal.holds_at(looked_[6]) for looked_ in looked]  # a frame coarser than it was fitted on: none sure
     if cal.deck is not None:  # as the camera reads them: frame by frame (``Fingerprint.unlike``)
         frames_ = defaultdict(list)
