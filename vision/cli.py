@@ -573,8 +573,8 @@ def _only_check(args: argparse.Namespace, detector: Path, styles: list[str], out
 ONLY_CHECK = 500  # tables `vision sure --only-check` reads by default (about 18,000 reads at 2560 x 1920)
 # A check whose reads the calibration would mark sure by its thresholds are mostly unlike its deck or coarser than its
 # frames was given the tables of another deck or camera (a slip of `--deck`, `--camera`): at least this many such
-# reads and more than this share of them refuse it, changing nothing. Its own deck's: 0-5% (the hall's decks 0 of 163,
-# `mono`, a font deck like `sans`, 8 of 158; `dingbats` 131 of 160, on four tables).
+# reads and more than this share of them refuse it, changing nothing. On four tables under the hall's calibration: its
+# own decks 0 of 163; `mono` (a font deck much like `sans`) 8 of 158, not refused; `dingbats` 131 of 160, refused.
 OTHER_TABLES = (50, 0.5)
 
 
