@@ -267,10 +267,18 @@ def detail_note(frame, calibration, lang: str = "zh") -> str:
     return note + (say(lang, "vision.detail_low") if px < 1.6 else "") + enrolled_advice(px, lang)
 
 
+# Below this detail an enrolled deck's confidence was seldom vouched for by fresh tables (`models/README.md`, "Sure
+# only where fresh tables vouch for it"): at 1920 x 1080 (1.05-1.3) 1 check in 6 vouched, at 2560 x 1920 (about 2) 5
+# in 6; where none does, nothing is sure and every play goes to a person
+VOUCHED_DETAIL = 1.6
+
+
 def enrolled_advice(px: float, lang: str = "zh") -> str:
     """What a venue whose camera shows the table at ``px`` loses with an enrolled deck, and what to do; "" from
-    ``ENROLLED_DETAIL`` up."""
-    return say(lang, "vision.detail_enrolled_low", least=ENROLLED_DETAIL) if px < ENROLLED_DETAIL else ""
+    ``VOUCHED_DETAIL`` up."""
+    if px < ENROLLED_DETAIL:
+        return say(lang, "vision.detail_enrolled_low", least=ENROLLED_DETAIL)
+    return say(lang, "vision.detail_unvouched", finer=VOUCHED_DETAIL) if px < VOUCHED_DETAIL else ""
 
 
 def cmd_train(args: argparse.Namespace) -> int:

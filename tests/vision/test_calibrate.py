@@ -90,11 +90,18 @@ def test_calibrate_says_how_finely_the_camera_sees(tmp_path):
     done, detail = calibrated(replace(CAMERA, size=(2560, 1920)))
     assert done.returncode == 0, done.stderr
     assert detail and 1.6 <= float(detail[1]) <= 2.4 and "far worse" not in done.stdout
-    assert "even a deck enrolled" not in done.stdout
+    assert "even a deck enrolled" not in done.stdout and "seldom vouch" not in done.stdout
     # a 1920 x 1080 camera whose frame the table fills only in part
     done, detail = calibrated(replace(CAMERA, size=(1920, 1080), fill=0.7))
     assert done.returncode == 0 and detail and float(detail[1]) < 1.05, done.stdout + done.stderr
     assert "far worse" in done.stdout and "under 1.05 even a deck enrolled at this camera is read worse" in done.stdout
+    assert "seldom vouch" not in done.stdout  # the worse of the two is said
+    # the same camera filled by the table: fine enough for an enrolled deck to read well, too coarse for its sure
+    # reads to be vouched for as a rule
+    done, detail = calibrated(replace(CAMERA, size=(1920, 1080), fill=0.97))
+    assert done.returncode == 0 and detail and 1.05 <= float(detail[1]) < 1.6, done.stdout + done.stderr
+    assert "under 1.6 an enrolled deck is read well, but fresh tables seldom vouch for its sure reads" in done.stdout
+    assert "even a deck enrolled" not in done.stdout
     done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source", "0",
                            "--broker", "mqtt://x:y@127.0.0.1:1", "--size", "2560by1920"], capture_output=True,
                           text=True, timeout=60)
