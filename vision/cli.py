@@ -596,7 +596,7 @@ def _vouched_write(args: argparse.Namespace, cal, tables: int, detector: Path, s
     from vision.train import sure
 
     vouched = not tables  # unchecked (`--check 0`): kept as fitted, and said so
-    if tables and not any(t is not None for t in cal.sure_at.values()):
+    if tables and not cal.marks_sure():
         print(say(args.lang, "vision.sure_nothing_to_check"))  # every read to a person already: nothing to vouch for
     elif tables:
         print(say(args.lang, "vision.sure_checking", tables=tables), flush=True)
@@ -606,7 +606,7 @@ def _vouched_write(args: argparse.Namespace, cal, tables: int, detector: Path, s
         if before >= OTHER_TABLES[0] and fig["unlike"] > OTHER_TABLES[1] * before:  # another deck, or camera: refused
             return _fail(args.lang, "sure_other_tables", share=f"{fig['unlike'] / before:.0%}", path=out)
         cal = sure.vouched_by(cal, {"all": fig}, tables)
-        vouched = any(t is not None for t in cal.sure_at.values())
+        vouched = cal.marks_sure()
         verdict = say(args.lang, "vision.sure_vouched" if vouched else "vision.sure_not_vouched",
                       target=f"{cal.target:.2%}")
         print(say(args.lang, "vision.sure_checked", tables=tables, wrong=fig["sure_wrong"], sure=fig["sure"],

@@ -78,6 +78,16 @@ class Calibration:
         """
         return self.detail is None or (detail is not None and detail >= self.detail * (1 - DETAIL_SLACK))
 
+    def marks_sure(self) -> bool:
+        """Does it mark any read sure? One that does not (no threshold for either kind) sends every read to a person.
+
+        >>> Calibration({"2": 0.99, "1": None}, TARGET, "example").marks_sure()
+        True
+        >>> Calibration({"2": None, "1": None}, TARGET, "example").marks_sure()
+        False
+        """
+        return any(t is not None for t in self.sure_at.values())
+
     def for_deck(self) -> bool:
         """Is this one deck's calibration (its target the enrolled one), which holds for reads of that deck only?"""
         return self.target < TARGET
@@ -126,7 +136,7 @@ def load(classifier: Path, path: Path | None = None) -> Calibration | None:
     if sha != digest(classifier):
         raise CalibrationError("other_classifier", path=p, classifier=classifier)
     cal = Calibration(sure_at, target, fitted, detail=detail)
-    if "deck" in data or (cal.for_deck() and any(t is not None for t in sure_at.values())):
+    if "deck" in data or (cal.for_deck() and cal.marks_sure()):
         if "deck" not in data:
             raise CalibrationError("no_fingerprint", path=p)
         try:

@@ -85,7 +85,7 @@ def nothing_sure_said(model: Model, lang: str) -> str | None:
     """Why no read of ``model`` is ever sure, in ``lang``, when its calibration marks nothing sure (the shipped one
     out of the box; a deck's its check did not vouch for): every play then goes to a person. None otherwise."""
     cal = model.calibration
-    if cal is None or any(t is not None for t in cal.sure_at.values()):
+    if cal is None or cal.marks_sure():
         return None
     return say(lang, "vision.nothing_sure_deck" if cal.for_deck() else "vision.nothing_sure")
 
