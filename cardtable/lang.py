@@ -111,7 +111,7 @@ def dressed(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     lang_option(parser)
     if cli_lang() == "zh":
         for key, action in helps(parser):
-            action.help = word("zh", key, action.help)
+            action.help = word("zh", key, action.help).replace("%", "%%")  # argparse formats help with %
     return parser
 
 

@@ -478,6 +478,25 @@ def test_every_help_line_of_the_command_line_has_its_chinese(capsys):
         assert exit_.value.code == 0 and all(s in out for s in said), (argv, out)
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_commands_help_prints_in_either_language(lang, monkeypatch, capsys):
+    """``--help`` of every command, in Chinese and in English, prints its lines (a Chinese line saying "0.05%" once
+    made ``vision sure --help`` a traceback: argparse formats help lines with ``%``)."""
+    from cardtable.cli import main, parser
+    from cardtable.lang import helps
+
+    monkeypatch.setenv("CARDTABLE_LANG", lang)
+    commands = [key.removeprefix("help.").split() for key, _ in helps(parser()) if key.startswith("help.")]
+    assert len(commands) > 30 and ["vision", "sure"] in commands
+    for command in commands:
+        with pytest.raises(SystemExit) as exit_:
+            main([*command, "--help"])
+        out = capsys.readouterr().out
+        assert exit_.value.code == 0 and f"cardtable {' '.join(command)}" in out, (command, out)
+        if command == ["vision", "sure"]:
+            assert ("足以为 0.05% 作保" if lang == "zh" else "(97.5%, 98.75%...)") in " ".join(out.split()), out
+
+
 def test_each_help_lines_chinese_says_the_numbers_its_english_says(monkeypatch):
     """A default changed in the code's ``help=`` and not in the catalogue leaves ``--help`` in Chinese saying the old
     one (``vision sure --frames`` said 3,000 reads where the code reads 9,000): each help line's Chinese says every

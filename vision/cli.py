@@ -131,7 +131,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                       help="then read N fresh tables, never the fit's, and keep what it marks sure only if they "
                            "vouch for it (its own reads cannot: sure was chosen on them); where they do not, it marks "
                            "nothing sure and the command exits 1 (default: as many tables as the fit read; 0: no "
-                           "check, the calibration kept unvouched; 500 tables hold about 18,000 reads)")
+                           "check, the calibration kept unvouched; 500 tables hold about 18,000 reads); each check is kept "
+                           "beside the calibration, and each after the first at its camera size must vouch at a "
+                           "higher level (97.5%%, 98.75%%...)")
     sure.add_argument("--only-check", action="store_true",
                       help="fit nothing: check the calibration there now (an enrolment's) on fresh tables, at the "
                            "detail it records (--check N, default 500), keep it where they vouch for it and mark "
@@ -593,25 +595,36 @@ def _vouched_write(args: argparse.Namespace, cal, tables: int, detector: Path, s
     ``out`` once, whole: a run killed before leaves the file there before. 0 when it stands vouched or unchecked."""
     import time
 
-    from vision.train import sure
+    from vision.confidence import upper
+    from vision.train import sure, tries
 
     vouched = not tables  # unchecked (`--check 0`): kept as fitted, and said so
     if tables and not cal.marks_sure():
         print(say(args.lang, "vision.sure_nothing_to_check"))  # every read to a person already: nothing to vouch for
     elif tables:
+        level = _check_level(args, out)
+        if level is None:
+            return 1
         print(say(args.lang, "vision.sure_checking", tables=tables), flush=True)
         fig = sure.checked(detector, styles, args.camera, tables, args.seed, cal, workers=args.workers,
                            detail=args.detail, log=_sure_progress(args.lang, "  "))["all"]
         before = fig["sure"] + fig["unlike"]  # what its thresholds alone mark sure
         if before >= OTHER_TABLES[0] and fig["unlike"] > OTHER_TABLES[1] * before:  # another deck, or camera: refused
             return _fail(args.lang, "sure_other_tables", share=f"{fig['unlike'] / before:.0%}", path=out)
-        cal = sure.vouched_by(cal, {"all": fig}, tables)
+        cal = sure.vouched_by(cal, {"all": fig}, tables, level)
         vouched = cal.marks_sure()
+        bound = upper(fig["sure_wrong"], fig["sure"], level)
+        try:  # the try counted before the calibration is written: killed between, it stays counted
+            tries.record(out, {"camera": f"{args.camera[0]}x{args.camera[1]}", "deck": args.deck, "seed": args.seed,
+                               "tables": tables, "sure": fig["sure"], "wrong": fig["sure_wrong"], "level": level,
+                               "vouched": vouched, "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
+        except OSError:
+            return _fail(args.lang, "cannot_write", path=tries.ledger_of(out))
         verdict = say(args.lang, "vision.sure_vouched" if vouched else "vision.sure_not_vouched",
                       target=f"{cal.target:.2%}")
         print(say(args.lang, "vision.sure_checked", tables=tables, wrong=fig["sure_wrong"], sure=fig["sure"],
-                  share=f"{fig['sure_wrong_share']:.3%}", bound=f"{fig['bound']:.3%}", flagged=f"{fig['flagged']:.1%}",
-                  verdict=verdict))
+                  share=f"{fig['sure_wrong_share']:.3%}", bound=f"{bound:.3%}", level=f"{level * 100:.4g}%",
+                  flagged=f"{fig['flagged']:.1%}", verdict=verdict))
     classifier = detector.with_name("index.onnx")
     try:
         cal.write(out, classifier)
@@ -621,6 +634,26 @@ def _vouched_write(args: argparse.Namespace, cal, tables: int, detector: Path, s
     if not tables:
         print(say(args.lang, "vision.sure_unchecked"))
     return 0 if vouched else 1
+
+
+def _check_level(args: argparse.Namespace, out: Path) -> float | None:
+    """The level this check of ``out`` vouches at, after the checks of it before at this camera (``tries``), said
+    where it is not the first; None (said) where the record of them cannot be read."""
+    from vision.train import tries
+
+    camera, ledger = f"{args.camera[0]}x{args.camera[1]}", tries.ledger_of(out)
+    try:
+        before, unread = tries.tries_before(out, camera)
+    except OSError as e:
+        _fail(args.lang, "sure_ledger_unreadable", ledger=ledger, error=e)
+        return None
+    if unread:
+        print(say(args.lang, "vision.sure_ledger_unread", n=unread, ledger=ledger))
+    level = tries.level(before)
+    if before:
+        print(say(args.lang, "vision.sure_try", n=before + 1, path=out, camera=camera, ledger=ledger,
+                  level=f"{level * 100:.4g}%"))
+    return level
 
 
 def _sure_progress(lang: str, indent: str = ""):

@@ -17,7 +17,7 @@ import pytest
 from vision import confidence, fingerprint
 from vision.model import DEFAULT_INDEX, DEFAULT_MODEL, Model
 from vision.read import read_frame
-from vision.train import sure
+from vision.train import sure, tries
 from vision.train.synth.render import random_camera, render_frame
 from vision_frames import shipped_networks
 
@@ -153,6 +153,49 @@ def test_a_calibration_its_check_does_not_vouch_for_is_written_marking_nothing_s
     sure_reads = int(done.stdout.split("0 of its ")[1].split()[0])
     assert sure_reads >= 20 and f"NOT vouched by 2 check tables (0 of {sure_reads} sure reads wrong" in written.fitted_on
     assert "NOT vouched for 0.05%, so it is written marking nothing sure" in done.stdout
+    assert "at 95%" in done.stdout and "this is check" not in done.stdout  # the first check here: at 95%
+    ledger = tmp_path / "hall.sure.checks.jsonl"
+    [first] = [json.loads(line) for line in ledger.read_text().splitlines()]
+    assert (first["camera"], first["tables"], first["sure"], first["wrong"], first["vouched"], first["level"]) == (
+        "2560x1920", 2, sure_reads, 0, False, 0.95)
+    # tried again (as after a fresh enrolment), with a line of the ledger damaged: that line counts as a try too
+    out.write_bytes(DEFAULT_MODEL.with_name("hall.sure.json").read_bytes())
+    ledger.write_text(ledger.read_text() + '{"camera": "2560x19')
+    again = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--out", str(out),
+                            "--only-check", "--check", "2", "--workers", "0", "--seed", "5", "--lang", "en"],
+                           capture_output=True, text=True, timeout=300)
+    assert again.returncode == 1, again.stderr
+    assert "1 lines of" in again.stdout and "this is check 3 of" in again.stdout and "at 98.75%)" in again.stdout
+    assert "at 98.75%): nothing sure" in confidence.load(tmp_path / "index.onnx", out).fitted_on
+    lines = ledger.read_text().splitlines()
+    assert len(lines) == 3 and json.loads(lines[2])["level"] == 0.9875 and json.loads(lines[2])["seed"] == 5
+
+
+def test_a_check_whose_earlier_tries_cannot_be_read_is_refused_changing_nothing(tmp_path):
+    shipped_networks(tmp_path)
+    out = tmp_path / "hall.sure.json"
+    out.write_bytes(DEFAULT_MODEL.with_name("hall.sure.json").read_bytes())
+    (tmp_path / "hall.sure.checks.jsonl").mkdir()  # not a file: what checks came before cannot be known
+    bad = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--out", str(out),
+                          "--only-check", "--check", "2", "--workers", "0"], capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 1 and "无法读取" in bad.stderr and "什么都没改" in bad.stderr, bad.stderr
+    assert out.read_bytes() == DEFAULT_MODEL.with_name("hall.sure.json").read_bytes()
+
+
+def test_each_check_after_the_first_vouches_at_half_the_error_so_all_tries_stay_under_ten_percent(tmp_path):
+    """However many times a venue checks again, the chances that some check vouches for a calibration worse than its
+    target add up to less than 10%; each check written before the calibration, a line cut short by a kill counted."""
+    assert sum(1 - tries.level(k) for k in range(60)) < 0.1 and tries.level(0) == confidence.LEVEL
+    cal = tmp_path / "index.sure.json"
+    assert tries.tries_before(cal, "2560x1920") == (0, 0)
+    tries.record(cal, {"camera": "2560x1920", "vouched": False})
+    with open(tries.ledger_of(cal), "a") as f:
+        f.write('{"camera": "1920x1080", "vou')  # killed while it wrote
+    tries.record(cal, {"camera": "1920x1080", "vouched": True})
+    assert tries.tries_before(cal, "2560x1920") == (2, 1) and tries.tries_before(cal, "1920x1080") == (2, 1)
+    assert len(tries.ledger_of(cal).read_text().splitlines()) == 3
+    # 3 wrong of 17,254 sure reads (the `dingbats` enrolment's check) vouch for 0.05% at a first check, not a second
+    assert confidence.upper(3, 17254, tries.level(0)) <= 0.0005 < confidence.upper(3, 17254, tries.level(1))
 
 
 def test_a_check_killed_half_way_leaves_the_calibration_there_before(tmp_path):

@@ -9,5 +9,6 @@ anything here, a contract in ``pyproject.toml`` keeps it so).
 - :mod:`vision.train.deck`, :mod:`vision.train.enrol`: a venue's own deck, scanned or photographed on the
   table, made an art style and taught to the classifier (``cardtable vision deck``);
 - :mod:`vision.train.sure`: where sure begins for one deck, the classifier's confidence fitted on reads of tables
-  of it drawn by the renderer (``cardtable vision sure``; the runtime reads the fit through ``vision.confidence``).
+  of it drawn by the renderer (``cardtable vision sure``; the runtime reads the fit through ``vision.confidence``);
+  :mod:`vision.train.tries`: every check of that fit kept beside it, each after the first vouching at a higher level.
 """

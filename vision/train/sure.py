@@ -36,7 +36,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from vision import fingerprint
-from vision.confidence import ENROLLED_TARGET, Calibration, fit, upper
+from vision.confidence import ENROLLED_TARGET, LEVEL, Calibration, fit, upper
 from vision.sanity import SURE
 
 Judged = tuple[float, bool, int]  # a read's raw belief, whether it was right, how many corners named it
@@ -199,25 +199,31 @@ def checked(detector: Path, styles: list[str], camera: tuple[int, int], frames: 
     return out
 
 
-def vouched_by(cal: Calibration, fig: dict, tables: int) -> Calibration:
+def vouched_by(cal: Calibration, fig: dict, tables: int, level: float = LEVEL) -> Calibration:
     """``cal`` as a check leaves it (``fig``: ``checked``'s figures on ``tables`` fresh tables): as it was where the
-    sure reads there vouch for its target (``confidence.upper`` at most the target), else marking nothing sure, its
+    sure reads there vouch for its target at ``level`` (``confidence.upper`` at most the target; a check after others of
+    the same calibration vouches at a higher level, ``tries``), else marking nothing sure, its
     fingerprint and detail kept, since a read it marks sure may be wrong more often than the target and only a person
     may then say what it is. Either way what the check saw is recorded with it (``fitted_on``).
 
     >>> cal = Calibration({"2": 0.99, "1": None}, ENROLLED_TARGET, "a deck")
     >>> def seen(wrong, sure):
-    ...     return {"all": {"sure": sure, "sure_wrong": wrong, "bound": upper(wrong, sure)}}
+    ...     return {"all": {"sure": sure, "sure_wrong": wrong}}
     >>> vouched_by(cal, seen(1, 9500), 300).sure_at
     {'2': 0.99, '1': None}
     >>> failed = vouched_by(cal, seen(1, 9000), 300)
     >>> failed.sure_at, failed.fitted_on
     ({'2': None, '1': None}, 'a deck; NOT vouched by 300 check tables (1 of 9000 sure reads wrong, at most 0.053%): nothing sure')
+    >>> again = vouched_by(cal, seen(1, 9500), 300, level=0.975)
+    >>> again.sure_at["2"], again.fitted_on
+    (None, 'a deck; NOT vouched by 300 check tables (1 of 9500 sure reads wrong, at most 0.059% at 97.5%): nothing sure')
     """
     f = fig["all"]
-    ok = f["sure"] > 0 and f["bound"] <= cal.target
+    bound = upper(f["sure_wrong"], f["sure"], level)
+    ok = f["sure"] > 0 and bound <= cal.target
+    at = "" if level == LEVEL else f" at {level * 100:.4g}%"
     said = (f"{cal.fitted_on}; {'vouched' if ok else 'NOT vouched'} by {tables} check tables ({f['sure_wrong']} of "
-            f"{f['sure']} sure reads wrong, at most {f['bound']:.3%})" + ("" if ok else ": nothing sure"))
+            f"{f['sure']} sure reads wrong, at most {bound:.3%}{at})" + ("" if ok else ": nothing sure"))
     return replace(cal, fitted_on=said, sure_at=cal.sure_at if ok else {kind: None for kind in cal.sure_at})
 
 
