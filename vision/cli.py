@@ -522,9 +522,8 @@ def cmd_sure(args: argparse.Namespace) -> int:
     import time
 
     from vision import confidence
-    from vision.fingerprint import FingerprintError
     from vision.model import DEFAULT_MODEL
-    from vision.train import sure
+    from vision.train import tries
     from vision.train.synth.render import art
 
     detector = Path(args.model or DEFAULT_MODEL)
@@ -539,13 +538,33 @@ def cmd_sure(args: argparse.Namespace) -> int:
             return _fail(args.lang, "no_deck", deck=style, error=e)
     out = args.out or confidence.path_for(classifier)
     started = time.time()
-    looked: list = []
     if args.detail is not None and not 0.1 <= args.detail <= 10:
         return _fail(args.lang, "bad_detail", detail=args.detail)
     if args.check is not None and args.check < 0:
         return _fail(args.lang, "bad_check", n=args.check)
-    if args.only_check:
-        return _only_check(args, detector, styles, out, started)
+    if args.only_check and (args.frames or args.minutes or args.check == 0):
+        return _fail(args.lang, "only_check_args")
+    if args.only_check and not out.is_file():
+        return _fail(args.lang, "only_check_none", path=out)
+    try:
+        held = tries.hold(out)  # one run at a time fits or checks this calibration
+    except tries.Busy:
+        return _fail(args.lang, "sure_busy", path=out)
+    except OSError:
+        return _fail(args.lang, "cannot_write", path=tries.ledger_of(out))
+    with held:
+        if args.only_check:
+            return _only_check(args, detector, styles, out, started)
+        return _fit_and_check(args, detector, styles, out, started)
+
+
+def _fit_and_check(args: argparse.Namespace, detector: Path, styles: list[str], out: Path, started: float) -> int:
+    """`vision sure`: the calibration fitted on reads of the deck's tables, then checked (``_vouched_write``)."""
+    from vision.fingerprint import FingerprintError
+    from vision.train import sure
+
+    classifier = detector.with_name("index.onnx")
+    looked: list = []
     reads = sure.reads(detector, classifier, styles, args.camera, seed=args.seed,
                        want=None if args.frames or args.minutes else sure.VOUCH_WANT, frames=args.frames,
                        until=started + args.minutes * 60 if args.minutes else None, workers=args.workers,
@@ -568,10 +587,6 @@ def _only_check(args: argparse.Namespace, detector: Path, styles: list[str], out
     it records (``_vouched_write``)."""
     from vision import confidence
 
-    if args.frames or args.minutes or args.check == 0:
-        return _fail(args.lang, "only_check_args")
-    if not out.is_file():
-        return _fail(args.lang, "only_check_none", path=out)
     try:
         cal = confidence.load(detector.with_name("index.onnx"), out)
     except confidence.CalibrationError as e:
@@ -603,8 +618,6 @@ def _vouched_write(args: argparse.Namespace, cal, tables: int, detector: Path, s
         print(say(args.lang, "vision.sure_nothing_to_check"))  # every read to a person already: nothing to vouch for
     elif tables:
         level = _check_level(args, out)
-        if level is None:
-            return 1
         print(say(args.lang, "vision.sure_checking", tables=tables), flush=True)
         fig = sure.checked(detector, styles, args.camera, tables, args.seed, cal, workers=args.workers,
                            detail=args.detail, log=_sure_progress(args.lang, "  "))["all"]
@@ -636,17 +649,13 @@ def _vouched_write(args: argparse.Namespace, cal, tables: int, detector: Path, s
     return 0 if vouched else 1
 
 
-def _check_level(args: argparse.Namespace, out: Path) -> float | None:
+def _check_level(args: argparse.Namespace, out: Path) -> float:
     """The level this check of ``out`` vouches at, after the checks of it before at this camera (``tries``), said
-    where it is not the first; None (said) where the record of them cannot be read."""
+    where it is not the first."""
     from vision.train import tries
 
     camera, ledger = f"{args.camera[0]}x{args.camera[1]}", tries.ledger_of(out)
-    try:
-        before, unread = tries.tries_before(out, camera)
-    except OSError as e:
-        _fail(args.lang, "sure_ledger_unreadable", ledger=ledger, error=e)
-        return None
+    before, unread = tries.tries_before(out, camera)  # held open by this run (``tries.hold``)
     if unread:
         print(say(args.lang, "vision.sure_ledger_unread", n=unread, ledger=ledger))
     level = tries.level(before)

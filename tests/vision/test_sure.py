@@ -122,6 +122,9 @@ def test_cardtable_vision_sure_writes_the_calibration_of_that_classifier(tmp_pat
     bad = subprocess.run([*CLI, "--deck", "no-such-deck", "--model", str(tmp_path / "cards.onnx"), "--frames", "1",
                           "--out", str(tmp_path / "x.json")], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 1 and "没有这副牌" in bad.stderr and not (tmp_path / "x.json").exists()
+    bad = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--frames", "1",
+                          "--out", str(tmp_path / "no" / "x.json")], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 1 and "无法写入" in bad.stderr and "frames" not in bad.stdout  # said before it reads
 
 
 def test_a_calibration_its_check_does_not_vouch_for_is_written_marking_nothing_sure(tmp_path):
@@ -171,14 +174,15 @@ def test_a_calibration_its_check_does_not_vouch_for_is_written_marking_nothing_s
     assert len(lines) == 3 and json.loads(lines[2])["level"] == 0.9875 and json.loads(lines[2])["seed"] == 5
 
 
-def test_a_check_whose_earlier_tries_cannot_be_read_is_refused_changing_nothing(tmp_path):
+def test_a_calibration_whose_checks_cannot_be_kept_is_neither_fitted_nor_checked(tmp_path):
     shipped_networks(tmp_path)
     out = tmp_path / "hall.sure.json"
     out.write_bytes(DEFAULT_MODEL.with_name("hall.sure.json").read_bytes())
-    (tmp_path / "hall.sure.checks.jsonl").mkdir()  # not a file: what checks came before cannot be known
+    (tmp_path / "hall.sure.checks.jsonl").mkdir()  # not a file: neither what came before nor this check can be kept
     bad = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--out", str(out),
                           "--only-check", "--check", "2", "--workers", "0"], capture_output=True, text=True, timeout=300)
-    assert bad.returncode == 1 and "无法读取" in bad.stderr and "什么都没改" in bad.stderr, bad.stderr
+    assert bad.returncode == 1 and "无法写入" in bad.stderr and "hall.sure.checks.jsonl" in bad.stderr, bad.stderr
+    assert not bad.stdout  # refused before it reads a table
     assert out.read_bytes() == DEFAULT_MODEL.with_name("hall.sure.json").read_bytes()
 
 
@@ -212,11 +216,17 @@ def test_a_check_killed_half_way_leaves_the_calibration_there_before(tmp_path):
         assert told.startswith("checking it on 400 fresh tables"), run.stderr.read() if run.poll() is not None else told
         told = run.stdout.readline()
         assert told.startswith("  20 frames, ") and "reads by both corners" in told, told
+        beside = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--out", str(out),
+                                 "--only-check", "--check", "2", "--workers", "0"], capture_output=True, text=True,
+                                timeout=120)  # a second run beside it would overwrite its verdict: refused
+        assert beside.returncode == 1 and "正在拟合或检查" in beside.stderr, beside.stderr
     finally:
         run.kill()
         run.wait(timeout=60)
     assert out.read_bytes() == DEFAULT_MODEL.with_name("hall.sure.json").read_bytes()
     assert not list(tmp_path.glob("*.part"))
+    assert tries.ledger_of(out).read_text() == ""  # neither counted a try: neither finished a check
+    tries.hold(out).close()  # the killed run holds nothing
 
 
 def test_reads_in_worker_processes_are_those_read_here():

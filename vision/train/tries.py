@@ -11,7 +11,8 @@ so however many tries are made, the chance that any of them vouches for a calibr
 
 A line that cannot be read (a damaged file, a run killed while it wrote) counts as an earlier try at every camera: a
 damaged ledger never makes a check easier. Removing the ledger forgets the tries, which is a person's choice, not an
-accident's.
+accident's. One run at a time fits or checks a calibration (``hold``): a second, started beside it, would check at the
+same level and then overwrite the first one's verdict.
 
 >>> level(0), level(1), level(2)
 (0.95, 0.975, 0.9875)
@@ -23,10 +24,12 @@ accident's.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import IO
 
 from vision.confidence import LEVEL
 
@@ -60,7 +63,7 @@ def earlier(lines: Iterable[str], camera: str) -> tuple[int, int]:
 
 
 def tries_before(calibration: Path, camera: str) -> tuple[int, int]:
-    """``earlier`` of the ledger of ``calibration`` (none: no earlier checks). OSError where it cannot be read."""
+    """``earlier`` of the ledger of ``calibration`` (none: no earlier checks)."""
     ledger = ledger_of(calibration)
     if not ledger.exists():
         return 0, 0
@@ -79,3 +82,21 @@ def record(calibration: Path, entry: dict) -> None:
         f.write(line)
         f.flush()
         os.fsync(f.fileno())
+
+
+class Busy(Exception):
+    """Another run is fitting or checking this calibration now."""
+
+
+def hold(calibration: Path) -> IO[str]:
+    """The ledger of ``calibration`` opened and held: while it stays open no other run may fit or check that
+    calibration (``Busy``), and it is let go however the run ends (a lock the system drops with the process: a killed
+    run leaves nothing held). OSError where it cannot be opened there (its folder missing or not writable): said
+    before any minutes are spent."""
+    f = open(ledger_of(calibration), "a", encoding="utf-8")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.close()
+        raise Busy(str(calibration)) from None
+    return f
