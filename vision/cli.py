@@ -5,6 +5,7 @@ Heavy imports (OpenCV, onnxruntime, torch) happen inside the handlers only."""
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from pathlib import Path
@@ -30,9 +31,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     watch.add_argument("--source", required=True, help="a camera index (0), a stream URL (rtsp://...) or a video file")
     add_options(watch, "camera-TABLE")
     watch.add_argument("--name", default=None, help="the camera's name in message ids (default cam-TABLE)")
-    watch.add_argument("--decks", type=int, default=3, help="decks in play (for the copies check, default 3)")
-    watch.add_argument("--settle", type=float, default=0.8, help="seconds cards must lie still (default 0.8)")
-    watch.add_argument("--fps", type=float, default=10.0, help="frames read per second (default 10)")
+    watch.add_argument("--decks", type=whole(1), default=3, help="decks in play (for the copies check, default 3)")
+    watch.add_argument("--settle", type=positive, default=0.8, help="seconds cards must lie still (default 0.8)")
+    watch.add_argument("--fps", type=positive, default=10.0, help="frames read per second (default 10)")
     watch.add_argument("--model", type=Path, default=None)
     watch.add_argument("--sure", type=Path, default=None, metavar="FILE", help=SURE_HELP)
     watch.add_argument("--size", type=frame_size, default=None, metavar="WxH",
@@ -41,7 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     cal = verbs.add_parser("calibrate", help="write a PNG of the table, seat zones and cards the camera sees")
     cal.add_argument("--source", required=True, help="a camera index, a stream URL, a video or an image file")
     cal.add_argument("--out", type=Path, default=Path("calibration.png"))
-    cal.add_argument("--frames", type=int, default=100, help="frames to try before giving up (default 100)")
+    cal.add_argument("--frames", type=whole(1), default=100, help="frames to try before giving up (default 100)")
     cal.add_argument("--model", type=Path, default=None)
     cal.add_argument("--sure", type=Path, default=None, metavar="FILE", help=SURE_HELP)
     cal.add_argument("--size", type=frame_size, default=None, metavar="WxH",
@@ -52,19 +53,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        help="which network (default both)")
     train.add_argument("--seed", type=int, default=2026)
     length = train.add_mutually_exclusive_group()
-    length.add_argument("--steps", type=int, default=None, help="default: 4000 (detector), 3000 (index)")
-    length.add_argument("--minutes", type=float, default=None, help="train each network for this long instead")
-    train.add_argument("--batch", type=int, default=None, help="default: 32 tiles (detector), 96 patches (index)")
-    train.add_argument("--width", type=float, default=1.5,
+    length.add_argument("--steps", type=whole(1), default=None, help="default: 4000 (detector), 3000 (index)")
+    length.add_argument("--minutes", type=positive, default=None, help="train each network for this long instead")
+    train.add_argument("--batch", type=whole(2), default=None, help="default: 32 tiles (detector), 96 patches (index)")
+    train.add_argument("--width", type=positive, default=1.5,
                        help="the classifier's channels, times (default 1.5, as shipped)")
-    train.add_argument("--workers", type=int, default=0, help="processes making the data (0: this one)")
+    train.add_argument("--workers", type=whole(0), default=0, help="processes making the data (0: this one)")
     train.add_argument("--device", default="cpu", help="torch device, e.g. cuda (default cpu)")
-    train.add_argument("--threads", type=int, default=1, help="torch threads on the CPU")
+    train.add_argument("--threads", type=whole(1), default=1, help="torch threads on the CPU")
     train.add_argument("--from", dest="start", type=Path, default=None, metavar="ONNX",
                        help="train one network further from this cards.onnx (--part detector) or index.onnx "
                             "(--part index; its width is kept)")
-    train.add_argument("--lr", type=float, default=None, help="peak learning rate (default 3e-3)")
-    train.add_argument("--decks", type=int, default=0, metavar="N",
+    train.add_argument("--lr", type=positive, default=None, help="peak learning rate (default 3e-3)")
+    train.add_argument("--decks", type=whole(0), default=0, metavar="N",
                        help="also train on N decks drawn from seeds (vision/train/synth/decks.py: needs Pillow and the "
                             "fonts listed in models/README.md; default 0: the committed art only)")
     train.add_argument("--checkpoint", type=Path, default=None, metavar="DIR",
@@ -93,21 +94,21 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                            "cameras then run with --model DIR/cards.onnx")
     deck.add_argument("--model", type=Path, default=None, help="the models to start from (default models/cards.onnx)")
     length = deck.add_mutually_exclusive_group()
-    length.add_argument("--budget", type=float, default=10.0,
+    length.add_argument("--budget", type=positive, default=10.0,
                         help="minutes for the whole enrolment, training as long as that leaves (default 10)")
-    length.add_argument("--steps", type=int, default=None, help="train this many steps instead")
+    length.add_argument("--steps", type=whole(1), default=None, help="train this many steps instead")
     deck.add_argument("--share", type=float, default=0.5, help="the deck's share of the patches (default 0.5)")
     deck.add_argument("--seed", type=int, default=2026)
-    deck.add_argument("--lr", type=float, default=5e-4, help="peak learning rate (default 5e-4)")
-    deck.add_argument("--workers", type=int, default=1, help="processes making the data (default 1)")
+    deck.add_argument("--lr", type=positive, default=5e-4, help="peak learning rate (default 5e-4)")
+    deck.add_argument("--workers", type=whole(0), default=1, help="processes making the data (default 1)")
     deck.add_argument("--device", default="cpu", help="torch device, e.g. cuda (default cpu)")
     deck.add_argument("--camera", type=frame_size, default=None, metavar="WxH",
                       help="the venue's camera size, to train and fit the confidence at (default: the photos' own; "
                            "with --faces, 2560x1920 for the confidence and both 1280x960 and 2560x1920 to train)")
-    deck.add_argument("--sure-frames", type=int, default=None, metavar="N",
+    deck.add_argument("--sure-frames", type=whole(1), default=None, metavar="N",
                       help="tables of the deck read to fit the confidence on (default: until each kind of read has "
                            "3,000, or its share of the budget passes: 1.5-4.5 minutes)")
-    deck.add_argument("--sure-workers", type=int, default=2, help="processes drawing and reading them (default 2)")
+    deck.add_argument("--sure-workers", type=whole(0), default=2, help="processes drawing and reading them (default 2)")
     deck.set_defaults(func=cmd_deck)
     sure = verbs.add_parser("sure", help="fit a classifier's confidence on reads of the deck it reads (a venue's "
                                          "enrolled deck, read longer than the enrolment could; a hall's decks)")
@@ -122,11 +123,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                            "canonical px): the tables are photographed at it or up to 1.3 times finer, so the "
                            "calibration holds at it (default: as a camera of --camera size falls)")
     length = sure.add_mutually_exclusive_group()
-    length.add_argument("--frames", type=int, default=None, help="tables to read (default: until each kind of read "
+    length.add_argument("--frames", type=whole(1), default=None, help="tables to read (default: until each kind of read "
                                                                   "has 9,000, enough to vouch for 0.05%%)")
-    length.add_argument("--minutes", type=float, default=None, help="read tables for this long instead")
+    length.add_argument("--minutes", type=positive, default=None, help="read tables for this long instead")
     sure.add_argument("--seed", type=int, default=2027)
-    sure.add_argument("--workers", type=int, default=2, help="processes drawing and reading tables (default 2)")
+    sure.add_argument("--workers", type=whole(0), default=2, help="processes drawing and reading tables (default 2)")
     sure.add_argument("--check", type=int, default=None, metavar="N",
                       help="then read N fresh tables, never the fit's, and keep what it marks sure only if they "
                            "vouch for it (its own reads cannot: sure was chosen on them); where they do not, it marks "
@@ -244,6 +245,38 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             print(nothing)
         return 0
     return _fail(args.lang, "not_calibrated", NOT_CALIBRATED, problem=problem)
+
+
+def whole(low: int):
+    """An argparse type: a whole number of at least ``low``, else an error in words.
+
+    >>> whole(1)("3"), whole(0)("0")
+    (3, 0)
+    """
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if value < low:
+            raise argparse.ArgumentTypeError(say(cli_lang(), "vision.whole_number", low=low, value=repr(text)))
+        return value
+    return parse
+
+
+def positive(text: str) -> float:
+    """An argparse type: a finite number above 0, else an error in words.
+
+    >>> positive("0.5")
+    0.5
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(say(cli_lang(), "vision.positive", value=repr(text)))
+    return value
 
 
 def frame_size(text: str) -> tuple[int, int]:
@@ -530,7 +563,9 @@ def cmd_sure(args: argparse.Namespace) -> int:
     classifier = detector.with_name("index.onnx")
     if not (detector.is_file() and classifier.is_file()):
         return _fail(args.lang, "sure_no_model", detector=detector, classifier=classifier)
-    styles = [str(Path(s).resolve()) if Path(s).is_dir() else s for s in args.deck.split(",") if s]
+    styles = [str(Path(s).resolve()) if Path(s).is_dir() else s for s in args.deck.split(",") if s.strip()]
+    if not styles:
+        return _fail(args.lang, "no_deck", deck=repr(args.deck), error=say(args.lang, "vision.deck_empty"))
     for style in styles:
         try:
             art(style, "SA")

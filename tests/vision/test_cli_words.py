@@ -58,3 +58,29 @@ def test_a_bad_frame_size_is_said_in_either_language():
     assert zh.returncode == en.returncode == 2
     assert "参数 --size：不是画面尺寸 `WxH`（宽、高都至少 32）：'3x4'" in zh.stderr, zh.stderr
     assert "argument --size: not a frame size WxH (each 32 or more): '3x4'" in en.stderr, en.stderr
+
+
+@pytest.mark.parametrize("args, said", [
+    (["sure", "--deck", "sans", "--frames", "-3", "--check", "0"], "参数 --frames：不是不小于 1 的整数：'-3'"),
+    (["sure", "--deck", "sans", "--minutes", "nan"], "参数 --minutes：不是大于 0 的数：'nan'"),
+    (["sure", "--deck", "sans", "--workers", "-1", "--frames", "1"], "参数 --workers：不是不小于 0 的整数：'-1'"),
+    (["train", "--part", "index", "--minutes", "-1"], "参数 --minutes：不是大于 0 的数：'-1'"),
+    (["train", "--part", "index", "--lr", "0"], "参数 --lr：不是大于 0 的数：'0'"),
+    (["train", "--part", "index", "--steps", "0"], "参数 --steps：不是不小于 1 的整数：'0'"),
+    (["deck", "--layout", "x.png", "--budget", "inf"], "参数 --budget：不是大于 0 的数：'inf'"),
+    (["calibrate", "--source", "0", "--frames", "0"], "参数 --frames：不是不小于 1 的整数：'0'"),
+    (["watch", "--source", "0", "--table", "t01", "--fps", "-1"], "参数 --fps：不是大于 0 的数：'-1'"),
+])
+def test_a_count_or_a_length_out_of_its_range_is_refused_in_words_changing_nothing(args, said, tmp_path):
+    """A negative number of tables once wrote a calibration fitted on none, a negative training length trained with a
+    negative learning rate, and negative workers were a traceback: each is now refused before anything runs."""
+    out = ["--out", str(tmp_path / ("s.json" if args[0] == "sure" else "o"))] if args[0] != "watch" else []
+    done = run([*args, *out])
+    assert done.returncode == 2 and said in done.stderr, done.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_deck_that_names_nothing_is_refused_in_words(tmp_path):
+    done = run(["sure", "--deck", " , ", "--frames", "1", "--out", str(tmp_path / "s.json")], "en")
+    assert done.returncode == 1 and "no such deck (it names no art style and no folder)" in done.stderr, done.stderr
+    assert not list(tmp_path.iterdir())
