@@ -65,6 +65,23 @@ def add_options(parser: argparse.ArgumentParser, user: str) -> None:
                         help=f"the file of user:password lines, mode 0600 (default ${ENV_CREDENTIALS})")
 
 
+def port(text: str) -> int:
+    """An argparse type: a TCP port to listen on or reach, 1 to 65535, else an error in words (not a traceback when
+    the server binds it).
+
+    >>> port("8080")
+    8080
+    >>> port("70000")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: ...'70000'
+    """
+    value = int(text) if text.strip().isdigit() else 0
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(say(cli_lang(), "cli.port", value=repr(text)))
+    return value
+
+
 def write_credentials(path: Path, users: Mapping[str, str]) -> None:
     """``user:password`` lines, the file made (or made again) with mode 0600 before anything is in it."""
     for name, password in users.items():

@@ -16,7 +16,7 @@ import argparse
 import os
 import sys
 
-from bus.credentials import ENV_BROKER, ENV_CREDENTIALS
+from bus.credentials import ENV_BROKER, ENV_CREDENTIALS, port
 from referee.catalogue import Refusal
 
 ENV_PASSWORD = "CARDTABLE_PASSWORD"
@@ -35,7 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--tournament-db", metavar="PATH",
                        help="the tournament the console runs (the file of cardtable tournament serve --db)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole hall network)")
-    serve.add_argument("--port", type=int, default=8080)
+    serve.add_argument("--port", type=port, default=8080)
     serve.add_argument("--secure-cookie", action="store_true", help="session cookie only over HTTPS (behind a TLS proxy)")
     serve.add_argument("--origin", action="append", default=[], metavar="URL",
                        help="where the console is reached (e.g. https://console.hall) when a proxy changes the Host header")

@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
+
+from bus.credentials import port
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -13,7 +16,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                        "tournament, scoreboard (until Ctrl-C)")
     hall.add_argument("--tables", type=int, default=8, help="tables (default 8: six Tractor, one Guandan, one San Da Yi)")
     hall.add_argument("--speed", type=float, default=1.0, help="times faster than real time (default 1)")
-    hall.add_argument("--port", type=int, default=None, help="the scoreboard's port (default 8000, else a free one)")
+    hall.add_argument("--port", type=port, default=None, help="the scoreboard's port (default 8000, else a free one)")
     hall.add_argument("--dir", type=Path, default=None, help="run directory: logs, databases (default: a new temporary one)")
     hall.add_argument("--seed", type=int, default=2026)
     hall.add_argument("--hands", type=int, default=2,
@@ -46,7 +49,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     setup.add_argument("--out", type=Path, required=True, help="a new folder: one sub-folder per machine")
     setup.add_argument("--rulebook", action="append", default=[], metavar="NAME|TABLE=NAME",
                        help="every table's rulebook (default classic-3deck), or one table's")
-    setup.add_argument("--port", type=int, default=1883, help="the broker's port (default 1883)")
+    setup.add_argument("--port", type=port, default=1883, help="the broker's port (default 1883)")
     setup.add_argument("--listen", default="", metavar="ADDRESS", help="the broker listens here only (default: everywhere)")
     setup.add_argument("--etc", type=Path, default=Path("/etc/cardtable"), help="where each machine keeps these files")
     setup.add_argument("--state", type=Path, default=Path("/var/lib/cardtable"), help="where the logs and databases go")
@@ -56,7 +59,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     setup.add_argument("--mosquitto", default="/usr/sbin/mosquitto", metavar="PATH")
     setup.add_argument("--camera-source", default="0", help="each table's camera (default 0)")
     setup.add_argument("--board-port", default="/dev/ttyUSB0", help="each table's board (default /dev/ttyUSB0)")
-    setup.add_argument("--display-port", type=int, default=8080)
+    setup.add_argument("--display-port", type=port, default=8080)
     setup.add_argument("--also", action="append", default=[], metavar="USER=ROLE",
                        help="one more central broker user, e.g. scoreboard-2=scoreboard for a second display")
     setup.set_defaults(func=_setup)
@@ -67,7 +70,7 @@ def _hall(args: argparse.Namespace) -> int:
     from hall.supervisor import Options, run
     from referee.catalogue import say
 
-    if not 1 <= args.tables <= MAX_TABLES or args.speed <= 0 or args.hands < 0 or not 0 <= args.slow <= 1:
+    if not 1 <= args.tables <= MAX_TABLES or not 0 < args.speed < math.inf or args.hands < 0 or not 0 <= args.slow <= 1:
         print(f"cardtable hall: {say(args.lang, 'cli.hall_options', most=MAX_TABLES)}", file=sys.stderr)
         return 2
     return run(Options(args.tables, args.speed, args.port, args.dir, args.seed, args.see, args.hands, args.slow))

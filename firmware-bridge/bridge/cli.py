@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from bus.credentials import add_options
 
@@ -29,7 +30,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def _run(args: argparse.Namespace) -> int:
     import logging
     import signal
-    import sys
     import threading
 
     from bridge.run import Bridge
@@ -63,5 +63,9 @@ def _run(args: argparse.Namespace) -> int:
 
 def _virtual(args: argparse.Namespace) -> int:
     from bridge.virtual import serve
+    from referee.catalogue import say
 
+    if not 0 <= args.board_id <= 0xFFFF:  # the protocol's board id: two bytes
+        print(f"cardtable bridge virtual: {say(args.lang, 'cli.board_id', value=args.board_id)}", file=sys.stderr)
+        return 2
     return serve(args.link, args.board_id)

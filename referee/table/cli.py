@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 from bus.credentials import add_options
 from referee.catalogue import said, say
@@ -58,7 +59,7 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.verb == "simulate":
         from referee.table.simulators import main as simulate
 
-        if args.hands < 1 or args.speed < 0:
+        if args.hands < 1 or not 0 <= args.speed < math.inf:
             parser.error(say(args.lang, "cli.hands_speed"))
         roles = ((args.camera, f"camera-{args.table}"), (args.board, f"board-{args.table}"), (args.console, "console"))
         urls = [_url(parser, args, url, user) if url else None for url, user in roles]
