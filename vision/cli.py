@@ -603,7 +603,7 @@ def _fit_and_check(args: argparse.Namespace, detector: Path, styles: list[str], 
     reads = sure.reads(detector, classifier, styles, args.camera, seed=args.seed,
                        want=None if args.frames or args.minutes else sure.VOUCH_WANT, frames=args.frames,
                        until=started + args.minutes * 60 if args.minutes else None, workers=args.workers,
-                       log=_sure_progress(args.lang), looks=looked, detail=args.detail)
+                       log=_sure_progress(args.lang, "", args.frames), looks=looked, detail=args.detail)
     size = f"{args.camera[0]}x{args.camera[1]}"
     try:
         cal = sure.calibration(reads, f"{args.deck} at {size}, seed {args.seed}", looked=looked)
@@ -655,7 +655,7 @@ def _vouched_write(args: argparse.Namespace, cal, tables: int, detector: Path, s
         level = _check_level(args, out)
         print(say(args.lang, "vision.sure_checking", tables=tables), flush=True)
         fig = sure.checked(detector, styles, args.camera, tables, args.seed, cal, workers=args.workers,
-                           detail=args.detail, log=_sure_progress(args.lang, "  "))["all"]
+                           detail=args.detail, log=_sure_progress(args.lang, "  ", tables))["all"]
         before = fig["sure"] + fig["unlike"]  # what its thresholds alone mark sure
         if before >= OTHER_TABLES[0] and fig["unlike"] > OTHER_TABLES[1] * before:  # another deck, or camera: refused
             return _fail(args.lang, "sure_other_tables", share=f"{fig['unlike'] / before:.0%}", path=out)
@@ -700,10 +700,20 @@ def _check_level(args: argparse.Namespace, out: Path) -> float:
     return level
 
 
-def _sure_progress(lang: str, indent: str = ""):
-    """A log for ``sure.reads``: how many frames and reads of each kind, in words."""
-    return lambda frames, both, one: print(indent + say(lang, "vision.sure_progress", frames=frames, both=both,
-                                                        one=one), flush=True)
+def _sure_progress(lang: str, indent: str = "", tables: int | None = None):
+    """A log for ``sure.reads``: how many frames and reads of each kind, in words; with ``tables`` (how many it will
+    read), also about how many minutes are left, at the pace so far."""
+    import time
+
+    started = time.time()
+
+    def log(frames: int, both: int, one: int) -> None:
+        line = say(lang, "vision.sure_progress", frames=frames, both=both, one=one)
+        if tables:
+            left = (time.time() - started) / frames * max(0, tables - frames) / 60
+            line += say(lang, "vision.sure_left", tables=tables, minutes=f"{left:.1f}")
+        print(indent + line, flush=True)
+    return log
 
 
 def _sure_said(lang: str, outcome: dict[str, dict]) -> str:

@@ -216,6 +216,7 @@ def test_a_check_killed_half_way_leaves_the_calibration_there_before(tmp_path):
         assert told.startswith("checking it on 400 fresh tables"), run.stderr.read() if run.poll() is not None else told
         told = run.stdout.readline()
         assert told.startswith("  20 frames, ") and "reads by both corners" in told, told
+        assert "(of 400; about " in told and " minutes left)" in told, told  # the pace so far, the time left
         beside = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--out", str(out),
                                  "--only-check", "--check", "2", "--workers", "0"], capture_output=True, text=True,
                                 timeout=120)  # a second run beside it would overwrite its verdict: refused
