@@ -407,7 +407,7 @@ def cmd_deck(args: argparse.Namespace) -> int:
         else:
             faces = read_faces(args.faces)
     except DeckError as e:
-        return _fail(args.lang, "faces", faces=args.faces or " ".join(map(str, args.layout)), error=said(e, args.lang))
+        return _fail(args.lang, "faces", faces=args.faces or "--layout", error=said(e, args.lang))  # names its file
     final = args.out
     lock = final.with_name(final.name + ".enrolling.lock")  # one enrolment at a time into a folder
     try:
@@ -754,6 +754,8 @@ def _laid_faces(photos: list[Path]):
 
     frames = []
     for path in photos:
+        if not Path(path).is_file():
+            raise DeckError("no_photo", file=path)
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise DeckError("not_image", file=path)

@@ -78,6 +78,10 @@ def test_every_problem_is_named_at_once_and_nothing_is_written(tmp_path):
     done = subprocess.run([*CLI, "--lang", "en", "--faces", str(scans), "--out", str(out), "--steps", "1"],
                           capture_output=True, text=True)
     assert done.returncode == 1 and f"{scans}: the faces are not a deck: no face for SA" in done.stderr, done.stderr
+    for photo, said in (("nowhere.png", "--layout：nowhere.png：没有这个文件"), ("D7.jpg", "--layout：D7.jpg：不是图片，或已损坏")):
+        done = subprocess.run([*CLI, "--layout", photo, "--out", str(out), "--steps", "1"], capture_output=True,
+                              text=True, cwd=scans)
+        assert done.returncode == 1 and said in done.stderr and not out.exists(), done.stderr
     assert not out.exists()
 
 
