@@ -49,7 +49,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     setup.add_argument("--out", type=Path, required=True, help="a new folder: one sub-folder per machine")
     setup.add_argument("--rulebook", action="append", default=[], metavar="NAME|TABLE=NAME",
                        help="every table's rulebook (default classic-3deck), or one table's")
-    setup.add_argument("--port", type=port, default=1883, help="the broker's port (default 1883)")
+    setup.add_argument("--port", type=int, default=1883, help="the broker's port (default 1883)")
     setup.add_argument("--listen", default="", metavar="ADDRESS", help="the broker listens here only (default: everywhere)")
     setup.add_argument("--etc", type=Path, default=Path("/etc/cardtable"), help="where each machine keeps these files")
     setup.add_argument("--state", type=Path, default=Path("/var/lib/cardtable"), help="where the logs and databases go")
@@ -59,7 +59,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     setup.add_argument("--mosquitto", default="/usr/sbin/mosquitto", metavar="PATH")
     setup.add_argument("--camera-source", default="0", help="each table's camera (default 0)")
     setup.add_argument("--board-port", default="/dev/ttyUSB0", help="each table's board (default /dev/ttyUSB0)")
-    setup.add_argument("--display-port", type=port, default=8080)
+    setup.add_argument("--display-port", type=int, default=8080)
     setup.add_argument("--also", action="append", default=[], metavar="USER=ROLE",
                        help="one more central broker user, e.g. scoreboard-2=scoreboard for a second display")
     setup.set_defaults(func=_setup)
@@ -85,7 +85,7 @@ def _setup(args: argparse.Namespace) -> int:
 
     defaults = [r for r in args.rulebook if "=" not in r]
     try:
-        if len(defaults) > 1 or not 0 < args.port < 65536:
+        if len(defaults) > 1 or not 0 < args.port < 65536 or not 0 < args.display_port < 65536:
             raise PlanError("options")
         also = dict(a.partition("=")[::2] for a in args.also)
         tables = parse_tables(args.tables, (defaults or ["classic-3deck"])[0], [r for r in args.rulebook if "=" in r])

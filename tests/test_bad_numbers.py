@@ -15,7 +15,7 @@ CASES = [
      "argument --port: not a port (1 to 65535): '-5'"),
     (["hall", "--port", "99999"], "参数 --port：不是端口（应在 1 到 65535 之间）：'99999'", "not a port (1 to 65535)"),
     (["hall", "setup", "--tables", "2", "--broker-host", "h", "--out", "plan", "--display-port", "70000"],
-     "参数 --display-port：不是端口", "argument --display-port: not a port"),
+     "`--display-port` 应在 1 到 65535 之间", "`--display-port` 1 to 65535"),
     (["hall", "--speed", "nan"], "`--speed` 应大于 0", "`--speed` more than 0"),
     (["hall", "--speed", "inf"], "`--speed` 应大于 0", "`--speed` more than 0"),
     (["table", "simulate", "--table", "t01", "--rulebook", "classic-3deck", "--speed", "nan"], "`--speed` 不能小于 0",

@@ -139,7 +139,8 @@ def test_setup_refuses_in_chinese_or_english_and_writes_nothing(tmp_path, capsys
              (["--tables", "t/1"], "桌号“t/1”不对"),
              (["--tables", "t1", "--rulebook", "t2=usst-2016"], "`--rulebook t2=usst-2016`：没有桌 t2"),
              (["--tables", "t1", "--rulebook", "t1=nowhere"], "t1 桌：没有规则“nowhere”；可用的规则：classic-3deck"),
-             (["--tables", "t1", "--port", "0"], "`--port` 应在 1 到 65535 之间"),
+             (["--tables", "t1", "--port", "0"], "`--port` 和 `--display-port` 应在 1 到 65535 之间"),
+             (["--tables", "t1", "--display-port", "70000"], "`--port` 和 `--display-port` 应在 1 到 65535 之间"),
              (["--lang", "en", "--tables", "t1", "--rulebook", "t1=nowhere"], "table t1: unknown rulebook 'nowhere'; known: ")]
     for argv, said in cases:
         assert cli.main([*setup, *argv]) == 2, argv
