@@ -110,6 +110,7 @@ def test_cardtable_vision_sure_writes_the_calibration_of_that_classifier(tmp_pat
     assert Model(tmp_path / "cards.onnx").calibration.target == 0.0005
     assert "not checked (`--check 0`): its own reads cannot vouch for it" in done.stdout
     assert "NOT vouched" not in written["fitted_on"]
+    assert not tries.ledger_of(tmp_path / "index.sure.json").exists()  # nothing checked: no ledger left beside it
     checked = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--camera", "1280x960",
                               "--frames", "2", "--workers", "0", "--lang", "en"], capture_output=True,
                              text=True, timeout=300)  # by default as many fresh tables, never the fit's, then vouch
@@ -227,7 +228,9 @@ def test_a_check_killed_half_way_leaves_the_calibration_there_before(tmp_path):
     assert out.read_bytes() == DEFAULT_MODEL.with_name("hall.sure.json").read_bytes()
     assert not list(tmp_path.glob("*.part"))
     assert tries.ledger_of(out).read_text() == ""  # neither counted a try: neither finished a check
-    tries.hold(out).close()  # the killed run holds nothing
+    with tries.hold(out):  # the killed run holds nothing
+        with pytest.raises(tries.Busy):
+            tries.hold(out)
 
 
 def test_reads_in_worker_processes_are_those_read_here():

@@ -88,15 +88,31 @@ class Busy(Exception):
     """Another run is fitting or checking this calibration now."""
 
 
-def hold(calibration: Path) -> IO[str]:
-    """The ledger of ``calibration`` opened and held: while it stays open no other run may fit or check that
-    calibration (``Busy``), and it is let go however the run ends (a lock the system drops with the process: a killed
-    run leaves nothing held). OSError where it cannot be opened there (its folder missing or not writable): said
-    before any minutes are spent."""
-    f = open(ledger_of(calibration), "a", encoding="utf-8")
-    try:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        f.close()
-        raise Busy(str(calibration)) from None
-    return f
+class hold:
+    """The ledger of ``calibration`` opened and held (``with hold(cal):``): while it is held no other run may fit or
+    check that calibration (``Busy``, raised at once), and it is let go however the run ends (a lock the system drops
+    with the process: a killed run leaves nothing held). A ledger this hold made and no check was written to is
+    removed when it is let go: a run that checked nothing leaves nothing beside the calibration. OSError where the
+    ledger cannot be opened there (its folder missing or not writable, a folder in its place): said before any
+    minutes are spent."""
+
+    def __init__(self, calibration: Path) -> None:
+        self.ledger = ledger_of(calibration)
+        self._made = not self.ledger.exists()
+        self._file: IO[str] = open(self.ledger, "a", encoding="utf-8")
+        try:
+            fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._file.close()
+            raise Busy(str(calibration)) from None
+
+    def __enter__(self) -> hold:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._made and self.ledger.is_file() and self.ledger.stat().st_size == 0:
+            self.ledger.unlink()  # still held: no other run can be writing to it
+        self._file.close()
