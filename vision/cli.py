@@ -439,11 +439,17 @@ def _replaceable(out: Path) -> bool:
 def _publish(work: Path, out: Path) -> None:
     """The enrolment's whole folder ``work`` becomes ``out``: the folder there before (``_replaceable``) is set
     aside, ``work`` renamed into its place (the same filesystem: the venue's folder is the old one or the new one,
-    whole, never part of either), and the old one removed."""
+    whole, never part of either), and the old one removed. The checks of the old one's confidence (``tries``) go on
+    into the new one's ledger: enrolling again and checking again is another try, not a first."""
     import shutil
+
+    from vision.train import tries
 
     old = out.with_name(out.name + ".replaced")
     shutil.rmtree(old, ignore_errors=True)
+    ledger = tries.ledger_of(out / "index.sure.json")
+    if ledger.is_file():
+        shutil.copyfile(ledger, work / ledger.name)
     if out.exists():
         out.rename(old)
     work.rename(out)

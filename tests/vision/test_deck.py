@@ -12,6 +12,7 @@ import pytest
 
 from vision.model import ALL_CARDS, UNREADABLE, Model, ModelError
 from vision.patch import PATCH_H, PATCH_W
+from vision.train import tries
 from vision.train.deck import DeckError, H, W, read_faces
 from vision.train.synth.render import art
 
@@ -140,8 +141,10 @@ def test_an_enrolment_killed_or_refused_leaves_the_venues_folder_as_it_was(tmp_p
     killed.wait()
     assert (building / "index.base.json").is_file() and files(out) == before
     assert Model(out / "cards.onnx").calibration is not None
+    tries.record(out / "index.sure.json", {"camera": "2560x1920", "vouched": False})  # a check of its confidence
     done = subprocess.run([*run, "--steps", "2", "--seed", "7"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+    assert tries.tries_before(out / "index.sure.json", "2560x1920") == (1, 0)  # enrolled again: the try still counts
     assert not building.exists() and not (tmp_path / "venue.replaced").exists()  # and the killed run's lock let go:
     assert not (tmp_path / "venue.enrolling.lock").exists()
     assert files(out)[Path("index.onnx")] != before[Path("index.onnx")] and Model(out / "cards.onnx").calibration
