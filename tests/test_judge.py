@@ -93,6 +93,15 @@ def test_command_line_check(tmp_path, capsys):
     assert lines[-1] == "2 passed, 2 failed"
 
 
+def test_a_check_of_no_case_does_not_pass(tmp_path, capsys):
+    """An empty file (a case file cut short, the wrong file given) checks nothing: it must not look like a pass."""
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text("\n")
+    assert main(["judge", str(cases), "--check"]) == 1
+    assert capsys.readouterr().out.splitlines() == ["0 passed, 0 failed"]
+    assert main(["judge", str(cases)]) == 0  # answering no case is not an error
+
+
 def test_command_line_without_check_prints_only_answers(tmp_path, capsys):
     cases = tmp_path / "cases.jsonl"
     cases.write_text(json.dumps(FOLLOW) + "\n")

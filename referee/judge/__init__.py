@@ -85,7 +85,7 @@ def _lines(path: str) -> list[str]:
 
 def run(paths: Iterable[str], check: bool, stdout: TextIO | None = None) -> int:
     """Answer every case of the files; return 1 when a file cannot be read or, with ``check``, an
-    answer misses its ``expect``."""
+    answer misses its ``expect`` or there was no case to check (an empty file passes nothing)."""
     stdout = stdout or sys.stdout
     passed = failed = 0
     unreadable = False
@@ -116,4 +116,4 @@ def run(paths: Iterable[str], check: bool, stdout: TextIO | None = None) -> int:
                     print(f"FAIL {case.get('id')}: expected {json.dumps(case.get('expect'), ensure_ascii=False)}", file=stdout)
     if check:
         print(f"{passed} passed, {failed} failed", file=stdout)
-    return 1 if unreadable or (check and failed) else 0
+    return 1 if unreadable or (check and (failed or not passed)) else 0  # a check of no case checked nothing
