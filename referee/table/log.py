@@ -131,6 +131,30 @@ class EventLog:
             raise
         return cls(conn, path)
 
+    @classmethod
+    def read(cls, path: str | Path) -> EventLog:
+        """Open the log at ``path`` to read it only (``cardtable table replay``): nothing is created or written, so a
+        file that is not an event log (an empty file, another database) is refused as it is, never made one.
+
+        Raises :class:`LogError` when the file cannot be read as an event log of this format.
+        """
+        path = Path(path)
+        try:
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                                   check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise LogError(f"cannot open event log {path}: {exc}") from None
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        except sqlite3.Error as exc:
+            conn.close()
+            raise LogError(f"cannot open event log {path}: {exc}") from None
+        if version != FORMAT or not {"events", "meta"} <= tables:
+            conn.close()
+            raise LogError(f"{path} is not an event log of format {FORMAT}")
+        return cls(conn, path)
+
     def append(self, kind: str, payload: dict[str, Any], at: float, input_id: str | None = None) -> int | None:
         """Log one event and commit it; return its sequence number (1, 2, ...).
 

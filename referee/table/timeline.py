@@ -74,7 +74,11 @@ def timeline(path: str | Path, lang: str = "zh", rulebook: str | None = None, ta
     path = Path(path)
     if not path.is_file():
         raise LogError(say(lang, "replay.no_log", path=path))
-    with EventLog.open(path) as log:
+    try:
+        log = EventLog.read(path)  # read only: a replay never writes, whatever the file is
+    except LogError as exc:
+        raise LogError(say(lang, "replay.not_log", path=path, error=exc)) from None
+    with log:
         table = table or log.meta("table") or _table_of(path)
         rulebook = rulebook or log.meta("rulebook") or first_rulebook(log) or DEFAULT_RULEBOOK
         t = (factory or new_table)(table, rulebook)

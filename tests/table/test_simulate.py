@@ -112,6 +112,25 @@ def test_replay_shows_every_accepted_play(played, capsys):
         assert f"hand {d['hand']} trick {d['trick']}: {d['seat']} ({PLAYERS[d['seat']]}) plays {cards}" in out
 
 
+def test_a_replay_of_what_is_not_an_event_log_is_refused_and_changes_nothing(played, tmp_path, capsys):
+    """A replay reads only: an empty file was made an event log by it, and another database got its tables."""
+    import sqlite3
+
+    empty, text, other = tmp_path / "t1.db", tmp_path / "t2.jsonl", tmp_path / "t3.db"
+    empty.write_bytes(b"")
+    text.write_text('{"not": "a log"}\n')
+    with contextlib.closing(sqlite3.connect(other)) as conn:
+        conn.execute("CREATE TABLE standings (entry TEXT)")
+    before = {p: p.read_bytes() for p in (empty, text, other)}
+    for path in before:
+        assert cli.main(["table", "replay", str(path)]) == 2
+        assert f"{path} 不能当作事件日志读取，什么都没改" in capsys.readouterr().err
+    assert {p: p.read_bytes() for p in before} == before and sorted(tmp_path.iterdir()) == sorted(before)
+    log = played["db"].read_bytes()
+    assert cli.main(["table", "replay", str(played["db"]), "--lang", "en"]) == 0
+    assert played["db"].read_bytes() == log  # a real log read, not written
+
+
 # ---------------------------------------------------------------- kill -9, as a real process
 
 
