@@ -66,6 +66,13 @@ def _serve(args: argparse.Namespace) -> int:
     except Refusal as exc:  # no broker or password, a bad URL or credentials file
         print(f"cardtable display serve: {exc.text(args.lang)}", file=sys.stderr)
         return 2
+    from display.store import check_file
+
+    try:
+        check_file(args.db)  # the console's own file: refused before anything starts, not a traceback at startup
+    except Refusal as exc:
+        print(f"cardtable display serve: {exc.text(args.lang)}", file=sys.stderr)
+        return 2
     tournament_db = Path(args.tournament_db) if args.tournament_db else None
     if tournament_db is not None:
         from referee.tournament.store import check_file
@@ -87,11 +94,19 @@ def _user(args: argparse.Namespace) -> int:
     import getpass
     import time
 
-    from display.store import Store, UserError
+    from display.store import Store, UserError, check_file
     from referee.catalogue import say, word
 
     lang = args.lang
-    password = os.environ.get(ENV_PASSWORD) or getpass.getpass(say(lang, "cli.password_for", user=args.user))
+    try:
+        check_file(args.db)  # before a password is asked for a file it cannot go into
+    except Refusal as exc:
+        print(f"cardtable display user: {exc.text(lang)}", file=sys.stderr)
+        return 2
+    try:
+        password = os.environ.get(ENV_PASSWORD) or getpass.getpass(say(lang, "cli.password_for", user=args.user))
+    except (EOFError, KeyboardInterrupt):  # no terminal to type it on, and no $CARDTABLE_PASSWORD
+        password = ""
     if len(password) < 8:
         print(f"cardtable display user: {say(lang, 'cli.password_short')}", file=sys.stderr)
         return 2

@@ -34,6 +34,40 @@ def test_users_are_added_with_a_hashed_password(tmp_path, monkeypatch, capsys):
     assert b"organiser-pass" not in db.read_bytes()
 
 
+def test_a_file_that_is_not_the_consoles_is_refused_and_left_as_it_was(tmp_path, monkeypatch, capsys):
+    """`display user` and `display serve` wrote the console's tables into whatever `--db` named (the tournament's
+    file, text) or were a traceback (a missing folder, no terminal for the password): now refused in words."""
+    import sqlite3
+    from contextlib import closing
+
+    monkeypatch.setenv("CARDTABLE_PASSWORD", "organiser-pass")
+    tournament, text, empty = tmp_path / "tournament.db", tmp_path / "notes.txt", tmp_path / "empty.db"
+    with closing(sqlite3.connect(tournament)) as db:
+        db.execute("CREATE TABLE actions (seq INTEGER, kind TEXT, data TEXT, by TEXT, at REAL)")
+    text.write_text("王老师\n")
+    empty.write_bytes(b"")
+    before = {p: p.read_bytes() for p in (tournament, text, empty)}
+    for path, what in ((tournament, "另一种数据库，其中的表：actions"), (text, "不是 `SQLite` 数据库"), (empty, "空文件"),
+                       (tmp_path, "是文件夹")):
+        assert cli.main(["display", "user", "--db", str(path), "--user", "王老师", "--role", "organiser"]) == 2
+        assert f"{path} 不是控制台的文件（{what}），未作任何改动" in capsys.readouterr().err
+    creds = tmp_path / "creds"
+    creds.write_text("scoreboard:pw-scoreboard\nconsole:pw-console\n")
+    creds.chmod(0o600)
+    before[creds] = creds.read_bytes()
+    assert cli.main(["display", "serve", "--db", str(tournament), "--broker", "mqtt://127.0.0.1:1",
+                     "--credentials", str(creds)]) == 2  # before it starts (and meets no broker at port 1)
+    assert "不是控制台的文件" in capsys.readouterr().err
+    assert cli.main(["display", "user", "--db", str(tmp_path / "no" / "c.db"), "--user", "王", "--role", "referee"]) == 2
+    assert "没有文件夹" in capsys.readouterr().err
+    assert {p: p.read_bytes() for p in before} == before and sorted(tmp_path.iterdir()) == sorted(before)
+    monkeypatch.delenv("CARDTABLE_PASSWORD")
+    asked = subprocess.run([sys.executable, "-m", "cardtable", "display", "user", "--db", str(tmp_path / "c.db"),
+                            "--user", "王", "--role", "referee"], stdin=subprocess.DEVNULL, capture_output=True,
+                           text=True, timeout=60)  # no terminal and no $CARDTABLE_PASSWORD: no password given
+    assert asked.returncode == 2 and "密码至少需要 8 个字符" in asked.stderr and "Traceback" not in asked.stderr
+
+
 def test_serve_refuses_missing_or_bad_broker_urls(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("CARDTABLE_BROKER", raising=False)
     monkeypatch.delenv("CARDTABLE_CREDENTIALS", raising=False)
