@@ -377,6 +377,7 @@ def cmd_deck(args: argparse.Namespace) -> int:
     import time
 
     from vision.model import DEFAULT_MODEL
+    from vision.train import tries
     from vision.train.deck import DeckError, read_faces
 
     started = time.time()
@@ -420,12 +421,22 @@ def cmd_deck(args: argparse.Namespace) -> int:
             fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # let go by the system however this process ends
         except BlockingIOError:
             return _fail(args.lang, "out_busy", path=final)
+        checks = None  # a venue's folder enrolled before: no `vision sure` may check its confidence meanwhile, and
+        if (final / "index.sure.json").is_file():  # none may be checking it now (it would write into the new folder)
+            try:
+                checks = tries.hold(final / "index.sure.json")
+            except tries.Busy:
+                return _fail(args.lang, "sure_busy", path=final / "index.sure.json")
+            except OSError as e:
+                return _fail(args.lang, "write_folder", path=final, error=e)
         args.out = final.with_name(final.name + ".enrolling")  # built here, then moved
         try:
             return _enrol(args, final, detector, classifier, faces, frames, laid, started)
         finally:
             shutil.rmtree(args.out, ignore_errors=True)  # what a failed run built; a run killed leaves it to the next
             lock.unlink(missing_ok=True)
+            if checks is not None:
+                checks.close()
 
 
 def _replaceable(out: Path) -> bool:

@@ -141,6 +141,9 @@ def test_an_enrolment_killed_or_refused_leaves_the_venues_folder_as_it_was(tmp_p
     killed.wait()
     assert (building / "index.base.json").is_file() and files(out) == before
     assert Model(out / "cards.onnx").calibration is not None
+    with tries.hold(out / "index.sure.json"):  # a `vision sure` checking the venue's confidence now: not replaced
+        done = subprocess.run([*run, "--steps", "2"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "is fitting or checking" in done.stderr and files(out) == before, done.stderr
     tries.record(out / "index.sure.json", {"camera": "2560x1920", "vouched": False})  # a check of its confidence
     done = subprocess.run([*run, "--steps", "2", "--seed", "7"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr

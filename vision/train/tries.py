@@ -11,8 +11,8 @@ so however many tries are made, the chance that any of them vouches for a calibr
 
 A line that cannot be read (a damaged file, a run killed while it wrote) counts as an earlier try at every camera: a
 damaged ledger never makes a check easier. Removing the ledger forgets the tries, which is a person's choice, not an
-accident's. One run at a time fits or checks a calibration (``hold``): a second, started beside it, would check at the
-same level and then overwrite the first one's verdict.
+accident's. One run at a time fits or checks the calibrations of one folder, or enrols into it (``hold``): a second,
+started beside it, would check at the same level and then overwrite the first one's verdict.
 
 >>> level(0), level(1), level(2)
 (0.95, 0.975, 0.9875)
@@ -24,12 +24,12 @@ same level and then overwrite the first one's verdict.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO
 
 from vision.confidence import LEVEL
 
@@ -89,22 +89,28 @@ class Busy(Exception):
 
 
 class hold:
-    """The ledger of ``calibration`` opened and held (``with hold(cal):``): while it is held no other run may fit or
-    check that calibration (``Busy``, raised at once), and it is let go however the run ends (a lock the system drops
-    with the process: a killed run leaves nothing held). A ledger this hold made and no check was written to is
-    removed when it is let go: a run that checked nothing leaves nothing beside the calibration. OSError where the
-    ledger cannot be opened there (its folder missing or not writable, a folder in its place): said before any
-    minutes are spent."""
+    """The folder of ``calibration`` held (``with hold(cal):``): while it is held no other run may fit or check a
+    calibration there, nor enrol into it (``Busy``, raised at once), and it is let go however the run ends (a lock the
+    system drops with the process: a killed run leaves nothing held, and nothing behind, since the lock is the
+    folder's own and no file is made for it). OSError where the folder is missing or not writable, or where a folder
+    lies in the ledger's place: said before any minutes are spent."""
 
     def __init__(self, calibration: Path) -> None:
         self.ledger = ledger_of(calibration)
-        self._made = not self.ledger.exists()
-        self._file: IO[str] = open(self.ledger, "a", encoding="utf-8")
+        if self.ledger.exists() and not self.ledger.is_file():
+            raise IsADirectoryError(errno.EISDIR, "not a file", str(self.ledger))
+        folder = self.ledger.parent
+        self._fd: int | None = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
         try:
-            fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if not os.access(folder, os.W_OK):
+                raise PermissionError(errno.EACCES, "not writable", str(folder))
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            self._file.close()
+            self.close()
             raise Busy(str(calibration)) from None
+        except OSError:
+            self.close()
+            raise
 
     def __enter__(self) -> hold:
         return self
@@ -113,6 +119,6 @@ class hold:
         self.close()
 
     def close(self) -> None:
-        if self._made and self.ledger.is_file() and self.ledger.stat().st_size == 0:
-            self.ledger.unlink()  # still held: no other run can be writing to it
-        self._file.close()
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
