@@ -85,7 +85,7 @@ def record(calibration: Path, entry: dict) -> None:
 
 
 class Busy(Exception):
-    """Another run is fitting or checking this calibration now."""
+    """Another run is fitting or checking a calibration in this folder now, or enrolling a deck into it."""
 
 
 class hold:
