@@ -108,15 +108,14 @@ def check_file(path: str | Path) -> None:
     try:
         with open(path, "rb") as f:
             head = f.read(len(SQLITE))
-        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
-            tables = set() if head != SQLITE else {n for (n,) in db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not head:
+            raise UserError("not_console", path=path, what=TournamentError("db_empty"))
+        if head != SQLITE:
+            raise UserError("not_console", path=path, what=TournamentError("db_not_sqlite"))
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:  # read, never written
+            tables = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     except (OSError, sqlite3.Error) as exc:
         raise UserError("not_console", path=path, what=TournamentError("db_damaged", error=exc)) from None
-    if not head:
-        raise UserError("not_console", path=path, what=TournamentError("db_empty"))
-    if head != SQLITE:
-        raise UserError("not_console", path=path, what=TournamentError("db_not_sqlite"))
     if tables - CONSOLE_TABLES:
         raise UserError("not_console", path=path, what=TournamentError("db_other", tables=", ".join(sorted(tables))))
 
