@@ -599,7 +599,7 @@ def cmd_sure(args: argparse.Namespace) -> int:
     if args.only_check and not out.is_file():
         return _fail(args.lang, "only_check_none", path=out)
     try:
-        held = tries.hold(out)  # one run at a time fits or checks this calibration
+        held = tries.hold(out)  # one run at a time fits or checks the calibrations of this folder
     except tries.Busy:
         return _fail(args.lang, "sure_busy", path=out)
     except OSError:
@@ -707,7 +707,7 @@ def _check_level(args: argparse.Namespace, out: Path) -> float:
     from vision.train import tries
 
     camera, ledger = f"{args.camera[0]}x{args.camera[1]}", tries.ledger_of(out)
-    before, unread = tries.tries_before(out, camera)  # held open by this run (``tries.hold``)
+    before, unread = tries.tries_before(out, camera)  # its folder held by this run (``tries.hold``)
     if unread:
         print(say(args.lang, "vision.sure_ledger_unread", n=unread, ledger=ledger))
     level = tries.level(before)
