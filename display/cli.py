@@ -70,6 +70,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     try:
         check_file(args.db)  # the console's own file: refused before anything starts, not a traceback at startup
+        _reach(urls)
     except Refusal as exc:
         print(f"cardtable display serve: {exc.text(args.lang)}", file=sys.stderr)
         return 2
@@ -88,6 +89,20 @@ def _serve(args: argparse.Namespace) -> int:
     uvicorn.run(app, host=args.host, port=args.port, log_config=None, log_level=args.log_level,
                 timeout_graceful_shutdown=2)
     return 0
+
+
+def _reach(urls: list[str], timeout: float = 10.0) -> None:
+    """Connect as each of the display's users once and go, before the server starts: a broker that is down, or a
+    password it refuses, is said in words (``NoConnection``, ``ConnectionRefused``) instead of the server's startup
+    traceback. Once running, the feed reconnects by itself."""
+    from bus.mqtt import Connection
+
+    for url in urls:
+        probe = Connection(url, clean_start=True)
+        try:
+            probe.connect(timeout)
+        finally:
+            probe.close(flush_timeout=0)
 
 
 def _user(args: argparse.Namespace) -> int:

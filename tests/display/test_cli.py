@@ -90,6 +90,22 @@ def test_serve_refuses_missing_or_bad_broker_urls(tmp_path, monkeypatch, capsys)
     assert not (tmp_path / "c.db").exists()  # refused before anything was made
 
 
+def test_serve_that_cannot_reach_the_broker_says_so_in_words(broker, tmp_path):
+    """A wrong password, or no broker where it was said to be, was the server's startup traceback; now one sentence,
+    before the server starts (the console's file not even made)."""
+    from bus.credentials import write_credentials
+
+    wrong = tmp_path / "wrong"
+    write_credentials(wrong, {"scoreboard": "not-its-password", "console": broker.users["console"]})
+    for url, said in ((broker.address, "scoreboard"), ("mqtt://127.0.0.1:1", "10 秒内没有连上消息服务器 127.0.0.1:1")):
+        done = subprocess.run([sys.executable, "-m", "cardtable", "display", "serve", "--db", str(tmp_path / "c.db"),
+                               "--port", str(free_port()), "--broker", url, "--credentials", str(wrong)], cwd=ROOT,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.strip().splitlines()[-1].startswith("cardtable display serve: ")  # the last word: its own
+    assert not (tmp_path / "c.db").exists()
+
+
 def test_serve_runs_and_stops_on_sigterm_with_a_stream_open(broker, tmp_path):
     port = free_port()
     credentials = broker.write_credentials(tmp_path / "credentials", ["scoreboard", "console"])
