@@ -67,22 +67,17 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"cardtable display serve: {exc.text(args.lang)}", file=sys.stderr)
         return 2
     from display.store import check_file
+    from referee.tournament.store import check_file as check_tournament
 
-    try:
-        check_file(args.db)  # the console's own file: refused before anything starts, not a traceback at startup
+    tournament_db = Path(args.tournament_db) if args.tournament_db else None
+    try:  # before anything starts, not a traceback at startup: the files first, then the broker
+        check_file(args.db)  # the console's own file
+        if tournament_db is not None:
+            check_tournament(tournament_db)  # a tournament's file
         _reach(urls)
     except Refusal as exc:
         print(f"cardtable display serve: {exc.text(args.lang)}", file=sys.stderr)
         return 2
-    tournament_db = Path(args.tournament_db) if args.tournament_db else None
-    if tournament_db is not None:
-        from referee.tournament.store import check_file
-
-        try:
-            check_file(tournament_db)
-        except Refusal as exc:  # not a tournament's file: refused before anything starts
-            print(f"cardtable display serve: {exc.text(args.lang)}", file=sys.stderr)
-            return 2
     app = create_app(Settings(*urls, Path(args.db), tournament_db, args.secure_cookie, origins=tuple(args.origin)))
     # The pages' live streams never end by themselves: on SIGTERM they get this long to go.
     setup_logging(args.log_level.upper())  # uvicorn's own loggers too: the hall's one format, no config of its own
