@@ -134,14 +134,14 @@ class EventLog:
     @classmethod
     def read(cls, path: str | Path) -> EventLog:
         """Open the log at ``path`` to read it only (``cardtable table replay``): nothing is created or written, so a
-        file that is not an event log (an empty file, another database) is refused as it is, never made one.
+        file that is not an event log (an empty file, another database) is refused as it is, never made one. Its
+        connection only reads, and is not ``mode=ro``: a read-only one leaves a WAL log's ``-shm`` and ``-wal`` behind.
 
         Raises :class:`LogError` when the file cannot be read as an event log of this format.
         """
         path = Path(path)
         try:
-            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
-                                   check_same_thread=False)
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # only read, below
         except sqlite3.Error as exc:
             raise LogError(f"cannot open event log {path}: {exc}") from None
         try:

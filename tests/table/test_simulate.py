@@ -126,9 +126,10 @@ def test_a_replay_of_what_is_not_an_event_log_is_refused_and_changes_nothing(pla
         assert cli.main(["table", "replay", str(path)]) == 2
         assert f"{path} 不能当作事件日志读取，什么都没改" in capsys.readouterr().err
     assert {p: p.read_bytes() for p in before} == before and sorted(tmp_path.iterdir()) == sorted(before)
-    log = played["db"].read_bytes()
+    log, beside = played["db"].read_bytes(), set(played["db"].parent.glob(played["db"].name + "-*"))
     assert cli.main(["table", "replay", str(played["db"]), "--lang", "en"]) == 0
     assert played["db"].read_bytes() == log  # a real log read, not written
+    assert set(played["db"].parent.glob(played["db"].name + "-*")) == beside  # nor a -shm or -wal left beside it
 
 
 # ---------------------------------------------------------------- kill -9, as a real process
