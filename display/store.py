@@ -34,11 +34,11 @@ import json
 import secrets
 import sqlite3
 import threading
-from contextlib import closing
 from pathlib import Path
 
 from referee.catalogue import Refusal
 from referee.tournament.core import TournamentError  # the words for what a file is (the tournament's own check)
+from referee.tournament.store import unlike
 
 SESSION_S = 12 * 3600.0  # a login lasts one evening
 LOCK_WINDOW_S = 20 * 60.0  # failed logins count this long ...
@@ -84,15 +84,14 @@ class UserError(Refusal):
     section = "error"
 
 
-CONSOLE_TABLES = {"users", "sessions", "audit", "draft", "failed_logins", "sqlite_sequence"}
-SQLITE = b"SQLite format 3\x00"
+CONSOLE_TABLES = {"users", "sessions", "audit", "draft", "failed_logins"}
 
 
 def check_file(path: str | Path) -> None:
     """Refuse a ``--db`` that is not the console's own file: a folder, an empty file, text, a damaged file or another
     database (the tournament's, a table's event log), which the console would otherwise have written its tables into;
-    or a file in a folder that does not exist (``TournamentError``'s words, the tournament's file being checked the
-    same way). Nothing is written. A new file in a folder that exists is fine.
+    or a file in a folder that does not exist. The file is checked as the tournament's is (``unlike``, with its
+    words). Nothing is written. A new file in a folder that exists is fine.
 
     >>> check_file(":memory:")
     """
@@ -103,21 +102,12 @@ def check_file(path: str | Path) -> None:
         if not path.parent.is_dir():
             raise TournamentError("db_no_folder", path=path, folder=path.parent)
         return
-    if path.is_dir():
-        raise UserError("not_console", path=path, what=TournamentError("db_folder"))
     try:
-        with open(path, "rb") as f:
-            head = f.read(len(SQLITE))
-        if not head:
-            raise UserError("not_console", path=path, what=TournamentError("db_empty"))
-        if head != SQLITE:
-            raise UserError("not_console", path=path, what=TournamentError("db_not_sqlite"))
-        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:  # read, never written
-            tables = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    except (OSError, sqlite3.Error) as exc:
-        raise UserError("not_console", path=path, what=TournamentError("db_damaged", error=exc)) from None
-    if tables - CONSOLE_TABLES:
-        raise UserError("not_console", path=path, what=TournamentError("db_other", tables=", ".join(sorted(tables))))
+        what = unlike(path, dict.fromkeys(CONSOLE_TABLES))
+    except OSError as exc:
+        what = TournamentError("db_damaged", error=exc)
+    if what is not None:
+        raise UserError("not_console", path=path, what=what)
 
 
 class Store:

@@ -16,7 +16,7 @@ import sqlite3
 import time
 from contextlib import closing
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from referee.catalogue import Term
 from referee.tournament.actions import apply, repair_last_round, replay, start
@@ -331,20 +331,36 @@ def check_file(path: str | Path) -> None:
     if str(path) == ":memory:" or not path.exists():
         return
     try:
-        head = path.read_bytes()[:16] if path.is_file() else None
+        what = unlike(path, {"actions": LOG_COLUMNS})
     except OSError as exc:
         raise TournamentError("db_unreadable", path=path, error=exc.strerror) from None
-    if head != SQLITE:
-        what = TournamentError("db_folder") if head is None else TournamentError("db_empty") if not head else TournamentError("db_not_sqlite")
+    if what is not None:
         raise TournamentError("not_a_tournament", path=path, what=what)
+
+
+def unlike(path: Path, ours: Mapping[str, list[str] | None]) -> TournamentError | None:
+    """What the existing ``path`` is where it is not an SQLite database of the tables ``ours`` alone (``sqlite_sequence``
+    aside; a table given its columns must be there with exactly those): a folder, an empty file, not SQLite, damaged
+    or locked past 30 s, another database; None where it is one. It is only read (the tournament's file and the
+    console's, ``display.store.check_file``, are checked so). OSError where it cannot be read."""
+    if path.is_dir():
+        return TournamentError("db_folder")
+    with open(path, "rb") as f:
+        head = f.read(len(SQLITE))
+    if not head:
+        return TournamentError("db_empty")
+    if head != SQLITE:
+        return TournamentError("db_not_sqlite")
     try:
-        with closing(sqlite3.connect(path, timeout=30)) as db:
+        with closing(sqlite3.connect(path, timeout=30)) as db:  # only read (not mode=ro: that leaves a WAL file's -shm)
             tables = sorted(n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
-            columns = [row[1] for row in db.execute("PRAGMA table_info(actions)")]
+            columns = {t: [row[1] for row in db.execute(f"PRAGMA table_info({t})")]
+                       for t, want in ours.items() if want is not None}
     except sqlite3.Error as exc:  # damaged, or locked past the timeout
-        raise TournamentError("not_a_tournament", path=path, what=TournamentError("db_damaged", error=exc)) from None
-    if set(tables) - {"actions", "sqlite_sequence"} or columns != LOG_COLUMNS:
-        raise TournamentError("not_a_tournament", path=path, what=TournamentError("db_other", tables=tables or "—"))
+        return TournamentError("db_damaged", error=exc)
+    if set(tables) - set(ours) - {"sqlite_sequence"} or any(columns[t] != want for t, want in ours.items() if want):
+        return TournamentError("db_other", tables=tables or "—")
+    return None
 
 
 def _open(path: Path) -> sqlite3.Connection:
