@@ -56,14 +56,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     length.add_argument("--steps", type=whole(1), default=None, help="default: 4000 (detector), 3000 (index)")
     length.add_argument("--minutes", type=positive, default=None, help="train each network for this long instead")
     train.add_argument("--batch", type=whole(2), default=None, help="default: 32 tiles (detector), 96 patches (index)")
-    train.add_argument("--width", type=positive, default=1.5,
-                       help="the classifier's channels, times (default 1.5, as shipped)")
+    train.add_argument("--width", type=positive, default=None,
+                       help="the classifier's channels, times (default 1.5, as shipped; with --from, its own: a "
+                            "greater one widens it, reading as before)")
     train.add_argument("--workers", type=whole(0), default=0, help="processes making the data (0: this one)")
     train.add_argument("--device", default="cpu", help="torch device, e.g. cuda (default cpu)")
     train.add_argument("--threads", type=whole(1), default=1, help="torch threads on the CPU")
     train.add_argument("--from", dest="start", type=Path, default=None, metavar="ONNX",
                        help="train one network further from this cards.onnx (--part detector) or index.onnx "
-                            "(--part index; its width is kept)")
+                            "(--part index; its width is kept unless --width is greater)")
     train.add_argument("--lr", type=positive, default=None, help="peak learning rate (default 3e-3)")
     train.add_argument("--decks", type=whole(0), default=0, metavar="N",
                        help="also train on N decks drawn from seeds (vision/train/synth/decks.py: needs Pillow and the "
@@ -325,6 +326,15 @@ def cmd_train(args: argparse.Namespace) -> int:
         return _fail(args.lang, "from_part")
     if args.start and not args.start.is_file():
         return _fail(args.lang, "from_missing", path=args.start)
+    if args.start:
+        part = detector if args.part == "detector" else index
+        try:
+            own = part.from_onnx(args.start)
+        except Exception:  # not ONNX at all, or another network
+            what = say(args.lang, f"vision.part_{'detector' if part is detector else 'classifier'}")
+            return _fail(args.lang, "from_not", path=args.start, what=what, part=args.part)
+        if part is index and args.width and round(24 * args.width) < own.body[0][0].out_channels:
+            return _fail(args.lang, "from_narrower", width=f"{args.width:g}", own=f"{own.fc.in_features / 96:g}")
     args.out.mkdir(parents=True, exist_ok=True)
 
     def log(line: str) -> None:
@@ -349,7 +359,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.part in ("index", "both"):
         steps = None if args.minutes else args.steps or 3000
         log(str(index.train(args.out / "index.onnx", steps=steps, batch_size=args.batch or 96,
-                                  width=args.width, start=args.start, checkpoint=checkpoint("index.ckpt"), **common)))
+                                  width=args.width or (None if args.start else 1.5), start=args.start, checkpoint=checkpoint("index.ckpt"), **common)))
     return 0
 
 

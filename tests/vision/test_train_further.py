@@ -10,7 +10,7 @@ ort = pytest.importorskip("onnxruntime")
 
 from vision.model import ALL_CARDS, UNREADABLE  # noqa: E402
 from vision.patch import PATCH_H, PATCH_W, SCALE  # noqa: E402
-from vision.train.index import IndexClassifier, export, from_onnx, with_unreadable  # noqa: E402
+from vision.train.index import IndexClassifier, export, from_onnx, widened, with_unreadable  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
@@ -27,6 +27,26 @@ def test_a_classifier_read_back_gives_the_same_beliefs(tmp_path):
     assert np.abs(first - again).max() < 1e-5 and first.argmax(1).tolist() == again.argmax(1).tolist()
     with pytest.raises(ValueError, match="not an index classifier"):
         from_onnx(MODELS / "cards.onnx")
+
+
+def test_a_shipped_classifier_widened_reads_as_before_and_its_copies_can_part(tmp_path):
+    """Widened to width 2 (``vision train --from F --width 2``), the second member of the shipped classifier gives
+    the same beliefs as its file; with noise on the copies, close to them (so training can tell the copies apart).
+    A narrower width, or a network with batch norm, is refused."""
+    net = from_onnx(MODELS / "candidate" / "index.onnx").eval()
+    x = np.random.default_rng(3).random((32, 3, PATCH_H, PATCH_W), dtype=np.float32)
+    shipped = beliefs(MODELS / "candidate" / "index.onnx", x)
+    export(widened(net, 2.0).eval(), tmp_path / "wide.onnx")
+    export(widened(net, 2.0, seed=5, noise=0.01).eval(), tmp_path / "noisy.onnx")
+    wide, noisy = beliefs(tmp_path / "wide.onnx", x), beliefs(tmp_path / "noisy.onnx", x)
+    assert ort.InferenceSession(str(tmp_path / "wide.onnx")).get_inputs()[0].shape[1:] == [3, PATCH_H, PATCH_W]
+    assert from_onnx(tmp_path / "wide.onnx").fc.in_features == 192
+    assert np.abs(wide - shipped).max() < 1e-5
+    assert 1e-5 < np.abs(noisy - shipped).max() < 0.05 and (noisy.argmax(1) == shipped.argmax(1)).all()
+    with pytest.raises(ValueError, match="narrower"):
+        widened(net, 1.0)
+    with pytest.raises(ValueError, match="batch norm"):
+        widened(IndexClassifier(2.0), 3.0)
 
 
 def test_the_shipped_joined_classifier_read_back_gives_its_first_and_joins_again_to_itself(tmp_path):
@@ -159,3 +179,21 @@ def test_joining_refuses_in_words_what_is_not_two_classifiers(tmp_path):
     assert done.returncode == 0 and "one classifier of 2" in done.stdout
     x = np.random.default_rng(2).random((4, 3, PATCH_H, PATCH_W), dtype=np.float32)
     assert np.abs(beliefs(tmp_path / "j.onnx", x) - beliefs(MODELS / "candidate" / "index.onnx", x)).max() < 1e-5
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_train_further_refuses_another_network_or_a_narrower_width_in_words(tmp_path, capsys, lang):
+    """Training further from the wrong file (the other network, a text file) or to a narrower classifier was a
+    traceback after the output folder had been made. It is said in words, and nothing is made."""
+    from cardtable.cli import main
+
+    out = tmp_path / "out"
+    cases = [(["--part", "detector", "--from", str(MODELS / "index.onnx")], "corner-index detector", "角标检测器"),
+             (["--part", "index", "--from", str(MODELS / "cards.onnx")], "index classifier", "角标分类器"),
+             (["--part", "index", "--from", str(MODELS / "README.md")], "index classifier", "角标分类器"),
+             (["--part", "index", "--from", str(MODELS / "index.onnx"), "--width", "1"], "(width 1.5)", "（宽度 1.5）")]
+    for args, en, zh in cases:
+        assert main(["--lang", lang, "vision", "train", *args, "--steps", "1", "--out", str(out)]) == 1
+        err = capsys.readouterr().err
+        assert (en if lang == "en" else zh) in err and "Traceback" not in err
+        assert not out.exists()

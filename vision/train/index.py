@@ -105,6 +105,47 @@ def with_unreadable(net: IndexClassifier) -> IndexClassifier:
     return net
 
 
+def widened(net: IndexClassifier, width: float, seed: int = 0, noise: float = 0.0) -> IndexClassifier:
+    """``net`` (a classifier of :func:`from_onnx`, without batch norm) with every layer's channels made ``width``
+    times the base (24, 48, 96) and reading exactly as before (Net2WiderNet): a new channel copies the incoming
+    weights of an old one, drawn at random, and the layer after it reads each copy at its share of the old weight.
+    ``noise`` (a share of each layer's weight spread) is added to the copies' incoming weights, so that training can
+    tell them apart; the reads then move a little.
+
+    >>> import torch
+    >>> net = IndexClassifier(1.0, norm=False)
+    >>> wide = widened(net, 1.5)
+    >>> [m.out_channels for m in wide.body.modules() if isinstance(m, nn.Conv2d)], wide.fc.in_features
+    ([36, 36, 72, 72, 144], 144)
+    >>> x = torch.rand(2, 3, 64, 40)
+    >>> bool(torch.allclose(net(x), wide(x), atol=1e-5))
+    True
+    """
+    old = [m for m in net.body.modules() if isinstance(m, nn.Conv2d)]
+    if any(isinstance(m, nn.BatchNorm2d) for m in net.modules()):
+        raise ValueError("widen a classifier without batch norm (one read by from_onnx)")
+    wide = IndexClassifier(width, norm=False, classes=net.fc.out_features)
+    new = [m for m in wide.body.modules() if isinstance(m, nn.Conv2d)]
+    if any(b.out_channels < a.out_channels for a, b in zip(old, new)):
+        raise ValueError(f"width {width} is narrower than the classifier's own")
+    gen = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        take = torch.arange(3)  # which old input channel each new one is
+        for a, b in zip([*old, net.fc], [*new, wide.fc]):
+            weight = a.weight[:, take] / torch.bincount(take, minlength=a.weight.shape[1])[take].view(
+                1, -1, *([1] * (a.weight.dim() - 2)))
+            if b is wide.fc:
+                b.weight.copy_(weight), b.bias.copy_(a.bias)
+                break
+            n, m = a.out_channels, b.out_channels
+            out = torch.cat([torch.arange(n), torch.randint(0, n, (m - n,), generator=gen)])
+            b.weight.copy_(weight[out]), b.bias.copy_(a.bias[out])
+            if noise:
+                b.weight[n:] += torch.randn(b.weight[n:].shape, generator=gen) * noise * a.weight.std()
+            take = out
+    return wide
+
+
 class Exported(nn.Module):
     def __init__(self, net: IndexClassifier) -> None:
         super().__init__()
@@ -388,17 +429,20 @@ def export(net: IndexClassifier, path: Path) -> None:
 
 
 def train(out: Path, *, seed: int = 2026, steps: int | None = None, minutes: float | None = None,
-          batch_size: int = 96, width: float = 1.0, workers: int = 0, device: str = "cpu", threads: int = 1,
+          batch_size: int = 96, width: float | None = None, workers: int = 0, device: str = "cpu", threads: int = 1,
           styles: list[str] = TRAIN_STYLES, start: Path | None = None, lr: float = 3e-3,
           checkpoint: Path | None = None, until: float | None = None, own: str | None = None,
           camera: tuple[int, int] | None = None, log=print) -> dict:
-    """Train from scratch, or further from the model in ``start`` (an ``index.onnx``; ``width`` is then its own);
+    """Train from scratch, or further from the model in ``start`` (an ``index.onnx``; ``width`` None keeps its own, a
+    greater one widens it as it reads, :func:`widened`);
     ``own``: a venue's deck (one of ``styles``) enrolled, every other style held to what ``start`` reads
     (:func:`anchored`); ``camera``: the venue camera's size, every patch seen as it sees them (:func:`own_camera`)."""
     torch.set_num_threads(threads)
     camera = own_camera(camera)
     torch.manual_seed(seed)
-    net = with_unreadable(from_onnx(start)) if start else IndexClassifier(width)
+    net = with_unreadable(from_onnx(start)) if start else IndexClassifier(width or 1.0)
+    if start and width and width != net.fc.in_features / 96:
+        net = widened(net, width, seed, noise=0.01)
     stream = Stream(partial(patch_batches, size=batch_size, styles=styles, own=own, camera=camera), seed)
     loss = anchored(copy.deepcopy(net)) if own else loss_fn
     run = fit(net, loss, stream, lambda net: export(net, out), steps=steps, minutes=minutes,
