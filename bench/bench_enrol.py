@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 import cv2  # noqa: E402
 
 from bench.eval_sure import verify  # noqa: E402
-from vision.cli import frame_size  # noqa: E402
+from vision.options import frame_size  # noqa: E402
 from vision import confidence  # noqa: E402
 from vision.model import Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402

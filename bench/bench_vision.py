@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.calibrate import calibrate  # noqa: E402
-from vision.cli import frame_size  # noqa: E402
+from vision.options import frame_size  # noqa: E402
 from vision.model import Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402
 from vision.train.synth.render import random_camera, render_frame  # noqa: E402

@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision import confidence  # noqa: E402
-from vision.cli import frame_size  # noqa: E402
+from vision.options import frame_size  # noqa: E402
 from vision.model import DEFAULT_MODEL  # noqa: E402
 from vision.train import sure  # noqa: E402
 

@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cv2  # noqa: E402
 import json  # noqa: E402
 
-from vision.cli import frame_size  # noqa: E402
+from vision.options import frame_size  # noqa: E402
 from vision.geometry import CARD_H, PX  # noqa: E402
 from vision.model import DEFAULT_MODEL, Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402

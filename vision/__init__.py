@@ -8,7 +8,8 @@ a stream of frames into plays (:mod:`vision.tracker`), which :mod:`vision.watch`
 table's ``observed`` and ``removed``. A read the model is unsure of says so, and so does a play the game makes
 doubtful (:mod:`vision.sanity`); a person confirms it. :mod:`vision.patch` cuts a corner index out for the
 classifier; :mod:`vision.overlay` draws what calibration found, for a person to check; :mod:`vision.cli` has the
-``cardtable vision`` commands; :mod:`vision.whole` writes a model or a calibration whole or not at all.
+``cardtable vision`` commands (:mod:`vision.options`: their arguments' types and errors; :mod:`vision.advice`: what
+the camera's detail means for a venue); :mod:`vision.whole` writes a model or a calibration whole or not at all.
 
 Training the networks (:mod:`vision.train`: torch, the ``train`` extra) is apart: the runtime never imports it.
 """

@@ -11,4 +11,6 @@ anything here, a contract in ``pyproject.toml`` keeps it so).
 - :mod:`vision.train.sure`: where sure begins for one deck, the classifier's confidence fitted on reads of tables
   of it drawn by the renderer (``cardtable vision sure``; the runtime reads the fit through ``vision.confidence``);
   :mod:`vision.train.tries`: every check of that fit kept beside it, each after the first vouching at a higher level.
+- :mod:`vision.train.cli`: the training's ``cardtable vision`` commands, ``train`` and ``join``, and
+  :mod:`vision.train.deck_command` (``deck``) and :mod:`vision.train.sure_command` (``sure``).
 """

@@ -1,0 +1,64 @@
+"""What every ``cardtable vision`` command shares: its arguments' types, and its errors said in words.
+
+>>> whole(1)("3"), positive("0.5"), frame_size("2560x1920")
+(3, 0.5, (2560, 1920))
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+
+from referee.catalogue import cli_lang, said, say
+
+
+def fail(lang: str, key: str, status: int = 1, **values: object) -> int:
+    """Say the catalogue's ``vision.<key>`` (an error) on stderr; the exit status."""
+    print(f"cardtable vision: {say(lang, f'vision.{key}', **values)}", file=sys.stderr)
+    return status
+
+
+def failed(lang: str, error: Exception, status: int = 1) -> int:
+    """Say an error raised below (a model, a camera, a deck, the broker's address or credentials) on stderr."""
+    print(f"cardtable vision: {said(error, lang)}", file=sys.stderr)
+    return status
+
+
+def whole(low: int):
+    """An argparse type: a whole number of at least ``low``, else an error in words.
+
+    >>> whole(1)("3"), whole(0)("0")
+    (3, 0)
+    """
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if value < low:
+            raise argparse.ArgumentTypeError(say(cli_lang(), "vision.whole_number", low=low, value=repr(text)))
+        return value
+    return parse
+
+
+def positive(text: str) -> float:
+    """An argparse type: a finite number above 0, else an error in words.
+
+    >>> positive("0.5")
+    0.5
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(say(cli_lang(), "vision.positive", value=repr(text)))
+    return value
+
+
+def frame_size(text: str) -> tuple[int, int]:
+    w, x, h = text.lower().partition("x")
+    if not (x and w.isdigit() and h.isdigit() and int(w) >= 32 and int(h) >= 32):
+        raise argparse.ArgumentTypeError(say(cli_lang(), "vision.frame_size", size=repr(text)))
+    return int(w), int(h)
