@@ -96,9 +96,10 @@ def test_a_classifier_of_the_54_cards_is_given_the_unreadable_class_and_keeps_th
 def test_the_training_modules_examples():
     import doctest
 
+    import vision.train.fit
     import vision.train.index
 
-    assert doctest.testmod(vision.train.index).failed == 0
+    assert doctest.testmod(vision.train.index).failed == 0 and doctest.testmod(vision.train.fit).failed == 0
 
 
 def test_an_index_is_taught_by_how_much_of_its_ink_shows():

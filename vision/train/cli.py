@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 
 from referee.catalogue import say
-from vision.options import fail, frame_size, positive, whole
+from vision.options import fail, failed, frame_size, positive, whole
 from vision.train.deck_command import cmd_deck
 from vision.train.sure_command import cmd_sure
 
@@ -130,11 +130,13 @@ def cmd_train(args: argparse.Namespace) -> int:
             return fail(args.lang, "from_not", path=args.start, what=what, part=args.part)
         if part is index and args.width and round(24 * args.width) < own.body[0][0].out_channels:
             return fail(args.lang, "from_narrower", width=f"{args.width:g}", own=f"{own.fc.in_features / 96:g}")
+    made = [d for d in (args.out, args.checkpoint) if d and not d.exists()]  # taken back if nothing is trained
     args.out.mkdir(parents=True, exist_ok=True)
 
     def log(line: str) -> None:
         print(line, flush=True)
 
+    from vision.train.fit import CheckpointError
     from vision.train.synth import decks
     from vision.train.synth.scene import TRAIN_STYLES
 
@@ -147,14 +149,21 @@ def cmd_train(args: argparse.Namespace) -> int:
     def checkpoint(name: str) -> Path | None:
         return args.checkpoint / name if args.checkpoint else None
 
-    if args.part in ("detector", "both"):
-        steps = None if args.minutes else args.steps or 4000
-        log(str(detector.train(args.out / "cards.onnx", steps=steps, batch=args.batch or 32, start=args.start,
-                            checkpoint=checkpoint("cards.ckpt"), **common)))
-    if args.part in ("index", "both"):
-        steps = None if args.minutes else args.steps or 3000
-        log(str(index.train(args.out / "index.onnx", steps=steps, batch_size=args.batch or 96,
-                                  width=args.width or (None if args.start else 1.5), start=args.start, checkpoint=checkpoint("index.ckpt"), **common)))
+    try:
+        if args.part in ("detector", "both"):
+            steps = None if args.minutes else args.steps or 4000
+            log(str(detector.train(args.out / "cards.onnx", steps=steps, batch=args.batch or 32, start=args.start,
+                                   checkpoint=checkpoint("cards.ckpt"), **common)))
+        if args.part in ("index", "both"):
+            steps = None if args.minutes else args.steps or 3000
+            log(str(index.train(args.out / "index.onnx", steps=steps, batch_size=args.batch or 96,
+                                width=args.width or (None if args.start else 1.5), start=args.start,
+                                checkpoint=checkpoint("index.ckpt"), **common)))
+    except CheckpointError as e:
+        for folder in made:
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
+        return failed(args.lang, e)
     return 0
 
 

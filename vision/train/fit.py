@@ -20,7 +20,14 @@ import torch
 from torch import nn
 from torch.utils.data import DataLoader, IterableDataset, get_worker_info
 
+from referee.catalogue import Refusal
 from vision.whole import whole
+
+
+class CheckpointError(Refusal):
+    """A checkpoint a run cannot go on from (another run's length, another network, damaged): nothing is trained."""
+
+    section = "vision.error"
 
 
 LOG_EVERY_S = 20.0  # a log line every 100 steps, and at least this often
@@ -56,12 +63,18 @@ def fit(net: nn.Module, loss_fn: Callable, stream: Stream, export: Callable[[nn.
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     step, spent = 0, 0.0  # steps made and training seconds spent by earlier pieces of this run
     if checkpoint and Path(checkpoint).is_file():
-        state = torch.load(checkpoint, map_location=device, weights_only=False)
-        if (state["steps"], state["minutes"]) != (steps, minutes):
-            raise ValueError(f"{checkpoint}: a run of steps={state['steps']} minutes={state['minutes']}, "
-                             f"not steps={steps} minutes={minutes}")
-        net.load_state_dict(state["net"])
-        opt.load_state_dict(state["opt"])
+        try:
+            state = torch.load(checkpoint, map_location=device, weights_only=False)
+            run = state["steps"], state["minutes"]
+        except Exception as e:  # a cut or foreign file: pickle, zip and torch each raise their own
+            raise CheckpointError("checkpoint_damaged", path=checkpoint, error=e) from e
+        if run != (steps, minutes):
+            raise CheckpointError("checkpoint_run", path=checkpoint, was=_length(*run), now=_length(steps, minutes))
+        try:
+            net.load_state_dict(state["net"])
+            opt.load_state_dict(state["opt"])
+        except (RuntimeError, ValueError, KeyError) as e:
+            raise CheckpointError("checkpoint_other", path=checkpoint) from e
         step, spent = state["step"], state["spent"]
         stream.seed = stream.seed + 7919 * step
         log(json.dumps({"resumed_at_step": step, "spent_s": round(spent, 1)}))
@@ -109,6 +122,15 @@ def fit(net: nn.Module, loss_fn: Callable, stream: Stream, export: Callable[[nn.
     _export(net, export)
     save(done=True)
     return {"steps": step, "seconds": round(spent + time.time() - t0, 1), "workers": workers, "device": device}
+
+
+def _length(steps: int | None, minutes: float | None) -> str:
+    """A run's length as its options give it.
+
+    >>> _length(3000, None), _length(None, 90.0)
+    ('--steps 3000', '--minutes 90')
+    """
+    return f"--steps {steps}" if steps is not None else f"--minutes {minutes:g}"
 
 
 def onnx_weights(path) -> tuple:
