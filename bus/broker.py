@@ -39,6 +39,7 @@ user camera-t1
 topic write cardtable/v1/tables/t1/observed
 topic write cardtable/v1/tables/t1/removed
 topic write cardtable/v1/tables/t1/frames
+topic write cardtable/v1/tables/t1/camera/status
 <BLANKLINE>
 user board-t1
 topic write cardtable/v1/tables/t1/board/in
@@ -123,7 +124,8 @@ def table_acl(
     """Users (name -> a fresh random password) and the mosquitto ACL text of the hall's policy.
 
     Per table: the table service writes its outputs and reads its inputs, the camera writes
-    ``observed`` and ``frames`` (the pictures kept for a flagged read), the board bridge writes
+    ``observed``, ``removed``, ``frames`` (the pictures kept for a flagged read) and its presence ``camera/status``,
+    the board bridge writes
     ``board/in`` and its presence ``board/status`` and reads ``board/out``. The scoreboard reads every table and the tournament;
     the console reads everything and writes every table's ``commands``; the tournament service
     reads every table's ``events`` and writes the tournament topics.
@@ -157,8 +159,8 @@ def table_acl(
             if suffix:
                 blocks.append((table_user(t) + suffix, [f"topic read {topic(t, leaf)}" for leaf in leaves]))
                 shared[table_user(t) + suffix] = table_user(t)
-        blocks.append((camera_user(t), [f"topic write {topic(t, 'observed')}", f"topic write {topic(t, 'removed')}",
-                                        f"topic write {topic(t, 'frames')}"]))
+        blocks.append((camera_user(t), [f"topic write {topic(t, leaf)}"
+                                        for leaf in ("observed", "removed", "frames", "camera/status")]))
         blocks.append((board_user(t), [f"topic write {topic(t, 'board/in')}",
                                        f"topic write {topic(t, 'board/status')}",
                                        f"topic read {topic(t, 'board/out')}"]))

@@ -52,14 +52,14 @@ PREFIX = f"cardtable/v{VERSION}/tables/"
 INPUTS = ("observed", "removed", "board/in", "commands")
 OUTPUTS = ("board/out", "state", "events", "violations", "status", "health")
 # Published beside the flow (the service ignores them): the camera's kept frames, for the console;
-# the board bridge's presence (is the table board answering?).
-ATTACHMENTS = ("frames", "board/status")
+# the camera's presence (does it still see the table?) and the board bridge's (is the table board answering?).
+ATTACHMENTS = ("frames", "camera/status", "board/status")
 TOPICS = INPUTS + OUTPUTS + ATTACHMENTS
 # Every message goes at QoS 1 (at least once: inputs are applied once by their id,
 # outputs carry seq or are whole snapshots). Retained: the latest state, status, health and
 # display, so a subscriber that connects late sees the table as it is. Inputs are never retained.
 QOS = {name: 1 for name in TOPICS}
-RETAINED = frozenset({"state", "status", "health", "board/out", "board/status"})
+RETAINED = frozenset({"state", "status", "health", "board/out", "camera/status", "board/status"})
 # The service takes each sender's inputs on a broker session of their own (its user ``table-{table}``
 # with the suffix), so a sender that floods fills only its own queue: the console's commands and
 # the camera's plays never wait, nor are dropped, behind a flooding board.

@@ -7,6 +7,14 @@ pages; a malformed payload or a topic of no interest raises :class:`Ignored` and
 Each event and violation gets its sentence in every language (``say``; a violation also its
 ``brief`` line), with the table's players, so a page only shows them.
 
+A table's camera and board say whether they see it (``camera/status``, ``board/status``: the table's
+``devices``); a camera ``lost`` or ``offline`` sees no play of the table.
+
+>>> hall, change = receive(Hall(), "cardtable/v1/tables/t1/camera/status",
+...                        b'{"v":1,"status":"lost","reason":"frames","camera":"cam-t1"}')
+>>> hall.tables["t1"].devices["camera"]["status"], change["type"], change["data"]["device"]
+('lost', 'device', 'camera')
+
 A table whose service says ``online`` but whose ``health`` stopped coming (none for
 ``STALLED_AFTER`` times its ``every``), or whose health names a problem, is *stalled*: it does not
 referee, whatever its status says (:meth:`TableView.live`). The broker's count of the messages it
@@ -41,7 +49,8 @@ from referee.catalogue.sentences import Sentences
 from referee.rulebooks import load
 
 TOURNAMENT_PREFIX = "cardtable/v1/tournament/"
-SHOWN = ("state", "status", "health", "events", "violations")  # the table topics the hall shows
+SHOWN = ("state", "status", "health", "events", "violations", "camera/status", "board/status")  # the table topics shown
+DEVICES = {"camera/status": "camera", "board/status": "board"}  # a table's camera and board say whether they see it
 STALLED_AFTER = 3  # health messages missed in a row
 VIOLATIONS_KEPT = 6  # per table, the newest
 TIMELINE_KEPT = 1200  # events of the hand in play and the one before, per table
@@ -65,10 +74,11 @@ class TableView:
     timeline: tuple[dict, ...] = ()
     health: dict | None = None
     health_seen: float | None = None  # the display's monotonic clock when the health came
+    devices: Mapping[str, dict] = field(default_factory=lambda: _EMPTY)  # "camera", "board" -> its latest status
 
     def as_json(self, timeline: bool = False, now: float | None = None) -> dict:
         out = {"table": self.table, "state": self.state, "status": self.status, "violations": list(self.violations),
-               "health": self.health}
+               "health": self.health, "devices": dict(self.devices)}
         if now is not None:
             out["live"] = self.live(now)
         if timeline:
@@ -193,6 +203,9 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0) -> tuple[Hall,
         view = replace(view, status=payload["status"])
     elif name == "health":
         view = replace(view, health=payload, health_seen=now)
+    elif name in DEVICES:
+        payload = {"device": DEVICES[name]} | payload
+        view = replace(view, devices=MappingProxyType({**view.devices, DEVICES[name]: payload}))
     elif name == "violations":
         payload = payload | {"say": _said(view, lambda t: t.violation(payload)),
                              "brief": _said(view, lambda t: t.violation(payload, brief=True))}
@@ -200,7 +213,7 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0) -> tuple[Hall,
     else:
         payload = payload | {"say": _said(view, lambda t: t.event(payload))}
         view = view.with_event(payload)
-    kind = {"events": "event", "violations": "violation"}.get(name, name)
+    kind = {"events": "event", "violations": "violation"}.get(name, "device" if name in DEVICES else name)
     return hall.with_table(view), {"type": kind, "table": table, "data": payload}
 
 
@@ -250,4 +263,4 @@ def _first_line(exc: Exception) -> str:
     return str(exc)
 
 
-__all__ = ["SHOWN", "STALLED_AFTER", "Hall", "Ignored", "TableView", "receive"]
+__all__ = ["DEVICES", "SHOWN", "STALLED_AFTER", "Hall", "Ignored", "TableView", "receive"]

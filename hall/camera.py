@@ -9,7 +9,8 @@ hand is over them the seat is busy, as the pipeline would mark it, and an empty 
 rendered: both save the renderer's time, about half a second a frame on two cores); with
 ``--see oracle`` (no model, or the bench's many tables) the cards are taken as they lie. Either way the play tracker (``vision.tracker``) decides
 when a seat's cards are a play, and each play goes to the table as ``observed`` (the camera's
-user), with the frame kept on ``frames`` when the tracker flags it.
+user), with the frame kept on ``frames`` when the tracker flags it; ``camera/status`` says ``online`` while it runs
+(published on every connection) and ``offline`` when it stops (its last will).
 
 A play the table refused because it waited for the referee (a flag open at that moment) is sent
 again once the table's ``state`` shows no open flag, under a new id (its own and ``-again``: the
@@ -190,11 +191,15 @@ class Camera:
             from vision.model import Model
 
             self.model = Model(threads=1, sure=hall_sure())
-        self.conn = Connection(self.url, clean_start=True).connect()
+        from bus.protocol import encode, topic
+
+        where, name = topic(self.table, "camera/status"), f"cam-{self.table}"  # the hall's camera sees its table
+        self.conn = Connection(self.url, clean_start=True,
+                               will=(where, encode("camera/status", {"v": 1, "status": "offline", "camera": name}), True),
+                               birth=(where, encode("camera/status", {"v": 1, "status": "online", "camera": name}), True)
+                               ).connect()
         reader = None
         if self.reader_url:
-            from bus.protocol import topic
-
             reader = Connection(self.reader_url, clean_start=True)
             reader.subscribe(topic(self.table, "events"), self._on_event)
             reader.subscribe(topic(self.table, "state"), self._on_state)
@@ -212,7 +217,7 @@ class Camera:
         finally:
             if reader is not None:
                 reader.close()
-            self.conn.close()
+            self.conn.close(send_will=True)  # stopped: camera/status says offline
 
     def _on_event(self, _topic: str, raw: bytes) -> None:
         event = json.loads(raw)

@@ -1,5 +1,6 @@
 """``cardtable vision watch``: frames from a camera, a stream or a file -> ``observed`` plays over MQTT (as the
-table's camera user), with the kept frame on ``frames`` for every play that needs a person.
+table's camera user), with the kept frame on ``frames`` for every play that needs a person, and on ``camera/status``
+whether the camera still sees the table (:mod:`vision.presence`; ``offline`` its last will).
 
 Ids are ``{name}-{boot}-{counter}`` (the camera's name, its start time in hex, a counter): unique per table and
 stable, as ``bus/PROTOCOL.md`` asks."""
@@ -19,6 +20,7 @@ from referee.catalogue import Refusal, cli_lang, said, say
 from referee.catalogue.sentences import Sentences
 from vision.calibrate import NotCalibrated, calibrate
 from vision.model import Model
+from vision.presence import LOST_AFTER_S, Presence
 from vision.read import Reading, read_frame
 from vision.tracker import Play, Removal, Tracker, drain, step
 
@@ -110,7 +112,8 @@ def removal_message(removal: Removal, msg_id: str) -> tuple[str, dict]:
 
 def watch(source: str, table: str, broker: str, model: Model, *, name: str | None = None, decks: int = 3,
           settle_s: float = 0.8, fps: float = 10.0, size: tuple[int, int] | None = None,
-          clock: Callable[[], float] = time.time, log: Callable[[str], None] = print, lang: str | None = None) -> int:
+          clock: Callable[[], float] = time.time, log: Callable[[str], None] = print, lang: str | None = None,
+          lost_after_s: float = LOST_AFTER_S) -> int:
     lang = lang or cli_lang()
     from bus.mqtt import Connection
     from bus.protocol import encode, topic
@@ -118,31 +121,52 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
     cap, live = open_source(source, size)
     boot = clock()
     ids = Ids(name or f"cam-{table}", format(int(boot), "x"))
-    conn = Connection(broker).connect()  # its client id: the camera's user name
+    where = topic(table, "camera/status")
+    conn = Connection(broker, will=(where, encode("camera/status", {"v": 1, "status": "offline", "camera": ids.name}),
+                                    True)).connect()  # its client id: the camera's user name
     tracker = Tracker(settle_s=settle_s, decks=decks)
     calibration, last_at, sent, warned, coarse = None, None, 0, False, False
+    presence, told = Presence(boot, lost_after_s), None
+
+    def tell(now: float) -> None:  # camera/status on every change, and again on every reconnection (its birth)
+        nonlocal told
+        status = presence.status(now)
+        if status != told:
+            told = status
+            conn.birth = (where, encode("camera/status", {"v": 1, **status, "at": now, "camera": ids.name}), True)
+            conn.publish(where, conn.birth[1], qos=1, retain=True)
+            log(say(lang, f"vision.camera_{status['status']}", reason=say(lang, f"vision.lost_{status.get('reason')}")
+                    if "reason" in status else "", s=f"{lost_after_s:g}"))
+
     if nothing := nothing_sure_said(model, lang):
         log(nothing)
     try:
+        tell(boot)
         while True:
             ok, frame = cap.read()
             if not ok:
                 if live:
+                    tell(clock())
                     time.sleep(0.05)
                     continue
                 break
             at = clock() if live else boot + cap.get(cv2.CAP_PROP_POS_MSEC) / 1000
+            presence = presence.framed(clock())
             if last_at is not None and at - last_at < 1 / fps - 1e-6:
+                tell(clock())
                 continue  # keep to the frame rate the tracker needs
             last_at = at
             try:
                 calibration = calibrate(frame)  # every frame: the camera may be bumped
+                presence = presence.framed(clock(), calibrated=True)
             except NotCalibrated as e:
                 if calibration is None:  # markers never seen yet (else: one hidden by an arm, keep the last)
                     if not warned:
                         log(say(lang, "vision.waiting", problem=said(e, lang)))
                         warned = True
+                    tell(clock())
                     continue
+            tell(clock())
             reading = read_frame(frame, model, calibration)
             if reading.coarse and not coarse:  # said when it begins (a camera moved back, or zoomed out)
                 log(coarse_said(reading, model, lang))
@@ -164,6 +188,9 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
         pass
     finally:
         cap.release()
+        conn.publish(where, encode("camera/status", {"v": 1, "status": "offline", "at": clock(), "camera": ids.name}),
+                     qos=1, retain=True)
         conn.close(flush_timeout=5.0)
+        log(say(lang, "vision.camera_offline"))
     log(say(lang, "vision.sent", n=sent))
     return 0

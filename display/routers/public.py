@@ -27,7 +27,8 @@ def tables(ctx: Ctx) -> list[str]:
 
 
 @router.get("/tables/{table}", responses=NOT_FOUND,
-            summary="One table: state, status, health and whether it referees (live), last violations, the hand's timeline")
+            summary="One table: state, status, health and whether it referees (live), whether its camera and board see it "
+                    "(devices), last violations, the hand's timeline")
 def table(table: Id, ctx: Ctx) -> dict:
     view = ctx.feed.hall.tables.get(table)
     if view is None:

@@ -65,11 +65,27 @@ function renderTables() {
     const v = hall.tables[t], s = v.state;
     const done = s && s.phase === "round_over";
     return `<tr data-table="${esc(t)}"><td><button class="open-table" data-open="${esc(t)}">${esc(t)}</button></td>` +
-      `<td>${s ? esc(W("phase." + s.phase)) : ""} ${v.status === "offline" ? `<b class="error">${T("offline")}</b>` : ""}</td>` +
+      `<td>${s ? esc(W("phase." + s.phase)) : ""} ${v.status === "offline" ? `<b class="error">${T("offline")}</b>` : ""}` +
+      `${devicesHTML(v)}</td>` +
       `<td class="live">${liveHTML(v)}</td>` +
       `<td class="${done ? "finished" : ""}">${done ? T("finished") : s && s.phase !== "idle" ? T("in_play") : ""}</td>` +
       `<td><button data-cmd="start_round">${T("start_round")}</button> ` +
       `<button data-cmd="last_hand">${T("last_hand")}</button> <button data-cmd="stop_round">${T("stop_round")}</button></td></tr>`;
+  }).join("");
+}
+// Does the table's camera see it, does its board answer (camera/status, board/status)? Only what is wrong is shown: a
+// camera lost or offline sees no play of the table, so nothing put down there is judged.
+const DEVICE_SAID = {
+  camera: { lost: () => T("camera_lost"), offline: () => T("camera_offline") },
+  board: { lost: () => T("board_lost"), offline: () => T("board_offline") },
+};
+const LOST_SAID = { frames: () => T("lost_frames"), markers: () => T("lost_markers") };
+function devicesHTML(v) {
+  return Object.entries(DEVICE_SAID).map(([d, said]) => {
+    const p = v.devices && v.devices[d];
+    if (!p || !said[p.status]) return "";
+    const why = LOST_SAID[p.reason] ? ` (${esc(LOST_SAID[p.reason]())})` : "";
+    return ` <b class="error device ${d}-${esc(p.status)}">${esc(said[p.status]())}</b>${why}`;
   }).join("");
 }
 // Is the table refereeing? Its service's health comes every few seconds: none for three times that, or a
@@ -250,6 +266,12 @@ function connect(table) {
     const phase = v.state?.phase; v.state = c.data;
     flagsChanged();
     if (ME && phase !== c.data.phase) renderTables();
+  });
+  es.addEventListener("device", m => {
+    const c = JSON.parse(m.data);
+    const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, state: null, status: null });
+    v.devices = { ...(v.devices || {}), [c.data.device]: c.data };
+    if (ME) renderTables();
   });
   es.addEventListener("status", m => {
     const c = JSON.parse(m.data);

@@ -100,7 +100,7 @@ def test_subscription_filters():
 
 def test_qos_and_retained():
     assert set(QOS) == set(TOPICS) and set(QOS.values()) == {1}
-    assert RETAINED == {"state", "status", "health", "board/out", "board/status"}
+    assert RETAINED == {"state", "status", "health", "board/out", "camera/status", "board/status"}
     assert set(INPUTS) | set(OUTPUTS) | set(ATTACHMENTS) == set(TOPICS) and not set(INPUTS) & set(OUTPUTS)
 
 

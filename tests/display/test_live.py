@@ -9,6 +9,7 @@ import os
 import signal
 import time
 import uuid
+from contextlib import contextmanager
 
 import httpx
 import pytest
@@ -37,6 +38,24 @@ def service(broker, tmp_path, service_process):
         if proc.proc.poll() is None:
             os.kill(proc.proc.pid, signal.SIGCONT)
         proc.reap()
+
+
+@contextmanager
+def console_page(broker, tmp_path):
+    """A display served on ``broker``, Chromium, and the console in it logged in as the organiser."""
+    from playwright.sync_api import sync_playwright
+
+    with served(broker, tmp_path / "console.db") as server, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
+        try:
+            console = browser.new_page()
+            console.goto(server.url + "/console")
+            console.fill("input[name=user]", ORGANISER[0])
+            console.fill("input[name=password]", ORGANISER[1])
+            console.click("#login-form button")
+            yield server, browser, console
+        finally:
+            browser.close()
 
 
 def live(client: httpx.Client, table: str, predicate, what: str) -> dict:
@@ -69,18 +88,10 @@ def test_a_stopped_service_shows_as_stalled_while_its_status_says_online(broker,
 
 @pytest.mark.browser
 def test_the_console_shows_a_stalled_table_and_a_clock_off(broker, tmp_path, service):
-    from playwright.sync_api import sync_playwright
-
     proc = service("w2")
     board = Connection(broker.url("board-w2"), f"board-w2-{uuid.uuid4().hex[:6]}", clean_start=True).connect()
-    with served(broker, tmp_path / "console.db") as server, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
-        try:
-            console = browser.new_page()
-            console.goto(server.url + "/console")
-            console.fill("input[name=user]", ORGANISER[0])
-            console.fill("input[name=password]", ORGANISER[1])
-            console.click("#login-form button")
+    try:
+        with console_page(broker, tmp_path) as (server, browser, console):
             row = "#c-tables tr[data-table=w2] td.live"
             console.wait_for_selector(f"{row}:has-text('最后输入'), {row}:not(:has(.stalled))", timeout=WAIT_S * 1000)
             wall = browser.new_page()  # the scoreboard: the table's badge
@@ -99,6 +110,67 @@ def test_the_console_shows_a_stalled_table_and_a_clock_off(broker, tmp_path, ser
                 board.publish(topic("w2", "board/in"), encode("board/in", press))
             console.wait_for_selector(f"{row} .clock-off:has-text('时钟偏差')", timeout=WAIT_S * 1000)
             assert "按键板 +7200 秒" in console.inner_text(row)
-        finally:
-            browser.close()
-            board.close()
+    finally:
+        board.close()
+
+
+def _camera(broker, table: str) -> Connection:
+    """The table's camera as the broker knows it: its user, ``offline`` as its last will (``vision watch``'s)."""
+    will = (topic(table, "camera/status"), encode("camera/status", {"v": 1, "status": "offline", "camera": "cam"}), True)
+    return Connection(broker.url(f"camera-{table}"), clean_start=True, will=will).connect()
+
+
+def _says(camera: Connection, table: str, status: str, **more) -> None:
+    payload = {"v": 1, "status": status, "at": time.time(), "camera": "cam", **more}
+    camera.publish(topic(table, "camera/status"), encode("camera/status", payload), retain=True)
+
+
+def test_a_camera_that_sees_no_table_or_is_gone_shows_on_the_tables_devices(broker, tmp_path):
+    """``camera/status`` as the camera's own user publishes it: the table's ``devices`` say lost and why, then
+    offline when its connection drops (the broker's last will), over HTTP; the board bridge's ``board/status`` too."""
+    camera = _camera(broker, "w1")
+    with served(broker, tmp_path / "console.db") as server, httpx.Client(base_url=server.url) as client:
+        _says(camera, "w1", "online")
+        deadline = time.monotonic() + WAIT_S
+
+        def device(predicate, what):
+            while True:
+                r = client.get("/api/tables/w1")
+                if r.status_code == 200 and predicate(r.json()["devices"].get("camera") or {}):
+                    return r.json()["devices"]["camera"]
+                assert time.monotonic() < deadline, f"the camera not {what}: {r.text[:300]}"
+                time.sleep(0.1)
+
+        device(lambda c: c.get("status") == "online", "online")
+        _says(camera, "w1", "lost", reason="markers", since=time.time() - 6)
+        lost = device(lambda c: c.get("status") == "lost", "lost")
+        assert (lost["device"], lost["reason"], lost["camera"]) == ("camera", "markers", "cam")
+        camera.close(send_will=True)  # the connection gone as a killed process's goes
+        gone = device(lambda c: c.get("status") == "offline", "offline")
+        assert "at" not in gone and "reason" not in gone
+        board = Connection(broker.url("board-w1"), clean_start=True).connect()  # the board bridge's, alike
+        board.publish(topic("w1", "board/status"), encode("board/status", {"v": 1, "status": "lost", "at": time.time()}),
+                      retain=True)
+        while (client.get("/api/tables/w1").json()["devices"].get("board") or {}).get("status") != "lost":
+            assert time.monotonic() < deadline, "the board not lost"
+            time.sleep(0.1)
+        board.close()
+
+
+@pytest.mark.browser
+def test_the_console_shows_a_table_whose_camera_sees_nothing(broker, tmp_path):
+    camera = _camera(broker, "w2")
+    _says(camera, "w2", "online")
+    try:
+        with console_page(broker, tmp_path) as (server, browser, console):
+            row = "#c-tables tr[data-table=w2]"
+            console.wait_for_selector(f"{row}:not(:has(.device))", timeout=WAIT_S * 1000)
+            _says(camera, "w2", "lost", reason="frames")
+            console.wait_for_selector(f"{row} .device.camera-lost:has-text('摄像机看不到牌桌')", timeout=WAIT_S * 1000)
+            assert "(没有画面)" in console.inner_text(row)
+            _says(camera, "w2", "online")
+            console.wait_for_selector(f"{row}:not(:has(.device))", timeout=WAIT_S * 1000)
+            camera.close(send_will=True)
+            console.wait_for_selector(f"{row} .device.camera-offline:has-text('摄像机离线')", timeout=WAIT_S * 1000)
+    finally:
+        camera.close()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 
@@ -112,3 +113,40 @@ def test_out_of_the_box_the_watch_says_no_read_will_be_sure_and_flags_every_play
     observed = [decode("observed", p) for p in box.payloads(topic("t1", "observed"))]
     assert [o["cards"] for o in observed] == [["HQ", "HQ"], ["H3", "H4", "H5"]]
     assert all(o["confidence"] < 0.9 for o in observed)
+
+
+def _statuses(box) -> list[dict]:
+    """The camera's statuses from its first ``online`` (one kept from before, retained, comes first)."""
+    said = [decode("camera/status", p) for p in box.payloads(topic("t1", "camera/status"))]
+    return said[next((i for i, s in enumerate(said) if s["status"] == "online"), len(said)):]
+
+
+@pytest.mark.parametrize("stop", ["interrupted", "killed"])
+def test_the_camera_says_whether_it_sees_the_table_and_offline_when_it_stops(broker, connect, inbox, video, stop):
+    """``camera/status`` (retained): ``online`` while frames come; ``lost`` (no frame) once a live stream has given
+    none for 5 s (a file read as a stream, ``file://``, is a stream that stops); ``offline`` when the watch stops:
+    its own message when interrupted, the broker's last will when the process is killed. A console connecting
+    afterwards sees the last of them."""
+    box = inbox()
+    console = connect("console")
+    console.subscribe(topic("t1", "camera/status"), box)
+    assert console.wait_subscribed(30)
+    watching = subprocess.Popen([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source",
+                                 f"file://{video}", "--broker", broker.url("camera-t1"), "--fps", str(FPS)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["lost"], timeout=120)
+    finally:
+        watching.send_signal(signal.SIGINT) if stop == "interrupted" else watching.kill()
+        out, err = watching.communicate(timeout=60)
+    assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["offline"], timeout=30), err
+    online, lost, offline = _statuses(box)
+    assert (online["status"], online["camera"], lost["reason"], lost["camera"]) == ("online", "cam-t1", "frames", "cam-t1")
+    assert online["at"] <= lost["since"] and lost["at"] - lost["since"] > 5
+    assert ("at" in offline) == (stop == "interrupted") and offline["camera"] == "cam-t1"
+    if stop == "interrupted":
+        assert "摄像机已超过 5 秒没有画面" in out and "摄像机停止" in out, out
+    late = inbox()
+    again = connect("scoreboard", clean_start=True)
+    again.subscribe(topic("t1", "camera/status"), late)
+    assert late.wait_for(lambda t, p: decode("camera/status", p)["status"] == "offline", timeout=30)
