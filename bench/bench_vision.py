@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.calibrate import calibrate  # noqa: E402
 from vision.options import frame_size  # noqa: E402
-from vision.model import Model  # noqa: E402
+from vision.model import DEFAULT_MODEL, Model  # noqa: E402
 from vision.read import read_frame  # noqa: E402
 from vision.train.synth.render import random_camera, render_frame  # noqa: E402
 from vision.train.synth.scene import HELD_OUT_STYLE, random_scene  # noqa: E402
@@ -48,16 +48,18 @@ def main(argv=None) -> int:
     p.add_argument("--camera", type=frame_size, default=(1280, 960), metavar="WxH", help="frame size (1280x960)")
     p.add_argument("--sure", type=Path, default=None, metavar="FILE",
                    help="also read with this deck's calibration (its fingerprint checked on every card)")
+    p.add_argument("--model", type=Path, default=None, metavar="ONNX",
+                   help="the detector, index.onnx beside it (default models/cards.onnx): a candidate's speed")
     a = p.parse_args(argv)
     rng = random.Random(a.seed)
     frames = [render_frame(random_scene(rng, [HELD_OUT_STYLE], max_cards=6), random_camera(rng, a.camera)).image
               for _ in range(a.frames)]
-    model = Model()
+    model = Model(a.model or DEFAULT_MODEL)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     read_frame(frames[0], model)  # warm up
     base = timed(calibrate, frames, a.repeat)
     if a.sure:  # the two reads of each frame one after the other, so that the machine's load weighs on both alike
-        deck = Model(sure=a.sure)
+        deck = Model(a.model or DEFAULT_MODEL, sure=a.sure)
         read_frame(frames[0], deck)
         full, gated = [], []
         for _ in range(a.repeat):

@@ -126,14 +126,16 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
                                     True)).connect()  # its client id: the camera's user name
     tracker = Tracker(settle_s=settle_s, decks=decks)
     calibration, last_at, sent, warned, coarse = None, None, 0, False, False
-    presence, told = Presence(boot, lost_after_s), None
+    presence, told = Presence(time.monotonic(), lost_after_s), None  # timed on the monotonic clock: a wall clock
+    # set back or forward neither hides a lost camera nor makes one up
 
-    def tell(now: float) -> None:  # camera/status on every change, and again on every reconnection (its birth)
+    def tell() -> None:  # camera/status on every change, and again on every reconnection (its birth)
         nonlocal told
-        status = presence.status(now)
+        status = presence.status(time.monotonic())
         if status != told:
-            told = status
-            conn.birth = (where, encode("camera/status", {"v": 1, **status, "at": now, "camera": ids.name}), True)
+            told, now = status, clock()
+            shown = status | ({"since": round(now - (time.monotonic() - status["since"]), 3)} if "since" in status else {})
+            conn.birth = (where, encode("camera/status", {"v": 1, **shown, "at": now, "camera": ids.name}), True)
             conn.publish(where, conn.birth[1], qos=1, retain=True)
             log(say(lang, f"vision.camera_{status['status']}", reason=say(lang, f"vision.lost_{status.get('reason')}")
                     if "reason" in status else "", s=f"{lost_after_s:g}"))
@@ -141,32 +143,32 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
     if nothing := nothing_sure_said(model, lang):
         log(nothing)
     try:
-        tell(boot)
+        tell()
         while True:
             ok, frame = cap.read()
             if not ok:
                 if live:
-                    tell(clock())
+                    tell()
                     time.sleep(0.05)
                     continue
                 break
             at = clock() if live else boot + cap.get(cv2.CAP_PROP_POS_MSEC) / 1000
-            presence = presence.framed(clock())
+            presence = presence.framed(time.monotonic())
             if last_at is not None and at - last_at < 1 / fps - 1e-6:
-                tell(clock())
+                tell()
                 continue  # keep to the frame rate the tracker needs
             last_at = at
             try:
                 calibration = calibrate(frame)  # every frame: the camera may be bumped
-                presence = presence.framed(clock(), calibrated=True)
+                presence = presence.framed(time.monotonic(), calibrated=True)
             except NotCalibrated as e:
                 if calibration is None:  # markers never seen yet (else: one hidden by an arm, keep the last)
                     if not warned:
                         log(say(lang, "vision.waiting", problem=said(e, lang)))
                         warned = True
-                    tell(clock())
+                    tell()
                     continue
-            tell(clock())
+            tell()
             reading = read_frame(frame, model, calibration)
             if reading.coarse and not coarse:  # said when it begins (a camera moved back, or zoomed out)
                 log(coarse_said(reading, model, lang))
