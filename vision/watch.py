@@ -8,6 +8,7 @@ stable, as ``bus/PROTOCOL.md`` asks."""
 from __future__ import annotations
 
 import base64
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ from vision.tracker import Play, Removal, Tracker, drain, step
 FRAME_CHARS = 240_000  # the frames schema's limit on the base64 JPEG
 REMOVAL_CONFIDENCE = 0.95  # a seat's area seen wholly empty and uncovered for the settle time
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
+TELL_EVERY_S = 0.25  # how often the camera's presence is looked at (published only when it changes)
 
 
 class SourceError(Refusal, RuntimeError):
@@ -46,12 +48,19 @@ class Ids:
         return f"{self.name}-{self.boot}-{self.count:06d}"
 
 
-def open_source(source: str, size: tuple[int, int] | None = None) -> tuple[cv2.VideoCapture, bool]:
-    """The capture and whether it is live (a camera index or a stream URL) rather than a file. ``size``: the frame
-    size to ask a camera (by index) for; a stream or a file has its own."""
+def is_live(source: str) -> bool:
+    """Whether ``source`` is live (a camera index or a stream URL) rather than a file; a file that is not there is
+    refused (:class:`SourceError`)."""
     live = source.isdigit() or "://" in source
     if not live and not Path(source).is_file():
         raise SourceError("no_video", source=source)
+    return live
+
+
+def open_source(source: str, size: tuple[int, int] | None = None) -> tuple[cv2.VideoCapture, bool]:
+    """The capture and whether it is live (:func:`is_live`). ``size``: the frame size to ask a camera (by index)
+    for; a stream or a file has its own."""
+    live = is_live(source)
     cap = cv2.VideoCapture(int(source) if source.isdigit() else source)
     if not cap.isOpened():
         raise SourceError("cannot_open", source=repr(source))
@@ -118,7 +127,7 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
     from bus.mqtt import Connection
     from bus.protocol import encode, topic
 
-    cap, live = open_source(source, size)
+    is_live(source)  # a file that is not there is said before anything is published
     boot = clock()
     ids = Ids(name or f"cam-{table}", format(int(boot), "x"))
     where = topic(table, "camera/status")
@@ -126,36 +135,40 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
                                     True)).connect()  # its client id: the camera's user name
     tracker = Tracker(settle_s=settle_s, decks=decks)
     calibration, last_at, sent, warned, coarse = None, None, 0, False, False
-    presence, told = Presence(time.monotonic(), lost_after_s), None  # timed on the monotonic clock: a wall clock
-    # set back or forward neither hides a lost camera nor makes one up
+    presence = Presence(time.monotonic(), lost_after_s)  # timed on the monotonic clock: a wall clock set back or
+    # forward neither hides a lost camera nor makes one up
+    stopped = threading.Event()
 
-    def tell() -> None:  # camera/status on every change, and again on every reconnection (its birth)
-        nonlocal told
-        status = presence.status(time.monotonic())
-        if status != told:
-            told, now = status, clock()
-            shown = status | ({"since": round(now - (time.monotonic() - status["since"]), 3)} if "since" in status else {})
-            conn.birth = (where, encode("camera/status", {"v": 1, **shown, "at": now, "camera": ids.name}), True)
-            conn.publish(where, conn.birth[1], qos=1, retain=True)
-            log(say(lang, f"vision.camera_{status['status']}", reason=say(lang, f"vision.lost_{status.get('reason')}")
-                    if "reason" in status else "", s=f"{lost_after_s:g}"))
+    def tell() -> None:  # camera/status on every change, and again on every reconnection (its birth); from a thread
+        told = None  # of its own, so that a read that hangs (a stalled stream, a driver stuck) is told as lost too
+        while not stopped.wait(TELL_EVERY_S):
+            status = presence.status(time.monotonic())
+            if status != told:
+                told, now = status, clock()
+                shown = status | ({"since": round(now - (time.monotonic() - status["since"]), 3)} if "since" in status
+                                  else {})
+                conn.birth = (where, encode("camera/status", {"v": 1, **shown, "at": now, "camera": ids.name}), True)
+                conn.publish(where, conn.birth[1], qos=1, retain=True)
+                log(say(lang, f"vision.camera_{status['status']}", s=f"{lost_after_s:g}",
+                        reason=say(lang, f"vision.lost_{status['reason']}") if "reason" in status else ""))
 
+    teller = threading.Thread(target=tell, name="camera-status", daemon=True)
     if nothing := nothing_sure_said(model, lang):
         log(nothing)
+    cap = None
     try:
-        tell()
+        teller.start()
+        cap, live = open_source(source, size)  # a stream that does not answer may hold this: told as lost meanwhile
         while True:
             ok, frame = cap.read()
             if not ok:
                 if live:
-                    tell()
                     time.sleep(0.05)
                     continue
                 break
             at = clock() if live else boot + cap.get(cv2.CAP_PROP_POS_MSEC) / 1000
             presence = presence.framed(time.monotonic())
             if last_at is not None and at - last_at < 1 / fps - 1e-6:
-                tell()
                 continue  # keep to the frame rate the tracker needs
             last_at = at
             try:
@@ -166,9 +179,7 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
                     if not warned:
                         log(say(lang, "vision.waiting", problem=said(e, lang)))
                         warned = True
-                    tell()
                     continue
-            tell()
             reading = read_frame(frame, model, calibration)
             if reading.coarse and not coarse:  # said when it begins (a camera moved back, or zoomed out)
                 log(coarse_said(reading, model, lang))
@@ -189,7 +200,11 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
     except KeyboardInterrupt:
         pass
     finally:
-        cap.release()
+        stopped.set()
+        if teller.is_alive():
+            teller.join(timeout=5.0)
+        if cap is not None:
+            cap.release()
         conn.publish(where, encode("camera/status", {"v": 1, "status": "offline", "at": clock(), "camera": ids.name}),
                      qos=1, retain=True)
         conn.close(flush_timeout=5.0)
