@@ -81,12 +81,14 @@ const DEVICE_SAID = {
 };
 const LOST_SAID = { frames: () => T("lost_frames"), markers: () => T("lost_markers") };
 function devicesHTML(v) {
-  return Object.entries(DEVICE_SAID).map(([d, said]) => {
-    const p = v.devices && v.devices[d];
-    if (!p || !said[p.status]) return "";
-    const why = LOST_SAID[p.reason] ? ` (${esc(LOST_SAID[p.reason]())})` : "";
-    return ` <b class="error device ${d}-${esc(p.status)}">${esc(said[p.status]())}</b>${why}`;
-  }).join("");
+  const none = v.status === "online" && !(v.devices && v.devices.camera);  // refereeing, no word from its camera
+  return (none ? ` <b class="error device camera-none">${esc(T("camera_none"))}</b>` : "") +
+    Object.entries(DEVICE_SAID).map(([d, said]) => {
+      const p = v.devices && v.devices[d];
+      if (!p || !said[p.status]) return "";
+      const why = LOST_SAID[p.reason] ? ` (${esc(LOST_SAID[p.reason]())})` : "";
+      return ` <b class="error device ${d}-${esc(p.status)}">${esc(said[p.status]())}</b>${why}`;
+    }).join("");
 }
 // Is the table refereeing? Its service's health comes every few seconds: none for three times that, or a
 // problem named in it, and the table is stalled, whatever its status says. Seconds are the display's own.

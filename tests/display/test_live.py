@@ -94,6 +94,7 @@ def test_the_console_shows_a_stalled_table_and_a_clock_off(broker, tmp_path, ser
         with console_page(broker, tmp_path) as (server, browser, console):
             row = "#c-tables tr[data-table=w2] td.live"
             console.wait_for_selector(f"{row}:has-text('最后输入'), {row}:not(:has(.stalled))", timeout=WAIT_S * 1000)
+            assert "没有摄像机的消息" in console.inner_text("#c-tables tr[data-table=w2]")  # no camera at this table
             wall = browser.new_page()  # the scoreboard: the table's badge
             wall.goto(server.url + "/")
             wall.wait_for_selector("#tile-w2[data-status=online]:not([data-live=stalled])", timeout=WAIT_S * 1000)
