@@ -6,6 +6,7 @@ Heavy imports (OpenCV, onnxruntime, torch) happen inside the handlers only."""
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
@@ -87,6 +88,10 @@ def cmd_read(args: argparse.Namespace) -> int:
     return 0
 
 
+def _interrupted(signum, frame) -> None:
+    raise KeyboardInterrupt  # the watch stops as on Ctrl-C, between two frames
+
+
 def cmd_watch(args: argparse.Namespace) -> int:
     from vision.model import ModelError
     from vision.watch import SourceError, watch
@@ -95,6 +100,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from cardtable.logs import setup_logging
 
     setup_logging()  # the client's reconnections; the plays sent are the command's output
+    for stop in (signal.SIGTERM, signal.SIGINT):  # a service stopped (systemd's SIGTERM), or Ctrl-C, even where the
+        signal.signal(stop, _interrupted)  # shell started it with SIGINT ignored: camera/status says offline, its own
     try:
         url = broker_url(args.broker, args.credentials, f"camera-{args.table}")
         return watch(args.source, args.table, url, _model(args.model, args.sure), name=args.name, decks=args.decks,

@@ -122,12 +122,13 @@ def _statuses(box) -> list[dict]:
     return said[next((i for i, s in enumerate(said) if s["status"] == "online"), len(said)):]
 
 
-@pytest.mark.parametrize("stop", ["interrupted", "killed"])
+@pytest.mark.parametrize("stop", ["stopped", "interrupted", "killed"])
 def test_the_camera_says_whether_it_sees_the_table_and_offline_when_it_stops(broker, connect, inbox, video, stop):
     """``camera/status`` (retained): ``online`` while frames come; ``lost`` (no frame) once a live stream has given
     none for 5 s (a file read as a stream, ``file://``, is a stream that stops); ``offline`` when the watch stops:
-    its own message when interrupted, the broker's last will when the process is killed. A console connecting
-    afterwards sees the last of them."""
+    its own message when stopped (SIGTERM, as systemd stops it) or interrupted (SIGINT, even where the shell that
+    started it ignores SIGINT, as a non-interactive shell does for a job in the background), the broker's last will
+    when the process is killed. A console connecting afterwards sees the last of them."""
     box = inbox()
     console = connect("console")
     console.subscribe(topic("t1", "camera/status"), box)
@@ -135,18 +136,22 @@ def test_the_camera_says_whether_it_sees_the_table_and_offline_when_it_stops(bro
     began = time.time()
     watching = subprocess.Popen([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source",
                                  f"file://{video}", "--broker", broker.url("camera-t1"), "--fps", str(FPS)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     try:
         assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["lost"], timeout=120)
     finally:
-        watching.send_signal(signal.SIGINT) if stop == "interrupted" else watching.kill()
-        out, err = watching.communicate(timeout=60)
+        watching.send_signal({"stopped": signal.SIGTERM, "interrupted": signal.SIGINT, "killed": signal.SIGKILL}[stop])
+        try:
+            out, err = watching.communicate(timeout=60)
+        finally:
+            watching.kill()  # never left behind: it would take the camera user's session from the next one
     assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["offline"], timeout=30), err
     online, lost, offline = _statuses(box)
     assert (online["status"], online["camera"], lost["reason"], lost["camera"]) == ("online", "cam-t1", "frames", "cam-t1")
     assert began < lost["since"] < online["at"] + 2 and lost["at"] - lost["since"] > 5
-    assert ("at" in offline) == (stop == "interrupted") and offline["camera"] == "cam-t1"
-    if stop == "interrupted":
+    assert ("at" in offline) == (stop != "killed") and offline["camera"] == "cam-t1"
+    if stop != "killed":
         assert "摄像机已超过 5 秒没有画面" in out and "摄像机停止" in out, out
     late = inbox()
     again = connect("scoreboard", clean_start=True)
@@ -174,7 +179,7 @@ def test_a_stream_that_never_answers_is_told_as_lost_while_the_camera_waits_for_
         assert taken and watching.poll() is None  # still waiting for the stream
     finally:
         watching.kill()
-        watching.communicate(timeout=60)
+        watching.communicate()
         silent.close()
     assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["offline"], timeout=30)
     online, lost, offline = _statuses(box)
