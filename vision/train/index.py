@@ -135,11 +135,13 @@ def widened(net: IndexClassifier, width: float, seed: int = 0, noise: float = 0.
             weight = a.weight[:, take] / torch.bincount(take, minlength=a.weight.shape[1])[take].view(
                 1, -1, *([1] * (a.weight.dim() - 2)))
             if b is wide.fc:
-                b.weight.copy_(weight), b.bias.copy_(a.bias)
+                b.weight.copy_(weight)
+                b.bias.copy_(a.bias)
                 break
             n, m = a.out_channels, b.out_channels
             out = torch.cat([torch.arange(n), torch.randint(0, n, (m - n,), generator=gen)])
-            b.weight.copy_(weight[out]), b.bias.copy_(a.bias[out])
+            b.weight.copy_(weight[out])
+            b.bias.copy_(a.bias[out])
             if noise:
                 b.weight[n:] += torch.randn(b.weight[n:].shape, generator=gen) * noise * a.weight.std()
             take = out
