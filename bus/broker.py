@@ -123,12 +123,11 @@ def table_acl(
 ) -> tuple[dict[str, str], str]:
     """Users (name -> a fresh random password) and the mosquitto ACL text of the hall's policy.
 
-    Per table: the table service writes its outputs and reads its inputs, the camera writes
-    ``observed``, ``removed``, ``frames`` (the pictures kept for a flagged read) and its presence ``camera/status``,
-    the board bridge writes
-    ``board/in`` and its presence ``board/status`` and reads ``board/out``. The scoreboard reads every table and the tournament;
-    the console reads everything and writes every table's ``commands``; the tournament service
-    reads every table's ``events`` and writes the tournament topics.
+    Per table: the table service writes its outputs and reads its inputs, the camera writes ``observed``,
+    ``removed``, ``frames`` (the pictures kept for a flagged read) and its presence ``camera/status``, the board
+    bridge writes ``board/in`` and its presence ``board/status`` and reads ``board/out``. The scoreboard reads every
+    table and the tournament; the console reads everything and writes every table's ``commands``; the tournament
+    service reads every table's ``events`` and writes the tournament topics.
 
     The broker makes every user's client id its name (``use_username_as_clientid``), so a user
     holds one connection at a time and no user can take over another's session. ``also`` adds
