@@ -54,6 +54,7 @@ class Presence:
             return {"status": "lost", "reason": "frames"} | ({} if self.frame_at is None else {"since": self.frame_at})
         if self.frame_at is None:  # none yet, and not for long
             return {"status": "online"}
-        if self.frame_at - max(self.run_from, self.markers_at or self.run_from) > self.lost_after_s:
+        looked_from = self.run_from if self.markers_at is None else max(self.run_from, self.markers_at)
+        if self.frame_at - looked_from > self.lost_after_s:
             return {"status": "lost", "reason": "markers"} | ({} if self.markers_at is None else {"since": self.markers_at})
         return {"status": "online"}
