@@ -27,6 +27,7 @@ topic write cardtable/v1/tables/t1/health
 topic read cardtable/v1/tables/t1/commands
 topic read cardtable/v1/tables/t1/state
 topic read cardtable/v1/tables/t1/health
+topic read cardtable/v1/tables/t1/camera/status
 <BLANKLINE>
 user table-t1-camera
 topic read cardtable/v1/tables/t1/observed
@@ -74,7 +75,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
-from bus.protocol import INTAKE, OUTPUTS, PREFIX, topic
+from bus.protocol import HEEDED, INTAKE, OUTPUTS, PREFIX, topic
 from referee.catalogue import Refusal
 
 TABLES = PREFIX.rstrip("/")  # cardtable/v1/tables
@@ -123,11 +124,12 @@ def table_acl(
 ) -> tuple[dict[str, str], str]:
     """Users (name -> a fresh random password) and the mosquitto ACL text of the hall's policy.
 
-    Per table: the table service writes its outputs and reads its inputs, the camera writes ``observed``,
-    ``removed``, ``frames`` (the pictures kept for a flagged read) and its presence ``camera/status``, the board
-    bridge writes ``board/in`` and its presence ``board/status`` and reads ``board/out``. The scoreboard reads every
-    table and the tournament; the console reads everything and writes every table's ``commands``; the tournament
-    service reads every table's ``events`` and writes the tournament topics.
+    Per table: the table service writes its outputs and reads its inputs and its camera's presence (``HEEDED``),
+    the camera writes ``observed``, ``removed``, ``frames`` (the pictures kept for a flagged read) and its presence
+    ``camera/status``, the board bridge writes ``board/in`` and its presence ``board/status`` and reads
+    ``board/out``. The scoreboard reads every table and the tournament; the console reads everything and writes
+    every table's ``commands``; the tournament service reads every table's ``events`` and writes the tournament
+    topics.
 
     The broker makes every user's client id its name (``use_username_as_clientid``), so a user
     holds one connection at a time and no user can take over another's session. ``also`` adds
@@ -153,7 +155,7 @@ def table_acl(
     for t in tables:
         blocks.append((table_user(t),
                        [f"topic write {topic(t, leaf)}" for leaf in TABLE_WRITES]
-                       + [f"topic read {topic(t, leaf)}" for leaf in (*INTAKE[""], *TABLE_READS_BACK)]))
+                       + [f"topic read {topic(t, leaf)}" for leaf in (*INTAKE[""], *TABLE_READS_BACK, *HEEDED)]))
         for suffix, leaves in INTAKE.items():
             if suffix:
                 blocks.append((table_user(t) + suffix, [f"topic read {topic(t, leaf)}" for leaf in leaves]))

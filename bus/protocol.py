@@ -51,9 +51,12 @@ VERSION = 1
 PREFIX = f"cardtable/v{VERSION}/tables/"
 INPUTS = ("observed", "removed", "board/in", "commands")
 OUTPUTS = ("board/out", "state", "events", "violations", "status", "health")
-# Published beside the flow (the service ignores them): the camera's kept frames, for the console;
-# the camera's presence (does it still see the table?) and the board bridge's (is the table board answering?).
+# Published beside the flow: the camera's kept frames, for the console; the camera's presence (does it still see
+# the table?) and the board bridge's (is the table board answering?).
 ATTACHMENTS = ("frames", "camera/status", "board/status")
+# The attachments the table service heeds: while its camera sees no table, the table's shot clocks stop (the
+# service logs each change of the camera's presence as a ``camera`` entry).
+HEEDED = ("camera/status",)
 TOPICS = INPUTS + OUTPUTS + ATTACHMENTS
 # Every message goes at QoS 1 (at least once: inputs are applied once by their id,
 # outputs carry seq or are whole snapshots). Retained: the latest state, status, health and
@@ -581,6 +584,7 @@ _CHECKS = {"observed": _check_observed, "commands": _check_command}
 
 __all__ = [
     "INPUTS",
+    "HEEDED",
     "INTAKE",
     "MAX_BYTES",
     "OUTPUTS",

@@ -133,6 +133,8 @@ class Sentences:
             variant = "hand_started_first"
         if kind == "game_won" and "games" not in data:
             variant = "game_won_by"
+        if kind == "camera_lost" and "reason" not in data:
+            variant = "camera_lost_unsaid"
         if kind == "rejected" and (data.get("why") or speaks(str(data.get("reason", "")), self.lang)):
             variant = "rejected_why"
         for key in (f"event.{self.game}.{variant}", f"event.{self.game}.{kind}", f"event.{variant}", f"event.{kind}"):
@@ -179,6 +181,8 @@ class Sentences:
                 values[key] = self._word(section, data[key])
         if kind == "bid":
             values["bid"] = self._word("bid", data.get("bid"))
+        if kind == "camera_lost" and "reason" in data:
+            values["reason"] = self._word("lost", data["reason"])
         if kind == "assigned":
             values["players"] = self.players_line(data.get("players") or {})
         if kind == "kitty_taken":

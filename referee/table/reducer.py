@@ -8,7 +8,7 @@ Shared here: the outputs (``events``, ``violations``), the console's commands (`
 one game family, ``start_round``, ``stop_round``, ``last_hand``, ``confirm``/``dismiss``/``correct``
 of a flag), the board's ``confirm``, ``referee`` and arrival ``ready``, late arrival (below), an
 unsure read or a play out of turn raised as a flag that pauses the table, the shot clock paused
-while a flag is open, and the parts of ``state`` and ``board/out`` that do not depend on the game.
+while a flag is open or while the camera sees no table (a ``camera`` entry: ``_camera_entry``), and the parts of ``state`` and ``board/out`` that do not depend on the game.
 
 Time rules by itself (``_tick``), before each input is applied and at each ``clock`` entry (what
 the service logs when a deadline passes with no input, so that a replay rules exactly as the
@@ -51,6 +51,10 @@ from referee.table.clock import (
 )
 
 CLOCK = "clock"  # the log's entry for time passing with no input (logged by the service when a deadline passes)
+# The log's entry for the camera's presence changing (logged by the service from the camera's ``camera/status``):
+# ``{"v": 1, "status": "online" | "lost" | "offline"}``, with the ``reason`` of a ``lost``.
+CAMERA = "camera"
+BLIND = frozenset({"lost", "offline"})  # the camera's presences in which it sees no play of the table
 CONFIDENT = 0.9  # a recognition below this is flagged for a person to confirm
 GRACE_MIN = 1.0  # a seat ready within a minute of the round's start is on time (pressing takes a moment)
 
@@ -114,6 +118,7 @@ class Reducer:
     flag_count: int = 0
     # What each seat's display says of its latest violation, until the seat plays or passes next.
     notices: tuple[tuple[str, str], ...] = ()
+    camera: str | None = None  # the camera's presence as last logged (``CAMERA``); None: it never said
     _events: tuple[Output, ...] = field(default=(), repr=False, compare=False)
     # While a ``clock`` entry that the service held (it could not hear the table) is applied: a turn it
     # gives up starts the next seat's clock at the entry, when the table can show it, not at the deadline.
@@ -147,17 +152,19 @@ class Reducer:
     def apply(self, name: str, payload: dict, at: float, seq: int) -> tuple[Reducer, list[Output]]:
         """The table after one input (already validated by ``protocol.decode``), and what to publish.
         A ``clock`` entry is no input: time rules up to ``at`` and nothing else happens (``held``: late,
-        see ``_held``)."""
+        see ``_held``). While the camera is :attr:`blind`, no clock runs: one started meanwhile is paused at once."""
         held = name == CLOCK and bool(payload.get("held"))
         ticked = self._with(seq=seq, at=max(self.at, at), _events=(), _held=held)._tick()  # what time ruled stands
         handler = {"commands": Reducer._command, "board/in": Reducer._button, "observed": Reducer._observed,
-                   "removed": Reducer._removed, CLOCK: Reducer._clock_entry}[name]
+                   "removed": Reducer._removed, CLOCK: Reducer._clock_entry, CAMERA: Reducer._camera_entry}[name]
         try:
             t = handler(ticked, payload)
         except ValueError as exc:  # Reject, and any rule the engines refuse: the input changes nothing
             why = exc.reason if isinstance(exc, Refused) else None
             data = {"topic": name, "id": payload.get("id"), "reason": (plain(why) if why else str(exc)) or "refused"}
             t = ticked._event("rejected", data | ({"why": why.json()} if why else {}))
+        if t.blind:
+            t = t._pause_clocks()
         return t._with(_events=(), _held=False), list(t._events)
 
     def _tick(self) -> Reducer:
@@ -166,6 +173,32 @@ class Reducer:
 
     def _clock_entry(self, p: dict) -> Reducer:
         return self
+
+    @property
+    def blind(self) -> bool:
+        """Whether the camera said last that it sees no table (``lost``) or stopped (``offline``)."""
+        return self.camera in BLIND
+
+    @property
+    def on_hold(self) -> bool:
+        """Whether the table waits: a flag is open, or a round is on and its camera is :attr:`blind`."""
+        return bool(self.flags) or (self.blind and self.phase not in ("idle", "round_over"))
+
+    def _camera_entry(self, p: dict) -> Reducer:
+        """The camera's presence changed (a ``camera`` entry). Decided (no seed speaks of a camera): while it sees
+        no table, every shot clock stops, since a play it cannot see would be ruled late, or a turn given up, on a
+        guess; the round's own time runs on (the venue's schedule). The clocks run again when it sees the table
+        (unless a flag holds them)."""
+        status = p["status"]
+        if status == self.camera:
+            return self
+        t = self._with(camera=status)
+        if t.blind:
+            t = t._pause_clocks()
+            if status == "offline":
+                return t._event("camera_offline", {"status": status})
+            return t._event("camera_lost", {"status": status} | ({"reason": p["reason"]} if "reason" in p else {}))
+        return t._resume_clock()._event("camera_back", {}) if self.blind else t
 
     def rules_by(self, at: float) -> bool:
         """Whether time alone rules something by ``at`` (the service then logs a ``clock`` entry)."""
@@ -383,7 +416,7 @@ class Reducer:
         return self._with(clock=self.clock.paused(self.at)) if self.clock and self.clock.running else self
 
     def _resume_clock(self) -> Reducer:
-        if self.flags or self.clock is None or self.clock.running:
+        if self.flags or self.blind or self.clock is None or self.clock.running:
             return self
         return self._with(clock=self.clock.resumed(self.at))
 
@@ -442,7 +475,7 @@ class Reducer:
         timed = rc is not None and rc.timed
         return {
             "v": 1, "seq": t.seq, "at": at, "rulebook": t.rulebook, "phase": t.phase,
-            "paused": bool(t.flags), "players": dict(t.players), "teams": t._teams(),
+            "paused": t.on_hold, "players": dict(t.players), "teams": t._teams(),
             "dealer": t.dealer, "trump": t._trump(),
             "hand": t.hand_no, "trick": t._trick_no(), "turn": t.turn(), "current_trick": t._current_trick(),
             "cards": t.cards_left(), "clocks": t._clocks(at),
@@ -467,7 +500,7 @@ class Reducer:
             seats[s] = {"clock": state["clocks"][s]["left"], "on_turn": on_turn, "cards": state["cards"][s], "light": light}
             if s in notices:
                 seats[s]["message"] = notices[s]
-        return {"v": 1, "at": at, "paused": bool(self.flags), "seats": seats}
+        return {"v": 1, "at": at, "paused": self.on_hold, "seats": seats}
 
     def next_deadline(self, after: float | None = None) -> float | None:
         """The next moment (after ``after``, when given) at which time changes the table: a running
@@ -527,4 +560,4 @@ class Reject(Refused):
     """An input that changes nothing (a reason ``table.*``); answered with a ``rejected`` event."""
 
 
-__all__ = ["CLOCK", "CONFIDENT", "GRACE_MIN", "Flag", "Output", "Reducer"]
+__all__ = ["BLIND", "CAMERA", "CLOCK", "CONFIDENT", "GRACE_MIN", "Flag", "Output", "Reducer"]

@@ -61,6 +61,12 @@ after it hears it again: a seat that played in time while nothing reached the se
 its play's time when the play arrives, never given up by a clock that ran on while the table was deaf;
 a turn that time then gives up (its ``clock`` entry says ``held``) starts the next seat's clock at
 that moment, when the table's displays can show it.
+
+The camera's presence (``camera/status``, ``protocol.HEEDED``): the main session takes it with its retained
+message, at start and on every reconnection. Each change (``online``, ``lost``, ``offline``) is logged as a
+``camera`` entry of the service's own (no id: the service logs only a presence other than the one it logged
+last), stamped with its arrival, in the batch's one commit, and applied in log order: while the camera sees no
+table, the table's shot clocks stand still (``Reducer._camera_entry``). One that breaks its schema is rejected.
 """
 
 from __future__ import annotations
@@ -79,6 +85,7 @@ from urllib.parse import quote
 
 from bus.mqtt import RECONNECT_DELAY_S, Connection, Delivery, parse_url
 from bus.protocol import (
+    HEEDED,
     INTAKE,
     TOPICS,
     PayloadError,
@@ -93,7 +100,7 @@ from referee.table import witness
 from referee.table.amend import as_amended, is_amend, rejudged
 from referee.table.guard import Guard
 from referee.table.log import EventLog, LogError
-from referee.table.reducer import CLOCK, Output
+from referee.table.reducer import CAMERA, CLOCK, Output
 from referee.table.tables import new_table
 
 log = logging.getLogger(__name__)
@@ -206,6 +213,7 @@ class TableService:
         self._failing_since: float | None = None  # monotonic, while commits fail
         self._abandoned = False
         self.problem: str | None = None
+        self._camera: str | None = None  # the camera's presence as last logged (``camera`` entries)
 
     # -- life cycle ------------------------------------------------------------------------------
 
@@ -227,6 +235,7 @@ class TableService:
                 self._logged_seq, replayed = seq, replayed + 1
                 self._logged_at = at if self._logged_at is None else max(self._logged_at, at)
             self._applied_seq = self._logged_seq
+            self._camera = self.table.camera
             log.info("table %s: replayed %d entries (last seq %d)", self.table_id, replayed, self._logged_seq)
 
             status = topic(self.table_id, "status")
@@ -266,6 +275,8 @@ class TableService:
         handler = self._receiver(conn)
         for name in INTAKE[suffix]:
             conn.subscribe(topic(self.table_id, name), handler, qos=QOS, retained="never", retain_as_published=True)
+        for name in HEEDED if not suffix else ():  # retained: the presence as it is now, on every (re)connection
+            conn.subscribe(topic(self.table_id, name), handler, qos=QOS, retained="always")
         self.intake.append(conn)
         return conn
 
@@ -407,7 +418,7 @@ class TableService:
     # -- the network threads ---------------------------------------------------------------------
 
     def _receiver(self, conn: Connection) -> Callable[[str, bytes, Delivery], None]:
-        names = {self._topics[name]: name for names in INTAKE.values() for name in names}
+        names = {self._topics[name]: name for names in (*INTAKE.values(), HEEDED) for name in names}
 
         def on_message(full_topic: str, raw: bytes, delivery: Delivery) -> None:
             if not self.guard.admit(names.get(full_topic, ""), time.monotonic()):
@@ -505,10 +516,19 @@ class TableService:
         """
         decoded: list[tuple] = []  # ("input", name, payload, at) or ("rejected", name, id, reason)
         rows = []
-        logged_at = self._logged_at
+        logged_at, camera = self._logged_at, self._camera
         for _, _conn, full_topic, raw, delivery, arrived in batch:
             _, name = parse_topic(full_topic)
             try:
+                if name in HEEDED:
+                    entry = self._presence(name, raw, camera)
+                    if entry is None:  # the presence logged already (a retained one, sent again)
+                        continue
+                    camera, at = entry["status"], arrived if logged_at is None else max(arrived, logged_at)
+                    logged_at = at
+                    decoded.append(("input", CAMERA, entry, at))
+                    rows.append((CAMERA, entry, at, None))
+                    continue
                 if delivery.retain:
                     raise PayloadError(name, "a retained message: inputs are never retained")
                 payload = decode(name, raw)
@@ -533,6 +553,7 @@ class TableService:
         except ValueError:  # one of them cannot be logged: log the others one by one
             log.warning("table %s: a batch of %d inputs cannot be logged at once", self.table_id, len(rows))
             seqs = iter(self._append_each(rows))
+        self._camera = camera
         # On disk: acknowledge every message of the batch (a duplicate or a rejected one too).
         for _, conn, _, _, delivery, _ in batch:
             conn.ack(delivery)
@@ -545,7 +566,7 @@ class TableService:
                 _, name, payload, at = entry
                 seq = next(seqs)
                 if isinstance(seq, str):  # it cannot be logged: rejected, with the log's reason
-                    items.append(("rejected", name, payload["id"], f"{name}: {seq}", self._logged_seq))
+                    items.append(("rejected", name, payload.get("id"), f"{name}: {seq}", self._logged_seq))
                     continue
                 if seq is None:
                     log.debug("table %s: %s %s again: already logged", self.table_id, name, payload["id"])
@@ -554,6 +575,16 @@ class TableService:
                 self._logged_at = at if self._logged_at is None else max(self._logged_at, at)
                 items.append(("input", name, payload, at, seq))
         return items
+
+    @staticmethod
+    def _presence(name: str, raw: bytes, logged: str | None) -> dict | None:
+        """The ``camera`` entry to log for a ``camera/status`` message, None when its presence is the one logged
+        last; :class:`PayloadError` for a message that breaks the contract. The camera's own times are not used:
+        the entry is stamped with its arrival (the camera says ``lost`` only after its own wait)."""
+        payload = decode(name, raw)
+        if payload["status"] == logged:
+            return None
+        return {"v": 1, "status": payload["status"]} | ({"reason": payload["reason"]} if "reason" in payload else {})
 
     def _append_each(self, rows: list[tuple]) -> list[int | str | None]:
         """Each row logged on its own: its seq, None when logged already, or why it cannot be."""

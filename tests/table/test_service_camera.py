@@ -1,0 +1,111 @@
+"""The table service heeds its camera's presence (``camera/status``): a real mosquitto, the hall's ACL, the real
+service on an injected clock, the camera's own broker user publishing its retained presence.
+
+002 十二 第3条 (一副牌只允许有一次30秒的长考时间，其余每次出牌时间一般不得超过10秒（含10秒），否则，视作放弃本次
+出牌权) is the rule at stake: a turn must not be given up while no camera can see whether the seat played."""
+
+from __future__ import annotations
+
+import json
+
+from bus.protocol import encode, topic
+from referee.table.timeline import timeline
+
+from .test_service import PLAYERS, WAIT_S, Clock, Table, connector
+
+GD = "sanjiang-2012"
+
+
+def presence(camera, status: str, **more) -> None:
+    """The camera says its presence, retained, as ``vision watch`` does."""
+    payload = {"v": 1, "status": status, "camera": "cam-t1"} | more
+    camera.publish(topic("t1", "camera/status"), encode("camera/status", payload), qos=1, retain=True)
+
+
+def test_a_lost_camera_holds_the_clocks_across_a_restart_and_its_return_runs_them_again(fresh_broker, tmp_path,
+                                                                                     table_watch, until):
+    clock = Clock()
+    connect, close_all = connector(fresh_broker)
+    t = Table(fresh_broker, connect, "t1", tmp_path / "t1.db", clock, table_watch("t1", wait_s=WAIT_S), GD)
+    camera = connect("camera-t1", clean_start=True)
+
+    def looked() -> bool:
+        """The service's worker came round its loop (and looked at its deadlines) since now."""
+        beat = t.service._beat
+        return until(lambda: t.service._beat > beat) and until(lambda: t.service._beat > beat + 0.5)
+
+    def kinds() -> list[str]:
+        return [e.kind for e in t.service.log.entries()]
+
+    try:
+        presence(camera, "online")  # before the service starts: the retained presence reaches it at start
+        t.start()
+        assert until(lambda: t.service._camera == "online") and kinds() == ["camera"]
+        t.seq += 1  # the camera entry is the log's first
+        t.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": GD})
+        t.send("commands", {"command": "start_round"})
+        for seat in "SENW":
+            t.send("board/in", {"seat": seat, "button": "ready"})
+        led = t.send("board/in", {"seat": "S", "button": "ready"})  # S leads, on its 30 s
+        start = led["at"]
+        clock.now = start + 5.0
+        presence(camera, "lost", reason="markers", since=start + 1.0)
+        lost = t.watch.wait("events", lambda e: e["kind"] == "camera_lost")
+        t.seq += 1
+        assert lost["data"] == {"status": "lost", "reason": "markers"} and lost["at"] == start + 5.0
+        state = t.watch.wait("state", lambda s: s["paused"])
+        assert state["clocks"]["S"] == {"left": 25.0, "running": False, "long_think": True}
+        assert t.watch.wait("board/out", lambda b: b["paused"])["seats"]["S"]["clock"] == 25.0
+
+        clock.now = start + 300.0  # five minutes with no camera: S's deadline would have passed long ago
+        assert looked()
+        marker = t.send("board/in", {"seat": "E", "button": "referee"}, at=start + 300.0)
+        assert marker["turn"] == "S" and marker["paused"] and not t.watch.of("violations")
+        assert "clock" not in kinds()
+
+        logged = kinds()
+        t.stop()  # a restart: the camera's retained presence comes again, and is logged once only
+        t.start()
+        assert t.service.table.camera == "lost" and looked() and kinds() == logged
+        again = t.send("board/in", {"seat": "E", "button": "referee"}, at=start + 301.0)
+        assert again["paused"] and again["clocks"]["S"]["left"] == 25.0
+
+        clock.now = start + 400.0
+        presence(camera, "online")
+        t.watch.wait("events", lambda e: e["kind"] == "camera_back")
+        t.seq += 1
+        back = t.watch.wait("state", lambda s: s["at"] == start + 400.0 and not s["paused"])
+        assert back["clocks"]["S"] == {"left": 25.0, "running": True, "long_think": True}
+        assert t.service.table.next_deadline() == start + 425.0
+        clock.now = start + 425.5  # S silent for its 25 s left: given up now, by its own seconds only
+        v = t.watch.wait("violations", lambda p: p["kind"] == "overtime")
+        assert (v["seat"], v["penalty"]["forfeit"], v["evidence"]["seconds"]) == ("S", "turn", 30.5)
+        assert [e.payload["status"] for e in t.service.log.entries() if e.kind == "camera"] == ["online", "lost", "online"]
+        t.stop()
+        lines = list(timeline(t.db, "zh"))
+        assert any("摄像机看不到牌桌（看不全桌角标记），计时暂停" in line for line in lines)
+        assert any("摄像机又看到牌桌，计时继续" in line for line in lines)
+    finally:
+        t.stop(settle=False)
+        close_all()
+
+
+def test_a_presence_that_breaks_the_contract_is_rejected_and_changes_nothing(fresh_broker, tmp_path, table_watch):
+    clock = Clock()
+    connect, close_all = connector(fresh_broker)
+    t = Table(fresh_broker, connect, "t1", tmp_path / "t1.db", clock, table_watch("t1", wait_s=WAIT_S), GD)
+    camera = connect("camera-t1", clean_start=True)
+    try:
+        t.start()
+        for raw in (b"{", json.dumps({"v": 1, "status": "asleep"}).encode(), json.dumps({"v": 2, "status": "lost"}).encode()):
+            camera.publish(topic("t1", "camera/status"), raw, qos=1)
+        t.watch.wait("events", lambda e: len([x for x in t.watch.of("events") if x["kind"] == "rejected"]) == 3)
+        rejected = [e["data"] for e in t.watch.of("events") if e["kind"] == "rejected"]
+        assert {d["topic"] for d in rejected} == {"camera/status"} and all(d["reason"] for d in rejected)
+        assert [e.kind for e in t.service.log.entries()] == [] and t.service.table.camera is None
+        presence(camera, "offline")
+        t.watch.wait("events", lambda e: e["kind"] == "camera_offline")
+        assert [e.kind for e in t.service.log.entries()] == ["camera"]
+    finally:
+        t.stop(settle=False)
+        close_all()
