@@ -28,6 +28,7 @@ topic read cardtable/v1/tables/t1/commands
 topic read cardtable/v1/tables/t1/state
 topic read cardtable/v1/tables/t1/health
 topic read cardtable/v1/tables/t1/camera/status
+topic read cardtable/v1/tables/t1/board/status
 <BLANKLINE>
 user table-t1-camera
 topic read cardtable/v1/tables/t1/observed
@@ -124,7 +125,7 @@ def table_acl(
 ) -> tuple[dict[str, str], str]:
     """Users (name -> a fresh random password) and the mosquitto ACL text of the hall's policy.
 
-    Per table: the table service writes its outputs and reads its inputs and its camera's presence (``HEEDED``),
+    Per table: the table service writes its outputs and reads its inputs and its devices' presence (``HEEDED``),
     the camera writes ``observed``, ``removed``, ``frames`` (the pictures kept for a flagged read) and its presence
     ``camera/status``, the board bridge writes ``board/in`` and its presence ``board/status`` and reads
     ``board/out``. The scoreboard reads every table and the tournament; the console reads everything and writes

@@ -54,9 +54,9 @@ OUTPUTS = ("board/out", "state", "events", "violations", "status", "health")
 # Published beside the flow: the camera's kept frames, for the console; the camera's presence (does it still see
 # the table?) and the board bridge's (is the table board answering?).
 ATTACHMENTS = ("frames", "camera/status", "board/status")
-# The attachments the table service heeds: while its camera sees no table, the table's shot clocks stop (the
-# service logs each change of the camera's presence as a ``camera`` entry).
-HEEDED = ("camera/status",)
+# The attachments the table service heeds: while its camera sees no table or its board does not answer, the
+# table's shot clocks stop (the service logs each change of a device's presence as a ``presence`` entry).
+HEEDED = ("camera/status", "board/status")
 TOPICS = INPUTS + OUTPUTS + ATTACHMENTS
 # Every message goes at QoS 1 (at least once: inputs are applied once by their id,
 # outputs carry seq or are whole snapshots). Retained: the latest state, status, health and

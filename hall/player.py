@@ -42,10 +42,10 @@ from referee.table.simulators import simulator_class
 
 log = logging.getLogger(__name__)
 
-# Entries the players did not make: people's, the camera's pickups (a cleared trick) and its presence (the camera
-# restarted: its shot clocks stopped, then running again).
+# Entries the players did not make: people's, the camera's pickups (a cleared trick), and the camera's and the
+# board's presence (one restarted: the shot clocks stopped, then running again).
 PERSON_EVENTS = frozenset({"assigned", "round_started", "round_stopped", "last_hand", "flag_resolved", "picked_up",
-                           "camera_lost", "camera_offline", "camera_back"})
+                           "camera_lost", "camera_offline", "camera_back", "board_lost", "board_offline", "board_back"})
 LAY_S = 0.4  # seconds (bots' time) a hand stays over the cards just put down
 CLEAR_S = 0.4  # real seconds the table stays empty after the cards are picked up (> the camera's settle)
 HAND_GAP_S = 2.5  # real seconds the table is empty between two hands (> the camera's hand gap)

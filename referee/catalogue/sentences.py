@@ -44,7 +44,7 @@ REASON_SEAT_LISTS = frozenset({"seats", "payers"})
 REASON_WORDS = {"suit": "suit", "phase": "phase", "button": "button", "topic": "topic", "team": "team", "side": "side",
                 "shape": "shape", "command": "ruling", "game": "game", "table_game": "game"}
 # An event whose data says so is told by another sentence of the catalogue: ``passed`` -> ``passed_forfeit``.
-VARIANTS = (("forfeit", "_forfeit"), ("sat_out", "_sat_out"), ("first_bid_three", "_first"))
+VARIANTS = (("forfeit", "_forfeit"), ("sat_out", "_sat_out"), ("first_bid_three", "_first"), ("held", "_held"))
 
 
 def face(card: str, lang: str) -> str:
@@ -133,8 +133,6 @@ class Sentences:
             variant = "hand_started_first"
         if kind == "game_won" and "games" not in data:
             variant = "game_won_by"
-        if kind == "camera_lost" and "reason" not in data:
-            variant = "camera_lost_unsaid"
         if kind == "rejected" and (data.get("why") or speaks(str(data.get("reason", "")), self.lang)):
             variant = "rejected_why"
         for key in (f"event.{self.game}.{variant}", f"event.{self.game}.{kind}", f"event.{variant}", f"event.{kind}"):
@@ -181,8 +179,8 @@ class Sentences:
                 values[key] = self._word(section, data[key])
         if kind == "bid":
             values["bid"] = self._word("bid", data.get("bid"))
-        if kind == "camera_lost" and "reason" in data:
-            values["reason"] = self._word("lost", data["reason"])
+        if kind == "camera_lost":
+            values["reason"] = self._word("lost", data.get("reason", "unsaid"))
         if kind == "assigned":
             values["players"] = self.players_line(data.get("players") or {})
         if kind == "kitty_taken":

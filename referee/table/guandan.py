@@ -214,7 +214,7 @@ class GuandanTable(ClimbingTable):
 
     def _resume_clock(self) -> GuandanTable:
         t = super()._resume_clock()
-        return t if t.flags or t.blind else t._with(returns=tuple(c.resumed(t.at) for c in t.returns))
+        return t if t.flags or t.down else t._with(returns=tuple(c.resumed(t.at) for c in t.returns))
 
     def _deadlines(self) -> list[float | None]:
         return super()._deadlines() + [c.deadline() for c in self.returns if self.phase == "dealing"]

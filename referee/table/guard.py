@@ -37,7 +37,7 @@ OFFSETS_KEPT = 15  # per topic, the latest offsets whose median judges its sende
 # Inputs per second and burst, per topic: far above what people at a table make (a few presses,
 # a play or two a second), far below a flood; ``commands`` have none.
 LIMITS = {"observed": (100.0, 200), "removed": (100.0, 200), "board/in": (50.0, 100),
-          "camera/status": (10.0, 20)}  # a camera says its presence when it changes
+          "camera/status": (10.0, 20), "board/status": (10.0, 20)}  # a device says its presence when it changes
 
 
 @dataclass

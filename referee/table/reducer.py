@@ -8,7 +8,8 @@ Shared here: the outputs (``events``, ``violations``), the console's commands (`
 one game family, ``start_round``, ``stop_round``, ``last_hand``, ``confirm``/``dismiss``/``correct``
 of a flag), the board's ``confirm``, ``referee`` and arrival ``ready``, late arrival (below), an
 unsure read or a play out of turn raised as a flag that pauses the table, the shot clock paused
-while a flag is open or while the camera sees no table (a ``camera`` entry: ``_camera_entry``), and the parts of ``state`` and ``board/out`` that do not depend on the game.
+while a flag is open or while the table's camera or board is down (a ``presence`` entry: ``_presence_entry``),
+and the parts of ``state`` and ``board/out`` that do not depend on the game.
 
 Time rules by itself (``_tick``), before each input is applied and at each ``clock`` entry (what
 the service logs when a deadline passes with no input, so that a replay rules exactly as the
@@ -51,10 +52,12 @@ from referee.table.clock import (
 )
 
 CLOCK = "clock"  # the log's entry for time passing with no input (logged by the service when a deadline passes)
-# The log's entry for the camera's presence changing (logged by the service from the camera's ``camera/status``):
-# ``{"v": 1, "status": "online" | "lost" | "offline"}``, with the ``reason`` of a ``lost``.
-CAMERA = "camera"
-BLIND = frozenset({"lost", "offline"})  # the camera's presences in which it sees no play of the table
+# The log's entry for a device's presence changing (logged by the service from ``camera/status`` and
+# ``board/status``): ``{"v": 1, "device": "camera" | "board", "status": "online" | "lost" | "offline"}``, with the
+# camera's ``reason`` of a ``lost``.
+PRESENCE = "presence"
+DEVICES = ("camera", "board")
+DOWN = frozenset({"lost", "offline"})  # a camera that sees no table, a board that does not answer, or stopped
 CONFIDENT = 0.9  # a recognition below this is flagged for a person to confirm
 GRACE_MIN = 1.0  # a seat ready within a minute of the round's start is on time (pressing takes a moment)
 
@@ -118,7 +121,11 @@ class Reducer:
     flag_count: int = 0
     # What each seat's display says of its latest violation, until the seat plays or passes next.
     notices: tuple[tuple[str, str], ...] = ()
-    camera: str | None = None  # the camera's presence as last logged (``CAMERA``); None: it never said
+    presence: tuple[tuple[str, str], ...] = ()  # (device, its presence as last logged: ``PRESENCE``), in DEVICES order
+    # Lateness counts from ``late_from`` (the round's start, later by each time the board was down meanwhile: no seat
+    # could press ``ready``), and not at all since ``late_stopped`` while the board is down in the arriving phase.
+    late_from: float | None = None
+    late_stopped: float | None = None
     _events: tuple[Output, ...] = field(default=(), repr=False, compare=False)
     # While a ``clock`` entry that the service held (it could not hear the table) is applied: a turn it
     # gives up starts the next seat's clock at the entry, when the table can show it, not at the deadline.
@@ -152,18 +159,18 @@ class Reducer:
     def apply(self, name: str, payload: dict, at: float, seq: int) -> tuple[Reducer, list[Output]]:
         """The table after one input (already validated by ``protocol.decode``), and what to publish.
         A ``clock`` entry is no input: time rules up to ``at`` and nothing else happens (``held``: late,
-        see ``_held``). While the camera is :attr:`blind`, no clock runs: one started meanwhile is paused at once."""
+        see ``_held``). While a device is :attr:`down`, no clock runs: one started meanwhile is paused at once."""
         held = name == CLOCK and bool(payload.get("held"))
         ticked = self._with(seq=seq, at=max(self.at, at), _events=(), _held=held)._tick()  # what time ruled stands
         handler = {"commands": Reducer._command, "board/in": Reducer._button, "observed": Reducer._observed,
-                   "removed": Reducer._removed, CLOCK: Reducer._clock_entry, CAMERA: Reducer._camera_entry}[name]
+                   "removed": Reducer._removed, CLOCK: Reducer._clock_entry, PRESENCE: Reducer._presence_entry}[name]
         try:
             t = handler(ticked, payload)
         except ValueError as exc:  # Reject, and any rule the engines refuse: the input changes nothing
             why = exc.reason if isinstance(exc, Refused) else None
             data = {"topic": name, "id": payload.get("id"), "reason": (plain(why) if why else str(exc)) or "refused"}
             t = ticked._event("rejected", data | ({"why": why.json()} if why else {}))
-        if t.blind:
+        if t.presence and t.down:  # (most tables have every device up: the cheap test first)
             t = t._pause_clocks()
         return t._with(_events=(), _held=False), list(t._events)
 
@@ -175,30 +182,56 @@ class Reducer:
         return self
 
     @property
-    def blind(self) -> bool:
-        """Whether the camera said last that it sees no table (``lost``) or stopped (``offline``)."""
-        return self.camera in BLIND
+    def down(self) -> tuple[str, ...]:
+        """The devices that said last that they are down: a camera that sees no table, a board that does not answer
+        (``lost``), or either stopped (``offline``)."""
+        return tuple(d for d, status in self.presence if status in DOWN)
+
+    def presence_of(self, device: str) -> str | None:
+        """The device's presence as last logged; None: it never said."""
+        return dict(self.presence).get(device)
 
     @property
     def on_hold(self) -> bool:
-        """Whether the table waits: a flag is open, or a round is on and its camera is :attr:`blind`."""
-        return bool(self.flags) or (self.blind and self.phase not in ("idle", "round_over"))
+        """Whether the table waits: a flag is open, or a round is on and a device is :attr:`down`."""
+        return bool(self.flags) or (bool(self.down) and self.phase not in ("idle", "round_over"))
 
-    def _camera_entry(self, p: dict) -> Reducer:
-        """The camera's presence changed (a ``camera`` entry). Decided (no seed speaks of a camera): while it sees
-        no table, every shot clock stops, since a play it cannot see would be ruled late, or a turn given up, on a
-        guess; the round's own time runs on (the venue's schedule). The clocks run again when it sees the table
-        (unless a flag holds them)."""
-        status = p["status"]
-        if status == self.camera:
+    def _presence_entry(self, p: dict) -> Reducer:
+        """A device's presence changed (a ``presence`` entry). Decided (no seed speaks of cameras or boards): while
+        the camera sees no table, or the board does not answer, every shot clock stops, since a play no camera sees,
+        or a pass no button can say, would be ruled late, or a turn given up, on a guess; late arrival
+        (``_late_held``) waits while the board is down, since no seat can press ``ready``. The round's own time runs
+        on (the venue's schedule). The clocks run again, with the seconds they had left, once every
+        device is back (unless a flag holds them)."""
+        device, status = p["device"], p["status"]
+        was = self.presence_of(device)
+        if status == was:
             return self
-        t = self._with(camera=status)
-        if t.blind:
-            t = t._pause_clocks()
-            if status == "offline":
-                return t._event("camera_offline", {"status": status})
-            return t._event("camera_lost", {"status": status} | ({"reason": p["reason"]} if "reason" in p else {}))
-        return t._resume_clock()._event("camera_back", {}) if self.blind else t
+        now = dict(self.presence) | {device: status}
+        t = self._with(presence=tuple((d, now[d]) for d in DEVICES if d in now))._late_held(device, status in DOWN)
+        if status in DOWN:
+            data = {"status": status} | ({"reason": p["reason"]} if "reason" in p else {})
+            return t._pause_clocks()._down_event(device, data)
+        if was not in DOWN:
+            return t
+        t, data = t._resume_clock(), {"held": True} if t.down else {}  # held: the other device is down still
+        return t._event("camera_back", data) if device == "camera" else t._event("board_back", data)
+
+    def _late_held(self, device: str, down: bool) -> Reducer:
+        """Late arrival waits while the board is down (no seat can press ``ready``): it counts again from where it
+        stopped when the board answers."""
+        if device != "board":
+            return self
+        if down:
+            return self._with(late_stopped=self.at) if self.phase == "arriving" and self.late_stopped is None else self
+        if self.late_stopped is None:
+            return self
+        return self._with(late_from=self.late_from + (self.at - self.late_stopped), late_stopped=None)
+
+    def _down_event(self, device: str, data: dict) -> Reducer:
+        if device == "board":
+            return self._event("board_offline", data) if data["status"] == "offline" else self._event("board_lost", data)
+        return self._event("camera_offline", data) if data["status"] == "offline" else self._event("camera_lost", data)
 
     def rules_by(self, at: float) -> bool:
         """Whether time alone rules something by ``at`` (the service then logs a ``clock`` entry)."""
@@ -245,7 +278,8 @@ class Reducer:
         if command == "start_round":
             if self.phase not in ("idle", "round_over"):
                 raise Reject("table.round_running", phase=self.phase)
-            t = self._with(phase="arriving", round_start=self.at, ready=(), late=(), hand_no=0, record=ClockRecord(), last_hand=False)
+            t = self._with(phase="arriving", round_start=self.at, ready=(), late=(), hand_no=0, record=ClockRecord(), last_hand=False,
+                           late_from=self.at, late_stopped=self.at if "board" in self.down else None)
             return t._round_started()._event("round_started", {"rulebook": self.rulebook})
         if command == "stop_round":
             return self._with(phase="round_over", clock=None)._event("round_stopped", {})
@@ -318,7 +352,7 @@ class Reducer:
         """``seat`` is at the table (its side's lateness was ruled by time, up to now, before this)."""
         if seat in self.ready:
             raise Reject("table.already_seated", seat=seat)
-        minutes = minutes_late(self.round_start, self.at)
+        minutes = minutes_late(self.late_from, self.late_stopped if self.late_stopped is not None else self.at)
         t = self._with(ready=self.ready + (seat,))._event("ready", {"seat": seat, "minutes_late": round(minutes if minutes > GRACE_MIN else 0.0, 2)})
         if len(t.ready) == 4 and t.phase == "arriving":
             t = t._all_ready()
@@ -327,8 +361,10 @@ class Reducer:
     def _lateness(self) -> Reducer:
         """Each side not yet seated, late as of now: the band it has reached, ruled when it is a new
         one (one violation per side, published again with the later band); sides whose lateness
-        forfeits the round lose it."""
-        minutes = minutes_late(self.round_start, self.at)
+        forfeits the round lose it. Nothing while the board is down (:attr:`late_stopped`)."""
+        if self.late_stopped is not None:
+            return self
+        minutes = minutes_late(self.late_from, self.at)
         late = late_penalty(self.rules, minutes if minutes > GRACE_MIN else 0.0)
         t = self
         for team in TEAMS:
@@ -356,9 +392,9 @@ class Reducer:
 
     def _late_deadline(self) -> float | None:
         """While a side is not seated: the next minute at which a later late band applies."""
-        if self.phase != "arriving" or self.round_start is None or all(s in self.ready for s in SEATS):
+        if self.phase != "arriving" or self.late_from is None or self.late_stopped is not None or all(s in self.ready for s in SEATS):
             return None
-        bounds = (self.round_start + 60 * max(b.above, GRACE_MIN) for b in self.limits.late_bands)
+        bounds = (self.late_from + 60 * max(b.above, GRACE_MIN) for b in self.limits.late_bands)
         return min((d for d in bounds if d >= self.at), default=None)
 
     def _all_ready(self) -> Reducer:
@@ -416,7 +452,7 @@ class Reducer:
         return self._with(clock=self.clock.paused(self.at)) if self.clock and self.clock.running else self
 
     def _resume_clock(self) -> Reducer:
-        if self.flags or self.blind or self.clock is None or self.clock.running:
+        if self.flags or self.down or self.clock is None or self.clock.running:
             return self
         return self._with(clock=self.clock.resumed(self.at))
 
@@ -560,4 +596,4 @@ class Reject(Refused):
     """An input that changes nothing (a reason ``table.*``); answered with a ``rejected`` event."""
 
 
-__all__ = ["BLIND", "CAMERA", "CLOCK", "CONFIDENT", "GRACE_MIN", "Flag", "Output", "Reducer"]
+__all__ = ["CLOCK", "DEVICES", "DOWN", "PRESENCE", "CONFIDENT", "GRACE_MIN", "Flag", "Output", "Reducer"]

@@ -62,11 +62,12 @@ its play's time when the play arrives, never given up by a clock that ran on whi
 a turn that time then gives up (its ``clock`` entry says ``held``) starts the next seat's clock at
 that moment, when the table's displays can show it.
 
-The camera's presence (``camera/status``, ``protocol.HEEDED``): the main session takes it with its retained
-message, at start and on every reconnection. Each change (``online``, ``lost``, ``offline``) is logged as a
-``camera`` entry of the service's own (no id: the service logs only a presence other than the one it logged
+The devices' presence (``camera/status``, ``board/status``: ``protocol.HEEDED``): the main session takes each with
+its retained message, at start and on every reconnection. Each change (``online``, ``lost``, ``offline``) is logged
+as a ``presence`` entry of the service's own (no id: the service logs only a presence other than the one it logged
 last), stamped with its arrival, in the batch's one commit, and applied in log order: while the camera sees no
-table, the table's shot clocks stand still (``Reducer._camera_entry``). One that breaks its schema is rejected.
+table or the board does not answer, the table's shot clocks stand still (``Reducer._presence_entry``). One that
+breaks its schema is rejected.
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ from referee.table import witness
 from referee.table.amend import as_amended, is_amend, rejudged
 from referee.table.guard import Guard
 from referee.table.log import EventLog, LogError
-from referee.table.reducer import CAMERA, CLOCK, Output
+from referee.table.reducer import CLOCK, DEVICES, PRESENCE, Output
 from referee.table.tables import new_table
 
 log = logging.getLogger(__name__)
@@ -213,7 +214,7 @@ class TableService:
         self._failing_since: float | None = None  # monotonic, while commits fail
         self._abandoned = False
         self.problem: str | None = None
-        self._camera: str | None = None  # the camera's presence as last logged (``camera`` entries)
+        self._presence: dict[str, str | None] = {}  # each device's presence as last logged (``presence`` entries)
 
     # -- life cycle ------------------------------------------------------------------------------
 
@@ -235,7 +236,7 @@ class TableService:
                 self._logged_seq, replayed = seq, replayed + 1
                 self._logged_at = at if self._logged_at is None else max(self._logged_at, at)
             self._applied_seq = self._logged_seq
-            self._camera = self.table.camera
+            self._presence = {device: self.table.presence_of(device) for device in DEVICES}
             log.info("table %s: replayed %d entries (last seq %d)", self.table_id, replayed, self._logged_seq)
 
             status = topic(self.table_id, "status")
@@ -516,18 +517,18 @@ class TableService:
         """
         decoded: list[tuple] = []  # ("input", name, payload, at) or ("rejected", name, id, reason)
         rows = []
-        logged_at, camera = self._logged_at, self._camera
+        logged_at, presence = self._logged_at, dict(self._presence)
         for _, _conn, full_topic, raw, delivery, arrived in batch:
             _, name = parse_topic(full_topic)
             try:
                 if name in HEEDED:
-                    entry = self._presence(name, raw, camera)
+                    entry = presence_entry(name, raw, presence)
                     if entry is None:  # the presence logged already (a retained one, sent again)
                         continue
-                    camera, at = entry["status"], arrived if logged_at is None else max(arrived, logged_at)
-                    logged_at = at
-                    decoded.append(("input", CAMERA, entry, at))
-                    rows.append((CAMERA, entry, at, None))
+                    presence[entry["device"]] = entry["status"]
+                    at = logged_at = arrived if logged_at is None else max(arrived, logged_at)
+                    decoded.append(("input", PRESENCE, entry, at))
+                    rows.append((PRESENCE, entry, at, None))
                     continue
                 if delivery.retain:
                     raise PayloadError(name, "a retained message: inputs are never retained")
@@ -553,7 +554,7 @@ class TableService:
         except ValueError:  # one of them cannot be logged: log the others one by one
             log.warning("table %s: a batch of %d inputs cannot be logged at once", self.table_id, len(rows))
             seqs = iter(self._append_each(rows))
-        self._camera = camera
+        self._presence = presence
         # On disk: acknowledge every message of the batch (a duplicate or a rejected one too).
         for _, conn, _, _, delivery, _ in batch:
             conn.ack(delivery)
@@ -575,16 +576,6 @@ class TableService:
                 self._logged_at = at if self._logged_at is None else max(self._logged_at, at)
                 items.append(("input", name, payload, at, seq))
         return items
-
-    @staticmethod
-    def _presence(name: str, raw: bytes, logged: str | None) -> dict | None:
-        """The ``camera`` entry to log for a ``camera/status`` message, None when its presence is the one logged
-        last; :class:`PayloadError` for a message that breaks the contract. The camera's own times are not used:
-        the entry is stamped with its arrival (the camera says ``lost`` only after its own wait)."""
-        payload = decode(name, raw)
-        if payload["status"] == logged:
-            return None
-        return {"v": 1, "status": payload["status"]} | ({"reason": payload["reason"]} if "reason" in payload else {})
 
     def _append_each(self, rows: list[tuple]) -> list[int | str | None]:
         """Each row logged on its own: its seq, None when logged already, or why it cannot be."""
@@ -774,6 +765,23 @@ class TableService:
             self._applied.notify_all()
 
 
+def presence_entry(name: str, raw: bytes, logged: dict[str, str | None]) -> dict | None:
+    """The ``presence`` entry to log for a device's ``{device}/status`` message, None when its presence is the one
+    ``logged`` last; :class:`PayloadError` for a message that breaks the contract. The device's own times are not
+    used: the entry is stamped with its arrival (a camera says ``lost`` only after its own wait).
+
+    >>> presence_entry("camera/status", b'{"v": 1, "status": "lost", "reason": "markers", "since": 5.0}', {})
+    {'v': 1, 'device': 'camera', 'status': 'lost', 'reason': 'markers'}
+    >>> presence_entry("board/status", b'{"v": 1, "status": "online", "boot": 3}', {"board": "online"}) is None
+    True
+    """
+    payload, device = decode(name, raw), name.split("/")[0]
+    if payload["status"] == logged.get(device):
+        return None
+    reason = {"reason": payload["reason"]} if "reason" in payload else {}
+    return {"v": 1, "device": device, "status": payload["status"]} | reason
+
+
 def run(table: str, rulebook: str, broker_url: str, db_path: str | Path, *, trust_senders: bool = False,
         accept_log: bool = False) -> int:
     """``cardtable table run``: serve one table until SIGTERM or SIGINT; exit 1 when it cannot
@@ -805,4 +813,4 @@ def run(table: str, rulebook: str, broker_url: str, db_path: str | Path, *, trus
     return 0
 
 
-__all__ = ["TableService", "run", "session_url"]
+__all__ = ["TableService", "presence_entry", "run", "session_url"]

@@ -40,8 +40,8 @@ def input_line(sentences: Sentences, kind: str, p: dict) -> str:
         return say(lang, "replay.observed", **values)
     if kind == "clock":  # no input: the service's entry when a deadline passed (what time ruled follows)
         return say(lang, "replay.clock", topic=topic)
-    if kind == "camera":  # no input: the camera's presence changed (what it stops or starts follows)
-        return say(lang, f"replay.camera_{p.get('status')}", topic=topic)
+    if kind == "presence":  # no input: a device's presence changed (what it stops or starts follows)
+        return say(lang, f"replay.{p.get('device')}_{p.get('status')}")
     if kind == "board/in":
         return say(lang, "replay.button", topic=topic, seat=sentences.seat(p.get("seat")),
                    button=word(lang, f"button.{p.get('button')}", str(p.get("button"))))

@@ -27,15 +27,15 @@ from referee.table.service import session_url
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = ("t01", "t02")
 WAIT_S = 30.0  # the longest a wait for what must come (generous: a loaded machine)
-LEAVES = ("observed", "removed", "frames", "board/in", "board/status", "commands", "state", "events", "violations",
-          "status", "health", "board/out")
+LEAVES = ("observed", "removed", "frames", "camera/status", "board/in", "board/status", "commands", "state", "events",
+          "violations", "status", "health", "board/out")
 ROUND = "cardtable/v1/tournament/main/round"
 # bus/PROTOCOL.md: who writes and who reads each topic of a table (T), and the tournament's.
 # The table service takes each sender's inputs on a session of its own (table-T-camera, table-T-board, with
-# the password of table-T), and reads back its own state and health when it starts.
+# the password of table-T), reads back its own state and health when it starts, and heeds its devices' presence.
 WRITES = {"table-T": {"state", "events", "violations", "status", "health", "board/out"},
-          "camera-T": {"observed", "removed", "frames"}, "board-T": {"board/in", "board/status"}}
-READS = {"table-T": {"commands", "state", "health"}, "table-T-camera": {"observed", "removed"},
+          "camera-T": {"observed", "removed", "frames", "camera/status"}, "board-T": {"board/in", "board/status"}}
+READS = {"table-T": {"commands", "state", "health", "camera/status", "board/status"}, "table-T-camera": {"observed", "removed"},
          "table-T-board": {"board/in"}, "camera-T": set(), "board-T": {"board/out"}}
 SESSIONS = ("-camera", "-board")
 
@@ -180,7 +180,7 @@ def test_each_user_reaches_what_the_protocol_says_and_nothing_else(hall):
             time.sleep(0.05)
         for user in users:
             assert got[user] == expected[user], user
-        assert sum(map(len, expected.values())) == 68 and expected["camera-t01"] == set()
+        assert sum(map(len, expected.values())) == 76 and expected["camera-t01"] == set()
     finally:
         for conn in conns.values():
             conn.close(flush_timeout=0)

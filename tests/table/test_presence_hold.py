@@ -1,19 +1,25 @@
-"""A table whose camera sees no table holds its shot clocks (the ``camera`` entry, ``Reducer._camera_entry``).
+"""A table whose camera sees no table, or whose board does not answer, holds its shot clocks (the ``presence``
+entry, ``Reducer._presence_entry``), and a board down holds late arrival.
 
-No seed speaks of a camera; the clock rules it protects are theirs: a play no camera can see must not be ruled late,
-nor a turn given up, on a guess. Decided: every shot clock stops while the camera says ``lost`` or ``offline`` and
-runs again, with the seconds it had left, when it says ``online``; the round's own time runs on."""
+No seed speaks of cameras or boards; the rules they protect are theirs: a play no camera can see, or a pass or a
+``ready`` no button can say, must not be ruled late, nor a turn given up, on a guess. Decided: every shot clock stops
+while a device says ``lost`` or ``offline`` and runs again, with the seconds it had left, when every device is back;
+late arrival stops while the board is down; the round's own time runs on."""
 
 import random
 
-from referee.table.reducer import CAMERA
+from referee.table.reducer import PRESENCE
 
 from .test_climbing_tables import GD, Table_
-from .test_tractor_table import Driver
+from .test_tractor_table import Driver, arrive
+
+
+def presence(d, device, status, dt=1.0, **more):
+    return d.send(PRESENCE, {"v": 1, "device": device, "status": status} | more, dt=dt)
 
 
 def camera(d, status, dt=1.0, **more):
-    return d.send(CAMERA, {"v": 1, "status": status} | more, dt=dt)
+    return presence(d, "camera", status, dt, **more)
 
 
 def test_a_lost_camera_holds_a_guandan_turn_that_would_be_given_up():
@@ -103,7 +109,7 @@ def test_a_lost_tractor_camera_holds_the_overtime_warning():
 def test_only_a_change_of_presence_counts_and_the_first_online_says_nothing():
     d = Table_(GD)
     camera(d, "online")
-    assert d.events() == [] and d.table.camera == "online"
+    assert d.events() == [] and d.table.presence_of("camera") == "online" and d.table.presence_of("board") is None
     d.start()
     camera(d, "online")
     camera(d, "lost", reason="frames")
@@ -124,3 +130,64 @@ def test_between_rounds_a_blind_camera_pauses_nothing_and_replay_rebuilds_the_ho
     for name, payload, at, seq in d.log:
         again.table, _ = again.table.apply(name, payload, at, seq)
     assert again.table == d.table and again.state(d.at + 50) == d.state(d.at + 50)
+
+
+def test_a_board_that_does_not_answer_holds_a_guandan_turn_its_seat_would_pass():
+    """002 十二 第3条: 否则，视作放弃本次出牌权 -- E would press ``pass`` on its board, which does not answer: E's turn is
+    not given up meanwhile."""
+    d = Table_(GD)
+    d.start()
+    d.press("S", "ready")
+    d.show("S", ["S3"])
+    presence(d, "board", "lost", dt=4.0)
+    assert d.events()[-1] == {"v": 1, "seq": d.seq, "kind": "board_lost", "at": d.at, "data": {"status": "lost"}}
+    d.send("clock", {}, dt=120.0)
+    assert not d.violations() and d.state()["turn"] == "E" and d.state()["clocks"]["E"]["left"] == 26.0
+    presence(d, "board", "online", dt=60.0)
+    d.press("E", "pass", dt=20.0)
+    assert not d.violations() and d.events("passed")[-1]["data"] == {"hand": 1, "trick": 1, "seat": "E"}
+
+
+def test_the_clocks_run_only_once_every_device_is_back():
+    d = Table_(GD)
+    d.start()
+    d.press("S", "ready")
+    camera(d, "lost", reason="frames")
+    presence(d, "board", "offline")
+    camera(d, "online")
+    back = d.events()[-1]
+    assert (back["kind"], back["data"]) == ("camera_back", {"held": True}) and d.state()["paused"]
+    assert d.table.clock.deadline() is None
+    presence(d, "board", "online", dt=10.0)
+    assert (d.events()[-1]["kind"], d.events()[-1]["data"]) == ("board_back", {})
+    assert not d.state()["paused"] and d.table.clock.deadline() == d.at + 29.0
+
+
+def test_late_arrival_waits_while_the_board_is_down():
+    """001 二: 迟到判罚: 5分钟之内警告 … 21分钟以上判该轮弃权 -- W cannot press ``ready`` while the board is down:
+    the 40 minutes it is down do not count, and W's press 30 s after it answers again is in the first minute."""
+    d = Driver()
+    start = arrive(d, {"S": "0:05", "N": "0:05", "E": "0:06"})
+    presence(d, "board", "offline", dt=start + 30 - d.at)
+    assert d.table.next_deadline() is None or d.table.next_deadline() > d.at + 3600
+    d.send("clock", {}, dt=40 * 60)
+    assert not d.payloads("violations", "late_arrival") and d.table.phase == "arriving"
+    presence(d, "board", "online", dt=0.0)
+    assert d.table.next_deadline() == d.at + 30.0  # the first minute's end, 30 s of it already gone
+    d.send("board/in", {"seat": "W", "button": "ready"}, dt=29.0)
+    assert not d.payloads("violations", "late_arrival") and d.payloads("events", "ready")[-1]["data"]["minutes_late"] == 0.0
+    assert d.table.phase == "dealing"
+
+
+def test_a_round_started_with_its_board_down_counts_lateness_from_when_it_answers():
+    """001 二: 5分钟之内警告 -- counted from when the seats could first press ``ready``."""
+    d = Driver()
+    presence(d, "board", "lost")
+    start = arrive(d, {})
+    d.send("clock", {}, dt=600.0)
+    assert not d.payloads("violations", "late_arrival")
+    presence(d, "board", "online", dt=0.0)
+    d.send("clock", {}, dt=60.5)
+    late = d.payloads("violations", "late_arrival")  # nobody pressed: both sides are late, by 60.5 s, not 660.5 s
+    assert [(v["penalty"]["warning"], v["evidence"]["seconds"]) for v in late] == [(True, 60.5)] * 2
+    assert d.at - start == 660.5

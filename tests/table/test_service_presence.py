@@ -1,5 +1,6 @@
-"""The table service heeds its camera's presence (``camera/status``): a real mosquitto, the hall's ACL, the real
-service on an injected clock, the camera's own broker user publishing its retained presence.
+"""The table service heeds its camera's and its board's presence (``camera/status``, ``board/status``): a real
+mosquitto, the hall's ACL, the real service on an injected clock, each device's own broker user publishing its
+retained presence.
 
 002 十二 第3条 (一副牌只允许有一次30秒的长考时间，其余每次出牌时间一般不得超过10秒（含10秒），否则，视作放弃本次
 出牌权) is the rule at stake: a turn must not be given up while no camera can see whether the seat played."""
@@ -16,10 +17,10 @@ from .test_service import PLAYERS, WAIT_S, Clock, Table, connector
 GD = "sanjiang-2012"
 
 
-def presence(camera, status: str, **more) -> None:
-    """The camera says its presence, retained, as ``vision watch`` does."""
-    payload = {"v": 1, "status": status, "camera": "cam-t1"} | more
-    camera.publish(topic("t1", "camera/status"), encode("camera/status", payload), qos=1, retain=True)
+def presence(conn, status: str, device: str = "camera", **more) -> None:
+    """The device says its presence, retained, as ``vision watch`` and ``cardtable bridge run`` do."""
+    payload = {"v": 1, "status": status} | ({"camera": "cam-t1"} if device == "camera" else {}) | more
+    conn.publish(topic("t1", f"{device}/status"), encode(f"{device}/status", payload), qos=1, retain=True)
 
 
 def test_a_lost_camera_holds_the_clocks_across_a_restart_and_its_return_runs_them_again(fresh_broker, tmp_path,
@@ -40,7 +41,7 @@ def test_a_lost_camera_holds_the_clocks_across_a_restart_and_its_return_runs_the
     try:
         presence(camera, "online")  # before the service starts: the retained presence reaches it at start
         t.start()
-        assert until(lambda: t.service._camera == "online") and kinds() == ["camera"]
+        assert until(lambda: t.service._presence["camera"] == "online") and kinds() == ["presence"]
         t.seq += 1  # the camera entry is the log's first
         t.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": GD})
         t.send("commands", {"command": "start_round"})
@@ -66,7 +67,7 @@ def test_a_lost_camera_holds_the_clocks_across_a_restart_and_its_return_runs_the
         logged = kinds()
         t.stop()  # a restart: the camera's retained presence comes again, and is logged once only
         t.start()
-        assert t.service.table.camera == "lost" and looked() and kinds() == logged
+        assert t.service.table.presence_of("camera") == "lost" and looked() and kinds() == logged
         again = t.send("board/in", {"seat": "E", "button": "referee"}, at=start + 301.0)
         assert again["paused"] and again["clocks"]["S"]["left"] == 25.0
 
@@ -80,7 +81,7 @@ def test_a_lost_camera_holds_the_clocks_across_a_restart_and_its_return_runs_the
         clock.now = start + 425.5  # S silent for its 25 s left: given up now, by its own seconds only
         v = t.watch.wait("violations", lambda p: p["kind"] == "overtime")
         assert (v["seat"], v["penalty"]["forfeit"], v["evidence"]["seconds"]) == ("S", "turn", 30.5)
-        assert [e.payload["status"] for e in t.service.log.entries() if e.kind == "camera"] == ["online", "lost", "online"]
+        assert [e.payload["status"] for e in t.service.log.entries() if e.kind == "presence"] == ["online", "lost", "online"]
         t.stop()
         lines = list(timeline(t.db, "zh"))
         assert any("摄像机看不到牌桌（看不全桌角标记），计时暂停" in line for line in lines)
@@ -94,18 +95,23 @@ def test_a_presence_that_breaks_the_contract_is_rejected_and_changes_nothing(fre
     clock = Clock()
     connect, close_all = connector(fresh_broker)
     t = Table(fresh_broker, connect, "t1", tmp_path / "t1.db", clock, table_watch("t1", wait_s=WAIT_S), GD)
-    camera = connect("camera-t1", clean_start=True)
+    camera, board = connect("camera-t1", clean_start=True), connect("board-t1", clean_start=True)
     try:
         t.start()
         for raw in (b"{", json.dumps({"v": 1, "status": "asleep"}).encode(), json.dumps({"v": 2, "status": "lost"}).encode()):
             camera.publish(topic("t1", "camera/status"), raw, qos=1)
-        t.watch.wait("events", lambda e: len([x for x in t.watch.of("events") if x["kind"] == "rejected"]) == 3)
+        board.publish(topic("t1", "board/status"), json.dumps({"v": 1, "status": "lost", "reason": "x"}).encode(), qos=1)
+        t.watch.wait("events", lambda e: len([x for x in t.watch.of("events") if x["kind"] == "rejected"]) == 4)
         rejected = [e["data"] for e in t.watch.of("events") if e["kind"] == "rejected"]
-        assert {d["topic"] for d in rejected} == {"camera/status"} and all(d["reason"] for d in rejected)
-        assert [e.kind for e in t.service.log.entries()] == [] and t.service.table.camera is None
+        assert sorted(d["topic"] for d in rejected) == ["board/status"] + ["camera/status"] * 3  # two senders: any order
+        assert all(d["reason"] for d in rejected)
+        assert [e.kind for e in t.service.log.entries()] == [] and t.service.table.presence == ()
         presence(camera, "offline")
         t.watch.wait("events", lambda e: e["kind"] == "camera_offline")
-        assert [e.kind for e in t.service.log.entries()] == ["camera"]
+        presence(board, "lost", "board", board="board3", boot=7)
+        t.watch.wait("events", lambda e: e["kind"] == "board_lost")
+        assert [e.payload for e in t.service.log.entries()] == [{"v": 1, "device": "camera", "status": "offline"},
+                                                                {"v": 1, "device": "board", "status": "lost"}]
     finally:
         t.stop(settle=False)
         close_all()
