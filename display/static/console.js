@@ -74,7 +74,8 @@ function renderTables() {
   }).join("");
 }
 // Does the table's camera see it, does its board answer (camera/status, board/status)? Only what is wrong is shown: a
-// camera lost or offline sees no play of the table, so nothing put down there is judged.
+// camera lost or offline sees no play of the table, a board down takes no press; the table's service then stops its
+// clocks (its state says paused, with no flag open), and the row says so.
 const DEVICE_SAID = {
   camera: { lost: () => T("camera_lost"), offline: () => T("camera_offline") },
   board: { lost: () => T("board_lost"), offline: () => T("board_offline") },
@@ -82,13 +83,14 @@ const DEVICE_SAID = {
 const LOST_SAID = { frames: () => T("lost_frames"), markers: () => T("lost_markers") };
 function devicesHTML(v) {
   const none = v.status === "online" && !(v.devices && v.devices.camera);  // refereeing, no word from its camera
-  return (none ? ` <b class="error device camera-none">${esc(T("camera_none"))}</b>` : "") +
-    Object.entries(DEVICE_SAID).map(([d, said]) => {
-      const p = v.devices && v.devices[d];
-      if (!p || !said[p.status]) return "";
-      const why = LOST_SAID[p.reason] ? ` (${esc(LOST_SAID[p.reason]())})` : "";
-      return ` <b class="error device ${d}-${esc(p.status)}">${esc(said[p.status]())}</b>${why}`;
-    }).join("");
+  const down = Object.entries(DEVICE_SAID).map(([d, said]) => {
+    const p = v.devices && v.devices[d];
+    if (!p || !said[p.status]) return "";
+    const why = LOST_SAID[p.reason] ? ` (${esc(LOST_SAID[p.reason]())})` : "";
+    return ` <b class="error device ${d}-${esc(p.status)}">${esc(said[p.status]())}</b>${why}`;
+  }).join("");
+  const held = down && v.state && v.state.paused && !v.state.flags.length ? ` <span class="held">${esc(T("clocks_held"))}</span>` : "";
+  return (none ? ` <b class="error device camera-none">${esc(T("camera_none"))}</b>` : "") + down + held;
 }
 // Is the table refereeing? Its service's health comes every few seconds: none for three times that, or a
 // problem named in it, and the table is stalled, whatever its status says. Seconds are the display's own.
@@ -100,7 +102,7 @@ function liveHTML(v) {
   if (h.problem) return `<b class="error stalled">${T("stalled")}</b> ${esc(h.problem)}`;
   const out = [h.input_at == null ? "" : esc(T("last_input", { s: Math.round(h.at - h.input_at + age) }))];
   if (h.waiting > 20) out.push(esc(T("waiting_inputs", { n: h.waiting })));
-  const who = k => k === "board/in" ? T("from_board") : k === "commands" ? T("from_console") : T("from_camera");
+  const who = k => k.startsWith("board/") ? T("from_board") : k === "commands" ? T("from_console") : T("from_camera");
   const off = Object.entries(h.clocks_off).map(([k, s]) => T("offset", { who: who(k), s: `${s > 0 ? "+" : ""}${Math.round(s)}` }));
   if (off.length) out.push(`<b class="error clock-off">${T("clock_off")}</b> ${esc(off.join(", "))}`);
   const dropped = Object.entries(h.dropped).map(([k, n]) => `${who(k)} ${n}`);
@@ -265,9 +267,9 @@ function connect(table) {
   es.addEventListener("state", m => {
     const c = JSON.parse(m.data);
     const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, status: null });
-    const phase = v.state?.phase; v.state = c.data;
+    const was = v.state; v.state = c.data;
     flagsChanged();
-    if (ME && phase !== c.data.phase) renderTables();
+    if (ME && (was?.phase !== c.data.phase || was?.paused !== c.data.paused)) renderTables();  // the row shows both
   });
   es.addEventListener("device", m => {
     const c = JSON.parse(m.data);

@@ -193,8 +193,13 @@ class Reducer:
 
     @property
     def on_hold(self) -> bool:
-        """Whether the table waits: a flag is open, or a round is on and a device is :attr:`down`."""
-        return bool(self.flags) or (bool(self.down) and self.phase not in ("idle", "round_over"))
+        """Whether the table waits: a flag is open, a device is :attr:`down` while the seats play (their clocks stand
+        still), or the board is down while they arrive (late arrival stands still)."""
+        if self.flags:
+            return True
+        if self.phase == "arriving":
+            return self.late_stopped is not None
+        return bool(self.presence) and bool(self.down) and self.phase not in ("idle", "round_over")
 
     def _presence_entry(self, p: dict) -> Reducer:
         """A device's presence changed (a ``presence`` entry). Decided (no seed speaks of cameras or boards): while

@@ -63,7 +63,7 @@ a turn that time then gives up (its ``clock`` entry says ``held``) starts the ne
 that moment, when the table's displays can show it.
 
 The devices' presence (``camera/status``, ``board/status``: ``protocol.HEEDED``): the main session takes each with
-its retained message, at start and on every reconnection. Each change (``online``, ``lost``, ``offline``) is logged
+its retained message, at start and on every reconnection, at QoS 0 (the broker keeps no stale presence for it). Each change (``online``, ``lost``, ``offline``) is logged
 as a ``presence`` entry of the service's own (no id: the service logs only a presence other than the one it logged
 last), stamped with its arrival, in the batch's one commit, and applied in log order: while the camera sees no
 table or the board does not answer, the table's shot clocks stand still (``Reducer._presence_entry``). One that
@@ -276,8 +276,10 @@ class TableService:
         handler = self._receiver(conn)
         for name in INTAKE[suffix]:
             conn.subscribe(topic(self.table_id, name), handler, qos=QOS, retained="never", retain_as_published=True)
-        for name in HEEDED if not suffix else ():  # retained: the presence as it is now, on every (re)connection
-            conn.subscribe(topic(self.table_id, name), handler, qos=QOS, retained="always")
+        # The presence as it is now, on every (re)connection (its retained message), and each change while connected;
+        # at QoS 0, so that the broker keeps no stale changes for the session while the service is away.
+        for name in HEEDED if not suffix else ():
+            conn.subscribe(topic(self.table_id, name), handler, qos=0, retained="always")
         self.intake.append(conn)
         return conn
 

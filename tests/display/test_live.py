@@ -175,3 +175,38 @@ def test_the_console_shows_a_table_whose_camera_sees_nothing(broker, tmp_path):
             console.wait_for_selector(f"{row} .device.camera-offline:has-text('摄像机离线')", timeout=WAIT_S * 1000)
     finally:
         camera.close()
+
+
+@pytest.mark.browser
+def test_the_console_says_the_clocks_wait_for_a_table_whose_camera_sees_nothing(broker, tmp_path, service):
+    """A real table service (``cardtable table run``) in its draw: its camera says it sees no table, and the console's
+    row says the clocks wait (the service's state is ``paused`` with no flag), the scoreboard's tile 暂停; the camera
+    back, both go."""
+    camera = _camera(broker, "w1")
+    board = Connection(broker.url("board-w1"), f"board-w1-{uuid.uuid4().hex[:6]}", clean_start=True).connect()
+    board.publish(topic("w1", "board/status"), encode("board/status", {"v": 1, "status": "online"}), retain=True)
+    assert board.flush(WAIT_S)  # (an earlier test left it lost)
+    _says(camera, "w1", "online")
+    service("w1")
+    try:
+        with console_page(broker, tmp_path) as (server, browser, console):
+            row = "#c-tables tr[data-table=w1]"
+            console.click(f"{row} button[data-cmd=start_round]")
+            console.wait_for_selector(f"{row}:has-text('进行中')", timeout=WAIT_S * 1000)
+            for seat in "SENW":
+                press = {"v": 1, "id": f"r-{seat}-{uuid.uuid4().hex[:6]}", "seat": seat, "button": "ready", "at": time.time()}
+                board.publish(topic("w1", "board/in"), encode("board/in", press))
+            wall = browser.new_page()
+            wall.goto(server.url + "/")
+            wall.wait_for_selector("#tile-w1 .phase:has-text('摸牌')", timeout=WAIT_S * 1000)
+            assert not wall.query_selector("#tile-w1 .paused")
+            _says(camera, "w1", "lost", reason="markers")
+            console.wait_for_selector(f"{row} .held:has-text('计时暂停，等设备恢复')", timeout=WAIT_S * 1000)
+            assert "摄像机看不到牌桌 (看不全桌角标记)" in console.inner_text(row)
+            wall.wait_for_selector("#tile-w1 .paused:has-text('暂停')", timeout=WAIT_S * 1000)
+            _says(camera, "w1", "online")
+            console.wait_for_selector(f"{row}:not(:has(.held)):not(:has(.device))", timeout=WAIT_S * 1000)
+            wall.wait_for_selector("#tile-w1:not(:has(.paused))", timeout=WAIT_S * 1000)
+    finally:
+        camera.close()
+        board.close()

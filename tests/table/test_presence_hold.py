@@ -123,7 +123,14 @@ def test_between_rounds_a_blind_camera_pauses_nothing_and_replay_rebuilds_the_ho
     d = Table_(GD)
     camera(d, "offline")
     assert not d.state()["paused"] and d.events()[-1]["kind"] == "camera_offline"
-    d.start()
+    d.send("commands", {"command": "assign", "rulebook": GD, "players": {s: s * 2 for s in "SENW"}})
+    d.send("commands", {"command": "start_round"})
+    assert not d.state()["paused"]  # arriving: the seats press ready on the board, the camera holds nothing
+    presence(d, "board", "lost")
+    assert d.state()["paused"] and d.table.board(d.at)["paused"]  # late arrival stands still
+    presence(d, "board", "online")
+    for seat in "SENW":
+        d.press(seat, "ready")
     assert d.state()["paused"]  # the round is on, and no camera sees it
     d.press("S", "ready")
     again = Table_(GD)

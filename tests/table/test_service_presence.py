@@ -82,6 +82,13 @@ def test_a_lost_camera_holds_the_clocks_across_a_restart_and_its_return_runs_the
         v = t.watch.wait("violations", lambda p: p["kind"] == "overtime")
         assert (v["seat"], v["penalty"]["forfeit"], v["evidence"]["seconds"]) == ("S", "turn", 30.5)
         assert [e.payload["status"] for e in t.service.log.entries() if e.kind == "presence"] == ["online", "lost", "online"]
+        logged = kinds()
+        t.stop()
+        presence(camera, "lost", reason="frames")  # a blink while the service is away: nothing kept for it
+        presence(camera, "online")
+        assert camera.flush(WAIT_S)
+        t.start()
+        assert looked() and kinds() == logged and t.service.table.presence_of("camera") == "online"
         t.stop()
         lines = list(timeline(t.db, "zh"))
         assert any("摄像机看不到牌桌（看不全桌角标记），计时暂停" in line for line in lines)
