@@ -206,8 +206,8 @@ class Reducer:
         the camera sees no table, or the board does not answer, every shot clock stops, since a play no camera sees,
         or a pass no button can say, would be ruled late, or a turn given up, on a guess; late arrival
         (``_late_held``) waits while the board is down, since no seat can press ``ready``. The round's own time runs
-        on (the venue's schedule). The clocks run again, with the seconds they had left, once every
-        device is back (unless a flag holds them)."""
+        on (the venue's schedule). The clocks run again, with the seconds they had left, once every device is back
+        (unless a flag holds them)."""
         device, status = p["device"], p["status"]
         was = self.presence_of(device)
         if status == was:

@@ -63,11 +63,11 @@ a turn that time then gives up (its ``clock`` entry says ``held``) starts the ne
 that moment, when the table's displays can show it.
 
 The devices' presence (``camera/status``, ``board/status``: ``protocol.HEEDED``): the main session takes each with
-its retained message, at start and on every reconnection, at QoS 0 (the broker keeps no stale presence for it). Each change (``online``, ``lost``, ``offline``) is logged
-as a ``presence`` entry of the service's own (no id: the service logs only a presence other than the one it logged
-last), stamped with its arrival, in the batch's one commit, and applied in log order: while the camera sees no
-table or the board does not answer, the table's shot clocks stand still (``Reducer._presence_entry``). One that
-breaks its schema is rejected.
+its retained message, at start and on every reconnection, at QoS 0 (the broker keeps no stale presence for it).
+Each change (``online``, ``lost``, ``offline``) is logged as a ``presence`` entry of the service's own (no id: the
+service logs only a presence other than the one it logged last), stamped with its arrival, in the batch's one
+commit, and applied in log order: while the camera sees no table or the board does not answer, the table's shot
+clocks stand still (``Reducer._presence_entry``). One that breaks its schema is rejected.
 """
 
 from __future__ import annotations
