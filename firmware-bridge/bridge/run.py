@@ -4,7 +4,8 @@ The thin shell around :class:`bridge.host.HostLink`: pyserial on one side, MQTT 
 ``board-T`` user) on the other, one loop. Presses go to ``board/in`` (QoS 1) and are acknowledged
 to the board once the broker has them (a press over ``PACE``, a stuck button or a broken board, is
 acknowledged to it, counted and logged, and never sent); the retained ``board/out`` drives the displays, lights and
-buzzer; ``board/status`` (retained, ``offline`` as the last will) says whether the board answers.
+buzzer; ``board/status`` (retained, ``offline`` as the last will, said again on every reconnection) says whether
+the board answers.
 A port that fails (the cable pulled) is closed and opened again every ``REOPEN_S``; the link then
 resynchronises and the board replays the presses it still holds.
 """
@@ -98,12 +99,15 @@ class Bridge:
                 "firmware": board.firmware, "boot": board.boot}
 
     def _publish_presence(self, now: float) -> None:
+        """``board/status`` when the board's presence changed; it is also the connection's birth, published again on
+        every reconnection (a broker restarted, or one that took the bridge's last will for it, knows the board as it
+        is, not ``offline``: a table service holds its clocks while its board is down)."""
         presence = self._presence_now(now)
         if presence != self._presence:
             self._presence = presence
             log.info("board %s", presence)
-            self.conn.publish(self._topics["board/status"], encode("board/status", {**presence, "at": now}),
-                              retain=True)
+            self.conn.birth = (self._topics["board/status"], encode("board/status", {**presence, "at": now}), True)
+            self.conn.publish(self.conn.birth[0], self.conn.birth[1], retain=True)
 
     # -- the loop ------------------------------------------------------------------------------------
 

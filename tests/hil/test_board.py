@@ -220,3 +220,28 @@ def test_presses_wait_on_the_board_while_the_broker_is_down(make_board, fresh_br
     got = once(presses(box))
     assert [(m["id"], m["seat"], m["button"]) for m in got] == [
         ("board5-1-000001", "S", "ready"), ("board5-1-000002", "E", "pass"), ("board5-1-000003", "N", "bid1")]
+
+
+def test_after_a_broker_restart_the_board_is_known_online_again(make_board, fresh_broker, connect, inbox, tmp_path):
+    """The broker restarted sends the bridge's last will (``offline``) for the connection it lost; the bridge,
+    reconnected, says its board's presence again (a table service holds its clocks while its board is down)."""
+    board = make_board(board_id=6)
+    bridge = BridgeProcess("t1", board.link, fresh_broker.url("board-t1"), tmp_path / "bridge.log")
+
+    def retained() -> str | None:
+        box = inbox()
+        console = connect("console", on=fresh_broker, clean_start=True)
+        console.subscribe(BOARD_STATUS, box)
+        console.wait_subscribed(30)
+        time.sleep(0.3)
+        console.close()
+        return status(box)
+
+    try:
+        assert wait_until(lambda: retained() == "online", 30), bridge.output()
+        fresh_broker.stop()
+        fresh_broker.restart()
+        time.sleep(3.0)  # the bridge reconnects within its retry
+        assert wait_until(lambda: retained() == "online", 30), (retained(), bridge.output())
+    finally:
+        bridge.stop()
