@@ -1,7 +1,8 @@
 """Calibration from the four ArUco markers (``DICT_4X4_50``, ids 0..3 at the table corners), done on every frame.
 
 The markers' centres are table coordinates (0,0), (1,0), (1,1), (0,1); their image positions give the homography
-table -> image. A frame without all four markers is not calibrated (:class:`NotCalibrated` says which are missing).
+table -> image. A frame without all four markers is not calibrated (:class:`NotCalibrated` says which are missing);
+:func:`unmoved` tells one marker covered (an arm) from a camera moved.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from referee.catalogue import Refusal, Term
 from vision.canon import canon_homography, detail
 
 TABLE_POINTS = {0: (0.0, 0.0), 1: (1.0, 0.0), 2: (1.0, 1.0), 3: (0.0, 1.0)}
+MOVED = 0.2  # a marker whose centre moved more than this share of its side: the camera moved
 
 
 class NotCalibrated(Refusal):
@@ -88,8 +90,35 @@ def marker_centre(corners: np.ndarray) -> tuple[float, float]:
     return (float((a * (x2 - x4) - (x1 - x3) * b) / d), float((a * (y2 - y4) - (y1 - y3) * b) / d))
 
 
-def calibrate(image: np.ndarray) -> Calibration:
-    markers = find_markers(image)
+def unmoved(cal: Calibration, markers: dict[int, np.ndarray]) -> bool:
+    """Whether a frame's ``markers`` (``find_markers``), all four or not, show the table where ``cal`` has it: three
+    or more found, each centre within :data:`MOVED` of its side from where ``cal`` has it. One marker covered (an arm
+    on a corner) is not the camera moved; with two covered the camera is not judged unmoved.
+
+    >>> cal = Calibration(np.eye(3), {0: (10.0, 10.0), 1: (110.0, 10.0), 2: (110.0, 110.0), 3: (10.0, 110.0)})
+    >>> def square(x, y, side=20.0):
+    ...     return np.array([[x - side / 2, y - side / 2], [x + side / 2, y - side / 2], [x + side / 2, y + side / 2],
+    ...                      [x - side / 2, y + side / 2]])
+    >>> unmoved(cal, {0: square(10, 10), 1: square(111, 10), 3: square(10, 112)})  # 2 covered, 1-2 px of noise
+    True
+    >>> unmoved(cal, {0: square(16, 10), 1: square(116, 10), 3: square(16, 110)})  # all moved 6 px: bumped
+    False
+    >>> unmoved(cal, {0: square(10, 10), 1: square(110, 10)})  # two covered: not judged
+    False
+    """
+    if len(markers) < 3:
+        return False
+    for i, corners in markers.items():
+        side = float(np.mean([np.linalg.norm(corners[k] - corners[(k + 1) % 4]) for k in range(4)]))
+        x, y = marker_centre(corners)
+        if i not in cal.markers or np.hypot(x - cal.markers[i][0], y - cal.markers[i][1]) > MOVED * side:
+            return False
+    return True
+
+
+def calibrate(image: np.ndarray, markers: dict[int, np.ndarray] | None = None) -> Calibration:
+    """The frame's calibration from its four markers (``markers``: those ``find_markers`` found in it already)."""
+    markers = find_markers(image) if markers is None else markers
     missing = sorted(set(TABLE_POINTS) - set(markers))
     if missing:
         raise NotCalibrated("markers", missing=missing, found=sorted(markers) or Term("vision.none"))

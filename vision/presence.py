@@ -2,9 +2,10 @@
 (``bus/PROTOCOL.md``), a pure value: a table whose camera sees nothing has no play of it judged, and must not look
 watched.
 
-``online`` while frames come and show the table's four markers; ``lost`` once ``LOST_AFTER_S`` seconds pass with no
-frame from a live camera or stream (``frames``: a cable pulled, a stream dropped), or with frames but never the four
-markers (``markers``: the camera moved or covered, the light off); ``offline`` is the broker's, as the camera's last
+``online`` while frames come and show the table's four markers, or three of them where they were
+(``vision.calibrate.unmoved``: one covered by an arm); ``lost`` once ``LOST_AFTER_S`` seconds pass with no frame from a
+live camera or stream (``frames``: a cable pulled, a stream dropped), or with frames but never the table so
+(``markers``: the camera moved, two markers covered, the light off); ``offline`` is the broker's, as the camera's last
 will, or the camera's own when it stops.
 
 >>> p = Presence(started=100.0)

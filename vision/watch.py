@@ -19,7 +19,7 @@ import numpy as np
 
 from referee.catalogue import Refusal, cli_lang, said, say
 from referee.catalogue.sentences import Sentences
-from vision.calibrate import NotCalibrated, calibrate
+from vision.calibrate import NotCalibrated, calibrate, find_markers, unmoved
 from vision.model import Model
 from vision.presence import LOST_AFTER_S, Presence
 from vision.read import Reading, read_frame
@@ -171,11 +171,14 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
             if last_at is not None and at - last_at < 1 / fps - 1e-6:
                 continue  # keep to the frame rate the tracker needs
             last_at = at
+            markers = find_markers(frame)
             try:
-                calibration = calibrate(frame)  # every frame: the camera may be bumped
+                calibration = calibrate(frame, markers)  # every frame: the camera may be bumped
                 presence = presence.framed(time.monotonic(), calibrated=True)
             except NotCalibrated as e:
-                if calibration is None:  # markers never seen yet (else: one hidden by an arm, keep the last)
+                if calibration is not None and unmoved(calibration, markers):  # one hidden by an arm: the table is seen
+                    presence = presence.framed(time.monotonic(), calibrated=True)
+                if calibration is None:  # markers never seen yet (else: keep the last; lost after 5 s unless unmoved)
                     if not warned:
                         log(say(lang, "vision.waiting", problem=said(e, lang)))
                         warned = True
