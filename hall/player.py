@@ -37,6 +37,7 @@ from hall import scene
 from hall.camera import waited
 from referee.cards import Cards
 from referee.rulebooks import load
+from referee.table.reducer import PRESENCE_EVENTS
 from referee.table.simulate import SimulationError, Watch
 from referee.table.simulators import simulator_class
 
@@ -44,8 +45,8 @@ log = logging.getLogger(__name__)
 
 # Entries the players did not make: people's, the camera's pickups (a cleared trick), and the camera's and the
 # board's presence (one restarted: the shot clocks stopped, then running again).
-PERSON_EVENTS = frozenset({"assigned", "round_started", "round_stopped", "last_hand", "flag_resolved", "picked_up",
-                           "camera_lost", "camera_offline", "camera_back", "board_lost", "board_offline", "board_back"})
+PERSON_EVENTS = frozenset({"assigned", "round_started", "round_stopped", "last_hand", "flag_resolved",
+                           "picked_up"}) | PRESENCE_EVENTS
 LAY_S = 0.4  # seconds (bots' time) a hand stays over the cards just put down
 CLEAR_S = 0.4  # real seconds the table stays empty after the cards are picked up (> the camera's settle)
 HAND_GAP_S = 2.5  # real seconds the table is empty between two hands (> the camera's hand gap)

@@ -173,16 +173,16 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
             last_at = at
             markers = find_markers(frame)
             try:
-                calibration = calibrate(frame, markers)  # every frame: the camera may be bumped
-                presence = presence.framed(time.monotonic(), calibrated=True)
+                calibration, seen = calibrate(frame, markers), True  # every frame: the camera may be bumped
             except NotCalibrated as e:
-                if calibration is not None and unmoved(calibration, markers):  # one hidden by an arm: the table is seen
-                    presence = presence.framed(time.monotonic(), calibrated=True)
-                if calibration is None:  # markers never seen yet (else: keep the last; lost after 5 s unless unmoved)
+                if calibration is None:  # markers never seen yet
                     if not warned:
                         log(say(lang, "vision.waiting", problem=said(e, lang)))
                         warned = True
                     continue
+                seen = unmoved(calibration, markers)  # one hidden by an arm: the last calibration, the table seen
+            if seen:  # else lost after LOST_AFTER_S
+                presence = presence.framed(time.monotonic(), calibrated=True)
             reading = read_frame(frame, model, calibration)
             if reading.coarse and not coarse:  # said when it begins (a camera moved back, or zoomed out)
                 log(coarse_said(reading, model, lang))

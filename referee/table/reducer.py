@@ -58,6 +58,8 @@ CLOCK = "clock"  # the log's entry for time passing with no input (logged by the
 PRESENCE = "presence"
 DEVICES = ("camera", "board")
 DOWN = frozenset({"lost", "offline"})  # a camera that sees no table, a board that does not answer, or stopped
+# The events a presence entry makes (``Reducer._presence_entry``): no seat's doing.
+PRESENCE_EVENTS = frozenset(f"{device}_{what}" for device in DEVICES for what in ("lost", "offline", "back"))
 CONFIDENT = 0.9  # a recognition below this is flagged for a person to confirm
 GRACE_MIN = 1.0  # a seat ready within a minute of the round's start is on time (pressing takes a moment)
 
@@ -199,7 +201,7 @@ class Reducer:
             return True
         if self.phase == "arriving":
             return self.late_stopped is not None
-        return bool(self.presence) and bool(self.down) and self.phase not in ("idle", "round_over")
+        return bool(self.down) and self.phase not in ("idle", "round_over")
 
     def _presence_entry(self, p: dict) -> Reducer:
         """A device's presence changed (a ``presence`` entry). Decided (no seed speaks of cameras or boards): while
@@ -214,9 +216,9 @@ class Reducer:
             return self
         now = dict(self.presence) | {device: status}
         t = self._with(presence=tuple((d, now[d]) for d in DEVICES if d in now))._late_held(device, status in DOWN)
-        if status in DOWN:
+        if status in DOWN:  # its clocks paused by ``apply``, as for every input while a device is down
             data = {"status": status} | ({"reason": p["reason"]} if "reason" in p else {})
-            return t._pause_clocks()._down_event(device, data)
+            return t._down_event(device, data)
         if was not in DOWN:
             return t
         t, data = t._resume_clock(), {"held": True} if t.down else {}  # held: the other device is down still
@@ -601,4 +603,4 @@ class Reject(Refused):
     """An input that changes nothing (a reason ``table.*``); answered with a ``rejected`` event."""
 
 
-__all__ = ["CLOCK", "DEVICES", "DOWN", "PRESENCE", "CONFIDENT", "GRACE_MIN", "Flag", "Output", "Reducer"]
+__all__ = ["CLOCK", "DEVICES", "DOWN", "PRESENCE", "PRESENCE_EVENTS", "CONFIDENT", "GRACE_MIN", "Flag", "Output", "Reducer"]

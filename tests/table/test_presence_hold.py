@@ -8,7 +8,7 @@ late arrival stops while the board is down; the round's own time runs on."""
 
 import random
 
-from referee.table.reducer import PRESENCE
+from referee.table.reducer import PRESENCE, PRESENCE_EVENTS
 
 from .test_climbing_tables import GD, Table_
 from .test_tractor_table import Driver, arrive
@@ -168,6 +168,8 @@ def test_the_clocks_run_only_once_every_device_is_back():
     presence(d, "board", "online", dt=10.0)
     assert (d.events()[-1]["kind"], d.events()[-1]["data"]) == ("board_back", {})
     assert not d.state()["paused"] and d.table.clock.deadline() == d.at + 29.0
+    said = [e["kind"] for e in d.events() if e["kind"].startswith(("camera_", "board_"))]
+    assert said == ["camera_lost", "board_offline", "camera_back", "board_back"] and set(said) <= PRESENCE_EVENTS
 
 
 def test_late_arrival_waits_while_the_board_is_down():
