@@ -110,26 +110,37 @@ class TableView:
 
     def with_event(self, e: dict) -> TableView:
         """The timeline: the hand in play and the one before it (a play disputed once its hand is over is corrected
-        from it); a new hand drops the hand before the one that ended, a new round everything; a duplicate (QoS 1)
-        is kept once. An ``amended`` play marks what was judged from that play on with the amendment's ``seq``
-        (``rejudged``): the table judged it all again, its state says the new judgement, and the events said
-        before it are not said again.
+        from it); a new hand drops the hand before the one that ended, a new round everything; a duplicate (QoS 1: the
+        same ``seq``, kind and data) is kept once. An ``amended`` play marks what was judged from that play on with the
+        amendment's ``seq`` (``rejudged``): the table judged it all again, its state says the new judgement, and the
+        events said before it are not said again.
 
         >>> v = TableView("t1")
         >>> for seq, kind in [(1, "round_started"), (2, "hand_started"), (3, "play_accepted"), (4, "hand_started"),
-        ...                   (5, "play_accepted"), (6, "hand_started"), (6, "hand_started")]:  # the last again (QoS 1)
-        ...     v = v.with_event({"seq": seq, "kind": kind})
+        ...                   (5, "play_accepted"), (6, "hand_started"), (6, "hand_started")]:
+        ...     v = v.with_event({"seq": seq, "kind": kind})  # the last again (QoS 1)
         >>> [(e["seq"], e["kind"]) for e in v.timeline]
         [(4, 'hand_started'), (5, 'play_accepted'), (6, 'hand_started')]
         >>> v = v.with_event({"seq": 7, "kind": "amended", "data": {"entry": 5, "cards": ["SA"]}})
         >>> [(e["seq"], e.get("rejudged")) for e in v.timeline]
         [(4, None), (5, 7), (6, 7), (7, None)]
+
+        One entry may say one kind twice (both sides late: a ``hand_forfeited`` each); a repeat is the same event:
+
+        >>> v = v.with_event({"seq": 8, "kind": "round_started", "data": {}})
+        >>> for team in ("SN", "EW", "SN", "EW"):  # entry 9, then published again by a restarted service
+        ...     v = v.with_event({"seq": 9, "kind": "hand_forfeited", "data": {"hand": 1, "team": team}})
+        >>> v = v.with_event({"seq": 8, "kind": "round_started", "data": {}})  # again: the round is not begun anew
+        >>> [(e["seq"], e["kind"], e["data"].get("team")) for e in v.timeline]
+        [(8, 'round_started', None), (9, 'hand_forfeited', 'SN'), (9, 'hand_forfeited', 'EW')]
         """
+        for x in reversed(self.timeline):  # in log order: a repeat lies among the events of its seq or later
+            if x["seq"] < e["seq"]:
+                break
+            if x["seq"] == e["seq"] and x["kind"] == e["kind"] and x.get("data") == e.get("data"):
+                return self
         if e["kind"] == "round_started":
             return replace(self, timeline=(e,))
-        recent = self.timeline if e["kind"] == "hand_started" else self.timeline[-8:]
-        if any(x["seq"] == e["seq"] and x["kind"] == e["kind"] for x in recent):
-            return self
         kept = self.timeline
         if e["kind"] == "hand_started":
             starts = [i for i, x in enumerate(kept) if x["kind"] == "hand_started"]

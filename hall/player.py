@@ -68,6 +68,9 @@ class HallWatch(Watch):
     def on_events(self, _topic: str, raw: bytes) -> None:
         event = decode("events", raw)
         with self._cond:
+            if not self._first("events", event):  # published again by a restarted service
+                self._cond.notify_all()
+                return
             seats = named(event)
             if event["kind"] in PERSON_EVENTS or waited(event) or (event["kind"] == "rejected" and not seats):
                 self.people.add(event["seq"])

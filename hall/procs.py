@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 MARK = "CARDTABLE_HALL"
 STOP_S = 8.0  # SIGTERM, then this long before SIGKILL
 RESTART_DELAYS_S = (0.5, 1.0, 2.0, 5.0)  # after the 1st, 2nd, ... death in a row
+STEADY_S = 60.0  # a child that ran this long before it died died once, not again in a row
 
 
 @dataclass
@@ -37,6 +38,8 @@ class Child:
     proc: subprocess.Popen | None = None
     starts: int = 0
     _due: float | None = None  # when to start again after a death
+    _started: float = 0.0  # monotonic, when last started
+    _in_row: int = 0  # deaths in a row (each within STEADY_S of its start)
 
     @property
     def pid(self) -> int | None:
@@ -55,15 +58,19 @@ class Child:
                 stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         self.starts += 1
         self._due = None
+        self._started = time.monotonic()
         log.info("started %s (pid %d)", self.name, self.proc.pid)
 
     def check(self, hall_dir: Path, now: float) -> str | None:
-        """Start a dead child again when due; returns a line to tell when it died."""
+        """Start a dead child again when due; returns a line to tell when it died. The wait grows with each
+        death in a row (``RESTART_DELAYS_S``), and is the first again once the child ran ``STEADY_S`` (a service
+        killed now and then comes back in half a second each time, not in five)."""
         if self.proc is None or self.alive:
             return None
         if self._due is None:
             code = self.proc.returncode
-            delay = RESTART_DELAYS_S[min(self.starts - 1, len(RESTART_DELAYS_S) - 1)]
+            self._in_row = 1 if now - self._started >= STEADY_S else self._in_row + 1
+            delay = RESTART_DELAYS_S[min(self._in_row - 1, len(RESTART_DELAYS_S) - 1)]
             self._due = now + delay
             _reap_group(self.proc.pid)
             if self.restart:

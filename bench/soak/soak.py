@@ -24,7 +24,9 @@ table may take (a command that does not exist), which a working service answers 
   ``GRACE_S`` to catch up. Must be 0. The board's own presses that reached the broker while
   ``flood_mqtt`` flooded its topic, and that the service dropped with the flood (over the board's
   pace: it counts them in its health), are counted apart, once the table has caught up;
-- hands finished (``hand_scored`` and ``game_scored`` events);
+- hands finished (``hand_scored`` and ``game_scored`` events), and how often the table's bots stopped (their
+  process exited and the hall started it again: they lost step with the table, and begin the round anew). Not
+  the table's fault, but a table of people would be as lost: each one is looked into;
 - stalled while healthy: minutes during which an input or a probe waited longer than ``STALL_S``
   while the table looked healthy: its status ``online`` and its ``health`` as the console takes it
   (``display.view.TableView.live``: health coming, no problem named). Must be 0;
@@ -506,6 +508,7 @@ class Soak:
                 "board_dropped_in_floods": len(ledger.flood_dropped),
                 "cpu_s": round(ledger.cpu_s, 1), "refusals": dict(ledger.reasons.most_common(4)),
                 "hands": len(ledger.hands), "stalled_healthy_min": round(ledger.stalled_s / 60, 2),
+                "bots_stopped": max(self.child(f"{table}/players").starts - 1, 0),
                 "flood_presses_written": ledger.flood_written,
                 "stalled_on": sorted(ledger.stalled_waits)[:5],
                 "probes": len(ledger.probes), "probes_answered": len(ledger.probes.keys() & ledger.answered),
@@ -581,11 +584,11 @@ def flood(fifo: Path, seconds: float) -> int:
 
 
 def table_text(report: dict) -> str:
-    rows = [f"{'table':6} {'rulebook':14} {'sent':>7} {'logged':>7} {'answer':>6} {'lost':>5} {'hands':>5} "
+    rows = [f"{'table':6} {'rulebook':14} {'sent':>7} {'logged':>7} {'answer':>6} {'lost':>5} {'hands':>5} {'bots':>4} "
             f"{'stall m':>7} {'probes':>9} {'flood':>6} {'mqtt flood':>13} {'poison s/l/a':>12} {'ret l':>5} {'2h l/ev':>7}"]
     for t, r in report["per_table"].items():
         rows.append(f"{t:6} {r['rulebook']:14} {r['sent']:7} {r['logged']:7} {r['answered']:6} {r['lost']:5} "
-                    f"{r['hands']:5} {r['stalled_healthy_min']:7} {r['probes_answered']:>4}/{r['probes']:<4} "
+                    f"{r['hands']:5} {r.get('bots_stopped', '-'):>4} {r['stalled_healthy_min']:7} {r['probes_answered']:>4}/{r['probes']:<4} "
                     f"{r['flood_presses_written']:6} {r['flood_mqtt_settled']:>6}/{r['flood_mqtt_sent']:<6} "
                     f"{r['poison_sent']:>4}/{r['poison_logged']}/{r['poison_answered']:<4} {r['retained_logged']:5} "
                     f"{r['clock_2h_logged']:>3}/{r['events_2h_ahead']:<3}")

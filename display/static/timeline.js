@@ -4,8 +4,12 @@
 "use strict";
 const TIMELINE_KEPT = 1200;
 function withEvent(timeline, e) {
+  const data = JSON.stringify(e.data);  // a duplicate (QoS 1): the same seq, kind and data (one entry may say a kind twice)
+  for (let i = timeline.length - 1; i >= 0 && timeline[i].seq >= e.seq; i--) {
+    const x = timeline[i];
+    if (x.seq === e.seq && x.kind === e.kind && JSON.stringify(x.data) === data) return timeline;
+  }
   if (e.kind === "round_started") return [e];
-  if (timeline.some(x => x.seq === e.seq && x.kind === e.kind)) return timeline;  // a duplicate (QoS 1)
   const start = e.kind === "hand_started" ? timeline.map(x => x.kind).lastIndexOf("hand_started") : -1;
   let kept = start >= 0 ? timeline.slice(start) : timeline;
   if (e.kind === "amended") {

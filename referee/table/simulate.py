@@ -25,6 +25,7 @@ Deterministic for a seed (the message ids aside).
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import threading
@@ -57,6 +58,7 @@ UNSURE_CHANCE = 0.03  # how often the camera is unsure of a play
 UNSURE_CONFIDENCE = 0.6
 SLOW_BY_S = 2.0  # a slow play takes the limit and this much more (12 s for a 10 s follow)
 WAIT_S = 10.0  # the longest the simulator waits for the table to apply one input
+REMEMBERED = 4096  # log entries whose events and violations a watch remembers, to take each once
 
 
 class SimulationError(RuntimeError):
@@ -82,7 +84,20 @@ class Summary:
 
 class Watch:
     """The table's retained ``state`` (the newest by ``seq``), its ``events`` and ``violations``.
-    ``received`` counts every event received; ``events`` may keep only the latest of them."""
+    ``received`` counts every event received; ``events`` may keep only the latest of them.
+
+    Each event and violation is taken once. A restarted service publishes again the outputs of the
+    entries in flight when it stopped (at least once: the same ``seq``, the same payload), and bots
+    that took a play twice would lose step with the table (the soak's San Da Yi players did).
+
+    >>> w = Watch()
+    >>> passed = encode("events", {"v": 1, "seq": 7, "kind": "passed", "at": 1.0, "data": {"seat": "E"}})
+    >>> lead = encode("events", {"v": 1, "seq": 7, "kind": "turn", "at": 1.0, "data": {"seat": "N"}})
+    >>> for raw in (passed, lead, passed, lead):  # the service restarted: entry 7 published again
+    ...     w.on_events("", raw)
+    >>> w.received, [(e["seq"], e["kind"]) for e in w.events]
+    (2, [(7, 'passed'), (7, 'turn')])
+    """
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
@@ -90,6 +105,7 @@ class Watch:
         self.events: list[dict] = []
         self.violations: list[dict] = []
         self.received = 0
+        self._taken: dict[int, set[str]] = {}  # seq -> its events and violations taken (in seq order)
 
     def on_state(self, _topic: str, raw: bytes) -> None:
         state = decode("state", raw)
@@ -101,9 +117,21 @@ class Watch:
     def on_events(self, _topic: str, raw: bytes) -> None:
         event = decode("events", raw)
         with self._cond:
-            self.events.append(event)
-            self.received += 1
+            if self._first("events", event):
+                self.events.append(event)
+                self.received += 1
             self._cond.notify_all()
+
+    def _first(self, name: str, payload: dict) -> bool:
+        """Is this the first time this event or violation came? (Under ``_cond``.)"""
+        taken = self._taken.setdefault(payload["seq"], set())
+        key = name + json.dumps(payload, sort_keys=True)
+        if key in taken:
+            return False
+        taken.add(key)
+        while len(self._taken) > REMEMBERED:
+            del self._taken[next(iter(self._taken))]
+        return True
 
     def since(self, count: int) -> tuple[list[dict], int]:
         """The events received after the first ``count`` (of all received), in order, and how many
@@ -121,7 +149,8 @@ class Watch:
     def on_violations(self, _topic: str, raw: bytes) -> None:
         violation = decode("violations", raw)
         with self._cond:
-            self.violations.append(violation)
+            if self._first("violations", violation):
+                self.violations.append(violation)
             self._cond.notify_all()
 
     def wait(self, predicate: Callable[[], bool], timeout: float, what: str) -> None:

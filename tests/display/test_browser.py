@@ -18,7 +18,7 @@ from referee.tournament import TournamentStore
 from referee.tournament.service import TournamentService
 
 pytestmark = pytest.mark.browser
-TABLES = ["b1", "b2", "b3", "b4"]
+TABLES = ["b1", "b2", "b3", "b4", "b5"]
 WAIT_MS = 30_000  # the longest a page may take to show what the broker delivered (a loaded machine)
 
 
@@ -63,6 +63,30 @@ def test_the_table_page_shows_the_hand_timeline(page, table):
     # reason is not shown on a Chinese page: the rulebook's penalty instead)
     assert pg.inner_text("#tile-b1 ul.viol").split("\n") == ["东 李强 藏张（已确认）：按规程处罚", "西 刘洋 超时（已确认）：警告"]
     assert pg.inner_text("#allviolations li[data-flag=v2]") == "东 李强 藏张（已确认），第 3 盘第 1 圈：按规程处罚；牌 ♥2"
+
+
+def test_a_timeline_keeps_each_event_once_and_both_of_one_entry(page, table):
+    """classic-3deck 二 迟到判罚: 16－20分钟，首盘自动放弃，对手自动升级 -- both sides that late: the one entry that
+    starts the round says ``hand_forfeited`` twice, one per side, and the timeline shows both (it showed one). A
+    restarted service publishes the entry's events again (QoS 1): shown once, and the round is not begun anew. Both
+    ways a page gets events: the server's timeline when it opens, and each event as it comes."""
+    b5 = table("b5")
+    b5.publish("state", state(seq=40))
+    now = time.time()
+    started = {"v": 1, "seq": 41, "kind": "round_started", "at": now, "data": {}}
+    late = [{"v": 1, "seq": 42, "kind": "hand_forfeited", "at": now,
+             "data": {"hand": 1, "team": team, "by": "late", "levels": 1}} for team in ("SN", "EW")]
+    for event in (started, *late, started, *late):  # the second time: published again after a restart
+        b5.publish("events", event)
+    pg = page("/tables/b5")
+    pg.wait_for_selector("#timeline li[data-seq='42']", timeout=WAIT_MS)
+    for event in (started, *late):  # again, to the open page
+        b5.publish("events", event)
+    b5.publish("events", {"v": 1, "seq": 43, "kind": "hand_started", "at": now, "data": {"hand": 2, "level": "3", "dealer": "E"}})
+    pg.wait_for_selector("#timeline li[data-seq='43']", timeout=WAIT_MS)
+    assert pg.locator("#timeline li[data-seq='41']").count() == 1
+    assert pg.locator("#timeline li[data-seq='42'] .said").all_inner_texts() == [  # the newest first
+        "第 1 盘 东西 迟到弃权，对方升 1 级", "第 1 盘 南北 迟到弃权，对方升 1 级"]
 
 
 def test_standings_and_pairings_follow_the_results(page, tournament):

@@ -79,3 +79,25 @@ def test_a_part_of_the_hall_that_dies_is_told_in_either_language(tmp_path, monke
     assert lines["en", True] == "t01/camera exited (3); again in 0.5 s"
     assert lines["zh", False] == "t01/camera 退出了（3），不再重启"
     assert lines["en", False] == "t01/camera exited (3); not restarted"
+
+
+def test_a_part_that_dies_again_at_once_waits_longer_and_one_that_ran_a_while_does_not(tmp_path, monkeypatch):
+    """The hall's restarts (as systemd's ``RestartSec`` with a back-off): a process that dies again as soon as it
+    starts waits 0.5, 1, 2, then 5 s; one that ran a minute before it died is started again in 0.5 s, however many
+    times it died before (the soak's services, killed 17 times in 10 minutes, came back in 5 s each time)."""
+    import time
+
+    from hall.procs import STEADY_S, Child
+
+    monkeypatch.setenv("CARDTABLE_LANG", "zh")
+    child = Child("t01/service", [sys.executable, "-c", "raise SystemExit(3)"], tmp_path / "s.log")
+    child.start(tmp_path)
+    said = []
+    while len(said) < 6:
+        child.proc.wait(30)
+        now = time.monotonic()
+        ran = len(said) == 5  # the sixth death: as if it had run a minute first
+        said.append(child.check(tmp_path, child._started + STEADY_S if ran else now))
+        child.check(tmp_path, now + 10)  # due: started again
+    assert [line.rsplit("，", 1)[1] for line in said] == [
+        "0.5 秒后重启", "1 秒后重启", "2 秒后重启", "5 秒后重启", "5 秒后重启", "0.5 秒后重启"]

@@ -22,7 +22,7 @@ from referee.table.service import TableService
 from referee.table.simulate import Simulator
 from referee.table.simulators import simulator_class
 
-TABLES = ["g1", "s1", "g2", "g3"]
+TABLES = ["g1", "s1", "g2", "g3", "s2"]
 CONSOLE = "console"
 GD, SDY = "sanjiang-2012", "usst-2016"
 WAIT_S = 30.0  # the longest a wait for what must come (generous: a loaded machine)
@@ -195,4 +195,42 @@ def test_kill_9_mid_guandan_hand_restarts_to_the_same_state(broker, tmp_path, ta
         if service.proc and service.proc.poll() is None:
             service.proc.send_signal(signal.SIGTERM)
             service.proc.wait(WAIT_S)
+        watch.conn.close(flush_timeout=0)
+
+
+def test_players_following_the_table_take_each_event_once_when_a_restart_publishes_it_again(
+        broker, tmp_path, table_watch, service_process):
+    """kill -9 before the service wrote down how far its outputs reached the broker: the restarted service
+    publishes the events of the last entries again (at least once, the same seq and payload; bus/PROTOCOL.md). The
+    players that follow the table (the hall's) take each once. Before, they took the last plays twice: in the soak a
+    San Da Yi table's players stopped (sandayi.not_on_turn) after a kill_service, and the hall began the round again."""
+    watch = table_watch("s2", broker, WAIT_S)
+    db = tmp_path / "s2.db"
+    service = service_process(broker, "s2", SDY, db, tmp_path / "service.log", WAIT_S, trust_senders=True)
+    service.start()
+    done: dict = {}
+
+    def hook(n: int, name: str, payload: dict) -> None:
+        plays = [e for e in watch.of("events") if e["kind"] == "play_accepted"]
+        if done or len(plays) < 6:
+            return
+        service.kill()
+        with EventLog.open(db) as log:  # what a kill before the outputs were noted as acknowledged leaves
+            log.set_meta({"outputs_acked": str(plays[-3]["seq"] - 1)})
+        count = len(watch.of("events"))
+        service.start()
+        watch.wait("events", lambda e: plays[-1] in watch.of("events")[count:])
+        done["again"] = True
+
+    following = type("Following", (simulator_class(SDY),), {"follows_table": True})
+    try:
+        watch.wait("status", lambda s: s["status"] == "online")
+        sim = following("s2", SDY, broker.url(CONSOLE), camera=broker.url("camera-s2"), board=broker.url("board-s2"),
+                        console=broker.url(CONSOLE), hands=1, seed=5, wait_s=20.0, before_send=hook)
+        summary = sim.run()
+        assert done == {"again": True} and summary.hands == 1
+        kinds = Counter((e["seq"], e["kind"], repr(e["data"])) for e in sim.watch.events)
+        assert max(kinds.values()) == 1  # each taken once, though three plays' events came twice
+    finally:
+        service.reap()
         watch.conn.close(flush_timeout=0)
