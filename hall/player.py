@@ -231,8 +231,13 @@ class PlayerMixin:
                     self._expected = self.watch.seq()  # the simulators look for events after it
                     return self.watch.state
             waited_s += STALL_LOG_S
-            log.warning("%s: %g s and the table has not taken %s in yet%s", self.table, waited_s, what,
-                        ": again" if again else "")
+            with self.watch._cond:
+                seq, w = self.watch.seq(), self.watch
+                seen = {q: "person" if q in w.people else sorted(w.named[q]) if q in w.named else "no events"
+                        for q in range(max(base + 1, seq - 9), seq + 1)}
+            log.warning("%s: %g s and the table has not taken %s in yet%s (its state at entry %d; after entry %d, "
+                        "the seats each entry's events name: %s)", self.table, waited_s, what,
+                        ": again" if again else "", seq, base, seen)
             if again is not None:
                 again()
         raise SystemExit(0)
