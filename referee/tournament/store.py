@@ -54,9 +54,23 @@ class TournamentStore:
 
     # -- reading ----------------------------------------------------------------------------------
     def actions(self) -> list[dict]:
-        """The whole log, oldest first: ``{"seq", "kind", "data", "by", "at"}``."""
-        rows = self._db.execute("SELECT seq, kind, data, by, at FROM actions ORDER BY seq").fetchall()
-        return [{"seq": s, "kind": k, "data": json.loads(d), "by": b, "at": a} for s, k, d, b, a in rows]
+        """The whole log, oldest first: ``{"seq", "kind", "data", "by", "at"}``. A row that cannot be what was
+        written (its bytes damaged) is refused, with its seq: :class:`TournamentError` ``tournament_damaged``."""
+        try:
+            rows = self._db.execute("SELECT seq, kind, data, by, at FROM actions ORDER BY seq").fetchall()
+        except sqlite3.DatabaseError as exc:  # e.g. text that is not UTF-8 any more
+            said = str(exc).split(" with text ")[0]  # not the damaged bytes themselves
+            raise TournamentError("tournament_damaged", path=self.path, error=f"SQLite: {said[:200]}") from None
+        actions = []
+        for s, k, d, b, a in rows:
+            try:
+                data = json.loads(d)
+            except (TypeError, ValueError) as exc:
+                raise TournamentError("tournament_damaged", path=self.path, error=f"action {s}: {exc}") from None
+            if not (isinstance(k, str) and isinstance(b, str) and isinstance(a, float | int) and isinstance(data, dict)):
+                raise TournamentError("tournament_damaged", path=self.path, error=f"action {s}: not an action") from None
+            actions.append({"seq": s, "kind": k, "data": data, "by": b, "at": a})
+        return actions
 
     def last_seq(self) -> int:
         return self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM actions").fetchone()[0]
@@ -68,7 +82,13 @@ class TournamentStore:
         if seq == 0:
             raise TournamentError("no_tournament_in", path=self.path)
         if self._cache is None or self._cache[0] != seq:
-            self._cache = (seq, replay(self.actions()))
+            actions = self.actions()
+            try:
+                self._cache = (seq, replay(actions))
+            except TournamentError:
+                raise
+            except Exception as exc:  # an action that reads but no longer says what was done
+                raise TournamentError("tournament_damaged", path=self.path, error=f"replaying it: {exc!r}"[:200]) from None
         return self._cache[1]
 
     def round_view(self, round_no: int | None = None) -> dict:
@@ -334,6 +354,8 @@ def check_file(path: str | Path) -> None:
         what = unlike(path, {"actions": LOG_COLUMNS})
     except OSError as exc:
         raise TournamentError("db_unreadable", path=path, error=exc.strerror) from None
+    if what is not None and what.key.endswith(".db_damaged"):
+        raise TournamentError("tournament_damaged", path=path, error=what.values["error"])
     if what is not None:
         raise TournamentError("not_a_tournament", path=path, what=what)
 
@@ -341,7 +363,7 @@ def check_file(path: str | Path) -> None:
 def unlike(path: Path, ours: Mapping[str, list[str] | None]) -> TournamentError | None:
     """What the existing ``path`` is where it is not an SQLite database of the tables ``ours`` alone (``sqlite_sequence``
     aside; a table given its columns must be there with exactly those): a folder, an empty file, not SQLite, damaged
-    or locked past 30 s, another database; None where it is one. It is only read (the tournament's file and the
+    (SQLite's integrity check) or locked past 30 s, another database; None where it is one. It is only read (the tournament's file and the
     console's, ``display.store.check_file``, are checked so). OSError where it cannot be read."""
     if path.is_dir():
         return TournamentError("db_folder")
@@ -356,8 +378,12 @@ def unlike(path: Path, ours: Mapping[str, list[str] | None]) -> TournamentError 
             tables = sorted(n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
             columns = {t: [row[1] for row in db.execute(f"PRAGMA table_info({t})")]
                        for t, want in ours.items() if want is not None}
+            problems = [p for (p,) in db.execute("PRAGMA integrity_check(3)")]  # a page overwritten reads as rows missing
     except sqlite3.Error as exc:  # damaged, or locked past the timeout
         return TournamentError("db_damaged", error=exc)
+    if problems != ["ok"]:
+        said = "; ".join(line for p in problems for line in p.splitlines() if not line.startswith("***"))
+        return TournamentError("db_damaged", error=f"SQLite integrity_check: {said[:300]}")
     if set(tables) - set(ours) - {"sqlite_sequence"} or any(columns[t] != want for t, want in ours.items() if want):
         return TournamentError("db_other", tables=tables or "—")
     return None

@@ -7,6 +7,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sqlite3
+from contextlib import closing
+
 import pytest
 from openpyxl import Workbook, load_workbook
 
@@ -169,3 +172,43 @@ def test_serve_publishes_the_retained_topics_until_sigterm(broker, connect, inbo
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(30) == 0
         proc.stderr.close()
+
+
+def test_a_damaged_tournament_file_is_refused_in_words_and_left_as_it_was(capsys, tmp_path):
+    """A bad evening: the tournament's file damaged (a disk error, a copy cut short). Before, a page overwritten read
+    as "no tournament yet" (and ``new`` would have made one over it), and bytes damaged inside an action ended every
+    command with a traceback. Now each command refuses it, says what SQLite or the action says, and writes nothing."""
+    form = tmp_path / "form.csv"
+    form.write_text("\n".join(",".join(r) for r in FORM) + "\n", encoding="utf-8-sig")
+    good = tmp_path / "good.db"
+    run(capsys, "new", "--system", "pair-swiss", "--entries", form, "--db", good, "--rounds", 2, "--seed", 1)
+    play(capsys, good, 1)
+    whole = tmp_path / "whole.db"  # the file as a copy of it is (its WAL written in)
+    with closing(sqlite3.connect(good)) as src, closing(sqlite3.connect(whole)) as dst:
+        src.backup(dst)
+    page = 4096  # SQLite's page size here; page 2 holds the actions
+    assert whole.stat().st_size == 3 * page
+
+    def damaged(name: str, at: int, size: int) -> bytes:
+        path = tmp_path / name
+        raw = bytearray(whole.read_bytes())
+        raw[at:at + size] = bytes(size)
+        path.write_bytes(bytes(raw))
+        return bytes(raw)
+
+    cases = {"page.db": (page + page // 2, 512, "SQLite integrity_check: On tree page 2"),  # a cell pointer gone
+             "text.db": (2 * page - 192, 64, "action ")}  # inside an action's JSON: SQLite finds nothing wrong
+    for name, (at, size, said) in cases.items():
+        before = damaged(name, at, size)
+        for argv in (["standings"], ["pair"], ["show", "--round", "1"], ["export", "--format", "csv"],
+                     ["new", "--system", "pair-swiss", "--entries", str(form), "--rounds", "2"]):
+            with pytest.raises(SystemExit) as exc:
+                main(["tournament", argv[0], "--db", str(tmp_path / name), *argv[1:]])
+            assert exc.value.code == 2
+            err = capsys.readouterr().err
+            assert f"{name} 已损坏或被锁住（" in err and said in err and "未作任何改动" in err, (argv, err)
+            assert "Traceback" not in err
+        assert (tmp_path / name).read_bytes() == before
+    with pytest.raises(SystemExit):
+        main(["tournament", "standings", "--db", str(tmp_path / "text.db"), "--lang", "en"])
+    assert "text.db is damaged or locked (action " in capsys.readouterr().err
