@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from cardtable.lang import ARGPARSE, dressed, run
@@ -35,7 +36,11 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run(parser, sys.argv[1:] if argv is None else list(argv))
+    try:
+        return run(parser, sys.argv[1:] if argv is None else list(argv))
+    except BrokenPipeError:  # `cardtable tournament standings | head`: the reader has all it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
+        return 1
 
 
 __all__ = ["ARGPARSE", "GROUPS", "main", "parser"]

@@ -115,6 +115,22 @@ def test_public_files_pass_on_the_command_line(capsys):
     assert capsys.readouterr().out.splitlines()[-1] == f"{len(PUBLIC)} passed, 0 failed"
 
 
+def test_answers_piped_into_a_reader_that_stops_end_without_a_traceback(tmp_path):
+    """``cardtable judge many.jsonl | head -1``: the reader goes away after one line (more than a pipe holds is
+    written). The command stops there, exit status 1, and says nothing on stderr (it printed a BrokenPipeError)."""
+    import subprocess
+    import sys
+
+    cases = tmp_path / "many.jsonl"
+    cases.write_text((json.dumps(FOLLOW) + "\n") * 5000)  # about 150 KB of answers, more than a pipe's 64 KB
+    proc = subprocess.Popen([sys.executable, "-m", "cardtable", "judge", str(cases)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=Path(__file__).resolve().parents[1])
+    assert json.loads(proc.stdout.readline()) == {"id": "f", "result": "legal"}
+    proc.stdout.close()
+    assert proc.wait(60) == 1
+    assert proc.stderr.read() == b""
+
+
 # ---- every line answered, in words ------------------------------------------------------------
 
 MUTANTS = (None, True, 0, 7, -5, 10**20, 1.5, "", "x", "h", [], {}, [[]], ["SX"], [None], [["S3"], ["S4", "S5"]], {"N": ["S3"]})
