@@ -62,6 +62,7 @@ def test_a_calibration_of_another_classifier_or_a_damaged_one_is_refused(models)
     with pytest.raises(ModelError) as e:
         Model(models / "cards.onnx")
     assert "damaged confidence calibration" in e.value.text("en") and "已损坏" in str(e.value)
+    assert "no field '1'" in str(e.value)  # what is missing, not a bare KeyError's '1'
     confidence.path_for(models / "index.onnx").unlink()
     assert Model(models / "cards.onnx").calibration is None  # never calibrated: raw beliefs, as before
 
