@@ -84,19 +84,19 @@ class Summary:
 
 class Watch:
     """The table's retained ``state`` (the newest by ``seq``), its ``events`` and ``violations``.
-    ``received`` counts every event received; ``events`` may keep only the latest of them.
+    ``received`` counts the events taken; ``events`` may keep only the latest of them.
 
     Each event and violation is taken once. A restarted service publishes again the outputs of the
     entries in flight when it stopped (at least once: the same ``seq``, the same payload), and bots
     that took a play twice would lose step with the table (the soak's San Da Yi players did).
 
     >>> w = Watch()
-    >>> passed = encode("events", {"v": 1, "seq": 7, "kind": "passed", "at": 1.0, "data": {"seat": "E"}})
-    >>> lead = encode("events", {"v": 1, "seq": 7, "kind": "turn", "at": 1.0, "data": {"seat": "N"}})
-    >>> for raw in (passed, lead, passed, lead):  # the service restarted: entry 7 published again
+    >>> east, north = (encode("events", {"v": 1, "seq": 7, "kind": "passed", "at": 1.0, "data": {"seat": s}})
+    ...                for s in "EN")  # two of one kind in one entry: both taken
+    >>> for raw in (east, north, east, north):  # the service restarted: entry 7 published again
     ...     w.on_events("", raw)
-    >>> w.received, [(e["seq"], e["kind"]) for e in w.events]
-    (2, [(7, 'passed'), (7, 'turn')])
+    >>> w.received, [(e["seq"], e["data"]["seat"]) for e in w.events]
+    (2, [(7, 'E'), (7, 'N')])
     """
 
     def __init__(self) -> None:

@@ -363,8 +363,9 @@ def check_file(path: str | Path) -> None:
 def unlike(path: Path, ours: Mapping[str, list[str] | None]) -> TournamentError | None:
     """What the existing ``path`` is where it is not an SQLite database of the tables ``ours`` alone (``sqlite_sequence``
     aside; a table given its columns must be there with exactly those): a folder, an empty file, not SQLite, damaged
-    (SQLite's integrity check) or locked past 30 s, another database; None where it is one. It is only read (the tournament's file and the
-    console's, ``display.store.check_file``, are checked so). OSError where it cannot be read."""
+    (SQLite's integrity check) or locked past 30 s, another database; None where it is one. It is only read (the
+    tournament's file and the console's, ``display.store.check_file``, are checked so). OSError where it cannot be
+    read."""
     if path.is_dir():
         return TournamentError("db_folder")
     with open(path, "rb") as f:
