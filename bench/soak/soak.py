@@ -27,6 +27,8 @@ table may take (a command that does not exist), which a working service answers 
 - hands finished (``hand_scored`` and ``game_scored`` events), and how often the table's bots stopped (their
   process exited and the hall started it again: they lost step with the table, and begin the round anew). Not
   the table's fault, but a table of people would be as lost: each one is looked into;
+- inputs that reached the broker more than ``LATE_S`` after their own time (a press's or a read's ``at``): each is
+  said as it comes, to match with the faults (a board keeps its presses while its bridge is away) or not;
 - stalled while healthy: minutes during which an input or a probe waited longer than ``STALL_S``
   while the table looked healthy: its status ``online`` and its ``health`` as the console takes it
   (``display.view.TableView.live``: health coming, no problem named). Must be 0;
@@ -78,6 +80,7 @@ FLOOD_S = 10.0
 GAP_S = (10.0, 60.0)  # between one fault's recovery and the next fault
 PROBE_S = 10.0
 AHEAD_S = 600.0
+LATE_S = 5.0  # an input that reaches the broker this long after its own time (a press's, a read's) is told
 HANDS = ("hand_scored", "game_scored")
 FAULTS = ("kill_service", "kill_camera", "kill_bridge", "broker_restart", "reset", "outage", "poison", "retained",
           "clock", "flood", "flood_mqtt")
@@ -122,6 +125,7 @@ class Ledger:
     flood_written: int = 0
     flood_dropped: set[str] = field(default_factory=set)  # the board's presses dropped with a flood of its topic
     seq: int = 0
+    late: dict[str, float] = field(default_factory=dict)  # input id -> seconds it reached the broker after its time
 
     def see(self, input_id: str, now: float) -> None:
         if input_id in self.injected:
@@ -196,12 +200,19 @@ class Soak:
         parts = full_topic.split("/")
         table, leaf = parts[3], "/".join(parts[4:])
         try:
-            input_id = f"{leaf} {json.loads(raw)['id']}"
+            payload = json.loads(raw)
+            input_id = f"{leaf} {payload['id']}"
         except (ValueError, KeyError, TypeError):
             return  # the injector's poison (no id): counted where it is sent
+        stamped = payload.get("at")
+        late = time.time() - stamped if isinstance(stamped, int | float) else 0.0
         with self.lock:
             if table in self.ledgers:
                 self.ledgers[table].see(input_id, time.monotonic())
+                if late > LATE_S and input_id not in self.ledgers[table].injected:
+                    self.ledgers[table].late[input_id] = round(late, 1)
+        if late > LATE_S:  # a board or a camera that held it (its link down, or stuck): when, to match with the faults
+            self.hall.say(f"soak: {table} {input_id} reached the broker {late:.1f} s after its own time")
 
     def on_event(self, full_topic: str, raw: bytes) -> None:
         table = full_topic.split("/")[3]
@@ -509,6 +520,7 @@ class Soak:
                 "cpu_s": round(ledger.cpu_s, 1), "refusals": dict(ledger.reasons.most_common(4)),
                 "hands": len(ledger.hands), "stalled_healthy_min": round(ledger.stalled_s / 60, 2),
                 "bots_stopped": max(self.child(f"{table}/players").starts - 1, 0),
+                "late_inputs": len(ledger.late), "late_worst": sorted(ledger.late.items(), key=lambda x: -x[1])[:3],
                 "flood_presses_written": ledger.flood_written,
                 "stalled_on": sorted(ledger.stalled_waits)[:5],
                 "probes": len(ledger.probes), "probes_answered": len(ledger.probes.keys() & ledger.answered),
