@@ -25,6 +25,7 @@ import sys
 import time
 import tty
 from dataclasses import dataclass
+from pathlib import Path
 
 from bridge.frames import FrameError, Splitter, UnknownFrame, decode, encode
 from referee.catalogue import cli_lang, say, word
@@ -89,7 +90,7 @@ class VirtualBoard:
             self.dropped = (self.dropped + 1) & 0xFFFF  # u16 counters wrap, as the firmware's
             return False
         self._events.append(_Event(self._next_seq, SEATS.index(seat), BUTTONS.index(button), now_ms))
-        self._next_seq += 1
+        self._next_seq = (self._next_seq + 1) & 0xFFFF  # a u16, as the firmware's (PROTOCOL.md: the seq wraps)
         return True
 
     def link_up(self, now_ms: int) -> bool:
@@ -177,6 +178,26 @@ class VirtualBoard:
         return " ".join(seats) + ("" if up else " " + word(self.lang, "bridge.link_lost"))
 
 
+def next_boot(path: Path) -> int:
+    """The boot counter of this start, kept in ``path`` as the firmware keeps it in EEPROM (up by one on every
+    start, a u16): a board started again says a new ``boot``, so its presses' ids (``board{id}-{boot}-{seq}``)
+    never repeat those a table logged before (a repeat is taken as already logged, and the press is lost).
+
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "vtty.boot"
+    >>> next_boot(p), next_boot(p), p.write_text("65535"), next_boot(p), p.write_text("junk"), next_boot(p)
+    (1, 2, 5, 1, 4, 1)
+    """
+    try:
+        boot = (int(path.read_text()) + 1) & 0xFFFF or 1
+    except (OSError, ValueError):
+        boot = 1
+    tmp = path.with_name(path.name + ".new")
+    tmp.write_text(str(boot))
+    os.replace(tmp, path)
+    return boot
+
+
 def serve(link: str, board_id: int) -> int:
     """Run a virtual board on a new pseudo-terminal, ``link`` a symlink to it, until SIGINT/SIGTERM."""
     master, slave = os.openpty()  # the slave stays open here: no hangup when the bridge closes it
@@ -192,7 +213,7 @@ def serve(link: str, board_id: int) -> int:
     stopping = []
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stopping.append(1))
-    board, start = VirtualBoard(board_id, lang=lang), time.monotonic()
+    board, start = VirtualBoard(board_id, boot=next_boot(Path(f"{link}.boot")), lang=lang), time.monotonic()
     stdin = sys.stdin.fileno()
     inputs, shown, typed = [master, stdin], None, b""
     try:

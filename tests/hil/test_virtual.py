@@ -118,3 +118,52 @@ def test_a_wrong_password_is_said_by_bridge_run_in_either_language(broker, tmp_p
     where = f"{broker.host}:{broker.port}"
     assert said["zh"] == f"cardtable bridge run: 消息服务器 {where} 拒绝了 'board-t1'：用户 'board-t1' 未获准连接（密码不对，或没有这个用户）"
     assert said["en"] == f"cardtable bridge run: {where} refused 'board-t1': user 'board-t1' is not let in (a wrong password, or no such user)"
+
+
+def test_the_press_seq_wraps_as_the_firmware_does_and_the_board_goes_on():
+    """Found by the soak: a flood the host takes as fast as it comes (each press acknowledged, so the queue never
+    fills) drove the virtual board's press seq past 65,535, and it died framing press 65,536 (``ValueError``); the
+    hall started it again. The firmware's seq is a u16 that wraps (firmware/link.c, PROTOCOL.md), and so is this one's."""
+    from bridge.frames import Splitter, decode, encode
+    from bridge.messages import Ack, Button, parse
+    from bridge.virtual import VirtualBoard
+
+    board = VirtualBoard(1)
+    board._next_seq = 0xFFFE  # as after 65,533 presses
+    sent = []
+    for ms in range(4):
+        assert board.press("S", "pass", ms)
+        sent += [seq for seq, m in (parse(decode(p)) for p in Splitter().feed(board.take(ms))) if isinstance(m, Button)]
+        board.received(encode(Ack(Button.TYPE).frame(sent[-1])), ms)  # the host has it: off the board's queue
+    assert sent == [0xFFFE, 0xFFFF, 0, 1]
+
+
+def test_a_virtual_board_started_again_says_a_new_boot():
+    """As the firmware's EEPROM counter: a board started again (the hall's, after a crash) says a new ``boot`` in its
+    hello, so its presses' ids (``board{id}-{boot}-{seq}``) are new. It said boot 1 on every start, so after a restart
+    each press repeated the id of one the table had logged, and the table dropped it as already logged."""
+    import tempfile
+    from pathlib import Path
+
+    from bridge.frames import Splitter, decode as unframe
+    from bridge.messages import Hello, parse
+
+    link = Path(tempfile.mkdtemp()) / "vtty"
+    boots = []
+    for _ in range(2):
+        virtual = subprocess.Popen([*CARDTABLE, "bridge", "virtual", "--link", str(link), "--board-id", "9"],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, env=ZH)
+        try:
+            Lines(virtual.stdout).wait_for("虚拟显示板 9 号")
+            fd = os.open(link, os.O_RDWR | os.O_NOCTTY)  # the line as the board set it (raw)
+            splitter, deadline, hello = Splitter(), time.monotonic() + 30, None
+            while hello is None and time.monotonic() < deadline:
+                for piece in splitter.feed(os.read(fd, 4096)):
+                    message = parse(unframe(piece))[1]
+                    hello = message if isinstance(message, Hello) else hello
+            os.close(fd)
+            boots.append(hello.boot)
+        finally:
+            virtual.terminate()
+            virtual.wait(5)
+    assert boots == [1, 2]
