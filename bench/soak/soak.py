@@ -207,11 +207,14 @@ class Soak:
         stamped = payload.get("at")
         late = time.time() - stamped if isinstance(stamped, int | float) else 0.0
         with self.lock:
-            if table in self.ledgers:
-                self.ledgers[table].see(input_id, time.monotonic())
-                if late > LATE_S and input_id not in self.ledgers[table].injected:
-                    self.ledgers[table].late[input_id] = round(late, 1)
-        if late > LATE_S:  # a board or a camera that held it (its link down, or stuck): when, to match with the faults
+            ledger = self.ledgers.get(table)
+            if ledger is None:
+                return
+            ledger.see(input_id, time.monotonic())
+            told = late > LATE_S and input_id not in ledger.injected
+            if told:
+                ledger.late[input_id] = round(late, 1)
+        if told:  # a board or a camera that held it (its link down, or stuck): when, to match with the faults
             self.hall.say(f"soak: {table} {input_id} reached the broker {late:.1f} s after its own time")
 
     def on_event(self, full_topic: str, raw: bytes) -> None:
