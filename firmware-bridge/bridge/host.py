@@ -46,6 +46,7 @@ SYNC_RETRY_S = 0.25  # SYNC again until the board says hello
 COMMAND_RETRY_S = 0.1  # an unacknowledged command is sent again after this
 HOST_BEAT_S = 0.3
 BOARD_SILENT_S = 1.5  # no frame from the board this long: it is gone
+OUT_OF_STEP_S = 1.0  # presses came and none was the one expected this long: ask the board where it is (sync)
 REMEMBERED_PRESSES = 1024  # ids of published presses, to re-ack a copy whose ack was lost
 
 
@@ -97,6 +98,8 @@ class HostLink:
         self._inflight: Inflight | None = None
         self._seq = 0
         self._expected = 0  # the seq of the next press to publish (presses go out in the board's order)
+        self._ahead_since: float | None = None  # a press came that is not the one expected, and none since that was
+        self._board_ms = 0  # the board's clock in its latest frame: it goes back only when the board restarted
 
     # -- inputs ----------------------------------------------------------------------------------
 
@@ -144,6 +147,9 @@ class HostLink:
         if self._open and not self._synced and (self._sync_at is None or now - self._sync_at >= SYNC_RETRY_S):
             self._send(Sync())
             self._sync_at = now
+        if self._synced and self._ahead_since is not None and now - self._ahead_since >= OUT_OF_STEP_S:
+            self._send(Sync())  # its hello says the board's boot and first press again (a hello lost on the line)
+            self._ahead_since = None
         if self._open and (self._beat_at is None or now - self._beat_at >= HOST_BEAT_S):
             self._send(HostBeat())
             self._beat_at = now
@@ -161,10 +167,15 @@ class HostLink:
     # -- internals -------------------------------------------------------------------------------
 
     def _on(self, seq: int, message: Message, now: float) -> None:
+        if isinstance(message, (Heartbeat, Button)):
+            if message.board_ms < self._board_ms and self._synced:  # it restarted and its hello was lost
+                self._synced, self._sync_at = False, None  # its presses wait for the hello a sync brings
+            self._board_ms = message.board_ms
         if isinstance(message, Hello):
             if message != self.board or not self._synced:
                 self._forget_board()  # a reboot, or a new port: show everything again
             self.board, self._synced, self._expected = message, True, message.first
+            self._ahead_since, self._board_ms = None, 0
             self._skip_known()
         elif isinstance(message, Heartbeat):
             self.heartbeat = message
@@ -188,7 +199,10 @@ class HostLink:
             self._pending[pid] = seq
             age = max(0, button.board_ms - button.pressed_ms) / 1000
             self._new.append(Press(pid, button.seat, button.button, round(now - age, 3)))
+            self._ahead_since = None
             self._skip_known()
+        elif pid not in self._pending and self._ahead_since is None:
+            self._ahead_since = now  # the expected one's frame was damaged (it comes again), or a hello was
 
     def _skip_known(self) -> None:
         """Move the expected seq past the presses already published (their copies come again

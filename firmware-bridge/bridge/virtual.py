@@ -9,7 +9,7 @@ True
 >>> from bridge.messages import parse
 >>> from bridge.frames import Splitter, decode
 >>> [parse(decode(p)) for p in Splitter().feed(board.take(now_ms=1001))][:2]
-[(0, Hello(board_id=9, boot=1, major=1, minor=0, patch=0, queued=1, first=1)), (1, Button(seat=2, button=0, pressed_ms=1000, board_ms=1001))]
+[(0, Hello(board_id=9, boot=1, major=1, minor=1, patch=0, queued=1, first=1)), (1, Button(seat=2, button=0, pressed_ms=1000, board_ms=1001))]
 >>> board.render(now_ms=1001)
 'S[    LoSt off] E[    LoSt off] N[    LoSt off] W[    LoSt off] 连接断开'
 >>> VirtualBoard(board_id=9, lang="en").render(now_ms=1001).endswith("W[    LoSt off] link lost")
@@ -24,6 +24,7 @@ import signal
 import sys
 import time
 import tty
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,7 +48,7 @@ from bridge.messages import (
     parse,
 )
 
-FIRMWARE = (1, 0, 0)
+FIRMWARE = (1, 1, 0)
 RETRY_MS = 250
 HEARTBEAT_MS = 500
 LINK_TIMEOUT_MS = 1500
@@ -61,14 +62,16 @@ class _Event:
     seat: int
     button: int
     pressed_ms: int
+    round: int  # which run of seqs 1..65535 it belongs to: the next run is a new boot
     sent_ms: int | None = None
 
 
 class VirtualBoard:
     """The board's state, time (board milliseconds) passed in."""
 
-    def __init__(self, board_id: int, boot: int = 1, lang: str = "zh"):
+    def __init__(self, board_id: int, boot: int = 1, lang: str = "zh", next_boot: Callable[[], int] | None = None):
         self.board_id, self.boot, self.lang = board_id, boot, lang  # lang: the language its lines are in
+        self._next_boot = next_boot or (lambda: (self.boot + 1) & 0xFFFF or 1)  # the EEPROM counter's next
         self.clock_ds = [NO_CLOCK] * 4
         self.running = [False] * 4
         self.cards = [NO_CARDS] * 4
@@ -77,6 +80,7 @@ class VirtualBoard:
         self.corrupt = self.unknown = self.dropped = 0
         self._events: list[_Event] = []
         self._next_seq = 1
+        self._press_round = self._boot_round = 0
         self._host_seq: int | None = None
         self._host_ms: int | None = None
         self._beat_ms: int | None = None
@@ -89,8 +93,10 @@ class VirtualBoard:
         if len(self._events) == EVENT_SLOTS:
             self.dropped = (self.dropped + 1) & 0xFFFF  # u16 counters wrap, as the firmware's
             return False
-        self._events.append(_Event(self._next_seq, SEATS.index(seat), BUTTONS.index(button), now_ms))
-        self._next_seq = (self._next_seq + 1) & 0xFFFF  # a u16, as the firmware's (PROTOCOL.md: the seq wraps)
+        if self._next_seq > 0xFFFF:  # a u16 ran out: seqs never repeat within a boot (firmware/link.c)
+            self._next_seq, self._press_round = 1, self._press_round + 1
+        self._events.append(_Event(self._next_seq, SEATS.index(seat), BUTTONS.index(button), now_ms, self._press_round))
+        self._next_seq += 1
         return True
 
     def link_up(self, now_ms: int) -> bool:
@@ -137,11 +143,15 @@ class VirtualBoard:
 
     def take(self, now_ms: int) -> bytes:
         """What the board sends now (and the clocks' countdown)."""
+        if self._events and self._events[0].round != self._boot_round:  # the last boot's presses are all acked
+            self.boot, self._boot_round, self._hello = self._next_boot(), self._events[0].round, True
         if self._hello:
-            first = self._events[0].seq if self._events else self._next_seq
+            first = self._events[0].seq if self._events else self._next_seq & 0xFFFF
             self._out += encode(Hello(self.board_id, self.boot, *FIRMWARE, len(self._events), first).frame())
             self._hello = False
         for event in self._events:
+            if event.round != self._boot_round:
+                break  # the next boot's presses wait until the last boot's are acknowledged
             if event.sent_ms is None or now_ms - event.sent_ms >= RETRY_MS:
                 self._out += encode(Button(event.seat, event.button, event.pressed_ms, now_ms).frame(event.seq))
                 event.sent_ms = now_ms
@@ -213,7 +223,8 @@ def serve(link: str, board_id: int) -> int:
     stopping = []
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stopping.append(1))
-    board, start = VirtualBoard(board_id, boot=next_boot(Path(f"{link}.boot")), lang=lang), time.monotonic()
+    boots = Path(f"{link}.boot")
+    board, start = VirtualBoard(board_id, next_boot(boots), lang, lambda: next_boot(boots)), time.monotonic()
     stdin = sys.stdin.fileno()
     inputs, shown, typed = [master, stdin], None, b""
     try:

@@ -5,7 +5,7 @@
 #include <avr/io.h>
 
 #define FW_MAJOR 1
-#define FW_MINOR 0
+#define FW_MINOR 1
 #define FW_PATCH 0
 
 #define SEATS 4            /* S E N W, in this order everywhere */

@@ -12,11 +12,13 @@ struct event {
     uint8_t seat, button;
     uint32_t pressed_ms, sent_ms;
     uint8_t sent, acked;
+    uint8_t round; /* which run of seqs 1..65535 it belongs to: the next run is a new boot */
 };
 
 static struct event events[EVENT_SLOTS]; /* a FIFO ring, oldest at head */
 static uint8_t head, count;
 static uint16_t next_seq = 1;
+static uint8_t press_round, boot_round; /* the run of seqs new presses get; the one `boot` names */
 static uint16_t board_id, boot;
 static uint16_t corrupt, unknown, dropped;
 static uint8_t rx_buf[FRAME_MAX_ENCODED];
@@ -82,6 +84,11 @@ uint8_t link_press(uint8_t seat, uint8_t button, uint32_t now)
         return 0;
     }
     struct event *e = &events[(head + count++) % EVENT_SLOTS];
+    if (next_seq == 0) { /* the u16 ran out: seqs never repeat within a boot, so the next press starts one */
+        next_seq = 1;
+        press_round++;
+    }
+    e->round = press_round;
     e->seq = next_seq++;
     e->seat = seat;
     e->button = button;
@@ -216,10 +223,25 @@ static void send_heartbeat(uint32_t now)
         heartbeat_ms = now;
 }
 
+/* The oldest waiting press begins a new run of seqs: the presses of the last boot are all acknowledged, so say
+ * a new boot (its ids are new: board{id}-{boot}-{seq}) before sending it. */
+static void next_round(void)
+{
+    if (uart_tx_room() < FRAME_MAX_ENCODED + 1)
+        return; /* the hello must go first: next time round the loop */
+    boot = apply->next_boot();
+    boot_round = events[head].round;
+    send_hello();
+}
+
 void link_send(uint32_t now)
 {
+    if (count && events[head].round != boot_round)
+        next_round();
     for (uint8_t i = 0; i < count; i++) {
         struct event *e = &events[(head + i) % EVENT_SLOTS];
+        if (e->round != boot_round)
+            break; /* presses of the next boot wait until the last boot's are acknowledged */
         if (e->acked || (e->sent && now - e->sent_ms < RETRY_MS))
             continue;
         uint8_t body[10];

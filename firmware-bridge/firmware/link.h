@@ -11,6 +11,7 @@ struct link_handlers {
     void (*display)(uint8_t seat, uint16_t clock_ds, uint8_t cards, uint8_t running);
     void (*light)(uint8_t seat, uint8_t light);
     void (*buzzer)(uint8_t beeps, uint16_t on_ms, uint16_t off_ms);
+    uint16_t (*next_boot)(void); /* count one more boot (in EEPROM) and return it: the seqs ran out */
 };
 
 void link_init(uint16_t board_id, uint16_t boot, const struct link_handlers *handlers);

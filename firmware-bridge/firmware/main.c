@@ -81,7 +81,15 @@ static void on_light(uint8_t seat, uint8_t light) { views[seat].light = light; }
 
 static void on_buzzer(uint8_t beeps, uint16_t on_ms, uint16_t off_ms) { beep(beeps, on_ms, off_ms, now_ms()); }
 
-static const struct link_handlers commands = {on_display, on_light, on_buzzer};
+static uint16_t next_boot(void)
+{
+    uint16_t boots = eeprom_read_word(EE_BOOTS);
+    boots = boots == 0xFFFF ? 1 : boots + 1;
+    eeprom_update_word(EE_BOOTS, boots);
+    return boots;
+}
+
+static const struct link_handlers commands = {on_display, on_light, on_buzzer, next_boot};
 
 static void pressed(uint8_t seat, uint8_t button)
 {
@@ -102,14 +110,6 @@ static void count_down(uint32_t now)
             beep(1, EXPIRY_BEEP_MS, 0, now);
         }
     }
-}
-
-static uint16_t next_boot(void)
-{
-    uint16_t boots = eeprom_read_word(EE_BOOTS);
-    boots = boots == 0xFFFF ? 1 : boots + 1;
-    eeprom_update_word(EE_BOOTS, boots);
-    return boots;
 }
 
 int main(void)

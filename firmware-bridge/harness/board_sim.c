@@ -12,6 +12,8 @@
  *   state                 a JSON line: sim ms, display digits (segment bytes, leftmost first),
  *                         port B/C/D output latches, buzzer level, beeps, bytes in/out
  *   unplug | plug         pull the cable (the pty closes, PATH goes) / plug it back (a new pty)
+ *   poke ADDR V           write the u16 V (little-endian) at RAM address ADDR (avr-nm's address
+ *                         less 0x800000), between two instructions: to reach a state quickly
  *   quit
  * The first line printed is "ready PTY". Errors go to stderr; a bad command answers "error ...". */
 #define _GNU_SOURCE
@@ -280,6 +282,13 @@ static int command(char *line)
         bounce_us = us;
         avr_cycle_timer_register(avr, 1, bounce_step, NULL);
         printf("ok %llu\n", (unsigned long long)mono_ns());
+    } else if (!strcmp(word, "poke")) { /* set a u16 of the firmware's RAM, as a debugger would */
+        unsigned addr, value;
+        if (sscanf(line, "%*s %u %u", &addr, &value) != 2 || addr < 0x100 || addr + 1 > avr->ramend || value > 0xFFFF)
+            return printf("error poke ADDR VALUE: a RAM address 256..%u and a u16\n", avr->ramend - 1), 1;
+        avr->data[addr] = value & 0xFF;
+        avr->data[addr + 1] = value >> 8;
+        printf("ok\n");
     } else if (!strcmp(word, "state")) {
         print_state();
     } else if (!strcmp(word, "unplug")) {

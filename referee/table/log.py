@@ -285,9 +285,25 @@ class EventLog:
 
     def has_input(self, input_id: str) -> bool:
         """Whether an input with this id is already logged."""
+        return self.input(input_id) is not None
+
+    def input(self, input_id: str) -> Entry | None:
+        """The entry logged for the input with this id, or None.
+
+        >>> import tempfile, os
+        >>> with tempfile.TemporaryDirectory() as d, EventLog.open(os.path.join(d, "t.db")) as log:
+        ...     log.append("board/in", {"v": 1, "id": "b-1", "seat": "N"}, at=12.5, input_id="board/in b-1")
+        ...     log.input("board/in b-1").payload["seat"], log.input("board/in b-2")
+        1
+        ('N', None)
+        """
         with self._lock:
-            row = self._open_conn().execute("SELECT 1 FROM events WHERE input_id = ?", (input_id,)).fetchone()
-        return row is not None
+            row = self._open_conn().execute(
+                "SELECT seq, kind, at, input_id, payload FROM events WHERE input_id = ?", (input_id,)).fetchone()
+        if row is None:
+            return None
+        seq, kind, at, found, text = row
+        return Entry(seq, kind, at, found, json.loads(text), text)
 
     def last_seq(self) -> int:
         """The sequence number of the last entry; 0 for an empty log."""

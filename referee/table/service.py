@@ -101,7 +101,8 @@ from referee.table import witness
 from referee.table.amend import as_amended, is_amend, rejudged
 from referee.table.guard import Guard
 from referee.table.log import EventLog, LogError
-from referee.table.reducer import CLOCK, DEVICES, PRESENCE, Output
+from referee.reasons import Reason
+from referee.table.reducer import CLOCK, DEVICES, PRESENCE, Output, plain
 from referee.table.tables import new_table
 
 log = logging.getLogger(__name__)
@@ -118,6 +119,7 @@ RETRY_S = 0.5  # before a batch whose commit failed is tried again
 GIVE_UP_S = 30.0  # failing this long, the service gives up (run() exits; its supervisor restarts it)
 STUCK_S = 60.0  # a worker that has not come round its loop this long is stuck: give up
 WITNESS_WAIT_S = 10.0  # for the broker's retained witness at start
+SAME_AT_S = 5.0  # an input sent again by a restarted sender may be dated this much apart (the bridge's ``at``)
 # ``run`` sets Python's thread switch interval to this (the default is 5 ms): paho's network thread,
 # which logs every input, waits for the GIL after each socket call and commit while the worker
 # computes, up to the whole interval each time; a shorter one serves ~25% more inputs per second.
@@ -572,12 +574,31 @@ class TableService:
                     items.append(("rejected", name, payload.get("id"), f"{name}: {seq}", self._logged_seq))
                     continue
                 if seq is None:
+                    if (why := self._id_reused(name, payload)) is not None:
+                        items.append(("rejected", name, payload["id"], why, self._logged_seq))
+                        continue
                     log.debug("table %s: %s %s again: already logged", self.table_id, name, payload["id"])
                     continue
                 self._logged_seq = seq
                 self._logged_at = at if self._logged_at is None else max(self._logged_at, at)
                 items.append(("input", name, payload, at, seq))
         return items
+
+    def _id_reused(self, name: str, payload: dict) -> Reason | None:
+        """Why an input whose id is logged already is not the input logged under it, or None when it is (a copy: the
+        broker's redelivery is the same bytes; a restarted bridge's copy of a press is dated anew, a little apart).
+        A sender that numbers its inputs again (a board's press numbers ran out, firmware 1.0) would otherwise have
+        every later input taken for a copy and dropped, unsaid."""
+        logged = self.log.input(f"{name} {payload['id']}")
+        if logged is None:
+            return None
+        then, now = dict(logged.payload), dict(payload)
+        at_then, at_now = then.pop("at", None), now.pop("at", None)
+        if then == now and (at_then is None) == (at_now is None) and (at_then is None or abs(at_then - at_now) <= SAME_AT_S):
+            return None
+        log.warning("table %s: %s %s is logged already as entry %d, with other content: refused", self.table_id,
+                    name, payload["id"], logged.seq)
+        return Reason("table.id_reused", input_id=payload["id"], entry=logged.seq)
 
     def _append_each(self, rows: list[tuple]) -> list[int | str | None]:
         """Each row logged on its own: its seq, None when logged already, or why it cannot be."""
@@ -641,14 +662,15 @@ class TableService:
             infos.append(self._publish(out.name, data, retain=False))
         self._sent.append((seq, infos))
 
-    def _reject(self, name: str, input_id: str | None, reason: str, seq: int) -> None:
+    def _reject(self, name: str, input_id: str | None, reason: str | Reason, seq: int) -> None:
         self.rejected += 1
+        data = {"topic": name, "id": input_id, "reason": plain(reason) if isinstance(reason, Reason) else reason}
         event = {
             "v": 1,
             "seq": max(seq, 1),  # events' seq starts at 1; before any entry there is none to name
             "kind": "rejected",
             "at": self.clock(),
-            "data": {"topic": name, "id": input_id, "reason": reason},
+            "data": data | ({"why": reason.json()} if isinstance(reason, Reason) else {}),
         }
         self._publish("events", encode("events", event), retain=False)
 

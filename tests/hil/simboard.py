@@ -69,7 +69,7 @@ class SimBoard:
     """One ``board_sim`` process; ``link`` is the symlink to its pseudo-terminal."""
 
     def __init__(self, elf: Path, sim: Path, link: Path, board_id: int = 1):
-        self.link = link
+        self.link, self.elf = link, elf
         self._lock = threading.Lock()
         self._proc = subprocess.Popen([str(sim), str(elf), "--link", str(link), "--board-id", str(board_id)],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
@@ -111,6 +111,15 @@ class SimBoard:
 
     def display(self, seat: str) -> str:
         return text(self.state()["digits"][SEATS.index(seat)])
+
+    def poke(self, symbol: str, value: int) -> None:
+        """Set the firmware's u16 variable ``symbol`` (found in the ELF by ``avr-nm``) to ``value``, as a
+        debugger would: to reach a state (the 65,535th press of a boot) without making it happen."""
+        listed = subprocess.run(["avr-nm", str(self.elf)], capture_output=True, text=True, check=True).stdout
+        found = [int(line.split()[0], 16) for line in listed.splitlines() if line.split()[2:] == [symbol]]
+        if len(found) != 1:
+            raise RuntimeError(f"{self.elf} has {len(found)} symbols named {symbol!r}")
+        self._ask(f"poke {found[0] - 0x800000} {value}")
 
     def unplug(self) -> None:
         self._ask("unplug")

@@ -82,7 +82,7 @@ def test_every_button_of_every_seat_becomes_its_board_in_message(make_board, sta
     bridge = start_bridge(board)
     assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
     online = json.loads(listen.payloads(BOARD_STATUS)[-1])
-    assert (online["board"], online["firmware"], online["boot"]) == ("board7", "1.0.0", 1)
+    assert (online["board"], online["firmware"], online["boot"]) == ("board7", "1.1.0", 1)
     pressed = []
     for seat in SEATS:
         for button in BUTTONS:
@@ -172,6 +172,31 @@ def test_a_pulled_cable_and_a_stopped_bridge_lose_no_press(make_board, start_bri
     offset = time.time() - time.monotonic()
     for message, mono_ns in zip(got[1:], times):
         assert abs(message["at"] - (mono_ns / 1e9 + offset)) < 0.3, (message, mono_ns)
+
+
+def test_a_board_whose_press_numbers_run_out_starts_a_new_boot(make_board, start_bridge, listen):
+    """PROTOCOL.md: a press's seq is a u16 and an id names (board, boot, seq); after its 65,535th press of a boot
+    the board counts a new boot (EEPROM) and says hello, so no id repeats. Before, the seq went on from 0 and
+    every later press repeated an id the table had logged: dropped by the table as already logged, unsaid."""
+    board = make_board(board_id=4)
+    board.poke("next_seq", 65534)  # as if 65,533 presses had been made and acknowledged since the board started
+    bridge = start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 30)
+    board.tap("S", "ready")
+    assert wait_until(lambda: len(presses(listen)) == 1, 30), bridge.output()
+
+    board.unplug()  # the last press of boot 1 and the first of boot 2 wait on the board together
+    board.tap("E", "pass")
+    board.tap("N", "confirm")
+    assert wait_until(lambda: status(listen) == "lost", 30)
+    board.plug()
+    assert wait_until(lambda: len(once(presses(listen))) == 3, 30), bridge.output()
+    board.tap("W", "bid1")
+    assert wait_until(lambda: len(once(presses(listen))) == 4, 30), bridge.output()
+    got = once(presses(listen))
+    assert [m["id"] for m in got] == ["board4-1-065534", "board4-1-065535", "board4-2-000001", "board4-2-000002"]
+    assert [(m["seat"], m["button"]) for m in got] == [("S", "ready"), ("E", "pass"), ("N", "confirm"), ("W", "bid1")]
+    assert status(listen) == "online"
 
 
 def test_without_its_host_the_board_counts_down_and_shows_the_link_lost(make_board, start_bridge, listen, connect):

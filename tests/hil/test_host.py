@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bridge.frames import Splitter, decode, encode
 from bridge.host import COMMAND_RETRY_S, HostLink
-from bridge.messages import Ack, Button, Display, Hello, HostBeat, Light, Sync, parse
+from bridge.messages import Ack, Button, Display, Heartbeat, Hello, HostBeat, Light, Sync, parse
 from bridge.seats import SeatView
 
 
@@ -115,3 +115,37 @@ def test_a_second_hello_publishes_nothing_twice():
     assert link.take(now=1.1).publish == []
     link.received(encode(Button(2, 7, 100, 100).frame(7)), now=1.2)
     assert [p.id for p in link.take(now=1.2).publish] == ["board1-1-000007"]
+
+
+def test_presses_out_of_step_for_a_second_ask_the_board_where_it_is():
+    """PROTOCOL.md: after its 65,535th press the board says a new boot (hello) and numbers from 1 again. A hello
+    damaged on the line left the host expecting press 0 of the old boot: every later press waited for ever."""
+    link = synced(board_id=1, boot=1, first=65535)
+    link.received(encode(Button(0, 1, 100, 100).frame(65535)), now=1.0)
+    assert [p.id for p in link.take(now=1.0).publish] == ["board1-1-065535"]
+    link.published("board1-1-065535")
+    first_of_boot_2 = encode(Button(1, 1, 200, 200).frame(1))
+    link.received(first_of_boot_2, now=1.2)  # its hello was lost
+    assert link.take(now=1.2).publish == [] and (1, Ack(Button.TYPE)) not in sent(link.take(now=1.2).write)
+    link.received(first_of_boot_2, now=1.45)  # the board sends it again every 250 ms
+    assert (0, Sync()) not in sent(link.take(now=1.9).write)  # a damaged frame is mended within 250 ms: no sync
+    assert (0, Sync()) in sent(link.take(now=2.2).write)
+    link.received(encode(Hello(1, 2, 1, 1, 0, 1, 1).frame()) + first_of_boot_2, now=2.25)
+    assert [p.id for p in link.take(now=2.25).publish] == ["board1-2-000001"]
+
+
+def test_a_board_restarted_unseen_is_not_taken_for_the_boot_it_had():
+    """A board that restarted (its clock went back) while its hello was lost numbers its presses from 1 again: the
+    host took press 1 for a copy of the old boot's press 1 and acknowledged it, and the press was lost."""
+    link = synced(board_id=1, boot=1, first=1)
+    link.received(encode(Button(0, 1, 1000, 1000).frame(1)), now=1.0)
+    assert [p.id for p in link.take(now=1.0).publish] == ["board1-1-000001"]
+    link.published("board1-1-000001")
+    link.take(now=1.0)
+    link.received(encode(Heartbeat(5000, 0, True, 0, 0, 0).frame()), now=5.0)
+    again = encode(Button(2, 0, 150, 200).frame(1))  # boot 2's first press; its hello was lost
+    link.received(again, now=5.3)
+    step = link.take(now=5.3)
+    assert step.publish == [] and (1, Ack(Button.TYPE)) not in sent(step.write) and (0, Sync()) in sent(step.write)
+    link.received(encode(Hello(1, 2, 1, 1, 0, 1, 1).frame()) + again, now=5.4)
+    assert [(p.id, p.seat) for p in link.take(now=5.4).publish] == [("board1-2-000001", 2)]

@@ -10,6 +10,7 @@ import subprocess
 import threading
 import time
 
+from bridge.virtual import VirtualBoard
 from conftest import CARDTABLE, BridgeProcess
 
 from bus.protocol import decode, encode, topic
@@ -120,22 +121,33 @@ def test_a_wrong_password_is_said_by_bridge_run_in_either_language(broker, tmp_p
     assert said["en"] == f"cardtable bridge run: {where} refused 'board-t1': user 'board-t1' is not let in (a wrong password, or no such user)"
 
 
-def test_the_press_seq_wraps_as_the_firmware_does_and_the_board_goes_on():
+def test_after_press_65535_the_virtual_board_says_a_new_boot_as_the_firmware_does():
     """Found by the soak: a flood the host takes as fast as it comes (each press acknowledged, so the queue never
-    fills) drove the virtual board's press seq past 65,535, and it died framing press 65,536 (``ValueError``); the
-    hall started it again. The firmware's seq is a u16 that wraps (firmware/link.c, PROTOCOL.md), and so is this one's."""
+    fills) drove the virtual board's press seq past 65,535, and it died framing press 65,536 (``ValueError``). As the
+    firmware (1.1, firmware/link.c): after press 65,535 of a boot the next press starts a new boot, said in a hello
+    once the last boot's presses are acknowledged, so no press id repeats."""
     from bridge.frames import Splitter, decode, encode
-    from bridge.messages import Ack, Button, parse
-    from bridge.virtual import VirtualBoard
+    from bridge.messages import Ack, Button, Hello, parse
 
-    board = VirtualBoard(1)
+    board = VirtualBoard(1, boot=7)
     board._next_seq = 0xFFFE  # as after 65,533 presses
-    sent = []
-    for ms in range(4):
-        assert board.press("S", "pass", ms)
-        sent += [seq for seq, m in (parse(decode(p)) for p in Splitter().feed(board.take(ms))) if isinstance(m, Button)]
-        board.received(encode(Ack(Button.TYPE).frame(sent[-1])), ms)  # the host has it: off the board's queue
-    assert sent == [0xFFFE, 0xFFFF, 0, 1]
+    said = []
+
+    def step(ms: int, ack: bool = True) -> None:
+        for seq, m in (parse(decode(p)) for p in Splitter().feed(board.take(ms))):
+            if isinstance(m, (Button, Hello)):
+                said.append((seq, m.boot) if isinstance(m, Hello) else seq)
+            if isinstance(m, Button) and ack:
+                board.received(encode(Ack(Button.TYPE).frame(seq)), ms)  # the host has it: off the board's queue
+
+    assert board.press("S", "pass", 0)
+    step(0)
+    assert board.press("S", "pass", 1) and board.press("E", "pass", 2)  # 65,535 and the next boot's first, together
+    step(3, ack=False)
+    assert said == [(0, 7), 0xFFFE, 0xFFFF]  # the new boot's press waits for the last one of boot 7
+    step(300)  # sent again (250 ms) and acknowledged now
+    step(301)
+    assert said[3:] == [0xFFFF, (0, 8), 1] and board.boot == 8
 
 
 def test_a_virtual_board_started_again_says_a_new_boot():

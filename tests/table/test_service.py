@@ -29,6 +29,7 @@ from bus.protocol import (
     schema,
     topic,
 )
+from referee.catalogue.sentences import Sentences
 from referee.table.service import HEAR_AGAIN_S, TableService
 from referee.table.timeline import timeline
 
@@ -187,6 +188,33 @@ def test_inputs_are_applied_in_order_and_a_duplicate_once(table):
     # The log holds each input once, under its topic and id.
     assert t.service.log.has_input("board/in b-ready-S")
     assert [e.seq for e in t.service.log.entries()] == [1, 2, 3, 4]
+
+
+def test_an_id_logged_already_with_other_content_is_refused_in_words_not_dropped(table):
+    """A copy of an input (the broker's redelivery, a restarted bridge's press dated a little apart) is taken once and
+    says nothing. Another input under an id logged already, a board whose press numbers ran out (firmware 1.0:
+    ``board3-1-000001`` again after 65,535 presses), was taken for a copy and dropped without a word."""
+    t = table("s14")
+    t.start()
+    t.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": RULEBOOK})
+    t.send("commands", {"command": "start_round"})
+    press = {"v": 1, "id": "board3-1-000001", "seat": "S", "button": "ready", "at": T0 + 30}
+    t.publish("board/in", encode("board/in", press))
+    t.seq += 1
+    t.watch.state(t.seq)
+    t.publish("board/in", encode("board/in", press | {"at": T0 + 30.4}))  # the bridge restarted: its copy, dated anew
+    t.publish("board/in", encode("board/in", press | {"seat": "E", "at": T0 + 31}))  # E's press, under S's id
+    t.publish("board/in", encode("board/in", press | {"at": T0 + 900}))  # the same button, a quarter of an hour on
+    state = t.send("board/in", {"seat": "N", "button": "ready"}, at=T0 + 901)
+    assert state["seq"] == 4  # neither taken: the log holds the press once and the marker
+    assert [e.payload["seat"] for e in t.service.log.entries() if e.kind == "board/in"] == ["S", "N"]
+    refused = [e for e in t.watch.of("events") if e["kind"] == "rejected"]
+    assert [(e["data"]["id"], e["data"]["why"]) for e in refused] == [
+        ("board3-1-000001", {"key": "table.id_reused", "values": {"input_id": "board3-1-000001", "entry": 3}})] * 2
+    assert refused[0]["data"]["reason"].startswith("id board3-1-000001 is logged already, as entry 3, with other content")
+    said = Sentences("zh").event(refused[0])
+    assert said == ("拒绝了一条按键输入：编号 board3-1-000001 已记在第 3 条，内容却不同：这条未被采用"
+                    "（发送方把编号用了两次；若是按键板，请重启它）"), said
 
 
 def test_out_of_order_deliveries_are_applied_in_arrival_order_with_time_running_forward(table):
