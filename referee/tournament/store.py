@@ -2,13 +2,16 @@
 :class:`~referee.tournament.core.Tournament` (see ``README.md`` for the API).
 
 Every change is one row ``(seq, kind, data, by, at)``; rows are never updated or deleted
-(triggers refuse it). Each change is checked on the replayed tournament inside one write
+(triggers refuse it). Each row is sealed: ``seals`` holds the hash chain up to it (SHA-256 of the
+chain before and the row), written with it, so a row whose bytes were damaged and still read (a
+digit of a result changed) is refused as damaged, not replayed. Each change is checked on the replayed tournament inside one write
 transaction before it is appended, so a bad request raises :class:`TournamentError` and
 changes nothing, and two writers (the console and the MQTT service) never interleave.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -32,7 +35,20 @@ CREATE TABLE IF NOT EXISTS actions (
     seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, data TEXT NOT NULL, by TEXT NOT NULL, at REAL NOT NULL);
 CREATE TRIGGER IF NOT EXISTS actions_no_update BEFORE UPDATE ON actions BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS actions_no_delete BEFORE DELETE ON actions BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;
+CREATE TABLE IF NOT EXISTS seals (seq INTEGER PRIMARY KEY, chain BLOB NOT NULL);
+CREATE TRIGGER IF NOT EXISTS seals_no_update BEFORE UPDATE ON seals BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS seals_no_delete BEFORE DELETE ON seals BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;
 """
+ORIGIN = bytes(32)  # the chain before the first action
+
+
+def seal(chain: bytes, seq: int, kind: str, data: str, by: str, at: float) -> bytes:
+    """The hash chain after the row ``(seq, kind, data, by, at)`` (``data`` as stored, JSON text).
+
+    >>> seal(ORIGIN, 1, "new", '{"id": "main"}', "organiser", 1767261600.0).hex()[:16]
+    '1b0fff1b9a6bbad8'
+    """
+    return hashlib.sha256(chain + json.dumps([seq, kind, data, by, at], ensure_ascii=False).encode()).digest()
 
 
 class TournamentStore:
@@ -45,6 +61,22 @@ class TournamentStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
         self._cache: tuple[int, Tournament] | None = None
+        self._seal_unsealed()
+
+    def _seal_unsealed(self) -> None:
+        """Seal the rows a file made before seals holds (they are taken as they read at their first opening here)."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            last = self._db.execute("SELECT seq, chain FROM seals ORDER BY seq DESC LIMIT 1").fetchone()
+            if last is None and self.last_seq():
+                chain = ORIGIN
+                for row in self._db.execute("SELECT seq, kind, data, by, at FROM actions ORDER BY seq").fetchall():
+                    chain = seal(chain, *row)
+                    self._db.execute("INSERT INTO seals (seq, chain) VALUES (?, ?)", (row[0], chain))
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
         self._db.close()
@@ -57,12 +89,20 @@ class TournamentStore:
         """The whole log, oldest first: ``{"seq", "kind", "data", "by", "at"}``. A row that cannot be what was
         written (its bytes damaged) is refused, with its seq: :class:`TournamentError` ``tournament_damaged``."""
         try:
-            rows = self._db.execute("SELECT seq, kind, data, by, at FROM actions ORDER BY seq").fetchall()
+            rows = self._db.execute("SELECT a.seq, kind, data, by, at, chain FROM actions a LEFT JOIN seals s "
+                                    "ON s.seq = a.seq ORDER BY a.seq").fetchall()
         except sqlite3.DatabaseError as exc:  # e.g. text that is not UTF-8 any more
             said = str(exc).split(" with text ")[0]  # not the damaged bytes themselves
             raise TournamentError("tournament_damaged", path=self.path, error=f"SQLite: {said[:200]}") from None
-        actions = []
-        for s, k, d, b, a in rows:
+        actions, chain = [], ORIGIN
+        for s, k, d, b, a, sealed in rows:
+            try:
+                chain = seal(chain, s, k, d, b, a)
+            except (TypeError, ValueError):
+                chain = b""  # not a row any more: said below
+            if sealed != chain:
+                raise TournamentError("tournament_damaged", path=self.path,
+                                      error=f"action {s}: not what was written (its seal differs)") from None
             try:
                 data = json.loads(d)
             except (TypeError, ValueError) as exc:
@@ -329,8 +369,11 @@ class TournamentStore:
                 data = data | {"repaired": after.repaired[-1].as_dict()}
             after.rules.standings(after)  # a result that cannot be scored raises here
             after.rules.follows(after)  # so does one that a knockout round already played depends on
-            self._db.execute("INSERT INTO actions (seq, kind, data, by, at) VALUES (?, ?, ?, ?, ?)",
-                             (seq, kind, json.dumps(data, ensure_ascii=False, sort_keys=True), by, at))
+            text = json.dumps(data, ensure_ascii=False, sort_keys=True)
+            before = self._db.execute("SELECT chain FROM seals WHERE seq = ?", (seq - 1,)).fetchone()
+            self._db.execute("INSERT INTO actions (seq, kind, data, by, at) VALUES (?, ?, ?, ?, ?)", (seq, kind, text, by, at))
+            self._db.execute("INSERT INTO seals (seq, chain) VALUES (?, ?)",
+                             (seq, seal(before[0] if before else ORIGIN, seq, kind, text, by, at)))
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
@@ -351,7 +394,7 @@ def check_file(path: str | Path) -> None:
     if str(path) == ":memory:" or not path.exists():
         return
     try:
-        what = unlike(path, {"actions": LOG_COLUMNS})
+        what = unlike(path, {"actions": LOG_COLUMNS, "seals": None})
     except OSError as exc:
         raise TournamentError("db_unreadable", path=path, error=exc.strerror) from None
     if what is not None and what.key.endswith(".db_damaged"):

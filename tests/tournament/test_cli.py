@@ -176,8 +176,9 @@ def test_serve_publishes_the_retained_topics_until_sigterm(broker, connect, inbo
 
 def test_a_damaged_tournament_file_is_refused_in_words_and_left_as_it_was(capsys, tmp_path):
     """A bad evening: the tournament's file damaged (a disk error, a copy cut short). Before, a page overwritten read
-    as "no tournament yet" (and ``new`` would have made one over it), and bytes damaged inside an action ended every
-    command with a traceback. Now each command refuses it, says what SQLite or the action says, and writes nothing."""
+    as "no tournament yet" (and ``new`` would have made one over it), bytes damaged inside an action ended every
+    command with a traceback, and one digit changed in a result (t01 won by the other side) was taken as the result.
+    Now each command refuses it, says what SQLite or the action says, and writes nothing."""
     form = tmp_path / "form.csv"
     form.write_text("\n".join(",".join(r) for r in FORM) + "\n", encoding="utf-8-sig")
     good = tmp_path / "good.db"
@@ -186,20 +187,23 @@ def test_a_damaged_tournament_file_is_refused_in_words_and_left_as_it_was(capsys
     whole = tmp_path / "whole.db"  # the file as a copy of it is (its WAL written in)
     with closing(sqlite3.connect(good)) as src, closing(sqlite3.connect(whole)) as dst:
         src.backup(dst)
-    page = 4096  # SQLite's page size here; page 2 holds the actions
-    assert whole.stat().st_size == 3 * page
+    page = 4096  # SQLite's page size here; page 2 holds the actions, page 4 their seals
+    assert whole.stat().st_size == 4 * page
+    won = b'{"result": {"winner": 0}, "round": 1, "table": "t01"}'
+    assert whole.read_bytes().count(won) == 1
 
-    def damaged(name: str, at: int, size: int) -> bytes:
+    def damaged(name: str, at: int, size: int, put: bytes | None = None) -> bytes:
         path = tmp_path / name
         raw = bytearray(whole.read_bytes())
-        raw[at:at + size] = bytes(size)
+        raw[at:at + size] = bytes(size) if put is None else put
         path.write_bytes(bytes(raw))
         return bytes(raw)
 
-    cases = {"page.db": (page + page // 2, 512, "SQLite integrity_check: On tree page 2"),  # a cell pointer gone
-             "text.db": (2 * page - 192, 64, "action ")}  # inside an action's JSON: SQLite finds nothing wrong
-    for name, (at, size, said) in cases.items():
-        before = damaged(name, at, size)
+    cases = {"page.db": (page + page // 2, 512, None, "SQLite integrity_check: On tree page 2"),  # a cell pointer gone
+             "text.db": (2 * page - 192, 64, None, "action "),  # inside an action's JSON: SQLite finds nothing wrong
+             "digit.db": (whole.read_bytes().index(won) + 22, 1, b"1", "action 3: not what was written")}  # still reads
+    for name, (at, size, put, said) in cases.items():
+        before = damaged(name, at, size, put)
         for argv in (["standings"], ["pair"], ["show", "--round", "1"], ["export", "--format", "csv"],
                      ["new", "--system", "pair-swiss", "--entries", str(form), "--rounds", "2"]):
             with pytest.raises(SystemExit) as exc:

@@ -43,10 +43,30 @@ def test_every_change_is_logged_with_who_and_when(store):
 
 def test_the_log_is_append_only(store, tmp_path):
     db = sqlite3.connect(tmp_path / "t.db")
-    for sql in ("UPDATE actions SET by = 'x'", "DELETE FROM actions"):
+    for sql in ("UPDATE actions SET by = 'x'", "DELETE FROM actions", "UPDATE seals SET chain = x'00'", "DELETE FROM seals"):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             db.execute(sql)
     db.close()
+
+
+def test_a_file_made_before_seals_is_sealed_as_it_reads_and_then_kept_to_it(store, tmp_path):
+    """A tournament's file written before its rows were sealed opens as it was, is sealed at that first opening, and
+    from then on a row changed behind the store's back (a result's winner, by a disk error or by hand) is refused."""
+    store.pair_next_round()
+    store.record_result(1, "t01", {"winner": 0})
+    store.close()
+    with sqlite3.connect(tmp_path / "t.db") as db:
+        db.execute("DROP TABLE seals")  # as the file was before seals
+    again = TournamentStore(tmp_path / "t.db")
+    assert again.round_view(1)["tables"][0]["result"] == {"points": [2, 0], "scores": [2, -2]}
+    with sqlite3.connect(tmp_path / "t.db") as db:
+        assert db.execute("SELECT count(*) FROM seals").fetchone() == (3,)
+        db.execute("DROP TRIGGER actions_no_update")  # what a disk error does not ask for
+        db.execute("""UPDATE actions SET data = replace(data, '"winner": 0', '"winner": 1') WHERE seq = 3""")
+    with pytest.raises(TournamentError) as err:
+        TournamentStore(tmp_path / "t.db").standings()
+    assert err.value.key == "refusal.tournament_damaged" and "action 3: not what was written" in str(err.value.values["error"])
+    again.close()
 
 
 def test_bad_requests_change_nothing(store):
