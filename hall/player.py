@@ -64,6 +64,7 @@ class HallWatch(Watch):
         super().__init__()
         self.people: set[int] = set()
         self.named: dict[int, set[str]] = {}
+        self.refused: dict[int, str] = {}  # entry -> the button its refusal names
 
     def on_events(self, _topic: str, raw: bytes) -> None:
         event = decode("events", raw)
@@ -75,8 +76,13 @@ class HallWatch(Watch):
             if event["kind"] in PERSON_EVENTS or waited(event) or (event["kind"] == "rejected" and not seats):
                 self.people.add(event["seq"])
             self.named.setdefault(event["seq"], set()).update(seats)
+            why = event["data"].get("why") if event["kind"] == "rejected" else None
+            if isinstance(why, dict) and isinstance((why.get("values") or {}).get("button"), str):
+                self.refused[event["seq"]] = why["values"]["button"]
             while len(self.named) > 2000:
                 del self.named[min(self.named)]
+            while len(self.refused) > 2000:
+                del self.refused[min(self.refused)]
             self.events.append(event)
             del self.events[:-2000]
             self.received += 1
@@ -85,11 +91,14 @@ class HallWatch(Watch):
     def seq(self) -> int:
         return self.state["seq"] if self.state else 0
 
-    def moved_past(self, base: int, seat: str | None = None) -> bool:
+    def moved_past(self, base: int, seat: str | None = None, button: str | None = None) -> bool:
         """Did the log get an entry after ``base`` that answers a player: one no person made, with
         events (an entry without any, as a pickup that the climbing games do not follow, answers
         nobody), and with ``seat`` events that name it or no seat (not the camera reading a
-        neighbour's cards again, nor a flood of another seat's presses).
+        neighbour's cards again, nor a flood of another seat's presses); for a press of ``button``
+        (``""`` for cards put down), not a refusal of another button of the seat (a flood of its
+        own stuck button: the board drops the press when its queue is full, and the player presses
+        again).
 
         >>> w = HallWatch()
         >>> refused = {"topic": "board/in", "id": "b-9", "reason": "S: ready means nothing now",
@@ -100,12 +109,14 @@ class HallWatch(Watch):
         >>> w.state = {"seq": 13}
         >>> w.moved_past(10, "N"), w.moved_past(10, "W"), w.moved_past(11, "E"), w.moved_past(12, "E")
         (True, False, True, False)
+        >>> w.moved_past(10, "S", "ready"), w.moved_past(10, "S", "bid1"), w.moved_past(10, "S", "")
+        (True, False, False)
         >>> w.state = {"seq": 14}  # entry 14 has no event: a pickup
         >>> w.moved_past(13, "W"), w.moved_past(13)
         (False, False)
         """
         return any(q not in self.people and q in self.named and (seat is None or seat in self.named[q] or not self.named[q])
-                   for q in range(base + 1, self.seq() + 1))
+                   and (button is None or self.refused.get(q, button) == button) for q in range(base + 1, self.seq() + 1))
 
 
 def named(event: dict) -> set[str]:
@@ -178,7 +189,7 @@ class PlayerMixin:
         self._change(self._table.laid(seat, cards.names(), self._at))
         self._advance(LAY_S)
         self._change(self._table.withdrawn(self._at))
-        state = self._applied(base, f"{seat} putting down {cards}", seat)
+        state = self._applied(base, f"{seat} putting down {cards}", seat, button="")
         if not plays:  # only shown: taken back
             self._clear()
         self.summary.inputs += 1
@@ -212,7 +223,7 @@ class PlayerMixin:
             self.summary.inputs += 1
 
         push()
-        return self._applied(base, f"{seat} pressing {button}", seat, again=push)
+        return self._applied(base, f"{seat} pressing {button}", seat, again=push, button=button)
 
     def command(self, command: str, **fields: Any) -> dict:
         base = self.watch.seq()
@@ -221,13 +232,14 @@ class PlayerMixin:
         self.watch.wait(lambda: self.watch.seq() > base, self.wait_s, f"the table to apply {command}")
         return self.watch.state
 
-    def _applied(self, base: int, what: str, seat: str | None = None, again: Callable[[], None] | None = None) -> dict:
+    def _applied(self, base: int, what: str, seat: str | None = None, again: Callable[[], None] | None = None,
+                 button: str | None = None) -> dict:
         """Wait (as long as it takes: the camera or the table may be restarting) until the table
         took the input in; ``again`` does it once more after each ``STALL_LOG_S`` without an answer."""
         waited_s = 0.0
         while not self.stop_event.is_set():
             with self.watch._cond:
-                if self.watch._cond.wait_for(lambda: self.watch.moved_past(base, seat), STALL_LOG_S):
+                if self.watch._cond.wait_for(lambda: self.watch.moved_past(base, seat, button), STALL_LOG_S):
                     self._expected = self.watch.seq()  # the simulators look for events after it
                     return self.watch.state
             waited_s += STALL_LOG_S

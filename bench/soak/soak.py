@@ -9,7 +9,8 @@ moments, all that goes wrong on a bad evening: ``kill -9`` of a table service, a
 bridge (the hall starts them again, as systemd would), a broker restart, a reset of a service's
 connection (``ss -K``), a 30 s broker outage, poisoned inputs, a retained input, a press stamped by
 a clock 2 h ahead, and a flood from one board: presses into its virtual board as fast as it takes
-them (``flood``), and presses published with a board's payload as fast as the broker takes them
+them (``flood``: one key, which the board takes at most every 40 ms, as the firmware's debounce lets a stuck
+button), and presses published with a board's payload as fast as the broker takes them
 for ``FLOOD_S`` (``flood_mqtt``: a board computer gone wrong, the issue's 11,000 a second).
 
 It measures from outside the tables. An observer (a user of its own that reads everything, with
@@ -27,6 +28,9 @@ table may take (a command that does not exist), which a working service answers 
 - hands finished (``hand_scored`` and ``game_scored`` events), and how often the table's bots stopped (their
   process exited and the hall started it again: they lost step with the table, and begin the round anew). Not
   the table's fault, but a table of people would be as lost: each one is looked into;
+- quiet: the longest time, in minutes, that the table ruled nothing that moves a game on (any event but a
+  refusal or a device's coming and going) within a round: bots that lost step with the table without stopping
+  (each one is looked into, as the stops are);
 - inputs that reached the broker more than ``LATE_S`` after their own time (a press's or a read's ``at``): each is
   said as it comes, to match with the faults (a board keeps its presses while its bridge is away) or not;
 - stalled while healthy: minutes during which an input or a probe waited longer than ``STALL_S``
@@ -82,6 +86,8 @@ PROBE_S = 10.0
 AHEAD_S = 600.0
 LATE_S = 5.0  # an input that reaches the broker this long after its own time (a press's, a read's) is told
 HANDS = ("hand_scored", "game_scored")
+ROUND_ENDS = ("game_won", "round_over", "round_forfeited", "round_stopped")  # then the table waits for the hall
+STILL = ("rejected", "camera_offline", "camera_lost", "camera_back", "board_offline", "board_lost", "board_back")
 FAULTS = ("kill_service", "kill_camera", "kill_bridge", "broker_restart", "reset", "outage", "poison", "retained",
           "clock", "flood", "flood_mqtt")
 OBSERVER, INJECTOR = "soak-observer", "soak-injector"
@@ -126,6 +132,14 @@ class Ledger:
     flood_dropped: set[str] = field(default_factory=set)  # the board's presses dropped with a flood of its topic
     seq: int = 0
     late: dict[str, float] = field(default_factory=dict)  # input id -> seconds it reached the broker after its time
+    moved: float | None = None  # when the table last ruled something that moves a game on (monotonic)
+    quiet_s: float = 0.0  # the longest time it did not
+
+    def move(self, now: float) -> None:
+        """The table ruled something that moves a game on, ``now`` (or the players stopped)."""
+        if self.moved is not None:
+            self.quiet_s = max(self.quiet_s, now - self.moved)
+        self.moved = now
 
     def see(self, input_id: str, now: float) -> None:
         if input_id in self.injected:
@@ -231,6 +245,10 @@ class Soak:
                     ledger.reasons[" ".join(str(event["data"].get("reason", "")).split()[:6])] += 1
             if event["kind"] in HANDS:
                 ledger.hands.add(event["seq"])
+            if event["kind"] not in STILL:
+                ledger.move(time.monotonic())
+            if event["kind"] in ROUND_ENDS:
+                ledger.moved = None  # the next round begins when the hall's tournament pairs it: not quiet
             if event.get("at", 0) > time.time() + AHEAD_S:
                 ledger.ahead.add(event["seq"])
 
@@ -480,6 +498,9 @@ class Soak:
                 load.append(os.getloadavg()[0])
             injector.join(OUTAGE_S + RECOVER_MAX_S + 10)
             hall.say("soak: time is up; the players stop, the tables catch up")
+            with self.lock:
+                for ledger in self.ledgers.values():
+                    ledger.move(time.monotonic())
             self.count_cpu()
             serving.set()  # no organiser, no referee from now on
             for child in hall.children:
@@ -523,6 +544,7 @@ class Soak:
                 "cpu_s": round(ledger.cpu_s, 1), "refusals": dict(ledger.reasons.most_common(4)),
                 "hands": len(ledger.hands), "stalled_healthy_min": round(ledger.stalled_s / 60, 2),
                 "bots_stopped": max(self.child(f"{table}/players").starts - 1, 0),
+                "quiet_worst_min": round(ledger.quiet_s / 60, 1),
                 "late_inputs": len(ledger.late), "late_worst": sorted(ledger.late.items(), key=lambda x: -x[1])[:3],
                 "flood_presses_written": ledger.flood_written,
                 "stalled_on": sorted(ledger.stalled_waits)[:5],
@@ -599,11 +621,11 @@ def flood(fifo: Path, seconds: float) -> int:
 
 
 def table_text(report: dict) -> str:
-    rows = [f"{'table':6} {'rulebook':14} {'sent':>7} {'logged':>7} {'answer':>6} {'lost':>5} {'hands':>5} {'bots':>4} "
+    rows = [f"{'table':6} {'rulebook':14} {'sent':>7} {'logged':>7} {'answer':>6} {'lost':>5} {'hands':>5} {'bots':>4} {'quiet':>5} "
             f"{'stall m':>7} {'probes':>9} {'flood':>6} {'mqtt flood':>13} {'poison s/l/a':>12} {'ret l':>5} {'2h l/ev':>7}"]
     for t, r in report["per_table"].items():
         rows.append(f"{t:6} {r['rulebook']:14} {r['sent']:7} {r['logged']:7} {r['answered']:6} {r['lost']:5} "
-                    f"{r['hands']:5} {r.get('bots_stopped', '-'):>4} {r['stalled_healthy_min']:7} {r['probes_answered']:>4}/{r['probes']:<4} "
+                    f"{r['hands']:5} {r.get('bots_stopped', '-'):>4} {r.get('quiet_worst_min', '-'):>5} {r['stalled_healthy_min']:7} {r['probes_answered']:>4}/{r['probes']:<4} "
                     f"{r['flood_presses_written']:6} {r['flood_mqtt_settled']:>6}/{r['flood_mqtt_sent']:<6} "
                     f"{r['poison_sent']:>4}/{r['poison_logged']}/{r['poison_answered']:<4} {r['retained_logged']:5} "
                     f"{r['clock_2h_logged']:>3}/{r['events_2h_ahead']:<3}")

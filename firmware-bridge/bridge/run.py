@@ -2,8 +2,8 @@
 
 The thin shell around :class:`bridge.host.HostLink`: pyserial on one side, MQTT (the table's
 ``board-T`` user) on the other, one loop. Presses go to ``board/in`` (QoS 1) and are acknowledged
-to the board once the broker has them (a press over ``PACE``, a stuck button or a broken board, is
-acknowledged to it, counted and logged, and never sent); the retained ``board/out`` drives the displays, lights and
+to the board once the broker has them (a press over its seat's ``PACE``, a stuck button or a broken board, is
+acknowledged to it, counted and logged, and never sent: one seat's broken button costs only that seat's presses); the retained ``board/out`` drives the displays, lights and
 buzzer; ``board/status`` (retained, ``offline`` as the last will, said again on every reconnection) says whether
 the board answers.
 A port that fails (the cable pulled) is closed and opened again every ``REOPEN_S``; the link then
@@ -33,7 +33,7 @@ BAUD = 115200
 READ_TIMEOUT_S = 0.02  # the loop's pace when the line is quiet (bytes end a read at once)
 REOPEN_S = 0.5
 CONNECT_RETRY_S = 2.0
-PACE = (20.0, 40)  # presses a second and burst: four people press a few a second at most
+PACE = (10.0, 20)  # presses a second and burst, per seat: a person presses a few a second at most
 
 
 class Bridge:
@@ -51,7 +51,7 @@ class Bridge:
         self._publishing: dict[str, Any] = {}  # press id -> paho MQTTMessageInfo
         self._presence: dict[str, Any] | None = None
         self.conn: Connection | None = None
-        self.pace = Bucket(*PACE)
+        self.pace = [Bucket(*PACE) for _ in range(4)]  # a seat's flood (a stuck button) leaves the others theirs
         self.dropped = 0  # presses over the pace, acknowledged to the board and never sent
 
     def __repr__(self) -> str:
@@ -135,10 +135,11 @@ class Bridge:
         if step.write:
             port.write(step.write)
         for press in step.publish:
-            if press.id not in self._publishing and not self.pace.take(time.monotonic()):
+            if press.id not in self._publishing and not self.pace[press.seat].take(time.monotonic()):
                 self.dropped += 1  # a stuck button or a broken board: acknowledged to it, never sent
                 self.link.published(press.id)
-                log.warning("%s: presses over %g a second: %d dropped so far", self.table, PACE[0], self.dropped)
+                log.warning("%s: presses of seat %s over %g a second: %d dropped so far", self.table,
+                            "SENW"[press.seat], PACE[0], self.dropped)
                 continue
             payload = encode("board/in", board_in(press))
             self._publishing[press.id] = self.conn.publish(self._topics["board/in"], payload)

@@ -54,6 +54,7 @@ HEARTBEAT_MS = 500
 LINK_TIMEOUT_MS = 1500
 TICK_MS = 100
 EVENT_SLOTS = 32
+LOCKOUT_MS = 20  # the firmware's debounce: a key's changes this close after one are ignored (board.h)
 
 
 @dataclass
@@ -81,6 +82,7 @@ class VirtualBoard:
         self._events: list[_Event] = []
         self._next_seq = 1
         self._press_round = self._boot_round = 0
+        self._pressed: dict[tuple[str, str], int] = {}  # each key's last press (board ms)
         self._host_seq: int | None = None
         self._host_ms: int | None = None
         self._beat_ms: int | None = None
@@ -90,6 +92,14 @@ class VirtualBoard:
         self._hello = True
 
     def press(self, seat: str, button: str, now_ms: int) -> bool:
+        """A press of ``seat``'s ``button``; False when the queue is full (the press is lost, and counted). A key
+        presses at most once in two lockouts (closed, then open, each change held ``LOCKOUT_MS``), as the firmware's
+        debounce lets it: a press sooner is the contact bouncing, and nothing (so a flood typed in is a stuck
+        button as the board would see it, not faster)."""
+        key = (seat, button)
+        if now_ms - self._pressed.get(key, now_ms - 2 * LOCKOUT_MS) < 2 * LOCKOUT_MS:
+            return True
+        self._pressed[key] = now_ms
         if len(self._events) == EVENT_SLOTS:
             self.dropped = (self.dropped + 1) & 0xFFFF  # u16 counters wrap, as the firmware's
             return False

@@ -199,6 +199,31 @@ def test_a_board_whose_press_numbers_run_out_starts_a_new_boot(make_board, start
     assert status(listen) == "online"
 
 
+def test_a_seat_whose_button_flaps_costs_only_its_own_presses(make_board, start_bridge, listen):
+    """A broken button (a contact that opens and closes by itself, as fast as the firmware's debounce lets it: a
+    press every 42 ms) floods the board's presses. The bridge paces them per seat (``bridge.run.PACE``): that seat's
+    beyond its pace are dropped and counted, every other seat's press goes through. The pace was the board's as a
+    whole, so a seat's broken button could use it up and drop the other seats' presses."""
+    from bridge.run import PACE
+
+    board = make_board(board_id=5)
+    bridge = start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
+    began = time.monotonic()
+    board.bounce("S", "ready", changes=200, every_us=21_000)  # 100 presses in 4.2 s of the board's time
+    time.sleep(2.0)
+    board.tap("E", "pass")
+    board.tap("N", "bid2")
+    assert wait_until(lambda: ("N", "bid2") in [(m["seat"], m["button"]) for m in presses(listen)], 30), bridge.output()
+    time.sleep(max(0.0, began + 5.0 - time.monotonic()))  # the flapping is over
+    flapped = time.monotonic() - began
+    got = once(presses(listen))
+    assert [(m["seat"], m["button"]) for m in got if m["seat"] != "S"] == [("E", "pass"), ("N", "bid2")]
+    published = sum(1 for m in got if m["seat"] == "S")
+    assert PACE[1] <= published <= PACE[1] + PACE[0] * flapped + 2 < 100, (published, flapped)  # a burst, the pace
+    assert "presses of seat S over 10 a second" in bridge.output()
+
+
 def test_without_its_host_the_board_counts_down_and_shows_the_link_lost(make_board, start_bridge, listen, connect):
     board = make_board()
     bridge = start_bridge(board)

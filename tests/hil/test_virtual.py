@@ -102,9 +102,22 @@ def test_a_flood_of_presses_wraps_the_dropped_count_as_the_firmware_does():
     from bridge.virtual import EVENT_SLOTS, VirtualBoard
 
     board = VirtualBoard(1)
-    kept = [board.press("S", "ready", ms) for ms in range(70_000)]
+    kept = [board.press("S", "ready", ms) for ms in range(0, 70_000 * 40, 40)]  # as fast as the debounce lets it
     assert sum(kept) == EVENT_SLOTS and board.dropped == (70_000 - EVENT_SLOTS) % 65_536
-    assert board.take(70_000)  # the heartbeat that carries the count is framed
+    assert board.take(70_000 * 40)  # the heartbeat that carries the count is framed
+
+
+def test_the_virtual_board_debounces_as_the_firmware_does():
+    """A line typed in is a press; one of the same key sooner than the firmware's debounce allows (two lockouts:
+    closed, then open) is a bouncing contact and nothing, so a flood typed in is a stuck button as a real board
+    would see it. Another key is free at once."""
+    from bridge.virtual import LOCKOUT_MS
+
+    board = VirtualBoard(1)
+    for ms, (seat, button) in ((0, ("S", "ready")), (1, ("E", "pass")), (2 * LOCKOUT_MS - 1, ("S", "ready")),
+                                (2 * LOCKOUT_MS, ("S", "ready"))):
+        assert board.press(seat, button, ms)
+    assert [(e.seat, e.button, e.pressed_ms) for e in board._events] == [(0, 0, 0), (1, 1, 1), (0, 0, 2 * LOCKOUT_MS)]
 
 
 def test_a_wrong_password_is_said_by_bridge_run_in_either_language(broker, tmp_path):
@@ -142,11 +155,11 @@ def test_after_press_65535_the_virtual_board_says_a_new_boot_as_the_firmware_doe
 
     assert board.press("S", "pass", 0)
     step(0)
-    assert board.press("S", "pass", 1) and board.press("E", "pass", 2)  # 65,535 and the next boot's first, together
-    step(3, ack=False)
+    assert board.press("S", "pass", 100) and board.press("E", "pass", 101)  # 65,535 and the next boot's first, together
+    step(102, ack=False)
     assert said == [(0, 7), 0xFFFE, 0xFFFF]  # the new boot's press waits for the last one of boot 7
-    step(300)  # sent again (250 ms) and acknowledged now
-    step(301)
+    step(400)  # sent again (250 ms) and acknowledged now
+    step(401)
     assert said[3:] == [0xFFFF, (0, 8), 1] and board.boot == 8
 
 
