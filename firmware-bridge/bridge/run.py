@@ -2,10 +2,11 @@
 
 The thin shell around :class:`bridge.host.HostLink`: pyserial on one side, MQTT (the table's
 ``board-T`` user) on the other, one loop. Presses go to ``board/in`` (QoS 1) and are acknowledged
-to the board once the broker has them (a press over its seat's ``PACE``, a stuck button or a broken board, is
-acknowledged to it, counted and logged, and never sent: one seat's broken button costs only that seat's presses); the retained ``board/out`` drives the displays, lights and
-buzzer; ``board/status`` (retained, ``offline`` as the last will, said again on every reconnection) says whether
-the board answers.
+to the board once the broker has them (a press over its seat's ``PACE``, a stuck button or a
+broken board, is acknowledged to it, counted and logged, and never sent: one seat's broken button
+costs only that seat's presses); the retained ``board/out`` drives the displays, lights and buzzer;
+``board/status`` (retained, ``offline`` as the last will, said again on every reconnection) says
+whether the board answers.
 A port that fails (the cable pulled) is closed and opened again every ``REOPEN_S``; the link then
 resynchronises and the board replays the presses it still holds.
 """

@@ -97,11 +97,11 @@ from bus.protocol import (
     topic,
 )
 from cardtable.logs import setup_logging
+from referee.reasons import Reason
 from referee.table import witness
 from referee.table.amend import as_amended, is_amend, rejudged
 from referee.table.guard import Guard
 from referee.table.log import EventLog, LogError
-from referee.reasons import Reason
 from referee.table.reducer import CLOCK, DEVICES, PRESENCE, Output, plain
 from referee.table.tables import new_table
 
