@@ -133,12 +133,27 @@ class TableView:
         >>> v = v.with_event({"seq": 8, "kind": "round_started", "data": {}})  # again: the round is not begun anew
         >>> [(e["seq"], e["kind"], e["data"].get("team")) for e in v.timeline]
         [(8, 'round_started', None), (9, 'hand_forfeited', 'SN'), (9, 'hand_forfeited', 'EW')]
+
+        The same refusal one after another (a stuck button: ten a second) is one line with a count, so it does not
+        push the hand's plays out of the timeline; published again, it is not counted again:
+
+        >>> stuck = {"topic": "board/in", "reason": "S: button ready means nothing in phase playing"}
+        >>> for seq in (10, 11, 12, 11):
+        ...     v = v.with_event({"seq": seq, "kind": "rejected", "data": stuck | {"id": f"board3-1-{seq:06d}"}})
+        >>> [(e["seq"], e["kind"], e.get("repeats"), e.get("until")) for e in v.timeline[-2:]]
+        [(9, 'hand_forfeited', None, None), (10, 'rejected', 3, 12)]
         """
         for x in reversed(self.timeline):  # in log order: a repeat lies among the events of its seq or later
-            if x["seq"] < e["seq"]:
+            if x.get("until", x["seq"]) < e["seq"]:
                 break
             if x["seq"] == e["seq"] and x["kind"] == e["kind"] and x.get("data") == e.get("data"):
                 return self
+            if x["seq"] < e["seq"] and x["kind"] == e["kind"] == "rejected" and _same_refusal(x, e):
+                return self  # one of the refusals said once with a count, published again
+        last = self.timeline[-1] if self.timeline else None
+        if last is not None and last["kind"] == e["kind"] == "rejected" and _same_refusal(last, e):
+            merged = last | {"repeats": last.get("repeats", 1) + 1, "until": e["seq"]}
+            return replace(self, timeline=self.timeline[:-1] + (merged,))
         if e["kind"] == "round_started":
             return replace(self, timeline=(e,))
         kept = self.timeline
@@ -149,6 +164,11 @@ class TableView:
             first = (e.get("data") or {}).get("entry", e["seq"])
             kept = tuple(x | {"rejudged": e["seq"]} if first <= x["seq"] < e["seq"] else x for x in kept)
         return replace(self, timeline=(kept + (e,))[-TIMELINE_KEPT:])
+
+
+def _same_refusal(a: dict, b: dict) -> bool:
+    """Two ``rejected`` events that say the same of the same kind of input (their inputs' ids aside)."""
+    return {k: v for k, v in (a.get("data") or {}).items() if k != "id"} == {k: v for k, v in (b.get("data") or {}).items() if k != "id"}
 
 
 @dataclass(frozen=True)

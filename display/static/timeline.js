@@ -5,10 +5,15 @@
 const TIMELINE_KEPT = 1200;
 function withEvent(timeline, e) {
   const data = JSON.stringify(e.data);  // a duplicate (QoS 1): the same seq, kind and data (one entry may say a kind twice)
-  for (let i = timeline.length - 1; i >= 0 && timeline[i].seq >= e.seq; i--) {
+  for (let i = timeline.length - 1; i >= 0 && (timeline[i].until ?? timeline[i].seq) >= e.seq; i--) {
     const x = timeline[i];
     if (x.seq === e.seq && x.kind === e.kind && JSON.stringify(x.data) === data) return timeline;
+    if (x.seq < e.seq && x.kind === "rejected" && e.kind === "rejected" && sameRefusal(x, e)) return timeline;
   }
+  // The same refusal one after another (a stuck button) is one line with a count.
+  const last = timeline[timeline.length - 1];
+  if (last && last.kind === "rejected" && e.kind === "rejected" && sameRefusal(last, e))
+    return timeline.slice(0, -1).concat([{ ...last, repeats: (last.repeats ?? 1) + 1, until: e.seq }]);
   if (e.kind === "round_started") return [e];
   const start = e.kind === "hand_started" ? timeline.map(x => x.kind).lastIndexOf("hand_started") : -1;
   let kept = start >= 0 ? timeline.slice(start) : timeline;
@@ -18,5 +23,13 @@ function withEvent(timeline, e) {
   }
   return kept.concat([e]).slice(-TIMELINE_KEPT);
 }
-// The mark of a line the table judged again after an amendment.
-function rejudgedHTML(e) { return e.rejudged ? ` <small class="rejudged">${T("rejudged")}</small>` : ""; }
+// Two refusals that say the same of the same kind of input (their inputs' ids aside).
+function sameRefusal(a, b) {
+  const sans = d => JSON.stringify(Object.entries(d || {}).filter(([k]) => k !== "id").sort(([x], [y]) => (x < y ? -1 : 1)));
+  return sans(a.data) === sans(b.data);
+}
+// The mark of a line the table judged again after an amendment; the count of a refusal said again and again.
+function rejudgedHTML(e) {
+  return (e.rejudged ? ` <small class="rejudged">${T("rejudged")}</small>` : "")
+    + (e.repeats ? ` <small class="repeats">×${e.repeats}</small>` : "");
+}

@@ -18,7 +18,7 @@ from referee.tournament import TournamentStore
 from referee.tournament.service import TournamentService
 
 pytestmark = pytest.mark.browser
-TABLES = ["b1", "b2", "b3", "b4", "b5"]
+TABLES = ["b1", "b2", "b3", "b4", "b5", "b6"]
 WAIT_MS = 30_000  # the longest a page may take to show what the broker delivered (a loaded machine)
 
 
@@ -87,6 +87,38 @@ def test_a_timeline_keeps_each_event_once_and_both_of_one_entry(page, table):
     assert pg.locator("#timeline li[data-seq='41']").count() == 1
     assert pg.locator("#timeline li[data-seq='42'] .said").all_inner_texts() == [  # the newest first
         "第 1 盘 东西 迟到弃权，对方升 1 级", "第 1 盘 南北 迟到弃权，对方升 1 级"]
+
+
+def test_a_stuck_button_is_one_line_with_a_count_and_the_hand_stays(page, table):
+    """A stuck button at the table: the service refuses its presses ten a second (each in words, each its own entry),
+    and a timeline that kept each one pushed the hand's plays out of the console within two minutes (1,200 kept): a
+    play disputed then could no longer be corrected from it. The same refusal one after another is one line with a
+    count, on the server's timeline (a page that opens) and on an open page; published again, it is not counted again."""
+    b6 = table("b6")
+    b6.publish("state", state(seq=60))
+    now = time.time()
+    b6.publish("events", {"v": 1, "seq": 61, "kind": "play_accepted", "at": now,
+                          "data": {"hand": 2, "trick": 1, "seat": "S", "cards": ["BJ", "BJ"]}})
+    why = {"key": "table.button_meaningless", "values": {"seat": "E", "button": "ready", "phase": "playing"}}
+
+    def refused(seq: int) -> dict:
+        return {"v": 1, "seq": seq, "kind": "rejected", "at": now,
+                "data": {"topic": "board/in", "id": f"board2-1-{seq:06d}", "reason": "E: button ready means nothing in phase playing", "why": why}}
+
+    for seq in range(62, 1562):  # 1,500 presses of a stuck button, more than a timeline keeps
+        b6.publish("events", refused(seq))
+    b6.publish("events", refused(100))  # one of them again (QoS 1)
+    b6.publish("events", {"v": 1, "seq": 1562, "kind": "passed", "at": now, "data": {"hand": 2, "trick": 1, "seat": "E"}})
+    pg = page("/tables/b6")
+    pg.wait_for_selector("#timeline li[data-seq='1562']", timeout=WAIT_MS)
+    for seq in range(1563, 1573):  # and on the open page
+        b6.publish("events", refused(seq))
+    pg.wait_for_selector("#timeline li[data-seq='1563'] .repeats", timeout=WAIT_MS)
+    until(pg, "document.querySelector(\"#timeline li[data-seq='1563'] .repeats\").textContent === '×10'")
+    assert pg.inner_text("#timeline li[data-seq='62'] .repeats") == "×1500"
+    assert "东 李强 的“准备”键在出牌阶段没有意义" in pg.inner_text("#timeline li[data-seq='62']")
+    assert pg.locator("#timeline li").count() == 4  # the play, the refusals, the pass, the refusals since
+    assert "大王 大王" in pg.inner_text("#timeline li[data-seq='61']")  # the hand's play is still there
 
 
 def test_standings_and_pairings_follow_the_results(page, tournament):
