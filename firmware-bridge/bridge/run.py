@@ -35,6 +35,7 @@ READ_TIMEOUT_S = 0.02  # the loop's pace when the line is quiet (bytes end a rea
 REOPEN_S = 0.5
 CONNECT_RETRY_S = 2.0
 PACE = (10.0, 20)  # presses a second and burst, per seat: a person presses a few a second at most
+DROPS_SAID_S = 10.0  # presses dropped over a seat's pace are said at most this often (a stuck button: 15 a second)
 
 
 class Bridge:
@@ -54,6 +55,7 @@ class Bridge:
         self.conn: Connection | None = None
         self.pace = [Bucket(*PACE) for _ in range(4)]  # a seat's flood (a stuck button) leaves the others theirs
         self.dropped = 0  # presses over the pace, acknowledged to the board and never sent
+        self._drops_said = [float("-inf")] * 4  # when each seat's drops were last said (monotonic)
 
     def __repr__(self) -> str:
         return f"<Bridge table {self.table} port {self.port} {self.link!r}>"
@@ -136,11 +138,14 @@ class Bridge:
         if step.write:
             port.write(step.write)
         for press in step.publish:
-            if press.id not in self._publishing and not self.pace[press.seat].take(time.monotonic()):
+            mono = time.monotonic()
+            if press.id not in self._publishing and not self.pace[press.seat].take(mono):
                 self.dropped += 1  # a stuck button or a broken board: acknowledged to it, never sent
                 self.link.published(press.id)
-                log.warning("%s: presses of seat %s over %g a second: %d dropped so far", self.table,
-                            "SENW"[press.seat], PACE[0], self.dropped)
+                if mono - self._drops_said[press.seat] >= DROPS_SAID_S:
+                    self._drops_said[press.seat] = mono
+                    log.warning("%s: presses of seat %s over %g a second: %d dropped so far", self.table,
+                                "SENW"[press.seat], PACE[0], self.dropped)
                 continue
             payload = encode("board/in", board_in(press))
             self._publishing[press.id] = self.conn.publish(self._topics["board/in"], payload)
