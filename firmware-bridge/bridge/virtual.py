@@ -72,7 +72,7 @@ class VirtualBoard:
 
     def __init__(self, board_id: int, boot: int = 1, lang: str = "zh", next_boot: Callable[[], int] | None = None):
         self.board_id, self.boot, self.lang = board_id, boot, lang  # lang: the language its lines are in
-        self._next_boot = next_boot or (lambda: (self.boot + 1) & 0xFFFF or 1)  # the EEPROM counter's next
+        self._next_boot = next_boot or (lambda: _after(self.boot))  # the EEPROM counter's next
         self.clock_ds = [NO_CLOCK] * 4
         self.running = [False] * 4
         self.cards = [NO_CARDS] * 4
@@ -198,6 +198,11 @@ class VirtualBoard:
         return " ".join(seats) + ("" if up else " " + word(self.lang, "bridge.link_lost"))
 
 
+def _after(boot: int) -> int:
+    """The boot counter after ``boot``: a u16 that goes from 65,535 to 1 (0 is never a boot)."""
+    return (boot + 1) & 0xFFFF or 1
+
+
 def next_boot(path: Path) -> int:
     """The boot counter of this start, kept in ``path`` as the firmware keeps it in EEPROM (up by one on every
     start, a u16): a board started again says a new ``boot``, so its presses' ids (``board{id}-{boot}-{seq}``)
@@ -209,7 +214,7 @@ def next_boot(path: Path) -> int:
     (1, 2, 5, 1, 4, 1)
     """
     try:
-        boot = (int(path.read_text()) + 1) & 0xFFFF or 1
+        boot = _after(int(path.read_text()))
     except (OSError, ValueError):
         boot = 1
     tmp = path.with_name(path.name + ".new")

@@ -17,9 +17,9 @@ import random
 import re
 import sqlite3
 import time
-from contextlib import closing
+from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Callable, Iterator, Mapping
 
 from referee.catalogue import Term
 from referee.tournament.actions import apply, repair_last_round, replay, start
@@ -63,16 +63,27 @@ class TournamentStore:
         self._cache: tuple[int, Tournament] | None = None
         self._seal_unsealed()
 
+    def _unsealed(self) -> bool:
+        return bool(self.last_seq()) and self._db.execute("SELECT 1 FROM seals LIMIT 1").fetchone() is None
+
     def _seal_unsealed(self) -> None:
-        """Seal the rows a file made before seals holds (they are taken as they read at their first opening here)."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            last = self._db.execute("SELECT seq, chain FROM seals ORDER BY seq DESC LIMIT 1").fetchone()
-            if last is None and self.last_seq():
+        """Seal the rows a file made before seals holds (they are taken as they read at their first opening here).
+        A sealed file is only read: no write lock on every opening."""
+        if not self._unsealed():
+            return
+        with self._writing():
+            if self._unsealed():  # another opening may have sealed it meanwhile
                 chain = ORIGIN
                 for row in self._db.execute("SELECT seq, kind, data, by, at FROM actions ORDER BY seq").fetchall():
                     chain = seal(chain, *row)
                     self._db.execute("INSERT INTO seals (seq, chain) VALUES (?, ?)", (row[0], chain))
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One write transaction: committed when the block ends, rolled back when it raises."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
@@ -356,8 +367,7 @@ class TournamentStore:
 
     def _append(self, kind: str, make: Callable[[Tournament | None], dict], by: str) -> Tournament:
         """Check the change on the tournament as it is, then log it, in one write transaction."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._writing():
             t = self.tournament if kind != "new" or self.last_seq() else None
             if kind == "new" and t is not None:
                 raise TournamentError("holds_tournament", path=self.path)
@@ -374,10 +384,6 @@ class TournamentStore:
             self._db.execute("INSERT INTO actions (seq, kind, data, by, at) VALUES (?, ?, ?, ?, ?)", (seq, kind, text, by, at))
             self._db.execute("INSERT INTO seals (seq, chain) VALUES (?, ?)",
                              (seq, seal(before[0] if before else ORIGIN, seq, kind, text, by, at)))
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
         self._cache = (seq, after)
         return after
 
