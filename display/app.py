@@ -25,7 +25,7 @@ from display.feed import Feed
 from display.guard import Guard
 from display.hub import Hub
 from display.routers import audit, auth, pages, public, tables, tournament
-from display.store import Store
+from display.store import Damaged, Store
 from display.tournament import Tournaments
 from referee.catalogue import Refusal, say, word
 
@@ -69,6 +69,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http)
+    app.add_exception_handler(Damaged, _damaged)
     app.add_middleware(Guard, origins=settings.origins)
     return app
 
@@ -86,3 +87,9 @@ async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
     """A refusal (``referee.catalogue.Refusal``) is said in the request's language (``deps.language``)."""
     detail = exc.detail.text(language(request)) if isinstance(exc.detail, Refusal) else str(exc.detail)
     return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
+
+async def _damaged(request: Request, exc: Damaged) -> JSONResponse:
+    """The console's file holds something that is not what was written: a 500 that says so, in the request's language."""
+    log.error("%s", exc.text("en"))
+    return JSONResponse({"detail": exc.text(language(request))}, status_code=500)

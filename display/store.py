@@ -1,6 +1,11 @@
 """The console's own records in one SQLite file: users (hashed passwords, roles), login
 sessions, and the audit log of every change (who, when, what).
 
+The audit log is append-only (triggers refuse an update or a delete) and each of its rows is sealed as the
+tournament's are (``audit_seals``: the hash chain up to it, ``referee.tournament.store.seal``), so a row that is not
+what was written (damaged bytes, a row changed or slipped in by hand) is shown as such, never as a change someone
+made.
+
 Times are passed in (``now``), never read here.
 
 >>> s = Store.open(":memory:"); s
@@ -38,7 +43,7 @@ from pathlib import Path
 
 from referee.catalogue import Refusal
 from referee.tournament.core import TournamentError  # the words for what a file is (the tournament's own check)
-from referee.tournament.store import unlike
+from referee.tournament.store import ORIGIN, seal, unlike, writing
 
 SESSION_S = 12 * 3600.0  # a login lasts one evening
 LOCK_WINDOW_S = 20 * 60.0  # failed logins count this long ...
@@ -52,7 +57,14 @@ CREATE TABLE IF NOT EXISTS sessions (digest TEXT PRIMARY KEY, name TEXT NOT NULL
 CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY, at REAL NOT NULL, name TEXT NOT NULL, action TEXT NOT NULL, detail TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS draft (id INTEGER PRIMARY KEY, row TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS failed_logins (at REAL NOT NULL, name TEXT NOT NULL, client TEXT NOT NULL);
-"""
+CREATE TABLE IF NOT EXISTS audit_seals (id INTEGER PRIMARY KEY, chain BLOB NOT NULL);
+""" + "".join(f"CREATE TRIGGER IF NOT EXISTS {t}_no_{op} BEFORE {op.upper()} ON {t} BEGIN "
+              "SELECT RAISE(ABORT, 'the audit log is append-only'); END;\n"
+              for t in ("audit", "audit_seals") for op in ("update", "delete"))
+# an audit row, its text as bytes (damaged text is read, not raised), its seal, and the seal it was made on (``audit``)
+_AUDIT_ROWS = ("SELECT a.id, a.at, CAST(a.name AS BLOB), CAST(a.action AS BLOB), CAST(a.detail AS BLOB), s.chain, "
+               "(SELECT chain FROM audit_seals b WHERE b.id < a.id ORDER BY b.id DESC LIMIT 1) "
+               "FROM audit a LEFT JOIN audit_seals s ON s.id = a.id")
 
 
 def hash_password(password: str, salt: bytes | None = None) -> str:
@@ -84,7 +96,13 @@ class UserError(Refusal):
     section = "error"
 
 
-CONSOLE_TABLES = {"users", "sessions", "audit", "draft", "failed_logins"}
+class Damaged(Refusal):
+    """The console's file holds something that is not what was written (``error.console_damaged``)."""
+
+    section = "error"
+
+
+CONSOLE_TABLES = {"users", "sessions", "audit", "draft", "failed_logins", "audit_seals"}
 
 
 def check_file(path: str | Path) -> None:
@@ -127,7 +145,21 @@ class Store:
         db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")
         db.executescript(_SCHEMA)
-        return cls(db, str(path))
+        store = cls(db, str(path))
+        store._seal_unsealed()
+        return store
+
+    def _seal_unsealed(self) -> None:
+        """Seal the audit rows of a file made before seals (taken as they read at their first opening here; a file
+        with seals is only read)."""
+        unsealed = "SELECT 1 FROM audit WHERE NOT EXISTS (SELECT 1 FROM audit_seals) LIMIT 1"
+        if self._run(unsealed):
+            with self._lock, writing(self._db):
+                if self._db.execute(unsealed).fetchone():  # another opening may have sealed it meanwhile
+                    chain = ORIGIN
+                    for row in self._db.execute(_AUDIT_ROWS + " ORDER BY a.id").fetchall():
+                        chain = seal(chain, *_text(row[:5], errors="replace"))
+                        self._db.execute("INSERT INTO audit_seals VALUES (?, ?)", (row[0], chain))
 
     def close(self) -> None:
         self._db.close()
@@ -197,23 +229,54 @@ class Store:
 
     # -- the entries being registered, before the tournament is made --------------------------
     def draft(self) -> list[dict]:
-        return [json.loads(r) for (r,) in self._run("SELECT row FROM draft ORDER BY id")]
+        """The rows registered so far; a row damaged in the file is refused in words (:class:`Damaged`), as the whole
+        draft: registering again (or importing the form) replaces it."""
+        rows = []
+        for n, (text,) in enumerate(self._run("SELECT CAST(row AS BLOB) FROM draft ORDER BY id"), 1):
+            try:
+                row = json.loads(bytes(text).decode())
+            except (TypeError, ValueError):
+                row = None
+            if not isinstance(row, dict):
+                raise Damaged("console_damaged", path=self._path, what=f"draft {n}")
+            rows.append(row)
+        return rows
 
     def set_draft(self, rows: list[dict]) -> None:
-        with self._lock:
-            self._db.execute("BEGIN")
+        with self._lock, writing(self._db):
             self._db.execute("DELETE FROM draft")
             self._db.executemany("INSERT INTO draft (row) VALUES (?)", [(json.dumps(r, ensure_ascii=False),) for r in rows])
-            self._db.execute("COMMIT")
 
     # -- the audit log -------------------------------------------------------------------------
     def audit(self, user: str, action: str, detail: dict, now: float) -> None:
-        self._run("INSERT INTO audit (at, name, action, detail) VALUES (?, ?, ?, ?)",
-                  (now, user, action, json.dumps(detail, ensure_ascii=False)))
+        """Append one change, sealed with it in one transaction."""
+        row = (float(now), user, action, json.dumps(detail, ensure_ascii=False))
+        with self._lock, writing(self._db):
+            n = self._db.execute("INSERT INTO audit (at, name, action, detail) VALUES (?, ?, ?, ?)", row).lastrowid
+            before = self._db.execute("SELECT chain FROM audit_seals WHERE id < ? ORDER BY id DESC LIMIT 1", (n,)).fetchone()
+            self._db.execute("INSERT INTO audit_seals VALUES (?, ?)", (n, seal(before[0] if before else ORIGIN, n, *row)))
 
     def audit_log(self, limit: int = 200) -> list[dict]:
-        rows = self._run("SELECT at, name, action, detail FROM audit ORDER BY id DESC LIMIT ?", (limit,))
-        return [{"at": a, "user": n, "action": act, "detail": json.loads(d)} for a, n, act, d in rows]
+        """The newest ``limit`` changes, newest first. A row that is not what was written (its seal, made from the
+        one before, differs) is given as action ``damaged`` with its ``id``, its time where that still reads."""
+        log = []
+        for n, at, *text, chain, before in self._run(_AUDIT_ROWS + " ORDER BY a.id DESC LIMIT ?", (limit,)):
+            try:
+                name, action, detail = _text(text)
+                sealed = chain == seal(before or ORIGIN, n, at, name, action, detail)
+                detail = json.loads(detail) if sealed else None
+            except (TypeError, ValueError):  # text that is not UTF-8 (any more), JSON that is not
+                sealed = False
+            if sealed and isinstance(detail, dict):
+                log.append({"at": at, "user": name, "action": action, "detail": detail})
+            else:
+                log.append({"at": at if type(at) is float else 0.0, "user": "", "action": "damaged", "detail": {"id": n}})
+        return log
 
 
-__all__ = ["LOCK_AFTER", "LOCK_WINDOW_S", "ROLES", "SESSION_S", "Store", "UserError", "hash_password", "verify_password"]
+def _text(columns, errors: str = "strict") -> tuple:
+    """The columns read as bytes (``_AUDIT_ROWS``) as the text that was written; ValueError where one is not UTF-8."""
+    return tuple(bytes(c).decode(errors=errors) if isinstance(c, bytes) else c for c in columns)
+
+
+__all__ = ["Damaged", "LOCK_AFTER", "LOCK_WINDOW_S", "ROLES", "SESSION_S", "Store", "UserError", "hash_password", "verify_password"]

@@ -219,7 +219,7 @@ class Soak:
         except (ValueError, KeyError, TypeError):
             return  # the injector's poison (no id): counted where it is sent
         stamped = payload.get("at")
-        late = time.time() - stamped if isinstance(stamped, int | float) else 0.0
+        late = time.time() - stamped if isinstance(stamped, int | float) and abs(stamped) < 1e15 else 0.0  # poison: 401 nines
         with self.lock:
             ledger = self.ledgers.get(table)
             if ledger is None:

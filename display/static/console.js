@@ -213,9 +213,10 @@ let flagsAsked = 0;
 async function loadFlags() {
   if (!ME) return;
   const asked = ++flagsAsked;
-  const flags = await api("GET", "/api/console/flags").catch(() => []);
+  const flags = await api("GET", "/api/console/flags").catch(e => e);
   if (asked !== flagsAsked) return;  // a later answer is on its way
   const box = $("#c-flags .body");
+  if (flags instanceof Error) { box.innerHTML = `<p class="error">${esc(T("not_loaded") + flags.message)}</p>`; return; }  // never "no flags"
   box.innerHTML = flags.length ? flags.map(f =>
     `<div class="flag-card" data-table="${esc(f.table)}" data-flag="${esc(f.flag)}" data-seat="${esc(f.seat)}">` +
     (f.frame ? `<figure><img src="${esc(f.frame.url)}" alt="${T("frame")}"><figcaption>${esc(f.table)} · ${esc(SEATW(f.frame.seat))} · ` +
@@ -236,8 +237,9 @@ $("#c-flags").addEventListener("click", ev => {
 // ---------------------------------------------------------------- audit
 async function loadAudit() {
   if (!ME) return;
-  const rows = await api("GET", "/api/console/audit?limit=50").catch(() => []);
-  $("#c-audit tbody").innerHTML = rows.map(r => `<tr data-action="${esc(r.action)}"><td>${new Date(r.at * 1000).toLocaleString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false })}</td>` +
+  const rows = await api("GET", "/api/console/audit?limit=50").catch(e => e);
+  if (rows instanceof Error) { $("#c-audit tbody").innerHTML = `<tr class="error"><td colspan="2">${esc(T("not_loaded") + rows.message)}</td></tr>`; return; }
+  $("#c-audit tbody").innerHTML = rows.map(r => `<tr data-action="${esc(r.action)}"${r.action === "damaged" ? ' class="error"' : ""}><td>${new Date(r.at * 1000).toLocaleString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false })}</td>` +
     `<td>${esc(r.text)}</td></tr>`).join("");
 }
 

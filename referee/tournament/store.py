@@ -42,13 +42,27 @@ CREATE TRIGGER IF NOT EXISTS seals_no_delete BEFORE DELETE ON seals BEGIN SELECT
 ORIGIN = bytes(32)  # the chain before the first action
 
 
-def seal(chain: bytes, seq: int, kind: str, data: str, by: str, at: float) -> bytes:
-    """The hash chain after the row ``(seq, kind, data, by, at)`` (``data`` as stored, JSON text).
+def seal(chain: bytes, *row: int | float | str) -> bytes:
+    """The hash chain after ``row``, its columns as stored: here ``(seq, kind, data, by, at)``, ``data`` JSON text
+    (the console's audit log is sealed the same way, ``display.store``).
 
     >>> seal(ORIGIN, 1, "new", '{"id": "main"}', "organiser", 1767261600.0).hex()[:16]
     '1b0fff1b9a6bbad8'
     """
-    return hashlib.sha256(chain + json.dumps([seq, kind, data, by, at], ensure_ascii=False).encode()).digest()
+    return hashlib.sha256(chain + json.dumps(list(row), ensure_ascii=False).encode()).digest()
+
+
+@contextmanager
+def writing(db: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction on ``db`` (opened with ``isolation_level=None``): committed when the block ends, rolled
+    back when it raises (the console's file is written so too, ``display.store``)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
 
 
 class TournamentStore:
@@ -71,23 +85,12 @@ class TournamentStore:
         A sealed file is only read: no write lock on every opening."""
         if not self._unsealed():
             return
-        with self._writing():
+        with writing(self._db):
             if self._unsealed():  # another opening may have sealed it meanwhile
                 chain = ORIGIN
                 for row in self._db.execute("SELECT seq, kind, data, by, at FROM actions ORDER BY seq").fetchall():
                     chain = seal(chain, *row)
                     self._db.execute("INSERT INTO seals (seq, chain) VALUES (?, ?)", (row[0], chain))
-
-    @contextmanager
-    def _writing(self) -> Iterator[None]:
-        """One write transaction: committed when the block ends, rolled back when it raises."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
 
     def close(self) -> None:
         self._db.close()
@@ -367,7 +370,7 @@ class TournamentStore:
 
     def _append(self, kind: str, make: Callable[[Tournament | None], dict], by: str) -> Tournament:
         """Check the change on the tournament as it is, then log it, in one write transaction."""
-        with self._writing():
+        with writing(self._db):
             t = self.tournament if kind != "new" or self.last_seq() else None
             if kind == "new" and t is not None:
                 raise TournamentError("holds_tournament", path=self.path)

@@ -36,8 +36,13 @@ def hall_db(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def server(broker, tmp_path_factory, hall_db):
-    with served(broker, tmp_path_factory.mktemp("display") / "console.db", hall_db) as s:
+def console_db(tmp_path_factory):
+    return tmp_path_factory.mktemp("display") / "console.db"
+
+
+@pytest.fixture(scope="module")
+def server(broker, console_db, hall_db):
+    with served(broker, console_db, hall_db) as s:
         yield s
 
 

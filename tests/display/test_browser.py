@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import base64
 import json
+import sqlite3
 import time
+from contextlib import closing
 
 import cv2
 import numpy as np
@@ -221,6 +223,34 @@ def test_the_referee_rules_san_da_yi_fouls_from_the_console(page, broker, tmp_pa
         assert console.inner_text("#result .line") == "组织者 wang 判 b4 桌 东 李强 犯规：偷看他人的牌"
     finally:
         live.close()
+
+
+def test_the_console_shows_a_forged_audit_row_as_such_and_says_when_a_panel_cannot_be_read(page, table, console_db):
+    """The audit log is sealed (``display.store``): an "add user" slipped into the console's file by hand reads, in
+    red, as not what was written, never as the change it claims. And when the flags or the audit log cannot be read
+    (here the login ended: the sessions gone from the file), the panel says so; it showed an empty list, which reads
+    as "nothing waiting"."""
+    console = page("/console")
+    login(console)
+    console.wait_for_selector("#c-audit tbody tr[data-action=login]")
+    with closing(sqlite3.connect(console_db)) as db:
+        forged = db.execute("INSERT INTO audit (at, name, action, detail) VALUES (?, 'wang', 'add_user', ?)",
+                            (time.time(), json.dumps({"user": "mallory", "role": "organiser"}))).lastrowid
+        db.commit()
+    console.reload()
+    console.wait_for_selector(f"#c-audit tbody tr.error[data-action=damaged]:has-text('审计记录第 {forged} 条与写入时不同')")
+    assert "mallory" not in console.inner_text("#c-audit")
+    with closing(sqlite3.connect(console_db)) as db:
+        db.execute("DELETE FROM sessions")
+        db.commit()
+    flag = {"flag": "f1", "seat": "E", "kind": "unsure", "at": time.time(), "cards": ["S9"], "text": "unsure read (0.71)"}
+    t = table("b1")
+    t.publish("state", state(seq=7, paused=True, flags=[flag]))  # the flags change: the console asks for them
+    console.wait_for_selector("#c-flags .body .error:has-text('未能读取，请刷新页面：尚未登录')", timeout=WAIT_MS)
+    console.click("#all-last-hand")
+    console.wait_for_selector("#c-audit tbody tr.error:has-text('未能读取，请刷新页面：尚未登录')")
+    assert console.locator("#c-audit tbody tr").count() == 1
+    t.publish("state", state(seq=8))  # the flag gone again, for the tests after this one
 
 
 def jpeg() -> str:
