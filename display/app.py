@@ -26,7 +26,7 @@ from display.guard import Guard
 from display.hub import Hub
 from display.routers import audit, auth, pages, public, tables, tournament
 from display.store import Damaged, Store
-from display.tournament import Tournaments
+from display.tournament import Tournaments, TournamentError
 from referee.catalogue import Refusal, say, word
 
 log = logging.getLogger(__name__)
@@ -70,6 +70,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_exception_handler(RequestValidationError, _invalid)
     app.add_exception_handler(StarletteHTTPException, _http)
     app.add_exception_handler(Damaged, _damaged)
+    app.add_exception_handler(TournamentError, _damaged)  # one a router did not answer: the file damaged under it
     app.add_middleware(Guard, origins=settings.origins)
     return app
 
@@ -89,7 +90,8 @@ async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
     return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
 
-async def _damaged(request: Request, exc: Damaged) -> JSONResponse:
-    """The console's file holds something that is not what was written: a 500 that says so, in the request's language."""
+async def _damaged(request: Request, exc: Refusal) -> JSONResponse:
+    """The console's file or the tournament's holds something that is not what was written (a change the routers
+    refuse, 409): a 500 that says so and what to do, in the request's language, never a bare one."""
     log.error("%s", exc.text("en"))
     return JSONResponse({"detail": exc.text(language(request))}, status_code=500)

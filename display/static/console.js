@@ -15,8 +15,11 @@ async function api(method, path, body) {
   else if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
   const r = await fetch(path, opts);
   const data = r.status === 204 ? null : (r.headers.get("content-type") || "").includes("json") ? await r.json() : await r.text();
-  if (!r.ok) throw new Error((data && data.detail) || `${r.status}`);
+  if (!r.ok) throw Object.assign(new Error((data && data.detail) || `${r.status}`), { status: r.status });
   return data;
+}
+function unreadHTML(e) {  // what could not be read, said: never an empty list, nor the forms of a tournament not made
+  return `<p class="error">${esc(T("not_loaded") + e.message)}</p>`;
 }
 let UNDO = null;
 function say(text, bad, undo) {
@@ -216,7 +219,7 @@ async function loadFlags() {
   const flags = await api("GET", "/api/console/flags").catch(e => e);
   if (asked !== flagsAsked) return;  // a later answer is on its way
   const box = $("#c-flags .body");
-  if (flags instanceof Error) { box.innerHTML = `<p class="error">${esc(T("not_loaded") + flags.message)}</p>`; return; }  // never "no flags"
+  if (flags instanceof Error) { box.innerHTML = unreadHTML(flags); return; }  // never "no flags"
   box.innerHTML = flags.length ? flags.map(f =>
     `<div class="flag-card" data-table="${esc(f.table)}" data-flag="${esc(f.flag)}" data-seat="${esc(f.seat)}">` +
     (f.frame ? `<figure><img src="${esc(f.frame.url)}" alt="${T("frame")}"><figcaption>${esc(f.table)} · ${esc(SEATW(f.frame.seat))} · ` +

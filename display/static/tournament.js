@@ -5,9 +5,8 @@ const SYSTEMS = Object.keys(CATALOGUE.zh).filter(k => k.startsWith("system.")).m
 let DRAWN = 0;  // the latest drawing asked for: an older one that answers late is dropped
 async function tournamentPanel(sent = null) {  // sent: the form (or table row) whose typing was just accepted
   const box = $("#c-tournament .body"), n = ++DRAWN;
-  let t = null;
-  try { t = await api("GET", "/api/console/tournament"); } catch { t = null; }
-  const html = t ? roundHTML(t) : await registrationHTML();
+  const t = await api("GET", "/api/console/tournament").catch(e => e);  // 404: none made yet, registration
+  const html = !(t instanceof Error) ? roundHTML(t) : t.status === 404 ? await registrationHTML() : unreadHTML(t);
   if (n !== DRAWN) return;
   const was = document.activeElement && box.contains(document.activeElement) ? document.activeElement : null;
   const typed = typing(box, sent), focus = was ? fieldKey(was) : null, caret = was ? selection(was) : null;
@@ -38,9 +37,10 @@ function typing(box, sent) {  // the fields changed and not yet sent (a file inp
   return typed;
 }
 async function registrationHTML() {
-  const list = await api("GET", "/api/console/entries").catch(() => ({ entries: [] }));
-  return `<h3>${T("entries")} (${list.entries.length})</h3><ol class="entries">` +
-    list.entries.map(e => `<li data-entry="${esc(e.id)}">${esc(e.unit)}${e.team !== e.unit ? " · " + esc(e.team) : ""} · ${esc(e.name)}</li>`).join("") + `</ol>` +
+  const list = await api("GET", "/api/console/entries").catch(e => e);
+  return (list instanceof Error ? `<h3>${T("entries")}</h3>` + unreadHTML(list) +  // a damaged draft: cleared here, or an import replaces it
+    (list.status === 500 ? `<p><button id="t-clear">${T("clear_entries")}</button></p>` : "") : `<h3>${T("entries")} (${list.entries.length})</h3><ol class="entries">` +
+    list.entries.map(e => `<li data-entry="${esc(e.id)}">${esc(e.unit)}${e.team !== e.unit ? " · " + esc(e.team) : ""} · ${esc(e.name)}</li>`).join("") + `</ol>`) +
     `<form id="t-entry"><input name="unit" placeholder="${T("unit")}" required> <input name="team" placeholder="${T("team")}" size="8">` +
     ` <input name="pair" placeholder="${T("pair")}" size="4">` +
     ` <input name="players" placeholder="${T("players")}" required> <button>${T("add_entry")}</button></form>` +
@@ -156,6 +156,7 @@ document.addEventListener("click", ev => {
   const round = Number($("#t-round")?.dataset.round);
   const row = b.closest("tr");
   let call;
+  if (b.id === "t-clear") call = () => api("DELETE", "/api/console/entries");
   if (b.id === "t-pair") call = () => api("POST", "/api/console/tournament/rounds");
   if (b.id === "t-start") call = () => api("POST", `/api/console/tournament/rounds/${round}/start`, { rulebook: $("#t-rulebook").value });
   if (b.dataset.forfeit) {  // with a reason written: a correction (a forfeit over a result stands only as one)

@@ -19,6 +19,8 @@ from bus.protocol import encode, schema, topic
 from display.app import Settings, create_app
 from display.store import Store
 from referee.table.service import TableService
+from referee.tournament import TournamentStore
+from referee.tournament.entries import Entry
 
 ORGANISER = ("wang", "organiser-pass")
 REFEREE = ("li", "referee-pass")
@@ -74,6 +76,21 @@ def make_db(path: Path) -> Path:
     store.add_user(*ORGANISER, "organiser", now=time.time())
     store.add_user(*REFEREE, "referee", now=time.time())
     store.close()
+    return path
+
+
+def damaged_tournament(path: Path) -> Path:
+    """A tournament's file (four pairs, round 1 paired, t01 won by its first side) whose result was changed on disk
+    afterwards: it still reads, and its seal differs (``action 3: not what was written``)."""
+    t = TournamentStore(path)
+    t.new("pair-swiss", [Entry(f"e{i}", f"队{i}", f"单位{i // 2}", f"单位{i // 2}", (f"甲{i}", f"乙{i}")) for i in range(4)],
+          name="秋季赛", options={"rounds": 2})
+    t.pair_next_round()
+    t.record_result(1, "t01", {"winner": 0})
+    t.close()
+    data = path.read_bytes()
+    assert data.count(b'"winner": 0') == 1
+    path.write_bytes(data.replace(b'"winner": 0', b'"winner": 1'))
     return path
 
 

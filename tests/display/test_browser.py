@@ -13,7 +13,7 @@ from contextlib import closing
 import cv2
 import numpy as np
 import pytest
-from kit import ORGANISER, LiveTable, login, round_, shot, standings, state, until
+from kit import ORGANISER, LiveTable, damaged_tournament, login, round_, served, shot, standings, state, until
 
 from bus.protocol import encode, topic
 from referee.tournament import TournamentStore
@@ -227,9 +227,9 @@ def test_the_referee_rules_san_da_yi_fouls_from_the_console(page, broker, tmp_pa
 
 def test_the_console_shows_a_forged_audit_row_as_such_and_says_when_a_panel_cannot_be_read(page, table, console_db):
     """The audit log is sealed (``display.store``): an "add user" slipped into the console's file by hand reads, in
-    red, as not what was written, never as the change it claims. And when the flags or the audit log cannot be read
-    (here the login ended: the sessions gone from the file), the panel says so; it showed an empty list, which reads
-    as "nothing waiting"."""
+    red, as not what was written, never as the change it claims. A damaged draft is said, with a button that clears
+    it. And when the flags or the audit log cannot be read (here the login ended: the sessions gone from the file),
+    the panel says so; each showed an empty list, which reads as "nothing waiting"."""
     console = page("/console")
     login(console)
     console.wait_for_selector("#c-audit tbody tr[data-action=login]")
@@ -240,6 +240,17 @@ def test_the_console_shows_a_forged_audit_row_as_such_and_says_when_a_panel_cann
     console.reload()
     console.wait_for_selector(f"#c-audit tbody tr.error[data-action=damaged]:has-text('审计记录第 {forged} 条与写入时不同')")
     assert "mallory" not in console.inner_text("#c-audit")
+    # the draft of the registration damaged: said, with the way to clear it (the list showed "报名 (0)")
+    with closing(sqlite3.connect(console_db)) as db:
+        db.execute("INSERT INTO draft (row) VALUES (?)", (json.dumps({"unit": "数学系", "players": "王芳、张伟"}),))
+        db.execute("INSERT INTO draft (row) VALUES (x'ff')")
+        db.commit()
+    console.reload()
+    console.wait_for_selector("#c-tournament .body .error:has-text('已损坏：draft 2 与写入时不同')")
+    assert not console.locator("#c-tournament ol.entries").count()
+    console.click("#t-clear")
+    console.wait_for_selector("#c-tournament h3:text-is('报名 (0)')")
+    console.wait_for_selector("#c-audit tbody tr[data-action=clear_entries]")
     with closing(sqlite3.connect(console_db)) as db:
         db.execute("DELETE FROM sessions")
         db.commit()
@@ -251,6 +262,21 @@ def test_the_console_shows_a_forged_audit_row_as_such_and_says_when_a_panel_cann
     console.wait_for_selector("#c-audit tbody tr.error:has-text('未能读取，请刷新页面：尚未登录')")
     assert console.locator("#c-audit tbody tr").count() == 1
     t.publish("state", state(seq=8))  # the flag gone again, for the tests after this one
+
+
+def test_a_damaged_tournament_is_said_and_not_taken_for_none(browser, broker, tmp_path):
+    """The tournament's file damaged (a result changed on disk): the console's panel took the failure for "no
+    tournament yet" and offered the registration forms, to make a new one. Now it says what and what to do."""
+    with served(broker, tmp_path / "c.db", damaged_tournament(tmp_path / "hall.db")) as server:
+        context = browser.new_context()
+        try:
+            console = context.new_page()
+            console.goto(server.url + "/console")
+            login(console)
+            console.wait_for_selector("#c-tournament .body .error:has-text('已损坏或被锁住（action 3: not what was written')")
+            assert "docs/deployment.md" in console.inner_text("#c-tournament") and not console.locator("#t-new").count()
+        finally:
+            context.close()
 
 
 def jpeg() -> str:

@@ -9,7 +9,10 @@ import sqlite3
 from contextlib import closing
 
 import pytest
+from fastapi.testclient import TestClient
+from kit import ORGANISER, damaged_tournament, make_db, settings
 
+from display.app import create_app
 from display.store import Damaged, Store
 
 
@@ -107,11 +110,6 @@ def test_the_console_says_a_damaged_row_and_a_damaged_draft_in_words(broker, tmp
     """Through the API, in both languages: the audit log shows the damaged row as such among the others; the
     entries, whose draft is damaged, are a 500 that says what and what to do (a bare 500 before), and clearing them
     mends it."""
-    from fastapi.testclient import TestClient
-    from kit import ORGANISER, make_db, settings
-
-    from display.app import create_app
-
     path = make_db(tmp_path / "c.db")
     s = Store.open(path)
     s.audit("wang", "last_hand", {"table": "t1"}, now=100.0)
@@ -132,3 +130,21 @@ def test_the_console_says_a_damaged_row_and_a_damaged_draft_in_words(broker, tmp
         assert client.post("/api/console/entries", json={"unit": "数学系", "players": "王芳、张伟"}).status_code == 500
         assert client.delete("/api/console/entries").status_code == 200
         assert client.get("/api/console/entries").json()["entries"] == []
+
+
+def test_a_damaged_tournament_file_is_said_in_words_not_shown_as_no_tournament(broker, tmp_path):
+    """The tournament's file damaged (a digit of a result changed: its seal differs) when the console opens it: the
+    tournament and its entries were a bare 500 (``Internal Server Error``), and the console's page, taking any failure
+    for "no tournament yet", offered the registration forms. Now a 500 that says what and what to do."""
+    hall = damaged_tournament(tmp_path / "hall.db")
+    with TestClient(create_app(settings(broker, make_db(tmp_path / "c.db"), hall)), raise_server_exceptions=False,
+                    headers={"Origin": "http://testserver"}) as client:
+        assert client.post("/api/login", json={"user": ORGANISER[0], "password": ORGANISER[1]}).status_code == 200
+        actions = "SELECT count(*) FROM actions"
+        with closing(sqlite3.connect(hall)) as db:
+            before = db.execute(actions).fetchone()
+        for r in (client.get("/api/console/tournament"), client.get("/api/console/entries"),
+                  client.post("/api/console/tournament/rounds")):
+            assert r.status_code == 500 and r.json()["detail"].startswith(f"{hall} 已损坏或被锁住（action 3: not what was"), r.text
+        with closing(sqlite3.connect(hall)) as db:
+            assert db.execute(actions).fetchone() == before == (3,)  # no round paired on it
