@@ -54,6 +54,7 @@ STYLES = ("letele", "sans", "serif")
 SIZE = (2560, 1920)
 ROW = 5  # cards per row of a long play
 RECENT = 16  # observed payloads kept, to send again one the table refused
+SAY_EVERY_S = 10  # a publication the broker does not acknowledge is said after 1 s, then every 10 s
 ROW_STEP = 0.11  # table units between two rows
 
 
@@ -297,10 +298,13 @@ class Camera:
 
         for name, payload in out:
             self.conn.publish(topic(self.table, name), encode(name, payload), qos=1)
+        waited = 0
         while not self.conn.flush(1.0):
             if self._stop.is_set():
                 raise SystemExit(0)
-            log.warning("%s: the broker has not acknowledged %s yet", self.table, pid)
+            waited += 1
+            if waited % SAY_EVERY_S == 1:  # the first second, then every ten (an outage wrote a line a second)
+                log.warning("%s: the broker has not acknowledged %s yet (%d s)", self.table, pid, waited)
 
     def _send(self, play) -> None:
         from vision.watch import messages, why

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 import time
 
@@ -107,3 +108,33 @@ def test_the_halls_reads_are_calibrated_for_its_decks_and_camera():
     assert len(judged) >= 60
     assert all(right for is_sure, right in judged if is_sure)
     assert sum(is_sure for is_sure, right in judged if right) >= 0.9 * sum(right for _, right in judged)
+
+
+def test_a_play_the_broker_does_not_take_is_said_every_ten_seconds_and_sent_when_it_is_back(tmp_path, fresh_broker,
+                                                                                            caplog):
+    """The broker down for 12 s with a play waiting: the camera says so after a second and again at 11 s (it wrote a
+    line a second, 30 in the soak's outage), with how long; the play goes out once the broker is back."""
+    (tmp_path / "t1").mkdir()
+    players = Players(tmp_path / "t1" / "scene.jsonl")
+    caplog.set_level("WARNING", logger="hall.camera")
+    camera, stop, thread = run_camera(tmp_path, fresh_broker, "oracle")
+    try:
+        players.lay("S", ["SA"])
+        deadline = time.monotonic() + 30
+        while camera.sent < 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        fresh_broker.stop()
+        players.lay("E", ["D3"])
+        time.sleep(12.5)
+        said = [r.getMessage() for r in caplog.records if "has not acknowledged" in r.getMessage()]
+        assert [re.sub(r"cam-t1-\d+-E", "cam-t1-N-E", m) for m in said] == [
+            "t1: the broker has not acknowledged cam-t1-N-E yet (1 s)",
+            "t1: the broker has not acknowledged cam-t1-N-E yet (11 s)"], said
+        fresh_broker.restart()
+        while camera.sent < 2:
+            assert time.monotonic() < deadline + 30, "the play was not sent once the broker was back"
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        thread.join(10)
