@@ -23,6 +23,8 @@ MARK = "CARDTABLE_HALL"
 STOP_S = 8.0  # SIGTERM, then this long before SIGKILL
 RESTART_DELAYS_S = (0.5, 1.0, 2.0, 5.0)  # after the 1st, 2nd, ... death in a row
 STEADY_S = 60.0  # a child that ran this long before it died died once, not again in a row
+SAID_IN_ROW = 5  # a child dying again at once: its first five deaths in a row are told, ...
+SAY_AGAIN_EVERY = 12  # ... then every 12th (one a minute, at 5 s each)
 
 
 @dataclass
@@ -40,6 +42,7 @@ class Child:
     _due: float | None = None  # when to start again after a death
     _started: float = 0.0  # monotonic, when last started
     _in_row: int = 0  # deaths in a row (each within STEADY_S of its start)
+    _log_from: int = 0  # where this start's output begins in the log
 
     @property
     def pid(self) -> int | None:
@@ -53,6 +56,7 @@ class Child:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, **self.env, MARK: str(hall_dir), "PYTHONUNBUFFERED": "1"}
         with open(self.log_path, "ab") as out:
+            self._log_from = out.tell()
             self.proc = subprocess.Popen(
                 self.argv, stdin=self.stdin if self.stdin is not None else subprocess.DEVNULL,
                 stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
@@ -62,9 +66,11 @@ class Child:
         log.info("started %s (pid %d)", self.name, self.proc.pid)
 
     def check(self, hall_dir: Path, now: float) -> str | None:
-        """Start a dead child again when due; returns a line to tell when it died. The wait grows with each
+        """Start a dead child again when due; returns a line to tell when it died, with the last line it wrote when
+        it exited by itself (a refusal says why there: a damaged file, a port taken). The wait grows with each
         death in a row (``RESTART_DELAYS_S``), and is the first again once the child ran ``STEADY_S`` (a service
-        killed now and then comes back in half a second each time, not in five)."""
+        killed now and then comes back in half a second each time, not in five). A child that keeps dying at once is
+        told of at its first deaths and then once a minute (``SAID_IN_ROW``, ``SAY_AGAIN_EVERY``), not every 5 s."""
         if self.proc is None or self.alive:
             return None
         if self._due is None:
@@ -73,12 +79,28 @@ class Child:
             delay = RESTART_DELAYS_S[min(self._in_row - 1, len(RESTART_DELAYS_S) - 1)]
             self._due = now + delay
             _reap_group(self.proc.pid)
-            if self.restart:
-                return say(cli_lang(), "hall.exited_again", name=self.name, code=code, delay=f"{delay:g}")
-            return say(cli_lang(), "hall.exited", name=self.name, code=code)
+            if self.restart and self._in_row > SAID_IN_ROW and self._in_row % SAY_AGAIN_EVERY:
+                return None
+            lang = cli_lang()
+            line = (say(lang, "hall.exited_again", name=self.name, code=code, delay=f"{delay:g}") if self.restart
+                    else say(lang, "hall.exited", name=self.name, code=code))
+            last = self.last_words() if code > 0 else ""
+            return line + (say(lang, "hall.last_words", line=last) if last else "")
         if self.restart and now >= self._due:
             self.start(hall_dir)
         return None
+
+    def last_words(self) -> str:
+        """The last line this start of the child wrote (its log's end, at most 4 KiB read), shortened to 300
+        characters; "" when it wrote nothing."""
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(max(self._log_from, f.seek(0, os.SEEK_END) - 4096))
+                tail = f.read().decode(errors="replace")
+        except OSError:
+            return ""
+        lines = [line.strip() for line in tail.splitlines() if line.strip()]
+        return lines[-1][:300] if lines else ""
 
     def signal(self, sig: int) -> None:
         if self.proc is not None:

@@ -59,7 +59,7 @@ def test_a_broker_that_cannot_start_says_why_in_either_language(tmp_path):
             Broker.start(tmp_path, {"u": "password1"}, port=port)
     zh, en = str(e.value), e.value.text("en")
     assert zh.startswith(f"`mosquitto` 在 127.0.0.1:{port} 启动时退出了（") and "Address already in use" in zh, zh
-    assert en.startswith(f"mosquitto exited with ") and f"while starting on 127.0.0.1:{port}" in en, en
+    assert en.startswith("mosquitto exited with ") and f"while starting on 127.0.0.1:{port}" in en, en
 
 
 def test_a_part_of_the_hall_that_dies_is_told_in_either_language(tmp_path, monkeypatch):
@@ -101,3 +101,42 @@ def test_a_part_that_dies_again_at_once_waits_longer_and_one_that_ran_a_while_do
         child.check(tmp_path, now + 10)  # due: started again
     assert [line.rsplit("，", 1)[1] for line in said] == [
         "0.5 秒后重启", "1 秒后重启", "2 秒后重启", "5 秒后重启", "5 秒后重启", "0.5 秒后重启"]
+
+
+def test_a_part_that_refuses_to_start_says_why_and_is_told_once_a_minute_after_its_first_deaths(tmp_path, monkeypatch):
+    """A service that refuses its file (exit 2, the reason its last line) died every 5 s with only "退出了（2）" on the
+    hall's screen, the reason in its log; now the reason comes with it, and past the first five deaths in a row the
+    line comes once a minute. A process killed by a signal wrote no reason: none is made up (a line of the run
+    before is not taken for one)."""
+    import time
+
+    from hall.procs import SAY_AGAIN_EVERY, Child
+
+    monkeypatch.setenv("CARDTABLE_LANG", "zh")
+    why = "/hall/console.db 不是控制台的文件（空文件），未作任何改动"
+    child = Child("display", [sys.executable, "-c", f"import sys; print('starting'); print({why!r}, file=sys.stderr); "
+                                                    "raise SystemExit(2)"], tmp_path / "d.log")
+    child.start(tmp_path)
+    said = []
+    for _ in range(2 * SAY_AGAIN_EVERY):
+        child.proc.wait(30)
+        said.append(child.check(tmp_path, time.monotonic()))
+        child.check(tmp_path, time.monotonic() + 10)  # due: started again
+    told = [i + 1 for i, line in enumerate(said) if line]
+    assert told == [1, 2, 3, 4, 5, 12, 24]
+    assert said[0] == f"display 退出了（2），0.5 秒后重启。它最后说：{why}"
+    monkeypatch.setenv("CARDTABLE_LANG", "en")
+    killed = Child("t01/service", [sys.executable, "-c", "import time; print('serving', flush=True); time.sleep(60)"],
+                   tmp_path / "d.log", restart=False)  # the same log: the line before is the refusal's
+    killed.start(tmp_path)
+    deadline = time.monotonic() + 30
+    while "serving" not in (tmp_path / "d.log").read_text():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    killed.signal(9)
+    killed.proc.wait(30)
+    assert killed.check(tmp_path, time.monotonic()) == "t01/service exited (-9); not restarted"
+    quiet = Child("t02/service", [sys.executable, "-c", "raise SystemExit(4)"], tmp_path / "d.log", restart=False)
+    quiet.start(tmp_path)
+    quiet.proc.wait(30)
+    assert quiet.check(tmp_path, time.monotonic()) == "t02/service exited (4); not restarted"  # wrote nothing
