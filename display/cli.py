@@ -78,12 +78,25 @@ def _serve(args: argparse.Namespace) -> int:
     except Refusal as exc:
         print(f"cardtable display serve: {exc.text(args.lang)}", file=sys.stderr)
         return 2
+    _more_files()
     app = create_app(Settings(*urls, Path(args.db), tournament_db, args.secure_cookie, origins=tuple(args.origin)))
     # The pages' live streams never end by themselves: on SIGTERM they get this long to go.
     setup_logging(args.log_level.upper())  # uvicorn's own loggers too: the hall's one format, no config of its own
     uvicorn.run(app, host=args.host, port=args.port, log_config=None, log_level=args.log_level,
                 timeout_graceful_shutdown=2)
     return 0
+
+
+def _more_files(most: int = 65536) -> None:
+    """Raise this process's open-file limit to what the system allows (up to ``most``): each live page holds a socket,
+    and a service's limit is 1,024 unless its unit says otherwise. The live pages are capped under it
+    (``display.hub.streams_most``)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = most if hard == resource.RLIM_INFINITY else min(hard, most)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
 
 def _reach(urls: list[str], timeout: float = 10.0) -> None:

@@ -2,7 +2,10 @@
 
 ``Hub.publish(change)`` runs on the loop (the feed hands changes over with
 ``loop.call_soon_threadsafe``); each page has a bounded queue, and a page that cannot keep up is
-disconnected (its browser reconnects and starts again from a snapshot).
+disconnected (its browser reconnects and starts again from a snapshot). The open pages are
+counted: at most ``STREAMS_PER_CLIENT`` from one address and ``most`` in all (``streams_most``:
+under the process's open-file limit), so that one visitor's script opening streams by the
+thousand cannot take the connections the console and the big screens need (``full``).
 
 >>> sse("state", {"table": "t1"})
 'event: state\\ndata: {"table":"t1"}\\n\\n'
@@ -12,13 +15,24 @@ from __future__ import annotations
 
 import asyncio
 import json
+import resource
 import threading
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 QUEUE = 4096  # changes waiting for one page before it is dropped
 KEEPALIVE_S = 15.0
+STREAMS_PER_CLIENT = 32  # live pages from one address (a big screen, a phone, a console: one or two each)
+STREAMS_MOST = 2000  # live pages in all (a hall with more runs several displays behind a proxy)
+FILES_KEPT = 256  # open files left to everything else (the console's requests, the databases, the broker)
+
+
+def streams_most() -> int:
+    """How many live pages this process can serve: ``STREAMS_MOST``, fewer where its open-file limit is lower (each
+    page holds a socket)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return STREAMS_MOST if soft == resource.RLIM_INFINITY else max(16, min(STREAMS_MOST, soft - FILES_KEPT))
 
 
 def sse(event: str, data: object) -> str:
@@ -31,6 +45,7 @@ class Listener:
     are left out)."""
 
     timeline_of: str | None
+    client: str = ""
     queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(QUEUE))
     dropped: bool = False
 
@@ -39,11 +54,29 @@ class Listener:
 
 
 class Hub:
-    def __init__(self) -> None:
+    """The open pages. ``most``: how many in all (``streams_most()`` by default).
+
+    >>> hub = Hub(most=3)
+    >>> [hub.add(None, "10.0.0.9") for _ in range(2)] and hub.full("10.0.0.9"), hub.full("10.0.0.7")
+    (None, None)
+    >>> hub.add(None, "10.0.0.7") and hub.full("10.0.0.5")
+    'hall'
+    """
+
+    def __init__(self, most: int | None = None) -> None:
         self.listeners: set[Listener] = set()
+        self.most = streams_most() if most is None else most
+        self._of = Counter()  # open pages per address
 
     def __repr__(self) -> str:
         return f"<Hub pages={len(self.listeners)}>"
+
+    def full(self, client: str) -> str | None:
+        """Why one more page of ``client`` is refused now: ``"client"`` (it has ``STREAMS_PER_CLIENT``), ``"hall"``
+        (``most`` are open); None when it is served."""
+        if len(self.listeners) >= self.most:
+            return "hall"
+        return "client" if self._of[client] >= STREAMS_PER_CLIENT else None
 
     def handoff(self, loop: asyncio.AbstractEventLoop) -> Callable[[dict], None]:
         """A function for another thread: changes handed to it are published on ``loop`` in order;
@@ -66,13 +99,18 @@ class Hub:
 
         return hand
 
-    def add(self, timeline_of: str | None) -> Listener:
-        listener = Listener(timeline_of)
+    def add(self, timeline_of: str | None, client: str = "") -> Listener:
+        listener = Listener(timeline_of, client)
         self.listeners.add(listener)
+        self._of[client] += 1
         return listener
 
     def remove(self, listener: Listener) -> None:
-        self.listeners.discard(listener)
+        if listener in self.listeners:
+            self.listeners.discard(listener)
+            self._of[listener.client] -= 1
+            if not self._of[listener.client]:
+                del self._of[listener.client]
 
     def publish(self, change: dict) -> None:
         text = None
@@ -109,4 +147,4 @@ class Hub:
             self.remove(listener)
 
 
-__all__ = ["Hub", "Listener", "sse"]
+__all__ = ["STREAMS_PER_CLIENT", "Hub", "Listener", "sse", "streams_most"]

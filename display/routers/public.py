@@ -5,11 +5,11 @@ from __future__ import annotations
 import time
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
 
 from display.deps import Ctx, Denied
-from display.hub import sse
+from display.hub import STREAMS_PER_CLIENT, sse
 from display.schemas import Id, Problem, Round, Standings
 
 router = APIRouter(prefix="/api", tags=["scoreboard"])
@@ -53,9 +53,17 @@ def round_(tournament: Id, ctx: Ctx) -> Round:
 
 
 @router.get("/stream", summary="Server-Sent Events: a snapshot, then every change",
-            response_class=StreamingResponse, responses={200: {"content": {"text/event-stream": {}}}})
-async def stream(ctx: Ctx, table: Annotated[Id | None, Query(description="also send this table's hand events")] = None):
-    listener = ctx.hub.add(table)  # registered before the snapshot is taken: nothing is missed
+            response_class=StreamingResponse, responses={200: {"content": {"text/event-stream": {}}},
+                                                          503: {"model": Problem, "description": "too many live pages"}})
+async def stream(request: Request, ctx: Ctx,
+                 table: Annotated[Id | None, Query(description="also send this table's hand events")] = None):
+    client = request.client.host if request.client else ""
+    why = ctx.hub.full(client)
+    if why is not None:  # the page tries again by itself (app.js, console.js)
+        said = (Denied("streams_client", client=client, most=STREAMS_PER_CLIENT) if why == "client"
+                else Denied("streams_hall", most=ctx.hub.most))
+        raise HTTPException(503, said, headers={"Retry-After": "10"})
+    listener = ctx.hub.add(table, client)  # registered before the snapshot is taken: nothing is missed
     first = sse("snapshot", ctx.feed.hall.snapshot(timeline_of=table, now=time.monotonic()))
     return StreamingResponse(ctx.hub.stream(listener, first), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

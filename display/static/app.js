@@ -216,6 +216,7 @@ function renderAll() {
   if (!Object.keys(hall.tables).length && $("#wall .tiles")) $("#wall .tiles").innerHTML = `<p class="empty">${T("no_tables")}</p>`;
   renderStandings(); renderPairings(); renderTimeline(); tick();
 }
+const RETRY_MS = 5000;  // a stream closed for good is opened again after 5-10 s (spread, not all pages at once)
 function connect() {
   const es = new EventSource("/api/stream" + (ONE ? "?table=" + encodeURIComponent(ONE) : ""));
   es.addEventListener("snapshot", m => {
@@ -255,7 +256,10 @@ function connect() {
   es.addEventListener("round", tournament);
   es.addEventListener("standings", tournament);
   es.addEventListener("feed", m => { hall.feed = JSON.parse(m.data).data.connected; tick(); });
-  es.onerror = () => { hall.feed = false; tick(); };  // the browser reconnects by itself; a snapshot follows
+  es.onerror = () => {  // the browser reconnects by itself, a snapshot follows; not after an HTTP error (a refusal, a proxy's 502)
+    hall.feed = false; tick();
+    if (es.readyState === EventSource.CLOSED) setTimeout(connect, RETRY_MS + Math.random() * RETRY_MS);
+  };
   es.onopen = () => { document.body.dataset.live = "1"; };
 }
 

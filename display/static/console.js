@@ -296,6 +296,9 @@ function connect(table) {
   es.addEventListener("round", () => ME && renderTournament());
   es.addEventListener("standings", () => ME && renderTournament());
   es.onopen = () => { document.body.dataset.live = table || "1"; };
+  es.onerror = () => {  // closed for good by an HTTP error (a refusal, a proxy's 502): opened again, as app.js does
+    if (es.readyState === EventSource.CLOSED && stream === es) setTimeout(() => stream === es && connect(table), 5000 + Math.random() * 5000);
+  };
 }
 function renderTournament() { tournamentPanel(); }
 
