@@ -56,10 +56,13 @@ class Listener:
 class Hub:
     """The open pages. ``most``: how many in all (``streams_most()`` by default).
 
-    >>> hub = Hub(most=3)
-    >>> [hub.add(None, "10.0.0.9") for _ in range(2)] and hub.full("10.0.0.9"), hub.full("10.0.0.7")
-    (None, None)
-    >>> hub.add(None, "10.0.0.7") and hub.full("10.0.0.5")
+    >>> hub = Hub(most=40)
+    >>> pages = [hub.add(None, "10.0.0.9") for _ in range(STREAMS_PER_CLIENT)]
+    >>> hub.full("10.0.0.9"), hub.full("10.0.0.7")
+    ('client', None)
+    >>> hub.remove(pages[0]); hub.full("10.0.0.9") is None
+    True
+    >>> others = [hub.add(None, f"10.0.1.{i}") for i in range(9)]; hub.full("10.0.0.5")
     'hall'
     """
 
