@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import time
 from collections.abc import Callable
 from contextlib import asynccontextmanager
@@ -20,7 +21,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from display.deps import Context, language
+from display.deps import Context, Denied, language
 from display.feed import Feed
 from display.guard import Guard
 from display.hub import Hub
@@ -71,6 +72,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_exception_handler(StarletteHTTPException, _http)
     app.add_exception_handler(Damaged, _damaged)
     app.add_exception_handler(TournamentError, _damaged)  # one a router did not answer: the file damaged under it
+    app.add_exception_handler(sqlite3.Error, _unwritable)
     app.add_middleware(Guard, origins=settings.origins)
     return app
 
@@ -95,3 +97,12 @@ async def _damaged(request: Request, exc: Refusal) -> JSONResponse:
     refuse, 409): a 500 that says so and what to do, in the request's language, never a bare one."""
     log.error("%s", exc.text("en"))
     return JSONResponse({"detail": exc.text(language(request))}, status_code=500)
+
+
+async def _unwritable(request: Request, exc: sqlite3.Error) -> JSONResponse:
+    """A file the console reads or writes failed under it (the disk full, a lock held past SQLite's timeout): a 500
+    that says so, and that a change may have been made (a command sent to a table) without its line in the audit
+    log."""
+    said = Denied("console_file", error=str(exc)[:200])
+    log.error("%s %s: %s", request.method, request.url.path, said.text("en"))
+    return JSONResponse({"detail": said.text(language(request))}, status_code=500)

@@ -10,14 +10,19 @@ names the second entry's players there. It reads the tables' retained ``state`` 
 and players as they stand: a service started (or restarted) mid-game knows them at once. Each game is logged once (by table, seq and kind: a
 QoS 1 redelivery changes nothing); the store turns games into results by the system's rules.
 After every change, its own or one the console made in the same file (polled), it publishes
-both payloads again, retained.
+both payloads again, retained. An event is acknowledged once it is handled (recorded, or refused by the
+tournament's rules); one that fails on the file (the disk full, a lock held past SQLite's timeout) stays, with
+those after it, and is tried again at every poll, so no game is lost to a bad moment of the disk.
 """
 
 from __future__ import annotations
 
 import logging
 import signal
+import sqlite3
 import threading
+import time
+from collections import deque
 
 from bus.mqtt import Connection
 from bus.protocol import PayloadError, decode, parse_topic, subscription
@@ -79,8 +84,11 @@ class TournamentService:
     def __init__(self, store: TournamentStore, url: str, client_id: str = "tournament", poll_s: float = POLL_S):
         self.store = store
         self.poll_s = poll_s
-        self.conn = Connection(url, client_id)
+        self.conn = Connection(url, client_id, manual_ack=True)
         self._lock = threading.Lock()
+        self._waiting: deque = deque()  # events received, handled in order, each acknowledged once handled
+        self._handling = threading.Lock()
+        self._failing_since: float | None = None
         self._stop = threading.Event()
         self._published = -1
         self._levels: dict[str, dict] = {}
@@ -117,6 +125,7 @@ class TournamentService:
 
     def _poll(self) -> None:
         while not self._stop.wait(self.poll_s):
+            self._handle_waiting()
             try:
                 self.publish()
             except Exception:  # a locked or broken file must not end the service
@@ -132,7 +141,41 @@ class TournamentService:
             log.warning("tournament: ignored %s: %s", full_topic, exc)
             return None
 
-    def _on_event(self, full_topic: str, payload: bytes) -> None:
+    def _on_event(self, full_topic: str, payload: bytes, delivery) -> None:
+        self._waiting.append((full_topic, payload, delivery))
+        self._handle_waiting(wait=False)  # busy (the poller trying again): it handles this one too
+
+    def _handle_waiting(self, wait: bool = True) -> None:
+        """Handle the events received, oldest first, acknowledging each; stop at one that fails on the file (SQLite's
+        error or the system's: not a refusal) and leave it first, to be tried again at the next poll. One that fails
+        otherwise (a payload no check foresaw) is said and dropped, as before: it would fail again for ever."""
+        if not self._handling.acquire(blocking=wait):
+            return
+        try:
+            while self._waiting:
+                full_topic, payload, delivery = self._waiting[0]
+                try:
+                    self._event(full_topic, payload)
+                except Exception as exc:
+                    if not isinstance(exc, sqlite3.Error | OSError):  # a payload no check foresaw: never again
+                        log.exception("tournament: handling %s failed; it is dropped", full_topic)
+                        self._waiting.popleft()
+                        self.conn.ack(delivery)
+                        continue
+                    if self._failing_since is None:
+                        self._failing_since = time.monotonic()
+                        log.exception("tournament: handling %s failed; it is tried again every %g s", full_topic, self.poll_s)
+                    return
+                if self._failing_since is not None:
+                    log.warning("tournament: handling events works again after %.0f s; %d were waiting",
+                                time.monotonic() - self._failing_since, len(self._waiting))
+                    self._failing_since = None
+                self._waiting.popleft()
+                self.conn.ack(delivery)
+        finally:
+            self._handling.release()
+
+    def _event(self, full_topic: str, payload: bytes) -> None:
         if (read := self._read(full_topic, payload, "events")) is None:
             return
         table, event = read
@@ -160,7 +203,8 @@ class TournamentService:
         elif kind == "round_over":  # levels unknown (no state nor levels seen): a person enters the result
             log.warning("tournament: %s: the round clock ended the game at levels not seen; enter the result by hand", table)
 
-    def _on_state(self, full_topic: str, payload: bytes) -> None:
+    def _on_state(self, full_topic: str, payload: bytes, delivery) -> None:
+        self.conn.ack(delivery)  # levels and players kept in memory: nothing to lose
         if (read := self._read(full_topic, payload, "state")) is None:
             return
         table, state = read

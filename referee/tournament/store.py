@@ -61,7 +61,8 @@ def writing(db: sqlite3.Connection) -> Iterator[None]:
         yield
         db.execute("COMMIT")
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:  # a failed COMMIT (the disk full) has rolled back already: its error is the one said
+            db.execute("ROLLBACK")
         raise
 
 

@@ -7,6 +7,8 @@ payload is valid against its schema."""
 from __future__ import annotations
 
 import json
+import sqlite3
+import time
 import uuid
 
 import pytest
@@ -175,3 +177,35 @@ def test_a_rejudged_game_is_corrected_once_by_the_table_with_its_reason(running,
     assert correct["by"] == "table t01" and correct["data"]["result"] == {"winner": 0, "levels": ["A+", "K"]}
     assert correct["data"]["reason"] == "t01 桌第 40 条的出牌更正后，桌上的日志重新判定了本局结果（第 95 条）"
     assert correct["data"]["sides"] == {"SN": second.id, "EW": t01[0]["id"]}
+
+
+def test_a_game_that_arrives_while_the_file_cannot_be_written_is_recorded_once_it_can(running, connect, inbox, caplog,
+                                                                                       tmp_path):
+    """Another program holds the tournament file's write lock past SQLite's timeout (a backup tool, a database browser
+    left open; a full disk fails the same way, SQLite's error): the game was acknowledged to the broker and lost, a
+    traceback in the log; now it is kept, not acknowledged, the events after it wait behind it in order, and both
+    are recorded once the file can be written."""
+    store, service = running
+    box = listen(connect, inbox)
+    first = latest(box, "round")
+    tables = [x["table"] for x in first["tables"]][:2]
+    store._db.execute("PRAGMA busy_timeout = 100")  # the test's patience, not SQLite's 30 s
+    holder = sqlite3.connect(tmp_path / "t.db", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        for i, table in enumerate(tables):
+            send(connect, table, 50 + i, "game_won", {"team": "EW"})
+        deadline = time.monotonic() + WAIT_S
+        while not any("is tried again" in r.getMessage() for r in caplog.records):
+            assert time.monotonic() < deadline, "the failure was not said"
+            time.sleep(0.05)
+        time.sleep(1.0)  # tried again and again meanwhile
+        assert [a for a in store.actions() if a["kind"] == "game"] == [] and len(service._waiting) == 2
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    view = latest(box, "round", lambda p: all(result_of(p, t) is not None for t in tables))
+    assert [result_of(view, t)["points"] for t in tables] == [[0, 2], [0, 2]]
+    assert [a["data"]["event"] for a in store.actions() if a["kind"] == "game"] == [
+        f"{tables[0]}:50:game_won", f"{tables[1]}:51:game_won"]
+    assert any("works again" in r.getMessage() for r in caplog.records) and not service._waiting
