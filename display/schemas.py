@@ -397,6 +397,8 @@ class TournamentView(BaseModel):
     lot_open: bool = Field(default=False, description="whether a lot drawn in the hall may be entered now")
     said: str = Field(default="", description="the change just made, in one line")
     undo: Undo | None = Field(default=None, description="how to take the change back, where the rules allow it")
+    unpublished: str = Field(default="", description="when the tournament service has not published the latest change "
+                             "(it is not running): what that means and what to do, in the reader's language")
 
 
 class Started(BaseModel):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, UploadFile
 from fastapi.responses import Response
 
-from display.deps import Ctx, Lang, Organiser, Referee, User, record
+from display.deps import Ctx, Denied, Lang, Organiser, Referee, User, record
 from display.routers.tables import send
 from display.schemas import (
     Entries,
@@ -38,6 +38,7 @@ from display.tournament import (
 from referee.catalogue import say
 
 router = APIRouter(prefix="/api/console", tags=["console: tournament"])
+PUBLISH_GRACE_S = 10.0  # the tournament service publishes a change within half a second (its poll)
 ERRORS = {code: {"model": Problem} for code in (401, 403, 404, 409, 422)}
 FORM_BYTES = 2 * 1024 * 1024
 EXPORTS = {"csv": "text/csv; charset=utf-8", "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
@@ -142,12 +143,25 @@ def new(body: NewTournament, user: Organiser, ctx: Ctx, lang: Lang) -> Tournamen
 
 
 @router.get("/tournament", responses=ERRORS, summary="The tournament: latest round (finished tables have a result), standings")
-def show(user: Referee, ctx: Ctx) -> TournamentView:
+def show(user: Referee, ctx: Ctx, lang: Lang) -> TournamentView:
     tournaments = _tournaments(ctx)
     if not tournaments.exists():
         raise _no_tournament()
     with tournaments.using() as store:
-        return _view(store)
+        view = _view(store)
+    return view.model_copy(update={"unpublished": _unpublished(ctx, view, lang)})
+
+
+def _unpublished(ctx: Ctx, view: TournamentView, lang: str) -> str:
+    """Words when the tournament service has not published the tournament's latest change (the round ``at`` on the
+    broker is older than the file's) ``PUBLISH_GRACE_S`` after it: it is not running, so the big screens show an old
+    round and the tables' results are not recorded (the service enabled only once the tournament is made, and
+    forgotten; or stopped). "" while it keeps up."""
+    published = ctx.feed.hall.rounds.get(view.tournament)
+    waited = ctx.clock() - view.round.at
+    if published is not None and published.get("at", 0) >= view.round.at or waited < PUBLISH_GRACE_S:
+        return ""
+    return Denied("tournament_unpublished", minutes=max(1, round(waited / 60))).text(lang)
 
 
 @router.post("/tournament/rounds", status_code=201, responses=ERRORS, summary="Pair the next round")

@@ -121,6 +121,7 @@ function tickLive() {
   for (const td of document.querySelectorAll("#c-tables td.live")) td.innerHTML = liveHTML(hall.tables[td.parentElement.dataset.table]);
 }
 setInterval(tickLive, 1000);
+setInterval(() => ME && renderTournament(), 15000);  // a tournament service gone silent publishes nothing to redraw on
 $("#c-tables").addEventListener("click", ev => {
   const open = ev.target.closest("button[data-open]");
   if (open) { openTable(open.dataset.open); return; }

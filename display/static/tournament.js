@@ -66,7 +66,8 @@ function roundHTML(t) {
       `<button data-result="record">${T("record_result")}</button> <input name="reason" placeholder="${T("reason")}" size="8">` +
       ` <button data-result="correct">${T("correct")}</button>`);
   }).join("");
-  return `<p><b>${esc(t.name)}</b> · ${esc(W("system." + t.system))} · ${T("round_of", { round: t.paired, rounds: t.rounds })}${t.finished ? " · " + T("finished") : ""}</p>` +
+  const unpublished = t.unpublished ? `<p class="error" id="t-unpublished">${esc(t.unpublished)}</p>` : "";
+  return unpublished + `<p><b>${esc(t.name)}</b> · ${esc(W("system." + t.system))} · ${T("round_of", { round: t.paired, rounds: t.rounds })}${t.finished ? " · " + T("finished") : ""}</p>` +
     `<p><button id="t-pair">${T("next_round")}</button> <input id="t-rulebook" value="classic-3deck" size="14" title="${T("rulebook")}">` +
     ` <button id="t-start" ${r.round ? "" : "disabled"}>${T("start_round")} ${r.round || ""}</button>` +
     ` <a href="/api/console/tournament/export.xlsx">${T("export")} XLSX</a> <a href="/api/console/tournament/export.csv">CSV</a>` +

@@ -279,6 +279,27 @@ def test_a_damaged_tournament_is_said_and_not_taken_for_none(browser, broker, tm
             context.close()
 
 
+def test_a_tournament_nobody_publishes_is_said_on_the_console(browser, broker, tmp_path):
+    """The tournament made half a minute ago and no tournament service running: the console's panel says so (and
+    goes on checking every 15 s, with nothing published to redraw it on)."""
+    from referee.tournament import Entry, TournamentStore
+
+    store = TournamentStore(tmp_path / "hall.db", clock=lambda: time.time() - 30)
+    store.new("pair-swiss", [Entry(f"e{i}", f"队{i}", f"单位{i // 2}", f"单位{i // 2}", (f"甲{i}", f"乙{i}"))
+                             for i in range(4)], name="秋季赛", options={"rounds": 2})
+    store.close()
+    with served(broker, tmp_path / "c.db", tmp_path / "hall.db") as server:
+        context = browser.new_context()
+        try:
+            console = context.new_page()
+            console.goto(server.url + "/console")
+            login(console)
+            console.wait_for_selector("#t-unpublished:has-text('赛事服务（`cardtable tournament serve`）已有 1 分钟没有发布')")
+            assert console.is_visible("#t-pair")  # the panel is there, the warning above it
+        finally:
+            context.close()
+
+
 def jpeg() -> str:
     img = np.full((120, 160, 3), (40, 120, 40), np.uint8)
     cv2.putText(img, "S5?", (20, 70), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (255, 255, 255), 3)
@@ -449,6 +470,7 @@ def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, ha
         assert console.is_visible("#undo")  # a correction of a result entered by hand can be corrected back
         console.wait_for_selector("#c-audit tbody tr[data-action=correct_result]")
         assert "更正第 1 轮 t01 桌成绩：本桌第二方胜（原因：记分错误）" in console.inner_text("#c-audit tbody tr[data-action=correct_result]")
+        assert not console.locator("#t-unpublished").count()  # the service publishes: nothing said
         console.set_viewport_size({"width": 1280, "height": 2000})
         shot(console, "console-tournament.png")
     finally:

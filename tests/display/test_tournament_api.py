@@ -248,3 +248,40 @@ def test_no_body_makes_a_500(client, made, path, body):
     assert r.status_code < 500, (path, body, r.text)
     if r.status_code >= 400:
         assert isinstance(r.json()["detail"], str) and r.json()["detail"]
+
+
+def test_a_tournament_service_that_does_not_publish_is_said_on_the_console(broker, tmp_path):
+    """The tournament's service is enabled once the tournament is made (docs/deployment.md): forgotten, or stopped,
+    nothing told the organiser: the console reads the file itself and looked right, while the big screens kept an
+    old round and the tables' results went unrecorded. Now the console says so once the latest change has gone
+    unpublished for 10 s, and stops saying it once the service publishes."""
+    from referee.tournament import Entry, TournamentStore
+    from referee.tournament.service import TournamentService
+
+    now = [1_767_261_600.0]
+    hall = tmp_path / "hall.db"
+    store = TournamentStore(hall, clock=lambda: now[0])
+    store.new("pair-swiss", [Entry(f"e{i}", f"队{i}", f"单位{i // 2}", f"单位{i // 2}", (f"甲{i}", f"乙{i}"))
+                             for i in range(4)], name="秋季赛", options={"rounds": 2})
+    store.pair_next_round()
+    app = create_app(Settings(broker.url("scoreboard"), broker.url("console"), make_db(tmp_path / "c.db"), hall,
+                              clock=lambda: now[0]))
+    with TestClient(app, raise_server_exceptions=False, headers={"Origin": "http://testserver"}) as client:
+        assert client.post("/api/login", json={"user": ORGANISER[0], "password": ORGANISER[1]}).status_code == 200
+        assert client.get("/api/console/tournament").json()["unpublished"] == ""  # just made: not yet
+        now[0] += 11
+        assert client.get("/api/console/tournament").json()["unpublished"] == (
+            "赛事服务（`cardtable tournament serve`）已有 1 分钟没有发布本赛事的最新改动：大屏幕上的对阵和排名不是最新的，"
+            "各桌的结果也不会自动记入。请检查它是否在运行")
+        service = TournamentService(store, broker.url("tournament"), client_id="tournament-unpublished", poll_s=0.1)
+        service.start()
+        try:
+            deadline = time.monotonic() + 30
+            while client.get("/api/console/tournament").json()["unpublished"]:
+                assert time.monotonic() < deadline, "the service's round never reached the console"
+                time.sleep(0.1)
+            now[0] += 600  # time passes with nothing to publish: nothing said
+            assert client.get("/api/console/tournament").json()["unpublished"] == ""
+        finally:
+            service.stop()
+    store.close()
