@@ -9,6 +9,7 @@ import json
 import socket
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import ClassVar, Self
 
@@ -79,19 +80,40 @@ def make_db(path: Path) -> Path:
     return path
 
 
-def damaged_tournament(path: Path) -> Path:
-    """A tournament's file (four pairs, round 1 paired, t01 won by its first side) whose result was changed on disk
-    afterwards: it still reads, and its seal differs (``action 3: not what was written``)."""
-    t = TournamentStore(path)
+def small_tournament(path: Path, clock=time.time) -> Path:
+    """A tournament's file: four pairs of two units, pair-swiss of two rounds, round 1 paired."""
+    t = TournamentStore(path, clock=clock)
     t.new("pair-swiss", [Entry(f"e{i}", f"队{i}", f"单位{i // 2}", f"单位{i // 2}", (f"甲{i}", f"乙{i}")) for i in range(4)],
           name="秋季赛", options={"rounds": 2})
     t.pair_next_round()
+    t.close()
+    return path
+
+
+def damaged_tournament(path: Path) -> Path:
+    """``small_tournament`` with t01 won by its first side, the result then changed on disk: it still reads, and its
+    seal differs (``action 3: not what was written``)."""
+    small_tournament(path)
+    t = TournamentStore(path)
     t.record_result(1, "t01", {"winner": 0})
     t.close()
     data = path.read_bytes()
     assert data.count(b'"winner": 0') == 1
     path.write_bytes(data.replace(b'"winner": 0', b'"winner": 1'))
     return path
+
+
+@contextmanager
+def console_of(browser, server: Server):
+    """The console of ``server`` in a browser context of its own, logged in as the organiser."""
+    context = browser.new_context()
+    try:
+        console = context.new_page()
+        console.goto(server.url + "/console")
+        login(console)
+        yield console
+    finally:
+        context.close()
 
 
 def settings(broker, db: Path, tournament_db: Path | None = None) -> Settings:

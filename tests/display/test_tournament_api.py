@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
-from kit import ORGANISER, REFEREE, as_, make_db, state
+from kit import ORGANISER, REFEREE, as_, make_db, small_tournament, state
 from openpyxl import Workbook, load_workbook
 
 from bus.mqtt import Connection
@@ -255,15 +255,12 @@ def test_a_tournament_service_that_does_not_publish_is_said_on_the_console(broke
     nothing told the organiser: the console reads the file itself and looked right, while the big screens kept an
     old round and the tables' results went unrecorded. Now the console says so once the latest change has gone
     unpublished for 10 s, and stops saying it once the service publishes."""
-    from referee.tournament import Entry, TournamentStore
+    from referee.tournament import TournamentStore
     from referee.tournament.service import TournamentService
 
     now = [1_767_261_600.0]
-    hall = tmp_path / "hall.db"
+    hall = small_tournament(tmp_path / "hall.db", clock=lambda: now[0])
     store = TournamentStore(hall, clock=lambda: now[0])
-    store.new("pair-swiss", [Entry(f"e{i}", f"队{i}", f"单位{i // 2}", f"单位{i // 2}", (f"甲{i}", f"乙{i}"))
-                             for i in range(4)], name="秋季赛", options={"rounds": 2})
-    store.pair_next_round()
     app = create_app(Settings(broker.url("scoreboard"), broker.url("console"), make_db(tmp_path / "c.db"), hall,
                               clock=lambda: now[0]))
     with TestClient(app, raise_server_exceptions=False, headers={"Origin": "http://testserver"}) as client:
