@@ -226,13 +226,18 @@ class Supervisor:
                 self.say(line)
 
     def serve(self, stop: threading.Event) -> None:
+        failing: dict[int, str] = {}  # what each part last failed with: said once, not every step while it lasts
         while not stop.wait(STEP_S):
             self._check_children()
             for part in (self.organiser, self.referee):
                 try:
                     part.step()
                 except Exception as exc:  # a console or tournament hiccup must not end the hall
-                    log.warning("hall: %s: %s", type(part).__name__, exc)
+                    if failing.get(id(part)) != str(exc):
+                        log.warning("hall: %s: %s", type(part).__name__, exc)
+                    failing[id(part)] = str(exc)
+                    continue
+                failing.pop(id(part), None)
 
     def stop(self) -> None:
         """Players and cameras first, then boards, services, tournament, display; the broker last."""

@@ -6,7 +6,7 @@ The demo hall (``hall.supervisor``: per table its service, virtual board, bridge
 taking the cards as laid, and four bot players; the display, the tournament, the organiser and the
 referee) is played for ``--minutes`` while a fault injector does, one fault at a time at random
 moments, all that goes wrong on a bad evening: ``kill -9`` of a table service, a camera or a board
-bridge (the hall starts them again, as systemd would), a broker restart, a reset of a service's
+bridge, the tournament service or the display (the hall starts them again, as systemd would), a broker restart, a reset of a service's
 connection (``ss -K``), a 30 s broker outage, poisoned inputs, a retained input, a press stamped by
 a clock 2 h ahead, and a flood from one board: presses into its virtual board as fast as it takes
 them (``flood``: one key, which the board takes at most every 40 ms, as the firmware's debounce lets a stuck
@@ -41,10 +41,15 @@ table may take (a command that does not exist), which a working service answers 
   the presses of the floods: written into the board, and published, logged or answered; what the
   table's last health counted as dropped (over a sender's pace) and clamped (a clock ahead).
 
+The tournament: every game a table ended (``game_won``, ``round_over``, ``round_forfeited``) is recorded in the
+tournament's file or said in the tournament service's log (a table outside the round, levels never seen); lost:
+neither. Must be 0.
+
 Per fault, the recovery time: from the end of the fault (its start, for one that takes no time) to
 the first moment every table it touched is well again (looking healthy, a probe sent after the
 fault answered, no input waiting longer than ``WELL_S``; after a bridge's kill its board online
-again, after a camera's its camera connected again); the median and the worst of each kind.
+again, after a camera's its camera connected again; after the tournament service's, its round published again;
+after the display's, its ``/api/hall`` answering); the median and the worst of each kind.
 """
 
 from __future__ import annotations
@@ -64,6 +69,8 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "firmware-bridge")]
@@ -87,8 +94,10 @@ AHEAD_S = 600.0
 LATE_S = 5.0  # an input that reaches the broker this long after its own time (a press's, a read's) is told
 HANDS = ("hand_scored", "game_scored")
 ROUND_ENDS = ("game_won", "round_over", "round_forfeited", "round_stopped")  # then the table waits for the hall
+GAMES = ("game_won", "round_over", "round_forfeited")  # what the tournament service records, or says why not
 STILL = ("rejected", "camera_offline", "camera_lost", "camera_back", "board_offline", "board_lost", "board_back")
-FAULTS = ("kill_service", "kill_camera", "kill_bridge", "broker_restart", "reset", "outage", "poison", "retained",
+FAULTS = ("kill_service", "kill_camera", "kill_bridge", "kill_tournament", "kill_display", "broker_restart", "reset",
+          "outage", "poison", "retained",
           "clock", "flood", "flood_mqtt")
 OBSERVER, INJECTOR = "soak-observer", "soak-injector"
 
@@ -207,6 +216,8 @@ class Soak:
         self.stop = threading.Event()
         self.cut = threading.Event()  # SIGINT or SIGTERM: the run ends early, with its report
         self.n = 0
+        self.games: set[tuple[str, int, str]] = set()  # (table, seq, kind) of every game a table ended
+        self.round_seen = 0.0  # when the tournament service last published a round
 
     # -- the observer ---------------------------------------------------------------------------------
 
@@ -247,10 +258,25 @@ class Soak:
                 ledger.hands.add(event["seq"])
             if event["kind"] not in STILL:
                 ledger.move(time.monotonic())
+            if event["kind"] in GAMES:
+                self.games.add((table, event["seq"], event["kind"]))
             if event["kind"] in ROUND_ENDS:
                 ledger.moved = None  # the next round begins when the hall's tournament pairs it: not quiet
             if event.get("at", 0) > time.time() + AHEAD_S:
                 ledger.ahead.add(event["seq"])
+
+    def on_round(self, full_topic: str, raw: bytes) -> None:
+        self.round_seen = time.monotonic()
+
+    def back(self, kind: str, since: float) -> bool:
+        """A hall-wide part killed at ``since`` is back: the tournament service published a round, or the display
+        answers."""
+        if kind == "kill_tournament":
+            return self.round_seen >= since
+        try:
+            return httpx.get(f"http://127.0.0.1:{self.hall.port}/api/hall", timeout=2).status_code == 200
+        except httpx.HTTPError:
+            return False
 
     def on_status(self, full_topic: str, raw: bytes) -> None:
         with self.lock:
@@ -353,11 +379,12 @@ class Soak:
     def fault(self, kind: str, table: str) -> tuple[list[str], float]:
         """Do one fault; (the tables it touched, when it ended)."""
         if kind.startswith("kill_"):
-            part = {"kill_service": "service", "kill_camera": "camera", "kill_bridge": "bridge"}[kind]
-            pid = self.child(f"{table}/{part}").pid
+            part = kind.removeprefix("kill_")
+            hall_wide = part in ("tournament", "display")
+            pid = self.child(part if hall_wide else f"{table}/{part}").pid
             if pid is not None:
                 os.kill(pid, signal.SIGKILL)
-            return [table], time.monotonic()
+            return ([] if hall_wide else [table]), time.monotonic()
         if kind == "broker_restart":
             self.hall.broker.restart()
             return self.tables, time.monotonic()
@@ -438,7 +465,8 @@ class Soak:
                 self.rng.shuffle(kinds)
             kind, table = kinds.pop(), self.rng.choice(self.tables)
             began = time.monotonic()
-            self.hall.say(f"soak: {kind} at {table}")
+            where = "" if kind in ("kill_tournament", "kill_display") else f" at {table}"
+            self.hall.say(f"soak: {kind}{where}")
             try:
                 touched, ended = self.fault(kind, table)
             except Exception as exc:  # noqa: BLE001 - a fault that could not be done is reported, the soak goes on
@@ -449,9 +477,10 @@ class Soak:
             while time.monotonic() - ended < RECOVER_MAX_S and not self.cut.is_set():
                 now = time.monotonic()
                 with self.lock:
-                    if all(self.ledgers[t].well(now, ended, part) for t in touched):
-                        recovered = now - ended
-                        break
+                    well = all(self.ledgers[t].well(now, ended, part) for t in touched)
+                if well and (touched or self.back(kind, ended)):
+                    recovered = now - ended
+                    break
                 if now - probed >= 1.0:
                     for t in touched:
                         self.probe(t)
@@ -464,7 +493,7 @@ class Soak:
                     record["not_well"] = {t: self.ledgers[t].why(time.monotonic(), ended, part) for t in touched
                                           if not self.ledgers[t].well(time.monotonic(), ended, part)}
             self.faults.append(record)
-            self.hall.say(f"soak: {kind} at {table}: " + (f"well again {recovered:.1f} s after" if recovered is not None
+            self.hall.say(f"soak: {kind}{where}: " + (f"well again {recovered:.1f} s after" if recovered is not None
                                                            else "NOT well again"))
             self.cut.wait(self.rng.uniform(*GAP_S))
 
@@ -486,6 +515,7 @@ class Soak:
             observer.subscribe(f"{TABLES}/+/status", self.on_status)
             observer.subscribe(f"{TABLES}/+/board/status", self.on_status)
             observer.subscribe(f"{TABLES}/+/health", self.on_health)
+            observer.subscribe(f"{TOPICS}/tournament/+/round", self.on_round)
             observer.connect()
             self.injector = Connection(hall.broker.url(INJECTOR), clean_start=True, reconnect_delay_s=(0.1, 1.0))
             conns.append(self.injector.connect())
@@ -530,6 +560,19 @@ class Soak:
                     continue
                 self.ledgers[table].cpu_s += (int(fields[11]) + int(fields[12])) / tick
 
+    def tournament_games(self) -> dict:
+        """The games the tables ended: recorded in the tournament's file (by their event), said in the service's log
+        as not recorded, or lost."""
+        with sqlite3.connect(f"file:{self.hall.dir / 'tournament.db'}?mode=ro", uri=True) as db:
+            events = {json.loads(d).get("event") or "" for (d,) in db.execute("SELECT data FROM actions")}
+        recorded = {g for g in self.games if any(e == f"{g[0]}:{g[1]}:{g[2]}" or e.startswith(f"{g[0]}:{g[1]}:{g[2]}:")
+                                                 for e in events)}
+        log = self.hall.dir / "logs" / "tournament.log"
+        said = {g for line in (log.read_text(errors="replace").splitlines() if log.exists() else ()) if (g := _said(line))}
+        lost = self.games - recorded - said
+        return {"games": len(self.games), "recorded": len(recorded), "said": len(self.games & said - recorded),
+                "lost": len(lost), "lost_games": sorted(lost)[:10]}
+
     def report(self, load: list[float]) -> dict:
         tables = {}
         for table, ledger in self.ledgers.items():
@@ -568,9 +611,26 @@ class Soak:
                            "median_s": round(statistics.median(done), 1) if done else None,
                            "worst_s": round(max(done), 1) if done else None}
         return {"minutes": self.args.minutes, "tables": len(self.tables), "speed": self.args.speed, "seed": self.args.seed,
+                "tournament": self.tournament_games(),
                 "soak_cpu_s": round(time.process_time(), 1),
                 "load_average": {"median": round(statistics.median(load), 1), "max": round(max(load), 1)},
                 "per_table": tables, "recovery": kinds, "faults": self.faults, "run_dir": str(self.hall.dir)}
+
+
+def _said(line: str) -> tuple[str, int, str] | None:
+    """(table, seq, kind) of a game the tournament service's log says it did not record.
+
+    >>> _said("2026-11-29 22:11:40,784 WARNING referee.tournament.service: tournament: t02 round_over (seq 943) not "
+    ...       "recorded: 第 1 轮没有 t02 桌")
+    ('t02', 943, 'round_over')
+    >>> _said("2026-11-29 22:11:40,784 INFO referee.tournament.service: tournament main: serving") is None
+    True
+    """
+    words = line.split()
+    for i, w in enumerate(words[2:], 2):
+        if w == "(seq" and i + 1 < len(words) and words[i - 1] in GAMES:
+            return words[i - 2].rstrip(":"), int(words[i + 1].rstrip("):")), words[i - 1]
+    return None
 
 
 def json_id(raw: str) -> str | None:
@@ -658,7 +718,11 @@ def main() -> int:
           f"run directory {report['run_dir']}")
     if args.json:
         args.json.write_text(json.dumps(report, ensure_ascii=False, indent=1))
+    g = report["tournament"]
+    print(f"tournament: {g['games']} games ended at the tables, {g['recorded']} recorded, {g['said']} said not recorded "
+          f"in its log, {g['lost']} lost {g['lost_games'] or ''}")
     bad = [t for t, r in report["per_table"].items() if r["lost"] or r["stalled_healthy_min"] or r["poison_logged"]]
+    bad += ["tournament"] if g["lost"] else []
     print("PASS: nothing lost, no table stalled while healthy" if not bad else f"FAIL: {' '.join(bad)}")
     return 1 if bad else 0
 

@@ -196,12 +196,13 @@ class TournamentService:
         try:
             game = game_of(kind, data, self._levels.get(table))
         except TournamentError as exc:
-            log.warning("tournament: %s %s: %s", table, kind, exc)
+            log.warning("tournament: %s %s (seq %s) not recorded: %s", table, kind, event["seq"], exc)
             return
         if game is not None:
             self._record(table, event["seq"], kind, *game)
         elif kind == "round_over":  # levels unknown (no state nor levels seen): a person enters the result
-            log.warning("tournament: %s: the round clock ended the game at levels not seen; enter the result by hand", table)
+            log.warning("tournament: %s round_over (seq %s) not recorded: the round clock ended the game at levels not seen;"
+                        " enter the result by hand", table, event["seq"])
 
     def _on_state(self, full_topic: str, payload: bytes, delivery) -> None:
         self.conn.ack(delivery)  # levels and players kept in memory: nothing to lose

@@ -140,3 +140,27 @@ def test_a_part_that_refuses_to_start_says_why_and_is_told_once_a_minute_after_i
     quiet.start(tmp_path)
     quiet.proc.wait(30)
     assert quiet.check(tmp_path, time.monotonic()) == "t02/service exited (4); not restarted"  # wrote nothing
+
+
+def test_the_organiser_and_referee_say_a_console_that_does_not_answer_once_while_it_lasts(tmp_path, caplog):
+    """The display killed (the soak's kill_display): the hall's referee and organiser wrote "Connection refused" at
+    every step, twice a second each, until it was back; now each says it once while it lasts."""
+    import threading
+    import time
+
+    from bus.broker import free_port
+    from hall.referee_bot import RefereeBot
+    from hall.supervisor import Options, Supervisor
+
+    hall = Supervisor(Options(tables=1, dir=tmp_path / "hall"), out=sys.stdout)
+    gone = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    hall.organiser, hall.referee = (RefereeBot(gone, who, "pw-pw-pw-pw", tmp_path, print) for who in ("org", "ref"))
+    caplog.set_level("WARNING", logger="hall.supervisor")
+    stop = threading.Event()
+    serving = threading.Thread(target=hall.serve, args=(stop,))
+    serving.start()
+    time.sleep(2.6)  # five steps
+    stop.set()
+    serving.join(10)
+    said = [r.getMessage() for r in caplog.records if r.name == "hall.supervisor"]
+    assert len(said) == 2 and all(line.startswith("hall: RefereeBot: ") and "refused" in line for line in said), said
