@@ -93,8 +93,9 @@ async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
 
 
 async def _damaged(request: Request, exc: Refusal) -> JSONResponse:
-    """The console's file or the tournament's holds something that is not what was written (a change the routers
-    refuse, 409): a 500 that says so and what to do, in the request's language, never a bare one."""
+    """A refusal no route answered: the console's file or the tournament's holds something that is not what was
+    written (a change a route refuses is its 409). A 500 that says so and what to do, in the request's language,
+    never a bare one."""
     log.error("%s", exc.text("en"))
     return JSONResponse({"detail": exc.text(language(request))}, status_code=500)
 
