@@ -124,12 +124,19 @@ class TournamentService:
             self._published = seq
 
     def _poll(self) -> None:
+        failing = None  # what publishing last failed with: said once while it lasts (it was twice a second)
         while not self._stop.wait(self.poll_s):
             self._handle_waiting()
             try:
                 self.publish()
-            except Exception:  # a locked or broken file must not end the service
-                log.exception("tournament: publishing failed")
+            except Exception as exc:  # a locked or broken file must not end the service
+                if str(exc) != failing:
+                    log.exception("tournament: publishing failed; tried again every %g s", self.poll_s)
+                failing = str(exc)
+                continue
+            if failing is not None:
+                log.warning("tournament: publishing works again")
+                failing = None
 
     @staticmethod
     def _read(full_topic: str, payload: bytes, name: str) -> tuple[str, dict] | None:

@@ -209,3 +209,25 @@ def test_a_game_that_arrives_while_the_file_cannot_be_written_is_recorded_once_i
     assert [a["data"]["event"] for a in store.actions() if a["kind"] == "game"] == [
         f"{tables[0]}:50:game_won", f"{tables[1]}:51:game_won"]
     assert any("works again" in r.getMessage() for r in caplog.records) and not service._waiting
+
+
+def test_a_file_that_cannot_be_published_is_said_once_while_it_lasts(running, tmp_path, caplog):
+    """A change made in the file (the console's) to a log whose earlier row was then changed behind the store's back:
+    the service cannot replay it, and said so with a traceback at every poll (twenty a second here); now once, and
+    once again when it works."""
+    store, service = running
+    console = TournamentStore(tmp_path / "t.db")
+    console.record_result(1, store.tournament.rounds[-1].tables[0].table, {"winner": 0})
+    console.close()
+    with sqlite3.connect(tmp_path / "t.db") as db:
+        db.execute("DROP TRIGGER actions_no_update")  # what a disk error does not ask for
+        db.execute("""UPDATE actions SET data = replace(data, '"winner": 0', '"winner": 1') WHERE kind = 'result'""")
+    time.sleep(1.0)  # twenty polls
+    said = [r for r in caplog.records if "publishing failed" in r.getMessage()]
+    assert len(said) == 1 and "not what was written" in str(said[0].exc_info[1])
+    with sqlite3.connect(tmp_path / "t.db") as db:  # the backup's row put back
+        db.execute("""UPDATE actions SET data = replace(data, '"winner": 1', '"winner": 0') WHERE kind = 'result'""")
+    deadline = time.monotonic() + WAIT_S
+    while not any("publishing works again" in r.getMessage() for r in caplog.records):
+        assert time.monotonic() < deadline, "never said it works again"
+        time.sleep(0.05)
