@@ -156,7 +156,10 @@ def _unpublished(ctx: Ctx, view: TournamentView, lang: str) -> str:
     """Words when the tournament service has not published the tournament's latest change (the round ``at`` on the
     broker is older than the file's) ``PUBLISH_GRACE_S`` after it: it is not running, so the big screens show an old
     round and the tables' results are not recorded (the service enabled only once the tournament is made, and
-    forgotten; or stopped). "" while it keeps up."""
+    forgotten; or stopped). "" while it keeps up, and while the display itself is cut off from the broker (the pages
+    say that already; what the service publishes cannot be seen then)."""
+    if not ctx.feed.scoreboard.connected:
+        return ""
     published = ctx.feed.hall.rounds.get(view.tournament)
     waited = ctx.clock() - view.round.at
     if published is not None and published.get("at", 0) >= view.round.at or waited < PUBLISH_GRACE_S:

@@ -279,6 +279,12 @@ def test_a_tournament_service_that_does_not_publish_is_said_on_the_console(broke
                 time.sleep(0.1)
             now[0] += 600  # time passes with nothing to publish: nothing said
             assert client.get("/api/console/tournament").json()["unpublished"] == ""
+            service.stop()
+            store.record_result(1, "t01", {"winner": 0})  # a change nobody publishes: said
+            now[0] += 11
+            assert client.get("/api/console/tournament").json()["unpublished"]
+            app.state.ctx.feed.scoreboard.close()  # the display cut off from the broker: not said (it cannot see)
+            assert client.get("/api/console/tournament").json()["unpublished"] == ""
         finally:
             service.stop()
     store.close()
