@@ -29,7 +29,8 @@ SCOREBOARD = "scoreboard"
 CONSOLE = "console"
 # A user holds one connection at a time: tests that watch or command the tables while a display runs
 # (as the scoreboard and the console) do so as these.
-ALSO = {"scoreboard-2": "scoreboard", "console-2": "console"}
+ALSO = {"scoreboard-2": "scoreboard", "console-2": "console",  # a second display, or programs of those roles
+        "scoreboard-3": "scoreboard", "console-3": "console"}  # an app of a test's own beside its module's
 WAIT_S = 30.0  # the longest a test waits for a message that must come (generous: CI and a loaded machine)
 TEST_RECONNECT_DELAY_S = (0.05, 0.5)
 

@@ -116,8 +116,13 @@ def console_of(browser, server: Server):
         context.close()
 
 
-def settings(broker, db: Path, tournament_db: Path | None = None) -> Settings:
-    return Settings(broker.url("scoreboard"), broker.url("console"), db, tournament_db)
+def settings(broker, db: Path, tournament_db: Path | None = None, users=("scoreboard", "console"), **more) -> Settings:
+    """The app's settings; ``users``: its broker users (each holds one connection at a time: an app beside the
+    module's takes ``OWN_USERS``)."""
+    return Settings(broker.url(users[0]), broker.url(users[1]), db, tournament_db, **more)
+
+
+OWN_USERS = ("scoreboard-3", "console-3")
 
 
 def free_port() -> int:
@@ -150,9 +155,9 @@ class Server:
 
 
 
-def served(broker, db: Path, tournament_db: Path | None = None) -> Server:
+def served(broker, db: Path, tournament_db: Path | None = None, users=("scoreboard", "console")) -> Server:
     """The app on ``broker`` with the users of ``make_db``, served on a free port."""
-    return Server(create_app(settings(broker, make_db(db), tournament_db)))
+    return Server(create_app(settings(broker, make_db(db), tournament_db, users)))
 
 
 class LiveTable:

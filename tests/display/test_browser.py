@@ -13,7 +13,7 @@ from contextlib import closing
 import cv2
 import numpy as np
 import pytest
-from kit import (ORGANISER, LiveTable, console_of, damaged_tournament, login, round_, served, shot, small_tournament,
+from kit import (ORGANISER, OWN_USERS, LiveTable, console_of, damaged_tournament, login, round_, served, shot, small_tournament,
                  standings, state, until)
 
 from bus.protocol import encode, topic
@@ -268,7 +268,7 @@ def test_the_console_shows_a_forged_audit_row_as_such_and_says_when_a_panel_cann
 def test_a_damaged_tournament_is_said_and_not_taken_for_none(browser, broker, tmp_path):
     """The tournament's file damaged (a result changed on disk): the console's panel took the failure for "no
     tournament yet" and offered the registration forms, to make a new one. Now it says what and what to do."""
-    with served(broker, tmp_path / "c.db", damaged_tournament(tmp_path / "hall.db")) as server, \
+    with served(broker, tmp_path / "c.db", damaged_tournament(tmp_path / "hall.db"), OWN_USERS) as server, \
             console_of(browser, server) as console:
         console.wait_for_selector("#c-tournament .body .error:has-text('已损坏或被锁住（action 3: not what was written')")
         assert "docs/deployment.md" in console.inner_text("#c-tournament") and not console.locator("#t-new").count()
@@ -278,7 +278,7 @@ def test_a_tournament_nobody_publishes_is_said_on_the_console(browser, broker, t
     """The tournament made half a minute ago and no tournament service running: the console's panel says so (and
     goes on checking every 15 s, with nothing published to redraw it on)."""
     hall = small_tournament(tmp_path / "hall.db", clock=lambda: time.time() - 30)
-    with served(broker, tmp_path / "c.db", hall) as server, console_of(browser, server) as console:
+    with served(broker, tmp_path / "c.db", hall, OWN_USERS) as server, console_of(browser, server) as console:
         console.wait_for_selector("#t-unpublished:has-text('赛事服务（`cardtable tournament serve`）已有 1 分钟没有发布')")
         assert console.is_visible("#t-pair")  # the panel is there, the warning above it
 

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
-from kit import ORGANISER, REFEREE, as_, make_db, small_tournament, state
+from kit import ORGANISER, OWN_USERS, REFEREE, as_, make_db, settings, small_tournament, state
 from openpyxl import Workbook, load_workbook
 
 from bus.mqtt import Connection
@@ -261,8 +261,7 @@ def test_a_tournament_service_that_does_not_publish_is_said_on_the_console(broke
     now = [1_767_261_600.0]
     hall = small_tournament(tmp_path / "hall.db", clock=lambda: now[0])
     store = TournamentStore(hall, clock=lambda: now[0])
-    app = create_app(Settings(broker.url("scoreboard"), broker.url("console"), make_db(tmp_path / "c.db"), hall,
-                              clock=lambda: now[0]))
+    app = create_app(settings(broker, make_db(tmp_path / "c.db"), hall, OWN_USERS, clock=lambda: now[0]))
     with TestClient(app, raise_server_exceptions=False, headers={"Origin": "http://testserver"}) as client:
         assert client.post("/api/login", json={"user": ORGANISER[0], "password": ORGANISER[1]}).status_code == 200
         assert client.get("/api/console/tournament").json()["unpublished"] == ""  # just made: not yet
