@@ -21,4 +21,28 @@ def setup_logging(level: int | str = logging.INFO) -> None:
     logging.basicConfig(level=level, format=FORMAT)
 
 
-__all__ = ["FORMAT", "setup_logging"]
+class Lasting:
+    """A failure that may repeat at every step of a loop, said once while it lasts: ``new(what)`` is true the first
+    time ``what`` fails (or when it fails otherwise), ``over()`` true when a failure that was said has ended.
+
+    >>> f = Lasting()
+    >>> [f.new("refused"), f.new("refused"), f.new("timed out")], f.over(), f.over()
+    ([True, False, True], True, False)
+    """
+
+    def __init__(self) -> None:
+        self.what: str | None = None
+
+    def __repr__(self) -> str:
+        return f"Lasting({self.what!r})"
+
+    def new(self, what: str) -> bool:
+        said, self.what = what != self.what, what
+        return said
+
+    def over(self) -> bool:
+        was, self.what = self.what is not None, None
+        return was
+
+
+__all__ = ["FORMAT", "Lasting", "setup_logging"]

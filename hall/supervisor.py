@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardtable.logs import setup_logging
+from cardtable.logs import Lasting, setup_logging
 from hall.plan import HallTable, hall_tables
 from hall.procs import MARK, Child, stop_all
 from referee import catalogue
@@ -226,18 +226,17 @@ class Supervisor:
                 self.say(line)
 
     def serve(self, stop: threading.Event) -> None:
-        failing: dict[int, str] = {}  # what each part last failed with: said once, not every step while it lasts
+        parts = [(part, Lasting()) for part in (self.organiser, self.referee)]  # a failure said once while it lasts
         while not stop.wait(STEP_S):
             self._check_children()
-            for part in (self.organiser, self.referee):
+            for part, failing in parts:
                 try:
                     part.step()
                 except Exception as exc:  # a console or tournament hiccup must not end the hall
-                    if failing.get(id(part)) != str(exc):
+                    if failing.new(str(exc)):
                         log.warning("hall: %s: %s", type(part).__name__, exc)
-                    failing[id(part)] = str(exc)
                     continue
-                failing.pop(id(part), None)
+                failing.over()
 
     def stop(self) -> None:
         """Players and cameras first, then boards, services, tournament, display; the broker last."""

@@ -27,7 +27,7 @@ from collections import deque
 from bus.mqtt import Connection
 from bus.protocol import PayloadError, decode, parse_topic, subscription
 from bus.tournament import check, topic
-from cardtable.logs import setup_logging
+from cardtable.logs import Lasting, setup_logging
 from referee.catalogue import say
 from referee.tournament.base import level_index
 from referee.tournament.core import Round, TournamentError
@@ -124,19 +124,17 @@ class TournamentService:
             self._published = seq
 
     def _poll(self) -> None:
-        failing = None  # what publishing last failed with: said once while it lasts (it was twice a second)
+        failing = Lasting()  # said once while it lasts (it was twice a second)
         while not self._stop.wait(self.poll_s):
             self._handle_waiting()
             try:
                 self.publish()
             except Exception as exc:  # a locked or broken file must not end the service
-                if str(exc) != failing:
+                if failing.new(str(exc)):
                     log.exception("tournament: publishing failed; tried again every %g s", self.poll_s)
-                failing = str(exc)
                 continue
-            if failing is not None:
+            if failing.over():
                 log.warning("tournament: publishing works again")
-                failing = None
 
     @staticmethod
     def _read(full_topic: str, payload: bytes, name: str) -> tuple[str, dict] | None:
