@@ -5,7 +5,9 @@ It reads ``cardtable/v1/tables/+/events`` as the broker user ``tournament``. A t
 latest round reports a game with ``game_won`` (the side that passed A wins) or, when the round
 clock ends the game, ``round_over`` (the higher level wins, equal levels draw; from the last
 ``levels_changed``); a round lost for lateness (``game_won`` by ``late``, ``round_forfeited`` when
-both sides were late) is the late entries' late arrival, or their forfeit (:meth:`_record_late`). At a table of two the first entry sits S/N unless the table's ``assigned``
+both sides were late) is the late entries' late arrival, or their forfeit (:meth:`_record_late`). A San Da Yi
+table's ``round_over`` carries each seat's ``totals``: the table's 小分, the entry at each seat as drawn or found by
+the players' names (:meth:`_seats`). At a table of two the first entry sits S/N unless the table's ``assigned``
 names the second entry's players there. It reads the tables' retained ``state`` too, for the levels
 and players as they stand: a service started (or restarted) mid-game knows them at once. Each game is logged once (by table, seq and kind: a
 QoS 1 redelivery changes nothing); the store turns games into results by the system's rules.
@@ -29,6 +31,7 @@ from bus.protocol import PayloadError, decode, parse_topic, subscription
 from bus.tournament import check, topic
 from cardtable.logs import Lasting, setup_logging
 from referee.catalogue import say
+from referee.seats import SEATS
 from referee.tournament.base import level_index
 from referee.tournament.core import Round, TournamentError
 from referee.tournament.store import TournamentStore
@@ -57,6 +60,23 @@ def game_of(kind: str, data: dict, levels: dict | None) -> tuple[str | None, dic
         a, b = (level_index(levels[s]) for s in SIDES)
         return (None if a == b else SIDES[0] if a > b else SIDES[1]), dict(levels)
     return None
+
+
+def scores_of(table: str, totals, seats: dict[str, str], entries: tuple[str, ...]) -> list:
+    """The result's 小分 in the table's order of ``entries``, from a table of four's ``totals`` by seat and the entry
+    at each seat (``seats``); the numbers are checked as any result's.
+
+    >>> scores_of("t03", {"S": 12, "E": -4, "N": 0, "W": -8}, {"S": "e3", "E": "e1", "N": "e4", "W": "e2"}, ("e1", "e2", "e3", "e4"))
+    [-4, -8, 12, 0]
+    >>> scores_of("t03", {"S": 12, "E": -4}, {"S": "e3", "E": "e1", "N": "e4", "W": "e2"}, ("e1", "e2", "e3", "e4"))
+    Traceback (most recent call last):
+    ...
+    referee.tournament.core.TournamentError: t03 桌报告的小分应为 S、E、N、W 四座各一个数，而不是 {'S': 12, 'E': -4}
+    """
+    if not (isinstance(totals, dict) and set(totals) == set(SEATS)):
+        raise TournamentError("scores_totals", table=table, totals=repr(totals))
+    by_entry = {e: totals[s] for s, e in seats.items()}
+    return [by_entry[e] for e in entries]
 
 
 def forfeits_of(kind: str, data: dict) -> tuple[list[str], float] | None:
@@ -138,7 +158,10 @@ class TournamentService:
 
     @staticmethod
     def _read(full_topic: str, payload: bytes, name: str) -> tuple[str, dict] | None:
-        """(table, payload) of a table's message; None, logged, for one that is malformed."""
+        """(table, payload) of a table's message; None, logged, for one that is malformed; None for a retained one
+        cleared (no payload: a table taken out of the hall)."""
+        if not payload:
+            return None
         try:
             table, _ = parse_topic(full_topic)
             return table, decode(name, payload)
@@ -198,16 +221,24 @@ class TournamentService:
         if forfeit is not None:
             self._record_late(table, event["seq"], kind, *forfeit)
             return
+        self._ended(table, event["seq"], kind, data, self._levels.get(table))
+
+    def _ended(self, table: str, seq: int, kind: str, data: dict, levels: dict | None) -> None:
+        """Record what an event that may end a table's game says: a San Da Yi round's 小分 (``round_over`` with each
+        seat's ``totals``), else a game won or drawn (:func:`game_of`, the ``levels`` by side as the table showed them)."""
+        if kind == "round_over" and "totals" in data:
+            self._record_scores(table, seq, data["totals"])
+            return
         try:
-            game = game_of(kind, data, self._levels.get(table))
+            game = game_of(kind, data, levels)
         except TournamentError as exc:
-            log.warning("tournament: %s %s (seq %s) not recorded: %s", table, kind, event["seq"], exc)
+            log.warning("tournament: %s %s (seq %s) not recorded: %s", table, kind, seq, exc)
             return
         if game is not None:
-            self._record(table, event["seq"], kind, *game)
+            self._record(table, seq, kind, *game)
         elif kind == "round_over":  # levels unknown (no state nor levels seen): a person enters the result
             log.warning("tournament: %s round_over (seq %s) not recorded: the round clock ended the game at levels not seen;"
-                        " enter the result by hand", table, event["seq"])
+                        " enter the result by hand", table, seq)
 
     def _on_state(self, full_topic: str, payload: bytes, delivery) -> None:
         self.conn.ack(delivery)  # levels and players kept in memory: nothing to lose
@@ -220,14 +251,34 @@ class TournamentService:
         if all(state["players"].get(s) for s in ("S", "E", "N", "W")):
             self._players[table] = state["players"]
 
-    def _sides(self, table: str) -> tuple[Round, list[str]]:
-        """(the round in play, its table's two entries in side order SN, EW): the first entry sits
-        S/N unless the table's players say the second does."""
+    def _in_play(self, table: str):
+        """(the tournament, the round in play, the entries of ``table`` in it)."""
         t = self.store.tournament
         if not t.rounds:
             raise TournamentError("no_round_paired")
-        r = t.rounds[-1]
-        entries = r.table(table).entries
+        return t, t.rounds[-1], t.rounds[-1].table(table).entries
+
+    def _seats(self, table: str) -> tuple[Round, dict[str, str]]:
+        """(the round in play, the entry at each seat of its table of four players): as drawn (the entries in seat
+        order S E N W, seed 004 一 4), unless the table's players sit otherwise: then by their names, refused where the
+        names do not tell each seat's entry (players not the round's, or one name twice)."""
+        t, r, entries = self._in_play(table)
+        if len(entries) != 4:
+            raise TournamentError("scores_four_seated", table=table, n=len(entries))
+        drawn = dict(zip(SEATS, entries))
+        players = self._players.get(table) or {}
+        if not players or all(players.get(s) in t.entry(e).players for s, e in drawn.items()):
+            return r, drawn
+        named = {s: [e for e in entries if players.get(s) in t.entry(e).players] for s in SEATS}
+        if all(len(v) == 1 for v in named.values()) and len({v[0] for v in named.values()}) == 4:
+            return r, {s: v[0] for s, v in named.items()}
+        raise TournamentError("scores_players", table=table, players="、".join(f"{s} {players.get(s)}" for s in SEATS),
+                              entries="、".join(f"{s} {t.entry(e).name}" for s, e in drawn.items()))
+
+    def _sides(self, table: str) -> tuple[Round, list[str]]:
+        """(the round in play, its table's two entries in side order SN, EW): the first entry sits
+        S/N unless the table's players say the second does."""
+        t, r, entries = self._in_play(table)
         if len(entries) != 2:
             raise TournamentError("games_two_sided", table=table, n=len(entries))
         order = list(entries)
@@ -248,6 +299,20 @@ class TournamentService:
                                        event=f"{table}:{seq}:{kind}", sides=dict(zip(SIDES, order)))
             except TournamentError as exc:
                 log.warning("tournament: %s %s (seq %s) not recorded: %s", table, kind, seq, exc)
+                return
+        self.publish()
+
+    def _record_scores(self, table: str, seq: int, totals) -> None:
+        """A San Da Yi table's round is over: its seats' 小分 are the table's result (the store ranks them into round
+        points by the system's rules), recorded once."""
+        with self._lock:
+            try:
+                r, seats = self._seats(table)
+                result = {"scores": scores_of(table, totals, seats, r.table(table).entries)}
+                self.store.record_result(r.round, table, result, by=f"table {table}", event=f"{table}:{seq}:round_over",
+                                         sides=seats)
+            except TournamentError as exc:
+                log.warning("tournament: %s round_over (seq %s) not recorded: %s", table, seq, exc)
                 return
         self.publish()
 
@@ -292,9 +357,7 @@ class TournamentService:
                 except TournamentError as exc:
                     log.warning("tournament: %s rejudged (seq %s) not recorded: %s", table, seq, exc)
         for new in new_games:
-            game = game_of(new["kind"], new["data"], new.get("levels"))
-            if game is not None:
-                self._record(table, new["seq"], new["kind"], *game)
+            self._ended(table, new["seq"], new["kind"], new["data"], new.get("levels"))
         self.publish()
 
     def _recorded(self, table: str, results: list[dict]) -> tuple[int, dict | None] | None:
@@ -311,6 +374,13 @@ class TournamentService:
     def _result(self, round_no: int, table: str, sides: dict | None, new: dict) -> dict | None:
         """The result (as entered by hand) of a game the table's log ends with ``new``, the entries at ``sides`` (else
         as the table's players sit now); None where that tells none: a lateness, levels unknown, a match of games."""
+        if new["kind"] == "round_over" and "totals" in new["data"]:  # a San Da Yi round: the seats' 小分
+            x = self.store.tournament.round(round_no).table(table)
+            try:
+                seats = sides or self._seats(table)[1]
+            except TournamentError:
+                return None
+            return {"scores": scores_of(table, new["data"]["totals"], seats, x.entries)}
         game = game_of(new["kind"], new["data"], new.get("levels"))
         if game is None or forfeits_of(new["kind"], new["data"]) is not None:
             return None

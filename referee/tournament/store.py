@@ -220,20 +220,25 @@ class TournamentStore:
         return self._append("lot", check, by)
 
     def record_result(self, round_no: int, table: str, result: dict, by: str = "organiser",
-                      forfeits: list[str] | tuple[str, ...] = ()) -> dict:
+                      forfeits: list[str] | tuple[str, ...] = (), event: str | None = None, sides: dict | None = None) -> dict:
         """A table's result entered by hand (see README.md for its shape per system); a table with a
         result, or decided by forfeit, is changed only by :meth:`correct_result`. Forfeits stand, and
         ``forfeits`` (entries at the table) join them in the same change: a San Da Yi table's scores
-        with the player who was absent, entered at once, or refused with nothing changed."""
+        with the player who was absent, entered at once, or refused with nothing changed. ``event``,
+        ``sides``: the table event that reported the result (recorded once, as :meth:`record_game`) and
+        the entry at each seat then."""
         def check(t: Tournament) -> dict:
+            self._unseen(event)
             x = _table(t, round_no, table)
+            _check_sides(round_no, x, sides)
             _check_result(result)
             gone = _seated(x, round_no, forfeits, allow_none=True)
             _undecided(x, round_no)
             t.rules.check_entry(t, x, result, tuple(sorted(set(x.forfeits) | set(gone))))
-            return {"round": round_no, "table": table, "result": result} | ({"forfeits": gone} if gone else {})
+            return ({"round": round_no, "table": table, "result": result} | ({"forfeits": gone} if gone else {})
+                    | _table_event(event, sides))
 
-        self._append("result", check, by)
+        self._append_once("result", check, by)
         return self.round_view(round_no)
 
     def correct_result(self, round_no: int, table: str, result: dict | None, by: str = "organiser", reason: str = "",

@@ -1,8 +1,14 @@
-"""Tournament test helpers: logs written by hand (``hand_log``), replayed by the package."""
+"""Tournament test helpers: logs written by hand (``hand_log``), replayed by the package; published.py reads what the
+service published."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # published.py: what the tournament service published
 
 from referee.tournament.actions import replay
 from referee.tournament.systems import system

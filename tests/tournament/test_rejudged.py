@@ -8,14 +8,12 @@ result for the organiser to enter (the next round waits for it). Amended back, t
 from __future__ import annotations
 
 import itertools
-import json
-import time
 import uuid
 
 import pytest
 
 from bus.protocol import encode, topic
-from bus.tournament import topic as tournament_topic
+from published import table_result
 from referee.table.amend import results
 from referee.table.log import EventLog
 from referee.table.reducer import CLOCK
@@ -108,16 +106,7 @@ def hall(broker, connect, inbox, tmp_path, table_watch):
 
 
 def result(box, table: str, predicate, after: int = 0) -> dict | None:
-    """The table's result in the first ``round`` published after the first ``after`` messages of ``box`` that
-    satisfies ``predicate`` (waiting for it: a round published before the change the test waits for must not count)."""
-    name = tournament_topic("zk2010", "round")
-    deadline = time.monotonic() + 30
-    while True:
-        for t, p in box.messages[after:]:
-            if t == name and predicate(got := next(x["result"] for x in json.loads(p)["tables"] if x["table"] == table)):
-                return got
-        assert time.monotonic() < deadline, f"no round with the {table} result wanted: {box.messages[after:][-1:]}"
-        time.sleep(0.05)
+    return table_result(box, "zk2010", table, predicate, after)
 
 
 def test_an_amendment_after_the_round_corrects_the_recorded_result(hall):
