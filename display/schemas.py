@@ -381,6 +381,15 @@ class WithdrawIn(Closed):
     reason: str = Field(default="", max_length=200)
 
 
+class Unrecorded(BaseModel):
+    """A table's report of its game that the tournament service could not record, waiting for the organiser."""
+
+    table: str
+    report: str = Field(description="the table's event: table, seq and kind (t01:13:round_over)")
+    reason: dict[str, str] = Field(description="why, in both languages (zh, en)")
+    at: float
+
+
 class TournamentView(BaseModel):
     """The tournament as the console sees it: the latest round (finished tables have a result)
     and the standings."""
@@ -399,6 +408,8 @@ class TournamentView(BaseModel):
     undo: Undo | None = Field(default=None, description="how to take the change back, where the rules allow it")
     unpublished: str = Field(default="", description="when the tournament service has not published the latest change "
                              "(it is not running): what that means and what to do, in the reader's language")
+    unrecorded: list[Unrecorded] = Field(default=[], description="the latest round's tables whose report the tournament "
+                                         "service could not record, until their result is entered or changed")
 
 
 class Started(BaseModel):

@@ -24,6 +24,7 @@ from display.schemas import (
     TournamentView,
     RoundsIn,
     Undo,
+    Unrecorded,
     WithdrawIn,
 )
 from display.tournament import (
@@ -75,9 +76,11 @@ def _change(ctx: Ctx, user: User, lang: str, action: str, detail: dict, call) ->
 
 def _view(store) -> TournamentView:
     t = store.tournament
+    waiting = t.rounds[-1].waiting() if t.rounds else ()
     return TournamentView(tournament=t.id, name=t.name, system=t.system, rounds=t.total_rounds, paired=len(t.rounds),
                           finished=t.finished, round=store.round_view(), standings=store.standings(), lot=list(t.lot),
-                          lot_open=t.rules.lot_closed(t) is None)
+                          lot_open=t.rules.lot_closed(t) is None,
+                          unrecorded=[Unrecorded(table=n.table, report=n.report, reason=n.reason, at=n.at) for n in waiting])
 
 
 # ---------------------------------------------------------------- entries

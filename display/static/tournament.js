@@ -57,14 +57,16 @@ function roundHTML(t) {
   const tables = r.repaired ? r.repaired.tables.map(x => x.table).concat(r.repaired.byes ? [T("byes")] : []).join(W("word.list")) : "";
   const notice = r.repaired ? `<p class="repaired" id="t-repaired">${esc(T("repaired", { round: r.repaired.round, because: BECAUSE(r.repaired.because), tables }))}` +
     (r.repaired.byes ? ` · ${esc(T("byes"))}: ${esc(T("was"))} ${esc(r.repaired.byes.before.join(W("word.list")) || "-")}` : "") + `</p>` : "";
+  const notes = new Map();  // the tables' reports the tournament service could not record: said at the table until entered
+  for (const n of t.unrecorded || []) notes.set(n.table, [...(notes.get(n.table) || []), n]);
   const rows = r.tables.map(x => {
-    if (t.system === "individual-tables") return scoresRow(x, moved.get(x.table));
+    if (t.system === "individual-tables") return scoresRow(x, moved.get(x.table), notes.get(x.table));
     const names = x.entries.map((e, i) => `<label><input type="radio" name="w-${esc(x.table)}" value="${i}"> ${esc(e.name)} <small>${esc(e.id)}` +
       `${e.lot ? ` <span class="lot">${esc(T("lot_no", { n: e.lot }))}</span>` : ""}</small></label>` +
       ` <button data-forfeit="${esc(e.id)}" title="${T("forfeit")}">${T("forfeit")}</button>`).join(` <b>${T("versus")}</b> `);
     return tableRow(x, moved.get(x.table), names,
       `<button data-result="record">${T("record_result")}</button> <input name="reason" placeholder="${T("reason")}" size="8">` +
-      ` <button data-result="correct">${T("correct")}</button>`);
+      ` <button data-result="correct">${T("correct")}</button>`, notes.get(x.table));
   }).join("");
   const unpublished = t.unpublished ? `<p class="error" id="t-unpublished">${esc(t.unpublished)}</p>` : "";
   return unpublished + `<p><b>${esc(t.name)}</b> · ${esc(W("system." + t.system))} · ${T("round_of", { round: t.paired, rounds: t.rounds })}${t.finished ? " · " + T("finished") : ""}</p>` +
@@ -81,8 +83,9 @@ function roundHTML(t) {
     `<form id="t-late"><input name="entry" placeholder="${T("entry_id")}" required> <input name="minutes" type="number" min="0" step="0.5" placeholder="${T("minutes")}" required>` +
     ` <button>${T("late")}</button></form>`;
 }
-function tableRow(x, was, names, actions) {  // a table of the round: who plays, its result, what may be entered
-  const done = x.result ? `<span class="finished">${T("finished")} ${esc(x.result.scores.map(EXACT).join(" : "))}</span>` : T("in_play");
+function tableRow(x, was, names, actions, notes) {  // a table of the round: who plays, its result, what may be entered
+  const done = (x.result ? `<span class="finished">${T("finished")} ${esc(x.result.scores.map(EXACT).join(" : "))}</span>` : T("in_play")) +
+    (notes || []).map(n => `<p class="error unrecorded" data-report="${esc(n.report)}">${esc(T("unrecorded"))}${esc(SAID(n.reason))}</p>`).join("");
   return `<tr data-table="${esc(x.table)}"${was ? ` class="repaired"` : ""}><td>${esc(x.table)}` +
     `${was ? ` <b class="repaired-mark">${esc(T("repaired_mark"))}</b>` : ""}</td><td>${names}` +
     `${was ? ` <small class="was">${esc(T("was"))} ${esc(was.join(" / ") || "-")}</small>` : ""}</td><td>${done}</td><td>${actions}</td></tr>`;
@@ -96,7 +99,7 @@ function decimal(v) {  // an exact number of the payloads as the organiser would
   const m = /^(-?\d+)\/(\d+)$/.exec(String(v));
   return m ? String(Number(m[1]) / Number(m[2])) : String(v);
 }
-function scoresRow(x, was) {
+function scoresRow(x, was, notes) {
   const id = `t-scores-${x.table}`, gone = new Set(x.forfeits || []), correct = !!x.result;
   const players = x.entries.map((e, i) => {
     const seat = "SENW"[i], standing = gone.has(e.id) && !correct, score = correct ? decimal(x.result.scores[i]) : "";
@@ -112,7 +115,7 @@ function scoresRow(x, was) {
   return tableRow(x, was, players, `<form id="${id}" class="scores" data-table="${esc(x.table)}"${correct ? ` data-correct="1"` : ""}>` +
     (correct ? `<input name="reason" placeholder="${T("reason")}" size="8" required> ` : "") +
     `<button>${T(correct ? "correct_scores" : "enter_scores")}</button></form>` +
-    `<p class="form-said error" role="alert"${said ? "" : " hidden"}>${esc(said || "")}</p>`);
+    `<p class="form-said error" role="alert"${said ? "" : " hidden"}>${esc(said || "")}</p>`, notes);
 }
 function scoreOf(text, absent) {  // a number as typed (full-width digits and minus too), else the text: the server says why
   const s = text.trim().replace(/[０-９．－＋]/g, c => String.fromCharCode(c.charCodeAt(0) - 0xFEE0)).replace(/^[−–]/, "-");

@@ -7,7 +7,8 @@ forfeit it) and ``correct`` (a table restated: its result and who forfeits it), 
 game's result from a table's ``events``), ``retract`` (a table's result taken back: its log no
 longer says it, the organiser enters it), ``forfeit`` (entries that forfeit a table; they stand
 under a later ``result``, a ``correct`` names the forfeits anew), ``late`` (a late arrival; past
-the system's limit it is a forfeit), ``lot`` (a lot drawn in the hall, in place of the one drawn
+the system's limit it is a forfeit), ``unrecorded`` (a table's report the service could not record, for
+the organiser to see: it changes no result), ``lot`` (a lot drawn in the hall, in place of the one drawn
 at registration), ``leave`` (a unit withdrawn from the competition: its entries leave the draw)
 and ``rounds`` (the organiser changes the number of rounds). :func:`replay`
 applies them in order; the latest word on a table counts, so a correction changes everything
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from referee.tournament.core import Repaired, Round, Table, Tournament, TournamentError
+from referee.tournament.core import Repaired, Round, Table, Tournament, TournamentError, Unrecorded
 from referee.tournament.entries import Entry
 from referee.tournament.systems import system
 
@@ -54,6 +55,9 @@ def apply(t: Tournament, action: dict) -> Tournament:
     if kind == "rounds":
         return replace(t, options=t.options | {"rounds": d["rounds"]})
     r = t.round(d["round"])
+    if kind == "unrecorded":  # a note for the organiser: nothing of the result changes
+        note = Unrecorded(d["table"], d["report"], dict(d["reason"]), action["seq"], action["at"])
+        return t.with_round(replace(r, unrecorded=r.unrecorded + (note,)))
     if kind == "late":
         forfeits = t.rules.late_forfeits(t, d["round"], d["entry"], d["minutes"])
         for name, ids in forfeits.items():
@@ -96,7 +100,7 @@ def _leave(t: Tournament, entries: list[str], seq: int) -> Tournament:
 
 
 def _set(t: Tournament, r: Round, table: Table, *, seq: int, **fields) -> Round:
-    table = replace(table, **fields)
+    table = replace(table, changed=seq, **fields)
     table = replace(table, outcome=t.rules.outcome(t, r.round, table))
     tables = tuple(table if x.table == table.table else x for x in r.tables)
     return replace(r, tables=tables, changed=seq)

@@ -136,13 +136,18 @@ def _new(args) -> int:
     return 0
 
 
-
-
-def _print_round(view: dict, lang: str) -> None:
+def _print_round(view: dict, lang: str, store=None) -> None:
+    """The round's tables, their results, the byes; with ``store``, under each table of the latest round the reports
+    the tournament service could not record, until its result is entered."""
     from referee.tournament.exact import written
     from referee.tournament.export import labels
 
     text = labels(lang)
+    t = store.tournament if store is not None else None
+    waiting: dict[str, list] = {}
+    if t is not None and t.rounds and view["round"] == len(t.rounds):
+        for note in t.rounds[-1].waiting():
+            waiting.setdefault(note.table, []).append(note)
     print(say(lang, "sheet.round_of", n=view["round"], of=view["rounds"]))
     for x in view["tables"]:
         gone = set(x.get("forfeits", ()))  # 弃权, with or without a result (an absent San Da Yi player scores 0)
@@ -150,6 +155,8 @@ def _print_round(view: dict, lang: str) -> None:
                            + (f" {text['forfeited']}" if e["id"] in gone else "") for e in x["entries"])
         res = "" if x["result"] is None else f"  {text['points']} " + " ".join(written(p, lang) for p in x["result"]["points"])
         print(f"{x['table']}  {names}{res}")
+        for note in waiting.get(x["table"], ()):
+            print(f"      {say(lang, 'ui.unrecorded')}{note.reason[lang]}")
     for b in view["byes"]:
         print(f"{text['bye']}  {b}" + (f"  {text['bye_forfeited']}" if b in view.get("byes_forfeited", []) else ""))
 
@@ -159,7 +166,7 @@ def _changed(store, args, call) -> int:
     from referee.tournament.export import repaired_lines
 
     before = len(store.tournament.repaired)
-    _print_round(call(), args.lang)
+    _print_round(call(), args.lang, store)
     t = store.tournament
     for repaired in t.repaired[before:]:
         print("\n".join(repaired_lines(t, repaired, args.lang)))
@@ -258,8 +265,9 @@ def _standings(args) -> int:
 
 
 def _show(args) -> int:
-    view = _store(args).round_view(args.round)
-    print(json.dumps(view, ensure_ascii=False)) if args.json else _print_round(view, args.lang)
+    store = _store(args)
+    view = store.round_view(args.round)
+    print(json.dumps(view, ensure_ascii=False)) if args.json else _print_round(view, args.lang, store)
     return 0
 
 

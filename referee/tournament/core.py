@@ -45,6 +45,20 @@ class Table:
     forfeits: tuple[str, ...] = ()
     entered: dict | None = None  # the result entered by hand (or its correction)
     clock: bool = False  # the round clock ended a game reported (``round_over``)
+    changed: int = 0  # the log seq of the latest change to this table's result or forfeits
+
+
+@dataclass(frozen=True)
+class Unrecorded:
+    """A table's report of its game (``report``: table, seq and kind of the event) that the tournament service could
+    not record, ``reason`` in both languages (``zh``, ``en``); the organiser sees it until the table's result is
+    entered or changed after it (log ``seq``, time ``at``)."""
+
+    table: str
+    report: str
+    reason: dict
+    seq: int
+    at: float
 
 
 @dataclass(frozen=True)
@@ -55,6 +69,11 @@ class Round:
     seq: int  # the pair action's log seq
     changed: int = 0  # the log seq of the latest change to a result of this round
     bye_forfeits: tuple[str, ...] = ()  # byes lost with the whole team's round (seed 000 第十三条)
+    unrecorded: tuple[Unrecorded, ...] = ()  # the tables' reports the service could not record
+
+    def waiting(self) -> tuple[Unrecorded, ...]:
+        """The reports not recorded that still wait for the organiser: their table changed by nothing since."""
+        return tuple(n for n in self.unrecorded if self.table(n.table).changed < n.seq)
 
     @property
     def complete(self) -> bool:

@@ -167,7 +167,7 @@ def walk(t: Tournament) -> tuple[list[tuple[list[tuple[str, ...]], list[str]]], 
     brackets = [Bracket(1, tuple(slots(list(t.lot), _bracket(len(t.lot)))))]
     rounds: list = []
     while len(brackets[0].slots) > 1:
-        tables, byes, plays = [], [], []
+        tables, byes = [], []
         for b in brackets:
             for a, c in zip(b.slots[::2], b.slots[1::2]):
                 if a and c:

@@ -231,14 +231,25 @@ class TournamentService:
             return
         try:
             game = game_of(kind, data, levels)
+            if game is None and kind == "round_over":  # levels unknown (no state nor levels seen): a person enters it
+                raise TournamentError("levels_unseen", table=table)
         except TournamentError as exc:
-            log.warning("tournament: %s %s (seq %s) not recorded: %s", table, kind, seq, exc)
+            with self._lock:
+                self._not_recorded(table, seq, kind, exc)
             return
         if game is not None:
             self._record(table, seq, kind, *game)
-        elif kind == "round_over":  # levels unknown (no state nor levels seen): a person enters the result
-            log.warning("tournament: %s round_over (seq %s) not recorded: the round clock ended the game at levels not seen;"
-                        " enter the result by hand", table, seq)
+
+    def _not_recorded(self, table: str, seq: int, kind: str, why: TournamentError) -> None:
+        """Say in the log that a table's report was not recorded, and why; and, for a table of the latest round, note it
+        in the tournament's log for the organiser (the console shows it at the table until its result is entered). A
+        table outside the round is none of the tournament's: said in the log only. Called holding the lock."""
+        log.warning("tournament: %s %s (seq %s) not recorded: %s", table, kind, seq, why)
+        try:
+            self.store.note_unrecorded(table, f"{table}:{seq}:{kind}", {"zh": why.text("zh"), "en": why.text("en")},
+                                       by=f"table {table}")
+        except TournamentError:
+            pass
 
     def _on_state(self, full_topic: str, payload: bytes, delivery) -> None:
         self.conn.ack(delivery)  # levels and players kept in memory: nothing to lose
@@ -298,7 +309,7 @@ class TournamentService:
                 self.store.record_game(r.round, table, winner, levels_in_order, by=f"table {table}",
                                        event=f"{table}:{seq}:{kind}", sides=dict(zip(SIDES, order)))
             except TournamentError as exc:
-                log.warning("tournament: %s %s (seq %s) not recorded: %s", table, kind, seq, exc)
+                self._not_recorded(table, seq, kind, exc)
                 return
         self.publish()
 
@@ -312,7 +323,7 @@ class TournamentService:
                 self.store.record_result(r.round, table, result, by=f"table {table}", event=f"{table}:{seq}:round_over",
                                          sides=seats)
             except TournamentError as exc:
-                log.warning("tournament: %s round_over (seq %s) not recorded: %s", table, seq, exc)
+                self._not_recorded(table, seq, "round_over", exc)
                 return
         self.publish()
 
@@ -355,7 +366,7 @@ class TournamentService:
                                                   forfeits=forfeits, event=event, sides=sides)
                         log.warning("tournament: %s: %s", say("en", "outcome.rejudged", **words), result)
                 except TournamentError as exc:
-                    log.warning("tournament: %s rejudged (seq %s) not recorded: %s", table, seq, exc)
+                    self._not_recorded(table, seq, "rejudged", exc)
         for new in new_games:
             self._ended(table, new["seq"], new["kind"], new["data"], new.get("levels"))
         self.publish()
@@ -414,7 +425,7 @@ class TournamentService:
                     else:
                         self.store.forfeit(r.round, table, [entry], by=by, event=event)
             except TournamentError as exc:
-                log.warning("tournament: %s %s (seq %s) not recorded: %s", table, kind, seq, exc)
+                self._not_recorded(table, seq, kind, exc)
                 return
         self.publish()
 

@@ -361,6 +361,23 @@ class TournamentStore:
 
         return self._append_once("game", check, by)
 
+    def note_unrecorded(self, table: str, report: str, reason: dict, by: str) -> bool:
+        """Note for the organiser that a table of the latest round reported its game (``report``: its table, seq and
+        kind) and the service could not record it, ``reason`` in both languages (``zh``, ``en``); once per report,
+        False for one noted already. No result changes: the organiser enters it, and the note is shown until then."""
+        def check(t: Tournament) -> dict:
+            if not t.rounds:
+                raise TournamentError("no_round_paired")
+            r = t.rounds[-1]
+            r.table(table)
+            if any(n.report == report for n in r.unrecorded):
+                raise _Seen(report)
+            if not (isinstance(reason, dict) and set(reason) == {"zh", "en"} and all(isinstance(v, str) and v for v in reason.values())):
+                raise TournamentError("reason_text")
+            return {"round": r.round, "table": table, "report": report, "reason": reason}
+
+        return self._append_once("unrecorded", check, by)
+
     def _unseen(self, event: str | None) -> None:
         """Raise :class:`_Seen` when a table event was recorded already (a QoS 1 redelivery)."""
         if event is not None and any(a["data"].get("event") == event for a in self.actions()):

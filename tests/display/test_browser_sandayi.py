@@ -18,6 +18,7 @@ from referee.tournament import Entry, TournamentStore
 from referee.tournament.service import TournamentService
 
 pytestmark = pytest.mark.browser
+TABLES = ["t01", "t02"]
 SEED_004 = ("每轮比赛第一名积5分，第二名积3分，第三名积2分，第四名积1分，最终比赛结果按照四轮比赛累计积分进行排名，"
             "如出现积分相同者，则计算小分进行排名，小分高者排名靠前。")
 WAIT_MS = 30_000  # the longest a page may take to show what the broker delivered (a loaded machine)
@@ -27,7 +28,7 @@ def first_row(board, entry: str, score: str) -> None:
     board.wait_for_selector(f"#standings tbody tr:first-child[data-entry={entry}] td:nth-child(4):text-is('{score}')", timeout=WAIT_MS)
 
 
-def test_the_console_enters_and_corrects_a_san_da_yi_table(page, broker, hall_db):
+def test_the_console_enters_and_corrects_a_san_da_yi_table(page, broker, hall_db, table):
     assert "第一名积5分" in SEED_004 and "小分高者排名靠前" in SEED_004
     store = TournamentStore(hall_db)
     units = ("机械学院", "光电学院", "管理学院", "外语学院")
@@ -41,6 +42,17 @@ def test_the_console_enters_and_corrects_a_san_da_yi_table(page, broker, hall_db
         board = page("/")
         console = page("/console")
         login(console)
+        # t02 reports its round over with a stranger at W: whose seat scored what is not guessed; the console says so at
+        # the table, in the reader's language, until its result is entered
+        drawn = {s: e["name"] for s, e in zip("SENW", tables[1]["entries"])}
+        t02 = table("t02")
+        t02.publish("events", {"v": 1, "seq": 1, "kind": "assigned", "at": 1.0, "data": {"players": drawn | {"W": "路人甲"}, "rulebook": "usst-2016"}})
+        t02.publish("events", {"v": 1, "seq": 60, "kind": "round_over", "at": 2.0, "data": {
+            "hands": 8, "totals": {"S": 10, "E": 20, "N": -30, "W": 0}, "points": {"S": 3, "E": 5, "N": 1, "W": 2}}})
+        note = console.locator("#t-round tr[data-table=t02] .unrecorded")
+        note.wait_for(timeout=WAIT_MS)
+        assert note.inner_text().startswith("牌桌报告的结果未能自动记入：t02 桌坐的选手（") and "W 路人甲" in note.inner_text()
+        assert store.tournament.rounds[0].table("t02").outcome is None
         form = "#t-scores-t01"
         console.wait_for_selector(f"{form} button:text-is('录入小分')")
         row = console.locator("#t-round tr[data-table=t01]")
@@ -93,6 +105,7 @@ def test_the_console_enters_and_corrects_a_san_da_yi_table(page, broker, hall_db
         assert row2.locator(f"input[name=score-{seats2[3]}]").input_value() == "二十"
         console.click(f"{form2} button")
         console.wait_for_selector(f"{form2} ~ .form-said:has-text('the scores are four finite numbers')")
+        assert note.inner_text().startswith("The table's report was not recorded: the players at t02 (")
         console.click("#lang")
         console.wait_for_selector(f"{form2} button:text-is('录入小分')")
         assert store.last_seq() == before
@@ -107,6 +120,7 @@ def test_the_console_enters_and_corrects_a_san_da_yi_table(page, broker, hall_db
         assert console.inner_text("#result .line") == "组织者 wang 录入第 1 轮 t02 桌成绩：小分 10 : 20 : -30 : 0"
         assert not row2.locator(".form-said").is_visible()
         assert store.tournament.rounds[0].table("t02").outcome.points == (3, 5, 2, 0)
+        assert note.count() == 0  # entered: nothing waits at t02 any more
 
         # a correction: W did play (the 弃权 was a slip) and scored 40; the table is restated with its reason
         assert row.locator(f"input[name=score-{seats[2]}]").input_value() == "12.5"  # the result as entered

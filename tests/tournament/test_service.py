@@ -13,6 +13,7 @@ import uuid
 
 import pytest
 
+from bus.mqtt import Connection
 from bus.protocol import encode as encode_event
 from bus.protocol import topic as table_topic
 from bus.tournament import check
@@ -32,6 +33,7 @@ def running(broker, tmp_path):
     store.new("pair-swiss", [Entry(p, p, u, u, (f"{p}甲", f"{p}乙")) for p, u in UNITS.items()],
               name="拖拉机赛", seed=1, options={"rounds": 2}, id="zk2010")
     store.pair_next_round()
+    Connection(broker.url("tournament"), clean_start=True).connect().close(flush_timeout=0)  # no event of the last test waits
     service = TournamentService(store, broker.url("tournament"), client_id=f"tournament-{uuid.uuid4().hex[:6]}", poll_s=0.05)
     service.start()
     yield store, service

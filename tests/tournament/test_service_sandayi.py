@@ -15,6 +15,8 @@ import uuid
 import pytest
 
 from bus.protocol import encode, topic
+from bus.tournament import topic as tournament_topic
+from cardtable.cli import main
 from published import table_result
 from referee.table.service import TableService
 from referee.tournament import Entry, TournamentStore
@@ -50,6 +52,11 @@ def hall(broker, connect, inbox, tmp_path):
         assert conn.flush(WAIT_S)
         conn.close()
     service.stop()
+    conn = connect("tournament", clean_start=True)  # the module's next test: no round of this one retained, no event waiting
+    for name in ("round", "standings"):
+        conn.publish(tournament_topic("usst2016", name), b"", qos=1, retain=True)
+    assert conn.flush(WAIT_S)
+    conn.close()
     store.close()
 
 
@@ -120,7 +127,14 @@ def test_a_san_da_yi_round_over_is_the_tables_result(broker, connect, hall):
     assert standings[store.tournament.round(1).table("t01").entries[0]] == 5
 
 
-def test_players_seated_otherwise_are_found_by_name_and_a_table_not_the_rounds_is_not_guessed(broker, connect, hall, caplog):
+def show(capsys, db, *more) -> str:
+    """``cardtable tournament show``'s output."""
+    capsys.readouterr()
+    assert main(["tournament", "show", "--db", str(db), *more]) == 0
+    return capsys.readouterr().out
+
+
+def test_players_seated_otherwise_are_found_by_name_and_a_table_not_the_rounds_is_not_guessed(broker, connect, hall, caplog, capsys):
     """t02's players sit rotated one seat (the player drawn to S sits at E, ...): each seat's 小分 goes to the player
     who sat there. t01 is seated with a stranger at W: nothing is recorded, the log says why, a person enters it."""
     store = hall["store"]
@@ -143,6 +157,16 @@ def test_players_seated_otherwise_are_found_by_name_and_a_table_not_the_rounds_i
     assert "t01 round_over" in caplog.text and "路人甲" in caplog.text and "请核对后手工录入" in caplog.text
     assert store.tournament.round(1).table("t01").outcome is None
     assert [a["data"]["table"] for a in store.actions() if a["kind"] == "result"] == ["t02"]
+    # the organiser sees it at the table (the console reads the round's waiting notes) until the result is entered
+    (note,) = store.tournament.round(1).waiting()
+    assert note.table == "t01" and note.report.startswith("t01:") and note.report.endswith(":round_over")
+    assert "路人甲" in note.reason["zh"] and "enter the result by hand" in note.reason["en"]
+    shown = show(capsys, hall["db"] / "t.db")  # and on the command line, under the table
+    assert "\nt01  " in shown and "\n      牌桌报告的结果未能自动记入：t01 桌坐的选手（S " in shown and "W 路人甲）" in shown
+    assert "The table's report was not recorded: the players at t01" in show(capsys, hall["db"] / "t.db", "--lang", "en")
+    store.record_result(1, "t01", {"scores": [3, -3, 0, 0]}, by="王老师")
+    assert store.tournament.round(1).waiting() == () and len(store.tournament.round(1).unrecorded) == 1
+    assert "未能自动记入" not in show(capsys, hall["db"] / "t.db")
 
 
 def send(connect, table: str, seq: int, kind: str, data: dict) -> None:
@@ -186,3 +210,11 @@ def test_a_redelivery_counts_once_and_an_amendment_corrects_or_withdraws_the_res
             time.sleep(0.05)
     assert "not recorded" in caplog.text
     assert store.tournament.round(1).table("t02").entered == {"scores": [1, 2, -3, 0]}
+    assert [n.reason["en"] for n in store.tournament.round(1).waiting()] == ["round 1 t02 has a result already; correct it instead"]
+    send(connect, "t02", 13, "round_over", over["data"])  # again (QoS 1): noted once
+    send(connect, "t02", 14, "round_over", over["data"])  # the next event is handled: the one before it was
+    deadline = time.monotonic() + WAIT_S
+    while len(store.tournament.round(1).unrecorded) < 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert [n.report for n in store.tournament.round(1).unrecorded] == ["t02:13:round_over", "t02:14:round_over"]
