@@ -40,6 +40,7 @@ CREATE TRIGGER IF NOT EXISTS seals_no_update BEFORE UPDATE ON seals BEGIN SELECT
 CREATE TRIGGER IF NOT EXISTS seals_no_delete BEFORE DELETE ON seals BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;
 """
 ORIGIN = bytes(32)  # the chain before the first action
+NOTES_PER_TABLE = 10  # reports not recorded noted for the organiser, per table and round
 
 
 def seal(chain: bytes, *row: int | float | str) -> bytes:
@@ -364,13 +365,15 @@ class TournamentStore:
     def note_unrecorded(self, table: str, report: str, reason: dict, by: str) -> bool:
         """Note for the organiser that a table of the latest round reported its game (``report``: its table, seq and
         kind) and the service could not record it, ``reason`` in both languages (``zh``, ``en``); once per report,
-        False for one noted already. No result changes: the organiser enters it, and the note is shown until then."""
+        False for one noted already. No result changes: the organiser enters it, and the note is shown until then.
+        At most ``NOTES_PER_TABLE`` a table each round (False past them): a table that reports for ever (a fault, a
+        hostile client with its credentials) cannot grow the log without end; the service's log says every one."""
         def check(t: Tournament) -> dict:
             if not t.rounds:
                 raise TournamentError("no_round_paired")
             r = t.rounds[-1]
             r.table(table)
-            if any(n.report == report for n in r.unrecorded):
+            if any(n.report == report for n in r.unrecorded) or sum(n.table == table for n in r.unrecorded) >= NOTES_PER_TABLE:
                 raise _Seen(report)
             if not (isinstance(reason, dict) and set(reason) == {"zh", "en"} and all(isinstance(v, str) and v for v in reason.values())):
                 raise TournamentError("reason_text")

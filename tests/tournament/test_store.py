@@ -104,6 +104,30 @@ def test_a_table_game_is_logged_once(store):
     assert store.round_view()["tables"][1]["result"] == {"points": [0, 2], "scores": [-2, 2]}
 
 
+def test_reports_not_recorded_are_noted_once_each_and_at_most_ten_a_table(store, tmp_path):
+    """The service's notes for the organiser: once per report, for a table of the latest round only, ten a table each
+    round (a table that reports for ever cannot grow the log without end), none changing a result; shown until the
+    table's result is changed after them; the same after a reopening."""
+    why = {"zh": "第 1 轮 t01 桌已有成绩；请改用更正", "en": "round 1 t01 has a result already; correct it instead"}
+    with pytest.raises(TournamentError, match="还没有编排任何一轮"):
+        store.note_unrecorded("t01", "t01:5:game_won", why, by="table t01")
+    store.pair_next_round()
+    with pytest.raises(TournamentError, match="t09"):
+        store.note_unrecorded("t09", "t09:5:game_won", why, by="table t09")
+    with pytest.raises(TournamentError):
+        store.note_unrecorded("t01", "t01:5:game_won", {"zh": "只有中文"}, by="table t01")
+    assert [store.note_unrecorded("t01", f"t01:{seq}:game_won", why, by="table t01") for seq in (5, 5, 6)] == [True, False, True]
+    assert [store.note_unrecorded("t01", f"t01:{seq}:game_won", why, by="table t01") for seq in range(7, 17)] == [True] * 8 + [False] * 2
+    assert store.note_unrecorded("t02", "t02:5:game_won", why, by="table t02")  # another table has ten of its own
+    r = store.tournament.rounds[-1]
+    assert len(r.unrecorded) == 11 and len(r.waiting()) == 11 and all(x.outcome is None for x in r.tables)
+    store.record_result(1, "t01", {"winner": 0})
+    assert [n.table for n in store.tournament.rounds[-1].waiting()] == ["t02"]
+    again = TournamentStore(tmp_path / "t.db")
+    assert again.tournament == store.tournament
+    again.close()
+
+
 def test_a_reopened_store_replays_to_the_same_tournament(store, tmp_path):
     for _ in range(3):
         view = store.pair_next_round()
