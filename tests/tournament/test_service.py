@@ -7,6 +7,7 @@ payload is valid against its schema."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 import uuid
@@ -233,3 +234,49 @@ def test_a_file_that_cannot_be_published_is_said_once_while_it_lasts(running, tm
     while not any("publishing works again" in r.getMessage() for r in caplog.records):
         assert time.monotonic() < deadline, "never said it works again"
         time.sleep(0.05)
+
+
+def test_a_service_killed_with_games_not_yet_recorded_records_them_when_started_again(broker, connect, inbox, tmp_path):
+    """``cardtable tournament serve`` as a real process, SIGKILLed while two games wait on the file (another program
+    holds its write lock): they were never acknowledged, so the broker gives them again to the service started anew,
+    and each is recorded once; a game recorded before the kill is not recorded twice."""
+    import signal
+    import subprocess
+    import sys
+
+    store = TournamentStore(tmp_path / "k.db")
+    store.new("pair-swiss", [Entry(p, p, u, u, (f"{p}甲", f"{p}乙")) for p, u in UNITS.items()],
+              name="拖拉机赛", seed=1, options={"rounds": 2}, id="killed")
+    tables = [x["table"] for x in store.pair_next_round()["tables"]][:3]
+    Connection(broker.url("tournament"), clean_start=True).connect().close(flush_timeout=0)
+    box = inbox()
+    reader = connect("scoreboard", clean_start=True)
+    reader.subscribe("cardtable/v1/tournament/killed/round", box)
+    assert reader.wait_subscribed(WAIT_S)
+    argv = [sys.executable, "-m", "cardtable", "tournament", "serve", "--db", str(tmp_path / "k.db"), "--broker", broker.url("tournament")]
+    served = lambda p: [result_of(json.loads(p), t) for t in tables]  # noqa: E731
+    with open(tmp_path / "serve.log", "ab") as log:
+        proc = subprocess.Popen(argv, stdout=log, stderr=log)
+        try:
+            box.wait_for(lambda t, p: p and served(p)[0] is None, WAIT_S)
+            send(connect, tables[0], 40, "game_won", {"team": "SN"})
+            box.wait_for(lambda t, p: p and served(p)[0] is not None, WAIT_S)  # recorded (and acknowledged)
+            holder = sqlite3.connect(tmp_path / "k.db", isolation_level=None)
+            holder.execute("BEGIN IMMEDIATE")  # the service waits on the file (SQLite's 30 s), the games unacknowledged
+            for i, table in enumerate(tables[1:]):
+                send(connect, table, 50 + i, "game_won", {"team": "EW"})
+            time.sleep(1.5)  # delivered to the service, which is waiting on the lock
+            os.kill(proc.pid, signal.SIGKILL)
+            assert proc.wait(WAIT_S) == -signal.SIGKILL
+            holder.execute("ROLLBACK")
+            holder.close()
+            assert [a["kind"] for a in store.actions()].count("game") == 1
+            proc = subprocess.Popen(argv, stdout=log, stderr=log)
+            box.wait_for(lambda t, p: p and None not in served(p), WAIT_S)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(WAIT_S)
+    assert [a["data"]["event"] for a in store.actions() if a["kind"] == "game"] == [
+        f"{tables[0]}:40:game_won", f"{tables[1]}:50:game_won", f"{tables[2]}:51:game_won"]
+    Connection(broker.url("tournament"), clean_start=True).connect().close(flush_timeout=0)
+    store.close()
