@@ -2,6 +2,7 @@
 
     cardtable display serve --broker mqtt://HOST:PORT --credentials PATH --db PATH [--tournament-db PATH]
                             [--scoreboard-user NAME] [--console-user NAME] [--host H] [--port P] [--secure-cookie]
+                            [--head-timeout S]
     cardtable display user --db PATH --user NAME --role organiser|referee   (password: $CARDTABLE_PASSWORD or asked)
 
 The display connects as two broker users, the scoreboard (reads) and the console (sends commands);
@@ -40,6 +41,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--origin", action="append", default=[], metavar="URL",
                        help="where the console is reached (e.g. https://console.hall) when a proxy changes the Host header")
     serve.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
+    serve.add_argument("--head-timeout", type=_seconds, default=None, metavar="S",
+                       help="seconds a connection has to send its request's head before it is closed (default 10)")
     serve.set_defaults(func=_serve)
     user = verbs.add_parser("user", help="add a console user (password from $CARDTABLE_PASSWORD, else asked)")
     user.add_argument("--db", required=True, metavar="PATH")
@@ -57,6 +60,7 @@ def _serve(args: argparse.Namespace) -> int:
     from bus.mqtt import parse_url
     from cardtable.logs import setup_logging
     from display.app import Settings, create_app
+    from display.deadline import HEAD_S, Deadline
 
     try:
         given = args.broker or os.environ.get(ENV_BROKER)
@@ -83,8 +87,19 @@ def _serve(args: argparse.Namespace) -> int:
     # The pages' live streams never end by themselves: on SIGTERM they get this long to go.
     setup_logging(args.log_level.upper())  # uvicorn's own loggers too: the hall's one format, no config of its own
     uvicorn.run(app, host=args.host, port=args.port, log_config=None, log_level=args.log_level,
-                timeout_graceful_shutdown=2)
+                timeout_graceful_shutdown=2, http=Deadline.within(args.head_timeout or HEAD_S))
     return 0
+
+
+def _seconds(text: str) -> float:
+    """A number of seconds, more than 0 and at most an hour (argparse's type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"seconds, more than 0 and at most 3600, not {text!r}")
+    return value
 
 
 def _more_files(most: int = 65536) -> None:
