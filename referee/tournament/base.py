@@ -41,6 +41,7 @@ class System:
     columns: tuple[str, ...] = ()  # tie-break columns of the standings
     defaults: dict = {}
     late_limit: float | None = None  # minutes late beyond which the entry forfeits the round
+    first_to_level = False  # when the round clock ends a game on equal levels: a draw (seed 000/001), or won by the side first there
     players = 2  # the players of an entry: a pair, or (individual events) one
 
     def __repr__(self) -> str:

@@ -42,8 +42,10 @@ POLL_S = 0.5  # how often the log is checked for changes made by others (the con
 SIDES = ("SN", "EW")
 
 
-def game_of(kind: str, data: dict, levels: dict | None) -> tuple[str | None, dict | None] | None:
-    """(winning side or None for a draw, the levels by side) of a game-ending event; else None.
+def game_of(kind: str, data: dict, levels: dict | None, first_to_level: bool = False) -> tuple[str | None, dict | None] | None:
+    """(winning side or None for a draw, the levels by side) of a game-ending event; else None. When the round clock
+    ends a game on equal levels it is a draw, or, where the system's rule is ``first_to_level`` (seed 002 三2: 同级时
+    先到胜), won by the side the table names ``ahead``; refused when the table names none (no hand was played).
 
     >>> game_of("game_won", {"team": "EW"}, {"SN": "9", "EW": "A"})
     ('EW', {'SN': '9', 'EW': 'A+'})
@@ -51,6 +53,14 @@ def game_of(kind: str, data: dict, levels: dict | None) -> tuple[str | None, dic
     (None, {'SN': '9', 'EW': '9'})
     >>> game_of("round_over", {"hands": 7}, {"SN": "J", "EW": "9"})[0]
     'SN'
+    >>> game_of("round_over", {"hands": 7, "ahead": "EW"}, {"SN": "9", "EW": "9"})[0] is None  # a draw (seed 000)
+    True
+    >>> game_of("round_over", {"hands": 7, "ahead": "EW"}, {"SN": "9", "EW": "9"}, first_to_level=True)[0]
+    'EW'
+    >>> game_of("round_over", {"hands": 0, "ahead": None}, {"SN": "2", "EW": "2"}, first_to_level=True)
+    Traceback (most recent call last):
+    ...
+    referee.tournament.core.TournamentError: 比赛时间结束时双方同为 2 级，桌上没有说哪一方先到（同级时先到胜）：请手工录入结果
     """
     if kind == "game_won" and data.get("team") in SIDES:
         levels = dict(levels or {})
@@ -58,7 +68,13 @@ def game_of(kind: str, data: dict, levels: dict | None) -> tuple[str | None, dic
         return data["team"], (levels if set(levels) == set(SIDES) else None)
     if kind == "round_over" and levels is not None:
         a, b = (level_index(levels[s]) for s in SIDES)
-        return (None if a == b else SIDES[0] if a > b else SIDES[1]), dict(levels)
+        if a != b:
+            return (SIDES[0] if a > b else SIDES[1]), dict(levels)
+        if not first_to_level:
+            return None, dict(levels)
+        if data.get("ahead") not in SIDES:
+            raise TournamentError("level_tie", level=levels[SIDES[0]])
+        return data["ahead"], dict(levels)
     return None
 
 
@@ -221,7 +237,9 @@ class TournamentService:
         if forfeit is not None:
             self._record_late(table, event["seq"], kind, *forfeit)
             return
-        self._ended(table, event["seq"], kind, data, self._levels.get(table))
+        given = data.get("levels")  # a Guandan round_over names the levels it ended on: they are the game's
+        levels = {s: str(given[s]) for s in SIDES} if isinstance(given, dict) and set(SIDES) <= set(given) else None
+        self._ended(table, event["seq"], kind, data, levels if kind == "round_over" and levels else self._levels.get(table))
 
     def _ended(self, table: str, seq: int, kind: str, data: dict, levels: dict | None) -> None:
         """Record what an event that may end a table's game says: a San Da Yi round's 小分 (``round_over`` with each
@@ -230,7 +248,7 @@ class TournamentService:
             self._record_scores(table, seq, data["totals"])
             return
         try:
-            game = game_of(kind, data, levels)
+            game = game_of(kind, data, levels, self.store.tournament.rules.first_to_level)
             if game is None and kind == "round_over":  # levels unknown (no state nor levels seen): a person enters it
                 raise TournamentError("levels_unseen", table=table)
         except TournamentError as exc:
@@ -392,7 +410,10 @@ class TournamentService:
             except TournamentError:
                 return None
             return {"scores": scores_of(table, new["data"]["totals"], seats, x.entries)}
-        game = game_of(new["kind"], new["data"], new.get("levels"))
+        try:
+            game = game_of(new["kind"], new["data"], new.get("levels"), self.store.tournament.rules.first_to_level)
+        except TournamentError:  # equal levels, nobody named first: the organiser enters it
+            return None
         if game is None or forfeits_of(new["kind"], new["data"]) is not None:
             return None
         side, levels = game

@@ -280,3 +280,33 @@ def test_a_service_killed_with_games_not_yet_recorded_records_them_when_started_
         f"{tables[0]}:40:game_won", f"{tables[1]}:50:game_won", f"{tables[2]}:51:game_won"]
     Connection(broker.url("tournament"), clean_start=True).connect().close(flush_timeout=0)
     store.close()
+
+
+def test_a_knockout_game_the_clock_ends_on_equal_levels_goes_to_the_side_first_there(broker, connect, inbox, tmp_path):
+    """Seed 002 三2: 根据级差（级高方为胜，同级时先到胜……）确定胜方. A Guandan table's ``round_over`` names the side that
+    reached the level first (``ahead``): in the knockout that side wins the game (the match 1:0 when the clock ended it,
+    三2), where pair-swiss would call it a draw. A table that names no side (no hand played) is not decided by the
+    service: it says so, at the table for the organiser."""
+    store = TournamentStore(tmp_path / "k.db")
+    store.new("knockout-best-of-three", [Entry(p, p, u, u, (f"{p}甲", f"{p}乙")) for p, u in list(UNITS.items())[:4]],
+              name="掼蛋赛", seed=2, id="ko")
+    tables = {x["table"]: [e["id"] for e in x["entries"]] for x in store.pair_next_round()["tables"]}
+    assert list(tables) == ["t01", "t02"]
+    Connection(broker.url("tournament"), clean_start=True).connect().close(flush_timeout=0)
+    service = TournamentService(store, broker.url("tournament"), client_id=f"tournament-{uuid.uuid4().hex[:6]}", poll_s=0.05)
+    service.start()
+    try:
+        send(connect, "t01", 30, "round_over", {"hands": 9, "by": "time", "levels": {"SN": "7", "EW": "7"}, "ahead": "EW"})
+        send(connect, "t02", 2, "round_over", {"hands": 0, "by": "time", "levels": {"SN": "2", "EW": "2"}, "ahead": None})
+        deadline = time.monotonic() + WAIT_S
+        while store.tournament.round(1).table("t01").outcome is None or not store.tournament.round(1).waiting():
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    finally:
+        service.stop()
+    t01 = store.tournament.round(1).table("t01")
+    assert t01.outcome.points == (0, 1) and t01.outcome.scores == (0, 1)  # E/W, the second entry, won 1:0
+    assert store.tournament.round(1).table("t02").outcome is None
+    (note,) = store.tournament.round(1).waiting()
+    assert note.table == "t02" and "同级时先到胜" in note.reason["zh"] and "first to the level wins" in note.reason["en"]
+    store.close()
