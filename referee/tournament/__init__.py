@@ -1,7 +1,8 @@
 """Tournaments: pairing, scoring, standings and exports for the seeds' three systems.
 
 In the flow: the tournament service (:mod:`referee.tournament.service`) reads the tables' ``events`` from
-the bus and publishes each tournament's ``round`` and ``standings`` (``bus.tournament``); the console runs
+the bus (what each event says of a game: :mod:`~referee.tournament.reports`, pure) and publishes each
+tournament's ``round`` and ``standings`` (``bus.tournament``); the console runs
 the same store in-process. :mod:`~referee.tournament.core` holds the values (points exact:
 :mod:`~referee.tournament.exact`), :mod:`~referee.tournament.actions`
 rebuilds them from the log, :mod:`~referee.tournament.systems` names the three systems

@@ -21,7 +21,7 @@ from referee.sandayi.game import Game
 from referee.seats import SEATS, next_seat
 from referee.table.reducer import Output
 from referee.table.tables import new_table
-from referee.tournament.service import game_of
+from referee.tournament.reports import game_of
 
 GD, SDY = "sanjiang-2012", "usst-2016"
 
