@@ -14,7 +14,8 @@ QoS 1 redelivery changes nothing); the store turns games into results by the sys
 After every change, its own or one the console made in the same file (polled), it publishes
 both payloads again, retained. An event is acknowledged once it is handled (recorded, or refused by the
 tournament's rules); one that fails on the file (the disk full, a lock held past SQLite's timeout) stays, with
-those after it, and is tried again at every poll, so no game is lost to a bad moment of the disk.
+those after it, and is tried again at every poll, so no game is lost to a bad moment of the disk. Events are handled
+on the service's own thread, never on the connection's, which keeps answering the broker while the file waits.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ class TournamentService:
         self.conn = Connection(url, client_id, manual_ack=True)
         self._lock = threading.Lock()
         self._waiting: deque = deque()  # events received, handled in order, each acknowledged once handled
-        self._handling = threading.Lock()
+        self._wake = threading.Event()  # an event arrived: the poller handles it now
         self._failing_since: float | None = None
         self._stop = threading.Event()
         self._published = -1
@@ -71,6 +72,7 @@ class TournamentService:
 
     def stop(self) -> None:
         self._stop.set()
+        self._wake.set()
         if self._poller.is_alive():
             self._poller.join(5)
         self.conn.close()
@@ -88,7 +90,11 @@ class TournamentService:
 
     def _poll(self) -> None:
         failing = Lasting()  # said once while it lasts (it was twice a second)
-        while not self._stop.wait(self.poll_s):
+        while not self._stop.is_set():
+            self._wake.wait(self.poll_s)
+            self._wake.clear()
+            if self._stop.is_set():
+                break
             self._handle_waiting()
             try:
                 self.publish()
@@ -113,38 +119,36 @@ class TournamentService:
             return None
 
     def _on_event(self, full_topic: str, payload: bytes, delivery) -> None:
+        """Queued for the poller: the connection's thread never waits on the file (SQLite waits up to 30 s for another
+        program's write lock), so the connection keeps answering the broker, and acknowledging, meanwhile."""
         self._waiting.append((full_topic, payload, delivery))
-        self._handle_waiting(wait=False)  # busy (the poller trying again): it handles this one too
+        self._wake.set()
 
-    def _handle_waiting(self, wait: bool = True) -> None:
+    def _handle_waiting(self) -> None:
         """Handle the events received, oldest first, acknowledging each; stop at one that fails on the file (SQLite's
         error or the system's: not a refusal) and leave it first, to be tried again at the next poll. One that fails
-        otherwise (a payload no check foresaw) is said and dropped, as before: it would fail again for ever."""
-        if not self._handling.acquire(blocking=wait):
-            return
-        try:
-            while self._waiting:
-                full_topic, payload, delivery = self._waiting[0]
-                try:
-                    self._event(full_topic, payload)
-                except Exception as exc:
-                    if not isinstance(exc, sqlite3.Error | OSError):  # a payload no check foresaw: never again
-                        log.exception("tournament: handling %s failed; it is dropped", full_topic)
-                        self._waiting.popleft()
-                        self.conn.ack(delivery)
-                        continue
-                    if self._failing_since is None:
-                        self._failing_since = time.monotonic()
-                        log.exception("tournament: handling %s failed; it is tried again every %g s", full_topic, self.poll_s)
-                    return
-                if self._failing_since is not None:
-                    log.warning("tournament: handling events works again after %.0f s; %d were waiting",
-                                time.monotonic() - self._failing_since, len(self._waiting))
-                    self._failing_since = None
-                self._waiting.popleft()
-                self.conn.ack(delivery)
-        finally:
-            self._handling.release()
+        otherwise (a payload no check foresaw) is said and dropped, as before: it would fail again for ever. The
+        poller's thread only."""
+        while self._waiting:
+            full_topic, payload, delivery = self._waiting[0]
+            try:
+                self._event(full_topic, payload)
+            except Exception as exc:
+                if not isinstance(exc, sqlite3.Error | OSError):  # a payload no check foresaw: never again
+                    log.exception("tournament: handling %s failed; it is dropped", full_topic)
+                    self._waiting.popleft()
+                    self.conn.ack(delivery)
+                    continue
+                if self._failing_since is None:
+                    self._failing_since = time.monotonic()
+                    log.exception("tournament: handling %s failed; it is tried again every %g s", full_topic, self.poll_s)
+                return
+            if self._failing_since is not None:
+                log.warning("tournament: handling events works again after %.0f s; %d were waiting",
+                            time.monotonic() - self._failing_since, len(self._waiting))
+                self._failing_since = None
+            self._waiting.popleft()
+            self.conn.ack(delivery)
 
     def _event(self, full_topic: str, payload: bytes) -> None:
         if (read := self._read(full_topic, payload, "events")) is None:

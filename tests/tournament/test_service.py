@@ -11,6 +11,7 @@ import os
 import sqlite3
 import time
 import uuid
+from contextlib import closing
 
 import pytest
 
@@ -314,3 +315,36 @@ def test_a_knockout_game_the_clock_ends_on_equal_levels_goes_to_the_side_first_t
     (note,) = store.tournament.round(1).waiting()
     assert note.table == "t02" and "同级时先到胜" in note.reason["zh"] and "first to the level wins" in note.reason["en"]
     store.close()
+
+
+def test_a_game_waiting_on_a_locked_file_does_not_stop_the_connection(running, connect, inbox, tmp_path):
+    """SQLite waits up to 30 s for another program's write lock: a game handled on the connection's own thread held it
+    that long, deaf to the broker. Games wait on the service's own thread: with the file locked (SQLite's own wait
+    kept), a table's state sent meanwhile is taken within a second, and the game is recorded once the lock goes."""
+    store, service = running
+    box = listen(connect, inbox)
+    latest(box, "round")
+    holder = sqlite3.connect(tmp_path / "t.db", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        send(connect, "t01", 60, "game_won", {"team": "EW"})
+        time.sleep(0.5)  # the service waits on the lock with the game
+        state = new_table("t03", "classic-3deck").state(100.0)
+        state["teams"] = [dict(t, level=level) for t, level in zip(state["teams"], ("Q", "5"))]
+        conn = connect("table-t03")
+        conn.publish(table_topic("t03", "state"), encode_event("state", state), qos=1, retain=True)
+        assert conn.flush(WAIT_S)
+        deadline = time.monotonic() + 1.0
+        while service._levels.get("t03") != {"SN": "Q", "EW": "5"}:
+            assert time.monotonic() < deadline, "the connection waited with the game"
+            time.sleep(0.01)
+        with closing(sqlite3.connect(tmp_path / "t.db")) as reader:  # the service's own connection waits on the lock
+            assert service._waiting and reader.execute("SELECT COUNT(*) FROM actions WHERE kind = 'game'").fetchone() == (0,)
+        conn.publish(table_topic("t03", "state"), b"", qos=1, retain=True)
+        assert conn.flush(WAIT_S)
+        conn.close()
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    view = latest(box, "round", lambda p: result_of(p, "t01") is not None)
+    assert result_of(view, "t01")["points"] == [0, 2]
