@@ -22,7 +22,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$")]  # as the bus's
 Id = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 Card = Annotated[str, StringConstraints(pattern=r"^([SHDC](10|[2-9TJQKA])|BJ|LJ)$")]
 Seat = Literal["S", "E", "N", "W"]

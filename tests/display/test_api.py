@@ -225,6 +225,8 @@ def test_last_hand_everywhere_and_assign(client, table, commands):
     assert bad.status_code == 422 and "四个不同的名字" in bad.json()["detail"]
     assert client.post("/api/console/tables/t1/assign", json={"players": {"S": "a"}, "rulebook": "classic-3deck"}).status_code == 422
     assert client.post("/api/console/tables/t1/assign", json={"players": players, "rulebook": "Bad Book"}).status_code == 422
+    escaped = client.post("/api/console/tables/t1/assign", json={"players": {**players, "W": "\x1b]0;x\x07刘洋"}, "rulebook": "classic-3deck"})
+    assert escaped.status_code == 422 and "players.W" in escaped.json()["detail"]  # a control character: said where
     sent = client.post("/api/console/tables/t1/assign", json={"players": players, "rulebook": "classic-3deck"}).json()
     _, raw = commands.wait_for(lambda t, p: json.loads(p)["id"] == sent["id"])
     assert json.loads(raw)["players"] == players
