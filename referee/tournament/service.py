@@ -21,6 +21,7 @@ on the service's own thread, never on the connection's, which keeps answering th
 from __future__ import annotations
 
 import logging
+import re
 import signal
 import sqlite3
 import threading
@@ -39,6 +40,7 @@ from referee.tournament.store import TournamentStore
 from referee.tournament.views import encode, round_view, standings_view
 
 log = logging.getLogger(__name__)
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # no control character reaches a terminal from what a table sent
 POLL_S = 0.5  # how often the log is checked for changes made by others (the console)
 
 
@@ -193,10 +195,10 @@ class TournamentService:
         """Say in the log that a table's report was not recorded, and why; and, for a table of the latest round, note it
         in the tournament's log for the organiser (the console shows it at the table until its result is entered). A
         table outside the round is none of the tournament's: said in the log only. Called holding the lock."""
-        log.warning("tournament: %s %s (seq %s) not recorded: %s", table, kind, seq, why)
+        reason = {lang: CONTROL.sub("\ufffd", why.text(lang)) for lang in ("zh", "en")}  # names the table sent, as typed
+        log.warning("tournament: %s %s (seq %s) not recorded: %s", table, kind, seq, reason["zh"])
         try:
-            self.store.note_unrecorded(table, f"{table}:{seq}:{kind}", {"zh": why.text("zh"), "en": why.text("en")},
-                                       by=f"table {table}")
+            self.store.note_unrecorded(table, f"{table}:{seq}:{kind}", reason, by=f"table {table}")
         except TournamentError:
             pass
 

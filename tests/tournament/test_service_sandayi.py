@@ -218,3 +218,20 @@ def test_a_redelivery_counts_once_and_an_amendment_corrects_or_withdraws_the_res
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert [n.report for n in store.tournament.round(1).unrecorded] == ["t02:13:round_over", "t02:14:round_over"]
+
+
+def test_a_name_the_table_sent_reaches_no_terminal_as_a_control_character(connect, hall, capsys):
+    """A table's events are the table's word (a hostile client with its credentials may send any): a player's name with
+    a terminal's escape in its ``assigned`` is refused at t01 as not the round's, and the note (the service's log, the
+    tournament's log, ``cardtable tournament show``) carries it with the escape replaced."""
+    store = hall["store"]
+    send(connect, "t01", 1, "assigned", {"players": seated(store, "t01") | {"W": "\x1b[2J\x1b]0;x\x07路人"}, "rulebook": SDY})
+    send(connect, "t01", 13, "round_over", {"hands": 1, "totals": {"S": 3, "E": -3, "N": 0, "W": 0}, "points": {}})
+    deadline = time.monotonic() + WAIT_S
+    while not store.tournament.round(1).waiting():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    (note,) = store.tournament.round(1).waiting()
+    assert "\ufffd[2J\ufffd]0;x\ufffd路人" in note.reason["zh"] and not any(c < " " for c in note.reason["zh"] + note.reason["en"])
+    shown = show(capsys, hall["db"] / "t.db")
+    assert "路人" in shown and "\x1b" not in shown and "\x07" not in shown
