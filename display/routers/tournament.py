@@ -8,6 +8,7 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, UploadFile
 from fastapi.responses import Response
 
+from bus.protocol import PayloadError, encode
 from display.deps import Ctx, Denied, Lang, Organiser, Referee, User, record
 from display.routers.tables import send
 from display.schemas import (
@@ -184,6 +185,11 @@ def start(round_no: int, body: StartRound, user: Organiser, ctx: Ctx, lang: Lang
             tables = [(x.table, seating([t.entry(e) for e in x.entries])) for x in t.round(round_no).tables]
         except TournamentError as exc:
             raise HTTPException(409, exc) from None
+    for table, players in tables:  # names the bus refuses (a file made before forms were checked): none seated, said
+        try:
+            encode("commands", {"v": 1, "id": "check", "command": "assign", "players": players, "rulebook": body.rulebook})
+        except PayloadError as exc:
+            raise HTTPException(409, Denied("seating_unsendable", table=table, why=str(exc))) from None
     on_broker = ctx.feed.hall.tables
     sent, missing = [], []
     for table, players in tables:

@@ -44,6 +44,8 @@ HEADERS = {
 }
 _SPLIT = re.compile(r"[、,，;；/／\r\n]+")
 _CJK = r"\u2e80-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # a terminal's escapes, bells, ...: never part of a name
+NAME_MOST = 64  # characters of a name, a unit or a team (the bus's names: a table's assign refuses longer)
 _CJK_GAP = re.compile(rf"(?<=[{_CJK}])\s+(?=[{_CJK}])")  # spaces that align a name: 王　芳
 SHEET_FIRST_ROW = 1  # the sheets number their rows from 1 (the header's row)
 
@@ -110,6 +112,22 @@ def names_in(cell: object, row: int = 0) -> list[str]:
     return names
 
 
+def _fit(text: str, row: int) -> None:
+    """Refuse a name, unit or team that a table or the console could not take: over ``NAME_MOST`` characters, or with
+    a control character (a form's cell may hold a terminal's escape, printed as it came by every command).
+
+    >>> _fit("王芳", 3)
+    >>> _fit("王\x1b[2J芳", 3)
+    Traceback (most recent call last):
+    ...
+    referee.tournament.entries.EntryError: 第 3 行：“王\\x1b[2J芳”含有控制字符（例如换页、响铃、终端转义），请删去后再导入
+    """
+    if _CONTROL.search(text):
+        raise EntryError("cell_control", row=row, cell=repr(text)[1:-1])
+    if len(text) > NAME_MOST:
+        raise EntryError("cell_long", row=row, cell=text[:20] + "…", n=len(text), most=NAME_MOST)
+
+
 def _column(header: str) -> str | None:
     h = plain(header).lower()
     return next((k for k, names in HEADERS.items() if h in names), None)
@@ -142,6 +160,8 @@ def entries_of(rows: list[dict]) -> tuple[Entry, ...]:
             raise EntryError("row_no_unit", row=n)
         if not players:
             raise EntryError("row_no_players", row=n)
+        for text in (unit, team, pair, *players):
+            _fit(text, n)
         key = (unit, team, pair) if pair else (unit, team, f"#{n}")
         group = groups.setdefault(key, [unit, team, [], []])
         group[2].extend((p, n) for p in players)

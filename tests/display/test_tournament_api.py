@@ -287,3 +287,36 @@ def test_a_tournament_service_that_does_not_publish_is_said_on_the_console(broke
         finally:
             service.stop()
     store.close()
+
+
+def test_a_round_whose_names_a_table_cannot_take_is_not_started_and_says_why(broker, tmp_path, table):
+    """A tournament file made before the forms were checked may hold a name the bus refuses (here with a terminal's
+    escape): starting the round was a bare 500 after some tables had been seated. Now nothing is sent and the
+    answer names the table and what is wrong, in the reader's language."""
+    from referee.tournament import Entry, TournamentStore
+
+    hall = tmp_path / "hall.db"
+    t = TournamentStore(hall)
+    t.new("pair-swiss", [Entry(f"e{i}", f"队{i}", f"单位{i // 2}", f"单位{i // 2}", (f"甲{i}", "乙\x1b[2J" if i == 3 else f"乙{i}"))
+                         for i in range(4)], name="秋季赛", options={"rounds": 2})
+    t.pair_next_round()
+    bad = next(x.table for x in t.tournament.rounds[0].tables if "e3" in x.entries)
+    t.close()
+    for name in TABLES[:2]:  # the round's tables are on the broker: their commands would be sent
+        table(name).publish("state", state())
+    app = create_app(settings(broker, make_db(tmp_path / "c.db"), hall, OWN_USERS))
+    with TestClient(app, raise_server_exceptions=False, headers={"Origin": "http://testserver"}) as client:
+        as_(client, ORGANISER)
+        deadline = time.monotonic() + 30
+        while not set(TABLES[:2]) <= set(client.get("/api/tables").json()):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        r = client.post("/api/console/tournament/rounds/1/start", json={"rulebook": "classic-3deck"})
+        assert r.status_code == 409 and r.json()["detail"].startswith(f"{bad} 桌的选手姓名无法发给牌桌（")
+        assert "本轮没有开赛" in r.json()["detail"]
+        en = client.post("/api/console/tournament/rounds/1/start", json={"rulebook": "classic-3deck"}, headers=EN)
+        assert en.json()["detail"].startswith(f"the names at {bad} cannot be sent to the table")
+        assert not [a for a in client.get("/api/console/audit").json() if a["action"] == "start_tournament_round"]
+    for name in TABLES[:2]:  # the module's broker keeps no state of this test's
+        table(name).conn.publish(topic(name, "state"), b"", qos=1, retain=True)
+        assert table(name).conn.flush(10)

@@ -170,6 +170,21 @@ def test_names_aligned_with_spaces_are_one_name(tmp_path):
     assert refused(xlsx(tmp_path, unclear, name="u.xlsx")) == "第 3 行：“王 芳芳”分不清是几个人：人名之间请用“、”分隔"
 
 
+def test_a_cell_the_tables_could_not_take_is_refused_with_its_row(tmp_path):
+    """A name goes to a table's ``assign`` (the bus: 1-64 characters, no control character) and to every command's
+    output: a form's cell with a terminal's escape (a CSV can hold one) or a name of 65 characters was taken, and the
+    console could not seat that table on the evening. Refused at the form, naming the row."""
+    escaped = tmp_path / "escaped.csv"
+    escaped.write_text("单位,对,选手\n机电学院,1,王芳、李强\n机电学院,2,张伟、刘\x1b[2J洋\n", encoding="utf-8")
+    assert refused(escaped) == "第 3 行：“刘\\x1b[2J洋”含有控制字符（例如换页、响铃、终端转义），请删去后再导入"
+    long = [HEADER, ("机电学院", "", "1", "王芳、李强"), ("机电学院", "", "2", "张伟、" + "刘" * 65)]
+    assert refused(xlsx(tmp_path, long, name="l.xlsx")) == f"第 3 行：“{'刘' * 20}…”有 65 个字，姓名、单位和队名最多 64 个字"
+    unit = [HEADER, ("机" * 65, "", "1", "王芳、李强")]
+    assert "有 65 个字" in refused(xlsx(tmp_path, unit, name="u.xlsx"))
+    fits = [HEADER, ("机" * 64, "", "1", "王芳、" + "李" * 64)]
+    assert load_entries(xlsx(tmp_path, fits, name="f.xlsx"))[0].players[1] == "李" * 64
+
+
 def test_staff_of_one_name_in_two_units_are_two_people_in_one_unit_refused(tmp_path):
     rows = [HEADER, ("机电学院", "", "1", "王芳、李强"), ("外语学院", "", "1", "王芳、陈静")]
     assert [e.players[0] for e in load_entries(xlsx(tmp_path, rows))] == ["王芳", "王芳"]
