@@ -365,7 +365,8 @@ class LotIn(Closed):
 
 
 class StartRound(Closed):
-    rulebook: Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]{1,64}$")] = "classic-3deck"
+    rulebook: Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]{1,64}$")] | None = Field(
+        default=None, description="the rulebook the tables play (default: the tournament's, `TournamentView.rulebook`)")
 
 
 class RoundsIn(Closed):
@@ -408,6 +409,8 @@ class TournamentView(BaseModel):
     undo: Undo | None = Field(default=None, description="how to take the change back, where the rules allow it")
     unpublished: str = Field(default="", description="when the tournament service has not published the latest change "
                              "(it is not running): what that means and what to do, in the reader's language")
+    rulebook: str = Field(default="", description="the rulebook its tables play unless the organiser names another "
+                          "(the system's: San Da Yi's for individual tables, Guandan's for the knockout)")
     unrecorded: list[Unrecorded] = Field(default=[], description="the latest round's tables whose report the tournament "
                                          "service could not record, until their result is entered or changed")
 

@@ -37,7 +37,8 @@ from display.tournament import (
     rows_of,
     seating,
 )
-from referee.catalogue import say
+from referee.catalogue import Term, say
+from referee.rulebooks import RulebookError, load, names
 
 router = APIRouter(prefix="/api/console", tags=["console: tournament"])
 PUBLISH_GRACE_S = 10.0  # the tournament service publishes a change within half a second (its poll)
@@ -80,7 +81,7 @@ def _view(store) -> TournamentView:
     waiting = t.rounds[-1].waiting() if t.rounds else ()
     return TournamentView(tournament=t.id, name=t.name, system=t.system, rounds=t.total_rounds, paired=len(t.rounds),
                           finished=t.finished, round=store.round_view(), standings=store.standings(), lot=list(t.lot),
-                          lot_open=t.rules.lot_closed(t) is None,
+                          lot_open=t.rules.lot_closed(t) is None, rulebook=t.rules.rulebook,
                           unrecorded=[Unrecorded(table=n.table, report=n.report, reason=n.reason, at=n.at) for n in waiting])
 
 
@@ -185,9 +186,17 @@ def start(round_no: int, body: StartRound, user: Organiser, ctx: Ctx, lang: Lang
             tables = [(x.table, seating([t.entry(e) for e in x.entries])) for x in t.round(round_no).tables]
         except TournamentError as exc:
             raise HTTPException(409, exc) from None
+        rulebook = body.rulebook or t.rules.rulebook
+        try:
+            game = load(rulebook).game
+        except RulebookError:
+            raise HTTPException(409, Denied("rulebook_unknown", rulebook=rulebook, known="、".join(sorted(names())))) from None
+        if game not in t.rules.games:  # a table would refuse its assign (another game): none seated, said
+            raise HTTPException(409, Denied("rulebook_other_game", rulebook=rulebook, game=Term(f"game.{game}"),
+                                            system=Term(f"system.{t.system}"), default=t.rules.rulebook))
     for table, players in tables:  # names the bus refuses (a file made before forms were checked): none seated, said
         try:
-            encode("commands", {"v": 1, "id": "check", "command": "assign", "players": players, "rulebook": body.rulebook})
+            encode("commands", {"v": 1, "id": "check", "command": "assign", "players": players, "rulebook": rulebook})
         except PayloadError as exc:
             raise HTTPException(409, Denied("seating_unsendable", table=table, why=str(exc))) from None
     on_broker = ctx.feed.hall.tables
@@ -196,7 +205,7 @@ def start(round_no: int, body: StartRound, user: Organiser, ctx: Ctx, lang: Lang
         if table not in on_broker:
             missing.append(table)
             continue
-        sent.append(send(ctx, user, lang, table, "assign", players=players, rulebook=body.rulebook))
+        sent.append(send(ctx, user, lang, table, "assign", players=players, rulebook=rulebook))
         sent.append(send(ctx, user, lang, table, "start_round"))
     said = record(ctx, user, lang, "start_tournament_round", {"round": round_no, "missing": missing})
     return Started(round=round_no, sent=sent, missing=missing, said=said)

@@ -70,7 +70,7 @@ function roundHTML(t) {
   }).join("");
   const unpublished = t.unpublished ? `<p class="error" id="t-unpublished">${esc(t.unpublished)}</p>` : "";
   return unpublished + `<p><b>${esc(t.name)}</b> · ${esc(W("system." + t.system))} · ${T("round_of", { round: t.paired, rounds: t.rounds })}${t.finished ? " · " + T("finished") : ""}</p>` +
-    `<p><button id="t-pair">${T("next_round")}</button> <input id="t-rulebook" value="classic-3deck" size="14" title="${T("rulebook")}">` +
+    `<p><button id="t-pair">${T("next_round")}</button> <input id="t-rulebook" value="${esc(t.rulebook)}" size="14" title="${T("rulebook")}">` +
     ` <button id="t-start" ${r.round ? "" : "disabled"}>${T("start_round")} ${r.round || ""}</button>` +
     ` <a href="/api/console/tournament/export.xlsx">${T("export")} XLSX</a> <a href="/api/console/tournament/export.csv">CSV</a>` +
     ` <a href="/api/console/tournament/export.html" target="_blank">${T("print")}</a></p>` +
@@ -162,7 +162,7 @@ document.addEventListener("click", ev => {
   let call;
   if (b.id === "t-clear") call = () => api("DELETE", "/api/console/entries");
   if (b.id === "t-pair") call = () => api("POST", "/api/console/tournament/rounds");
-  if (b.id === "t-start") call = () => api("POST", `/api/console/tournament/rounds/${round}/start`, { rulebook: $("#t-rulebook").value });
+  if (b.id === "t-start") call = () => api("POST", `/api/console/tournament/rounds/${round}/start`, { rulebook: $("#t-rulebook").value.trim() || null });
   if (b.dataset.forfeit) {  // with a reason written: a correction (a forfeit over a result stands only as one)
     const reason = row.querySelector("input[name=reason]").value;
     call = () => api("POST", "/api/console/tournament/forfeits", { round, table: row.dataset.table, entries: [b.dataset.forfeit], ...(reason ? { correct: true, reason } : {}) });

@@ -97,6 +97,7 @@ class IndividualTables(System):
     defaults = {"rounds": 4, "points": [5, 3, 2, 1], "games": 8}  # 一、3: 每轮进行8局比赛
     players = 1  # 本次比赛采取个人赛形式
     rulebook = "usst-2016"  # the seats by suit drawn and the first bidder's turn (一、4 and 一、5)
+    games = ("sandayi",)  # four players, each for themselves (三打一)
 
     def first_bidders(self, t: Tournament) -> tuple[tuple[str, str], ...]:
         """一、5: 每局比赛均按照黑红梅方的顺序依次作为首先叫牌者: game 1 the player who drew ♠ (at S), game 2 ♥

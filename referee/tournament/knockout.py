@@ -71,6 +71,7 @@ class Knockout(System):
     defaults = {"stage2_from": STAGE2_FROM}
     late_limit = 5.0  # seed 002 十二 第2条: five minutes after the start the pair forfeits the round
     first_to_level = True  # seed 002 三2: 根据级差（级高方为胜，同级时先到胜……）确定胜方
+    rulebook = "sanjiang-2012"  # seed 002 is Guandan's (掼蛋比赛)
 
     def rounds(self, t: Tournament) -> int:
         return _bracket(len(t.entries)).bit_length() - 1

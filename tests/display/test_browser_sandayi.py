@@ -53,6 +53,7 @@ def test_the_console_enters_and_corrects_a_san_da_yi_table(page, broker, hall_db
         note.wait_for(timeout=WAIT_MS)
         assert note.inner_text().startswith("牌桌报告的结果未能自动记入：t02 桌坐的选手（") and "W 路人甲" in note.inner_text()
         assert store.tournament.rounds[0].table("t02").outcome is None
+        assert console.input_value("#t-rulebook") == "usst-2016"  # the round is started with San Da Yi's rulebook
         form = "#t-scores-t01"
         console.wait_for_selector(f"{form} button:text-is('录入小分')")
         row = console.locator("#t-round tr[data-table=t01]")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
-from kit import REFEREE, as_, make_db
+from kit import ORGANISER, REFEREE, as_, make_db
 
 from display.app import Settings, create_app
 from referee.tournament import Entry, TournamentStore
@@ -65,3 +65,21 @@ def test_scores_with_the_absent_player_at_once_then_a_correction_and_its_undo(cl
     back = client.post(view["undo"]["path"], json=view["undo"]["body"]).json()
     assert _table(back, "t01")["result"]["points"] == [5, 2, 3, 0] and _table(back, "t01")["forfeits"] == [seats[3]]
     assert "undo" in back and "forfeits" not in back["undo"]["body"]  # back again restates it without the forfeit
+
+
+def test_a_round_starts_with_san_da_yi_s_rulebook_unless_told_otherwise(client, connect, inbox):
+    """The console's start of a round seats each table with the tournament's rulebook: San Da Yi's (usst-2016) for
+    individual tables, where it sent Tractor's (classic-3deck), which a San Da Yi table refuses (another game), so
+    no table was seated. A Tractor book is refused in words, nothing sent."""
+    view = client.get("/api/console/tournament").json()
+    assert view["rulebook"] == "usst-2016"
+    as_(client, ORGANISER)
+    try:
+        wrong = client.post("/api/console/tournament/rounds/1/start", json={"rulebook": "classic-3deck"}, headers=EN)
+        assert wrong.status_code == 409 and wrong.json()["detail"] == (
+            "classic-3deck is a rulebook of Tractor, which the tables of this system (individual tables of four) do not play; "
+            "the round was not started (its default: usst-2016)")
+        r = client.post("/api/console/tournament/rounds/1/start", json={})
+        assert r.status_code == 200 and r.json()["missing"] == ["t01", "t02"]  # no table on this broker: none sent
+    finally:
+        as_(client, REFEREE)
