@@ -73,6 +73,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     export.add_argument("--format", required=True, choices=("csv", "xlsx", "html"))
     export.add_argument("--out", metavar="FILE", help="default: standard output")
     export.add_argument("--round", type=int, default=None, help="html: the round to print (default: the latest)")
+    backup = verb("backup", "copy the tournament's file, checked, while the services run (at every break)")
+    backup.add_argument("--out", required=True, metavar="FILE", help="the copy: a new file (never overwritten)")
     sim = verb("simulate", "random results for a made-up field; prints the whole tournament", db=False)
     sim.add_argument("--system", required=True, choices=SYSTEM_NAMES)
     sim.add_argument("--entries", type=int, required=True, metavar="N")
@@ -284,6 +286,12 @@ def _export(args) -> int:
     return 0
 
 
+def _backup(args) -> int:
+    t = _store(args).backup(args.out)
+    print(say(args.lang, "sheet.backup_done", path=args.out, actions=t.seq, paired=len(t.rounds), rounds=t.total_rounds))
+    return 0
+
+
 def _folder_of(path: str):
     """The file to write, refused when its folder does not exist."""
     from pathlib import Path
@@ -342,4 +350,4 @@ def _serve(args) -> int:
 
 HANDLERS = {"new": _new, "pair": _pair, "result": _result, "late": _late, "lot": _lot, "withdraw-unit": _withdraw_unit,
             "rounds": _rounds, "standings": _standings, "show": _show,
-            "export": _export, "simulate": _simulate, "serve": _serve}
+            "export": _export, "backup": _backup, "simulate": _simulate, "serve": _serve}

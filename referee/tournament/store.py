@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import re
 import sqlite3
@@ -127,6 +128,38 @@ class TournamentStore:
                 raise TournamentError("tournament_damaged", path=self.path, error=f"action {s}: not an action") from None
             actions.append({"seq": s, "kind": k, "data": data, "by": b, "at": a})
         return actions
+
+    def backup(self, out: str | Path) -> Tournament:
+        """Copy the file to ``out`` (SQLite's online backup: whole and consistent while the services write), checked as
+        every command checks a file (the seals, the replay) before it takes its name; the tournament the copy holds.
+        Never over a file that exists, never of a damaged file (a backup of one is worse than none), never into a
+        folder that is not there; a copy that fails leaves nothing behind."""
+        out = Path(out)
+        if out.exists() or out.is_symlink():
+            raise TournamentError("backup_exists", path=out)
+        if not out.parent.is_dir():
+            raise TournamentError("db_no_folder", path=out, folder=out.parent)
+        self.tournament  # noqa: B018 - tournament_damaged: refused before anything is copied
+        part = out.with_name(out.name + ".part")
+        try:
+            for leftover in (part, Path(f"{part}-wal"), Path(f"{part}-shm")):
+                leftover.unlink(missing_ok=True)
+            with closing(sqlite3.connect(part)) as copy:
+                self._db.backup(copy)
+            check = TournamentStore(part)
+            try:
+                copied = check.tournament
+            finally:
+                check.close()
+            if out.exists():  # made meanwhile by someone else: theirs stays
+                raise TournamentError("backup_exists", path=out)
+            os.replace(part, out)
+        except OSError as exc:
+            raise TournamentError("backup_failed", path=out, error=exc.strerror or exc) from None
+        finally:
+            for leftover in (part, Path(f"{part}-wal"), Path(f"{part}-shm")):
+                leftover.unlink(missing_ok=True)
+        return copied
 
     def last_seq(self) -> int:
         return self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM actions").fetchone()[0]

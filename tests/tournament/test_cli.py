@@ -216,3 +216,40 @@ def test_a_damaged_tournament_file_is_refused_in_words_and_left_as_it_was(capsys
     with pytest.raises(SystemExit):
         main(["tournament", "standings", "--db", str(tmp_path / "text.db"), "--lang", "en"])
     assert "text.db is damaged or locked (action " in capsys.readouterr().err
+
+
+def test_a_backup_is_a_checked_copy_never_over_a_file_nor_of_a_damaged_one(capsys, tmp_path, form_xlsx):
+    """Back up at every break (docs/deployment.md): `cardtable tournament backup` copies the file whole while a service
+    holds it open (SQLite's online backup), checks the copy as every command checks a file, and says what it holds; it
+    never writes over a file, nor copies a damaged one, nor leaves a part behind."""
+    db, out = tmp_path / "t.db", tmp_path / "备份" / "t-r1.db"
+    run(capsys, "new", "--system", "pair-swiss", "--entries", form_xlsx, "--db", db, "--rounds", 2)
+    play(capsys, db, 1)
+    with pytest.raises(SystemExit):  # the folder is not there
+        main(["tournament", "backup", "--db", str(db), "--out", str(out)])
+    assert "没有文件夹" in capsys.readouterr().err
+    out.parent.mkdir()
+    from referee.tournament import TournamentStore
+
+    open_by_service = TournamentStore(db)  # a service holds it open and writes after the copy
+    said = run(capsys, "backup", "--db", db, "--out", out)
+    assert said.strip() == f"已备份到 {out}：{open_by_service.last_seq()} 条记录，已编排 1/2 轮，核对无误（封印完好，可以重放）"
+    copy = TournamentStore(out)
+    assert copy.tournament == open_by_service.tournament and copy.standings() == open_by_service.standings()
+    copy.close()
+    open_by_service.pair_next_round()
+    before = out.read_bytes()
+    with pytest.raises(SystemExit):
+        main(["tournament", "backup", "--db", str(db), "--out", str(out), "--lang", "en"])
+    assert "exists: a backup never overwrites a file" in capsys.readouterr().err
+    assert out.read_bytes() == before
+    open_by_service.close()
+    with closing(sqlite3.connect(db)) as c:
+        c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = db.read_bytes()  # a result changed on disk: its seal differs
+    assert data.count(b'"winner": 0') >= 1
+    db.write_bytes(data.replace(b'"winner": 0', b'"winner": 1', 1))
+    with pytest.raises(SystemExit):
+        main(["tournament", "backup", "--db", str(db), "--out", str(tmp_path / "备份" / "bad.db")])
+    assert "已损坏" in capsys.readouterr().err
+    assert sorted(p.name for p in out.parent.iterdir()) == ["t-r1.db"]  # nothing else left behind
