@@ -4,6 +4,6 @@ The packages follow the flow of a card: the camera's ``vision`` -> the ``bus`` -
 service -> the ``bus`` -> the ``display``, with the table board's ``bridge`` beside the referee and the
 ``hall`` wiring them together. Each package owns its commands (a ``cli`` module with ``add_parser``);
 this package only lists them (:mod:`cardtable.cli`), so none of them owns the others. Beside it, what every
-command and service shares: the command line's language (:mod:`cardtable.lang`) and the one logging set-up
-(:mod:`cardtable.logs`).
+command and service shares: the command line's language (:mod:`cardtable.lang`), the one logging set-up
+(:mod:`cardtable.logs`) and a checked copy of a running service's file (:mod:`cardtable.backup`).
 """

@@ -4,6 +4,7 @@
                             [--scoreboard-user NAME] [--console-user NAME] [--host H] [--port P] [--secure-cookie]
                             [--head-timeout S]
     cardtable display user --db PATH --user NAME --role organiser|referee   (password: $CARDTABLE_PASSWORD or asked)
+    cardtable display backup --db PATH --out FILE   (a checked copy while the display runs; never over a file)
 
 The display connects as two broker users, the scoreboard (reads) and the console (sends commands);
 their passwords come from the credentials file (``bus.credentials``), never from the
@@ -49,6 +50,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     user.add_argument("--user", required=True)
     user.add_argument("--role", required=True, choices=["organiser", "referee"])
     user.set_defaults(func=_user)
+    backup = verbs.add_parser("backup", help="copy the console's file, checked, while the display runs (at every break)")
+    backup.add_argument("--db", required=True, metavar="PATH", help="the console's file")
+    backup.add_argument("--out", required=True, metavar="FILE", help="the copy: a new file (never overwritten)")
+    backup.set_defaults(func=_backup)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -126,6 +131,29 @@ def _reach(urls: list[str], timeout: float = 10.0) -> None:
             probe.connect(timeout)
         finally:
             probe.close(flush_timeout=0)
+
+
+def _backup(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from display.store import Store, UserError
+    from referee.catalogue import say
+
+    try:
+        if not Path(args.db).is_file():
+            raise UserError("no_console_file", path=args.db)
+        store = Store.open(args.db)
+        try:
+            held = store.backup(args.out)
+        finally:
+            store.close()
+    except Refusal as exc:
+        print(f"cardtable display backup: {exc.text(args.lang)}", file=sys.stderr)
+        return 2
+    print(say(args.lang, "cli.console_backed_up", path=args.out, **held))
+    if held["damaged"]:
+        print(say(args.lang, "cli.console_backup_damaged", n=held["damaged"]), file=sys.stderr)
+    return 0
 
 
 def _user(args: argparse.Namespace) -> int:

@@ -41,6 +41,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from cardtable.backup import copy_checked
 from referee.catalogue import Refusal
 from referee.tournament.core import TournamentError  # the words for what a file is (the tournament's own check)
 from referee.tournament.store import ORIGIN, seal, unlike, writing
@@ -255,6 +256,21 @@ class Store:
             n = self._db.execute("INSERT INTO audit (at, name, action, detail) VALUES (?, ?, ?, ?)", row).lastrowid
             before = self._db.execute("SELECT chain FROM audit_seals WHERE id < ? ORDER BY id DESC LIMIT 1", (n,)).fetchone()
             self._db.execute("INSERT INTO audit_seals VALUES (?, ?)", (n, seal(before[0] if before else ORIGIN, n, *row)))
+
+    def backup(self, out: str | Path) -> dict:
+        """Copy the file to ``out`` while the console runs (:func:`cardtable.backup.copy_checked`), the copy opened as
+        the console opens its file; what it holds: ``users``, ``audit`` rows and how many of them are ``damaged`` (a
+        row damaged here is damaged in the copy too: it cannot be restored from this backup)."""
+        def check(part: Path) -> dict:
+            copy = Store.open(part)
+            try:
+                rows = copy.audit_log(limit=2**31 - 1)
+                return {"users": len(copy.users()), "audit": len(rows), "damaged": sum(r["action"] == "damaged" for r in rows)}
+            finally:
+                copy.close()
+
+        with self._lock:
+            return copy_checked(self._db, out, check)
 
     def audit_log(self, limit: int = 200) -> list[dict]:
         """The newest ``limit`` changes, newest first. A row that is not what was written (its seal, made from the

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import random
 import re
 import sqlite3
@@ -22,6 +21,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Mapping
 
+from cardtable.backup import copy_checked
 from referee.catalogue import Term
 from referee.tournament.actions import apply, repair_last_round, replay, start
 from referee.tournament.core import Tournament, TournamentError
@@ -130,36 +130,19 @@ class TournamentStore:
         return actions
 
     def backup(self, out: str | Path) -> Tournament:
-        """Copy the file to ``out`` (SQLite's online backup: whole and consistent while the services write), checked as
-        every command checks a file (the seals, the replay) before it takes its name; the tournament the copy holds.
-        Never over a file that exists, never of a damaged file (a backup of one is worse than none), never into a
-        folder that is not there; a copy that fails leaves nothing behind."""
-        out = Path(out)
-        if out.exists() or out.is_symlink():
-            raise TournamentError("backup_exists", path=out)
-        if not out.parent.is_dir():
-            raise TournamentError("db_no_folder", path=out, folder=out.parent)
+        """Copy the file to ``out`` while the services write (:func:`cardtable.backup.copy_checked`), the copy checked as
+        every command checks a file (the seals, the replay); the tournament it holds. Never of a damaged file (a backup
+        of one is worse than none): refused before anything is copied."""
         self.tournament  # noqa: B018 - tournament_damaged: refused before anything is copied
-        part = out.with_name(out.name + ".part")
-        try:
-            for leftover in (part, Path(f"{part}-wal"), Path(f"{part}-shm")):
-                leftover.unlink(missing_ok=True)
-            with closing(sqlite3.connect(part)) as copy:
-                self._db.backup(copy)
-            check = TournamentStore(part)
+
+        def check(part: Path) -> Tournament:
+            copy = TournamentStore(part)
             try:
-                copied = check.tournament
+                return copy.tournament
             finally:
-                check.close()
-            if out.exists():  # made meanwhile by someone else: theirs stays
-                raise TournamentError("backup_exists", path=out)
-            os.replace(part, out)
-        except OSError as exc:
-            raise TournamentError("backup_failed", path=out, error=exc.strerror or exc) from None
-        finally:
-            for leftover in (part, Path(f"{part}-wal"), Path(f"{part}-shm")):
-                leftover.unlink(missing_ok=True)
-        return copied
+                copy.close()
+
+        return copy_checked(self._db, out, check)
 
     def last_seq(self) -> int:
         return self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM actions").fetchone()[0]

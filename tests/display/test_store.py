@@ -169,3 +169,29 @@ def test_a_full_disk_is_said_in_words_and_reading_goes_on(broker, tmp_path):
             "请查看磁盘空间后再试")
         assert client.get("/api/console/audit").status_code == 200
         assert client.get("/api/me").json()["user"] == ORGANISER[0]
+
+
+def test_a_backup_is_a_checked_copy_and_says_what_it_cannot_restore(tmp_path, capsys):
+    """`cardtable display backup` copies the console's file while the display holds it open, opens the copy as the
+    console would and says what it holds; never over a file, never from a file that is not there; a row damaged in
+    the file is damaged in the copy too, and it says so."""
+    from cardtable import cli
+
+    path, out = tmp_path / "c.db", tmp_path / "c-r1.db"
+    held = _filled(path)  # the display holds it open
+    held.add_user("wang", "organiser-pass", "organiser", now=99.0)
+    assert cli.main(["display", "backup", "--db", str(path), "--out", str(out)]) == 0
+    assert capsys.readouterr().out.strip() == f"已备份到 {out}：1 个用户，5 条审计记录，核对无误"  # add_user is the console's to log
+    copy = Store.open(out)
+    assert copy.users() == held.users() and copy.audit_log() == held.audit_log()
+    assert copy.check_password("wang", "organiser-pass") == "organiser"
+    copy.close()
+    assert cli.main(["display", "backup", "--db", str(path), "--out", str(out), "--lang", "en"]) == 2
+    assert "exists: a backup never overwrites a file" in capsys.readouterr().err
+    assert cli.main(["display", "backup", "--db", str(tmp_path / "none.db"), "--out", str(tmp_path / "x.db")]) == 2
+    assert "没有这个控制台文件" in capsys.readouterr().err and not (tmp_path / "none.db").exists()
+    held.close()
+    _damage(path, b'{"table": "t2"}', b'{"table": "t9"}')
+    assert cli.main(["display", "backup", "--db", str(path), "--out", str(tmp_path / "c-r2.db")]) == 0
+    assert "其中 1 条审计记录在原文件里已损坏" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".db") == ["c-r1.db", "c-r2.db", "c.db"]
