@@ -253,3 +253,35 @@ def test_a_backup_is_a_checked_copy_never_over_a_file_nor_of_a_damaged_one(capsy
         main(["tournament", "backup", "--db", str(db), "--out", str(tmp_path / "备份" / "bad.db")])
     assert "已损坏" in capsys.readouterr().err
     assert sorted(p.name for p in out.parent.iterdir()) == ["t-r1.db"]  # nothing else left behind
+
+
+def test_a_backup_that_cannot_be_written_leaves_nothing_and_says_why(tmp_path):
+    """A USB stick that fills up in the middle: the command runs under a file-size limit (40 KB) smaller than the
+    tournament's file (80 KB), so SQLite's writes to the copy fail as on a full disk; the refusal says so, and neither
+    the copy nor its part is left (the tournament's file is untouched)."""
+    import resource
+    import signal
+    import subprocess
+    import sys
+
+    from referee.tournament import Entry, TournamentStore
+
+    db, out = tmp_path / "t.db", tmp_path / "b.db"
+    store = TournamentStore(db)
+    store.new("pair-swiss", [Entry(f"e{i}", f"队{i}" * 10, f"单位{i // 2}" * 5, f"单位{i // 2}" * 5, (f"甲{i}" * 5, f"乙{i}" * 5))
+                             for i in range(128)], seed=1, options={"rounds": 3}, id="big")
+    for r in (1, 2):
+        for x in store.pair_next_round()["tables"]:
+            store.record_result(r, x["table"], {"winner": 0})
+    store.close()
+    before = db.read_bytes()
+    assert len(before) > 60_000
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead of killing
+        resource.setrlimit(resource.RLIMIT_FSIZE, (40_000, 40_000))
+
+    done = subprocess.run([sys.executable, "-m", "cardtable", "tournament", "backup", "--db", str(db), "--out", str(out)],
+                          capture_output=True, text=True, preexec_fn=small_files, timeout=60)
+    assert done.returncode == 2 and f"无法写入备份 {out}（" in done.stderr and "没有留下任何文件" in done.stderr, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.db"] and db.read_bytes() == before
