@@ -98,7 +98,8 @@ GAMES = ("game_won", "round_over", "round_forfeited")  # what the tournament ser
 STILL = ("rejected", "camera_offline", "camera_lost", "camera_back", "board_offline", "board_lost", "board_back")
 FAULTS = ("kill_service", "kill_camera", "kill_bridge", "kill_tournament", "kill_display", "broker_restart", "reset",
           "outage", "poison", "retained",
-          "clock", "flood", "flood_mqtt")
+          "clock", "flood", "flood_mqtt", "backup")
+HALL_WIDE = ("kill_tournament", "kill_display", "backup")  # no table of their own
 OBSERVER, INJECTOR = "soak-observer", "soak-injector"
 
 
@@ -213,6 +214,7 @@ class Soak:
         self.ledgers = {t: Ledger() for t in self.tables}
         self.lock = threading.Lock()
         self.faults: list[dict] = []
+        self.backups, self.backed_up = 0, False  # backups made while the hall runs, and whether the last one was
         self.stop = threading.Event()
         self.cut = threading.Event()  # SIGINT or SIGTERM: the run ends early, with its report
         self.n = 0
@@ -273,6 +275,8 @@ class Soak:
         answers."""
         if kind == "kill_tournament":
             return self.round_seen >= since
+        if kind == "backup":
+            return self.backed_up
         try:
             return httpx.get(f"http://127.0.0.1:{self.hall.port}/api/hall", timeout=2).status_code == 200
         except httpx.HTTPError:
@@ -385,6 +389,15 @@ class Soak:
             if pid is not None:
                 os.kill(pid, signal.SIGKILL)
             return ([] if hall_wide else [table]), time.monotonic()
+        if kind == "backup":  # as at a break, while every service writes: both files copied and checked
+            self.backups += 1
+            done = [subprocess.run([sys.executable, "-m", "cardtable", part, "backup", "--db", str(self.hall.dir / db),
+                                    "--out", str(self.hall.dir / f"backup-{self.backups}-{db}")], capture_output=True, text=True)
+                    for part, db in (("tournament", "tournament.db"), ("display", "console.db"))]
+            self.backed_up = all(d.returncode == 0 for d in done)
+            if not self.backed_up:
+                self.hall.say("soak: backup failed: " + " / ".join(d.stderr.strip()[-200:] for d in done if d.returncode))
+            return [], time.monotonic()
         if kind == "broker_restart":
             self.hall.broker.restart()
             return self.tables, time.monotonic()
@@ -465,7 +478,7 @@ class Soak:
                 self.rng.shuffle(kinds)
             kind, table = kinds.pop(), self.rng.choice(self.tables)
             began = time.monotonic()
-            where = "" if kind in ("kill_tournament", "kill_display") else f" at {table}"
+            where = "" if kind in HALL_WIDE else f" at {table}"
             self.hall.say(f"soak: {kind}{where}")
             try:
                 touched, ended = self.fault(kind, table)
