@@ -73,7 +73,9 @@ class HallWatch(Watch):
                 self._cond.notify_all()
                 return
             seats = named(event)
-            if event["kind"] in PERSON_EVENTS or waited(event) or (event["kind"] == "rejected" and not seats):
+            answered = event["kind"] == "rejected" and event["seq"] in self.named  # an input refused unlogged (a probe):
+            # answered at the latest entry's seq, which is not its own entry (it made the player's play a person's)
+            if event["kind"] in PERSON_EVENTS or waited(event) or (event["kind"] == "rejected" and not seats and not answered):
                 self.people.add(event["seq"])
             self.named.setdefault(event["seq"], set()).update(seats)
             why = event["data"].get("why") if event["kind"] == "rejected" else None
@@ -114,6 +116,10 @@ class HallWatch(Watch):
         >>> w.state = {"seq": 14}  # entry 14 has no event: a pickup
         >>> w.moved_past(13, "W"), w.moved_past(13)
         (False, False)
+        >>> probe = {"topic": "commands", "id": "probe-1", "reason": "unknown command"}  # refused, not logged: entry 13's seq
+        >>> w.on_events("", encode("events", {"v": 1, "seq": 13, "kind": "rejected", "at": 2.0, "data": probe}))
+        >>> w.moved_past(12, "N")  # entry 13 is still N's play, not a person's
+        True
         """
         return any(q not in self.people and q in self.named and (seat is None or seat in self.named[q] or not self.named[q])
                    and (button is None or self.refused.get(q, button) == button) for q in range(base + 1, self.seq() + 1))
