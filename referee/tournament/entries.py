@@ -44,7 +44,7 @@ HEADERS = {
 }
 _SPLIT = re.compile(r"[、,，;；/／\r\n]+")
 _CJK = r"\u2e80-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # a terminal's escapes, bells, ...: never part of a name
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # a terminal's escapes, bells, ...: never part of a name (nor of what is printed)
 NAME_MOST = 64  # characters of a name, a unit or a team (the bus's names: a table's assign refuses longer)
 _CJK_GAP = re.compile(rf"(?<=[{_CJK}])\s+(?=[{_CJK}])")  # spaces that align a name: 王　芳
 SHEET_FIRST_ROW = 1  # the sheets number their rows from 1 (the header's row)
@@ -122,7 +122,7 @@ def _fit(text: str, row: int) -> None:
     ...
     referee.tournament.entries.EntryError: 第 3 行：“王\\x1b[2J芳”含有控制字符（例如换页、响铃、终端转义），请删去后再导入
     """
-    if _CONTROL.search(text):
+    if CONTROL.search(text):
         raise EntryError("cell_control", row=row, cell=repr(text)[1:-1])
     if len(text) > NAME_MOST:
         raise EntryError("cell_long", row=row, cell=text[:20] + "…", n=len(text), most=NAME_MOST)

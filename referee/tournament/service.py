@@ -15,13 +15,13 @@ After every change, its own or one the console made in the same file (polled), i
 both payloads again, retained. An event is acknowledged once it is handled (recorded, or refused by the
 tournament's rules); one that fails on the file (the disk full, a lock held past SQLite's timeout) stays, with
 those after it, and is tried again at every poll, so no game is lost to a bad moment of the disk. Events are handled
-on the service's own thread, never on the connection's, which keeps answering the broker while the file waits.
+on the service's own thread, never on the connection's, which keeps answering the broker while the file waits; that
+thread alone uses the store (after ``start``'s first publication), so nothing around it is locked.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 import signal
 import sqlite3
 import threading
@@ -35,12 +35,12 @@ from cardtable.logs import Lasting, setup_logging
 from referee.catalogue import say
 from referee.seats import SEATS
 from referee.tournament.core import Round, TournamentError
+from referee.tournament.entries import CONTROL
 from referee.tournament.reports import SIDES, forfeits_of, game_of, scores_of
 from referee.tournament.store import TournamentStore
 from referee.tournament.views import encode, round_view, standings_view
 
 log = logging.getLogger(__name__)
-CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # no control character reaches a terminal from what a table sent
 POLL_S = 0.5  # how often the log is checked for changes made by others (the console)
 
 
@@ -51,7 +51,6 @@ class TournamentService:
         self.store = store
         self.poll_s = poll_s
         self.conn = Connection(url, client_id, manual_ack=True)
-        self._lock = threading.Lock()
         self._waiting: deque = deque()  # events received, handled in order, each acknowledged once handled
         self._wake = threading.Event()  # an event arrived: the poller handles it now
         self._failing_since: float | None = None
@@ -81,14 +80,13 @@ class TournamentService:
 
     def publish(self) -> None:
         """Publish ``round`` and ``standings`` when the log changed since the last time."""
-        with self._lock:
-            seq = self.store.last_seq()
-            if seq == self._published or seq == 0:
-                return
-            t = self.store.tournament
-            for name, payload in (("round", round_view(t)), ("standings", standings_view(t))):
-                self.conn.publish(topic(t.id, name), encode(check(name, payload)), qos=1, retain=True)
-            self._published = seq
+        seq = self.store.last_seq()
+        if seq == self._published or seq == 0:
+            return
+        t = self.store.tournament
+        for name, payload in (("round", round_view(t)), ("standings", standings_view(t))):
+            self.conn.publish(topic(t.id, name), encode(check(name, payload)), qos=1, retain=True)
+        self._published = seq
 
     def _poll(self) -> None:
         failing = Lasting()  # said once while it lasts (it was twice a second)
@@ -170,9 +168,10 @@ class TournamentService:
         if forfeit is not None:
             self._record_late(table, event["seq"], kind, *forfeit)
             return
-        given = data.get("levels")  # a Guandan round_over names the levels it ended on: they are the game's
-        levels = {s: str(given[s]) for s in SIDES} if isinstance(given, dict) and set(SIDES) <= set(given) else None
-        self._ended(table, event["seq"], kind, data, levels if kind == "round_over" and levels else self._levels.get(table))
+        levels, given = self._levels.get(table), data.get("levels")
+        if kind == "round_over" and isinstance(given, dict) and set(SIDES) <= set(given):  # a Guandan round_over names the
+            levels = {s: str(given[s]) for s in SIDES}  # levels it ended on: they are the game's
+        self._ended(table, event["seq"], kind, data, levels)
 
     def _ended(self, table: str, seq: int, kind: str, data: dict, levels: dict | None) -> None:
         """Record what an event that may end a table's game says: a San Da Yi round's 小分 (``round_over`` with each
@@ -185,8 +184,7 @@ class TournamentService:
             if game is None and kind == "round_over":  # levels unknown (no state nor levels seen): a person enters it
                 raise TournamentError("levels_unseen", table=table)
         except TournamentError as exc:
-            with self._lock:
-                self._not_recorded(table, seq, kind, exc)
+            self._not_recorded(table, seq, kind, exc)
             return
         if game is not None:
             self._record(table, seq, kind, *game)
@@ -194,8 +192,8 @@ class TournamentService:
     def _not_recorded(self, table: str, seq: int, kind: str, why: TournamentError) -> None:
         """Say in the log that a table's report was not recorded, and why; and, for a table of the latest round, note it
         in the tournament's log for the organiser (the console shows it at the table until its result is entered). A
-        table outside the round is none of the tournament's: said in the log only. Called holding the lock."""
-        reason = {lang: CONTROL.sub("\ufffd", why.text(lang)) for lang in ("zh", "en")}  # names the table sent, as typed
+        table outside the round is none of the tournament's: said in the log only."""
+        reason = {lang: CONTROL.sub("\ufffd", why.text(lang)) for lang in ("zh", "en")}  # no terminal's escape the table sent
         log.warning("tournament: %s %s (seq %s) not recorded: %s", table, kind, seq, reason["zh"])
         try:
             self.store.note_unrecorded(table, f"{table}:{seq}:{kind}", reason, by=f"table {table}")
@@ -251,31 +249,29 @@ class TournamentService:
         return r, order
 
     def _record(self, table: str, seq: int, kind: str, side: str | None, levels: dict | None) -> None:
-        with self._lock:
-            try:
-                r, order = self._sides(table)
-                entries = list(r.table(table).entries)
-                winner = None if side is None else entries.index(order[SIDES.index(side)])
-                levels_in_order = [levels[SIDES[order.index(e)]] for e in entries] if levels else None
-                self.store.record_game(r.round, table, winner, levels_in_order, by=f"table {table}",
-                                       event=f"{table}:{seq}:{kind}", sides=dict(zip(SIDES, order)))
-            except TournamentError as exc:
-                self._not_recorded(table, seq, kind, exc)
-                return
+        try:
+            r, order = self._sides(table)
+            entries = list(r.table(table).entries)
+            winner = None if side is None else entries.index(order[SIDES.index(side)])
+            levels_in_order = [levels[SIDES[order.index(e)]] for e in entries] if levels else None
+            self.store.record_game(r.round, table, winner, levels_in_order, by=f"table {table}",
+                                   event=f"{table}:{seq}:{kind}", sides=dict(zip(SIDES, order)))
+        except TournamentError as exc:
+            self._not_recorded(table, seq, kind, exc)
+            return
         self.publish()
 
     def _record_scores(self, table: str, seq: int, totals) -> None:
         """A San Da Yi table's round is over: its seats' 小分 are the table's result (the store ranks them into round
         points by the system's rules), recorded once."""
-        with self._lock:
-            try:
-                r, seats = self._seats(table)
-                result = {"scores": scores_of(table, totals, seats, r.table(table).entries)}
-                self.store.record_result(r.round, table, result, by=f"table {table}", event=f"{table}:{seq}:round_over",
-                                         sides=seats)
-            except TournamentError as exc:
-                self._not_recorded(table, seq, "round_over", exc)
-                return
+        try:
+            r, seats = self._seats(table)
+            result = {"scores": scores_of(table, totals, seats, r.table(table).entries)}
+            self.store.record_result(r.round, table, result, by=f"table {table}", event=f"{table}:{seq}:round_over",
+                                     sides=seats)
+        except TournamentError as exc:
+            self._not_recorded(table, seq, "round_over", exc)
+            return
         self.publish()
 
     def _rejudge(self, table: str, seq: int, data: dict) -> None:
@@ -291,33 +287,32 @@ class TournamentService:
             log.warning("tournament: %s rejudged (seq %s) without its results: ignored", table, seq)
             return
         new_games = []
-        with self._lock:
-            for i in range(max(len(was), len(now))):
-                old, new = (was[i] if i < len(was) else None), (now[i] if i < len(now) else None)
-                if old == new:
-                    continue
-                found = self._recorded(table, [r for r in (old, new) if r is not None])
-                if found is None:  # the tournament has no result of this game: an ordinary one
-                    if new is not None:
-                        new_games.append(new)
-                    continue
-                round_no, sides = found
-                event = f"{table}:{(new or old)['seq']}:{(new or old)['kind']}:rejudged:{seq}"
-                words = {"table": table, "entry": data.get("entry"), "seq": seq}
-                try:
-                    result = self._result(round_no, table, sides, new) if new is not None else None
-                    by = f"table {table}"
-                    if result is None:
-                        self.store.retract_result(round_no, table, by=by, reason=say("zh", "outcome.withdrawn", **words),
-                                                   event=event, sides=sides)
-                        log.warning("tournament: %s", say("en", "outcome.withdrawn", **words))
-                    else:
-                        forfeits = list(self.store.tournament.round(round_no).table(table).forfeits)  # they stand
-                        self.store.correct_result(round_no, table, result, by=by, reason=say("zh", "outcome.rejudged", **words),
-                                                  forfeits=forfeits, event=event, sides=sides)
-                        log.warning("tournament: %s: %s", say("en", "outcome.rejudged", **words), result)
-                except TournamentError as exc:
-                    self._not_recorded(table, seq, "rejudged", exc)
+        for i in range(max(len(was), len(now))):
+            old, new = (was[i] if i < len(was) else None), (now[i] if i < len(now) else None)
+            if old == new:
+                continue
+            found = self._recorded(table, [r for r in (old, new) if r is not None])
+            if found is None:  # the tournament has no result of this game: an ordinary one
+                if new is not None:
+                    new_games.append(new)
+                continue
+            round_no, sides = found
+            event = f"{table}:{(new or old)['seq']}:{(new or old)['kind']}:rejudged:{seq}"
+            words = {"table": table, "entry": data.get("entry"), "seq": seq}
+            try:
+                result = self._result(round_no, table, sides, new) if new is not None else None
+                by = f"table {table}"
+                if result is None:
+                    self.store.retract_result(round_no, table, by=by, reason=say("zh", "outcome.withdrawn", **words),
+                                               event=event, sides=sides)
+                    log.warning("tournament: %s", say("en", "outcome.withdrawn", **words))
+                else:
+                    forfeits = list(self.store.tournament.round(round_no).table(table).forfeits)  # they stand
+                    self.store.correct_result(round_no, table, result, by=by, reason=say("zh", "outcome.rejudged", **words),
+                                              forfeits=forfeits, event=event, sides=sides)
+                    log.warning("tournament: %s: %s", say("en", "outcome.rejudged", **words), result)
+            except TournamentError as exc:
+                self._not_recorded(table, seq, "rejudged", exc)
         for new in new_games:
             self._ended(table, new["seq"], new["kind"], new["data"], new.get("levels"))
         self.publish()
@@ -367,20 +362,19 @@ class TournamentService:
         """A table's round lost for lateness: each late side's entry arrived ``minutes`` late, by the
         system's late rule where it has one and the minutes pass its limit (pair-swiss: the whole
         team forfeits, seed 000 第十三条), else a forfeit of the table; both sides: a double forfeit."""
-        with self._lock:
-            try:
-                r, order = self._sides(table)
-                late = [order[SIDES.index(side)] for side in sides]
-                limit = self.store.tournament.rules.late_limit
-                for entry in late:
-                    event, by = f"{table}:{seq}:{kind}:{entry}", f"table {table}"
-                    if limit is not None and minutes > limit:
-                        self.store.late_arrival(r.round, entry, minutes, by=by, event=event)
-                    else:
-                        self.store.forfeit(r.round, table, [entry], by=by, event=event)
-            except TournamentError as exc:
-                self._not_recorded(table, seq, kind, exc)
-                return
+        try:
+            r, order = self._sides(table)
+            late = [order[SIDES.index(side)] for side in sides]
+            limit = self.store.tournament.rules.late_limit
+            for entry in late:
+                event, by = f"{table}:{seq}:{kind}:{entry}", f"table {table}"
+                if limit is not None and minutes > limit:
+                    self.store.late_arrival(r.round, entry, minutes, by=by, event=event)
+                else:
+                    self.store.forfeit(r.round, table, [entry], by=by, event=event)
+        except TournamentError as exc:
+            self._not_recorded(table, seq, kind, exc)
+            return
         self.publish()
 
 
