@@ -2,7 +2,7 @@
 
     cardtable display serve --broker mqtt://HOST:PORT --credentials PATH --db PATH [--tournament-db PATH]
                             [--scoreboard-user NAME] [--console-user NAME] [--host H] [--port P] [--secure-cookie]
-                            [--head-timeout S]
+                            [--head-timeout S] [--body-timeout S]
     cardtable display user --db PATH --user NAME --role organiser|referee   (password: $CARDTABLE_PASSWORD or asked)
     cardtable display backup --db PATH --out FILE   (a checked copy while the display runs; never over a file)
 
@@ -44,6 +44,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
     serve.add_argument("--head-timeout", type=_seconds, default=None, metavar="S",
                        help="seconds a connection has to send its request's head before it is closed (default 10)")
+    serve.add_argument("--body-timeout", type=_seconds, default=None, metavar="S",
+                       help="seconds a request has to send its whole body after its head before it is closed (default 60)")
     serve.set_defaults(func=_serve)
     user = verbs.add_parser("user", help="add a console user (password from $CARDTABLE_PASSWORD, else asked)")
     user.add_argument("--db", required=True, metavar="PATH")
@@ -65,7 +67,7 @@ def _serve(args: argparse.Namespace) -> int:
     from bus.mqtt import parse_url
     from cardtable.logs import setup_logging
     from display.app import Settings, create_app
-    from display.deadline import HEAD_S, Deadline
+    from display.deadline import BODY_S, HEAD_S, Deadline
 
     try:
         given = args.broker or os.environ.get(ENV_BROKER)
@@ -92,7 +94,7 @@ def _serve(args: argparse.Namespace) -> int:
     # The pages' live streams never end by themselves: on SIGTERM they get this long to go.
     setup_logging(args.log_level.upper())  # uvicorn's own loggers too: the hall's one format, no config of its own
     uvicorn.run(app, host=args.host, port=args.port, log_config=None, log_level=args.log_level,
-                timeout_graceful_shutdown=2, http=Deadline.within(args.head_timeout or HEAD_S))
+                timeout_graceful_shutdown=2, http=Deadline.within(args.head_timeout or HEAD_S, args.body_timeout or BODY_S))
     return 0
 
 

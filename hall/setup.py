@@ -179,6 +179,10 @@ def install_text(plan: Plan) -> str:
         "",
         "每张桌的电脑 each table's computer (its folder, e.g. " + ", ".join(list(plan.tables)[:3]) + "):",
         "  sudo systemctl enable --now cardtable-table cardtable-camera cardtable-bridge",
+        "  # 换回赛事备份之后，补记各桌报告过的对局 / after a tournament backup is put back, each table's games since:",
+        f"  sudo -u {user} {plan.cardtable} table events {state}/TABLE.db --out /media/usb/TABLE.jsonl",
+        f"  # 再在控制台机器上 / then on the console machine: {plan.cardtable} tournament catch-up --db "
+        f"{state / 'tournament.db'} /media/usb/t*.jsonl",
         "",
         "凭据文件只给本机用户读 (0600); 密码从不出现在命令行 / credentials files are 0600; no password is ever on a"
         " command line.",

@@ -633,7 +633,7 @@ class Soak:
 def _said(line: str) -> tuple[str, int, str] | None:
     """(table, seq, kind) of a game the tournament service's log says it did not record.
 
-    >>> _said("2026-11-29 22:11:40,784 WARNING referee.tournament.service: tournament: t02 round_over (seq 943) not "
+    >>> _said("2026-11-29 22:11:40,784 WARNING referee.tournament.recorder: tournament: t02 round_over (seq 943) not "
     ...       "recorded: 第 1 轮没有 t02 桌")
     ('t02', 943, 'round_over')
     >>> _said("2026-11-29 22:11:40,784 INFO referee.tournament.service: tournament main: serving") is None

@@ -15,7 +15,9 @@ and the scoreboard, console and tournament that listen (its topics: ``bus/PROTOC
 - :mod:`referee.table.simulate` (Tractor), :mod:`referee.table.simulate_climbing` (Guandan, San Da Yi): bots
   at a table through the broker; :mod:`referee.table.simulators`: the simulator of a rulebook's game
   (``cardtable table simulate``);
-- :mod:`referee.table.timeline`: a log as a readable timeline (``cardtable table replay``).
+- :mod:`referee.table.timeline`: a log as a readable timeline (``cardtable table replay``);
+  :mod:`referee.table.retell`: the events a log published, told again for a tournament that lost them
+  (``cardtable table events``).
 
 The words of its events are the catalogue's (``referee.catalogue.kinds``, ``referee.catalogue.sentences``).
 Nothing is imported here, so each part loads on its own (the log needs no jsonschema).

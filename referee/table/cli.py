@@ -1,4 +1,5 @@
-"""``cardtable table run|simulate|replay``: serve one table, play bot hands at it, print its log."""
+"""``cardtable table run|simulate|replay|events``: serve one table, play bot hands at it, print its log, tell its events
+again (for ``cardtable tournament catch-up``)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     replay.add_argument("path", metavar="PATH")
     replay.add_argument("--rulebook", default=None, help="default: the log's first assign, else classic-3deck")
     replay.add_argument("--table", default=None, help="the table id to replay as (default: the file's name)")
+    events = verbs.add_parser("events", help="the events a table's log published, again (for tournament catch-up)")
+    events.add_argument("path", metavar="PATH", help="the table's event log")
+    events.add_argument("--out", default=None, metavar="FILE", help="a new file (default: standard output)")
+    events.add_argument("--rulebook", default=None, help="default: the log's own")
+    events.add_argument("--table", default=None, help="default: the log's own")
     table.set_defaults(func=lambda args: _table(args, table))
 
 
@@ -65,6 +71,10 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         urls = [_url(parser, args, url, user) if url else None for url, user in roles]
         return simulate(args.table, args.rulebook, _url(parser, args, args.broker, "console"), args.hands, args.seed,
                         args.speed, *urls, args.lang)
+    if args.verb == "events":
+        from referee.table.retell import main as events
+
+        return events(args.path, args.out, args.table, args.rulebook, args.lang)
     from referee.table.timeline import main as replay
 
     return replay(args.path, lang=args.lang, rulebook=args.rulebook, table=args.table)

@@ -53,7 +53,7 @@ def _clock(at: float) -> str:
     return time.strftime("%H:%M:%S", t) + f".{int((at % 1) * 100):02d}"
 
 
-def _table_of(path: Path) -> str:
+def table_of(path: Path) -> str:
     """A table id from the file's name (``t07.db`` -> ``t07``), else ``replay``."""
     try:
         return check_table(path.stem)
@@ -81,7 +81,7 @@ def timeline(path: str | Path, lang: str = "zh", rulebook: str | None = None, ta
     except LogError as exc:
         raise LogError(say(lang, "replay.not_log", path=path, error=exc)) from None
     with log:
-        table = table or log.meta("table") or _table_of(path)
+        table = table or log.meta("table") or table_of(path)
         rulebook = rulebook or log.meta("rulebook") or first_rulebook(log) or DEFAULT_RULEBOOK
         t = (factory or new_table)(table, rulebook)
         n = log.last_seq()
@@ -130,4 +130,4 @@ def main(path: str, lang: str = "zh", rulebook: str | None = None, table: str | 
     return 0
 
 
-__all__ = ["first_rulebook", "input_line", "main", "timeline"]
+__all__ = ["first_rulebook", "input_line", "main", "table_of", "timeline"]

@@ -1,7 +1,9 @@
 """Tournaments: pairing, scoring, standings and exports for the seeds' three systems.
 
 In the flow: the tournament service (:mod:`referee.tournament.service`) reads the tables' ``events`` from
-the bus (what each event says of a game: :mod:`~referee.tournament.reports`, pure) and publishes each
+the bus and gives them to :mod:`~referee.tournament.recorder`, which records each game once (what each event says of
+a game: :mod:`~referee.tournament.reports`, pure); :mod:`~referee.tournament.catchup` gives it again the events a
+table's log said, after a backup was restored. The service publishes each
 tournament's ``round`` and ``standings`` (``bus.tournament``); the console runs
 the same store in-process. :mod:`~referee.tournament.core` holds the values (points exact:
 :mod:`~referee.tournament.exact`), :mod:`~referee.tournament.actions`

@@ -1,4 +1,4 @@
-"""``cardtable tournament``: new, pair, result, late, lot, standings, export, simulate, serve.
+"""``cardtable tournament``: new, pair, result, late, lot, standings, export, backup, catch-up, simulate, serve.
 
 Kept light: the tournament modules are imported inside the handlers.
 """
@@ -75,6 +75,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     export.add_argument("--round", type=int, default=None, help="html: the round to print (default: the latest)")
     backup = verb("backup", "copy the tournament's file, checked, while the services run (at every break)")
     backup.add_argument("--out", required=True, metavar="FILE", help="the copy: a new file (never overwritten)")
+    catch = verb("catch-up", "record the games the tables reported that the file lacks (a backup put back), from "
+                             "`cardtable table events`")
+    catch.add_argument("files", nargs="+", metavar="FILE", help="what `cardtable table events` wrote, a file per table")
+    catch.add_argument("--dry-run", action="store_true", help="say what would be recorded; change nothing")
     sim = verb("simulate", "random results for a made-up field; prints the whole tournament", db=False)
     sim.add_argument("--system", required=True, choices=SYSTEM_NAMES)
     sim.add_argument("--entries", type=int, required=True, metavar="N")
@@ -292,6 +296,18 @@ def _backup(args) -> int:
     return 0
 
 
+def _catch_up(args) -> int:
+    from pathlib import Path
+
+    from referee.tournament.catchup import run
+    from referee.tournament.core import TournamentError
+
+    if not Path(args.db).is_file():
+        raise TournamentError("no_file", path=args.db)
+    print("\n".join(run(args.db, args.files, args.lang, args.dry_run)))
+    return 0
+
+
 def _folder_of(path: str):
     """The file to write, refused when its folder does not exist."""
     from pathlib import Path
@@ -350,4 +366,4 @@ def _serve(args) -> int:
 
 HANDLERS = {"new": _new, "pair": _pair, "result": _result, "late": _late, "lot": _lot, "withdraw-unit": _withdraw_unit,
             "rounds": _rounds, "standings": _standings, "show": _show,
-            "export": _export, "backup": _backup, "simulate": _simulate, "serve": _serve}
+            "export": _export, "backup": _backup, "catch-up": _catch_up, "simulate": _simulate, "serve": _serve}

@@ -40,6 +40,22 @@ def open_stream(port: int, source: str = "127.0.0.1") -> tuple[socket.socket, st
     return s, status, head.decode(errors="replace")
 
 
+def drip(s: socket.socket, every: float = 0.5, limit: float = 60) -> float:
+    """Send ``s`` a byte every ``every`` seconds until the server closes it; the seconds it took (``limit`` if not)."""
+    started = time.monotonic()
+    s.settimeout(every)
+    while time.monotonic() - started < limit:
+        try:
+            s.sendall(b"x")
+            if s.recv(1) == b"":
+                break
+        except TimeoutError:
+            continue
+        except (BrokenPipeError, ConnectionResetError):
+            break
+    return time.monotonic() - started
+
+
 @contextlib.contextmanager
 def display_serve(broker, tmp_path, *more: str):
     """``cardtable display serve`` as a real process under an open-file limit of 1,024 (a service's), answering; its
@@ -148,13 +164,17 @@ def test_connections_that_send_no_request_are_closed_and_the_console_answers(bro
     second): each held a socket for ever (uvicorn times out only between requests), so with 1,024 files the display
     could accept no one else. ``cardtable display serve`` closes a connection whose request head is not in within
     ``--head-timeout`` (10 s by default, 2 here): every one of them is closed, the console answers, and a live page
-    opened before them keeps its stream."""
+    opened before them keeps its stream. A request whose head came at once but whose body comes a byte at a time (400
+    bytes would take 200 s) is closed too, ``--body-timeout`` after its head (60 s by default, 3 here)."""
     idle: list[socket.socket] = []
-    with display_serve(broker, tmp_path, "--head-timeout", "2") as port:
+    with display_serve(broker, tmp_path, "--head-timeout", "2", "--body-timeout", "3") as port:
         try:
             page, status, _ = open_stream(port)
             assert status == "HTTP/1.1 200 OK"
             slow = socket.create_connection(("127.0.0.1", port), timeout=30)
+            body = socket.create_connection(("127.0.0.1", port), timeout=30)  # a head at once, its body a byte at a time
+            body.sendall(b"POST /api/login HTTP/1.1\r\nHost: hall\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 400\r\n\r\n")
             for i in range(1100):
                 idle.append(socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(f"127.0.{1 + i // 32}.2", 0)))
             started = time.monotonic()
@@ -174,6 +194,7 @@ def test_connections_that_send_no_request_are_closed_and_the_console_answers(bro
                     closed_after = time.monotonic() - started
                     break
             assert closed_after is not None and closed_after < 10, f"the slow head was not cut off ({sent} bytes sent)"
+            assert drip(body) < 10, "the slow body was not cut off"
             assert httpx.get(f"http://127.0.0.1:{port}/api/hall", timeout=20).status_code == 200  # the door answers
             for s in idle:  # every idle connection was closed by the display (accepted, then cut at its deadline)
                 s.settimeout(30)
@@ -186,6 +207,7 @@ def test_connections_that_send_no_request_are_closed_and_the_console_answers(bro
                 pass  # nothing to send just now: still open
             page.close()
             slow.close()
+            body.close()
         finally:
             for s in idle:
                 s.close()

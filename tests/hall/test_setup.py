@@ -248,12 +248,15 @@ def test_a_password_on_the_command_line_is_warned_about_and_open_credentials_ref
 
 
 def test_every_command_install_txt_gives_is_one_the_command_line_takes(hall):
-    """INSTALL.txt is what a venue types: each `cardtable` line in it (the user, the backups at every break) is read by
+    """INSTALL.txt is what a venue types: each `cardtable` line in it (the user, the backups at every break, catching up
+    after a backup is put back) is read by
     the real parser, with its options (a renamed option there would fail the evening it is needed)."""
     text = (hall["out"] / "INSTALL.txt").read_text()
     prefix = f"{sys.executable} -m cardtable "
     lines = [line.split(prefix, 1)[1].split("   #")[0].replace("$(date +%H%M)", "1200") for line in text.splitlines() if prefix in line]
-    assert [shlex.split(x)[:2] for x in lines] == [["display", "user"], ["tournament", "backup"], ["display", "backup"]]
+    assert [shlex.split(x)[:2] for x in lines] == [["display", "user"], ["tournament", "backup"], ["display", "backup"],
+                                                   ["table", "events"], ["tournament", "catch-up"]]
     for line in lines:
-        args = cli.parser().parse_args(shlex.split(line))
-        assert args.func is not None and Path(args.db).name in ("console.db", "tournament.db")
+        args = cli.parser().parse_args(shlex.split(line.replace("TABLE", "t01")))
+        assert args.func is not None
+        assert Path(getattr(args, "db", None) or args.path).name in ("console.db", "tournament.db", "t01.db")

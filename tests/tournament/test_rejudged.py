@@ -14,54 +14,13 @@ import pytest
 
 from bus.protocol import encode, topic
 from published import table_result
-from referee.table.amend import results
-from referee.table.log import EventLog
-from referee.table.reducer import CLOCK
-from referee.table.scenario import _Drive
+from rounds import END, RULEBOOK, amend, judged, round_rows, write_log
 from referee.table.service import TableService
-from referee.table.tables import new_table
 from referee.tournament import Entry, TournamentError, TournamentStore
 from referee.tournament.service import TournamentService
 
 TABLES = ["t01", "t02"]
-RULEBOOK = "classic-3deck"
-PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
 UNITS = {"a1": "机电", "b1": "外语", "c1": "化工", "d1": "体育"}
-END = 4800.5  # the hand played out past the round's notice (001 三): the round is over after it
-
-
-class Recorded(_Drive):
-    """The judge's clock driver, keeping the inputs it made as the log holds them."""
-
-    rows: list
-
-    def send(self, name: str, payload: dict, t: float) -> list:
-        out = super().send(name, payload, t)
-        full = {"v": 1, "id": f"j{self.seq}", **payload} | ({"at": t} if name not in ("commands", CLOCK) else {})
-        self.rows = [*getattr(self, "rows", []), (name, full, t, self.seq)]
-        return out
-
-
-def round_rows(table: str) -> list[tuple]:
-    """A whole round at ``table``: seated, started, one hand dealt, declared and played out at the notice."""
-    d = Recorded(new_table(table, RULEBOOK), "tractor", 0)
-    d.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": RULEBOOK}, 0.0)
-    d.send("commands", {"command": "start_round"}, 0.0)
-    for seat in "SENW":
-        d.do_ready(0.0, seat)
-    d.do_draw(4780.0)
-    d.do_kitty(4786.0)
-    d.do_play_out(END)
-    return d.rows
-
-
-def judged(table: str, rows: list[tuple]) -> list[dict]:
-    return results(new_table(table, RULEBOOK), rows)
-
-
-def amend(rows: list[tuple], entry: int, cards: list[str]) -> list[tuple]:
-    seq, at = rows[-1][3] + 1, rows[-1][2]
-    return [*rows, ("commands", {"v": 1, "id": f"amend-{seq}", "command": "amend", "entry": entry, "cards": cards}, at, seq)]
 
 
 @pytest.fixture
@@ -74,10 +33,7 @@ def hall(broker, connect, inbox, tmp_path, table_watch):
     def make(table: str) -> dict:
         rows = round_rows(table)
         db = tmp_path / f"{table}.db"
-        with EventLog.open(db) as log:
-            log.set_meta({"table": table, "rulebook": RULEBOOK})
-            for kind, payload, at, _ in rows:
-                log.append(kind, payload, at=at, input_id=None if kind == CLOCK else f"{kind} {payload['id']}")
+        write_log(db, table, rows)
         store = TournamentStore(tmp_path / f"tournament-{table}.db")
         store.new("pair-swiss", [Entry(e, e, u, u, (f"{e}甲", f"{e}乙")) for e, u in UNITS.items()], seed=1,
                   options={"rounds": 2, "team_pairs": 1}, id="zk2010")  # four one-pair units

@@ -335,7 +335,7 @@ def test_a_game_waiting_on_a_locked_file_does_not_stop_the_connection(running, c
         conn.publish(table_topic("t03", "state"), encode_event("state", state), qos=1, retain=True)
         assert conn.flush(WAIT_S)
         deadline = time.monotonic() + 1.0
-        while service._levels.get("t03") != {"SN": "Q", "EW": "5"}:
+        while service.recorder.levels.get("t03") != {"SN": "Q", "EW": "5"}:
             assert time.monotonic() < deadline, "the connection waited with the game"
             time.sleep(0.01)
         with closing(sqlite3.connect(tmp_path / "t.db")) as reader:  # the service's own connection waits on the lock

@@ -147,7 +147,7 @@ def test_players_seated_otherwise_are_found_by_name_and_a_table_not_the_rounds_i
     entries = store.tournament.round(1).table("t02").entries
     sides = next(a for a in store.actions() if a["kind"] == "result")["data"]["sides"]
     assert sides == {"E": entries[0], "N": entries[1], "W": entries[2], "S": entries[3]}
-    with caplog.at_level(logging.WARNING, logger="referee.tournament.service"):
+    with caplog.at_level(logging.WARNING, logger="referee.tournament.recorder"):
         strangers = seated(store, "t01") | {"W": "路人甲"}
         play_round(broker, connect, hall, "t01", strangers)
         deadline = time.monotonic() + WAIT_S
@@ -202,7 +202,7 @@ def test_a_redelivery_counts_once_and_an_amendment_corrects_or_withdraws_the_res
     assert [a["kind"] for a in store.actions()][-2:] == ["correct", "retract"]
     assert [a["kind"] for a in store.actions()].count("result") == 1
     store.record_result(1, "t02", {"scores": [1, 2, -3, 0]}, by="王老师")
-    with caplog.at_level(logging.WARNING, logger="referee.tournament.service"):
+    with caplog.at_level(logging.WARNING, logger="referee.tournament.recorder"):
         send(connect, "t02", 13, "round_over", over["data"])
         deadline = time.monotonic() + WAIT_S
         while "t02 round_over" not in caplog.text:

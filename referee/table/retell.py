@@ -1,0 +1,126 @@
+"""``cardtable table events PATH``: what a table's log said on the bus, told again, for a tournament that lost it.
+
+The tournament service takes each table event once, when it is published, and the tables' events are not retained
+on the broker: a tournament file restored from a backup lacks the games the tables reported after the backup. The
+table's own log holds every input, and replaying it as the service did gives the same events, at the same ``seq``
+(the service rebuilds its table from the log the same way on start): each entry applied in turn, an amendment
+rebuilding the table from the log as amended up to it and telling the results it changed (``rejudged``,
+``referee/table/amend.py``). Each is one line of JSON, ``{"topic": ..., "payload": ...}``, the bus's own topic and
+payload, checked against the contract as the service checks what it publishes; before each result (``game_won``,
+``round_over``, ``round_forfeited``, ``rejudged``) comes the table's ``state`` then, as the retained ``state`` showed
+it. ``cardtable tournament catch-up`` reads the lines (``referee/tournament/catchup.py``); nothing is published.
+
+>>> import tempfile, os
+>>> from referee.table.log import EventLog
+>>> with tempfile.TemporaryDirectory() as d:
+...     with EventLog.open(os.path.join(d, "t07.db")) as log:
+...         _ = log.append("commands", {"command": "assign", "rulebook": "classic-3deck",
+...                                     "players": {"S": "李强", "E": "王芳", "N": "刘静", "W": "张伟"}}, at=10.0)
+...     lines = list(retold(os.path.join(d, "t07.db")))
+>>> [(line["topic"], line["payload"]["seq"], line["payload"]["kind"]) for line in lines]
+[('cardtable/v1/tables/t07/events', 1, 'assigned')]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from bus.protocol import PayloadError, decode, encode, topic
+from referee.catalogue import say
+from referee.table.amend import RESULTS, as_amended, is_amend, rejudged
+from referee.table.log import EventLog, LogError
+from referee.table.tables import new_table
+from referee.table.timeline import DEFAULT_RULEBOOK, table_of, first_rulebook
+
+TOLD = (*RESULTS, "rejudged")  # the events a tournament takes a result from: the table's state comes before each
+
+
+def retold(path: str | Path, table: str | None = None, rulebook: str | None = None, factory: Any = None,
+           lang: str = "zh") -> Iterator[dict]:
+    """Every ``events`` message the table of the log at ``path`` published, in order, and its ``state`` before each
+    result (see the module's docstring): ``{"topic", "payload"}``. ``table`` and ``rulebook``: as ``table replay``
+    takes them (the log's own, by default). Raises :class:`LogError`, in words, for a file that is not a log."""
+    path = Path(path)
+    if not path.is_file():
+        raise LogError(say(lang, "replay.no_log", path=path))
+    try:
+        log = EventLog.read(path)  # read only: never writes, whatever the file is
+    except LogError as exc:
+        raise LogError(say(lang, "replay.not_log", path=path, error=exc)) from None
+    with log:
+        table = table or log.meta("table") or table_of(path)
+        rulebook = rulebook or log.meta("rulebook") or first_rulebook(log) or DEFAULT_RULEBOOK
+        rows = [(e.kind, e.payload, e.at, e.seq) for e in log.entries()]
+    fresh = (lambda: (factory or new_table)(table, rulebook))
+    t = fresh()
+    for i, (kind, payload, at, seq) in enumerate(rows):
+        t, outputs = _handle(t, fresh, rows[:i + 1]) if is_amend(kind, payload) else _apply(t, kind, payload, at, seq)
+        for out in outputs:
+            if out.name != "events":
+                continue
+            event = out.payload
+            if event["kind"] in TOLD:
+                yield _checked(table, "state", t.state(event["at"]))
+            yield _checked(table, "events", event)
+
+
+def _apply(t: Any, kind: str, payload: dict, at: float, seq: int) -> tuple[Any, list]:
+    try:
+        return t.apply(kind, payload, at, seq)
+    except Exception:  # noqa: BLE001 - the service logged it, and published nothing for the entry
+        return t, []
+
+
+def _handle(t: Any, fresh: Any, rows: list) -> tuple[Any, list]:
+    """An amendment, as the service handles it: the table rebuilt from the log as amended up to it, its outputs, and
+    the ``rejudged`` event when it changed a result."""
+    t, outputs = fresh(), []
+    for kind, payload, at, seq in as_amended(rows):
+        t, outputs = _apply(t, kind, payload, at, seq)
+    amended = [o.payload for o in outputs if o.name == "events" and o.payload["kind"] == "amended"]
+    if amended:
+        try:
+            event = rejudged(fresh, rows, amended[0]["at"])
+        except Exception:  # noqa: BLE001 - as the service: logged there, nothing published
+            event = None
+        if event is not None:
+            outputs = [*outputs, type(outputs[0])("events", event)]
+    return t, outputs
+
+
+def _checked(table: str, name: str, payload: dict) -> dict:
+    """One line: the topic and the payload, as the contract lets the service publish it (a payload the contract
+    refuses was not published by the service either: it is left out, as there)."""
+    try:
+        return {"topic": topic(table, name), "payload": decode(name, encode(name, payload))}
+    except (PayloadError, ValueError):
+        return {}
+
+
+def main(path: str, out: str | None = None, table: str | None = None, rulebook: str | None = None,
+         lang: str = "zh") -> int:
+    """``cardtable table events``: the lines to ``out`` (a new file), else to standard output."""
+    try:
+        told = [line for line in retold(path, table, rulebook, lang=lang) if line]
+    except LogError as exc:
+        print(f"events: {exc}", file=sys.stderr)
+        return 2
+    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in told)
+    if out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        with open(out, "x", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as exc:
+        print(f"events: {say(lang, 'retell.cannot_write', path=out, error=exc.strerror or exc)}", file=sys.stderr)
+        return 2
+    print(say(lang, "retell.written", path=out, n=sum(line["topic"].endswith("/events") for line in told)))
+    return 0
+
+
+__all__ = ["TOLD", "main", "retold"]

@@ -1,0 +1,59 @@
+"""A whole Tractor round at a table, as its log holds it (the judge's clock driver's inputs): for tests that need a
+table's log whose round ends."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from referee.table.amend import results
+from referee.table.log import EventLog
+from referee.table.reducer import CLOCK
+from referee.table.scenario import _Drive
+from referee.table.tables import new_table
+
+RULEBOOK = "classic-3deck"
+PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
+END = 4800.5  # the hand played out past the round's notice (001 三): the round is over after it
+
+
+class Recorded(_Drive):
+    """The judge's clock driver, keeping the inputs it made as the log holds them."""
+
+    rows: list
+
+    def send(self, name: str, payload: dict, t: float) -> list:
+        out = super().send(name, payload, t)
+        full = {"v": 1, "id": f"j{self.seq}", **payload} | ({"at": t} if name not in ("commands", CLOCK) else {})
+        self.rows = [*getattr(self, "rows", []), (name, full, t, self.seq)]
+        return out
+
+
+def round_rows(table: str, players: dict[str, str] | None = None) -> list[tuple]:
+    """A whole round at ``table``: seated (``players``, by default :data:`PLAYERS`), started, one hand dealt, declared
+    and played out at the notice."""
+    d = Recorded(new_table(table, RULEBOOK), "tractor", 0)
+    d.send("commands", {"command": "assign", "players": players or PLAYERS, "rulebook": RULEBOOK}, 0.0)
+    d.send("commands", {"command": "start_round"}, 0.0)
+    for seat in "SENW":
+        d.do_ready(0.0, seat)
+    d.do_draw(4780.0)
+    d.do_kitty(4786.0)
+    d.do_play_out(END)
+    return d.rows
+
+
+def judged(table: str, rows: list[tuple]) -> list[dict]:
+    return results(new_table(table, RULEBOOK), rows)
+
+
+def amend(rows: list[tuple], entry: int, cards: list[str]) -> list[tuple]:
+    seq, at = rows[-1][3] + 1, rows[-1][2]
+    return [*rows, ("commands", {"v": 1, "id": f"amend-{seq}", "command": "amend", "entry": entry, "cards": cards}, at, seq)]
+
+
+def write_log(db: Path, table: str, rows: list[tuple]) -> None:
+    """The table's log at ``db`` holding ``rows``, as its service would have logged them."""
+    with EventLog.open(db) as log:
+        log.set_meta({"table": table, "rulebook": RULEBOOK})
+        for kind, payload, at, _ in rows:
+            log.append(kind, payload, at=at, input_id=None if kind == CLOCK else f"{kind} {payload['id']}")
