@@ -145,6 +145,11 @@ class PlayerMixin:
     buttons: Path | None
     stop_event: threading.Event
 
+    # The players wait for the table's events on each thing they do: one missed while their reader reconnects (after
+    # the broker's outage, with a clean session) would leave them waiting for ever. Their reader's session lasts: the
+    # broker queues what the table publishes meanwhile (and sends the retained state at every connection).
+    lasting_reader = True
+
     _arriving = False  # pressing ready: quick at any speed
     _quick_think = False  # the Tractor bot's next think is not a slow one
 

@@ -169,6 +169,9 @@ class Simulator:
     """
 
     DEALT = "dealing"  # the phase a hand starts in
+    # The reader's session: clean (a run of its own, nothing queued from an earlier one), or lasting, so that what the
+    # table publishes while the reader is away (the broker restarting, a connection cut) is queued for it, not lost.
+    lasting_reader = False
 
     def __init__(
         self,
@@ -215,8 +218,8 @@ class Simulator:
     # -- connections -----------------------------------------------------------------------------
 
     def _connect(self) -> None:
-        reader = Connection(self.urls["reader"], clean_start=True)
-        reader.subscribe(topic(self.table, "state"), self.watch.on_state)
+        reader = Connection(self.urls["reader"], clean_start=not self.lasting_reader)
+        reader.subscribe(topic(self.table, "state"), self.watch.on_state, retained="always")  # a lasting session too
         reader.subscribe(topic(self.table, "events"), self.watch.on_events)
         reader.subscribe(topic(self.table, "violations"), self.watch.on_violations)
         self._conns["reader"] = reader.connect()
