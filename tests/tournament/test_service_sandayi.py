@@ -235,3 +235,27 @@ def test_a_name_the_table_sent_reaches_no_terminal_as_a_control_character(connec
     assert "\ufffd[2J\ufffd]0;x\ufffd路人" in note.reason["zh"] and not any(c < " " for c in note.reason["zh"] + note.reason["en"])
     shown = show(capsys, hall["db"] / "t.db")
     assert "路人" in shown and "\x1b" not in shown and "\x07" not in shown
+
+
+def test_a_backup_put_back_catches_up_with_a_san_da_yi_round_as_the_service_recorded_it(broker, connect, hall, capsys):
+    """The break's backup is made with round 1 paired; t02's players then sit rotated one seat and play the round out
+    (the live service records each seat's 小分 for the player who sat there). The backup put back lacks it; caught up
+    from the table's log (``table events``, read while the table service runs), it has the same result and seats."""
+    store = hall["store"]
+    backup = hall["db"] / "backup.db"
+    store.backup(backup)
+    play_round(broker, connect, hall, "t02", dict(zip("ENWS", seated(store, "t02").values())))
+    got = result(hall["box"], "t02", lambda r: r is not None)
+    told = hall["db"] / "t02.jsonl"
+    assert main(["table", "events", str(hall["db"] / "t02.db"), "--out", str(told)]) == 0
+    capsys.readouterr()
+    assert main(["tournament", "catch-up", "--db", str(backup), str(told)]) == 0
+    over = next(a for a in store.actions() if a["kind"] == "result")["data"]
+    assert capsys.readouterr().out == f"t02：记入 #{over['event'].split(':')[1]} round_over\n"
+    caught = TournamentStore(backup)
+    try:
+        view = next(x for x in caught.round_view(1)["tables"] if x["table"] == "t02")
+        assert view["result"] == got and got["scores"] == [-3, 0, 0, 3]
+        assert next(a for a in caught.actions() if a["kind"] == "result")["data"]["sides"] == over["sides"]
+    finally:
+        caught.close()
