@@ -8,10 +8,11 @@ the table's ``state`` before each result (``referee/table/retell.py``), and this
 table, seq and kind) changes nothing, a correction (``rejudged``) corrects, a report the tournament cannot record is
 noted at the table for the organiser, as the service notes it.
 
-Only the latest round's tables are caught up, and only from the last time players were seated there (its latest
-``assigned``), and only when those players are the round's at that table: a table's events carry no round, and its
-latest seating is the only one a round's draw ties to it; an earlier round stays as the file holds it (enter by hand
-what it lacks). The files are read whole and checked against the bus's contract before anything is recorded: a line
+Only the latest round's tables are caught up: a table's events carry no round, so each table's are taken from the
+last time the round's own players were seated there (an ``assigned`` naming them) up to the next seating, which is
+another round's. A backup made before the latest round was paired: catch up, pair the round again (the same draw:
+every draw follows the tournament's seed and results), and catch up again. A table where the round's players were
+never seated is said and left alone (enter by hand what it lacks). The files are read whole and checked against the bus's contract before anything is recorded: a line
 that is not a table's event or state is refused in words, naming its file and line, and nothing changes. With
 ``dry_run`` everything is done on a copy of the file, said, and thrown away.
 
@@ -111,9 +112,14 @@ def catch_up(store: TournamentStore, lines: list[tuple[str, str, dict]], lang: s
     caught = []
     for table in dict.fromkeys(table for table, _, _ in lines):
         mine = [(name, payload) for x, name, payload in lines if x == table]
-        seated = [i for i, (name, p) in enumerate(mine) if name == "events" and p["kind"] == "assigned"]
-        why = _not_ours(t, table, mine[seated[-1]][1]["data"].get("players") if seated else None, lang)
-        caught.append(Caught(table, skipped=why) if why else _table(store, table, mine[seated[-1]:], lang))
+        seatings = [i for i, (name, p) in enumerate(mine) if name == "events" and p["kind"] == "assigned"]
+        ours = [i for i in seatings if _not_ours(t, table, mine[i][1]["data"].get("players"), lang) is None]
+        if not ours:
+            caught.append(Caught(table, skipped=_not_ours(t, table, mine[seatings[-1]][1]["data"].get("players")
+                                                          if seatings else None, lang)))
+            continue
+        end = next((i for i in seatings if i > ours[-1]), len(mine))  # the next seating is another round's
+        caught.append(_table(store, table, mine[ours[-1]:end], lang))
     return caught
 
 

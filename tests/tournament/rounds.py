@@ -14,6 +14,7 @@ from referee.table.tables import new_table
 RULEBOOK = "classic-3deck"
 PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
 END = 4800.5  # the hand played out past the round's notice (001 三): the round is over after it
+ROUND_S = 6000.0  # from one round's start to the next one's
 
 
 class Recorded(_Drive):
@@ -28,17 +29,21 @@ class Recorded(_Drive):
         return out
 
 
-def round_rows(table: str, players: dict[str, str] | None = None) -> list[tuple]:
+def round_rows(table: str, players: dict[str, str] | None = None, *more: dict[str, str]) -> list[tuple]:
     """A whole round at ``table``: seated (``players``, by default :data:`PLAYERS`), started, one hand dealt, declared
-    and played out at the notice."""
+    and played out at the notice; and after it a round for each of ``more`` (the players seated anew), each
+    ``ROUND_S`` later."""
     d = Recorded(new_table(table, RULEBOOK), "tractor", 0)
-    d.send("commands", {"command": "assign", "players": players or PLAYERS, "rulebook": RULEBOOK}, 0.0)
-    d.send("commands", {"command": "start_round"}, 0.0)
-    for seat in "SENW":
-        d.do_ready(0.0, seat)
-    d.do_draw(4780.0)
-    d.do_kitty(4786.0)
-    d.do_play_out(END)
+    for i, seated in enumerate([players or PLAYERS, *more]):
+        start = i * ROUND_S
+        d.send("commands", {"command": "assign", "players": seated, "rulebook": RULEBOOK}, start)
+        d.send("commands", {"command": "start_round"}, start)
+        for seat in "SENW":
+            d.do_ready(start, seat)
+        d.dealt = None  # a new round's first hand: dealt again
+        d.do_draw(start + 4780.0)
+        d.do_kitty(start + 4786.0)
+        d.do_play_out(start + END)
     return d.rows
 
 

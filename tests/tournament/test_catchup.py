@@ -183,3 +183,36 @@ def test_table_events_refuses_a_file_that_is_not_a_log_and_never_writes_over_a_f
     printed = capsys.readouterr().out.splitlines()
     assert json.loads(printed[0]) == {"topic": topic("t01", "events"), "payload": json.loads(printed[0])["payload"]}
     assert json.loads(printed[0])["payload"]["kind"] == "assigned" and len(printed) > 100
+
+
+def test_a_backup_made_before_the_round_was_paired_catches_up_round_by_round(tmp_path, capsys):
+    """The backup was made during round 1; the hall then paired round 2 and both tables played it. Caught up, the
+    backup gets round 1's games from where round 1's players sat (not round 2's, the tables' latest); paired again
+    it draws the same round 2 as the hall did; caught up again, it gets round 2's games (from round 2's seating on)."""
+    hall = tournament(tmp_path / "tournament.db")
+    backup = tmp_path / "backup.db"
+    hall.backup(backup)
+    first = {x: seated(hall, x) for x in ("t01", "t02")}
+    catch_up(capsys, tmp_path / "tournament.db", *(told(tmp_path, x, round_rows(x, first[x])) for x in first))
+    hall.pair_next_round()  # the hall's round 2, from round 1 as its tables played it
+    second = {x: seated(hall, x) for x in ("t01", "t02")}
+    assert second != first
+    both = []
+    for x in ("t01", "t02"):
+        (tmp_path / f"{x}.db").unlink()
+        both.append(told(tmp_path, x, round_rows(x, first[x], second[x])))
+    catch_up(capsys, tmp_path / "tournament.db", *both)
+    hall_view = hall.round_view(2)
+    assert all(x["result"] is not None for x in hall_view["tables"])
+
+    out = catch_up(capsys, backup, *both).splitlines()  # the backup: round 1 is the latest it has
+    assert [line.split("：")[0] for line in out] == ["t01", "t02"] and all("：记入 #" in line for line in out), out
+    restored = TournamentStore(backup)
+    try:
+        assert restored.round_view(1)["tables"] == hall.round_view(1)["tables"]
+        assert restored.pair_next_round()["tables"] == [{**x, "result": None} for x in hall_view["tables"]]
+        again = catch_up(capsys, backup, *both).splitlines()
+        assert len(again) == 2 and all("：记入 #" in line and "已有" not in line for line in again), again  # round 2's only
+        assert restored.round_view(2)["tables"] == hall_view["tables"]
+    finally:
+        restored.close()
