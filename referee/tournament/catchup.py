@@ -104,8 +104,9 @@ def _line(path: str | Path, number: int, text: str) -> tuple[str, str, dict]:
 
 
 def catch_up(store: TournamentStore, lines: list[tuple[str, str, dict]], lang: str = "zh") -> list[Caught]:
-    """Give each table's events from its latest seating on to a :class:`Recorder` of ``store`` (see the module's
-    docstring); what was done, table by table in the order the lines name them."""
+    """Give each table's events, from where the latest round's players were last seated there up to the next seating,
+    to a :class:`Recorder` of ``store`` (see the module's docstring); what was done, table by table in the order the
+    lines name them."""
     t = store.tournament
     if not t.rounds:
         raise TournamentError("no_round_paired")
@@ -124,7 +125,8 @@ def catch_up(store: TournamentStore, lines: list[tuple[str, str, dict]], lang: s
 
 
 def _not_ours(t: Tournament, table: str, players: dict | None, lang: str) -> str | None:
-    """Why the table's latest seating is not the latest round's at it (None when it is)."""
+    """Why a seating of ``players`` at ``table`` is not the latest round's there (None when it is: every player seated
+    is of one of the table's entries, and every entry has a player seated)."""
     r = t.rounds[-1]
     try:
         entries = r.table(table).entries
