@@ -33,6 +33,7 @@ from bus.protocol import PayloadError, decode, encode, topic
 from referee.catalogue import say
 from referee.table.amend import RESULTS, as_amended, is_amend, rejudged
 from referee.table.log import EventLog, LogError
+from referee.table.reducer import Output
 from referee.table.tables import new_table
 from referee.table.timeline import DEFAULT_RULEBOOK, table_of, first_rulebook
 
@@ -76,8 +77,8 @@ def _apply(t: Any, kind: str, payload: dict, at: float, seq: int) -> tuple[Any, 
 
 
 def _handle(t: Any, fresh: Any, rows: list) -> tuple[Any, list]:
-    """An amendment, as the service handles it: the table rebuilt from the log as amended up to it, its outputs, and
-    the ``rejudged`` event when it changed a result."""
+    """An amendment, as the service handles it (``TableService._handle``, which also logs what fails): the table
+    rebuilt from the log as amended up to it, its outputs, and the ``rejudged`` event when it changed a result."""
     t, outputs = fresh(), []
     for kind, payload, at, seq in as_amended(rows):
         t, outputs = _apply(t, kind, payload, at, seq)
@@ -88,7 +89,7 @@ def _handle(t: Any, fresh: Any, rows: list) -> tuple[Any, list]:
         except Exception:  # noqa: BLE001 - as the service: logged there, nothing published
             event = None
         if event is not None:
-            outputs = [*outputs, type(outputs[0])("events", event)]
+            outputs = [*outputs, Output("events", event)]
     return t, outputs
 
 
