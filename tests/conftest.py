@@ -19,7 +19,7 @@ from bus.broker import Broker, BrokerError, table_acl
 from bus.mqtt import Connection
 from bus.protocol import topic
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/said.py: what the engines' reasons say
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/said.py: what the engines' reasons say; full.py: a full disk
 # The command line speaks $CARDTABLE_LANG's language, Chinese by default (referee.catalogue.cli_lang): the tests run
 # in Chinese whatever the caller's environment; a test that wants English asks for it (--lang en, $CARDTABLE_LANG).
 os.environ.pop("CARDTABLE_LANG", None)

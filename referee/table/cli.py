@@ -1,5 +1,5 @@
-"""``cardtable table run|simulate|replay|events``: serve one table, play bot hands at it, print its log, tell its events
-again (for ``cardtable tournament catch-up``)."""
+"""``cardtable table run|simulate|replay|events|backup``: serve one table, play bot hands at it, print its log, tell its
+events again (for ``cardtable tournament catch-up``), back its log up while it runs."""
 
 from __future__ import annotations
 
@@ -43,6 +43,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     events.add_argument("--out", default=None, metavar="FILE", help="a new file (default: standard output)")
     events.add_argument("--rulebook", default=None, help="default: the log's own")
     events.add_argument("--table", default=None, help="default: the log's own")
+    backup = verbs.add_parser("backup", help="copy a table's event log, checked, while its service runs (at every break)")
+    backup.add_argument("--db", required=True, metavar="PATH", help="the table's event log")
+    backup.add_argument("--out", required=True, metavar="FILE", help="the copy: a new file (never overwritten)")
+    backup.set_defaults(table=None, rulebook=None)
     table.set_defaults(func=lambda args: _table(args, table))
 
 
@@ -71,6 +75,8 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         urls = [_url(parser, args, url, user) if url else None for url, user in roles]
         return simulate(args.table, args.rulebook, _url(parser, args, args.broker, "console"), args.hands, args.seed,
                         args.speed, *urls, args.lang)
+    if args.verb == "backup":
+        return _backup(args)
     if args.verb == "events":
         from referee.table.retell import main as events
 
@@ -88,3 +94,30 @@ def _url(parser: argparse.ArgumentParser, args: argparse.Namespace, url: str | N
         return broker_url(url, args.credentials, user)
     except ValueError as exc:  # no broker, no password, a bad URL or credentials file
         parser.error(said(exc, args.lang))
+
+
+def _backup(args: argparse.Namespace) -> int:
+    import sys
+    from pathlib import Path
+
+    from referee.catalogue import Refusal
+    from referee.table.log import EventLog, LogError
+
+    try:
+        if not Path(args.db).is_file():
+            raise LogError(say(args.lang, "replay.no_log", path=args.db))
+        try:
+            log = EventLog.read(args.db)  # read only: the table's service keeps writing
+        except LogError as exc:
+            raise LogError(say(args.lang, "replay.not_log", path=args.db, error=exc)) from None
+        with log:
+            try:
+                last = log.backup(args.out)
+            except LogError as exc:  # the copy did not check: it was not kept
+                raise LogError(say(args.lang, "cli.table_backup_refused", path=args.out, error=exc)) from None
+    except (LogError, Refusal) as exc:
+        print(f"cardtable table backup: {exc.text(args.lang) if isinstance(exc, Refusal) else exc}", file=sys.stderr)
+        return 2
+    print(say(args.lang, "cli.table_backed_up", path=args.out, n=last))
+    return 0
+

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
+from cardtable.backup import copy_checked
 from referee.table.witness import ORIGIN, extend
 
 FORMAT = 1  # PRAGMA user_version of the log's tables
@@ -309,6 +310,26 @@ class EventLog:
         """The sequence number of the last entry; 0 for an empty log."""
         with self._lock:
             return self._open_conn().execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
+
+    def backup(self, out: str | Path) -> int:
+        """Copy the log to ``out`` while its service writes (SQLite's online backup, :func:`cardtable.backup.copy_checked`:
+        never over a file, nothing left behind when it fails), the copy checked before it takes its name: SQLite's
+        integrity check, then every entry read and chained, its chain the same as this log's at the copy's last entry
+        (the copy is this log up to there, entry for entry). Returns that entry's seq."""
+        def check(copy: Path) -> int:
+            with contextlib.closing(sqlite3.connect(copy)) as db:
+                problems = [r[0] for r in db.execute("PRAGMA integrity_check(5)")]
+            if problems != ["ok"]:
+                raise LogError(f"the copy {copy} is damaged (SQLite's integrity check: {'; '.join(problems)})")
+            with EventLog.read(copy) as kept:
+                last, chain, _ = kept.chain()
+            if last and self.chain(at=[last])[2].get(last) != chain:
+                raise LogError(f"the copy {copy} is not this log up to entry {last}")
+            return last
+
+        with self._lock:
+            conn = self._open_conn()
+        return copy_checked(conn, out, check)
 
     def close(self) -> None:
         """Close the log (again: nothing happens). Everything appended is already on disk."""

@@ -255,8 +255,9 @@ def test_every_command_install_txt_gives_is_one_the_command_line_takes(hall):
     prefix = f"{sys.executable} -m cardtable "
     lines = [line.split(prefix, 1)[1].split("   #")[0].replace("$(date +%H%M)", "1200") for line in text.splitlines() if prefix in line]
     assert [shlex.split(x)[:2] for x in lines] == [["display", "user"], ["tournament", "backup"], ["display", "backup"],
-                                                   ["table", "events"], ["tournament", "catch-up"]]
+                                                   ["table", "backup"], ["table", "events"], ["tournament", "catch-up"]]
     for line in lines:
         args = cli.parser().parse_args(shlex.split(line.replace("TABLE", "t01")))
         assert args.func is not None
         assert Path(getattr(args, "db", None) or args.path).name in ("console.db", "tournament.db", "t01.db")
+        assert "TABLE" not in line or args.verb in ("backup", "events")

@@ -259,10 +259,10 @@ def test_a_backup_that_cannot_be_written_leaves_nothing_and_says_why(tmp_path):
     """A USB stick that fills up in the middle: the command runs under a file-size limit (40 KB) smaller than the
     tournament's file (80 KB), so SQLite's writes to the copy fail as on a full disk; the refusal says so, and neither
     the copy nor its part is left (the tournament's file is untouched)."""
-    import resource
-    import signal
     import subprocess
     import sys
+
+    from full import small_files
 
     from referee.tournament import Entry, TournamentStore
 
@@ -276,12 +276,7 @@ def test_a_backup_that_cannot_be_written_leaves_nothing_and_says_why(tmp_path):
     store.close()
     before = db.read_bytes()
     assert len(before) > 60_000
-
-    def small_files():
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead of killing
-        resource.setrlimit(resource.RLIMIT_FSIZE, (40_000, 40_000))
-
     done = subprocess.run([sys.executable, "-m", "cardtable", "tournament", "backup", "--db", str(db), "--out", str(out)],
-                          capture_output=True, text=True, preexec_fn=small_files, timeout=60)
+                          capture_output=True, text=True, preexec_fn=small_files(40_000), timeout=60)
     assert done.returncode == 2 and f"无法写入备份 {out}（" in done.stderr and "没有留下任何文件" in done.stderr, done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.db"] and db.read_bytes() == before
