@@ -15,6 +15,19 @@ for the organiser (:meth:`Recorder._not_recorded`).
 The tournament service (:mod:`referee.tournament.service`) drives it from the bus; ``cardtable tournament catch-up``
 (:mod:`referee.tournament.catchup`) from the events a table's log said, after a backup was restored. It knows no
 network: what it is given, in order.
+
+>>> import os, tempfile
+>>> from referee.tournament import Entry
+>>> store = TournamentStore(os.path.join(tempfile.mkdtemp(), "t.db"))
+>>> _ = store.new("pair-swiss", [Entry(e, e, u, u, (f"{e}甲", f"{e}乙")) for e, u in zip("abcd", "ABCD")], seed=1,
+...               options={"rounds": 1, "team_pairs": 1}, id="doc")
+>>> table = store.pair_next_round()["tables"][0]["table"]
+>>> won = {"v": 1, "seq": 9, "kind": "game_won", "at": 1.0, "data": {"team": "SN"}}
+>>> recorder = Recorder(store)
+>>> recorder.event(table, won); recorder.event(table, won)  # once, though told twice
+>>> [(a["kind"], a["data"]["event"]) for a in store.actions() if a["kind"] == "game"]
+[('game', 't01:9:game_won')]
+>>> store.close()
 """
 
 from __future__ import annotations
