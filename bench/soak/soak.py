@@ -389,11 +389,14 @@ class Soak:
             if pid is not None:
                 os.kill(pid, signal.SIGKILL)
             return ([] if hall_wide else [table]), time.monotonic()
-        if kind == "backup":  # as at a break, while every service writes: both files copied and checked
+        if kind == "backup":  # as at a break, while every service writes: every file copied and checked
             self.backups += 1
+            files = [("tournament", "tournament.db"), ("display", "console.db"),
+                     *(("table", f"{t}/table.db") for t in self.tables)]
             done = [subprocess.run([sys.executable, "-m", "cardtable", part, "backup", "--db", str(self.hall.dir / db),
-                                    "--out", str(self.hall.dir / f"backup-{self.backups}-{db}")], capture_output=True, text=True)
-                    for part, db in (("tournament", "tournament.db"), ("display", "console.db"))]
+                                    "--out", str(self.hall.dir / f"backup-{self.backups}-{db.replace('/', '-')}")],
+                                   capture_output=True, text=True)
+                    for part, db in files]
             self.backed_up = all(d.returncode == 0 for d in done)
             if not self.backed_up:
                 self.hall.say("soak: backup failed: " + " / ".join(d.stderr.strip()[-200:] for d in done if d.returncode))
