@@ -24,6 +24,7 @@ it. ``cardtable tournament catch-up`` reads the lines (``referee/tournament/catc
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -114,12 +115,18 @@ def main(path: str, out: str | None = None, table: str | None = None, rulebook: 
     if out is None:
         sys.stdout.write(text)
         return 0
-    try:
-        with open(out, "x", encoding="utf-8") as f:
+    part = Path(f"{out}.part")
+    try:  # whole or not at all: written beside, then linked to its name (never over a file), so a kill leaves no half
+        with open(part, "w", encoding="utf-8") as f:
             f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.link(part, out)
     except OSError as exc:
         print(f"events: {say(lang, 'retell.cannot_write', path=out, error=exc.strerror or exc)}", file=sys.stderr)
         return 2
+    finally:
+        part.unlink(missing_ok=True)
     print(say(lang, "retell.written", path=out, n=sum(line["topic"].endswith("/events") for line in told)))
     return 0
 

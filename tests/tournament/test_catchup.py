@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import itertools
 import json
+import subprocess
+import sys
 import uuid
 
 import pytest
+from full import small_files
 from published import table_result
-from rounds import END, RULEBOOK, amend, judged, round_rows, write_log
+from rounds import END, PLAYERS, RULEBOOK, amend, judged, round_rows, write_log
 
 from bus.protocol import encode, topic
 from cardtable.cli import main
@@ -167,7 +170,8 @@ def test_a_file_that_is_not_a_tables_events_is_refused_in_words_and_nothing_is_r
 
 def test_table_events_refuses_a_file_that_is_not_a_log_and_never_writes_over_a_file(tmp_path, capsys):
     """``cardtable table events`` on a file that is no table's log says so (nothing written); ``--out`` naming a file
-    that exists (an earlier table's, say) is refused and the file is left as it was."""
+    that exists (an earlier table's, say) is refused and the file is left as it was; a disk that fills up leaves no
+    half file (a catch-up from one would miss games without a word)."""
     text = tmp_path / "notes.db"
     text.write_text("not a log", encoding="utf-8")
     out = tmp_path / "t01.jsonl"
@@ -179,6 +183,13 @@ def test_table_events_refuses_a_file_that_is_not_a_log_and_never_writes_over_a_f
     out.write_text("an earlier table's events\n", encoding="utf-8")
     assert main(["table", "events", str(tmp_path / "t01.db"), "--out", str(out)]) == 2
     assert "无法写入" in capsys.readouterr().err and out.read_text(encoding="utf-8") == "an earlier table's events\n"
+    full = tmp_path / "full.jsonl"  # a USB stick that fills up: nothing is left, not half a file
+    write_log(tmp_path / "t02.db", "t02", round_rows("t02", PLAYERS, PLAYERS, PLAYERS))  # three rounds: 110 KB told
+    done = subprocess.run([sys.executable, "-m", "cardtable", "table", "events", str(tmp_path / "t02.db"), "--out", str(full)],
+                          capture_output=True, text=True, preexec_fn=small_files(40_000), timeout=60)
+    assert done.returncode == 2 and "无法写入" in done.stderr, done.stderr
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith("full.jsonl")]
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")]
     assert main(["table", "events", str(tmp_path / "t01.db")]) == 0
     printed = capsys.readouterr().out.splitlines()
     assert json.loads(printed[0]) == {"topic": topic("t01", "events"), "payload": json.loads(printed[0])["payload"]}
