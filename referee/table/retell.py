@@ -23,6 +23,7 @@ it. ``cardtable tournament catch-up`` reads the lines (``referee/tournament/catc
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -116,12 +117,16 @@ def main(path: str, out: str | None = None, table: str | None = None, rulebook: 
         sys.stdout.write(text)
         return 0
     part = Path(f"{out}.part")
-    try:  # whole or not at all: written beside, then linked to its name (never over a file), so a kill leaves no half
+    try:  # whole or not at all: written beside, then renamed (never over a file; a USB stick's FAT has no links)
+        if Path(out).exists():
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST))
         with open(part, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        os.link(part, out)
+        if Path(out).exists():  # made meanwhile by someone else: theirs stays
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST))
+        os.replace(part, out)
     except OSError as exc:
         print(f"events: {say(lang, 'retell.cannot_write', path=out, error=exc.strerror or exc)}", file=sys.stderr)
         return 2
