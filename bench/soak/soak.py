@@ -11,7 +11,9 @@ connection (``ss -K``), a 30 s broker outage, poisoned inputs, a retained input,
 a clock 2 h ahead, and a flood from one board: presses into its virtual board as fast as it takes
 them (``flood``: one key, which the board takes at most every 40 ms, as the firmware's debounce lets a stuck
 button), and presses published with a board's payload as fast as the broker takes them
-for ``FLOOD_S`` (``flood_mqtt``: a board computer gone wrong, the issue's 11,000 a second).
+for ``FLOOD_S`` (``flood_mqtt``: a board computer gone wrong, the issue's 11,000 a second); ``backup``: every file
+backed up as at a break; ``restore``: the tournament's file damaged, the run's first backup put back and caught up
+from every table's log (``table events``, ``tournament catch-up``).
 
 It measures from outside the tables. An observer (a user of its own that reads everything, with
 a persistent session) sees every input that reaches the broker and every event; each table's log,
@@ -43,7 +45,7 @@ table may take (a command that does not exist), which a working service answers 
 
 The tournament: every game a table ended (``game_won``, ``round_over``, ``round_forfeited``) is recorded in the
 tournament's file or said in the tournament service's log (a table outside the round, levels never seen); lost:
-neither. Must be 0.
+neither (a game recorded, then lost to a restore and not caught up, is lost). Must be 0.
 
 Per fault, the recovery time: from the end of the fault (its start, for one that takes no time) to
 the first moment every table it touched is well again (looking healthy, a probe sent after the
@@ -55,6 +57,7 @@ after the display's, its ``/api/hall`` answering); the median and the worst of e
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -98,8 +101,8 @@ GAMES = ("game_won", "round_over", "round_forfeited")  # what the tournament ser
 STILL = ("rejected", "camera_offline", "camera_lost", "camera_back", "board_offline", "board_lost", "board_back")
 FAULTS = ("kill_service", "kill_camera", "kill_bridge", "kill_tournament", "kill_display", "broker_restart", "reset",
           "outage", "poison", "retained",
-          "clock", "flood", "flood_mqtt", "backup")
-HALL_WIDE = ("kill_tournament", "kill_display", "backup")  # no table of their own
+          "clock", "flood", "flood_mqtt", "backup", "restore")
+HALL_WIDE = ("kill_tournament", "kill_display", "backup", "restore")  # no table of their own
 OBSERVER, INJECTOR = "soak-observer", "soak-injector"
 
 
@@ -215,6 +218,7 @@ class Soak:
         self.lock = threading.Lock()
         self.faults: list[dict] = []
         self.backups, self.backed_up = 0, False  # backups made while the hall runs, and whether the last one was
+        self.restored = False  # whether the last restore was put back and caught up
         self.stop = threading.Event()
         self.cut = threading.Event()  # SIGINT or SIGTERM: the run ends early, with its report
         self.n = 0
@@ -277,6 +281,8 @@ class Soak:
             return self.round_seen >= since
         if kind == "backup":
             return self.backed_up
+        if kind == "restore":
+            return self.restored
         try:
             return httpx.get(f"http://127.0.0.1:{self.hall.port}/api/hall", timeout=2).status_code == 200
         except httpx.HTTPError:
@@ -401,6 +407,8 @@ class Soak:
             if not self.backed_up:
                 self.hall.say("soak: backup failed: " + " / ".join(d.stderr.strip()[-200:] for d in done if d.returncode))
             return [], time.monotonic()
+        if kind == "restore":  # the tournament's file damaged: its latest backup put back, caught up from the logs
+            return self.restore(table)
         if kind == "broker_restart":
             self.hall.broker.restart()
             return self.tables, time.monotonic()
@@ -575,6 +583,33 @@ class Soak:
                 except OSError:
                     continue
                 self.ledgers[table].cpu_s += (int(fields[11]) + int(fields[12])) / tick
+
+    def restore(self, table: str) -> tuple[list[str], float]:
+        """The run's first backup of the tournament's file put back (the oldest: every game reported since must be
+        caught up; into the file, by SQLite's backup, while the services run: harder than the documented way, which
+        stops them first), then every table's log told again (``table events``) and the games the backup lacks caught
+        up (``tournament catch-up``). A game lost on the way is lost in the report."""
+        if not self.backups:
+            self.fault("backup", table)
+        self.restored = False
+        backup, live = self.hall.dir / "backup-1-tournament.db", self.hall.dir / "tournament.db"
+        with contextlib.closing(sqlite3.connect(backup)) as source, contextlib.closing(sqlite3.connect(live)) as target:
+            source.backup(target)
+        files, said = [], []
+        for t in self.tables:
+            out = self.hall.dir / f"restore-{self.backups}-{t}-{len(self.faults)}.jsonl"
+            done = subprocess.run([sys.executable, "-m", "cardtable", "table", "events", str(self.hall.dir / t / "table.db"),
+                                   "--out", str(out)], capture_output=True, text=True)
+            if done.returncode:
+                said.append(done.stderr.strip()[-200:])
+            else:
+                files.append(str(out))
+        done = subprocess.run([sys.executable, "-m", "cardtable", "tournament", "catch-up", "--db", str(live), *files],
+                              capture_output=True, text=True)
+        self.restored = done.returncode == 0 and not said
+        self.hall.say("soak: restore: " + (" / ".join(done.stdout.split("\n")).strip(" /") if self.restored
+                                           else " / ".join([*said, done.stderr.strip()[-300:]])))
+        return [], time.monotonic()
 
     def tournament_games(self) -> dict:
         """The games the tables ended: recorded in the tournament's file (by their event), said in the service's log
