@@ -93,8 +93,15 @@ def rejudged(fresh: Callable[[], Any], rows: list[Row], at: float) -> dict | Non
     return _event("rejudged", {"entry": payload["entry"], "was": was, "now": now}, seq, at)
 
 
+def rejudged_of(fresh: Callable[[], Any], rows: list[Row], outputs: list) -> dict | None:
+    """:func:`rejudged` of the amendment that is the last of ``rows``, given its own ``outputs`` as the table judged
+    it: None when the table rejected it (no ``amended`` event: nothing was judged again) or it changed no result."""
+    amended = [o.payload for o in outputs if o.name == "events" and o.payload["kind"] == "amended"]
+    return rejudged(fresh, rows, amended[0]["at"]) if amended else None
+
+
 def _event(kind: str, data: dict, seq: int, at: float) -> dict:
     return {"v": 1, "seq": seq, "kind": kind, "at": at, "data": data}
 
 
-__all__ = ["RESULTS", "as_amended", "is_amend", "rejudged", "results"]
+__all__ = ["RESULTS", "as_amended", "is_amend", "rejudged", "rejudged_of", "results"]

@@ -98,19 +98,13 @@ def _url(parser: argparse.ArgumentParser, args: argparse.Namespace, url: str | N
 
 def _backup(args: argparse.Namespace) -> int:
     import sys
-    from pathlib import Path
 
     from referee.catalogue import Refusal
-    from referee.table.log import EventLog, LogError
+    from referee.table.log import LogError
+    from referee.table.timeline import open_log
 
     try:
-        if not Path(args.db).is_file():
-            raise LogError(say(args.lang, "replay.no_log", path=args.db))
-        try:
-            log = EventLog.read(args.db)  # read only: the table's service keeps writing
-        except LogError as exc:
-            raise LogError(say(args.lang, "replay.not_log", path=args.db, error=exc)) from None
-        with log:
+        with open_log(args.db, args.lang) as log:  # read only: the table's service keeps writing
             try:
                 last = log.backup(args.out)
             except LogError as exc:  # the copy did not check: it was not kept

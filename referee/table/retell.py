@@ -33,11 +33,11 @@ from typing import Any
 
 from bus.protocol import PayloadError, decode, encode, topic
 from referee.catalogue import say
-from referee.table.amend import RESULTS, as_amended, is_amend, rejudged
-from referee.table.log import EventLog, LogError
+from referee.table.amend import RESULTS, as_amended, is_amend, rejudged_of
+from referee.table.log import LogError
 from referee.table.reducer import Output
 from referee.table.tables import new_table
-from referee.table.timeline import DEFAULT_RULEBOOK, table_of, first_rulebook
+from referee.table.timeline import identity, open_log
 
 TOLD = (*RESULTS, "rejudged")  # the events a tournament takes a result from: the table's state comes before each
 
@@ -48,15 +48,8 @@ def retold(path: str | Path, table: str | None = None, rulebook: str | None = No
     result (see the module's docstring): ``{"topic", "payload"}``. ``table`` and ``rulebook``: as ``table replay``
     takes them (the log's own, by default). Raises :class:`LogError`, in words, for a file that is not a log."""
     path = Path(path)
-    if not path.is_file():
-        raise LogError(say(lang, "replay.no_log", path=path))
-    try:
-        log = EventLog.read(path)  # read only: never writes, whatever the file is
-    except LogError as exc:
-        raise LogError(say(lang, "replay.not_log", path=path, error=exc)) from None
-    with log:
-        table = table or log.meta("table") or table_of(path)
-        rulebook = rulebook or log.meta("rulebook") or first_rulebook(log) or DEFAULT_RULEBOOK
+    with open_log(path, lang) as log:
+        table, rulebook = identity(log, path, table, rulebook)
         rows = [(e.kind, e.payload, e.at, e.seq) for e in log.entries()]
     fresh = (lambda: (factory or new_table)(table, rulebook))
     t = fresh()
@@ -84,15 +77,11 @@ def _handle(t: Any, fresh: Any, rows: list) -> tuple[Any, list]:
     t, outputs = fresh(), []
     for kind, payload, at, seq in as_amended(rows):
         t, outputs = _apply(t, kind, payload, at, seq)
-    amended = [o.payload for o in outputs if o.name == "events" and o.payload["kind"] == "amended"]
-    if amended:
-        try:
-            event = rejudged(fresh, rows, amended[0]["at"])
-        except Exception:  # noqa: BLE001 - as the service: logged there, nothing published
-            event = None
-        if event is not None:
-            outputs = [*outputs, Output("events", event)]
-    return t, outputs
+    try:
+        event = rejudged_of(fresh, rows, outputs)
+    except Exception:  # noqa: BLE001 - as the service: logged there, nothing published
+        event = None
+    return t, outputs if event is None else [*outputs, Output("events", event)]
 
 
 def _checked(table: str, name: str, payload: dict) -> dict:

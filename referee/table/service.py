@@ -99,7 +99,7 @@ from bus.protocol import (
 from cardtable.logs import setup_logging
 from referee.reasons import Reason
 from referee.table import witness
-from referee.table.amend import as_amended, is_amend, rejudged
+from referee.table.amend import as_amended, is_amend, rejudged_of
 from referee.table.guard import Guard
 from referee.table.log import EventLog, LogError
 from referee.table.reducer import CLOCK, DEVICES, PRESENCE, Output, plain
@@ -636,12 +636,8 @@ class TableService:
     def _rejudged(self, rows: list, outputs: list) -> list:
         """The ``rejudged`` event of the amendment that ends ``rows`` (its ``outputs`` as judged), when it changed a
         result (``amend.py``)."""
-        amended = [o.payload for o in outputs if o.name == "events" and o.payload["kind"] == "amended"]
-        if not amended:
-            return []  # rejected: nothing was judged again
-        at = amended[0]["at"]
         try:
-            event = rejudged(lambda: self._factory(self.table_id, self.rulebook), rows, at)
+            event = rejudged_of(lambda: self._factory(self.table_id, self.rulebook), rows, outputs)
         except Exception:
             log.exception("table %s: judging the results again after entry %d failed", self.table_id, rows[-1][3])
             return []

@@ -69,20 +69,31 @@ def first_rulebook(log: EventLog) -> str | None:
     return None
 
 
+def open_log(path: str | Path, lang: str = "zh") -> EventLog:
+    """The log at ``path``, opened to read only (never written, whatever the file is: ``replay``, ``events``,
+    ``backup``); :class:`LogError` in ``lang``'s words for no file, or a file that is not a log."""
+    if not Path(path).is_file():
+        raise LogError(say(lang, "replay.no_log", path=path))
+    try:
+        return EventLog.read(path)
+    except LogError as exc:
+        raise LogError(say(lang, "replay.not_log", path=path, error=exc)) from None
+
+
+def identity(log: EventLog, path: Path, table: str | None, rulebook: str | None) -> tuple[str, str]:
+    """(table, rulebook) to replay ``log`` as: those given, else the log's own, else the file's name and the rulebook
+    of its first ``assign`` (else ``classic-3deck``)."""
+    return (table or log.meta("table") or table_of(path),
+            rulebook or log.meta("rulebook") or first_rulebook(log) or DEFAULT_RULEBOOK)
+
+
 def timeline(path: str | Path, lang: str = "zh", rulebook: str | None = None, table: str | None = None,
              factory: Any = None) -> Iterator[str]:
     """The lines of the timeline of the log at ``path`` (see the module's docstring). ``table``:
     the table id to replay as (default: the file's name, ``t07.db`` -> ``t07``, else ``replay``)."""
     path = Path(path)
-    if not path.is_file():
-        raise LogError(say(lang, "replay.no_log", path=path))
-    try:
-        log = EventLog.read(path)  # read only: a replay never writes, whatever the file is
-    except LogError as exc:
-        raise LogError(say(lang, "replay.not_log", path=path, error=exc)) from None
-    with log:
-        table = table or log.meta("table") or table_of(path)
-        rulebook = rulebook or log.meta("rulebook") or first_rulebook(log) or DEFAULT_RULEBOOK
+    with open_log(path, lang) as log:
+        table, rulebook = identity(log, path, table, rulebook)
         t = (factory or new_table)(table, rulebook)
         n = log.last_seq()
         originals = list(log.entries())
@@ -130,4 +141,4 @@ def main(path: str, lang: str = "zh", rulebook: str | None = None, table: str | 
     return 0
 
 
-__all__ = ["first_rulebook", "input_line", "main", "table_of", "timeline"]
+__all__ = ["first_rulebook", "identity", "input_line", "main", "open_log", "table_of", "timeline"]

@@ -166,24 +166,19 @@ def run(db: str | Path, paths: Iterable[str | Path], lang: str = "zh", dry_run: 
     """``cardtable tournament catch-up``: the lines it prints. The files are read and checked first; with ``dry_run``
     the tournament is caught up on a copy of ``db``, thrown away."""
     lines = read(paths)
-    if not dry_run:
-        store = TournamentStore(db)
-        try:
-            return [c.line(lang) for c in catch_up(store, lines, lang)]
-        finally:
-            store.close()
     with tempfile.TemporaryDirectory() as folder:
-        copy = Path(folder) / "copy.db"
+        if dry_run:
+            original, db = TournamentStore(db), Path(folder) / "copy.db"
+            try:
+                original.backup(db)  # checked as a backup is: a damaged file is refused, in words
+            finally:
+                original.close()
         store = TournamentStore(db)
         try:
-            store.backup(copy)  # checked as a backup is: a damaged file is refused, in words
+            said = [c.line(lang) for c in catch_up(store, lines, lang)]
         finally:
             store.close()
-        store = TournamentStore(copy)
-        try:
-            return [c.line(lang) for c in catch_up(store, lines, lang)] + [say(lang, "catchup.dry_run")]
-        finally:
-            store.close()
+    return said + ([say(lang, "catchup.dry_run")] if dry_run else [])
 
 
 __all__ = ["Caught", "catch_up", "read", "run"]
