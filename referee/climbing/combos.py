@@ -130,11 +130,21 @@ def readings(rules: ClimbingRulebook, cards: Cards, level: str | None = None) ->
     return tuple(sorted(set(out), key=lambda r: strength(rules, r)))
 
 
+def full_house_scale(rules: ClimbingRulebook) -> int:
+    """A full house's power is its triple's times this, plus its pair's where the pair counts (a power is below
+    ``len(order) + 3``: the ranks, the level above them, the two jokers).
+
+    >>> full_house_scale(load("sanjiang-2012")), full_house_scale(load("usst-2016"))
+    (1, 16)
+    """
+    return 1 if rules.combos.full_house_triple_only else len(rules.ranks.order) + 3
+
+
 def _full_houses(rules, rk, nat, present, wild, lj, bj) -> list[Reading]:
     """A triple and a pair of another rank (the pair may be two identical jokers). Ranked by the
     triple, or by the triple then the pair where ``full_house_triple_only`` is false."""
     power = rk.power
-    scale = 1 if rules.combos.full_house_triple_only else len(power) + 1
+    scale = full_house_scale(rules)
 
     def reading(triple: str, pair: str) -> Reading:
         extra = 0 if scale == 1 else power[pair]
@@ -272,4 +282,4 @@ def lowest_beating(rules: ClimbingRulebook, cards: Cards, prev: Reading, level: 
     return None
 
 
-__all__ = ["Reading", "ClimbError", "TYPES", "BOMBS", "readings", "types", "beats", "lowest_beating", "power_of", "load"]
+__all__ = ["Reading", "ClimbError", "TYPES", "BOMBS", "readings", "types", "beats", "lowest_beating", "power_of", "full_house_scale", "load"]

@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 from referee.cards import Card, Cards
-from referee.climbing.combos import RANK_OF_VALUE, VALUE, Reading, power_of, readings  # noqa: F401 (readings: doctests)
+from referee.climbing.combos import RANK_OF_VALUE, VALUE, Reading, full_house_scale, power_of, readings  # noqa: F401 (readings: doctests)
 from referee.rulebooks import ClimbingRulebook, load  # noqa: F401 (load: doctests)
 from referee.seats import SEATS
 
@@ -65,7 +65,7 @@ def words(rules: ClimbingRulebook, level: str | None, reading: Reading, say: dic
         return say["to"].format(type=kind, rank=RANK_OF_VALUE[reading.rank])
     power = reading.rank
     if reading.type == "full_house" and not rules.combos.full_house_triple_only:
-        power //= len(rules.ranks.order) + 3  # ranked by the triple, then the pair: name the triple
+        power //= full_house_scale(rules)  # ranked by the triple, then the pair: name the triple
     rank = rank_name(rules, level, power)
     if reading.type == "bomb":
         return say["bomb"].format(type=kind, size=reading.size, rank=rank)

@@ -241,6 +241,23 @@ def test_sd_triple_and_full_house_by_the_triple():
     assert sw("S2 H2 D2 S3 H3", "SA HA DA BJ BJ")
 
 
+def test_sd_full_house_of_equal_triples_by_the_pair():
+    # 牌型大小: 三带一对的大小比较，由三张的最大牌点数大小决定，附带的对子会影响大小 -- two decks hold six of a rank:
+    # equal triples, the pair decides (the seed's 飞机带翅膀 line says the opposite for airplanes: 附带的对子不影响大小)
+    assert sw("S3 H3 D3 S5 H5", "C3 S3 H3 S4 H4")
+    assert not sw("C3 S3 H3 S4 H4", "S3 H3 D3 S5 H5")
+    assert not sw("C3 S3 H3 S4 H4", "S3 H3 D3 D4 C4")  # the same full house does not beat itself
+    assert sw("S3 H3 D3 BJ BJ", "C3 S3 H3 S2 H2")  # a pair of big jokers is the highest pair
+    assert sw("S3 H3 D3 S2 H2", "C3 S3 H3 SA HA")  # 2 above A (牌点由大到小: 大王>小王>2>A)
+    assert sw("S4 H4 D4 S3 H3", "C3 S3 H3 SA HA")  # the triple first
+
+
+def test_sd_airplane_wings_do_not_count():
+    # 牌型大小: 飞机带翅膀的大小比较，由三顺中最大牌点数大小决定，附带的对子不影响大小
+    assert not sw("S3 H3 D3 S4 H4 D4 S7 H7 S8 H8", "C3 S3 H3 C4 S4 H4 S5 H5 S6 H6")
+    assert sw("S4 H4 D4 S5 H5 D5 S7 H7 S8 H8", "C3 S3 H3 C4 S4 H4 SK HK SA HA")
+
+
 def test_sd_straights_by_top_card():
     # 牌型说明 7 and 牌型大小: 由顺子中最大的牌点数大小决定(2在顺子中的牌点比3小)
     assert sw("S2 D3 C4 H5 S6", "SA D2 C3 H4 S5")  # A2345 is the lowest

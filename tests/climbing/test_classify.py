@@ -353,7 +353,7 @@ def test_sd_triple_never_of_jokers():
 
 def test_sd_full_house():
     # 牌型说明 6: 三带二：点数相同的三张牌 + 一对牌
-    assert sr("S7 H7 D7 S8 H8") == (Reading("full_house", sp("S7"), 5),)
+    assert sr("S7 H7 D7 S8 H8") == (Reading("full_house", sp("S7") * 16 + sp("S8"), 5),)  # 附带的对子会影响大小
     assert st("S7 H7 D7 S8 H9") == []
 
 
@@ -450,9 +450,9 @@ def test_sd_not_airplanes(cards):
 
 
 def test_ranks_of_sets_are_power_of_their_rank():
-    # 002 六 / 004 牌型大小: 三带二 (三带一对) by the triple; sets by 牌点
+    # 002 六: 三带二：仅比较三同张的大小; 004 牌型大小: 三带一对…由三张的最大牌点数大小决定，附带的对子会影响大小
     assert gr("SK DK CK S3 D3")[0].rank == gp("SK") == gr("SK")[0].rank
-    assert sr("S2 H2 D2 S3 H3")[0].rank == sp("S2")
+    assert sr("S2 H2 D2 S3 H3")[0].rank == sp("S2") * 16 + sp("S3") == sr("S2")[0].rank * 16 + sr("S3")[0].rank
 
 
 def test_readings_of_no_play_are_empty():

@@ -103,7 +103,7 @@ def test_play_goes_counter_clockwise_and_must_beat_the_last(new_game):
     """然后按逆时针顺序依次出牌，轮到某个玩家时，其可以选择“不出”或出比上一个玩家大的牌"""
     g = new_game("S", [1, "pass", "pass", "pass"], S="S3 S3 H3 S5 S5 SA", E="D7 D7 C7 C8 C8", N="HQ HQ CQ D4 D4", W="CJ CJ SJ SQ SQ")
     g = g.play("S", "S3 S3 H3 S5 S5")
-    assert g.turn == "E" and g.last.reading == Reading("full_house", 0, 5)
+    assert g.turn == "E" and g.last.reading == Reading("full_house", 0 * 16 + 2, 5)  # 333 then 55 (附带的对子会影响大小)
     g = g.play("E", "D7 D7 C7 C8 C8")  # 777+88 beats 333+55
     with said.raises(GameError, "it is N's turn"):
         g.play("W", "CJ CJ SJ SQ SQ")
