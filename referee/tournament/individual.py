@@ -7,8 +7,8 @@ S E N W (黑红梅方, counter-clockwise). A table's result is the four players'
 the round's eight games (小分); round points 5 / 3 / 2 / 1 by that ranking (players level
 share the points of their places equally, kept exact: three first take 10/3 each). A player who
 forfeits gets 0 and 0 whatever their seat's score (which must be 0 when entered); the others rank
-among themselves. Standings: total, then rounds forfeited (fewer first: a player absent ranks below
-every player level on points who played), then 小分, then the lot drawn at registration.
+among themselves. Standings: total, then 小分 (一、1: 如出现积分相同者，则计算小分进行排名，小分高者排名靠前),
+then rounds forfeited (fewer first), then the lot drawn at registration.
 
 >>> spread_counts = lambda tables, unit: [sum(unit[p] == u for p in t) for t in tables for u in set(unit.values())]
 >>> import random
@@ -93,7 +93,7 @@ def seat_scores(result: dict) -> tuple[int | Fraction, ...]:
 class IndividualTables(System):
     name = "individual-tables"
     title = "个人赛（四人一桌）"
-    columns = ("弃权", "小分")
+    columns = ("小分", "弃权")
     defaults = {"rounds": 4, "points": [5, 3, 2, 1], "games": 8}  # 一、3: 每轮进行8局比赛
     players = 1  # 本次比赛采取个人赛形式
     rulebook = "usst-2016"  # the seats by suit drawn and the first bidder's turn (一、4 and 一、5)
@@ -156,7 +156,7 @@ class IndividualTables(System):
             for x in r.tables:
                 for e in x.forfeits:
                     absent[e] += 1
-        items = [((total[e.id], -absent[e.id], small[e.id]),
+        items = [((total[e.id], small[e.id], -absent[e.id]),
                   {"id": e.id, "name": e.name, "unit": e.unit, "score": wire(total[e.id]),
-                   "tiebreaks": [absent[e.id], wire(small[e.id])], "prize": None, "lot": e.id}) for e in t.entries]
+                   "tiebreaks": [wire(small[e.id]), absent[e.id]], "prize": None, "lot": e.id}) for e in t.entries]
         return rank_rows(items, list(t.lot))

@@ -43,8 +43,8 @@ def test_level_on_points_after_shared_thirds_the_game_score_decides(hand_log):
     assert 1 + 10 / 3 + 10 / 3 + 10 / 3 == 11.000000000000002  # what floats made of it
     assert t.rounds[1].tables[0].outcome.points == (Fraction(10, 3),) * 3 + (1,)
     rows = {r["id"]: r for r in standings_view(t)["rows"]}
-    assert (rows["s1"]["score"], rows["s1"]["tiebreaks"]) == (11, [0, -20])
-    assert (rows["s2"]["score"], rows["s2"]["tiebreaks"]) == (11, [0, 20])
+    assert (rows["s1"]["score"], rows["s1"]["tiebreaks"]) == (11, [-20, 0])
+    assert (rows["s2"]["score"], rows["s2"]["tiebreaks"]) == (11, [20, 0])
     assert rows["s2"]["rank"] < rows["s1"]["rank"]  # 小分高者排名靠前 (the lot has s1 first)
 
 
@@ -88,7 +88,7 @@ def test_exports_and_the_command_line_write_fractions_as_people_do(hand_log, tmp
     assert main(["tournament", "standings", "--db", str(db)]) == 0
     out = capsys.readouterr().out.splitlines()
     lines = {line.split("\t")[1]: line.split("\t") for line in out[2:]}
-    assert lines["s2"][4:7] == lines["s1"][4:5] + ["0", "20"] and lines["s1"][4:7] == ["11", "0", "-20"]
+    assert lines["s2"][4:7] == lines["s1"][4:5] + ["20", "0"] and lines["s1"][4:7] == ["11", "-20", "0"]
     assert int(lines["s2"][0]) < int(lines["s1"][0])
     assert main(["tournament", "show", "--db", str(db), "--round", "2"]) == 0
     assert "3又1/3 3又1/3 3又1/3 1" in capsys.readouterr().out

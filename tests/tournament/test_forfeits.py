@@ -1,11 +1,11 @@
 """A forfeit stands until corrected, in every system: scores entered later do not erase it, a forfeit
-over a result (or a result over a forfeit) is a correction, and an absent player ranks below the
-players level with them on points who played.
+over a result (or a result over a forfeit) is a correction, and players level on points rank by 小分 whoever
+was absent.
 
 000 四4: 每轮竞赛得分（轮分）：胜者2分，平局者各1分，负者0分，弃权0分；……弃权者-2.
 002 十二 第2条: 比赛宣布开始5分钟后，一方两位选手仍未同时到赛场就位，则本轮比赛作弃权论处.
-004 附件一 一、1: 最终比赛结果按照四轮比赛累计积分进行排名，如出现积分相同者，则计算小分进行排名 (a player
-absent from a round did not play it: level on points, they rank below those who did, then 小分)."""
+004 附件一 一、1: 最终比赛结果按照四轮比赛累计积分进行排名，如出现积分相同者，则计算小分进行排名，小分高者排名靠前
+(an absence counts only where 小分 is level too: fewer rounds forfeited first)."""
 
 from __future__ import annotations
 
@@ -23,14 +23,25 @@ UNITS = {"s1": "机械", "s2": "机械", "s3": "光电", "s4": "光电", "s5": "
 GROUPS = [("s1", "s3", "s5", "s7"), ("s2", "s4", "s6", "s8")]
 
 
-def test_an_absent_player_ranks_below_those_level_on_points_who_played(hand_log):
+def test_players_level_on_points_rank_by_small_points_even_one_who_was_absent(hand_log):
     t = (hand_log("individual-tables", UNITS, options={"rounds": 2})
          .pair(1, GROUPS).add("forfeit", round=1, table="t01", entries=["s3"])
          .results(1, {"scores": [30, 0, 10, -5]}, {"scores": [10, 20, -20, -30]})
          .pair(2, GROUPS).results(2, {"scores": [0, 60, -10, -20]}, {"scores": [-30, 40, -25, -35]})).replay()
-    # On 5 points: s3 (absent in round 1, 小分 60), s5 (0), s2 (-20), s6 (-45).
+    # On 5 points: s3 (absent in round 1, 小分 60), s5 (0), s2 (-20), s6 (-45): 小分高者排名靠前.
     rows = [(r["id"], r["score"], r["tiebreaks"]) for r in standings_view(t)["rows"] if r["score"] == 5]
-    assert rows == [("s5", 5, [0, 0]), ("s2", 5, [0, -20]), ("s6", 5, [0, -45]), ("s3", 5, [1, 60])]
+    assert rows == [("s3", 5, [60, 1]), ("s5", 5, [0, 0]), ("s2", 5, [-20, 0]), ("s6", 5, [-45, 0])]
+
+
+def test_on_points_and_small_points_level_the_player_never_absent_ranks_first(hand_log):
+    # 小分 level too: the seed says no more; fewer rounds forfeited first, before the lot.
+    t = (hand_log("individual-tables", UNITS, options={"rounds": 2})
+         .pair(1, GROUPS).add("forfeit", round=1, table="t01", entries=["s3"])
+         .results(1, {"scores": [30, 0, 10, -5]}, {"scores": [10, 20, -20, -30]})
+         .pair(2, GROUPS).results(2, {"scores": [-5, 0, -10, -20]}, {"scores": [-30, 40, -25, -35]})).replay()
+    # On 5 points: s5 (3 + 2, 小分 10 - 10, played both rounds) and s3 (0 + 5, 小分 0, absent in round 1).
+    rows = [(r["id"], r["score"], r["tiebreaks"], r["by_lot"]) for r in standings_view(t)["rows"] if r["id"] in ("s3", "s5")]
+    assert rows == [("s5", 5, [0, 0], False), ("s3", 5, [0, 1], False)]
 
 
 def _store(tmp_path, system_name: str, n: int, **options) -> TournamentStore:

@@ -27,9 +27,9 @@ def test_round_points_ties_and_the_game_score_tie_break(hand_log):
     # s6 10, s8 9 (s6 first at 4), s3 0, s7 0: level on both, the lot (s3 first) decides.
     rows = standings_view(t)["rows"]
     assert [(r["id"], r["score"], r["tiebreaks"]) for r in rows] == [
-        ("s4", 10, [0, 60]), ("s2", 8, [0, 27]), ("s5", 7, [0, 33]), ("s1", 5, [0, 30]), ("s6", 4, [0, 10]),
-        ("s8", 4, [0, 9]), ("s3", 3, [0, 0]), ("s7", 3, [0, 0])]
-    assert standings_view(t)["columns"] == ["弃权", "小分"]
+        ("s4", 10, [60, 0]), ("s2", 8, [27, 0]), ("s5", 7, [33, 0]), ("s1", 5, [30, 0]), ("s6", 4, [10, 0]),
+        ("s8", 4, [9, 0]), ("s3", 3, [0, 0]), ("s7", 3, [0, 0])]
+    assert standings_view(t)["columns"] == ["小分", "弃权"]
     # ... unless the lot says otherwise
     lot = ["s7"] + [p for p in UNITS if p != "s7"]
     log.actions[0]["data"]["lot"] = lot
