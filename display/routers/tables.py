@@ -35,7 +35,7 @@ from referee.catalogue import Term
 from referee.catalogue.sentences import FlagNo, Sentences
 
 router = APIRouter(prefix="/api/console", tags=["console: tables"])
-ERRORS = {401: {"model": Problem}, 403: {"model": Problem}, 404: {"model": Problem}, 409: {"model": Problem}}
+ERRORS = {code: {"model": Problem} for code in (401, 403, 404, 409, 503)}
 
 
 def _known(ctx: Ctx, table: str):
@@ -48,7 +48,11 @@ def _known(ctx: Ctx, table: str):
 def send(ctx: Ctx, user: User, lang: str, table: str, command: str, note: dict | None = None,
          undo: Undo | None = None, **fields) -> Sent:
     """Publish one command to ``table`` and record it (``note``: what the audit line tells besides the command's
-    fields, such as the cards an amendment replaces)."""
+    fields, such as the cards an amendment replaces). Refused (503, nothing sent, nothing recorded) while the display is
+    cut off from the broker: the command would wait in memory, said done, and reach the table whenever the broker came
+    back (or never, the display restarted meanwhile)."""
+    if not ctx.feed.console.connected:
+        raise HTTPException(503, Denied("broker_down"))
     cid = ctx.feed.command(table, command, **fields)
     note = dict(note or {})
     seat = fields.get("seat") or note.get("seat")

@@ -42,7 +42,7 @@ from referee.rulebooks import RulebookError, load, names
 
 router = APIRouter(prefix="/api/console", tags=["console: tournament"])
 PUBLISH_GRACE_S = 10.0  # the tournament service publishes a change within half a second (its poll)
-ERRORS = {code: {"model": Problem} for code in (401, 403, 404, 409, 422)}
+ERRORS = {code: {"model": Problem} for code in (401, 403, 404, 409, 422, 503)}
 FORM_BYTES = 2 * 1024 * 1024
 EXPORTS = {"csv": "text/csv; charset=utf-8", "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
            "html": "text/html; charset=utf-8"}

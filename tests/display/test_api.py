@@ -374,3 +374,30 @@ def test_the_consoles_foul_list_is_the_rulebooks_with_names_in_both_languages(cl
     fouls = json.loads(html.unescape(re.search(r'data-fouls="([^"]*)"', page).group(1)))
     assert fouls == list(load("usst-2016").fouls.kinds)  # the one rulebook with fouls
     assert all(kind in KINDS and name(kind, "zh") != name(kind, "en") for kind in fouls)  # named in both languages
+
+
+def test_a_command_while_the_display_is_cut_off_from_the_broker_is_refused_and_not_recorded(fresh_broker, tmp_path):
+    """Nothing would leave the display (paho keeps it in memory until the broker is back, or loses it on a restart):
+    a 503 in words, in the reader's language, and no line in the audit log that says it was done."""
+    from bus.mqtt import Connection
+
+    app = create_app(settings(fresh_broker, make_db(tmp_path / "console.db")))
+    t1 = Connection(fresh_broker.url("table-t1"), clean_start=True).connect()
+    t1.publish(topic("t1", "state"), encode("state", state()), retain=True)
+    assert t1.flush(10)
+    t1.close()
+    with TestClient(app, raise_server_exceptions=False, headers={"Origin": "http://testserver"}) as c:
+        login(c)
+        wait(lambda: c.get("/api/tables/t1").status_code == 200)
+        before = c.get("/api/console/audit").json()
+        fresh_broker.stop()
+        feed = app.state.ctx.feed
+        wait(lambda: not feed.console.connected)
+        for url, body in (("/api/console/tables/t1/commands", {"command": "start_round"}), ("/api/console/last-hand", None),
+                          ("/api/console/tables/t1/rulings", {"ruling": "open_hand", "seat": "S"})):
+            zh, en = c.post(url, json=body), c.post(url, json=body, headers=EN)
+            assert zh.status_code == en.status_code == 503, (url, zh.text)
+            assert zh.json()["detail"].startswith("显示服务与消息服务器的连接中断：这项操作没有发给牌桌")
+            assert en.json()["detail"].startswith("the display is cut off from the broker")
+        assert feed.console.pending() == 0  # nothing waits to be sent when the broker is back
+        assert c.get("/api/console/audit").json() == before
