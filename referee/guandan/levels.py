@@ -188,11 +188,14 @@ class Match:
         return replace(self, game=game)._won(game.winner)
 
     def time_up(self) -> Match:
-        """Time is called (and the hand in play finished, see :func:`at_time_up`): the game in play
-        goes to the team ahead; if that leaves the games level (1:1), the deciding game is played
-        out without a limit (规程 三 2: 第二阶段如1:1平局继续打完), else the team with more games wins."""
+        """Time is called (and the hand in play finished, see :func:`at_time_up`). Games standing level at 1:1 (the
+        deciding game in play): it is played out without a limit (规程 三 2: 第二阶段如1:1平局继续打完). Else the game in
+        play goes to the team ahead (级高方为胜，同级时先到胜); if that leaves the games level (1:1), the deciding game is
+        played out, else the team with more games wins."""
         if self.winner or self.unlimited:
             return self
+        if self.games and self.games.count(TEAMS[0]) == self.games.count(TEAMS[1]):
+            return replace(self, unlimited=True)
         team = self.game.ahead() if self.game.hands else None
         decided = self._won(team) if team else self
         a, b = (decided.games.count(t) for t in TEAMS)

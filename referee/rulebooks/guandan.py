@@ -83,9 +83,9 @@ class Stage:
 class Match:
     minutes: float = setting("the match's time limit; when time is called a hand not yet drawn is not played, a drawn one is finished")
     time_up_tie: Literal["first_to_reach"] = setting(
-        "`first_to_reach`: at time, the game in play goes to the higher level, at equal levels to the team that "
-        "reached it first; if that leaves the games level (1:1) the deciding game is played out without a "
-        "limit, else the team with more games wins")
+        "`first_to_reach`: at time, games standing at 1:1 play the deciding game out without a limit; else the "
+        "game in play goes to the higher level, at equal levels to the team that reached it first; if that leaves "
+        "the games level (1:1) the deciding game is played out, else the team with more games wins")
 
 
 @dataclass(frozen=True, eq=False, repr=False, kw_only=True)

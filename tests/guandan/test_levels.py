@@ -180,6 +180,20 @@ def test_stage_two_time_up_at_one_all_the_third_game_is_played_out():
     assert m.winner == "EW"
 
 
+def test_stage_two_time_called_at_one_all_plays_the_third_game_out_whoever_leads_it():
+    """规程 三 2: 根据级差（级高方为胜…第二阶段如1:1平局继续打完）确定胜方 -- the games stand 1:1 when time is called:
+    the third game is played out, not given to the team ahead in it."""
+    m = Match.start(GD, "two", at=0.0)
+    for first, place in [("S", 2), ("S", 2), ("S", 2), ("E", 2), ("E", 2), ("E", 2), ("S", 2)]:
+        m = m.after(R(first, place))
+    assert m.games == ("SN", "EW") and m.game.ahead() == "SN"
+    m = m.time_up()
+    assert m.winner is None and m.unlimited and m.games == ("SN", "EW")
+    for first, place in [("W", 2), ("W", 2), ("W", 2)]:
+        m = m.after(R(first, place))
+    assert m.winner == "EW"
+
+
 def test_stage_two_time_up_with_a_game_ahead():
     """规程 三 2: 根据级差（级高方为胜）确定胜方 ... 如1:1平局继续打完 -- 2:0 ends the match."""
     m = Match.start(GD, "two", at=0.0)
