@@ -12,6 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Path, Query
 from fastapi.responses import Response
 
+from bus.protocol import PayloadError
 from display.deps import Ctx, Denied, Lang, Organiser, Referee, User, record
 from display.flags import frame_for
 from display.plays import choices, play_of
@@ -33,9 +34,10 @@ from display.schemas import (
 )
 from referee.catalogue import Term
 from referee.catalogue.sentences import FlagNo, Sentences
+from referee.rulebooks import names
 
 router = APIRouter(prefix="/api/console", tags=["console: tables"])
-ERRORS = {code: {"model": Problem} for code in (401, 403, 404, 409, 503)}
+ERRORS = {code: {"model": Problem} for code in (401, 403, 404, 409, 422, 503)}
 
 
 def _known(ctx: Ctx, table: str):
@@ -53,7 +55,10 @@ def send(ctx: Ctx, user: User, lang: str, table: str, command: str, note: dict |
     back (or never, the display restarted meanwhile)."""
     if not ctx.feed.console.connected:
         raise HTTPException(503, Denied("broker_down"))
-    cid = ctx.feed.command(table, command, **fields)
+    try:
+        cid = ctx.feed.command(table, command, **fields)
+    except PayloadError as exc:  # what the protocol refuses (more copies of a card than the decks hold, ...): said, not a 500
+        raise HTTPException(422, Denied("command_unsendable", table=table, why=str(exc))) from None
     note = dict(note or {})
     seat = fields.get("seat") or note.get("seat")
     view = ctx.feed.hall.tables.get(table)
@@ -91,6 +96,8 @@ def last_hand(user: Referee, ctx: Ctx, lang: Lang) -> list[Sent]:
 def assign(table: Id, body: Assign, user: Organiser, ctx: Ctx, lang: Lang) -> Sent:
     if sorted(body.players) != sorted("SENW") or len(set(body.players.values())) != 4:
         raise HTTPException(422, Denied("assign_players"))
+    if body.rulebook not in names():
+        raise HTTPException(422, Denied("assign_rulebook", rulebook=body.rulebook, known="、".join(sorted(names()))))
     _known(ctx, table)
     return send(ctx, user, lang, table, "assign", players=dict(body.players), rulebook=body.rulebook)
 

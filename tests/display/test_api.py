@@ -401,3 +401,23 @@ def test_a_command_while_the_display_is_cut_off_from_the_broker_is_refused_and_n
             assert en.json()["detail"].startswith("the display is cut off from the broker")
         assert feed.console.pending() == 0  # nothing waits to be sent when the broker is back
         assert c.get("/api/console/audit").json() == before
+
+
+def test_a_command_the_protocol_refuses_is_said_in_words_not_a_500(client, table, commands):
+    """A rulebook name with a typo, or more copies of a card than the decks hold: a 422 that says why, in the reader's
+    language; nothing sent, nothing in the audit log."""
+    online(table, "t1")
+    login(client)
+    wait(lambda: client.get("/api/tables/t1").status_code == 200)
+    before = client.get("/api/console/audit").json()
+    players = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
+    typo = {"players": players, "rulebook": "classic-3dek"}
+    zh, en = (client.post("/api/console/tables/t1/assign", json=typo, headers=h) for h in ({}, EN))
+    assert zh.status_code == en.status_code == 422
+    assert zh.json()["detail"].startswith("没有规则“classic-3dek”，没有安排入座；可用的规则：") and "classic-3deck" in zh.json()["detail"]
+    assert en.json()["detail"].startswith("there is no rulebook 'classic-3dek'; nobody was seated; known: ")
+    five = client.post("/api/console/tables/t1/plays/3", json={"cards": ["SA"] * 5})
+    assert five.status_code == 422 and five.json()["detail"].startswith("t1 桌不会接受这项命令（消息格式不符："), five.text
+    assert client.post("/api/console/tables/t1/plays/3", json={"cards": ["SA"] * 5}, headers=EN).json()["detail"].startswith(
+        "table t1 would not take this command (the message breaks the protocol: ")
+    assert client.get("/api/console/audit").json() == before
