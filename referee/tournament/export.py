@@ -38,6 +38,19 @@ def _cell(lang: str):
     return lambda x: "" if x is None else written(x, lang) if isinstance(x, Fraction) else str(x)
 
 
+FORMULA_FIRST = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet read a cell as a formula
+
+
+def as_text(x):
+    """A text cell that a spreadsheet would run as a formula (a name typed as ``=HYPERLINK(...)`` or ``+1+1``) with an
+    apostrophe first, as Excel marks text typed so; numbers, and any other text, as they are.
+
+    >>> as_text("=HYPERLINK(A1)"), as_text("@SUM(A1)"), as_text("王芳"), as_text(-2)
+    ("'=HYPERLINK(A1)", "'@SUM(A1)", '王芳', -2)
+    """
+    return f"'{x}" if isinstance(x, str) and x.startswith(FORMULA_FIRST) else x
+
+
 def _exact(x):
     return None if x is None else exact(x)
 
@@ -107,9 +120,9 @@ def export(t: Tournament, fmt: str, round_no: int | None = None, lang: str = "zh
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
         cell = _cell(lang)
-        w.writerows([[cell(c) for c in row] for row in result_rows(t, lang)])
+        w.writerows([[cell(as_text(c)) for c in row] for row in result_rows(t, lang)])
         w.writerow([])
-        w.writerows([[cell(c) for c in row] for row in standing_rows(t, lang)])
+        w.writerows([[cell(as_text(c)) for c in row] for row in standing_rows(t, lang)])
         if note := legend(t, lang):
             w.writerow([note])
         return out.getvalue().encode("utf-8-sig")
@@ -128,11 +141,11 @@ def _xlsx(t: Tournament, lang: str) -> bytes:
     for row in standing_rows(t, lang):
         _append(ws, row)
     if note := legend(t, lang):
-        ws.append([note])
+        _append(ws, [note])
     rows = result_rows(t, lang)
     for r in t.rounds:
         sheet = wb.create_sheet(L["round_n"].format(n=r.round))
-        sheet.append(rows[0])
+        _append(sheet, rows[0])
         for row in rows[1:]:
             if row[0] == r.round:
                 _append(sheet, row)
@@ -144,11 +157,14 @@ def _xlsx(t: Tournament, lang: str) -> bytes:
 
 
 def _append(sheet, row: list) -> None:
-    """A row of numbers that stay numbers: a whole number as is, a fraction as Excel's fraction (3 1/3)."""
+    """A row of numbers that stay numbers: a whole number as is, a fraction as Excel's fraction (3 1/3); and of text
+    that stays text (openpyxl makes a formula of a text that starts with ``=``: a name typed so would run)."""
     sheet.append([float(c) if isinstance(c, Fraction) else c for c in row])
     for c, cell in zip(row, sheet[sheet.max_row]):
         if isinstance(c, Fraction):
             cell.number_format = "# ??/??"
+        elif isinstance(c, str):
+            cell.data_type = "s"
 
 
 SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
