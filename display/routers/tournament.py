@@ -5,7 +5,7 @@ late arrivals, export the sheets. The tournament service publishes the changed r
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, UploadFile
+from fastapi import APIRouter, HTTPException, Request, UploadFile
 from fastapi.responses import Response
 
 from bus.protocol import PayloadError, encode
@@ -281,13 +281,16 @@ def set_rounds(body: RoundsIn, user: Organiser, ctx: Ctx, lang: Lang) -> Tournam
 
 @router.get("/tournament/export.{fmt}", response_class=Response, summary="The sheets: csv, xlsx or html (printable)",
             responses={**ERRORS, 200: {"content": {m: {} for m in EXPORTS.values()}}})
-def export(fmt: str, user: Referee, ctx: Ctx, lang: Lang) -> Response:
+def export(fmt: str, request: Request, user: Referee, ctx: Ctx, lang: Lang) -> Response:
+    """The sheets in the page's language: the console's export links are plain links, so the browser sends its own
+    ``Accept-Language``, not the page's; the page's switch keeps its choice in the ``lang`` cookie (``pages._page``)."""
+    lang = {"zh": "zh", "en": "en"}.get(request.cookies.get("lang", ""), lang)
     if fmt not in EXPORTS:
         raise HTTPException(404, Refusal("no_export", format=fmt, known=list(EXPORTS)))
     tournaments = _tournaments(ctx)
     if not tournaments.exists():
         raise _no_tournament()
     with tournaments.using() as store:
-        data, tid = store.export(fmt), store.tournament.id
+        data, tid = store.export(fmt, lang=lang), store.tournament.id
     record(ctx, user, lang, "export", {"format": fmt})
     return Response(data, media_type=EXPORTS[fmt], headers={"Content-Disposition": f'attachment; filename="{tid}.{fmt}"'})

@@ -236,6 +236,16 @@ def test_exports(client, made):
     assert load_workbook(io.BytesIO(x.content)).sheetnames
     assert "<html" in client.get("/api/console/tournament/export.html").text.lower()
     assert client.get("/api/console/tournament/export.pdf").status_code == 404
+    # in the reader's language: asked in English, or from a page switched to English (a plain link: the browser's own
+    # Accept-Language, the page's choice in its cookie)
+    assert client.get("/api/console/tournament/export.csv", headers={"Accept-Language": "en"}).content.decode(
+        "utf-8-sig").startswith("Round,Table")
+    client.cookies.set("lang", "en")
+    try:
+        assert client.get("/api/console/tournament/export.csv").content.decode("utf-8-sig").startswith("Round,Table")
+        assert '<html lang=en>' in client.get("/api/console/tournament/export.html", headers={"Accept-Language": "zh-CN"}).text
+    finally:
+        client.cookies.delete("lang")
 
 
 @hsettings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
