@@ -41,7 +41,10 @@ class PenaltyEntry:
     warnings: int = setting("warnings before `points` apply (the `clock` entry: per seat)", 0)
     forfeit_hand: bool = setting("the offending side forfeits the hand (the first hand, for lateness): the opponents go up a level", False)
     forfeit_round: bool = setting("the offending side forfeits the round", False)
-    cannot_win: bool = setting("the offending cards cannot win the trick", False)
+    cannot_win: bool = setting(
+        "(`revoke`) a play proven a revoke, even later in the hand, cannot win its trick: the trick's points "
+        "(and the last trick's kitty) go to the best of the other plays; the order of play stays as played "
+        "(who took the trick at the table led the next)", False)
 
 
 @dataclass(frozen=True)

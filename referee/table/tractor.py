@@ -218,7 +218,11 @@ class TractorTable(Reducer):
         penalties = list(self.penalties) + penalties_of(self.rules, list(judge.rulings))
         s = settle(self.rules, self.dealer, judge.defender_points(), penalties)
         t = self._with(judge=judge)
-        data = {"hand": t.hand_no, "defender_points": judge.defender_points(), "settled_points": s.defender_points, "notes": [n.json() for n in s.notes]}
+        # a trick whose winner at the table revoked counts for the best other play (the book's
+        # revoke cannot_win, seed 003 17); who led the next trick stays as it was played
+        moved = [Reason("tractor.note_cannot_win", trick=tr.number, seat=tr.winner, other=to, n=tr.points) for tr, to in judge.reassigned()]
+        notes = [n.json() for n in moved + list(s.notes)]
+        data = {"hand": t.hand_no, "defender_points": judge.defender_points(), "settled_points": s.defender_points, "notes": notes}
         if s.outcome is None:
             t = t._event("hand_scored", data | {"replay": True})
             return t._with(penalties=())._deal()

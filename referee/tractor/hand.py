@@ -60,7 +60,7 @@ class Trick:
     number: int
     plays: tuple[tuple[str, Cards], ...]
     structure: tuple[Unit, ...]
-    winner: str | None = None
+    winner: str | None = None  # who took it at the table and led the next; the points: HandJudge.scorer
 
     @property
     def leader(self) -> str:
@@ -103,15 +103,44 @@ class HandJudge:
         last = self.tricks[-1]
         if len(last.plays) < 4:
             return next_seat(last.plays[-1][0])
-        return last.winner
+        return last.winner  # as played: a revoke proven later does not change who led (see ``scorer``)
 
     def known_hand(self, seat: str, trick: int) -> Cards:
         """The cards ``seat`` is known to have held at trick ``trick``: all it played from then on."""
         return Cards.join(c for t in self.tricks[trick - 1 :] for s, c in t.plays if s == seat)
 
     def trick_points(self) -> int:
-        """Points the defenders won in tricks."""
-        return sum(t.points for t in self.complete() if t.winner in self.defenders())
+        """Points the defenders won in tricks (each trick's to its :meth:`scorer`)."""
+        return sum(t.points for t in self.complete() if self.scorer(t) in self.defenders())
+
+    def scorer(self, trick: Trick) -> str | None:
+        """Who a complete trick counts for: its points, and for the last trick the kitty (抠底).
+        That is its winner as played, unless the book's ``revoke`` penalty has ``cannot_win`` and a
+        follow in it is a proven revoke, even one proven later in the hand: a revoking play cannot
+        win (seed 003 留底 17: 出错的牌只能跟出，不能作大牌计; seed 000 第十八条: 该藏张方式自动降为
+        最低最小级别牌种组合), and the best of the other plays takes the trick. The order of play is
+        never changed: whoever took the trick at the table led the next (``winner``)."""
+        if trick.winner is None:
+            return None
+        out = self.ruled_out(trick)
+        if not out:
+            return trick.winner
+        plays = [c for _, c in trick.plays]
+        return trick.plays[trick_winner(self.trumps, plays, trick.structure, out)][0]
+
+    def ruled_out(self, trick: Trick) -> frozenset[int]:
+        """The plays of ``trick`` (by index, the lead 0) that cannot win it: proven revokes, where
+        the book's ``revoke`` penalty has ``cannot_win``. A lead is never ruled out (an illegal lead
+        is judged as the lead it is; seed 003 17 speaks of follows: 没有跟拖拉机，或没规则跟牌的)."""
+        entry = self.trumps.rules.penalty("revoke")
+        if entry is None or not entry.cannot_win:
+            return frozenset()
+        revokers = {r.seat for r in self.rulings if r.kind == "revoke" and r.trick == trick.number}
+        return frozenset(i for i, (s, _) in enumerate(trick.plays) if i and s in revokers)
+
+    def reassigned(self) -> tuple[tuple[Trick, str], ...]:
+        """(trick, who counts it) for each complete trick whose :meth:`scorer` is not the seat that took it."""
+        return tuple((t, s) for t in self.complete() if (s := self.scorer(t)) != t.winner)
 
     def capture(self) -> tuple[int, int] | None:
         """(points, times) the defenders add by winning the last trick of a finished hand: the
@@ -119,10 +148,13 @@ class HandJudge:
         once more for each card past the first of the winning play; None when nothing is captured
         (the dealer's side won it, the hand is not over, or not every card was seen)."""
         tricks = self.complete()
-        if not tricks or tricks[-1].winner not in self.defenders() or not self.finished:
+        if not tricks or not self.finished:
             return None
         last = tricks[-1]
-        times = capture_multiplier(self.trumps, dict(last.plays)[last.winner], last.structure)
+        scorer = self.scorer(last)
+        if scorer not in self.defenders():
+            return None
+        times = capture_multiplier(self.trumps, dict(last.plays)[scorer], last.structure)
         if self.trumps.rules.kitty_capture.source == "kitty":
             return (self.kitty.points if self.kitty is not None else 0), times
         return (last.points, max(times - 1, 0)) if self.all_seen() else None

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from bus.protocol import encode
-from referee.cards import Cards
+from referee.cards import Cards, Decks
 from referee.catalogue.sentences import Sentences
 from referee.rulebooks import load
 from referee.seats import SEATS, next_seat
@@ -63,6 +63,11 @@ class Driver:
         rules = t.rules
         trumps = Trumps(rules, t.game.hand_level(), t.trump)
         hands, kitty = deal(rules.deal.decks, rules.deal.kitty, rng)
+        self.play_out(trumps, hands, rng, slow)
+        self.send("observed", {"seat": self.table.dealer, "cards": kitty.names(), "confidence": 0.99})
+
+    def play_out(self, trumps, hands, rng, slow=()):
+        """Plays the rest of the hand from ``hands``: random leads and legal follows."""
         while any(hands.values()):
             leader = self.table.turn()
             lead = random_lead(trumps, hands[leader], rng)
@@ -73,7 +78,6 @@ class Driver:
                 self.play(seat, cards, hands, slow)
                 before.append(cards)
                 seat = next_seat(seat)
-        self.send("observed", {"seat": self.table.dealer, "cards": kitty.names(), "confidence": 0.99})
 
     def play(self, seat, cards, hands, slow=()):
         dt = 12.0 if (seat, self.table._trick_no()) in slow else 2.0
@@ -485,3 +489,37 @@ def test_every_penalty_comes_from_sure_or_confirmed_reads():
 
 def test_the_camera_calls_sure_what_the_table_accepts():
     assert SURE == CONFIDENT
+
+
+def test_a_revoking_ruff_takes_the_lead_but_not_the_points_shaoguan():
+    """003 (留底牌打法) 17: 在比赛过程中或该盘牌结束后发现对方没有按照规则出牌……按20分/张进行扣分，并且出错的牌只能跟出，
+    不能作大牌计. E ruffs S's SK with H3 while holding S3 (led in trick 2, which proves the revoke): E took the
+    trick at the table and led the next, but its 15 points are the dealer's, as SK is the best other play."""
+    rng = random.Random(5)
+    d = Driver("shaoguan-2023")
+    d.start()
+    d.declare_and_take_kitty("S", "H")
+    t = d.table
+    trumps = Trumps(t.rules, t.game.hand_level(), t.trump)
+    need = {"S": "SK S6", "E": "H3 S3", "N": "S4 S8", "W": "S5 S9"}
+    kitty = Cards.parse("D2 D3 D4 D6 D7 D8 D9 C3")  # no points: nothing is captured
+    deck = Decks(4).full() - kitty
+    for cards in need.values():
+        deck = deck - Cards.parse(cards)
+    rest = list(deck)
+    rng.shuffle(rest)
+    hands = {s: Cards.parse(need[s]) + Cards(rest[i * 50 : (i + 1) * 50]) for i, s in enumerate(SEATS)}
+    for trick in (("S", "SK"), ("E", "H3"), ("N", "S4"), ("W", "S5")), (("E", "S3"), ("N", "S8"), ("W", "S9"), ("S", "S6")):
+        for seat, cards in trick:
+            d.play(seat, Cards.parse(cards), hands)
+    revokes = [v for v in _violations(d) if v["kind"] == "revoke"]
+    assert [(v["seat"], v["evidence"]["trick"]) for v in revokes] == [("E", 1)]
+    assert d.table.judge.defender_points() == 0  # the defenders' score on the table leaves trick 1 out
+    d.play_out(trumps, hands, rng)
+    d.send("observed", {"seat": "S", "cards": kitty.names(), "confidence": 0.99})
+    won = [p["data"] for p in d.payloads("events", "trick_won")]
+    assert (won[0]["trick"], won[0]["seat"], won[0]["points"]) == (1, "E", 15)
+    scored = d.payloads("events", "hand_scored")[0]["data"]
+    assert scored["defender_points"] == sum(w["points"] for w in won[1:] if w["seat"] in "EW")
+    moved = [n["values"] for n in scored["notes"] if n["key"] == "tractor.note_cannot_win"]
+    assert moved == [{"trick": 1, "seat": "E", "other": "S", "n": 15}]
