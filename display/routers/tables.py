@@ -16,6 +16,7 @@ from bus.protocol import PayloadError
 from display.deps import Ctx, Denied, Lang, Organiser, Referee, User, record
 from display.flags import frame_for
 from display.plays import choices, play_of
+from display.routers.pages import fouls
 from display.schemas import (
     Assign,
     Choice,
@@ -80,6 +81,8 @@ def command(table: Id, body: TableCommand, user: Referee, ctx: Ctx, lang: Lang) 
 @router.post("/tables/{table}/rulings", responses=ERRORS,
              summary="The referee's ruling on what no camera sees: a foul, the dealer's 报到 or 摊打")
 def ruling(table: Id, body: Ruling, user: Referee, ctx: Ctx, lang: Lang) -> Sent:
+    if body.ruling == "foul" and body.kind not in fouls():  # from a script or a stale page: no rulebook has it
+        raise HTTPException(422, Denied("foul_unknown", kind=body.kind, known=[Term(f"kind.{k}") for k in fouls()]))
     _known(ctx, table)
     return send(ctx, user, lang, table, body.ruling, **body.model_dump(exclude={"ruling"}))
 

@@ -12,6 +12,7 @@ in each game of a round (the result slip's grid, :meth:`first_bidders`), what a 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from referee.catalogue import Term
@@ -74,6 +75,10 @@ class System:
     def best_of(self, t: Tournament, round_no: int) -> int:
         """Games a match of the round is played over (one, but in a best-of-three stage)."""
         return 1
+
+    def rulebook_of(self, t: Tournament, round_no: int) -> str:
+        """The rulebook the round's tables play unless the organiser names another: :attr:`rulebook`."""
+        return self.rulebook
 
     def check(self, entries, options: dict) -> None:
         """The field's make-up: each entry has :attr:`players` players (a system adds its own checks)."""
@@ -165,8 +170,10 @@ def decision(table: Table) -> Decision | None:
     if d.get("draw") is True and d.get("winner") is None:
         return Decision(None, levels=levels, games=games)
     w = d.get("winner")
-    if "draw" in d and d["draw"] is not False or type(w) is not int or w not in (0, 1):
-        raise TournamentError("result_needs_winner", result=d)
+    if d.get("draw") is True and w is not None:
+        raise TournamentError("result_winner_and_draw", winner=w)
+    if "draw" in d and d["draw"] is not False or type(w) is not int or w not in (0, 1):  # shown as written (JSON), no repr
+        raise TournamentError("result_needs_winner", result=json.dumps(d, ensure_ascii=False))
     return Decision(w, levels=levels, games=games)
 
 

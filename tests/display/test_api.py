@@ -421,3 +421,19 @@ def test_a_command_the_protocol_refuses_is_said_in_words_not_a_500(client, table
     assert client.post("/api/console/tables/t1/plays/3", json={"cards": ["SA"] * 5}, headers=EN).json()["detail"].startswith(
         "table t1 would not take this command (the message breaks the protocol: ")
     assert client.get("/api/console/audit").json() == before
+
+
+def test_a_foul_no_rulebook_has_is_refused_in_words(client, table, commands):
+    """The page offers only the rulebooks' fouls; a script or a stale page could send another, which was sent and
+    audited with its raw name in the line."""
+    online(table, "t2")
+    login(client, REFEREE)
+    wait(lambda: client.get("/api/tables/t2").status_code == 200)
+    before = client.get("/api/console/audit").json()
+    body = {"ruling": "foul", "seat": "S", "kind": "not_a_kind"}
+    zh, en = (client.post("/api/console/tables/t2/rulings", json=body, headers=h) for h in ({}, EN))
+    assert zh.status_code == en.status_code == 422
+    assert zh.json()["detail"].startswith("没有这种犯规：`not_a_kind`，没有发给牌桌；可判的犯规有 ") and "交谈" in zh.json()["detail"]
+    assert en.json()["detail"].startswith("there is no foul 'not_a_kind'; nothing was sent to the table; the fouls a referee may rule: ")
+    assert "talking" in en.json()["detail"]
+    assert client.get("/api/console/audit").json() == before

@@ -152,6 +152,16 @@ def test_a_round_starts_at_its_tables(client, made, connect, inbox):
     commands.wait_for(lambda t, p: t == topic(first["table"], "commands") and json.loads(p)["command"] == "start_round")
 
 
+def test_a_result_with_a_winner_and_a_draw_is_refused_in_words(client, made):
+    """(Before any result of round 1.) Said in the reader's language, not as a Python dict with English keys."""
+    as_(client, REFEREE)
+    body = {"round": 1, "table": "t01", "result": {"winner": 0, "draw": True}}
+    zh = client.post("/api/console/tournament/results", json=body)
+    assert zh.status_code == 409 and zh.json()["detail"] == "成绩既写了胜方（0）又写了平局：只能写其一"
+    en = client.post("/api/console/tournament/results", json=body, headers={"Accept-Language": "en"})
+    assert en.json()["detail"] == "a result names a winner (0) and a draw as well: give one of them"
+
+
 def test_results_their_correction_forfeits_and_late_arrivals(client, made):
     tables = [t["table"] for t in made["round"]["tables"]]
     as_(client, REFEREE)
