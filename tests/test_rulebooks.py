@@ -17,13 +17,15 @@ from hypothesis import strategies as st
 
 from referee.cards import Card
 from referee.rulebooks import HERE, SCHEMAS, RulebookError, build, load, names, readme
+from referee.rulebooks import settings_of as book_settings
 from referee.rulebooks.settings import describe, fields, show, where
 
 BOOKS = sorted(names())
 
 
 def raw_of(book: str) -> dict[str, Any]:
-    return tomllib.loads((HERE / f"{book}.toml").read_text(encoding="utf-8"))
+    """The book's settings as its file holds them, under those of the book it extends."""
+    return book_settings(book)
 
 
 def put(raw: dict, path: tuple, value: Any = None, *, drop: bool = False) -> dict:
@@ -303,3 +305,36 @@ def test_typed_values_reach_the_engines():
     assert gd.tribute.refuse_with is Card.parse("BJ") and dict(gd.levels.places) == {2: 3, 3: 2, 4: 1}
     assert gd.stages["two"].passes == "8" and sd.bomb_limits.pass_ == 1 and sd.scoring.base == "bid"
     assert sg.combos.outranks[0] == ((4, 1), (2, 2)) and (4, 2) in sg.follow.listed
+
+
+# ---- a book that extends another ----
+
+def test_a_book_extends_another_with_only_what_it_changes():
+    # 规程 三 2: 第二阶段：采取三局两胜制，每局过“8”即胜，但是“8”不必打 -- the stage-two book is sanjiang-2012's settings
+    # with its match played under stage two
+    one, two = load("sanjiang-2012"), load("sanjiang-2012-stage-two")
+    assert (one.match.stage, two.match.stage) == ("one", "two")
+    assert two.stages == one.stages and two.tribute == one.tribute and two.clock == one.clock and two.seed == one.seed
+    assert two.title != one.title and two.id == "sanjiang-2012-stage-two"
+
+
+def test_what_an_extending_book_may_not_be(tmp_path):
+    (tmp_path / "base.toml").write_text((HERE / "sanjiang-2012.toml").read_text(encoding="utf-8").replace(
+        'id = "sanjiang-2012"', 'id = "base"'), encoding="utf-8")
+
+    def loaded(name: str, text: str):
+        (tmp_path / f"{name}.toml").write_text(text, encoding="utf-8")
+        return build(book_settings(name, folder=tmp_path), str(tmp_path / f"{name}.toml"))
+
+    assert loaded("ok", 'id = "ok"\nextends = "base"\n[match]\nstage = "two"\n').match.stage == "two"
+    with pytest.raises(RulebookError, match="unknown rulebook 'nowhere'; known: base, lost, ok"):
+        loaded("lost", 'id = "lost"\nextends = "nowhere"\n')
+    with pytest.raises(RulebookError, match="extends = \"a\": allowed the id of another rulebook that does not extend this one"):
+        (tmp_path / "b.toml").write_text('id = "b"\nextends = "a"\n', encoding="utf-8")
+        loaded("a", 'id = "a"\nextends = "b"\n')
+    with pytest.raises(RulebookError, match="extends = 3: allowed the id of another rulebook"):
+        loaded("num", 'id = "num"\nextends = 3\n')
+    with pytest.raises(RulebookError, match='id = "base": allowed "noid", the file\'s name'):
+        loaded("noid", 'extends = "base"\n')
+    with pytest.raises(RulebookError, match='match.stage = "three": allowed one of the \\[stages\\]: one, two'):
+        loaded("three", 'id = "three"\nextends = "base"\n[match]\nstage = "three"\n')

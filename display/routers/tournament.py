@@ -81,7 +81,7 @@ def _view(store) -> TournamentView:
     waiting = t.rounds[-1].waiting() if t.rounds else ()
     return TournamentView(tournament=t.id, name=t.name, system=t.system, rounds=t.total_rounds, paired=len(t.rounds),
                           finished=t.finished, round=store.round_view(), standings=store.standings(), lot=list(t.lot),
-                          lot_open=t.rules.lot_closed(t) is None, rulebook=t.rules.rulebook,
+                          lot_open=t.rules.lot_closed(t) is None, rulebook=t.rules.rulebook_of(t, len(t.rounds) or 1),
                           unrecorded=[Unrecorded(table=n.table, report=n.report, reason=n.reason, at=n.at) for n in waiting])
 
 
@@ -186,7 +186,7 @@ def start(round_no: int, body: StartRound, user: Organiser, ctx: Ctx, lang: Lang
             tables = [(x.table, seating([t.entry(e) for e in x.entries])) for x in t.round(round_no).tables]
         except TournamentError as exc:
             raise HTTPException(409, exc) from None
-        rulebook = body.rulebook or t.rules.rulebook
+        rulebook = body.rulebook or t.rules.rulebook_of(t, round_no)  # a knockout's second stage: its own book (seed 002 三2)
         try:
             game = load(rulebook).game
         except RulebookError:

@@ -1,6 +1,7 @@
 """The rulebooks: one TOML file each, read by the general engines.
 
-Adding a rulebook is writing a file here; ``README.md`` documents every setting (its tables written from the
+Adding a rulebook is writing a file here (or one that ``extends`` another book and holds only what it changes);
+``README.md`` documents every setting (its tables written from the
 schema by :mod:`~referee.rulebooks.readme`). Each game's rulebook is a typed schema
 (:mod:`~referee.rulebooks.tractor`, :mod:`~referee.rulebooks.guandan`, :mod:`~referee.rulebooks.sandayi`, on
 :mod:`~referee.rulebooks.book`, what every book has, and :mod:`~referee.rulebooks.climbing`, what the climbing
@@ -9,7 +10,7 @@ games share; a seed's follow shapes as :mod:`~referee.rulebooks.shapes` reads th
 file, the key, the value and what is allowed.
 
 >>> sorted(names("guandan")), sorted(names("sandayi"))
-(['sanjiang-2012'], ['usst-2016'])
+(['sanjiang-2012', 'sanjiang-2012-stage-two'], ['usst-2016'])
 >>> sorted(names("tractor"))
 ['classic-3deck', 'shaoguan-2023', 'shaoguan-2023-nokitty', 'zhongkai-2010']
 >>> load("classic-3deck").deal.decks, load("usst-2016").bidding.bids
@@ -58,25 +59,55 @@ def names(game: str | None = None) -> list[str]:
     """The ids of the rulebooks on disk, optionally of one game."""
     found = []
     for path in HERE.glob("*.toml"):
-        with path.open("rb") as f:
-            if game is None or tomllib.load(f).get("game") == game:
-                found.append(path.stem)
+        try:
+            book_game = settings_of(path.stem).get("game")
+        except RulebookError:
+            book_game = None  # a broken file is a known name all the same: loading it says what is wrong
+        if game is None or book_game == game:
+            found.append(path.stem)
     return found
 
 
-@cache
-def load(rulebook_id: str) -> TractorRulebook | GuandanRulebook | SandayiRulebook:
-    """Read ``<rulebook_id>.toml``; raise :class:`RulebookError` when it is unknown or broken."""
-    path = HERE / f"{rulebook_id}.toml"
+def settings_of(rulebook_id: str, extended: tuple[str, ...] = (), folder: Path | None = None) -> dict[str, Any]:
+    """The settings of ``<rulebook_id>.toml`` as ``tomllib`` reads them; a file that ``extends`` another book holds
+    only what it changes: its settings laid over that book's, table by table (a value it names replaces the book's,
+    a table it names is merged key by key).
+
+    >>> s = settings_of("sanjiang-2012-stage-two")
+    >>> s["id"], s["game"], s["match"]["stage"], s["match"]["minutes"], "extends" in s
+    ('sanjiang-2012-stage-two', 'guandan', 'two', 60, False)
+    """
+    folder = folder or HERE
+    path = folder / f"{rulebook_id}.toml"
     if not rulebook_id or "/" in rulebook_id or not path.is_file():
-        raise RulebookError(f"unknown rulebook {rulebook_id!r}; known: {', '.join(sorted(names()))}")
+        known = sorted(p.stem for p in folder.glob("*.toml"))
+        raise RulebookError(f"unknown rulebook {rulebook_id!r}; known: {', '.join(known)}")
     with path.open("rb") as f:
         try:
             raw = tomllib.load(f)
         except tomllib.TOMLDecodeError as exc:
             raise RulebookError(f"{path}: not TOML: {exc}") from None
-    return build(raw, str(path))
+    base = raw.pop("extends", None)
+    if base is None:
+        return raw
+    if not isinstance(base, str) or base in (rulebook_id, *extended):
+        raise RulebookError(f"{path}: extends = {show(base)}: allowed the id of another rulebook that does not extend this one")
+    return _laid_over(settings_of(base, (*extended, rulebook_id), folder), raw)
+
+
+def _laid_over(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in top.items():
+        out[key] = _laid_over(base[key], value) if isinstance(value, dict) and isinstance(base.get(key), dict) else value
+    return out
+
+
+@cache
+def load(rulebook_id: str) -> TractorRulebook | GuandanRulebook | SandayiRulebook:
+    """Read ``<rulebook_id>.toml`` (and the book it ``extends``); raise :class:`RulebookError` when it is unknown
+    or broken."""
+    return build(settings_of(rulebook_id), str(HERE / f"{rulebook_id}.toml"))
 
 
 __all__ = ["HERE", "SCHEMAS", "Book", "ClimbingRulebook", "GuandanRulebook", "RulebookError", "SandayiRulebook",
-           "TractorRulebook", "build", "load", "names"]
+           "TractorRulebook", "build", "load", "names", "settings_of"]

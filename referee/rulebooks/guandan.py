@@ -82,6 +82,7 @@ class Stage:
 @dataclass(frozen=True)
 class Match:
     minutes: float = setting("the match's time limit; when time is called a hand not yet drawn is not played, a drawn one is finished")
+    stage: str = setting("the `[stages.NAME]` a table's match is played under (a book for another stage `extends` this one)")
     time_up_tie: Literal["first_to_reach"] = setting(
         "`first_to_reach`: at time, games standing at 1:1 play the deciding game out without a limit; else the "
         "game in play goes to the higher level, at equal levels to the team that reached it first; if that leaves "
@@ -99,6 +100,10 @@ class GuandanRulebook(ClimbingRulebook):
     levels: Levels = setting("`[levels]`")
     stages: Mapping[str, Stage] = setting("`[stages.NAME]`: one table per stage of the tournament, chosen when a game starts")
     match: Match = setting("`[match]`")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check(self.match.stage in self.stages, "match.stage", self.match.stage, f"one of the [stages]: {', '.join(self.stages)}")
 
 
 __all__ = ["Announce", "GuandanRulebook", "Levels", "Match", "Play", "Stage", "Tribute"]

@@ -11,11 +11,13 @@ plays (``observed``) and passes (the ``pass`` button) in turn; 10 s each and one
 per player per hand; an overrun gives up the turn (视作放弃本次出牌权): a follower's is a pass, a
 leader's passes the lead to the next seat holding cards -> the hand ends
 (three out, or partners first and second) -> ``hand_scored``, ``levels_changed``, and
-``game_won`` once a team passes A (stage ``one``: a single game, A must be played).
+``game_won`` once a team passes the stage's level (the book's ``[match] stage``, 规程 三 2: stage one a single
+game past A, A must be played; stage two best of three, each game past 8, a new game with no tribute).
 
-The round ends with the match (``game_won``), with three fouls by one side (十 第3条: ``game_won``
+The round ends with the match (``game_won`` naming it), with three fouls by one side (十 第3条: ``game_won``
 for the other side, ``by: "fouls"``), or when time is up (``round_over`` with the levels): a hand
-not yet drawn is not played, a drawn one is finished, and the higher level wins (规程 三 2).
+not yet drawn is not played, a drawn one is finished, and the higher level wins (规程 三 2); in stage two
+games at 1:1 are played out instead (``played_out``).
 
 >>> t = GuandanTable("t1", "sanjiang-2012")
 >>> t, out = t.apply("commands", {"v": 1, "id": "c1", "command": "start_round"}, at=0.0, seq=1)
@@ -37,7 +39,6 @@ from referee.table.climbing import ClimbingTable
 from referee.table.clock import Foul, ShotClock
 from referee.table.reducer import Flag, Reject
 
-STAGE = "one"  # the stage a table's match is played under (规程 三 2: 第一阶段)
 OUT_OF_TURN = "十一 3: 上家没有出牌，下家就出牌，称为越序出牌…停止一轮出牌，由下家出牌，并视情节轻重记犯规一次"
 EXPOSED = "十一 2: 不管是有意或无意把别的牌带下来(暴露张)，则停止一轮出牌，由下家出牌，并视情节轻重记犯规一次"
 FOULS = ("out_of_turn", "exposed_card")  # flags that count a foul once the referee confirms them (十一)
@@ -77,7 +78,7 @@ class GuandanTable(ClimbingTable):
     # -- the round ---------------------------------------------------------------------------------
     def _round_started(self) -> GuandanTable:
         t = super()._round_started()
-        return t._with(match=Match.start(self.rules, STAGE, self.at), hand=None, tribute=None, after=(), returns=())
+        return t._with(match=Match.start(self.rules, self.rules.match.stage, self.at), hand=None, tribute=None, after=(), returns=())
 
     def _all_ready(self) -> GuandanTable:
         return self._deal()
@@ -240,21 +241,38 @@ class GuandanTable(ClimbingTable):
 
     def _game_won(self, match: Match) -> GuandanTable:
         games = {x: match.games.count(x) for x in TEAMS}
-        t = self._event("game_won", {"team": match.games[-1], "by": "levels", "games": games, "match": match.winner})
+        t = self._event("game_won", {"team": match.games[-1], "by": "levels", "passed": match.game.stage.passes, "games": games,
+                                     "match": match.winner})
         return t._with(phase="round_over", clock=None) if match.winner else t
 
     def _time_is_up(self) -> bool:
         rc = self.round_clock()
-        return bool(rc and rc.timed and rc.over(self.at))
+        return bool(rc and rc.timed and rc.over(self.at)) and not self.match.unlimited
 
     def _round_ends(self, by: str) -> GuandanTable:
         """Time is called (or the announced last hand is over): the round ends on the levels (规程 三 2:
         级高方为胜), equal levels a draw as the tournament reads ``round_over``; ``ahead`` also names the
-        side ahead by seed 002's tie-break (同级时先到胜: the first to reach the level), or null."""
+        side ahead by seed 002's tie-break (同级时先到胜: the first to reach the level), or null. A match of
+        several games (stage two) that time leaves level at 1:1 is played out instead (:meth:`_played_out`)."""
+        if by == "time" and self.match.game.stage.best_of > 1 and self.match.time_up().unlimited:
+            return self._played_out()
         game = self.match.game
         t = self._with(phase="round_over", clock=None, returns=())
         ahead = game.ahead() if game.hands else None
         return t._event("round_over", {"hands": t.hand_no, "by": by, "levels": dict(game.levels), "ahead": ahead})
+
+    def _played_out(self) -> GuandanTable:
+        """Time is called in a match of several games left level at 1:1 (规程 三 2: 第二阶段如1:1平局继续打完): the
+        deciding game is played out, with no time limit. Where the game in play decided it (1:0 before, the other
+        team ahead), that game is won on time (``game_won`` by ``time``) and the deciding game starts; a hand not
+        yet drawn is drawn again as its first."""
+        match = self.match.time_up()
+        t = self._with(match=match)._event("played_out", {"games": {x: match.games.count(x) for x in TEAMS}})
+        if len(match.games) == len(self.match.games):
+            return t if t.phase == "dealing" else t._deal()
+        t = t._event("game_won", {"team": match.games[-1], "by": "time", "games": {x: match.games.count(x) for x in TEAMS},
+                                  "match": None})
+        return t._with(after=())._deal()
 
     # -- outputs -----------------------------------------------------------------------------------
     def turn(self) -> str | None:
@@ -283,4 +301,4 @@ class GuandanTable(ClimbingTable):
         return clocks
 
 
-__all__ = ["GuandanTable", "STAGE"]
+__all__ = ["GuandanTable"]

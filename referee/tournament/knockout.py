@@ -72,12 +72,17 @@ class Knockout(System):
     late_limit = 5.0  # seed 002 十二 第2条: five minutes after the start the pair forfeits the round
     first_to_level = True  # seed 002 三2: 根据级差（级高方为胜，同级时先到胜……）确定胜方
     rulebook = "sanjiang-2012"  # seed 002 is Guandan's (掼蛋比赛)
+    stage_two_rulebook = "sanjiang-2012-stage-two"  # 规程 三 2: 第二阶段：采取三局两胜制，每局过“8”即胜，但是“8”不必打
 
     def rounds(self, t: Tournament) -> int:
         return _bracket(len(t.entries)).bit_length() - 1
 
     def best_of(self, t: Tournament, round_no: int) -> int:
         return 1 if round_no <= plan(len(t.entries))[0] else 3
+
+    def rulebook_of(self, t: Tournament, round_no: int) -> str:
+        """Stage one's book for its single games, the second stage's for its best of three (规程 三 2)."""
+        return self.rulebook if self.best_of(t, round_no) == 1 else self.stage_two_rulebook
 
     def check(self, entries, options: dict) -> None:
         super().check(entries, options)  # pairs: 同一场比赛中组成的对手，为固定搭档 (十三 第1条)

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.rulebooks import load
 from referee.tournament.core import TournamentError
 from referee.tournament.knockout import plan
 from referee.tournament.views import standings_view
@@ -71,6 +72,16 @@ def test_twenty_entries_single_games_then_sixteen(hand_log):
                                                     for i in range(0, 16, 2)]
     rows = standings_view(t)["rows"]
     assert {r["id"]: r["rank"] for r in rows}[lot[13]] == 17
+
+
+def test_each_round_is_played_under_its_stages_book(hand_log):
+    # 规程 三 2: 第一阶段：采取单局淘汰制决出前16名…过“A”为胜，“A”必打；第二阶段：采取三局两胜制，每局过“8”即胜
+    t = hand_log("knockout-best-of-three", entries(20)).replay()
+    books = [load(t.rules.rulebook_of(t, r)) for r in range(1, t.total_rounds + 1)]
+    assert [b.id for b in books] == ["sanjiang-2012"] + ["sanjiang-2012-stage-two"] * 4
+    stages = [b.stages[b.match.stage] for b in books]
+    assert [s.best_of for s in stages] == [t.rules.best_of(t, r) for r in range(1, t.total_rounds + 1)] == [1, 3, 3, 3, 3]
+    assert [(s.passes, s.must_play) for s in stages[:2]] == [("A", True), ("8", False)]
 
 
 def test_best_of_three_needs_two_games_and_a_forfeit_loses(hand_log):
