@@ -169,9 +169,7 @@ class TractorTable(Reducer):
         t = self._with(judge=judge)
         trick = judge.tricks[-1]
         t = t._event("play_accepted", {"hand": t.hand_no, "trick": trick.number, "seat": seat, "cards": cards.names()})
-        t = t._clock_after(seat)
-        for r in judge.rulings[len(self.judge.rulings):]:
-            t, _ = t._ruled(r.seat, r.kind, _ARTICLES.get(r.kind, r.kind), r.detail, {"cards": list(r.cards), "hand": t.hand_no, "trick": r.trick})
+        t = t._clock_after(seat)._rulings_after(self.judge)
         if len(trick.plays) == 4:
             t = t._event("trick_won", {"hand": t.hand_no, "trick": trick.number, "seat": trick.winner, "points": trick.points})
         if sum(t.cards_left().values()) == 0:
@@ -179,6 +177,13 @@ class TractorTable(Reducer):
         elif t.phase == "playing":
             action = "lead" if len(judge.tricks[-1].plays) == 4 else "follow"
             t = t._with(clock=t.record.start(t.limits, judge.expected_seat(), action, t.at))
+        return t
+
+    def _rulings_after(self, before: HandJudge) -> TractorTable:
+        """Publishes what the hand judge ruled since ``before``, each a confirmed violation."""
+        t = self
+        for r in self.judge.rulings[len(before.rulings):]:
+            t, _ = t._ruled(r.seat, r.kind, _ARTICLES.get(r.kind, r.kind), r.detail, {"cards": list(r.cards), "hand": t.hand_no, "trick": r.trick})
         return t
 
     def _out_of_turn_rule(self) -> tuple[str, dict]:
@@ -214,10 +219,12 @@ class TractorTable(Reducer):
         return t
 
     def _score(self, kitty: Cards) -> TractorTable:
-        judge = self.judge.show_kitty(kitty).finish()  # a HandError: rejected
+        # a HandError: rejected. A kitty of another size is refused in words (tractor.kitty_size) unless the
+        # book has misburied_kitty (seed 003 12(4)): then it is the dealer's violation, scored with the hand
+        judge = self.judge.show_kitty(kitty).finish()
         penalties = list(self.penalties) + penalties_of(self.rules, list(judge.rulings))
         s = settle(self.rules, self.dealer, judge.defender_points(), penalties)
-        t = self._with(judge=judge)
+        t = self._with(judge=judge)._rulings_after(self.judge)
         # a trick whose winner at the table revoked counts for the best other play (the book's
         # revoke cannot_win, seed 003 17); who led the next trick stays as it was played
         moved = [Reason("tractor.note_cannot_win", trick=tr.number, seat=tr.winner, other=to, n=tr.points) for tr, to in judge.reassigned()]
@@ -256,6 +263,7 @@ class TractorTable(Reducer):
         return {"leader": last.leader, "plays": [{"seat": s, "cards": c.names()} for s, c in last.plays]}
 
 
-_ARTICLES = {"revoke": "藏张", "failed_throw": "甩错牌", "illegal_lead": "出错牌", "wrong_card_count": "牌张数目不符"}
+_ARTICLES = {"revoke": "藏张", "failed_throw": "甩错牌", "illegal_lead": "出错牌", "wrong_card_count": "牌张数目不符",
+             "misburied_kitty": "多埋少埋底牌"}
 
 __all__ = ["TractorTable"]

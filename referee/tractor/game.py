@@ -94,6 +94,7 @@ class Penalty:
     kind: str
     seat: str
     cards: int = 1
+    points: int = 0  # points moved besides the entry's: a short kitty's discarded point cards (seed 003 12(4))
 
 
 @dataclass(frozen=True)
@@ -117,8 +118,8 @@ def settle(rules: TractorRulebook, dealer: str, defender_points: int, penalties:
             raise ValueError(f"{rules.id} has no penalty {p.kind!r}")
         offender = side_of(p.seat, dealer)
         other = "defenders" if offender == "dealer" else "dealer"
-        if rule.points:
-            amount = rule.points * (p.cards if rule.per_card else 1)
+        if rule.points or p.points:
+            amount = rule.points * (p.cards if rule.per_card else 1) + p.points
             points += amount if offender == "dealer" else -amount
             notes.append(Reason("tractor.note_points", kind=_kind(p.kind), seat=p.seat, n=amount, side=other))
         if rule.levels or rule.deal or rule.forfeit_hand:
@@ -143,6 +144,7 @@ RULING_PENALTY = {
     "illegal_lead": "revoke",  # 出错牌: seed 000 第十八条 and 001 十九 treat wrong plays as revokes
     "failed_throw": "failed_throw",
     "wrong_card_count": "wrong_card_count",
+    "misburied_kitty": "misburied_kitty",  # seed 003 12(4): 多埋或少埋底牌
 }
 
 
@@ -157,7 +159,9 @@ def penalties_of(rules: TractorRulebook, rulings: list[Ruling]) -> list[Penalty]
     for r in rulings:
         kind = RULING_PENALTY.get(r.kind)
         if kind in rules.penalties:
-            out.append(Penalty(kind, r.seat, max(1, len(r.cards))))
+            # a short kitty's discarded cards: 若丢弃的是分牌，所丢弃分数再加到对方所得分数 (seed 003 12(4))
+            discarded = Cards.parse(r.cards).points if r.kind == "misburied_kitty" else 0
+            out.append(Penalty(kind, r.seat, max(1, len(r.cards)), discarded))
     return out
 
 

@@ -45,12 +45,12 @@ class HandError(Refused):
 class Ruling:
     """A violation proven by what was played: who, in which trick, and the cards that prove it."""
 
-    kind: str  # "revoke" | "failed_throw" | "illegal_lead" | "wrong_card_count"
+    kind: str  # "revoke" | "failed_throw" | "illegal_lead" | "wrong_card_count" | "misburied_kitty"
     seat: str
     trick: int
     detail: Reason  # why, for a person (``referee.reasons``)
     evidence: tuple[tuple[int, str], ...] = ()  # (trick, cards) seen later that prove it
-    cards: tuple[str, ...] = ()  # the cards of the offending play
+    cards: tuple[str, ...] = ()  # the cards of the offending play (misburied_kitty: those the dealer discards)
     forced: tuple[str, ...] = ()  # failed throw: the unit to play instead (the default choice)
     choices: tuple[tuple[str, ...], ...] = ()  # failed throw: every failing unit, where someone chooses
 
@@ -216,15 +216,30 @@ class HandJudge:
         return judged._prove(t.suits_in(cards), seat)
 
     def show_kitty(self, cards: Cards) -> HandJudge:
-        """The buried cards, turned up at the end of the hand."""
-        size = self.trumps.rules.deal.kitty
-        if len(cards) != size:
-            raise HandError("tractor.kitty_size", size=size, rulebook=self.trumps.rules.id, n=len(cards))
+        """The buried cards, turned up at the end of the hand. A kitty of another size than the book's is
+        refused, unless the book has a ``misburied_kitty`` penalty (seed 003 留底 12(4): 若打牌时发现庄家多埋或
+        少埋底牌，则对方在所得分数的基础上加160分): then the dealer is ruled ``misburied_kitty``. Short (少埋),
+        the dealer kept cards it must discard (底牌少牌时则庄家丢弃少埋的张数，但若丢弃的是分牌，所丢弃分数再加到
+        对方所得分数): the cards of the decks never seen, known when every card the seats held was played;
+        they are the ruling's ``cards``. Over (多埋), the dealer took the extra cards back (从底牌里抽回): none
+        is discarded; at a table it cannot be shown after a whole hand, as the cards would outnumber the decks."""
+        rules = self.trumps.rules
+        size, decks = rules.deal.kitty, Decks(rules.deal.decks)
+        if len(cards) != size and rules.penalty("misburied_kitty") is None:
+            raise HandError("tractor.kitty_size", size=size, rulebook=rules.id, n=len(cards))
         try:
-            Decks(self.trumps.rules.deal.decks).check(cards, seen=self.played)
+            decks.check(cards, seen=self.played)
         except CardError as exc:
             raise HandError("tractor.in_kitty", why=exc) from exc
-        return replace(self, kitty=cards)
+        judged = replace(self, kitty=cards)
+        if len(cards) == size:
+            return judged
+        unseen = decks.full() - self.played - cards
+        kept = unseen if len(cards) < size and len(unseen) == size - len(cards) else Cards()
+        why = (Reason("tractor.kitty_discarded", n=len(cards), size=size, discarded_cards=kept, points=kept.points) if kept
+               else Reason("tractor.kitty_misburied", n=len(cards), size=size))
+        ruling = Ruling("misburied_kitty", self.dealer, len(self.tricks), why, cards=tuple(kept.names()))
+        return replace(judged, rulings=self.rulings + (ruling,))
 
     def choose_structure(self, seat: str, parts: list[Cards]) -> HandJudge:
         """The leader's 上家 names the structure of an undeclared captive throw, once its trick is

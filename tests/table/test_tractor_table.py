@@ -499,16 +499,8 @@ def test_a_revoking_ruff_takes_the_lead_but_not_the_points_shaoguan():
     d = Driver("shaoguan-2023")
     d.start()
     d.declare_and_take_kitty("S", "H")
-    t = d.table
-    trumps = Trumps(t.rules, t.game.hand_level(), t.trump)
-    need = {"S": "SK S6", "E": "H3 S3", "N": "S4 S8", "W": "S5 S9"}
     kitty = Cards.parse("D2 D3 D4 D6 D7 D8 D9 C3")  # no points: nothing is captured
-    deck = Decks(4).full() - kitty
-    for cards in need.values():
-        deck = deck - Cards.parse(cards)
-    rest = list(deck)
-    rng.shuffle(rest)
-    hands = {s: Cards.parse(need[s]) + Cards(rest[i * 50 : (i + 1) * 50]) for i, s in enumerate(SEATS)}
+    trumps, hands = _stacked(d, {"S": "SK S6", "E": "H3 S3", "N": "S4 S8", "W": "S5 S9"}, kitty, rng)
     for trick in (("S", "SK"), ("E", "H3"), ("N", "S4"), ("W", "S5")), (("E", "S3"), ("N", "S8"), ("W", "S9"), ("S", "S6")):
         for seat, cards in trick:
             d.play(seat, Cards.parse(cards), hands)
@@ -523,3 +515,53 @@ def test_a_revoking_ruff_takes_the_lead_but_not_the_points_shaoguan():
     assert scored["defender_points"] == sum(w["points"] for w in won[1:] if w["seat"] in "EW")
     moved = [n["values"] for n in scored["notes"] if n["key"] == "tractor.note_cannot_win"]
     assert moved == [{"trick": 1, "seat": "E", "other": "S", "n": 15}]
+
+
+def _stacked(d, need, kitty, rng):
+    """The hand's trumps and the four hands, dealt at random around the cards each seat must hold and the kitty."""
+    t = d.table
+    deck = Decks(t.rules.deal.decks).full() - kitty
+    for cards in need.values():
+        deck = deck - Cards.parse(cards)
+    rest = list(deck)
+    rng.shuffle(rest)
+    hands, at = {}, 0
+    for s in SEATS:
+        n = t.rules.deal.hand_size - len(Cards.parse(need.get(s, "")))
+        hands[s], at = Cards.parse(need.get(s, "")) + Cards(rest[at : at + n]), at + n
+    return Trumps(t.rules, t.game.hand_level(), t.trump), hands
+
+
+def _kept_back(rulebook, buried, kept):
+    """A whole hand dealt by S with ``buried`` + ``kept`` as the kitty; S shows only ``buried`` at the end."""
+    rng = random.Random(8)
+    d = Driver(rulebook)
+    d.start()
+    d.declare_and_take_kitty("S", "H")
+    trumps, hands = _stacked(d, {}, Cards.parse(buried) + Cards.parse(kept), rng)
+    d.play_out(trumps, hands, rng)
+    d.send("observed", {"seat": "S", "cards": buried.split(), "confidence": 0.99})
+    return d
+
+
+def test_a_short_kitty_costs_the_dealer_160_and_the_point_cards_it_kept_shaoguan():
+    """003 (留底牌打法) 12(4): 若打牌时发现庄家多埋或少埋底牌，则对方在所得分数的基础上加160分。……底牌少牌时则庄家丢弃
+    少埋的张数，但若丢弃的是分牌，所丢弃分数再加到对方所得分数. S buried 7 cards and kept SK: the hand is scored, not
+    refused; the one card of the decks never seen is the one S discards, and its 10 points go to the defenders."""
+    d = _kept_back("shaoguan-2023", "D2 D3 D4 D6 D7 D8 D9", "SK")
+    assert "rejected" not in d.kinds() and d.table.phase in ("dealing", "round_over")  # scored (160 may end the game)
+    misburied = [v for v in _violations(d) if v["kind"] == "misburied_kitty"]
+    assert [(v["seat"], v["evidence"]["cards"], v["evidence"]["why"]["key"]) for v in misburied] == [
+        ("S", ["SK"], "tractor.kitty_discarded")]
+    scored = d.payloads("events", "hand_scored")[0]["data"]
+    assert scored["settled_points"] == scored["defender_points"] + 160 + 10
+    assert any(n["key"] == "tractor.note_points" and n["values"]["n"] == 170 for n in scored["notes"])
+
+
+def test_a_kitty_of_another_size_is_refused_in_words_where_the_book_has_no_rule_for_it():
+    """001 (classic-3deck) has no 多埋/少埋底牌 penalty: a 7-card kitty shown at the end is refused
+    (tractor.kitty_size) and the hand waits for the kitty the book deals."""
+    d = _kept_back("classic-3deck", "D2 D3 D4 D6 D7", "SK")
+    rejected = d.payloads("events", "rejected")[-1]["data"]
+    assert rejected["why"]["key"] == "tractor.kitty_size" and d.table.phase == "hand_over"
+    assert not [v for v in _violations(d) if v["kind"] == "misburied_kitty"]
