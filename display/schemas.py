@@ -20,9 +20,22 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic_core import PydanticCustomError
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$")]  # as the bus's
+from referee.tournament.entries import invisible
+
+
+def _visible(text: str) -> str:
+    """A name with no invisible format character (``entries.invisible``): ``wang`` and ``wang\u200b`` would read alike
+    in the audit log, the console and at the tables (said by the catalogue's ``invalid.invisible``)."""
+    if invisible(text):
+        raise PydanticCustomError("invisible", "holds an invisible format character")
+    return text
+
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$"),
+                 AfterValidator(_visible)]  # as the bus's
 Id = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 Card = Annotated[str, StringConstraints(pattern=r"^([SHDC](10|[2-9TJQKA])|BJ|LJ)$")]
 Seat = Literal["S", "E", "N", "W"]

@@ -31,6 +31,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,18 +113,35 @@ def names_in(cell: object, row: int = 0) -> list[str]:
     return names
 
 
+def invisible(text: str) -> bool:
+    """Whether ``text`` holds a Unicode format character (category Cf: a zero-width space, a right-to-left override):
+    a name that reads as another (``王芳`` and ``王芳\u200b``) on the tables, the sheets and the audit log.
+
+    >>> invisible("王芳"), invisible("王芳\u200b"), invisible("a\u202eb")
+    (False, True, True)
+    """
+    return any(unicodedata.category(c) == "Cf" for c in text)
+
+
 def _fit(text: str, row: int) -> None:
-    """Refuse a name, unit or team that a table or the console could not take: over ``NAME_MOST`` characters, or with
-    a control character (a form's cell may hold a terminal's escape, printed as it came by every command).
+    """Refuse a name, unit or team that a table or the console could not take: over ``NAME_MOST`` characters, with
+    a control character (a form's cell may hold a terminal's escape, printed as it came by every command), or with an
+    invisible format character (:func:`invisible`).
 
     >>> _fit("王芳", 3)
     >>> _fit("王\x1b[2J芳", 3)
     Traceback (most recent call last):
     ...
     referee.tournament.entries.EntryError: 第 3 行：“王\\x1b[2J芳”含有控制字符（例如换页、响铃、终端转义），请删去后再导入
+    >>> _fit("王芳\u200b", 4)
+    Traceback (most recent call last):
+    ...
+    referee.tournament.entries.EntryError: 第 4 行：“王芳\\u200b”含有看不见的格式字符（例如零宽空格、从右到左标记），会与别的名字看起来一样，请删去后再导入
     """
     if CONTROL.search(text):
         raise EntryError("cell_control", row=row, cell=repr(text)[1:-1])
+    if invisible(text):
+        raise EntryError("cell_invisible", row=row, cell=repr(text)[1:-1])
     if len(text) > NAME_MOST:
         raise EntryError("cell_long", row=row, cell=text[:20] + "…", n=len(text), most=NAME_MOST)
 

@@ -437,3 +437,20 @@ def test_a_foul_no_rulebook_has_is_refused_in_words(client, table, commands):
     assert en.json()["detail"].startswith("there is no foul 'not_a_kind'; nothing was sent to the table; the fouls a referee may rule: ")
     assert "talking" in en.json()["detail"]
     assert client.get("/api/console/audit").json() == before
+
+
+def test_a_name_with_an_invisible_format_character_is_refused_in_words(client, table):
+    """``wang`` and ``wang`` with a zero-width space (or a right-to-left override) read alike in the audit log and at
+    the tables: such a user, or a player seated so, is refused, said in the reader's language."""
+    login(client)
+    online(table, "t1")
+    wait(lambda: client.get("/api/tables/t1").status_code == 200)
+    for user in ("wang\u200b", "a\u202eb", "\ufeffli"):
+        r = client.post("/api/users", json={"user": user, "password": "long-enough", "role": "referee"})
+        assert r.status_code == 422 and r.json()["detail"] == "body.user：含有看不见的格式字符（例如零宽空格、从右到左标记），会与别的名字看起来一样"
+    en = client.post("/api/users", json={"user": "wang\u200b", "password": "long-enough", "role": "referee"}, headers=EN)
+    assert en.json()["detail"] == "body.user: holds an invisible format character (a zero-width space, a right-to-left mark): it would look like another name"
+    assert [u["user"] for u in client.get("/api/users").json()].count("wang") == 1
+    players = {"S": "王芳", "E": "李强", "N": "张伟", "W": "a\u202eb"}
+    r = client.post("/api/console/tables/t1/assign", json={"players": players, "rulebook": "classic-3deck"})
+    assert r.status_code == 422 and r.json()["detail"].startswith("body.players.W：含有看不见的格式字符")

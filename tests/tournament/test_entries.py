@@ -185,6 +185,16 @@ def test_a_cell_the_tables_could_not_take_is_refused_with_its_row(tmp_path):
     assert load_entries(xlsx(tmp_path, fits, name="f.xlsx"))[0].players[1] == "李" * 64
 
 
+def test_a_name_with_an_invisible_format_character_is_refused_with_its_row(tmp_path):
+    """A zero-width space (pasted from a web page) or a right-to-left override makes a name that reads as another on
+    the tables, the sheets and the audit log: refused at the form, naming the row and showing the character."""
+    rows = [HEADER, ("机电学院", "", "1", "王芳、李强"), ("机电学院", "", "2", "张伟\u200b、刘洋")]
+    assert refused(xlsx(tmp_path, rows)) == "第 3 行：“张伟\\u200b”含有看不见的格式字符（例如零宽空格、从右到左标记），会与别的名字看起来一样，请删去后再导入"
+    unit = tmp_path / "unit.csv"
+    unit.write_text("单位,对,选手\n机电\u202e学院,1,王芳、李强\n", encoding="utf-8")
+    assert refused(unit).startswith("第 2 行：“机电\\u202e学院”含有看不见的格式字符")
+
+
 def test_staff_of_one_name_in_two_units_are_two_people_in_one_unit_refused(tmp_path):
     rows = [HEADER, ("机电学院", "", "1", "王芳、李强"), ("外语学院", "", "1", "王芳、陈静")]
     assert [e.players[0] for e in load_entries(xlsx(tmp_path, rows))] == ["王芳", "王芳"]
