@@ -18,9 +18,9 @@ Store(':memory:')
 ('wang', 'organiser')
 >>> s.session(token, now=10.0 + SESSION_S + 1) is None
 True
->>> [s.login_failed("wang", "10.0.0.9", now=40.0 + i) for i in range(LOCK_AFTER["pair"])][-1]  # the fifth locks
-1240.0
->>> s.login_locked("wang", "10.0.0.9", now=100.0), s.login_locked("wang", "10.0.0.7", now=100.0)
+>>> [s.login_try("wang", "10.0.0.9", now=40.0 + i) for i in range(LOCK_AFTER["pair"])]  # five tries, each noted
+[None, None, None, None, None]
+>>> s.login_try("wang", "10.0.0.9", now=50.0), s.login_locked("wang", "10.0.0.7", now=100.0)  # the sixth waits
 (1240.0, None)
 >>> s.login_locked("wang", "10.0.0.9", now=1240.0) is None
 True
@@ -193,21 +193,30 @@ class Store:
     def login_locked(self, name: str, client: str, now: float) -> float | None:
         """When logins as ``name`` from ``client`` open again, while they are locked (too many failed
         logins in ``LOCK_WINDOW_S``: of the name from that address, from that address, or of the name)."""
+        with self._lock:
+            return self._locked(name, client, now)
+
+    def _locked(self, name: str, client: str, now: float) -> float | None:
         since = now - LOCK_WINDOW_S
         until = None
         for scope, where, args in (("pair", "name = ? AND client = ?", (name, client)), ("client", "client = ?", (client,)),
                                    ("name", "name = ?", (name,))):
-            rows = self._run(f"SELECT at FROM failed_logins WHERE {where} AND at > ? ORDER BY at DESC LIMIT ?",
-                             (*args, since, LOCK_AFTER[scope]))
+            rows = self._db.execute(f"SELECT at FROM failed_logins WHERE {where} AND at > ? ORDER BY at DESC LIMIT ?",
+                                    (*args, since, LOCK_AFTER[scope])).fetchall()
             if len(rows) == LOCK_AFTER[scope]:  # open when the oldest of these leaves the window
                 until = max(until or 0.0, rows[-1][0] + LOCK_WINDOW_S)
         return until
 
-    def login_failed(self, name: str, client: str, now: float) -> float | None:
-        """Note a failed login; when it locks, until when (``login_locked``)."""
-        self._run("DELETE FROM failed_logins WHERE at < ?", (now - LOCK_WINDOW_S,))
-        self._run("INSERT INTO failed_logins VALUES (?, ?, ?)", (now, name, client))
-        return self.login_locked(name, client, now)
+    def login_try(self, name: str, client: str, now: float) -> float | None:
+        """One try at logging in: while locked, when logins open again (``login_locked``), nothing noted; else None,
+        and the try noted as a failed login at once, before its password is checked (``login_succeeded`` forgives
+        it), so that guesses sent together cannot all pass the lock before the first of them is counted."""
+        with self._lock, writing(self._db):
+            self._db.execute("DELETE FROM failed_logins WHERE at < ?", (now - LOCK_WINDOW_S,))
+            until = self._locked(name, client, now)
+            if until is None:
+                self._db.execute("INSERT INTO failed_logins VALUES (?, ?, ?)", (now, name, client))
+            return until
 
     def login_succeeded(self, name: str, client: str) -> None:
         """The name's failures from that address are forgiven (the others still count)."""

@@ -2,8 +2,9 @@
 
 Too many failed logins lock (``display.store.LOCK_AFTER`` in ``LOCK_WINDOW_S``): a name from one
 address, one address, or one name from everywhere; while locked, a login is refused (429, with
-``Retry-After``) before its password is even checked. Every failed login and every lock goes
-into the audit log with the name tried and the address it came from."""
+``Retry-After``) before its password is even checked. Each try counts as failed before its password is checked
+(``Store.login_try``), so guesses sent together get no more checks than the lock allows. Every failed login and
+every lock goes into the audit log with the name tried and the address it came from."""
 
 from __future__ import annotations
 
@@ -23,13 +24,13 @@ log = logging.getLogger(__name__)
 @router.post("/login", responses={401: {"model": Problem}, 429: {"model": Problem}}, summary="Log in; sets the session cookie")
 def login(body: Login, request: Request, response: Response, ctx: Ctx) -> Me:
     client, now = request.client.host if request.client else "?", ctx.clock()
-    until = ctx.store.login_locked(body.user, client, now)
+    until = ctx.store.login_try(body.user, client, now)
     if until is None:
         role = ctx.store.check_password(body.user, body.password)
         if role is None:
             log.warning("failed login as %r from %s", body.user, client)
             ctx.store.audit(body.user, "login_failed", {"name": body.user, "client": client}, now)
-            until = ctx.store.login_failed(body.user, client, now)
+            until = ctx.store.login_locked(body.user, client, now)  # this try, counted already, may lock
             if until is None:
                 raise HTTPException(401, Denied("wrong_login"))
             minutes = math.ceil((until - now) / 60)

@@ -95,6 +95,33 @@ def test_an_address_that_tries_many_names_is_locked_for_all(server, clock):
         assert log_in(c, ORGANISER).status_code == 200
 
 
+def test_guesses_sent_together_get_no_more_checks_than_the_lock_allows(server, clock):
+    """Forty logins at once for one name from one address, the right password among them: each was let past the
+    lock before any failure was written (a check takes tens of ms), so about forty passwords were checked and the
+    right one logged in. Now each try counts before its check: at most ``LOCK_AFTER["pair"]`` are checked."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    clock.now += LOCK_WINDOW_S + 1
+    who = "burst"
+    with browser(server) as c:
+        assert log_in(c, ORGANISER).status_code == 200
+        assert c.post("/api/users", json={"user": who, "password": "burst-pass", "role": "referee"}).status_code == 201
+    guesses = [f"guess-{i}" for i in range(39)] + ["burst-pass"]
+
+    def one(password: str) -> int:
+        with browser(server) as c:
+            return log_in(c, (who, password)).status_code
+
+    with ThreadPoolExecutor(len(guesses)) as pool:
+        codes = list(pool.map(one, guesses))
+    assert codes.count(401) < LOCK_AFTER["pair"] and codes.count(429) >= len(guesses) - LOCK_AFTER["pair"], codes
+    failed = [e for e in audit(server, clock) if e["action"] == "login_failed" and e["detail"]["name"] == who]
+    assert len(failed) <= LOCK_AFTER["pair"]
+    if codes[-1] != 200:  # the right one, unless it was among the tries checked: refused while locked
+        with browser(server) as c:
+            assert log_in(c, (who, "burst-pass")).status_code == 429
+
+
 def raw(server, head: str, body: bytes = b"") -> tuple[int, float]:
     """Send a request's head (and maybe part of its body) on a socket; (status, seconds to the answer)."""
     host, port = server.url.removeprefix("http://").split(":")
