@@ -172,7 +172,7 @@ def violation_kinds() -> set[str]:
             kind = literal(node, index)
             if kind is not None:
                 kinds.add(kind)
-    for book in map(rulebooks.load, rulebooks.names("sandayi")):
+    for book in map(rulebooks.load, rulebooks.names("sandayi") + rulebooks.names("guandan")):
         kinds |= set(book.fouls.kinds)
     return kinds
 

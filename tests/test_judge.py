@@ -258,9 +258,13 @@ def test_the_clock_cases_pass_on_the_command_line(capsys):
 
 def clock_settings(book: str) -> set[str]:
     """The settings of a rulebook's ``[clock]`` section as written (each late band by its entry); ``none`` when
-    the section sets nothing."""
+    the section sets nothing; nothing for a book that extends another and leaves the clock as that book's (whose
+    cases cover it)."""
     path = Path(__file__).resolve().parents[1] / "referee" / "rulebooks" / f"{book}.toml"
-    clock = tomllib.loads(path.read_text())["clock"]
+    raw = tomllib.loads(path.read_text())
+    if "extends" in raw and "clock" not in raw:
+        return set()
+    clock = raw["clock"]
     found = {k for k in clock if k not in ("articles", "penalties", "late_bands")}
     found |= {f"late_bands.{key}" for _, key in clock.get("late_bands", [])}
     return found or {"none"}

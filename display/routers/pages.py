@@ -17,7 +17,7 @@ from fastapi.templating import Jinja2Templates
 
 from display.schemas import Id
 from referee.catalogue import LANGS, entries, say
-from referee.rulebooks import SandayiRulebook, load, names
+from referee.rulebooks import GuandanRulebook, SandayiRulebook, load, names
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).resolve().parents[1] / "templates")
@@ -75,6 +75,6 @@ def fouls() -> tuple[str, ...]:
     kinds: dict[str, None] = {}
     for book in sorted(names()):
         rulebook = load(book)
-        if isinstance(rulebook, SandayiRulebook):
+        if isinstance(rulebook, (GuandanRulebook, SandayiRulebook)):
             kinds.update(dict.fromkeys(rulebook.fouls.kinds))
     return tuple(kinds)

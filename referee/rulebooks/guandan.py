@@ -12,6 +12,7 @@ from referee.rulebooks.settings import check, setting
 
 Place = Literal[2, 3, 4]
 Leader = Literal["payer", "first", "first_next"]
+FoulKind = Literal["signalling", "cards_below_table", "count_misreport", "tribute_breach"]
 
 
 @dataclass(frozen=True)
@@ -22,9 +23,10 @@ class Play:
     early_end: bool = setting(
         "the hand ends as soon as partners take first and second (the other two are both last: a double down); "
         "`false`: play on until three have played out")
-    sit_out: tuple[Literal["out_of_turn", "exposed_card"], ...] = setting(
-        "the confirmed violations whose offender sits out its next turn: a pass, or when it would lead, the "
-        "next seat holding cards leads; `[]`: none")
+    sit_out: tuple[Literal["out_of_turn", "exposed_card", "impossible"], ...] = setting(
+        "the confirmed violations whose offender sits out its next turn (each also counts a foul): a pass, or "
+        "when it would lead, the next seat holding cards leads; `impossible`: a play the rules refuse (错牌), "
+        "which the seat does not play again that turn; `[]`: none")
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,18 @@ class Match:
         "the games level (1:1) the deciding game is played out, else the team with more games wins")
 
 
+@dataclass(frozen=True)
+class Fouls:
+    kinds: Mapping[FoulKind, str] = setting(
+        "the fouls the referee records from the console (no camera sees them), each with the article it cites; "
+        "each counts to the side (`[clock] fouls_lose_round`)")
+    warned_first: tuple[FoulKind, ...] = setting(
+        "kinds whose first by a player in the round is a warning, not a foul (its `violations` penalty `warning`)", ())
+
+    def __post_init__(self) -> None:
+        check(set(self.warned_first) <= set(self.kinds), "warned_first", self.warned_first, "kinds of `[fouls] kinds`")
+
+
 @dataclass(frozen=True, eq=False, repr=False, kw_only=True)
 class GuandanRulebook(ClimbingRulebook):
     """A Guandan rulebook (``game = "guandan"``)."""
@@ -100,10 +114,11 @@ class GuandanRulebook(ClimbingRulebook):
     levels: Levels = setting("`[levels]`")
     stages: Mapping[str, Stage] = setting("`[stages.NAME]`: one table per stage of the tournament, chosen when a game starts")
     match: Match = setting("`[match]`")
+    fouls: Fouls = setting("`[fouls]`")
 
     def __post_init__(self) -> None:
         super().__post_init__()
         check(self.match.stage in self.stages, "match.stage", self.match.stage, f"one of the [stages]: {', '.join(self.stages)}")
 
 
-__all__ = ["Announce", "GuandanRulebook", "Levels", "Match", "Play", "Stage", "Tribute"]
+__all__ = ["Announce", "Fouls", "GuandanRulebook", "Levels", "Match", "Play", "Stage", "Tribute"]

@@ -94,13 +94,17 @@ class ClimbingTable(Reducer):
         try:
             engine = self._engine_play(seat, cards)
         except Refused as exc:  # HandError, GameError: not a combination, does not beat, too many cards
-            return self._flag(seat, "impossible", cards, exc.reason, p)
+            return self._impossible(seat, cards, exc.reason, p)
         t = self._with_engine(engine)
         if leading:
             t = t._with(leader=seat, plays=(), trick_no=t.trick_no + 1)
         t = t._with(plays=tuple(x for x in t.plays if x[0] != seat) + ((seat, tuple(cards.names())),))
         t = t._event("play_accepted", {"hand": t.hand_no, "trick": t.trick_no, "seat": seat, "cards": cards.names()})
         return t._next_turn(seat)
+
+    def _impossible(self, seat: str, cards: Cards, why, p: dict) -> ClimbingTable:
+        """A play on turn the rules refuse: flagged for the referee (a misread, corrected, or a wrong play)."""
+        return self._flag(seat, "impossible", cards, why, p)
 
     def _pass(self, seat: str) -> ClimbingTable:
         """The ``pass`` button of ``seat``."""

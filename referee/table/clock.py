@@ -17,7 +17,7 @@ carries its evidence (the seconds measured, the limit) and its :class:`Rule` (bo
 ('E', 'lead', 15.0, 17.5, 2.5)
 >>> record, verdict = ClockRecord().judge(L, o)
 >>> verdict.outcome, record.judge(L, o)[1].outcome, record.judge(L, o)[1].penalty
-('warning', 'points', Penalty(kind='clock', seat='E', cards=1))
+('warning', 'points', Penalty(kind='clock', seat='E', cards=1, points=0))
 """
 
 from __future__ import annotations

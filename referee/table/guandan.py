@@ -41,7 +41,7 @@ from referee.table.reducer import Flag, Reject
 
 OUT_OF_TURN = "十一 3: 上家没有出牌，下家就出牌，称为越序出牌…停止一轮出牌，由下家出牌，并视情节轻重记犯规一次"
 EXPOSED = "十一 2: 不管是有意或无意把别的牌带下来(暴露张)，则停止一轮出牌，由下家出牌，并视情节轻重记犯规一次"
-FOULS = ("out_of_turn", "exposed_card")  # flags that count a foul once the referee confirms them (十一)
+WRONG_PLAY = "十一 1: 任何一方所出的牌，一旦被对方看到…不得收回，如是错牌则停止一轮出牌，由下家出牌，并视情节轻重记犯规一次"
 TRIBUTE_RULE = "四: 进贡和还牌时如出现违规…正常判为重新给牌，视情节轻重记犯规一次"
 
 
@@ -52,6 +52,7 @@ class GuandanTable(ClimbingTable):
     tribute: TributePhase | None = None
     after: tuple[str, ...] = ()  # the finish order of the game's last hand: who pays tribute next
     returns: tuple[ShotClock, ...] = ()  # the receivers' return-card clocks
+    warned: tuple[tuple[str, str], ...] = ()  # (seat, kind) of the round's warnings (九 3: 第一次警告)
 
     # -- the engine --------------------------------------------------------------------------------
     def _engine(self) -> Hand:
@@ -78,7 +79,8 @@ class GuandanTable(ClimbingTable):
     # -- the round ---------------------------------------------------------------------------------
     def _round_started(self) -> GuandanTable:
         t = super()._round_started()
-        return t._with(match=Match.start(self.rules, self.rules.match.stage, self.at), hand=None, tribute=None, after=(), returns=())
+        return t._with(match=Match.start(self.rules, self.rules.match.stage, self.at), hand=None, tribute=None, after=(), returns=(),
+                       warned=())
 
     def _all_ready(self) -> GuandanTable:
         return self._deal()
@@ -175,13 +177,44 @@ class GuandanTable(ClimbingTable):
     def _exposed(self, seat: str, cards: Cards, why: Reason, pending: dict | None) -> GuandanTable:
         return self._flag(seat, "exposed_card", cards, why, pending, EXPOSED, {"foul": True, "text": "暴露张：停止一轮出牌，犯规一次（裁判确认）"})
 
+    def _impossible(self, seat: str, cards: Cards, why, p: dict) -> GuandanTable:
+        """十一 1: 如是错牌则停止一轮出牌，由下家出牌: a play the rules refuse is flagged with that penalty; the referee
+        corrects a misread (the cards were others), dismisses what was no play, or confirms the wrong play."""
+        if "impossible" not in self.rules.play.sit_out:
+            return super()._impossible(seat, cards, why, p)
+        return self._flag(seat, "impossible", cards, why, p, WRONG_PLAY, {"foul": True, "text": "出错牌：停止一轮出牌，犯规一次（裁判确认）"})
+
     def _counted(self, flag: Flag) -> GuandanTable:
-        t = self._foul(Foul(flag.seat, flag.kind)) if flag.kind in FOULS else self
-        if flag.kind in self.rules.play.sit_out and t.phase == "playing":
-            # 十一 2, 3: 停止一轮出牌. The table takes no play while a flag is open, so the offender (a seat that was
-            # not on turn) is not on turn now either: its turn is passed when it comes (``_next_turn``).
-            return t._with_engine(t.hand.sit_out(flag.seat))
-        return t
+        """A confirmed 越序出牌, 暴露张 or 错牌 (十一 1-3, the book's ``[play] sit_out``): a foul, and the offender sits
+        out its next turn. A wrong play was on turn: its turn passes now (``passed`` with ``sat_out``), the next seat's
+        clock starts; an offender not on turn (the table takes no play while a flag is open) passes when its turn
+        comes (:meth:`_next_turn`)."""
+        if flag.kind not in self.rules.play.sit_out:
+            return self
+        t = self._foul(Foul(flag.seat, flag.kind))
+        if t.phase != "playing":
+            return t
+        on_turn = t.hand.turn == flag.seat
+        t = t._with_engine(t.hand.sit_out(flag.seat))
+        return t._next_turn(flag.seat) if on_turn else t
+
+    def _ruling(self, command: str, p: dict) -> GuandanTable:
+        """From the console: the referee's foul (the book's ``[fouls] kinds``, 九 and 四: what no camera sees), any
+        time in the round; each counts to the side, three lose the round (十 第3条), a ``warned_first`` kind's first
+        by a player is a warning (九 3: 第一次警告，第二次则记犯规一次)."""
+        if command != "foul":
+            return super()._ruling(command, p)
+        if self.match is None or self.phase in ("idle", "arriving", "round_over"):
+            raise Reject("table.no_game", command=command, phase=self.phase)
+        seat, kind, kinds = p["seat"], p["kind"], self.rules.fouls.kinds
+        if kind not in kinds:
+            raise Reject("table.unknown_foul", kind=kind, kinds=list(kinds))
+        evidence = {"hand": self.hand_no}
+        if kind in self.rules.fouls.warned_first and (seat, kind) not in self.warned:
+            t, _ = self._with(warned=self.warned + ((seat, kind),))._violation(seat, kind, kinds[kind], {"warning": True}, evidence, "confirmed")
+            return t
+        t, _ = self._violation(seat, kind, kinds[kind], {"foul": True}, evidence, "confirmed")
+        return t._foul(Foul(seat, kind))
 
     def _next_turn(self, seat: str) -> GuandanTable:
         t = self

@@ -340,7 +340,7 @@ def test_impossible_cards_are_refused():
             {"command": "assign", "players": {"S": "a", "E": "b", "N": "c", "W": "d"}, "rulebook": "classic-2deck"},
             (
                 "commands: 'rulebook': unknown rulebook 'classic-2deck'; known: classic-3deck, sanjiang-2012, "
-                "shaoguan-2023, shaoguan-2023-nokitty, usst-2016, zhongkai-2010"
+                "sanjiang-2012-stage-two, shaoguan-2023, shaoguan-2023-nokitty, usst-2016, zhongkai-2010"
             ),
         ),
         (

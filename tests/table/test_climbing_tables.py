@@ -524,7 +524,7 @@ def test_sandayi_report_and_open_hand_from_the_console():
 def test_the_referees_rulings_are_refused_where_the_game_has_none():
     d = Table_(GD)
     d.start()
-    out = d.send("commands", {"command": "foul", "seat": "E", "kind": "talking"})
+    out = d.send("commands", {"command": "report", "seat": "E", "play": True})  # 报到 is San Da Yi's
     assert out[0].payload["kind"] == "rejected" and "takes no such ruling" in out[0].payload["data"]["reason"]
 
 

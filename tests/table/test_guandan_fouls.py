@@ -1,0 +1,99 @@
+"""The Guandan fouls at the table (seed 002): what the referee records from the console (九, 四), the wrong
+play confirmed (十一 1), and three fouls by one side losing the round (十 第3条)."""
+
+from climbing_kit import GD, Table_
+
+from referee.catalogue.sentences import Sentences
+
+
+def test_the_referees_fouls_count_to_the_side_and_three_lose_the_round():
+    """九 1: 不允许通过明示或暗示传递非法信息，否则记犯规1次; 九 2: 牌必须高于台面握在手上…否则记犯规1次;
+    四: 进贡和还牌时如出现违规…视情节轻重记犯规一次; 十 第3条: 在一轮比赛中如某一方运动员出现累计三次犯规，则本轮判负."""
+    d = Table_(GD)
+    d.start()  # drawing the first hand
+    d.send("commands", {"command": "foul", "seat": "E", "kind": "signalling"})
+    v = d.violations()[-1]
+    assert (v["seat"], v["kind"], v["status"], v["penalty"], v["evidence"]) == ("E", "signalling", "confirmed", {"foul": True}, {"hand": 1})
+    assert v["rule"]["article"].startswith("九 1: 不允许通过明示或暗示传递非法信息")
+    d.press("S", "ready")
+    d.show("S", ["S3"])
+    d.send("commands", {"command": "foul", "seat": "W", "kind": "cards_below_table"})  # E's partner: the same side
+    assert [(e["data"]["seat"], e["data"]["team"], e["data"]["fouls"], e["data"]["limit"]) for e in d.events("foul_counted")] == [
+        ("E", "EW", 1, 3), ("W", "EW", 2, 3)]
+    d.send("commands", {"command": "foul", "seat": "N", "kind": "tribute_breach"})  # the other side's first
+    assert d.table.phase == "playing"
+    d.send("commands", {"command": "foul", "seat": "E", "kind": "signalling"})  # EW's third: the round is lost
+    won = d.events("game_won")[-1]["data"]
+    assert (won["team"], won["by"], won["loser"], d.table.phase) == ("SN", "fouls", "EW", "round_over")
+    said = Sentences("zh", "guandan").event(d.events("foul_counted")[0])
+    assert "暗示性手势" in said and "3 次判负" in said
+
+
+def test_a_misreported_count_is_first_a_warning_then_a_foul_each_time():
+    """九 3: 如报错牌张或故意隐瞒…第一次警告，第二次则记犯规一次，以后出现一次，加记犯规一次."""
+    d = Table_(GD)
+    d.start()
+    for _ in range(3):
+        d.send("commands", {"command": "foul", "seat": "N", "kind": "count_misreport"})
+    assert [v["penalty"] for v in d.violations("count_misreport")] == [{"warning": True}, {"foul": True}, {"foul": True}]
+    assert [e["data"]["fouls"] for e in d.events("foul_counted")] == [1, 2]
+    d.send("commands", {"command": "foul", "seat": "S", "kind": "count_misreport"})  # S's own first: a warning
+    assert d.violations("count_misreport")[-1]["penalty"] == {"warning": True} and len(d.events("foul_counted")) == 2
+
+
+def test_a_foul_the_book_does_not_have_or_outside_a_round_is_refused_and_changes_nothing():
+    d = Table_(GD)
+    out = d.send("commands", {"command": "foul", "seat": "E", "kind": "signalling"})  # no round yet
+    assert out[0].payload["kind"] == "rejected" and out[0].payload["data"]["why"]["key"] == "table.no_game"
+    d.start()
+    before = d.state()
+    out = d.send("commands", {"command": "foul", "seat": "E", "kind": "talking"})  # San Da Yi's, not Guandan's
+    assert out[0].payload["kind"] == "rejected" and out[0].payload["data"]["why"]["key"] == "table.unknown_foul"
+    zh = Sentences("zh", "guandan").event(out[0].payload)
+    assert "没有这种犯规" in zh and "暗示性手势" in zh
+    same = {"at": 0, "seq": 0, "round": 0}  # what time and the log's count change
+    assert d.state() | same == before | same and not d.violations()
+
+
+def test_a_wrong_play_confirmed_stays_a_foul_and_the_next_seat_plays():
+    """十一 1: 任何一方所出的牌，一旦被对方看到(并被指明是什么牌)后不得收回，如是错牌则停止一轮出牌，由下家出牌，并视情节
+    轻重记犯规一次 -- confirmed by the referee, the offender does not play again: its turn passes and a foul counts."""
+    d = Table_(GD)
+    d.start()
+    d.press("S", "ready")
+    d.show("S", ["S7", "C7"])
+    d.show("E", ["S3", "D3"])  # does not beat: flagged, the clocks wait
+    v = d.violations()[-1]
+    assert (v["kind"], v["seat"], v["status"], v["penalty"]["foul"], v["rule"]["article"][:4]) == ("impossible", "E", "flagged", True, "十一 1")
+    d.send("commands", {"command": "confirm", "flag": v["flag"]})
+    assert d.state()["turn"] == "N" and d.events("passed")[-1]["data"] == {"hand": 1, "trick": 1, "seat": "E", "sat_out": True}
+    assert [(e["data"]["seat"], e["data"]["kind"]) for e in d.events("foul_counted")] == [("E", "impossible")]
+    assert d.state()["cards"]["E"] == 27  # the wrong cards are not played
+    d.show("N", ["S9", "D9"])
+    assert d.state()["turn"] == "W" and d.state()["clocks"]["W"]["running"]
+
+
+def test_a_wrong_lead_confirmed_gives_the_lead_to_the_next_seat():
+    """十一 1: 如是错牌则停止一轮出牌，由下家出牌 -- a lead that is no combination: the next seat leads."""
+    d = Table_(GD)
+    d.start()
+    d.press("S", "ready")
+    d.show("S", ["S3", "D5"])
+    flag = d.state()["flags"][0]["flag"]
+    d.send("commands", {"command": "confirm", "flag": flag})
+    assert d.state()["turn"] == "E" and d.state()["current_trick"] is None
+
+
+def test_a_misread_is_corrected_or_dismissed_with_no_foul():
+    """A read the rules refuse may be the camera's: the referee corrects it into the play made, or dismisses it;
+    neither is a penalty."""
+    d = Table_(GD)
+    d.start()
+    d.press("S", "ready")
+    d.show("S", ["S7", "C7"])
+    d.show("E", ["S3", "D3"])
+    d.send("commands", {"command": "correct", "flag": d.state()["flags"][0]["flag"], "cards": ["SQ", "DQ"]})
+    d.show("N", ["S4", "D4"])
+    d.send("commands", {"command": "dismiss", "flag": d.state()["flags"][0]["flag"]})
+    assert not d.events("foul_counted") and d.state()["turn"] == "N"
+    assert [v["status"] for v in d.violations("impossible")] == ["flagged", "dismissed", "flagged", "dismissed"]
