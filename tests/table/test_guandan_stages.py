@@ -116,3 +116,36 @@ def test_time_called_at_one_nil_with_the_leader_ahead_ends_the_match():
     over = d.events("round_over")[-1]["data"]
     assert (over["by"], over["ahead"], d.table.phase) == ("time", "SN", "round_over") and not d.events("played_out")
     assert game_of("round_over", over, over["levels"], first_to_level=True)[0] == "SN"
+
+
+def test_the_tournament_records_a_stage_two_match_as_the_table_played_it(tmp_path):
+    """规程 三 2: 第二阶段：采取三局两胜制 -- a knockout of two pairs is best of three from its first round; every
+    event the table published, given to the tournament's recorder, makes the table's result: the games as the table
+    counted them, the hour's game (``game_won`` by ``time``) among them, and the match's winner."""
+    from referee.tournament import Entry
+    from referee.tournament.recorder import Recorder
+    from referee.tournament.store import TournamentStore
+
+    store = TournamentStore(tmp_path / "t.db")
+    store.new("knockout-best-of-three", [Entry("k01", "南北", "u1", "u1", ("SS", "NN")), Entry("k02", "东西", "u2", "u2", ("EE", "WW"))],
+              seed=1, id="ko")
+    view = store.pair_next_round()
+    assert store.tournament.rules.rulebook_of(store.tournament, view["round"]) == STAGE_TWO
+    d, rng = Table_(STAGE_TWO), random.Random(8)
+    d.start()
+    one_nil = Match.start(d.rules, "two", d.at)
+    for first, place in [("S", 2), ("S", 2), ("S", 2)]:  # game 1 to SN: told as the table would have told it
+        one_nil = one_nil.after(HandResult(first, place))
+    at_time(d, one_nil, [("E", 3)])  # game 2 to EW on time: 1:1, game 3 played out
+    play_games(d, rng)
+    recorder = Recorder(store)
+    recorder.event("t01", {"v": 1, "seq": 1, "kind": "game_won", "at": 0.0,
+                           "data": {"team": "SN", "by": "levels", "passed": "8", "games": {"SN": 1, "EW": 0}, "match": None}})
+    for e in d.events():
+        recorder.event("t01", e)
+    final = d.events("game_won")[-1]["data"]
+    table = store.tournament.rounds[0].tables[0]
+    winner = table.entries.index("k01" if final["match"] == "SN" else "k02")
+    assert table.outcome is not None and table.outcome.points[winner] == 1
+    assert sorted(table.outcome.scores) == [1, 2] and table.games[:2] == (table.entries.index("k01"), table.entries.index("k02"))
+    store.close()
