@@ -5,6 +5,8 @@ late arrivals, export the sheets. The tournament service publishes the changed r
 
 from __future__ import annotations
 
+import asyncio
+
 from fastapi import APIRouter, HTTPException, Request, UploadFile
 from fastapi.responses import Response
 
@@ -125,8 +127,8 @@ async def import_entries(file: UploadFile, user: Organiser, ctx: Ctx, lang: Lang
     data = await file.read(FORM_BYTES + 1)
     if len(data) > FORM_BYTES:
         raise HTTPException(422, Refusal("form_too_big", kib=FORM_BYTES // 1024))
-    try:
-        made = read_form(file.filename or "form", data)
+    try:  # off the event loop: a form takes seconds to read, while the pages' streams and the console wait on it
+        made = await asyncio.to_thread(read_form, file.filename or "form", data)
     except EntryError as exc:
         raise HTTPException(422, exc) from None
     return _set_draft(ctx, user, lang, rows_of(made), "import_entries", {"file": file.filename, "entries": len(made)})

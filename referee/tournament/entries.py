@@ -32,6 +32,7 @@ import csv
 import io
 import re
 import unicodedata
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,6 +50,10 @@ CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # a terminal's escapes, bells, ..
 NAME_MOST = 64  # characters of a name, a unit or a team (the bus's names: a table's assign refuses longer)
 _CJK_GAP = re.compile(rf"(?<=[{_CJK}])\s+(?=[{_CJK}])")  # spaces that align a name: 王　芳
 SHEET_FIRST_ROW = 1  # the sheets number their rows from 1 (the header's row)
+FORM_ROWS = 2000  # the rows of an .xlsx form read (a form has a few hundred)
+FORM_COLUMNS = 32  # and its columns
+FORM_UNZIPPED = 8 * 1024 * 1024  # bytes of an .xlsx's parts unpacked (a form of 2,000 rows is under 2 MiB)
+MERGE_CELL_TAG = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}mergeCell"
 
 
 class EntryError(Refusal):
@@ -263,18 +268,79 @@ def text_of(name: str, data: bytes) -> str:
     return text
 
 
-def _xlsx_lines(data: bytes) -> list[list]:
-    """The first sheet's rows as the sheet shows them: a merged cell's value in every cell it covers."""
-    from openpyxl import load_workbook
+def _xlsx_lines(name: str, data: bytes) -> list[list]:
+    """The first sheet's rows as the sheet shows them: a merged cell's value in every cell it covers. Read as a
+    stream, cell by cell (openpyxl's cell reader), each cell let go once read: a few KB
+    zipped can hold millions of cells, which a full load holds all at once (hundreds of MB, tens of seconds). A
+    value past ``FORM_ROWS`` rows or ``FORM_COLUMNS`` columns, and parts over ``FORM_UNZIPPED`` bytes unpacked, are
+    refused in words; a merged range is cut to those bounds."""
+    from openpyxl.reader.excel import ExcelReader
+    from openpyxl.styles.stylesheet import apply_stylesheet
+    from openpyxl.worksheet._reader import CELL_TAG, ROW_TAG, WorkSheetParser
+    from openpyxl.worksheet.cell_range import CellRange
+    from openpyxl.xml.functions import iterparse
 
-    sheet = load_workbook(io.BytesIO(data), data_only=True).worksheets[0]
-    lines = [list(r) for r in sheet.iter_rows(min_row=1, min_col=1, values_only=True)]
-    for merged in sheet.merged_cells.ranges:
-        value = lines[merged.min_row - 1][merged.min_col - 1]
-        for r in range(merged.min_row, merged.max_row + 1):
-            for c in range(merged.min_col, merged.max_col + 1):
-                lines[r - 1][c - 1] = value
-    return lines
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        if sum(i.file_size for i in z.infolist()) > FORM_UNZIPPED:  # what the zip says: no part reads past it
+            raise EntryError("form_unzipped", path=name, mib=FORM_UNZIPPED >> 20)
+    book = ExcelReader(io.BytesIO(data), read_only=True, data_only=True)  # its parts, not load_workbook: that reads
+    try:  # every sheet whole once already, for its size
+        book.read_manifest()
+        book.read_strings()
+        book.read_workbook()
+        apply_stylesheet(book.archive, book.wb)  # which numbers are dates
+        part = next((r.target for _, r in book.parser.find_sheets() if r.Type.endswith("/worksheet") and r.target in book.valid_files), None)
+        if part is None:
+            raise EntryError("form_empty", path=name)
+        reader = WorkSheetParser(None, book.shared_strings, data_only=True, epoch=book.wb.epoch,
+                                 date_formats=book.wb._date_formats, timedelta_formats=book.wb._timedelta_formats)
+        values, merged, path, cell = {}, [], [], None
+        with book.archive.open(part) as source:
+            for event, el in iterparse(source, events=("start", "end")):
+                if event == "start":
+                    path.append(el)
+                    if el.tag == ROW_TAG:
+                        r = el.get("r")
+                        reader.row_counter, reader.col_counter = int(float(r)) if r else reader.row_counter + 1, 0
+                    cell = el if el.tag == CELL_TAG else cell
+                    continue
+                path.pop()
+                if el.tag == CELL_TAG:
+                    _keep(name, values, reader.parse_cell(el))
+                    cell = None
+                elif el.tag == MERGE_CELL_TAG:
+                    merged.append(CellRange(el.get("ref")))
+                if cell is None and path:
+                    path[-1].remove(el)  # read: let go (a cell's value and text stay until the cell is read)
+    finally:
+        book.archive.close()
+    return _spread(name, values, merged)
+
+
+def _keep(name: str, values: dict, cell: dict) -> None:
+    if cell["value"] is None:
+        return
+    if cell["row"] > FORM_ROWS or cell["column"] > FORM_COLUMNS:
+        raise EntryError("form_bounds", path=name, row=cell["row"], column=cell["column"], rows=FORM_ROWS, columns=FORM_COLUMNS)
+    values[cell["row"], cell["column"]] = cell["value"]
+
+
+def _spread(name: str, values: dict, merged: list) -> list[list]:
+    """The rows from row 1, a merged range's value in each cell it covers (within the bounds); merged ranges that
+    cover more than the whole sheet overlap, which no spreadsheet makes: refused."""
+    spread = {}
+    for m in merged:
+        value = values.get((m.min_row, m.min_col))
+        if value is None:
+            continue
+        cells = [(r, c) for r in range(m.min_row, min(m.max_row, FORM_ROWS) + 1)
+                 for c in range(m.min_col, min(m.max_col, FORM_COLUMNS) + 1)]
+        if len(spread) + len(cells) > FORM_ROWS * FORM_COLUMNS:
+            raise EntryError("form_merged", path=name)
+        spread.update(dict.fromkeys(cells, value))
+    values = values | spread
+    height, width = (max((k[i] for k in values), default=0) for i in (0, 1))
+    return [[values.get((r, c)) for c in range(1, width + 1)] for r in range(1, height + 1)]
 
 
 def read_entries(name: str, data: bytes) -> tuple[Entry, ...]:
@@ -291,7 +357,9 @@ def read_entries(name: str, data: bytes) -> tuple[Entry, ...]:
         raise EntryError("form_suffix", path=name)
     text = text_of(name, data) if suffix == ".csv" else None
     try:
-        lines = _xlsx_lines(data) if text is None else list(csv.reader(io.StringIO(text)))
+        lines = _xlsx_lines(name, data) if text is None else list(csv.reader(io.StringIO(text)))
+    except EntryError:
+        raise
     except Exception as exc:  # noqa: BLE001 - a broken file raises zip, XML, openpyxl and csv errors alike
         raise EntryError("form_unreadable", path=name, error=exc) from None
     if not lines:

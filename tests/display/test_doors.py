@@ -10,12 +10,14 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 import httpx
 import pytest
-from kit import ORGANISER, REFEREE, Server, make_db, state
+from kit import ORGANISER, OWN_USERS, REFEREE, Server, make_db, served, state
+from sheets import sheet
 
 from bus.broker import free_port
 from bus.protocol import topic
@@ -120,6 +122,29 @@ def test_guesses_sent_together_get_no_more_checks_than_the_lock_allows(server, c
     if codes[-1] != 200:  # the right one, unless it was among the tries checked: refused while locked
         with browser(server) as c:
             assert log_in(c, (who, "burst-pass")).status_code == 429
+
+
+def test_a_form_being_read_holds_up_no_other_request(broker, tmp_path):
+    """An .xlsx form was read on the event loop: for the seconds a big one took (minutes for the 2 MiB allowed),
+    every page's stream, the scoreboard and the console's own requests waited. Read on a thread of its own now."""
+    head = '<c t="inlineStr"><is><t>单位</t></is></c><c t="inlineStr"><is><t>选手</t></is></c>'
+    form = sheet(1, head + "<c/>" * 1_500_000)  # the header, then empty cells: a few seconds of reading
+    with served(broker, tmp_path / "c.db", tmp_path / "hall.db", OWN_USERS) as s, browser(s) as c:
+        assert log_in(c, ORGANISER).status_code == 200
+        got = {}
+        upload = threading.Thread(target=lambda: got.update(r=c.post("/api/console/entries/import", timeout=120,
+                                                                      files={"file": ("报名表.xlsx", form)})))
+        upload.start()
+        waits = []
+        with httpx.Client(base_url=s.url, timeout=120) as hall:
+            while upload.is_alive():
+                began = time.monotonic()
+                assert hall.get("/api/hall").status_code == 200
+                waits.append(time.monotonic() - began)
+                time.sleep(0.05)
+        upload.join()
+    assert got["r"].status_code == 422 and got["r"].json()["detail"] == "报名表中没有参赛者"
+    assert len(waits) > 3 and max(waits) < 1.0, waits
 
 
 def raw(server, head: str, body: bytes = b"") -> tuple[int, float]:

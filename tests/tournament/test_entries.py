@@ -9,14 +9,17 @@ import csv
 import io
 import json
 import os
+import tracemalloc
 
 import pytest
 from openpyxl import Workbook
+from sheets import sheet
 
 from bus.tournament import check
 from cardtable.cli import main
 from referee.table.log import EventLog
 from referee.tournament import EntryError, TournamentError, TournamentStore, load_entries
+from referee.tournament.entries import read_entries
 
 HEADER = ("单位", "队名", "对", "选手")
 # Three units, each with a team called 一队; 机电学院 has a 二队 as well.
@@ -216,6 +219,35 @@ def test_merged_cells_are_read_as_the_sheet_shows_them(tmp_path):
 
 
 FORM_TEXT = "单位,队名,对,选手\n机电学院,,1,王芳、李强\n机电学院,,2,张伟、刘洋\n外语学院,外语一队,1,陈静、杨帆\n"
+
+
+def test_a_form_of_a_million_cells_is_read_cell_by_cell_and_what_lies_past_its_bounds_is_refused(tmp_path):
+    """A few KB zipped can hold a million cells (written with no ``r``; or styled, empty, down thousands of rows): a
+    full load held them all at once (hundreds of MB and seconds for each million, the display frozen meanwhile). Read
+    cell by cell now, a few MB at most; a value past the form's bounds, or parts too big unpacked, refused in words."""
+    head = '<c t="inlineStr"><is><t>单位</t></is></c><c t="inlineStr"><is><t>选手</t></is></c>'
+    tracemalloc.start()
+    try:
+        with pytest.raises(EntryError, match="^报名表中没有参赛者$"):  # the header, then a million empty cells
+            read_entries("报名表.xlsx", sheet(1, head + "<c/>" * 1_000_000))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 32 << 20, f"{peak >> 20} MiB"
+    for data, said in ((sheet(3000, "<c><v>1</v></c>"), "报名表.xlsx：第 2001 行第 1 列有内容，而报名表只读前 2000 行、前 32 列；"
+                        "请删去报名以外的内容，或把报名表分成几个文件"),
+                       (sheet(1, "<c><v>1</v></c>" * 33), "报名表.xlsx：第 1 行第 33 列有内容，"),
+                       (sheet(10_000, "<c><v>1</v></c>" * 100), "报名表.xlsx：解压后超过 8 兆字节，不像是报名表；请只保留报名的工作表后另存"),
+                       (sheet(2, head, "<mergeCells>" + '<mergeCell ref="A1:AF2000"/>' * 3 + "</mergeCells>"),
+                        "报名表.xlsx：合并的单元格互相重叠，无法读取；请取消合并后再导入")):
+        with pytest.raises(EntryError) as exc:
+            read_entries("报名表.xlsx", data)
+        assert str(exc.value).startswith(said)
+    wide = sheet(1, "<c><v>1</v></c>" * 33)
+    with pytest.raises(EntryError) as exc:
+        read_entries("报名表.xlsx", wide)
+    assert exc.value.text("en") == "报名表.xlsx: row 1, column 33 holds something, and a form is read up to row 2000 and column 32; " \
+        "delete what is not the entries, or split the form into several files"
 
 
 @pytest.mark.parametrize("encoding", ["gbk", "gb18030", "utf-8", "utf-8-sig"])
