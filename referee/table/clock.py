@@ -391,6 +391,16 @@ def minutes_late(start: float, ready_at: float) -> float:
     return (ready_at - start) / 60.0
 
 
+def minutes_told(minutes: float) -> float:
+    """Minutes late as the table publishes them: to the hundredth, never below (a ruling made a quarter second after
+    the 20th minute is past 20, and a tournament that reads 20.0 would take it for on the limit).
+
+    >>> minutes_told(20.0 + 0.25 / 60), minutes_told(20.0), minutes_told(3.456)
+    (20.01, 20.0, 3.46)
+    """
+    return math.ceil(round(minutes * 100, 6)) / 100
+
+
 def late_penalty(rules: Book, minutes_late: float) -> LatePenalty:
     """The book's penalty for arriving ``minutes_late`` (a real number) after the round's start.
 

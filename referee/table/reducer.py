@@ -49,6 +49,7 @@ from referee.table.clock import (
     late_penalty,
     limits,
     minutes_late,
+    minutes_told,
 )
 
 CLOCK = "clock"  # the log's entry for time passing with no input (logged by the service when a deadline passes)
@@ -360,7 +361,7 @@ class Reducer:
         if seat in self.ready:
             raise Reject("table.already_seated", seat=seat)
         minutes = minutes_late(self.late_from, self.late_stopped if self.late_stopped is not None else self.at)
-        t = self._with(ready=self.ready + (seat,))._event("ready", {"seat": seat, "minutes_late": round(minutes if minutes > GRACE_MIN else 0.0, 2)})
+        t = self._with(ready=self.ready + (seat,))._event("ready", {"seat": seat, "minutes_late": minutes_told(minutes) if minutes > GRACE_MIN else 0.0})
         if len(t.ready) == 4 and t.phase == "arriving":
             t = t._all_ready()
         return t
@@ -386,7 +387,7 @@ class Reducer:
             t, v = t._violation(absent[0], "late_arrival", article, penalty, evidence, "confirmed", ruled[2] if ruled else None)
             t = t._with(late=tuple(x for x in t.late if x[0] != team) + ((team, late, v["flag"]),))
         forfeits = [team for team, lp, _ in t.late if lp.kind == "forfeit_round"]
-        return t._round_lost(forfeits, "late", {"minutes": round(minutes, 2)}) if forfeits else t
+        return t._round_lost(forfeits, "late", {"minutes": minutes_told(minutes)}) if forfeits else t
 
     def _round_lost(self, teams: list[str], by: str, more: dict | None = None) -> Reducer:
         """``teams`` lose the round at once (``by``: ``late``, with the ``minutes`` late, or ``fouls``):

@@ -1,0 +1,51 @@
+"""A pair that never comes to its table, as the table service rules it and the tournament service records it:
+000 第十三条: 16~20分钟…首盘自动放弃；21分钟以上判全队该轮弃权 -- the team's other pair loses its round too."""
+
+from __future__ import annotations
+
+from referee.seats import SEATS
+from referee.table.service import RULE_LAG_S
+from referee.table.tables import new_table
+from referee.tournament import Entry
+from referee.tournament.recorder import Recorder
+from referee.tournament.store import TournamentStore
+
+
+def absent_pair_events(rulebook: str) -> list[dict]:
+    """A table's events when E and W never press ready: the service logs a clock entry RULE_LAG_S after each
+    deadline (``service.py``), as it does when a deadline passes with no input."""
+    table, seq, out, at = new_table("t01", rulebook), 0, [], 1000.0
+
+    def send(name: str, payload: dict, when: float) -> None:
+        nonlocal table, seq
+        seq += 1
+        payload = {"v": 1, "id": f"m{seq}", **payload} | ({} if name in ("commands", "clock") else {"at": when})
+        table, o = table.apply(name, payload, when, seq)
+        out.extend(o)
+
+    send("commands", {"command": "assign", "rulebook": rulebook, "players": {s: s * 2 for s in SEATS}}, at)
+    send("commands", {"command": "start_round"}, at)
+    for seat in ("S", "N"):
+        send("board/in", {"seat": seat, "button": "ready"}, at + 5)
+    while (deadline := table.next_deadline()) is not None and table.phase != "round_over":
+        send("clock", {}, deadline + RULE_LAG_S)
+    return [o.payload for o in out if o.name == "events"]
+
+
+def test_a_pair_absent_past_20_minutes_forfeits_its_whole_teams_round(tmp_path):
+    for rulebook in ("classic-3deck", "zhongkai-2010"):
+        events = absent_pair_events(rulebook)
+        lost = next(e for e in events if e["kind"] == "game_won")
+        assert lost["data"]["by"] == "late" and lost["data"]["minutes"] > 20  # ruled a quarter second past the 20th minute
+        store = TournamentStore(tmp_path / f"{rulebook}.db")
+        entries = [Entry(f"e{i}", f"e{i}", u, u, (f"p{i}a", f"p{i}b")) for i, u in enumerate("AABB", 1)]  # two teams of two pairs
+        store.new("pair-swiss", entries, seed=3, options={"rounds": 1})
+        tables = store.pair_next_round()["tables"]
+        t01 = next(x for x in tables if x["table"] == "t01")
+        late = t01["entries"][1]["id"]  # the second entry sits E/W: absent
+        team = {e.id for e in entries if e.unit == next(x.unit for x in entries if x.id == late)}
+        Recorder(store).event("t01", lost)
+        view = store.round_view()
+        forfeited = {e for x in view["tables"] for e in x["forfeits"]}
+        assert forfeited == team, (rulebook, view["tables"])  # both pairs of the late pair's team
+        store.close()
