@@ -43,7 +43,7 @@ class System:
     defaults: dict = {}
     late_limit: float | None = None  # minutes late beyond which the entry forfeits the round
     first_to_level = False  # when the round clock ends a game on equal levels: a draw (seed 000/001), or won by the side first there
-    rulebook = "classic-3deck"  # what its tables play unless the organiser names another (a Tractor book: seed 001)
+    rulebook = "classic-3deck"  # what its tables play unless the organiser names another (each system names its seed's)
     games: tuple[str, ...] = ("tractor", "guandan")  # the games its tables may play: two pairs face each other
     players = 2  # the players of an entry: a pair, or (individual events) one
 

@@ -322,8 +322,10 @@ class TournamentStore:
             own = [x for x in _round(t, round_no).tables if entry in x.entries]
             if not own:
                 raise TournamentError("entry_no_table", entry=entry, round=round_no)
-            if t.rules.late_forfeits(t, round_no, entry, minutes):
-                _undecided(own[0], round_no, forfeit=True)  # its own table's result: only a correction changes it
+            lost = t.rules.late_forfeits(t, round_no, entry, minutes)  # in pair-swiss the team's every table
+            for x in _round(t, round_no).tables:
+                if x.table in lost:
+                    _undecided(x, round_no, forfeit=True)  # a result there: only a correction changes it
             return {"round": round_no, "entry": entry, "minutes": minutes} | ({"event": event} if event else {})
 
         self._append_once("late", check, by)

@@ -140,8 +140,9 @@ def test_a_round_starts_at_its_tables(client, made, connect, inbox):
     assert unknown.status_code == 409 and unknown.json()["detail"].startswith("没有规则“no-such”，本轮没有开赛")
     other = client.post("/api/console/tournament/rounds/1/start", json={"rulebook": "usst-2016"})  # San Da Yi: four players
     assert other.status_code == 409 and other.json()["detail"] == (
-        "规则 usst-2016 是三打一的，积分编排（双人对抗）的牌桌不打这种游戏，本轮没有开赛（本赛制默认的规则：classic-3deck）")
-    assert client.get("/api/console/tournament").json()["rulebook"] == "classic-3deck"
+        "规则 usst-2016 是三打一的，积分编排（双人对抗）的牌桌不打这种游戏，本轮没有开赛（本赛制默认的规则：zhongkai-2010）")
+    # 000 四1: 竞赛采用…《三副牌拖拉机竞赛规则》进行 -- the book of seed 000, whose pair-swiss this is
+    assert client.get("/api/console/tournament").json()["rulebook"] == "zhongkai-2010"
     r = client.post("/api/console/tournament/rounds/1/start", json={"rulebook": "classic-3deck"}).json()
     assert r["missing"] == ["t03"] and [s["command"] for s in r["sent"]] == ["assign", "start_round"] * 2
     first = made["round"]["tables"][0]

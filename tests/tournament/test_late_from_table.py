@@ -49,3 +49,29 @@ def test_a_pair_absent_past_20_minutes_forfeits_its_whole_teams_round(tmp_path):
         forfeited = {e for x in view["tables"] for e in x["forfeits"]}
         assert forfeited == team, (rulebook, view["tables"])  # both pairs of the late pair's team
         store.close()
+
+
+def test_a_late_team_over_a_result_at_its_other_table_is_refused_until_that_table_is_corrected(tmp_path):
+    """第十三条: 21分钟以上判全队该轮弃权 -- the team's other table too; a result entered there already is changed only by a
+    correction (with its reason), never in passing: the lateness is refused in words and changes nothing."""
+    import pytest
+
+    from referee.tournament.core import TournamentError
+
+    store = TournamentStore(tmp_path / "t.db")
+    entries = [Entry(f"e{i}", f"e{i}", u, u, (f"p{i}a", f"p{i}b")) for i, u in enumerate("AABB", 1)]
+    store.new("pair-swiss", entries, seed=3, options={"rounds": 1})
+    tables = {x["table"]: [e["id"] for e in x["entries"]] for x in store.pair_next_round()["tables"]}
+    late = "e1"
+    own = next(t for t, es in tables.items() if late in es)
+    other = next(t for t, es in tables.items() if late not in es)
+    store.record_result(1, other, {"winner": 0})
+    before = store.round_view()
+    with pytest.raises(TournamentError, match=f"第 1 轮 {other} 桌已有成绩"):
+        store.late_arrival(1, late, 25)
+    assert store.round_view() == before
+    teammate = next(e for e in tables[other] if e != late and e in ("e1", "e2"))
+    store.forfeit(1, other, [teammate], correct=True, reason="全队迟到")
+    view = store.late_arrival(1, late, 25)
+    assert {t: x["forfeits"] for t, x in ((x["table"], x) for x in view["tables"])} == {own: [late], other: [teammate]}
+    store.close()
