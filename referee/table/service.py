@@ -73,7 +73,9 @@ clocks stand still (``Reducer._presence_entry``). One that breaks its schema is 
 from __future__ import annotations
 
 import collections
+import fcntl
 import logging
+import os
 import queue
 import signal
 import sys
@@ -214,6 +216,7 @@ class TableService:
         self._dropped_told = 0  # inputs over their pace, as last logged
         self._beat = time.monotonic()  # the worker came round its loop
         self._failing_since: float | None = None  # monotonic, while commits fail
+        self._held: int | None = None  # the log's lock file, held while serving (:func:`hold_log`)
         self._abandoned = False
         self.problem: str | None = None
         self._presence: dict[str, str | None] = {}  # each device's presence as last logged (``presence`` entries)
@@ -221,8 +224,14 @@ class TableService:
     # -- life cycle ------------------------------------------------------------------------------
 
     def start(self) -> TableService:
-        """Open the log, replay it, connect, check the log's witnesses, publish, start handling inputs."""
-        self.log = EventLog.open(self.db_path)
+        """Hold the log (one service a log), open it, replay it, connect, check the log's witnesses, publish, start
+        handling inputs."""
+        self._held = hold_log(self.db_path)
+        try:
+            self.log = EventLog.open(self.db_path)
+        except BaseException:
+            self._release()
+            raise
         try:
             self._claim_log()
             self.table = self._factory(self.table_id, self.rulebook)
@@ -265,6 +274,7 @@ class TableService:
                 conn.close(flush_timeout=0)
             self.log.close()
             self.conn, self.intake, self.log = None, [], None
+            self._release()
             raise
         self._worker = threading.Thread(target=self._work, name=f"table-{self.table_id}", daemon=True)
         self._worker.start()
@@ -305,16 +315,25 @@ class TableService:
         if self.log is not None:
             self.log.close()
             self.log = None
+        self._release()
 
     def abandon(self, timeout: float = 10.0) -> None:
         """Give up without touching the log: the worker stops at its next turn (waited for up to
         ``timeout``: it may be stuck in the log), and the connections close with their will, so the
-        status says ``offline``; inputs not acknowledged are delivered again."""
+        status says ``offline``; inputs not acknowledged are delivered again. The log is let go once the
+        worker has stopped (a worker still stuck in it keeps it: the process's end lets it go)."""
         self._abandoned = True
         for conn in self.intake:
             conn.close(send_will=True, flush_timeout=1.0)
         if self._worker is not None:
             self._worker.join(timeout)
+        if self._worker is None or not self._worker.is_alive():
+            self._release()
+
+    def _release(self) -> None:
+        if self._held is not None:
+            os.close(self._held)  # the lock goes with it
+            self._held = None
 
     def fatal(self) -> str | None:
         """Why the service cannot go on (run() then exits), or None."""
@@ -785,6 +804,25 @@ class TableService:
             self._applied.notify_all()
 
 
+def hold_log(db_path: str | Path) -> int:
+    """Hold ``db_path`` for one service (an exclusive lock on ``<log>.lock`` beside it, let go when the process
+    ends however it ends): a second service of the same log would take the first's sessions from the broker in
+    turn, both looking online, and its appends would break the chain its witnesses hold, so that the table
+    could not start again. Raises :class:`LogError`, saying so, when another holds it."""
+    lock = Path(f"{db_path}.lock")
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise LogError(f"cannot hold the log {db_path}: {lock}: {exc.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise LogError(f"the log {db_path} is served already by another service (it holds {lock}): stop that one "
+                       "first, or give this one another log") from None
+    return fd
+
+
 def presence_entry(name: str, raw: bytes, logged: dict[str, str | None]) -> dict | None:
     """The ``presence`` entry to log for a device's ``{device}/status`` message, None when its presence is the one
     ``logged`` last; :class:`PayloadError` for a message that breaks the contract. The device's own times are not
@@ -833,4 +871,4 @@ def run(table: str, rulebook: str, broker_url: str, db_path: str | Path, *, trus
     return 0
 
 
-__all__ = ["TableService", "presence_entry", "run", "session_url"]
+__all__ = ["TableService", "hold_log", "presence_entry", "run", "session_url"]

@@ -23,7 +23,7 @@ from bus.protocol import encode, topic
 from referee.table.log import EventLog
 from referee.table.service import TableService
 
-TABLES = ["f1", "f2", "f3", "f4", "f5"]
+TABLES = ["f1", "f2", "f3", "f4", "f5", "f6"]
 RULEBOOK = "classic-3deck"
 PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
 WAIT_S = 30.0  # the longest a wait for what must come (generous: a loaded machine)
@@ -184,6 +184,31 @@ def test_a_log_that_cannot_be_written_is_reported_then_given_up_with_the_status_
         holder.close()
     r.start()
     assert r.wait_logged([first, stuck]) == [first, stuck]
+
+
+# ---------------------------------------------------------------- 2b. a second service of the same log
+
+
+def test_a_second_service_of_a_log_is_refused_and_the_first_serves_on(rig):
+    """A second ``table run`` of a table already served (by hand beside systemd's, an old process not dead yet)
+    took the first's sessions from the broker in turn, both online, and its appends broke the chain its witnesses
+    hold: the table could not start again. Now it is refused in words, and the first serves on."""
+    from referee.table.log import LogError
+
+    r = rig("f6")
+    r.start()
+    first = r.command("assign", players=PLAYERS, rulebook=RULEBOOK)
+    r.wait_logged([first])
+    second = TableService("f6", RULEBOOK, r.broker.url("table-f6"), r.db)
+    with pytest.raises(LogError, match="is served already by another service"):
+        second.start()
+    assert second.conn is None and second.log is None
+    more = r.command("start_round")
+    assert r.wait_logged([first, more]) == [first, more]
+    assert r.watch.of("status")[-1]["status"] == "online"
+    r.stop()
+    r.start()  # the lock went with the first service: the log starts again, its witnesses agree
+    assert r.wait_logged([first, more]) == [first, more] and r.service.fatal() is None
 
 
 # ---------------------------------------------------------------- 3. poison
