@@ -163,8 +163,8 @@ def _unpublished(ctx: Ctx, view: TournamentView, lang: str) -> str:
     """Words when the tournament service has not published the tournament's latest change (the round ``at`` on the
     broker is older than the file's) ``PUBLISH_GRACE_S`` after it: it is not running, so the big screens show an old
     round and the tables' results are not recorded (the service enabled only once the tournament is made, and
-    forgotten; or stopped). "" while it keeps up, and while the display itself is cut off from the broker (the pages
-    say that already; what the service publishes cannot be seen then)."""
+    forgotten; or stopped). "" while it keeps up, and while the display itself is cut off from the broker: what the
+    service publishes cannot be seen then, and the banner of every page, the console's too, says the link is down."""
     if not ctx.feed.scoreboard.connected:
         return ""
     published = ctx.feed.hall.rounds.get(view.tournament)

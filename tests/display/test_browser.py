@@ -487,3 +487,15 @@ def test_the_console_says_when_it_is_cut_off_from_the_broker(browser, fresh_brok
         fresh_broker.restart()
         console.wait_for_selector("#banner[hidden]", state="attached", timeout=WAIT_MS)
 
+
+def test_the_console_says_when_it_is_cut_off_from_the_broker(browser, fresh_broker, tmp_path):
+    """The scoreboard showed a banner when the display lost the broker; the organisers' desk showed the last tables,
+    flags and tournament as if live (and its commands looked done). Now it shows the same banner, and takes it down
+    once the broker is back."""
+    with served(fresh_broker, tmp_path / "c.db") as server, console_of(browser, server) as console:
+        assert console.is_hidden("#banner")
+        fresh_broker.stop()
+        console.wait_for_selector("#banner:not([hidden])", timeout=WAIT_MS)
+        assert console.inner_text("#banner") == "与消息服务器的连接中断，数据可能不是最新"
+        fresh_broker.restart()
+        console.wait_for_selector("#banner[hidden]", state="attached", timeout=WAIT_MS)
