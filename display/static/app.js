@@ -161,6 +161,7 @@ function tick() {
   });
   document.querySelectorAll(".clk[data-running=true]").forEach(el => {
     const v = hall.tables[el.closest(".tile").dataset.table];
+    if (v.status === "offline" || stalled(v)) return;  // a table that referees nothing runs no clock: shown as it stopped
     const left = Number(el.dataset.left) - (performance.now() - v.got) / 1000;
     const text = String(Math.max(0, Math.ceil(left)));
     if (el.textContent !== text) el.textContent = text;
