@@ -76,7 +76,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
-from bus.protocol import HEEDED, INTAKE, OUTPUTS, PREFIX, topic
+from bus.protocol import HEEDED, INTAKE, MAX_BYTES, OUTPUTS, PREFIX, topic
 from referee.catalogue import Refusal
 
 TABLES = PREFIX.rstrip("/")  # cardtable/v1/tables
@@ -96,6 +96,7 @@ STARTUP_TIMEOUT_S = 10.0
 STOP_TIMEOUT_S = 10.0
 AUTOSAVE_S = 5  # mosquitto also saves on a clean stop (SIGTERM); this bounds the loss on a crash
 MAX_QUEUED_MESSAGES = 100_000  # per client; mosquitto's default (1000) is small for a whole evening
+MAX_QUEUED_BYTES = 16 * 1024 * 1024  # per client, whichever limit comes first: a queue holds no more than this
 
 _SBIN = ("/usr/sbin", "/usr/local/sbin", "/sbin")
 
@@ -204,6 +205,10 @@ def config_text(listener: str, passwd: Path, acl: Path | None, persistence: Path
         "persistence_file mosquitto.db",
         f"autosave_interval {AUTOSAVE_S}",
         f"max_queued_messages {MAX_QUEUED_MESSAGES}",
+        # No payload of the contract is bigger (protocol.MAX_BYTES); a bigger one (a faulty sender) is not taken,
+        # nor queued for a service away: a session's queue is bounded in bytes too, not only in messages.
+        f"message_size_limit {MAX_BYTES}",
+        f"max_queued_bytes {MAX_QUEUED_BYTES}",
         "use_username_as_clientid true",  # a user holds only its own session: none takes over another's
         "set_tcp_nodelay true",  # small messages go out at once (Nagle would hold them ~40 ms)
         f"log_dest {log_dest}",

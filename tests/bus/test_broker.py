@@ -331,3 +331,20 @@ def test_no_user_can_take_over_another_users_session(broker, connect, inbox):
     new_log = logged(broker, log_start, [f" as {user} (p5, c1" for user in others])
     assert "closing old connection" not in new_log and "Client table-t1 disconnected" not in new_log, new_log
     assert service.connected and service.connects == 1
+
+
+def test_the_broker_takes_no_payload_over_the_contracts_limit(connect, inbox):
+    """One faulty camera sending megabytes (the contract allows 256 KiB) filled the broker's memory for a
+    service away, queued without a bound in bytes; now the broker refuses it and what fits still passes."""
+    from bus.protocol import MAX_BYTES
+
+    service = connect("table-t1-camera")  # the service's session for the camera's inputs
+    got = inbox()
+    service.subscribe(T1_OBSERVED, got)
+    assert service.wait_subscribed(WAIT_S)
+    camera = connect("camera-t1")
+    camera.publish(T1_OBSERVED, b"x" * (MAX_BYTES + 1))
+    camera.publish(T1_OBSERVED, b"y" * MAX_BYTES)
+    camera.publish(T1_OBSERVED, b'{"v":1,"last":true}')
+    got.wait_payload(T1_OBSERVED, b'{"v":1,"last":true}')
+    assert [len(p) for p in got.payloads()] == [MAX_BYTES, 19]
