@@ -245,7 +245,7 @@ class TournamentStore:
         ``sides``: the table event that reported the result (recorded once, as :meth:`record_game`) and
         the entry at each seat then."""
         def check(t: Tournament) -> dict:
-            self._unseen(event)
+            self._unseen(event, round_no)
             x = _table(t, round_no, table)
             _check_sides(round_no, x, sides)
             _check_result(result)
@@ -264,7 +264,7 @@ class TournamentStore:
         named); everything computed after it is computed again. ``event``, ``sides``: the table event
         that made the correction (a result judged again) and where the entries sat, as :meth:`record_game`."""
         def check(t: Tournament) -> dict:
-            self._unseen(event)
+            self._unseen(event, round_no)
             x = _table(t, round_no, table)
             _check_sides(round_no, x, sides)
             if result is not None:
@@ -284,7 +284,7 @@ class TournamentStore:
         and the result entered are withdrawn (a forfeit stays), the table waits for the organiser to enter its
         result (the next round cannot be paired before), ``reason`` says why. ``event``, ``sides`` as :meth:`correct_result`."""
         def check(t: Tournament) -> dict:
-            self._unseen(event)
+            self._unseen(event, round_no)
             _check_sides(round_no, _table(t, round_no, table), sides)
             if not isinstance(reason, str) or not reason:
                 raise TournamentError("reason_text")
@@ -303,7 +303,7 @@ class TournamentStore:
             return self.correct_result(round_no, table, None, by=by, reason=reason, forfeits=entries)
 
         def check(t: Tournament) -> dict:
-            self._unseen(event)
+            self._unseen(event, round_no)
             x = _table(t, round_no, table)
             gone = _seated(x, round_no, entries)
             _undecided(x, round_no, forfeit=True)
@@ -316,7 +316,7 @@ class TournamentStore:
         """An entry arrived ``minutes`` late; past the notice's limit it forfeits the round (in
         pair-swiss the whole team, seed 000 第十三条). Below it the table service rules."""
         def check(t: Tournament) -> dict:
-            self._unseen(event)
+            self._unseen(event, round_no)
             if not (type(minutes) in (int, float) and 0 <= minutes < float("inf")):
                 raise TournamentError("minutes_late")
             own = [x for x in _round(t, round_no).tables if entry in x.entries]
@@ -371,7 +371,7 @@ class TournamentStore:
         False when ``event`` (its table, seq and kind) was recorded already. ``sides``: the entry at each
         side (``SN``, ``EW``), for a correction of the game later."""
         def check(t: Tournament) -> dict:
-            self._unseen(event)
+            self._unseen(event, round_no)
             _check_sides(round_no, _table(t, round_no, table), sides)
             if winner not in (0, 1, None) or isinstance(winner, bool):
                 raise TournamentError("winner_value", winner=repr(winner))
@@ -399,9 +399,12 @@ class TournamentStore:
 
         return self._append_once("unrecorded", check, by)
 
-    def _unseen(self, event: str | None) -> None:
-        """Raise :class:`_Seen` when a table event was recorded already (a QoS 1 redelivery)."""
-        if event is not None and any(a["data"].get("event") == event for a in self.actions()):
+    def _unseen(self, event: str | None, round_no: int) -> None:
+        """Raise :class:`_Seen` when a table event was recorded already in the round (a QoS 1 redelivery). Only in
+        the round: a table started again on a new log numbers its entries from 1 again, and its game of a later
+        round may say what an earlier round's did (table, seq and kind)."""
+        if event is not None and any(a["data"].get("event") == event and a["data"].get("round") == round_no
+                                     for a in self.actions()):
             raise _Seen(event)
 
     def _append_once(self, kind: str, make: Callable[[Tournament | None], dict], by: str) -> bool:

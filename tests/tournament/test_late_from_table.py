@@ -75,3 +75,22 @@ def test_a_late_team_over_a_result_at_its_other_table_is_refused_until_that_tabl
     view = store.late_arrival(1, late, 25)
     assert {t: x["forfeits"] for t, x in ((x["table"], x) for x in view["tables"])} == {own: [late], other: [teammate]}
     store.close()
+
+
+def test_a_table_on_a_new_log_numbers_from_1_again_and_its_next_rounds_game_is_recorded(tmp_path):
+    """recovery.md's "a new log": the table's entries start at 1 again, and a game of round 2 may come as
+    ``t01:5:game_won`` as round 1's did. It was taken for round 1's, sent again, and dropped without a word; a game is
+    one game of its round."""
+    store = TournamentStore(tmp_path / "t.db")
+    entries = [Entry(f"e{i}", f"e{i}", u, u, (f"p{i}a", f"p{i}b")) for i, u in enumerate("ABCD", 1)]
+    store.new("pair-swiss", entries, seed=3, options={"rounds": 2, "team_pairs": 1})
+    recorder = Recorder(store)
+    won = {"v": 1, "seq": 5, "kind": "game_won", "at": 1.0, "data": {"team": "SN", "by": "levels"}}
+    for round_no in (1, 2):
+        store.pair_next_round()
+        for table in ("t01", "t02"):
+            recorder.event(table, won)
+            recorder.event(table, won)  # sent again (QoS 1): once
+        assert [x.outcome is not None for x in store.tournament.rounds[round_no - 1].tables] == [True, True]
+    assert sum(a["kind"] == "game" for a in store.actions()) == 4
+    store.close()
