@@ -10,6 +10,7 @@ and the scoreboard, console and tournament that listen (its topics: ``bus/PROTOC
   tables share) with :mod:`referee.table.guandan` and :mod:`referee.table.sandayi`; :mod:`referee.table.tables`:
   the table of a rulebook's game;
 - :mod:`referee.table.clock`: the shot clock, late arrival and the round clock as values;
+  :mod:`referee.table.steady`: the service's own time, which a step of the computer's clock does not move;
 - :mod:`referee.table.amend`: a settled dispute, and the plays after it judged again;
 - :mod:`referee.table.scenario`: the judge's ``clock`` op, a real table driven through timed inputs;
 - :mod:`referee.table.simulate` (Tractor), :mod:`referee.table.simulate_climbing` (Guandan, San Da Yi): bots

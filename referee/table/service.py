@@ -105,6 +105,7 @@ from referee.table.amend import as_amended, is_amend, rejudged_of
 from referee.table.guard import Guard
 from referee.table.log import EventLog, LogError
 from referee.table.reducer import CLOCK, DEVICES, PRESENCE, Output, plain
+from referee.table.steady import STEP_S, SteadyClock
 from referee.table.tables import new_table
 
 log = logging.getLogger(__name__)
@@ -146,7 +147,8 @@ class TableService:
     """One table's service. ``start()`` then ``stop()``; see the module's docstring.
 
     ``factory(table, rulebook)`` makes the empty table (default ``tables.new_table``); ``clock``
-    gives the service's time in seconds (default ``time.time``; tests inject their own);
+    gives the service's time in seconds (default a :class:`~referee.table.steady.SteadyClock`: the wall clock at
+    its start, then the monotonic one; tests inject their own);
     ``trust_senders`` believes every input's ``at`` and limits no sender's pace (a simulation on
     virtual time); ``accept_log`` starts on a log its witnesses disagree with (the referee's
     decision, ``docs/recovery.md``); ``check_outputs`` checks every output against its schema
@@ -159,7 +161,7 @@ class TableService:
         rulebook: str,
         broker_url: str,
         db_path: str | Path,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] | None = None,
         *,
         factory: Callable[[str, str], Any] | None = None,
         client_id: str | None = None,
@@ -177,7 +179,7 @@ class TableService:
         self.rulebook = rulebook
         self.broker_url = broker_url
         self.db_path = Path(db_path)
-        self.clock = clock
+        self.clock = clock if clock is not None else SteadyClock()  # a step of the computer's clock is no time passing
         self.client_id = client_id or f"table-{table}"
         self.guard = Guard(None, None) if trust_senders else Guard()
         self.accept_log = accept_log
@@ -247,6 +249,8 @@ class TableService:
                 self._logged_seq, replayed = seq, replayed + 1
                 self._logged_at = at if self._logged_at is None else max(self._logged_at, at)
             self._applied_seq = self._logged_seq
+            if isinstance(self.clock, SteadyClock) and self._logged_at is not None:
+                self.clock.not_before(self._logged_at)  # the computer's clock set back while the service was away
             self._presence = {device: self.table.presence_of(device) for device in DEVICES}
             log.info("table %s: replayed %d entries (last seq %d)", self.table_id, replayed, self._logged_seq)
 
@@ -706,8 +710,16 @@ class TableService:
             "v": 1, "at": self.clock(), "every": self.health_s, "seq": head[0], "chain": head[1].hex(),
             "input_at": self._input_at, "waiting": self._queue.qsize(), "rejected": self.rejected,
             "dropped": dict(self.guard.dropped), "clamped": dict(self.guard.clamped),
-            "clocks_off": self.guard.clocks_off(), "problem": self.problem,
+            "clocks_off": self.guard.clocks_off(), "problem": self.problem or self._time_problem(),
         }
+
+    def _time_problem(self) -> str | None:
+        """The computer's clock stepped since the service started (:class:`SteadyClock`): said, not ruled on."""
+        moved = self.clock.moved() if isinstance(self.clock, SteadyClock) else 0.0
+        if abs(moved) < STEP_S:
+            return None
+        return (f"the computer's clock moved {moved:+.0f} s while the service ran; the table keeps its own time "
+                "(start the service again at a break to take the computer's)")
 
     def _publish_health(self) -> None:
         """Publish ``health`` and note the witness beside the log (when it moved)."""

@@ -23,7 +23,7 @@ from bus.protocol import encode, topic
 from referee.table.log import EventLog
 from referee.table.service import TableService
 
-TABLES = ["f1", "f2", "f3", "f4", "f5", "f6"]
+TABLES = ["f1", "f2", "f3", "f4", "f5", "f6", "f7"]
 RULEBOOK = "classic-3deck"
 PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
 WAIT_S = 30.0  # the longest a wait for what must come (generous: a loaded machine)
@@ -301,6 +301,35 @@ def test_a_clock_two_hours_ahead_cannot_rewrite_the_round(rig):
     r.wait_logged([within])
     with EventLog.open(r.db) as log:
         assert [e.at for e in log.entries() if e.payload["id"] == within][0] > time.time()
+
+
+# ---------------------------------------------------------------- 4b. the table computer's own clock stepped
+
+
+def test_a_step_of_the_computers_clock_is_said_not_ruled_as_time_passing(rig):
+    """The service ruled time on the wall clock: the computer's clock set 25 minutes on (an NTP step after boot,
+    someone setting the date) forfeited a side that was seconds late, at once; set back, it stood every clock of
+    the table still while it looked healthy. Now the service counts its own time (``steady.SteadyClock``) and says
+    the step in its health."""
+    from referee.table.steady import SteadyClock
+
+    step = [0.0]
+    r = rig("f7")
+    r.start(clock=SteadyClock(lambda: time.time() + step[0]))
+    r.command("assign", players=PLAYERS, rulebook=RULEBOOK)
+    r.command("start_round")
+    r.watch.wait("state", lambda s: s["phase"] == "arriving")
+    ready = [r.press("ready", seat) for seat in "SEN"]  # W not yet
+    r.wait_logged(ready)
+    step[0] = 25 * 60.0
+    health = r.watch.wait("health", lambda h: "clock moved +1500 s" in (h["problem"] or ""))
+    assert r.watch.of("status")[-1]["status"] == "online" and health["at"] < time.time() + 5
+    late = r.press("ready", "W")
+    r.wait_logged([late])
+    state = r.watch.wait("state", lambda s: s["phase"] == "dealing")
+    assert not [v for v in r.watch.of("violations") if v["kind"] == "late_arrival"]  # seconds late: on time
+    assert not [e for e in r.watch.of("events") if e["kind"] == "game_won"] and state["round"]["left"] > 3000
+    assert isinstance(TableService("f7", RULEBOOK, r.broker.url("table-f7"), r.db).clock, SteadyClock)  # run()'s
 
 
 # ---------------------------------------------------------------- 5. a flood
