@@ -219,6 +219,7 @@ class TableService:
         self._beat = time.monotonic()  # the worker came round its loop
         self._failing_since: float | None = None  # monotonic, while commits fail
         self._held: int | None = None  # the log's lock file, held while serving (:func:`hold_log`)
+        self._deaf_since: float | None = None  # monotonic: since when a session of the service is not connected
         self._abandoned = False
         self.problem: str | None = None
         self._presence: dict[str, str | None] = {}  # each device's presence as last logged (``presence`` entries)
@@ -710,8 +711,18 @@ class TableService:
             "v": 1, "at": self.clock(), "every": self.health_s, "seq": head[0], "chain": head[1].hex(),
             "input_at": self._input_at, "waiting": self._queue.qsize(), "rejected": self.rejected,
             "dropped": dict(self.guard.dropped), "clamped": dict(self.guard.clamped),
-            "clocks_off": self.guard.clocks_off(), "problem": self.problem or self._time_problem(),
+            "clocks_off": self.guard.clocks_off(), "problem": self.problem or self._deaf() or self._time_problem(),
         }
+
+    def _deaf(self) -> str | None:
+        """A session of the service's senders not connected for a while (its inputs wait at the broker, and time
+        rules nothing meanwhile): said, so that the table does not look healthy while it hears nothing."""
+        self._hearing()
+        since = self._deaf_since
+        if since is None or time.monotonic() - since < HEAR_AGAIN_S:
+            return None
+        down = ", ".join(conn.client_id for conn in self.intake if not conn.connected) or "a session"
+        return f"not connected to the broker for {time.monotonic() - since:.0f} s: {down}; its inputs wait there, and no clock rules"
 
     def _time_problem(self) -> str | None:
         """The computer's clock stepped since the service started (:class:`SteadyClock`): said, not ruled on."""
@@ -759,6 +770,10 @@ class TableService:
         if sessions != self._sessions:
             self._sessions = sessions
             self._heard = self.clock() if all(connected for connected, _ in sessions) else None
+            if self._heard is not None:
+                self._deaf_since = None
+            elif self._deaf_since is None:
+                self._deaf_since = time.monotonic()
         return self._heard
 
     def _rules_at(self, deadline: float) -> float | None:

@@ -23,7 +23,7 @@ from bus.protocol import encode, topic
 from referee.table.log import EventLog
 from referee.table.service import TableService
 
-TABLES = ["f1", "f2", "f3", "f4", "f5", "f6", "f7"]
+TABLES = ["f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"]
 RULEBOOK = "classic-3deck"
 PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
 WAIT_S = 30.0  # the longest a wait for what must come (generous: a loaded machine)
@@ -330,6 +330,23 @@ def test_a_step_of_the_computers_clock_is_said_not_ruled_as_time_passing(rig):
     assert not [v for v in r.watch.of("violations") if v["kind"] == "late_arrival"]  # seconds late: on time
     assert not [e for e in r.watch.of("events") if e["kind"] == "game_won"] and state["round"]["left"] > 3000
     assert isinstance(TableService("f7", RULEBOOK, r.broker.url("table-f7"), r.db).clock, SteadyClock)  # run()'s
+
+
+# ---------------------------------------------------------------- 4c. a sender's session of the service down
+
+
+def test_a_senders_session_of_the_service_down_is_said_in_its_health(rig):
+    """While the service's session for the camera's inputs is not connected the table hears no play and time rules
+    nothing (it cannot tell a play held back from none); its status stayed online and its health said no problem.
+    Now the health names the session down once it has been for a while."""
+    r = rig("f8")
+    service = r.start()
+    r.command("assign", players=PLAYERS, rulebook=RULEBOOK)
+    camera = next(c for c in service.intake if c.client_id.endswith("-camera"))
+    camera.close(flush_timeout=0)  # gone, as a session the broker keeps refusing would be
+    health = r.watch.wait("health", lambda h: "table-f8-camera" in (h["problem"] or ""))
+    assert health["problem"].startswith("not connected to the broker for ") and "no clock rules" in health["problem"]
+    assert r.watch.of("status")[-1]["status"] == "online"  # its main session is: the health says what is wrong
 
 
 # ---------------------------------------------------------------- 5. a flood
