@@ -36,6 +36,7 @@ BrokerAddress(host='127.0.0.1', port=41883, username='table-t1', password='s:cre
 
 from __future__ import annotations
 
+import collections
 import logging
 import socket
 import threading
@@ -70,6 +71,7 @@ Will = tuple[str, bytes, bool]  # (topic, payload, retain), sent with QoS 1
 DEFAULT_PORT = 1883
 CONNECT_TIMEOUT_S = 10.0
 KEEPALIVE_S = 30
+REFUSED_KEPT = 1000  # the broker's refusals of publishes a connection remembers (each is logged)
 RECONNECT_DELAY_S = (0.1, 5.0)  # first retry, longest wait between retries (doubling in between)
 SESSION_NEVER_EXPIRES = 0xFFFFFFFF
 UNROUTED_LIMIT = 10_000  # messages kept for handlers not registered yet
@@ -196,7 +198,8 @@ class Connection:
         self._started = False
         self._closed = False
         self.connects = 0  # successful (re)connections so far
-        self.refused_publishes: list[tuple[int, ReasonCode]] = []  # (mid, reason) from v5 PUBACKs
+        # (mid, reason) from v5 PUBACKs, the latest REFUSED_KEPT (a session refused for ever grows nothing without end)
+        self.refused_publishes: collections.deque[tuple[int, ReasonCode]] = collections.deque(maxlen=REFUSED_KEPT)
 
         c = Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=MQTTv5, manual_ack=manual_ack)
         if self.address.username is not None:
