@@ -303,6 +303,11 @@ class Connection:
         with info._condition:
             return info._published
 
+    def refused(self) -> list[tuple[int, ReasonCode]]:
+        """The broker's latest refusals of this connection's publishes, (mid, reason), oldest first (a copy)."""
+        with self._lock:
+            return list(self.refused_publishes)
+
     def pending(self) -> int:
         """QoS > 0 messages published but not yet acknowledged by the broker (queued or in flight)."""
         return len(self._client._out_messages)  # paho drops a message from it on PUBACK
@@ -426,7 +431,8 @@ class Connection:
     def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:
         if reason_code.is_failure:
             log.warning("%s: publish %s refused: %s", self.client_id, mid, reason_code)
-            self.refused_publishes.append((mid, reason_code))
+            with self._lock:
+                self.refused_publishes.append((mid, reason_code))
 
     def _on_message(self, client, userdata, message: MQTTMessage) -> None:
         topic, payload, mid, qos = message.topic, message.payload, message.mid, message.qos

@@ -18,8 +18,8 @@ password.
 >>> print(table_units(plan, "t07")["cardtable-table.service"])
 [Unit]
 Description=cardtable table t07: the referee service
-After=network-online.target
-Wants=network-online.target
+After=network-online.target time-sync.target
+Wants=network-online.target time-sync.target
 <BLANKLINE>
 [Service]
 User=cardtable
@@ -80,7 +80,8 @@ class Plan:
 
 def unit(description: str, argv: list[str], plan: Plan, groups: str = "") -> str:
     """A systemd service that runs ``argv`` as the hall's system user, started again whenever it stops."""
-    lines = ["[Unit]", f"Description={description}", "After=network-online.target", "Wants=network-online.target", "",
+    lines = ["[Unit]", f"Description={description}", "After=network-online.target time-sync.target",
+             "Wants=network-online.target time-sync.target", "",
              "[Service]", f"User={plan.system_user}"]
     if groups:
         lines.append(f"SupplementaryGroups={groups}")

@@ -100,7 +100,7 @@ def assign(table: Id, body: Assign, user: Organiser, ctx: Ctx, lang: Lang) -> Se
     if sorted(body.players) != sorted("SENW") or len(set(body.players.values())) != 4:
         raise HTTPException(422, Denied("assign_players"))
     if body.rulebook not in names():
-        raise HTTPException(422, Denied("assign_rulebook", rulebook=body.rulebook, known="、".join(sorted(names()))))
+        raise HTTPException(422, Denied("assign_rulebook", rulebook=body.rulebook, known=sorted(names())))
     _known(ctx, table)
     return send(ctx, user, lang, table, "assign", players=dict(body.players), rulebook=body.rulebook)
 

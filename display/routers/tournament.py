@@ -40,7 +40,7 @@ from display.tournament import (
     seating,
 )
 from referee.catalogue import Term, say
-from referee.rulebooks import RulebookError, load, names
+from referee.rulebooks import GuandanRulebook, RulebookError, load, names
 
 router = APIRouter(prefix="/api/console", tags=["console: tournament"])
 PUBLISH_GRACE_S = 10.0  # the tournament service publishes a change within half a second (its poll)
@@ -190,12 +190,18 @@ def start(round_no: int, body: StartRound, user: Organiser, ctx: Ctx, lang: Lang
             raise HTTPException(409, exc) from None
         rulebook = body.rulebook or t.rules.rulebook_of(t, round_no)  # a knockout's second stage: its own book (seed 002 三2)
         try:
-            game = load(rulebook).game
+            book = load(rulebook)
         except RulebookError:
-            raise HTTPException(409, Denied("rulebook_unknown", rulebook=rulebook, known="、".join(sorted(names())))) from None
-        if game not in t.rules.games:  # a table would refuse its assign (another game): none seated, said
-            raise HTTPException(409, Denied("rulebook_other_game", rulebook=rulebook, game=Term(f"game.{game}"),
+            raise HTTPException(409, Denied("rulebook_unknown", rulebook=rulebook, known=sorted(names()))) from None
+        if book.game not in t.rules.games:  # a table would refuse its assign (another game): none seated, said
+            raise HTTPException(409, Denied("rulebook_other_game", rulebook=rulebook, game=Term(f"game.{book.game}"),
                                             system=Term(f"system.{t.system}"), default=t.rules.rulebook))
+        best_of = t.rules.best_of(t, round_no)
+        if isinstance(book, GuandanRulebook) and book.stages[book.match.stage].best_of != best_of:  # 规程 三 2: its stage
+            raise HTTPException(409, Denied("rulebook_other_stage", rulebook=rulebook, round=round_no, best_of=best_of,
+                                            needed=t.rules.rulebook_of(t, round_no)))
+    if not ctx.feed.console.connected:  # at once, not half-way through the tables
+        raise HTTPException(503, Denied("broker_down"))
     for table, players in tables:  # names the bus refuses (a file made before forms were checked): none seated, said
         try:
             encode("commands", {"v": 1, "id": "check", "command": "assign", "players": players, "rulebook": rulebook})

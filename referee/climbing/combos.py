@@ -140,15 +140,23 @@ def full_house_scale(rules: ClimbingRulebook) -> int:
     return 1 if rules.combos.full_house_triple_only else len(rules.ranks.order) + 3
 
 
+def full_house_power(rules: ClimbingRulebook, triple: int, pair: int) -> int:
+    """A full house's power from its triple's and its pair's (the pair's counts only where the book says so).
+
+    >>> full_house_power(load("sanjiang-2012"), 5, 9), full_house_power(load("usst-2016"), 5, 9)
+    (5, 89)
+    """
+    scale = full_house_scale(rules)
+    return triple * scale + (0 if scale == 1 else pair)
+
+
 def _full_houses(rules, rk, nat, present, wild, lj, bj) -> list[Reading]:
     """A triple and a pair of another rank (the pair may be two identical jokers). Ranked by the
     triple, or by the triple then the pair where ``full_house_triple_only`` is false."""
     power = rk.power
-    scale = full_house_scale(rules)
 
     def reading(triple: str, pair: str) -> Reading:
-        extra = 0 if scale == 1 else power[pair]
-        return Reading("full_house", power[triple] * scale + extra, 5)
+        return Reading("full_house", full_house_power(rules, power[triple], power[pair]), 5)
 
     if lj or bj:
         if rules.combos.full_house_joker_pair and (lj, bj) in ((2, 0), (0, 2)) and len(present) == 1:
@@ -282,4 +290,4 @@ def lowest_beating(rules: ClimbingRulebook, cards: Cards, prev: Reading, level: 
     return None
 
 
-__all__ = ["Reading", "ClimbError", "TYPES", "BOMBS", "readings", "types", "beats", "lowest_beating", "power_of", "full_house_scale", "load"]
+__all__ = ["Reading", "ClimbError", "TYPES", "BOMBS", "readings", "types", "beats", "lowest_beating", "power_of", "full_house_power", "full_house_scale", "load"]

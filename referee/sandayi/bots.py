@@ -22,7 +22,7 @@ import random
 from collections import defaultdict
 
 from referee.cards import Card, Cards, Decks
-from referee.climbing.combos import Reading, beats, full_house_scale
+from referee.climbing.combos import Reading, beats, full_house_power
 from referee.rulebooks import SandayiRulebook, load  # noqa: F401 (load: doctests)
 from referee.sandayi.game import Game, deal_cards
 
@@ -69,8 +69,7 @@ def candidates(rules: SandayiRulebook, hand: Cards) -> list[tuple[Cards, Reading
         for p, pc in by_rank.items():
             if p == t or len(pc) < 2 or (p in "LB" and not combos.full_house_joker_pair):
                 continue
-            scale = full_house_scale(rules)  # 1: the triple only; else the triple, then the pair (004 牌型大小)
-            power = _power(rules, t) * scale + (0 if scale == 1 else _power(rules, p))
+            power = full_house_power(rules, _power(rules, t), _power(rules, p))  # 004 牌型大小: the pair counts too
             out.append((Cards(tc[:3] + pc[:2]), Reading("full_house", power, 5)))
     out += _sequences(rules, by_rank)
     return out

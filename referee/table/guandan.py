@@ -266,11 +266,19 @@ class GuandanTable(ClimbingTable):
         t = t._event("levels_changed", {"levels": dict(played.levels), "level": played.hand_level(), "before": dict(game.levels)})
         if len(match.games) > len(self.match.games):
             t = t._game_won(match)
-            return t if match.winner else t._with(after=())._deal()  # a new game: no tribute (stage two)
-        t = t._with(after=self.hand.finish)
-        if t.last_hand or t._time_is_up():
+            if match.winner:
+                return t
+            t = t._with(after=())  # a new game: no tribute (stage two)
+        else:
+            t = t._with(after=self.hand.finish)
+        if t._ends_now():
             return t._round_ends("last_hand" if t.last_hand else "time")
         return t._deal()
+
+    def _ends_now(self) -> bool:
+        """The round ends after this hand: the hour is up, or the last hand was announced (not while a deciding
+        game is played out: 规程 三 2, 第二阶段如1:1平局继续打完)."""
+        return (self.last_hand and not self.match.unlimited) or self._time_is_up()
 
     def _game_won(self, match: Match) -> GuandanTable:
         games = {x: match.games.count(x) for x in TEAMS}
@@ -285,14 +293,26 @@ class GuandanTable(ClimbingTable):
     def _round_ends(self, by: str) -> GuandanTable:
         """Time is called (or the announced last hand is over): the round ends on the levels (规程 三 2:
         级高方为胜), equal levels a draw as the tournament reads ``round_over``; ``ahead`` also names the
-        side ahead by seed 002's tie-break (同级时先到胜: the first to reach the level), or null. A match of
-        several games (stage two) that time leaves level at 1:1 is played out instead (:meth:`_played_out`)."""
-        if by == "time" and self.match.game.stage.best_of > 1 and self.match.time_up().unlimited:
-            return self._played_out()
+        side ahead by seed 002's tie-break (同级时先到胜: the first to reach the level), or null. In a match of
+        several games (stage two) the table decides it (:meth:`Match.time_up`: ``match`` and ``games``, the game in
+        play to the team ahead), or, games left at 1:1, plays the deciding game out (:meth:`_played_out`)."""
+        decided = None
+        if self.match.game.stage.best_of > 1:
+            decided = self.match.time_up()
+            if decided.unlimited:
+                return self._played_out()
         game = self.match.game
         t = self._with(phase="round_over", clock=None, returns=())
         ahead = game.ahead() if game.hands else None
-        return t._event("round_over", {"hands": t.hand_no, "by": by, "levels": dict(game.levels), "ahead": ahead})
+        more = {} if decided is None else {"games": {x: decided.games.count(x) for x in TEAMS}, "match": decided.winner}
+        return t._event("round_over", {"hands": t.hand_no, "by": by, "levels": dict(game.levels), "ahead": ahead} | more)
+
+    def _round_lost(self, teams: list[str], by: str, more: dict | None = None) -> GuandanTable:
+        """A side's third foul or its lateness loses the round (十 第3条: 本轮判负): in a match of several games, the
+        match (``match``), whatever its games."""
+        if len(teams) == 1 and self.match is not None and self.match.game.stage.best_of > 1:
+            more = (more or {}) | {"match": next(x for x in TEAMS if x != teams[0])}
+        return super()._round_lost(teams, by, more)
 
     def _played_out(self) -> GuandanTable:
         """Time is called in a match of several games left level at 1:1 (规程 三 2: 第二阶段如1:1平局继续打完): the

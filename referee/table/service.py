@@ -220,6 +220,7 @@ class TableService:
         self._failing_since: float | None = None  # monotonic, while commits fail
         self._held: int | None = None  # the log's lock file, held while serving (:func:`hold_log`)
         self._deaf_since: float | None = None  # monotonic: since when a session of the service is not connected
+        self._moved_told = 0.0  # the computer's clock's step last said (:meth:`_clock_moved`)
         self._abandoned = False
         self.problem: str | None = None
         self._presence: dict[str, str | None] = {}  # each device's presence as last logged (``presence`` entries)
@@ -251,7 +252,10 @@ class TableService:
                 self._logged_at = at if self._logged_at is None else max(self._logged_at, at)
             self._applied_seq = self._logged_seq
             if isinstance(self.clock, SteadyClock) and self._logged_at is not None:
-                self.clock.not_before(self._logged_at)  # the computer's clock set back while the service was away
+                behind = self.clock.not_before(self._logged_at)  # the computer's clock set back while the service was away
+                if behind > STEP_S:
+                    log.warning("table %s: the computer's clock is %.0f s behind the log's last entry: the table counts "
+                                "on from the log", self.table_id, behind)
             self._presence = {device: self.table.presence_of(device) for device in DEVICES}
             log.info("table %s: replayed %d entries (last seq %d)", self.table_id, replayed, self._logged_seq)
 
@@ -301,26 +305,32 @@ class TableService:
         return conn
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Handle what is queued, publish ``offline``, disconnect and close the log."""
+        """Handle what is queued, publish ``offline``, disconnect and close the log; let the log go (unless the worker
+        is still stuck in it: the process's end lets it go)."""
+        stuck = False
         if self._worker is not None:
             self._queue.put(("stop",))
             self._worker.join(timeout)
+            stuck = self._worker.is_alive()
             self._worker = None
-        if self.conn is not None:
-            for conn in self.intake[1:]:
-                conn.close(flush_timeout=0)
-            self._publish_health()
-            payload = encode("status", {"v": 1, "status": "offline", "at": self.clock()})
-            self.conn.publish(topic(self.table_id, "status"), payload, qos=QOS, retain=True)
-            self.conn.flush(timeout)
-            if self.log is not None and self._acked() is not None:
-                self.log.set_meta({"outputs_acked": str(self._acked_seq)})
-            self.conn.close(flush_timeout=0)
-            self.conn, self.intake = None, []
-        if self.log is not None:
-            self.log.close()
-            self.log = None
-        self._release()
+        try:
+            if self.conn is not None:
+                for conn in self.intake[1:]:
+                    conn.close(flush_timeout=0)
+                self._publish_health()
+                payload = encode("status", {"v": 1, "status": "offline", "at": self.clock()})
+                self.conn.publish(topic(self.table_id, "status"), payload, qos=QOS, retain=True)
+                self.conn.flush(timeout)
+                if self.log is not None and self._acked() is not None:
+                    self.log.set_meta({"outputs_acked": str(self._acked_seq)})
+                self.conn.close(flush_timeout=0)
+                self.conn, self.intake = None, []
+        finally:
+            if self.log is not None:
+                self.log.close()
+                self.log = None
+            if not stuck:
+                self._release()
 
     def abandon(self, timeout: float = 10.0) -> None:
         """Give up without touching the log: the worker stops at its next turn (waited for up to
@@ -711,7 +721,7 @@ class TableService:
             "v": 1, "at": self.clock(), "every": self.health_s, "seq": head[0], "chain": head[1].hex(),
             "input_at": self._input_at, "waiting": self._queue.qsize(), "rejected": self.rejected,
             "dropped": dict(self.guard.dropped), "clamped": dict(self.guard.clamped),
-            "clocks_off": self.guard.clocks_off(), "problem": self.problem or self._deaf() or self._time_problem(),
+            "clocks_off": self.guard.clocks_off(), "problem": self.problem or self._deaf(),
         }
 
     def _deaf(self) -> str | None:
@@ -724,17 +734,21 @@ class TableService:
         down = ", ".join(conn.client_id for conn in self.intake if not conn.connected) or "a session"
         return f"not connected to the broker for {time.monotonic() - since:.0f} s: {down}; its inputs wait there, and no clock rules"
 
-    def _time_problem(self) -> str | None:
-        """The computer's clock stepped since the service started (:class:`SteadyClock`): said, not ruled on."""
+    def _clock_moved(self) -> None:
+        """The computer's clock stepped while the service ran (:class:`SteadyClock`): said in the service's log, once
+        a step, not ruled on. Not a problem of its health (the table referees on its own time: it is not stalled);
+        a camera or board on this computer then stamps its inputs by the stepped clock, which the health's
+        ``clocks_off`` shows."""
         moved = self.clock.moved() if isinstance(self.clock, SteadyClock) else 0.0
-        if abs(moved) < STEP_S:
-            return None
-        return (f"the computer's clock moved {moved:+.0f} s while the service ran; the table keeps its own time "
-                "(start the service again at a break to take the computer's)")
+        if abs(moved - self._moved_told) >= STEP_S:
+            self._moved_told = moved
+            log.warning("table %s: the computer's clock moved %+.0f s while the service ran; the table keeps its own "
+                        "time (started again at a break, it takes the computer's)", self.table_id, moved)
 
     def _publish_health(self) -> None:
         """Publish ``health`` and note the witness beside the log (when it moved)."""
         self._health_due = time.monotonic() + self.health_s
+        self._clock_moved()
         try:
             payload = self.health()
             self._publish("health", encode("health", payload, validate=self.check_outputs), retain=True)

@@ -1,16 +1,19 @@
 """What a table's events say to the tournament: each game recorded once, by the system's rules.
 
-A table of the latest round reports a game with ``game_won`` (the side that passed A wins) or, when the round clock
+A table of the latest round reports a game with ``game_won`` (the side that passed A, or 8, wins) or, when the round clock
 ends the game, ``round_over`` (the higher level wins; equal levels draw, or in the knockout the side that reached the
 level first wins, seed 002 三2; the levels from the ``round_over`` itself where it names them, else from the last
 ``levels_changed`` or the table's ``state``); a round lost for lateness (``game_won`` by ``late``,
 ``round_forfeited`` when both sides were late) is the late entries' late arrival, or their forfeit
 (:meth:`Recorder._record_late`). A San Da Yi table's ``round_over`` carries each seat's ``totals``: the table's 小分,
 the entry at each seat as drawn or found by the players' names (:meth:`Recorder._seats`). At a table of two the first
-entry sits S/N unless the table's ``assigned`` names the second entry's players there. An amendment that changed a
-result (``rejudged``) corrects or withdraws the result recorded from it. Each game is recorded once (by table, seq and
-kind: a redelivery changes nothing); a report that cannot be recorded is said in the log and noted in the tournament
-for the organiser (:meth:`Recorder._not_recorded`).
+entry sits S/N unless the table's ``assigned`` names the second entry's players there. A Guandan stage-two match the
+table decided otherwise than by a game won (the hour, three fouls: ``match``) is the table's result with its games
+(:meth:`Recorder._record_match`). An amendment that changed a result (``rejudged``) corrects or withdraws the result
+recorded from it. Each game is recorded once (by table, seq and kind: a redelivery in its round changes nothing; one
+recorded in another round is noted, not recorded: a redelivery of that round's, or a table on a new log numbered
+from 1 again); a report that cannot be recorded is said in the log and noted in the tournament for the organiser
+(:meth:`Recorder._not_recorded`).
 
 The tournament service (:mod:`referee.tournament.service`) drives it from the bus; ``cardtable tournament catch-up``
 (:mod:`referee.tournament.catchup`) from the events a table's log said, after a backup was restored. It knows no
@@ -40,7 +43,7 @@ from referee.catalogue import say
 from referee.seats import SEATS
 from referee.tournament.core import Round, TournamentError
 from referee.tournament.entries import CONTROL
-from referee.tournament.reports import SIDES, forfeits_of, game_of, scores_of
+from referee.tournament.reports import SIDES, forfeits_of, game_of, match_of, scores_of
 from referee.tournament.store import TournamentStore
 
 log = logging.getLogger(__name__)
@@ -103,9 +106,14 @@ class Recorder:
 
     def _ended(self, table: str, seq: int, kind: str, data: dict, levels: dict | None) -> None:
         """Record what an event that may end a table's game says: a San Da Yi round's 小分 (``round_over`` with each
-        seat's ``totals``), else a game won or drawn (:func:`game_of`, the ``levels`` by side as the table showed them)."""
+        seat's ``totals``), a match of several games the table decided (:func:`match_of`: the hour, three fouls), else
+        a game won or drawn (:func:`game_of`, the ``levels`` by side as the table showed them)."""
         if kind == "round_over" and "totals" in data:
             self._record_scores(table, seq, data["totals"])
+            return
+        match = match_of(kind, data)
+        if match is not None:
+            self._record_match(table, seq, kind, *match)
             return
         try:
             game = game_of(kind, data, levels, self.store.tournament.rules.first_to_level)
@@ -175,6 +183,20 @@ class Recorder:
             levels_in_order = [levels[SIDES[order.index(e)]] for e in entries] if levels else None
             self.store.record_game(r.round, table, winner, levels_in_order, by=f"table {table}",
                                    event=f"{table}:{seq}:{kind}", sides=dict(zip(SIDES, order)))
+        except TournamentError as exc:
+            self._not_recorded(table, seq, kind, exc)
+
+    def _record_match(self, table: str, seq: int, kind: str, side: str, games: dict | None) -> None:
+        """A match of several games the table decided (the hour, three fouls): the table's result, its games as the
+        table counted them (三2: when time ends it, the pair ahead in games wins; 十 第3条: three fouls lose the round)."""
+        try:
+            r, order = self._sides(table)
+            entries = list(r.table(table).entries)
+            result: dict = {"winner": entries.index(order[SIDES.index(side)])}
+            if games is not None:
+                result["games"] = [games[SIDES[order.index(e)]] for e in entries]
+            self.store.record_result(r.round, table, result, by=f"table {table}", event=f"{table}:{seq}:{kind}",
+                                     sides=dict(zip(SIDES, order)))
         except TournamentError as exc:
             self._not_recorded(table, seq, kind, exc)
 

@@ -34,7 +34,8 @@ def game_of(kind: str, data: dict, levels: dict | None, first_to_level: bool = F
     """
     if kind == "game_won" and data.get("team") in SIDES:
         levels = dict(levels or {})
-        levels[data["team"]] = "A+"
+        if data.get("by") != "time" and data.get("passed", "A") == "A":  # past A, which no level shows
+            levels[data["team"]] = "A+"  # (stage two's game past 8, or one won on time: the levels as they stood)
         return data["team"], (levels if set(levels) == set(SIDES) else None)
     if kind == "round_over" and levels is not None:
         a, b = (level_index(levels[s]) for s in SIDES)
@@ -46,6 +47,25 @@ def game_of(kind: str, data: dict, levels: dict | None, first_to_level: bool = F
             raise TournamentError("level_tie", level=levels[SIDES[0]])
         return data["ahead"], dict(levels)
     return None
+
+
+def match_of(kind: str, data: dict) -> tuple[str, dict | None] | None:
+    """(the winning side, the games by side or None) of a match of several games (Guandan stage two) that the table
+    decided otherwise than by a game won: the hour (``round_over`` naming the ``match``, with its ``games``), or
+    three fouls (``game_won`` by ``fouls`` naming the ``match``, 十 第3条: 本轮判负); else None.
+
+    >>> match_of("round_over", {"by": "time", "match": "SN", "games": {"SN": 1, "EW": 0}})
+    ('SN', {'SN': 1, 'EW': 0})
+    >>> match_of("game_won", {"team": "EW", "by": "fouls", "loser": "SN", "match": "EW"})
+    ('EW', None)
+    >>> match_of("game_won", {"team": "EW", "by": "levels", "passed": "8", "games": {"SN": 1, "EW": 2}, "match": "EW"}) is None
+    True
+    """
+    if data.get("match") not in SIDES or not (kind == "round_over" or kind == "game_won" and data.get("by") == "fouls"):
+        return None
+    games = data.get("games")
+    ok = isinstance(games, dict) and set(games) == set(SIDES) and all(type(n) is int and n >= 0 for n in games.values())
+    return data["match"], (games if ok else None)
 
 
 def scores_of(table: str, totals, seats: dict[str, str], entries: tuple[str, ...]) -> list:

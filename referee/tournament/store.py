@@ -400,12 +400,17 @@ class TournamentStore:
         return self._append_once("unrecorded", check, by)
 
     def _unseen(self, event: str | None, round_no: int) -> None:
-        """Raise :class:`_Seen` when a table event was recorded already in the round (a QoS 1 redelivery). Only in
-        the round: a table started again on a new log numbers its entries from 1 again, and its game of a later
-        round may say what an earlier round's did (table, seq and kind)."""
-        if event is not None and any(a["data"].get("event") == event and a["data"].get("round") == round_no
-                                     for a in self.actions()):
+        """Raise :class:`_Seen` when a table event was recorded already in the round (a QoS 1 redelivery). One
+        recorded in another round is refused in words (:class:`TournamentError`), for the organiser: a message of
+        that round sent again, or the table started again on a new log, whose entries are numbered from 1 again
+        and whose game this is; nothing tells them apart, so a person does."""
+        if event is None:
+            return
+        rounds = [a["data"].get("round") for a in self.actions() if a["data"].get("event") == event]
+        if round_no in rounds:
             raise _Seen(event)
+        if rounds:
+            raise TournamentError("event_other_round", event=event, round=rounds[0], now=round_no)
 
     def _append_once(self, kind: str, make: Callable[[Tournament | None], dict], by: str) -> bool:
         """:meth:`_append`; False when ``make`` found its table event recorded already."""

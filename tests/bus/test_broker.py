@@ -40,7 +40,7 @@ FORGED = b'{"v":1,"forged":true}'
 
 def refused(conn: Connection) -> list[str]:
     """The reasons the broker gave (MQTT 5 PUBACKs) for the publishes it refused."""
-    return [str(reason) for _, reason in conn.refused_publishes]
+    return [str(reason) for _, reason in conn.refused()]
 
 
 def once(payloads: list[bytes]) -> list[bytes]:
@@ -79,7 +79,7 @@ def test_qos1_round_trip(connect, inbox):
     assert camera.flush(WAIT_S)
     service.wait_payload(T1_OBSERVED, payload)
     console.wait_payload(T1_OBSERVED, payload)
-    assert not camera.refused_publishes
+    assert not camera.refused()
 
 
 SERVICE = """

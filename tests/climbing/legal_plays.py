@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from referee.cards import RANKS, SUITS, Card, Cards, Decks
-from referee.climbing.combos import Reading, full_house_scale, power_of
+from referee.climbing.combos import Reading, full_house_power, power_of
 from referee.rulebooks import ClimbingRulebook
 
 VALUE = {r: i + 2 for i, r in enumerate(RANKS)}  # natural place in sequences, A = 14 (1 when low)
@@ -173,8 +173,7 @@ class Builder:
         else:
             p = self.rng.choice([r for r in RANKS if r != t])
             pair = self._need(self._rank_cards(p, 2))
-        scale = full_house_scale(self.rules)  # 1: the triple only; else the triple, then the pair (seed 004)
-        return self._with_wilds(triple + pair, wilds, "full_house", self.power(t) * scale + (0 if scale == 1 else self.power(p)))
+        return self._with_wilds(triple + pair, wilds, "full_house", full_house_power(self.rules, self.power(t), self.power(p)))
 
     def _window(self, k: int) -> list[int]:
         first = 1 if self.rules.ranks.ace_low else 2

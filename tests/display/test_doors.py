@@ -134,6 +134,7 @@ def test_a_form_being_read_holds_up_no_other_request(broker, tmp_path):
         got = {}
         upload = threading.Thread(target=lambda: got.update(r=c.post("/api/console/entries/import", timeout=120,
                                                                       files={"file": ("报名表.xlsx", form)})))
+        began_upload = time.monotonic()
         upload.start()
         waits = []
         with httpx.Client(base_url=s.url, timeout=120) as hall:
@@ -143,8 +144,10 @@ def test_a_form_being_read_holds_up_no_other_request(broker, tmp_path):
                 waits.append(time.monotonic() - began)
                 time.sleep(0.05)
         upload.join()
+        took = time.monotonic() - began_upload
     assert got["r"].status_code == 422 and got["r"].json()["detail"] == "报名表中没有参赛者"
-    assert len(waits) > 3 and max(waits) < 1.0, waits
+    # on the event loop one request waited the whole reading; a loaded machine slows both alike
+    assert len(waits) > 3 and max(waits) < took / 3, (took, waits)
 
 
 def raw(server, head: str, body: bytes = b"") -> tuple[int, float]:

@@ -171,7 +171,7 @@ def test_each_user_reaches_what_the_protocol_says_and_nothing_else(hall):
                 mids[user][conn.publish(where, f"{user}>{where}".encode()).mid] = where
         for user, conn in conns.items():
             assert conn.flush(WAIT_S)
-            refused = {mids[user][mid] for mid, _ in conn.refused_publishes}
+            refused = {mids[user][mid] for mid, _ in conn.refused()}
             assert refused == {w for w in places if not may_write(user, w)}, user
         expected = {u: {f"{w}>{p}".encode() for w in users for p in places if may_write(w, p) and may_read(u, p)}
                     for u in users}

@@ -12,6 +12,15 @@ from referee.guandan.levels import HandResult, Match
 from referee.tournament.reports import game_of
 
 STAGE_TWO = "sanjiang-2012-stage-two"
+SN_GAME, EW_GAME = [("S", 2)] * 3, [("E", 2)] * 3  # 2 -> 5 -> 8 -> past 8: a game won in three hands
+
+
+def match_after(d, hands) -> Match:
+    """The table's stage-two match after ``hands`` (first, partner's place), from its start."""
+    m = Match.start(d.rules, "two", d.at)
+    for first, place in hands:
+        m = m.after(HandResult(first, place))
+    return m
 
 
 def play_games(d, rng):
@@ -73,9 +82,7 @@ def test_time_called_at_one_all_plays_the_deciding_game_out_with_no_limit():
     """规程 三 2: 根据级差（级高方为胜，同级时先到胜，第二阶段如1:1平局继续打完）确定胜方."""
     d, rng = Table_(STAGE_TWO), random.Random(5)
     d.start()
-    one_all = Match.start(d.rules, "two", d.at)
-    for first, place in [("S", 2), ("S", 2), ("S", 2), ("E", 2), ("E", 2), ("E", 2)]:
-        one_all = one_all.after(HandResult(first, place))
+    one_all = match_after(d, SN_GAME + EW_GAME)
     assert one_all.games == ("SN", "EW")
     at_time(d, one_all, [("N", 2)])  # SN ahead in the deciding game: it is not given to them
     assert not d.events("round_over") and [e["data"] for e in d.events("played_out")] == [{"games": {"SN": 1, "EW": 1}}]
@@ -92,9 +99,7 @@ def test_time_calls_the_game_in_play_and_one_all_then_plays_the_deciding_game_ou
     game 2 is theirs on time (``game_won`` by ``time``, which the tournament records as a game), and game 3 is played out."""
     d, rng = Table_(STAGE_TWO), random.Random(8)
     d.start()
-    one_nil = Match.start(d.rules, "two", d.at)
-    for first, place in [("S", 2), ("S", 2), ("S", 2)]:
-        one_nil = one_nil.after(HandResult(first, place))
+    one_nil = match_after(d, SN_GAME)
     hand = d.table.hand_no
     at_time(d, one_nil, [("E", 3)])
     won = d.events("game_won")[-1]["data"]
@@ -109,9 +114,7 @@ def test_time_called_at_one_nil_with_the_leader_ahead_ends_the_match():
     """规程 三 2: 根据级差（级高方为胜）确定胜方: 1:0 and the same team ahead in game 2: the round is over (2:0)."""
     d = Table_(STAGE_TWO)
     d.start()
-    one_nil = Match.start(d.rules, "two", d.at)
-    for first, place in [("S", 2), ("S", 2), ("S", 2)]:
-        one_nil = one_nil.after(HandResult(first, place))
+    one_nil = match_after(d, SN_GAME)
     at_time(d, one_nil, [("N", 3)])
     over = d.events("round_over")[-1]["data"]
     assert (over["by"], over["ahead"], d.table.phase) == ("time", "SN", "round_over") and not d.events("played_out")
@@ -133,9 +136,7 @@ def test_the_tournament_records_a_stage_two_match_as_the_table_played_it(tmp_pat
     assert store.tournament.rules.rulebook_of(store.tournament, view["round"]) == STAGE_TWO
     d, rng = Table_(STAGE_TWO), random.Random(8)
     d.start()
-    one_nil = Match.start(d.rules, "two", d.at)
-    for first, place in [("S", 2), ("S", 2), ("S", 2)]:  # game 1 to SN: told as the table would have told it
-        one_nil = one_nil.after(HandResult(first, place))
+    one_nil = match_after(d, SN_GAME)
     at_time(d, one_nil, [("E", 3)])  # game 2 to EW on time: 1:1, game 3 played out
     play_games(d, rng)
     recorder = Recorder(store)
@@ -148,4 +149,68 @@ def test_the_tournament_records_a_stage_two_match_as_the_table_played_it(tmp_pat
     winner = table.entries.index("k01" if final["match"] == "SN" else "k02")
     assert table.outcome is not None and table.outcome.points[winner] == 1
     assert sorted(table.outcome.scores) == [1, 2] and table.games[:2] == (table.entries.index("k01"), table.entries.index("k02"))
+    store.close()
+
+
+def knockout_of_two(tmp_path):
+    """A knockout of two pairs (best of three from its first round) and its recorder, the pairs seated as the table
+    is (SS/NN against EE/WW)."""
+    from referee.tournament import Entry
+    from referee.tournament.recorder import Recorder
+    from referee.tournament.store import TournamentStore
+
+    store = TournamentStore(tmp_path / "t.db")
+    store.new("knockout-best-of-three", [Entry("k01", "南北", "u1", "u1", ("SS", "NN")), Entry("k02", "东西", "u2", "u2", ("EE", "WW"))],
+              seed=1, id="ko")
+    store.pair_next_round()
+    return store, Recorder(store)
+
+
+def test_three_fouls_lose_a_stage_two_match_whatever_its_games(tmp_path):
+    """十 第3条: 在一轮比赛中如某一方运动员出现累计三次犯规，则本轮判负 -- in stage two the round is the match: at 1:0 to
+    SN, SN's third foul gives EW the match, and the tournament records it so (not as one game of three)."""
+    store, recorder = knockout_of_two(tmp_path)
+    d = Table_(STAGE_TWO)
+    d.start()
+    one_nil = match_after(d, SN_GAME)
+    d.table = d.table._with(match=one_nil)
+    for seat in ("S", "N", "S"):
+        d.send("commands", {"command": "foul", "seat": seat, "kind": "signalling"})
+    won = d.events("game_won")[-1]["data"]
+    assert (won["team"], won["by"], won["match"], d.table.phase) == ("EW", "fouls", "EW", "round_over")
+    for e in d.events():
+        recorder.event("t01", e)
+    table = store.tournament.rounds[0].tables[0]
+    assert table.outcome is not None and table.outcome.points[table.entries.index("k02")] == 1
+    store.close()
+
+
+def test_the_last_hand_announced_does_not_cut_a_deciding_game_short():
+    """规程 三 2: 第二阶段如1:1平局继续打完 -- the hall's last-hand notice ends a round after its hand, but not a
+    deciding game being played out."""
+    d, rng = Table_(STAGE_TWO), random.Random(5)
+    d.start()
+    one_all = match_after(d, SN_GAME + EW_GAME)
+    at_time(d, one_all, [("N", 2)])
+    d.send("commands", {"command": "last_hand"})
+    play_games(d, rng)
+    final = d.events("game_won")[-1]["data"]
+    assert final["match"] == final["team"] and not d.events("round_over")
+
+
+def test_time_called_between_games_gives_the_match_to_the_pair_ahead_and_the_tournament_records_it(tmp_path):
+    """规程 三 2: 根据级差…确定胜方; 1:0 and the hour is up before game 2's first hand: SN ahead in games win, 1:0 (the
+    knockout's result for a match the clock ended a game ahead)."""
+    store, recorder = knockout_of_two(tmp_path)
+    d = Table_(STAGE_TWO)
+    d.start()
+    one_nil = match_after(d, SN_GAME)
+    at_time(d, one_nil, [])
+    over = d.events("round_over")[-1]["data"]
+    assert (over["match"], over["games"], over["ahead"]) == ("SN", {"SN": 1, "EW": 0}, None)
+    for e in d.events():
+        recorder.event("t01", e)
+    table = store.tournament.rounds[0].tables[0]
+    assert table.outcome is not None and table.outcome.points[table.entries.index("k01")] == 1
+    assert sorted(table.outcome.scores) == [0, 1] and not store.tournament.rounds[0].unrecorded
     store.close()

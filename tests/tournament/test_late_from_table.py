@@ -77,20 +77,26 @@ def test_a_late_team_over_a_result_at_its_other_table_is_refused_until_that_tabl
     store.close()
 
 
-def test_a_table_on_a_new_log_numbers_from_1_again_and_its_next_rounds_game_is_recorded(tmp_path):
-    """recovery.md's "a new log": the table's entries start at 1 again, and a game of round 2 may come as
-    ``t01:5:game_won`` as round 1's did. It was taken for round 1's, sent again, and dropped without a word; a game is
-    one game of its round."""
+def test_a_report_recorded_in_an_earlier_round_is_noted_for_the_organiser_not_recorded_nor_dropped(tmp_path):
+    """A game told as ``t01:5:game_won`` after round 1 recorded one by that name: round 1's message sent again (the
+    tournament service started again after round 2 was paired), or the table on a new log (recovery.md: its entries
+    numbered from 1 again) and round 2's game. Nothing tells them apart: recorded, the first would put round 1's game
+    in round 2; dropped, the second would be lost without a word. Noted at the table for the organiser, in words."""
     store = TournamentStore(tmp_path / "t.db")
     entries = [Entry(f"e{i}", f"e{i}", u, u, (f"p{i}a", f"p{i}b")) for i, u in enumerate("ABCD", 1)]
     store.new("pair-swiss", entries, seed=3, options={"rounds": 2, "team_pairs": 1})
     recorder = Recorder(store)
     won = {"v": 1, "seq": 5, "kind": "game_won", "at": 1.0, "data": {"team": "SN", "by": "levels"}}
-    for round_no in (1, 2):
-        store.pair_next_round()
-        for table in ("t01", "t02"):
-            recorder.event(table, won)
-            recorder.event(table, won)  # sent again (QoS 1): once
-        assert [x.outcome is not None for x in store.tournament.rounds[round_no - 1].tables] == [True, True]
-    assert sum(a["kind"] == "game" for a in store.actions()) == 4
+    store.pair_next_round()
+    for table in ("t01", "t02"):
+        recorder.event(table, won)
+        recorder.event(table, won)  # sent again (QoS 1): once
+    assert all(x.outcome is not None for x in store.tournament.rounds[0].tables)
+    store.pair_next_round()
+    recorder.event("t01", won)
+    r2 = store.tournament.rounds[1]
+    assert r2.tables[0].outcome is None and sum(a["kind"] == "game" for a in store.actions()) == 2
+    (note,) = r2.unrecorded
+    assert note.table == "t01" and note.reason["zh"].startswith("牌桌报告 `t01:5:game_won` 在第 1 轮已记过")
+    assert "enter it by hand" in note.reason["en"]
     store.close()
