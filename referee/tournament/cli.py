@@ -53,7 +53,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     result.add_argument("--levels", help="levels reached, e.g. A+,9 (level_diff real)")
     result.add_argument("--correct", action="store_true", help="replace the table's result")
     result.add_argument("--reason", default="")
-    late = verb("late", "a late arrival: past the notice's limit the entry forfeits the round")
+    late = verb("late", "a late arrival: past the notice's limit the entry forfeits the round (pair-swiss: its whole team)")
     late.add_argument("--round", type=int, required=True)
     late.add_argument("--entry", required=True)
     late.add_argument("--minutes", type=float, required=True)
