@@ -175,6 +175,8 @@ class Reducer:
             t = ticked._event("rejected", data | ({"why": why.json()} if why else {}))
         if t.presence and t.down:  # (most tables have every device up: the cheap test first)
             t = t._pause_clocks()
+        if t.flags and t.phase == "round_over":  # however the round ended (its game, its clock, fouls, a stop)
+            t = t._flags_closed()
         return t._with(_events=(), _held=False), list(t._events)
 
     def _tick(self) -> Reducer:
@@ -286,7 +288,7 @@ class Reducer:
         if command == "start_round":
             if self.phase not in ("idle", "round_over"):
                 raise Reject("table.round_running", phase=self.phase)
-            t = self._with(phase="arriving", round_start=self.at, ready=(), late=(), hand_no=0, record=ClockRecord(), last_hand=False,
+            t = self._flags_closed()._with(phase="arriving", round_start=self.at, ready=(), late=(), hand_no=0, record=ClockRecord(), last_hand=False,
                            late_from=self.at, late_stopped=self.at if "board" in self.down else None)
             return t._round_started()._event("round_started", {"rulebook": self.rulebook})
         if command == "stop_round":
@@ -331,6 +333,19 @@ class Reducer:
             pending["confidence"] = 1.0
             t = t._observed(pending)
         return t._resume_clock()
+
+    def _flags_closed(self) -> Reducer:
+        """The round ends (or a new one starts) with flags open: each is dismissed, said (``flag_resolved`` with
+        ``round_ended``), its violation dismissed and its play never applied: a read of a round over is no play of
+        the next, and a new round does not start paused on the old one's flags."""
+        t = self
+        for flag in self.flags:
+            t = t._with(flags=tuple(f for f in t.flags if f.flag != flag.flag))
+            t = t._event("flag_resolved", {"flag": flag.flag, "how": "dismiss", "round_ended": True})
+            if flag.violation is not None:
+                t, _ = t._violation(flag.seat, flag.violation["kind"], flag.violation["rule"]["article"],
+                                    flag.violation["penalty"], flag.violation["evidence"], "dismissed", flag.flag)
+        return t
 
     def _counted(self, flag: Flag) -> Reducer:
         """A flagged violation was confirmed: what it costs under the game."""
