@@ -36,15 +36,18 @@ RESULTS = ("game_won", "round_over", "round_forfeited")  # the events a tourname
 def as_amended(entries: Iterable[Row]) -> Iterator[Row]:
     """The entries as the table judges them: each ``observed`` with the cards of its latest valid
     ``amend``; an ``amend`` that names no earlier ``observed`` entry gets an ``invalid`` reason (the
-    table rejects it). Payloads are never changed in place."""
+    table rejects it). A play accepted when the referee confirmed or corrected its flag was told at
+    that command's seq: an ``amend`` naming it amends the ``observed`` entry that raised the flag (the
+    flag's id names it, ``f{seq}``). Payloads are never changed in place."""
     rows = list(entries)
     kinds = {seq: kind for kind, _, _, seq in rows}
+    payloads = {seq: payload for _, payload, _, seq in rows}
     cards: dict[int, list[str]] = {}
     invalid: dict[int, Reason] = {}
     for kind, payload, _, seq in rows:
         if kind != "commands" or payload.get("command") != "amend":
             continue
-        target = payload["entry"]
+        target = _played(payload["entry"], kinds, payloads)
         if kinds.get(target) != "observed" or target >= seq:
             invalid[seq] = Reason("table.not_a_play", entry=target)
         else:
@@ -55,6 +58,18 @@ def as_amended(entries: Iterable[Row]) -> Iterator[Row]:
         elif seq in invalid:
             payload = {**payload, "invalid": invalid[seq]}
         yield kind, payload, at, seq
+
+
+def _played(entry: int, kinds: dict, payloads: dict) -> int:
+    """The ``observed`` entry whose play ``entry`` told: itself, or, for the console's ``confirm``/``correct`` of a
+    flag, the entry that raised the flag."""
+    payload = payloads.get(entry) or {}
+    flag = str(payload.get("flag") or "")
+    if kinds.get(entry) == "commands" and payload.get("command") in ("confirm", "correct") and flag[1:].split("-")[0].isdigit():
+        raised = int(flag[1:].split("-")[0])
+        if kinds.get(raised) == "observed":
+            return raised
+    return entry
 
 
 def is_amend(kind: str, payload: dict) -> bool:

@@ -460,8 +460,12 @@ class Reducer:
         raise NotImplementedError
 
     def _flag(self, seat: str, kind: str, cards: Cards, why: Reason, pending: dict | None, article: str = "", penalty: dict | None = None) -> Reducer:
+        """Raise a flag for a person. Its id is the log entry that raised it (``f{seq}``, ``f{seq}-2`` for a second of
+        one entry): an amendment rebuilds the table from the log, and the console's ``confirm`` and ``dismiss`` in it
+        must name the same flags again (a running count renumbered them, and a stale ``confirm`` landed on another)."""
         t = self._with(flag_count=self.flag_count + 1)
-        flag_id = f"f{t.flag_count}"
+        raised = 1 + sum(o.name == "events" and o.payload["kind"] == "flag_raised" for o in self._events)
+        flag_id = f"f{self.seq}" if raised == 1 else f"f{self.seq}-{raised}"
         violation = None
         if article:
             evidence = {"cards": cards.names(), "hand": t.hand_no, "trick": t._trick_no()}
