@@ -52,6 +52,9 @@ from referee.table.clock import (
     minutes_told,
 )
 
+# The flags whose play a person's ``confirm`` applies: a read the model was unsure of, a play of more cards than the
+# seat holds (Tractor: a misread or a real 多牌, which the hand judge then rules ``wrong_card_count``).
+CONFIRMED_PLAYS = ("unsure", "too_many")
 CLOCK = "clock"  # the log's entry for time passing with no input (logged by the service when a deadline passes)
 # The log's entry for a device's presence changing (logged by the service from ``camera/status`` and
 # ``board/status``): ``{"v": 1, "device": "camera" | "board", "status": "online" | "lost" | "offline"}``, with the
@@ -329,8 +332,10 @@ class Reducer:
         pending = dict(flag.pending) if flag.pending else None
         if how == "correct" and pending is not None:
             pending["cards"] = cards
-        if pending is not None and (how == "correct" or (how == "confirm" and flag.kind == "unsure")):
+        if pending is not None and (how == "correct" or (how == "confirm" and flag.kind in CONFIRMED_PLAYS)):
             pending["confidence"] = 1.0
+            if how == "confirm" and flag.kind == "too_many":
+                pending["counted"] = True  # the referee saw it: the seat played more cards than a hand holds (多牌)
             t = t._observed(pending)
         return t._resume_clock()
 

@@ -162,6 +162,9 @@ class TractorTable(Reducer):
         if trick is not None and len(cards) != len(trick.plays[0][1]):
             size = len(trick.plays[0][1])
             return self._exposed(seat, cards, Reason("tractor.follow_size", trick=trick.number, seat=seat, n=len(cards), size=size), p)
+        held = dict(judge.shown).get(seat, 0) + len(cards)
+        if held > self.rules.deal.hand_size and not p.get("counted"):  # a misread, a duplicate, or a real 多牌: a person says
+            return self._flag(seat, "too_many", cards, Reason("tractor.played_too_many", n=held, size=self.rules.deal.hand_size), p)
         try:
             judge = judge.play(seat, cards)
         except HandError as exc:

@@ -565,3 +565,30 @@ def test_a_kitty_of_another_size_is_refused_in_words_where_the_book_has_no_rule_
     rejected = d.payloads("events", "rejected")[-1]["data"]
     assert rejected["why"]["key"] == "tractor.kitty_size" and d.table.phase == "hand_over"
     assert not [v for v in _violations(d) if v["kind"] == "misburied_kitty"]
+
+
+def test_a_play_of_more_cards_than_the_seat_holds_is_flagged_not_ruled():
+    """A read that makes a seat show more cards than a hand holds contradicts the game state: a misread pair, a
+    trick the camera sent again, or a real 多牌. It was ruled ``wrong_card_count`` at once, with the book's penalty;
+    now a person says which: dismissed it is nothing, confirmed it is played and ruled (the hand judge's
+    ``wrong_card_count``)."""
+    from dataclasses import replace
+
+    for how in ("dismiss", "confirm"):
+        d = Driver()
+        d.start()
+        d.declare_and_take_kitty()
+        for seat, card in (("S", "SA"), ("E", "S4"), ("N", "S5"), ("W", "S6")):
+            d.send("observed", {"seat": seat, "cards": [card], "confidence": 0.99})
+        size, j = d.table.rules.deal.hand_size, d.table.judge
+        d.table = d.table._with(judge=replace(j, shown=tuple((s, size - 1 if s == "S" else n) for s, n in j.shown)))
+        d.send("observed", {"seat": "S", "cards": ["C3", "C3"], "confidence": 0.99})  # one card more than S holds
+        (flag,) = d.table.state(d.at)["flags"]
+        assert flag["kind"] == "too_many" and not d.payloads("violations", "wrong_card_count")
+        d.send("commands", {"command": how, "flag": flag["flag"]})
+        ruled = d.payloads("violations", "wrong_card_count")
+        if how == "dismiss":
+            assert not ruled and d.table.turn() == "S" and not d.table.state(d.at)["flags"]
+        else:
+            assert [(v["seat"], v["status"]) for v in ruled] == [("S", "confirmed")]
+            assert d.payloads("events", "play_accepted")[-1]["data"]["cards"] == ["C3", "C3"]
