@@ -12,10 +12,8 @@ when a seat's cards are a play, and each play goes to the table as ``observed`` 
 user), with the frame kept on ``frames`` when the tracker flags it; ``camera/status`` says ``online`` while it runs
 (published on every connection) and ``offline`` when it stops (its last will).
 
-A play the table refused because it waited for the referee (a flag open at that moment) is sent
-again once the table's ``state`` shows no open flag, under a new id (its own and ``-again``: the
-table logged the refused one, and takes an id once): the camera reads the table's ``events`` and
-``state`` as a reader of its own (``HALL_READER``, a user with the scoreboard's rights) for that.
+A play made while a flag is open is sent once, as any: the table keeps it and judges it once the
+referee resolved the flag (``play_waits``).
 
 Restarts: after each change the tracker's state is saved (``camera.state``) once what it emitted
 is acknowledged by the broker; a restarted camera goes on from there. A play's message id is the
@@ -25,7 +23,6 @@ is the same message and the table applies it once.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import pickle
@@ -53,7 +50,6 @@ LONGEST_GAP_S = 60.0  # a still table is fed at most this long (the tracker's ha
 STYLES = ("letele", "sans", "serif")
 SIZE = (2560, 1920)
 ROW = 5  # cards per row of a long play
-RECENT = 16  # observed payloads kept, to send again one the table refused
 SAY_EVERY_S = 10  # a publication the broker does not acknowledge is said after 1 s, then every 10 s
 ROW_STEP = 0.11  # table units between two rows
 
@@ -77,18 +73,6 @@ def decks(rulebook: str) -> int:
     from referee.rulebooks import load
 
     return load(rulebook).deal.decks
-
-
-def waited(event: dict) -> bool:
-    """A play the table refused because a flag was open: not taken in yet (the camera sends it again).
-
-    >>> waited({"kind": "rejected", "seq": 16, "data": {"topic": "observed", "id": "cam-t01-9-W", "reason": "the table waits for flag 3",
-    ...                                                  "why": {"key": "table.waits_for_flag", "values": {"flag": "f3"}}}})
-    True
-    """
-    data = event.get("data") or {}
-    why = data.get("why") or {}
-    return event.get("kind") == "rejected" and data.get("topic") == "observed" and why.get("key") == "table.waits_for_flag"
 
 
 @dataclass
@@ -147,19 +131,14 @@ class Lens:
 
 
 class Camera:
-    def __init__(self, table: str, rulebook: str, run_dir: Path, seed: int, see: str, url: str,
-                 reader_url: str | None = None):
+    def __init__(self, table: str, rulebook: str, run_dir: Path, seed: int, see: str, url: str):
         from vision.tracker import Tracker
 
         self.table, self.see = table, see
         self.dir = run_dir / table
         self.reader = scene.Reader(self.dir / "scene.jsonl")
         self.state_path = self.dir / "camera.state"
-        self.url, self.reader_url = url, reader_url
-        self._lock = threading.Lock()
-        self._recent: dict[str, dict] = {}  # id -> observed payload, the latest few sent
-        self._refused: dict[str, dict] = {}  # refused while a flag was open: to send again
-        self._flags_open = False
+        self.url = url
         self._stop = threading.Event()
         self.model = None
         self.lens = Lens(table, seed, STYLES[seed % len(STYLES)])
@@ -199,52 +178,17 @@ class Camera:
                                will=(where, encode("camera/status", {"v": 1, "status": "offline", "camera": name}), True),
                                birth=(where, encode("camera/status", {"v": 1, "status": "online", "camera": name}), True)
                                ).connect()
-        reader = None
-        if self.reader_url:
-            reader = Connection(self.reader_url, clean_start=True)
-            reader.subscribe(topic(self.table, "events"), self._on_event)
-            reader.subscribe(topic(self.table, "state"), self._on_state)
-            reader.connect()
         try:
             while not stop.is_set():
                 changes = [t for t in self.reader.new() if t.version > self.version]
                 for t in changes:
                     self._still(until=t.at)
                     self._look(t)
-                self._send_refused()
                 if not changes:  # time goes on, as far as settling the last change needs
                     self._still(until=min(time.time(), self.at + SETTLE_S + 2 * STILL_S))
                     stop.wait(POLL_S)
         finally:
-            if reader is not None:
-                reader.close()
             self.conn.close(send_will=True)  # stopped: camera/status says offline
-
-    def _on_event(self, _topic: str, raw: bytes) -> None:
-        event = json.loads(raw)
-        data = event.get("data", {})
-        if waited(event):
-            with self._lock:
-                if data.get("id") in self._recent:
-                    self._refused[data["id"]] = self._recent[data["id"]]
-
-    def _on_state(self, _topic: str, raw: bytes) -> None:
-        with self._lock:
-            self._flags_open = bool(json.loads(raw).get("flags"))
-
-    def _send_refused(self) -> None:
-        from bus.protocol import encode, topic
-
-        with self._lock:
-            if self._flags_open or not self._refused:
-                return
-            again, self._refused = list(self._refused.values()), {}
-        for payload in again:
-            payload = {**payload, "id": payload["id"] + "-again"}
-            with self._lock:
-                self._recent[payload["id"]] = payload  # refused again: sent again again
-            log.info("%s: %s sent (refused while a flag was open)", self.table, payload["id"])
-            self.conn.publish(topic(self.table, "observed"), encode("observed", payload), qos=1)
 
     def _look(self, t: scene.Table) -> None:
         """A change on the table: a new picture."""
@@ -314,10 +258,6 @@ class Camera:
         if play.reasons:  # the frame kept for the referee (an oracle camera renders it now)
             image = self._frame if self._frame is not None else self.lens.render(self._table)
         out = messages(play, pid, image)
-        with self._lock:
-            self._recent[pid] = out[-1][1]
-            while len(self._recent) > RECENT:
-                del self._recent[next(iter(self._recent))]
         self._publish(out, pid)
         self.sent += 1
         log.info("%s: %s %s (%.2f)%s", self.table, play.seat, " ".join(play.cards), play.confidence,
@@ -332,5 +272,5 @@ def main(table: str, rulebook: str, run_dir: Path, seed: int, see: str) -> int:
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):  # set from a thread: a handler must take no lock
         signal.signal(sig, lambda *_: threading.Thread(target=stop.set, daemon=True).start())
-    Camera(table, rulebook, run_dir, seed, see, os.environ["HALL_CAMERA"], os.environ.get("HALL_READER")).run(stop)
+    Camera(table, rulebook, run_dir, seed, see, os.environ["HALL_CAMERA"]).run(stop)
     return 0

@@ -34,7 +34,6 @@ from typing import Any
 from bus.protocol import decode, encode, topic
 from cardtable.logs import setup_logging
 from hall import scene
-from hall.camera import waited
 from referee.cards import Cards
 from referee.rulebooks import load
 from referee.table.reducer import PRESENCE_EVENTS
@@ -57,7 +56,7 @@ IDLE = ("idle", "round_over")
 
 class HallWatch(Watch):
     """The simulator's watch, also noting the log entries that people made (by their events), the
-    plays the table refused while a flag was open (the camera sends them again), inputs refused
+    plays that wait while a flag is open (``play_waits``: judged once it is resolved), inputs refused
     that no seat made (poisoned), and the seats each entry's events name."""
 
     def __init__(self) -> None:
@@ -75,7 +74,7 @@ class HallWatch(Watch):
             seats = named(event)
             answered = event["kind"] == "rejected" and event["seq"] in self.named  # an input refused unlogged (a probe):
             # answered at the latest entry's seq, which is not its own entry (it made the player's play a person's)
-            if event["kind"] in PERSON_EVENTS or waited(event) or (event["kind"] == "rejected" and not seats and not answered):
+            if event["kind"] in PERSON_EVENTS or event["kind"] == "play_waits" or (event["kind"] == "rejected" and not seats and not answered):
                 self.people.add(event["seq"])
             self.named.setdefault(event["seq"], set()).update(seats)
             why = event["data"].get("why") if event["kind"] == "rejected" else None

@@ -163,13 +163,12 @@ class Supervisor:
 
     def users(self) -> tuple[dict[str, str], str]:
         """The broker's users (name -> password) and ACL: the hall's, and one user per connection of the
-        demo's people (the broker binds client ids to users): the organiser, each table's players and
-        its camera's eyes on the table."""
+        demo's people (the broker binds client ids to users): the organiser and each table's players."""
         from bus.broker import table_acl
 
         people = {"hall-organiser": "console"}
         for t in self.tables:
-            people |= {f"players-{t.table}": "console", f"reader-{t.table}": "scoreboard"}
+            people |= {f"players-{t.table}": "console"}
         return table_acl([t.table for t in self.tables], also=people)
 
     def _table_children(self, t: HallTable, number: int, url, where: list[str]) -> list[Child]:
@@ -193,7 +192,7 @@ class Supervisor:
             Child(f"{t.table}/camera", [*ct, "hall", "camera", "--table", t.table, "--rulebook", t.rulebook,
                                         "--dir", str(self.dir), "--seed", str(seed), "--see", self.sight],
                   logs / f"{t.table}-camera.log",
-                  env={"HALL_CAMERA": url(f"camera-{t.table}"), "HALL_READER": url(f"reader-{t.table}")}),
+                  env={"HALL_CAMERA": url(f"camera-{t.table}")}),
             Child(f"{t.table}/players", [*ct, "hall", "player", "--table", t.table, "--rulebook", t.rulebook,
                                          "--dir", str(self.dir), "--seed", str(seed), "--speed", str(self.opts.speed),
                                          "--slow", str(self.opts.slow)],

@@ -121,6 +121,7 @@ class Reducer:
     ready: tuple[str, ...] = ()  # the seats at the table, in the order they arrived
     late: tuple[tuple[str, LatePenalty, str], ...] = ()  # (side, its lateness as ruled so far, its violation's flag)
     flags: tuple[Flag, ...] = ()
+    waiting: tuple[dict, ...] = ()  # the camera's reads that came while a flag was open, judged once none is
     last_hand: bool = False
     seq: int = 0
     at: float = 0.0
@@ -178,7 +179,7 @@ class Reducer:
             t = ticked._event("rejected", data | ({"why": why.json()} if why else {}))
         if t.presence and t.down:  # (most tables have every device up: the cheap test first)
             t = t._pause_clocks()
-        if t.flags and t.phase == "round_over":  # however the round ended (its game, its clock, fouls, a stop)
+        if (t.flags or t.waiting) and t.phase == "round_over":  # however the round ended (its game, its clock, fouls, a stop)
             t = t._flags_closed()
         return t._with(_events=(), _held=False), list(t._events)
 
@@ -336,14 +337,32 @@ class Reducer:
             pending["confidence"] = 1.0
             if how == "confirm" and flag.kind == "too_many":
                 pending["counted"] = True  # the referee saw it: the seat played more cards than a hand holds (多牌)
-            t = t._observed(pending)
-        return t._resume_clock()
+            t = t._read(pending)  # before the reads that waited behind it
+        return t._resume_clock()._judge_waiting()
+
+    def _judge_waiting(self) -> Reducer:
+        """The reads that came while a flag was open, in order, once none is: the players played on while the
+        referee walked over, and the camera sends a play once (until one raises a flag again)."""
+        t = self
+        while t.waiting and not t.flags and t.phase not in ("idle", "round_over"):
+            p, rest = t.waiting[0], t.waiting[1:]
+            t = t._with(waiting=rest)
+            try:
+                t = t._read(p)
+            except ValueError as exc:  # a Reject, any rule the engines refuse: said for that read, as when it came
+                why = exc.reason if isinstance(exc, Refused) else None
+                data = {"topic": "observed", "id": p.get("id"), "reason": (plain(why) if why else str(exc)) or "refused"}
+                t = t._event("rejected", data | ({"why": why.json()} if why else {}))
+        return t
 
     def _flags_closed(self) -> Reducer:
         """The round ends (or a new one starts) with flags open: each is dismissed, said (``flag_resolved`` with
         ``round_ended``), its violation dismissed and its play never applied: a read of a round over is no play of
         the next, and a new round does not start paused on the old one's flags."""
         t = self
+        for p in self.waiting:  # reads of a round over: no play of the next
+            t = t._event("rejected", {"topic": "observed", "id": p.get("id"), "reason": "the round ended before it was judged"})
+        t = t._with(waiting=())
         for flag in self.flags:
             t = t._with(flags=tuple(f for f in t.flags if f.flag != flag.flag))
             t = t._event("flag_resolved", {"flag": flag.flag, "how": "dismiss", "round_ended": True})
@@ -431,8 +450,14 @@ class Reducer:
     # -- what the camera saw ---------------------------------------------------------------------------
     def _observed(self, p: dict) -> Reducer:
         seat, cards = p["seat"], Cards.parse(p["cards"])  # a CardError is a reason too: rejected
-        if self.flags:
-            raise Reject("table.waits_for_flag", flag=self.flags[0].flag)
+        if self.flags or self.waiting:  # judged once the referee resolved every flag, in the order they came
+            t = self._with(waiting=self.waiting + (p,))
+            return t._event("play_waits", {"seat": seat, "cards": cards.names(), "flag": self.flags[0].flag if self.flags else None})
+        return self._read(p)
+
+    def _read(self, p: dict) -> Reducer:
+        """A read judged now: unsure, flagged; else what the cards are at this table (:meth:`_seen`)."""
+        seat, cards = p["seat"], Cards.parse(p["cards"])
         if p.get("confidence", 1.0) < CONFIDENT:
             return self._flag(seat, "unsure", cards, Reason("table.unsure", confidence=round(p["confidence"], 2)), p)
         return self._seen(seat, cards, p)

@@ -75,7 +75,8 @@ def test_a_flagged_misread_is_corrected_at_the_console(tmp_path, broker, connect
             assert time.monotonic() < deadline, "the referee never ruled"
             referee.step()
             time.sleep(0.2)
-        assert referee.counts == {"confirm": 0, "correct": 1, "dismiss": 0} and said == ["裁判 ref 将 t1 桌第 1 号标记更正为 ♠2"]
+        number = flagged["flag"][1:]  # the flag is named by the log entry that raised it
+        assert referee.counts == {"confirm": 0, "correct": 1, "dismiss": 0} and said == [f"裁判 ref 将 t1 桌第 {number} 号标记更正为 ♠2"]
         # The table applies the declaration as the cards really are.
         events.wait_for(lambda t, p: json.loads(p)["kind"] == "declared" and "S2" in p.decode(), timeout=30)
         assert not state_where(lambda s: s["seq"] >= 8)["flags"]

@@ -354,11 +354,12 @@ def test_a_play_by_the_wrong_seat_is_flagged_and_changes_nothing_else(table):
     violation = t.watch.wait("violations", lambda v: v["seq"] == flagged["seq"])
     assert (violation["kind"], violation["status"], violation["flag"]) == ("out_of_turn", "flagged", flag["flag"])
     assert not any(e["kind"] == "play_accepted" and e["seq"] == flagged["seq"] for e in t.watch.of("events"))
-    # While the flag waits, plays are refused; W's own confirm button settles it.
+    # While the flag waits, E's play waits too (judged once the flag is resolved); W's own confirm button settles it.
     t.send("observed", {"seat": "E", "cards": ["H4"], "confidence": 0.98})
-    t.watch.wait("events", lambda e: e["seq"] == t.seq and e["kind"] == "rejected")
+    t.watch.wait("events", lambda e: e["seq"] == t.seq and e["kind"] == "play_waits")
     done = t.send("board/in", {"seat": "W", "button": "confirm"})
-    assert not done["flags"] and not done["paused"] and done["turn"] == "E" and done["cards"]["W"] == 39
+    assert not done["flags"] and not done["paused"] and done["turn"] == "N" and done["cards"]["W"] == 39
+    assert done["cards"]["E"] == 38  # E's H4, judged after the flag
     confirmed = t.watch.wait("violations", lambda v: v["seq"] == done["seq"])
     assert confirmed["status"] == "confirmed" and confirmed["flag"] == flag["flag"]
 

@@ -251,9 +251,9 @@ def test_an_unsure_read_pauses_until_confirmed():
     d.send("observed", {"seat": "S", "cards": ["BJ"], "confidence": 0.5})
     assert d.table.flags and d.table.state(d.at)["paused"] and d.table.judge is None
     d.send("observed", {"seat": "E", "cards": ["SA"], "confidence": 0.99})
-    assert d.kinds()[-1] == "rejected"  # nothing moves while a flag is open
+    assert d.kinds()[-1] == "play_waits" and d.table.judge is None  # nothing moves while a flag is open
     d.send("board/in", {"seat": "S", "button": "confirm"})
-    assert not d.table.flags and d.table.judge.tricks[0].plays[0] == ("S", Cards.parse("BJ"))
+    assert not d.table.flags and d.table.judge.tricks[0].plays == (("S", Cards.parse("BJ")), ("E", Cards.parse("SA")))
 
 
 def test_out_of_turn_is_a_flagged_violation_not_a_play():
