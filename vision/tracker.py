@@ -8,10 +8,14 @@ uncovered) for ``settle_s`` after its play has picked its cards up: a :class:`Re
 the caller (:func:`drain`; the table service's ``removed`` input, an early pickup when the trick was not
 complete). Only a wholly empty area counts, so a corner the model misses never reads as a pickup. A table empty
 for ``settle_s`` ends the trick: its cards have left the table; empty for ``hand_gap_s`` ends the hand. Every play
-is checked by :mod:`vision.sanity`.
+is checked by :mod:`vision.sanity`, and two things it cannot see are flagged for a person: a card read again where
+the same card of the seat was picked up a moment before (``vision.returned``: glare or a dark frame hid a seat's
+only card long enough to look picked up, and then it was sent again as a new play), and the cards a camera finds
+on the table when it starts (``vision.restarted``: it does not know what it sent before, so it cannot tell a play
+made while it was away from one it sent already).
 
 >>> from vision.read import SeenCard
->>> t = Tracker(settle_s=0.5)
+>>> t, _ = step(Tracker(settle_s=0.5), [], {}, at=-0.1)  # the camera starts on an empty table
 >>> sa = SeenCard("SA", 0.99, (0.5, 0.8), "S")
 >>> t, plays = step(t, [sa], {}, at=0.0)
 >>> t, plays = step(t, [sa], {}, at=0.6)
@@ -35,6 +39,7 @@ from vision.sanity import FLAGGED_CONFIDENCE, check
 
 MOVE = 0.012  # a card that moved more than this (table units, ~9 mm) is not still
 SAME_PLACE = 0.02  # a card this near (table units, ~15 mm) to one already emitted is that card
+RETURN_S = 10.0  # the same card read again where its seat's pickup left it this soon: flagged (``vision.returned``)
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,7 @@ class SeatState:
     anchor: tuple[SeenCard, ...] = ()  # the view that has been still since ``since``
     since: float | None = None
     emitted: tuple[SeenCard, ...] = ()  # cards of this seat emitted this trick, as they were read then
+    gone: tuple[tuple[SeenCard, float], ...] = ()  # cards this seat picked up lately, and when (``RETURN_S``)
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,7 @@ class Tracker:
     left: tuple[str, ...] = ()  # cards of this hand's earlier tricks
     empty_since: float | None = None
     removals: tuple[Removal, ...] = ()  # seen, not yet taken by the caller (``drain``)
+    found: tuple[SeenCard, ...] | None = None  # the first reading's cards (None before it): there before the camera
 
 
 def same_view(a: tuple[SeenCard, ...], b: tuple[SeenCard, ...]) -> bool:
@@ -90,6 +97,7 @@ def same_view(a: tuple[SeenCard, ...], b: tuple[SeenCard, ...]) -> bool:
 def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float) -> tuple[Tracker, tuple[Play, ...]]:
     """One calibrated reading (``cards`` with seats, ``busy`` seats with something over them) at time ``at``."""
     plays = []
+    found = t.found if t.found is not None else tuple(cards)
     seats = dict(t.seats)
     on_table = Counter(c.name for c in cards)
     lead_size, left = t.lead_size, Counter(t.left)
@@ -103,7 +111,7 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float) ->
         if not view and s.emitted and at - s.since >= t.settle_s:  # picked up
             removals.append(Removal(seat, tuple(sorted(c.name for c in s.emitted)), at))
             gone_now += [c.name for c in s.emitted]
-            seats[seat] = replace(s, emitted=())
+            seats[seat] = replace(s, emitted=(), gone=s.gone + tuple((c, at) for c in s.emitted))
             continue
         if at - s.since < t.settle_s:
             continue
@@ -117,17 +125,22 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float) ->
                         foreign=tuple(c.name for c in picked if c.foreign), coarse=any(c.coarse for c in picked))
         if s.emitted:
             reasons += (Reason("vision.added"),)
+        returned = sorted({c.name for c in picked for g, when in s.gone if at - when <= RETURN_S and g.name == c.name
+                           and math.dist(g.centre, c.centre) <= SAME_PLACE})
+        reasons += tuple(Reason("vision.returned", card=name) for name in returned)
+        if any(f.name == c.name and math.dist(f.centre, c.centre) <= SAME_PLACE for c in picked for f in found):
+            reasons += (Reason("vision.restarted"),)  # on the table when the camera started: sent before, or played meanwhile
         plays.append(Play(seat, fresh, round(min(conf, FLAGGED_CONFIDENCE) if reasons else conf, 3), at, reasons))
         lead_size = lead_size if lead_size is not None else len(fresh)
-        seats[seat] = replace(s, emitted=s.emitted + tuple(picked))
+        seats[seat] = replace(s, emitted=s.emitted + tuple(picked), gone=tuple(g for g in s.gone if at - g[1] <= RETURN_S))
     empty = not cards and not any(busy.values())
     empty_since = (t.empty_since if t.empty_since is not None else at) if empty else None
     out = replace(t, seats=seats, lead_size=lead_size, empty_since=empty_since, removals=tuple(removals),
-                  left=t.left + tuple(gone_now))
+                  left=t.left + tuple(gone_now), found=found)
     if empty_since is not None and at - empty_since >= t.settle_s and (lead_size is not None or gone_now):
         gone = tuple(c.name for s in seats.values() for c in s.emitted)
         out = replace(out, seats={k: replace(s, emitted=()) for k, s in seats.items()}, lead_size=None,
-                      left=out.left + gone)
+                      left=out.left + gone, found=())
     if empty_since is not None and at - empty_since >= t.hand_gap_s and out.left:
         out = replace(out, left=())
     return out, tuple(plays)

@@ -201,7 +201,7 @@ def test_a_foreign_card_whose_indices_lie_nearer_than_the_decks_is_flagged_howev
 
 
 def test_a_play_holding_a_card_of_another_deck_is_flagged_saying_why():
-    t = Tracker(settle_s=0.5)
+    t, _ = step(Tracker(settle_s=0.5), [], {}, -0.1)  # the camera started on an empty table
     cards = [SeenCard("SA", 0.99, (0.5, 0.8), "S"), SeenCard("HK", 0.45, (0.55, 0.8), "S", foreign=True)]
     for at in (0.0, 0.6):
         t, plays = step(t, cards, {}, at)

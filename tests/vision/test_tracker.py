@@ -93,7 +93,7 @@ def seen(name, seat, conf=0.99, at=(0.5, 0.8)):
 
 
 def test_flags_need_a_person_and_never_judge():
-    t = Tracker(settle_s=0.5, decks=2)
+    t, _ = step(Tracker(settle_s=0.5, decks=2), [], {}, -0.1)  # the camera started on an empty table
     t, _ = step(t, [seen("SA", "S"), seen("SA", "S", at=(0.55, 0.8))], {}, 0.0)
     t, plays = step(t, [seen("SA", "S"), seen("SA", "S", at=(0.55, 0.8))], {}, 0.6)
     assert plays[0].cards == ("SA", "SA") and plays[0].reasons == ()
@@ -138,3 +138,33 @@ def test_a_card_read_differently_later_is_not_a_second_play():
     t, plays = step(t, later + [SeenCard("S4", 0.95, (0.50, 0.78), "S")], {}, 3.0)  # a card really added
     t, plays = step(t, later + [SeenCard("S4", 0.95, (0.50, 0.78), "S")], {}, 3.6)
     assert [p.cards for p in plays] == [("S4",)]
+
+
+def test_a_card_read_again_where_its_seat_just_picked_it_up_is_flagged():
+    """Glare on a seat's only card for longer than ``settle_s`` looked like a pickup (``removed``); read again, the
+    card was sent as a new play, sure, and a table took it as the next lead. Now a person says which it is."""
+    t, _ = step(Tracker(settle_s=0.5), [], {}, -0.1)
+    for at in (0.0, 0.6):
+        t, plays = step(t, [seen("SA", "S")], {}, at)
+    assert plays[0].reasons == ()
+    for at in (1.0, 1.6):  # the card unread (glare), nothing over the seat: picked up, said
+        t, _ = step(t, [seen("D4", "E", at=(0.8, 0.5))], {}, at)
+    t, removals = drain(t)
+    assert [r.cards for r in removals] == [("SA",)]
+    for at in (2.0, 2.6):
+        t, plays = step(t, [seen("SA", "S"), seen("D4", "E", at=(0.8, 0.5))], {}, at)
+    (p,) = plays
+    assert p.reasons == (Reason("vision.returned", card="SA"),) and p.confidence < 0.9
+    assert Sentences("zh").reason(p.reasons[0]).startswith("刚被收起的 ♠A 又在原处出现")
+
+
+def test_cards_on_the_table_when_the_camera_starts_are_flagged():
+    """A camera started again knows nothing of what it sent: the trick lying there was sent again, sure, and accepted
+    as new plays. Cards found at its first reading are flagged; cards played after it are not."""
+    t, plays = step(Tracker(settle_s=0.5), [seen("SA", "S")], {}, 0.0)
+    t, plays = step(t, [seen("SA", "S")], {}, 0.6)
+    assert plays[0].reasons == (Reason("vision.restarted"),) and plays[0].confidence < 0.9
+    table = [seen("SA", "S"), seen("S4", "E", at=(0.8, 0.5))]
+    for at in (1.0, 1.6):
+        t, plays = step(t, table, {}, at)
+    assert plays[0].cards == ("S4",) and plays[0].reasons == ()
