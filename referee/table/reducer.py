@@ -306,6 +306,8 @@ class Reducer:
         if command in ("foul", "report", "open_hand"):
             return self._ruling(command, p)
         flag = self._find_flag(p["flag"])
+        if command == "correct" and flag.pending is None:  # no play to correct: it dismissed the violation in passing
+            raise Reject("table.nothing_to_correct", flag=flag.flag, kind=flag.kind)
         return self._resolve(flag, command, p.get("cards"))
 
     def _round_started(self) -> Reducer:

@@ -62,3 +62,17 @@ def test_an_amendment_that_adds_a_flag_before_them_leaves_the_later_commands_on_
     impossible = [f for f in table.flags if f.kind == "impossible"]
     assert [f.flag for f in impossible] == [f"f{e_entry}"] and n_flag != f"f{e_entry}"
     assert not [e for e in events if e["kind"] == "flag_resolved" and e["data"]["flag"] == f"f{e_entry}"]
+
+
+def test_a_flag_with_no_play_cannot_be_corrected_and_its_violation_stands_open():
+    """An out-of-turn flag holds no play: ``correct`` dismissed its violation in passing, as if a person had said it was
+    wrong. Refused in words now; the flag waits for a confirm or a dismiss."""
+    d = Table_(GD)
+    d.start()
+    d.press("S", "ready")
+    d.show("S", ["S3"])
+    d.show("N", ["S5"])  # before E
+    flag = d.state()["flags"][0]["flag"]
+    out = d.send("commands", {"command": "correct", "flag": flag, "cards": ["S6"]})
+    assert out[0].payload["kind"] == "rejected" and out[0].payload["data"]["why"]["key"] == "table.nothing_to_correct"
+    assert d.state()["flags"][0]["flag"] == flag and [v["status"] for v in d.violations("out_of_turn")] == ["flagged"]
