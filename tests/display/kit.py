@@ -184,6 +184,10 @@ class LiveTable:
         assert conn.flush(5.0)
         assert self.service.wait_applied(before + 1, 30.0), f"the table did not apply {leaf} {fields}"
 
+    def flag(self) -> str:
+        """The id of the table's first open flag (named by the log entry that raised it)."""
+        return self.service.table.flags[0].flag
+
     def seated(self) -> None:
         """Seat four players, start the round, all arrive."""
         self.send("commands", command="assign", players=self.PLAYERS, rulebook=self.rulebook)

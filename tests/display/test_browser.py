@@ -301,6 +301,7 @@ def test_console_login_a_correction_and_its_recomputation(page, broker, connect,
                                                                "reason": "unsure read (0.60)", "jpeg": jpeg()}), qos=1)
         assert camera.flush(5)
         live.send("observed", seat="S", cards=["S5"], confidence=0.6)  # the camera is unsure: the table waits
+        number = live.flag()[1:]
         board.wait_for_selector("#tile-b3.has-flags .flags:has-text('识别存疑')")
 
         console = page("/console")
@@ -328,9 +329,9 @@ def test_console_login_a_correction_and_its_recomputation(page, broker, connect,
         assert board.inner_text("#tile-b3 .seat.S .count") == "38 张"
         assert "has-flags" not in board.get_attribute("#tile-b3", "class")
         console.wait_for_selector("#c-flags .empty")
-        assert console.inner_text("#result .line") == "组织者 wang 将 b3 桌第 2 号标记更正为 ♠K"  # confirmed in one line
+        assert console.inner_text("#result .line") == f"组织者 wang 将 b3 桌第 {number} 号标记更正为 ♠K"  # confirmed in one line
         assert console.is_hidden("#undo")  # a resolved flag stays resolved
-        console.wait_for_selector("#c-audit tbody tr[data-action=correct]:has-text('组织者 wang 将 b3 桌第 2 号标记更正为 ♠K')")
+        console.wait_for_selector(f"#c-audit tbody tr[data-action=correct]:has-text('组织者 wang 将 b3 桌第 {number} 号标记更正为 ♠K')")
     finally:
         live.close()
 

@@ -214,7 +214,7 @@ def test_the_engines_reasons_are_said_in_the_readers_language(page, broker, tmp_
                            ("en", "S (王芳)'s ♠5 ♦6 cannot be right: trick 1: the lead ♠5 ♦6 mixes suits; please check")):
             pages[lang, "console"].wait_for_selector(f".flag-card[data-table=w5]:has-text({said!r})")
             pages[lang, "table"].wait_for_selector(f"#timeline li[data-kind=flag_raised]:has-text({said!r})")
-        live.send("commands", command="dismiss", flag="f2")  # v1: the kitty was taken early (a warning)
+        live.send("commands", command="dismiss", flag=live.flag())  # v1: the kitty was taken early (a warning)
         for seat, cards in (("S", ["SA"]), ("E", ["D3"]), ("N", ["S4"]), ("W", ["S5"]), ("S", ["C2"]), ("E", ["S9"])):
             live.send("observed", seat=seat, cards=cards, confidence=0.97)  # E's S9 proves its D3 a revoke
         rejected = {"zh": "拒绝了一条按键输入：西 刘洋 的“不出”键在扣底阶段没有意义",
