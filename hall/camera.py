@@ -142,7 +142,9 @@ class Camera:
         self._stop = threading.Event()
         self.model = None
         self.lens = Lens(table, seed, STYLES[seed % len(STYLES)])
-        self.tracker = Tracker(settle_s=SETTLE_S, hand_gap_s=HAND_GAP_S, decks=decks(rulebook))
+        # found=(): this camera keeps what it sent across restarts (camera.state), and starts with the hall on an empty
+        # table, so nothing it finds is a play it may have sent before (``vision.restarted`` is for cameras that forget)
+        self.tracker = Tracker(settle_s=SETTLE_S, hand_gap_s=HAND_GAP_S, decks=decks(rulebook), found=())
         self.version, self.at, self.fed = 0, 0.0, 0.0  # the last change seen, and the last time fed
         self.sent = 0
         self._frame = None  # the latest image (vision), kept for a flagged play

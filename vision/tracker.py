@@ -9,8 +9,9 @@ the caller (:func:`drain`; the table service's ``removed`` input, an early picku
 complete). Only a wholly empty area counts, so a corner the model misses never reads as a pickup. A table empty
 for ``settle_s`` ends the trick: its cards have left the table; empty for ``hand_gap_s`` ends the hand. Every play
 is checked by :mod:`vision.sanity`, and two things it cannot see are flagged for a person: a card read again where
-the same card of the seat was picked up a moment before (``vision.returned``: glare or a dark frame hid a seat's
-only card long enough to look picked up, and then it was sent again as a new play), and the cards a camera finds
+the same card of the seat was picked up a moment before, the trick not taken (``vision.returned``: glare or a dark
+frame hid a seat's only card long enough to look picked up, and then it was sent again as a new play), and the
+cards a camera that keeps no state finds
 on the table when it starts (``vision.restarted``: it does not know what it sent before, so it cannot tell a play
 made while it was away from one it sent already).
 
@@ -39,7 +40,7 @@ from vision.sanity import FLAGGED_CONFIDENCE, check
 
 MOVE = 0.012  # a card that moved more than this (table units, ~9 mm) is not still
 SAME_PLACE = 0.02  # a card this near (table units, ~15 mm) to one already emitted is that card
-RETURN_S = 10.0  # the same card read again where its seat's pickup left it this soon: flagged (``vision.returned``)
+RETURN_S = 10.0  # the same card read again where its seat picked it up this soon, in the same trick: ``vision.returned``
 
 
 @dataclass(frozen=True)
@@ -139,8 +140,8 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float) ->
                   left=t.left + tuple(gone_now), found=found)
     if empty_since is not None and at - empty_since >= t.settle_s and (lead_size is not None or gone_now):
         gone = tuple(c.name for s in seats.values() for c in s.emitted)
-        out = replace(out, seats={k: replace(s, emitted=()) for k, s in seats.items()}, lead_size=None,
-                      left=out.left + gone, found=())
+        out = replace(out, seats={k: replace(s, emitted=(), gone=()) for k, s in seats.items()}, lead_size=None,
+                      left=out.left + gone, found=())  # a trick taken: what its seats picked up may lie there again
     if empty_since is not None and at - empty_since >= t.hand_gap_s and out.left:
         out = replace(out, left=())
     return out, tuple(plays)

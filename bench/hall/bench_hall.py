@@ -127,7 +127,7 @@ class Seeing(Timed):
         from vision.tracker import Tracker
 
         self.model, self.lens = model, Lens(self.table, 7, "sans")
-        self.tracker = Tracker(settle_s=0.25, decks=decks(RULEBOOK))
+        self.tracker = Tracker(settle_s=0.25, decks=decks(RULEBOOK), found=())  # starts with its table, empty
         self.vision_ms: list[float] = []
         self.misread = 0
         self.trick: dict[str, list[str]] = {}
