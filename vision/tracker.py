@@ -11,9 +11,8 @@ for ``settle_s`` ends the trick: its cards have left the table; empty for ``hand
 is checked by :mod:`vision.sanity`, and two things it cannot see are flagged for a person: a card read again where
 the same card of the seat was picked up a moment before, the trick not taken (``vision.returned``: glare or a dark
 frame hid a seat's only card long enough to look picked up, and then it was sent again as a new play), and the
-cards a camera that keeps no state finds
-on the table when it starts (``vision.restarted``: it does not know what it sent before, so it cannot tell a play
-made while it was away from one it sent already).
+cards a camera that keeps no state finds on the table when it starts (``vision.restarted``: it does not know what
+it sent before, so it cannot tell a play made while it was away from one it sent already).
 
 >>> from vision.read import SeenCard
 >>> t, _ = step(Tracker(settle_s=0.5), [], {}, at=-0.1)  # the camera starts on an empty table
