@@ -174,14 +174,18 @@ class Reducer:
         try:
             t = handler(ticked, payload)
         except ValueError as exc:  # Reject, and any rule the engines refuse: the input changes nothing
-            why = exc.reason if isinstance(exc, Refused) else None
-            data = {"topic": name, "id": payload.get("id"), "reason": (plain(why) if why else str(exc)) or "refused"}
-            t = ticked._event("rejected", data | ({"why": why.json()} if why else {}))
+            t = ticked._rejected(name, payload, exc)
         if t.presence and t.down:  # (most tables have every device up: the cheap test first)
             t = t._pause_clocks()
         if (t.flags or t.waiting) and t.phase == "round_over":  # however the round ended (its game, its clock, fouls, a stop)
             t = t._flags_closed()
         return t._with(_events=(), _held=False), list(t._events)
+
+    def _rejected(self, name: str, payload: dict, exc: ValueError) -> Reducer:
+        """The ``rejected`` event of an input (``name``, ``payload``) refused with ``exc``: its reason in words."""
+        why = exc.reason if isinstance(exc, Refused) else None
+        data = {"topic": name, "id": payload.get("id"), "reason": (plain(why) if why else str(exc)) or "refused"}
+        return self._event("rejected", data | ({"why": why.json()} if why else {}))
 
     def _tick(self) -> Reducer:
         """What time decided up to ``self.at``: here late arrival; a game adds its clocks."""
@@ -292,7 +296,7 @@ class Reducer:
         if command == "start_round":
             if self.phase not in ("idle", "round_over"):
                 raise Reject("table.round_running", phase=self.phase)
-            t = self._flags_closed()._with(phase="arriving", round_start=self.at, ready=(), late=(), hand_no=0, record=ClockRecord(), last_hand=False,
+            t = self._with(phase="arriving", round_start=self.at, ready=(), late=(), hand_no=0, record=ClockRecord(), last_hand=False,
                            late_from=self.at, late_stopped=self.at if "board" in self.down else None)
             return t._round_started()._event("round_started", {"rulebook": self.rulebook})
         if command == "stop_round":
@@ -327,10 +331,8 @@ class Reducer:
         t = self._with(flags=tuple(f for f in self.flags if f.flag != flag.flag))
         t = t._event("flag_resolved", {"flag": flag.flag, "how": how})
         if flag.violation is not None:
-            status = "confirmed" if how == "confirm" else "dismissed"
-            t, _ = t._violation(flag.seat, flag.violation["kind"], flag.violation["rule"]["article"],
-                                flag.violation["penalty"], flag.violation["evidence"], status, flag.flag)
-            if status == "confirmed":
+            t = t._violation_of(flag, "confirmed" if how == "confirm" else "dismissed")
+            if how == "confirm":
                 t = t._counted(flag)
         pending = dict(flag.pending) if flag.pending else None
         if how == "correct" and pending is not None:
@@ -352,14 +354,12 @@ class Reducer:
             try:
                 t = t._read(p)
             except ValueError as exc:  # a Reject, any rule the engines refuse: said for that read, as when it came
-                why = exc.reason if isinstance(exc, Refused) else None
-                data = {"topic": "observed", "id": p.get("id"), "reason": (plain(why) if why else str(exc)) or "refused"}
-                t = t._event("rejected", data | ({"why": why.json()} if why else {}))
+                t = t._rejected("observed", p, exc)
         return t
 
     def _flags_closed(self) -> Reducer:
-        """The round ends (or a new one starts) with flags open: each is dismissed, said (``flag_resolved`` with
-        ``round_ended``), its violation dismissed and its play never applied: a read of a round over is no play of
+        """The round ended (:meth:`apply`, however it ended) with flags open: each is dismissed, said (``flag_resolved``
+        with ``round_ended``), its violation dismissed and its play never applied: a read of a round over is no play of
         the next, and a new round does not start paused on the old one's flags."""
         t = self
         for p in self.waiting:  # reads of a round over: no play of the next
@@ -369,8 +369,13 @@ class Reducer:
             t = t._with(flags=tuple(f for f in t.flags if f.flag != flag.flag))
             t = t._event("flag_resolved", {"flag": flag.flag, "how": "dismiss", "round_ended": True})
             if flag.violation is not None:
-                t, _ = t._violation(flag.seat, flag.violation["kind"], flag.violation["rule"]["article"],
-                                    flag.violation["penalty"], flag.violation["evidence"], "dismissed", flag.flag)
+                t = t._violation_of(flag, "dismissed")
+        return t
+
+    def _violation_of(self, flag: Flag, status: str) -> Reducer:
+        """The violation published with ``flag``, published again as ``status`` (confirmed or dismissed)."""
+        v = flag.violation
+        t, _ = self._violation(flag.seat, v["kind"], v["rule"]["article"], v["penalty"], v["evidence"], status, flag.flag)
         return t
 
     def _counted(self, flag: Flag) -> Reducer:
