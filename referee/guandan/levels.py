@@ -169,6 +169,11 @@ class Match:
     def start(rules: GuandanRulebook, stage_name: str, at: float) -> Match:
         return Match(rules, at, Game.start(rules, stage_name))
 
+    @property
+    def won(self) -> dict[str, int]:
+        """Games won by each team so far."""
+        return {x: self.games.count(x) for x in TEAMS}
+
     def is_time_up(self, now: float) -> bool:
         return not self.unlimited and now - self.started_at >= 60 * self.rules.match.minutes
 

@@ -281,7 +281,7 @@ class GuandanTable(ClimbingTable):
         return (self.last_hand and not self.match.unlimited) or self._time_is_up()
 
     def _game_won(self, match: Match) -> GuandanTable:
-        games = {x: match.games.count(x) for x in TEAMS}
+        games = match.won
         t = self._event("game_won", {"team": match.games[-1], "by": "levels", "passed": match.game.stage.passes, "games": games,
                                      "match": match.winner})
         return t._with(phase="round_over", clock=None) if match.winner else t
@@ -300,11 +300,11 @@ class GuandanTable(ClimbingTable):
         if self.match.game.stage.best_of > 1:
             decided = self.match.time_up()
             if decided.unlimited:
-                return self._played_out()
+                return self._played_out(decided)
         game = self.match.game
         t = self._with(phase="round_over", clock=None, returns=())
         ahead = game.ahead() if game.hands else None
-        more = {} if decided is None else {"games": {x: decided.games.count(x) for x in TEAMS}, "match": decided.winner}
+        more = {} if decided is None else {"games": decided.won, "match": decided.winner}
         return t._event("round_over", {"hands": t.hand_no, "by": by, "levels": dict(game.levels), "ahead": ahead} | more)
 
     def _round_lost(self, teams: list[str], by: str, more: dict | None = None) -> GuandanTable:
@@ -314,17 +314,15 @@ class GuandanTable(ClimbingTable):
             more = (more or {}) | {"match": next(x for x in TEAMS if x != teams[0])}
         return super()._round_lost(teams, by, more)
 
-    def _played_out(self) -> GuandanTable:
+    def _played_out(self, match: Match) -> GuandanTable:
         """Time is called in a match of several games left level at 1:1 (规程 三 2: 第二阶段如1:1平局继续打完): the
         deciding game is played out, with no time limit. Where the game in play decided it (1:0 before, the other
         team ahead), that game is won on time (``game_won`` by ``time``) and the deciding game starts; a hand not
-        yet drawn is drawn again as its first."""
-        match = self.match.time_up()
-        t = self._with(match=match)._event("played_out", {"games": {x: match.games.count(x) for x in TEAMS}})
+        yet drawn is drawn again as its first. ``match``: the match as time left it (:meth:`Match.time_up`)."""
+        t = self._with(match=match)._event("played_out", {"games": match.won})
         if len(match.games) == len(self.match.games):
             return t if t.phase == "dealing" else t._deal()
-        t = t._event("game_won", {"team": match.games[-1], "by": "time", "games": {x: match.games.count(x) for x in TEAMS},
-                                  "match": None})
+        t = t._event("game_won", {"team": match.games[-1], "by": "time", "games": match.won, "match": None})
         return t._with(after=())._deal()
 
     # -- outputs -----------------------------------------------------------------------------------
