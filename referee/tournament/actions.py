@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from referee.tournament.core import Repaired, Round, Table, Tournament, TournamentError, Unrecorded
+from referee.tournament.core import LostByes, Repaired, Round, Table, Tournament, TournamentError, Unrecorded
 from referee.tournament.entries import Entry
 from referee.tournament.systems import system
 
@@ -63,8 +63,9 @@ def apply(t: Tournament, action: dict) -> Tournament:
         for name, ids in forfeits.items():
             r = _set(t, r, r.table(name), forfeits=tuple(sorted(set(r.table(name).forfeits) | set(ids))), seq=action["seq"])
         byes = t.rules.late_byes(t, d["round"], d["entry"], d["minutes"])
-        if byes:
-            r = replace(r, bye_forfeits=tuple(sorted(set(r.bye_forfeits) | set(byes))), changed=action["seq"])
+        if byes:  # lost while the lateness stands on the team's tables (a correction of them gives them back)
+            lost = LostByes(tuple(byes), tuple((name, tuple(ids)) for name, ids in sorted(forfeits.items())))
+            r = replace(r, lost_byes=r.lost_byes + (lost,), changed=action["seq"])
         return t.with_round(r)
     table = r.table(d["table"])
     if kind == "result":  # the table's forfeits stand; those entered with the result join them
@@ -113,7 +114,7 @@ def repair_last_round(t: Tournament, action: dict | None = None) -> Tournament:
     if len(t.rounds) < 2:
         return t
     last = t.rounds[-1]
-    if any(x.outcome is not None or x.games or x.forfeits for x in last.tables):
+    if last.lost_byes or any(x.outcome is not None or x.games or x.forfeits for x in last.tables):  # under way
         return t
     if max(r.changed for r in t.rounds[:-1]) <= last.seq:
         return t

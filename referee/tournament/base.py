@@ -5,8 +5,8 @@ Each system answers: how many rounds (:meth:`rounds`), whether a field can be ru
 as the system plays, naming the form's rows of one that is not), the tables of a round
 (:meth:`pair`), a table's outcome from what was entered, reported or forfeited (:meth:`outcome`),
 whether a result entered by hand fits the table's forfeits (:meth:`check_entry`), who bids first
-in each game of a round (the result slip's grid, :meth:`first_bidders`), what a late arrival costs
-(:meth:`late_forfeits`) and the standings (:meth:`standings`).
+in each game of a round (the result slip's grid, :meth:`first_bidders`), what a bye scores (:meth:`bye`),
+what a late arrival costs (:meth:`late_forfeits`, :meth:`late_byes`) and the standings (:meth:`standings`).
 
 """
 
@@ -112,6 +112,11 @@ class System:
         if minutes <= self.late_limit:
             return {}
         return {x.table: [entry] for x in t.round(round_no).tables if entry in x.entries}
+
+    def bye(self, t: Tournament, round_no: int, entry: str) -> tuple | None:
+        """(round points, score) that a bye of the round gives the entry, as its standings count it; None where a bye
+        scores nothing (it only sends the entry on)."""
+        return None
 
     def late_byes(self, t: Tournament, round_no: int, entry: str, minutes: float) -> list[str]:
         """The byes of the round a late arrival loses with its own table (by default none)."""

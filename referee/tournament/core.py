@@ -62,14 +62,34 @@ class Unrecorded:
 
 
 @dataclass(frozen=True)
+class LostByes:
+    """Byes lost with a team's round to a late arrival past the limit (seed 000 第十三条: 21分钟以上判全队该轮弃权), and
+    the forfeits that lateness put on the team's tables (``(table, entries)``). They stay lost while one of those
+    forfeits stands: a correction that restates every one of those tables without them gives the byes back."""
+
+    byes: tuple[str, ...]
+    forfeits: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def stand(self, tables: tuple[Table, ...]) -> bool:
+        """Whether the lateness still stands on ``tables`` (the round's); with no table of the team, always."""
+        now = {x.table: set(x.forfeits) for x in tables}
+        return not self.forfeits or any(now[n] & set(ids) for n, ids in self.forfeits)
+
+
+@dataclass(frozen=True)
 class Round:
     round: int
     tables: tuple[Table, ...]
     byes: tuple[str, ...]
     seq: int  # the pair action's log seq
     changed: int = 0  # the log seq of the latest change to a result of this round
-    bye_forfeits: tuple[str, ...] = ()  # byes lost with the whole team's round (seed 000 第十三条)
+    lost_byes: tuple[LostByes, ...] = ()  # byes lost with the whole team's round, each late arrival's
     unrecorded: tuple[Unrecorded, ...] = ()  # the tables' reports the service could not record
+
+    @property
+    def bye_forfeits(self) -> tuple[str, ...]:
+        """The byes lost with the whole team's round (seed 000 第十三条) as the tables stand now."""
+        return tuple(sorted({b for lost in self.lost_byes if lost.stand(self.tables) for b in lost.byes}))
 
     def waiting(self) -> tuple[Unrecorded, ...]:
         """The reports not recorded that still wait for the organiser: their table changed by nothing since."""

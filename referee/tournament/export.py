@@ -56,18 +56,23 @@ def _exact(x):
 
 
 def result_rows(t: Tournament, lang: str) -> list[list]:
-    """One row per entry per table of every round, results where known; the header first."""
+    """One row per entry per table of every round, results where known, and one per bye with what the standings
+    count for it (``System.bye``); the note says 弃权 for an entry that forfeits its table (its 0 is no loss played)
+    and 全队弃权 for a bye lost with its team's round. The header first."""
     L = labels(lang)
-    rows = [[L["round"], L["table"], L["seat"], L["entry"], L["name"], L["unit"], L["points"], L["score"]]]
+    rows = [[L["round"], L["table"], L["seat"], L["entry"], L["name"], L["unit"], L["points"], L["score"], L["note"]]]
     for r in t.rounds:
         view = round_view(t, r.round)
         for x in view["tables"]:
             res = x["result"]
             for i, e in enumerate(x["entries"]):
                 rows.append([r.round, x["table"], seat(len(x["entries"]), i), e["id"], e["name"], e["unit"],
-                             _exact(res["points"][i]) if res else None, _exact(res["scores"][i]) if res else None])
+                             _exact(res["points"][i]) if res else None, _exact(res["scores"][i]) if res else None,
+                             L["forfeit"] if e["id"] in x["forfeits"] else None])
         for b in view["byes"]:
-            rows.append([r.round, L["bye"], None, b, t.entry(b).name, t.entry(b).unit, None, None])
+            points, score = t.rules.bye(t, r.round, b) or (None, None)
+            rows.append([r.round, L["bye"], None, b, t.entry(b).name, t.entry(b).unit, points, score,
+                         L["team_forfeit"] if b in view["byes_forfeited"] else None])
     return rows
 
 
@@ -204,12 +209,14 @@ def _html(t: Tournament, lang: str, round_no: int | None) -> str:
         n = view["round"]
         body = [[x["table"], " / ".join(f'{L["lot_no"].format(n=e["lot"])} {e["name"]}（{e["unit"]}）' for e in x["entries"])]
                 for x in view["tables"]]
-        body += [[L["bye"], f"{t.entry(b).name}（{t.entry(b).unit}）"] for b in view["byes"]]
+        body += [[L["bye"], f"{t.entry(b).name}（{t.entry(b).unit}）" + (f' {L["bye_forfeited"]}' if b in view["byes_forfeited"] else "")]
+                 for b in view["byes"]]
         pairings = {"title": L["pairings"].format(n=n), "head": [L["table"], L["name"]], "body": body}
         head = [L["seat"], L["lot"], L["entry"], L["name"], L["unit"], L["points"], L["score"], L["signature"]]
         for x in view["tables"]:
             res = x["result"]
-            body = [[seat(len(x["entries"]), i), e["lot"], e["id"], e["name"], e["unit"], written(res["points"][i], lang) if res else "",
+            body = [[seat(len(x["entries"]), i), e["lot"], e["id"], e["name"] + (f' {L["forfeited"]}' if e["id"] in x["forfeits"] else ""),
+                     e["unit"], written(res["points"][i], lang) if res else "",
                      written(res["scores"][i], lang) if res else "", ""] for i, e in enumerate(x["entries"])]
             slip = {"title": L["slip"].format(n=n, table=x["table"]), "head": head, "body": body, "marked": [], "note": ""}
             slips.append(_games_grid(slip, t.rules.first_bidders(t), L) if len(x["entries"]) == 4 else slip)

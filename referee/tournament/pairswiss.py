@@ -63,6 +63,12 @@ class PairSwiss(System):
             return []
         return sorted(_team(t, entry) & set(t.round(round_no).byes))
 
+    def bye(self, t: Tournament, round_no: int, entry: str) -> tuple:
+        """A bye counts as a win (2 points, 级差 +2); one lost with the whole team's round (第十三条) as a forfeit
+        (四4: 弃权0分……弃权者-2)."""
+        lost = entry in t.round(round_no).bye_forfeits
+        return exact(t.options["points"][2 if lost else 0]), exact(t.options["level_step"][2 if lost else 0])
+
     withdrawals = True
 
     def check_rounds(self, t: Tournament, rounds: int) -> None:
@@ -185,14 +191,12 @@ def _team(t: Tournament, entry: str) -> set[str]:
 def pair_stats(t: Tournament) -> dict[str, dict]:
     """Per pair: round points, 级差, the opponents met (completed tables only), byes counting as wins
     (a bye the team's late arrival forfeited, as a forfeit)."""
-    win = exact(t.options["points"][0])
-    step_win = exact(t.options["level_step"][0])
     stats = {e.id: {"score": 0, "level": 0, "opponents": []} for e in t.entries}
-    loss, step_loss = exact(t.options["points"][2]), exact(t.options["level_step"][2])
     for r in t.rounds:
-        for b in r.byes:  # a bye lost with the whole team's round (第十三条) scores as a forfeit
-            stats[b]["score"] += loss if b in r.bye_forfeits else win
-            stats[b]["level"] += step_loss if b in r.bye_forfeits else step_win
+        for b in r.byes:
+            points, level = t.rules.bye(t, r.round, b)
+            stats[b]["score"] += points
+            stats[b]["level"] += level
         for x in r.tables:
             if x.outcome is None:
                 continue

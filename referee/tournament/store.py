@@ -314,16 +314,19 @@ class TournamentStore:
 
     def late_arrival(self, round_no: int, entry: str, minutes: float, by: str = "organiser", event: str | None = None) -> dict:
         """An entry arrived ``minutes`` late; past the notice's limit it forfeits the round (in
-        pair-swiss the whole team, seed 000 第十三条). Below it the table service rules."""
+        pair-swiss the whole team, its tables and its bye, seed 000 第十三条: a pair with the bye may be the late
+        one). Below it the table service rules."""
         def check(t: Tournament) -> dict:
             self._unseen(event, round_no)
             if not (type(minutes) in (int, float) and 0 <= minutes < float("inf")):
                 raise TournamentError("minutes_late")
-            own = [x for x in _round(t, round_no).tables if entry in x.entries]
-            if not own:
+            r = _round(t, round_no)
+            # a pair with the bye is late for its team's round where the system's rule takes the team's byes too
+            bye = entry in r.byes and entry in t.rules.late_byes(t, round_no, entry, float("inf"))
+            if not bye and not any(entry in x.entries for x in r.tables):
                 raise TournamentError("entry_no_table", entry=entry, round=round_no)
             lost = t.rules.late_forfeits(t, round_no, entry, minutes)  # in pair-swiss the team's every table
-            for x in _round(t, round_no).tables:
+            for x in r.tables:
                 if x.table in lost:
                     _undecided(x, round_no, forfeit=True)  # a result there: only a correction changes it
             return {"round": round_no, "entry": entry, "minutes": minutes} | ({"event": event} if event else {})

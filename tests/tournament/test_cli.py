@@ -78,7 +78,7 @@ def test_a_whole_pair_swiss_from_an_xlsx_form(capsys, tmp_path, form_xlsx):
 
     data = export(capsys, db, "csv")
     lines = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
-    assert lines[0] == ["轮次", "桌号", "座位", "编号", "选手", "单位", "轮分", "成绩"]
+    assert lines[0] == ["轮次", "桌号", "座位", "编号", "选手", "单位", "轮分", "成绩", "备注"]
     rounds = lines[: lines.index([])]
     assert sum(1 for line in rounds if line[0] == "3") == 8  # eight at four tables
     html = export(capsys, db, "html").decode()

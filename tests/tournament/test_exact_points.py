@@ -71,7 +71,7 @@ def test_exports_and_the_command_line_write_fractions_as_people_do(hand_log, tmp
     log = thirds(hand_log)
     t = _upto(log, 2)
     rows = list(csv.reader(io.StringIO(export(t, "csv").decode("utf-8-sig"))))
-    assert ["2", "t01", "S", "s1", "s1", "机械", "3又1/3", "10"] in rows
+    assert ["2", "t01", "S", "s1", "s1", "机械", "3又1/3", "10", ""] in rows
     assert any(len(r) > 4 and r[1] == "s3" and r[4] == "5又1/3" for r in rows)  # the standings: 2 + 10/3
     assert "5 1/3" in export(t, "csv", lang="en").decode("utf-8-sig")
     html = export(t, "html", round_no=2).decode()

@@ -68,7 +68,7 @@ def test_simulate_standings_and_exports_are_the_same_under_every_locale(locpath,
             cli(locpath, name, "export", "--db", db, "--format", "html"),
         ]
     # halves (12.5 entered, ties sharing 5 + 3) written as fractions, never through the locale
-    assert "12又1/2\n".encode() in outputs["de_DE.UTF-8"][4] and "又1/2\t".encode() in outputs["de_DE.UTF-8"][2]
+    assert "12又1/2,\n".encode() in outputs["de_DE.UTF-8"][4] and "又1/2\t".encode() in outputs["de_DE.UTF-8"][2]
     assert outputs["zh_CN.UTF-8"] == outputs["C.UTF-8"]
     assert outputs["de_DE.UTF-8"] == outputs["C.UTF-8"]
 
