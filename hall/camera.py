@@ -150,6 +150,7 @@ class Camera:
         self._frame = None  # the latest image (vision), kept for a flagged play
         self._view: list = []
         self._busy: dict = {}
+        self._bare: dict = {}  # seats whose play zone the picture shows bare (``Reading.bare``)
         self._table = scene.Table()
         self._restore()
 
@@ -158,11 +159,13 @@ class Camera:
             saved = pickle.loads(self.state_path.read_bytes())
         except (OSError, pickle.UnpicklingError, EOFError):
             return
-        self.version, self.at, self.fed, self.tracker, self.lens.placed, self._view, self._busy = saved
+        (self.version, self.at, self.fed, self.tracker, self.lens.placed, self._view, self._busy,
+         self._bare) = saved
         log.info("%s: camera restarted after scene version %d", self.table, self.version)
 
     def _save(self) -> None:
-        state = pickle.dumps((self.version, self.at, self.fed, self.tracker, self.lens.placed, self._view, self._busy))
+        state = pickle.dumps((self.version, self.at, self.fed, self.tracker, self.lens.placed, self._view, self._busy,
+                              self._bare))
         whole(self.state_path, lambda to: Path(to).write_bytes(state))
 
     def run(self, stop: threading.Event) -> None:
@@ -198,15 +201,15 @@ class Camera:
         if t.hand is not None:  # a hand over the cards: the seat is busy, the view is not read
             self._busy = {t.hand: True}
         elif not any(t.seats.values()):  # nothing on the table
-            self._view, self._busy = [], {}
+            self._view, self._busy, self._bare = [], {}, {s: True for s in t.seats}
         elif self.see == "vision":
             from vision.read import read_frame
 
             self._frame = self.lens.render(t)
             reading = read_frame(self._frame, self.model)
-            self._view, self._busy = list(reading.cards), dict(reading.busy or {})
-        else:  # a perfect camera: the cards as they lie
-            self._view, self._busy = self.lens.oracle(), {}
+            self._view, self._busy, self._bare = list(reading.cards), dict(reading.busy or {}), dict(reading.bare or {})
+        else:  # a perfect camera: the cards as they lie, and the table bare where none lies
+            self._view, self._busy, self._bare = self.lens.oracle(), {}, {s: not cards for s, cards in t.seats.items()}
         self._table = t
         self.version, self.at = t.version, t.at
         self._feed(max(t.at, self.fed))
@@ -222,7 +225,7 @@ class Camera:
         from vision.tracker import drain, step
 
         self.fed = at
-        self.tracker, plays = step(self.tracker, self._view, self._busy, at)
+        self.tracker, plays = step(self.tracker, self._view, self._busy, at, self._bare)
         self.tracker, removals = drain(self.tracker)
         for play in plays:
             self._send(play)
@@ -232,11 +235,12 @@ class Camera:
             self._save()
 
     def _send_removed(self, removal) -> None:
-        """Cards picked up (the table service tells an early pickup from a cleared trick)."""
-        from vision.watch import removal_message
+        """Cards picked up (the table service tells an early pickup from a cleared trick); one the frames did not
+        show gone is flagged, with its frame kept, as a play is."""
+        from vision.watch import messages
 
         pid = f"cam-{self.table}-{self.version}-{removal.seat}-up"
-        self._publish([removal_message(removal, pid)], pid)
+        self._publish(messages(removal, pid, self._kept() if removal.reasons else None), pid)
 
     def _publish(self, out: list[tuple[str, dict]], pid: str) -> None:
         """Publish and wait until the broker has it all, before the tracker's state is saved."""
@@ -252,14 +256,15 @@ class Camera:
             if waited % SAY_EVERY_S == 1:  # the first second, then every ten (an outage wrote a line a second)
                 log.warning("%s: the broker has not acknowledged %s yet (%d s)", self.table, pid, waited)
 
+    def _kept(self):
+        """The frame kept for the referee (an oracle camera renders it now)."""
+        return self._frame if self._frame is not None else self.lens.render(self._table)
+
     def _send(self, play) -> None:
         from vision.watch import messages, why
 
         pid = f"cam-{self.table}-{self.version}-{play.seat}"
-        image = None
-        if play.reasons:  # the frame kept for the referee (an oracle camera renders it now)
-            image = self._frame if self._frame is not None else self.lens.render(self._table)
-        out = messages(play, pid, image)
+        out = messages(play, pid, self._kept() if play.reasons else None)
         self._publish(out, pid)
         self.sent += 1
         log.info("%s: %s %s (%.2f)%s", self.table, play.seat, " ".join(play.cards), play.confidence,

@@ -20,6 +20,7 @@ from vision.patch import SCALE, cut, cut_through
 
 NEVER_SURE = Confidence({"2": None, "1": None}, 0.0, "a card unlike the calibrated deck's")
 BUSY_PX = 40  # foreign pixels (at 1/4 size, ~1 cm2 each) in a seat's play zone that mean a hand is over it
+BARE_PX = 20  # a seat's play zone with fewer card-white or foreign pixels (1/4 size; a card has 200-300) is bare
 EDGE = 0.12  # the strip along each edge where arms rest is not part of the play zone
 
 
@@ -50,6 +51,7 @@ class Reading:
     calibration: Calibration | None = None
     problem: NotCalibrated | None = None  # why the frame is not calibrated
     busy: dict[str, bool] | None = None  # seats with a hand (or anything else) over their play zone
+    bare: dict[str, bool] | None = None  # seats whose play zone shows the felt only (no card-white, no hand)
     detail: float | None = None  # frame px per canonical px at the table's centre (``vision.canon.detail``)
     coarse: bool = False  # coarser than the model's calibration was fitted on: none of its reads is sure
 
@@ -158,9 +160,11 @@ def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None 
                  lambda centre: (at := from_canon(centre), seat_of(at)), fineness)
     over = foreign_mask(small, white)
     busy = {s: int((over & zone).sum()) >= BUSY_PX for s, zone in play_zones().items()}
+    bare = {s: int(((white | over) & zone).sum()) < BARE_PX for s, zone in play_zones().items()}
     coarse = not _holds(model, fineness)
     seen = tuple(replace(c, coarse=True) for c in seen) if coarse else seen
-    return Reading(True, tuple(sorted(seen, key=_order)), calibration, busy=busy, detail=fineness, coarse=coarse)
+    return Reading(True, tuple(sorted(seen, key=_order)), calibration, busy=busy, bare=bare, detail=fineness,
+                   coarse=coarse)
 
 
 def _holds(model: Model, fineness: float | None) -> bool:

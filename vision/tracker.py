@@ -3,10 +3,16 @@
 A seat's new cards are emitted once its view (the cards and where they lie) has been still for ``settle_s`` with
 nothing over the seat (a hand or sleeve: ``busy``). Only cards not yet emitted this trick are emitted, so a hand
 passing over a play never emits it twice; a card lying where an emitted card lay is that card, whatever it reads
-as now (a card read ``CA`` once and ``SA`` later is not a second card). A seat whose area has been empty (and
-uncovered) for ``settle_s`` after its play has picked its cards up: a :class:`Removal` waits in ``removals`` for
-the caller (:func:`drain`; the table service's ``removed`` input, an early pickup when the trick was not
-complete). Only a wholly empty area counts, so a corner the model misses never reads as a pickup. A table empty
+as now (a card read ``CA`` once and ``SA`` later is not a second card), unless a hand was over the seat since: a
+card read as another, or lying otherwise (``STILL``), is then one the seat laid on its earlier card (the climbing
+games' seats play again onto their own cards), flagged (``vision.on_top``) where it may be that card (the same
+face, or an earlier read that was unsure). A seat whose area has been empty (and uncovered) for ``settle_s``
+after its play has picked its cards up: a :class:`Removal` waits in ``removals`` for the caller (:func:`drain`;
+the table service's ``removed`` input, an early pickup when the trick was not complete). Only a wholly empty area
+counts, so a corner the model misses never reads as a pickup; and a removal is sure only when at least
+``CLEAR_FRAMES`` frames, every frame of that time, showed the seat's play zone bare (``bare``: no card-white
+there), else it is flagged (``vision.hidden``: glare, a shadow or a hand not marked may hide cards no longer
+read). A table empty
 for ``settle_s`` ends the trick: its cards have left the table; empty for ``hand_gap_s`` ends the hand. Every play
 is checked by :mod:`vision.sanity`, and two things it cannot see are flagged for a person: a card read again where
 the same card of the seat was picked up a moment before, the trick not taken (``vision.returned``: glare or a dark
@@ -24,6 +30,10 @@ it sent before, so it cannot tell a play made while it was away from one it sent
 >>> t, plays = step(t, [sa], {}, at=1.5)
 >>> plays
 ()
+>>> for at in (2.0, 2.2, 2.4, 2.6):  # picked up: the frames show the seat's zone bare
+...     t, _ = step(t, [], {}, at, bare={"S": True})
+>>> drain(t)[1]
+(Removal(seat='S', cards=('SA',), at=2.6, reasons=()),)
 """
 
 from __future__ import annotations
@@ -35,10 +45,12 @@ from dataclasses import dataclass, field, replace
 from referee.reasons import Reason
 from vision.geometry import SEATS
 from vision.read import SeenCard
-from vision.sanity import FLAGGED_CONFIDENCE, check
+from vision.sanity import FLAGGED_CONFIDENCE, SURE, check
 
 MOVE = 0.012  # a card that moved more than this (table units, ~9 mm) is not still
 SAME_PLACE = 0.02  # a card this near (table units, ~15 mm) to one already emitted is that card
+STILL = 0.005  # a card this near (~4 mm; centres are read within ~2 mm) to where it lay has not been moved
+CLEAR_FRAMES = 3  # frames of a pickup's settle time that must show the seat's zone bare for it to be sure
 RETURN_S = 10.0  # the same card read again where its seat picked it up this soon, in the same trick: ``vision.returned``
 
 
@@ -58,6 +70,7 @@ class Removal:
     seat: str
     cards: tuple[str, ...]
     at: float
+    reasons: tuple[Reason, ...] = ()  # why a person must look (empty: the frames showed the table bare there)
 
 
 @dataclass(frozen=True)
@@ -66,6 +79,9 @@ class SeatState:
     since: float | None = None
     emitted: tuple[SeenCard, ...] = ()  # cards of this seat emitted this trick, as they were read then
     gone: tuple[tuple[SeenCard, float], ...] = ()  # cards this seat picked up lately, and when (``RETURN_S``)
+    covered: bool = False  # a hand was over the seat since its view last settled
+    frames: int = 0  # frames of the still view
+    bare: int = 0  # of them, those that showed the seat's zone bare
 
 
 @dataclass(frozen=True)
@@ -94,8 +110,10 @@ def same_view(a: tuple[SeenCard, ...], b: tuple[SeenCard, ...]) -> bool:
     return True
 
 
-def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float) -> tuple[Tracker, tuple[Play, ...]]:
-    """One calibrated reading (``cards`` with seats, ``busy`` seats with something over them) at time ``at``."""
+def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float,
+         bare: dict[str, bool] | None = None) -> tuple[Tracker, tuple[Play, ...]]:
+    """One calibrated reading (``cards`` with seats, ``busy`` seats with something over them, ``bare`` seats whose
+    play zone shows no card-white: ``Reading.bare``; None or a seat left out: not known) at time ``at``."""
     plays = []
     found = t.found if t.found is not None else tuple(cards)
     seats = dict(t.seats)
@@ -104,18 +122,23 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float) ->
     removals, gone_now = list(t.removals), []
     for seat in SEATS:
         view = tuple(c for c in cards if c.seat == seat)
-        s = seats[seat]
+        s, shown = seats[seat], int(bool(bare and bare.get(seat)))
         if busy.get(seat) or not same_view(view, s.anchor) or s.since is None:
-            seats[seat] = replace(s, anchor=view, since=None if busy.get(seat) else at)
+            seats[seat] = replace(s, anchor=view, since=None if busy.get(seat) else at, frames=1, bare=shown,
+                                  covered=s.covered or bool(busy.get(seat)))
             continue
+        s = seats[seat] = replace(s, frames=s.frames + 1, bare=s.bare + shown)
         if not view and s.emitted and at - s.since >= t.settle_s:  # picked up
-            removals.append(Removal(seat, tuple(sorted(c.name for c in s.emitted)), at))
+            names = tuple(sorted(c.name for c in s.emitted))
+            sure = s.bare == s.frames >= CLEAR_FRAMES  # every frame of it showed the table there
+            removals.append(Removal(seat, names, at, () if sure else (Reason("vision.hidden", cards=names),)))
             gone_now += [c.name for c in s.emitted]
-            seats[seat] = replace(s, emitted=(), gone=s.gone + tuple((c, at) for c in s.emitted))
+            seats[seat] = replace(s, emitted=(), gone=s.gone + tuple((c, at) for c in s.emitted), covered=False)
             continue
         if at - s.since < t.settle_s:
             continue
-        picked = _new(view, s.emitted)  # matched only once the view has settled
+        picked, under = _new(view, s.emitted, s.covered)  # matched only once the view has settled
+        seats[seat] = s = replace(s, covered=False)
         if not picked:
             continue
         fresh = tuple(sorted(c.name for c in picked))
@@ -125,6 +148,7 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float) ->
                         foreign=tuple(c.name for c in picked if c.foreign), coarse=any(c.coarse for c in picked))
         if s.emitted:
             reasons += (Reason("vision.added"),)
+        reasons += tuple(Reason("vision.on_top", card=c.name, under_card=e.name) for c, e in under)
         returned = sorted({c.name for c in picked for g, when in s.gone if at - when <= RETURN_S and g.name == c.name
                            and math.dist(g.centre, c.centre) <= SAME_PLACE})
         reasons += tuple(Reason("vision.returned", card=name) for name in returned)
@@ -151,30 +175,47 @@ def drain(t: Tracker) -> tuple[Tracker, tuple[Removal, ...]]:
     return replace(t, removals=()), t.removals
 
 
-def _new(view: tuple[SeenCard, ...], emitted: tuple[SeenCard, ...]) -> list[SeenCard]:
-    """The cards of ``view`` not emitted yet: emitted cards are matched first by place (the closest pairs first,
-    within ``SAME_PLACE``, whatever a card reads as now), then by name (a card nudged since). Of several copies of a
-    name the least sure are taken as the new ones, to be careful.
+def _new(view: tuple[SeenCard, ...], emitted: tuple[SeenCard, ...],
+         covered: bool = False) -> tuple[list[SeenCard], list[tuple[SeenCard, SeenCard]]]:
+    """The cards of ``view`` not emitted yet, and of them those laid on an emitted card that they may be (each with
+    that card). Emitted cards are matched first by place (the closest pairs first, within ``SAME_PLACE``, whatever
+    a card reads as now), then by name (a card nudged since). Of several copies of a name the least sure are taken
+    as the new ones, to be careful. After a hand over the seat (``covered``), a card at an emitted card's place
+    that reads as another, or lies otherwise (``_moved``), was laid on it: new, and doubtful where it has that
+    card's face (identical cards of several decks) or that card's read was unsure (it may be that card read right).
 
     >>> a, b = SeenCard("CA", 0.6, (0.50, 0.8), "S"), SeenCard("SA", 0.95, (0.53, 0.8), "S")
-    >>> [c.name for c in _new((SeenCard("SA", 0.7, (0.50, 0.8), "S"), b), (a, b))]  # CA read again as SA
+    >>> [c.name for c in _new((SeenCard("SA", 0.7, (0.50, 0.8), "S"), b), (a, b))[0]]  # CA read again as SA
     []
-    >>> [c.name for c in _new((a, b, SeenCard("S4", 0.5, (0.515, 0.8), "S")), (a, b))]  # one more, close by
+    >>> [c.name for c in _new((a, b, SeenCard("S4", 0.5, (0.515, 0.8), "S")), (a, b))[0]]  # one more, close by
     ['S4']
+    >>> [c.name for c in _new((a, SeenCard("H9", 0.95, (0.535, 0.8), "S")), (a, b), covered=True)[0]]  # laid on SA
+    ['H9']
     """
     pairs = sorted((math.dist(c.centre, e.centre), i, j) for i, c in enumerate(view) for j, e in enumerate(emitted))
-    placed, taken = set(), set()
+    placed, taken, under = set(), set(), []
     for d, i, j in pairs:
         if d <= SAME_PLACE and i not in placed and j not in taken:
             placed.add(i)
             taken.add(j)
+            c, e = view[i], emitted[j]
+            if covered and (c.name != e.name or _moved(c, e)):
+                under.append((c, e))
     left = [e for j, e in enumerate(emitted) if j not in taken]
     unmatched = [c for i, c in enumerate(view) if i not in placed]
-    out = []
+    out = [c for c, _ in under]
     for c in sorted(unmatched, key=lambda c: -c.confidence):  # the surest copies match the nudged emitted cards
         same = next((e for e in left if e.name == c.name), None)
         if same is not None:
             left.remove(same)
         else:
             out.append(c)
-    return sorted(out, key=lambda c: c.confidence)
+    return sorted(out, key=lambda c: c.confidence), [(c, e) for c, e in under if c.name == e.name or e.confidence < SURE]
+
+
+def _moved(c: SeenCard, e: SeenCard) -> bool:
+    """Does ``c`` lie otherwise than ``e`` lay: its centre, or its corner indices where both were read by as many,
+    more than ``STILL`` away?"""
+    if math.dist(c.centre, e.centre) > STILL:
+        return True
+    return len(c.indices) == len(e.indices) > 0 and any(min(math.dist(p, q) for q in e.indices) > STILL for p in c.indices)

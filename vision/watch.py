@@ -23,10 +23,11 @@ from vision.calibrate import NotCalibrated, calibrate, find_markers, unmoved
 from vision.model import Model
 from vision.presence import LOST_AFTER_S, Presence
 from vision.read import Reading, read_frame
+from vision.sanity import FLAGGED_CONFIDENCE
 from vision.tracker import Play, Removal, Tracker, drain, step
 
 FRAME_CHARS = 240_000  # the frames schema's limit on the base64 JPEG
-REMOVAL_CONFIDENCE = 0.95  # a seat's area seen wholly empty and uncovered for the settle time
+REMOVAL_CONFIDENCE = 0.95  # a seat's area read empty, uncovered and seen bare for the settle time (``tracker``)
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
 TELL_EVERY_S = 0.25  # how often the camera's presence is looked at (published only when it changes)
 
@@ -82,8 +83,8 @@ def jpeg_b64(image: np.ndarray, limit: int = FRAME_CHARS) -> str:
     raise ValueError("cannot fit the frame into the frames payload")
 
 
-def why(play: Play, lang: str) -> str:
-    """Why ``play`` needs a person, in ``lang`` (its reasons joined)."""
+def why(play: Play | Removal, lang: str) -> str:
+    """Why ``play`` (or a removal) needs a person, in ``lang`` (its reasons joined)."""
     return say(lang, "vision.reasons_sep").join(Sentences(lang).reason(r) for r in play.reasons)
 
 
@@ -101,22 +102,22 @@ def nothing_sure_said(model: Model, lang: str) -> str | None:
     return say(lang, "vision.nothing_sure_deck" if cal.for_deck() else "vision.nothing_sure")
 
 
-def messages(play: Play, msg_id: str, image: np.ndarray, lang: str = "zh") -> list[tuple[str, dict]]:
-    """What one play publishes: the kept frame first when it needs a person (why, in ``lang``), then the
-    ``observed``."""
+def messages(play: Play | Removal, msg_id: str, image: np.ndarray, lang: str = "zh") -> list[tuple[str, dict]]:
+    """What one play (an ``observed``) or removal (a ``removed``) publishes: the kept frame first when it needs a
+    person (why, in ``lang``), then the message itself, with the confidence 0.5 then
+    (``vision.sanity.FLAGGED_CONFIDENCE``). A removal is otherwise sure (``REMOVAL_CONFIDENCE``): its frames
+    showed the table bare where the cards lay."""
     out = []
     if play.reasons:
         out.append(("frames", {"v": 1, "id": msg_id, "seat": play.seat, "at": play.at,
                                "reason": why(play, lang)[:200], "jpeg": jpeg_b64(image)}))
+    if isinstance(play, Removal):
+        confidence = FLAGGED_CONFIDENCE if play.reasons else REMOVAL_CONFIDENCE
+        return out + [("removed", {"v": 1, "id": msg_id, "seat": play.seat, "cards": list(play.cards),
+                                   "confidence": confidence, "at": play.at})]
     out.append(("observed", {"v": 1, "id": msg_id, "seat": play.seat, "cards": list(play.cards),
                              "confidence": play.confidence, "at": play.at}))
     return out
-
-
-def removal_message(removal: Removal, msg_id: str) -> tuple[str, dict]:
-    """What cards picked up publish: a ``removed`` (the tracker saw the seat's area wholly empty)."""
-    return "removed", {"v": 1, "id": msg_id, "seat": removal.seat, "cards": list(removal.cards),
-                       "confidence": REMOVAL_CONFIDENCE, "at": removal.at}
 
 
 def watch(source: str, table: str, broker: str, model: Model, *, name: str | None = None, decks: int = 3,
@@ -187,11 +188,16 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
             if reading.coarse and not coarse:  # said when it begins (a camera moved back, or zoomed out)
                 log(coarse_said(reading, model, lang))
             coarse = reading.coarse
-            tracker, plays = step(tracker, list(reading.cards), reading.busy or {}, at)
+            tracker, plays = step(tracker, list(reading.cards), reading.busy or {}, at, reading.bare)
             tracker, removals = drain(tracker)
             for removal in removals:  # picked up: the table service tells an early pickup from a cleared trick
-                name_, payload = removal_message(removal, ids.next())
-                conn.publish(topic(table, name_), encode(name_, payload), qos=1)
+                msg_id = ids.next()
+                for name_, payload in messages(removal, msg_id, frame, lang):
+                    conn.publish(topic(table, name_), encode(name_, payload), qos=1)
+                if removal.reasons:  # said as a flagged read is; its reason says the cards are no longer read
+                    line = say(lang, "vision.play", id=msg_id, seat=removal.seat, cards=" ".join(removal.cards),
+                               confidence=FLAGGED_CONFIDENCE)
+                    log(say(lang, "vision.flagged", play=line, reasons=why(removal, lang)))
             for play in plays:
                 msg_id = ids.next()
                 for name_, payload in messages(play, msg_id, frame, lang):

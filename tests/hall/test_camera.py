@@ -17,6 +17,8 @@ from hall.camera import SIZE, STYLES, Camera, hall_sure, model_ready
 
 TABLES = ["t1"]
 OBSERVED = "cardtable/v1/tables/t1/observed"
+REMOVED = "cardtable/v1/tables/t1/removed"
+FRAMES = "cardtable/v1/tables/t1/frames"
 SIGHTS = ["oracle"] + (["vision"] if model_ready() else [])
 
 
@@ -82,6 +84,34 @@ def test_plays_become_observed_once_even_across_a_restart(tmp_path, broker, conn
     else:  # the hall's reads are calibrated for its decks: plays read right go through unflagged
         right = [m for m, (_, cards) in zip(seen, plays + [("S", ["SA"])]) if sorted(m["cards"]) == sorted(cards)]
         assert len(right) >= 4 and all(m["confidence"] >= 0.9 for m in right)
+
+
+@pytest.mark.parametrize("see", SIGHTS)
+def test_a_trick_taken_is_a_sure_removal_as_the_camera_sees_the_table_bare(tmp_path, broker, connect, inbox, see):
+    """A removal is sure only when the frames showed the seat's play zone bare (the tracker's ``vision.hidden``
+    otherwise): the hall's camera, which renders the table or sees it as it lies, shows it so once a trick is taken,
+    and each seat's ``removed`` goes out sure, without a kept frame."""
+    (tmp_path / "t1").mkdir()
+    players = Players(tmp_path / "t1" / "scene.jsonl")
+    got = inbox()
+    console = connect("console")
+    for where in (OBSERVED, REMOVED, FRAMES):
+        console.subscribe(where, got)
+    assert console.wait_subscribed(30)
+    _, stop, thread = run_camera(tmp_path, broker, see)
+    try:
+        for seat, cards in (("S", ["SA"]), ("E", ["D3"])):
+            players.lay(seat, cards)
+            got.wait_for(lambda t, p, s=seat: t == OBSERVED and json.loads(p)["seat"] == s, timeout=30)
+        players.clear()
+        got.wait_for(lambda t, p: len(got.payloads(REMOVED)) == 2, timeout=30)
+    finally:
+        stop.set()
+        thread.join(10)
+    removed = [json.loads(p) for p in got.payloads(REMOVED)]
+    assert sorted((m["seat"], m["cards"]) for m in removed) == [("E", ["D3"]), ("S", ["SA"])]
+    assert all(m["confidence"] >= 0.9 for m in removed)
+    assert not {json.loads(p)["id"] for p in got.payloads(FRAMES)} & {m["id"] for m in removed}
 
 
 @pytest.mark.skipif(not model_ready(), reason="no recognition model")

@@ -3,6 +3,8 @@ readings written by hand for the sanity flags."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from referee.catalogue.sentences import Sentences
 from referee.reasons import Reason
 from vision.read import SeenCard, read_frame
@@ -14,8 +16,10 @@ from vision_frames import frame, model, play
 FPS = 10
 
 
-def run(states: list[tuple[float, list, tuple]], tracker: Tracker | None = None, until: float | None = None):
-    """Feed rendered frames at FPS: ``states`` is [(from_time, cards, hands)]; returns every play."""
+def run(states: list[tuple], tracker: Tracker | None = None, until: float | None = None):
+    """Feed rendered frames at FPS: ``states`` is [(from_time, cards, hands[, missed])]; ``missed``: the reader
+    finds no card and no seat busy on those frames (glare, a dark frame, a hand the mask missed), their pixels
+    (``Reading.bare``) as rendered. Returns every play and the tracker (its removals not drained)."""
     tracker = tracker or Tracker(settle_s=0.8)
     cache: dict[int, object] = {}
     plays = []
@@ -23,12 +27,13 @@ def run(states: list[tuple[float, list, tuple]], tracker: Tracker | None = None,
     n = 0
     while n / FPS <= end:
         at = n / FPS
-        k = max(i for i, (t0, _, _) in enumerate(states) if t0 <= at)
+        k = max(i for i, (t0, *_) in enumerate(states) if t0 <= at)
         if k not in cache:
-            _, cards, hands = states[k]
-            cache[k] = read_frame(frame(cards, hands).image, model())
+            _, cards, hands, *missed = states[k]
+            reading = read_frame(frame(cards, hands).image, model())
+            cache[k] = replace(reading, cards=(), busy={}) if missed and missed[0] else reading
         reading = cache[k]
-        tracker, out = step(tracker, list(reading.cards), reading.busy, at)
+        tracker, out = step(tracker, list(reading.cards), reading.busy, at, reading.bare)
         plays += out
         n += 1
     return plays, tracker
@@ -74,18 +79,82 @@ def test_cards_picked_up_are_removals_and_a_missed_corner_is_not():
         t, _ = step(t, south + east[:1], {}, at)  # E's second card unseen (a missed corner): no removal
     t, gone = drain(t)
     assert gone == ()
-    for at in (2.0, 2.6):
-        t, _ = step(t, east, {"S": at < 2.5}, at)  # S's area empty, but an arm over it until 2.5
+    for at in (2.0, 2.2, 2.6):
+        t, _ = step(t, east, {"S": at < 2.5}, at, BARE_S)  # S's area empty, but an arm over it until 2.5
     t, gone = drain(t)
     assert gone == ()
-    t, _ = step(t, east, {}, 3.2)
+    for at in (2.8, 3.0, 3.2):
+        t, _ = step(t, east, {}, at, BARE_S)
     t, gone = drain(t)
-    assert [(r.seat, r.cards) for r in gone] == [("S", ("SA",))]
-    for at in (4.0, 4.6):
-        t, _ = step(t, [], {}, at)
+    assert [(r.seat, r.cards, r.reasons) for r in gone] == [("S", ("SA",), ())]
+    for at in (4.0, 4.2, 4.4, 4.6):
+        t, _ = step(t, [], {}, at, {s: True for s in "SENW"})
     t, gone = drain(t)
-    assert [(r.seat, r.cards) for r in gone] == [("E", ("H3", "H4"))] and t.lead_size is None
+    assert [(r.seat, r.cards, r.reasons) for r in gone] == [("E", ("H3", "H4"), ())] and t.lead_size is None
     assert sorted(t.left) == ["H3", "H4", "SA"]
+
+
+BARE_S = {"S": True, "E": False, "N": True, "W": True}
+
+
+def test_a_pickup_is_sure_only_when_frames_showed_the_table_bare_there():
+    """A removal is an early pickup to the table (牌一经触桌，不得收回, 003 第13条). It is sure only when at least
+    CLEAR_FRAMES frames, every frame of the settle time, showed the seat's zone bare; a camera that stalled (two
+    frames) or frames that still show something there leave it flagged for a person."""
+    def pickup(frames: list[tuple[float, dict | None]]):
+        t = Tracker(settle_s=0.5)
+        for at in (0.0, 0.6):
+            t, _ = step(t, [seen("SA", "S")], {}, at)
+        for at, bare in frames:
+            t, _ = step(t, [], {}, at, bare)
+        return drain(t)[1]
+
+    assert pickup([(1.0, BARE_S), (1.2, BARE_S), (1.5, BARE_S)])[0].reasons == ()
+    hidden = (Reason("vision.hidden", cards=("SA",)),)
+    assert pickup([(1.0, BARE_S), (1.5, BARE_S)])[0].reasons == hidden  # two frames: a stalled camera
+    assert pickup([(1.0, BARE_S), (1.2, {"S": False}), (1.5, BARE_S)])[0].reasons == hidden
+    assert pickup([(1.0, None), (1.2, None), (1.5, None)])[0].reasons == hidden  # the reader cannot tell
+    assert Sentences("zh").reason(hidden[0]).startswith("读不到 ♠A 了，但摄像机没有足够久地看到那里露出桌面")
+
+
+def test_a_hand_taking_a_play_up_on_rendered_frames_is_a_sure_removal():
+    _, tracker = run([(0.0, [], ()), (0.5, S_PAIR, ()), (2.0, S_PAIR, HAND_OVER_S), (2.5, [], HAND_OVER_S), (3.0, [], ())])
+    assert [(r.seat, r.cards, r.reasons) for r in drain(tracker)[1]] == [("S", ("HQ", "HQ"), ())]
+
+
+def test_a_read_that_vanished_or_a_hand_the_mask_missed_is_no_sure_removal():
+    """Glare or a dark frame hides a play's indices for 1.5 s, or a hand lies over it that the busy mask missed: the
+    reader reads nothing there, but the frames show card-white (or the hand), not the table. The removal is flagged
+    for a person (a sure one was an early pickup, 牌一经触桌，不得收回, raised on a glare), and the cards read again
+    are flagged too (read again where they were picked up, or after their trick looked taken), never a new sure
+    play."""
+    for hands in ((), HAND_OVER_S):
+        plays, tracker = run([(0.0, [], ()), (0.5, S_PAIR, ()), (2.0, S_PAIR, hands, True), (3.5, S_PAIR, ())])
+        tracker, gone = drain(tracker)
+        assert [(r.seat, r.cards, r.reasons) for r in gone] == [
+            ("S", ("HQ", "HQ"), (Reason("vision.hidden", cards=("HQ", "HQ")),))]
+        assert [(p.seat, p.cards) for p in plays] == [("S", ("HQ", "HQ"))] * 2
+        assert plays[1].confidence < 0.9 and plays[1].reasons
+
+
+def test_a_card_laid_on_the_seats_own_card_is_a_new_play():
+    """Climbing games: each seat plays again in the trick (掼蛋: 选手依次轮流压牌, 后一家打出的牌必须比前一家打出的牌
+    大, 002 比赛规则), and a seat may drop its card onto its own earlier one. A card read where that card lay after a
+    hand laid it there is new: another face is sent; the same face (decks of identical cards) is sent flagged, as
+    it may be the same card moved. A hand passing over the seat leaves its card where it lay: nothing is sent."""
+    first = play("S", ["SA"], "row", 41, spot=(0.5, 0.8))
+    east = play("E", ["S2"], "row", 48)
+    hand = (Hand((0.5, 1.2), (0.5, 0.78), 0.1, (120, 160, 210)),)
+    for top, flagged in ((play("S", ["H9"], "row", 42, spot=(0.502, 0.801)), ()),
+                         (play("S", ["SA"], "row", 47, spot=(0.506, 0.802)), (Reason("vision.on_top", card="SA",
+                                                                                         under_card="SA"),))):
+        plays, _ = run([(0.0, [], ()), (0.5, first, ()), (2.0, first + east, ()), (3.5, first + east, hand),
+                        (4.0, first + east + top, hand), (4.5, first + east + top, ())], Tracker(settle_s=0.8, decks=2))
+        assert [(p.seat, p.cards) for p in plays] == [("S", ("SA",)), ("E", ("S2",)), ("S", (top[0].name,))]
+        assert Reason("vision.added") in plays[2].reasons and flagged == tuple(
+            r for r in plays[2].reasons if r.key == "vision.on_top")  # added: every seat's second play in a trick
+    plays, _ = run([(0.0, [], ()), (0.5, first, ()), (2.0, first, hand), (2.5, first, ())])
+    assert [(p.seat, p.cards) for p in plays] == [("S", ("SA",))]
 
 
 def seen(name, seat, conf=0.99, at=(0.5, 0.8)):

@@ -67,6 +67,7 @@ def test_watch_publishes_observed_and_kept_frames(broker, connect, inbox, video,
     removed = [decode("removed", p) for p in box.payloads(topic("t1", "removed"))]
     assert [(r["seat"], r["cards"]) for r in removed] == [("S", ["HQ", "HQ"]), ("E", ["H3", "H4", "H5"])]
     assert removed[0]["at"] < removed[1]["at"] and len({r["id"] for r in removed + observed}) == 4
+    assert all(r["confidence"] >= 0.9 for r in removed)  # the frames showed the table bare where they lay
 
 
 def test_watch_without_a_source_is_a_clear_error(broker, tmp_path):
