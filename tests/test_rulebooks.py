@@ -144,6 +144,8 @@ KINDS = [
      '[round] seat_of_suit = {"S": "S", "H": "S", "C": "N", "D": "W"}: allowed each suit S H C D at a seat of its own'),
     ("bids", "usst-2016", ("bidding", "bids"), [2, 1, 3], "[bidding] bids = [2, 1, 3]: allowed rising bids of 1, 2 and 3"),
     ("stages", "sanjiang-2012", ("stages", "two", "best_of"), 2, "[stages.two] best_of = 2: allowed an odd number of games"),
+    ("a wait without its article", "classic-3deck", ("declare", "window_article"), " ",
+     '[declare] window_article = " ": allowed the article quoted, as `window_s` is set'),
     # the clock and the penalties
     ("an overrun", "classic-3deck", ("clock", "overrun"), "warn",
      '[clock] overrun = "warn": allowed "none", "penalty", "pass" or "foul"'),

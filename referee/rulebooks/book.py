@@ -86,6 +86,10 @@ class Clock:
         "`none`: the last hand is always played out, even past the end (seeds 000, 001); `undrawn`: at the end "
         "a hand whose cards are not all drawn stops, a drawn one is played out (seed 002: "
         "未抓完牌牌桌停止打牌（抓完牌打完本副）)", "none")
+    call_holds: bool = setting(
+        "a seat's `referee` button stops play until a person answers: the call is a flag (`referee_called`) that "
+        "holds the clocks and makes plays wait, as every flag, resolved by `confirm` or `dismiss` (seed 002 十 第1条: "
+        "举报人举手报告裁判员。停止打牌); false: the call is told (`referee_called`) and play goes on", False)
     penalties: Mapping[str, PenaltyEntry] = setting(
         "`[clock.penalties]`: entries for books without a `[penalties]` section (climbing books); an entry is "
         "looked up here first, then in `[penalties]`", {})

@@ -171,11 +171,16 @@ class Declare:
         "an overturn may keep the standing suit `always`, or only in the `first_hand` (after it an overturn must change the suit)")
     reinforce: bool = setting("the declarer may add cards of the same suit")
     self_overturn: bool = setting("one may overturn oneself")
-    window_s: float = setting("seconds the dealer waits after the draw before taking the kitty, during which overturns still count")
+    window_s: float = setting(
+        "seconds the dealer waits after the draw before taking the kitty (taking it sooner is warned); overturns "
+        "count until the kitty is taken. 0: no wait (a seed that sets none)")
+    window_article: str = setting("the article the early kitty's warning cites, quoted; required with `window_s`", "")
 
     def __post_init__(self) -> None:
         check(self.first >= 1, "first", self.first, "1 or more")
         check(self.window_s >= 0, "window_s", self.window_s, "0 or more")
+        check(not self.window_s or self.window_article.strip(), "window_article", self.window_article,
+              "the article quoted, as `window_s` is set")
 
 
 @dataclass(frozen=True, eq=False, repr=False, kw_only=True)

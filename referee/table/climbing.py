@@ -83,7 +83,7 @@ class ClimbingTable(Reducer):
         return clocks
 
     def _round_started(self) -> ClimbingTable:
-        return self._with(fouls=FoulCount.of(self.limits), clock=None, dealer=None, leader=None, plays=(), trick_no=0)
+        return self._with(fouls=FoulCount.of(self.limits), clock=None, dealer=None, leader=None, plays=(), trick_no=0, given_up=0)
 
     # -- plays and passes --------------------------------------------------------------------------
     def _play(self, seat: str, cards: Cards, p: dict) -> ClimbingTable:

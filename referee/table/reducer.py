@@ -297,7 +297,7 @@ class Reducer:
             if self.phase not in ("idle", "round_over"):
                 raise Reject("table.round_running", phase=self.phase)
             t = self._with(phase="arriving", round_start=self.at, ready=(), late=(), hand_no=0, record=ClockRecord(), last_hand=False,
-                           late_from=self.at, late_stopped=self.at if "board" in self.down else None)
+                           late_from=self.at, late_stopped=self.at if "board" in self.down else None, notices=())
             return t._round_started()._event("round_started", {"rulebook": self.rulebook})
         if command == "stop_round":
             return self._with(phase="round_over", clock=None)._event("round_stopped", {})
@@ -393,8 +393,18 @@ class Reducer:
         if self.phase == "arriving" and button == "ready":
             return self._arrive(seat)
         if button == "referee":
-            return self._event("referee_called", {"seat": seat})
+            return self._referee_called(seat)
         return self._game_button(seat, button)
+
+    def _referee_called(self, seat: str) -> Reducer:
+        """A seat called the referee: told, and where the book says play stops (``[clock] call_holds``) a flag that
+        holds the table until a person answers it (one per seat at a time: pressing again adds nothing)."""
+        t = self._event("referee_called", {"seat": seat})
+        if not self.rules.clock.call_holds or self.phase in ("idle", "round_over"):
+            return t
+        if any(f.kind == "referee_called" and f.seat == seat for f in self.flags):
+            return t
+        return t._flag(seat, "referee_called", Cards(), Reason("table.referee_called", seat=seat), None)
 
     def _game_button(self, seat: str, button: str) -> Reducer:
         raise self._meaningless(seat, button)

@@ -66,7 +66,7 @@ class TractorTable(Reducer):
 
     # -- the round and the buttons ---------------------------------------------------------------------
     def _round_started(self) -> TractorTable:
-        return self._with(game=Game.start(self.rules))
+        return self._with(game=Game.start(self.rules), penalties=())  # a stopped round's points are its own
 
     def _counted(self, flag: Flag) -> TractorTable:
         if flag.kind in self.rules.penalties:
@@ -124,7 +124,7 @@ class TractorTable(Reducer):
         if warning:
             seconds = round(self.at - self.declaring.draw_done_at, 3)
             evidence = {"seconds": seconds, "limit": self.rules.declare.window_s}
-            t, _ = t._ruled(dealer, "kitty_window", "declare window", warning, evidence, {"warning": True})
+            t, _ = t._ruled(dealer, "kitty_window", self.rules.declare.window_article, warning, evidence, {"warning": True})
         return t
 
     # -- what the camera saw ---------------------------------------------------------------------------

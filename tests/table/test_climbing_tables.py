@@ -108,7 +108,7 @@ def test_a_guandan_leader_overrun_passes_the_lead_to_the_next_seat_never_a_foul(
     d = Table_(GD)
     d.start()
     d.press("N", "ready")  # N drew the turned card: N leads
-    d.press("E", "referee", dt=50.0)  # N silent for 50 s: N's 30 s long think ran out at 30 s
+    d.send("clock", {}, dt=50.0)  # N silent for 50 s: N's 30 s long think ran out at 30 s
     v = d.violations("overtime")
     assert [(x["seat"], x["penalty"].get("forfeit"), x["penalty"].get("foul"), x["evidence"]["action"]) for x in v] == [("N", "turn", None, "lead")]
     passed = d.events("passed")[-1]["data"]
@@ -168,7 +168,7 @@ def test_time_up_with_the_draw_not_done_stops_and_the_higher_level_wins():
     guandan_hand(d, rng, deal_guandan(d.rules, rng))
     first = d.events("hand_scored")[-1]["data"]["team"]
     assert d.state()["round"]["left"] > 3000
-    d.press("S", "referee", dt=3600.0)  # the hour is up while hand 2 is still being drawn
+    d.send("clock", {}, dt=3600.0)  # the hour is up while hand 2 is still being drawn
     over = d.events("round_over")[-1]["data"]
     assert (over["by"], over["ahead"], over["hands"]) == ("time", first, 2) and d.table.phase == "round_over"
     assert not d.events("game_won") and game_of("round_over", over, over["levels"])[0] == first

@@ -74,7 +74,7 @@ def at_time(d, match, team_ahead_hands):
     for first, place in team_ahead_hands:
         match = match.after(HandResult(first, place))
     d.table = d.table._with(match=match)
-    d.press("S", "referee", dt=3600.0)  # the hour is up while the hand is still being drawn
+    d.send("clock", {}, dt=3600.0)  # the hour is up while the hand is still being drawn
     return match
 
 

@@ -60,7 +60,7 @@ def test_a_lost_camera_holds_the_clocks_across_a_restart_and_its_return_runs_the
 
         clock.now = start + 300.0  # five minutes with no camera: S's deadline would have passed long ago
         assert looked()
-        marker = t.send("board/in", {"seat": "E", "button": "referee"}, at=start + 300.0)
+        marker = t.send("board/in", {"seat": "E", "button": "pass"}, at=start + 300.0)  # not E's turn: refused, no change
         assert marker["turn"] == "S" and marker["paused"] and not t.watch.of("violations")
         assert "clock" not in kinds()
 
@@ -68,7 +68,7 @@ def test_a_lost_camera_holds_the_clocks_across_a_restart_and_its_return_runs_the
         t.stop()  # a restart: the camera's retained presence comes again, and is logged once only
         t.start()
         assert t.service.table.presence_of("camera") == "lost" and looked() and kinds() == logged
-        again = t.send("board/in", {"seat": "E", "button": "referee"}, at=start + 301.0)
+        again = t.send("board/in", {"seat": "E", "button": "pass"}, at=start + 301.0)
         assert again["paused"] and again["clocks"]["S"]["left"] == 25.0
 
         clock.now = start + 400.0

@@ -315,6 +315,20 @@ def test_the_kitty_is_taken_only_after_the_draw():
     assert (early["kind"], early["evidence"]["seconds"], early["penalty"]["warning"]) == ("kitty_window", 2.0, True)
     assert d.table.board(d.at)["seats"]["S"]["message"] == "拿底过早 警告"  # took it too early, not a timeout
     assert d.table.phase == "kitty"
+    assert early["rule"]["article"].startswith("八 反揭原则〈4〉: 当庄家示意摸牌结束，应停顿5秒钟才能拿底牌")  # 001's own words
+
+
+@pytest.mark.parametrize("book", ["shaoguan-2023", "shaoguan-2023-nokitty"])
+def test_a_book_whose_seed_sets_no_wait_warns_no_early_kitty(book):
+    """Seed 003 sets no wait between the draw and the kitty (its draw rule is 4: 摸牌时，当摸到还剩余8张底牌时，庄家应予以
+    提示; 不留底牌打法 1: 庄家不留底牌): a dealer who takes it at once breaks no rule, and an overturn still counts until
+    then. A warning there was a penalty the seed does not have."""
+    d = Driver(book)
+    d.start()
+    d.send("board/in", {"seat": "E", "button": "declare"})
+    d.send("board/in", {"seat": "S", "button": "ready"}, dt=0.5)
+    assert d.table.phase == "kitty" and not [o for o in d.outputs if o.name == "violations"]
+    assert "message" not in d.table.board(d.at)["seats"]["S"]
 
 
 def test_cards_that_cannot_be_a_play_are_exposed_not_out_of_turn():
