@@ -132,7 +132,8 @@ class Lens:
 
 class Camera:
     def __init__(self, table: str, rulebook: str, run_dir: Path, seed: int, see: str, url: str):
-        from vision.tracker import Tracker
+        from referee.rulebooks import load
+        from vision.tracker import for_game
 
         self.table, self.see = table, see
         self.dir = run_dir / table
@@ -144,7 +145,7 @@ class Camera:
         self.lens = Lens(table, seed, STYLES[seed % len(STYLES)])
         # found=(): this camera keeps what it sent across restarts (camera.state), and starts with the hall on an empty
         # table, so nothing it finds is a play it may have sent before (``vision.restarted`` is for cameras that forget)
-        self.tracker = Tracker(settle_s=SETTLE_S, hand_gap_s=HAND_GAP_S, decks=decks(rulebook), found=())
+        self.tracker = for_game(load(rulebook).game, settle_s=SETTLE_S, hand_gap_s=HAND_GAP_S, decks=decks(rulebook), found=())
         self.version, self.at, self.fed = 0, 0.0, 0.0  # the last change seen, and the last time fed
         self.sent = 0
         self._frame = None  # the latest image (vision), kept for a flagged play

@@ -102,7 +102,8 @@ def table_units(plan: Plan, table: str) -> dict[str, str]:
         "cardtable-table.service": unit(f"cardtable table {table}: the referee service", _cardtable(
             plan, "table", "run", "--table", table, "--rulebook", plan.tables[table]) + ["--db", db], plan),
         "cardtable-camera.service": unit(f"cardtable table {table}: the camera", _cardtable(
-            plan, "vision", "watch", "--table", table, "--source", plan.camera_source), plan, "video"),
+            plan, "vision", "watch", "--table", table, "--rulebook", plan.tables[table], "--source", plan.camera_source),
+            plan, "video"),
         "cardtable-bridge.service": unit(f"cardtable table {table}: the table board", _cardtable(
             plan, "bridge", "run", "--table", table, "--port", plan.board_port), plan, "dialout"),
     }

@@ -13,7 +13,7 @@ from pathlib import Path
 from bus.credentials import add_options
 from referee.catalogue import said, say
 from vision.advice import detail_note
-from vision.options import fail, failed, frame_size, positive, whole
+from vision.options import fail, failed, frame_size, positive, rulebook, whole
 from vision.train.cli import add_parsers
 
 NOT_CALIBRATED = 2  # exit status of `read` and `calibrate` for a frame without the four markers
@@ -36,7 +36,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     watch.add_argument("--source", required=True, help="a camera index (0), a stream URL (rtsp://...) or a video file")
     add_options(watch, "camera-TABLE")
     watch.add_argument("--name", default=None, help="the camera's name in message ids (default cam-TABLE)")
-    watch.add_argument("--decks", type=whole(1), default=3, help="decks in play (for the copies check, default 3)")
+    watch.add_argument("--rulebook", type=rulebook, default=None, help="the table's rulebook id: its decks, and whether its seats play "
+                       "again within a trick (the climbing games); default: a Tractor table of --decks")
+    watch.add_argument("--decks", type=whole(1), default=None, help="decks in play (for the copies check; default the "
+                       "rulebook's, else 3)")
     watch.add_argument("--settle", type=positive, default=0.8, help="seconds cards must lie still (default 0.8)")
     watch.add_argument("--fps", type=positive, default=10.0, help="frames read per second (default 10)")
     watch.add_argument("--model", type=Path, default=None)
@@ -104,11 +107,22 @@ def cmd_watch(args: argparse.Namespace) -> int:
         signal.signal(stop, _interrupted)  # shell started it with SIGINT ignored: camera/status says offline, its own
     try:
         url = broker_url(args.broker, args.credentials, f"camera-{args.table}")
-        return watch(args.source, args.table, url, _model(args.model, args.sure), name=args.name, decks=args.decks,
+        game, decks = _table_game(args.rulebook, args.decks)
+        return watch(args.source, args.table, url, _model(args.model, args.sure), name=args.name, decks=decks, game=game,
                      settle_s=args.settle, fps=args.fps, size=args.size, log=lambda line: print(line, flush=True),
                      lang=args.lang)
     except (ModelError, SourceError, ConnectionError, TimeoutError, ValueError) as e:
         return failed(args.lang, e)
+
+
+def _table_game(book_id: str | None, decks: int | None) -> tuple[str, int]:
+    """The game a camera watches and the decks it counts copies up to: the rulebook's, ``--decks`` first."""
+    if book_id is None:
+        return "tractor", decks or 3
+    from referee.rulebooks import load
+
+    book = load(book_id)  # one of ours: the option's type checked it
+    return book.game, decks or book.deal.decks
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:

@@ -42,6 +42,19 @@ def whole(low: int):
     return parse
 
 
+def rulebook(text: str) -> str:
+    """An argparse type: the id of one of our rulebooks, else an error in words naming them.
+
+    >>> rulebook("sanjiang-2012")
+    'sanjiang-2012'
+    """
+    from referee.rulebooks import names
+
+    if text not in names():
+        raise argparse.ArgumentTypeError(say(cli_lang(), "cli.unknown_rulebook", rulebook=text, known=", ".join(sorted(names()))))
+    return text
+
+
 def positive(text: str) -> float:
     """An argparse type: a finite number above 0, else an error in words.
 

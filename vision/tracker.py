@@ -18,7 +18,8 @@ is checked by :mod:`vision.sanity`, and two things it cannot see are flagged for
 the same card of the seat was picked up a moment before, the trick not taken (``vision.returned``: glare or a dark
 frame hid a seat's only card long enough to look picked up, and then it was sent again as a new play), and the
 cards a camera that keeps no state finds on the table when it starts (``vision.restarted``: it does not know what
-it sent before, so it cannot tell a play made while it was away from one it sent already).
+it sent before, so it cannot tell a play made while it was away from one it sent already). A climbing game's tracker
+(:func:`for_game`) takes a seat's next play in the trick, laid by a hand, as a play of any size.
 
 >>> from vision.read import SeenCard
 >>> t, _ = step(Tracker(settle_s=0.5), [], {}, at=-0.1)  # the camera starts on an empty table
@@ -95,6 +96,7 @@ class Tracker:
     empty_since: float | None = None
     removals: tuple[Removal, ...] = ()  # seen, not yet taken by the caller (``drain``)
     found: tuple[SeenCard, ...] | None = None  # the first reading's cards (None before it): there before the camera
+    again: bool = False  # seats play again in one trick, of any size (the climbing games: ``for_game``)
 
 
 def same_view(a: tuple[SeenCard, ...], b: tuple[SeenCard, ...]) -> bool:
@@ -137,17 +139,19 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float,
             continue
         if at - s.since < t.settle_s:
             continue
-        picked, under = _new(view, s.emitted, s.covered)  # matched only once the view has settled
+        laid = s.covered  # a hand was over the seat since its view last settled
+        picked, under = _new(view, s.emitted, laid)  # matched only once the view has settled
         seats[seat] = s = replace(s, covered=False)
         if not picked:
             continue
         fresh = tuple(sorted(c.name for c in picked))
         conf = min(c.confidence for c in picked)
-        reasons = check(fresh, [c.confidence for c in picked if not c.foreign], lead_size=lead_size, on_table=on_table, left=left,
+        reasons = check(fresh, [c.confidence for c in picked if not c.foreign], lead_size=None if t.again else lead_size,
+                        on_table=on_table, left=left,
                         decks=t.decks, conflicts=tuple(c.name for c in picked if c.conflict),
                         foreign=tuple(c.name for c in picked if c.foreign), coarse=any(c.coarse for c in picked))
-        if s.emitted:
-            reasons += (Reason("vision.added"),)
+        if s.emitted and not (t.again and laid):  # a climbing seat's next play is laid by a hand; cards that came
+            reasons += (Reason("vision.added"),)  # with none seen are added to a play
         reasons += tuple(Reason("vision.on_top", card=c.name, under_card=e.name) for c, e in under)
         returned = sorted({c.name for c in picked for g, when in s.gone if at - when <= RETURN_S and g.name == c.name
                            and math.dist(g.centre, c.centre) <= SAME_PLACE})
@@ -168,6 +172,18 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float,
     if empty_since is not None and at - empty_since >= t.hand_gap_s and out.left:
         out = replace(out, left=())
     return out, tuple(plays)
+
+
+def for_game(game: str, **settings) -> Tracker:
+    """A tracker for a table of ``game`` (a rulebook's ``game``): in the climbing games a seat plays again within a trick
+    (掼蛋: 选手依次轮流压牌) and a play need not be the lead's size (a bomb, or a new lead after every other seat
+    passed, on cards still lying there), so neither is flagged; a Tractor seat plays once a trick, as many cards as
+    the lead.
+
+    >>> for_game("guandan").again, for_game("tractor", decks=3).again
+    (True, False)
+    """
+    return Tracker(again=game != "tractor", **settings)
 
 
 def drain(t: Tracker) -> tuple[Tracker, tuple[Removal, ...]]:

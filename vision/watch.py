@@ -24,7 +24,7 @@ from vision.model import Model
 from vision.presence import LOST_AFTER_S, Presence
 from vision.read import Reading, read_frame
 from vision.sanity import FLAGGED_CONFIDENCE
-from vision.tracker import Play, Removal, Tracker, drain, step
+from vision.tracker import Play, Removal, drain, for_game, step
 
 FRAME_CHARS = 240_000  # the frames schema's limit on the base64 JPEG
 REMOVAL_CONFIDENCE = 0.95  # a seat's area read empty, uncovered and seen bare for the settle time (``tracker``)
@@ -120,7 +120,7 @@ def messages(play: Play | Removal, msg_id: str, image: np.ndarray, lang: str = "
     return out
 
 
-def watch(source: str, table: str, broker: str, model: Model, *, name: str | None = None, decks: int = 3,
+def watch(source: str, table: str, broker: str, model: Model, *, name: str | None = None, decks: int = 3, game: str = "tractor",
           settle_s: float = 0.8, fps: float = 10.0, size: tuple[int, int] | None = None,
           clock: Callable[[], float] = time.time, log: Callable[[str], None] = print, lang: str | None = None,
           lost_after_s: float = LOST_AFTER_S) -> int:
@@ -134,7 +134,7 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
     where = topic(table, "camera/status")
     conn = Connection(broker, will=(where, encode("camera/status", {"v": 1, "status": "offline", "camera": ids.name}),
                                     True)).connect()  # its client id: the camera's user name
-    tracker = Tracker(settle_s=settle_s, decks=decks)
+    tracker = for_game(game, settle_s=settle_s, decks=decks)
     calibration, last_at, sent, warned, coarse = None, None, 0, False, False
     presence = Presence(time.monotonic(), lost_after_s)  # timed on the monotonic clock: a wall clock set back or
     # forward neither hides a lost camera nor makes one up

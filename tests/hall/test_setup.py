@@ -186,6 +186,17 @@ def test_each_user_reaches_what_the_protocol_says_and_nothing_else(hall):
             conn.close(flush_timeout=0)
 
 
+def test_a_cameras_unit_names_its_tables_rulebook(hall):
+    """A Guandan table's camera counts copies up to its two decks and lets a seat play again within a trick (the
+    climbing games): its unit says the rulebook, and the command line takes it."""
+    from cardtable.cli import parser
+
+    argv = exec_start(hall["out"] / "t02" / "cardtable-camera.service")
+    args = parser().parse_args(argv[argv.index("vision"):])
+    assert (args.table, args.rulebook, args.decks) == ("t02", "sanjiang-2012", None)
+    assert parser().parse_args(exec_start(hall["out"] / "t01" / "cardtable-camera.service")[argv.index("vision"):]).rulebook == "classic-3deck"
+
+
 def test_a_table_computers_unit_runs_as_written_with_no_password_on_its_command_line(hall):
     states = []
     watch = connect(hall, "console", "scoreboard")

@@ -45,6 +45,14 @@ def test_a_missing_video_is_said_in_either_language(tmp_path):
     assert f"no such video file: {tmp_path / 'none.mp4'}" in en.stderr, en.stderr
 
 
+def test_a_rulebook_that_is_not_ours_is_refused_in_either_language():
+    args = ["watch", "--table", "t1", "--source", "0", "--rulebook", "nope"]
+    zh, en = run(args), run(args, "en")
+    assert zh.returncode == en.returncode == 2
+    assert "参数 --rulebook：没有规则“nope”；可用的规则：classic-3deck, sanjiang-2012" in zh.stderr, zh.stderr
+    assert "argument --rulebook: unknown rulebook 'nope'; known: classic-3deck" in en.stderr, en.stderr
+
+
 def test_a_frame_without_markers_is_said_in_either_language(green, tmp_path):
     args = ["calibrate", "--source", str(green), "--out", str(tmp_path / "c.png")]
     zh, en = run(args), run(args, "en")

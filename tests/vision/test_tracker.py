@@ -8,7 +8,7 @@ from dataclasses import replace
 from referee.catalogue.sentences import Sentences
 from referee.reasons import Reason
 from vision.read import SeenCard, read_frame
-from vision.tracker import Tracker, drain, step
+from vision.tracker import Tracker, drain, for_game, step
 from vision.train.synth.scene import Hand
 
 from vision_frames import frame, model, play
@@ -159,6 +159,37 @@ def test_a_card_laid_on_the_seats_own_card_is_a_new_play():
 
 def seen(name, seat, conf=0.99, at=(0.5, 0.8)):
     return SeenCard(name, conf, at, seat)
+
+
+def _settle(t, cards, at, busy=None):
+    """``cards`` read from ``at``, with ``busy`` seats (a hand over them) at first, then still for 0.6 s (a settle of
+    0.5 s): the plays of the last reading."""
+    if busy:
+        t, _ = step(t, cards, busy, at)
+    t, _ = step(t, cards, {}, at + 0.1)
+    return step(t, cards, {}, at + 0.7)
+
+
+def test_a_climbing_seat_plays_again_in_a_trick_unflagged_and_cards_added_unseen_are_flagged():
+    """002 比赛规则: 选手依次轮流压牌 -- in a Guandan trick a seat plays again, laying its next play by hand onto the
+    table where its first still lies, and a play need not be the lead's size (a bomb, 炸弹: 四张或四张以上相同点数的牌;
+    a new lead once the others passed). A Tractor camera flagged each such play (``vision.added``, ``vision.wrong_size``)
+    so every second play of a seat went to a person. Cards that appear with no hand seen over the seat are still cards
+    added to a play: flagged."""
+    pair = [seen("S5", "S"), seen("H5", "S", at=(0.53, 0.8))]
+    bomb = [seen("C9", "S", at=(0.35, 0.8)), seen("D9", "S", at=(0.38, 0.8)), seen("H9", "S", at=(0.41, 0.8)),
+            seen("S9", "S", at=(0.44, 0.8))]
+    east = [seen("S7", "E", at=(0.8, 0.5)), seen("H7", "E", at=(0.8, 0.53))]
+    for game, flagged in (("guandan", ()), ("tractor", ("vision.wrong_size", "vision.added"))):
+        t, _ = step(for_game(game, settle_s=0.5, decks=2), [], {}, -0.1)
+        t, (first,) = _settle(t, pair, 0.0)
+        t, (second,) = _settle(t, pair + east, 1.0, busy={"E": True})
+        t, (again,) = _settle(t, pair + east + bomb, 2.0, busy={"S": True})  # S lays its bomb by hand beside its pair
+        assert [p.cards for p in (first, second, again)] == [("H5", "S5"), ("H7", "S7"), ("C9", "D9", "H9", "S9")]
+        assert tuple(r.key for r in again.reasons) == flagged and (again.confidence < 0.9) == bool(flagged)
+    t, _ = _settle(for_game("guandan", settle_s=0.5, decks=2), pair, 0.0)
+    t, (added,) = _settle(t, pair + [seen("D5", "S", at=(0.56, 0.8))], 1.0)  # no hand seen: added to the pair
+    assert added.cards == ("D5",) and [r.key for r in added.reasons] == ["vision.added"] and added.confidence < 0.9
 
 
 def test_flags_need_a_person_and_never_judge():
