@@ -13,9 +13,10 @@ from display.feed import Feed
 from display.hub import Hub
 from display.store import Store
 from display.tournament import Tournaments
-from referee.catalogue import Refusal, Term
+from referee.catalogue import LANGS, Refusal, Term
 
 COOKIE = "cardtable_session"
+LANG_COOKIE = "lang"  # the reader's choice of language on the pages' switch
 
 
 class Denied(Refusal):
@@ -43,15 +44,35 @@ Ctx = Annotated[Context, Depends(context)]
 
 
 def language(request: Request) -> str:
-    """The language refusals are written in: English when the request's ``Accept-Language`` starts with ``en``
-    (the console sends the language its switch shows), else Chinese.
+    """The reader's language, one rule for every page, answer, refusal and export: the choice made on the pages'
+    switch (its cookie, ``LANG_COOKIE``, written by ``static/i18n.js``), else the one of ours the browser's
+    ``Accept-Language`` prefers, else Chinese.
 
     >>> from starlette.requests import Request
-    >>> [language(Request({"type": "http", "headers": h})) for h in ([], [(b"accept-language", b"en-GB,en")],
-    ...                                                               [(b"accept-language", b"zh-CN,en;q=0.8")])]
-    ['zh', 'en', 'zh']
+    >>> def of(*headers): return language(Request({"type": "http", "headers": [(k.encode(), v.encode()) for k, v in headers]}))
+    >>> of(), of(("accept-language", "en-GB,en")), of(("accept-language", "zh-CN,en;q=0.8")), of(("accept-language", "fr"))
+    ('zh', 'en', 'zh', 'zh')
+    >>> of(("accept-language", "fr, zh;q=0.5, en;q=0.7")), of(("cookie", "lang=zh"), ("accept-language", "en"))
+    ('en', 'zh')
     """
-    return "en" if request.headers.get("accept-language", "").strip().lower().startswith("en") else "zh"
+    chosen = request.cookies.get(LANG_COOKIE)
+    return chosen if chosen in LANGS else _asked(request.headers.get("accept-language", ""))
+
+
+def _asked(header: str) -> str:
+    """The language of ours an ``Accept-Language`` header prefers (the highest ``q``, the first of equals); Chinese
+    when it names neither."""
+    best, lang = 0.0, "zh"
+    for item in header.split(","):
+        tag, _, params = item.partition(";")
+        primary = tag.strip().lower().split("-")[0]
+        try:
+            q = float(params.strip()[2:]) if params.strip().startswith("q=") else 1.0
+        except ValueError:
+            continue
+        if primary in LANGS and q > best:
+            best, lang = q, primary
+    return lang
 
 
 Lang = Annotated[str, Depends(language)]

@@ -1,6 +1,6 @@
 """The HTML pages and the words they show. Each page is a shell that its script fills from the live stream;
-its words come from the catalogue (``referee/catalogue``): written in the page's language when it is served
-(the language switch keeps the choice in a cookie, or ``?lang=en``), and served whole to the script as
+its words come from the catalogue (``referee/catalogue``): written in the reader's language when it is served
+(``deps.language``: the switch's choice, kept in a cookie, else the browser's), and served whole to the script as
 ``/catalogue.js`` so the switch changes the language without a reload. No script or style is written into a
 page (a strict Content-Security-Policy holds)."""
 
@@ -15,6 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from display.deps import Lang
 from display.schemas import Id
 from referee.catalogue import LANGS, entries, say
 from referee.rulebooks import GuandanRulebook, SandayiRulebook, load, names
@@ -26,9 +27,7 @@ templates = Jinja2Templates(directory=Path(__file__).resolve().parents[1] / "tem
 PAGE_SECTIONS = ("ui", "word", "seat", "team", "phase", "kind", "status", "column", "system", "role", "suit", "card")
 
 
-def _page(request: Request, name: str, **context) -> HTMLResponse:
-    lang = request.query_params.get("lang") or request.cookies.get("lang") or "zh"
-    lang = "en" if lang == "en" else "zh"
+def _page(request: Request, lang: str, name: str, **context) -> HTMLResponse:
     return templates.TemplateResponse(request, name, {"lang": lang, "t": lambda key, **v: say(lang, f"ui.{key}", **v),
                                                       "catalogue_tag": catalogue()[1], **context})
 
@@ -49,23 +48,23 @@ def catalogue_js() -> Response:
 
 
 @router.get("/", response_class=HTMLResponse)
-def scoreboard(request: Request):
-    return _page(request, "scoreboard.html", page="scoreboard")
+def scoreboard(request: Request, lang: Lang):
+    return _page(request, lang, "scoreboard.html", page="scoreboard")
 
 
 @router.get("/big", response_class=HTMLResponse)
-def big(request: Request):
-    return _page(request, "scoreboard.html", page="big")
+def big(request: Request, lang: Lang):
+    return _page(request, lang, "scoreboard.html", page="big")
 
 
 @router.get("/tables/{table}", response_class=HTMLResponse)
-def table(request: Request, table: Id):
-    return _page(request, "table.html", page="table", table=table)
+def table(request: Request, table: Id, lang: Lang):
+    return _page(request, lang, "table.html", page="table", table=table)
 
 
 @router.get("/console", response_class=HTMLResponse)
-def console(request: Request):
-    return _page(request, "console.html", page="console", fouls=fouls())
+def console(request: Request, lang: Lang):
+    return _page(request, lang, "console.html", page="console", fouls=fouls())
 
 
 @cache

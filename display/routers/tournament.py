@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from fastapi import APIRouter, HTTPException, Request, UploadFile
+from fastapi import APIRouter, HTTPException, UploadFile
 from fastapi.responses import Response
 
 from bus.protocol import PayloadError, encode
@@ -289,10 +289,8 @@ def set_rounds(body: RoundsIn, user: Organiser, ctx: Ctx, lang: Lang) -> Tournam
 
 @router.get("/tournament/export.{fmt}", response_class=Response, summary="The sheets: csv, xlsx or html (printable)",
             responses={**ERRORS, 200: {"content": {m: {} for m in EXPORTS.values()}}})
-def export(fmt: str, request: Request, user: Referee, ctx: Ctx, lang: Lang) -> Response:
-    """The sheets in the page's language: the console's export links are plain links, so the browser sends its own
-    ``Accept-Language``, not the page's; the page's switch keeps its choice in the ``lang`` cookie (``pages._page``)."""
-    lang = {"zh": "zh", "en": "en"}.get(request.cookies.get("lang", ""), lang)
+def export(fmt: str, user: Referee, ctx: Ctx, lang: Lang) -> Response:
+    """The sheets in the reader's language (``deps.language``, as the page the link is on)."""
     if fmt not in EXPORTS:
         raise HTTPException(404, Refusal("no_export", format=fmt, known=list(EXPORTS)))
     tournaments = _tournaments(ctx)

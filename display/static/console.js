@@ -10,7 +10,7 @@ let OPEN = null;  // the table whose hand is shown, and its timeline
 let PICK = null;  // the play (or flag) being corrected: { table, entry, flag, seat, chosen: [cards] }
 
 async function api(method, path, body) {
-  const opts = { method, headers: { "Accept-Language": LANG }, credentials: "same-origin" };  // the answer in the page's language
+  const opts = { method, headers: {}, credentials: "same-origin" };  // said in the page's language: the server's one rule (deps.language)
   if (body instanceof FormData) opts.body = body;
   else if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
   const r = await fetch(path, opts);

@@ -1,6 +1,9 @@
 // Every word the pages show comes from the catalogue (referee/catalogue, both languages, served as
 // /catalogue.js: CATALOGUE); the sentences of events, violations, flags and the console's actions come said
-// already, in both languages or the reader's, from the server. The switch changes the language without a reload.
+// already, in both languages or the reader's, from the server. The page comes in the reader's language (the server's
+// one rule, display/deps.py language: the switch's cookie, else the browser's Accept-Language, else Chinese); the
+// switch changes it without a reload and keeps the choice in that cookie, so every request after it (the console's
+// calls, an export link, the next page) is answered in it.
 "use strict";
 let LANG = document.body.dataset.lang === "en" ? "en" : "zh";
 function W(key) { const w = CATALOGUE[LANG][key] ?? CATALOGUE.zh[key]; return w === undefined ? key.split(".").pop() : w; }

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kit import ARGS, CHROMIUM, Table, Tournament, served
+from kit import ARGS, CHROMIUM, HALL_LOCALE, Table, Tournament, served
 
 
 @pytest.fixture
@@ -58,12 +58,14 @@ def browser():
 
 @pytest.fixture
 def page(browser, server):
-    """``page(path, width, height, lang=None, script=None)``: a fresh page of the app (in ``lang``, else the
-    default Chinese; ``script`` runs in it before the page's own), its stream connected."""
+    """``page(path, width, height, lang=None, script=None, locale="zh-CN")``: a fresh page of the app in a browser
+    asking for ``locale`` (a hall's: Chinese), ``lang`` chosen on the switch before (its cookie); ``script`` runs in it
+    before the page's own; its stream connected."""
     made = []
 
-    def open_(path: str = "/", width: int = 1280, height: int = 720, lang: str | None = None, script: str | None = None):
-        context = browser.new_context(viewport={"width": width, "height": height})
+    def open_(path: str = "/", width: int = 1280, height: int = 720, lang: str | None = None, script: str | None = None,
+              locale: str = HALL_LOCALE):
+        context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
         if lang:
             context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
         if script:

@@ -27,6 +27,7 @@ ORGANISER = ("wang", "organiser-pass")
 REFEREE = ("li", "referee-pass")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "display"
 CHROMIUM = "/usr/bin/chromium"
+HALL_LOCALE = "zh-CN"  # the browsers of the tests' hall ask for Chinese (Chromium asks for en-US unless told)
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 
@@ -106,7 +107,7 @@ def damaged_tournament(path: Path) -> Path:
 @contextmanager
 def console_of(browser, server: Server):
     """The console of ``server`` in a browser context of its own, logged in as the organiser."""
-    context = browser.new_context()
+    context = browser.new_context(locale=HALL_LOCALE)
     try:
         console = context.new_page()
         console.goto(server.url + "/console")

@@ -18,6 +18,7 @@ from kit import ORGANISER, REFEREE, make_db, round_, settings, standings, state
 
 from bus.protocol import encode, topic
 from display.app import create_app
+from display.deps import Denied
 from referee.catalogue.kinds import KINDS, name
 from referee.rulebooks import load
 
@@ -138,11 +139,28 @@ def test_tournament_round_and_standings(client, tournament):
     assert client.get("/api/tournaments/nope/round").status_code == 404
 
 
+@pytest.mark.parametrize("cookie, asked, lang", [(None, None, "zh"), (None, "fr-FR,fr", "zh"), (None, "en-GB,en", "en"),
+                                                 (None, "fr, zh;q=0.4, en;q=0.6", "en"), (None, "zh-CN,zh;q=0.9,en;q=0.8", "zh"),
+                                                 ("en", "zh-CN,zh", "en"), ("zh", "en-US,en", "zh"), ("klingon", "en", "en")])
+def test_one_rule_says_the_readers_language_on_pages_refusals_and_bad_bodies(client, cookie, asked, lang):
+    """``deps.language``: the choice made on the pages' switch (its cookie) over the browser's Accept-Language (the
+    one of ours it prefers), Chinese when neither says. Pages went by the cookie alone, refusals by the header
+    alone: a reader who chose English read Chinese refusals from a Chinese browser."""
+    if cookie:
+        client.cookies.set("lang", cookie)
+    headers = {"Accept-Language": asked} if asked else {}
+    assert f'data-lang="{lang}"' in client.get("/console", headers=headers).text
+    for refused in (client.get("/api/me", headers=headers),  # the app's handler
+                    client.post("/api/console/last-hand", headers=headers)):  # the guard's, before any route
+        assert refused.status_code == 401 and refused.json()["detail"] == Denied("not_logged_in").text(lang)
+    bad = client.post("/api/login", json={}, headers=headers).json()["detail"]
+    assert bool(re.search("[\u4e00-\u9fff]", bad)) == (lang == "zh"), bad
+
+
 def test_pages_and_openapi(client):
     for path in ("/", "/big", "/tables/t1", "/console"):
         r = client.get(path)
         assert r.status_code == 200 and "赛场实况" in r.text and 'data-lang="zh"' in r.text
-    assert 'data-lang="en"' in client.get("/?lang=en").text
     assert client.get("/tables/no%20such").status_code == 422
     schema = client.get("/openapi.json").json()
     for path in ("/api/hall", "/api/stream", "/api/login", "/api/console/tables/{table}/flags/{flag}", "/api/console/audit"):

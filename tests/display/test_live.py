@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import httpx
 import pytest
-from kit import ORGANISER, served
+from kit import HALL_LOCALE, ORGANISER, served
 
 from bus.mqtt import Connection
 from bus.protocol import encode, topic
@@ -48,7 +48,7 @@ def console_page(broker, tmp_path):
     with served(broker, tmp_path / "console.db") as server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
         try:
-            console = browser.new_page()
+            console = browser.new_page(locale=HALL_LOCALE)
             console.goto(server.url + "/console")
             console.fill("input[name=user]", ORGANISER[0])
             console.fill("input[name=password]", ORGANISER[1])
@@ -95,7 +95,7 @@ def test_the_console_shows_a_stalled_table_and_a_clock_off(broker, tmp_path, ser
             row = "#c-tables tr[data-table=w2] td.live"
             console.wait_for_selector(f"{row}:has-text('最后输入'), {row}:not(:has(.stalled))", timeout=WAIT_S * 1000)
             assert "没有摄像机的消息" in console.inner_text("#c-tables tr[data-table=w2]")  # no camera at this table
-            wall = browser.new_page()  # the scoreboard: the table's badge
+            wall = browser.new_page(locale=HALL_LOCALE)  # the scoreboard: the table's badge
             wall.goto(server.url + "/")
             wall.wait_for_selector("#tile-w2[data-status=online]:not([data-live=stalled])", timeout=WAIT_S * 1000)
             os.kill(proc.proc.pid, signal.SIGSTOP)
@@ -196,7 +196,7 @@ def test_the_console_says_the_clocks_wait_for_a_table_whose_camera_sees_nothing(
             for seat in "SENW":
                 press = {"v": 1, "id": f"r-{seat}-{uuid.uuid4().hex[:6]}", "seat": seat, "button": "ready", "at": time.time()}
                 board.publish(topic("w1", "board/in"), encode("board/in", press))
-            wall = browser.new_page()
+            wall = browser.new_page(locale=HALL_LOCALE)
             wall.goto(server.url + "/")
             wall.wait_for_selector("#tile-w1 .phase:has-text('摸牌')", timeout=WAIT_S * 1000)
             assert not wall.query_selector("#tile-w1 .paused")
