@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 
 FRAMES_KEPT = 32  # per table, the newest
 TOURNAMENT_TOPICS = ("cardtable/v1/tournament/+/round", "cardtable/v1/tournament/+/standings")
-WATCH_S = 0.5  # how often the feed's own connection is looked at (for the "no broker" banner)
+WATCH_S = 0.5  # how often the two connections are looked at (for the pages' "no broker" banners)
 
 Change = dict
 
@@ -65,6 +65,7 @@ class Feed:
         self.scoreboard.connect(timeout)
         self.console.connect(timeout)
         self.scoreboard.wait_subscribed(timeout)
+        self._look()
         self._watcher.start()
         return self
 
@@ -85,13 +86,26 @@ class Feed:
 
     def _watch(self) -> None:
         while not self._stop.wait(WATCH_S):
-            up = self.scoreboard.connected
-            with self._lock:
-                if up != self.hall.feed:
-                    self.hall = self.hall.with_feed(up)
-                    self.on_change({"type": "feed", "data": {"connected": up}})
+            self._look()
+
+    def _look(self) -> None:
+        """Put both connections' state into the hall, and tell the pages when it changed: ``connected``, the
+        scoreboard's (the hall is live: the scoreboard's banner), ``commands``, ``can_send`` (the console's)."""
+        up, can = self.scoreboard.connected, self.can_send
+        with self._lock:
+            if (up, can) != (self.hall.feed, self.hall.commands):
+                self.hall = self.hall.with_feed(up, can)
+                self.on_change({"type": "feed", "data": {"connected": up, "commands": can}})
 
     # -- the console ---------------------------------------------------------------------------
+    @property
+    def can_send(self) -> bool:
+        """Whether a command would leave the display now: the console's own connection is up (it may be down while
+        the scoreboard's is up: it dropped alone, or a second program took the broker user's one connection). The
+        console refuses every command otherwise (``routers.tables.send``), and its banner says so (``Hall.commands``,
+        within ``WATCH_S``)."""
+        return self.console.connected
+
     def command(self, table: str, command: str, **fields) -> str:
         """Publish one command to ``table`` (checked against the protocol first); its id."""
         cid = f"console-{uuid.uuid4().hex[:12]}"

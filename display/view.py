@@ -176,7 +176,8 @@ class Hall:
     tables: Mapping[str, TableView] = field(default_factory=lambda: _EMPTY)
     rounds: Mapping[str, dict] = field(default_factory=lambda: _EMPTY)  # tournament id -> its round payload
     standings: Mapping[str, dict] = field(default_factory=lambda: _EMPTY)  # tournament id -> its standings
-    feed: bool = False  # the display's own connection to the broker is up
+    feed: bool = False  # the scoreboard connection to the broker is up (what the pages show is live)
+    commands: bool = False  # the console's connection is up: a command can be sent (``Feed.can_send``)
     broker_dropped: int | None = None  # messages the broker dropped since it started (a queue full)
 
     def table(self, table: str) -> TableView:
@@ -185,8 +186,8 @@ class Hall:
     def with_table(self, view: TableView) -> Hall:
         return replace(self, tables=MappingProxyType({**self.tables, view.table: view}))
 
-    def with_feed(self, connected: bool) -> Hall:
-        return replace(self, feed=connected)
+    def with_feed(self, connected: bool, commands: bool) -> Hall:
+        return replace(self, feed=connected, commands=commands)
 
     def current_tournament(self) -> str | None:
         """The tournament whose round or standings came last."""
@@ -198,6 +199,7 @@ class Hall:
         ``now``: the display's monotonic clock, for each table's liveness)."""
         return {
             "feed": self.feed,
+            "commands": self.commands,
             "broker_dropped": self.broker_dropped,
             "tables": {t: v.as_json(timeline=t == timeline_of, now=now) for t, v in sorted(self.tables.items())},
             "tournament": self.current_tournament(),

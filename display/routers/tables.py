@@ -53,8 +53,8 @@ def send(ctx: Ctx, user: User, lang: str, table: str, command: str, note: dict |
     """Publish one command to ``table`` and record it (``note``: what the audit line tells besides the command's
     fields, such as the cards an amendment replaces). Refused (503, nothing sent, nothing recorded) while the display is
     cut off from the broker: the command would wait in memory, said done, and reach the table whenever the broker came
-    back (or never, the display restarted meanwhile)."""
-    if not ctx.feed.console.connected:
+    back (or never, the display restarted meanwhile). The console's banner shows exactly then (``Feed.can_send``)."""
+    if not ctx.feed.can_send:
         raise HTTPException(503, Denied("broker_down"))
     try:
         cid = ctx.feed.command(table, command, **fields)

@@ -163,8 +163,8 @@ def _unpublished(ctx: Ctx, view: TournamentView, lang: str) -> str:
     """Words when the tournament service has not published the tournament's latest change (the round ``at`` on the
     broker is older than the file's) ``PUBLISH_GRACE_S`` after it: it is not running, so the big screens show an old
     round and the tables' results are not recorded (the service enabled only once the tournament is made, and
-    forgotten; or stopped). "" while it keeps up, and while the display itself is cut off from the broker: what the
-    service publishes cannot be seen then, and the banner of every page, the console's too, says the link is down."""
+    forgotten; or stopped). "" while it keeps up, and while the display's scoreboard connection is down: what the
+    service publishes cannot be seen then (the scoreboard's banner says so)."""
     if not ctx.feed.scoreboard.connected:
         return ""
     published = ctx.feed.hall.rounds.get(view.tournament)
@@ -200,7 +200,7 @@ def start(round_no: int, body: StartRound, user: Organiser, ctx: Ctx, lang: Lang
         if isinstance(book, GuandanRulebook) and book.stages[book.match.stage].best_of != best_of:  # 规程 三 2: its stage
             raise HTTPException(409, Denied("rulebook_other_stage", rulebook=rulebook, round=round_no, best_of=best_of,
                                             needed=t.rules.rulebook_of(t, round_no)))
-    if not ctx.feed.console.connected:  # at once, not half-way through the tables
+    if not ctx.feed.can_send:  # at once, not half-way through the tables
         raise HTTPException(503, Denied("broker_down"))
     for table, players in tables:  # names the bus refuses (a file made before forms were checked): none seated, said
         try:

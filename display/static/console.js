@@ -117,9 +117,10 @@ function renderDropped() {  // the broker's own drops (a queue full), for the wh
   el.hidden = !hall.brokerDropped;
   if (hall.brokerDropped) el.textContent = T("broker_dropped", { n: hall.brokerDropped });
 }
-function renderFeed() {  // the display cut off from the broker (or this page from the display): the tables, flags and
-  // tournament shown are the last known, commands are refused; as the scoreboard's banner says (app.js)
-  $("#banner").hidden = hall.feed !== false;
+function renderFeed() {  // exactly while a command would be refused for the display being cut off from the broker: its
+  // console connection down (Feed.can_send, the hall's `commands`), whatever its scoreboard connection does; or this
+  // page cut off from the display (it cannot know)
+  $("#banner").hidden = hall.commands !== false;
 }
 function tickLive() {
   for (const td of document.querySelectorAll("#c-tables td.live")) td.innerHTML = liveHTML(hall.tables[td.parentElement.dataset.table]);
@@ -265,12 +266,12 @@ function connect(table) {
     hall.tables = s.tables;
     for (const v of Object.values(hall.tables)) v.healthGot = performance.now() - 1000 * (v.live?.age ?? 0);
     hall.brokerDropped = s.broker_dropped; renderDropped();
-    hall.feed = s.feed; renderFeed();
+    hall.commands = s.commands; renderFeed();
     if (OPEN && s.tables[OPEN.table]) { OPEN.timeline = s.tables[OPEN.table].timeline || []; renderTimeline(); }
     flagsChanged(); if (ME) renderTables();
   });
   es.addEventListener("broker", m => { hall.brokerDropped = JSON.parse(m.data).data.dropped; renderDropped(); });
-  es.addEventListener("feed", m => { hall.feed = JSON.parse(m.data).data.connected; renderFeed(); });
+  es.addEventListener("feed", m => { hall.commands = JSON.parse(m.data).data.commands; renderFeed(); });
   es.addEventListener("health", m => {
     const c = JSON.parse(m.data);
     const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, state: null, status: null });
@@ -304,7 +305,7 @@ function connect(table) {
   es.addEventListener("standings", () => ME && renderTournament());
   es.onopen = () => { document.body.dataset.live = table || "1"; };
   es.onerror = () => {  // closed for good by an HTTP error (a refusal, a proxy's 502): opened again, as app.js does
-    if (stream === es) { hall.feed = false; renderFeed(); }  // cut off from the display: nothing shown is live (a snapshot follows)
+    if (stream === es) { hall.commands = false; renderFeed(); }  // cut off from the display (a snapshot follows)
     if (es.readyState === EventSource.CLOSED && stream === es) setTimeout(() => stream === es && connect(table), 5000 + Math.random() * 5000);
   };
 }

@@ -156,6 +156,77 @@ class Server:
 
 
 
+class Relay:
+    """A TCP relay to the broker: one of a program's connections through it can be cut while its others stay (the
+    display's scoreboard and console connections). ``cut()`` drops every connection through it and refuses new
+    ones (each is closed at once, as by a network gone) until ``mend()``."""
+
+    def __init__(self, broker):
+        self.broker, self.open, self.pairs = broker, True, []
+        self.lock = threading.Lock()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(0.1)
+        self.port = self.listener.getsockname()[1]
+        self.closed = False
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def url(self, user: str) -> str:
+        """The broker's URL for ``user``, through this relay."""
+        return self.broker.url(user).rsplit(":", 1)[0] + f":{self.port}"
+
+    def _accept(self) -> None:
+        while not self.closed:
+            try:
+                near, _ = self.listener.accept()
+            except TimeoutError:
+                continue
+            with self.lock:
+                try:
+                    far = socket.create_connection((self.broker.host, self.broker.port)) if self.open else None
+                except OSError:  # the broker itself gone
+                    far = None
+                if far is None:
+                    near.close()
+                    continue
+                self.pairs.append((near, far))
+            for a, b in ((near, far), (far, near)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+            sink.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass  # cut
+
+    def cut(self) -> None:
+        with self.lock:
+            self.open, pairs, self.pairs = False, self.pairs, []
+        for pair in pairs:
+            for s in pair:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                s.close()
+
+    def mend(self) -> None:
+        with self.lock:
+            self.open = True
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.cut()
+        self.closed = True
+        self.thread.join(5)
+        self.listener.close()
+
+
 def served(broker, db: Path, tournament_db: Path | None = None, users=("scoreboard", "console")) -> Server:
     """The app on ``broker`` with the users of ``make_db``, served on a free port."""
     return Server(create_app(settings(broker, make_db(db), tournament_db, users)))

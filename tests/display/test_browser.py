@@ -13,10 +13,11 @@ from contextlib import closing
 import cv2
 import numpy as np
 import pytest
-from kit import (ORGANISER, OWN_USERS, LiveTable, console_of, damaged_tournament, login, round_, served, shot, small_tournament,
-                 standings, state, until)
+from kit import (ORGANISER, OWN_USERS, LiveTable, Relay, Server, console_of, damaged_tournament, login, make_db, round_, served,
+                 shot, small_tournament, standings, state, until)
 
 from bus.protocol import encode, schema, topic
+from display.app import Settings, create_app
 from referee.tournament import TournamentStore
 from referee.tournament.service import TournamentService
 
@@ -476,17 +477,53 @@ def xlsx_form() -> bytes:
     return out.getvalue()
 
 
-def test_the_console_says_when_it_is_cut_off_from_the_broker(browser, fresh_broker, tmp_path):
-    """The scoreboard showed a banner when the display lost the broker; the organisers' desk showed the last tables,
-    flags and tournament as if live (and its commands looked done). Now it shows the same banner, and takes it down
-    once the broker is back."""
-    with served(fresh_broker, tmp_path / "c.db") as server, console_of(browser, server) as console:
-        assert console.is_hidden("#banner")
-        fresh_broker.stop()
+def test_the_consoles_banner_shows_exactly_while_its_commands_are_refused_as_cut_off(browser, fresh_broker, tmp_path):
+    """The console's commands go out on its own broker connection and are refused while it is down (the display cut
+    off: they would wait in memory, said done); its banner followed the scoreboard's connection instead. The two
+    differ when one drops alone, or a second program with the console's broker user takes its one connection: the
+    banner said nothing while every command was refused, or said they were cut off while they went. Now the
+    console's banner shows exactly while a command is refused as cut off, the scoreboard's while what it shows is
+    not live: two pages of one display, each connection cut in turn."""
+    from bus.mqtt import Connection
+
+    t1 = Connection(fresh_broker.url("table-t1"), clean_start=True).connect()
+    t1.publish(topic("t1", "state"), encode("state", state()), retain=True)
+    assert t1.flush(10)
+    t1.close()
+    with Relay(fresh_broker) as board_link, Relay(fresh_broker) as console_link, \
+            Server(create_app(Settings(board_link.url("scoreboard"), console_link.url("console"),
+                                       make_db(tmp_path / "c.db")))) as server, console_of(browser, server) as console:
+        board = console.context.new_page()
+        board.goto(server.url + "/")
+        last_hand = "#c-tables tr[data-table=t1] button[data-cmd=last_hand]"
+        console.wait_for_selector(last_hand)
+
+        def refused() -> bool:  # a command, and whether it was refused as cut off (its line, said in the page)
+            console.click(last_hand)
+            until(console, "document.querySelector('#result .line').textContent !== ''")
+            line = console.inner_text("#result .line")
+            console.evaluate("document.querySelector('#result .line').textContent = ''")
+            return "显示服务与消息服务器的连接中断" in line
+
+        assert console.is_hidden("#banner") and board.is_hidden("#banner") and not refused()
+        console_link.cut()  # the console's connection alone
         console.wait_for_selector("#banner:not([hidden])", timeout=WAIT_MS)
-        assert console.inner_text("#banner") == "与消息服务器的连接中断，数据可能不是最新"
-        fresh_broker.restart()
+        assert console.inner_text("#banner") == "显示服务与消息服务器的连接中断：操作发不到牌桌，请等此提示消失后再试"
+        assert refused() and board.is_hidden("#banner")  # the scoreboard is live: its page says nothing
+        console_link.mend()
         console.wait_for_selector("#banner[hidden]", state="attached", timeout=WAIT_MS)
+        assert not refused()
+        board_link.cut()  # the scoreboard's connection alone: the console's commands still go
+        board.wait_for_selector("#banner:not([hidden])", timeout=WAIT_MS)
+        assert board.inner_text("#banner") == "与消息服务器的连接中断，数据可能不是最新"
+        time.sleep(1)  # more than the display looks at its connections (display.feed.WATCH_S)
+        assert console.is_hidden("#banner") and not refused()
+        board_link.mend()
+        board.wait_for_selector("#banner[hidden]", state="attached", timeout=WAIT_MS)
+        fresh_broker.stop()  # the whole broker: both
+        console.wait_for_selector("#banner:not([hidden])", timeout=WAIT_MS)
+        board.wait_for_selector("#banner:not([hidden])", timeout=WAIT_MS)
+        assert refused()
 
 
 def test_an_offline_tables_seat_clock_stops_on_the_scoreboard(page, table):
