@@ -67,7 +67,8 @@ class Round:
     ties: Literal["split"] = setting("`\"split\"`: players level on game score share the points of the places they fill (two tied first: 4 each)")
     tie_break: Literal["game_score"] = setting(
         "`\"game_score\"`: the final standing sorts by round points, then by game score (小分, every game score "
-        "summed); players level on both share a place")
+        "summed). Seed 004 is silent on players level on both: the tournament parts them by rounds forfeited (fewer "
+        "first), then by the lot drawn at registration, marked ※ (`referee/tournament/individual.py`)")
 
     def __post_init__(self) -> None:
         seating = {k: v for k, v in self.seat_of_suit.items()}

@@ -1,4 +1,4 @@
-"""A round (轮) at one table and the final standing (附件一 一 赛制).
+"""A round (轮) at one table (附件一 一 赛制).
 
 一 3: 本次比赛采取记分制，每轮进行8局比赛。 一 1: 每轮比赛第一名积5分，第二名积3分，第三名积2分，第四名积1分，
 最终比赛结果按照四轮比赛累计积分进行排名，如出现积分相同者，则计算小分进行排名，小分高者排名靠前。
@@ -6,16 +6,14 @@
 A player's game score (小分) for a round is the sum of their scores in the round's 8 games;
 the table's four players are ranked by it and earn the round points ``[round] points``.
 Players level on game score share the points of the places they fill (``ties = "split"``):
-two tied for first earn (5+3)/2 = 4 each. The final standing sorts by round points, then
-by game score over all rounds; players level on both share a place.
+two tied for first earn (5+3)/2 = 4 each. The final standing over the rounds is the tournament's
+(``referee/tournament/individual.py``): round points, then game score, then rounds forfeited, then the lot.
 
 >>> rules = load("usst-2016")
 >>> games = [{"ann": 3, "bo": -1, "cy": -1, "di": -1}] * 6 + [{"ann": -6, "bo": 2, "cy": 2, "di": 2}] * 2
 >>> r = round_results(rules, games)
 >>> {p: (str(x.points), x.game_score) for p, x in r.items()}
 {'ann': ('5', 6), 'bo': ('2', -2), 'cy': ('2', -2), 'di': ('2', -2)}
->>> [(s.place, s.player, str(s.points), s.game_score) for s in standings(rules, [r])]
-[(1, 'ann', '5', 6), (2, 'bo', '2', -2), (2, 'cy', '2', -2), (2, 'di', '2', -2)]
 """
 
 from __future__ import annotations
@@ -35,16 +33,6 @@ class RoundError(ValueError):
 class RoundResult:
     """One player's round: round points (a Fraction where a tie split them) and game score (小分)."""
 
-    points: Fraction
-    game_score: int | Fraction
-
-
-@dataclass(frozen=True)
-class Standing:
-    """A line of the final standing: the place (shared when level), the player, the totals."""
-
-    place: int
-    player: Hashable
     points: Fraction
     game_score: int | Fraction
 
@@ -94,26 +82,4 @@ def round_results(rules: SandayiRulebook, games: Sequence[Mapping[Hashable, int]
     return {p: RoundResult(points[p], totals[p]) for p in totals}
 
 
-def standings(rules: SandayiRulebook, rounds: Iterable[Mapping[Hashable, RoundResult]]) -> list[Standing]:
-    """The standing after the rounds played so far (each round: every player → their RoundResult,
-    all tables together): round points, then game score (小分, ``[round] tie_break = "game_score"``);
-    players level on both share a place."""
-    points: dict[Hashable, Fraction] = {}
-    scores: dict[Hashable, int | Fraction] = {}
-    count = 0
-    for count, rnd in enumerate(rounds, 1):
-        for p, r in rnd.items():
-            points[p] = points.get(p, Fraction(0)) + r.points
-            scores[p] = scores.get(p, 0) + r.game_score
-    most = rules.round.rounds
-    if count > most:
-        raise RoundError(f"the tournament has {most} rounds, not {count}")
-    ordered = sorted(points, key=lambda p: (-points[p], -scores[p]))
-    out: list[Standing] = []
-    for i, p in enumerate(ordered):
-        tied = out and (out[-1].points, out[-1].game_score) == (points[p], scores[p])
-        out.append(Standing(out[-1].place if tied else i + 1, p, points[p], scores[p]))
-    return out
-
-
-__all__ = ["RoundError", "RoundResult", "Standing", "round_points", "round_results", "standings", "table_totals"]
+__all__ = ["RoundError", "RoundResult", "round_points", "round_results", "table_totals"]

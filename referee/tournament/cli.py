@@ -44,7 +44,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     how = result.add_mutually_exclusive_group()
     how.add_argument("--winner", type=int, choices=(0, 1), help="0: the table's first entry, 1: the second")
     how.add_argument("--draw", action="store_true")
-    how.add_argument("--scores", help="individual-tables: four game-score totals in seat order, e.g. -10,5,5,40")
+    how.add_argument("--scores", help="individual-tables: each seat's game scores summed over the round (not its round points), in seat "
+                     "order, e.g. -10,5,5,40")
     result.add_argument("--forfeit", nargs="+", metavar="ENTRY",
                         help="the entries that forfeit the table (with --correct: the table's forfeits anew, "
                              "with or without a result)")

@@ -10,6 +10,7 @@ from referee.tournament.base import level_index
 from referee.tournament.core import TournamentError
 
 SIDES = ("SN", "EW")
+TEN = "10"  # the level of ten as the tournament writes it (the tables' ``T``)
 
 
 def game_of(kind: str, data: dict, levels: dict | None, first_to_level: bool = False) -> tuple[str | None, dict | None] | None:
@@ -31,7 +32,13 @@ def game_of(kind: str, data: dict, levels: dict | None, first_to_level: bool = F
     Traceback (most recent call last):
     ...
     referee.tournament.core.TournamentError: 比赛时间结束时双方同为 2 级，桌上没有说哪一方先到（同级时先到胜）：请手工录入结果
+
+    The tables write the level of ten as the card's rank, ``T``; the tournament as people write it, ``10``:
+
+    >>> game_of("round_over", {"hands": 9}, {"SN": "T", "EW": "9"})
+    ('SN', {'SN': '10', 'EW': '9'})
     """
+    levels = {s: TEN if v == "T" else v for s, v in levels.items()} if levels is not None else None
     if kind == "game_won" and data.get("team") in SIDES:
         levels = dict(levels or {})
         if data.get("by") != "time" and data.get("passed", "A") == "A":  # past A, which no level shows

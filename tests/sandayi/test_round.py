@@ -1,4 +1,4 @@
-"""Rounds, round points and the final standing (附件一 一 赛制).
+"""Rounds and round points (附件一 一 赛制); the final standing is the tournament's (tests/tournament/test_individual.py).
 
 1、本次比赛采用积分制的方法进行，每天进行2轮比赛，共计4轮，每轮比赛第一名积5分，第二名积3分，第三名积2分，
 第四名积1分，最终比赛结果按照四轮比赛累计积分进行排名，如出现积分相同者，则计算小分进行排名，小分高者排名靠前。
@@ -16,7 +16,6 @@ from referee.sandayi.round import (
     RoundResult,
     round_points,
     round_results,
-    standings,
     table_totals,
 )
 from referee.sandayi.seats import first_bidder
@@ -51,28 +50,6 @@ def test_a_round_is_eight_games_summed(rules):
         round_results(rules, games[:7])
     with pytest.raises(RoundError, match="game 2 names"):
         table_totals([game("ann", 1), {"ann": 3, "bo": -1, "cy": -1, "ed": -1}])
-
-
-def test_standing_by_round_points_then_game_score(rules):
-    """最终比赛结果按照四轮比赛累计积分进行排名，如出现积分相同者，则计算小分进行排名，小分高者排名靠前。"""
-    r1 = {"ann": RoundResult(5, 10), "bo": RoundResult(3, 2), "cy": RoundResult(2, -4), "di": RoundResult(1, -8)}
-    r2 = {"ann": RoundResult(1, -9), "bo": RoundResult(3, 1), "cy": RoundResult(5, 12), "di": RoundResult(2, -4)}
-    table = [(s.place, s.player, s.points, s.game_score) for s in standings(rules, [r1, r2])]
-    # ann, bo and cy all have 6 points: game score decides (cy 8, bo 3, ann 1)
-    assert table == [(1, "cy", 7, 8), (2, "bo", 6, 3), (3, "ann", 6, 1), (4, "di", 3, -12)]
-
-
-def test_level_on_points_and_game_score_share_a_place(rules):
-    r = {"ann": RoundResult(4, 6), "bo": RoundResult(4, 6), "cy": RoundResult(1, -6), "di": RoundResult(1, -6)}
-    assert [s.place for s in standings(rules, [r])] == [1, 1, 3, 3]
-
-
-def test_at_most_four_rounds(rules):
-    """共计4轮"""
-    r = {"ann": RoundResult(5, 3)}
-    assert len(standings(rules, [r] * 4)) == 1
-    with pytest.raises(RoundError, match="4 rounds, not 5"):
-        standings(rules, [r] * 5)
 
 
 def test_a_round_of_eight_whole_games_at_one_table(rules):

@@ -15,6 +15,9 @@ UNITS = {"s1": "机械", "s2": "机械", "s3": "光电", "s4": "光电", "s5": "
 
 
 def test_round_points_ties_and_the_game_score_tie_break(hand_log):
+    """004 一 1: 每轮比赛第一名积5分，第二名积3分，第三名积2分，第四名积1分，最终比赛结果按照四轮比赛累计积分进行排名，
+    如出现积分相同者，则计算小分进行排名，小分高者排名靠前 -- and where the seed is silent (level on both): rounds
+    forfeited, then the lot."""
     log = (hand_log("individual-tables", UNITS, options={"rounds": 2})
            .pair(1, [("s1", "s3", "s5", "s7"), ("s2", "s4", "s6", "s8")])
            .results(1, {"scores": [30, 10, 30, -5]}, {"scores": [12, 40, 0, 8]})
