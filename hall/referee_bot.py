@@ -12,11 +12,16 @@ looking at the cards on the table (the table's ``scene.jsonl``), through the con
 {'how': 'dismiss'}
 >>> ruling({"kind": "out_of_turn", "cards": ["S6"]}, ("S6",))  # the bots never play out of turn: the camera erred
 {'how': 'dismiss'}
+>>> ruling({"kind": "stalled", "cards": []}, ("C8",), lying=("S3", "C8"))  # laid, never read: entered
+{'how': 'correct', 'cards': ['C8']}
+>>> ruling({"kind": "stalled", "cards": []}, ("C8",), taken=("C8",), lying=("C8",))  # played and taken: thinking
+{'how': 'dismiss'}
 """
 
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,15 +30,21 @@ from hall import scene
 log = logging.getLogger(__name__)
 
 
-def ruling(flag: dict, truth: tuple[str, ...] | None, taken: tuple[str, ...] | None = None) -> dict:
-    """What the referee sends for ``flag``, seeing ``truth`` (the cards the seat put down last) and
-    ``taken`` (the seat's play in the table's current trick): a read of cards the table already took
+def ruling(flag: dict, truth: tuple[str, ...] | None, taken: tuple[str, ...] | None = None,
+           lying: tuple[str, ...] = ()) -> dict:
+    """What the referee sends for ``flag``, seeing ``truth`` (the cards the seat put down last), ``taken`` (the
+    seat's play in the table's current trick) and ``lying`` (the cards in front of the seat now): a seat long past
+    its time (``stalled``) whose last cards lie there and are not its play taken laid them unseen (entered), else it
+    is thinking (dismissed); a read of cards the table already took
     is no play (dismissed), a read that differs from the cards is corrected, anything else is
     confirmed. The bots break no rule on purpose that the camera would have to see, so a play out of turn or an
     exposed card can only be the camera's mistake, which the referee sees at the table: dismissed (confirmed, it
     would cost a foul and, in Guandan, the seat's next turn)."""
     if flag.get("kind") in ("out_of_turn", "exposed_card"):
         return {"how": "dismiss"}
+    if flag.get("kind") == "stalled":
+        laid = truth and not Counter(truth) - Counter(lying) and sorted(truth) != sorted(taken or ())
+        return {"how": "correct", "cards": list(truth)} if laid else {"how": "dismiss"}
     read = flag.get("cards") or []
     if truth and read and taken is not None and sorted(taken) == sorted(truth):
         return {"how": "dismiss"}
@@ -81,7 +92,7 @@ class RefereeBot:
                 continue
             table = scene.latest(self.run_dir / flag["table"] / "scene.jsonl")
             truth = table.last.get(flag["seat"]) if table else None
-            body = ruling(flag, truth, self._taken(flag["table"], flag["seat"]))
+            body = ruling(flag, truth, self._taken(flag["table"], flag["seat"]), table.seats[flag["seat"]] if table else ())
             r = self.client.post(f"/api/console/tables/{flag['table']}/flags/{flag['flag']}", json=body)
             if r.status_code == 409:  # already resolved meanwhile
                 self.ruled.add(key)

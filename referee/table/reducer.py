@@ -30,6 +30,7 @@ clocks rule (``_tick``, calling this one's first).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, fields
 from functools import cache, lru_cache
 
@@ -66,6 +67,11 @@ DOWN = frozenset({"lost", "offline"})  # a camera that sees no table, a board th
 PRESENCE_EVENTS = frozenset(f"{device}_{what}" for device in DEVICES for what in ("lost", "offline", "back"))
 CONFIDENT = 0.9  # a recognition below this is flagged for a person to confirm
 GRACE_MIN = 1.0  # a seat ready within a minute of the round's start is on time (pressing takes a moment)
+# A turn this long past the seat's allowed time with no play seen (``UNTIMED_STALL_S`` from its start where the book
+# times nothing): the camera may have missed a play it cannot read, and nothing else would tell (``stalled``; decided,
+# no seed says: a person looks, nobody is penalised).
+STALLED_S = 60.0
+UNTIMED_STALL_S = 120.0
 
 
 @dataclass(frozen=True)
@@ -133,6 +139,7 @@ class Reducer:
     # could press ``ready``), and not at all since ``late_stopped`` while the board is down in the arriving phase.
     late_from: float | None = None
     late_stopped: float | None = None
+    stalled: float | None = None  # the start of the shot clock whose turn was flagged ``stalled`` (once a turn)
     _events: tuple[Output, ...] = field(default=(), repr=False, compare=False)
     # While a ``clock`` entry that the service held (it could not hear the table) is applied: a turn it
     # gives up starts the next seat's clock at the entry, when the table can show it, not at the deadline.
@@ -168,7 +175,7 @@ class Reducer:
         A ``clock`` entry is no input: time rules up to ``at`` and nothing else happens (``held``: late,
         see ``_held``). While a device is :attr:`down`, no clock runs: one started meanwhile is paused at once."""
         held = name == CLOCK and bool(payload.get("held"))
-        ticked = self._with(seq=seq, at=max(self.at, at), _events=(), _held=held)._tick()  # what time ruled stands
+        ticked = self._with(seq=seq, at=max(self.at, at), _events=(), _held=held)._tick()._stall()  # what time ruled stands
         handler = {"commands": Reducer._command, "board/in": Reducer._button, "observed": Reducer._observed,
                    "removed": Reducer._removed, CLOCK: Reducer._clock_entry, PRESENCE: Reducer._presence_entry}[name]
         try:
@@ -193,6 +200,29 @@ class Reducer:
 
     def _clock_entry(self, p: dict) -> Reducer:
         return self
+
+    def _stall_at(self) -> float | None:
+        """When the seat on turn will have gone :data:`STALLED_S` past its allowed time (:data:`UNTIMED_STALL_S` past
+        its turn's start where the book times nothing) with no play seen; None while no clock runs, or once its turn
+        was flagged."""
+        c = self.clock
+        if c is None or c.running_since is None or self.stalled == c.started or self.phase in ("idle", "round_over"):
+            return None
+        wait = UNTIMED_STALL_S if math.isinf(c.allowed) else c.allowed + STALLED_S
+        return c.running_since + (wait - c.counted)
+
+    def _stall(self) -> Reducer:
+        """The seat on turn long past its time with no play seen: a flag, no violation (the camera may have missed a
+        card it cannot read; the seat may be thinking). A person ``correct``s it into the play they see on the table
+        (not timed: nobody saw when it came) or dismisses it (the turn's clock runs on, and its overrun is ruled
+        when the play comes)."""
+        at = self._stall_at()
+        if at is None or self.at < at:
+            return self
+        c = self.clock
+        why = Reason("table.stalled", seat=c.seat, seconds=round(c.used(self.at)))
+        pending = {"id": None, "seat": c.seat, "cards": [], "confidence": 1.0}
+        return self._with(stalled=c.started)._flag(c.seat, "stalled", Cards(), why, pending)
 
     @property
     def down(self) -> tuple[str, ...]:
@@ -337,6 +367,10 @@ class Reducer:
         pending = dict(flag.pending) if flag.pending else None
         if how == "correct" and pending is not None:
             pending["cards"] = cards
+        if how == "correct" and flag.kind == "stalled":  # the play a person saw, the camera did not: when it came is
+            t = t._with(clock=None, waiting=tuple(p for p in t.waiting if p["seat"] != flag.seat))  # unknown, untimed
+            for p in (p for p in self.waiting if p["seat"] == flag.seat):  # the camera's late read of that play
+                t = t._event("rejected", {"topic": "observed", "id": p.get("id"), "reason": "the referee entered this seat's play"})
         if pending is not None and (how == "correct" or (how == "confirm" and flag.kind in CONFIRMED_PLAYS)):
             pending["confidence"] = 1.0
             if how == "confirm" and flag.kind == "too_many":
@@ -622,7 +656,8 @@ class Reducer:
         rc = self.round_clock()
         timed = rc is not None and rc.timed and self.phase not in ("idle", "round_over")
         coming = [rc.notice_at, rc.ends_at] if timed else []
-        return [self.clock.deadline() if self.clock is not None else None, self._late_deadline()] + [d for d in coming if d >= self.at]
+        return [self.clock.deadline() if self.clock is not None else None, self._late_deadline(), self._stall_at()] + \
+            [d for d in coming if d >= self.at]
 
 
 # Events by which a seat takes its turn: its display's violation notice has been seen by then.

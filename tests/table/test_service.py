@@ -253,7 +253,7 @@ def test_a_restart_replays_the_log_and_ignores_what_it_already_has(table):
     assert t.watch.wait("status")["status"] == "online"
     # The camera sends the last play again after a reconnect: logged already, so nothing happens.
     again = encode("observed", {"v": 1, "id": "o-again", "seat": "E", "cards": ["H3", "H3"],
-                                "confidence": 0.97, "at": T0 + 100})
+                                "confidence": 0.97, "at": before["at"] + 5})  # within E's time
     t.publish("observed", again)
     t.seq += 1
     t.watch.state(t.seq)
