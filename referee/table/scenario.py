@@ -27,6 +27,8 @@ depend on them). Actions (``seat`` where it says so; where it may be left out, t
     once confirmed, 十一 3).
 ``confirm``, ``dismiss``
     the referee confirms the open flag (an unsure play counts) or dismisses it.
+``call SEAT``
+    the seat presses its ``referee`` button (where the book stops play for it: a flag, ``[clock] call_holds``).
 ``pass [SEAT]``
     the seat on turn passes (Guandan, San Da Yi).
 ``play_out``
@@ -79,8 +81,8 @@ from referee.table.reducer import CLOCK, Output, Reducer
 from referee.table.tables import new_table
 from referee.tractor.bots import deal as tractor_deal
 
-ACTIONS = ("ready", "draw", "kitty", "bid", "play", "unsure", "out_of_turn", "confirm", "dismiss", "pass", "play_out",
-           "tribute", "return", "last_hand", "wait")
+ACTIONS = ("ready", "draw", "kitty", "bid", "play", "unsure", "out_of_turn", "confirm", "dismiss", "call", "pass",
+           "play_out", "tribute", "return", "last_hand", "wait")
 UNSURE = 0.5  # the confidence of an ``unsure`` read (below ``reducer.CONFIDENT``)
 EVENTS = {"foul_counted": ("seat", "fouls"), "game_won": ("team", "by"), "round_forfeited": ("teams",),
           "hand_forfeited": ("team",), "round_over": ("hands",), "flag_raised": ("seat", "kind")}
@@ -278,6 +280,9 @@ class _Drive:
         if not self.table.flags:
             raise ScenarioError("no flag is open")
         self.accepted("commands", {"command": how, "flag": self.table.flags[0].flag}, t)
+
+    def do_call(self, t: float, seat: str) -> None:
+        self.send("board/in", {"seat": check_seat(seat), "button": "referee"}, t)
 
     def do_pass(self, t: float, seat: str | None = None) -> None:
         if self.game == "tractor" or self.now(t).phase != "playing":
