@@ -76,11 +76,16 @@ class TableView:
     health_seen: float | None = None  # the display's monotonic clock when the health came
     devices: Mapping[str, dict] = field(default_factory=lambda: _EMPTY)  # "camera", "board" -> its latest status
 
-    def as_json(self, timeline: bool = False, now: float | None = None) -> dict:
+    def as_json(self, timeline: bool = False, now: float | None = None, wall: float | None = None) -> dict:
+        """The table for a page. ``wall``: the display's wall clock, for ``state_age``, the seconds since the table made
+        its state (a page counts the state's clocks down from then: a table that has said nothing for minutes is not
+        counted from when the page opened)."""
         out = {"table": self.table, "state": self.state, "status": self.status, "violations": list(self.violations),
                "health": self.health, "devices": dict(self.devices)}
         if now is not None:
             out["live"] = self.live(now)
+        if wall is not None and self.state is not None:
+            out["state_age"] = round(max(0.0, wall - self.state["at"]), 3)
         if timeline:
             out["timeline"] = list(self.timeline)
         return out
@@ -194,14 +199,15 @@ class Hall:
         latest = [(p["at"], t) for t, p in (*self.rounds.items(), *self.standings.items())]
         return max(latest)[1] if latest else None
 
-    def snapshot(self, timeline_of: str | None = None, now: float | None = None) -> dict:
+    def snapshot(self, timeline_of: str | None = None, now: float | None = None, wall: float | None = None) -> dict:
         """Everything a page needs on connecting (``timeline_of``: one table's hand timeline too;
-        ``now``: the display's monotonic clock, for each table's liveness)."""
+        ``now``: the display's monotonic clock, for each table's liveness; ``wall``: its wall clock, for the age of
+        each table's state)."""
         return {
             "feed": self.feed,
             "commands": self.commands,
             "broker_dropped": self.broker_dropped,
-            "tables": {t: v.as_json(timeline=t == timeline_of, now=now) for t, v in sorted(self.tables.items())},
+            "tables": {t: v.as_json(timeline=t == timeline_of, now=now, wall=wall) for t, v in sorted(self.tables.items())},
             "tournament": self.current_tournament(),
             "rounds": dict(self.rounds),
             "standings": dict(self.standings),

@@ -64,6 +64,6 @@ async def stream(request: Request, ctx: Ctx,
                 else Denied("streams_hall", most=ctx.hub.most))
         raise HTTPException(503, said, headers={"Retry-After": "10"})
     listener = ctx.hub.add(table, client)  # registered before the snapshot is taken: nothing is missed
-    first = sse("snapshot", ctx.feed.hall.snapshot(timeline_of=table, now=time.monotonic()))
+    first = sse("snapshot", ctx.feed.hall.snapshot(timeline_of=table, now=time.monotonic(), wall=ctx.clock()))
     return StreamingResponse(ctx.hub.stream(listener, first), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -224,7 +224,9 @@ function connect() {
     const s = JSON.parse(m.data);
     Object.assign(hall, { feed: s.feed, tournament: s.tournament, rounds: s.rounds, standings: s.standings, tables: {} });
     for (const [t, v] of Object.entries(s.tables)) {
-      hall.tables[t] = Object.assign({ timeline: [], got: performance.now(), healthGot: performance.now() - 1000 * (v.live?.age ?? 0) }, v);
+      // counted from when the table made its state (a table quiet for minutes is not counted from now)
+      hall.tables[t] = Object.assign({ timeline: [], got: performance.now() - 1000 * (v.state_age ?? 0),
+                                       healthGot: performance.now() - 1000 * (v.live?.age ?? 0) }, v);
     }
     document.querySelectorAll(".tile").forEach(el => el.remove());
     dirty.clear();

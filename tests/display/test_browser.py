@@ -532,7 +532,7 @@ def test_an_offline_tables_seat_clock_stops_on_the_scoreboard(page, table):
     b3 = table("b3")
     b3.publish("status", {"v": 1, "status": "online", "at": time.time()})
     b3.publish("health", {**schema("health")["examples"][0], "at": time.time(), "every": 60.0})  # refereeing, not stalled
-    b3.publish("state", state(seq=30, clocks={**state()["clocks"], "N": {"left": 60.0, "running": True}}))
+    b3.publish("state", state(seq=30, at=time.time(), clocks={**state()["clocks"], "N": {"left": 60.0, "running": True}}))
     pg = page("/")
     pg.wait_for_selector("#tile-b3[data-seq='30'] .seat.N .clk[data-running=true]")
     until(pg, "Number(document.querySelector('#tile-b3 .seat.N .clk').textContent) < 60")  # live: it counts
@@ -541,3 +541,21 @@ def test_an_offline_tables_seat_clock_stops_on_the_scoreboard(page, table):
     shown = pg.inner_text("#tile-b3 .seat.N .clk")
     time.sleep(2.5)
     assert pg.inner_text("#tile-b3 .seat.N .clk") == shown
+
+
+def test_a_page_opened_late_counts_a_quiet_tables_clocks_from_when_the_table_made_its_state(page, table):
+    """The demo's t05 said nothing for minutes (the camera never read a card): a page opened then counted that table's
+    round clock down from the moment the page opened, showing minutes too many (84:51 where 80:50 was right), and more
+    after each reload."""
+    b4 = table("b4")
+    b4.publish("status", {"v": 1, "status": "online", "at": time.time()})
+    b4.publish("health", {**schema("health")["examples"][0], "at": time.time(), "every": 60.0})  # refereeing, not stalled
+    made = time.time() - 300.0  # five minutes ago: the table's last input
+    b4.publish("state", state(seq=40, at=made, round={"started_at": made - 600.0, "left": 3000.0, "notice": False,
+                                                      "last_hand": False}))
+    pg = page("/")
+    pg.wait_for_selector("#tile-b4[data-seq='40']")
+    until(pg, "/本轮剩余/.test(document.querySelector('#roundclock').textContent)")
+    shown = pg.inner_text("#roundclock b")
+    minutes, seconds = map(int, shown.split(":"))
+    assert 2690 <= minutes * 60 + seconds <= 2700, shown  # 3000 s at the state, 300 s ago: not 50:00
