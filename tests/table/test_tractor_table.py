@@ -395,6 +395,18 @@ def test_a_trick_picked_up_before_every_seat_played_is_flagged():
     assert d.kinds()[-1] == "picked_up" and len(d.outputs) == before + 1 and not d.table.flags
 
 
+def test_cards_shown_to_declare_and_taken_back_are_no_refused_pickup():
+    """七, 八 (揭牌、反揭): a level card shown to declare goes back to the hand; the camera's removal of it was refused in
+    words on the public timeline (面前没有摊开的 ♠2) seconds after the declaration it saw."""
+    d = Driver()
+    d.start()
+    d.send("observed", {"seat": "E", "cards": ["S2"], "confidence": 0.99})  # E declares spades
+    assert d.kinds()[-1] != "rejected"
+    before = len(d.outputs)
+    d.send("removed", {"seat": "E", "cards": ["S2"], "confidence": 0.99})
+    assert d.outputs[before:] == [] and d.table.phase == "dealing"
+
+
 def test_a_pickup_seen_after_the_next_lead_is_the_cleared_trick():
     d = Driver()
     d.start()
