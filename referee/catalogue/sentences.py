@@ -27,6 +27,7 @@ A rules engine's reason (``referee.reasons``) in the reader's language, or in th
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -120,6 +121,18 @@ class Sentences:
         return self._word("word", "sep").join(f"{self.seat(s)} {v:+g}" if signed else f"{self.seat(s)} {v:g}"
                                               for s, v in values.items())
 
+    def duration(self, minutes: float) -> str:
+        """Minutes (as the table publishes them, to the hundredth) in minutes and seconds, a second begun counted:
+        1.13 -> 1 分 8 秒, 6.0 -> 6 分钟, 0.5 -> 30 秒.
+
+        >>> Sentences("zh").duration(1.13), Sentences("en").duration(20.01), Sentences("zh").duration(6.0)
+        ('1 分 8 秒', '20 min 1 s', '6 分钟')
+        """
+        m, s = divmod(math.ceil(round(minutes * 60, 6)), 60)
+        if not s:
+            return self._say("word.mins", m=m)
+        return self._say("word.min_sec", m=m, s=s) if m else self._say("word.secs", s=s)
+
     def players_line(self, players: Mapping) -> str:
         return self._word("word", "sep").join(self._say("word.player", seat=self._word("seat", s), player=n)
                                               for s, n in players.items())
@@ -177,6 +190,9 @@ class Sentences:
         for key, section in (("by", "by"), ("winner", "winner"), ("how", "how"), ("topic", "topic")):
             if key in data:
                 values[key] = self._word(section, data[key])
+        for key in ("minutes_late", "minutes"):  # how late: 1.13 -> 1 分 8 秒
+            if isinstance(data.get(key), (int, float)) and not isinstance(data[key], bool):
+                values[key] = self.duration(data[key])
         if kind == "bid":
             values["bid"] = self._word("bid", data.get("bid"))
         if kind == "camera_lost":

@@ -466,7 +466,7 @@ def test_guandan_a_confirmed_play_out_of_turn_sits_out_the_offenders_next_turn()
     sat = d.events("passed")[-1]["data"]
     assert sat == {"hand": 1, "trick": 1, "seat": "N", "sat_out": True}
     said = {lang: Sentences(lang, "guandan").event(d.events("passed")[-1]) for lang in ("zh", "en")}
-    assert said == {"zh": "第 1 盘第 1 轮：北 停止一轮出牌，由下家出牌", "en": "hand 1 round 1: N sits this turn out (a confirmed violation)"}
+    assert said == {"zh": "第 1 盘第 1 圈：北 停止一轮出牌，由下家出牌", "en": "hand 1 trick 1: N sits this turn out (a confirmed violation)"}
     assert [f["data"]["seat"] for f in d.events("foul_counted")] == ["N"]
     d.press("W", "pass")
     d.press("S", "pass")
