@@ -67,6 +67,8 @@ def line(lang: str, user: str, role: str, action: str, detail: Mapping[str, Any]
         values["role"] = word(lang, f"role.{detail['role']}", str(detail["role"]))
     if isinstance(detail.get("result"), Mapping):
         values["result"] = outcome(lang, detail["result"])
+    if action == "late_arrival" and isinstance(detail.get("minutes"), (int, float)):  # as typed: 3.0 -> 3 分钟, 2.5 -> 2 分 30 秒
+        values["minutes"] = said.duration(detail["minutes"])
     for key in ("entries", "missing", "tables"):
         if isinstance(detail.get(key), list):
             values[key] = word(lang, "word.list").join(map(str, detail[key]))

@@ -404,6 +404,14 @@ class Unrecorded(BaseModel):
     at: float
 
 
+class Book(BaseModel):
+    """A rulebook a round may be started with."""
+
+    name: str
+    title: str = Field(description="its title, as the venue writes it (Chinese)")
+    game: str
+
+
 class TournamentView(BaseModel):
     """The tournament as the console sees it: the latest round (finished tables have a result)
     and the standings."""
@@ -422,8 +430,12 @@ class TournamentView(BaseModel):
     undo: Undo | None = Field(default=None, description="how to take the change back, where the rules allow it")
     unpublished: str = Field(default="", description="when the tournament service has not published the latest change "
                              "(it is not running): what that means and what to do, in the reader's language")
-    rulebook: str = Field(default="", description="the rulebook its tables play unless the organiser names another "
-                          "(the system's: San Da Yi's for individual tables, Guandan's for the knockout)")
+    rulebook: str = Field(default="", description="the rulebook the latest round is started with unless the organiser "
+                          "names another: the one its tables play or played last, else the system's (San Da Yi's for "
+                          "individual tables, Guandan's for the knockout)")
+    rulebooks: list[Book] = Field(default=[], description="the rulebooks of the games the system's tables play")
+    started: bool = Field(default=False, description="whether the latest round has started at its tables (as the hall "
+                          "shows them): it is not started again")
     unrecorded: list[Unrecorded] = Field(default=[], description="the latest round's tables whose report the tournament "
                                          "service could not record, until their result is entered or changed")
 

@@ -13,22 +13,33 @@ players in the order registered); four entries sit S, E, N, W (``referee/tournam
 Traceback (most recent call last):
 ...
 referee.tournament.core.TournamentError: 一桌坐两对或四名选手，而不是 1 方
+
+The latest round at its tables (:func:`at_tables`, from the tables' ``state`` as the hall shows them): whether it has
+started (a table of it seats the round's players, its round begun: the start is not offered again, it would seat them
+anew), and the rulebook the organiser starts it with unless they choose another: the one its tables were started with,
+else the one the round before was started with while the system plays both with the same book (a round of the
+knockout's second stage gets its own), else the system's (``rules.rulebook_of``).
 """
 
 from __future__ import annotations
 
 import threading
+from collections import Counter
+from collections.abc import Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from referee.tournament import (
     Entry,
     EntryError,
+    Tournament,
     TournamentError,
     TournamentStore,
 )
 from referee.tournament.entries import entries_of, read_entries
 from referee.catalogue import Refusal
+from referee.rulebooks import RulebookError, load
 
 
 def seating(entries: list[Entry]) -> dict[str, str]:
@@ -50,6 +61,45 @@ def rows_of(entries: tuple[Entry, ...]) -> list[dict]:
     """The form rows that give these entries again (one row per entry, with the form's rows it came from)."""
     return [{"unit": e.unit, "team": e.team, "pair": e.id, "players": "、".join(e.players), "rows": list(e.rows)}
             for e in entries]
+
+
+@dataclass(frozen=True)
+class AtTables:
+    """The latest round at its tables: ``started``, and the ``rulebook`` to start it with (see the module's docstring)."""
+
+    started: bool
+    rulebook: str
+
+
+def at_tables(t: Tournament, states: Mapping[str, dict | None]) -> AtTables:
+    """The latest round of ``t`` at its tables, by their latest ``state`` (table -> state, None: none seen)."""
+    n = len(t.rounds)
+    own = t.rules.rulebook_of(t, n or 1)
+    now = _played(t, n, states)
+    if now:
+        return AtTables(True, now)
+    before = _played(t, n - 1, states)
+    return AtTables(False, before if before and own == t.rules.rulebook_of(t, n - 1) else own)
+
+
+def _played(t: Tournament, round_no: int, states: Mapping[str, dict | None]) -> str | None:
+    """The rulebook round ``round_no``'s tables were started with (the most of them), by the tables that seat its
+    players with a round begun; None when none does (or no such round)."""
+    if round_no < 1:
+        return None
+    books: Counter[str] = Counter()
+    for x in t.round(round_no).tables:
+        state = states.get(x.table)
+        if not state or not state.get("rulebook") or state["round"]["started_at"] is None:
+            continue
+        try:
+            game = load(state["rulebook"]).game
+        except RulebookError:  # a book this display does not have
+            continue
+        seated = {p for p in state["players"].values() if p}
+        if game in t.rules.games and seated == {p for e in x.entries for p in t.entry(e).players}:
+            books[state["rulebook"]] += 1
+    return books.most_common(1)[0][0] if books else None
 
 
 class Tournaments:
@@ -75,4 +125,4 @@ class Tournaments:
         self.store.close()
 
 
-__all__ = ["EntryError", "Refusal", "TournamentError", "Tournaments", "entries_of", "read_form", "rows_of", "seating"]
+__all__ = ["AtTables", "EntryError", "Refusal", "TournamentError", "Tournaments", "at_tables", "entries_of", "read_form", "rows_of", "seating"]

@@ -24,12 +24,12 @@ router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).resolve().parents[1] / "templates")
 # What the pages' scripts read of the catalogue; the sentences of events, violations, flags and actions come
 # said already, from the server.
-PAGE_SECTIONS = ("ui", "word", "seat", "team", "phase", "kind", "status", "column", "system", "role", "suit", "card")
+PAGE_SECTIONS = ("ui", "word", "seat", "team", "phase", "kind", "status", "column", "system", "role", "suit", "card", "game")
 
 
 def _page(request: Request, lang: str, name: str, **context) -> HTMLResponse:
     return templates.TemplateResponse(request, name, {"lang": lang, "t": lambda key, **v: say(lang, f"ui.{key}", **v),
-                                                      "catalogue_tag": catalogue()[1], **context})
+                                                      "catalogue_tag": catalogue()[1], "games": games(), **context})
 
 
 @cache
@@ -65,6 +65,12 @@ def table(request: Request, table: Id, lang: Lang):
 @router.get("/console", response_class=HTMLResponse)
 def console(request: Request, lang: Lang):
     return _page(request, lang, "console.html", page="console", fouls=fouls())
+
+
+@cache
+def games() -> dict[str, str]:
+    """Each rulebook's game, by its name: a tile says what a table's game has (Guandan: no trump suit)."""
+    return {book: load(book).game for book in sorted(names())}
 
 
 @cache

@@ -6,6 +6,7 @@ late arrivals, export the sheets. The tournament service publishes the changed r
 from __future__ import annotations
 
 import asyncio
+from functools import cache
 
 from fastapi import APIRouter, HTTPException, UploadFile
 from fastapi.responses import Response
@@ -14,6 +15,7 @@ from bus.protocol import PayloadError, encode
 from display.deps import Ctx, Denied, Lang, Organiser, Referee, User, record
 from display.routers.tables import send
 from display.schemas import (
+    Book,
     Entries,
     EntryRow,
     ForfeitIn,
@@ -34,6 +36,7 @@ from display.tournament import (
     EntryError,
     Refusal,
     TournamentError,
+    at_tables,
     entries_of,
     read_form,
     rows_of,
@@ -69,7 +72,7 @@ def _change(ctx: Ctx, user: User, lang: str, action: str, detail: dict, call) ->
             call(store)
         except (TournamentError, EntryError) as exc:
             raise HTTPException(409, exc) from None
-        view = _view(store)
+        view = _view(store, ctx)
         repaired = store.tournament.repaired[before:]
     said = [record(ctx, user, lang, action, detail)]
     for x in repaired:  # a round paired again by this change: said, and in the audit log, never silent
@@ -78,13 +81,21 @@ def _change(ctx: Ctx, user: User, lang: str, action: str, detail: dict, call) ->
     return view.model_copy(update={"said": " ".join(said)})
 
 
-def _view(store) -> TournamentView:
+def _view(store, ctx: Ctx) -> TournamentView:
     t = store.tournament
     waiting = t.rounds[-1].waiting() if t.rounds else ()
+    tables = at_tables(t, {name: x.state for name, x in ctx.feed.hall.tables.items()})
     return TournamentView(tournament=t.id, name=t.name, system=t.system, rounds=t.total_rounds, paired=len(t.rounds),
                           finished=t.finished, round=store.round_view(), standings=store.standings(), lot=list(t.lot),
-                          lot_open=t.rules.lot_closed(t) is None, rulebook=t.rules.rulebook_of(t, len(t.rounds) or 1),
+                          lot_open=t.rules.lot_closed(t) is None, rulebook=tables.rulebook, started=tables.started,
+                          rulebooks=_books(t.rules.games),
                           unrecorded=[Unrecorded(table=n.table, report=n.report, reason=n.reason, at=n.at) for n in waiting])
+
+
+@cache
+def _books(games: tuple[str, ...]) -> list[Book]:
+    """The rulebooks of ``games``, by name (read once: the rulebooks do not change while serving)."""
+    return [Book(name=n, title=b.title, game=b.game) for n in sorted(names()) if (b := load(n)).game in games]
 
 
 # ---------------------------------------------------------------- entries
@@ -155,7 +166,7 @@ def show(user: Referee, ctx: Ctx, lang: Lang) -> TournamentView:
     if not tournaments.exists():
         raise _no_tournament()
     with tournaments.using() as store:
-        view = _view(store)
+        view = _view(store, ctx)
     return view.model_copy(update={"unpublished": _unpublished(ctx, view, lang)})
 
 

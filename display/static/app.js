@@ -4,6 +4,7 @@ const PAGE = document.body.dataset.page;
 const ONE = document.body.dataset.table || null;
 const ROTATE_MS = 12000;
 const hall = { feed: true, tables: {}, tournament: null, rounds: {}, standings: {} };
+const GAMES = JSON.parse(document.body.dataset.games || "{}");  // rulebook -> its game (routers/pages.py)
 const $ = sel => document.querySelector(sel);
 
 function view(t) { return hall.tables[t] || (hall.tables[t] = { table: t, state: null, status: null, violations: [], timeline: [], got: performance.now() }); }
@@ -16,6 +17,7 @@ function teamHTML(team, s) {
   return `<div class="team" data-team="${esc(team.name)}"><b>${esc(teamName(team.name))}</b> <span class="names">${names}</span> ${lvl}` +
          ` <span class="pts">${T("points", { n: team.points })}</span></div>`;
 }
+const UNDEALT = new Set(["idle", "arriving", "dealing"]);  // no hand dealt yet (the table counts what it will deal): no count
 function seatHTML(seat, s) {
   const played = (s.current_trick?.plays || []).filter(p => p.seat === seat).map(p => p.cards).flat();
   const clock = s.clocks[seat];
@@ -23,7 +25,7 @@ function seatHTML(seat, s) {
   const flagged = s.flags.some(f => f.seat === seat) ? " flagged" : "";
   return `<div class="seat ${seat}${s.turn === seat ? " turn" : ""}${flagged}" data-seat="${seat}">` +
     `<div class="who">${SEATW(seat)} ${esc(s.players[seat] || "")}${s.dealer === seat ? ` <i class="dealer" title="${T("dealer")}">${T("dealer_mark")}</i>` : ""}</div>` +
-    `<div><span class="count">${T("cards_left", { n: s.cards[seat] })}</span> ${clk}</div>` +
+    `<div><span class="count">${UNDEALT.has(s.phase) ? "" : T("cards_left", { n: s.cards[seat] })}</span> ${clk}</div>` +
     `<div class="played">${cardsHTML(played)}</div></div>`;
 }
 function violationHTML(v, full) {  // said by the server (display/view.py): the tile's brief line, or the whole sentence
@@ -49,9 +51,11 @@ function tileParts(v) {  // each part of a tile as HTML; a part is written again
     viol: v.violations.length ? `<ul class="viol">${v.violations.slice(-3).reverse().map(x => violationHTML(x)).join("")}</ul>` : "",
   };
   if (!s) return parts;
-  const t = s.trump, rank = t && t.rank ? T("level_rank", { rank: t.rank }) : "";  // no trump suit (Guandan's hands, 无主): the level apart
-  const trump = t ? `${T("trump")} ${t.suit ? suitHTML(t.suit) + esc(t.rank || "") : [T("no_trump"), rank].filter(Boolean).join(" · ")}` : "";
-  const dealer = s.dealer ? `${T("dealer")} ${SEATW(s.dealer)}` : "";
+  const t = s.trump, rank = t && t.rank ? T("level_rank", { rank: t.rank }) : "";  // a Tractor hand of no trump suit (无主): the level apart
+  const trump = !t ? "" : GAMES[s.rulebook] === "guandan" ? rank  // Guandan has no trump suit: the level played (打 2)
+    : `${T("trump")} ${t.suit ? suitHTML(t.suit) + esc(t.rank || "") : [T("no_trump"), rank].filter(Boolean).join(" · ")}`;
+  const named = s.teams.some(x => x.name === "dealer");  // San Da Yi's dealer is a side of its own, named in the teams' rows
+  const dealer = s.dealer && !named ? `${T("dealer")} ${SEATW(s.dealer)}` : "";
   parts.teams = `<div class="teams">${s.teams.map(t => teamHTML(t, s)).join("")}</div>`;
   parts.info = `<div class="info">${[dealer, trump].filter(Boolean).join(" · ")}${s.round.last_hand ? ` <b class="lh">${T("last_hand")}</b>` : ""}</div>`;
   for (const x of "NWES") parts[x] = seatHTML(x, s);

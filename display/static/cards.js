@@ -32,7 +32,11 @@ function cardSVG(name) {
     sprite.insertAdjacentHTML("beforeend", `<symbol id="card-${name}" viewBox="0 0 50 70">${cardFace(name)}</symbol>`);
     FACES.add(name);
   }
-  return `<svg class="card" data-card="${name}" viewBox="0 0 50 70" role="img" aria-label="${name}"><use href="#card-${name}"/></svg>`;
+  return `<svg class="card" data-card="${name}" viewBox="0 0 50 70" role="img" aria-label="${esc(cardWords(name))}"><use href="#card-${name}"/></svg>`;
+}
+function cardWords(name) {  // a card as the reader says it: 方块K, K of diamonds, 大王
+  if (name === "BJ" || name === "LJ") return W("card." + name);
+  return T("card_name", { suit: W("suit." + name[0]), rank: RANK[name.slice(1)] || name.slice(1) });
 }
 function cardsHTML(cards) { return `<span class="cards">${(cards || []).map(cardSVG).join("")}</span>`; }
 function suitHTML(suit) { return suit ? `<span class="suit ${"HD".includes(suit) ? "red" : ""}">${SUIT[suit]}</span>` : ""; }

@@ -59,29 +59,53 @@ function roundHTML(t) {
     (r.repaired.byes ? ` · ${esc(T("byes"))}: ${esc(T("was"))} ${esc(r.repaired.byes.before.join(W("word.list")) || "-")}` : "") + `</p>` : "";
   const notes = new Map();  // the tables' reports the tournament service could not record: said at the table until entered
   for (const n of t.unrecorded || []) notes.set(n.table, [...(notes.get(n.table) || []), n]);
+  const pairs = t.system !== "individual-tables";
   const rows = r.tables.map(x => {
-    if (t.system === "individual-tables") return scoresRow(x, moved.get(x.table), notes.get(x.table));
-    const names = x.entries.map((e, i) => `<label><input type="radio" name="w-${esc(x.table)}" value="${i}"> ${esc(e.name)} <small>${esc(e.id)}` +
-      `${e.lot ? ` <span class="lot">${esc(T("lot_no", { n: e.lot }))}</span>` : ""}</small></label>` +
-      ` <button data-forfeit="${esc(e.id)}" title="${T("forfeit")}">${T("forfeit")}</button>`).join(` <b>${T("versus")}</b> `);
+    if (!pairs) return scoresRow(x, moved.get(x.table), notes.get(x.table));
+    const names = x.entries.map((e, i) => `<label data-entry="${esc(e.id)}"><input type="radio" name="w-${esc(x.table)}" value="${i}"` +
+      ` aria-label="${esc(T("winner_is", { entry: entryText(e) }))}"> ${entryHTML(e)}</label>` +
+      ` <button data-forfeit="${esc(e.id)}" aria-label="${esc(T("forfeit_of", { entry: entryText(e) }))}">${T("forfeit")}</button>`).join(` <b>${T("versus")}</b> `);
     return tableRow(x, moved.get(x.table), names,
-      `<button data-result="record">${T("record_result")}</button> <input name="reason" placeholder="${T("reason")}" size="8">` +
+      `<button data-result="record">${T("record_result")}</button> <input name="reason" placeholder="${T("reason")}" aria-label="${T("reason")}" size="8">` +
       ` <button data-result="correct">${T("correct")}</button>`, notes.get(x.table));
   }).join("");
   const unpublished = t.unpublished ? `<p class="error" id="t-unpublished">${esc(t.unpublished)}</p>` : "";
   return unpublished + `<p><b>${esc(t.name)}</b> · ${esc(W("system." + t.system))} · ${T("round_of", { round: t.paired, rounds: t.rounds })}${t.finished ? " · " + T("finished") : ""}</p>` +
-    `<p><button id="t-pair">${T("next_round")}</button> <input id="t-rulebook" value="${esc(t.rulebook)}" size="14" title="${T("rulebook")}">` +
-    ` <button id="t-start" ${r.round ? "" : "disabled"}>${T("start_round")} ${r.round || ""}</button>` +
+    `<p><button id="t-pair">${T("next_round")}</button> ${startHTML(t)}` +
     ` <a href="/api/console/tournament/export.xlsx">${T("export")} XLSX</a> <a href="/api/console/tournament/export.csv">CSV</a>` +
     ` <a href="/api/console/tournament/export.html" target="_blank">${T("print")}</a></p>` +
-    notice + `<table id="t-round" data-round="${r.round}"><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th>${T("result")}</th><th>${T("actions")}</th></tr></thead><tbody>${rows}</tbody></table>` +
+    notice + `<table id="t-round" data-round="${r.round}"><thead><tr><th>${T("table")}</th><th>${T("teams")}${pairs ? ` <small class="hint">${T("pick_winner")}</small>` : ""}</th><th>${T("result")}</th><th>${T("actions")}</th></tr></thead><tbody>${rows}</tbody></table>` +
     (t.lot_open ? `<form id="t-lot"><label>${T("hall_lot")} <input name="order" value="${esc(t.lot.join(","))}" size="40" required></label>` +
       ` <button>${T("enter_lot")}</button></form>` : "") +
-    `<form id="t-withdraw"><input name="unit" placeholder="${T("unit")}" required> <input name="reason" placeholder="${T("reason")}" size="8">` +
-    ` <button>${T("withdraw_unit")}</button></form>` +
-    `<form id="t-rounds"><input name="rounds" type="number" min="1" max="100" value="${t.rounds}" required> <button>${T("set_rounds")}</button></form>` +
-    `<form id="t-late"><input name="entry" placeholder="${T("entry_id")}" required> <input name="minutes" type="number" min="0" step="0.5" placeholder="${T("minutes")}" required>` +
-    ` <button>${T("late")}</button></form>`;
+    `<div class="more">` +
+    `<form id="t-late"><fieldset><legend>${T("late")}</legend><label for="t-late-entry">${T("late_entry")}</label> <select id="t-late-entry" name="entry" required>` +
+    `<option value="">${T("choose")}</option>${r.tables.flatMap(x => x.entries).sort((a, b) => a.lot - b.lot)
+      .map(e => `<option value="${esc(e.id)}">${esc(entryText(e))}</option>`).join("")}</select>` +
+    ` <label>${T("minutes")} <input name="minutes" type="number" min="0" step="0.5" size="5" required></label>` +
+    ` <button>${T("record_late")}</button></fieldset></form>` +
+    `<form id="t-withdraw"><fieldset><legend>${T("withdraw_unit")}</legend><label>${T("unit")} <input name="unit" required></label>` +
+    ` <label>${T("why")} <input name="reason" size="12"></label> <button>${T("withdraw_unit")}</button></fieldset></form>` +
+    `<form id="t-rounds"><fieldset><legend>${T("rounds")}</legend><label>${T("rounds_total")} <input name="rounds" type="number" min="1" max="100" value="${t.rounds}" required></label>` +
+    ` <button>${T("set_rounds")}</button></fieldset></form></div>`;
+}
+function entryText(e) {  // an entry as the hall knows it: its lot number (抽签号) and its name
+  return [e.lot ? T("lot_no", { n: e.lot }) : "", e.name].filter(Boolean).join(" ");
+}
+function entryHTML(e) {  // the same, with its unit; its id (the sheets', the lot form's) on hover
+  return `<span class="entry" title="${esc(e.id)}">${e.lot ? `<span class="lot">${esc(T("lot_no", { n: e.lot }))}</span> ` : ""}${esc(e.name)}` +
+    `${e.unit && e.unit !== e.name ? ` <small>${esc(e.unit)}</small>` : ""}</span>`;
+}
+function bookName(b) {  // a rulebook by its title (the venue's, Chinese); in English by its name and game
+  return LANG === "zh" || !b.game ? b.title : `${b.name} (${W("game." + b.game)})`;
+}
+function startHTML(t) {  // the latest round's start, with the rulebook its tables play; once started, said instead
+  const r = t.round, books = t.rulebooks.some(b => b.name === t.rulebook) ? t.rulebooks : [...t.rulebooks, { name: t.rulebook, title: t.rulebook, game: "" }];
+  const book = books.find(b => b.name === t.rulebook);
+  if (!r.round) return "";
+  if (t.started) return `<span id="t-started">${esc(T("round_started", { round: r.round, rulebook: bookName(book) }))}</span>`;
+  return `<label for="t-rulebook">${T("rulebook")}</label> <select id="t-rulebook" name="rulebook">` +
+    books.map(b => `<option value="${esc(b.name)}"${b.name === t.rulebook ? " selected" : ""}>${esc(bookName(b))}</option>`).join("") +
+    `</select> <button id="t-start">${esc(T("start_round_n", { round: r.round }))}</button>`;
 }
 function tableRow(x, was, names, actions, notes) {  // a table of the round: who plays, its result, what may be entered
   const done = (x.result ? `<span class="finished">${T("finished")} ${esc(x.result.scores.map(EXACT).join(" : "))}</span>` : T("in_play")) +
@@ -103,8 +127,7 @@ function scoresRow(x, was, notes) {
   const id = `t-scores-${x.table}`, gone = new Set(x.forfeits || []), correct = !!x.result;
   const players = x.entries.map((e, i) => {
     const seat = "SENW"[i], standing = gone.has(e.id) && !correct, score = correct ? decimal(x.result.scores[i]) : "";
-    return `<span class="player" data-entry="${esc(e.id)}"><b>${esc(SEATW(seat))} ${"♠♥♣♦"[i]}</b> ${esc(e.name)} <small>${esc(e.id)}` +
-      `${e.lot ? ` <span class="lot">${esc(T("lot_no", { n: e.lot }))}</span>` : ""}</small>` +
+    return `<span class="player" data-entry="${esc(e.id)}"><b>${esc(SEATW(seat))} ${"♠♥♣♦"[i]}</b> ${entryHTML(e)}` +
       ` <input name="score-${esc(e.id)}" value="${esc(score)}" inputmode="decimal" size="6" autocomplete="off" form="${id}"` +
       ` aria-label="${esc(e.name)} ${T("small_score")}" placeholder="${T("small_score")}">` +
       ` <label${standing ? ` title="${T("forfeit_stands")}"` : ""}><input type="checkbox" name="forfeit" value="${esc(e.id)}" form="${id}"` +
