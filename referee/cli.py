@@ -43,7 +43,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def _judge(args: argparse.Namespace) -> int:
     from referee.judge import run
 
-    return run(args.files, args.check)
+    return run(args.files, args.check, lang=args.lang)
 
 
 def _demo(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

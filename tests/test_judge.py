@@ -1,6 +1,10 @@
 """``cardtable judge``: the public conformance cases, malformed input, and the command line."""
 
 import json
+import os
+import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -150,13 +154,27 @@ def _mutations():
 PYTHON_WORDS = ("internal error", "Error:", "Traceback", "attribute", "unpack", "object is not", "NoneType", "KeyError")
 
 
+def chinese(said: str) -> bool:
+    """An error said in Chinese: Chinese words, and no English word but inside backticks (a field, a value as the
+    case wrote it), in quotes (a rulebook or card as typed) and the rulebooks' ids."""
+    rest = re.sub(r"`[^`]*`|“[^”]*”|'[^']*'|" + "|".join(map(re.escape, names())), "", said)
+    return bool(re.search(r"[\u4e00-\u9fff]", said)) and not re.search(r"[A-Za-z]{3,}", rest)
+
+
+def worded(out: dict) -> bool:
+    """An answer in words: a result, or an error in English (``error``, no Python in it) and in Chinese (``said``)."""
+    if "result" in out:
+        return "error" not in out
+    return not any(w in out["error"] for w in PYTHON_WORDS) and chinese(out["said"])
+
+
 def test_a_broken_case_is_answered_in_words(capsys):
     # README: an input that is malformed is answered with {"id": ..., "error": "<clear message>"}, never a
     # crash: every public case with each field dropped or replaced by a value of every JSON type
     bad, n = [], 0
     for name, case in _mutations():
-        out, n = answer(case), n + 1
-        if ("result" in out) == ("error" in out) or any(w in out.get("error", "") for w in PYTHON_WORDS):
+        out, n = answer(case, "zh"), n + 1
+        if not worded(out):
             bad.append((name, out))
     assert n > 5000 and not bad, (bad[:5], capsys.readouterr().err[-800:])
 
@@ -167,7 +185,7 @@ IMPOSSIBLE = [
     ({**FOLLOW, "lead": [], "play": []}, "field 'lead' must hold at least one card"),
     ({**FOLLOW, "before": [["S3"]]}, "plays of 2, 1, 2"),
     ({**FOLLOW, "before": [["S3", "S3"], ["S4", "S4"], ["S6", "S6"]]}, "2 to 4 plays"),
-    ({**FOLLOW, "hand": ["S5"] * 3 + ["D3"] * 37}, "hand has 40 cards, but a hand in zhongkai-2010 holds at most 39"),
+    ({**FOLLOW, "hand": ["S5"] * 3 + ["D3"] * 37}, "field 'hand' has 40 cards, but a hand in zhongkai-2010 holds at most 39"),
     ({"op": "throw", "rulebook": "classic-3deck", "level": "7", "trump": "H", "cards": ["SA", "SA", "SK"],
       "others": {s: ["D3"] for s in "SENW"}}, "names all four seats"),
     ({"op": "kitty", "rulebook": "zhongkai-2010", "level": "7", "trump": "H", "kitty_points": 65,
@@ -177,7 +195,7 @@ IMPOSSIBLE = [
     ({"op": "kitty", "rulebook": "zhongkai-2010", "level": "7", "trump": "H", "kitty_points": 25,
       "last_trick": [["H3"], ["H9"], ["HK"], ["HA"]], "winner_is_defender": "yes"}, "must be true or false"),
     ({"op": "winner", "rulebook": "zhongkai-2010", "level": "7", "trump": "H", "plays": [["S3"]]}, "2 to 4 plays"),
-    ({"op": "follow", "rulebook": "sanjiang-2012"}, "sanjiang-2012 is a guandan rulebook, not a tractor one"),
+    ({"op": "follow", "rulebook": "sanjiang-2012"}, "sanjiang-2012 is a Guandan rulebook, not a Tractor one"),
     ({**FOLLOW, "hand": None}, "field 'hand' must be a list of cards, not null"),
     ({k: v for k, v in FOLLOW.items() if k != "lead"}, "field 'lead' is missing"),
     ({"op": "throw", "rulebook": "classic-3deck", "level": "7", "trump": "H", "cards": ["SA"], "others": []},
@@ -201,7 +219,7 @@ def test_climbing_impossible_cases_are_refused_in_words():
             "hand": ["S3"] * 2 + ["D4"] * 2 + ["C5"] * 2 + ["H6"] * 2 + ["S7"] * 2 + ["D8"] * 2 + ["C9"] * 2
             + ["HT"] * 2 + ["SJ"] * 2 + ["DQ"] * 2 + ["CK"] * 2 + ["HA"] * 2 + ["S2"] * 2 + ["D2"] * 2 + ["C2"] * 2,
             "card": "S3"}
-    assert "hand has 30 cards, but a hand in sanjiang-2012 holds at most 27" in answer(case)["error"]
+    assert "field 'hand' has 30 cards, but a hand in sanjiang-2012 holds at most 27" in answer(case)["error"]
     bad = {"id": "r", "game": "guandan", "rulebook": "sanjiang-2012", "op": "result", "partner_place": 1}
     assert answer(bad)["error"] == "the first's partner finishes one of 2, 3, 4, not 1"
     bombs = {"id": "b", "game": "sandayi", "rulebook": "usst-2016", "op": "bomb_allowed", "bid": 1, "bombs_played": -1}
@@ -298,7 +316,7 @@ CLOCK_CASE = {"id": "c", "game": "guandan", "op": "clock", "rulebook": "sanjiang
 @pytest.mark.parametrize(
     "change, message",
     [
-        ({"rulebook": "classic-3deck"}, "classic-3deck is a tractor rulebook, not guandan"),
+        ({"rulebook": "classic-3deck"}, "classic-3deck is a Tractor rulebook, not Guandan"),
         ({"inputs": []}, "inputs must be a list"),
         ({"inputs": [[5, "ready", "S"], [4, "ready", "E"]]}, "input 2: t 4 is before the one before it (5)"),
         ({"inputs": [[0, "dance"]]}, "input 1: unknown action 'dance'"),
@@ -332,7 +350,29 @@ def test_a_broken_clock_case_is_answered_in_words(capsys):
                     changed = list(item[:j]) + [value] + list(item[j + 1:])
                     variants.append({**case, "inputs": case["inputs"][:i] + [changed] + case["inputs"][i + 1:]})
         for variant in variants:
-            out, n = answer(variant), n + 1
-            if ("result" in out) == ("error" in out) or any(w in out.get("error", "") for w in PYTHON_WORDS):
+            out, n = answer(variant, "zh"), n + 1
+            if not worded(out):
                 bad.append((variant.get("inputs"), out))
     assert n > 500 and not bad, (bad[:5], capsys.readouterr().err[-800:])
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_command_line_says_its_errors_in_its_language_and_keeps_them_machine_readable(lang, tmp_path):
+    """README: every command speaks Chinese (English with ``--lang en``). An error line stays one JSON object whose
+    ``error`` is the same English words in either language (what programs compare); ``said`` is the reader's."""
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(json.dumps({**FOLLOW, "id": "z", "hand": ["ZZ"]}) + "\nnot json\n[1]\n")
+    env = {**os.environ, "CARDTABLE_LANG": ""}
+    run = subprocess.run([sys.executable, "-m", "cardtable", "judge", str(tmp_path / "none.jsonl"), str(cases), "--lang", lang],
+                         capture_output=True, text=True, env=env, cwd=Path(__file__).resolve().parents[1], timeout=60)
+    lines = [json.loads(line) for line in run.stdout.splitlines()]
+    assert run.returncode == 1 and not run.stderr and [line["id"] for line in lines] == [None, "z", None, None], run
+    assert [line["error"] for line in lines] == [f"{tmp_path / 'none.jsonl'}: no such file", "unknown card 'ZZ'",
+                                                 f"{cases}:2: not a JSON object (no JSON from column 1 on)",
+                                                 f"{cases}:3: not a JSON object: a case is an object, not a list"]
+    said = [line["said"] for line in lines]
+    if lang == "en":
+        assert said == [line["error"] for line in lines]
+    else:
+        assert said == [f"{tmp_path / 'none.jsonl'}：没有这个文件", "没有这张牌：ZZ", f"{cases}:2：不是 `JSON` 对象（从第 1 列起不是 `JSON`）",
+                        f"{cases}:3：不是 `JSON` 对象：案例应为对象，而不是列表"]

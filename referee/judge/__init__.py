@@ -1,10 +1,11 @@
 """``cardtable judge``: answer rules questions written as JSON lines.
 
 The case format is ``shared/conformance/README.md``. Each line gets one answer line
-``{"id": ..., "result": ...}``, or ``{"id": ..., "error": "..."}`` in words for malformed or
-impossible input; ``--check`` compares answers with ``expect`` and ends with ``N passed, M failed``.
-A file that cannot be read (missing, a directory, not UTF-8 text) is one error line; the other
-files are answered, and the run ends with status 1.
+``{"id": ..., "result": ...}``, or ``{"id": ..., "error": "...", "said": "..."}`` in words for malformed or
+impossible input: ``error`` in English, the same words whatever the language (what programs and the logs
+compare), ``said`` the same in the command line's language (Chinese unless ``--lang en``); ``--check``
+compares answers with ``expect`` and ends with ``N passed, M failed``. A file that cannot be read (missing,
+a directory, not UTF-8 text) is one error line; the other files are answered, and the run ends with status 1.
 
 The judge asks the kernel: :mod:`referee.judge.tractor` (the Tractor ops) and :mod:`referee.judge.climbing`
 (Guandan's and San Da Yi's) read each case's fields with :mod:`referee.judge.fields` and answer with the
@@ -13,6 +14,7 @@ engines; the ``clock`` op drives the table service's own table (``referee.table.
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 import traceback
@@ -20,7 +22,7 @@ from typing import Any, Callable, Iterable, TextIO
 
 from referee.catalogue.sentences import told
 from referee.judge.climbing import GUANDAN, SANDAYI
-from referee.judge.fields import CaseError, text
+from referee.judge.fields import CaseError, kind, text
 from referee.judge.tractor import OPS as TRACTOR
 from referee.table.scenario import clock_case
 
@@ -38,25 +40,28 @@ def _worded(exc: Exception) -> bool:
     return isinstance(exc, ValueError) and type(exc).__module__.startswith("referee.")
 
 
-def answer(case: dict[str, Any]) -> dict[str, Any]:
-    """The answer line for one case."""
+def answer(case: dict[str, Any], lang: str = "en") -> dict[str, Any]:
+    """The answer line for one case; an error's ``said`` in ``lang``."""
     out: dict[str, Any] = {"id": case.get("id")}
     try:
         game = text(case, "game")
         if game not in GAMES:
-            raise CaseError(f"unknown game {game!r}; games are {', '.join(GAMES)}")
+            raise CaseError("judge.unknown_game", value=repr(game), known=tuple(GAMES))
         name = text(case, "op")
         op = GAMES[game].get(name)
         if op is None:
-            raise CaseError(f"unknown op {name!r} for {game}; ops are {', '.join(GAMES[game])}")
+            raise CaseError("judge.unknown_op", value=repr(name), game=game, known=tuple(GAMES[game]))
         out["result"] = op(case)
     except Exception as exc:  # one bad case never stops the run
-        if _worded(exc):
-            out["error"] = told(exc)
-        else:
+        if not _worded(exc):
             traceback.print_exc(file=sys.stderr)
-            out["error"] = "internal error: the referee could not judge this case (details on the error stream)"
+        out |= _error(exc if _worded(exc) else CaseError("judge.internal"), lang)
     return out
+
+
+def _error(exc: Exception, lang: str) -> dict[str, str]:
+    """An answer's error: in English (``error``) and in ``lang`` (``said``)."""
+    return {"error": told(exc), "said": told(exc, lang)}
 
 
 def matches(expect: Any, out: dict[str, Any]) -> bool:
@@ -71,21 +76,21 @@ def _lines(path: str) -> list[str]:
         with open(path, "rb") as f:
             data = f.read()
     except FileNotFoundError:
-        raise CaseError(f"{path}: no such file") from None
+        raise CaseError("judge.no_file", path=path) from None
     except IsADirectoryError:
-        raise CaseError(f"{path}: is a directory, not a file of cases") from None
-    except OSError as exc:
-        raise CaseError(f"{path}: cannot be read ({exc.strerror or 'input/output error'})") from None
+        raise CaseError("judge.directory", path=path) from None
+    except OSError as exc:  # its own words are English: its code (EACCES) says it in either language
+        raise CaseError("judge.unreadable", path=path, code=errno.errorcode.get(exc.errno or 0, "EIO")) from None
     try:
         return data.decode("utf-8").splitlines()
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise CaseError(f"{path}: line {line} is not UTF-8 text (byte {data[exc.start]:#04x}); no case of this file was read") from None
+        raise CaseError("judge.not_utf8", path=path, line=line, byte=f"{data[exc.start]:#04x}") from None
 
 
-def run(paths: Iterable[str], check: bool, stdout: TextIO | None = None) -> int:
-    """Answer every case of the files; return 1 when a file cannot be read or, with ``check``, an
-    answer misses its ``expect`` or there was no case to check (an empty file passes nothing)."""
+def run(paths: Iterable[str], check: bool, stdout: TextIO | None = None, lang: str = "en") -> int:
+    """Answer every case of the files (errors ``said`` in ``lang``); return 1 when a file cannot be read or, with
+    ``check``, an answer misses its ``expect`` or there was no case to check (an empty file passes nothing)."""
     stdout = stdout or sys.stdout
     passed = failed = 0
     unreadable = False
@@ -93,7 +98,7 @@ def run(paths: Iterable[str], check: bool, stdout: TextIO | None = None) -> int:
         try:
             lines = _lines(path)
         except CaseError as exc:
-            print(json.dumps({"id": None, "error": str(exc)}, ensure_ascii=False), file=stdout)
+            print(json.dumps({"id": None} | _error(exc, lang), ensure_ascii=False), file=stdout)
             unreadable, failed = True, failed + 1
             continue
         for n, line in enumerate(lines, 1):
@@ -101,12 +106,13 @@ def run(paths: Iterable[str], check: bool, stdout: TextIO | None = None) -> int:
                 continue
             try:
                 case = json.loads(line)
-                if not isinstance(case, dict):
-                    raise ValueError(f"a case is a JSON object, not {type(case).__name__}")
-            except ValueError as exc:
-                case, out = {}, {"id": None, "error": f"{path}:{n}: not a JSON object: {exc}"}
+            except ValueError as exc:  # where it stops reading: JSON's own words are English only
+                case, out = {}, {"id": None} | _error(CaseError("judge.not_json", path=path, line=n, column=getattr(exc, "colno", 1)), lang)
             else:
-                out = answer(case)
+                if isinstance(case, dict):
+                    out = answer(case, lang)
+                else:
+                    case, out = {}, {"id": None} | _error(CaseError("judge.not_object", path=path, line=n, found=kind(case)), lang)
             print(json.dumps(out, ensure_ascii=False), file=stdout)
             if check:
                 if "expect" in case and matches(case["expect"], out):

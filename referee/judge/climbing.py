@@ -13,7 +13,8 @@ from referee.climbing.combos import beats as beats_reading
 from referee.climbing.combos import readings, types
 from referee.guandan.levels import levels_won
 from referee.guandan.tribute import is_legal_return, is_legal_tribute
-from referee.judge.fields import CaseError, at_most, cards, get, kind, rank, rulebook, text, whole
+from referee.judge.fields import CaseError, at_most, cards, field, get, kind, rank, rulebook, text, whole
+from referee.reasons import Reason
 from referee.rulebooks import ClimbingRulebook
 from referee.sandayi.bombs import bomb_allowed as allowed
 
@@ -22,7 +23,7 @@ def _level(case: dict[str, Any], rules: ClimbingRulebook) -> str | None:
     if rules.ranks.wildcard == "none" and not rules.ranks.level_above_ace:
         return None
     if case.get("level") is None:
-        raise CaseError(f"{rules.id} needs the level (field 'level')")
+        raise CaseError("judge.needs_level", rulebook=rules.id)
     return rank(case, "level")
 
 
@@ -30,7 +31,7 @@ def _plays(rules: ClimbingRulebook, case: dict[str, Any], *names: str) -> list[C
     groups = [cards(case, name) for name in names]
     most = rules.deal.hand_size + rules.deal.kitty
     for name, group in zip(names, groups):
-        at_most(name, len(group), most, rules.id)
+        at_most(field(name), len(group), most, rules.id)
     Decks(rules.deal.decks).check(Cards.join(groups))
     return groups
 
@@ -55,7 +56,7 @@ def _beats(game: str):
         prev, play = _plays(rules, case, "prev", "play")
         on_table = readings(rules, prev, level)
         if not on_table:
-            raise CaseError(f"prev {prev} is not a play")
+            raise CaseError("judge.prev_not_play", prev_cards=prev)
         return any(beats_reading(rules, r, on_table[0]) for r in readings(rules, play, level))
 
     return beats
@@ -64,10 +65,10 @@ def _beats(game: str):
 def tribute(case: dict[str, Any]) -> bool:
     rules = rulebook(case, "guandan")
     (held,) = _plays(rules, case, "hand")
-    at_most("hand", len(held), rules.deal.hand_size, rules.id)
+    at_most(field("hand"), len(held), rules.deal.hand_size, rules.id)
     card = _card(case, "card")
     if not held.count(card):
-        raise CaseError(f"{card} is not in the hand {held}")
+        raise CaseError("judge.card_not_in_hand", card=card, hand_cards=held)
     return is_legal_tribute(rules, _level(case, rules), held, card)
 
 
@@ -84,10 +85,10 @@ def bomb_allowed(case: dict[str, Any]) -> bool:
     rules = rulebook(case, "sandayi")
     bid = get(case, "bid")
     if isinstance(bid, bool) or not isinstance(bid, (int, str)):
-        raise CaseError(f"field 'bid' must be a bid (1, 2, \"pass\", \"dealer\", \"not_asked\"), not {kind(bid)}")
+        raise CaseError("judge.wrong_type", what=field("bid"), wanted=Reason("judge.a_bid"), found=kind(bid))
     played = whole(case, "bombs_played")
     if played < 0:
-        raise CaseError(f"field 'bombs_played' must be 0 or more, not {played}")
+        raise CaseError("judge.negative", what=field("bombs_played"), value=played)
     return allowed(rules, bid, played)
 
 

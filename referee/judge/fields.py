@@ -1,19 +1,23 @@
 """Reading the fields of a judge case (``shared/conformance/README.md``), with errors in words.
 
 Every reader names the field it wanted and what it found instead, so that a malformed case is
-answered ``{"id": ..., "error": "field 'lead' is missing"}`` and never with a Python exception.
+answered ``{"id": ..., "error": "field 'lead' is missing"}`` and never with a Python exception. A
+:class:`CaseError` is a reason (``referee.reasons``, the catalogue's ``reason.judge.*``), said in
+either language; what it names (a field, a play of it) is a reason too.
 
+>>> from referee.catalogue.sentences import told
 >>> case = {"lead": ["S9", "s9"], "others": [], "level": 10}
 >>> cards(case, "lead"), rank(case, "level")
 (Cards('S9 S9'), 'T')
 >>> cards(case, "play")
 Traceback (most recent call last):
 ...
-referee.judge.fields.CaseError: field 'play' is missing
->>> seat_hands(case, "others")
-Traceback (most recent call last):
-...
-referee.judge.fields.CaseError: field 'others' must be an object of seat to cards, not a list
+referee.judge.fields.CaseError: judge.missing (field='play')
+>>> try:
+...     seat_hands(case, "others")
+... except CaseError as exc:
+...     told(exc), told(exc, "zh")
+("field 'others' must be an object of seat to cards, not a list", '字段 `others`应为座位到牌的对象，而不是列表')
 """
 
 from __future__ import annotations
@@ -21,56 +25,64 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from referee.cards import Cards, parse_rank, parse_suit
-from referee.rulebooks import ClimbingRulebook, TractorRulebook, load
+from referee.reasons import Reason, Refused
+from referee.rulebooks import ClimbingRulebook, TractorRulebook, load, names
 from referee.seats import SEATS
 
 MISSING = object()
 
 
-class CaseError(ValueError):
+class CaseError(Refused):
     """A malformed case: a missing field, a field of the wrong type, an impossible input."""
 
 
-def kind(value: Any) -> str:
+# The JSON type of a value, in words (a reason: said in either language).
+KINDS = {type(None): Reason("judge.a_null"), bool: Reason("judge.a_boolean"), dict: Reason("judge.an_object"),
+         list: Reason("judge.a_list"), str: Reason("judge.a_string"), int: Reason("judge.a_number"),
+         float: Reason("judge.a_number")}
+
+
+def kind(value: Any) -> Reason:
     """The JSON type of a value, in words."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    return {dict: "an object", list: "a list", str: "a string", int: "a number", float: "a number"}.get(type(value), type(value).__name__)
+    return KINDS.get(type(value), Reason("judge.a_value"))
+
+
+def field(name: str) -> Reason:
+    """A field of the case, as errors name it."""
+    return Reason("judge.field", field=name)
 
 
 def get(case: dict[str, Any], name: str, default: Any = MISSING) -> Any:
     if name not in case:
         if default is MISSING:
-            raise CaseError(f"field '{name}' is missing")
+            raise CaseError("judge.missing", field=name)
         return default
     return case[name]
 
 
-def _typed(case: dict[str, Any], name: str, fits: Callable[[Any], bool], words: str) -> Any:
+def _typed(case: dict[str, Any], name: str, fits: Callable[[Any], bool], wanted: Reason) -> Any:
     value = get(case, name)
     if not fits(value):
-        raise CaseError(f"field '{name}' must be {words}, not {kind(value)}")
+        raise CaseError("judge.wrong_type", what=field(name), wanted=wanted, found=kind(value))
     return value
 
 
 def text(case: dict[str, Any], name: str) -> str:
-    return _typed(case, name, lambda v: isinstance(v, str), "a string")
+    return _typed(case, name, lambda v: isinstance(v, str), Reason("judge.a_string"))
 
 
 def whole(case: dict[str, Any], name: str) -> int:
-    return _typed(case, name, lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number")
+    return _typed(case, name, lambda v: isinstance(v, int) and not isinstance(v, bool), Reason("judge.a_whole_number"))
 
 
 def flag(case: dict[str, Any], name: str) -> bool:
-    return _typed(case, name, lambda v: isinstance(v, bool), "true or false")
+    return _typed(case, name, lambda v: isinstance(v, bool), Reason("judge.a_boolean"))
 
 
 def rank(case: dict[str, Any], name: str) -> str:
     value = get(case, name)
     if not isinstance(value, (str, int)) or isinstance(value, bool):
-        raise CaseError(f"field '{name}' must be a rank (2..10, J, Q, K, A), not {kind(value)}")
+        raise CaseError("judge.wrong_type", what=field(name), wanted=Reason("judge.a_rank"), found=kind(value))
     return parse_rank(value, level=True)
 
 
@@ -80,66 +92,70 @@ def suit(case: dict[str, Any], name: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise CaseError(f"field '{name}' must be a suit (S, H, D, C) or null, not {kind(value)}")
+        raise CaseError("judge.wrong_type", what=field(name), wanted=Reason("judge.a_suit"), found=kind(value))
     return parse_suit(value, trump=True)
 
 
-def card_list(value: Any, what: str, empty: bool = False) -> Cards:
+def card_list(value: Any, what: Reason, empty: bool = False) -> Cards:
     """A JSON list of card names, ``what`` naming it in errors."""
     if not isinstance(value, list):
-        raise CaseError(f"{what} must be a list of cards, not {kind(value)}")
+        raise CaseError("judge.wrong_type", what=what, wanted=Reason("judge.a_card_list"), found=kind(value))
     if not value and not empty:
-        raise CaseError(f"{what} must hold at least one card")
+        raise CaseError("judge.no_card", what=what)
     if any(not isinstance(c, (str, int)) or isinstance(c, bool) for c in value):
         bad = next(c for c in value if not isinstance(c, (str, int)) or isinstance(c, bool))
-        raise CaseError(f"{what} must be a list of card names, and holds {kind(bad)}")
+        raise CaseError("judge.not_card_names", what=what, found=kind(bad))
     return Cards.parse([str(c) for c in value])
 
 
 def cards(case: dict[str, Any], name: str, empty: bool = False) -> Cards:
     """A list of card names (lowercase, ``10`` and the suit symbols too); not empty unless ``empty``."""
-    return card_list(get(case, name), f"field '{name}'", empty)
+    return card_list(get(case, name), field(name), empty)
 
 
 def plays(case: dict[str, Any], name: str, default: Any = MISSING) -> list[Cards]:
     """A list of plays, each a non-empty list of cards."""
     value = get(case, name, default)
     if not isinstance(value, list):
-        raise CaseError(f"field '{name}' must be a list of plays (lists of cards), not {kind(value)}")
-    return [card_list(p, f"field '{name}' play {i + 1}") for i, p in enumerate(value)]
+        raise CaseError("judge.wrong_type", what=field(name), wanted=Reason("judge.a_play_list"), found=kind(value))
+    return [card_list(p, Reason("judge.field_play", field=name, n=i + 1)) for i, p in enumerate(value)]
 
 
-def seat_of(value: Any, what: str) -> str:
+def seat_of(value: Any, what: Reason) -> str:
     """A seat letter, ``s`` and ``S`` alike (as cards are read)."""
     found = value.strip().upper() if isinstance(value, str) else None
     if found not in SEATS:
-        raise CaseError(f"{what} must be a seat ({' '.join(SEATS)}), not {str(value)[:20]!r}")
+        raise CaseError("judge.not_seat", what=what, value=repr(str(value)[:20]))
     return found
 
 
 def seat_hands(case: dict[str, Any], name: str) -> dict[str, Cards]:
     value = get(case, name)
     if not isinstance(value, dict):
-        raise CaseError(f"field '{name}' must be an object of seat to cards, not {kind(value)}")
-    out = {seat_of(s, f"a key of field '{name}'"): card_list(h, f"field '{name}' seat {s}", True) for s, h in value.items()}
+        raise CaseError("judge.wrong_type", what=field(name), wanted=Reason("judge.a_seat_object"), found=kind(value))
+    out = {seat_of(s, Reason("judge.field_key", field=name)): card_list(h, Reason("judge.field_seat", field=name, seat=s), True)
+           for s, h in value.items()}
     if len(out) != len(value):
-        raise CaseError(f"field '{name}' names a seat twice")
+        raise CaseError("judge.seat_twice", field=name)
     return out
 
 
 def seat(case: dict[str, Any], name: str) -> str:
-    return seat_of(get(case, name), f"field '{name}'")
+    return seat_of(get(case, name), field(name))
 
 
 def rulebook(case: dict[str, Any], game: str) -> TractorRulebook | ClimbingRulebook:
     """The case's rulebook, which must be one of ``game``."""
-    rules = load(text(case, "rulebook"))
+    book = text(case, "rulebook")
+    if book not in names():
+        raise CaseError("judge.unknown_rulebook", rulebook=book, known=", ".join(sorted(names())))
+    rules = load(book)
     if rules.game != game:
-        raise CaseError(f"rulebook {rules.id} is a {rules.game} rulebook, not a {game} one")
+        raise CaseError("judge.other_game", rulebook=rules.id, table_game=rules.game, game=game)
     return rules
 
 
-def at_most(what: str, n: int, most: int, book: str) -> None:
+def at_most(what: Reason, n: int, most: int, book: str) -> None:
     """Refuse ``n`` cards where ``book`` deals at most ``most``."""
     if n > most:
-        raise CaseError(f"{what} has {n} cards, but a hand in {book} holds at most {most}")
+        raise CaseError("judge.hand_too_big", what=what, n=n, rulebook=book, most=most)

@@ -13,23 +13,24 @@ dealer (no limit), and the four-joker bomb counts where ``joker_bomb`` says so.
 >>> bomb_allowed(rules, 4, 0)
 Traceback (most recent call last):
 ...
-referee.sandayi.bombs.BombLimitError: unknown bid 4: use 1, 2, 3, "pass", "dealer" or "not_asked"
+referee.sandayi.bombs.BombLimitError: sandayi.bomb_bid (bids=[1, 2, 3], value='4')
 >>> bomb_allowed(rules, 2, -1)
 Traceback (most recent call last):
 ...
-referee.sandayi.bombs.BombLimitError: bombs_played must be a whole number of 0 or more, not -1
+referee.sandayi.bombs.BombLimitError: sandayi.bombs_played (value='-1')
 """
 
 from __future__ import annotations
 
 from referee.climbing.combos import Reading
+from referee.reasons import Refused
 from referee.rulebooks import SandayiRulebook, load  # noqa: F401 (load: doctests)
 from referee.sandayi.bidding import bid_values
 
 CATEGORIES = ("pass", "dealer", "not_asked")
 
 
-class BombLimitError(ValueError):
+class BombLimitError(Refused):
     """A bid or bomb count that :func:`bomb_allowed` cannot judge."""
 
 
@@ -39,8 +40,7 @@ def _key(rules: SandayiRulebook, bid: object) -> str:
         return bid
     if isinstance(bid, int) and not isinstance(bid, bool) and bid in values:
         return "dealer" if bid == values[-1] else f"bid_{bid}"  # the top bid always deals
-    listed = ", ".join([*map(str, values), *(f'"{c}"' for c in CATEGORIES[:-1])])
-    raise BombLimitError(f'unknown bid {bid!r}: use {listed} or "{CATEGORIES[-1]}"')
+    raise BombLimitError("sandayi.bomb_bid", value=repr(bid), bids=tuple(values))
 
 
 def bomb_limit(rules: SandayiRulebook, bid: int | str) -> int | None:
@@ -59,7 +59,7 @@ def bomb_allowed(rules: SandayiRulebook, bid: int | str, bombs_played: int) -> b
     more bomb, having played ``bombs_played`` this game?"""
     limit = bomb_limit(rules, bid)
     if isinstance(bombs_played, bool) or not isinstance(bombs_played, int) or bombs_played < 0:
-        raise BombLimitError(f"bombs_played must be a whole number of 0 or more, not {bombs_played!r}")
+        raise BombLimitError("sandayi.bombs_played", value=repr(bombs_played))
     return limit is None or bombs_played < limit
 
 

@@ -70,13 +70,13 @@ import random
 from typing import Any
 
 from referee.cards import Cards
-from referee.catalogue.sentences import told
 from referee.climbing.combos import power_of
 from referee.guandan.bots import deal as guandan_deal
 from referee.guandan.tribute import is_legal_return, legal_tributes
-from referee.rulebooks import load
+from referee.reasons import Refused
+from referee.rulebooks import load, names
 from referee.sandayi.bots import deal as sandayi_deal
-from referee.seats import SEATS, check_seat, seats_from
+from referee.seats import SEATS, seats_from
 from referee.table.reducer import CLOCK, Output, Reducer
 from referee.table.tables import new_table
 from referee.tractor.bots import deal as tractor_deal
@@ -88,44 +88,54 @@ EVENTS = {"foul_counted": ("seat", "fouls"), "game_won": ("team", "by"), "round_
           "hand_forfeited": ("team",), "round_over": ("hands",), "flag_raised": ("seat", "kind")}
 
 
-class ScenarioError(ValueError):
-    """A case that cannot be driven: a malformed input, or an action the table is not ready for."""
+class ScenarioError(Refused):
+    """A case that cannot be driven: a malformed input, or an action the table is not ready for (a reason, the
+    catalogue's ``reason.clock.*``)."""
+
+
+def check_seat(seat: object) -> str:
+    """``seat`` when it is one of S E N W, else :class:`ScenarioError` in words."""
+    if seat not in SEATS:
+        raise ScenarioError("seats.unknown", text=str(seat))
+    return str(seat)
 
 
 def clock_case(case: dict[str, Any]) -> dict[str, Any]:
     """The answer to one ``clock`` case (see the module's docstring)."""
     rulebook, game = case.get("rulebook"), case.get("game")
     if not isinstance(rulebook, str):
-        raise ScenarioError("a clock case names its rulebook")
+        raise ScenarioError("clock.no_rulebook")
+    if rulebook not in names():
+        raise ScenarioError("clock.unknown_rulebook", rulebook=rulebook, known=", ".join(sorted(names())))
     if load(rulebook).game != game:
-        raise ScenarioError(f"{rulebook} is a {load(rulebook).game} rulebook, not {game}")
+        raise ScenarioError("clock.other_game", rulebook=rulebook, table_game=load(rulebook).game, game=game)
     inputs = case.get("inputs")
     if not isinstance(inputs, list) or not inputs:
-        raise ScenarioError("inputs must be a list of [t, action, ...]")
+        raise ScenarioError("clock.no_inputs")
     seed = case.get("seed", 0)
     if type(seed) is not int:
-        raise ScenarioError(f"seed must be a whole number, not {seed!r}")
+        raise ScenarioError("clock.seed", value=repr(seed))
     drive = _Drive(new_table("judge", rulebook), game, seed)
     drive.send("commands", {"command": "start_round"}, 0.0)
     last = 0.0
     for n, item in enumerate(inputs, 1):
         if not (isinstance(item, list) and len(item) >= 2 and type(item[0]) in (int, float) and isinstance(item[1], str)):
-            raise ScenarioError(f"input {n}: {item!r} is not [t, action, ...]")
+            raise ScenarioError("clock.not_input", n=n, value=repr(item))
         t, action, args = float(item[0]), item[1], item[2:]
         if not last <= t < float("inf"):
-            raise ScenarioError(f"input {n}: t {item[0]!r} is before the one before it ({last:g}); times run forward from 0")
+            raise ScenarioError("clock.backwards", n=n, value=repr(item[0]), last=last)
         if action not in ACTIONS:
-            raise ScenarioError(f"input {n}: unknown action {action!r}; actions are {' '.join(ACTIONS)}")
+            raise ScenarioError("clock.unknown_action", n=n, value=repr(action), known=" ".join(ACTIONS))
         last = t
         do = getattr(drive, "do_" + action)
         try:
             inspect.signature(do).bind(t, *args)
         except TypeError:
-            raise ScenarioError(f"input {n}: {action} takes other arguments than {args!r}") from None
+            raise ScenarioError("clock.arguments", n=n, action=action, value=repr(args)) from None
         try:
             do(t, *args)
         except ValueError as exc:  # a seat that is none, a card the table refused: in the case's words
-            raise ScenarioError(f"input {n} ({action} at {t:g} s): {told(exc)}") from None
+            raise ScenarioError("clock.input", n=n, action=action, t=t, why=exc) from None
     return drive.answer()
 
 
@@ -155,7 +165,9 @@ class _Drive:
         for o in self.send(name, payload, t):
             if o.name == "events" and o.payload["kind"] in ("rejected", "flag_raised"):
                 data = o.payload["data"]
-                raise ScenarioError(f"the table did not take it: {data.get('reason') or data.get('text')}")
+                if o.payload["kind"] == "flag_raised":
+                    raise ScenarioError("clock.flagged", kind=data.get("kind"))
+                raise ScenarioError("clock.not_taken", why=data.get("why") or data.get("reason"))
 
     def press(self, seat: str, button: str, t: float) -> None:
         self.accepted("board/in", {"seat": seat, "button": button}, t)
@@ -175,9 +187,9 @@ class _Drive:
     def turn(self, t: float, seat: str | None = None) -> str:
         turn = self.now(t).turn()
         if turn is None:
-            raise ScenarioError(f"no seat is to act (phase {self.now(t).phase})")
+            raise ScenarioError("clock.no_turn", phase=self.now(t).phase)
         if seat is not None and check_seat(seat) != turn:
-            raise ScenarioError(f"{seat} is not to act: {turn} is")
+            raise ScenarioError("clock.not_to_act", seat=seat, turn=turn)
         return turn
 
     def level(self) -> str:
@@ -202,18 +214,18 @@ class _Drive:
 
     def do_draw(self, t: float, seat: str | None = None) -> None:
         if self.table.phase != "dealing":
-            raise ScenarioError(f"no hand is being drawn (phase {self.table.phase})")
+            raise ScenarioError("clock.no_draw", phase=self.table.phase)
         self.deal()
         if self.game == "guandan":
             self.press(check_seat(seat or "S"), "ready", t)
             return
         if self.game != "tractor":
-            raise ScenarioError("San Da Yi has no draw to end: the bidding follows the deal")
+            raise ScenarioError("clock.sandayi_draw")
         level = self.level()
-        holders = [s for s in seats_from(seat or self.table.game.dealer or "S")
+        holders = [s for s in seats_from(check_seat(seat) if seat else self.table.game.dealer or "S")
                    if any(c.rank == level and not c.is_joker for c in self.hands[s])]
         if seat is not None and seat not in holders[:1]:
-            raise ScenarioError(f"{seat} holds no level card ({level}) to declare")
+            raise ScenarioError("clock.no_level_card", seat=seat, level=level)
         if holders:
             card = min((c for c in self.hands[holders[0]].distinct() if c.rank == level and not c.is_joker), key=str)
             self.show(holders[0], Cards([card]), t)
@@ -227,14 +239,14 @@ class _Drive:
                 self.show(dealer, Cards([min((c for c in self.hands[dealer] if not c.is_joker), key=str)]), t)
             return
         if self.game != "sandayi" or self.table.phase != "kitty":
-            raise ScenarioError("only a Tractor dealer, or a San Da Yi dealer after the bidding, takes a kitty")
+            raise ScenarioError("clock.no_kitty")
         dealer = self.table.dealer
         self.press(dealer, "ready", t)
         self.hands[dealer] = self.hands[dealer] + self.kitty
 
     def do_bid(self, t: float, seat: str, value: int | str) -> None:
         if self.game != "sandayi" or self.table.phase != "bidding":
-            raise ScenarioError("bids are San Da Yi's, while bidding")
+            raise ScenarioError("clock.no_bid")
         self.deal()
         self.turn(t, seat)
         self.press(seat, "pass" if value == "pass" else f"bid{value}", t)
@@ -248,9 +260,9 @@ class _Drive:
     def _play(self, t: float, seat: str | None, confidence: float) -> None:
         table = self.now(t)
         if table.phase not in ("kitty", "playing") or (self.game == "sandayi" and table.phase != "playing"):
-            raise ScenarioError(f"no play is due (phase {table.phase})")
+            raise ScenarioError("clock.no_play", phase=table.phase)
         if table.flags:
-            raise ScenarioError(f"the table waits for the referee ({table.flags[0].flag})")
+            raise ScenarioError("clock.waits", flag=table.flags[0].flag)
         seat = self.turn(t, seat)
         cards = self.tractor_play(table, seat) if self.game == "tractor" else self.climbing_play(table, seat)
         if confidence < 0.9:
@@ -262,7 +274,7 @@ class _Drive:
     def do_out_of_turn(self, t: float, seat: str) -> None:
         table = self.now(t)
         if table.phase != "playing" or table.turn() == check_seat(seat):
-            raise ScenarioError(f"{seat} is on turn, or nothing is being played (phase {table.phase})")
+            raise ScenarioError("clock.on_turn", seat=seat, phase=table.phase)
         self.send("observed", {"seat": seat, "cards": [str(min(self.hands[seat], key=str))], "confidence": 0.99}, t)
 
     def do_confirm(self, t: float) -> None:
@@ -278,7 +290,7 @@ class _Drive:
 
     def resolve(self, how: str, t: float) -> None:
         if not self.table.flags:
-            raise ScenarioError("no flag is open")
+            raise ScenarioError("clock.no_flag")
         self.accepted("commands", {"command": how, "flag": self.table.flags[0].flag}, t)
 
     def do_call(self, t: float, seat: str) -> None:
@@ -286,7 +298,7 @@ class _Drive:
 
     def do_pass(self, t: float, seat: str | None = None) -> None:
         if self.game == "tractor" or self.now(t).phase != "playing":
-            raise ScenarioError("only a climbing game's follower passes, while playing")
+            raise ScenarioError("clock.no_pass")
         self.press(self.turn(t, seat), "pass", t)
 
     def do_play_out(self, t: float) -> None:
@@ -302,7 +314,7 @@ class _Drive:
     def do_tribute(self, t: float) -> None:
         p = self.table.tribute if self.game == "guandan" else None
         if p is None or p.paid or p.shown:
-            raise ScenarioError("no tribute is due (a Guandan hand after the first, its draw ended)")
+            raise ScenarioError("clock.no_tribute")
         refuse = self.rules.tribute.refuse_with
         shown = {s: self.hands[s].count(refuse) for s in p.payers}
         if sum(shown.values()) >= self.rules.tribute.refuse_count:
@@ -322,7 +334,7 @@ class _Drive:
         if seat is not None:
             due = [x for x in due if x.receiver == check_seat(seat)]
         if not due:
-            raise ScenarioError("no return card is due" + (f" from {seat}" if seat else ""))
+            raise ScenarioError("clock.no_return_from", seat=seat) if seat else ScenarioError("clock.no_return")
         for x in due:
             card = min((c for c in self.hands[x.receiver].distinct() if is_legal_return(self.rules, p.level, c)),
                        key=lambda c: power_of(self.rules, c, p.level))
@@ -355,7 +367,7 @@ class _Drive:
             except ValueError:
                 continue
             return Cards([card])
-        raise ScenarioError(f"{seat} holds no single that beats the table: it passes")
+        raise ScenarioError("clock.no_single", seat=seat)
 
     # -- the answer ------------------------------------------------------------------------------------
     def answer(self) -> dict[str, Any]:
