@@ -14,7 +14,7 @@ import importlib
 import os
 import sys
 
-from cardtable.lang import ARGPARSE, dressed, run
+from cardtable.lang import ARGPARSE, Parser, dressed, run
 from referee.catalogue import cli_lang, word
 
 GROUPS = (
@@ -28,7 +28,7 @@ GROUPS = (
 
 def parser() -> argparse.ArgumentParser:
     """``cardtable`` and every package's commands under it, in the command line's language."""
-    top = argparse.ArgumentParser(prog="cardtable", description=word(cli_lang(), "cli.description"))
+    top = Parser(prog="cardtable", description=word(cli_lang(), "cli.description"))
     sub = top.add_subparsers(dest="command", required=True)
     for name in GROUPS:
         importlib.import_module(name).add_parser(sub)

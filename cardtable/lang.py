@@ -13,6 +13,7 @@ import argparse
 import contextlib
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator
 
 from referee.catalogue import ENV_LANG, LANGS, cli_lang, has, word
@@ -76,6 +77,44 @@ def speaking(lang: str | None) -> Iterator[None]:
             os.environ[ENV_LANG] = before
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, but an unknown option is named before a missing argument: ``cardtable --bogus`` says
+    ``--bogus`` is not an option rather than that the command is missing (argparse checks what is missing first).
+    Its sub-commands' parsers are of this class too."""
+
+    _trying = False  # while :meth:`_unknown` parses again: an error there ends the try, not the command
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        self._given = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(self._given, namespace)
+
+    def error(self, message: str):  # type: ignore[override]
+        if Parser._trying:
+            raise _Tried
+        unknown = self._unknown()
+        super().error(argparse._("unrecognized arguments: %s") % " ".join(unknown) if unknown else message)
+
+    def _unknown(self) -> list[str]:
+        """The options of what was given that no argument of this parser (nor of the command it names) takes."""
+        required = [a for a in self._actions if a.required]
+        Parser._trying = True
+        try:
+            for action in required:
+                action.required = False
+            _, extras = super().parse_known_args(list(getattr(self, "_given", [])), argparse.Namespace())
+        except _Tried:
+            return []
+        finally:
+            Parser._trying = False
+            for action in required:
+                action.required = True
+        return [e for e in extras if e.startswith("-")]
+
+
+class _Tried(Exception):
+    """An error while :meth:`Parser._unknown` tries."""
+
+
 def lang_option(parser: argparse.ArgumentParser) -> None:
     """``--lang`` for ``parser`` and every command under it (``cardtable --lang en table run`` or ``cardtable table
     run --lang en``); given nowhere, ``args.lang`` is :func:`cli_lang`'s."""
@@ -115,6 +154,13 @@ def dressed(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return parser
 
 
+def refuse(parser: argparse.ArgumentParser, message: str) -> int:
+    """A command's refusal once its arguments parsed, said as argparse says its errors (``cardtable table replay：错误：
+    ...``, without the usage: the arguments were right); the exit status, 2."""
+    sys.stderr.write(argparse._("%(prog)s: error: %(message)s\n") % {"prog": parser.prog, "message": message})
+    return 2
+
+
 def run(build: Callable[[], argparse.ArgumentParser], argv: list[str]) -> int:
     """The command ``argv`` asks for, in the language it asks for: the parser ``build`` makes (in that language
     from the start: argparse's own words, the help lines, see :func:`dressed`) parses ``argv`` and the command's
@@ -125,4 +171,4 @@ def run(build: Callable[[], argparse.ArgumentParser], argv: list[str]) -> int:
         return args.func(args)
 
 
-__all__ = ["ARGPARSE", "argparse_text", "dressed", "helps", "lang_of", "lang_option", "run", "speaking"]
+__all__ = ["ARGPARSE", "Parser", "argparse_text", "dressed", "helps", "lang_of", "lang_option", "refuse", "run", "speaking"]

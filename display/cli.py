@@ -37,20 +37,22 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--tournament-db", metavar="PATH",
                        help="the tournament the console runs (the file of cardtable tournament serve --db)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole hall network)")
-    serve.add_argument("--port", type=port, default=8080)
+    serve.add_argument("--port", type=port, default=8080, help="the port to listen on (default 8080)")
     serve.add_argument("--secure-cookie", action="store_true", help="session cookie only over HTTPS (behind a TLS proxy)")
     serve.add_argument("--origin", action="append", default=[], metavar="URL",
                        help="where the console is reached (e.g. https://console.hall) when a proxy changes the Host header")
-    serve.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
+    serve.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"],
+                       help="what the server logs (default warning)")
     serve.add_argument("--head-timeout", type=_seconds, default=None, metavar="S",
                        help="seconds a connection has to send its request's head before it is closed (default 10)")
     serve.add_argument("--body-timeout", type=_seconds, default=None, metavar="S",
                        help="seconds a request has to send its whole body after its head before it is closed (default 60)")
     serve.set_defaults(func=_serve)
     user = verbs.add_parser("user", help="add a console user (password from $CARDTABLE_PASSWORD, else asked)")
-    user.add_argument("--db", required=True, metavar="PATH")
-    user.add_argument("--user", required=True)
-    user.add_argument("--role", required=True, choices=["organiser", "referee"])
+    user.add_argument("--db", required=True, metavar="PATH", help="the console's users, sessions and audit log (SQLite)")
+    user.add_argument("--user", required=True, help="the user's login name")
+    user.add_argument("--role", required=True, choices=["organiser", "referee"],
+                      help="organiser: runs the tournament; referee: answers the tables' flags")
     user.set_defaults(func=_user)
     backup = verbs.add_parser("backup", help="copy the console's file, checked, while the display runs (at every break)")
     backup.add_argument("--db", required=True, metavar="PATH", help="the console's file")

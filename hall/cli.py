@@ -18,7 +18,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     hall.add_argument("--speed", type=float, default=1.0, help="times faster than real time (default 1)")
     hall.add_argument("--port", type=port, default=None, help="the scoreboard's port (default 8000, else a free one)")
     hall.add_argument("--dir", type=Path, default=None, help="run directory: logs, databases (default: a new temporary one)")
-    hall.add_argument("--seed", type=int, default=2026)
+    hall.add_argument("--seed", type=int, default=2026, help="the seed of the deals and the bots (default 2026)")
     hall.add_argument("--hands", type=int, default=2,
                       help="hands per round, then the last-hand notice (default 2; 0: the rulebook's round clock)")
     hall.add_argument("--slow", type=float, default=0.04, metavar="P",
@@ -26,20 +26,22 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     hall.add_argument("--see", choices=("auto", "vision", "oracle"), default="auto",
                       help="cameras: render and read every play (vision), or take the cards as laid (oracle); "
                            "auto: vision when the model is there")
-    hall.set_defaults(func=_hall)
+    hall.set_defaults(func=lambda args: _hall(args, hall))
     parts = hall.add_subparsers(dest="part")
     for name, help_ in (("player", "the four bots of one table (started by the hall)"),
                         ("camera", "the camera and vision of one table (started by the hall)")):
         p = parts.add_parser(name, help=help_)
-        p.add_argument("--table", required=True)
-        p.add_argument("--rulebook", required=True)
-        p.add_argument("--dir", type=Path, required=True)
-        p.add_argument("--seed", type=int, default=2026)
+        p.add_argument("--table", required=True, help="the table id, e.g. t07")
+        p.add_argument("--rulebook", required=True, help="the table's rulebook id")
+        p.add_argument("--dir", type=Path, required=True, help="the hall's run directory")
+        p.add_argument("--seed", type=int, default=2026, help="the seed of the deals and the bots (default 2026)")
         if name == "camera":
-            p.add_argument("--see", choices=("vision", "oracle"), default="vision")
+            p.add_argument("--see", choices=("vision", "oracle"), default="vision",
+                           help="render and read every play (vision), or take the cards as laid (oracle)")
         else:
-            p.add_argument("--speed", type=float, default=1.0)
-            p.add_argument("--slow", type=float, default=0.04)
+            p.add_argument("--speed", type=float, default=1.0, help="times faster than real time (default 1)")
+            p.add_argument("--slow", type=float, default=0.04,
+                           help="the share of plays a bot thinks past the shot clock (default 0.04)")
         p.set_defaults(func=_player if name == "player" else _camera)
     setup = parts.add_parser("setup", help="write a real hall's files: the broker's configuration, ACL and passwords, "
                                            "each machine's credentials (0600) and systemd units")
@@ -56,23 +58,26 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     setup.add_argument("--system-user", default="cardtable", help="the user the services run as (default cardtable)")
     setup.add_argument("--cardtable", default=None, metavar="COMMAND",
                        help="the cardtable command on the machines (default: this installation's)")
-    setup.add_argument("--mosquitto", default="/usr/sbin/mosquitto", metavar="PATH")
+    setup.add_argument("--mosquitto", default="/usr/sbin/mosquitto", metavar="PATH",
+                       help="the broker program on the central machine (default /usr/sbin/mosquitto)")
     setup.add_argument("--camera-source", default="0", help="each table's camera (default 0)")
     setup.add_argument("--board-port", default="/dev/ttyUSB0", help="each table's board (default /dev/ttyUSB0)")
-    setup.add_argument("--display-port", type=int, default=8080)
+    setup.add_argument("--display-port", type=int, default=8080, help="the scoreboard's port (default 8080)")
     setup.add_argument("--also", action="append", default=[], metavar="USER=ROLE",
                        help="one more central broker user, e.g. scoreboard-2=scoreboard for a second display")
     setup.set_defaults(func=_setup)
 
 
-def _hall(args: argparse.Namespace) -> int:
+def _hall(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from hall.plan import MAX_TABLES
     from hall.supervisor import Options, run
     from referee.catalogue import say
 
-    if not 1 <= args.tables <= MAX_TABLES or not 0 < args.speed < math.inf or args.hands < 0 or not 0 <= args.slow <= 1:
-        print(f"cardtable hall: {say(args.lang, 'cli.hall_options', most=MAX_TABLES)}", file=sys.stderr)
-        return 2
+    fits = {"tables": 1 <= args.tables <= MAX_TABLES, "speed": 0 < args.speed < math.inf, "hands": args.hands >= 0,
+            "slow": 0 <= args.slow <= 1}
+    wrong = [say(args.lang, f"cli.hall_{name}", most=MAX_TABLES, value=getattr(args, name)) for name, ok in fits.items() if not ok]
+    if wrong:  # each option out of its range, and only those
+        parser.error(say(args.lang, "word.list").join(wrong))
     return run(Options(args.tables, args.speed, args.port, args.dir, args.seed, args.see, args.hands, args.slow))
 
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cardtable.lang import dressed, run
+from cardtable.lang import Parser, dressed, run
 from referee.table import cli as table_cli
 from referee.tournament import cli as tournament_cli
 
 
 def main(argv: list[str] | None = None) -> int:
     def parser() -> argparse.ArgumentParser:
-        top = argparse.ArgumentParser(prog="python -m referee.cli", description="cardtable: the referee's commands")
+        top = Parser(prog="python -m referee.cli", description="cardtable: the referee's commands")
         add_parser(top.add_subparsers(dest="command", required=True))
         return dressed(top)
 
@@ -26,7 +26,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     judge = sub.add_parser("judge", help="answer rules cases (JSON lines), see shared/conformance/README.md")
-    judge.add_argument("files", nargs="+", metavar="FILE")
+    judge.add_argument("files", nargs="+", metavar="FILE",
+                       help="case files, one JSON object a line (shared/conformance/README.md)")
     judge.add_argument("--check", action="store_true", help="compare with expect, end with 'N passed, M failed'")
     judge.set_defaults(func=_judge)
     demo = sub.add_parser("demo", help="four bots play one hand of Tractor, Guandan or San Da Yi through the referee")
@@ -34,7 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                       help="the game (default: the rulebook's game, else tractor)")
     demo.add_argument("--rulebook", default=None,
                       help="the rulebook (default per game: classic-3deck, sanjiang-2012, usst-2016)")
-    demo.add_argument("--seed", type=int, default=2026)
+    demo.add_argument("--seed", type=int, default=2026, help="the seed of the deal and the bots (default 2026)")
     demo.set_defaults(func=lambda args: _demo(args, demo))
     table_cli.add_parser(sub)
     tournament_cli.add_parser(sub)

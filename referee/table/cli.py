@@ -23,19 +23,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--trust-senders", action="store_true",
                      help="believe every input's time and limit no sender's pace: a simulation on virtual time")
     simulate = verbs.add_parser("simulate", help="four bots play hands at a table through the broker")
-    simulate.add_argument("--table", required=True)
-    simulate.add_argument("--rulebook", required=True)
+    simulate.add_argument("--table", required=True, help="the table id, e.g. t07")
+    simulate.add_argument("--rulebook", required=True, help="the rulebook id, e.g. classic-3deck")
     add_options(simulate, "console (a user that reads the table's outputs; it also sends what has no URL of its own)")
     simulate.add_argument("--camera", metavar="URL", help="the camera's user (observed), e.g. mqtt://host:port")
     simulate.add_argument("--board", metavar="URL", help="the board bridge's user (board/in)")
     simulate.add_argument("--console", metavar="URL",
                           help="the console's user: commands, and confirms of unsure reads (else the seat's button)")
-    simulate.add_argument("--hands", type=int, default=1)
-    simulate.add_argument("--seed", type=int, default=2026)
+    simulate.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
+    simulate.add_argument("--seed", type=int, default=2026, help="the seed of the deals and the bots (default 2026)")
     simulate.add_argument("--speed", type=float, default=0.0,
                           help="simulated seconds per real second (0: as fast as the table answers)")
     replay = verbs.add_parser("replay", help="print a table's event log as a timeline")
-    replay.add_argument("path", metavar="PATH")
+    replay.add_argument("path", metavar="PATH", help="the table's event log (SQLite)")
     replay.add_argument("--rulebook", default=None, help="default: the log's first assign, else classic-3deck")
     replay.add_argument("--table", default=None, help="the table id to replay as (default: the file's name)")
     events = verbs.add_parser("events", help="the events a table's log published, again (for tournament catch-up)")
@@ -47,12 +47,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     backup.add_argument("--db", required=True, metavar="PATH", help="the table's event log")
     backup.add_argument("--out", required=True, metavar="FILE", help="the copy: a new file (never overwritten)")
     backup.set_defaults(table=None, rulebook=None)
-    table.set_defaults(func=lambda args: _table(args, table))
+    for verb in (run, simulate, replay, events, backup):
+        verb.set_defaults(parser=verb)
+    table.set_defaults(func=lambda args: _table(args, args.parser))
 
 
 def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from bus.protocol import check_table
+    from cardtable.lang import refuse
     from referee import rulebooks
+    from referee.catalogue import Refusal
+    from referee.table.log import LogError
 
     try:
         if args.table is not None:
@@ -75,15 +80,17 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         urls = [_url(parser, args, url, user) if url else None for url, user in roles]
         return simulate(args.table, args.rulebook, _url(parser, args, args.broker, "console"), args.hands, args.seed,
                         args.speed, *urls, args.lang)
-    if args.verb == "backup":
-        return _backup(args)
-    if args.verb == "events":
-        from referee.table.retell import main as events
-
-        return events(args.path, args.out, args.table, args.rulebook, args.lang)
+    from referee.table.retell import main as events
     from referee.table.timeline import main as replay
 
-    return replay(args.path, lang=args.lang, rulebook=args.rulebook, table=args.table)
+    try:  # no log, not a log, a copy that did not check: said in the command line's language
+        if args.verb == "backup":
+            return _backup(args)
+        if args.verb == "events":
+            return events(args.path, args.out, args.table, args.rulebook, args.lang)
+        return replay(args.path, lang=args.lang, rulebook=args.rulebook, table=args.table)
+    except (LogError, Refusal) as exc:
+        return refuse(parser, exc.text(args.lang) if isinstance(exc, Refusal) else str(exc))
 
 
 def _url(parser: argparse.ArgumentParser, args: argparse.Namespace, url: str | None, user: str) -> str:
@@ -97,21 +104,14 @@ def _url(parser: argparse.ArgumentParser, args: argparse.Namespace, url: str | N
 
 
 def _backup(args: argparse.Namespace) -> int:
-    import sys
-
-    from referee.catalogue import Refusal
     from referee.table.log import LogError
     from referee.table.timeline import open_log
 
-    try:
-        with open_log(args.db, args.lang) as log:  # read only: the table's service keeps writing
-            try:
-                last = log.backup(args.out)
-            except LogError as exc:  # the copy did not check: it was not kept
-                raise LogError(say(args.lang, "cli.table_backup_refused", path=args.out, error=exc)) from None
-    except (LogError, Refusal) as exc:
-        print(f"cardtable table backup: {exc.text(args.lang) if isinstance(exc, Refusal) else exc}", file=sys.stderr)
-        return 2
+    with open_log(args.db, args.lang) as log:  # read only: the table's service keeps writing
+        try:
+            last = log.backup(args.out)
+        except LogError as exc:  # the copy did not check: it was not kept
+            raise LogError(say(args.lang, "cli.table_backup_refused", path=args.out, error=exc)) from None
     print(say(args.lang, "cli.table_backed_up", path=args.out, n=last))
     return 0
 

@@ -65,7 +65,12 @@ _SET_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UP
 
 
 class LogError(RuntimeError):
-    """The log file cannot be opened, or is not an event log of a format this code reads."""
+    """The log file cannot be opened, or is not an event log of a format this code reads. ``why``: what a person is
+    told (the catalogue's ``replay.why_*``; the message is for the logs)."""
+
+    def __init__(self, message: str, why: str = "damaged") -> None:
+        super().__init__(message)
+        self.why = why
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,16 +149,17 @@ class EventLog:
         try:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # only read, below
         except sqlite3.Error as exc:
-            raise LogError(f"cannot open event log {path}: {exc}") from None
+            raise LogError(f"cannot open event log {path}: {exc}", "unreadable") from None
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         except sqlite3.Error as exc:
             conn.close()
-            raise LogError(f"cannot open event log {path}: {exc}") from None
+            why = "unreadable" if isinstance(exc, sqlite3.OperationalError) else "not_database"
+            raise LogError(f"cannot open event log {path}: {exc}", why) from None
         if version != FORMAT or not {"events", "meta"} <= tables:
             conn.close()
-            raise LogError(f"{path} is not an event log of format {FORMAT}")
+            raise LogError(f"{path} is not an event log of format {FORMAT}", "other_format")
         return cls(conn, path)
 
     def append(self, kind: str, payload: dict[str, Any], at: float, input_id: str | None = None) -> int | None:

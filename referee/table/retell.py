@@ -34,7 +34,6 @@ from typing import Any
 from bus.protocol import PayloadError, decode, encode, topic
 from referee.catalogue import say
 from referee.table.amend import RESULTS, as_amended, is_amend, rejudged_of
-from referee.table.log import LogError
 from referee.table.reducer import Output
 from referee.table.tables import new_table
 from referee.table.timeline import identity, open_log
@@ -96,11 +95,7 @@ def _checked(table: str, name: str, payload: dict) -> dict:
 def main(path: str, out: str | None = None, table: str | None = None, rulebook: str | None = None,
          lang: str = "zh") -> int:
     """``cardtable table events``: the lines to ``out`` (a new file), else to standard output."""
-    try:
-        told = [line for line in retold(path, table, rulebook, lang=lang) if line]
-    except LogError as exc:
-        print(f"events: {exc}", file=sys.stderr)
-        return 2
+    told = [line for line in retold(path, table, rulebook, lang=lang) if line]  # a LogError: the command line says it
     text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in told)
     if out is None:
         sys.stdout.write(text)

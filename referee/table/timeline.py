@@ -12,7 +12,6 @@ The log does not record the rulebook the service was started with: the replay ta
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -77,7 +76,7 @@ def open_log(path: str | Path, lang: str = "zh") -> EventLog:
     try:
         return EventLog.read(path)
     except LogError as exc:
-        raise LogError(say(lang, "replay.not_log", path=path, error=exc)) from None
+        raise LogError(say(lang, "replay.not_log", path=path, why=word(lang, f"replay.why_{exc.why}")), exc.why) from None
 
 
 def identity(log: EventLog, path: Path, table: str | None, rulebook: str | None) -> tuple[str, str]:
@@ -130,12 +129,9 @@ def timeline(path: str | Path, lang: str = "zh", rulebook: str | None = None, ta
 
 def main(path: str, lang: str = "zh", rulebook: str | None = None, table: str | None = None) -> int:
     """``cardtable table replay``."""
-    try:
+    try:  # a LogError (no log, not a log) is the command line's to say
         for line in timeline(path, lang, rulebook, table):
             print(line)
-    except LogError as exc:
-        print(f"replay: {exc}", file=sys.stderr)
-        return 2
     except BrokenPipeError:  # | head
         return 0
     return 0

@@ -29,6 +29,7 @@ referee.tournament.entries.EntryError: 第 5 行：单位为空
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import re
 import unicodedata
@@ -235,8 +236,10 @@ def load_entries(path: str | Path) -> tuple[Entry, ...]:
         raise EntryError("form_suffix", path=path)
     try:
         data = path.read_bytes()
-    except OSError as exc:
-        raise EntryError("form_unreadable", path=path, error=exc.strerror) from None
+    except FileNotFoundError:
+        raise EntryError("form_missing", path=path) from None
+    except OSError as exc:  # its words are English only: its code (EACCES) reads in either language
+        raise EntryError("form_unreadable", path=path, code=errno.errorcode.get(exc.errno or 0, "EIO")) from None
     return read_entries(str(path), data)
 
 
@@ -360,8 +363,8 @@ def read_entries(name: str, data: bytes) -> tuple[Entry, ...]:
         lines = _xlsx_lines(name, data) if text is None else list(csv.reader(io.StringIO(text)))
     except EntryError:
         raise
-    except Exception as exc:  # noqa: BLE001 - a broken file raises zip, XML, openpyxl and csv errors alike
-        raise EntryError("form_unreadable", path=name, error=exc) from None
+    except Exception:  # noqa: BLE001 - a broken file raises zip, XML, openpyxl and csv errors alike, in English
+        raise EntryError("form_broken", path=name) from None
     if not lines:
         raise EntryError("form_empty", path=name)
     return entries_of(_rows(lines))

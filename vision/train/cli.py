@@ -18,7 +18,7 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
     train = verbs.add_parser("train", help="train the recognition model from a seed (needs the train extra: torch)")
     train.add_argument("--part", choices=["detector", "index", "both"], default="both",
                        help="which network (default both)")
-    train.add_argument("--seed", type=int, default=2026)
+    train.add_argument("--seed", type=int, default=2026, help="the seed of the training data (default 2026)")
     length = train.add_mutually_exclusive_group()
     length.add_argument("--steps", type=whole(1), default=None, help="default: 4000 (detector), 3000 (index)")
     length.add_argument("--minutes", type=positive, default=None, help="train each network for this long instead")
@@ -66,7 +66,7 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
                         help="minutes for the whole enrolment, training as long as that leaves (default 10)")
     length.add_argument("--steps", type=whole(1), default=None, help="train this many steps instead")
     deck.add_argument("--share", type=float, default=0.5, help="the deck's share of the patches (default 0.5)")
-    deck.add_argument("--seed", type=int, default=2026)
+    deck.add_argument("--seed", type=int, default=2026, help="the seed of the training data (default 2026)")
     deck.add_argument("--lr", type=positive, default=5e-4, help="peak learning rate (default 5e-4)")
     deck.add_argument("--workers", type=whole(0), default=1, help="processes making the data (default 1)")
     deck.add_argument("--device", default="cpu", help="torch device, e.g. cuda (default cpu)")
@@ -94,7 +94,7 @@ def add_parsers(verbs: argparse._SubParsersAction) -> None:
     length.add_argument("--frames", type=whole(1), default=None, help="tables to read (default: until each kind of read "
                                                                   "has 9,000, enough to vouch for 0.05%%)")
     length.add_argument("--minutes", type=positive, default=None, help="read tables for this long instead")
-    sure.add_argument("--seed", type=int, default=2027)
+    sure.add_argument("--seed", type=int, default=2027, help="the seed of the tables drawn (default 2027)")
     sure.add_argument("--workers", type=whole(0), default=2, help="processes drawing and reading tables (default 2)")
     sure.add_argument("--check", type=int, default=None, metavar="N",
                       help="then read N fresh tables, never the fit's, and keep what it marks sure only if they "
