@@ -16,6 +16,8 @@ looking at the cards on the table (the table's ``scene.jsonl``), through the con
 {'how': 'correct', 'cards': ['C8']}
 >>> ruling({"kind": "stalled", "cards": []}, ("C8",), taken=("C8",), lying=("C8",))  # played and taken: thinking
 {'how': 'dismiss'}
+>>> ruling({"kind": "stalled", "cards": []}, ("C8",), taken=("C8",), lying=("C8", "C8"))  # the same face laid again
+{'how': 'correct', 'cards': ['C8']}
 """
 
 from __future__ import annotations
@@ -34,8 +36,8 @@ def ruling(flag: dict, truth: tuple[str, ...] | None, taken: tuple[str, ...] | N
            lying: tuple[str, ...] = ()) -> dict:
     """What the referee sends for ``flag``, seeing ``truth`` (the cards the seat put down last), ``taken`` (the
     seat's play in the table's current trick) and ``lying`` (the cards in front of the seat now): a seat long past
-    its time (``stalled``) whose last cards lie there and are not its play taken laid them unseen (entered), else it
-    is thinking (dismissed); a read of cards the table already took
+    its time (``stalled``) whose last cards lie there beyond its play the table took laid them unseen (entered), else
+    it is thinking (dismissed); a read of cards the table already took
     is no play (dismissed), a read that differs from the cards is corrected, anything else is
     confirmed. The bots break no rule on purpose that the camera would have to see, so a play out of turn or an
     exposed card can only be the camera's mistake, which the referee sees at the table: dismissed (confirmed, it
@@ -43,7 +45,7 @@ def ruling(flag: dict, truth: tuple[str, ...] | None, taken: tuple[str, ...] | N
     if flag.get("kind") in ("out_of_turn", "exposed_card"):
         return {"how": "dismiss"}
     if flag.get("kind") == "stalled":
-        laid = truth and not Counter(truth) - Counter(lying) and sorted(truth) != sorted(taken or ())
+        laid = truth and not Counter(truth) - (Counter(lying) - Counter(taken or ()))  # lying beyond what was taken
         return {"how": "correct", "cards": list(truth)} if laid else {"how": "dismiss"}
     read = flag.get("cards") or []
     if truth and read and taken is not None and sorted(taken) == sorted(truth):

@@ -146,6 +146,8 @@ KINDS = [
     ("stages", "sanjiang-2012", ("stages", "two", "best_of"), 2, "[stages.two] best_of = 2: allowed an odd number of games"),
     ("a wait without its article", "classic-3deck", ("declare", "window_article"), " ",
      '[declare] window_article = " ": allowed the article quoted, as `window_s` is set'),
+    ("an article too long for a violation", "classic-3deck", ("declare", "window_article"), "八" * 65,
+     f'[declare] window_article = "{"八" * 65}": allowed at most 64 characters'),
     # the clock and the penalties
     ("an overrun", "classic-3deck", ("clock", "overrun"), "warn",
      '[clock] overrun = "warn": allowed "none", "penalty", "pass" or "foul"'),

@@ -3,9 +3,9 @@
 A seat's new cards are emitted once its view (the cards and where they lie) has been still for ``settle_s`` with
 nothing over the seat (a hand or sleeve: ``busy``). Only cards not yet emitted this trick are emitted, so a hand
 passing over a play never emits it twice; a card lying where an emitted card lay is that card, whatever it reads
-as now (a card read ``CA`` once and ``SA`` later is not a second card), unless a hand was over the seat since: a
-card read as another, or lying otherwise (``STILL``), is then one the seat laid on its earlier card (the climbing
-games' seats play again onto their own cards), flagged (``vision.on_top``) where it may be that card (the same
+as now (a card read ``CA`` once and ``SA`` later is not a second card), unless, in a climbing game (``again``), a
+hand was over the seat since: a card read as another, or lying otherwise (``STILL``), is then one the seat laid on
+its earlier card (its seats play again onto their own cards; a Tractor card a hand straightened is that card), flagged (``vision.on_top``) where it may be that card (the same
 face, or an earlier read that was unsure). A seat whose area has been empty (and uncovered) for ``settle_s``
 after its play has picked its cards up: a :class:`Removal` waits in ``removals`` for the caller (:func:`drain`;
 the table service's ``removed`` input, an early pickup when the trick was not complete). Only a wholly empty area
@@ -139,7 +139,7 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float,
             continue
         if at - s.since < t.settle_s:
             continue
-        laid = s.covered  # a hand was over the seat since its view last settled
+        laid = s.covered and t.again  # a hand was over the seat since its view last settled, in a game of plays again
         picked, under = _new(view, s.emitted, laid)  # matched only once the view has settled
         seats[seat] = s = replace(s, covered=False)
         if not picked:

@@ -174,13 +174,16 @@ class Declare:
     window_s: float = setting(
         "seconds the dealer waits after the draw before taking the kitty (taking it sooner is warned); overturns "
         "count until the kitty is taken. 0: no wait (a seed that sets none)")
-    window_article: str = setting("the article the early kitty's warning cites, quoted; required with `window_s`", "")
+    window_article: str = setting(
+        "the article the early kitty's warning cites (its number and words, at most 64 characters, as a violation's "
+        "`rule.article`); required with `window_s`", "")
 
     def __post_init__(self) -> None:
         check(self.first >= 1, "first", self.first, "1 or more")
         check(self.window_s >= 0, "window_s", self.window_s, "0 or more")
         check(not self.window_s or self.window_article.strip(), "window_article", self.window_article,
               "the article quoted, as `window_s` is set")
+        check(len(self.window_article) <= 64, "window_article", self.window_article, "at most 64 characters")
 
 
 @dataclass(frozen=True, eq=False, repr=False, kw_only=True)

@@ -36,9 +36,10 @@ RESULTS = ("game_won", "round_over", "round_forfeited")  # the events a tourname
 def as_amended(entries: Iterable[Row]) -> Iterator[Row]:
     """The entries as the table judges them: each ``observed`` with the cards of its latest valid
     ``amend``; an ``amend`` that names no earlier ``observed`` entry gets an ``invalid`` reason (the
-    table rejects it). A play accepted when the referee confirmed or corrected its flag was told at
-    that command's seq: an ``amend`` naming it amends the ``observed`` entry that raised the flag (the
-    flag's id names it, ``f{seq}``). Payloads are never changed in place."""
+    table rejects it). A play accepted when the referee confirmed its flag was told at that command's
+    seq: an ``amend`` naming it amends the ``observed`` entry that raised the flag (the flag's id names
+    it, ``f{seq}``); one the referee corrected holds the cards the referee entered: an ``amend`` naming
+    it amends them. Payloads are never changed in place."""
     rows = list(entries)
     kinds = {seq: kind for kind, _, _, seq in rows}
     payloads = {seq: payload for _, payload, _, seq in rows}
@@ -48,24 +49,30 @@ def as_amended(entries: Iterable[Row]) -> Iterator[Row]:
         if kind != "commands" or payload.get("command") != "amend":
             continue
         target = _played(payload["entry"], kinds, payloads)
-        if kinds.get(target) != "observed" or target >= seq:
+        if not _a_play(target, kinds, payloads) or target >= seq:
             invalid[seq] = Reason("table.not_a_play", entry=target)
         else:
             cards[target] = payload["cards"]
     for kind, payload, at, seq in rows:
         if seq in cards:
-            payload = {**payload, "cards": cards[seq], "confidence": 1.0}
+            payload = {**payload, "cards": cards[seq]} | ({"confidence": 1.0} if kind == "observed" else {})
         elif seq in invalid:
             payload = {**payload, "invalid": invalid[seq]}
         yield kind, payload, at, seq
 
 
+def _a_play(entry: int, kinds: dict, payloads: dict) -> bool:
+    """Whether ``entry`` holds a play's cards: the camera's read, or the cards a person entered (``correct``)."""
+    return kinds.get(entry) == "observed" or kinds.get(entry) == "commands" and (payloads.get(entry) or {}).get("command") == "correct"
+
+
 def _played(entry: int, kinds: dict, payloads: dict) -> int:
-    """The ``observed`` entry whose play ``entry`` told: itself, or, for the console's ``confirm``/``correct`` of a
-    flag, the entry that raised the flag."""
+    """The entry holding the play ``entry`` told: itself (the camera's read, or the cards a person entered with
+    ``correct``: a flag that held no read, such as ``stalled``, was raised by whatever entry came next), or, for the
+    console's ``confirm`` of a flag, the read that raised the flag."""
     payload = payloads.get(entry) or {}
     flag = str(payload.get("flag") or "")
-    if kinds.get(entry) == "commands" and payload.get("command") in ("confirm", "correct") and flag[1:].split("-")[0].isdigit():
+    if kinds.get(entry) == "commands" and payload.get("command") == "confirm" and flag[1:].split("-")[0].isdigit():
         raised = int(flag[1:].split("-")[0])
         if kinds.get(raised) == "observed":
             return raised

@@ -56,6 +56,7 @@ from referee.table.clock import (
 # The flags whose play a person's ``confirm`` applies: a read the model was unsure of, a play of more cards than the
 # seat holds (Tractor: a misread or a real 多牌, which the hand judge then rules ``wrong_card_count``).
 CONFIRMED_PLAYS = ("unsure", "too_many")
+REFEREE_ONLY = ("referee_called", "stalled")  # flags a seat's own ``confirm`` button cannot answer: a referee must come
 CLOCK = "clock"  # the log's entry for time passing with no input (logged by the service when a deadline passes)
 # The log's entry for a device's presence changing (logged by the service from ``camera/status`` and
 # ``board/status``): ``{"v": 1, "device": "camera" | "board", "status": "online" | "lost" | "offline"}``, with the
@@ -139,7 +140,7 @@ class Reducer:
     # could press ``ready``), and not at all since ``late_stopped`` while the board is down in the arriving phase.
     late_from: float | None = None
     late_stopped: float | None = None
-    stalled: float | None = None  # the start of the shot clock whose turn was flagged ``stalled`` (once a turn)
+    stalled: tuple[str, float] | None = None  # the seat and start of the turn flagged ``stalled`` (once a turn)
     _events: tuple[Output, ...] = field(default=(), repr=False, compare=False)
     # While a ``clock`` entry that the service held (it could not hear the table) is applied: a turn it
     # gives up starts the next seat's clock at the entry, when the table can show it, not at the deadline.
@@ -175,7 +176,7 @@ class Reducer:
         A ``clock`` entry is no input: time rules up to ``at`` and nothing else happens (``held``: late,
         see ``_held``). While a device is :attr:`down`, no clock runs: one started meanwhile is paused at once."""
         held = name == CLOCK and bool(payload.get("held"))
-        ticked = self._with(seq=seq, at=max(self.at, at), _events=(), _held=held)._tick()._stall()  # what time ruled stands
+        ticked = self._with(seq=seq, at=max(self.at, at), _events=(), _held=held)._by_time()  # what time ruled stands
         handler = {"commands": Reducer._command, "board/in": Reducer._button, "observed": Reducer._observed,
                    "removed": Reducer._removed, CLOCK: Reducer._clock_entry, PRESENCE: Reducer._presence_entry}[name]
         try:
@@ -194,6 +195,11 @@ class Reducer:
         data = {"topic": name, "id": payload.get("id"), "reason": (plain(why) if why else str(exc)) or "refused"}
         return self._event("rejected", data | ({"why": why.json()} if why else {}))
 
+    def _by_time(self) -> Reducer:
+        """Everything time decides up to ``self.at``: the rules' clocks (:meth:`_tick`), then a turn gone quiet
+        (:meth:`_stall`). The one way time rules: an input, the service's ``clock`` entry and a ``state`` alike."""
+        return self._tick()._stall()
+
     def _tick(self) -> Reducer:
         """What time decided up to ``self.at``: here late arrival; a game adds its clocks."""
         return self._lateness() if self.phase == "arriving" else self
@@ -206,7 +212,7 @@ class Reducer:
         its turn's start where the book times nothing) with no play seen; None while no clock runs, or once its turn
         was flagged."""
         c = self.clock
-        if c is None or c.running_since is None or self.stalled == c.started or self.phase in ("idle", "round_over"):
+        if c is None or c.running_since is None or self.stalled == (c.seat, c.started) or self.phase in ("idle", "round_over"):
             return None
         wait = UNTIMED_STALL_S if math.isinf(c.allowed) else c.allowed + STALLED_S
         return c.running_since + (wait - c.counted)
@@ -222,7 +228,7 @@ class Reducer:
         c = self.clock
         why = Reason("table.stalled", seat=c.seat, seconds=round(c.used(self.at)))
         pending = {"id": None, "seat": c.seat, "cards": [], "confidence": 1.0}
-        return self._with(stalled=c.started)._flag(c.seat, "stalled", Cards(), why, pending)
+        return self._with(stalled=(c.seat, c.started))._flag(c.seat, "stalled", Cards(), why, pending)
 
     @property
     def down(self) -> tuple[str, ...]:
@@ -283,7 +289,7 @@ class Reducer:
 
     def rules_by(self, at: float) -> bool:
         """Whether time alone rules something by ``at`` (the service then logs a ``clock`` entry)."""
-        return bool(self._with(at=max(self.at, at), _events=())._tick()._events)
+        return bool(self._with(at=max(self.at, at), _events=())._by_time()._events)
 
     def _event(self, kind: str, data: dict) -> Reducer:
         out = Output("events", {"v": 1, "seq": max(self.seq, 1), "kind": kind, "at": self.at, "data": data})
@@ -420,7 +426,7 @@ class Reducer:
     def _button(self, p: dict) -> Reducer:
         seat, button = p["seat"], p["button"]
         if button == "confirm":
-            mine = [f for f in self.flags if f.seat == seat]
+            mine = [f for f in self.flags if f.seat == seat and f.kind not in REFEREE_ONLY]
             if not mine:
                 raise Reject("table.no_flag_for", seat=seat)
             return self._resolve(mine[0], "confirm")
@@ -630,7 +636,7 @@ class Reducer:
 
     def _view(self, at: float) -> Reducer:
         """The table as ``state`` shows it at ``at`` (with what time decided since the last input)."""
-        return self._with(at=max(self.at, at))._tick()
+        return self._with(at=max(self.at, at))._by_time()
 
     def board(self, at: float, state: dict | None = None) -> dict:
         """The ``board/out`` payload (from ``state`` when the caller has it already)."""

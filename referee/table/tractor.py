@@ -194,8 +194,8 @@ class TractorTable(Reducer):
         return "越序出牌", {"points": entry.points if entry else 0}
 
     def _pickup(self, seat: str, cards: Cards) -> str:
-        if self.phase != "playing":  # cards shown to declare, the kitty turned up: back to a hand, no trick's cards
-            return "untracked"
+        if self.phase in ("dealing", "kitty", "hand_over"):  # cards shown to declare, the kitty turned up: back to a
+            return "untracked"  # hand, no trick's cards
         tricks = self.judge.tricks[-2:] if self.judge else ()
         if tricks and dict(tricks[-1].plays).get(seat, Cards()).contains(cards):
             return "cleared" if len(tricks[-1].plays) == 4 else "early"

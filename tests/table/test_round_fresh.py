@@ -109,6 +109,8 @@ def test_guandan_a_call_for_the_referee_stops_play_until_it_is_answered():
     assert d.state()["paused"] and not d.state()["clocks"]["E"]["running"]
     d.send("clock", {}, dt=60.0)  # a minute passes while the referee walks over: E's turn is not given up
     assert not d.events("passed") and d.state()["clocks"]["E"]["left"] == left - 2.0
+    d.press("W", "confirm")  # the caller cannot answer its own call: a referee must come
+    assert d.events()[-1]["kind"] == "rejected" and d.state()["flags"] == [flag]
     d.show("E", ["S5"])  # played while the referee walked over: waits
     assert d.events()[-1]["kind"] == "play_waits"
     assert not d.violations()  # a call is no violation of anybody's

@@ -326,7 +326,7 @@ def test_an_amended_play_is_judged_again_with_everything_after_it(table):
     assert without(amended, "seq", "at") == without(before, "seq", "at") | {"current_trick": amended["current_trick"]}
     bad = t.send("commands", {"command": "amend", "entry": 1, "cards": ["S2"]})  # entry 1 is the assign
     rejected = t.watch.wait("events", lambda e: e["kind"] == "rejected" and e["seq"] == bad["seq"])
-    assert "not a play seen by the camera" in rejected["data"]["reason"]
+    assert "is not a play (one the camera saw or a referee entered)" in rejected["data"]["reason"]
     assert without(bad, "seq") == without(amended, "seq")
     t.stop()
     count = len(t.watch.of("state"))
@@ -510,6 +510,25 @@ def test_generated_malformed_payloads_change_nothing(fuzzed, data):
 
 
 # ---------------------------------------------------------------- the shot clock on the displays
+
+
+def test_a_turn_gone_quiet_is_flagged_by_the_service_itself(table):
+    """The demo's t05: the camera never read E's card, and no input came. The service must rule the ``stalled`` flag
+    at its time by itself (a ``clock`` entry), so that the console shows it while the table waits (tests/table/
+    test_stalled.py: the rule), not with the next input."""
+    from referee.table.reducer import STALLED_S
+
+    clock = Clock()
+    t = table("s15", clock)
+    t.start()
+    t.play_to_first_lead()
+    state = t.send("observed", {"seat": "S", "cards": ["DA"], "confidence": 0.98})
+    stall = state["at"] + 10.0 + STALLED_S
+    assert t.service.table.next_deadline(after=state["at"] + 10.0) == stall
+    clock.now = stall + 0.5
+    flagged = t.watch.wait("state", lambda p: p["flags"])
+    assert [(f["kind"], f["seat"]) for f in flagged["flags"]] == [("stalled", "E")] and flagged["paused"]
+    assert [e.kind for e in t.service.log.entries()][-1] == "clock"
 
 
 def test_a_clock_running_out_is_shown_at_its_deadline(table):

@@ -37,6 +37,8 @@ def test_a_follower_long_past_its_time_is_flagged_and_the_play_the_referee_enter
     (flag,) = d.table.flags
     assert (flag.kind, flag.seat, flag.cards, flag.violation) == ("stalled", seat, (), None) and d.table.on_hold
     assert not d.table.clock.running
+    d.send("board/in", {"seat": seat, "button": "confirm"}, deadline + 1.0)  # the seat cannot answer it: a referee looks
+    assert d.table.flags == (flag,)
     d.do_wait(deadline + 600.0)  # nothing more while it waits: one flag a turn
     assert len(d.table.flags) == 1
     cards = d.tractor_play(d.table, seat)
@@ -70,3 +72,26 @@ def test_a_book_that_times_nothing_asks_a_person_after_two_minutes():
     d.send("clock", {}, dt=UNTIMED_STALL_S + 0.5)
     assert [(f["kind"], f["seat"]) for f in d.state()["flags"]] == [("stalled", "S")]
     assert "S" in d.state()["flags"][0]["text"] and not d.violations()
+
+
+def test_a_play_the_referee_entered_for_a_stalled_turn_can_be_amended():
+    """A dispute over the play a referee entered: ``amend`` names its ``play_accepted`` (the ``correct``'s seq) and the
+    rebuilt table plays the amended cards. The ``stalled`` flag holds no read (it was raised by whatever entry came
+    next: a ``clock`` entry, another seat's read), so the amendment is of the cards the referee entered."""
+    from referee.table.amend import as_amended
+
+    d = Table_(SDY)
+    d.start()
+    d.press("S", "bid3")
+    d.press("S", "ready")
+    d.send("clock", {}, dt=UNTIMED_STALL_S + 0.5)  # the flag is raised by this clock entry
+    (flag,) = d.state()["flags"]
+    d.send("commands", {"command": "correct", "flag": flag["flag"], "cards": ["S3"]})
+    told = d.events("play_accepted")[-1]
+    assert told["data"]["cards"] == ["S3"] and told["seq"] == d.seq
+    d.send("commands", {"command": "amend", "entry": told["seq"], "cards": ["S4"]})
+    table, plays = new_table("t1", SDY), []
+    for kind, payload, at, seq in as_amended(d.log):
+        table, out = table.apply(kind, payload, at, seq)
+        plays += [o.payload["data"]["cards"] for o in out if o.name == "events" and o.payload["kind"] == "play_accepted"]
+    assert plays == [["S4"]] and not table.flags
