@@ -1,7 +1,8 @@
 """The play tracker over a live stream (pure: state in, state and plays out; time is the frame's ``at``).
 
 A seat's new cards are emitted once its view (the cards and where they lie) has been still for ``settle_s`` with
-nothing over the seat (a hand or sleeve: ``busy``). Only cards not yet emitted this trick are emitted, so a hand
+nothing over the seat (a hand or sleeve: ``busy``), dated when that stillness began: the moment the cards came to
+rest with the hand gone, which the table's shot clock times (not ``settle_s`` later, when the camera is sure). Only cards not yet emitted this trick are emitted, so a hand
 passing over a play never emits it twice; a card lying where an emitted card lay is that card, whatever it reads
 as now (a card read ``CA`` once and ``SA`` later is not a second card), unless, in a climbing game (``again``), a
 hand was over the seat since: a card read as another, or lying otherwise (``STILL``), is then one the seat laid on
@@ -27,7 +28,7 @@ it sent before, so it cannot tell a play made while it was away from one it sent
 >>> t, plays = step(t, [sa], {}, at=0.0)
 >>> t, plays = step(t, [sa], {}, at=0.6)
 >>> plays
-(Play(seat='S', cards=('SA',), confidence=0.99, at=0.6, reasons=()),)
+(Play(seat='S', cards=('SA',), confidence=0.99, at=0.0, reasons=()),)
 >>> t, plays = step(t, [sa], {}, at=1.5)
 >>> plays
 ()
@@ -60,7 +61,7 @@ class Play:
     seat: str
     cards: tuple[str, ...]
     confidence: float
-    at: float
+    at: float  # when the cards came to rest, the hand gone (the table times the play by it): settle_s before it is sent
     reasons: tuple[Reason, ...] = ()  # why a person must look (empty: none; ``vision.sanity``)
 
 
@@ -158,7 +159,7 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float,
         reasons += tuple(Reason("vision.returned", card=name) for name in returned)
         if any(f.name == c.name and math.dist(f.centre, c.centre) <= SAME_PLACE for c in picked for f in found):
             reasons += (Reason("vision.restarted"),)  # on the table when the camera started: sent before, or played meanwhile
-        plays.append(Play(seat, fresh, round(min(conf, FLAGGED_CONFIDENCE) if reasons else conf, 3), at, reasons))
+        plays.append(Play(seat, fresh, round(min(conf, FLAGGED_CONFIDENCE) if reasons else conf, 3), s.since, reasons))
         lead_size = lead_size if lead_size is not None else len(fresh)
         seats[seat] = replace(s, emitted=s.emitted + tuple(picked), gone=tuple(g for g in s.gone if at - g[1] <= RETURN_S))
     empty = not cards and not any(busy.values())

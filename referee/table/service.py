@@ -112,7 +112,11 @@ log = logging.getLogger(__name__)
 
 QOS = 1
 IDLE_WAKE_S = 1.0  # the worker looks at the table's deadlines at least this often
-RULE_LAG_S = 0.25  # time rules this long after a deadline (an input made before it may still be on its way)
+# Time rules this long after a deadline: an input made before it may still be on its way. The camera sends a play
+# once its cards have lain still for its settle time (0.8 s, ``vision watch --settle``), dated when they came to rest:
+# a play made just in time reaches the service about a second after it was made. (At 0.25 s a Guandan seat that
+# played in its last second had its turn given up, and its play taken for one out of turn.)
+RULE_LAG_S = 1.5
 # After its sessions were away, time rules nothing for this long: a sender reconnects by itself (waiting up to the
 # longest retry of ``bus.mqtt``), then sends what it kept meanwhile.
 HEAR_AGAIN_S = RECONNECT_DELAY_S[1] + 1.0

@@ -13,6 +13,7 @@ messages would have caused is there too.
 from __future__ import annotations
 
 import json
+import time
 import uuid
 
 import pytest
@@ -30,7 +31,7 @@ from bus.protocol import (
     topic,
 )
 from referee.catalogue.sentences import Sentences
-from referee.table.service import HEAR_AGAIN_S, TableService
+from referee.table.service import HEAR_AGAIN_S, RULE_LAG_S, TableService
 from referee.table.timeline import timeline
 
 TABLES = [f"s{i}" for i in range(1, 20)]
@@ -525,10 +526,34 @@ def test_a_turn_gone_quiet_is_flagged_by_the_service_itself(table):
     state = t.send("observed", {"seat": "S", "cards": ["DA"], "confidence": 0.98})
     stall = state["at"] + 10.0 + STALLED_S
     assert t.service.table.next_deadline(after=state["at"] + 10.0) == stall
-    clock.now = stall + 0.5
+    clock.now = stall + RULE_LAG_S + 0.25
     flagged = t.watch.wait("state", lambda p: p["flags"])
     assert [(f["kind"], f["seat"]) for f in flagged["flags"]] == [("stalled", "E")] and flagged["paused"]
     assert [e.kind for e in t.service.log.entries()][-1] == "clock"
+
+
+def test_a_play_made_in_its_last_second_is_the_seats_though_the_camera_sends_it_after_the_deadline(table):
+    """002 十二 第3条: 一副牌只允许有一次30秒的长考时间，其余每次出牌时间一般不得超过10秒（含10秒），否则，视作放弃本次
+    出牌权 -- S puts its lead down at 29.5 s of its 30; the camera sends it once the cards have lain still for its settle
+    time, dated when they came to rest, and it reaches the service at 30.9 s. It is S's lead, in time. (With time ruling
+    0.25 s after the deadline, S's turn was given up first and its play taken for one out of turn.)"""
+    clock = Clock()
+    t = table("s16", clock, "sanjiang-2012")
+    t.start()
+    t.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": "sanjiang-2012"})
+    t.send("commands", {"command": "start_round"})
+    for seat in "SENW":
+        t.send("board/in", {"seat": seat, "button": "ready"})
+    start = t.send("board/in", {"seat": "S", "button": "ready"})["at"]  # S leads, on its 30 s (七)
+    clock.now = start + 30.9  # the deadline passed on the service's clock: its worker looks at the time
+    beat, end = t.service._beat, time.monotonic() + 10
+    while t.service._beat <= beat + 0.5 and time.monotonic() < end:  # the worker came round its loop since
+        time.sleep(0.02)
+    led = t.send("observed", {"seat": "S", "cards": ["H3"], "confidence": 0.99}, at=start + 29.5)
+    assert led["turn"] == "E" and led["current_trick"]["plays"] == [{"seat": "S", "cards": ["H3"]}]
+    clock.now = start + 30.0 + RULE_LAG_S + 1.0
+    assert t.service.table.next_deadline() == start + 29.5 + 30.0  # E's clock, from S's play
+    assert not [v for v in t.watch.of("violations") if v["kind"] == "overtime"]
 
 
 def test_a_clock_running_out_is_shown_at_its_deadline(table):
@@ -541,11 +566,11 @@ def test_a_clock_running_out_is_shown_at_its_deadline(table):
     deadline = t.service.table.next_deadline()
     assert deadline == state["at"] + 10.0
     shown = len(t.watch.of("state"))
-    clock.now = deadline + 0.5  # the service's clock passes the deadline: the worker wakes within a second
+    now = clock.now = deadline + RULE_LAG_S + 0.25  # the service's clock passes the deadline: the worker wakes within a second
     out = t.watch.wait("state", lambda p: len(t.watch.of("state")) > shown)
-    assert out["seq"] == state["seq"] and out["at"] == deadline + 0.5
+    assert out["seq"] == state["seq"] and out["at"] == now
     assert out["clocks"]["E"] == {"left": 0.0, "running": True}
-    board = t.watch.wait("board/out", lambda p: p["at"] == deadline + 0.5)
+    board = t.watch.wait("board/out", lambda p: p["at"] == now)
     assert board["seats"]["E"]["clock"] == 0.0 and board["seats"]["E"]["on_turn"]
 
 
@@ -575,7 +600,7 @@ def test_a_guandan_turn_given_up_by_the_clock_is_published_when_the_time_runs_ou
     assert (passed["data"]["seat"], passed["data"]["forfeit"], passed["at"]) == ("S", True, start + 56.0)
     board = t.watch.wait("board/out", lambda p: p["at"] == start + 56.0)
     assert board["seats"]["E"]["on_turn"] and board["seats"]["E"]["clock"] == 4.0 and board["seats"]["S"]["light"] == "red"
-    clock.now = start + 60.5  # E's own 30 s, from S's deadline, run out too
+    clock.now = start + 60.0 + RULE_LAG_S + 0.25  # E's own 30 s, from S's deadline, run out too
     t.seq += 1
     assert t.watch.state(t.seq)["turn"] == "N"
     assert [(p["seat"], p["seq"]) for p in t.watch.of("violations")] == [("S", t.seq - 1), ("E", t.seq)]
@@ -662,11 +687,11 @@ def test_a_seat_that_never_arrives_is_ruled_on_when_its_minutes_pass(table):
     for seat in "SEN":
         t.send("board/in", {"seat": seat, "button": "ready"}, at=start + 1.0)
     for minute, text in ((1, "warning"), (5, "points"), (20, "forfeit_round")):
-        clock.now = start + 60 * minute + 0.5
+        clock.now = start + 60 * minute + RULE_LAG_S + 0.25
         t.seq += 1
         state = t.watch.state(t.seq)
         v = t.watch.of("violations")[-1]
         assert (v["seat"], v["kind"], v["penalty"]["text"], v["seq"]) == ("W", "late_arrival", text, t.seq)
     assert state["phase"] == "round_over"
-    assert [e["data"] for e in t.watch.of("events") if e["kind"] == "game_won"] == [{"team": "SN", "by": "late", "loser": "EW", "minutes": 20.01}]
+    assert [e["data"] for e in t.watch.of("events") if e["kind"] == "game_won"] == [{"team": "SN", "by": "late", "loser": "EW", "minutes": 20.03}]  # ruled RULE_LAG_S past the minute
     assert len({v["flag"] for v in t.watch.of("violations")}) == 1

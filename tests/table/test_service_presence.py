@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from bus.protocol import encode, topic
+from referee.table.service import RULE_LAG_S
 from referee.table.timeline import timeline
 
 from .test_service import PLAYERS, WAIT_S, Clock, Table, connector
@@ -78,9 +79,9 @@ def test_a_lost_camera_holds_the_clocks_across_a_restart_and_its_return_runs_the
         back = t.watch.wait("state", lambda s: s["at"] == start + 400.0 and not s["paused"])
         assert back["clocks"]["S"] == {"left": 25.0, "running": True, "long_think": True}
         assert t.service.table.next_deadline() == start + 425.0
-        clock.now = start + 425.5  # S silent for its 25 s left: given up now, by its own seconds only
+        clock.now = start + 425.0 + RULE_LAG_S + 0.25  # S silent for its 25 s left: given up now, by its own seconds only
         v = t.watch.wait("violations", lambda p: p["kind"] == "overtime")
-        assert (v["seat"], v["penalty"]["forfeit"], v["evidence"]["seconds"]) == ("S", "turn", 30.5)
+        assert (v["seat"], v["penalty"]["forfeit"], v["evidence"]["seconds"]) == ("S", "turn", 30.0 + RULE_LAG_S + 0.25)
         assert [e.payload["status"] for e in t.service.log.entries() if e.kind == "presence"] == ["online", "lost", "online"]
         logged = kinds()
         t.stop()

@@ -36,7 +36,7 @@ def test_a_pair_absent_past_20_minutes_forfeits_its_whole_teams_round(tmp_path):
     for rulebook in ("classic-3deck", "zhongkai-2010"):
         events = absent_pair_events(rulebook)
         lost = next(e for e in events if e["kind"] == "game_won")
-        assert lost["data"]["by"] == "late" and lost["data"]["minutes"] > 20  # ruled a quarter second past the 20th minute
+        assert lost["data"]["by"] == "late" and lost["data"]["minutes"] > 20  # ruled RULE_LAG_S past the 20th minute
         store = TournamentStore(tmp_path / f"{rulebook}.db")
         entries = [Entry(f"e{i}", f"e{i}", u, u, (f"p{i}a", f"p{i}b")) for i, u in enumerate("AABB", 1)]  # two teams of two pairs
         store.new("pair-swiss", entries, seed=3, options={"rounds": 1})
