@@ -101,6 +101,16 @@ class Table:
         self.seq += 1
         return self.watch.state(self.seq)
 
+    def guandan_lead(self) -> dict:
+        """Start, assign (sanjiang-2012), start_round, four seats ready, S draws the turned card and leads (七), on its
+        30 s: the state."""
+        self.start()
+        self.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": "sanjiang-2012"})
+        self.send("commands", {"command": "start_round"})
+        for seat in "SENW":
+            self.send("board/in", {"seat": seat, "button": "ready"})
+        return self.send("board/in", {"seat": "S", "button": "ready"})
+
     def play_to_first_lead(self) -> dict:
         """assign, start_round, four seats ready, S declares spades and takes the kitty."""
         self.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": RULEBOOK})
@@ -539,12 +549,7 @@ def test_a_play_made_in_its_last_second_is_the_seats_though_the_camera_sends_it_
     0.25 s after the deadline, S's turn was given up first and its play taken for one out of turn.)"""
     clock = Clock()
     t = table("s16", clock, "sanjiang-2012")
-    t.start()
-    t.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": "sanjiang-2012"})
-    t.send("commands", {"command": "start_round"})
-    for seat in "SENW":
-        t.send("board/in", {"seat": seat, "button": "ready"})
-    start = t.send("board/in", {"seat": "S", "button": "ready"})["at"]  # S leads, on its 30 s (七)
+    start = t.guandan_lead()["at"]
     clock.now = start + 30.9  # the deadline passed on the service's clock: its worker looks at the time
     beat, end = t.service._beat, time.monotonic() + 10
     while t.service._beat <= beat + 0.5 and time.monotonic() < end:  # the worker came round its loop since
@@ -581,12 +586,7 @@ def test_a_guandan_turn_given_up_by_the_clock_is_published_when_the_time_runs_ou
     the ``clock`` entries it logged to the same state, and publishes no ruling twice."""
     clock = Clock()
     t = table("s18", clock, "sanjiang-2012")
-    t.start()
-    t.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": "sanjiang-2012"})
-    t.send("commands", {"command": "start_round"})
-    for seat in "SENW":
-        t.send("board/in", {"seat": seat, "button": "ready"})
-    led = t.send("board/in", {"seat": "S", "button": "ready"})  # S drew the turned card: S leads (七)
+    led = t.guandan_lead()
     assert (led["phase"], led["turn"], led["clocks"]["S"]) == ("playing", "S", {"left": 30.0, "running": True, "long_think": True})
     start = led["at"]
     assert t.service.table.next_deadline() == start + 30.0
