@@ -23,9 +23,9 @@ from referee.catalogue.kinds import name as kind_name
 from referee.catalogue.sentences import Sentences, Values
 
 
-def outcome(lang: str, result: Mapping) -> str:
+def outcome(lang: str, result: Mapping, named: Mapping[str, Mapping] | None = None) -> str:
     """A table's result as the console entered it (``winner`` 0 or 1 or ``draw``, ``levels``, ``games``, ``scores``,
-    and the ``forfeits`` entered with it).
+    and the ``forfeits`` entered with it, each as ``named`` says it: :func:`entry_named`).
 
     >>> outcome("zh", {"scores": [30, 0, -5, 12.5], "forfeits": ["e06"]})
     '小分 30 : 0 : -5 : 12.5，弃权 e06'
@@ -39,12 +39,30 @@ def outcome(lang: str, result: Mapping) -> str:
         if isinstance(result.get(key), list):
             parts.append(say(lang, f"outcome.{key}", **{key: " : ".join(str(x) for x in result[key])}))
     if result.get("forfeits"):
-        parts.append(say(lang, "outcome.forfeits", entries=word(lang, "word.list").join(map(str, result["forfeits"]))))
+        parts.append(say(lang, "outcome.forfeits", entries=word(lang, "word.list").join(
+            entry_named(lang, e, named or {}) for e in result["forfeits"])))
     return word(lang, "word.sep").join(parts)
+
+
+def entry_named(lang: str, eid: str, named: Mapping[str, Mapping]) -> str:
+    """An entry as the hall knows it: its lot number, name and unit (``named``: id -> ``lot``, ``name``, ``unit``,
+    as the console keeps them with the change); its id where it has none.
+
+    >>> entry_named("zh", "e01", {"e01": {"lot": 1, "name": "张伟/李娜", "unit": "工会"}})
+    '1号 张伟/李娜 工会'
+    >>> entry_named("en", "e02", {"e02": {"lot": None, "name": "计算机学院", "unit": "计算机学院"}})
+    '计算机学院'
+    """
+    e = named.get(eid)
+    if not isinstance(e, Mapping):
+        return str(eid)
+    lot = say(lang, "ui.lot_no", n=e["lot"]) if e.get("lot") else ""
+    return " ".join(x for x in (lot, e.get("name"), e.get("unit") if e.get("unit") != e.get("name") else "") if x)
 
 
 def line(lang: str, user: str, role: str, action: str, detail: Mapping[str, Any]) -> str:
     """One change (``action`` with its ``detail``, as the audit log keeps it) by ``user`` of ``role``, in ``lang``."""
+    named = detail.get("named") if isinstance(detail.get("named"), Mapping) else {}
     said = Sentences(lang, players={detail["seat"]: detail.get("player")} if "seat" in detail else None)
     values: dict[str, Any] = {k: v for k, v in detail.items() if isinstance(v, (str, int, float))}
     values["who"] = say(lang, "action.who", role=word(lang, f"role.{role}"), user=user)
@@ -66,12 +84,15 @@ def line(lang: str, user: str, role: str, action: str, detail: Mapping[str, Any]
     if "role" in detail:
         values["role"] = word(lang, f"role.{detail['role']}", str(detail["role"]))
     if isinstance(detail.get("result"), Mapping):
-        values["result"] = outcome(lang, detail["result"])
+        values["result"] = outcome(lang, detail["result"], named)
     if action == "late_arrival" and isinstance(detail.get("minutes"), (int, float)):  # as typed: 3.0 -> 3 分钟, 2.5 -> 2 分 30 秒
         values["minutes"] = said.duration(detail["minutes"])
+    if "entry" in detail:  # an entry by its lot number, name and unit, as the console names it
+        values["entry"] = entry_named(lang, detail["entry"], named)
     for key in ("entries", "missing", "tables"):
         if isinstance(detail.get(key), list):
-            values[key] = word(lang, "word.list").join(map(str, detail[key]))
+            values[key] = word(lang, "word.list").join(entry_named(lang, x, named) if key == "entries" else str(x)
+                                                       for x in detail[key])
     key = f"action.{action}"
     if action == "amend" and "was" in values:
         key = "action.amend_was"
@@ -82,4 +103,4 @@ def line(lang: str, user: str, role: str, action: str, detail: Mapping[str, Any]
     return fill(lang, key, Values(values))
 
 
-__all__ = ["line", "outcome"]
+__all__ = ["entry_named", "line", "outcome"]

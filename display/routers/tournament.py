@@ -74,11 +74,23 @@ def _change(ctx: Ctx, user: User, lang: str, action: str, detail: dict, call) ->
             raise HTTPException(409, exc) from None
         view = _view(store, ctx)
         repaired = store.tournament.repaired[before:]
+        detail = detail | _named(store.tournament, detail)
     said = [record(ctx, user, lang, action, detail)]
     for x in repaired:  # a round paired again by this change: said, and in the audit log, never silent
         said.append(record(ctx, user, lang, "repaired_round", {"round": x.round, "because": x.because,
                                                                 "tables": [n for n, _, _ in x.tables]}))
     return view.model_copy(update={"said": " ".join(said)})
+
+
+def _named(t, detail: dict) -> dict:
+    """The entries ``detail`` names by id (``entry``, ``entries``, the result's ``forfeits``) as the hall knows them,
+    ``named``: id -> lot number, name and unit; its line says them so (``display.actions``), as they were then."""
+    result = detail.get("result") if isinstance(detail.get("result"), dict) else {}
+    entries = detail.get("entries") if isinstance(detail.get("entries"), list) else []
+    known = {e.id: e for e in t.entries}
+    named = {e: {"lot": t.lot.index(e) + 1 if e in t.lot else None, "name": known[e].name, "unit": known[e].unit}
+             for e in [detail.get("entry"), *entries, *result.get("forfeits", [])] if e in known}
+    return {"named": named} if named else {}
 
 
 def _view(store, ctx: Ctx) -> TournamentView:
