@@ -19,6 +19,7 @@ from display.deps import Lang
 from display.schemas import Id
 from referee.catalogue import LANGS, entries, say
 from referee.rulebooks import GuandanRulebook, SandayiRulebook, load, names
+from referee.tournament.systems import SYSTEMS
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).resolve().parents[1] / "templates")
@@ -29,7 +30,8 @@ PAGE_SECTIONS = ("ui", "word", "seat", "team", "phase", "kind", "status", "colum
 
 def _page(request: Request, lang: str, name: str, **context) -> HTMLResponse:
     return templates.TemplateResponse(request, name, {"lang": lang, "t": lambda key, **v: say(lang, f"ui.{key}", **v),
-                                                      "catalogue_tag": catalogue()[1], "games": games(), **context})
+                                                      "catalogue_tag": catalogue()[1], "games": games(),
+                                                      "scores": scores(), **context})
 
 
 @cache
@@ -71,6 +73,12 @@ def console(request: Request, lang: Lang):
 def games() -> dict[str, str]:
     """Each rulebook's game, by its name: a tile says what a table's game has (Guandan: no trump suit)."""
     return {book: load(book).game for book in sorted(names())}
+
+
+def scores() -> dict[str, str]:
+    """Each tournament system's standings score, by the system's name: the column's Chinese name (the catalogue's
+    ``column.*``), as the sheets head it (``System.score_column``: the knockout's is the matches won, 胜场)."""
+    return {name: x.score_column for name, x in SYSTEMS.items()}
 
 
 @cache

@@ -5,6 +5,7 @@ const ONE = document.body.dataset.table || null;
 const ROTATE_MS = 12000;
 const hall = { feed: true, tables: {}, tournament: null, rounds: {}, standings: {} };
 const GAMES = JSON.parse(document.body.dataset.games || "{}");  // rulebook -> its game (routers/pages.py)
+const SCORES = JSON.parse(document.body.dataset.scores || "{}");  // tournament system -> its standings' score column (routers/pages.py)
 const $ = sel => document.querySelector(sel);
 
 function view(t) { return hall.tables[t] || (hall.tables[t] = { table: t, state: null, status: null, violations: [], timeline: [], got: performance.now() }); }
@@ -101,7 +102,7 @@ function later(t) {  // render each changed tile once per frame, however many st
 }
 
 // ---------------------------------------------------------------- tournament
-function column(name) { return W("column." + name); }  // the system's tie-break columns, named in Chinese
+function column(name) { return W("column." + name); }  // the system's score and tie-break columns, named in Chinese
 function renderStandings() {
   const box = $("#standings .body");
   if (!box) return;
@@ -109,7 +110,7 @@ function renderStandings() {
   if (!s) { box.innerHTML = `<p class="empty">${T("no_standings")}</p>`; return; }
   $("#standings .sub").textContent = `${s.name} · ${T("round_of", { round: s.round, rounds: hall.rounds[hall.tournament]?.rounds ?? s.round })}`;
   // numbers stand right-aligned under right-aligned headers (th.num and td.num)
-  box.innerHTML = `<table class="standings"><thead><tr><th class="num">${T("rank")}</th><th>${T("entry")}</th><th>${T("unit")}</th><th class="num">${T("score")}</th>` +
+  box.innerHTML = `<table class="standings"><thead><tr><th class="num">${T("rank")}</th><th>${T("entry")}</th><th>${T("unit")}</th><th class="num">${esc(column(SCORES[s.system]))}</th>` +
     s.columns.map(c => `<th class="num">${esc(column(c))}</th>`).join("") + `<th>${T("prize")}</th></tr></thead><tbody>` +
     s.rows.map(r => `<tr class="${r.prize ? "prize" : r.withdrawn ? "withdrawn" : ""}" data-entry="${esc(r.id)}"><td class="num">${r.withdrawn ? esc(T("withdrawn")) : r.rank}` +
       `${r.by_lot ? `<span class="lot-mark" title="${esc(T("by_lot"))}">${esc(T("lot_mark"))}</span>` : ""}</td><td>${esc(r.name)}</td><td>${esc(r.unit)}</td>` +

@@ -40,6 +40,7 @@ class System:
     name = ""
     title = ""  # Chinese name
     columns: tuple[str, ...] = ()  # tie-break columns of the standings
+    score_column = "总分"  # the standings' score by its Chinese name (catalogue column.*); seed 000 四: 团体总分高者名次列前
     defaults: dict = {}
     late_limit: float | None = None  # minutes late beyond which the entry forfeits the round
     first_to_level = False  # when the round clock ends a game on equal levels: a draw (seed 000/001), or won by the side first there

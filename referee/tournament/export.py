@@ -18,6 +18,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from referee.catalogue import LANGS, section, word
 from referee.tournament.core import Repaired, Tournament, TournamentError
 from referee.tournament.exact import Fraction, exact, written
+from referee.tournament.systems import system as system_named
 from referee.tournament.views import round_view, standings_view
 
 FORMATS = ("csv", "xlsx", "html")
@@ -89,11 +90,16 @@ def standing_rows(t: Tournament, lang: str) -> list[list]:
     a team withdrawn says so in place of its rank."""
     L = labels(lang)
     s = standings_view(t)
-    rows = [[L["rank"], L["entry"], L["name"], L["unit"], L["total"], *(L.get(f"column.{c}", c) for c in s["columns"]), L["prize"]]]
+    rows = [[L["rank"], L["entry"], L["name"], L["unit"], score_head(s["system"], lang), *(L.get(f"column.{c}", c) for c in s["columns"]), L["prize"]]]
     for row in s["rows"]:
         rank = rank_of(row, lang)
         rows.append([rank, row["id"], row["name"], row["unit"], exact(row["score"]), *map(exact, row["tiebreaks"]), row["prize"]])
     return rows
+
+
+def score_head(system: str, lang: str) -> str:
+    """The standings' score column as ``system`` names it (``System.score_column``: 总分, the knockout's 胜场)."""
+    return labels(lang)[f"column.{system_named(system).score_column}"]
 
 
 def legend(t: Tournament, lang: str) -> str | None:

@@ -41,12 +41,12 @@ def state(**changes) -> dict:
 
 
 def standings(tid: str = "autumn", rows: list[dict] | None = None, rnd: int = 1) -> dict:
-    return {"v": 1, "tournament": tid, "name": "秋季教工升级赛", "system": "swiss", "round": rnd,
+    return {"v": 1, "tournament": tid, "name": "秋季教工升级赛", "system": "pair-swiss", "round": rnd,
             "columns": ["对手分", "级差"], "rows": rows or [], "at": time.time()}
 
 
 def round_(tid: str = "autumn", tables: list[dict] | None = None, rnd: int = 1) -> dict:
-    return {"v": 1, "tournament": tid, "name": "秋季教工升级赛", "system": "swiss", "round": rnd, "rounds": 5,
+    return {"v": 1, "tournament": tid, "name": "秋季教工升级赛", "system": "pair-swiss", "round": rnd, "rounds": 5,
             "tables": tables or [], "byes": [], "at": time.time()}
 
 

@@ -133,7 +133,7 @@ def test_standings_and_pairings_follow_the_results(page, tournament):
     tournament.publish("autumn", "standings", standings(rows=rows))
     pg = page("/")
     pg.wait_for_selector("#standings tr[data-entry=e2]")
-    assert pg.locator("#standings thead th").all_inner_texts() == ["名次", "参赛队", "单位", "积分", "对手分", "级差", "奖项"]
+    assert pg.locator("#standings thead th").all_inner_texts() == ["名次", "参赛队", "单位", "总分", "对手分", "级差", "奖项"]
     assert "数学系一队" in pg.inner_text("#pairings tr[data-table=b1]")
     # the result comes: the tournament publishes the round and the standings again
     tournament.publish("autumn", "round", round_(tables=[{"table": "b1", "entries": entries, "result": {"points": [2, 0], "scores": [3, 1]}}]))
@@ -154,6 +154,19 @@ def test_standings_and_pairings_follow_the_results(page, tournament):
     assert pg.inner_text("#pairings tr[data-table=b1] td.num") == "12又1/2 : 1"
     pg.click("#lang")
     assert pg.locator("#standings tbody tr").first.inner_text().split("\t")[3:5] == ["3 1/3", "-2 1/2"]
+
+
+def test_a_knockouts_standings_head_its_score_as_matches_won(page, tournament):
+    # 002 三2: 第一阶段：采取单局淘汰制决出前16名 — the place is the bracket's; the score is the matches won (胜场),
+    # so 5th may have won more than 2nd: headed 胜场, not as a total that ranks.
+    rows = [{"rank": 2, "id": "e2", "name": "物理系", "unit": "物理系", "score": 2, "tiebreaks": [], "prize": None},
+            {"rank": 5, "id": "e5", "name": "化学系", "unit": "化学系", "score": 3, "tiebreaks": [], "prize": None}]
+    tournament.publish("autumn", "standings", standings(rows=rows) | {"system": "knockout-best-of-three", "columns": []})
+    pg = page("/")
+    pg.wait_for_selector("#standings tr[data-entry=e5]")
+    assert pg.locator("#standings thead th").all_inner_texts() == ["名次", "参赛队", "单位", "胜场", "奖项"]
+    pg.click("#lang")
+    until(pg, "document.querySelector('#standings thead th:nth-child(4)').textContent === 'Matches won'")
 
 
 def test_a_place_decided_by_lot_is_marked_on_the_big_screen(page, tournament):

@@ -281,7 +281,7 @@ def test_numbers_stand_right_aligned_under_their_headers(path, width, height, pa
     for lang in ("zh", "en"):
         cells = pg.evaluate(ALIGN)
         assert {c["head"] for c in cells if c["table"] == "standings" and c["num"]} >= (
-            {"名次", "积分", "对手分", "级差"} if lang == "zh" else {"Rank", "Score", "Opp. score", "Level diff"})
+            {"名次", "总分", "对手分", "级差"} if lang == "zh" else {"Rank", "Total", "Opp. score", "Level diff"})
         for c in cells:
             assert c["num"] == c["headNum"], c  # a number column's header is a number column's too
             # the cell stands under its header: the same column box

@@ -229,6 +229,17 @@ def test_the_round_clock_at_one_nil_is_a_win_and_one_all_plays_on(hand_log):
     assert t.rounds[0].tables[0].outcome is None
 
 
+def test_the_standings_score_is_headed_matches_won(hand_log):
+    # 三2: 第一阶段：采取单局淘汰制决出前16名 — the place is the bracket's and the score the matches won (5th may have won
+    # more than 2nd): the sheets head it 胜场 (Matches won), pair Swiss its 总分 (000 四: 团体总分高者名次列前).
+    from referee.tournament.export import standing_rows
+
+    log = hand_log("knockout-best-of-three", entries(4))
+    t = log.replay()
+    assert standing_rows(t, "zh")[0][4] == "胜场" and standing_rows(t, "en")[0][4] == "Matches won"
+    assert standing_rows(hand_log("pair-swiss", entries(4)).replay(), "zh")[0][4] == "总分"
+
+
 def test_the_lot_number_is_printed_with_the_seats(tmp_path):
     # 十三 第2条: 同一桌比赛，大号(指抽签号)选手坐南北位，小号坐东西位 — the sheets print the lot number by the seat.
     from referee.tournament import Entry, TournamentStore
