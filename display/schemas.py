@@ -434,6 +434,8 @@ class TournamentView(BaseModel):
                           "names another: the one its tables play or played last, else the system's (San Da Yi's for "
                           "individual tables, Guandan's for the knockout)")
     rulebooks: list[Book] = Field(default=[], description="the rulebooks of the games the system's tables play")
+    entries: list[Entry] = Field(default=[], description="every entry as the hall knows it (lot number, name, unit): the "
+                                 "console names an entry so, one at no table too (a round paired again, the hall's lot)")
     started: bool = Field(default=False, description="whether the latest round has started at its tables (as the hall "
                           "shows them): it is not started again")
     unrecorded: list[Unrecorded] = Field(default=[], description="the latest round's tables whose report the tournament "

@@ -17,6 +17,7 @@ from display.routers.tables import send
 from display.schemas import (
     Book,
     Entries,
+    Entry,
     EntryRow,
     ForfeitIn,
     LateIn,
@@ -82,14 +83,19 @@ def _change(ctx: Ctx, user: User, lang: str, action: str, detail: dict, call) ->
     return view.model_copy(update={"said": " ".join(said)})
 
 
+def _known(t) -> dict[str, dict]:
+    """Every entry of ``t`` as the hall knows it, by id: its lot number (None without a lot), name and unit."""
+    return {e.id: {"lot": t.lot.index(e.id) + 1 if e.id in t.lot else None, "name": e.name, "unit": e.unit}
+            for e in t.entries}
+
+
 def _named(t, detail: dict) -> dict:
     """The entries ``detail`` names by id (``entry``, ``entries``, the result's ``forfeits``) as the hall knows them,
     ``named``: id -> lot number, name and unit; its line says them so (``display.actions``), as they were then."""
     result = detail.get("result") if isinstance(detail.get("result"), dict) else {}
     entries = detail.get("entries") if isinstance(detail.get("entries"), list) else []
-    known = {e.id: e for e in t.entries}
-    named = {e: {"lot": t.lot.index(e) + 1 if e in t.lot else None, "name": known[e].name, "unit": known[e].unit}
-             for e in [detail.get("entry"), *entries, *result.get("forfeits", [])] if e in known}
+    known = _known(t)
+    named = {e: known[e] for e in [detail.get("entry"), *entries, *result.get("forfeits", [])] if e in known}
     return {"named": named} if named else {}
 
 
@@ -100,7 +106,7 @@ def _view(store, ctx: Ctx) -> TournamentView:
     return TournamentView(tournament=t.id, name=t.name, system=t.system, rounds=t.total_rounds, paired=len(t.rounds),
                           finished=t.finished, round=store.round_view(), standings=store.standings(), lot=list(t.lot),
                           lot_open=t.rules.lot_closed(t) is None, rulebook=tables.rulebook, started=tables.started,
-                          rulebooks=_books(t.rules.games),
+                          rulebooks=_books(t.rules.games), entries=[Entry(id=e, **x) for e, x in _known(t).items()],
                           unrecorded=[Unrecorded(table=n.table, report=n.report, reason=n.reason, at=n.at) for n in waiting])
 
 

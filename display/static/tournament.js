@@ -51,12 +51,13 @@ async function registrationHTML() {
     ` <input name="rounds" type="number" min="1" max="30" placeholder="${T("rounds")}"> <button>${T("new_tournament")}</button></form>`;
 }
 function roundHTML(t) {
-  const r = t.round;
+  const r = t.round, known = new Map((t.entries || []).map(e => [e.id, e]));
+  const named = id => known.has(id) ? entryWords(known.get(id)) : id;  // as the hall knows it, not by its internal id
   // a round paired again before it was played says so: the change, each table as announced (nothing changes silently)
-  const moved = new Map((r.repaired?.tables || []).map(x => [x.table, x.before]));
+  const moved = new Map((r.repaired?.tables || []).map(x => [x.table, x.before.map(named)]));
   const tables = r.repaired ? r.repaired.tables.map(x => x.table).concat(r.repaired.byes ? [T("byes")] : []).join(W("word.list")) : "";
   const notice = r.repaired ? `<p class="repaired" id="t-repaired">${esc(T("repaired", { round: r.repaired.round, because: BECAUSE(r.repaired.because), tables }))}` +
-    (r.repaired.byes ? ` · ${esc(T("byes"))}: ${esc(T("was"))} ${esc(r.repaired.byes.before.join(W("word.list")) || "-")}` : "") + `</p>` : "";
+    (r.repaired.byes ? ` · ${esc(T("byes"))}: ${esc(T("was"))} ${esc(r.repaired.byes.before.map(named).join(W("word.list")) || "-")}` : "") + `</p>` : "";
   const notes = new Map();  // the tables' reports the tournament service could not record: said at the table until entered
   for (const n of t.unrecorded || []) notes.set(n.table, [...(notes.get(n.table) || []), n]);
   const pairs = t.system !== "individual-tables";
@@ -90,6 +91,9 @@ function roundHTML(t) {
 }
 function entryText(e) {  // an entry as the hall knows it: its lot number (抽签号) and its name
   return [e.lot ? T("lot_no", { n: e.lot }) : "", e.name].filter(Boolean).join(" ");
+}
+function entryWords(e) {  // the same, with its unit: 1号 名字 单位
+  return [entryText(e), e.unit !== e.name ? e.unit : ""].filter(Boolean).join(" ");
 }
 function entryHTML(e) {  // the same, with its unit; its id (the sheets', the lot form's) on hover
   return `<span class="entry" title="${esc(e.id)}">${e.lot ? `<span class="lot">${esc(T("lot_no", { n: e.lot }))}</span> ` : ""}${esc(e.name)}` +

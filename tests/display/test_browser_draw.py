@@ -76,7 +76,13 @@ def test_the_console_says_a_correction_paired_the_next_round_again_and_records_a
     first = repaired["tables"][0]
     row = console.locator(f"#t-round tr.repaired[data-table={first['table']}]")
     assert row.locator(".repaired-mark").inner_text() == "重排"
-    assert row.locator(".was").inner_text() == "原为 " + " / ".join(first["before"])
+    t = store.tournament  # each entry as announced, as the hall knows it: lot number, name, unit (no internal id)
+    named = [(t.lot.index(e) + 1, t.entry(e).name, t.entry(e).unit) for e in first["before"]]
+    assert row.locator(".was").inner_text() == "原为 " + " / ".join(f"{n}号 {name} {unit}" for n, name, unit in named)
+    console.click("#lang")  # on the switch, in English
+    english = "was " + " / ".join(f"No. {n} {name} {unit}" for n, name, unit in named)
+    until(console, f"document.querySelector('tr.repaired[data-table={first['table']}] .was').textContent === {english!r}")
+    console.click("#lang")
     console.wait_for_selector("#c-audit tbody tr[data-action=repaired_round]")
     # 化学系 withdraws from the console: its tables of round 2 are forfeited, its results stand
     console.fill("#t-withdraw input[name=unit]", "化学系")
