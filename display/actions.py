@@ -89,9 +89,9 @@ def line(lang: str, user: str, role: str, action: str, detail: Mapping[str, Any]
         values["minutes"] = said.duration(detail["minutes"])
     if "entry" in detail:  # an entry by its lot number, name and unit, as the console names it
         values["entry"] = entry_named(lang, detail["entry"], named)
-    for key in ("entries", "missing", "tables"):
+    for key in ("entries", "order", "missing", "tables"):
         if isinstance(detail.get(key), list):
-            values[key] = word(lang, "word.list").join(entry_named(lang, x, named) if key == "entries" else str(x)
+            values[key] = word(lang, "word.list").join(entry_named(lang, x, named) if key in ("entries", "order") else str(x)
                                                        for x in detail[key])
     key = f"action.{action}"
     if action == "amend" and "was" in values:

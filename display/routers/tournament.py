@@ -90,10 +90,10 @@ def _known(t) -> dict[str, dict]:
 
 
 def _named(t, detail: dict) -> dict:
-    """The entries ``detail`` names by id (``entry``, ``entries``, the result's ``forfeits``) as the hall knows them,
+    """The entries ``detail`` names by id (``entry``, ``entries``, ``order``, the result's ``forfeits``) as the hall knows them,
     ``named``: id -> lot number, name and unit; its line says them so (``display.actions``), as they were then."""
     result = detail.get("result") if isinstance(detail.get("result"), dict) else {}
-    entries = detail.get("entries") if isinstance(detail.get("entries"), list) else []
+    entries = [e for key in ("entries", "order") if isinstance(detail.get(key), list) for e in detail[key]]
     known = _known(t)
     named = {e: known[e] for e in [detail.get("entry"), *entries, *result.get("forfeits", [])] if e in known}
     return {"named": named} if named else {}

@@ -76,8 +76,7 @@ function roundHTML(t) {
     ` <a href="/api/console/tournament/export.xlsx">${T("export")} XLSX</a> <a href="/api/console/tournament/export.csv">CSV</a>` +
     ` <a href="/api/console/tournament/export.html" target="_blank">${T("print")}</a></p>` +
     notice + `<table id="t-round" data-round="${r.round}"><thead><tr><th>${T("table")}</th><th>${T("teams")}${pairs ? ` <small class="hint">${T("pick_winner")}</small>` : ""}</th><th>${T("result")}</th><th>${T("actions")}</th></tr></thead><tbody>${rows}</tbody></table>` +
-    (t.lot_open ? `<form id="t-lot"><label>${T("hall_lot")} <input name="order" value="${esc(t.lot.join(","))}" size="40" required></label>` +
-      ` <button>${T("enter_lot")}</button></form>` : "") +
+    (t.lot_open ? lotHTML(t.entries) : "") +
     `<div class="more">` +
     `<form id="t-late"><fieldset><legend>${T("late")}</legend><label for="t-late-entry">${T("late_entry")}</label> <select id="t-late-entry" name="entry" required>` +
     `<option value="">${T("choose")}</option>${r.tables.flatMap(x => x.entries).sort((a, b) => a.lot - b.lot)
@@ -91,6 +90,18 @@ function roundHTML(t) {
 }
 function entryText(e) {  // an entry as the hall knows it: its lot number (抽签号) and its name
   return [e.lot ? T("lot_no", { n: e.lot }) : "", e.name].filter(Boolean).join(" ");
+}
+function lotHTML(entries) {  // the lot drawn in the hall: each entry by its name and unit, the number it drew typed beside it
+  const all = [...entries].sort((a, b) => (a.lot || Infinity) - (b.lot || Infinity));
+  return `<form id="t-lot"><fieldset><legend>${T("hall_lot")}</legend>` + all.map(e => `<label>${esc(entryWords({ ...e, lot: null }))}` +
+    ` <input name="lot-${esc(e.id)}" data-entry="${esc(e.id)}" value="${e.lot || ""}" inputmode="numeric" size="3" required></label>`).join(" ") +
+    ` <button>${T("enter_lot")}</button></fieldset></form>`;
+}
+function lotOrder(f) {  // the entries by the numbers typed, 1 first; every number from 1 once, else said and nothing sent
+  const drawn = [...f.querySelectorAll("input[data-entry]")].map(el => [Number(el.value.trim()), el.dataset.entry]);
+  const n = drawn.length, numbers = new Set(drawn.map(([x]) => x));
+  if (numbers.size !== n || ![...numbers].every(x => Number.isInteger(x) && x >= 1 && x <= n)) throw new Error(T("lot_each_once", { n }));
+  return drawn.sort(([a], [b]) => a - b).map(([, e]) => e);
 }
 function entryWords(e) {  // the same, with its unit: 1号 名字 单位
   return [entryText(e), e.unit !== e.name ? e.unit : ""].filter(Boolean).join(" ");
@@ -169,7 +180,7 @@ document.addEventListener("submit", ev => {
   if (id === "t-entry") call = () => api("POST", "/api/console/entries", formJSON(f));
   if (id === "t-import") call = () => api("POST", "/api/console/entries/import", new FormData(f));
   if (id === "t-new") { const b = formJSON(f); if (b.rounds) b.rounds = Number(b.rounds); call = () => api("POST", "/api/console/tournament", b); }
-  if (id === "t-lot") call = () => api("POST", "/api/console/tournament/lot", { order: f.elements.order.value.split(/[\s,，、]+/).filter(Boolean) });
+  if (id === "t-lot") call = () => api("POST", "/api/console/tournament/lot", { order: lotOrder(f) });
   if (id === "t-withdraw") call = () => api("POST", "/api/console/tournament/withdrawals", formJSON(f));
   if (id === "t-rounds") call = () => api("PUT", "/api/console/tournament/rounds", { rounds: Number(f.elements.rounds.value) });
   if (id === "t-late") call = () => api("POST", "/api/console/tournament/late",

@@ -414,30 +414,41 @@ def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, ha
         console.fill("#t-new input[name=rounds]", "3")
         console.click("#t-new button")
         console.wait_for_selector("#t-pair")
-        # 002 一4 分组抽签: the lot drawn in the hall replaces the seeded one before round 1 is paired
-        seeded = console.input_value("#t-lot input[name=order]").split(",")
-        hall = list(reversed(seeded))
+        # 002 一4 分组抽签: the lot drawn in the hall replaces the seeded one before round 1 is paired; the form names each
+        # entry by its name and unit (no internal id), with the number it drew typed beside it
+        fields = console.locator("#t-lot input[data-entry]")
+        seeded = {x.get_attribute("data-entry"): int(x.input_value()) for x in fields.all()}
+        assert sorted(seeded.values()) == list(range(1, 7)) and not any(e in console.inner_text("#t-lot") for e in seeded)
+        assert "数学系1甲、数学系1乙 数学系" in console.inner_text("#t-lot")
+        hall = {e: 7 - k for e, k in seeded.items()}
+        first = next(iter(seeded))
+        field = f"#t-lot input[data-entry='{first}']"
         # a redraw between selecting the field's text and typing over it (as fill does): the selection survives, so
         # the typing replaces the text rather than landing before or after it
-        console.focus("#t-lot input[name=order]")
+        console.focus(field)
         console.evaluate("document.activeElement.select()")
         console.evaluate("tournamentPanel()")
-        console.keyboard.insert_text("、".join(hall))
-        assert console.input_value("#t-lot input[name=order]") == "、".join(hall)
-        console.evaluate("document.activeElement.setSelectionRange(1, 1)")
+        console.keyboard.insert_text(str(hall[first]))
+        assert console.input_value(field) == str(hall[first])
+        console.evaluate("document.activeElement.setSelectionRange(0, 0)")
         console.evaluate("tournamentPanel()")
-        console.keyboard.insert_text("x")
-        assert console.input_value("#t-lot input[name=order]") == hall[0][:1] + "x" + "、".join(hall)[1:]
-        console.fill("#t-lot input[name=order]", "、".join(hall))
+        console.keyboard.insert_text("1")
+        assert console.input_value(field) == f"1{hall[first]}"
+        # numbers that are not 1 to 6 each once: said, and nothing sent
+        console.click("#t-lot button")
+        console.wait_for_selector("#result.error:has-text('抽签号应为 1 到 6，每个号填一次')")
+        for e, k in hall.items():
+            console.fill(f"#t-lot input[data-entry='{e}']", str(k))
         # the panel is drawn again whenever the tournament publishes (its round and standings, any moment):
         # what the organiser has typed and not sent survives it, and so does the field's focus
-        console.focus("#t-lot input[name=order]")
+        console.focus(field)
         console.evaluate("tournamentPanel()")
-        assert console.input_value("#t-lot input[name=order]") == "、".join(hall)
-        assert console.evaluate("document.activeElement.name") == "order"
+        assert console.input_value(field) == str(hall[first])
+        assert console.evaluate("document.activeElement.dataset.entry") == first
         console.click("#t-lot button")
-        console.wait_for_selector(f"#t-lot input[name=order][value='{','.join(hall)}']")
-        assert console.inner_text("#result .line").startswith("组织者 wang 录入现场抽签：")
+        console.wait_for_selector(f"#t-lot input[data-entry='{first}'][value='{hall[first]}']")
+        lot_line = console.inner_text("#result .line")  # the entries in the lot's order, as the hall knows them
+        assert lot_line.startswith("组织者 wang 录入现场抽签：1号 ") and "、6号 " in lot_line and not any(e in lot_line for e in seeded)
         console.click("#t-pair")
         console.wait_for_selector("#t-round[data-round='1'] tr[data-table=t01]")
         assert not console.is_visible("#t-lot")  # paired: the lot is fixed
