@@ -39,6 +39,14 @@ def test_round_points_ties_and_the_game_score_tie_break(hand_log):
     assert [r["id"] for r in standings_view(log.replay())["rows"]][-2:] == ["s7", "s3"]
 
 
+def test_the_standings_head_the_round_points_as_the_seed_does(hand_log):
+    """004 一 1: 最终比赛结果按照四轮比赛累计积分进行排名 -- the total is the round points (积分), the 小分 beside it."""
+    from referee.tournament.export import standing_rows
+
+    t = hand_log("individual-tables", UNITS, options={"rounds": 1}).replay()
+    assert standing_rows(t, "zh")[0][4:7] == ["积分", "小分", "弃权"] and standing_rows(t, "en")[0][4] == "Points"
+
+
 def test_a_forfeit_scores_nothing_and_the_others_rank_among_themselves(hand_log):
     log = (hand_log("individual-tables", UNITS, options={"rounds": 1})
            .pair(1, [("s1", "s3", "s5", "s7"), ("s2", "s4", "s6", "s8")])
