@@ -70,7 +70,10 @@ def test_the_console_enters_and_corrects_a_san_da_yi_table(page, broker, hall_db
         assert row.locator(f"input[name=forfeit][value={seats[3]}]").is_checked()
         console.click(f"{form} button")
         console.wait_for_selector(f"{form} button:text-is('更正小分')")
-        assert console.inner_text("#result .line") == f"组织者 wang 录入第 1 轮 t01 桌成绩：小分 30 : -5 : 12.5 : 0，弃权 {seats[3]}"
+        absent = next(e for e in store.tournament.entries if e.id == seats[3])  # named as the console names an entry
+        lot = store.tournament.lot.index(absent.id) + 1
+        assert console.inner_text("#result .line") == (f"组织者 wang 录入第 1 轮 t01 桌成绩：小分 30 : -5 : 12.5 : 0，弃权 "
+                                                       f"{lot}号 {absent.name} {absent.unit}")
         assert "已完成 30 : -5 : 12又1/2 : 0" in row.inner_text()
         # 5 / 3 / 2 among the three who played; the absent player takes none
         assert [row.locator(f".player[data-entry={e}] .points").inner_text() for e in seats] == ["积分 5", "积分 2", "积分 3", "积分 0"]

@@ -53,7 +53,8 @@ def test_scores_with_the_absent_player_at_once_then_a_correction_and_its_undo(cl
     view = client.post(URL, json={"round": 1, "table": "t01", "result": {"scores": [30, -5, 12.5, 0]}, "forfeits": [seats[3]]}).json()
     t01 = _table(view, "t01")
     assert t01["result"] == {"points": [5, 2, 3, 0], "scores": [30, -5, "25/2", 0]} and t01["forfeits"] == [seats[3]]
-    assert view["said"] == f"裁判 li 录入第 1 轮 t01 桌成绩：小分 30 : -5 : 12.5 : 0，弃权 {seats[3]}"
+    absent = next(e for e in view["entries"] if e["id"] == seats[3])  # named as the console names an entry
+    assert view["said"] == f"裁判 li 录入第 1 轮 t01 桌成绩：小分 30 : -5 : 12.5 : 0，弃权 {absent['lot']}号 {absent['name']} {absent['unit']}"
     row = {r["id"]: r for r in view["standings"]["rows"]}
     assert row[seats[2]]["tiebreaks"] == ["25/2", 0] and row[seats[3]]["tiebreaks"] == [0, 1]
     # the absent player did play: the correction restates the table without the forfeit
