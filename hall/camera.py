@@ -68,13 +68,6 @@ def model_ready() -> bool:
     return DEFAULT_MODEL.is_file() and DEFAULT_INDEX.is_file() and hall_sure().is_file()
 
 
-def decks(rulebook: str) -> int:
-    """The decks ``rulebook`` deals: the tracker counts a card's copies up to it."""
-    from referee.rulebooks import load
-
-    return load(rulebook).deal.decks
-
-
 @dataclass
 class Lens:
     """Where the cards lie (placed once, when put down) and how this camera sees the table."""
@@ -132,7 +125,7 @@ class Lens:
 
 class Camera:
     def __init__(self, table: str, rulebook: str, run_dir: Path, seed: int, see: str, url: str):
-        from referee.rulebooks import load
+        from vision.options import table_game
         from vision.tracker import for_game
 
         self.table, self.see = table, see
@@ -145,7 +138,8 @@ class Camera:
         self.lens = Lens(table, seed, STYLES[seed % len(STYLES)])
         # found=(): this camera keeps what it sent across restarts (camera.state), and starts with the hall on an empty
         # table, so nothing it finds is a play it may have sent before (``vision.restarted`` is for cameras that forget)
-        self.tracker = for_game(load(rulebook).game, settle_s=SETTLE_S, hand_gap_s=HAND_GAP_S, decks=decks(rulebook), found=())
+        game, decks = table_game(rulebook)
+        self.tracker = for_game(game, settle_s=SETTLE_S, hand_gap_s=HAND_GAP_S, decks=decks, found=())
         self.version, self.at, self.fed = 0, 0.0, 0.0  # the last change seen, and the last time fed
         self.sent = 0
         self._frame = None  # the latest image (vision), kept for a flagged play

@@ -13,7 +13,7 @@ from pathlib import Path
 from bus.credentials import add_options
 from referee.catalogue import said, say
 from vision.advice import detail_note
-from vision.options import fail, failed, frame_size, positive, rulebook, whole
+from vision.options import fail, failed, frame_size, positive, rulebook, table_game, whole
 from vision.train.cli import add_parsers
 
 NOT_CALIBRATED = 2  # exit status of `read` and `calibrate` for a frame without the four markers
@@ -107,22 +107,12 @@ def cmd_watch(args: argparse.Namespace) -> int:
         signal.signal(stop, _interrupted)  # shell started it with SIGINT ignored: camera/status says offline, its own
     try:
         url = broker_url(args.broker, args.credentials, f"camera-{args.table}")
-        game, decks = _table_game(args.rulebook, args.decks)
+        game, decks = table_game(args.rulebook, args.decks)  # a rulebook of ours: the option's type checked it
         return watch(args.source, args.table, url, _model(args.model, args.sure), name=args.name, decks=decks, game=game,
                      settle_s=args.settle, fps=args.fps, size=args.size, log=lambda line: print(line, flush=True),
                      lang=args.lang)
     except (ModelError, SourceError, ConnectionError, TimeoutError, ValueError) as e:
         return failed(args.lang, e)
-
-
-def _table_game(book_id: str | None, decks: int | None) -> tuple[str, int]:
-    """The game a camera watches and the decks it counts copies up to: the rulebook's, ``--decks`` first."""
-    if book_id is None:
-        return "tractor", decks or 3
-    from referee.rulebooks import load
-
-    book = load(book_id)  # one of ours: the option's type checked it
-    return book.game, decks or book.deal.decks
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:

@@ -42,6 +42,21 @@ def whole(low: int):
     return parse
 
 
+def table_game(book_id: str | None, decks: int | None = None) -> tuple[str, int]:
+    """The game a table's camera watches and the decks it counts a card's copies up to: the rulebook's (``decks``
+    first); no rulebook: a Tractor table of ``decks``, else 3.
+
+    >>> table_game("sanjiang-2012"), table_game(None), table_game("classic-3deck", decks=2)
+    (('guandan', 2), ('tractor', 3), ('tractor', 2))
+    """
+    if book_id is None:
+        return "tractor", decks or 3
+    from referee.rulebooks import load
+
+    book = load(book_id)
+    return book.game, decks or book.deal.decks
+
+
 def rulebook(text: str) -> str:
     """An argparse type: the id of one of our rulebooks, else an error in words naming them.
 

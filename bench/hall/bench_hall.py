@@ -123,11 +123,13 @@ class Seeing(Timed):
 
     def __init__(self, *args, model=None, **kwargs):
         super().__init__(*args, **kwargs)
-        from hall.camera import Lens, decks
-        from vision.tracker import Tracker
+        from hall.camera import Lens
+        from vision.options import table_game
+        from vision.tracker import for_game
 
         self.model, self.lens = model, Lens(self.table, 7, "sans")
-        self.tracker = Tracker(settle_s=0.25, decks=decks(RULEBOOK), found=())  # starts with its table, empty
+        game, decks = table_game(RULEBOOK)
+        self.tracker = for_game(game, settle_s=0.25, decks=decks, found=())  # starts with its table, empty
         self.vision_ms: list[float] = []
         self.misread = 0
         self.trick: dict[str, list[str]] = {}

@@ -374,9 +374,7 @@ class Reducer:
         if how == "correct" and pending is not None:
             pending["cards"] = cards
         if how == "correct" and flag.kind == "stalled":  # the play a person saw, the camera did not: when it came is
-            t = t._with(clock=None, waiting=tuple(p for p in t.waiting if p["seat"] != flag.seat))  # unknown, untimed
-            for p in (p for p in self.waiting if p["seat"] == flag.seat):  # the camera's late read of that play
-                t = t._event("rejected", {"topic": "observed", "id": p.get("id"), "reason": "the referee entered this seat's play"})
+            t = t._with(clock=None)._waiting_dropped("the referee entered this seat's play", flag.seat)  # unknown: untimed
         if pending is not None and (how == "correct" or (how == "confirm" and flag.kind in CONFIRMED_PLAYS)):
             pending["confidence"] = 1.0
             if how == "confirm" and flag.kind == "too_many":
@@ -401,16 +399,23 @@ class Reducer:
         """The round ended (:meth:`apply`, however it ended) with flags open: each is dismissed, said (``flag_resolved``
         with ``round_ended``), its violation dismissed and its play never applied: a read of a round over is no play of
         the next, and a new round does not start paused on the old one's flags."""
-        t = self
-        for p in self.waiting:  # reads of a round over: no play of the next
-            t = t._event("rejected", {"topic": "observed", "id": p.get("id"), "reason": "the round ended before it was judged"})
-        t = t._with(waiting=())
+        t = self._waiting_dropped("the round ended before it was judged")  # reads of a round over: no play of the next
         for flag in self.flags:
             t = t._with(flags=tuple(f for f in t.flags if f.flag != flag.flag))
             t = t._event("flag_resolved", {"flag": flag.flag, "how": "dismiss", "round_ended": True})
             if flag.violation is not None:
                 t = t._violation_of(flag, "dismissed")
         return t
+
+    def _waiting_dropped(self, reason: str, seat: str | None = None) -> Reducer:
+        """The waiting reads (``seat``'s, or every one) thrown away, each said ``rejected`` with ``reason``."""
+        t, kept = self, []
+        for p in self.waiting:
+            if seat is None or p["seat"] == seat:
+                t = t._event("rejected", {"topic": "observed", "id": p.get("id"), "reason": reason})
+            else:
+                kept.append(p)
+        return t._with(waiting=tuple(kept))
 
     def _violation_of(self, flag: Flag, status: str) -> Reducer:
         """The violation published with ``flag``, published again as ``status`` (confirmed or dismissed)."""
