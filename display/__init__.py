@@ -12,6 +12,6 @@ It reads the bus (every table's ``state``, ``events``, ``violations`` and ``heal
 - :mod:`display.guard`, :mod:`display.store`: the console's doors, users and audit log;
 - :mod:`display.actions`, :mod:`display.flags`, :mod:`display.plays`: the console's actions on a table, in words;
 - :mod:`display.tournament`: the console's side of the tournament; :mod:`display.schemas`: every body and answer;
-- :mod:`display.cli`: ``cardtable display serve|user``; :mod:`display.deadline`: its HTTP connections, each with a
+- :mod:`display.cli`: ``cardtable display serve|user|backup``; :mod:`display.deadline`: its HTTP connections, each with a
   deadline for its request's head.
 """

@@ -6,6 +6,7 @@ their order come from ``referee.climbing.combos``.
 
 Data flows: ``seats`` (turn order, who bids first) -> ``bidding`` (叫分, the dealer) ->
 ``bombs`` (炸弹限制) -> ``game`` (the state of one game fed events: bids, the kitty, 报到,
-摊打, plays, passes, fouls) -> ``scoring`` (the game's scores) -> ``round`` (8 games, round
-points, the final standing). ``bots`` plays whole games for tests and the demo.
+摊打, plays, passes, fouls) -> ``scoring`` (the game's scores) -> ``round`` (a table's 8 games:
+each player's 小分 and round points; the final standing over the rounds is the tournament's,
+``referee.tournament.individual``). ``bots`` plays whole games for tests and the demo.
 """
