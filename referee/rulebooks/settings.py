@@ -13,7 +13,7 @@ not have is refused too. A check that spans settings is the section's ``__post_i
 than compiled from strings at the first load (all six books then load in about 6 ms, not 19).
 
 >>> from referee.rulebooks.tractor import Combos
->>> raw = {"widths": [2, 3], "low_ace": False, "throws": True, "captive": "declared",
+>>> raw = {"widths": [2, 3], "tractor_suits": "one", "low_ace": False, "throws": True, "captive": "declared",
 ...        "throw_check": "units", "outranks": [["4x1", "2x2"]]}
 >>> read(Combos, raw, ("combos",)).outranks
 ((Format(width=4, length=1), Format(width=2, length=2)),)
@@ -28,7 +28,7 @@ referee.rulebooks.settings.SettingError: [combos] widths[1] = 5: allowed 2, 3 or
 >>> read(Combos, raw | {"captives": "declared"}, ("combos",))
 Traceback (most recent call last):
 ...
-referee.rulebooks.settings.SettingError: [combos] captives = "declared": no such setting; [combos] has widths, low_ace, throws, captive, throw_check, outranks
+referee.rulebooks.settings.SettingError: [combos] captives = "declared": no such setting; [combos] has widths, tractor_suits, low_ace, throws, captive, throw_check, outranks
 """
 
 from __future__ import annotations

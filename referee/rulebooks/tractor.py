@@ -63,6 +63,10 @@ class Combos:
     widths: tuple[Width, ...] = setting(
         "identical cards a unit may have at each rank: 2 pair, 3 triple, 4 bomb; tractors are two or more "
         "adjacent ranks of one width")
+    tractor_suits: Literal["class", "one"] = setting(
+        "which adjacent ranks join into a tractor: `class` any of one suit class, trumps of several suits too "
+        "(a pair of the trump suit's A and a pair of an off-suit level card); `one` only cards of one printed "
+        "suit, the two jokers counting as one suit")
     low_ace: bool = setting("the ace may also sit below the 2 in a tractor (AA22, the lowest), while 2 is neither the level nor a permanent rank")
     throws: bool = setting("several units of one suit may be led at once (甩牌)")
     captive: Literal["declared", "chosen_after", "illegal"] = setting(

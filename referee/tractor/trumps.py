@@ -3,8 +3,9 @@
 Every card gets a *suit class* (``T`` for trumps, else its suit letter) and a
 *position* in that class. Positions order the cards (higher beats lower) and
 define adjacency for tractors: two ranks are adjacent when their positions differ
-by one. Cards of equal grade share a position, which is why the off-suit level
-cards never form a tractor with each other.
+by one, and where the book joins only one printed suit (``[combos] tractor_suits``)
+when their cards are of one suit. Cards of equal grade share a position, which is
+why the off-suit level cards never form a tractor with each other.
 
 Trumps, low to high (seed 000 第五条): the trump suit A..2 without the level rank,
 then any permanent ranks (the off-suit ones, then the trump-suit one), then the
@@ -70,6 +71,17 @@ class Trumps:
         table[Card.parse("BJ")] = (TRUMP, top + 1, None)
         assert len(table) == len(ALL_CARDS)
         return table
+
+    def joins(self, lower: Card, upper: Card) -> bool:
+        """Whether cards at two adjacent positions may stand in one tractor (``[combos] tractor_suits``).
+
+        >>> t = Trumps.of("zhongkai-2010", "7", "H")
+        >>> t.joins(Card.parse("HA"), Card.parse("S7")), Trumps.of("shaoguan-2023", "7", "H").joins(Card.parse("HA"), Card.parse("S7"))
+        (True, False)
+        >>> Trumps.of("shaoguan-2023", "7", "H").joins(Card.parse("LJ"), Card.parse("BJ"))
+        True
+        """
+        return self.rules.combos.tractor_suits == "class" or lower.suit == upper.suit
 
     def suit_of(self, card: Card) -> str:
         """``T`` for a trump, else the card's suit letter."""

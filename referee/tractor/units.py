@@ -82,6 +82,7 @@ class Holding:
                 lows.add(low)
         self.slots = slots
         self.positions = sorted(slots)
+        self.joins = trumps.joins
         # A rank's low place (the ace below the 2, seed 003 3(2): 3344>AA22) exists only inside a
         # tractor: a unit or a block of one rank never stands there (003 3(1): A above K).
         self.lows = lows
@@ -108,6 +109,8 @@ class Holding:
                 yield pos - 1, acc
                 return
             for card in slots.get(pos, ()):
+                if acc and not self.joins(acc[-1][0], card):
+                    continue
                 used = sum(w for c, w in acc if c is card)
                 if counts[card] - used >= width:
                     yield from extend(pos + 1, left - 1, acc + ((card, width),))
@@ -125,6 +128,8 @@ class Holding:
                 yield acc
                 return
             for card in slots.get(pos, ()):
+                if acc and not self.joins(acc[-1][0], card):
+                    continue
                 for width in sorted(set(left)):
                     if counts[card] >= width:
                         i = left.index(width)
@@ -142,6 +147,8 @@ class Holding:
             if len(acc) > 1 or acc and pos - 1 not in self.lows:
                 yield acc
             for card in slots.get(pos, ()):
+                if acc and not self.joins(acc[-1][0], card):
+                    continue
                 have = counts[card] - sum(w for c, w in acc if c is card)
                 for width in range(2, min(have, room) + 1):
                     yield from extend(pos + 1, room - width, acc + ((card, width),))

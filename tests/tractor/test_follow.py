@@ -378,3 +378,12 @@ def test_op_follow_wrong_number_of_cards_is_an_error():
     # 000 第十一条 2: 跟牌张数与引牌相同; README: a wrong number of cards is malformed
     out = answer(_case(hand=["S5", "S6", "SK"], lead=["S9", "S9"], play=["S5"]))
     assert "error" in out and "result" not in out
+
+
+def test_cl_two_trump_pairs_of_two_suits_are_pairs_not_a_tractor():
+    # 001 十一: “拖拉机”：相邻级别的同一花色的对子 ... 如无，必须出若干对子: with no tractor in hand, any two
+    # pairs meet a two-pair tractor (HA HA with S7 S7 is no tractor there; under 000 第六条 4 it is one)
+    hand, lead = "HA HA S7 S7 H5 H5 H2 D4", "HQ HQ HK HK"
+    assert legal(CL, hand, lead, "H5 H5 S7 S7")
+    assert not legal(ZK, hand, lead, "H5 H5 S7 S7")
+    assert legal(CL, "S7 S7 H7 H7 H5 H5 H2 D4", lead, "H5 H5 S7 S7")

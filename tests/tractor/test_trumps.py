@@ -88,6 +88,22 @@ def test_trump_chain_forms_tractors():
         assert len(structure) == 1 and structure[0].kind == (2, 2), cards
 
 
+def test_one_suit_books_join_only_pairs_of_one_printed_suit():
+    # 001 十一: “拖拉机”：相邻级别的同一花色的对子; 003 2: 拖拉机：两对以上同花色同数字相连的牌,
+    # 3(2): “大鬼大鬼小鬼小鬼>AAKK” (the jokers join: one suit). Zhongkai joins trumps of any suit (above).
+    CL = Trumps.of("classic-3deck", "7", "H")
+    for book in (CL, Trumps.of("shaoguan-2023", "7", "H"), Trumps.of("shaoguan-2023-nokitty", "7", "H")):
+        for cards in ("HA HA S7 S7", "S7 S7 H7 H7", "H7 H7 LJ LJ"):
+            assert len(lead_structure(book, C(cards))) == 2, (book.rules.id, cards)
+        assert len(lead_structure(book, C("LJ LJ BJ BJ"))) == 1
+        assert len(lead_structure(book, C("HK HK HA HA"))) == 1
+    # two trump pairs of two suits are no tractor: they do not beat a side suit's tractor ruffed with one
+    assert winner(CL, "SQ SQ SK SK", "H3 H3 H4 H4", "HA HA S7 S7", "D2 D3 D4 D5") == 1
+    assert winner(ZK, "SQ SQ SK SK", "H3 H3 H4 H4", "HA HA S7 S7", "D2 D3 D4 D5") == 2
+    # shaoguan leads no throw (9: 比赛不采用甩牌打法), so two pairs of two suits cannot be led together
+    assert not judge_lead(SG, C("HA HA SJ SJ")).legal and not judge_lead(SG, C("SJ SJ HJ HJ")).legal
+
+
 def test_off_suit_level_pairs_never_form_a_tractor():
     # 000 第六条 4: 不同副牌花色级牌所构成的对子或刻子之间因级别相等，不能组合成拖拉机
     assert len(lead_structure(ZK, C("S7 S7 D7 D7"))) == 2
