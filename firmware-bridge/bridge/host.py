@@ -73,6 +73,7 @@ class Counters:
     corrupt: int = 0
     unknown: int = 0
     retransmits: int = 0
+    board_dropped: int = 0  # presses the board lost, its queue full (its heartbeats' count, over its boots)
 
 
 class HostLink:
@@ -100,6 +101,7 @@ class HostLink:
         self._expected = 0  # the seq of the next press to publish (presses go out in the board's order)
         self._ahead_since: float | None = None  # a press came that is not the one expected, and none since that was
         self._board_ms = 0  # the board's clock in its latest frame: it goes back only when the board restarted
+        self._dropped = 0  # the board's own count of dropped presses (u16, since its boot) in its latest heartbeat
 
     # -- inputs ----------------------------------------------------------------------------------
 
@@ -174,11 +176,16 @@ class HostLink:
         if isinstance(message, Hello):
             if message != self.board or not self._synced:
                 self._forget_board()  # a reboot, or a new port: show everything again
+            if self.board is None or (message.board_id, message.boot) != (self.board.board_id, self.board.boot):
+                self._dropped = 0  # a board or boot new to this host: its count is all news
             self.board, self._synced, self._expected = message, True, message.first
             self._ahead_since, self._board_ms = None, 0
             self._skip_known()
         elif isinstance(message, Heartbeat):
             self.heartbeat = message
+            if self._synced:  # of the boot the hello named (one of a board restarted unseen unsynced it above)
+                self.counters.board_dropped += (message.dropped - self._dropped) & 0xFFFF
+                self._dropped = message.dropped
         elif isinstance(message, Button) and self._synced:
             self._on_press(seq, message, now)
         elif isinstance(message, Ack) and self._inflight and self._inflight.seq == seq \

@@ -8,11 +8,15 @@ costs only that seat's presses); the retained ``board/out`` drives the displays,
 ``board/status`` (retained, ``offline`` as the last will, said again on every reconnection) says
 whether the board answers.
 A port that fails (the cable pulled) is closed and opened again every ``REOPEN_S``; the link then
-resynchronises and the board replays the presses it still holds.
+resynchronises and the board replays the presses it still holds. The port is held exclusively (``flock``), and
+taken before the broker connection: a second bridge started on the same board (each bridge of a table is the one
+user ``board-T``, whose connection the broker gives to the newest) says so and ends, instead of taking the first's
+connection and half its bytes.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import queue
 import threading
@@ -27,6 +31,7 @@ from bridge.seats import alerts, board_in, seat_views
 from bus.mqtt import Connection, ConnectionRefused
 from bus.pace import Bucket
 from bus.protocol import PayloadError, decode, encode, topic
+from referee.catalogue import Refusal
 
 log = logging.getLogger("bridge")
 
@@ -36,6 +41,12 @@ REOPEN_S = 0.5
 CONNECT_RETRY_S = 2.0
 PACE = (10.0, 20)  # presses a second and burst, per seat: a person presses a few a second at most
 DROPS_SAID_S = 10.0  # presses dropped over a seat's pace are said at most this often (a stuck button: 15 a second)
+
+
+class PortBusy(Refusal):
+    """Another program holds the board's serial port (a second bridge of the same board): this bridge ends."""
+
+    section = "bridge"
 
 
 class Bridge:
@@ -56,6 +67,7 @@ class Bridge:
         self.pace = [Bucket(*PACE) for _ in range(4)]  # a seat's flood (a stuck button) leaves the others theirs
         self.dropped = 0  # presses over the pace, acknowledged to the board and never sent
         self._drops_said = [float("-inf")] * 4  # when each seat's drops were last said (monotonic)
+        self._board_dropped = 0  # the board's lost presses (its queue full) said so far
 
     def __repr__(self) -> str:
         return f"<Bridge table {self.table} port {self.port} {self.link!r}>"
@@ -115,9 +127,13 @@ class Bridge:
     # -- the loop ------------------------------------------------------------------------------------
 
     def _open(self) -> serial.Serial | None:
+        """The port, held exclusively; None while it is not there (the cable pulled); :class:`PortBusy` when another
+        program holds it."""
         try:
-            port = serial.Serial(self.port, BAUD, timeout=READ_TIMEOUT_S, write_timeout=1.0)
+            port = serial.Serial(self.port, BAUD, timeout=READ_TIMEOUT_S, write_timeout=1.0, exclusive=True)
         except (serial.SerialException, OSError) as e:
+            if e.errno in (errno.EAGAIN, errno.EWOULDBLOCK):  # flock: another bridge has it
+                raise PortBusy("port_busy", port=self.port) from None
             log.debug("cannot open %s: %s", self.port, e)
             return None
         port.reset_input_buffer()
@@ -130,6 +146,7 @@ class Bridge:
         now = self.clock()
         if data:
             self.link.received(data, now)
+            self._say_board_dropped()
         self._apply_board_out()
         for pid in [p for p, info in self._publishing.items() if Connection.acknowledged(info)]:
             del self._publishing[pid]
@@ -151,10 +168,23 @@ class Bridge:
             self._publishing[press.id] = self.conn.publish(self._topics["board/in"], payload)
         self._publish_presence(now)
 
+    def _say_board_dropped(self) -> None:
+        """Presses the board lost, its queue full (the broker or the bridge away for 32 presses, a flood): said here
+        as the board's three beeps say them at the table; they never reach ``board/in``."""
+        dropped = self.link.counters.board_dropped
+        if dropped > self._board_dropped:
+            log.warning("%s: the board's queue of presses was full: %d more lost, %d since the bridge started",
+                        self.table, dropped - self._board_dropped, dropped)
+            self._board_dropped = dropped
+
     def serve(self) -> int:
+        """Bridge until ``stop``; :class:`PortBusy` (before connecting to the broker, or later) when another program
+        holds the port."""
+        port = self._open()
         if not self.connect():
+            if port is not None:
+                port.close()
             return 0
-        port = None
         try:
             while not self.stop.is_set():
                 if port is None:

@@ -9,7 +9,7 @@ True
 >>> from bridge.messages import parse
 >>> from bridge.frames import Splitter, decode
 >>> [parse(decode(p)) for p in Splitter().feed(board.take(now_ms=1001))][:2]
-[(0, Hello(board_id=9, boot=1, major=1, minor=1, patch=0, queued=1, first=1)), (1, Button(seat=2, button=0, pressed_ms=1000, board_ms=1001))]
+[(0, Hello(board_id=9, boot=1, major=1, minor=1, patch=1, queued=1, first=1)), (1, Button(seat=2, button=0, pressed_ms=1000, board_ms=1001))]
 >>> board.render(now_ms=1001)
 'S[    LoSt off] E[    LoSt off] N[    LoSt off] W[    LoSt off] 连接断开'
 >>> VirtualBoard(board_id=9, lang="en").render(now_ms=1001).endswith("W[    LoSt off] link lost")
@@ -48,7 +48,7 @@ from bridge.messages import (
     parse,
 )
 
-FIRMWARE = (1, 1, 0)
+FIRMWARE = (1, 1, 1)
 RETRY_MS = 250
 HEARTBEAT_MS = 500
 LINK_TIMEOUT_MS = 1500
@@ -143,9 +143,8 @@ class VirtualBoard:
 
     def _apply(self, message: Display | Light | Buzzer) -> None:
         if isinstance(message, Display):
-            self.clock_ds[message.seat] = message.clock_ds
+            self._clock_to(message.seat, message.clock_ds, message.running)
             self.cards[message.seat] = message.cards
-            self.running[message.seat] = message.running and message.clock_ds != NO_CLOCK
         elif isinstance(message, Light):
             self.lights[message.seat] = message.light
         else:
@@ -181,10 +180,15 @@ class VirtualBoard:
             self._tick_ms += TICK_MS
             for seat in range(4):
                 if self.running[seat]:
-                    self.clock_ds[seat] = max(0, self.clock_ds[seat] - 1)
-                    if self.clock_ds[seat] == 0:
-                        self.running[seat] = False
-                        self.beeps += 1
+                    self._clock_to(seat, self.clock_ds[seat] - 1, True)
+
+    def _clock_to(self, seat: int, clock_ds: int, running: bool) -> None:
+        """As the firmware's ``clock_to``: a clock counting down that reaches zero beeps once; one that comes at
+        zero does not."""
+        counting = self.running[seat]
+        self.clock_ds[seat] = clock_ds
+        self.running[seat] = running and clock_ds not in (NO_CLOCK, 0)
+        self.beeps += counting and clock_ds == 0
 
     def render(self, now_ms: int) -> str:
         """One line: each seat's display (clock, cards or LoSt) and light."""

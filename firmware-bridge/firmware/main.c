@@ -69,12 +69,22 @@ static void buzzer_step(uint32_t now)
     }
 }
 
+/* A seat's clock from now on. A clock counting down that reaches zero (here, or by the host's word) beeps once;
+ * one that comes at zero (the same command again, a board/out read late, every display after a reboot) does not. */
+static void clock_to(uint8_t seat, uint16_t clock_ds, uint8_t run, uint32_t now)
+{
+    uint8_t counting = running[seat];
+    views[seat].clock_ds = clock_ds;
+    running[seat] = run && clock_ds != NO_CLOCK && clock_ds;
+    if (counting && !clock_ds)
+        beep(1, EXPIRY_BEEP_MS, 0, now);
+}
+
 /* The host's commands (link.h): a seat's clock and cards, its light, the buzzer. */
 static void on_display(uint8_t seat, uint16_t clock_ds, uint8_t cards, uint8_t run)
 {
-    views[seat].clock_ds = clock_ds;
+    clock_to(seat, clock_ds, run, now_ms());
     views[seat].cards = cards;
-    running[seat] = run && clock_ds != NO_CLOCK;
 }
 
 static void on_light(uint8_t seat, uint8_t light) { views[seat].light = light; }
@@ -97,19 +107,12 @@ static void pressed(uint8_t seat, uint8_t button)
         beep(3, 50, 50, now_ms()); /* the queue is full: this press is lost */
 }
 
-/* Every TICK_MS: running clocks lose a tenth; one that reaches zero beeps once. */
+/* Every TICK_MS: running clocks (never at zero) lose a tenth. */
 static void count_down(uint32_t now)
 {
-    for (uint8_t seat = 0; seat < SEATS; seat++) {
-        if (!running[seat])
-            continue;
-        if (views[seat].clock_ds)
-            views[seat].clock_ds--;
-        if (!views[seat].clock_ds) {
-            running[seat] = 0;
-            beep(1, EXPIRY_BEEP_MS, 0, now);
-        }
-    }
+    for (uint8_t seat = 0; seat < SEATS; seat++)
+        if (running[seat])
+            clock_to(seat, views[seat].clock_ds - 1, 1, now);
 }
 
 int main(void)

@@ -12,6 +12,7 @@
  *   state                 a JSON line: sim ms, display digits (segment bytes, leftmost first),
  *                         port B/C/D output latches, buzzer level, beeps, bytes in/out
  *   unplug | plug         pull the cable (the pty closes, PATH goes) / plug it back (a new pty)
+ *   reset                 the reset button (or a power dip): the MCU starts again, its EEPROM kept
  *   poke ADDR V           write the u16 V (little-endian) at RAM address ADDR (avr-nm's address
  *                         less 0x800000), between two instructions: to reach a state quickly
  *   quit
@@ -299,6 +300,12 @@ static int command(char *line)
         if (master < 0)
             plug();
         printf("ok %s\n", pty_name);
+    } else if (!strcmp(word, "reset")) {
+        avr_reset(avr);
+        load_low = 0, shift_pos = KEYS; /* the pins' latches are cleared: drive QH again as the chain drives it */
+        avr_raise_irq(qh, 0);
+        avr_raise_irq(qh, 1);
+        printf("ok %llu\n", (unsigned long long)mono_ns());
     } else if (!strcmp(word, "quit")) {
         return 0;
     } else {

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from bus.protocol import topic
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from simboard import BuildError, SimBoard, build
 
@@ -60,6 +62,21 @@ class BridgeProcess:
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
+
+
+@pytest.fixture
+def listen(connect, inbox):
+    """Table t1 as its service sees the board (board/in) and the console (board/status); ``.service`` is the
+    service's session that publishes board/out."""
+    box = inbox()
+    table = connect("table-t1-board", clean_start=True)  # the service's session for the board's inputs
+    table.subscribe(topic("t1", "board/in"), box)
+    console = connect("console", clean_start=True)
+    console.subscribe(topic("t1", "board/status"), box)
+    assert table.wait_subscribed(30)
+    assert console.wait_subscribed(30)
+    box.service = connect("table-t1", clean_start=True)
+    return box
 
 
 @pytest.fixture

@@ -121,6 +121,10 @@ class SimBoard:
             raise RuntimeError(f"{self.elf} has {len(found)} symbols named {symbol!r}")
         self._ask(f"poke {found[0] - 0x800000} {value}")
 
+    def reset(self) -> None:
+        """The board's reset button (or a power dip): the firmware starts again, its EEPROM kept."""
+        self._ask("reset")
+
     def unplug(self) -> None:
         self._ask("unplug")
 

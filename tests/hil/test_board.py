@@ -52,20 +52,6 @@ def status(inbox) -> str | None:
     return json.loads(found[-1])["status"] if found else None
 
 
-@pytest.fixture
-def listen(connect, inbox):
-    """The table service's view (board/in) and the console's (board/status)."""
-    box = inbox()
-    table = connect("table-t1-board", clean_start=True)  # the service's session for the board's inputs
-    table.subscribe(BOARD_IN, box)
-    console = connect("console", clean_start=True)
-    console.subscribe(BOARD_STATUS, box)
-    assert table.wait_subscribed(30)
-    assert console.wait_subscribed(30)
-    box.service = connect("table-t1", clean_start=True)  # the service's session that publishes board/out
-    return box
-
-
 def clock(display: str) -> float:
     """The seconds on a display's left half (its right half is 4 characters, never a dot)."""
     return float(display[:-4])
@@ -82,7 +68,7 @@ def test_every_button_of_every_seat_becomes_its_board_in_message(make_board, sta
     bridge = start_bridge(board)
     assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
     online = json.loads(listen.payloads(BOARD_STATUS)[-1])
-    assert (online["board"], online["firmware"], online["boot"]) == ("board7", "1.1.0", 1)
+    assert (online["board"], online["firmware"], online["boot"]) == ("board7", "1.1.1", 1)
     pressed = []
     for seat in SEATS:
         for button in BUTTONS:

@@ -192,3 +192,20 @@ def test_a_virtual_board_started_again_says_a_new_boot():
             virtual.terminate()
             virtual.wait(5)
     assert boots == [1, 2]
+
+
+def test_the_virtual_board_beeps_for_a_clock_reaching_zero_not_for_one_sent_at_zero():
+    """As the firmware (1.1.1, ``clock_to`` in firmware/main.c): a running clock that reaches zero beeps once, counting
+    down or by the host's word; a display command at zero (the same again, a ``board/out`` read late, every display
+    sent again after a reset) does not. Both beeped for every command at zero."""
+    from bridge.frames import encode
+    from bridge.messages import Display
+
+    board = VirtualBoard(1)
+    for seq, ms, display in ((1, 0, Display(0, 2, 9, True)), (2, 300, Display(0, 0, 9, True)),
+                             (3, 400, Display(1, 0, 9, True)), (4, 500, Display(2, 50, 9, True)),
+                             (5, 600, Display(2, 0, 9, True))):
+        board.received(encode(display.frame(seq)), ms)
+        board.take(ms)
+    assert board.beeps == 2  # S counted down to zero; N was told zero while counting; E came at zero
+    assert board.clock_ds[:3] == [0, 0, 0] and board.running == [False] * 4

@@ -1,0 +1,93 @@
+"""A bad evening for the table board, with the real firmware in simavr, ``cardtable bridge run`` on its
+pseudo-terminal and a real mosquitto: a second bridge started on the same board, presses the board must drop (its
+queue full while the broker is away), a clock that comes at zero (a repeated or late ``board/out``, the displays
+sent again after the board's reset)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from conftest import BridgeProcess
+from simboard import BUTTONS, SEATS
+from test_board import BOARD_OUT, BOARD_STATUS, board_out, once, presses, status, wait_until
+
+pytestmark = pytest.mark.hil
+TABLES = ["t1"]
+EVENT_SLOTS = 32  # firmware/board.h: presses the board keeps until the host has them at the broker
+
+
+def statuses(inbox) -> list[str]:
+    return [json.loads(p)["status"] for p in inbox.payloads(BOARD_STATUS)]
+
+
+def test_a_second_bridge_on_the_same_board_says_so_and_ends(make_board, start_bridge, listen):
+    """Two bridges opened one board's port: each bridge of a table is the user ``board-T``, so the broker gave the
+    connection to the newest and they took it from each other for ever; the board's bytes went half to each. The
+    status flapped online, lost, offline, and not one press of six reached ``board/in``. Now the port is held
+    exclusively, taken before the broker connection: the second says so in words and ends (1), the first goes on."""
+    board = make_board(board_id=7)
+    first = start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 30), first.output()
+    second = start_bridge(board)
+    assert wait_until(lambda: second.proc.poll() is not None, 30), second.output()
+    assert second.proc.returncode == 1
+    assert f"cardtable bridge run: 串口 {board.link} 已被另一个程序占用" in second.output()
+    for seat in SEATS:
+        board.tap(seat, "pass")
+    assert wait_until(lambda: len(once(presses(listen))) == 4, 30), first.output()
+    assert [(m["seat"], m["button"]) for m in once(presses(listen))] == [(seat, "pass") for seat in SEATS]
+    assert statuses(listen)[-1] == "online" and "offline" not in statuses(listen), statuses(listen)
+
+
+def test_presses_the_board_drops_with_its_queue_full_are_said(make_board, fresh_broker, tmp_path):
+    """A press waits on the board until the broker has it (PROTOCOL.md: a queue of 32; when it is full a new press is
+    dropped, counted in the heartbeat, and the board beeps three times). With the broker away for 35 presses the last
+    three were lost and the bridge, which had their count in every heartbeat, said nothing."""
+    board = make_board(board_id=5)
+    bridge = BridgeProcess("t1", board.link, fresh_broker.url("board-t1"), tmp_path / "bridge.log")
+    try:
+        assert wait_until(lambda: "'status': 'online'" in bridge.output(), 30), bridge.output()
+        fresh_broker.stop()
+        for n in range(EVENT_SLOTS + 3):
+            board.tap(SEATS[n % 4], BUTTONS[n // 4 % 8], hold_s=0.03)
+            time.sleep(0.03)
+        assert wait_until(lambda: "3 since the bridge started" in bridge.output(), 30), bridge.output()
+        assert bridge.output().count("t1: the board's queue of presses was full: ") <= 3  # said as the count grows
+        assert board.state()["beeps"] >= 3
+    finally:
+        bridge.stop()
+
+
+def test_a_clock_that_comes_at_zero_beeps_no_more(make_board, start_bridge, listen):
+    """PROTOCOL.md: a running clock reaching zero beeps once (600 ms). The board beeped for every display command at
+    zero: each later ``board/out`` (any seat's change sends every seat's display), one read an hour late, and every
+    display sent again after the board's reset beeped again for a clock long run out. A clock counting down to zero
+    still beeps once. The reset is mid-game: the board comes back showing the clocks as they are now."""
+    board = make_board(board_id=3)
+    bridge = start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
+    service = listen.service
+    service.publish(BOARD_OUT, board_out({"N": {"clock": 0.5, "cards": 30}, "E": {"clock": 60.0, "cards": 9}}),
+                    retain=True)
+    assert wait_until(lambda: board.display("N") == "  0.0  30", 30), board.display("N")
+    assert wait_until(lambda: board.state()["beeps"] == 1, 30)  # reached zero on the board: once
+    service.publish(BOARD_OUT, board_out({"N": {"clock": 0.0, "cards": 30}, "E": {"clock": 59.0, "cards": 9},
+                                          "S": {"cards": 8}}), retain=True)
+    service.publish(BOARD_OUT, board_out({"W": {"clock": 30.0, "cards": 7}}, at=time.time() - 3600), retain=True)
+    assert wait_until(lambda: board.display("W") == "  0.0   7", 30), board.display("W")  # an hour late: run out
+    time.sleep(1.0)
+    assert board.state()["beeps"] == 1
+
+    made = time.time()
+    service.publish(BOARD_OUT, board_out({"N": {"clock": 0.0, "cards": 30}, "E": {"clock": 40.0, "cards": 9}},
+                                         at=made), retain=True)
+    assert wait_until(lambda: board.display("E").endswith("   9") and board.display("W") == "       0", 30)
+    board.reset()  # the reset button, a power dip: the board starts again (boot 2), its displays blank
+    assert wait_until(lambda: json.loads(listen.payloads(BOARD_STATUS)[-1]).get("boot") == 2, 30), bridge.output()
+    assert wait_until(lambda: board.display("N") == "  0.0  30", 30), board.display("N")
+    east, seen = board.display("E"), time.time()
+    assert 40.0 - (seen - made) - 0.5 <= float(east[:-4]) <= 40.0, east
+    time.sleep(1.0)
+    assert board.state()["beeps"] == 1, board.state()["beeps"]
