@@ -7,9 +7,12 @@ as far as two clocks on one network may disagree. An ``at`` further ahead cannot
 arrives before it happened): the input is stamped with its arrival instead, and counted. A clock
 behind does no harm to a ruling (a table's time never runs back: each input is judged at the later
 of the table's time and its ``at``), so an earlier ``at`` is kept as sent: an input that waited in
-the broker while the service was away keeps the moment it happened. Per input topic, the guard
-keeps the latest senders' offsets (``at`` minus arrival); their median beyond ``AHEAD_S`` ahead or
-``BEHIND_S`` behind shows the table's clock as off (``Guard.clocks_off``).
+the broker while the service was away keeps the moment it happened. A clock behind does harm to the
+shot clock though: a Tractor play dated before its turn began is judged in time however late it came.
+So per input topic the guard keeps the latest senders' offsets (``at`` minus arrival) of the inputs
+that came live (not the ones that waited in the broker while the service could not hear: they are
+behind by the wait), and their median beyond ``AHEAD_S`` ahead or ``BEHIND_S`` behind shows the
+table's clock as off (``Guard.clocks_off``), on the console, for a person to set it right.
 
 **Pace.** Each input topic has its own sender (its own broker user) and its own token bucket:
 ``LIMITS`` per second, with a burst. An input over its topic's limit is dropped (acknowledged, not
@@ -21,6 +24,8 @@ logged) and counted, so a flooding board costs the table nothing but its own pre
 (1000.5, 1001.0)
 >>> g.clamped, g.time("observed", at=990.0, arrived=1002.0)
 ({'board/in': 1}, 990.0)
+>>> g.time("observed", at=400.0, arrived=1003.0, live=False), g.clocks_off()
+(400.0, {'board/in': 3599.75})
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from dataclasses import dataclass, field
 from bus.pace import Bucket
 
 AHEAD_S = 2.0  # how far a sender's clock may run ahead of the service's (one network, NTP or not)
-BEHIND_S = 120.0  # a sender's clock further behind than this shows as off (later inputs may wait that long)
+BEHIND_S = 15.0  # a sender's clock further behind than this shows as off (a camera sends a play it read late, glare, a hand)
 OFFSETS_KEPT = 15  # per topic, the latest offsets whose median judges its senders' clock
 # Inputs per second and burst, per topic: far above what people at a table make (a few presses,
 # a play or two a second), far below a flood; ``commands`` have none.
@@ -66,14 +71,14 @@ class Guard:
         self.dropped[name] = self.dropped.get(name, 0) + 1
         return False
 
-    def time(self, name: str, at: float, arrived: float) -> float:
-        """The time the referee takes for an input of topic ``name`` sent ``at`` and ``arrived``."""
+    def time(self, name: str, at: float, arrived: float, live: bool = True) -> float:
+        """The time the referee takes for an input of topic ``name`` sent ``at`` and ``arrived``;
+        ``live`` False: it may have waited in the broker while the service could not hear (its
+        offset says nothing of its sender's clock)."""
         if self.ahead_s is None:
             return at
-        offsets = self._offsets.get(name)
-        if offsets is None:
-            offsets = self._offsets[name] = deque(maxlen=OFFSETS_KEPT)
-        offsets.append(at - arrived)
+        if live or at > arrived:
+            self._offsets.setdefault(name, deque(maxlen=OFFSETS_KEPT)).append(at - arrived)
         if at - arrived <= self.ahead_s:
             return at
         self.clamped[name] = self.clamped.get(name, 0) + 1

@@ -82,9 +82,9 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Self
-from urllib.parse import quote
 
 from bus.mqtt import RECONNECT_DELAY_S, Connection, Delivery, parse_url
 from bus.protocol import (
@@ -139,12 +139,13 @@ def session_url(url: str, suffix: str) -> str:
 
     >>> session_url("mqtt://table-t1:p%40ss@127.0.0.1:1883", "-board")
     'mqtt://table-t1-board:p%40ss@127.0.0.1:1883'
+    >>> session_url("mqtts://table-t1:pw@console.hall", "-camera")
+    'mqtts://table-t1-camera:pw@console.hall:8883'
     """
     a = parse_url(url)
     if not suffix or a.username is None:
         return url
-    password = f":{quote(a.password, safe='')}" if a.password is not None else ""
-    return f"mqtt://{quote(a.username + suffix, safe='')}{password}@{a.host}:{a.port}"
+    return replace(a, username=a.username + suffix).url
 
 
 class TableService:
@@ -583,7 +584,7 @@ class TableService:
                 decoded.append(("rejected", name, peek_id(raw), f"{name}: cannot be read ({type(exc).__name__})"))
                 continue
             if "at" in payload:
-                at = self.guard.time(name, payload["at"], arrived)
+                at = self.guard.time(name, payload["at"], arrived, live=self._live(arrived))
             else:  # stamped with its arrival, and never before what is logged already
                 at = arrived if logged_at is None else max(arrived, logged_at)
             logged_at = at if logged_at is None else max(logged_at, at)
@@ -793,6 +794,11 @@ class TableService:
             elif self._deaf_since is None:
                 self._deaf_since = time.monotonic()
         return self._heard
+
+    def _live(self, arrived: float) -> bool:
+        """Whether an input that ``arrived`` came as it was sent: the service had heard its table long
+        enough (:data:`HEAR_AGAIN_S`) for nothing to be waiting in the broker from before."""
+        return self._heard is not None and arrived >= self._heard + HEAR_AGAIN_S
 
     def _rules_at(self, deadline: float) -> float | None:
         """When (the service's clock) time may rule ``deadline``: :data:`RULE_LAG_S` after it, and not

@@ -23,7 +23,7 @@ from bus.protocol import encode, topic
 from referee.table.log import EventLog
 from referee.table.service import TableService
 
-TABLES = ["f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"]
+TABLES = ["f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9"]
 RULEBOOK = "classic-3deck"
 PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
 WAIT_S = 30.0  # the longest a wait for what must come (generous: a loaded machine)
@@ -267,6 +267,24 @@ def test_retained_inputs_are_never_applied(rig):
 
 
 # ---------------------------------------------------------------- 4. a table computer's clock two hours ahead
+
+
+def test_a_clock_a_minute_behind_shows_as_off_but_a_wait_in_the_broker_does_not(rig):
+    """A camera or board whose clock runs behind is believed (an input that waited in the broker keeps the
+    moment it happened), so a Tractor play dated before its turn began would be judged in time however late
+    it came: the health shows such a clock as off (past ``guard.BEHIND_S``) for a person to set it right.
+    Inputs that came while the service could not hear yet (they may have waited) do not count."""
+    from referee.table.service import HEAR_AGAIN_S
+    r = rig("f9")
+    r.start()
+    early = [r.press("referee", "N", at=time.time() - 3600) for _ in range(3)]  # as if they had waited an hour
+    r.wait_logged(early)
+    assert r.watch.wait("health", lambda h: h["seq"] >= 3)["clocks_off"] == {}
+    time.sleep(HEAR_AGAIN_S)
+    behind = [r.press("referee", "N", at=time.time() - 60) for _ in range(5)]
+    r.wait_logged(behind)
+    health = r.watch.wait("health", lambda h: "board/in" in h["clocks_off"])
+    assert -61 < health["clocks_off"]["board/in"] < -59
 
 
 def test_a_clock_two_hours_ahead_cannot_rewrite_the_round(rig):
