@@ -15,7 +15,7 @@ card faces, seat names and flag numbers as the table's sentences say them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from referee.catalogue import fill, has, say, word
@@ -103,4 +103,19 @@ def line(lang: str, user: str, role: str, action: str, detail: Mapping[str, Any]
     return fill(lang, key, Values(values))
 
 
-__all__ = ["entry_named", "line", "outcome"]
+class Said:
+    """A value of a refusal said in the reader's language when the refusal is said (``referee.catalogue.said``): a
+    table's reason, an audit line.
+
+    >>> Said(lambda lang: line(lang, "li", "referee", "dismiss", {"table": "t1", "flag": "f3"})).text("en")
+    'referee li dismissed flag 3 at t1'
+    """
+
+    def __init__(self, say: Callable[[str], str]):
+        self.say = say
+
+    def text(self, lang: str) -> str:
+        return self.say(lang)
+
+
+__all__ = ["Said", "entry_named", "line", "outcome"]

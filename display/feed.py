@@ -15,7 +15,7 @@ import logging
 import threading
 import time
 import uuid
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 
 from bus.broker import BROKER_DROPPED
@@ -33,6 +33,7 @@ from display.view import SHOWN, Hall, Ignored, receive
 log = logging.getLogger(__name__)
 
 FRAMES_KEPT = 32  # per table, the newest
+REFUSALS_KEPT = 256  # the tables' refusals of the console's commands, the newest (``Feed.answer``)
 TOURNAMENT_TOPICS = ("cardtable/v1/tournament/+/round", "cardtable/v1/tournament/+/standings")
 WATCH_S = 0.5  # how often the two connections are looked at (for the pages' "no broker" banners)
 
@@ -48,6 +49,8 @@ class Feed:
         self.on_change = on_change
         self.hall = Hall()
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)  # notified on every change of the hall (``answer``)
+        self._refused: OrderedDict[str, dict] = OrderedDict()  # command id -> the table's ``rejected`` data
         self._frames: dict[str, deque[dict]] = {}
         self._stop = threading.Event()
         self.scoreboard = Connection(scoreboard_url, clean_start=True, reconnect_delay_s=reconnect_delay_s)
@@ -82,7 +85,13 @@ class Feed:
             except Ignored as exc:
                 log.warning("ignored: %s", exc)
                 return
+            data = change.get("data") or {}
+            if change["type"] == "event" and data.get("kind") == "rejected" and data["data"].get("topic") == "commands":
+                self._refused[data["data"].get("id")] = data["data"]
+                while len(self._refused) > REFUSALS_KEPT:
+                    self._refused.popitem(last=False)
             self.on_change(change)  # under the lock: the pages get the changes in the hall's order
+            self._changed.notify_all()
 
     def _watch(self) -> None:
         while not self._stop.wait(WATCH_S):
@@ -112,6 +121,14 @@ class Feed:
         payload = encode("commands", {"v": 1, "id": cid, "command": command, **fields})
         self.console.publish(topic(table, "commands"), payload, qos=1)
         return cid
+
+    def answer(self, cid: str, done: Callable[[Hall], bool], timeout: float) -> dict | bool | None:
+        """The table's answer to the command ``cid``, as this display's scoreboard connection hears it: the data of its
+        ``rejected`` event when the table refused it; True once ``done(hall)`` (what the command should change is
+        seen); None when neither came within ``timeout`` s (the table offline or stalled, the scoreboard cut off)."""
+        with self._changed:
+            self._changed.wait_for(lambda: cid in self._refused or done(self.hall), timeout)
+            return self._refused.get(cid) or done(self.hall) or None
 
     def _frame(self, full_topic: str, raw: bytes) -> None:
         try:

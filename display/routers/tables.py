@@ -6,17 +6,20 @@ language; an amendment can be undone (amended back)."""
 from __future__ import annotations
 
 import base64
-
+import threading
+from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Path, Query
 from fastapi.responses import Response
 
 from bus.protocol import PayloadError
+from display.actions import Said, line
 from display.deps import Ctx, Denied, Lang, Organiser, Referee, User, record
 from display.flags import frame_for
 from display.plays import choices, play_of
 from display.routers.pages import fouls
+from display.view import Hall
 from display.schemas import (
     Assign,
     Choice,
@@ -39,6 +42,8 @@ from referee.rulebooks import names
 
 router = APIRouter(prefix="/api/console", tags=["console: tables"])
 ERRORS = {code: {"model": Problem} for code in (401, 403, 404, 409, 422, 503)}
+ANSWER_S = 10.0  # how long a flag's resolution waits for the table's answer (a live table answers within a second)
+_RESOLVING: dict[str, threading.Lock] = {}  # per table: one resolution at a time, so a second one sees the first's answer
 
 
 def _known(ctx: Ctx, table: str):
@@ -49,9 +54,11 @@ def _known(ctx: Ctx, table: str):
 
 
 def send(ctx: Ctx, user: User, lang: str, table: str, command: str, note: dict | None = None,
-         undo: Undo | None = None, **fields) -> Sent:
+         undo: Undo | None = None, done: Callable[[Hall], bool] | None = None, **fields) -> Sent:
     """Publish one command to ``table`` and record it (``note``: what the audit line tells besides the command's
-    fields, such as the cards an amendment replaces). Refused (503, nothing sent, nothing recorded) while the display is
+    fields, such as the cards an amendment replaces). ``done``: what the command changes, seen in the hall: the answer
+    waits for it (``Sent.answered``) or for the table's refusal, a 409 that says the table's reason, nothing recorded.
+    Refused (503, nothing sent, nothing recorded) while the display is
     cut off from the broker: the command would wait in memory, said done, and reach the table whenever the broker came
     back (or never, the display restarted meanwhile). The console's banner shows exactly then (``Feed.can_send``)."""
     if not ctx.feed.can_send:
@@ -60,6 +67,9 @@ def send(ctx: Ctx, user: User, lang: str, table: str, command: str, note: dict |
         cid = ctx.feed.command(table, command, **fields)
     except PayloadError as exc:  # what the protocol refuses (more copies of a card than the decks hold, ...): said, not a 500
         raise HTTPException(422, Denied("command_unsendable", table=table, why=str(exc))) from None
+    answered = None if done is None else ctx.feed.answer(cid, done, ANSWER_S)
+    if isinstance(answered, dict):
+        raise HTTPException(409, Denied("table_refused", table=table, why=_told(ctx, table, answered)))
     note = dict(note or {})
     seat = fields.get("seat") or note.get("seat")
     view = ctx.feed.hall.tables.get(table)
@@ -67,7 +77,14 @@ def send(ctx: Ctx, user: User, lang: str, table: str, command: str, note: dict |
     if player:
         note["player"] = player  # the audit line names the player as well as the seat
     said = record(ctx, user, lang, command, {"table": table, "id": cid, **fields, **note})
-    return Sent(table=table, id=cid, command=command, said=said, undo=undo)
+    return Sent(table=table, id=cid, command=command, said=said, undo=undo, answered=None if done is None else bool(answered))
+
+
+def _told(ctx: Ctx, table: str, refused: dict) -> Said:
+    """A table's refusal of a command (its ``rejected`` data) in the reader's language: its rules' reason; the
+    log's words where it gave none (a payload the protocol refuses, which the console checks before it sends)."""
+    players = ((ctx.feed.hall.tables[table].state if table in ctx.feed.hall.tables else None) or {}).get("players")
+    return Said(lambda lang: Sentences(lang, players=players).reason(refused["why"]) if refused.get("why") else refused["reason"])
 
 
 @router.post("/tables/{table}/commands", responses=ERRORS, summary="start_round, stop_round or last_hand at one table")
@@ -125,11 +142,28 @@ def flags(user: Referee, ctx: Ctx, lang: Lang) -> list[FlagView]:
 def resolve(table: Id, flag: str, body: FlagAction, user: Referee, ctx: Ctx, lang: Lang) -> Sent:
     if (body.how == "correct") != (body.cards is not None):
         raise HTTPException(422, Denied("cards_with_correct"))
-    view = _known(ctx, table)
-    if not any(f["flag"] == flag for f in (view.state or {}).get("flags", [])):
-        raise HTTPException(409, Denied("no_open_flag", table=table, flag=FlagNo(flag)))
-    fields = {"flag": flag} | ({"cards": body.cards} if body.cards is not None else {})
-    return send(ctx, user, lang, table, body.how, **fields)
+    _known(ctx, table)
+
+    def closed(hall: Hall) -> bool:
+        return not any(f["flag"] == flag for f in (hall.table(table).state or {}).get("flags", []))
+
+    # Two referees at one flag: the second waits for the first's answer, then is told who resolved it and how (its
+    # command, sent as well, was refused by the table and said done).
+    with _RESOLVING.setdefault(table, threading.Lock()):
+        if closed(ctx.feed.hall):
+            done = _resolution(ctx, table, flag)
+            raise HTTPException(409, Denied("flag_done", done=done) if done else Denied("no_open_flag", table=table, flag=FlagNo(flag)))
+        fields = {"flag": flag} | ({"cards": body.cards} if body.cards is not None else {})
+        return send(ctx, user, lang, table, body.how, done=closed, **fields)
+
+
+def _resolution(ctx: Ctx, table: str, flag: str) -> Said | None:
+    """How the console resolved ``table``'s ``flag`` (its audit line), if it did lately."""
+    roles = dict(ctx.store.users())
+    for e in ctx.store.audit_log(200):
+        if e["action"] in ("confirm", "dismiss", "correct") and (e["detail"].get("table"), e["detail"].get("flag")) == (table, flag):
+            return Said(lambda lang: line(lang, e["user"], roles.get(e["user"], ""), e["action"], e["detail"]))
+    return None
 
 
 @router.get("/tables/{table}/choices", responses=ERRORS,

@@ -34,7 +34,8 @@ async function act(fn) {  // one action: its line (or why it was refused), and t
   try {
     const out = await fn();
     const said = Array.isArray(out) ? out.map(x => x.said).join("；") : out?.said;
-    say(said || T("done"), false, Array.isArray(out) ? null : out?.undo);
+    const unanswered = !Array.isArray(out) && out?.answered === false;  // sent, and the table was not seen to take it
+    say((said || T("done")) + (unanswered ? `：${T("unanswered")}` : ""), unanswered, Array.isArray(out) ? null : out?.undo);
     done = true;
   } catch (e) { say(`${T("error")}: ${e.message}`, true); }
   loadAudit();
@@ -117,10 +118,12 @@ function renderDropped() {  // the broker's own drops (a queue full), for the wh
   el.hidden = !hall.brokerDropped;
   if (hall.brokerDropped) el.textContent = T("broker_dropped", { n: hall.brokerDropped });
 }
-function renderFeed() {  // exactly while a command would be refused for the display being cut off from the broker: its
-  // console connection down (Feed.can_send, the hall's `commands`), whatever its scoreboard connection does; or this
-  // page cut off from the display (it cannot know)
+function renderFeed() {  // #banner exactly while a command would be refused for the display being cut off from the
+  // broker: its console connection down (Feed.can_send, the hall's `commands`), whatever its scoreboard connection does;
+  // or this page cut off from the display (it cannot know). #stale while only the scoreboard connection is down (the
+  // hall's `feed`): commands still go, but the tables and flags shown are not live
   $("#banner").hidden = hall.commands !== false;
+  $("#stale").hidden = !(hall.feed === false && hall.commands !== false);
 }
 function tickLive() {
   for (const td of document.querySelectorAll("#c-tables td.live")) td.innerHTML = liveHTML(hall.tables[td.parentElement.dataset.table]);
@@ -230,10 +233,17 @@ async function loadFlags() {
     `<div class="flag-card" data-table="${esc(f.table)}" data-flag="${esc(f.flag)}" data-seat="${esc(f.seat)}">` +
     (f.frame ? `<figure><img src="${esc(f.frame.url)}" alt="${T("frame")}"><figcaption>${esc(f.table)} · ${esc(SEATW(f.frame.seat))} · ` +
       `${new Date(f.frame.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false })}</figcaption></figure>` : `<div class="noframe">${T("no_frame")}</div>`) +
-    `<div><p><b>${esc(f.table)}</b> ${esc(f.said)}</p><p>${cardsHTML(f.cards)}</p>` +
+    `<div><p><b>${esc(f.table)}</b> ${esc(f.said)}</p>${cameraHTML(f.frame)}<p>${cardsHTML(f.cards)}</p>` +
     `<p><button data-how="confirm">${T("confirm")}</button> <button data-how="dismiss">${T("dismiss")}</button>` +
     ` <button data-how="correct">${T("correct")}</button></p></div></div>`
   ).join("") : `<p class="empty">${T("no_flags")}</p>`;
+}
+// Why the camera kept the frame (the vision reasons: a corner read as another card, a play of the wrong size, ...), in
+// the camera's own words and language (the frames topic says it once, in words): shown on pages of that language, as
+// every free text from the tables is.
+function cameraHTML(frame) {
+  if (!frame || /[\u3400-\u9fff]/.test(frame.reason) !== (LANG === "zh")) return "";
+  return `<p class="camera">${esc(T("camera_said") + frame.reason)}</p>`;
 }
 $("#c-flags").addEventListener("click", ev => {
   const b = ev.target.closest("button[data-how]");
@@ -266,12 +276,12 @@ function connect(table) {
     hall.tables = s.tables;
     for (const v of Object.values(hall.tables)) v.healthGot = performance.now() - 1000 * (v.live?.age ?? 0);
     hall.brokerDropped = s.broker_dropped; renderDropped();
-    hall.commands = s.commands; renderFeed();
+    hall.commands = s.commands; hall.feed = s.feed; renderFeed();
     if (OPEN && s.tables[OPEN.table]) { OPEN.timeline = s.tables[OPEN.table].timeline || []; renderTimeline(); }
     flagsChanged(); if (ME) renderTables();
   });
   es.addEventListener("broker", m => { hall.brokerDropped = JSON.parse(m.data).data.dropped; renderDropped(); });
-  es.addEventListener("feed", m => { hall.commands = JSON.parse(m.data).data.commands; renderFeed(); });
+  es.addEventListener("feed", m => { const d = JSON.parse(m.data).data; hall.commands = d.commands; hall.feed = d.connected; renderFeed(); });
   es.addEventListener("health", m => {
     const c = JSON.parse(m.data);
     const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, state: null, status: null });

@@ -7,6 +7,7 @@ import base64
 import html
 import json
 import re
+import threading
 import time
 
 import pytest
@@ -283,11 +284,20 @@ def test_flags_with_their_frames_and_their_resolution(client, table, connect, co
     assert r.status_code == 422 and "cards.1" in r.json()["detail"]
     r = client.post("/api/console/tables/t2/flags/f8", json={"how": "confirm"})
     assert r.status_code == 409 and r.json()["detail"] == "t2 桌没有未处理的第 8 号标记"
-    sent = client.post(url, json={"how": "correct", "cards": ["S9", "S7"]}).json()
+
+    def as_the_table() -> None:  # takes the correction: the flag resolved in its next state
+        commands.wait_for(lambda t, p: json.loads(p)["command"] == "correct")
+        online(table, "t2", seq=51)
+
+    answering = threading.Thread(target=as_the_table)
+    answering.start()
+    sent = client.post(url, json={"how": "correct", "cards": ["S9", "S7"]}).json()  # answered once the table took it
+    answering.join()
     _, raw = commands.wait_for(lambda t, p: json.loads(p)["id"] == sent["id"])
     assert json.loads(raw) == {"v": 1, "id": sent["id"], "command": "correct", "flag": "f7", "cards": ["S9", "S7"]}
     assert client.get("/api/console/audit?limit=1").json()[0]["detail"] == {"table": "t2", "id": sent["id"], "flag": "f7", "cards": ["S9", "S7"]}
     assert sent["said"] == "裁判 li 将 t2 桌第 7 号标记更正为 ♠9 ♠7" and sent["undo"] is None  # a flag resolved stays resolved
+    assert sent["answered"] is True
     assert client.get("/api/console/audit?limit=0").status_code == 422
 
 

@@ -537,17 +537,23 @@ def test_the_consoles_banner_shows_exactly_while_its_commands_are_refused_as_cut
         console_link.mend()
         console.wait_for_selector("#banner[hidden]", state="attached", timeout=WAIT_MS)
         assert not refused()
-        board_link.cut()  # the scoreboard's connection alone: the console's commands still go
+        assert console.is_hidden("#stale")
+        board_link.cut()  # the scoreboard's connection alone: the console's commands still go, its tables are not live
         board.wait_for_selector("#banner:not([hidden])", timeout=WAIT_MS)
         assert board.inner_text("#banner") == "与消息服务器的连接中断，数据可能不是最新"
+        # the console said nothing while its tables and flags were no longer live (the known gap): now it says so
+        console.wait_for_selector("#stale:not([hidden])", timeout=WAIT_MS)
+        assert console.inner_text("#stale") == ("显示服务收不到牌桌的实时数据：下面的牌桌和待裁判标记可能不是最新的，请到场核对；"
+                                                "操作仍能发到牌桌")
         time.sleep(1)  # more than the display looks at its connections (display.feed.WATCH_S)
         assert console.is_hidden("#banner") and not refused()
         board_link.mend()
         board.wait_for_selector("#banner[hidden]", state="attached", timeout=WAIT_MS)
+        console.wait_for_selector("#stale[hidden]", state="attached", timeout=WAIT_MS)
         fresh_broker.stop()  # the whole broker: both
         console.wait_for_selector("#banner:not([hidden])", timeout=WAIT_MS)
         board.wait_for_selector("#banner:not([hidden])", timeout=WAIT_MS)
-        assert refused()
+        assert refused() and console.is_hidden("#stale")  # one banner: nothing goes, nothing comes
 
 
 def test_an_offline_tables_seat_clock_stops_on_the_scoreboard(page, table):
