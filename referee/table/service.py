@@ -75,6 +75,7 @@ from __future__ import annotations
 import collections
 import fcntl
 import logging
+import math
 import os
 import queue
 import signal
@@ -229,6 +230,7 @@ class TableService:
         self._abandoned = False
         self.problem: str | None = None
         self._presence: dict[str, str | None] = {}  # each device's presence as last logged (``presence`` entries)
+        self._back: dict[str, float] = {}  # device -> when (service clock) it last said it is online again
 
     # -- life cycle ------------------------------------------------------------------------------
 
@@ -569,6 +571,8 @@ class TableService:
                     if entry is None:  # the presence logged already (a retained one, sent again)
                         continue
                     presence[entry["device"]] = entry["status"]
+                    if entry["status"] == "online":  # what it kept while away may follow: not live
+                        self._back[entry["device"]] = arrived
                     at = logged_at = arrived if logged_at is None else max(arrived, logged_at)
                     decoded.append(("input", PRESENCE, entry, at))
                     rows.append((PRESENCE, entry, at, None))
@@ -584,7 +588,7 @@ class TableService:
                 decoded.append(("rejected", name, peek_id(raw), f"{name}: cannot be read ({type(exc).__name__})"))
                 continue
             if "at" in payload:
-                at = self.guard.time(name, payload["at"], arrived, live=self._live(arrived))
+                at = self.guard.time(name, payload["at"], arrived, live=self._live(name, arrived))
             else:  # stamped with its arrival, and never before what is logged already
                 at = arrived if logged_at is None else max(arrived, logged_at)
             logged_at = at if logged_at is None else max(logged_at, at)
@@ -795,10 +799,13 @@ class TableService:
                 self._deaf_since = time.monotonic()
         return self._heard
 
-    def _live(self, arrived: float) -> bool:
-        """Whether an input that ``arrived`` came as it was sent: the service had heard its table long
-        enough (:data:`HEAR_AGAIN_S`) for nothing to be waiting in the broker from before."""
-        return self._heard is not None and arrived >= self._heard + HEAR_AGAIN_S
+    def _live(self, name: str, arrived: float) -> bool:
+        """Whether an input ``name`` that ``arrived`` came as it was sent: the service had heard its table, and
+        its device had been back online, long enough (:data:`HEAR_AGAIN_S`) for nothing kept from before to come
+        (inputs waiting in the broker, a bridge's presses kept while its link was down)."""
+        device = "board" if name == "board/in" else "camera"
+        since = max(self._heard if self._heard is not None else math.inf, self._back.get(device, -math.inf))
+        return arrived >= since + HEAR_AGAIN_S
 
     def _rules_at(self, deadline: float) -> float | None:
         """When (the service's clock) time may rule ``deadline``: :data:`RULE_LAG_S` after it, and not

@@ -73,7 +73,7 @@ class Rig:
     def logged(self) -> list[str]:
         """Every input id in the log, in order (read beside the running service: WAL readers)."""
         with EventLog.open(self.db) as log:
-            return [e.payload["id"] for e in log.entries()]
+            return [e.payload["id"] for e in log.entries() if "id" in e.payload]  # a presence entry has none
 
     def wait_logged(self, ids: list[str], timeout: float = WAIT_S) -> list[str]:
         deadline = time.monotonic() + timeout
@@ -273,13 +273,19 @@ def test_a_clock_a_minute_behind_shows_as_off_but_a_wait_in_the_broker_does_not(
     """A camera or board whose clock runs behind is believed (an input that waited in the broker keeps the
     moment it happened), so a Tractor play dated before its turn began would be judged in time however late
     it came: the health shows such a clock as off (past ``guard.BEHIND_S``) for a person to set it right.
-    Inputs that came while the service could not hear yet (they may have waited) do not count."""
+    Inputs that came while the service could not hear yet (they may have waited) do not count, nor those of
+    a device that has just come back (a bridge sends the presses it kept while its link was down)."""
     from referee.table.service import HEAR_AGAIN_S
     r = rig("f9")
     r.start()
     early = [r.press("referee", "N", at=time.time() - 3600) for _ in range(3)]  # as if they had waited an hour
     r.wait_logged(early)
     assert r.watch.wait("health", lambda h: h["seq"] >= 3)["clocks_off"] == {}
+    time.sleep(HEAR_AGAIN_S)
+    r.conns["board/in"].publish(topic(r.name, "board/status"), encode("board/status", {"v": 1, "status": "online", "boot": 2}))
+    kept = [r.press("referee", "N", at=time.time() - 300) for _ in range(5)]
+    r.wait_logged(kept)
+    assert r.watch.wait("health", lambda h: h["seq"] >= 9)["clocks_off"] == {}
     time.sleep(HEAR_AGAIN_S)
     behind = [r.press("referee", "N", at=time.time() - 60) for _ in range(5)]
     r.wait_logged(behind)
