@@ -181,7 +181,8 @@ class Match:
         games = self.games + ((team,) if team else ())
         need = self.game.stage.best_of // 2 + 1
         winner = next((t for t in TEAMS if games.count(t) >= need), None)
-        return replace(self, games=games, winner=winner, game=Game.start(self.rules, self.game.stage.name))
+        game = self.game if winner else Game.start(self.rules, self.game.stage.name)  # a match won keeps its last levels
+        return replace(self, games=games, winner=winner, game=game)
 
     def after(self, result: HandResult) -> Match:
         """The match after a hand of its current game."""

@@ -81,6 +81,10 @@ def test_stage_one_a_is_won_with_the_first_and_a_partner_not_last():
     again = at_a.after(R("S", 4))  # partner last: A is played again
     assert (again.winner, again.level_of("SN"), again.hand_level()) == (None, "A", "A")
     assert again.after(R("N", 3)).winner == "SN"
+    won = Match.start(GD, "one", at=0.0)
+    for first, place in [("S", 2)] * 4 + [("S", 3)]:
+        won = won.after(R(first, place))
+    assert won.winner == "SN" and dict(won.game.levels) == {"SN": "A", "EW": "2"}  # the match won keeps its levels (not 2:2)
 
 
 def test_stage_one_a_must_be_played():
@@ -163,6 +167,7 @@ def test_stage_two_best_of_three():
     for first, place in [("N", 2), ("N", 2), ("S", 2)]:
         m = m.after(R(first, place))
     assert m.winner == "SN"
+    assert m.game.level_of("SN") == "J" and m.game.level_of("EW") == "2"  # the board shows the last game as it ended
     with said.raises(GameError, "match is over"):
         m.after(R("S", 2))
 
