@@ -163,13 +163,28 @@ class Supervisor:
 
     def users(self) -> tuple[dict[str, str], str]:
         """The broker's users (name -> password) and ACL: the hall's, and one user per connection of the
-        demo's people (the broker binds client ids to users): the organiser and each table's players."""
-        from bus.broker import table_acl
+        demo's people (the broker binds client ids to users): the organiser (the console's rights: it seats and
+        starts every table) and each table's players, who need no more than people at that table: they read its
+        ``state``, ``events`` and ``violations`` and send it the one command the bots send (``stop_round`` of a
+        hand they did not deal, ``hall.player``), nothing of another table.
 
-        people = {"hall-organiser": "console"}
+        >>> acl = Supervisor.__new__(Supervisor)
+        >>> acl.tables = hall_tables(2)
+        >>> print(acl.users()[1].split("user players-t01")[1].split("user")[0].strip())
+        topic read cardtable/v1/tables/t01/state
+        topic read cardtable/v1/tables/t01/events
+        topic read cardtable/v1/tables/t01/violations
+        topic write cardtable/v1/tables/t01/commands
+        """
+        from bus.broker import table_acl
+        from bus.protocol import topic
+
+        users, acl = table_acl([t.table for t in self.tables], also={"hall-organiser": "console"})
         for t in self.tables:
-            people |= {f"players-{t.table}": "console"}
-        return table_acl([t.table for t in self.tables], also=people)
+            users[f"players-{t.table}"] = secrets.token_urlsafe(18)
+            rights = [f"topic read {topic(t.table, leaf)}" for leaf in ("state", "events", "violations")]
+            acl += "\n".join(["", f"user players-{t.table}", *rights, f"topic write {topic(t.table, 'commands')}", ""])
+        return users, acl
 
     def _table_children(self, t: HallTable, number: int, url, where: list[str]) -> list[Child]:
         d = self.dir / t.table
