@@ -1,7 +1,7 @@
 """A real mosquitto for tests and the demo, with a generated config, passwords and ACL.
 
 ``Broker.start(workdir, users, acl)`` writes ``mosquitto.conf`` into ``workdir`` (a listener on
-127.0.0.1 and a free port, no anonymous clients, a hashed password file, the ACL when given,
+127.0.0.1 and a free port, and with ``tls=(certfile, keyfile)`` a TLS listener on another, no anonymous clients, a hashed password file, the ACL when given,
 persistence and the log in ``workdir``), starts ``mosquitto -c`` and returns once the port accepts
 connections. ``restart()`` keeps the port, the config and the persistence file, so retained
 messages, persistent sessions and the QoS 1 messages queued for them survive it (mosquitto writes
@@ -73,6 +73,7 @@ import shutil
 import socket
 import subprocess
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
@@ -190,13 +191,33 @@ def table_acl(
     return users, "\n".join(lines)
 
 
-def config_text(listener: str, passwd: Path, acl: Path | None, persistence: Path, log_dest: str,
+@dataclass(frozen=True)
+class Listener:
+    """One of the broker's listeners: ``port`` on ``address`` ("": every interface); TLS when given the server's
+    certificate (PEM, its chain after it) and key.
+
+    >>> Listener(8883, "", Path("/etc/cardtable/server.pem"), Path("/etc/cardtable/server.key")).lines()
+    ['listener 8883', 'certfile /etc/cardtable/server.pem', 'keyfile /etc/cardtable/server.key']
+    """
+
+    port: int
+    address: str = ""
+    certfile: Path | None = None
+    keyfile: Path | None = None
+
+    def lines(self) -> list[str]:
+        tls = [f"certfile {self.certfile}", f"keyfile {self.keyfile}"] if self.certfile is not None else []
+        return [f"listener {self.port} {self.address}".strip(), *tls]
+
+
+def config_text(listeners: list[Listener], passwd: Path, acl: Path | None, persistence: Path, log_dest: str,
                 user: str | None = None) -> str:
-    """mosquitto.conf of the hall's broker: ``listener`` (``port [address]``), no anonymous clients,
+    """mosquitto.conf of the hall's broker: its ``listeners``, no anonymous clients,
     the hashed ``passwd`` file, the ``acl`` file, persistence in the folder ``persistence``, each
     client's id its user name, logs to ``log_dest`` (``file PATH``, ``stderr``), ``user`` to run as
     when started as root."""
-    lines = ["per_listener_settings false", f"listener {listener}", "allow_anonymous false", f"password_file {passwd}"]
+    lines = ["per_listener_settings false", *(line for listener in listeners for line in listener.lines()),
+             "allow_anonymous false", f"password_file {passwd}"]
     if acl is not None:
         lines.append(f"acl_file {acl}")
     lines += [
@@ -265,14 +286,17 @@ def _check_path(path: Path) -> None:
 
 
 class Broker:
-    """One mosquitto process on ``127.0.0.1:port``; make it with ``Broker.start``."""
+    """One mosquitto process on ``127.0.0.1:port`` (and ``tls_port`` with TLS); make it with ``Broker.start``."""
 
-    def __init__(self, workdir: Path, users: dict[str, str], acl: str | None, port: int | None):
+    def __init__(self, workdir: Path, users: dict[str, str], acl: str | None, port: int | None,
+                 tls: tuple[Path, Path] | None = None):
         self.workdir = Path(workdir).resolve()
         self.users = dict(users)
         self.acl = acl
         self.host = HOST
         self.port = port or 0
+        self.tls = tls
+        self.tls_port: int | None = None
         self._pick_port = port is None
         self.config_path = self.workdir / "mosquitto.conf"
         self.passwd_path = self.workdir / "passwd"
@@ -286,18 +310,22 @@ class Broker:
 
     @classmethod
     def start(
-        cls, workdir: Path, users: dict[str, str], acl: str | None = None, port: int | None = None
+        cls, workdir: Path, users: dict[str, str], acl: str | None = None, port: int | None = None,
+        tls: tuple[Path, Path] | None = None,
     ) -> Broker:
         """Write the config into ``workdir`` and start mosquitto; returns once it accepts connections.
 
-        ``port=None`` picks a free one (and tries another if it is taken meanwhile)."""
-        broker = cls(workdir, users, acl, port)
+        ``port=None`` picks a free one (and tries another if it is taken meanwhile); ``tls``, the server's certificate
+        and key files, adds a TLS listener on a free port (``tls_port``)."""
+        broker = cls(workdir, users, acl, port, tls)
         broker._write_files()
-        attempts = 3 if broker._pick_port else 1
+        attempts = 3 if broker._pick_port or tls else 1
         for attempt in range(attempts):
             if broker._pick_port:
                 broker.port = free_port(broker.host)
-                broker._write_config()
+            if tls:
+                broker.tls_port = free_port(broker.host)
+            broker._write_config()
             try:
                 broker._spawn()
                 return broker
@@ -353,11 +381,13 @@ class Broker:
 
     # -- clients ---------------------------------------------------------------------------------
 
-    def url(self, user: str) -> str:
-        """``mqtt://user:password@127.0.0.1:port`` for one of this broker's users."""
+    def url(self, user: str, tls_host: str | None = None) -> str:
+        """``mqtt://user:password@127.0.0.1:port`` for one of this broker's users; with ``tls_host``,
+        ``mqtts://`` to the TLS listener by that name (the one its certificate must carry)."""
         if user not in self.users:
             raise KeyError(f"no user {user!r} on this broker (users: {sorted(self.users)})")
-        return f"mqtt://{quote(user, safe='')}:{quote(self.users[user], safe='')}@{self.host}:{self.port}"
+        scheme, host, port = ("mqtt", self.host, self.port) if tls_host is None else ("mqtts", tls_host, self.tls_port)
+        return f"{scheme}://{quote(user, safe='')}:{quote(self.users[user], safe='')}@{host}:{port}"
 
     @property
     def address(self) -> str:
@@ -393,11 +423,13 @@ class Broker:
         write_passwords(self.passwd_path, self.users)
         if self.acl is not None:
             self.acl_path.write_text(self.acl if self.acl.endswith("\n") else self.acl + "\n")
-        self._write_config()
 
     def _write_config(self) -> None:
         # As root mosquitto would switch to the user "mosquitto", who cannot read our workdir.
-        text = config_text(f"{self.port} {self.host}", self.passwd_path, self.acl_path if self.acl is not None else None,
+        listeners = [Listener(self.port, self.host)]
+        if self.tls is not None:
+            listeners.append(Listener(self.tls_port, self.host, *self.tls))
+        text = config_text(listeners, self.passwd_path, self.acl_path if self.acl is not None else None,
                            self.workdir, f"file {self.log_path}", "root" if os.geteuid() == 0 else None)
         self.config_path.write_text("# generated by bus.broker; rewritten on every Broker.start\n" + text)
 

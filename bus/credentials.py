@@ -1,6 +1,7 @@
 """Broker credentials, never on a command line.
 
-A program is given the broker's address (``--broker mqtt://host:port``, or ``$CARDTABLE_BROKER``)
+A program is given the broker's address (``--broker mqtt://host:port``, or ``$CARDTABLE_BROKER``; ``mqtts://host:8883``
+for TLS, the broker's certificate checked against the CA file of ``$CARDTABLE_BROKER_CA``: ``bus.mqtt``)
 and takes its password from a credentials file (``--credentials PATH``, or
 ``$CARDTABLE_CREDENTIALS``): one ``user:password`` line per broker user, readable by its owner
 only (mode 0600), as ``cardtable hall setup`` writes one per table computer. The user is the
@@ -19,6 +20,8 @@ warned about.
 'mqtt://table-t07:s%3Acret@broker:1883'
 >>> broker_url("mqtt://camera-t07@broker", None, "table-t07", environ={"CARDTABLE_CREDENTIALS": str(path)})
 'mqtt://camera-t07:pw2@broker:1883'
+>>> broker_url("mqtts://broker", str(path), "camera-t07", environ={})
+'mqtts://camera-t07:pw2@broker:8883'
 >>> try:
 ...     broker_url("mqtt://board-t07@broker", str(path), "board-t07", environ={})
 ... except CredentialsError as exc:
@@ -41,8 +44,8 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
-from urllib.parse import quote
 
 from referee.catalogue import Refusal, cli_lang, say
 
@@ -60,7 +63,8 @@ class CredentialsError(Refusal):
 def add_options(parser: argparse.ArgumentParser, user: str) -> None:
     """``--broker`` and ``--credentials`` for a program that connects as ``user`` (help text)."""
     parser.add_argument("--broker", metavar="URL", default=None,
-                        help=f"mqtt://host:port (default ${ENV_BROKER}); the user is {user} unless the URL names one")
+                        help=f"mqtt://host:port, or mqtts://host:8883 with the CA file in $CARDTABLE_BROKER_CA "
+                             f"(default ${ENV_BROKER}); the user is {user} unless the URL names one")
     parser.add_argument("--credentials", metavar="PATH", default=None,
                         help=f"the file of user:password lines, mode 0600 (default ${ENV_CREDENTIALS})")
 
@@ -121,7 +125,7 @@ def read_credentials(path: str | Path) -> dict[str, str]:
 
 def broker_url(url: str | None, credentials: str | None, user: str, *,
                environ: Mapping[str, str] = os.environ, warn: Callable[[str], None] | None = None) -> str:
-    """The complete ``mqtt://user:password@host:port`` to connect with (see the module's docstring).
+    """The complete ``mqtt://user:password@host:port`` (or ``mqtts://``) to connect with (see the module's docstring).
 
     ``url`` and ``credentials`` are the command line's (None when not given), ``user`` the
     program's own broker user."""
@@ -145,8 +149,7 @@ def broker_url(url: str | None, credentials: str | None, user: str, *,
         if name not in users:
             raise CredentialsError("no_line", user=name, path=path, users=", ".join(sorted(users)) or "-")
         password = users[name]
-    host = f"[{address.host}]" if ":" in address.host else address.host  # an IPv6 address
-    return f"mqtt://{quote(name, safe='')}:{quote(password, safe='')}@{host}:{address.port}"
+    return replace(address, username=name, password=password).url
 
 
 def _stderr(line: str) -> None:

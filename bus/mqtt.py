@@ -2,7 +2,9 @@
 
 No business logic here: topics and payloads belong to the callers. What it adds to paho:
 
-- ``mqtt://user:password@host:port`` URLs;
+- ``mqtt://user:password@host:port`` URLs, and ``mqtts://`` (port 8883 unless given): TLS, the broker's
+  certificate and host name checked against the CA file of ``$CARDTABLE_BROKER_CA`` (or ``ca=``; the system's CAs
+  without one), a certificate not signed by it or not for the URL's host refused in words (``broker.tls_*``);
 - MQTT 5 with a persistent session by default (``clean_start=False`` and a session that does not
   expire), so the broker keeps the subscriptions of a fixed ``client_id`` and queues QoS 1
   messages for it while it is away, also across a broker restart when persistence is on; the
@@ -29,23 +31,28 @@ No business logic here: topics and payloads belong to the callers. What it adds 
   (MQTT 5 disconnect reason 4, the broker then publishes the will).
 
 >>> parse_url("mqtt://table-t1:s%3Acret@127.0.0.1:41883")
-BrokerAddress(host='127.0.0.1', port=41883, username='table-t1', password='s:cret')
->>> parse_url("mqtt://localhost").port
-1883
+BrokerAddress(host='127.0.0.1', port=41883, username='table-t1', password='s:cret', tls=False)
+>>> parse_url("mqtt://localhost").port, parse_url("mqtts://console.hall").port
+(1883, 8883)
+>>> from dataclasses import replace
+>>> replace(parse_url("mqtts://console.hall"), username="camera-t07", password="p@ss").url
+'mqtts://camera-t07:p%40ss@console.hall:8883'
 """
 
 from __future__ import annotations
 
 import collections
 import logging
+import os
 import socket
+import ssl
 import threading
 import time
 import uuid
 from collections import deque
 from dataclasses import dataclass
 from typing import Callable
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from paho.mqtt.client import (
     MQTT_ERR_NO_CONN,
@@ -69,6 +76,10 @@ Handler = Callable[..., None]  # (topic, payload), or (topic, payload, delivery)
 Will = tuple[str, bytes, bool]  # (topic, payload, retain), sent with QoS 1
 
 DEFAULT_PORT = 1883
+TLS_PORT = 8883
+ENV_CA = "CARDTABLE_BROKER_CA"  # the CA file that signed the broker's certificate (mqtts:// URLs)
+_SCHEMES = {"mqtt": False, "tcp": False, "mqtts": True}  # scheme -> TLS
+_NOT_FOR_HOST = (62, 64)  # OpenSSL's X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH
 CONNECT_TIMEOUT_S = 10.0
 KEEPALIVE_S = 30
 REFUSED_KEPT = 1000  # the broker's refusals of publishes a connection remembers (each is logged)
@@ -100,6 +111,16 @@ class BrokerAddress:
     port: int
     username: str | None
     password: str | None
+    tls: bool = False
+
+    @property
+    def url(self) -> str:
+        """The address as a URL again, user and password %-escaped (``mqtts://`` with TLS)."""
+        user = "" if self.username is None else quote(self.username, safe="")
+        if self.password is not None:
+            user += ":" + quote(self.password, safe="")
+        host = f"[{self.host}]" if ":" in self.host else self.host  # an IPv6 address
+        return f"{'mqtts' if self.tls else 'mqtt'}://{user}{'@' if user else ''}{host}:{self.port}"
 
 
 class UrlError(Refusal):
@@ -109,10 +130,10 @@ class UrlError(Refusal):
 
 
 def parse_url(url: str) -> BrokerAddress:
-    """``mqtt://user:password@host:port`` (user, password and port optional; %-escapes allowed); :class:`UrlError`
-    otherwise."""
+    """``mqtt://user:password@host:port`` or ``mqtts://`` (user, password and port optional; %-escapes allowed);
+    :class:`UrlError` otherwise."""
     parts = urlsplit(url)
-    if parts.scheme not in ("mqtt", "tcp"):
+    if parts.scheme not in _SCHEMES:
         raise UrlError("not_mqtt", url=url)
     if not parts.hostname:
         raise UrlError("no_host", url=url)
@@ -122,11 +143,13 @@ def parse_url(url: str) -> BrokerAddress:
         port = parts.port
     except ValueError:  # not a number, or past 65535
         raise UrlError("bad_port", url=url) from None
+    tls = _SCHEMES[parts.scheme]
     return BrokerAddress(
         host=parts.hostname,
-        port=port or DEFAULT_PORT,
+        port=port or (TLS_PORT if tls else DEFAULT_PORT),
         username=unquote(parts.username) if parts.username is not None else None,
         password=unquote(parts.password) if parts.password is not None else None,
+        tls=tls,
     )
 
 
@@ -141,6 +164,42 @@ class NoConnection(Refusal, TimeoutError):
     """No answer from the broker within the time given (the catalogue's ``broker.no_connection``)."""
 
     section = "broker"
+
+
+class _Handshake(ssl.SSLSocket):
+    """A TLS socket that keeps on its context why its handshake failed (paho retries and keeps no reason)."""
+
+    def do_handshake(self, block=False):
+        try:
+            super().do_handshake(block)
+        except ssl.SSLError as exc:  # a certificate refused (ssl.SSLCertVerificationError) too
+            self.context.failure = exc
+            raise
+
+
+def tls_context(ca: str | None) -> ssl.SSLContext:
+    """A client's TLS settings: the broker's certificate must be signed by ``ca`` (a PEM file; None: the system's
+    CAs) and name the host the URL names; a CA file that cannot be read is refused in words."""
+    try:
+        context = ssl.create_default_context(cafile=ca)
+    except (OSError, ssl.SSLError) as exc:  # missing, unreadable, or no certificate in it
+        raise ConnectionRefused("ca_unreadable", path=ca, env=ENV_CA, error=getattr(exc, "strerror", None) or exc) from None
+    context.sslsocket_class = _Handshake
+    context.failure = None
+    return context
+
+
+def tls_refused(failure: ssl.SSLError, address: BrokerAddress, ca: str | None) -> ConnectionRefused:
+    """Why the TLS handshake with the broker failed, in words: a certificate not for the URL's host, one not signed
+    by ``ca``, or no TLS at all."""
+    where, reason = f"{address.host}:{address.port}", getattr(failure, "verify_message", None) or failure.reason
+    if not isinstance(failure, ssl.SSLCertVerificationError):
+        return ConnectionRefused("tls_failed", address=where, reason=reason or failure)
+    if failure.verify_code in _NOT_FOR_HOST:
+        return ConnectionRefused("tls_host", address=where, host=address.host, reason=reason)
+    if ca is None:
+        return ConnectionRefused("tls_untrusted_system", address=where, env=ENV_CA, reason=reason)
+    return ConnectionRefused("tls_untrusted", address=where, ca=ca, reason=reason)
 
 
 BAD_PASSWORD, NOT_AUTHORISED = 134, 135  # MQTT 5's CONNACK reason codes (3.1.1's 4 and 5 read as these)
@@ -175,8 +234,11 @@ class Connection:
         reconnect_delay_s: tuple[float, float] = RECONNECT_DELAY_S,
         connect_timeout_s: float = CONNECT_TIMEOUT_S,
         manual_ack: bool = False,
+        ca: str | None = None,
     ):
         self.address = parse_url(url)
+        self.ca = (ca or os.environ.get(ENV_CA) or None) if self.address.tls else None
+        self._tls = tls_context(self.ca) if self.address.tls else None
         self.client_id = client_id or self.address.username or f"cardtable-{uuid.uuid4().hex[:12]}"
         self.clean_start = clean_start
         self.birth = birth
@@ -194,6 +256,7 @@ class Connection:
         self._unrouted: deque[tuple[str, bytes, Delivery]] = deque()
         self._connected = threading.Event()
         self._refused: ReasonCode | None = None
+        self._tls_refused: ConnectionRefused | None = None  # the latest TLS handshake's failure, in words
         self._first = threading.Event()  # the first CONNACK arrived (either way)
         self._started = False
         self._closed = False
@@ -209,6 +272,9 @@ class Connection:
             c.will_set(topic, payload, qos=1, retain=retain)
         c.reconnect_delay_set(min_delay=reconnect_delay_s[0], max_delay=reconnect_delay_s[1])
         c.max_queued_messages_set(0)  # no limit: nothing published while away is dropped
+        if self._tls is not None:
+            c.tls_set_context(self._tls)
+        c.on_connect_fail = self._on_connect_fail
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
@@ -237,6 +303,9 @@ class Connection:
                 reason = self._refused
                 self._shutdown()
                 raise refused(reason, a, self.client_id)
+            if self._tls_refused is not None:  # a certificate refused: waiting will not change it
+                self._shutdown()
+                raise self._tls_refused
             left = deadline - time.monotonic()
             if left <= 0:
                 self._shutdown()
@@ -405,6 +474,14 @@ class Connection:
         if self.birth is not None:
             topic, payload, retain = self.birth
             client.publish(topic, payload, qos=1, retain=retain)
+        self._first.set()
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        if self._tls is None or self._tls.failure is None:
+            return  # no answer (the broker away): paho tries again after its back-off
+        failure, self._tls.failure = self._tls.failure, None
+        self._tls_refused = tls_refused(failure, self.address, self.ca)  # said at every try: paho tries again
+        log.error("%s: %s", self.client_id, self._tls_refused.text("en"))
         self._first.set()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:

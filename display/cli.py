@@ -2,14 +2,15 @@
 
     cardtable display serve --broker mqtt://HOST:PORT --credentials PATH --db PATH [--tournament-db PATH]
                             [--scoreboard-user NAME] [--console-user NAME] [--host H] [--port P] [--secure-cookie]
-                            [--head-timeout S] [--body-timeout S]
+                            [--tls-cert PEM --tls-key PEM] [--head-timeout S] [--body-timeout S]
     cardtable display user --db PATH --user NAME --role organiser|referee   (password: $CARDTABLE_PASSWORD or asked)
     cardtable display backup --db PATH --out FILE   (a checked copy while the display runs; never over a file)
 
 The display connects as two broker users, the scoreboard (reads) and the console (sends commands);
 their passwords come from the credentials file (``bus.credentials``), never from the
 command line. ``--broker`` and ``--credentials`` may come from ``$CARDTABLE_BROKER`` and
-``$CARDTABLE_CREDENTIALS``.
+``$CARDTABLE_CREDENTIALS``. With ``--tls-cert`` and ``--tls-key`` it serves HTTPS itself, and the session cookie
+goes over HTTPS only (as ``--secure-cookie``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,12 @@ from bus.credentials import ENV_BROKER, ENV_CREDENTIALS, port
 from referee.catalogue import Refusal
 
 ENV_PASSWORD = "CARDTABLE_PASSWORD"
+
+
+class HttpsError(Refusal):
+    """``--tls-cert`` and ``--tls-key`` that cannot serve HTTPS (the catalogue's ``cli.tls_*``)."""
+
+    section = "cli"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -39,6 +46,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole hall network)")
     serve.add_argument("--port", type=port, default=8080, help="the port to listen on (default 8080)")
     serve.add_argument("--secure-cookie", action="store_true", help="session cookie only over HTTPS (behind a TLS proxy)")
+    serve.add_argument("--tls-cert", metavar="PEM", help="serve HTTPS with this certificate (its chain after it); "
+                                                        "the session cookie then goes over HTTPS only")
+    serve.add_argument("--tls-key", metavar="PEM", help="the certificate's key (with --tls-cert)")
     serve.add_argument("--origin", action="append", default=[], metavar="URL",
                        help="where the console is reached (e.g. https://console.hall) when a proxy changes the Host header")
     serve.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"],
@@ -87,17 +97,36 @@ def _serve(args: argparse.Namespace) -> int:
         check_file(args.db)  # the console's own file
         if tournament_db is not None:
             check_tournament(tournament_db)  # a tournament's file
+        https = _https(args.tls_cert, args.tls_key)
         _reach(urls)
     except Refusal as exc:
         print(f"cardtable display serve: {exc.text(args.lang)}", file=sys.stderr)
         return 2
     _more_files()
-    app = create_app(Settings(*urls, Path(args.db), tournament_db, args.secure_cookie, origins=tuple(args.origin)))
+    app = create_app(Settings(*urls, Path(args.db), tournament_db, args.secure_cookie or bool(https),
+                              origins=tuple(args.origin)))
     # The pages' live streams never end by themselves: on SIGTERM they get this long to go.
     setup_logging(args.log_level.upper())  # uvicorn's own loggers too: the hall's one format, no config of its own
     uvicorn.run(app, host=args.host, port=args.port, log_config=None, log_level=args.log_level,
-                timeout_graceful_shutdown=2, http=Deadline.within(args.head_timeout or HEAD_S, args.body_timeout or BODY_S))
+                timeout_graceful_shutdown=2, http=Deadline.within(args.head_timeout or HEAD_S, args.body_timeout or BODY_S),
+                **https)
     return 0
+
+
+def _https(cert: str | None, key: str | None) -> dict[str, str]:
+    """uvicorn's TLS settings for ``--tls-cert`` and ``--tls-key`` (none without them); files that cannot serve,
+    or one given without the other, refused in words before the server starts."""
+    import ssl
+
+    if cert is None and key is None:
+        return {}
+    if cert is None or key is None:
+        raise HttpsError("tls_both")
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(cert, key)
+    except (OSError, ssl.SSLError) as exc:  # missing, not PEM, or a key that is not the certificate's
+        raise HttpsError("tls_files", cert=cert, keyfile=key, error=getattr(exc, "strerror", None) or exc) from None
+    return {"ssl_certfile": cert, "ssl_keyfile": key}
 
 
 def _seconds(text: str) -> float:

@@ -7,6 +7,7 @@ one machine, with bots for the people: the players at each table, the camera's v
 the organiser and the referee at the console.
 
 - :mod:`hall.setup`: a real hall's files: the broker's configuration, each machine's credentials and units;
+- :mod:`hall.certs`: a hall's own CA and the console machine's certificate, for TLS (``cardtable hall certs``);
 - :mod:`hall.plan`: the tables, the pair-swiss field, the seats of a round (pure);
 - :mod:`hall.supervisor`: starts, restarts and stops every process (``cardtable hall``);
 - :mod:`hall.procs`: child processes in their own process groups;

@@ -51,7 +51,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     setup.add_argument("--out", type=Path, required=True, help="a new folder: one sub-folder per machine")
     setup.add_argument("--rulebook", action="append", default=[], metavar="NAME|TABLE=NAME",
                        help="every table's rulebook (default classic-3deck), or one table's")
-    setup.add_argument("--port", type=int, default=1883, help="the broker's port (default 1883)")
+    setup.add_argument("--port", type=int, default=None, help="the broker's port (default 8883 with TLS, else 1883)")
     setup.add_argument("--listen", default="", metavar="ADDRESS", help="the broker listens here only (default: everywhere)")
     setup.add_argument("--etc", type=Path, default=Path("/etc/cardtable"), help="where each machine keeps these files")
     setup.add_argument("--state", type=Path, default=Path("/var/lib/cardtable"), help="where the logs and databases go")
@@ -65,7 +65,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     setup.add_argument("--display-port", type=int, default=8080, help="the scoreboard's port (default 8080)")
     setup.add_argument("--also", action="append", default=[], metavar="USER=ROLE",
                        help="one more central broker user, e.g. scoreboard-2=scoreboard for a second display")
+    setup.add_argument("--tls-cert", type=Path, metavar="PEM",
+                       help="the console machine's certificate (e.g. hall certs' server.pem): the broker takes only "
+                            "TLS (mqtts://), the display serves HTTPS")
+    setup.add_argument("--tls-key", type=Path, metavar="PEM", help="that certificate's key (server.key)")
+    setup.add_argument("--tls-ca", type=Path, metavar="PEM", help="the CA that signed it (ca.pem), given to every machine")
     setup.set_defaults(func=_setup)
+    certs = parts.add_parser("certs", help="make the hall's own CA and the console machine's certificate "
+                                           "(for hall setup --tls-*)")
+    certs.add_argument("--name", nargs="+", required=True, metavar="NAME",
+                       help="the console machine's names and addresses on the hall network, e.g. console.hall 10.0.0.2")
+    certs.add_argument("--out", type=Path, required=True, help="a new folder: ca.pem, server.pem, server.key")
+    certs.set_defaults(func=_certs)
 
 
 def _hall(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -85,24 +96,44 @@ def _setup(args: argparse.Namespace) -> int:
     import shutil
 
     from bus.broker import BrokerError
-    from hall.setup import Plan, PlanError, parse_tables, write
+    from hall.setup import Plan, PlanError, Tls, parse_tables, write
     from referee.catalogue import said, say
 
     defaults = [r for r in args.rulebook if "=" not in r]
     try:
-        if len(defaults) > 1 or not 0 < args.port < 65536 or not 0 < args.display_port < 65536:
+        if len(defaults) > 1 or (args.port is not None and not 0 < args.port < 65536) or not 0 < args.display_port < 65536:
             raise PlanError("options")
+        given = [f for f in (args.tls_ca, args.tls_cert, args.tls_key) if f is not None]
+        if len(given) not in (0, 3):
+            raise PlanError("tls_options")
         also = dict(a.partition("=")[::2] for a in args.also)
         tables = parse_tables(args.tables, (defaults or ["classic-3deck"])[0], [r for r in args.rulebook if "=" in r])
         cardtable = args.cardtable or shutil.which("cardtable") or str(Path(sys.prefix) / "bin" / "cardtable")
         plan = Plan(tables, args.broker_host, args.port, args.listen, args.etc, args.state, args.system_user, cardtable,
-                    args.mosquitto, args.camera_source, args.board_port, args.display_port, also)
+                    args.mosquitto, args.camera_source, args.board_port, args.display_port, also,
+                    Tls(*given) if given else None)
         written = write(plan, args.out)
     except (ValueError, BrokerError) as exc:
         print(f"cardtable hall setup: {said(exc, args.lang)}", file=sys.stderr)
         return 2
+    if not given:
+        print(f"cardtable hall setup: {say(args.lang, 'hall.setup_plain')}", file=sys.stderr)
     print(say(args.lang, "hall.setup.written", files=len(written), tables=len(tables), out=args.out,
               install=args.out / "INSTALL.txt"))
+    return 0
+
+
+def _certs(args: argparse.Namespace) -> int:
+    from hall.certs import CertsError, make
+    from referee.catalogue import say
+
+    try:
+        written = make(args.out, args.name)
+    except CertsError as exc:
+        print(f"cardtable hall certs: {exc.text(args.lang)}", file=sys.stderr)
+        return 2
+    print(say(args.lang, "hall.certs.written", out=args.out, names=" ".join(args.name),
+              files=" ".join(p.name for p in written)))
     return 0
 
 

@@ -14,6 +14,14 @@ Every password is fresh and random, and is written only into the credentials fil
 and, hashed, into the broker's ``passwd``; the units give the programs ``--credentials``, never a
 password.
 
+Given the console machine's certificate (``tls``: the CA that signed it, the certificate and its key, e.g. from
+``cardtable hall certs``), the hall speaks TLS only: the broker has one listener, a TLS one (port 8883 unless
+given), every unit's URL is ``mqtts://`` with the CA in ``$CARDTABLE_BROKER_CA`` (``ca.pem`` in every folder), and
+the display serves HTTPS with the same certificate (its session cookie HTTPS only). The files are checked first,
+as a client will check them: a certificate that does not name the broker's host, or that the CA did not sign, is
+refused and nothing is written. Without them everything crosses the hall network in the clear (passwords
+included): only for a network no player or spectator can reach.
+
 >>> plan = Plan(tables={"t07": "classic-3deck"}, broker_host="hall-broker")
 >>> print(table_units(plan, "t07")["cardtable-table.service"])
 [Unit]
@@ -36,11 +44,14 @@ WantedBy=multi-user.target
 
 from __future__ import annotations
 
+import os
 import shlex
+import ssl
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bus.broker import board_user, camera_user, config_text, table_acl, table_user, write_passwords
+from bus.broker import Listener, board_user, camera_user, config_text, table_acl, table_user, write_passwords
+from bus.mqtt import DEFAULT_PORT, ENV_CA, TLS_PORT
 from bus.credentials import write_credentials
 from referee.catalogue import Refusal
 
@@ -55,13 +66,49 @@ class PlanError(Refusal):
 
 
 @dataclass(frozen=True)
+class Tls:
+    """The console machine's certificate (PEM, its chain after it), its key, and the CA that signed it."""
+
+    ca: Path
+    cert: Path
+    key: Path
+
+
+def check_tls(tls: Tls, host: str) -> None:
+    """Refuse (in words) ``tls`` files a client reaching ``host`` would refuse: a handshake in memory between the
+    broker's side (the certificate and key) and a client's (the CA, the host name checked), as ``bus.mqtt`` makes."""
+    try:
+        server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        server.load_cert_chain(tls.cert, tls.key)
+        client = ssl.create_default_context(cafile=tls.ca)
+    except (OSError, ssl.SSLError) as exc:  # missing, not PEM, or a key that is not the certificate's
+        raise PlanError("tls_unreadable", ca=tls.ca, cert=tls.cert, keyfile=tls.key,
+                        error=getattr(exc, "strerror", None) or exc) from None
+    wires = [ssl.MemoryBIO() for _ in range(4)]
+    ends = [(client.wrap_bio(wires[0], wires[1], server_hostname=host), wires[1], wires[2]),
+            (server.wrap_bio(wires[2], wires[3], server_side=True), wires[3], wires[0])]
+    done: set[int] = set()
+    while len(done) < 2:
+        for n, (end, out, peer) in enumerate(ends):
+            try:
+                end.do_handshake()
+                done.add(n)
+            except ssl.SSLWantReadError:
+                pass
+            except ssl.SSLError as exc:  # the client's check, or the server hearing of it
+                reason = getattr(exc, "verify_message", None) or exc.reason
+                raise PlanError("tls_refused", host=host, cert=tls.cert, ca=tls.ca, reason=reason) from None
+            peer.write(out.read())
+
+
+@dataclass(frozen=True)
 class Plan:
     """What ``cardtable hall setup`` writes: the tables (id -> rulebook), where the broker is, and
     where each machine keeps its files."""
 
     tables: dict[str, str]
     broker_host: str
-    port: int = 1883
+    port: int | None = None  # the broker's (default 8883 with TLS, else 1883)
     listen: str = ""  # the broker's listening address ("": every interface)
     etc: Path = Path("/etc/cardtable")
     state: Path = Path("/var/lib/cardtable")
@@ -72,17 +119,25 @@ class Plan:
     board_port: str = "/dev/ttyUSB0"
     display_port: int = 8080
     also: dict[str, str] = field(default_factory=dict)  # more central users: name -> role (table_acl)
+    tls: Tls | None = None  # the console machine's certificate: the hall speaks TLS only
+
+    @property
+    def broker_port(self) -> int:
+        return self.port or (TLS_PORT if self.tls else DEFAULT_PORT)
 
     @property
     def broker(self) -> str:
-        return f"mqtt://{self.broker_host}:{self.port}"
+        return f"{'mqtts' if self.tls else 'mqtt'}://{self.broker_host}:{self.broker_port}"
 
 
 def unit(description: str, argv: list[str], plan: Plan, groups: str = "") -> str:
-    """A systemd service that runs ``argv`` as the hall's system user, started again whenever it stops."""
+    """A systemd service that runs ``argv`` as the hall's system user, started again whenever it stops; with TLS,
+    its broker's CA in ``$CARDTABLE_BROKER_CA``."""
     lines = ["[Unit]", f"Description={description}", "After=network-online.target time-sync.target",
              "Wants=network-online.target time-sync.target", "",
              "[Service]", f"User={plan.system_user}"]
+    if plan.tls:
+        lines.append(f"Environment={ENV_CA}={plan.etc / 'ca.pem'}")
     if groups:
         lines.append(f"SupplementaryGroups={groups}")
     lines += [f"ExecStart={shlex.join(argv)}", "Restart=always", "RestartSec=2", "NoNewPrivileges=yes",
@@ -112,12 +167,13 @@ def table_units(plan: Plan, table: str) -> dict[str, str]:
 def console_units(plan: Plan) -> dict[str, str]:
     """The broker's, the display's and the tournament service's units (file name -> text)."""
     tournament_db = str(plan.state / "tournament.db")
+    https = ["--tls-cert", str(plan.etc / "server.pem"), "--tls-key", str(plan.etc / "server.key")]
     return {
         "cardtable-broker.service": unit("cardtable: the hall's MQTT broker (mosquitto)",
                                          [plan.mosquitto, "-c", str(plan.etc / "mosquitto.conf")], plan),
         "cardtable-display.service": unit("cardtable: the scoreboard and the organisers' console", _cardtable(
             plan, "display", "serve", "--host", "0.0.0.0", "--port", str(plan.display_port), "--db",
-            str(plan.state / "console.db"), "--tournament-db", tournament_db), plan),
+            str(plan.state / "console.db"), "--tournament-db", tournament_db, *(https if plan.tls else [])), plan),
         "cardtable-tournament.service": unit("cardtable: the tournament service (results, standings)", _cardtable(
             plan, "tournament", "serve", "--db", tournament_db), plan),
     }
@@ -129,11 +185,15 @@ def write(plan: Plan, out: Path) -> list[Path]:
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise PlanError("not_empty", out=out)
     users, acl = table_acl(list(plan.tables), also=plan.also)  # checks the table ids and the user names
+    if plan.tls:
+        check_tls(plan.tls, plan.broker_host)
     written: list[Path] = []
 
-    def put(path: Path, text: str) -> None:
+    def put(path: Path, text: str | bytes, mode: int = 0o644) -> None:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        path.write_text(text)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode() if isinstance(text, str) else text)
         written.append(path)
 
     console = out / CONSOLE_DIR
@@ -141,9 +201,13 @@ def write(plan: Plan, out: Path) -> list[Path]:
     write_passwords(console / "passwd", users)
     written.append(console / "passwd")
     put(console / "acl", acl)
+    tls = [plan.etc / "server.pem", plan.etc / "server.key"] if plan.tls else []
     put(console / "mosquitto.conf", "# the hall's broker, written by cardtable hall setup\n" + config_text(
-        f"{plan.port} {plan.listen}".strip(), plan.etc / "passwd", plan.etc / "acl", plan.state, "stderr",
+        [Listener(plan.broker_port, plan.listen, *tls)], plan.etc / "passwd", plan.etc / "acl", plan.state, "stderr",
         plan.system_user))
+    if plan.tls:  # the console machine's certificate and key; every machine's CA (below)
+        put(console / "server.pem", plan.tls.cert.read_bytes())
+        put(console / "server.key", plan.tls.key.read_bytes(), 0o600)
     machines = {CONSOLE_DIR: ([*CENTRAL_USERS, *plan.also], console_units(plan))}
     for table in plan.tables:
         machines[table] = ([table_user(table), camera_user(table), board_user(table)], table_units(plan, table))
@@ -153,6 +217,8 @@ def write(plan: Plan, out: Path) -> list[Path]:
         written.append(out / machine / "credentials")
         for name, text in units.items():
             put(out / machine / name, text)
+        if plan.tls:
+            put(out / machine / "ca.pem", plan.tls.ca.read_bytes())
     put(out / "INSTALL.txt", install_text(plan))
     return written
 
@@ -170,9 +236,13 @@ def install_text(plan: Plan) -> str:
         f"每台机器: 把它的文件夹复制到 {etc} (FOLDER = console 或桌号) / on each machine, FOLDER being its folder:",
         *(f"  {line}" for line in first),
         "",
-        f"控制台机器 the console machine (console/, the broker at {plan.broker_host}:{plan.port}):",
+        f"控制台机器 the console machine (console/, the broker at {plan.broker_host}:{plan.broker_port}):",
         "  sudo systemctl disable --now mosquitto   # Debian 自带的 broker 占用端口 / Debian's own broker holds the port",
         "  sudo systemctl enable --now cardtable-broker cardtable-display",
+        *(["  # 大屏和手机的浏览器先导入 console/ca.pem / first import console/ca.pem into every big screen's and phone's"
+            " browser,", f"  # 再打开 then open https://{plan.broker_host}:{plan.display_port}/big"] if plan.tls else
+          ["  # 未加密：密码以明文经过赛场网络，只能用在选手和观众接不上的网络 / NOT encrypted: passwords cross the"
+           " network in the clear; only for a network no player or spectator can reach (hall setup --tls-cert ...)"]),
         f"  sudo -u {user} {plan.cardtable} display user --db {state / 'console.db'} --user NAME --role organiser",
         "  sudo systemctl enable --now cardtable-tournament   # 赛事建好之后 / once the tournament is made at the console",
         "  # 每次休息时备份（服务运行时也可以）/ back up at every break (while the services run), e.g. to a USB stick:",

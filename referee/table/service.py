@@ -83,9 +83,9 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Self
-from urllib.parse import quote
 
 from bus.mqtt import RECONNECT_DELAY_S, Connection, Delivery, parse_url
 from bus.protocol import (
@@ -140,12 +140,13 @@ def session_url(url: str, suffix: str) -> str:
 
     >>> session_url("mqtt://table-t1:p%40ss@127.0.0.1:1883", "-board")
     'mqtt://table-t1-board:p%40ss@127.0.0.1:1883'
+    >>> session_url("mqtts://table-t1:pw@console.hall", "-camera")
+    'mqtts://table-t1-camera:pw@console.hall:8883'
     """
     a = parse_url(url)
     if not suffix or a.username is None:
         return url
-    password = f":{quote(a.password, safe='')}" if a.password is not None else ""
-    return f"mqtt://{quote(a.username + suffix, safe='')}{password}@{a.host}:{a.port}"
+    return replace(a, username=a.username + suffix).url
 
 
 class TableService:

@@ -78,7 +78,7 @@ def test_serve_refuses_missing_or_bad_broker_urls(tmp_path, monkeypatch, capsys)
     assert "no broker: give --broker mqtt://host:port or set $CARDTABLE_BROKER" in capsys.readouterr().err
     monkeypatch.setenv("CARDTABLE_LANG", "en")
     assert cli.main([*serve, "--broker", "http://x"]) == 2
-    assert "not an mqtt:// URL: http://x" in capsys.readouterr().err
+    assert "not an mqtt:// or mqtts:// URL: http://x" in capsys.readouterr().err
     assert cli.main([*serve, "--broker", "mqtt://127.0.0.1:99999"]) == 2
     assert "bad port in mqtt://127.0.0.1:99999: 1 to 65535" in capsys.readouterr().err
     monkeypatch.setenv("LANG", "en_GB.UTF-8")  # the locale is not asked
@@ -148,3 +148,23 @@ def test_serve_runs_and_stops_on_sigterm_with_a_stream_open(broker, tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_serve_refuses_https_files_it_cannot_serve_with_in_words(tmp_path, capsys):
+    """--tls-cert and --tls-key: both or neither, a certificate and its own key; said before anything starts."""
+    from bus.credentials import write_credentials
+    from hall.certs import make
+
+    make(tmp_path / "a", ["localhost"])
+    make(tmp_path / "b", ["localhost"])
+    write_credentials(tmp_path / "credentials", {"scoreboard": "pw1", "console": "pw2"})
+    serve = ["display", "serve", "--db", str(tmp_path / "c.db"), "--broker", "mqtt://127.0.0.1:1",
+             "--credentials", str(tmp_path / "credentials")]
+    assert cli.main([*serve, "--tls-cert", str(tmp_path / "a" / "server.pem")]) == 2
+    assert "`--tls-cert` 和 `--tls-key` 要一起给出" in capsys.readouterr().err
+    mismatched = ["--tls-cert", str(tmp_path / "a" / "server.pem"), "--tls-key", str(tmp_path / "b" / "server.key")]
+    assert cli.main([*serve, *mismatched]) == 2
+    assert f"不能用 {tmp_path / 'a' / 'server.pem'} 和 {tmp_path / 'b' / 'server.key'} 提供 `HTTPS`" in capsys.readouterr().err
+    assert cli.main(["--lang", "en", *serve, "--tls-cert", str(tmp_path / "nowhere.pem"), "--tls-key", str(tmp_path / "b" / "server.key")]) == 2
+    assert "cannot serve HTTPS with" in capsys.readouterr().err
+    assert not (tmp_path / "c.db").exists()

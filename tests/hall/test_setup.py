@@ -10,6 +10,7 @@ import json
 import os
 import shlex
 import shutil
+import ssl
 import subprocess
 import sys
 import time
@@ -272,3 +273,137 @@ def test_every_command_install_txt_gives_is_one_the_command_line_takes(hall):
         assert args.func is not None
         assert Path(getattr(args, "db", None) or args.path).name in ("console.db", "tournament.db", "t01.db")
         assert "TABLE" not in line or args.verb in ("backup", "events")
+
+
+# ---------------------------------------------------------------- a hall on TLS (audit s37 A1)
+
+
+def environment(unit: Path) -> dict[str, str]:
+    """The unit's ``Environment=`` lines, over this process's environment, as systemd starts it."""
+    lines = [line.removeprefix("Environment=") for line in unit.read_text().splitlines() if line.startswith("Environment=")]
+    return {**os.environ, **dict(line.split("=", 1) for line in lines)}
+
+
+@pytest.fixture(scope="module")
+def tls_hall(tmp_path_factory):
+    """``hall certs`` for the console machine (localhost here), ``hall setup`` with them, the broker started as its
+    unit says, from its files in place."""
+    tmp = tmp_path_factory.mktemp("tls-setup")
+    certs, out, etc, state = tmp / "certs", tmp / "out", tmp / "etc", tmp / "state"
+    state.mkdir()
+    assert cli.main(["hall", "certs", "--name", "localhost", "--out", str(certs)]) == 0
+    port, display_port = free_port(), free_port()
+    code = cli.main(["hall", "setup", "--tables", "t01", "--broker-host", "localhost", "--port", str(port),
+                     "--out", str(out), "--etc", str(etc), "--state", str(state), "--system-user", getpass.getuser(),
+                     "--cardtable", f"{sys.executable} -m cardtable", "--mosquitto", find_program("mosquitto"),
+                     "--display-port", str(display_port), "--tls-ca", str(certs / "ca.pem"),
+                     "--tls-cert", str(certs / "server.pem"), "--tls-key", str(certs / "server.key")])
+    assert code == 0
+    install(out / "console", etc)
+    log = open(tmp / "broker.log", "wb")
+    broker = subprocess.Popen(exec_start(out / "console" / "cardtable-broker.service"), stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + WAIT_S
+    while b" running" not in (tmp / "broker.log").read_bytes():
+        assert broker.poll() is None and time.monotonic() < deadline, (tmp / "broker.log").read_text()
+        time.sleep(0.05)
+    yield {"out": out, "port": port, "etc": etc, "state": state, "certs": certs, "display_port": display_port}
+    broker.terminate()
+    broker.wait(WAIT_S)
+    log.close()
+
+
+def test_with_certificates_the_broker_takes_tls_only_and_every_unit_speaks_it(tls_hall):
+    out, etc, port = tls_hall["out"], tls_hall["etc"], tls_hall["port"]
+    conf = (out / "console" / "mosquitto.conf").read_text().splitlines()
+    assert [line for line in conf if line.startswith(("listener", "certfile", "keyfile"))] == [
+        f"listener {port}", f"certfile {etc / 'server.pem'}", f"keyfile {etc / 'server.key'}"]  # no plain listener
+    units = [path for path in out.rglob("cardtable-*.service") if path.name != "cardtable-broker.service"]
+    assert len(units) == 5
+    for path in units:
+        assert f"--broker mqtts://localhost:{port} " in path.read_text(), path
+        assert environment(path)["CARDTABLE_BROKER_CA"] == str(etc / "ca.pem"), path
+    assert (out / "t01" / "ca.pem").read_bytes() == (tls_hall["certs"] / "ca.pem").read_bytes()
+    assert not (out / "t01" / "server.key").exists() and (out / "console" / "server.key").stat().st_mode & 0o777 == 0o600
+    assert "https://localhost:" in (out / "INSTALL.txt").read_text()
+    url = broker_url(f"mqtt://localhost:{port}", str(out / "console" / "credentials"), "scoreboard", environ={})
+    with pytest.raises(TimeoutError):  # plain MQTT on the TLS port: no CONNACK ever comes
+        Connection(url, clean_start=True, connect_timeout_s=2).connect()
+
+
+def test_a_table_computers_unit_runs_over_tls_as_written(tls_hall):
+    out, port = tls_hall["out"], tls_hall["port"]
+    states = []
+    url = broker_url(f"mqtts://localhost:{port}", str(out / "console" / "credentials"), "scoreboard", environ={})
+    watch = Connection(url, clean_start=True, ca=str(tls_hall["certs"] / "ca.pem"))
+    watch.subscribe(topic("t01", "status"), lambda t, p: states.append(json.loads(p)["status"]))
+    watch.connect()
+    install(out / "t01", tls_hall["etc"])
+    unit = out / "t01" / "cardtable-table.service"
+    service = subprocess.Popen(exec_start(unit), cwd=ROOT, env=environment(unit), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + WAIT_S
+        while "online" not in states:
+            assert service.poll() is None and time.monotonic() < deadline, service.stderr.read() if service.poll() else states
+            time.sleep(0.05)
+    finally:
+        service.terminate()
+        service.wait(WAIT_S)
+        watch.close()
+
+
+def test_the_display_unit_serves_https_with_a_secure_cookie(tls_hall):
+    import httpx
+
+    out, state = tls_hall["out"], tls_hall["state"]
+    install(out / "console", tls_hall["etc"])  # now on the console machine
+    unit = out / "console" / "cardtable-display.service"
+    argv = exec_start(unit)
+    env = environment(unit) | {"CARDTABLE_PASSWORD": "correct horse"}
+    subprocess.run([*argv[: argv.index("display")], "display", "user", "--db", str(state / "console.db"), "--user",
+                    "wang", "--role", "organiser"], env=env, check=True, capture_output=True, cwd=ROOT)
+    display = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    base = f"https://localhost:{tls_hall['display_port']}"
+    try:
+        trust = ssl.create_default_context(cafile=tls_hall["certs"] / "ca.pem")  # as a browser given ca.pem
+        with httpx.Client(base_url=base, verify=trust, headers={"Origin": base}) as web:
+            deadline = time.monotonic() + WAIT_S
+            while True:
+                assert display.poll() is None, display.stderr.read()
+                try:
+                    assert web.get("/").status_code == 200
+                    break
+                except httpx.TransportError:
+                    assert time.monotonic() < deadline
+                    time.sleep(0.1)
+            login = web.post("/api/login", json={"user": "wang", "password": "correct horse"})
+            assert login.status_code == 200 and "secure" in login.headers["set-cookie"].lower()
+        with pytest.raises(httpx.TransportError):  # plain HTTP is not served
+            httpx.get(f"http://localhost:{tls_hall['display_port']}/", timeout=5)
+    finally:
+        display.terminate()
+        display.wait(WAIT_S)
+
+
+def test_setup_refuses_certificates_a_client_would_refuse_and_writes_nothing(tls_hall, tmp_path, capsys):
+    from hall.certs import make
+
+    make(tmp_path / "other", ["console.hall"])
+    certs, other, out = tls_hall["certs"], tmp_path / "other", tmp_path / "hall"
+    setup = ["hall", "setup", "--tables", "t01", "--out", str(out)]
+    tls = ["--tls-ca", str(certs / "ca.pem"), "--tls-cert", str(certs / "server.pem"), "--tls-key", str(certs / "server.key")]
+    cases = [(["--broker-host", "console.hall", *tls], f"客户端会拒绝 {certs / 'server.pem'}"),  # it names localhost
+             (["--broker-host", "console.hall", "--tls-ca", str(certs / "ca.pem"), "--tls-cert", str(other / "server.pem"),
+               "--tls-key", str(other / "server.key")], "并由"),  # signed by another CA
+             (["--broker-host", "localhost", "--tls-ca", str(certs / "ca.pem"), "--tls-cert", str(certs / "server.pem"),
+               "--tls-key", str(other / "server.key")], "私钥不是这张证书的"),
+             (["--broker-host", "localhost", "--tls-cert", str(certs / "server.pem")], "要一起给出")]
+    for argv, said in cases:
+        assert cli.main([*setup, *argv]) == 2, argv
+        err = capsys.readouterr().err
+        assert err.startswith("cardtable hall setup: ") and said in err, (argv, err)
+    assert not out.exists()
+    assert cli.main(["--lang", "en", *setup, "--broker-host", "console.hall", *tls]) == 2
+    assert "clients would refuse" in capsys.readouterr().err
+    assert cli.main([*setup, "--broker-host", "x"]) == 0  # no certificates: written, and warned about
+    assert "消息服务器和控制台都不加密" in capsys.readouterr().err
