@@ -342,3 +342,14 @@ def test_what_an_extending_book_may_not_be(tmp_path):
         loaded("noid", 'extends = "base"\n')
     with pytest.raises(RulebookError, match='match.stage = "three": allowed one of the \\[stages\\]: one, two'):
         loaded("three", 'id = "three"\nextends = "base"\n[match]\nstage = "three"\n')
+
+
+def test_a_file_nested_thousands_deep_is_refused_in_words_not_a_recursion_error(tmp_path):
+    """An array nested 5,000 deep escaped as a bare RecursionError (tomllib reads by recursion), and a folder holding
+    such a file broke every listing of the books; tables nested as deep read, then broke the refusal's own words."""
+    deep = {"array": "x = " + "[" * 5000 + "]" * 5000, "inline": "x = " + "{a = " * 5000 + "1" + "}" * 5000,
+            "tables": "[" + ".".join(["a"] * 5000) + "]\nk = 1"}
+    for name, text in deep.items():
+        (tmp_path / f"{name}.toml").write_text(f'id = "{name}"\ngame = "tractor"\n{text}\n', encoding="utf-8")
+        with pytest.raises(RulebookError, match=f"{name}.toml: not a rulebook: arrays or tables nested more than 16 deep"):
+            build(book_settings(name, folder=tmp_path), str(tmp_path / f"{name}.toml"))

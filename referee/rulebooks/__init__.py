@@ -36,6 +36,9 @@ HERE = Path(__file__).parent
 SCHEMAS: dict[str, type[Book]] = {"tractor": TractorRulebook, "guandan": GuandanRulebook, "sandayi": SandayiRulebook}
 
 
+NESTING_MOST = 16  # arrays and tables within each other in a rulebook file (the books have at most 5)
+
+
 class RulebookError(ValueError):
     """An unknown rulebook, or a rulebook file with a missing, unknown or wrong setting."""
 
@@ -87,12 +90,32 @@ def settings_of(rulebook_id: str, extended: tuple[str, ...] = (), folder: Path |
             raw = tomllib.load(f)
         except tomllib.TOMLDecodeError as exc:
             raise RulebookError(f"{path}: not TOML: {exc}") from None
+        except RecursionError:  # arrays or tables nested thousands deep: tomllib reads them by recursion
+            raw = None
+    if raw is None or _nesting(raw) > NESTING_MOST:
+        raise RulebookError(f"{path}: not a rulebook: arrays or tables nested more than {NESTING_MOST} deep")
     base = raw.pop("extends", None)
     if base is None:
         return raw
     if not isinstance(base, str) or base in (rulebook_id, *extended):
         raise RulebookError(f"{path}: extends = {show(base)}: allowed the id of another rulebook that does not extend this one")
     return _laid_over(settings_of(base, (*extended, rulebook_id), folder), raw)
+
+
+def _nesting(value: Any) -> int:
+    """How deep arrays and tables are nested in ``value`` (counted without recursion: a file may nest thousands).
+
+    >>> _nesting({"a": 1}), _nesting({"a": [[1], {"b": 2}]})
+    (1, 3)
+    """
+    most, todo = 0, [(value, 0)]
+    while todo:
+        item, depth = todo.pop()
+        inner = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if inner is not None:
+            most = max(most, depth + 1)
+            todo += [(x, depth + 1) for x in inner]
+    return most
 
 
 def _laid_over(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
