@@ -87,8 +87,13 @@ async def _invalid(request: Request, exc: RequestValidationError) -> JSONRespons
 
 
 async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-    """A refusal (``referee.catalogue.Refusal``) is said in the request's language (``deps.language``)."""
-    detail = exc.detail.text(language(request)) if isinstance(exc.detail, Refusal) else str(exc.detail)
+    """A refusal (``referee.catalogue.Refusal``) is said in the request's language (``deps.language``); so is a body
+    Starlette could not read (400: a multipart upload whose file's name runs to thousands of characters), its own
+    English words kept as the reason."""
+    refusal = exc.detail
+    if exc.status_code == 400 and not isinstance(refusal, Refusal):
+        refusal = Denied("body_unreadable", why=str(refusal)[:200])
+    detail = refusal.text(language(request)) if isinstance(refusal, Refusal) else str(refusal)
     return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
 

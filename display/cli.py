@@ -4,6 +4,7 @@
                             [--scoreboard-user NAME] [--console-user NAME] [--host H] [--port P] [--secure-cookie]
                             [--tls-cert PEM --tls-key PEM] [--head-timeout S] [--body-timeout S]
     cardtable display user --db PATH --user NAME --role organiser|referee   (password: $CARDTABLE_PASSWORD or asked)
+    cardtable display user --db PATH --user NAME --passwd|--remove|--unlock
     cardtable display backup --db PATH --out FILE   (a checked copy while the display runs; never over a file)
 
 The display connects as two broker users, the scoreboard (reads) and the console (sends commands);
@@ -11,6 +12,9 @@ their passwords come from the credentials file (``bus.credentials``), never from
 command line. ``--broker`` and ``--credentials`` may come from ``$CARDTABLE_BROKER`` and
 ``$CARDTABLE_CREDENTIALS``. With ``--tls-cert`` and ``--tls-key`` it serves HTTPS itself, and the session cookie
 goes over HTTPS only (as ``--secure-cookie``).
+
+A login can be taken back: ``--passwd`` gives the user a new password and ``--remove`` removes them, each ending
+their sessions at once; ``--unlock`` lifts the lock that failed logins put on a name (``display.store``).
 """
 
 from __future__ import annotations
@@ -58,11 +62,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--body-timeout", type=_seconds, default=None, metavar="S",
                        help="seconds a request has to send its whole body after its head before it is closed (default 60)")
     serve.set_defaults(func=_serve)
-    user = verbs.add_parser("user", help="add a console user (password from $CARDTABLE_PASSWORD, else asked)")
+    user = verbs.add_parser("user", help="add a console user (password from $CARDTABLE_PASSWORD, else asked), or change one")
     user.add_argument("--db", required=True, metavar="PATH", help="the console's users, sessions and audit log (SQLite)")
     user.add_argument("--user", required=True, help="the user's login name")
-    user.add_argument("--role", required=True, choices=["organiser", "referee"],
-                      help="organiser: runs the tournament; referee: answers the tables' flags")
+    how = user.add_mutually_exclusive_group(required=True)
+    how.add_argument("--role", choices=["organiser", "referee"],
+                     help="organiser: runs the tournament; referee: answers the tables' flags")
+    how.add_argument("--passwd", action="store_true",
+                     help="a new password for the user ($CARDTABLE_PASSWORD, else asked); their sessions end at once")
+    how.add_argument("--remove", action="store_true", help="the user can log in no more; their sessions end at once")
+    how.add_argument("--unlock", action="store_true", help="lift the lock that failed logins put on the user's name")
     user.set_defaults(func=_user)
     backup = verbs.add_parser("backup", help="copy the console's file, checked, while the display runs (at every break)")
     backup.add_argument("--db", required=True, metavar="PATH", help="the console's file")
@@ -190,32 +199,54 @@ def _backup(args: argparse.Namespace) -> int:
 
 
 def _user(args: argparse.Namespace) -> int:
-    import getpass
     import time
 
-    from display.store import Store, UserError, check_file
+    from display.store import Store, check_file
     from referee.catalogue import say, word
+    from referee.tournament.entries import readable
 
-    lang = args.lang
+    lang, shown = args.lang, repr(args.user)[1:-1]  # a name is printed as typed, never a terminal's escape
     try:
         check_file(args.db)  # before a password is asked for a file it cannot go into
+        if args.role:
+            readable(args.user, "user")  # a name a person reads in the audit log and at the console
     except Refusal as exc:
         print(f"cardtable display user: {exc.text(lang)}", file=sys.stderr)
         return 2
-    try:
-        password = os.environ.get(ENV_PASSWORD) or getpass.getpass(say(lang, "cli.password_for", user=args.user))
-    except (EOFError, KeyboardInterrupt):  # no terminal to type it on, and no $CARDTABLE_PASSWORD
-        password = ""
-    if len(password) < 8:
+    password = _password(lang, shown) if args.role or args.passwd else ""
+    if password is None:
         print(f"cardtable display user: {say(lang, 'cli.password_short')}", file=sys.stderr)
         return 2
     store = Store.open(args.db)
     try:
-        store.add_user(args.user, password, args.role, time.time())
-    except UserError as exc:
+        if args.role:
+            store.add_user(args.user, password, args.role, time.time())
+            done = say(lang, "cli.user_added", role=word(lang, f"role.{args.role}"), user=shown)
+        elif args.passwd:
+            store.set_password(args.user, password)
+            done = say(lang, "cli.user_passwd", user=shown)
+        elif args.remove:
+            store.remove_user(args.user)
+            done = say(lang, "cli.user_removed", user=shown)
+        else:
+            done = say(lang, "cli.user_unlocked", user=shown, n=store.unlock(args.user))
+    except Refusal as exc:
         print(f"cardtable display user: {exc.text(lang)}", file=sys.stderr)
         return 1
     finally:
         store.close()
-    print(say(lang, "cli.user_added", role=word(lang, f"role.{args.role}"), user=args.user))
+    print(done)
     return 0
+
+
+def _password(lang: str, shown: str) -> str | None:
+    """The password from ``$CARDTABLE_PASSWORD``, else asked at the terminal; None when it is under 8 characters."""
+    import getpass
+
+    from referee.catalogue import say
+
+    try:
+        password = os.environ.get(ENV_PASSWORD) or getpass.getpass(say(lang, "cli.password_for", user=shown))
+    except (EOFError, KeyboardInterrupt):  # no terminal to type it on, and no $CARDTABLE_PASSWORD
+        password = ""
+    return password if len(password) >= 8 else None

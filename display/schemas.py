@@ -23,7 +23,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator
 from pydantic_core import PydanticCustomError
 
-from referee.tournament.entries import invisible
+from referee.tournament.entries import invisible, unreadable
 
 
 def _visible(text: str) -> str:
@@ -32,6 +32,23 @@ def _visible(text: str) -> str:
     if invisible(text):
         raise PydanticCustomError("invisible", "holds an invisible format character")
     return text
+
+
+def _readable(text: str) -> str:
+    """A free text a person reads (a tournament's name, a reason) with nothing in it they would not see as written
+    (``entries.unreadable``: a terminal's escape, a right-to-left override that turns the words around it on the big
+    screen), said by the catalogue's ``invalid.control`` and ``invalid.hidden``."""
+    kind = unreadable(text)
+    if kind == "control":
+        raise PydanticCustomError("control", "holds a control character")
+    if kind == "invisible":
+        raise PydanticCustomError("hidden", "holds an invisible format character")
+    return text
+
+
+def Text(most: int, least: int = 0):
+    """Free text of ``least`` to ``most`` characters that reads as written (:func:`_readable`)."""
+    return Annotated[str, StringConstraints(min_length=least, max_length=most), AfterValidator(_readable)]
 
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$"),
@@ -325,9 +342,9 @@ class Entries(BaseModel):
 
 class NewTournament(Closed):
     system: System
-    name: str = Field(min_length=1, max_length=128)
+    name: Text(128, 1)
     id: Id = "main"
-    seed: Annotated[str, StringConstraints(max_length=64)] | None = None
+    seed: Text(64) | None = None
     rounds: int | None = Field(default=None, ge=1, le=30)
 
 
@@ -356,7 +373,7 @@ class ResultIn(Closed):
         "entries at the table that forfeit it (弃权): with the result they join the forfeits standing; "
         "with a correction they are the table's forfeits anew (none unless named)"))
     correct: bool = Field(default=False, description="replace a result already recorded (a dispute); all after it recomputes")
-    reason: str = Field(default="", max_length=200)
+    reason: Text(200) = ""
 
 
 class ForfeitIn(Closed):
@@ -364,7 +381,7 @@ class ForfeitIn(Closed):
     table: Id
     entries: list[Annotated[str, StringConstraints(min_length=1, max_length=64)]] = Field(min_length=1, max_length=4)
     correct: bool = Field(default=False, description="over a result (a forfeit stands until corrected): restate the table as forfeited")
-    reason: str = Field(default="", max_length=200)
+    reason: Text(200) = ""
 
 
 class LateIn(Closed):
@@ -394,7 +411,7 @@ class WithdrawIn(Closed):
     """A unit withdraws (退赛)."""
 
     unit: Name
-    reason: str = Field(default="", max_length=200)
+    reason: Text(200) = ""
 
 
 class Unrecorded(BaseModel):

@@ -44,11 +44,13 @@ from pathlib import Path
 from cardtable.backup import copy_checked
 from referee.catalogue import Refusal
 from referee.tournament.core import TournamentError  # the words for what a file is (the tournament's own check)
+from referee.tournament.entries import readable
 from referee.tournament.store import ORIGIN, seal, unlike, writing
 
 SESSION_S = 12 * 3600.0  # a login lasts one evening
 LOCK_WINDOW_S = 20 * 60.0  # failed logins count this long ...
 LOCK_AFTER = {"pair": 5, "client": 20, "name": 50}  # ... and this many lock a name from one address, an address, a name
+# (the name's lock holds no address the name has logged in from: a stranger failing from many cannot lock out its user)
 ROLES = ("referee", "organiser")
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # ~16 MiB and a few tens of ms per check
 
@@ -59,6 +61,7 @@ CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY, at REAL NOT NULL, name
 CREATE TABLE IF NOT EXISTS draft (id INTEGER PRIMARY KEY, row TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS failed_logins (at REAL NOT NULL, name TEXT NOT NULL, client TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS audit_seals (id INTEGER PRIMARY KEY, chain BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS known_clients (name TEXT NOT NULL, client TEXT NOT NULL, PRIMARY KEY (name, client));
 """ + "".join(f"CREATE TRIGGER IF NOT EXISTS {t}_no_{op} BEFORE {op.upper()} ON {t} BEGIN "
               "SELECT RAISE(ABORT, 'the audit log is append-only'); END;\n"
               for t in ("audit", "audit_seals") for op in ("update", "delete"))
@@ -87,6 +90,9 @@ def verify_password(password: str, stored: str) -> bool:
     return kind == "scrypt" and hmac.compare_digest(mine.hex(), digest)
 
 
+_ABSENT = hash_password("no such user")  # checked against for a name that is none: the same work as for a user
+
+
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()  # the database never holds a usable token
 
@@ -103,7 +109,7 @@ class Damaged(Refusal):
     section = "error"
 
 
-CONSOLE_TABLES = {"users", "sessions", "audit", "draft", "failed_logins", "audit_seals"}
+CONSOLE_TABLES = {"users", "sessions", "audit", "draft", "failed_logins", "audit_seals", "known_clients"}
 
 
 def check_file(path: str | Path) -> None:
@@ -173,34 +179,55 @@ class Store:
     def add_user(self, name: str, password: str, role: str, now: float) -> None:
         if role not in ROLES:
             raise UserError("unknown_role", role=role, known=list(ROLES))
+        readable(name, "user")
         try:
             self._run("INSERT INTO users VALUES (?, ?, ?, ?)", (name, role, hash_password(password), now))
         except sqlite3.IntegrityError:
             raise UserError("user_exists", user=name) from None
 
+    def set_password(self, name: str, password: str) -> None:
+        """A new password for ``name``, whose sessions end at once (a password seen, a phone left logged in)."""
+        self._change_user(name, "UPDATE users SET hash = ? WHERE name = ?", (hash_password(password), name))
+
+    def remove_user(self, name: str) -> None:
+        """``name`` can log in no more; its sessions end at once. Its lines in the audit log stay."""
+        self._change_user(name, "DELETE FROM users WHERE name = ?", (name,))
+
+    def _change_user(self, name: str, sql: str, args: tuple) -> None:
+        with self._lock, writing(self._db):
+            if self._db.execute(sql, args).rowcount == 0:
+                raise UserError("no_user", user=repr(name)[1:-1], known=[n for (n,) in self._db.execute("SELECT name FROM users ORDER BY name")])
+            for table in ("sessions", "known_clients", "failed_logins"):
+                self._db.execute(f"DELETE FROM {table} WHERE name = ?", (name,))
+
+    def unlock(self, name: str) -> int:
+        """Lift the locks on logins as ``name`` (an organiser's remedy: its failed logins forgotten); how many were."""
+        with self._lock:
+            return self._db.execute("DELETE FROM failed_logins WHERE name = ?", (name,)).rowcount
+
     def users(self) -> list[tuple[str, str]]:
         return [(n, r) for n, r in self._run("SELECT name, role FROM users ORDER BY name")]
 
     def check_password(self, name: str, password: str) -> str | None:
-        """The user's role when the password is right, else None."""
+        """The user's role when the password is right, else None; one password check either way (an unknown name is
+        checked against ``_ABSENT``), so that its time tells no name that exists from one that does not."""
         rows = self._run("SELECT role, hash FROM users WHERE name = ?", (name,))
-        if not rows:
-            verify_password(password, hash_password("no such user"))  # the same time either way
-            return None
-        role, stored = rows[0]
+        role, stored = rows[0] if rows else (None, _ABSENT)
         return role if verify_password(password, stored) else None
 
     def login_locked(self, name: str, client: str, now: float) -> float | None:
         """When logins as ``name`` from ``client`` open again, while they are locked (too many failed
-        logins in ``LOCK_WINDOW_S``: of the name from that address, from that address, or of the name)."""
+        logins in ``LOCK_WINDOW_S``: of the name from that address, from that address, or of the name but from an
+        address it has logged in from)."""
         with self._lock:
             return self._locked(name, client, now)
 
     def _locked(self, name: str, client: str, now: float) -> float | None:
         since = now - LOCK_WINDOW_S
         until = None
-        for scope, where, args in (("pair", "name = ? AND client = ?", (name, client)), ("client", "client = ?", (client,)),
-                                   ("name", "name = ?", (name,))):
+        known = self._db.execute("SELECT 1 FROM known_clients WHERE name = ? AND client = ?", (name, client)).fetchone()
+        scopes = [("pair", "name = ? AND client = ?", (name, client)), ("client", "client = ?", (client,))]
+        for scope, where, args in scopes if known else [*scopes, ("name", "name = ?", (name,))]:
             rows = self._db.execute(f"SELECT at FROM failed_logins WHERE {where} AND at > ? ORDER BY at DESC LIMIT ?",
                                     (*args, since, LOCK_AFTER[scope])).fetchall()
             if len(rows) == LOCK_AFTER[scope]:  # open when the oldest of these leaves the window
@@ -219,8 +246,11 @@ class Store:
             return until
 
     def login_succeeded(self, name: str, client: str) -> None:
-        """The name's failures from that address are forgiven (the others still count)."""
-        self._run("DELETE FROM failed_logins WHERE name = ? AND client = ?", (name, client))
+        """The name's failures from that address are forgiven (the others still count), and the address is known to
+        the name from now on: the name's lock across addresses does not hold it (``_locked``)."""
+        with self._lock, writing(self._db):
+            self._db.execute("DELETE FROM failed_logins WHERE name = ? AND client = ?", (name, client))
+            self._db.execute("INSERT OR IGNORE INTO known_clients VALUES (?, ?)", (name, client))
 
     def new_session(self, name: str, now: float) -> str:
         token = secrets.token_urlsafe(32)

@@ -1,8 +1,10 @@
 """Logins: a session cookie (HttpOnly, SameSite=Strict) or the same token as a Bearer header.
 
 Too many failed logins lock (``display.store.LOCK_AFTER`` in ``LOCK_WINDOW_S``): a name from one
-address, one address, or one name from everywhere; while locked, a login is refused (429, with
-``Retry-After``) before its password is even checked. Each try counts as failed before its password is checked
+address, one address, or one name from everywhere but the addresses it has logged in from (so that a stranger
+failing from many addresses cannot lock the referee out of their own device); while locked, a login is refused (429,
+with ``Retry-After``, saying how long and that an organiser can lift it: ``cardtable display user --unlock``) before
+its password is even checked. Each try counts as failed before its password is checked
 (``Store.login_try``), so guesses sent together get no more checks than the lock allows. Every failed login and
 every lock goes into the audit log with the name tried and the address it came from."""
 

@@ -44,12 +44,14 @@ from display.tournament import (
     seating,
 )
 from referee.catalogue import Term, say
+from referee.tournament.entries import readable
 from referee.rulebooks import GuandanRulebook, RulebookError, load, names
 
 router = APIRouter(prefix="/api/console", tags=["console: tournament"])
 PUBLISH_GRACE_S = 10.0  # the tournament service publishes a change within half a second (its poll)
 ERRORS = {code: {"model": Problem} for code in (401, 403, 404, 409, 422, 503)}
 FORM_BYTES = 2 * 1024 * 1024
+FILE_NAME_MOST = 255  # characters of an uploaded file's name (a file system's most)
 EXPORTS = {"csv": "text/csv; charset=utf-8", "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
            "html": "text/html; charset=utf-8"}
 
@@ -64,6 +66,12 @@ def _no_tournament() -> HTTPException:
     return HTTPException(404, Refusal("no_tournament"))
 
 
+def _refused(exc: Refusal) -> HTTPException:
+    """A change the store refused: a 409 with its reason; none made yet is the 404 that says so (the store's words
+    name the file's path on the server, not the console's to show)."""
+    return _no_tournament() if exc.key == "refusal.no_tournament_in" else HTTPException(409, exc)
+
+
 def _change(ctx: Ctx, user: User, lang: str, action: str, detail: dict, call) -> TournamentView:
     """Run one change on the store and show the tournament after it, with the change in one line; a refusal is
     a 409 with the store's reason in the reader's language, and nothing changed."""
@@ -72,7 +80,7 @@ def _change(ctx: Ctx, user: User, lang: str, action: str, detail: dict, call) ->
         try:
             call(store)
         except (TournamentError, EntryError) as exc:
-            raise HTTPException(409, exc) from None
+            raise _refused(exc) from None
         view = _view(store, ctx)
         repaired = store.tournament.repaired[before:]
         detail = detail | _named(store.tournament, detail)
@@ -153,14 +161,19 @@ def clear_entries(user: Organiser, ctx: Ctx, lang: Lang) -> Entries:
 
 @router.post("/entries/import", responses=ERRORS, summary="Import the registration form (.csv or .xlsx); replaces the draft")
 async def import_entries(file: UploadFile, user: Organiser, ctx: Ctx, lang: Lang) -> Entries:
+    name = file.filename or "form"
     data = await file.read(FORM_BYTES + 1)
-    if len(data) > FORM_BYTES:
-        raise HTTPException(422, Refusal("form_too_big", kib=FORM_BYTES // 1024))
-    try:  # off the event loop: a form takes seconds to read, while the pages' streams and the console wait on it
-        made = await asyncio.to_thread(read_form, file.filename or "form", data)
+    try:  # the file's name goes into the audit log and the refusals: read as written, and short
+        if len(name) > FILE_NAME_MOST:
+            raise EntryError("file_name_long", n=len(name), most=FILE_NAME_MOST)
+        readable(name, "file")
+        if len(data) > FORM_BYTES:
+            raise EntryError("form_too_big", kib=FORM_BYTES // 1024)
+        # off the event loop: a form takes seconds to read, while the pages' streams and the console wait on it
+        made = await asyncio.to_thread(read_form, name, data)
     except EntryError as exc:
         raise HTTPException(422, exc) from None
-    return _set_draft(ctx, user, lang, rows_of(made), "import_entries", {"file": file.filename, "entries": len(made)})
+    return _set_draft(ctx, user, lang, rows_of(made), "import_entries", {"file": name, "entries": len(made)})
 
 
 # ---------------------------------------------------------------- the tournament
@@ -216,7 +229,7 @@ def start(round_no: int, body: StartRound, user: Organiser, ctx: Ctx, lang: Lang
             t = store.tournament
             tables = [(x.table, seating([t.entry(e) for e in x.entries])) for x in t.round(round_no).tables]
         except TournamentError as exc:
-            raise HTTPException(409, exc) from None
+            raise _refused(exc) from None
         rulebook = body.rulebook or t.rules.rulebook_of(t, round_no)  # a knockout's second stage: its own book (seed 002 三2)
         try:
             book = load(rulebook)

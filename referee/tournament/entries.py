@@ -37,7 +37,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.catalogue import Refusal
+from referee.catalogue import Refusal, Term
 
 HEADERS = {
     "unit": ("unit", "单位", "部门", "部门工会", "工会小组"),
@@ -127,6 +127,41 @@ def invisible(text: str) -> bool:
     (False, True, True)
     """
     return any(unicodedata.category(c) == "Cf" for c in text)
+
+
+def unreadable(text: str) -> str | None:
+    """What in ``text`` a reader would not see as written, the one check of every text a person reads (a name, a
+    tournament's name, a reason, a file's name): ``"control"`` (a control character: a line break, a bell, a terminal's
+    escape), ``"invisible"`` (a format character, :func:`invisible`: a zero-width space, a right-to-left override that
+    reverses the words around it on the big screen), else None.
+
+    >>> unreadable("秋季赛"), unreadable("秋\x1b[31m季"), unreadable("秋\u202e季")
+    (None, 'control', 'invisible')
+    """
+    return "control" if CONTROL.search(text) else "invisible" if invisible(text) else None
+
+
+class TextError(EntryError):
+    """A text that a reader would not see as written (:func:`readable`); nothing changes."""
+
+
+def readable(text: str, what: str) -> str:
+    """``text`` when :func:`unreadable` finds nothing in it, else refused in words: ``refusal.text_control`` or
+    ``text_invisible``, ``what`` the field (the catalogue's ``text.*``: ``name``, ``reason``, ``user``...).
+
+    >>> readable("秋季赛", "name")
+    '秋季赛'
+    >>> readable("秋\u202e季", "name")
+    Traceback (most recent call last):
+    ...
+    referee.tournament.entries.TextError: 赛事名称“秋\\u202e季”含有看不见的格式字符（例如零宽空格、从右到左改写），会打乱它前后的文字，什么也没有改动；请删去后再试
+    """
+    kind, shown = unreadable(text), repr(text)[1:-1][:80]
+    if kind == "control":
+        raise TextError("text_control", what=Term(f"text.{what}"), text=shown)
+    if kind == "invisible":
+        raise TextError("text_invisible", what=Term(f"text.{what}"), text=shown)
+    return text
 
 
 def _fit(text: str, row: int) -> None:

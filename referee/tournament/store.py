@@ -25,7 +25,7 @@ from cardtable.backup import copy_checked
 from referee.catalogue import Term
 from referee.tournament.actions import apply, repair_last_round, replay, start
 from referee.tournament.core import Tournament, TournamentError
-from referee.tournament.entries import Entry
+from referee.tournament.entries import Entry, readable
 from referee.tournament.swiss import PairingError
 from referee.tournament.systems import system
 from referee.tournament.views import round_view, standings_view
@@ -181,10 +181,13 @@ class TournamentStore:
     # -- changes ----------------------------------------------------------------------------------
     def new(self, system_name: str, entries: list[Entry] | tuple[Entry, ...], name: str = "", seed: str | int | None = None,
             options: dict | None = None, id: str = "main", by: str = "organiser") -> Tournament:
-        """Register the field; refused (with the reason) when the system cannot run it."""
+        """Register the field; refused (with the reason) when the system cannot run it, or when its name or seed holds
+        what a reader would not see as written (``entries.readable``: a terminal's escape, a right-to-left override)."""
         rules = system(system_name)
         if not _ID.fullmatch(id):
             raise TournamentError("tournament_id", id=id)
+        readable(name, "name")
+        readable(str(seed) if seed is not None else "", "seed")
         opts = rules.options(options)
         entries = tuple(entries)
         if len({e.id for e in entries}) != len(entries):
@@ -272,6 +275,7 @@ class TournamentStore:
             gone = _seated(x, round_no, forfeits, allow_none=result is not None)
             if not isinstance(reason, str):
                 raise TournamentError("reason_text")
+            readable(reason, "reason")
             t.rules.check_entry(t, x, result, tuple(gone))
             return {"round": round_no, "table": table, "result": result, "forfeits": gone, "reason": reason} | _table_event(event, sides)
 
@@ -350,6 +354,7 @@ class TournamentStore:
                 raise TournamentError("withdraw_finished")
             if not isinstance(reason, str):
                 raise TournamentError("reason_text")
+            readable(reason, "reason")
             return {"unit": unit, "entries": ids, "reason": reason}
 
         self._append("leave", check, by)
