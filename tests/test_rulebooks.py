@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import tomllib
 from collections.abc import Mapping
 from typing import Any, Literal, Union, get_args, get_origin
 
