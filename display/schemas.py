@@ -432,8 +432,8 @@ class Book(BaseModel):
 
 
 class TournamentView(BaseModel):
-    """The tournament as the console sees it: the latest round (finished tables have a result)
-    and the standings."""
+    """The tournament as the console sees it: the latest round, or an earlier one asked for (finished tables have a
+    result), and the standings."""
 
     tournament: str
     name: str
@@ -442,6 +442,8 @@ class TournamentView(BaseModel):
     paired: int
     finished: bool
     round: Round
+    best_of: int = Field(default=1, description="games a match of the round shown is played over (3 in the knockout's "
+                         "second stage: its result names the games won)")
     standings: Standings
     lot: list[str] = Field(default=[], description="the entry ids in lot order (lot number 1 first)")
     lot_open: bool = Field(default=False, description="whether a lot drawn in the hall may be entered now")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from functools import cache
 
-from fastapi import APIRouter, HTTPException, UploadFile
+from fastapi import APIRouter, HTTPException, Query, UploadFile
 from fastapi.responses import Response
 
 from bus.protocol import PayloadError, encode
@@ -107,12 +107,15 @@ def _named(t, detail: dict) -> dict:
     return {"named": named} if named else {}
 
 
-def _view(store, ctx: Ctx) -> TournamentView:
+def _view(store, ctx: Ctx, round_no: int | None = None) -> TournamentView:
+    """The tournament with the latest round, or round ``round_no`` (an earlier one, to correct its results)."""
     t = store.tournament
     waiting = t.rounds[-1].waiting() if t.rounds else ()
     tables = at_tables(t, {name: x.state for name, x in ctx.feed.hall.tables.items()})
+    shown = store.round_view(round_no)
     return TournamentView(tournament=t.id, name=t.name, system=t.system, rounds=t.total_rounds, paired=len(t.rounds),
-                          finished=t.finished, round=store.round_view(), standings=store.standings(), lot=list(t.lot),
+                          finished=t.finished, round=shown, best_of=t.rules.best_of(t, shown["round"]),
+                          standings=store.standings(), lot=list(t.lot),
                           lot_open=t.rules.lot_closed(t) is None, rulebook=tables.rulebook, started=tables.started,
                           rulebooks=_books(t.rules.games), entries=[Entry(id=e, **x) for e, x in _known(t).items()],
                           unrecorded=[Unrecorded(table=n.table, report=n.report, reason=n.reason, at=n.at) for n in waiting])
@@ -192,12 +195,16 @@ def new(body: NewTournament, user: Organiser, ctx: Ctx, lang: Lang) -> Tournamen
 
 
 @router.get("/tournament", responses=ERRORS, summary="The tournament: latest round (finished tables have a result), standings")
-def show(user: Referee, ctx: Ctx, lang: Lang) -> TournamentView:
+def show(user: Referee, ctx: Ctx, lang: Lang, round_no: int | None = Query(None, alias="round")) -> TournamentView:
+    """``?round=N``: an earlier round than the latest, whose results may still be corrected."""
     tournaments = _tournaments(ctx)
     if not tournaments.exists():
         raise _no_tournament()
     with tournaments.using() as store:
-        view = _view(store, ctx)
+        try:
+            view = _view(store, ctx, round_no)
+        except TournamentError as exc:
+            raise _refused(exc) from None
     return view.model_copy(update={"unpublished": _unpublished(ctx, view, lang)})
 
 

@@ -3,9 +3,10 @@
 "use strict";
 const SYSTEMS = Object.keys(CATALOGUE.zh).filter(k => k.startsWith("system.")).map(k => k.slice(7));  // each system is named there
 let DRAWN = 0;  // the latest drawing asked for: an older one that answers late is dropped
+let SHOWN = null;  // the round shown when it is an earlier one than the latest (its results corrected there); null: the latest
 async function tournamentPanel(sent = null) {  // sent: the form (or table row) whose typing was just accepted
   const box = $("#c-tournament .body"), n = ++DRAWN;
-  const t = await api("GET", "/api/console/tournament").catch(e => e);  // 404: none made yet, registration
+  const t = await api("GET", "/api/console/tournament" + (SHOWN ? `?round=${SHOWN}` : "")).catch(e => e);  // 404: none made yet
   const html = !(t instanceof Error) ? roundHTML(t) : t.status === 404 ? await registrationHTML() : unreadHTML(t);
   if (n !== DRAWN) return;
   const was = document.activeElement && box.contains(document.activeElement) ? document.activeElement : null;
@@ -46,6 +47,7 @@ async function registrationHTML() {
     ` <input name="players" placeholder="${T("players")}" required> <button>${T("add_entry")}</button></form>` +
     `<form id="t-import"><label class="file"><input type="file" name="file" accept=".csv,.xlsx" required>` +  // the browser's own words hidden
     `<span class="pick-file">${T("choose_file")}</span> <span class="file-name">${T("no_file")}</span></label> <button>${T("import")}</button></form>` +
+    `<p class="hint" id="t-next">${esc(T("next_register"))}</p>` +
     `<form id="t-new"><select name="system">${SYSTEMS.map(x => `<option value="${x}">${esc(W("system." + x))}</option>`).join("")}</select>` +
     ` <input name="name" placeholder="${T("name")}" required> <input name="id" placeholder="${T("tournament_id")}" value="main" pattern="[A-Za-z0-9_-]{1,32}">` +
     ` <input name="rounds" type="number" min="1" max="30" placeholder="${T("rounds")}"> <button>${T("new_tournament")}</button></form>`;
@@ -60,23 +62,31 @@ function roundHTML(t) {
     (r.repaired.byes ? ` · ${esc(T("byes"))}: ${esc(T("was"))} ${esc(r.repaired.byes.before.map(named).join(W("word.list")) || "-")}` : "") + `</p>` : "";
   const notes = new Map();  // the tables' reports the tournament service could not record: said at the table until entered
   for (const n of t.unrecorded || []) notes.set(n.table, [...(notes.get(n.table) || []), n]);
-  const pairs = t.system !== "individual-tables";
+  const pairs = t.system !== "individual-tables", latest = r.round === t.paired;
   const rows = r.tables.map(x => {
     if (!pairs) return scoresRow(x, moved.get(x.table), notes.get(x.table));
+    const gone = new Set(x.forfeits || []);  // a forfeit standing is said after the entry, as the sheets and the big screen say it
     const names = x.entries.map((e, i) => `<label data-entry="${esc(e.id)}"><input type="radio" name="w-${esc(x.table)}" value="${i}"` +
       ` aria-label="${esc(T("winner_is", { entry: entryText(e) }))}"> ${entryHTML(e)}</label>` +
+      `${gone.has(e.id) ? `<b class="forfeited">${esc(T("forfeited"))}</b>` : ""}` +
       ` <button data-forfeit="${esc(e.id)}" aria-label="${esc(T("forfeit_of", { entry: entryText(e) }))}">${T("forfeit")}</button>`).join(` <b>${T("versus")}</b> `);
-    return tableRow(x, moved.get(x.table), names,
+    return tableRow(x, moved.get(x.table), names, gamesHTML(t.best_of) +
       `<button data-result="record">${T("record_result")}</button> <input name="reason" placeholder="${T("reason")}" aria-label="${T("reason")}" size="8">` +
       ` <button data-result="correct">${T("correct")}</button>`, notes.get(x.table));
   }).join("");
   const unpublished = t.unpublished ? `<p class="error" id="t-unpublished">${esc(t.unpublished)}</p>` : "";
+  const byes = r.byes.map(e => named(e) + ((r.byes_forfeited || []).includes(e) ? T("bye_forfeited") : ""));
   return unpublished + `<p><b>${esc(t.name)}</b> · ${esc(W("system." + t.system))} · ${T("round_of", { round: t.paired, rounds: t.rounds })}${t.finished ? " · " + T("finished") : ""}</p>` +
-    `<p><button id="t-pair">${T("next_round")}</button> ${startHTML(t)}` +
+    roundsNav(t) + (latest ? nextHTML(t) : `<p class="hint" id="t-earlier">${esc(T("earlier_round", { round: r.round, latest: t.paired }))}</p>`) +
+    `<p>${latest ? `<button id="t-pair">${T("next_round")}</button> ${startHTML(t)}` : ""}` +
     ` <a href="/api/console/tournament/export.xlsx">${T("export")} XLSX</a> <a href="/api/console/tournament/export.csv">CSV</a>` +
     ` <a href="/api/console/tournament/export.html" target="_blank">${T("print")}</a></p>` +
     notice + `<table id="t-round" data-round="${r.round}"><thead><tr><th>${T("table")}</th><th>${T("teams")}${pairs ? ` <small class="hint">${T("pick_winner")}</small>` : ""}</th><th>${T("result")}</th><th>${T("actions")}</th></tr></thead><tbody>${rows}</tbody></table>` +
-    (t.lot_open ? lotHTML(t.entries) : "") +
+    (byes.length ? `<p id="t-byes">${esc(T("byes"))}：${esc(byes.join(W("word.list")))}</p>` : "") + (latest ? moreHTML(t) : "");
+}
+function moreHTML(t) {  // what is entered for the latest round only: the hall's lot, late arrivals, a unit withdrawn, the rounds
+  const r = t.round;
+  return (t.lot_open ? lotHTML(t.entries) : "") +
     `<div class="more">` +
     `<form id="t-late"><fieldset><legend>${T("late")}</legend><label for="t-late-entry">${T("late_entry")}</label> <select id="t-late-entry" name="entry" required>` +
     `<option value="">${T("choose")}</option>${r.tables.flatMap(x => x.entries).sort((a, b) => a.lot - b.lot)
@@ -87,6 +97,23 @@ function roundHTML(t) {
     ` <label>${T("why")} <input name="reason" size="12"></label> <button>${T("withdraw_unit")}</button></fieldset></form>` +
     `<form id="t-rounds"><fieldset><legend>${T("rounds")}</legend><label>${T("rounds_total")} <input name="rounds" type="number" min="1" max="100" value="${t.rounds}" required></label>` +
     ` <button>${T("set_rounds")}</button></fieldset></form></div>`;
+}
+function roundsNav(t) {  // every round paired, to see an earlier one and correct its results
+  if (t.paired < 2) return "";
+  const shown = t.round.round;
+  return `<nav id="t-rounds-nav">${esc(T("rounds_nav"))} ` + Array.from({ length: t.paired }, (_, i) => i + 1).map(n =>
+    `<button data-show="${n}"${n === shown ? ` aria-current="true" disabled` : ""}>${esc(T("round_n", { n }))}</button>`).join(" ") + `</nav>`;
+}
+function nextHTML(t) {  // what the organiser does next, in words
+  const r = t.round, open = r.tables.filter(x => !x.result).length;
+  const said = t.finished ? T("next_finished", { rounds: t.rounds }) : !r.round || !open ? T("next_pair", { round: t.paired + 1 })
+    : !t.started ? T("next_start", { round: r.round }) : T("next_results", { n: open });
+  return `<p class="hint" id="t-next">${t.lot_open && !t.paired ? esc(T("next_lot")) + " " : ""}${esc(said)}</p>`;
+}
+function gamesHTML(bestOf) {  // a best-of-three match: the games won, the winner's first (三2: only 1:1 is played on)
+  if (bestOf < 2) return "";
+  return `<select name="games" aria-label="${esc(T("games"))}" title="${esc(T("games"))}">` +
+    ["2:0", "2:1", "1:0"].map(g => `<option value="${g}">${g}</option>`).join("") + `</select> `;
 }
 function entryText(e) {  // an entry as the hall knows it: its lot number (抽签号) and its name
   return [e.lot ? T("lot_no", { n: e.lot }) : "", e.name].filter(Boolean).join(" ");
@@ -199,7 +226,8 @@ document.addEventListener("click", ev => {
   const row = b.closest("tr");
   let call;
   if (b.id === "t-clear") call = () => api("DELETE", "/api/console/entries");
-  if (b.id === "t-pair") call = () => api("POST", "/api/console/tournament/rounds");
+  if (b.dataset.show) { SHOWN = Number(b.dataset.show); tournamentPanel(); return; }
+  if (b.id === "t-pair") { SHOWN = null; call = () => api("POST", "/api/console/tournament/rounds"); }
   if (b.id === "t-start") call = () => api("POST", `/api/console/tournament/rounds/${round}/start`, { rulebook: $("#t-rulebook").value.trim() || null });
   if (b.dataset.forfeit) {  // with a reason written: a correction (a forfeit over a result stands only as one)
     const reason = row.querySelector("input[name=reason]").value;
@@ -207,7 +235,10 @@ document.addEventListener("click", ev => {
   }
   if (b.dataset.result) {
     const picked = row.querySelector("input[type=radio]:checked");
-    const body = { round, table: row.dataset.table, result: { winner: picked ? Number(picked.value) : null } };
+    if (!picked) { act(() => { throw new Error(T("pick_first")); }); return; }  // said, nothing sent
+    const body = { round, table: row.dataset.table, result: { winner: Number(picked.value) } };
+    const games = row.querySelector("select[name=games]")?.value.split(":").map(Number);  // the winner's games first
+    if (games) body.result.games = picked.value === "0" ? games : games.reverse();
     if (b.dataset.result === "correct") { body.correct = true; body.reason = row.querySelector("input[name=reason]").value; }
     call = () => api("POST", "/api/console/tournament/results", body);
   }

@@ -51,7 +51,8 @@ def test_a_whole_pair_swiss_from_an_xlsx_form(capsys, tmp_path, form_xlsx):
     db = tmp_path / "t.db"
     out = run(capsys, "new", "--system", "pair-swiss", "--entries", form_xlsx, "--db", db, "--rounds", 3, "--seed", 5,
               "--name", "拖拉机赛", "--id", "zk2010")
-    assert out == "积分编排赛（pair-swiss）：8 个参赛单位，3 轮，随机种子 5\n"
+    # 8 entries (pairs) of 4 units: an entry is no 参赛单位 (000 一: 以部门工会为单位组队参赛; 三2: 运动员4名（2对）)
+    assert out == "积分编排赛（pair-swiss）：8 个参赛方，3 轮，随机种子 5\n"
     play(capsys, db, 3)
     standings = json.loads(run(capsys, "standings", "--db", db, "--json"))
     assert [r["id"] for r in standings["rows"]] and {r["id"] for r in standings["rows"]} == {"机电学院", "外语学院·外语一队", "化工学院", "体育部"}
