@@ -75,13 +75,14 @@ class TableView:
     health: dict | None = None
     health_seen: float | None = None  # the display's monotonic clock when the health came
     devices: Mapping[str, dict] = field(default_factory=lambda: _EMPTY)  # "camera", "board" -> its latest status
+    bids: Mapping[str, int | str] = field(default_factory=lambda: _EMPTY)  # San Da Yi: each seat's bid this hand
 
     def as_json(self, timeline: bool = False, now: float | None = None, wall: float | None = None) -> dict:
         """The table for a page. ``wall``: the display's wall clock, for ``state_age``, the seconds since the table made
         its state (a page counts the state's clocks down from then: a table that has said nothing for minutes is not
         counted from when the page opened)."""
         out = {"table": self.table, "state": self.state, "status": self.status, "violations": list(self.violations),
-               "health": self.health, "devices": dict(self.devices)}
+               "health": self.health, "devices": dict(self.devices), "bids": dict(self.bids)}
         if now is not None:
             out["live"] = self.live(now)
         if wall is not None and self.state is not None:
@@ -112,6 +113,20 @@ class TableView:
         """The newest violations, one per flag (a confirmation replaces the flagged one)."""
         kept = tuple(x for x in self.violations if x["flag"] != v["flag"]) + (v,)
         return replace(self, violations=kept[-VIOLATIONS_KEPT:])
+
+    def with_bids(self, e: dict) -> TableView:
+        """A San Da Yi hand's bids, seat by seat (004 二 叫分; each bid limits that seat's bombs for the whole hand,
+        炸弹限制), from its ``bid`` events: none again when a hand or round starts. The state does not carry them.
+
+        >>> v = TableView("t8").with_bids({"kind": "bid", "data": {"seat": "E", "bid": 1}})
+        >>> dict(v.with_bids({"kind": "bid", "data": {"seat": "N", "bid": "pass"}}).bids)
+        {'E': 1, 'N': 'pass'}
+        >>> dict(v.with_bids({"kind": "hand_started", "data": {"hand": 2}}).bids)
+        {}
+        """
+        if e["kind"] == "bid":
+            return replace(self, bids=MappingProxyType({**self.bids, e["data"]["seat"]: e["data"]["bid"]}))
+        return replace(self, bids=_EMPTY) if e["kind"] in ("hand_started", "round_started") else self
 
     def with_event(self, e: dict) -> TableView:
         """The timeline: the hand in play and the one before it (a play disputed once its hand is over is corrected
@@ -251,9 +266,12 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0) -> tuple[Hall,
         view = view.with_violation(payload)
     else:
         payload = payload | {"say": _said(view, lambda t: t.event(payload))}
-        view = view.with_event(payload)
+        view = view.with_event(payload).with_bids(payload)
     kind = {"events": "event", "violations": "violation"}.get(name, "device" if name in DEVICES else name)
-    return hall.with_table(view), {"type": kind, "table": table, "data": payload}
+    change = {"type": kind, "table": table, "data": payload}
+    if name == "state":  # what a tile shows that the state does not carry (the table sends its events before it)
+        change["bids"] = dict(view.bids)
+    return hall.with_table(view), change
 
 
 def _said(view: TableView, say) -> dict[str, str]:

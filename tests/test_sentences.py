@@ -11,18 +11,19 @@ from referee.catalogue.sentences import Sentences
 PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘丹"}
 
 
-@pytest.mark.parametrize("game", ["guandan", "sandayi"])
-def test_a_pass_is_said_in_the_trick_its_plays_are_said_in(game):
-    """第1盘第2轮：西 刘丹 不出 stood between the 第2圈 plays of the same trick."""
+@pytest.mark.parametrize(("game", "hand", "en_hand"), [("guandan", "盘", "hand"), ("sandayi", "局", "game")])
+def test_a_pass_is_said_in_the_trick_its_plays_are_said_in(game, hand, en_hand):
+    """第1盘第2轮：西 刘丹 不出 stood between the 第2圈 plays of the same trick. San Da Yi plays games, as its own
+    sentences and the scoreboard's tile say (004 一 3: 每轮进行8局比赛), not hands (盘)."""
     zh, en = Sentences("zh", game, PLAYERS), Sentences("en", game, PLAYERS)
     play = {"kind": "play_accepted", "data": {"hand": 1, "trick": 2, "seat": "N", "cards": ["S5"]}}
     passed = {"kind": "passed", "data": {"hand": 1, "trick": 2, "seat": "W"}}
-    assert zh.event(play).startswith("第 1 盘第 2 圈：") and zh.event(passed) == "第 1 盘第 2 圈：西 刘丹 不出"
-    assert en.event(play).startswith("hand 1 trick 2: ") and en.event(passed) == "hand 1 trick 2: W (刘丹) passes"
-    for variant in ("forfeit", "sat_out"):
+    assert zh.event(play).startswith(f"第 1 {hand}第 2 圈：") and zh.event(passed) == f"第 1 {hand}第 2 圈：西 刘丹 不出"
+    assert en.event(play).startswith(f"{en_hand} 1 trick 2: ") and en.event(passed) == f"{en_hand} 1 trick 2: W (刘丹) passes"
+    for variant in ("forfeit", "sat_out") if game == "guandan" else ("forfeit",):  # a seat sits out in Guandan alone
         said = zh.event({"kind": "passed", "data": passed["data"] | {variant: True}})
-        assert said.startswith("第 1 盘第 2 圈：西 刘丹 ") and "第 2 轮" not in said
-        assert en.event({"kind": "passed", "data": passed["data"] | {variant: True}}).startswith("hand 1 trick 2: ")
+        assert said.startswith(f"第 1 {hand}第 2 圈：西 刘丹 ") and "第 2 轮" not in said
+        assert en.event({"kind": "passed", "data": passed["data"] | {variant: True}}).startswith(f"{en_hand} 1 trick 2: ")
 
 
 def test_a_san_da_yi_bid_reads_the_same_in_the_bid_and_in_the_dealer_it_makes():

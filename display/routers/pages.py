@@ -25,7 +25,7 @@ router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).resolve().parents[1] / "templates")
 # What the pages' scripts read of the catalogue; the sentences of events, violations, flags and actions come
 # said already, from the server.
-PAGE_SECTIONS = ("ui", "word", "seat", "team", "phase", "kind", "status", "column", "system", "role", "suit", "card", "game")
+PAGE_SECTIONS = ("ui", "word", "seat", "team", "phase", "kind", "status", "column", "system", "role", "suit", "card", "game", "bid")
 
 
 def _page(request: Request, lang: str, name: str, **context) -> HTMLResponse:

@@ -8,24 +8,25 @@ const GAMES = JSON.parse(document.body.dataset.games || "{}");  // rulebook -> i
 const SCORES = JSON.parse(document.body.dataset.scores || "{}");  // tournament system -> its standings' score column (routers/pages.py)
 const $ = sel => document.querySelector(sel);
 
-function view(t) { return hall.tables[t] || (hall.tables[t] = { table: t, state: null, status: null, violations: [], timeline: [], got: performance.now() }); }
+function view(t) { return hall.tables[t] || (hall.tables[t] = { table: t, state: null, status: null, violations: [], timeline: [], bids: {}, got: performance.now() }); }
 
 // ---------------------------------------------------------------- tiles
 function teamName(name) { return CATALOGUE.zh["team." + name] ? W("team." + name) : SEATW(name); }
-function teamHTML(team, s) {
+function teamHTML(team, s) {  // card points only where the game counts them (Tractor); the climbing games' are always 0
   const names = team.seats.map(x => esc(s.players[x] || SEATW(x))).join(" / ");
   const lvl = team.level ? `<span class="lvl">${T("level")} ${esc(team.level)}</span>` : "";
-  return `<div class="team" data-team="${esc(team.name)}"><b>${esc(teamName(team.name))}</b> <span class="names">${names}</span> ${lvl}` +
-         ` <span class="pts">${T("points", { n: team.points })}</span></div>`;
+  const pts = GAMES[s.rulebook] === "tractor" ? ` <span class="pts">${T("points", { n: team.points })}</span>` : "";
+  return `<div class="team" data-team="${esc(team.name)}"><b>${esc(teamName(team.name))}</b> <span class="names">${names}</span> ${lvl}${pts}</div>`;
 }
 const UNDEALT = new Set(["idle", "arriving", "dealing"]);  // no hand dealt yet (the table counts what it will deal): no count
-function seatHTML(seat, s) {
+function seatHTML(seat, s, bids) {  // bids: San Da Yi's, each seat's this hand (it limits the seat's bombs)
   const played = (s.current_trick?.plays || []).filter(p => p.seat === seat).map(p => p.cards).flat();
   const clock = s.clocks[seat];
   const clk = clock.left === null ? "" : `<span class="clk${clock.left < 5 ? " low" : ""}" data-left="${clock.left}" data-running="${clock.running}">${Math.ceil(clock.left)}</span>`;
   const flagged = s.flags.some(f => f.seat === seat) ? " flagged" : "";
   return `<div class="seat ${seat}${s.turn === seat ? " turn" : ""}${flagged}" data-seat="${seat}">` +
-    `<div class="who">${SEATW(seat)} ${esc(s.players[seat] || "")}${s.dealer === seat ? ` <i class="dealer" title="${T("dealer")}">${T("dealer_mark")}</i>` : ""}</div>` +
+    `<div class="who">${SEATW(seat)} ${esc(s.players[seat] || "")}${s.dealer === seat ? ` <i class="dealer" title="${T("dealer")}">${T("dealer_mark")}</i>` : ""}` +
+    `${seat in bids ? ` <span class="bid">${esc(W("bid." + bids[seat]))}</span>` : ""}</div>` +
     `<div><span class="count">${UNDEALT.has(s.phase) ? "" : T("cards_left", { n: s.cards[seat] })}</span> ${clk}</div>` +
     `<div class="played">${cardsHTML(played)}</div></div>`;
 }
@@ -46,7 +47,10 @@ function tileParts(v) {  // each part of a tile as HTML; a part is written again
   const s = v.state;
   const status = stalled(v) ? "stalled" : v.status || "unknown";
   const badge = `<span class="badge ${status}">${T(status)}</span>`;
-  const phase = s ? `<span class="phase">${esc(W("phase." + s.phase))}</span> <span class="ht">${s.hand ? T(s.trick ? "hand_trick" : "hand_of", { hand: s.hand, trick: s.trick }) : ""}</span>${s.paused ? ` <span class="paused">${T("paused")}</span>` : ""}` : "";
+  const games = GAMES[s?.rulebook] === "sandayi";  // San Da Yi plays games (局: 004 每轮进行8局比赛), the others hands (盘)
+  const at = { hand: s?.hand, trick: s?.trick };
+  const ht = !s?.hand ? "" : games ? T(s.trick ? "game_trick" : "game_of", at) : T(s.trick ? "hand_trick" : "hand_of", at);
+  const phase = s ? `<span class="phase">${esc(W("phase." + s.phase))}</span> <span class="ht">${ht}</span>${s.paused ? ` <span class="paused">${T("paused")}</span>` : ""}` : "";
   const parts = {
     head: `<header><a class="name" href="/tables/${encodeURIComponent(v.table)}">${esc(v.table)}</a> ${phase} ${badge}</header>`,
     viol: v.violations.length ? `<ul class="viol">${v.violations.slice(-3).reverse().map(x => violationHTML(x)).join("")}</ul>` : "",
@@ -59,8 +63,8 @@ function tileParts(v) {  // each part of a tile as HTML; a part is written again
   const dealer = s.dealer && !named ? `${T("dealer")} ${SEATW(s.dealer)}` : "";
   parts.teams = `<div class="teams">${s.teams.map(t => teamHTML(t, s)).join("")}</div>`;
   parts.info = `<div class="info">${[dealer, trump].filter(Boolean).join(" · ")}${s.round.last_hand ? ` <b class="lh">${T("last_hand")}</b>` : ""}</div>`;
-  for (const x of "NWES") parts[x] = seatHTML(x, s);
-  parts.flags = s.flags.length ? `<div class="flags">⚑ ${T("flags")}: ${s.flags.map(f => `<span data-flag="${esc(f.flag)}">${SEATW(f.seat)} ${esc(KINDW(f.kind))} ${cardsHTML(f.cards)}</span>`).join(" ")}</div>` : "";
+  for (const x of "NWES") parts[x] = seatHTML(x, s, v.bids || {});
+  parts.flags = s.flags.length ? `<div class="flags">⚑ ${T("flags_line", { flags: s.flags.map(f => `<span data-flag="${esc(f.flag)}">${SEATW(f.seat)} ${esc(KINDW(f.kind))} ${cardsHTML(f.cards)}</span>`).join(" ") })}</div>` : "";
   return parts;
 }
 function renderTile(t) {
@@ -96,7 +100,7 @@ let flushing = 0;
 function later(t) {  // render each changed tile once per frame, however many states came meanwhile
   dirty.add(t);
   if (flushing) return;
-  const run = () => { if (!flushing) return; clearTimeout(flushing); flushing = 0; dirty.forEach(renderTile); dirty.clear(); };
+  const run = () => { if (!flushing) return; clearTimeout(flushing); flushing = 0; dirty.forEach(renderTile); dirty.clear(); fit(); };
   flushing = setTimeout(run, 100);  // when no frame comes (a hidden page)
   requestAnimationFrame(run);
 }
@@ -202,6 +206,12 @@ function pageSize(tiles) {  // as many tiles as the screen shows whole, measured
   const room = window.innerHeight - grid.getBoundingClientRect().top;
   return cols * Math.max(1, Math.floor((room + gap) / tall));
 }
+function fit() {  // a tile grown on the big screen's slide (a violation said, a trick of many cards) is never cut: paged again
+  if (PAGE !== "big" || $("#wall").hidden) return;
+  const shown = [...document.querySelectorAll("#wall .tile:not([hidden])")];
+  const cols = getComputedStyle($("#wall .tiles")).gridTemplateColumns.split(" ").length;  // one row is the fewest a page shows
+  if (shown.length > cols && shown.some(el => el.getBoundingClientRect().bottom > window.innerHeight)) { slide = Math.max(0, slide - 1); rotate(); }
+}
 function rotate() {
   const tiles = [...document.querySelectorAll("#wall .tile")];
   const size = pageSize(tiles), pages = Math.max(1, Math.ceil(tiles.length / size));
@@ -238,7 +248,11 @@ function connect() {
     renderAll();
     if (PAGE === "big") { slide = Math.max(0, slide - 1); rotate(); }
   });
-  es.addEventListener("state", m => { const c = JSON.parse(m.data); const v = view(c.table); v.state = c.data; v.got = performance.now(); later(c.table); });
+  es.addEventListener("state", m => {
+    const c = JSON.parse(m.data), v = view(c.table);
+    Object.assign(v, { state: c.data, bids: c.bids || {}, got: performance.now() });
+    later(c.table);
+  });
   es.addEventListener("health", m => {
     const c = JSON.parse(m.data), v = view(c.table), was = stalled(v);
     v.health = c.data; v.healthGot = performance.now();

@@ -223,7 +223,7 @@ def test_the_referee_rules_san_da_yi_fouls_from_the_console(page, broker, tmp_pa
         for seat, button in (("S", "bid1"), ("E", "pass"), ("N", "pass"), ("W", "pass")):  # S is the dealer
             live.send("board/in", seat=seat, button=button)
         board = page("/")
-        board.wait_for_selector("#tile-b4 .ht:has-text('第 1 盘')")
+        board.wait_for_selector("#tile-b4 .ht:has-text('第 1 局')")
         console = page("/console")
         login(console)
         console.fill("#ruling-form input[name=table]", "b4")
@@ -233,7 +233,7 @@ def test_the_referee_rules_san_da_yi_fouls_from_the_console(page, broker, tmp_pa
             console.select_option("#ruling-form select[name=what]", f"foul:{kind}")
             console.click("#ruling-form button")
             board.wait_for_selector(f"#tile-b4 .viol:has-text('{name}')", timeout=WAIT_MS)
-        board.wait_for_selector("#tile-b4 .ht:has-text('第 2 盘')", timeout=WAIT_MS)  # E ruled the loser
+        board.wait_for_selector("#tile-b4 .ht:has-text('第 2 局')", timeout=WAIT_MS)  # E ruled the loser
         console.wait_for_selector("#c-audit tbody tr[data-action=foul]:has-text('组织者 wang 判 b4 桌 东 李强 犯规：偷看他人的牌')")
         assert console.inner_text("#result .line") == "组织者 wang 判 b4 桌 东 李强 犯规：偷看他人的牌"
     finally:

@@ -1,0 +1,95 @@
+"""The hall as a spectator sees it, in the system Chromium against the app (uvicorn) and a real mosquitto: what each
+game's tile says (San Da Yi's bids and games, no card points where a game counts none), in both languages, and the
+big screen that never cuts a tile that grew while shown."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from kit import LiveTable, state, until
+
+pytestmark = pytest.mark.browser
+WAIT_MS = 30_000
+TABLES = ["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "s2"]
+SEED_004 = ("叫分：首先叫牌者开始叫分，且最少叫1分，其他选手可选择叫“2分”、 “3分”或者“不叫”，所叫的分数必须比上一家高，叫分最高的选手成为庄家",
+            "叫2分的选手——限制当局最多打2次“炸弹”", "本次比赛采取记分制，每轮进行8局比赛")
+SEED_002 = "如上游的对门为二游，则上游方升3级；如为三游，则升2级;如为四游(下游)，则升1级。"
+
+
+def test_a_san_da_yi_tile_says_each_seats_bid_and_counts_games(page, broker, tmp_path):
+    """004 二 叫分 (SEED_004[0]): who bid what makes the dealer, and each seat's bid limits its bombs for the whole game
+    (炸弹限制, SEED_004[1]): the tile says every seat's bid, to a page open while they are made and to one opened
+    after. A round is 8 games (局, SEED_004[2]), not hands; San Da Yi counts no card points: no 0 分 on its rows."""
+    live = LiveTable(broker, "s2", tmp_path / "s2.db", rulebook="usst-2016")
+    try:
+        live.seated()
+        before = page("/")
+        for seat, button in (("S", "bid1"), ("E", "bid2"), ("N", "pass"), ("W", "pass")):  # E is the dealer, at 2
+            live.send("board/in", seat=seat, button=button)
+        before.wait_for_selector("#tile-s2 .seat.W .bid", timeout=WAIT_MS)
+        for pg in (before, page("/")):
+            assert [pg.inner_text(f"#tile-s2 .seat.{s} .bid") for s in "SENW"] == ["叫 1 分", "叫 2 分", "不叫", "不叫"]
+            assert pg.inner_text("#tile-s2 .ht") == "第 1 局"
+            assert pg.locator("#tile-s2 .pts").count() == 0
+        english = page("/tables/s2", lang="en")
+        english.wait_for_selector("#tile-s2 .seat.E .bid")
+        assert english.inner_text("#tile-s2 .seat.E .who") == "E 李强 D bids 2"
+        assert english.inner_text("#tile-s2 .ht") == "game 1"
+        assert "game 1 trick" not in english.inner_text("#timeline")  # no play yet; the timeline says games too
+    finally:
+        live.close()
+
+
+def test_a_guandan_tile_shows_levels_and_no_card_points(page, table):
+    """002 (SEED_002): a Guandan hand is won by going out first and moves levels, it counts no card points: its rows
+    said 0 分 for ever. English says the cards left without 1 cards; a flag is said with the page's own colon."""
+    assert "升3级" in SEED_002
+    p1 = table("p1")
+    flags = [{"flag": "f12", "seat": "E", "kind": "unsure", "at": time.time(), "cards": ["S9"]}]
+    p1.publish("state", state(seq=5, rulebook="sanjiang-2012", dealer=None, trump={"suit": None, "rank": "A"}, paused=True,
+                              flags=flags, cards={"S": 3, "E": 1, "N": 0, "W": 12}))
+    pg = page("/")
+    pg.wait_for_selector("#tile-p1[data-seq='5']", timeout=WAIT_MS)
+    assert pg.locator("#tile-p1 .pts").count() == 0 and " 分" not in pg.inner_text("#tile-p1 .teams")
+    assert pg.inner_text("#tile-p1 .team[data-team=SN] .lvl") == "级 7" and pg.inner_text("#tile-p1 .info") == "打 A"
+    assert pg.inner_text("#tile-p1 .flags").startswith("⚑ 待裁判：东 ")
+    en = page("/", lang="en")
+    en.wait_for_selector("#tile-p1[data-seq='5']", timeout=WAIT_MS)
+    assert [en.inner_text(f"#tile-p1 .seat.{s} .count") for s in "EW"] == ["1 in hand", "12 in hand"]
+    assert en.inner_text("#tile-p1 .flags").startswith("⚑ For the referee: E ")
+    # a Tractor table counts the defenders' card points
+    p1.publish("state", state(seq=6))
+    pg.wait_for_selector("#tile-p1[data-seq='6']", timeout=WAIT_MS)
+    assert pg.locator("#tile-p1 .pts").all_inner_texts() == ["0 分", "35 分"]
+
+
+def test_the_big_screen_never_cuts_a_tile_that_grew_while_shown(page, table):
+    """The big screen pages its tiles by their height when a slide starts; a tile that grew meanwhile (a violation or
+    two said, a trick of many cards) ran off the bottom of the screen, its last lines cut, until the next slide.
+    Every tile shown stays whole on the screen."""
+    now = time.time()
+    for i, name in enumerate(TABLES[:8]):
+        t = table(name)
+        t.publish("status", {"v": 1, "status": "online", "at": now})
+        t.publish("state", state(seq=200 + i, current_trick=None))
+    big = page("/big", 1920, 1080)
+    big.wait_for_selector("#tile-p8[data-seq='207']", state="attached")
+    big.evaluate("slide = 2; rotate()")  # the wall's first page
+    until(big, "document.body.dataset.slide === 'wall:0'")
+    shown = big.locator("#wall .tile:not([hidden])")
+    assert shown.count() == 8  # two rows of four
+    trick = {"leader": "S", "plays": [{"seat": s, "cards": ["S5", "S5", "S6", "S6", "S7", "S7", "S8", "S8"]} for s in "SENW"]}
+    for name in TABLES[4:8]:  # the second row grows
+        t = table(name)
+        t.publish("state", state(seq=300, current_trick=trick))
+        for n in range(3):
+            t.publish("violations", {"v": 1, "seq": 300 + n, "flag": f"v{n}", "at": now, "seat": "W", "kind": "overtime",
+                                     "rule": {"book": "classic-3deck", "article": "二十三"}, "penalty": {"warning": True, "text": "警告"},
+                                     "evidence": {"seconds": 12.4, "limit": 10}, "status": "confirmed"})
+    for name in TABLES[4:8]:
+        big.wait_for_selector(f"#tile-{name}[data-seq='300'] li[data-flag=v2]", state="attached", timeout=WAIT_MS)
+    time.sleep(0.5)  # a frame or two
+    boxes = big.evaluate("[...document.querySelectorAll('#wall .tile:not([hidden])')].map(el => el.getBoundingClientRect().bottom)")
+    assert boxes and max(boxes) <= 1080, boxes
+    big.screenshot(path="/work/notes/s37/shots/d-big-grown.png")
