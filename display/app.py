@@ -1,7 +1,8 @@
 """The display's FastAPI app: the hall scoreboard and the organisers' console.
 
 ``create_app(settings)`` wires the routers to one :class:`display.deps.Context`; the app's
-lifespan starts the MQTT feed and hands its changes to the pages' live stream.
+lifespan starts the MQTT feed and hands its changes to the pages' live stream. :class:`Server` serves it
+(``cardtable display serve``): uvicorn's server, which ends the live streams the moment it starts to stop.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -43,6 +45,23 @@ class Settings:
     secure_cookie: bool = False  # set behind HTTPS
     clock: Callable[[], float] = time.time
     origins: tuple[str, ...] = ()  # where the console's pages are served from, when a proxy changes the Host (guard)
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server for the display's ``app``: as it starts to stop (SIGTERM, Ctrl-C) it ends every page's live
+    stream (``Hub.close``), so each response ends and its connection closes. uvicorn waits for open responses to end,
+    and a live page's never does by itself: it cancelled them after its grace and logged each one as "Exception in
+    ASGI application"."""
+
+    def __init__(self, config: uvicorn.Config, app: FastAPI):
+        super().__init__(config)
+        self.app = app
+
+    async def shutdown(self, sockets=None) -> None:
+        ctx = getattr(self.app.state, "ctx", None)
+        if ctx is not None:
+            ctx.hub.close()
+        await super().shutdown(sockets)
 
 
 def create_app(settings: Settings) -> FastAPI:

@@ -87,7 +87,7 @@ def _serve(args: argparse.Namespace) -> int:
     from bus.credentials import CredentialsError, broker_url
     from bus.mqtt import parse_url
     from cardtable.logs import setup_logging
-    from display.app import Settings, create_app
+    from display.app import Server, Settings, create_app
     from display.deadline import BODY_S, HEAD_S, Deadline
 
     try:
@@ -114,12 +114,17 @@ def _serve(args: argparse.Namespace) -> int:
     _more_files()
     app = create_app(Settings(*urls, Path(args.db), tournament_db, args.secure_cookie or bool(https),
                               origins=tuple(args.origin)))
-    # The pages' live streams never end by themselves: on SIGTERM they get this long to go.
     setup_logging(args.log_level.upper())  # uvicorn's own loggers too: the hall's one format, no config of its own
-    uvicorn.run(app, host=args.host, port=args.port, log_config=None, log_level=args.log_level,
-                timeout_graceful_shutdown=2, http=Deadline.within(args.head_timeout or HEAD_S, args.body_timeout or BODY_S),
-                **https)
-    return 0
+    # The server ends the pages' live streams as it stops; a request still running then gets 2 s.
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_config=None, log_level=args.log_level,
+                            timeout_graceful_shutdown=2, http=Deadline.within(args.head_timeout or HEAD_S, args.body_timeout or BODY_S),
+                            **https)
+    server = Server(config, app)
+    try:
+        server.run()
+    except KeyboardInterrupt:  # uvicorn raises the signal again once it has stopped: Ctrl-C ends here
+        pass
+    return 0 if server.started else 3  # uvicorn's own exit for a server that could not start (the port taken)
 
 
 def _https(cert: str | None, key: str | None) -> dict[str, str]:

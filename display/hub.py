@@ -2,7 +2,9 @@
 
 ``Hub.publish(change)`` runs on the loop (the feed hands changes over with
 ``loop.call_soon_threadsafe``); each page has a bounded queue, and a page that cannot keep up is
-disconnected (its browser reconnects and starts again from a snapshot). The open pages are
+disconnected (its browser reconnects and starts again from a snapshot). ``Hub.close`` ends every stream, and any
+opened after it, at once: the server stopping (``display.app.Server``) waits for each response to end, and a live
+page's never does by itself. The open pages are
 counted: at most ``STREAMS_PER_CLIENT`` from one address and ``most`` in all (``streams_most``:
 under the process's open-file limit), so that one visitor's script opening streams by the
 thousand cannot take the connections the console and the big screens need (``full``).
@@ -70,6 +72,7 @@ class Hub:
         self.listeners: set[Listener] = set()
         self.most = streams_most() if most is None else most
         self._of = Counter()  # open pages per address
+        self.closed = False  # the server is stopping: every stream ends
 
     def __repr__(self) -> str:
         return f"<Hub pages={len(self.listeners)}>"
@@ -106,7 +109,29 @@ class Hub:
         listener = Listener(timeline_of, client)
         self.listeners.add(listener)
         self._of[client] += 1
+        if self.closed:
+            self._end(listener)
         return listener
+
+    def close(self) -> None:
+        """End every page's stream (after what it was sent), and any opened from now on: the server is stopping.
+
+        >>> hub = Hub(most=4); page = hub.add(None); hub.close(); late = hub.add(None)
+        >>> page.queue.get_nowait() is None, late.queue.get_nowait() is None
+        (True, True)
+        """
+        self.closed = True
+        for listener in list(self.listeners):
+            self._end(listener)
+
+    @staticmethod
+    def _end(listener: Listener) -> None:
+        """``listener``'s stream ends: nothing more is put for it, and it reads the end after what waits (or instead
+        of it, when its queue is full)."""
+        listener.dropped = True
+        if listener.queue.full():
+            listener.queue.get_nowait()
+        listener.queue.put_nowait(None)
 
     def remove(self, listener: Listener) -> None:
         if listener in self.listeners:
@@ -123,11 +148,10 @@ class Hub:
             text = text or sse(change["type"], change)
             try:
                 listener.queue.put_nowait(text)
-            except asyncio.QueueFull:
-                listener.dropped = True
+            except asyncio.QueueFull:  # it cannot keep up: its stream ends, the page starts again from a snapshot
                 while not listener.queue.empty():
                     listener.queue.get_nowait()
-                listener.queue.put_nowait(None)  # ends its stream
+                self._end(listener)
 
     async def stream(self, listener: Listener, first: str):
         """The SSE text of one page: its snapshot, then every change, keep-alives between."""
