@@ -47,6 +47,7 @@ class System:
     rulebook = "classic-3deck"  # what its tables play unless the organiser names another (each system names its seed's)
     games: tuple[str, ...] = ("tractor", "guandan")  # the games its tables may play: two pairs face each other
     players = 2  # the players of an entry: a pair, or (individual events) one
+    ranks = "entry"  # what a row of its standings is: an entry (a pair, a player), or a team of pairs (``team``)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

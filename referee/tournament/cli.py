@@ -258,11 +258,11 @@ def _standings(args) -> int:
         print(json.dumps(s, ensure_ascii=False))
         return 0
     from referee.tournament.exact import written
-    from referee.tournament.export import labels, rank_of, score_head
+    from referee.tournament.export import labels, rank_of, row_heads, score_head
 
     text = labels(args.lang)
     print(say(args.lang, "sheet.after", name=s["name"], system=s["system"], n=s["round"]))
-    print("\t".join([text["rank"], text["entry"], text["entry_name"], text["unit"], score_head(s["system"], args.lang),
+    print("\t".join([text["rank"], *row_heads(s["system"], args.lang), text["unit"], score_head(s["system"], args.lang),
                      *(text.get(f"column.{c}", c) for c in s["columns"]), text["prize"]]))
     for r in s["rows"]:
         rank = str(rank_of(r, args.lang))

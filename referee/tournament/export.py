@@ -90,11 +90,23 @@ def standing_rows(t: Tournament, lang: str) -> list[list]:
     a team withdrawn says so in place of its rank."""
     L = labels(lang)
     s = standings_view(t)
-    rows = [[L["rank"], L["entry"], L["name"], L["unit"], score_head(s["system"], lang), *(L.get(f"column.{c}", c) for c in s["columns"]), L["prize"]]]
+    rows = [[L["rank"], *row_heads(s["system"], lang), L["unit"], score_head(s["system"], lang), *(L.get(f"column.{c}", c) for c in s["columns"]),
+             L["prize"]]]
     for row in s["rows"]:
         rank = rank_of(row, lang)
         rows.append([rank, row["id"], row["name"], row["unit"], exact(row["score"]), *map(exact, row["tiebreaks"]), row["prize"]])
     return rows
+
+
+def row_heads(system: str, lang: str) -> list[str]:
+    """The heads of a standings row's id and name, as what the rows of ``system`` are (``System.ranks``): an entry's
+    (编号, 选手), or a team's (pair Swiss: 队, 队名).
+
+    >>> row_heads("pair-swiss", "zh"), row_heads("individual-tables", "zh"), row_heads("pair-swiss", "en")
+    (['队', '队名'], ['编号', '选手'], ['Team', 'Team name'])
+    """
+    L = labels(lang)
+    return [L["team"], L["team_name"]] if system_named(system).ranks == "team" else [L["entry"], L["name"]]
 
 
 def score_head(system: str, lang: str) -> str:

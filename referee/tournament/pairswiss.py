@@ -33,6 +33,7 @@ class PairSwiss(System):
     defaults = {"rounds": 6, "points": [2, 1, 0], "level_step": [2, 0, -2], "level_diff": "seed",
                 "opponent_score": "pair", "prizes": [1, 3, 5], "team_pairs": 2}
     late_limit = 20.0  # seed 000 第十三条: 21 minutes and more, the whole team forfeits the round
+    ranks = "team"  # seed 000 四5: 各队的团体成绩由本队两对选手轮分积分累加而定
     rulebook = "zhongkai-2010"  # seed 000 四1: 竞赛采用…《三副牌拖拉机竞赛规则》进行 -- its 附件2, the book of that seed
 
     def check(self, entries, options: dict) -> None:

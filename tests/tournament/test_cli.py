@@ -58,9 +58,9 @@ def test_a_whole_pair_swiss_from_an_xlsx_form(capsys, tmp_path, form_xlsx):
     assert [r["id"] for r in standings["rows"]] and {r["id"] for r in standings["rows"]} == {"机电学院", "外语学院·外语一队", "化工学院", "体育部"}
     assert standings["rows"][0]["prize"] == "一等奖"
     text = run(capsys, "standings", "--db", db)
-    assert text.splitlines()[:2] == ["拖拉机赛（pair-swiss），第 3 轮后", "名次\t编号\t名称\t单位\t总分\t对手分\t级差\t奖项"]
+    assert text.splitlines()[:2] == ["拖拉机赛（pair-swiss），第 3 轮后", "名次\t队\t队名\t单位\t总分\t对手分\t级差\t奖项"]  # team rows (000 四5)
     english = run(capsys, "standings", "--db", db, "--lang", "en").splitlines()
-    assert english[1] == "Rank\tId\tName\tUnit\tTotal\tOpp. score\tLevel diff\tPrize"
+    assert english[1] == "Rank\tTeam\tTeam name\tUnit\tTotal\tOpp. score\tLevel diff\tPrize"
     assert english[2:] == text.splitlines()[2:]
 
     xlsx = tmp_path / "out.xlsx"
@@ -68,7 +68,7 @@ def test_a_whole_pair_swiss_from_an_xlsx_form(capsys, tmp_path, form_xlsx):
     wb = load_workbook(xlsx)
     assert wb.sheetnames == ["排名", "第1轮", "第2轮", "第3轮"]
     sheet = [list(r) for r in wb["排名"].iter_rows(values_only=True)]
-    assert sheet[0] == ["名次", "编号", "选手", "单位", "总分", "对手分", "级差", "奖项"]
+    assert sheet[0] == ["名次", "队", "队名", "单位", "总分", "对手分", "级差", "奖项"]
     assert [r[:5] + [r[7]] for r in sheet[1:]] == [
         [r["rank"], r["id"], r["name"], r["unit"], r["score"], r["prize"]] for r in standings["rows"]]
     assert [r[5:7] for r in sheet[1:]] == [r["tiebreaks"] for r in standings["rows"]]

@@ -39,3 +39,27 @@ def test_a_name_that_looks_like_a_formula_is_a_string_cell_in_the_xlsx(tmp_path)
     texts = {c.value for c in cells if c.data_type == "s"}
     assert {LINK, "+1+1", "@SUM(A1:A9)", "-2+3"} <= texts
     assert -20 in [c.value for c in cells if c.data_type == "n"]
+
+
+def test_pair_swiss_standings_head_their_team_rows_as_teams_in_every_format_and_language(tmp_path):
+    """Seed 000 四5: 各队的团体成绩由本队两对选手轮分积分累加而定 -- a pair Swiss standings row is a team (its id
+    机电学院·一队, its name 一队): headed 队 / 队名, not 编号 / 选手 (a player's); an individual event's rows stay 编号 / 选手."""
+    import html as html_text
+    import re
+
+    teams = TournamentStore(tmp_path / "swiss.db")
+    teams.new("pair-swiss", [Entry(f"p{i}", f"甲{i}/乙{i}", unit, team, (f"甲{i}", f"乙{i}")) for i, (unit, team) in
+                             enumerate([("机电学院", "一队"), ("机电学院", "一队"), ("工会", "工会"), ("工会", "工会")])],
+              name="升级", seed=1, options={"rounds": 1})
+    teams.pair_next_round()
+    for store, zh, en in ((teams, ["队", "队名"], ["Team", "Team name"]), (formula_names(tmp_path), ["编号", "选手"], ["Id", "Name"])):
+        for lang, heads in (("zh", zh), ("en", en)):
+            csv_rows = list(csv.reader(io.StringIO(store.export("csv", lang=lang).decode("utf-8-sig"))))
+            standings = csv_rows[csv_rows.index([]) + 1]
+            sheet = load_workbook(io.BytesIO(store.export("xlsx", lang=lang))).worksheets[0]
+            printed = html_text.unescape(store.export("html", lang=lang).decode())
+            last_table = re.findall(r"<tr>(.*?)</tr>", printed.split("<section class=slip>")[-1], re.S)[0]
+            for row in (standings, [c.value for c in sheet[1]], re.findall(r"<th[^>]*>(.*?)</th>", last_table)):
+                assert row[1:3] == heads, row
+    row = teams.standings()["rows"][0]
+    assert (row["id"], row["name"]) in (("机电学院·一队", "一队"), ("工会", "工会"))
