@@ -171,7 +171,7 @@ class GuandanTable(ClimbingTable):
             return self._play(seat, cards, p)
         raise Reject("table.shown_in_phase", seat=seat, phase=self.phase)
 
-    def _out_of_turn_rule(self) -> tuple[str, dict]:
+    def _out_of_turn_rule(self, cards: Cards) -> tuple[str, dict]:
         return OUT_OF_TURN, {"foul": True, "text": "越序出牌：停止一轮出牌，犯规一次（裁判确认）"}
 
     def _exposed(self, seat: str, cards: Cards, why: Reason, pending: dict | None) -> GuandanTable:

@@ -580,7 +580,7 @@ class Reducer:
         when they could be that seat's next play, else 暴露张 (shown or dropped face up)."""
         if not self._could_be_play(seat, cards):
             return self._exposed(seat, cards, Reason("table.shown_off_turn", seat=seat, n=len(cards), expected=expected), None)
-        article, penalty = self._out_of_turn_rule()
+        article, penalty = self._out_of_turn_rule(cards)
         return self._flag(seat, "out_of_turn", cards, Reason("table.out_of_turn", seat=seat, expected=expected), None, article, penalty)
 
     def _exposed(self, seat: str, cards: Cards, why: Reason, pending: dict | None) -> Reducer:
@@ -594,8 +594,8 @@ class Reducer:
         """Whether these cards, shown by a seat not on turn, could be its next play (by their count)."""
         return True
 
-    def _out_of_turn_rule(self) -> tuple[str, dict]:
-        """The article and penalty of a play out of turn under the book."""
+    def _out_of_turn_rule(self, cards: Cards) -> tuple[str, dict]:
+        """The article and penalty of ``cards`` played out of turn under the book."""
         return "越序出牌", {}
 
     # -- outputs ---------------------------------------------------------------------------------------

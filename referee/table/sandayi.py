@@ -110,7 +110,7 @@ class SandayiTable(ClimbingTable):
             return self._play(seat, cards, p)
         raise Reject("table.shown_in_phase", seat=seat, phase=self.phase)
 
-    def _out_of_turn_rule(self) -> tuple[str, dict]:
+    def _out_of_turn_rule(self, cards: Cards) -> tuple[str, dict]:
         return OUT_OF_TURN, {}
 
     def _hand_over(self) -> SandayiTable:

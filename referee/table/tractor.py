@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.cards import Cards
+from referee.cards import CardError, Cards
 from referee.reasons import Reason
 from referee.seats import SEATS
 from referee.table.reducer import Flag, Reducer, Reject
@@ -110,7 +110,7 @@ class TractorTable(Reducer):
 
     def _deal(self) -> TractorTable:
         game = self.game
-        t = self._with(phase="dealing", hand_no=self.hand_no + 1, declaring=Declaring(self.rules, game.hand_level(), first_hand=self.hand_no == 0),
+        t = self._with(phase="dealing", hand_no=self.hand_no + 1, declaring=Declaring(self.rules, game.hand_level(), first_hand=game.dealer is None),
                     trump=None, dealer=game.dealer, judge=None, clock=None)  # fmt: skip
         return t._event("hand_started", {"hand": t.hand_no, "level": game.hand_level(), "dealer": game.dealer})
 
@@ -130,7 +130,10 @@ class TractorTable(Reducer):
     # -- what the camera saw ---------------------------------------------------------------------------
     def _seen(self, seat: str, cards: Cards, p: dict) -> TractorTable:
         if self.phase == "dealing":
-            declaring = self.declaring.declare(seat, cards, self.at)  # a DeclareError: rejected
+            try:
+                declaring = self.declaring.declare(seat, cards, self.at)  # a DeclareError: rejected
+            except CardError as exc:  # more copies than the decks hold: a misread, for a person to correct
+                return self._flag(seat, "impossible", cards, exc.reason, p)
             return self._with(declaring=declaring)._event("declared", {"seat": seat, "cards": cards.names()})
         if self.phase == "kitty" and seat == self.dealer and self.trump is None:
             if len(cards) != 1 or cards.distinct()[0].is_joker:
@@ -189,9 +192,9 @@ class TractorTable(Reducer):
             t, _ = t._ruled(r.seat, r.kind, _ARTICLES.get(r.kind, r.kind), r.detail, {"cards": list(r.cards), "hand": t.hand_no, "trick": r.trick})
         return t
 
-    def _out_of_turn_rule(self) -> tuple[str, dict]:
+    def _out_of_turn_rule(self, cards: Cards) -> tuple[str, dict]:
         entry = self.rules.penalties.get("out_of_turn")
-        return "越序出牌", {"points": entry.points if entry else 0}
+        return "越序出牌", {"points": (entry.points * (len(cards) if entry.per_card else 1)) if entry else 0}
 
     def _pickup(self, seat: str, cards: Cards) -> str:
         if self.phase in ("dealing", "kitty", "hand_over"):  # cards shown to declare, the kitty turned up: back to a

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from referee.cards import RANKS, Cards
+from referee.cards import RANKS, Cards, Decks
 from referee.reasons import Reason, Refused
 from referee.rulebooks import TractorRulebook, load  # noqa: F401 (load: doctests)
 from referee.tractor.hand import SEATS, Ruling, next_seat, partner
@@ -53,11 +53,14 @@ class Declaring:
             raise DeclareError("tractor.declare_level", seat=seat, level=self.level)
         suit, count = distinct[0].suit, len(cards)
         s = self.standing
+        reinforcing = s is not None and s.seat == seat and s.suit == suit
+        # more copies than the decks hold (with those the seat showed already): a misread (a CardError)
+        Decks(self.rules.deal.decks).check(cards, seen=Cards([distinct[0]] * s.count) if reinforcing else None)
         if s is None:
             if count < rule.first:
                 raise DeclareError("tractor.declare_first", seat=seat, n=rule.first)
             return replace(self, standing=Declaration(seat, suit, count))
-        if s.seat == seat and s.suit == suit:
+        if reinforcing:
             if not rule.reinforce:
                 raise DeclareError("tractor.no_reinforce", seat=seat, rulebook=self.rules.id)
             return replace(self, standing=Declaration(seat, suit, s.count + count))

@@ -618,3 +618,47 @@ def test_a_play_of_more_cards_than_the_seat_holds_is_flagged_not_ruled():
         else:
             assert [(v["seat"], v["status"]) for v in ruled] == [("S", "confirmed")]
             assert d.payloads("events", "play_accepted")[-1]["data"]["cards"] == ["C3", "C3"]
+
+
+def test_four_identical_level_cards_in_a_three_deck_game_are_a_misread_for_a_person():
+    """000 第四条: 采用相同颜色的3副扑克 -- no hand shows four H2: the read is flagged (never a declaration that would
+    block a real overturn with three), and the referee corrects it into what was shown."""
+    d = Driver("zhongkai-2010")
+    d.start()
+    d.send("observed", {"seat": "S", "cards": ["H2"] * 4, "confidence": 0.99})
+    flag = d.table.flags[-1]
+    assert (flag.kind, flag.seat, d.table.declaring.standing) == ("impossible", "S", None)
+    d.send("commands", {"command": "correct", "flag": flag.flag, "cards": ["H2", "H2"]})
+    assert not d.table.flags and (d.table.declaring.standing.seat, d.table.declaring.standing.count) == ("S", 2)
+    d.send("observed", {"seat": "E", "cards": ["S2"] * 3, "confidence": 0.99})
+    assert d.table.declaring.standing.seat == "E"
+    d.send("observed", {"seat": "E", "cards": ["S2"], "confidence": 0.99})  # 加固 past the decks: three shown already
+    assert d.table.flags[-1].kind == "impossible" and d.table.declaring.standing.count == 3
+
+
+def test_a_replayed_first_hand_is_still_the_first_for_overturning_in_the_same_suit():
+    """001 八: 第一副牌打2时，还可抢庄，同一门花色也可以; 001 十八: 如双方均错，则重新该局比赛 -- the first hand played
+    again has no dealer yet, so an overturn may keep the suit, as in the first."""
+    d = Driver("classic-3deck")
+    d.start()
+    d.declare_and_take_kitty("S", "H")
+    d.table = d.table._with(penalties=(Penalty("revoke", "E"), Penalty("revoke", "S")))  # both sides revoked
+    d.play_hand(random.Random(7))
+    assert d.table.hand_no == 2 and d.table.game.dealer is None
+    d.send("observed", {"seat": "S", "cards": ["H2"], "confidence": 0.99})
+    d.send("observed", {"seat": "E", "cards": ["H2", "H2"], "confidence": 0.99})
+    assert d.kinds()[-1] == "declared" and d.table.declaring.standing.seat == "E"
+
+
+def test_a_play_out_of_turn_costs_per_card_as_published_shaoguan_nokitty():
+    """003 不留底牌打法 13: 故意抢先出牌……对手方按20分/张加分或已方按20分/张扣分 -- the flag says what confirming it
+    costs: two cards, 40 points, as the hand is then settled."""
+    d = Driver("shaoguan-2023-nokitty")
+    d.start()
+    d.declare_and_take_kitty("S", "H")
+    d.send("observed", {"seat": "S", "cards": ["S4", "S4"], "confidence": 0.99})
+    d.send("observed", {"seat": "N", "cards": ["S5", "S5"], "confidence": 0.99})
+    v = [o.payload for o in d.outputs if o.name == "violations"][-1]
+    assert (v["kind"], v["penalty"]["points"]) == ("out_of_turn", 40)
+    d.send("commands", {"command": "confirm", "flag": v["flag"]})
+    assert d.table.penalties[-1] == Penalty("out_of_turn", "N", 2)
