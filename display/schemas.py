@@ -194,7 +194,7 @@ class FlagAction(Closed):
 
 
 class FoulRuling(Closed):
-    """The referee rules a foul no camera sees: ``kind`` is one of the rulebook's ``[fouls] kinds`` (San Da Yi 三)."""
+    """The referee rules a foul no camera sees: ``kind`` is one of the table's rulebook's ``[fouls] kinds``."""
 
     ruling: Literal["foul"]
     seat: Seat

@@ -173,7 +173,7 @@ def violation_kinds() -> set[str]:
             kind = literal(node, index)
             if kind is not None:
                 kinds.add(kind)
-    for book in map(rulebooks.load, rulebooks.names("sandayi") + rulebooks.names("guandan")):
+    for book in map(rulebooks.load, rulebooks.names()):  # every game's referee fouls ([fouls] kinds)
         kinds |= set(book.fouls.kinds)
     return kinds
 

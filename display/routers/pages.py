@@ -18,7 +18,7 @@ from fastapi.templating import Jinja2Templates
 from display.deps import Lang
 from display.schemas import Id
 from referee.catalogue import LANGS, entries, say
-from referee.rulebooks import GuandanRulebook, SandayiRulebook, load, names
+from referee.rulebooks import load, names
 from referee.tournament.systems import SYSTEMS
 
 router = APIRouter(include_in_schema=False)
@@ -83,11 +83,9 @@ def scores() -> dict[str, str]:
 
 @cache
 def fouls() -> tuple[str, ...]:
-    """The foul kinds the referee may rule (``[fouls] kinds`` of every rulebook that has them, in book order);
+    """The foul kinds the referee may rule (``[fouls] kinds`` of every rulebook, in book order);
     the table checks a ruling against its own rulebook. Read once: the rulebooks do not change while serving."""
     kinds: dict[str, None] = {}
     for book in sorted(names()):
-        rulebook = load(book)
-        if isinstance(rulebook, (GuandanRulebook, SandayiRulebook)):
-            kinds.update(dict.fromkeys(rulebook.fouls.kinds))
+        kinds.update(dict.fromkeys(load(book).fouls.kinds))
     return tuple(kinds)

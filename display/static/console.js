@@ -139,7 +139,7 @@ $("#c-tables").addEventListener("click", ev => {
   act(() => api("POST", `/api/console/tables/${encodeURIComponent(t)}/commands`, { command: b.dataset.cmd }));
 });
 $("#all-last-hand").addEventListener("click", () => act(() => api("POST", "/api/console/last-hand")));
-// The referee's rulings on what no camera sees: San Da Yi's fouls (the rulebooks' [fouls] kinds, data-fouls of
+// The referee's rulings on what no camera sees: the fouls (every rulebook's [fouls] kinds, data-fouls of
 // the form), 报到 and 摊打.
 const FOULS = JSON.parse($("#ruling-form").dataset.fouls);
 const RULINGS = { ...Object.fromEntries(FOULS.map(k => [`foul:${k}`, { ruling: "foul", kind: k }])),

@@ -190,6 +190,18 @@ class Declare:
         check(len(self.window_article) <= 64, "window_article", self.window_article, "at most 64 characters")
 
 
+@dataclass(frozen=True)
+class Fouls:
+    kinds: Mapping[str, str] = setting(
+        "the violations the referee records from the console (no camera sees them: 暗示, 让庄, 多摸牌, 查牌...), "
+        "each a `[penalties]` entry (what it costs, settled with the hand), with the article it cites (at most 64 "
+        "characters)", {})
+
+    def __post_init__(self) -> None:
+        for kind, article in self.kinds.items():
+            check(0 < len(article.strip()) and len(article) <= 64, f"kinds.{kind}", article, "the article quoted, at most 64 characters")
+
+
 @dataclass(frozen=True, eq=False, repr=False, kw_only=True)
 class TractorRulebook(Book):
     """A Tractor rulebook (``game = "tractor"``)."""
@@ -204,6 +216,7 @@ class TractorRulebook(Book):
     dealer: Dealer = setting("`[dealer]`")
     declare: Declare = setting("`[declare]`")
     penalties: Mapping[str, PenaltyEntry] = setting("`[penalties]`: one entry per violation, by name", {})
+    fouls: Fouls = setting("`[fouls]`")
 
     def penalty(self, name: str) -> PenaltyEntry | None:
         own = self.clock.penalties.get(name)
@@ -219,6 +232,8 @@ class TractorRulebook(Book):
         if self.combos.throws:
             check(self.failed_throw.penalty in self.penalties, "[failed_throw] penalty", self.failed_throw.penalty,
                   f"a [penalties] entry: {', '.join(self.penalties)}")
+        for kind in self.fouls.kinds:
+            check(kind in self.penalties, "[fouls] kinds", kind, f"a [penalties] entry: {', '.join(self.penalties)}")
 
 
-__all__ = ["Combos", "Deal", "Dealer", "Declare", "FailedThrow", "Follow", "Format", "KittyCapture", "Levels", "TractorRulebook"]
+__all__ = ["Combos", "Deal", "Dealer", "Declare", "FailedThrow", "Follow", "Fouls", "Format", "KittyCapture", "Levels", "TractorRulebook"]

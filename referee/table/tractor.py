@@ -73,6 +73,22 @@ class TractorTable(Reducer):
             return self._with(penalties=self.penalties + (Penalty(flag.kind, flag.seat, max(1, len(flag.cards))),))
         return self
 
+    def _ruling(self, command: str, p: dict) -> TractorTable:
+        """From the console: the referee's word on a violation no camera sees (the book's ``[fouls] kinds``: 暗示,
+        让庄, 多摸牌...), during a hand: confirmed at once, citing its article, and costing its ``[penalties]`` entry
+        when the hand is settled."""
+        if command != "foul":
+            return super()._ruling(command, p)
+        if self.phase not in ("dealing", "kitty", "playing", "hand_over"):
+            raise Reject("table.no_game", command=command, phase=self.phase)
+        seat, kind, kinds = p["seat"], p["kind"], self.rules.fouls.kinds
+        if kind not in kinds:
+            raise Reject("table.unknown_foul", kind=kind, kinds=list(kinds))
+        entry = self.rules.penalties[kind]
+        penalty = {k: v for k, v in (("warning", entry.warning), ("points", entry.points), ("levels", entry.levels), ("deal", entry.deal)) if v}
+        t, _ = self._violation(seat, kind, kinds[kind], penalty, {"hand": self.hand_no}, "confirmed")
+        return t._with(penalties=t.penalties + (Penalty(kind, seat),))
+
     def _game_button(self, seat: str, button: str) -> TractorTable:
         if self.phase == "dealing" and button == "declare":
             return self._with(declaring=self.declaring.draw_done(self.at))._event("draw_done", {"seat": seat})

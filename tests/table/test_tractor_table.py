@@ -662,3 +662,26 @@ def test_a_play_out_of_turn_costs_per_card_as_published_shaoguan_nokitty():
     assert (v["kind"], v["penalty"]["points"]) == ("out_of_turn", 40)
     d.send("commands", {"command": "confirm", "flag": v["flag"]})
     assert d.table.penalties[-1] == Penalty("out_of_turn", "N", 2)
+
+
+def test_the_referee_rules_what_no_camera_sees_and_the_hand_is_settled_with_it():
+    """003 18: 不能翻查其余三方之前的牌，如在警告后，仍乱查其他方的牌，一次罚40分 -- the referee's foul from the
+    console (the book's [fouls] kinds), confirmed at once citing the article, costs its [penalties] entry when the
+    hand is settled; a kind the book does not have, or one outside a hand, is refused in words and changes nothing."""
+    d = Driver("shaoguan-2023")
+    d.start()
+    before = d.table
+    d.send("commands", {"command": "foul", "seat": "N", "kind": "talking"})
+    assert d.kinds()[-1] == "rejected" and "peeking" in d.payloads("events", "rejected")[-1]["data"]["why"]["values"]["kinds"]
+    d.declare_and_take_kitty("S", "H")
+    d.send("commands", {"command": "foul", "seat": "N", "kind": "peeking"})
+    v = [o.payload for o in d.outputs if o.name == "violations"][-1]
+    assert (v["seat"], v["kind"], v["status"], v["penalty"]) == ("N", "peeking", "confirmed", {"points": 40})
+    assert v["rule"]["article"].startswith("18：")
+    d.play_hand(random.Random(5))
+    scored = d.payloads("events", "hand_scored")[-1]["data"]
+    assert scored["settled_points"] == scored["defender_points"] + 40  # the dealer's side (S, N) pays the defenders
+    assert before.penalties == () and d.table.penalties == ()
+    idle = Driver("classic-3deck")
+    idle.send("commands", {"command": "foul", "seat": "E", "kind": "signalling"})
+    assert idle.kinds()[-1] == "rejected"
