@@ -44,15 +44,19 @@ from pydantic import ValidationError
 from bus.broker import BROKER_DROPPED
 from bus.protocol import PayloadError, decode, parse_topic
 from display.schemas import Round, Standings
-from referee.catalogue import LANGS
+from referee.catalogue import LANGS, say, word
 from referee.catalogue.sentences import Sentences
 from referee.rulebooks import load
+from referee.tournament.reports import game_of
 
 TOURNAMENT_PREFIX = "cardtable/v1/tournament/"
 SHOWN = ("state", "status", "health", "events", "violations", "camera/status", "board/status")  # the table topics shown
 DEVICES = {"camera/status": "camera", "board/status": "board"}  # a table's camera and board say whether they see it
 STALLED_AFTER = 3  # health messages missed in a row
 VIOLATIONS_KEPT = 6  # per table, the newest
+# the events that say a hand's, a game's or a round's result (a tile says them until the next hand's first play)
+RESULTS = ("hand_scored", "hand_forfeited", "game_scored", "game_won", "round_over", "round_forfeited", "rejudged")
+RESULTS_KEPT = 3  # per table, the newest said since the last play
 TIMELINE_KEPT = 1200  # events of the hand in play and the one before, per table
 TOURNAMENT_MODELS = {"round": Round, "standings": Standings}
 
@@ -76,13 +80,14 @@ class TableView:
     health_seen: float | None = None  # the display's monotonic clock when the health came
     devices: Mapping[str, dict] = field(default_factory=lambda: _EMPTY)  # "camera", "board" -> its latest status
     bids: Mapping[str, int | str] = field(default_factory=lambda: _EMPTY)  # San Da Yi: each seat's bid this hand
+    results: tuple[dict, ...] = ()  # what the table said of the result since its last play: seq, kind, say
 
     def as_json(self, timeline: bool = False, now: float | None = None, wall: float | None = None) -> dict:
         """The table for a page. ``wall``: the display's wall clock, for ``state_age``, the seconds since the table made
         its state (a page counts the state's clocks down from then: a table that has said nothing for minutes is not
         counted from when the page opened)."""
         out = {"table": self.table, "state": self.state, "status": self.status, "violations": list(self.violations),
-               "health": self.health, "devices": dict(self.devices), "bids": dict(self.bids)}
+               "health": self.health, "devices": dict(self.devices), "bids": dict(self.bids), "results": list(self.results)}
         if now is not None:
             out["live"] = self.live(now)
         if wall is not None and self.state is not None:
@@ -127,6 +132,25 @@ class TableView:
         if e["kind"] == "bid":
             return replace(self, bids=MappingProxyType({**self.bids, e["data"]["seat"]: e["data"]["bid"]}))
         return replace(self, bids=_EMPTY) if e["kind"] in ("hand_started", "round_started") else self
+
+    def with_result(self, e: dict) -> TableView:
+        """What the table said of the result, kept for its tile from the hand's (or game's) end to the next hand's
+        first play: who won the hand and by how many levels, the game's result and 小分, the round's or the match's end
+        (``RESULTS``; the state does not carry them). A new round, or a play, clears them; an event published again
+        (the same ``seq`` and kind) is kept once.
+
+        >>> v = TableView("t1").with_result({"seq": 40, "kind": "hand_scored", "say": {"zh": "第 3 盘结算"}})
+        >>> v = v.with_result({"seq": 40, "kind": "hand_scored", "say": {"zh": "第 3 盘结算"}})  # again (QoS 1)
+        >>> v = v.with_result({"seq": 40, "kind": "round_over", "say": {"zh": "本轮结束"}})
+        >>> [r["kind"] for r in v.results], v.with_result({"seq": 45, "kind": "play_accepted"}).results
+        (['hand_scored', 'round_over'], ())
+        """
+        if e["kind"] in ("play_accepted", "round_started"):
+            return replace(self, results=()) if self.results else self
+        if e["kind"] not in RESULTS or any((r["seq"], r["kind"]) == (e["seq"], e["kind"]) for r in self.results):
+            return self
+        said = {"seq": e["seq"], "kind": e["kind"], "say": e["say"]}
+        return replace(self, results=(self.results + (said,))[-RESULTS_KEPT:])
 
     def with_event(self, e: dict) -> TableView:
         """The timeline: the hand in play and the one before it (a play disputed once its hand is over is corrected
@@ -265,20 +289,33 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0) -> tuple[Hall,
                              "brief": _said(view, lambda t: t.violation(payload, brief=True))}
         view = view.with_violation(payload)
     else:
-        payload = payload | {"say": _said(view, lambda t: t.event(payload))}
-        view = view.with_event(payload).with_bids(payload)
+        payload = payload | {"say": _said(view, lambda t: t.event(payload) + _round_won(t, view, payload))}
+        view = view.with_event(payload).with_bids(payload).with_result(payload)
     kind = {"events": "event", "violations": "violation"}.get(name, "device" if name in DEVICES else name)
     change = {"type": kind, "table": table, "data": payload}
     if name == "state":  # what a tile shows that the state does not carry (the table sends its events before it)
         change["bids"] = dict(view.bids)
+        change["results"] = list(view.results)
     return hall.with_table(view), change
 
 
-def _said(view: TableView, say) -> dict[str, str]:
+def _round_won(said: Sentences, view: TableView, e: dict) -> str:
+    """Who won a Tractor round that the clock or the announced last hand ended, its sentence's end: its ``round_over``
+    names no side, the tournament reads the levels (:func:`referee.tournament.reports.game_of`: the higher level wins,
+    equal levels draw), those of the hand's ``levels_changed`` (the state that shows them comes after the event)."""
+    changed = next((x for x in reversed(view.timeline) if x["kind"] == "levels_changed"), None)
+    if e["kind"] != "round_over" or said.game != "tractor" or changed is None:
+        return ""
+    winner, _ = game_of("round_over", e["data"], changed["data"]["levels"])
+    ended = say(said.lang, "result.round_won", team=said.team(winner)) if winner else word(said.lang, "result.round_drawn")
+    return word(said.lang, "word.sep") + ended
+
+
+def _said(view: TableView, tell) -> dict[str, str]:
     """A sentence in every language, with the table's game and players (from its latest ``state``)."""
     state = view.state or {}
     game = _game(state.get("rulebook") or "classic-3deck")
-    return {lang: say(Sentences(lang, game, state.get("players"))) for lang in LANGS}
+    return {lang: tell(Sentences(lang, game, state.get("players"))) for lang in LANGS}
 
 
 @cache

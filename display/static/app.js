@@ -8,7 +8,7 @@ const GAMES = JSON.parse(document.body.dataset.games || "{}");  // rulebook -> i
 const SCORES = JSON.parse(document.body.dataset.scores || "{}");  // tournament system -> its standings' score column (routers/pages.py)
 const $ = sel => document.querySelector(sel);
 
-function view(t) { return hall.tables[t] || (hall.tables[t] = { table: t, state: null, status: null, violations: [], timeline: [], bids: {}, got: performance.now() }); }
+function view(t) { return hall.tables[t] || (hall.tables[t] = { table: t, state: null, status: null, violations: [], timeline: [], bids: {}, results: [], got: performance.now() }); }
 
 // ---------------------------------------------------------------- tiles
 function teamName(name) { return CATALOGUE.zh["team." + name] ? W("team." + name) : SEATW(name); }
@@ -33,8 +33,9 @@ function seatHTML(seat, s, bids) {  // bids: San Da Yi's, each seat's this hand 
 function violationHTML(v, full) {  // said by the server (display/view.py): the tile's brief line, or the whole sentence
   return `<li class="v ${esc(v.status)}" data-flag="${esc(v.flag)}" data-kind="${esc(v.kind)}">${esc(SAID(full ? v.say : v.brief))}</li>`;
 }
-const PARTS = ["head", "teams", "info", "N", "W", "E", "S", "flags", "viol"];
+const PARTS = ["head", "teams", "info", "result", "N", "W", "E", "S", "flags", "viol"];
 const SKELETON = `<div class="part" data-p="head"></div><div class="part" data-p="teams"></div><div class="part" data-p="info"></div>` +
+  `<div class="part" data-p="result"></div>` +
   `<div class="felt">${["N", "W", "E", "S"].map(x => `<div class="part" data-p="${x}"></div>`).join("")}</div>` +
   `<div class="part" data-p="flags"></div><div class="part" data-p="viol"></div>`;
 // A table whose service said online but whose health stopped (three periods) or names a problem does not
@@ -62,6 +63,8 @@ function tileParts(v) {  // each part of a tile as HTML; a part is written again
   const named = s.teams.some(x => x.name === "dealer");  // San Da Yi's dealer is a side of its own, named in the teams' rows
   const dealer = s.dealer && !named ? `${T("dealer")} ${SEATW(s.dealer)}` : "";
   parts.teams = `<div class="teams">${s.teams.map(t => teamHTML(t, s)).join("")}</div>`;
+  // the hand's (game's) result and the round's, as the table said them, from the hand's end to the next hand's first play
+  parts.result = v.results?.length ? `<ul class="result">${v.results.map(r => `<li data-kind="${esc(r.kind)}">${esc(SAID(r.say))}</li>`).join("")}</ul>` : "";
   parts.info = `<div class="info">${[dealer, trump].filter(Boolean).join(" · ")}${s.round.last_hand ? ` <b class="lh">${T("last_hand")}</b>` : ""}</div>`;
   for (const x of "NWES") parts[x] = seatHTML(x, s, v.bids || {});
   parts.flags = s.flags.length ? `<div class="flags">⚑ ${T("flags_line", { flags: s.flags.map(f => `<span data-flag="${esc(f.flag)}">${SEATW(f.seat)} ${esc(KINDW(f.kind))} ${cardsHTML(f.cards)}</span>`).join(" ") })}</div>` : "";
@@ -250,7 +253,7 @@ function connect() {
   });
   es.addEventListener("state", m => {
     const c = JSON.parse(m.data), v = view(c.table);
-    Object.assign(v, { state: c.data, bids: c.bids || {}, got: performance.now() });
+    Object.assign(v, { state: c.data, bids: c.bids || {}, results: c.results || [], got: performance.now() });
     later(c.table);
   });
   es.addEventListener("health", m => {
