@@ -130,6 +130,12 @@ function repairedHTML(r) {  // a round paired again before it was played: which 
   const tables = x.tables.map(t => t.table).concat(x.byes ? [T("byes")] : []).join(W("word.list"));
   return `<p class="repaired">${esc(T("repaired", { round: x.round, because: BECAUSE(x.because), tables }))}</p>`;
 }
+function entriesKnown() {  // every entry the page has by name: the standings' rows, the pairings' entries (lot numbers too)
+  const known = new Map();
+  for (const s of Object.values(hall.standings)) for (const r of s.rows) known.set(r.id, r);
+  for (const r of Object.values(hall.rounds)) for (const p of r.tables) for (const e of p.entries) known.set(e.id, e);
+  return known;
+}
 function renderPairings() {
   const box = $("#pairings .body");
   if (!box) return;
@@ -144,7 +150,11 @@ function renderPairings() {
       `<td>${p.entries.map(e => `${esc(e.name)} <small>${esc(e.unit)}</small>` +
         `${(p.forfeits || []).includes(e.id) ? ` <b class="forfeited">${T("forfeit")}</b>` : ""}`).join(` <b>${T("versus")}</b> `)}</td>` +
       `<td class="num">${p.result ? esc(p.result.scores.map(EXACT).join(" : ")) : ""}</td></tr>`).join("") + `</tbody></table>` +
-    (r.byes.length ? `<p>${T("byes")}: ${r.byes.map(esc).join(W("word.list"))}</p>` : "");
+    (r.byes.length ? `<p class="byes">${T("byes")}: ${esc(byes(r).join(W("word.list")))}</p>` : "");
+}
+function byes(r) {  // a round's byes named as the console names them (1号 名字 单位), never by the tournament's ids
+  const known = entriesKnown();
+  return r.byes.map(id => (known.has(id) ? entryWords(known.get(id)) : id) + ((r.byes_forfeited || []).includes(id) ? T("bye_forfeited") : ""));
 }
 
 // ---------------------------------------------------------------- clocks, banner

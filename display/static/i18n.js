@@ -24,6 +24,12 @@ function EXACT(v) {  // an exact number of the tournament topics (an integer, or
   if (!part) return m[1] + whole;
   return m[1] + (whole ? whole + (LANG === "zh" ? "又" : " ") : "") + part + "/" + d;
 }
+function entryText(e) {  // an entry as the hall knows it: its lot number (抽签号) and its name
+  return [e.lot ? T("lot_no", { n: e.lot }) : "", e.name].filter(Boolean).join(" ");
+}
+function entryWords(e) {  // the same, with its unit: 1号 名字 单位 (the console's and the scoreboard's)
+  return [entryText(e), e.unit !== e.name ? e.unit : ""].filter(Boolean).join(" ");
+}
 function esc(s) { return String(s ?? "").replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]); }
 function applyWords() {
   document.documentElement.lang = LANG === "en" ? "en" : "zh-CN";

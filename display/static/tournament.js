@@ -115,9 +115,6 @@ function gamesHTML(bestOf) {  // a best-of-three match: the games won, the winne
   return `<select name="games" aria-label="${esc(T("games"))}" title="${esc(T("games"))}">` +
     ["2:0", "2:1", "1:0"].map(g => `<option value="${g}">${g}</option>`).join("") + `</select> `;
 }
-function entryText(e) {  // an entry as the hall knows it: its lot number (抽签号) and its name
-  return [e.lot ? T("lot_no", { n: e.lot }) : "", e.name].filter(Boolean).join(" ");
-}
 function lotHTML(entries) {  // the lot drawn in the hall: each entry by its name and unit, the number it drew typed beside it
   const all = [...entries].sort((a, b) => (a.lot || Infinity) - (b.lot || Infinity));
   return `<form id="t-lot"><fieldset><legend>${T("hall_lot")}</legend>` + all.map(e => `<label>${esc(entryWords({ ...e, lot: null }))}` +
@@ -129,9 +126,6 @@ function lotOrder(f) {  // the entries by the numbers typed, 1 first; every numb
   const n = drawn.length, numbers = new Set(drawn.map(([x]) => x));
   if (numbers.size !== n || ![...numbers].every(x => Number.isInteger(x) && x >= 1 && x <= n)) throw new Error(T("lot_each_once", { n }));
   return drawn.sort(([a], [b]) => a - b).map(([, e]) => e);
-}
-function entryWords(e) {  // the same, with its unit: 1号 名字 单位
-  return [entryText(e), e.unit !== e.name ? e.unit : ""].filter(Boolean).join(" ");
 }
 function entryHTML(e) {  // the same, with its unit; its id (the sheets', the lot form's) on hover
   return `<span class="entry" title="${esc(e.id)}">${e.lot ? `<span class="lot">${esc(T("lot_no", { n: e.lot }))}</span> ` : ""}${esc(e.name)}` +
