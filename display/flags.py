@@ -1,4 +1,5 @@
-"""Which kept camera frame shows a flag: the frame of the flag's seat taken last before it.
+"""Which kept camera frame shows a flag: the frame of the flag's seat taken last before it; and which of ``confirm``,
+``dismiss`` and ``correct`` mean something for a flag (:func:`actions`), the console offering only those.
 
 A frame carries the ``observed`` message's id and time; the flag (in the table's ``state``) its
 seat and the table's time of the read, which is never earlier than the camera's.
@@ -19,3 +20,24 @@ OLDEST_S = 30.0  # a frame older than this before the flag belongs to another re
 def frame_for(flag: dict, frames: list[dict]) -> dict | None:
     near = [f for f in frames if f["seat"] == flag["seat"] and flag["at"] - OLDEST_S <= f["at"] <= flag["at"] + SLACK_S]
     return max(near, key=lambda f: f["at"]) if near else None
+
+
+ALL = ("confirm", "dismiss", "correct")
+# bus/PROTOCOL.md "Flags": correct is refused for a flag that holds no play; dismiss is confirm for a call, a turn
+# nobody played and a stalled seat (the console offers one of the two); a stalled seat's correct enters the play seen
+ACTIONS = {"out_of_turn": ("confirm", "dismiss"), "early_pickup": ("confirm", "dismiss"), "no_play": ("confirm",),
+           "referee_called": ("confirm",), "stalled": ("confirm", "correct")}
+
+
+def actions(flag: dict, turn: str | None) -> tuple[str, ...]:
+    """The answers that mean something for ``flag`` at a table whose seat on turn is ``turn``: exposed cards hold a
+    play (to correct) only when the seat was on turn (a Tractor follow of the wrong size), else they were shown off turn.
+
+    >>> actions({"kind": "referee_called", "seat": "E"}, "E"), actions({"kind": "unsure", "seat": "S"}, "S")
+    (('confirm',), ('confirm', 'dismiss', 'correct'))
+    >>> actions({"kind": "exposed_card", "seat": "W"}, "W"), actions({"kind": "exposed_card", "seat": "W"}, "S")
+    (('confirm', 'dismiss', 'correct'), ('confirm', 'dismiss'))
+    """
+    if flag["kind"] == "exposed_card" and flag["seat"] != turn:
+        return ACTIONS["out_of_turn"]
+    return ACTIONS.get(flag["kind"], ALL)

@@ -301,6 +301,8 @@ class FlagView(BaseModel):
     text: str
     said: str = Field(description="what the flag asks, in the reader's language")
     frame: FrameInfo | None
+    actions: list[Literal["confirm", "dismiss", "correct"]] = Field(
+        description="the answers that mean something for this flag (bus/PROTOCOL.md 'Flags'), the console's buttons")
 
 
 class NewUser(Closed):

@@ -16,7 +16,7 @@ from fastapi.responses import Response
 from bus.protocol import PayloadError
 from display.actions import Said, line
 from display.deps import Ctx, Denied, Lang, Organiser, Referee, User, record
-from display.flags import frame_for
+from display.flags import actions, frame_for
 from display.plays import choices, play_of
 from display.routers.pages import fouls
 from display.view import Hall
@@ -43,6 +43,7 @@ from referee.rulebooks import names
 router = APIRouter(prefix="/api/console", tags=["console: tables"])
 ERRORS = {code: {"model": Problem} for code in (401, 403, 404, 409, 422, 503)}
 ANSWER_S = 10.0  # how long a flag's resolution waits for the table's answer (a live table answers within a second)
+REFUSAL_S = 1.0  # a flag confirmed as this console confirmed it: how long to wait for the table's refusal of its own
 _RESOLVING: dict[str, threading.Lock] = {}  # per table: one resolution at a time, so a second one sees the first's answer
 
 
@@ -54,10 +55,13 @@ def _known(ctx: Ctx, table: str):
 
 
 def send(ctx: Ctx, user: User, lang: str, table: str, command: str, note: dict | None = None,
-         undo: Undo | None = None, done: Callable[[Hall], bool] | None = None, **fields) -> Sent:
+         undo: Undo | None = None, done: Callable[[Hall], bool] | None = None,
+         otherwise: Callable[[str, bool], Denied | None] | None = None, **fields) -> Sent:
     """Publish one command to ``table`` and record it (``note``: what the audit line tells besides the command's
     fields, such as the cards an amendment replaces). ``done``: what the command changes, seen in the hall: the answer
     waits for it (``Sent.answered``) or for the table's refusal, a 409 that says the table's reason, nothing recorded.
+    ``otherwise(id, refused)``: what did it when not this command (another input came first), a 409 that says so,
+    nothing recorded.
     Refused (503, nothing sent, nothing recorded) while the display is
     cut off from the broker: the command would wait in memory, said done, and reach the table whenever the broker came
     back (or never, the display restarted meanwhile). The console's banner shows exactly then (``Feed.can_send``)."""
@@ -68,6 +72,9 @@ def send(ctx: Ctx, user: User, lang: str, table: str, command: str, note: dict |
     except PayloadError as exc:  # what the protocol refuses (more copies of a card than the decks hold, ...): said, not a 500
         raise HTTPException(422, Denied("command_unsendable", table=table, why=str(exc))) from None
     answered = None if done is None else ctx.feed.answer(cid, done, ANSWER_S)
+    other = otherwise(cid, isinstance(answered, dict)) if otherwise is not None and answered else None
+    if other is not None:
+        raise HTTPException(409, other)
     if isinstance(answered, dict):
         raise HTTPException(409, Denied("table_refused", table=table, why=_told(ctx, table, answered)))
     note = dict(note or {})
@@ -134,7 +141,8 @@ def flags(user: Referee, ctx: Ctx, lang: Lang) -> list[FlagView]:
                 table=table, id=frame["id"], seat=frame["seat"], at=frame["at"], reason=frame["reason"],
                 url=f"/api/console/frames/{table}/{frame['id']}")
             out.append(FlagView(table=table, flag=f["flag"], seat=f["seat"], kind=f["kind"], at=f["at"],
-                                cards=f.get("cards", []), text=f.get("text", ""), said=said.flag(f), frame=info))
+                                cards=f.get("cards", []), text=f.get("text", ""), said=said.flag(f), frame=info,
+                                actions=list(actions(f, state.get("turn")))))
     return out
 
 
@@ -154,7 +162,26 @@ def resolve(table: Id, flag: str, body: FlagAction, user: Referee, ctx: Ctx, lan
             done = _resolution(ctx, table, flag)
             raise HTTPException(409, Denied("flag_done", done=done) if done else Denied("no_open_flag", table=table, flag=FlagNo(flag)))
         fields = {"flag": flag} | ({"cards": body.cards} if body.cards is not None else {})
-        return send(ctx, user, lang, table, body.how, done=closed, **fields)
+        return send(ctx, user, lang, table, body.how, done=closed, otherwise=lambda cid, refused: _closed_otherwise(
+            ctx, table, flag, body.how, cid, refused), **fields)
+
+
+def _closed_otherwise(ctx: Ctx, table: str, flag: str, how: str, cid: str, refused: bool) -> Denied | None:
+    """What closed ``flag`` when this console's ``how`` (command ``cid``) did not: the round ending (the table dismisses
+    its open flags, ``flag_resolved`` with ``round_ended``), or an input before it, such as the seat's own confirm
+    button (a ``flag_resolved`` of another ``how``, or of the same once the table refused this command: a confirm
+    waits ``REFUSAL_S`` for that refusal, the seat's button confirming as the console does). None: this command did."""
+    said = next((e["data"] for e in reversed(ctx.feed.hall.table(table).timeline)
+                 if e["kind"] == "flag_resolved" and e["data"].get("flag") == flag), None)
+    if said is None:
+        return None
+    if said.get("round_ended"):
+        return Denied("flag_closed_round", table=table, flag=FlagNo(flag))
+    if said.get("how") == how and not refused:
+        refused = how == "confirm" and isinstance(ctx.feed.answer(cid, lambda hall: False, REFUSAL_S), dict)
+    if said.get("how") == how and not refused:
+        return None
+    return Denied("flag_closed_first", table=table, flag=FlagNo(flag), how=Term(f"how.{said.get('how')}"))
 
 
 def _resolution(ctx: Ctx, table: str, flag: str) -> Said | None:

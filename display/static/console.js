@@ -234,9 +234,14 @@ async function loadFlags() {
     (f.frame ? `<figure><img src="${esc(f.frame.url)}" alt="${T("frame")}"><figcaption>${esc(f.table)} · ${esc(SEATW(f.frame.seat))} · ` +
       `${new Date(f.frame.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false })}</figcaption></figure>` : `<div class="noframe">${T("no_frame")}</div>`) +
     `<div><p><b>${esc(f.table)}</b> ${esc(f.said)}</p>${cameraHTML(f.frame)}<p>${cardsHTML(f.cards)}</p>` +
-    `<p><button data-how="confirm">${T("confirm")}</button> <button data-how="dismiss">${T("dismiss")}</button>` +
-    ` <button data-how="correct">${T("correct")}</button></p></div></div>`
+    `<p>${f.actions.map(how => `<button data-how="${how}">${esc(howWords(how, f.kind))}</button>`).join(" ")}</p></div></div>`
   ).join("") : `<p class="empty">${T("no_flags")}</p>`;
+}
+const HOW_WORDS = { confirm: () => T("confirm"), dismiss: () => T("dismiss"), correct: () => T("correct"),
+  "confirm:referee_called": () => T("confirm_referee_called"), "confirm:no_play": () => T("confirm_no_play"),
+  "confirm:stalled": () => T("confirm_stalled"), "correct:stalled": () => T("correct_stalled") };
+function howWords(how, kind) {  // a flag's answer as it means for its kind (a stalled seat's correct enters the play seen)
+  return (HOW_WORDS[`${how}:${kind}`] || HOW_WORDS[how])();
 }
 // Why the camera kept the frame (the vision reasons: a corner read as another card, a play of the wrong size, ...), in
 // the camera's own words and language (the frames topic says it once, in words): shown on pages of that language, as

@@ -15,16 +15,16 @@ from referee.catalogue.sentences import Sentences
 from referee.reasons import Reason
 
 pytestmark = pytest.mark.browser
-TABLES = ["f1", "f2", "f3"]
+TABLES = ["f1", "f2", "f3", "f4", "f5", "f6"]
 WAIT_MS = 30_000
 
 
-def test_two_referees_at_one_call_and_a_call_corrected_into_cards(page, broker, tmp_path):
+def test_two_referees_at_one_call_and_a_call_offered_no_correction(page, broker, tmp_path):
     """002 十 第1条: 犯规发生后的处理程序 ... 2、举报人举手报告裁判员。3、停止打牌。 -- E calls the referee (the board's
-    button): a flag holds the table. "Correct" on it is refused by the table (it is no play): the console said
-    "corrected into ♠3" and recorded it while the flag stayed. Two referees then answer it at the same moment: both
-    were told done (the table refused the second); now one is, the other is told who resolved it, and the flag
-    leaves both consoles."""
+    button): a flag holds the table. It holds no play, and dismissing it is confirming it (bus/PROTOCOL.md "Flags"):
+    the console offered 更正 (the card picker, refused by the table) and 撤销标记 beside 确认; now one button, that
+    says play goes on. Two referees answer it at the same moment: both were told done (the table refused the second);
+    now one is, the other is told who resolved it, and the flag leaves both consoles."""
     live = LiveTable(broker, "f1", tmp_path / "f1.db", rulebook="sanjiang-2012")
     try:
         live.seated()
@@ -35,26 +35,19 @@ def test_two_referees_at_one_call_and_a_call_corrected_into_cards(page, broker, 
             login(console, who)
             console.wait_for_selector(".flag-card[data-table=f1]:has-text('东 李强 召裁判：停止打牌，计时暂停，请裁判到场')")
         wang, li = consoles
-        wang.click(".flag-card[data-table=f1] button[data-how=correct]")
-        wang.click("#c-picker .choices button.pick >> nth=0")
-        wang.click("#pick-ok")
-        wang.wait_for_selector("#result.error", timeout=WAIT_MS)
-        assert wang.inner_text("#result .line") == (f"错误: f1 桌没有接受这项操作，什么也没有改变：第 {number} 号标记（召裁判）"
-                                                     "不是一次出牌，没有可更正的牌：请确认或驳回")
-        assert len(live.service.table.flags) == 1 and wang.locator(".flag-card[data-table=f1]").count() == 1
+        assert wang.locator(".flag-card[data-table=f1] button").all_inner_texts() == ["已处理，继续比赛"]
         for console in consoles:  # both at once
-            console.evaluate("document.querySelector('.flag-card[data-table=f1] button[data-how=dismiss]').click()")
+            console.evaluate("document.querySelector('.flag-card[data-table=f1] button[data-how=confirm]').click()")
         for console in consoles:
-            until(console, "document.querySelector('#result .line').textContent.includes('撤销')")
+            until(console, "document.querySelector('#result .line').textContent.includes('确认')")
             console.wait_for_selector("#c-flags .empty", timeout=WAIT_MS)
         lines = sorted(c.inner_text("#result .line") for c in consoles)
         done = next(x for x in lines if not x.startswith("错误"))
-        assert done in (f"组织者 wang 撤销 f1 桌第 {number} 号标记", f"裁判 li 撤销 f1 桌第 {number} 号标记")
+        assert done in (f"组织者 wang 确认 f1 桌第 {number} 号标记", f"裁判 li 确认 f1 桌第 {number} 号标记")
         assert lines == sorted([done, f"错误: 这个标记已经处理过了，不必再操作：{done}"])
         assert not live.service.table.flags
-        li.wait_for_selector("#c-audit tbody tr[data-action=dismiss]")
-        assert li.locator("#c-audit tbody tr[data-action=dismiss]").count() == 1  # one change, recorded once
-        assert li.locator("#c-audit tbody tr[data-action=correct]").count() == 0  # the refused one: nothing changed
+        li.wait_for_selector("#c-audit tbody tr[data-action=confirm]")
+        assert li.locator("#c-audit tbody tr[data-action=confirm]").count() == 1  # one change, recorded once
     finally:
         live.close()
 
@@ -82,7 +75,8 @@ def test_the_cameras_reason_stands_beside_its_frame(page, broker, connect, tmp_p
         assert console.locator(f"{card} .camera").count() == 0  # Chinese words on an English page: not shown
         console.click(f"{card} button[data-how=confirm]")
         console.wait_for_selector("#c-flags .empty", timeout=WAIT_MS)
-        assert not live.service.table.flags and console.inner_text("#result .line").startswith("organiser wang confirmed flag")
+        until(console, "document.querySelector('#result .line').textContent.startsWith('organiser wang confirmed flag')")
+        assert not live.service.table.flags  # said once the seat's own confirm is ruled out (tables.REFUSAL_S)
     finally:
         live.close()
 
@@ -104,3 +98,84 @@ def test_a_resolution_the_table_does_not_answer_is_said_so(page, table, monkeypa
 
 
 JPEG = "/9j/4AAQSkZJRgABAQ=="
+
+
+def test_each_flag_offers_the_answers_that_mean_something_for_its_kind(page, table):
+    """bus/PROTOCOL.md "Flags": correct is refused for a flag that holds no play (000 第十七条 越序出牌：凡不按规定的出牌顺序，
+    过早地将牌亮在桌面上: cards shown, not played), dismissing a call or a turn nobody played is confirming it, and correcting a stalled seat enters the play a
+    person sees on the table. The console offered 确认, 撤销标记 and 更正 (the card picker) for every flag."""
+    now = time.time()
+    flags = [{"flag": "f21", "seat": "S", "kind": "unsure", "at": now, "cards": ["D4"]},
+             {"flag": "f22", "seat": "E", "kind": "out_of_turn", "at": now, "cards": ["S9"]},
+             {"flag": "f23", "seat": "W", "kind": "exposed_card", "at": now, "cards": ["C3"]},
+             {"flag": "f24", "seat": "N", "kind": "stalled", "at": now, "cards": []}]
+    table("f4").publish("state", state(seq=30, paused=True, turn="N", flags=flags))
+    en = page("/console", lang="en")
+    login(en)
+    console = page("/console")
+    login(console)
+    console.wait_for_selector(".flag-card[data-flag=f24]", timeout=WAIT_MS)
+    offered = {f: console.locator(f".flag-card[data-flag={f}] button").all_inner_texts() for f in ("f21", "f22", "f23", "f24")}
+    assert offered == {"f21": ["确认", "撤销标记", "更正"], "f22": ["确认", "撤销标记"], "f23": ["确认", "撤销标记"],
+                       "f24": ["继续等待出牌", "录入所见出牌"]}
+    en.wait_for_selector(".flag-card[data-flag=f24]", timeout=WAIT_MS)
+    assert en.locator(".flag-card[data-flag=f24] button").all_inner_texts() == ["Keep waiting", "Enter the play seen"]
+    console.click(".flag-card[data-flag=f24] button[data-how=correct]")  # the seat's possible cards, none chosen yet
+    console.wait_for_selector("#c-picker:not([hidden]) .choices button.pick", timeout=WAIT_MS)
+    assert console.inner_text("#c-picker .chosen") == "点选下面的牌"
+    table("f4").publish("state", state(seq=31))  # the flags gone, for the tests after this one
+
+
+def _first(monkeypatch, how: str, before) -> None:
+    """The display's ``how`` command to a table goes only once ``before()`` (another input) was applied there: the
+    seat's button pressed, or the round stopped, while the referee's click was on its way."""
+    from display.feed import Feed
+
+    real = Feed.command
+
+    def command(self, table, command, **fields):
+        if command == how:
+            before()
+        return real(self, table, command, **fields)
+
+    monkeypatch.setattr(Feed, "command", command)
+
+
+def test_a_flag_the_seat_confirmed_first_is_not_said_dismissed_by_the_referee(page, broker, tmp_path, monkeypatch):
+    """bus/PROTOCOL.md "Flags": a seat's own confirm button answers its oldest open flag (an unsure read): the seat
+    pressed confirm while the referee's 撤销标记 was on its way; the flag left the table's state and the
+    console said "dismissed" and recorded it. Now it says what happened, and records nothing."""
+    live = LiveTable(broker, "f5", tmp_path / "f5.db")
+    try:
+        live.to_first_lead()
+        live.send("observed", seat="S", cards=["S4"], confidence=0.5)
+        number = live.flag()[1:]
+        _first(monkeypatch, "dismiss", lambda: live.send("board/in", seat="S", button="confirm"))
+        console = page("/console")
+        login(console)
+        console.click(".flag-card[data-table=f5] button[data-how=dismiss]")
+        console.wait_for_selector("#result.error", timeout=WAIT_MS)
+        assert console.inner_text("#result .line") == (f"错误: f5 桌的第 {number} 号标记在你的操作到达之前已确认（别处的操作，"
+                                                       "如选手按了确认键）：你的操作没有执行")
+        assert console.locator("#c-audit tbody tr[data-action=dismiss]:has-text('f5 ')").count() == 0
+    finally:
+        live.close()
+
+
+def test_a_flag_the_round_ending_dismissed_is_not_said_confirmed(page, broker, tmp_path, monkeypatch):
+    """A flag still open when its round ends is dismissed with it (bus/PROTOCOL.md: flag_resolved with round_ended):
+    the referee's 确认 on its way was said done and recorded. Now the console says the round ended first."""
+    live = LiveTable(broker, "f6", tmp_path / "f6.db")
+    try:
+        live.to_first_lead()
+        live.send("observed", seat="S", cards=["S4"], confidence=0.5)
+        number = live.flag()[1:]
+        _first(monkeypatch, "confirm", lambda: live.send("commands", command="stop_round"))
+        console = page("/console")
+        login(console)
+        console.click(".flag-card[data-table=f6] button[data-how=confirm]")
+        console.wait_for_selector("#result.error", timeout=WAIT_MS)
+        assert console.inner_text("#result .line") == f"错误: f6 桌本轮已结束，第 {number} 号标记随之撤销：你的操作没有执行"
+        assert console.locator("#c-audit tbody tr[data-action=confirm]:has-text('f6 ')").count() == 0
+    finally:
+        live.close()
