@@ -31,7 +31,7 @@ PAGE_SECTIONS = ("ui", "word", "seat", "team", "phase", "kind", "status", "colum
 def _page(request: Request, lang: str, name: str, **context) -> HTMLResponse:
     return templates.TemplateResponse(request, name, {"lang": lang, "t": lambda key, **v: say(lang, f"ui.{key}", **v),
                                                       "catalogue_tag": catalogue()[1], "games": games(),
-                                                      "scores": scores(), **context})
+                                                      "scores": scores(), "told": told(), **context})
 
 
 @cache
@@ -73,6 +73,13 @@ def console(request: Request, lang: Lang):
 def games() -> dict[str, str]:
     """Each rulebook's game, by its name: a tile says what a table's game has (Guandan: no trump suit)."""
     return {book: load(book).game for book in sorted(names())}
+
+
+@cache
+def told() -> dict[str, int]:
+    """Each climbing book's ``[deal] told_at``, where it has one: a tile tells a seat's cards left only at that many or
+    fewer (报牌: above it the count is the players' secret, and players see the hall's screens too)."""
+    return {book: at for book in sorted(names()) if (at := getattr(load(book).deal, "told_at", 0))}
 
 
 def scores() -> dict[str, str]:

@@ -6,6 +6,7 @@ const ROTATE_MS = 12000;
 const hall = { feed: true, tables: {}, tournament: null, rounds: {}, standings: {} };
 const GAMES = JSON.parse(document.body.dataset.games || "{}");  // rulebook -> its game (routers/pages.py)
 const SCORES = JSON.parse(document.body.dataset.scores || "{}");  // tournament system -> its standings' score column (routers/pages.py)
+const TOLD = JSON.parse(document.body.dataset.told || "{}");  // rulebook -> the most cards left a tile tells (报牌; routers/pages.py)
 const $ = sel => document.querySelector(sel);
 
 function view(t) { return hall.tables[t] || (hall.tables[t] = { table: t, state: null, status: null, violations: [], timeline: [], bids: {}, results: [], got: performance.now() }); }
@@ -27,8 +28,11 @@ function seatHTML(seat, s, bids) {  // bids: San Da Yi's, each seat's this hand 
   return `<div class="seat ${seat}${s.turn === seat ? " turn" : ""}${flagged}" data-seat="${seat}">` +
     `<div class="who">${SEATW(seat)} ${esc(s.players[seat] || "")}${s.dealer === seat ? ` <i class="dealer" title="${T("dealer")}">${T("dealer_mark")}</i>` : ""}` +
     `${seat in bids ? ` <span class="bid">${esc(W("bid." + bids[seat]))}</span>` : ""}</div>` +
-    `<div><span class="count">${UNDEALT.has(s.phase) ? "" : T("cards_left", { n: s.cards[seat] })}</span> ${clk}</div>` +
+    `<div><span class="count">${UNDEALT.has(s.phase) ? "" : countText(s.cards[seat], TOLD[s.rulebook])}</span> ${clk}</div>` +
     `<div class="played">${cardsHTML(played)}</div></div>`;
+}
+function countText(n, told) {  // above the book's told_at the count is the players' secret (002 九 3, 004 三(一)3)
+  return told && n > told ? T("cards_untold", { n: told }) : T("cards_left", { n });
 }
 function violationHTML(v, full) {  // said by the server (display/view.py): the tile's brief line, or the whole sentence
   return `<li class="v ${esc(v.status)}" data-flag="${esc(v.flag)}" data-kind="${esc(v.kind)}">${esc(SAID(full ? v.say : v.brief))}</li>`;

@@ -16,9 +16,13 @@ class Deal:
     decks: int = setting("decks shuffled together (54 cards each)")
     hand_size: int = setting("cards dealt to each of the four players")
     kitty: int = setting("cards left for the dealer (0: none)")
+    told_at: int = setting(
+        "a seat's cards left are told to the hall (the scoreboard's tiles) only at this many or fewer, as the seat "
+        "itself must tell them (报牌: above it the count is the players' secret); 0: always told", 0)
 
     def __post_init__(self) -> None:
         check(self.decks >= 1, "decks", self.decks, "1 or more")
+        check(self.told_at >= 0, "told_at", self.told_at, "0 or more")
         cards = 54 * self.decks - 4 * self.hand_size
         check(self.kitty == cards, "kitty", self.kitty, f"{cards}: the cards of {self.decks} decks not dealt to 4 hands of {self.hand_size}")
 

@@ -15,6 +15,7 @@ TABLES = ["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "s2"]
 SEED_004 = ("叫分：首先叫牌者开始叫分，且最少叫1分，其他选手可选择叫“2分”、 “3分”或者“不叫”，所叫的分数必须比上一家高，叫分最高的选手成为庄家",
             "叫2分的选手——限制当局最多打2次“炸弹”", "本次比赛采取记分制，每轮进行8局比赛")
 SEED_002 = "如上游的对门为二游，则上游方升3级；如为三游，则升2级;如为四游(下游)，则升1级。"
+SEED_002_COUNT = "手中牌10张以下(包括10张牌)，第一次必须主动报数，之后且随问随报"
 
 
 def test_a_san_da_yi_tile_says_each_seats_bid_and_counts_games(page, broker, tmp_path):
@@ -43,7 +44,8 @@ def test_a_san_da_yi_tile_says_each_seats_bid_and_counts_games(page, broker, tmp
 
 def test_a_guandan_tile_shows_levels_and_no_card_points(page, table):
     """002 (SEED_002): a Guandan hand is won by going out first and moves levels, it counts no card points: its rows
-    said 0 分 for ever. English says the cards left without 1 cards; a flag is said with the page's own colon."""
+    said 0 分 for ever. English says the cards left without 1 cards; a flag is said with the page's own colon. A seat's
+    cards left are told only at 10 or fewer (九 3, SEED_002_COUNT: the seat itself tells them from 10 on)."""
     assert "升3级" in SEED_002
     p1 = table("p1")
     flags = [{"flag": "f12", "seat": "E", "kind": "unsure", "at": time.time(), "cards": ["S9"]}]
@@ -56,7 +58,9 @@ def test_a_guandan_tile_shows_levels_and_no_card_points(page, table):
     assert pg.inner_text("#tile-p1 .flags").startswith("⚑ 待裁判：东 ")
     en = page("/", lang="en")
     en.wait_for_selector("#tile-p1[data-seq='5']", timeout=WAIT_MS)
-    assert [en.inner_text(f"#tile-p1 .seat.{s} .count") for s in "EW"] == ["1 in hand", "12 in hand"]
+    assert [en.inner_text(f"#tile-p1 .seat.{s} .count") for s in "EW"] == ["1 in hand", "over 10 in hand"]
+    # 002 九 3 (SEED_002_COUNT): a count above 10 is the players' secret, and they see the hall's screens too
+    assert [pg.inner_text(f"#tile-p1 .seat.{s} .count") for s in "SW"] == ["3 张", "10 张以上"]
     assert en.inner_text("#tile-p1 .flags").startswith("⚑ For the referee: E ")
     # a Tractor table counts the defenders' card points
     p1.publish("state", state(seq=6))
