@@ -89,7 +89,7 @@ def play(game: Game, rng: random.Random, say: dict) -> Game:
     rules, seats = game.rules, say["seats"]
     limits = [say["limit_of"].format(seat=seats[s], limit=limit_words(game, s, say)) for s in SEATS]
     print(say["limits"].format(limits=say["sep"].join(limits)))
-    report_at = rules.fouls.count_report_at
+    report_at = rules.deal.told_at
     while not game.over:
         seat, lead, n = game.turn, game.last is None, len(game.history) + 1
         prev = game.last.reading if game.last else None

@@ -17,8 +17,9 @@ class Deal:
     hand_size: int = setting("cards dealt to each of the four players")
     kitty: int = setting("cards left for the dealer (0: none)")
     told_at: int = setting(
-        "a seat's cards left are told to the hall (the scoreboard's tiles) only at this many or fewer, as the seat "
-        "itself must tell them (报牌: above it the count is the players' secret); 0: always told", 0)
+        "a seat's cards left are told only at this many or fewer (报牌): there the seat reports them (San Da Yi: once, "
+        "after the play that brings it there; a report at any other time is a foul) and answers a count question "
+        "exactly, and the hall's tiles show them; above it the count is the players' secret. 0: always told", 0)
 
     def __post_init__(self) -> None:
         check(self.decks >= 1, "decks", self.decks, "1 or more")

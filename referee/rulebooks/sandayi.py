@@ -84,9 +84,6 @@ class Fouls:
     ally_ruling: Literal["offender", "side"] = setting(
         "an ally ruled the loser: `\"offender\"` pays the dealer's win alone and the other two score 0; `\"side\"` "
         "the three lose together. A dealer ruled the loser loses the game")
-    count_report_at: int = setting(
-        "a player holding this many cards or fewer after playing reports the count once (报牌), and answers a "
-        "count question exactly; a report at any other time is a foul")
     kinds: tuple[FoulKind, ...] = setting("the fouls the referee can record")
 
     def __post_init__(self) -> None:
@@ -103,6 +100,10 @@ class SandayiRulebook(ClimbingRulebook):
     scoring: Scoring = setting("`[scoring]`")
     round: Round = setting("`[round]`")
     fouls: Fouls = setting("`[fouls]`")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check(self.deal.told_at >= 1, "[deal] told_at", self.deal.told_at, "1 or more: the count a player reports (报牌)")
 
 
 __all__ = ["Bidding", "BombLimits", "Fouls", "Round", "SandayiRulebook", "Scoring"]

@@ -244,9 +244,9 @@ class Game:
 
     def count_answer(self, seat: str) -> int | None:
         """What ``seat`` must answer when asked its count: the number of cards when it holds
-        ``count_report_at`` or fewer, else None (“不报”)."""
+        ``[deal] told_at`` or fewer, else None (“不报”)."""
         n = self.count(seat)
-        return n if n <= self.rules.fouls.count_report_at else None
+        return n if n <= self.rules.deal.told_at else None
 
     @property
     def result(self) -> Result | None:
@@ -428,7 +428,7 @@ class Game:
         """``seat`` reports its count (报牌). 三 (一)1: 出牌后手中牌数在10张以内（含10张），需主动报牌一次，
         其他时间不能自动报牌，否则属于犯规 — a report at any other time is recorded as a foul."""
         self._live(seat)
-        at = self.rules.fouls.count_report_at
+        at = self.rules.deal.told_at
         due = self.phase == "playing" and self.count(seat) <= at and seat not in self.announced
         if due:
             return replace(self, announced=self.announced | {seat})
