@@ -256,7 +256,7 @@ class Connection:
         self._unrouted: deque[tuple[str, bytes, Delivery]] = deque()
         self._connected = threading.Event()
         self._refused: ReasonCode | None = None
-        self._tls_refused: ConnectionRefused | None = None  # the latest TLS handshake's failure, in words
+        self._tls_refused: ConnectionRefused | None = None  # a certificate the handshake refused, in words
         self._first = threading.Event()  # the first CONNACK arrived (either way)
         self._started = False
         self._closed = False
@@ -480,9 +480,11 @@ class Connection:
         if self._tls is None or self._tls.failure is None:
             return  # no answer (the broker away): paho tries again after its back-off
         failure, self._tls.failure = self._tls.failure, None
-        self._tls_refused = tls_refused(failure, self.address, self.ca)  # said at every try: paho tries again
-        log.error("%s: %s", self.client_id, self._tls_refused.text("en"))
-        self._first.set()
+        refusal = tls_refused(failure, self.address, self.ca)  # said at every try: paho tries again
+        log.error("%s: %s", self.client_id, refusal.text("en"))
+        if isinstance(failure, ssl.SSLCertVerificationError):  # final; a handshake cut short (a broker restarting) is not
+            self._tls_refused = refusal
+            self._first.set()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         with self._cond:

@@ -39,7 +39,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     display = sub.add_parser("display", help="the hall scoreboard and the organisers' console (web)")
     verbs = display.add_subparsers(dest="verb", required=True)
     serve = verbs.add_parser("serve", help="serve the scoreboard and the console until SIGINT/SIGTERM")
-    serve.add_argument("--broker", metavar="URL", default=None, help=f"mqtt://host:port (default ${ENV_BROKER})")
+    serve.add_argument("--broker", metavar="URL", default=None, help=f"mqtt://host:port, or mqtts://host:8883 (the CA file in $CARDTABLE_BROKER_CA) (default ${ENV_BROKER})")
     serve.add_argument("--credentials", metavar="PATH", default=None,
                        help=f"the file of user:password lines, mode 0600 (default ${ENV_CREDENTIALS})")
     serve.add_argument("--scoreboard-user", default="scoreboard", help="the broker user that reads (default scoreboard)")

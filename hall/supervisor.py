@@ -165,8 +165,9 @@ class Supervisor:
         """The broker's users (name -> password) and ACL: the hall's, and one user per connection of the
         demo's people (the broker binds client ids to users): the organiser (the console's rights: it seats and
         starts every table) and each table's players, who need no more than people at that table: they read its
-        ``state``, ``events`` and ``violations`` and send it the one command the bots send (``stop_round`` of a
-        hand they did not deal, ``hall.player``), nothing of another table.
+        ``state``, ``events`` and ``violations`` and write its ``commands`` (the bots send one, ``stop_round`` of a
+        hand they did not deal, ``hall.player``; an ACL cannot narrow the commands within the topic), nothing of
+        another table.
 
         >>> acl = Supervisor.__new__(Supervisor)
         >>> acl.tables = hall_tables(2)

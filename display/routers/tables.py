@@ -156,14 +156,20 @@ def resolve(table: Id, flag: str, body: FlagAction, user: Referee, ctx: Ctx, lan
         return not any(f["flag"] == flag for f in (hall.table(table).state or {}).get("flags", []))
 
     # Two referees at one flag: the second waits for the first's answer, then is told who resolved it and how (its
-    # command, sent as well, was refused by the table and said done).
-    with _RESOLVING.setdefault(table, threading.Lock()):
+    # command, sent as well, was refused by the table and said done). It waits one answer's time at most: a table that
+    # does not answer holds no more than one of the server's threads (the rest are told, not queued for ever).
+    lock = _RESOLVING.setdefault(table, threading.Lock())
+    if not lock.acquire(timeout=ANSWER_S + REFUSAL_S):
+        raise HTTPException(409, Denied("flag_busy", table=table))
+    try:
         if closed(ctx.feed.hall):
             done = _resolution(ctx, table, flag)
             raise HTTPException(409, Denied("flag_done", done=done) if done else Denied("no_open_flag", table=table, flag=FlagNo(flag)))
         fields = {"flag": flag} | ({"cards": body.cards} if body.cards is not None else {})
         return send(ctx, user, lang, table, body.how, done=closed, otherwise=lambda cid, refused: _closed_otherwise(
             ctx, table, flag, body.how, cid, refused), **fields)
+    finally:
+        lock.release()
 
 
 def _closed_otherwise(ctx: Ctx, table: str, flag: str, how: str, cid: str, refused: bool) -> Denied | None:

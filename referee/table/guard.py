@@ -24,8 +24,8 @@ logged) and counted, so a flooding board costs the table nothing but its own pre
 (1000.5, 1001.0)
 >>> g.clamped, g.time("observed", at=990.0, arrived=1002.0)
 ({'board/in': 1}, 990.0)
->>> g.time("observed", at=400.0, arrived=1003.0, live=False), g.clocks_off()
-(400.0, {'board/in': 3599.75})
+>>> g.time("observed", at=400.0, arrived=1003.0, live=False), g.clocks_off()  # it may have waited: not counted
+(400.0, {'board/in': 3599.75, 'observed': -12.0})
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from bus.pace import Bucket
 
 AHEAD_S = 2.0  # how far a sender's clock may run ahead of the service's (one network, NTP or not)
-BEHIND_S = 15.0  # a sender's clock further behind than this shows as off (a camera sends a play it read late, glare, a hand)
+BEHIND_S = 3.0  # a sender's clock further behind than this shows as off (a camera's own delay, its settle time, is ~1 s)
 OFFSETS_KEPT = 15  # per topic, the latest offsets whose median judges its senders' clock
 # Inputs per second and burst, per topic: far above what people at a table make (a few presses,
 # a play or two a second), far below a flood; ``commands`` have none.

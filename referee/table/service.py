@@ -801,8 +801,9 @@ class TableService:
 
     def _live(self, name: str, arrived: float) -> bool:
         """Whether an input ``name`` that ``arrived`` came as it was sent: the service had heard its table, and
-        its device had been back online, long enough (:data:`HEAR_AGAIN_S`) for nothing kept from before to come
-        (inputs waiting in the broker, a bridge's presses kept while its link was down)."""
+        its device had been back online (its last logged presence going ``online``), long enough (:data:`HEAR_AGAIN_S`)
+        for nothing kept from before to come (inputs waiting in the broker, a bridge's presses kept while its link was
+        down). A device back with no presence change logged is not seen; this only feeds ``clocks_off``."""
         device = "board" if name == "board/in" else "camera"
         since = max(self._heard if self._heard is not None else math.inf, self._back.get(device, -math.inf))
         return arrived >= since + HEAR_AGAIN_S

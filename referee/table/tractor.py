@@ -254,9 +254,9 @@ class TractorTable(Reducer):
         moved = [Reason("tractor.note_cannot_win", trick=tr.number, seat=tr.winner, other=to, n=tr.points) for tr, to in judge.reassigned()]
         notes = [n.json() for n in moved + list(s.notes)]
         data = {"hand": t.hand_no, "defender_points": judge.defender_points(), "settled_points": s.defender_points, "notes": notes}
-        if s.outcome is None:
+        if s.outcome is None:  # replayed: what was ruled besides the offences that void the hand still counts
             t = t._event("hand_scored", data | {"replay": True})
-            return t._with(penalties=())._deal()
+            return t._with(penalties=tuple(p for p in self.penalties if not getattr(self.rules.penalty(p.kind), "both_sides", None)))._deal()
         t = t._event("hand_scored", data | {"side": s.outcome.side, "levels": s.outcome.levels})
         game = t.game.after(self.dealer, s.outcome)
         t = t._with(game=game, penalties=(), record=t.record.next_hand(t.limits))

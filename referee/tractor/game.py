@@ -54,8 +54,8 @@ class Declaring:
         suit, count = distinct[0].suit, len(cards)
         s = self.standing
         reinforcing = s is not None and s.seat == seat and s.suit == suit
-        # more copies than the decks hold (with those the seat showed already): a misread (a CardError)
-        Decks(self.rules.deal.decks).check(cards, seen=Cards([distinct[0]] * s.count) if reinforcing else None)
+        # more copies than the decks hold (with those of the standing declaration, still shown): a misread (a CardError)
+        Decks(self.rules.deal.decks).check(cards, seen=Cards([distinct[0]] * s.count) if s is not None and s.suit == suit else None)
         if s is None:
             if count < rule.first:
                 raise DeclareError("tractor.declare_first", seat=seat, n=rule.first)

@@ -126,3 +126,34 @@ def test_a_relay_on_the_wire_reads_no_password_over_tls(tls, monkeypatch):
     secret, _ = sniffed(broker.tls_port, lambda relay: f"mqtts://console:{broker.users['console']}@localhost:{relay}")
     assert len(secret) > len(plain)  # the same exchange, encrypted
     assert password not in secret and b"console" not in secret and b"SECRET-COMMAND" not in secret
+
+
+def test_a_handshake_cut_short_is_tried_again_until_the_broker_answers(tls):
+    """A broker that is (re)starting may take the connection and drop it before the handshake ends: that is no refusal
+    of its certificate, and the client tries again until the real broker answers (it was refused at once, for good)."""
+    port = tls["broker"].tls_port
+    relay = socket.create_server(("127.0.0.1", 0))
+    cut = threading.Event()
+
+    def serve() -> None:  # the first connections are dropped at once, the later ones piped to the broker
+        while True:
+            try:
+                client, _ = relay.accept()
+            except OSError:
+                return
+            if not cut.is_set():
+                client.close()
+                continue
+            upstream = socket.create_connection(("127.0.0.1", port))
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=lambda a=a, b=b: [b.sendall(d) for d in iter(lambda: a.recv(65536), b"")], daemon=True).start()
+
+    threading.Thread(target=serve, daemon=True).start()
+    threading.Timer(1.5, cut.set).start()
+    url = tls["broker"].url("console", tls_host="localhost").replace(f":{port}", f":{relay.getsockname()[1]}")
+    try:
+        conn = Connection(url, clean_start=True, ca=tls["ca"]).connect(timeout=WAIT_S)
+        assert conn.connected
+        conn.close()
+    finally:
+        relay.close()

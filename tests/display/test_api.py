@@ -484,3 +484,30 @@ def test_a_name_with_an_invisible_format_character_is_refused_in_words(client, t
     players = {"S": "王芳", "E": "李强", "N": "张伟", "W": "a\u202eb"}
     r = client.post("/api/console/tables/t1/assign", json={"players": players, "rulebook": "classic-3deck"})
     assert r.status_code == 422 and r.json()["detail"].startswith("body.players.W：含有看不见的格式字符")
+
+
+def test_a_flag_answer_at_a_table_that_does_not_answer_holds_one_thread_at_most(client, table, commands, monkeypatch):
+    """A flag's resolution waits for the table's answer, one at a time per table. A table that does not answer (offline,
+    stalled) held every later click at it for ever, each one of the server's threads: a few referees could freeze the
+    whole console. A click that cannot have its turn within one answer's time is told so in words, and nothing sent."""
+    from display.routers import tables
+    monkeypatch.setattr(tables, "ANSWER_S", 0.5)
+    monkeypatch.setattr(tables, "REFUSAL_S", 0.1)
+    flag = {"flag": "f9", "seat": "E", "kind": "unsure", "at": time.time(), "cards": ["S9"]}
+    online(table, "t3", seq=60, paused=True, flags=[flag])
+    login(client, REFEREE)
+    wait(lambda: any(f["flag"] == "f9" for f in client.get("/api/console/flags").json()))
+    held = tables._RESOLVING.setdefault("t3", threading.Lock())
+    assert held.acquire(timeout=5)  # another referee's answer, still waiting for the table
+    answers = []
+    click = threading.Thread(target=lambda: answers.append(client.post("/api/console/tables/t3/flags/f9", json={"how": "confirm"})))
+    click.start()
+    click.join(timeout=10)
+    held.release()
+    click.join()
+    assert answers, "the click waited for ever"
+    r = answers[0]
+    assert r.status_code == 409 and r.json()["detail"] == "t3 桌另一项标记处理还在等牌桌回复（牌桌可能离线）：请稍后再看"
+    assert not any(json.loads(p).get("flag") == "f9" for _, p in commands.messages)
+    late = client.post("/api/console/tables/t3/flags/f9", json={"how": "confirm"})  # its turn: sent, no answer came
+    assert late.status_code == 200 and late.json()["answered"] is False

@@ -93,7 +93,7 @@ def test_a_stranger_failing_from_many_addresses_cannot_lock_the_referee_out(serv
     with from_(server, "10.0.1.1") as own:
         assert log_in(own, REFEREE).status_code == 200
     assert user_cli(paths[0], "--user", REFEREE[0], "--unlock") == 0
-    assert capsys.readouterr().out.strip() == f"已解除 {REFEREE[0]} 的登录锁定（忘掉了 {LOCK_AFTER['name']} 次失败的登录）"
+    assert capsys.readouterr().out.strip() == f"已解除 {REFEREE[0]} 的登录锁定（已清除 {LOCK_AFTER['name']} 次登录失败记录）"
     with from_(server, "10.0.3.1") as new:
         assert log_in(new, REFEREE).status_code == 200
 
@@ -108,7 +108,7 @@ def test_a_login_is_taken_back_at_once_by_a_new_password_or_removing_the_user(se
         token = log_in(laptop, ("zhao", "first-pass")).cookies["cardtable_session"]
         monkeypatch.setenv("CARDTABLE_PASSWORD", "second-pass")
         assert user_cli(db, "--user", "zhao", "--passwd") == 0
-        assert capsys.readouterr().out.strip().endswith("已为 zhao 设置新密码，其登录已全部结束")
+        assert capsys.readouterr().out.strip().endswith("已为 zhao 设置新密码，其已登录的会话已全部退出")
         assert phone.get("/api/me").status_code == 401
         assert laptop.get("/api/me", headers={"Authorization": f"Bearer {token}"}).status_code == 401
         assert log_in(phone, ("zhao", "first-pass")).status_code == 401

@@ -634,20 +634,33 @@ def test_four_identical_level_cards_in_a_three_deck_game_are_a_misread_for_a_per
     assert d.table.declaring.standing.seat == "E"
     d.send("observed", {"seat": "E", "cards": ["S2"], "confidence": 0.99})  # 加固 past the decks: three shown already
     assert d.table.flags[-1].kind == "impossible" and d.table.declaring.standing.count == 3
+    first = Driver("classic-3deck")  # 001 八: an overturn in the same suit (the first hand) counts the cards still shown
+    first.start()
+    first.send("observed", {"seat": "S", "cards": ["H2", "H2"], "confidence": 0.99})
+    first.send("observed", {"seat": "E", "cards": ["H2"] * 3, "confidence": 0.99})
+    assert first.table.flags[-1].kind == "impossible" and first.table.declaring.standing.seat == "S"
 
 
 def test_a_replayed_first_hand_is_still_the_first_for_overturning_in_the_same_suit():
     """001 八: 第一副牌打2时，还可抢庄，同一门花色也可以; 001 十八: 如双方均错，则重新该局比赛 -- the first hand played
-    again has no dealer yet, so an overturn may keep the suit, as in the first."""
+    again has no dealer yet, so an overturn may keep the suit, as in the first. What was ruled besides the offences
+    that void the hand still counts: a late side's 首盘扣20分 (001 二) is taken in the first hand played out."""
     d = Driver("classic-3deck")
-    d.start()
+    d.start(late={"W": 7 * 60})
     d.declare_and_take_kitty("S", "H")
-    d.table = d.table._with(penalties=(Penalty("revoke", "E"), Penalty("revoke", "S")))  # both sides revoked
+    late = d.table.penalties
+    d.table = d.table._with(penalties=late + (Penalty("revoke", "E"), Penalty("revoke", "S")))  # both sides revoked
     d.play_hand(random.Random(7))
-    assert d.table.hand_no == 2 and d.table.game.dealer is None
+    assert d.payloads("events", "hand_scored")[-1]["data"]["replay"] is True
+    assert d.table.hand_no == 2 and d.table.game.dealer is None and d.table.penalties == late
     d.send("observed", {"seat": "S", "cards": ["H2"], "confidence": 0.99})
     d.send("observed", {"seat": "E", "cards": ["H2", "H2"], "confidence": 0.99})
     assert d.kinds()[-1] == "declared" and d.table.declaring.standing.seat == "E"
+    d.send("board/in", {"seat": "N", "button": "declare"})
+    d.send("board/in", {"seat": "E", "button": "ready"}, dt=6.0)
+    d.play_hand(random.Random(8))
+    scored = d.payloads("events", "hand_scored")[-1]["data"]
+    assert scored["settled_points"] == scored["defender_points"] + 20  # W, on the dealer's side now, pays the defenders
 
 
 def test_a_play_out_of_turn_costs_per_card_as_published_shaoguan_nokitty():
@@ -684,4 +697,4 @@ def test_the_referee_rules_what_no_camera_sees_and_the_hand_is_settled_with_it()
     assert before.penalties == () and d.table.penalties == ()
     idle = Driver("classic-3deck")
     idle.send("commands", {"command": "foul", "seat": "E", "kind": "signalling"})
-    assert idle.kinds()[-1] == "rejected"
+    assert idle.payloads("events", "rejected")[-1]["data"]["why"]["key"] == "table.no_game"
