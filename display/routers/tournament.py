@@ -201,9 +201,10 @@ def show(user: Referee, ctx: Ctx, lang: Lang, round_no: int | None = Query(None,
     if not tournaments.exists():
         raise _no_tournament()
     with tournaments.using() as store:
+        store.tournament  # a damaged file is no refusal of the round asked: the app's 500 in words (app._damaged)
         try:
             view = _view(store, ctx, round_no)
-        except TournamentError as exc:
+        except TournamentError as exc:  # a round not paired (yet)
             raise _refused(exc) from None
     return view.model_copy(update={"unpublished": _unpublished(ctx, view, lang)})
 
