@@ -75,8 +75,8 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote
 
+from bus.mqtt import BrokerAddress
 from bus.protocol import HEEDED, INTAKE, MAX_BYTES, OUTPUTS, PREFIX, topic
 from referee.catalogue import Refusal
 
@@ -386,8 +386,8 @@ class Broker:
         ``mqtts://`` to the TLS listener by that name (the one its certificate must carry)."""
         if user not in self.users:
             raise KeyError(f"no user {user!r} on this broker (users: {sorted(self.users)})")
-        scheme, host, port = ("mqtt", self.host, self.port) if tls_host is None else ("mqtts", tls_host, self.tls_port)
-        return f"{scheme}://{quote(user, safe='')}:{quote(self.users[user], safe='')}@{host}:{port}"
+        tls = tls_host is not None
+        return BrokerAddress(tls_host if tls else self.host, self.tls_port if tls else self.port, user, self.users[user], tls).url
 
     @property
     def address(self) -> str:
