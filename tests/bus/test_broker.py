@@ -347,4 +347,5 @@ def test_the_broker_takes_no_payload_over_the_contracts_limit(connect, inbox):
     camera.publish(T1_OBSERVED, b"y" * MAX_BYTES)
     camera.publish(T1_OBSERVED, b'{"v":1,"last":true}')
     got.wait_payload(T1_OBSERVED, b'{"v":1,"last":true}')
-    assert [len(p) for p in got.payloads()] == [MAX_BYTES, 19]
+    # QoS 1 is at least once: a publish may come twice (a client that reconnects sends it again)
+    assert sorted(set(len(p) for p in got.payloads())) == [19, MAX_BYTES]  # nothing over the limit came
