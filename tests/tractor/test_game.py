@@ -3,7 +3,7 @@
 import pytest
 import said
 
-from referee.cards import Cards
+from referee.cards import CardError, Cards
 from referee.rulebooks import load
 from referee.tractor.game import (
     Declaring,
@@ -55,8 +55,13 @@ def test_zhongkai_reinforce_and_same_suit_overturn():
     """000 第十条: 揭牌者继续摸到与揭出的级牌花色相同的牌，可以亮出加固; 其他家可持更多张的相同花色级牌进行反揭。"""
     d = Declaring(ZK, "9", first_hand=False).declare("S", C("H9"), at=1).declare("S", C("H9"), at=2)
     assert d.standing.count == 2
-    d = d.declare("E", C("H9 H9 H9"), at=3)  # same suit, more cards, another seat
+    d = d.declare("E", C("S9 S9 S9"), at=3)  # more cards, another seat
     assert (d.standing.seat, d.standing.count) == ("E", 3)
+    same = Declaring(ZK, "9", first_hand=False).declare("S", C("H9"), at=1).declare("E", C("H9 H9"), at=2)
+    assert (same.standing.seat, same.standing.suit, same.standing.count) == ("E", "H", 2)  # the same suit, more cards
+    # 第四条 3副扑克: no fourth H9 (S shows two still): a misread, never a declaration
+    with pytest.raises(CardError):
+        Declaring(ZK, "9", first_hand=False).declare("S", C("H9 H9"), at=1).declare("E", C("H9 H9"), at=2)
 
 
 def test_classic_no_reinforce_and_other_suit_after_first_hand():
