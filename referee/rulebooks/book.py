@@ -46,6 +46,14 @@ class PenaltyEntry:
         "(and the last trick's kitty) go to the best of the other plays; the order of play stays as played "
         "(who took the trick at the table led the next)", False)
 
+    def points_for(self, cards: int) -> int:
+        """The points moved for a violation involving ``cards`` cards (``per_card``: each of them).
+
+        >>> PenaltyEntry(points=20, per_card=True).points_for(2), PenaltyEntry(points=40).points_for(2)
+        (40, 40)
+        """
+        return self.points * (cards if self.per_card else 1)
+
 
 @dataclass(frozen=True)
 class Clock:

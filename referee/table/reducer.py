@@ -587,7 +587,7 @@ class Reducer:
         """暴露张: cards face up that are no play (the book's ``exposed_card`` penalty, per card where
         it says so), flagged for the referee; ``pending`` lets the referee correct it into a play."""
         entry = self.rules.penalty("exposed_card")
-        penalty = {"points": entry.points * (len(cards) if entry.per_card else 1)} if entry else {}
+        penalty = {"points": entry.points_for(len(cards))} if entry else {}
         return self._flag(seat, "exposed_card", cards, why, pending, "暴露张", penalty)
 
     def _could_be_play(self, seat: str, cards: Cards) -> bool:

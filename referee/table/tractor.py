@@ -210,7 +210,7 @@ class TractorTable(Reducer):
 
     def _out_of_turn_rule(self, cards: Cards) -> tuple[str, dict]:
         entry = self.rules.penalties.get("out_of_turn")
-        return "越序出牌", {"points": (entry.points * (len(cards) if entry.per_card else 1)) if entry else 0}
+        return "越序出牌", {"points": entry.points_for(len(cards)) if entry else 0}
 
     def _pickup(self, seat: str, cards: Cards) -> str:
         if self.phase in ("dealing", "kitty", "hand_over"):  # cards shown to declare, the kitty turned up: back to a

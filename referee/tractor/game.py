@@ -122,7 +122,7 @@ def settle(rules: TractorRulebook, dealer: str, defender_points: int, penalties:
         offender = side_of(p.seat, dealer)
         other = "defenders" if offender == "dealer" else "dealer"
         if rule.points or p.points:
-            amount = rule.points * (p.cards if rule.per_card else 1) + p.points
+            amount = rule.points_for(p.cards) + p.points
             points += amount if offender == "dealer" else -amount
             notes.append(Reason("tractor.note_points", kind=_kind(p.kind), seat=p.seat, n=amount, side=other))
         if rule.levels or rule.deal or rule.forfeit_hand:

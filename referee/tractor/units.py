@@ -100,17 +100,20 @@ class Holding:
     def put_back(self, placement: Placement) -> None:
         self.take(placement, +1)
 
+    def _next(self, pos: int, acc: Placement) -> list[Card]:
+        """The cards at ``pos`` that may extend ``acc`` (they join its last card: ``Trumps.joins``)."""
+        cards = self.slots.get(pos, ())
+        return [c for c in cards if self.joins(acc[-1][0], c)] if acc else list(cards)
+
     def uniform(self, width: int, length: int) -> Iterator[tuple[int, Placement]]:
         """Every way to place ``length`` adjacent ranks of ``width`` identical cards: (top, placement)."""
-        counts, slots = self.counts, self.slots
+        counts = self.counts
 
         def extend(pos: int, left: int, acc: Placement) -> Iterator[tuple[int, Placement]]:
             if left == 0:
                 yield pos - 1, acc
                 return
-            for card in slots.get(pos, ()):
-                if acc and not self.joins(acc[-1][0], card):
-                    continue
+            for card in self._next(pos, acc):
                 used = sum(w for c, w in acc if c is card)
                 if counts[card] - used >= width:
                     yield from extend(pos + 1, left - 1, acc + ((card, width),))
@@ -121,15 +124,13 @@ class Holding:
 
     def runs(self, widths: tuple[int, ...]) -> Iterator[Placement]:
         """Connected blocks whose widths, rank by rank, are an ordering of ``widths``."""
-        counts, slots = self.counts, self.slots
+        counts = self.counts
 
         def extend(pos: int, left: tuple[int, ...], acc: Placement) -> Iterator[Placement]:
             if not left:
                 yield acc
                 return
-            for card in slots.get(pos, ()):
-                if acc and not self.joins(acc[-1][0], card):
-                    continue
+            for card in self._next(pos, acc):
                 for width in sorted(set(left)):
                     if counts[card] >= width:
                         i = left.index(width)
@@ -141,14 +142,12 @@ class Holding:
 
     def blocks(self, cap: int) -> Iterator[Placement]:
         """Connected blocks of at most ``cap`` cards: adjacent ranks of two or more identical cards each."""
-        counts, slots = self.counts, self.slots
+        counts = self.counts
 
         def extend(pos: int, room: int, acc: Placement) -> Iterator[Placement]:
             if len(acc) > 1 or acc and pos - 1 not in self.lows:
                 yield acc
-            for card in slots.get(pos, ()):
-                if acc and not self.joins(acc[-1][0], card):
-                    continue
+            for card in self._next(pos, acc):
                 have = counts[card] - sum(w for c, w in acc if c is card)
                 for width in range(2, min(have, room) + 1):
                     yield from extend(pos + 1, room - width, acc + ((card, width),))
