@@ -78,11 +78,27 @@ class Guard:
         if self.ahead_s is None:
             return at
         if live or at > arrived:
-            self._offsets.setdefault(name, deque(maxlen=OFFSETS_KEPT)).append(at - arrived)
+            self._offsets.setdefault(name, deque(maxlen=OFFSETS_KEPT)).append((arrived, at - arrived))
         if at - arrived <= self.ahead_s:
             return at
         self.clamped[name] = self.clamped.get(name, 0) + 1
         return arrived
+
+    def forget(self, names: tuple[str, ...], since: float) -> None:
+        """Drop the offsets of topics ``names`` whose inputs arrived at ``since`` or later: their device has said
+        it is back, and what it kept while away may have come before its word (another session of the service).
+
+        >>> g = Guard()
+        >>> for i in range(3): _ = g.time("board/in", at=100.0 + i - 300, arrived=100.0 + i)
+        >>> g.forget(("board/in",), since=101.0); g.clocks_off()
+        {'board/in': -300.0}
+        >>> g.forget(("board/in",), since=0.0); g.clocks_off()
+        {}
+        """
+        for name in names:
+            offsets = self._offsets.get(name)
+            if offsets:
+                self._offsets[name] = deque(((a, o) for a, o in offsets if a < since), maxlen=OFFSETS_KEPT)
 
     def clocks_off(self) -> dict[str, float]:
         """Topic -> its senders' typical offset in seconds (ahead positive), where it is off.
@@ -96,7 +112,9 @@ class Guard:
             return {}
         off = {}
         for name, offsets in self._offsets.items():
-            typical = statistics.median(offsets)
+            if not offsets:
+                continue
+            typical = statistics.median(o for _, o in offsets)
             if typical > self.ahead_s or typical < -BEHIND_S:
                 off[name] = round(typical, 3)
         return off

@@ -571,8 +571,9 @@ class TableService:
                     if entry is None:  # the presence logged already (a retained one, sent again)
                         continue
                     presence[entry["device"]] = entry["status"]
-                    if entry["status"] == "online":  # what it kept while away may follow: not live
-                        self._back[entry["device"]] = arrived
+                    if entry["status"] == "online":  # what it kept while away may follow (or come just before,
+                        self._back[entry["device"]] = arrived  # on its own session): not live
+                        self.guard.forget(INTAKE[f"-{entry['device']}"], arrived - HEAR_AGAIN_S)
                     at = logged_at = arrived if logged_at is None else max(arrived, logged_at)
                     decoded.append(("input", PRESENCE, entry, at))
                     rows.append((PRESENCE, entry, at, None))

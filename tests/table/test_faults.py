@@ -282,8 +282,12 @@ def test_a_clock_a_minute_behind_shows_as_off_but_a_wait_in_the_broker_does_not(
     r.wait_logged(early)
     assert r.watch.wait("health", lambda h: h["seq"] >= 3)["clocks_off"] == {}
     time.sleep(HEAR_AGAIN_S)
+    # A bridge back online sends its word and then what it kept; the service hears them on two sessions, so the
+    # kept presses may come first (CI saw it): those are forgotten when the word comes (here, always first).
+    kept = [r.press("referee", "N", at=time.time() - 300) for _ in range(3)]
+    r.wait_logged(kept)
     r.conns["board/in"].publish(topic(r.name, "board/status"), encode("board/status", {"v": 1, "status": "online", "boot": 2}))
-    kept = [r.press("referee", "N", at=time.time() - 300) for _ in range(5)]
+    kept = [r.press("referee", "N", at=time.time() - 300) for _ in range(2)]
     r.wait_logged(kept)
     assert r.watch.wait("health", lambda h: h["seq"] >= 9)["clocks_off"] == {}
     time.sleep(HEAR_AGAIN_S)
