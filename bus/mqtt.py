@@ -4,7 +4,9 @@ No business logic here: topics and payloads belong to the callers. What it adds 
 
 - ``mqtt://user:password@host:port`` URLs, and ``mqtts://`` (port 8883 unless given): TLS, the broker's
   certificate and host name checked against the CA file of ``$CARDTABLE_BROKER_CA`` (or ``ca=``; the system's CAs
-  without one), a certificate not signed by it or not for the URL's host refused in words (``broker.tls_*``);
+  without one), a certificate not signed by it or not for the URL's host refused in words (``broker.tls_*``); a
+  broker that hangs up on the handshake (a plain listener on that port) is tried again, and said so when the wait
+  ends (``broker.no_connection_tls``);
 - MQTT 5 with a persistent session by default (``clean_start=False`` and a session that does not
   expire), so the broker keeps the subscriptions of a fixed ``client_id`` and queues QoS 1
   messages for it while it is away, also across a broker restart when persistence is on; the
@@ -172,7 +174,7 @@ class _Handshake(ssl.SSLSocket):
     def do_handshake(self, block=False):
         try:
             super().do_handshake(block)
-        except ssl.SSLError as exc:  # a certificate refused (ssl.SSLCertVerificationError) too
+        except OSError as exc:  # a certificate refused (ssl.SSLCertVerificationError), or the broker hanging up
             self.context.failure = exc
             raise
 
@@ -189,10 +191,11 @@ def tls_context(ca: str | None) -> ssl.SSLContext:
     return context
 
 
-def tls_refused(failure: ssl.SSLError, address: BrokerAddress, ca: str | None) -> ConnectionRefused:
+def tls_refused(failure: OSError, address: BrokerAddress, ca: str | None) -> ConnectionRefused:
     """Why the TLS handshake with the broker failed, in words: a certificate not for the URL's host, one not signed
-    by ``ca``, or no TLS at all."""
-    where, reason = f"{address.host}:{address.port}", getattr(failure, "verify_message", None) or failure.reason
+    by ``ca``, or no TLS at all (the connection reset or ended in the middle of the handshake: a plain listener)."""
+    where = f"{address.host}:{address.port}"
+    reason = getattr(failure, "verify_message", None) or getattr(failure, "reason", None) or failure.strerror
     if not isinstance(failure, ssl.SSLCertVerificationError):
         return ConnectionRefused("tls_failed", address=where, reason=reason or failure)
     if failure.verify_code in _NOT_FOR_HOST:
@@ -257,6 +260,7 @@ class Connection:
         self._connected = threading.Event()
         self._refused: ReasonCode | None = None
         self._tls_refused: ConnectionRefused | None = None  # a certificate the handshake refused, in words
+        self._tls_cut: str | None = None  # why the latest try's handshake failed otherwise (the broker hung up)
         self._first = threading.Event()  # the first CONNACK arrived (either way)
         self._started = False
         self._closed = False
@@ -309,8 +313,11 @@ class Connection:
             left = deadline - time.monotonic()
             if left <= 0:
                 self._shutdown()
-                raise NoConnection("no_connection", address=f"{a.host}:{a.port}", client=repr(self.client_id),
-                                   seconds=f"{timeout:g}")
+                where, client, seconds = f"{a.host}:{a.port}", repr(self.client_id), f"{timeout:g}"
+                if self._tls_cut is not None:  # the broker hung up on the latest try's handshake
+                    raise NoConnection("no_connection_tls", address=where, client=client, seconds=seconds,
+                                       reason=self._tls_cut)
+                raise NoConnection("no_connection", address=where, client=client, seconds=seconds)
             self._first.wait(min(left, 0.05))
         return self
 
@@ -477,14 +484,19 @@ class Connection:
         self._first.set()
 
     def _on_connect_fail(self, client, userdata) -> None:
+        """A try that failed: a certificate refused is final; a handshake the broker cut short (a broker restarting,
+        or one that does not speak TLS on that port) is tried again, and said if it is still so when the wait ends."""
+        self._tls_cut = None
         if self._tls is None or self._tls.failure is None:
             return  # no answer (the broker away): paho tries again after its back-off
         failure, self._tls.failure = self._tls.failure, None
         refusal = tls_refused(failure, self.address, self.ca)  # said at every try: paho tries again
         log.error("%s: %s", self.client_id, refusal.text("en"))
-        if isinstance(failure, ssl.SSLCertVerificationError):  # final; a handshake cut short (a broker restarting) is not
+        if isinstance(failure, ssl.SSLCertVerificationError):
             self._tls_refused = refusal
             self._first.set()
+        else:
+            self._tls_cut = refusal.values["reason"]
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         with self._cond:

@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from bus.broker import Broker, table_acl
+from bus.broker import Broker, free_port, table_acl
 from bus.credentials import broker_url
-from bus.mqtt import ENV_CA, Connection, ConnectionRefused
+from bus.mqtt import ENV_CA, Connection, ConnectionRefused, NoConnection
 from hall.certs import make
 
 WAIT_S = 30.0
@@ -157,3 +157,23 @@ def test_a_handshake_cut_short_is_tried_again_until_the_broker_answers(tls):
         conn.close()
     finally:
         relay.close()
+
+
+def test_mqtts_at_a_plain_listener_is_said_in_words(tls):
+    """``mqtts://`` given the broker's plain port: mosquitto hangs up on the TLS handshake (it reads the ClientHello as
+    a malformed MQTT packet). The client tries again (a broker restarting does the same), and when the wait ends it
+    says why in words, not only that nothing answered within the wait."""
+    broker = tls["broker"]
+    url = broker.url("console", tls_host="localhost").replace(f":{broker.tls_port}", f":{broker.port}")
+    with pytest.raises(NoConnection) as caught:
+        Connection(url, clean_start=True, ca=tls["ca"]).connect(timeout=3)
+    zh, en = str(caught.value), caught.value.text("en")
+    assert zh.startswith(f"3 秒内没有连上消息服务器 localhost:{broker.port}（客户端 'console'）：对方中断了 `TLS` 握手"), zh
+    assert "这个端口上的消息服务器也许不用 `TLS`" in zh, zh
+    assert en.startswith(f"no MQTT connection to localhost:{broker.port} as 'console' within 3 s: the broker hung up on"
+                         " the TLS handshake ("), en
+    assert "does it speak TLS on that port?" in en, en
+    with pytest.raises(NoConnection) as nobody:  # nothing listening: no handshake, nothing more to say
+        Connection(tls["broker"].url("console", tls_host="localhost").replace(f":{broker.tls_port}", f":{free_port()}"),
+                   clean_start=True, ca=tls["ca"]).connect(timeout=1)
+    assert nobody.value.key == "broker.no_connection"
