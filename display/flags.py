@@ -23,10 +23,12 @@ def frame_for(flag: dict, frames: list[dict]) -> dict | None:
 
 
 ALL = ("confirm", "dismiss", "correct")
-# bus/PROTOCOL.md "Flags": correct is refused for a flag that holds no play; dismiss is confirm for a call, a turn
-# nobody played and a stalled seat (the console offers one of the two); a stalled seat's correct enters the play seen
+# bus/PROTOCOL.md "Flags": correct is refused for a flag that holds no play (a pickup is none); dismiss is confirm for
+# a call, a turn nobody played and a stalled seat (the console offers one of the two); a stalled seat's correct enters
+# the play seen
 ACTIONS = {"out_of_turn": ("confirm", "dismiss"), "early_pickup": ("confirm", "dismiss"), "no_play": ("confirm",),
-           "referee_called": ("confirm",), "stalled": ("confirm", "correct")}
+           "unsure_pickup": ("confirm", "dismiss"), "referee_called": ("confirm",), "stalled": ("confirm", "correct"),
+           "wrong_card_count": ("confirm", "dismiss")}
 
 
 def actions(flag: dict, turn: str | None) -> tuple[str, ...]:

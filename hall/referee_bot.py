@@ -12,6 +12,8 @@ looking at the cards on the table (the table's ``scene.jsonl``), through the con
 {'how': 'dismiss'}
 >>> ruling({"kind": "out_of_turn", "cards": ["S6"]}, ("S6",))  # the bots never play out of turn: the camera erred
 {'how': 'dismiss'}
+>>> ruling({"kind": "unsure_pickup", "cards": ["S6"]}, ("S6",))  # nor pick a trick up early
+{'how': 'dismiss'}
 >>> ruling({"kind": "stalled", "cards": []}, ("C8",), lying=("S3", "C8"))  # laid, never read: entered
 {'how': 'correct', 'cards': ['C8']}
 >>> ruling({"kind": "stalled", "cards": []}, ("C8",), taken=("C8",), lying=("C8",))  # played and taken: thinking
@@ -39,10 +41,10 @@ def ruling(flag: dict, truth: tuple[str, ...] | None, taken: tuple[str, ...] | N
     its time (``stalled``) whose last cards lie there beyond its play the table took laid them unseen (entered), else
     it is thinking (dismissed); a read of cards the table already took
     is no play (dismissed), a read that differs from the cards is corrected, anything else is
-    confirmed. The bots break no rule on purpose that the camera would have to see, so a play out of turn or an
-    exposed card can only be the camera's mistake, which the referee sees at the table: dismissed (confirmed, it
-    would cost a foul and, in Guandan, the seat's next turn)."""
-    if flag.get("kind") in ("out_of_turn", "exposed_card"):
+    confirmed. The bots break no rule on purpose that the camera would have to see, so a play out of turn, an
+    exposed card or an unsure early pickup can only be the camera's mistake, which the referee sees at the table:
+    dismissed (confirmed, it would cost a foul and, in Guandan, the seat's next turn)."""
+    if flag.get("kind") in ("out_of_turn", "exposed_card", "unsure_pickup"):
         return {"how": "dismiss"}
     if flag.get("kind") == "stalled":
         laid = truth and not Counter(truth) - (Counter(lying) - Counter(taken or ()))  # lying beyond what was taken

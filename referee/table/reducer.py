@@ -56,6 +56,8 @@ from referee.table.clock import (
 # The flags whose play a person's ``confirm`` applies: a read the model was unsure of, a play of more cards than the
 # seat holds (Tractor: a misread or a real 多牌, which the hand judge then rules ``wrong_card_count``).
 CONFIRMED_PLAYS = ("unsure", "too_many")
+# The flags whose pickup (a ``removed`` read) a person's ``confirm`` applies, as if the camera had been sure.
+CONFIRMED_PICKUPS = ("unsure_pickup",)
 REFEREE_ONLY = ("referee_called", "stalled")  # flags a seat's own ``confirm`` button cannot answer: a referee must come
 CLOCK = "clock"  # the log's entry for time passing with no input (logged by the service when a deadline passes)
 # The log's entry for a device's presence changing (logged by the service from ``camera/status`` and
@@ -346,7 +348,8 @@ class Reducer:
         if command in ("foul", "report", "open_hand"):
             return self._ruling(command, p)
         flag = self._find_flag(p["flag"])
-        if command == "correct" and flag.pending is None:  # no play to correct: it dismissed the violation in passing
+        # no play to correct (a pickup is none): it dismissed the violation in passing
+        if command == "correct" and (flag.pending is None or flag.kind in CONFIRMED_PICKUPS):
             raise Reject("table.nothing_to_correct", flag=flag.flag, kind=flag.kind)
         return self._resolve(flag, command, p.get("cards"))
 
@@ -375,7 +378,9 @@ class Reducer:
             pending["cards"] = cards
         if how == "correct" and flag.kind == "stalled":  # the play a person saw, the camera did not: when it came is
             t = t._with(clock=None)._waiting_dropped("the referee entered this seat's play", flag.seat)  # unknown: untimed
-        if pending is not None and (how == "correct" or (how == "confirm" and flag.kind in CONFIRMED_PLAYS)):
+        if pending is not None and how == "confirm" and flag.kind in CONFIRMED_PICKUPS:
+            t = t._picked_up(pending | {"confidence": 1.0})
+        elif pending is not None and (how == "correct" or (how == "confirm" and flag.kind in CONFIRMED_PLAYS)):
             pending["confidence"] = 1.0
             if how == "confirm" and flag.kind == "too_many":
                 pending["counted"] = True  # the referee saw it: the seat played more cards than a hand holds (多牌)
@@ -525,16 +530,26 @@ class Reducer:
         return self._seen(seat, cards, p)
 
     def _removed(self, p: dict) -> Reducer:
-        """Cards face up in front of ``seat`` left the table: normal once their trick is complete;
-        before every seat has played, an early pickup (牌一经触桌，不得收回), flagged for the referee.
-        An unsure read of it is ignored (nothing is flagged on a guess), and so is any pickup while a
-        flag is open (the trick may be complete once the referee confirms its last play)."""
+        """Cards face up in front of ``seat`` left the table: ignored while a flag is open (the trick may be complete
+        once the referee confirms its last play; the referee is there), else judged now (:meth:`_picked_up`)."""
+        Cards.parse(p["cards"])  # a CardError is a reason too: rejected
+        return self if self.flags else self._picked_up(p)
+
+    def _picked_up(self, p: dict) -> Reducer:
+        """A pickup judged now: normal once its trick is complete; before every seat has played, an early pickup
+        (牌一经触桌，不得收回), flagged for the referee. An unsure read of an early pickup is flagged ``unsure_pickup``
+        with no violation: it may be a play read or laid wrongly and taken back, which the table would otherwise hold
+        as played with nobody told; a person confirms it (judged again as sure) or dismisses it. An unsure read of
+        anything else (a trick's cards cleared, cards that never lay there) changes nothing and is not flagged."""
         seat, cards = p["seat"], Cards.parse(p["cards"])
-        if p["confidence"] < CONFIDENT or self.flags:  # while the table waits for the referee, who is there
-            return self
         where = self._pickup(seat, cards)
         if where == "untracked":  # a game whose reducer does not follow what lies on the table
             return self
+        if p["confidence"] < CONFIDENT:
+            if where != "early":
+                return self
+            why = Reason("table.unsure_pickup", seat=seat, cards=cards, confidence=round(p["confidence"], 2))
+            return self._flag(seat, "unsure_pickup", cards, why, p)
         if where == "cleared":
             return self._event("picked_up", {"seat": seat, "cards": cards.names()})
         if where != "early":

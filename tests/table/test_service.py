@@ -387,6 +387,40 @@ def test_an_unsure_read_waits_for_the_console(table):
     assert corrected["cards"]["S"] == 37 and not corrected["flags"]
 
 
+def test_an_unsure_early_pickup_is_told_to_the_console_and_never_a_penalty_on_a_guess(table):
+    """003 13 (留底 and 不留底 alike): 比赛开始后，牌一经触桌，不得收回(跟错牌除外). A pickup before the trick is complete
+    that the camera is unsure of was ignored: the play it took back stood, and nobody was told. Now it is a flag in
+    words with no violation: dismissed, nothing changes; confirmed, it is judged as a sure read (the early pickup's
+    own flag, whose violation counts only when confirmed in turn)."""
+    t = table("s17")
+    t.start()
+    t.play_to_first_lead()
+    t.send("observed", {"seat": "S", "cards": ["HA"], "confidence": 0.98})
+    flagged = t.send("removed", {"seat": "S", "cards": ["HA"], "confidence": 0.5})
+    [flag] = flagged["flags"]
+    assert (flag["seat"], flag["kind"], flag["cards"], flag["why"]["key"]) == ("S", "unsure_pickup", ["HA"], "table.unsure_pickup")
+    assert flagged["paused"] and flagged["current_trick"]["plays"] == [{"seat": "S", "cards": ["HA"]}]
+    assert Sentences("zh").flag(flag).startswith("南 似乎在一圈未完时收回了 ♥A，摄像头没有把握")
+    assert "picked up ♥A before the trick was complete" in Sentences("en").flag(flag)
+    t.send("observed", {"seat": "E", "cards": ["H4"], "confidence": 0.98})  # waits behind the flag
+    refused = t.send("commands", {"command": "correct", "flag": flag["flag"], "cards": ["HK"]})
+    assert refused["flags"] == [flag]
+    said = t.watch.wait("events", lambda e: e["seq"] == refused["seq"] and e["kind"] == "rejected")
+    assert said["data"]["why"]["key"] == "table.nothing_to_correct"
+    dismissed = t.send("commands", {"command": "dismiss", "flag": flag["flag"]})
+    assert not dismissed["flags"] and dismissed["turn"] == "N" and dismissed["cards"]["E"] == 38
+    # Confirmed, the pickup is judged as sure: an early pickup, flagged with its violation for the referee.
+    flagged = t.send("removed", {"seat": "E", "cards": ["H4"], "confidence": 0.5})
+    [flag] = flagged["flags"]
+    assert flag["kind"] == "unsure_pickup"
+    confirmed = t.send("commands", {"command": "confirm", "flag": flag["flag"]})
+    [early] = confirmed["flags"]
+    assert (early["seat"], early["kind"], early["cards"]) == ("E", "early_pickup", ["H4"])
+    violation = t.watch.wait("violations", lambda v: v["seq"] == confirmed["seq"])
+    assert (violation["kind"], violation["status"], violation["flag"]) == ("early_pickup", "flagged", early["flag"])
+    assert [v["seq"] for v in t.watch.of("violations")] == [confirmed["seq"]]  # nothing from the unsure reads
+
+
 def test_a_play_in_the_wrong_phase_is_rejected_and_changes_nothing(table):
     t = table("s6")
     t.start()

@@ -382,7 +382,7 @@ def test_a_trick_picked_up_before_every_seat_played_is_flagged():
     d.send("observed", {"seat": "E", "cards": ["S5", "S6"], "confidence": 0.99})
     d.send("removed", {"seat": "E", "cards": ["SA"], "confidence": 0.99})  # never on the table
     assert d.kinds()[-1] == "rejected" and not d.table.flags
-    d.send("removed", {"seat": "E", "cards": ["S5"], "confidence": 0.6})  # unsure: nothing on a guess
+    assert not d.send("removed", {"seat": "E", "cards": ["SK"], "confidence": 0.6})  # unsure, never on the table
     assert not d.table.flags
     d.send("removed", {"seat": "S", "cards": ["S3", "S3"], "confidence": 0.97})
     v = [o.payload for o in d.outputs if o.name == "violations"][-1]
@@ -393,6 +393,40 @@ def test_a_trick_picked_up_before_every_seat_played_is_flagged():
     before = len(d.outputs)
     d.send("removed", {"seat": "S", "cards": ["S3", "S3"], "confidence": 0.97})  # the trick is complete: normal
     assert d.kinds()[-1] == "picked_up" and len(d.outputs) == before + 1 and not d.table.flags
+
+
+def test_an_unsure_early_pickup_is_a_flag_for_a_person_never_a_violation():
+    """003 13: 比赛开始后，牌一经触桌，不得收回(跟错牌除外). An unsure read of cards taken back before the trick is complete
+    may be a play read or laid wrongly: a flag (``unsure_pickup``, no violation) that pauses the table; dismissed,
+    nothing changes; confirmed, the pickup is judged as a sure read. An unsure read of a trick cleared is no flag."""
+    d = Driver()
+    d.start()
+    d.declare_and_take_kitty()
+    d.send("observed", {"seat": "S", "cards": ["S3", "S3"], "confidence": 0.99})
+    d.send("observed", {"seat": "E", "cards": ["S5", "S6"], "confidence": 0.99})
+    before = d.table
+    d.send("removed", {"seat": "E", "cards": ["S5", "S6"], "confidence": 0.6})
+    [flag] = d.table.flags
+    assert (flag.seat, flag.kind, sorted(flag.cards), flag.violation) == ("E", "unsure_pickup", ["S5", "S6"], None)
+    assert d.table.on_hold and not d.payloads("violations", "early_pickup")
+    why = d.payloads("events", "flag_raised")[-1]["data"]["why"]
+    assert (why["key"], why["values"]["seat"], why["values"]["confidence"]) == ("table.unsure_pickup", "E", 0.6)
+    assert Sentences("zh").flag(flag.json()).startswith("东 似乎在一圈未完时收回了 ♠6 ♠5，摄像头没有把握")
+    d.send("commands", {"command": "correct", "flag": flag.flag, "cards": ["S5"]})  # a pickup is no play to correct
+    assert d.kinds()[-1] == "rejected" and d.table.flags == (flag,)
+    d.send("commands", {"command": "dismiss", "flag": flag.flag})
+    assert not d.table.flags and d.table.cards_left() == before.cards_left()
+    assert d.table._current_trick() == before._current_trick() and not d.payloads("violations", "early_pickup")
+    d.send("removed", {"seat": "E", "cards": ["S5", "S6"], "confidence": 0.6})  # read unsure again: confirmed
+    d.send("board/in", {"seat": "E", "button": "confirm"})  # the seat's own button answers it, as for an unsure play
+    [early] = d.table.flags
+    assert (early.kind, early.seat, early.violation["status"]) == ("early_pickup", "E", "flagged")
+    d.send("commands", {"command": "dismiss", "flag": early.flag})
+    for seat, cards in (("N", ["S7", "S8"]), ("W", ["S9", "ST"])):
+        d.send("observed", {"seat": seat, "cards": cards, "confidence": 0.99})
+    before = len(d.outputs)
+    d.send("removed", {"seat": "S", "cards": ["S3", "S3"], "confidence": 0.6})  # the trick is complete: nothing to tell
+    assert d.outputs[before:] == [] and not d.table.flags
 
 
 def test_cards_shown_to_declare_and_taken_back_are_no_refused_pickup():
