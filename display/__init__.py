@@ -9,7 +9,8 @@ It reads the bus (every table's ``state``, ``events``, ``violations`` and ``heal
 - :mod:`display.hub`: the hall's changes to every open page (Server-Sent Events);
 - :mod:`display.app`, :mod:`display.routers`: the FastAPI app, its pages (Jinja templates) and REST API;
   :mod:`display.deps`: what every router shares (the app's context, the clock, the reader's language, the login);
-- :mod:`display.guard`, :mod:`display.store`: the console's doors, users and audit log;
+- :mod:`display.guard`, :mod:`display.store`: the console's doors, users and audit log; :mod:`display.names`: user
+  names that read alike;
 - :mod:`display.actions`, :mod:`display.flags`, :mod:`display.plays`: the console's actions on a table, in words;
 - :mod:`display.tournament`: the console's side of the tournament; :mod:`display.schemas`: every body and answer;
 - :mod:`display.cli`: ``cardtable display serve|user|backup``; :mod:`display.deadline`: its HTTP connections, each with a

@@ -61,11 +61,17 @@ def entry_named(lang: str, eid: str, named: Mapping[str, Mapping]) -> str:
 
 
 def line(lang: str, user: str, role: str, action: str, detail: Mapping[str, Any]) -> str:
-    """One change (``action`` with its ``detail``, as the audit log keeps it) by ``user`` of ``role``, in ``lang``."""
+    """One change (``action`` with its ``detail``, as the audit log keeps it) by ``user`` of ``role``, in ``lang``; a
+    change made at the command line (``detail["via"]``: ``command_line``) by ``user``, the console server's OS user.
+
+    >>> line("zh", "root", "", "remove_user", {"via": "command_line", "user": "李明"})
+    '控制台服务器上的命令行（系统用户 root） 删除用户 李明，其会话全部结束'
+    """
     named = detail.get("named") if isinstance(detail.get("named"), Mapping) else {}
     said = Sentences(lang, players={detail["seat"]: detail.get("player")} if "seat" in detail else None)
     values: dict[str, Any] = {k: v for k, v in detail.items() if isinstance(v, (str, int, float))}
-    values["who"] = say(lang, "action.who", role=word(lang, f"role.{role}"), user=user)
+    values["who"] = (say(lang, "action.who_command_line", user=user) if detail.get("via") == "command_line"
+                     else say(lang, "action.who", role=word(lang, f"role.{role}"), user=user))
     if "flag" in detail:
         values["flag"] = said.flag_no(detail["flag"])
     for key in ("cards", "was"):

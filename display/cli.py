@@ -14,7 +14,9 @@ command line. ``--broker`` and ``--credentials`` may come from ``$CARDTABLE_BROK
 goes over HTTPS only (as ``--secure-cookie``).
 
 A login can be taken back: ``--passwd`` gives the user a new password and ``--remove`` removes them, each ending
-their sessions at once; ``--unlock`` lifts the lock that failed logins put on a name (``display.store``).
+their sessions at once; ``--unlock`` lifts the lock that failed logins put on a name (``display.store``). Each change
+is in the console's audit log as the command line's, by the OS user who ran it. A new name that reads as a user's
+already there, or mixes Latin letters with Cyrillic or Greek ones, is refused (``display.names``).
 """
 
 from __future__ import annotations
@@ -206,15 +208,29 @@ def _backup(args: argparse.Namespace) -> int:
 def _user(args: argparse.Namespace) -> int:
     import time
 
-    from display.store import Store, check_file
+    from display.store import Store
+
+    try:
+        store = Store.open(args.db)  # a file that is not the console's is refused before a password is asked for it
+    except Refusal as exc:
+        print(f"cardtable display user: {exc.text(args.lang)}", file=sys.stderr)
+        return 2
+    try:
+        return _change_user(args, store, time.time())
+    finally:
+        store.close()
+
+
+def _change_user(args: argparse.Namespace, store, now: float) -> int:
+    """``display user``'s change on the open ``store``, in the audit log as the command line's (``via``), by the
+    console server's OS user (:func:`_os_user`): the organisers' audit shows who changed which account when."""
     from referee.catalogue import say, word
-    from referee.tournament.entries import readable
 
     lang, shown = args.lang, repr(args.user)[1:-1]  # a name is printed as typed, never a terminal's escape
+    by, via = _os_user(), {"via": "command_line", "user": args.user}
     try:
-        check_file(args.db)  # before a password is asked for a file it cannot go into
         if args.role:
-            readable(args.user, "user")  # a name a person reads in the audit log and at the console
+            store.may_add(args.user)  # a name a person reads, unlike any user's: refused before the password is asked
     except Refusal as exc:
         print(f"cardtable display user: {exc.text(lang)}", file=sys.stderr)
         return 2
@@ -222,26 +238,38 @@ def _user(args: argparse.Namespace) -> int:
     if password is None:
         print(f"cardtable display user: {say(lang, 'cli.password_short')}", file=sys.stderr)
         return 2
-    store = Store.open(args.db)
     try:
         if args.role:
-            store.add_user(args.user, password, args.role, time.time())
+            store.add_user(args.user, password, args.role, now)
+            store.audit(by, "add_user", via | {"role": args.role}, now)
             done = say(lang, "cli.user_added", role=word(lang, f"role.{args.role}"), user=shown)
         elif args.passwd:
             store.set_password(args.user, password)
+            store.audit(by, "set_password", via, now)
             done = say(lang, "cli.user_passwd", user=shown)
         elif args.remove:
             store.remove_user(args.user)
+            store.audit(by, "remove_user", via, now)
             done = say(lang, "cli.user_removed", user=shown)
         else:
-            done = say(lang, "cli.user_unlocked", user=shown, n=store.unlock(args.user))
+            n = store.unlock(args.user)
+            store.audit(by, "unlock_user", via | {"n": n}, now)
+            done = say(lang, "cli.user_unlocked", user=shown, n=n)
     except Refusal as exc:
         print(f"cardtable display user: {exc.text(lang)}", file=sys.stderr)
         return 1
-    finally:
-        store.close()
     print(done)
     return 0
+
+
+def _os_user() -> str:
+    """The OS user running the command (by its user id, not the environment's word), or its uid where it has no name."""
+    import pwd
+
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:  # a uid the system has no name for (a container's)
+        return f"uid {os.getuid()}"
 
 
 def _password(lang: str, shown: str) -> str | None:

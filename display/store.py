@@ -39,9 +39,11 @@ import json
 import secrets
 import sqlite3
 import threading
+import unicodedata
 from pathlib import Path
 
 from cardtable.backup import copy_checked
+from display.names import alike, mixed
 from referee.catalogue import Refusal
 from referee.tournament.core import TournamentError  # the words for what a file is (the tournament's own check)
 from referee.tournament.entries import readable
@@ -179,11 +181,24 @@ class Store:
     def add_user(self, name: str, password: str, role: str, now: float) -> None:
         if role not in ROLES:
             raise UserError("unknown_role", role=role, known=list(ROLES))
-        readable(name, "user")
+        self.may_add(name)
         try:
             self._run("INSERT INTO users VALUES (?, ?, ?, ?)", (name, role, hash_password(password), now))
         except sqlite3.IntegrityError:
             raise UserError("user_exists", user=name) from None
+
+    def may_add(self, name: str) -> None:
+        """Refuse, in words, a new user's name that a person would not read as written (``readable``), that mixes Latin
+        letters with Cyrillic or Greek ones, or that reads as a user's already there (``display.names``)."""
+        readable(name, "user")
+        shown = repr(name)[1:-1]
+        other = alike(name, (n for n, _ in self.users()))
+        if other is not None:
+            raise UserError("user_alike", user=shown, other=repr(other)[1:-1])
+        at = mixed(name)
+        if at is not None:
+            char = unicodedata.normalize("NFKC", name)[at - 1]
+            raise UserError("user_mixed", user=shown, n=at, char=f"U+{ord(char):04X} {unicodedata.name(char)}")
 
     def set_password(self, name: str, password: str) -> None:
         """A new password for ``name``, whose sessions end at once (a password seen, a phone left logged in)."""

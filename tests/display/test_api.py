@@ -511,3 +511,14 @@ def test_a_flag_answer_at_a_table_that_does_not_answer_holds_one_thread_at_most(
     assert not any(json.loads(p).get("flag") == "f9" for _, p in commands.messages)
     late = client.post("/api/console/tables/t3/flags/f9", json={"how": "confirm"})  # its turn: sent, no answer came
     assert late.status_code == 200 and late.json()["answered"] is False
+
+
+def test_a_user_name_that_reads_as_another_is_refused_at_the_console_too(client):
+    """The console's own form adds users through the same check as the command line (``Store.may_add``): a Cyrillic і
+    in "li" (the referee) reads as li in the audit log; refused in words, nothing added."""
+    login(client)
+    r = client.post("/api/users", json={"user": "l\u0456", "password": "long-enough", "role": "referee"})
+    assert r.status_code == 409 and r.json()["detail"].startswith("用户名“lі”与已有的用户“li”看起来一样")
+    en = client.post("/api/users", json={"user": "qu\u0430n", "password": "long-enough", "role": "referee"}, headers=EN)
+    assert en.status_code == 409 and en.json()["detail"].startswith("the user name 'quаn' mixes Latin letters with Cyrillic")
+    assert not {"lі", "quаn"} & {u["user"] for u in client.get("/api/users").json()}

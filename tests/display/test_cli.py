@@ -175,3 +175,63 @@ def test_serve_refuses_https_files_it_cannot_serve_with_in_words(tmp_path, capsy
     assert cli.main(["--lang", "en", *serve, "--tls-cert", str(tmp_path / "nowhere.pem"), "--tls-key", str(tmp_path / "b" / "server.key")]) == 2
     assert "cannot serve HTTPS with" in capsys.readouterr().err
     assert not (tmp_path / "c.db").exists()
+
+
+def test_user_changes_at_the_command_line_are_in_the_audit_log(broker, tmp_path, monkeypatch, capsys):
+    """A user added, given a new password, unlocked or removed with `display user` was in no audit log (no console user
+    to name): the organisers' audit could not say who changed which account when. Each change is now there, as the
+    command line's on the console's server with its OS user; a refused change records nothing."""
+    import os
+    import pwd
+
+    from fastapi.testclient import TestClient
+    from kit import OWN_USERS, as_, make_db, settings
+
+    from display.app import create_app
+
+    db, me = make_db(tmp_path / "console.db"), pwd.getpwuid(os.getuid()).pw_name
+    monkeypatch.setenv("CARDTABLE_PASSWORD", "zhao-pass-1")
+    for verb in (["--role", "referee"], ["--passwd"], ["--unlock"], ["--remove"]):
+        assert cli.main(["display", "user", "--db", str(db), "--user", "赵老师", *verb]) == 0
+    assert cli.main(["display", "user", "--db", str(db), "--user", "赵老师", "--remove"]) == 1  # gone already
+    capsys.readouterr()
+    with TestClient(create_app(settings(broker, db, users=OWN_USERS)), headers={"Origin": "http://testserver"}) as client:
+        rows = as_(client, ("wang", "organiser-pass")).get("/api/console/audit").json()
+        cli_rows = [r for r in rows if r["detail"].get("via") == "command_line"]
+        who = f"控制台服务器上的命令行（系统用户 {me}）"
+        assert [r["text"] for r in cli_rows] == [f"{who} 删除用户 赵老师，其会话全部结束",
+                                                 f"{who} 解除用户 赵老师 的登录锁定（清除 0 次登录失败记录）",
+                                                 f"{who} 为用户 赵老师 设置新密码，其会话全部结束", f"{who} 添加裁判 赵老师"]
+        assert {r["user"] for r in cli_rows} == {me} and cli_rows[-1]["at"] <= cli_rows[0]["at"]
+        client.cookies.set("lang", "en")
+        english = client.get("/api/console/audit").json()
+        assert english[1]["text"] == f"the command line on the console's server (OS user {me}) removed the user 赵老师, ending their sessions"
+
+
+@pytest.mark.parametrize("name, said", [
+    ("l\u0456", "用户名“lі”与已有的用户“li”看起来一样"),  # a Cyrillic і beside the referee li
+    ("ＬＩ", "用户名“ＬＩ”与已有的用户“li”看起来一样"),  # full-width capitals
+    ("Wang", "用户名“Wang”与已有的用户“wang”看起来一样"),
+    ("w\u0430ng", "用户名“wаng”与已有的用户“wang”看起来一样"),  # a Cyrillic а
+    ("zh\u0430o", "用户名“zhаo”混用了拉丁字母与西里尔或希腊字母（第 3 个字符是 `U+0430 CYRILLIC SMALL LETTER A`）"),
+    ("zhaο", "用户名“zhaο”混用了拉丁字母与西里尔或希腊字母（第 4 个字符是 `U+03BF GREEK SMALL LETTER OMICRON`）"),
+])
+def test_a_new_user_name_that_reads_as_another_is_refused_in_words(tmp_path, monkeypatch, capsys, name, said):
+    """A Cyrillic а in "li" made a second user that reads the same in the audit log and at the console: a new name that
+    reads as a user's already there, or that mixes Latin letters with Cyrillic or Greek ones, is refused before the
+    password is asked, and nothing is added; Chinese names (and Chinese with Latin letters) stay allowed."""
+    from kit import make_db
+
+    db = make_db(tmp_path / "console.db")
+    monkeypatch.delenv("CARDTABLE_PASSWORD", raising=False)  # refused before any password is asked for
+    assert cli.main(["display", "user", "--db", str(db), "--user", name, "--role", "referee"]) == 2
+    assert capsys.readouterr().err.startswith(f"cardtable display user: {said}")
+    assert cli.main(["display", "user", "--db", str(db), "--user", name, "--role", "referee", "--lang", "en"]) == 2
+    english = capsys.readouterr().err
+    assert "reads the same as the existing user" in english or "mixes Latin letters with Cyrillic or Greek ones" in english
+    monkeypatch.setenv("CARDTABLE_PASSWORD", "a-long-pass")
+    for fine in ("李明", "王A老师", "Ivan"):
+        assert cli.main(["display", "user", "--db", str(db), "--user", fine, "--role", "referee"]) == 0
+    store = Store.open(db)
+    assert sorted(n for n, _ in store.users()) == sorted(["wang", "li", "李明", "王A老师", "Ivan"])
+    assert [r["action"] for r in store.audit_log()].count("add_user") == 3
