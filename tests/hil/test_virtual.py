@@ -40,18 +40,30 @@ class Lines:
         raise AssertionError(f"no line with {text!r} in {self.lines[-5:]}")
 
 
-def test_the_virtual_board_through_the_bridge(broker, connect, inbox, tmp_path):
+def board_in(connect, inbox):
+    """What the table's service hears of its board (``board/in``), as it hears it."""
     box = inbox()
     table = connect("table-t1-board", clean_start=True)  # the service's session for the board's inputs
     table.subscribe(topic("t1", "board/in"), box)
     assert table.wait_subscribed(30)
-    link = tmp_path / "vtty"
-    virtual = subprocess.Popen([*CARDTABLE, "bridge", "virtual", "--link", str(link), "--board-id", "9"],
+    return box
+
+
+def virtual_board(link, board_id: int) -> tuple[subprocess.Popen, Lines]:
+    """``cardtable bridge virtual`` on a pty linked at ``link``, typed into, and its lines (Chinese)."""
+    virtual = subprocess.Popen([*CARDTABLE, "bridge", "virtual", "--link", str(link), "--board-id", str(board_id)],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, env=ZH)
     out = Lines(virtual.stdout)
+    out.wait_for(f"虚拟显示板 {board_id} 号")
+    return virtual, out
+
+
+def test_the_virtual_board_through_the_bridge(broker, connect, inbox, tmp_path):
+    box = board_in(connect, inbox)
+    link = tmp_path / "vtty"
+    virtual, out = virtual_board(link, 9)
     bridge = None
     try:
-        out.wait_for("虚拟显示板 9 号")
         bridge = BridgeProcess("t1", link, broker.url("board-t1"), tmp_path / "bridge.log")
         out.wait_for("S[         off]", timeout=30)  # the host is there: no LoSt
         pressed = time.time()
@@ -77,6 +89,44 @@ def test_the_virtual_board_through_the_bridge(broker, connect, inbox, tmp_path):
         virtual.wait(5)
     assert not link.exists()
     assert json.loads(payload)["v"] == 1
+
+
+def test_a_second_bridge_of_the_table_on_another_port_says_so_and_ends(broker, connect, inbox, tmp_path):
+    """Two bridges of one table on two serial ports (a board moved to another USB socket, the old bridge still running):
+    each port was locked, but both bridges are the table's user ``board-T``, so they took the table's broker connection
+    from each other for ever. The table is held too now (a lock file per table and broker): the second says so, naming
+    the first's process and port, and ends (1); the first goes on, its presses reach ``board/in``."""
+    box = board_in(connect, inbox)
+    link = tmp_path / "vtty"
+    virtual, out = virtual_board(link, 4)
+    other, other_end = os.openpty()  # another serial port, nothing on it
+    first = None
+    try:
+        first = BridgeProcess("t1", link, broker.url("board-t1"), tmp_path / "bridge.log")
+        out.wait_for("S[         off]", timeout=30)
+        said = {}
+        for lang in ("zh", "en"):
+            second = subprocess.run([*CARDTABLE, "--lang", lang, "bridge", "run", "--table", "t1", "--port",
+                                     os.ttyname(other_end), "--broker", broker.url("board-t1")],
+                                    capture_output=True, text=True, timeout=60, env=ZH)
+            assert second.returncode == 1, second.stderr
+            said[lang] = second.stderr.strip().splitlines()[-1]
+        assert said["zh"].startswith(f"cardtable bridge run: 桌 t1 已由本机另一个 `cardtable bridge run` 桥接（进程号和串口："
+                                     f"{first.proc.pid} {link}；锁文件 "), said["zh"]
+        assert said["en"].startswith("cardtable bridge run: table t1 is bridged already by another `cardtable bridge "
+                                     f"run` on this machine (its process and port: {first.proc.pid} {link}; "), said
+        virtual.stdin.write("N pass\n")
+        virtual.stdin.flush()
+        _, payload = box.wait_for(lambda t, p: True, timeout=30)
+        assert (decode("board/in", payload)["seat"], first.proc.poll()) == ("N", None)
+        assert "disconnected" not in first.output(), first.output()  # its connection was never taken
+    finally:
+        if first is not None:
+            first.stop()
+        virtual.terminate()
+        virtual.wait(5)
+        os.close(other)
+        os.close(other_end)
 
 
 def test_the_virtual_board_speaks_english_when_asked(tmp_path):
