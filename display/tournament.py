@@ -102,6 +102,12 @@ def _played(t: Tournament, round_no: int, states: Mapping[str, dict | None]) -> 
     return books.most_common(1)[0][0] if books else None
 
 
+def entries_known(t: Tournament) -> dict[str, dict]:
+    """Every entry of ``t`` as the hall knows it, by id: its lot number (None without a lot), name and unit."""
+    return {e.id: {"lot": t.lot.index(e.id) + 1 if e.id in t.lot else None, "name": e.name, "unit": e.unit}
+            for e in t.entries}
+
+
 class Tournaments:
     """The tournament file the console runs (one tournament per file), one request at a time."""
 
@@ -125,4 +131,4 @@ class Tournaments:
         self.store.close()
 
 
-__all__ = ["AtTables", "EntryError", "Refusal", "TournamentError", "Tournaments", "at_tables", "entries_of", "read_form", "rows_of", "seating"]
+__all__ = ["AtTables", "EntryError", "Refusal", "TournamentError", "Tournaments", "at_tables", "entries_known", "entries_of", "read_form", "rows_of", "seating"]

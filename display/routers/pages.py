@@ -31,7 +31,7 @@ PAGE_SECTIONS = ("ui", "word", "seat", "team", "phase", "kind", "status", "colum
 def _page(request: Request, lang: str, name: str, **context) -> HTMLResponse:
     return templates.TemplateResponse(request, name, {"lang": lang, "t": lambda key, **v: say(lang, f"ui.{key}", **v),
                                                       "catalogue_tag": catalogue()[1], "games": games(),
-                                                      "scores": scores(), "told": told(), **context})
+                                                      "scores": scores(), "rows": rows(), "told": told(), **context})
 
 
 @cache
@@ -86,6 +86,13 @@ def scores() -> dict[str, str]:
     """Each tournament system's standings score, by the system's name: the column's Chinese name (the catalogue's
     ``column.*``), as the sheets head it (``System.score_column``: the knockout's is the matches won, 胜场)."""
     return {name: x.score_column for name, x in SYSTEMS.items()}
+
+
+def rows() -> dict[str, str]:
+    """What a row of each tournament system's standings is, by the system's name, the heading of its name column:
+    ``player`` where an entry is one player (individual tables: 选手), else ``team`` (队: pair Swiss's teams of pairs,
+    000 四5 各队的团体成绩; the knockout's pairs, 002 一2 以各院（系）、部门、单位工会小组为单位组队参赛)."""
+    return {name: "player" if x.players == 1 else "team" for name, x in SYSTEMS.items()}
 
 
 @cache

@@ -10,7 +10,8 @@ from fastapi.responses import StreamingResponse
 
 from display.deps import Ctx, Denied
 from display.hub import STREAMS_PER_CLIENT, sse
-from display.schemas import Id, Problem, Round, Standings
+from display.schemas import Entry, Id, Problem, Round, Standings
+from display.tournament import entries_known
 
 router = APIRouter(prefix="/api", tags=["scoreboard"])
 NOT_FOUND = {404: {"model": Problem}}
@@ -50,6 +51,21 @@ def standings(tournament: Id, ctx: Ctx) -> Standings:
 @router.get("/tournaments/{tournament}/round", responses=NOT_FOUND, summary="The round's pairings last published")
 def round_(tournament: Id, ctx: Ctx) -> Round:
     return Round.model_validate(_published(ctx.feed.hall.rounds, Denied("no_round_published", tournament=tournament), tournament))
+
+
+@router.get("/tournaments/{tournament}/entries", responses=NOT_FOUND,
+            summary="The entries of the tournament this display runs, as the hall knows them (lot number, name, unit)")
+def entries(tournament: Id, ctx: Ctx) -> list[Entry]:
+    """What names a round's entry that the page has by id alone: a pair Swiss pair's bye (its standings' rows are
+    teams, and a pair with the bye is at no table of the round). 404 unless this display runs that tournament."""
+    missing = HTTPException(404, Denied("no_entries", tournament=tournament))
+    if ctx.tournament is None or not ctx.tournament.exists():
+        raise missing
+    with ctx.tournament.using() as store:
+        t = store.tournament
+        if t.id != tournament:
+            raise missing
+        return [Entry(id=e, **x) for e, x in entries_known(t).items()]
 
 
 @router.get("/stream", summary="Server-Sent Events: a snapshot, then every change",

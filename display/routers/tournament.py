@@ -38,6 +38,7 @@ from display.tournament import (
     Refusal,
     TournamentError,
     at_tables,
+    entries_known,
     entries_of,
     read_form,
     rows_of,
@@ -91,18 +92,12 @@ def _change(ctx: Ctx, user: User, lang: str, action: str, detail: dict, call) ->
     return view.model_copy(update={"said": " ".join(said)})
 
 
-def _known(t) -> dict[str, dict]:
-    """Every entry of ``t`` as the hall knows it, by id: its lot number (None without a lot), name and unit."""
-    return {e.id: {"lot": t.lot.index(e.id) + 1 if e.id in t.lot else None, "name": e.name, "unit": e.unit}
-            for e in t.entries}
-
-
 def _named(t, detail: dict) -> dict:
     """The entries ``detail`` names by id (``entry``, ``entries``, ``order``, the result's ``forfeits``) as the hall knows them,
     ``named``: id -> lot number, name and unit; its line says them so (``display.actions``), as they were then."""
     result = detail.get("result") if isinstance(detail.get("result"), dict) else {}
     entries = [e for key in ("entries", "order") if isinstance(detail.get(key), list) for e in detail[key]]
-    known = _known(t)
+    known = entries_known(t)
     named = {e: known[e] for e in [detail.get("entry"), *entries, *result.get("forfeits", [])] if e in known}
     return {"named": named} if named else {}
 
@@ -117,7 +112,7 @@ def _view(store, ctx: Ctx, round_no: int | None = None) -> TournamentView:
                           finished=t.finished, round=shown, best_of=t.rules.best_of(t, shown["round"]),
                           standings=store.standings(), lot=list(t.lot),
                           lot_open=t.rules.lot_closed(t) is None, rulebook=tables.rulebook, started=tables.started,
-                          rulebooks=_books(t.rules.games), entries=[Entry(id=e, **x) for e, x in _known(t).items()],
+                          rulebooks=_books(t.rules.games), entries=[Entry(id=e, **x) for e, x in entries_known(t).items()],
                           unrecorded=[Unrecorded(table=n.table, report=n.report, reason=n.reason, at=n.at) for n in waiting])
 
 

@@ -6,6 +6,7 @@ const ROTATE_MS = 12000;
 const hall = { feed: true, tables: {}, tournament: null, rounds: {}, standings: {} };
 const GAMES = JSON.parse(document.body.dataset.games || "{}");  // rulebook -> its game (routers/pages.py)
 const SCORES = JSON.parse(document.body.dataset.scores || "{}");  // tournament system -> its standings' score column (routers/pages.py)
+const ROWS = JSON.parse(document.body.dataset.rows || "{}");  // tournament system -> what its standings' rows are: player, team (routers/pages.py)
 const TOLD = JSON.parse(document.body.dataset.told || "{}");  // rulebook -> the most cards left a tile tells (报牌; routers/pages.py)
 const $ = sel => document.querySelector(sel);
 
@@ -120,8 +121,9 @@ function renderStandings() {
   const s = hall.standings[hall.tournament];
   if (!s) { box.innerHTML = `<p class="empty">${T("no_standings")}</p>`; return; }
   $("#standings .sub").textContent = `${s.name} · ${T("round_of", { round: s.round, rounds: hall.rounds[hall.tournament]?.rounds ?? s.round })}`;
-  // numbers stand right-aligned under right-aligned headers (th.num and td.num)
-  box.innerHTML = `<table class="standings"><thead><tr><th class="num">${T("rank")}</th><th>${T("entry")}</th><th>${T("unit")}</th><th class="num">${esc(column(SCORES[s.system]))}</th>` +
+  // numbers stand right-aligned under right-aligned headers (th.num and td.num); the rows are players (选手) or teams (队)
+  const solo = ROWS[s.system] === "player";
+  box.innerHTML = `<table class="standings"><thead><tr><th class="num">${T("rank")}</th><th>${T(solo ? "row_player" : "row_team")}</th><th>${T("unit")}</th><th class="num">${esc(column(SCORES[s.system]))}</th>` +
     s.columns.map(c => `<th class="num">${esc(column(c))}</th>`).join("") + `<th>${T("prize")}</th></tr></thead><tbody>` +
     s.rows.map(r => `<tr class="${r.prize ? "prize" : r.withdrawn ? "withdrawn" : ""}" data-entry="${esc(r.id)}"><td class="num">${r.withdrawn ? esc(T("withdrawn")) : r.rank}` +
       `${r.by_lot ? `<span class="lot-mark" title="${esc(T("by_lot"))}">${esc(T("lot_mark"))}</span>` : ""}</td><td>${esc(r.name)}</td><td>${esc(r.unit)}</td>` +
@@ -157,8 +159,18 @@ function renderPairings() {
     (r.byes.length ? `<p class="byes">${T("byes")}: ${esc(byes(r).join(W("word.list")))}</p>` : "");
 }
 function byes(r) {  // a round's byes named as the console names them (1号 名字 单位), never by the tournament's ids
-  const known = entriesKnown();
-  return r.byes.map(id => (known.has(id) ? entryWords(known.get(id)) : id) + ((r.byes_forfeited || []).includes(id) ? T("bye_forfeited") : ""));
+  const known = entriesKnown(), asked = ASKED[r.tournament]?.entries || new Map();
+  if (r.byes.some(id => !known.has(id) && !asked.has(id))) askEntries(r);
+  return r.byes.map(id => { const e = known.get(id) || asked.get(id);
+    return (e ? entryWords(e) : id) + ((r.byes_forfeited || []).includes(id) ? T("bye_forfeited") : ""); });
+}
+const ASKED = {};  // tournament id -> its entries, asked of the display once per round published (routers/public.py)
+async function askEntries(r) {  // a bye the page has no name for (a pair Swiss pair: its standings' rows are teams)
+  if (ASKED[r.tournament]?.at === r.at) return;
+  ASKED[r.tournament] = { at: r.at, entries: ASKED[r.tournament]?.entries || new Map() };
+  const got = await fetch(`/api/tournaments/${encodeURIComponent(r.tournament)}/entries`).then(x => x.ok ? x.json() : []).catch(() => []);
+  ASKED[r.tournament].entries = new Map(got.map(e => [e.id, e]));  // none where the display runs no such tournament: ids
+  if (got.length) renderPairings();
 }
 
 // ---------------------------------------------------------------- clocks, banner

@@ -133,7 +133,7 @@ def test_standings_and_pairings_follow_the_results(page, tournament):
     tournament.publish("autumn", "standings", standings(rows=rows))
     pg = page("/")
     pg.wait_for_selector("#standings tr[data-entry=e2]")
-    assert pg.locator("#standings thead th").all_inner_texts() == ["名次", "参赛队", "单位", "总分", "对手分", "级差", "奖项"]
+    assert pg.locator("#standings thead th").all_inner_texts() == ["名次", "队", "单位", "总分", "对手分", "级差", "奖项"]
     assert "数学系一队" in pg.inner_text("#pairings tr[data-table=b1]")
     # the result comes: the tournament publishes the round and the standings again
     tournament.publish("autumn", "round", round_(tables=[{"table": "b1", "entries": entries, "result": {"points": [2, 0], "scores": [3, 1]}}]))
@@ -164,7 +164,7 @@ def test_a_knockouts_standings_head_its_score_as_matches_won(page, tournament):
     tournament.publish("autumn", "standings", standings(rows=rows) | {"system": "knockout-best-of-three", "columns": []})
     pg = page("/")
     pg.wait_for_selector("#standings tr[data-entry=e5]")
-    assert pg.locator("#standings thead th").all_inner_texts() == ["名次", "参赛队", "单位", "胜场", "奖项"]
+    assert pg.locator("#standings thead th").all_inner_texts() == ["名次", "队", "单位", "胜场", "奖项"]
     pg.click("#lang")
     until(pg, "document.querySelector('#standings thead th:nth-child(4)').textContent === 'Matches won'")
 
