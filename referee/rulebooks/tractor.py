@@ -202,6 +202,19 @@ class Fouls:
             check(0 < len(article.strip()) and len(article) <= 64, f"kinds.{kind}", article, "the article quoted, at most 64 characters")
 
 
+@dataclass(frozen=True)
+class WrongCount:
+    article: str = setting(
+        "the article a seat's wrong card count (多牌/少牌, once play has begun) cites, at most 64 characters; what it "
+        "costs is the `wrong_card_count` entry of `[penalties]`")
+    held_points: Literal["offender", "nobody"] = setting(
+        "the point cards a seat still holds when every other seat is out (多牌): `offender` they count against its "
+        "side, with its penalty; `nobody` they are laid aside, won by neither side")
+
+    def __post_init__(self) -> None:
+        check(0 < len(self.article.strip()) and len(self.article) <= 64, "article", self.article, "the article quoted, at most 64 characters")
+
+
 @dataclass(frozen=True, eq=False, repr=False, kw_only=True)
 class TractorRulebook(Book):
     """A Tractor rulebook (``game = "tractor"``)."""
@@ -217,6 +230,7 @@ class TractorRulebook(Book):
     declare: Declare = setting("`[declare]`")
     penalties: Mapping[str, PenaltyEntry] = setting("`[penalties]`: one entry per violation, by name", {})
     fouls: Fouls = setting("`[fouls]`")
+    wrong_count: WrongCount = setting("`[wrong_count]`")
 
     def penalty(self, name: str) -> PenaltyEntry | None:
         own = self.clock.penalties.get(name)
@@ -234,6 +248,8 @@ class TractorRulebook(Book):
                   f"a [penalties] entry: {', '.join(self.penalties)}")
         for kind in self.fouls.kinds:
             check(kind in self.penalties, "[fouls] kinds", kind, f"a [penalties] entry: {', '.join(self.penalties)}")
+        check("wrong_card_count" in self.penalties, "[wrong_count]", self.wrong_count.article,
+              "a book with a wrong_card_count entry in [penalties]: what a wrong count costs")
 
 
-__all__ = ["Combos", "Deal", "Dealer", "Declare", "FailedThrow", "Follow", "Fouls", "Format", "KittyCapture", "Levels", "TractorRulebook"]
+__all__ = ["Combos", "Deal", "Dealer", "Declare", "FailedThrow", "Follow", "Fouls", "Format", "KittyCapture", "Levels", "TractorRulebook", "WrongCount"]

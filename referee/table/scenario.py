@@ -352,7 +352,7 @@ class _Drive:
     def tractor_play(self, table: Reducer, seat: str) -> Cards:
         trumps, hand = table.trumps, list(self.hands[seat])
         judge = table.judge
-        trick = judge.tricks[-1] if judge and judge.tricks and len(judge.tricks[-1].plays) < 4 else None
+        trick = judge.tricks[-1] if judge and judge.tricks and not judge.tricks[-1].complete else None
         plain = [c for c in hand if not trumps.is_trump(c)]
         if trick is not None:
             led = [c for c in hand if trumps.suit_of(c) == trumps.suit_of(trick.plays[0][1].distinct()[0])]

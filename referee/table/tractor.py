@@ -9,7 +9,9 @@ The flow of a Tractor table, from the inputs of ``bus/PROTOCOL.md``:
 (a seat that shows level cards declares or overturns; any seat's ``declare`` button ends the
 draw) -> the dealer's ``ready`` (the kitty is taken; with no declaration the dealer names the
 trump suit by showing one card of it) -> plays, one ``observed`` per seat in turn -> the dealer
-turns up the kitty -> the hand is scored and the next one is dealt.
+turns up the kitty -> the hand is scored and the next one is dealt. A seat on turn with no card to play presses
+``pass`` (少牌) and a seat showing cards once every seat has played out held them back (多牌): a ``wrong_card_count``
+flag; confirmed, a seat out of cards sits out the tricks left (the book's ``[wrong_count]``).
 
 Never a guess: a read below ``reducer.CONFIDENT``, a play out of turn or one the hand cannot hold
 raises a flag, which pauses the table until a person confirms, corrects or dismisses it.
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 
 from referee.cards import CardError, Cards
 from referee.reasons import Reason
+from referee.rulebooks.book import PenaltyEntry
 from referee.seats import SEATS
 from referee.table.reducer import Flag, Reducer, Reject
 from referee.tractor.game import Declaring, Game, Penalty, penalties_of, settle, side_of
@@ -59,16 +62,18 @@ class TractorTable(Reducer):
         return None
 
     def cards_left(self) -> dict[str, int]:
-        """Cards left in each seat's hand."""
+        """Cards left in each seat's hand (none in the hand of a seat out of cards, ``HandJudge.sit_out``)."""
         size = self.rules.deal.hand_size if self.game else 0
-        shown = dict(self.judge.shown) if self.judge else {}
-        return {s: max(size - shown.get(s, 0), 0) for s in SEATS}
+        shown, out = (dict(self.judge.shown), self.judge.out) if self.judge else ({}, ())
+        return {s: 0 if s in out else max(size - shown.get(s, 0), 0) for s in SEATS}
 
     # -- the round and the buttons ---------------------------------------------------------------------
     def _round_started(self) -> TractorTable:
         return self._with(game=Game.start(self.rules), penalties=())  # a stopped round's points are its own
 
     def _counted(self, flag: Flag) -> TractorTable:
+        if flag.kind == "wrong_card_count":  # ruled by the hand judge, settled with the hand
+            return self._held_back(flag) if flag.cards else self._sat_out(flag.seat)
         if flag.kind in self.rules.penalties:
             return self._with(penalties=self.penalties + (Penalty(flag.kind, flag.seat, max(1, len(flag.cards))),))
         return self
@@ -84,12 +89,12 @@ class TractorTable(Reducer):
         seat, kind, kinds = p["seat"], p["kind"], self.rules.fouls.kinds
         if kind not in kinds:
             raise Reject("table.unknown_foul", kind=kind, kinds=list(kinds))
-        entry = self.rules.penalties[kind]
-        penalty = {k: v for k, v in (("warning", entry.warning), ("points", entry.points), ("levels", entry.levels), ("deal", entry.deal)) if v}
-        t, _ = self._violation(seat, kind, kinds[kind], penalty, {"hand": self.hand_no}, "confirmed")
+        t, _ = self._violation(seat, kind, kinds[kind], _priced(self.rules.penalties[kind]), {"hand": self.hand_no}, "confirmed")
         return t._with(penalties=t.penalties + (Penalty(kind, seat),))
 
     def _game_button(self, seat: str, button: str) -> TractorTable:
+        if self.phase == "playing" and button == "pass":
+            return self._out_of_cards(seat)
         if self.phase == "dealing" and button == "declare":
             return self._with(declaring=self.declaring.draw_done(self.at))._event("draw_done", {"seat": seat})
         if self.phase == "dealing" and button == "ready" and seat == (self._dealer_to_be() or seat):
@@ -164,20 +169,23 @@ class TractorTable(Reducer):
             return self._play(seat, cards, p)
         if self.phase == "hand_over" and seat == self.dealer:
             return self._score(cards)
+        if self.phase == "hand_over":  # every seat is out, by the cards seen: these are cards it held back (多牌)
+            n = dict(self.judge.shown)[seat] + len(cards)
+            return self._wrong_count(seat, cards, Reason("tractor.held_too_many", n=n, size=self.rules.deal.hand_size), len(cards))
         raise Reject("table.shown_in_phase", seat=seat, phase=self.phase)
 
     def _trick_no(self) -> int:
         if not self.judge:
             return 0
         tricks = self.judge.tricks
-        return len(tricks) + (1 if not tricks or len(tricks[-1].plays) == 4 else 0)
+        return len(tricks) + (1 if not tricks or tricks[-1].complete else 0)
 
     def _play(self, seat: str, cards: Cards, p: dict) -> TractorTable:
         judge = self.judge
         expected = judge.expected_seat()
         if seat != expected:
             return self._out_of_turn(seat, cards, expected)
-        trick = judge.tricks[-1] if judge.tricks and len(judge.tricks[-1].plays) < 4 else None
+        trick = judge.tricks[-1] if judge.tricks and not judge.tricks[-1].complete else None
         if trick is not None and len(cards) != len(trick.plays[0][1]):
             size = len(trick.plays[0][1])
             return self._exposed(seat, cards, Reason("tractor.follow_size", trick=trick.number, seat=seat, n=len(cards), size=size), p)
@@ -191,21 +199,60 @@ class TractorTable(Reducer):
         t = self._with(judge=judge)
         trick = judge.tricks[-1]
         t = t._event("play_accepted", {"hand": t.hand_no, "trick": trick.number, "seat": seat, "cards": cards.names()})
-        t = t._clock_after(seat)._rulings_after(self.judge)
-        if len(trick.plays) == 4:
+        return t._clock_after(seat)._rulings_after(self.judge)._turn_over(trick.complete)
+
+    def _turn_over(self, won: bool) -> TractorTable:
+        """After a play, or a seat out of cards: the trick won, where that completed it; then the hand played out, or
+        the next seat's clock."""
+        judge, t = self.judge, self
+        trick = judge.tricks[-1] if judge.tricks else None
+        if won:
             t = t._event("trick_won", {"hand": t.hand_no, "trick": trick.number, "seat": trick.winner, "points": trick.points})
         if sum(t.cards_left().values()) == 0:
-            t = t._with(phase="hand_over", clock=None)._event("hand_played", {"hand": t.hand_no})
-        elif t.phase == "playing":
-            action = "lead" if len(judge.tricks[-1].plays) == 4 else "follow"
+            return t._with(phase="hand_over", clock=None)._event("hand_played", {"hand": t.hand_no})
+        if t.phase == "playing":
+            action = "lead" if trick is None or trick.complete else "follow"
             t = t._with(clock=t.record.start(t.limits, judge.expected_seat(), action, t.at))
         return t
+
+    # -- a wrong card count (多牌, 少牌) ------------------------------------------------------------------
+    def _out_of_cards(self, seat: str) -> TractorTable:
+        """The seat on turn says (its ``pass`` button: Tractor has no pass) that it holds no card to play, while fewer
+        than a hand's cards were seen from it (少牌). Flagged for the referee, never ruled on a guess: a card may have
+        been misread, or the seat mistaken (a hand made up as the book says, 003 12(3): 由少牌方抽掉多牌方手上的牌作为
+        补充, is dismissed)."""
+        turn = self.judge.expected_seat()
+        if seat != turn:
+            raise Reject("table.pass_not_on_turn", seat=seat, turn=turn)
+        n, size = dict(self.judge.shown)[seat], self.rules.deal.hand_size
+        return self._wrong_count(seat, Cards(), Reason("tractor.out_of_cards", n=n, size=size), size - n)
+
+    def _wrong_count(self, seat: str, cards: Cards, why: Reason, n: int) -> TractorTable:
+        """The flag for a wrong card count of ``n`` cards, with its violation: the book's ``[wrong_count]`` article and
+        what its ``wrong_card_count`` entry costs (the points, where the book counts them per card, for ``n``)."""
+        penalty = _priced(self.rules.penalties["wrong_card_count"], n)
+        return self._flag(seat, "wrong_card_count", cards, why, None, self.rules.wrong_count.article, penalty)
+
+    def _sat_out(self, seat: str) -> TractorTable:
+        """Confirmed: ``seat`` is out of cards (``HandJudge.sit_out``); its turn's clock stops unruled (no seat is
+        timed for a card it does not hold), a ``stalled`` flag of the turn is answered with it, and play goes on."""
+        t = self._with(judge=self.judge.sit_out(seat), clock=None)
+        for flag in (f for f in self.flags if f.kind == "stalled" and f.seat == seat):
+            t = t._with(flags=tuple(f for f in t.flags if f is not flag))._event("flag_resolved", {"flag": flag.flag, "how": "dismiss"})
+        was = self.judge.tricks[-1] if self.judge.tricks else None
+        t = t._turn_over(was is not None and not was.complete and t.judge.tricks[-1].complete)
+        return t._pause_clocks() if t.flags else t
+
+    def _held_back(self, flag: Flag) -> TractorTable:
+        """Confirmed: the seat held these cards back when the others were out (``HandJudge.held_back``)."""
+        return self._with(judge=self.judge.held_back(flag.seat, Cards.parse(flag.cards)))
 
     def _rulings_after(self, before: HandJudge) -> TractorTable:
         """Publishes what the hand judge ruled since ``before``, each a confirmed violation."""
         t = self
+        articles = _ARTICLES | {"wrong_card_count": self.rules.wrong_count.article}
         for r in self.judge.rulings[len(before.rulings):]:
-            t, _ = t._ruled(r.seat, r.kind, _ARTICLES.get(r.kind, r.kind), r.detail, {"cards": list(r.cards), "hand": t.hand_no, "trick": r.trick})
+            t, _ = t._ruled(r.seat, r.kind, articles.get(r.kind, r.kind), r.detail, {"cards": list(r.cards), "hand": t.hand_no, "trick": r.trick})
         return t
 
     def _out_of_turn_rule(self, cards: Cards) -> tuple[str, dict]:
@@ -217,14 +264,14 @@ class TractorTable(Reducer):
             return "untracked"  # hand, no trick's cards
         tricks = self.judge.tricks[-2:] if self.judge else ()
         if tricks and dict(tricks[-1].plays).get(seat, Cards()).contains(cards):
-            return "cleared" if len(tricks[-1].plays) == 4 else "early"
-        if len(tricks) == 2 and len(tricks[-1].plays) < 4 and dict(tricks[0].plays).get(seat, Cards()).contains(cards):
+            return "cleared" if tricks[-1].complete else "early"
+        if len(tricks) == 2 and not tricks[-1].complete and dict(tricks[0].plays).get(seat, Cards()).contains(cards):
             return "cleared"  # the last trick's cards, picked up as (or just after) the next is led
         return "nowhere"
 
     def _could_be_play(self, seat: str, cards: Cards) -> bool:
         trick = self.judge.tricks[-1] if self.judge and self.judge.tricks else None
-        if trick is None or len(trick.plays) == 4:
+        if trick is None or trick.complete:
             return True  # any lead
         return seat not in dict(trick.plays) and len(cards) == len(trick.plays[0][1])
 
@@ -287,7 +334,12 @@ class TractorTable(Reducer):
         return {"leader": last.leader, "plays": [{"seat": s, "cards": c.names()} for s, c in last.plays]}
 
 
-_ARTICLES = {"revoke": "藏张", "failed_throw": "甩错牌", "illegal_lead": "出错牌", "wrong_card_count": "牌张数目不符",
-             "misburied_kitty": "多埋少埋底牌"}
+_ARTICLES = {"revoke": "藏张", "failed_throw": "甩错牌", "illegal_lead": "出错牌", "misburied_kitty": "多埋少埋底牌"}
+
+
+def _priced(entry: PenaltyEntry, cards: int = 1) -> dict:
+    """What a ``[penalties]`` entry costs, as a violation's ``penalty`` says it (its points for ``cards`` cards)."""
+    said = (("warning", entry.warning), ("points", entry.points_for(cards)), ("levels", entry.levels), ("deal", entry.deal))
+    return {k: v for k, v in said if v}
 
 __all__ = ["TractorTable"]

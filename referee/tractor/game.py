@@ -162,9 +162,9 @@ def penalties_of(rules: TractorRulebook, rulings: list[Ruling]) -> list[Penalty]
     for r in rulings:
         kind = RULING_PENALTY.get(r.kind)
         if kind in rules.penalties:
-            # a short kitty's discarded cards: 若丢弃的是分牌，所丢弃分数再加到对方所得分数 (seed 003 12(4))
-            discarded = Cards.parse(r.cards).points if r.kind == "misburied_kitty" else 0
-            out.append(Penalty(kind, r.seat, max(1, len(r.cards)), discarded))
+            # points besides the entry's: a short kitty's discarded cards (seed 003 12(4): 若丢弃的是分牌，所丢弃分数再加到
+            # 对方所得分数), a seat's held-back cards (003 12(1)); per card: a wrong count's cards too many or too few
+            out.append(Penalty(kind, r.seat, r.count or max(1, len(r.cards)), r.points))
     return out
 
 

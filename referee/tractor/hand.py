@@ -50,9 +50,12 @@ class Ruling:
     trick: int
     detail: Reason  # why, for a person (``referee.reasons``)
     evidence: tuple[tuple[int, str], ...] = ()  # (trick, cards) seen later that prove it
-    cards: tuple[str, ...] = ()  # the cards of the offending play (misburied_kitty: those the dealer discards)
+    cards: tuple[str, ...] = ()  # the cards of the offending play (misburied_kitty: those the dealer discards; a
+    # wrong_card_count at the end: those the seat still held)
     forced: tuple[str, ...] = ()  # failed throw: the unit to play instead (the default choice)
     choices: tuple[tuple[str, ...], ...] = ()  # failed throw: every failing unit, where someone chooses
+    count: int = 0  # wrong_card_count: the cards too many or too few, what a penalty per card counts (0: its cards)
+    points: int = 0  # points moved against the offender besides its penalty's (point cards discarded, held back)
 
 
 @dataclass(frozen=True)
@@ -61,10 +64,15 @@ class Trick:
     plays: tuple[tuple[str, Cards], ...]
     structure: tuple[Unit, ...]
     winner: str | None = None  # who took it at the table and led the next; the points: HandJudge.scorer
+    seats: int = 4  # the seats that play to it: a seat out of cards sits out (HandJudge.sit_out)
 
     @property
     def leader(self) -> str:
         return self.plays[0][0]
+
+    @property
+    def complete(self) -> bool:
+        return len(self.plays) == self.seats
 
     @cached_property
     def points(self) -> int:
@@ -79,7 +87,8 @@ class HandJudge:
     rulings: tuple[Ruling, ...] = ()
     kitty: Cards | None = None
     finished: bool = False
-    played: Cards = Cards()  # every card shown in the tricks so far
+    played: Cards = Cards()  # every card shown so far: in the tricks, and those a seat held when the others were out
+    out: tuple[str, ...] = ()  # the seats out of cards before the end (少牌), sitting out the tricks left
     shown: tuple[tuple[str, int], ...] = tuple((s, 0) for s in SEATS)  # cards each seat has played
     # (kind, seat, trick) of the rulings made, and ("settled", seat, trick) of follows no evidence can change
     _proven: frozenset[tuple[str, str, int]] = field(default=frozenset(), repr=False)
@@ -95,15 +104,25 @@ class HandJudge:
         return (next_seat(self.dealer), partner(next_seat(self.dealer)))
 
     def complete(self) -> tuple[Trick, ...]:
-        return tuple(t for t in self.tricks if len(t.plays) == 4)
+        return tuple(t for t in self.tricks if t.complete)
 
     def expected_seat(self) -> str:
         if not self.tricks:
-            return self.dealer
+            return self._holding(self.dealer)
         last = self.tricks[-1]
-        if len(last.plays) < 4:
-            return next_seat(last.plays[-1][0])
-        return last.winner  # as played: a revoke proven later does not change who led (see ``scorer``)
+        if not last.complete:
+            return self._holding(next_seat(last.plays[-1][0]))
+        # as played: a revoke proven later does not change who led (see ``scorer``); a winner out of cards (it won
+        # with its last ones) leaves the lead to its 下家 (decided: the seeds do not say)
+        return self._holding(last.winner)
+
+    def _holding(self, seat: str) -> str:
+        """``seat``, or the first seat after it in the order of play that is not out of cards."""
+        for _ in SEATS:
+            if seat not in self.out:
+                break
+            seat = next_seat(seat)
+        return seat
 
     def known_hand(self, seat: str, trick: int) -> Cards:
         """The cards ``seat`` is known to have held at trick ``trick``: all it played from then on."""
@@ -186,34 +205,73 @@ class HandJudge:
             raise HandError("tractor.in_trick", trick=number, why=exc) from exc
         t = self.trumps
         rulings = list(self.rulings)
-        if not self.tricks or len(self.tricks[-1].plays) == 4:
+        if not self.tricks or self.tricks[-1].complete:
             lead = judge_lead(t, cards, declared)
             if len(t.suits_in(cards)) != 1:
                 raise HandError("tractor.lead_mixes_suits", trick=number, cards=cards)
             if not lead.legal:
                 rulings.append(Ruling("illegal_lead", seat, number, lead.reason))
             structure = lead.structure or readings(t, cards)[0]
-            trick = Trick(number, ((seat, cards),), structure)
-            tricks = self.tricks + (trick,)
+            trick, tricks = Trick(number, ((seat, cards),), structure, seats=len(SEATS) - len(self.out)), self.tricks
         else:
             trick = self.tricks[-1]
             size = len(trick.plays[0][1])
             if len(cards) != size:
                 raise HandError("tractor.follow_size", trick=number, seat=seat, n=len(cards), size=size)
-            trick = replace(trick, plays=trick.plays + ((seat, cards),))
-            if len(trick.plays) == 4:
-                plays = [c for _, c in trick.plays]
-                win = trick_winner(t, plays, trick.structure)
-                trick = replace(trick, winner=trick.plays[win][0])
-            tricks = self.tricks[:-1] + (trick,)
+            trick, tricks = replace(trick, plays=trick.plays + ((seat, cards),)), self.tricks[:-1]
+        tricks += (self._won(trick),)
         shown = tuple((s, n + len(cards) * (s == seat)) for s, n in self.shown)
         judged = replace(self, tricks=tricks, rulings=tuple(rulings), played=self.played + cards, shown=shown)
-        held = dict(shown)[seat]
-        if held > t.rules.deal.hand_size and held - len(cards) <= t.rules.deal.hand_size:
+        held, size = dict(shown)[seat], t.rules.deal.hand_size
+        if held > size and held - len(cards) <= size:
             judged = replace(judged, rulings=judged.rulings + (
-                Ruling("wrong_card_count", seat, number, Reason("tractor.played_too_many", n=held, size=t.rules.deal.hand_size)),
+                Ruling("wrong_card_count", seat, number, Reason("tractor.played_too_many", n=held, size=size), count=held - size),
             ))
         return judged._prove(t.suits_in(cards), seat)
+
+    def _won(self, trick: Trick) -> Trick:
+        """``trick`` with its winner, once every seat that plays to it has."""
+        if not trick.complete:
+            return trick
+        win = trick_winner(self.trumps, [c for _, c in trick.plays], trick.structure)
+        return replace(trick, winner=trick.plays[win][0])
+
+    def sit_out(self, seat: str) -> HandJudge:
+        """``seat``, on turn, holds no card to play while fewer than a hand's cards were seen from it (少牌), as a
+        person confirmed: ruled ``wrong_card_count`` (the cards it is short by the count), it sits out the tricks left,
+        and the trick it was to play to is complete without it (seed 000 第十九条: 竞赛仍需继续，直到无错方出完最后一圈
+        牌为止; seed 003 12(2): 然后少牌方继续跟牌，到出完牌为止)."""
+        if self.finished:
+            raise HandError("tractor.hand_over")
+        expected, number = self.expected_seat(), len(self.complete()) + 1
+        if seat != expected:
+            raise HandError("tractor.not_on_turn", trick=number, expected=expected, seat=seat)
+        n, size = dict(self.shown)[seat], self.trumps.rules.deal.hand_size
+        ruling = Ruling("wrong_card_count", seat, number, Reason("tractor.out_of_cards", n=n, size=size), count=size - n)
+        tricks = self.tricks
+        if tricks and not tricks[-1].complete:
+            tricks = tricks[:-1] + (self._won(replace(tricks[-1], seats=tricks[-1].seats - 1)),)
+        return replace(self, tricks=tricks, out=self.out + (seat,), rulings=self.rulings + (ruling,))
+
+    def held_back(self, seat: str, cards: Cards) -> HandJudge:
+        """``seat`` still held ``cards`` when every seat had played out (多牌), as a person confirmed: ruled
+        ``wrong_card_count`` naming them; they are laid aside, and their points count against its side where the book
+        says so (``[wrong_count] held_points``; seed 003 12(1): 多牌方将手上的任意牌丢弃，若丢弃的是分牌则直接把分数加给
+        非庄家方)."""
+        if self.finished:
+            raise HandError("tractor.hand_over")
+        if self.tricks and not self.tricks[-1].complete:
+            raise HandError("tractor.trick_incomplete", trick=len(self.tricks))
+        rules = self.trumps.rules
+        try:
+            Decks(rules.deal.decks).check(cards, seen=self.played)
+        except CardError as exc:
+            raise HandError("tractor.in_held_back", why=exc) from exc
+        n = dict(self.shown)[seat] + len(cards)
+        points = cards.points if rules.wrong_count.held_points == "offender" else 0
+        ruling = Ruling("wrong_card_count", seat, len(self.tricks), Reason("tractor.held_too_many", n=n, size=rules.deal.hand_size),
+                        cards=tuple(cards.names()), count=len(cards), points=points)
+        return replace(self, played=self.played + cards, rulings=self.rulings + (ruling,))
 
     def show_kitty(self, cards: Cards) -> HandJudge:
         """The buried cards, turned up at the end of the hand. A kitty of another size than the book's is
@@ -238,7 +296,7 @@ class HandJudge:
         kept = unseen if len(cards) < size and len(unseen) == size - len(cards) else Cards()
         why = (Reason("tractor.kitty_discarded", n=len(cards), size=size, discarded_cards=kept, points=kept.points) if kept
                else Reason("tractor.kitty_misburied", n=len(cards), size=size))
-        ruling = Ruling("misburied_kitty", self.dealer, len(self.tricks), why, cards=tuple(kept.names()))
+        ruling = Ruling("misburied_kitty", self.dealer, len(self.tricks), why, cards=tuple(kept.names()), points=kept.points)
         return replace(judged, rulings=self.rulings + (ruling,))
 
     def choose_structure(self, seat: str, parts: list[Cards]) -> HandJudge:
@@ -247,7 +305,7 @@ class HandJudge:
         if self.trumps.rules.combos.captive != "chosen_after":
             raise HandError("tractor.no_structure_after", rulebook=self.trumps.rules.id)
         trick = self.tricks[-1] if self.tricks else None
-        if trick is None or len(trick.plays) != 4:
+        if trick is None or not trick.complete:
             raise HandError("tractor.structure_too_early")
         leader, lead = trick.plays[0]
         if seat != prev_seat(leader):
@@ -263,16 +321,18 @@ class HandJudge:
 
     def finish(self) -> HandJudge:
         """End of the hand: check every play once more, and the card counts when all cards were seen."""
-        if self.tricks and len(self.tricks[-1].plays) < 4:
+        if self.tricks and not self.tricks[-1].complete:
             raise HandError("tractor.trick_incomplete", trick=len(self.tricks))
         done = replace(self, finished=True)._prove(suits=None)
         rules = self.trumps.rules.deal
         if done.all_seen():
             rulings = list(done.rulings)
+            ruled = {r.seat for r in rulings if r.kind == "wrong_card_count"}  # out of cards, or held cards back
             for seat in SEATS:
                 n = dict(done.shown)[seat]
-                if n < rules.hand_size:
-                    rulings.append(Ruling("wrong_card_count", seat, len(self.tricks), Reason("tractor.played_too_few", n=n, size=rules.hand_size)))
+                if n < rules.hand_size and seat not in ruled:
+                    why = Reason("tractor.played_too_few", n=n, size=rules.hand_size)
+                    rulings.append(Ruling("wrong_card_count", seat, len(self.tricks), why, count=rules.hand_size - n))
             done = replace(done, rulings=tuple(rulings))
         return done
 

@@ -1,0 +1,133 @@
+"""A seat holding the wrong number of cards (多牌/少牌) once play has begun: the table asks a person as soon as the cards
+show it, and a confirmed wrong count is ruled by the book's ``[wrong_count]`` and ``wrong_card_count`` entry while the
+hand is played out (the seat out of cards sits out the tricks left). Before, every trick waited for a play from each
+seat: a seat out of cards stalled the hand, which neither finished nor could be ruled at the table."""
+
+import random
+
+from bus.protocol import encode
+from referee.cards import Cards
+from referee.seats import SEATS
+from referee.table.tables import new_table
+from referee.tractor.bots import deal, legal_follow
+
+
+class Table:
+    """One Tractor table fed as the camera, the board and the console would; every output checked against its schema."""
+
+    def __init__(self, rulebook: str):
+        self.table, self.at, self.seq, self.outputs = new_table("t1", rulebook), 1000.0, 0, []
+
+    def send(self, name, payload, dt=1.0):
+        self.at += dt
+        self.seq += 1
+        payload = {"v": 1, "id": f"m{self.seq}", **payload} | ({} if name == "commands" else {"at": self.at})
+        self.table, out = self.table.apply(name, payload, self.at, self.seq)
+        for o in out:
+            encode(o.name, o.payload)
+        encode("state", self.table.state(self.at))
+        self.outputs += out
+
+    def show(self, seat, cards):
+        self.send("observed", {"seat": seat, "cards": Cards(cards).names(), "confidence": 0.99})
+
+    def payloads(self, name, kind=None):
+        return [o.payload for o in self.outputs if o.name == name and kind in (None, o.payload["kind"])]
+
+    def dealt(self, seed, short="E", lost=2):
+        """The round started, S declared hearts and took the kitty; the hands of the deal, ``short`` without ``lost`` of
+        its cards (they fell under the table), and the kitty."""
+        self.send("commands", {"command": "start_round"})
+        for seat in SEATS:
+            self.send("board/in", {"seat": seat, "button": "ready"})
+        self.send("observed", {"seat": "S", "cards": ["H" + self.table.game.hand_level()], "confidence": 0.99})
+        self.send("board/in", {"seat": "E", "button": "declare"})
+        self.send("board/in", {"seat": "S", "button": "ready"}, dt=6.0)
+        hands, kitty = deal(self.table.rules.deal.decks, self.table.rules.deal.kitty, random.Random(seed))
+        gone = Cards(list(hands[short])[:lost])
+        return {s: h - gone if s == short else h for s, h in hands.items()}, kitty, gone
+
+    def play_out(self, hands, rng):
+        """Singles led, legal follows, until every seat has played out; a seat with no card left presses ``pass`` and
+        the referee confirms its flag."""
+        while self.table.phase in ("kitty", "playing"):
+            seat = self.table.turn()
+            if hands[seat]:
+                self.step(hands, rng)
+                continue
+            self.send("board/in", {"seat": seat, "button": "pass"})
+            self.send("commands", {"command": "confirm", "flag": self.table.flags[-1].flag})
+
+    def step(self, hands, rng):
+        """The seat on turn plays: a single when it leads, else a legal follow."""
+        seat, judge = self.table.turn(), self.table.judge
+        trick = judge.tricks[-1] if judge and judge.tricks and not judge.tricks[-1].complete else None
+        cards = legal_follow(self.table.trumps, hands[seat], trick.plays[0][1], rng, [c for _, c in trick.plays[1:]]) if trick \
+            else Cards(list(hands[seat])[:1])
+        self.show(seat, cards)
+        hands[seat] -= cards
+
+
+def test_a_seat_out_of_cards_two_tricks_early_sits_out_and_the_other_side_goes_up():
+    """001 二十一: 牌张数目不符，当比赛中途发现某家牌张数目不符，无错方升级. E (a defender) holds 37 cards: on its turn in
+    trick 38 it has none and presses ``pass``; the table flags it for the referee (the camera may have missed a card),
+    who confirms; E sits out tricks 38 and 39, the hand is played out by the three others and settled: the defenders'
+    215 points would have taken the deal and a level (五: 180—235 防家升一级), but the dealer's side, not at fault, goes up
+    a level and keeps the deal."""
+    d = Table("classic-3deck")
+    hands, kitty, _ = d.dealt(seed=2)
+    d.play_out(hands, random.Random(2))
+    [flag_raised] = d.payloads("events", "flag_raised")
+    assert (flag_raised["data"]["seat"], flag_raised["data"]["kind"]) == ("E", "wrong_card_count")
+    assert flag_raised["data"]["why"] == {"key": "tractor.out_of_cards", "values": {"n": 37, "size": 39}}
+    flagged, confirmed = d.payloads("violations")
+    assert (flagged["status"], confirmed["status"], confirmed["seat"], confirmed["kind"]) == ("flagged", "confirmed", "E", "wrong_card_count")
+    assert confirmed["rule"]["article"].startswith("二十一") and confirmed["penalty"] == {"levels": 1}
+    assert confirmed["evidence"]["trick"] == 38
+    tricks = d.table.judge.tricks
+    assert len(tricks) == 39 and [t.seats for t in tricks[-3:]] == [4, 3, 3] and "E" not in dict(tricks[-1].plays)
+    assert d.payloads("events", "hand_played") and d.table.phase == "hand_over"
+    d.show("S", kitty)
+    scored = d.payloads("events", "hand_scored")[-1]["data"]
+    assert scored["defender_points"] == 215 and (scored["side"], scored["levels"]) == ("dealer", 1)
+    assert d.payloads("events", "levels_changed")[-1]["data"] == {"levels": {"SN": "3", "EW": "2"}, "dealer": "N"}
+
+
+def test_a_dismissed_wrong_count_changes_nothing():
+    """A ``pass`` the referee dismisses (a misread, or a hand made up as 003 12(3) says: 由少牌方抽掉多牌方手上的牌作为补充，
+    互不扣分) leaves the table as it was: the same seat on turn, no violation counted, nothing to settle. A ``pass`` from a
+    seat not on turn is refused in words and changes nothing."""
+    d = Table("shaoguan-2023")
+    hands, _, _ = d.dealt(seed=4, lost=0)
+    rng = random.Random(4)
+    for _ in range(6):
+        d.step(hands, rng)
+    before, turn = d.table, d.table.turn()
+    d.send("board/in", {"seat": next(s for s in SEATS if s != turn), "button": "pass"})
+    assert d.payloads("events")[-1]["kind"] == "rejected" and d.table.judge == before.judge and not d.table.flags
+    d.send("board/in", {"seat": turn, "button": "pass"})
+    [flag] = d.table.flags
+    assert flag.kind == "wrong_card_count" and d.table.on_hold and d.payloads("violations")[-1]["penalty"] == {"points": 20 * 51}  # 003 12(2): 20分/张, for the 51 cards it lacks
+    d.send("commands", {"command": "dismiss", "flag": flag.flag})
+    assert d.payloads("violations")[-1]["status"] == "dismissed" and not d.table.flags
+    assert (d.table.judge, d.table.penalties, d.table.turn(), d.table.cards_left()) == (before.judge, before.penalties, turn, before.cards_left())
+    assert d.table.clock.running and d.table.clock.seat == turn
+
+
+def test_both_sides_with_a_wrong_count_replay_the_hand():
+    """000 第十九条: 出牌开始后，如发现竞赛双方均出现牌张数目不符情况，则重新该盘竞赛. E's two missing cards were drawn by N:
+    E runs out and sits out; once every seat has played out N still holds them and shows them (多牌), confirmed. The
+    hand is replayed: no levels change, hand 2 is dealt by the same rules."""
+    d = Table("zhongkai-2010")
+    hands, kitty, gone = d.dealt(seed=5)
+    d.play_out(hands, random.Random(5))  # N plays its 39 cards, and still holds E's two
+    assert d.table.phase == "hand_over"
+    d.show("N", gone)
+    flag = d.table.flags[-1]
+    assert (flag.kind, flag.seat, sorted(flag.cards)) == ("wrong_card_count", "N", sorted(gone.names()))
+    assert d.payloads("events", "flag_raised")[-1]["data"]["why"]["key"] == "tractor.held_too_many"
+    d.send("commands", {"command": "confirm", "flag": flag.flag})
+    d.show("S", kitty)
+    scored = d.payloads("events", "hand_scored")[-1]["data"]
+    assert scored["replay"] is True and not d.payloads("events", "levels_changed")
+    assert d.table.hand_no == 2 and d.table.phase == "dealing" and d.table.penalties == ()
