@@ -143,7 +143,7 @@ class Row(Closed):
     tiebreaks: list[Exact] = Field(max_length=16)
     prize: Prize | None
     by_lot: bool = Field(default=False, description="the lot decided this place (level on everything)")
-    withdrawn: bool = Field(default=False, description="the team's unit withdrew: results stand, after every team still in, no prize")
+    withdrawn: bool = Field(default=False, description="withdrawn (the unit, or the entry disqualified): results stand, after every row still in, no prize")
 
 
 class Standings(TournamentTopic):
@@ -410,9 +410,10 @@ class RoundsIn(Closed):
 
 
 class WithdrawIn(Closed):
-    """A unit withdraws (退赛)."""
+    """A unit withdraws (退赛), or one entry (a player or pair disqualified: 取消比赛资格): exactly one of the two."""
 
-    unit: Name
+    unit: Name | None = None
+    entry: str | None = Field(default=None, min_length=1, max_length=64, description="an entry id")
     reason: Text(200) = ""
 
 

@@ -313,10 +313,17 @@ def late(body: LateIn, user: Referee, ctx: Ctx, lang: Lang) -> TournamentView:
                    lambda store: store.late_arrival(body.round, body.entry, body.minutes, by=user.name))
 
 
-@router.post("/tournament/withdrawals", responses=ERRORS, summary="A unit withdraws (退赛): its pairs leave the draw, results stand")
+@router.post("/tournament/withdrawals", responses=ERRORS,
+             summary="A unit or an entry withdraws (退赛, 取消比赛资格): it leaves the draw, results stand")
 def withdraw(body: WithdrawIn, user: Organiser, ctx: Ctx, lang: Lang) -> TournamentView:
-    view = _change(ctx, user, lang, "withdraw_unit", body.model_dump(),
-                   lambda store: store.withdraw_unit(body.unit, by=user.name, reason=body.reason))
+    if (body.unit is None) == (body.entry is None):
+        raise _refused(TournamentError("withdraw_what"))
+    if body.unit is not None:
+        view = _change(ctx, user, lang, "withdraw_unit", body.model_dump(exclude_none=True),
+                       lambda store: store.withdraw_unit(body.unit, by=user.name, reason=body.reason))
+    else:
+        view = _change(ctx, user, lang, "withdraw_entry", body.model_dump(exclude_none=True),
+                       lambda store: store.withdraw_entry(body.entry, by=user.name, reason=body.reason))
     with _tournaments(ctx).using() as store:
         t = store.tournament
         can = t.rules.most_rounds(t, t.total_rounds)

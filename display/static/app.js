@@ -90,12 +90,13 @@ function renderTile(t) {
     box.insertBefore(el, after || null);
     el.dataset.table = t;
     el.hidden = PAGE === "big";  // shown by the next slide of the wall
+    RESIZED?.observe(el);
     $("#wall .empty")?.remove();
   }
   const parts = tileParts(v);
   for (const p of PARTS) {
     const html = parts[p] || "";
-    if (el.shown[p] !== html) { el.parts[p].innerHTML = html; el.shown[p] = html; }
+    if (el.shown[p] !== html) { el.parts[p].innerHTML = html; el.shown[p] = html; refit(); }
   }
   const cls = `tile ${v.status || "unknown"}${v.state?.paused ? " paused" : ""}${v.state?.flags.length ? " has-flags" : ""}`;
   if (el.className !== cls) el.className = cls;
@@ -108,7 +109,7 @@ let flushing = 0;
 function later(t) {  // render each changed tile once per frame, however many states came meanwhile
   dirty.add(t);
   if (flushing) return;
-  const run = () => { if (!flushing) return; clearTimeout(flushing); flushing = 0; dirty.forEach(renderTile); dirty.clear(); fit(); };
+  const run = () => { if (!flushing) return; clearTimeout(flushing); flushing = 0; dirty.forEach(renderTile); dirty.clear(); };
   flushing = setTimeout(run, 100);  // when no frame comes (a hidden page)
   requestAnimationFrame(run);
 }
@@ -235,15 +236,25 @@ function pageSize(tiles) {  // as many tiles as the screen shows whole, measured
   const room = window.innerHeight - grid.getBoundingClientRect().top;
   return cols * Math.max(1, Math.floor((room + gap) / tall));
 }
-function fit() {  // a tile grown on the big screen's slide (a violation said, a trick of many cards) is never cut: paged again
+let perPage = 0;  // the tiles a page of the wall holds, as rotate() paged them
+function fit() {  // on the wall's slide, tiles paged again at once when their size changes what a page holds: a tile grown
+  // (a violation said, a trick of many cards, its fonts come) is never cut, and once it shrinks the page fills again
   if (PAGE !== "big" || $("#wall").hidden) return;
-  const shown = [...document.querySelectorAll("#wall .tile:not([hidden])")];
-  const cols = getComputedStyle($("#wall .tiles")).gridTemplateColumns.split(" ").length;  // one row is the fewest a page shows
-  if (shown.length > cols && shown.some(el => el.getBoundingClientRect().bottom > window.innerHeight)) { slide = Math.max(0, slide - 1); rotate(); }
+  const tiles = [...document.querySelectorAll("#wall .tile")], was = tiles.map(el => el.hidden);
+  if (pageSize(tiles) !== perPage) { slide = Math.max(0, slide - 1); rotate(); }
+  else tiles.forEach((el, i) => { el.hidden = was[i]; });  // measured, and shown as they were
 }
+let refitting = false;
+function refit() {  // fit in the next frame, once however many tiles changed: a tile drawn anew, hidden on another page
+  // too (it may be the tallest), whatever drew it (a state, a violation, a status); or a shown one resized (its fonts)
+  if (PAGE !== "big" || refitting) return;
+  refitting = true;
+  requestAnimationFrame(() => { refitting = false; fit(); });
+}
+const RESIZED = PAGE === "big" ? new ResizeObserver(refit) : null;
 function rotate() {
   const tiles = [...document.querySelectorAll("#wall .tile")];
-  const size = pageSize(tiles), pages = Math.max(1, Math.ceil(tiles.length / size));
+  const size = perPage = pageSize(tiles), pages = Math.max(1, Math.ceil(tiles.length / size));
   const slides = ["standings", "pairings", ...Array.from({ length: pages }, (_, i) => "wall:" + i)];
   slide = slide % slides.length;
   const [which, page] = slides[slide].split(":");

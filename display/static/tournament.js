@@ -84,7 +84,7 @@ function roundHTML(t) {
     notice + `<table id="t-round" data-round="${r.round}"><thead><tr><th>${T("table")}</th><th>${T("teams")}${pairs ? ` <small class="hint">${T("pick_winner")}</small>` : ""}</th><th>${T("result")}</th><th>${T("actions")}</th></tr></thead><tbody>${rows}</tbody></table>` +
     (byes.length ? `<p id="t-byes">${esc(T("byes"))}：${esc(byes.join(W("word.list")))}</p>` : "") + (latest ? moreHTML(t) : "");
 }
-function moreHTML(t) {  // what is entered for the latest round only: the hall's lot, late arrivals, a unit withdrawn, the rounds
+function moreHTML(t) {  // what is entered for the latest round only: the hall's lot, late arrivals, a unit or entry withdrawn, the rounds
   const r = t.round;
   return (t.lot_open ? lotHTML(t.entries) : "") +
     `<div class="more">` +
@@ -93,8 +93,10 @@ function moreHTML(t) {  // what is entered for the latest round only: the hall's
       .map(e => `<option value="${esc(e.id)}">${esc(entryText(e))}</option>`).join("")}</select>` +
     ` <label>${T("minutes")} <input name="minutes" type="number" min="0" step="0.5" size="5" required></label>` +
     ` <button>${T("record_late")}</button></fieldset></form>` +
-    `<form id="t-withdraw"><fieldset><legend>${T("withdraw_unit")}</legend><label>${T("unit")} <input name="unit" required></label>` +
-    ` <label>${T("why")} <input name="reason" size="12"></label> <button>${T("withdraw_unit")}</button></fieldset></form>` +
+    `<form id="t-withdraw"><fieldset><legend>${T("withdrawn")}</legend><label>${T("unit")} <input name="unit"></label>` +
+    ` <label>${T("withdraw_entry")} <select name="entry"><option value="">${T("choose")}</option>${[...t.entries]
+      .sort((a, b) => (a.lot || Infinity) - (b.lot || Infinity)).map(e => `<option value="${esc(e.id)}">${esc(entryText(e))}</option>`).join("")}</select></label>` +
+    ` <label>${T("why")} <input name="reason" size="12"></label> <button>${T("withdrawn")}</button></fieldset></form>` +
     `<form id="t-rounds"><fieldset><legend>${T("rounds")}</legend><label>${T("rounds_total")} <input name="rounds" type="number" min="1" max="100" value="${t.rounds}" required></label>` +
     ` <button>${T("set_rounds")}</button></fieldset></form></div>`;
 }

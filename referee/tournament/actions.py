@@ -9,7 +9,7 @@ longer says it, the organiser enters it), ``forfeit`` (entries that forfeit a ta
 under a later ``result``, a ``correct`` names the forfeits anew), ``late`` (a late arrival; past
 the system's limit it is a forfeit), ``unrecorded`` (a table's report the service could not record, for
 the organiser to see: it changes no result), ``lot`` (a lot drawn in the hall, in place of the one drawn
-at registration), ``leave`` (a unit withdrawn from the competition: its entries leave the draw)
+at registration), ``leave`` (a unit or an entry withdrawn from the competition: its entries leave the draw)
 and ``rounds`` (the organiser changes the number of rounds). :func:`replay`
 applies them in order; the latest word on a table counts, so a correction changes everything
 computed from it: scores, tie-breaks, ranks, prizes, and the pairing of a round not yet started.
@@ -49,7 +49,8 @@ def apply(t: Tournament, action: dict) -> Tournament:
         return replace(t, lot=tuple(d["lot"]))
     if kind == "pair":
         tables = tuple(Table(x["table"], tuple(x["entries"])) for x in d["tables"])
-        return replace(t, rounds=t.rounds[: d["round"] - 1] + (Round(d["round"], tables, tuple(d["byes"]), action["seq"]),))
+        t = replace(t, rounds=t.rounds[: d["round"] - 1] + (Round(d["round"], tables, tuple(d["byes"]), action["seq"]),))
+        return _held_by_withdrawn(t, action["seq"])
     if kind == "leave":
         return _leave(t, d["entries"], action["seq"])
     if kind == "rounds":
@@ -88,14 +89,19 @@ def apply(t: Tournament, action: dict) -> Tournament:
 
 def _leave(t: Tournament, entries: list[str], seq: int) -> Tournament:
     """``entries`` leave the draw; in a round not complete their tables without a result are forfeited
-    (the opponents win, as with a bye), so no table waits for a pair that left."""
-    t = replace(t, withdrawn=tuple(sorted(set(t.withdrawn) | set(entries))))
+    (the opponents win, as with a bye), so no table waits for an entry that left."""
+    return _held_by_withdrawn(replace(t, withdrawn=tuple(sorted(set(t.withdrawn) | set(entries)))), seq)
+
+
+def _held_by_withdrawn(t: Tournament, seq: int) -> Tournament:
+    """The latest round's tables without a result where a withdrawn entry sits, forfeited by it: tables paired before
+    it left, or (individual tables) a seat the draw left empty for it to hold."""
     if not t.rounds or t.rounds[-1].complete:
         return t
     r = t.rounds[-1]
     for x in r.tables:
-        gone = set(x.entries) & set(entries)
-        if gone and x.outcome is None:
+        gone = set(x.entries) & set(t.withdrawn)
+        if gone - set(x.forfeits) and x.outcome is None:
             r = _set(t, r, x, forfeits=tuple(sorted(set(x.forfeits) | gone)), seq=seq)
     return t.with_round(r)
 

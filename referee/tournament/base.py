@@ -6,13 +6,17 @@ as the system plays, naming the form's rows of one that is not), the tables of a
 (:meth:`pair`), a table's outcome from what was entered, reported or forfeited (:meth:`outcome`),
 whether a result entered by hand fits the table's forfeits (:meth:`check_entry`), who bids first
 in each game of a round (the result slip's grid, :meth:`first_bidders`), what a bye scores (:meth:`bye`),
-what a late arrival costs (:meth:`late_forfeits`, :meth:`late_byes`) and the standings (:meth:`standings`).
+what a late arrival costs (:meth:`late_forfeits`, :meth:`late_byes`), how many rounds the entries still in can play
+(:meth:`most_rounds`) and the standings (:meth:`standings`). An entry withdrawn (``Tournament.withdrawn``: its unit
+withdrew, or it was disqualified) is in no draw made after it left, in every system; its results stand and its row
+comes after every row still in (:func:`rank_rows`).
 
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from referee.catalogue import Term
@@ -124,10 +128,15 @@ class System:
         """The byes of the round a late arrival loses with its own table (by default none)."""
         return []
 
-    withdrawals = False  # whether a unit can withdraw (its entries leave the draw, their results stand)
+    def most_rounds(self, t: Tournament, upto: int) -> int:
+        """The most rounds, up to ``upto``, that the entries still in can play (by default all of them)."""
+        return upto
 
     def check_rounds(self, t: Tournament, rounds: int) -> None:
-        """Refuse a number of rounds the field cannot play from here (by default any is fine)."""
+        """Refuse a number of rounds the field cannot play from here (:meth:`most_rounds`)."""
+        can = self.most_rounds(t, rounds)
+        if can < rounds:
+            raise TournamentError("rounds_cannot", rounds=rounds, can=can)
 
     def standings(self, t: Tournament) -> list[dict]:
         raise NotImplementedError
@@ -197,14 +206,25 @@ def totals(t: Tournament) -> tuple[dict[str, float], dict[str, float]]:
     return points, scores
 
 
-def rank_rows(items: list[tuple[tuple, dict]], lot: list[str]) -> list[dict]:
+def rank_rows(items: list[tuple[tuple, dict]], lot: list[str], withdrawn: Collection[str] = ()) -> list[dict]:
     """Rows sorted by key (larger first), then by the lot; ranks 1, 2, 3, ...; ``by_lot`` marks a
-    row whose place the lot decided (its key equals another row's).
+    row whose place the lot decided (its key equals another row's). The rows whose ``id`` is ``withdrawn`` come after
+    every row still in, ranked on among themselves and marked ``withdrawn`` (their results stand; the sheets write 退赛).
 
     >>> [(r["rank"], r["id"], r["by_lot"]) for r in rank_rows([((2,), {"id": "a", "lot": "a"}),
     ...     ((3,), {"id": "b", "lot": "b"}), ((2,), {"id": "c", "lot": "c"})], ["c", "b", "a"])]
     [(1, 'b', False), (2, 'c', True), (3, 'a', True)]
+    >>> [(r["rank"], r["id"], r.get("withdrawn")) for r in rank_rows([((2,), {"id": "a", "lot": "a"}),
+    ...     ((3,), {"id": "b", "lot": "b"}), ((1,), {"id": "c", "lot": "c"})], ["c", "b", "a"], withdrawn={"b"})]
+    [(1, 'a', None), (2, 'c', None), (3, 'b', True)]
     """
+    still = [kv for kv in items if kv[1]["id"] not in withdrawn]
+    gone = [kv for kv in items if kv[1]["id"] in withdrawn]
+    rows = _ranked(still, lot)
+    return rows + [row | {"rank": row["rank"] + len(rows), "withdrawn": True} for row in _ranked(gone, lot)]
+
+
+def _ranked(items: list[tuple[tuple, dict]], lot: list[str]) -> list[dict]:
     order = sorted(items, key=lambda kv: (tuple(-k for k in kv[0]), lot.index(kv[1]["lot"])))
     keys = [k for k, _ in order]
     rows = []

@@ -61,8 +61,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     late.add_argument("--minutes", type=float, required=True, help="how many minutes late")
     lot = verb("lot", "print the lot (lot numbers), or enter the lot drawn in the hall with --order")
     lot.add_argument("--order", metavar="E1,E2,...", help="every entry id once, lot number 1 first (before round 1 is paired)")
-    leave = verb("withdraw-unit", "a unit withdraws (退赛): its pairs leave the draw, their results stand, no prize")
-    leave.add_argument("--unit", required=True, help="the unit, as the registration form names it")
+    leave = verb("withdraw", "a unit or an entry withdraws (退赛; disqualified, 取消比赛资格): it leaves the draw of the "
+                             "rounds paired from now on, its results stand, no prize")
+    who = leave.add_mutually_exclusive_group(required=True)
+    who.add_argument("--unit", help="the unit, as the registration form names it: all its entries")
+    who.add_argument("--entry", help="one entry's id (a player, a pair)")
     leave.add_argument("--reason", default="", help="why (recorded)")
     rounds = verb("rounds", "change the number of rounds (not below those paired; pair-swiss: only to what can be paired)")
     rounds.add_argument("--set", type=int, required=True, metavar="N", dest="rounds", help="the new number of rounds")
@@ -224,11 +227,14 @@ def _late(args) -> int:
     return _changed(store, args, lambda: store.late_arrival(args.round, args.entry, args.minutes, by=args.by))
 
 
-def _withdraw_unit(args) -> int:
+def _withdraw(args) -> int:
     store = _store(args)
-    _changed(store, args, lambda: store.withdraw_unit(args.unit, by=args.by, reason=args.reason))
+    if args.unit is not None:
+        _changed(store, args, lambda: store.withdraw_unit(args.unit, by=args.by, reason=args.reason))
+    else:
+        _changed(store, args, lambda: store.withdraw_entry(args.entry, by=args.by, reason=args.reason))
     t = store.tournament
-    can = t.rules.most_rounds(t, t.total_rounds) if t.rules.withdrawals else t.total_rounds
+    can = t.rules.most_rounds(t, t.total_rounds)
     if can < t.total_rounds:  # the rounds left cannot all be paired without the unit: say how many can
         print(say(args.lang, "sheet.rounds_short", rounds=t.total_rounds, can=can))
     return 0
@@ -367,6 +373,6 @@ def _serve(args) -> int:
     return serve(_store(args), url)
 
 
-HANDLERS = {"new": _new, "pair": _pair, "result": _result, "late": _late, "lot": _lot, "withdraw-unit": _withdraw_unit,
+HANDLERS = {"new": _new, "pair": _pair, "result": _result, "late": _late, "lot": _lot, "withdraw": _withdraw,
             "rounds": _rounds, "standings": _standings, "show": _show,
             "export": _export, "backup": _backup, "catch-up": _catch_up, "simulate": _simulate, "serve": _serve}

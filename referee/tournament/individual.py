@@ -7,8 +7,10 @@ S E N W (黑红梅方, counter-clockwise). A table's result is the four players'
 the round's eight games (小分); round points 5 / 3 / 2 / 1 by that ranking (players level
 share the points of their places equally, kept exact: three first take 10/3 each). A player who
 forfeits gets 0 and 0 whatever their seat's score (which must be 0 when entered); the others rank
-among themselves. Standings: total, then 小分 (一、1: 如出现积分相同者，则计算小分进行排名，小分高者排名靠前),
-then rounds forfeited (fewer first), then the lot drawn at registration.
+among themselves. A player withdrawn (退赛; disqualified, 三 情节严重者取消比赛资格) is drawn no more; where the
+players still in are not a multiple of four, the withdrawn hold the empty seats, forfeited. Standings: total, then
+小分 (一、1: 如出现积分相同者，则计算小分进行排名，小分高者排名靠前), then rounds forfeited (fewer first), then the lot
+drawn at registration; the withdrawn after every player still in.
 
 >>> spread_counts = lambda tables, unit: [sum(unit[p] == u for p in t) for t in tables for u in set(unit.values())]
 >>> import random
@@ -31,9 +33,16 @@ from referee.tournament.core import Outcome, Table, Tournament, TournamentError,
 from referee.tournament.exact import Fraction, exact, is_number, wire
 
 
-def draw(players: list[str], unit: dict[str, str], rng: random.Random) -> list[list[str]]:
-    """Tables of four, each unit's players spread over as many tables as possible, in seat order."""
-    count = len(players) // 4
+def draw(players: list[str], unit: dict[str, str], rng: random.Random, fill: tuple[str, ...] = ()) -> list[list[str]]:
+    """Tables of four, each unit's players spread over as many tables as possible, in seat order. Where ``players``
+    are not a multiple of four (some withdrew), the tables short of a player take one of ``fill`` each (a seat nobody
+    of the field plays: the withdrawn, who forfeit it), in order, seated by the draw like the others.
+
+    >>> tables = draw([f"p{i}" for i in range(7)], {f"p{i}": "u" for i in range(7)}, random.Random(1), fill=("w1", "w2"))
+    >>> sorted("".join(p[0] for p in sorted(x)) for x in tables)
+    ['pppp', 'pppw']
+    """
+    count = -(-len(players) // 4)
     groups = defaultdict(list)
     for p in players:
         groups[unit[p]].append(p)
@@ -46,6 +55,8 @@ def draw(players: list[str], unit: dict[str, str], rng: random.Random) -> list[l
         rng.shuffle(members)
         dealt.extend(members)
     tables = [dealt[i::count] for i in range(count)]
+    gaps = iter(fill)
+    tables = [x + [next(gaps) for _ in range(4 - len(x))] for x in tables]
     rng.shuffle(tables)
     for t in tables:
         rng.shuffle(t)  # the suits drawn at the table: seats S E N W
@@ -125,8 +136,13 @@ class IndividualTables(System):
             raise TournamentError("individual_fours", n=n, more=more, fewer=4 - more)
 
     def pair(self, t: Tournament, round_no: int):
+        """Every player still in, drawn; the withdrawn (in the lot's order) hold the seats the draw leaves empty, since
+        a table plays four: one seat at each of a few tables, forfeited (``actions``), the others ranked among
+        themselves."""
         unit = {e.id: e.unit for e in t.entries}
-        tables = draw([e.id for e in t.entries], unit, t.rng(f"pair:{round_no}"))
+        playing = [e.id for e in t.entries if e.id not in t.withdrawn]
+        empty = tuple(e for e in t.lot if e in t.withdrawn)
+        tables = draw(playing, unit, t.rng(f"pair:{round_no}"), empty)
         return [(table_name(i), tuple(x)) for i, x in enumerate(tables, 1)], []
 
     def check_entry(self, t: Tournament, table: Table, result: dict | None, forfeits: tuple[str, ...]) -> None:
@@ -160,4 +176,4 @@ class IndividualTables(System):
         items = [((total[e.id], small[e.id], -absent[e.id]),
                   {"id": e.id, "name": e.name, "unit": e.unit, "score": wire(total[e.id]),
                    "tiebreaks": [wire(small[e.id]), absent[e.id]], "prize": None, "lot": e.id}) for e in t.entries]
-        return rank_rows(items, list(t.lot))
+        return rank_rows(items, list(t.lot), t.withdrawn)

@@ -3,8 +3,9 @@
 The bracket has as many slots as the next power of two; the first entries of the lot have an
 empty slot beside them (a bye), the rest meet in lot order, and every round halves it. Rounds of
 more than 16 slots are single games (stage 1); from 16 on, best of three (stage 2). An empty slot
-also comes from a double forfeit (seed 002 十二 第2条: neither pair goes on): whoever would have
-met its winner goes on by walkover, listed with the round's byes.
+also comes from a double forfeit (seed 002 十二 第2条: neither pair goes on) and from a pair withdrawn (退赛;
+disqualified, 十 第3条 取消比赛资格) before the round was paired: whoever would have met it goes on by walkover,
+listed with the round's byes; it plays no play-off and is listed after every pair still in.
 
 Places 1 to 8 are played off (四2: 前八名): the losers of a round of a bracket whose places run
 from ``first`` play a bracket of their own for the places from ``first`` plus the slots left, as
@@ -138,9 +139,11 @@ class Knockout(System):
     def standings(self, t: Tournament) -> list[dict]:
         _, places = walk(t)
         won, _ = totals(t)
-        order = sorted(t.entries, key=lambda e: (places[e.id], -won[e.id], t.lot.index(e.id)))
+        out = set(t.withdrawn)  # after every pair still in, whatever place they had reached
+        order = sorted(t.entries, key=lambda e: (e.id in out, places[e.id], -won[e.id], t.lot.index(e.id)))
         return [{"rank": places[e.id], "id": e.id, "name": e.name, "unit": e.unit, "score": wire(won[e.id]),
-                 "tiebreaks": [], "prize": None, "by_lot": False} for e in order]
+                 "tiebreaks": [], "prize": None, "by_lot": False} | ({"rank": i, "withdrawn": True} if e.id in out else {})
+                for i, e in enumerate(order, 1)]
 
 
 @dataclass(frozen=True)
@@ -167,6 +170,18 @@ def _decided(t: Tournament, round_no: int, pair: tuple[str, str]) -> tuple[str, 
     return None
 
 
+def _in(t: Tournament, entry: str | None, round_no: int) -> str | None:
+    """The entry in its slot of the round, or None (an empty slot: its opponent goes on by walkover) for an entry
+    withdrawn before the round was paired: a round paired already keeps it as it was paired."""
+    if entry not in t.withdrawn:
+        return entry
+    if round_no <= len(t.rounds):
+        r = t.rounds[round_no - 1]
+        if entry in r.byes or any(entry in x.entries for x in r.tables):
+            return entry
+    return None
+
+
 def walk(t: Tournament) -> tuple[list[tuple[list[tuple[str, ...]], list[str]]], dict[str, int]]:
     """The tables (seated by the lot) and byes of every round that can be paired from the results
     so far, and each entry's place as far as it is known (1 for those still in)."""
@@ -175,6 +190,7 @@ def walk(t: Tournament) -> tuple[list[tuple[list[tuple[str, ...]], list[str]]], 
     brackets = [Bracket(1, tuple(slots(list(t.lot), _bracket(len(t.lot)))))]
     rounds: list = []
     while len(brackets[0].slots) > 1:
+        brackets = [Bracket(b.first, tuple(_in(t, s, len(rounds) + 1) for s in b.slots)) for b in brackets]
         tables, byes = [], []
         for b in brackets:
             for a, c in zip(b.slots[::2], b.slots[1::2]):

@@ -70,13 +70,6 @@ class PairSwiss(System):
         lost = entry in t.round(round_no).bye_forfeits
         return exact(t.options["points"][2 if lost else 0]), exact(t.options["level_step"][2 if lost else 0])
 
-    withdrawals = True
-
-    def check_rounds(self, t: Tournament, rounds: int) -> None:
-        can = self.most_rounds(t, rounds)
-        if can < rounds:
-            raise TournamentError("rounds_cannot", rounds=rounds, can=can)
-
     def most_rounds(self, t: Tournament, upto: int) -> int:
         """The most rounds, up to ``upto``, whose rounds after those paired can all be paired by the pairs still
         in (a schedule found, as at registration); never fewer than the rounds paired."""
@@ -141,7 +134,7 @@ class PairSwiss(System):
         team_of = {e.id: e.team_id for e in t.entries}
         team_score = {team: sum(stats[p]["score"] for p in ids) for team, ids in teams.items()}
         opponent = (lambda p: stats[p]["score"]) if t.options["opponent_score"] == "pair" else (lambda p: team_score[team_of[p]])
-        items, gone = [], []
+        items, gone = [], set()
         for team, ids in teams.items():
             opp = sum(opponent(o) for p in ids for o in stats[p]["opponents"])
             level = sum(stats[p]["level"] for p in ids)
@@ -149,14 +142,14 @@ class PairSwiss(System):
             first = min(ids, key=t.lot.index)
             row = {"id": team, "name": t.entry(ids[0]).team, "unit": unit, "score": wire(team_score[team]),
                    "tiebreaks": [wire(opp), wire(level)], "prize": None, "lot": first}
-            (gone if set(ids) <= set(t.withdrawn) else items).append(((team_score[team], opp, level), row))
-        rows = rank_rows(items, list(t.lot))
-        for row in rows:
-            row["prize"] = prize_of(row["rank"], t.options["prizes"]) if t.finished else None
+            items.append(((team_score[team], opp, level), row))
+            if set(ids) <= set(t.withdrawn):
+                gone.add(team)
         # a withdrawn team: its results stand (its opponents' 对手分 counts them), listed after every team
         # still in, marked, never a prize
-        for row in rank_rows(gone, list(t.lot)):
-            rows.append(row | {"rank": row["rank"] + len(items), "withdrawn": True})
+        rows = rank_rows(items, list(t.lot), gone)
+        for row in rows:
+            row["prize"] = prize_of(row["rank"], t.options["prizes"]) if t.finished and not row.get("withdrawn") else None
         return rows
 
 

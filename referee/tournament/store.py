@@ -339,23 +339,41 @@ class TournamentStore:
         return self.round_view(round_no)
 
     def withdraw_unit(self, unit: str, by: str = "organiser", reason: str = "") -> dict:
-        """A unit withdraws (退赛): its entries leave the draw (no table, no bye from the next round on;
-        in a round not complete their tables without a result are forfeited), their results stand, prizes
-        skip its team. Returns the latest round's view."""
-        def check(t: Tournament) -> dict:
-            if not t.rules.withdrawals:
-                raise TournamentError("no_withdrawals", system=Term(f"system.{t.system}"))
+        """A unit withdraws (退赛): its entries leave the draw (:meth:`_withdraw`). Returns the latest round's view."""
+        def entries(t: Tournament) -> list[str]:
             ids = [e.id for e in t.entries if e.unit == unit]
             if not ids:
                 raise TournamentError("no_unit", unit=unit, known=sorted({e.unit for e in t.entries}))
             if set(ids) <= set(t.withdrawn):
                 raise TournamentError("unit_withdrawn", unit=unit)
+            return ids
+
+        return self._withdraw(entries, {"unit": unit}, by, reason)
+
+    def withdraw_entry(self, entry: str, by: str = "organiser", reason: str = "") -> dict:
+        """One entry withdraws or is disqualified (取消比赛资格: seed 004 三, 002 十 第3条, 000 第十四条): it leaves the
+        draw (:meth:`_withdraw`). Returns the latest round's view."""
+        def entries(t: Tournament) -> list[str]:
+            t.entry(entry)  # refused when there is no such entry
+            if entry in t.withdrawn:
+                raise TournamentError("entry_withdrawn", entry=entry)
+            return [entry]
+
+        return self._withdraw(entries, {}, by, reason)
+
+    def _withdraw(self, entries, data: dict, by: str, reason: str) -> dict:
+        """Every system: the ``entries(t)`` leave the draw (no table, no bye in any round paired from now on; in a
+        round not complete their tables without a result are forfeited; individual tables: they hold the seats the
+        draw leaves empty, forfeited), their results stand, and the standings list them after every row still in,
+        marked withdrawn, with no prize. Logged as a ``leave`` with ``data``, the entries, the reason, who and when."""
+        def check(t: Tournament) -> dict:
+            ids = entries(t)
             if t.finished:
                 raise TournamentError("withdraw_finished")
             if not isinstance(reason, str):
                 raise TournamentError("reason_text")
             readable(reason, "reason")
-            return {"unit": unit, "entries": ids, "reason": reason}
+            return data | {"entries": ids, "reason": reason}
 
         self._append("leave", check, by)
         return self.round_view()

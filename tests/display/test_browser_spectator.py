@@ -97,3 +97,27 @@ def test_the_big_screen_never_cuts_a_tile_that_grew_while_shown(page, table):
     boxes = big.evaluate("[...document.querySelectorAll('#wall .tile:not([hidden])')].map(el => el.getBoundingClientRect().bottom)")
     assert boxes and max(boxes) <= 1080, boxes
     big.screenshot(path="/work/notes/s37/shots/d-big-grown.png")
+
+
+
+def test_the_big_screen_fills_its_page_again_at_once_when_a_tile_shrinks(page, table):
+    """Once a tile grew (a trick of many cards) the wall was paged with fewer tiles a page, and stayed so until its next
+    slide, 12 s, after the trick was gathered: half the screen empty. Any change of a tile's size (whatever made it: a
+    state, a violation said alone) fits the page at once, both ways."""
+    now = time.time()
+    trick = {"leader": "S", "plays": [{"seat": s, "cards": ["S5", "S5", "S6", "S6", "S7", "S7", "S8", "S8"]} for s in "SENW"]}
+    for i, name in enumerate(TABLES[:8]):
+        t = table(name)
+        t.publish("status", {"v": 1, "status": "online", "at": now})
+        t.publish("state", state(seq=400 + i, current_trick=trick if i == 7 else None))
+    big = page("/big", 1920, 1080)
+    big.wait_for_selector("#tile-p8[data-seq='407']", state="attached")
+    big.evaluate("document.fonts.ready")
+    big.evaluate("slide = 2; rotate()")  # the wall's first page, paged by the tall tile: one row of four
+    until(big, "document.body.dataset.slide === 'wall:0'")
+    assert big.locator("#wall .tile:not([hidden])").count() == 4
+    table("p8").publish("state", state(seq=408, current_trick=None))  # the trick gathered: p8 as short as the others
+    until(big, "document.querySelectorAll('#wall .tile:not([hidden])').length === 8", timeout_ms=3000)  # not in 12 s
+    assert big.evaluate("document.body.dataset.slide") == "wall:0"
+    boxes = big.evaluate("[...document.querySelectorAll('#wall .tile:not([hidden])')].map(el => el.getBoundingClientRect().bottom)")
+    assert max(boxes) <= 1080, boxes

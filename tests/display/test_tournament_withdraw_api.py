@@ -50,3 +50,22 @@ def test_a_withdrawal_says_how_many_rounds_can_still_be_played_and_the_organiser
     assert ok.status_code == 200 and ok.json()["rounds"] == can and ok.json()["said"] == f"组织者 wang 把轮数改为 {can} 轮"
     audit = [a["action"] for a in client.get("/api/console/audit").json()]
     assert {"withdraw_unit", "rounds_short", "set_rounds"} <= set(audit)
+
+
+def test_one_entry_disqualified_is_withdrawn_through_the_same_call_and_audited(client):
+    """000 第十四条: 重则判取消参赛资格 -- one pair, not its unit: named by its entry id; exactly one of unit and entry."""
+    as_(client, REFEREE)
+    assert client.post("/api/console/tournament/withdrawals", json={"entry": "数1"}).status_code == 403
+    as_(client, ORGANISER)
+    for body in ({}, {"unit": "数学系", "entry": "数1"}):
+        r = client.post("/api/console/tournament/withdrawals", json=body)
+        assert r.status_code == 409 and r.json()["detail"] == "请给出退赛的单位或参赛编号（二者选一）"
+    r = client.post("/api/console/tournament/withdrawals", json={"entry": "数9"})
+    assert r.status_code == 409 and r.json()["detail"] == "没有参赛编号 数9"
+    r = client.post("/api/console/tournament/withdrawals", json={"entry": "数1", "reason": "取消参赛资格"})
+    assert r.status_code == 200
+    assert r.json()["said"].startswith("组织者 wang 登记") and "数学系1对" in r.json()["said"] and r.json()["said"].endswith("退赛（原因：取消参赛资格）")
+    assert not any(row.get("withdrawn") for row in r.json()["standings"]["rows"])  # its teammates play on: the team stays in
+    assert "withdraw_entry" in [a["action"] for a in client.get("/api/console/audit").json()]
+    again = client.post("/api/console/tournament/withdrawals", json={"entry": "数1"}, headers={"Accept-Language": "en"})
+    assert again.status_code == 409 and again.json()["detail"] == "数1 has withdrawn already"

@@ -62,7 +62,7 @@ def test_a_unit_withdraws_its_pairs_leave_the_draw_its_results_stand_and_prizes_
     play_round(store, rng)
     before = pair_stats(store.tournament)
     path = str(store.path)
-    assert main(["tournament", "withdraw-unit", "--db", path, "--unit", "丙", "--reason", "全队因公出差", "--by", "王老师"]) == 0
+    assert main(["tournament", "withdraw", "--db", path, "--unit", "丙", "--reason", "全队因公出差", "--by", "王老师"]) == 0
     capsys.readouterr()
     action = store.actions()[-1]
     assert (action["kind"], action["by"], action["data"]) == ("leave", "王老师", {"unit": "丙", "entries": ["丙1", "丙2"], "reason": "全队因公出差"})
@@ -126,7 +126,7 @@ def test_rounds_that_can_no_longer_be_paired_are_said_and_the_organiser_changes_
     store.new("pair-swiss", field({"甲": 2, "乙": 2, "丙": 2, "丁": 2}), seed=1, options={"rounds": 6})
     play_round(store, rng)
     path = str(store.path)
-    assert main(["tournament", "withdraw-unit", "--db", path, "--unit", "丁"]) == 0
+    assert main(["tournament", "withdraw", "--db", path, "--unit", "丁"]) == 0
     out = capsys.readouterr().out
     can = store.tournament.rules.most_rounds(store.tournament, 6)
     assert can < 6 and f"最多能排 {can} 轮（`cardtable tournament rounds --set {can}`）" in out
@@ -151,8 +151,9 @@ def test_bad_withdrawals_are_refused_and_change_nothing(tmp_path):
     with pytest.raises(TournamentError, match="甲 已经退赛"):
         store.withdraw_unit("甲")
     assert store.last_seq() == seq + 1
-    ko = TournamentStore(tmp_path / "k.db")
-    ko.new("knockout-best-of-three", field({"甲": 2, "乙": 2}), seed=1)
-    with pytest.raises(TournamentError, match="没有退赛的规定"):
-        ko.withdraw_unit("甲")
+    with pytest.raises(TournamentError, match="没有参赛编号 庚1"):
+        store.withdraw_entry("庚1")
+    with pytest.raises(TournamentError, match="甲1 已经退赛"):
+        store.withdraw_entry("甲1")
+    assert store.last_seq() == seq + 1
     assert json.loads(json.dumps(store.round_view()))["round"] == 0
