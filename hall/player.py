@@ -137,6 +137,17 @@ def named(event: dict) -> set[str]:
     return {s for s in found + [(why.get("values") or {}).get("seat")] if isinstance(s, str)}
 
 
+def gap_left(since: float, now: float) -> float:
+    """What is left of the table's ``HAND_GAP_S`` empty between hands, emptied at ``since`` (both on the wall clock);
+    a clock stepped back meanwhile (``now`` before ``since``: the machine's clock set right) leaves the whole gap,
+    not the step on top of it (the bots sat an hour before the next hand for a clock set back an hour).
+
+    >>> gap_left(100.0, 101.0), gap_left(100.0, 110.0), gap_left(3700.0, 100.0)
+    (1.5, 0.0, 2.5)
+    """
+    return min(HAND_GAP_S, max(0.0, since + HAND_GAP_S - now))
+
+
 class PlayerMixin:
     """What makes a simulator the people at a hall table (see the module's docstring)."""
 
@@ -191,7 +202,7 @@ class PlayerMixin:
         if state["hand"] != self._shown_hand:  # a new hand starts from a table empty for a while
             self._shown_hand = state["hand"]
             self._clear()
-            self.stop_event.wait(max(0.0, self._table.at + HAND_GAP_S - time.time()))
+            self.stop_event.wait(gap_left(self._table.at, time.time()))
         plays = state["phase"] == "playing" or (state["phase"] == "kitty" and state["trump"] is not None)
         if not plays or self._starts_trick(state):
             self._clear()

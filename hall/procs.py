@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardtable.logs import Lasting
 from referee.catalogue import cli_lang, say
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,7 @@ class Child:
     _started: float = 0.0  # monotonic, when last started
     _in_row: int = 0  # deaths in a row (each within STEADY_S of its start)
     _log_from: int = 0  # where this start's output begins in the log
+    _failing: Lasting = field(default_factory=Lasting)  # why it could not be started again, said once while it lasts
 
     @property
     def pid(self) -> int | None:
@@ -70,7 +72,9 @@ class Child:
         it exited by itself (a refusal says why there: a damaged file, a port taken). The wait grows with each
         death in a row (``RESTART_DELAYS_S``), and is the first again once the child ran ``STEADY_S`` (a service
         killed now and then comes back in half a second each time, not in five). A child that keeps dying at once is
-        told of at its first deaths and then once a minute (``SAID_IN_ROW``, ``SAY_AGAIN_EVERY``), not every 5 s."""
+        told of at its first deaths and then once a minute (``SAID_IN_ROW``, ``SAY_AGAIN_EVERY``), not every 5 s. One
+        that cannot be started again (its log cannot be opened: a disk full or gone read-only; no process can be made)
+        is tried again every 5 s, why said once while it lasts: the rest of the hall goes on."""
         if self.proc is None or self.alive:
             return None
         if self._due is None:
@@ -87,7 +91,15 @@ class Child:
             last = self.last_words() if code > 0 else ""
             return line + (say(lang, "hall.last_words", line=last) if last else "")
         if self.restart and now >= self._due:
-            self.start(hall_dir)
+            try:
+                self.start(hall_dir)
+            except OSError as exc:
+                delay = RESTART_DELAYS_S[-1]
+                self._due = now + delay
+                error = exc.strerror or str(exc)
+                return say(cli_lang(), "hall.start_failed", name=self.name, error=error, delay=f"{delay:g}") \
+                    if self._failing.new(error) else None
+            self._failing.over()
         return None
 
     def last_words(self) -> str:

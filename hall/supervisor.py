@@ -6,8 +6,9 @@ board (``cardtable bridge virtual``, its input a FIFO the players press into) an
 (``cardtable bridge run``), the players (``cardtable hall player``) and the camera with its vision
 (``cardtable hall camera``); the tournament service (``cardtable tournament serve``) and the
 scoreboard and console (``cardtable display serve``). Then the organiser runs the tournament and
-the referee rules on the flags (in this process). A child that dies is started again; Ctrl-C (or
-SIGTERM) stops every process group it started, the broker last.
+the referee rules on the flags (in this process). A child that dies is started again, and so is the
+broker (its files written again, its persistence kept); a disk nearly full under the run directory is said; Ctrl-C
+(or SIGTERM, also while it starts) stops every process group it started, the broker last.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -35,6 +37,8 @@ log = logging.getLogger(__name__)
 DEFAULT_PORT = 8000
 STEP_S = 0.5
 READY_S = 60.0
+BROKER_AGAIN_S = 5.0  # a broker that could not start is tried again this much later
+LOW_DISK_B = 64 * 2**20  # under this much free under the run directory, the hall says so: the tables' logs need room
 
 
 @dataclass(frozen=True)
@@ -104,24 +108,30 @@ class Supervisor:
         self.referee = None
         self.sight = choose_sight(opts.see)
         self._fifos: list[int] = []
+        self._broker_users: tuple[dict[str, str], str] | None = None  # the broker's users and ACL, to start it again
+        self._broker_due = 0.0  # monotonic: when to try a broker that could not start again
+        self._broker_failing = Lasting()
+        self._broker_out = False
+        self._disk = Lasting()
 
     def say(self, line: str) -> None:
         print(time.strftime("%H:%M:%S ") + line, file=self.out, flush=True)
 
     # -- start -------------------------------------------------------------------------------------
 
-    def start(self) -> None:
+    def start(self, stop: threading.Event | None = None) -> bool:
+        """Start every process and wait until the hall is ready; False when ``stop`` was set meanwhile (SIGTERM while
+        starting: what was started is stopped by :meth:`stop`, nothing more is started)."""
         import tempfile
 
-        from bus.broker import Broker
-
+        stop = stop or threading.Event()
         if self.dir is None:
             self.dir = Path(tempfile.mkdtemp(prefix="cardtable-hall-"))
         elif self.dir.exists() and any(self.dir.iterdir()):
             raise HallError("not_empty", dir=self.dir)
         self.dir.mkdir(parents=True, exist_ok=True)
         os.environ[MARK] = str(self.dir)  # the broker and everything else started from here carry it
-        self.broker = Broker.start(self.dir / "broker", *self.users())
+        self.start_broker()
         url = self.broker.url  # for the demo's people, in their environment
         # The hall's programs as in a real hall: the broker's address, the passwords in a file.
         where = ["--broker", self.broker.address, "--credentials", str(self.broker.write_credentials(self.dir / "credentials"))]
@@ -132,6 +142,8 @@ class Supervisor:
                                   capture_output=True, text=True)
             if done.returncode != 0:
                 raise HallError("user_failed", user=user, output=(done.stderr or done.stdout).strip())
+        if stop.is_set():
+            return False
         logs = self.dir / "logs"
         self.children.append(Child("display", [*cardtable(), "display", "serve", "--db", str(self.dir / "console.db"),
                                                "--tournament-db", str(self.dir / "tournament.db"),
@@ -149,7 +161,8 @@ class Supervisor:
         self.organiser.start()  # the tournament file exists before its service opens it
         for child in self.children:
             child.start(self.dir)
-        self._wait_ready()
+        if not self._wait_ready(passwords["referee"], stop):
+            return False
         from hall.referee_bot import RefereeBot
 
         self.referee = RefereeBot(f"http://127.0.0.1:{self.port}", "referee", passwords["referee"], self.dir, self.say)
@@ -160,6 +173,15 @@ class Supervisor:
                      sight=catalogue.word(self.lang, f"hall.{self.sight}", self.sight), dir=self.dir))
         if self.sight == "oracle" and self.opts.see == "auto":
             self.say(catalogue.say(self.lang, "hall.no_model"))
+        return True
+
+    def start_broker(self) -> None:
+        """The hall's broker in ``broker/`` of the run directory, with its users and ACL (kept: :meth:`_check_broker`
+        starts it again with them)."""
+        from bus.broker import Broker
+
+        self._broker_users = self.users()
+        self.broker = Broker.start(self.dir / "broker", *self._broker_users)
 
     def users(self) -> tuple[dict[str, str], str]:
         """The broker's users (name -> password) and ACL: the hall's, and one user per connection of the
@@ -216,34 +238,84 @@ class Supervisor:
                   env={"HALL_READER": url(f"players-{t.table}"), "HALL_CONSOLE": url(f"players-{t.table}")}),
         ]
 
-    def _wait_ready(self) -> None:
+    def _wait_ready(self, password: str, stop: threading.Event) -> bool:
+        """Wait until every table's service is online and the console answers, logging in as the hall's referee: a
+        console that does not know that password is another program's on the hall's port (another hall started at
+        the same moment took it, and this hall's display cannot), said so rather than shown as this hall's. False
+        when ``stop`` was set meanwhile."""
         import httpx
 
+        base = f"http://127.0.0.1:{self.port}"
         deadline = time.monotonic() + READY_S
         while time.monotonic() < deadline:
-            self._check_children()
-            try:
-                up = httpx.get(f"http://127.0.0.1:{self.port}/", timeout=2).status_code == 200
-            except httpx.HTTPError:
-                up = False
-            if up and self.organiser.ready():
-                return
-            time.sleep(0.2)
+            self._check()
+            if self.organiser.ready():
+                try:
+                    answer = httpx.post(f"{base}/api/login", json={"user": "referee", "password": password},
+                                        headers={"Origin": base}, timeout=5).status_code
+                except httpx.HTTPError:
+                    answer = None  # nothing listens yet
+                if answer == 200:
+                    return True
+                if answer is not None:
+                    raise HallError("port_answered", port=self.port, status=answer)
+            if stop.wait(0.2):
+                return False
         raise HallError("not_ready", seconds=f"{READY_S:g}", logs=self.dir / "logs")
 
     # -- run ---------------------------------------------------------------------------------------
 
-    def _check_children(self) -> None:
+    def _check(self) -> None:
+        """The broker, the disk and every child, once."""
         now = time.monotonic()
+        self._check_broker(now)
+        self._check_disk()
         for child in self.children:
             line = child.check(self.dir, now)
             if line:
                 self.say(line)
 
+    def _check_broker(self, now: float) -> None:
+        """A broker that died (killed, crashed) is said, and started again on its port, its files written again from
+        what the hall holds (a damaged ``mosquitto.conf`` is mended), its persistence kept; one that cannot start says
+        why (once while the same reason lasts) and is tried again every ``BROKER_AGAIN_S``."""
+        from bus.broker import Broker, BrokerError
+
+        if self.broker is None or self.broker.running or now < self._broker_due:
+            return
+        port, lang = self.broker.port, self.lang
+        if not self._broker_out:
+            self._broker_out = True
+            self.say(catalogue.say(lang, "hall.broker_exited", port=port))
+        try:
+            self.broker = Broker.start(self.broker.workdir, *self._broker_users, port=port)
+        except BrokerError as exc:
+            self._broker_due = now + BROKER_AGAIN_S
+            if self._broker_failing.new(exc.key):
+                self.say(catalogue.say(lang, "hall.broker_failed", error=exc.text(lang), delay=f"{BROKER_AGAIN_S:g}"))
+            return
+        self._broker_out = False
+        self._broker_failing.over()
+        self.say(catalogue.say(lang, "hall.broker_back", port=port))
+
+    def _check_disk(self) -> None:
+        """Said once while it lasts: the disk under the run directory nearly full (the tables' logs, which they must
+        write to referee, and every process's log); and when it has room again."""
+        try:
+            free = shutil.disk_usage(self.dir).free
+        except OSError:  # the run directory not there (yet, or any more): its parts say what they cannot write
+            return
+        mib = f"{free / 2**20:.0f}"
+        if free < LOW_DISK_B:
+            if self._disk.new("low"):
+                self.say(catalogue.say(self.lang, "hall.disk_low", dir=self.dir, free=mib))
+        elif self._disk.over():
+            self.say(catalogue.say(self.lang, "hall.disk_again", dir=self.dir, free=mib))
+
     def serve(self, stop: threading.Event) -> None:
         parts = [(part, Lasting()) for part in (self.organiser, self.referee)]  # a failure said once while it lasts
         while not stop.wait(STEP_S):
-            self._check_children()
+            self._check()
             for part, failing in parts:
                 try:
                     part.step()
@@ -279,8 +351,8 @@ def run(opts: Options) -> int:
         print(f"cardtable hall: {catalogue.said(exc, catalogue.cli_lang())}", file=sys.stderr)
         return 2
     try:
-        hall.start()
-        hall.serve(stop)
+        if hall.start(stop):
+            hall.serve(stop)
     except (ValueError, RuntimeError, OSError) as exc:
         print(f"cardtable hall: {catalogue.said(exc, hall.lang)}", file=sys.stderr)
         return 1

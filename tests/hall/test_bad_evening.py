@@ -1,0 +1,186 @@
+"""``cardtable hall`` on a bad evening, as the organiser's technician meets it, with the real processes: the broker
+killed (its config damaged meanwhile, its port then taken), a part that cannot be started again (its log cannot be
+opened), the disk under the run directory nearly full, another program answering on the hall's port, SIGTERM while
+the hall starts. Each is said in words (Chinese; English when asked), the hall recovers where it can and goes on, and
+it never says it is ready while it is not."""
+
+from __future__ import annotations
+
+import http.server
+import io
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from bus.mqtt import Connection
+from hall.procs import MARK, Child, hall_processes
+from hall.supervisor import BROKER_AGAIN_S, LOW_DISK_B, HallError, Options, Supervisor
+
+CLI = [sys.executable, "-m", "cardtable"]
+ENV = {k: v for k, v in os.environ.items() if k not in ("CARDTABLE_LANG", MARK)}
+
+
+def lines(out: io.StringIO) -> list[str]:
+    return [line.split(" ", 1)[1] for line in out.getvalue().splitlines()]  # without the time of day
+
+
+def killed(hall: Supervisor) -> None:
+    os.kill(hall.broker.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while hall.broker.running:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def test_a_broker_killed_is_said_and_started_again_on_its_port_its_files_mended(tmp_path, monkeypatch):
+    """mosquitto killed: every table lost the bus and nothing was said on the hall's screen, nor was it started
+    again (the hall watched its children only): the whole hall stopped refereeing while looking as before. Now it is
+    said and started again on its port, its files written again (a damaged config would not start); a broker that
+    cannot start (its port taken) says why and is tried again."""
+    monkeypatch.setenv(MARK, "")
+    out = io.StringIO()
+    hall = Supervisor(Options(tables=1, dir=tmp_path / "hall"), out=out)
+    hall.dir.mkdir()
+    hall.start_broker()
+    port = hall.broker.port
+    client = Connection(hall.broker.url("console"), clean_start=True).connect()
+    try:
+        killed(hall)
+        (hall.broker.workdir / "mosquitto.conf").write_text("listener this is not a port\n")
+        hall._check()
+        assert hall.broker.running and hall.broker.port == port
+        assert client.wait_connected(30)  # the clients find it where it was
+        assert lines(out) == [f"消息服务器（`mosquitto`）停了：各桌都连不上它，都不能裁判；在端口 {port} 上重新启动它",
+                              f"消息服务器在端口 {port} 上重新运行，各桌重新连上它"]
+        client.close()
+        hall.lang = "en"
+        killed(hall)
+        with socket.create_server(("127.0.0.1", port)):  # another program took the port meanwhile
+            now = time.monotonic()
+            hall._check_broker(now)
+            hall._check_broker(now + BROKER_AGAIN_S)  # the same reason again: not said again
+            assert not hall.broker.running
+        hall._check_broker(now + BROKER_AGAIN_S)  # not due yet
+        assert not hall.broker.running
+        hall._check_broker(now + 2 * BROKER_AGAIN_S)
+        assert hall.broker.running and hall.broker.port == port
+        said = lines(out)[2:]
+        assert said[0] == f"the broker (mosquitto) stopped: no table can reach it, none is refereeing; starting it again on port {port}"
+        assert said[1].startswith(f"the broker cannot start; trying again in {BROKER_AGAIN_S:g} s: mosquitto exited with ")
+        assert "Address already in use" in out.getvalue()  # mosquitto's own words, from its log
+        assert said[-1] == f"the broker runs again on port {port}; the tables connect to it again"
+        assert sum("the broker cannot start" in line for line in said) == 1
+    finally:
+        hall.broker.stop()
+
+
+def test_a_part_that_cannot_be_started_again_is_said_and_the_hall_goes_on(tmp_path, monkeypatch):
+    """A part whose log cannot be opened any more (a disk gone read-only or out of inodes; here its log is a folder
+    now): the OSError of its restart ended the whole hall, every table with it. Now it is said, once while the same
+    reason lasts, and tried again every 5 s; once it can be, it runs again."""
+    monkeypatch.setenv("CARDTABLE_LANG", "zh")
+    log = tmp_path / "camera.log"
+    child = Child("t01/camera", [sys.executable, "-c", "raise SystemExit(3)"], log)
+    child.start(tmp_path)
+    child.proc.wait(30)
+    now = time.monotonic()
+    assert child.check(tmp_path, now) == "t01/camera 退出了（3），0.5 秒后重启"
+    log.unlink()
+    log.mkdir()
+    assert child.check(tmp_path, now + 1) == "t01/camera 无法重启（Is a directory），5 秒后再试；其他进程照常运行"
+    assert child.check(tmp_path, now + 2) is None and child.starts == 1  # not due
+    assert child.check(tmp_path, now + 7) is None and child.starts == 1  # due, the same reason: not said again
+    log.rmdir()
+    assert child.check(tmp_path, now + 13) is None and child.starts == 2
+    child.proc.wait(30)
+
+
+def test_a_disk_nearly_full_is_said_once_and_again_when_it_has_room(tmp_path):
+    """A disk filling under the run directory was not said: the tables' services, which must log every input to
+    referee, stopped one by one, their last words lost with the log they could not write. Now the hall says it once
+    while it lasts, before it is full, and says when it has room again (a real small file system: tmpfs)."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(disk)], capture_output=True).returncode:
+        pytest.skip("mounting a tmpfs needs root")
+    try:
+        out = io.StringIO()
+        hall = Supervisor(Options(tables=1, dir=disk), out=out)
+        hall.dir = disk
+        for _ in range(3):
+            hall._check_disk()
+        subprocess.run(["mount", "-o", f"remount,size={2 * LOW_DISK_B}", str(disk)], check=True)
+        hall._check_disk()
+        hall._check_disk()
+        assert lines(out) == [f"运行目录 {disk} 所在的磁盘只剩 8 `MiB`：磁盘一满，各桌就无法记录，停止裁判，日志也写不下；请腾出空间",
+                              f"运行目录 {disk} 所在的磁盘又有空间了（128 `MiB`）"]
+    finally:
+        subprocess.run(["umount", str(disk)], check=True)
+
+
+class Answers(http.server.BaseHTTPRequestHandler):
+    """Another program on the hall's port: it answers every request, and knows none of the hall's passwords."""
+
+    def do_GET(self):
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.write(b"another hall's scoreboard")
+
+    def do_POST(self):
+        self.send_response(401)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def test_another_program_answering_on_the_halls_port_is_said_not_taken_for_the_console(tmp_path, monkeypatch):
+    """Two halls started at once both found port 8000 free; the second's display could not have it, yet the second
+    hall took the first's page for its own and printed it as its scoreboard and console, with a password that did not
+    log in there. Now the console must know the hall's referee: another program answering is said, and the hall
+    stops."""
+    monkeypatch.setenv(MARK, "")
+    hall = Supervisor(Options(tables=1, dir=tmp_path / "hall", see="oracle"), out=io.StringIO())
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", hall.port), Answers)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        with pytest.raises(HallError) as caught:
+            hall.start()
+        assert caught.value.key == "hall.error.port_answered"
+        assert str(caught.value) == (f"端口 {hall.port} 上回答的不是这个赛场的控制台（回答 401；另一个赛场或程序占用了它，这个赛场的"
+                                     "控制台启动不了）：请用 `--port` 换一个")
+        assert "记分牌" not in hall.out.getvalue()
+    finally:
+        hall.stop()
+        other.shutdown()
+        other.server_close()
+    assert hall_processes(hall.dir) == []
+
+
+def test_sigterm_while_the_hall_starts_stops_everything_at_once(tmp_path):
+    """SIGTERM (a technician's ``kill``, systemd stopping it) while the hall was starting was kept until the hall was
+    ready: it went on starting, printed its scoreboard and console, paired and started a round, and only then
+    stopped. Now it stops what it started, at once, and says nothing is running."""
+    run_dir = tmp_path / "hall"
+    proc = subprocess.Popen([*CLI, "hall", "--tables", "1", "--see", "oracle", "--dir", str(run_dir)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=ENV)
+    try:
+        deadline = time.monotonic() + 60
+        while not (run_dir / "logs").exists():  # its parts are starting
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        output, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, output
+    said = [line.split(" ", 1)[1] for line in output.splitlines()]
+    assert said == ["停止所有进程……", "已停止"], output  # no scoreboard, no round started
+    assert hall_processes(run_dir) == []
