@@ -18,12 +18,35 @@ from vision.canon import canon_homography, detail
 
 TABLE_POINTS = {0: (0.0, 0.0), 1: (1.0, 0.0), 2: (1.0, 1.0), 3: (0.0, 1.0)}
 MOVED = 0.2  # a marker whose centre moved more than this share of its side: the camera moved
+MIN_SIDE = 32  # px: a frame narrower or lower than this shows no table (an empty frame, a broken file or camera)
 
 
 class NotCalibrated(Refusal):
     """The frame does not show the four table markers."""
 
     section = "vision.error"
+
+
+class UnusableFrame(Refusal, ValueError):
+    """Not a frame to read: not a colour picture, or under ``MIN_SIDE`` px on a side."""
+
+    section = "vision.error"
+
+
+def usable(image: np.ndarray | None) -> bool:
+    """Whether ``image`` is a frame to read: a colour (BGR) picture of at least ``MIN_SIDE`` px a side.
+
+    >>> usable(np.zeros((960, 1280, 3), np.uint8)), usable(np.zeros((0, 0, 3), np.uint8)), usable(None)
+    (True, False, False)
+    """
+    return image is not None and image.ndim == 3 and image.shape[2] == 3 and min(image.shape[:2]) >= MIN_SIDE
+
+
+def check_frame(image: np.ndarray | None) -> None:
+    """:class:`UnusableFrame`, saying its size, unless ``image`` is ``usable``."""
+    if not usable(image):
+        height, width = (0, 0) if image is None else image.shape[:2]
+        raise UnusableFrame("frame", width=width, height=height, least=MIN_SIDE)
 
 
 @dataclass(frozen=True)
@@ -117,7 +140,9 @@ def unmoved(cal: Calibration, markers: dict[int, np.ndarray]) -> bool:
 
 
 def calibrate(image: np.ndarray, markers: dict[int, np.ndarray] | None = None) -> Calibration:
-    """The frame's calibration from its four markers (``markers``: those ``find_markers`` found in it already)."""
+    """The frame's calibration from its four markers (``markers``: those ``find_markers`` found in it already);
+    :class:`UnusableFrame` for a frame that is not ``usable``."""
+    check_frame(image)
     markers = find_markers(image) if markers is None else markers
     missing = sorted(set(TABLE_POINTS) - set(markers))
     if missing:

@@ -13,7 +13,7 @@ from pathlib import Path
 from bus.credentials import add_options
 from referee.catalogue import said, say
 from vision.advice import detail_note
-from vision.options import fail, failed, frame_size, positive, rulebook, table_game, whole
+from vision.options import fail, failed, frame_size, positive, rulebook, stoppable, table_game, whole
 from vision.train.cli import add_parsers
 
 NOT_CALIBRATED = 2  # exit status of `read` and `calibrate` for a frame without the four markers
@@ -57,6 +57,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      help="ask the camera (by index) for this frame size (default: its own)")
     cal.set_defaults(func=cmd_calibrate)
     add_parsers(verbs)
+    for verb in verbs.choices.values():  # Ctrl-C in any of them is said in words, as what it leaves is
+        verb.set_defaults(func=stoppable(verb.get_default("func")))
 
 
 def _model(path: Path | None, sure: Path | None = None):
@@ -118,11 +120,12 @@ def cmd_watch(args: argparse.Namespace) -> int:
 def cmd_calibrate(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.calibrate import NotCalibrated, calibrate
+    from vision.calibrate import NotCalibrated, UnusableFrame, calibrate
     from vision.model import ModelError
     from vision.overlay import draw
     from vision.read import read_frame
     from vision.watch import IMAGE_SUFFIXES, SourceError, coarse_said, nothing_sure_said, open_source
+    from vision.whole import whole as write_whole
 
     try:
         model = _model(args.model, args.sure)
@@ -140,12 +143,15 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     for frame in frames:
         try:
             calibration = calibrate(frame)
-        except NotCalibrated as e:
+        except (NotCalibrated, UnusableFrame) as e:
             problem = said(e, args.lang)
             continue
         reading = read_frame(frame, model, calibration)
-        if not cv2.imwrite(str(args.out), draw(frame, calibration, reading)):
-            return fail(args.lang, "cannot_write", path=args.out)
+        png = cv2.imencode(".png", draw(frame, calibration, reading))[1].tobytes()  # a PNG whatever --out's suffix
+        try:  # whole or not at all: a full disk leaves the picture there before as it was
+            write_whole(args.out, lambda to: Path(to).write_bytes(png))
+        except OSError as e:
+            return fail(args.lang, "cannot_write", path=args.out, error=e.strerror or e)
         print(say(args.lang, "vision.calibrated", path=args.out, markers=sorted(calibration.markers),
                   seats=", ".join(f"{s} {len(v)}" for s, v in reading.seats().items())))
         print(detail_note(frame, calibration, args.lang))

@@ -25,6 +25,21 @@ def failed(lang: str, error: Exception, status: int = 1) -> int:
     return status
 
 
+STOPPED = 130  # the exit status of a command stopped by Ctrl-C (128 + SIGINT), as a shell gives it
+
+
+def stoppable(command):
+    """``command`` (a handler of ``args``) said stopped in words on Ctrl-C, with the exit status ``STOPPED``, not a
+    traceback: every file a vision command writes is written whole or not at all (``vision.whole``, an enrolment's
+    folder built apart), so it leaves what was there before as it was."""
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except KeyboardInterrupt:
+            return fail(args.lang, "stopped", STOPPED)
+    return run
+
+
 def whole(low: int):
     """An argparse type: a whole number of at least ``low``, else an error in words.
 

@@ -10,7 +10,7 @@ from functools import cache
 
 import numpy as np
 
-from vision.calibrate import Calibration, NotCalibrated, calibrate
+from vision.calibrate import Calibration, NotCalibrated, calibrate, check_frame
 from vision.canon import Pyramid, canon_boxes, canon_homography, canon_small, detail, level
 from vision.confidence import Calibration as Confidence
 from vision.detect import Card, Cutter, Peak, foreign_mask, found, group, named, regions, white_mask
@@ -125,9 +125,9 @@ def _seen(cards: list[Card], place: Place, calibrations: list[Confidence | None]
 def read_frame(image: np.ndarray, model: Model, calibration: Calibration | None = None) -> Reading:
     """Read one decoded BGR frame. Calibrates on the frame itself unless ``calibration`` is given; a frame without
     the four markers is read in its own pixels (``calibrated`` false, ``problem`` says why). A frame that shows the
-    table coarser than the model's confidence was calibrated on is ``coarse``: none of its reads is sure."""
-    if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
-        raise ValueError(f"not a colour image: {None if image is None else image.shape}")
+    table coarser than the model's confidence was calibrated on is ``coarse``: none of its reads is sure. A frame
+    that is not one (``vision.calibrate.usable``) is refused in words (``UnusableFrame``)."""
+    check_frame(image)
     problem = None
     if calibration is None:
         try:

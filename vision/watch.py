@@ -1,6 +1,10 @@
 """``cardtable vision watch``: frames from a camera, a stream or a file -> ``observed`` plays over MQTT (as the
 table's camera user), with the kept frame on ``frames`` for every play that needs a person, and on ``camera/status``
-whether the camera still sees the table (:mod:`vision.presence`; ``offline`` its last will).
+whether the camera still sees the table (:mod:`vision.presence`; ``offline`` its last will). One camera per table:
+it holds a lock file of the table and broker (``hold``), as a table's bridge does, so a second ``vision watch`` of the
+table on this machine says so and ends instead of the two taking the table's ``camera-T`` connection from each other
+for ever, each sending the plays it sees. A camera that cannot watch ends in words (:class:`SourceError`): a source
+that gives no frame, or a broker that refuses what it publishes (the credentials of another table's camera).
 
 Ids are ``{name}-{boot}-{counter}`` (the camera's name, its start time in hex, a counter): unique per table and
 stable, as ``bus/PROTOCOL.md`` asks."""
@@ -8,6 +12,9 @@ stable, as ``bus/PROTOCOL.md`` asks."""
 from __future__ import annotations
 
 import base64
+import fcntl
+import os
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -19,7 +26,7 @@ import numpy as np
 
 from referee.catalogue import Refusal, cli_lang, said, say
 from referee.catalogue.sentences import Sentences
-from vision.calibrate import NotCalibrated, calibrate, find_markers, unmoved
+from vision.calibrate import NotCalibrated, calibrate, find_markers, unmoved, usable
 from vision.model import Model
 from vision.presence import LOST_AFTER_S, Presence
 from vision.read import Reading, read_frame
@@ -30,10 +37,12 @@ FRAME_CHARS = 240_000  # the frames schema's limit on the base64 JPEG
 REMOVAL_CONFIDENCE = 0.95  # a seat's area read empty, uncovered and seen bare for the settle time (``tracker``)
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
 TELL_EVERY_S = 0.25  # how often the camera's presence is looked at (published only when it changes)
+LOCKS = Path("/run/lock")  # every user may write there, and no unit's PrivateTmp hides it from another
 
 
 class SourceError(Refusal, RuntimeError):
-    """The video source cannot be opened."""
+    """The camera cannot watch its table: its source cannot be opened or gives no frame, another camera of this
+    machine watches the table, or the broker refuses what it publishes."""
 
     section = "vision.error"
 
@@ -56,6 +65,30 @@ def is_live(source: str) -> bool:
     if not live and not Path(source).is_file():
         raise SourceError("no_video", source=source)
     return live
+
+
+def hold(table: str, broker: str, source: str) -> int:
+    """Hold ``table`` for this camera (let go when the process ends, however it ends): the file descriptor of the
+    lock file of the table's cameras on one broker (two halls on one machine have a broker each), which names this
+    process and its source; :class:`SourceError`, naming the holder, when another camera holds it."""
+    from bus.mqtt import parse_url
+
+    address = parse_url(broker)
+    folder = LOCKS if os.access(LOCKS, os.W_OK | os.X_OK) else Path(tempfile.gettempdir())
+    path = folder / f"cardtable-camera-{address.host}-{address.port}-{table}.lock"
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as e:
+        raise SourceError("table_lock", table=table, lock=path, error=e.strerror) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.read(fd, 4096).decode(errors="replace").strip()
+        os.close(fd)
+        raise SourceError("table_busy", table=table, holder=holder or "?", lock=path) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()} {source}\n".encode(), 0)
+    return fd
 
 
 def open_source(source: str, size: tuple[int, int] | None = None) -> tuple[cv2.VideoCapture, bool]:
@@ -125,17 +158,29 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
           clock: Callable[[], float] = time.time, log: Callable[[str], None] = print, lang: str | None = None,
           lost_after_s: float = LOST_AFTER_S) -> int:
     lang = lang or cli_lang()
+    is_live(source)  # a file that is not there is said before anything is published
+    held = hold(table, broker, source)
+    try:
+        return _watch(source, table, broker, model, name=name, decks=decks, game=game, settle_s=settle_s, fps=fps,
+                      size=size, clock=clock, log=log, lang=lang, lost_after_s=lost_after_s)
+    finally:
+        os.close(held)
+
+
+def _watch(source: str, table: str, broker: str, model: Model, *, name: str | None, decks: int, game: str,
+           settle_s: float, fps: float, size: tuple[int, int] | None, clock: Callable[[], float],
+           log: Callable[[str], None], lang: str, lost_after_s: float) -> int:
+    """``watch`` once the table is held."""
     from bus.mqtt import Connection
     from bus.protocol import encode, topic
 
-    is_live(source)  # a file that is not there is said before anything is published
     boot = clock()
     ids = Ids(name or f"cam-{table}", format(int(boot), "x"))
     where = topic(table, "camera/status")
     conn = Connection(broker, will=(where, encode("camera/status", {"v": 1, "status": "offline", "camera": ids.name}),
                                     True)).connect()  # its client id: the camera's user name
     tracker = for_game(game, settle_s=settle_s, decks=decks)
-    calibration, last_at, sent, warned, coarse = None, None, 0, False, False
+    calibration, last_at, sent, warned, coarse, framed = None, None, 0, False, False, False
     presence = Presence(time.monotonic(), lost_after_s)  # timed on the monotonic clock: a wall clock set back or
     # forward neither hides a lost camera nor makes one up
     stopped = threading.Event()
@@ -162,11 +207,13 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
         cap, live = open_source(source, size)  # a stream that does not answer may hold this: told as lost meanwhile
         while True:
             ok, frame = cap.read()
-            if not ok:
+            if not (ok and usable(frame)):  # an empty or tiny frame is none: a camera giving only those is lost
                 if live:
                     time.sleep(0.05)
                     continue
                 break
+            framed = True
+            refused(conn, table)
             at = clock() if live else boot + cap.get(cv2.CAP_PROP_POS_MSEC) / 1000
             presence = presence.framed(time.monotonic())
             if last_at is not None and at - last_at < 1 / fps - 1e-6:
@@ -206,6 +253,8 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
                 line = say(lang, "vision.play", id=msg_id, seat=play.seat, cards=" ".join(play.cards),
                            confidence=play.confidence)
                 log(say(lang, "vision.flagged", play=line, reasons=why(play, lang)) if play.reasons else line)
+        if not framed:  # a file that is no video: the camera read nothing, which is not a table watched
+            raise SourceError("no_frames", source=source)
     except KeyboardInterrupt:
         pass
     finally:
@@ -218,5 +267,13 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
                      qos=1, retain=True)
         conn.close(flush_timeout=5.0)
         log(say(lang, "vision.camera_offline"))
+    refused(conn, table)  # what the broker answered to the last of it
     log(say(lang, "vision.sent", n=sent))
     return 0
+
+
+def refused(conn, table: str) -> None:
+    """:class:`SourceError` once the broker has refused something the camera published: the table hears none of it
+    (the credentials of another table's camera: ``--table`` and ``--credentials`` disagree)."""
+    if conn.refused():
+        raise SourceError("refused", table=table, user=conn.address.username or "?")

@@ -1,7 +1,7 @@
 """Files written whole or not at all: a model, a checkpoint or a calibration is written under a name of its own
 beside its place (``NAME.part``) and then put there, so a process killed or a disk full while it writes leaves the
 file there before as it was (a model trained further over ``--out models`` is the shipped one or the new one, never
-part of either).
+part of either), and a write that fails or is stopped (a full disk, Ctrl-C) leaves no ``NAME.part`` behind.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -18,7 +18,12 @@ from pathlib import Path
 
 
 def whole(path: Path, write: Callable[[str], object]) -> None:
-    """``write(name)`` the file ``path`` under the name ``path.part``, then put it in ``path``'s place."""
+    """``write(name)`` the file ``path`` under the name ``path.part``, then put it in ``path``'s place; the part
+    taken away again however that fails (the error raised as it was)."""
     part = Path(path).with_name(Path(path).name + ".part")
-    write(str(part))
-    part.replace(path)
+    try:
+        write(str(part))
+        part.replace(path)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise

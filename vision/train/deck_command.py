@@ -82,6 +82,8 @@ def cmd_deck(args: argparse.Namespace) -> int:
         args.out = final.with_name(final.name + ".enrolling")  # built here, then moved
         try:
             return _enrol(args, final, detector, classifier, faces, frames, laid, started)
+        except OSError as e:  # a disk full while it trains or fits: the venue's folder is as it was
+            return fail(args.lang, "write_folder", path=final, error=e.strerror or e)
         finally:
             shutil.rmtree(args.out, ignore_errors=True)  # what a failed run built; a run killed leaves it to the next
             lock.unlink(missing_ok=True)

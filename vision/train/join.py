@@ -47,6 +47,16 @@ RULES = ("mean", "product")
 TINY = 1e-6  # the least probability the product takes a member's at (a zero would veto a class outright)
 
 
+def _load(path: Path) -> onnx.ModelProto:
+    """The ONNX file ``path``; ValueError, naming it, for one that is damaged or not ONNX at all."""
+    from google.protobuf.message import DecodeError
+
+    try:
+        return onnx.load(str(path))
+    except DecodeError as e:
+        raise ValueError(f"{path}: not an ONNX file, or damaged ({e})") from None
+
+
 def join(paths: list[Path], out: Path, rule: str = "mean") -> None:
     """Write to ``out`` one classifier of the ``paths`` (each an ``index.onnx``: input ``patch``, output ``probs``
     over the same classes): their probabilities' mean, or by ``rule="product"`` their normalised geometric mean.
@@ -55,7 +65,7 @@ def join(paths: list[Path], out: Path, rule: str = "mean") -> None:
         raise ValueError("join takes two classifiers or more")
     if rule not in RULES:
         raise ValueError(f"join's rule is one of {', '.join(RULES)}, not {rule!r}")
-    models = [onnx.load(str(path)) for path in paths]
+    models = [_load(path) for path in paths]
     nodes, inits = [], []
     for i, (path, m) in enumerate(zip(paths, models)):
         g = m.graph

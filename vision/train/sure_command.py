@@ -44,8 +44,8 @@ def cmd_sure(args: argparse.Namespace) -> int:
         held = tries.hold(out)  # one run at a time fits or checks the calibrations of this folder
     except tries.Busy:
         return fail(args.lang, "sure_busy", path=out)
-    except OSError:
-        return fail(args.lang, "cannot_write", path=tries.ledger_of(out))
+    except OSError as e:
+        return fail(args.lang, "cannot_write", path=tries.ledger_of(out), error=e.strerror or e)
     with held:
         if args.only_check:
             return _only_check(args, detector, styles, out, started)
@@ -127,8 +127,8 @@ def _vouched_write(args: argparse.Namespace, cal, tables: int, detector: Path, s
             tries.record(out, {"camera": f"{args.camera[0]}x{args.camera[1]}", "deck": args.deck, "seed": args.seed,
                                "tables": tables, "sure": fig["sure"], "wrong": fig["sure_wrong"], "level": level,
                                "vouched": vouched, "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
-        except OSError:
-            return fail(args.lang, "cannot_write", path=tries.ledger_of(out))
+        except OSError as e:
+            return fail(args.lang, "cannot_write", path=tries.ledger_of(out), error=e.strerror or e)
         verdict = say(args.lang, "vision.sure_vouched" if vouched else "vision.sure_not_vouched",
                       target=f"{cal.target:.2%}")
         print(say(args.lang, "vision.sure_checked", tables=tables, wrong=fig["sure_wrong"], sure=fig["sure"],
@@ -137,8 +137,8 @@ def _vouched_write(args: argparse.Namespace, cal, tables: int, detector: Path, s
     classifier = detector.with_name("index.onnx")
     try:
         cal.write(out, classifier)
-    except OSError:
-        return fail(args.lang, "cannot_write", path=out)
+    except OSError as e:
+        return fail(args.lang, "cannot_write", path=out, error=e.strerror or e)
     print(say(args.lang, "vision.sure_wrote", path=out, minutes=f"{(time.time() - started) / 60:.1f}"))
     if not tables:
         print(say(args.lang, "vision.sure_unchecked"))

@@ -1,0 +1,206 @@
+"""`cardtable vision` on a bad evening, as a venue's technician meets it: every wrong input, full disk, Ctrl-C and
+second camera ends in words (Chinese, English with ``--lang en``), never a traceback, and changes nothing; a camera
+that cannot watch its table says so and ends rather than look as if it watched."""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bus.protocol import decode, topic
+from vision_frames import frame, play, shipped_networks
+
+TABLES = ["t1", "t2"]
+VISION = [sys.executable, "-m", "cardtable", "vision"]
+
+
+def run(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    done = subprocess.run([*VISION, *args], capture_output=True, text=True, timeout=240, **kwargs)
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+@pytest.fixture(scope="module")
+def table_png(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("table") / "table.png"
+    cv2.imwrite(str(path), frame(play("S", ["HQ", "H7"], "row", 3)).image)
+    return path
+
+
+@pytest.fixture(scope="module")
+def video(tmp_path_factory) -> Path:
+    """Six seconds of a table with a play on it."""
+    path = tmp_path_factory.mktemp("video") / "table.mp4"
+    image = frame(play("S", ["HQ", "HQ"], "row", 31)).image
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), 10, (1280, 960))
+    for _ in range(60):
+        out.write(image)
+    out.release()
+    return path
+
+
+def _full_disk() -> None:
+    """The child's disk holds 64 KB more at most (its writes fail past that, as on a full disk: EFBIG, not a kill)."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64_000, 64_000))
+
+
+def test_calibrate_writes_its_picture_whole_or_not_at_all(table_png, tmp_path):
+    """The picture is written whole or not at all: a full disk leaves the one there before as it was (it was
+    truncated), a folder given as ``--out`` is said (a traceback), and any name gets a PNG (``--out x.txt``: a
+    traceback, no writer for ``.txt``)."""
+    out = tmp_path / "calibration.png"
+    out.write_bytes(b"yesterday's picture")
+    done = run("calibrate", "--source", str(table_png), "--out", str(out), preexec_fn=_full_disk)
+    assert out.read_bytes() == b"yesterday's picture" and sorted(tmp_path.iterdir()) == [out]
+    assert done.returncode == 1 and f"无法写入 {out}" in done.stderr and "原有的文件不变" in done.stderr, done.stderr
+    done = run("--lang", "en", "calibrate", "--source", str(table_png), "--out", str(tmp_path))
+    assert done.returncode == 1 and f"cannot write {tmp_path}" in done.stderr and sorted(tmp_path.iterdir()) == [out]
+    done = run("calibrate", "--source", str(table_png), "--out", str(tmp_path / "x.txt"))
+    assert done.returncode == 0, done.stderr
+    assert cv2.imread(str(tmp_path / "x.txt")).shape == (960, 1280, 3)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (1, 3000), (20, 400)])
+def test_a_frame_too_small_to_show_a_table_is_said_in_words(shape, tmp_path):
+    """A 1 x 1 picture was 'not a colour image: (1, 1, 3)' in English; a 3000 x 1 one stopped `calibrate` with
+    OpenCV's traceback."""
+    path = tmp_path / "small.png"
+    cv2.imwrite(str(path), np.full((*shape, 3), 90, np.uint8))
+    size = f"{shape[1]}x{shape[0]}"
+    done = run("read", str(path))
+    assert done.returncode == 1 and f"不是能读的画面：{size} 像素（要彩色，每边至少 32 像素）" in done.stderr, done.stderr
+    done = run("--lang", "en", "read", str(path))
+    assert done.returncode == 1 and f"not a frame to read: {size} pixels" in done.stderr, done.stderr
+    done = run("calibrate", "--source", str(path), "--out", str(tmp_path / "c.png"))
+    assert done.returncode == 2 and f"未标定：不是能读的画面：{size}" in done.stderr, done.stderr
+    assert not (tmp_path / "c.png").exists()
+
+
+def test_join_says_which_classifier_is_damaged(tmp_path):
+    """A truncated classifier stopped `join` with protobuf's DecodeError and its traceback."""
+    models = shipped_networks(tmp_path).parent
+    damaged = tmp_path / "damaged.onnx"
+    damaged.write_bytes((models / "index.onnx").read_bytes()[:10_000])
+    done = run("join", str(models / "index.onnx"), str(damaged), "--out", str(tmp_path / "joined.onnx"))
+    assert done.returncode == 1 and f"无法合并这几个分类器：{damaged}: not an ONNX file, or damaged" in done.stderr
+    assert not list(tmp_path.glob("joined*"))
+
+
+def _statuses(box, table: str = "t1") -> list[str]:
+    """The camera's statuses from its first ``online`` (one kept from before, retained, comes first)."""
+    said = [decode("camera/status", p)["status"] for p in box.payloads(topic(table, "camera/status"))]
+    return said[said.index("online"):] if "online" in said else said
+
+
+def test_a_file_that_gives_no_frame_is_no_table_watched(broker, connect, inbox, tmp_path):
+    """A file that opens but gives no frame (a damaged picture of the table given as the source) was watched to its
+    end and the camera said '0 plays sent', exit 0: a table never seen, told as a watch that went well."""
+    box = inbox()
+    console = connect("console")
+    console.subscribe(topic("t1", "camera/status"), box)
+    assert console.wait_subscribed(30)
+    notes = tmp_path / "table.png"
+    notes.write_text("the evening's notes, not a picture\n")
+    done = run("watch", "--table", "t1", "--source", str(notes), "--broker", broker.url("camera-t1"))
+    assert done.returncode == 1 and f"{notes} 一帧能读的画面都没有给出" in done.stderr, done.stderr
+    assert "已发送" not in done.stdout
+    assert box.wait_for(lambda t, p: _statuses(box)[-1:] == ["offline"], timeout=30)
+
+
+def test_a_camera_whose_broker_refuses_its_messages_stops_in_words(broker, connect, inbox, video):
+    """Table t2's camera started with t1's camera credentials: the broker refused every message (its ACL), the camera
+    logged warnings, said '1 play sent' and exited 0, while t2 heard nothing of it."""
+    box = inbox()
+    console = connect("console")
+    for name in ("camera/status", "observed", "frames", "removed"):
+        console.subscribe(topic("t2", name), box)
+    assert console.wait_subscribed(30)
+    done = run("--lang", "en", "watch", "--table", "t2", "--source", str(video), "--broker", broker.url("camera-t1"))
+    assert done.returncode == 1, done.stderr
+    assert "the broker refuses what the camera of table t2 publishes (user camera-t1)" in done.stderr, done.stderr
+    time.sleep(1)
+    assert box.messages == []
+
+
+def test_a_second_camera_on_a_table_is_refused_and_the_first_goes_on(broker, connect, inbox, video):
+    """Two `vision watch` of one table took the table's camera connection from each other (the broker keeps one per
+    user) several times a second, each sending the plays it saw: the table heard every play twice. The first here
+    reads a stream that has ended (it goes on, the table lost); the second, a video with a play, is refused before
+    it sends anything."""
+    box = inbox()
+    console = connect("console")
+    console.subscribe(topic("t1", "camera/status"), box)
+    console.subscribe(topic("t1", "observed"), box)
+    assert console.wait_subscribed(30)
+    first = subprocess.Popen([*VISION, "watch", "--table", "t1", "--source", f"file://{video}", "--broker",
+                              broker.url("camera-t1")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert box.wait_for(lambda t, p: "online" in _statuses(box), timeout=120)
+        second = run("watch", "--table", "t1", "--source", str(video), "--broker", broker.url("camera-t1"))
+        assert second.returncode == 1, second.stderr
+        assert f"桌 t1 已由本机另一个 `cardtable vision watch` 在看（进程号和视频源：{first.pid} file://{video}" \
+            in second.stderr, second.stderr
+        time.sleep(1)
+        assert first.poll() is None and "offline" not in _statuses(box) and box.payloads(topic("t1", "observed")) == []
+    finally:
+        first.send_signal(signal.SIGTERM)
+        out, err = first.communicate(timeout=60)
+    assert "camera-t1: disconnected" not in err.replace("disconnected: Normal disconnection", ""), err
+
+
+def test_ctrl_c_in_an_enrolment_is_said_in_words_and_leaves_nothing(tmp_path):
+    """Ctrl-C (SIGINT to the terminal's process group: the command and its data workers) while a deck is enrolled
+    printed a KeyboardInterrupt traceback; it is said in words, exit 130, and the half-built folder is taken away.
+    (Data workers still starting up when it comes print their own: not covered here, ``--workers 0``.)"""
+    pytest.importorskip("torch")
+    from test_deck import scanned_deck
+
+    scans, out = scanned_deck(tmp_path / "scans"), tmp_path / "venue"
+
+    def terminal() -> None:  # a terminal's job: SIGINT as the shell leaves it, its own process group
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.setpgid(0, 0)
+
+    enrolling = subprocess.Popen([*VISION, "deck", "--faces", str(scans), "--out", str(out), "--steps", "100000",
+                                  "--workers", "0", "--sure-frames", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 preexec_fn=terminal)
+    try:
+        deadline = time.time() + 120
+        while not (tmp_path / "venue.enrolling" / "index.base.json").is_file() and time.time() < deadline:
+            time.sleep(0.1)
+        time.sleep(2)
+        os.killpg(enrolling.pid, signal.SIGINT)
+        _, err = enrolling.communicate(timeout=120)
+    finally:
+        enrolling.kill()
+    assert enrolling.returncode == 130 and "已停止（`Ctrl-C`）" in err and "Traceback" not in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scans"]
+
+
+def test_a_disk_filling_up_while_a_deck_is_enrolled_is_said_in_words(tmp_path):
+    """A disk with room for the copied networks and the deck's art but not for the classifier trained on them (a
+    3 MB filesystem): the enrolment stopped with OSError's traceback; it says so, exit 1, and leaves nothing."""
+    pytest.importorskip("torch")
+    from test_deck import scanned_deck
+
+    scans, disk = scanned_deck(tmp_path / "scans"), tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3000k", "tmpfs", str(disk)], capture_output=True).returncode:
+        pytest.skip("a small filesystem needs mount (root)")
+    try:
+        done = run("deck", "--faces", str(scans), "--out", str(disk / "venue"), "--steps", "1", "--workers", "0",
+                   "--sure-frames", "1", "--sure-workers", "0")
+        assert done.returncode == 1 and f"无法写入赛场的文件夹 {disk / 'venue'}" in done.stderr, done.stderr
+        assert list(disk.iterdir()) == []
+    finally:
+        subprocess.run(["umount", str(disk)])
