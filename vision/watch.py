@@ -12,9 +12,7 @@ stable, as ``bus/PROTOCOL.md`` asks."""
 from __future__ import annotations
 
 import base64
-import fcntl
 import os
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -37,7 +35,6 @@ FRAME_CHARS = 240_000  # the frames schema's limit on the base64 JPEG
 REMOVAL_CONFIDENCE = 0.95  # a seat's area read empty, uncovered and seen bare for the settle time (``tracker``)
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
 TELL_EVERY_S = 0.25  # how often the camera's presence is looked at (published only when it changes)
-LOCKS = Path("/run/lock")  # every user may write there, and no unit's PrivateTmp hides it from another
 
 
 class SourceError(Refusal, RuntimeError):
@@ -68,27 +65,14 @@ def is_live(source: str) -> bool:
 
 
 def hold(table: str, broker: str, source: str) -> int:
-    """Hold ``table`` for this camera (let go when the process ends, however it ends): the file descriptor of the
-    lock file of the table's cameras on one broker (two halls on one machine have a broker each), which names this
-    process and its source; :class:`SourceError`, naming the holder, when another camera holds it."""
-    from bus.mqtt import parse_url
+    """Hold ``table`` for this camera (:func:`bus.lock.hold`): its lock file's descriptor; :class:`SourceError`,
+    naming the holder, when another camera holds it."""
+    from bus import lock
 
-    address = parse_url(broker)
-    folder = LOCKS if os.access(LOCKS, os.W_OK | os.X_OK) else Path(tempfile.gettempdir())
-    path = folder / f"cardtable-camera-{address.host}-{address.port}-{table}.lock"
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    except OSError as e:
-        raise SourceError("table_lock", table=table, lock=path, error=e.strerror) from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        holder = os.read(fd, 4096).decode(errors="replace").strip()
-        os.close(fd)
-        raise SourceError("table_busy", table=table, holder=holder or "?", lock=path) from None
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()} {source}\n".encode(), 0)
-    return fd
+        return lock.hold("camera", table, broker, source)
+    except lock.Held as e:
+        raise SourceError(e.key, **e.fields) from None
 
 
 def open_source(source: str, size: tuple[int, int] | None = None) -> tuple[cv2.VideoCapture, bool]:

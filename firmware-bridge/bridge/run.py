@@ -11,7 +11,7 @@ A port that fails (the cable pulled) is closed and opened again every ``REOPEN_S
 resynchronises and the board replays the presses it still holds. The port is held exclusively (``flock``), and
 taken before the broker connection: a second bridge started on the same board (each bridge of a table is the one
 user ``board-T``, whose connection the broker gives to the newest) says so and ends, instead of taking the first's
-connection and half its bytes. So is the table, by a lock file per table and broker (``table_lock``): a second
+connection and half its bytes. So is the table, by a lock file per table and broker (:mod:`bus.lock`): a second
 bridge of the same table on another port says so and ends, instead of the two taking the table's connection from
 each other for ever.
 """
@@ -19,22 +19,20 @@ each other for ever.
 from __future__ import annotations
 
 import errno
-import fcntl
 import logging
 import os
 import queue
-import tempfile
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import serial
 
 from bridge.host import HostLink
 from bridge.seats import alerts, board_in, seat_views
-from bus.mqtt import Connection, ConnectionRefused, parse_url
+from bus import lock
+from bus.mqtt import Connection, ConnectionRefused
 from bus.pace import Bucket
 from bus.protocol import PayloadError, decode, encode, topic
 from referee.catalogue import Refusal
@@ -49,9 +47,6 @@ PACE = (10.0, 20)  # presses a second and burst, per seat: a person presses a fe
 DROPS_SAID_S = 10.0  # presses dropped over a seat's pace are said at most this often (a stuck button: 15 a second)
 
 
-LOCKS = Path("/run/lock")  # every user may write there, and no unit's PrivateTmp hides it from another
-
-
 class PortBusy(Refusal):
     """Another program holds the board's serial port (a second bridge of the same board), or another bridge holds the
     table (``table_busy``), or its lock cannot be taken (``table_lock``): this bridge ends."""
@@ -59,34 +54,13 @@ class PortBusy(Refusal):
     section = "bridge"
 
 
-def table_lock(table: str, broker_url: str) -> Path:
-    """The lock file of ``table``'s bridges to one broker (two halls on one machine have a broker each).
-
-    >>> table_lock("t07", "mqtt://board-t07:pw@hall:1883").name
-    'cardtable-bridge-hall-1883-t07.lock'
-    """
-    address = parse_url(broker_url)
-    folder = LOCKS if os.access(LOCKS, os.W_OK | os.X_OK) else Path(tempfile.gettempdir())
-    return folder / f"cardtable-bridge-{address.host}-{address.port}-{table}.lock"
-
-
 def hold_table(table: str, broker_url: str, port: str) -> int:
-    """Hold ``table`` for this bridge (let go when the process ends, however it ends): its file descriptor, the lock
-    file naming this process and its port; :class:`PortBusy`, naming the holder, when another bridge holds it."""
-    path = table_lock(table, broker_url)
+    """Hold ``table`` for this bridge (:func:`bus.lock.hold`): its lock file's descriptor; :class:`PortBusy`, naming
+    the holder, when another bridge holds it."""
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    except OSError as e:
-        raise PortBusy("table_lock", table=table, lock=path, error=e.strerror) from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        holder = os.read(fd, 4096).decode(errors="replace").strip()
-        os.close(fd)
-        raise PortBusy("table_busy", table=table, holder=holder or "?", lock=path) from None
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()} {port}\n".encode(), 0)
-    return fd
+        return lock.hold("bridge", table, broker_url, port)
+    except lock.Held as e:
+        raise PortBusy(e.key, **e.fields) from None
 
 
 class Bridge:
