@@ -17,6 +17,7 @@ computed from it: scores, tie-breaks, ranks, prizes, and the pairing of a round 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 from referee.tournament.core import LostByes, Repaired, Round, Table, Tournament, TournamentError, Unrecorded
@@ -26,18 +27,26 @@ from referee.tournament.systems import system
 
 def start(data: dict, seq: int = 1, at: float = 0.0) -> Tournament:
     entries = tuple(Entry.of(e) for e in data["entries"])
+    if len({e.id for e in entries}) != len(entries):
+        raise TournamentError("entry_ids_unique")
+    _check_lot(entries, data["lot"])
     return Tournament(data["id"], data["name"], data["system"], str(data["seed"]), dict(data["options"]),
                       entries, tuple(data["lot"]), system(data["system"]), seq=seq, at=at)
 
 
 def replay(actions: list[dict]) -> Tournament:
-    """The tournament after its log (the first action is ``new``)."""
+    """The tournament after its log (the first action is ``new``). An action that cannot be what the store logged (a
+    file edited by hand, or written by a newer version: a kind not known here) is refused naming it, ``log_action``
+    with its ``seq``, ``kind`` and ``why``."""
     if not actions or actions[0]["kind"] != "new":
         raise TournamentError("log_starts_new")
-    first = actions[0]
-    t = start(first["data"], first["seq"], first["at"])
-    for a in actions[1:]:
-        t = repair_last_round(apply(t, a), a)
+    t = None
+    for a in actions:
+        try:
+            t = start(a["data"], a["seq"], a["at"]) if t is None else repair_last_round(apply(t, a), a)
+        except Exception as exc:  # whatever the action's data made fail, said with the action
+            why = exc if isinstance(exc, TournamentError) else f"{exc!r}"[:200]
+            raise TournamentError("log_action", seq=a["seq"], kind=a["kind"], why=why) from None
     return t
 
 
@@ -46,9 +55,11 @@ def apply(t: Tournament, action: dict) -> Tournament:
     kind, d = action["kind"], action["data"]
     t = replace(t, seq=action["seq"], at=max(t.at, action["at"]))
     if kind == "lot":
+        _check_lot(t.entries, d["lot"])
         return replace(t, lot=tuple(d["lot"]))
     if kind == "pair":
         tables = tuple(Table(x["table"], tuple(x["entries"])) for x in d["tables"])
+        _check_draw(t, d["round"], tables, d["byes"])
         t = replace(t, rounds=t.rounds[: d["round"] - 1] + (Round(d["round"], tables, tuple(d["byes"]), action["seq"]),))
         return _held_by_withdrawn(t, action["seq"])
     if kind == "leave":
@@ -85,6 +96,26 @@ def apply(t: Tournament, action: dict) -> Tournament:
     else:
         raise TournamentError("unknown_action", kind=kind)
     return t.with_round(r)
+
+
+def _check_draw(t: Tournament, no: int, tables: tuple[Table, ...], byes: list[str]) -> None:
+    """A round's draw as the store draws it: the next round (or one paired again), each table named once, each entry
+    of the field at one table or bye at most."""
+    if type(no) is not int or not 1 <= no <= len(t.rounds) + 1:
+        raise TournamentError("round_number", round=repr(no))
+    seated = [e for x in tables for e in x.entries] + list(byes)
+    if twice := sorted(k for c in (Counter(x.table for x in tables), Counter(seated)) for k, n in c.items() if n > 1):
+        raise TournamentError("draw_twice", round=no, twice=twice)
+    if unknown := sorted(set(seated) - {e.id for e in t.entries}):
+        raise TournamentError("no_entry", entry=unknown[0])
+
+
+def _check_lot(entries: tuple[Entry, ...], lot: list[str]) -> None:
+    """A lot as the store draws it: every entry once."""
+    if sorted(lot) != sorted(e.id for e in entries):
+        ids = {e.id for e in entries}
+        raise TournamentError("lot_entries", twice=sorted({e for e in lot if lot.count(e) > 1}) or "-",
+                              unknown=sorted(set(lot) - ids) or "-", missing=sorted(ids - set(lot)) or "-")
 
 
 def _leave(t: Tournament, entries: list[str], seq: int) -> Tournament:

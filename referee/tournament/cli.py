@@ -96,12 +96,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    import sqlite3
+
     from referee.catalogue import Refusal
+    from referee.tournament.store import file_error
 
     try:
         return HANDLERS[args.verb](args)
     except Refusal as exc:  # the reason in the command line's language
         args.parser.error(exc.text(args.lang))
+    except sqlite3.Error as exc:  # the file failed under the command (the disk full, read-only, locked): said, no traceback
+        args.parser.error(file_error(args.db, exc).text(args.lang))
     return 2
 
 
@@ -117,6 +122,7 @@ def _store(args):
 
 
 def _new(args) -> int:
+    from contextlib import suppress
     from pathlib import Path
 
     from referee.tournament.core import TournamentError
@@ -135,14 +141,18 @@ def _new(args) -> int:
         options["rounds"] = args.rounds
     entries = load_entries(args.entries)
     existed = Path(args.db).exists()
-    store = _store(args)
+    store = None
     try:
+        store = _store(args)
         t = store.new(args.system, entries, name=args.name, seed=args.seed, options=options, id=args.id, by=args.by)
-    except TournamentError:
-        store.close()
-        if not existed:  # a refused field leaves no file behind
+    except Exception as exc:
+        if store is not None:
+            store.close()
+        held = isinstance(exc, TournamentError) and exc.key == "refusal.holds_tournament"  # another `new` made it meanwhile
+        if not existed and not held:  # a refused field, or a disk that could not take it, leaves no file behind
             for suffix in ("", "-wal", "-shm"):
-                Path(args.db + suffix).unlink(missing_ok=True)
+                with suppress(OSError):  # a read-only folder has none to remove
+                    Path(args.db + suffix).unlink(missing_ok=True)
         raise
     print(say(args.lang, "sheet.made", title=t.rules.title, system=t.system, n=len(t.entries), rounds=t.total_rounds, seed=t.seed))
     return 0
@@ -331,7 +341,8 @@ def _folder_of(path: str):
 
 def write_file(path: str, data: bytes) -> None:
     """``data`` written whole to ``path`` (a file beside it, then renamed), or a refusal in words;
-    a file that cannot be written leaves nothing behind."""
+    a file that cannot be written leaves nothing behind. A path that is not a file (a device, a pipe: ``/dev/stdout``,
+    ``/dev/full``) is written into, never replaced; a link to a file writes the file it names, and stays."""
     import os
     import tempfile
     from pathlib import Path
@@ -339,6 +350,14 @@ def write_file(path: str, data: bytes) -> None:
     from referee.tournament.core import TournamentError
 
     out = _folder_of(path)
+    if out.exists() and not out.is_file():
+        try:
+            with open(out, "wb") as f:
+                f.write(data)
+        except OSError as exc:
+            raise TournamentError("export_write", path=path, error=exc.strerror) from None
+        return
+    out = out.resolve()
     try:
         fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.")
     except OSError as exc:

@@ -145,9 +145,10 @@ class TextError(EntryError):
     """A text that a reader would not see as written (:func:`readable`); nothing changes."""
 
 
-def readable(text: str, what: str) -> str:
-    """``text`` when :func:`unreadable` finds nothing in it, else refused in words: ``refusal.text_control`` or
-    ``text_invisible``, ``what`` the field (the catalogue's ``text.*``: ``name``, ``reason``, ``user``...).
+def readable(text: str, what: str, most: int | None = None) -> str:
+    """``text`` when :func:`unreadable` finds nothing in it and it is at most ``most`` characters long, else refused in
+    words: ``refusal.text_control``, ``text_invisible`` or ``text_long``, ``what`` the field (the catalogue's
+    ``text.*``: ``name``, ``reason``, ``user``...).
 
     >>> readable("秋季赛", "name")
     '秋季赛'
@@ -157,6 +158,8 @@ def readable(text: str, what: str) -> str:
     referee.tournament.entries.TextError: 赛事名称“秋\\u202e季”含有看不见的格式字符（例如零宽空格、从右到左改写），会打乱它前后的文字，什么也没有改动；请删去后再试
     """
     kind, shown = unreadable(text), repr(text)[1:-1][:80]
+    if most is not None and len(text) > most:
+        raise TextError("text_long", what=Term(f"text.{what}"), n=len(text), most=most)
     if kind == "control":
         raise TextError("text_control", what=Term(f"text.{what}"), text=shown)
     if kind == "invisible":

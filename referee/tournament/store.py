@@ -15,6 +15,7 @@ import hashlib
 import json
 import random
 import re
+import shutil
 import sqlite3
 import time
 from contextlib import closing, contextmanager
@@ -41,6 +42,9 @@ CREATE TRIGGER IF NOT EXISTS seals_no_update BEFORE UPDATE ON seals BEGIN SELECT
 CREATE TRIGGER IF NOT EXISTS seals_no_delete BEFORE DELETE ON seals BEGIN SELECT RAISE(ABORT, 'the log is append-only'); END;
 """
 ORIGIN = bytes(32)  # the chain before the first action
+WAIT_S = 30.0  # how long a command waits for another program's lock on the file (SQLite's busy timeout)
+ROOM = 1 << 20  # free bytes below which a disk error on the file is the disk full (SQLite's -shm alone takes 32 KiB)
+TEXT_MOST = {"name": 128, "seed": 64, "reason": 200, "by": 64}  # characters of the free texts logged (as the console's)
 NOTES_PER_TABLE = 10  # reports not recorded noted for the organiser, per table and round
 
 
@@ -84,12 +88,17 @@ class TournamentStore:
         return bool(self.last_seq()) and self._db.execute("SELECT 1 FROM seals LIMIT 1").fetchone() is None
 
     def _seal_unsealed(self) -> None:
-        """Seal the rows a file made before seals holds (they are taken as they read at their first opening here).
-        A sealed file is only read: no write lock on every opening."""
+        """Seal the rows a file made before seals holds (they are taken as they read at their first opening here),
+        when they replay: one that does not (edited by hand) stays as it is, refused by every command naming the
+        action (:attr:`tournament`). A sealed file is only read: no write lock on every opening."""
         if not self._unsealed():
             return
         with writing(self._db):
             if self._unsealed():  # another opening may have sealed it meanwhile
+                try:
+                    replay(self.actions())
+                except Exception:  # said by every command that reads it
+                    return
                 chain = ORIGIN
                 for row in self._db.execute("SELECT seq, kind, data, by, at FROM actions ORDER BY seq").fetchall():
                     chain = seal(chain, *row)
@@ -111,13 +120,13 @@ class TournamentStore:
         except sqlite3.DatabaseError as exc:  # e.g. text that is not UTF-8 any more
             said = str(exc).split(" with text ")[0]  # not the damaged bytes themselves
             raise TournamentError("tournament_damaged", path=self.path, error=f"SQLite: {said[:200]}") from None
-        actions, chain = [], ORIGIN
+        actions, chain, unsealed = [], ORIGIN, self._unsealed()  # a file from before seals, not sealed: it does not replay
         for s, k, d, b, a, sealed in rows:
             try:
                 chain = seal(chain, s, k, d, b, a)
             except (TypeError, ValueError):
                 chain = b""  # not a row any more: said below
-            if sealed != chain:
+            if sealed != chain and not unsealed:
                 raise TournamentError("tournament_damaged", path=self.path,
                                       error=f"action {s}: not what was written (its seal differs)") from None
             try:
@@ -157,10 +166,11 @@ class TournamentStore:
             actions = self.actions()
             try:
                 self._cache = (seq, replay(actions))
-            except TournamentError:
-                raise
-            except Exception as exc:  # an action that reads but no longer says what was done
-                raise TournamentError("tournament_damaged", path=self.path, error=f"replaying it: {exc!r}"[:200]) from None
+            except TournamentError as exc:  # an action that reads but no longer says what was done (or one not known yet)
+                if getattr(exc.values.get("why"), "key", None) == "refusal.unknown_action":
+                    raise TournamentError("tournament_newer", path=self.path, seq=exc.values["seq"],
+                                          kind=exc.values["kind"]) from None
+                raise TournamentError("tournament_damaged", path=self.path, error=exc) from None
         return self._cache[1]
 
     def round_view(self, round_no: int | None = None) -> dict:
@@ -186,8 +196,8 @@ class TournamentStore:
         rules = system(system_name)
         if not _ID.fullmatch(id):
             raise TournamentError("tournament_id", id=id)
-        readable(name, "name")
-        readable(str(seed) if seed is not None else "", "seed")
+        readable(name, "name", TEXT_MOST["name"])
+        readable(str(seed) if seed is not None else "", "seed", TEXT_MOST["seed"])
         opts = rules.options(options)
         entries = tuple(entries)
         if len({e.id for e in entries}) != len(entries):
@@ -275,7 +285,7 @@ class TournamentStore:
             gone = _seated(x, round_no, forfeits, allow_none=result is not None)
             if not isinstance(reason, str):
                 raise TournamentError("reason_text")
-            readable(reason, "reason")
+            readable(reason, "reason", TEXT_MOST["reason"])
             t.rules.check_entry(t, x, result, tuple(gone))
             return {"round": round_no, "table": table, "result": result, "forfeits": gone, "reason": reason} | _table_event(event, sides)
 
@@ -372,7 +382,7 @@ class TournamentStore:
                 raise TournamentError("withdraw_finished")
             if not isinstance(reason, str):
                 raise TournamentError("reason_text")
-            readable(reason, "reason")
+            readable(reason, "reason", TEXT_MOST["reason"])
             return data | {"entries": ids, "reason": reason}
 
         self._append("leave", check, by)
@@ -447,7 +457,9 @@ class TournamentStore:
         return True
 
     def _append(self, kind: str, make: Callable[[Tournament | None], dict], by: str) -> Tournament:
-        """Check the change on the tournament as it is, then log it, in one write transaction."""
+        """Check the change on the tournament as it is, then log it, in one write transaction. ``by`` is refused as
+        a reason is (a terminal's escape, a right-to-left override, too long): the log says who, as written."""
+        readable(by, "by", TEXT_MOST["by"])
         with writing(self._db):
             t = self.tournament if kind != "new" or self.last_seq() else None
             if kind == "new" and t is not None:
@@ -485,9 +497,36 @@ def check_file(path: str | Path) -> None:
     except OSError as exc:
         raise TournamentError("db_unreadable", path=path, error=exc.strerror) from None
     if what is not None and what.key.endswith(".db_damaged"):
-        raise TournamentError("tournament_damaged", path=path, error=what.values["error"])
+        error = what.values["error"]
+        raise file_error(path, error) if isinstance(error, sqlite3.Error) else TournamentError(
+            "tournament_damaged", path=path, error=error)
     if what is not None:
         raise TournamentError("not_a_tournament", path=path, what=what)
+
+
+def file_error(path: str | Path, exc: sqlite3.Error) -> TournamentError:
+    """What SQLite's ``exc`` on the tournament's file ``path`` means for the person who ran the command, by SQLite's
+    own code: the disk full (``SQLITE_FULL``, or a disk error with less than ``ROOM`` free beside the file), a file or
+    folder it may not write (a read-only medium, no permission: a WAL file's reader writes its ``-shm`` too), another
+    program's lock held past ``WAIT_S``, the disk failing to read or write; else the file damaged. Only the last says
+    to put a backup back: the others lose nothing recorded, and a backup put back for them would."""
+    code, said = getattr(exc, "sqlite_errorname", None) or "", str(exc)[:200]
+    if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return TournamentError("db_busy", path=path, error=said, s=f"{WAIT_S:g}")
+    if code.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
+        return TournamentError("db_readonly", path=path, error=said)
+    if code == "SQLITE_FULL" or code.startswith("SQLITE_IOERR") and _free(Path(path).parent) < ROOM:
+        return TournamentError("db_full", path=path, error=said)
+    if code.startswith("SQLITE_IOERR"):
+        return TournamentError("db_io", path=path, error=said)
+    return TournamentError("tournament_damaged", path=path, error=f"SQLite: {said}")
+
+
+def _free(folder: Path) -> int:
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return ROOM  # not known: not said to be full
 
 
 def unlike(path: Path, ours: Mapping[str, list[str] | None]) -> TournamentError | None:
@@ -505,7 +544,7 @@ def unlike(path: Path, ours: Mapping[str, list[str] | None]) -> TournamentError 
     if head != SQLITE:
         return TournamentError("db_not_sqlite")
     try:
-        with closing(sqlite3.connect(path, timeout=30)) as db:  # only read (not mode=ro: that leaves a WAL file's -shm)
+        with closing(sqlite3.connect(path, timeout=WAIT_S)) as db:  # only read (not mode=ro: that leaves a WAL file's -shm)
             tables = sorted(n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
             columns = {t: [row[1] for row in db.execute(f"PRAGMA table_info({t})")]
                        for t, want in ours.items() if want is not None}
@@ -525,9 +564,9 @@ def _open(path: Path) -> sqlite3.Connection:
     if str(path) != ":memory:" and not path.parent.is_dir():
         raise TournamentError("db_no_folder", path=path, folder=path.parent)
     try:
-        return sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+        return sqlite3.connect(path, timeout=WAIT_S, isolation_level=None, check_same_thread=False)
     except sqlite3.Error as exc:
-        raise TournamentError("db_unreadable", path=path, error=exc) from None
+        raise file_error(path, exc) from None
 
 
 def _round(t: Tournament, round_no: int):
