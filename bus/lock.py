@@ -22,12 +22,13 @@ LOCKS = Path("/run/lock")  # every user may write there, and no unit's PrivateTm
 
 
 class Held(Exception):
-    """The table's lock is not this process's: ``key`` ``table_busy`` (another holds it: ``fields["holder"]``) or
-    ``table_lock`` (the file cannot be opened: ``fields["error"]``); the caller says it in its own section."""
+    """The table's lock file ``lock`` is not this process's: another holds it (``holder``, its process and what it
+    reads), or it cannot be opened (``holder`` None, ``error`` why); the caller says which in its own section's words
+    (``table_busy``, ``table_lock``: keys written out where they are raised, as the catalogue's test reads them)."""
 
-    def __init__(self, key: str, **fields: object) -> None:
-        super().__init__(key)
-        self.key, self.fields = key, fields
+    def __init__(self, lock: Path, holder: str | None = None, error: str | None = None) -> None:
+        super().__init__(holder or error)
+        self.lock, self.holder, self.error = lock, holder, error
 
 
 def path(role: str, table: str, broker_url: str) -> Path:
@@ -41,26 +42,25 @@ def hold(role: str, table: str, broker_url: str, what: str) -> int:
     """Hold ``table`` for this process as its ``role``, reading ``what`` (a port, a camera): the lock file's
     descriptor (keep it open); :class:`Held` when another process holds it or the file cannot be opened.
 
-    >>> import tempfile; LOCKS = Path(tempfile.mkdtemp())
     >>> fd = hold("camera", "t99", "mqtt://localhost:1", "0")
     >>> try:
     ...     hold("camera", "t99", "mqtt://localhost:1", "1")  # another open file: flock refuses it, as another process
     ... except Held as e:
-    ...     print(e.key, e.fields["holder"].split()[1])
-    table_busy 0
+    ...     print(e.holder.split()[1])
+    0
     >>> os.close(fd)
     """
     where = path(role, table, broker_url)
     try:
         fd = os.open(where, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as e:
-        raise Held("table_lock", table=table, lock=where, error=e.strerror) from None
+        raise Held(where, error=e.strerror) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         holder = os.read(fd, 4096).decode(errors="replace").strip()
         os.close(fd)
-        raise Held("table_busy", table=table, holder=holder or "?", lock=where) from None
+        raise Held(where, holder=holder or "?") from None
     os.ftruncate(fd, 0)
     os.pwrite(fd, f"{os.getpid()} {what}\n".encode(), 0)
     return fd

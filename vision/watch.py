@@ -72,7 +72,9 @@ def hold(table: str, broker: str, source: str) -> int:
     try:
         return lock.hold("camera", table, broker, source)
     except lock.Held as e:
-        raise SourceError(e.key, **e.fields) from None
+        if e.holder is None:
+            raise SourceError("table_lock", table=table, lock=e.lock, error=e.error) from None
+        raise SourceError("table_busy", table=table, holder=e.holder, lock=e.lock) from None
 
 
 def open_source(source: str, size: tuple[int, int] | None = None) -> tuple[cv2.VideoCapture, bool]:

@@ -60,7 +60,9 @@ def hold_table(table: str, broker_url: str, port: str) -> int:
     try:
         return lock.hold("bridge", table, broker_url, port)
     except lock.Held as e:
-        raise PortBusy(e.key, **e.fields) from None
+        if e.holder is None:
+            raise PortBusy("table_lock", table=table, lock=e.lock, error=e.error) from None
+        raise PortBusy("table_busy", table=table, holder=e.holder, lock=e.lock) from None
 
 
 class Bridge:
