@@ -220,10 +220,12 @@ class TractorTable(Reducer):
         """The seat on turn says (its ``pass`` button: Tractor has no pass) that it holds no card to play, while fewer
         than a hand's cards were seen from it (少牌). Flagged for the referee, never ruled on a guess: a card may have
         been misread, or the seat mistaken (a hand made up as the book says, 003 12(3): 由少牌方抽掉多牌方手上的牌作为
-        补充, is dismissed)."""
+        补充, is dismissed). One flag at a time: pressing again while it is open adds nothing."""
         turn = self.judge.expected_seat()
         if seat != turn:
             raise Reject("table.pass_not_on_turn", seat=seat, turn=turn)
+        if any(f.kind == "wrong_card_count" and f.seat == seat and not f.cards for f in self.flags):
+            return self
         n, size = dict(self.judge.shown)[seat], self.rules.deal.hand_size
         return self._wrong_count(seat, Cards(), Reason("tractor.out_of_cards", n=n, size=size), size - n)
 

@@ -131,3 +131,23 @@ def test_both_sides_with_a_wrong_count_replay_the_hand():
     scored = d.payloads("events", "hand_scored")[-1]["data"]
     assert scored["replay"] is True and not d.payloads("events", "levels_changed")
     assert d.table.hand_no == 2 and d.table.phase == "dealing" and d.table.penalties == ()
+
+
+def test_pass_pressed_again_while_its_flag_is_open_adds_nothing():
+    """001 二十一 (当比赛中途发现某家牌张数目不符，无错方升级): one seat out of cards is one wrong count. A player who presses
+    ``pass`` again while the referee walks over raised a second flag with a second violation; the referee's confirm of
+    the first sat the seat out, and the confirm of the second was refused (the seat no longer on turn), leaving a
+    flagged violation to dismiss by hand."""
+    d = Table("classic-3deck")
+    hands, _, _ = d.dealt(seed=4, lost=0)
+    rng = random.Random(4)
+    for _ in range(6):
+        d.step(hands, rng)
+    turn = d.table.turn()
+    d.send("board/in", {"seat": turn, "button": "pass"})
+    d.send("board/in", {"seat": turn, "button": "pass"})
+    [flag] = d.table.flags
+    assert len(d.payloads("violations")) == 1
+    d.send("commands", {"command": "confirm", "flag": flag.flag})
+    assert not d.table.flags and d.table.judge.out == (turn,) and not d.payloads("events", "rejected")
+    assert [v["status"] for v in d.payloads("violations")] == ["flagged", "confirmed"]
