@@ -157,14 +157,36 @@ def _kind(penalty: str) -> str:
 
 
 def penalties_of(rules: TractorRulebook, rulings: list[Ruling]) -> list[Penalty]:
-    """The penalties the rulings of a hand call for, under this rulebook."""
-    out = []
+    """The penalties the rulings of a hand call for, under this rulebook. A side's wrong card counts are one offence:
+    a seat out of cards and its partner holding them (or showing them late in two lots) cost the side once, the cards
+    counted once (seed 000 第十九条: 如果只有某家牌张数目不符，则判无错方自动升一级; 003 12(3): 同是一方出现以上情况……以
+    20分/张进行加分/扣分).
+
+    >>> short = Ruling("wrong_card_count", "E", 38, Reason("tractor.out_of_cards", n=37, size=39), count=2)
+    >>> held = Ruling("wrong_card_count", "W", 39, Reason("tractor.held_too_many", n=41, size=39), ("ST", "S5"), count=2, points=15)
+    >>> penalties_of(load("shaoguan-2023"), [short, held])
+    [Penalty(kind='wrong_card_count', seat='E', cards=2, points=15)]
+    """
+    out: list[Penalty] = []
+    sides: dict[str, tuple[int, int, int]] = {}  # team -> (its place in out, cards short, cards too many)
     for r in rulings:
         kind = RULING_PENALTY.get(r.kind)
-        if kind in rules.penalties:
-            # points besides the entry's: a short kitty's discarded cards (seed 003 12(4): 若丢弃的是分牌，所丢弃分数再加到
-            # 对方所得分数), a seat's held-back cards (003 12(1)); per card: a wrong count's cards too many or too few
-            out.append(Penalty(kind, r.seat, r.count or max(1, len(r.cards)), r.points))
+        if kind not in rules.penalties:
+            continue
+        # points besides the entry's: a short kitty's discarded cards (seed 003 12(4): 若丢弃的是分牌，所丢弃分数再加到
+        # 对方所得分数), a seat's held-back cards (003 12(1)); per card: a wrong count's cards too many or too few
+        p = Penalty(kind, r.seat, r.count or max(1, len(r.cards)), r.points)
+        if kind != "wrong_card_count":
+            out.append(p)
+            continue
+        short = r.detail.key == "tractor.out_of_cards"
+        at, few, many = sides.get(Game.team(r.seat), (len(out), 0, 0))
+        few, many = few + p.cards * short, many + p.cards * (not short)
+        if at == len(out):
+            out.append(p)
+        else:
+            out[at] = replace(out[at], cards=max(few, many), points=out[at].points + p.points)
+        sides[Game.team(r.seat)] = (at, few, many)
     return out
 
 

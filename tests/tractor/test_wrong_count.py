@@ -118,3 +118,18 @@ def test_only_the_seat_on_turn_can_be_out_of_cards_and_a_finished_hand_takes_no_
     fresh = HandJudge.start(Trumps(load("classic-3deck"), "2", "H"), "S")
     with pytest.raises(HandError, match="not_on_turn"):
         fresh.sit_out("E")
+
+
+def test_a_seat_out_of_cards_and_its_partner_holding_them_cost_their_side_once():
+    """000 第十九条: 如果只有某家牌张数目不符，则判无错方自动升一级 (one level to the side not at fault, however many of the
+    other side's seats show it); 003 12(3): 同是一方出现以上情况，如庄家方出现，则非庄家分方以20分/张进行加分，如非庄家方出现
+    则以20分/张进行扣分. E's two cards were drawn by its partner W: E runs out (flagged, confirmed) and W shows them at
+    the end (flagged, confirmed). Both confirmed cost the defenders 2 levels (000) and 80 points (003): the referee
+    had to know to dismiss one of the two."""
+    j = played_out("zhongkai-2010", seed=3, held="W")
+    assert [(r.seat, r.count) for r in j.rulings if r.kind == "wrong_card_count"] == [("E", 2), ("W", 2)]
+    assert outcome(j.trumps.rules, j.defender_points()).levels <= 1
+    assert settled(j).outcome == Outcome("dealer", 1)
+    j = played_out("shaoguan-2023", seed=3, held="W")
+    held = Cards.parse(j.rulings[-1].cards).points
+    assert held == 20 and settled(j).defender_points == j.defender_points() - 20 * 2 - held
