@@ -5,14 +5,17 @@ other for ever, and the table hears every input twice or not at all. Each such s
 and table on its broker (two halls on one machine have a broker each) with ``flock``: the kernel lets it go when the
 process ends, however it ends. The file names the holder (its process and what it reads), for the second to say.
 
->>> path("camera", "t07", "mqtt://camera-t07:pw@hall:1883").name
-'cardtable-camera-hall-1883-t07.lock'
+>>> path("camera", "t07", "mqtt://camera-t07:pw@hall.invalid:1883").name
+'cardtable-camera-hall.invalid-1883-t07.lock'
+>>> path("camera", "t07", "mqtt://localhost:1883") == path("camera", "t07", "mqtt://127.0.0.1:1883")  # one broker
+True
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import socket
 import tempfile
 from pathlib import Path
 
@@ -32,10 +35,15 @@ class Held(Exception):
 
 
 def path(role: str, table: str, broker_url: str) -> Path:
-    """The lock file of ``table``'s ``role`` (``bridge``, ``camera``) on the broker of ``broker_url``."""
+    """The lock file of ``table``'s ``role`` (``bridge``, ``camera``) on the broker of ``broker_url``: its host by
+    address where the name resolves (``hall`` and its address are one broker), else as written."""
     address = parse_url(broker_url)
+    try:
+        host = socket.gethostbyname(address.host)
+    except (OSError, UnicodeError):
+        host = address.host
     folder = LOCKS if os.access(LOCKS, os.W_OK | os.X_OK) else Path(tempfile.gettempdir())
-    return folder / f"cardtable-{role}-{address.host}-{address.port}-{table}.lock"
+    return folder / f"cardtable-{role}-{host}-{address.port}-{table}.lock"
 
 
 def hold(role: str, table: str, broker_url: str, what: str) -> int:

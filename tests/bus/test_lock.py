@@ -42,3 +42,17 @@ def test_a_second_sender_of_a_table_says_who_holds_it_and_one_without_its_lock_f
     assert unopened.value.key.endswith("table_lock") and str(where) in unopened.value.text("zh")
     assert "Is a directory" in unopened.value.text("en")
     lock.path(role, table, BROKER).unlink()
+
+
+def test_one_broker_written_two_ways_is_one_lock():
+    """A bridge told ``mqtt://localhost:1883`` and another told ``mqtt://127.0.0.1:1883`` reach one broker: the second
+    is refused (the lock was named by the host as written, so both ran and took the table's session from each other)."""
+    table = f"t-lock-{os.getpid()}-alias"
+    fd = hold_table(table, "mqtt://localhost:1883", "/dev/ttyUSB0")
+    try:
+        with pytest.raises(PortBusy) as busy:
+            hold_table(table, "mqtt://127.0.0.1:1883", "/dev/ttyUSB1")
+    finally:
+        os.close(fd)
+        lock.path("bridge", table, "mqtt://localhost:1883").unlink()
+    assert busy.value.key.endswith("table_busy")
