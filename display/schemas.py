@@ -74,6 +74,8 @@ class Entry(Closed):
     name: str = Field(max_length=128)
     unit: str = Field(max_length=128)
     lot: int | None = Field(default=None, ge=1, le=100000, description="the lot number (抽签号)")
+    withdrawn: bool = Field(default=False, description="withdrawn (退赛) or disqualified: drawn no more (the console's "
+                            "withdrawal picker leaves it out, the round marks it where it sits)")
 
 
 # An exact number on the wire (bus/PROTOCOL.md): an integer, or a fraction "10/3" (places shared by three)

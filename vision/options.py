@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import argparse
 import math
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 
 from referee.catalogue import cli_lang, said, say
 
@@ -38,6 +41,22 @@ def stoppable(command):
         except KeyboardInterrupt:
             return fail(args.lang, "stopped", STOPPED)
     return run
+
+
+@contextmanager
+def deaf_workers():
+    """Worker processes started within ignore Ctrl-C, for their whole life (an ignored signal stays ignored through
+    ``exec``): a terminal's Ctrl-C reaches its whole process group, and workers still starting (importing torch)
+    printed their tracebacks under the command's words. The command handles it alone (``stoppable``) and stops its
+    workers as it ends; it ignores SIGINT only while it starts them (in the main thread: elsewhere it cannot)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    was = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, was)
 
 
 def whole(low: int):

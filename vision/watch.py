@@ -4,7 +4,11 @@ whether the camera still sees the table (:mod:`vision.presence`; ``offline`` its
 it holds a lock file of the table and broker (``hold``), as a table's bridge does, so a second ``vision watch`` of the
 table on this machine says so and ends instead of the two taking the table's ``camera-T`` connection from each other
 for ever, each sending the plays it sees. A camera that cannot watch ends in words (:class:`SourceError`): a source
-that gives no frame, or a broker that refuses what it publishes (the credentials of another table's camera).
+that gives no frame, or a broker that refuses what it publishes (the credentials of another table's camera). A live
+camera or stream that drops (a read fails or gives an empty frame, or a stream stalls for ``STALL_S``: a camera
+unplugged, a network camera rebooting) is said and opened again, after 1, 2, then every 5 s (``REOPEN_S``), until it
+gives frames; its markers are then looked for as at the start (it may have come back moved), and no play is read
+before they are all found. A video file that ends ends the watch.
 
 Ids are ``{name}-{boot}-{counter}`` (the camera's name, its start time in hex, a counter): unique per table and
 stable, as ``bus/PROTOCOL.md`` asks."""
@@ -35,6 +39,8 @@ FRAME_CHARS = 240_000  # the frames schema's limit on the base64 JPEG
 REMOVAL_CONFIDENCE = 0.95  # a seat's area read empty, uncovered and seen bare for the settle time (``tracker``)
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
 TELL_EVERY_S = 0.25  # how often the camera's presence is looked at (published only when it changes)
+STALL_S = 5.0  # a stream that gives no frame for this long has stalled: it is dropped and opened again
+REOPEN_S = (1.0, 2.0, 5.0)  # the waits before each try to open a dropped live source again; then every 5 s
 
 
 class SourceError(Refusal, RuntimeError):
@@ -56,10 +62,10 @@ class Ids:
 
 
 def is_live(source: str) -> bool:
-    """Whether ``source`` is live (a camera index or a stream URL) rather than a file; a file that is not there is
-    refused (:class:`SourceError`)."""
-    live = source.isdigit() or "://" in source
-    if not live and not Path(source).is_file():
+    """Whether ``source`` is live (a camera index or a stream URL) rather than a file (a path or a ``file://`` URL,
+    which ends, never reopened); a file that is not there is refused (:class:`SourceError`)."""
+    live = source.isdigit() or ("://" in source and not source.startswith("file://"))
+    if not live and not Path(source.removeprefix("file://")).is_file():
         raise SourceError("no_video", source=source)
     return live
 
@@ -81,7 +87,12 @@ def open_source(source: str, size: tuple[int, int] | None = None) -> tuple[cv2.V
     """The capture and whether it is live (:func:`is_live`). ``size``: the frame size to ask a camera (by index)
     for; a stream or a file has its own."""
     live = is_live(source)
-    cap = cv2.VideoCapture(int(source) if source.isdigit() else source)
+    if source.isdigit():
+        cap = cv2.VideoCapture(int(source))
+    elif live:  # a stream that stalls ends its read after STALL_S, so that it is opened again
+        cap = cv2.VideoCapture(source, cv2.CAP_FFMPEG, [cv2.CAP_PROP_READ_TIMEOUT_MSEC, int(STALL_S * 1000)])
+    else:
+        cap = cv2.VideoCapture(source)
     if not cap.isOpened():
         raise SourceError("cannot_open", source=repr(source))
     if size and source.isdigit():
@@ -191,13 +202,23 @@ def _watch(source: str, table: str, broker: str, model: Model, *, name: str | No
     try:
         teller.start()
         cap, live = open_source(source, size)  # a stream that does not answer may hold this: told as lost meanwhile
+        tries = 0  # tries to open the live source again since it dropped
         while True:
-            ok, frame = cap.read()
-            if not (ok and usable(frame)):  # an empty or tiny frame is none: a camera giving only those is lost
-                if live:
-                    time.sleep(0.05)
-                    continue
-                break
+            ok, frame = cap.read() if cap is not None else (False, None)
+            if not (ok and usable(frame)):  # an empty or tiny frame is none, as a failed or stalled read
+                if not live:
+                    break
+                if tries == 0:  # said once; camera/status says lost once it has given no frame for lost_after_s
+                    log(say(lang, "vision.dropped", source=source, stall=f"{STALL_S:g}", first=f"{REOPEN_S[0]:g}",
+                            every=f"{REOPEN_S[-1]:g}"))
+                if cap is not None:
+                    cap.release()
+                calibration, warned = None, False  # it may come back moved: no play is read before its markers
+                cap, tries = reopen(source, size, tries), tries + 1
+                continue
+            if tries:
+                log(say(lang, "vision.reopened", source=source))
+                tries = 0
             framed = True
             refused(conn, table)
             at = clock() if live else boot + cap.get(cv2.CAP_PROP_POS_MSEC) / 1000
@@ -256,6 +277,16 @@ def _watch(source: str, table: str, broker: str, model: Model, *, name: str | No
     refused(conn, table)  # what the broker answered to the last of it
     log(say(lang, "vision.sent", n=sent))
     return 0
+
+
+def reopen(source: str, size: tuple[int, int] | None, tries: int) -> cv2.VideoCapture | None:
+    """A dropped live source opened again after the wait for its try number ``tries`` (``REOPEN_S``), or None when it
+    does not open (a camera unplugged, a stream's server down)."""
+    time.sleep(REOPEN_S[min(tries, len(REOPEN_S) - 1)])
+    try:
+        return open_source(source, size)[0]
+    except SourceError:
+        return None
 
 
 def refused(conn, table: str) -> None:

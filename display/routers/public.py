@@ -65,7 +65,7 @@ def entries(tournament: Id, ctx: Ctx) -> list[Entry]:
         t = store.tournament
         if t.id != tournament:
             raise missing
-        return [Entry(id=e, **x) for e, x in entries_known(t).items()]
+        return [Entry(id=e, **x, withdrawn=e in t.withdrawn) for e, x in entries_known(t).items()]
 
 
 @router.get("/stream", summary="Server-Sent Events: a snapshot, then every change",

@@ -112,7 +112,7 @@ def _view(store, ctx: Ctx, round_no: int | None = None) -> TournamentView:
                           finished=t.finished, round=shown, best_of=t.rules.best_of(t, shown["round"]),
                           standings=store.standings(), lot=list(t.lot),
                           lot_open=t.rules.lot_closed(t) is None, rulebook=tables.rulebook, started=tables.started,
-                          rulebooks=_books(t.rules.games), entries=[Entry(id=e, **x) for e, x in entries_known(t).items()],
+                          rulebooks=_books(t.rules.games), entries=[Entry(id=e, **x, withdrawn=e in t.withdrawn) for e, x in entries_known(t).items()],
                           unrecorded=[Unrecorded(table=n.table, report=n.report, reason=n.reason, at=n.at) for n in waiting])
 
 

@@ -52,8 +52,10 @@ async function registrationHTML() {
     ` <input name="name" placeholder="${T("name")}" required> <input name="id" placeholder="${T("tournament_id")}" value="main" pattern="[A-Za-z0-9_-]{1,32}">` +
     ` <input name="rounds" type="number" min="1" max="30" placeholder="${T("rounds")}"> <button>${T("new_tournament")}</button></form>`;
 }
-function roundHTML(t) {
-  const r = t.round, known = new Map((t.entries || []).map(e => [e.id, e]));
+function roundHTML(view) {
+  const known = new Map((view.entries || []).map(e => [e.id, e]));
+  const out = e => ({ ...e, withdrawn: !!known.get(e.id)?.withdrawn });  // marked 退赛 where it sits (individual tables: an empty seat, forfeited)
+  const t = { ...view, round: { ...view.round, tables: view.round.tables.map(x => ({ ...x, entries: x.entries.map(out) })) } }, r = t.round;
   const named = id => known.has(id) ? entryWords(known.get(id)) : id;  // as the hall knows it, not by its internal id
   // a round paired again before it was played says so: the change, each table as announced (nothing changes silently)
   const moved = new Map((r.repaired?.tables || []).map(x => [x.table, x.before.map(named)]));
@@ -89,16 +91,29 @@ function moreHTML(t) {  // what is entered for the latest round only: the hall's
   return (t.lot_open ? lotHTML(t.entries) : "") +
     `<div class="more">` +
     `<form id="t-late"><fieldset><legend>${T("late")}</legend><label for="t-late-entry">${T("late_entry")}</label> <select id="t-late-entry" name="entry" required>` +
-    `<option value="">${T("choose")}</option>${r.tables.flatMap(x => x.entries).sort((a, b) => a.lot - b.lot)
+    `<option value="">${T("choose")}</option>${r.tables.flatMap(x => x.entries).filter(e => !e.withdrawn).sort((a, b) => a.lot - b.lot)
       .map(e => `<option value="${esc(e.id)}">${esc(entryText(e))}</option>`).join("")}</select>` +
     ` <label>${T("minutes")} <input name="minutes" type="number" min="0" step="0.5" size="5" required></label>` +
     ` <button>${T("record_late")}</button></fieldset></form>` +
-    `<form id="t-withdraw"><fieldset><legend>${T("withdrawn")}</legend><label>${T("unit")} <input name="unit"></label>` +
-    ` <label>${T("withdraw_entry")} <select name="entry"><option value="">${T("choose")}</option>${[...t.entries]
-      .sort((a, b) => (a.lot || Infinity) - (b.lot || Infinity)).map(e => `<option value="${esc(e.id)}">${esc(entryText(e))}</option>`).join("")}</select></label>` +
-    ` <label>${T("why")} <input name="reason" size="12"></label> <button>${T("withdrawn")}</button></fieldset></form>` +
+    withdrawHTML(t) +
     `<form id="t-rounds"><fieldset><legend>${T("rounds")}</legend><label>${T("rounds_total")} <input name="rounds" type="number" min="1" max="100" value="${t.rounds}" required></label>` +
     ` <button>${T("set_rounds")}</button></fieldset></form></div>`;
+}
+function withdrawHTML(t) {  // one picker: a unit (all its entries) or one entry (disqualified), never both; none withdrawn
+  if (t.finished) return `<p class="hint" id="t-withdraw-closed">${esc(T("withdraw_closed"))}</p>`;
+  const still = t.entries.filter(e => !e.withdrawn).sort((a, b) => (a.lot || Infinity) - (b.lot || Infinity));
+  const units = [...new Set(still.map(e => e.unit))].sort((a, b) => a.localeCompare(b, "zh"));
+  const options = (kind, items) => items.map(([v, words]) => `<option value="${kind}:${esc(v)}">${esc(words)}</option>`).join("");
+  return `<form id="t-withdraw"><fieldset><legend>${T("withdrawn")}</legend><label for="t-withdraw-who">${T("withdraw_who")}</label> <select id="t-withdraw-who" name="who">` +
+    `<option value="">${T("choose")}</option><optgroup label="${esc(T("withdraw_unit"))}">${options("unit", units.map(u => [u, u]))}</optgroup>` +
+    `<optgroup label="${esc(T("withdraw_entry"))}">${options("entry", still.map(e => [e.id, entryWords(e)]))}</optgroup></select>` +
+    ` <label>${T("why")} <input name="reason" size="12"></label> <button>${T("withdrawn")}</button></fieldset></form>`;
+}
+function withdrawal(f) {  // the call's body ({unit} or {entry}, the reason) and the words naming who; a field left empty: said (thrown)
+  const who = f.elements.who, reason = f.elements.reason.value.trim(), at = who.value.indexOf(":");
+  if (at < 0) throw new Error(T("withdraw_pick"));
+  if (!reason) throw new Error(T("withdraw_reason"));
+  return { body: { [who.value.slice(0, at)]: who.value.slice(at + 1), reason }, who: who.selectedOptions[0].textContent };
 }
 function roundsNav(t) {  // every round paired, to see an earlier one and correct its results
   if (t.paired < 2) return "";
@@ -131,7 +146,8 @@ function lotOrder(f) {  // the entries by the numbers typed, 1 first; every numb
 }
 function entryHTML(e) {  // the same, with its unit; its id (the sheets', the lot form's) on hover
   return `<span class="entry" title="${esc(e.id)}">${e.lot ? `<span class="lot">${esc(T("lot_no", { n: e.lot }))}</span> ` : ""}${esc(e.name)}` +
-    `${e.unit && e.unit !== e.name ? ` <small>${esc(e.unit)}</small>` : ""}</span>`;
+    `${e.unit && e.unit !== e.name ? ` <small>${esc(e.unit)}</small>` : ""}</span>` +
+    (e.withdrawn ? ` <b class="withdrawn-mark">${esc(T("withdrawn"))}</b>` : "");
 }
 function bookName(b) {  // a rulebook by its title (the venue's, Chinese); in English by its name and game
   return LANG === "zh" || !b.game ? b.title : `${b.name} (${W("game." + b.game)})`;
@@ -204,7 +220,12 @@ document.addEventListener("submit", ev => {
   if (id === "t-import") call = () => api("POST", "/api/console/entries/import", new FormData(f));
   if (id === "t-new") { const b = formJSON(f); if (b.rounds) b.rounds = Number(b.rounds); call = () => api("POST", "/api/console/tournament", b); }
   if (id === "t-lot") call = () => api("POST", "/api/console/tournament/lot", { order: lotOrder(f) });
-  if (id === "t-withdraw") call = () => api("POST", "/api/console/tournament/withdrawals", formJSON(f));
+  if (id === "t-withdraw") {  // irreversible: confirmed first, in words naming it; not confirmed, nothing sent
+    let asked;
+    try { asked = withdrawal(f); } catch (e) { act(() => { throw e; }); return; }
+    if (!confirm(T("withdraw_confirm", { who: asked.who, reason: asked.body.reason }))) return;
+    call = () => api("POST", "/api/console/tournament/withdrawals", asked.body);
+  }
   if (id === "t-rounds") call = () => api("PUT", "/api/console/tournament/rounds", { rounds: Number(f.elements.rounds.value) });
   if (id === "t-late") call = () => api("POST", "/api/console/tournament/late",
     { round: Number($("#t-round").dataset.round), entry: f.elements.entry.value, minutes: Number(f.elements.minutes.value) });

@@ -84,9 +84,10 @@ def test_the_console_says_a_correction_paired_the_next_round_again_and_records_a
     until(console, f"document.querySelector('tr.repaired[data-table={first['table']}] .was').textContent === {english!r}")
     console.click("#lang")
     console.wait_for_selector("#c-audit tbody tr[data-action=repaired_round]")
-    # 化学系 withdraws from the console: its tables of round 2 are forfeited, its results stand
-    console.fill("#t-withdraw input[name=unit]", "化学系")
+    # 化学系 withdraws from the console (confirmed: it cannot be undone): its tables of round 2 are forfeited, its results stand
+    console.select_option("#t-withdraw select[name=who]", "unit:化学系")
     console.fill("#t-withdraw input[name=reason]", "全队出差")
+    console.once("dialog", lambda d: d.accept())
     console.click("#t-withdraw button")
     until(console, "document.querySelector('#result .line').textContent.includes('退赛')")
     assert console.inner_text("#result .line") == "组织者 wang 登记 化学系 退赛（原因：全队出差）"

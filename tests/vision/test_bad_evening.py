@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from bus.protocol import decode, topic
+from mjpeg import Stream
 from vision_frames import frame, play, shipped_networks
 
 TABLES = ["t1", "t2"]
@@ -135,33 +136,35 @@ def test_a_camera_whose_broker_refuses_its_messages_stops_in_words(broker, conne
 def test_a_second_camera_on_a_table_is_refused_and_the_first_goes_on(broker, connect, inbox, video):
     """Two `vision watch` of one table took the table's camera connection from each other (the broker keeps one per
     user) several times a second, each sending the plays it saw: the table heard every play twice. The first here
-    reads a stream that has ended (it goes on, the table lost); the second, a video with a play, is refused before
-    it sends anything."""
+    watches a network camera's stream of the bare table (it goes on); the second, a video with a play, is refused
+    before it sends anything."""
     box = inbox()
     console = connect("console")
     console.subscribe(topic("t1", "camera/status"), box)
     console.subscribe(topic("t1", "observed"), box)
     assert console.wait_subscribed(30)
-    first = subprocess.Popen([*VISION, "watch", "--table", "t1", "--source", f"file://{video}", "--broker",
+    camera = Stream(frame([]).image)
+    first = subprocess.Popen([*VISION, "watch", "--table", "t1", "--source", camera.url, "--broker",
                               broker.url("camera-t1")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert box.wait_for(lambda t, p: "online" in _statuses(box), timeout=120)
         second = run("watch", "--table", "t1", "--source", str(video), "--broker", broker.url("camera-t1"))
         assert second.returncode == 1, second.stderr
-        assert f"桌 t1 已由本机另一个 `cardtable vision watch` 在看（进程号和视频源：{first.pid} file://{video}" \
+        assert f"桌 t1 已由本机另一个 `cardtable vision watch` 在看（进程号和视频源：{first.pid} {camera.url}" \
             in second.stderr, second.stderr
         time.sleep(1)
         assert first.poll() is None and "offline" not in _statuses(box) and box.payloads(topic("t1", "observed")) == []
     finally:
         first.send_signal(signal.SIGTERM)
         out, err = first.communicate(timeout=60)
+        camera.stop()
     assert "camera-t1: disconnected" not in err.replace("disconnected: Normal disconnection", ""), err
 
 
 def test_ctrl_c_in_an_enrolment_is_said_in_words_and_leaves_nothing(tmp_path):
     """Ctrl-C (SIGINT to the terminal's process group: the command and its data workers) while a deck is enrolled
     printed a KeyboardInterrupt traceback; it is said in words, exit 130, and the half-built folder is taken away.
-    (Data workers still starting up when it comes print their own: not covered here, ``--workers 0``.)"""
+    (Data workers: ``test_ctrl_c_while_data_workers_start_prints_no_traceback``.)"""
     pytest.importorskip("torch")
     from test_deck import scanned_deck
 
@@ -185,6 +188,55 @@ def test_ctrl_c_in_an_enrolment_is_said_in_words_and_leaves_nothing(tmp_path):
         enrolling.kill()
     assert enrolling.returncode == 130 and "已停止（`Ctrl-C`）" in err and "Traceback" not in err, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scans"]
+
+
+def _workers(pid: int) -> set[int]:
+    """The worker processes (multiprocessing's) that ``pid`` started."""
+    found = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found.update(c for c in map(int, (task / "children").read_text().split())
+                         if "--multiprocessing-fork" in Path(f"/proc/{c}/cmdline").read_text(errors="replace"))
+        except OSError:
+            pass  # the thread or the child has ended
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("command", ["train", "sure"])
+def test_ctrl_c_while_data_workers_start_prints_no_traceback(command, tmp_path):
+    """Ctrl-C at the terminal (SIGINT to its process group) while the data workers of ``vision train`` (the training
+    batches) or ``vision sure`` (the tables read, as an enrolment's) are starting: each worker, still importing,
+    printed its KeyboardInterrupt traceback under the command's words. The workers ignore SIGINT; the command alone
+    says it stopped (exit 130) and ends them."""
+    pytest.importorskip("torch")
+    shipped_networks(tmp_path)
+    args = {"train": ["train", "--part", "index", "--steps", "100000", "--workers", "2", "--out", str(tmp_path / "out")],
+            "sure": ["sure", "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--camera", "1280x960",
+                     "--frames", "1000", "--workers", "2", "--check", "0"]}[command]
+    running = subprocess.Popen([*VISION, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: (signal.signal(signal.SIGINT, signal.SIG_DFL), os.setpgid(0, 0)))
+    try:
+        deadline = time.time() + 120
+        while len(workers := _workers(running.pid)) < 2 and time.time() < deadline:
+            time.sleep(0.02)
+        assert len(workers) >= 2 and running.poll() is None
+        time.sleep(0.3)  # started, still importing
+        os.killpg(running.pid, signal.SIGINT)
+        _, err = running.communicate(timeout=120)
+    finally:
+        running.kill()
+    assert running.returncode == 130 and "已停止（`Ctrl-C`）" in err and "Traceback" not in err, err
+    deadline = time.time() + 30
+    while any(_running(w) for w in workers) and time.time() < deadline:
+        time.sleep(0.1)
+    assert not any(_running(w) for w in workers)
 
 
 def test_a_disk_filling_up_while_a_deck_is_enrolled_is_said_in_words(tmp_path):

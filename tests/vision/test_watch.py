@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import cv2
@@ -13,7 +15,9 @@ import pytest
 
 from bus.protocol import decode, topic
 from vision.model import DEFAULT_MODEL
-from vision_frames import frame, play, shipped_networks
+from mjpeg import Stream
+from vision.calibrate import find_markers
+from vision_frames import CAMERA, frame, play, shipped_networks
 
 TABLES = ["t1"]
 FPS = 10
@@ -63,7 +67,7 @@ def test_watch_publishes_observed_and_kept_frames(broker, connect, inbox, video,
     assert len({o["id"] for o in observed}) == 2 and all(o["id"].startswith("cam-t1-") for o in observed)
     assert [(f["id"], f["seat"]) for f in frames] == [(observed[1]["id"], "E")]
     assert "出牌张数不对（3 张，首家出了 2 张）" in frames[0]["reason"] and len(frames[0]["jpeg"]) <= 240_000
-    assert "已发送 2 次出牌" in done.stdout
+    assert "已发送 2 次出牌" in done.stdout and "断了" not in done.stdout  # a file that ends is no camera dropped
     removed = [decode("removed", p) for p in box.payloads(topic("t1", "removed"))]
     assert [(r["seat"], r["cards"]) for r in removed] == [("S", ["HQ", "HQ"]), ("E", ["H3", "H4", "H5"])]
     assert removed[0]["at"] < removed[1]["at"] and len({r["id"] for r in removed + observed}) == 4
@@ -124,9 +128,9 @@ def _statuses(box) -> list[dict]:
 
 
 @pytest.mark.parametrize("stop", ["stopped", "interrupted", "killed"])
-def test_the_camera_says_whether_it_sees_the_table_and_offline_when_it_stops(broker, connect, inbox, video, stop):
+def test_the_camera_says_whether_it_sees_the_table_and_offline_when_it_stops(broker, connect, inbox, stop):
     """``camera/status`` (retained): ``online`` while frames come; ``lost`` (no frame) once a live stream has given
-    none for 5 s (a file read as a stream, ``file://``, is a stream that stops); ``offline`` when the watch stops:
+    none for 5 s (a network camera gone down, tried again meanwhile); ``offline`` when the watch stops:
     its own message when stopped (SIGTERM, as systemd stops it) or interrupted (SIGINT, even where the shell that
     started it ignores SIGINT, as a non-interactive shell does for a job in the background), the broker's last will
     when the process is killed. A console connecting afterwards sees the last of them."""
@@ -134,14 +138,17 @@ def test_the_camera_says_whether_it_sees_the_table_and_offline_when_it_stops(bro
     console = connect("console")
     console.subscribe(topic("t1", "camera/status"), box)
     assert console.wait_subscribed(30)
-    began = time.time()
+    began, camera = time.time(), Stream(frame([]).image)
     watching = subprocess.Popen([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source",
-                                 f"file://{video}", "--broker", broker.url("camera-t1"), "--fps", str(FPS)],
+                                 camera.url, "--broker", broker.url("camera-t1"), "--fps", str(FPS)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     try:
-        assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["lost"], timeout=120)
+        assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["online"], timeout=120)
+        camera.stop()
+        assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["lost"], timeout=60)
     finally:
+        camera.stop()
         watching.send_signal({"stopped": signal.SIGTERM, "interrupted": signal.SIGINT, "killed": signal.SIGKILL}[stop])
         try:
             out, err = watching.communicate(timeout=60)
@@ -185,3 +192,68 @@ def test_a_stream_that_never_answers_is_told_as_lost_while_the_camera_waits_for_
     assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["offline"], timeout=30)
     online, lost, offline = _statuses(box)
     assert lost["reason"] == "frames" and "since" not in lost and "at" not in offline
+
+
+def covered(image, marker: int):
+    """``image`` with table marker ``marker`` covered (a grey cloth over that corner)."""
+    out = image.copy()
+    x0, y0 = find_markers(image)[marker].min(0).astype(int) - 12
+    x1, y1 = find_markers(image)[marker].max(0).astype(int) + 12
+    out[max(y0, 0):y1, max(x0, 0):x1] = 128
+    return out
+
+
+def _lines(process) -> list[str]:
+    """``process``'s stdout lines as they come (read by a thread of their own)."""
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(process.stdout), daemon=True).start()
+    return lines
+
+
+def test_a_camera_that_drops_is_opened_again_and_reads_plays_only_once_its_markers_are_found(
+        broker, connect, inbox, until, uncalibrated):
+    """A network camera (MJPEG over HTTP) stalls, then goes down (its port closed: rebooting, unplugged) and comes
+    back: the watch said nothing and stayed `lost` for good. It says the drop, tells `lost` (no frame), opens the
+    stream again (1 s, 2 s, then every 5 s) and, once frames come, looks for the four markers as at its start: the
+    camera came back with one marker covered, then moved (plugged back askew), and the play on the table is read
+    only once all four markers are found, from the moved camera, at its right seat."""
+    box = inbox()
+    console = connect("console")
+    console.subscribe(topic("t1", "camera/status"), box)
+    console.subscribe(topic("t1", "observed"), box)
+    assert console.wait_subscribed(30)
+    south = play("S", ["HQ", "HQ"], "row", 31)
+    camera = Stream(frame([]).image)
+    watching = subprocess.Popen([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source",
+                                 camera.url, "--broker", broker.url("camera-t1"), "--fps", "5", "--model",
+                                 str(uncalibrated)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines = _lines(watching)
+    try:
+        assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["online"], timeout=120)
+        camera.stalled = True  # the stream stalls: no frame, its connection held
+        assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["lost"], timeout=30)
+        assert until(lambda: any("视频源 " + camera.url + " 断了" in line for line in lines), timeout=30), lines
+        camera.stop()  # then it is down: every try to open it again is refused
+        time.sleep(4)
+        camera.show(covered(frame(south).image, 2))  # back, the play on the table, one marker under a cloth
+        camera.start()
+        assert until(lambda: any("又有画面了" in line for line in lines), timeout=30), lines
+        time.sleep(4)  # frames for longer than the play takes to settle: still no play read without the markers
+        assert box.payloads(topic("t1", "observed")) == [], lines
+        moved = dataclasses.replace(CAMERA, tilt=6, roll=-10, shift=(0.03, -0.02), seed=6)
+        camera.show(frame(south, camera=moved).image)  # the cloth taken away: the camera was plugged back askew
+        box.wait_for(lambda t, p: len(box.payloads(topic("t1", "observed"))) >= 1, timeout=60)
+        assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["online"], timeout=30)
+    finally:
+        watching.send_signal(signal.SIGTERM)
+        try:
+            watching.communicate(timeout=60)
+        finally:
+            watching.kill()
+            camera.stop()
+    observed = [decode("observed", p) for p in box.payloads(topic("t1", "observed"))]
+    assert [(o["seat"], o["cards"]) for o in observed] == [("S", ["HQ", "HQ"])]
+    statuses = _statuses(box)
+    assert [s["status"] for s in statuses][:2] == ["online", "lost"] and statuses[1]["reason"] == "frames"
+    said = "\n".join(lines)
+    assert said.count("断了") == 1 and said.index("断了") < said.index("又有画面了") < said.index("等待桌角标记"), said

@@ -21,6 +21,7 @@ from torch import nn
 from torch.utils.data import DataLoader, IterableDataset, get_worker_info
 
 from referee.catalogue import Refusal
+from vision.options import deaf_workers
 from vision.whole import whole
 
 
@@ -94,7 +95,9 @@ def fit(net: nn.Module, loss_fn: Callable, stream: Stream, export: Callable[[nn.
                         multiprocessing_context="spawn" if workers else None)
     started = last_log = time.time()
     t0 = last_export = None
-    for batch in loader:
+    with deaf_workers():  # Ctrl-C is this process's to handle, not the workers'
+        batches = iter(loader)
+    for batch in batches:
         if t0 is None:  # the clock starts with the first batch: the workers' start-up is not training
             t0 = last_export = time.time()
             log(json.dumps({"start_up_s": round(t0 - started, 1)}))

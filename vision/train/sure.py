@@ -37,6 +37,7 @@ from pathlib import Path
 
 from vision import fingerprint
 from vision.confidence import ENROLLED_TARGET, LEVEL, Calibration, fit, upper
+from vision.options import deaf_workers
 from vision.sanity import SURE
 
 Judged = tuple[float, bool, int]  # a read's raw belief, whether it was right, how many corners named it
@@ -147,7 +148,8 @@ def reads(detector: Path, classifier: Path, styles: list[str], camera: tuple[int
         return out
     with ProcessPoolExecutor(workers, get_context("spawn"), initializer=_quiet) as pool:
         ahead = 2 * workers if frames is None else min(2 * workers, frames)
-        pending, n = {pool.submit(_frame_reads, job, i) for i in range(ahead)}, 0
+        with deaf_workers():  # these first submissions start every worker: Ctrl-C is this process's to handle
+            pending, n = {pool.submit(_frame_reads, job, i) for i in range(ahead)}, 0
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in done:

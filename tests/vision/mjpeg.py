@@ -1,0 +1,68 @@
+"""A network camera for the vision tests: a picture served as an MJPEG stream over HTTP (``multipart/x-mixed-replace``,
+as IP cameras serve it and OpenCV's FFmpeg reads it) from this process, which can stall (its connections held, no
+frame sent), stop (its port closed, its connections cut: a camera unplugged or rebooting) and start again on the
+same port."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import cv2
+import numpy as np
+
+
+class Stream:
+    def __init__(self, image: np.ndarray, fps: float = 5.0) -> None:
+        self.fps, self.stalled, self._server, self._conns = fps, False, None, set()
+        self.show(image)
+        self.port = 0
+        self.start()
+        self.url = f"http://127.0.0.1:{self.port}/table.mjpg"
+
+    def show(self, image: np.ndarray) -> None:
+        """Serve ``image`` from the next frame on."""
+        self._jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+
+    def start(self) -> None:
+        stream = self
+
+        class Camera(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                stream._conns.add(self.connection)
+                self.send_response(200)
+                self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+                self.end_headers()
+                try:
+                    while stream._server is self.server:
+                        if not stream.stalled:
+                            jpeg = stream._jpeg
+                            self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n%s\r\n"
+                                             % (len(jpeg), jpeg))
+                        time.sleep(1 / stream.fps)
+                except OSError:
+                    pass  # the watch went away
+                finally:
+                    stream._conns.discard(self.connection)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.stalled = False
+        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Camera)
+        self._server.daemon_threads = True
+        self.port = self._server.server_address[1]
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        server, self._server = self._server, None
+        if server is not None:
+            server.shutdown()
+            server.server_close()
+        for conn in list(self._conns):
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
