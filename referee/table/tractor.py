@@ -10,8 +10,9 @@ The flow of a Tractor table, from the inputs of ``bus/PROTOCOL.md``:
 draw) -> the dealer's ``ready`` (the kitty is taken; with no declaration the dealer names the
 trump suit by showing one card of it) -> plays, one ``observed`` per seat in turn -> the dealer
 turns up the kitty -> the hand is scored and the next one is dealt. A seat on turn with no card to play presses
-``pass`` (少牌) and a seat showing cards once every seat has played out held them back (多牌): a ``wrong_card_count``
-flag; confirmed, a seat out of cards sits out the tricks left (the book's ``[wrong_count]``).
+``pass`` (少牌) and a seat showing cards once every seat has played out held them back (多牌; the dealer's, shown before
+its kitty, when they cannot be one): a ``wrong_card_count`` flag, priced once confirmed as the hand charges it (a side's
+wrong counts are one offence); confirmed, a seat out of cards sits out the tricks left (the book's ``[wrong_count]``).
 
 Never a guess: a read below ``reducer.CONFIDENT``, a play out of turn or one the hand cannot hold
 raises a flag, which pauses the table until a person confirms, corrects or dismisses it.
@@ -27,12 +28,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.cards import CardError, Cards
+from referee.catalogue import say
 from referee.reasons import Reason
 from referee.rulebooks.book import PenaltyEntry
 from referee.seats import SEATS
 from referee.table.reducer import Flag, Reducer, Reject
 from referee.tractor.game import Declaring, Game, Penalty, penalties_of, settle, side_of
-from referee.tractor.hand import HandError, HandJudge
+from referee.tractor.hand import HandError, HandJudge, Ruling
 from referee.tractor.scoring import Outcome
 from referee.tractor.trumps import Trumps
 
@@ -167,11 +169,11 @@ class TractorTable(Reducer):
             return t._play(seat, cards, p)
         if self.phase == "playing":
             return self._play(seat, cards, p)
-        if self.phase == "hand_over" and seat == self.dealer:
+        if self.phase == "hand_over" and seat == self.dealer and self._could_be_kitty(cards):
             return self._score(cards)
         if self.phase == "hand_over":  # every seat is out, by the cards seen: these are cards it held back (多牌)
             n = dict(self.judge.shown)[seat] + len(cards)
-            return self._wrong_count(seat, cards, Reason("tractor.held_too_many", n=n, size=self.rules.deal.hand_size), len(cards))
+            return self._wrong_count(seat, cards, Reason("tractor.held_too_many", n=n, size=self.rules.deal.hand_size))
         raise Reject("table.shown_in_phase", seat=seat, phase=self.phase)
 
     def _trick_no(self) -> int:
@@ -216,6 +218,14 @@ class TractorTable(Reducer):
         return t
 
     # -- a wrong card count (多牌, 少牌) ------------------------------------------------------------------
+    def _could_be_kitty(self, cards: Cards) -> bool:
+        """Whether the dealer's ``cards``, shown once the hand is played out, can be its kitty turned up (refused or
+        ruled misburied by ``HandJudge.show_kitty`` when not of the book's size): not when they are more than a kitty,
+        or of another size once a seat was out of cards (the cards it lacked are in a hand); a dealer out of cards
+        itself held none back. Those are cards the dealer held back (多牌), shown before its kitty."""
+        k, out = self.rules.deal.kitty, self.judge.out
+        return self.dealer in out or len(cards) == k or (len(cards) < k and not out)
+
     def _out_of_cards(self, seat: str) -> TractorTable:
         """The seat on turn says (its ``pass`` button: Tractor has no pass) that it holds no card to play, while fewer
         than a hand's cards were seen from it (少牌). Flagged for the referee, never ruled on a guess: a card may have
@@ -227,13 +237,43 @@ class TractorTable(Reducer):
         if any(f.kind == "wrong_card_count" and f.seat == seat and not f.cards for f in self.flags):
             return self
         n, size = dict(self.judge.shown)[seat], self.rules.deal.hand_size
-        return self._wrong_count(seat, Cards(), Reason("tractor.out_of_cards", n=n, size=size), size - n)
+        return self._wrong_count(seat, Cards(), Reason("tractor.pass_pressed", n=n, size=size, short=size - n))
 
-    def _wrong_count(self, seat: str, cards: Cards, why: Reason, n: int) -> TractorTable:
-        """The flag for a wrong card count of ``n`` cards, with its violation: the book's ``[wrong_count]`` article and
-        what its ``wrong_card_count`` entry costs (the points, where the book counts them per card, for ``n``)."""
-        penalty = _priced(self.rules.penalties["wrong_card_count"], n)
+    def _wrong_count(self, seat: str, cards: Cards, why: Reason) -> TractorTable:
+        """The flag for a wrong card count, with its violation citing the book's ``[wrong_count]`` article, priced only
+        once confirmed (:meth:`_violation_of`): until the referee has counted the seat's cards the table knows no count
+        (a ``pass`` pressed by mistake priced every card not seen, 1020 points under 003)."""
+        penalty = {"text": say("zh", "penalty.by_rules")}
         return self._flag(seat, "wrong_card_count", cards, why, None, self.rules.wrong_count.article, penalty)
+
+    def _judged(self, flag: Flag) -> HandJudge:
+        """The hand judge once ``flag``, a wrong card count, is confirmed: the seat held its cards back, or is out."""
+        return self.judge.held_back(flag.seat, Cards.parse(flag.cards)) if flag.cards else self.judge.sit_out(flag.seat)
+
+    def _violation_of(self, flag: Flag, status: str) -> TractorTable:
+        """A confirmed wrong card count is published as the hand charges it (:meth:`_charged`), with the judge's reason."""
+        if flag.kind != "wrong_card_count" or status != "confirmed":
+            return super()._violation_of(flag, status)
+        v = flag.violation
+        penalty, why = self._charged(self._judged(flag).rulings)
+        t, _ = self._violation(flag.seat, v["kind"], v["rule"]["article"], penalty, v["evidence"] | {"why": why.json()}, status, flag.flag)
+        return t
+
+    def _charged(self, rulings: tuple[Ruling, ...]) -> tuple[dict, Reason]:
+        """What the last of ``rulings``, a wrong card count, adds to what its side is charged, as its violation says it,
+        and why. A side's wrong counts are one offence (``penalties_of``; seed 000 第十九条: 如果只有某家牌张数目不符，则判
+        无错方自动升一级; 003 12(3): 同是一方出现以上情况……以20分/张进行加分/扣分): a later one costs only the cards
+        and points it adds (often nothing), said as counted with the side's first."""
+        r, entry = rulings[-1], self.rules.penalties["wrong_card_count"]
+
+        def side(rs: tuple[Ruling, ...]) -> Penalty | None:
+            return next((p for p in penalties_of(self.rules, list(rs)) if p.kind == r.kind and Game.team(p.seat) == Game.team(r.seat)), None)
+
+        before, now = side(rulings[:-1]), side(rulings)
+        if before is None:
+            return _priced(entry, now.cards, now.points), r.detail
+        more = entry.points_for(now.cards) + now.points - entry.points_for(before.cards) - before.points
+        return ({"points": more} if more else {}), Reason("tractor.counted_with", why=r.detail, seat=before.seat)
 
     def _sat_out(self, seat: str) -> TractorTable:
         """Confirmed: ``seat`` is out of cards (``HandJudge.sit_out``); its turn's clock stops unruled (no seat is
@@ -247,14 +287,20 @@ class TractorTable(Reducer):
 
     def _held_back(self, flag: Flag) -> TractorTable:
         """Confirmed: the seat held these cards back when the others were out (``HandJudge.held_back``)."""
-        return self._with(judge=self.judge.held_back(flag.seat, Cards.parse(flag.cards)))
+        return self._with(judge=self._judged(flag))
 
     def _rulings_after(self, before: HandJudge) -> TractorTable:
-        """Publishes what the hand judge ruled since ``before``, each a confirmed violation."""
-        t = self
-        articles = _ARTICLES | {"wrong_card_count": self.rules.wrong_count.article}
-        for r in self.judge.rulings[len(before.rulings):]:
-            t, _ = t._ruled(r.seat, r.kind, articles.get(r.kind, r.kind), r.detail, {"cards": list(r.cards), "hand": t.hand_no, "trick": r.trick})
+        """Publishes what the hand judge ruled since ``before``, each a confirmed violation (a wrong card count priced
+        as the hand charges it, :meth:`_charged`)."""
+        t, rulings = self, self.judge.rulings
+        for i in range(len(before.rulings), len(rulings)):
+            r = rulings[i]
+            evidence = {"cards": list(r.cards), "hand": t.hand_no, "trick": r.trick}
+            if r.kind == "wrong_card_count":
+                penalty, why = self._charged(rulings[: i + 1])
+                t, _ = t._violation(r.seat, r.kind, self.rules.wrong_count.article, penalty, evidence | {"why": why.json()}, "confirmed")
+            else:
+                t, _ = t._ruled(r.seat, r.kind, _ARTICLES.get(r.kind, r.kind), r.detail, evidence)
         return t
 
     def _out_of_turn_rule(self, cards: Cards) -> tuple[str, dict]:
@@ -339,9 +385,10 @@ class TractorTable(Reducer):
 _ARTICLES = {"revoke": "藏张", "failed_throw": "甩错牌", "illegal_lead": "出错牌", "misburied_kitty": "多埋少埋底牌"}
 
 
-def _priced(entry: PenaltyEntry, cards: int = 1) -> dict:
-    """What a ``[penalties]`` entry costs, as a violation's ``penalty`` says it (its points for ``cards`` cards)."""
-    said = (("warning", entry.warning), ("points", entry.points_for(cards)), ("levels", entry.levels), ("deal", entry.deal))
+def _priced(entry: PenaltyEntry, cards: int = 1, points: int = 0) -> dict:
+    """What a ``[penalties]`` entry costs, as a violation's ``penalty`` says it (its points for ``cards`` cards, and
+    ``points`` moved besides)."""
+    said = (("warning", entry.warning), ("points", entry.points_for(cards) + points), ("levels", entry.levels), ("deal", entry.deal))
     return {k: v for k, v in said if v}
 
 __all__ = ["TractorTable"]

@@ -6,7 +6,10 @@ seat: a seat out of cards stalled the hand, which neither finished nor could be 
 import random
 
 from bus.protocol import encode
+import pytest
+
 from referee.cards import Cards
+from referee.catalogue.sentences import Sentences
 from referee.seats import SEATS
 from referee.table.tables import new_table
 from referee.tractor.bots import deal, legal_follow
@@ -79,10 +82,11 @@ def test_a_seat_out_of_cards_two_tricks_early_sits_out_and_the_other_side_goes_u
     d.play_out(hands, random.Random(2))
     [flag_raised] = d.payloads("events", "flag_raised")
     assert (flag_raised["data"]["seat"], flag_raised["data"]["kind"]) == ("E", "wrong_card_count")
-    assert flag_raised["data"]["why"] == {"key": "tractor.out_of_cards", "values": {"n": 37, "size": 39}}
+    assert flag_raised["data"]["why"] == {"key": "tractor.pass_pressed", "values": {"n": 37, "size": 39, "short": 2}}
     flagged, confirmed = d.payloads("violations")
     assert (flagged["status"], confirmed["status"], confirmed["seat"], confirmed["kind"]) == ("flagged", "confirmed", "E", "wrong_card_count")
     assert confirmed["rule"]["article"].startswith("二十一") and confirmed["penalty"] == {"levels": 1}
+    assert confirmed["evidence"]["why"] == {"key": "tractor.out_of_cards", "values": {"n": 37, "size": 39}}
     assert confirmed["evidence"]["trick"] == 38
     tricks = d.table.judge.tricks
     assert len(tricks) == 39 and [t.seats for t in tricks[-3:]] == [4, 3, 3] and "E" not in dict(tricks[-1].plays)
@@ -94,9 +98,12 @@ def test_a_seat_out_of_cards_two_tricks_early_sits_out_and_the_other_side_goes_u
 
 
 def test_a_dismissed_wrong_count_changes_nothing():
-    """A ``pass`` the referee dismisses (a misread, or a hand made up as 003 12(3) says: 由少牌方抽掉多牌方手上的牌作为补充，
-    互不扣分) leaves the table as it was: the same seat on turn, no violation counted, nothing to settle. A ``pass`` from a
-    seat not on turn is refused in words and changes nothing."""
+    """A ``pass`` the referee dismisses (pressed by mistake, a misread, or a hand made up as 003 12(3) says: 由少牌方抽掉多牌
+    方手上的牌作为补充，互不扣分) leaves the table as it was: the same seat on turn, no violation counted, nothing to settle.
+    While it is open the flag says what confirming it rules (the cards short, 003 12(2): 有一方少牌……20分/张) and that a
+    press by mistake is dismissed, and no price is shown: the feed and the seat's display showed 1020 points (20分/张 for
+    the 51 cards not seen) for a button pressed by mistake. A ``pass`` from a seat not on turn is refused in words and
+    changes nothing."""
     d = Table("shaoguan-2023")
     hands, _, _ = d.dealt(seed=4, lost=0)
     rng = random.Random(4)
@@ -107,7 +114,12 @@ def test_a_dismissed_wrong_count_changes_nothing():
     assert d.payloads("events")[-1]["kind"] == "rejected" and d.table.judge == before.judge and not d.table.flags
     d.send("board/in", {"seat": turn, "button": "pass"})
     [flag] = d.table.flags
-    assert flag.kind == "wrong_card_count" and d.table.on_hold and d.payloads("violations")[-1]["penalty"] == {"points": 20 * 51}  # 003 12(2): 20分/张, for the 51 cards it lacks
+    flagged = d.payloads("violations")[-1]
+    assert flag.kind == "wrong_card_count" and d.table.on_hold and flagged["status"] == "flagged"
+    assert flagged["penalty"] == {"text": "按规程处罚"} and d.table.board(d.at)["seats"][turn]["message"] == "牌数不符 待裁判确认"
+    said = Sentences("zh").flag(d.payloads("events", "flag_raised")[-1]["data"])
+    assert "只见出过 1 张，一手牌有 52 张，确认即判少牌 51 张" in said and "误按" in said
+    assert "penalty per the rulebook" in Sentences("en").violation(flagged) and "1020" not in Sentences("zh").violation(flagged)
     d.send("commands", {"command": "dismiss", "flag": flag.flag})
     assert d.payloads("violations")[-1]["status"] == "dismissed" and not d.table.flags
     assert (d.table.judge, d.table.penalties, d.table.turn(), d.table.cards_left()) == (before.judge, before.penalties, turn, before.cards_left())
@@ -151,3 +163,77 @@ def test_pass_pressed_again_while_its_flag_is_open_adds_nothing():
     d.send("commands", {"command": "confirm", "flag": flag.flag})
     assert not d.table.flags and d.table.judge.out == (turn,) and not d.payloads("events", "rejected")
     assert [v["status"] for v in d.payloads("violations")] == ["flagged", "confirmed"]
+
+
+@pytest.mark.parametrize("book", ["zhongkai-2010", "classic-3deck", "shaoguan-2023", "shaoguan-2023-nokitty"])
+def test_the_dealer_holding_the_cards_a_defender_lacks_is_flagged_before_its_kitty(book):
+    """000 第十九条: 出牌开始后，如发现竞赛双方均出现牌张数目不符情况，则重新该盘竞赛 (001 二十一: 如双方均错，则重新该局比赛;
+    003 12(1)(2): 如庄家方多牌，则非庄家方先加20分/张……若非庄家方少牌，则非庄家方先扣20分/张). E's two missing cards were
+    drawn by S, the dealer: E runs out and sits out; once every seat has played out S still holds them and shows them
+    before its kitty. They were taken as the kitty: refused (000/001: not the book's six cards) or ruled a misburied kitty
+    (003: 160 points), so the dealer's 多牌 could never be flagged and the hand was ruled against E's side alone. Now they
+    are flagged as held back and, confirmed, ruled against S's side as well: 000/001 replay the hand; under 003 each side
+    is charged 20 points a card, which cancel out. Without a kitty (003 不留底牌打法 1: 庄家不留底牌) any card the dealer
+    shows then is one it held back (they were refused: not a kitty of no cards)."""
+    d = Table(book)
+    hands, kitty, gone = d.dealt(seed=5)
+    hands["S"] += gone
+    d.play_out(hands, random.Random(5))  # S plays a hand's cards, and still holds two
+    assert d.table.phase == "hand_over" and d.table.judge.out == ("E",) and len(hands["S"]) == 2
+    d.show("S", hands["S"])
+    flag, size = d.table.flags[-1], d.table.rules.deal.hand_size
+    assert (flag.kind, flag.seat, sorted(flag.cards)) == ("wrong_card_count", "S", sorted(hands["S"].names()))
+    assert d.payloads("events", "flag_raised")[-1]["data"]["why"] == {"key": "tractor.held_too_many", "values": {"n": size + 2, "size": size}}
+    d.send("commands", {"command": "confirm", "flag": flag.flag})
+    assert d.payloads("violations")[-1]["penalty"] == d.payloads("violations")[1]["penalty"]  # as E's: each its side's first
+    if not kitty:
+        return
+    d.show("S", kitty)
+    scored = d.payloads("events", "hand_scored")[-1]["data"]
+    assert "misburied_kitty" not in [v["kind"] for v in d.payloads("violations")]
+    if book == "shaoguan-2023":
+        assert scored["settled_points"] == scored["defender_points"] + hands["S"].points  # 40 - 40, and S's points held back
+        return
+    assert scored["replay"] is True and not d.payloads("events", "levels_changed") and d.table.hand_no == 2
+
+
+def test_the_dealer_cards_that_can_be_its_kitty_are_its_kitty():
+    """003 12(4): 底牌少牌时则庄家丢弃少埋的张数: with no seat out of cards, fewer cards than the kitty's from the dealer are
+    its kitty, misburied (scored with the hand), not cards held back."""
+    d = Table("shaoguan-2023")
+    hands, kitty, _ = d.dealt(seed=4, lost=0)
+    d.play_out(hands, random.Random(4))
+    assert d.table.phase == "hand_over" and not d.table.judge.out
+    d.show("S", Cards(list(kitty)[:7]))
+    assert not d.table.flags and d.payloads("events", "hand_scored")
+    assert [v["kind"] for v in d.payloads("violations")] == ["misburied_kitty"]
+
+
+@pytest.mark.parametrize("book", ["shaoguan-2023", "zhongkai-2010"])
+def test_a_second_wrong_count_of_a_side_is_said_counted_with_its_first(book):
+    """003 12(3): 同是一方出现以上情况，如庄家方出现，则非庄家分方以20分/张进行加分，如非庄家方出现则以20分/张进行扣分; 000
+    第十九条: 如果只有某家牌张数目不符，则判无错方自动升一级. E runs out two cards early and its partner W shows those two
+    when the others are out: one offence of the side, charged once (3ea1fa0). W's confirmed violation still showed its own
+    price (40 points, or a level) on the violations feed, which the hand did not charge: now it says what it adds (the
+    points of the cards it held back, 12(1): 若丢弃的是分牌则直接再扣除自己与丢弃分牌相等的分数; under 000 nothing) and that
+    it is counted with E's; what the feed charges the side is what the hand's score takes."""
+    d = Table(book)
+    hands, kitty, gone = d.dealt(seed=7)
+    hands["W"] += gone
+    d.play_out(hands, random.Random(7))
+    held = hands["W"]
+    d.show("W", held)
+    d.send("commands", {"command": "confirm", "flag": d.table.flags[-1].flag})
+    first, second = [v for v in d.payloads("violations") if v["status"] == "confirmed"]
+    assert (first["seat"], second["seat"]) == ("E", "W")
+    assert second["evidence"]["why"]["key"] == "tractor.counted_with" and second["evidence"]["why"]["values"]["seat"] == "E"
+    assert "与本方 东 的牌张数目不符合计为一次" in Sentences("zh").violation(second)
+    d.show("S", kitty)
+    scored = d.payloads("events", "hand_scored")[-1]["data"]
+    if book == "zhongkai-2010":
+        assert first["penalty"] == {"levels": 1} and second["penalty"] == {} and "不罚" in Sentences("zh").violation(second)
+        assert scored["side"] == "dealer" and [n["key"] for n in scored["notes"]].count("tractor.note_awarded") == 1
+        return
+    assert first["penalty"] == {"points": 40} and second["penalty"] == ({"points": held.points} if held.points else {})
+    charged = first["penalty"]["points"] + second["penalty"].get("points", 0)
+    assert scored["defender_points"] - scored["settled_points"] == charged
