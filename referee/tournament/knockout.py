@@ -5,7 +5,8 @@ empty slot beside them (a bye), the rest meet in lot order, and every round halv
 more than 16 slots are single games (stage 1); from 16 on, best of three (stage 2). An empty slot
 also comes from a double forfeit (seed 002 十二 第2条: neither pair goes on) and from a pair withdrawn (退赛;
 disqualified, 十 第3条 取消比赛资格) before the round was paired: whoever would have met it goes on by walkover,
-listed with the round's byes; it plays no play-off and is listed after every pair still in.
+listed with the round's byes; it plays no play-off and is listed after every pair still in, whose places after
+the one it left close up (:func:`closed_up`).
 
 Places 1 to 8 are played off (四2: 前八名): the losers of a round of a bracket whose places run
 from ``first`` play a bracket of their own for the places from ``first`` plus the slots left, as
@@ -94,7 +95,7 @@ class Knockout(System):
             raise TournamentError("knockout_few", n=len(entries))
 
     def pair(self, t: Tournament, round_no: int):
-        rounds, _ = walk(t)
+        rounds = walk(t)[0]
         if len(rounds) < round_no:
             raise TournamentError("knockout_order", before=round_no - 1, round=round_no)
         tables, byes = rounds[round_no - 1]
@@ -107,7 +108,7 @@ class Knockout(System):
     def follows(self, t: Tournament) -> None:
         """Every round paired still follows from the results before it: a change that would
         change who meets whom in a round under way is refused, naming its tables played."""
-        rounds, _ = walk(t)
+        rounds = walk(t)[0]
         for r in t.rounds:
             tables, byes = rounds[r.round - 1] if r.round <= len(rounds) else ([], [])
             if {frozenset(x.entries) for x in r.tables} != set(map(frozenset, tables)) or set(r.byes) != set(byes):
@@ -137,13 +138,46 @@ class Knockout(System):
         return Outcome(tuple(1 if i == d.winner else 0 for i in (0, 1)), games)
 
     def standings(self, t: Tournament) -> list[dict]:
-        _, places = walk(t)
+        _, places, left = walk(t)
         won, _ = totals(t)
         out = set(t.withdrawn)  # after every pair still in, whatever place they had reached
         order = sorted(t.entries, key=lambda e: (e.id in out, places[e.id], -won[e.id], t.lot.index(e.id)))
-        return [{"rank": places[e.id], "id": e.id, "name": e.name, "unit": e.unit, "score": wire(won[e.id]),
-                 "tiebreaks": [], "prize": None, "by_lot": False} | ({"rank": i, "withdrawn": True} if e.id in out else {})
-                for i, e in enumerate(order, 1)]
+        ranks = closed_up(places, left, [e.id for e in order if e.id not in out], [e.id for e in order if e.id in out])
+        return [{"rank": ranks[e.id], "id": e.id, "name": e.name, "unit": e.unit, "score": wire(won[e.id]),
+                 "tiebreaks": [], "prize": None, "by_lot": False} | ({"withdrawn": True} if e.id in out else {})
+                for e in order]
+
+
+def closed_up(places: dict[str, int], left: dict[str, range], still: list[str], gone: list[str]) -> dict[str, int]:
+    """The ranks of the pairs ``still`` in, from their bracket places with the places the pairs ``gone`` (withdrawn,
+    best place first) left empty closed up, and those of the pairs gone after them, one by one. A place is empty when no
+    pair still in holds it or shares it (four quarter-final losers share 5th: 5 to 8); each pair gone closes the last
+    empty place of the bracket it ``left`` (its walkover leaves one of those places nobody's), or else of the places it
+    held (shared with the other losers of a round not played off, or its own), so the places after it move up. A place
+    a double forfeit left empty stays so (no champion, 十二 第2条).
+
+    A semi-finalist withdrawn: its opponent goes on by walkover, 4th is nobody's; the 5th-place play-off's winner is 4th:
+
+    >>> closed_up({"a": 1, "b": 2, "c": 3, "d": 5, "e": 6, "w": 1}, {"w": range(1, 5)}, ["a", "b", "c", "d", "e"], ["w"])
+    {'a': 1, 'b': 2, 'c': 3, 'd': 4, 'e': 5, 'w': 6}
+
+    Two quarter-final losers withdrawn from the play-off for 5th to 8th, and the losers of the round of 16 sharing 9th:
+
+    >>> closed_up({"a": 5, "b": 7, "c": 9, "d": 9, "v": 5, "w": 5}, {"v": range(5, 9), "w": range(5, 9)},
+    ...           ["a", "b", "c", "d"], ["v", "w"])
+    {'a': 5, 'b': 6, 'c': 7, 'd': 7, 'v': 9, 'w': 10}
+    """
+    covered = {p for e in still for p in range(places[e], places[e] + sum(places[x] == places[e] for x in still))}
+    empty = [p for p in range(1, max(covered, default=0)) if p not in covered]
+    closed = []
+    held = {e: left.get(e) or range(places[e], places[e] + sum(places[x] == places[e] for x in still + gone)) for e in gone}
+    for e in sorted(gone, key=lambda e: len(held[e])):  # the narrowest first
+        last = next((p for p in reversed(empty) if p in held[e] and p not in closed), None)
+        if last is not None:
+            closed.append(last)
+    ranks = {e: places[e] - sum(p < places[e] for p in closed) for e in still}
+    end = max((ranks[e] + sum(ranks[x] == ranks[e] for x in still) - 1 for e in still), default=0)
+    return ranks | {e: end + i for i, e in enumerate(gone, 1)}
 
 
 @dataclass(frozen=True)
@@ -182,15 +216,20 @@ def _in(t: Tournament, entry: str | None, round_no: int) -> str | None:
     return None
 
 
-def walk(t: Tournament) -> tuple[list[tuple[list[tuple[str, ...]], list[str]]], dict[str, int]]:
+def walk(t: Tournament) -> tuple[list[tuple[list[tuple[str, ...]], list[str]]], dict[str, int], dict[str, range]]:
     """The tables (seated by the lot) and byes of every round that can be paired from the results
-    so far, and each entry's place as far as it is known (1 for those still in)."""
+    so far, each entry's place as far as it is known (1 for those still in), and the places of the bracket each pair
+    withdrawn left (its walkover leaves one of them nobody's)."""
     number = {e: i for i, e in enumerate(t.lot, 1)}
     place = {e: 1 for e in t.lot}
     brackets = [Bracket(1, tuple(slots(list(t.lot), _bracket(len(t.lot)))))]
     rounds: list = []
+    left: dict[str, range] = {}
     while len(brackets[0].slots) > 1:
-        brackets = [Bracket(b.first, tuple(_in(t, s, len(rounds) + 1) for s in b.slots)) for b in brackets]
+        kept = [Bracket(b.first, tuple(_in(t, s, len(rounds) + 1) for s in b.slots)) for b in brackets]
+        for b, k in zip(brackets, kept):  # a pair withdrawn leaves the bracket: one of its places will be nobody's
+            left |= {s: range(b.first, b.first + len(b.slots)) for s, gone in zip(b.slots, k.slots) if s and not gone}
+        brackets = kept
         tables, byes = [], []
         for b in brackets:
             for a, c in zip(b.slots[::2], b.slots[1::2]):
@@ -224,6 +263,6 @@ def walk(t: Tournament) -> tuple[list[tuple[list[tuple[str, ...]], list[str]]], 
             if losers and half > 1 and b.first + half <= PLACES:
                 after.append(Bracket(b.first + half, tuple(slots(losers, half))))
         if not done:
-            return rounds, place
+            return rounds, place, left
         brackets = sorted(after, key=lambda b: b.first)
-    return rounds, place
+    return rounds, place, left
