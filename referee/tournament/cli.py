@@ -257,35 +257,30 @@ def _rounds(args) -> int:
 
 
 def _lot(args) -> int:
-    from referee.tournament.export import labels
+    from referee.tournament.export import labels, texts
 
     store = _store(args)
     t = store.draw_lot(args.order.split(","), by=args.by) if args.order is not None else store.tournament
     text = labels(args.lang)
-    print("\t".join([text["lot"], text["entry"], text["entry_name"], text["unit"]]))
-    for i, e in enumerate(t.lot, 1):
-        print("\t".join([str(i), e, t.entry(e).name, t.entry(e).unit]))
+    for row in [[text["lot"], text["entry"], text["entry_name"], text["unit"]],
+                *([i, e, t.entry(e).name, t.entry(e).unit] for i, e in enumerate(t.lot, 1))]:
+        print("\t".join(texts(row, args.lang)))  # pasted into a spreadsheet, a name is never a formula
     return 0
 
 
 def _standings(args) -> int:
-    s = _store(args).standings()
+    store = _store(args)
+    s = store.standings()
     if args.json:
         print(json.dumps(s, ensure_ascii=False))
         return 0
-    from referee.tournament.exact import written
-    from referee.tournament.export import labels, rank_of, row_heads, score_head
+    from referee.tournament.export import legend, standing_rows, texts
 
-    text = labels(args.lang)
     print(say(args.lang, "sheet.after", name=s["name"], system=s["system"], n=s["round"]))
-    print("\t".join([text["rank"], *row_heads(s["system"], args.lang), text["unit"], score_head(s["system"], args.lang),
-                     *(text.get(f"column.{c}", c) for c in s["columns"]), text["prize"]]))
-    for r in s["rows"]:
-        rank = str(rank_of(r, args.lang))
-        print("\t".join([rank, r["id"], r["name"], r["unit"], *(written(c, args.lang) for c in [r["score"], *r["tiebreaks"]]),
-                         r["prize"] or ""]))
-    if any(r.get("by_lot") for r in s["rows"]):
-        print(text["by_lot"])
+    for row in standing_rows(store.tournament, args.lang):  # the exports' rows: pasted, a name is never a formula
+        print("\t".join(texts(row, args.lang)))
+    if note := legend(store.tournament, args.lang):
+        print(note)
     return 0
 
 

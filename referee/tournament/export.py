@@ -52,6 +52,17 @@ def as_text(x):
     return f"'{x}" if isinstance(x, str) and x.startswith(FORMULA_FIRST) else x
 
 
+def texts(row: list, lang: str) -> list[str]:
+    """A sheet's row as the cells' texts, a formula's text marked (:func:`as_text`): the CSV's, and the tab-separated
+    lines ``cardtable tournament standings`` and ``lot`` print, which a spreadsheet takes as cells when pasted.
+
+    >>> "\t".join(texts([1, "+cmd", "=HYPERLINK(A1)", Fraction(-10, 3)], "zh"))
+    "1\t'+cmd\t'=HYPERLINK(A1)\t-3又1/3"
+    """
+    cell = _cell(lang)
+    return [cell(as_text(c)) for c in row]
+
+
 def _exact(x):
     return None if x is None else exact(x)
 
@@ -142,10 +153,9 @@ def export(t: Tournament, fmt: str, round_no: int | None = None, lang: str = "zh
     if fmt == "csv":
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
-        cell = _cell(lang)
-        w.writerows([[cell(as_text(c)) for c in row] for row in result_rows(t, lang)])
+        w.writerows([texts(row, lang) for row in result_rows(t, lang)])
         w.writerow([])
-        w.writerows([[cell(as_text(c)) for c in row] for row in standing_rows(t, lang)])
+        w.writerows([texts(row, lang) for row in standing_rows(t, lang)])
         if note := legend(t, lang):
             w.writerow([note])
         return out.getvalue().encode("utf-8-sig")

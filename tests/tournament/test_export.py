@@ -63,3 +63,18 @@ def test_pair_swiss_standings_head_their_team_rows_as_teams_in_every_format_and_
                 assert row[1:3] == heads, row
     row = teams.standings()["rows"][0]
     assert (row["id"], row["name"]) in (("机电学院·一队", "一队"), ("工会", "工会"))
+
+
+def test_the_standings_and_the_lot_printed_as_tab_separated_lines_keep_a_formula_name_text(tmp_path, capsys):
+    """`cardtable tournament standings` and `lot` print lines that a spreadsheet takes as cells when pasted: a name, a
+    unit typed as a formula is marked as the CSV marks it (one function, ``export.texts``), a negative score stays a
+    number."""
+    from cardtable.cli import main
+
+    store = formula_names(tmp_path)
+    for command in ("standings", "lot"):
+        assert main(["tournament", command, "--db", str(store.path)]) == 0
+        cells = [c for line in capsys.readouterr().out.splitlines() for c in line.split("\t")]
+        assert "'" + LINK in cells and "'+1+1" in cells and "'@SUM(A1:A9)" in cells and "'-2+3" in cells
+        assert not [c for c in cells if c[:1] in ("=", "+", "@") or c[:1] == "-" and not c[1:].replace("/", "").isdigit()]
+        assert ("-20" in cells) == (command == "standings")  # the 小分 of the player at -20: a number, no apostrophe
