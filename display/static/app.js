@@ -151,10 +151,12 @@ function renderPairings() {
   $("#pairings .sub").textContent = `${r.name} · ${T("round_of", { round: r.round, rounds: r.rounds })}`;
   const rows = [...r.tables].sort((a, b) => a.table.localeCompare(b.table, undefined, { numeric: true }));
   const moved = new Set((r.repaired?.tables || []).map(x => x.table));  // nothing about the draw changes silently
+  const gone = new Set((hall.standings[r.tournament]?.rows || []).filter(x => x.withdrawn).map(x => x.id));  // 退赛, seated forfeited
   box.innerHTML = repairedHTML(r) + `<table class="pairings"><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th class="num">${T("result")}</th></tr></thead><tbody>` +
     rows.map(p => `<tr data-table="${esc(p.table)}"${moved.has(p.table) ? ` class="repaired"` : ""}><td><a href="/tables/${encodeURIComponent(p.table)}">${esc(p.table)}</a>` +
       `${moved.has(p.table) ? ` <b class="repaired-mark">${esc(T("repaired_mark"))}</b>` : ""}</td>` +
       `<td>${p.entries.map(e => `${esc(e.name)} <small>${esc(e.unit)}</small>` +
+        `${gone.has(e.id) ? ` <b class="withdrawn-mark">${T("withdrawn")}</b>` : ""}` +
         `${(p.forfeits || []).includes(e.id) ? ` <b class="forfeited">${T("forfeit")}</b>` : ""}`).join(` <b>${T("versus")}</b> `)}</td>` +
       `<td class="num">${p.result ? esc(p.result.scores.map(EXACT).join(" : ")) : ""}</td></tr>`).join("") + `</tbody></table>` +
     (r.byes.length ? `<p class="byes">${T("byes")}: ${esc(byes(r).join(W("word.list")))}</p>` : "");

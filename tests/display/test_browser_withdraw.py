@@ -152,6 +152,10 @@ def test_a_san_da_yi_player_disqualified_from_the_console(browser, broker, tmp_p
         # the public standings: 退赛 in its place, after every player still in
         board.wait_for_selector(f"#standings tr.withdrawn[data-entry={gone.id}] td:first-child:text-is('退赛')", timeout=WAIT_MS)
         assert board.locator("#standings tbody tr").last.get_attribute("data-entry") == gone.id
+        # the public pairings: the seat it holds says 退赛 beside its forfeit, not a player who did not come
+        public = board.locator(f"#pairings tr[data-table={held.table}]")
+        until(board, f"document.querySelector('#pairings tr[data-table={held.table}] .withdrawn-mark')?.textContent === '退赛'")
+        assert public.locator(".withdrawn-mark").count() == 1 and board.locator("#pairings .withdrawn-mark").count() == 1
         board.context.close()
     store.close()
 
