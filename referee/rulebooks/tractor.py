@@ -45,7 +45,7 @@ Measure = Literal["tractor", "width", "length", "size", "fit", "compact"]
 class Deal:
     decks: int = setting("decks shuffled together (54 cards each)")
     hand_size: int = setting("cards each player holds after the draw")
-    kitty: int = setting("cards set aside for the dealer (0: no kitty)")
+    kitty: int = setting("cards set aside for the dealer (0: no kitty, the hand is scored when its last trick is won)")
     start_level: Rank = setting("the level both teams start from")
     permanent_ranks: tuple[Rank, ...] = setting(
         'ranks that are always trumps besides the jokers and the level rank (`["2"]`: 常主 2); they rank '

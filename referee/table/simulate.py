@@ -19,7 +19,7 @@ simulator confirms, from the console when it has one, else with the seat's ``con
 The flow follows ``referee/table/tractor.py``: ``assign``, ``start_round``, each seat's
 ``ready``; the draw, with a seat showing level cards to declare or overturn; a ``declare`` press
 ends the draw; the dealer's ``ready`` takes the kitty (with no declaration the dealer then shows
-one card of the suit it names); the plays; the dealer turns up the kitty; ``hand_scored``.
+one card of the suit it names); the plays; the dealer turns up the kitty (where the book has one); ``hand_scored``.
 Deterministic for a seed (the message ids aside).
 """
 
@@ -393,11 +393,13 @@ class Simulator:
         self._hand_cards = hands
         self._say("tractor_hand", hand=hand_no, dealer=self._seat(dealer), suit=word(self.lang, f"suit.{trumps.suit or 'none'}"),
                   level=trumps.level)
-        self._plays(trumps, state)
-        # The hand is played: the dealer turns up the kitty, the table scores the hand.
-        self._advance(self.rng.uniform(3.0, 8.0))
         after = self._expected
-        self._resolve_flags(self.observed(dealer, self._buried))
+        self._plays(trumps, state)
+        # The hand is played: the dealer turns up the kitty, the table scores the hand (a book without one: with the
+        # last trick; a camera message holds one card or more).
+        if self._buried:
+            self._advance(self.rng.uniform(3.0, 8.0))
+            self._resolve_flags(self.observed(dealer, self._buried))
 
         def scored() -> dict | None:
             return next((e for e in self.watch.events if e["seq"] > after and e["kind"] == "hand_scored"
@@ -437,10 +439,10 @@ class Simulator:
         return round(self.rng.uniform(lower, upper), 2), False
 
     def _plays(self, trumps: Trumps, state: dict) -> None:
-        hands = self._hand_cards
+        hands, hand = self._hand_cards, state["hand"]
         while True:
             state = self._resolve_flags(state)
-            if state["phase"] == "hand_over":
+            if state["phase"] == "hand_over" or not any(hands.values()):  # no kitty: the next hand is dealt at once
                 return
             if state["phase"] not in ("kitty", "playing"):
                 raise SimulationError(f"expected plays, the table is in phase {state['phase']}")
@@ -463,7 +465,7 @@ class Simulator:
             self.summary.slow += slow
             self.summary.unsure += unsure
             state = self._resolve_flags(state)
-            if state["cards"][seat] != before - len(cards):
+            if state["hand"] == hand and state["cards"][seat] != before - len(cards):  # (no kitty: the last ends it)
                 raise SimulationError(f"{seat} played {cards}, the table did not take it: {state}")
             hands[seat] = hands[seat] - cards
             self.summary.plays += 1

@@ -9,7 +9,8 @@ The flow of a Tractor table, from the inputs of ``bus/PROTOCOL.md``:
 (a seat that shows level cards declares or overturns; any seat's ``declare`` button ends the
 draw) -> the dealer's ``ready`` (the kitty is taken; with no declaration the dealer names the
 trump suit by showing one card of it) -> plays, one ``observed`` per seat in turn -> the dealer
-turns up the kitty -> the hand is scored and the next one is dealt. A seat on turn with no card to play presses
+turns up the kitty (a book without one: none, :meth:`TractorTable._played_out`) -> the hand is scored and the next one
+is dealt. A seat on turn with no card to play presses
 ``pass`` (少牌) and a seat showing cards once every seat has played out held them back (多牌; the dealer's, shown before
 its kitty, when they cannot be one): a ``wrong_card_count`` flag, priced once confirmed as the hand charges it (a side's
 wrong counts are one offence); confirmed, a seat out of cards sits out the tricks left (the book's ``[wrong_count]``).
@@ -48,6 +49,7 @@ class TractorTable(Reducer):
     trump: str | None = None
     judge: HandJudge | None = None
     penalties: tuple[Penalty, ...] = ()
+    counted: tuple[dict, ...] = ()  # the hand's confirmed wrong card counts, as last published (``_said_replayed``)
 
     # -- what it is --------------------------------------------------------------------------------
     @property
@@ -97,6 +99,8 @@ class TractorTable(Reducer):
     def _game_button(self, seat: str, button: str) -> TractorTable:
         if self.phase == "playing" and button == "pass":
             return self._out_of_cards(seat)
+        if self.phase == "hand_over" and button == "ready" and seat == self.dealer and not self.rules.deal.kitty and not self.flags:
+            return self._score(Cards())  # no kitty to turn up: the dealer says the hand is over with cards not seen
         if self.phase == "dealing" and button == "declare":
             return self._with(declaring=self.declaring.draw_done(self.at))._event("draw_done", {"seat": seat})
         if self.phase == "dealing" and button == "ready" and seat == (self._dealer_to_be() or seat):
@@ -134,7 +138,7 @@ class TractorTable(Reducer):
     def _deal(self) -> TractorTable:
         game = self.game
         t = self._with(phase="dealing", hand_no=self.hand_no + 1, declaring=Declaring(self.rules, game.hand_level(), first_hand=game.dealer is None),
-                    trump=None, dealer=game.dealer, judge=None, clock=None)  # fmt: skip
+                    trump=None, dealer=game.dealer, judge=None, clock=None, counted=())  # fmt: skip
         return t._event("hand_started", {"hand": t.hand_no, "level": game.hand_level(), "dealer": game.dealer})
 
     def _take_kitty(self, seat: str) -> TractorTable:
@@ -211,11 +215,23 @@ class TractorTable(Reducer):
         if won:
             t = t._event("trick_won", {"hand": t.hand_no, "trick": trick.number, "seat": trick.winner, "points": trick.points})
         if sum(t.cards_left().values()) == 0:
-            return t._with(phase="hand_over", clock=None)._event("hand_played", {"hand": t.hand_no})
+            return t._with(phase="hand_over", clock=None)._event("hand_played", {"hand": t.hand_no})._played_out()
         if t.phase == "playing":
             action = "lead" if trick is None or trick.complete else "follow"
             t = t._with(clock=t.record.start(t.limits, judge.expected_seat(), action, t.at))
         return t
+
+    def _played_out(self) -> TractorTable:
+        """A hand played out under a book with no kitty (``[deal] kitty = 0``; seed 003 不留底牌打法 1: 庄家不留底牌) is
+        scored at once (10: 每盘牌最后一轮大牌方……按手中牌的分数牌总分进行加分), once every card of the decks was seen and no flag
+        is open: until then a seat out of cards left cards in a hand, shown as held back (多牌) and confirmed first; the
+        dealer's ``ready`` scores it as seen (:meth:`_game_button`). With a kitty the dealer turns it up."""
+        if self.rules.deal.kitty or self.phase != "hand_over" or self.flags or not self.judge.all_seen():
+            return self
+        return self._score(Cards())
+
+    def _resolve(self, flag: Flag, how: str, cards: list[str] | None = None) -> TractorTable:
+        return super()._resolve(flag, how, cards)._played_out()
 
     # -- a wrong card count (多牌, 少牌) ------------------------------------------------------------------
     def _could_be_kitty(self, cards: Cards) -> bool:
@@ -251,20 +267,45 @@ class TractorTable(Reducer):
         return self.judge.held_back(flag.seat, Cards.parse(flag.cards)) if flag.cards else self.judge.sit_out(flag.seat)
 
     def _violation_of(self, flag: Flag, status: str) -> TractorTable:
-        """A confirmed wrong card count is published as the hand charges it (:meth:`_charged`), with the judge's reason."""
+        """A confirmed wrong card count is published as the hand charges it (:meth:`_counted_as`), with the judge's reason."""
         if flag.kind != "wrong_card_count" or status != "confirmed":
             return super()._violation_of(flag, status)
         v = flag.violation
-        penalty, why = self._charged(self._judged(flag).rulings)
-        t, _ = self._violation(flag.seat, v["kind"], v["rule"]["article"], penalty, v["evidence"] | {"why": why.json()}, status, flag.flag)
-        return t
+        return self._counted_as(self._judged(flag).rulings, v["rule"]["article"], v["evidence"], flag.flag)
+
+    def _counted_as(self, rulings: tuple[Ruling, ...], article: str, evidence: dict, flag: str | None = None) -> TractorTable:
+        """Publishes the last of ``rulings``, a confirmed wrong card count, as the hand charges it (:meth:`_charged`); where
+        that makes the hand a replay, the hand's wrong counts published before it are published again, replayed
+        (:meth:`_said_replayed`)."""
+        r = rulings[-1]
+        penalty, why = self._charged(rulings)
+        t, v = self._violation(r.seat, r.kind, article, penalty, evidence | {"why": why.json()}, "confirmed", flag)
+        t = t._said_replayed() if why.key == "tractor.replayed" else t
+        return t._with(counted=t.counted + (v,))
+
+    def _said_replayed(self) -> TractorTable:
+        """The hand is replayed: each wrong card count it published with what it costs is published again (the same
+        ``flag``), costing nothing, said replayed (seed 000 第十九条: 如发现竞赛双方均出现牌张数目不符情况，则重新该盘竞赛; 001
+        二十一: 如双方均错，则重新该局比赛). Before, a side's first still said the other side went up a level."""
+        t, said = self, []
+        for v in self.counted:
+            why = v["evidence"]["why"]
+            if why["key"] != "tractor.replayed":
+                evidence = v["evidence"] | {"why": Reason("tractor.replayed", why=Reason.of(why)).json()}
+                t, v = t._violation(v["seat"], v["kind"], v["rule"]["article"], {}, evidence, "confirmed", v["flag"])
+            said.append(v)
+        return t._with(counted=tuple(said))
 
     def _charged(self, rulings: tuple[Ruling, ...]) -> tuple[dict, Reason]:
         """What the last of ``rulings``, a wrong card count, adds to what its side is charged, as its violation says it,
         and why. A side's wrong counts are one offence (``penalties_of``; seed 000 第十九条: 如果只有某家牌张数目不符，则判
         无错方自动升一级; 003 12(3): 同是一方出现以上情况……以20分/张进行加分/扣分): a later one costs only the cards
-        and points it adds (often nothing), said as counted with the side's first."""
+        and points it adds (often nothing), said as counted with the side's first. One that makes the hand a replay
+        (both sides at fault, 000 第十九条: 双方均出现…则重新该盘竞赛) costs nothing: the replayed hand charges no ruling."""
         r, entry = rulings[-1], self.rules.penalties["wrong_card_count"]
+        charged = list(self.penalties) + penalties_of(self.rules, list(rulings))
+        if settle(self.rules, self.dealer, 0, charged).outcome is None:
+            return {}, Reason("tractor.replayed", why=r.detail)
 
         def side(rs: tuple[Ruling, ...]) -> Penalty | None:
             return next((p for p in penalties_of(self.rules, list(rs)) if p.kind == r.kind and Game.team(p.seat) == Game.team(r.seat)), None)
@@ -291,14 +332,13 @@ class TractorTable(Reducer):
 
     def _rulings_after(self, before: HandJudge) -> TractorTable:
         """Publishes what the hand judge ruled since ``before``, each a confirmed violation (a wrong card count priced
-        as the hand charges it, :meth:`_charged`)."""
+        as the hand charges it, :meth:`_counted_as`)."""
         t, rulings = self, self.judge.rulings
         for i in range(len(before.rulings), len(rulings)):
             r = rulings[i]
             evidence = {"cards": list(r.cards), "hand": t.hand_no, "trick": r.trick}
             if r.kind == "wrong_card_count":
-                penalty, why = self._charged(rulings[: i + 1])
-                t, _ = t._violation(r.seat, r.kind, self.rules.wrong_count.article, penalty, evidence | {"why": why.json()}, "confirmed")
+                t = t._counted_as(rulings[: i + 1], self.rules.wrong_count.article, evidence)
             else:
                 t, _ = t._ruled(r.seat, r.kind, _ARTICLES.get(r.kind, r.kind), r.detail, evidence)
         return t
@@ -350,7 +390,7 @@ class TractorTable(Reducer):
         notes = [n.json() for n in moved + list(s.notes)]
         data = {"hand": t.hand_no, "defender_points": judge.defender_points(), "settled_points": s.defender_points, "notes": notes}
         if s.outcome is None:  # replayed: what was ruled besides the offences that void the hand still counts
-            t = t._event("hand_scored", data | {"replay": True})
+            t = t._said_replayed()._event("hand_scored", data | {"replay": True})
             return t._with(penalties=tuple(p for p in self.penalties if not getattr(self.rules.penalty(p.kind), "both_sides", None)))._deal()
         t = t._event("hand_scored", data | {"side": s.outcome.side, "levels": s.outcome.levels})
         game = t.game.after(self.dealer, s.outcome)

@@ -1,5 +1,5 @@
-"""What the climbing tables' tests share: a table fed inputs at injected times (:class:`Table_`), and a Guandan
-hand and tribute played by the engines' bots."""
+"""What the climbing tables' tests share: a table fed inputs at injected times (:class:`Table_`), a Guandan hand and
+tribute and a San Da Yi game played by the engines' bots."""
 
 from referee.cards import Card, Cards
 from referee.guandan.bots import random_play as guandan_play
@@ -7,6 +7,10 @@ from referee.guandan.hand import Hand
 from referee.guandan.tribute import is_legal_return, legal_tributes
 from bus.protocol import encode
 from referee.rulebooks import load
+from referee.sandayi.bots import deal as deal_sandayi
+from referee.sandayi.bots import random_bid
+from referee.sandayi.bots import random_play as sandayi_play
+from referee.sandayi.game import Game
 from referee.seats import SEATS
 from referee.table.reducer import Output
 from referee.table.tables import new_table
@@ -94,3 +98,29 @@ def guandan_tribute(d, rng, hands):
         d.show(x.receiver, [card])
         hands[x.receiver] -= Cards([card])
         hands[x.giver] += Cards([card])
+
+
+def sandayi_game(d, rng, *, check=True):
+    """Deal, bid and play one game as the bots, a mirror :class:`Game` (hands known) choosing."""
+    first = d.state()["turn"]
+    mirror = Game.start(d.rules, *deal_sandayi(d.rules, rng, first), first)
+    while mirror.phase == "bidding":
+        seat, bid = mirror.turn, random_bid(mirror, rng)
+        mirror = mirror.bid(seat, bid)
+        d.press(seat, "pass" if bid == "pass" else f"bid{bid}")
+    assert (d.table.phase, d.state()["dealer"], d.state()["turn"]) == ("kitty", mirror.dealer, mirror.dealer)
+    mirror = mirror.take_kitty(mirror.dealer)
+    d.press(mirror.dealer, "ready")
+    while not mirror.over:
+        seat = mirror.turn
+        assert d.state()["turn"] == seat
+        prev = mirror.last.reading if mirror.last else None
+        cards = sandayi_play(d.rules, mirror.hand(seat), prev, rng, bombs=mirror.bomb_allowed(seat))
+        if cards is None:
+            mirror = mirror.pass_(seat)
+            d.press(seat, "pass")
+        else:
+            mirror = mirror.play(seat, cards)
+            d.show(seat, cards)
+            assert not check or d.state()["cards"][seat] == mirror.count(seat) or mirror.over
+    return mirror

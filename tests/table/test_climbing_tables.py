@@ -5,7 +5,7 @@ whole hands and games played by the engines' bots, the clock rules of seed 002 w
 import random
 
 import pytest
-from climbing_kit import GD, SDY, Table_, guandan_hand, guandan_tribute
+from climbing_kit import GD, SDY, Table_, guandan_hand, guandan_tribute, sandayi_game
 
 from referee.cards import Cards
 from referee.catalogue.sentences import Sentences
@@ -14,10 +14,6 @@ from referee.guandan.bots import random_play as guandan_play
 from referee.guandan.hand import Hand
 from referee.guandan.tribute import is_legal_return, legal_tributes
 from referee.rulebooks import load
-from referee.sandayi.bots import deal as deal_sandayi
-from referee.sandayi.bots import random_bid
-from referee.sandayi.bots import random_play as sandayi_play
-from referee.sandayi.game import Game
 from referee.seats import SEATS, next_seat
 from referee.table.tables import new_table
 from referee.tournament.reports import game_of
@@ -221,32 +217,6 @@ def test_a_guandan_table_replays_to_the_same_state_and_keeps_its_game():
 
 
 # ---------------------------------------------------------------- San Da Yi
-
-
-def sandayi_game(d, rng, *, check=True):
-    """Deal, bid and play one game as the bots, a mirror :class:`Game` (hands known) choosing."""
-    first = d.state()["turn"]
-    mirror = Game.start(d.rules, *deal_sandayi(d.rules, rng, first), first)
-    while mirror.phase == "bidding":
-        seat, bid = mirror.turn, random_bid(mirror, rng)
-        mirror = mirror.bid(seat, bid)
-        d.press(seat, "pass" if bid == "pass" else f"bid{bid}")
-    assert (d.table.phase, d.state()["dealer"], d.state()["turn"]) == ("kitty", mirror.dealer, mirror.dealer)
-    mirror = mirror.take_kitty(mirror.dealer)
-    d.press(mirror.dealer, "ready")
-    while not mirror.over:
-        seat = mirror.turn
-        assert d.state()["turn"] == seat
-        prev = mirror.last.reading if mirror.last else None
-        cards = sandayi_play(d.rules, mirror.hand(seat), prev, rng, bombs=mirror.bomb_allowed(seat))
-        if cards is None:
-            mirror = mirror.pass_(seat)
-            d.press(seat, "pass")
-        else:
-            mirror = mirror.play(seat, cards)
-            d.show(seat, cards)
-            assert not check or d.state()["cards"][seat] == mirror.count(seat) or mirror.over
-    return mirror
 
 
 def test_a_sandayi_round_of_eight_games_scored_from_evidence_only():

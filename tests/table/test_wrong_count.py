@@ -139,10 +139,20 @@ def test_both_sides_with_a_wrong_count_replay_the_hand():
     assert (flag.kind, flag.seat, sorted(flag.cards)) == ("wrong_card_count", "N", sorted(gone.names()))
     assert d.payloads("events", "flag_raised")[-1]["data"]["why"]["key"] == "tractor.held_too_many"
     d.send("commands", {"command": "confirm", "flag": flag.flag})
+    # 第十九条: 如果只有某家牌张数目不符，则判无错方自动升一级: E's alone said N's side went up a level; once N's count makes
+    # it both sides, the feed says what happens: E's is said again (its flag) and N's said, each replayed, costing nothing
+    said = {v["seat"]: v for v in d.payloads("violations") if v["status"] == "confirmed"}
+    assert [v["penalty"] for v in d.payloads("violations") if v["seat"] == "E" and v["status"] == "confirmed"] == [{"levels": 1}, {}]
+    assert said["E"]["flag"] == d.payloads("violations", "wrong_card_count")[0]["flag"] and said["N"]["penalty"] == {}
+    assert [said[s]["evidence"]["why"]["key"] for s in "EN"] == ["tractor.replayed"] * 2
+    assert said["E"]["evidence"]["why"]["values"]["why"]["key"] == "tractor.out_of_cards"
+    assert "双方都有犯规：重打本盘，本项不罚" in Sentences("zh").violation(said["E"])
+    assert "the hand is replayed" in Sentences("en").violation(said["N"])
     d.show("S", kitty)
     scored = d.payloads("events", "hand_scored")[-1]["data"]
     assert scored["replay"] is True and not d.payloads("events", "levels_changed")
     assert d.table.hand_no == 2 and d.table.phase == "dealing" and d.table.penalties == ()
+    assert len(d.payloads("violations")) == 5  # E's flagged, confirmed, said again; N's flagged, confirmed: no more
 
 
 def test_pass_pressed_again_while_its_flag_is_open_adds_nothing():
@@ -185,8 +195,11 @@ def test_the_dealer_holding_the_cards_a_defender_lacks_is_flagged_before_its_kit
     assert (flag.kind, flag.seat, sorted(flag.cards)) == ("wrong_card_count", "S", sorted(hands["S"].names()))
     assert d.payloads("events", "flag_raised")[-1]["data"]["why"] == {"key": "tractor.held_too_many", "values": {"n": size + 2, "size": size}}
     d.send("commands", {"command": "confirm", "flag": flag.flag})
-    assert d.payloads("violations")[-1]["penalty"] == d.payloads("violations")[1]["penalty"]  # as E's: each its side's first
-    if not kitty:
+    e, s = (next(v for v in reversed(d.payloads("violations")) if v["seat"] == seat) for seat in "ES")  # as last said
+    assert e["penalty"] == s["penalty"]  # each its side's first: 003 20 points a card; 000/001 replayed, costing nothing
+    if not kitty:  # 不留底牌打法 10: 每盘牌最后一轮大牌方……: scored once every card was seen, S's two held back with them
+        scored = d.payloads("events", "hand_scored")[-1]["data"]
+        assert scored["settled_points"] == scored["defender_points"] + hands["S"].points and d.table.hand_no == 2
         return
     d.show("S", kitty)
     scored = d.payloads("events", "hand_scored")[-1]["data"]
@@ -237,3 +250,23 @@ def test_a_second_wrong_count_of_a_side_is_said_counted_with_its_first(book):
     assert first["penalty"] == {"points": 40} and second["penalty"] == ({"points": held.points} if held.points else {})
     charged = first["penalty"]["points"] + second["penalty"].get("points", 0)
     assert scored["defender_points"] - scored["settled_points"] == charged
+
+
+def test_without_a_kitty_the_dealers_ready_ends_a_hand_whose_cards_were_not_all_seen():
+    """003 不留底牌打法 1: 庄家不留底牌; 10: 每盘牌最后一轮大牌方……: a hand with no kitty is scored once played out. E's two
+    missing cards are in W's hand; E sits out, and once the others are out W shows them, but the referee dismisses the flag
+    (a misread, say). Two cards of the decks were never seen, so the table cannot know the hand is over: it waits, as a
+    kitty book waits for the kitty, and the dealer's ``ready`` ends it, E's side charged for E (12(2): 若非庄家方少牌，则非庄家方
+    先扣20分/张)."""
+    d = Table("shaoguan-2023-nokitty")
+    hands, _, gone = d.dealt(seed=7)
+    hands["W"] += gone
+    d.play_out(hands, random.Random(7))
+    d.show("W", hands["W"])
+    d.send("commands", {"command": "dismiss", "flag": d.table.flags[-1].flag})
+    assert d.table.phase == "hand_over" and not d.payloads("events", "hand_scored")
+    d.send("board/in", {"seat": "E", "button": "ready"})
+    assert d.payloads("events")[-1]["data"]["why"]["key"] == "table.button_meaningless" and d.table.phase == "hand_over"
+    d.send("board/in", {"seat": "S", "button": "ready"})
+    scored = d.payloads("events", "hand_scored")[-1]["data"]
+    assert scored["settled_points"] == scored["defender_points"] - 40 and d.table.hand_no == 2
