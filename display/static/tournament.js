@@ -104,10 +104,10 @@ function withdrawHTML(t) {  // one picker: a unit (all its entries) or one entry
   const still = t.entries.filter(e => !e.withdrawn).sort((a, b) => (a.lot || Infinity) - (b.lot || Infinity));
   const units = [...new Set(still.map(e => e.unit))].sort((a, b) => a.localeCompare(b, "zh"));
   const options = (kind, items) => items.map(([v, words]) => `<option value="${kind}:${esc(v)}">${esc(words)}</option>`).join("");
-  return `<form id="t-withdraw"><fieldset><legend>${T("withdrawn")}</legend><label for="t-withdraw-who">${T("withdraw_who")}</label> <select id="t-withdraw-who" name="who">` +
+  return `<form id="t-withdraw"><fieldset><legend>${T("withdrawal")}</legend><label for="t-withdraw-who">${T("withdraw_who")}</label> <select id="t-withdraw-who" name="who">` +
     `<option value="">${T("choose")}</option><optgroup label="${esc(T("withdraw_unit"))}">${options("unit", units.map(u => [u, u]))}</optgroup>` +
     `<optgroup label="${esc(T("withdraw_entry"))}">${options("entry", still.map(e => [e.id, entryWords(e)]))}</optgroup></select>` +
-    ` <label>${T("why")} <input name="reason" size="12"></label> <button>${T("withdrawn")}</button></fieldset></form>`;
+    ` <label>${T("why")} <input name="reason" size="12"></label> <button>${T("record_withdrawal")}</button></fieldset></form>`;
 }
 function withdrawal(f) {  // the call's body ({unit} or {entry}, the reason) and the words naming who; a field left empty: said (thrown)
   const who = f.elements.who, reason = f.elements.reason.value.trim(), at = who.value.indexOf(":");

@@ -195,7 +195,8 @@ def test_a_pair_swiss_pair_disqualified_leaves_the_draw_and_none_withdraws_once_
         assert console.locator(f"#t-round [data-entry={gone.id}]").count() == 0 and gone.name not in console.inner_text("#t-byes")
         # the last result comes in while the organiser confirms another withdrawal: refused in words, nothing changed
         console.click("#lang")
-        until(console, "document.querySelector('#t-withdraw legend').textContent === 'withdrawn'")
+        until(console, "document.querySelector('#t-withdraw legend').textContent === 'Withdrawal'")
+        assert form.locator("button").inner_text() == "Record the withdrawal"  # the legend and button say the act, not 'withdrawn'
         last = finish_round(store, 2, random.Random(2), leave=1)
         other = r2.tables[0].entries[0]
         form.locator("select[name=who]").select_option(f"entry:{other}")
