@@ -66,6 +66,8 @@ def line(lang: str, user: str, role: str, action: str, detail: Mapping[str, Any]
 
     >>> line("zh", "root", "", "remove_user", {"via": "command_line", "user": "李明"})
     '控制台服务器上的命令行（系统用户 root） 删除用户 李明，其会话全部结束'
+    >>> line("zh", "cardtable", "", "unlock_user", {"via": "command_line", "login": "wang", "user": "li", "n": 3})
+    '控制台服务器上的命令行（登录用户 wang，以系统用户 cardtable 运行） 解除用户 li 的登录锁定（清除 3 次登录失败记录）'
     >>> line("en", "wang", "organiser", "withdraw_entry", {"entry": "e07", "reason": ""})
     'organiser wang recorded that e07 withdrew (reason: none given)'
     """
@@ -74,7 +76,8 @@ def line(lang: str, user: str, role: str, action: str, detail: Mapping[str, Any]
     values: dict[str, Any] = {k: v for k, v in detail.items() if isinstance(v, (str, int, float))}
     if detail.get("reason") == "":  # a change made without its reason (the API and the command line allow it)
         values["reason"] = word(lang, "word.no_reason")
-    values["who"] = (say(lang, "action.who_command_line", user=user) if detail.get("via") == "command_line"
+    values["who"] = (say(lang, "action.who_command_line", user=user) if detail.get("via") == "command_line" and "login" not in detail
+                     else say(lang, "action.who_login", user=user, login=detail["login"]) if detail.get("via") == "command_line"
                      else say(lang, "action.who", role=word(lang, f"role.{role}"), user=user))
     if "flag" in detail:
         values["flag"] = said.flag_no(detail["flag"])

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 from bus.credentials import ENV_BROKER, ENV_CREDENTIALS, port
 from referee.catalogue import Refusal
@@ -227,7 +228,7 @@ def _change_user(args: argparse.Namespace, store, now: float) -> int:
     from referee.catalogue import say, word
 
     lang, shown = args.lang, repr(args.user)[1:-1]  # a name is printed as typed, never a terminal's escape
-    by, via = _os_user(), {"via": "command_line", "user": args.user}
+    by, via = _os_user(), {"via": "command_line", "user": args.user} | _login()
     try:
         if args.role:
             store.may_add(args.user)  # a name a person reads, unlike any user's: refused before the password is asked
@@ -270,6 +271,24 @@ def _os_user() -> str:
         return pwd.getpwuid(os.getuid()).pw_name
     except KeyError:  # a uid the system has no name for (a container's)
         return f"uid {os.getuid()}"
+
+
+def _login() -> dict:
+    """``{"login": name}``: the person who logged in to run the command, where another OS user runs it (``sudo -u
+    cardtable``, as the hall's INSTALL.txt says): the kernel's login uid (set at login, kept through ``sudo``, not
+    the environment's word); none where it is the same user or no login is known (a service, a container)."""
+    import pwd
+
+    try:
+        uid = int(Path("/proc/self/loginuid").read_text())
+    except (OSError, ValueError):
+        return {}
+    if uid in (os.getuid(), 2**32 - 1):
+        return {}
+    try:
+        return {"login": pwd.getpwuid(uid).pw_name}
+    except KeyError:
+        return {"login": f"uid {uid}"}
 
 
 def _password(lang: str, shown: str) -> str | None:
