@@ -123,6 +123,8 @@ def lang_option(parser: argparse.ArgumentParser) -> None:
                             help=f"the language it speaks: zh or en (default ${ENV_LANG}, else zh)")
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
+            if action.metavar is None:  # a missing or wrong command named by its choices, not by the code's dest
+                action.metavar = "{" + ",".join(action.choices) + "}"
             for command in {id(p): p for p in action.choices.values()}.values():
                 lang_option(command)
 
