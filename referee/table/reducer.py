@@ -377,7 +377,7 @@ class Reducer:
         if how == "correct" and pending is not None:
             pending["cards"] = cards
         if how == "correct" and flag.kind == "stalled":  # the play a person saw, the camera did not: when it came is
-            t = t._with(clock=None)._waiting_dropped("the referee entered this seat's play", flag.seat)  # unknown: untimed
+            t = t._with(clock=None)._waiting_dropped(Reject("table.play_entered", seat=flag.seat), flag.seat)  # unknown: untimed
         if pending is not None and how == "confirm" and flag.kind in CONFIRMED_PICKUPS:
             t = t._picked_up(pending | {"confidence": 1.0})
         elif pending is not None and (how == "correct" or (how == "confirm" and flag.kind in CONFIRMED_PLAYS)):
@@ -404,7 +404,7 @@ class Reducer:
         """The round ended (:meth:`apply`, however it ended) with flags open: each is dismissed, said (``flag_resolved``
         with ``round_ended``), its violation dismissed and its play never applied: a read of a round over is no play of
         the next, and a new round does not start paused on the old one's flags."""
-        t = self._waiting_dropped("the round ended before it was judged")  # reads of a round over: no play of the next
+        t = self._waiting_dropped(Reject("table.round_ended_unjudged"))  # reads of a round over: no play of the next
         for flag in self.flags:
             t = t._with(flags=tuple(f for f in t.flags if f.flag != flag.flag))
             t = t._event("flag_resolved", {"flag": flag.flag, "how": "dismiss", "round_ended": True})
@@ -412,12 +412,13 @@ class Reducer:
                 t = t._violation_of(flag, "dismissed")
         return t
 
-    def _waiting_dropped(self, reason: str, seat: str | None = None) -> Reducer:
-        """The waiting reads (``seat``'s, or every one) thrown away, each said ``rejected`` with ``reason``."""
+    def _waiting_dropped(self, why: Reject, seat: str | None = None) -> Reducer:
+        """The waiting reads (``seat``'s, or every one) thrown away, each said ``rejected`` with ``why`` (it was said in
+        English only, with no reason a display could say in its language)."""
         t, kept = self, []
         for p in self.waiting:
             if seat is None or p["seat"] == seat:
-                t = t._event("rejected", {"topic": "observed", "id": p.get("id"), "reason": reason})
+                t = t._rejected("observed", p, why)
             else:
                 kept.append(p)
         return t._with(waiting=tuple(kept))

@@ -174,7 +174,12 @@ class TractorTable(Reducer):
         if self.phase == "playing":
             return self._play(seat, cards, p)
         if self.phase == "hand_over" and seat == self.dealer and self._could_be_kitty(cards):
-            return self._score(cards)
+            try:
+                return self._score(cards)
+            except HandError as exc:  # more copies than the decks with the cards seen: a misread, for a person
+                if exc.reason.key != "tractor.in_kitty":  # (refused, it was refused for ever: the hand never scored)
+                    raise
+                return self._flag(seat, "impossible", cards, exc.reason, p)
         if self.phase == "hand_over":  # every seat is out, by the cards seen: these are cards it held back (多牌)
             n = dict(self.judge.shown)[seat] + len(cards)
             return self._wrong_count(seat, cards, Reason("tractor.held_too_many", n=n, size=self.rules.deal.hand_size))
