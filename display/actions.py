@@ -76,9 +76,12 @@ def line(lang: str, user: str, role: str, action: str, detail: Mapping[str, Any]
     values: dict[str, Any] = {k: v for k, v in detail.items() if isinstance(v, (str, int, float))}
     if detail.get("reason") == "":  # a change made without its reason (the API and the command line allow it)
         values["reason"] = word(lang, "word.no_reason")
-    values["who"] = (say(lang, "action.who_command_line", user=user) if detail.get("via") == "command_line" and "login" not in detail
-                     else say(lang, "action.who_login", user=user, login=detail["login"]) if detail.get("via") == "command_line"
-                     else say(lang, "action.who", role=word(lang, f"role.{role}"), user=user))
+    if detail.get("via") != "command_line":
+        values["who"] = say(lang, "action.who", role=word(lang, f"role.{role}"), user=user)
+    elif "login" in detail:  # run through sudo: the person logged in, and the OS user it ran as
+        values["who"] = say(lang, "action.who_login", user=user, login=detail["login"])
+    else:
+        values["who"] = say(lang, "action.who_command_line", user=user)
     if "flag" in detail:
         values["flag"] = said.flag_no(detail["flag"])
     for key in ("cards", "was"):

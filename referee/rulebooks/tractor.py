@@ -190,6 +190,11 @@ class Declare:
         check(len(self.window_article) <= 64, "window_article", self.window_article, "at most 64 characters")
 
 
+def _check_article(where: str, article: str) -> None:
+    """An article a violation quotes: not empty, at most 64 characters (as a violation's ``rule.article`` allows)."""
+    check(0 < len(article.strip()) and len(article) <= 64, where, article, "the article quoted, at most 64 characters")
+
+
 @dataclass(frozen=True)
 class Fouls:
     kinds: Mapping[str, str] = setting(
@@ -199,7 +204,7 @@ class Fouls:
 
     def __post_init__(self) -> None:
         for kind, article in self.kinds.items():
-            check(0 < len(article.strip()) and len(article) <= 64, f"kinds.{kind}", article, "the article quoted, at most 64 characters")
+            _check_article(f"kinds.{kind}", article)
 
 
 @dataclass(frozen=True)
@@ -212,7 +217,7 @@ class WrongCount:
         "side, with its penalty; `nobody` they are laid aside, won by neither side")
 
     def __post_init__(self) -> None:
-        check(0 < len(self.article.strip()) and len(self.article) <= 64, "article", self.article, "the article quoted, at most 64 characters")
+        _check_article("article", self.article)
 
 
 @dataclass(frozen=True, eq=False, repr=False, kw_only=True)

@@ -77,7 +77,7 @@ class TractorTable(Reducer):
 
     def _counted(self, flag: Flag) -> TractorTable:
         if flag.kind == "wrong_card_count":  # ruled by the hand judge, settled with the hand
-            return self._held_back(flag) if flag.cards else self._sat_out(flag.seat)
+            return self._with(judge=self._judged(flag)) if flag.cards else self._sat_out(flag.seat)
         if flag.kind in self.rules.penalties:
             return self._with(penalties=self.penalties + (Penalty(flag.kind, flag.seat, max(1, len(flag.cards))),))
         return self
@@ -330,10 +330,6 @@ class TractorTable(Reducer):
         was = self.judge.tricks[-1] if self.judge.tricks else None
         t = t._turn_over(was is not None and not was.complete and t.judge.tricks[-1].complete)
         return t._pause_clocks() if t.flags else t
-
-    def _held_back(self, flag: Flag) -> TractorTable:
-        """Confirmed: the seat held these cards back when the others were out (``HandJudge.held_back``)."""
-        return self._with(judge=self._judged(flag))
 
     def _rulings_after(self, before: HandJudge) -> TractorTable:
         """Publishes what the hand judge ruled since ``before``, each a confirmed violation (a wrong card count priced
