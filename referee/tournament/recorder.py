@@ -130,13 +130,13 @@ class Recorder:
         in the tournament's log for the organiser (the console shows it at the table until its result is entered). A
         table outside the round is none of the tournament's: said in the log only."""
         reason = {lang: CONTROL.sub("\ufffd", why.text(lang)) for lang in ("zh", "en")}  # no terminal's escape the table sent
-        log.warning("tournament: %s %s (seq %s) not recorded: %s", table, kind, seq, reason["zh"])
-        if self.told is not None:
-            self.told(table, seq, kind, reason)
-        try:
+        try:  # noted before it is said: whoever reads the log finds the note already kept
             self.store.note_unrecorded(table, f"{table}:{seq}:{kind}", reason, by=f"table {table}")
         except TournamentError:
             pass
+        log.warning("tournament: %s %s (seq %s) not recorded: %s", table, kind, seq, reason["zh"])
+        if self.told is not None:
+            self.told(table, seq, kind, reason)
 
     def _in_play(self, table: str):
         """(the tournament, the round in play, the entries of ``table`` in it)."""
