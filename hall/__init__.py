@@ -10,7 +10,8 @@ the organiser and the referee at the console.
 - :mod:`hall.certs`: a hall's own CA and the console machine's certificate, for TLS (``cardtable hall certs``);
 - :mod:`hall.plan`: the tables, the pair-swiss field, the seats of a round (pure);
 - :mod:`hall.supervisor`: starts, restarts and stops every process (``cardtable hall``);
-- :mod:`hall.procs`: child processes in their own process groups;
+- :mod:`hall.procs`: child processes in their own process groups, each ending when the supervisor does;
+- :mod:`hall.reaper`: when the supervisor ends, however, what it started ends too (the broker, grandchildren);
 - :mod:`hall.organiser`: the tournament, the rounds, ``assign`` and ``start_round``;
 - :mod:`hall.referee_bot`: rules on the console's flags, looking at the table;
 - :mod:`hall.scene`: the physical table between the players and the camera;

@@ -1,5 +1,8 @@
 """The hall's child processes: each in a process group of its own, its output in a log file,
 started again when it dies, and stopped as a group (SIGTERM, then SIGKILL) so nothing is left.
+Each is sent SIGTERM by the kernel when the supervisor dies, however it dies (Linux ``PR_SET_PDEATHSIG``, set in
+the child before it runs its command): the death it watches is that of the thread that started it, so children
+are started from the supervisor's main thread, which lives as long as it does (``hall.reaper`` ends the rest).
 
 Every child gets ``CARDTABLE_HALL`` (the run directory) in its environment, so whatever it starts
 in turn can be found too (``hall_processes``).
@@ -7,6 +10,7 @@ in turn can be found too (``hall_processes``).
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import os
 import signal
@@ -26,6 +30,20 @@ RESTART_DELAYS_S = (0.5, 1.0, 2.0, 5.0)  # after the 1st, 2nd, ... death in a ro
 STEADY_S = 60.0  # a child that ran this long before it died died once, not again in a row
 SAID_IN_ROW = 5  # a child dying again at once: its first five deaths in a row are told, ...
 SAY_AGAIN_EVERY = 12  # ... then every 12th (one a minute, at 5 s each)
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+_prctl = ctypes.CDLL(None, use_errno=True).prctl
+
+
+def _dies_with(parent: int):
+    """What the child runs before its command: SIGTERM when ``parent``'s starting thread ends; at once when
+    ``parent`` died before that was set (the child was made an orphan in between)."""
+
+    def arm() -> None:
+        _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != parent:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return arm
 
 
 @dataclass
@@ -61,7 +79,8 @@ class Child:
             self._log_from = out.tell()
             self.proc = subprocess.Popen(
                 self.argv, stdin=self.stdin if self.stdin is not None else subprocess.DEVNULL,
-                stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+                stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+                preexec_fn=_dies_with(os.getpid()))
         self.starts += 1
         self._due = None
         self._started = time.monotonic()

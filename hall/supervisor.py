@@ -8,7 +8,8 @@ board (``cardtable bridge virtual``, its input a FIFO the players press into) an
 scoreboard and console (``cardtable display serve``). Then the organiser runs the tournament and
 the referee rules on the flags (in this process). A child that dies is started again, and so is the
 broker (its files written again, its persistence kept); a disk nearly full under the run directory is said; Ctrl-C
-(or SIGTERM, also while it starts) stops every process group it started, the broker last.
+(or SIGTERM, also while it starts) stops every process group it started, the broker last; killed (SIGKILL, a crash),
+it leaves nothing running either (``hall.procs``, ``hall.reaper``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from pathlib import Path
 from cardtable.logs import Lasting, setup_logging
 from hall.plan import HallTable, hall_tables
 from hall.procs import MARK, Child, stop_all
+from hall.reaper import Reaper
 from referee import catalogue
 from referee.catalogue import Refusal
 
@@ -66,7 +68,10 @@ def cardtable() -> list[str]:
 
 
 def port_free(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether a server can listen on ``port``: as the display and the broker do, with SO_REUSEADDR, so the
+    connections of a hall just stopped or killed (TIME_WAIT, a minute) do not hold it; one listening there does."""
     with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind((host, port))
             return True
@@ -106,6 +111,7 @@ class Supervisor:
         self.broker = None
         self.organiser = None
         self.referee = None
+        self.reaper: Reaper | None = None
         self.sight = choose_sight(opts.see)
         self._fifos: list[int] = []
         self._broker_users: tuple[dict[str, str], str] | None = None  # the broker's users and ACL, to start it again
@@ -131,6 +137,7 @@ class Supervisor:
             raise HallError("not_empty", dir=self.dir)
         self.dir.mkdir(parents=True, exist_ok=True)
         os.environ[MARK] = str(self.dir)  # the broker and everything else started from here carry it
+        self.reaper = Reaper(self.dir)  # first: whatever ends this process, what it starts ends too
         self.start_broker()
         url = self.broker.url  # for the demo's people, in their environment
         # The hall's programs as in a real hall: the broker's address, the passwords in a file.
@@ -337,6 +344,8 @@ class Supervisor:
             os.close(fd)
         if self.broker is not None:
             self.broker.stop()
+        if self.reaper is not None:
+            self.reaper.close()
 
 
 def run(opts: Options) -> int:
