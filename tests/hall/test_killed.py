@@ -112,14 +112,16 @@ time.sleep(600)
 """
 
 
-def killed_supervisor(hall: Path, reaper: str, command: str) -> tuple[int, set[int]]:
-    """A supervisor started with (or without) its reaper and one child running ``command``, then killed: the
-    child's pid and every process of the hall there was."""
+def killed_supervisor(hall: Path, reaper: str, command: str, processes: int) -> tuple[int, set[int]]:
+    """A supervisor started with (or without) its reaper and one child running ``command``, killed once the hall
+    has ``processes``: the child's pid and every process of the hall there was."""
     proc = subprocess.Popen([sys.executable, "-c", SUPERVISOR, str(hall), reaper, command], stdout=subprocess.PIPE,
                             text=True)
     child = int(proc.stdout.readline())
-    time.sleep(0.5)  # the child's command started its own
-    there = set(hall_processes(hall))
+    deadline = time.monotonic() + 30
+    while len(there := set(hall_processes(hall))) < processes:  # the child's command starting its own
+        assert time.monotonic() < deadline, there
+        time.sleep(0.05)
     proc.kill()
     proc.wait()
     return child, there
@@ -134,7 +136,7 @@ def wait_gone(pids, seconds: float) -> None:
 
 def test_a_part_ends_with_its_supervisor_by_the_kernel(tmp_path):
     """No reaper: the kernel's parent-death signal alone ends the child."""
-    child, there = killed_supervisor(tmp_path, "none", "sleep 600")
+    child, there = killed_supervisor(tmp_path, "none", "sleep 600", 1)
     try:
         assert child in there
         wait_gone([child], 2)
@@ -146,9 +148,8 @@ def test_a_part_ends_with_its_supervisor_by_the_kernel(tmp_path):
 def test_the_reaper_ends_what_the_parts_started(tmp_path):
     """The child's own children (a simulator under a bridge) get no parent-death signal: the reaper ends them, and
     itself."""
-    child, there = killed_supervisor(tmp_path, "reaper", "sleep 600 & sleep 600 & wait")
+    child, there = killed_supervisor(tmp_path, "reaper", "sleep 600 & sleep 600 & wait", 4)  # the reaper, the child, its two
     try:
-        assert len(there) == 4  # the reaper, the child, its two
         wait_gone(there, 5)
         assert not hall_processes(tmp_path)
     finally:
