@@ -460,6 +460,9 @@ class TournamentView(BaseModel):
                           "names another: the one its tables play or played last, else the system's (San Da Yi's for "
                           "individual tables, Guandan's for the knockout)")
     rulebooks: list[Book] = Field(default=[], description="the rulebooks of the games the system's tables play")
+    results: dict[str, list[str]] = Field(default={}, description="the round's decided tables whose result reads otherwise "
+                                          "than its scores, by table: pair Swiss's levels each side reached (A+: past A), "
+                                          "or won, drawn, lost where none is known")
     entries: list[Entry] = Field(default=[], description="every entry as the hall knows it (lot number, name, unit): the "
                                  "console names an entry so, one at no table too (a round paired again, the hall's lot)")
     started: bool = Field(default=False, description="whether the latest round has started at its tables (as the hall "

@@ -25,13 +25,15 @@ router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).resolve().parents[1] / "templates")
 # What the pages' scripts read of the catalogue; the sentences of events, violations, flags and actions come
 # said already, from the server.
-PAGE_SECTIONS = ("ui", "word", "seat", "team", "phase", "kind", "status", "column", "system", "role", "suit", "card", "game", "bid")
+PAGE_SECTIONS = ("ui", "word", "seat", "team", "phase", "kind", "status", "column", "system", "role", "suit", "card", "game", "bid",
+                 "said", "prize")
 
 
 def _page(request: Request, lang: str, name: str, **context) -> HTMLResponse:
     return templates.TemplateResponse(request, name, {"lang": lang, "t": lambda key, **v: say(lang, f"ui.{key}", **v),
                                                       "catalogue_tag": catalogue()[1], "games": games(),
-                                                      "scores": scores(), "rows": rows(), "told": told(), **context})
+                                                      "scores": scores(), "rows": rows(), "consolations": consolations(), "told": told(),
+                                                      **context})
 
 
 @cache
@@ -93,6 +95,13 @@ def rows() -> dict[str, str]:
     ``player`` where an entry is one player (individual tables: 选手), else ``team`` (队: pair Swiss's teams of pairs,
     000 四5 各队的团体成绩; the knockout's pairs, 002 一2 以各院（系）、部门、单位工会小组为单位组队参赛)."""
     return {name: "player" if x.players == 1 else "team" for name, x in SYSTEMS.items()}
+
+
+def consolations() -> dict[str, str]:
+    """The prize of every row still in without a placed one once the competition is finished, by the system's name,
+    where the system gives one (``System.consolation``: pair Swiss's 鼓励奖, seed 000 五); the standings payload's
+    ``prize`` stays null for them (its values are closed in ``v1``)."""
+    return {name: x.consolation for name, x in SYSTEMS.items() if x.consolation}
 
 
 @cache

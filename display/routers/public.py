@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -12,6 +13,7 @@ from display.deps import Ctx, Denied
 from display.hub import STREAMS_PER_CLIENT, sse
 from display.schemas import Entry, Id, Problem, Round, Standings
 from display.tournament import entries_known
+from referee.tournament.views import results_said
 
 router = APIRouter(prefix="/api", tags=["scoreboard"])
 NOT_FOUND = {404: {"model": Problem}}
@@ -57,15 +59,35 @@ def round_(tournament: Id, ctx: Ctx) -> Round:
             summary="The entries of the tournament this display runs, as the hall knows them (lot number, name, unit)")
 def entries(tournament: Id, ctx: Ctx) -> list[Entry]:
     """What names a round's entry that the page has by id alone: a pair Swiss pair's bye (its standings' rows are
-    teams, and a pair with the bye is at no table of the round). 404 unless this display runs that tournament."""
-    missing = HTTPException(404, Denied("no_entries", tournament=tournament))
+    teams, and a pair with the bye is at no table of the round), and whether it withdrew (退赛: a pair, where its team
+    plays on). 404 unless this display runs that tournament."""
+    with _running(tournament, ctx, Denied("no_entries", tournament=tournament)) as t:
+        return [Entry(id=e, **x, withdrawn=e in t.withdrawn) for e, x in entries_known(t).items()]
+
+
+@router.get("/tournaments/{tournament}/results", responses=NOT_FOUND,
+            summary="The decided tables of a round (default: the latest) whose result reads otherwise than its scores: "
+                    "pair Swiss's levels each side reached (A+: past A), or won, drawn, lost where none is known")
+def results(tournament: Id, ctx: Ctx, round: Annotated[int | None, Query(ge=1, le=1000)] = None) -> dict[str, list[str]]:
+    """What the round payload (``v1``, closed) cannot carry; 404 unless this display runs that tournament, or no
+    such round."""
+    with _running(tournament, ctx, Denied("no_entries", tournament=tournament)) as t:
+        if round is not None and round > len(t.rounds):
+            raise HTTPException(404, Denied("no_round_published", tournament=tournament))
+        return results_said(t, round)
+
+
+@contextmanager
+def _running(tournament: str, ctx: Ctx, missing: Denied):
+    """The tournament this display runs, when it is ``tournament``; else a 404 that says ``missing``."""
+    absent = HTTPException(404, missing)
     if ctx.tournament is None or not ctx.tournament.exists():
-        raise missing
+        raise absent
     with ctx.tournament.using() as store:
         t = store.tournament
         if t.id != tournament:
-            raise missing
-        return [Entry(id=e, **x, withdrawn=e in t.withdrawn) for e, x in entries_known(t).items()]
+            raise absent
+        yield t
 
 
 @router.get("/stream", summary="Server-Sent Events: a snapshot, then every change",

@@ -46,6 +46,7 @@ from display.tournament import (
 )
 from referee.catalogue import Term, say
 from referee.tournament.entries import readable
+from referee.tournament.views import results_said
 from referee.rulebooks import GuandanRulebook, RulebookError, load, names
 
 router = APIRouter(prefix="/api/console", tags=["console: tournament"])
@@ -110,6 +111,7 @@ def _view(store, ctx: Ctx, round_no: int | None = None) -> TournamentView:
     shown = store.round_view(round_no)
     return TournamentView(tournament=t.id, name=t.name, system=t.system, rounds=t.total_rounds, paired=len(t.rounds),
                           finished=t.finished, round=shown, best_of=t.rules.best_of(t, shown["round"]),
+                          results=results_said(t, shown["round"]) if shown["round"] else {},
                           standings=store.standings(), lot=list(t.lot),
                           lot_open=t.rules.lot_closed(t) is None, rulebook=tables.rulebook, started=tables.started,
                           rulebooks=_books(t.rules.games), entries=[Entry(id=e, **x, withdrawn=e in t.withdrawn) for e, x in entries_known(t).items()],

@@ -6,6 +6,7 @@ const ROTATE_MS = 12000;
 const hall = { feed: true, tables: {}, tournament: null, rounds: {}, standings: {} };
 const GAMES = JSON.parse(document.body.dataset.games || "{}");  // rulebook -> its game (routers/pages.py)
 const SCORES = JSON.parse(document.body.dataset.scores || "{}");  // tournament system -> its standings' score column (routers/pages.py)
+const CONSOLATIONS = JSON.parse(document.body.dataset.consolations || "{}");  // tournament system -> the prize of a row still in without a placed one, once finished (routers/pages.py)
 const ROWS = JSON.parse(document.body.dataset.rows || "{}");  // tournament system -> what its standings' rows are: player, team (routers/pages.py)
 const TOLD = JSON.parse(document.body.dataset.told || "{}");  // rulebook -> the most cards left a tile tells (报牌; routers/pages.py)
 const $ = sel => document.querySelector(sel);
@@ -128,8 +129,12 @@ function renderStandings() {
     s.columns.map(c => `<th class="num">${esc(column(c))}</th>`).join("") + `<th>${T("prize")}</th></tr></thead><tbody>` +
     s.rows.map(r => `<tr class="${r.prize ? "prize" : r.withdrawn ? "withdrawn" : ""}" data-entry="${esc(r.id)}"><td class="num">${r.withdrawn ? esc(T("withdrawn")) : r.rank}` +
       `${r.by_lot ? `<span class="lot-mark" title="${esc(T("by_lot"))}">${esc(T("lot_mark"))}</span>` : ""}</td><td>${esc(r.name)}</td><td>${esc(r.unit)}</td>` +
-      `<td class="num">${esc(EXACT(r.score))}</td>${r.tiebreaks.map(x => `<td class="num">${esc(EXACT(x))}</td>`).join("")}<td>${esc(r.prize || "")}</td></tr>`).join("") +
+      `<td class="num">${esc(EXACT(r.score))}</td>${r.tiebreaks.map(x => `<td class="num">${esc(EXACT(x))}</td>`).join("")}<td>${esc(PRIZEW(prizeOf(s, r)))}</td></tr>`).join("") +
     `</tbody></table>` + (s.rows.some(r => r.by_lot) ? `<p class="legend">${esc(T("by_lot"))}</p>` : "");
+}
+function prizeOf(s, row) {  // its placed prize; once finished, a row still in without one gets the system's consolation (000 五: 鼓励奖)
+  const r = hall.rounds[s.tournament], finished = !!r && r.round === r.rounds && r.tables.every(x => x.result);
+  return row.prize || (finished && !row.withdrawn ? CONSOLATIONS[s.system] : null);
 }
 function repairedHTML(r) {  // a round paired again before it was played: which change, which tables (the round payload's repaired)
   const x = r.repaired;
@@ -151,14 +156,19 @@ function renderPairings() {
   $("#pairings .sub").textContent = `${r.name} · ${T("round_of", { round: r.round, rounds: r.rounds })}`;
   const rows = [...r.tables].sort((a, b) => a.table.localeCompare(b.table, undefined, { numeric: true }));
   const moved = new Set((r.repaired?.tables || []).map(x => x.table));  // nothing about the draw changes silently
-  const gone = new Set((hall.standings[r.tournament]?.rows || []).filter(x => x.withdrawn).map(x => x.id));  // 退赛, seated forfeited
+  const ranked = hall.standings[r.tournament]?.rows || [], asked = ASKED[r.tournament];
+  const ids = new Set(ranked.map(x => x.id));
+  if (r.tables.some(p => p.result || p.entries.some(e => !ids.has(e.id)))) askEntries(r);  // what the payloads lack
+  const said = asked?.at === r.at ? asked.results : {};  // a result as read (pair Swiss: the levels reached), of this very round
+  // 退赛, seated forfeited: an entry ranked withdrawn, or a pair withdrawn (pair Swiss ranks teams; a team plays on without it)
+  const gone = new Set([...ranked, ...(asked?.entries.values() || [])].filter(x => x.withdrawn).map(x => x.id));
   box.innerHTML = repairedHTML(r) + `<table class="pairings"><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th class="num">${T("result")}</th></tr></thead><tbody>` +
     rows.map(p => `<tr data-table="${esc(p.table)}"${moved.has(p.table) ? ` class="repaired"` : ""}><td><a href="/tables/${encodeURIComponent(p.table)}">${esc(p.table)}</a>` +
       `${moved.has(p.table) ? ` <b class="repaired-mark">${esc(T("repaired_mark"))}</b>` : ""}</td>` +
       `<td>${p.entries.map(e => `${esc(e.name)} <small>${esc(e.unit)}</small>` +
         `${gone.has(e.id) ? ` <b class="withdrawn-mark">${T("withdrawn")}</b>` : ""}` +
         `${(p.forfeits || []).includes(e.id) ? ` <b class="forfeited">${T("forfeit")}</b>` : ""}`).join(` <b>${T("versus")}</b> `)}</td>` +
-      `<td class="num">${p.result ? esc(p.result.scores.map(EXACT).join(" : ")) : ""}</td></tr>`).join("") + `</tbody></table>` +
+      `<td class="num">${!p.result ? "" : esc(said[p.table] ? RESULTW(said[p.table]) : p.result.scores.map(EXACT).join(" : "))}</td></tr>`).join("") + `</tbody></table>` +
     (r.byes.length ? `<p class="byes">${T("byes")}: ${esc(byes(r).join(W("word.list")))}</p>` : "");
 }
 function byes(r) {  // a round's byes named as the console names them (1号 名字 单位), never by the tournament's ids
@@ -167,13 +177,16 @@ function byes(r) {  // a round's byes named as the console names them (1号 名�
   return r.byes.map(id => { const e = known.get(id) || asked.get(id);
     return (e ? entryWords(e) : id) + ((r.byes_forfeited || []).includes(id) ? T("bye_forfeited") : ""); });
 }
-const ASKED = {};  // tournament id -> its entries, asked of the display once per round published (routers/public.py)
-async function askEntries(r) {  // a bye the page has no name for (a pair Swiss pair: its standings' rows are teams)
+const ASKED = {};  // tournament id -> its entries and the round's results as read, asked of the display once per round published (routers/public.py)
+async function askEntries(r) {  // a bye the page has no name for, a pair withdrawn, a result read otherwise than its scores
   if (ASKED[r.tournament]?.at === r.at) return;
-  ASKED[r.tournament] = { at: r.at, entries: ASKED[r.tournament]?.entries || new Map() };
-  const got = await fetch(`/api/tournaments/${encodeURIComponent(r.tournament)}/entries`).then(x => x.ok ? x.json() : []).catch(() => []);
-  ASKED[r.tournament].entries = new Map(got.map(e => [e.id, e]));  // none where the display runs no such tournament: ids
-  if (got.length) renderPairings();
+  ASKED[r.tournament] = { at: r.at, entries: ASKED[r.tournament]?.entries || new Map(), results: {} };
+  const id = encodeURIComponent(r.tournament), ask = path => fetch(path).then(x => x.ok ? x.json() : null).catch(() => null);
+  const [got, results] = await Promise.all([ask(`/api/tournaments/${id}/entries`), ask(`/api/tournaments/${id}/results?round=${r.round}`)]);
+  if (ASKED[r.tournament].at !== r.at) return;  // a later round published meanwhile asks again
+  ASKED[r.tournament].entries = new Map((got || []).map(e => [e.id, e]));  // none where the display runs no such tournament: ids
+  ASKED[r.tournament].results = results || {};
+  if (got || results) renderPairings();
 }
 
 // ---------------------------------------------------------------- clocks, banner

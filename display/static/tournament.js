@@ -55,7 +55,8 @@ async function registrationHTML() {
 function roundHTML(view) {
   const known = new Map((view.entries || []).map(e => [e.id, e]));
   const out = e => ({ ...e, withdrawn: !!known.get(e.id)?.withdrawn });  // marked 退赛 where it sits (individual tables: an empty seat, forfeited)
-  const t = { ...view, round: { ...view.round, tables: view.round.tables.map(x => ({ ...x, entries: x.entries.map(out) })) } }, r = t.round;
+  const said = view.results || {};  // a result as read where its scores are not that (pair Swiss: the levels each side reached)
+  const t = { ...view, round: { ...view.round, tables: view.round.tables.map(x => ({ ...x, entries: x.entries.map(out), said: said[x.table] })) } }, r = t.round;
   const named = id => known.has(id) ? entryWords(known.get(id)) : id;  // as the hall knows it, not by its internal id
   // a round paired again before it was played says so: the change, each table as announced (nothing changes silently)
   const moved = new Map((r.repaired?.tables || []).map(x => [x.table, x.before.map(named)]));
@@ -162,7 +163,7 @@ function startHTML(t) {  // the latest round's start, with the rulebook its tabl
     `</select> <button id="t-start">${esc(T("start_round_n", { round: r.round }))}</button>`;
 }
 function tableRow(x, was, names, actions, notes) {  // a table of the round: who plays, its result, what may be entered
-  const done = (x.result ? `<span class="finished">${T("finished")} ${esc(x.result.scores.map(EXACT).join(" : "))}</span>` : T("in_play")) +
+  const done = (x.result ? `<span class="finished">${T("finished")} ${esc(x.said ? RESULTW(x.said) : x.result.scores.map(EXACT).join(" : "))}</span>` : T("in_play")) +
     (notes || []).map(n => `<p class="error unrecorded" data-report="${esc(n.report)}">${esc(T("unrecorded"))}${esc(SAID(n.reason))}</p>`).join("");
   return `<tr data-table="${esc(x.table)}"${was ? ` class="repaired"` : ""}><td>${esc(x.table)}` +
     `${was ? ` <b class="repaired-mark">${esc(T("repaired_mark"))}</b>` : ""}</td><td>${names}` +

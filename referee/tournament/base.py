@@ -52,6 +52,7 @@ class System:
     games: tuple[str, ...] = ("tractor", "guandan")  # the games its tables may play: two pairs face each other
     players = 2  # the players of an entry: a pair, or (individual events) one
     ranks = "entry"  # what a row of its standings is: an entry (a pair, a player), or a team of pairs (``team``)
+    consolation: str | None = None  # once finished, the prize of every row still in without a placed one (None: no prize)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -144,6 +145,11 @@ class System:
     def lot_closed(self, t: Tournament) -> TournamentError | None:
         """Why a lot drawn in the hall cannot replace the lot now, None when it can: by default the
         lot only breaks final ties, so it may come at any time."""
+        return None
+
+    def said(self, t: Tournament, table: Table) -> tuple[str, ...] | None:
+        """A decided table's result as a person at the venue reads it, per entry, where the scores are not that (pair
+        Swiss: the levels reached); None: the scores as they stand (games won, 小分)."""
         return None
 
     def follows(self, t: Tournament) -> None:

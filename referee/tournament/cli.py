@@ -158,24 +158,29 @@ def _new(args) -> int:
     return 0
 
 
-def _print_round(view: dict, lang: str, store=None) -> None:
-    """The round's tables, their results, the byes; with ``store``, under each table of the latest round the reports
-    the tournament service could not record, until its result is entered."""
+def _print_round(view: dict, lang: str, store) -> None:
+    """The round's tables, their results (as ``System.said`` reads them where the scores are not that: pair Swiss's
+    levels reached), the byes; under each table of the latest round the reports the tournament service could not
+    record, until its result is entered."""
     from referee.tournament.exact import written
-    from referee.tournament.export import labels
+    from referee.tournament.export import labels, marked, result_words
+    from referee.tournament.views import results_said
 
     text = labels(lang)
-    t = store.tournament if store is not None else None
+    t = store.tournament
     waiting: dict[str, list] = {}
-    if t is not None and t.rounds and view["round"] == len(t.rounds):
+    if t.rounds and view["round"] == len(t.rounds):
         for note in t.rounds[-1].waiting():
             waiting.setdefault(note.table, []).append(note)
+    said = results_said(t, view["round"]) if view["round"] else {}
     print(say(lang, "sheet.round_of", n=view["round"], of=view["rounds"]))
     for x in view["tables"]:
-        gone = set(x.get("forfeits", ()))  # 弃权, with or without a result (an absent San Da Yi player scores 0)
+        forfeits = x.get("forfeits", ())  # 弃权, with or without a result (an absent San Da Yi player scores 0); 退赛
         names = " | ".join(f"{text['lot_no'].format(n=e['lot'])} {e['id']} {e['name']} ({e['unit']})"
-                           + (f" {text['forfeited']}" if e["id"] in gone else "") for e in x["entries"])
+                           + marked(t, e["id"], forfeits, lang) for e in x["entries"])
         res = "" if x["result"] is None else f"  {text['points']} " + " ".join(written(p, lang) for p in x["result"]["points"])
+        if x["table"] in said:
+            res += f"  {text['score']} {result_words(said[x['table']], lang)}"
         print(f"{x['table']}  {names}{res}")
         for note in waiting.get(x["table"], ()):
             print(f"      {say(lang, 'ui.unrecorded')}{note.reason[lang]}")
@@ -196,7 +201,8 @@ def _changed(store, args, call) -> int:
 
 
 def _pair(args) -> int:
-    _print_round(_store(args).pair_next_round(by=args.by), args.lang)
+    store = _store(args)
+    _print_round(store.pair_next_round(by=args.by), args.lang, store)
     return 0
 
 
@@ -239,11 +245,14 @@ def _late(args) -> int:
 
 def _withdraw(args) -> int:
     store = _store(args)
+    before = set(store.tournament.withdrawn)
     if args.unit is not None:
         _changed(store, args, lambda: store.withdraw_unit(args.unit, by=args.by, reason=args.reason))
     else:
         _changed(store, args, lambda: store.withdraw_entry(args.entry, by=args.by, reason=args.reason))
     t = store.tournament
+    for e in (t.entry(x) for x in t.withdrawn if x not in before):  # who withdrew: name and team
+        print(say(args.lang, "sheet.withdrew", lot=t.lot.index(e.id) + 1, entry=e.id, name=e.name, team=e.team_id))
     can = t.rules.most_rounds(t, t.total_rounds)
     if can < t.total_rounds:  # the rounds left cannot all be paired without the unit: say how many can
         print(say(args.lang, "sheet.rounds_short", rounds=t.total_rounds, can=can))

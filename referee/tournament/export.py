@@ -19,7 +19,7 @@ from referee.catalogue import LANGS, section, word
 from referee.tournament.core import Repaired, Tournament, TournamentError
 from referee.tournament.exact import Fraction, exact, written
 from referee.tournament.systems import system as system_named
-from referee.tournament.views import round_view, standings_view
+from referee.tournament.views import results_said, round_view, standings_view
 
 FORMATS = ("csv", "xlsx", "html")
 
@@ -67,6 +67,29 @@ def _exact(x):
     return None if x is None else exact(x)
 
 
+def marked(t: Tournament, entry: str, forfeits, lang: str) -> str:
+    """What follows an entry's name at a table: （退赛） for an entry withdrawn (its table forfeited by it, or played
+    before it left), （弃权） for one that forfeits it, else nothing."""
+    L = labels(lang)
+    return f' {L["withdrawn_mark"]}' if entry in t.withdrawn else f' {L["forfeited"]}' if entry in forfeits else ""
+
+
+def result_words(said: list[str], lang: str) -> str:
+    """A result as ``System.said`` gives it, in words: levels reached (past A: 过A), or won / drawn / lost.
+
+    >>> result_words(["A+", "9"], "zh"), result_words(["won", "lost"], "en")
+    ('过A : 9', 'won : lost')
+    """
+    return " : ".join(word(lang, f"said.{x}", x) for x in said)
+
+
+def prize_words(t: Tournament, row: dict, lang: str) -> str | None:
+    """A standings row's prize in words; once finished, a row still in without a placed prize gets the system's
+    ``consolation`` (pair Swiss, seed 000 五: 未获名次的队给予鼓励奖), a row withdrawn none."""
+    prize = row["prize"] or (t.rules.consolation if t.finished and not row.get("withdrawn") else None)
+    return None if prize is None else word(lang, f"prize.{prize}")
+
+
 def result_rows(t: Tournament, lang: str) -> list[list]:
     """One row per entry per table of every round, results where known, and one per bye with what the standings
     count for it (``System.bye``); the note says 弃权 for an entry that forfeits its table (its 0 is no loss played)
@@ -80,7 +103,8 @@ def result_rows(t: Tournament, lang: str) -> list[list]:
             for i, e in enumerate(x["entries"]):
                 rows.append([r.round, x["table"], seat(len(x["entries"]), i), e["id"], e["name"], e["unit"],
                              _exact(res["points"][i]) if res else None, _exact(res["scores"][i]) if res else None,
-                             L["forfeit"] if e["id"] in x["forfeits"] else None])
+                             L["withdrawn"] if e["id"] in t.withdrawn and e["id"] in x["forfeits"]
+                             else L["forfeit"] if e["id"] in x["forfeits"] else None])
         for b in view["byes"]:
             points, score = t.rules.bye(t, r.round, b) or (None, None)
             rows.append([r.round, L["bye"], None, b, t.entry(b).name, t.entry(b).unit, points, score,
@@ -105,7 +129,8 @@ def standing_rows(t: Tournament, lang: str) -> list[list]:
              L["prize"]]]
     for row in s["rows"]:
         rank = rank_of(row, lang)
-        rows.append([rank, row["id"], row["name"], row["unit"], exact(row["score"]), *map(exact, row["tiebreaks"]), row["prize"]])
+        rows.append([rank, row["id"], row["name"], row["unit"], exact(row["score"]), *map(exact, row["tiebreaks"]),
+                     prize_words(t, row, lang)])
     return rows
 
 
@@ -235,17 +260,20 @@ def _html(t: Tournament, lang: str, round_no: int | None) -> str:
     if t.rounds:
         view = round_view(t, round_no)
         n = view["round"]
-        body = [[x["table"], " / ".join(f'{L["lot_no"].format(n=e["lot"])} {e["name"]}（{e["unit"]}）' for e in x["entries"])]
+        body = [[x["table"], " / ".join(f'{L["lot_no"].format(n=e["lot"])} {e["name"]}（{e["unit"]}）{marked(t, e["id"], x["forfeits"], lang)}'
+                                        for e in x["entries"])]
                 for x in view["tables"]]
         body += [[L["bye"], f"{t.entry(b).name}（{t.entry(b).unit}）" + (f' {L["bye_forfeited"]}' if b in view["byes_forfeited"] else "")]
                  for b in view["byes"]]
         pairings = {"title": L["pairings"].format(n=n), "head": [L["table"], L["name"]], "body": body}
         head = [L["seat"], L["lot"], L["entry"], L["name"], L["unit"], L["points"], L["score"], L["signature"]]
+        said = results_said(t, n)
         for x in view["tables"]:
             res = x["result"]
-            body = [[seat(len(x["entries"]), i), e["lot"], e["id"], e["name"] + (f' {L["forfeited"]}' if e["id"] in x["forfeits"] else ""),
+            body = [[seat(len(x["entries"]), i), e["lot"], e["id"], e["name"] + marked(t, e["id"], x["forfeits"], lang),
                      e["unit"], written(res["points"][i], lang) if res else "",
-                     written(res["scores"][i], lang) if res else "", ""] for i, e in enumerate(x["entries"])]
+                     result_words([said[x["table"]][i]], lang) if x["table"] in said else written(res["scores"][i], lang) if res else "", ""]
+                    for i, e in enumerate(x["entries"])]
             slip = {"title": L["slip"].format(n=n, table=x["table"]), "head": head, "body": body, "marked": [], "note": ""}
             slips.append(_games_grid(slip, t.rules.first_bidders(t), L) if len(x["entries"]) == 4 else slip)
     cell = _cell(lang)

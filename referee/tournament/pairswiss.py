@@ -9,7 +9,8 @@ forfeit -2), or with ``level_diff: "real"`` the levels reached apart (2 is 0, A 
 13). A bye counts as a win (2 points, 级差 +2) and adds nothing to 对手分. A team's score is the
 sum of its pairs'; it ranks by score, then 对手分 (the final scores of every opponent its pairs
 met: the opponent pair's, or with ``opponent_score: "team"`` the opponent's team's), then 级差,
-then the lot drawn at registration. Prizes 1 / 3 / 5 once the last round is complete.
+then the lot drawn at registration. Prizes 1 / 3 / 5 once the last round is complete, every other team still in
+the 鼓励奖 (五; the sheets and the scoreboard write it, the payload's ``prize`` stays null).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class PairSwiss(System):
                 "opponent_score": "pair", "prizes": [1, 3, 5], "team_pairs": 2}
     late_limit = 20.0  # seed 000 第十三条: 21 minutes and more, the whole team forfeits the round
     ranks = "team"  # seed 000 四5: 各队的团体成绩由本队两对选手轮分积分累加而定
+    consolation = "鼓励奖"  # seed 000 五: 本届竞赛决出一等奖1名，二等奖3名，三等奖5名。未获名次的队给予鼓励奖。
     rulebook = "zhongkai-2010"  # seed 000 四1: 竞赛采用…《三副牌拖拉机竞赛规则》进行 -- its 附件2, the book of that seed
 
     def check(self, entries, options: dict) -> None:
@@ -126,6 +128,21 @@ class PairSwiss(System):
             _check_levels(d.winner, d.levels, a, b)
             steps = (a - b, b - a)
         return Outcome(points, steps)
+
+    def said(self, t: Tournament, table: Table) -> tuple[str, ...] | None:
+        """The levels each side reached ("A+": past A), as the tables play a match to (seed 000 附件2 第八条 1: 由级牌2起庄……
+        根据防家得分计算升级数; 第二十一条 3: 以升级率先过级牌A一方为获胜者); the 级差 of 四4 stays the standings' tie-break; where no level is known (a result entered
+        without them, a forfeit), ``won``, ``drawn``, ``lost``."""
+        if table.outcome is None:
+            return None
+        d = decision(table)
+        if d is not None and any(d.forfeit):
+            return tuple("lost" if f else "won" for f in d.forfeit)
+        levels = d.levels if d is not None else table.levels
+        if levels:
+            return tuple(levels)
+        points = table.outcome.points
+        return tuple("won" if p > q else "lost" if p < q else "drawn" for p, q in zip(points, reversed(points)))
 
     # -- standings --------------------------------------------------------------------------------
     def standings(self, t: Tournament) -> list[dict]:

@@ -29,6 +29,16 @@ def round_view(t: Tournament, round_no: int | None = None) -> dict:
     return head | {"tables": tables, "byes": list(r.byes), "byes_forfeited": list(r.bye_forfeits), "repaired": repaired, "at": t.at}
 
 
+def results_said(t: Tournament, round_no: int | None = None) -> dict[str, list[str]]:
+    """The decided tables of a round (default: the latest) whose result a person reads otherwise than its scores
+    (``System.said``: pair Swiss's levels reached, or won / drawn / lost), by table. Not in the payloads (``v1`` is
+    closed): the command line, the sheets and the display's pages say them."""
+    if not t.rounds:
+        return {}
+    r = t.round(len(t.rounds) if round_no is None else round_no)
+    return {x.table: list(said) for x in r.tables if (said := t.rules.said(t, x)) is not None}
+
+
 def standings_view(t: Tournament) -> dict:
     """The standings after every result so far (prizes once the last round is complete)."""
     rules = t.rules

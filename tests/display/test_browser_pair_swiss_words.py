@@ -1,0 +1,71 @@
+"""The hall's scoreboard and the console read a pair Swiss tournament as a person at the venue does (seed 000), in the
+system Chromium against the app (uvicorn), a real mosquitto and the tournament service on the same file: a pair
+disqualified mid-round is marked 退赛 where it sits (its standings' rows are teams, and its team plays on), a table's
+result is the levels each side reached, and the final standings give every team still in without a placed prize the
+鼓励奖 (English on the switch), a team withdrawn none."""
+
+from __future__ import annotations
+
+import pytest
+from kit import HALL_LOCALE, console_of, served, until
+
+from referee.tournament import Entry, TournamentStore
+from referee.tournament.service import TournamentService
+
+pytestmark = pytest.mark.browser
+WAIT_MS = 30_000
+SEED_000_5 = "本届竞赛决出一等奖1名，二等奖3名，三等奖5名。未获名次的队给予鼓励奖。"  # 000 五、名次及奖励
+SEED_000_8_1 = "起庄：各家参赛运动员均由级牌2起庄，此后依次为3、4、5、6、7、8、9、10、J、Q、K和A，根据防家得分计算升级数。"
+SEED_000_14 = "重则判取消参赛资格"  # 000 第十四条
+
+
+def test_a_pair_withdrawn_the_levels_reached_and_the_encouragement_award_on_the_scoreboard(browser, broker, tmp_path):
+    """000 第十四条 (重则判取消参赛资格): one pair of a two-pair team disqualified during round 1 shows 退赛 beside its
+    forfeit in the public pairings (it showed 弃权 alone: the scoreboard looked for it among the standings' rows, which
+    are teams); 第八条 1 (由级牌2起庄……根据防家得分计算升级数): a result reads K : 9 (not the 级差 2 : -2), in the
+    console too; 五 (SEED_000_5): once the last round is complete, the teams after the nine placed get 鼓励奖
+    (Encouragement award on the switch), the withdrawn team nothing."""
+    assert "取消参赛资格" in SEED_000_14 and "由级牌2起庄" in SEED_000_8_1 and "未获名次的队给予鼓励奖" in SEED_000_5
+    store = TournamentStore(tmp_path / "hall.db")
+    store.new("pair-swiss", [Entry(f"u{u:02d}p{p}", f"甲{u}{p}、乙{u}{p}", f"单位{u:02d}", f"单位{u:02d}", (f"甲{u}{p}", f"乙{u}{p}"))
+                             for u in range(1, 13) for p in (1, 2)], name="秋季赛", seed=4, options={"rounds": 2}, id="swiss")
+    store.pair_next_round()
+    t = store.tournament
+    first, held = t.round(1).tables[0], t.round(1).tables[1]
+    gone = held.entries[0]
+    service = TournamentService(TournamentStore(store.path), broker.url("tournament"), client_id="tournament-pw", poll_s=0.1).start()
+    try:
+        with served(broker, tmp_path / "console.db", store.path) as server, console_of(browser, server) as console:
+            board = browser.new_context(locale=HALL_LOCALE).new_page()
+            board.goto(server.url + "/")
+            board.wait_for_selector(f"#pairings tr[data-table={held.table}]", timeout=WAIT_MS)
+            store.record_result(1, first.table, {"winner": 0, "levels": ["K", "9"]})
+            store.withdraw_entry(gone, reason="暗示，取消参赛资格")
+            mark = f"#pairings tr[data-table={held.table}] .withdrawn-mark"
+            until(board, f"document.querySelector('{mark}')?.textContent === '退赛'")
+            assert board.locator("#pairings .withdrawn-mark").count() == 1
+            assert board.locator(f"#pairings tr[data-table={held.table}] .forfeited").inner_text() == "弃权"
+            cell = f"#pairings tr[data-table={first.table}] td:last-child"
+            until(board, f"document.querySelector('{cell}').textContent === 'K : 9'")
+            console.wait_for_selector(f"#t-round tr[data-table={first.table}] .finished", timeout=WAIT_MS)
+            until(console, f"document.querySelector('#t-round tr[data-table={first.table}] .finished').textContent === '已完成 K : 9'")
+            # the last round complete, a unit withdrawn before it: 1 + 3 + 5 placed, two 鼓励奖, the withdrawn nothing
+            store.withdraw_unit("单位12")
+            for x in store.tournament.round(1).tables:
+                if x.outcome is None:
+                    store.record_result(1, x.table, {"winner": 1, "levels": ["5", "7"]})
+            store.pair_next_round()
+            for x in store.tournament.round(2).tables:
+                store.record_result(2, x.table, {"winner": 0, "levels": ["A", "J"]})
+            assert store.tournament.finished
+            prizes = "[...document.querySelectorAll('#standings tbody td:last-child')].map(x => x.textContent).join(',')"
+            want = ["一等奖"] + ["二等奖"] * 3 + ["三等奖"] * 5 + ["鼓励奖"] * 2 + [""]
+            until(board, f"{prizes} === {','.join(want)!r}")
+            assert board.locator("#standings tbody tr").last.locator("td").first.inner_text() == "退赛"
+            board.click("#lang")
+            english = ["First prize"] + ["Second prize"] * 3 + ["Third prize"] * 5 + ["Encouragement award"] * 2 + [""]
+            until(board, f"{prizes} === {','.join(english)!r}")
+            board.context.close()
+    finally:
+        service.stop()
+        store.close()
