@@ -12,8 +12,9 @@ trump suit by showing one card of it) -> plays, one ``observed`` per seat in tur
 turns up the kitty (a book without one: none, :meth:`TractorTable._played_out`) -> the hand is scored and the next one
 is dealt. A seat on turn with no card to play presses
 ``pass`` (少牌) and a seat showing cards once every seat has played out held them back (多牌; the dealer's, shown before
-its kitty, when they cannot be one): a ``wrong_card_count`` flag, priced once confirmed as the hand charges it (a side's
-wrong counts are one offence); confirmed, a seat out of cards sits out the tricks left (the book's ``[wrong_count]``).
+its kitty, when they cannot be one, asked when they could be either): a ``wrong_card_count`` flag, priced once
+confirmed as the hand charges it (a side's wrong counts are one offence); confirmed, a seat out of cards sits out the
+tricks left (the book's ``[wrong_count]``).
 
 Never a guess: a read below ``reducer.CONFIDENT``, a play out of turn or one the hand cannot hold
 raises a flag, which pauses the table until a person confirms, corrects or dismisses it.
@@ -173,16 +174,10 @@ class TractorTable(Reducer):
             return t._play(seat, cards, p)
         if self.phase == "playing":
             return self._play(seat, cards, p)
-        if self.phase == "hand_over" and seat == self.dealer and self._could_be_kitty(cards):
-            try:
-                return self._score(cards)
-            except HandError as exc:  # more copies than the decks with the cards seen: a misread, for a person
-                if exc.reason.key != "tractor.in_kitty":  # (refused, it was refused for ever: the hand never scored)
-                    raise
-                return self._flag(seat, "impossible", cards, exc.reason, p)
+        if self.phase == "hand_over" and seat == self.dealer:
+            return self._dealer_shown(cards, p)
         if self.phase == "hand_over":  # every seat is out, by the cards seen: these are cards it held back (多牌)
-            n = dict(self.judge.shown)[seat] + len(cards)
-            return self._wrong_count(seat, cards, Reason("tractor.held_too_many", n=n, size=self.rules.deal.hand_size))
+            return self._wrong_count(seat, cards, self.judge.held_why(seat, cards))
         raise Reject("table.shown_in_phase", seat=seat, phase=self.phase)
 
     def _trick_no(self) -> int:
@@ -236,16 +231,41 @@ class TractorTable(Reducer):
         return self._score(Cards())
 
     def _resolve(self, flag: Flag, how: str, cards: list[str] | None = None) -> TractorTable:
-        return super()._resolve(flag, how, cards)._played_out()
+        """A flag answered; the hand scored where that showed every card of a book with no kitty. A wrong card count
+        holding the dealer's cards as its kitty (:meth:`_dealer_shown`) dismissed: they are not held back, so they are
+        its kitty, turned up as shown (first, before the reads that waited behind the flag)."""
+        t = self
+        if how == "dismiss" and flag.kind == "wrong_card_count" and flag.pending is not None:
+            t = t._with(waiting=(flag.pending,) + t.waiting)
+        return super(TractorTable, t)._resolve(flag, how, cards)._played_out()
 
     # -- a wrong card count (多牌, 少牌) ------------------------------------------------------------------
-    def _could_be_kitty(self, cards: Cards) -> bool:
-        """Whether the dealer's ``cards``, shown once the hand is played out, can be its kitty turned up (refused or
-        ruled misburied by ``HandJudge.show_kitty`` when not of the book's size): not when they are more than a kitty,
-        or of another size once a seat was out of cards (the cards it lacked are in a hand); a dealer out of cards
-        itself held none back. Those are cards the dealer held back (多牌), shown before its kitty."""
+    def _dealer_shown(self, cards: Cards, p: dict) -> TractorTable:
+        """The dealer's ``cards``, shown once the hand is played out: its kitty turned up (``HandJudge.show_kitty``:
+        refused, or ruled misburied, when not of the book's size), or cards it held back (多牌), flagged as any seat's.
+        Held back, where they cannot be a kitty: the book has none (003 不留底牌打法 1: 庄家不留底牌), they are more than a
+        kitty, or of another size once a seat was out of cards (the cards it lacked are in a hand). Its kitty, where they
+        cannot be held back: the dealer was confirmed out of cards itself (it holds no card of its hand), or fewer cards
+        than these are unseen besides a whole kitty (:meth:`_spare`), or a person said so (``p["kitty"]``). Either, where
+        the cards a seat out lacked could be these: a ``wrong_card_count`` flag holding them, never a guess (confirmed:
+        held back; dismissed: its kitty)."""
         k, out = self.rules.deal.kitty, self.judge.out
-        return self.dealer in out or len(cards) == k or (len(cards) < k and not out)
+        if not k or not (self.dealer in out or len(cards) == k or (len(cards) < k and not out)):
+            return self._wrong_count(self.dealer, cards, self.judge.held_why(self.dealer, cards))
+        kitty = p | {"kitty": True}  # the read, as a person's answer says it is the kitty
+        if not p.get("kitty") and self.dealer not in out and len(cards) <= self._spare():
+            return self._wrong_count(self.dealer, cards, Reason("tractor.kitty_or_held", n=len(cards), spare=self._spare()), kitty)
+        try:
+            return self._score(cards)
+        except HandError as exc:  # more copies than the decks with the cards seen: a misread, for a person
+            if exc.reason.key != "tractor.in_kitty":  # (refused, it was refused for ever: the hand never scored)
+                raise
+            return self._flag(self.dealer, "impossible", cards, exc.reason, kitty)
+
+    def _spare(self) -> int:
+        """The cards of the decks not seen besides a whole kitty: those a seat out of cards lacked and nobody showed."""
+        deal = self.rules.deal
+        return 54 * deal.decks - len(self.judge.played) - deal.kitty
 
     def _out_of_cards(self, seat: str) -> TractorTable:
         """The seat on turn says (its ``pass`` button: Tractor has no pass) that it holds no card to play, while fewer
@@ -260,12 +280,13 @@ class TractorTable(Reducer):
         n, size = dict(self.judge.shown)[seat], self.rules.deal.hand_size
         return self._wrong_count(seat, Cards(), Reason("tractor.pass_pressed", n=n, size=size, short=size - n))
 
-    def _wrong_count(self, seat: str, cards: Cards, why: Reason) -> TractorTable:
+    def _wrong_count(self, seat: str, cards: Cards, why: Reason, pending: dict | None = None) -> TractorTable:
         """The flag for a wrong card count, with its violation citing the book's ``[wrong_count]`` article, priced only
         once confirmed (:meth:`_violation_of`): until the referee has counted the seat's cards the table knows no count
-        (a ``pass`` pressed by mistake priced every card not seen, 1020 points under 003)."""
+        (a ``pass`` pressed by mistake priced every card not seen, 1020 points under 003). ``pending``: the dealer's
+        read of cards that may be its kitty, turned up if the flag is dismissed (:meth:`_resolve`)."""
         penalty = {"text": say("zh", "penalty.by_rules")}
-        return self._flag(seat, "wrong_card_count", cards, why, None, self.rules.wrong_count.article, penalty)
+        return self._flag(seat, "wrong_card_count", cards, why, pending, self.rules.wrong_count.article, penalty)
 
     def _judged(self, flag: Flag) -> HandJudge:
         """The hand judge once ``flag``, a wrong card count, is confirmed: the seat held its cards back, or is out."""

@@ -267,11 +267,18 @@ class HandJudge:
             Decks(rules.deal.decks).check(cards, seen=self.played)
         except CardError as exc:
             raise HandError("tractor.in_held_back", why=exc) from exc
-        n = dict(self.shown)[seat] + len(cards)
         points = cards.points if rules.wrong_count.held_points == "offender" else 0
-        ruling = Ruling("wrong_card_count", seat, len(self.tricks), Reason("tractor.held_too_many", n=n, size=rules.deal.hand_size),
-                        cards=tuple(cards.names()), count=len(cards), points=points)
+        ruling = Ruling("wrong_card_count", seat, len(self.tricks), self.held_why(seat, cards), cards=tuple(cards.names()),
+                        count=len(cards), points=points)
         return replace(self, played=self.played + cards, rulings=self.rulings + (ruling,))
+
+    def held_why(self, seat: str, cards: Cards) -> Reason:
+        """Why ``cards`` that ``seat`` shows once every seat has played out are cards it held back (多牌): more than a hand
+        with those it played, or any card from a seat confirmed out of cards (it had pressed ``pass``)."""
+        n = dict(self.shown)[seat]
+        if seat in self.out:
+            return Reason("tractor.held_after_out", n=n, held=len(cards))
+        return Reason("tractor.held_too_many", n=n + len(cards), size=self.trumps.rules.deal.hand_size)
 
     def show_kitty(self, cards: Cards) -> HandJudge:
         """The buried cards, turned up at the end of the hand. A kitty of another size than the book's is

@@ -270,3 +270,99 @@ def test_without_a_kitty_the_dealers_ready_ends_a_hand_whose_cards_were_not_all_
     d.send("board/in", {"seat": "S", "button": "ready"})
     scored = d.payloads("events", "hand_scored")[-1]["data"]
     assert scored["settled_points"] == scored["defender_points"] - 40 and d.table.hand_no == 2
+
+
+def test_without_a_kitty_the_dealer_out_of_cards_that_shows_cards_held_them_back():
+    """003 不留底牌打法 1: 庄家不留底牌; 12(1): 有一方多牌，如庄家方多牌，则非庄家方先加20分/张，然后多牌方将手上的任意牌丢弃，
+    若丢弃的是分牌则直接把分数加给非庄家方. S, the dealer, lacks two cards (they fell under the table): it runs out, presses
+    ``pass`` and is confirmed out. Once the others are out it shows the two it found: with no kitty they can only be cards
+    it held back, flagged for the referee like any seat's; they were refused as a kitty of the wrong size (``kitty_size``),
+    so they could never be shown and the hand waited for the dealer's ``ready``. The flag says what it is: the seat was
+    confirmed out, not 54 cards of a hand of 54."""
+    d = Table("shaoguan-2023-nokitty")
+    hands, _, gone = d.dealt(seed=3, short="S")
+    d.play_out(hands, random.Random(3))
+    assert d.table.phase == "hand_over" and d.table.judge.out == ("S",) and not d.payloads("events", "hand_scored")
+    d.show("S", gone)
+    assert not d.payloads("events", "rejected")
+    flag = d.table.flags[-1]
+    assert (flag.kind, flag.seat, sorted(flag.cards)) == ("wrong_card_count", "S", sorted(gone.names()))
+    assert flag.why.json() == {"key": "tractor.held_after_out", "values": {"n": 52, "held": 2}}
+    assert "已确认无牌可出（出了 52 张），其他各家出完后又亮出 2 张" in Sentences("zh").flag(d.payloads("events", "flag_raised")[-1]["data"])
+    d.send("commands", {"command": "confirm", "flag": flag.flag})
+    s = [v for v in d.payloads("violations") if v["seat"] == "S" and v["status"] == "confirmed"]
+    assert s[-1]["evidence"]["why"]["values"]["why"]["key"] == "tractor.held_after_out"  # counted with its own 少牌
+    scored = d.payloads("events", "hand_scored")[-1]["data"]  # every card seen: scored at once, 40 and the held points
+    assert scored["settled_points"] == scored["defender_points"] + 40 + gone.points and d.table.hand_no == 2
+
+
+@pytest.mark.parametrize("book", ["zhongkai-2010", "classic-3deck", "shaoguan-2023"])
+def test_the_dealer_holding_back_a_kittys_number_of_cards_is_asked_not_read_as_its_kitty(book):
+    """000 第十九条: 出牌开始后，如发现竞赛双方均出现牌张数目不符情况，则重新该盘竞赛 (001 二十一: 如双方均错，则重新该局比赛;
+    003 12(1)(2): 如庄家方多牌，则非庄家方先加20分/张……若非庄家方少牌，则非庄家方先扣20分/张). E's cards, as many as a kitty
+    holds, were drawn by S, the dealer: E runs out and sits out, and S, out of the others' sight, still holds a kitty's
+    number of cards besides its kitty. The first lot it shows was read as its kitty and the hand scored against E's side
+    alone. The table cannot tell them apart (as many cards as a kitty's are still unseen besides it): it asks; confirmed,
+    they are held back (多牌), and the kitty it then shows can only be its kitty (no other cards are unseen)."""
+    d = Table(book)
+    k = d.table.rules.deal.kitty
+    hands, kitty, gone = d.dealt(seed=5, lost=k)
+    hands["S"] += gone
+    d.play_out(hands, random.Random(5))
+    assert d.table.judge.out == ("E",) and len(hands["S"]) == k
+    d.show("S", hands["S"])
+    assert not d.payloads("events", "hand_scored")
+    flag = d.table.flags[-1]
+    assert (flag.kind, flag.seat, flag.why.json()) == ("wrong_card_count", "S", {"key": "tractor.kitty_or_held", "values": {"n": k, "spare": k}})
+    said = Sentences("zh").flag(d.payloads("events", "flag_raised")[-1]["data"])
+    assert f"亮出 {k} 张，正是底牌的张数" in said and "是底牌请撤销标记" in said
+    d.send("commands", {"command": "confirm", "flag": flag.flag})
+    d.show("S", kitty)
+    assert not d.table.flags
+    scored = d.payloads("events", "hand_scored")[-1]["data"]
+    assert "misburied_kitty" not in [v["kind"] for v in d.payloads("violations")]
+    if book == "shaoguan-2023":  # k cards at 20 points each way, and S's points held back
+        assert scored["settled_points"] == scored["defender_points"] + hands["S"].points
+    else:
+        assert scored["replay"] is True and d.table.hand_no == 2
+
+
+def test_a_kitty_the_referee_says_is_one_is_turned_up_as_shown():
+    """003 12(2): 若非庄家方少牌，则非庄家方先扣20分/张. E lost eight cards under the table (a kitty's number, never seen): when
+    S turns up its kitty, the table cannot know whether they are the kitty or the eight E lacks, held back. The referee
+    says they are the kitty (the flag dismissed): the hand is scored with them, E's side charged for E alone, no
+    wrong count for S."""
+    d = Table("shaoguan-2023")
+    hands, kitty, _ = d.dealt(seed=6, lost=8)
+    d.play_out(hands, random.Random(6))
+    d.show("S", kitty)
+    flag = d.table.flags[-1]
+    assert flag.why.key == "tractor.kitty_or_held" and not d.payloads("events", "hand_scored")
+    d.send("commands", {"command": "dismiss", "flag": flag.flag})
+    assert d.payloads("violations")[-1]["status"] == "dismissed" and d.table.hand_no == 2 and not d.table.flags
+    scored = [e["data"] for e in d.payloads("events", "hand_scored")]
+    assert len(scored) == 1 and scored[0]["settled_points"] == scored[0]["defender_points"] - 160
+    assert [v["seat"] for v in d.payloads("violations") if v["status"] == "confirmed"] == ["E"]
+
+
+@pytest.mark.parametrize("who", ["dealer_out", "non_dealer"])
+def test_what_the_table_knows_of_a_kittys_number_of_cards_it_rules_without_asking(who):
+    """003 12: 如在打牌的过程中发现有某方多牌或少牌现象; 留底 4: 摸到还剩余 8 张底牌时. Where the cards say which it is, nobody is
+    asked: a dealer confirmed out of cards holds none of its hand, so the eight it shows are its kitty (scored, E's side
+    charged for E); eight cards from W, no dealer, are cards it held back, never a kitty."""
+    d = Table("shaoguan-2023")
+    short = "S" if who == "dealer_out" else "E"
+    hands, kitty, gone = d.dealt(seed=8, short=short, lost=8)
+    if who == "non_dealer":
+        hands["W"] += gone
+    d.play_out(hands, random.Random(8))
+    assert d.table.judge.out == (short,)
+    if who == "dealer_out":
+        d.show("S", kitty)
+        assert not d.table.flags
+        [scored] = [e["data"] for e in d.payloads("events", "hand_scored")]
+        assert scored["settled_points"] == scored["defender_points"] + 160
+        return
+    d.show("W", hands["W"])
+    flag = d.table.flags[-1]
+    assert (flag.seat, flag.why.key) == ("W", "tractor.held_too_many") and not d.payloads("events", "hand_scored")
