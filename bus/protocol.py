@@ -46,6 +46,8 @@ from referencing import Registry, Resource
 from bus.fastcheck import Unsupported, compile_schema
 from referee import rulebooks
 from referee.cards import CardError, Cards
+from referee.catalogue.sentences import Sentences
+from referee.reasons import Reason
 
 VERSION = 1
 PREFIX = f"cardtable/v{VERSION}/tables/"
@@ -77,13 +79,25 @@ class PayloadError(ValueError):
     """A payload that is not JSON, breaks its schema, or cannot be true.
 
     ``topic`` is the topic name, ``field`` the path of the offending field (a list of
-    keys and indexes, empty for the whole payload), ``str(error)`` the full message.
+    keys and indexes, empty for the whole payload), ``str(error)`` the full message in the
+    words of the logs (English), ``why`` the same as a reason of the catalogue's ``reason.payload``
+    section (which field, what it should be), said in a reader's language by :meth:`text`; a
+    ``rejected`` event carries it as its ``why``.
+
+    >>> e = PayloadError("observed", "'seat': 'X' is not a seat", ["seat"], why=Reason("payload.missing", where=("seat",)))
+    >>> e.text("zh"), e.text("en")
+    ('缺少字段 `seat`', 'field `seat` is missing')
     """
 
-    def __init__(self, topic: str, message: str, field: list[str | int] | None = None):
+    def __init__(self, topic: str, message: str, field: list[str | int] | None = None, *, why: Reason):
         self.topic = topic
         self.field = list(field or [])
+        self.why = why
         super().__init__(f"{topic}: {message}")
+
+    def text(self, lang: str) -> str:
+        """What was wrong, in ``lang`` (``zh`` or ``en``): a value of a refusal said in the reader's language."""
+        return Sentences(lang).reason(self.why)
 
 
 # ---------------------------------------------------------------- topics
@@ -287,7 +301,7 @@ def decode(name: str, raw: bytes | bytearray | str | Mapping[str, Any]) -> dict[
     _check_name(name)
     value = _load(name, raw)
     if not isinstance(value, dict):
-        raise PayloadError(name, f"the payload is {_json_kind(value)}, not an object")
+        raise PayloadError(name, f"the payload is {_json_kind(value)}, not an object", why=_not_object(value))
     fast = _fast_check(name)
     validator = _validator(name)
     errors = [] if fast is not None and fast(value) else list(validator.iter_errors(value))
@@ -312,7 +326,8 @@ def encode(name: str, payload: Mapping[str, Any], validate: bool = True) -> byte
     what is not a JSON object, not JSON data, or too big.
     """
     if not isinstance(payload, Mapping):
-        raise PayloadError(_check_name(name), f"the payload is {_json_kind(payload)}, not an object")
+        raise PayloadError(_check_name(name), f"the payload is {_json_kind(payload)}, not an object",
+                           why=_not_object(payload))
     if validate:
         value = decode(name, payload)
     else:
@@ -320,7 +335,7 @@ def encode(name: str, payload: Mapping[str, Any], validate: bool = True) -> byte
         value = payload
     data = _dumps(name, value, separators=(",", ":")).encode("utf-8")
     if len(data) > MAX_BYTES:
-        raise PayloadError(name, f"the payload is {len(data)} bytes; at most {MAX_BYTES}")
+        raise PayloadError(name, f"the payload is {len(data)} bytes; at most {MAX_BYTES}", why=_too_big(len(data)))
     return data
 
 
@@ -350,24 +365,25 @@ def _dumps(name: str, value: Any, **options: Any) -> str:
     try:
         return json.dumps(value, ensure_ascii=False, allow_nan=False, **options)
     except (TypeError, ValueError) as exc:
-        raise PayloadError(name, f"the payload is not JSON data: {exc}") from None
+        raise PayloadError(name, f"the payload is not JSON data: {exc}", why=Reason("payload.not_json")) from None
     except RecursionError:
-        raise PayloadError(name, "the payload is nested too deeply") from None
+        raise PayloadError(name, "the payload is nested too deeply", why=Reason("payload.nested")) from None
 
 
 def _load(name: str, raw: Any) -> Any:
     if isinstance(raw, (bytes, bytearray, memoryview)):
         data = bytes(raw)
         if len(data) > MAX_BYTES:
-            raise PayloadError(name, f"the payload is {len(data)} bytes; at most {MAX_BYTES}")
+            raise PayloadError(name, f"the payload is {len(data)} bytes; at most {MAX_BYTES}", why=_too_big(len(data)))
         try:
             raw = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise PayloadError(name, f"the payload is not UTF-8 (bad byte at {exc.start})") from None
+            raise PayloadError(name, f"the payload is not UTF-8 (bad byte at {exc.start})",
+                               why=Reason("payload.not_utf8", byte=exc.start)) from None
     elif not isinstance(raw, str):  # a parsed object: keep only what survives JSON, exactly as a message would
         raw = _dumps(name, raw)
     if len(raw) > MAX_BYTES:
-        raise PayloadError(name, f"the payload is over {MAX_BYTES} bytes")
+        raise PayloadError(name, f"the payload is over {MAX_BYTES} bytes", why=_too_big(len(raw.encode("utf-8"))))
     try:
         return json.loads(
             raw,
@@ -379,39 +395,45 @@ def _load(name: str, raw: Any) -> Any:
         raise
     except json.JSONDecodeError as exc:
         raise PayloadError(
-            name, f"the payload is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+            name, f"the payload is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", why=Reason("payload.not_json")
         ) from None
     except ValueError as exc:  # e.g. an integer too long to convert
-        raise PayloadError(name, f"the payload is not JSON: {exc}") from None
+        raise PayloadError(name, f"the payload is not JSON: {exc}", why=Reason("payload.not_json")) from None
     except RecursionError:
-        raise PayloadError(name, "the payload is nested too deeply") from None
+        raise PayloadError(name, "the payload is nested too deeply", why=Reason("payload.nested")) from None
 
 
 def _object(name: str, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise PayloadError(name, f"field {key!r} appears twice", [key])
+            raise PayloadError(name, f"field {key!r} appears twice", [key], why=Reason("payload.twice", where=(key,)))
         out[key] = value
     return out
 
 
 def _no_constant(name: str, word: str) -> float:
-    raise PayloadError(name, f"{word} is not a JSON number")
+    raise PayloadError(name, f"{word} is not a JSON number", why=Reason("payload.number", value=word))
 
 
 def _finite(name: str, text: str) -> float:
     number = float(text)
     if not math.isfinite(number):
-        raise PayloadError(name, f"the number {text[:20]} is out of range")
+        raise PayloadError(name, f"the number {text[:20]} is out of range", why=Reason("payload.number", value=text[:20]))
     return number
 
 
+def _json_type(value: Any) -> str:
+    """The JSON type of a parsed value (``object``, ``array``, ``string``, ``number``, ``boolean``, ``null``)."""
+    if isinstance(value, bool) or value is None:
+        return "boolean" if value is not None else "null"
+    if isinstance(value, (int, float)):
+        return "number"
+    return {str: "string", list: "array", dict: "object"}.get(type(value), "other")
+
+
 def _json_kind(value: Any) -> str:
-    kinds = {list: "a list", str: "a string", bool: "true or false", type(None): "null"}
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return "a number"
-    return kinds.get(type(value), "not JSON")
+    return _TYPE_WORDS.get(_json_type(value), "not JSON")
 
 
 # ---------------------------------------------------------------- error messages
@@ -471,6 +493,9 @@ def _allowed_keys(schema_: Mapping[str, Any], instance: Any, validator: Draft202
 
 
 def _explain(name: str, error: ValidationError, validator: Draft202012Validator) -> PayloadError:
+    """jsonschema's error as the logs' words and, for a person, a reason of the catalogue's ``reason.payload``
+    section: one sentence per kind of check (``error.validator``), naming the field by its path and saying what
+    it should be (the schema's title, its types, its values, its bound)."""
     path = list(error.absolute_path)
     where = _where(path)
     subject = where or "the payload"
@@ -478,42 +503,77 @@ def _explain(name: str, error: ValidationError, validator: Draft202012Validator)
     kind, value, instance = error.validator, error.validator_value, error.instance
     schema_ = error.schema if isinstance(error.schema, Mapping) else {}
     title = schema_.get("title")
+    at, shown = tuple(path), _text(instance)
+
+    def refused(message: str, why: Reason, field: list[str | int] = path) -> PayloadError:
+        return PayloadError(name, message, field, why=why)
 
     if kind == "required":
         missing = next(k for k in value if k not in instance)
-        return PayloadError(name, f"{_where(path + [missing])} is missing", path + [missing])
+        return refused(f"{_where(path + [missing])} is missing", Reason("payload.missing", where=(*at, missing)),
+                       path + [missing])
     if kind in _UNEXPECTED:
         allowed = _allowed_keys(schema_, instance, validator)
         extra = next((k for k in instance if k not in allowed), None)
         if extra is not None:
-            return PayloadError(name, f"{prefix}unexpected field {extra!r}", path + [extra])
+            return refused(f"{prefix}unexpected field {extra!r}", Reason("payload.unexpected", where=(*at, extra)),
+                           path + [extra])
     elif title and kind in ("type", "enum", "const", "pattern"):
-        return PayloadError(name, f"{prefix}{_show(instance)} is not a {title}", path)
+        return refused(f"{prefix}{_show(instance)} is not a {title}",
+                       Reason("payload.not_a", where=at, value=shown, thing=_thing(title)))
     elif kind == "type":
         types = [value] if isinstance(value, str) else list(value)
         words = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
-        return PayloadError(name, f"{prefix}{_show(instance)} is not {words}", path)
+        return refused(f"{prefix}{_show(instance)} is not {words}",
+                       Reason("payload.wrong_type", where=at, value=shown, json=tuple(types)))
     elif kind == "enum":
-        return PayloadError(name, f"{prefix}{_show(instance)} is not one of {', '.join(map(repr, value))}", path)
+        return refused(f"{prefix}{_show(instance)} is not one of {', '.join(map(repr, value))}",
+                       Reason("payload.not_one_of", where=at, value=shown, allowed=tuple(_text(v) for v in value)))
     elif kind == "const":
-        return PayloadError(name, f"{prefix}{_show(instance)} should be {value!r}", path)
+        return refused(f"{prefix}{_show(instance)} should be {value!r}",
+                       Reason("payload.should_be", where=at, value=shown, allowed=_text(value)))
     elif kind == "minLength":
-        return PayloadError(name, f"{subject} is empty" if value == 1 else f"{subject} is shorter than {value}", path)
+        if value == 1:
+            return refused(f"{subject} is empty", Reason("payload.empty", where=at))
+        return refused(f"{subject} is shorter than {value}", Reason("payload.short", where=at, limit=value))
     elif kind == "maxLength":
-        return PayloadError(name, f"{subject} is longer than {value} characters", path)
+        return refused(f"{subject} is longer than {value} characters", Reason("payload.long", where=at, limit=value))
     elif kind == "minItems":
-        return PayloadError(name, f"{subject} is empty" if value == 1 else f"{subject} has fewer than {value} items", path)
+        if value == 1:
+            return refused(f"{subject} is empty", Reason("payload.empty", where=at))
+        return refused(f"{subject} has fewer than {value} items", Reason("payload.few", where=at, limit=value))
     elif kind == "maxItems":
-        return PayloadError(name, f"{subject} has more than {value} items", path)
+        return refused(f"{subject} has more than {value} items", Reason("payload.many", where=at, limit=value))
     elif kind in ("minimum", "exclusiveMinimum"):
-        return PayloadError(name, f"{prefix}{_show(instance)} is below {value}", path)
+        return refused(f"{prefix}{_show(instance)} is below {value}",
+                       Reason("payload.below", where=at, value=shown, limit=value))
     elif kind in ("maximum", "exclusiveMaximum"):
-        return PayloadError(name, f"{prefix}{_show(instance)} is above {value}", path)
+        return refused(f"{prefix}{_show(instance)} is above {value}",
+                       Reason("payload.above", where=at, value=shown, limit=value))
     elif kind == "uniqueItems":
-        return PayloadError(name, f"{subject} repeats an item", path)
+        return refused(f"{subject} repeats an item", Reason("payload.repeats", where=at))
     elif kind is None or kind == "false":
-        return PayloadError(name, f"{subject} is not allowed here", path)
-    return PayloadError(name, f"{prefix}{error.message}", path)
+        return refused(f"{subject} is not allowed here", Reason("payload.not_allowed", where=at))
+    return refused(f"{prefix}{error.message}", Reason("payload.malformed", where=at, value=shown))
+
+
+def _text(value: Any) -> str:
+    """A value of a payload as JSON writes it, cut to 40 characters: for a person to find it in the message."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _thing(title: str) -> str:
+    """A schema's title as a word of the catalogue's ``thing`` section: ``seat (S E N W)`` -> ``seat``."""
+    return re.sub(r"[^a-z0-9]+", "_", re.split(r" \(|,", title)[0].lower()).strip("_")
+
+
+def _not_object(value: Any) -> Reason:
+    return Reason("payload.not_object", json=_json_type(value))
+
+
+def _too_big(size: int) -> Reason:
+    return Reason("payload.too_big", size=size, limit=MAX_BYTES)
 
 
 # ---------------------------------------------------------------- what a schema cannot say
@@ -535,11 +595,13 @@ def _check_cards(name: str, cards: list[str], field: list[str | int]) -> None:
     try:
         parsed = Cards.parse(cards)
     except CardError as exc:  # the schema's pattern already allows canonical names only
-        raise PayloadError(name, f"{_where(field)}: {exc}", field) from None
+        raise PayloadError(name, f"{_where(field)}: {exc}", field,
+                           why=Reason("payload.in_field", where=tuple(field), why=exc.reason)) from None
     decks, hold = _limits()
     if len(parsed) > hold:
         raise PayloadError(
-            name, f"{_where(field)}: {len(parsed)} cards, but no seat ever holds more than {hold}", field
+            name, f"{_where(field)}: {len(parsed)} cards, but no seat ever holds more than {hold}", field,
+            why=Reason("payload.too_many_cards", where=tuple(field), n=len(parsed), limit=hold),
         )
     for card in parsed.distinct():
         if parsed.count(card) > decks:
@@ -548,6 +610,8 @@ def _check_cards(name: str, cards: list[str], field: list[str | int]) -> None:
                 f"{_where(field)}: {card} appears {parsed.count(card)} times, "
                 f"but no rulebook plays with more than {decks} decks",
                 field,
+                why=Reason("payload.in_field", where=tuple(field),
+                           why=Reason("cards.too_many", card=card, n=parsed.count(card), decks=decks)),
             )
 
 
@@ -565,6 +629,7 @@ def _check_command(name: str, value: dict[str, Any]) -> None:
                 name,
                 f"'rulebook': unknown rulebook {value['rulebook']!r}; known: {', '.join(sorted(known))}",
                 ["rulebook"],
+                why=Reason("payload.unknown_rulebook", rulebook=value["rulebook"], known=tuple(sorted(known))),
             )
         seats: dict[str, list[str]] = {}
         for seat, player in value["players"].items():
@@ -572,7 +637,8 @@ def _check_command(name: str, value: dict[str, Any]) -> None:
         for player, where in seats.items():
             if len(where) > 1:
                 raise PayloadError(
-                    name, f"'players': {player!r} is seated twice ({' and '.join(where)})", ["players"]
+                    name, f"'players': {player!r} is seated twice ({' and '.join(where)})", ["players"],
+                    why=Reason("payload.seated_twice", player=player, seats=tuple(where)),
                 )
 
 

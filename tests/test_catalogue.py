@@ -223,7 +223,7 @@ def reasons() -> list[tuple[Path, int, str, set[str]]]:
     whose key is not written out raises again a reason made elsewhere (``GameError(exc.reason)``) and gives no
     values."""
     out = []
-    for cls, folder in itertools.product(subclasses({"Reason", "Refused"}), ("referee", "vision")):
+    for cls, folder in itertools.product(subclasses({"Reason", "Refused"}), ("referee", "vision", "bus")):
         for path, node in calls(folder, cls):
             if path.name == "reasons.py" and path.parent.name == "referee":
                 continue  # the classes themselves and their doctests
@@ -264,6 +264,7 @@ def sample(name: str, key: str):
         "shapes": [Reason("tractor.shape", shape="pair", cards=["S5", "S5"])],
         "readings": [Reason("guandan.reading", type="pair", rank="7"), Reason("guandan.reading_to", type="straight", rank="T")],
         "declared": Reason("guandan.reading_type", type="straight"), "table_reading": Reason("guandan.reading_bomb", size=5, rank="BJ"),
+        "where": ("players", "S"), "value": '"SX"', "json": ("string", "null"), "thing": "seat", "allowed": ("S", "E"),
     }
     if name in by_name:
         return "full_house" if name == "type" and game == "sandayi" else by_name[name]

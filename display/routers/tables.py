@@ -70,7 +70,7 @@ def send(ctx: Ctx, user: User, lang: str, table: str, command: str, note: dict |
     try:
         cid = ctx.feed.command(table, command, **fields)
     except PayloadError as exc:  # what the protocol refuses (more copies of a card than the decks hold, ...): said, not a 500
-        raise HTTPException(422, Denied("command_unsendable", table=table, why=str(exc))) from None
+        raise HTTPException(422, Denied("command_unsendable", table=table, why=exc)) from None
     answered = None if done is None else ctx.feed.answer(cid, done, ANSWER_S)
     other = otherwise(cid, isinstance(answered, dict)) if otherwise is not None and answered else None
     if other is not None:
@@ -88,8 +88,8 @@ def send(ctx: Ctx, user: User, lang: str, table: str, command: str, note: dict |
 
 
 def _told(ctx: Ctx, table: str, refused: dict) -> Said:
-    """A table's refusal of a command (its ``rejected`` data) in the reader's language: its rules' reason; the
-    log's words where it gave none (a payload the protocol refuses, which the console checks before it sends)."""
+    """A table's refusal of a command (its ``rejected`` data) in the reader's language: its ``why`` (its rules' reason,
+    or what of the payload the protocol refuses); the log's words where it gave none (an older table)."""
     players = ((ctx.feed.hall.tables[table].state if table in ctx.feed.hall.tables else None) or {}).get("players")
     return Said(lambda lang: Sentences(lang, players=players).reason(refused["why"]) if refused.get("why") else refused["reason"])
 

@@ -253,7 +253,7 @@ def start(round_no: int, body: StartRound, user: Organiser, ctx: Ctx, lang: Lang
         try:
             encode("commands", {"v": 1, "id": "check", "command": "assign", "players": players, "rulebook": rulebook})
         except PayloadError as exc:
-            raise HTTPException(409, Denied("seating_unsendable", table=table, why=str(exc))) from None
+            raise HTTPException(409, Denied("seating_unsendable", table=table, why=exc)) from None
     on_broker = ctx.feed.hall.tables
     sent, missing = [], []
     for table, players in tables:

@@ -39,11 +39,12 @@ SUIT_FACES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SEAT_KEYS = ("seat", "dealer", "first", "first_bidder", "leader", "to", "loser")
 # A reason's values are said by their names: seats, lists of seats, cards (``card``, ``cards``, ``*_card``,
 # ``*_cards``), combinations (``type``, ``*_type``), ranks (``rank``, ``level``, ``*_rank``), kinds, a flag, a nested
-# reason, and the words below; any other value is a number or a text (a rulebook id, what was typed).
+# reason, a message's field by its path (``where``: keys and indexes), and the words below (a tuple of them joined);
+# any other value is a number or a text (a rulebook id, what was typed).
 REASON_SEATS = frozenset({"seat", "expected", "dealer", "leader", "turn", "giver", "receiver", "other"})
 REASON_SEAT_LISTS = frozenset({"seats", "payers"})
 REASON_WORDS = {"suit": "suit", "phase": "phase", "button": "button", "topic": "topic", "team": "team", "side": "side",
-                "shape": "shape", "command": "ruling", "game": "game", "table_game": "game"}
+                "shape": "shape", "command": "ruling", "game": "game", "table_game": "game", "json": "json", "thing": "thing"}
 # An event whose data says so is told by another sentence of the catalogue: ``passed`` -> ``passed_forfeit``.
 VARIANTS = (("forfeit", "_forfeit"), ("sat_out", "_sat_out"), ("first_bid_three", "_first"), ("held", "_held"), ("passed", "_passed"))
 
@@ -276,8 +277,11 @@ class Sentences:
             if isinstance(value, tuple) and value and isinstance(value[0], tuple):  # several groups of cards
                 return " | ".join(self.cards(list(v)) for v in value)
             return self.cards(list(value) if isinstance(value, tuple) else value)
+        if name == "where":
+            return self.where(value)
         if name in REASON_WORDS:
-            return self._word(REASON_WORDS[name], value)
+            words = value if isinstance(value, tuple) else (value,)
+            return self._word("word", "or").join(self._word(REASON_WORDS[name], w) for w in words)
         if name in ("kind", "kinds"):
             kinds = value if isinstance(value, tuple) else (value,)
             return self._word("word", "list").join(kind_name(str(k), self.lang) for k in kinds)
@@ -293,6 +297,21 @@ class Sentences:
         if isinstance(value, tuple):
             return self._word("word", "list").join(self._reason_value(name, v, game) for v in value)
         return _number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
+
+    def where(self, path: Any) -> str:
+        """A field of a message by its path, as a person counts: ``("cards", 1)`` -> 字段 `cards` 的第 2 项; the
+        whole message for an empty path.
+
+        >>> Sentences("zh").where(("players", "S")), Sentences("en").where(("cards", 1)), Sentences("en").where(())
+        ('字段 `players` 中的 `S`', 'field `cards` item 2', 'the message')
+        """
+        parts = list(path) if isinstance(path, (tuple, list)) else [path]
+        if not parts:
+            return self._word("word", "message")
+        said = [self._say("word.field", name=parts[0])]
+        for part in parts[1:]:
+            said.append(self._say("word.item", n=part + 1) if isinstance(part, int) else self._say("word.key", name=part))
+        return "".join(said)
 
     # -- flags, violations, commands ------------------------------------------------------------------
     def flag(self, f: Mapping) -> str:

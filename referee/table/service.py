@@ -579,14 +579,15 @@ class TableService:
                     rows.append((PRESENCE, entry, at, None))
                     continue
                 if delivery.retain:
-                    raise PayloadError(name, "a retained message: inputs are never retained")
+                    raise PayloadError(name, "a retained message: inputs are never retained", why=Reason("payload.retained"))
                 payload = decode(name, raw)
             except PayloadError as exc:
-                decoded.append(("rejected", name, peek_id(raw), str(exc)))
+                decoded.append(("rejected", name, peek_id(raw), exc))
                 continue
             except Exception as exc:  # a payload no check foresaw: refused all the same, never redelivered
                 log.exception("table %s: decoding a %s input failed", self.table_id, name)
-                decoded.append(("rejected", name, peek_id(raw), f"{name}: cannot be read ({type(exc).__name__})"))
+                decoded.append(("rejected", name, peek_id(raw), PayloadError(
+                    name, f"cannot be read ({type(exc).__name__})", why=Reason("payload.unreadable"))))
                 continue
             if "at" in payload:
                 at = self.guard.time(name, payload["at"], arrived, live=self._live(name, arrived))
@@ -615,7 +616,8 @@ class TableService:
                 _, name, payload, at = entry
                 seq = next(seqs)
                 if isinstance(seq, str):  # it cannot be logged: rejected, with the log's reason
-                    items.append(("rejected", name, payload.get("id"), f"{name}: {seq}", self._logged_seq))
+                    items.append(("rejected", name, payload.get("id"), PayloadError(name, seq, why=Reason("payload.unloggable")),
+                                  self._logged_seq))
                     continue
                 if seq is None:
                     if (why := self._id_reused(name, payload)) is not None:
@@ -702,15 +704,18 @@ class TableService:
             infos.append(self._publish(out.name, data, retain=False))
         self._sent.append((seq, infos))
 
-    def _reject(self, name: str, input_id: str | None, reason: str | Reason, seq: int) -> None:
+    def _reject(self, name: str, input_id: str | None, reason: PayloadError | Reason, seq: int) -> None:
+        """Answer an input refused (its payload, or a rules engine's reason) with a ``rejected`` event: the logs'
+        words and the reason as data, for each reader to say in its language."""
         self.rejected += 1
-        data = {"topic": name, "id": input_id, "reason": plain(reason) if isinstance(reason, Reason) else reason}
+        why = reason.why if isinstance(reason, PayloadError) else reason
+        data = {"topic": name, "id": input_id, "reason": str(reason) if isinstance(reason, PayloadError) else plain(why)}
         event = {
             "v": 1,
             "seq": max(seq, 1),  # events' seq starts at 1; before any entry there is none to name
             "kind": "rejected",
             "at": self.clock(),
-            "data": data | ({"why": reason.json()} if isinstance(reason, Reason) else {}),
+            "data": data | {"why": why.json()},
         }
         self._publish("events", encode("events", event), retain=False)
 

@@ -80,7 +80,7 @@ def read(paths: Iterable[str | Path]) -> list[tuple[str, str, dict]]:
 
 
 def _line(path: str | Path, number: int, text: str) -> tuple[str, str, dict]:
-    def bad(why: str | TournamentError) -> TournamentError:
+    def bad(why: str | TournamentError | PayloadError) -> TournamentError:
         return TournamentError("catchup_line", path=path, line=number, why=why)
 
     if len(text) > MAX_LINE:
@@ -99,8 +99,8 @@ def _line(path: str | Path, number: int, text: str) -> tuple[str, str, dict]:
         raise bad(TournamentError("catchup_not_told", topic=line["topic"]))
     try:
         return table, name, decode(name, line["payload"])
-    except PayloadError as exc:  # the contract's own words: which field, what it should be
-        raise bad(str(exc)) from None
+    except PayloadError as exc:  # which field, what it should be: said in the reader's language
+        raise bad(exc) from None
 
 
 def catch_up(store: TournamentStore, lines: list[tuple[str, str, dict]], lang: str = "zh") -> list[Caught]:

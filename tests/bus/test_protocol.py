@@ -31,6 +31,9 @@ from bus.protocol import (
     topic,
 )
 
+from referee.catalogue import entries, placeholders
+from referee.catalogue.sentences import Sentences
+
 PROTOCOL_MD = Path(protocol.__file__).parent / "PROTOCOL.md"
 
 
@@ -46,7 +49,50 @@ def rejected(name: str, raw) -> PayloadError:
     with pytest.raises(PayloadError) as caught:
         decode(name, raw)
     assert str(caught.value).startswith(f"{name}: ")
+    said_by_the_catalogue(caught.value)
     return caught.value
+
+
+def said_by_the_catalogue(error: PayloadError) -> tuple[str, str]:
+    """The refusal's ``why`` is a sentence of the catalogue's ``reason.payload`` (one per kind of check, not per field)
+    with every value it names: Chinese with no English word but the message's own names and values (quoted in
+    backticks or “”), English with no Chinese but what the message held."""
+    why = error.why.json()
+    key = f"reason.{why['key']}"
+    assert why["key"].startswith("payload."), why
+    for lang in ("zh", "en"):
+        assert placeholders(key, entries(lang)[key]) == set(why["values"]), why
+    zh, en = error.text("zh"), error.text("en")
+    assert not re.findall(r"[A-Za-z]{3,}", re.sub(r"`[^`]*`|“[^”]*”", "", zh)), zh
+    assert re.search(r"[\u4e00-\u9fff]", zh) and not re.search(r"[\u4e00-\u9fff]", re.sub(r"`[^`]*`|\"[^\"]*\"|'[^']*'", "", en)), en
+    return zh, en
+
+
+def test_every_title_and_json_type_of_the_schemas_has_its_words():
+    """A value that is not what its schema's title says is refused naming the title's thing (``thing.*``), one that
+    is not of its JSON type naming the type (``json.*``), in both languages."""
+    titles, types = set(), set()
+
+    def walk(node, root=False):
+        if isinstance(node, dict):
+            if isinstance(node.get("title"), str) and not root:
+                titles.add(protocol._thing(node["title"]))
+            if isinstance(node.get("type"), (str, list)):
+                types.update([node["type"]] if isinstance(node["type"], str) else node["type"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for path in sorted(protocol.SCHEMA_DIR.rglob("*.json")):
+        walk(json.loads(path.read_text(encoding="utf-8")), root=True)
+    assert {"seat", "card", "message_id", "supported_version"} <= titles
+    for lang in ("zh", "en"):
+        assert {f"thing.{t}" for t in titles} <= set(entries(lang)), sorted(titles)
+        assert {f"json.{t}" for t in types} <= set(entries(lang)), sorted(types)
+    assert Sentences("zh").reason(rejected("observed", {**example("observed"), "seat": "X"}).why) == (
+        "字段 `seat` 应为座位（`S` `E` `N` `W`），而不是 `\"X\"`")
 
 
 # ---------------------------------------------------------------- topics
@@ -417,7 +463,8 @@ field_names = st.sampled_from(
 def _decode_or_reject(name, raw):
     try:
         out = decode(name, raw)
-    except PayloadError:
+    except PayloadError as exc:
+        said_by_the_catalogue(exc)
         return None
     assert isinstance(out, dict) and out["v"] == 1
     assert decode(name, encode(name, out)) == out

@@ -30,11 +30,12 @@ from bus.protocol import (
     schema,
     topic,
 )
+from referee.catalogue import entries, placeholders
 from referee.catalogue.sentences import Sentences
 from referee.table.service import HEAR_AGAIN_S, RULE_LAG_S, TableService
 from referee.table.timeline import timeline
 
-TABLES = [f"s{i}" for i in range(1, 20)]
+TABLES = [f"s{i}" for i in range(1, 21)]
 CONSOLE = "console"
 RULEBOOK = "classic-3deck"
 T0 = 1_767_261_600.0  # the injected clock's start (2026-01-01 10:00 in Beijing)
@@ -487,6 +488,17 @@ def check_rejected(t: Table, batch: list[tuple[str, bytes]]) -> None:
         assert event["data"]["id"] == peek_id(raw)
         assert event["data"]["reason"].startswith(f"{name}: ")
         assert event["seq"] == max(before["seq"], 1)
+        said_both_ways(event)
+
+
+def said_both_ways(event: dict) -> tuple[str, str]:
+    """A ``rejected`` event's ``why`` is a sentence of both catalogues, every value it names given: what a console
+    or a display says of it in Chinese and in English."""
+    why = event["data"]["why"]
+    key = f"reason.{why['key']}"
+    for lang in ("zh", "en"):
+        assert placeholders(key, entries(lang)[key]) == set(why["values"]), why
+    return Sentences("zh").event(event), Sentences("en").event(event)
 
 
 def test_malformed_payloads_are_rejected_with_an_event(table):
@@ -497,6 +509,38 @@ def test_malformed_payloads_are_rejected_with_an_event(table):
     for name in INPUTS:
         check_rejected(t, [(n, raw) for n, raw in BAD if n == name])
     assert len(list(t.service.log.entries())) == t.seq  # nothing bad was logged
+
+
+def test_a_malformed_input_is_refused_in_chinese_and_english_naming_the_field_and_what_it_should_be(table):
+    """The schema's refusals, through mosquitto: ``why`` names the field and what it should be in a person's words,
+    in each language; nothing is logged and the state does not change."""
+    t = table("s20")
+    t.start()
+    t.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": RULEBOOK})
+    before = t.watch.state(t.seq)
+    cases = [
+        ("observed", b'{"v":1,"id":"w-1","seat":"E","cards":["S9","SX"],"confidence":0.9,"at":3}',
+         "拒绝了一条摄像输入：字段 `cards` 的第 2 项 应为牌（如 `S9`、`HT`、`BJ`），而不是 `\"SX\"`",
+         'rejected a camera input: field `cards` item 2 should be a card (such as S9, HT, BJ), not "SX"'),
+        ("board/in", b'{"v":1,"id":"w-2","seat":"S","button":"ready","at":1,"extra":true}',
+         "拒绝了一条按键输入：不应有字段 `extra`", "rejected a button input: field `extra` does not belong in this message"),
+        ("commands", b'{"v":1,"id":"w-3","command":"confirm"}',
+         "拒绝了一条指令输入：缺少字段 `flag`", "rejected a command input: field `flag` is missing"),
+        ("commands", b'{"v":1,"id":"w-4","command":"assign","players":{"S":"a","E":"a","N":"b","W":"c"},'
+                     b'"rulebook":"classic-3deck"}',
+         "拒绝了一条指令输入：选手“a”坐了两个座位（南、东）", "rejected a command input: 'a' is seated twice (S, E)"),
+        ("observed", b'{"v":1,"id":"w-5","seat":"E","cards":["S9"],"confidence":"high","at":3}',
+         "拒绝了一条摄像输入：字段 `confidence` 应为数，而不是 `\"high\"`",
+         'rejected a camera input: field `confidence` should be a number, not "high"'),
+    ]
+    for name, raw, zh, en in cases:
+        t.publish(name, raw)
+        event = t.watch.wait("events", lambda e, i=peek_id(raw): e["kind"] == "rejected" and e["data"]["id"] == i)
+        assert said_both_ways(event) == (zh, en)
+        assert event["data"]["reason"] == str(pytest.raises(PayloadError, decode, name, raw).value)  # the logs' words
+    after = t.send("board/in", MARKERS["board/in"])
+    assert without(after, "seq", "at", "clocks") == without(before, "seq", "at", "clocks")
+    assert len(list(t.service.log.entries())) == t.seq  # nothing refused was logged
 
 
 JSON = st.recursive(

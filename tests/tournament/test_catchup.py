@@ -154,7 +154,7 @@ def test_a_file_that_is_not_a_tables_events_is_refused_in_words_and_nothing_is_r
     seq = store.last_seq()
     for bad, why in (("{not json", "（不是 JSON）"),
                      (json.dumps({"topic": topic("t02", "commands"), "payload": {}}), "既不是牌桌的事件，也不是它的状态"),
-                     (json.dumps({"topic": topic("t02", "events"), "payload": {"v": 1, "seq": 0}}), "'kind' is missing"),
+                     (json.dumps({"topic": topic("t02", "events"), "payload": {"v": 1, "seq": 0}}), "（缺少字段 `kind`）"),
                      ("[]", "不是由主题和内容组成的对象")):
         path = tmp_path / "bad.jsonl"
         path.write_text(first + bad + "\n", encoding="utf-8")
