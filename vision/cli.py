@@ -33,7 +33,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     read.set_defaults(func=cmd_read)
     watch = verbs.add_parser("watch", help="watch a table and publish its plays (observed) over MQTT")
     watch.add_argument("--table", required=True, help="the table id, e.g. t07")
-    watch.add_argument("--source", required=True, help="a camera index (0), a stream URL (rtsp://...) or a video file")
+    watch.add_argument("--source", required=True,
+                       help="a camera index (0) or device path (/dev/v4l/by-id/...), a stream URL (rtsp://...) or a video file")
     add_options(watch, "camera-TABLE")
     watch.add_argument("--name", default=None, help="the camera's name in message ids (default cam-TABLE)")
     watch.add_argument("--rulebook", type=rulebook, default=None, help="the table's rulebook id: its decks, and whether its seats play "
@@ -48,7 +49,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        help="ask the camera (by index) for this frame size, e.g. 2560x1920 (default: its own)")
     watch.set_defaults(func=cmd_watch)
     cal = verbs.add_parser("calibrate", help="write a PNG of the table, seat zones and cards the camera sees")
-    cal.add_argument("--source", required=True, help="a camera index, a stream URL, a video or an image file")
+    cal.add_argument("--source", required=True, help="a camera index or device path, a stream URL, a video or an image file")
     cal.add_argument("--out", type=Path, default=Path("calibration.png"), help="the PNG to write (default calibration.png)")
     cal.add_argument("--frames", type=whole(1), default=100, help="frames to try before giving up (default 100)")
     cal.add_argument("--model", type=Path, default=None, help="the ONNX model (default models/cards.onnx)")
@@ -135,7 +136,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                 return fail(args.lang, "not_image", path=args.source)
             frames = [image]
         else:
-            cap, _ = open_source(args.source, args.size)
+            cap = open_source(args.source, args.size)
             frames = (f for ok, f in (cap.read() for _ in range(args.frames)) if ok)
     except (ModelError, SourceError) as e:
         return failed(args.lang, e)

@@ -5,10 +5,12 @@ it holds a lock file of the table and broker (``hold``), as a table's bridge doe
 table on this machine says so and ends instead of the two taking the table's ``camera-T`` connection from each other
 for ever, each sending the plays it sees. A camera that cannot watch ends in words (:class:`SourceError`): a source
 that gives no frame, or a broker that refuses what it publishes (the credentials of another table's camera). A live
-camera or stream that drops (a read fails or gives an empty frame, or a stream stalls for ``STALL_S``: a camera
-unplugged, a network camera rebooting) is said and opened again, after 1, 2, then every 5 s (``REOPEN_S``), until it
+camera or stream that drops (a read fails or gives an empty frame, or gives no frame for ``STALL_S``: a camera
+unplugged, its device gone, a network camera rebooting or stalled) is said and opened again, after 1, 2, then every
+5 s (``REOPEN_S``), each try cut after ``OPEN_S`` (a server that takes the connection and says nothing), until it
 gives frames; its markers are then looked for as at the start (it may have come back moved), and no play is read
-before they are all found. A video file that ends ends the watch.
+before they are all found. A USB camera unplugged is the same drop, by index or by its device's path (which vanishes
+with it): :func:`kind`. A video file that ends ends the watch.
 
 Ids are ``{name}-{boot}-{counter}`` (the camera's name, its start time in hex, a counter): unique per table and
 stable, as ``bus/PROTOCOL.md`` asks."""
@@ -39,7 +41,8 @@ FRAME_CHARS = 240_000  # the frames schema's limit on the base64 JPEG
 REMOVAL_CONFIDENCE = 0.95  # a seat's area read empty, uncovered and seen bare for the settle time (``tracker``)
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
 TELL_EVERY_S = 0.25  # how often the camera's presence is looked at (published only when it changes)
-STALL_S = 5.0  # a stream that gives no frame for this long has stalled: it is dropped and opened again
+STALL_S = 5.0  # a live source that gives no frame for this long has stalled: it is dropped and opened again
+OPEN_S = 10.0  # a stream's open (its server's answer, its first frames probed: a keyframe) is given up after this long
 REOPEN_S = (1.0, 2.0, 5.0)  # the waits before each try to open a dropped live source again; then every 5 s
 
 
@@ -61,13 +64,20 @@ class Ids:
         return f"{self.name}-{self.boot}-{self.count:06d}"
 
 
-def is_live(source: str) -> bool:
-    """Whether ``source`` is live (a camera index or a stream URL) rather than a file (a path or a ``file://`` URL,
-    which ends, never reopened); a file that is not there is refused (:class:`SourceError`)."""
-    live = source.isdigit() or ("://" in source and not source.startswith("file://"))
-    if not live and not Path(source.removeprefix("file://")).is_file():
+def kind(source: str) -> str:
+    """What ``source`` is: a ``camera`` (an index, or a video device's path: ``/dev/video0``, or the name that stays
+    with a USB camera, ``/dev/v4l/by-id/...``), a ``stream`` (a URL) or a ``file`` (a path or a ``file://`` URL: it
+    ends, never opened again). A path that is neither a file nor a device is refused (:class:`SourceError`)."""
+    if source.isdigit():
+        return "camera"
+    if "://" in source and not source.startswith("file://"):
+        return "stream"
+    path = Path(source.removeprefix("file://"))
+    if path.is_char_device():
+        return "camera"
+    if not path.is_file():
         raise SourceError("no_video", source=source)
-    return live
+    return "file"
 
 
 def hold(table: str, broker: str, source: str) -> int:
@@ -83,22 +93,27 @@ def hold(table: str, broker: str, source: str) -> int:
         raise SourceError("table_busy", table=table, holder=e.holder, lock=e.lock) from None
 
 
-def open_source(source: str, size: tuple[int, int] | None = None) -> tuple[cv2.VideoCapture, bool]:
-    """The capture and whether it is live (:func:`is_live`). ``size``: the frame size to ask a camera (by index)
-    for; a stream or a file has its own."""
-    live = is_live(source)
-    if source.isdigit():
-        cap = cv2.VideoCapture(int(source))
-    elif live:  # a stream that stalls ends its read after STALL_S, so that it is opened again
-        cap = cv2.VideoCapture(source, cv2.CAP_FFMPEG, [cv2.CAP_PROP_READ_TIMEOUT_MSEC, int(STALL_S * 1000)])
+def open_source(source: str, size: tuple[int, int] | None = None, what: str | None = None) -> cv2.VideoCapture:
+    """The capture of ``source``, of the kind ``what`` (:func:`kind`'s, found when None: a source opened again keeps
+    the kind it had, so that a device's path gone with its camera is one more source that does not open). Every wait
+    is bounded: a stream's open by ``OPEN_S``, its reads and a camera's by ``STALL_S`` (V4L2's select timeout, read
+    from the environment by OpenCV once, at a camera's first read). ``size``: the frame size to ask a camera for; a
+    stream or a file has its own."""
+    what = what or kind(source)
+    if what == "stream":
+        cap = cv2.VideoCapture(source, cv2.CAP_FFMPEG, [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, int(OPEN_S * 1000),
+                                                        cv2.CAP_PROP_READ_TIMEOUT_MSEC, int(STALL_S * 1000)])
+    elif what == "camera":
+        os.environ.setdefault("OPENCV_VIDEOIO_V4L_SELECT_TIMEOUT", str(round(STALL_S)))  # else 10 s a read
+        cap = cv2.VideoCapture(int(source)) if source.isdigit() else cv2.VideoCapture(source, cv2.CAP_V4L2)
     else:
         cap = cv2.VideoCapture(source)
     if not cap.isOpened():
         raise SourceError("cannot_open", source=repr(source))
-    if size and source.isdigit():
+    if size and what == "camera":
         cap.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
         cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
-    return cap, live
+    return cap
 
 
 def jpeg_b64(image: np.ndarray, limit: int = FRAME_CHARS) -> str:
@@ -155,16 +170,16 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
           clock: Callable[[], float] = time.time, log: Callable[[str], None] = print, lang: str | None = None,
           lost_after_s: float = LOST_AFTER_S) -> int:
     lang = lang or cli_lang()
-    is_live(source)  # a file that is not there is said before anything is published
+    what = kind(source)  # a file that is not there is said before anything is published
     held = hold(table, broker, source)
     try:
-        return _watch(source, table, broker, model, name=name, decks=decks, game=game, settle_s=settle_s, fps=fps,
+        return _watch(source, what, table, broker, model, name=name, decks=decks, game=game, settle_s=settle_s, fps=fps,
                       size=size, clock=clock, log=log, lang=lang, lost_after_s=lost_after_s)
     finally:
         os.close(held)
 
 
-def _watch(source: str, table: str, broker: str, model: Model, *, name: str | None, decks: int, game: str,
+def _watch(source: str, what: str, table: str, broker: str, model: Model, *, name: str | None, decks: int, game: str,
            settle_s: float, fps: float, size: tuple[int, int] | None, clock: Callable[[], float],
            log: Callable[[str], None], lang: str, lost_after_s: float) -> int:
     """``watch`` once the table is held."""
@@ -201,7 +216,7 @@ def _watch(source: str, table: str, broker: str, model: Model, *, name: str | No
     cap = None
     try:
         teller.start()
-        cap, live = open_source(source, size)  # a stream that does not answer may hold this: told as lost meanwhile
+        cap, live = open_source(source, size, what), what != "file"  # OPEN_S at most: told as lost meanwhile
         tries = 0  # tries to open the live source again since it dropped
         while True:
             ok, frame = cap.read() if cap is not None else (False, None)
@@ -210,11 +225,11 @@ def _watch(source: str, table: str, broker: str, model: Model, *, name: str | No
                     break
                 if tries == 0:  # said once; camera/status says lost once it has given no frame for lost_after_s
                     log(say(lang, "vision.dropped", source=source, stall=f"{STALL_S:g}", first=f"{REOPEN_S[0]:g}",
-                            every=f"{REOPEN_S[-1]:g}"))
+                            open=f"{OPEN_S:g}", every=f"{REOPEN_S[-1]:g}"))
                 if cap is not None:
                     cap.release()
                 calibration, warned = None, False  # it may come back moved: no play is read before its markers
-                cap, tries = reopen(source, size, tries), tries + 1
+                cap, tries = reopen(source, what, size, tries), tries + 1
                 continue
             if tries:
                 log(say(lang, "vision.reopened", source=source))
@@ -279,12 +294,13 @@ def _watch(source: str, table: str, broker: str, model: Model, *, name: str | No
     return 0
 
 
-def reopen(source: str, size: tuple[int, int] | None, tries: int) -> cv2.VideoCapture | None:
-    """A dropped live source opened again after the wait for its try number ``tries`` (``REOPEN_S``), or None when it
-    does not open (a camera unplugged, a stream's server down)."""
+def reopen(source: str, what: str, size: tuple[int, int] | None, tries: int) -> cv2.VideoCapture | None:
+    """A dropped live source of kind ``what`` opened again after the wait for its try number ``tries``
+    (``REOPEN_S``), or None when it does not open (a camera unplugged, its device's path gone; a stream's server
+    down, or silent for ``OPEN_S``)."""
     time.sleep(REOPEN_S[min(tries, len(REOPEN_S) - 1)])
     try:
-        return open_source(source, size)[0]
+        return open_source(source, size, what)
     except SourceError:
         return None
 

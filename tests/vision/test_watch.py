@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import os
 import signal
 import subprocess
 import sys
@@ -17,6 +19,8 @@ from bus.protocol import decode, topic
 from vision.model import DEFAULT_MODEL
 from mjpeg import Stream
 from vision.calibrate import find_markers
+from vision.presence import LOST_AFTER_S
+from vision.watch import OPEN_S, REOPEN_S, STALL_S, SourceError, kind, open_source, reopen
 from vision_frames import CAMERA, frame, play, shipped_networks
 
 TABLES = ["t1"]
@@ -121,6 +125,28 @@ def test_out_of_the_box_the_watch_says_no_read_will_be_sure_and_flags_every_play
     assert all(o["confidence"] < 0.9 for o in observed)
 
 
+def test_a_usb_camera_is_live_by_its_index_or_its_device_path_and_unplugged_it_is_a_drop(video, tmp_path, monkeypatch):
+    """A USB camera (V4L2) is live by its index or by its device's path (``/dev/video0``, or ``/dev/v4l/by-id/...``,
+    which stays with the camera whatever index it gets when plugged back): a path was refused as no video file.
+    Unplugged, its reads fail (the drop of a stream) and its path vanishes: each try to open it again is a source that
+    does not open (None: tried again), never a refusal that ends the watch. A read waits at most ``STALL_S`` (V4L2's
+    select timeout, 10 s by OpenCV's default)."""
+    sources = ("0", os.devnull, "rtsp://cam/table", f"file://{video}", str(video))
+    assert [kind(s) for s in sources] == ["camera", "camera", "stream", "file", "file"]  # /dev/null: a device
+    with pytest.raises(SourceError) as e:
+        kind(str(tmp_path / "video9"))
+    assert e.value.key == "vision.error.no_video"  # said at the start: no such file or device
+    with pytest.raises(SourceError) as e:
+        open_source(os.devnull)  # a device, not a camera
+    assert e.value.key == "vision.error.cannot_open"
+    monkeypatch.delenv("OPENCV_VIDEOIO_V4L_SELECT_TIMEOUT", raising=False)
+    for gone in (str(tmp_path / "video9"), "9"):  # a device's path vanished with it; an index with no device now
+        began = time.monotonic()
+        assert reopen(gone, "camera", None, 0) is None
+        assert REOPEN_S[0] <= time.monotonic() - began < REOPEN_S[0] + 2
+    assert os.environ["OPENCV_VIDEOIO_V4L_SELECT_TIMEOUT"] == "5"
+
+
 def _statuses(box) -> list[dict]:
     """The camera's statuses from its first ``online`` (one kept from before, retained, comes first)."""
     said = [decode("camera/status", p) for p in box.payloads(topic("t1", "camera/status"))]
@@ -167,31 +193,34 @@ def test_the_camera_says_whether_it_sees_the_table_and_offline_when_it_stops(bro
     assert late.wait_for(lambda t, p: decode("camera/status", p)["status"] == "offline", timeout=30)
 
 
-def test_a_stream_that_never_answers_is_told_as_lost_while_the_camera_waits_for_it(broker, connect, inbox):
-    """A camera stream whose server takes the connection and says nothing holds the watch in OpenCV's open (30 s):
-    meanwhile ``camera/status`` says lost (no frame), from a thread of its own; killed, its last will says offline."""
+def test_a_stream_that_never_answers_is_told_as_lost_and_given_up_after_the_open_bound(broker, connect, inbox):
+    """A camera stream whose server takes the connection and says nothing held the watch in OpenCV's open for 30 s:
+    meanwhile ``camera/status`` says lost (no frame), from a thread of its own, and the open is given up after
+    ``OPEN_S``: the watch ends in words (its unit starts it again), offline by its own message."""
     import socket
-    import threading
 
     box = inbox()
     console = connect("console")
     console.subscribe(topic("t1", "camera/status"), box)
     assert console.wait_subscribed(30)
     silent, taken = socket.create_server(("127.0.0.1", 0)), []
-    threading.Thread(target=lambda: taken.append(silent.accept()), daemon=True).start()
+    threading.Thread(target=lambda: taken.append((silent.accept(), time.monotonic())), daemon=True).start()
     watching = subprocess.Popen([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source",
                                  f"rtsp://127.0.0.1:{silent.getsockname()[1]}/table", "--broker",
                                  broker.url("camera-t1")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["lost"], timeout=60)
         assert taken and watching.poll() is None  # still waiting for the stream
+        out, err = watching.communicate(timeout=OPEN_S + 10)
+        ended = time.monotonic()
     finally:
         watching.kill()
-        watching.communicate()
         silent.close()
+    assert watching.returncode == 1 and "无法打开视频源" in err, err
+    assert ended - taken[0][1] < OPEN_S + 3  # the open given up, not OpenCV's 30 s
     assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["offline"], timeout=30)
     online, lost, offline = _statuses(box)
-    assert lost["reason"] == "frames" and "since" not in lost and "at" not in offline
+    assert lost["reason"] == "frames" and "since" not in lost and "at" in offline
 
 
 def covered(image, marker: int):
@@ -210,6 +239,56 @@ def _lines(process) -> list[str]:
     return lines
 
 
+@contextlib.contextmanager
+def _watching(camera, broker, model):
+    """``vision watch`` of ``camera`` (5 frames a second, ``model``): its stdout lines as they come; then stopped as
+    systemd stops it (SIGTERM), and ``camera`` too."""
+    watching = subprocess.Popen([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source",
+                                 camera.url, "--broker", broker.url("camera-t1"), "--fps", "5", "--model", str(model)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        yield _lines(watching)
+    finally:
+        watching.send_signal(signal.SIGTERM)
+        try:
+            watching.communicate(timeout=60)
+        finally:
+            watching.kill()
+            camera.stop()
+
+
+def test_a_stream_that_answers_nothing_is_given_up_within_the_bounds_and_read_again_when_back(
+        broker, connect, inbox, until, uncalibrated):
+    """A network camera's stream stalls, then the camera reboots: its server sends each new connection its headers
+    and then nothing, then takes connections and answers nothing at all, then it is back. OpenCV's FFmpeg held each
+    read and each try to open it 30 s, so the table was blind far longer than the tries' schedule (1 s, 2 s, then
+    every 5 s) says. Now a read is given up after ``STALL_S``, a try to open after ``OPEN_S``; ``camera/status`` says
+    lost (no frame) within ``LOST_AFTER_S`` and never online before frames come again; once the stream is back the
+    watch reads it."""
+    box = inbox()
+    console = connect("console")
+    console.subscribe(topic("t1", "camera/status"), box)
+    assert console.wait_subscribed(30)
+    camera = Stream(frame([]).image)
+    with _watching(camera, broker, uncalibrated) as lines:
+        assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["online"], timeout=120)
+        stalled, stalled_at = time.monotonic(), time.time()
+        camera.stalled = True  # no frame on its connection; a new one gets the headers, then nothing
+        assert until(lambda: any(" 断了" in line for line in lines), timeout=STALL_S + 3), lines
+        assert until(lambda: len(camera.held) == 2, timeout=REOPEN_S[0] + OPEN_S + 3)  # the stalled one, a try
+        camera.silent = True  # the next try's connection taken, not answered at all
+        assert until(lambda: len(camera.held) == 3, timeout=REOPEN_S[1] + OPEN_S + 3)
+        back_at = time.time()
+        camera.stalled = camera.silent = False
+        assert until(lambda: any("又有画面了" in line for line in lines), timeout=REOPEN_S[2] + 10), lines
+        assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["online"], timeout=30)
+    (_, dropped), *tries = camera.held[:3]
+    assert dropped - stalled < STALL_S + 2 and all(closed - taken < OPEN_S + 2 for taken, closed in tries), camera.held
+    online, lost, again = _statuses(box)[:3]
+    assert (lost["status"], lost["reason"], again["status"]) == ("lost", "frames", "online")
+    assert lost["at"] - stalled_at < LOST_AFTER_S + 2 and again["at"] > back_at
+
+
 def test_a_camera_that_drops_is_opened_again_and_reads_plays_only_once_its_markers_are_found(
         broker, connect, inbox, until, uncalibrated):
     """A network camera (MJPEG over HTTP) stalls, then goes down (its port closed: rebooting, unplugged) and comes
@@ -224,11 +303,7 @@ def test_a_camera_that_drops_is_opened_again_and_reads_plays_only_once_its_marke
     assert console.wait_subscribed(30)
     south = play("S", ["HQ", "HQ"], "row", 31)
     camera = Stream(frame([]).image)
-    watching = subprocess.Popen([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source",
-                                 camera.url, "--broker", broker.url("camera-t1"), "--fps", "5", "--model",
-                                 str(uncalibrated)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    lines = _lines(watching)
-    try:
+    with _watching(camera, broker, uncalibrated) as lines:
         assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["online"], timeout=120)
         camera.stalled = True  # the stream stalls: no frame, its connection held
         assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["lost"], timeout=30)
@@ -244,13 +319,6 @@ def test_a_camera_that_drops_is_opened_again_and_reads_plays_only_once_its_marke
         camera.show(frame(south, camera=moved).image)  # the cloth taken away: the camera was plugged back askew
         box.wait_for(lambda t, p: len(box.payloads(topic("t1", "observed"))) >= 1, timeout=60)
         assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["online"], timeout=30)
-    finally:
-        watching.send_signal(signal.SIGTERM)
-        try:
-            watching.communicate(timeout=60)
-        finally:
-            watching.kill()
-            camera.stop()
     observed = [decode("observed", p) for p in box.payloads(topic("t1", "observed"))]
     assert [(o["seat"], o["cards"]) for o in observed] == [("S", ["HQ", "HQ"])]
     statuses = _statuses(box)
