@@ -7,10 +7,11 @@ for ever, each sending the plays it sees. A camera that cannot watch ends in wor
 that gives no frame, or a broker that refuses what it publishes (the credentials of another table's camera). A live
 camera or stream that drops (a read fails or gives an empty frame, or gives no frame for ``STALL_S``: a camera
 unplugged, its device gone, a network camera rebooting or stalled) is said and opened again, after 1, 2, then every
-5 s (``REOPEN_S``), each try cut after ``OPEN_S`` (a server that takes the connection and says nothing), until it
-gives frames; its markers are then looked for as at the start (it may have come back moved), and no play is read
-before they are all found. A USB camera unplugged is the same drop, by index or by its device's path (which vanishes
-with it): :func:`kind`. A video file that ends ends the watch.
+5 s (``REOPEN_S``, from one try's start to the next's), each try cut after ``OPEN_S`` (a server that takes the
+connection and says nothing; the next try then at once), until it gives frames; its markers are then looked for
+as at the start (it may have come back moved), and no play is read before they are all found. A USB camera
+unplugged is the same drop, by index or by its device's path (which vanishes with it): :func:`kind`. A video file
+that ends ends the watch.
 
 Ids are ``{name}-{boot}-{counter}`` (the camera's name, its start time in hex, a counter): unique per table and
 stable, as ``bus/PROTOCOL.md`` asks."""
@@ -43,7 +44,7 @@ IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
 TELL_EVERY_S = 0.25  # how often the camera's presence is looked at (published only when it changes)
 STALL_S = 5.0  # a live source that gives no frame for this long has stalled: it is dropped and opened again
 OPEN_S = 10.0  # a stream's open (its server's answer, its first frames probed: a keyframe) is given up after this long
-REOPEN_S = (1.0, 2.0, 5.0)  # the waits before each try to open a dropped live source again; then every 5 s
+REOPEN_S = (1.0, 2.0, 5.0)  # from the drop (then each try's start) to each try to open it again; then every 5 s
 
 
 class SourceError(Refusal, RuntimeError):
@@ -217,19 +218,20 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
     try:
         teller.start()
         cap, live = open_source(source, size, what), what != "file"  # OPEN_S at most: told as lost meanwhile
-        tries = 0  # tries to open the live source again since it dropped
+        tries, since = 0, 0.0  # tries to open the live source again since it dropped; when the last began
         while True:
             ok, frame = cap.read() if cap is not None else (False, None)
             if not (ok and usable(frame)):  # an empty or tiny frame is none, as a failed or stalled read
                 if not live:
                     break
                 if tries == 0:  # said once; camera/status says lost once it has given no frame for lost_after_s
+                    since = time.monotonic()
                     log(say(lang, "vision.dropped", source=source, stall=f"{STALL_S:g}", first=f"{REOPEN_S[0]:g}",
                             open=f"{OPEN_S:g}", every=f"{REOPEN_S[-1]:g}"))
                 if cap is not None:
                     cap.release()
                 calibration, warned = None, False  # it may come back moved: no play is read before its markers
-                cap, tries = reopen(source, what, size, tries), tries + 1
+                (cap, since), tries = reopen(source, what, size, tries, since), tries + 1
                 continue
             if tries:
                 log(say(lang, "vision.reopened", source=source))
@@ -294,15 +296,18 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
     return 0
 
 
-def reopen(source: str, what: str, size: tuple[int, int] | None, tries: int) -> cv2.VideoCapture | None:
-    """A dropped live source of kind ``what`` opened again after the wait for its try number ``tries``
-    (``REOPEN_S``), or None when it does not open (a camera unplugged, its device's path gone; a stream's server
-    down, or silent for ``OPEN_S``)."""
-    time.sleep(REOPEN_S[min(tries, len(REOPEN_S) - 1)])
+def reopen(source: str, what: str, size: tuple[int, int] | None, tries: int,
+           since: float) -> tuple[cv2.VideoCapture | None, float]:
+    """A dropped live source of kind ``what`` opened again, its try number ``tries`` begun its wait (``REOPEN_S``)
+    after ``since`` (on the monotonic clock: when the try before began, or the drop was seen; at once after a try
+    that took longer, held by a silent server up to ``OPEN_S``), and when the try began. The capture is None when it
+    does not open (a camera unplugged, its device's path gone; a stream's server down, or silent)."""
+    time.sleep(max(0.0, since + REOPEN_S[min(tries, len(REOPEN_S) - 1)] - time.monotonic()))
+    began = time.monotonic()
     try:
-        return open_source(source, size, what)
+        return open_source(source, size, what), began
     except SourceError:
-        return None
+        return None, began
 
 
 def refused(conn, table: str) -> None:

@@ -2,7 +2,8 @@
 as IP cameras serve it and OpenCV's FFmpeg reads it) from this process, which can stall (its connections held, no
 frame sent: a new one gets the headers and then nothing), go silent (a new connection taken and not answered at all:
 a camera booting), stop (its port closed, its connections cut: a camera unplugged or rebooting) and start again on
-the same port. ``held`` is each connection's life, (taken, closed) on the monotonic clock: how long a client waited."""
+the same port. ``taken`` is when each connection was taken, ``held`` each one's life once closed, (taken, closed),
+on the monotonic clock: how long a client waited."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import numpy as np
 class Stream:
     def __init__(self, image: np.ndarray, fps: float = 5.0) -> None:
         self.fps, self.stalled, self.silent, self._server, self._conns = fps, False, False, None, set()
+        self.taken: list[float] = []
         self.held: list[tuple[float, float]] = []
         self.show(image)
         self.port = 0
@@ -36,6 +38,7 @@ class Stream:
             def do_GET(self) -> None:
                 stream._conns.add(self.connection)
                 taken, answered = time.monotonic(), not stream.silent
+                stream.taken.append(taken)
                 try:
                     if answered:
                         self.send_response(200)
