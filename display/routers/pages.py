@@ -32,7 +32,7 @@ PAGE_SECTIONS = ("ui", "word", "seat", "team", "phase", "kind", "status", "colum
 def _page(request: Request, lang: str, name: str, **context) -> HTMLResponse:
     return templates.TemplateResponse(request, name, {"lang": lang, "t": lambda key, **v: say(lang, f"ui.{key}", **v),
                                                       "catalogue_tag": catalogue()[1], "games": games(),
-                                                      "scores": scores(), "rows": rows(), "consolations": consolations(), "told": told(),
+                                                      "scores": scores(), "rows": rows(), "awards": awards(), "told": told(),
                                                       **context})
 
 
@@ -97,11 +97,12 @@ def rows() -> dict[str, str]:
     return {name: "player" if x.players == 1 else "team" for name, x in SYSTEMS.items()}
 
 
-def consolations() -> dict[str, str]:
-    """The prize of every row still in without a placed one once the competition is finished, by the system's name,
-    where the system gives one (``System.consolation``: pair Swiss's 鼓励奖, seed 000 五); the standings payload's
-    ``prize`` stays null for them (its values are closed in ``v1``)."""
-    return {name: x.consolation for name, x in SYSTEMS.items() if x.consolation}
+def awards() -> dict[str, list]:
+    """The prizes the standings payload's ``prize`` cannot carry (its values are closed in ``v1``), by the system's
+    name, each ``[prize, upto, unplaced]`` (``System.awards``, ``referee.tournament.base.prizes``): once the
+    competition is finished, pair Swiss's 鼓励奖 for every row still in without a placed prize (seed 000 五), the
+    knockout's 证书和奖品 for the first eight and 纪念品 for every pair still in (002 四)."""
+    return {name: [a.wire() for a in x.awards] for name, x in SYSTEMS.items() if x.awards}
 
 
 @cache

@@ -6,7 +6,7 @@ const ROTATE_MS = 12000;
 const hall = { feed: true, tables: {}, tournament: null, rounds: {}, standings: {} };
 const GAMES = JSON.parse(document.body.dataset.games || "{}");  // rulebook -> its game (routers/pages.py)
 const SCORES = JSON.parse(document.body.dataset.scores || "{}");  // tournament system -> its standings' score column (routers/pages.py)
-const CONSOLATIONS = JSON.parse(document.body.dataset.consolations || "{}");  // tournament system -> the prize of a row still in without a placed one, once finished (routers/pages.py)
+const AWARDS = JSON.parse(document.body.dataset.awards || "{}");  // tournament system -> [prize, upto, unplaced]: the prizes given once finished that the payload lacks (routers/pages.py)
 const ROWS = JSON.parse(document.body.dataset.rows || "{}");  // tournament system -> what its standings' rows are: player, team (routers/pages.py)
 const TOLD = JSON.parse(document.body.dataset.told || "{}");  // rulebook -> the most cards left a tile tells (报牌; routers/pages.py)
 const $ = sel => document.querySelector(sel);
@@ -129,12 +129,14 @@ function renderStandings() {
     s.columns.map(c => `<th class="num">${esc(column(c))}</th>`).join("") + `<th>${T("prize")}</th></tr></thead><tbody>` +
     s.rows.map(r => `<tr class="${r.prize ? "prize" : r.withdrawn ? "withdrawn" : ""}" data-entry="${esc(r.id)}"><td class="num">${r.withdrawn ? esc(T("withdrawn")) : r.rank}` +
       `${r.by_lot ? `<span class="lot-mark" title="${esc(T("by_lot"))}">${esc(T("lot_mark"))}</span>` : ""}</td><td>${esc(r.name)}</td><td>${esc(r.unit)}</td>` +
-      `<td class="num">${esc(EXACT(r.score))}</td>${r.tiebreaks.map(x => `<td class="num">${esc(EXACT(x))}</td>`).join("")}<td>${esc(PRIZEW(prizeOf(s, r)))}</td></tr>`).join("") +
+      `<td class="num">${esc(EXACT(r.score))}</td>${r.tiebreaks.map(x => `<td class="num">${esc(EXACT(x))}</td>`).join("")}<td>${esc(prizesOf(s, r).map(PRIZEW).join(W("prize.and")))}</td></tr>`).join("") +
     `</tbody></table>` + (s.rows.some(r => r.by_lot) ? `<p class="legend">${esc(T("by_lot"))}</p>` : "");
 }
-function prizeOf(s, row) {  // its placed prize; once finished, a row still in without one gets the system's consolation (000 五: 鼓励奖)
+function prizesOf(s, row) {  // its placed prize; once finished, a row still in gets the system's awards (referee.tournament.base.prizes)
   const r = hall.rounds[s.tournament], finished = !!r && r.round === r.rounds && r.tables.every(x => x.result);
-  return row.prize || (finished && !row.withdrawn ? CONSOLATIONS[s.system] : null);
+  const placed = row.prize ? [row.prize] : [];
+  if (!finished || row.withdrawn) return placed;
+  return placed.concat((AWARDS[s.system] || []).filter(([, upto, unplaced]) => !(unplaced && placed.length) && (upto === null || row.rank <= upto)).map(([prize]) => prize));
 }
 function repairedHTML(r) {  // a round paired again before it was played: which change, which tables (the round payload's repaired)
   const x = r.repaired;

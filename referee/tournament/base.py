@@ -40,6 +40,39 @@ def level_index(level: str) -> int:
     return LEVELS.index(level)
 
 
+@dataclass(frozen=True)
+class Award:
+    """A prize the standings payload's ``prize`` has no value for (closed in ``v1``), given once the last round is
+    complete to every row still in, or to the first ``upto`` places only; ``unplaced``: only to a row without a placed
+    prize (000 五: 未获名次的队给予鼓励奖)."""
+
+    prize: str
+    upto: int | None = None
+    unplaced: bool = False
+
+    def wire(self) -> list:
+        """As the pages' script reads it (``display/routers/pages.py``): [prize, upto, unplaced]."""
+        return [self.prize, self.upto, self.unplaced]
+
+
+def prizes(awards: tuple[Award, ...], row: dict, finished: bool) -> list[str]:
+    """A standings row's prizes by their Chinese names: its placed one, then, once ``finished``, the ``awards`` it is
+    given; a row withdrawn none. The pages' script does the same (``display/static/app.js`` ``prizesOf``).
+
+    >>> knockout = (Award("证书和奖品", upto=8), Award("纪念品"))
+    >>> [prizes(knockout, {"rank": r, "prize": None}, True) for r in (8, 9)]
+    [['证书和奖品', '纪念品'], ['纪念品']]
+    >>> prizes((Award("鼓励奖", unplaced=True),), {"rank": 1, "prize": "一等奖"}, True)
+    ['一等奖']
+    >>> prizes(knockout, {"rank": 3, "prize": None, "withdrawn": True}, True), prizes(knockout, {"rank": 1, "prize": None}, False)
+    ([], [])
+    """
+    placed = [row["prize"]] if row["prize"] else []
+    if not finished or row.get("withdrawn"):
+        return placed
+    return placed + [a.prize for a in awards if not (a.unplaced and placed) and (a.upto is None or row["rank"] <= a.upto)]
+
+
 class System:
     name = ""
     title = ""  # Chinese name
@@ -52,7 +85,7 @@ class System:
     games: tuple[str, ...] = ("tractor", "guandan")  # the games its tables may play: two pairs face each other
     players = 2  # the players of an entry: a pair, or (individual events) one
     ranks = "entry"  # what a row of its standings is: an entry (a pair, a player), or a team of pairs (``team``)
-    consolation: str | None = None  # once finished, the prize of every row still in without a placed one (None: no prize)
+    awards: tuple[Award, ...] = ()  # once finished, the prizes the payload's ``prize`` cannot carry (:func:`prizes`)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -149,7 +182,7 @@ class System:
 
     def said(self, t: Tournament, table: Table) -> tuple[str, ...] | None:
         """A decided table's result as a person at the venue reads it, per entry, where the scores are not that (pair
-        Swiss: the levels reached); None: the scores as they stand (games won, 小分)."""
+        Swiss: the levels reached; the knockout 胜 / 负; individual tables the places); None: the scores as they stand."""
         return None
 
     def follows(self, t: Tournament) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from referee.catalogue import LANGS, section, word
+from referee.tournament.base import prizes
 from referee.tournament.core import Repaired, Tournament, TournamentError
 from referee.tournament.exact import Fraction, exact, written
 from referee.tournament.systems import system as system_named
@@ -75,7 +76,8 @@ def marked(t: Tournament, entry: str, forfeits, lang: str) -> str:
 
 
 def result_words(said: list[str], lang: str) -> str:
-    """A result as ``System.said`` gives it, in words: levels reached (past A: 过A), or won / drawn / lost.
+    """A result as ``System.said`` gives it, in words: levels reached (past A: 过A), won / drawn / lost, or places at a
+    table of four (第一名, 并列第二名, 弃权).
 
     >>> result_words(["A+", "9"], "zh"), result_words(["won", "lost"], "en")
     ('过A : 9', 'won : lost')
@@ -84,10 +86,11 @@ def result_words(said: list[str], lang: str) -> str:
 
 
 def prize_words(t: Tournament, row: dict, lang: str) -> str | None:
-    """A standings row's prize in words; once finished, a row still in without a placed prize gets the system's
-    ``consolation`` (pair Swiss, seed 000 五: 未获名次的队给予鼓励奖), a row withdrawn none."""
-    prize = row["prize"] or (t.rules.consolation if t.finished and not row.get("withdrawn") else None)
-    return None if prize is None else word(lang, f"prize.{prize}")
+    """A standings row's prizes in words (:func:`~referee.tournament.base.prizes`: its placed one and, once finished,
+    the system's ``awards``: pair Swiss's 鼓励奖 for a row without one, seed 000 五; the knockout's 证书和奖品 for the
+    first eight and 纪念品 for all, 002 四), None where it has none; a row withdrawn none."""
+    got = prizes(t.rules.awards, row, t.finished)
+    return word(lang, "prize.and").join(word(lang, f"prize.{p}") for p in got) if got else None
 
 
 def result_rows(t: Tournament, lang: str) -> list[list]:
@@ -269,10 +272,11 @@ def _html(t: Tournament, lang: str, round_no: int | None) -> str:
         head = [L["seat"], L["lot"], L["entry"], L["name"], L["unit"], L["points"], L["score"], L["signature"]]
         said = results_said(t, n)
         for x in view["tables"]:
-            res = x["result"]
+            res, four = x["result"], len(x["entries"]) == 4  # a four-seat slip's column is the seed's 小分 (004 一1), a number
             body = [[seat(len(x["entries"]), i), e["lot"], e["id"], e["name"] + marked(t, e["id"], x["forfeits"], lang),
                      e["unit"], written(res["points"][i], lang) if res else "",
-                     result_words([said[x["table"]][i]], lang) if x["table"] in said else written(res["scores"][i], lang) if res else "", ""]
+                     result_words([said[x["table"]][i]], lang) if x["table"] in said and not four
+                     else written(res["scores"][i], lang) if res else "", ""]
                     for i, e in enumerate(x["entries"])]
             slip = {"title": L["slip"].format(n=n, table=x["table"]), "head": head, "body": body, "marked": [], "note": ""}
             slips.append(_games_grid(slip, t.rules.first_bidders(t), L) if len(x["entries"]) == 4 else slip)

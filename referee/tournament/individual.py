@@ -166,6 +166,22 @@ class IndividualTables(System):
             points[i], small[i] = ranked[k], scores[i]
         return Outcome(tuple(points), tuple(small))
 
+    def said(self, t: Tournament, table: Table) -> tuple[str, ...] | None:
+        """Each seat's place at the table, as the seed names them (一、1: 每轮比赛第一名积5分，第二名积3分，第三名积2分，
+        第四名积1分): ``place1`` to ``place4``, ``tied1`` to ``tied3`` for a place shared (its points shared), ``forfeited``
+        for a seat whose player forfeits (弃权, no place); not the 小分, which rank the places and stay the tie-break."""
+        if table.outcome is None:
+            return None
+        scores = table.outcome.scores
+        present = [e not in table.forfeits for e in table.entries]
+        played = [s for s, p in zip(scores, present) if p]
+
+        def place(s) -> str:
+            above, level = sum(x > s for x in played), sum(x == s for x in played)
+            return f"{'tied' if level > 1 else 'place'}{above + 1}"
+
+        return tuple(place(s) if p else "forfeited" for s, p in zip(scores, present))
+
     def standings(self, t: Tournament) -> list[dict]:
         total, small = totals(t)
         absent = {e.id: 0 for e in t.entries}

@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.catalogue import Term
-from referee.tournament.base import Decision, System, decision, totals
+from referee.tournament.base import Award, Decision, System, decision, totals
 from referee.tournament.core import Outcome, Table, Tournament, TournamentError, table_name
 from referee.tournament.exact import wire
 
@@ -75,6 +75,8 @@ class Knockout(System):
     late_limit = 5.0  # seed 002 十二 第2条: five minutes after the start the pair forfeits the round
     first_to_level = True  # seed 002 三2: 根据级差（级高方为胜，同级时先到胜……）确定胜方
     rulebook = "sanjiang-2012"  # seed 002 is Guandan's (掼蛋比赛)
+    # 四 录取名次及奖励 1: 凡参加比赛的选手均有纪念品; 2: 获得本届比赛前八名的选手分别颁发证书和奖品
+    awards = (Award("证书和奖品", upto=PLACES), Award("纪念品"))
     stage_two_rulebook = "sanjiang-2012-stage-two"  # 规程 三 2: 第二阶段：采取三局两胜制，每局过“8”即胜，但是“8”不必打
 
     def rounds(self, t: Tournament) -> int:
@@ -136,6 +138,13 @@ class Knockout(System):
         if not lost < won <= need:
             raise TournamentError("knockout_games", best_of=best_of, need=need, games=repr(list(games)))
         return Outcome(tuple(1 if i == d.winner else 0 for i in (0, 1)), games)
+
+    def said(self, t: Tournament, table: Table) -> tuple[str, ...] | None:
+        """胜 / 负, as the seed decides a match (三2: 根据级差（级高方为胜……）确定胜方; 三局两胜), not the games won, which
+        stay the sheets' figure; a double forfeit (十二 第2条, neither goes on) 负 both."""
+        if table.outcome is None:
+            return None
+        return tuple("won" if p else "lost" for p in table.outcome.points)
 
     def standings(self, t: Tournament) -> list[dict]:
         _, places, left = walk(t)

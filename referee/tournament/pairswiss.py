@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from referee.catalogue import Term
-from referee.tournament.base import Decision, System, decision, level_index, prize_of, rank_rows
+from referee.tournament.base import Award, Decision, System, decision, level_index, prize_of, rank_rows
 from referee.tournament.core import Outcome, Table, Tournament, TournamentError, table_name
 from referee.tournament.exact import exact, wire
 from referee.tournament.entries import where
@@ -35,7 +35,7 @@ class PairSwiss(System):
                 "opponent_score": "pair", "prizes": [1, 3, 5], "team_pairs": 2}
     late_limit = 20.0  # seed 000 第十三条: 21 minutes and more, the whole team forfeits the round
     ranks = "team"  # seed 000 四5: 各队的团体成绩由本队两对选手轮分积分累加而定
-    consolation = "鼓励奖"  # seed 000 五: 本届竞赛决出一等奖1名，二等奖3名，三等奖5名。未获名次的队给予鼓励奖。
+    awards = (Award("鼓励奖", unplaced=True),)  # seed 000 五: 本届竞赛决出一等奖1名，二等奖3名，三等奖5名。未获名次的队给予鼓励奖。
     rulebook = "zhongkai-2010"  # seed 000 四1: 竞赛采用…《三副牌拖拉机竞赛规则》进行 -- its 附件2, the book of that seed
 
     def check(self, entries, options: dict) -> None:

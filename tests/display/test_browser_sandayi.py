@@ -74,11 +74,11 @@ def test_the_console_enters_and_corrects_a_san_da_yi_table(page, broker, hall_db
         lot = store.tournament.lot.index(absent.id) + 1
         assert console.inner_text("#result .line") == (f"组织者 wang 录入第 1 轮 t01 桌成绩：小分 30 : -5 : 12.5 : 0，弃权 "
                                                        f"{lot}号 {absent.name} {absent.unit}")
-        assert "已完成 30 : -5 : 12又1/2 : 0" in row.inner_text()
+        assert "已完成 第一名 : 第三名 : 第二名 : 弃权" in row.inner_text()  # 004 一1: 第一名积5分…… the places, not the 小分
         # 5 / 3 / 2 among the three who played; the absent player takes none
         assert [row.locator(f".player[data-entry={e}] .points").inner_text() for e in seats] == ["积分 5", "积分 2", "积分 3", "积分 0"]
         first_row(board, seats[0], "5")
-        board.wait_for_selector("#pairings tr[data-table=t01] td.num:text-is('30 : -5 : 12又1/2 : 0')", timeout=WAIT_MS)
+        board.wait_for_selector("#pairings tr[data-table=t01] td.num:text-is('第一名 : 第三名 : 第二名 : 弃权')", timeout=WAIT_MS)
         assert board.locator("#pairings tr[data-table=t01] .forfeited").all_inner_texts() == ["弃权"]
         w = tables[0]["entries"][3]
         assert board.inner_text("#pairings tr[data-table=t01] td:nth-child(2)").endswith(f"{w['name']} {w['unit']} 弃权")  # W's mark
@@ -137,7 +137,7 @@ def test_the_console_enters_and_corrects_a_san_da_yi_table(page, broker, hall_db
         assert console.inner_text("#result .line") == "组织者 wang 更正第 1 轮 t01 桌成绩：小分 30 : -5 : 12.5 : 40（原因：记分卡填错）"
         assert console.is_visible("#undo")
         first_row(board, seats[3], "5")
-        board.wait_for_selector("#pairings tr[data-table=t01] td.num:text-is('30 : -5 : 12又1/2 : 40')", timeout=WAIT_MS)
+        board.wait_for_selector("#pairings tr[data-table=t01] td.num:text-is('第二名 : 第四名 : 第三名 : 第一名')", timeout=WAIT_MS)
         assert board.locator("#pairings tr[data-table=t01] .forfeited").count() == 0
         assert board.locator(f"#standings tr[data-entry={seats[3]}]").inner_text().split("\t")[3:6] == ["5", "40", "0"]
         assert board.locator(f"#standings tr[data-entry={seats[1]}]").inner_text().split("\t")[3:6] == ["1", "-5", "0"]
