@@ -732,3 +732,20 @@ def test_the_referee_rules_what_no_camera_sees_and_the_hand_is_settled_with_it()
     idle = Driver("classic-3deck")
     idle.send("commands", {"command": "foul", "seat": "E", "kind": "signalling"})
     assert idle.payloads("events", "rejected")[-1]["data"]["why"]["key"] == "table.no_game"
+
+
+def test_deliberate_delay_is_the_referees_to_record_and_costs_more_than_an_overrun():
+    """001 二十三: 如超过，召裁判，第一次警告，以后每次扣20分，故意拖延时间，视情节，另由裁判重罚 -- no clock tells a
+    deliberate delay from a slow play, so it is the referee's foul from the console; 重罚 is twice an overrun's 20
+    points (decided), recorded again where the referee judges it heavier. Confirmed at once, settled with the hand."""
+    d = Driver("classic-3deck")
+    d.start()
+    d.declare_and_take_kitty("S", "H")
+    for _ in range(2):
+        d.send("commands", {"command": "foul", "seat": "E", "kind": "deliberate_delay"})
+    v = [o.payload for o in d.outputs if o.name == "violations"][-2:]
+    assert [(x["seat"], x["kind"], x["status"], x["penalty"]) for x in v] == [("E", "deliberate_delay", "confirmed", {"points": 40})] * 2
+    assert v[0]["rule"]["article"].startswith("二十三：") and "故意拖延时间，视情节，另由裁判重罚" in v[0]["rule"]["article"]
+    d.play_hand(random.Random(5))
+    scored = d.payloads("events", "hand_scored")[-1]["data"]
+    assert scored["settled_points"] == scored["defender_points"] - 80  # the defenders (E, W) pay the dealer's side
