@@ -182,7 +182,7 @@ class System:
 
     def said(self, t: Tournament, table: Table) -> tuple[str, ...] | None:
         """A decided table's result as a person at the venue reads it, per entry, where the scores are not that (pair
-        Swiss: the levels reached; the knockout 胜 / 负; individual tables the places); None: the scores as they stand."""
+        Swiss: the levels reached; the knockout 胜 / 负 of a single game or walkover; individual tables the places); None: the scores as they stand."""
         return None
 
     def follows(self, t: Tournament) -> None:

@@ -140,9 +140,13 @@ class Knockout(System):
         return Outcome(tuple(1 if i == d.winner else 0 for i in (0, 1)), games)
 
     def said(self, t: Tournament, table: Table) -> tuple[str, ...] | None:
-        """胜 / 负, as the seed decides a match (三2: 根据级差（级高方为胜……）确定胜方; 三局两胜), not the games won, which
-        stay the sheets' figure; a double forfeit (十二 第2条, neither goes on) 负 both."""
+        """胜 / 负, as the seed decides a single game (三2: 根据级差（级高方为胜……）确定胜方) or a walkover; a double forfeit
+        (十二 第2条, neither goes on) 负 both. A match of games played (三2: 三局两胜) reads as its games won (2 : 1):
+        None, its scores."""
         if table.outcome is None:
+            return None
+        d = decision(table)
+        if sum(table.outcome.scores) > 1 and not (d is not None and any(d.forfeit)):
             return None
         return tuple("won" if p else "lost" for p in table.outcome.points)
 

@@ -31,7 +31,7 @@ def round_view(t: Tournament, round_no: int | None = None) -> dict:
 
 def results_said(t: Tournament, round_no: int | None = None) -> dict[str, list[str]]:
     """The decided tables of a round (default: the latest) whose result a person reads otherwise than its scores
-    (``System.said``: pair Swiss's levels reached, or won / drawn / lost; the knockout's won / lost; the
+    (``System.said``: pair Swiss's levels reached, or won / drawn / lost; the knockout's won / lost of a single game or walkover; the
     individual tables' places), by table. Not in the payloads (``v1`` is
     closed): the command line, the sheets and the display's pages say them."""
     if not t.rounds:

@@ -1,6 +1,6 @@
 """The hall's scoreboard and the console read a knockout as a person at the venue does (seed 002), in the system
-Chromium against the app (uvicorn), a real mosquitto and the tournament service on the same file: a match reads 胜 : 负
-(not the games won), and once the final is played the first eight get 证书和奖品 and every pair still in 纪念品
+Chromium against the app (uvicorn), a real mosquitto and the tournament service on the same file: a best-of-three match reads its games won
+(2 : 1), and once the final is played the first eight get 证书和奖品 and every pair still in 纪念品
 (English on the switch)."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ SEED_002_3_2 = "根据级差（级高方为胜，同级时先到胜，第二阶�
 
 
 def test_a_knockout_reads_won_and_lost_and_gives_the_seeds_prizes(browser, broker, tmp_path):
-    """002 三2 (SEED_002_3_2): a stage-two match won 2 : 1 reads 胜 : 负 on the scoreboard and in the console; 四
+    """002 三2 (SEED_002_3_2): a stage-two match won 2 : 1 reads 2 : 1 (三局两胜: its games won) on the scoreboard and in the console; 四
     (SEED_002_4): once the last round is complete, places 1 to 8 read 证书和奖品、纪念品, the two losers of the round of
     16 (sharing 9th, not played off) 纪念品."""
     assert "纪念品" in SEED_002_4 and "前八名" in SEED_002_4 and "确定胜方" in SEED_002_3_2
@@ -34,9 +34,9 @@ def test_a_knockout_reads_won_and_lost_and_gives_the_seeds_prizes(browser, broke
             board.wait_for_selector(f"#pairings tr[data-table={first}]", timeout=WAIT_MS)
             store.record_result(1, first, {"winner": 0, "games": [2, 1]})
             cell = f"#pairings tr[data-table={first}] td:last-child"
-            until(board, f"document.querySelector('{cell}').textContent === '胜 : 负'")
+            until(board, f"document.querySelector('{cell}').textContent === '2 : 1'")  # 三局两胜: the games won
             console.wait_for_selector(f"#t-round tr[data-table={first}] .finished", timeout=WAIT_MS)
-            until(console, f"document.querySelector('#t-round tr[data-table={first}] .finished').textContent === '已完成 胜 : 负'")
+            until(console, f"document.querySelector('#t-round tr[data-table={first}] .finished').textContent === '已完成 2 : 1'")
             while not store.tournament.finished:
                 t = store.tournament
                 n = len(t.rounds)

@@ -223,9 +223,7 @@ def test_a_knockout_result_reads_won_and_lost_and_the_placed_get_the_seeds_prize
         tables, byes = t.rules.pair(t, n)
         log.pair(n, [x for _, x in tables], byes=tuple(byes)).results(n, *[{"winner": 0, "games": [2, 1]}] * len(tables))
         t = log.replay()
-    said = results_said(t, 1)
-    assert said and all(x == ["won", "lost"] for x in said.values())
-    assert result_words(said["t01"], "zh") == "胜 : 负" and result_words(said["t01"], "en") == "won : lost"
+    assert results_said(t, 1) == {}  # 三2 三局两胜: a match of games reads as its games won, 2 : 1 (its scores)
     rows = standings_view(t)["rows"]
     words = {r["id"]: (r["rank"], prize_words(t, r, "zh")) for r in rows}
     assert [w for r, w in words.values() if r <= 8] == ["证书和奖品、纪念品"] * 8
@@ -235,6 +233,26 @@ def test_a_knockout_result_reads_won_and_lost_and_the_placed_get_the_seeds_prize
     log.actions.pop()  # the last result not in: no prize yet
     t = log.replay()
     assert not t.finished and all(prize_words(t, r, "zh") is None for r in standings_view(t)["rows"])
+
+
+def test_a_knockout_walkover_reads_won_and_lost_and_a_match_its_games_won(hand_log):
+    """002 三2: 第二阶段：采取三局两胜制 -- a match of games played reads as its games won (2 : 1, the scores: said
+    nothing else); 十二 第2条: 比赛宣布开始5分钟后，一方两位选手仍未同时到赛场就位，则本轮比赛作弃权论处 -- a walkover
+    has no games: it reads 胜 : 负, not the 2 : 0 it counts."""
+    from referee.tournament.export import result_words
+    from referee.tournament.views import results_said
+
+    ids = [f"p{i:02d}" for i in range(1, 11)]
+    log = hand_log("knockout-best-of-three", {e: e for e in ids})
+    t = log.replay()
+    tables, byes = t.rules.pair(t, 1)
+    log.pair(1, [x for _, x in tables], byes=tuple(byes))
+    (t01, _), (t02, _) = [(name, x) for name, x in tables][:2]
+    log.add("forfeit", round=1, table=t01, entries=[tables[0][1][1]]).add("result", round=1, table=t02, result={"winner": 0, "games": [2, 1]})
+    t = log.replay()
+    said = results_said(t, 1)
+    assert said == {t01: ["won", "lost"]} and t.round(1).table(t02).outcome.scores == (2, 1)
+    assert result_words(said[t01], "zh") == "胜 : 负" and result_words(said[t01], "en") == "won : lost"
 
 
 def test_a_san_da_yi_table_reads_each_seats_place_not_its_small_points(tmp_path, capsys):
