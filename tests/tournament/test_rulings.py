@@ -208,11 +208,11 @@ def test_san_da_yi_over_its_four_rounds(tmp_path):
 
 # -- a result and the prizes in the seed's words ----------------------------------------------------------------------
 
-def test_a_knockout_result_reads_won_and_lost_and_the_placed_get_the_seeds_prizes(hand_log):
-    """002 三2: 根据级差（级高方为胜……）确定胜方 -- a match reads 胜 / 负, not the games won; 四 录取名次及奖励 1: 凡参加比赛的
+def test_a_knockout_match_reads_its_games_and_the_placed_get_the_seeds_prizes(hand_log):
+    """002 三2: 第二阶段：采取三局两胜制 -- a match reads its games won (its scores, nothing said); 四 录取名次及奖励 1: 凡参加比赛的
     选手均有纪念品; 2: 获得本届比赛前八名的选手分别颁发证书和奖品 -- once finished, the first eight 证书和奖品 and 纪念品,
     every pair still in 纪念品, a pair withdrawn none (decided, as pair Swiss's 鼓励奖)."""
-    from referee.tournament.export import prize_words, result_words, standing_rows
+    from referee.tournament.export import prize_words, standing_rows
     from referee.tournament.views import results_said
 
     ids = [f"p{i:02d}" for i in range(1, 11)]  # ten pairs: a bracket of 16, the round of 16 losers share 9th
