@@ -32,7 +32,7 @@ def _run(args: argparse.Namespace) -> int:
     import signal
     import threading
 
-    from bridge.run import Bridge, PortBusy
+    from bridge.run import BoardRefused, Bridge, PortBusy
     from bus.credentials import broker_url
     from bus.mqtt import ConnectionRefused
     from bus.protocol import check_table
@@ -56,7 +56,7 @@ def _run(args: argparse.Namespace) -> int:
         signal.signal(sig, lambda *_: stop.set())
     try:
         return Bridge(args.table, args.port, url, stop=stop).serve()
-    except (ConnectionRefused, PortBusy) as e:
+    except (ConnectionRefused, PortBusy, BoardRefused) as e:
         print(f"cardtable bridge run: {said(e, args.lang)}", file=sys.stderr)
         return 1
 

@@ -4,23 +4,23 @@ endian, over everything before it), COBS-encoded and ended by a zero byte.
 
 >>> raw = encode(Frame(0x11, 7, b""))
 >>> raw
-b'\\x04\\x01\\x11\\x07\\x03\\x1f\\xb0\\x00'
+b'\\x04\\x02\\x11\\x07\\x03\\x84l\\x00'
 >>> decode(raw[:-1])
 Frame(type=0x11, seq=7, body=b'')
 >>> decode(raw[:-2] + b"\\x01")
 Traceback (most recent call last):
 ...
-bridge.frames.CorruptFrame: CRC 0x1f01, computed 0x1fb0
+bridge.frames.CorruptFrame: CRC 0x8401, computed 0x846c
 >>> splitter = Splitter()
 >>> splitter.feed(raw[:4]), splitter.feed(raw[4:] + raw)
-([], [b'\\x04\\x01\\x11\\x07\\x03\\x1f\\xb0', b'\\x04\\x01\\x11\\x07\\x03\\x1f\\xb0'])
+([], [b'\\x04\\x02\\x11\\x07\\x03\\x84l', b'\\x04\\x02\\x11\\x07\\x03\\x84l'])
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-VERSION = 1
+VERSION = 2  # the protocol's version, in every frame (PROTOCOL.md "Versions")
 HEADER = 4  # version, type, seq
 CRC_BYTES = 2
 MAX_RAW = 32  # the longest frame (header, body, CRC) either side sends or accepts
@@ -37,6 +37,14 @@ class CorruptFrame(FrameError):
 
 class UnknownFrame(FrameError):
     """A well-formed frame of another protocol version, an unknown type, or a body of the wrong size."""
+
+
+class OtherVersion(UnknownFrame):
+    """A well-formed frame of another protocol version: the other side runs another firmware or bridge."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"protocol version {version}, not {VERSION}")
+        self.version = version
 
 
 @dataclass(frozen=True)
@@ -137,7 +145,7 @@ def decode(encoded: bytes) -> Frame:
     if got != want:
         raise CorruptFrame(f"CRC 0x{got:04x}, computed 0x{want:04x}")
     if raw[0] != VERSION:
-        raise UnknownFrame(f"protocol version {raw[0]}, not {VERSION}")
+        raise OtherVersion(raw[0])
     return Frame(raw[1], int.from_bytes(raw[2:4], "little"), raw[HEADER:-CRC_BYTES])
 
 

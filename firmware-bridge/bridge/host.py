@@ -12,7 +12,7 @@ it, so a press is kept on the board until it is safe.
 >>> link.opened()
 >>> link.take(now=0.0).write == encode(Sync().frame()) + encode(HostBeat().frame())
 True
->>> link.received(encode(Hello(3, 31, 1, 0, 0, 1, 87).frame()) + encode(Button(2, 0, 900, 1000).frame(87)), now=0.5)
+>>> link.received(encode(Hello(3, 31, 2, 0, 0, 1, 87, 1000, True).frame()) + encode(Button(2, 0, 900, 1000).frame(87)), now=0.5)
 >>> step = link.take(now=0.5)
 >>> step.publish
 [Press(id='board3-1f-000087', seat=2, button=0, at=0.4)]
@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 
-from bridge.frames import FrameError, Splitter, UnknownFrame, decode, encode
+from bridge.frames import FrameError, OtherVersion, Splitter, UnknownFrame, decode, encode
 from bridge.messages import (
     Ack,
     Button,
@@ -48,6 +48,18 @@ HOST_BEAT_S = 0.3
 BOARD_SILENT_S = 1.5  # no frame from the board this long: it is gone
 OUT_OF_STEP_S = 1.0  # presses came and none was the one expected this long: ask the board where it is (sync)
 REMEMBERED_PRESSES = 1024  # ids of published presses, to re-ack a copy whose ack was lost
+OTHER_VERSION_FRAMES = 3  # frames of another protocol version, and no hello: the board runs another firmware
+
+
+@dataclass(frozen=True)
+class Restart:
+    """The board started again (a reset, a power dip, its watchdog): boot ``boot`` began at ``at`` (host clock);
+    ``held``: the presses waiting on it when last heard before (None: this host knew no boot of it before)."""
+
+    board_id: int
+    boot: int
+    at: float
+    held: int | None
 
 
 @dataclass(frozen=True)
@@ -102,6 +114,9 @@ class HostLink:
         self._ahead_since: float | None = None  # a press came that is not the one expected, and none since that was
         self._board_ms = 0  # the board's clock in its latest frame: it goes back only when the board restarted
         self._dropped = 0  # the board's own count of dropped presses (u16, since its boot) in its latest heartbeat
+        self._other = 0  # frames of another protocol version since the port opened or the last hello
+        self.other_version: int | None = None  # the version a board of another firmware speaks, once sure
+        self.restarts: list[Restart] = []  # boots that began at a reset, new to this host, for the caller to say
 
     # -- inputs ----------------------------------------------------------------------------------
 
@@ -109,6 +124,7 @@ class HostLink:
         """The port was (re)opened: resynchronise (the board may have rebooted meanwhile)."""
         self._open, self._synced, self._sync_at = True, False, None
         self._splitter = Splitter()
+        self._other = 0
         self._forget_board()
 
     def closed(self) -> None:
@@ -124,6 +140,10 @@ class HostLink:
                     self.counters.unknown += 1
                 else:
                     self.counters.corrupt += 1
+                if isinstance(e, OtherVersion):
+                    self._other += 1
+                    if self._other >= OTHER_VERSION_FRAMES and not self._synced:
+                        self.other_version = e.version
                 continue
             self._last_rx = now
             self._on(seq, message, now)
@@ -138,7 +158,7 @@ class HostLink:
     def published(self, press_id_: str) -> None:
         """The broker has the press: acknowledge it to the board."""
         seq = self._pending.pop(press_id_, None)
-        if seq is not None:
+        if seq is not None and press_id(self.board.board_id, self.board.boot, seq) == press_id_:  # not a boot before
             self._remember(press_id_)
             self._send(Ack(Button.TYPE), seq)
 
@@ -178,8 +198,13 @@ class HostLink:
                 self._forget_board()  # a reboot, or a new port: show everything again
             if self.board is None or (message.board_id, message.boot) != (self.board.board_id, self.board.boot):
                 self._dropped = 0  # a board or boot new to this host: its count is all news
+                if message.reset:
+                    held = (self.heartbeat or self.board).queued if self.board else None
+                    self.restarts.append(Restart(message.board_id, message.boot, now - message.board_ms / 1000, held))
+                    self.heartbeat = None  # the last boot's
             self.board, self._synced, self._expected = message, True, message.first
-            self._ahead_since, self._board_ms = None, 0
+            self._other = 0
+            self._ahead_since, self._board_ms = None, message.board_ms
             self._skip_known()
         elif isinstance(message, Heartbeat):
             self.heartbeat = message

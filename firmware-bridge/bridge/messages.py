@@ -21,8 +21,18 @@ from bridge.frames import Frame, UnknownFrame
 SEATS = ("S", "E", "N", "W")
 BUTTONS = ("ready", "pass", "confirm", "referee", "bid1", "bid2", "bid3", "declare")
 LIGHTS = ("off", "green", "amber", "red")
-NO_CLOCK = 0xFFFF
+NO_CLOCK = 0xFFFFFFFF
 NO_CARDS = 0xFF
+STUCK_S = 5.0  # a key held down this long is stuck (firmware/board.h STUCK_MS): a press is well under a second
+
+
+def keys(bits: int) -> list[tuple[str, str]]:
+    """The (seat, button) of each key set in ``bits`` (bit seat * 8 + button, a heartbeat's ``stuck``).
+
+    >>> keys(1 << 8 | 1 << 1)
+    [('S', 'pass'), ('E', 'ready')]
+    """
+    return [(SEATS[k // 8], BUTTONS[k % 8]) for k in range(32) if bits >> k & 1]
 
 
 class _Wire:
@@ -51,10 +61,12 @@ class _Wire:
 
 @dataclass(frozen=True)
 class Hello(_Wire):
-    """Board to host, at boot and in answer to :class:`Sync`."""
+    """Board to host, at boot and in answer to :class:`Sync`: the boot began ``board_ms`` ago (the board's clock
+    counts from its reset) at a reset (``reset``), or when the last boot's press numbers ran out (not)."""
 
     TYPE: ClassVar[int] = 0x01
-    FORMAT: ClassVar[str] = "<HHBBBBH"
+    FORMAT: ClassVar[str] = "<HHBBBBHIB"
+    LIMITS: ClassVar[dict[str, int]] = {"reset": 2}
     board_id: int
     boot: int
     major: int
@@ -62,6 +74,8 @@ class Hello(_Wire):
     patch: int
     queued: int
     first: int  # the seq of the oldest press waiting, else of the next press
+    board_ms: int
+    reset: bool
 
     @property
     def firmware(self) -> str:
@@ -70,16 +84,18 @@ class Hello(_Wire):
 
 @dataclass(frozen=True)
 class Heartbeat(_Wire):
-    """Board to host every 500 ms: its clock, presses waiting, link state, frames it dropped."""
+    """Board to host every 500 ms: its clock, presses waiting, link state, frames and presses it dropped, the keys
+    held down ``STUCK_MS`` or longer (bit seat * 8 + button)."""
 
     TYPE: ClassVar[int] = 0x02
-    FORMAT: ClassVar[str] = "<IBBHHH"
+    FORMAT: ClassVar[str] = "<IBBHHHI"
     board_ms: int
     queued: int
     link_up: bool
     corrupt: int
     unknown: int
     dropped: int
+    stuck: int = 0
 
 
 @dataclass(frozen=True)
@@ -123,7 +139,7 @@ class Display(_Wire):
     """Host to board: a seat's clock (tenths of a second, counting down when running) and cards."""
 
     TYPE: ClassVar[int] = 0x20
-    FORMAT: ClassVar[str] = "<BHBB"
+    FORMAT: ClassVar[str] = "<BIBB"
     LIMITS: ClassVar[dict[str, int]] = {"seat": len(SEATS), "running": 2}
     seat: int
     clock_ds: int

@@ -29,7 +29,9 @@ from typing import Any
 
 import serial
 
+from bridge.frames import VERSION
 from bridge.host import HostLink
+from bridge.messages import STUCK_S, keys
 from bridge.seats import alerts, board_in, seat_views
 from bus import lock
 from bus.mqtt import Connection, ConnectionRefused
@@ -50,6 +52,12 @@ DROPS_SAID_S = 10.0  # presses dropped over a seat's pace are said at most this 
 class PortBusy(Refusal):
     """Another program holds the board's serial port (a second bridge of the same board), or another bridge holds the
     table (``table_busy``), or its lock cannot be taken (``table_lock``): this bridge ends."""
+
+    section = "bridge"
+
+
+class BoardRefused(Refusal):
+    """The board speaks another version of the serial protocol (another firmware): never read, this bridge ends."""
 
     section = "bridge"
 
@@ -84,6 +92,7 @@ class Bridge:
         self.dropped = 0  # presses over the pace, acknowledged to the board and never sent
         self._drops_said = [float("-inf")] * 4  # when each seat's drops were last said (monotonic)
         self._board_dropped = 0  # the board's lost presses (its queue full) said so far
+        self._stuck = 0  # the keys said to be held down (a heartbeat's stuck bits)
 
     def __repr__(self) -> str:
         return f"<Bridge table {self.table} port {self.port} {self.link!r}>"
@@ -162,7 +171,11 @@ class Bridge:
         now = self.clock()
         if data:
             self.link.received(data, now)
+            if self.link.other_version is not None:
+                raise BoardRefused("board_version", port=self.port, version=self.link.other_version, want=VERSION)
             self._say_board_dropped()
+            self._say_stuck()
+            self._say_restarts()
         self._apply_board_out()
         for pid in [p for p, info in self._publishing.items() if Connection.acknowledged(info)]:
             del self._publishing[pid]
@@ -192,6 +205,31 @@ class Bridge:
             log.warning("%s: the board's queue of presses was full: %d more lost, %d since the bridge started",
                         self.table, dropped - self._board_dropped, dropped)
             self._board_dropped = dropped
+
+    def _say_stuck(self) -> None:
+        """A key held down ``STUCK_S`` or more (a stuck button: the board sends a press when a key goes down, so a
+        held one says nothing more), and when it is let go, as the board's heartbeats say them."""
+        beat = self.link.heartbeat
+        stuck = beat.stuck if beat and self.link.online(self.clock()) else self._stuck
+        for seat, button in keys(stuck & ~self._stuck):
+            log.warning("%s: the %s button of seat %s has been held down %g s or more (stuck?): no press of it is "
+                        "seen until it is let go", self.table, button, seat, STUCK_S)
+        for seat, button in keys(self._stuck & ~stuck):
+            log.info("%s: the %s button of seat %s is let go", self.table, button, seat)
+        self._stuck = stuck
+
+    def _say_restarts(self) -> None:
+        """A boot that began at a reset (the reset button, a power dip, the watchdog): presses made while the board
+        restarted, and those waiting on it (in its RAM), are lost."""
+        for r in self.link.restarts:
+            when = time.strftime("%H:%M:%S", time.localtime(r.at))
+            if r.held is None:
+                log.info("%s: board%d started at %s (boot %d)", self.table, r.board_id, when, r.boot)
+            else:
+                log.warning("%s: board%d restarted at %s (boot %d): presses made while it restarted may be lost, and "
+                            "of the %d waiting on it those not yet at the broker", self.table, r.board_id, when,
+                            r.boot, r.held)
+        self.link.restarts.clear()
 
     def serve(self) -> int:
         """Bridge until ``stop``; :class:`PortBusy` (before connecting to the broker, or later) when another bridge

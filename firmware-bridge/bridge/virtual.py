@@ -9,7 +9,7 @@ True
 >>> from bridge.messages import parse
 >>> from bridge.frames import Splitter, decode
 >>> [parse(decode(p)) for p in Splitter().feed(board.take(now_ms=1001))][:2]
-[(0, Hello(board_id=9, boot=1, major=1, minor=1, patch=1, queued=1, first=1)), (1, Button(seat=2, button=0, pressed_ms=1000, board_ms=1001))]
+[(0, Hello(board_id=9, boot=1, major=2, minor=0, patch=0, queued=1, first=1, board_ms=1001, reset=True)), (1, Button(seat=2, button=0, pressed_ms=1000, board_ms=1001))]
 >>> board.render(now_ms=1001)
 'S[    LoSt off] E[    LoSt off] N[    LoSt off] W[    LoSt off] 连接断开'
 >>> VirtualBoard(board_id=9, lang="en").render(now_ms=1001).endswith("W[    LoSt off] link lost")
@@ -48,7 +48,7 @@ from bridge.messages import (
     parse,
 )
 
-FIRMWARE = (1, 1, 1)
+FIRMWARE = (2, 0, 0)
 RETRY_MS = 250
 HEARTBEAT_MS = 500
 LINK_TIMEOUT_MS = 1500
@@ -90,6 +90,7 @@ class VirtualBoard:
         self._splitter = Splitter()
         self._out = bytearray()
         self._hello = True
+        self._reset = True  # the boot began at a start (not when the last boot's seqs ran out)
 
     def press(self, seat: str, button: str, now_ms: int) -> bool:
         """A press of ``seat``'s ``button``; False when the queue is full (the press is lost, and counted). A key
@@ -154,9 +155,11 @@ class VirtualBoard:
         """What the board sends now (and the clocks' countdown)."""
         if self._events and self._events[0].round != self._boot_round:  # the last boot's presses are all acked
             self.boot, self._boot_round, self._hello = self._next_boot(), self._events[0].round, True
+            self._reset = False
         if self._hello:
             first = self._events[0].seq if self._events else self._next_seq & 0xFFFF
-            self._out += encode(Hello(self.board_id, self.boot, *FIRMWARE, len(self._events), first).frame())
+            hello = Hello(self.board_id, self.boot, *FIRMWARE, len(self._events), first, now_ms, self._reset)
+            self._out += encode(hello.frame())
             self._hello = False
         for event in self._events:
             if event.round != self._boot_round:
@@ -165,7 +168,7 @@ class VirtualBoard:
                 self._out += encode(Button(event.seat, event.button, event.pressed_ms, now_ms).frame(event.seq))
                 event.sent_ms = now_ms
         if self._beat_ms is None or now_ms - self._beat_ms >= HEARTBEAT_MS:
-            beat = Heartbeat(now_ms, len(self._events), self.link_up(now_ms), self.corrupt, self.unknown, self.dropped)
+            beat = Heartbeat(now_ms, len(self._events), self.link_up(now_ms), self.corrupt, self.unknown, self.dropped, 0)
             self._out += encode(beat.frame())
             self._beat_ms = now_ms
         self._count_down(now_ms)
@@ -195,11 +198,25 @@ class VirtualBoard:
         up = self.link_up(now_ms)
         seats = []
         for i, seat in enumerate(SEATS):
-            t = self.clock_ds[i]
-            clock = "    " if t == NO_CLOCK else f"{t / 10:4.1f}" if t < 1000 else f"{min(t // 10, 9999):4d}"
+            clock = "    " if self.clock_ds[i] == NO_CLOCK else _clock(self.clock_ds[i])
             right = "LoSt" if not up else "    " if self.cards[i] == NO_CARDS else f"{self.cards[i]:4d}"
             seats.append(f"{seat}[{clock}{right} {LIGHTS[self.lights[i]]}]")
         return " ".join(seats) + ("" if up else " " + word(self.lang, "bridge.link_lost"))
+
+
+def _clock(ds: int) -> str:
+    """A clock of ``ds`` tenths as the firmware shows it (``render_clock``): seconds and tenths under 100 s, whole
+    seconds under 10,000 s, then hours and minutes.
+
+    >>> [_clock(85), _clock(54000), _clock(99999), _clock(100000), _clock(864000)]
+    [' 8.5', '5400', '9999', ' 2.46', '24.00']
+    """
+    if ds < 1000:
+        return f"{ds / 10:4.1f}"
+    if ds < 100000:
+        return f"{ds // 10:4d}"
+    minutes = ds // 600
+    return f"{min(minutes // 60, 99):2d}.{minutes % 60:02d}"
 
 
 def _after(boot: int) -> int:

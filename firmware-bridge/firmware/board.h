@@ -4,9 +4,9 @@
 
 #include <avr/io.h>
 
-#define FW_MAJOR 1
-#define FW_MINOR 1
-#define FW_PATCH 1
+#define FW_MAJOR 2
+#define FW_MINOR 0
+#define FW_PATCH 0
 
 #define SEATS 4            /* S E N W, in this order everywhere */
 #define BUTTONS_PER_SEAT 8 /* ready pass confirm referee bid1 bid2 bid3 declare */
@@ -50,6 +50,7 @@
 #define LINK_TIMEOUT_MS 1500  /* no valid frame from the host this long: the link is lost */
 #define TICK_MS 100           /* clocks count down in tenths of a second */
 #define EXPIRY_BEEP_MS 600    /* one long beep when a running clock reaches zero */
+#define STUCK_MS 5000         /* a key held down this long is stuck (a press is well under a second) */
 
 #define EVENT_SLOTS 32 /* presses kept until the host acknowledges them */
 

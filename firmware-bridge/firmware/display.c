@@ -56,24 +56,32 @@ void display_init(void)
     write_same(REG_SHUTDOWN, 1);
 }
 
+/* A clock of t tenths on the left four digits: under 100 s seconds and tenths (" 8.5"), under 10,000 s whole
+ * seconds ("5400"), then hours and minutes with the point after the hours (" 2.46", "24.00"; 99.59 at most). */
+static void render_clock(uint32_t t, uint8_t out[4])
+{
+    if (t < 1000) {
+        out[3] = DIGITS[t % 10];
+        out[2] = DIGITS[t / 10 % 10] | SEG_DP;
+        if (t >= 100)
+            out[1] = DIGITS[t / 100];
+        return;
+    }
+    uint32_t minutes = t / 600, hours = minutes / 60 > 99 ? 99 : minutes / 60;
+    uint16_t n = t < 100000 ? t / 10 : hours * 100 + minutes % 60;
+    for (int8_t i = 3; i >= 0 && n; i--, n /= 10)
+        out[i] = DIGITS[n % 10];
+    if (t >= 100000)
+        out[1] |= SEG_DP;
+}
+
 /* The 8 digits of a seat, leftmost first. */
 static void render(const struct seat_view *v, uint8_t link_up, uint8_t out[8])
 {
     for (uint8_t i = 0; i < 8; i++)
         out[i] = 0;
-    uint16_t t = v->clock_ds;
-    if (t != NO_CLOCK) {
-        if (t < 1000) { /* under 100 s: seconds and tenths, " 8.5" */
-            out[3] = DIGITS[t % 10];
-            out[2] = DIGITS[t / 10 % 10] | SEG_DP;
-            if (t >= 100)
-                out[1] = DIGITS[t / 100];
-        } else { /* whole seconds, up to 9999 */
-            uint16_t s = t / 10 > 9999 ? 9999 : t / 10;
-            for (int8_t i = 3; i >= 0 && s; i--, s /= 10)
-                out[i] = DIGITS[s % 10];
-        }
-    }
+    if (v->clock_ds != NO_CLOCK)
+        render_clock(v->clock_ds, out);
     if (!link_up) {
         for (uint8_t i = 0; i < 4; i++)
             out[4 + i] = LOST[i];

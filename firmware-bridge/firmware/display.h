@@ -4,13 +4,13 @@
 
 #include <stdint.h>
 
-#define NO_CLOCK 0xFFFF
+#define NO_CLOCK 0xFFFFFFFFUL
 #define NO_CARDS 0xFF
 
 enum light { LIGHT_OFF, LIGHT_GREEN, LIGHT_AMBER, LIGHT_RED };
 
 struct seat_view {
-    uint16_t clock_ds; /* tenths of a second left, NO_CLOCK when none */
+    uint32_t clock_ds; /* tenths of a second left, NO_CLOCK when none */
     uint8_t cards;     /* cards in hand, NO_CARDS when not shown */
     uint8_t light;
 };

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#define PROTOCOL_VERSION 1
+#define PROTOCOL_VERSION 2 /* 2: firmware 2.0 (a u32 clock, stuck keys, when and how a boot began) */
 #define FRAME_HEADER 4 /* version, type, seq (little endian) */
 #define FRAME_CRC 2    /* big endian, over header and body */
 #define FRAME_MAX_RAW 32

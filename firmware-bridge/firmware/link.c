@@ -20,6 +20,7 @@ static uint8_t head, count;
 static uint16_t next_seq = 1;
 static uint8_t press_round, boot_round; /* the run of seqs new presses get; the one `boot` names */
 static uint16_t board_id, boot;
+static uint8_t boot_reset = 1; /* `boot` began at a reset (1), or when the last boot's seqs ran out (0) */
 static uint16_t corrupt, unknown, dropped;
 static uint8_t rx_buf[FRAME_MAX_ENCODED];
 static uint8_t rx_len, rx_overlong;
@@ -31,6 +32,7 @@ static const struct link_handlers *apply;
 static void put16(uint8_t *p, uint16_t v) { p[0] = v; p[1] = v >> 8; }
 static void put32(uint8_t *p, uint32_t v) { put16(p, v); put16(p + 2, v >> 16); }
 static uint16_t get16(const uint8_t *p) { return p[0] | (uint16_t)p[1] << 8; }
+static uint32_t get32(const uint8_t *p) { return get16(p) | (uint32_t)get16(p + 2) << 16; }
 
 /* Encode and queue one frame; 0 when the transmit ring has no room for it (try again later). */
 static uint8_t send_frame(uint8_t type, uint16_t seq, const uint8_t *body, uint8_t len)
@@ -54,9 +56,9 @@ static uint8_t send_frame(uint8_t type, uint16_t seq, const uint8_t *body, uint8
 /* The first press the host will get next: the oldest waiting, else the next one made. */
 static uint16_t first_seq(void) { return count ? events[head].seq : next_seq; }
 
-static void send_hello(void)
+static void send_hello(uint32_t now)
 {
-    uint8_t body[10];
+    uint8_t body[15];
     put16(body, board_id);
     put16(body + 2, boot);
     body[4] = FW_MAJOR;
@@ -64,15 +66,17 @@ static void send_hello(void)
     body[6] = FW_PATCH;
     body[7] = count;
     put16(body + 8, first_seq());
+    put32(body + 10, now);
+    body[14] = boot_reset;
     send_frame(T_HELLO, 0, body, sizeof body);
 }
 
-void link_init(uint16_t id, uint16_t boots, const struct link_handlers *handlers)
+void link_init(uint16_t id, uint16_t boots, const struct link_handlers *handlers, uint32_t now)
 {
     board_id = id;
     boot = boots;
     apply = handlers;
-    send_hello();
+    send_hello(now);
 }
 
 uint8_t link_up(uint32_t now) { return host_seen && now - host_ms < LINK_TIMEOUT_MS; }
@@ -137,7 +141,7 @@ static uint8_t dispatch(const uint8_t *f, uint8_t len, uint32_t now)
         host_seq_valid = 0;
         for (uint8_t i = 0; i < count; i++)
             events[(head + i) % EVENT_SLOTS].sent = 0; /* replay every unacknowledged press now */
-        send_hello();
+        send_hello(now);
         break;
     case T_HOST_BEAT:
         if (n != 0)
@@ -149,10 +153,10 @@ static uint8_t dispatch(const uint8_t *f, uint8_t len, uint32_t now)
         acked(seq);
         break;
     case T_DISPLAY:
-        if (n != 5 || b[0] >= SEATS || b[4] > 1)
+        if (n != 7 || b[0] >= SEATS || b[6] > 1)
             return 0;
         if (is_new(seq))
-            apply->display(b[0], get16(b + 1), b[3], b[4]);
+            apply->display(b[0], get32(b + 1), b[5], b[6]);
         ack(type, seq);
         break;
     case T_LIGHT:
@@ -212,32 +216,34 @@ void link_receive(uint32_t now)
 
 static void send_heartbeat(uint32_t now)
 {
-    uint8_t body[12];
+    uint8_t body[16];
     put32(body, now);
     body[4] = count;
     body[5] = link_up(now);
     put16(body + 6, corrupt);
     put16(body + 8, unknown);
     put16(body + 10, dropped);
+    put32(body + 12, apply->stuck(now));
     if (send_frame(T_HEARTBEAT, 0, body, sizeof body))
         heartbeat_ms = now;
 }
 
 /* The oldest waiting press begins a new run of seqs: the presses of the last boot are all acknowledged, so say
  * a new boot (its ids are new: board{id}-{boot}-{seq}) before sending it. */
-static void next_round(void)
+static void next_round(uint32_t now)
 {
     if (uart_tx_room() < FRAME_MAX_ENCODED + 1)
         return; /* the hello must go first: next time round the loop */
     boot = apply->next_boot();
     boot_round = events[head].round;
-    send_hello();
+    boot_reset = 0;
+    send_hello(now);
 }
 
 void link_send(uint32_t now)
 {
     if (count && events[head].round != boot_round)
-        next_round();
+        next_round(now);
     for (uint8_t i = 0; i < count; i++) {
         struct event *e = &events[(head + i) % EVENT_SLOTS];
         if (e->round != boot_round)

@@ -71,7 +71,7 @@ static void buzzer_step(uint32_t now)
 
 /* A seat's clock from now on. A clock counting down that reaches zero (here, or by the host's word) beeps once;
  * one that comes at zero (the same command again, a board/out read late, every display after a reboot) does not. */
-static void clock_to(uint8_t seat, uint16_t clock_ds, uint8_t run, uint32_t now)
+static void clock_to(uint8_t seat, uint32_t clock_ds, uint8_t run, uint32_t now)
 {
     uint8_t counting = running[seat];
     views[seat].clock_ds = clock_ds;
@@ -81,7 +81,7 @@ static void clock_to(uint8_t seat, uint16_t clock_ds, uint8_t run, uint32_t now)
 }
 
 /* The host's commands (link.h): a seat's clock and cards, its light, the buzzer. */
-static void on_display(uint8_t seat, uint16_t clock_ds, uint8_t cards, uint8_t run)
+static void on_display(uint8_t seat, uint32_t clock_ds, uint8_t cards, uint8_t run)
 {
     clock_to(seat, clock_ds, run, now_ms());
     views[seat].cards = cards;
@@ -99,7 +99,7 @@ static uint16_t next_boot(void)
     return boots;
 }
 
-static const struct link_handlers commands = {on_display, on_light, on_buzzer, next_boot};
+static const struct link_handlers commands = {on_display, on_light, on_buzzer, next_boot, panel_stuck};
 
 static void pressed(uint8_t seat, uint8_t button)
 {
@@ -129,7 +129,7 @@ int main(void)
     uart_init();
     timer_init();
     sei();
-    link_init(eeprom_read_word(EE_BOARD_ID), next_boot(), &commands);
+    link_init(eeprom_read_word(EE_BOARD_ID), next_boot(), &commands, now_ms());
     uint32_t scanned = 0, ticked = 0;
     for (;;) {
         wdt_reset();
@@ -137,7 +137,7 @@ int main(void)
         link_receive(now);
         if (now != scanned) {
             scanned = now;
-            panel_scan(pressed);
+            panel_scan(now, pressed);
             buzzer_step(now);
         }
         link_send(now);

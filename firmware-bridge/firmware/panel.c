@@ -8,6 +8,7 @@ static uint32_t stable;      /* debounced state, bit k = key k pressed */
 static uint32_t last_sample; /* the previous raw sample */
 static uint32_t locked;      /* keys in their lockout time */
 static uint8_t lockout[KEYS];
+static uint32_t down_ms[KEYS]; /* when each key pressed now was pressed */
 
 void panel_init(void)
 {
@@ -35,7 +36,7 @@ static uint32_t sample(void)
 
 /* A change counts when two samples in a row agree; then that key is ignored for LOCKOUT_MS
  * (contact bounce), so a press is reported 1-2 ms after the contact closes. */
-void panel_scan(void (*pressed)(uint8_t seat, uint8_t button))
+void panel_scan(uint32_t at, void (*pressed)(uint8_t seat, uint8_t button))
 {
     uint32_t now = sample();
     uint32_t changed = ~(now ^ last_sample) & (now ^ stable);
@@ -51,8 +52,19 @@ void panel_scan(void (*pressed)(uint8_t seat, uint8_t button))
             stable ^= bit;
             lockout[k] = LOCKOUT_MS / SCAN_MS;
             locked |= bit;
-            if (now & bit)
+            if (now & bit) {
+                down_ms[k] = at;
                 pressed(k / BUTTONS_PER_SEAT, BUTTONS_PER_SEAT - 1 - k % BUTTONS_PER_SEAT);
+            }
         }
     }
+}
+
+uint32_t panel_stuck(uint32_t now)
+{
+    uint32_t stuck = 0, bit = 1;
+    for (uint8_t k = 0; k < KEYS; k++, bit <<= 1)
+        if ((stable & bit) && now - down_ms[k] >= STUCK_MS)
+            stuck |= 1UL << (k / BUTTONS_PER_SEAT * BUTTONS_PER_SEAT + BUTTONS_PER_SEAT - 1 - k % BUTTONS_PER_SEAT);
+    return stuck;
 }

@@ -68,7 +68,7 @@ def test_every_button_of_every_seat_becomes_its_board_in_message(make_board, sta
     bridge = start_bridge(board)
     assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
     online = json.loads(listen.payloads(BOARD_STATUS)[-1])
-    assert (online["board"], online["firmware"], online["boot"]) == ("board7", "1.1.1", 1)
+    assert (online["board"], online["firmware"], online["boot"]) == ("board7", "2.0.0", 1)
     pressed = []
     for seat in SEATS:
         for button in BUTTONS:
@@ -281,3 +281,20 @@ def test_after_a_broker_restart_the_board_is_known_online_again(make_board, fres
         assert wait_until(lambda: retained() == "online", 30), (retained(), bridge.output())
     finally:
         bridge.stop()
+
+
+def test_clocks_of_an_hour_and_more_are_shown_as_they_are(make_board, start_bridge, listen):
+    """Seed 000 第3条 (and 001 三): "每轮竞赛时间为1小时30分钟"; seed 002: "每场比赛时间定为1小时"; a ``board/out`` clock
+    may say up to 86,400 s (bus/schemas/defs.json). The serial protocol carried a clock as a u16 of tenths, so every
+    clock over 6,553.4 s was shown as 6553 and counted down from there (two hours showed 6553 for 11 minutes).
+    Protocol 2 carries a u32; the board shows whole seconds under 10,000 s and then hours and minutes (" 2.46")."""
+    board = make_board()
+    start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 30)
+    listen.service.publish(BOARD_OUT, board_out({"S": {"clock": 5400.0, "cards": 1}, "E": {"clock": 7200.0, "cards": 2},
+                                                 "N": {"clock": 37000.0, "cards": 3}, "W": {"clock": 86400.0, "cards": 4}}),
+                           retain=True)
+    assert wait_until(lambda: board.display("W").endswith("   4"), 30), board.display("W")
+    shown = {seat: board.display(seat)[:-4] for seat in SEATS}
+    assert re.fullmatch(r"5(400|39\d)", shown["S"]) and re.fullmatch(r"7(200|19\d)", shown["E"]), shown
+    assert (shown["N"], shown["W"]) == ("10.16", "23.59"), shown  # 10 h 16 min 40 s; 24 h less the time it took

@@ -6,7 +6,12 @@ sent again after the board's reset)."""
 from __future__ import annotations
 
 import json
+import os
+import re
+import select
+import struct
 import time
+import tty
 
 import pytest
 from conftest import BridgeProcess
@@ -91,3 +96,69 @@ def test_a_clock_that_comes_at_zero_beeps_no_more(make_board, start_bridge, list
     assert 40.0 - (seen - made) - 0.5 <= float(east[:-4]) <= 40.0, east
     time.sleep(1.0)
     assert board.state()["beeps"] == 1, board.state()["beeps"]
+
+
+def test_a_button_held_down_is_said_stuck_and_let_go(make_board, start_bridge, listen):
+    """A stuck button gave one press and then nothing: the board sends a press when a key goes down, and nobody was
+    told that the seat's button no longer works. The board now says the keys held down ``STUCK_MS`` (5 s) or more in
+    its heartbeat (PROTOCOL.md, protocol 2) and the bridge says each, and when it is let go."""
+    board = make_board(board_id=8)
+    bridge = start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
+    board.press("W", "pass")
+    time.sleep(3.0)
+    assert "held down" not in bridge.output()  # a long press is no stuck button
+    said = "t1: the pass button of seat W has been held down 5 s or more (stuck?)"
+    assert wait_until(lambda: said in bridge.output(), 30), bridge.output()
+    board.release("W", "pass")
+    assert wait_until(lambda: "t1: the pass button of seat W is let go" in bridge.output(), 30), bridge.output()
+    assert bridge.output().count(said) == 1
+    assert [(m["seat"], m["button"]) for m in once(presses(listen))] == [("W", "pass")]
+
+
+def test_a_board_reset_is_said_with_its_time(make_board, start_bridge, listen):
+    """Presses made while the board restarts, and those waiting in its RAM, are lost (README: the auto-reset of a
+    Nano), and nobody was told. The board's hello now says how long ago its boot began and whether a reset began it
+    (not its press numbers running out), and the bridge says when the board restarted."""
+    board = make_board(board_id=9)
+    bridge = start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
+    assert "board9 restarted" not in bridge.output()
+    reset_at = time.time()
+    board.reset()
+    said = re.compile(r"t1: board9 restarted at (\d\d:\d\d:\d\d) \(boot 2\): presses made while it restarted may be "
+                      r"lost, and of the 0 waiting on it those not yet at the broker")
+    assert wait_until(lambda: said.search(bridge.output()), 30), bridge.output()
+    when = said.search(bridge.output()).group(1)
+    assert when in {time.strftime("%H:%M:%S", time.localtime(reset_at + d)) for d in (-1, 0, 1)}, (when, reset_at)
+
+
+def test_a_board_of_the_old_protocol_is_refused_in_words(broker, tmp_path):
+    """PROTOCOL.md "Versions": the display's clock became a u32 (protocol 2): a board still on protocol 1 would read
+    every display command wrong. Its frames (a right CRC, version 1) were counted as unknown and the board never came
+    online, unsaid; now the bridge says in words which versions the two speak, and ends (1)."""
+    from bridge.frames import cobs_encode, crc16
+
+    def v1_heartbeat(ms: int) -> bytes:  # firmware 1.1.1's heartbeat: board ms, queued, link up, corrupt, unknown, dropped
+        raw = bytes([1, 0x02, 0, 0]) + struct.pack("<IBBHHH", ms, 0, 0, 0, 0, 0)
+        return cobs_encode(raw + crc16(raw).to_bytes(2, "big")) + b"\0"
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    link = tmp_path / "old-board"
+    link.symlink_to(os.ttyname(slave))
+    bridge = BridgeProcess("t1", link, broker.url("board-t1"), tmp_path / "bridge.log")
+    try:
+        for n in range(60):
+            if bridge.proc.poll() is not None:
+                break
+            os.write(master, v1_heartbeat(500 * n))
+            while select.select([master], [], [], 0)[0]:
+                os.read(master, 4096)  # the bridge's syncs, which the old board cannot read
+            time.sleep(0.5)
+        assert bridge.proc.wait(10) == 1, bridge.output()
+    finally:
+        bridge.stop()
+        os.close(master)
+        os.close(slave)
+    assert f"cardtable bridge run: 串口 {link} 上的显示板说串口协议第 1 版，本桥接说第 2 版" in bridge.output()

@@ -40,7 +40,7 @@ pytestmark = pytest.mark.hil
 
 frames = st.builds(Frame, st.integers(0, 255), st.integers(0, 0xFFFF),
                    st.binary(max_size=MAX_RAW - HEADER - CRC_BYTES))
-ONE_OF_EACH = [Hello(3, 31, 1, 0, 0, 2, 40).frame(), Heartbeat(123456, 3, True, 5, 6, 7).frame(),
+ONE_OF_EACH = [Hello(3, 31, 2, 0, 0, 2, 40, 5000, True).frame(), Heartbeat(123456, 3, True, 5, 6, 7, 1 << 9).frame(),
                Button(2, 7, 1000, 1200).frame(65535), Ack(3).frame(87), Sync().frame(), HostBeat().frame(),
                Display(1, 85, 30, True).frame(9), Light(3, 2).frame(1), Buzzer(2, 150, 100).frame(3)]
 

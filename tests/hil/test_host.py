@@ -5,8 +5,8 @@ the board only once the broker has it, a rebooted board shown everything again."
 from __future__ import annotations
 
 from bridge.frames import Splitter, decode, encode
-from bridge.host import COMMAND_RETRY_S, HostLink
-from bridge.messages import Ack, Button, Display, Heartbeat, Hello, HostBeat, Light, Sync, parse
+from bridge.host import COMMAND_RETRY_S, HostLink, Restart
+from bridge.messages import NO_CLOCK, Ack, Button, Display, Heartbeat, Hello, HostBeat, Light, Sync, parse
 from bridge.seats import SeatView
 
 
@@ -20,7 +20,7 @@ def synced(board_id: int = 3, boot: int = 1, first: int = 1) -> HostLink:
     link = HostLink()
     link.opened()
     link.take(now=0.0)
-    link.received(encode(Hello(board_id, boot, 1, 0, 0, 0, first).frame()), now=0.1)
+    link.received(encode(Hello(board_id, boot, 2, 0, 0, 0, first, 100, True).frame()), now=0.1)
     return link
 
 
@@ -34,7 +34,7 @@ def test_sync_until_the_board_says_hello():
     assert sent(link.take(now=0.0).write, beats=True) == [(0, Sync()), (0, HostBeat())]
     assert sent(link.take(now=0.1).write, beats=True) == []
     assert sent(link.take(now=0.3).write, beats=True) == [(0, Sync()), (0, HostBeat())]
-    link.received(encode(Hello(3, 1, 1, 0, 0, 0, 1).frame()), now=0.35)
+    link.received(encode(Hello(3, 1, 2, 0, 0, 0, 1, 100, True).frame()), now=0.35)
     assert link.online(now=0.4) and not link.online(now=2.0)
     assert sent(link.take(now=0.6).write, beats=True) == [(0, HostBeat())]
 
@@ -59,7 +59,7 @@ def test_an_ack_of_another_seq_or_type_changes_nothing():
     link.show({"S": view("S", None, "off")})
     link.take(now=0.2)
     link.received(encode(Ack(Display.TYPE).frame(7)) + encode(Ack(Light.TYPE).frame(1)), now=0.25)
-    assert sent(link.take(now=0.2 + COMMAND_RETRY_S).write) == [(1, Display(0, 0xFFFF, 30, False))]
+    assert sent(link.take(now=0.2 + COMMAND_RETRY_S).write) == [(1, Display(0, NO_CLOCK, 30, False))]
 
 
 def test_a_press_is_published_once_and_acked_after_the_broker_has_it():
@@ -92,8 +92,8 @@ def test_a_rebooted_board_is_shown_everything_again():
     link.take(now=0.22)
     link.received(encode(Ack(Light.TYPE).frame(2)), now=0.23)
     assert sent(link.take(now=0.24).write) == []
-    link.received(encode(Hello(3, 2, 1, 0, 0, 0, 1).frame()), now=1.0)  # boot 2
-    assert sent(link.take(now=1.0).write)[-1] == (3, Display(1, 0xFFFF, 30, False))
+    link.received(encode(Hello(3, 2, 2, 0, 0, 0, 1, 100, True).frame()), now=1.0)  # boot 2
+    assert sent(link.take(now=1.0).write)[-1] == (3, Display(1, NO_CLOCK, 30, False))
 
 
 def test_presses_are_published_in_the_boards_order():
@@ -111,7 +111,7 @@ def test_a_second_hello_publishes_nothing_twice():
     link.received(five + six, now=1.0)
     assert len(link.take(now=1.0).publish) == 2
     # the answer to a repeated sync: the board still holds both (not yet acknowledged) and resends them
-    link.received(encode(Hello(1, 1, 1, 0, 0, 2, 5).frame()) + five + six, now=1.1)
+    link.received(encode(Hello(1, 1, 2, 0, 0, 2, 5, 100, True).frame()) + five + six, now=1.1)
     assert link.take(now=1.1).publish == []
     link.received(encode(Button(2, 7, 100, 100).frame(7)), now=1.2)
     assert [p.id for p in link.take(now=1.2).publish] == ["board1-1-000007"]
@@ -130,7 +130,7 @@ def test_presses_out_of_step_for_a_second_ask_the_board_where_it_is():
     link.received(first_of_boot_2, now=1.45)  # the board sends it again every 250 ms
     assert (0, Sync()) not in sent(link.take(now=1.9).write)  # a damaged frame is mended within 250 ms: no sync
     assert (0, Sync()) in sent(link.take(now=2.2).write)
-    link.received(encode(Hello(1, 2, 1, 1, 0, 1, 1).frame()) + first_of_boot_2, now=2.25)
+    link.received(encode(Hello(1, 2, 2, 0, 0, 1, 1, 200, False).frame()) + first_of_boot_2, now=2.25)
     assert [p.id for p in link.take(now=2.25).publish] == ["board1-2-000001"]
 
 
@@ -142,10 +142,25 @@ def test_a_board_restarted_unseen_is_not_taken_for_the_boot_it_had():
     assert [p.id for p in link.take(now=1.0).publish] == ["board1-1-000001"]
     link.published("board1-1-000001")
     link.take(now=1.0)
-    link.received(encode(Heartbeat(5000, 0, True, 0, 0, 0).frame()), now=5.0)
+    link.received(encode(Heartbeat(5000, 0, True, 0, 0, 0, 0).frame()), now=5.0)
     again = encode(Button(2, 0, 150, 200).frame(1))  # boot 2's first press; its hello was lost
     link.received(again, now=5.3)
     step = link.take(now=5.3)
     assert step.publish == [] and (1, Ack(Button.TYPE)) not in sent(step.write) and (0, Sync()) in sent(step.write)
-    link.received(encode(Hello(1, 2, 1, 1, 0, 1, 1).frame()) + again, now=5.4)
+    link.received(encode(Hello(1, 2, 2, 0, 0, 1, 1, 190, True).frame()) + again, now=5.4)
     assert [(p.id, p.seat) for p in link.take(now=5.4).publish] == [("board1-2-000001", 2)]
+
+
+def test_a_press_of_a_boot_before_a_reset_is_not_acknowledged_to_the_next():
+    """PROTOCOL.md: a press is acknowledged to the board once the broker has it. A press of boot 1 published just
+    before the board restarted, its broker's confirmation coming after boot 2's hello, was acknowledged by its seq
+    alone: boot 2's press of that number was taken off the board unpublished, lost. The restart is said (when)."""
+    link = synced(board_id=1, boot=1, first=1)
+    link.received(encode(Heartbeat(900, 1, True, 0, 0, 0, 0).frame()) + encode(Button(0, 1, 900, 950).frame(1)),
+                  now=1.0)
+    assert [p.id for p in link.take(now=1.0).publish] == ["board1-1-000001"]
+    link.received(encode(Hello(1, 2, 2, 0, 0, 1, 1, 300, True).frame()), now=2.0)  # reset; boot 2's press 1 waits
+    link.take(now=2.0)
+    link.published("board1-1-000001")
+    assert (1, Ack(Button.TYPE)) not in sent(link.take(now=2.05).write)
+    assert link.restarts[-1] == Restart(1, 2, 1.7, 1)
