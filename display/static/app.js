@@ -25,7 +25,7 @@ const UNDEALT = new Set(["idle", "arriving", "dealing"]);  // no hand dealt yet 
 function seatHTML(seat, s, bids) {  // bids: San Da Yi's, each seat's this hand (it limits the seat's bombs)
   const played = (s.current_trick?.plays || []).filter(p => p.seat === seat).map(p => p.cards).flat();
   const clock = s.clocks[seat];
-  const clk = clock.left === null ? "" : `<span class="clk${clock.left < 5 ? " low" : ""}" data-left="${clock.left}" data-running="${clock.running}">${Math.ceil(clock.left)}</span>`;
+  const clk = clock.left === null ? "" : `<span class="clk${clock.left < 5 ? " low" : ""}" data-left="${clock.left}" data-running="${clock.running}">${secs(Math.ceil(clock.left))}</span>`;
   const flagged = s.flags.some(f => f.seat === seat) ? " flagged" : "";
   return `<div class="seat ${seat}${s.turn === seat ? " turn" : ""}${flagged}" data-seat="${seat}">` +
     `<div class="who">${SEATW(seat)} ${esc(s.players[seat] || "")}${s.dealer === seat ? ` <i class="dealer" title="${T("dealer")}">${T("dealer_mark")}</i>` : ""}` +
@@ -33,6 +33,7 @@ function seatHTML(seat, s, bids) {  // bids: San Da Yi's, each seat's this hand 
     `<div><span class="count">${UNDEALT.has(s.phase) ? "" : countText(s.cards[seat], TOLD[s.rulebook])}</span> ${clk}</div>` +
     `<div class="played">${cardsHTML(played)}</div></div>`;
 }
+function secs(n) { return fill(W("word.secs"), { s: n }); }  // a clock's seconds with their unit: 9 秒, 9 s
 function countText(n, told) {  // above the book's told_at the count is the players' secret (002 九 3, 004 三(一)3)
   return told && n > told ? T("cards_untold", { n: told }) : T("cards_left", { n });
 }
@@ -62,7 +63,7 @@ function tileParts(v) {  // each part of a tile as HTML; a part is written again
     head: `<header><a class="name" href="/tables/${encodeURIComponent(v.table)}">${esc(v.table)}</a> ${phase} ${badge}</header>`,
     viol: v.violations.length ? `<ul class="viol">${v.violations.slice(-3).reverse().map(x => violationHTML(x)).join("")}</ul>` : "",
   };
-  if (!s) return parts;
+  if (!s) return { ...parts, teams: `<p class="empty">${T("no_state")}</p>` };  // nothing heard of its game yet: said, not a blank tile
   const t = s.trump, rank = t && t.rank ? T("level_rank", { rank: t.rank }) : "";  // a Tractor hand of no trump suit (无主): the level apart
   const trump = !t ? "" : GAMES[s.rulebook] === "guandan" ? rank  // Guandan has no trump suit: the level played (打 2)
     : `${T("trump")} ${t.suit ? suitHTML(t.suit) + esc(t.rank || "") : [T("no_trump"), rank].filter(Boolean).join(" · ")}`;
@@ -99,7 +100,7 @@ function renderTile(t) {
     const html = parts[p] || "";
     if (el.shown[p] !== html) { el.parts[p].innerHTML = html; el.shown[p] = html; refit(); }
   }
-  const cls = `tile ${v.status || "unknown"}${v.state?.paused ? " paused" : ""}${v.state?.flags.length ? " has-flags" : ""}`;
+  const cls = `tile ${stalled(v) ? "stalled" : v.status || "unknown"}${v.state?.paused ? " paused" : ""}${v.state?.flags.length ? " has-flags" : ""}`;
   if (el.className !== cls) el.className = cls;
   el.dataset.seq = v.state ? v.state.seq : "";
   el.dataset.status = v.status || "unknown";
@@ -219,7 +220,7 @@ function tick() {
     const v = hall.tables[el.closest(".tile").dataset.table];
     if (v.status === "offline" || stalled(v)) return;  // a table that referees nothing runs no clock: shown as it stopped
     const left = Number(el.dataset.left) - (performance.now() - v.got) / 1000;
-    const text = String(Math.max(0, Math.ceil(left)));
+    const text = secs(Math.max(0, Math.ceil(left)));
     if (el.textContent !== text) el.textContent = text;
     if (el.classList.contains("low") !== left < 5) el.classList.toggle("low", left < 5);
   });
@@ -230,9 +231,9 @@ function tick() {
 function renderTimeline() {
   const box = $("#timeline ol");
   if (!box || !ONE) return;
-  box.innerHTML = view(ONE).timeline.map(eventHTML).reverse().join("");
+  box.innerHTML = view(ONE).timeline.map(eventHTML).reverse().join("") || `<li class="empty">${T("no_events")}</li>`;  // an empty list says so
   const all = $("#allviolations");
-  if (all) all.innerHTML = view(ONE).violations.slice().reverse().map(v => violationHTML(v, true)).join("");
+  if (all) all.innerHTML = view(ONE).violations.slice().reverse().map(v => violationHTML(v, true)).join("") || `<li class="empty">${T("no_violations")}</li>`;
 }
 function eventHTML(e) {  // the event as the server said it (display/view.py), and its cards as pictures
   const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });

@@ -75,7 +75,7 @@ function renderTables() {
       `<td class="${done ? "finished" : ""}">${done ? T("finished") : s && s.phase !== "idle" ? T("in_play") : ""}</td>` +
       `<td><button data-cmd="start_round">${T("start_round")}</button> ` +
       `<button data-cmd="last_hand">${T("last_hand")}</button> <button data-cmd="stop_round">${T("stop_round")}</button></td></tr>`;
-  }).join("");
+  }).join("") || `<tr><td colspan="5" class="empty">${T("no_tables")}</td></tr>`;  // none heard of yet: said, not an empty list
 }
 // Does the table's camera see it, does its board answer (camera/status, board/status)? Only what is wrong is shown: a
 // camera lost or offline sees no play of the table, a board down takes no press; the table's service then stops its

@@ -567,7 +567,7 @@ def test_an_offline_tables_seat_clock_stops_on_the_scoreboard(page, table):
     b3.publish("state", state(seq=30, at=time.time(), clocks={**state()["clocks"], "N": {"left": 60.0, "running": True}}))
     pg = page("/")
     pg.wait_for_selector("#tile-b3[data-seq='30'] .seat.N .clk[data-running=true]")
-    until(pg, "Number(document.querySelector('#tile-b3 .seat.N .clk').textContent) < 60")  # live: it counts
+    until(pg, "parseInt(document.querySelector('#tile-b3 .seat.N .clk').textContent) < 60")  # live: it counts
     b3.publish("status", {"v": 1, "status": "offline"})
     pg.wait_for_selector("#tile-b3[data-status=offline]", timeout=WAIT_MS)
     shown = pg.inner_text("#tile-b3 .seat.N .clk")

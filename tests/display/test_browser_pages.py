@@ -1,0 +1,79 @@
+"""The pages as a person reads them, found by looking at every page of a whole simulated evening (cardtable hall) in
+Chromium at 1920x1080, 1366x768 and 390x844, in both languages: a seat's shot clock says its unit, an empty list or a
+table not heard from says so, a table that stopped refereeing does not look like one in play, and a phone does not
+break a heading inside its word. Against the app (uvicorn) and a real mosquitto."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from kit import console_of, served, standings, state, until
+
+from bus.protocol import schema
+
+pytestmark = pytest.mark.browser
+WAIT_MS = 30_000
+TABLES = ["q1", "q2", "q3"]
+
+
+def test_a_seat_clock_says_its_unit(page, table):
+    """001: 领出不得超过15秒钟，按规定顺序跟牌、垫牌、将吃不超过10秒钟 -- the limit is in seconds, and the tile's shot
+    clock was a bare number beside the seat's count of cards (37 张 10); now 10 秒, 10 s, as it counts down."""
+    q1 = table("q1")
+    q1.publish("status", {"v": 1, "status": "online", "at": time.time()})
+    q1.publish("health", {**schema("health")["examples"][0], "at": time.time(), "every": 60.0})
+    q1.publish("state", state(seq=10, at=time.time(), clocks={**state()["clocks"], "N": {"left": 30.0, "running": True}}))
+    for lang, unit in (("zh", "秒"), ("en", "s")):
+        pg = page("/", lang=lang)
+        pg.wait_for_selector("#tile-q1[data-seq='10'] .seat.N .clk", timeout=WAIT_MS)
+        until(pg, "parseInt(document.querySelector('#tile-q1 .seat.N .clk').textContent) < 30")  # counted down by the page
+        number, said = pg.inner_text("#tile-q1 .seat.N .clk").split()
+        assert said == unit and 0 < int(number) < 30, (lang, number, said)
+
+
+def test_a_table_not_heard_from_says_so(page):
+    """A table's page before its service said anything (a table being set up, a link followed early) was a tile with
+    its name and 未知, and two headed panels with nothing under them."""
+    for lang, words in (("zh", ["还没有收到这张牌桌的消息", "本盘还没有事件", "暂无违例"]),
+                        ("en", ["Nothing heard from this table yet", "No events this hand yet", "No violations"])):
+        pg = page("/tables/q3", lang=lang)
+        pg.wait_for_selector("#tile-q3", timeout=WAIT_MS)
+        assert [pg.inner_text(x) for x in ("#tile-q3 .empty", "#timeline li.empty", "#allviolations li.empty")] == words
+
+
+def test_a_table_that_stopped_refereeing_is_grey_as_one_offline(page, table):
+    """A service that hangs keeps its status online (its connection to the broker may live on): its health stops,
+    the tile's badge said 无响应 on a green felt, the same green as every table in play; now grey, as an offline one."""
+    q2 = table("q2")
+    q2.publish("status", {"v": 1, "status": "online", "at": time.time()})
+    q2.publish("health", {**schema("health")["examples"][0], "at": time.time(), "every": 0.5})  # and no more
+    q2.publish("state", state(seq=20))
+    pg = page("/")
+    pg.wait_for_selector("#tile-q2[data-live=stalled]", timeout=WAIT_MS)
+    background = "getComputedStyle(document.querySelector('#tile-q2')).backgroundColor"
+    assert pg.evaluate(background) == "rgb(58, 58, 58)"
+    q2.publish("status", {"v": 1, "status": "offline"})
+    pg.wait_for_selector("#tile-q2[data-status=offline]", timeout=WAIT_MS)
+    assert pg.evaluate(background) == "rgb(58, 58, 58)"
+
+
+def test_the_console_with_no_table_yet_says_so(browser, fresh_broker, tmp_path):
+    """The console's tables panel before any table said anything was its column headings over nothing."""
+    with served(fresh_broker, tmp_path / "console.db", users=("scoreboard-3", "console-3")) as server, \
+            console_of(browser, server) as console:
+        console.wait_for_selector("#c-tables td.empty", timeout=WAIT_MS)
+        assert console.inner_text("#c-tables tbody") == "暂无牌桌"
+
+
+def test_standings_headings_keep_their_words_on_a_phone(page, tournament):
+    """At 390 pixels the standings' headings broke inside their words, a character a line (名 / 次, 总 / 分)."""
+    rows = [{"rank": 1, "id": "e1", "name": "数学学院", "unit": "数学学院", "score": 2, "tiebreaks": [0, 2], "prize": None},
+            {"rank": 2, "id": "e2", "name": "外语学院", "unit": "外语学院", "score": 0, "tiebreaks": [2, -2], "prize": None}]
+    tournament.publish("evening", "standings", standings("evening", rows=rows))
+    pg = page("/", width=390, height=844)
+    pg.wait_for_selector("#standings tr[data-entry=e1]", timeout=WAIT_MS)
+    lines = pg.evaluate("[...document.querySelectorAll('#standings th')].map(th => "
+                        "Math.round(th.getBoundingClientRect().height / parseFloat(getComputedStyle(th).lineHeight)))")
+    assert lines == [1] * 7, lines
+    assert pg.evaluate("document.querySelector('#standings table').scrollWidth <= document.querySelector('#standings .body').clientWidth")
