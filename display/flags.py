@@ -24,10 +24,10 @@ def frame_for(flag: dict, frames: list[dict]) -> dict | None:
 
 ALL = ("confirm", "dismiss", "correct")
 # bus/PROTOCOL.md "Flags": correct is refused for a flag that holds no play (a pickup is none); dismiss is confirm for
-# a call, a turn nobody played and a stalled seat (the console offers one of the two); a stalled seat's correct enters
+# a call, a turn nobody played, a seat waited on and a stalled seat (the console offers one of the two); a stalled seat's correct enters
 # the play seen
 ACTIONS = {"out_of_turn": ("confirm", "dismiss"), "early_pickup": ("confirm", "dismiss"), "no_play": ("confirm",),
-           "unsure_pickup": ("confirm", "dismiss"), "referee_called": ("confirm",), "stalled": ("confirm", "correct"),
+           "idle": ("confirm",), "unsure_pickup": ("confirm", "dismiss"), "referee_called": ("confirm",), "stalled": ("confirm", "correct"),
            "wrong_card_count": ("confirm", "dismiss")}
 
 

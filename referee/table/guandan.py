@@ -17,7 +17,8 @@ game past A, A must be played; stage two best of three, each game past 8, a new 
 The round ends with the match (``game_won`` naming it), with three fouls by one side (十 第3条: ``game_won``
 for the other side, ``by: "fouls"``), or when time is up (``round_over`` with the levels): a hand
 not yet drawn is not played, a drawn one is finished, and the higher level wins (规程 三 2); in stage two
-games at 1:1 are played out instead (``played_out``).
+games at 1:1 are played out instead (``played_out``). A flag open at the hour on an undrawn hand (a call made in time)
+holds the result (``result_waits``) until the referee has answered it, fouls recorded meanwhile still counting.
 
 >>> t = GuandanTable("t1", "sanjiang-2012")
 >>> t, out = t.apply("commands", {"v": 1, "id": "c1", "command": "start_round"}, at=0.0, seq=1)
@@ -27,6 +28,7 @@ games at 1:1 are played out instead (``played_out``).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from referee.cards import Cards
@@ -53,6 +55,7 @@ class GuandanTable(ClimbingTable):
     after: tuple[str, ...] = ()  # the finish order of the game's last hand: who pays tribute next
     returns: tuple[ShotClock, ...] = ()  # the receivers' return-card clocks
     warned: tuple[tuple[str, str], ...] = ()  # (seat, kind) of the round's warnings (九 3: 第一次警告)
+    waits: bool = False  # time is up and the round's end waits for the referee (``_result_waits``)
 
     # -- the engine --------------------------------------------------------------------------------
     def _engine(self) -> Hand:
@@ -80,7 +83,7 @@ class GuandanTable(ClimbingTable):
     def _round_started(self) -> GuandanTable:
         t = super()._round_started()
         return t._with(match=Match.start(self.rules, self.rules.match.stage, self.at), hand=None, tribute=None, after=(), returns=(),
-                       warned=())
+                       warned=(), waits=False)
 
     def _all_ready(self) -> GuandanTable:
         return self._deal()
@@ -94,6 +97,8 @@ class GuandanTable(ClimbingTable):
         if self.phase == "playing" and button == "pass":
             return self._pass(seat)
         if self.phase == "dealing" and button == "ready" and self.hand is None and self.tribute is None:
+            if self._time_is_up():  # the round's end waits for the referee (_result_waits): no hand is drawn after it
+                raise Reject("guandan.time_up", seat=seat)
             t = self._event("draw_done", {"seat": seat})
             if not self.after:  # a game's first hand: the seat that drew the turned-up card leads (七)
                 return t._play_starts(seat, ())
@@ -163,6 +168,15 @@ class GuandanTable(ClimbingTable):
         t = t._event("card_returned", {"seat": seat, "to": to, "card": dict(p.returned)[seat].code})
         return t._play_starts(p.leader, p.exchanges) if p.done else t
 
+    def _awaited(self) -> tuple[str, str, float] | None:
+        """A payer's tribute (untimed: the seed times only the return card) and a receiver's return card (its 20 s:
+        watched once its clock was ruled, 十二 第3条 否则记犯规1次, the card still due)."""
+        turn = self._tribute_turn() if self.phase == "dealing" and self.tribute is not None else None
+        if turn is None:
+            return None
+        returning = any(c.seat == turn for c in self.returns)
+        return turn, "tribute", (self.limits.limit("return") or math.inf) if returning else math.inf
+
     # -- what the camera saw -----------------------------------------------------------------------
     def _seen(self, seat: str, cards: Cards, p: dict) -> GuandanTable:
         if self.phase == "dealing" and self.tribute is not None:
@@ -200,8 +214,9 @@ class GuandanTable(ClimbingTable):
 
     def _ruling(self, command: str, p: dict) -> GuandanTable:
         """From the console: the referee's foul (the book's ``[fouls] kinds``, 九 and 四: what no camera sees), any
-        time in the round; each counts to the side, three lose the round (十 第3条), a ``warned_first`` kind's first
-        by a player is a warning (九 3: 第一次警告，第二次则记犯规一次)."""
+        time in the round, and after the hour while its end waits for a call made in time (:meth:`_result_waits`: the
+        evidence's ``called_at``); each counts to the side, three lose the round (十 第3条), a ``warned_first`` kind's
+        first by a player is a warning (九 3: 第一次警告，第二次则记犯规一次)."""
         if command != "foul":
             return super()._ruling(command, p)
         if self.match is None or self.phase in ("idle", "arriving", "round_over"):
@@ -209,7 +224,8 @@ class GuandanTable(ClimbingTable):
         seat, kind, kinds = p["seat"], p["kind"], self.rules.fouls.kinds
         if kind not in kinds:
             raise Reject("table.unknown_foul", kind=kind, kinds=list(kinds))
-        evidence = {"hand": self.hand_no}
+        called = [f.at for f in self.flags if f.kind == "referee_called"]
+        evidence = {"hand": self.hand_no} | ({"called_at": called[0]} if self.waits and called else {})  # ruled as of the call
         if kind in self.rules.fouls.warned_first and (seat, kind) not in self.warned:
             t, _ = self._with(warned=self.warned + ((seat, kind),))._violation(seat, kind, kinds[kind], {"warning": True}, evidence, "confirmed")
             return t
@@ -239,8 +255,19 @@ class GuandanTable(ClimbingTable):
             t = t._with(record=record, returns=tuple(c.spent() if c is late else c for c in t.returns))
             t = t._clock_violation(verdict)
         if t.phase == "dealing" and t.hand is None and t.tribute is None and t._time_is_up():
-            return t._round_ends("time")  # 未抓完牌牌桌停止打牌
+            return t._round_ends("time") if not t.flags else t._result_waits()  # 未抓完牌牌桌停止打牌
         return t
+
+    def _result_waits(self) -> GuandanTable:
+        """Time is up with an undrawn hand while a flag is open (a call, 十 第1条 举报人举手报告裁判员, made in time): the
+        match's end waits for the referee, who may still record the foul called (three lose the round, 十 第3条), and
+        the round ends on time once no flag is open (:meth:`_resolve`). Said once: ``result_waits``."""
+        if self.waits:
+            return self
+        return self._with(waits=True)._event("result_waits", {"by": "time", "flag": self.flags[0].flag})
+
+    def _resolve(self, flag: Flag, how: str, cards: list[str] | None = None) -> GuandanTable:
+        return super()._resolve(flag, how, cards)._tick()  # the round's end that waited for it, when it was the last
 
     def _pause_clocks(self) -> GuandanTable:
         t = super()._pause_clocks()

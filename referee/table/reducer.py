@@ -58,7 +58,7 @@ from referee.table.clock import (
 CONFIRMED_PLAYS = ("unsure", "too_many")
 # The flags whose pickup (a ``removed`` read) a person's ``confirm`` applies, as if the camera had been sure.
 CONFIRMED_PICKUPS = ("unsure_pickup",)
-REFEREE_ONLY = ("referee_called", "stalled")  # flags a seat's own ``confirm`` button cannot answer: a referee must come
+REFEREE_ONLY = ("referee_called", "stalled", "idle")  # flags a seat's own ``confirm`` button cannot answer: a referee must come
 CLOCK = "clock"  # the log's entry for time passing with no input (logged by the service when a deadline passes)
 # The log's entry for a device's presence changing (logged by the service from ``camera/status`` and
 # ``board/status``): ``{"v": 1, "device": "camera" | "board", "status": "online" | "lost" | "offline"}``, with the
@@ -75,6 +75,8 @@ GRACE_MIN = 1.0  # a seat ready within a minute of the round's start is on time 
 # no seed says: a person looks, nobody is penalised).
 STALLED_S = 60.0
 UNTIMED_STALL_S = 120.0
+# The same bounds watch a seat the table waits on where no shot clock runs (``Reducer._awaited``: a dealer not taking the
+# kitty, a bidder, a tribute): an ``idle`` flag (decided, no seed says it: a person looks, nobody is penalised).
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,10 @@ class Reducer:
     # could press ``ready``), and not at all since ``late_stopped`` while the board is down in the arriving phase.
     late_from: float | None = None
     late_stopped: float | None = None
-    stalled: tuple[str, float] | None = None  # the seat and start of the turn flagged ``stalled`` (once a turn)
+    stalled: tuple[str, float] | None = None  # the seat and start of the turn (or wait) flagged (once a turn)
+    # The wait of the seat the table waits on where no shot clock runs (``_awaited``): never ruled, it only tells when
+    # to ask a person (``idle``); its ``action`` is the phase word of what is awaited.
+    watch: ShotClock | None = None
     _events: tuple[Output, ...] = field(default=(), repr=False, compare=False)
     # While a ``clock`` entry that the service held (it could not hear the table) is applied: a turn it
     # gives up starts the next seat's clock at the entry, when the table can show it, not at the deadline.
@@ -185,6 +190,7 @@ class Reducer:
             t = handler(ticked, payload)
         except ValueError as exc:  # Reject, and any rule the engines refuse: the input changes nothing
             t = ticked._rejected(name, payload, exc)
+        t = t._watched()
         if t.presence and t.down:  # (most tables have every device up: the cheap test first)
             t = t._pause_clocks()
         if (t.flags or t.waiting) and t.phase == "round_over":  # however the round ended (its game, its clock, fouls, a stop)
@@ -200,7 +206,7 @@ class Reducer:
     def _by_time(self) -> Reducer:
         """Everything time decides up to ``self.at``: the rules' clocks (:meth:`_tick`), then a turn gone quiet
         (:meth:`_stall`). The one way time rules: an input, the service's ``clock`` entry and a ``state`` alike."""
-        return self._tick()._stall()
+        return self._tick()._watched()._stall()
 
     def _tick(self) -> Reducer:
         """What time decided up to ``self.at``: here late arrival; a game adds its clocks."""
@@ -209,11 +215,37 @@ class Reducer:
     def _clock_entry(self, p: dict) -> Reducer:
         return self
 
+    def _awaited(self) -> tuple[str, str, float] | None:
+        """The seat the table waits on where no shot clock runs, what for (a phase word) and the seconds it is allowed
+        (``math.inf``: the book sets none); None where a clock watches the turn or nobody in particular must act."""
+        return None
+
+    def _watched(self) -> Reducer:
+        """The :attr:`watch` of what the table now awaits (:meth:`_awaited`), started when the wait began, paused while
+        the table is on hold; a wait that ended answers its ``idle`` flag (the seat acted)."""
+        awaited = self._awaited() if self.phase not in ("idle", "round_over") else None
+        w = self.watch
+        if awaited is not None and w is not None and (w.seat, w.action) == awaited[:2]:
+            return self
+        t, watch = self._idle_answered(), None
+        if awaited is not None:
+            seat, what, allowed = awaited
+            watch = ShotClock(seat, what, allowed, self.at, self.at, self.limits.rule("play"), last=self.at)
+        t = t._with(watch=watch)
+        return t._pause_clocks() if t.on_hold else t._resume_clock()
+
+    def _idle_answered(self, seat: str | None = None) -> Reducer:
+        """The ``idle`` flags (``seat``'s, or every one) answered by the act they waited for: dismissed, said."""
+        t = self
+        for flag in (f for f in self.flags if f.kind == "idle" and seat in (None, f.seat)):
+            t = t._with(flags=tuple(f for f in t.flags if f is not flag))._event("flag_resolved", {"flag": flag.flag, "how": "dismiss"})
+        return t
+
     def _stall_at(self) -> float | None:
         """When the seat on turn will have gone :data:`STALLED_S` past its allowed time (:data:`UNTIMED_STALL_S` past
         its turn's start where the book times nothing) with no play seen; None while no clock runs, or once its turn
-        was flagged."""
-        c = self.clock
+        was flagged. Where no shot clock runs, the same of the :attr:`watch`."""
+        c = self.clock or self.watch
         if c is None or c.running_since is None or self.stalled == (c.seat, c.started) or self.phase in ("idle", "round_over"):
             return None
         wait = UNTIMED_STALL_S if math.isinf(c.allowed) else c.allowed + STALLED_S
@@ -227,10 +259,13 @@ class Reducer:
         at = self._stall_at()
         if at is None or self.at < at:
             return self
-        c = self.clock
+        c = self.clock or self.watch
+        t = self._with(stalled=(c.seat, c.started))
+        if c is self.watch:  # nothing to correct: the act awaited is no play (a button, a tribute); it answers the flag
+            return t._flag(c.seat, "idle", Cards(), Reason("table.idle", seat=c.seat, seconds=round(c.used(self.at)), phase=c.action), None)
         why = Reason("table.stalled", seat=c.seat, seconds=round(c.used(self.at)))
         pending = {"id": None, "seat": c.seat, "cards": [], "confidence": 1.0}
-        return self._with(stalled=(c.seat, c.started))._flag(c.seat, "stalled", Cards(), why, pending)
+        return t._flag(c.seat, "stalled", Cards(), why, pending)
 
     @property
     def down(self) -> tuple[str, ...]:
@@ -518,10 +553,11 @@ class Reducer:
     # -- what the camera saw ---------------------------------------------------------------------------
     def _observed(self, p: dict) -> Reducer:
         seat, cards = p["seat"], Cards.parse(p["cards"])  # a CardError is a reason too: rejected
-        if self.flags or self.waiting:  # judged once the referee resolved every flag, in the order they came
-            t = self._with(waiting=self.waiting + (p,))
-            return t._event("play_waits", {"seat": seat, "cards": cards.names(), "flag": self.flags[0].flag if self.flags else None})
-        return self._read(p)
+        t = self._idle_answered(seat)  # the seat the table waited on shows its cards (a tribute, its kitty)
+        if t.flags or t.waiting:  # judged once the referee resolved every flag, in the order they came
+            t = t._with(waiting=t.waiting + (p,))
+            return t._event("play_waits", {"seat": seat, "cards": cards.names(), "flag": t.flags[0].flag if t.flags else None})
+        return t._resume_clock()._read(p)
 
     def _read(self, p: dict) -> Reducer:
         """A read judged now: unsure, flagged; else what the cards are at this table (:meth:`_seen`)."""
@@ -584,12 +620,14 @@ class Reducer:
                                         "why": why.json()})
 
     def _pause_clocks(self) -> Reducer:
-        return self._with(clock=self.clock.paused(self.at)) if self.clock and self.clock.running else self
+        clock, watch = (c.paused(self.at) if c is not None else None for c in (self.clock, self.watch))
+        return self._with(clock=clock, watch=watch) if clock is not self.clock or watch is not self.watch else self
 
     def _resume_clock(self) -> Reducer:
-        if self.flags or self.down or self.clock is None or self.clock.running:
+        if self.flags or self.down:
             return self
-        return self._with(clock=self.clock.resumed(self.at))
+        clock, watch = (c.resumed(self.at) if c is not None else None for c in (self.clock, self.watch))
+        return self._with(clock=clock, watch=watch) if clock is not self.clock or watch is not self.watch else self
 
     def _out_of_turn(self, seat: str, cards: Cards, expected: str | None) -> Reducer:
         """Cards face up from a seat not on turn, flagged for the referee (never played): 越序出牌

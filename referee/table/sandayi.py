@@ -19,6 +19,7 @@ the seat's count, the table and the decks. The seed sets no clock, so none runs.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from referee.cards import Cards
@@ -104,6 +105,10 @@ class SandayiTable(ClimbingTable):
         else:
             t = t._event("reported", {"seat": seat, "play": p["play"]}) if command == "report" else t._event("hand_opened", {"seat": seat})
         return t._hand_over() if game.over else t
+
+    def _awaited(self) -> tuple[str, str, float] | None:
+        """The bidder, and the dealer taking the kitty: untimed (the seed sets no clock), watched for ``idle``."""
+        return (self.game.turn, self.phase, math.inf) if self.phase in ("bidding", "kitty") else None
 
     def _seen(self, seat: str, cards: Cards, p: dict) -> SandayiTable:
         if self.phase == "playing":

@@ -27,6 +27,7 @@ raises a flag, which pauses the table until a person confirms, corrects or dismi
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from referee.cards import CardError, Cards
@@ -129,6 +130,17 @@ class TractorTable(Reducer):
         t = t._with(game=game)
         t = t._event("levels_changed", {"levels": {team: game.level_of(team) for team, _ in game.levels}, "dealer": game.dealer})
         return t._deal()
+
+    def _awaited(self) -> tuple[str, str, float] | None:
+        """The dealer, once the draw is over, taking the kitty (allowed its pause and, where the book times it, the
+        kitty's own clock: 001 八〈4〉 应停顿5秒钟才能拿底牌 and 二十三 庄家留底牌和首引不得超过60秒钟, 65 s in all; the
+        60 s itself starts when it takes the kitty), and turning it up once the hand is played out (untimed)."""
+        if self.phase == "dealing" and self.declaring.draw_done_at is not None and self._dealer_to_be():
+            kitty = self.limits.limit("kitty_and_first_lead")
+            return self._dealer_to_be(), "kitty", self.rules.declare.window_s + kitty if kitty else math.inf
+        if self.phase == "hand_over":
+            return self.dealer, "hand_over", math.inf
+        return None
 
     def _dealer_to_be(self) -> str | None:
         if self.game and self.game.dealer:

@@ -97,3 +97,46 @@ def test_a_misread_is_corrected_or_dismissed_with_no_foul():
     d.send("commands", {"command": "dismiss", "flag": d.state()["flags"][0]["flag"]})
     assert not d.events("foul_counted") and d.state()["turn"] == "N"
     assert [v["status"] for v in d.violations("impossible")] == ["flagged", "dismissed", "flagged", "dismissed"]
+
+
+def _called_at_the_hour():
+    """A match whose hour (规程 三 2) passes while E's call is open and the next hand is not drawn."""
+    d = Table_(GD, at=0.0)
+    d.start()
+    d.send("commands", {"command": "foul", "seat": "E", "kind": "signalling"})
+    d.send("commands", {"command": "foul", "seat": "W", "kind": "signalling"})  # EW's second
+    d.press("S", "referee", dt=3590.0)  # a call made in time (十 第1条: 举报人举手报告裁判员。停止打牌)
+    d.send("clock", {}, dt=30.0)  # the hour passes: 未抓完牌牌桌停止打牌
+    return d
+
+
+def test_a_call_open_at_the_hour_is_ruled_and_a_third_foul_still_loses_the_round():
+    """002 十 第3条: 在一轮比赛中如某一方运动员出现累计三次犯规，则本轮判负; 十 第1条: 举报人举手报告裁判员。停止打牌; 规程 三 2:
+    裁判宣布比赛结束（时间到1小时），未抓完牌牌桌停止打牌 -- the call was dismissed with the round at the hour and the
+    referee could no longer record the foul reported: a third foul called in time could not lose the round."""
+    d = _called_at_the_hour()
+    assert d.table.phase == "dealing" and not d.events("round_over") and [f["kind"] for f in d.state()["flags"]] == ["referee_called"]
+    (waits,) = d.events("result_waits")
+    assert waits["data"]["by"] == "time"
+    assert "结果等裁判" in Sentences("zh", "guandan").event(waits)
+    d.send("clock", {}, dt=60.0)
+    assert len(d.events("result_waits")) == 1  # said once
+    before = len(d.outputs)
+    d.press("S", "ready")  # no hand is drawn after the hour
+    assert d.events("rejected")[-1]["data"]["why"]["key"] == "guandan.time_up" and d.table.hand is None
+    assert len(d.outputs) == before + 1
+    call = d.state()["flags"][0]
+    d.send("commands", {"command": "foul", "seat": "E", "kind": "signalling"})
+    v = d.violations()[-1]
+    assert (v["seat"], v["status"], v["evidence"]["called_at"]) == ("E", "confirmed", call["at"])
+    won = d.events("game_won")[-1]["data"]
+    assert (won["team"], won["by"], d.table.phase) == ("SN", "fouls", "round_over") and not d.events("round_over")
+
+
+def test_a_call_dismissed_after_the_hour_ends_the_round_on_time():
+    """规程 三 2: 根据级差（级高方为胜，同级时先到胜） -- the call answered with no foul, the match ends on time at once."""
+    d = _called_at_the_hour()
+    flag = d.state()["flags"][0]["flag"]
+    d.send("commands", {"command": "dismiss", "flag": flag})
+    (over,) = d.events("round_over")
+    assert (over["data"]["by"], d.table.phase) == ("time", "round_over") and not d.events("game_won")
