@@ -19,7 +19,7 @@ from pathlib import Path
 import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -105,15 +105,23 @@ async def _invalid(request: Request, exc: RequestValidationError) -> JSONRespons
     return JSONResponse({"detail": word(lang, "word.sep").join(problems) or word(lang, "invalid.empty")}, status_code=422)
 
 
-async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+async def _http(request: Request, exc: StarletteHTTPException) -> Response:
     """A refusal (``referee.catalogue.Refusal``) is said in the request's language (``deps.language``); so is a body
     Starlette could not read (400: a multipart upload whose file's name runs to thousands of characters), its own
     English words kept as the reason."""
+    if exc.status_code == 404 and exc.detail == "Not Found" and wants_page(request):  # no route: a page, not JSON
+        return pages.missing(request)
     refusal = exc.detail
     if exc.status_code == 400 and not isinstance(refusal, Refusal):
         refusal = Denied("body_unreadable", why=str(refusal)[:200])
     detail = refusal.text(language(request)) if isinstance(refusal, Refusal) else str(refusal)
     return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
+
+def wants_page(request: Request) -> bool:
+    """A browser asking for a page (a link followed, an address typed), not a script asking the API."""
+    html = "text/html" in request.headers.get("accept", "")
+    return request.method == "GET" and html and not request.url.path.startswith(("/api/", "/static/"))
 
 
 async def _damaged(request: Request, exc: Refusal) -> JSONResponse:

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from display.deps import Lang
+from display.deps import Lang, language
 from display.schemas import Id
 from referee.catalogue import LANGS, entries, say
 from referee.rulebooks import load, names
@@ -29,11 +29,12 @@ PAGE_SECTIONS = ("ui", "word", "seat", "team", "phase", "kind", "status", "colum
                  "said", "prize")
 
 
-def _page(request: Request, lang: str, name: str, **context) -> HTMLResponse:
-    return templates.TemplateResponse(request, name, {"lang": lang, "t": lambda key, **v: say(lang, f"ui.{key}", **v),
-                                                      "catalogue_tag": catalogue()[1], "games": games(),
-                                                      "scores": scores(), "rows": rows(), "awards": awards(), "told": told(),
-                                                      **context})
+def _page(request: Request, lang: str, name: str, status_code: int = 200, **context) -> HTMLResponse:
+    return templates.TemplateResponse(request, name, status_code=status_code,
+                                      context={"lang": lang, "t": lambda key, **v: say(lang, f"ui.{key}", **v),
+                                               "catalogue_tag": catalogue()[1], "games": games(),
+                                               "scores": scores(), "rows": rows(), "awards": awards(), "told": told(),
+                                               **context})
 
 
 @cache
@@ -69,6 +70,13 @@ def table(request: Request, table: Id, lang: Lang):
 @router.get("/console", response_class=HTMLResponse)
 def console(request: Request, lang: Lang):
     return _page(request, lang, "console.html", page="console", fouls=fouls())
+
+
+def missing(request: Request) -> HTMLResponse:
+    """The page for an address a browser asked for that is none of ours (a link mistyped, an old bookmark): a 404 that
+    says so in the reader's language under the pages' header and its links, where FastAPI's answer was a line of JSON
+    in English (``{"detail":"Not Found"}``)."""
+    return _page(request, language(request), "missing.html", status_code=404, page="missing")
 
 
 @cache

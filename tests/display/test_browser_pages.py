@@ -6,6 +6,8 @@ break a heading inside its word. Against the app (uvicorn) and a real mosquitto.
 from __future__ import annotations
 
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 from kit import console_of, served, standings, state, until
@@ -77,3 +79,21 @@ def test_standings_headings_keep_their_words_on_a_phone(page, tournament):
                         "Math.round(th.getBoundingClientRect().height / parseFloat(getComputedStyle(th).lineHeight)))")
     assert lines == [1] * 7, lines
     assert pg.evaluate("document.querySelector('#standings table').scrollWidth <= document.querySelector('#standings .body').clientWidth")
+
+
+def test_an_address_that_is_no_page_says_so_in_words(page, server):
+    """A mistyped address or an old bookmark was answered {"detail":"Not Found"}, a line of JSON in English on a
+    Chinese hall's browser; now a page under the header and its links, in the reader's language, still a 404. The API
+    keeps answering JSON."""
+    for lang, said in (("zh", "这里没有页面：请从上面的链接进入记分牌、大屏或控制台"),
+                       ("en", "There is no page here: the links above lead to the scoreboard, the big screen and the console")):
+        pg = page("/scoreboard", lang=lang)
+        assert pg.inner_text("#missing") == said
+        assert pg.inner_text("header.top nav").split() == (["记分牌", "大屏", "控制台"] if lang == "zh" else
+                                                           ["Scoreboard", "Big", "screen", "Console"])
+    for path, accept, kind in (("/scoreboard", "text/html", "text/html"), ("/api/nothing", "text/html", "application/json"),
+                               ("/scoreboard", "application/json", "application/json")):
+        request = urllib.request.Request(server.url + path, headers={"Accept": accept})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == 404 and refused.value.headers["content-type"].startswith(kind), (path, accept)
