@@ -260,7 +260,8 @@ def test_retained_inputs_are_never_applied(rig):
                            "rulebook": RULEBOOK}, retain=True)
     event = r.watch.wait("events", lambda e: e["kind"] == "rejected")
     assert event["data"] == {"topic": "commands", "id": "k-live-retained",
-                             "reason": "commands: a retained message: inputs are never retained"}
+                             "reason": "commands: a retained message: inputs are never retained",
+                             "why": {"key": "payload.retained", "values": {}}}  # said in the reader's language too
     assigned = r.command("assign", players=PLAYERS, rulebook=RULEBOOK)
     assert r.wait_logged([assigned]) == [marker, assigned]
     assert r.watch.wait("state", lambda s: s["players"] == PLAYERS)
