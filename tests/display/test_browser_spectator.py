@@ -36,6 +36,8 @@ def test_a_san_da_yi_tile_says_each_seats_bid_and_counts_games(page, broker, tmp
         english = page("/tables/s2", lang="en")
         english.wait_for_selector("#tile-s2 .seat.E .bid")
         assert english.inner_text("#tile-s2 .seat.E .who") == "E 李强 D bids 2"
+        # 不叫 is no bid: "passes" beside a seat's name read, all game long, as the seat passing the trick in play
+        assert english.inner_text("#tile-s2 .seat.N .bid") == "no bid"
         assert english.inner_text("#tile-s2 .ht") == "game 1"
         assert "game 1 trick" not in english.inner_text("#timeline")  # no play yet; the timeline says games too
     finally:
