@@ -462,7 +462,7 @@ def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, ha
         first, second = (row.locator("label .entry small").nth(i).inner_text().strip() for i in (0, 1))  # the units
         row.locator("input[type=radio]").nth(0).check()
         row.locator("button[data-result=record]").click()
-        board.wait_for_selector("#pairings tr[data-table=t01] td.num:has-text('2 : -2')", timeout=WAIT_MS)
+        board.wait_for_selector("#pairings tr[data-table=t01] td.num:text-is('胜 : 负')", timeout=WAIT_MS)  # as read (a23c32f): no levels entered
         # the standings are a message of their own, which may arrive after the pairings
         board.wait_for_selector("#standings tbody tr:first-child td:nth-child(4):text-is('2')", timeout=WAIT_MS)
         top = board.locator("#standings tbody tr").first
@@ -474,7 +474,7 @@ def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, ha
         row.locator("input[type=radio]").nth(1).check()
         row.locator("input[name=reason]").fill("记分错误")
         row.locator("button[data-result=correct]").click()
-        board.wait_for_selector("#pairings tr[data-table=t01] td.num:has-text('-2 : 2')", timeout=WAIT_MS)
+        board.wait_for_selector("#pairings tr[data-table=t01] td.num:text-is('负 : 胜')", timeout=WAIT_MS)
         until(board, f"document.querySelector('#standings tbody tr td:nth-child(2)').textContent !== {json.dumps(winner_unit)}")
         assert second == board.locator("#standings tbody tr").first.locator("td").nth(1).inner_text()
         assert console.inner_text("#result .line") == "组织者 wang 更正第 1 轮 t01 桌成绩：本桌第二方胜（原因：记分错误）"
