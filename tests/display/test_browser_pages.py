@@ -97,3 +97,36 @@ def test_an_address_that_is_no_page_says_so_in_words(page, server):
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(request, timeout=10)
         assert refused.value.code == 404 and refused.value.headers["content-type"].startswith(kind), (path, accept)
+
+
+CONTRAST = """sel => {  // the contrast ratio (WCAG 2) of an element's words against the ground it is drawn on, its own and its
+  // ancestors' backgrounds laid one over the other (the seat on turn is a translucent highlight over the felt)
+  const rgba = s => { const m = s.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+  const el = document.querySelector(sel), grounds = [];
+  for (let e = el; e; e = e.parentElement) grounds.unshift(rgba(getComputedStyle(e).backgroundColor));
+  const ground = grounds.reduce((under, [r, g, b, a]) => [r, g, b].map((c, i) => c * a + under[i] * (1 - a)), [255, 255, 255]);
+  const lum = c => c.map(v => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const [x, y] = [lum(rgba(getComputedStyle(el).color).slice(0, 3)), lum(ground)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}"""
+
+
+def test_the_tiles_words_read_from_the_back_of_a_hall(page, table):
+    """The big screen is read across a hall: every word of a tile at 4.5 : 1 at least (WCAG AA). The felt's quieter
+    words (cards left, phase, dealer and trump) were at 3.9 : 1, the count of the seat on turn at 2.8 : 1, a red trump
+    suit at 3.6 : 1, and the white of 离线 and 最后一盘 on their light red at 2.8 : 1."""
+    q1, q2 = table("q1"), table("q2")
+    q1.publish("status", {"v": 1, "status": "online", "at": time.time()})
+    q1.publish("state", state(seq=30, turn="N", round={**state()["round"], "last_hand": True}))
+    q2.publish("state", state(seq=31))
+    q2.publish("status", {"v": 1, "status": "offline"})
+    pg = page("/big", width=1920, height=1080)
+    pg.wait_for_selector("#tile-q1[data-seq='30'] .lh", state="attached", timeout=WAIT_MS)
+    pg.wait_for_selector("#tile-q2[data-status=offline]", state="attached", timeout=WAIT_MS)
+    until(pg, "!document.querySelector('#tile-q1').hidden")  # the wall's slide
+    words = ["#tile-q1 .phase", "#tile-q1 .ht", "#tile-q1 .info", "#tile-q1 .info .suit.red", "#tile-q1 .info .lh",
+             "#tile-q1 .seat.N .count", "#tile-q1 .seat.S .count", "#tile-q1 .seat.S .who", "#tile-q1 .badge",
+             "#tile-q2 .badge.offline", "#tile-q2 .seat.S .count", "#roundclock .notice"]
+    ratios = {w: round(pg.evaluate(CONTRAST, w), 2) for w in words}
+    assert all(r >= 4.5 for r in ratios.values()), ratios
