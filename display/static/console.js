@@ -19,12 +19,12 @@ async function api(method, path, body) {
   return data;
 }
 function unreadHTML(e) {  // what could not be read, said: never an empty list, nor the forms of a tournament not made
-  return `<p class="error">${esc(T("not_loaded") + e.message)}</p>`;
+  return `<p class="error">${CODE(T("not_loaded") + e.message)}</p>`;
 }
 let UNDO = null;
 function say(text, bad, undo) {
   const el = $("#result");
-  el.querySelector(".line").textContent = text;
+  el.querySelector(".line").innerHTML = CODE(text);
   el.className = bad ? "error" : "";
   UNDO = undo || null;
   $("#undo").hidden = !UNDO;
@@ -262,7 +262,7 @@ $("#c-flags").addEventListener("click", ev => {
 async function loadAudit() {
   if (!ME) return;
   const rows = await api("GET", "/api/console/audit?limit=50").catch(e => e);
-  if (rows instanceof Error) { $("#c-audit tbody").innerHTML = `<tr class="error"><td colspan="2">${esc(T("not_loaded") + rows.message)}</td></tr>`; return; }
+  if (rows instanceof Error) { $("#c-audit tbody").innerHTML = `<tr class="error"><td colspan="2">${CODE(T("not_loaded") + rows.message)}</td></tr>`; return; }
   $("#c-audit tbody").innerHTML = rows.map(r => `<tr data-action="${esc(r.action)}"${r.action === "damaged" ? ' class="error"' : ""}><td>${new Date(r.at * 1000).toLocaleString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false })}</td>` +
     `<td>${esc(r.text)}</td></tr>`).join("");
 }

@@ -32,6 +32,10 @@ function entryText(e) {  // an entry as the hall knows it: its lot number (抽�
 function entryWords(e) {  // the same, with its unit: 1号 名字 单位 (the console's and the scoreboard's)
   return [entryText(e), e.unit !== e.name ? e.unit : ""].filter(Boolean).join(" ");
 }
+function CODE(text) {  // a sentence as HTML, the catalogue's `code` (a command, an option, a header) in a code font, its
+  // backticks the catalogue's mark for it, not words to show
+  return esc(text).replace(/`([^`]+)`/g, "<code>$1</code>");
+}
 function esc(s) { return String(s ?? "").replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]); }
 function applyWords() {
   document.documentElement.lang = LANG === "en" ? "en" : "zh-CN";

@@ -77,7 +77,7 @@ function roundHTML(view) {
       `<button data-result="record">${T("record_result")}</button> <input name="reason" placeholder="${T("reason")}" aria-label="${T("reason")}" size="8">` +
       ` <button data-result="correct">${T("correct")}</button>`, notes.get(x.table));
   }).join("");
-  const unpublished = t.unpublished ? `<p class="error" id="t-unpublished">${esc(t.unpublished)}</p>` : "";
+  const unpublished = t.unpublished ? `<p class="error" id="t-unpublished">${CODE(t.unpublished)}</p>` : "";
   const byes = r.byes.map(e => named(e) + ((r.byes_forfeited || []).includes(e) ? T("bye_forfeited") : ""));
   return unpublished + `<p><b>${esc(t.name)}</b> · ${esc(W("system." + t.system))} · ${T("round_of", { round: t.paired, rounds: t.rounds })}${t.finished ? " · " + T("finished") : ""}</p>` +
     roundsNav(t) + (latest ? nextHTML(t) : `<p class="hint" id="t-earlier">${esc(T("earlier_round", { round: r.round, latest: t.paired }))}</p>`) +
@@ -193,7 +193,7 @@ function scoresRow(x, was, notes) {
   return tableRow(x, was, players, `<form id="${id}" class="scores" data-table="${esc(x.table)}"${correct ? ` data-correct="1"` : ""}>` +
     (correct ? `<input name="reason" placeholder="${T("reason")}" size="8" required> ` : "") +
     `<button>${T(correct ? "correct_scores" : "enter_scores")}</button></form>` +
-    `<p class="form-said error" role="alert"${said ? "" : " hidden"}>${esc(said || "")}</p>`, notes);
+    `<p class="form-said error" role="alert"${said ? "" : " hidden"}>${CODE(said || "")}</p>`, notes);
 }
 function scoreOf(text, absent) {  // a number as typed (full-width digits and minus too), else the text: the server says why
   const s = text.trim().replace(/[０-９．－＋]/g, c => String.fromCharCode(c.charCodeAt(0) - 0xFEE0)).replace(/^[−–]/, "-");

@@ -293,7 +293,10 @@ def test_a_tournament_nobody_publishes_is_said_on_the_console(browser, broker, t
     goes on checking every 15 s, with nothing published to redraw it on)."""
     hall = small_tournament(tmp_path / "hall.db", clock=lambda: time.time() - 30)
     with served(broker, tmp_path / "c.db", hall, OWN_USERS) as server, console_of(browser, server) as console:
-        console.wait_for_selector("#t-unpublished:has-text('赛事服务（`cardtable tournament serve`）已有 1 分钟没有发布')")
+        console.wait_for_selector("#t-unpublished:has-text('赛事服务（cardtable tournament serve）已有 1 分钟没有发布')")
+        # the command in a code font, not between the catalogue's backticks
+        assert console.inner_text("#t-unpublished code") == "cardtable tournament serve"
+        assert "`" not in console.inner_text("#t-unpublished")
         assert console.is_visible("#t-pair")  # the panel is there, the warning above it
 
 
