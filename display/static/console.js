@@ -67,13 +67,13 @@ function renderTables() {
   const body = $("#c-tables tbody");
   body.innerHTML = Object.keys(hall.tables).sort().map(t => {
     const v = hall.tables[t], s = v.state;
-    const done = s && s.phase === "round_over";
+    const done = s && s.phase === "round_over", playing = s && !done && s.phase !== "idle";  // a round starts only between rounds
     return `<tr data-table="${esc(t)}"><td><button class="open-table" data-open="${esc(t)}">${esc(t)}</button></td>` +
       `<td>${s ? esc(W("phase." + s.phase)) : ""} ${v.status === "offline" ? `<b class="error">${T("offline")}</b>` : ""}` +
       `${devicesHTML(v)}</td>` +
       `<td class="live">${liveHTML(v)}</td>` +
-      `<td class="${done ? "finished" : ""}">${done ? T("finished") : s && s.phase !== "idle" ? T("in_play") : ""}</td>` +
-      `<td><button data-cmd="start_round">${T("start_round")}</button> ` +
+      `<td class="${done ? "finished" : ""}">${done ? T("finished") : playing ? T("in_play") : ""}</td>` +
+      `<td>${playing ? "" : `<button data-cmd="start_round">${T("start_round")}</button> `}` +
       `<button data-cmd="last_hand">${T("last_hand")}</button> <button data-cmd="stop_round">${T("stop_round")}</button></td></tr>`;
   }).join("") || `<tr><td colspan="5" class="empty">${T("no_tables")}</td></tr>`;  // none heard of yet: said, not an empty list
 }

@@ -594,3 +594,20 @@ def test_a_page_opened_late_counts_a_quiet_tables_clocks_from_when_the_table_mad
     shown = pg.inner_text("#roundclock b")
     minutes, seconds = map(int, shown.split(":"))
     assert 2690 <= minutes * 60 + seconds <= 2700, shown  # 3000 s at the state, 300 s ago: not 50:00
+
+
+def test_the_console_offers_to_start_a_round_only_at_a_table_between_rounds(page, table):
+    """A round is started at a table before it and after one (the reducer refuses ``start_round`` in any other phase:
+    ``table.round_running``); the console offered 开始本轮 beside tables in play too, a button that could only be
+    refused."""
+    b5 = table("b5")
+    console = page("/console")
+    login(console)
+    row, start = "#c-tables tr[data-table=b5]", "#c-tables tr[data-table=b5] button[data-cmd=start_round]"
+    for seq, phase, said, offered in ((50, "idle", "空闲", True), (51, "playing", "出牌", False), (52, "arriving", "入座", False),
+                                      (53, "round_over", "本轮结束", True)):
+        b5.publish("state", state(seq=seq, phase=phase))
+        console.wait_for_selector(f"{row}:has-text('{said}')", timeout=WAIT_MS)
+        assert console.locator(start).count() == int(offered), phase
+        assert console.locator(f"{row} button[data-cmd=stop_round]").count() == 1  # stopping stays offered
+    b5.publish("state", state(seq=54))  # back in play, as the tests before left it
