@@ -462,7 +462,8 @@ class TournamentView(BaseModel):
     rulebooks: list[Book] = Field(default=[], description="the rulebooks of the games the system's tables play")
     results: dict[str, list[str]] = Field(default={}, description="the round's decided tables whose result reads otherwise "
                                           "than its scores, by table: pair Swiss's levels each side reached (A+: past A), "
-                                          "or won, drawn, lost where none is known")
+                                          "or won, drawn, lost where none is known; a knockout's single game or "
+                                          "walkover won, lost; a San Da Yi table's places (place1, tied2, forfeited)")
     entries: list[Entry] = Field(default=[], description="every entry as the hall knows it (lot number, name, unit): the "
                                  "console names an entry so, one at no table too (a round paired again, the hall's lot)")
     started: bool = Field(default=False, description="whether the latest round has started at its tables (as the hall "

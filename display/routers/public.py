@@ -67,7 +67,8 @@ def entries(tournament: Id, ctx: Ctx) -> list[Entry]:
 
 @router.get("/tournaments/{tournament}/results", responses=NOT_FOUND,
             summary="The decided tables of a round (default: the latest) whose result reads otherwise than its scores: "
-                    "pair Swiss's levels each side reached (A+: past A), or won, drawn, lost where none is known")
+                    "pair Swiss's levels each side reached (A+: past A), or won, drawn, lost where none is known; "
+                    "a knockout's single game or walkover won, lost; a San Da Yi table's places")
 def results(tournament: Id, ctx: Ctx, round: Annotated[int | None, Query(ge=1, le=1000)] = None) -> dict[str, list[str]]:
     """What the round payload (``v1``, closed) cannot carry; 404 unless this display runs that tournament, or no
     such round."""

@@ -24,7 +24,7 @@ function EXACT(v) {  // an exact number of the tournament topics (an integer, or
   if (!part) return m[1] + whole;
   return m[1] + (whole ? whole + (LANG === "zh" ? "又" : " ") : "") + part + "/" + d;
 }
-function RESULTW(said) { return said.map(x => W("said." + x)).join(" : "); }  // levels reached (A+: past A), or won / drawn / lost
+function RESULTW(said) { return said.map(x => W("said." + x)).join(" : "); }  // levels reached (A+: past A), won / drawn / lost, places (place1, tied2, forfeited)
 function PRIZEW(prize) { return prize ? W("prize." + prize) : ""; }  // a prize by its Chinese name, in the reader's language
 function entryText(e) {  // an entry as the hall knows it: its lot number (抽签号) and its name
   return [e.lot ? T("lot_no", { n: e.lot }) : "", e.name].filter(Boolean).join(" ");
