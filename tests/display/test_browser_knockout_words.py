@@ -17,7 +17,7 @@ SEED_002_4 = "1、凡参加比赛的选手均有纪念品。 2、获得本届比
 SEED_002_3_2 = "根据级差（级高方为胜，同级时先到胜，第二阶段如1:1平局继续打完）确定胜方"  # 002 三2
 
 
-def test_a_knockout_reads_won_and_lost_and_gives_the_seeds_prizes(browser, broker, tmp_path):
+def test_a_knockout_match_reads_its_games_won_and_the_placed_get_the_seeds_prizes(browser, broker, tmp_path):
     """002 三2 (SEED_002_3_2): a stage-two match won 2 : 1 reads 2 : 1 (三局两胜: its games won) on the scoreboard and in the console; 四
     (SEED_002_4): once the last round is complete, places 1 to 8 read 证书和奖品、纪念品, the two losers of the round of
     16 (sharing 9th, not played off) 纪念品."""

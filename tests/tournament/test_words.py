@@ -57,7 +57,6 @@ def test_a_pair_disqualified_mid_round_is_named_and_marked_withdrawn_not_forfeit
     standings = run(capsys, "standings", "--db", db)
     assert "退赛" not in standings  # its team plays on with its other pair: ranked
     # English: who withdrew, and the mark
-    store.withdraw_unit(t.entry(other.entries[0]).unit)
     other_gone = t.entry(other.entries[0])
     two = TournamentStore(tmp_path / "u.db")
     two.new("pair-swiss", field(4), seed=5, options={"rounds": 2})
