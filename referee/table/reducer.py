@@ -620,13 +620,15 @@ class Reducer:
                                         "why": why.json()})
 
     def _pause_clocks(self) -> Reducer:
-        clock, watch = (c.paused(self.at) if c is not None else None for c in (self.clock, self.watch))
-        return self._with(clock=clock, watch=watch) if clock is not self.clock or watch is not self.watch else self
+        return self._each_clock(ShotClock.paused)
 
     def _resume_clock(self) -> Reducer:
-        if self.flags or self.down:
-            return self
-        clock, watch = (c.resumed(self.at) if c is not None else None for c in (self.clock, self.watch))
+        return self if self.flags or self.down else self._each_clock(ShotClock.resumed)
+
+    def _each_clock(self, how) -> Reducer:
+        """The shot clock and the :attr:`watch` as ``how`` leaves them at ``self.at`` (paused, resumed): the same table
+        where neither changed."""
+        clock, watch = (how(c, self.at) if c is not None else None for c in (self.clock, self.watch))
         return self._with(clock=clock, watch=watch) if clock is not self.clock or watch is not self.watch else self
 
     def _out_of_turn(self, seat: str, cards: Cards, expected: str | None) -> Reducer:
