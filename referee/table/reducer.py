@@ -62,12 +62,12 @@ REFEREE_ONLY = ("referee_called", "stalled", "idle")  # flags a seat's own ``con
 CLOCK = "clock"  # the log's entry for time passing with no input (logged by the service when a deadline passes)
 # The log's entry for a device's presence changing (logged by the service from ``camera/status`` and
 # ``board/status``): ``{"v": 1, "device": "camera" | "board", "status": "online" | "lost" | "offline"}``, with the
-# camera's ``reason`` of a ``lost``.
+# camera's ``reason`` of a ``lost`` and an ``online`` board's ``boot`` (logged also when only the boot changed).
 PRESENCE = "presence"
 DEVICES = ("camera", "board")
 DOWN = frozenset({"lost", "offline"})  # a camera that sees no table, a board that does not answer, or stopped
 # The events a presence entry makes (``Reducer._presence_entry``): no seat's doing.
-PRESENCE_EVENTS = frozenset(f"{device}_{what}" for device in DEVICES for what in ("lost", "offline", "back"))
+PRESENCE_EVENTS = frozenset(f"{device}_{what}" for device in DEVICES for what in ("lost", "offline", "back")) | {"board_restarted"}
 CONFIDENT = 0.9  # a recognition below this is flagged for a person to confirm
 GRACE_MIN = 1.0  # a seat ready within a minute of the round's start is on time (pressing takes a moment)
 # A turn this long past the seat's allowed time with no play seen (``UNTIMED_STALL_S`` from its start where the book
@@ -140,6 +140,7 @@ class Reducer:
     # What each seat's display says of its latest violation, until the seat plays or passes next.
     notices: tuple[tuple[str, str], ...] = ()
     presence: tuple[tuple[str, str], ...] = ()  # (device, its presence as last logged: ``PRESENCE``), in DEVICES order
+    boot: int | None = None  # the board's boot as last logged (an ``online`` presence's ``boot``): ``_booted``
     # Lateness counts from ``late_from`` (the round's start, later by each time the board was down meanwhile: no seat
     # could press ``ready``), and not at all since ``late_stopped`` while the board is down in the arriving phase.
     late_from: float | None = None
@@ -293,13 +294,14 @@ class Reducer:
         or a pass no button can say, would be ruled late, or a turn given up, on a guess; late arrival
         (``_late_held``) waits while the board is down, since no seat can press ``ready``. The round's own time runs
         on (the venue's schedule). The clocks run again, with the seconds they had left, once every device is back
-        (unless a flag holds them)."""
+        (unless a flag holds them). A board's new boot says it restarted (``_booted``)."""
         device, status = p["device"], p["status"]
         was = self.presence_of(device)
+        t = self._booted(p["boot"]) if "boot" in p else self
         if status == was:
-            return self
+            return t
         now = dict(self.presence) | {device: status}
-        t = self._with(presence=tuple((d, now[d]) for d in DEVICES if d in now))._late_held(device, status in DOWN)
+        t = t._with(presence=tuple((d, now[d]) for d in DEVICES if d in now))._late_held(device, status in DOWN)
         if status in DOWN:  # its clocks paused by ``apply``, as for every input while a device is down
             data = {"status": status} | ({"reason": p["reason"]} if "reason" in p else {})
             return t._down_event(device, data)
@@ -307,6 +309,17 @@ class Reducer:
             return t
         t, data = t._resume_clock(), {"held": True} if t.down else {}  # held: the other device is down still
         return t._event("camera_back", data) if device == "camera" else t._event("board_back", data)
+
+    def _booted(self, boot: int) -> Reducer:
+        """The board answers in boot ``boot`` (its counter goes up at every reset). Decided (no seed speaks of boards):
+        a boot other than the last one logged says the board restarted since, so a press made meanwhile (a ``ready``,
+        a pass, a call) may be lost: ``board_restarted`` asks a person to check, and rules nothing. The first boot a
+        table hears is no restart; a boot said again (its retained status, a board back with the same boot) is none.
+        (A board also begins a boot after 65,535 presses, losing none: the table cannot tell, and says it too.)"""
+        if boot == self.boot:
+            return self
+        t = self._with(boot=boot)
+        return t if self.boot is None else t._event("board_restarted", {"boot": boot})
 
     def _late_held(self, device: str, down: bool) -> Reducer:
         """Late arrival waits while the board is down (no seat can press ``ready``): it counts again from where it

@@ -64,10 +64,11 @@ that moment, when the table's displays can show it.
 
 The devices' presence (``camera/status``, ``board/status``: ``protocol.HEEDED``): the main session takes each with
 its retained message, at start and on every reconnection, at QoS 0 (the broker keeps no stale presence for it).
-Each change (``online``, ``lost``, ``offline``) is logged as a ``presence`` entry of the service's own (no id: the
-service logs only a presence other than the one it logged last), stamped with its arrival, in the batch's one
-commit, and applied in log order: while the camera sees no table or the board does not answer, the table's shot
-clocks stand still (``Reducer._presence_entry``). One that breaks its schema is rejected.
+Each change (``online``, ``lost``, ``offline``, and an online board's ``boot``) is logged as a ``presence`` entry of
+the service's own (no id: the service logs only a presence other than the one it logged last), stamped with its
+arrival, in the batch's one commit, and applied in log order: while the camera sees no table or the board does not
+answer, the table's shot clocks stand still (``Reducer._presence_entry``); a board's new boot says it restarted
+(``Reducer._booted``: presses made meanwhile may be lost). One that breaks its schema is rejected.
 """
 
 from __future__ import annotations
@@ -230,6 +231,7 @@ class TableService:
         self._abandoned = False
         self.problem: str | None = None
         self._presence: dict[str, str | None] = {}  # each device's presence as last logged (``presence`` entries)
+        self._boot: int | None = None  # the board's boot as last logged
         self._back: dict[str, float] = {}  # device -> when (service clock) it last said it is online again
 
     # -- life cycle ------------------------------------------------------------------------------
@@ -264,6 +266,7 @@ class TableService:
                     log.warning("table %s: the computer's clock is %.0f s behind the log's last entry: the table counts "
                                 "on from the log", self.table_id, behind)
             self._presence = {device: self.table.presence_of(device) for device in DEVICES}
+            self._boot = self.table.boot
             log.info("table %s: replayed %d entries (last seq %d)", self.table_id, replayed, self._logged_seq)
 
             status = topic(self.table_id, "status")
@@ -562,15 +565,15 @@ class TableService:
         """
         decoded: list[tuple] = []  # ("input", name, payload, at) or ("rejected", name, id, reason)
         rows = []
-        logged_at, presence = self._logged_at, dict(self._presence)
+        logged_at, presence, boot = self._logged_at, dict(self._presence), self._boot
         for _, _conn, full_topic, raw, delivery, arrived in batch:
             _, name = parse_topic(full_topic)
             try:
                 if name in HEEDED:
-                    entry = presence_entry(name, raw, presence)
+                    entry = presence_entry(name, raw, presence, boot)
                     if entry is None:  # the presence logged already (a retained one, sent again)
                         continue
-                    presence[entry["device"]] = entry["status"]
+                    presence[entry["device"]], boot = entry["status"], entry.get("boot", boot)
                     if entry["status"] == "online":  # what it kept while away may follow (or come just before,
                         self._back[entry["device"]] = arrived  # on its own session): not live
                         self.guard.forget(INTAKE[f"-{entry['device']}"], arrived - HEAR_AGAIN_S)
@@ -603,7 +606,7 @@ class TableService:
         except ValueError:  # one of them cannot be logged: log the others one by one
             log.warning("table %s: a batch of %d inputs cannot be logged at once", self.table_id, len(rows))
             seqs = iter(self._append_each(rows))
-        self._presence = presence
+        self._presence, self._boot = presence, boot
         # On disk: acknowledge every message of the batch (a duplicate or a rejected one too).
         for _, conn, _, _, delivery, _ in batch:
             conn.ack(delivery)
@@ -888,21 +891,25 @@ def hold_log(db_path: str | Path) -> int:
     return fd
 
 
-def presence_entry(name: str, raw: bytes, logged: dict[str, str | None]) -> dict | None:
+def presence_entry(name: str, raw: bytes, logged: dict[str, str | None], boot: int | None = None) -> dict | None:
     """The ``presence`` entry to log for a device's ``{device}/status`` message, None when its presence is the one
-    ``logged`` last; :class:`PayloadError` for a message that breaks the contract. The device's own times are not
-    used: the entry is stamped with its arrival (a camera says ``lost`` only after its own wait).
+    ``logged`` last, and an online board's boot the ``boot`` logged last; :class:`PayloadError` for a message that
+    breaks the contract. The device's own times are not used: the entry is stamped with its arrival (a camera says
+    ``lost`` only after its own wait).
 
     >>> presence_entry("camera/status", b'{"v": 1, "status": "lost", "reason": "markers", "since": 5.0}', {})
     {'v': 1, 'device': 'camera', 'status': 'lost', 'reason': 'markers'}
-    >>> presence_entry("board/status", b'{"v": 1, "status": "online", "boot": 3}', {"board": "online"}) is None
+    >>> presence_entry("board/status", b'{"v": 1, "status": "online", "boot": 3}', {"board": "online"}, 3) is None
     True
+    >>> presence_entry("board/status", b'{"v": 1, "status": "online", "boot": 4}', {"board": "online"}, 3)
+    {'v': 1, 'device': 'board', 'status': 'online', 'boot': 4}
     """
     payload, device = decode(name, raw), name.split("/")[0]
-    if payload["status"] == logged.get(device):
+    said = {"boot": payload["boot"]} if payload["status"] == "online" and "boot" in payload else {}
+    if payload["status"] == logged.get(device) and said.get("boot", boot) == boot:
         return None
     reason = {"reason": payload["reason"]} if "reason" in payload else {}
-    return {"v": 1, "device": device, "status": payload["status"]} | reason
+    return {"v": 1, "device": device, "status": payload["status"]} | reason | said
 
 
 def run(table: str, rulebook: str, broker_url: str, db_path: str | Path, *, trust_senders: bool = False,

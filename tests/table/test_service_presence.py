@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 
 from bus.protocol import encode, topic
+from referee.table.log import EventLog
 from referee.table.service import RULE_LAG_S
+from referee.table.tables import new_table
 from referee.table.timeline import timeline
 
 from .test_service import PLAYERS, WAIT_S, Clock, Table, connector
@@ -120,6 +122,73 @@ def test_a_presence_that_breaks_the_contract_is_rejected_and_changes_nothing(fre
         t.watch.wait("events", lambda e: e["kind"] == "board_lost")
         assert [e.payload for e in t.service.log.entries()] == [{"v": 1, "device": "camera", "status": "offline"},
                                                                 {"v": 1, "device": "board", "status": "lost"}]
+    finally:
+        t.stop(settle=False)
+        close_all()
+
+
+def test_a_board_that_restarted_is_told_once_and_never_again(fresh_broker, tmp_path, table_watch, until):
+    """A board that restarted may have lost a press made meanwhile: a ``ready`` (002 十 第1条 迟到), a pass (002 十二
+    第3条: 其余每次出牌时间一般不得超过10秒（含10秒），否则，视作放弃本次出牌权, a pass not heard is a turn given up),
+    a call. No seed speaks of boards: decided, a boot other than the last one logged is told to the referee
+    (``board_restarted``) once, a notice that rules nothing; the first boot heard, and a boot said again (its
+    retained status at a restart, a board back with the same boot), say nothing."""
+    clock = Clock()
+    connect, close_all = connector(fresh_broker)
+    t = Table(fresh_broker, connect, "t1", tmp_path / "t1.db", clock, table_watch("t1", wait_s=WAIT_S), GD)
+    board = connect("board-t1", clean_start=True)
+
+    def says(status: str, boot: int | None = None) -> None:
+        presence(board, status, "board", **({"board": "board3", "firmware": "2.0.0", "boot": boot} if boot else {}))
+
+    def told(kind: str, n: int) -> list[dict]:
+        """Once the table has published its ``n``-th event of ``kind``: its ``board_restarted`` events."""
+        assert t.watch.wait("events", lambda e: len([x for x in t.watch.of("events") if x["kind"] == kind]) >= n)
+        return [e for e in t.watch.of("events") if e["kind"] == "board_restarted"]
+
+    def boots() -> list:
+        return [(e.payload["status"], e.payload.get("boot")) for e in t.service.log.entries() if e.kind == "presence"]
+
+    try:
+        says("online", 31)  # retained before the service starts: the first boot it hears is no restart
+        t.start()
+        assert until(lambda: boots() == [("online", 31)])
+        t.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": GD})
+        clock.now += 10.0
+        says("online", 31)  # the bridge's birth again (it reconnected): the same boot
+        says("online", 32)  # the board restarted while online (its status never left online)
+        (restarted,) = told("board_restarted", 1)
+        assert restarted["data"] == {"boot": 32} and restarted["at"] == clock.now
+        assert boots() == [("online", 31), ("online", 32)] and not t.watch.of("violations")
+        says("offline")  # the bridge stopped, then came back with the board in the same boot
+        says("online", 32)
+        says("lost")
+        says("online", 32)
+        assert len(told("board_back", 2)) == 1
+        assert t.service.table.boot == 32 and not t.service.table.down
+
+        logged = boots()
+        t.stop()  # a restart: the retained boot 32 comes again, and is neither logged nor told again
+        t.start()
+        says("lost")  # a marker after it on the same session
+        assert len(told("board_lost", 2)) == 1 and boots() == logged + [("lost", None)]
+        says("online", 33)  # restarted while it did not answer: told when it answers
+        assert [e["data"] for e in told("board_back", 3)] == [{"boot": 32}, {"boot": 33}]
+        t.stop()
+        says("online", 34)  # restarted while the service was away: the log knows the boot before
+        assert board.flush(WAIT_S)
+        t.start()
+        assert [e["data"] for e in told("board_restarted", 3)] == [{"boot": 32}, {"boot": 33}, {"boot": 34}]
+
+        t.stop()  # the log replayed from scratch tells the same, at the same entries
+        table, replayed = new_table("t1", GD), []
+        with EventLog.open(t.db) as log:
+            for e in log.entries():
+                table, outputs = table.apply(e.kind, e.payload, e.at, e.seq)
+                replayed += [o.payload for o in outputs if o.payload.get("kind") == "board_restarted"]
+        assert replayed == told("board_restarted", 3)
+        lines = list(timeline(t.db, "zh"))
+        assert sum("显示板重启了（第 32 次启动）：重启时按下的键可能丢失，请核对" in line for line in lines) == 1
     finally:
         t.stop(settle=False)
         close_all()
