@@ -52,7 +52,10 @@ async function whoAmI() {
   $("#login").hidden = !!ME; $("#desk").hidden = !ME;
   if (ME) { renderMe(); renderTables(); loadFlags(); loadAudit(); renderTournament(); }
 }
-function renderMe() { $("#me").textContent = T("me", { user: ME.user, role: W("role." + ME.role) }); }
+function renderMe() {  // the desk says the user's role: a control that needs another (data-needs) is not offered (style.css)
+  $("#me").textContent = T("me", { user: ME.user, role: W("role." + ME.role) });
+  $("#desk").dataset.role = ME.role;
+}
 $("#login-form").addEventListener("submit", async ev => {
   ev.preventDefault();
   const f = new FormData(ev.target);
@@ -73,8 +76,8 @@ function renderTables() {
       `${devicesHTML(v)}</td>` +
       `<td class="live">${liveHTML(v)}</td>` +
       `<td class="${done ? "finished" : ""}">${done ? T("finished") : playing ? T("in_play") : ""}</td>` +
-      `<td>${playing ? "" : `<button data-cmd="start_round">${T("start_round")}</button> `}` +
-      `<button data-cmd="last_hand">${T("last_hand")}</button> <button data-cmd="stop_round">${T("stop_round")}</button></td></tr>`;
+      `<td>${playing ? "" : `<button data-cmd="start_round" data-needs="organiser">${T("start_round")}</button> `}` +
+      `<button data-cmd="last_hand">${T("last_hand")}</button> <button data-cmd="stop_round" data-needs="organiser">${T("stop_round")}</button></td></tr>`;
   }).join("") || `<tr><td colspan="5" class="empty">${T("no_tables")}</td></tr>`;  // none heard of yet: said, not an empty list
 }
 // Does the table's camera see it, does its board answer (camera/status, board/status)? Only what is wrong is shown: a

@@ -40,15 +40,15 @@ function typing(box, sent) {  // the fields changed and not yet sent (a file inp
 async function registrationHTML() {
   const list = await api("GET", "/api/console/entries").catch(e => e);
   return (list instanceof Error ? `<h3>${T("entries")}</h3>` + unreadHTML(list) +  // a damaged draft: cleared here, or an import replaces it
-    (list.status === 500 ? `<p><button id="t-clear">${T("clear_entries")}</button></p>` : "") : `<h3>${T("entries")} (${list.entries.length})</h3><ol class="entries">` +
+    (list.status === 500 ? `<p><button id="t-clear" data-needs="organiser">${T("clear_entries")}</button></p>` : "") : `<h3>${T("entries")} (${list.entries.length})</h3><ol class="entries">` +
     list.entries.map(e => `<li data-entry="${esc(e.id)}">${esc(e.unit)}${e.team !== e.unit ? " · " + esc(e.team) : ""} · ${esc(e.name)}</li>`).join("") + `</ol>`) +
-    `<form id="t-entry"><input name="unit" placeholder="${T("unit")}" required> <input name="team" placeholder="${T("team")}" size="8">` +
+    `<form id="t-entry" data-needs="organiser"><input name="unit" placeholder="${T("unit")}" required> <input name="team" placeholder="${T("team")}" size="8">` +
     ` <input name="pair" placeholder="${T("pair")}" size="4">` +
     ` <input name="players" placeholder="${T("players")}" required> <button>${T("add_entry")}</button></form>` +
-    `<form id="t-import"><label class="file"><input type="file" name="file" accept=".csv,.xlsx" required>` +  // the browser's own words hidden
+    `<form id="t-import" data-needs="organiser"><label class="file"><input type="file" name="file" accept=".csv,.xlsx" required>` +  // the browser's own words hidden
     `<span class="pick-file">${T("choose_file")}</span> <span class="file-name">${T("no_file")}</span></label> <button>${T("import")}</button></form>` +
     `<p class="hint" id="t-next">${esc(T("next_register"))}</p>` +
-    `<form id="t-new"><select name="system">${SYSTEMS.map(x => `<option value="${x}">${esc(W("system." + x))}</option>`).join("")}</select>` +
+    `<form id="t-new" data-needs="organiser"><select name="system">${SYSTEMS.map(x => `<option value="${x}">${esc(W("system." + x))}</option>`).join("")}</select>` +
     ` <input name="name" placeholder="${T("name")}" required> <input name="id" placeholder="${T("tournament_id")}" value="main" pattern="[A-Za-z0-9_-]{1,32}">` +
     ` <input name="rounds" type="number" min="1" max="30" placeholder="${T("rounds")}"> <button>${T("new_tournament")}</button></form>`;
 }
@@ -81,7 +81,7 @@ function roundHTML(view) {
   const byes = r.byes.map(e => named(e) + ((r.byes_forfeited || []).includes(e) ? T("bye_forfeited") : ""));
   return unpublished + `<p><b>${esc(t.name)}</b> · ${esc(W("system." + t.system))} · ${T("round_of", { round: t.paired, rounds: t.rounds })}${t.finished ? " · " + T("finished") : ""}</p>` +
     roundsNav(t) + (latest ? nextHTML(t) : `<p class="hint" id="t-earlier">${esc(T("earlier_round", { round: r.round, latest: t.paired }))}</p>`) +
-    `<p>${latest ? `<button id="t-pair">${T("next_round")}</button> ${startHTML(t)}` : ""}` +
+    `<p>${latest ? `<button id="t-pair" data-needs="organiser">${T("next_round")}</button> ${startHTML(t)}` : ""}` +
     ` <a href="/api/console/tournament/export.xlsx">${T("export")} XLSX</a> <a href="/api/console/tournament/export.csv">CSV</a>` +
     ` <a href="/api/console/tournament/export.html" target="_blank">${T("print")}</a></p>` +
     notice + `<table id="t-round" data-round="${r.round}"><thead><tr><th>${T("table")}</th><th>${T("teams")}${pairs ? ` <small class="hint">${T("pick_winner")}</small>` : ""}</th><th>${T("result")}</th><th>${T("actions")}</th></tr></thead><tbody>${rows}</tbody></table>` +
@@ -97,15 +97,15 @@ function moreHTML(t) {  // what is entered for the latest round only: the hall's
     ` <label>${T("minutes")} <input name="minutes" type="number" min="0" step="0.5" size="5" required></label>` +
     ` <button>${T("record_late")}</button></fieldset></form>` +
     withdrawHTML(t) +
-    `<form id="t-rounds"><fieldset><legend>${T("rounds")}</legend><label>${T("rounds_total")} <input name="rounds" type="number" min="1" max="100" value="${t.rounds}" required></label>` +
+    `<form id="t-rounds" data-needs="organiser"><fieldset><legend>${T("rounds")}</legend><label>${T("rounds_total")} <input name="rounds" type="number" min="1" max="100" value="${t.rounds}" required></label>` +
     ` <button>${T("set_rounds")}</button></fieldset></form></div>`;
 }
 function withdrawHTML(t) {  // one picker: a unit (all its entries) or one entry (disqualified), never both; none withdrawn
-  if (t.finished) return `<p class="hint" id="t-withdraw-closed">${esc(T("withdraw_closed"))}</p>`;
+  if (t.finished) return `<p class="hint" id="t-withdraw-closed" data-needs="organiser">${esc(T("withdraw_closed"))}</p>`;
   const still = t.entries.filter(e => !e.withdrawn).sort((a, b) => (a.lot || Infinity) - (b.lot || Infinity));
   const units = [...new Set(still.map(e => e.unit))].sort((a, b) => a.localeCompare(b, "zh"));
   const options = (kind, items) => items.map(([v, words]) => `<option value="${kind}:${esc(v)}">${esc(words)}</option>`).join("");
-  return `<form id="t-withdraw"><fieldset><legend>${T("withdrawal")}</legend><label for="t-withdraw-who">${T("withdraw_who")}</label> <select id="t-withdraw-who" name="who">` +
+  return `<form id="t-withdraw" data-needs="organiser"><fieldset><legend>${T("withdrawal")}</legend><label for="t-withdraw-who">${T("withdraw_who")}</label> <select id="t-withdraw-who" name="who">` +
     `<option value="">${T("choose")}</option><optgroup label="${esc(T("withdraw_unit"))}">${options("unit", units.map(u => [u, u]))}</optgroup>` +
     `<optgroup label="${esc(T("withdraw_entry"))}">${options("entry", still.map(e => [e.id, entryWords(e)]))}</optgroup></select>` +
     ` <label>${T("why")} <input name="reason" size="12"></label> <button>${T("record_withdrawal")}</button></fieldset></form>`;
@@ -135,7 +135,7 @@ function gamesHTML(bestOf) {  // a best-of-three match: the games won, the winne
 }
 function lotHTML(entries) {  // the lot drawn in the hall: each entry by its name and unit, the number it drew typed beside it
   const all = [...entries].sort((a, b) => (a.lot || Infinity) - (b.lot || Infinity));
-  return `<form id="t-lot"><fieldset><legend>${T("hall_lot")}</legend>` + all.map(e => `<label>${esc(entryWords({ ...e, lot: null }))}` +
+  return `<form id="t-lot" data-needs="organiser"><fieldset><legend>${T("hall_lot")}</legend>` + all.map(e => `<label>${esc(entryWords({ ...e, lot: null }))}` +
     ` <input name="lot-${esc(e.id)}" data-entry="${esc(e.id)}" value="${e.lot || ""}" inputmode="numeric" size="3" required></label>`).join(" ") +
     ` <button>${T("enter_lot")}</button></fieldset></form>`;
 }
@@ -158,9 +158,9 @@ function startHTML(t) {  // the latest round's start, with the rulebook its tabl
   const book = books.find(b => b.name === t.rulebook);
   if (!r.round) return "";
   if (t.started) return `<span id="t-started">${esc(T("round_started", { round: r.round, rulebook: bookName(book) }))}</span>`;
-  return `<label for="t-rulebook">${T("rulebook")}</label> <select id="t-rulebook" name="rulebook">` +
+  return `<span data-needs="organiser"><label for="t-rulebook">${T("rulebook")}</label> <select id="t-rulebook" name="rulebook">` +
     books.map(b => `<option value="${esc(b.name)}"${b.name === t.rulebook ? " selected" : ""}>${esc(bookName(b))}</option>`).join("") +
-    `</select> <button id="t-start">${esc(T("start_round_n", { round: r.round }))}</button>`;
+    `</select> <button id="t-start">${esc(T("start_round_n", { round: r.round }))}</button></span>`;
 }
 function tableRow(x, was, names, actions, notes) {  // a table of the round: who plays, its result, what may be entered
   const done = (x.result ? `<span class="finished">${T("finished")} ${esc(x.said ? RESULTW(x.said) : x.result.scores.map(EXACT).join(" : "))}</span>` : T("in_play")) +
