@@ -9,9 +9,9 @@ The flow of a Tractor table, from the inputs of ``bus/PROTOCOL.md``:
 (a seat that shows level cards declares or overturns; any seat's ``declare`` button ends the
 draw) -> the dealer's ``ready`` (the kitty is taken; with no declaration the dealer names the
 trump suit by showing one card of it) -> plays, one ``observed`` per seat in turn -> the dealer
-turns up the kitty (a book without one: none, :meth:`TractorTable._played_out`) -> the hand is scored and the next one
-is dealt. A seat on turn with no card to play presses
-``pass`` (少牌) and a seat showing cards once every seat has played out held them back (多牌; the dealer's, shown before
+turns up the kitty (a book without one: none) -> the hand is scored once every card was seen (else it waits for cards
+held back, or the dealer's ``ready``: :meth:`TractorTable._played_out`) and the next one is dealt. A seat on turn with
+no card to play presses ``pass`` (少牌) and a seat showing cards once every seat has played out held them back (多牌; the dealer's, shown before
 its kitty, when they cannot be one, asked when they could be either): a ``wrong_card_count`` flag, priced once
 confirmed as the hand charges it (a side's wrong counts are one offence); confirmed, a seat out of cards sits out the
 tricks left (the book's ``[wrong_count]``).
@@ -101,8 +101,8 @@ class TractorTable(Reducer):
     def _game_button(self, seat: str, button: str) -> TractorTable:
         if self.phase == "playing" and button == "pass":
             return self._out_of_cards(seat)
-        if self.phase == "hand_over" and button == "ready" and seat == self.dealer and not self.rules.deal.kitty and not self.flags:
-            return self._score(Cards())  # no kitty to turn up: the dealer says the hand is over with cards not seen
+        if self.phase == "hand_over" and button == "ready" and seat == self.dealer and self._kitty_up() and not self.flags:
+            return self._score()  # its kitty turned up, or none to turn up: the dealer says the hand is over with cards not seen
         if self.phase == "dealing" and button == "declare":
             return self._with(declaring=self.declaring.draw_done(self.at))._event("draw_done", {"seat": seat})
         if self.phase == "dealing" and button == "ready" and seat == (self._dealer_to_be() or seat):
@@ -189,7 +189,7 @@ class TractorTable(Reducer):
         if self.phase == "hand_over" and seat == self.dealer:
             return self._dealer_shown(cards, p)
         if self.phase == "hand_over":  # every seat is out, by the cards seen: these are cards it held back (多牌)
-            return self._wrong_count(seat, cards, self.judge.held_why(seat, cards))
+            return self._held_back(seat, cards, p)
         raise Reject("table.shown_in_phase", seat=seat, phase=self.phase)
 
     def _trick_no(self) -> int:
@@ -234,16 +234,22 @@ class TractorTable(Reducer):
         return t
 
     def _played_out(self) -> TractorTable:
-        """A hand played out under a book with no kitty (``[deal] kitty = 0``; seed 003 不留底牌打法 1: 庄家不留底牌) is
-        scored at once (10: 每盘牌最后一轮大牌方……按手中牌的分数牌总分进行加分), once every card of the decks was seen and no flag
-        is open: until then a seat out of cards left cards in a hand, shown as held back (多牌) and confirmed first; the
-        dealer's ``ready`` scores it as seen (:meth:`_game_button`). With a kitty the dealer turns it up."""
-        if self.rules.deal.kitty or self.phase != "hand_over" or self.flags or not self.judge.all_seen():
+        """A hand played out is scored once its kitty is turned up (a book with none, ``[deal] kitty = 0``: 003 不留底牌打法
+        1: 庄家不留底牌, 10: 每盘牌最后一轮大牌方……按手中牌的分数牌总分进行加分, at once), every card of the decks was seen and no
+        flag is open. Until then a seat out of cards left cards in a hand, shown as held back (多牌) and confirmed first:
+        a wrong count the hand is ruled by (000 第十九条: 如发现竞赛双方均出现牌张数目不符情况，则重新该盘竞赛; 003 12(3):
+        对手之间双方都有多牌少牌现象……互不扣分), never guessed away by scoring first (cards shown after it fell into the next
+        hand's draw). Where some never are (fallen under the table), the dealer's ``ready`` scores it as seen
+        (:meth:`_game_button`)."""
+        if self.phase != "hand_over" or self.flags or not self._kitty_up() or not self.judge.all_seen():
             return self
-        return self._score(Cards())
+        return self._score()
+
+    def _kitty_up(self) -> bool:
+        return self.judge.kitty is not None or not self.rules.deal.kitty
 
     def _resolve(self, flag: Flag, how: str, cards: list[str] | None = None) -> TractorTable:
-        """A flag answered; the hand scored where that showed every card of a book with no kitty. A wrong card count
+        """A flag answered; the hand scored where that showed every card, its kitty turned up. A wrong card count
         holding the dealer's cards as its kitty (:meth:`_dealer_shown`) dismissed: they are not held back, so they are
         its kitty, turned up as shown (first, before the reads that waited behind the flag)."""
         t = self
@@ -255,24 +261,35 @@ class TractorTable(Reducer):
     def _dealer_shown(self, cards: Cards, p: dict) -> TractorTable:
         """The dealer's ``cards``, shown once the hand is played out: its kitty turned up (``HandJudge.show_kitty``:
         refused, or ruled misburied, when not of the book's size), or cards it held back (多牌), flagged as any seat's.
-        Held back, where they cannot be a kitty: the book has none (003 不留底牌打法 1: 庄家不留底牌), they are more than a
+        Held back, where they cannot be a kitty: the book has none (003 不留底牌打法 1: 庄家不留底牌), it was turned up, they are more than a
         kitty, or of another size once a seat was out of cards (the cards it lacked are in a hand). Its kitty, where they
         cannot be held back: the dealer was confirmed out of cards itself (it holds no card of its hand), or fewer cards
         than these are unseen besides a whole kitty (:meth:`_spare`), or a person said so (``p["kitty"]``). Either, where
         the cards a seat out lacked could be these: a ``wrong_card_count`` flag holding them, never a guess (confirmed:
         held back; dismissed: its kitty)."""
         k, out = self.rules.deal.kitty, self.judge.out
-        if not k or not (self.dealer in out or len(cards) == k or (len(cards) < k and not out)):
-            return self._wrong_count(self.dealer, cards, self.judge.held_why(self.dealer, cards))
+        if not k or self.judge.kitty is not None or not (self.dealer in out or len(cards) == k or (len(cards) < k and not out)):
+            return self._held_back(self.dealer, cards, p)
         kitty = p | {"kitty": True}  # the read, as a person's answer says it is the kitty
         if not p.get("kitty") and self.dealer not in out and len(cards) <= self._spare():
-            return self._wrong_count(self.dealer, cards, Reason("tractor.kitty_or_held", n=len(cards), spare=self._spare()), kitty)
-        try:
-            return self._score(cards)
+            return self._held_back(self.dealer, cards, p, Reason("tractor.kitty_or_held", n=len(cards), spare=self._spare()), kitty)
+        try:  # turned up (a misburied one ruled at once); scored where every card was seen (:meth:`_played_out`)
+            return self._with(judge=self.judge.show_kitty(cards))._rulings_after(self.judge)._played_out()
         except HandError as exc:  # more copies than the decks with the cards seen: a misread, for a person
             if exc.reason.key != "tractor.in_kitty":  # (refused, it was refused for ever: the hand never scored)
                 raise
             return self._flag(self.dealer, "impossible", cards, exc.reason, kitty)
+
+    def _held_back(self, seat: str, cards: Cards, p: dict, why: Reason | None = None, pending: dict | None = None) -> TractorTable:
+        """``cards`` ``seat`` shows once every seat has played out, as cards it held back (多牌): a wrong count flagged
+        (:meth:`_wrong_count`, ``why`` the judge's unless said). Cards it cannot have held, more copies than the decks hold
+        with the cards seen (a misread, a trick's cards read again), are an ``impossible`` flag for a person to correct:
+        a wrong count of them could never be confirmed (``HandJudge.held_back`` refuses them, ``tractor.in_held_back``)."""
+        try:
+            self.judge.held_back(seat, cards)
+        except HandError as exc:
+            return self._flag(seat, "impossible", cards, exc.reason, p)
+        return self._wrong_count(seat, cards, why or self.judge.held_why(seat, cards), pending)
 
     def _spare(self) -> int:
         """The cards of the decks not seen besides a whole kitty: those a seat out of cards lacked and nobody showed."""
@@ -411,10 +428,8 @@ class TractorTable(Reducer):
             t = t._with(penalties=t.penalties + (verdict.penalty,))
         return t
 
-    def _score(self, kitty: Cards) -> TractorTable:
-        # a HandError: rejected. A kitty of another size is refused in words (tractor.kitty_size) unless the
-        # book has misburied_kitty (seed 003 12(4)): then it is the dealer's violation, scored with the hand
-        judge = self.judge.show_kitty(kitty).finish()
+    def _score(self) -> TractorTable:
+        judge = (self.judge if self.judge.kitty is not None else self.judge.show_kitty(Cards())).finish()
         penalties = list(self.penalties) + penalties_of(self.rules, list(judge.rulings))
         s = settle(self.rules, self.dealer, judge.defender_points(), penalties)
         t = self._with(judge=judge)._rulings_after(self.judge)

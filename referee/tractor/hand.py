@@ -263,8 +263,8 @@ class HandJudge:
         if self.tricks and not self.tricks[-1].complete:
             raise HandError("tractor.trick_incomplete", trick=len(self.tricks))
         rules = self.trumps.rules
-        try:
-            Decks(rules.deal.decks).check(cards, seen=self.played)
+        try:  # with the kitty, where it was turned up before them (the hand waits for them: ``TractorTable._played_out``)
+            Decks(rules.deal.decks).check(cards, seen=self.played + self.kitty if self.kitty is not None else self.played)
         except CardError as exc:
             raise HandError("tractor.in_held_back", why=exc) from exc
         points = cards.points if rules.wrong_count.held_points == "offender" else 0

@@ -202,7 +202,9 @@ class Evening:
         return self.show(seat, legal_follow(trumps, hand, lead, self.rng, [c for _, c in trick.plays[1:]]))
 
     def tractor_hand_over(self, t):
-        return self.show(t.dealer, self.kitty) if self.kitty else self.press(t.dealer, "ready")
+        """The dealer turns up the kitty; turned up while cards were never seen (the hand waits for cards held back), or
+        with none to turn up, its ``ready`` ends the hand."""
+        return self.show(t.dealer, self.kitty) if self.kitty and t.judge.kitty is None else self.press(t.dealer, "ready")
 
     def guandan_dealing(self, t):
         p = t.tribute

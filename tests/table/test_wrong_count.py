@@ -92,6 +92,8 @@ def test_a_seat_out_of_cards_two_tricks_early_sits_out_and_the_other_side_goes_u
     assert len(tricks) == 39 and [t.seats for t in tricks[-3:]] == [4, 3, 3] and "E" not in dict(tricks[-1].plays)
     assert d.payloads("events", "hand_played") and d.table.phase == "hand_over"
     d.show("S", kitty)
+    assert not d.payloads("events", "hand_scored")  # E's two cards were never shown: a seat may hold them back
+    d.send("board/in", {"seat": "S", "button": "ready"})  # the dealer says none is: the hand is scored as seen
     scored = d.payloads("events", "hand_scored")[-1]["data"]
     assert scored["defender_points"] == 215 and (scored["side"], scored["levels"]) == ("dealer", 1)
     assert d.payloads("events", "levels_changed")[-1]["data"] == {"levels": {"SN": "3", "EW": "2"}, "dealer": "N"}
@@ -330,8 +332,8 @@ def test_the_dealer_holding_back_a_kittys_number_of_cards_is_asked_not_read_as_i
 def test_a_kitty_the_referee_says_is_one_is_turned_up_as_shown():
     """003 12(2): 若非庄家方少牌，则非庄家方先扣20分/张. E lost eight cards under the table (a kitty's number, never seen): when
     S turns up its kitty, the table cannot know whether they are the kitty or the eight E lacks, held back. The referee
-    says they are the kitty (the flag dismissed): the hand is scored with them, E's side charged for E alone, no
-    wrong count for S."""
+    says they are the kitty (the flag dismissed): they are turned up, and once the dealer says no seat holds E's eight
+    (its ``ready``) the hand is scored with them, E's side charged for E alone, no wrong count for S."""
     d = Table("shaoguan-2023")
     hands, kitty, _ = d.dealt(seed=6, lost=8)
     d.play_out(hands, random.Random(6))
@@ -339,7 +341,9 @@ def test_a_kitty_the_referee_says_is_one_is_turned_up_as_shown():
     flag = d.table.flags[-1]
     assert flag.why.key == "tractor.kitty_or_held" and not d.payloads("events", "hand_scored")
     d.send("commands", {"command": "dismiss", "flag": flag.flag})
-    assert d.payloads("violations")[-1]["status"] == "dismissed" and d.table.hand_no == 2 and not d.table.flags
+    assert d.payloads("violations")[-1]["status"] == "dismissed" and d.table.judge.kitty == kitty and not d.table.flags
+    d.send("board/in", {"seat": "S", "button": "ready"})
+    assert d.table.hand_no == 2
     scored = [e["data"] for e in d.payloads("events", "hand_scored")]
     assert len(scored) == 1 and scored[0]["settled_points"] == scored[0]["defender_points"] - 160
     assert [v["seat"] for v in d.payloads("violations") if v["status"] == "confirmed"] == ["E"]
@@ -360,9 +364,61 @@ def test_what_the_table_knows_of_a_kittys_number_of_cards_it_rules_without_askin
     if who == "dealer_out":
         d.show("S", kitty)
         assert not d.table.flags
+        d.send("board/in", {"seat": "S", "button": "ready"})  # S's eight never shown: the dealer says none is held back
         [scored] = [e["data"] for e in d.payloads("events", "hand_scored")]
         assert scored["settled_points"] == scored["defender_points"] + 160
         return
     d.show("W", hands["W"])
     flag = d.table.flags[-1]
     assert (flag.seat, flag.why.key) == ("W", "tractor.held_too_many") and not d.payloads("events", "hand_scored")
+
+
+@pytest.mark.parametrize("book", ["zhongkai-2010", "shaoguan-2023"])
+def test_a_kitty_turned_up_while_cards_were_never_seen_waits_for_cards_held_back(book):
+    """000 第十九条: 出牌开始后，如发现竞赛双方均出现牌张数目不符情况，则重新该盘竞赛 (001 二十一: 如双方均错，则重新该局比赛;
+    003 12(1)(2): 如庄家方多牌，则非庄家方先加20分/张……若非庄家方少牌，则非庄家方先扣20分/张). E's two missing cards were
+    drawn by N: E runs out and sits out; S turns up its kitty before N shows the two it still holds. The hand was scored
+    at once against E's side alone (a wrong count guessed away: N's cards, shown next, fell into the next hand's draw).
+    Two cards were never seen, so the table cannot know no seat holds them: the kitty is turned up and the hand waits;
+    N's two are flagged as held back and, confirmed, the hand is ruled with both sides' counts (000/001: replayed; 003:
+    20 points a card each way, and N's points held back) once every card was seen."""
+    d = Table(book)
+    hands, kitty, gone = d.dealt(seed=5)
+    hands["N"] += gone
+    d.play_out(hands, random.Random(5))
+    assert d.table.judge.out == ("E",) and len(hands["N"]) == 2
+    d.show("S", kitty)
+    assert not d.payloads("events", "hand_scored") and d.table.phase == "hand_over" and d.table.hand_no == 1
+    d.show("N", hands["N"])
+    flag = d.table.flags[-1]
+    assert (flag.kind, flag.seat, flag.why.key) == ("wrong_card_count", "N", "tractor.held_too_many")
+    d.send("commands", {"command": "confirm", "flag": flag.flag})
+    [scored] = [e["data"] for e in d.payloads("events", "hand_scored")]
+    if book == "shaoguan-2023":
+        assert scored["settled_points"] == scored["defender_points"] + hands["N"].points and d.table.hand_no == 2
+    else:
+        assert scored["replay"] is True and not d.payloads("events", "levels_changed") and d.table.hand_no == 2
+    assert len(d.payloads("events", "declared")) == 1  # S's of hand 1: N's cards never read as a declaration of hand 2
+
+
+def test_cards_shown_at_the_end_that_cannot_be_held_back_ask_for_a_read_not_a_wrong_count():
+    """003 12: 在牌的总数量正确情况下，如在打牌的过程中发现有某方多牌或少牌现象 (a wrong count is of cards a seat holds). Once
+    every seat has played out, the camera reads W showing a card every copy of which was played (a trick's cards read
+    again): they cannot be cards W held back. They were flagged as a wrong count (多牌) whose confirm was refused for
+    ever (``tractor.in_held_back``), leaving the referee to dismiss it. It is an ``impossible`` read, said in words, for
+    a person to correct or drop: confirmed, nothing changes and the kitty scores the hand."""
+    d = Table("classic-3deck")
+    hands, kitty, _ = d.dealt(seed=4, lost=0)
+    d.play_out(hands, random.Random(4))
+    before = d.table.judge
+    played = next(c for c in before.played.distinct() if c not in kitty)  # its three copies played
+    d.show("W", Cards([played]))
+    [flag] = d.table.flags
+    assert (flag.kind, flag.seat, flag.why.key) == ("impossible", "W", "tractor.in_held_back")
+    assert "wrong_card_count" not in [v["kind"] for v in d.payloads("violations")]
+    said = Sentences("zh").flag(d.payloads("events", "flag_raised")[-1]["data"])
+    assert "出完后手中剩下的牌" in said and "不可能" in said
+    d.send("commands", {"command": "confirm", "flag": flag.flag})
+    assert not d.table.flags and d.table.judge == before and not d.payloads("events", "rejected")
+    d.show("S", kitty)
+    assert d.payloads("events", "hand_scored") and not d.payloads("violations")
