@@ -101,8 +101,10 @@ class TractorTable(Reducer):
     def _game_button(self, seat: str, button: str) -> TractorTable:
         if self.phase == "playing" and button == "pass":
             return self._out_of_cards(seat)
-        if self.phase == "hand_over" and button == "ready" and seat == self.dealer and self._kitty_up() and not self.flags:
-            return self._score()  # its kitty turned up, or none to turn up: the dealer says the hand is over with cards not seen
+        if self.phase == "hand_over" and button == "ready" and seat == self.dealer and self._kitty_up():
+            t = self._idle_answered(seat)  # the wait for this very act, flagged (idle), is answered by it
+            if not t.flags:  # its kitty turned up, or none to turn up: the dealer says the hand is over with cards not seen
+                return t._score()
         if self.phase == "dealing" and button == "declare":
             return self._with(declaring=self.declaring.draw_done(self.at))._event("draw_done", {"seat": seat})
         if self.phase == "dealing" and button == "ready" and seat == (self._dealer_to_be() or seat):

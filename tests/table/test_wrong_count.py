@@ -11,6 +11,7 @@ import pytest
 from referee.cards import Cards
 from referee.catalogue.sentences import Sentences
 from referee.seats import SEATS
+from referee.table.reducer import CLOCK, UNTIMED_STALL_S
 from referee.table.tables import new_table
 from referee.tractor.bots import deal, legal_follow
 
@@ -371,6 +372,24 @@ def test_what_the_table_knows_of_a_kittys_number_of_cards_it_rules_without_askin
     d.show("W", hands["W"])
     flag = d.table.flags[-1]
     assert (flag.seat, flag.why.key) == ("W", "tractor.held_too_many") and not d.payloads("events", "hand_scored")
+
+
+def test_a_dealer_flagged_idle_after_its_kitty_ends_the_hand_with_its_ready():
+    """001 二十一: 当比赛中途发现某家牌张数目不符，无错方升级 -- E's two cards never shown, the hand waits after S turned up its
+    kitty for cards held back, or the dealer's word that none is (``ready``). Nobody acts for UNTIMED_STALL_S: the table
+    asks a person (``idle``). The dealer's ``ready`` then was refused as meaningless while that flag stood (a referee had
+    to dismiss it first): it is the act awaited, so it answers the flag and scores the hand."""
+    d = Table("classic-3deck")
+    hands, kitty, _ = d.dealt(seed=2)
+    d.play_out(hands, random.Random(2))
+    d.show("S", kitty)
+    d.send(CLOCK, {}, dt=UNTIMED_STALL_S + 1)
+    [flag] = d.table.flags
+    assert (flag.kind, flag.seat) == ("idle", "S") and not d.payloads("events", "hand_scored")
+    d.send("board/in", {"seat": "S", "button": "ready"})
+    assert not d.payloads("events", "rejected") and not d.table.flags and d.table.hand_no == 2
+    assert d.payloads("events", "flag_resolved")[-1]["data"] == {"flag": flag.flag, "how": "dismiss"}
+    assert d.payloads("events", "hand_scored")[-1]["data"]["levels"] == 1
 
 
 @pytest.mark.parametrize("book", ["zhongkai-2010", "shaoguan-2023"])
