@@ -199,7 +199,8 @@ def test_scoreboard_shows_plays_rulings_and_standings(hall):
             assert first[1:4] == [entries[winner]["unit"], entries[winner]["unit"], "2"], (first, entries, levels)
             assert result["points"][winner] == 2 and result["points"][1 - winner] == 0
             assert result["scores"][winner] > result["scores"][1 - winner]  # 级差
-            assert page.inner_text("#pairings tr[data-table=t01] td.num") == "{} : {}".format(*result["scores"])
+            reached = ["过A" if x == "A+" else x for x in (levels["SN"], levels["EW"])]  # 000 第八条 1: the levels each side reached
+            assert page.inner_text("#pairings tr[data-table=t01] td.num") == " : ".join(reached)
             page.wait_for_selector("#tile-t02", timeout=10_000)  # the Guandan table is on the wall too
         finally:
             browser.close()

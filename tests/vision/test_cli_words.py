@@ -41,8 +41,8 @@ def test_a_missing_video_is_said_in_either_language(tmp_path):
     args = ["watch", "--table", "t1", "--source", str(tmp_path / "none.mp4"), "--broker", "mqtt://camera-t1:pw@127.0.0.1:1"]
     zh, en = run(args), run([*args, "--lang", "en"])
     assert zh.returncode == en.returncode == 1
-    assert f"没有这个视频文件：{tmp_path / 'none.mp4'}" in zh.stderr and "no such" not in zh.stderr, zh.stderr
-    assert f"no such video file: {tmp_path / 'none.mp4'}" in en.stderr, en.stderr
+    assert f"没有这个视频文件或摄像机设备：{tmp_path / 'none.mp4'}" in zh.stderr and "no such" not in zh.stderr, zh.stderr
+    assert f"no such video file or camera device: {tmp_path / 'none.mp4'}" in en.stderr, en.stderr
 
 
 def test_a_rulebook_that_is_not_ours_is_refused_in_either_language():
