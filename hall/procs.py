@@ -1,8 +1,9 @@
 """The hall's child processes: each in a process group of its own, its output in a log file,
 started again when it dies, and stopped as a group (SIGTERM, then SIGKILL) so nothing is left.
 Each is sent SIGTERM by the kernel when the supervisor dies, however it dies (Linux ``PR_SET_PDEATHSIG``, set in
-the child before it runs its command): the death it watches is that of the thread that started it, so children
-are started from the supervisor's main thread, which lives as long as it does (``hall.reaper`` ends the rest).
+the child before it runs its command): the death it watches is that of the thread that started it, so only a child
+started from the main thread, which lives as long as the supervisor, asks for it (a supervisor serving from another
+thread, as the soak's does, would see each child it restarted end with that thread); ``hall.reaper`` ends the rest.
 
 Every child gets ``CARDTABLE_HALL`` (the run directory) in its environment, so whatever it starts
 in turn can be found too (``hall_processes``).
@@ -15,6 +16,7 @@ import logging
 import os
 import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,7 +82,7 @@ class Child:
             self.proc = subprocess.Popen(
                 self.argv, stdin=self.stdin if self.stdin is not None else subprocess.DEVNULL,
                 stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True,
-                preexec_fn=_dies_with(os.getpid()))
+                preexec_fn=_dies_with(os.getpid()) if threading.current_thread() is threading.main_thread() else None)
         self.starts += 1
         self._due = None
         self._started = time.monotonic()

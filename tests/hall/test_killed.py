@@ -145,6 +145,24 @@ def test_a_part_ends_with_its_supervisor_by_the_kernel(tmp_path):
             subprocess.run(["kill", "-9", str(pid)])
 
 
+def test_a_part_started_from_a_thread_outlives_that_thread(tmp_path):
+    """The kernel's signal watches the thread that forked the child: a part a supervisor serving from another thread
+    started again (the soak's hall restarting a killed table service) was ended with that thread, and its table
+    answered nothing from then on. Only a part started from the main thread asks for it; the reaper ends the rest."""
+    from hall.procs import Child
+
+    child = Child("part", ["sleep", "600"], tmp_path / "part.log")
+    starter = threading.Thread(target=child.start, args=(tmp_path,))
+    starter.start()
+    starter.join()
+    try:
+        time.sleep(0.5)
+        assert child.proc.poll() is None
+    finally:
+        child.proc.kill()
+        child.proc.wait()
+
+
 def test_the_reaper_ends_what_the_parts_started(tmp_path):
     """The child's own children (a simulator under a bridge) get no parent-death signal: the reaper ends them, and
     itself."""
