@@ -186,6 +186,10 @@ class GuandanTable(ClimbingTable):
         raise Reject("table.shown_in_phase", seat=seat, phase=self.phase)
 
     def _out_of_turn_rule(self, cards: Cards) -> tuple[str, dict]:
+        """In play 越序出牌 (十一 3: the offender sits out a turn); in the tribute a card from a seat not due is a breach
+        of 进贡和还牌 (四: 正常判为重新给牌: given again when due, no turn to sit out), a foul either way once confirmed."""
+        if self.phase == "dealing" and self.tribute is not None:
+            return TRIBUTE_RULE, {"foul": True, "text": "进贡还牌违规：重新给牌，犯规一次（裁判确认）"}
         return OUT_OF_TURN, {"foul": True, "text": "越序出牌：停止一轮出牌，犯规一次（裁判确认）"}
 
     def _exposed(self, seat: str, cards: Cards, why: Reason, pending: dict | None) -> GuandanTable:

@@ -140,3 +140,23 @@ def test_a_call_dismissed_after_the_hour_ends_the_round_on_time():
     d.send("commands", {"command": "dismiss", "flag": flag})
     (over,) = d.events("round_over")
     assert (over["data"]["by"], d.table.phase) == ("time", "round_over") and not d.events("game_won")
+
+
+def test_a_card_shown_out_of_turn_in_the_tribute_is_a_tribute_breach_given_again():
+    """四: 进贡和还牌时如出现违规，可招请裁判员进行判罚，正常判为重新给牌，视情节轻重记犯规一次 -- the receiver's return card
+    shown before the payer's tribute is no 越序出牌 (十一 3: 停止一轮出牌 is play's): it cites 四, the card is given again
+    when due, and confirmed it is one foul."""
+    d = Table_(GD)
+    d.start()
+    d.table = d.table._with(after=("E", "S", "W", "N"))  # as if E took first and N was last: N pays E
+    d.press("S", "ready")
+    d.show("E", ["S3"])  # E's return card before N paid
+    v = d.violations()[-1]
+    assert (v["kind"], v["seat"], v["status"]) == ("out_of_turn", "E", "flagged")
+    assert v["rule"]["article"].startswith("四: 进贡和还牌时如出现违规") and "重新给牌" in v["penalty"]["text"]
+    d.send("commands", {"command": "confirm", "flag": v["flag"]})
+    assert [(e["data"]["seat"], e["data"]["fouls"]) for e in d.events("foul_counted")] == [("E", 1)]
+    assert d.state()["turn"] == "N" and d.table.phase == "dealing"
+    d.show("N", ["SA"])
+    d.show("E", ["S3"])  # given again, now due
+    assert d.events("card_returned")[-1]["data"] == {"seat": "E", "to": "N", "card": "S3"} and d.table.phase == "playing"
