@@ -9,9 +9,10 @@ import json
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import ClassVar, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 import uvicorn
 
@@ -22,6 +23,7 @@ from display.store import Store
 from referee.table.service import TableService
 from referee.tournament import TournamentStore
 from referee.tournament.entries import Entry
+from referee.tournament.service import TournamentService
 
 ORGANISER = ("wang", "organiser-pass")
 REFEREE = ("li", "referee-pass")
@@ -115,6 +117,40 @@ def console_of(browser, server: Server):
         yield console
     finally:
         context.close()
+
+
+class Hall(NamedTuple):
+    """A tournament's hall as :func:`hall_of` opens it."""
+
+    server: Server
+    console: Any  # a Playwright page: the console, logged in as the organiser
+    board: Any  # a Playwright page: the hall's scoreboard
+
+
+@contextmanager
+def hall_of(browser, broker, store: TournamentStore, db: Path) -> Iterator[Hall]:
+    """The tournament service on ``store``'s file, the app serving it (the console's users in ``db``), its console
+    logged in as the organiser and the hall's scoreboard, each in a browser context of its own asking for Chinese
+    (``HALL_LOCALE``). Everything is stopped on leaving, a failed test's too; a test that passed asserts its pages
+    threw no error."""
+    service = TournamentService(TournamentStore(store.path), broker.url("tournament"),
+                                client_id=f"tournament-{store.tournament.id}", poll_s=0.1).start()
+    try:
+        with served(broker, db, store.path) as server, console_of(browser, server) as console:
+            context = browser.new_context(locale=HALL_LOCALE)
+            try:
+                board = context.new_page()
+                errors: list[str] = []
+                for pg in (console, board):
+                    pg.on("pageerror", lambda e: errors.append(str(e)))
+                board.goto(server.url + "/")
+                board.wait_for_selector("body[data-live='1']", state="attached")
+                yield Hall(server, console, board)
+                assert not errors, errors
+            finally:
+                context.close()
+    finally:
+        service.stop()
 
 
 def settings(broker, db: Path, tournament_db: Path | None = None, users=("scoreboard", "console"), **more) -> Settings:

@@ -6,10 +6,9 @@ Chromium against the app (uvicorn), a real mosquitto and the tournament service 
 from __future__ import annotations
 
 import pytest
-from kit import HALL_LOCALE, console_of, served, until
+from kit import hall_of, until
 
 from referee.tournament import Entry, TournamentStore
-from referee.tournament.service import TournamentService
 
 pytestmark = pytest.mark.browser
 WAIT_MS = 30_000
@@ -26,11 +25,8 @@ def test_a_knockout_match_reads_its_games_won_and_the_placed_get_the_seeds_prize
     store.new("knockout-best-of-three", [Entry(f"p{i:02d}", f"甲{i}、乙{i}", f"单位{i:02d}", f"单位{i:02d}", (f"甲{i}", f"乙{i}"))
                                          for i in range(1, 11)], name="掼蛋赛", seed=4, id="ko")
     first = store.pair_next_round()["tables"][0]["table"]
-    service = TournamentService(TournamentStore(store.path), broker.url("tournament"), client_id="tournament-ko", poll_s=0.1).start()
     try:
-        with served(broker, tmp_path / "console.db", store.path) as server, console_of(browser, server) as console:
-            board = browser.new_context(locale=HALL_LOCALE).new_page()
-            board.goto(server.url + "/")
+        with hall_of(browser, broker, store, tmp_path / "console.db") as (_, console, board):
             board.wait_for_selector(f"#pairings tr[data-table={first}]", timeout=WAIT_MS)
             store.record_result(1, first, {"winner": 0, "games": [2, 1]})
             cell = f"#pairings tr[data-table={first}] td:last-child"
@@ -52,7 +48,5 @@ def test_a_knockout_match_reads_its_games_won_and_the_placed_get_the_seeds_prize
             board.click("#lang")
             english = ["Certificate and prize, Souvenir"] * 8 + ["Souvenir"] * 2
             until(board, f"{prizes} === {'|'.join(english)!r}")
-            board.context.close()
     finally:
-        service.stop()
         store.close()

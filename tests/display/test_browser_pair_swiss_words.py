@@ -7,10 +7,9 @@ result is the levels each side reached, and the final standings give every team 
 from __future__ import annotations
 
 import pytest
-from kit import HALL_LOCALE, console_of, served, until
+from kit import hall_of, until
 
 from referee.tournament import Entry, TournamentStore
-from referee.tournament.service import TournamentService
 
 pytestmark = pytest.mark.browser
 WAIT_MS = 30_000
@@ -33,11 +32,8 @@ def test_a_pair_withdrawn_the_levels_reached_and_the_encouragement_award_on_the_
     t = store.tournament
     first, held = t.round(1).tables[0], t.round(1).tables[1]
     gone = held.entries[0]
-    service = TournamentService(TournamentStore(store.path), broker.url("tournament"), client_id="tournament-pw", poll_s=0.1).start()
     try:
-        with served(broker, tmp_path / "console.db", store.path) as server, console_of(browser, server) as console:
-            board = browser.new_context(locale=HALL_LOCALE).new_page()
-            board.goto(server.url + "/")
+        with hall_of(browser, broker, store, tmp_path / "console.db") as (_, console, board):
             board.wait_for_selector(f"#pairings tr[data-table={held.table}]", timeout=WAIT_MS)
             store.record_result(1, first.table, {"winner": 0, "levels": ["K", "9"]})
             store.withdraw_entry(gone, reason="暗示，取消参赛资格")
@@ -65,7 +61,5 @@ def test_a_pair_withdrawn_the_levels_reached_and_the_encouragement_award_on_the_
             board.click("#lang")
             english = ["First prize"] + ["Second prize"] * 3 + ["Third prize"] * 5 + ["Encouragement award"] * 2 + [""]
             until(board, f"{prizes} === {','.join(english)!r}")
-            board.context.close()
     finally:
-        service.stop()
         store.close()

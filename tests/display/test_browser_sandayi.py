@@ -12,10 +12,9 @@ The score typed per player is the round's 小分 (the eight games' scores summed
 from __future__ import annotations
 
 import pytest
-from kit import login, shot, until
+from kit import hall_of, shot, until
 
 from referee.tournament import Entry, TournamentStore
-from referee.tournament.service import TournamentService
 
 pytestmark = pytest.mark.browser
 TABLES = ["t01", "t02"]
@@ -28,20 +27,16 @@ def first_row(board, entry: str, score: str) -> None:
     board.wait_for_selector(f"#standings tbody tr:first-child[data-entry={entry}] td:nth-child(4):text-is('{score}')", timeout=WAIT_MS)
 
 
-def test_the_console_enters_and_corrects_a_san_da_yi_table(page, broker, hall_db, table):
+def test_the_console_enters_and_corrects_a_san_da_yi_table(browser, broker, tmp_path, table):
     assert "第一名积5分" in SEED_004 and "小分高者排名靠前" in SEED_004
-    store = TournamentStore(hall_db)
+    store = TournamentStore(tmp_path / "hall.db")
     units = ("机械学院", "光电学院", "管理学院", "外语学院")
     store.new("individual-tables", [Entry(f"{u[0]}{k}", f"{u[:2]}{k}号", u, u, (f"{u[:2]}{k}号",)) for u in units for k in (1, 2)],
               name="三打一比赛", seed=2016, id="usst2016")
     tables = store.pair_next_round()["tables"]
     seats = [e["id"] for e in tables[0]["entries"]]  # S E N W, by the suits drawn
     names = {e["id"]: e["name"] for e in tables[0]["entries"]}
-    service = TournamentService(TournamentStore(hall_db), broker.url("tournament"), client_id="tournament-sdy", poll_s=0.1).start()
-    try:
-        board = page("/")
-        console = page("/console")
-        login(console)
+    with hall_of(browser, broker, store, tmp_path / "console.db") as (_, console, board):
         # t02 reports its round over with a stranger at W: whose seat scored what is not guessed; the console says so at
         # the table, in the reader's language, until its result is entered
         drawn = {s: e["name"] for s, e in zip("SENW", tables[1]["entries"])}
@@ -147,5 +142,3 @@ def test_the_console_enters_and_corrects_a_san_da_yi_table(page, broker, hall_db
         console.wait_for_selector("#c-audit tbody tr[data-action=correct_result]")
         console.set_viewport_size({"width": 1280, "height": 1400})
         shot(console, "console-sandayi.png")
-    finally:
-        service.stop()
