@@ -184,9 +184,12 @@ class HandJudge:
         return self.trick_points() + (captured[0] * captured[1] if captured else 0)
 
     def all_seen(self) -> bool:
-        """Every card of the decks has been played or shown in the kitty."""
+        """Every card of the decks has been played or shown in the kitty. A kitty turned up with more cards than the
+        book's counts them all (多埋: the dealer was out of cards a trick early); one with fewer, the book's number (少埋:
+        the cards the dealer kept are its discard, :meth:`show_kitty`)."""
         deal = self.trumps.rules.deal
-        return len(self.played) + deal.kitty == 54 * deal.decks
+        kitty = deal.kitty if self.kitty is None else max(len(self.kitty), deal.kitty)
+        return len(self.played) + kitty == 54 * deal.decks
 
     # -- events ----------------------------------------------------------------
     def play(self, seat: str, cards: Cards, declared: list[Cards] | None = None) -> HandJudge:

@@ -618,6 +618,35 @@ def test_a_short_kitty_costs_the_dealer_160_and_the_point_cards_it_kept_shaoguan
     assert any(n["key"] == "tractor.note_points" and n["values"]["n"] == 170 for n in scored["notes"])
 
 
+def test_an_overburied_kitty_turned_up_scores_the_hand_at_once_shaoguan():
+    """003 (留底牌打法) 12(4): 若打牌时发现庄家多埋或少埋底牌，则对方在所得分数的基础上加160分。若多牌时庄家从底牌里抽回
+    多埋的张数. S buried 9 cards and held 51: out of cards a trick early, it presses ``pass`` (confirmed), then turns up
+    its 9 cards. Every card of the decks has been seen, so the hand is scored then, 160 to the defenders; it waited
+    for a card held back that nobody holds (the kitty counted as the book's 8), until the dealer's ``ready``."""
+    rng = random.Random(8)
+    d = Driver("shaoguan-2023")
+    d.start()
+    d.declare_and_take_kitty("S", "H")
+    trumps, hands = _stacked(d, {}, Cards.parse("D2 D3 D4 D6 D7 D8 D9 C3"), rng)
+    extra = Cards(list(hands["S"])[:1])
+    hands["S"], buried = hands["S"] - extra, Cards.parse("D2 D3 D4 D6 D7 D8 D9 C3") + extra
+    while d.table.phase in ("kitty", "playing"):
+        seat, j = d.table.turn(), d.table.judge
+        trick = j.tricks[-1] if j and j.tricks and not j.tricks[-1].complete else None
+        if not hands[seat]:
+            d.send("board/in", {"seat": seat, "button": "pass"})
+            d.send("commands", {"command": "confirm", "flag": d.table.flags[-1].flag})
+            continue
+        before = [c for _, c in trick.plays[1:]] if trick else []
+        d.play(seat, legal_follow(trumps, hands[seat], trick.plays[0][1], rng, before) if trick else random_lead(trumps, hands[seat], rng), hands)
+    assert d.table.phase == "hand_over" and not d.table.flags
+    d.send("observed", {"seat": "S", "cards": buried.names(), "confidence": 0.99})
+    (scored,) = d.payloads("events", "hand_scored")
+    assert [v["evidence"]["why"]["key"] for v in _violations(d) if v["kind"] == "misburied_kitty"] == ["tractor.kitty_misburied"]
+    assert ("misburied_kitty", 160) in [(n["values"]["kind"], n["values"]["n"]) for n in scored["data"]["notes"]]
+    assert d.table.hand_no == 2 or d.table.phase == "round_over"
+
+
 def test_a_kitty_of_another_size_is_refused_in_words_where_the_book_has_no_rule_for_it():
     """001 (classic-3deck) has no 多埋/少埋底牌 penalty: a 7-card kitty shown at the end is refused
     (tractor.kitty_size) and the hand waits for the kitty the book deals."""
