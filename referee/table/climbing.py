@@ -106,6 +106,15 @@ class ClimbingTable(Reducer):
         """A play on turn the rules refuse: flagged for the referee (a misread, corrected, or a wrong play)."""
         return self._flag(seat, "impossible", cards, why, p)
 
+    def _button(self, p: dict) -> ClimbingTable:
+        """A ``pass`` pressed while a flag is open waits, in order, with the camera's reads that came meanwhile (the
+        players play on while the referee walks over): refused then, the next seat's play behind it was judged out of
+        turn once the flag was answered."""
+        if p["button"] != "pass" or self.phase != "playing" or not (self.flags or self.waiting):
+            return super()._button(p)
+        t = self._with(waiting=self.waiting + (p,))
+        return t._event("pass_waits", {"seat": p["seat"], "flag": t.flags[0].flag if t.flags else None})
+
     def _pass(self, seat: str) -> ClimbingTable:
         """The ``pass`` button of ``seat``."""
         if seat != self._engine_turn():

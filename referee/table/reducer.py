@@ -185,10 +185,10 @@ class Reducer:
         see ``_held``). While a device is :attr:`down`, no clock runs: one started meanwhile is paused at once."""
         held = name == CLOCK and bool(payload.get("held"))
         ticked = self._with(seq=seq, at=max(self.at, at), _events=(), _held=held)._by_time()  # what time ruled stands
-        handler = {"commands": Reducer._command, "board/in": Reducer._button, "observed": Reducer._observed,
-                   "removed": Reducer._removed, CLOCK: Reducer._clock_entry, PRESENCE: Reducer._presence_entry}[name]
+        handler = {"commands": "_command", "board/in": "_button", "observed": "_observed", "removed": "_removed",
+                   CLOCK: "_clock_entry", PRESENCE: "_presence_entry"}[name]  # by name: a game's own overrides them
         try:
-            t = handler(ticked, payload)
+            t = getattr(ticked, handler)(payload)
         except ValueError as exc:  # Reject, and any rule the engines refuse: the input changes nothing
             t = ticked._rejected(name, payload, exc)
         t = t._watched()
@@ -443,19 +443,21 @@ class Reducer:
             p, rest = t.waiting[0], t.waiting[1:]
             t = t._with(waiting=rest)
             try:
-                t = t._read(p)
+                t = Reducer._button(t, p) if "button" in p else t._read(p)  # judged now (a climbing game's pass waits too)
             except ValueError as exc:  # a Reject, any rule the engines refuse: said for that read, as when it came
-                t = t._rejected("observed", p, exc)
+                t = t._rejected(_topic(p), p, exc)
         return t
 
-    def _flags_closed(self) -> Reducer:
+    def _flags_closed(self, ended: str = "round") -> Reducer:
         """The round ended (:meth:`apply`, however it ended) with flags open: each is dismissed, said (``flag_resolved``
         with ``round_ended``), its violation dismissed and its play never applied: a read of a round over is no play of
-        the next, and a new round does not start paused on the old one's flags."""
-        t = self._waiting_dropped(Reject("table.round_ended_unjudged"))  # reads of a round over: no play of the next
+        the next, and a new round does not start paused on the old one's flags. ``ended="game"``: the same for a game a
+        ruling ended while flags were open (San Da Yi: a second foul, 报到 不打), said ``game_ended``, before the next."""
+        why = Reject("table.game_ended_unjudged" if ended == "game" else "table.round_ended_unjudged")
+        t = self._waiting_dropped(why)  # reads of a round (a game) over: no play of the next
         for flag in self.flags:
             t = t._with(flags=tuple(f for f in t.flags if f.flag != flag.flag))
-            t = t._event("flag_resolved", {"flag": flag.flag, "how": "dismiss", "round_ended": True})
+            t = t._event("flag_resolved", {"flag": flag.flag, "how": "dismiss", f"{ended}_ended": True})
             if flag.violation is not None:
                 t = t._violation_of(flag, "dismissed")
         return t
@@ -466,7 +468,7 @@ class Reducer:
         t, kept = self, []
         for p in self.waiting:
             if seat is None or p["seat"] == seat:
-                t = t._rejected("observed", p, why)
+                t = t._rejected(_topic(p), p, why)
             else:
                 kept.append(p)
         return t._with(waiting=tuple(kept))
@@ -769,6 +771,11 @@ def notice_text(kind: str, penalty: dict, status: str) -> str:
 @cache
 def _field_names(cls: type) -> frozenset[str]:
     return frozenset(f.name for f in fields(cls))
+
+def _topic(p: dict) -> str:
+    """The input topic of a waiting input: a camera's read, or a climbing game's ``pass`` button."""
+    return "board/in" if "button" in p else "observed"
+
 
 
 @cache

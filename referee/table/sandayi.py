@@ -125,10 +125,11 @@ class SandayiTable(ClimbingTable):
         totals = t.totals()
         t = t._event("game_scored", {"hand": t.hand_no, "dealer": g.dealer, "bid": g.bid_value, "winner": g.winner,
                                      "ended_by": g.ended_by, "scores": scores, "totals": totals})  # fmt: skip
-        if t.last_hand or t.hand_no >= self.rules.round.games:
+        rc = t.round_clock()  # a venue's round time (the seed sets none): from its notice on, no game starts
+        if t.last_hand or t.hand_no >= self.rules.round.games or (rc is not None and rc.timed and rc.last_hand(t.at)):
             points = {s: _number(v) for s, v in round_points(self.rules, totals).items()}
             return t._with(phase="round_over")._event("round_over", {"hands": t.hand_no, "totals": totals, "points": points})
-        return t._deal()
+        return t._flags_closed("game")._deal()  # a ruling ended it with reads unjudged: no plays of the next game
 
     def totals(self) -> dict[str, int | float]:
         """Each seat's game score (小分) summed over the round's games so far."""
