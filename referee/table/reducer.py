@@ -772,10 +772,10 @@ def notice_text(kind: str, penalty: dict, status: str) -> str:
 def _field_names(cls: type) -> frozenset[str]:
     return frozenset(f.name for f in fields(cls))
 
+
 def _topic(p: dict) -> str:
     """The input topic of a waiting input: a camera's read, or a climbing game's ``pass`` button."""
     return "board/in" if "button" in p else "observed"
-
 
 
 @cache
