@@ -142,11 +142,11 @@ class Knockout(System):
     def said(self, t: Tournament, table: Table) -> tuple[str, ...] | None:
         """胜 / 负, as the seed decides a single game (三2: 根据级差（级高方为胜……）确定胜方) or a walkover; a double forfeit
         (十二 第2条, neither goes on) 负 both. A match of games played (三2: 三局两胜) reads as its games won (2 : 1):
-        None, its scores."""
+        None, its scores. The table is not decided again: its outcome and forfeits (a walkover's 2 : 0 is no match
+        played) say which."""
         if table.outcome is None:
             return None
-        d = decision(table)
-        if sum(table.outcome.scores) > 1 and not (d is not None and any(d.forfeit)):
+        if sum(table.outcome.scores) > 1 and not table.forfeits:
             return None
         return tuple("won" if p else "lost" for p in table.outcome.points)
 
