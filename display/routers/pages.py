@@ -33,7 +33,7 @@ def _page(request: Request, lang: str, name: str, status_code: int = 200, **cont
     return templates.TemplateResponse(request, name, status_code=status_code,
                                       context={"lang": lang, "t": lambda key, **v: say(lang, f"ui.{key}", **v),
                                                "catalogue_tag": catalogue()[1], "games": games(),
-                                               "scores": scores(), "rows": rows(), "awards": awards(), "told": told(),
+                                               "scores": scores(), "rows": rows(), "told": told(),
                                                **context})
 
 
@@ -103,14 +103,6 @@ def rows() -> dict[str, str]:
     ``player`` where an entry is one player (individual tables: 选手), else ``team`` (队: pair Swiss's teams of pairs,
     000 四5 各队的团体成绩; the knockout's pairs, 002 一2 以各院（系）、部门、单位工会小组为单位组队参赛)."""
     return {name: "player" if x.players == 1 else "team" for name, x in SYSTEMS.items()}
-
-
-def awards() -> dict[str, list]:
-    """The prizes the standings payload's ``prize`` cannot carry (its values are closed in ``v1``), by the system's
-    name, each ``[prize, upto, unplaced]`` (``System.awards``, ``referee.tournament.base.prizes``): once the
-    competition is finished, pair Swiss's 鼓励奖 for every row still in without a placed prize (seed 000 五), the
-    knockout's 证书和奖品 for the first eight and 纪念品 for every pair still in (002 四)."""
-    return {name: [a.wire() for a in x.awards] for name, x in SYSTEMS.items() if x.awards}
 
 
 @cache

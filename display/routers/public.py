@@ -13,7 +13,7 @@ from display.deps import Ctx, Denied
 from display.hub import STREAMS_PER_CLIENT, sse
 from display.schemas import Entry, Id, Problem, Round, Standings
 from display.tournament import entries_known
-from referee.tournament.views import results_said
+from referee.tournament.views import awards_given, results_said
 
 router = APIRouter(prefix="/api", tags=["scoreboard"])
 NOT_FOUND = {404: {"model": Problem}}
@@ -76,6 +76,17 @@ def results(tournament: Id, ctx: Ctx, round: Annotated[int | None, Query(ge=1, l
         if round is not None and round > len(t.rounds):
             raise HTTPException(404, Denied("no_round_published", tournament=tournament))
         return results_said(t, round)
+
+
+@router.get("/tournaments/{tournament}/awards", responses=NOT_FOUND,
+            summary="Once the last round is complete, the awards each standings row gets beside its placed prize, by row "
+                    "id (pair Swiss: 鼓励奖; the knockout: 证书和奖品, 纪念品); {} before")
+def awards(tournament: Id, ctx: Ctx) -> dict[str, list[str]]:
+    """What the standings payload's ``prize`` (closed in ``v1``) cannot carry, as the sheets write it
+    (``referee.tournament.views.awards_given``); 404 unless this display runs that tournament: the scoreboard then
+    shows the payload's placed prizes alone."""
+    with _running(tournament, ctx, Denied("no_awards", tournament=tournament)) as t:
+        return awards_given(t)
 
 
 @contextmanager

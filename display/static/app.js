@@ -6,7 +6,6 @@ const ROTATE_MS = 12000;
 const hall = { feed: true, tables: {}, tournament: null, rounds: {}, standings: {} };
 const GAMES = JSON.parse(document.body.dataset.games || "{}");  // rulebook -> its game (routers/pages.py)
 const SCORES = JSON.parse(document.body.dataset.scores || "{}");  // tournament system -> its standings' score column (routers/pages.py)
-const AWARDS = JSON.parse(document.body.dataset.awards || "{}");  // tournament system -> [prize, upto, unplaced]: the prizes given once finished that the payload lacks (routers/pages.py)
 const ROWS = JSON.parse(document.body.dataset.rows || "{}");  // tournament system -> what its standings' rows are: player, team (routers/pages.py)
 const TOLD = JSON.parse(document.body.dataset.told || "{}");  // rulebook -> the most cards left a tile tells (报牌; routers/pages.py)
 const $ = sel => document.querySelector(sel);
@@ -123,6 +122,7 @@ function renderStandings() {
   if (!box) return;
   const s = hall.standings[hall.tournament];
   if (!s) { box.innerHTML = `<p class="empty">${T("no_standings")}</p>`; return; }
+  askAwards(s);
   $("#standings .sub").textContent = `${s.name} · ${T("round_of", { round: s.round, rounds: hall.rounds[hall.tournament]?.rounds ?? s.round })}`;
   // numbers stand right-aligned under right-aligned headers (th.num and td.num); the rows are players (选手) or teams (队)
   const solo = ROWS[s.system] === "player";
@@ -133,11 +133,17 @@ function renderStandings() {
       `<td class="num">${esc(EXACT(r.score))}</td>${r.tiebreaks.map(x => `<td class="num">${esc(EXACT(x))}</td>`).join("")}<td>${esc(prizesOf(s, r).map(PRIZEW).join(W("prize.and")))}</td></tr>`).join("") +
     `</tbody></table>` + (s.rows.some(r => r.by_lot) ? `<p class="legend">${esc(T("by_lot"))}</p>` : "");
 }
-function prizesOf(s, row) {  // its placed prize; once finished, a row still in gets the system's awards (referee.tournament.base.prizes)
-  const r = hall.rounds[s.tournament], finished = !!r && r.round === r.rounds && r.tables.every(x => x.result);
-  const placed = row.prize ? [row.prize] : [];
-  if (!finished || row.withdrawn) return placed;
-  return placed.concat((AWARDS[s.system] || []).filter(([, upto, unplaced]) => !(unplaced && placed.length) && (upto === null || row.rank <= upto)).map(([prize]) => prize));
+function prizesOf(s, row) {  // its placed prize, then the system's awards the display serves (referee.tournament.base.awarded)
+  return (row.prize ? [row.prize] : []).concat(AWARDED[s.tournament]?.rows.get(row.id) || []);
+}
+const AWARDED = {};  // tournament id -> its rows' awards (row id -> prizes), asked of the display once per standings published (routers/public.py)
+async function askAwards(s) {  // none where the display runs no such tournament: the payload's placed prizes alone
+  if (AWARDED[s.tournament]?.at === s.at) return;
+  const asked = AWARDED[s.tournament] = { at: s.at, rows: AWARDED[s.tournament]?.rows || new Map() };
+  const got = await fetch(`/api/tournaments/${encodeURIComponent(s.tournament)}/awards`).then(x => x.ok ? x.json() : null).catch(() => null);
+  if (AWARDED[s.tournament] !== asked) return;  // later standings published meanwhile ask again
+  asked.rows = new Map(Object.entries(got || {}));
+  renderStandings();
 }
 function repairedHTML(r) {  // a round paired again before it was played: which change, which tables (the round payload's repaired)
   const x = r.repaired;

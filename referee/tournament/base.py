@@ -50,27 +50,32 @@ class Award:
     upto: int | None = None
     unplaced: bool = False
 
-    def wire(self) -> list:
-        """As the pages' script reads it (``display/routers/pages.py``): [prize, upto, unplaced]."""
-        return [self.prize, self.upto, self.unplaced]
+
+def awarded(awards: tuple[Award, ...], row: dict, finished: bool) -> list[str]:
+    """The ``awards`` a standings row is given beside its placed prize, by their Chinese names: none before the
+    competition is ``finished``, none to a row withdrawn. The one rule the command line, the exports and the
+    scoreboard (``/api/tournaments/{id}/awards``) all say.
+
+    >>> knockout = (Award("证书和奖品", upto=8), Award("纪念品"))
+    >>> [awarded(knockout, {"rank": r, "prize": None}, True) for r in (8, 9)]
+    [['证书和奖品', '纪念品'], ['纪念品']]
+    >>> awarded((Award("鼓励奖", unplaced=True),), {"rank": 1, "prize": "一等奖"}, True)
+    []
+    >>> awarded(knockout, {"rank": 3, "prize": None, "withdrawn": True}, True), awarded(knockout, {"rank": 1, "prize": None}, False)
+    ([], [])
+    """
+    if not finished or row.get("withdrawn"):
+        return []
+    return [a.prize for a in awards if not (a.unplaced and row["prize"]) and (a.upto is None or row["rank"] <= a.upto)]
 
 
 def prizes(awards: tuple[Award, ...], row: dict, finished: bool) -> list[str]:
-    """A standings row's prizes by their Chinese names: its placed one, then, once ``finished``, the ``awards`` it is
-    given; a row withdrawn none. The pages' script does the same (``display/static/app.js`` ``prizesOf``).
+    """A standings row's prizes by their Chinese names: its placed one, then the ``awards`` it is given (:func:`awarded`).
 
-    >>> knockout = (Award("证书和奖品", upto=8), Award("纪念品"))
-    >>> [prizes(knockout, {"rank": r, "prize": None}, True) for r in (8, 9)]
-    [['证书和奖品', '纪念品'], ['纪念品']]
     >>> prizes((Award("鼓励奖", unplaced=True),), {"rank": 1, "prize": "一等奖"}, True)
     ['一等奖']
-    >>> prizes(knockout, {"rank": 3, "prize": None, "withdrawn": True}, True), prizes(knockout, {"rank": 1, "prize": None}, False)
-    ([], [])
     """
-    placed = [row["prize"]] if row["prize"] else []
-    if not finished or row.get("withdrawn"):
-        return placed
-    return placed + [a.prize for a in awards if not (a.unplaced and placed) and (a.upto is None or row["rank"] <= a.upto)]
+    return ([row["prize"]] if row["prize"] else []) + awarded(awards, row, finished)
 
 
 class System:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+from referee.tournament.base import awarded
 from referee.tournament.core import Tournament
 
 
@@ -38,6 +39,14 @@ def results_said(t: Tournament, round_no: int | None = None) -> dict[str, list[s
         return {}
     r = t.round(len(t.rounds) if round_no is None else round_no)
     return {x.table: list(said) for x in r.tables if (said := t.rules.said(t, x)) is not None}
+
+
+def awards_given(t: Tournament) -> dict[str, list[str]]:
+    """The system's awards each standings row is given beside its placed prize (:func:`~referee.tournament.base.awarded`:
+    pair Swiss's 鼓励奖, the knockout's 证书和奖品 and 纪念品), by row id, the rows given none left out: nothing before
+    the last round is complete. Not in the standings payload (its ``prize`` is closed in ``v1``): the display serves
+    it to the scoreboard."""
+    return {row["id"]: got for row in t.rules.standings(t) if (got := awarded(t.rules.awards, row, t.finished))}
 
 
 def standings_view(t: Tournament) -> dict:
