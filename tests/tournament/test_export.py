@@ -78,3 +78,24 @@ def test_the_standings_and_the_lot_printed_as_tab_separated_lines_keep_a_formula
         assert "'" + LINK in cells and "'+1+1" in cells and "'@SUM(A1:A9)" in cells and "'-2+3" in cells
         assert not [c for c in cells if c[:1] in ("=", "+", "@") or c[:1] == "-" and not c[1:].replace("/", "").isdigit()]
         assert ("-20" in cells) == (command == "standings")  # the 小分 of the player at -20: a number, no apostrophe
+
+
+def test_a_knockout_export_shows_each_best_of_three_s_games_beside_standings_of_matches_won(tmp_path):
+    """002 三2 (第二阶段：采取三局两胜制): the standings rank by the bracket and say the matches won (胜场), so an organiser
+    reads each match's games in the results part of the same export: 2 and 1 for a match won 2 : 1, 2 and 0 noted 弃权
+    for a walkover; in the XLSX on the round's sheet."""
+    store = TournamentStore(tmp_path / "k.db")
+    store.new("knockout-best-of-three", [Entry(f"p{i}", f"甲{i}", f"单位{i}", f"单位{i}", (f"甲{i}", f"乙{i}")) for i in range(1, 5)],
+              name="掼蛋赛", seed=1, id="ko")
+    t01, t02 = store.pair_next_round()["tables"]
+    store.record_result(1, t01["table"], {"winner": 0, "games": [2, 1]})
+    store.forfeit(1, t02["table"], [t02["entries"][0]["id"]])
+    rows = list(csv.reader(io.StringIO(store.export("csv").decode("utf-8-sig"))))
+    head, results = rows[0], rows[1:5]
+    assert head[6:] == ["轮分", "成绩", "备注"]
+    assert [r[1:2] + r[6:] for r in results] == [["t01", "1", "2", ""], ["t01", "0", "1", ""], ["t02", "0", "0", "弃权"], ["t02", "1", "2", ""]]
+    standings = rows[rows.index([]) + 1]
+    assert standings[4] == "胜场"
+    sheet = load_workbook(io.BytesIO(store.export("xlsx"))).worksheets[1]
+    assert [[c.value for c in row][6:8] for row in sheet.iter_rows(min_row=2)] == [[1, 2], [0, 1], [0, 0], [1, 2]]
+    store.close()
