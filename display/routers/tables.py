@@ -173,16 +173,18 @@ def resolve(table: Id, flag: str, body: FlagAction, user: Referee, ctx: Ctx, lan
 
 
 def _closed_otherwise(ctx: Ctx, table: str, flag: str, how: str, cid: str, refused: bool) -> Denied | None:
-    """What closed ``flag`` when this console's ``how`` (command ``cid``) did not: the round ending (the table dismisses
-    its open flags, ``flag_resolved`` with ``round_ended``), or an input before it, such as the seat's own confirm
-    button (a ``flag_resolved`` of another ``how``, or of the same once the table refused this command: a confirm
-    waits ``REFUSAL_S`` for that refusal, the seat's button confirming as the console does). None: this command did."""
+    """What closed ``flag`` when this console's ``how`` (command ``cid``) did not: the round or a game ending (the table
+    dismisses its open flags, ``flag_resolved`` with ``round_ended`` or ``game_ended``), or an input before it, such as
+    the seat's own confirm button (a ``flag_resolved`` of another ``how``, or of the same once the table refused this
+    command: a confirm waits ``REFUSAL_S`` for that refusal, the seat's button confirming as the console does). None:
+    this command did."""
     said = next((e["data"] for e in reversed(ctx.feed.hall.table(table).timeline)
                  if e["kind"] == "flag_resolved" and e["data"].get("flag") == flag), None)
     if said is None:
         return None
-    if said.get("round_ended"):
-        return Denied("flag_closed_round", table=table, flag=FlagNo(flag))
+    for ended, key in (("round_ended", "flag_closed_round"), ("game_ended", "flag_closed_game")):
+        if said.get(ended):
+            return Denied(key, table=table, flag=FlagNo(flag))
     if said.get("how") == how and not refused:
         refused = how == "confirm" and isinstance(ctx.feed.answer(cid, lambda hall: False, REFUSAL_S), dict)
     if said.get("how") == how and not refused:

@@ -15,7 +15,7 @@ from referee.catalogue.sentences import Sentences
 from referee.reasons import Reason
 
 pytestmark = pytest.mark.browser
-TABLES = ["f1", "f2", "f3", "f4", "f5", "f6"]
+TABLES = ["f1", "f2", "f3", "f4", "f5", "f6", "f7"]
 WAIT_MS = 30_000
 
 
@@ -177,5 +177,28 @@ def test_a_flag_the_round_ending_dismissed_is_not_said_confirmed(page, broker, t
         console.wait_for_selector("#result.error", timeout=WAIT_MS)
         assert console.inner_text("#result .line") == f"错误: f6 桌本轮已结束，第 {number} 号标记随之撤销：你的操作没有执行"
         assert console.locator("#c-audit tbody tr[data-action=confirm]:has-text('f6 ')").count() == 0
+    finally:
+        live.close()
+
+
+def test_a_flag_a_ruling_ended_with_its_game_is_said_so(page, broker, tmp_path, monkeypatch):
+    """004 三: 同一副牌内，任何一名选手被记过2次及以上犯规，作输者处理. A San Da Yi game the referee's second foul ends
+    takes its open flags with it (flag_resolved with game_ended): a 确认 on its way was said "closed first by dismiss",
+    as if someone had dismissed it. Now the console says the game ended by a ruling."""
+    live = LiveTable(broker, "f7", tmp_path / "f7.db", rulebook="usst-2016")
+    try:
+        live.seated()
+        for button in ("bid1", "pass", "pass", "pass"):  # S bids first (一 5) and deals
+            live.send("board/in", seat=live.service.table.state(time.time())["turn"], button=button)
+        live.send("board/in", seat="S", button="ready")
+        live.send("commands", command="foul", seat="E", kind="talking")
+        live.send("observed", seat="S", cards=["S3"], confidence=0.5)
+        number = live.flag()[1:]
+        _first(monkeypatch, "confirm", lambda: live.send("commands", command="foul", seat="E", kind="peeking"))
+        console = page("/console")
+        login(console)
+        console.click(".flag-card[data-table=f7] button[data-how=confirm]")
+        console.wait_for_selector("#result.error", timeout=WAIT_MS)
+        assert console.inner_text("#result .line") == f"错误: f7 桌这一局已由判罚结束，第 {number} 号标记随之撤销：你的操作没有执行"
     finally:
         live.close()
