@@ -433,6 +433,7 @@ class Book(BaseModel):
 
     name: str
     title: str = Field(description="its title, as the venue writes it (Chinese)")
+    title_en: str = Field(description="its title in English")
     game: str
 
 

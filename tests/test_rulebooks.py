@@ -311,6 +311,19 @@ def test_typed_values_reach_the_engines():
     assert sg.combos.outranks[0] == ((4, 1), (2, 2)) and (4, 2) in sg.follow.listed
 
 
+def test_a_book_without_its_english_title_or_with_chinese_in_it_is_refused_in_words():
+    """Every book has a title in English (the English console names it so, not by its id): left out, empty, or with
+    Chinese in it, the book is refused when it loads, in words naming the file, the key, the value and what is allowed."""
+    assert {load(b).title_en for b in BOOKS} >= {"Tractor competition rules (three decks)", "Sanjiang University staff Guandan rules (2012)"}
+    raw = raw_of("classic-3deck")
+    with pytest.raises(RulebookError, match=r"^classic-3deck\.toml: title_en is missing: allowed a string$"):
+        build(put(raw, ("title_en",), drop=True), "classic-3deck.toml")
+    for bad in ("扑克牌拖拉机竞赛规则（三副牌）", "Tractor rules (三副牌)", "Tractor rules（three decks）", " "):
+        with pytest.raises(RulebookError) as refused:
+            build(put(raw, ("title_en",), bad), "classic-3deck.toml")
+        assert str(refused.value) == f"classic-3deck.toml: title_en = {show(bad)}: allowed words in English, no Chinese"
+
+
 # ---- a book that extends another ----
 
 def test_a_book_extends_another_with_only_what_it_changes():
@@ -319,7 +332,7 @@ def test_a_book_extends_another_with_only_what_it_changes():
     one, two = load("sanjiang-2012"), load("sanjiang-2012-stage-two")
     assert (one.match.stage, two.match.stage) == ("one", "two")
     assert two.stages == one.stages and two.tribute == one.tribute and two.clock == one.clock and two.seed == one.seed
-    assert two.title != one.title and two.id == "sanjiang-2012-stage-two"
+    assert two.title != one.title and two.title_en != one.title_en and two.id == "sanjiang-2012-stage-two"
 
 
 def test_what_an_extending_book_may_not_be(tmp_path):

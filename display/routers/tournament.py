@@ -121,7 +121,7 @@ def _view(store, ctx: Ctx, round_no: int | None = None) -> TournamentView:
 @cache
 def _books(games: tuple[str, ...]) -> list[Book]:
     """The rulebooks of ``games``, by name (read once: the rulebooks do not change while serving)."""
-    return [Book(name=n, title=b.title, game=b.game) for n in sorted(names()) if (b := load(n)).game in games]
+    return [Book(name=n, title=b.title, title_en=b.title_en, game=b.game) for n in sorted(names()) if (b := load(n)).game in games]
 
 
 # ---------------------------------------------------------------- entries

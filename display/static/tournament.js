@@ -150,11 +150,11 @@ function entryHTML(e) {  // the same, with its unit; its id (the sheets', the lo
     `${e.unit && e.unit !== e.name ? ` <small>${esc(e.unit)}</small>` : ""}</span>` +
     (e.withdrawn ? ` <b class="withdrawn-mark">${esc(T("withdrawn"))}</b>` : "");
 }
-function bookName(b) {  // a rulebook by its title (the venue's, Chinese); in English by its name and game
-  return LANG === "zh" || !b.game ? b.title : `${b.name} (${W("game." + b.game)})`;
+function bookName(b) {  // a rulebook by its title in the reader's language (the venue's in Chinese)
+  return LANG === "zh" ? b.title : b.title_en;
 }
 function startHTML(t) {  // the latest round's start, with the rulebook its tables play; once started, said instead
-  const r = t.round, books = t.rulebooks.some(b => b.name === t.rulebook) ? t.rulebooks : [...t.rulebooks, { name: t.rulebook, title: t.rulebook, game: "" }];
+  const r = t.round, books = t.rulebooks.some(b => b.name === t.rulebook) ? t.rulebooks : [...t.rulebooks, { name: t.rulebook, title: t.rulebook, title_en: t.rulebook }];
   const book = books.find(b => b.name === t.rulebook);
   if (!r.round) return "";
   if (t.started) return `<span id="t-started">${esc(T("round_started", { round: r.round, rulebook: bookName(book) }))}</span>`;

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal, get_args
 
+from referee.catalogue import speaks
 from referee.rulebooks.settings import check, named, setting, show
 
 Rank = named(Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"], 'a rank: "2" .. "9", "T", "J", "Q", "K" or "A"')
@@ -132,10 +133,13 @@ class Book:
     game: Literal["tractor", "guandan", "sandayi"] = setting("the game it configures")
     title: str = setting("its title, as the venue writes it")
     seed: str = setting("the seed (the Chinese original in `shared/seeds/`) it configures")
+    title_en: str = setting("its title in English (the English console names the book by it): no Chinese in it")
     clock: Clock = setting("`[clock]`, below (## Clocks)", Clock())
 
     def __post_init__(self) -> None:
-        """The clock against the book: what it names exists, and a pass is a climbing game's follow."""
+        """The title in English, and the clock against the book: what it names exists, and a pass is a climbing
+        game's follow."""
+        check(bool(self.title_en.strip()) and speaks(self.title_en, "en"), "title_en", self.title_en, "words in English, no Chinese")
         c = self.clock
         for action in c.timed():
             outcome = c.outcome(action)

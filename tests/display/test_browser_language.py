@@ -1,7 +1,8 @@
 """The reader's language, in the system Chromium: one rule (display.deps.language) for every page, answer, refusal
 and export: the choice made on the switch, else the browser's Accept-Language, else Chinese. The pages went by the
 switch's cookie alone, the console's calls by the language the page sent, an export by the cookie then the browser's
-language: a reader of an English browser read a Chinese console whose export came in English."""
+language: a reader of an English browser read a Chinese console whose export came in English. The rulebooks a round
+may start with are named by their titles in the reader's language (the English console named them by their ids)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,13 @@ from contextlib import contextmanager
 import pytest
 from kit import OWN_USERS, login, served, small_tournament
 
+from referee.catalogue import speaks
+
 pytestmark = pytest.mark.browser
-WORDS = {"zh": {"html": "zh-CN", "h1": "赛场实况", "refused": "错误: 消息服务器上还没有牌桌", "csv": "轮次,桌号"},
-         "en": {"html": "en", "h1": "Hall live", "refused": "error: no table on the broker yet", "csv": "Round,Table"}}
+WORDS = {"zh": {"html": "zh-CN", "h1": "赛场实况", "refused": "错误: 消息服务器上还没有牌桌", "csv": "轮次,桌号",
+                "book": "三副牌拖拉机竞赛规则（仲恺 2010）"},
+         "en": {"html": "en", "h1": "Hall live", "refused": "error: no table on the broker yet", "csv": "Round,Table",
+                "book": "Three-deck Tractor competition rules (Zhongkai 2010)"}}  # book: pair Swiss's, zhongkai-2010
 
 
 @pytest.fixture(scope="module")
@@ -38,8 +43,11 @@ def console_in(browser, hall, locale: str):
 
 
 def reads(console, lang: str) -> None:
-    """The console, a refusal it is answered and the sheet it exports are all in ``lang``."""
+    """The console, the rulebooks it offers, a refusal it is answered and the sheet it exports are all in ``lang``."""
     assert console.get_attribute("html", "lang") == WORDS[lang]["html"] and console.inner_text("h1") == WORDS[lang]["h1"]
+    console.wait_for_selector(f"#t-rulebook option[selected]:text-is({WORDS[lang]['book']!r})", state="attached")  # redrawn
+    books = console.locator("#t-rulebook option").all_text_contents()
+    assert len(books) == 6 and all(speaks(b, lang) for b in books), books  # pair Swiss plays Tractor and Guandan: six books
     console.click("#all-last-hand")
     console.wait_for_selector(f"#result .line:text-is({WORDS[lang]['refused']!r})")
     with console.expect_download() as sheet:
