@@ -38,7 +38,7 @@ function typing(box, sent) {  // the fields changed and not yet sent (a file inp
   return typed;
 }
 async function registrationHTML() {
-  const list = await api("GET", "/api/console/entries").catch(e => e);
+  const list = await api("GET", "/api/console/entries").catch(e => e), mine = organiser();
   return (list instanceof Error ? `<h3>${T("entries")}</h3>` + unreadHTML(list) +  // a damaged draft: cleared here, or an import replaces it
     (list.status === 500 ? `<p><button id="t-clear" data-needs="organiser">${T("clear_entries")}</button></p>` : "") : `<h3>${T("entries")} (${list.entries.length})</h3><ol class="entries">` +
     list.entries.map(e => `<li data-entry="${esc(e.id)}">${esc(e.unit)}${e.team !== e.unit ? " · " + esc(e.team) : ""} · ${esc(e.name)}</li>`).join("") + `</ol>`) +
@@ -47,7 +47,7 @@ async function registrationHTML() {
     ` <input name="players" placeholder="${T("players")}" required> <button>${T("add_entry")}</button></form>` +
     `<form id="t-import" data-needs="organiser"><label class="file"><input type="file" name="file" accept=".csv,.xlsx" required>` +  // the browser's own words hidden
     `<span class="pick-file">${T("choose_file")}</span> <span class="file-name">${T("no_file")}</span></label> <button>${T("import")}</button></form>` +
-    `<p class="hint" id="t-next">${esc(T("next_register"))}</p>` +
+    `<p class="hint" id="t-next">${esc(T(mine ? "next_register" : "next_register_referee"))}</p>` +
     `<form id="t-new" data-needs="organiser"><select name="system">${SYSTEMS.map(x => `<option value="${x}">${esc(W("system." + x))}</option>`).join("")}</select>` +
     ` <input name="name" placeholder="${T("name")}" required> <input name="id" placeholder="${T("tournament_id")}" value="main" pattern="[A-Za-z0-9_-]{1,32}">` +
     ` <input name="rounds" type="number" min="1" max="30" placeholder="${T("rounds")}"> <button>${T("new_tournament")}</button></form>`;
@@ -122,11 +122,15 @@ function roundsNav(t) {  // every round paired, to see an earlier one and correc
   return `<nav id="t-rounds-nav">${esc(T("rounds_nav"))} ` + Array.from({ length: t.paired }, (_, i) => i + 1).map(n =>
     `<button data-show="${n}"${n === shown ? ` aria-current="true" disabled` : ""}>${esc(T("round_n", { n }))}</button>`).join(" ") + `</nav>`;
 }
-function nextHTML(t) {  // what the organiser does next, in words
-  const r = t.round, open = r.tables.filter(x => !x.result).length;
-  const said = t.finished ? T("next_finished", { rounds: t.rounds }) : !r.round || !open ? T("next_pair", { round: t.paired + 1 })
-    : !t.started ? T("next_start", { round: r.round }) : T("next_results", { n: open });
-  return `<p class="hint" id="t-next">${t.lot_open && !t.paired ? esc(T("next_lot")) + " " : ""}${esc(said)}</p>`;
+function organiser() {  // whether the reader may press the organiser's controls (data-needs="organiser")
+  return ME?.role === "organiser";
+}
+function nextHTML(t) {  // what comes next, in words: what the reader can do, for a referee what the organiser does
+  const r = t.round, open = r.tables.filter(x => !x.result).length, mine = organiser();
+  const said = t.finished ? T("next_finished", { rounds: t.rounds })
+    : !r.round || !open ? T(mine ? "next_pair" : "next_pair_referee", { round: t.paired + 1 })
+    : !t.started ? T(mine ? "next_start" : "next_start_referee", { round: r.round }) : T("next_results", { n: open });
+  return `<p class="hint" id="t-next">${mine && t.lot_open && !t.paired ? esc(T("next_lot")) + " " : ""}${esc(said)}</p>`;
 }
 function gamesHTML(bestOf) {  // a best-of-three match: the games won, the winner's first (三2: only 1:1 is played on)
   if (bestOf < 2) return "";

@@ -4,6 +4,8 @@ referee sees no organiser's control; the API still refuses one called anyway (th
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from kit import ORGANISER, REFEREE, LiveTable, login, small_tournament, state, until
 
@@ -28,12 +30,27 @@ def shown(pg, selector: str) -> bool:
     return found.count() > 0 and all(x.is_visible() for x in found.all())
 
 
+# the next-step hint (#t-next) at each step, as each role reads it: a referee is told what the organiser does
+HINTS = {"registration": ("下一步：导入报名表", "赛事尚未建立：由组织者登记参赛方、新建赛事"),
+         "round": ("下一步：选择规则，按“开始第 1 轮”", "下一步：由组织者选择规则、开始第 1 轮")}
+
+
+def hint_names_what_the_reader_sees(pg, starts: str) -> None:
+    """The next-step hint begins ``starts``, and every button it tells the reader to press (“…”) is one shown."""
+    hint = pg.inner_text("#t-next")
+    assert hint.startswith(starts), hint
+    for name in re.findall(r"“(.+?)”", hint):
+        assert shown(pg, f"#c-tournament button:text-is('{name}')"), (name, hint)
+
+
 def test_a_referee_is_offered_no_organisers_control_and_still_answers_flags_and_rules_fouls(page, table, hall_db, broker, tmp_path):
     """000 四2: 按报名人数采用积分编排法……由电脑随机编排对手 -- pairing, like registering and starting rounds, is the
     organisers' (display/README.md "Roles"); 002 十 第1条: 举报人举手报告裁判员, 第2条: 一般行为由临场裁判员处理 -- the
     referee answers a seat's call, and rules a foul (九 1: 不允许通过明示或暗示传递非法信息，否则记犯规1次). The console
     showed a referee 开始本轮, 结束本轮 and every tournament form, each refused with a 403 when pressed; it now shows
-    them to an organiser only, and the referee still answers a call and rules a foul at a real Guandan table."""
+    them to an organiser only, and the referee still answers a call and rules a foul at a real Guandan table. The
+    next-step hint told a referee to press 新建赛事 and 开始第 1 轮, buttons a referee is not shown: it now tells a
+    referee that the organiser does it."""
     live = LiveTable(broker, "r1", tmp_path / "r1.db", rulebook="sanjiang-2012")
     try:
         live.seated()
@@ -50,6 +67,8 @@ def test_a_referee_is_offered_no_organisers_control_and_still_answers_flags_and_
             for selector in ORGANISERS[step]:
                 assert shown(wang, selector), selector
                 assert not shown(li, selector), selector
+            hint_names_what_the_reader_sees(wang, HINTS[step][0])
+            hint_names_what_the_reader_sees(li, HINTS[step][1])
             after()
             for pg in (wang, li):
                 pg.reload()
