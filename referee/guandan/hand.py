@@ -232,6 +232,39 @@ class Hand:
             return self
         return replace(self, sitting_out=self.sitting_out | {seat})._sit_out_due()
 
+    def taken_back(self, seat: str) -> Hand:
+        """The hand with the play that emptied ``seat``'s hand taken back (九 3: 如报错牌张或故意隐瞒，则已出完的牌必须
+        收回重出（对方选手可以打牌压）): as it stood before that play, the same trick on the table, ``seat`` on turn to
+        lead or follow as it was, holding those cards again. The turns after it are taken back with it: they answered
+        a play that is no longer on the table, and the opponents answer it anew when it is played again. Replayed
+        from the start with the readings recorded; the tribute's rulings stand, and a sit-out served in a turn taken
+        back is due again. Nothing for a seat still holding cards.
+
+        >>> h = Hand.start(load("sanjiang-2012"), "2", leader="S")
+        >>> h = replace(h, counts=(2, 27, 27, 27)).play("S", Cards.parse("S5 H5")).pass_("E").pass_("N").pass_("W")
+        >>> h.finish, h.turn
+        (('S',), 'N')
+        >>> back = h.taken_back("S")
+        >>> back.finish, back.turn, back.count("S"), len(back.turns)
+        ((), 'S', 2, 0)
+        """
+        if self.count(seat) or seat not in self.finish:
+            return self
+        going = next(t for t in reversed(self.turns) if t.seat == seat and t.cards is not None)
+        hand = replace(self, turns=(), turn=self.leader, table=None, passes=0, finish=(), over=False, announced=(),
+                       played=Cards(), sitting_out=frozenset(),
+                       counts=tuple(n + sum(len(t.cards) for t in self.turns if t.seat == s and t.cards is not None)
+                                    for s, n in zip(SEATS, self.counts)))  # fmt: skip
+        for t in self.turns[:going.number - 1]:
+            if t.sat_out:
+                hand = replace(hand, sitting_out=hand.sitting_out | {t.seat})._sit_out_due()
+            elif t.cards is None:
+                hand = hand.pass_(t.seat, at=t.at)
+            else:
+                hand = hand.play(t.seat, t.cards, t.reading, at=t.at)
+        again = {t.seat for t in self.turns[going.number - 1:] if t.sat_out}
+        return replace(hand, rulings=self.rulings, sitting_out=hand.sitting_out | self.sitting_out | again)
+
     # -- helpers ------------------------------------------------------------------------
     def _pass(self, turn: Turn) -> Hand:
         passes = self.passes + 1

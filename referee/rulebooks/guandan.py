@@ -98,9 +98,14 @@ class Fouls:
         "each counts to the side (`[clock] fouls_lose_round`)")
     warned_first: tuple[FoulKind, ...] = setting(
         "kinds whose first by a player in the round is a warning, not a foul (its `violations` penalty `warning`)", ())
+    taken_back: tuple[FoulKind, ...] = setting(
+        "kinds recorded against a seat that has played out whose cards are taken back: the hand goes back to before "
+        "the play that emptied its hand, that seat on turn holding those cards, the turns after it taken back too; a "
+        "hand already scored only until the next one is drawn, and not one that decided the game", ())
 
     def __post_init__(self) -> None:
         check(set(self.warned_first) <= set(self.kinds), "warned_first", self.warned_first, "kinds of `[fouls] kinds`")
+        check(set(self.taken_back) <= set(self.kinds), "taken_back", self.taken_back, "kinds of `[fouls] kinds`")
 
 
 @dataclass(frozen=True, eq=False, repr=False, kw_only=True)

@@ -19,6 +19,8 @@ for the other side, ``by: "fouls"``), or when time is up (``round_over`` with th
 not yet drawn is not played, a drawn one is finished, and the higher level wins (规程 三 2); in stage two
 games at 1:1 are played out instead (``played_out``). A flag open at the hour on an undrawn hand (a call made in time)
 holds the result (``result_waits``) until the referee has answered it, fouls recorded meanwhile still counting.
+A misreported count (九 3) by a seat that has played out takes back the play that emptied its hand (``hand_reopened``,
+:meth:`GuandanTable._taken_back`), a hand already scored too while the next is not drawn.
 
 >>> t = GuandanTable("t1", "sanjiang-2012")
 >>> t, out = t.apply("commands", {"v": 1, "id": "c1", "command": "start_round"}, at=0.0, seq=1)
@@ -56,6 +58,7 @@ class GuandanTable(ClimbingTable):
     returns: tuple[ShotClock, ...] = ()  # the receivers' return-card clocks
     warned: tuple[tuple[str, str], ...] = ()  # (seat, kind) of the round's warnings (九 3: 第一次警告)
     waits: bool = False  # time is up and the round's end waits for the referee (``_result_waits``)
+    scored: GuandanTable | None = None  # the table as the last hand ended, before it was scored (``_taken_back``)
 
     # -- the engine --------------------------------------------------------------------------------
     def _engine(self) -> Hand:
@@ -83,7 +86,7 @@ class GuandanTable(ClimbingTable):
     def _round_started(self) -> GuandanTable:
         t = super()._round_started()
         return t._with(match=Match.start(self.rules, self.rules.match.stage, self.at), hand=None, tribute=None, after=(), returns=(),
-                       warned=(), waits=False)
+                       warned=(), waits=False, scored=None)
 
     def _all_ready(self) -> GuandanTable:
         return self._deal()
@@ -230,11 +233,52 @@ class GuandanTable(ClimbingTable):
             raise Reject("table.unknown_foul", kind=kind, kinds=list(kinds))
         called = [f.at for f in self.flags if f.kind == "referee_called"]
         evidence = {"hand": self.hand_no} | ({"called_at": called[0]} if self.waits and called else {})  # ruled as of the call
+        t, why = self._taken_back(seat) if kind in self.rules.fouls.taken_back else (self, None)
+        evidence |= {"hand": t.hand_no} | ({"why": why.json()} if why is not None else {})  # a hand taken up again: its number
         if kind in self.rules.fouls.warned_first and (seat, kind) not in self.warned:
-            t, _ = self._with(warned=self.warned + ((seat, kind),))._violation(seat, kind, kinds[kind], {"warning": True}, evidence, "confirmed")
-            return t
-        t, _ = self._violation(seat, kind, kinds[kind], {"foul": True}, evidence, "confirmed")
-        return t._foul(Foul(seat, kind))
+            t, _ = t._with(warned=t.warned + ((seat, kind),))._violation(seat, kind, kinds[kind], {"warning": True}, evidence, "confirmed")
+            return t._reopened(self, seat)
+        t, _ = t._violation(seat, kind, kinds[kind], {"foul": True}, evidence, "confirmed")
+        return t._reopened(self, seat)._foul(Foul(seat, kind))
+
+    def _taken_back(self, seat: str) -> tuple[GuandanTable, Reason | None]:
+        """九 3: 如报错牌张或故意隐瞒，则已出完的牌必须收回重出（对方选手可以打牌压） (the book's ``[fouls] taken_back``): a
+        seat that has played out takes back the play that emptied its hand (:meth:`Hand.taken_back`): the hand goes back
+        to before it, in the same trick, that seat on turn to lead or follow as it was, and the opponents may beat the
+        cards when they are played again (a going-out play left unbeaten gives the partner the lead, 接风). A hand the
+        seat ended, already scored, is taken up again (its levels back) while the next one is not drawn: the cards of a
+        hand drawn again are gone, and a game decided by it was reported to the tournament; then the cards stay, and the
+        reason says why. A seat holding cards: nothing changes (the warning or the foul only). Returns the table and the
+        reason for the violation's ``evidence``; the events follow the violation (:meth:`_reopened`)."""
+        if self.phase == "playing":
+            return (self, None) if self.hand.count(seat) else (self._with(hand=self.hand.taken_back(seat)), _going_out(self.hand, seat))
+        last = self.scored
+        if self.phase != "dealing" or last is None or last.hand.count(seat):
+            return self, None
+        if self.hand is not None or self.tribute is not None or len(self.match.games) != len(last.match.games):
+            return self, Reason("guandan.cards_stay", seat=seat, hand=last.hand_no)
+        t = self._with(phase="playing", waits=False, scored=None, after=last.after, record=last.record, hand_no=last.hand_no,
+                       match=last.match, hand=last.hand.taken_back(seat))  # fmt: skip
+        return t, _going_out(last.hand, seat)
+
+    def _reopened(self, before: GuandanTable, seat: str) -> GuandanTable:
+        """After :meth:`_taken_back` changed the hand: ``hand_reopened``, the trick as it stands again (its leader and
+        plays), the levels as they were before the hand was scored (``levels_changed``) and the clock of the seat on turn."""
+        if self.hand is before.hand:
+            return self
+        turns = self.hand.turns
+        leads = [i for i, x in enumerate(turns) if x.lead and x.cards is not None]
+        since = turns[leads[-1]:] if leads else ()
+        plays = tuple({x.seat: (x.seat, tuple(x.cards.names())) for x in since if x.cards is not None}.values())
+        t = self._with(leader=since[0].seat if since else None, plays=plays, trick_no=len(leads), clock=None, given_up=0)
+        cards = _going_out(before.hand or before.scored.hand, seat)["cards"]
+        t = t._event("hand_reopened", {"hand": t.hand_no, "seat": seat, "cards": list(cards),
+                                        "trick": t.trick_no + (t.hand.table is None)})  # the trick they are played in again
+        if before.phase != "playing":
+            game = t.match.game
+            t = t._event("levels_changed", {"levels": dict(game.levels), "level": game.hand_level(), "before": dict(before.match.game.levels)})
+        t = t._start_clock(t.at)
+        return t._pause_clocks() if t.flags else t
 
     def _next_turn(self, seat: str) -> GuandanTable:
         t = self
@@ -289,7 +333,7 @@ class GuandanTable(ClimbingTable):
         result = self.hand.result()
         game = self.match.game
         match = self.match.after(result)
-        t = self._with(match=match, clock=None, phase="hand_over")
+        t = self._with(match=match, clock=None, phase="hand_over", scored=self._with(scored=None))
         t = t._event("hand_scored", {"hand": t.hand_no, "finish": list(self.hand.finish), "first": result.first,
                                      "partner_place": result.partner_place, "team": result.team,
                                      "levels": levels_won(self.rules, result.partner_place)})  # fmt: skip
@@ -381,6 +425,12 @@ class GuandanTable(ClimbingTable):
         for c in self.returns if self.phase == "dealing" else ():
             clocks[c.seat] = {"left": round(c.left(max(at, c.last)), 3), "running": c.running}
         return clocks
+
+
+def _going_out(hand: Hand, seat: str) -> Reason:
+    """Why the violation's cards go back: the play that emptied ``seat``'s hand, taken back (九 3)."""
+    going = next(x for x in reversed(hand.turns) if x.seat == seat and x.cards is not None)
+    return Reason("guandan.taken_back", seat=seat, cards=going.cards)
 
 
 __all__ = ["GuandanTable"]
