@@ -133,18 +133,18 @@ class GuandanTable(ClimbingTable):
             if p.refused:
                 return t._event("tribute_refused", {"seats": [s for s, _ in p.shown]})._play_starts(p.leader, ())
             return t
+        paying = seat in p.payers and seat not in dict(p.paid)
+        if not paying and not (seat in {x.receiver for x in p.exchanges} and seat not in dict(p.returned)):
+            return self._out_of_turn(seat, cards, self._tribute_turn())  # one card or several: a person looks
         if len(cards) != 1:
             raise Reject("guandan.one_card", seat=seat, n=len(cards))
         card = cards.distinct()[0]
-        if seat in p.payers and seat not in dict(p.paid):
+        if paying:
             if p.shown:  # the other payer showed one big joker and this one pays: that joker was its tribute
                 (other, joker), = p.shown
                 p = replace(p, shown=()).pay(other, joker.distinct()[0])
             return self._paid(seat, p.pay(seat, card))
-        givers = {x.receiver: x.giver for x in p.exchanges}
-        if seat in givers and seat not in dict(p.returned):
-            return self._returned(seat, p.return_(seat, card))
-        return self._out_of_turn(seat, cards, self._tribute_turn())
+        return self._returned(seat, p.return_(seat, card))
 
     def _rulings(self, before: TributePhase, after: TributePhase) -> GuandanTable:
         t = self
@@ -189,7 +189,7 @@ class GuandanTable(ClimbingTable):
         raise Reject("table.shown_in_phase", seat=seat, phase=self.phase)
 
     def _out_of_turn_rule(self, cards: Cards) -> tuple[str, dict]:
-        """In play 越序出牌 (十一 3: the offender sits out a turn); in the tribute a card from a seat not due is a breach
+        """In play 越序出牌 (十一 3: the offender sits out a turn); in the tribute cards from a seat not due (one or several) are a breach
         of 进贡和还牌 (四: 正常判为重新给牌: given again when due, no turn to sit out), a foul either way once confirmed."""
         if self.phase == "dealing" and self.tribute is not None:
             return TRIBUTE_RULE, {"foul": True, "text": "进贡还牌违规：重新给牌，犯规一次（裁判确认）"}

@@ -160,3 +160,22 @@ def test_a_card_shown_out_of_turn_in_the_tribute_is_a_tribute_breach_given_again
     d.show("N", ["SA"])
     d.show("E", ["S3"])  # given again, now due
     assert d.events("card_returned")[-1]["data"] == {"seat": "E", "to": "N", "card": "S3"} and d.table.phase == "playing"
+
+
+def test_several_cards_from_a_seat_outside_the_tribute_are_flagged_for_a_person_not_refused():
+    """四: 进贡和还牌时如出现违规，可招请裁判员进行判罚 -- S and W neither pay nor receive (N pays E): cards S shows then
+    contradict the tribute; like one card from a seat not due, a person looks (a misread dismissed changes nothing),
+    where they were refused as not one card (``guandan.one_card``), as if S had paid wrongly. The payer's own several
+    cards stay refused: a tribute is one card."""
+    d = Table_(GD)
+    d.start()
+    d.table = d.table._with(after=("E", "S", "W", "N"))  # E first, N last: N pays E
+    d.press("S", "ready")
+    d.show("S", ["S3", "D3"])
+    v = d.violations()[-1]
+    assert (v["kind"], v["seat"], v["status"], v["evidence"]["cards"]) == ("out_of_turn", "S", "flagged", ["S3", "D3"])
+    assert not d.events("rejected") and d.table.flags
+    d.send("commands", {"command": "dismiss", "flag": v["flag"]})
+    assert not d.events("foul_counted") and d.state()["turn"] == "N" and not d.table.flags
+    out = d.show("N", ["SA", "HA"])
+    assert out[0].payload["data"]["why"]["key"] == "guandan.one_card"
