@@ -182,9 +182,10 @@ def _closed_otherwise(ctx: Ctx, table: str, flag: str, how: str, cid: str, refus
                  if e["kind"] == "flag_resolved" and e["data"].get("flag") == flag), None)
     if said is None:
         return None
-    for ended, key in (("round_ended", "flag_closed_round"), ("game_ended", "flag_closed_game")):
-        if said.get(ended):
-            return Denied(key, table=table, flag=FlagNo(flag))
+    if said.get("round_ended"):
+        return Denied("flag_closed_round", table=table, flag=FlagNo(flag))
+    if said.get("game_ended"):
+        return Denied("flag_closed_game", table=table, flag=FlagNo(flag))
     if said.get("how") == how and not refused:
         refused = how == "confirm" and isinstance(ctx.feed.answer(cid, lambda hall: False, REFUSAL_S), dict)
     if said.get("how") == how and not refused:
