@@ -53,7 +53,7 @@ def draw(rules: TractorRulebook, level: str, rng: random.Random, say: dict) -> t
             declaring = declare_round(declaring, drawn, seat, n, say)
         seat = next_seat(seat)
     done = n * SECONDS_PER_CARD
-    declaring, warning = declaring.draw_done(done).kitty_taken(done + rules.declare.window_s + 1)
+    declaring, warning = declaring.draw_done(done, first).kitty_taken(done + rules.declare.window_s + 1)
     if warning:
         print(warning)
     hands = {s: Cards(c) for s, c in drawn.items()}

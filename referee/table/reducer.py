@@ -75,8 +75,8 @@ GRACE_MIN = 1.0  # a seat ready within a minute of the round's start is on time 
 # no seed says: a person looks, nobody is penalised).
 STALLED_S = 60.0
 UNTIMED_STALL_S = 120.0
-# The same bounds watch a seat the table waits on where no shot clock runs (``Reducer._awaited``: a dealer not taking the
-# kitty, a bidder, a tribute): an ``idle`` flag (decided, no seed says it: a person looks, nobody is penalised).
+# The same bounds watch a seat the table waits on where no shot clock runs (``Reducer._awaited``: a Tractor draw, a dealer
+# not taking the kitty, a bidder, a tribute): an ``idle`` flag (decided, no seed says it: a person looks, nobody is penalised).
 
 
 @dataclass(frozen=True)
@@ -252,6 +252,10 @@ class Reducer:
         wait = UNTIMED_STALL_S if math.isinf(c.allowed) else c.allowed + STALLED_S
         return c.running_since + (wait - c.counted)
 
+    def _idle_why(self, watch: ShotClock) -> Reason:
+        """Why the :attr:`watch` of a wait gone on too long is flagged (``idle``); a game may say what it awaits."""
+        return Reason("table.idle", seat=watch.seat, seconds=round(watch.used(self.at)), phase=watch.action)
+
     def _stall(self) -> Reducer:
         """The seat on turn long past its time with no play seen: a flag, no violation (the camera may have missed a
         card it cannot read; the seat may be thinking). A person ``correct``s it into the play they see on the table
@@ -263,7 +267,7 @@ class Reducer:
         c = self.clock or self.watch
         t = self._with(stalled=(c.seat, c.started))
         if c is self.watch:  # nothing to correct: the act awaited is no play (a button, a tribute); it answers the flag
-            return t._flag(c.seat, "idle", Cards(), Reason("table.idle", seat=c.seat, seconds=round(c.used(self.at)), phase=c.action), None)
+            return t._flag(c.seat, "idle", Cards(), self._idle_why(c), None)
         why = Reason("table.stalled", seat=c.seat, seconds=round(c.used(self.at)))
         pending = {"id": None, "seat": c.seat, "cards": [], "confidence": 1.0}
         return t._flag(c.seat, "stalled", Cards(), why, pending)

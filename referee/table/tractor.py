@@ -8,7 +8,7 @@ The flow of a Tractor table, from the inputs of ``bus/PROTOCOL.md``:
 ``assign`` -> ``start_round`` -> each seat's ``ready`` (late arrival is measured) -> the draw
 (a seat that shows level cards declares or overturns; any seat's ``declare`` button ends the
 draw) -> the dealer's ``ready`` (the kitty is taken; with no declaration the dealer names the
-trump suit by showing one card of it) -> plays, one ``observed`` per seat in turn -> the dealer
+trump suit by showing one card of it; in a first hand any seat's, as its first drawer: 000 第八条 2) -> plays, one ``observed`` per seat in turn -> the dealer
 turns up the kitty (a book without one: none) -> the hand is scored once every card was seen (else it waits for cards
 held back, or the dealer's ``ready``: :meth:`TractorTable._played_out`) and the next one is dealt. A seat on turn with
 no card to play presses ``pass`` (少牌) and a seat showing cards once every seat has played out held them back (多牌; the dealer's, shown before
@@ -36,6 +36,7 @@ from referee.reasons import Reason
 from referee.rulebooks.book import PenaltyEntry
 from referee.seats import SEATS
 from referee.table.reducer import Flag, Reducer, Reject
+from referee.table.clock import ShotClock
 from referee.tractor.game import Declaring, Game, Penalty, penalties_of, settle, side_of
 from referee.tractor.hand import HandError, HandJudge, Ruling
 from referee.tractor.scoring import Outcome
@@ -106,7 +107,7 @@ class TractorTable(Reducer):
             if not t.flags:  # its kitty turned up, or none to turn up: the dealer says the hand is over with cards not seen
                 return t._score()
         if self.phase == "dealing" and button == "declare":
-            return self._with(declaring=self.declaring.draw_done(self.at))._event("draw_done", {"seat": seat})
+            return self._with(declaring=self.declaring.draw_done(self.at, seat))._event("draw_done", {"seat": seat})
         if self.phase == "dealing" and button == "ready" and seat == (self._dealer_to_be() or seat):
             if self.declaring.draw_done_at is None:
                 raise Reject("tractor.draw_not_ended", seat=seat)
@@ -134,15 +135,34 @@ class TractorTable(Reducer):
         return t._deal()
 
     def _awaited(self) -> tuple[str, str, float] | None:
-        """The dealer, once the draw is over, taking the kitty (allowed its pause and, where the book times it, the
-        kitty's own clock: 001 八〈4〉 应停顿5秒钟才能拿底牌 and 二十三 庄家留底牌和首引不得超过60秒钟, 65 s in all; the
-        60 s itself starts when it takes the kitty), and turning it up once the hand is played out (untimed)."""
-        if self.phase == "dealing" and self.declaring.draw_done_at is not None and self._dealer_to_be():
+        """The draw (untimed; each card seen starts its wait again, :meth:`_seen`), waiting on the seat that signals its
+        end where the table knows it, the dealer (001 六: 庄家先摸第一张牌……庄家示意摸牌结束), and in a first hand on the
+        seat that would deal by the cards declared, else South (nobody in particular: the flag's seat is only where it
+        shows). Then the dealer taking the kitty (allowed its pause and, where the book times it, the kitty's own clock:
+        001 八〈4〉 应停顿5秒钟才能拿底牌 and 二十三 庄家留底牌和首引不得超过60秒钟, 65 s in all; the 60 s itself starts when
+        it takes the kitty); a first hand where nobody declared has none yet: its first drawer deals (000 第八条 2: 无人
+        揭牌，则由该盘摸第一张牌的运动员做庄), which the table knows only as the seat that signalled the draw's end (000
+        第十条 2: 当盘第一位抓牌者示意抓牌完毕), waited on, though any seat's ``ready`` takes the kitty (the card that chose
+        the first drawer is not read). Last, the dealer turning its kitty up once the hand is played out (untimed)."""
+        if self.phase == "dealing" and self.declaring.draw_done_at is None:
+            return self._dealer_to_be() or SEATS[0], "dealing", math.inf
+        if self.phase == "dealing":
             kitty = self.limits.limit("kitty_and_first_lead")
-            return self._dealer_to_be(), "kitty", self.rules.declare.window_s + kitty if kitty else math.inf
+            seat = self._dealer_to_be() or self.declaring.ended_by
+            return seat, "kitty", self.rules.declare.window_s + kitty if kitty else math.inf
         if self.phase == "hand_over":
             return self.dealer, "hand_over", math.inf
         return None
+
+    def _idle_why(self, watch: ShotClock) -> Reason:
+        """A draw that never ends, and a first hand whose draw ended with nobody declaring and nobody taking the kitty,
+        are said as such; a person comes (no penalty)."""
+        seconds = round(watch.used(self.at))
+        if watch.action == "dealing":
+            return Reason("tractor.idle_draw", seconds=seconds)
+        if self.phase == "dealing" and self._dealer_to_be() is None:
+            return Reason("tractor.idle_no_declaration", seat=watch.seat, seconds=seconds)
+        return super()._idle_why(watch)
 
     def _dealer_to_be(self) -> str | None:
         if self.game and self.game.dealer:
@@ -170,13 +190,22 @@ class TractorTable(Reducer):
         return t
 
     # -- what the camera saw ---------------------------------------------------------------------------
+    def _drawing(self) -> bool:
+        return self.phase == "dealing" and self.declaring.draw_done_at is None
+
+    def _observed(self, p: dict) -> TractorTable:
+        """Cards any seat shows during the draw (a declaration) are the draw going on: they answer its ``idle`` flag,
+        whichever seat it names (:meth:`_awaited`), and are judged at once."""
+        return super(TractorTable, self._idle_answered() if self._drawing() else self)._observed(p)
+
     def _seen(self, seat: str, cards: Cards, p: dict) -> TractorTable:
         if self.phase == "dealing":
             try:
                 declaring = self.declaring.declare(seat, cards, self.at)  # a DeclareError: rejected
             except CardError as exc:  # more copies than the decks hold: a misread, for a person to correct
                 return self._flag(seat, "impossible", cards, exc.reason, p)
-            return self._with(declaring=declaring)._event("declared", {"seat": seat, "cards": cards.names()})
+            watch = None if self._drawing() else self.watch  # a card seen: the draw's wait starts again
+            return self._with(declaring=declaring, watch=watch)._event("declared", {"seat": seat, "cards": cards.names()})
         if self.phase == "kitty" and seat == self.dealer and self.trump is None:
             if len(cards) != 1 or cards.distinct()[0].is_joker:
                 raise Reject("tractor.name_trump", seat=seat)

@@ -42,6 +42,7 @@ class Declaring:
     first_hand: bool = True
     standing: Declaration | None = None
     draw_done_at: float | None = None
+    ended_by: str | None = None  # the seat that signalled the draw's end: its first drawer (000 第十条 2, 001 六)
     closed: bool = False
 
     def declare(self, seat: str, cards: Cards, at: float) -> Declaring:
@@ -72,8 +73,9 @@ class Declaring:
             raise DeclareError("tractor.overturn_suit", seat=seat)
         return replace(self, standing=Declaration(seat, suit, count))
 
-    def draw_done(self, at: float) -> Declaring:
-        return replace(self, draw_done_at=at)
+    def draw_done(self, at: float, seat: str) -> Declaring:
+        """The draw is over, as ``seat`` signalled it (000 第十条 2: 当盘第一位抓牌者示意抓牌完毕)."""
+        return replace(self, draw_done_at=at, ended_by=seat)
 
     def kitty_taken(self, at: float) -> tuple[Declaring, Reason | None]:
         """Close declaring; a warning (its reason) when the dealer did not wait the rulebook's window."""

@@ -77,7 +77,7 @@ def test_classic_no_reinforce_and_other_suit_after_first_hand():
 
 def test_declaring_closes_when_kitty_taken_and_window_is_checked():
     """000 第十条 2: 庄家应停顿5秒钟才拿底牌…当庄家拿了底牌后，任何一家都不能反揭。"""
-    d = Declaring(ZK, "2").declare("S", C("S2"), at=10).draw_done(at=20)
+    d = Declaring(ZK, "2").declare("S", C("S2"), at=10).draw_done(at=20, seat="S")
     early, warning = d.kitty_taken(at=22)
     assert warning is not None and "5 s" in said.words(warning)
     late, warning = d.kitty_taken(at=26)
