@@ -43,6 +43,13 @@ from referee.tractor.scoring import Outcome
 from referee.tractor.trumps import Trumps
 
 
+# The time a draw is allowed before the table asks a person (``idle``, never a penalty; decided, no seed times the draw):
+# the shuffle and cut, then each card drawn one at a time in turn (000 第九条 1: 每家每次只能抓一张牌): 3 decks 372 s, 4
+# decks 476 s (492 s with no kitty), flagged a minute later (reducer.STALLED_S). A healthy draw of 156 cards takes
+# minutes: a bound of 120 s would call a referee to most tables whose draw showed no declaration for two minutes.
+SHUFFLE_S = 60.0
+DRAW_S_PER_CARD = 2.0
+
 @dataclass(frozen=True)
 class TractorTable(Reducer):
     """A Tractor table (see the module's docstring)."""
@@ -145,7 +152,8 @@ class TractorTable(Reducer):
         第十条 2: 当盘第一位抓牌者示意抓牌完毕), waited on, though any seat's ``ready`` takes the kitty (the card that chose
         the first drawer is not read). Last, the dealer turning its kitty up once the hand is played out (untimed)."""
         if self.phase == "dealing" and self.declaring.draw_done_at is None:
-            return self._dealer_to_be() or SEATS[0], "dealing", math.inf
+            d = self.rules.deal
+            return self._dealer_to_be() or SEATS[0], "dealing", SHUFFLE_S + DRAW_S_PER_CARD * (54 * d.decks - d.kitty)
         if self.phase == "dealing":
             kitty = self.limits.limit("kitty_and_first_lead")
             seat = self._dealer_to_be() or self.declaring.ended_by

@@ -5,20 +5,30 @@ Seed 000 says what a draw with no declaration does (第八条 2: 当一盘牌摸
 "first_drawer"``). In a first hand no dealer is known then, and nothing watched the wait: a table whose first hand
 ended its draw with nobody declaring and nobody taking the kitty sat silent for ever. Nor was the draw watched: a draw
 whose end nobody signalled (its declare button) did the same. Both are watched now as every untimed wait is
-(``idle``: a person looks, no penalty; decided, no seed says it), the draw for UNTIMED_STALL_S with no card seen.
+(``idle``: a person looks, no penalty; decided, no seed says it), the draw for the time its cards take to draw
+(decided: 2 s a card after a minute's shuffle) with no card seen.
 """
 
 import pytest
 
 from referee.cards import Cards
+from referee.rulebooks import load
 from referee.seats import SEATS
 from referee.table.reducer import STALLED_S, UNTIMED_STALL_S
 from referee.table.scenario import _Drive
 from referee.table.tables import new_table
+from referee.table.tractor import DRAW_S_PER_CARD, SHUFFLE_S
 
 BOOKS = ("classic-3deck", "zhongkai-2010", "shaoguan-2023", "shaoguan-2023-nokitty")
 # The kitty's wait: 001's 5 s pause and the kitty's 60 s, then STALLED_S (八〈4〉, 二十三); elsewhere untimed.
 KITTY_BOUND = {"classic-3deck": 5 + 60 + STALLED_S} | dict.fromkeys(BOOKS[1:], UNTIMED_STALL_S)
+
+
+def _draw_bound(book: str) -> float:
+    """The draw's wait: the shuffle and each card drawn (decided, tractor.SHUFFLE_S, DRAW_S_PER_CARD), then STALLED_S:
+    3 decks 432 s, 4 decks 536 s (552 s with no kitty)."""
+    deal = load(book).deal
+    return SHUFFLE_S + DRAW_S_PER_CARD * (54 * deal.decks - deal.kitty) + STALLED_S
 
 
 def _dealt(book: str) -> _Drive:
@@ -135,24 +145,26 @@ def test_a_referee_answers_the_wait_for_a_dealer_nobody_declared_and_it_goes_on_
 @pytest.mark.parametrize("book", BOOKS)
 def test_a_draw_whose_end_nobody_signals_is_flagged_and_a_card_shown_answers_it(book):
     """000 第十条 2: 当盘第一位抓牌者示意抓牌完毕后，庄家应停顿5秒钟才拿底牌; 001 六: 庄家示意摸牌结束 -- the draw is timed by no
-    book and nothing watched it: UNTIMED_STALL_S with no card seen and its end not signalled is an ``idle`` flag (no seat
-    known in a first hand: South's; no penalty). Any seat's declaration is the draw going on: it answers the flag and is
+    book and nothing watched it: the time its cards take to draw, then STALLED_S, with no card seen and its end not
+    signalled is an ``idle`` flag (no seat known in a first hand: South's; no penalty). Any seat's declaration is the draw going on: it answers the flag and is
     judged at once (not held behind it), and the wait starts again from it; the signal ends it."""
-    d = _dealt(book)
-    _flagged_at(d, 0.0, UNTIMED_STALL_S, "S", "tractor.idle_draw")
+    d, bound = _dealt(book), _draw_bound(book)
+    assert bound == {"classic-3deck": 432.0, "zhongkai-2010": 432.0, "shaoguan-2023": 536.0, "shaoguan-2023-nokitty": 552.0}[book]
+    _flagged_at(d, 0.0, bound, "S", "tractor.idle_draw")
     w = _holder(d, besides="S")
-    d.show(w, _level_card(d, w), 150.0)
+    seen = bound + 30.0
+    d.show(w, _level_card(d, w), seen)
     assert not d.table.flags and not _events(d, "play_waits") and d.table.declaring.standing.seat == w
-    assert d.table.next_deadline(after=150.0) == 150.0 + UNTIMED_STALL_S
-    d.do_wait(150.0 + UNTIMED_STALL_S)
+    assert d.table.next_deadline(after=seen) == seen + bound
+    d.do_wait(seen + bound)
     assert [(f.kind, f.seat) for f in d.table.flags] == [("idle", w)]  # the seat that would deal
-    d.press(w, "declare", 280.0)
-    assert not d.table.flags and d.table.declaring.draw_done_at == 280.0
+    d.press(w, "declare", seen + bound + 10.0)
+    assert not d.table.flags and d.table.declaring.draw_done_at == seen + bound + 10.0
 
 
 def test_a_card_seen_in_a_later_hand_starts_the_draws_wait_again():
     """001 六: 庄家先摸第一张牌……庄家示意摸牌结束 -- in a later hand the draw waits on its dealer; a declaration by another
-    seat is a card seen: the dealer is flagged UNTIMED_STALL_S after it, not after the deal. A draw whose cards keep
+    seat is a card seen: the dealer is flagged the draw's bound after it, not after the deal. A draw whose cards keep
     coming is never flagged."""
     d = _dealt("classic-3deck")
     d.do_draw(10.0)
@@ -162,7 +174,7 @@ def test_a_card_seen_in_a_later_hand_starts_the_draws_wait_again():
     d.deal()
     seat = _holder(d, besides=dealer)
     d.show(seat, _level_card(d, seat), 100.0)
-    d.do_wait(20.0 + UNTIMED_STALL_S + 60.0)
+    d.do_wait(20.0 + _draw_bound("classic-3deck") + 60.0)
     assert not d.table.flags
-    d.do_wait(100.0 + UNTIMED_STALL_S)
+    d.do_wait(100.0 + _draw_bound("classic-3deck"))
     assert [(f.kind, f.seat, f.why.key) for f in d.table.flags] == [("idle", dealer, "tractor.idle_draw")]
