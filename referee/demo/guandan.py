@@ -31,7 +31,7 @@ def main(rulebook: str = "sanjiang-2012", seed: int = 2026, lang: str = "zh") ->
     game = Game.start(rules, STAGE)
     level = game.hand_level()
     rng = random.Random(seed)
-    print(say["header"].format(title=rules.title, id=rules.id, seed=seed, level=level))
+    print(say["header"].format(title=rules.titled(lang), id=rules.id, seed=seed, level=level))
     hands = deal_hands(rules, level, rng, say)
     hand = play(rules, level, hands, rng, say)
     print_finish(hand, say)

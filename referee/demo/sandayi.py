@@ -27,7 +27,7 @@ GAME = 1  # the demo plays the first game of a round
 def main(rulebook: str = "usst-2016", seed: int = 2026, lang: str = "zh") -> int:
     rules, say = load(rulebook), labels(lang, "sandayi")
     rng = random.Random(seed)
-    print(say["header"].format(title=rules.title, id=rules.id, seed=seed, game=GAME))
+    print(say["header"].format(title=rules.titled(lang), id=rules.id, seed=seed, game=GAME))
     game = deal_game(rules, first_bidder(rules, GAME), rng, say)
     game = bidding(game, rng, say)
     if not game.over:

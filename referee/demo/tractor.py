@@ -29,7 +29,7 @@ def main(rulebook: str = "classic-3deck", seed: int = 2026, lang: str = "zh") ->
     rules, say = load(rulebook), labels(lang, "tractor")
     level = Game.start(rules).hand_level()
     rng = random.Random(seed)
-    print(say["header"].format(title=rules.title, id=rules.id, seed=seed, level=level))
+    print(say["header"].format(title=rules.titled(lang), id=rules.id, seed=seed, level=level))
     hands, kitty, dealer, suit = draw(rules, level, rng, say)
     trumps = Trumps.of(rules, level, suit)
     buried = take_kitty(trumps, hands, dealer, kitty, say)

@@ -136,6 +136,16 @@ class Book:
     title_en: str = setting("its title in English (the English console names the book by it): no Chinese in it")
     clock: Clock = setting("`[clock]`, below (## Clocks)", Clock())
 
+    def titled(self, lang: str) -> str:
+        """Its title in ``lang`` (``en``: English; any other: the venue's own).
+
+        >>> from referee.rulebooks import load
+        >>> book = load("usst-2016")
+        >>> book.titled("zh"), book.titled("en")
+        ('上海理工大学教职工“三打一”比赛规则（2016）', 'University of Shanghai for Science and Technology staff San Da Yi rules (2016)')
+        """
+        return self.title_en if lang == "en" else self.title
+
     def __post_init__(self) -> None:
         """The title in English, and the clock against the book: what it names exists, and a pass is a climbing
         game's follow."""

@@ -154,7 +154,8 @@ def _new(args) -> int:
                 with suppress(OSError):  # a read-only folder has none to remove
                     Path(args.db + suffix).unlink(missing_ok=True)
         raise
-    print(say(args.lang, "sheet.made", title=t.rules.title, system=t.system, n=len(t.entries), rounds=t.total_rounds, seed=t.seed))
+    title = t.rules.title if args.lang == "zh" else say(args.lang, f"system.{t.system}")  # the system's title is the venue's
+    print(say(args.lang, "sheet.made", title=title, system=t.system, n=len(t.entries), rounds=t.total_rounds, seed=t.seed))
     return 0
 
 

@@ -282,3 +282,10 @@ def test_a_backup_that_cannot_be_written_leaves_nothing_and_says_why(tmp_path):
                           capture_output=True, text=True, preexec_fn=small_files(40_000), timeout=60)
     assert done.returncode == 2 and f"无法写入备份 {out}（" in done.stderr and "没有留下任何文件" in done.stderr, done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.db"] and db.read_bytes() == before
+
+
+def test_a_new_tournament_is_said_in_english_with_no_chinese(capsys, tmp_path, form_xlsx):
+    """``--lang en``: the new sheet's line names the system in English; the system's own title is the venue's Chinese."""
+    out = run(capsys, "new", "--system", "pair-swiss", "--entries", form_xlsx, "--db", tmp_path / "t.db", "--rounds", 3,
+              "--seed", 5, "--lang", "en")
+    assert out == "pair-swiss: 8 entries, 3 rounds, seed 5 (pair Swiss)\n"
