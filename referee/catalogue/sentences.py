@@ -167,8 +167,8 @@ class Sentences:
         for key in SEAT_KEYS:
             if key in data:
                 values[key] = self.seat(data[key])
-        for key in ("cards", "card"):
-            if key in data:
+        for key in data:
+            if key in ("cards", "card") or key.endswith(("_card", "_cards")):
                 values[key] = self.cards(data[key])
         for key in ("finish", "seats"):
             if isinstance(data.get(key), list):

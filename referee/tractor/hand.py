@@ -184,14 +184,12 @@ class HandJudge:
         return self.trick_points() + (captured[0] * captured[1] if captured else 0)
 
     def all_seen(self) -> bool:
-        """Every card of the decks has been played or shown in the kitty. A kitty turned up of another size than the
-        book's (003 留底 12(4): 多埋或少埋底牌) counts its own cards, and where it is short the cards the dealer kept are
-        its discard (:meth:`show_kitty`): all seen once they are the only cards not seen, or were shown held back."""
+        """Every card of the decks has been played or shown in the kitty. A kitty turned up with more cards than the
+        book's counts them all (多埋: the dealer was out of cards a trick early); one with fewer, the book's number (少埋:
+        the cards the dealer kept are its discard, :meth:`show_kitty`)."""
         deal = self.trumps.rules.deal
-        if self.kitty is None:
-            return len(self.played) + deal.kitty == 54 * deal.decks
-        unseen = 54 * deal.decks - len(self.played) - len(self.kitty)
-        return unseen in (0, deal.kitty - len(self.kitty))
+        kitty = deal.kitty if self.kitty is None else max(len(self.kitty), deal.kitty)
+        return len(self.played) + kitty == 54 * deal.decks
 
     # -- events ----------------------------------------------------------------
     def play(self, seat: str, cards: Cards, declared: list[Cards] | None = None) -> HandJudge:
@@ -284,6 +282,22 @@ class HandJudge:
         if seat in self.out:
             return Reason("tractor.held_after_out", n=n, held=len(cards))
         return Reason("tractor.held_too_many", n=n + len(cards), size=self.trumps.rules.deal.hand_size)
+
+    def throw_taken_back(self) -> HandJudge:
+        """The last trick's lead, a throw ruled failed before the next lead, does not stand (000 第十六条: 甩牌不成立，按规定出
+        所甩错的最低最小级别牌种组合; 001 十九: 甩牌不成立……由甩错者的下家指定出其中的一种最小的单张或组合): the trick is led
+        again by the ruling's ``forced`` unit alone, the thrower's other cards back in its hand, and the seats that followed
+        take theirs back to follow that unit anew (what was ruled on their follows goes with them). The ruling stays."""
+        trick = self.tricks[-1]
+        ruling = next(r for r in self.rulings if r.kind == "failed_throw" and r.trick == trick.number)
+        leader, forced = trick.leader, Cards.parse(ruling.forced)
+        back = {s: c - forced if s == leader else c for s, c in trick.plays}
+        again = Trick(trick.number, ((leader, forced),), (unit_of(self.trumps, forced),), seats=trick.seats)
+        followed = {(s, trick.number) for s in back if s != leader}
+        return replace(self, tricks=self.tricks[:-1] + (again,), played=self.played - Cards.join(back.values()),
+                       shown=tuple((s, n - len(back.get(s, ()))) for s, n in self.shown),
+                       rulings=tuple(r for r in self.rulings if (r.seat, r.trick) not in followed),
+                       _proven=frozenset(p for p in self._proven if p[1:] not in followed))
 
     def show_kitty(self, cards: Cards) -> HandJudge:
         """The buried cards, turned up at the end of the hand. A kitty of another size than the book's is
