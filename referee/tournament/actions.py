@@ -10,7 +10,8 @@ under a later ``result``, a ``correct`` names the forfeits anew), ``late`` (a la
 the system's limit it is a forfeit), ``unrecorded`` (a table's report the service could not record, for
 the organiser to see: it changes no result), ``lot`` (a lot drawn in the hall, in place of the one drawn
 at registration), ``leave`` (a unit or an entry withdrawn from the competition: its entries leave the draw)
-and ``rounds`` (the organiser changes the number of rounds). :func:`replay`
+``rounds`` (the organiser changes the number of rounds) and ``unpair`` (the latest round's pairing undone, a
+mistake found before any result). :func:`replay`
 applies them in order; the latest word on a table counts, so a correction changes everything
 computed from it: scores, tie-breaks, ranks, prizes, and the pairing of a round not yet started.
 """
@@ -62,6 +63,10 @@ def apply(t: Tournament, action: dict) -> Tournament:
         _check_draw(t, d["round"], tables, d["byes"])
         t = replace(t, rounds=t.rounds[: d["round"] - 1] + (Round(d["round"], tables, tuple(d["byes"]), action["seq"]),))
         return _held_by_withdrawn(t, action["seq"])
+    if kind == "unpair":  # the latest round's pairing undone before any result: drawn anew by the next ``pair``
+        if d["round"] != len(t.rounds):
+            raise TournamentError("unpair_not_last", round=d["round"], last=len(t.rounds))
+        return replace(t, rounds=t.rounds[:-1], repaired=tuple(x for x in t.repaired if x.round != d["round"]))
     if kind == "leave":
         return _leave(t, d["entries"], action["seq"])
     if kind == "rounds":

@@ -69,6 +69,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     leave.add_argument("--reason", default="", help="why (recorded)")
     rounds = verb("rounds", "change the number of rounds (not below those paired; pair-swiss: only to what can be paired)")
     rounds.add_argument("--set", type=int, required=True, metavar="N", dest="rounds", help="the new number of rounds")
+    unpair = verb("unpair", "undo the latest round's pairing (no result yet), e.g. paired before the hall's lot or a "
+                            "withdrawal was entered")
+    unpair.add_argument("--round", type=int, required=True, help="the round to undo (the latest paired)")
+    unpair.add_argument("--reason", default="", help="why (recorded)")
     standings = verb("standings", "print the standings")
     standings.add_argument("--json", action="store_true", help="the standings payload (MQTT topic) as JSON")
     show = verb("show", "print a round's pairings and results")
@@ -266,6 +270,13 @@ def _rounds(args) -> int:
     return 0
 
 
+def _unpair(args) -> int:
+    store = _store(args)
+    store.unpair_round(args.round, by=args.by, reason=args.reason)
+    print(say(args.lang, "sheet.unpaired", round=args.round, reason=args.reason or "-"))
+    return 0
+
+
 def _lot(args) -> int:
     from referee.tournament.export import labels, texts
 
@@ -398,5 +409,5 @@ def _serve(args) -> int:
 
 
 HANDLERS = {"new": _new, "pair": _pair, "result": _result, "late": _late, "lot": _lot, "withdraw": _withdraw,
-            "rounds": _rounds, "standings": _standings, "show": _show,
+            "rounds": _rounds, "unpair": _unpair, "standings": _standings, "show": _show,
             "export": _export, "backup": _backup, "catch-up": _catch_up, "simulate": _simulate, "serve": _serve}

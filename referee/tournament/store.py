@@ -242,6 +242,29 @@ class TournamentStore:
         self._append("pair", make, by)
         return self.round_view()
 
+    def unpair_round(self, round_no: int, by: str = "organiser", reason: str = "") -> dict:
+        """Undo the latest round's pairing, a mistake found before any result (paired before the lot drawn in the
+        hall was entered, before a unit's withdrawal): the round is no longer paired, ``pair_next_round`` draws it
+        anew. Refused for any other round and for a round with a result, a game, a forfeit, a bye lost or a table's
+        report at any table (only a withdrawn entry's forfeit, which its withdrawal put there, is no result): a round
+        under way is changed by corrections. Returns the view of the round before it."""
+        def check(t: Tournament) -> dict:
+            r = _round(t, round_no)
+            if round_no != len(t.rounds):
+                raise TournamentError("unpair_not_last", round=round_no, last=len(t.rounds))
+            started = [x.table for x in r.tables if x.entered is not None or x.games or set(x.forfeits) - set(t.withdrawn)
+                       or any(n.table == x.table for n in r.unrecorded)]
+            started += [b for lost in r.lost_byes for b in lost.byes]  # a bye lost to the team's lateness
+            if started:
+                raise TournamentError("unpair_started", round=round_no, tables=started)
+            if not isinstance(reason, str):
+                raise TournamentError("reason_text")
+            readable(reason, "reason", TEXT_MOST["reason"])
+            return {"round": round_no, "reason": reason}
+
+        self._append("unpair", check, by)
+        return self.round_view()
+
     def draw_lot(self, order: list[str], by: str = "organiser") -> Tournament:
         """The lot drawn in the hall (seed 002 一4: 分组抽签): every entry id once, lot number 1 first; it
         replaces the lot drawn at registration, when the system allows it now (``lot_closed``: the
