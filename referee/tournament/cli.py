@@ -297,7 +297,8 @@ def _standings(args) -> int:
         return 0
     from referee.tournament.export import legend, standing_rows, texts
 
-    print(say(args.lang, "sheet.after", name=s["name"], system=s["system"], n=s["round"]))
+    done = next((r.round - 1 for r in store.tournament.rounds if not r.complete), s["round"])  # rounds counted whole
+    print(say(args.lang, "sheet.after", name=s["name"], system=s["system"], n=done))
     for row in standing_rows(store.tournament, args.lang):  # the exports' rows: pasted, a name is never a formula
         print("\t".join(texts(row, args.lang)))
     if note := legend(store.tournament, args.lang):

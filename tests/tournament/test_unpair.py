@@ -95,3 +95,16 @@ def test_the_command_line_undoes_it_and_says_so_in_both_languages(tmp_path, caps
     store.pair_next_round()
     assert main(["tournament", "unpair", "--db", str(db), "--round", "1", "--lang", "en"]) == 0
     assert "round 1's pairing undone (reason: -)" in capsys.readouterr().out
+
+
+def test_the_standings_say_after_the_rounds_complete_not_after_a_round_only_paired(tmp_path, capsys):
+    """000 四5: 各队的团体成绩由本队两对选手轮分积分累加而定 -- the standings printed right after round 2 is paired
+    add up round 1's 轮分 only, and say so (they said 第 2 轮后)."""
+    db = tmp_path / "t.db"
+    store = TournamentStore(db)
+    store.new("pair-swiss", pairs(8, per_unit=2), name="拖拉机赛", seed=2)
+    for x in store.pair_next_round()["tables"]:
+        store.record_result(1, x["table"], {"winner": 0})
+    store.pair_next_round()
+    assert main(["tournament", "standings", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "拖拉机赛（pair-swiss），第 1 轮后"
