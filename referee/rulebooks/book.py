@@ -132,8 +132,8 @@ class Book:
     id: str = setting("the rulebook's name: its file's name without `.toml`")
     game: Literal["tractor", "guandan", "sandayi"] = setting("the game it configures")
     title: str = setting("its title, as the venue writes it")
-    seed: str = setting("the seed (the Chinese original in `shared/seeds/`) it configures")
     title_en: str = setting("its title in English (the English console names the book by it): no Chinese in it")
+    seed: str = setting("the seed (the Chinese original in `shared/seeds/`) it configures")
     clock: Clock = setting("`[clock]`, below (## Clocks)", Clock())
 
     def titled(self, lang: str) -> str:

@@ -28,6 +28,7 @@ raises a flag, which pauses the table until a person confirms, corrects or dismi
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.cards import CardError, Cards
@@ -37,7 +38,7 @@ from referee.rulebooks.book import PenaltyEntry
 from referee.seats import SEATS
 from referee.table.reducer import Flag, Reducer, Reject
 from referee.table.clock import ShotClock
-from referee.tractor.game import Declaring, Game, Penalty, penalties_of, settle, side_of
+from referee.tractor.game import Declaring, Game, Penalty, in_kitty, penalties_of, settle, side_of
 from referee.tractor.hand import HandError, HandJudge, Ruling
 from referee.tractor.scoring import Outcome
 from referee.tractor.trumps import Trumps
@@ -59,7 +60,7 @@ class TractorTable(Reducer):
     trump: str | None = None
     judge: HandJudge | None = None
     penalties: tuple[Penalty, ...] = ()
-    counted: tuple[dict, ...] = ()  # the hand's confirmed wrong card counts, as last published (``_said_replayed``)
+    counted: tuple[dict, ...] = ()  # the hand's confirmed wrong card counts, as last published (``_said_again``)
 
     # -- what it is --------------------------------------------------------------------------------
     @property
@@ -319,14 +320,17 @@ class TractorTable(Reducer):
         kitty, or of another size once a seat was out of cards (the cards it lacked are in a hand). Its kitty, where they
         cannot be held back: the dealer was confirmed out of cards itself (it holds no card of its hand), or fewer cards
         than these are unseen besides a whole kitty (:meth:`_spare`), or a person said so (``p["kitty"]``). Either, where
-        the cards a seat out lacked could be these: a ``wrong_card_count`` flag holding them, never a guess (confirmed:
-        held back; dismissed: its kitty)."""
+        the cards a seat out lacked could be these, or, where the book prices a misburied kitty, fewer than a kitty and
+        than the cards unseen (a kitty buried short, or cards the dealer kept out of it: 003 留底 12(4)): a
+        ``wrong_card_count`` flag holding them, never a guess (confirmed: held back; dismissed: its kitty)."""
         k, out = self.rules.deal.kitty, self.judge.out
         if not k or self.judge.kitty is not None or not (self.dealer in out or len(cards) == k or (len(cards) < k and not out)):
             return self._held_back(self.dealer, cards, p)
         kitty = p | {"kitty": True}  # the read, as a person's answer says it is the kitty
         if not p.get("kitty") and self.dealer not in out and len(cards) <= self._spare():
             return self._held_back(self.dealer, cards, p, Reason("tractor.kitty_or_held", n=len(cards), spare=self._spare()), kitty)
+        if not p.get("kitty") and self.dealer not in out and len(cards) < min(k, k + self._spare()) and self.rules.penalty("misburied_kitty"):
+            return self._held_back(self.dealer, cards, p, Reason("tractor.kitty_short_or_held", n=len(cards), size=k), kitty)
         try:  # turned up (a misburied one ruled at once); scored where every card was seen (:meth:`_played_out`)
             return self._with(judge=self.judge.show_kitty(cards))._rulings_after(self.judge)._played_out()
         except HandError as exc:  # more copies than the decks with the cards seen: a misread, for a person
@@ -385,22 +389,24 @@ class TractorTable(Reducer):
     def _counted_as(self, rulings: tuple[Ruling, ...], article: str, evidence: dict, flag: str | None = None) -> TractorTable:
         """Publishes the last of ``rulings``, a confirmed wrong card count, as the hand charges it (:meth:`_charged`); where
         that makes the hand a replay, the hand's wrong counts published before it are published again, replayed
-        (:meth:`_said_replayed`)."""
+        (:meth:`_said_again`)."""
         r = rulings[-1]
         penalty, why = self._charged(rulings)
         t, v = self._violation(r.seat, r.kind, article, penalty, evidence | {"why": why.json()}, "confirmed", flag)
-        t = t._said_replayed() if why.key == "tractor.replayed" else t
+        t = t._said_again(_replayed) if why.key == "tractor.replayed" else t
         return t._with(counted=t.counted + (v,))
 
-    def _said_replayed(self) -> TractorTable:
-        """The hand is replayed: each wrong card count it published with what it costs is published again (the same
-        ``flag``), costing nothing, said replayed (seed 000 第十九条: 如发现竞赛双方均出现牌张数目不符情况，则重新该盘竞赛; 001
-        二十一: 如双方均错，则重新该局比赛). Before, a side's first still said the other side went up a level."""
+    def _said_again(self, again: Callable[[Reason], Reason], seat: str | None = None) -> TractorTable:
+        """Each wrong card count the hand published with what it costs (``seat``'s, where given) is published again (the
+        same ``flag``), costing nothing, its reason as ``again`` says it: the hand is replayed (:func:`_replayed`; 000 第十九条:
+        如发现竞赛双方均出现牌张数目不符情况，则重新该盘竞赛; 001 二十一: 如双方均错，则重新该局比赛), or it was the dealer's
+        misburied kitty, priced as that (:func:`_in_misburied`, ``in_kitty``; 003 留底 12(4)). Before, a side's first
+        still said the other side went up a level, and a dealer's 少牌 from burying too many cost 20 more."""
         t, said = self, []
         for v in self.counted:
-            why = v["evidence"]["why"]
-            if why["key"] != "tractor.replayed":
-                evidence = v["evidence"] | {"why": Reason("tractor.replayed", why=Reason.of(why)).json()}
+            was = Reason.of(v["evidence"]["why"])
+            if again(was).key != was.key and seat in (None, v["seat"]):
+                evidence = v["evidence"] | {"why": again(was).json()}
                 t, v = t._violation(v["seat"], v["kind"], v["rule"]["article"], {}, evidence, "confirmed", v["flag"])
             said.append(v)
         return t._with(counted=tuple(said))
@@ -414,7 +420,9 @@ class TractorTable(Reducer):
         r, entry = rulings[-1], self.rules.penalties["wrong_card_count"]
         charged = list(self.penalties) + penalties_of(self.rules, list(rulings))
         if settle(self.rules, self.dealer, 0, charged).outcome is None:
-            return {}, Reason("tractor.replayed", why=r.detail)
+            return {}, _replayed(r.detail)
+        if r in in_kitty(rulings):
+            return {}, _in_misburied(r.detail)
 
         def side(rs: tuple[Ruling, ...]) -> Penalty | None:
             return next((p for p in penalties_of(self.rules, list(rs)) if p.kind == r.kind and Game.team(p.seat) == Game.team(r.seat)), None)
@@ -446,6 +454,8 @@ class TractorTable(Reducer):
                 t = t._counted_as(rulings[: i + 1], self.rules.wrong_count.article, evidence)
             else:
                 t, _ = t._ruled(r.seat, r.kind, _ARTICLES.get(r.kind, r.kind), r.detail, evidence)
+            if r.kind == "misburied_kitty" and in_kitty(rulings[: i + 1]):
+                t = t._said_again(_in_misburied, r.seat)
         return t
 
     def _out_of_turn_rule(self, cards: Cards) -> tuple[str, dict]:
@@ -493,7 +503,7 @@ class TractorTable(Reducer):
         notes = [n.json() for n in moved + list(s.notes)]
         data = {"hand": t.hand_no, "defender_points": judge.defender_points(), "settled_points": s.defender_points, "notes": notes}
         if s.outcome is None:  # replayed: what was ruled besides the offences that void the hand still counts
-            t = t._said_replayed()._event("hand_scored", data | {"replay": True})
+            t = t._said_again(_replayed)._event("hand_scored", data | {"replay": True})
             return t._with(penalties=tuple(p for p in self.penalties if not getattr(self.rules.penalty(p.kind), "both_sides", None)))._deal()
         t = t._event("hand_scored", data | {"side": s.outcome.side, "levels": s.outcome.levels})
         game = t.game.after(self.dealer, s.outcome)
@@ -523,6 +533,14 @@ class TractorTable(Reducer):
             return None
         last = self.judge.tricks[-1]
         return {"leader": last.leader, "plays": [{"seat": s, "cards": c.names()} for s, c in last.plays]}
+
+
+def _replayed(why: Reason) -> Reason:
+    return Reason("tractor.replayed", why=why)
+
+
+def _in_misburied(why: Reason) -> Reason:
+    return Reason("tractor.in_misburied", why=why)
 
 
 _ARTICLES = {"revoke": "藏张", "failed_throw": "甩错牌", "illegal_lead": "出错牌", "misburied_kitty": "多埋少埋底牌"}

@@ -171,13 +171,15 @@ def penalties_of(rules: TractorRulebook, rulings: list[Ruling]) -> list[Penalty]
     """
     out: list[Penalty] = []
     sides: dict[str, tuple[int, int, int]] = {}  # team -> (its place in out, cards short, cards too many)
+    explained = in_kitty(rulings)
     for r in rulings:
         kind = RULING_PENALTY.get(r.kind)
-        if kind not in rules.penalties:
+        if kind not in rules.penalties or r in explained:
             continue
         # points besides the entry's: a short kitty's discarded cards (seed 003 12(4): 若丢弃的是分牌，所丢弃分数再加到
         # 对方所得分数), a seat's held-back cards (003 12(1)); per card: a wrong count's cards too many or too few
-        p = Penalty(kind, r.seat, r.count or max(1, len(r.cards)), r.points)
+        more = sum(e.points for e in explained) if r.kind == "misburied_kitty" else 0
+        p = Penalty(kind, r.seat, r.count or max(1, len(r.cards)), r.points + more)
         if kind != "wrong_card_count":
             out.append(p)
             continue
@@ -190,6 +192,20 @@ def penalties_of(rules: TractorRulebook, rulings: list[Ruling]) -> list[Penalty]
             out[at] = replace(out[at], cards=max(few, many), points=out[at].points + p.points)
         sides[Game.team(r.seat)] = (at, few, many)
     return out
+
+
+def in_kitty(rulings: list[Ruling] | tuple[Ruling, ...]) -> tuple[Ruling, ...]:
+    """The dealer's wrong card counts its misburied kitty explains: out of cards short by as many as the kitty has too
+    many (多埋), or holding back as many as it has too few (少埋). One fault, priced as the kitty (seed 003 12(4): 若打牌时
+    发现庄家多埋或少埋底牌，则对方在所得分数的基础上加160分。若多牌时庄家从底牌里抽回多埋的张数，底牌少牌时则庄家丢弃少埋的
+    张数，但若丢弃的是分牌，所丢弃分数再加到对方所得分数): cards held back are the cards it discards, their points added."""
+    kitty = next((r for r in rulings if r.kind == "misburied_kitty"), None)
+    if kitty is None:
+        return ()
+    over = kitty.detail["n"] - kitty.detail["size"]
+    short = ("tractor.out_of_cards", "tractor.played_too_few")
+    return tuple(r for r in rulings if r.kind == "wrong_card_count" and r.seat == kitty.seat
+                 and r.count == (over if r.detail.key in short else -over))
 
 
 def level_ranks(rules: TractorRulebook) -> list[str]:
@@ -236,4 +252,4 @@ class Game:
         return Game(self.rules, tuple(levels.items()), new_dealer, winner)
 
 
-__all__ = ["Declaring", "Declaration", "DeclareError", "Penalty", "Settlement", "settle", "penalties_of", "Game", "level_ranks", "SEATS"]
+__all__ = ["Declaring", "Declaration", "DeclareError", "Penalty", "Settlement", "settle", "penalties_of", "in_kitty", "Game", "level_ranks", "SEATS"]

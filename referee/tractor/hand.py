@@ -184,12 +184,14 @@ class HandJudge:
         return self.trick_points() + (captured[0] * captured[1] if captured else 0)
 
     def all_seen(self) -> bool:
-        """Every card of the decks has been played or shown in the kitty. A kitty turned up with more cards than the
-        book's counts them all (多埋: the dealer was out of cards a trick early); one with fewer, the book's number (少埋:
-        the cards the dealer kept are its discard, :meth:`show_kitty`)."""
+        """Every card of the decks has been played or shown in the kitty. A kitty turned up of another size than the
+        book's (003 留底 12(4): 多埋或少埋底牌) counts its own cards, and where it is short the cards the dealer kept are
+        its discard (:meth:`show_kitty`): all seen once they are the only cards not seen, or were shown held back."""
         deal = self.trumps.rules.deal
-        kitty = deal.kitty if self.kitty is None else max(len(self.kitty), deal.kitty)
-        return len(self.played) + kitty == 54 * deal.decks
+        if self.kitty is None:
+            return len(self.played) + deal.kitty == 54 * deal.decks
+        unseen = 54 * deal.decks - len(self.played) - len(self.kitty)
+        return unseen in (0, deal.kitty - len(self.kitty))
 
     # -- events ----------------------------------------------------------------
     def play(self, seat: str, cards: Cards, declared: list[Cards] | None = None) -> HandJudge:

@@ -606,9 +606,13 @@ def _kept_back(rulebook, buried, kept):
 
 def test_a_short_kitty_costs_the_dealer_160_and_the_point_cards_it_kept_shaoguan():
     """003 (留底牌打法) 12(4): 若打牌时发现庄家多埋或少埋底牌，则对方在所得分数的基础上加160分。……底牌少牌时则庄家丢弃
-    少埋的张数，但若丢弃的是分牌，所丢弃分数再加到对方所得分数. S buried 7 cards and kept SK: the hand is scored, not
-    refused; the one card of the decks never seen is the one S discards, and its 10 points go to the defenders."""
+    少埋的张数，但若丢弃的是分牌，所丢弃分数再加到对方所得分数. S buried 7 cards and kept SK: fewer than a kitty while
+    8 are unseen, they may as well be cards S held (the kitty then SK): a person says they are the kitty. The hand is
+    scored, not refused; the one card of the decks never seen is the one S discards, its 10 points to the defenders."""
     d = _kept_back("shaoguan-2023", "D2 D3 D4 D6 D7 D8 D9", "SK")
+    (flag,) = d.table.flags
+    assert (flag.kind, flag.why.key, flag.cards) == ("wrong_card_count", "tractor.kitty_short_or_held", ("D9", "D8", "D7", "D6", "D4", "D3", "D2"))
+    d.send("commands", {"command": "dismiss", "flag": flag.flag})
     assert "rejected" not in d.kinds() and d.table.phase in ("dealing", "round_over")  # scored (160 may end the game)
     misburied = [v for v in _violations(d) if v["kind"] == "misburied_kitty"]
     assert [(v["seat"], v["evidence"]["cards"], v["evidence"]["why"]["key"]) for v in misburied] == [
@@ -618,18 +622,18 @@ def test_a_short_kitty_costs_the_dealer_160_and_the_point_cards_it_kept_shaoguan
     assert any(n["key"] == "tractor.note_points" and n["values"]["n"] == 170 for n in scored["notes"])
 
 
-def test_an_overburied_kitty_turned_up_scores_the_hand_at_once_shaoguan():
-    """003 (留底牌打法) 12(4): 若打牌时发现庄家多埋或少埋底牌，则对方在所得分数的基础上加160分。若多牌时庄家从底牌里抽回
-    多埋的张数. S buried 9 cards and held 51: out of cards a trick early, it presses ``pass`` (confirmed), then turns up
-    its 9 cards. Every card of the decks has been seen, so the hand is scored then, 160 to the defenders; it waited
-    for a card held back that nobody holds (the kitty counted as the book's 8), until the dealer's ``ready``."""
+def _misburied(moved):
+    """A hand of 003 dealt by S, its kitty D2 D3 D4 D6 D7 D8 DK SK, played out with ``pass`` (confirmed) for a seat out
+    of cards: ``moved`` 1, S buried one card of its own too (多埋); -1, it kept SK (少埋). The cards it turns up, and
+    those it holds at the end."""
     rng = random.Random(8)
     d = Driver("shaoguan-2023")
     d.start()
     d.declare_and_take_kitty("S", "H")
-    trumps, hands = _stacked(d, {}, Cards.parse("D2 D3 D4 D6 D7 D8 D9 C3"), rng)
-    extra = Cards(list(hands["S"])[:1])
-    hands["S"], buried = hands["S"] - extra, Cards.parse("D2 D3 D4 D6 D7 D8 D9 C3") + extra
+    kitty = Cards.parse("D2 D3 D4 D6 D7 D8 DK SK")
+    trumps, hands = _stacked(d, {}, kitty, rng)
+    moved_cards = Cards(list(hands["S"])[:1]) if moved > 0 else Cards.parse("SK")
+    hands["S"], kitty = (hands["S"] - moved_cards, kitty + moved_cards) if moved > 0 else (hands["S"] + moved_cards, kitty - moved_cards)
     while d.table.phase in ("kitty", "playing"):
         seat, j = d.table.turn(), d.table.judge
         trick = j.tricks[-1] if j and j.tricks and not j.tricks[-1].complete else None
@@ -640,11 +644,48 @@ def test_an_overburied_kitty_turned_up_scores_the_hand_at_once_shaoguan():
         before = [c for _, c in trick.plays[1:]] if trick else []
         d.play(seat, legal_follow(trumps, hands[seat], trick.plays[0][1], rng, before) if trick else random_lead(trumps, hands[seat], rng), hands)
     assert d.table.phase == "hand_over" and not d.table.flags
-    d.send("observed", {"seat": "S", "cards": buried.names(), "confidence": 0.99})
+    return d, kitty, hands["S"]
+
+
+def _charged_for_kitty(d):
+    """The hand's score, asserting the dealer's wrong count was said again as its misburied kitty, costing nothing."""
     (scored,) = d.payloads("events", "hand_scored")
+    wrong = [v for v in _violations(d) if v["kind"] == "wrong_card_count" and v["status"] == "confirmed"]
+    assert (wrong[-1]["seat"], wrong[-1]["penalty"], wrong[-1]["evidence"]["why"]["key"]) == ("S", {}, "tractor.in_misburied")
+    assert [n["values"]["kind"] for n in scored["data"]["notes"] if n["key"] == "tractor.note_points"] == ["misburied_kitty"]
+    return scored["data"]
+
+
+def test_an_overburied_kitty_turned_up_scores_the_hand_at_once_and_costs_160_only_shaoguan():
+    """003 (留底牌打法) 12(4): 若打牌时发现庄家多埋或少埋底牌，则对方在所得分数的基础上加160分。若多牌时庄家从底牌里抽回
+    多埋的张数. S buried 9 cards and held 51: out of cards a trick early, it presses ``pass`` (confirmed), then turns up
+    its 9 cards. Every card of the decks has been seen, so the hand is scored then (it waited for a card held back that
+    nobody holds, the kitty counted as the book's 8, until the dealer's ``ready``); and the 少牌 is the kitty's fault,
+    priced as it, 160 (it cost 20 more, as a 12(2) wrong count)."""
+    d, kitty, held = _misburied(1)
+    assert not held
+    d.send("observed", {"seat": "S", "cards": kitty.names(), "confidence": 0.99})
     assert [v["evidence"]["why"]["key"] for v in _violations(d) if v["kind"] == "misburied_kitty"] == ["tractor.kitty_misburied"]
-    assert ("misburied_kitty", 160) in [(n["values"]["kind"], n["values"]["n"]) for n in scored["data"]["notes"]]
-    assert d.table.hand_no == 2 or d.table.phase == "round_over"
+    scored = _charged_for_kitty(d)
+    assert scored["settled_points"] == scored["defender_points"] + 160
+
+
+def test_a_card_kept_out_of_the_kitty_shown_first_is_asked_and_priced_once_shaoguan():
+    """003 (留底牌打法) 12(4): 底牌少牌时则庄家丢弃少埋的张数，但若丢弃的是分牌，所丢弃分数再加到对方所得分数. S kept SK
+    out of its kitty: one card is left in its hand at the end, shown first, alone. It was turned up as a kitty of one
+    card, and the real kitty's 7 (DK among them) priced as the cards S discarded. Now a person is asked (a short kitty,
+    or a card S held); held back, the 7 cards shown next are the kitty, and the held card's points count once with
+    the 160, no 20 for a wrong count besides."""
+    d, kitty, held = _misburied(-1)
+    assert len(held) == 1 and held.points != 10
+    d.send("observed", {"seat": "S", "cards": held.names(), "confidence": 0.99})
+    (flag,) = d.table.flags
+    assert (flag.kind, flag.why.key) == ("wrong_card_count", "tractor.kitty_short_or_held")
+    d.send("commands", {"command": "confirm", "flag": flag.flag})
+    d.send("observed", {"seat": "S", "cards": kitty.names(), "confidence": 0.99})
+    assert [v["evidence"]["why"]["key"] for v in _violations(d) if v["kind"] == "misburied_kitty"] == ["tractor.kitty_misburied"]
+    scored = _charged_for_kitty(d)
+    assert scored["settled_points"] == scored["defender_points"] + 160 + held.points
 
 
 def test_a_kitty_of_another_size_is_refused_in_words_where_the_book_has_no_rule_for_it():

@@ -214,15 +214,20 @@ def test_the_dealer_holding_the_cards_a_defender_lacks_is_flagged_before_its_kit
 
 
 def test_the_dealer_cards_that_can_be_its_kitty_are_its_kitty():
-    """003 12(4): 底牌少牌时则庄家丢弃少埋的张数: with no seat out of cards, fewer cards than the kitty's from the dealer are
-    its kitty, misburied (scored with the hand), not cards held back."""
+    """003 12(4): 底牌少牌时则庄家丢弃少埋的张数: with no seat out of cards, fewer cards than the kitty's from the dealer,
+    while more are unseen, are a short kitty or cards the dealer kept out of it (the kitty then the rest): a person is
+    asked; said its kitty (dismissed), it is turned up misburied and scored with the hand, no cards held back."""
     d = Table("shaoguan-2023")
     hands, kitty, _ = d.dealt(seed=4, lost=0)
     d.play_out(hands, random.Random(4))
     assert d.table.phase == "hand_over" and not d.table.judge.out
     d.show("S", Cards(list(kitty)[:7]))
+    (flag,) = d.table.flags
+    assert flag.why.key == "tractor.kitty_short_or_held"
+    d.send("commands", {"command": "dismiss", "flag": flag.flag})
     assert not d.table.flags and d.payloads("events", "hand_scored")
-    assert [v["kind"] for v in d.payloads("violations")] == ["misburied_kitty"]
+    assert [(v["kind"], v["status"]) for v in d.payloads("violations")] == [
+        ("wrong_card_count", "flagged"), ("wrong_card_count", "dismissed"), ("misburied_kitty", "confirmed")]
 
 
 @pytest.mark.parametrize("book", ["shaoguan-2023", "zhongkai-2010"])
