@@ -10,11 +10,15 @@ from referee.table.log import EventLog
 from referee.table.reducer import CLOCK
 from referee.table.scenario import _Drive
 from referee.table.tables import new_table
+from referee.table.tractor import DRAW_S_PER_CARD, SHUFFLE_S
 
 RULEBOOK = "classic-3deck"
 PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
 END = 4800.5  # the hand played out past the round's notice (001 三): the round is over after it
 ROUND_S = 6000.0  # from one round's start to the next one's
+# The draw that lasts until the notice is watched (idle: the shuffle and 2 s a card, then a minute; 3 decks 432 s): a
+# referee dismisses the flag, as at a real table where the draw goes on.
+DRAW_FLAG = SHUFFLE_S + DRAW_S_PER_CARD * (54 * 3 - 6) + 60.0
 
 
 class Recorded(_Drive):
@@ -41,6 +45,8 @@ def round_rows(table: str, players: dict[str, str] | None = None, *more: dict[st
         for seat in "SENW":
             d.do_ready(start, seat)
         d.dealt = None  # a new round's first hand: dealt again
+        d.do_wait(start + DRAW_FLAG)
+        d.do_dismiss(start + DRAW_FLAG + 1.0)
         d.do_draw(start + 4780.0)
         d.do_kitty(start + 4786.0)
         d.do_play_out(start + END)
