@@ -148,6 +148,8 @@ KINDS = [
      '[declare] window_article = " ": allowed the article quoted, as `window_s` is set'),
     ("an article too long for a violation", "classic-3deck", ("declare", "window_article"), "八" * 65,
      f'[declare] window_article = "{"八" * 65}": allowed at most 64 characters'),
+    ("the draw's exposures without their article", "classic-3deck", ("declare", "exposed_article"), "",
+     '[declare] exposed_article = "": allowed the article quoted, as `exposed_in_draw` is set'),
     # the clock and the penalties
     ("an overrun", "classic-3deck", ("clock", "overrun"), "warn",
      '[clock] overrun = "warn": allowed "none", "penalty", "pass" or "foul"'),

@@ -175,12 +175,19 @@ class Declare:
         "an overturn may keep the standing suit `always`, or only in the `first_hand` (after it an overturn must change the suit)")
     reinforce: bool = setting("the declarer may add cards of the same suit")
     self_overturn: bool = setting("one may overturn oneself")
+    exposed_in_draw: bool = setting(
+        "the draw's exposures count (暴露张): cards shown face up before the kitty is taken that are no declaration the "
+        "book allows (another rank, an overturn refused) are an `exposed_card` flag for a person (a misread or a "
+        "declaration mistaken), costing the `exposed_card` entry of `[penalties]` once confirmed; `false`: refused, "
+        "nothing recorded (the book's exposures count in play only)")
     window_s: float = setting(
         "seconds the dealer waits after the draw before taking the kitty (taking it sooner is warned); overturns "
         "count until the kitty is taken. 0: no wait (a seed that sets none)")
     window_article: str = setting(
         "the article the early kitty's warning cites (its number and words, at most 64 characters, as a violation's "
         "`rule.article`); required with `window_s`", "")
+    exposed_article: str = setting(
+        "the article the draw's `exposed_card` flag cites (at most 64 characters); required with `exposed_in_draw`", "")
 
     def __post_init__(self) -> None:
         check(self.first >= 1, "first", self.first, "1 or more")
@@ -188,6 +195,9 @@ class Declare:
         check(not self.window_s or self.window_article.strip(), "window_article", self.window_article,
               "the article quoted, as `window_s` is set")
         check(len(self.window_article) <= 64, "window_article", self.window_article, "at most 64 characters")
+        check(not self.exposed_in_draw or self.exposed_article.strip(), "exposed_article", self.exposed_article,
+              "the article quoted, as `exposed_in_draw` is set")
+        check(len(self.exposed_article) <= 64, "exposed_article", self.exposed_article, "at most 64 characters")
 
 
 def _check_article(where: str, article: str) -> None:
@@ -253,6 +263,8 @@ class TractorRulebook(Book):
                   f"a [penalties] entry: {', '.join(self.penalties)}")
         for kind in self.fouls.kinds:
             check(kind in self.penalties, "[fouls] kinds", kind, f"a [penalties] entry: {', '.join(self.penalties)}")
+        check(not self.declare.exposed_in_draw or "exposed_card" in self.penalties, "[declare] exposed_in_draw", True,
+              "a book with an exposed_card entry in [penalties]: what an exposure costs")
         check("wrong_card_count" in self.penalties, "[wrong_count]", self.wrong_count.article,
               "a book with a wrong_card_count entry in [penalties]: what a wrong count costs")
 

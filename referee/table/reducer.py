@@ -658,12 +658,12 @@ class Reducer:
         article, penalty = self._out_of_turn_rule(cards)
         return self._flag(seat, "out_of_turn", cards, Reason("table.out_of_turn", seat=seat, expected=expected), None, article, penalty)
 
-    def _exposed(self, seat: str, cards: Cards, why: Reason, pending: dict | None) -> Reducer:
+    def _exposed(self, seat: str, cards: Cards, why: Reason, pending: dict | None, article: str = "暴露张") -> Reducer:
         """暴露张: cards face up that are no play (the book's ``exposed_card`` penalty, per card where
-        it says so), flagged for the referee; ``pending`` lets the referee correct it into a play."""
+        it says so), flagged for the referee, citing ``article``; ``pending`` lets the referee correct it into a play."""
         entry = self.rules.penalty("exposed_card")
         penalty = {"points": entry.points_for(len(cards))} if entry else {}
-        return self._flag(seat, "exposed_card", cards, why, pending, "暴露张", penalty)
+        return self._flag(seat, "exposed_card", cards, why, pending, article, penalty)
 
     def _could_be_play(self, seat: str, cards: Cards) -> bool:
         """Whether these cards, shown by a seat not on turn, could be its next play (by their count)."""

@@ -38,7 +38,7 @@ from referee.rulebooks.book import PenaltyEntry
 from referee.seats import SEATS
 from referee.table.reducer import Flag, Reducer, Reject
 from referee.table.clock import ShotClock
-from referee.tractor.game import Declaring, Game, Penalty, in_kitty, penalties_of, settle, side_of
+from referee.tractor.game import Declaring, DeclareError, Game, Penalty, in_kitty, penalties_of, settle, side_of
 from referee.tractor.hand import HandError, HandJudge, Ruling
 from referee.tractor.scoring import Outcome
 from referee.tractor.trumps import Trumps
@@ -61,6 +61,7 @@ class TractorTable(Reducer):
     judge: HandJudge | None = None
     penalties: tuple[Penalty, ...] = ()
     counted: tuple[dict, ...] = ()  # the hand's confirmed wrong card counts, as last published (``_said_again``)
+    taken_back: tuple[tuple[str, Cards], ...] = ()  # each seat's cards of the last throw taken back, lifted in time (``_pickup``)
 
     # -- what it is --------------------------------------------------------------------------------
     @property
@@ -182,7 +183,7 @@ class TractorTable(Reducer):
     def _deal(self) -> TractorTable:
         game = self.game
         t = self._with(phase="dealing", hand_no=self.hand_no + 1, declaring=Declaring(self.rules, game.hand_level(), first_hand=game.dealer is None),
-                    trump=None, dealer=game.dealer, judge=None, clock=None, counted=())  # fmt: skip
+                    trump=None, dealer=game.dealer, judge=None, clock=None, counted=(), taken_back=())  # fmt: skip
         return t._event("hand_started", {"hand": t.hand_no, "level": game.hand_level(), "dealer": game.dealer})
 
     def _take_kitty(self, seat: str) -> TractorTable:
@@ -210,9 +211,13 @@ class TractorTable(Reducer):
     def _seen(self, seat: str, cards: Cards, p: dict) -> TractorTable:
         if self.phase == "dealing":
             try:
-                declaring = self.declaring.declare(seat, cards, self.at)  # a DeclareError: rejected
+                declaring = self.declaring.declare(seat, cards, self.at)
             except CardError as exc:  # more copies than the decks hold: a misread, for a person to correct
                 return self._flag(seat, "impossible", cards, exc.reason, p)
+            except DeclareError as exc:  # no declaration: rejected, or 暴露张 for a person where the book counts the draw's
+                if not self.rules.declare.exposed_in_draw:  # (001 二十: 在抓牌和打牌过程中; 000 第十五条: 在打牌过程中)
+                    raise
+                return self._exposed(seat, cards, exc.reason, p, self.rules.declare.exposed_article)
             watch = None if self._drawing() else self.watch  # a card seen: the draw's wait starts again
             return self._with(declaring=declaring, watch=watch)._event("declared", {"seat": seat, "cards": cards.names()})
         if self.phase == "kitty" and seat == self.dealer and self.trump is None:
@@ -266,13 +271,15 @@ class TractorTable(Reducer):
         """A throw ruled failed by a play of its own trick, before the next lead, does not stand (``HandJudge.throw_taken_back``):
         its trick is led again by the unit the ruling forces, the lowest (001 十九 lets the thrower's 下家 choose among the
         ruling's ``choices``; no input carries that choice, so the lowest stands: decided), and the seats that followed it
-        follow that anew."""
-        judge = self.judge.throw_taken_back()
+        follow that anew. The cards taken back, lifted from the table (``removed``), are picked up (:meth:`_pickup`), until
+        the next hand."""
+        was, judge = self.judge.tricks[-1], self.judge.throw_taken_back()
         trick = judge.tricks[-1]
-        back = (self.judge.played - judge.played).names()
-        t = self._with(judge=judge)._event("throw_taken_back", {"hand": self.hand_no, "trick": trick.number, "seat": trick.leader,
-                                                               "cards": trick.plays[0][1].names(), "back_cards": back})
-        return t._turn_over(False)
+        kept = dict(trick.plays)
+        back = tuple((s, c - kept.get(s, Cards())) for s, c in was.plays)
+        data = {"hand": self.hand_no, "trick": trick.number, "seat": trick.leader, "cards": trick.plays[0][1].names(),
+                "back_cards": Cards.join(c for _, c in back).names()}
+        return self._with(judge=judge, taken_back=back)._event("throw_taken_back", data)._turn_over(False)
 
     def _turn_over(self, won: bool) -> TractorTable:
         """After a play, or a seat out of cards: the trick won, where that completed it; then the hand played out, or
@@ -470,6 +477,8 @@ class TractorTable(Reducer):
             return "cleared" if tricks[-1].complete else "early"
         if len(tricks) == 2 and not tricks[-1].complete and dict(tricks[0].plays).get(seat, Cards()).contains(cards):
             return "cleared"  # the last trick's cards, picked up as (or just after) the next is led
+        if dict(self.taken_back).get(seat, Cards()).contains(cards):
+            return "cleared"  # cards of a throw taken back (the thrower's others, the follows), lifted back into the hand
         return "nowhere"
 
     def _could_be_play(self, seat: str, cards: Cards) -> bool:

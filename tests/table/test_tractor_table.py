@@ -283,12 +283,12 @@ def test_replaying_the_inputs_gives_the_same_state():
 
 
 def test_bad_inputs_change_nothing():
-    d = Driver()
+    d = Driver("zhongkai-2010")
     d.start()
     before = d.table
     d.send("board/in", {"seat": "S", "button": "pass"})
     d.send("commands", {"command": "confirm", "flag": "nope"})
-    d.send("observed", {"seat": "W", "cards": ["S9"], "confidence": 0.99})  # not a level card: no declaration
+    d.send("observed", {"seat": "W", "cards": ["S9"], "confidence": 0.99})  # no declaration (000 第十五条: 暴露张 在打牌过程中)
     assert d.kinds()[-3:] == ["rejected"] * 3
     assert d.table.state(d.at) | {"seq": 0, "at": 0} == before.state(d.at) | {"seq": 0, "at": 0}
 
