@@ -189,7 +189,7 @@ def test_every_flag_and_violation_kind_has_its_name():
 def test_every_flag_kind_has_its_sentence():
     flags = {literal(node, 1) for _, node in calls("referee/table", "_flag")} - {None}
     assert {"unsure", "impossible", "too_many", "out_of_turn", "exposed_card", "early_pickup", "unsure_pickup", "no_play",
-            "referee_called", "stalled", "idle", "wrong_card_count"} == flags
+            "referee_called", "stalled", "idle", "wrong_card_count", "laid_out_of_turn"} == flags
     for lang in LANGS:
         assert flags <= section("flag", lang)
         for kind in flags:

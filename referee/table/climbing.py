@@ -141,7 +141,7 @@ class ClimbingTable(Reducer):
 
     def _start_clock(self, at: float) -> ClimbingTable:
         action = "lead" if self._engine_leading() else "follow"
-        return self._with(clock=self.record.start(self.limits, self._engine_turn(), action, at))
+        return self._with(clock=self.record.start(self.limits, self._engine_turn(), action, at))._lying_asked()
 
     def _could_be_play(self, seat: str, cards: Cards) -> bool:
         """Cards from a seat not on turn could be its play when it holds that many (else 暴露张)."""

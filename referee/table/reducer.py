@@ -7,7 +7,8 @@ to publish. Everything is a pure function of the inputs and their times: no cloc
 Shared here: the outputs (``events``, ``violations``), the console's commands (``assign`` within
 one game family, ``start_round``, ``stop_round``, ``last_hand``, ``confirm``/``dismiss``/``correct``
 of a flag), the board's ``confirm``, ``referee`` and arrival ``ready``, late arrival (below), an
-unsure read or a play out of turn raised as a flag that pauses the table, the shot clock paused
+unsure read or a play out of turn raised as a flag that pauses the table, cards shown out of turn asked about when
+the seat's turn comes (``_lying_asked``), the shot clock paused
 while a flag is open or while the table's camera or board is down (a ``presence`` entry: ``_presence_entry``),
 and the parts of ``state`` and ``board/out`` that do not depend on the game.
 
@@ -54,8 +55,9 @@ from referee.table.clock import (
 )
 
 # The flags whose play a person's ``confirm`` applies: a read the model was unsure of, a play of more cards than the
-# seat holds (Tractor: a misread or a real 多牌, which the hand judge then rules ``wrong_card_count``).
-CONFIRMED_PLAYS = ("unsure", "too_many")
+# seat holds (Tractor: a misread or a real 多牌, which the hand judge then rules ``wrong_card_count``), cards shown out
+# of turn that lie there still when the seat's turn comes (``Reducer._lying_asked``).
+CONFIRMED_PLAYS = ("unsure", "too_many", "laid_out_of_turn")
 # The flags whose pickup (a ``removed`` read) a person's ``confirm`` applies, as if the camera had been sure.
 CONFIRMED_PICKUPS = ("unsure_pickup",)
 REFEREE_ONLY = ("referee_called", "stalled", "idle")  # flags a seat's own ``confirm`` button cannot answer: a referee must come
@@ -149,6 +151,9 @@ class Reducer:
     # The wait of the seat the table waits on where no shot clock runs (``_awaited``): never ruled, it only tells when
     # to ask a person (``idle``); its ``action`` is the phase word of what is awaited.
     watch: ShotClock | None = None
+    # Cards a seat showed out of turn, confirmed so (never played), that lie face up in front of it: (seat, (hand, trick),
+    # cards) until its turn comes (``_lying_asked``) or it picks them up (``_picked_up``).
+    lying: tuple[tuple[str, tuple[int, int], tuple[str, ...]], ...] = ()
     _events: tuple[Output, ...] = field(default=(), repr=False, compare=False)
     # While a ``clock`` entry that the service held (it could not hear the table) is applied: a turn it
     # gives up starts the next seat's clock at the entry, when the table can show it, not at the deadline.
@@ -425,6 +430,8 @@ class Reducer:
             t = t._violation_of(flag, "confirmed" if how == "confirm" else "dismissed")
             if how == "confirm":
                 t = t._counted(flag)
+        if how == "confirm" and flag.kind == "out_of_turn" and t.turn() is not None:  # in play (not a tribute): they lie there
+            t = t._with(lying=t.lying + ((flag.seat, t._trick_at(), flag.cards),))._lying_asked()
         pending = dict(flag.pending) if flag.pending else None
         if how == "correct" and pending is not None:
             pending["cards"] = cards
@@ -598,6 +605,9 @@ class Reducer:
         as played with nobody told; a person confirms it (judged again as sure) or dismisses it. An unsure read of
         anything else (a trick's cards cleared, cards that never lay there) changes nothing and is not flagged."""
         seat, cards = p["seat"], Cards.parse(p["cards"])
+        lying = Cards.parse([c for s, _, shown in self.lying if s == seat for c in shown])
+        if len(lying) and p["confidence"] >= CONFIDENT and lying.contains(cards):  # shown out of turn, taken back
+            return self._with(lying=tuple(x for x in self.lying if x[0] != seat))._event("picked_up", {"seat": seat, "cards": cards.names()})
         where = self._pickup(seat, cards)
         if where == "untracked":  # a game whose reducer does not follow what lies on the table
             return self
@@ -672,6 +682,28 @@ class Reducer:
     def _out_of_turn_rule(self, cards: Cards) -> tuple[str, dict]:
         """The article and penalty of ``cards`` played out of turn under the book."""
         return "越序出牌", {}
+
+    def _lying_asked(self) -> Reducer:
+        """The seat on turn has cards lying in front of it that it showed out of turn (:attr:`lying`; 001 二十二: 过早地将牌
+        亮在桌上; 003 13: 牌一经触桌，不得收回): the camera sends a card once, so it never reads them again, and the seat's
+        clock would run on a play that lies there (an overrun, a turn given up, ``stalled``). Asked at once, the clocks
+        paused, no violation (``laid_out_of_turn``): confirmed, they are its play; corrected, the cards it plays;
+        dismissed, the table waits for a new read. Asked where they could be its play (their count) in the trick they
+        were shown in, once: its turn takes them (a Guandan seat that sits out that turn, 002 十一 3, is not asked). A
+        game calls it as each turn starts (``tractor._turn_over``, ``climbing._start_clock``)."""
+        seat = self.turn()
+        if not any(s == seat for s, _, _ in self.lying):
+            return self
+        cards = Cards.parse([c for s, where, shown in self.lying if s == seat and where == self._trick_at() for c in shown])
+        t = self._with(lying=tuple(x for x in self.lying if x[0] != seat))
+        if not len(cards) or not t._could_be_play(seat, cards):
+            return t
+        pending = {"id": None, "seat": seat, "cards": cards.names(), "confidence": 1.0}
+        return t._flag(seat, "laid_out_of_turn", cards, Reason("table.laid_out_of_turn", seat=seat, cards=cards), pending)
+
+    def _trick_at(self) -> tuple[int, int]:
+        """The hand and trick in play (cards shown before a hand's first lead are its first trick's)."""
+        return self.hand_no, self._trick_no() or 1
 
     # -- outputs ---------------------------------------------------------------------------------------
     def _trick_no(self) -> int:

@@ -283,7 +283,7 @@ class TractorTable(Reducer):
 
     def _turn_over(self, won: bool) -> TractorTable:
         """After a play, or a seat out of cards: the trick won, where that completed it; then the hand played out, or
-        the next seat's clock."""
+        the next seat's clock (asked at once where cards it showed out of turn lie there: ``_lying_asked``)."""
         judge, t = self.judge, self
         trick = judge.tricks[-1] if judge.tricks else None
         if won:
@@ -292,7 +292,7 @@ class TractorTable(Reducer):
             return t._with(phase="hand_over", clock=None)._event("hand_played", {"hand": t.hand_no})._played_out()
         if t.phase == "playing":
             action = "lead" if trick is None or trick.complete else "follow"
-            t = t._with(clock=t.record.start(t.limits, judge.expected_seat(), action, t.at))
+            t = t._with(clock=t.record.start(t.limits, judge.expected_seat(), action, t.at))._lying_asked()
         return t
 
     def _played_out(self) -> TractorTable:
