@@ -4,6 +4,8 @@ Two board bridges of one table (on two ports) or two cameras of one table take t
 other for ever, and the table hears every input twice or not at all. Each such sender holds the lock file of its role
 and table on its broker (two halls on one machine have a broker each) with ``flock``: the kernel lets it go when the
 process ends, however it ends. The file names the holder (its process and what it reads), for the second to say.
+A lock file holds one machine: a sender of the table on another machine takes the table over, and the older yields
+(``bus.mqtt``'s ``yields``).
 
 >>> path("camera", "t07", "mqtt://camera-t07:pw@hall.invalid:1883").name
 'cardtable-camera-hall.invalid-1883-t07.lock'

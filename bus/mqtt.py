@@ -30,7 +30,15 @@ No business logic here: topics and payloads belong to the callers. What it adds 
   default, only for a new subscription; ``"always"``; ``"never"``) and whether a message keeps
   the retain flag it was published with (``retain_as_published``);
 - a last will, a "birth" message published on every (re)connect, and ``close(send_will=True)``
-  (MQTT 5 disconnect reason 4, the broker then publishes the will).
+  (MQTT 5 disconnect reason 4, the broker then publishes the will);
+- opt-in ``yields=True``, for a user that must have one sender (a table's camera, its board bridge): a connection
+  another client of the same client id took over is not taken back. The broker ends the older of two connections of
+  one client id; taking it back by reconnecting ends the newer, for ever, both publishing in between. A yielding
+  connection stops when the broker says so (DISCONNECT reason 0x8E, mosquitto 2.0.15 on), or ends it twice in a row
+  the second time within ``TAKEN_WITHIN_S`` of the reconnection the first end caused, with no failed try between
+  (mosquitto 2.0.11 just closes the connection; a broker restarting refuses a try meanwhile): the newer keeps the
+  session, the older does not reconnect, ``taken`` says why (:class:`TakenOver`) and ``publish`` raises it. Only a
+  broker restarted twice within ``TAKEN_WITHIN_S``, back each time before the client's next try, reads the same.
 
 >>> parse_url("mqtt://table-t1:s%3Acret@127.0.0.1:41883")
 BrokerAddress(host='127.0.0.1', port=41883, username='table-t1', password='s:cret', tls=False)
@@ -87,6 +95,9 @@ KEEPALIVE_S = 30
 REFUSED_KEPT = 1000  # the broker's refusals of publishes a connection remembers (each is logged)
 RECONNECT_DELAY_S = (0.1, 5.0)  # first retry, longest wait between retries (doubling in between)
 SESSION_NEVER_EXPIRES = 0xFFFFFFFF
+SESSION_TAKEN_OVER = 0x8E  # MQTT 5's DISCONNECT reason: another connection of the same client id took the session
+TAKEN_WITHIN_S = 3.0  # a yielding connection ended again this soon after reconnecting was taken over
+TAKEN_OVER_EXIT = 3  # the exit status of a sender taken over (the hall's units: RestartPreventExitStatus, no fight)
 UNROUTED_LIMIT = 10_000  # messages kept for handlers not registered yet
 _DISCONNECT_WITH_WILL = 4
 
@@ -168,6 +179,13 @@ class NoConnection(Refusal, TimeoutError):
     section = "broker"
 
 
+class TakenOver(Refusal, ConnectionError):
+    """Another client of the same client id took a yielding connection's session (the catalogue's
+    ``broker.taken_over``): it does not reconnect, and publishes nothing more."""
+
+    section = "broker"
+
+
 class _Handshake(ssl.SSLSocket):
     """A TLS socket that keeps on its context why its handshake failed (paho retries and keeps no reason)."""
 
@@ -238,6 +256,7 @@ class Connection:
         connect_timeout_s: float = CONNECT_TIMEOUT_S,
         manual_ack: bool = False,
         ca: str | None = None,
+        yields: bool = False,
     ):
         self.address = parse_url(url)
         self.ca = (ca or os.environ.get(ENV_CA) or None) if self.address.tls else None
@@ -265,6 +284,10 @@ class Connection:
         self._started = False
         self._closed = False
         self.connects = 0  # successful (re)connections so far
+        self.yields = yields
+        self.taken: TakenOver | None = None  # yields: why another client took the session over (no reconnect then)
+        self._ended = False  # the broker ended the latest connection, and no try failed since
+        self._resumed: float | None = None  # when the try that followed such an end began (monotonic)
         # (mid, reason) from v5 PUBACKs, the latest REFUSED_KEPT (a session refused for ever grows nothing without end)
         self.refused_publishes: collections.deque[tuple[int, ReasonCode]] = collections.deque(maxlen=REFUSED_KEPT)
 
@@ -278,6 +301,7 @@ class Connection:
         c.max_queued_messages_set(0)  # no limit: nothing published while away is dropped
         if self._tls is not None:
             c.tls_set_context(self._tls)
+        c.on_pre_connect = self._on_pre_connect
         c.on_connect_fail = self._on_connect_fail
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
@@ -358,6 +382,8 @@ class Connection:
         and sent on reconnect. Returns paho's info (``.mid``). Do not call
         ``info.wait_for_publish()`` on it: paho raises for a message queued while disconnected
         (rc MQTT_ERR_NO_CONN) although it will send it; use ``flush()``."""
+        if self.taken is not None:
+            raise self.taken
         if not isinstance(payload, (bytes, bytearray)):
             raise TypeError(f"payload must be bytes, not {type(payload).__name__}")
         info = self._client.publish(topic, bytes(payload), qos=qos, retain=retain)
@@ -483,10 +509,15 @@ class Connection:
             client.publish(topic, payload, qos=1, retain=retain)
         self._first.set()
 
+    def _on_pre_connect(self, client, userdata) -> None:
+        # timed from the try, not its CONNACK: a connection ended at once may lose its CONNACK (the broker closes
+        # it with our publishes unread: a reset, and the kernel drops what it had received)
+        self._resumed, self._ended = (time.monotonic() if self._ended else None), False
+
     def _on_connect_fail(self, client, userdata) -> None:
         """A try that failed: a certificate refused is final; a handshake the broker cut short (a broker restarting,
         or one that does not speak TLS on that port) is tried again, and said if it is still so when the wait ends."""
-        self._tls_cut = None
+        self._tls_cut, self._ended = None, False  # the broker away: not another client's doing
         if self._tls is None or self._tls.failure is None:
             return  # no answer (the broker away): paho tries again after its back-off
         failure, self._tls.failure = self._tls.failure, None
@@ -507,6 +538,23 @@ class Connection:
             self._unacked.clear()  # not acked: the broker sends them again on the next connection
             self._cond.notify_all()
         log.info("%s: disconnected: %s", self.client_id, reason_code)
+        if self.yields and not self._closed:
+            self._yield(client, flags.is_disconnect_packet_from_server, reason_code)
+
+    def _yield(self, client: Client, said: bool, reason: ReasonCode) -> None:
+        """``yields``: stop reconnecting when the end of the connection says another client took it over."""
+        closed = not said and reason.value == 0x80  # the socket closed under it (paho's 'Unspecified error')
+        again = closed and self._resumed is not None and time.monotonic() - self._resumed <= TAKEN_WITHIN_S
+        if not (again or said and reason.value == SESSION_TAKEN_OVER):
+            self._ended = closed
+            return
+        where, user, me = f"{self.address.host}:{self.address.port}", repr(self.address.username), repr(self.client_id)
+        if said:
+            self.taken = TakenOver("taken_over_said", address=where, user=user, client=me)
+        else:
+            self.taken = TakenOver("taken_over", address=where, user=user, client=me, seconds=f"{TAKEN_WITHIN_S:g}")
+        client._reconnect_on_failure = False  # paho's network thread ends here (its constructor's setting)
+        log.error("%s: %s", self.client_id, self.taken.text("en"))
 
     def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
         with self._cond:

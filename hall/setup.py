@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bus.broker import Listener, board_user, camera_user, config_text, table_acl, table_user, write_passwords
-from bus.mqtt import DEFAULT_PORT, ENV_CA, TLS_PORT
+from bus.mqtt import DEFAULT_PORT, ENV_CA, TAKEN_OVER_EXIT, TLS_PORT
 from bus.credentials import write_credentials
 from referee.catalogue import Refusal
 
@@ -130,9 +130,11 @@ class Plan:
         return f"{'mqtts' if self.tls else 'mqtt'}://{self.broker_host}:{self.broker_port}"
 
 
-def unit(description: str, argv: list[str], plan: Plan, groups: str = "") -> str:
+def unit(description: str, argv: list[str], plan: Plan, groups: str = "", sole: bool = False) -> str:
     """A systemd service that runs ``argv`` as the hall's system user, started again whenever it stops; with TLS,
-    its broker's CA in ``$CARDTABLE_BROKER_CA``."""
+    its broker's CA in ``$CARDTABLE_BROKER_CA``. ``sole``: a table's one sender (its camera, its bridge), not started
+    again when a sender of another machine took the table over (``TAKEN_OVER_EXIT``): started again, it would take
+    the table back, and the two would fight every few seconds; the unit shows failed, its log says why."""
     lines = ["[Unit]", f"Description={description}", "After=network-online.target time-sync.target",
              "Wants=network-online.target time-sync.target", "",
              "[Service]", f"User={plan.system_user}"]
@@ -140,8 +142,10 @@ def unit(description: str, argv: list[str], plan: Plan, groups: str = "") -> str
         lines.append(f"Environment={ENV_CA}={plan.etc / 'ca.pem'}")
     if groups:
         lines.append(f"SupplementaryGroups={groups}")
-    lines += [f"ExecStart={shlex.join(argv)}", "Restart=always", "RestartSec=2", "NoNewPrivileges=yes",
-              "PrivateTmp=yes", "", "[Install]", "WantedBy=multi-user.target"]
+    lines += [f"ExecStart={shlex.join(argv)}", "Restart=always", "RestartSec=2"]
+    if sole:
+        lines.append(f"RestartPreventExitStatus={TAKEN_OVER_EXIT}")
+    lines += ["NoNewPrivileges=yes", "PrivateTmp=yes", "", "[Install]", "WantedBy=multi-user.target"]
     return "\n".join(lines) + "\n"
 
 
@@ -158,9 +162,9 @@ def table_units(plan: Plan, table: str) -> dict[str, str]:
             plan, "table", "run", "--table", table, "--rulebook", plan.tables[table]) + ["--db", db], plan),
         "cardtable-camera.service": unit(f"cardtable table {table}: the camera", _cardtable(
             plan, "vision", "watch", "--table", table, "--rulebook", plan.tables[table], "--source", plan.camera_source),
-            plan, "video"),
+            plan, "video", sole=True),
         "cardtable-bridge.service": unit(f"cardtable table {table}: the table board", _cardtable(
-            plan, "bridge", "run", "--table", table, "--port", plan.board_port), plan, "dialout"),
+            plan, "bridge", "run", "--table", table, "--port", plan.board_port), plan, "dialout", sole=True),
     }
 
 

@@ -103,6 +103,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from vision.watch import SourceError, watch
 
     from bus.credentials import broker_url
+    from bus.mqtt import TAKEN_OVER_EXIT
     from cardtable.logs import setup_logging
 
     setup_logging()  # the client's reconnections; the plays sent are the command's output
@@ -114,7 +115,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
         return watch(args.source, args.table, url, _model(args.model, args.sure), name=args.name, decks=decks, game=game,
                      settle_s=args.settle, fps=args.fps, size=args.size, log=lambda line: print(line, flush=True),
                      lang=args.lang)
-    except (ModelError, SourceError, ConnectionError, TimeoutError, ValueError) as e:
+    except SourceError as e:  # taken over: a status of its own, which the hall's unit does not restart into a fight
+        return failed(args.lang, e, TAKEN_OVER_EXIT if e.key == "vision.error.taken_over" else 1)
+    except (ModelError, ConnectionError, TimeoutError, ValueError) as e:
         return failed(args.lang, e)
 
 

@@ -3,8 +3,12 @@ table's camera user), with the kept frame on ``frames`` for every play that need
 whether the camera still sees the table (:mod:`vision.presence`; ``offline`` its last will). One camera per table:
 it holds a lock file of the table and broker (``hold``), as a table's bridge does, so a second ``vision watch`` of the
 table on this machine says so and ends instead of the two taking the table's ``camera-T`` connection from each other
-for ever, each sending the plays it sees. A camera that cannot watch ends in words (:class:`SourceError`): a source
-that gives no frame, or a broker that refuses what it publishes (the credentials of another table's camera). A live
+for ever, each sending the plays it sees. A second camera of the table on another machine takes the connection over
+(the broker gives it to the newer): this one yields (``bus.mqtt``'s ``yields``), publishes nothing more, not even
+``offline`` (the table is watched, by the other), and ends in words (``taken_over``; the command's exit status
+``TAKEN_OVER_EXIT``, which the hall's units do not restart). A camera that cannot watch ends in words
+(:class:`SourceError`): a source that gives no frame, or a broker that refuses what it publishes (the credentials of
+another table's camera). A live
 camera or stream that drops (a read fails or gives an empty frame, or gives no frame for ``STALL_S``: a camera
 unplugged, its device gone, a network camera rebooting or stalled) is said and opened again, after 1, 2, then every
 5 s (``REOPEN_S``, from one try's start to the next's), each try cut after ``OPEN_S`` (a server that takes the
@@ -49,7 +53,8 @@ REOPEN_S = (1.0, 2.0, 5.0)  # from the drop (then each try's start) to each try 
 
 class SourceError(Refusal, RuntimeError):
     """The camera cannot watch its table: its source cannot be opened or gives no frame, another camera of this
-    machine watches the table, or the broker refuses what it publishes."""
+    machine watches the table, one of another machine took it over (``taken_over``), or the broker refuses what it
+    publishes."""
 
     section = "vision.error"
 
@@ -172,10 +177,14 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
           lost_after_s: float = LOST_AFTER_S) -> int:
     lang = lang or cli_lang()
     what = kind(source)  # a file that is not there is said before anything is published
+    from bus.mqtt import TakenOver
+
     held = hold(table, broker, source)
     try:
         return _watch(source, what, table, broker, model, name=name, decks=decks, game=game, settle_s=settle_s, fps=fps,
                       size=size, clock=clock, log=log, lang=lang, lost_after_s=lost_after_s)
+    except TakenOver as e:
+        raise SourceError("taken_over", table=table, why=e) from None
     finally:
         os.close(held)
 
@@ -184,14 +193,14 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
            settle_s: float, fps: float, size: tuple[int, int] | None, clock: Callable[[], float],
            log: Callable[[str], None], lang: str, lost_after_s: float) -> int:
     """``watch`` once the table is held."""
-    from bus.mqtt import Connection
+    from bus.mqtt import Connection, TakenOver
     from bus.protocol import encode, topic
 
     boot = clock()
     ids = Ids(name or f"cam-{table}", format(int(boot), "x"))
     where = topic(table, "camera/status")
     conn = Connection(broker, will=(where, encode("camera/status", {"v": 1, "status": "offline", "camera": ids.name}),
-                                    True)).connect()  # its client id: the camera's user name
+                                    True), yields=True).connect()  # its client id: the camera's user name
     tracker = for_game(game, settle_s=settle_s, decks=decks)
     calibration, last_at, sent, warned, coarse, framed = None, None, 0, False, False, False
     presence = Presence(time.monotonic(), lost_after_s)  # timed on the monotonic clock: a wall clock set back or
@@ -207,7 +216,10 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
                 shown = status | ({"since": round(now - (time.monotonic() - status["since"]), 3)} if "since" in status
                                   else {})
                 conn.birth = (where, encode("camera/status", {"v": 1, **shown, "at": now, "camera": ids.name}), True)
-                conn.publish(where, conn.birth[1], qos=1, retain=True)
+                try:
+                    conn.publish(where, conn.birth[1], qos=1, retain=True)
+                except TakenOver:  # the main loop says it
+                    return
                 log(say(lang, f"vision.camera_{status['status']}", s=f"{lost_after_s:g}",
                         reason=say(lang, f"vision.lost_{status['reason']}") if "reason" in status else ""))
 
@@ -220,6 +232,7 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
         cap, live = open_source(source, size, what), what != "file"  # OPEN_S at most: told as lost meanwhile
         tries, since = 0, 0.0  # tries to open the live source again since it dropped; when the last began
         while True:
+            refused(conn, table)  # taken over too: said within a frame, or a reopen's wait
             ok, frame = cap.read() if cap is not None else (False, None)
             if not (ok and usable(frame)):  # an empty or tiny frame is none, as a failed or stalled read
                 if not live:
@@ -237,7 +250,6 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
                 log(say(lang, "vision.reopened", source=source))
                 tries = 0
             framed = True
-            refused(conn, table)
             at = clock() if live else boot + cap.get(cv2.CAP_PROP_POS_MSEC) / 1000
             presence = presence.framed(time.monotonic())
             if last_at is not None and at - last_at < 1 / fps - 1e-6:
@@ -287,10 +299,12 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
             teller.join(timeout=5.0)
         if cap is not None:
             cap.release()
-        conn.publish(where, encode("camera/status", {"v": 1, "status": "offline", "at": clock(), "camera": ids.name}),
-                     qos=1, retain=True)
+        if conn.taken is None:  # else the table's camera is the other one, online
+            conn.publish(where, encode("camera/status", {"v": 1, "status": "offline", "at": clock(),
+                                                         "camera": ids.name}), qos=1, retain=True)
         conn.close(flush_timeout=5.0)
-        log(say(lang, "vision.camera_offline"))
+        if conn.taken is None:
+            log(say(lang, "vision.camera_offline"))
     refused(conn, table)  # what the broker answered to the last of it
     log(say(lang, "vision.sent", n=sent))
     return 0
@@ -312,6 +326,9 @@ def reopen(source: str, what: str, size: tuple[int, int] | None, tries: int,
 
 def refused(conn, table: str) -> None:
     """:class:`SourceError` once the broker has refused something the camera published: the table hears none of it
-    (the credentials of another table's camera: ``--table`` and ``--credentials`` disagree)."""
+    (the credentials of another table's camera: ``--table`` and ``--credentials`` disagree); ``conn.taken`` once
+    another camera took the connection over."""
+    if conn.taken is not None:
+        raise conn.taken
     if conn.refused():
         raise SourceError("refused", table=table, user=conn.address.username or "?")

@@ -34,7 +34,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from bridge.run import BoardRefused, Bridge, PortBusy
     from bus.credentials import broker_url
-    from bus.mqtt import ConnectionRefused
+    from bus.mqtt import TAKEN_OVER_EXIT, ConnectionRefused
     from bus.protocol import check_table
     from cardtable.logs import setup_logging
     from referee.catalogue import said, say
@@ -58,7 +58,7 @@ def _run(args: argparse.Namespace) -> int:
         return Bridge(args.table, args.port, url, stop=stop).serve()
     except (ConnectionRefused, PortBusy, BoardRefused) as e:
         print(f"cardtable bridge run: {said(e, args.lang)}", file=sys.stderr)
-        return 1
+        return TAKEN_OVER_EXIT if e.key == "bridge.taken_over" else 1  # a status the hall's unit does not restart
 
 
 def _virtual(args: argparse.Namespace) -> int:

@@ -13,7 +13,10 @@ taken before the broker connection: a second bridge started on the same board (e
 user ``board-T``, whose connection the broker gives to the newest) says so and ends, instead of taking the first's
 connection and half its bytes. So is the table, by a lock file per table and broker (:mod:`bus.lock`): a second
 bridge of the same table on another port says so and ends, instead of the two taking the table's connection from
-each other for ever.
+each other for ever. A bridge of the table on another machine takes the connection over (the broker gives it to the
+newer): this one yields (``bus.mqtt``'s ``yields``), publishes nothing more, not even ``offline`` (the table's board
+is the other's), and ends in words (``taken_over``; the command's exit status ``TAKEN_OVER_EXIT``, which the hall's
+units do not restart).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from bridge.host import HostLink
 from bridge.messages import STUCK_S, keys
 from bridge.seats import alerts, board_in, seat_views
 from bus import lock
-from bus.mqtt import Connection, ConnectionRefused
+from bus.mqtt import Connection, ConnectionRefused, TakenOver
 from bus.pace import Bucket
 from bus.protocol import PayloadError, decode, encode, topic
 from referee.catalogue import Refusal
@@ -51,7 +54,8 @@ DROPS_SAID_S = 10.0  # presses dropped over a seat's pace are said at most this 
 
 class PortBusy(Refusal):
     """Another program holds the board's serial port (a second bridge of the same board), or another bridge holds the
-    table (``table_busy``), or its lock cannot be taken (``table_lock``): this bridge ends."""
+    table (``table_busy``), or its lock cannot be taken (``table_lock``), or a bridge of another machine took the
+    table over (``taken_over``): this bridge ends."""
 
     section = "bridge"
 
@@ -103,7 +107,7 @@ class Bridge:
         """Connect to the broker, retrying until it answers; False when stopped first."""
         will = (self._topics["board/status"], encode("board/status", {"v": 1, "status": "offline"}), True)
         while not self.stop.is_set():
-            conn = Connection(self.broker_url, will=will, clean_start=True)
+            conn = Connection(self.broker_url, will=will, clean_start=True, yields=True)
             conn.subscribe(self._topics["board/out"], self._on_board_out)
             try:
                 self.conn = conn.connect()
@@ -253,6 +257,8 @@ class Bridge:
             return 0
         try:
             while not self.stop.is_set():
+                if self.conn.taken is not None:  # said even while the port is away and nothing is published
+                    raise self.conn.taken
                 if port is None:
                     port = self._open()
                     if port is None:
@@ -267,10 +273,13 @@ class Bridge:
                     port.close()
                     port = None
                     self.link.closed()
+        except TakenOver as e:
+            raise PortBusy("taken_over", table=self.table, why=e) from None
         finally:
             if port is not None:
                 port.close()
-            self.conn.publish(self._topics["board/status"],
-                              encode("board/status", {"v": 1, "status": "offline", "at": self.clock()}), retain=True)
+            if self.conn.taken is None:  # else the table's board is the other bridge's, online
+                offline = encode("board/status", {"v": 1, "status": "offline", "at": self.clock()})
+                self.conn.publish(self._topics["board/status"], offline, retain=True)
             self.conn.close()
         return 0

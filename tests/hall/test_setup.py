@@ -198,6 +198,16 @@ def test_a_cameras_unit_names_its_tables_rulebook(hall):
     assert parser().parse_args(exec_start(hall["out"] / "t01" / "cardtable-camera.service")[argv.index("vision"):]).rulebook == "classic-3deck"
 
 
+
+def test_a_tables_camera_and_bridge_taken_over_are_not_started_again(hall):
+    """A camera or bridge that another machine's took the table over from ends with ``TAKEN_OVER_EXIT`` (3): its unit
+    does not start it again (started again after ``RestartSec``, it would take the table back, the other's unit would
+    start that one again, and the two would fight every few seconds). Any other end is started again, as before."""
+    for name in ("cardtable-camera.service", "cardtable-bridge.service", "cardtable-table.service"):
+        text = (hall["out"] / "t01" / name).read_text()
+        assert "Restart=always" in text
+        assert ("RestartPreventExitStatus=3\n" in text) == (name != "cardtable-table.service"), name
+
 def test_a_table_computers_unit_runs_as_written_with_no_password_on_its_command_line(hall):
     states = []
     watch = connect(hall, "console", "scoreboard")

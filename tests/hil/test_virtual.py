@@ -259,3 +259,48 @@ def test_the_virtual_board_beeps_for_a_clock_reaching_zero_not_for_one_sent_at_z
         board.take(ms)
     assert board.beeps == 2  # S counted down to zero; N was told zero while counting; E came at zero
     assert board.clock_ds[:3] == [0, 0, 0] and board.running == [False] * 4
+
+
+def test_a_bridge_of_the_table_taken_over_from_another_machine_says_so_and_ends_for_good(broker, connect, inbox,
+                                                                                           tmp_path):
+    """A bridge of the table on another machine (no lock file of this one holds it back) connects as ``board-T``: the
+    broker gives it the table's connection. Before, this bridge took it back at once, and the two took it from each
+    other ten times a second for ever, each sending its board's presses. Now this one yields: it says so in words,
+    publishes nothing more (not ``offline``: the table's board is the other's, online) and ends with status 3, which
+    the hall's unit does not restart into the same fight; the other keeps the connection."""
+    from bus.mqtt import TAKEN_OVER_EXIT, TAKEN_WITHIN_S, Connection
+
+    box = board_in(connect, inbox)
+    console = connect("console", clean_start=True)
+    console.subscribe(topic("t1", "board/status"), box)
+    assert console.wait_subscribed(30)
+    link = tmp_path / "vtty"
+    virtual, out = virtual_board(link, 5)
+    first, other = None, None
+    try:
+        first = BridgeProcess("t1", link, broker.url("board-t1"), tmp_path / "bridge.log")
+        box.wait_for(lambda t, p: json.loads(p).get("board") == "board5", timeout=30)
+        other = Connection(broker.url("board-t1"), clean_start=True, yields=True,  # as another machine's bridge
+                           birth=(topic("t1", "board/status"), encode("board/status", {"v": 1, "status": "online",
+                                                                                       "board": "board6"}), True))
+        other.connect()
+        assert first.proc.wait(30) == TAKEN_OVER_EXIT, first.output()
+        heard = len(box.messages)
+        virtual.stdin.write("N pass\n")  # its board's press: nobody bridges it now
+        virtual.stdin.flush()
+        time.sleep(2 * TAKEN_WITHIN_S)
+        assert other.connected and other.taken is None and other.connects <= 2  # no fight
+        assert box.messages[heard:] == []  # neither the press nor an offline
+    finally:
+        if first is not None:
+            first.stop()
+        if other is not None:
+            other.close()
+        virtual.terminate()
+        virtual.wait(5)
+    said = first.output()
+    assert "桌 t1 的显示板已由别处（另一台机器）的桥接接管：消息服务器" in said and "退出码 3" in said, said
+    late = inbox()
+    again = connect("scoreboard", clean_start=True)
+    again.subscribe(topic("t1", "board/status"), late)
+    assert json.loads(late.wait_for(lambda t, p: True, timeout=30)[1])["board"] == "board6"  # the retained: the other

@@ -327,3 +327,42 @@ def test_a_camera_that_drops_is_opened_again_and_reads_plays_only_once_its_marke
     assert [s["status"] for s in statuses][:2] == ["online", "lost"] and statuses[1]["reason"] == "frames"
     said = "\n".join(lines)
     assert said.count("断了") == 1 and said.index("断了") < said.index("又有画面了") < said.index("等待桌角标记"), said
+
+
+def test_a_camera_taken_over_from_another_machine_says_so_and_ends_for_good(broker, connect, inbox):
+    """A camera of the table on another machine (no lock file of this one holds it back) connects as ``camera-T``: the
+    broker gives it the table's connection. Before, this camera took it back at once, and the two took it from each
+    other ten times a second for ever, each sending the plays it saw (every play read twice). Now this one yields: it
+    says so in words, publishes nothing more (not ``offline``: the table is watched, by the other) and ends with
+    status 3, which the hall's unit does not restart into the same fight; the other keeps the connection."""
+    from bus.mqtt import TAKEN_OVER_EXIT, TAKEN_WITHIN_S, Connection
+    from bus.protocol import encode
+
+    box = inbox()
+    console = connect("console")
+    console.subscribe(topic("t1", "camera/status"), box)
+    assert console.wait_subscribed(30)
+    camera = Stream(frame([]).image)
+    watching = subprocess.Popen([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source",
+                                 camera.url, "--broker", broker.url("camera-t1"), "--fps", str(FPS)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    other = None
+    try:
+        assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["online"], timeout=120)
+        status = encode("camera/status", {"v": 1, "status": "online", "camera": "cam-t1-new"})
+        other = Connection(broker.url("camera-t1"), yields=True, birth=(topic("t1", "camera/status"), status, True))
+        other.connect()  # as another machine's camera
+        out, err = watching.communicate(timeout=60)
+        assert watching.returncode == TAKEN_OVER_EXIT, err
+        heard = len(box.messages)
+        time.sleep(2 * TAKEN_WITHIN_S)
+        assert other.connected and other.taken is None and other.connects <= 2  # no fight
+        assert box.messages[heard:] == []  # nothing more from it, no offline
+    finally:
+        camera.stop()
+        watching.kill()
+        if other is not None:
+            other.close()
+    assert "桌 t1 的摄像机已由别处（另一台机器）的摄像机接管：消息服务器" in err and "退出码 3" in err, err
+    assert "摄像机停止" not in out, out
+    assert decode("camera/status", box.payloads()[-1])["camera"] == "cam-t1-new"  # the table's camera: the other
