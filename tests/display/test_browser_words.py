@@ -304,11 +304,11 @@ def test_a_misread_play_is_corrected_in_five_clicks(page, broker, tmp_path):
     try:
         live.to_first_lead()  # S leads
         live.send("observed", seat="S", cards=["S5", "S5"], confidence=0.97)  # the camera misread S6 S5 as S5 S5
-        live.send("observed", seat="E", cards=["S9", "S8"], confidence=0.97)
+        live.send("observed", seat="E", cards=["S4", "S3"], confidence=0.97)  # below S6: S5 S6 stands (fd563cd)
         board = page("/")
-        board.wait_for_selector("#tile-w4 .seat.E svg.card[data-card=S9]")
+        board.wait_for_selector("#tile-w4 .seat.E svg.card[data-card=S4]")
         hand = page("/tables/w4")
-        hand.wait_for_selector("#timeline li[data-kind=play_accepted]:has-text('东 李强 出 ♠9 ♠8')")
+        hand.wait_for_selector("#timeline li[data-kind=play_accepted]:has-text('东 李强 出 ♠4 ♠3')")
         console = page("/console", 1920, 1080)
         login(console, ORGANISER)
         console.wait_for_selector("button[data-open=w4]")
@@ -318,8 +318,8 @@ def test_a_misread_play_is_corrected_in_five_clicks(page, broker, tmp_path):
         play.click()  # 2: the misread play
         console.wait_for_selector("#c-picker:not([hidden]) .chosen button.pick[data-card=S5]")
         assert console.inner_text("#c-picker .of").startswith("第 ") and "南 王芳 出 ♠5 ♠5" in console.inner_text("#c-picker .of")
-        # the picker offers S's possible cards: three decks less E's S9 and S8 (S's own play aside)
-        assert "剩 2 张" in console.inner_text("#c-picker .choices button.pick[data-card=S9]")
+        # the picker offers S's possible cards: three decks less E's S4 and S3 (S's own play aside)
+        assert "剩 2 张" in console.inner_text("#c-picker .choices button.pick[data-card=S4]")
         assert "剩 3 张" in console.inner_text("#c-picker .choices button.pick[data-card=S6]")
         console.click("#c-picker .chosen button.pick[data-card=S5]")  # 3: one S5 out
         console.click("#c-picker .choices button.pick[data-card=S6]")  # 4: S6 in
@@ -333,7 +333,7 @@ def test_a_misread_play_is_corrected_in_five_clicks(page, broker, tmp_path):
         console.wait_for_selector("#c-timeline li:has-text('更正为 ♠5 ♠6，其后重新判定')")
         # what the table judged from the misread play on is marked, on the console and on the table's page
         for pg, where in ((console, "#c-timeline"), (hand, "#timeline")):
-            was = pg.wait_for_selector(f"{where} li.was[data-kind=play_accepted]:has-text('东 李强 出 ♠9 ♠8')")
+            was = pg.wait_for_selector(f"{where} li.was[data-kind=play_accepted]:has-text('东 李强 出 ♠4 ♠3')")
             assert "更正前的判定，已重新判定" in was.inner_text()
         assert not console.query_selector("#c-timeline li.was[data-kind=amended]")
         console.wait_for_selector(f"#c-audit tbody tr[data-action=amend]:has-text({line!r})")
