@@ -295,10 +295,9 @@ def _standings(args) -> int:
     if args.json:
         print(json.dumps(s, ensure_ascii=False))
         return 0
-    from referee.tournament.export import legend, standing_rows, texts
+    from referee.tournament.export import legend, rounds_complete, standing_rows, texts
 
-    done = next((r.round - 1 for r in store.tournament.rounds if not r.complete), s["round"])  # rounds counted whole
-    print(say(args.lang, "sheet.after", name=s["name"], system=s["system"], n=done))
+    print(say(args.lang, "sheet.after", name=s["name"], system=s["system"], n=rounds_complete(store.tournament)))
     for row in standing_rows(store.tournament, args.lang):  # the exports' rows: pasted, a name is never a formula
         print("\t".join(texts(row, args.lang)))
     if note := legend(store.tournament, args.lang):

@@ -1,8 +1,10 @@
 """Exports of a tournament: CSV and XLSX (pairings and results by round, the standings) and a printable HTML
 rendered from a Jinja template like the display's pages (``templates/print.html``: for the latest round, or
 ``round``, the pairing sheet, one result slip per table on a page of its own, and the standings). Chinese by
-default, ``lang="en"`` for English (the words are the catalogue's ``sheet.*``). Numbers are written by Python,
-never by the locale, so every machine gives the same bytes.
+default, ``lang="en"`` for English (the words are the catalogue's ``sheet.*``). Every export is stamped
+(:func:`stamp`) with what it counts, when it was made and the log's last action number, so a sheet printed before a
+correction is told from one printed after it. Numbers and times are written by Python, never by the locale, so every
+machine gives the same bytes for the same log at the same time made.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import time
 from functools import cache
 from pathlib import Path
 
@@ -158,6 +161,30 @@ def legend(t: Tournament, lang: str) -> str | None:
     return labels(lang)["by_lot"] if any(r.get("by_lot") for r in standings_view(t)["rows"]) else None
 
 
+def rounds_complete(t: Tournament) -> int:
+    """The rounds the standings count whole: those before the first with a table still without a result."""
+    return next((r.round - 1 for r in t.rounds if not r.complete), len(t.rounds))
+
+
+def stamp(t: Tournament, lang: str, made: float) -> str:
+    """What a sheet counts and when it was made: the rounds complete (第 N 轮后), the tables with a result of the round
+    in play, if any, the time ``made`` (the venue's local time, this machine's clock and zone, written by a fixed
+    pattern) and the tournament log's last action number, which every change, a correction too, moves on.
+
+    >>> t = Tournament("x", "", "pair-swiss", "1", {}, (), (), None, seq=57)
+    >>> stamp(t, "en", 0.0).replace(time.strftime("%Y-%m-%d %H:%M", time.localtime(0.0)), "T")
+    'No round complete yet; made T; tournament log to action 57'
+    """
+    L = labels(lang)
+    done = rounds_complete(t)
+    playing = ""
+    if done < len(t.rounds):
+        tables = t.rounds[done].tables
+        playing = L["stamp_playing"].format(round=done + 1, entered=sum(x.outcome is not None for x in tables), tables=len(tables))
+    counted = L["stamp_after"].format(n=done) if done else L["stamp_none"]
+    return L["stamp"].format(counted=counted, playing=playing, made=time.strftime("%Y-%m-%d %H:%M", time.localtime(made)), seq=t.seq)
+
+
 def repaired_lines(t: Tournament, repaired: Repaired, lang: str) -> list[str]:
     """A round paired again, in words: which change, then each table that changed, as announced and now."""
     L = labels(lang)
@@ -173,11 +200,13 @@ def repaired_lines(t: Tournament, repaired: Repaired, lang: str) -> list[str]:
     return lines
 
 
-def export(t: Tournament, fmt: str, round_no: int | None = None, lang: str = "zh") -> bytes:
+def export(t: Tournament, fmt: str, round_no: int | None = None, lang: str = "zh", made: float | None = None) -> bytes:
+    """The sheets in ``fmt``, stamped (:func:`stamp`) as made at ``made`` (default: now)."""
     if fmt not in FORMATS:
         raise TournamentError("export_format", format=fmt, known=list(FORMATS))
     if lang not in LANGS:
         raise TournamentError("export_lang", lang=lang)
+    stamped = stamp(t, lang, time.time() if made is None else made)
     if fmt == "csv":
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
@@ -186,13 +215,15 @@ def export(t: Tournament, fmt: str, round_no: int | None = None, lang: str = "zh
         w.writerows([texts(row, lang) for row in standing_rows(t, lang)])
         if note := legend(t, lang):
             w.writerow([note])
+        w.writerows([[], [stamped]])
         return out.getvalue().encode("utf-8-sig")
     if fmt == "xlsx":
-        return _xlsx(t, lang)
-    return _html(t, lang, round_no).encode("utf-8")
+        return _xlsx(t, lang, stamped)
+    return _html(t, lang, round_no, stamped).encode("utf-8")
 
 
-def _xlsx(t: Tournament, lang: str) -> bytes:
+def _xlsx(t: Tournament, lang: str, stamped: str) -> bytes:
+    """The standings' sheet, then one sheet per round; each ends with the stamp ``stamped``."""
     from openpyxl import Workbook
 
     L = labels(lang)
@@ -210,6 +241,9 @@ def _xlsx(t: Tournament, lang: str) -> bytes:
         for row in rows[1:]:
             if row[0] == r.round:
                 _append(sheet, row)
+    for sheet in wb.worksheets:
+        _append(sheet, [])
+        _append(sheet, [stamped])
     when = datetime.datetime.fromtimestamp(t.at, datetime.timezone.utc).replace(tzinfo=None, microsecond=0)
     wb.properties.created = wb.properties.modified = when
     out = io.BytesIO()
@@ -255,9 +289,9 @@ def _templates() -> Environment:
     return env
 
 
-def _html(t: Tournament, lang: str, round_no: int | None) -> str:
+def _html(t: Tournament, lang: str, round_no: int | None, stamped: str) -> str:
     """The printable sheets (``templates/print.html``): the pairings and a result slip per table of the round, the
-    standings."""
+    standings; the stamp ``stamped`` under the title and under the standings (a page of its own)."""
     L = labels(lang)
     pairings, slips = None, []
     if t.rounds:
@@ -283,5 +317,5 @@ def _html(t: Tournament, lang: str, round_no: int | None) -> str:
     cell = _cell(lang)
     rows = [[cell(c) for c in row] for row in standing_rows(t, lang)]
     return _templates().get_template("print.html").render(
-        html_lang="zh-CN" if lang == "zh" else "en", title=t.name or t.id, pairings=pairings, slips=slips,
+        html_lang="zh-CN" if lang == "zh" else "en", title=t.name or t.id, stamp=stamped, pairings=pairings, slips=slips,
         referee=L["referee"], standings={"title": L["standings"], "head": rows[0], "body": rows[1:], "legend": legend(t, lang)})

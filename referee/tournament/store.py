@@ -196,10 +196,11 @@ class TournamentStore:
         return standings_view(self.tournament)
 
     def export(self, fmt: str, round_no: int | None = None, lang: str = "zh") -> bytes:
-        """``csv``, ``xlsx`` or ``html`` (the pairing sheet and slips of ``round_no``, default the latest)."""
+        """``csv``, ``xlsx`` or ``html`` (the pairing sheet and slips of ``round_no``, default the latest), stamped as
+        made now (the store's ``clock``)."""
         from referee.tournament.export import export
 
-        return export(self.tournament, fmt, round_no, lang)
+        return export(self.tournament, fmt, round_no, lang, made=self.clock())
 
     # -- changes ----------------------------------------------------------------------------------
     def new(self, system_name: str, entries: list[Entry] | tuple[Entry, ...], name: str = "", seed: str | int | None = None,
