@@ -411,6 +411,12 @@ class RoundsIn(Closed):
     rounds: int = Field(ge=1, le=100)
 
 
+class UnpairIn(Closed):
+    """The latest round's pairing undone (a mistake found before any result): why, for the logs."""
+
+    reason: Text(200) = ""
+
+
 class WithdrawIn(Closed):
     """A unit withdraws (退赛), or one entry (a player or pair disqualified: 取消比赛资格): exactly one of the two."""
 

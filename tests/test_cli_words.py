@@ -29,9 +29,9 @@ def last_line(done: subprocess.CompletedProcess) -> str:
      "cardtable table run: error: unrecognized arguments: --tabel"),
     (["table", "run"], "cardtable table run：错误：缺少参数：--table, --rulebook, --db",
      "cardtable table run: error: the following arguments are required: --table, --rulebook, --db"),
-    (["tournament"], "cardtable tournament：错误：缺少参数：{new,pair,result,late,lot,withdraw,rounds,standings,show,export,"
+    (["tournament"], "cardtable tournament：错误：缺少参数：{new,pair,result,late,lot,withdraw,rounds,unpair,standings,show,export,"
      "backup,catch-up,simulate,serve}", "cardtable tournament: error: the following arguments are required: {new,pair,result,"
-     "late,lot,withdraw,rounds,standings,show,export,backup,catch-up,simulate,serve}"),  # not 缺少参数：verb (the code's name)
+     "late,lot,withdraw,rounds,unpair,standings,show,export,backup,catch-up,simulate,serve}"),  # not 缺少参数：verb (the code's name)
     (["bridge", "bogus"], "cardtable bridge：错误：参数 {run,virtual}：无效的选择：'bogus'（可选：'run', 'virtual'）",
      "cardtable bridge: error: argument {run,virtual}: invalid choice: 'bogus' (choose from 'run', 'virtual')"),
 ])

@@ -1,5 +1,6 @@
 """Console actions on the tournament (``referee.tournament`` in-process): register entries or import
-the form, make the tournament, enter the lot drawn in the hall, pair and start each round, record and correct results, forfeits and
+the form, make the tournament, enter the lot drawn in the hall, pair and start each round (or undo a pairing made
+by mistake), record and correct results, forfeits and
 late arrivals, export the sheets. The tournament service publishes the changed round and standings
 (``cardtable tournament serve`` on the same file). Each change goes into the audit log too."""
 
@@ -30,6 +31,7 @@ from display.schemas import (
     TournamentView,
     RoundsIn,
     Undo,
+    UnpairIn,
     Unrecorded,
     WithdrawIn,
 )
@@ -224,6 +226,13 @@ def _unpublished(ctx: Ctx, view: TournamentView, lang: str) -> str:
 @router.post("/tournament/rounds", status_code=201, responses=ERRORS, summary="Pair the next round")
 def pair(user: Organiser, ctx: Ctx, lang: Lang) -> TournamentView:
     return _change(ctx, user, lang, "pair_round", {}, lambda store: store.pair_next_round(by=user.name))
+
+
+@router.post("/tournament/rounds/{round_no}/unpair", responses=ERRORS,
+             summary="Undo the latest round's pairing, a mistake found before any result: the next pair draws it anew")
+def unpair(round_no: int, body: UnpairIn, user: Organiser, ctx: Ctx, lang: Lang) -> TournamentView:
+    return _change(ctx, user, lang, "unpair_round", {"round": round_no, "reason": body.reason},
+                   lambda store: store.unpair_round(round_no, by=user.name, reason=body.reason))
 
 
 @router.post("/tournament/rounds/{round_no}/start", responses=ERRORS,

@@ -1,5 +1,5 @@
-// The console's tournament panel: registration (by hand or the CSV/XLSX form), the tournament, its rounds,
-// results and corrections, forfeits, late arrivals, exports. Uses api(), act(), T() of console.js and i18n.js.
+// The console's tournament panel: registration (by hand or the CSV/XLSX form), the tournament, its rounds (a pairing
+// made by mistake undone), results and corrections, forfeits, late arrivals, exports. Uses api(), act(), T() of console.js and i18n.js.
 "use strict";
 const SYSTEMS = Object.keys(CATALOGUE.zh).filter(k => k.startsWith("system.")).map(k => k.slice(7));  // each system is named there
 let DRAWN = 0;  // the latest drawing asked for: an older one that answers late is dropped
@@ -87,7 +87,7 @@ function roundHTML(view) {
     notice + `<table id="t-round" data-round="${r.round}"><thead><tr><th>${T("table")}</th><th>${T("teams")}${pairs ? ` <small class="hint">${T("pick_winner")}</small>` : ""}</th><th>${T("result")}</th><th>${T("actions")}</th></tr></thead><tbody>${rows}</tbody></table>` +
     (byes.length ? `<p id="t-byes">${esc(T("byes"))}：${esc(byes.join(W("word.list")))}</p>` : "") + (latest ? moreHTML(t) : "");
 }
-function moreHTML(t) {  // what is entered for the latest round only: the hall's lot, late arrivals, a unit or entry withdrawn, the rounds
+function moreHTML(t) {  // what is entered for the latest round only: the hall's lot, late arrivals, a unit or entry withdrawn, the rounds, its pairing undone
   const r = t.round;
   return (t.lot_open ? lotHTML(t.entries) : "") +
     `<div class="more">` +
@@ -98,7 +98,12 @@ function moreHTML(t) {  // what is entered for the latest round only: the hall's
     ` <button>${T("record_late")}</button></fieldset></form>` +
     withdrawHTML(t) +
     `<form id="t-rounds" data-needs="organiser"><fieldset><legend>${T("rounds")}</legend><label>${T("rounds_total")} <input name="rounds" type="number" min="1" max="100" value="${t.rounds}" required></label>` +
-    ` <button>${T("set_rounds")}</button></fieldset></form></div>`;
+    ` <button>${T("set_rounds")}</button></fieldset></form>${unpairHTML(r)}</div>`;
+}
+function unpairHTML(r) {  // a round paired by mistake, undone while a table still waits (the server says why it refuses)
+  if (!r.round || r.tables.every(x => x.result)) return "";
+  return `<form id="t-unpair" data-needs="organiser"><fieldset><legend>${T("unpair_legend")}</legend>` +
+    `<label>${T("unpair_why")} <input name="reason" size="16"></label> <button>${T("unpair")}</button></fieldset></form>`;
 }
 function withdrawHTML(t) {  // one picker: a unit (all its entries) or one entry (disqualified), never both; none withdrawn
   if (t.finished) return `<p class="hint" id="t-withdraw-closed" data-needs="organiser">${esc(T("withdraw_closed"))}</p>`;
@@ -230,6 +235,12 @@ document.addEventListener("submit", ev => {
     try { asked = withdrawal(f); } catch (e) { act(() => { throw e; }); return; }
     if (!confirm(T("withdraw_confirm", { who: asked.who, reason: asked.body.reason }))) return;
     call = () => api("POST", "/api/console/tournament/withdrawals", asked.body);
+  }
+  if (id === "t-unpair") {  // asked why, then confirmed in words naming the round; either missing, nothing sent
+    const round = Number($("#t-round").dataset.round), reason = f.elements.reason.value.trim();
+    if (!reason) { act(() => { throw new Error(T("unpair_reason")); }); return; }
+    if (!confirm(T("unpair_confirm", { round, reason }))) return;
+    call = () => api("POST", `/api/console/tournament/rounds/${round}/unpair`, { reason });
   }
   if (id === "t-rounds") call = () => api("PUT", "/api/console/tournament/rounds", { rounds: Number(f.elements.rounds.value) });
   if (id === "t-late") call = () => api("POST", "/api/console/tournament/late",

@@ -14,10 +14,11 @@ TABLES = ["r1", "r2"]
 WAIT_MS = 30_000
 ROW = "#c-tables tr[data-table=r2]"
 # the API's Organiser dependency (display/routers): starting and stopping a table's round, registering, making the
-# tournament, pairing, starting a round with its rulebook, withdrawing, changing the number of rounds
+# tournament, pairing (and undoing a pairing made by mistake), starting a round with its rulebook, withdrawing, changing
+# the number of rounds
 ORGANISERS = {"registration": ("#t-entry", "#t-import", "#t-new"),
-              "round": (f"{ROW} button[data-cmd=start_round]", f"{ROW} button[data-cmd=stop_round]", "#t-pair", "#t-start",
-                        "#t-rulebook", "#t-withdraw", "#t-rounds")}
+              "round": (f"{ROW} button[data-cmd=start_round]", f"{ROW} button[data-cmd=stop_round]", "#t-pair", "#t-unpair",
+                        "#t-start", "#t-rulebook", "#t-withdraw", "#t-rounds")}
 # a referee's (Referee): the last hand, the rulings, the flags, results, forfeits, late arrivals, exports
 REFEREES = (f"{ROW} button[data-cmd=last_hand]", "#all-last-hand", "#ruling-form", "#t-late",
             "#t-round tr[data-table=t01] button[data-result=record]", "#t-round tr[data-table=t01] button[data-forfeit]",

@@ -53,7 +53,7 @@ def test_the_round_starts_with_the_rulebook_its_tables_play_and_once(browser, br
         assert console.input_value("#t-rulebook") == "classic-3deck"
         console.click("#lang")
         console.wait_for_selector("#t-start:text-is('Start round 2')")
-        assert console.locator("#t-rulebook option:checked").inner_text() == "classic-3deck (Tractor)"
+        assert console.locator("#t-rulebook option:checked").inner_text() == "Tractor competition rules (three decks)"  # its title_en (ef39a43)
         store.close()
 
 
@@ -72,8 +72,8 @@ def test_each_entry_and_field_of_the_round_has_its_words(browser, broker, tmp_pa
         assert radio.count() == 1 and console.get_by_role("button", name=f"{b['lot']}号 {b['name']} 弃权").count() == 1
         assert "点选胜方" in console.inner_text("#t-round thead")
         legends = console.locator("#c-tournament fieldset legend").all_inner_texts()
-        assert legends == ["迟到", "退赛", "轮数"]
-        for label in ("参赛方", "迟到分钟", "退赛的单位或参赛者", "原因", "总轮数"):
+        assert legends == ["迟到", "退赛", "轮数", "编排有误（尚无成绩时）"]
+        for label in ("参赛方", "迟到分钟", "退赛的单位或参赛者", "原因", "总轮数", "撤销的原因"):
             assert console.get_by_label(label, exact=True).count() == 1, label
         # a late arrival is entered by the entry's lot number and name, not an id typed in
         console.get_by_label("参赛方", exact=True).select_option(label=f"{a['lot']}号 {a['name']}")
