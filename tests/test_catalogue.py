@@ -170,9 +170,7 @@ def violation_kinds() -> set[str]:
     kinds = set()
     for name, index in (("_violation", 1), ("_ruled", 1), ("_flag", 1), ("Ruling", 0), ("Foul", 1)):
         for _, node in calls("referee", name):
-            kind = literal(node, index)
-            if kind is not None:
-                kinds.add(kind)
+            kinds |= literals(node, index)
     for book in map(rulebooks.load, rulebooks.names()):  # every game's referee fouls ([fouls] kinds)
         kinds |= set(book.fouls.kinds)
     return kinds
@@ -187,9 +185,9 @@ def test_every_flag_and_violation_kind_has_its_name():
 
 
 def test_every_flag_kind_has_its_sentence():
-    flags = {literal(node, 1) for _, node in calls("referee/table", "_flag")} - {None}
+    flags = set().union(*(literals(node, 1) for _, node in calls("referee/table", "_flag")))
     assert {"unsure", "impossible", "too_many", "out_of_turn", "exposed_card", "early_pickup", "unsure_pickup", "no_play",
-            "referee_called", "stalled", "idle", "wrong_card_count", "laid_out_of_turn"} == flags
+            "referee_called", "stalled", "idle", "wrong_card_count", "laid_out_of_turn", "laid_taken_back"} == flags
     for lang in LANGS:
         assert flags <= section("flag", lang)
         for kind in flags:

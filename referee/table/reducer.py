@@ -7,8 +7,9 @@ to publish. Everything is a pure function of the inputs and their times: no cloc
 Shared here: the outputs (``events``, ``violations``), the console's commands (``assign`` within
 one game family, ``start_round``, ``stop_round``, ``last_hand``, ``confirm``/``dismiss``/``correct``
 of a flag), the board's ``confirm``, ``referee`` and arrival ``ready``, late arrival (below), an
-unsure read or a play out of turn raised as a flag that pauses the table, cards shown out of turn asked about when
-the seat's turn comes (``_lying_asked``), the shot clock paused
+unsure read or a play out of turn raised as a flag that pauses the table, cards the camera sent already that lie in front
+of a seat (shown out of turn; a Tractor follow taken back) asked about when the seat's turn comes (``_lying_asked``), the
+shot clock paused
 while a flag is open or while the table's camera or board is down (a ``presence`` entry: ``_presence_entry``),
 and the parts of ``state`` and ``board/out`` that do not depend on the game.
 
@@ -56,8 +57,9 @@ from referee.table.clock import (
 
 # The flags whose play a person's ``confirm`` applies: a read the model was unsure of, a play of more cards than the
 # seat holds (Tractor: a misread or a real 多牌, which the hand judge then rules ``wrong_card_count``), cards shown out
-# of turn that lie there still when the seat's turn comes (``Reducer._lying_asked``).
-CONFIRMED_PLAYS = ("unsure", "too_many", "laid_out_of_turn")
+# of turn, or a follow taken back, that lie there still when the seat's turn comes (``Reducer._lying_asked``).
+LYING_ASKED = ("laid_out_of_turn", "laid_taken_back")
+CONFIRMED_PLAYS = ("unsure", "too_many") + LYING_ASKED
 # The flags whose pickup (a ``removed`` read) a person's ``confirm`` applies, as if the camera had been sure.
 CONFIRMED_PICKUPS = ("unsure_pickup",)
 REFEREE_ONLY = ("referee_called", "stalled", "idle")  # flags a seat's own ``confirm`` button cannot answer: a referee must come
@@ -87,6 +89,18 @@ class Output:
 
     name: str
     payload: dict
+
+
+@dataclass(frozen=True)
+class Lying:
+    """Cards the camera sent already (it sends a card once) that lie face up in front of ``seat``, not played, in the
+    hand and trick ``where``: shown out of turn, confirmed so (``laid_out_of_turn``), or a follow of a Tractor throw
+    taken back (``laid_taken_back``): ``kind`` is the flag that asks about them at the seat's turn."""
+
+    seat: str
+    where: tuple[int, int]
+    cards: tuple[str, ...]
+    kind: str = "laid_out_of_turn"
 
 
 @dataclass(frozen=True)
@@ -151,9 +165,9 @@ class Reducer:
     # The wait of the seat the table waits on where no shot clock runs (``_awaited``): never ruled, it only tells when
     # to ask a person (``idle``); its ``action`` is the phase word of what is awaited.
     watch: ShotClock | None = None
-    # Cards a seat showed out of turn, confirmed so (never played), that lie face up in front of it: (seat, (hand, trick),
-    # cards) until its turn comes (``_lying_asked``) or it picks them up (``_picked_up``).
-    lying: tuple[tuple[str, tuple[int, int], tuple[str, ...]], ...] = ()
+    # Cards lying face up in front of a seat that the camera will not send again, until the seat's turn comes
+    # (``_lying_asked``) or it picks them up (``_picked_up``).
+    lying: tuple[Lying, ...] = ()
     _events: tuple[Output, ...] = field(default=(), repr=False, compare=False)
     # While a ``clock`` entry that the service held (it could not hear the table) is applied: a turn it
     # gives up starts the next seat's clock at the entry, when the table can show it, not at the deadline.
@@ -424,6 +438,8 @@ class Reducer:
         raise Reject("table.no_open_flag", flag=flag_id)
 
     def _resolve(self, flag: Flag, how: str, cards: list[str] | None = None) -> Reducer:
+        if how == "confirm" and flag.kind in LYING_ASKED and not self._could_be_play(flag.seat, Cards.parse(flag.cards)):
+            raise Reject("table.lying_not_the_play", seat=flag.seat, cards=Cards.parse(flag.cards))
         t = self._with(flags=tuple(f for f in self.flags if f.flag != flag.flag))
         t = t._event("flag_resolved", {"flag": flag.flag, "how": how})
         if flag.violation is not None:
@@ -431,7 +447,7 @@ class Reducer:
             if how == "confirm":
                 t = t._counted(flag)
         if how == "confirm" and flag.kind == "out_of_turn" and t.turn() is not None:  # in play (not a tribute): they lie there
-            t = t._with(lying=t.lying + ((flag.seat, t._trick_at(), flag.cards),))._lying_asked()
+            t = t._with(lying=t.lying + (Lying(flag.seat, t._trick_at(), flag.cards),))._lying_asked()
         pending = dict(flag.pending) if flag.pending else None
         if how == "correct" and pending is not None:
             pending["cards"] = cards
@@ -594,8 +610,13 @@ class Reducer:
 
     def _removed(self, p: dict) -> Reducer:
         """Cards face up in front of ``seat`` left the table: ignored while a flag is open (the trick may be complete
-        once the referee confirms its last play; the referee is there), else judged now (:meth:`_picked_up`)."""
-        Cards.parse(p["cards"])  # a CardError is a reason too: rejected
+        once the referee confirms its last play; the referee is there), else judged now (:meth:`_picked_up`); but the
+        cards a flag asks about as the seat's play, lying there (``laid_*``: :meth:`_lying_asked`), all picked up in a
+        sure read, answer it: they are not its play, dismissed, said, and the table waits for its new play."""
+        cards = Cards.parse(p["cards"])  # a CardError is a reason too: rejected
+        ask = next((f for f in self.flags if f.kind in LYING_ASKED and f.seat == p["seat"]), None)
+        if ask is not None and p["confidence"] >= CONFIDENT and cards.contains(Cards.parse(ask.cards)):
+            return self._event("picked_up", {"seat": ask.seat, "cards": cards.names()})._resolve(ask, "dismiss")
         return self if self.flags else self._picked_up(p)
 
     def _picked_up(self, p: dict) -> Reducer:
@@ -605,9 +626,9 @@ class Reducer:
         as played with nobody told; a person confirms it (judged again as sure) or dismisses it. An unsure read of
         anything else (a trick's cards cleared, cards that never lay there) changes nothing and is not flagged."""
         seat, cards = p["seat"], Cards.parse(p["cards"])
-        lying = Cards.parse([c for s, _, shown in self.lying if s == seat for c in shown])
-        if len(lying) and p["confidence"] >= CONFIDENT and lying.contains(cards):  # shown out of turn, taken back
-            return self._with(lying=tuple(x for x in self.lying if x[0] != seat))._event("picked_up", {"seat": seat, "cards": cards.names()})
+        lying = Cards.parse([c for x in self.lying if x.seat == seat for c in x.cards])
+        if len(lying) and p["confidence"] >= CONFIDENT and lying.contains(cards):  # lying there (:attr:`lying`), taken back
+            return self._with(lying=tuple(x for x in self.lying if x.seat != seat))._event("picked_up", {"seat": seat, "cards": cards.names()})
         where = self._pickup(seat, cards)
         if where == "untracked":  # a game whose reducer does not follow what lies on the table
             return self
@@ -676,7 +697,8 @@ class Reducer:
         return self._flag(seat, "exposed_card", cards, why, pending, article, penalty)
 
     def _could_be_play(self, seat: str, cards: Cards) -> bool:
-        """Whether these cards, shown by a seat not on turn, could be its next play (by their count)."""
+        """Whether these cards, shown by a seat not on turn or lying in front of the seat on turn, could be its next play
+        (by their count)."""
         return True
 
     def _out_of_turn_rule(self, cards: Cards) -> tuple[str, dict]:
@@ -684,22 +706,27 @@ class Reducer:
         return "越序出牌", {}
 
     def _lying_asked(self) -> Reducer:
-        """The seat on turn has cards lying in front of it that it showed out of turn (:attr:`lying`; 001 二十二: 过早地将牌
-        亮在桌上; 003 13: 牌一经触桌，不得收回): the camera sends a card once, so it never reads them again, and the seat's
-        clock would run on a play that lies there (an overrun, a turn given up, ``stalled``). Asked at once, the clocks
-        paused, no violation (``laid_out_of_turn``): confirmed, they are its play; corrected, the cards it plays;
-        dismissed, the table waits for a new read. Asked where they could be its play (their count) in the trick they
-        were shown in, once: its turn takes them (a Guandan seat that sits out that turn, 002 十一 3, is not asked). A
-        game calls it as each turn starts (``tractor._turn_over``, ``climbing._start_clock``)."""
+        """The seat on turn has cards lying in front of it that the camera sent already (:attr:`lying`): shown out of turn
+        (001 二十二: 过早地将牌亮在桌上; 003 13: 牌一经触桌，不得收回), or its follow of a Tractor throw taken back (001 十九:
+        甩牌不成立). The camera sends a card once, so it never reads them again, nor a play made of some of them, and the
+        seat's clock would run on a play that lies there (an overrun, a turn given up, ``stalled``). Asked at once, the
+        clocks paused, no violation (``laid_out_of_turn``, ``laid_taken_back``): confirmed, they are its play (refused
+        where their count cannot be: :meth:`_resolve`); corrected, the cards it plays; dismissed, the table waits for a
+        new read. Asked whatever their count (decided: a play of some of them is never read either, and waiting means a
+        clock the seat cannot beat), in the trick they lie in, once: its turn takes them (a Guandan seat that sits out
+        that turn, 002 十一 3, is not asked); not where a read of the seat waits behind a flag (the camera saw its new
+        play). A game calls it as each turn starts (``tractor._turn_over``, ``climbing._start_clock``)."""
         seat = self.turn()
-        if not any(s == seat for s, _, _ in self.lying):
+        if not any(x.seat == seat for x in self.lying):
             return self
-        cards = Cards.parse([c for s, where, shown in self.lying if s == seat and where == self._trick_at() for c in shown])
-        t = self._with(lying=tuple(x for x in self.lying if x[0] != seat))
-        if not len(cards) or not t._could_be_play(seat, cards):
+        here = [x for x in self.lying if x.seat == seat and x.where == self._trick_at()]
+        t = self._with(lying=tuple(x for x in self.lying if x.seat != seat))
+        if not here or any(p["seat"] == seat for p in self.waiting):
             return t
+        cards, back = Cards.parse([c for x in here for c in x.cards]), here[-1].kind == "laid_taken_back"
         pending = {"id": None, "seat": seat, "cards": cards.names(), "confidence": 1.0}
-        return t._flag(seat, "laid_out_of_turn", cards, Reason("table.laid_out_of_turn", seat=seat, cards=cards), pending)
+        why = Reason("table.laid_taken_back" if back else "table.laid_out_of_turn", seat=seat, cards=cards)
+        return t._flag(seat, "laid_taken_back" if back else "laid_out_of_turn", cards, why, pending)
 
     def _trick_at(self) -> tuple[int, int]:
         """The hand and trick in play (cards shown before a hand's first lead are its first trick's)."""
@@ -828,4 +855,4 @@ class Reject(Refused):
     """An input that changes nothing (a reason ``table.*``); answered with a ``rejected`` event."""
 
 
-__all__ = ["CLOCK", "DEVICES", "DOWN", "PRESENCE", "PRESENCE_EVENTS", "CONFIDENT", "GRACE_MIN", "Flag", "Output", "Reducer"]
+__all__ = ["CLOCK", "DEVICES", "DOWN", "PRESENCE", "PRESENCE_EVENTS", "CONFIDENT", "GRACE_MIN", "Flag", "Lying", "Output", "Reducer"]

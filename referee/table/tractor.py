@@ -36,7 +36,7 @@ from referee.catalogue import say
 from referee.reasons import Reason
 from referee.rulebooks.book import PenaltyEntry
 from referee.seats import SEATS
-from referee.table.reducer import Flag, Reducer, Reject
+from referee.table.reducer import Flag, Lying, Reducer, Reject
 from referee.table.clock import ShotClock
 from referee.tractor.game import Declaring, DeclareError, Game, Penalty, in_kitty, penalties_of, settle, side_of
 from referee.tractor.hand import HandError, HandJudge, Ruling
@@ -272,18 +272,21 @@ class TractorTable(Reducer):
         its trick is led again by the unit the ruling forces, the lowest (001 十九 lets the thrower's 下家 choose among the
         ruling's ``choices``; no input carries that choice, so the lowest stands: decided), and the seats that followed it
         follow that anew. The cards taken back, lifted from the table (``removed``), are picked up (:meth:`_pickup`), until
-        the next hand."""
+        the next hand. The follows lie there, sent by the camera already (it sends a card once a trick), so a new follow
+        made of some of them would never be read: each follower is asked at its turn (``lying``, ``laid_taken_back``)."""
         was, judge = self.judge.tricks[-1], self.judge.throw_taken_back()
         trick = judge.tricks[-1]
         kept = dict(trick.plays)
         back = tuple((s, c - kept.get(s, Cards())) for s, c in was.plays)
         data = {"hand": self.hand_no, "trick": trick.number, "seat": trick.leader, "cards": trick.plays[0][1].names(),
                 "back_cards": Cards.join(c for _, c in back).names()}
-        return self._with(judge=judge, taken_back=back)._event("throw_taken_back", data)._turn_over(False)
+        t = self._with(judge=judge, taken_back=back)
+        lying = tuple(Lying(s, t._trick_at(), tuple(c.names()), "laid_taken_back") for s, c in back if s != trick.leader)
+        return t._with(lying=t.lying + lying)._event("throw_taken_back", data)._turn_over(False)
 
     def _turn_over(self, won: bool) -> TractorTable:
         """After a play, or a seat out of cards: the trick won, where that completed it; then the hand played out, or
-        the next seat's clock (asked at once where cards it showed out of turn lie there: ``_lying_asked``)."""
+        the next seat's clock (asked at once where cards the camera sent already lie in front of it: ``_lying_asked``)."""
         judge, t = self.judge, self
         trick = judge.tricks[-1] if judge.tricks else None
         if won:

@@ -1,6 +1,7 @@
-"""Cards a seat showed out of turn, confirmed so, lie on the table: the camera sends a card once (``vision.tracker``), so
-when the seat's turn comes the table asks at once whether they are its play (``laid_out_of_turn``), the clocks paused,
-never timing a play that lies there (every game: ``Reducer._lying_asked``)."""
+"""Cards a seat showed out of turn, confirmed so, lie on the table, and so do a Tractor follow's cards of a throw taken
+back: the camera sends a card once (``vision.tracker``), so when the seat's turn comes the table asks at once whether
+they are its play (``laid_out_of_turn``, ``laid_taken_back``), the clocks paused, never timing a play that lies there
+(every game: ``Reducer._lying_asked``)."""
 
 from climbing_kit import GD, SDY, Table_
 from test_tractor_table import Driver
@@ -21,6 +22,12 @@ class Camera:
     def lay(self, seat, cards, dt=2.0):
         x, y = SPOT[seat]
         self.lying += [SeenCard(c, 0.99, (x + 0.03 * len(self.lying), y), seat) for c in cards]
+        return self.look(dt)
+
+    def lift(self, seat, cards, dt=2.0):
+        """``seat`` takes ``cards`` back into its hand (those it picks up: the rest stay where they lie)."""
+        for name in cards:
+            self.lying.remove(next(c for c in self.lying if (c.seat, c.name) == (seat, name)))
         return self.look(dt)
 
     def look(self, dt=2.0):
@@ -136,3 +143,75 @@ def test_guandan_asks_when_the_trick_comes_round_to_the_seat_again_not_at_the_tu
     assert not d.events("passed")[-1]["data"].get("forfeit") and d.state()["turn"] == "N"
     d.send("commands", {"command": "confirm", "flag": ask["flag"]})
     assert d.events("play_accepted")[-1]["data"]["cards"] == ["SA"] and not d.violations("overtime")
+
+
+def _taken_back(d, show):
+    """001 十九 (000 第十六条): S throws SA SK; E follows S3 S4, N S5 S6, W SA S7, whose third-deck SA beats SK: the throw
+    does not stand, S leads SK alone, and E, N, W take their follows back to follow it anew, each with one card."""
+    d.start()
+    d.declare_and_take_kitty("S", "H")
+    for seat, cards in (("S", ["SA", "SK"]), ("E", ["S3", "S4"]), ("N", ["S5", "S6"]), ("W", ["SA", "S7"])):
+        show(seat, cards)
+    assert d.kinds()[-2:] == ["throw_taken_back", "flag_raised"] and d.table.turn() == "E"
+
+
+def test_a_follow_of_a_throw_taken_back_made_of_cards_left_lying_is_asked_never_timed():
+    """001 十九: 甩错牌一旦成，一次扣罚20分，且甩牌不成立 (the throw's followers follow the forced unit again); 二十三: 按规定顺序
+    跟牌、垫牌、将吃不超过10秒钟. The camera sent each follow once this trick, so E leaving S3 of its S3 S4 on the table as its
+    new follow is never read. Before, E's 10 s ran on and a ``stalled`` flag came 70 s later (its overrun ruled if a person
+    dismissed that). Now each follower is asked at once at its turn, the clocks paused: its two cards cannot be a follow
+    of one (its own confirm is refused in words), a person corrects to the card it follows with, played untimed."""
+    d = Driver("classic-3deck")
+    cam = Camera(d)
+    _taken_back(d, cam.lay)
+    assert cam.lift("E", ["S4"]) == [] and cam.look(80.0) == []  # S3 stays: nothing new is sent
+    ask = _flag(d, "laid_taken_back")
+    assert (ask.seat, sorted(ask.cards), d.table.state(d.at)["paused"], len(d.table.flags)) == ("E", ["S3", "S4"], True, 1)
+    d.send("board/in", {"seat": "E", "button": "confirm"})
+    assert d.payloads("events", "rejected")[-1]["data"]["why"]["key"] == "table.lying_not_the_play" and d.table.flags == (ask,)
+    d.send("commands", {"command": "correct", "flag": ask.flag, "cards": ["S3"]})
+    for seat, keep, lift in (("N", "S5", "S6"), ("W", "SA", "S7")):
+        assert (d.table.turn(), [(f.kind, f.seat) for f in d.table.flags]) == (seat, [("laid_taken_back", seat)])
+        assert cam.lift(seat, [lift]) == []
+        d.send("commands", {"command": "correct", "flag": d.table.flags[0].flag, "cards": [keep]})
+    played = [(p["data"]["seat"], p["data"]["cards"]) for p in d.payloads("events", "play_accepted")[-3:]]
+    assert played == [("E", ["S3"]), ("N", ["S5"]), ("W", ["SA"])] and d.table.judge.tricks[0].winner == "W"
+    assert not d.payloads("violations", "overtime") and "stalled" not in {p["data"]["kind"] for p in d.payloads("events", "flag_raised")}
+
+
+def test_a_follower_whose_new_follow_the_camera_read_is_not_asked_and_one_that_lifts_its_cards_answers():
+    """000 第十六条: 甩错牌一旦成立，一次扣罚20分，且甩牌不成立，按规定出所甩错的最低最小级别牌种组合. E and N lay new cards while
+    E's question is open: those reads wait; dismissed (E's cards were taken back), E's is its follow, and N, whose read
+    waits too, is not asked. W, with no new read, is asked; the camera sees W lift its follow (``removed``): that answers
+    it (W's cards are not its play), W's clock runs and its new card is read."""
+    d = Driver("zhongkai-2010")
+    _taken_back(d, lambda seat, cards: d.send("observed", {"seat": seat, "cards": cards, "confidence": 0.99}))
+    for seat, card in (("E", "S9"), ("N", "S8")):
+        d.send("observed", {"seat": seat, "cards": [card], "confidence": 0.99})
+    assert d.kinds()[-2:] == ["play_waits", "play_waits"]
+    d.send("commands", {"command": "dismiss", "flag": _flag(d, "laid_taken_back").flag})
+    ask = _flag(d, "laid_taken_back")
+    assert (ask.seat, d.table.turn()) == ("W", "W")
+    d.send("removed", {"seat": "W", "cards": ["S7", "SA"], "confidence": 0.97})
+    assert d.kinds()[-2:] == ["picked_up", "flag_resolved"] and d.payloads("events", "flag_resolved")[-1]["data"]["how"] == "dismiss"
+    assert not d.table.flags and d.table.clock.running and d.table.clock.seat == "W"
+    d.send("observed", {"seat": "W", "cards": ["S7"], "confidence": 0.99})
+    played = [(p["data"]["seat"], p["data"]["cards"]) for p in d.payloads("events", "play_accepted")[-3:]]
+    assert played == [("E", ["S9"]), ("N", ["S8"]), ("W", ["S7"])] and d.table.judge.tricks[0].winner == "S"
+
+
+def test_cards_shown_out_of_turn_that_cannot_all_be_the_play_are_asked_too():
+    """001 二十二: 凡不按规定的出牌顺序，过早地将牌亮在桌上…越序出牌. N shows S4 S5 before S leads; S leads one card. N's turn:
+    before, two cards could not be a follow of one, so nothing was asked and N's clock ran while N followed with S4, left
+    lying, the camera never sending it again. Now N is asked (a clock N could not beat otherwise); corrected, S4 is played."""
+    d = Driver("classic-3deck")
+    d.start()
+    d.declare_and_take_kitty("S", "H")
+    d.send("observed", {"seat": "N", "cards": ["S4", "S5"], "confidence": 0.99})
+    d.send("commands", {"command": "confirm", "flag": _flag(d, "out_of_turn").flag})
+    for seat, card in (("S", "S3"), ("E", "S6")):
+        d.send("observed", {"seat": seat, "cards": [card], "confidence": 0.99})
+    ask = _flag(d, "laid_out_of_turn")
+    assert (ask.seat, sorted(ask.cards), d.table.turn()) == ("N", ["S4", "S5"], "N")
+    d.send("commands", {"command": "correct", "flag": ask.flag, "cards": ["S4"]})
+    assert d.payloads("events", "play_accepted")[-1]["data"]["cards"] == ["S4"] and d.table.turn() == "W"
