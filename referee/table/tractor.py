@@ -36,13 +36,12 @@ from referee.catalogue import say
 from referee.reasons import Reason
 from referee.rulebooks.book import PenaltyEntry
 from referee.seats import SEATS
-from referee.table.reducer import Flag, Lying, Reducer, Reject
 from referee.table.clock import ShotClock
+from referee.table.reducer import Flag, Lying, Reducer, Reject
 from referee.tractor.game import Declaring, DeclareError, Game, Penalty, in_kitty, penalties_of, settle, side_of
 from referee.tractor.hand import HandError, HandJudge, Ruling
 from referee.tractor.scoring import Outcome
 from referee.tractor.trumps import Trumps
-
 
 # The time a draw is allowed before the table asks a person (``idle``, never a penalty; decided, no seed times the draw):
 # the shuffle and cut, then each card drawn one at a time in turn (000 第九条 1: 每家每次只能抓一张牌): 3 decks 372 s, 4
@@ -50,6 +49,7 @@ from referee.tractor.trumps import Trumps
 # minutes: a bound of 120 s would call a referee to most tables whose draw showed no declaration for two minutes.
 SHUFFLE_S = 60.0
 DRAW_S_PER_CARD = 2.0
+
 
 @dataclass(frozen=True)
 class TractorTable(Reducer):

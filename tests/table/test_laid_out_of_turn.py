@@ -215,3 +215,23 @@ def test_cards_shown_out_of_turn_that_cannot_all_be_the_play_are_asked_too():
     assert (ask.seat, sorted(ask.cards), d.table.turn()) == ("N", ["S4", "S5"], "N")
     d.send("commands", {"command": "correct", "flag": ask.flag, "cards": ["S4"]})
     assert d.payloads("events", "play_accepted")[-1]["data"]["cards"] == ["S4"] and d.table.turn() == "W"
+
+
+def test_guandan_cards_lying_that_cannot_beat_the_table_are_not_asked_the_seat_plays_on():
+    """002 七 ①: 后一家打出的牌必须比前一家打出的牌大，如没有可以弃权. N's card shown out of turn lies there when the trick
+    comes round to N again, but it no longer beats the table's (E's SA over it): it cannot be N's play, so nothing is
+    asked; N passes or plays other cards, which the board and the camera see. Asked, a confirm made the card an
+    impossible play for a person (the hall's players, who keep the card in hand, met two flags more)."""
+    d = Table_(GD)
+    d.start()
+    d.press("S", "ready")
+    d.show("S", ["S3"])
+    d.show("N", ["S7"])  # before E
+    d.send("commands", {"command": "confirm", "flag": d.violations()[-1]["flag"]})
+    d.show("E", ["S6"])
+    d.show("W", ["S8"])
+    d.show("S", ["S9"])
+    d.show("E", ["SA"])
+    assert d.state()["turn"] == "N" and not d.state()["flags"]
+    d.press("N", "pass")
+    assert d.events("passed")[-1]["data"]["seat"] == "N" and d.state()["turn"] == "W"
