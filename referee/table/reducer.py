@@ -166,7 +166,7 @@ class Reducer:
     # to ask a person (``idle``); its ``action`` is the phase word of what is awaited.
     watch: ShotClock | None = None
     # Cards lying face up in front of a seat that the camera will not send again, until the seat's turn comes
-    # (``_lying_asked``) or it picks them up (``_picked_up``).
+    # (``_lying_asked``), it picks them up (``_picked_up``) or a new round starts.
     lying: tuple[Lying, ...] = ()
     _events: tuple[Output, ...] = field(default=(), repr=False, compare=False)
     # While a ``clock`` entry that the service held (it could not hear the table) is applied: a turn it
@@ -406,7 +406,8 @@ class Reducer:
             if self.phase not in ("idle", "round_over"):
                 raise Reject("table.round_running", phase=self.phase)
             t = self._with(phase="arriving", round_start=self.at, ready=(), late=(), hand_no=0, record=ClockRecord(), last_hand=False,
-                           late_from=self.at, late_stopped=self.at if "board" in self.down else None, notices=())
+                           late_from=self.at, late_stopped=self.at if "board" in self.down else None, notices=(),
+                           lying=())  # a round stopped mid-trick: its hands are gone, and its hand and trick numbers come again
             return t._round_started()._event("round_started", {"rulebook": self.rulebook})
         if command == "stop_round":
             return self._with(phase="round_over", clock=None)._event("round_stopped", {})

@@ -235,3 +235,16 @@ def test_guandan_cards_lying_that_cannot_beat_the_table_are_not_asked_the_seat_p
     assert d.state()["turn"] == "N" and not d.state()["flags"]
     d.press("N", "pass")
     assert d.events("passed")[-1]["data"]["seat"] == "N" and d.state()["turn"] == "W"
+
+
+def test_cards_left_lying_when_the_round_is_stopped_are_not_asked_about_in_the_next_round():
+    """001 二十二 (越序出牌: 过早地将牌亮在桌上): N's card lay there when the organiser stopped the round, before N's turn.
+    A new round deals new hands: at N's first turn in its first trick (the same hand and trick numbers) nothing of the
+    old round lies there to ask about."""
+    d = _shown_early()
+    d.send("commands", {"command": "stop_round"})
+    d.start()
+    d.declare_and_take_kitty("S", "H")
+    for seat, card in (("S", "S3"), ("E", "S5")):
+        d.send("observed", {"seat": seat, "cards": [card], "confidence": 0.99})
+    assert d.table.turn() == "N" and not d.table.flags and d.table.clock.running
