@@ -100,8 +100,8 @@ function moreHTML(t) {  // what is entered for the latest round only: the hall's
     `<form id="t-rounds" data-needs="organiser"><fieldset><legend>${T("rounds")}</legend><label>${T("rounds_total")} <input name="rounds" type="number" min="1" max="100" value="${t.rounds}" required></label>` +
     ` <button>${T("set_rounds")}</button></fieldset></form>${unpairHTML(r)}</div>`;
 }
-function unpairHTML(r) {  // a round paired by mistake, undone while a table still waits (the server says why it refuses)
-  if (!r.round || r.tables.every(x => x.result)) return "";
+function unpairHTML(r) {  // a round paired by mistake, undone before any result (the server says why it refuses a round under way)
+  if (!r.round || r.tables.some(x => x.result)) return "";
   return `<form id="t-unpair" data-needs="organiser"><fieldset><legend>${T("unpair_legend")}</legend>` +
     `<label>${T("unpair_why")} <input name="reason" size="16"></label> <button>${T("unpair")}</button></fieldset></form>`;
 }

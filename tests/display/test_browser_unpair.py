@@ -26,7 +26,8 @@ def test_a_knockout_paired_before_the_halls_lot_is_undone_and_paired_again_by_th
     """002 一4 (SEED_002_1_4): 参加分组抽签 -- the bracket follows the lot drawn in the hall. The organiser pairs round 1
     before entering it, which closes the lot; undone from the console (why asked, then confirmed), the lot is entered
     and round 1 paired again gives the byes to lot numbers 1 and 2. A result entered while the organiser confirms a
-    second undoing is the store's refusal, said on the page, and nothing changes."""
+    second undoing is the store's refusal, said on the page, and nothing changes; with that result in, the page no
+    longer offers the undoing."""
     assert "参加分组抽签" in SEED_002_1_4
     store = TournamentStore(tmp_path / "hall.db")
     store.new("knockout-best-of-three", [Entry(f"e{i}", f"甲{i}、乙{i}", f"工会{i}", f"工会{i}", (f"甲{i}", f"乙{i}"))
@@ -83,4 +84,7 @@ def test_a_knockout_paired_before_the_halls_lot_is_undone_and_paired_again_by_th
         form.locator("button").click()
         line_is(console, f"错误: 第 1 轮已经开始（已有成绩、弃权或牌桌的报告：{table}），不能撤销编排：请更正成绩")
         assert store.last_seq() == seq and len(store.tournament.rounds) == 1
+        console.reload()
+        console.wait_for_selector("#t-round[data-round='1'] tr[data-table] .finished", timeout=WAIT_MS)
+        assert console.locator("#t-unpair").count() == 0  # a result is in: nothing to undo, so not offered
     store.close()
