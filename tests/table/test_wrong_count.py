@@ -213,7 +213,7 @@ def test_the_dealer_holding_the_cards_a_defender_lacks_is_flagged_before_its_kit
     assert scored["replay"] is True and not d.payloads("events", "levels_changed") and d.table.hand_no == 2
 
 
-def test_the_dealer_cards_that_can_be_its_kitty_are_its_kitty():
+def test_fewer_cards_than_a_kitty_from_the_dealer_are_asked_and_dismissed_turned_up_as_its_kitty():
     """003 12(4): 底牌少牌时则庄家丢弃少埋的张数: with no seat out of cards, fewer cards than the kitty's from the dealer,
     while more are unseen, are a short kitty or cards the dealer kept out of it (the kitty then the rest): a person is
     asked; said its kitty (dismissed), it is turned up misburied and scored with the hand, no cards held back."""
