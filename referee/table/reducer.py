@@ -33,7 +33,7 @@ clocks rule (``_tick``, calling this one's first).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import cache, lru_cache
 
 from referee.cards import Cards
@@ -629,7 +629,7 @@ class Reducer:
         seat, cards = p["seat"], Cards.parse(p["cards"])
         lying = Cards.parse([c for x in self.lying if x.seat == seat for c in x.cards])
         if len(lying) and p["confidence"] >= CONFIDENT and lying.contains(cards):  # lying there (:attr:`lying`), taken back
-            return self._with(lying=tuple(x for x in self.lying if x.seat != seat))._event("picked_up", {"seat": seat, "cards": cards.names()})
+            return self._with(lying=self._lifted(seat, cards))._event("picked_up", {"seat": seat, "cards": cards.names()})
         where = self._pickup(seat, cards)
         if where == "untracked":  # a game whose reducer does not follow what lies on the table
             return self
@@ -644,6 +644,18 @@ class Reducer:
             raise Reject("table.not_on_table", seat=seat, cards=cards)
         return self._flag(seat, "early_pickup", cards, Reason("table.early_pickup", seat=seat, cards=cards),
                           None, "牌一经触桌，不得收回（一圈未完即收牌）", {})
+
+    def _lifted(self, seat: str, cards: Cards) -> tuple[Lying, ...]:
+        """:attr:`lying` once ``seat`` picked up ``cards`` of it: those it left there are still asked about at its turn."""
+        out, left = [], cards.names()
+        for x in self.lying:
+            kept = list(x.cards)
+            for c in x.cards if x.seat == seat else ():
+                if c in left:  # each card lifted once (three decks: a card may lie twice)
+                    left.remove(c)
+                    kept.remove(c)
+            out += [replace(x, cards=tuple(kept))] if kept else []
+        return tuple(out)
 
     def _pickup(self, seat: str, cards: Cards) -> str:
         """Where ``seat``'s picked-up ``cards`` lay: ``cleared`` (a complete trick), ``early`` (a

@@ -248,3 +248,22 @@ def test_cards_left_lying_when_the_round_is_stopped_are_not_asked_about_in_the_n
     for seat, card in (("S", "S3"), ("E", "S5")):
         d.send("observed", {"seat": seat, "cards": [card], "confidence": 0.99})
     assert d.table.turn() == "N" and not d.table.flags and d.table.clock.running
+
+
+def test_a_seat_picking_up_some_of_the_cards_it_showed_out_of_turn_is_asked_about_the_rest():
+    """001 二十二: 凡不按规定的出牌顺序，过早地将牌亮在桌上…越序出牌. N shows S4 S5 before S leads, confirmed out of turn, and
+    takes S5 back into its hand (the camera's ``removed``) before its turn: S4 still lies there, sent once. Before, the
+    pickup of one card forgot both, N's clock ran on the S4 left lying as its follow; now N is asked about S4."""
+    d = Driver("classic-3deck")
+    d.start()
+    d.declare_and_take_kitty("S", "H")
+    d.send("observed", {"seat": "N", "cards": ["S4", "S5"], "confidence": 0.99})
+    d.send("commands", {"command": "confirm", "flag": _flag(d, "out_of_turn").flag})
+    d.send("removed", {"seat": "N", "cards": ["S5"], "confidence": 0.99})
+    assert d.kinds()[-1] == "picked_up"
+    for seat, card in (("S", "S3"), ("E", "S6")):
+        d.send("observed", {"seat": seat, "cards": [card], "confidence": 0.99})
+    ask = _flag(d, "laid_out_of_turn")
+    assert (ask.seat, ask.cards, d.table.turn()) == ("N", ("S4",), "N")
+    d.send("commands", {"command": "confirm", "flag": ask.flag})
+    assert d.payloads("events", "play_accepted")[-1]["data"]["cards"] == ["S4"] and d.table.turn() == "W"
