@@ -1,9 +1,10 @@
 """Amending an accepted play: the referee settles a dispute, and everything after it is judged again.
 
-The console's ``amend`` command names an earlier ``observed`` entry of the log (its ``seq``, which
-the ``play_accepted`` event carried) and the cards that were really played. The log stays
+The console's ``amend`` command names an earlier play of the log (its ``seq``, which the
+``play_accepted`` event carried: the camera's ``observed`` read, or the referee's ``confirm`` or
+``correct`` that played it) and the cards that were really played. The log stays
 append-only: the command is logged like any input, and the table is the replay of the log *as
-amended* — every ``observed`` entry with the cards of its latest valid amendment — so a restarted
+amended* — every play with the cards of its latest valid amendment — so a restarted
 service, the replay timeline and the running service all judge the same inputs. The service
 rebuilds the table when an amendment arrives; what changed after it (trick winners, violations,
 scores) is in the new ``state``.
@@ -35,11 +36,13 @@ RESULTS = ("game_won", "round_over", "round_forfeited")  # the events a tourname
 
 def as_amended(entries: Iterable[Row]) -> Iterator[Row]:
     """The entries as the table judges them: each ``observed`` with the cards of its latest valid
-    ``amend``; an ``amend`` that names no earlier ``observed`` entry gets an ``invalid`` reason (the
-    table rejects it). A play accepted when the referee confirmed its flag was told at that command's
-    seq: an ``amend`` naming it amends the ``observed`` entry that raised the flag (the flag's id names
-    it, ``f{seq}``); one the referee corrected holds the cards the referee entered: an ``amend`` naming
-    it amends them. Payloads are never changed in place."""
+    ``amend``; an ``amend`` that names no earlier play gets an ``invalid`` reason (the table rejects
+    it). A play the referee corrected holds the cards the referee entered, and one the referee
+    confirmed was told at that ``confirm``'s seq: an ``amend`` naming either gives the command the
+    amended cards, which it plays in place of its flag's (``Reducer._resolve``). Not the entry that
+    raised the flag: a ``laid_*`` flag (cards lying on the table, ``Reducer._lying_asked``) is raised
+    by the play before it, another seat's, which an amendment of the confirmed play changed instead.
+    Payloads are never changed in place."""
     rows = list(entries)
     kinds = {seq: kind for kind, _, _, seq in rows}
     payloads = {seq: payload for _, payload, _, seq in rows}
@@ -48,7 +51,7 @@ def as_amended(entries: Iterable[Row]) -> Iterator[Row]:
     for kind, payload, _, seq in rows:
         if kind != "commands" or payload.get("command") != "amend":
             continue
-        target = _played(payload["entry"], kinds, payloads)
+        target = payload["entry"]
         if not _a_play(target, kinds, payloads) or target >= seq:
             invalid[seq] = Reason("table.not_a_play", entry=target)
         else:
@@ -62,21 +65,8 @@ def as_amended(entries: Iterable[Row]) -> Iterator[Row]:
 
 
 def _a_play(entry: int, kinds: dict, payloads: dict) -> bool:
-    """Whether ``entry`` holds a play's cards: the camera's read, or the cards a person entered (``correct``)."""
-    return kinds.get(entry) == "observed" or kinds.get(entry) == "commands" and (payloads.get(entry) or {}).get("command") == "correct"
-
-
-def _played(entry: int, kinds: dict, payloads: dict) -> int:
-    """The entry holding the play ``entry`` told: itself (the camera's read, or the cards a person entered with
-    ``correct``: a flag that held no read, such as ``stalled``, was raised by whatever entry came next), or, for the
-    console's ``confirm`` of a flag, the read that raised the flag."""
-    payload = payloads.get(entry) or {}
-    flag = str(payload.get("flag") or "")
-    if kinds.get(entry) == "commands" and payload.get("command") == "confirm" and flag[1:].split("-")[0].isdigit():
-        raised = int(flag[1:].split("-")[0])
-        if kinds.get(raised) == "observed":
-            return raised
-    return entry
+    """Whether ``entry`` holds a play's cards: the camera's read, or a person's ``correct`` or ``confirm`` of a flag."""
+    return kinds.get(entry) == "observed" or kinds.get(entry) == "commands" and (payloads.get(entry) or {}).get("command") in ("correct", "confirm")
 
 
 def is_amend(kind: str, payload: dict) -> bool:

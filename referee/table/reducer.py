@@ -439,8 +439,9 @@ class Reducer:
         raise Reject("table.no_open_flag", flag=flag_id)
 
     def _resolve(self, flag: Flag, how: str, cards: list[str] | None = None) -> Reducer:
-        if how == "confirm" and flag.kind in LYING_ASKED and not self._could_be_play(flag.seat, Cards.parse(flag.cards)):
-            raise Reject("table.lying_not_the_play", seat=flag.seat, cards=Cards.parse(flag.cards))
+        played = Cards.parse(flag.cards if cards is None else cards)
+        if how == "confirm" and flag.kind in LYING_ASKED and not self._could_be_play(flag.seat, played):
+            raise Reject("table.lying_not_the_play", seat=flag.seat, cards=played)
         t = self._with(flags=tuple(f for f in self.flags if f.flag != flag.flag))
         t = t._event("flag_resolved", {"flag": flag.flag, "how": how})
         if flag.violation is not None:
@@ -450,7 +451,7 @@ class Reducer:
         if how == "confirm" and flag.kind == "out_of_turn" and t.turn() is not None:  # in play (not a tribute): they lie there
             t = t._with(lying=t.lying + (Lying(flag.seat, t._trick_at(), flag.cards),))._lying_asked()
         pending = dict(flag.pending) if flag.pending else None
-        if how == "correct" and pending is not None:
+        if cards is not None and pending is not None:  # a correct's cards, or a confirm's as amended (``amend.as_amended``)
             pending["cards"] = cards
         if how == "correct" and flag.kind == "stalled":  # the play a person saw, the camera did not: when it came is
             t = t._with(clock=None)._waiting_dropped(Reject("table.play_entered", seat=flag.seat), flag.seat)  # unknown: untimed

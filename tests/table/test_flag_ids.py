@@ -34,12 +34,13 @@ def test_flags_are_named_by_their_entry_and_a_rebuilt_table_resolves_the_same_on
     d.show("W", ["S9"], confidence=0.6)
     d.send("commands", {"command": "dismiss", "flag": d.state()["flags"][0]["flag"]})
     d.show("W", ["S9"])
-    # The referee amends E's play, naming the seq its play_accepted was told at: E's entry is amended
+    # The referee amends E's play, naming the seq its play_accepted was told at: the confirm plays the amended cards
     d.send("commands", {"command": "amend", "entry": told["seq"], "cards": ["S6"]})
     assert d.events("amended")[-1]["data"]["entry"] == told["seq"]
     table, events = rebuilt(d)
     rejected = [e["data"]["reason"] for e in events if e["kind"] == "rejected"]
-    assert not table.flags and rejected == [f"no open flag {flag[1:]}"]  # only the confirm of the read now amended
+    assert not table.flags and rejected == []  # the same flag raised again, confirmed by the same command
+    assert [e["seq"] for e in events if e["kind"] == "play_accepted" and e["data"]["seat"] == "E"] == [told["seq"]]
     plays = [(e["data"]["seat"], e["data"]["cards"]) for e in events if e["kind"] == "play_accepted"]
     assert plays == [("S", ["S3"]), ("E", ["S6"]), ("N", ["S7"]), ("W", ["S9"])]
 
