@@ -154,12 +154,12 @@ class ClimbingTable(Reducer):
         if self.phase != "playing" or not self.lying:
             return super()._lying_asked()
         seat, where = self._engine_turn(), self._trick_at()
-        lying = Cards.parse([c for x in self.lying if (x.seat, x.where) == (seat, where) for c in x.cards])
+        lying = Cards.parse([c for x in self.lying if (x.seat, x.where) == (seat, where) and x.kind for c in x.cards])
         if len(lying):
             try:
                 self._engine_play(seat, lying)
             except Refused:
-                return self._with(lying=tuple(x for x in self.lying if x.seat != seat))
+                return self._with(lying=self._asked(seat))
         return super()._lying_asked()
 
     # -- time --------------------------------------------------------------------------------------

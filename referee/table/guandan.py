@@ -93,7 +93,7 @@ class GuandanTable(ClimbingTable):
 
     def _deal(self) -> GuandanTable:
         t = self._with(phase="dealing", hand_no=self.hand_no + 1, hand=None, tribute=None, returns=(), clock=None,
-                    leader=None, plays=(), trick_no=0, record=self.record.next_hand(self.limits))  # fmt: skip
+                    leader=None, plays=(), trick_no=0, record=self.record.next_hand(self.limits), lying=())  # fmt: skip
         return t._event("hand_started", {"hand": t.hand_no, "level": t.match.game.hand_level(), "dealer": None})
 
     def _game_button(self, seat: str, button: str) -> GuandanTable:

@@ -94,13 +94,14 @@ class Output:
 @dataclass(frozen=True)
 class Lying:
     """Cards the camera sent already (it sends a card once) that lie face up in front of ``seat``, not played, in the
-    hand and trick ``where``: shown out of turn, confirmed so (``laid_out_of_turn``), or a follow of a Tractor throw
-    taken back (``laid_taken_back``): ``kind`` is the flag that asks about them at the seat's turn."""
+    hand and trick ``where``: shown out of turn, confirmed so (``laid_out_of_turn``), or taken back with a Tractor throw
+    (a follow: ``laid_taken_back``; the thrower's others): ``kind`` is the flag that asks about them at the seat's turn,
+    None once asked, or never (the thrower's: its turn in that trick is over)."""
 
     seat: str
     where: tuple[int, int]
     cards: tuple[str, ...]
-    kind: str = "laid_out_of_turn"
+    kind: str | None = "laid_out_of_turn"
 
 
 @dataclass(frozen=True)
@@ -165,8 +166,8 @@ class Reducer:
     # The wait of the seat the table waits on where no shot clock runs (``_awaited``): never ruled, it only tells when
     # to ask a person (``idle``); its ``action`` is the phase word of what is awaited.
     watch: ShotClock | None = None
-    # Cards lying face up in front of a seat that the camera will not send again, until the seat's turn comes
-    # (``_lying_asked``), it picks them up (``_picked_up``) or a new round starts.
+    # Cards lying face up in front of a seat that the camera will not send again, asked about at the seat's turn
+    # (``_lying_asked``), until it picks them up (``_picked_up``), a person's word plays them, or a new hand is dealt.
     lying: tuple[Lying, ...] = ()
     _events: tuple[Output, ...] = field(default=(), repr=False, compare=False)
     # While a ``clock`` entry that the service held (it could not hear the table) is applied: a turn it
@@ -461,6 +462,8 @@ class Reducer:
             pending["confidence"] = 1.0
             if how == "confirm" and flag.kind == "too_many":
                 pending["counted"] = True  # the referee saw it: the seat played more cards than a hand holds (多牌)
+            if flag.kind in LYING_ASKED:  # played: they lie there no more
+                t = t._with(lying=t._lifted(flag.seat, Cards.parse(pending["cards"]))[0])
             t = t._read(pending)  # before the reads that waited behind it
         return t._resume_clock()._judge_waiting()
 
@@ -618,7 +621,8 @@ class Reducer:
         cards = Cards.parse(p["cards"])  # a CardError is a reason too: rejected
         ask = next((f for f in self.flags if f.kind in LYING_ASKED and f.seat == p["seat"]), None)
         if ask is not None and p["confidence"] >= CONFIDENT and cards.contains(Cards.parse(ask.cards)):
-            return self._event("picked_up", {"seat": ask.seat, "cards": cards.names()})._resolve(ask, "dismiss")
+            t = self._with(lying=self._lifted(ask.seat, cards)[0])
+            return t._event("picked_up", {"seat": ask.seat, "cards": cards.names()})._resolve(ask, "dismiss")
         return self if self.flags else self._picked_up(p)
 
     def _picked_up(self, p: dict) -> Reducer:
@@ -626,28 +630,29 @@ class Reducer:
         (牌一经触桌，不得收回), flagged for the referee. An unsure read of an early pickup is flagged ``unsure_pickup``
         with no violation: it may be a play read or laid wrongly and taken back, which the table would otherwise hold
         as played with nobody told; a person confirms it (judged again as sure) or dismisses it. An unsure read of
-        anything else (a trick's cards cleared, cards that never lay there) changes nothing and is not flagged."""
+        anything else (a trick's cards cleared, cards that never lay there) changes nothing and is not flagged. Of a sure
+        read, the cards lying there (:attr:`lying`: not played) are simply taken back, and only the others are judged so."""
         seat, cards = p["seat"], Cards.parse(p["cards"])
-        lying = Cards.parse([c for x in self.lying if x.seat == seat for c in x.cards])
-        if len(lying) and p["confidence"] >= CONFIDENT and lying.contains(cards):  # lying there (:attr:`lying`), taken back
-            return self._with(lying=self._lifted(seat, cards))._event("picked_up", {"seat": seat, "cards": cards.names()})
-        where = self._pickup(seat, cards)
+        lying, rest = self._lifted(seat, cards) if p["confidence"] >= CONFIDENT else (self.lying, cards)
+        t = self._with(lying=lying)
+        where = self._pickup(seat, rest) if len(rest) else "cleared"
         if where == "untracked":  # a game whose reducer does not follow what lies on the table
-            return self
+            return t
         if p["confidence"] < CONFIDENT:
             if where != "early":
                 return self
             why = Reason("table.unsure_pickup", seat=seat, cards=cards, confidence=round(p["confidence"], 2))
             return self._flag(seat, "unsure_pickup", cards, why, p)
         if where == "cleared":
-            return self._event("picked_up", {"seat": seat, "cards": cards.names()})
+            return t._event("picked_up", {"seat": seat, "cards": cards.names()})
         if where != "early":
-            raise Reject("table.not_on_table", seat=seat, cards=cards)
-        return self._flag(seat, "early_pickup", cards, Reason("table.early_pickup", seat=seat, cards=cards),
-                          None, "牌一经触桌，不得收回（一圈未完即收牌）", {})
+            raise Reject("table.not_on_table", seat=seat, cards=rest)
+        return t._flag(seat, "early_pickup", rest, Reason("table.early_pickup", seat=seat, cards=rest),
+                       None, "牌一经触桌，不得收回（一圈未完即收牌）", {})
 
-    def _lifted(self, seat: str, cards: Cards) -> tuple[Lying, ...]:
-        """:attr:`lying` once ``seat`` picked up ``cards`` of it: those it left there are still asked about at its turn."""
+    def _lifted(self, seat: str, cards: Cards) -> tuple[tuple[Lying, ...], Cards]:
+        """:attr:`lying` once ``seat`` picked up ``cards``, and those of them that did not lie there: the cards it left
+        there still lie there (asked about at its turn, where not asked yet)."""
         out, left = [], cards.names()
         for x in self.lying:
             kept = list(x.cards)
@@ -656,7 +661,7 @@ class Reducer:
                     left.remove(c)
                     kept.remove(c)
             out += [replace(x, cards=tuple(kept))] if kept else []
-        return tuple(out)
+        return tuple(out), Cards.parse(left)
 
     def _pickup(self, seat: str, cards: Cards) -> str:
         """Where ``seat``'s picked-up ``cards`` lay: ``cleared`` (a complete trick), ``early`` (a
@@ -727,20 +732,25 @@ class Reducer:
         clocks paused, no violation (``laid_out_of_turn``, ``laid_taken_back``): confirmed, they are its play (refused
         where their count cannot be: :meth:`_resolve`); corrected, the cards it plays; dismissed, the table waits for a
         new read. Asked whatever their count (decided: a play of some of them is never read either, and waiting means a
-        clock the seat cannot beat), in the trick they lie in, once: its turn takes them (a Guandan seat that sits out
-        that turn, 002 十一 3, is not asked); not where a read of the seat waits behind a flag (the camera saw its new
-        play). A game calls it as each turn starts (``tractor._turn_over``, ``climbing._start_clock``)."""
+        clock the seat cannot beat), in the trick they lie in, once: its turn asks about all it has lying there (a
+        Guandan seat that sits out that turn, 002 十一 3, is not asked); not where a read of the seat waits behind a flag
+        (the camera saw its new play). A game calls it as each turn starts (``tractor._turn_over``,
+        ``climbing._start_clock``)."""
         seat = self.turn()
-        if not any(x.seat == seat for x in self.lying):
+        if not any(x.seat == seat and x.kind for x in self.lying):
             return self
-        here = [x for x in self.lying if x.seat == seat and x.where == self._trick_at()]
-        t = self._with(lying=tuple(x for x in self.lying if x.seat != seat))
+        here = [x for x in self.lying if x.seat == seat and x.kind and x.where == self._trick_at()]
+        t = self._with(lying=self._asked(seat))
         if not here or any(p["seat"] == seat for p in self.waiting):
             return t
         cards, back = Cards.parse([c for x in here for c in x.cards]), here[-1].kind == "laid_taken_back"
         pending = {"id": None, "seat": seat, "cards": cards.names(), "confidence": 1.0}
         why = Reason("table.laid_taken_back" if back else "table.laid_out_of_turn", seat=seat, cards=cards)
         return t._flag(seat, "laid_taken_back" if back else "laid_out_of_turn", cards, why, pending)
+
+    def _asked(self, seat: str) -> tuple[Lying, ...]:
+        """:attr:`lying` once ``seat``'s turn asked about its cards there: they lie there still, never asked again."""
+        return tuple(replace(x, kind=None) if x.seat == seat else x for x in self.lying)
 
     def _trick_at(self) -> tuple[int, int]:
         """The hand and trick in play (cards shown before a hand's first lead are its first trick's)."""

@@ -70,7 +70,7 @@ class SandayiTable(ClimbingTable):
     def _deal(self) -> SandayiTable:
         first = first_bidder(self.rules, self.hand_no + 1)
         t = self._with(phase="bidding", hand_no=self.hand_no + 1, game=Game.start_unseen(self.rules, first),
-                    dealer=None, clock=None, leader=None, plays=(), trick_no=0)  # fmt: skip
+                    dealer=None, clock=None, leader=None, plays=(), trick_no=0, lying=())  # fmt: skip
         return t._event("hand_started", {"hand": t.hand_no, "first_bidder": first, "dealer": None})
 
     def _game_button(self, seat: str, button: str) -> SandayiTable:

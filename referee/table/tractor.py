@@ -61,7 +61,6 @@ class TractorTable(Reducer):
     judge: HandJudge | None = None
     penalties: tuple[Penalty, ...] = ()
     counted: tuple[dict, ...] = ()  # the hand's confirmed wrong card counts, as last published (``_said_again``)
-    taken_back: tuple[tuple[str, Cards], ...] = ()  # each seat's cards of the last throw taken back, lifted in time (``_pickup``)
 
     # -- what it is --------------------------------------------------------------------------------
     @property
@@ -183,7 +182,7 @@ class TractorTable(Reducer):
     def _deal(self) -> TractorTable:
         game = self.game
         t = self._with(phase="dealing", hand_no=self.hand_no + 1, declaring=Declaring(self.rules, game.hand_level(), first_hand=game.dealer is None),
-                    trump=None, dealer=game.dealer, judge=None, clock=None, counted=(), taken_back=())  # fmt: skip
+                    trump=None, dealer=game.dealer, judge=None, clock=None, counted=(), lying=())  # fmt: skip
         return t._event("hand_started", {"hand": t.hand_no, "level": game.hand_level(), "dealer": game.dealer})
 
     def _take_kitty(self, seat: str) -> TractorTable:
@@ -271,17 +270,17 @@ class TractorTable(Reducer):
         """A throw ruled failed by a play of its own trick, before the next lead, does not stand (``HandJudge.throw_taken_back``):
         its trick is led again by the unit the ruling forces, the lowest (001 十九 lets the thrower's 下家 choose among the
         ruling's ``choices``; no input carries that choice, so the lowest stands: decided), and the seats that followed it
-        follow that anew. The cards taken back, lifted from the table (``removed``), are picked up (:meth:`_pickup`), until
-        the next hand. The follows lie there, sent by the camera already (it sends a card once a trick), so a new follow
-        made of some of them would never be read: each follower is asked at its turn (``lying``, ``laid_taken_back``)."""
+        follow that anew. The cards taken back lie there (``lying``), sent by the camera already (it sends a card once a
+        trick): lifted from the table (``removed``), they are picked up, and since a new follow made of some of them would
+        never be read, each follower is asked at its turn (``laid_taken_back``; the thrower's turn is over)."""
         was, judge = self.judge.tricks[-1], self.judge.throw_taken_back()
         trick = judge.tricks[-1]
         kept = dict(trick.plays)
         back = tuple((s, c - kept.get(s, Cards())) for s, c in was.plays)
         data = {"hand": self.hand_no, "trick": trick.number, "seat": trick.leader, "cards": trick.plays[0][1].names(),
                 "back_cards": Cards.join(c for _, c in back).names()}
-        t = self._with(judge=judge, taken_back=back)
-        lying = tuple(Lying(s, t._trick_at(), tuple(c.names()), "laid_taken_back") for s, c in back if s != trick.leader)
+        t = self._with(judge=judge)
+        lying = tuple(Lying(s, t._trick_at(), tuple(c.names()), None if s == trick.leader else "laid_taken_back") for s, c in back)
         return t._with(lying=t.lying + lying)._event("throw_taken_back", data)._turn_over(False)
 
     def _turn_over(self, won: bool) -> TractorTable:
@@ -480,8 +479,6 @@ class TractorTable(Reducer):
             return "cleared" if tricks[-1].complete else "early"
         if len(tricks) == 2 and not tricks[-1].complete and dict(tricks[0].plays).get(seat, Cards()).contains(cards):
             return "cleared"  # the last trick's cards, picked up as (or just after) the next is led
-        if dict(self.taken_back).get(seat, Cards()).contains(cards):
-            return "cleared"  # cards of a throw taken back (the thrower's others, the follows), lifted back into the hand
         return "nowhere"
 
     def _could_be_play(self, seat: str, cards: Cards) -> bool:

@@ -57,6 +57,18 @@ def _shown_early(book="classic-3deck"):
     return d
 
 
+def _two_shown_early():
+    """N shows S4 S5 before S leads, confirmed out of turn; S leads S3, E follows S6: N is asked."""
+    d = Driver("classic-3deck")
+    d.start()
+    d.declare_and_take_kitty("S", "H")
+    d.send("observed", {"seat": "N", "cards": ["S4", "S5"], "confidence": 0.99})
+    d.send("commands", {"command": "confirm", "flag": _flag(d, "out_of_turn").flag})
+    for seat, card in (("S", "S3"), ("E", "S6")):
+        d.send("observed", {"seat": seat, "cards": [card], "confidence": 0.99})
+    return d
+
+
 def test_a_tractor_play_confirmed_out_of_turn_is_asked_at_the_seats_turn_and_never_timed():
     """001 二十二: 凡不按规定的出牌顺序，过早地将牌亮在桌上…越序出牌一旦成立，一次扣罚20分; 003 13: 牌一经触桌，不得收回.
     N's card lies on the table from its out-of-turn play; the camera sent it once and sends nothing at N's turn. Before,
@@ -204,13 +216,7 @@ def test_cards_shown_out_of_turn_that_cannot_all_be_the_play_are_asked_too():
     """001 二十二: 凡不按规定的出牌顺序，过早地将牌亮在桌上…越序出牌. N shows S4 S5 before S leads; S leads one card. N's turn:
     before, two cards could not be a follow of one, so nothing was asked and N's clock ran while N followed with S4, left
     lying, the camera never sending it again. Now N is asked (a clock N could not beat otherwise); corrected, S4 is played."""
-    d = Driver("classic-3deck")
-    d.start()
-    d.declare_and_take_kitty("S", "H")
-    d.send("observed", {"seat": "N", "cards": ["S4", "S5"], "confidence": 0.99})
-    d.send("commands", {"command": "confirm", "flag": _flag(d, "out_of_turn").flag})
-    for seat, card in (("S", "S3"), ("E", "S6")):
-        d.send("observed", {"seat": seat, "cards": [card], "confidence": 0.99})
+    d = _two_shown_early()
     ask = _flag(d, "laid_out_of_turn")
     assert (ask.seat, sorted(ask.cards), d.table.turn()) == ("N", ["S4", "S5"], "N")
     d.send("commands", {"command": "correct", "flag": ask.flag, "cards": ["S4"]})
@@ -267,3 +273,38 @@ def test_a_seat_picking_up_some_of_the_cards_it_showed_out_of_turn_is_asked_abou
     assert (ask.seat, ask.cards, d.table.turn()) == ("N", ("S4",), "N")
     d.send("commands", {"command": "confirm", "flag": ask.flag})
     assert d.payloads("events", "play_accepted")[-1]["data"]["cards"] == ["S4"] and d.table.turn() == "W"
+
+
+def test_cards_still_lying_once_their_question_is_dismissed_or_corrected_to_others_are_picked_up():
+    """001 二十二: 凡不按规定的出牌顺序，过早地将牌亮在桌上…越序出牌. N's cards shown out of turn lie there after the table
+    asked about them at N's turn: dismissed (N plays another card), or corrected to one of them (S4 of S4 S5). N taking
+    the cards left there back into its hand is a pickup, said. Before, asking forgot them: it was rejected
+    (table.not_on_table)."""
+    d = _shown_early()
+    d.send("observed", {"seat": "E", "cards": ["S5"], "confidence": 0.99})
+    d.send("commands", {"command": "dismiss", "flag": _flag(d, "laid_out_of_turn").flag})
+    d.send("removed", {"seat": "N", "cards": ["S4"], "confidence": 0.99})
+    assert d.kinds()[-1] == "picked_up" and not d.payloads("events", "rejected")
+    d.send("observed", {"seat": "N", "cards": ["S6"], "confidence": 0.99})
+    assert d.payloads("events", "play_accepted")[-1]["data"]["cards"] == ["S6"] and d.table.turn() == "W"
+    d = _two_shown_early()
+    d.send("commands", {"command": "correct", "flag": _flag(d, "laid_out_of_turn").flag, "cards": ["S4"]})
+    d.send("removed", {"seat": "N", "cards": ["S5"], "confidence": 0.99})
+    assert d.kinds()[-1] == "picked_up" and not d.payloads("events", "rejected") and not d.table.flags
+    d.send("removed", {"seat": "N", "cards": ["S4"], "confidence": 0.99})  # its play, the trick not complete
+    assert _flag(d, "early_pickup").cards == ("S4",)
+
+
+def test_a_seat_clearing_its_play_with_the_cards_of_a_throw_taken_back_left_lying_picks_them_up():
+    """001 十九 (000 第十六条): 甩牌不成立, 按规定出所甩错的最低最小级别牌种组合. S's SA, taken back, lies beside the SK it
+    leads instead, and E's S4 beside its new follow S3. The trick taken, each seat clears everything in front of it (the
+    camera's ``removed`` names all a seat's cards once its area is empty): a pickup, said. Before, S's SA SK was rejected
+    (table.not_on_table): neither the trick's cards nor the throw's taken back held both."""
+    d = Driver("classic-3deck")
+    _taken_back(d, lambda seat, cards: d.send("observed", {"seat": seat, "cards": cards, "confidence": 0.99}))
+    for card in ("S3", "S5", "SA"):
+        d.send("commands", {"command": "correct", "flag": d.table.flags[0].flag, "cards": [card]})
+    assert d.table.judge.tricks[-1].complete and not d.table.flags
+    for seat, cards in (("S", ["SA", "SK"]), ("E", ["S3", "S4"]), ("N", ["S5", "S6"]), ("W", ["SA", "S7"])):
+        d.send("removed", {"seat": seat, "cards": cards, "confidence": 0.99})
+        assert d.kinds()[-1] == "picked_up" and not d.payloads("events", "rejected")
