@@ -316,11 +316,10 @@ class Sentences:
     # -- flags, violations, commands ------------------------------------------------------------------
     def flag(self, f: Mapping) -> str:
         """What a flag asks of the referee (a flag of ``state``, or a ``flag_raised`` event's data), with its reason
-        where the kind's sentence says it (``flag.{kind}_why``)."""
+        where the kind's sentence says it (``flag.{kind}_why``; a kind always raised with one, ``idle``, has that alone)."""
         kind = f.get("kind", "")
-        key = f"flag.{kind}" if has(self.lang, f"flag.{kind}") else "flag.other"
-        if f.get("why") and has(self.lang, f"{key}_why"):
-            key += "_why"
+        keys = ([f"flag.{kind}_why"] if f.get("why") else []) + [f"flag.{kind}", "flag.other"]
+        key = next(k for k in keys if has(self.lang, k))
         return fill(self.lang, key, {"seat": self.seat(f.get("seat")), "cards": self.cards(list(f.get("cards") or [])),
                                      "kind": kind_name(kind, self.lang), "why": self.reason(f["why"]) if f.get("why") else ""})
 

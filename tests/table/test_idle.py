@@ -8,6 +8,7 @@ still starts when the kitty is taken. Elsewhere the act is untimed: :data:`UNTIM
 import pytest
 from climbing_kit import GD, SDY, Table_
 
+from referee.catalogue.sentences import Sentences
 from referee.table.reducer import STALLED_S, UNTIMED_STALL_S
 from referee.table.scenario import _Drive
 from referee.table.tables import new_table
@@ -42,6 +43,8 @@ def test_a_dealer_who_does_not_take_the_kitty_is_flagged_for_a_person_and_taking
     d.do_wait(due)
     (flag,) = d.table.flags
     assert (flag.kind, flag.seat, flag.violation, flag.pending) == ("idle", dealer, None, None) and d.table.on_hold
+    for lang, ask in (("zh", "：请裁判到场查看（不罚）"), ("en", ": a referee should look (no penalty)")):  # said with its why
+        assert Sentences(lang).flag(flag.json()).startswith(Sentences(lang).reason(flag.why) + ask)
     assert not [o for o in d.outputs if o.name == "violations"]  # never a penalty from it
     d.send("board/in", {"seat": dealer, "button": "confirm"}, due + 1.0)  # the seat cannot answer it: a referee looks
     assert d.table.flags == (flag,)
