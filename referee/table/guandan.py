@@ -195,8 +195,8 @@ class GuandanTable(ClimbingTable):
             return TRIBUTE_RULE, {"foul": True, "text": "进贡还牌违规：重新给牌，犯规一次（裁判确认）"}
         return OUT_OF_TURN, {"foul": True, "text": "越序出牌：停止一轮出牌，犯规一次（裁判确认）"}
 
-    def _exposed(self, seat: str, cards: Cards, why: Reason, pending: dict | None) -> GuandanTable:
-        return self._flag(seat, "exposed_card", cards, why, pending, EXPOSED, {"foul": True, "text": "暴露张：停止一轮出牌，犯规一次（裁判确认）"})
+    def _exposed(self, seat: str, cards: Cards, why: Reason, pending: dict | None, article: str = EXPOSED) -> GuandanTable:
+        return self._flag(seat, "exposed_card", cards, why, pending, article, {"foul": True, "text": "暴露张：停止一轮出牌，犯规一次（裁判确认）"})
 
     def _impossible(self, seat: str, cards: Cards, why, p: dict) -> GuandanTable:
         """十一 1: 如是错牌则停止一轮出牌，由下家出牌: a play the rules refuse is flagged with that penalty; the referee
