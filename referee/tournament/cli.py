@@ -273,7 +273,7 @@ def _rounds(args) -> int:
 def _unpair(args) -> int:
     store = _store(args)
     store.unpair_round(args.round, by=args.by, reason=args.reason)
-    print(say(args.lang, "sheet.unpaired", round=args.round, reason=args.reason or "-"))
+    print(say(args.lang, "sheet.unpaired", round=args.round, reason=args.reason))
     return 0
 
 

@@ -261,6 +261,8 @@ class TournamentStore:
             if not isinstance(reason, str):
                 raise TournamentError("reason_text")
             readable(reason, "reason", TEXT_MOST["reason"])
+            if not reason.strip():  # the log says why a pairing was undone (the READMEs: with a reason)
+                raise TournamentError("unpair_no_reason", round=round_no)
             return {"round": round_no, "reason": reason}
 
         self._append("unpair", check, by)

@@ -45,6 +45,9 @@ def test_the_organiser_undoes_a_knockout_paired_before_the_halls_lot_and_pairs_i
     seq = store.last_seq()
     r = client.post("/api/console/tournament/rounds/2/unpair", json={"reason": "x"})
     assert r.status_code == 409 and r.json()["detail"] == "第 2 轮尚未编排（已编排 1 轮）"
+    for body in ({}, {"reason": "  "}):  # undone with a reason, kept in the logs (display/README.md)
+        r = client.post("/api/console/tournament/rounds/1/unpair", json=body, headers=EN)
+        assert r.status_code == 409 and r.json()["detail"] == "say why round 1's pairing is undone: the reason is recorded"
     assert store.last_seq() == seq
     r = client.post("/api/console/tournament/rounds/1/unpair", json={"reason": "先编排后抽签"})
     assert r.status_code == 200 and r.json()["paired"] == 0 and r.json()["lot_open"]

@@ -93,8 +93,16 @@ def test_the_command_line_undoes_it_and_says_so_in_both_languages(tmp_path, caps
     assert TournamentStore(db).actions()[-1]["by"] == "王老师"
     store = TournamentStore(db)
     store.pair_next_round()
-    assert main(["tournament", "unpair", "--db", str(db), "--round", "1", "--lang", "en"]) == 0
-    assert "round 1's pairing undone (reason: -)" in capsys.readouterr().out
+    seq = store.last_seq()
+    for reason in ([], ["--reason", " "]):  # the READMEs: undone with a reason, which the log keeps
+        with pytest.raises(SystemExit) as exc:
+            main(["tournament", "unpair", "--db", str(db), "--round", "1", "--lang", "en"] + reason)
+        assert exc.value.code == 2 and "say why round 1's pairing is undone" in capsys.readouterr().err
+    with pytest.raises(TournamentError, match="请说明撤销第 1 轮编排的原因"):
+        store.unpair_round(1)
+    assert store.last_seq() == seq
+    assert main(["tournament", "unpair", "--db", str(db), "--round", "1", "--lang", "en", "--reason", "lot"]) == 0
+    assert "round 1's pairing undone (reason: lot)" in capsys.readouterr().out
 
 
 def test_the_standings_say_after_the_rounds_complete_not_after_a_round_only_paired(tmp_path, capsys):
