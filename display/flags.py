@@ -31,15 +31,18 @@ ACTIONS = {"out_of_turn": ("confirm", "dismiss"), "early_pickup": ("confirm", "d
            "wrong_card_count": ("confirm", "dismiss")}
 
 
-def actions(flag: dict, turn: str | None) -> tuple[str, ...]:
-    """The answers that mean something for ``flag`` at a table whose seat on turn is ``turn``: exposed cards hold a
-    play (to correct) only when the seat was on turn (a Tractor follow of the wrong size), else they were shown off turn.
+def actions(flag: dict, state: dict) -> tuple[str, ...]:
+    """The answers that mean something for ``flag`` at a table in ``state``: exposed cards hold a read (to correct)
+    when the seat was on turn (a Tractor follow of the wrong size) or in a Tractor draw (cards that make no
+    declaration: corrected, they are judged as a declaration), else they were shown off turn.
 
-    >>> actions({"kind": "referee_called", "seat": "E"}, "E"), actions({"kind": "unsure", "seat": "S"}, "S")
+    >>> actions({"kind": "referee_called", "seat": "E"}, {"turn": "E"}), actions({"kind": "unsure", "seat": "S"}, {"turn": "S"})
     (('confirm',), ('confirm', 'dismiss', 'correct'))
-    >>> actions({"kind": "exposed_card", "seat": "W"}, "W"), actions({"kind": "exposed_card", "seat": "W"}, "S")
+    >>> actions({"kind": "exposed_card", "seat": "W"}, {"turn": "W"}), actions({"kind": "exposed_card", "seat": "W"}, {"turn": "S"})
     (('confirm', 'dismiss', 'correct'), ('confirm', 'dismiss'))
+    >>> actions({"kind": "exposed_card", "seat": "W"}, {"turn": None, "phase": "dealing"})
+    ('confirm', 'dismiss', 'correct')
     """
-    if flag["kind"] == "exposed_card" and flag["seat"] != turn:
+    if flag["kind"] == "exposed_card" and flag["seat"] != state.get("turn") and state.get("phase") != "dealing":
         return ACTIONS["out_of_turn"]
     return ACTIONS.get(flag["kind"], ALL)

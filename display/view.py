@@ -136,16 +136,19 @@ class TableView:
     def with_result(self, e: dict) -> TableView:
         """What the table said of the result, kept for its tile from the hand's (or game's) end to the next hand's
         first play: who won the hand and by how many levels, the game's result and 小分, the round's or the match's end
-        (``RESULTS``; the state does not carry them). A new round, or a play, clears them; an event published again
-        (the same ``seq`` and kind) is kept once.
+        (``RESULTS``; the state does not carry them). A new round, or a play, clears them, and so does a hand taken up
+        again (Guandan's ``hand_reopened``, 002 九 3: 已出完的牌必须收回重出: its result no longer stands); an event
+        published again (the same ``seq`` and kind) is kept once.
 
         >>> v = TableView("t1").with_result({"seq": 40, "kind": "hand_scored", "say": {"zh": "第 3 盘结算"}})
         >>> v = v.with_result({"seq": 40, "kind": "hand_scored", "say": {"zh": "第 3 盘结算"}})  # again (QoS 1)
         >>> v = v.with_result({"seq": 40, "kind": "round_over", "say": {"zh": "本轮结束"}})
         >>> [r["kind"] for r in v.results], v.with_result({"seq": 45, "kind": "play_accepted"}).results
         (['hand_scored', 'round_over'], ())
+        >>> v.with_result({"seq": 46, "kind": "hand_reopened"}).results
+        ()
         """
-        if e["kind"] in ("play_accepted", "round_started"):
+        if e["kind"] in ("play_accepted", "round_started", "hand_reopened"):
             return replace(self, results=()) if self.results else self
         if e["kind"] not in RESULTS or any((r["seq"], r["kind"]) == (e["seq"], e["kind"]) for r in self.results):
             return self

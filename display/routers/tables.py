@@ -142,7 +142,7 @@ def flags(user: Referee, ctx: Ctx, lang: Lang) -> list[FlagView]:
                 url=f"/api/console/frames/{table}/{frame['id']}")
             out.append(FlagView(table=table, flag=f["flag"], seat=f["seat"], kind=f["kind"], at=f["at"],
                                 cards=f.get("cards", []), text=f.get("text", ""), said=said.flag(f), frame=info,
-                                actions=list(actions(f, state.get("turn")))))
+                                actions=list(actions(f, state))))
     return out
 
 
