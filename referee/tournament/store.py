@@ -258,11 +258,7 @@ class TournamentStore:
             started += [b for lost in r.lost_byes for b in lost.byes]  # a bye lost to the team's lateness
             if started:
                 raise TournamentError("unpair_started", round=round_no, tables=started)
-            if not isinstance(reason, str):
-                raise TournamentError("reason_text")
-            readable(reason, "reason", TEXT_MOST["reason"])
-            if not reason.strip():  # the log says why a pairing was undone (the READMEs: with a reason)
-                raise TournamentError("unpair_no_reason", round=round_no)
+            _said_why(reason, TournamentError("unpair_no_reason", round=round_no))
             return {"round": round_no, "reason": reason}
 
         self._append("unpair", check, by)
@@ -322,9 +318,7 @@ class TournamentStore:
             if result is not None:
                 _check_result(result)
             gone = _seated(x, round_no, forfeits, allow_none=result is not None)
-            if not isinstance(reason, str):
-                raise TournamentError("reason_text")
-            readable(reason, "reason", TEXT_MOST["reason"])
+            _said_why(reason, TournamentError("correct_no_reason", round=round_no, table=table))
             t.rules.check_entry(t, x, result, tuple(gone))
             return {"round": round_no, "table": table, "result": result, "forfeits": gone, "reason": reason} | _table_event(event, sides)
 
@@ -419,9 +413,7 @@ class TournamentStore:
             ids = entries(t)
             if t.finished:
                 raise TournamentError("withdraw_finished")
-            if not isinstance(reason, str):
-                raise TournamentError("reason_text")
-            readable(reason, "reason", TEXT_MOST["reason"])
+            _said_why(reason, TournamentError("withdraw_no_reason", who=data.get("unit", ids[0])))
             return data | {"entries": ids, "reason": reason}
 
         self._append("leave", check, by)
@@ -645,6 +637,16 @@ def _check_sides(round_no: int, table, sides: dict | None) -> None:
 
 def _table_event(event: str | None, sides: dict | None) -> dict:
     return ({"event": event} if event else {}) | ({"sides": sides} if sides else {})
+
+
+def _said_why(reason, refused: TournamentError) -> None:
+    """The reason a change needs (the READMEs: undone, corrected, withdrawn with a reason, which the log keeps): text a
+    person can read, not blank; else ``refused``."""
+    if not isinstance(reason, str):
+        raise TournamentError("reason_text")
+    readable(reason, "reason", TEXT_MOST["reason"])
+    if not reason.strip():
+        raise refused
 
 
 def _check_result(result) -> None:

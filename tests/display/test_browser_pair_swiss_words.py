@@ -46,7 +46,7 @@ def test_a_pair_withdrawn_the_levels_reached_and_the_encouragement_award_on_the_
             console.wait_for_selector(f"#t-round tr[data-table={first.table}] .finished", timeout=WAIT_MS)
             until(console, f"document.querySelector('#t-round tr[data-table={first.table}] .finished').textContent === '已完成 K : 9'")
             # the last round complete, a unit withdrawn before it: 1 + 3 + 5 placed, two 鼓励奖, the withdrawn nothing
-            store.withdraw_unit("单位12")
+            store.withdraw_unit("单位12", reason="退赛")
             for x in store.tournament.round(1).tables:
                 if x.outcome is None:
                     store.record_result(1, x.table, {"winner": 1, "levels": ["5", "7"]})

@@ -84,7 +84,7 @@ def test_pair_swiss_finished_gives_the_unplaced_teams_still_in_the_encouragement
     store.new("pair-swiss", [Entry(f"u{u:02d}p{p}", f"甲{u}{p}、乙{u}{p}", f"单位{u:02d}", f"单位{u:02d}", (f"甲{u}{p}", f"乙{u}{p}"))
                              for u in range(1, 13) for p in (1, 2)], name="秋季赛", seed=4, options={"rounds": 2}, id="swiss")
     store.pair_next_round()
-    store.withdraw_unit("单位12")
+    store.withdraw_unit("单位12", reason="退赛")
     try:
         with display(broker, tmp_path, store.path) as c:
             play_out(store, {"winner": 0, "levels": ["A", "J"]}, c, "swiss")

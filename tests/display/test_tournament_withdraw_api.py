@@ -62,6 +62,13 @@ def test_one_entry_disqualified_is_withdrawn_through_the_same_call_and_audited(c
         assert r.status_code == 409 and r.json()["detail"] == "请给出退赛的单位或参赛编号（二者选一）"
     r = client.post("/api/console/tournament/withdrawals", json={"entry": "数9"})
     assert r.status_code == 409 and r.json()["detail"] == "没有参赛编号 数9"
+    seq = client.get("/api/console/audit").json()
+    for body in ({"entry": "数1"}, {"entry": "数1", "reason": " \u3000"}):  # withdrawn with a reason, which the log keeps
+        r = client.post("/api/console/tournament/withdrawals", json=body, headers={"Accept-Language": "en"})
+        assert r.status_code == 409 and r.json()["detail"] == "say why 数1 withdraws or is disqualified: the reason is recorded"
+    r = client.post("/api/console/tournament/withdrawals", json={"unit": "数学系"})
+    assert r.status_code == 409 and r.json()["detail"] == "请说明 数学系 退赛或被取消比赛资格的原因：原因会记录在案"
+    assert client.get("/api/console/audit").json() == seq  # nothing changed, nothing audited
     r = client.post("/api/console/tournament/withdrawals", json={"entry": "数1", "reason": "取消参赛资格"})
     assert r.status_code == 200
     assert r.json()["said"].startswith("组织者 wang 登记") and "数学系1对" in r.json()["said"] and r.json()["said"].endswith("退赛（原因：取消参赛资格）")

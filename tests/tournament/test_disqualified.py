@@ -62,7 +62,7 @@ def test_a_san_da_yi_player_disqualified_is_drawn_no_more_and_listed_withdrawn(t
     assert (action["kind"], action["by"], action["data"]) == ("leave", "裁判长", {"entries": ["p05"], "reason": "情节严重，取消比赛资格"})
     for round_no in (2, 3, 4):
         if round_no == 3:
-            store.withdraw_entry("p11", by="裁判长")
+            store.withdraw_entry("p11", by="裁判长", reason="退赛")
         store.pair_next_round()
         r = store.tournament.rounds[-1]
         out = {"p05", "p11"} if round_no > 2 else {"p05"}
@@ -88,7 +88,7 @@ def test_four_players_withdrawn_leave_no_empty_seat(tmp_path):
     store = TournamentStore(tmp_path / "t.db")
     store.new("individual-tables", players(16), seed=3)
     for e in ("p01", "p02", "p03", "p04"):
-        store.withdraw_entry(e)
+        store.withdraw_entry(e, reason="退赛")
     r = store.pair_next_round()
     assert len(r["tables"]) == 3 and not any(x["forfeits"] for x in r["tables"])
     assert {e["id"] for x in r["tables"] for e in x["entries"]}.isdisjoint({"p01", "p02", "p03", "p04"})
@@ -130,7 +130,7 @@ def test_a_pair_disqualified_in_pair_swiss_leaves_its_teammates_in(tmp_path):
     rng = random.Random(5)
     field = [Entry(f"{u}{k}", f"{u}{k}", u, u, (f"{u}{k}a", f"{u}{k}b")) for u in "甲乙丙丁戊" for k in (1, 2)]
     store = one_round_played(tmp_path / "p.db", "pair-swiss", field, 5, rng, rounds=3)
-    store.withdraw_entry("丙1")
+    store.withdraw_entry("丙1", reason="退赛")
     for _ in range(2):
         view = store.pair_next_round()
         seated = [e["id"] for x in view["tables"] for e in x["entries"]] + view["byes"]
@@ -145,11 +145,11 @@ def test_a_withdrawal_is_refused_in_words_and_changes_nothing(tmp_path, capsys):
     store.new("individual-tables", players(4), seed=1, options={"rounds": 1})
     seq = store.last_seq()
     with pytest.raises(TournamentError, match="没有参赛编号 p09"):
-        store.withdraw_entry("p09")
+        store.withdraw_entry("p09", reason="退赛")
     store.pair_next_round()
     finish(store, random.Random(1))
     with pytest.raises(TournamentError, match="比赛已经结束：不能再退赛"):
-        store.withdraw_entry("p01")
+        store.withdraw_entry("p01", reason="退赛")
     assert store.last_seq() == seq + 2  # the round paired and its one table's result, nothing else
     with pytest.raises(SystemExit):
         main(["tournament", "withdraw", "--db", str(store.path), "--entry", "p01", "--unit", "机械"])

@@ -201,7 +201,7 @@ def test_a_correction_that_a_played_round_depends_on_is_refused(tmp_path):
     # (a forfeit over a result is a correction).
     loser = first.entries[1]
     store.forfeit(1, first.table, [loser], correct=True, reason="未到场")
-    store.correct_result(2, "t01", {"winner": 0, "games": [2, 0]})
+    store.correct_result(2, "t01", {"winner": 0, "games": [2, 0]}, reason="记分错误")
     assert store.last_seq() == seq + 2 and sum(r["rank"] == 1 for r in store.standings()["rows"]) == 15
 
 

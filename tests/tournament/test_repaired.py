@@ -62,7 +62,7 @@ def test_the_round_payload_and_the_log_say_which_tables_changed(store):
     assert replay(store.actions()) == store.tournament  # the replay pairs it again the same way
     # a change that leaves the draw as it is says nothing new
     seq = repaired["seq"]
-    store.correct_result(1, "t01", store.tournament.round(1).table("t01").entered, by="裁判长")
+    store.correct_result(1, "t01", store.tournament.round(1).table("t01").entered, by="裁判长", reason="记分错误")
     assert store.round_view(2)["repaired"]["seq"] == seq
     assert "repaired" not in store.actions()[-1]["data"]
 
@@ -71,7 +71,7 @@ def test_a_round_under_way_is_not_paired_again(store):
     store.record_result(2, "t01", {"draw": True})
     before = store.round_view(2)
     for x in store.round_view(1)["tables"]:
-        store.correct_result(1, x["table"], {"winner": 1}, by="裁判长")
+        store.correct_result(1, x["table"], {"winner": 1}, by="裁判长", reason="记分错误")
     assert store.round_view(2)["repaired"] is None
     assert [x["entries"] for x in store.round_view(2)["tables"]] == [x["entries"] for x in before["tables"]]
 

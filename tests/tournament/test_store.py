@@ -133,7 +133,7 @@ def test_a_reopened_store_replays_to_the_same_tournament(store, tmp_path):
         view = store.pair_next_round()
         for i, x in enumerate(view["tables"]):
             store.record_result(view["round"], x["table"], [{"winner": 0}, {"winner": 1}, {"draw": True}][i % 3])
-    store.correct_result(2, "t01", {"winner": 1})
+    store.correct_result(2, "t01", {"winner": 1}, reason="记分错误")
     again = TournamentStore(tmp_path / "t.db")
     assert again.tournament == store.tournament
     assert again.standings() == store.standings()

@@ -50,7 +50,7 @@ def test_withdrawals_and_late_teams_at_random_keep_the_draw(tmp_path):
             had_bye |= set(view["byes"])
             left = sorted({unit_of[e] for e in unit_of if e not in gone})
             if rng.random() < 0.3 and len(left) > 2:  # a unit withdraws in the middle of the round
-                store.withdraw_unit(rng.choice(left), by="王老师")
+                store.withdraw_unit(rng.choice(left), by="王老师", reason="退赛")
                 withdrew += 1
                 t = store.tournament
                 can = t.rules.most_rounds(t, t.total_rounds)

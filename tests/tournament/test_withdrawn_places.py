@@ -35,7 +35,7 @@ def played(path, system: str, field, withdraw: dict[int, int], seed: int, **opti
             still = [r for r in store.standings()["rows"] if not r.get("withdrawn")]
             who = still[withdraw[k] - 1]["id"]
             if store.tournament.system == "pair-swiss":
-                store.withdraw_unit(store.tournament.entry(next(e.id for e in store.tournament.entries if e.team_id == who)).unit)
+                store.withdraw_unit(store.tournament.entry(next(e.id for e in store.tournament.entries if e.team_id == who)).unit, reason="退赛")
             else:
                 store.withdraw_entry(who, by="裁判长", reason="情节恶劣，取消比赛资格")
         store.pair_next_round()

@@ -61,7 +61,7 @@ def test_a_pair_disqualified_mid_round_is_named_and_marked_withdrawn_not_forfeit
     two = TournamentStore(tmp_path / "u.db")
     two.new("pair-swiss", field(4), seed=5, options={"rounds": 2})
     two.pair_next_round()
-    out = run(capsys, "--lang", "en", "withdraw", "--db", str(tmp_path / "u.db"), "--unit", other_gone.unit)
+    out = run(capsys, "--lang", "en", "withdraw", "--db", str(tmp_path / "u.db"), "--unit", other_gone.unit, "--reason", "gone")
     team = [e for e in two.tournament.entries if e.unit == other_gone.unit]
     assert out.splitlines()[-2:] == [f"No. {two.tournament.lot.index(e.id) + 1} {e.name} ({e.unit}, entry {e.id}) withdrew" for e in team]
     assert "(withdrawn)" in out and "(forfeited)" not in out
@@ -101,7 +101,7 @@ def test_teams_without_a_placed_prize_get_the_encouragement_award_and_the_withdr
     db = str(tmp_path / "t.db")
     store = TournamentStore(db)
     store.new("pair-swiss", field(12), seed=4, options={"rounds": 2})
-    store.withdraw_unit("单位07")
+    store.withdraw_unit("单位07", reason="退赛")
     for n in (1, 2):
         store.pair_next_round()
         for x in store.tournament.round(n).tables:
