@@ -39,7 +39,9 @@ def as_amended(entries: Iterable[Row]) -> Iterator[Row]:
     ``amend``; an ``amend`` that names no earlier play gets an ``invalid`` reason (the table rejects
     it). A play the referee corrected holds the cards the referee entered, and one the referee
     confirmed was told at that ``confirm``'s seq: an ``amend`` naming either gives the command the
-    amended cards, which it plays in place of its flag's (``Reducer._resolve``). Not the entry that
+    amended cards, which it plays in place of its flag's (``Reducer._resolve``), and the ``amend`` is marked
+    ``of`` that command: only the table knows whether the command took cards (a confirmed ``out_of_turn`` took
+    none) and refuses the amend where it took none (``Reducer.took``). Not the entry that
     raised the flag: a ``laid_*`` flag (cards lying on the table, ``Reducer._lying_asked``) is raised
     by the play before it, another seat's, which an amendment of the confirmed play changed instead.
     Payloads are never changed in place."""
@@ -61,6 +63,8 @@ def as_amended(entries: Iterable[Row]) -> Iterator[Row]:
             payload = {**payload, "cards": cards[seq]} | ({"confidence": 1.0} if kind == "observed" else {})
         elif seq in invalid:
             payload = {**payload, "invalid": invalid[seq]}
+        elif is_amend(kind, payload) and kinds[payload["entry"]] == "commands":
+            payload = {**payload, "of": payloads[payload["entry"]]["command"]}
         yield kind, payload, at, seq
 
 

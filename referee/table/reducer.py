@@ -169,6 +169,9 @@ class Reducer:
     # Cards lying face up in front of a seat that the camera will not send again, asked about at the seat's turn
     # (``_lying_asked``), until it picks them up (``_picked_up``), a person's word plays them, or a new hand is dealt.
     lying: tuple[Lying, ...] = ()
+    # The seqs of a person's ``confirm`` and ``correct`` whose cards the table took (played or picked up): the only
+    # commands an ``amend`` may name (the confirm of an ``out_of_turn``, an ``idle``... took none: nothing to amend).
+    took: frozenset[int] = frozenset()
     _events: tuple[Output, ...] = field(default=(), repr=False, compare=False)
     # While a ``clock`` entry that the service held (it could not hear the table) is applied: a turn it
     # gives up starts the next seat's clock at the entry, when the table can show it, not at the deadline.
@@ -415,6 +418,8 @@ class Reducer:
         if command == "amend":  # the play itself was amended before this replay (see ``amend.py``)
             if "invalid" in p:
                 raise Reject(p["invalid"])
+            if p.get("of") and p["entry"] not in self.took:  # a person's command that played no cards (``took``)
+                raise Reject("table.not_a_play", entry=p["entry"])
             return self._event("amended", {"entry": p["entry"], "cards": p["cards"]})
         if command == "last_hand":
             return self._with(last_hand=True)._event("last_hand", {"hand": self.hand_no})
@@ -456,6 +461,8 @@ class Reducer:
             pending["cards"] = cards
         if how == "correct" and flag.kind == "stalled":  # the play a person saw, the camera did not: when it came is
             t = t._with(clock=None)._waiting_dropped(Reject("table.play_entered", seat=flag.seat), flag.seat)  # unknown: untimed
+        if pending is not None and (how == "correct" or how == "confirm" and flag.kind in CONFIRMED_PLAYS + CONFIRMED_PICKUPS):
+            t = t._with(took=t.took | {self.seq})  # what an amend of this command changes
         if pending is not None and how == "confirm" and flag.kind in CONFIRMED_PICKUPS:
             t = t._picked_up(pending | {"confidence": 1.0})
         elif pending is not None and (how == "correct" or (how == "confirm" and flag.kind in CONFIRMED_PLAYS)):

@@ -99,3 +99,20 @@ def test_killed_just_after_a_throw_is_taken_back_the_restarted_service_asks_the_
     finally:
         service.reap()
         watch.close()
+
+
+def test_an_amendment_naming_the_confirm_of_a_flag_that_played_nothing_is_refused_in_words():
+    """001 二十二: 凡不按规定的出牌顺序，过早地将牌亮在桌上…越序出牌. N's S4 confirmed out of turn is no play (its cards lie
+    there, asked at N's turn): an amendment naming that confirm is refused (table.not_a_play) and changes nothing, as one
+    naming any entry that is no play. Before, it was accepted (``amended``) and changed nothing."""
+    d = _shown_early()
+    confirm = d.seq
+    d.send("commands", {"command": "amend", "entry": confirm, "cards": ["S6"]})
+    rows = list(as_amended(d.log))
+    t = new_table("t1", "classic-3deck")
+    for row in rows[:-1]:
+        t, _ = t.apply(*row)
+    after, out = t.apply(*rows[-1])
+    assert [(o.payload["kind"], o.payload["data"].get("why")) for o in out if o.name == "events"] == [
+        ("rejected", {"key": "table.not_a_play", "values": {"entry": confirm}})]
+    assert after.state(d.at) | {"seq": t.seq} == t.state(d.at) and after.lying == t.lying != ()  # N's S4 lies there
