@@ -607,11 +607,15 @@ class Reducer:
     # -- what the camera saw ---------------------------------------------------------------------------
     def _observed(self, p: dict) -> Reducer:
         seat, cards = p["seat"], Cards.parse(p["cards"])  # a CardError is a reason too: rejected
-        t = self._idle_answered(seat)  # the seat the table waited on shows its cards (a tribute, its kitty)
+        t = self._idle_answered(self._shown_answers(seat))  # the seat the table waited on shows its cards (a tribute, its kitty)
         if t.flags or t.waiting:  # judged once the referee resolved every flag, in the order they came
             t = t._with(waiting=t.waiting + (p,))
             return t._event("play_waits", {"seat": seat, "cards": cards.names(), "flag": t.flags[0].flag if t.flags else None})
         return t._resume_clock()._read(p)
+
+    def _shown_answers(self, seat: str) -> str | None:
+        """Whose ``idle`` flag cards ``seat`` shows answer: its own (None: every one, a game's wait on all seats)."""
+        return seat
 
     def _read(self, p: dict) -> Reducer:
         """A read judged now: unsure, flagged; else what the cards are at this table (:meth:`_seen`)."""

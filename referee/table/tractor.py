@@ -202,10 +202,10 @@ class TractorTable(Reducer):
     def _drawing(self) -> bool:
         return self.phase == "dealing" and self.declaring.draw_done_at is None
 
-    def _observed(self, p: dict) -> TractorTable:
+    def _shown_answers(self, seat: str) -> str | None:
         """Cards any seat shows during the draw (a declaration) are the draw going on: they answer its ``idle`` flag,
-        whichever seat it names (:meth:`_awaited`), and are judged at once."""
-        return super(TractorTable, self._idle_answered() if self._drawing() else self)._observed(p)
+        whichever seat it names (:meth:`_awaited`)."""
+        return None if self._drawing() else seat
 
     def _seen(self, seat: str, cards: Cards, p: dict) -> TractorTable:
         if self.phase == "dealing":
