@@ -13,6 +13,8 @@ seat and the table's time of the read, which is never earlier than the camera's.
 
 from __future__ import annotations
 
+from display.view import rulebook_game
+
 SLACK_S = 1.0  # the camera's clock may run a little ahead of the table's
 OLDEST_S = 30.0  # a frame older than this before the flag belongs to another read
 
@@ -42,7 +44,42 @@ def actions(flag: dict, state: dict) -> tuple[str, ...]:
     (('confirm', 'dismiss', 'correct'), ('confirm', 'dismiss'))
     >>> actions({"kind": "exposed_card", "seat": "W"}, {"turn": None, "phase": "dealing"})
     ('confirm', 'dismiss', 'correct')
+
+    Cards lying on the table (``laid_out_of_turn``, ``laid_taken_back``) are confirmed as the seat's play only where
+    their count can be that play (:func:`could_be_play`), else the table refuses it (``table.lying_not_the_play``):
+
+    >>> trick = {"leader": "S", "plays": [{"seat": "S", "cards": ["SK"]}]}
+    >>> state = {"rulebook": "classic-3deck", "turn": "E", "current_trick": trick, "cards": {"E": 39}}
+    >>> actions({"kind": "laid_taken_back", "seat": "E", "cards": ["S4", "S3"]}, state)
+    ('dismiss', 'correct')
+    >>> actions({"kind": "laid_taken_back", "seat": "E", "cards": ["S3"]}, state)
+    ('confirm', 'dismiss', 'correct')
     """
     if flag["kind"] == "exposed_card" and flag["seat"] != state.get("turn") and state.get("phase") != "dealing":
         return ACTIONS["out_of_turn"]
+    if flag["kind"] in LYING and not could_be_play(flag["seat"], len(flag.get("cards", [])), state):
+        return ("dismiss", "correct")
     return ACTIONS.get(flag["kind"], ALL)
+
+
+LYING = ("laid_out_of_turn", "laid_taken_back")  # cards lying in front of the seat on turn (bus/PROTOCOL.md "Flags")
+
+
+def could_be_play(seat: str, n: int, state: dict) -> bool:
+    """Whether ``n`` cards could be ``seat``'s next play by their count, as the table rules it (``_could_be_play`` of
+    ``referee.table``'s Tractor and climbing tables) from what its ``state`` says: a Tractor follow has as many cards as
+    the lead (any count leads a trick, a new one or a complete one's next); a climbing seat holds that many.
+
+    >>> trick = {"leader": "S", "plays": [{"seat": "S", "cards": ["SA", "SA"]}, {"seat": "E", "cards": ["S3", "S4"]}]}
+    >>> state = {"rulebook": "classic-3deck", "current_trick": trick, "cards": {}}
+    >>> could_be_play("N", 2, state), could_be_play("N", 1, state), could_be_play("E", 2, state)
+    (True, False, False)
+    >>> could_be_play("N", 1, {"rulebook": "sanjiang-2012", "cards": {"N": 3}}), could_be_play("N", 4, {"rulebook": "sanjiang-2012", "cards": {"N": 3}})
+    (True, False)
+    """
+    if rulebook_game(state.get("rulebook") or "classic-3deck") != "tractor":
+        return n <= (state.get("cards") or {}).get(seat, n)
+    plays = (state.get("current_trick") or {}).get("plays") or []
+    if not plays or len(plays) == 4:
+        return True
+    return seat not in {p["seat"] for p in plays} and n == len(plays[0]["cards"])

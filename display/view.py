@@ -317,12 +317,13 @@ def _round_won(said: Sentences, view: TableView, e: dict) -> str:
 def _said(view: TableView, tell) -> dict[str, str]:
     """A sentence in every language, with the table's game and players (from its latest ``state``)."""
     state = view.state or {}
-    game = _game(state.get("rulebook") or "classic-3deck")
+    game = rulebook_game(state.get("rulebook") or "classic-3deck")
     return {lang: tell(Sentences(lang, game, state.get("players"))) for lang in LANGS}
 
 
 @cache
-def _game(rulebook: str) -> str:
+def rulebook_game(rulebook: str) -> str:
+    """The game ``rulebook`` is of (a rulebook this display does not have: Tractor's, the shared sentences)."""
     try:
         return load(rulebook).game
     except ValueError:  # a rulebook this display does not have: the shared sentences

@@ -237,9 +237,15 @@ function tick() {
 function renderTimeline() {
   const box = $("#timeline ol");
   if (!box || !ONE) return;
+  headTimeline();
   box.innerHTML = view(ONE).timeline.map(eventHTML).reverse().join("") || `<li class="empty">${T("no_events")}</li>`;  // an empty list says so
   const all = $("#allviolations");
   if (all) all.innerHTML = view(ONE).violations.slice().reverse().map(v => violationHTML(v, true)).join("") || `<li class="empty">${T("no_violations")}</li>`;
+}
+function headTimeline() {  // San Da Yi plays games (局: 004 每轮进行8局比赛), the others hands (盘)
+  const head = $("#timeline h2"), games = GAMES[view(ONE).state?.rulebook] === "sandayi";
+  head.textContent = T(games ? "timeline_games" : "timeline");
+  head.dataset.t = games ? "timeline_games" : "timeline";  // the language switch says it again
 }
 function eventHTML(e) {  // the event as the server said it (display/view.py), and its cards as pictures
   const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });
@@ -316,6 +322,7 @@ function connect() {
     const c = JSON.parse(m.data), v = view(c.table);
     Object.assign(v, { state: c.data, bids: c.bids || {}, results: c.results || [], got: performance.now() });
     later(c.table);
+    if (c.table === ONE && $("#timeline h2")) headTimeline();
   });
   es.addEventListener("health", m => {
     const c = JSON.parse(m.data), v = view(c.table), was = stalled(v);

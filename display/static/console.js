@@ -242,7 +242,7 @@ async function loadFlags() {
 }
 const HOW_WORDS = { confirm: () => T("confirm"), dismiss: () => T("dismiss"), correct: () => T("correct"),
   "confirm:referee_called": () => T("confirm_referee_called"), "confirm:no_play": () => T("confirm_no_play"),
-  "confirm:stalled": () => T("confirm_stalled"), "correct:stalled": () => T("correct_stalled") };
+  "confirm:stalled": () => T("confirm_stalled"), "correct:stalled": () => T("correct_stalled"), "confirm:idle": () => T("confirm_idle") };
 function howWords(how, kind) {  // a flag's answer as it means for its kind (a stalled seat's correct enters the play seen)
   return (HOW_WORDS[`${how}:${kind}`] || HOW_WORDS[how])();
 }

@@ -46,7 +46,8 @@ REASON_SEAT_LISTS = frozenset({"seats", "payers"})
 REASON_WORDS = {"suit": "suit", "phase": "phase", "button": "button", "topic": "topic", "team": "team", "side": "side",
                 "shape": "shape", "command": "ruling", "game": "game", "table_game": "game", "json": "json", "thing": "thing"}
 # An event whose data says so is told by another sentence of the catalogue: ``passed`` -> ``passed_forfeit``.
-VARIANTS = (("forfeit", "_forfeit"), ("sat_out", "_sat_out"), ("first_bid_three", "_first"), ("held", "_held"), ("passed", "_passed"))
+VARIANTS = (("forfeit", "_forfeit"), ("sat_out", "_sat_out"), ("first_bid_three", "_first"), ("held", "_held"), ("passed", "_passed"),
+            ("game_ended", "_game_ended"), ("round_ended", "_round_ended"))
 
 
 def face(card: str, lang: str) -> str:

@@ -311,6 +311,17 @@ class LiveTable:
         self.send("board/in", seat="S", button="ready")
         self.send("observed", seat="S", cards=["H3"], confidence=0.99)
 
+    def foul_and_unsure_lead(self) -> str:
+        """A San Da Yi table (``usst-2016``): S bids first (一 5) and deals, the referee records E's first foul, S's lead is
+        an unsure read: its flag's number."""
+        self.seated()
+        for button in ("bid1", "pass", "pass", "pass"):
+            self.send("board/in", seat=self.service.table.state(time.time())["turn"], button=button)
+        self.send("board/in", seat="S", button="ready")
+        self.send("commands", command="foul", seat="E", kind="talking")
+        self.send("observed", seat="S", cards=["S3"], confidence=0.5)
+        return self.flag()[1:]
+
     def close(self) -> None:
         for conn in self.conns.values():
             conn.close()

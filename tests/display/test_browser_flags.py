@@ -187,13 +187,7 @@ def test_a_flag_a_ruling_ended_with_its_game_is_said_so(page, broker, tmp_path, 
     as if someone had dismissed it. Now the console says the game ended by a ruling."""
     live = LiveTable(broker, "f7", tmp_path / "f7.db", rulebook="usst-2016")
     try:
-        live.seated()
-        for button in ("bid1", "pass", "pass", "pass"):  # S bids first (一 5) and deals
-            live.send("board/in", seat=live.service.table.state(time.time())["turn"], button=button)
-        live.send("board/in", seat="S", button="ready")
-        live.send("commands", command="foul", seat="E", kind="talking")
-        live.send("observed", seat="S", cards=["S3"], confidence=0.5)
-        number = live.flag()[1:]
+        number = live.foul_and_unsure_lead()
         _first(monkeypatch, "confirm", lambda: live.send("commands", command="foul", seat="E", kind="peeking"))
         console = page("/console")
         login(console)

@@ -15,9 +15,12 @@ from kit import LiveTable, login
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "table"))
 from climbing_kit import GD, Table_  # noqa: E402
 from test_guandan_taken_back import _misreport, _plays_out  # noqa: E402
+from test_idle import _drawn  # noqa: E402
+
+from referee.table.reducer import STALLED_S  # noqa: E402
 
 pytestmark = pytest.mark.browser
-TABLES = ["n1", "n2"]
+TABLES = ["n1", "n2", "n3", "n4", "n5"]
 WAIT_MS = 30_000
 
 
@@ -81,3 +84,64 @@ def test_a_guandan_hand_taken_up_again_leaves_no_result_on_its_tile(page, table)
     text = board.inner_text(tile)
     assert "第 1 盘" in text and "出牌" in text and text.count("级 2") == 2 and "结算" not in text
     assert not board.errors
+
+
+def test_cards_lying_that_cannot_be_the_follow_offer_no_confirm(page, broker, tmp_path):
+    """001 十九: 甩牌不成立 (000 第十六条: 按规定出所甩错的最低最小级别牌种组合). S throws SA SK, W's third-deck SA beats SK:
+    S leads SK alone and E, whose S3 S4 still lie there, is asked at its turn (``laid_taken_back``). Two cards are no
+    follow of one: the table refuses their confirm (``table.lying_not_the_play``), so the console offered a 确认 that
+    could only be refused; now it offers 撤销标记 and 更正 alone, and 确认 again where the count can be the follow."""
+    live = LiveTable(broker, "n3", tmp_path / "n3.db")
+    try:
+        live.to_first_lead()
+        for seat, cards in (("S", ["SA", "SK"]), ("E", ["S3", "S4"]), ("N", ["S5", "S6"]), ("W", ["SA", "S7"])):
+            live.send("observed", seat=seat, cards=cards, confidence=0.99)
+        console = page("/console")
+        login(console)
+        card = ".flag-card[data-table=n3]"
+        console.wait_for_selector(f"{card}:has-text('甩牌')", timeout=WAIT_MS)
+        assert console.locator(f"{card} button").all_inner_texts() == ["撤销标记", "更正"]
+        live.send("commands", command="correct", flag=live.flag(), cards=["S3"])  # E follows with S3: N is asked
+        console.wait_for_selector(f"{card}[data-seat=N]", timeout=WAIT_MS)
+        assert console.locator(f"{card} button").all_inner_texts() == ["撤销标记", "更正"]
+    finally:
+        live.close()
+
+
+def test_a_seat_waited_on_is_answered_by_a_button_that_says_what_it_does(page, table):
+    """A Tractor dealer not taking the kitty (001 八〈4〉: 当庄家示意摸牌结束，应停顿5秒钟才能拿底牌; 二十三: 庄家留底牌和首引不得超过
+    60秒钟) is flagged ``idle`` for a person (no penalty). Confirm and dismiss do the same (bus/PROTOCOL.md "Flags": the
+    wait goes on, no second flag), so one button, which said only 确认: now it says 已查看，继续等待."""
+    d = _drawn("classic-3deck")
+    d.do_wait(10.0 + 5 + 60 + STALLED_S)
+    assert [f.kind for f in d.table.flags] == ["idle"]
+    pub = table("n4")
+    for o in d.outputs:
+        pub.publish(o.name, o.payload)
+    pub.publish("state", d.table.state(d.at))
+    for lang, words in (("zh", "已查看，继续等待"), ("en", "Seen: keep waiting")):
+        console = page("/console", lang=lang)
+        login(console)
+        card = ".flag-card[data-table=n4]"
+        console.wait_for_selector(card, timeout=WAIT_MS)
+        assert console.locator(f"{card} button").all_inner_texts() == [words]
+
+
+def test_a_san_da_yi_game_a_ruling_ended_is_said_on_its_page(page, broker, tmp_path):
+    """004 三: 同一副牌内，任何一名选手被记过2次及以上犯规，作输者处理. E passes behind S's unsure read, then E's second foul
+    ends the game: S's flag is closed with it, said 随本局结束撤销 (not only 已撤销), and E's pass, a button press, is
+    dropped in words that call it no camera read. San Da Yi plays games (004: 每轮进行8局比赛), so the timeline is
+    headed 本局与上一局, not 本盘与上一盘."""
+    live = LiveTable(broker, "n5", tmp_path / "n5.db", rulebook="usst-2016")
+    try:
+        number = live.foul_and_unsure_lead()
+        live.send("board/in", seat="E", button="pass")
+        live.send("commands", command="foul", seat="E", kind="peeking")
+        tp = page("/tables/n5")
+        tp.wait_for_selector("#timeline li[data-kind=flag_resolved]", timeout=WAIT_MS)
+        assert tp.inner_text("#timeline h2") == "本局与上一局"
+        text = tp.inner_text("#timeline")
+        assert f"第 {number} 号标记随本局结束撤销" in text
+        assert "拒绝了一条按键输入：裁判的判定在判定这条输入之前已结束本局：它不算入下一局" in text
+    finally:
+        live.close()

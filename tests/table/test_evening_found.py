@@ -82,4 +82,4 @@ def test_a_read_thrown_away_is_said_in_the_readers_language():
     events = t.send("commands", {"command": "stop_round"})
     dropped = [e["data"] for e in events if e["kind"] == "rejected"]
     assert [d["id"] for d in dropped] == [f"m{t.seq - 1}"] and dropped[0]["why"]["key"] == "table.round_ended_unjudged"
-    assert Sentences("zh").event({"kind": "rejected", "data": dropped[0]}).endswith("本轮在这次识别判定前已结束：不算出牌")
+    assert Sentences("zh").event({"kind": "rejected", "data": dropped[0]}).endswith("本轮在判定这条输入之前已结束：它不算数")
