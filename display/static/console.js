@@ -5,6 +5,7 @@
 "use strict";
 const $ = sel => document.querySelector(sel);
 const hall = { tables: {} };
+const GAMES = JSON.parse(document.body.dataset.games || "{}");  // rulebook -> its game (routers/pages.py)
 let ME = null;
 let OPEN = null;  // the table whose hand is shown, and its timeline
 let PICK = null;  // the play (or flag) being corrected: { table, entry, flag, seat, chosen: [cards] }
@@ -173,6 +174,9 @@ function openTable(t) {  // its hand comes with the stream of that table (a snap
 }
 function renderTimeline() {
   if (!OPEN) return;
+  const head = $("#c-timeline h2 span"), games = GAMES[hall.tables[OPEN.table]?.state?.rulebook] === "sandayi";
+  head.textContent = T(games ? "open_timeline_games" : "open_timeline");  // San Da Yi plays games (局), the others hands (盘)
+  head.dataset.t = games ? "open_timeline_games" : "open_timeline";  // the language switch says it again
   $("#c-timeline ol").innerHTML = OPEN.timeline.slice().reverse().map(e => {
     const cards = e.data.cards || (e.data.card ? [e.data.card] : null);
     const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });

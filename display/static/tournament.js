@@ -272,7 +272,11 @@ document.addEventListener("click", ev => {
     const body = { round, table: row.dataset.table, result: { winner: Number(picked.value) } };
     const games = row.querySelector("select[name=games]")?.value.split(":").map(Number);  // the winner's games first
     if (games) body.result.games = picked.value === "0" ? games : games.reverse();
-    if (b.dataset.result === "correct") { body.correct = true; body.reason = row.querySelector("input[name=reason]").value; }
+    if (b.dataset.result === "correct") {  // a correction says why (the log and the audit keep it): asked before anything is sent
+      body.correct = true;
+      body.reason = row.querySelector("input[name=reason]").value.trim();
+      if (!body.reason) { act(() => { throw new Error(T("correct_reason")); }); return; }
+    }
     call = () => api("POST", "/api/console/tournament/results", body);
   }
   if (call) act(call).then(ok => tournamentPanel(ok && row ? row.dataset.table : null));

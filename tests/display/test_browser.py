@@ -475,6 +475,9 @@ def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, ha
         # a dispute: the other pair won; the standings are computed again
         row = console.locator("#t-round tr[data-table=t01]")
         row.locator("input[type=radio]").nth(1).check()
+        row.locator("button[data-result=correct]").click()  # no reason yet: asked for, nothing sent (b6627d3 refuses none)
+        console.wait_for_selector("#result .line:has-text('请写明更正结果的原因')")
+        assert not console.locator("#c-audit tbody tr[data-action=correct_result]").count()
         row.locator("input[name=reason]").fill("记分错误")
         row.locator("button[data-result=correct]").click()
         board.wait_for_selector("#pairings tr[data-table=t01] td.num:text-is('负 : 胜')", timeout=WAIT_MS)

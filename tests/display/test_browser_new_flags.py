@@ -143,5 +143,10 @@ def test_a_san_da_yi_game_a_ruling_ended_is_said_on_its_page(page, broker, tmp_p
         text = tp.inner_text("#timeline")
         assert f"第 {number} 号标记随本局结束撤销" in text
         assert "拒绝了一条按键输入：裁判的判定在判定这条输入之前已结束本局：它不算入下一局" in text
+        console = page("/console")  # the console's own view of the table's hand says games too
+        login(console)
+        console.click("button[data-open=n5]")
+        console.wait_for_selector("#c-timeline li[data-kind=flag_resolved]", timeout=WAIT_MS)
+        assert console.inner_text("#c-timeline h2 span[data-t]") == "本局与上一局"
     finally:
         live.close()
