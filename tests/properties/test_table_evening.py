@@ -358,8 +358,10 @@ class Evening:
         read = flag.pending and flag.pending.get("id")
         truth = self.true.get(read) if read else None
         shown = Cards.parse(list(flag.cards))
-        if flag.kind in ("unsure", "too_many", "impossible"):
+        if flag.kind in ("unsure", "too_many", "impossible", "out_of_turn"):  # out of turn: a real play, not a copy of one
             so = truth is not None and (truth[0], truth[1].names()) == (flag.seat, shown.names())
+        elif flag.kind in ("laid_out_of_turn", "laid_taken_back"):  # cards lying there, played once confirmed: held?
+            so = self.hands[flag.seat].contains(shown)
         elif flag.kind == "wrong_card_count" and shown:  # cards shown once every seat was out (多牌): held back?
             so = self.hands[flag.seat].contains(shown) or self.careless
         else:
