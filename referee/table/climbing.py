@@ -147,20 +147,15 @@ class ClimbingTable(Reducer):
         """Cards from a seat not on turn could be its play when it holds that many (else 暴露张)."""
         return len(cards) <= self.cards_left()[seat]
 
-    def _lying_asked(self) -> ClimbingTable:
-        """As every table's (:meth:`Reducer._lying_asked`), but cards lying in front of the seat on turn that the rules
-        refuse as its play now (they do not beat the play on the table: 002 七 ① 后一家打出的牌必须比前一家打出的牌大) are
-        not asked about: the seat plays other cards or passes, which the camera and the board see."""
-        if self.phase != "playing" or not self.lying:
-            return super()._lying_asked()
-        seat, where = self._engine_turn(), self._trick_at()
-        lying = Cards.parse([c for x in self.lying if (x.seat, x.where) == (seat, where) and x.kind for c in x.cards])
-        if len(lying):
-            try:
-                self._engine_play(seat, lying)
-            except Refused:
-                return self._with(lying=self._asked(seat))
-        return super()._lying_asked()
+    def _lying_playable(self, seat: str, cards: Cards) -> bool:
+        """Cards lying in front of the seat on turn that the rules refuse as its play now (they do not beat the play on
+        the table: 002 七 ① 后一家打出的牌必须比前一家打出的牌大) are not asked about: the seat plays other cards or
+        passes, which the camera and the board see."""
+        try:
+            self._engine_play(seat, cards)
+        except Refused:
+            return False
+        return True
 
     # -- time --------------------------------------------------------------------------------------
     def _tick(self) -> ClimbingTable:

@@ -755,9 +755,16 @@ class Reducer:
         if not here or any(p["seat"] == seat for p in self.waiting):
             return t
         cards, back = Cards.parse([c for x in here for c in x.cards]), here[-1].kind == "laid_taken_back"
+        if not self._lying_playable(seat, cards):
+            return t
         pending = {"id": None, "seat": seat, "cards": cards.names(), "confidence": 1.0}
         why = Reason("table.laid_taken_back" if back else "table.laid_out_of_turn", seat=seat, cards=cards)
         return t._flag(seat, "laid_taken_back" if back else "laid_out_of_turn", cards, why, pending)
+
+    def _lying_playable(self, seat: str, cards: Cards) -> bool:
+        """Whether cards lying in front of ``seat`` may be its play now, so its turn asks about them (:meth:`_lying_asked`);
+        a game whose rules refuse them then says no (the seat plays other cards, which are seen)."""
+        return True
 
     def _asked(self, seat: str) -> tuple[Lying, ...]:
         """:attr:`lying` once ``seat``'s turn asked about its cards there: they lie there still, never asked again."""

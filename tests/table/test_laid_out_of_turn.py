@@ -134,16 +134,22 @@ def test_san_da_yi_asks_too():
     assert d.events("play_accepted")[-1]["data"]["cards"] == ["SK"] and d.state()["turn"] == "S"
 
 
-def test_guandan_asks_when_the_trick_comes_round_to_the_seat_again_not_at_the_turn_it_sits_out():
-    """002 十一 3: 上家没有出牌，下家就出牌，称为越序出牌。如是越序出牌则停止一轮出牌，由下家出牌; 十一 1: 任何一方所出的牌，
-    一旦被对方看到…后不得收回. N sits its turn out (no play awaited, nothing to ask); when the trick comes round to N
-    again its card still lies there, and the Guandan clock (十二 第3条: 视作放弃本次出牌权) would give N's turn up."""
+def _guandan_shown_early(card: str):
+    """A Guandan hand: S leads S3, N shows ``card`` before E (out of turn), the referee confirms it."""
     d = Table_(GD)
     d.start()
     d.press("S", "ready")
     d.show("S", ["S3"])
-    d.show("N", ["SA"])  # before E
+    d.show("N", [card])  # before E
     d.send("commands", {"command": "confirm", "flag": d.violations()[-1]["flag"]})
+    return d
+
+
+def test_guandan_asks_when_the_trick_comes_round_to_the_seat_again_not_at_the_turn_it_sits_out():
+    """002 十一 3: 上家没有出牌，下家就出牌，称为越序出牌。如是越序出牌则停止一轮出牌，由下家出牌; 十一 1: 任何一方所出的牌，
+    一旦被对方看到…后不得收回. N sits its turn out (no play awaited, nothing to ask); when the trick comes round to N
+    again its card still lies there, and the Guandan clock (十二 第3条: 视作放弃本次出牌权) would give N's turn up."""
+    d = _guandan_shown_early("SA")
     d.show("E", ["S6"])
     assert d.state()["turn"] == "W" and not d.state()["flags"]  # N sat out
     d.show("W", ["S7"])
@@ -228,12 +234,7 @@ def test_guandan_cards_lying_that_cannot_beat_the_table_are_not_asked_the_seat_p
     comes round to N again, but it no longer beats the table's (E's SA over it): it cannot be N's play, so nothing is
     asked; N passes or plays other cards, which the board and the camera see. Asked, a confirm made the card an
     impossible play for a person (the hall's players, who keep the card in hand, met two flags more)."""
-    d = Table_(GD)
-    d.start()
-    d.press("S", "ready")
-    d.show("S", ["S3"])
-    d.show("N", ["S7"])  # before E
-    d.send("commands", {"command": "confirm", "flag": d.violations()[-1]["flag"]})
+    d = _guandan_shown_early("S7")
     d.show("E", ["S6"])
     d.show("W", ["S8"])
     d.show("S", ["S9"])
