@@ -53,7 +53,7 @@ class SeatView:
         else:
             left = self.clock - (max(0.0, now - self.made_at) if self.running else 0.0)
             clock_ds = min(NO_CLOCK - 1, round(max(0.0, left) * 10))
-        cards = NO_CARDS if self.cards is None else min(self.cards, NO_CARDS - 1)
+        cards = NO_CARDS if self.cards is None else min(self.cards, NO_CARDS)  # 255 and up: not shown (a count kept secret)
         return Display(SEATS.index(self.seat), clock_ds, cards, self.running)
 
     def light_command(self) -> Light:

@@ -19,7 +19,7 @@ class Deal:
     told_at: int = setting(
         "a seat's cards left are told only at this many or fewer (报牌): there the seat reports them (San Da Yi: once, "
         "after the play that brings it there; a report at any other time is a foul) and answers a count question "
-        "exactly, and the hall's tiles show them; above it the count is the players' secret. 0: always told", 0)
+        "exactly, and the hall's pages and the seats' displays show them; above it the count is the players' secret. 0: always told", 0)
 
     def __post_init__(self) -> None:
         check(self.decks >= 1, "decks", self.decks, "1 or more")

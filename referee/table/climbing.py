@@ -24,7 +24,7 @@ from referee.cards import Cards
 from referee.reasons import Reason, Refused
 from referee.seats import SEATS
 from referee.table.clock import ClockVerdict, Foul, FoulCount, ShotClock
-from referee.table.reducer import Reducer, Reject
+from referee.table.reducer import UNTOLD, Reducer, Reject
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,12 @@ class ClimbingTable(Reducer):
         if self.leader is None:
             return None
         return {"leader": self.leader, "plays": [{"seat": s, "cards": list(c)} for s, c in self.plays]}
+
+    def _told(self, n: int) -> int:
+        """Above the book's ``[deal] told_at`` a seat's count is the players' secret (报牌: seeds 002 九 3, 004 三（一）3):
+        its display shows none."""
+        at = self.rules.deal.told_at
+        return UNTOLD if at and n > at else n
 
     def _clocks(self, at: float) -> dict:
         clocks = super()._clocks(at)

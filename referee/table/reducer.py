@@ -72,6 +72,7 @@ DEVICES = ("camera", "board")
 DOWN = frozenset({"lost", "offline"})  # a camera that sees no table, a board that does not answer, or stopped
 # The events a presence entry makes (``Reducer._presence_entry``): no seat's doing.
 PRESENCE_EVENTS = frozenset(f"{device}_{what}" for device in DEVICES for what in ("lost", "offline", "back")) | {"board_restarted"}
+UNTOLD = 255  # board/out ``cards`` of a seat whose count the rules keep from the players: its display shows none (bus/PROTOCOL.md)
 CONFIDENT = 0.9  # a recognition below this is flagged for a person to confirm
 GRACE_MIN = 1.0  # a seat ready within a minute of the round's start is on time (pressing takes a moment)
 # A turn this long past the seat's allowed time with no play seen (``UNTIMED_STALL_S`` from its start where the book
@@ -784,6 +785,11 @@ class Reducer:
     def cards_left(self) -> dict[str, int]:
         return dict.fromkeys(SEATS, 0)
 
+    def _told(self, n: int) -> int:
+        """A seat's ``n`` cards left as its display shows them (``board/out``): every count, unless the game's book
+        keeps some from the players (:data:`UNTOLD`)."""
+        return n
+
     def _teams(self) -> list[dict]:
         raise NotImplementedError
 
@@ -828,7 +834,7 @@ class Reducer:
         for s in SEATS:
             on_turn = state["turn"] == s
             light = "amber" if s in flagged else "red" if s in notices else "green" if on_turn else "off"
-            seats[s] = {"clock": state["clocks"][s]["left"], "on_turn": on_turn, "cards": state["cards"][s], "light": light}
+            seats[s] = {"clock": state["clocks"][s]["left"], "on_turn": on_turn, "cards": self._told(state["cards"][s]), "light": light}
             if s in notices:
                 seats[s]["message"] = notices[s]
         return {"v": 1, "at": at, "paused": self.on_hold, "seats": seats}

@@ -298,3 +298,17 @@ def test_clocks_of_an_hour_and_more_are_shown_as_they_are(make_board, start_brid
     shown = {seat: board.display(seat)[:-4] for seat in SEATS}
     assert re.fullmatch(r"5(400|39\d)", shown["S"]) and re.fullmatch(r"7(200|19\d)", shown["E"]), shown
     assert (shown["N"], shown["W"]) == ("10.16", "23.59"), shown  # 10 h 16 min 40 s; 24 h less the time it took
+
+
+def test_a_count_kept_from_the_players_is_blank_on_the_seats_display(make_board, start_bridge, listen):
+    """004 三（一）3: 被询问者牌数在10张以内（含10张）必须准确回答；10张以外回答“不报”. The table service sends such a
+    count as ``cards`` 255 (bus/PROTOCOL.md ``board/out``); the bridge sends it as the display command's 0xFF (not
+    shown), with no rulebook of its own. It sent 254 at most, so the seat showed ``254``."""
+    board = make_board()
+    start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 30)
+    listen.service.publish(BOARD_OUT, board_out({"S": {"cards": 25}, "E": {"cards": 10}}), retain=True)
+    assert wait_until(lambda: board.display("S").endswith("  25"), 30), board.display("S")
+    listen.service.publish(BOARD_OUT, board_out({"S": {"cards": 255}, "E": {"cards": 9}}), retain=True)
+    assert wait_until(lambda: board.display("E") == "       9", 30), board.display("E")
+    assert board.display("S") == "        "

@@ -35,7 +35,7 @@ from referee.catalogue.sentences import Sentences
 from referee.table.service import HEAR_AGAIN_S, RULE_LAG_S, TableService
 from referee.table.timeline import timeline
 
-TABLES = [f"s{i}" for i in range(1, 21)]
+TABLES = [f"s{i}" for i in range(1, 22)]
 CONSOLE = "console"
 RULEBOOK = "classic-3deck"
 T0 = 1_767_261_600.0  # the injected clock's start (2026-01-01 10:00 in Beijing)
@@ -773,3 +773,30 @@ def test_a_seat_that_never_arrives_is_ruled_on_when_its_minutes_pass(table):
     assert state["phase"] == "round_over"
     assert [e["data"] for e in t.watch.of("events") if e["kind"] == "game_won"] == [{"team": "SN", "by": "late", "loser": "EW", "minutes": 20.03}]  # ruled RULE_LAG_S past the minute
     assert len({v["flag"] for v in t.watch.of("violations")}) == 1
+
+
+def test_a_san_da_yi_seats_display_shows_its_count_only_at_ten_or_fewer(table):
+    """004 三（一）3: 被询问者牌数在10张以内（含10张）必须准确回答；10张以外回答“不报” (``[deal] told_at = 10``). The
+    seats' displays, which every player reads, showed every count (33, 25...) on ``board/out``. Now a count above
+    10 goes as ``cards`` 255, which the board shows blank (bus/PROTOCOL.md ``board/out``), and 10 or fewer as is;
+    ``state`` (the officials') keeps every count."""
+    t = table("s21", rulebook="usst-2016")
+    t.start()
+    t.send("commands", {"command": "assign", "players": PLAYERS, "rulebook": "usst-2016"})
+    t.send("commands", {"command": "start_round"})
+    for seat in "SENW":
+        t.send("board/in", {"seat": seat, "button": "ready"})
+    for seat, button in zip("SENW", ("bid1", "pass", "pass", "pass")):
+        t.send("board/in", {"seat": seat, "button": button})
+    t.send("board/in", {"seat": "S", "button": "ready"})  # S deals and takes the kitty: 33 cards
+    ranks = "A23456789TJQK"
+    t.send("observed", {"seat": "S", "cards": [f"S{r}" for r in ranks] + ["HA"], "confidence": 0.99})  # 14顺
+    for seat in "ENW":
+        state = t.send("board/in", {"seat": seat, "button": "pass"})
+    board = t.watch.wait("board/out", lambda p: p["at"] == state["at"])
+    assert state["cards"] == {"S": 19, "E": 25, "N": 25, "W": 25}
+    assert {s: d["cards"] for s, d in board["seats"].items()} == {"S": 255, "E": 255, "N": 255, "W": 255}
+    state = t.send("observed", {"seat": "S", "cards": [f"D{r}" for r in ranks] + ["CA"], "confidence": 0.99})
+    board = t.watch.wait("board/out", lambda p: p["at"] == state["at"])
+    assert state["cards"]["S"] == 5
+    assert {s: d["cards"] for s, d in board["seats"].items()} == {"S": 5, "E": 255, "N": 255, "W": 255}
