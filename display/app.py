@@ -82,7 +82,9 @@ def create_app(settings: Settings) -> FastAPI:
             if tournaments is not None:
                 tournaments.close()
 
-    app = FastAPI(title="cardtable display", version="1",
+    # No /docs nor /redoc: FastAPI's pages load their scripts from a CDN, which would run on the console's origin
+    # (where the session cookie lives, and whence a change passes the guard). The schema stays at /openapi.json.
+    app = FastAPI(title="cardtable display", version="1", docs_url=None, redoc_url=None,
                   description="The hall scoreboard and the organisers' console (live from MQTT).", lifespan=lifespan)
     for r in (public, auth, tables, tournament, audit, pages):
         app.include_router(r.router)

@@ -34,8 +34,6 @@ UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 OPEN_DOORS = frozenset({"/api/login"})  # changes that need no session
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-DOCS_CSP = "frame-ancestors 'none'"  # /docs and /redoc load FastAPI's own scripts from their CDN
-DOCS = ("/docs", "/redoc")
 HEADERS = [(b"x-frame-options", b"DENY"), (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin")]
 
 
@@ -50,8 +48,7 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        csp = DOCS_CSP if scope["path"].startswith(DOCS) else CSP
-        headers = [(b"content-security-policy", csp.encode()), *HEADERS]
+        headers = [(b"content-security-policy", CSP.encode()), *HEADERS]
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

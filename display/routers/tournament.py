@@ -194,7 +194,7 @@ def new(body: NewTournament, user: Organiser, ctx: Ctx, lang: Lang) -> Tournamen
 
 
 @router.get("/tournament", responses=ERRORS, summary="The tournament: latest round (finished tables have a result), standings")
-def show(user: Referee, ctx: Ctx, lang: Lang, round_no: int | None = Query(None, alias="round")) -> TournamentView:
+def show(user: Referee, ctx: Ctx, lang: Lang, round_no: int | None = Query(None, alias="round", ge=1, le=1000)) -> TournamentView:
     """``?round=N``: an earlier round than the latest, whose results may still be corrected."""
     tournaments = _tournaments(ctx)
     if not tournaments.exists():
