@@ -86,7 +86,7 @@ class TableView:
         """The table for a page. ``wall``: the display's wall clock, for ``state_age``, the seconds since the table made
         its state (a page counts the state's clocks down from then: a table that has said nothing for minutes is not
         counted from when the page opened)."""
-        out = {"table": self.table, "state": self.state, "status": self.status, "violations": list(self.violations),
+        out = {"table": self.table, "state": shown(self.state), "status": self.status, "violations": list(self.violations),
                "health": self.health, "devices": dict(self.devices), "bids": dict(self.bids), "results": list(self.results)}
         if now is not None:
             out["live"] = self.live(now)
@@ -295,7 +295,7 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0) -> tuple[Hall,
         payload = payload | {"say": _said(view, lambda t: t.event(payload) + _round_won(t, view, payload))}
         view = view.with_event(payload).with_bids(payload).with_result(payload)
     kind = {"events": "event", "violations": "violation"}.get(name, "device" if name in DEVICES else name)
-    change = {"type": kind, "table": table, "data": payload}
+    change = {"type": kind, "table": table, "data": shown(payload) if name == "state" else payload}
     if name == "state":  # what a tile shows that the state does not carry (the table sends its events before it)
         change["bids"] = dict(view.bids)
         change["results"] = list(view.results)
@@ -319,6 +319,30 @@ def _said(view: TableView, tell) -> dict[str, str]:
     state = view.state or {}
     game = rulebook_game(state.get("rulebook") or "classic-3deck")
     return {lang: tell(Sentences(lang, game, state.get("players"))) for lang in LANGS}
+
+
+def shown(state: dict | None) -> dict | None:
+    """``state`` as the hall's pages get it (anyone in the hall may read them, players too): a seat's cards left above
+    its book's ``[deal] told_at`` are ``None``, the players' secret (报牌: seeds 002 九 3, 004 三（一）3). The hall
+    keeps every count (the console's flags read it).
+
+    >>> shown({"rulebook": "usst-2016", "cards": {"S": 33, "E": 10, "N": 25, "W": 0}})["cards"]
+    {'S': None, 'E': 10, 'N': None, 'W': 0}
+    """
+    at = told_at(state["rulebook"] or "") if state is not None else 0
+    if not at:
+        return state
+    return state | {"cards": {s: n if n <= at else None for s, n in state["cards"].items()}}
+
+
+@cache
+def told_at(rulebook: str) -> int:
+    """The most cards left a seat's count is told at under ``rulebook`` (its ``[deal] told_at``); 0: every count (a
+    book without the setting, or one this display does not have)."""
+    try:
+        return getattr(load(rulebook).deal, "told_at", 0)
+    except ValueError:
+        return 0
 
 
 @cache

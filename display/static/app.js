@@ -33,8 +33,8 @@ function seatHTML(seat, s, bids) {  // bids: San Da Yi's, each seat's this hand 
     `<div class="played">${cardsHTML(played)}</div></div>`;
 }
 function secs(n) { return fill(W("word.secs"), { s: n }); }  // a clock's seconds with their unit: 9 秒, 9 s
-function countText(n, told) {  // above the book's told_at the count is the players' secret (002 九 3, 004 三(一)3)
-  return told && n > told ? T("cards_untold", { n: told }) : T("cards_left", { n });
+function countText(n, told) {  // above the book's told_at the count is the players' secret (002 九 3, 004 三(一)3): null
+  return n === null ? T("cards_untold", { n: told }) : T("cards_left", { n });
 }
 function violationHTML(v, full) {  // said by the server (display/view.py): the tile's brief line, or the whole sentence
   return `<li class="v ${esc(v.status)}" data-flag="${esc(v.flag)}" data-kind="${esc(v.kind)}">${esc(SAID(full ? v.say : v.brief))}</li>`;

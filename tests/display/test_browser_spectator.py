@@ -11,7 +11,7 @@ from kit import LiveTable, state, until
 
 pytestmark = pytest.mark.browser
 WAIT_MS = 30_000
-TABLES = ["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "s2"]
+TABLES = ["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "s2", "g1"]
 SEED_004 = ("叫分：首先叫牌者开始叫分，且最少叫1分，其他选手可选择叫“2分”、 “3分”或者“不叫”，所叫的分数必须比上一家高，叫分最高的选手成为庄家",
             "叫2分的选手——限制当局最多打2次“炸弹”", "本次比赛采取记分制，每轮进行8局比赛")
 SEED_002 = "如上游的对门为二游，则上游方升3级；如为三游，则升2级;如为四游(下游)，则升1级。"
@@ -68,6 +68,22 @@ def test_a_guandan_tile_shows_levels_and_no_card_points(page, table):
     p1.publish("state", state(seq=6))
     pg.wait_for_selector("#tile-p1[data-seq='6']", timeout=WAIT_MS)
     assert pg.locator("#tile-p1 .pts").all_inner_texts() == ["0 分", "35 分"]
+
+
+def test_a_count_kept_from_the_players_never_reaches_a_hall_page(page, table):
+    """004 三（一）3: 被询问者牌数在10张以内（含10张）必须准确回答；10张以外回答“不报” (also 002 九 3, SEED_002_COUNT). The
+    tile said 多于 10 张, but the page got every count (its stream, /api/hall, /api/tables/T: 25, 33), and anyone in
+    the hall can open the scoreboard (no login) and read them. A count above the book's told_at now reaches no page."""
+    g1 = table("g1")
+    pg = page("/")
+    g1.publish("state", state(seq=3, rulebook="usst-2016", dealer="S", trump=None, cards={"S": 33, "E": 10, "N": 25, "W": 0}))
+    pg.wait_for_selector("#tile-g1[data-seq='3']", timeout=WAIT_MS)
+    hidden = {"S": None, "E": 10, "N": None, "W": 0}
+    assert pg.evaluate("hall.tables.g1.state.cards") == hidden  # what the live stream sent
+    assert pg.evaluate("fetch('/api/tables/g1').then(r => r.json())")["state"]["cards"] == hidden
+    assert pg.evaluate("fetch('/api/hall').then(r => r.json())")["tables"]["g1"]["state"]["cards"] == hidden
+    assert page("/tables/g1").evaluate("hall.tables.g1.state.cards") == hidden  # a page opened later: its snapshot
+    assert [pg.inner_text(f"#tile-g1 .seat.{s} .count") for s in "SENW"] == ["多于 10 张", "10 张", "多于 10 张", "0 张"]
 
 
 def test_the_big_screen_never_cuts_a_tile_that_grew_while_shown(page, table):
