@@ -9,7 +9,8 @@ its database on SIGTERM, and every ``AUTOSAVE_S`` seconds while it runs).
 
 ``table_acl(tables, scoreboard_user, console_user)`` makes the users and the ACL of the hall's
 policy: each table's service (three sessions, one password: ``protocol.INTAKE``), camera
-and board bridge may write only their own topics of their own table, the scoreboard only reads, the console reads everything and writes commands, the tournament
+and board bridge may write only their own topics of their own table (the camera reads its table's ``state``, the
+bridge its ``board/out``), the scoreboard only reads, the console reads everything and writes commands, the tournament
 service reads the tables' events and states and writes the tournament topics.
 
 >>> users, acl = table_acl(["t1"], "scoreboard", "console")
@@ -42,6 +43,7 @@ topic write cardtable/v1/tables/t1/observed
 topic write cardtable/v1/tables/t1/removed
 topic write cardtable/v1/tables/t1/frames
 topic write cardtable/v1/tables/t1/camera/status
+topic read cardtable/v1/tables/t1/state
 <BLANKLINE>
 user board-t1
 topic write cardtable/v1/tables/t1/board/in
@@ -129,7 +131,7 @@ def table_acl(
 
     Per table: the table service writes its outputs and reads its inputs and its devices' presence (``HEEDED``),
     the camera writes ``observed``, ``removed``, ``frames`` (the pictures kept for a flagged read) and its presence
-    ``camera/status``, the board bridge writes ``board/in`` and its presence ``board/status`` and reads
+    ``camera/status`` and reads ``state`` (what the table holds as played: ``vision.tracker.told``), the board bridge writes ``board/in`` and its presence ``board/status`` and reads
     ``board/out``. The scoreboard reads every table and the tournament; the console reads everything and writes
     every table's ``commands``; the tournament service reads every table's ``events`` and writes the tournament
     topics.
@@ -164,7 +166,8 @@ def table_acl(
                 blocks.append((table_user(t) + suffix, [f"topic read {topic(t, leaf)}" for leaf in leaves]))
                 shared[table_user(t) + suffix] = table_user(t)
         blocks.append((camera_user(t), [f"topic write {topic(t, leaf)}"
-                                        for leaf in ("observed", "removed", "frames", "camera/status")]))
+                                        for leaf in ("observed", "removed", "frames", "camera/status")]
+                       + [f"topic read {topic(t, 'state')}"]))
         blocks.append((board_user(t), [f"topic write {topic(t, 'board/in')}",
                                        f"topic write {topic(t, 'board/status')}",
                                        f"topic read {topic(t, 'board/out')}"]))

@@ -22,6 +22,14 @@ cards a camera that keeps no state finds on the table when it starts (``vision.r
 it sent before, so it cannot tell a play made while it was away from one it sent already). A climbing game's tracker
 (:func:`for_game`) takes a seat's next play in the trick, laid by a hand, as a play of any size.
 
+What the camera cannot see it takes from the table's published ``state`` (:func:`told`, :class:`Told`): the table
+may take plays back (a Tractor throw that fails, 甩牌不成立; a Guandan going-out play, 九 3 收回重出) or never hold them
+(cards shown out of turn), and only its state says so. The lead's size is the table's lead of the trick in play once
+the state shows it (else the first play of the seat the table has on turn), a seat's new cards are added to a play
+only where the table holds one of it, and cards picked up count as gone for good (``left``, ``vision.returned``) only
+where the table held them as played: a seat whose count the state shows going up got those cards back into its hand.
+A tracker told no state (none is published yet) judges every play it sent as played.
+
 >>> from vision.read import SeenCard
 >>> t, _ = step(Tracker(settle_s=0.5), [], {}, at=-0.1)  # the camera starts on an empty table
 >>> sa = SeenCard("SA", 0.99, (0.5, 0.8), "S")
@@ -82,8 +90,31 @@ class SeatState:
     emitted: tuple[SeenCard, ...] = ()  # cards of this seat emitted this trick, as they were read then
     gone: tuple[tuple[SeenCard, float], ...] = ()  # cards this seat picked up lately, and when (``RETURN_S``)
     covered: bool = False  # a hand was over the seat since its view last settled
+    held: tuple[str, ...] = ()  # cards lying here that the table's state showed as the seat's play (:func:`told`)
     frames: int = 0  # frames of the still view
     bare: int = 0  # of them, those that showed the seat's zone bare
+
+
+@dataclass(frozen=True)
+class Told:
+    """What the table's latest ``state`` says: its hand and trick numbers, the seat on turn, each seat's play in the
+    trick in play (the leader's first) and each seat's count of cards (a count kept from the players is above any)."""
+
+    hand: int
+    trick: int
+    turn: str | None
+    plays: tuple[tuple[str, tuple[str, ...]], ...]
+    counts: tuple[int, ...]  # in ``SEATS`` order
+
+    @classmethod
+    def of(cls, state: dict) -> Told:
+        trick = state.get("current_trick") or {}
+        return cls(state["hand"], state["trick"], state["turn"],
+                   tuple((p["seat"], tuple(p["cards"])) for p in trick.get("plays", ())),
+                   tuple(state["cards"][s] for s in SEATS))
+
+    def play(self, seat: str) -> tuple[str, ...]:
+        return dict(self.plays).get(seat, ())
 
 
 @dataclass(frozen=True)
@@ -98,6 +129,7 @@ class Tracker:
     removals: tuple[Removal, ...] = ()  # seen, not yet taken by the caller (``drain``)
     found: tuple[SeenCard, ...] | None = None  # the first reading's cards (None before it): there before the camera
     again: bool = False  # seats play again in one trick, of any size (the climbing games: ``for_game``)
+    table: Told | None = None  # what the table's latest state says (:func:`told`); None: no state told yet
 
 
 def same_view(a: tuple[SeenCard, ...], b: tuple[SeenCard, ...]) -> bool:
@@ -123,6 +155,7 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float,
     on_table = Counter(c.name for c in cards)
     lead_size, left = t.lead_size, Counter(t.left)
     removals, gone_now = list(t.removals), []
+    trick = _shown(t)  # the trick in play as the table's state shows it
     for seat in SEATS:
         view = tuple(c for c in cards if c.seat == seat)
         s, shown = seats[seat], int(bool(bare and bare.get(seat)))
@@ -135,8 +168,9 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float,
             names = tuple(sorted(c.name for c in s.emitted))
             sure = s.bare == s.frames >= CLEAR_FRAMES  # every frame of it showed the table there
             removals.append(Removal(seat, names, at, () if sure else (Reason("vision.hidden", cards=names),)))
-            gone_now += [c.name for c in s.emitted]
-            seats[seat] = replace(s, emitted=(), gone=s.gone + tuple((c, at) for c in s.emitted), covered=False)
+            played = _played(t, s)
+            gone_now += [c.name for c in played]
+            seats[seat] = replace(s, emitted=(), gone=s.gone + tuple((c, at) for c in played), covered=False, held=())
             continue
         if at - s.since < t.settle_s:
             continue
@@ -147,11 +181,13 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float,
             continue
         fresh = tuple(sorted(c.name for c in picked))
         conf = min(c.confidence for c in picked)
-        reasons = check(fresh, [c.confidence for c in picked if not c.foreign], lead_size=None if t.again else lead_size,
+        lead = len(trick[0][1]) if trick else lead_size  # the table's lead of this trick, once its state shows it
+        reasons = check(fresh, [c.confidence for c in picked if not c.foreign], lead_size=None if t.again else lead,
                         on_table=on_table, left=left,
                         decks=t.decks, conflicts=tuple(c.name for c in picked if c.conflict),
                         foreign=tuple(c.name for c in picked if c.foreign), coarse=any(c.coarse for c in picked))
-        if s.emitted and not (t.again and laid):  # a climbing seat's next play is laid by a hand; cards that came
+        playing = seat in dict(trick) if trick else bool(s.emitted)  # the table holds a play of the seat
+        if playing and not (t.again and laid):  # a climbing seat's next play is laid by a hand; cards that came
             reasons += (Reason("vision.added"),)  # with none seen are added to a play
         reasons += tuple(Reason("vision.on_top", card=c.name, under_card=e.name) for c, e in under)
         returned = sorted({c.name for c in picked for g, when in s.gone if at - when <= RETURN_S and g.name == c.name
@@ -160,19 +196,53 @@ def step(t: Tracker, cards: list[SeenCard], busy: dict[str, bool], at: float,
         if any(f.name == c.name and math.dist(f.centre, c.centre) <= SAME_PLACE for c in picked for f in found):
             reasons += (Reason("vision.restarted"),)  # on the table when the camera started: sent before, or played meanwhile
         plays.append(Play(seat, fresh, round(min(conf, FLAGGED_CONFIDENCE) if reasons else conf, 3), s.since, reasons))
-        lead_size = lead_size if lead_size is not None else len(fresh)
+        if lead_size is None and (t.table is None or t.table.turn == seat):  # cards shown out of turn lead nothing
+            lead_size = len(fresh)
         seats[seat] = replace(s, emitted=s.emitted + tuple(picked), gone=tuple(g for g in s.gone if at - g[1] <= RETURN_S))
     empty = not cards and not any(busy.values())
     empty_since = (t.empty_since if t.empty_since is not None else at) if empty else None
     out = replace(t, seats=seats, lead_size=lead_size, empty_since=empty_since, removals=tuple(removals),
                   left=t.left + tuple(gone_now), found=found)
     if empty_since is not None and at - empty_since >= t.settle_s and (lead_size is not None or gone_now):
-        gone = tuple(c.name for s in seats.values() for c in s.emitted)
-        out = replace(out, seats={k: replace(s, emitted=(), gone=()) for k, s in seats.items()}, lead_size=None,
+        gone = tuple(c.name for s in seats.values() for c in _played(t, s))
+        out = replace(out, seats={k: replace(s, emitted=(), gone=(), held=()) for k, s in seats.items()}, lead_size=None,
                       left=out.left + gone, found=())  # a trick taken: what its seats picked up may lie there again
     if empty_since is not None and at - empty_since >= t.hand_gap_s and out.left:
         out = replace(out, left=())
     return out, tuple(plays)
+
+
+def told(t: Tracker, state: dict) -> Tracker:
+    """The tracker once the table published ``state`` (its ``state`` payload, every one in the order published).
+    A seat's play the state shows is held as played (:attr:`SeatState.held`); a seat whose count went up within the
+    hand got back the cards of its play that the state no longer shows (a throw taken back, 001 十九 甩牌不成立; a
+    going-out play taken back, 002 九 3 已出完的牌必须收回重出): lying there they are no longer held, and already
+    picked up they are no longer counted as gone from the hand (``left``, ``gone``).
+
+    >>> t = told(Tracker(), {"hand": 1, "trick": 3, "turn": "E", "current_trick": {"leader": "S", "plays": [
+    ...     {"seat": "S", "cards": ["SA", "SK"]}]}, "cards": {"S": 23, "E": 25, "N": 25, "W": 25}})
+    >>> t.seats["S"].held, t.table.turn
+    (('SA', 'SK'), 'E')
+    >>> t = told(t, {"hand": 1, "trick": 3, "turn": "E", "current_trick": {"leader": "S", "plays": [
+    ...     {"seat": "S", "cards": ["SK"]}]}, "cards": {"S": 24, "E": 25, "N": 25, "W": 25}})
+    >>> t.seats["S"].held
+    ('SK',)
+    """
+    now, was = Told.of(state), t.table
+    seats, left = dict(t.seats), Counter(t.left)
+    for i, seat in enumerate(SEATS):
+        s, before = seats[seat], was.play(seat) if was is not None and was.hand == now.hand else ()
+        if was is not None and was.hand == now.hand and now.counts[i] > was.counts[i]:  # cards back in the hand
+            back = Counter(before) - Counter(now.play(seat))
+            lifted = back - Counter(s.held)  # picked up already: counted as gone
+            left -= lifted
+            returned = _take([c for c, _ in s.gone], lifted)
+            seats[seat] = replace(s, held=tuple((Counter(s.held) - back).elements()),
+                                  gone=tuple(g for g in s.gone if not any(g[0] is c for c in returned)))
+        else:  # a play it now holds
+            same = was is not None and (was.hand, was.trick) == (now.hand, now.trick)
+            seats[seat] = replace(s, held=s.held + tuple((Counter(now.play(seat)) - Counter(before if same else ())).elements()))
+    return replace(t, seats=seats, table=now, left=tuple(left.elements()))
 
 
 def for_game(game: str, **settings) -> Tracker:
@@ -190,6 +260,30 @@ def for_game(game: str, **settings) -> Tracker:
 def drain(t: Tracker) -> tuple[Tracker, tuple[Removal, ...]]:
     """The removals seen so far, and the tracker without them."""
     return replace(t, removals=()), t.removals
+
+
+def _shown(t: Tracker) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The plays of the trick the camera sees as the table's state shows them (the leader's first), or () where it
+    shows none of that trick yet: every play it shows is among the cards sent this trick from that seat."""
+    plays = t.table.plays if t.table is not None else ()
+    sent = {seat: Counter(c.name for c in s.emitted) for seat, s in t.seats.items()}
+    return plays if plays and all(Counter(cards) <= sent[seat] for seat, cards in plays) else ()
+
+
+def _played(t: Tracker, s: SeatState) -> list[SeenCard]:
+    """The cards sent from seat ``s`` that the table held as played (every one where it told no state): the others
+    went back into the hand (taken back, or shown out of turn) and may come again."""
+    return list(s.emitted) if t.table is None else _take(s.emitted, Counter(s.held))
+
+
+def _take(cards, names: Counter) -> list[SeenCard]:
+    """The first of ``cards`` (``SeenCard``) with each name as many times as ``names`` counts it, at most."""
+    names, out = Counter(names), []
+    for c in cards:
+        if names[c.name] > 0:
+            names[c.name] -= 1
+            out.append(c)
+    return out
 
 
 def _new(view: tuple[SeenCard, ...], emitted: tuple[SeenCard, ...],

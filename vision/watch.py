@@ -6,7 +6,8 @@ table on this machine says so and ends instead of the two taking the table's ``c
 for ever, each sending the plays it sees. A second camera of the table on another machine takes the connection over
 (the broker gives it to the newer): this one yields (``bus.mqtt``'s ``yields``), publishes nothing more, not even
 ``offline`` (the table is watched, by the other), and ends in words (``taken_over``; the command's exit status
-``TAKEN_OVER_EXIT``, which the hall's units do not restart). A camera that cannot watch ends in words
+``TAKEN_OVER_EXIT``, which the hall's units do not restart). It follows its table's ``state`` (the one topic it reads): what the table holds as the trick in play, which the
+tracker judges the next plays against (:func:`vision.tracker.told`: plays the table took back). A camera that cannot watch ends in words
 (:class:`SourceError`): a source that gives no frame, or a broker that refuses what it publishes (the credentials of
 another table's camera). A live
 camera or stream that drops (a read fails or gives an empty frame, or gives no frame for ``STALL_S``: a camera
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import os
+import queue
 import threading
 import time
 from dataclasses import dataclass
@@ -40,7 +42,7 @@ from vision.model import Model
 from vision.presence import LOST_AFTER_S, Presence
 from vision.read import Reading, read_frame
 from vision.sanity import FLAGGED_CONFIDENCE
-from vision.tracker import Play, Removal, drain, for_game, step
+from vision.tracker import Play, Removal, drain, for_game, step, told
 
 FRAME_CHARS = 240_000  # the frames schema's limit on the base64 JPEG
 REMOVAL_CONFIDENCE = 0.95  # a seat's area read empty, uncovered and seen bare for the settle time (``tracker``)
@@ -194,7 +196,7 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
            log: Callable[[str], None], lang: str, lost_after_s: float) -> int:
     """``watch`` once the table is held."""
     from bus.mqtt import Connection, TakenOver
-    from bus.protocol import encode, topic
+    from bus.protocol import PayloadError, decode, encode, topic
 
     boot = clock()
     ids = Ids(name or f"cam-{table}", format(int(boot), "x"))
@@ -202,6 +204,15 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
     conn = Connection(broker, will=(where, encode("camera/status", {"v": 1, "status": "offline", "camera": ids.name}),
                                     True), yields=True).connect()  # its client id: the camera's user name
     tracker = for_game(game, settle_s=settle_s, decks=decks)
+    states: queue.SimpleQueue = queue.SimpleQueue()  # the table's states, in the order published (paho's thread)
+
+    def heard(_topic: str, payload: bytes) -> None:
+        try:
+            states.put(decode("state", payload))
+        except PayloadError:  # not the table's: the tracker goes on with what it was told
+            pass
+
+    conn.subscribe(topic(table, "state"), heard)
     calibration, last_at, sent, warned, coarse, framed = None, None, 0, False, False, False
     presence = Presence(time.monotonic(), lost_after_s)  # timed on the monotonic clock: a wall clock set back or
     # forward neither hides a lost camera nor makes one up
@@ -271,6 +282,8 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
             if reading.coarse and not coarse:  # said when it begins (a camera moved back, or zoomed out)
                 log(coarse_said(reading, model, lang))
             coarse = reading.coarse
+            while not states.empty():
+                tracker = told(tracker, states.get())
             tracker, plays = step(tracker, list(reading.cards), reading.busy or {}, at, reading.bare)
             tracker, removals = drain(tracker)
             for removal in removals:  # picked up: the table service tells an early pickup from a cleared trick

@@ -349,3 +349,18 @@ def test_the_broker_takes_no_payload_over_the_contracts_limit(connect, inbox):
     got.wait_payload(T1_OBSERVED, b'{"v":1,"last":true}')
     # QoS 1 is at least once: a publish may come twice (a client that reconnects sends it again)
     assert sorted(set(len(p) for p in got.payloads())) == [19, MAX_BYTES]  # nothing over the limit came
+
+
+def test_the_camera_reads_its_tables_state_and_nothing_else(connect, inbox):
+    """The camera follows what its table holds as played (``vision.tracker.told``): it reads its own table's ``state``,
+    no other topic, no other table's."""
+    seen = inbox()
+    listen(connect("camera-t1"), EVERYTHING, seen)
+    t1, t2 = connect("table-t1"), connect("table-t2")
+    t2.publish(T2_STATE, FORGED)
+    t2.publish(T1_STATE, FORGED)  # refused: t2's service writes t2's topics only
+    t1.publish(T1_STATUS, FORGED)
+    t1.publish(T1_STATE, b'{"v":1,"seq":1}')
+    t2.publish(T2_STATUS, b'{"v":1}')
+    seen.wait_payload(T1_STATE, b'{"v":1,"seq":1}')
+    assert t2.flush(WAIT_S) and FORGED not in seen.payloads()
