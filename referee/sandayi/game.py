@@ -366,6 +366,8 @@ class Game:
         if self.seen and not self.hand(seat).contains(cards):
             raise GameError("sandayi.not_in_hand", seat=seat, cards=shown(self.rules, cards))
         if len(cards) > self.counts[i]:
+            if self.count_answer(seat) is None:  # the count is the players' secret (三（一）3): the refusal does not tell it
+                raise GameError("sandayi.holds_fewer_untold", seat=seat, n=len(cards))
             raise GameError("sandayi.holds_fewer", seat=seat, held=self.counts[i], n=len(cards))
         try:
             Decks(self.rules.deal.decks).check(cards, seen=self.played)

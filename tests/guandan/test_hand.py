@@ -245,3 +245,15 @@ def test_a_seat_sitting_out_passes_or_hands_on_the_lead():
     assert "S" in finished.finish and finished.sit_out("S") == finished  # played out: nothing to sit out
     with said.raises(HandError, "unknown seat"):
         h.sit_out("X")
+
+
+def test_a_play_of_more_cards_than_a_seat_holds_is_refused_without_telling_a_secret_count():
+    """九 3: 当手中牌张剩余10张或以下时，必须报牌 -- above 10 a seat's count is not told, so the refusal of a play of more
+    cards than it holds (a misread, on the public timeline) does not tell it; at 10 or fewer it does."""
+    h = Hand.start(GD, "2", "S")
+    with said.raises(HandError, r"^S holds fewer than 32 cards and cannot play them \("):
+        h.play("S", eight("3") + eight("4") + eight("5") + eight("6"))
+    h = feed(h, S_OUT[:-1])
+    assert h.count("S") == 3
+    with said.raises(HandError, r"^S holds 3 cards and cannot play 5 \("):
+        h.play("S", C("S7 S8 S9 ST SJ"))

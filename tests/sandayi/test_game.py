@@ -9,6 +9,7 @@ import said
 
 from referee.cards import Cards, Decks
 from referee.climbing.combos import Reading
+from referee.rulebooks import load
 from referee.sandayi.game import Event, Game, GameError, deal_cards, replay
 
 
@@ -266,3 +267,16 @@ def test_events_replay_a_logged_game(rules, deal):
     assert g.winner == "dealer"
     with said.raises(GameError, "unknown event 'shout'"):
         g.apply(Event("shout", "S"))
+
+
+def test_a_play_of_more_cards_than_a_seat_holds_is_refused_without_telling_a_secret_count():
+    """三（一）3: 报牌……10张以外回答“不报” -- above 10 cards a seat's count is the players' secret, so the refusal
+    of a play of more cards than it holds (a misread, on the public timeline) does not tell it; at 10 or fewer it does."""
+    u = Game.start_unseen(load("usst-2016"), "S").bid("S", 3).take_kitty("S")
+    with said.raises(GameError, r"^S holds fewer than 34 cards and cannot play them$"):
+        u.play("S", Cards(list(Decks(2).full())[:34]))
+    u = passes(u.play("S", STRAIGHT14), "E", "N", "W")
+    u = passes(u.play("S", AIRPLANE), "E", "N", "W")
+    assert u.count("S") == 9
+    with said.raises(GameError, r"^S holds 9 cards and cannot play 10$"):
+        u.play("S", "H7 H7 C7 C8 C8 H8 HT HT CT CT")
