@@ -11,8 +11,10 @@ changes nothing, and two writers (the console and the MQTT service) never interl
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 import random
 import re
 import shutil
@@ -566,15 +568,18 @@ def unlike(path: Path, ours: Mapping[str, list[str] | None]) -> TournamentError 
     aside; a table given its columns must be there with exactly those): a folder, an empty file, not SQLite, damaged
     (SQLite's integrity check) or locked past 30 s, another database; None where it is one. It is only read (the
     tournament's file and the console's, ``display.store.check_file``, are checked so). OSError where it cannot be
-    read."""
+    read.
+
+    A file SQLite reads is never opened otherwise here: closing a file a process opened drops every POSIX lock the
+    process holds on it, SQLite's connections' too, and another process closing the file then takes itself for the last
+    one on it and removes the write-ahead log under them (their next change written over its). Only a file SQLite
+    refuses is read as bytes, to tell one that is no SQLite file from one damaged."""
     if path.is_dir():
         return TournamentError("db_folder")
-    with open(path, "rb") as f:
-        head = f.read(len(SQLITE))
-    if not head:
+    if not os.access(path, os.R_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+    if path.stat().st_size == 0:
         return TournamentError("db_empty")
-    if head != SQLITE:
-        return TournamentError("db_not_sqlite")
     try:
         with closing(sqlite3.connect(path, timeout=WAIT_S)) as db:  # only read (not mode=ro: that leaves a WAL file's -shm)
             tables = sorted(n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
@@ -582,6 +587,8 @@ def unlike(path: Path, ours: Mapping[str, list[str] | None]) -> TournamentError 
                        for t, want in ours.items() if want is not None}
             problems = [p for (p,) in db.execute("PRAGMA integrity_check(3)")]  # a page overwritten reads as rows missing
     except sqlite3.Error as exc:  # damaged, or locked past the timeout
+        if getattr(exc, "sqlite_errorname", "") == "SQLITE_NOTADB" and _head(path) != SQLITE:
+            return TournamentError("db_not_sqlite")
         return TournamentError("db_damaged", error=exc)
     if problems != ["ok"]:
         said = "; ".join(line for p in problems for line in p.splitlines() if not line.startswith("***"))
@@ -589,6 +596,11 @@ def unlike(path: Path, ours: Mapping[str, list[str] | None]) -> TournamentError 
     if set(tables) - set(ours) - {"sqlite_sequence"} or any(columns[t] != want for t, want in ours.items() if want):
         return TournamentError("db_other", tables=tables or "—")
     return None
+
+
+def _head(path: Path) -> bytes:
+    with open(path, "rb") as f:
+        return f.read(len(SQLITE))
 
 
 def _open(path: Path) -> sqlite3.Connection:
