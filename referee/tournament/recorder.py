@@ -163,16 +163,20 @@ class Recorder:
                               entries="、".join(f"{s} {t.entry(e).name}" for s, e in drawn.items()))
 
     def _sides(self, table: str) -> tuple[Round, list[str]]:
-        """(the round in play, its table's two entries in side order SN, EW): the first entry sits
-        S/N unless the table's players say the second does."""
+        """(the round in play, its table's two entries in side order SN, EW): the first entry sits S/N unless the
+        table's players say the second does. Where the table's players are known, each side holds one of its entry's
+        players at least (a pair is fixed, 000 一 注1; one player replaced, 002 一5, still tells it), else refused: the
+        table plays another pairing (a round unpaired, or paired again, after its tables were seated)."""
         t, r, entries = self._in_play(table)
         if len(entries) != 2:
             raise TournamentError("games_two_sided", table=table, n=len(entries))
-        order = list(entries)
         players = self.players.get(table, {})
-        sn = {players.get("S"), players.get("N")}  # names: two staff of one name may sit at a table
-        if len(sn & set(t.entry(entries[1]).players)) > len(sn & set(t.entry(entries[0]).players)):
-            order.reverse()  # the second entry sits S/N
+        sides = [{players.get(a), players.get(b)} - {None} for a, b in ("SN", "EW")]
+        held = [[len(side & set(t.entry(e).players)) for e in entries] for side in sides]  # names: two staff of one name
+        order = list(reversed(entries)) if held[0][1] > held[0][0] else list(entries)  # the second entry sits S/N
+        if players and not all(held[i][entries.index(e)] for i, e in enumerate(order)):
+            raise TournamentError("sides_players", round=r.round, table=table, players="、".join(
+                f"{s} {players.get(s)}" for s in SEATS), entries=" : ".join(t.entry(e).name for e in entries))
         return r, order
 
     def _record(self, table: str, seq: int, kind: str, side: str | None, levels: dict | None) -> None:

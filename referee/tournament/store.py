@@ -438,10 +438,13 @@ class TournamentStore:
                     by: str = "table", event: str | None = None, sides: dict | None = None) -> bool:
         """One game reported by a table (``winner`` 0 or 1 in the table's order, None for a draw);
         False when ``event`` (its table, seq and kind) was recorded already. ``sides``: the entry at each
-        side (``SN``, ``EW``), for a correction of the game later."""
+        side (``SN``, ``EW``), for a correction of the game later. Refused at a table whose result stands (entered
+        by hand, a forfeit, or its games decided it): only a correction changes that."""
         def check(t: Tournament) -> dict:
             self._unseen(event, round_no)
-            _check_sides(round_no, _table(t, round_no, table), sides)
+            x = _table(t, round_no, table)
+            _check_sides(round_no, x, sides)
+            _undecided(x, round_no)  # a result stands (entered, forfeited, or the table's own games): corrected only
             if winner not in (0, 1, None) or isinstance(winner, bool):
                 raise TournamentError("winner_value", winner=repr(winner))
             return {"round": round_no, "table": table, "winner": winner, "levels": levels, "event": event} | (

@@ -68,3 +68,10 @@ def write_log(db: Path, table: str, rows: list[tuple]) -> None:
         log.set_meta({"table": table, "rulebook": RULEBOOK})
         for kind, payload, at, _ in rows:
             log.append(kind, payload, at=at, input_id=None if kind == CLOCK else f"{kind} {payload['id']}")
+
+
+def seated(store, table: str) -> dict[str, str]:
+    """The round's players at ``table`` of a tournament ``store``: its first entry's pair at S/N, the second's at E/W."""
+    t = store.tournament
+    first, second = (t.entry(e).players for e in t.rounds[-1].table(table).entries)
+    return {"S": first[0], "N": first[1], "E": second[0], "W": second[1]}

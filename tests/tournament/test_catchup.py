@@ -16,7 +16,7 @@ import uuid
 import pytest
 from full import small_files
 from published import table_result
-from rounds import END, PLAYERS, RULEBOOK, amend, judged, round_rows, write_log
+from rounds import END, PLAYERS, RULEBOOK, amend, judged, round_rows, seated, write_log
 
 from bus.protocol import encode, topic
 from cardtable.cli import main
@@ -35,13 +35,6 @@ def tournament(path) -> TournamentStore:
               options={"rounds": 2, "team_pairs": 1}, id="zk2010")
     store.pair_next_round()
     return store
-
-
-def seated(store: TournamentStore, table: str) -> dict[str, str]:
-    """The round's players at ``table``: its first entry's pair at S/N, the second's at E/W."""
-    t = store.tournament
-    first, second = (t.entry(e).players for e in t.rounds[-1].table(table).entries)
-    return {"S": first[0], "N": first[1], "E": second[0], "W": second[1]}
 
 
 def told(tmp_path, table: str, rows: list[tuple] | None = None, db=None) -> str:

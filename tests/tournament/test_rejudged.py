@@ -14,7 +14,7 @@ import pytest
 
 from bus.protocol import encode, topic
 from published import table_result
-from rounds import END, RULEBOOK, amend, judged, round_rows, write_log
+from rounds import END, RULEBOOK, amend, judged, round_rows, seated, write_log
 from referee.table.service import TableService
 from referee.tournament import Entry, TournamentError, TournamentStore
 from referee.tournament.service import TournamentService
@@ -31,13 +31,13 @@ def hall(broker, connect, inbox, tmp_path, table_watch):
     made: list = []
 
     def make(table: str) -> dict:
-        rows = round_rows(table)
-        db = tmp_path / f"{table}.db"
-        write_log(db, table, rows)
         store = TournamentStore(tmp_path / f"tournament-{table}.db")
         store.new("pair-swiss", [Entry(e, e, u, u, (f"{e}甲", f"{e}乙")) for e, u in UNITS.items()], seed=1,
                   options={"rounds": 2, "team_pairs": 1}, id="zk2010")  # four one-pair units
         store.pair_next_round()
+        rows = round_rows(table, seated(store, table))  # the round's two pairs at the table
+        db = tmp_path / f"{table}.db"
+        write_log(db, table, rows)
         box = inbox()
         reader = connect("scoreboard-2", clean_start=True)  # the watch below is the scoreboard
         reader.subscribe("cardtable/v1/tournament/#", box)

@@ -77,9 +77,10 @@ def test_a_game_result_from_a_table_updates_the_standings(running, connect, inbo
     assert first["round"] == 1 and all(x["result"] is None for x in first["tables"])
     assert latest(box, "standings")["columns"] == ["对手分", "级差"]
     t01 = first["tables"][0]["entries"]
-    second = store.tournament.entry(t01[1]["id"])
+    first, second = (store.tournament.entry(e["id"]) for e in t01)
     # The table seats the second entry at S/N and its side wins the game (passes A).
-    send(connect, "t01", 3, "assigned", {"players": {"S": second.players[0], "E": "x1", "N": second.players[1], "W": "x2"},
+    send(connect, "t01", 3, "assigned", {"players": {"S": second.players[0], "E": first.players[0], "N": second.players[1],
+                                                     "W": first.players[1]},
                                          "rulebook": "classic-3deck"})
     send(connect, "t01", 80, "levels_changed", {"levels": {"SN": "A", "EW": "9"}, "dealer": "N"})
     send(connect, "t01", 91, "game_won", {"team": "SN"})
@@ -166,8 +167,9 @@ def test_a_rejudged_game_is_corrected_once_by_the_table_with_its_reason(running,
     store, _ = running
     box = listen(connect, inbox)
     t01 = latest(box, "round")["tables"][0]["entries"]
-    second = store.tournament.entry(t01[1]["id"])
-    send(connect, "t01", 3, "assigned", {"players": {"S": second.players[0], "E": "x1", "N": second.players[1], "W": "x2"},
+    first, second = (store.tournament.entry(e["id"]) for e in t01)
+    send(connect, "t01", 3, "assigned", {"players": {"S": second.players[0], "E": first.players[0], "N": second.players[1],
+                                                     "W": first.players[1]},
                                          "rulebook": "classic-3deck"})
     send(connect, "t01", 80, "levels_changed", {"levels": {"SN": "A", "EW": "9"}, "dealer": "N"})
     send(connect, "t01", 91, "game_won", {"team": "SN"})
