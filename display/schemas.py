@@ -63,7 +63,7 @@ Prize = Literal["一等奖", "二等奖", "三等奖"]
 class Closed(BaseModel):
     """A model that names every field it allows."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # ---------------------------------------------------------------- tournament topics (read)
@@ -378,6 +378,9 @@ class ResultIn(Closed):
         "with a correction they are the table's forfeits anew (none unless named)"))
     correct: bool = Field(default=False, description="replace a result already recorded (a dispute); all after it recomputes")
     reason: Text(200) = ""
+    seen: int | None = Field(default=None, ge=0, description=(
+        "with a correction: the table's `changed` as the page showed it (the log seq of its latest change); refused "
+        "when the table changed since (another organiser's correction, the table's report), so none is overwritten unseen"))
 
 
 class ForfeitIn(Closed):
@@ -386,6 +389,9 @@ class ForfeitIn(Closed):
     entries: list[Annotated[str, StringConstraints(min_length=1, max_length=64)]] = Field(min_length=1, max_length=4)
     correct: bool = Field(default=False, description="over a result (a forfeit stands until corrected): restate the table as forfeited")
     reason: Text(200) = ""
+    seen: int | None = Field(default=None, ge=0, description=(
+        "with a correction: the table's `changed` as the page showed it (the log seq of its latest change); refused "
+        "when the table changed since (another organiser's correction, the table's report), so none is overwritten unseen"))
 
 
 class LateIn(Closed):
@@ -467,6 +473,8 @@ class TournamentView(BaseModel):
                           "names another: the one its tables play or played last, else the system's (San Da Yi's for "
                           "individual tables, Guandan's for the knockout)")
     rulebooks: list[Book] = Field(default=[], description="the rulebooks of the games the system's tables play")
+    changed: dict[str, int] = Field(default={}, description="the log seq of each table's latest change (the round shown), "
+                                    "sent back as `seen` with a correction")
     results: dict[str, list[str]] = Field(default={}, description="the round's decided tables whose result reads otherwise "
                                           "than its scores, by table: pair Swiss's levels each side reached (A+: past A), "
                                           "or won, drawn, lost where none is known; a knockout's single game or "

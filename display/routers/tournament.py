@@ -111,12 +111,13 @@ def _view(store, ctx: Ctx, round_no: int | None = None) -> TournamentView:
     waiting = t.rounds[-1].waiting() if t.rounds else ()
     tables = at_tables(t, {name: x.state for name, x in ctx.feed.hall.tables.items()})
     shown = store.round_view(round_no)
+    changed = {x.table: x.changed for x in t.round(shown["round"]).tables} if shown["round"] else {}
     return TournamentView(tournament=t.id, name=t.name, system=t.system, rounds=t.total_rounds, paired=len(t.rounds),
                           finished=t.finished, round=shown, best_of=t.rules.best_of(t, shown["round"]),
                           results=results_said(t, shown["round"]) if shown["round"] else {},
                           standings=store.standings(), lot=list(t.lot),
                           lot_open=t.rules.lot_closed(t) is None, rulebook=tables.rulebook, started=tables.started,
-                          rulebooks=_books(t.rules.games), entries=[Entry(id=e, **x, withdrawn=e in t.withdrawn) for e, x in entries_known(t).items()],
+                          rulebooks=_books(t.rules.games), changed=changed, entries=[Entry(id=e, **x, withdrawn=e in t.withdrawn) for e, x in entries_known(t).items()],
                           unrecorded=[Unrecorded(table=n.table, report=n.report, reason=n.reason, at=n.at) for n in waiting])
 
 
@@ -291,7 +292,9 @@ def result(body: ResultIn, user: Referee, ctx: Ctx, lang: Lang) -> TournamentVie
     def make(store):
         if body.correct:
             before["was"] = _entered(store, body.round, body.table)
-            store.correct_result(body.round, body.table, outcome, by=user.name, reason=body.reason, forfeits=body.forfeits)
+            store.correct_result(body.round, body.table, outcome, by=user.name, reason=body.reason, forfeits=body.forfeits,
+                                 seen=body.seen)
+            before["now"] = store.tournament.round(body.round).table(body.table).changed  # the undo's seen
         else:
             store.record_result(body.round, body.table, outcome, by=user.name, forfeits=body.forfeits)
 
@@ -299,7 +302,7 @@ def result(body: ResultIn, user: Referee, ctx: Ctx, lang: Lang) -> TournamentVie
     if before.get("was") is None:  # a result recorded stays (none is taken back), a table's own result too
         return view
     entered, forfeits = before["was"]
-    undo = {"round": body.round, "table": body.table, "result": entered, "correct": True,
+    undo = {"round": body.round, "table": body.table, "result": entered, "correct": True, "seen": before["now"],
             "reason": say(lang, "action.undo_reason")} | ({"forfeits": forfeits} if forfeits else {})
     return view.model_copy(update={"undo": Undo(path="/api/console/tournament/results", body=undo)})
 
@@ -313,9 +316,9 @@ def _entered(store, round_no: int, table: str) -> tuple[dict, list[str]] | None:
 
 @router.post("/tournament/forfeits", responses=ERRORS, summary="Entries at a table forfeit it (弃权)")
 def forfeit(body: ForfeitIn, user: Referee, ctx: Ctx, lang: Lang) -> TournamentView:
-    return _change(ctx, user, lang, "forfeit", body.model_dump(),
+    return _change(ctx, user, lang, "forfeit", body.model_dump(exclude={"seen"}),
                    lambda store: store.forfeit(body.round, body.table, body.entries, by=user.name, correct=body.correct,
-                                               reason=body.reason))
+                                               reason=body.reason, seen=body.seen))
 
 
 @router.post("/tournament/late", responses=ERRORS, summary="An entry arrived late (past the limit: a forfeit)")

@@ -56,7 +56,7 @@ function roundHTML(view) {
   const known = new Map((view.entries || []).map(e => [e.id, e]));
   const out = e => ({ ...e, withdrawn: !!known.get(e.id)?.withdrawn });  // marked 退赛 where it sits (individual tables: an empty seat, forfeited)
   const said = view.results || {};  // a result as read where its scores are not that (pair Swiss: the levels each side reached)
-  const t = { ...view, round: { ...view.round, tables: view.round.tables.map(x => ({ ...x, entries: x.entries.map(out), said: said[x.table] })) } }, r = t.round;
+  const t = { ...view, round: { ...view.round, tables: view.round.tables.map(x => ({ ...x, entries: x.entries.map(out), said: said[x.table], seen: view.changed?.[x.table] })) } }, r = t.round;
   const named = id => known.has(id) ? entryWords(known.get(id)) : id;  // as the hall knows it, not by its internal id
   // a round paired again before it was played says so: the change, each table as announced (nothing changes silently)
   const moved = new Map((r.repaired?.tables || []).map(x => [x.table, x.before.map(named)]));
@@ -174,7 +174,7 @@ function startHTML(t) {  // the latest round's start, with the rulebook its tabl
 function tableRow(x, was, names, actions, notes) {  // a table of the round: who plays, its result, what may be entered
   const done = (x.result ? `<span class="finished">${T("finished")} ${esc(x.said ? RESULTW(x.said) : x.result.scores.map(EXACT).join(" : "))}</span>` : T("in_play")) +
     (notes || []).map(n => `<p class="error unrecorded" data-report="${esc(n.report)}">${esc(T("unrecorded"))}${esc(SAID(n.reason))}</p>`).join("");
-  return `<tr data-table="${esc(x.table)}"${was ? ` class="repaired"` : ""}><td>${esc(x.table)}` +
+  return `<tr data-table="${esc(x.table)}" data-seen="${esc(x.seen ?? "")}"${was ? ` class="repaired"` : ""}><td>${esc(x.table)}` +
     `${was ? ` <b class="repaired-mark">${esc(T("repaired_mark"))}</b>` : ""}</td><td>${names}` +
     `${was ? ` <small class="was">${esc(T("was"))} ${esc(was.join(" / ") || "-")}</small>` : ""}</td><td>${done}</td><td>${actions}</td></tr>`;
 }
@@ -215,7 +215,10 @@ function scoresBody(f) {
   const forfeits = boxes.filter(b => b.checked && !b.disabled).map(b => b.value);  // a ticked box disabled: the forfeit stands
   const scores = boxes.map(b => scoreOf(f.elements["score-" + b.value].value, b.checked)).filter(v => v !== null);
   const body = { round: Number($("#t-round").dataset.round), table: f.dataset.table, result: { scores }, forfeits };
-  return f.dataset.correct ? { ...body, correct: true, reason: f.elements.reason.value } : body;
+  return f.dataset.correct ? { ...body, correct: true, reason: f.elements.reason.value, ...seen(f.closest("tr")) } : body;
+}
+function seen(row) {  // a correction names the table as the page showed it: refused if another organiser changed it since
+  return row?.dataset.seen ? { seen: Number(row.dataset.seen) } : {};
 }
 function formJSON(form) { return Object.fromEntries([...new FormData(form)].filter(([, v]) => v !== "")); }
 document.addEventListener("change", ev => {  // the file chosen, by its name
@@ -264,7 +267,7 @@ document.addEventListener("click", ev => {
   if (b.id === "t-start") call = () => api("POST", `/api/console/tournament/rounds/${round}/start`, { rulebook: $("#t-rulebook").value.trim() || null });
   if (b.dataset.forfeit) {  // with a reason written: a correction (a forfeit over a result stands only as one)
     const reason = row.querySelector("input[name=reason]").value;
-    call = () => api("POST", "/api/console/tournament/forfeits", { round, table: row.dataset.table, entries: [b.dataset.forfeit], ...(reason ? { correct: true, reason } : {}) });
+    call = () => api("POST", "/api/console/tournament/forfeits", { round, table: row.dataset.table, entries: [b.dataset.forfeit], ...(reason ? { correct: true, reason, ...seen(row) } : {}) });
   }
   if (b.dataset.result) {
     const picked = row.querySelector("input[type=radio]:checked");
@@ -273,8 +276,7 @@ document.addEventListener("click", ev => {
     const games = row.querySelector("select[name=games]")?.value.split(":").map(Number);  // the winner's games first
     if (games) body.result.games = picked.value === "0" ? games : games.reverse();
     if (b.dataset.result === "correct") {  // a correction says why (the log and the audit keep it): asked before anything is sent
-      body.correct = true;
-      body.reason = row.querySelector("input[name=reason]").value.trim();
+      Object.assign(body, { correct: true, reason: row.querySelector("input[name=reason]").value.trim() }, seen(row));
       if (!body.reason) { act(() => { throw new Error(T("correct_reason")); }); return; }
     }
     call = () => api("POST", "/api/console/tournament/results", body);

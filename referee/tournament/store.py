@@ -309,13 +309,19 @@ class TournamentStore:
         return self.round_view(round_no)
 
     def correct_result(self, round_no: int, table: str, result: dict | None, by: str = "organiser", reason: str = "",
-                       forfeits: list[str] | tuple[str, ...] = (), event: str | None = None, sides: dict | None = None) -> dict:
+                       forfeits: list[str] | tuple[str, ...] = (), event: str | None = None, sides: dict | None = None,
+                       seen: int | None = None) -> dict:
         """Restate a table: its result (None: none) and the entries that forfeit it (none unless
         named); everything computed after it is computed again. ``event``, ``sides``: the table event
-        that made the correction (a result judged again) and where the entries sat, as :meth:`record_game`."""
+        that made the correction (a result judged again) and where the entries sat, as :meth:`record_game`.
+        ``seen``: the table as the corrector saw it (its ``changed``, the log seq of its latest change): refused when
+        it changed since (another organiser's correction, the table's report), which would be overwritten unseen."""
         def check(t: Tournament) -> dict:
             self._unseen(event, round_no)
             x = _table(t, round_no, table)
+            if seen is not None and seen != x.changed:
+                by_then = next((a["by"] for a in self.actions() if a["seq"] == x.changed), "-")
+                raise TournamentError("table_changed", round=round_no, table=table, seq=x.changed, by=by_then)
             _check_sides(round_no, x, sides)
             if result is not None:
                 _check_result(result)
@@ -343,13 +349,13 @@ class TournamentStore:
         return self.round_view(round_no)
 
     def forfeit(self, round_no: int, table: str, entries: list[str], by: str = "organiser", event: str | None = None,
-                correct: bool = False, reason: str = "") -> dict:
+                correct: bool = False, reason: str = "", seen: int | None = None) -> dict:
         """``entries`` (ids at the table) forfeit it (弃权); both entries: a double forfeit, nobody wins.
         Over a result (or a table decided) only as a correction (``correct``, which restates the table:
-        these forfeits, no result). ``event``: the table event that reported it (recorded once, as
-        :meth:`record_game`)."""
+        these forfeits, no result; ``seen`` as :meth:`correct_result`). ``event``: the table event that reported it
+        (recorded once, as :meth:`record_game`)."""
         if correct:
-            return self.correct_result(round_no, table, None, by=by, reason=reason, forfeits=entries)
+            return self.correct_result(round_no, table, None, by=by, reason=reason, forfeits=entries, seen=seen)
 
         def check(t: Tournament) -> dict:
             self._unseen(event, round_no)

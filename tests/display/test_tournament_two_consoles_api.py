@@ -1,0 +1,72 @@
+"""Two people at two consoles correcting the same table at once (a dispute at the head table, the organiser and the
+chief referee both at it), against a real mosquitto. Each correction names the table as its page showed it (``seen``,
+the view's ``changed``): one made after another person's change to that table is refused in words, in the reader's
+language, and changes nothing, so no correction is overwritten unseen; read again, it is made. The undo of a
+correction offered to one is refused once the other changed the table since."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+from kit import ORGANISER, REFEREE, as_, make_db
+
+from display.app import Settings, create_app
+from referee.tournament import Entry, TournamentStore
+
+UNITS = {"a1": "机电", "a2": "机电", "b1": "外语", "b2": "外语", "c1": "化工", "c2": "化工", "d1": "体育", "d2": "体育"}
+EN = {"Accept-Language": "en"}
+
+
+@pytest.fixture
+def hall(broker, tmp_path):
+    """Pair Swiss, round 1 paired, t01's result entered (the first entry won); two consoles on the app."""
+    store = TournamentStore(tmp_path / "hall.db")
+    store.new("pair-swiss", [Entry(p, p, u, u, (f"{p}甲", f"{p}乙")) for p, u in UNITS.items()], seed=1,
+              options={"rounds": 2}, id="zk2010")
+    store.pair_next_round()
+    store.record_result(1, "t01", {"winner": 0}, by="记分员")
+    app = create_app(Settings(broker.url("scoreboard"), broker.url("console"), make_db(tmp_path / "console.db"), store.path))
+    with TestClient(app, headers={"Origin": "http://testserver"}) as wang, \
+            TestClient(app, headers={"Origin": "http://testserver"}) as li:
+        yield as_(wang, ORGANISER), as_(li, REFEREE), store
+    store.close()
+
+
+def correct(client, winner: int, seen: int, headers=None):
+    return client.post("/api/console/tournament/results", headers=headers, json={
+        "round": 1, "table": "t01", "result": {"winner": winner}, "correct": True, "reason": "记分错误", "seen": seen})
+
+
+def t01(store) -> dict:
+    return store.round_view(1)["tables"][0]["result"]
+
+
+def test_a_correction_made_on_a_table_another_console_changed_since_is_refused_and_changes_nothing(hall):
+    """Before, both corrections were made, the later one over the earlier, which neither person saw: the organiser's
+    draw silently undid the referee's correction (a lost update). Now the second is refused naming who changed the
+    table and the change's number; read again, the organiser corrects it knowingly."""
+    wang, li, store = hall
+    seen = wang.get("/api/console/tournament").json()["changed"]["t01"]
+    assert li.get("/api/console/tournament").json()["changed"]["t01"] == seen == 3  # t01's result, action 3
+    done = correct(li, 1, seen)
+    assert done.status_code == 200 and done.json()["changed"]["t01"] == 4
+    undo = done.json()["undo"]
+    assert undo["body"]["seen"] == 4 and t01(store)["points"] == [0, 2]
+    last = store.last_seq()
+    r = correct(wang, 0, seen)
+    assert r.status_code == 409, r.text
+    assert r.json()["detail"] == ("第 1 轮 t01 桌在你看到之后已被 li 改动（第 4 条记录）：这次更正没有记入，以免盖掉那次改动；"
+                                  "请看过现在的成绩后再更正")
+    r = correct(wang, 0, seen, EN)
+    assert r.json()["detail"].startswith("round 1 t01 was changed by li after you saw it (action 4): this correction was "
+                                         "not recorded")
+    assert store.last_seq() == last and t01(store)["points"] == [0, 2]
+    now = wang.get("/api/console/tournament").json()["changed"]["t01"]
+    assert correct(wang, 0, now).status_code == 200 and t01(store)["points"] == [2, 0]
+    r = li.post(undo["path"], json=undo["body"])  # the referee's undo, offered before the organiser's change
+    assert r.status_code == 409 and "已被 wang 改动（第 5 条记录）" in r.json()["detail"]
+    assert store.last_seq() == 5 and t01(store)["points"] == [2, 0]
+    first = store.round_view(1)["tables"][0]["entries"][0]["id"]  # a forfeit over the result, as a correction
+    r = li.post("/api/console/tournament/forfeits", json={"round": 1, "table": "t01", "entries": [first], "correct": True,
+                                                           "reason": "未到场", "seen": 3})
+    assert r.status_code == 409 and "已被 wang 改动（第 5 条记录）" in r.json()["detail"] and store.last_seq() == 5
