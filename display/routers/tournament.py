@@ -7,6 +7,7 @@ late arrivals, export the sheets. The tournament service publishes the changed r
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from functools import cache
 
 from fastapi import APIRouter, HTTPException, Query, UploadFile
@@ -48,6 +49,7 @@ from display.tournament import (
 )
 from referee.catalogue import Term, say
 from referee.tournament.entries import readable
+from referee.tournament.store import file_error
 from referee.tournament.views import results_said
 from referee.rulebooks import GuandanRulebook, RulebookError, load, names
 
@@ -78,13 +80,17 @@ def _refused(exc: Refusal) -> HTTPException:
 
 def _change(ctx: Ctx, user: User, lang: str, action: str, detail: dict, call) -> TournamentView:
     """Run one change on the store and show the tournament after it, with the change in one line; a refusal is
-    a 409 with the store's reason in the reader's language, and nothing changed."""
+    a 409 with the store's reason in the reader's language, and nothing changed. The tournament's file failing under
+    the change (another program's lock held past the wait, the disk full, read-only) is a 503 in the store's words
+    (``store.file_error``: nothing changed; the console's own file is not the one that failed)."""
     with _tournaments(ctx).using() as store:
         before = len(store.tournament.repaired) if store.last_seq() else 0
         try:
             call(store)
         except (TournamentError, EntryError) as exc:
             raise _refused(exc) from None
+        except sqlite3.Error as exc:
+            raise HTTPException(503, file_error(store.path, exc)) from None
         view = _view(store, ctx)
         repaired = store.tournament.repaired[before:]
         detail = detail | _named(store.tournament, detail)

@@ -2,9 +2,13 @@
 chief referee both at it), against a real mosquitto. Each correction names the table as its page showed it (``seen``,
 the view's ``changed``): one made after another person's change to that table is refused in words, in the reader's
 language, and changes nothing, so no correction is overwritten unseen; read again, it is made. The undo of a
-correction offered to one is refused once the other changed the table since."""
+correction offered to one is refused once the other changed the table since. A change made while another program
+holds the file's lock is said so, and nothing changes."""
 
 from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
 
 import pytest
 from fastapi.testclient import TestClient
@@ -12,6 +16,7 @@ from kit import ORGANISER, REFEREE, as_, make_db
 
 from display.app import Settings, create_app
 from referee.tournament import Entry, TournamentStore
+from referee.tournament import store as store_module
 
 UNITS = {"a1": "机电", "a2": "机电", "b1": "外语", "b2": "外语", "c1": "化工", "c2": "化工", "d1": "体育", "d2": "体育"}
 EN = {"Accept-Language": "en"}
@@ -70,3 +75,33 @@ def test_a_correction_made_on_a_table_another_console_changed_since_is_refused_a
     r = li.post("/api/console/tournament/forfeits", json={"round": 1, "table": "t01", "entries": [first], "correct": True,
                                                            "reason": "未到场", "seen": 3})
     assert r.status_code == 409 and "已被 wang 改动（第 5 条记录）" in r.json()["detail"] and store.last_seq() == 5
+
+
+def test_a_change_while_another_program_holds_the_files_lock_is_said_so_and_nothing_changes(broker, tmp_path, monkeypatch):
+    """The command line (a catch-up, a person's sqlite3 shell in a transaction) holds the tournament file's write lock
+    past the wait while the console enters a result. Before: a 500 saying the console's own file failed and that the
+    change may have been made without its audit line, neither true (the tournament's file, and nothing was made). Now
+    the store's words (db_busy: another program holds the lock, nothing changed, try again), a 503, and once the lock
+    is let go the same request records it. The wait is shortened from 30 s to half a second here."""
+    monkeypatch.setattr(store_module, "WAIT_S", 0.5)
+    store = TournamentStore(tmp_path / "hall.db")
+    store.new("pair-swiss", [Entry(p, p, u, u, (f"{p}甲", f"{p}乙")) for p, u in UNITS.items()], seed=1,
+              options={"rounds": 2}, id="zk2010")
+    store.pair_next_round()
+    app = create_app(Settings(broker.url("scoreboard"), broker.url("console"), make_db(tmp_path / "console.db"), store.path))
+    body = {"round": 1, "table": "t01", "result": {"winner": 0}}
+    with TestClient(app, raise_server_exceptions=False, headers={"Origin": "http://testserver"}) as client:
+        as_(client, ORGANISER)
+        with closing(sqlite3.connect(store.path, isolation_level=None)) as other:
+            other.execute("BEGIN IMMEDIATE")
+            r = client.post("/api/console/tournament/results", json=body)
+            en = client.post("/api/console/tournament/results", json=body, headers=EN)
+            other.execute("ROLLBACK")
+        assert r.status_code == 503, r.text
+        assert r.json()["detail"] == (f"另一个程序占着 {store.path} 的锁超过了 0.5 秒（database is locked），未作任何改动；"
+                                      "请稍后再试（控制台或赛事服务正在写它，或有程序卡住了）")
+        assert en.json()["detail"].startswith(f"another program has held the lock on {store.path} for over 0.5 s")
+        assert store.round_view(1)["tables"][0]["result"] is None
+        assert client.post("/api/console/tournament/results", json=body).status_code == 200
+    assert store.round_view(1)["tables"][0]["result"]["points"] == [2, 0]
+    store.close()
