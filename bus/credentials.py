@@ -105,7 +105,7 @@ def read_credentials(path: str | Path) -> dict[str, str]:
             mode = os.fstat(f.fileno()).st_mode
             raw = f.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise CredentialsError("unreadable", path=path, error=exc.strerror or "") from None
+        raise CredentialsError("unreadable", path=path, error=exc) from None
     if not stat.S_ISREG(mode):
         raise CredentialsError("not_a_file", path=path)
     if mode & 0o077:

@@ -59,7 +59,7 @@ def copy_checked(db: sqlite3.Connection, out: str | Path, check: Callable[[Path]
             raise BackupError("exists", path=out)
         os.replace(part, out)
     except OSError as exc:
-        raise BackupError("failed", path=out, error=exc.strerror or exc) from None
+        raise BackupError("failed", path=out, error=exc) from None
     except sqlite3.Error as exc:
         raise BackupError("failed", path=out, error=exc) from None
     finally:

@@ -147,13 +147,25 @@ def helps(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterat
 
 
 def dressed(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """``parser`` with ``--lang`` on every command under it, and its help lines in Chinese when the command line
-    speaks Chinese (:func:`helps`)."""
+    """``parser`` with ``--lang`` on every command under it, its help lines in Chinese when the command line speaks
+    Chinese (:func:`helps`), and its numbers named in the command line's words where one is mistyped (argparse names
+    a type by its ``__name__``: 无效的整数值：'x', not 无效的int值)."""
     lang_option(parser)
-    if cli_lang() == "zh":
-        for key, action in helps(parser):
+    lang = cli_lang()
+    for key, action in helps(parser):
+        if lang == "zh":
             action.help = word("zh", key, action.help).replace("%", "%%")  # argparse formats help with %
+        if action.type in (int, float):
+            action.type = _named(action.type, word(lang, f"argparse.{action.type.__name__}"))
     return parser
+
+
+def _named(kind: Callable[[str], object], name: str) -> Callable[[str], object]:
+    """``kind`` as an argparse type called ``name``."""
+    def parse(text: str) -> object:
+        return kind(text)
+    parse.__name__ = name
+    return parse
 
 
 def refuse(parser: argparse.ArgumentParser, message: str) -> int:

@@ -61,3 +61,48 @@ def test_a_registration_form_that_is_not_there_or_broken_is_said_in_words(tmp_pa
         assert last_line(run(argv, "zh", tmp_path)) == f"cardtable tournament new：错误：{zh}"
         assert last_line(run(argv, "en", tmp_path)) == f"cardtable tournament new: error: {en}"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["form.xlsx"]  # no tournament file left
+
+
+FORM = "单位,队,对,选手\n" + "".join(f"单位{u},1,{p},甲{u}{p} 乙{u}{p}\n" for u in range(1, 5) for p in (1, 2))
+
+
+@pytest.fixture
+def paired(tmp_path):
+    """A pair Swiss tournament of four teams, round 1 paired, as an organiser makes it on the first evening."""
+    (tmp_path / "form.csv").write_text(FORM, encoding="utf-8")
+    for argv in (["new", "--system", "pair-swiss", "--entries", "form.csv", "--db", "hall.db", "--seed", "7"],
+                 ["pair", "--db", "hall.db"]):
+        assert run(["tournament", *argv], "zh", tmp_path).returncode == 0
+    return tmp_path
+
+
+def test_a_tournament_refusal_of_a_right_command_line_is_its_one_sentence(paired):
+    """A result for a round not paired yet, a table the round has not: the arguments were right, so the refusal is the
+    one sentence, not argparse's usage before it (as if the command were mistyped); the file is unchanged."""
+    before = (paired / "hall.db").read_bytes()
+    for argv, zh, en in ((["--round", "2", "--table", "t01", "--winner", "0"], "第 2 轮尚未编排（已编排 1 轮）",
+                          "round 2 is not paired (rounds paired: 1)"),
+                         (["--round", "1", "--table", "t9", "--winner", "0"], "第 1 轮没有 t9 桌", "round 1 has no table t9")):
+        for lang, words in (("zh", f"cardtable tournament result：错误：{zh}"), ("en", f"cardtable tournament result: error: {en}")):
+            done = run(["tournament", "result", "--db", "hall.db", *argv], lang, paired)
+            assert done.returncode == 2 and done.stderr == words + "\n", done.stderr
+    assert (paired / "hall.db").read_bytes() == before
+
+
+def test_a_mistyped_number_is_named_in_the_command_lines_words(paired):
+    """argparse names a number by Python's type (无效的int值：'x'): a Chinese sentence with ``int`` in it."""
+    for argv, zh, en in ((["late", "--round", "1", "--entry", "e01", "--minutes", "abc"], "参数 --minutes：无效的数值：'abc'",
+                          "argument --minutes: invalid number value: 'abc'"),
+                         (["show", "--round", "x"], "参数 --round：无效的整数值：'x'", "argument --round: invalid integer value: 'x'")):
+        assert last_line(run(["tournament", *argv, "--db", "hall.db"], "zh", paired)) == f"cardtable tournament {argv[0]}：错误：{zh}"
+        assert last_line(run(["tournament", *argv, "--db", "hall.db"], "en", paired)) == \
+            f"cardtable tournament {argv[0]}: error: {en}"
+
+
+def test_the_systems_error_is_said_in_words(paired):
+    """An export written onto a folder said the system's English in the Chinese sentence (无法写出：Is a directory)."""
+    (paired / "sheets").mkdir()
+    argv = ["tournament", "export", "--db", "hall.db", "--format", "csv", "--out", "sheets"]
+    assert last_line(run(argv, "zh", paired)) == "cardtable tournament export：错误：sheets：无法写出：是一个文件夹"
+    assert last_line(run(argv, "en", paired)) == "cardtable tournament export: error: sheets: cannot write it: it is a folder"
+    assert not any((paired / "sheets").iterdir())

@@ -23,6 +23,7 @@ referee.catalogue.CatalogueError: event.trick_won: no value for {seat}
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import string
@@ -175,10 +176,17 @@ class Term:
 
 
 def said(value: object, lang: str) -> str:
-    """A value as a sentence of ``lang`` shows it: a :class:`Refusal` or :class:`Term` in that language, a list
-    joined by the language's list separator, anything else as ``str``."""
+    """A value as a sentence of ``lang`` shows it: a :class:`Refusal` or :class:`Term` in that language, the system's
+    error (an ``OSError``) by its ``errno`` in the catalogue's words (``oserror.*``, else the system's own), a list
+    joined by the language's list separator, anything else as ``str``.
+
+    >>> said(IsADirectoryError(errno.EISDIR, "Is a directory"), "zh"), said(OSError(errno.EBADMSG, "Bad message"), "zh")
+    ('是一个文件夹', 'Bad message')
+    """
     if hasattr(value, "text"):
         return value.text(lang)
+    if isinstance(value, OSError):
+        return word(lang, f"oserror.{errno.errorcode.get(value.errno or 0, '')}", value.strerror or str(value))
     if isinstance(value, (list, tuple, set, frozenset)):
         return word(lang, "word.list").join(said(v, lang) for v in value)
     return str(value)

@@ -75,7 +75,7 @@ def read(paths: Iterable[str | Path]) -> list[tuple[str, str, dict]]:
                     if text.strip():
                         lines.append(_line(path, number, text))
         except (OSError, UnicodeDecodeError) as exc:
-            raise TournamentError("catchup_file", path=path, error=getattr(exc, "strerror", None) or exc) from None
+            raise TournamentError("catchup_file", path=path, error=exc) from None
     return lines
 
 

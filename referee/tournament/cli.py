@@ -102,16 +102,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def _run(args: argparse.Namespace) -> int:
     import sqlite3
 
+    from cardtable.lang import refuse
     from referee.catalogue import Refusal
     from referee.tournament.store import file_error
 
     try:
         return HANDLERS[args.verb](args)
-    except Refusal as exc:  # the reason in the command line's language
-        args.parser.error(exc.text(args.lang))
+    except Refusal as exc:  # the reason in the command line's language, without the usage: the arguments were right
+        sys.exit(refuse(args.parser, exc.text(args.lang)))
     except sqlite3.Error as exc:  # the file failed under the command (the disk full, read-only, locked): said, no traceback
-        args.parser.error(file_error(args.db, exc).text(args.lang))
-    return 2
+        sys.exit(refuse(args.parser, file_error(args.db, exc).text(args.lang)))
 
 
 def _store(args):
@@ -371,13 +371,13 @@ def write_file(path: str, data: bytes) -> None:
             with open(out, "wb") as f:
                 f.write(data)
         except OSError as exc:
-            raise TournamentError("export_write", path=path, error=exc.strerror) from None
+            raise TournamentError("export_write", path=path, error=exc) from None
         return
     out = out.resolve()
     try:
         fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.")
     except OSError as exc:
-        raise TournamentError("export_write", path=path, error=exc.strerror) from None
+        raise TournamentError("export_write", path=path, error=exc) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -387,7 +387,7 @@ def write_file(path: str, data: bytes) -> None:
         os.replace(tmp, out)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
-        raise TournamentError("export_write", path=path, error=exc.strerror) from None
+        raise TournamentError("export_write", path=path, error=exc) from None
 
 
 def _simulate(args) -> int:
