@@ -7,11 +7,14 @@
   visitor without a login gets 401 and a referee 403 on an organiser's action, said in words. A route added later
   fails here until it is given its role.
 - A round number that names no round is refused in words and shows nothing.
+- A value of another JSON type than its field's (``true`` or ``"1"`` for a number) is refused in words, never
+  converted; so is text holding a lone surrogate, and a ruling of no known kind.
 
 These are the console's own rules, not a rulebook's: no seed article speaks of logins, scripts or pages."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import httpx
@@ -131,3 +134,32 @@ def test_a_round_that_is_none_is_refused_in_words(server, asked):
     r = organiser.get("/api/console/tournament", params={"round": asked})
     assert r.status_code in (409, 422) and re.search("round|轮", r.json()["detail"]), r.text
     assert organiser.get("/api/console/tournament", params={"round": "1"}).json()["round"]["round"] == 1
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ({"round": True, "table": "t01", "result": {"winner": 0}}, "body.round：应为整数"),
+    ({"round": 1, "table": "t01", "result": {"winner": True}}, "body.result.winner：应为整数"),
+    ({"round": "1", "table": "t01", "result": {"winner": 0}}, "body.round：应为整数"),
+    ({"round": 1, "table": "t01", "result": []}, "body.result：应为对象"),
+    ({"round": 1, "table": "t01", "result": {"winner": 0}, "correct": True, "reason": "\ud800"},
+     "body.reason：含有不成文字的编码（孤立的代理项）"),
+])
+def test_a_value_of_the_wrong_type_is_refused_not_converted(server, body, said):
+    """``"winner": true`` recorded side 1 as the winner (pydantic took true for 1), ``"round": "1"`` round 1; a lone
+    surrogate was said only as 不对. Each is a 422 in words, Chinese first, and nothing is recorded."""
+    organiser = browser_of(server, ORGANISER)
+    raw = json.dumps(body).encode()  # a lone surrogate goes as its JSON escape, as a script would send it
+    r = organiser.post("/api/console/tournament/results", content=raw, headers={"Content-Type": "application/json"})
+    assert (r.status_code, r.json()["detail"]) == (422, said)
+    en = organiser.post("/api/console/tournament/results", content=raw,
+                        headers={"Content-Type": "application/json", "Accept-Language": "en"})
+    assert en.status_code == 422 and not re.search(r"[\u3400-\u9fff]", en.json()["detail"])
+    table = organiser.get("/api/console/tournament").json()["round"]["tables"][0]
+    assert table["table"] == "t01" and table.get("result") is None
+
+
+@pytest.mark.parametrize(("body", "said"), [({"ruling": "dance"}, "body：种类不是可选的值"), ({"seat": "S"}, "body：缺少说明其种类的字段")])
+def test_a_ruling_of_no_known_kind_is_said_so(server, body, said):
+    """A ruling is told by its ``ruling`` (foul, report, open_hand): one of none, or none at all, was said 不对."""
+    r = browser_of(server, REFEREE).post("/api/console/tables/t1/rulings", json=body)
+    assert (r.status_code, r.json()["detail"]) == (422, said)
