@@ -77,12 +77,16 @@ def paired(tmp_path):
 
 
 def test_a_tournament_refusal_of_a_right_command_line_is_its_one_sentence(paired):
-    """A result for a round not paired yet, a table the round has not: the arguments were right, so the refusal is the
-    one sentence, not argparse's usage before it (as if the command were mistyped); the file is unchanged."""
+    """A result for a round not paired yet, a table the round has not, a pair Swiss table given seats' scores: the
+    arguments were right, so the refusal is the one sentence, not argparse's usage before it (as if the command were
+    mistyped); the file is unchanged."""
     before = (paired / "hall.db").read_bytes()
     for argv, zh, en in ((["--round", "2", "--table", "t01", "--winner", "0"], "第 2 轮尚未编排（已编排 1 轮）",
                           "round 2 is not paired (rounds paired: 1)"),
-                         (["--round", "1", "--table", "t9", "--winner", "0"], "第 1 轮没有 t9 桌", "round 1 has no table t9")):
+                         (["--round", "1", "--table", "t9", "--winner", "0"], "第 1 轮没有 t9 桌", "round 1 has no table t9"),
+                         (["--round", "1", "--table", "t01", "--scores", "1,2,3,4"],  # a word of the code, in backticks
+                          "成绩中有未知的字段 `scores`；成绩应写明胜方（0 或 1）或平局，以及双方的级数、局数",
+                          "unknown result field(s) `scores`; a result names the winner (0 or 1) or a draw, the levels and the games")):
         for lang, words in (("zh", f"cardtable tournament result：错误：{zh}"), ("en", f"cardtable tournament result: error: {en}")):
             done = run(["tournament", "result", "--db", "hall.db", *argv], lang, paired)
             assert done.returncode == 2 and done.stderr == words + "\n", done.stderr
