@@ -15,10 +15,18 @@ user), with the frame kept on ``frames`` when the tracker flags it; ``camera/sta
 A play made while a flag is open is sent once, as any: the table keeps it and judges it once the
 referee resolved the flag (``play_waits``).
 
+As ``vision watch`` does, it follows its table's ``state`` (:class:`vision.watch.TableStates`): every state, in the
+order published, is told to the tracker before the next frame it is fed (:func:`vision.tracker.told`), so that plays
+the table takes back (a Tractor throw that fails, a Guandan going-out play) or never takes (cards shown out of turn)
+leave no stale expectation and the plays laid next go unflagged.
+
 Restarts: after each change the tracker's state is saved (``camera.state``) once what it emitted
 is acknowledged by the broker; a restarted camera goes on from there. A play's message id is the
 table, the scene version after which it was seen and the seat, so a play sent again after a crash
-is the same message and the table applies it once.
+is the same message and the table applies it once. Its session is persistent: the states published while it is away
+(stopped, or the broker away) wait at the broker, and a state is acknowledged only once the tracker told it is saved,
+so a camera that stops before gets it again and loses none; the tracker takes no state older than the last it was told
+(one given again), and a flood of states is told in order, as many as the broker sends, before each frame.
 """
 
 from __future__ import annotations
@@ -162,6 +170,7 @@ class Camera:
         state = pickle.dumps((self.version, self.at, self.fed, self.tracker, self.lens.placed, self._view, self._busy,
                               self._bare))
         whole(self.state_path, lambda to: Path(to).write_bytes(state))
+        self.states.saved()  # the states the saved tracker was told: acknowledged
 
     def run(self, stop: threading.Event) -> None:
         from bus.mqtt import Connection
@@ -172,12 +181,14 @@ class Camera:
 
             self.model = Model(threads=1, sure=hall_sure())
         from bus.protocol import encode, topic
+        from vision.watch import TableStates
 
         where, name = topic(self.table, "camera/status"), f"cam-{self.table}"  # the hall's camera sees its table
-        self.conn = Connection(self.url, clean_start=True,
+        self.conn = Connection(self.url, manual_ack=True,
                                will=(where, encode("camera/status", {"v": 1, "status": "offline", "camera": name}), True),
-                               birth=(where, encode("camera/status", {"v": 1, "status": "online", "camera": name}), True)
-                               ).connect()
+                               birth=(where, encode("camera/status", {"v": 1, "status": "online", "camera": name}), True))
+        self.states = TableStates(self.conn, self.table)  # subscribed before connecting: the session's queue first
+        self.conn.connect()
         try:
             while not stop.is_set():
                 changes = [t for t in self.reader.new() if t.version > self.version]
@@ -186,6 +197,7 @@ class Camera:
                     self._look(t)
                 if not changes:  # time goes on, as far as settling the last change needs
                     self._still(until=min(time.time(), self.at + SETTLE_S + 2 * STILL_S))
+                    self._follow()  # a still table follows the table's states all the same
                     stop.wait(POLL_S)
         finally:
             self.conn.close(send_will=True)  # stopped: camera/status says offline
@@ -219,6 +231,7 @@ class Camera:
     def _feed(self, at: float) -> None:
         from vision.tracker import drain, step
 
+        self._follow()  # what the table published since the last frame, in order
         self.fed = at
         self.tracker, plays = step(self.tracker, self._view, self._busy, at, self._bare)
         self.tracker, removals = drain(self.tracker)
@@ -227,6 +240,12 @@ class Camera:
         for removal in removals:
             self._send_removed(removal)
         if plays or removals:
+            self._save()
+
+    def _follow(self) -> None:
+        """The table's states published since, told to the tracker, which is saved then (they are acknowledged)."""
+        self.tracker = self.states.tell(self.tracker)
+        if self.states.unsaved:
             self._save()
 
     def _send_removed(self, removal) -> None:

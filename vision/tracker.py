@@ -98,8 +98,11 @@ class SeatState:
 @dataclass(frozen=True)
 class Told:
     """What the table's latest ``state`` says: its hand and trick numbers, the seat on turn, each seat's play in the
-    trick in play (the leader's first) and each seat's count of cards (a count kept from the players is above any)."""
+    trick in play (the leader's first) and each seat's count of cards (a count kept from the players is above any);
+    and which state it is (its ``seq`` and ``at``: :func:`told` takes no state older than the last)."""
 
+    seq: int
+    at: float
     hand: int
     trick: int
     turn: str | None
@@ -109,7 +112,7 @@ class Told:
     @classmethod
     def of(cls, state: dict) -> Told:
         trick = state.get("current_trick") or {}
-        return cls(state["hand"], state["trick"], state["turn"],
+        return cls(state["seq"], state["at"], state["hand"], state["trick"], state["turn"],
                    tuple((p["seat"], tuple(p["cards"])) for p in trick.get("plays", ())),
                    tuple(state["cards"][s] for s in SEATS))
 
@@ -217,18 +220,23 @@ def told(t: Tracker, state: dict) -> Tracker:
     A seat's play the state shows is held as played (:attr:`SeatState.held`); a seat whose count went up within the
     hand got back the cards of its play that the state no longer shows (a throw taken back, 001 十九 甩牌不成立; a
     going-out play taken back, 002 九 3 已出完的牌必须收回重出): lying there they are no longer held, and already
-    picked up they are no longer counted as gone from the hand (``left``, ``gone``).
+    picked up they are no longer counted as gone from the hand (``left``, ``gone``). A state older than the last told
+    (a lower ``seq``, made no later: delivered again, to a camera that restarted before it acknowledged it) changes
+    nothing; told again, a state changes nothing either. A lower ``seq`` made later is a table whose log went back (a
+    backup put back, ``docs/recovery.md``): followed.
 
-    >>> t = told(Tracker(), {"hand": 1, "trick": 3, "turn": "E", "current_trick": {"leader": "S", "plays": [
-    ...     {"seat": "S", "cards": ["SA", "SK"]}]}, "cards": {"S": 23, "E": 25, "N": 25, "W": 25}})
+    >>> t = told(Tracker(), {"seq": 40, "at": 9.0, "hand": 1, "trick": 3, "turn": "E", "current_trick": {"leader": "S",
+    ...     "plays": [{"seat": "S", "cards": ["SA", "SK"]}]}, "cards": {"S": 23, "E": 25, "N": 25, "W": 25}})
     >>> t.seats["S"].held, t.table.turn
     (('SA', 'SK'), 'E')
-    >>> t = told(t, {"hand": 1, "trick": 3, "turn": "E", "current_trick": {"leader": "S", "plays": [
-    ...     {"seat": "S", "cards": ["SK"]}]}, "cards": {"S": 24, "E": 25, "N": 25, "W": 25}})
+    >>> t = told(t, {"seq": 42, "at": 9.5, "hand": 1, "trick": 3, "turn": "E", "current_trick": {"leader": "S",
+    ...     "plays": [{"seat": "S", "cards": ["SK"]}]}, "cards": {"S": 24, "E": 25, "N": 25, "W": 25}})
     >>> t.seats["S"].held
     ('SK',)
     """
     now, was = Told.of(state), t.table
+    if was is not None and now.seq < was.seq and now.at <= was.at:  # told already
+        return t
     seats, left = dict(t.seats), Counter(t.left)
     for i, seat in enumerate(SEATS):
         s, before = seats[seat], was.play(seat) if was is not None and was.hand == now.hand else ()

@@ -7,7 +7,8 @@ for ever, each sending the plays it sees. A second camera of the table on anothe
 (the broker gives it to the newer): this one yields (``bus.mqtt``'s ``yields``), publishes nothing more, not even
 ``offline`` (the table is watched, by the other), and ends in words (``taken_over``; the command's exit status
 ``TAKEN_OVER_EXIT``, which the hall's units do not restart). It follows its table's ``state`` (the one topic it reads): what the table holds as the trick in play, which the
-tracker judges the next plays against (:func:`vision.tracker.told`: plays the table took back). A camera that cannot watch ends in words
+tracker judges the next plays against (:func:`vision.tracker.told`: plays the table took back; :class:`TableStates`, which
+the hall's camera shares). A camera that cannot watch ends in words
 (:class:`SourceError`): a source that gives no frame, or a broker that refuses what it publishes (the credentials of
 another table's camera). A live
 camera or stream that drops (a read fails or gives an empty frame, or gives no frame for ``STALL_S``: a camera
@@ -42,7 +43,7 @@ from vision.model import Model
 from vision.presence import LOST_AFTER_S, Presence
 from vision.read import Reading, read_frame
 from vision.sanity import FLAGGED_CONFIDENCE
-from vision.tracker import Play, Removal, drain, for_game, step, told
+from vision.tracker import Play, Removal, Tracker, drain, for_game, step, told
 
 FRAME_CHARS = 240_000  # the frames schema's limit on the base64 JPEG
 REMOVAL_CONFIDENCE = 0.95  # a seat's area read empty, uncovered and seen bare for the settle time (``tracker``)
@@ -51,6 +52,48 @@ TELL_EVERY_S = 0.25  # how often the camera's presence is looked at (published o
 STALL_S = 5.0  # a live source that gives no frame for this long has stalled: it is dropped and opened again
 OPEN_S = 10.0  # a stream's open (its server's answer, its first frames probed: a keyframe) is given up after this long
 REOPEN_S = (1.0, 2.0, 5.0)  # from the drop (then each try's start) to each try to open it again; then every 5 s
+
+
+class TableStates:
+    """The table's ``state`` as its camera follows it (:func:`vision.tracker.told`): each state the broker delivers on
+    ``conn`` (subscribed here), told to the tracker in the order published, before its next frame (:meth:`tell`).
+    On a connection with ``manual_ack`` (a camera that saves its tracker: ``hall camera``) a state is acknowledged only
+    once the tracker told it is saved (:meth:`saved`): a camera that stops before gets it again from its session, and
+    ``told`` takes no state older than the last it was told."""
+
+    def __init__(self, conn, table: str):
+        from bus.protocol import topic
+
+        self.conn, self._heard, self._told = conn, queue.SimpleQueue(), []  # heard on paho's thread, in order
+        conn.subscribe(topic(table, "state"), self._hear)
+
+    def _hear(self, _topic: str, payload: bytes, delivery=None) -> None:
+        from bus.protocol import PayloadError, decode
+
+        try:
+            self._heard.put((decode("state", payload), delivery))
+        except PayloadError:  # not the table's: the tracker goes on with what it was told
+            self._heard.put((None, delivery))
+
+    def tell(self, tracker: Tracker) -> Tracker:
+        """``tracker`` told every state heard since, in order."""
+        while not self._heard.empty():
+            state, delivery = self._heard.get()
+            tracker = tracker if state is None else told(tracker, state)
+            if delivery is not None:
+                self._told.append(delivery)
+        return tracker
+
+    @property
+    def unsaved(self) -> bool:
+        """States told (or refused) that wait for :meth:`saved` to be acknowledged."""
+        return bool(self._told)
+
+    def saved(self) -> None:
+        """The tracker told them is saved: the states are acknowledged (the broker drops them from the session)."""
+        for delivery in self._told:
+            self.conn.ack(delivery)
+        self._told = []
 
 
 class SourceError(Refusal, RuntimeError):
@@ -196,23 +239,14 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
            log: Callable[[str], None], lang: str, lost_after_s: float) -> int:
     """``watch`` once the table is held."""
     from bus.mqtt import Connection, TakenOver
-    from bus.protocol import PayloadError, decode, encode, topic
+    from bus.protocol import encode, topic
 
     boot = clock()
     ids = Ids(name or f"cam-{table}", format(int(boot), "x"))
     where = topic(table, "camera/status")
     conn = Connection(broker, will=(where, encode("camera/status", {"v": 1, "status": "offline", "camera": ids.name}),
                                     True), yields=True).connect()  # its client id: the camera's user name
-    tracker = for_game(game, settle_s=settle_s, decks=decks)
-    states: queue.SimpleQueue = queue.SimpleQueue()  # the table's states, in the order published (paho's thread)
-
-    def heard(_topic: str, payload: bytes) -> None:
-        try:
-            states.put(decode("state", payload))
-        except PayloadError:  # not the table's: the tracker goes on with what it was told
-            pass
-
-    conn.subscribe(topic(table, "state"), heard)
+    tracker, states = for_game(game, settle_s=settle_s, decks=decks), TableStates(conn, table)
     calibration, last_at, sent, warned, coarse, framed = None, None, 0, False, False, False
     presence = Presence(time.monotonic(), lost_after_s)  # timed on the monotonic clock: a wall clock set back or
     # forward neither hides a lost camera nor makes one up
@@ -282,8 +316,7 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
             if reading.coarse and not coarse:  # said when it begins (a camera moved back, or zoomed out)
                 log(coarse_said(reading, model, lang))
             coarse = reading.coarse
-            while not states.empty():
-                tracker = told(tracker, states.get())
+            tracker = states.tell(tracker)
             tracker, plays = step(tracker, list(reading.cards), reading.busy or {}, at, reading.bare)
             tracker, removals = drain(tracker)
             for removal in removals:  # picked up: the table service tells an early pickup from a cleared trick

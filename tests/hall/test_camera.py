@@ -1,6 +1,7 @@
 """The hall's camera on a real broker: cards put down on the physical table become ``observed``
 messages of the camera's user, once the hand is gone and the cards are still; a picked-up trick
-starts the next; a restarted camera goes on without sending a play twice (the same ids)."""
+starts the next; a restarted camera goes on without sending a play twice (the same ids); at a real table it follows
+the table's ``state``, also what the table published while the camera was away."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import time
 
 import pytest
 
+from bus.protocol import encode, topic
 from hall import scene
 from hall.camera import SIZE, STYLES, Camera, hall_sure, model_ready
 
@@ -168,3 +170,75 @@ def test_a_play_the_broker_does_not_take_is_said_every_ten_seconds_and_sent_when
     finally:
         stop.set()
         thread.join(10)
+
+
+def test_a_camera_follows_its_tables_state_also_what_it_published_while_the_camera_was_away(
+        tmp_path, fresh_broker, connect, table_watch, service_process, until):
+    """001 十九: 甩错牌一旦成，一次扣罚20分，且甩牌不成立 (the followers follow the forced unit anew). At a real table, S
+    throws SA SK and E, N, W follow with two cards each; W's third-deck SA beats SK, so the table takes the throw back
+    and S leads SK alone. The table's service is down when W lays, and the camera is down when the service comes back
+    and takes the throw back: the states it publishes then wait for the camera at the broker. E, N and W take their
+    follows back and follow with one card each, N and W with a card they had laid. The camera follows the table's
+    state (``vision.tracker.told``), including what it published while the camera was away: the three follows go
+    unflagged. Before, the hall's camera still expected the throw's two cards: E's S9 came ``vision.wrong_size``, a
+    flag a person had to clear."""
+    (tmp_path / "t1").mkdir()
+    players = Players(tmp_path / "t1" / "scene.jsonl")
+    watch = table_watch("t1", fresh_broker)
+    service = service_process(fresh_broker, "t1", "classic-3deck", tmp_path / "t1.db", tmp_path / "t1.log")
+    console, board = connect("console", on=fresh_broker), connect("board-t1", on=fresh_broker)
+    sent = iter(range(1000))
+
+    def send(conn, name: str, payload: dict) -> None:
+        conn.publish(topic("t1", name), encode(name, {"v": 1, "id": f"x{next(sent)}", **payload}), qos=1)
+
+    def kinds() -> list[str]:
+        return [e["kind"] for e in watch.of("events")]
+
+    service.start()
+    camera, stop, thread = run_camera(tmp_path, fresh_broker, "oracle")
+    try:
+        watch.wait("state")
+        send(console, "commands", {"command": "assign", "rulebook": "classic-3deck",
+                                   "players": {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}})
+        watch.wait("state", lambda s: s["players"]["S"] == "王芳")
+        send(console, "commands", {"command": "start_round"})
+        watch.wait("state", lambda s: s["phase"] == "arriving")
+        for seat in "SENW":
+            send(board, "board/in", {"seat": seat, "button": "ready", "at": time.time()})
+        watch.wait("state", lambda s: s["phase"] == "dealing")
+        players.lay("S", ["H2"])  # S declares hearts, shows its level card and takes it back
+        watch.wait("events", lambda e: e["kind"] == "declared")
+        players.clear()
+        send(board, "board/in", {"seat": "E", "button": "declare", "at": time.time()})  # the draw is over
+        send(board, "board/in", {"seat": "S", "button": "ready", "at": time.time()})  # S takes the kitty
+        watch.wait("state", lambda s: s["phase"] == "kitty" and s["dealer"] == "S")
+        for seat, cards, then in (("S", ["SA", "SK"], "E"), ("E", ["S3", "S4"], "N"), ("N", ["S5", "S6"], "W")):
+            players.lay(seat, cards)
+            watch.wait("state", lambda s, t=then: s["turn"] == t)
+        watch.stopped(service.stop)
+        sent_before = camera.sent
+        players.lay("W", ["SA", "S7"])  # seen, and kept at the broker for the service
+        assert until(lambda: camera.sent > sent_before)
+        stop.set()
+        thread.join(10)
+        service.start()  # takes W's play: the throw is taken back while the camera is away
+        watch.wait("state", lambda s: [f["kind"] for f in s["flags"]] == ["laid_taken_back"])
+        assert "throw_taken_back" in kinds()
+        camera, stop, thread = run_camera(tmp_path, fresh_broker, "oracle")
+        for seat in "ENW":
+            players.change(players.table.cleared(time.time(), (seat,)))
+            watch.wait("events", lambda e, s=seat: e["kind"] == "picked_up" and e["data"]["seat"] == s)
+        assert not watch.wait("state", lambda s: s["turn"] == "E")["flags"]
+        for seat, cards in (("E", ["S9"]), ("N", ["S5"]), ("W", ["SA"])):
+            players.lay(seat, cards)
+            read = watch.wait("observed", lambda m, s=seat, c=cards: m["seat"] == s and m["cards"] == c)
+            assert read["confidence"] == 0.99 and not watch.of("frames"), watch.of("frames")  # frames: a flag's why
+            watch.wait("events", lambda e, s=seat: e["kind"] == "play_accepted" and e["data"]["seat"] == s)
+        done = watch.wait("state", lambda s: s["trick"] == 2)
+        assert done["turn"] == "W" and not done["flags"]  # W's SA took the trick, and nobody was asked a thing
+    finally:
+        stop.set()
+        thread.join(10)
+        service.reap()
+        watch.close()

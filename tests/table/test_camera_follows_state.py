@@ -18,7 +18,7 @@ class Camera:
     """The real tracker over the cards lying in front of each seat, told each state the table publishes."""
 
     def __init__(self, d, game="tractor", decks=3):
-        self.d, self.lying, self.sent = d, {s: [] for s in SEATS}, []
+        self.d, self.lying, self.sent, self.states = d, {s: [] for s in SEATS}, [], []  # states: told after each look
         self.tracker = told(step(for_game(game, settle_s=0.5, decks=decks), [], {}, at=d.at)[0], d.table.state(d.at))
 
     def lay(self, seat, cards, dt=2.0):
@@ -47,7 +47,8 @@ class Camera:
                 self._send("observed", p, p.confidence, at)
                 sent.append((p.seat, p.cards, tuple(r.key for r in p.reasons)))
         self.d.send("clock", {}, dt=end - self.d.at)
-        self.tracker = told(self.tracker, self.d.table.state(self.d.at))
+        self.states.append(self.d.table.state(self.d.at))
+        self.tracker = told(self.tracker, self.states[-1])
         self.sent += sent
         return sent
 
@@ -71,6 +72,23 @@ def test_follows_of_a_throw_taken_back_are_judged_against_the_unit_it_leads_not_
     tracker still expected the throw's two cards and counted the cards taken back as gone: E's follow came
     ``vision.wrong_size``, N's and W's ``vision.returned`` too, each a flag a person had to clear. Now the tracker
     takes the lead from the table's state (SK) and the cards the table gave back as back in the hands."""
+    d, cam = _follows_taken_back()
+    _follow_the_unit_anew(d, cam)
+
+
+def test_a_state_delivered_again_after_newer_ones_changes_nothing():
+    """001 十九 (甩牌不成立) as above, the camera told again, once the follows are picked up, the state in which the throw
+    stood: a broker restarted from its last save sends a camera states it had (``hall camera``). Told it as new, the
+    tracker took S's throw for the trick's lead again: E's follow of one card came ``vision.wrong_size``. The state is
+    older than the last told (a lower ``seq``, made earlier): it changes nothing."""
+    d, cam = _follows_taken_back()
+    cam.tracker = told(cam.tracker, cam.states[1])  # S's throw standing, E's follow laid
+    _follow_the_unit_anew(d, cam)
+
+
+def _follows_taken_back():
+    """S throws SA SK, E, N and W follow with two cards each, W's third-deck SA among them: the throw is taken back, and
+    the three take their follows back into their hands."""
     d = Driver("classic-3deck")
     d.start()
     d.declare_and_take_kitty("S", "H")
@@ -81,6 +99,11 @@ def test_follows_of_a_throw_taken_back_are_judged_against_the_unit_it_leads_not_
     for seat, cards in (("E", ["S3", "S4"]), ("N", ["S5", "S6"]), ("W", ["SA", "S7"])):
         cam.lift(seat, cards, dt=1.0)
     assert not d.table.flags and d.kinds().count("picked_up") == 3 and d.table.turn() == "E"
+    return d, cam
+
+
+def _follow_the_unit_anew(d, cam):
+    """E, N and W follow S's SK with one card each: unflagged, and played."""
     sent = [cam.lay("E", ["S9"]), cam.lay("N", ["S5"]), cam.lay("W", ["SA"])]
     assert sent == [[("E", ("S9",), ())], [("N", ("S5",), ())], [("W", ("SA",), ())]]
     assert _played(d, 3) == [("E", ["S9"]), ("N", ["S5"]), ("W", ["SA"])] and d.table.judge.tricks[0].winner == "W"
