@@ -186,7 +186,7 @@ def test_results_their_correction_forfeits_and_late_arrivals(client, made):
     assert view["said"] == f"裁判 li 更正第 1 轮 {tables[0]} 桌成绩：本桌第二方胜（原因：记分错误）"
     # a correction of a result entered by hand can be taken back: corrected again to what it was
     assert view["undo"] == {"path": url, "body": {"round": 1, "table": tables[0], "result": {"winner": 0}, "correct": True,
-                                                  "reason": "撤销上一次更正"}}
+                                                  "reason": "撤销上一次更正", "seen": view["changed"][tables[0]]}}
     back = client.post(view["undo"]["path"], json=view["undo"]["body"]).json()
     assert back["round"]["tables"][0]["result"]["points"] == [2, 0] and back["undo"]["body"]["result"] == {"winner": 1}
     view = client.post(back["undo"]["path"], json=back["undo"]["body"]).json()  # and again: the other pair won
