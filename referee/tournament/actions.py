@@ -26,6 +26,11 @@ from referee.tournament.entries import Entry
 from referee.tournament.systems import system
 
 
+TICK_S = 0.001  # a change's time (``Tournament.at``, the payloads' ``at``) is at least this after the one before it: a
+# wall clock set back between two changes (a laptop's clock put right) never gives a change the time of the one before,
+# by which the scoreboard tells a round published anew (display/static/app.js asks its results once per ``at``)
+
+
 def start(data: dict, seq: int = 1, at: float = 0.0) -> Tournament:
     entries = tuple(Entry.of(e) for e in data["entries"])
     if len({e.id for e in entries}) != len(entries):
@@ -54,7 +59,7 @@ def replay(actions: list[dict]) -> Tournament:
 def apply(t: Tournament, action: dict) -> Tournament:
     """One logged action (already checked when it was logged)."""
     kind, d = action["kind"], action["data"]
-    t = replace(t, seq=action["seq"], at=max(t.at, action["at"]))
+    t = replace(t, seq=action["seq"], at=max(t.at + TICK_S, action["at"]))  # later than the change before, whatever the clock
     if kind == "lot":
         _check_lot(t.entries, d["lot"])
         return replace(t, lot=tuple(d["lot"]))

@@ -143,7 +143,7 @@ class Tournament:
     repaired: tuple[Repaired, ...] = ()  # every round paired again, oldest first
     withdrawn: tuple[str, ...] = ()  # entries out of the draw (their unit withdrew); their results stand
     seq: int = 0
-    at: float = 0.0
+    at: float = 0.0  # the latest change's time, later than the one before it (actions.TICK_S) whatever the clock
 
     def entry(self, eid: str) -> Entry:
         for e in self.entries:
