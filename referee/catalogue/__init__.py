@@ -36,7 +36,7 @@ from types import MappingProxyType
 LANGS = ("zh", "en")
 ENV_LANG = "CARDTABLE_LANG"  # the command line's language; ``cardtable --lang`` sets it for the process and its children
 FILES = {"zh": "zh-CN.toml", "en": "en.toml"}
-ONLY_ZH = ("board.", "help.", "option.")  # the seat board shows Chinese only; the --help lines' English is the code's
+ONLY_ZH = ("board.", "help.", "option.", "setting.")  # the seat board shows Chinese only; the --help lines' English is the code's, a rulebook setting's meaning the schema's
 HERE = Path(__file__).resolve().parent
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 

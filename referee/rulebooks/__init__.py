@@ -7,7 +7,9 @@ schema by :mod:`~referee.rulebooks.readme`). Each game's rulebook is a typed sch
 :mod:`~referee.rulebooks.book`, what every book has, and :mod:`~referee.rulebooks.climbing`, what the climbing
 games share; a seed's follow shapes as :mod:`~referee.rulebooks.shapes` reads them), checked when the file loads
 (:mod:`~referee.rulebooks.settings`): a missing, unknown or wrong setting is a :class:`RulebookError` naming the
-file, the key, the value and what is allowed.
+file, the key, the value and what is allowed. ``cardtable rulebook show`` tells a book to the people who play by it
+(:mod:`~referee.rulebooks.told`: each setting's value, meaning and the note beside it in the file, which
+:mod:`~referee.rulebooks.notes` reads: the seed article it cites).
 
 >>> sorted(names("guandan")), sorted(names("sandayi"))
 (['sanjiang-2012', 'sanjiang-2012-stage-two'], ['usst-2016'])

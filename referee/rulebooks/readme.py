@@ -17,8 +17,10 @@ import dataclasses
 import importlib
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
+from referee.rulebooks import settings
 from referee.rulebooks.settings import describe, fields, show
 
 README = Path(__file__).with_name("README.md")
@@ -37,12 +39,13 @@ def table(section: type, keys: list[str] | None = None) -> str:
         if dataclasses.is_dataclass(t) and not hasattr(t, "parse") or keys and key not in keys:
             continue
         values = describe(t)
-        default = f.default if f.default_factory is dataclasses.MISSING else dict(f.default_factory())
+        default = settings.default(f)
+        default = dict(default) if isinstance(default, Mapping) else default
         if isinstance(default, float) and default.is_integer():
             default = int(default)
         if default is not dataclasses.MISSING and "left out:" not in f.metadata["doc"]:
             values += f"; left out: {'none' if default is None else show(list(default) if isinstance(default, tuple) else default)}"
-        rows.append(f"| `{key}` | {_cell(values)} | {_cell(f.metadata['doc'])} |")
+        rows.append(f"| `{key}` | {_cell(values)} | {_cell(settings.meaning(section, key, 'en'))} |")
     return "\n".join(rows) + "\n"
 
 

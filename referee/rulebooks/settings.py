@@ -34,6 +34,7 @@ referee.rulebooks.settings.SettingError: [combos] captives = "declared": no such
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 from collections.abc import Mapping
 from functools import cache
@@ -41,7 +42,7 @@ from types import MappingProxyType, UnionType
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from referee.cards import Card
-from referee.catalogue import fill, has
+from referee.catalogue import fill, has, word
 from referee.rulebooks.shapes import Shape
 
 
@@ -73,6 +74,25 @@ def fields(section: type) -> tuple[tuple[str, str, Any, dataclasses.Field], ...]
     """Each setting of a section: its key in the file, its field name, its type and its field."""
     types_ = get_type_hints(section)
     return tuple((f.metadata.get("key") or f.name, f.name, types_[f.name], f) for f in dataclasses.fields(section) if f.init)
+
+
+def default(field: dataclasses.Field) -> Any:
+    """A setting's value when the file leaves it out (``dataclasses.MISSING``: the file must give it)."""
+    return field.default if field.default_factory is dataclasses.MISSING else field.default_factory()
+
+
+def meaning(section: type, key: str, lang: str) -> str:
+    """What the setting ``key`` of ``section`` means: its :func:`setting`'s words (README.md's), in Chinese the
+    catalogue's ``setting.<module>.<class>.<key>`` (the class that declares it).
+
+    >>> from referee.rulebooks.tractor import Deal
+    >>> meaning(Deal, "decks", "en"), meaning(Deal, "decks", "zh")
+    ('decks shuffled together (54 cards each)', '几副牌洗在一起（每副 54 张）')
+    """
+    name, f = next((name, f) for k, name, _, f in fields(section) if k == key)
+    owner = next(c for c in section.__mro__ if name in inspect.get_annotations(c))
+    doc = f.metadata["doc"]
+    return doc if lang == "en" else word(lang, f"setting.{owner.__module__.rpartition('.')[2]}.{owner.__name__}.{key}", doc)
 
 
 def _or(words: list[str]) -> str:
@@ -237,4 +257,4 @@ def check(ok: bool, key: str, found: Any, allowed: str) -> None:
         raise ValueError(f"{key} = {show(found)}: allowed {allowed}")
 
 
-__all__ = ["NAMED", "SettingError", "check", "describe", "named", "read", "setting", "show", "value"]
+__all__ = ["NAMED", "SettingError", "check", "default", "describe", "meaning", "named", "read", "setting", "show", "value"]
