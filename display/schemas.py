@@ -379,8 +379,9 @@ class ResultIn(Closed):
     correct: bool = Field(default=False, description="replace a result already recorded (a dispute); all after it recomputes")
     reason: Text(200) = ""
     seen: int | None = Field(default=None, ge=0, description=(
-        "with a correction: the table's `changed` as the page showed it (the log seq of its latest change); refused "
-        "when the table changed since (another organiser's correction, the table's report), so none is overwritten unseen"))
+        "the table's `changed` as the page showed it (the log seq of its latest change: its pairing, result, forfeits); "
+        "refused when it changed since (another person's correction, the table's report, the round paired anew), so "
+        "nothing is entered over a change unseen"))
 
 
 class ForfeitIn(Closed):
@@ -473,8 +474,8 @@ class TournamentView(BaseModel):
                           "names another: the one its tables play or played last, else the system's (San Da Yi's for "
                           "individual tables, Guandan's for the knockout)")
     rulebooks: list[Book] = Field(default=[], description="the rulebooks of the games the system's tables play")
-    changed: dict[str, int] = Field(default={}, description="the log seq of each table's latest change (the round shown), "
-                                    "sent back as `seen` with a correction")
+    changed: dict[str, int] = Field(default={}, description="the log seq of each table's latest change (the round shown: "
+                                    "its pairing, result, forfeits), sent back as `seen` with a result or a correction")
     results: dict[str, list[str]] = Field(default={}, description="the round's decided tables whose result reads otherwise "
                                           "than its scores, by table: pair Swiss's levels each side reached (A+: past A), "
                                           "or won, drawn, lost where none is known; a knockout's single game or "

@@ -117,7 +117,7 @@ def _view(store, ctx: Ctx, round_no: int | None = None) -> TournamentView:
     waiting = t.rounds[-1].waiting() if t.rounds else ()
     tables = at_tables(t, {name: x.state for name, x in ctx.feed.hall.tables.items()})
     shown = store.round_view(round_no)
-    changed = {x.table: x.changed for x in t.round(shown["round"]).tables} if shown["round"] else {}
+    changed = {x.table: t.round(shown["round"]).seen(x.table) for x in t.round(shown["round"]).tables} if shown["round"] else {}
     return TournamentView(tournament=t.id, name=t.name, system=t.system, rounds=t.total_rounds, paired=len(t.rounds),
                           finished=t.finished, round=shown, best_of=t.rules.best_of(t, shown["round"]),
                           results=results_said(t, shown["round"]) if shown["round"] else {},
@@ -300,9 +300,9 @@ def result(body: ResultIn, user: Referee, ctx: Ctx, lang: Lang) -> TournamentVie
             before["was"] = _entered(store, body.round, body.table)
             store.correct_result(body.round, body.table, outcome, by=user.name, reason=body.reason, forfeits=body.forfeits,
                                  seen=body.seen)
-            before["now"] = store.tournament.round(body.round).table(body.table).changed  # the undo's seen
+            before["now"] = store.tournament.round(body.round).seen(body.table)  # the undo's seen
         else:
-            store.record_result(body.round, body.table, outcome, by=user.name, forfeits=body.forfeits)
+            store.record_result(body.round, body.table, outcome, by=user.name, forfeits=body.forfeits, seen=body.seen)
 
     view = _change(ctx, user, lang, "correct_result" if body.correct else "record_result", detail, make)
     if before.get("was") is None:  # a result recorded stays (none is taken back), a table's own result too

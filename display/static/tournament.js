@@ -215,9 +215,9 @@ function scoresBody(f) {
   const forfeits = boxes.filter(b => b.checked && !b.disabled).map(b => b.value);  // a ticked box disabled: the forfeit stands
   const scores = boxes.map(b => scoreOf(f.elements["score-" + b.value].value, b.checked)).filter(v => v !== null);
   const body = { round: Number($("#t-round").dataset.round), table: f.dataset.table, result: { scores }, forfeits };
-  return f.dataset.correct ? { ...body, correct: true, reason: f.elements.reason.value, ...seen(f.closest("tr")) } : body;
+  return { ...body, ...seen(f.closest("tr")), ...(f.dataset.correct ? { correct: true, reason: f.elements.reason.value } : {}) };
 }
-function seen(row) {  // a correction names the table as the page showed it: refused if another organiser changed it since
+function seen(row) {  // a result or correction names the table as the page showed it: refused if it changed since
   return row?.dataset.seen ? { seen: Number(row.dataset.seen) } : {};
 }
 function formJSON(form) { return Object.fromEntries([...new FormData(form)].filter(([, v]) => v !== "")); }
@@ -272,11 +272,11 @@ document.addEventListener("click", ev => {
   if (b.dataset.result) {
     const picked = row.querySelector("input[type=radio]:checked");
     if (!picked) { act(() => { throw new Error(T("pick_first")); }); return; }  // said, nothing sent
-    const body = { round, table: row.dataset.table, result: { winner: Number(picked.value) } };
+    const body = { round, table: row.dataset.table, result: { winner: Number(picked.value) }, ...seen(row) };  // a side: of the pairing shown
     const games = row.querySelector("select[name=games]")?.value.split(":").map(Number);  // the winner's games first
     if (games) body.result.games = picked.value === "0" ? games : games.reverse();
     if (b.dataset.result === "correct") {  // a correction says why (the log and the audit keep it): asked before anything is sent
-      Object.assign(body, { correct: true, reason: row.querySelector("input[name=reason]").value.trim() }, seen(row));
+      Object.assign(body, { correct: true, reason: row.querySelector("input[name=reason]").value.trim() });
       if (!body.reason) { act(() => { throw new Error(T("correct_reason")); }); return; }
     }
     call = () => api("POST", "/api/console/tournament/results", body);

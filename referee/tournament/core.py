@@ -91,6 +91,11 @@ class Round:
         """The byes lost with the whole team's round (seed 000 第十三条) as the tables stand now."""
         return tuple(sorted({b for lost in self.lost_byes if lost.stand(self.tables) for b in lost.byes}))
 
+    def seen(self, name: str) -> int:
+        """The log seq of the latest change to table ``name``: its pairing (the round paired, or paired again) or its
+        result and forfeits; what a person who saw the table names with a change to it (the store's ``seen``)."""
+        return max(self.seq, self.table(name).changed)
+
     def waiting(self) -> tuple[Unrecorded, ...]:
         """The reports not recorded that still wait for the organiser: their table changed by nothing since."""
         return tuple(n for n in self.unrecorded if self.table(n.table).changed < n.seq)

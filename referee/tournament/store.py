@@ -287,16 +287,18 @@ class TournamentStore:
         return self._append("lot", check, by)
 
     def record_result(self, round_no: int, table: str, result: dict, by: str = "organiser",
-                      forfeits: list[str] | tuple[str, ...] = (), event: str | None = None, sides: dict | None = None) -> dict:
+                      forfeits: list[str] | tuple[str, ...] = (), event: str | None = None, sides: dict | None = None,
+                      seen: int | None = None) -> dict:
         """A table's result entered by hand (see README.md for its shape per system); a table with a
         result, or decided by forfeit, is changed only by :meth:`correct_result`. Forfeits stand, and
         ``forfeits`` (entries at the table) join them in the same change: a San Da Yi table's scores
         with the player who was absent, entered at once, or refused with nothing changed. ``event``,
         ``sides``: the table event that reported the result (recorded once, as :meth:`record_game`) and
-        the entry at each seat then."""
+        the entry at each seat then; ``seen``: the table as the person entering it saw it (:meth:`_as_seen`)."""
         def check(t: Tournament) -> dict:
             self._unseen(event, round_no)
             x = _table(t, round_no, table)
+            self._as_seen(t, round_no, table, seen)
             _check_sides(round_no, x, sides)
             _check_result(result)
             gone = _seated(x, round_no, forfeits, allow_none=True)
@@ -314,14 +316,11 @@ class TournamentStore:
         """Restate a table: its result (None: none) and the entries that forfeit it (none unless
         named); everything computed after it is computed again. ``event``, ``sides``: the table event
         that made the correction (a result judged again) and where the entries sat, as :meth:`record_game`.
-        ``seen``: the table as the corrector saw it (its ``changed``, the log seq of its latest change): refused when
-        it changed since (another organiser's correction, the table's report), which would be overwritten unseen."""
+        ``seen``: the table as the corrector saw it (:meth:`_as_seen`)."""
         def check(t: Tournament) -> dict:
             self._unseen(event, round_no)
             x = _table(t, round_no, table)
-            if seen is not None and seen != x.changed:
-                by_then = next((a["by"] for a in self.actions() if a["seq"] == x.changed), "-")
-                raise TournamentError("table_changed", round=round_no, table=table, seq=x.changed, by=by_then)
+            self._as_seen(t, round_no, table, seen)
             _check_sides(round_no, x, sides)
             if result is not None:
                 _check_result(result)
@@ -476,6 +475,15 @@ class TournamentStore:
             return {"round": r.round, "table": table, "report": report, "reason": reason}
 
         return self._append_once("unrecorded", check, by)
+
+    def _as_seen(self, t: Tournament, round_no: int, table: str, seen: int | None) -> None:
+        """Refuse a change to a table made on a view of it older than its latest change (``Round.seen``: ``seen`` is
+        what the view showed; None: not known, not checked): another person's correction, the table's report, or its
+        pairing drawn anew (a result names a side, 0 or 1, which would be another pair's). Said naming who made it."""
+        now = t.round(round_no).seen(table)
+        if seen is not None and seen != now:
+            by = next((a["by"] for a in self.actions() if a["seq"] == now), "-")
+            raise TournamentError("table_changed", round=round_no, table=table, seq=now, by=by)
 
     def _unseen(self, event: str | None, round_no: int) -> None:
         """Raise :class:`_Seen` when a table event was recorded already in the round (a QoS 1 redelivery). One

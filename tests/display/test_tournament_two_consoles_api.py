@@ -60,11 +60,11 @@ def test_a_correction_made_on_a_table_another_console_changed_since_is_refused_a
     last = store.last_seq()
     r = correct(wang, 0, seen)
     assert r.status_code == 409, r.text
-    assert r.json()["detail"] == ("第 1 轮 t01 桌在你看到之后已被 li 改动（第 4 条记录）：这次更正没有记入，以免盖掉那次改动；"
-                                  "请看过现在的成绩后再更正")
+    assert r.json()["detail"] == ("第 1 轮 t01 桌在你看到之后已被 li 改动（第 4 条记录）：这次没有记入，以免盖掉那次改动或记到"
+                                  "另一对阵上；请看过这张桌现在的对阵和成绩后再录入")
     r = correct(wang, 0, seen, EN)
-    assert r.json()["detail"].startswith("round 1 t01 was changed by li after you saw it (action 4): this correction was "
-                                         "not recorded")
+    assert r.json()["detail"].startswith("round 1 t01 was changed by li after you saw it (action 4): nothing was "
+                                         "recorded")
     assert store.last_seq() == last and t01(store)["points"] == [0, 2]
     now = wang.get("/api/console/tournament").json()["changed"]["t01"]
     assert correct(wang, 0, now).status_code == 200 and t01(store)["points"] == [2, 0]
@@ -104,4 +104,37 @@ def test_a_change_while_another_program_holds_the_files_lock_is_said_so_and_noth
         assert store.round_view(1)["tables"][0]["result"] is None
         assert client.post("/api/console/tournament/results", json=body).status_code == 200
     assert store.round_view(1)["tables"][0]["result"]["points"] == [2, 0]
+    store.close()
+
+
+def test_a_result_entered_from_a_page_showing_a_pairing_drawn_anew_since_is_refused(broker, tmp_path):
+    """The organiser undoes round 2's pairing (a unit's withdrawal entered after it) and pairs it again, while the chief
+    referee's page still shows the pairing first drawn and enters t01's winner there: the winner is a side of the table
+    (0, 1), so before it was recorded for whichever pair now sits first at t01, a pair that never played the game. Now
+    the page names the table as it showed it (``seen``: its pairing's change too) and is refused in words."""
+    store = TournamentStore(tmp_path / "hall.db")
+    store.new("pair-swiss", [Entry(p, p, u, u, (f"{p}甲", f"{p}乙")) for p, u in UNITS.items()], seed=1,
+              options={"rounds": 2}, id="zk2010")
+    store.pair_next_round()
+    for x in store.tournament.round(1).tables:
+        store.record_result(1, x.table, {"winner": 0}, by="记分员")
+    store.pair_next_round()
+    app = create_app(Settings(broker.url("scoreboard"), broker.url("console"), make_db(tmp_path / "console.db"), store.path))
+    with TestClient(app, headers={"Origin": "http://testserver"}) as li:
+        as_(li, REFEREE)
+        shown = li.get("/api/console/tournament").json()
+        store.unpair_round(2, by="wang", reason="应先录入退赛")
+        store.withdraw_unit("体育", by="wang", reason="全队退赛")
+        store.pair_next_round(by="wang")
+        assert [e["id"] for e in store.round_view(2)["tables"][0]["entries"]] != \
+            [e["id"] for e in shown["round"]["tables"][0]["entries"]]
+        last = store.last_seq()
+        r = li.post("/api/console/tournament/results", json={"round": 2, "table": "t01", "result": {"winner": 0},
+                                                               "seen": shown["changed"]["t01"]})
+        assert r.status_code == 409, r.text
+        assert r.json()["detail"].startswith(f"第 2 轮 t01 桌在你看到之后已被 wang 改动（第 {last} 条记录）")
+        assert store.last_seq() == last
+        now = li.get("/api/console/tournament").json()["changed"]["t01"]
+        assert li.post("/api/console/tournament/results", json={"round": 2, "table": "t01", "result": {"winner": 0},
+                                                                 "seen": now}).status_code == 200
     store.close()
