@@ -31,7 +31,7 @@ class Held(Exception):
     reads), or it cannot be opened (``holder`` None, ``error`` why); the caller says which in its own section's words
     (``table_busy``, ``table_lock``: keys written out where they are raised, as the catalogue's test reads them)."""
 
-    def __init__(self, lock: Path, holder: str | None = None, error: str | None = None) -> None:
+    def __init__(self, lock: Path, holder: str | None = None, error: OSError | None = None) -> None:
         super().__init__(holder or error)
         self.lock, self.holder, self.error = lock, holder, error
 
@@ -64,7 +64,7 @@ def hold(role: str, table: str, broker_url: str, what: str) -> int:
     try:
         fd = os.open(where, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as e:
-        raise Held(where, error=e.strerror) from None
+        raise Held(where, error=e) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

@@ -203,7 +203,7 @@ def tls_context(ca: str | None) -> ssl.SSLContext:
     try:
         context = ssl.create_default_context(cafile=ca)
     except (OSError, ssl.SSLError) as exc:  # missing, unreadable, or no certificate in it
-        raise ConnectionRefused("ca_unreadable", path=ca, env=ENV_CA, error=getattr(exc, "strerror", None) or exc) from None
+        raise ConnectionRefused("ca_unreadable", path=ca, env=ENV_CA, error=exc) from None
     context.sslsocket_class = _Handshake
     context.failure = None
     return context
@@ -213,7 +213,7 @@ def tls_refused(failure: OSError, address: BrokerAddress, ca: str | None) -> Con
     """Why the TLS handshake with the broker failed, in words: a certificate not for the URL's host, one not signed
     by ``ca``, or no TLS at all (the connection reset or ended in the middle of the handshake: a plain listener)."""
     where = f"{address.host}:{address.port}"
-    reason = getattr(failure, "verify_message", None) or getattr(failure, "reason", None) or failure.strerror
+    reason = getattr(failure, "verify_message", None) or getattr(failure, "reason", None)
     if not isinstance(failure, ssl.SSLCertVerificationError):
         return ConnectionRefused("tls_failed", address=where, reason=reason or failure)
     if failure.verify_code in _NOT_FOR_HOST:

@@ -16,7 +16,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 
-from referee.catalogue import ENV_LANG, LANGS, cli_lang, has, word
+from referee.catalogue import ENV_LANG, LANGS, cli_lang, has, said, word
 
 
 # argparse's own words (its gettext message ids) and the catalogue's key for each (``argparse.*``).
@@ -117,7 +117,9 @@ class _Tried(Exception):
 
 def lang_option(parser: argparse.ArgumentParser) -> None:
     """``--lang`` for ``parser`` and every command under it (``cardtable --lang en table run`` or ``cardtable table
-    run --lang en``); given nowhere, ``args.lang`` is :func:`cli_lang`'s."""
+    run --lang en``); given nowhere, ``args.lang`` is :func:`cli_lang`'s. ``args.prog`` is the command's name as its
+    errors say it (:func:`refuse`): the innermost command's, whose defaults argparse sets last."""
+    parser.set_defaults(prog=parser.prog)
     if "--lang" not in parser._option_string_actions:
         parser.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS,
                             help=f"the language it speaks: zh or en (default ${ENV_LANG}, else zh)")
@@ -168,11 +170,23 @@ def _named(kind: Callable[[str], object], name: str) -> Callable[[str], object]:
     return parse
 
 
-def refuse(parser: argparse.ArgumentParser, message: str) -> int:
-    """A command's refusal once its arguments parsed, said as argparse says its errors (``cardtable table replay：错误：
-    ...``, without the usage: the arguments were right); the exit status, 2."""
-    sys.stderr.write(argparse._("%(prog)s: error: %(message)s\n") % {"prog": parser.prog, "message": message})
-    return 2
+REFUSED, FAILED = 2, 1  # the exit status of a command refused (nothing done), of a service stopped by a failure
+
+
+def refuse(command: argparse.ArgumentParser | argparse.Namespace, message: object, status: int = REFUSED) -> int:
+    """Every error line a command says, in argparse's form for its own errors (``cardtable display user：错误：...``,
+    ``cardtable display user: error: ...``), without the usage once the arguments parsed; the exit status.
+
+    ``command`` is the command's parser, or its parsed arguments (:func:`lang_option` gives each command's
+    ``prog``); ``message`` is said in the command line's language (``referee.catalogue.said``: a refusal in its words,
+    the system's error by its ``errno``, never its English in a Chinese sentence). ``status``: ``REFUSED`` (2, as
+    argparse's) when the command did nothing because what it was given, or what it was asked to change, will not
+    do, the system's refusals included (no such file, no permission, the disk full: nothing was changed);
+    ``FAILED`` (1) when a running service (a camera's watch, a board's bridge, a simulation, the hall) stopped on a
+    failure."""
+    lang = cli_lang()
+    sys.stderr.write(argparse_text(lang, "%(prog)s: error: %(message)s\n") % {"prog": command.prog, "message": said(message, lang)})
+    return status
 
 
 def run(build: Callable[[], argparse.ArgumentParser], argv: list[str]) -> int:
@@ -185,4 +199,4 @@ def run(build: Callable[[], argparse.ArgumentParser], argv: list[str]) -> int:
         return args.func(args)
 
 
-__all__ = ["ARGPARSE", "Parser", "argparse_text", "dressed", "helps", "lang_of", "lang_option", "refuse", "run", "speaking"]
+__all__ = ["ARGPARSE", "FAILED", "REFUSED", "Parser", "argparse_text", "dressed", "helps", "lang_of", "lang_option", "refuse", "run", "speaking"]

@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 
 from bus.credentials import ENV_BROKER, ENV_CREDENTIALS, port
+from cardtable.lang import refuse
 from referee.catalogue import Refusal
 
 ENV_PASSWORD = "CARDTABLE_PASSWORD"
@@ -99,8 +100,7 @@ def _serve(args: argparse.Namespace) -> int:
             raise CredentialsError("url_user")
         urls = [broker_url(args.broker, args.credentials, user) for user in (args.scoreboard_user, args.console_user)]
     except Refusal as exc:  # no broker or password, a bad URL or credentials file
-        print(f"cardtable display serve: {exc.text(args.lang)}", file=sys.stderr)
-        return 2
+        return refuse(args, exc)
     from display.store import check_file
     from referee.tournament.store import check_file as check_tournament
 
@@ -112,8 +112,7 @@ def _serve(args: argparse.Namespace) -> int:
         https = _https(args.tls_cert, args.tls_key)
         _reach(urls)
     except Refusal as exc:
-        print(f"cardtable display serve: {exc.text(args.lang)}", file=sys.stderr)
-        return 2
+        return refuse(args, exc)
     _more_files()
     app = create_app(Settings(*urls, Path(args.db), tournament_db, args.secure_cookie or bool(https),
                               origins=tuple(args.origin)))
@@ -142,7 +141,7 @@ def _https(cert: str | None, key: str | None) -> dict[str, str]:
     try:
         ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(cert, key)
     except (OSError, ssl.SSLError) as exc:  # missing, not PEM, or a key that is not the certificate's
-        raise HttpsError("tls_files", cert=cert, keyfile=key, error=getattr(exc, "strerror", None) or exc) from None
+        raise HttpsError("tls_files", cert=cert, keyfile=key, error=exc) from None
     return {"ssl_certfile": cert, "ssl_keyfile": key}
 
 
@@ -198,8 +197,7 @@ def _backup(args: argparse.Namespace) -> int:
         finally:
             store.close()
     except Refusal as exc:
-        print(f"cardtable display backup: {exc.text(args.lang)}", file=sys.stderr)
-        return 2
+        return refuse(args, exc)
     print(say(args.lang, "cli.console_backed_up", path=args.out, **held))
     if held["damaged"]:
         print(say(args.lang, "cli.console_backup_damaged", n=held["damaged"]), file=sys.stderr)
@@ -214,8 +212,7 @@ def _user(args: argparse.Namespace) -> int:
     try:
         store = Store.open(args.db)  # a file that is not the console's is refused before a password is asked for it
     except Refusal as exc:
-        print(f"cardtable display user: {exc.text(args.lang)}", file=sys.stderr)
-        return 2
+        return refuse(args, exc)
     try:
         return _change_user(args, store, time.time())
     finally:
@@ -233,12 +230,10 @@ def _change_user(args: argparse.Namespace, store, now: float) -> int:
         if args.role:
             store.may_add(args.user)  # a name a person reads, unlike any user's: refused before the password is asked
     except Refusal as exc:
-        print(f"cardtable display user: {exc.text(lang)}", file=sys.stderr)
-        return 2
+        return refuse(args, exc)
     password = _password(lang, shown) if args.role or args.passwd else ""
     if password is None:
-        print(f"cardtable display user: {say(lang, 'cli.password_short')}", file=sys.stderr)
-        return 2
+        return refuse(args, say(lang, "cli.password_short"))
     try:
         if args.role:
             store.add_user(args.user, password, args.role, now)
@@ -257,8 +252,7 @@ def _change_user(args: argparse.Namespace, store, now: float) -> int:
             store.audit(by, "unlock_user", via | {"n": n}, now)
             done = say(lang, "cli.user_unlocked", user=shown, n=n)
     except Refusal as exc:
-        print(f"cardtable display user: {exc.text(lang)}", file=sys.stderr)
-        return 1
+        return refuse(args, exc)
     print(done)
     return 0
 

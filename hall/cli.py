@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from bus.credentials import port
+from cardtable.lang import refuse
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -89,7 +90,7 @@ def _hall(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     wrong = [say(args.lang, f"cli.hall_{name}", most=MAX_TABLES, value=getattr(args, name)) for name, ok in fits.items() if not ok]
     if wrong:  # each option out of its range, and only those
         parser.error(say(args.lang, "word.list").join(wrong))
-    return run(Options(args.tables, args.speed, args.port, args.dir, args.seed, args.see, args.hands, args.slow))
+    return run(Options(args.tables, args.speed, args.port, args.dir, args.seed, args.see, args.hands, args.slow), args)
 
 
 def _setup(args: argparse.Namespace) -> int:
@@ -97,7 +98,7 @@ def _setup(args: argparse.Namespace) -> int:
 
     from bus.broker import BrokerError
     from hall.setup import Plan, PlanError, Tls, parse_tables, write
-    from referee.catalogue import said, say
+    from referee.catalogue import say
 
     defaults = [r for r in args.rulebook if "=" not in r]
     try:
@@ -114,8 +115,9 @@ def _setup(args: argparse.Namespace) -> int:
                     Tls(*given) if given else None)
         written = write(plan, args.out)
     except (ValueError, BrokerError) as exc:
-        print(f"cardtable hall setup: {said(exc, args.lang)}", file=sys.stderr)
-        return 2
+        return refuse(args, exc)
+    except OSError as exc:  # --out cannot be made (no such folder above it, a read-only disk, no permission)
+        return refuse(args, PlanError("cannot_write", out=args.out, error=exc))
     if not given:
         print(f"cardtable hall setup: {say(args.lang, 'hall.setup_plain')}", file=sys.stderr)
     print(say(args.lang, "hall.setup.written", files=len(written), tables=len(tables), out=args.out,
@@ -130,8 +132,9 @@ def _certs(args: argparse.Namespace) -> int:
     try:
         written = make(args.out, args.name)
     except CertsError as exc:
-        print(f"cardtable hall certs: {exc.text(args.lang)}", file=sys.stderr)
-        return 2
+        return refuse(args, exc)
+    except OSError as exc:  # --out cannot be made (no such folder above it, a read-only disk, no permission)
+        return refuse(args, CertsError("cannot_write", out=args.out, error=exc))
     print(say(args.lang, "hall.certs.written", out=args.out, names=" ".join(args.name),
               files=" ".join(p.name for p in written)))
     return 0

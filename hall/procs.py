@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardtable.logs import Lasting
-from referee.catalogue import cli_lang, say
+from referee.catalogue import cli_lang, said, say
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +117,7 @@ class Child:
             except OSError as exc:
                 delay = RESTART_DELAYS_S[-1]
                 self._due = now + delay
-                error = exc.strerror or str(exc)
+                error = said(exc, cli_lang())
                 return say(cli_lang(), "hall.start_failed", name=self.name, error=error, delay=f"{delay:g}") \
                     if self._failing.new(error) else None
             self._failing.over()

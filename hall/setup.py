@@ -83,7 +83,7 @@ def check_tls(tls: Tls, host: str) -> None:
         client = ssl.create_default_context(cafile=tls.ca)
     except (OSError, ssl.SSLError) as exc:  # missing, not PEM, or a key that is not the certificate's
         raise PlanError("tls_unreadable", ca=tls.ca, cert=tls.cert, keyfile=tls.key,
-                        error=getattr(exc, "strerror", None) or exc) from None
+                        error=exc) from None
     wires = [ssl.MemoryBIO() for _ in range(4)]
     ends = [(client.wrap_bio(wires[0], wires[1], server_hostname=host), wires[1], wires[2]),
             (server.wrap_bio(wires[2], wires[3], server_side=True), wires[3], wires[0])]

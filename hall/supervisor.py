@@ -14,6 +14,7 @@ it leaves nothing running either (``hall.procs``, ``hall.reaper``).
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
 import secrets
@@ -27,6 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from cardtable.lang import FAILED, refuse
 from cardtable.logs import Lasting, setup_logging
 from hall.plan import HallTable, hall_tables
 from hall.procs import MARK, Child, stop_all
@@ -107,6 +109,8 @@ class Supervisor:
         self.tables = hall_tables(opts.tables)
         self.port = pick_port(opts.port)
         self.dir = Path(opts.dir).resolve() if opts.dir else None
+        if self.dir is not None and self.dir.exists() and (not self.dir.is_dir() or any(self.dir.iterdir())):  # refused before anything starts
+            raise HallError("not_empty", dir=self.dir)
         self.children: list[Child] = []
         self.broker = None
         self.organiser = None
@@ -133,8 +137,6 @@ class Supervisor:
         stop = stop or threading.Event()
         if self.dir is None:
             self.dir = Path(tempfile.mkdtemp(prefix="cardtable-hall-"))
-        elif self.dir.exists() and any(self.dir.iterdir()):
-            raise HallError("not_empty", dir=self.dir)
         self.dir.mkdir(parents=True, exist_ok=True)
         os.environ[MARK] = str(self.dir)  # the broker and everything else started from here carry it
         self.reaper = Reaper(self.dir)  # first: whatever ends this process, what it starts ends too
@@ -348,8 +350,8 @@ class Supervisor:
             self.reaper.close()
 
 
-def run(opts: Options) -> int:
-    """``cardtable hall``."""
+def run(opts: Options, command: argparse.Namespace) -> int:
+    """``cardtable hall`` (``command``: its parsed arguments, whose name its errors say: ``cardtable.lang.refuse``)."""
     setup_logging(logging.WARNING)
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):  # set from a thread: a handler must take no lock
@@ -357,14 +359,12 @@ def run(opts: Options) -> int:
     try:
         hall = Supervisor(opts)
     except ValueError as exc:
-        print(f"cardtable hall: {catalogue.said(exc, catalogue.cli_lang())}", file=sys.stderr)
-        return 2
+        return refuse(command, exc)
     try:
         if hall.start(stop):
             hall.serve(stop)
     except (ValueError, RuntimeError, OSError) as exc:
-        print(f"cardtable hall: {catalogue.said(exc, hall.lang)}", file=sys.stderr)
-        return 1
+        return refuse(command, exc, FAILED)
     finally:
         hall.say(catalogue.say(hall.lang, "hall.stopping"))
         hall.stop()

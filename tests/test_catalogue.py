@@ -556,10 +556,10 @@ def test_the_board_bridge_and_the_camera_refuse_in_the_command_lines_language(ca
 
     monkeypatch.delenv("CARDTABLE_BROKER", raising=False)
     assert main(["bridge", "run", "--table", "t 1", "--port", "/dev/null"]) == 2
-    assert "cardtable bridge run: 桌号“t 1”不对" in capsys.readouterr().err
+    assert "cardtable bridge run：错误：桌号“t 1”不对" in capsys.readouterr().err
     assert main(["bridge", "run", "--table", "t1", "--port", "/dev/null", "--lang", "en"]) == 2
-    assert "cardtable bridge run: no broker: give --broker mqtt://host:port or set $CARDTABLE_BROKER" in capsys.readouterr().err
-    assert main(["vision", "read", str(tmp_path / "none.png")]) == 1
-    assert f"cardtable vision: 没有这个图片：{tmp_path / 'none.png'}" in capsys.readouterr().err
-    assert main(["vision", "deck", "--faces", str(tmp_path), "--out", str(tmp_path / "v"), "--share", "2", "--lang", "en"]) == 1
-    assert "cardtable vision: `--share` is a fraction between 0 and 1" in capsys.readouterr().err
+    assert "cardtable bridge run: error: no broker: give --broker mqtt://host:port or set $CARDTABLE_BROKER" in capsys.readouterr().err
+    assert main(["vision", "read", str(tmp_path / "none.png")]) == 2
+    assert f"cardtable vision read：错误：没有这个图片：{tmp_path / 'none.png'}" in capsys.readouterr().err
+    assert main(["vision", "deck", "--faces", str(tmp_path), "--out", str(tmp_path / "v"), "--share", "2", "--lang", "en"]) == 2
+    assert "cardtable vision deck: error: `--share` is a fraction between 0 and 1" in capsys.readouterr().err

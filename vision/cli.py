@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from bus.credentials import add_options
+from cardtable.lang import FAILED
 from referee.catalogue import said, say
 from vision.advice import detail_note
 from vision.options import fail, failed, frame_size, positive, rulebook, stoppable, table_game, whole
@@ -77,20 +78,20 @@ def cmd_read(args: argparse.Namespace) -> int:
 
     path = Path(args.image)
     if not path.is_file():
-        return fail(args.lang, "no_image", path=path)
+        return fail(args, "no_image", path=path)
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
-        return fail(args.lang, "not_image", path=path)
+        return fail(args, "not_image", path=path)
     try:
         model = _model(args.model, args.sure)
         reading = read_frame(image, model)
     except (ModelError, ValueError) as e:
-        return failed(args.lang, e)
+        return failed(args, e)
     print(reading.to_json())
     if not reading.calibrated:
-        return fail(args.lang, "not_calibrated_pixels", NOT_CALIBRATED, problem=said(reading.problem, args.lang))
+        return fail(args, "not_calibrated_pixels", NOT_CALIBRATED, problem=said(reading.problem, args.lang))
     if reading.coarse:
-        print(f"cardtable vision: {coarse_said(reading, model, args.lang)}", file=sys.stderr)
+        print(f"{args.prog}: {coarse_said(reading, model, args.lang)}", file=sys.stderr)
     return 0
 
 
@@ -116,9 +117,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
                      settle_s=args.settle, fps=args.fps, size=args.size, log=lambda line: print(line, flush=True),
                      lang=args.lang)
     except SourceError as e:  # taken over: a status of its own, which the hall's unit does not restart into a fight
-        return failed(args.lang, e, TAKEN_OVER_EXIT if e.key == "vision.error.taken_over" else 1)
+        return failed(args, e, TAKEN_OVER_EXIT if e.key == "vision.error.taken_over" else FAILED)
     except (ModelError, ConnectionError, TimeoutError, ValueError) as e:
-        return failed(args.lang, e)
+        return failed(args, e, FAILED)
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
@@ -136,13 +137,13 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         if Path(args.source).suffix.lower() in IMAGE_SUFFIXES:
             image = cv2.imread(args.source, cv2.IMREAD_COLOR)
             if image is None:
-                return fail(args.lang, "not_image", path=args.source)
+                return fail(args, "not_image", path=args.source)
             frames = [image]
         else:
             cap = open_source(args.source, args.size)
             frames = (f for ok, f in (cap.read() for _ in range(args.frames)) if ok)
     except (ModelError, SourceError) as e:
-        return failed(args.lang, e)
+        return failed(args, e)
     problem = say(args.lang, "vision.no_frame")
     for frame in frames:
         try:
@@ -155,7 +156,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         try:  # whole or not at all: a full disk leaves the picture there before as it was
             write_whole(args.out, lambda to: Path(to).write_bytes(png))
         except OSError as e:
-            return fail(args.lang, "cannot_write", path=args.out, error=e.strerror or e)
+            return fail(args, "cannot_write", path=args.out, error=e)
         print(say(args.lang, "vision.calibrated", path=args.out, markers=sorted(calibration.markers),
                   seats=", ".join(f"{s} {len(v)}" for s, v in reading.seats().items())))
         print(detail_note(frame, calibration, args.lang))
@@ -164,4 +165,4 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         if nothing := nothing_sure_said(model, args.lang):
             print(nothing)
         return 0
-    return fail(args.lang, "not_calibrated", NOT_CALIBRATED, problem=problem)
+    return fail(args, "not_calibrated", NOT_CALIBRATED, problem=problem)

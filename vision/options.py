@@ -9,23 +9,24 @@ from __future__ import annotations
 import argparse
 import math
 import signal
-import sys
 import threading
 from contextlib import contextmanager
 
+from cardtable.lang import REFUSED, refuse
 from referee.catalogue import cli_lang, said, say
 
 
-def fail(lang: str, key: str, status: int = 1, **values: object) -> int:
-    """Say the catalogue's ``vision.<key>`` (an error) on stderr; the exit status."""
-    print(f"cardtable vision: {say(lang, f'vision.{key}', **values)}", file=sys.stderr)
-    return status
+def fail(command: argparse.Namespace, key: str, status: int = REFUSED, **values: object) -> int:
+    """Say the catalogue's ``vision.<key>`` (an error) as the command's error line (``cardtable.lang.refuse``); the
+    exit status: ``REFUSED`` (2) unless told. The values are said in the command line's language (an ``OSError`` by its
+    ``errno``: ``referee.catalogue.said``)."""
+    lang = cli_lang()
+    return refuse(command, say(lang, f"vision.{key}", **{k: said(v, lang) for k, v in values.items()}), status)
 
 
-def failed(lang: str, error: Exception, status: int = 1) -> int:
-    """Say an error raised below (a model, a camera, a deck, the broker's address or credentials) on stderr."""
-    print(f"cardtable vision: {said(error, lang)}", file=sys.stderr)
-    return status
+def failed(command: argparse.Namespace, error: Exception, status: int = REFUSED) -> int:
+    """Say an error raised below (a model, a camera, a deck, the broker's address or credentials) likewise."""
+    return refuse(command, error, status)
 
 
 STOPPED = 130  # the exit status of a command stopped by Ctrl-C (128 + SIGINT), as a shell gives it
@@ -39,7 +40,7 @@ def stoppable(command):
         try:
             return command(args)
         except KeyboardInterrupt:
-            return fail(args.lang, "stopped", STOPPED)
+            return fail(args, "stopped", STOPPED)
     return run
 
 

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from bus.credentials import add_options
+from cardtable.lang import FAILED, refuse
 
 # The serial loop and paho's network thread hand the GIL over sooner (Python's default is 5 ms).
 SWITCH_INTERVAL_S = 0.0005
@@ -37,18 +38,16 @@ def _run(args: argparse.Namespace) -> int:
     from bus.mqtt import TAKEN_OVER_EXIT, ConnectionRefused
     from bus.protocol import check_table
     from cardtable.logs import setup_logging
-    from referee.catalogue import said, say
+    from referee.catalogue import say
 
     try:
         check_table(args.table)
     except ValueError:
-        print(f"cardtable bridge run: {say(args.lang, 'cli.bad_table', table=args.table)}", file=sys.stderr)
-        return 2
+        return refuse(args, say(args.lang, "cli.bad_table", table=args.table))
     try:
         url = broker_url(args.broker, args.credentials, f"board-{args.table}")
     except ValueError as e:  # no broker or password, a bad URL or credentials file
-        print(f"cardtable bridge run: {said(e, args.lang)}", file=sys.stderr)
-        return 2
+        return refuse(args, e)
     setup_logging(logging.DEBUG if args.verbose else logging.INFO)
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     stop = threading.Event()
@@ -57,8 +56,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         return Bridge(args.table, args.port, url, stop=stop).serve()
     except (ConnectionRefused, PortBusy, BoardRefused) as e:
-        print(f"cardtable bridge run: {said(e, args.lang)}", file=sys.stderr)
-        return TAKEN_OVER_EXIT if e.key == "bridge.taken_over" else 1  # a status the hall's unit does not restart
+        return refuse(args, e, TAKEN_OVER_EXIT if e.key == "bridge.taken_over" else FAILED)  # a status the hall's unit does not restart
 
 
 def _virtual(args: argparse.Namespace) -> int:
@@ -66,6 +64,5 @@ def _virtual(args: argparse.Namespace) -> int:
     from referee.catalogue import say
 
     if not 0 <= args.board_id <= 0xFFFF:  # the protocol's board id: two bytes
-        print(f"cardtable bridge virtual: {say(args.lang, 'cli.board_id', value=args.board_id)}", file=sys.stderr)
-        return 2
+        return refuse(args, say(args.lang, "cli.board_id", value=args.board_id))
     return serve(args.link, args.board_id)

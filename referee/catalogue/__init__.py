@@ -185,7 +185,7 @@ def said(value: object, lang: str) -> str:
     """
     if hasattr(value, "text"):
         return value.text(lang)
-    if isinstance(value, OSError):
+    if isinstance(value, OSError) and type(value).__module__ != "ssl":  # an ssl error's errno is OpenSSL's, not the system's
         return word(lang, f"oserror.{errno.errorcode.get(value.errno or 0, '')}", value.strerror or str(value))
     if isinstance(value, (list, tuple, set, frozenset)):
         return word(lang, "word.list").join(said(v, lang) for v in value)

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 
 from bus.credentials import add_options
-from referee.catalogue import said, say
+from cardtable.lang import FAILED, refuse
+from referee.catalogue import say
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -54,7 +56,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from bus.protocol import check_table
-    from cardtable.lang import refuse
     from referee import rulebooks
     from referee.catalogue import Refusal
     from referee.table.log import LogError
@@ -72,14 +73,18 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return run(args.table, args.rulebook, _url(parser, args, args.broker, f"table-{args.table}"), args.db,
                    trust_senders=args.trust_senders, accept_log=args.accept_log)
     if args.verb == "simulate":
+        from referee.table.simulators import Stopped
         from referee.table.simulators import main as simulate
 
         if args.hands < 1 or not 0 <= args.speed < math.inf:
             parser.error(say(args.lang, "cli.hands_speed"))
         roles = ((args.camera, f"camera-{args.table}"), (args.board, f"board-{args.table}"), (args.console, "console"))
         urls = [_url(parser, args, url, user) if url else None for url, user in roles]
-        return simulate(args.table, args.rulebook, _url(parser, args, args.broker, "console"), args.hands, args.seed,
-                        args.speed, *urls, args.lang)
+        try:
+            return simulate(args.table, args.rulebook, _url(parser, args, args.broker, "console"), args.hands, args.seed,
+                            args.speed, *urls, args.lang)
+        except Stopped as exc:
+            return refuse(parser, exc, FAILED)
     from referee.table.retell import main as events
     from referee.table.timeline import main as replay
 
@@ -90,7 +95,7 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return events(args.path, args.out, args.table, args.rulebook, args.lang)
         return replay(args.path, lang=args.lang, rulebook=args.rulebook, table=args.table)
     except (LogError, Refusal) as exc:
-        return refuse(parser, exc.text(args.lang) if isinstance(exc, Refusal) else str(exc))
+        return refuse(parser, exc)
 
 
 def _url(parser: argparse.ArgumentParser, args: argparse.Namespace, url: str | None, user: str) -> str:
@@ -100,7 +105,7 @@ def _url(parser: argparse.ArgumentParser, args: argparse.Namespace, url: str | N
     try:
         return broker_url(url, args.credentials, user)
     except ValueError as exc:  # no broker, no password, a bad URL or credentials file
-        parser.error(said(exc, args.lang))
+        sys.exit(refuse(parser, exc))
 
 
 def _backup(args: argparse.Namespace) -> int:

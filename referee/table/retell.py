@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from bus.protocol import PayloadError, decode, encode, topic
-from referee.catalogue import say
+from referee.catalogue import Refusal, say
 from referee.table.amend import RESULTS, as_amended, is_amend, rejudged_of
 from referee.table.reducer import Output
 from referee.table.tables import new_table
@@ -92,6 +92,12 @@ def _checked(table: str, name: str, payload: dict) -> dict:
         return {}
 
 
+class WriteError(Refusal):
+    """``--out`` cannot be written (the catalogue's ``retell.*``); nothing was written."""
+
+    section = "retell"
+
+
 def main(path: str, out: str | None = None, table: str | None = None, rulebook: str | None = None,
          lang: str = "zh") -> int:
     """``cardtable table events``: the lines to ``out`` (a new file), else to standard output."""
@@ -111,13 +117,12 @@ def main(path: str, out: str | None = None, table: str | None = None, rulebook: 
         if Path(out).exists():  # made meanwhile by someone else: theirs stays
             raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST))
         os.replace(part, out)
-    except OSError as exc:
-        print(f"events: {say(lang, 'retell.cannot_write', path=out, error=exc.strerror or exc)}", file=sys.stderr)
-        return 2
+    except OSError as exc:  # said by the command line (``cardtable.lang.refuse``)
+        raise WriteError("cannot_write", path=out, error=exc) from None
     finally:
         part.unlink(missing_ok=True)
     print(say(lang, "retell.written", path=out, n=sum(line["topic"].endswith("/events") for line in told)))
     return 0
 
 
-__all__ = ["TOLD", "main", "retold"]
+__all__ = ["TOLD", "WriteError", "main", "retold"]

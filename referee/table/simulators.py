@@ -11,12 +11,18 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from referee.catalogue import say
+from referee.catalogue import Refusal, say
 from referee.rulebooks import load
 from referee.table.simulate import SimulationError, Simulator, Summary
 from referee.table.simulate_climbing import GuandanSimulator, SandayiSimulator
 
 SIMULATORS: dict[str, type[Simulator]] = {"tractor": Simulator, "guandan": GuandanSimulator, "sandayi": SandayiSimulator}
+
+
+class Stopped(Refusal):
+    """The simulation stopped on a failure (the catalogue's ``simulate.failed``)."""
+
+    section = "simulate"
 
 
 def simulator_class(rulebook: str) -> type[Simulator]:
@@ -36,9 +42,8 @@ def main(table: str, rulebook: str, broker: str, hands: int, seed: int, speed: f
     try:
         summary = simulate(table, rulebook, broker, hands=hands, seed=seed, speed=speed, camera=camera,
                            board=board, console=console, out=sys.stdout, lang=lang)
-    except (SimulationError, OSError, TimeoutError, ValueError) as exc:
-        print(say(lang, "simulate.failed", error=exc), file=sys.stderr)
-        return 1
+    except (SimulationError, OSError, TimeoutError, ValueError) as exc:  # said by the command line (``cardtable.lang.refuse``)
+        raise Stopped("failed", error=exc) from None
     print(say(lang, "simulate.summary", hands=summary.hands, plays=summary.plays, inputs=summary.inputs, slow=summary.slow,
               unsure=summary.unsure, confirms=summary.confirms, violations=len(summary.violations),
               rejected=summary.kinds()["rejected"]))

@@ -11,7 +11,7 @@ import re
 import sys
 
 from bus.credentials import add_options
-from referee.catalogue import said, say
+from referee.catalogue import say
 
 SYSTEM_NAMES = ("pair-swiss", "knockout-best-of-three", "individual-tables")
 
@@ -399,12 +399,13 @@ def _simulate(args) -> int:
 
 def _serve(args) -> int:
     from bus.credentials import broker_url
+    from cardtable.lang import refuse
     from referee.tournament.service import serve
 
     try:
         url = broker_url(args.broker, args.credentials, "tournament")
     except ValueError as exc:  # no broker or password, a bad URL or credentials file
-        args.parser.error(said(exc, args.lang))
+        sys.exit(refuse(args.parser, exc))
     return serve(_store(args), url)
 
 

@@ -546,7 +546,7 @@ def check_file(path: str | Path) -> None:
     try:
         what = unlike(path, {"actions": LOG_COLUMNS, "seals": None})
     except OSError as exc:
-        raise TournamentError("db_unreadable", path=path, error=exc.strerror) from None
+        raise TournamentError("db_unreadable", path=path, error=exc) from None
     if what is not None and what.key.endswith(".db_damaged"):
         error = what.values["error"]
         raise file_error(path, error) if isinstance(error, sqlite3.Error) else TournamentError(

@@ -40,7 +40,7 @@ def test_a_second_sender_of_a_table_says_who_holds_it_and_one_without_its_lock_f
     finally:
         where.rmdir()
     assert unopened.value.key.endswith("table_lock") and str(where) in unopened.value.text("zh")
-    assert "Is a directory" in unopened.value.text("en")
+    assert "（是一个文件夹）" in unopened.value.text("zh") and "(it is a folder)" in unopened.value.text("en")  # the system's error in words
     lock.path(role, table, BROKER).unlink()
 
 

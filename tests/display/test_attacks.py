@@ -117,8 +117,8 @@ def test_a_login_is_taken_back_at_once_by_a_new_password_or_removing_the_user(se
         assert capsys.readouterr().out.strip() == "removed the user zhao; their sessions are ended (their lines in the audit log stay)"
         assert phone.get("/api/me").status_code == 401
         assert log_in(phone, ("zhao", "second-pass")).status_code == 401
-    assert user_cli(db, "--user", "zhao", "--remove") == 1
-    assert capsys.readouterr().err.strip() == f"cardtable display user: 没有用户“zhao”；用户有 {REFEREE[0]}、{ORGANISER[0]}"
+    assert user_cli(db, "--user", "zhao", "--remove") == 2  # refused: nothing changed, as every refusal
+    assert capsys.readouterr().err.strip() == f"cardtable display user：错误：没有用户“zhao”；用户有 {REFEREE[0]}、{ORGANISER[0]}"
 
 
 def test_a_user_name_with_a_terminals_escape_is_refused_at_the_command_line(paths, monkeypatch, capsys):
@@ -127,7 +127,7 @@ def test_a_user_name_with_a_terminals_escape_is_refused_at_the_command_line(path
     assert user_cli(paths[0], "--user", "wang\u202e\x1b[2J", "--role", "organiser") == 2
     err = capsys.readouterr().err
     assert "\x1b" not in err and err.strip() == (
-        "cardtable display user: 用户名“wang\\u202e\\x1b[2J”含有控制字符（例如换行、响铃、终端转义），什么也没有改动；请删去后再试")
+        "cardtable display user：错误：用户名“wang\\u202e\\x1b[2J”含有控制字符（例如换行、响铃、终端转义），什么也没有改动；请删去后再试")
     store = Store.open(paths[0])
     assert all("\x1b" not in name for name, _ in store.users())
     store.close()

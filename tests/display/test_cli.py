@@ -25,7 +25,7 @@ def test_users_are_added_with_a_hashed_password(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CARDTABLE_PASSWORD", "organiser-pass")
     assert cli.main(["display", "user", "--db", str(db), "--user", "王老师", "--role", "organiser"]) == 0
     assert "已添加组织者 王老师" in capsys.readouterr().out
-    assert cli.main(["display", "user", "--db", str(db), "--user", "王老师", "--role", "referee"]) == 1
+    assert cli.main(["display", "user", "--db", str(db), "--user", "王老师", "--role", "referee"]) == 2
     assert "用户“王老师”已经存在" in capsys.readouterr().err
     monkeypatch.setenv("CARDTABLE_PASSWORD", "short")
     assert cli.main(["display", "user", "--db", str(db), "--user", "李", "--role", "referee"]) == 2
@@ -103,7 +103,7 @@ def test_serve_that_cannot_reach_the_broker_says_so_in_words(broker, tmp_path):
                                "--port", str(free_port()), "--broker", url, "--credentials", str(wrong)], cwd=ROOT,
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr, done.stderr
-        assert done.stderr.strip().splitlines()[-1].startswith("cardtable display serve: ")  # the last word: its own
+        assert done.stderr.strip().splitlines()[-1].startswith("cardtable display serve：错误：")  # the last word: its own
     assert not (tmp_path / "c.db").exists()
 
 
@@ -193,7 +193,7 @@ def test_user_changes_at_the_command_line_are_in_the_audit_log(broker, tmp_path,
     monkeypatch.setenv("CARDTABLE_PASSWORD", "zhao-pass-1")
     for verb in (["--role", "referee"], ["--passwd"], ["--unlock"], ["--remove"]):
         assert cli.main(["display", "user", "--db", str(db), "--user", "赵老师", *verb]) == 0
-    assert cli.main(["display", "user", "--db", str(db), "--user", "赵老师", "--remove"]) == 1  # gone already
+    assert cli.main(["display", "user", "--db", str(db), "--user", "赵老师", "--remove"]) == 2  # gone already: refused
     capsys.readouterr()
     with TestClient(create_app(settings(broker, db, users=OWN_USERS)), headers={"Origin": "http://testserver"}) as client:
         rows = as_(client, ("wang", "organiser-pass")).get("/api/console/audit").json()
@@ -225,7 +225,7 @@ def test_a_new_user_name_that_reads_as_another_is_refused_in_words(tmp_path, mon
     db = make_db(tmp_path / "console.db")
     monkeypatch.delenv("CARDTABLE_PASSWORD", raising=False)  # refused before any password is asked for
     assert cli.main(["display", "user", "--db", str(db), "--user", name, "--role", "referee"]) == 2
-    assert capsys.readouterr().err.startswith(f"cardtable display user: {said}")
+    assert capsys.readouterr().err.startswith(f"cardtable display user：错误：{said}")
     assert cli.main(["display", "user", "--db", str(db), "--user", name, "--role", "referee", "--lang", "en"]) == 2
     english = capsys.readouterr().err
     assert "reads the same as the existing user" in english or "mixes Latin letters with Cyrillic or Greek ones" in english

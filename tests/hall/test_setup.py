@@ -146,7 +146,7 @@ def test_setup_refuses_in_chinese_or_english_and_writes_nothing(tmp_path, capsys
     for argv, said in cases:
         assert cli.main([*setup, *argv]) == 2, argv
         err = capsys.readouterr().err
-        assert err.startswith("cardtable hall setup: ") and said in err, (argv, err)
+        assert err.startswith(("cardtable hall setup：错误：", "cardtable hall setup: error: ")) and said in err, (argv, err)
     assert not out.exists()
     assert cli.main(["--lang", "en", *setup, "--tables", "t1"]) == 0
     files = sum(1 for path in out.rglob("*") if path.is_file())
@@ -412,7 +412,7 @@ def test_setup_refuses_certificates_a_client_would_refuse_and_writes_nothing(tls
     for argv, said in cases:
         assert cli.main([*setup, *argv]) == 2, argv
         err = capsys.readouterr().err
-        assert err.startswith("cardtable hall setup: ") and said in err, (argv, err)
+        assert err.startswith(("cardtable hall setup：错误：", "cardtable hall setup: error: ")) and said in err, (argv, err)
     assert not out.exists()
     assert cli.main(["--lang", "en", *setup, "--broker-host", "console.hall", *tls]) == 2
     assert "clients would refuse" in capsys.readouterr().err

@@ -19,9 +19,9 @@ def hall(*args: str) -> subprocess.CompletedProcess:
 def test_a_run_directory_in_use_is_refused_in_either_language(tmp_path):
     (tmp_path / "kept.txt").write_text("an earlier hall's")
     zh, en = hall("hall", "--dir", str(tmp_path)), hall("--lang", "en", "hall", "--dir", str(tmp_path))
-    assert zh.returncode == en.returncode == 1
-    assert f"cardtable hall: {tmp_path} 不是空的：请给 `--dir` 一个新的或空的文件夹" in zh.stderr, zh.stderr
-    assert f"cardtable hall: {tmp_path} is not empty: give `--dir` a new or empty directory" in en.stderr, en.stderr
+    assert zh.returncode == en.returncode == 2  # refused before anything starts
+    assert f"cardtable hall：错误：{tmp_path} 不是空的：请给 `--dir` 一个新的或空的文件夹" in zh.stderr, zh.stderr
+    assert f"cardtable hall: error: {tmp_path} is not empty: give `--dir` a new or empty directory" in en.stderr, en.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.txt"]
 
 
@@ -32,8 +32,8 @@ def test_a_port_taken_is_refused_in_either_language():
         port = str(taken.getsockname()[1])
         zh, en = hall("hall", "--port", port), hall("hall", "--port", port, "--lang", "en")
     assert zh.returncode == en.returncode == 2
-    assert f"cardtable hall: 端口 {port} 已被占用：请用 `--port` 换一个" in zh.stderr, zh.stderr
-    assert f"cardtable hall: port {port} is taken; ask for another with `--port`" in en.stderr, en.stderr
+    assert f"cardtable hall：错误：端口 {port} 已被占用：请用 `--port` 换一个" in zh.stderr, zh.stderr
+    assert f"cardtable hall: error: port {port} is taken; ask for another with `--port`" in en.stderr, en.stderr
 
 
 def test_the_brokers_refusals_are_said_in_either_language(tmp_path):
@@ -41,8 +41,8 @@ def test_the_brokers_refusals_are_said_in_either_language(tmp_path):
     args = ["hall", "setup", "--tables", "2", "--broker-host", "h", "--out", str(tmp_path / "out"), "--also", "x=referee"]
     zh, en = hall(*args), hall(*args, "--lang", "en")
     assert zh.returncode == en.returncode == 2 and not (tmp_path / "out").exists()
-    assert "cardtable hall setup: 用户 x：没有“referee”这个角色；可用的角色：console、scoreboard、tournament" in zh.stderr
-    assert "cardtable hall setup: user x: unknown role 'referee'; roles: console, scoreboard, tournament" in en.stderr
+    assert "cardtable hall setup：错误：用户 x：没有“referee”这个角色；可用的角色：console、scoreboard、tournament" in zh.stderr
+    assert "cardtable hall setup: error: user x: unknown role 'referee'; roles: console, scoreboard, tournament" in en.stderr
 
 
 def test_a_broker_that_cannot_start_says_why_in_either_language(tmp_path):

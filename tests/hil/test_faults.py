@@ -38,7 +38,7 @@ def test_a_second_bridge_on_the_same_board_says_so_and_ends(make_board, start_br
     second = start_bridge(board)
     assert wait_until(lambda: second.proc.poll() is not None, 30), second.output()
     assert second.proc.returncode == 1
-    assert f"cardtable bridge run: 串口 {board.link} 已被另一个程序占用" in second.output()
+    assert f"cardtable bridge run：错误：串口 {board.link} 已被另一个程序占用" in second.output()
     for seat in SEATS:
         board.tap(seat, "pass")
     assert wait_until(lambda: len(once(presses(listen))) == 4, 30), first.output()
@@ -161,4 +161,4 @@ def test_a_board_of_the_old_protocol_is_refused_in_words(broker, tmp_path):
         bridge.stop()
         os.close(master)
         os.close(slave)
-    assert f"cardtable bridge run: 串口 {link} 上的显示板说串口协议第 1 版，本桥接说第 2 版" in bridge.output()
+    assert f"cardtable bridge run：错误：串口 {link} 上的显示板说串口协议第 1 版，本桥接说第 2 版" in bridge.output()

@@ -111,9 +111,9 @@ def test_a_second_bridge_of_the_table_on_another_port_says_so_and_ends(broker, c
                                     capture_output=True, text=True, timeout=60, env=ZH)
             assert second.returncode == 1, second.stderr
             said[lang] = second.stderr.strip().splitlines()[-1]
-        assert said["zh"].startswith(f"cardtable bridge run: 桌 t1 已由本机另一个 `cardtable bridge run` 桥接（进程号和串口："
+        assert said["zh"].startswith(f"cardtable bridge run：错误：桌 t1 已由本机另一个 `cardtable bridge run` 桥接（进程号和串口："
                                      f"{first.proc.pid} {link}；锁文件 "), said["zh"]
-        assert said["en"].startswith("cardtable bridge run: table t1 is bridged already by another `cardtable bridge "
+        assert said["en"].startswith("cardtable bridge run: error: table t1 is bridged already by another `cardtable bridge "
                                      f"run` on this machine (its process and port: {first.proc.pid} {link}; "), said
         virtual.stdin.write("N pass\n")
         virtual.stdin.flush()
@@ -180,8 +180,8 @@ def test_a_wrong_password_is_said_by_bridge_run_in_either_language(broker, tmp_p
         assert done.returncode == 1, done.stderr
         said[lang] = done.stderr.strip().splitlines()[-1]
     where = f"{broker.host}:{broker.port}"
-    assert said["zh"] == f"cardtable bridge run: 消息服务器 {where} 拒绝了 'board-t1'：用户 'board-t1' 未获准连接（密码不对，或没有这个用户）"
-    assert said["en"] == f"cardtable bridge run: {where} refused 'board-t1': user 'board-t1' is not let in (a wrong password, or no such user)"
+    assert said["zh"] == f"cardtable bridge run：错误：消息服务器 {where} 拒绝了 'board-t1'：用户 'board-t1' 未获准连接（密码不对，或没有这个用户）"
+    assert said["en"] == f"cardtable bridge run: error: {where} refused 'board-t1': user 'board-t1' is not let in (a wrong password, or no such user)"
 
 
 def test_after_press_65535_the_virtual_board_says_a_new_boot_as_the_firmware_does():

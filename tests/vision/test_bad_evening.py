@@ -63,9 +63,9 @@ def test_calibrate_writes_its_picture_whole_or_not_at_all(table_png, tmp_path):
     out.write_bytes(b"yesterday's picture")
     done = run("calibrate", "--source", str(table_png), "--out", str(out), preexec_fn=_full_disk)
     assert out.read_bytes() == b"yesterday's picture" and sorted(tmp_path.iterdir()) == [out]
-    assert done.returncode == 1 and f"无法写入 {out}" in done.stderr and "原有的文件不变" in done.stderr, done.stderr
+    assert done.returncode == 2 and f"无法写入 {out}" in done.stderr and "原有的文件不变" in done.stderr, done.stderr
     done = run("--lang", "en", "calibrate", "--source", str(table_png), "--out", str(tmp_path))
-    assert done.returncode == 1 and f"cannot write {tmp_path}" in done.stderr and sorted(tmp_path.iterdir()) == [out]
+    assert done.returncode == 2 and f"cannot write {tmp_path}" in done.stderr and sorted(tmp_path.iterdir()) == [out]
     done = run("calibrate", "--source", str(table_png), "--out", str(tmp_path / "x.txt"))
     assert done.returncode == 0, done.stderr
     assert cv2.imread(str(tmp_path / "x.txt")).shape == (960, 1280, 3)
@@ -79,9 +79,9 @@ def test_a_frame_too_small_to_show_a_table_is_said_in_words(shape, tmp_path):
     cv2.imwrite(str(path), np.full((*shape, 3), 90, np.uint8))
     size = f"{shape[1]}x{shape[0]}"
     done = run("read", str(path))
-    assert done.returncode == 1 and f"不是能读的画面：{size} 像素（要彩色，每边至少 32 像素）" in done.stderr, done.stderr
+    assert done.returncode == 2 and f"不是能读的画面：{size} 像素（要彩色，每边至少 32 像素）" in done.stderr, done.stderr
     done = run("--lang", "en", "read", str(path))
-    assert done.returncode == 1 and f"not a frame to read: {size} pixels" in done.stderr, done.stderr
+    assert done.returncode == 2 and f"not a frame to read: {size} pixels" in done.stderr, done.stderr
     done = run("calibrate", "--source", str(path), "--out", str(tmp_path / "c.png"))
     assert done.returncode == 2 and f"未标定：不是能读的画面：{size}" in done.stderr, done.stderr
     assert not (tmp_path / "c.png").exists()
@@ -93,7 +93,7 @@ def test_join_says_which_classifier_is_damaged(tmp_path):
     damaged = tmp_path / "damaged.onnx"
     damaged.write_bytes((models / "index.onnx").read_bytes()[:10_000])
     done = run("join", str(models / "index.onnx"), str(damaged), "--out", str(tmp_path / "joined.onnx"))
-    assert done.returncode == 1 and f"无法合并这几个分类器：{damaged}: not an ONNX file, or damaged" in done.stderr
+    assert done.returncode == 2 and f"无法合并这几个分类器：{damaged}: not an ONNX file, or damaged" in done.stderr
     assert not list(tmp_path.glob("joined*"))
 
 
@@ -252,7 +252,7 @@ def test_a_disk_filling_up_while_a_deck_is_enrolled_is_said_in_words(tmp_path):
     try:
         done = run("deck", "--faces", str(scans), "--out", str(disk / "venue"), "--steps", "1", "--workers", "0",
                    "--sure-frames", "1", "--sure-workers", "0")
-        assert done.returncode == 1 and f"无法写入赛场的文件夹 {disk / 'venue'}" in done.stderr, done.stderr
+        assert done.returncode == 2 and f"无法写入赛场的文件夹 {disk / 'venue'}" in done.stderr, done.stderr
         assert list(disk.iterdir()) == []
     finally:
         subprocess.run(["umount", str(disk)])

@@ -191,4 +191,4 @@ def test_a_base_missing_changed_or_damaged_is_refused_in_words(venue, tmp_path):
         done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "read", str(image), "--model",
                                str(tmp_path / "v" / "cards.onnx"), "--lang", lang], capture_output=True, text=True,
                               timeout=120)
-        assert done.returncode == 1 and words in done.stderr and not done.stdout, done.stderr
+        assert done.returncode == 2 and words in done.stderr and not done.stdout, done.stderr

@@ -86,7 +86,7 @@ def test_calibrate_writes_the_picture(tmp_path):
     cv2.imwrite(str(blank), np.full((480, 640, 3), 90, np.uint8))
     done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "calibrate", "--source", str(blank),
                            "--out", str(tmp_path / "none.png")], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 2 and "cardtable vision: 未标定：" in done.stderr and not (tmp_path / "none.png").exists()
+    assert done.returncode == 2 and "cardtable vision calibrate：错误：未标定：" in done.stderr and not (tmp_path / "none.png").exists()
 
 
 def test_calibrate_says_how_finely_the_camera_sees(tmp_path):

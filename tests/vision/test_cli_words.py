@@ -31,7 +31,7 @@ def green(tmp_path_factory):
 def test_a_missing_model_is_said_in_either_language(green, tmp_path):
     args = ["read", str(green), "--model", str(tmp_path / "none.onnx")]
     zh, en = run(args), run(args, "en")
-    assert zh.returncode == en.returncode == 1
+    assert zh.returncode == en.returncode == 2
     assert f"{tmp_path / 'none.onnx'} 没有识别模型（用 `cardtable vision train` 训练一个）" in zh.stderr, zh.stderr
     assert f"no recognition model at {tmp_path / 'none.onnx'} (train one with" in en.stderr, en.stderr
     assert "no recognition" not in zh.stderr and "没有" not in en.stderr
@@ -90,5 +90,5 @@ def test_a_count_or_a_length_out_of_its_range_is_refused_in_words_changing_nothi
 
 def test_a_deck_that_names_nothing_is_refused_in_words(tmp_path):
     done = run(["sure", "--deck", " , ", "--frames", "1", "--out", str(tmp_path / "s.json")], "en")
-    assert done.returncode == 1 and "no such deck (it names no art style and no folder)" in done.stderr, done.stderr
+    assert done.returncode == 2 and "no such deck (it names no art style and no folder)" in done.stderr, done.stderr
     assert not list(tmp_path.iterdir())

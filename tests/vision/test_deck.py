@@ -75,24 +75,24 @@ def test_every_problem_is_named_at_once_and_nothing_is_written(tmp_path):
     out = tmp_path / "venue"
     done = subprocess.run([*CLI, "--faces", str(scans), "--out", str(out), "--steps", "1"], capture_output=True,
                           text=True)
-    assert done.returncode == 1 and f"{scans}：" in done.stderr and "缺少牌面：SA" in done.stderr and not out.exists()
+    assert done.returncode == 2 and f"{scans}：" in done.stderr and "缺少牌面：SA" in done.stderr and not out.exists()
     done = subprocess.run([*CLI, "--lang", "en", "--faces", str(scans), "--out", str(out), "--steps", "1"],
                           capture_output=True, text=True)
-    assert done.returncode == 1 and f"{scans}: the faces are not a deck: no face for SA" in done.stderr, done.stderr
+    assert done.returncode == 2 and f"{scans}: the faces are not a deck: no face for SA" in done.stderr, done.stderr
     for photo, said in (("nowhere.png", "--layout：nowhere.png：没有这个文件"), ("D7.jpg", "--layout：D7.jpg：不是图片，或已损坏")):
         done = subprocess.run([*CLI, "--layout", photo, "--out", str(out), "--steps", "1"], capture_output=True,
                               text=True, cwd=scans)
-        assert done.returncode == 1 and said in done.stderr and not out.exists(), done.stderr
+        assert done.returncode == 2 and said in done.stderr and not out.exists(), done.stderr
     assert not out.exists()
 
 
 def test_out_may_not_be_the_shipped_models_folder(tmp_path):
     done = subprocess.run([*CLI, "--faces", str(tmp_path), "--out", "models"], capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parents[2])
-    assert done.returncode == 1 and "`--out` 必须是单独的文件夹，不能是起点模型所在的文件夹" in done.stderr
+    assert done.returncode == 2 and "`--out` 必须是单独的文件夹，不能是起点模型所在的文件夹" in done.stderr
     done = subprocess.run([*CLI, "--faces", str(tmp_path), "--out", "models", "--lang", "en"], capture_output=True,
                           text=True, cwd=Path(__file__).resolve().parents[2])
-    assert done.returncode == 1 and "`--out` must be a folder of its own" in done.stderr
+    assert done.returncode == 2 and "`--out` must be a folder of its own" in done.stderr
 
 
 def test_enrolment_trains_a_model_folder_of_the_venues_own(tmp_path):
@@ -135,7 +135,7 @@ def test_an_enrolment_killed_or_refused_leaves_the_venues_folder_as_it_was(tmp_p
         time.sleep(0.1)
     time.sleep(2)
     done = subprocess.run([*run, "--steps", "2"], capture_output=True, text=True, timeout=120)  # started twice
-    assert done.returncode == 1 and f"another enrolment into {out} is running" in done.stderr, done.stderr
+    assert done.returncode == 2 and f"another enrolment into {out} is running" in done.stderr, done.stderr
     assert (building / "index.base.json").is_file()  # the first run's folder is left to it
     killed.kill()
     killed.wait()
@@ -143,7 +143,7 @@ def test_an_enrolment_killed_or_refused_leaves_the_venues_folder_as_it_was(tmp_p
     assert Model(out / "cards.onnx").calibration is not None
     with tries.hold(out / "index.sure.json"):  # a `vision sure` checking the venue's confidence now: not replaced
         done = subprocess.run([*run, "--steps", "2"], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 1 and "is fitting or checking" in done.stderr and files(out) == before, done.stderr
+    assert done.returncode == 2 and "is fitting or checking" in done.stderr and files(out) == before, done.stderr
     tries.record(out / "index.sure.json", {"camera": "2560x1920", "vouched": False})  # a check of its confidence
     done = subprocess.run([*run, "--steps", "2", "--seed", "7"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -162,8 +162,8 @@ def test_an_enrolment_killed_or_refused_leaves_the_venues_folder_as_it_was(tmp_p
     (mine / "keep.txt").write_text("mine")
     done = subprocess.run([*CLI, "--faces", str(scans), "--out", str(mine), "--steps", "1", "--lang", "en"],
                           capture_output=True, text=True, timeout=120)
-    assert done.returncode == 1 and f"`--out` {mine} holds something other than a venue's folder" in done.stderr
+    assert done.returncode == 2 and f"`--out` {mine} holds something other than a venue's folder" in done.stderr
     assert files(mine) == {Path("keep.txt"): b"mine"} and not (tmp_path / "photos.enrolling").exists()
     done = subprocess.run([*CLI, "--faces", str(scans), "--out", ".", "--steps", "1", "--lang", "en"], cwd=mine,
                           capture_output=True, text=True, timeout=120)  # `--out .`: the folder it is run in
-    assert done.returncode == 1 and f"`--out` {mine} holds something other" in done.stderr, done.stderr
+    assert done.returncode == 2 and f"`--out` {mine} holds something other" in done.stderr, done.stderr

@@ -223,4 +223,4 @@ def test_the_command_line_refuses_a_damaged_fingerprint_in_words(tmp_path):
     for lang, words in (("zh", "牌面指纹不能用"), ("en", "cannot be used")):
         done = subprocess.run([sys.executable, "-m", "cardtable", "vision", "read", str(image), "--model", str(detector),
                                "--sure", str(path), "--lang", lang], capture_output=True, text=True, timeout=120)
-        assert done.returncode == 1 and words in done.stderr and not done.stdout, done.stderr
+        assert done.returncode == 2 and words in done.stderr and not done.stdout, done.stderr

@@ -105,7 +105,7 @@ def test_train_with_a_checkpoint_it_cannot_go_on_from_says_so_and_makes_no_folde
     capsys.readouterr()
     out = tmp_path / "second"
     assert main(["--lang", lang, "vision", "train", "--part", "index", "--steps", "1", "--width", "2",
-                 "--checkpoint", str(folder), "--out", str(out)]) == 1
+                 "--checkpoint", str(folder), "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert ("another network" if lang == "en" else "另一个网络") in err and "Traceback" not in err
     assert not out.exists()

@@ -90,10 +90,10 @@ def test_unreadable_image_is_a_clear_error(tmp_path):
     bad = tmp_path / "photo.jpg"
     bad.write_bytes(b"not a jpeg at all")
     done = cli("read", str(bad))
-    assert done.returncode == 1 and done.stdout == ""
+    assert done.returncode == 2 and done.stdout == ""
     assert f"无法把 {bad} 读成图片（不是 `PNG`、`JPEG` 等图片文件，或已损坏）" in done.stderr
     done = cli("read", str(tmp_path / "missing.png"), "--lang", "en")
-    assert done.returncode == 1 and f"no such image: {tmp_path / 'missing.png'}" in done.stderr
+    assert done.returncode == 2 and f"no such image: {tmp_path / 'missing.png'}" in done.stderr
 
 
 def test_a_frame_without_markers_is_read_in_pixels(tmp_path):

@@ -119,13 +119,13 @@ def test_cardtable_vision_sure_writes_the_calibration_of_that_classifier(tmp_pat
     assert json.loads((tmp_path / "index.sure.json").read_text())["sure_at"] == {"2": None, "1": None}
     bad = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--check", "-1",
                           "--out", str(tmp_path / "x.json")], capture_output=True, text=True, timeout=120)
-    assert bad.returncode == 1 and "`--check` 是牌桌数" in bad.stderr and not (tmp_path / "x.json").exists()
+    assert bad.returncode == 2 and "`--check` 是牌桌数" in bad.stderr and not (tmp_path / "x.json").exists()
     bad = subprocess.run([*CLI, "--deck", "no-such-deck", "--model", str(tmp_path / "cards.onnx"), "--frames", "1",
                           "--out", str(tmp_path / "x.json")], capture_output=True, text=True, timeout=120)
-    assert bad.returncode == 1 and "没有这副牌" in bad.stderr and not (tmp_path / "x.json").exists()
+    assert bad.returncode == 2 and "没有这副牌" in bad.stderr and not (tmp_path / "x.json").exists()
     bad = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--frames", "1",
                           "--out", str(tmp_path / "no" / "x.json")], capture_output=True, text=True, timeout=120)
-    assert bad.returncode == 1 and "无法写入" in bad.stderr and "frames" not in bad.stdout  # said before it reads
+    assert bad.returncode == 2 and "无法写入" in bad.stderr and "frames" not in bad.stdout  # said before it reads
 
 
 def test_a_calibration_its_check_does_not_vouch_for_is_written_marking_nothing_sure(tmp_path):
@@ -144,7 +144,7 @@ def test_a_calibration_its_check_does_not_vouch_for_is_written_marking_nothing_s
                               ("sans", ["--check", "4", "--workers", "0", "--camera", "1280x960"], "或比它的画面粗")):
         bad = subprocess.run([*CLI, "--deck", deck, "--model", str(tmp_path / "cards.onnx"), "--out", str(out),
                               "--only-check", *more], capture_output=True, text=True, timeout=300)
-        assert bad.returncode == 1 and words in bad.stderr, bad.stderr
+        assert bad.returncode == 2 and words in bad.stderr, bad.stderr
     assert out.read_bytes() == before and not (tmp_path / "none.json").exists()
     hall = confidence.load(tmp_path / "index.onnx", out)
     assert hall.sure_at["2"] is not None and hall.sure_at["1"] is not None
@@ -182,7 +182,7 @@ def test_a_calibration_whose_checks_cannot_be_kept_is_neither_fitted_nor_checked
     (tmp_path / "hall.sure.checks.jsonl").mkdir()  # not a file: neither what came before nor this check can be kept
     bad = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--out", str(out),
                           "--only-check", "--check", "2", "--workers", "0"], capture_output=True, text=True, timeout=300)
-    assert bad.returncode == 1 and "无法写入" in bad.stderr and "hall.sure.checks.jsonl" in bad.stderr, bad.stderr
+    assert bad.returncode == 2 and "无法写入" in bad.stderr and "hall.sure.checks.jsonl" in bad.stderr, bad.stderr
     assert not bad.stdout  # refused before it reads a table
     assert out.read_bytes() == DEFAULT_MODEL.with_name("hall.sure.json").read_bytes()
 
@@ -221,7 +221,7 @@ def test_a_check_killed_half_way_leaves_the_calibration_there_before(tmp_path):
         beside = subprocess.run([*CLI, "--deck", "sans", "--model", str(tmp_path / "cards.onnx"), "--out", str(out),
                                  "--only-check", "--check", "2", "--workers", "0"], capture_output=True, text=True,
                                 timeout=120)  # a second run beside it would overwrite its verdict: refused
-        assert beside.returncode == 1 and "正在拟合或检查" in beside.stderr, beside.stderr
+        assert beside.returncode == 2 and "正在拟合或检查" in beside.stderr, beside.stderr
     finally:
         run.kill()
         run.wait(timeout=60)
@@ -269,7 +269,7 @@ def test_tables_can_be_photographed_at_a_venue_cameras_detail(tmp_path):
     bad = subprocess.run([*CLI, "--deck", "serif", "--model", str(tmp_path / "cards.onnx"), "--detail", "50",
                           "--frames", "1", "--out", str(tmp_path / "x.json")], capture_output=True, text=True,
                          timeout=120)
-    assert bad.returncode == 1 and "0.1 到 10 之间" in bad.stderr and not (tmp_path / "x.json").exists()
+    assert bad.returncode == 2 and "0.1 到 10 之间" in bad.stderr and not (tmp_path / "x.json").exists()
 
 
 def test_tables_at_a_venues_detail_are_at_it_even_where_a_camera_cannot_be_moved_to_it():

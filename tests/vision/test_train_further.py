@@ -172,9 +172,9 @@ def test_joining_refuses_in_words_what_is_not_two_classifiers(tmp_path):
                                str(tmp_path / "j.onnx"), "--lang", lang], capture_output=True, text=True, timeout=120)
 
     one = joined(MODELS / "candidate" / "index.onnx")
-    assert one.returncode == 1 and "two classifiers or more" in one.stderr
+    assert one.returncode == 2 and "two classifiers or more" in one.stderr
     detector = joined(MODELS / "candidate" / "index.onnx", MODELS / "cards.onnx", lang="zh")
-    assert detector.returncode == 1 and "无法合并" in detector.stderr and "cards.onnx" in detector.stderr
+    assert detector.returncode == 2 and "无法合并" in detector.stderr and "cards.onnx" in detector.stderr
     assert not (tmp_path / "j.onnx").exists()
     done = joined(MODELS / "candidate" / "index.onnx", MODELS / "candidate" / "index.onnx")
     assert done.returncode == 0 and "one classifier of 2" in done.stdout
@@ -194,7 +194,7 @@ def test_train_further_refuses_another_network_or_a_narrower_width_in_words(tmp_
              (["--part", "index", "--from", str(MODELS / "README.md")], "index classifier", "角标分类器"),
              (["--part", "index", "--from", str(MODELS / "index.onnx"), "--width", "1"], "(width 1.5)", "（宽度 1.5）")]
     for args, en, zh in cases:
-        assert main(["--lang", lang, "vision", "train", *args, "--steps", "1", "--out", str(out)]) == 1
+        assert main(["--lang", lang, "vision", "train", *args, "--steps", "1", "--out", str(out)]) == 2
         err = capsys.readouterr().err
         assert (en if lang == "en" else zh) in err and "Traceback" not in err
         assert not out.exists()

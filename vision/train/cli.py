@@ -116,20 +116,20 @@ def cmd_train(args: argparse.Namespace) -> int:
     try:
         from vision.train import detector, index
     except ImportError as e:
-        return fail(args.lang, "train_extra", error=e)
+        return fail(args, "train_extra", error=e)
     if args.start and args.part == "both":
-        return fail(args.lang, "from_part")
+        return fail(args, "from_part")
     if args.start and not args.start.is_file():
-        return fail(args.lang, "from_missing", path=args.start)
+        return fail(args, "from_missing", path=args.start)
     if args.start:
         part = detector if args.part == "detector" else index
         try:
             own = part.from_onnx(args.start)
         except Exception:  # not ONNX at all, or another network
             what = say(args.lang, f"vision.part_{'detector' if part is detector else 'classifier'}")
-            return fail(args.lang, "from_not", path=args.start, what=what, part=args.part)
+            return fail(args, "from_not", path=args.start, what=what, part=args.part)
         if part is index and args.width and round(24 * args.width) < own.body[0][0].out_channels:
-            return fail(args.lang, "from_narrower", width=f"{args.width:g}", own=f"{own.fc.in_features / 96:g}")
+            return fail(args, "from_narrower", width=f"{args.width:g}", own=f"{own.fc.in_features / 96:g}")
     made = [d for d in (args.out, args.checkpoint) if d and not d.exists()]  # taken back if nothing is trained
     args.out.mkdir(parents=True, exist_ok=True)
 
@@ -163,7 +163,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         for folder in made:
             if folder.is_dir() and not any(folder.iterdir()):
                 folder.rmdir()
-        return failed(args.lang, e)
+        return failed(args, e)
     return 0
 
 
@@ -173,7 +173,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     try:
         join(args.classifiers, args.out, args.rule)
     except (ValueError, OSError) as e:
-        return fail(args.lang, "join", error=e)
+        return fail(args, "join", error=e)
     rule = say(args.lang, {"mean": "vision.rule_mean", "product": "vision.rule_product"}[args.rule])
     print(say(args.lang, "vision.joined", out=args.out, n=len(args.classifiers), rule=rule))
     return 0

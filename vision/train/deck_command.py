@@ -37,20 +37,20 @@ def cmd_deck(args: argparse.Namespace) -> int:
         print(order_text())
         return 0
     if args.out is None:
-        return fail(args.lang, "out_needed")
+        return fail(args, "out_needed")
     args.out = Path(os.path.abspath(args.out))  # `--out .` too has a name to build beside (``_publish``)
     detector = Path(args.model or DEFAULT_MODEL)
     classifier = detector.with_name("index.onnx")
     if not (detector.is_file() and classifier.is_file()):
-        return fail(args.lang, "no_model", detector=detector, classifier=classifier)
+        return fail(args, "no_model", detector=detector, classifier=classifier)
     if args.out.resolve() == detector.parent.resolve():
-        return fail(args.lang, "out_own")
+        return fail(args, "out_own")
     if not 0 < args.share < 1:
-        return fail(args.lang, "share")
+        return fail(args, "share")
     if args.budget < RESERVE_MIN + SURE_MIN[1] + 2:
-        return fail(args.lang, "budget", budget=args.budget, least=RESERVE_MIN + SURE_MIN[1] + 2)
+        return fail(args, "budget", budget=args.budget, least=RESERVE_MIN + SURE_MIN[1] + 2)
     if not _replaceable(args.out):
-        return fail(args.lang, "out_taken", path=args.out)
+        return fail(args, "out_taken", path=args.out)
     frames, laid = [], []
     try:
         if args.layout:
@@ -58,32 +58,32 @@ def cmd_deck(args: argparse.Namespace) -> int:
         else:
             faces = read_faces(args.faces)
     except DeckError as e:
-        return fail(args.lang, "faces", faces=args.faces or "--layout", error=said(e, args.lang))  # names its file
+        return fail(args, "faces", faces=args.faces or "--layout", error=said(e, args.lang))  # names its file
     final = args.out
     lock = final.with_name(final.name + ".enrolling.lock")  # one enrolment at a time into a folder
     try:
         final.parent.mkdir(parents=True, exist_ok=True)
         held = open(lock, "w")
     except OSError as e:
-        return fail(args.lang, "write_folder", path=final, error=e)
+        return fail(args, "write_folder", path=final, error=e)
     with held:
         try:
             fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # let go by the system however this process ends
         except BlockingIOError:
-            return fail(args.lang, "out_busy", path=final)
+            return fail(args, "out_busy", path=final)
         checks = None  # a venue's folder enrolled before: no `vision sure` may check its confidence meanwhile, and
         if (final / "index.sure.json").is_file():  # none may be checking it now (it would write into the new folder)
             try:
                 checks = tries.hold(final / "index.sure.json")
             except tries.Busy:
-                return fail(args.lang, "sure_busy", path=final / "index.sure.json")
+                return fail(args, "sure_busy", path=final / "index.sure.json")
             except OSError as e:
-                return fail(args.lang, "write_folder", path=final, error=e)
+                return fail(args, "write_folder", path=final, error=e)
         args.out = final.with_name(final.name + ".enrolling")  # built here, then moved
         try:
             return _enrol(args, final, detector, classifier, faces, frames, laid, started)
         except OSError as e:  # a disk full while it trains or fits: the venue's folder is as it was
-            return fail(args.lang, "write_folder", path=final, error=e.strerror or e)
+            return fail(args, "write_folder", path=final, error=e)
         finally:
             shutil.rmtree(args.out, ignore_errors=True)  # what a failed run built; a run killed leaves it to the next
             lock.unlink(missing_ok=True)
@@ -132,14 +132,14 @@ def _enrol(args, final: Path, detector: Path, classifier: Path, faces, frames, l
         from vision.train import index
         from vision.train.synth.scene import TRAIN_STYLES
     except ImportError as e:
-        return fail(args.lang, "train_extra", error=e)
+        return fail(args, "train_extra", error=e)
     try:
         shutil.rmtree(args.out, ignore_errors=True)  # a run killed before left its part here
         style = str(write_style(faces, args.out / "deck"))
         shutil.copyfile(detector, args.out / "cards.onnx")
         keep_base(classifier, args.out / "index.onnx")  # names the cards unlike the deck's (``Model.base``)
     except (DeckError, OSError) as e:
-        return fail(args.lang, "write_folder", path=final, error=said(e, args.lang))
+        return fail(args, "write_folder", path=final, error=said(e, args.lang))
     copies = math.ceil(args.share * len(TRAIN_STYLES) / (1 - args.share))  # the deck drawn at about --share
     camera = args.camera or ((frames[0].shape[1], frames[0].shape[0]) if frames else (2560, 1920))
     detail = photos_detail(frames)  # the calibration's tables are photographed at the venue camera's detail
@@ -193,7 +193,7 @@ def _fit_sure(args, final: Path, style: str, camera: tuple[int, int], frames, la
                                                    f"{len(laid_reads)} of them from the laid-out photos", looked=looked,
                                vouch=False)  # too few reads within the budget to vouch: a check does (bench_enrol)
     except FingerprintError as e:
-        return fail(args.lang, "few_reads", error=e)
+        return fail(args, "few_reads", error=e)
     cal.write(confidence.path_for(classifier), classifier)
     print(sure_said(args.lang, sure.outcome(reads + laid_reads, cal)), flush=True)
     print(deck_said(args.lang, cal.deck), flush=True)
@@ -207,7 +207,7 @@ def _fit_sure(args, final: Path, style: str, camera: tuple[int, int], frames, la
     try:
         _publish(args.out, final)
     except OSError as e:
-        return fail(args.lang, "write_folder", path=final, error=e)
+        return fail(args, "write_folder", path=final, error=e)
     if laid:
         misread = [say(args.lang, "vision.misread", card=card, got=got) if got else say(args.lang, "vision.missed", card=card)
                    for card, got in wrong.items()]

@@ -21,31 +21,31 @@ def cmd_sure(args: argparse.Namespace) -> int:
     detector = Path(args.model or DEFAULT_MODEL)
     classifier = detector.with_name("index.onnx")
     if not (detector.is_file() and classifier.is_file()):
-        return fail(args.lang, "sure_no_model", detector=detector, classifier=classifier)
+        return fail(args, "sure_no_model", detector=detector, classifier=classifier)
     styles = [str(Path(s).resolve()) if Path(s).is_dir() else s for s in args.deck.split(",") if s.strip()]
     if not styles:
-        return fail(args.lang, "no_deck", deck=repr(args.deck), error=say(args.lang, "vision.deck_empty"))
+        return fail(args, "no_deck", deck=repr(args.deck), error=say(args.lang, "vision.deck_empty"))
     for style in styles:
         try:
             art(style, "SA")
         except (FileNotFoundError, ValueError) as e:
-            return fail(args.lang, "no_deck", deck=style, error=e)
+            return fail(args, "no_deck", deck=style, error=e)
     out = args.out or confidence.path_for(classifier)
     started = time.time()
     if args.detail is not None and not 0.1 <= args.detail <= 10:
-        return fail(args.lang, "bad_detail", detail=args.detail)
+        return fail(args, "bad_detail", detail=args.detail)
     if args.check is not None and args.check < 0:
-        return fail(args.lang, "bad_check", n=args.check)
+        return fail(args, "bad_check", n=args.check)
     if args.only_check and (args.frames or args.minutes or args.check == 0):
-        return fail(args.lang, "only_check_args")
+        return fail(args, "only_check_args")
     if args.only_check and not out.is_file():
-        return fail(args.lang, "only_check_none", path=out)
+        return fail(args, "only_check_none", path=out)
     try:
         held = tries.hold(out)  # one run at a time fits or checks the calibrations of this folder
     except tries.Busy:
-        return fail(args.lang, "sure_busy", path=out)
+        return fail(args, "sure_busy", path=out)
     except OSError as e:
-        return fail(args.lang, "cannot_write", path=tries.ledger_of(out), error=e.strerror or e)
+        return fail(args, "cannot_write", path=tries.ledger_of(out), error=e)
     with held:
         if args.only_check:
             return _only_check(args, detector, styles, out, started)
@@ -67,7 +67,7 @@ def _fit_and_check(args: argparse.Namespace, detector: Path, styles: list[str], 
     try:
         cal = sure.calibration(reads, f"{args.deck} at {size}, seed {args.seed}", looked=looked)
     except FingerprintError as e:
-        return fail(args.lang, "few_reads", error=e)
+        return fail(args, "few_reads", error=e)
     print(sure_said(args.lang, sure.outcome(reads, cal)), flush=True)
     print(deck_said(args.lang, cal.deck))
     if cal.detail is not None:
@@ -84,7 +84,7 @@ def _only_check(args: argparse.Namespace, detector: Path, styles: list[str], out
     try:
         cal = confidence.load(detector.with_name("index.onnx"), out)
     except confidence.CalibrationError as e:
-        return failed(args.lang, e)
+        return failed(args, e)
     args.detail = cal.detail if args.detail is None else args.detail
     return _vouched_write(args, cal, ONLY_CHECK if args.check is None else args.check, detector, styles, out, started)
 
@@ -119,7 +119,7 @@ def _vouched_write(args: argparse.Namespace, cal, tables: int, detector: Path, s
                            detail=args.detail, log=sure_progress(args.lang, "  ", tables))["all"]
         before = fig["sure"] + fig["unlike"]  # what its thresholds alone mark sure
         if before >= OTHER_TABLES[0] and fig["unlike"] > OTHER_TABLES[1] * before:  # another deck, or camera: refused
-            return fail(args.lang, "sure_other_tables", share=f"{fig['unlike'] / before:.0%}", path=out)
+            return fail(args, "sure_other_tables", share=f"{fig['unlike'] / before:.0%}", path=out)
         cal = sure.vouched_by(cal, {"all": fig}, tables, level)
         vouched = cal.marks_sure()
         bound = upper(fig["sure_wrong"], fig["sure"], level)
@@ -128,7 +128,7 @@ def _vouched_write(args: argparse.Namespace, cal, tables: int, detector: Path, s
                                "tables": tables, "sure": fig["sure"], "wrong": fig["sure_wrong"], "level": level,
                                "vouched": vouched, "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())})
         except OSError as e:
-            return fail(args.lang, "cannot_write", path=tries.ledger_of(out), error=e.strerror or e)
+            return fail(args, "cannot_write", path=tries.ledger_of(out), error=e)
         verdict = say(args.lang, "vision.sure_vouched" if vouched else "vision.sure_not_vouched",
                       target=f"{cal.target:.2%}")
         print(say(args.lang, "vision.sure_checked", tables=tables, wrong=fig["sure_wrong"], sure=fig["sure"],
@@ -138,7 +138,7 @@ def _vouched_write(args: argparse.Namespace, cal, tables: int, detector: Path, s
     try:
         cal.write(out, classifier)
     except OSError as e:
-        return fail(args.lang, "cannot_write", path=out, error=e.strerror or e)
+        return fail(args, "cannot_write", path=out, error=e)
     print(say(args.lang, "vision.sure_wrote", path=out, minutes=f"{(time.time() - started) / 60:.1f}"))
     if not tables:
         print(say(args.lang, "vision.sure_unchecked"))
