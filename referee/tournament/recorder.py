@@ -220,7 +220,8 @@ class Recorder:
         result whose game the log now ends otherwise is corrected to it, by the table, with the reason; one whose game
         the log no longer ends, or ends with no result to tell (levels unknown, a lateness), is withdrawn for the
         organiser to enter. A result never recorded is recorded as any game. Never a silent change: each is an
-        action of the tournament's log, by ``table T``, with its reason."""
+        action of the tournament's log, by ``table T``, with its reason; and never one over a change a person made to the
+        table since the table's last (a correction, an appeal ruled): that is refused and noted for the organiser."""
         was, now = data.get("was"), data.get("now")
         fields = ("seq", "kind", "data")
         if not (isinstance(was, list) and isinstance(now, list)
@@ -240,17 +241,20 @@ class Recorder:
             round_no, sides = found
             event = f"{table}:{(new or old)['seq']}:{(new or old)['kind']}:rejudged:{seq}"
             words = {"table": table, "entry": data.get("entry"), "seq": seq}
+            by = f"table {table}"
+            seen = max(a["seq"] for a in self.store.actions()  # the table as the table itself last changed it (a note
+                       if a["by"] == by and a["kind"] != "unrecorded"  # of a report not recorded changes nothing)
+                       and a["data"].get("round") == round_no and a["data"].get("table") == table)
             try:
                 result = self._result(round_no, table, sides, new) if new is not None else None
-                by = f"table {table}"
                 if result is None:
                     self.store.retract_result(round_no, table, by=by, reason=say("zh", "outcome.withdrawn", **words),
-                                               event=event, sides=sides)
+                                               event=event, sides=sides, seen=seen)
                     log.warning("tournament: %s", say("en", "outcome.withdrawn", **words))
                 else:
                     forfeits = list(self.store.tournament.round(round_no).table(table).forfeits)  # they stand
                     self.store.correct_result(round_no, table, result, by=by, reason=say("zh", "outcome.rejudged", **words),
-                                              forfeits=forfeits, event=event, sides=sides)
+                                              forfeits=forfeits, event=event, sides=sides, seen=seen)
                     log.warning("tournament: %s: %s", say("en", "outcome.rejudged", **words), result)
             except TournamentError as exc:
                 self._not_recorded(table, seq, "rejudged", exc)

@@ -333,12 +333,14 @@ class TournamentStore:
         return self.round_view(round_no)
 
     def retract_result(self, round_no: int, table: str, by: str, reason: str, event: str | None = None,
-                        sides: dict | None = None) -> dict:
+                        sides: dict | None = None, seen: int | None = None) -> dict:
         """The table's result as recorded is no longer what its log says, and the log says no other: the games
         and the result entered are withdrawn (a forfeit stays), the table waits for the organiser to enter its
-        result (the next round cannot be paired before), ``reason`` says why. ``event``, ``sides`` as :meth:`correct_result`."""
+        result (the next round cannot be paired before), ``reason`` says why. ``event``, ``sides``, ``seen`` as
+        :meth:`correct_result`."""
         def check(t: Tournament) -> dict:
             self._unseen(event, round_no)
+            self._as_seen(t, round_no, table, seen)
             _check_sides(round_no, _table(t, round_no, table), sides)
             if not isinstance(reason, str) or not reason:
                 raise TournamentError("reason_text")

@@ -1,6 +1,7 @@
 """A table's report that arrives after the organisers changed the round under it, on a bad evening: the round
 unpaired or paired again after a correction while its tables were already seated and playing, a table's result
-entered by hand before the table reported its own, a table still playing after the last round was complete. The
+entered by hand before the table reported its own, a table still playing after the last round was complete, a table's
+amendment judging its game again after a person corrected its result. The
 tournament service (real mosquitto) or its recorder records none of them over what stands: each is noted for the
 organiser at the table (in both languages) and nothing of the results, the standings or the rounds changes."""
 
@@ -158,3 +159,24 @@ def test_a_table_reporting_after_its_result_stands_changes_nothing_and_is_noted(
     for table in ("t01", "t02"):
         (reason,) = noted(store, table)
         assert f"第 2 轮 {table} 桌已有成绩" in reason["zh"] and "has a result already" in reason["en"], reason
+
+
+def test_a_tables_amendment_after_a_person_corrected_its_result_is_noted_not_recorded_over_it(tmp_path):
+    """The chief referee upheld an appeal and corrected t01 (the other pair wins); later the table's referee amends a
+    misread play and the table's log judges the game again (``rejudged``), still S/N's win, the levels only changed.
+    Before, the service corrected t01 back to S/N's win as the table judged it, over the appeal ruled by a person, which
+    nobody at the table saw. Now the table's correction names the table as the table last changed it and is refused in
+    words (table_changed, naming who changed it since), noted for the organiser at t01; the person's ruling stands."""
+    store = field(tmp_path / "t.db")
+    recorder = Recorder(store)
+    tables = Tables(recorder.event)
+    tables.seat(store, 1)
+    won = {"seq": 91, "kind": "game_won", "data": {"team": "SN", "by": "levels"}}
+    recorder.event("t01", {"v": 1, "at": 91.0, **won})
+    store.correct_result(1, "t01", {"winner": 1}, by="裁判长", reason="申诉成立：对方犯规")
+    ruled, log = results(store), len(store.actions())
+    recorder.event("t01", {"v": 1, "seq": 120, "kind": "rejudged", "at": 120.0, "data": {
+        "entry": 40, "was": [won | {"levels": {"SN": "A", "EW": "2"}}], "now": [won | {"levels": {"SN": "A", "EW": "3"}}]}})
+    assert results(store) == ruled and [a["kind"] for a in store.actions()[log:]] == ["unrecorded"]
+    (reason,) = noted(store, "t01")
+    assert reason["zh"].startswith(f"第 1 轮 t01 桌在你看到之后已被 裁判长 改动（第 {log} 条记录）"), reason
