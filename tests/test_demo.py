@@ -93,6 +93,20 @@ def test_declaring_fixes_dealer_and_trump(seed7):
     assert declared[-1].group(4) == dealer.group(2)
 
 
+def test_a_standing_seat_drawing_its_card_again(capsys):
+    """A seat whose declaration stands draws more copies of its card: the demo died on it (seed 4: W overturned with
+    H2 H2 and drew the third; shown again with the two standing, five copies of three decks, ``cards.too_many``).
+    001 八〈3〉自己不能反揭自己 (classic-3deck, no reinforcing): W shows nothing more. 000 第十条 1
+    揭牌者继续摸到与揭出的级牌花色相同的牌，可以亮出加固 (zhongkai-2010): W shows the one H2 it drew."""
+    classic = [line for line in run(capsys, "--seed", "4").splitlines() if "张牌：" in line]
+    assert [line.split("：", 1)[1] for line in classic] == ["南 揭牌 D2 → 主牌 方块", "西 反揭 H2 H2 → 主牌 红心"]
+    zhongkai = [line for line in run(capsys, "--seed", "4", "--rulebook", "zhongkai-2010").splitlines() if "张牌：" in line]
+    assert [line.split("：", 1)[1] for line in zhongkai] == ["南 揭牌 D2 → 主牌 方块", "西 反揭 H2 H2 → 主牌 红心",
+                                                             "西 加固 H2 → 主牌 红心"]
+    assert "card 89: W reinforces with H2 -> trump suit hearts" in run(capsys, "--seed", "4", "--rulebook", "zhongkai-2010",
+                                                                        "--lang", "en")
+
+
 def test_points_capture_and_outcome(seed7):
     played = tricks(seed7)
     dealer = ZH_SEATS[one(seed7, r"^庄家 (\S)（").group(1)]

@@ -1,9 +1,9 @@
 """``cardtable demo --game tractor``: four bots play one Tractor hand through the referee.
 
-The deal is drawn one card at a time, with declarations (揭牌) and overturns (反揭)
-fed to :class:`Declaring`; the dealer buries the kitty; every play goes through
-:class:`HandJudge`, whose rulings are printed as they appear; the hand is settled
-with the rulebook's level table. Deterministic for a given seed.
+The deal is drawn one card at a time, with declarations (揭牌), overturns (反揭) and, where the
+book allows them, reinforcements (加固) fed to :class:`Declaring`; the dealer buries the kitty;
+every play goes through :class:`HandJudge`, whose rulings are printed as they appear; the hand is
+settled with the rulebook's level table. Deterministic for a given seed.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections import Counter
 from referee.cards import SUITS, Cards, Decks
 from referee.demo import labels
 from referee.rulebooks import TractorRulebook, load
-from referee.tractor.bots import legal_follow, random_lead, random_throw
-from referee.tractor.game import DeclareError, Declaring, Game, penalties_of, settle
+from referee.tractor.bots import bid, legal_follow, random_lead, random_throw
+from referee.tractor.game import Declaring, Game, penalties_of, settle
 from referee.tractor.hand import SEATS, HandJudge, Trick, next_seat
 from referee.tractor.scoring import Outcome
 from referee.tractor.trumps import Trumps
@@ -65,34 +65,19 @@ def draw(rules: TractorRulebook, level: str, rng: random.Random, say: dict) -> t
 
 
 def declare_round(declaring: Declaring, drawn: dict[str, list], drawer: str, n: int, say: dict) -> Declaring:
-    """The drawer may declare or overturn; a seat that was overturned may answer, until no one can."""
+    """The drawer may declare, overturn or reinforce; a seat that was overturned may answer, until no one can."""
     order = [SEATS[(SEATS.index(drawer) + i) % 4] for i in range(4)]
     changed = True
     while changed:
         changed = False
         for seat in order:
-            bid = bot_bid(declaring, seat, Cards(drawn[seat]), n * SECONDS_PER_CARD)
-            if bid is not None:
-                key = "overturn" if declaring.standing else "declare"
-                s = bid.standing
-                shown = Cards.parse([s.suit + declaring.level] * s.count)
-                print(say[key].format(n=n, seat=say["seats"][seat], cards=shown, suit=say["suits"][s.suit]))
-                declaring, changed = bid, True
+            after, shown = bid(declaring, seat, Cards(drawn[seat]), n * SECONDS_PER_CARD)
+            if after is not None:
+                was = declaring.standing
+                key = "declare" if was is None else "reinforce" if was.seat == seat and was.suit == after.standing.suit else "overturn"
+                print(say[key].format(n=n, seat=say["seats"][seat], cards=shown, suit=say["suits"][after.standing.suit]))
+                declaring, changed = after, True
     return declaring
-
-
-def bot_bid(declaring: Declaring, seat: str, hand: Cards, at: float) -> Declaring | None:
-    """Declare, or overturn with the fewest level cards that do it; None when the bot cannot."""
-    standing = declaring.standing
-    need = standing.count + 1 if standing else declaring.rules.declare.first
-    held = Counter(c for c in hand if c.rank == declaring.level)
-    for card, count in sorted(held.items(), key=lambda kv: (-kv[1], kv[0].code)):
-        if count >= need:
-            try:
-                return declaring.declare(seat, Cards([card] * need), at)
-            except DeclareError:
-                continue
-    return None
 
 
 def most_held_suit(hand: Cards, level: str) -> str:

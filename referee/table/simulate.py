@@ -17,7 +17,7 @@ follow) and some reads are unsure (confidence 0.6): the table flags them and wai
 simulator confirms, from the console when it has one, else with the seat's ``confirm`` button.
 
 The flow follows ``referee/table/tractor.py``: ``assign``, ``start_round``, each seat's
-``ready``; the draw, with a seat showing level cards to declare or overturn; a ``declare`` press
+``ready``; the draw, with a seat showing level cards to declare, overturn or reinforce; a ``declare`` press
 ends the draw; the dealer's ``ready`` takes the kitty (with no declaration the dealer then shows
 one card of the suit it names); the plays; the dealer turns up the kitty (where the book has one); ``hand_scored``.
 Deterministic for a seed (the message ids aside).
@@ -44,8 +44,8 @@ from referee.catalogue.sentences import Sentences
 from referee.rulebooks import load
 from referee.seats import SEATS, next_seat
 from referee.table.clock import limits
-from referee.tractor.bots import legal_follow, random_lead, random_throw
-from referee.tractor.game import DeclareError, Declaring
+from referee.tractor.bots import bid, legal_follow, random_lead, random_throw
+from referee.tractor.game import Declaring
 from referee.tractor.trumps import Trumps
 
 log = logging.getLogger(__name__)
@@ -412,20 +412,20 @@ class Simulator:
         self._say("tractor_scored", hand=data.get("hand"), points=data.get("settled_points"), result=Sentences(self.lang).result(data))
 
     def _declare_round(self, declaring: Declaring, drawn: dict[str, list], drawer: str) -> Declaring:
-        """The drawer, then the others, may declare or overturn, shown to the camera."""
+        """The drawer, then the others, may declare, overturn or reinforce (``bots.bid``), shown to the camera."""
         order = [SEATS[(SEATS.index(drawer) + i) % 4] for i in range(4)]
         changed = True
         while changed:
             changed = False
             for seat in order:
-                bid, shown = _bot_bid(declaring, seat, Cards(drawn[seat]), self._at)
-                if bid is None:
+                after, shown = bid(declaring, seat, Cards(drawn[seat]), self._at)
+                if after is None:
                     continue
                 self._advance(self.rng.uniform(0.5, 1.5))
                 state = self._resolve_flags(self.observed(seat, shown))
                 if state["phase"] != "dealing":
                     raise SimulationError(f"{seat} declared in phase {state['phase']}")
-                declaring, changed = bid, True
+                declaring, changed = after, True
         return declaring
 
     def _think(self, action: str) -> tuple[float, bool]:
@@ -488,21 +488,6 @@ class Simulator:
             if any(f["flag"] == flag["flag"] for f in state["flags"]):
                 raise SimulationError(f"flag {flag['flag']} stays open after confirm: {state}")
         return state
-
-
-def _bot_bid(declaring: Declaring, seat: str, hand: Cards, at: float) -> tuple[Declaring | None, Cards]:
-    """Declare, or overturn with the fewest level cards that do it: (the new declaring, the cards shown)."""
-    standing = declaring.standing
-    need = standing.count + 1 if standing else declaring.rules.declare.first
-    held = Counter(c for c in hand if c.rank == declaring.level)
-    for card, count in sorted(held.items(), key=lambda kv: (-kv[1], kv[0].code)):
-        if count >= need:
-            shown = Cards([card] * need)
-            try:
-                return declaring.declare(seat, shown, at), shown
-            except DeclareError:
-                continue
-    return None, Cards()
 
 
 def _most_held_suit(hand: Cards, level: str) -> str:

@@ -1,4 +1,5 @@
-"""Random players: legal leads and follows, for the demo, property tests and benchmarks.
+"""Random players: legal leads and follows, and a declaration in the draw (``bid``), for the demo, the table's
+simulator, property tests and benchmarks.
 
 Plays are *built* from the rules (a unit found in the hand; a follow built from the
 hand's requirement), never picked by trying the checker, so the checker can be
@@ -14,14 +15,16 @@ True
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from referee.cards import Cards, Decks
 from referee.tractor.follow import legal_follow
+from referee.tractor.game import DeclareError, Declaring
 from referee.tractor.leads import beatable, failing_units, judge_lead
 from referee.tractor.trumps import Trumps
 from referee.tractor.units import Holding, Unit, unit_of
 
-__all__ = ["deal", "random_lead", "random_throw", "legal_follow"]
+__all__ = ["bid", "deal", "random_lead", "random_throw", "legal_follow"]
 
 
 def deal(decks: int, kitty: int, rng: random.Random, seats: str = "SENW") -> tuple[dict[str, Cards], Cards]:
@@ -73,3 +76,29 @@ def random_throw(trumps: Trumps, hand: Cards, others: dict[str, Cards], rng: ran
     if failing_units(trumps, ruling.structure, others):
         return None
     return chosen
+
+
+def bid(declaring: Declaring, seat: str, hand: Cards, at: float) -> tuple[Declaring | None, Cards]:
+    """What ``seat`` shows in the draw, holding ``hand``: a declaration, an overturn with the fewest level cards
+    that make one, or (its own suit, where the book allows it) the copies drawn since it declared, added to its
+    declaration (加固); (the declaring after it, the cards shown), else (None, no cards).
+
+    The cards of a seat's standing declaration went back to its hand and still count: the table takes cards shown
+    to reinforce as added to them, so shown again they would be counted twice (more copies than the decks hold).
+
+    >>> from referee.rulebooks import load
+    >>> d = Declaring(load("zhongkai-2010"), "9", first_hand=False).declare("S", Cards.parse("H9 H9"), at=1.0)
+    >>> [str(bid(d, "S", Cards.parse(hand), at=2.0)[1]) for hand in ("H9 H9 H9 C4", "H9 H9 C4")]
+    ['H9', '']
+    """
+    standing = declaring.standing
+    held = Counter(c for c in hand if c.rank == declaring.level)
+    for card, count in sorted(held.items(), key=lambda kv: (-kv[1], kv[0].code)):
+        own = standing is not None and (standing.seat, standing.suit) == (seat, card.suit)
+        n = count - standing.count if own else standing.count + 1 if standing else declaring.rules.declare.first
+        if 0 < n <= count:
+            try:
+                return declaring.declare(seat, Cards([card] * n), at), Cards([card] * n)
+            except DeclareError:
+                continue
+    return None, Cards()
