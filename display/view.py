@@ -329,20 +329,20 @@ def shown(state: dict | None) -> dict | None:
     >>> shown({"rulebook": "usst-2016", "cards": {"S": 33, "E": 10, "N": 25, "W": 0}})["cards"]
     {'S': None, 'E': 10, 'N': None, 'W': 0}
     """
-    at = told_at(state["rulebook"] or "") if state is not None else 0
-    if not at:
+    deal = dealt(state["rulebook"] or "") if state is not None else None
+    if not getattr(deal, "told_at", 0):  # every count told (a Tractor book, or one this display does not have)
         return state
-    return state | {"cards": {s: n if n <= at else None for s, n in state["cards"].items()}}
+    return state | {"cards": {s: n if deal.tells(n) else None for s, n in state["cards"].items()}}
 
 
 @cache
-def told_at(rulebook: str) -> int:
-    """The most cards left a seat's count is told at under ``rulebook`` (its ``[deal] told_at``); 0: every count (a
-    book without the setting, or one this display does not have)."""
+def dealt(rulebook: str):
+    """``rulebook``'s ``[deal]`` (a climbing book's tells a count or keeps it, ``Deal.tells``); None for a book this
+    display does not have."""
     try:
-        return getattr(load(rulebook).deal, "told_at", 0)
+        return load(rulebook).deal
     except ValueError:
-        return 0
+        return None
 
 
 @cache

@@ -17,7 +17,7 @@ from fastapi.templating import Jinja2Templates
 
 from display.deps import Lang, language
 from display.schemas import Id
-from display.view import told_at
+from display.view import dealt
 from referee.catalogue import LANGS, entries, say
 from referee.rulebooks import load, names
 from referee.tournament.systems import SYSTEMS
@@ -90,7 +90,7 @@ def games() -> dict[str, str]:
 def told() -> dict[str, int]:
     """Each climbing book's ``[deal] told_at``, where it has one: a tile tells a seat's cards left only at that many or
     fewer (报牌: above it the count is the players' secret, and players see the hall's screens too)."""
-    return {book: at for book in sorted(names()) if (at := told_at(book))}
+    return {book: at for book in sorted(names()) if (at := getattr(dealt(book), "told_at", 0))}
 
 
 def scores() -> dict[str, str]:

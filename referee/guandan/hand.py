@@ -181,8 +181,7 @@ class Hand:
             raise HandError("guandan.empty_play", seat=seat)
         held = self.count(seat)
         if len(cards) > held:
-            told = self.rules.deal.told_at
-            if told and held > told:  # the count is the players' secret (九 3): the refusal does not tell it
+            if not self.rules.deal.tells(held):  # the count is the players' secret (九 3): the refusal does not tell it
                 raise HandError("guandan.holds_fewer_untold", seat=seat, n=len(cards), cards=cards)
             raise HandError("guandan.holds_fewer", seat=seat, held=held, n=len(cards), cards=cards)
         try:

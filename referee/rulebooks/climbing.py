@@ -21,6 +21,15 @@ class Deal:
         "after the play that brings it there; a report at any other time is a foul) and answers a count question "
         "exactly, and the hall's pages and the seats' displays show them; above it the count is the players' secret. 0: always told", 0)
 
+    def tells(self, n: int) -> bool:
+        """Whether a seat's count of ``n`` cards left is told (报牌): at ``told_at`` or fewer, or always (0). The one
+        rule of the count's secret: the table's refusals, a count question, the seats' displays and the hall's pages.
+
+        >>> Deal(2, 27, 0, 10).tells(10), Deal(2, 27, 0, 10).tells(11), Deal(2, 27, 0).tells(27)
+        (True, False, True)
+        """
+        return not self.told_at or n <= self.told_at
+
     def __post_init__(self) -> None:
         check(self.decks >= 1, "decks", self.decks, "1 or more")
         check(self.told_at >= 0, "told_at", self.told_at, "0 or more")

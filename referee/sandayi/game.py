@@ -246,7 +246,7 @@ class Game:
         """What ``seat`` must answer when asked its count: the number of cards when it holds
         ``[deal] told_at`` or fewer, else None (“不报”)."""
         n = self.count(seat)
-        return n if n <= self.rules.deal.told_at else None
+        return n if self.rules.deal.tells(n) else None
 
     @property
     def result(self) -> Result | None:
@@ -430,8 +430,7 @@ class Game:
         """``seat`` reports its count (报牌). 三 (一)1: 出牌后手中牌数在10张以内（含10张），需主动报牌一次，
         其他时间不能自动报牌，否则属于犯规 — a report at any other time is recorded as a foul."""
         self._live(seat)
-        at = self.rules.deal.told_at
-        due = self.phase == "playing" and self.count(seat) <= at and seat not in self.announced
+        due = self.phase == "playing" and self.rules.deal.tells(self.count(seat)) and seat not in self.announced
         if due:
             return replace(self, announced=self.announced | {seat})
         return self.foul(seat, "count_report")

@@ -78,8 +78,7 @@ class ClimbingTable(Reducer):
     def _told(self, n: int) -> int:
         """Above the book's ``[deal] told_at`` a seat's count is the players' secret (报牌: seeds 002 九 3, 004 三（一）3):
         its display shows none."""
-        at = self.rules.deal.told_at
-        return UNTOLD if at and n > at else n
+        return n if self.rules.deal.tells(n) else UNTOLD
 
     def _clocks(self, at: float) -> dict:
         clocks = super()._clocks(at)
