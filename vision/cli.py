@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 
 from bus.credentials import add_options
-from cardtable.lang import FAILED
+from cardtable.lang import FAILED, refuse
 from referee.catalogue import said, say
 from vision.advice import detail_note
-from vision.options import fail, failed, frame_size, positive, rulebook, stoppable, table_game, whole
+from vision.options import fail, frame_size, positive, rulebook, stoppable, table_game, whole
 from vision.train.cli import add_parsers
 
 NOT_CALIBRATED = 2  # exit status of `read` and `calibrate` for a frame without the four markers
@@ -86,7 +86,7 @@ def cmd_read(args: argparse.Namespace) -> int:
         model = _model(args.model, args.sure)
         reading = read_frame(image, model)
     except (ModelError, ValueError) as e:
-        return failed(args, e)
+        return refuse(args, e)
     print(reading.to_json())
     if not reading.calibrated:
         return fail(args, "not_calibrated_pixels", NOT_CALIBRATED, problem=said(reading.problem, args.lang))
@@ -117,9 +117,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
                      settle_s=args.settle, fps=args.fps, size=args.size, log=lambda line: print(line, flush=True),
                      lang=args.lang)
     except SourceError as e:  # taken over: a status of its own, which the hall's unit does not restart into a fight
-        return failed(args, e, TAKEN_OVER_EXIT if e.key == "vision.error.taken_over" else FAILED)
+        return refuse(args, e, TAKEN_OVER_EXIT if e.key == "vision.error.taken_over" else FAILED)
     except (ModelError, ConnectionError, TimeoutError, ValueError) as e:
-        return failed(args, e, FAILED)
+        return refuse(args, e, FAILED)
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
@@ -143,7 +143,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             cap = open_source(args.source, args.size)
             frames = (f for ok, f in (cap.read() for _ in range(args.frames)) if ok)
     except (ModelError, SourceError) as e:
-        return failed(args, e)
+        return refuse(args, e)
     problem = say(args.lang, "vision.no_frame")
     for frame in frames:
         try:

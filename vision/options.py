@@ -23,12 +23,6 @@ def fail(command: argparse.Namespace, key: str, status: int = REFUSED, **values:
     lang = cli_lang()
     return refuse(command, say(lang, f"vision.{key}", **{k: said(v, lang) for k, v in values.items()}), status)
 
-
-def failed(command: argparse.Namespace, error: Exception, status: int = REFUSED) -> int:
-    """Say an error raised below (a model, a camera, a deck, the broker's address or credentials) likewise."""
-    return refuse(command, error, status)
-
-
 STOPPED = 130  # the exit status of a command stopped by Ctrl-C (128 + SIGINT), as a shell gives it
 
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from cardtable.lang import refuse
 from referee.catalogue import say
-from vision.options import fail, failed, frame_size, positive, whole
+from vision.options import fail, frame_size, positive, whole
 from vision.train.deck_command import cmd_deck
 from vision.train.sure_command import cmd_sure
 
@@ -163,7 +164,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         for folder in made:
             if folder.is_dir() and not any(folder.iterdir()):
                 folder.rmdir()
-        return failed(args, e)
+        return refuse(args, e)
     return 0
 
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from cardtable.lang import refuse
 from referee.catalogue import say
-from vision.options import fail, failed
+from vision.options import fail
 
 def cmd_sure(args: argparse.Namespace) -> int:
     import time
@@ -84,7 +85,7 @@ def _only_check(args: argparse.Namespace, detector: Path, styles: list[str], out
     try:
         cal = confidence.load(detector.with_name("index.onnx"), out)
     except confidence.CalibrationError as e:
-        return failed(args, e)
+        return refuse(args, e)
     args.detail = cal.detail if args.detail is None else args.detail
     return _vouched_write(args, cal, ONLY_CHECK if args.check is None else args.check, detector, styles, out, started)
 
