@@ -110,3 +110,18 @@ def test_the_systems_error_is_said_in_words(paired):
     assert last_line(run(argv, "zh", paired)) == "cardtable tournament export：错误：sheets：无法写出：是一个文件夹"
     assert last_line(run(argv, "en", paired)) == "cardtable tournament export: error: sheets: cannot write it: it is a folder"
     assert not any((paired / "sheets").iterdir())
+
+
+def test_standings_before_any_round_is_complete_say_so(paired):
+    """Round 1 in progress headed the standings 第 0 轮后 (after round 0): no round is complete yet; a complete round
+    is still named (第 1 轮后)."""
+    def heading(lang):
+        done = run(["tournament", "standings", "--db", "hall.db"], lang, paired)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()[0]
+
+    assert heading("zh").endswith("，尚无完成的一轮") and heading("en").endswith(", no round complete yet")
+    for table in ("t01", "t02", "t03", "t04"):  # four teams of two pairs: four tables
+        assert run(["tournament", "result", "--db", "hall.db", "--round", "1", "--table", table, "--winner", "0"], "zh",
+                   paired).returncode == 0
+    assert heading("zh").endswith("，第 1 轮后") and heading("en").endswith(", after round 1")

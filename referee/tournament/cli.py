@@ -297,7 +297,8 @@ def _standings(args) -> int:
         return 0
     from referee.tournament.export import legend, rounds_complete, standing_rows, texts
 
-    print(say(args.lang, "sheet.after", name=s["name"], system=s["system"], n=rounds_complete(store.tournament)))
+    done = rounds_complete(store.tournament)
+    print(say(args.lang, "sheet.after" if done else "sheet.after_none", name=s["name"], system=s["system"], n=done))
     for row in standing_rows(store.tournament, args.lang):  # the exports' rows: pasted, a name is never a formula
         print("\t".join(texts(row, args.lang)))
     if note := legend(store.tournament, args.lang):
