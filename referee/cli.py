@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cardtable.lang import Parser, dressed, refuse, run
+from cardtable.lang import FAILED, Parser, dressed, refuse, run
 from referee.catalogue import Term
 from referee.table import cli as table_cli
 from referee.tournament import cli as tournament_cli
@@ -67,6 +67,8 @@ def _demo(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _rulebooks(args: argparse.Namespace) -> int:
+    """Every book that loads on standard output; one that does not, an error line (exit 1: the others were listed,
+    as the judge answers the files it can read)."""
     from referee import rulebooks
     from referee.catalogue import say
 
@@ -75,8 +77,7 @@ def _rulebooks(args: argparse.Namespace) -> int:
         try:
             book = rulebooks.load(name)
         except rulebooks.RulebookError as exc:
-            print(say(args.lang, "rulebook.broken", error=str(exc)))
-            status = 1
+            status = refuse(args, say(args.lang, "rulebook.broken", error=str(exc)), FAILED)
             continue
         print(say(args.lang, "rulebook.listed", name=name, game=Term(f"game.{book.game}").text(args.lang),
                   title=book.title_en if args.lang == "en" else book.title, seed=book.seed))

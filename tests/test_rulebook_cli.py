@@ -41,6 +41,25 @@ def test_list_names_every_book_with_its_game_title_and_seed():
     assert "usst-2016  San Da Yi  University of Shanghai for Science and Technology staff San Da Yi rules (2016)" in en.stdout
 
 
+def test_list_says_a_book_that_will_not_load_as_an_error_line_and_lists_the_others(tmp_path):
+    """A book that will not load was a line among the books on standard output: it is an error line on standard error,
+    in the one form (``cardtable rulebook list：错误：…``); the others are listed, and the exit status says one failed."""
+    shutil.copytree(ROOT / "referee", tmp_path / "referee", ignore=shutil.ignore_patterns("__pycache__"))
+    books = tmp_path / "referee" / "rulebooks"
+    bad = books / "classic-3deck-fast.toml"
+    bad.write_text((books / "classic-3deck.toml").read_text(encoding="utf-8").replace("lead_s = 15", 'lead_s = "fast"'),
+                   encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT), str(ROOT / "firmware-bridge")])}
+    env.pop("CARDTABLE_LANG", None)
+    for lang, said in (("zh", f'cardtable rulebook list：错误：规则文件有误，没有读出：`{bad}: [clock] lead_s = "fast": allowed a number`'),
+                       ("en", f'cardtable rulebook list: error: the rulebook file is wrong, not read: {bad}: [clock] lead_s = "fast": '
+                              "allowed a number")):
+        done = subprocess.run([sys.executable, "-m", "cardtable", "rulebook", "list", "--lang", lang], capture_output=True,
+                              text=True, timeout=120, env=env, cwd=tmp_path)
+        assert done.returncode == 1 and done.stderr == said + "\n", done.stderr
+        assert len(done.stdout.splitlines()) == len(names()) == 7 and "classic-3deck-fast" not in done.stdout
+
+
 def test_show_tells_classic_3decks_lead_clock_with_its_article():
     """Seed 001 二十三: 留底牌和首引不超过60秒，领出不超过15秒钟，跟牌、垫牌、将吃不超过10秒钟."""
     zh, en = run(["show", "classic-3deck"], "zh"), run(["show", "classic-3deck"], "en")
