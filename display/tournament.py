@@ -24,6 +24,7 @@ knockout's second stage gets its own), else the system's (``rules.rulebook_of``)
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from collections.abc import Mapping
 from contextlib import contextmanager
@@ -114,6 +115,7 @@ class Tournaments:
     def __init__(self, path: Path, clock):
         self.store = TournamentStore(path, clock=clock)
         self._lock = threading.Lock()
+        self._unpublished = (None, 0.0)  # the latest change seen unpublished (its ``at``) and since when (monotonic)
 
     def __repr__(self) -> str:
         return f"Tournaments({str(self.store.path)!r})"
@@ -122,6 +124,14 @@ class Tournaments:
     def using(self):
         with self._lock:
             yield self.store
+
+    def unpublished_for(self, at: float) -> float:
+        """Seconds since this console first saw the change made at ``at`` unpublished, on its monotonic clock: a
+        computer's clock set back (the change's ``at`` then ahead of it) never makes a service that stopped look
+        healthy."""
+        if self._unpublished[0] != at:
+            self._unpublished = (at, time.monotonic())
+        return time.monotonic() - self._unpublished[1]
 
     def exists(self) -> bool:
         with self._lock:

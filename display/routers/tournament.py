@@ -220,12 +220,16 @@ def _unpublished(ctx: Ctx, view: TournamentView, lang: str) -> str:
     broker is older than the file's) ``PUBLISH_GRACE_S`` after it: it is not running, so the big screens show an old
     round and the tables' results are not recorded (the service enabled only once the tournament is made, and
     forgotten; or stopped). "" while it keeps up, and while the display's scoreboard connection is down: what the
-    service publishes cannot be seen then (the scoreboard's banner says so)."""
+    service publishes cannot be seen then (the scoreboard's banner says so). The wait is the longer of the clock's
+    since the change and the console's monotonic time since it first saw the change unpublished: a clock set back
+    after the change (its ``at`` then ahead) does not hold the words back until the clock catches up."""
     if not ctx.feed.scoreboard.connected:
         return ""
     published = ctx.feed.hall.rounds.get(view.tournament)
-    waited = ctx.clock() - view.round.at
-    if published is not None and published.get("at", 0) >= view.round.at or waited < PUBLISH_GRACE_S:
+    if published is not None and published.get("at", 0) >= view.round.at:
+        return ""
+    waited = max(ctx.clock() - view.round.at, _tournaments(ctx).unpublished_for(view.round.at))
+    if waited < PUBLISH_GRACE_S:
         return ""
     return Denied("tournament_unpublished", minutes=max(1, round(waited / 60))).text(lang)
 

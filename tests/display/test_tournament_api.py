@@ -20,6 +20,7 @@ from openpyxl import Workbook, load_workbook
 from bus.mqtt import Connection
 from bus.protocol import topic
 from display.app import Settings, create_app
+from display.routers.tournament import PUBLISH_GRACE_S
 
 TABLES = ["t01", "t02", "t03"]
 UNITS = ("数学系", "物理系", "化学系")
@@ -320,6 +321,28 @@ def test_a_tournament_service_that_does_not_publish_is_said_on_the_console(broke
         finally:
             service.stop()
     store.close()
+
+
+def test_a_tournament_service_that_stopped_is_said_with_the_clock_set_back(broker, tmp_path):
+    """The computer's clock set back an hour after a change (a laptop's clock put right): the change's time stays
+    ahead of the clock (``Tournament.at`` never goes back), and the console measured the wait as clock minus the
+    change's time, negative for an hour: a tournament service that stopped looked healthy all that while. Now the
+    wait is counted on the console's monotonic clock from when it first saw the change unpublished."""
+    from referee.tournament import TournamentStore
+
+    now = [1_767_261_600.0]
+    hall = small_tournament(tmp_path / "hall.db", clock=lambda: now[0])
+    app = create_app(settings(broker, make_db(tmp_path / "c.db"), hall, OWN_USERS, clock=lambda: now[0]))
+    with TestClient(app, raise_server_exceptions=False, headers={"Origin": "http://testserver"}) as client:
+        assert client.post("/api/login", json={"user": ORGANISER[0], "password": ORGANISER[1]}).status_code == 200
+        now[0] -= 3600  # set back an hour: the next change is still later than the one before
+        store = TournamentStore(hall, clock=lambda: now[0])
+        store.record_result(1, "t01", {"winner": 0})
+        assert store.tournament.at > now[0] + 3599
+        store.close()
+        assert client.get("/api/console/tournament").json()["unpublished"] == ""  # just made: not yet
+        time.sleep(PUBLISH_GRACE_S + 0.5)  # real seconds, the wall clock still an hour behind the change
+        assert client.get("/api/console/tournament").json()["unpublished"].startswith("赛事服务（`cardtable tournament serve`）已有 1 分钟没有发布")
 
 
 def test_a_round_whose_names_a_table_cannot_take_is_not_started_and_says_why(broker, tmp_path, table):
