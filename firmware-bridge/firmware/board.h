@@ -6,7 +6,7 @@
 
 #define FW_MAJOR 2
 #define FW_MINOR 0
-#define FW_PATCH 0
+#define FW_PATCH 1
 
 #define SEATS 4            /* S E N W, in this order everywhere */
 #define BUTTONS_PER_SEAT 8 /* ready pass confirm referee bid1 bid2 bid3 declare */

@@ -10,15 +10,6 @@ static uint32_t locked;      /* keys in their lockout time */
 static uint8_t lockout[KEYS];
 static uint32_t down_ms[KEYS]; /* when each key pressed now was pressed */
 
-void panel_init(void)
-{
-    BTN_DDR |= _BV(BTN_LOAD) | _BV(BTN_CLK);
-    BTN_DDR &= ~_BV(BTN_DATA);
-    /* LOAD and CLK idle high (CLK shifts on its rising edge; and a low PD3, INT1, would make simavr
-     * poll its low-level interrupt every cycle). QH is a push-pull output: no pull-up. */
-    BTN_PORT |= _BV(BTN_LOAD) | _BV(BTN_CLK);
-}
-
 /* Key k is read k-th: seat k / 8; in a seat, input H (declare) comes first, A (ready) last. */
 static uint32_t sample(void)
 {
@@ -32,6 +23,16 @@ static uint32_t sample(void)
         BTN_PORT |= _BV(BTN_CLK);
     }
     return pressed;
+}
+
+void panel_init(void)
+{
+    BTN_DDR |= _BV(BTN_LOAD) | _BV(BTN_CLK);
+    BTN_DDR &= ~_BV(BTN_DATA);
+    /* LOAD and CLK idle high (CLK shifts on its rising edge; and a low PD3, INT1, would make simavr
+     * poll its low-level interrupt every cycle). QH is a push-pull output: no pull-up. */
+    BTN_PORT |= _BV(BTN_LOAD) | _BV(BTN_CLK);
+    stable = last_sample = sample(); /* a key down at boot (held through a reset) is no press: once let go, it is */
 }
 
 /* A change counts when two samples in a row agree; then that key is ignored for LOCKOUT_MS

@@ -162,3 +162,24 @@ def test_a_board_of_the_old_protocol_is_refused_in_words(broker, tmp_path):
         os.close(master)
         os.close(slave)
     assert f"cardtable bridge run：错误：串口 {link} 上的显示板说串口协议第 1 版，本桥接说第 2 版" in bridge.output()
+
+
+def test_a_button_held_through_a_reset_is_not_pressed_again(make_board, start_bridge, listen):
+    """A power dip while a player holds a button: the board started again with the key down, took it for a key going
+    down, and sent a second press (a new boot's id, so the table service took it as a second ``pass``, a second bid).
+    A key already down when the board starts is no press (PROTOCOL.md "Resets": presses made while the board
+    restarts are lost); it is a press again once let go and pressed."""
+    board = make_board(board_id=6)
+    bridge = start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
+    board.press("N", "bid2")
+    assert wait_until(lambda: len(presses(listen)) == 1, 30), bridge.output()
+    board.reset()
+    assert wait_until(lambda: json.loads(listen.payloads(BOARD_STATUS)[-1]).get("boot") == 2, 30), bridge.output()
+    time.sleep(1.0)
+    board.release("N", "bid2")
+    board.tap("N", "bid3")
+    assert wait_until(lambda: len(once(presses(listen))) >= 2, 30), bridge.output()
+    time.sleep(1.0)
+    assert [(m["id"], m["button"]) for m in once(presses(listen))] == [("board6-1-000001", "bid2"),
+                                                                        ("board6-2-000001", "bid3")]
