@@ -4,6 +4,10 @@ Two board bridges of one table (on two ports) or two cameras of one table take t
 other for ever, and the table hears every input twice or not at all. Each such sender holds the lock file of its role
 and table on its broker (two halls on one machine have a broker each) with ``flock``: the kernel lets it go when the
 process ends, however it ends. The file names the holder (its process and what it reads), for the second to say.
+A holder that lets go (:meth:`Holding.release`) removes the file, so they do not pile up in ``/run/lock`` (one a table
+and role per broker port); one killed leaves it, for the next holder to take and remove. A file is removed only by its
+holder, before it unlocks it: so one locked whose name no longer names it was removed under the locker (let go
+meanwhile), and :func:`hold` opens the name again.
 A lock file holds one machine: a sender of the table on another machine takes the table over, and the older yields
 (``bus.mqtt``'s ``yields``).
 
@@ -19,6 +23,7 @@ import fcntl
 import os
 import socket
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from bus.mqtt import parse_url
@@ -48,32 +53,65 @@ def path(role: str, table: str, broker_url: str) -> Path:
     return folder / f"cardtable-{role}-{host}-{address.port}-{table}.lock"
 
 
-def hold(role: str, table: str, broker_url: str, what: str) -> int:
-    """Hold ``table`` for this process as its ``role``, reading ``what`` (a port, a camera): the lock file's
-    descriptor (keep it open); :class:`Held` when another process holds it or the file cannot be opened.
+@dataclass(frozen=True, slots=True)
+class Holding:
+    """This process's hold of the lock file ``path`` (open as ``fd``)."""
 
-    >>> fd = hold("camera", "t99", "mqtt://localhost:1", "0")
+    path: Path
+    fd: int
+
+    def release(self) -> None:
+        """Let the table go: remove the lock file, then close it (the lock goes with it). Removed before it is
+        unlocked, the name is never removed under another holder."""
+        try:
+            self.path.unlink()
+        except OSError:  # removed by a person, or its folder's rights changed: it is let go all the same
+            pass
+        os.close(self.fd)
+
+
+def hold(role: str, table: str, broker_url: str, what: str) -> Holding:
+    """Hold ``table`` for this process as its ``role``, reading ``what`` (a port, a camera) until
+    :meth:`Holding.release` (or the process's end); :class:`Held` when another process holds it or the file cannot be
+    opened.
+
+    >>> held = hold("camera", "t99", "mqtt://localhost:1", "0")
     >>> try:
     ...     hold("camera", "t99", "mqtt://localhost:1", "1")  # another open file: flock refuses it, as another process
     ... except Held as e:
     ...     print(e.holder.split()[1])
     0
-    >>> os.close(fd)
+    >>> held.release(); held.path.exists()
+    False
     """
     where = path(role, table, broker_url)
-    try:
-        fd = os.open(where, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    except OSError as e:
-        raise Held(where, error=e) from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        holder = os.read(fd, 4096).decode(errors="replace").strip()
-        os.close(fd)
-        raise Held(where, holder=holder or "?") from None
+    while True:
+        try:
+            fd = os.open(where, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as e:
+            raise Held(where, error=e) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.read(fd, 4096).decode(errors="replace").strip()
+            os.close(fd)
+            raise Held(where, holder=holder or "?") from None
+        if _names(where, fd):
+            break
+        os.close(fd)  # its holder let it go and removed it between the open and the lock: the name is a new file's
     os.ftruncate(fd, 0)
     os.pwrite(fd, f"{os.getpid()} {what}\n".encode(), 0)
-    return fd
+    return Holding(where, fd)
 
 
-__all__ = ["LOCKS", "Held", "hold", "path"]
+def _names(where: Path, fd: int) -> bool:
+    """Whether ``where`` names the file open as ``fd``."""
+    try:
+        now = os.stat(where)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino)
+
+
+__all__ = ["LOCKS", "Held", "Holding", "hold", "path"]

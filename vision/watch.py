@@ -31,7 +31,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import cv2
 import numpy as np
@@ -44,6 +44,9 @@ from vision.presence import LOST_AFTER_S, Presence
 from vision.read import Reading, read_frame
 from vision.sanity import FLAGGED_CONFIDENCE
 from vision.tracker import Play, Removal, Tracker, drain, for_game, step, told
+
+if TYPE_CHECKING:
+    from bus import lock
 
 FRAME_CHARS = 240_000  # the frames schema's limit on the base64 JPEG
 REMOVAL_CONFIDENCE = 0.95  # a seat's area read empty, uncovered and seen bare for the settle time (``tracker``)
@@ -131,8 +134,8 @@ def kind(source: str) -> str:
     return "file"
 
 
-def hold(table: str, broker: str, source: str) -> int:
-    """Hold ``table`` for this camera (:func:`bus.lock.hold`): its lock file's descriptor; :class:`SourceError`,
+def hold(table: str, broker: str, source: str) -> lock.Holding:
+    """Hold ``table`` for this camera (:func:`bus.lock.hold`) until its release; :class:`SourceError`,
     naming the holder, when another camera holds it."""
     from bus import lock
 
@@ -231,7 +234,7 @@ def watch(source: str, table: str, broker: str, model: Model, *, name: str | Non
     except TakenOver as e:
         raise SourceError("taken_over", table=table, why=e) from None
     finally:
-        os.close(held)
+        held.release()
 
 
 def _watch(source: str, what: str, table: str, broker: str, model: Model, *, name: str | None, decks: int, game: str,

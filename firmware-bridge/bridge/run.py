@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import errno
 import logging
-import os
 import queue
 import threading
 import time
@@ -66,8 +65,8 @@ class BoardRefused(Refusal):
     section = "bridge"
 
 
-def hold_table(table: str, broker_url: str, port: str) -> int:
-    """Hold ``table`` for this bridge (:func:`bus.lock.hold`): its lock file's descriptor; :class:`PortBusy`, naming
+def hold_table(table: str, broker_url: str, port: str) -> lock.Holding:
+    """Hold ``table`` for this bridge (:func:`bus.lock.hold`) until its release; :class:`PortBusy`, naming
     the holder, when another bridge holds it."""
     try:
         return lock.hold("bridge", table, broker_url, port)
@@ -248,7 +247,7 @@ class Bridge:
         try:
             return self._serve(port)
         finally:
-            os.close(held)
+            held.release()
 
     def _serve(self, port: serial.Serial | None) -> int:
         if not self.connect():
