@@ -36,6 +36,7 @@ from bridge.messages import (
     Hello,
     HostBeat,
     Light,
+    SEATS,
     Message,
     Sync,
     parse,
@@ -110,6 +111,7 @@ class HostLink:
         self._beeps: list[Buzzer] = []
         self._inflight: Inflight | None = None
         self._seq = 0
+        self._turn = -1  # the turn (_turn) of the command sent last
         self._expected = 0  # the seq of the next press to publish (presses go out in the board's order)
         self._ahead_since: float | None = None  # a press came that is not the one expected, and none since that was
         self._board_ms = 0  # the board's clock in its latest frame: it goes back only when the board restarted
@@ -267,21 +269,23 @@ class HostLink:
         if due is None:
             return
         key, value, command = due
+        self._turn = _turn(key)
         self._seq = (self._seq + 1) & 0xFFFF
         frame = encode(command.frame(self._seq))
         self._out += frame
         self._inflight = Inflight(self._seq, key, value, command.TYPE, frame, now)
 
     def _due(self, now: float) -> tuple[tuple[str, str] | None, object, Display | Light | Buzzer] | None:
-        for seat, view in self._views.items():
-            if self._shown.get(("display", seat)) != view:
-                return ("display", seat), view, view.display(now)
-        for seat, view in self._views.items():
-            if self._shown.get(("light", seat)) != view.light:
-                return ("light", seat), view.light, view.light_command()
+        """What differs from what the board acknowledged, each in its turn (every seat's display, every light, the
+        beeps): the first after the one sent last. So a flood of ``board/out``, every display new each moment,
+        still leaves every light and beep its turn."""
+        due = [(("display", s), v, v.display(now)) for s, v in self._views.items()
+               if self._shown.get(("display", s)) != v]
+        due += [(("light", s), v.light, v.light_command()) for s, v in self._views.items()
+                if self._shown.get(("light", s)) != v.light]
         if self._beeps:
-            return None, self._beeps[0], self._beeps[0]
-        return None
+            due.append((None, self._beeps[0], self._beeps[0]))
+        return next((d for d in due if _turn(d[0]) > self._turn), due[0] if due else None)
 
     def _send(self, message: Sync | HostBeat | Ack, seq: int = 0) -> None:
         self._out += encode(message.frame(seq))
@@ -290,3 +294,8 @@ class HostLink:
         board = f"board{self.board.board_id} boot {self.board.boot}" if self.board else "no board"
         return (f"<HostLink {board} synced={self._synced} pending={len(self._pending)}"
                 f" corrupt={self.counters.corrupt} unknown={self.counters.unknown}>")
+
+
+def _turn(key: tuple[str, str] | None) -> int:
+    """A command's place in the round of turns: the displays S E N W, the lights S E N W, a beep."""
+    return 2 * len(SEATS) if key is None else ("display", "light").index(key[0]) * len(SEATS) + SEATS.index(key[1])

@@ -15,7 +15,7 @@ import tty
 
 import pytest
 from conftest import BridgeProcess
-from simboard import BUTTONS, SEATS
+from simboard import BUTTONS, RED, SEATS, pin
 from test_board import BOARD_OUT, BOARD_STATUS, board_out, once, presses, status, wait_until
 
 pytestmark = pytest.mark.hil
@@ -183,3 +183,30 @@ def test_a_button_held_through_a_reset_is_not_pressed_again(make_board, start_br
     time.sleep(1.0)
     assert [(m["id"], m["button"]) for m in once(presses(listen))] == [("board6-1-000001", "bid2"),
                                                                         ("board6-2-000001", "bid3")]
+
+
+def test_a_flood_of_board_out_leaves_every_light_and_beep_its_turn(make_board, start_bridge, listen):
+    """The table service sending ``board/out`` 100 times a second (every one a new clock: a service gone wrong, a
+    replayed queue): the bridge sent every seat's display before any light or beep, one command at a time, and each
+    new ``board/out`` made every display new again, so W's red light (a violation shown) and its two beeps never
+    reached the board while the flood lasted. Each command now waits its turn behind those sent before it."""
+    board = make_board(board_id=11)
+    bridge = start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
+    service = listen.service
+    began = time.time()
+    lit = beeped = None
+    sent = 0
+    while time.time() - began < 4.0:
+        left = 30.0 - (time.time() - began)
+        service.publish(BOARD_OUT, board_out({s: {"clock": left, "cards": 9, "light": "red" if s == "W" else "off"}
+                                              for s in SEATS}))
+        sent += 1
+        if sent % 10 == 0:
+            state = board.state()
+            if lit is None and pin(state, RED["W"]):
+                lit = time.time() - began
+            if beeped is None and state["beeps"] >= 2:
+                beeped = time.time() - began
+        time.sleep(max(0.0, began + sent / 100 - time.time()))
+    assert lit is not None and lit < 1.0 and beeped is not None and beeped < 1.5, (lit, beeped, bridge.output())

@@ -164,3 +164,20 @@ def test_a_press_of_a_boot_before_a_reset_is_not_acknowledged_to_the_next():
     link.published("board1-1-000001")
     assert (1, Ack(Button.TYPE)) not in sent(link.take(now=2.05).write)
     assert link.restarts[-1] == Restart(1, 2, 1.7, 1)
+
+
+def test_displays_new_at_every_command_leave_the_lights_and_beeps_their_turn():
+    """A ``board/out`` before every acknowledgement (a flood), each making every display new: the displays went out
+    again and again and the light and the beep never did. Each command now comes in its turn after the last sent."""
+    from bridge.seats import VIOLATION_BEEP
+
+    link = synced()
+    link.beep(VIOLATION_BEEP)
+    types = []
+    for n in range(1, 11):
+        now = 0.2 + n / 100
+        link.show({s: SeatView(s, 30.0 - now, now, True, 9, "red" if s == "W" else "off") for s in "SENW"})
+        [(seq, command)] = sent(link.take(now=now).write)
+        types.append(type(command).__name__)
+        link.received(encode(Ack(command.TYPE).frame(seq)), now=now)
+    assert types == ["Display"] * 4 + ["Light"] * 4 + ["Buzzer", "Display"], types
