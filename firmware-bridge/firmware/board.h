@@ -5,8 +5,8 @@
 #include <avr/io.h>
 
 #define FW_MAJOR 2
-#define FW_MINOR 0
-#define FW_PATCH 1
+#define FW_MINOR 1
+#define FW_PATCH 0
 
 #define SEATS 4            /* S E N W, in this order everywhere */
 #define BUTTONS_PER_SEAT 8 /* ready pass confirm referee bid1 bid2 bid3 declare */

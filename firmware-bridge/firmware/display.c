@@ -12,7 +12,8 @@
 /* No-decode segment bits: DP A B C D E F G. */
 #define SEG_DP 0x80
 static const uint8_t DIGITS[10] = {0x7E, 0x30, 0x6D, 0x79, 0x33, 0x5B, 0x5F, 0x70, 0x7F, 0x7B};
-static const uint8_t LOST[4] = {0x0E, 0x1D, 0x5B, 0x0F}; /* L o S t */
+static const uint8_t LOST[4] = {0x0E, 0x1D, 0x5B, 0x0F};  /* L o S t */
+static const uint8_t STUCK[4] = {0x5B, 0x0F, 0x3E, 0x0D}; /* S t U c */
 
 static void shift16(uint16_t word)
 {
@@ -75,16 +76,24 @@ static void render_clock(uint32_t t, uint8_t out[4])
         out[1] |= SEG_DP;
 }
 
-/* The 8 digits of a seat, leftmost first. */
-static void render(const struct seat_view *v, uint8_t link_up, uint8_t out[8])
+static void word(const uint8_t letters[4], uint8_t out[8])
+{
+    for (uint8_t i = 0; i < 4; i++)
+        out[4 + i] = letters[i];
+}
+
+/* The 8 digits of a seat, leftmost first: its clock, and its cards, or LoSt while the link is lost, or StUc while
+ * one of its keys is stuck (held down STUCK_MS or more: no press of it comes until it is let go). */
+static void render(const struct seat_view *v, uint8_t link_up, uint8_t stuck, uint8_t out[8])
 {
     for (uint8_t i = 0; i < 8; i++)
         out[i] = 0;
     if (v->clock_ds != NO_CLOCK)
         render_clock(v->clock_ds, out);
     if (!link_up) {
-        for (uint8_t i = 0; i < 4; i++)
-            out[4 + i] = LOST[i];
+        word(LOST, out);
+    } else if (stuck) {
+        word(STUCK, out);
     } else if (v->cards != NO_CARDS) {
         uint8_t c = v->cards;
         for (int8_t i = 7; i >= 4; i--) {
@@ -96,11 +105,11 @@ static void render(const struct seat_view *v, uint8_t link_up, uint8_t out[8])
     }
 }
 
-void display_show(const struct seat_view views[], uint8_t link_up)
+void display_show(const struct seat_view views[], uint8_t link_up, uint32_t stuck)
 {
     uint8_t digits[SEATS][8];
     for (uint8_t seat = 0; seat < SEATS; seat++)
-        render(&views[seat], link_up, digits[seat]);
+        render(&views[seat], link_up, stuck >> (seat * BUTTONS_PER_SEAT) & 0xFF, digits[seat]);
     for (uint8_t pos = 0; pos < 8; pos++) {
         uint8_t values[SEATS];
         for (uint8_t seat = 0; seat < SEATS; seat++)

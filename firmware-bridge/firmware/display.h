@@ -16,8 +16,9 @@ struct seat_view {
 };
 
 void display_init(void);
-/* Write all four displays: clock on the left four digits, cards (or "LoSt") on the right. */
-void display_show(const struct seat_view views[], uint8_t link_up);
+/* Write all four displays: clock on the left four digits, cards (or "LoSt", or "StUc" for a seat whose bit is set
+ * in stuck, panel_stuck's keys) on the right. */
+void display_show(const struct seat_view views[], uint8_t link_up, uint32_t stuck);
 void lights_show(const struct seat_view views[], uint8_t link_led);
 
 #endif

@@ -1,5 +1,6 @@
 /* The table board: buttons to the host, the host's clocks, lights and beeps to the seats.
- * Without the host the last clocks keep counting down and the displays show "LoSt". */
+ * Without the host the last clocks keep counting down and the displays show "LoSt"; a seat with a key stuck shows
+ * "StUc" until it is let go. */
 #include <avr/eeprom.h>
 #include <avr/interrupt.h>
 #include <avr/sleep.h>
@@ -145,7 +146,7 @@ int main(void)
             ticked += TICK_MS;
             count_down(now);
             uint8_t up = link_up(now);
-            display_show(views, up);
+            display_show(views, up, panel_stuck(now));
             lights_show(views, up || (now / 500) % 2); /* blinks while the link is lost */
         }
         set_sleep_mode(SLEEP_MODE_IDLE);
