@@ -188,7 +188,8 @@ class Bridge:
             port.write(step.write)
         for press in step.publish:
             mono = time.monotonic()
-            if press.id not in self._publishing and not self.pace[press.seat].take(mono):
+            # paced by when it was made: the presses a board replays at once to a bridge started again are no burst
+            if press.id not in self._publishing and not self.pace[press.seat].take(press.at):
                 self.dropped += 1  # a stuck button or a broken board: acknowledged to it, never sent
                 self.link.published(press.id)
                 if mono - self._drops_said[press.seat] >= DROPS_SAID_S:

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import select
+import signal
 import struct
 import time
 import tty
@@ -219,3 +220,20 @@ def test_a_flood_of_board_out_leaves_every_light_and_beep_its_turn(make_board, s
                 beeped = time.time() - began
         time.sleep(max(0.0, began + sent / 100 - time.time()))
     assert lit is not None and lit < 1.0 and beeped is not None and beeped < 1.5, (lit, beeped, bridge.output())
+
+
+def test_presses_waiting_on_the_board_are_paced_as_they_were_made(make_board, start_bridge, listen):
+    """The bridge killed -9 and started again while a seat presses at a person's pace (3 a second): the board keeps
+    the presses (PROTOCOL.md: until the broker has them) and replays them at once to the new bridge, which took them
+    for a burst over the seat's pace (``bridge.run.PACE``: 10 a second, bursts of 20) and dropped 4 of 24 unsaid to
+    the table. A press is now paced by when it was made, not when it reached the bridge."""
+    board = make_board(board_id=12)
+    bridge = start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
+    bridge.stop(signal.SIGKILL)
+    for n in range(24):
+        board.tap("S", BUTTONS[n % 8], hold_s=0.03)
+        time.sleep(0.3)
+    bridge = start_bridge(board)
+    assert wait_until(lambda: len(once(presses(listen))) == 24, 30), (len(once(presses(listen))), bridge.output())
+    assert "over 10 a second" not in bridge.output()
