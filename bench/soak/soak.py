@@ -108,7 +108,20 @@ OBSERVER, INJECTOR = "soak-observer", "soak-injector"
 
 class SoakHall(Supervisor):
     """The demo hall with two more broker users: the observer (reads everything) and the injector,
-    who may write every table's inputs (as a broken or hostile camera, board or console would)."""
+    who may write every table's inputs (as a broken or hostile camera, board or console would). While the soak
+    restarts or stops the broker itself (``broker``, held), the hall's own watch of it (which starts a broker found
+    stopped) waits: both starting one on its port, the second failed (Address already in use), and an outage could end early."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.broker_held = threading.Lock()
+
+    def _check_broker(self, now: float) -> None:
+        if self.broker_held.acquire(blocking=False):
+            try:
+                super()._check_broker(now)
+            finally:
+                self.broker_held.release()
 
     def users(self) -> tuple[dict[str, str], str]:
         users, acl = super().users()
@@ -410,12 +423,14 @@ class Soak:
         if kind == "restore":  # the tournament's file damaged: its latest backup put back, caught up from the logs
             return self.restore(table)
         if kind == "broker_restart":
-            self.hall.broker.restart()
+            with self.hall.broker_held:
+                self.hall.broker.restart()
             return self.tables, time.monotonic()
         if kind == "outage":
-            self.hall.broker.stop()
-            time.sleep(OUTAGE_S)
-            self.hall.broker.restart()
+            with self.hall.broker_held:
+                self.hall.broker.stop()
+                time.sleep(OUTAGE_S)
+                self.hall.broker.restart()
             return self.tables, time.monotonic()
         if kind == "reset":
             reset_connections(self.child(f"{table}/service").pid, self.hall.broker.port)
