@@ -312,3 +312,14 @@ def test_a_count_kept_from_the_players_is_blank_on_the_seats_display(make_board,
     listen.service.publish(BOARD_OUT, board_out({"S": {"cards": 255}, "E": {"cards": 9}}), retain=True)
     assert wait_until(lambda: board.display("E") == "       9", 30), board.display("E")
     assert board.display("S") == "        "
+
+
+def test_the_firmware_keeps_its_ram_budget(built):
+    """firmware/board.h: of the ATmega328P's 2048 bytes of RAM the static part stays under 1200 (the rest is the
+    stack's); a bigger queue or ring must say so there."""
+    import subprocess
+
+    elf, _ = built
+    sizes = subprocess.run(["avr-size", "-A", str(elf)], capture_output=True, text=True, check=True).stdout
+    static = sum(int(line.split()[1]) for line in sizes.splitlines() if line.split()[:1] in ([".data"], [".bss"]))
+    assert 900 < static < 1200, sizes
