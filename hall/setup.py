@@ -34,6 +34,7 @@ User=cardtable
 ExecStart=/usr/local/bin/cardtable table run --table t07 --rulebook classic-3deck --broker mqtt://hall-broker:1883 --credentials /etc/cardtable/credentials --db /var/lib/cardtable/t07.db
 Restart=always
 RestartSec=2
+RestartPreventExitStatus=2
 NoNewPrivileges=yes
 PrivateTmp=yes
 <BLANKLINE>
@@ -53,6 +54,7 @@ from pathlib import Path
 from bus.broker import Listener, board_user, camera_user, config_text, table_acl, table_user, write_passwords
 from bus.mqtt import DEFAULT_PORT, ENV_CA, TAKEN_OVER_EXIT, TLS_PORT
 from bus.credentials import write_credentials
+from cardtable.lang import REFUSED
 from referee.catalogue import Refusal
 
 CONSOLE_DIR = "console"
@@ -130,11 +132,13 @@ class Plan:
         return f"{'mqtts' if self.tls else 'mqtt'}://{self.broker_host}:{self.broker_port}"
 
 
-def unit(description: str, argv: list[str], plan: Plan, groups: str = "", sole: bool = False) -> str:
-    """A systemd service that runs ``argv`` as the hall's system user, started again whenever it stops; with TLS,
-    its broker's CA in ``$CARDTABLE_BROKER_CA``. ``sole``: a table's one sender (its camera, its bridge), not started
-    again when a sender of another machine took the table over (``TAKEN_OVER_EXIT``): started again, it would take
-    the table back, and the two would fight every few seconds; the unit shows failed, its log says why."""
+def unit(description: str, argv: list[str], plan: Plan, groups: str = "", down: tuple[int, ...] = ()) -> str:
+    """A systemd service that runs ``argv`` as the hall's system user, started again whenever it stops, unless it
+    exited with a status of ``down``; with TLS, its broker's CA in ``$CARDTABLE_BROKER_CA``. A table's one sender
+    (its camera, its bridge) stays down when a sender of another machine took the table over (``TAKEN_OVER_EXIT``):
+    started again, it would take the table back, and the two would fight every few seconds; a table's service when
+    it refused to start (``REFUSED``: its log will not do, a person decides, ``docs/recovery.md``): started again, it
+    would be refused again every 2 s for ever. The unit shows failed, its log says why."""
     lines = ["[Unit]", f"Description={description}", "After=network-online.target time-sync.target",
              "Wants=network-online.target time-sync.target", "",
              "[Service]", f"User={plan.system_user}"]
@@ -143,8 +147,8 @@ def unit(description: str, argv: list[str], plan: Plan, groups: str = "", sole: 
     if groups:
         lines.append(f"SupplementaryGroups={groups}")
     lines += [f"ExecStart={shlex.join(argv)}", "Restart=always", "RestartSec=2"]
-    if sole:
-        lines.append(f"RestartPreventExitStatus={TAKEN_OVER_EXIT}")
+    if down:
+        lines.append(f"RestartPreventExitStatus={' '.join(map(str, down))}")
     lines += ["NoNewPrivileges=yes", "PrivateTmp=yes", "", "[Install]", "WantedBy=multi-user.target"]
     return "\n".join(lines) + "\n"
 
@@ -159,12 +163,12 @@ def table_units(plan: Plan, table: str) -> dict[str, str]:
     db = str(plan.state / f"{table}.db")
     return {
         "cardtable-table.service": unit(f"cardtable table {table}: the referee service", _cardtable(
-            plan, "table", "run", "--table", table, "--rulebook", plan.tables[table]) + ["--db", db], plan),
+            plan, "table", "run", "--table", table, "--rulebook", plan.tables[table]) + ["--db", db], plan, down=(REFUSED,)),
         "cardtable-camera.service": unit(f"cardtable table {table}: the camera", _cardtable(
             plan, "vision", "watch", "--table", table, "--rulebook", plan.tables[table], "--source", plan.camera_source),
-            plan, "video", sole=True),
+            plan, "video", down=(TAKEN_OVER_EXIT,)),
         "cardtable-bridge.service": unit(f"cardtable table {table}: the table board", _cardtable(
-            plan, "bridge", "run", "--table", table, "--port", plan.board_port), plan, "dialout", sole=True),
+            plan, "bridge", "run", "--table", table, "--port", plan.board_port), plan, "dialout", down=(TAKEN_OVER_EXIT,)),
     }
 
 

@@ -9,7 +9,7 @@ import sys
 
 from bus.credentials import add_options
 from cardtable.lang import FAILED, refuse
-from referee.catalogue import say
+from referee.catalogue import said, say
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -70,8 +70,14 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.verb == "run":
         from referee.table.service import run
 
-        return run(args.table, args.rulebook, _url(parser, args, args.broker, f"table-{args.table}"), args.db,
-                   trust_senders=args.trust_senders, accept_log=args.accept_log)
+        url = _url(parser, args, args.broker, f"table-{args.table}")
+        try:
+            return run(args.table, args.rulebook, url, args.db, trust_senders=args.trust_senders,
+                       accept_log=args.accept_log)
+        except LogError as exc:  # its log will not do (damaged, lost entries, another's, served): refused, a person decides
+            return refuse(parser, say(args.lang, "cli.table_cannot_start", table=args.table, why=exc.reason(args.lang)))
+        except (OSError, ValueError) as exc:  # the broker refused it or did not answer: started again by its supervisor
+            return refuse(parser, say(args.lang, "cli.table_cannot_start", table=args.table, why=said(exc, args.lang)), FAILED)
     if args.verb == "simulate":
         from referee.table.simulators import Stopped
         from referee.table.simulators import main as simulate

@@ -65,12 +65,19 @@ _SET_META = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UP
 
 
 class LogError(RuntimeError):
-    """The log file cannot be opened, or is not an event log of a format this code reads. ``why``: what a person is
-    told (the catalogue's ``replay.why_*``; the message is for the logs)."""
+    """The log file cannot be opened, or is not an event log of a format this code reads, or not the one its table
+    may start on. ``why`` and ``values``: what a person is told (:meth:`reason`, the catalogue's ``replay.why_*``;
+    the message is for the logs)."""
 
-    def __init__(self, message: str, why: str = "damaged") -> None:
+    def __init__(self, message: str, why: str = "damaged", **values: object) -> None:
         super().__init__(message)
-        self.why = why
+        self.why, self.values = why, values
+
+    def reason(self, lang: str) -> str:
+        """Why, in ``lang``'s words (a value said as :func:`referee.catalogue.said` says it: SQLite's error too)."""
+        from referee.catalogue import said, say
+
+        return say(lang, f"replay.why_{self.why}", **{k: said(v, lang) for k, v in self.values.items()})
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +111,12 @@ class EventLog:
         try:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
-            raise LogError(f"cannot open event log {path}: {exc}") from None
+            raise LogError(f"cannot open event log {path}: {exc}", "failed", error=exc) from None
         try:
             mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
-                raise LogError(f"event log {path}: WAL mode is not available here (journal_mode={mode})")
+                raise LogError(f"event log {path}: WAL mode is not available here (journal_mode={mode})", "no_wal",
+                               mode=mode)
             conn.execute("PRAGMA synchronous=FULL")
             problems = [r[0] for r in conn.execute("PRAGMA integrity_check(5)")]
             if problems != ["ok"]:
@@ -117,10 +125,10 @@ class EventLog:
             try:
                 version = conn.execute("PRAGMA user_version").fetchone()[0]
                 if version not in (0, FORMAT):
-                    raise LogError(f"event log {path}: format {version}, this code reads format {FORMAT}")
+                    raise LogError(f"event log {path}: format {version}, this code reads format {FORMAT}", "other_format")
                 tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
                 if version == 0 and tables - {"events", "sqlite_sequence", "meta"}:
-                    raise LogError(f"{path} is a database, but not an event log")
+                    raise LogError(f"{path} is a database, but not an event log", "other_format")
                 for statement in _SCHEMA:
                     conn.execute(statement)
                 conn.execute(f"PRAGMA user_version={FORMAT}")
@@ -131,7 +139,7 @@ class EventLog:
                 raise
         except sqlite3.Error as exc:
             conn.close()
-            raise LogError(f"cannot open event log {path}: {exc}") from None
+            raise LogError(f"cannot open event log {path}: {exc}", "failed", error=exc) from None
         except BaseException:
             conn.close()
             raise

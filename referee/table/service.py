@@ -88,7 +88,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Self
 
-from bus.mqtt import RECONNECT_DELAY_S, Connection, Delivery, parse_url
+from bus.mqtt import RECONNECT_DELAY_S, Connection, Delivery, NoConnection, parse_url
 from bus.protocol import (
     HEEDED,
     INTAKE,
@@ -101,6 +101,7 @@ from bus.protocol import (
     topic,
 )
 from cardtable.logs import setup_logging
+from referee.catalogue import Term
 from referee.reasons import Reason
 from referee.table import witness
 from referee.table.amend import as_amended, is_amend, rejudged_of
@@ -279,7 +280,7 @@ class TableService:
                     self._session(suffix).connect()
             for conn in self.intake:  # a session new to the broker gets nothing published before its SUBACK
                 if not conn.wait_subscribed(WITNESS_WAIT_S):
-                    raise TimeoutError(f"table {self.table_id}: the broker did not acknowledge {conn.client_id}'s subscriptions")
+                    raise NoConnection("no_answer", client=conn.client_id, seconds=f"{WITNESS_WAIT_S:g}")
             # online once every input can reach it
             self.conn.birth = (status, encode("status", {"v": 1, "status": "online", "at": self.clock()}), True)
             self.conn.publish(status, self.conn.birth[1], qos=QOS, retain=True)
@@ -379,7 +380,8 @@ class TableService:
             self.log.set_meta({"table": self.table_id, "rulebook": self.rulebook})
         elif (table, rulebook) != (self.table_id, self.rulebook):
             raise LogError(f"{self.db_path} is the log of table {table} ({rulebook}), "
-                           f"not of table {self.table_id} ({self.rulebook})")
+                           f"not of table {self.table_id} ({self.rulebook})", "other_table", table=table,
+                           rulebook=rulebook, this=self.table_id, this_rulebook=self.rulebook)
 
     def _witness_topics(self, conn: Connection) -> dict[str, Any]:
         """Subscribe to the table's own retained ``state`` and ``health`` (read once at start). The
@@ -410,33 +412,32 @@ class TableService:
         if self.conn.wait_subscribed(WITNESS_WAIT_S):
             self.conn.publish(topic(self.table_id, "health"), seen["token"], qos=QOS)
         if not seen["fence"].wait(WITNESS_WAIT_S):
-            raise TimeoutError(f"table {self.table_id}: the broker did not answer for the retained state")
+            raise NoConnection("no_answer", client=self.conn.client_id, seconds=f"{WITNESS_WAIT_S:g}")
         for name in ("state", "health"):
             self.conn.unsubscribe(topic(self.table_id, name))
         try:
             beside = witness.read_file(witness.sidecar(self.db_path))
         except ValueError as exc:
-            raise LogError(str(exc)) from None
+            raise LogError(str(exc), "witness", path=witness.sidecar(self.db_path)) from None
         found = {
-            "the broker's retained state": seen.get("state") and witness.Witness(self.table_id, seen["state"]["seq"], ""),
-            "the broker's retained health": seen.get("health")
-            and witness.Witness(self.table_id, seen["health"]["seq"], seen["health"]["chain"]),
-            f"the file {witness.sidecar(self.db_path)}": beside,
+            "state": seen.get("state") and witness.Witness(self.table_id, seen["state"]["seq"], ""),
+            "health": seen.get("health") and witness.Witness(self.table_id, seen["health"]["seq"], seen["health"]["chain"]),
+            "file": beside,
         }
         last, head = self.log.head
         chains = {last: head}
         if any(w and 0 < w.seq < last for w in found.values()):  # an earlier entry: the chain up to it
             _, _, chains = self.log.chain(at={w.seq for w in found.values() if w})
         for where, seen_by in found.items():
-            why = seen_by and (
-                f"it is the witness of table {seen_by.table}" if seen_by.table != self.table_id
-                else witness.disagreement(seen_by, last, chains))
+            why = seen_by and (("other_witness", {"table": seen_by.table}) if seen_by.table != self.table_id
+                               else witness.disagreement(seen_by, last, chains))
             if not why:
                 continue
-            message = (f"table {self.table_id}: the log {self.db_path} is not the one this table published: {why}"
-                       f" ({where}). A damaged, truncated or replaced log; see docs/recovery.md")
+            refused = LogError("", why[0], **why[1], where=Term(f"replay.where_{where}"))
+            message = (f"table {self.table_id}: the log {self.db_path} is not the one this table published: "
+                       f"{refused.reason('en')}")
             if not self.accept_log:
-                raise LogError(message + "; refusing to start (--accept-log starts on it anyway)")
+                raise LogError(message + "; refusing to start", refused.why, **refused.values)
             log.warning("%s; started on it all the same (--accept-log)", message)
 
     def _acked(self) -> int | None:
@@ -881,13 +882,14 @@ def hold_log(db_path: str | Path) -> int:
     try:
         fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as exc:
-        raise LogError(f"cannot hold the log {db_path}: {lock}: {exc.strerror}") from None
+        raise LogError(f"cannot hold the log {db_path}: {lock}: {exc.strerror}", "unlockable", lock=lock,
+                       error=exc) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         os.close(fd)
         raise LogError(f"the log {db_path} is served already by another service (it holds {lock}): stop that one "
-                       "first, or give this one another log") from None
+                       "first, or give this one another log", "held", lock=lock) from None
     return fd
 
 
@@ -914,8 +916,9 @@ def presence_entry(name: str, raw: bytes, logged: dict[str, str | None], boot: i
 
 def run(table: str, rulebook: str, broker_url: str, db_path: str | Path, *, trust_senders: bool = False,
         accept_log: bool = False) -> int:
-    """``cardtable table run``: serve one table until SIGTERM or SIGINT; exit 1 when it cannot
-    start, or cannot go on (``TableService.fatal``: its supervisor starts it again)."""
+    """``cardtable table run``: serve one table until SIGTERM or SIGINT; exit 1 when it cannot go on
+    (``TableService.fatal``: its supervisor starts it again). One that cannot start raises why, for the command line
+    to say: :class:`LogError` (its log will not do: a person decides), else the broker's refusal or silence."""
     setup_logging()
     stop = threading.Event()
 
@@ -926,11 +929,7 @@ def run(table: str, rulebook: str, broker_url: str, db_path: str | Path, *, trus
     signal.signal(signal.SIGINT, on_signal)
     sys.setswitchinterval(SWITCH_INTERVAL_S)  # this process is the service: see SWITCH_INTERVAL_S
     service = TableService(table, rulebook, broker_url, db_path, trust_senders=trust_senders, accept_log=accept_log)
-    try:
-        service.start()
-    except (OSError, TimeoutError, ValueError, LogError) as exc:  # refused, unreachable, a bad log file
-        log.error("table %s: cannot start: %s", table, exc)
-        return 1
+    service.start()
     log.info("table %s: serving (%s, log %s)", table, rulebook, db_path)
     while not stop.wait(1.0):
         problem = service.fatal()

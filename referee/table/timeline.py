@@ -76,7 +76,7 @@ def open_log(path: str | Path, lang: str = "zh") -> EventLog:
     try:
         return EventLog.read(path)
     except LogError as exc:
-        raise LogError(say(lang, "replay.not_log", path=path, why=word(lang, f"replay.why_{exc.why}")), exc.why) from None
+        raise LogError(say(lang, "replay.not_log", path=path, why=exc.reason(lang)), exc.why) from None
 
 
 def identity(log: EventLog, path: Path, table: str | None, rulebook: str | None) -> tuple[str, str]:

@@ -17,9 +17,9 @@ entry (another log) is refused, so the table never publishes a state older than 
 >>> disagreement(w, last_seq=1, chain_at={1: c1}) is None
 True
 >>> disagreement(w, last_seq=0, chain_at={})
-'the log ends at entry 0, but entry 1 was logged and published before'
+('lost', {'last': 0, 'seq': 1})
 >>> disagreement(w, last_seq=3, chain_at={1: bytes(32)})
-'entry 1 of the log is not the entry 1 that was logged and published before (another log?)'
+('replaced', {'seq': 1})
 """
 
 from __future__ import annotations
@@ -58,13 +58,14 @@ class Witness:
         return json.dumps({"table": self.table, "seq": self.seq, "chain": self.chain}, separators=(",", ":"))
 
 
-def disagreement(witness: Witness, last_seq: int, chain_at: dict[int, bytes]) -> str | None:
-    """Why the log (its last entry ``last_seq``, ``chain_at`` the chain after the witnessed entry)
-    is not the one ``witness`` saw, or None when it is (or extends it)."""
+def disagreement(witness: Witness, last_seq: int, chain_at: dict[int, bytes]) -> tuple[str, dict[str, int]] | None:
+    """Why the log (its last entry ``last_seq``, ``chain_at`` the chain after the witnessed entry) is not the one
+    ``witness`` saw, as the catalogue's ``replay.why_*`` and its values (``lost``: it ends before the witnessed entry;
+    ``replaced``: that entry is another), or None when it is (or extends it)."""
     if witness.seq > last_seq:
-        return f"the log ends at entry {last_seq}, but entry {witness.seq} was logged and published before"
+        return "lost", {"last": last_seq, "seq": witness.seq}
     if witness.seq > 0 and witness.chain and chain_at.get(witness.seq, b"").hex() != witness.chain:
-        return f"entry {witness.seq} of the log is not the entry {witness.seq} that was logged and published before (another log?)"
+        return "replaced", {"seq": witness.seq}
     return None
 
 

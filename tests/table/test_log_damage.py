@@ -153,14 +153,22 @@ def test_another_log_in_its_place_is_refused_and_accept_log_goes_on(broker, conn
     serve(broker, "d5", other).stop()  # from now on it is the table's log
 
 
-def test_table_run_exits_1_with_the_reason(broker, connect, tmp_path, service_process):
+def test_table_run_refused_says_why_in_words_and_exits_2(broker, connect, tmp_path, service_process):
+    """A log that lost entries: ``table run`` said an English log line under a Chinese command and exited 1, which
+    its unit starts again every 2 s for ever. Now the one error line (``cardtable table run：错误：…``) in words, and
+    exit 2 (refused: a person decides, ``docs/recovery.md``), which the table's unit does not start again."""
     db = tmp_path / "d6.db"
     service = serve(broker, "d6", db)
     fill(broker, connect, "d6", service, 5)
     service.stop()
     db.write_bytes(b"")
-    proc = service_process(broker, "d6", RULEBOOK, db, tmp_path / "service.log")
-    proc.start()
-    assert proc.proc.wait(WAIT_S) == 1
-    text = (tmp_path / "service.log").read_text()
-    assert "cannot start" in text and "the log ends at entry 0, but entry 5 was logged" in text
+    for lang, said in (("zh", "cardtable table run：错误：d6 桌无法启动：日志到第 0 条为止，而第 5 条之前已经记下并发布过（"),
+                       ("en", "cardtable table run: error: table d6 cannot start: the log ends at entry 0, but entry 5 "
+                              "was logged and published before (")):
+        proc = service_process(broker, "d6", RULEBOOK, db, tmp_path / f"service-{lang}.log")
+        proc.args += ["--lang", lang]
+        proc.start()
+        assert proc.proc.wait(WAIT_S) == 2
+        text = (tmp_path / f"service-{lang}.log").read_text()  # the service's log lines, then the error line
+        assert text.splitlines()[-1].startswith(said) and "docs/recovery.md" in text, text
+        assert " ERROR " not in text, text  # no English log line of it (table d6: cannot start: …)
