@@ -48,6 +48,7 @@ READ_TIMEOUT_S = 0.02  # the loop's pace when the line is quiet (bytes end a rea
 REOPEN_S = 0.5
 CONNECT_RETRY_S = 2.0
 PACE = (10.0, 20)  # presses a second and burst, per seat: a person presses a few a second at most
+GARBLED_FRAMES = 20  # frames in bytes from the port, none whole, since it opened: another speed, another device
 DROPS_SAID_S = 10.0  # presses dropped over a seat's pace are said at most this often (a stuck button: 15 a second)
 
 
@@ -96,6 +97,7 @@ class Bridge:
         self._drops_said = [float("-inf")] * 4  # when each seat's drops were last said (monotonic)
         self._board_dropped = 0  # the board's lost presses (its queue full) said so far
         self._stuck = 0  # the keys said to be held down (a heartbeat's stuck bits)
+        self._garbled: int | None = None  # the link's corrupt count when the port opened; None once said
 
     def __repr__(self) -> str:
         return f"<Bridge table {self.table} port {self.port} {self.link!r}>"
@@ -166,6 +168,7 @@ class Bridge:
             return None
         port.reset_input_buffer()
         self.link.opened()
+        self._garbled = self.link.counters.corrupt
         log.info("opened %s", self.port)
         return port
 
@@ -176,6 +179,7 @@ class Bridge:
             self.link.received(data, now)
             if self.link.other_version is not None:
                 raise BoardRefused("board_version", port=self.port, version=self.link.other_version, want=VERSION)
+            self._say_garbled(now)
             self._say_board_dropped()
             self._say_stuck()
             self._say_restarts()
@@ -200,6 +204,17 @@ class Bridge:
             payload = encode("board/in", board_in(press))
             self._publishing[press.id] = self.conn.publish(self._topics["board/in"], payload)
         self._publish_presence(now)
+
+    def _say_garbled(self, now: float) -> None:
+        """Bytes come from the port and not one whole frame (a board at another speed, another device on the port):
+        said once a port's opening; ``board/status`` only says ``lost``. Counted since the board last answered."""
+        corrupt = self.link.counters.corrupt
+        if self._garbled is None or self.link.online(now):
+            self._garbled = corrupt if self._garbled is not None else None
+        elif corrupt - self._garbled >= GARBLED_FRAMES:
+            log.warning("%s: %d frames from %s and none whole: is it the board, at %d baud?", self.table,
+                        corrupt - self._garbled, self.port, BAUD)
+            self._garbled = None
 
     def _say_board_dropped(self) -> None:
         """Presses the board lost, its queue full (the broker or the bridge away for 32 presses, a flood): said here

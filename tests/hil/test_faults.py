@@ -237,3 +237,32 @@ def test_presses_waiting_on_the_board_are_paced_as_they_were_made(make_board, st
     bridge = start_bridge(board)
     assert wait_until(lambda: len(once(presses(listen))) == 24, 30), (len(once(presses(listen))), bridge.output())
     assert "over 10 a second" not in bridge.output()
+
+
+def test_a_board_at_another_speed_is_said(broker, tmp_path):
+    """A baud mismatch (a board flashed for 57,600 baud, another device on the port): every frame the bridge reads is
+    corrupt; it said nothing, and ``board/status`` said only ``lost``. Now its log says that bytes come and none is a
+    frame, once."""
+    import random
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    link = tmp_path / "fast-board"
+    link.symlink_to(os.ttyname(slave))
+    bridge = BridgeProcess("t1", link, broker.url("board-t1"), tmp_path / "bridge.log")
+    rng = random.Random(3)
+    said = re.compile(r"t1: \d+ frames from \S+ and none whole: is it the board, at 115200 baud\?")
+    try:
+        for _ in range(40):
+            os.write(master, bytes(rng.randrange(1, 256) if rng.random() < 0.9 else 0 for _ in range(200)))
+            while select.select([master], [], [], 0)[0]:
+                os.read(master, 4096)
+            if said.search(bridge.output()):
+                break
+            time.sleep(0.25)
+        time.sleep(1.0)
+        assert len(said.findall(bridge.output())) == 1, bridge.output()
+    finally:
+        bridge.stop()
+        os.close(master)
+        os.close(slave)
