@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 QUEUE = 4096  # changes waiting for one page before it is dropped
-KEEPALIVE_S = 15.0
+KEEPALIVE_S = 15.0  # the longest a page's stream stays silent (a page hearing nothing for two is cut off: app.js)
 STREAMS_PER_CLIENT = 32  # live pages from one address (a big screen, a phone, a console: one or two each)
 STREAMS_MOST = 2000  # live pages in all (a hall with more runs several displays behind a proxy)
 FILES_KEPT = 256  # open files left to everything else (the console's requests, the databases, the broker)
@@ -154,14 +154,15 @@ class Hub:
                 self._end(listener)
 
     async def stream(self, listener: Listener, first: str):
-        """The SSE text of one page: its snapshot, then every change, keep-alives between."""
+        """The SSE text of one page: its snapshot, then every change, an ``alive`` event after ``KEEPALIVE_S`` s of
+        nothing."""
         try:
             yield first
             while True:
                 try:
                     text = await asyncio.wait_for(listener.queue.get(), KEEPALIVE_S)
                 except TimeoutError:
-                    yield ": keep-alive\n\n"
+                    yield sse("alive", {})  # an event, not a comment: a page sees it, and takes a silent stream for cut
                     continue
                 batch = [text]  # and whatever else is waiting: one write for a burst of changes
                 while text is not None and not listener.queue.empty():

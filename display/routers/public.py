@@ -10,6 +10,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
 
 from display.deps import Ctx, Denied
+from display import hub
 from display.hub import STREAMS_PER_CLIENT, sse
 from display.schemas import Entry, Id, Problem, Round, Standings
 from display.tournament import entries_known
@@ -114,6 +115,7 @@ async def stream(request: Request, ctx: Ctx,
                 else Denied("streams_hall", most=ctx.hub.most))
         raise HTTPException(503, said, headers={"Retry-After": "10"})
     listener = ctx.hub.add(table, client)  # registered before the snapshot is taken: nothing is missed
-    first = sse("snapshot", ctx.feed.hall.snapshot(timeline_of=table, now=time.monotonic(), wall=ctx.clock()))
+    snapshot = ctx.feed.hall.snapshot(timeline_of=table, now=time.monotonic(), wall=ctx.clock())
+    first = sse("snapshot", {**snapshot, "alive": hub.KEEPALIVE_S})  # how long the stream stays silent at most
     return StreamingResponse(ctx.hub.stream(listener, first), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -3,7 +3,7 @@
 const PAGE = document.body.dataset.page;
 const ONE = document.body.dataset.table || null;
 const ROTATE_MS = 12000;
-const hall = { feed: true, tables: {}, tournament: null, rounds: {}, standings: {} };
+const hall = { feed: true, cut: false, tables: {}, tournament: null, rounds: {}, standings: {} };
 const GAMES = JSON.parse(document.body.dataset.games || "{}");  // rulebook -> its game (routers/pages.py)
 const SCORES = JSON.parse(document.body.dataset.scores || "{}");  // tournament system -> its standings' score column (routers/pages.py)
 const ROWS = JSON.parse(document.body.dataset.rows || "{}");  // tournament system -> what its standings' rows are: player, team (routers/pages.py)
@@ -50,16 +50,32 @@ function stalled(v) {
   const h = v.health;
   return v.status === "online" && !!h && (!!h.problem || (performance.now() - v.healthGot) / 1000 > 3 * h.every);
 }
+// What a tile shows is stale while this page is cut off from the display (its stream down: `cut`) or the display from
+// the broker (the hall's `feed`): it says so and since when it heard from its table, and runs no clock.
+function stale() { return hall.cut || !hall.feed; }
+function liveness(v) { return stale() ? "stale" : stalled(v) ? "stalled" : ""; }
+function heard(v) {  // seconds since the page last heard from the table (its health, else its state), on the page's clock
+  return Math.max(0, Math.round((performance.now() - (v.health ? v.healthGot : v.got)) / 1000));
+}
+function agoText(el, v) {  // a stale or stalled tile's "heard N s ago", kept current by tick()
+  const ago = el.querySelector(".ago"), text = ago ? T("heard", { s: heard(v) }) : "";
+  if (ago && ago.textContent !== text) ago.textContent = text;
+}
+function deviceHTML(v) {  // a camera or a board that does not see or answer the table (its devices), in words
+  const said = { camera: { lost: T("camera_lost"), offline: T("camera_offline") }, board: { lost: T("board_lost"), offline: T("board_offline") } };
+  return Object.entries(v.devices || {}).map(([d, p]) => said[d]?.[p.status] ? ` <b class="device ${esc(d)}-${esc(p.status)}">${esc(said[d][p.status])}</b>` : "").join("");
+}
 function tileParts(v) {  // each part of a tile as HTML; a part is written again only when its HTML changed
   const s = v.state;
-  const status = stalled(v) ? "stalled" : v.status || "unknown";
-  const badge = `<span class="badge ${status}">${T(status)}</span>`;
+  const live = liveness(v), status = live || v.status || "unknown", cut = live === "stale";
+  const badge = live ? `<span class="badge ${status}">${T(cut ? "stale" : "stalled")}</span> <span class="ago"></span>`
+    : `<span class="badge ${status}">${T(status)}</span>`;
   const games = GAMES[s?.rulebook] === "sandayi";  // San Da Yi plays games (局: 004 每轮进行8局比赛), the others hands (盘)
   const at = { hand: s?.hand, trick: s?.trick };
   const ht = !s?.hand ? "" : games ? T(s.trick ? "game_trick" : "game_of", at) : T(s.trick ? "hand_trick" : "hand_of", at);
   const phase = s ? `<span class="phase">${esc(W("phase." + s.phase))}</span> <span class="ht">${ht}</span>${s.paused ? ` <span class="paused">${T("paused")}</span>` : ""}` : "";
   const parts = {
-    head: `<header><a class="name" href="/tables/${encodeURIComponent(v.table)}">${esc(v.table)}</a> ${phase} ${badge}</header>`,
+    head: `<header><a class="name" href="/tables/${encodeURIComponent(v.table)}">${esc(v.table)}</a> ${phase} ${badge}${deviceHTML(v)}</header>`,
     viol: v.violations.length ? `<ul class="viol">${v.violations.slice(-3).reverse().map(x => violationHTML(x)).join("")}</ul>` : "",
   };
   if (!s) return { ...parts, teams: `<p class="empty">${T("no_state")}</p>` };  // nothing heard of its game yet: said, not a blank tile
@@ -99,11 +115,12 @@ function renderTile(t) {
     const html = parts[p] || "";
     if (el.shown[p] !== html) { el.parts[p].innerHTML = html; el.shown[p] = html; refit(); }
   }
-  const cls = `tile ${stalled(v) ? "stalled" : v.status || "unknown"}${v.state?.paused ? " paused" : ""}${v.state?.flags.length ? " has-flags" : ""}`;
+  const cls = `tile ${liveness(v) || v.status || "unknown"}${v.state?.paused ? " paused" : ""}${v.state?.flags.length ? " has-flags" : ""}`;
   if (el.className !== cls) el.className = cls;
   el.dataset.seq = v.state ? v.state.seq : "";
   el.dataset.status = v.status || "unknown";
-  el.dataset.live = stalled(v) ? "stalled" : "";
+  el.dataset.live = liveness(v);
+  agoText(el, v);
 }
 const dirty = new Set();
 let flushing = 0;
@@ -203,7 +220,7 @@ function roundClock() {
   let left = null, lastHand = false, notice = false;
   for (const v of Object.values(hall.tables)) {
     const r = v.state?.round;
-    if (!r || v.status === "offline") continue;
+    if (!r || v.status === "offline" || liveness(v)) continue;  // a clock no live table runs is not shown running
     lastHand ||= r.last_hand; notice ||= r.notice;
     if (r.left !== null) {
       const now = r.left - (v.state.phase === "round_over" ? 0 : (performance.now() - v.got) / 1000);
@@ -220,17 +237,20 @@ function tick() {
     (lastHand ? ` <span class="notice lh">${T("last_hand")}</span>` : notice ? ` <span class="notice">${T("notice")}</span>` : "");
   document.querySelectorAll(".tile").forEach(el => {
     const v = hall.tables[el.dataset.table];
-    if (v && (el.dataset.live === "stalled") !== stalled(v)) renderTile(v.table);
+    if (v && el.dataset.live !== liveness(v)) renderTile(v.table);
+    else if (v) agoText(el, v);
   });
   document.querySelectorAll(".clk[data-running=true]").forEach(el => {
     const v = hall.tables[el.closest(".tile").dataset.table];
-    if (v.status === "offline" || stalled(v)) return;  // a table that referees nothing runs no clock: shown as it stopped
+    if (v.status === "offline" || liveness(v)) return;  // a table that referees nothing, or not live here, runs no clock: shown as it stopped
     const left = Number(el.dataset.left) - (performance.now() - v.got) / 1000;
     const text = secs(Math.max(0, Math.ceil(left)));
     if (el.textContent !== text) el.textContent = text;
     if (el.classList.contains("low") !== left < 5) el.classList.toggle("low", left < 5);
   });
-  $("#banner").hidden = hall.feed;
+  $("#banner").hidden = hall.feed || hall.cut;  // the display cut off from the broker
+  $("#cut").hidden = !hall.cut;  // this page cut off from the display
+  if (!hall.cut && performance.now() - heardAt > 1000 * (2 * ALIVE_S + 5)) cutOff();  // a stream dead without a word
 }
 
 // ---------------------------------------------------------------- the table page
@@ -303,11 +323,19 @@ function renderAll() {
   renderStandings(); renderPairings(); renderTimeline(); tick();
 }
 const RETRY_MS = 5000;  // a stream closed for good is opened again after 5-10 s (spread, not all pages at once)
+let ALIVE_S = 15, heardAt = performance.now(), es = null;  // the display says something every ALIVE_S s at least
+function cutOff() {  // a stream silent for two of its keep-alives (a network dropped without a reset, a laptop woken
+  // after the display gave it up): cut off, said so, opened again (the browser would wait for ever on it)
+  es?.close(); hall.cut = true; heardAt = performance.now(); tick(); connect();
+}
 function connect() {
-  const es = new EventSource("/api/stream" + (ONE ? "?table=" + encodeURIComponent(ONE) : ""));
-  es.addEventListener("snapshot", m => {
+  const mine = es = new EventSource("/api/stream" + (ONE ? "?table=" + encodeURIComponent(ONE) : ""));
+  const heardOn = (type, f) => mine.addEventListener(type, m => { heardAt = performance.now(); f(m); });
+  heardOn("alive", () => {});
+  heardOn("snapshot", m => {
     const s = JSON.parse(m.data);
-    Object.assign(hall, { feed: s.feed, tournament: s.tournament, rounds: s.rounds, standings: s.standings, tables: {} });
+    ALIVE_S = s.alive ?? ALIVE_S;
+    Object.assign(hall, { feed: s.feed, cut: false, tournament: s.tournament, rounds: s.rounds, standings: s.standings, tables: {} });
     for (const [t, v] of Object.entries(s.tables)) {
       // counted from when the table made its state (a table quiet for minutes is not counted from now)
       hall.tables[t] = Object.assign({ timeline: [], got: performance.now() - 1000 * (v.state_age ?? 0),
@@ -318,24 +346,29 @@ function connect() {
     renderAll();
     if (PAGE === "big") { slide = Math.max(0, slide - 1); rotate(); }
   });
-  es.addEventListener("state", m => {
+  heardOn("state", m => {
     const c = JSON.parse(m.data), v = view(c.table);
     Object.assign(v, { state: c.data, bids: c.bids || {}, results: c.results || [], got: performance.now() });
     later(c.table);
     if (c.table === ONE && $("#timeline h2")) headTimeline();
   });
-  es.addEventListener("health", m => {
+  heardOn("health", m => {
     const c = JSON.parse(m.data), v = view(c.table), was = stalled(v);
     v.health = c.data; v.healthGot = performance.now();
     if (stalled(v) !== was) renderTile(c.table);
   });
-  es.addEventListener("status", m => { const c = JSON.parse(m.data); view(c.table).status = c.data.status; renderTile(c.table); tick(); });
-  es.addEventListener("violation", m => {
+  heardOn("device", m => {
+    const c = JSON.parse(m.data), v = view(c.table);
+    v.devices = { ...v.devices, [c.data.device]: c.data };
+    renderTile(c.table);
+  });
+  heardOn("status", m => { const c = JSON.parse(m.data); view(c.table).status = c.data.status; renderTile(c.table); tick(); });
+  heardOn("violation", m => {
     const c = JSON.parse(m.data), v = view(c.table);
     v.violations = v.violations.filter(x => x.flag !== c.data.flag).concat([c.data]).slice(-6);
     renderTile(c.table); if (c.table === ONE) renderTimeline();
   });
-  es.addEventListener("event", m => {
+  heardOn("event", m => {
     const c = JSON.parse(m.data), v = view(c.table), e = c.data;
     v.timeline = withEvent(v.timeline, e);
     if (c.table === ONE) renderTimeline();
@@ -346,14 +379,15 @@ function connect() {
     hall.tournament = c.tournament;
     renderStandings(); renderPairings();
   };
-  es.addEventListener("round", tournament);
-  es.addEventListener("standings", tournament);
-  es.addEventListener("feed", m => { hall.feed = JSON.parse(m.data).data.connected; tick(); });
-  es.onerror = () => {  // the browser reconnects by itself, a snapshot follows; not after an HTTP error (a refusal, a proxy's 502)
-    hall.feed = false; tick();
-    if (es.readyState === EventSource.CLOSED) setTimeout(connect, RETRY_MS + Math.random() * RETRY_MS);
+  heardOn("round", tournament);
+  heardOn("standings", tournament);
+  heardOn("feed", m => { hall.feed = JSON.parse(m.data).data.connected; tick(); });
+  mine.onerror = () => {  // the browser reconnects by itself, a snapshot follows; not after an HTTP error (a refusal, a proxy's 502)
+    if (mine !== es) return;
+    hall.cut = true; tick();
+    if (mine.readyState === EventSource.CLOSED) setTimeout(() => mine === es && connect(), RETRY_MS + Math.random() * RETRY_MS);
   };
-  es.onopen = () => { document.body.dataset.live = "1"; };
+  mine.onopen = () => { document.body.dataset.live = "1"; };
 }
 
 $("#lang").addEventListener("click", () => switchLanguage(renderAll));

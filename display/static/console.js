@@ -102,8 +102,14 @@ function devicesHTML(v) {
 }
 // Is the table refereeing? Its service's health comes every few seconds: none for three times that, or a
 // problem named in it, and the table is stalled, whatever its status says. Seconds are the display's own.
+// While this page is cut off from the display, or the display from the broker, no row is live: it says since when
+// the page heard from the table instead.
 function liveHTML(v) {
   const h = v && v.health;
+  if (v && (hall.cut || hall.feed === false)) {
+    const since = h ? v.healthGot : v.got;
+    return `<b class="error stale">${T("stale")}</b>${since === undefined ? "" : " " + esc(T("heard", { s: Math.round((performance.now() - since) / 1000) }))}`;
+  }
   if (!v || v.status !== "online") return "";
   const age = h ? (performance.now() - v.healthGot) / 1000 : Infinity;
   if (!h || age > 3 * h.every) return `<b class="error stalled">${T("stalled")}</b> ${h ? esc(T("no_health", { s: Math.round(age) })) : ""}`;
@@ -126,8 +132,10 @@ function renderFeed() {  // #banner exactly while a command would be refused for
   // broker: its console connection down (Feed.can_send, the hall's `commands`), whatever its scoreboard connection does;
   // or this page cut off from the display (it cannot know). #stale while only the scoreboard connection is down (the
   // hall's `feed`): commands still go, but the tables and flags shown are not live
-  $("#banner").hidden = hall.commands !== false;
-  $("#stale").hidden = !(hall.feed === false && hall.commands !== false);
+  $("#banner").hidden = hall.commands !== false || hall.cut;
+  $("#stale").hidden = !(hall.feed === false && hall.commands !== false) || hall.cut;
+  $("#cut").hidden = !hall.cut;  // this page cut off from the display: nothing it shows is live, nothing it sends goes
+  tickLive();
 }
 function tickLive() {
   for (const td of document.querySelectorAll("#c-tables td.live")) td.innerHTML = liveHTML(hall.tables[td.parentElement.dataset.table]);
@@ -286,7 +294,10 @@ function connect(table) {
   es.addEventListener("snapshot", m => {
     const s = JSON.parse(m.data);
     hall.tables = s.tables;
-    for (const v of Object.values(hall.tables)) v.healthGot = performance.now() - 1000 * (v.live?.age ?? 0);
+    for (const v of Object.values(hall.tables)) {
+      v.healthGot = performance.now() - 1000 * (v.live?.age ?? 0); v.got = performance.now() - 1000 * (v.state_age ?? 0);
+    }
+    hall.cut = false;
     hall.brokerDropped = s.broker_dropped; renderDropped();
     hall.commands = s.commands; hall.feed = s.feed; renderFeed();
     if (OPEN && s.tables[OPEN.table]) { OPEN.timeline = s.tables[OPEN.table].timeline || []; renderTimeline(); }
@@ -302,7 +313,7 @@ function connect(table) {
   es.addEventListener("state", m => {
     const c = JSON.parse(m.data);
     const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, status: null });
-    const was = v.state; v.state = c.data;
+    const was = v.state; v.state = c.data; v.got = performance.now();
     flagsChanged();
     if (ME && (was?.phase !== c.data.phase || was?.paused !== c.data.paused)) renderTables();  // the row shows both
   });
@@ -327,7 +338,7 @@ function connect(table) {
   es.addEventListener("standings", () => ME && renderTournament());
   es.onopen = () => { document.body.dataset.live = table || "1"; };
   es.onerror = () => {  // closed for good by an HTTP error (a refusal, a proxy's 502): opened again, as app.js does
-    if (stream === es) { hall.commands = false; renderFeed(); }  // cut off from the display (a snapshot follows)
+    if (stream === es) { hall.cut = true; renderFeed(); }  // cut off from the display (a snapshot follows)
     if (es.readyState === EventSource.CLOSED && stream === es) setTimeout(() => stream === es && connect(table), 5000 + Math.random() * 5000);
   };
 }

@@ -195,7 +195,8 @@ class Server:
 class Relay:
     """A TCP relay to the broker: one of a program's connections through it can be cut while its others stay (the
     display's scoreboard and console connections). ``cut()`` drops every connection through it and refuses new
-    ones (each is closed at once, as by a network gone) until ``mend()``."""
+    ones (each is closed at once, as by a network gone) until ``mend()``. ``hold()`` stops the connections through it
+    without a word, as a network dropped silently does (no reset, no close): new ones pass."""
 
     def __init__(self, broker):
         self.broker, self.open, self.pairs = broker, True, []
@@ -204,6 +205,7 @@ class Relay:
         self.listener.settimeout(0.1)
         self.port = self.listener.getsockname()[1]
         self.closed = False
+        self.held: set[socket.socket] = set()
         self.thread = threading.Thread(target=self._accept, daemon=True)
         self.thread.start()
 
@@ -229,10 +231,11 @@ class Relay:
             for a, b in ((near, far), (far, near)):
                 threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
 
-    @staticmethod
-    def _pump(source: socket.socket, sink: socket.socket) -> None:
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
         try:
             while data := source.recv(65536):
+                while source in self.held and not self.closed:
+                    time.sleep(0.05)
                 sink.sendall(data)
             sink.shutdown(socket.SHUT_WR)
         except OSError:
@@ -248,6 +251,10 @@ class Relay:
                 except OSError:
                     pass
                 s.close()
+
+    def hold(self) -> None:
+        with self.lock:
+            self.held |= {s for pair in self.pairs for s in pair}
 
     def mend(self) -> None:
         with self.lock:
