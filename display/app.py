@@ -138,6 +138,6 @@ async def _unwritable(request: Request, exc: sqlite3.Error) -> JSONResponse:
     """A file the console reads or writes failed under it (the disk full, a lock held past SQLite's timeout): a 500
     that says so, and that a change may have been made (a command sent to a table) without its line in the audit
     log."""
-    said = Denied("console_file", error=str(exc)[:200])
+    said = Denied("console_file", error=exc)  # SQLite's error in words (referee.catalogue.said)
     log.error("%s %s: %s", request.method, request.url.path, said.text("en"))
     return JSONResponse({"detail": said.text(language(request))}, status_code=500)

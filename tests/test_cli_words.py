@@ -125,3 +125,20 @@ def test_standings_before_any_round_is_complete_say_so(paired):
         assert run(["tournament", "result", "--db", "hall.db", "--round", "1", "--table", table, "--winner", "0"], "zh",
                    paired).returncode == 0
     assert heading("zh").endswith("，第 1 轮后") and heading("en").endswith(", after round 1")
+
+
+def test_sqlites_own_english_is_said_in_words(paired):
+    """A tournament's file damaged said SQLite's English inside the Chinese sentence (database disk image is malformed,
+    its integrity check's report): said in words ([sqlite]: 文件已损坏 / the file is damaged; the report in backticks);
+    the file is unchanged."""
+    db = paired / "hall.db"
+    whole = db.read_bytes()
+    for start, end, zh_said, en_said in ((4096, len(whole), "文件已损坏（`SQLite` 的完整性检查：", "the file is damaged (SQLite's integrity check: "),
+                                         (100, 4096, "文件已损坏）", "the file is damaged)")):  # its pages, its first page
+        data = whole[:start] + b"\xa5" * (end - start) + whole[end:]
+        db.write_bytes(data)
+        zh = last_line(run(["tournament", "standings", "--db", "hall.db"], "zh", paired))
+        en = last_line(run(["tournament", "standings", "--db", "hall.db"], "en", paired))
+        assert zh.startswith(f"cardtable tournament standings：错误：hall.db 已损坏或被锁住（{zh_said}"), zh
+        assert f"(the file is damaged or locked ({en_said}" in en or en_said in en, en
+        assert "malformed" not in zh + en and db.read_bytes() == data

@@ -177,7 +177,8 @@ class Term:
 
 def said(value: object, lang: str) -> str:
     """A value as a sentence of ``lang`` shows it: a :class:`Refusal` or :class:`Term` in that language, the system's
-    error (an ``OSError``) by its ``errno`` in the catalogue's words (``oserror.*``, else the system's own), a list
+    error (an ``OSError``) by its ``errno`` in the catalogue's words (``oserror.*``, else the system's own), SQLite's by
+    its result code (``sqlite.*``, :data:`SQLITE`, else SQLite's own), a list
     joined by the language's list separator, anything else as ``str``.
 
     >>> said(IsADirectoryError(errno.EISDIR, "Is a directory"), "zh"), said(OSError(errno.EBADMSG, "Bad message"), "zh")
@@ -187,9 +188,18 @@ def said(value: object, lang: str) -> str:
         return value.text(lang)
     if isinstance(value, OSError) and type(value).__module__ != "ssl":  # an ssl error's errno is OpenSSL's, not the system's
         return word(lang, f"oserror.{errno.errorcode.get(value.errno or 0, '')}", value.strerror or str(value))
+    if getattr(value, "sqlite_errorname", None):  # SQLite's error: by what it means for a person
+        code = "_".join(value.sqlite_errorname.split("_")[:2])  # SQLITE_BUSY_SNAPSHOT: SQLITE_BUSY
+        return word(lang, f"sqlite.{SQLITE.get(code, '')}", str(value))
     if isinstance(value, (list, tuple, set, frozenset)):
         return word(lang, "word.list").join(said(v, lang) for v in value)
     return str(value)
+
+
+#: SQLite's result codes by what they mean for a person (the catalogue's ``[sqlite]``); another is said as SQLite's own.
+SQLITE = {"SQLITE_BUSY": "locked", "SQLITE_LOCKED": "locked", "SQLITE_FULL": "full", "SQLITE_READONLY": "readonly",
+          "SQLITE_PERM": "readonly", "SQLITE_CANTOPEN": "cantopen", "SQLITE_CORRUPT": "damaged",
+          "SQLITE_NOTADB": "not_database", "SQLITE_IOERR": "io"}
 
 
 class Refusal(ValueError):

@@ -563,16 +563,16 @@ def file_error(path: str | Path, exc: sqlite3.Error) -> TournamentError:
     folder it may not write (a read-only medium, no permission: a WAL file's reader writes its ``-shm`` too), another
     program's lock held past ``WAIT_S``, the disk failing to read or write; else the file damaged. Only the last says
     to put a backup back: the others lose nothing recorded, and a backup put back for them would."""
-    code, said = getattr(exc, "sqlite_errorname", None) or "", str(exc)[:200]
+    code = getattr(exc, "sqlite_errorname", None) or ""  # exc itself is said in words (referee.catalogue.said)
     if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return TournamentError("db_busy", path=path, error=said, s=f"{WAIT_S:g}")
+        return TournamentError("db_busy", path=path, error=exc, s=f"{WAIT_S:g}")
     if code.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
-        return TournamentError("db_readonly", path=path, error=said)
+        return TournamentError("db_readonly", path=path, error=exc)
     if code == "SQLITE_FULL" or code.startswith("SQLITE_IOERR") and _free(Path(path).parent) < ROOM:
-        return TournamentError("db_full", path=path, error=said)
+        return TournamentError("db_full", path=path, error=exc)
     if code.startswith("SQLITE_IOERR"):
-        return TournamentError("db_io", path=path, error=said)
-    return TournamentError("tournament_damaged", path=path, error=f"SQLite: {said}")
+        return TournamentError("db_io", path=path, error=exc)
+    return TournamentError("tournament_damaged", path=path, error=exc)
 
 
 def _free(folder: Path) -> int:
@@ -611,7 +611,7 @@ def unlike(path: Path, ours: Mapping[str, list[str] | None]) -> TournamentError 
         return TournamentError("db_damaged", error=exc)
     if problems != ["ok"]:
         said = "; ".join(line for p in problems for line in p.splitlines() if not line.startswith("***"))
-        return TournamentError("db_damaged", error=f"SQLite integrity_check: {said[:300]}")
+        return TournamentError("db_damaged", error=TournamentError("db_integrity", problems=said[:300]))
     if set(tables) - set(ours) - {"sqlite_sequence"} or any(columns[t] != want for t, want in ours.items() if want):
         return TournamentError("db_other", tables=tables or "—")
     return None

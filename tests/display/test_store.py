@@ -153,7 +153,8 @@ def test_a_damaged_tournament_file_is_said_in_words_not_shown_as_no_tournament(b
 def test_a_full_disk_is_said_in_words_and_reading_goes_on(broker, tmp_path):
     """The console's file cannot grow (SQLite's own "database or disk is full", made here by capping the file's pages):
     a change was a bare 500 ("Internal Server Error"; a command to a table was sent all the same); now a 500 that says the file
-    failed and that the change may have been made without its audit line. What reads still works."""
+    failed (in words: 磁盘已满, not SQLite's English) and that the change may have been made without its audit line. What
+    reads still works."""
     app = create_app(settings(broker, make_db(tmp_path / "c.db"), tmp_path / "hall.db"))
     with TestClient(app, raise_server_exceptions=False, headers={"Origin": "http://testserver"}) as client:
         assert client.post("/api/login", json={"user": ORGANISER[0], "password": ORGANISER[1]}).status_code == 200
@@ -165,7 +166,7 @@ def test_a_full_disk_is_said_in_words_and_reading_goes_on(broker, tmp_path):
             if r.status_code != 201:
                 break
         assert r.status_code == 500 and r.json()["detail"] == (
-            "控制台读写它的文件失败（database or disk is full）：若这是一项操作，它可能已经生效，却没有记入审计记录；"
+            "控制台读写它的文件失败（磁盘已满）：若这是一项操作，它可能已经生效，却没有记入审计记录；"
             "请查看磁盘空间后再试")
         assert client.get("/api/console/audit").status_code == 200
         assert client.get("/api/me").json()["user"] == ORGANISER[0]
