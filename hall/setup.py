@@ -135,7 +135,8 @@ class Plan:
 def unit(description: str, argv: list[str], plan: Plan, groups: str = "", down: tuple[int, ...] = ()) -> str:
     """A systemd service that runs ``argv`` as the hall's system user, started again whenever it stops, unless it
     exited with a status of ``down``; with TLS, its broker's CA in ``$CARDTABLE_BROKER_CA``. A table's one sender
-    (its camera, its bridge) stays down when a sender of another machine took the table over (``TAKEN_OVER_EXIT``):
+    (its camera, its bridge), and the broker's one tournament service, stays down when one of another machine took it
+    over (``TAKEN_OVER_EXIT``):
     started again, it would take the table back, and the two would fight every few seconds; a table's service when
     it refused to start (``REFUSED``: its log will not do, a person decides, ``docs/recovery.md``): started again, it
     would be refused again every 2 s for ever. The unit shows failed, its log says why."""
@@ -183,7 +184,7 @@ def console_units(plan: Plan) -> dict[str, str]:
             plan, "display", "serve", "--host", "0.0.0.0", "--port", str(plan.display_port), "--db",
             str(plan.state / "console.db"), "--tournament-db", tournament_db, *(https if plan.tls else [])), plan),
         "cardtable-tournament.service": unit("cardtable: the tournament service (results, standings)", _cardtable(
-            plan, "tournament", "serve", "--db", tournament_db), plan),
+            plan, "tournament", "serve", "--db", tournament_db), plan, down=(TAKEN_OVER_EXIT,)),  # one a broker, as a camera
     }
 
 

@@ -403,11 +403,18 @@ def _serve(args) -> int:
     from cardtable.lang import refuse
     from referee.tournament.service import serve
 
+    from bus.mqtt import TAKEN_OVER_EXIT
+    from cardtable.lang import REFUSED
+    from referee.tournament.core import TournamentError
+
     try:
         url = broker_url(args.broker, args.credentials, "tournament")
     except ValueError as exc:  # no broker or password, a bad URL or credentials file
         sys.exit(refuse(args.parser, exc))
-    return serve(_store(args), url)
+    try:
+        return serve(_store(args), url)
+    except TournamentError as exc:  # another service of the broker here (nothing started), or one elsewhere took over
+        return refuse(args, exc, TAKEN_OVER_EXIT if exc.key == "refusal.serve_taken_over" else REFUSED)
 
 
 HANDLERS = {"new": _new, "pair": _pair, "result": _result, "late": _late, "lot": _lot, "withdraw": _withdraw,

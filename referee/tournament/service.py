@@ -11,6 +11,13 @@ past SQLite's timeout) stays, with those after it, and is tried again at every p
 moment of the disk. Events are handled on the service's own thread, never on the connection's, which keeps answering
 the broker while the file waits; that thread alone uses the store (after ``start``'s first publication), so nothing
 around it is locked.
+
+One service a broker (every one is the broker user ``tournament``, one client id), as one camera a table
+(``bus/PROTOCOL.md``, "One sender per table"): ``serve`` holds the service's lock file of its broker
+(``bus.lock``), so a second on this machine is refused at its start, naming the first (``serve_busy``); one of
+another machine takes the connection over, and the older yields (``bus.mqtt``'s ``yields``): it says so
+(``serve_taken_over``) and ends with ``TAKEN_OVER_EXIT``, which the hall's unit does not restart into a fight. The
+events it had not acknowledged go to the newer with the session.
 """
 
 from __future__ import annotations
@@ -22,11 +29,13 @@ import threading
 import time
 from collections import deque
 
-from bus.mqtt import Connection
+from bus import lock
+from bus.mqtt import Connection, parse_url
 from bus.protocol import subscription
 from bus.tournament import check, topic
 from cardtable.logs import Lasting, setup_logging
 from referee.tournament import recorder
+from referee.tournament.core import TournamentError
 from referee.tournament.recorder import Recorder
 from referee.tournament.store import TournamentStore
 from referee.tournament.views import encode, round_view, standings_view
@@ -41,7 +50,7 @@ class TournamentService:
     def __init__(self, store: TournamentStore, url: str, client_id: str = "tournament", poll_s: float = POLL_S):
         self.store = store
         self.poll_s = poll_s
-        self.conn = Connection(url, client_id, manual_ack=True)
+        self.conn = Connection(url, client_id, manual_ack=True, yields=True)
         self._waiting: deque = deque()  # events received, handled in order, each acknowledged once handled
         self._wake = threading.Event()  # an event arrived: the poller handles it now
         self._failing_since: float | None = None
@@ -138,22 +147,38 @@ class TournamentService:
 
 
 def serve(store: TournamentStore, url: str) -> int:
-    """``cardtable tournament serve``: until SIGTERM or SIGINT."""
+    """``cardtable tournament serve``: until SIGTERM or SIGINT; :class:`TournamentError` when another service of the
+    broker runs on this machine (nothing started), or one of another machine took the service over (then it ends)."""
     setup_logging()
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     store.tournament  # noqa: B018 - refuse an empty file before connecting
+    held = hold(url, store.path)  # held while the process lives: its end lets it go
     service = TournamentService(store, url)
     try:
         service.start()
     except (OSError, TimeoutError, ValueError) as exc:
         log.error("tournament: cannot start: %s", exc)
         return 1
-    log.info("tournament %s: serving", store.tournament.id)
+    log.info("tournament %s: serving (holding %s)", store.tournament.id, held)
     try:
-        while not stop.wait(1.0):
+        while not stop.wait(1.0) and service.conn.taken is None:
             pass
     finally:
         service.stop()
+    if service.conn.taken is not None:
+        raise TournamentError("serve_taken_over", why=service.conn.taken)
     return 0
+
+
+def hold(url: str, path) -> object:
+    """Hold the tournament service's lock file of the broker of ``url`` for this process (:func:`bus.lock.hold`);
+    :class:`TournamentError`, naming the holder, when another process holds it."""
+    address = parse_url(url)
+    try:
+        return lock.hold("tournament", "service", url, str(path))
+    except lock.Held as e:
+        if e.holder is None:
+            raise TournamentError("serve_lock", lock=e.lock, error=e.error) from None
+        raise TournamentError("serve_busy", broker=f"{address.host}:{address.port}", holder=e.holder, lock=e.lock) from None

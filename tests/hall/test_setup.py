@@ -210,6 +210,8 @@ def test_a_tables_camera_and_bridge_taken_over_are_not_started_again(hall):
         assert ("RestartPreventExitStatus=3\n" in text) == (name != "cardtable-table.service"), name
     # a table's service refused at start (its log damaged, lost entries, another's: exit 2) waits for a person
     assert "RestartPreventExitStatus=2\n" in (hall["out"] / "t01" / "cardtable-table.service").read_text()
+    # so does the tournament service another machine's took over (one a broker: tests/tournament/test_two_services.py)
+    assert "RestartPreventExitStatus=3\n" in (hall["out"] / "console" / "cardtable-tournament.service").read_text()
 
 def test_a_table_computers_unit_runs_as_written_with_no_password_on_its_command_line(hall):
     states = []
