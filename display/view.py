@@ -282,8 +282,9 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0) -> tuple[Hall,
         view = replace(view, state=payload)
     elif name == "status":
         view = replace(view, status=payload["status"])
-    elif name == "health":
-        view = replace(view, health=payload, health_seen=now)
+    elif name == "health":  # the same health told again (retained, on a reconnect) is no news of the table: a frozen
+        # table's last one would look live again for three of its periods
+        view = replace(view, health=payload, health_seen=view.health_seen if payload == view.health else now)
     elif name in DEVICES:
         payload = {"device": DEVICES[name]} | payload
         view = replace(view, devices=MappingProxyType({**view.devices, DEVICES[name]: payload}))
@@ -296,6 +297,8 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0) -> tuple[Hall,
         view = view.with_event(payload).with_bids(payload).with_result(payload)
     kind = {"events": "event", "violations": "violation"}.get(name, "device" if name in DEVICES else name)
     change = {"type": kind, "table": table, "data": shown(payload) if name == "state" else payload}
+    if name == "health":  # how long ago the display heard it (a page counts from then)
+        change["age"] = round(now - view.health_seen, 3)
     if name == "state":  # what a tile shows that the state does not carry (the table sends its events before it)
         change["bids"] = dict(view.bids)
         change["results"] = list(view.results)

@@ -354,7 +354,7 @@ function connect() {
   });
   heardOn("health", m => {
     const c = JSON.parse(m.data), v = view(c.table), was = stalled(v);
-    v.health = c.data; v.healthGot = performance.now();
+    v.health = c.data; v.healthGot = performance.now() - 1000 * (c.age ?? 0);
     if (stalled(v) !== was) renderTile(c.table);
   });
   heardOn("device", m => {

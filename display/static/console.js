@@ -308,7 +308,7 @@ function connect(table) {
   es.addEventListener("health", m => {
     const c = JSON.parse(m.data);
     const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, state: null, status: null });
-    v.health = c.data; v.healthGot = performance.now();
+    v.health = c.data; v.healthGot = performance.now() - 1000 * (c.age ?? 0);
   });
   es.addEventListener("state", m => {
     const c = JSON.parse(m.data);

@@ -214,3 +214,34 @@ def test_a_browser_clock_an_hour_wrong_counts_from_the_displays_time(page, broke
             assert 2900 <= minutes * 60 + seconds <= 2991, shown
     finally:
         t.close()
+
+
+def test_a_frozen_tables_last_health_told_again_never_looks_live(browser, fresh_broker, tmp_path):
+    """A table service frozen (SIGSTOP: the broker still holds its connection, no last will) says nothing more, and its
+    tile goes 无响应 after three of its health periods. But the broker keeps its last health (retained) and tells it
+    again to the display on every reconnect: the display took it for news, and the frozen table looked live again for
+    three periods after each cut of the display's link. Now the same health told again changes nothing: the tile stays
+    无响应 and says since when it was heard; the display's API says the same."""
+    import httpx
+
+    t = Connection(fresh_broker.url("table-t1"), clean_start=True).connect()
+    for leaf, payload in (("status", {"v": 1, "status": "online", "at": time.time()}),
+                          ("health", {**HEALTH, "every": 1.0, "at": time.time()}), ("state", running(50))):
+        t.publish(topic("t1", leaf), encode(leaf, payload), qos=1, retain=True)
+    assert t.flush(10)  # and no health more: frozen
+    with Relay(fresh_broker) as link, \
+            Server(create_app(Settings(link.url("scoreboard"), fresh_broker.url("console"), make_db(tmp_path / "c.db")))) as server:
+        pg = browser.new_context(locale="zh-CN").new_page()
+        pg.goto(server.url + "/")
+        pg.wait_for_selector("#tile-t1[data-live=stalled] .badge:has-text('无响应')", timeout=WAIT_MS)
+        link.cut()
+        pg.wait_for_selector("#tile-t1[data-live=stale]", timeout=WAIT_MS)
+        pg.evaluate("window.lives = []; new MutationObserver(() => window.lives.push(document.querySelector('#tile-t1').dataset.live))"
+                    ".observe(document.querySelector('#tile-t1'), { attributes: true, attributeFilter: ['data-live'] })")
+        link.mend()
+        pg.wait_for_selector("#banner[hidden]", state="attached", timeout=WAIT_MS)
+        time.sleep(2)
+        assert "" not in pg.evaluate("window.lives") and pg.get_attribute("#tile-t1", "data-live") == "stalled"
+        assert int(pg.inner_text("#tile-t1 .ago").split()[1]) >= 3
+        assert httpx.get(server.url + "/api/tables/t1").json()["live"]["stalled"]
+    t.close()
