@@ -201,7 +201,7 @@ def test_a_damaged_tournament_file_is_refused_in_words_and_left_as_it_was(capsys
         path.write_bytes(bytes(raw))
         return bytes(raw)
 
-    cases = {"page.db": (page + page // 2, 512, None, "SQLite integrity_check: On tree page 2"),  # a cell pointer gone
+    cases = {"page.db": (page + page // 2, 512, None, "On tree page 2"),  # a cell pointer gone
              "text.db": (2 * page - 192, 64, None, "action "),  # inside an action's JSON: SQLite finds nothing wrong
              "digit.db": (whole.read_bytes().index(won) + 22, 1, b"1", "action 3: not what was written")}  # still reads
     for name, (at, size, put, said) in cases.items():
