@@ -250,7 +250,6 @@ function tick() {
   });
   $("#banner").hidden = hall.feed || hall.cut;  // the display cut off from the broker
   $("#cut").hidden = !hall.cut;  // this page cut off from the display
-  if (!hall.cut && performance.now() - heardAt > 1000 * (2 * ALIVE_S + 5)) cutOff();  // a stream dead without a word
 }
 
 // ---------------------------------------------------------------- the table page
@@ -322,19 +321,9 @@ function renderAll() {
   if (!Object.keys(hall.tables).length && $("#wall .tiles")) $("#wall .tiles").innerHTML = `<p class="empty">${T("no_tables")}</p>`;
   renderStandings(); renderPairings(); renderTimeline(); tick();
 }
-const RETRY_MS = 5000;  // a stream closed for good is opened again after 5-10 s (spread, not all pages at once)
-let ALIVE_S = 15, heardAt = performance.now(), es = null;  // the display says something every ALIVE_S s at least
-function cutOff() {  // a stream silent for two of its keep-alives (a network dropped without a reset, a laptop woken
-  // after the display gave it up): cut off, said so, opened again (the browser would wait for ever on it)
-  es?.close(); hall.cut = true; heardAt = performance.now(); tick(); connect();
-}
-function connect() {
-  const mine = es = new EventSource("/api/stream" + (ONE ? "?table=" + encodeURIComponent(ONE) : ""));
-  const heardOn = (type, f) => mine.addEventListener(type, m => { heardAt = performance.now(); f(m); });
-  heardOn("alive", () => {});
-  heardOn("snapshot", m => {
+function listen(on) {  // the stream's events (stream.js); cut off from the display, the page says so (a snapshot follows)
+  on("snapshot", m => {
     const s = JSON.parse(m.data);
-    ALIVE_S = s.alive ?? ALIVE_S;
     Object.assign(hall, { feed: s.feed, cut: false, tournament: s.tournament, rounds: s.rounds, standings: s.standings, tables: {} });
     for (const [t, v] of Object.entries(s.tables)) {
       // counted from when the table made its state (a table quiet for minutes is not counted from now)
@@ -346,29 +335,29 @@ function connect() {
     renderAll();
     if (PAGE === "big") { slide = Math.max(0, slide - 1); rotate(); }
   });
-  heardOn("state", m => {
+  on("state", m => {
     const c = JSON.parse(m.data), v = view(c.table);
     Object.assign(v, { state: c.data, bids: c.bids || {}, results: c.results || [], got: performance.now() });
     later(c.table);
     if (c.table === ONE && $("#timeline h2")) headTimeline();
   });
-  heardOn("health", m => {
+  on("health", m => {
     const c = JSON.parse(m.data), v = view(c.table), was = stalled(v);
     v.health = c.data; v.healthGot = performance.now() - 1000 * (c.age ?? 0);
     if (stalled(v) !== was) renderTile(c.table);
   });
-  heardOn("device", m => {
+  on("device", m => {
     const c = JSON.parse(m.data), v = view(c.table);
     v.devices = { ...v.devices, [c.data.device]: c.data };
     renderTile(c.table);
   });
-  heardOn("status", m => { const c = JSON.parse(m.data); view(c.table).status = c.data.status; renderTile(c.table); tick(); });
-  heardOn("violation", m => {
+  on("status", m => { const c = JSON.parse(m.data); view(c.table).status = c.data.status; renderTile(c.table); tick(); });
+  on("violation", m => {
     const c = JSON.parse(m.data), v = view(c.table);
     v.violations = v.violations.filter(x => x.flag !== c.data.flag).concat([c.data]).slice(-6);
     renderTile(c.table); if (c.table === ONE) renderTimeline();
   });
-  heardOn("event", m => {
+  on("event", m => {
     const c = JSON.parse(m.data), v = view(c.table), e = c.data;
     v.timeline = withEvent(v.timeline, e);
     if (c.table === ONE) renderTimeline();
@@ -379,19 +368,14 @@ function connect() {
     hall.tournament = c.tournament;
     renderStandings(); renderPairings();
   };
-  heardOn("round", tournament);
-  heardOn("standings", tournament);
-  heardOn("feed", m => { hall.feed = JSON.parse(m.data).data.connected; tick(); });
-  mine.onerror = () => {  // the browser reconnects by itself, a snapshot follows; not after an HTTP error (a refusal, a proxy's 502)
-    if (mine !== es) return;
-    hall.cut = true; tick();
-    if (mine.readyState === EventSource.CLOSED) setTimeout(() => mine === es && connect(), RETRY_MS + Math.random() * RETRY_MS);
-  };
-  mine.onopen = () => { document.body.dataset.live = "1"; };
+  on("round", tournament);
+  on("standings", tournament);
+  on("feed", m => { hall.feed = JSON.parse(m.data).data.connected; tick(); });
+  on("open", () => { document.body.dataset.live = "1"; });
 }
 
 $("#lang").addEventListener("click", () => switchLanguage(renderAll));
 renderAll();
-connect();
+liveStream(listen, () => { hall.cut = true; tick(); })("/api/stream" + (ONE ? "?table=" + encodeURIComponent(ONE) : ""));
 setInterval(tick, 250);
 if (PAGE === "big") { document.body.classList.add("big"); rotate(); setInterval(rotate, ROTATE_MS); }

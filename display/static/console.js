@@ -283,15 +283,18 @@ async function loadAudit() {
 }
 
 // ---------------------------------------------------------------- the stream (tables, their flags, the open table's hand)
-let flagKey = "", stream = null;
+let flagKey = "", streamOf = null;  // the table whose hand the stream brings
 function flagsChanged() {
   const key = Object.values(hall.tables).map(v => (v.state?.flags || []).map(f => v.table + f.flag).join()).join("|");
   if (key !== flagKey) { flagKey = key; loadFlags(); }
 }
+const openStream = liveStream(listen, () => { hall.cut = true; renderFeed(); });  // cut off from the display (a snapshot follows)
 function connect(table) {
-  if (stream) stream.close();
-  const es = stream = new EventSource("/api/stream" + (table ? "?table=" + encodeURIComponent(table) : ""));
-  es.addEventListener("snapshot", m => {
+  streamOf = table;
+  openStream("/api/stream" + (table ? "?table=" + encodeURIComponent(table) : ""));
+}
+function listen(on) {  // the stream's events (stream.js)
+  on("snapshot", m => {
     const s = JSON.parse(m.data);
     hall.tables = s.tables;
     for (const v of Object.values(hall.tables)) {
@@ -303,44 +306,40 @@ function connect(table) {
     if (OPEN && s.tables[OPEN.table]) { OPEN.timeline = s.tables[OPEN.table].timeline || []; renderTimeline(); }
     flagsChanged(); if (ME) renderTables();
   });
-  es.addEventListener("broker", m => { hall.brokerDropped = JSON.parse(m.data).data.dropped; renderDropped(); });
-  es.addEventListener("feed", m => { const d = JSON.parse(m.data).data; hall.commands = d.commands; hall.feed = d.connected; renderFeed(); });
-  es.addEventListener("health", m => {
+  on("broker", m => { hall.brokerDropped = JSON.parse(m.data).data.dropped; renderDropped(); });
+  on("feed", m => { const d = JSON.parse(m.data).data; hall.commands = d.commands; hall.feed = d.connected; renderFeed(); });
+  on("health", m => {
     const c = JSON.parse(m.data);
     const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, state: null, status: null });
     v.health = c.data; v.healthGot = performance.now() - 1000 * (c.age ?? 0);
   });
-  es.addEventListener("state", m => {
+  on("state", m => {
     const c = JSON.parse(m.data);
     const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, status: null });
     const was = v.state; v.state = c.data; v.got = performance.now();
     flagsChanged();
     if (ME && (was?.phase !== c.data.phase || was?.paused !== c.data.paused)) renderTables();  // the row shows both
   });
-  es.addEventListener("device", m => {
+  on("device", m => {
     const c = JSON.parse(m.data);
     const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, state: null, status: null });
     v.devices = { ...(v.devices || {}), [c.data.device]: c.data };
     if (ME) renderTables();
   });
-  es.addEventListener("status", m => {
+  on("status", m => {
     const c = JSON.parse(m.data);
     (hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, state: null })).status = c.data.status;
     if (ME) renderTables();
   });
-  es.addEventListener("event", m => {
+  on("event", m => {
     const c = JSON.parse(m.data), e = c.data;
     if (!OPEN || c.table !== OPEN.table) return;
     OPEN.timeline = withEvent(OPEN.timeline, e);
     renderTimeline();
   });
-  es.addEventListener("round", () => ME && renderTournament());
-  es.addEventListener("standings", () => ME && renderTournament());
-  es.onopen = () => { document.body.dataset.live = table || "1"; };
-  es.onerror = () => {  // closed for good by an HTTP error (a refusal, a proxy's 502): opened again, as app.js does
-    if (stream === es) { hall.cut = true; renderFeed(); }  // cut off from the display (a snapshot follows)
-    if (es.readyState === EventSource.CLOSED && stream === es) setTimeout(() => stream === es && connect(table), 5000 + Math.random() * 5000);
-  };
+  on("round", () => ME && renderTournament());
+  on("standings", () => ME && renderTournament());
+  on("open", () => { document.body.dataset.live = streamOf || "1"; });
 }
 function renderTournament() { tournamentPanel(); }
 

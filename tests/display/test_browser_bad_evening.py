@@ -153,6 +153,12 @@ def test_a_page_cut_off_from_the_display_says_so_and_catches_up_by_itself(browse
             console_link.mend()
             console.wait_for_selector(f"{row}:not(:has(.stale))", timeout=WAIT_MS)
             assert console.is_hidden("#cut")
+            console.evaluate("window.cuts = 0; new MutationObserver(() => { if (!document.querySelector('#cut').hidden) window.cuts++; })"
+                             ".observe(document.querySelector('#cut'), { attributes: true })")
+            console_link.hold()  # dead without a word: found out, opened again (stream.js, the pages' one mechanism)
+            until(console, "window.cuts >= 1", WAIT_MS)
+            console.wait_for_selector("#cut[hidden]", state="attached", timeout=WAIT_MS)
+            console.wait_for_selector(f"{row}:not(:has(.stale))", timeout=WAIT_MS)
     t.close()
 
 
