@@ -62,7 +62,7 @@ def test_scores_with_the_absent_player_at_once_then_a_correction_and_its_undo(cl
                                   "reason": "记分卡填错"}).json()
     assert _table(view, "t01")["result"]["points"] == [3, 1, 2, 5] and _table(view, "t01")["forfeits"] == []
     assert view["undo"]["body"] == {"round": 1, "table": "t01", "result": {"scores": [30, -5, 12.5, 0]}, "forfeits": [seats[3]],
-                                    "correct": True, "reason": "撤销上一次更正"}
+                                    "correct": True, "reason": "撤销上一次更正", "seen": view["changed"]["t01"]}
     back = client.post(view["undo"]["path"], json=view["undo"]["body"]).json()
     assert _table(back, "t01")["result"]["points"] == [5, 2, 3, 0] and _table(back, "t01")["forfeits"] == [seats[3]]
     assert "undo" in back and "forfeits" not in back["undo"]["body"]  # back again restates it without the forfeit

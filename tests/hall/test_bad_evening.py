@@ -93,7 +93,7 @@ def test_a_part_that_cannot_be_started_again_is_said_and_the_hall_goes_on(tmp_pa
     assert child.check(tmp_path, now) == "t01/camera 退出了（3），0.5 秒后重启"
     log.unlink()
     log.mkdir()
-    assert child.check(tmp_path, now + 1) == "t01/camera 无法重启（Is a directory），5 秒后再试；其他进程照常运行"
+    assert child.check(tmp_path, now + 1) == "t01/camera 无法重启（是一个文件夹），5 秒后再试；其他进程照常运行"
     assert child.check(tmp_path, now + 2) is None and child.starts == 1  # not due
     assert child.check(tmp_path, now + 7) is None and child.starts == 1  # due, the same reason: not said again
     log.rmdir()
