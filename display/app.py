@@ -72,6 +72,8 @@ def create_app(settings: Settings) -> FastAPI:
         feed = Feed(settings.broker_scoreboard, settings.broker_console, on_change=hub.handoff(loop))
         store = Store.open(settings.db)
         tournaments = Tournaments(settings.tournament_db, settings.clock) if settings.tournament_db else None
+        if tournaments is not None:
+            _settle(tournaments, store)
         app.state.ctx = Context(feed, hub, store, settings.clock, tournaments, settings.secure_cookie)
         await asyncio.to_thread(feed.start)
         try:
@@ -96,6 +98,17 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_exception_handler(sqlite3.Error, _unwritable)
     app.add_middleware(Guard, origins=settings.origins)
     return app
+
+
+def _settle(tournaments: Tournaments, store: Store) -> None:
+    """The audit lines of the changes a console stopped before writing (killed between a change to the tournament's
+    file and its line), made at start from the tournament's log; a file that cannot say (damaged, failing) is logged
+    and they stay pending, settled before the next change."""
+    with tournaments.using():
+        try:
+            tournaments.settle(store)
+        except (Refusal, sqlite3.Error) as exc:
+            log.error("audit lines left pending: %s", exc.text("en") if isinstance(exc, Refusal) else exc)
 
 
 async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

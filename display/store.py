@@ -1,6 +1,13 @@
 """The console's own records in one SQLite file: users (hashed passwords, roles), login
 sessions, and the audit log of every change (who, when, what).
 
+A change to the tournament's file leaves its audit line ``pending`` first (:meth:`Store.begin`): the line is made, or
+the row dropped, once the tournament's log says whether the change was made (:meth:`Store.settle`,
+``display.tournament.Tournaments.settle``), so a console killed between the two loses no line.
+
+The file's format is ``VERSION`` (SQLite's ``user_version``): an older file is brought up to it when opened, a newer
+one (a newer ``cardtable``'s) refused in words.
+
 The audit log is append-only (triggers refuse an update or a delete) and each of its rows is sealed as the
 tournament's are (``audit_seals``: the hash chain up to it, ``referee.tournament.store.seal``), so a row that is not
 what was written (damaged bytes, a row changed or slipped in by hand) is shown as such, never as a change someone
@@ -40,6 +47,8 @@ import secrets
 import sqlite3
 import threading
 import unicodedata
+from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 
 from cardtable.backup import copy_checked
@@ -47,7 +56,7 @@ from display.names import alike, mixed
 from referee.catalogue import Refusal
 from referee.tournament.core import TournamentError  # the words for what a file is (the tournament's own check)
 from referee.tournament.entries import readable
-from referee.tournament.store import ORIGIN, seal, unlike, writing
+from referee.tournament.store import ORIGIN, WAIT_S, seal, unlike, writing
 
 SESSION_S = 12 * 3600.0  # a login lasts one evening
 LOCK_WINDOW_S = 20 * 60.0  # failed logins count this long ...
@@ -55,6 +64,7 @@ LOCK_AFTER = {"pair": 5, "client": 20, "name": 50}  # ... and this many lock a n
 # (the name's lock holds no address the name has logged in from: a stranger failing from many cannot lock out its user)
 ROLES = ("referee", "organiser")
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}  # ~16 MiB and a few tens of ms per check
+VERSION = 1  # the file's format: 1 added ``pending`` (0, a file made before, opens and is brought up to 1)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS users (name TEXT PRIMARY KEY, role TEXT NOT NULL, hash TEXT NOT NULL, created REAL NOT NULL);
@@ -64,6 +74,8 @@ CREATE TABLE IF NOT EXISTS draft (id INTEGER PRIMARY KEY, row TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS failed_logins (at REAL NOT NULL, name TEXT NOT NULL, client TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS audit_seals (id INTEGER PRIMARY KEY, chain BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS known_clients (name TEXT NOT NULL, client TEXT NOT NULL, PRIMARY KEY (name, client));
+CREATE TABLE IF NOT EXISTS pending (id INTEGER PRIMARY KEY, name TEXT NOT NULL, action TEXT NOT NULL, detail TEXT NOT NULL,
+                                    file TEXT NOT NULL, since INTEGER NOT NULL);
 """ + "".join(f"CREATE TRIGGER IF NOT EXISTS {t}_no_{op} BEFORE {op.upper()} ON {t} BEGIN "
               "SELECT RAISE(ABORT, 'the audit log is append-only'); END;\n"
               for t in ("audit", "audit_seals") for op in ("update", "delete"))
@@ -111,7 +123,20 @@ class Damaged(Refusal):
     section = "error"
 
 
-CONSOLE_TABLES = {"users", "sessions", "audit", "draft", "failed_logins", "audit_seals", "known_clients"}
+CONSOLE_TABLES = {"users", "sessions", "audit", "draft", "failed_logins", "audit_seals", "known_clients", "pending"}
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A change the console is making to the tournament's ``file`` (or was, when it stopped): by ``user``, its audit
+    line's ``action`` and ``detail`` as asked, made after the tournament log's action ``since``."""
+
+    id: int
+    user: str
+    action: str
+    detail: dict
+    file: str
+    since: int
 
 
 def check_file(path: str | Path) -> None:
@@ -131,10 +156,21 @@ def check_file(path: str | Path) -> None:
         return
     try:
         what = unlike(path, dict.fromkeys(CONSOLE_TABLES))
+        if what is None or what.key == "refusal.db_other":  # a newer console's file may hold tables of its own
+            version, tables = _version(path)
+            if version > VERSION and {"users", "audit"} <= tables:
+                raise UserError("console_newer", path=path, version=version, ours=VERSION)
     except OSError as exc:
         what = TournamentError("db_damaged", error=exc)
     if what is not None:
         raise UserError("not_console", path=path, what=what)
+
+
+def _version(path: Path) -> tuple[int, set[str]]:
+    """The format (``user_version``) and the tables of an SQLite file ``unlike`` has read."""
+    with closing(sqlite3.connect(path, timeout=WAIT_S)) as db:
+        tables = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        return db.execute("PRAGMA user_version").fetchone()[0], tables
 
 
 class Store:
@@ -154,6 +190,8 @@ class Store:
         db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")
         db.executescript(_SCHEMA)
+        if db.execute("PRAGMA user_version").fetchone()[0] != VERSION:  # an older file, brought up to this one
+            db.execute(f"PRAGMA user_version = {VERSION}")
         store = cls(db, str(path))
         store._seal_unsealed()
         return store
@@ -305,11 +343,35 @@ class Store:
     # -- the audit log -------------------------------------------------------------------------
     def audit(self, user: str, action: str, detail: dict, now: float) -> None:
         """Append one change, sealed with it in one transaction."""
-        row = (float(now), user, action, json.dumps(detail, ensure_ascii=False))
         with self._lock, writing(self._db):
-            n = self._db.execute("INSERT INTO audit (at, name, action, detail) VALUES (?, ?, ?, ?)", row).lastrowid
-            before = self._db.execute("SELECT chain FROM audit_seals WHERE id < ? ORDER BY id DESC LIMIT 1", (n,)).fetchone()
-            self._db.execute("INSERT INTO audit_seals VALUES (?, ?)", (n, seal(before[0] if before else ORIGIN, n, *row)))
+            self._audit(user, action, detail, now)
+
+    def _audit(self, user: str, action: str, detail: dict, now: float) -> None:
+        row = (float(now), user, action, json.dumps(detail, ensure_ascii=False))
+        n = self._db.execute("INSERT INTO audit (at, name, action, detail) VALUES (?, ?, ?, ?)", row).lastrowid
+        before = self._db.execute("SELECT chain FROM audit_seals WHERE id < ? ORDER BY id DESC LIMIT 1", (n,)).fetchone()
+        self._db.execute("INSERT INTO audit_seals VALUES (?, ?)", (n, seal(before[0] if before else ORIGIN, n, *row)))
+
+    def begin(self, user: str, action: str, detail: dict, file: str, since: int) -> Pending:
+        """Note a change about to be made to the tournament's ``file`` (its log's last action ``since``), before it is
+        made: :meth:`settle` makes its audit line or drops it."""
+        with self._lock:
+            n = self._db.execute("INSERT INTO pending (name, action, detail, file, since) VALUES (?, ?, ?, ?, ?)",
+                                 (user, action, json.dumps(detail, ensure_ascii=False), file, since)).lastrowid
+        return Pending(n, user, action, detail, file, since)
+
+    def pending(self, file: str) -> list[Pending]:
+        """The changes to ``file`` noted and not settled, oldest first."""
+        return [Pending(n, u, a, json.loads(d), f, s) for n, u, a, d, f, s in
+                self._run("SELECT * FROM pending WHERE file = ? ORDER BY id", (file,))]
+
+    def settle(self, change: Pending, lines: list[tuple[float, str, dict]]) -> None:
+        """The change's audit ``lines`` (time, action, detail; none: it was not made) in the log and its note gone, in
+        one transaction; nothing when another settled it already."""
+        with self._lock, writing(self._db):
+            if self._db.execute("DELETE FROM pending WHERE id = ?", (change.id,)).rowcount:
+                for at, action, detail in lines:
+                    self._audit(change.user, action, detail, at)
 
     def backup(self, out: str | Path) -> dict:
         """Copy the file to ``out`` while the console runs (:func:`cardtable.backup.copy_checked`), the copy opened as
@@ -349,4 +411,4 @@ def _text(columns, errors: str = "strict") -> tuple:
     return tuple(bytes(c).decode(errors=errors) if isinstance(c, bytes) else c for c in columns)
 
 
-__all__ = ["Damaged", "LOCK_AFTER", "LOCK_WINDOW_S", "ROLES", "SESSION_S", "Store", "UserError", "hash_password", "verify_password"]
+__all__ = ["Damaged", "LOCK_AFTER", "LOCK_WINDOW_S", "Pending", "ROLES", "SESSION_S", "Store", "VERSION", "UserError", "hash_password", "verify_password"]

@@ -19,6 +19,12 @@ started (a table of it seats the round's players, its round begun: the start is 
 anew), and the rulebook the organiser starts it with unless they choose another: the one its tables were started with,
 else the one the round before was started with while the system plays both with the same book (a round of the
 knockout's second stage gets its own), else the system's (``rules.rulebook_of``).
+
+A change's audit lines (:func:`lines`) are made from the tournament's log (:meth:`Tournaments.made`): the change noted
+pending in the console's file before it is made (``display.store``) is found there as the first action after it of its
+user and of a kind it logs (``KINDS``), and its lines are made with that action's time and the tournament as it was
+right after it; not found, it was never made. The console settles what it left pending (killed, or its file failing,
+between the change and its lines) when it starts and before each change (:meth:`Tournaments.settle`).
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from collections.abc import Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from referee.tournament import (
     Entry,
@@ -38,6 +45,7 @@ from referee.tournament import (
     TournamentError,
     TournamentStore,
 )
+from referee.tournament.actions import replay
 from referee.tournament.entries import entries_of, read_entries
 from referee.catalogue import Refusal
 from referee.rulebooks import RulebookError, load
@@ -109,11 +117,47 @@ def entries_known(t: Tournament) -> dict[str, dict]:
             for e in t.entries}
 
 
+# the kinds each console action logs (``referee.tournament.store``; a forfeit over a result is a correction)
+KINDS = {"new_tournament": ("new",), "pair_round": ("pair",), "unpair_round": ("unpair",), "draw_lot": ("lot",),
+         "record_result": ("result",), "correct_result": ("correct",), "forfeit": ("forfeit", "correct"),
+         "late_arrival": ("late",), "withdraw_unit": ("leave",), "withdraw_entry": ("leave",), "set_rounds": ("rounds",)}
+
+
+class Line(NamedTuple):
+    """One line of the audit log: the ``action`` (the catalogue's ``action.*``) and its ``detail``."""
+
+    action: str
+    detail: dict
+
+
+def lines(action: str, detail: dict, t: Tournament) -> list[Line]:
+    """The audit lines of the change ``action`` (``detail`` as the console asked it), ``t`` the tournament right after
+    it: the change, with the entries it names as the hall knew them then (``named``); a round it paired again, never
+    silent; after a withdrawal, the rounds the entries still in can no longer all play."""
+    made = [Line(action, detail | _named(t, detail))]
+    made += [Line("repaired_round", {"round": x.round, "because": x.because, "tables": [n for n, _, _ in x.tables]})
+             for x in t.repaired if x.seq == t.seq]
+    if KINDS.get(action) == ("leave",) and (can := t.rules.most_rounds(t, t.total_rounds)) < t.total_rounds:
+        made.append(Line("rounds_short", {"rounds": t.total_rounds, "can": can}))
+    return made
+
+
+def _named(t: Tournament, detail: dict) -> dict:
+    """The entries ``detail`` names by id (``entry``, ``entries``, ``order``, the result's ``forfeits``) as the hall knows them,
+    ``named``: id -> lot number, name and unit; its line says them so (``display.actions``), as they were then."""
+    result = detail.get("result") if isinstance(detail.get("result"), dict) else {}
+    entries = [e for key in ("entries", "order") if isinstance(detail.get(key), list) for e in detail[key]]
+    known = entries_known(t)
+    named = {e: known[e] for e in [detail.get("entry"), *entries, *result.get("forfeits", [])] if e in known}
+    return {"named": named} if named else {}
+
+
 class Tournaments:
     """The tournament file the console runs (one tournament per file), one request at a time."""
 
     def __init__(self, path: Path, clock):
         self.store = TournamentStore(path, clock=clock)
+        self.file = str(Path(path).resolve())  # the file the console's pending changes name
         self._lock = threading.Lock()
         self._unpublished = (None, 0.0)  # the latest change seen unpublished (its ``at``) and since when (monotonic)
 
@@ -133,6 +177,24 @@ class Tournaments:
             self._unpublished = (at, time.monotonic())
         return time.monotonic() - self._unpublished[1]
 
+    def made(self, change) -> list[tuple[float, str, dict]]:
+        """The audit lines (time, action, detail) of ``change`` (a ``display.store.Pending`` on this file) as the log
+        says it was made, at that action's time: none when it was not (see the module's docstring). Called holding the
+        lock."""
+        actions = self.store.actions()
+        found = next((a for a in actions if a["seq"] > change.since and a["by"] == change.user
+                      and a["kind"] in KINDS[change.action]), None)
+        if found is None:
+            return []
+        t = self.store.tournament if found["seq"] == self.store.last_seq() else replay(actions[:actions.index(found) + 1])
+        return [(found["at"], *x) for x in lines(change.action, change.detail, t)]
+
+    def settle(self, console) -> None:
+        """Make the audit lines of the changes to this file the console (``display.store.Store``) left pending, or drop
+        those never made. Called holding the lock (:meth:`using`): no change of this console is being made."""
+        for change in console.pending(self.file):
+            console.settle(change, self.made(change))
+
     def exists(self) -> bool:
         with self._lock:
             return self.store.last_seq() > 0
@@ -141,4 +203,4 @@ class Tournaments:
         self.store.close()
 
 
-__all__ = ["AtTables", "EntryError", "Refusal", "TournamentError", "Tournaments", "at_tables", "entries_known", "entries_of", "read_form", "rows_of", "seating"]
+__all__ = ["KINDS", "AtTables", "EntryError", "Line", "Refusal", "TournamentError", "Tournaments", "at_tables", "entries_known", "entries_of", "lines", "read_form", "rows_of", "seating"]

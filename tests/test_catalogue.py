@@ -390,10 +390,10 @@ def test_every_tournament_system_and_role_has_its_name():
 
 
 def test_every_console_action_has_its_line():
-    """What the audit log records, by the action's name written out (``.audit``, ``record``, the routers' helpers),
-    and every command the console can send a table (each is recorded under its own name)."""
+    """What the audit log records, by the action's name written out (``.audit``, ``record``, the routers' helpers, a
+    tournament change's ``Line``), and every command the console can send a table (each is recorded under its own name)."""
     actions = set()
-    for name, index in (("audit", 1), ("record", 3), ("_change", 3), ("_set_draft", 4), ("send", 4)):
+    for name, index in (("audit", 1), ("record", 3), ("_change", 3), ("_set_draft", 4), ("send", 4), ("Line", 0)):
         for _, node in calls("display", name):
             actions |= literals(node, index)
     schema = json.loads((ROOT / "bus/schemas/commands.json").read_text(encoding="utf-8"))

@@ -14,6 +14,7 @@ from fastapi import APIRouter, HTTPException, Query, UploadFile
 from fastapi.responses import Response
 
 from bus.protocol import PayloadError, encode
+from display.actions import line
 from display.deps import Ctx, Denied, Lang, Organiser, Referee, User, record
 from display.routers.tables import send
 from display.schemas import (
@@ -82,33 +83,28 @@ def _change(ctx: Ctx, user: User, lang: str, action: str, detail: dict, call) ->
     """Run one change on the store and show the tournament after it, with the change in one line; a refusal is
     a 409 with the store's reason in the reader's language, and nothing changed. The tournament's file failing under
     the change (another program's lock held past the wait, the disk full, read-only) is a 503 in the store's words
-    (``store.file_error``: nothing changed; the console's own file is not the one that failed)."""
-    with _tournaments(ctx).using() as store:
-        before = len(store.tournament.repaired) if store.last_seq() else 0
+    (``store.file_error``: nothing changed; the console's own file is not the one that failed). The change is noted
+    pending in the console's file before it is made, and its audit lines made from the tournament's log after it
+    (``display.tournament``: a console killed between the two makes them when it starts again)."""
+    tournaments = _tournaments(ctx)
+    with tournaments.using() as store:
+        since = store.last_seq()
+        if since:
+            store.tournament  # noqa: B018 - a damaged file is no refusal of the change: the app's 500 in words (app._damaged)
+        tournaments.settle(ctx.store)  # what a change before this one left pending (the console's file failing)
+        change = ctx.store.begin(user.name, action, detail, tournaments.file, since)
         try:
             call(store)
         except (TournamentError, EntryError) as exc:
+            ctx.store.settle(change, [])
             raise _refused(exc) from None
-        except sqlite3.Error as exc:
+        except sqlite3.Error as exc:  # left pending: the log says whether it was made
             raise HTTPException(503, file_error(store.path, exc)) from None
         view = _view(store, ctx)
-        repaired = store.tournament.repaired[before:]
-        detail = detail | _named(store.tournament, detail)
-    said = [record(ctx, user, lang, action, detail)]
-    for x in repaired:  # a round paired again by this change: said, and in the audit log, never silent
-        said.append(record(ctx, user, lang, "repaired_round", {"round": x.round, "because": x.because,
-                                                                "tables": [n for n, _, _ in x.tables]}))
-    return view.model_copy(update={"said": " ".join(said)})
-
-
-def _named(t, detail: dict) -> dict:
-    """The entries ``detail`` names by id (``entry``, ``entries``, ``order``, the result's ``forfeits``) as the hall knows them,
-    ``named``: id -> lot number, name and unit; its line says them so (``display.actions``), as they were then."""
-    result = detail.get("result") if isinstance(detail.get("result"), dict) else {}
-    entries = [e for key in ("entries", "order") if isinstance(detail.get(key), list) for e in detail[key]]
-    known = entries_known(t)
-    named = {e: known[e] for e in [detail.get("entry"), *entries, *result.get("forfeits", [])] if e in known}
-    return {"named": named} if named else {}
+        made = tournaments.made(change)
+        ctx.store.settle(change, made)
+    said = " ".join(line(lang, user.name, user.role, a, d) for _, a, d in made)
+    return view.model_copy(update={"said": said})
 
 
 def _view(store, ctx: Ctx, round_no: int | None = None) -> TournamentView:
@@ -342,20 +338,11 @@ def late(body: LateIn, user: Referee, ctx: Ctx, lang: Lang) -> TournamentView:
 def withdraw(body: WithdrawIn, user: Organiser, ctx: Ctx, lang: Lang) -> TournamentView:
     if (body.unit is None) == (body.entry is None):
         raise _refused(TournamentError("withdraw_what"))
-    if body.unit is not None:
-        view = _change(ctx, user, lang, "withdraw_unit", body.model_dump(exclude_none=True),
+    if body.unit is not None:  # the rounds left that cannot all be paired without it are said (PUT .../rounds changes it)
+        return _change(ctx, user, lang, "withdraw_unit", body.model_dump(exclude_none=True),
                        lambda store: store.withdraw_unit(body.unit, by=user.name, reason=body.reason))
-    else:
-        view = _change(ctx, user, lang, "withdraw_entry", body.model_dump(exclude_none=True),
-                       lambda store: store.withdraw_entry(body.entry, by=user.name, reason=body.reason))
-    with _tournaments(ctx).using() as store:
-        t = store.tournament
-        can = t.rules.most_rounds(t, t.total_rounds)
-    if can >= t.total_rounds:
-        return view
-    # the rounds left cannot all be paired without the unit: say how many can (PUT .../rounds changes it)
-    short = record(ctx, user, lang, "rounds_short", {"rounds": t.total_rounds, "can": can})
-    return view.model_copy(update={"said": f"{view.said} {short}"})
+    return _change(ctx, user, lang, "withdraw_entry", body.model_dump(exclude_none=True),
+                   lambda store: store.withdraw_entry(body.entry, by=user.name, reason=body.reason))
 
 
 @router.put("/tournament/rounds", responses=ERRORS, summary="Change the number of rounds (not below those paired; pair-swiss: only what can be paired)")
