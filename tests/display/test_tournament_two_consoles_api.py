@@ -98,7 +98,7 @@ def test_a_change_while_another_program_holds_the_files_lock_is_said_so_and_noth
             en = client.post("/api/console/tournament/results", json=body, headers=EN)
             other.execute("ROLLBACK")
         assert r.status_code == 503, r.text
-        assert r.json()["detail"] == (f"另一个程序占着 {store.path} 的锁超过了 0.5 秒（database is locked），未作任何改动；"
+        assert r.json()["detail"] == (f"另一个程序占着 {store.path} 的锁超过了 0.5 秒（另一个程序锁住了它），未作任何改动；"
                                       "请稍后再试（控制台或赛事服务正在写它，或有程序卡住了）")
         assert en.json()["detail"].startswith(f"another program has held the lock on {store.path} for over 0.5 s")
         assert store.round_view(1)["tables"][0]["result"] is None
