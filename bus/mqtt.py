@@ -36,9 +36,10 @@ No business logic here: topics and payloads belong to the callers. What it adds 
   one client id; taking it back by reconnecting ends the newer, for ever, both publishing in between. A yielding
   connection stops when the broker says so (DISCONNECT reason 0x8E, mosquitto 2.0.15 on), or ends it twice in a row
   the second time within ``TAKEN_WITHIN_S`` of the reconnection the first end caused, with no failed try between
-  (mosquitto 2.0.11 just closes the connection; a broker restarting refuses a try meanwhile): the newer keeps the
-  session, the older does not reconnect, ``taken`` says why (:class:`TakenOver`) and ``publish`` raises it. Only a
-  broker restarted twice within ``TAKEN_WITHIN_S``, back each time before the client's next try, reads the same.
+  (mosquitto 2.0.11 just closes the connection; a broker restarting refuses a try meanwhile), while the broker kept
+  running: right then it answers a CONNECT of no user within ``ANSWER_WITHIN_S`` (a broker restarted twice, back
+  each time before the client's next try, answers nothing as it goes down): the newer keeps the session, the older
+  does not reconnect, ``taken`` says why (:class:`TakenOver`) and ``publish`` raises it.
 
 >>> parse_url("mqtt://table-t1:s%3Acret@127.0.0.1:41883")
 BrokerAddress(host='127.0.0.1', port=41883, username='table-t1', password='s:cret', tls=False)
@@ -97,6 +98,10 @@ RECONNECT_DELAY_S = (0.1, 5.0)  # first retry, longest wait between retries (dou
 SESSION_NEVER_EXPIRES = 0xFFFFFFFF
 SESSION_TAKEN_OVER = 0x8E  # MQTT 5's DISCONNECT reason: another connection of the same client id took the session
 TAKEN_WITHIN_S = 3.0  # a yielding connection ended again this soon after reconnecting was taken over
+ANSWER_WITHIN_S = 1.0  # ... if the broker answers a CONNECT of its own this soon (a broker going down answers none)
+# MQTT 5 CONNECT of no user and no client id, clean start: any broker answers it with a CONNACK (most refuse it)
+_ANONYMOUS_CONNECT = bytes([0x10, 13, 0, 4]) + b"MQTT" + bytes([5, 0x02, 0, 0, 0, 0, 0])
+_CONNACK = 0x20
 TAKEN_OVER_EXIT = 3  # the exit status of a sender taken over (the hall's units: RestartPreventExitStatus, no fight)
 UNROUTED_LIMIT = 10_000  # messages kept for handlers not registered yet
 _DISCONNECT_WITH_WILL = 4
@@ -544,7 +549,8 @@ class Connection:
     def _yield(self, client: Client, said: bool, reason: ReasonCode) -> None:
         """``yields``: stop reconnecting when the end of the connection says another client took it over."""
         closed = not said and reason.value == 0x80  # the socket closed under it (paho's 'Unspecified error')
-        again = closed and self._resumed is not None and time.monotonic() - self._resumed <= TAKEN_WITHIN_S
+        again = (closed and self._resumed is not None and time.monotonic() - self._resumed <= TAKEN_WITHIN_S
+                 and self._answers())  # a broker restarted closes every connection, then answers nothing a while
         if not (again or said and reason.value == SESSION_TAKEN_OVER):
             self._ended = closed
             return
@@ -555,6 +561,23 @@ class Connection:
             self.taken = TakenOver("taken_over", address=where, user=user, client=me, seconds=f"{TAKEN_WITHIN_S:g}")
         client._reconnect_on_failure = False  # paho's network thread ends here (its constructor's setting)
         log.error("%s: %s", self.client_id, self.taken.text("en"))
+
+    def _answers(self) -> bool:
+        """Whether the broker answers a CONNECT of no user within ``ANSWER_WITHIN_S`` (its CONNACK, a refusal too),
+        right after it closed this connection: it kept running, and another client took the session. A broker that
+        closed it going down (a restart) answers nothing: its port refuses, or the old process never reads it."""
+        a = self.address
+        try:
+            sock = socket.create_connection((a.host, a.port), timeout=ANSWER_WITHIN_S)
+            try:
+                if a.tls:
+                    sock = tls_context(self.ca).wrap_socket(sock, server_hostname=a.host)
+                sock.sendall(_ANONYMOUS_CONNECT)
+                return sock.recv(1) == bytes([_CONNACK])
+            finally:
+                sock.close()
+        except (OSError, ConnectionRefused):  # refused, reset, no answer in time (socket.timeout), TLS failed
+            return False
 
     def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
         with self._cond:
