@@ -154,14 +154,22 @@ def serve(store: TournamentStore, url: str) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     store.tournament  # noqa: B018 - refuse an empty file before connecting
-    held = hold(url, store.path)  # held while the process lives: its end lets it go
+    held = hold(url, store.path)  # let go (the file removed) when it ends; killed, the kernel lets it go
+    try:
+        return _serve(store, url, stop, held)
+    finally:
+        held.release()
+
+
+def _serve(store: TournamentStore, url: str, stop: threading.Event, held: lock.Holding) -> int:
+    """``serve`` once it holds the broker's service (``held``)."""
     service = TournamentService(store, url)
     try:
         service.start()
     except (OSError, TimeoutError, ValueError) as exc:
         log.error("tournament: cannot start: %s", exc)
         return 1
-    log.info("tournament %s: serving (holding %s)", store.tournament.id, held)
+    log.info("tournament %s: serving (holding %s)", store.tournament.id, held.path)
     try:
         while not stop.wait(1.0) and service.conn.taken is None:
             pass
@@ -172,9 +180,9 @@ def serve(store: TournamentStore, url: str) -> int:
     return 0
 
 
-def hold(url: str, path) -> object:
-    """Hold the tournament service's lock file of the broker of ``url`` for this process (:func:`bus.lock.hold`);
-    :class:`TournamentError`, naming the holder, when another process holds it."""
+def hold(url: str, path) -> lock.Holding:
+    """Hold the tournament service's lock file of the broker of ``url`` for this process (:func:`bus.lock.hold`) until
+    its release; :class:`TournamentError`, naming the holder, when another process holds it."""
     address = parse_url(url)
     try:
         return lock.hold("tournament", "service", url, str(path))

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 
+from bus import lock
 from bus.mqtt import TAKEN_OVER_EXIT, TAKEN_WITHIN_S, Connection
 from referee.tournament import Entry, TournamentStore
 from test_service import UNITS, WAIT_S, result_of, send
@@ -76,6 +77,9 @@ def test_a_second_service_on_this_machine_is_refused_and_the_first_serves_on(bro
         box.wait_for(lambda t, p: p and result_of(json.loads(p), tables[0]) is not None, WAIT_S)  # the first serves on
         assert first.poll() is None
         assert broker.log_tail(400).count("Client tournament already connected") == fights  # never connected
+        first.terminate()
+        assert first.wait(WAIT_S) == 0
+        assert not lock.path("tournament", "service", broker.url("tournament")).exists()  # let go: no file piles up
     finally:
         first.terminate()
         first.wait(WAIT_S)
