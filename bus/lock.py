@@ -1,4 +1,5 @@
-"""One sender per table: a lock file per role, table and broker, held while the process lives.
+"""One sender per table (and one tournament service per broker): a lock file per role, table and broker, held while
+the process lives.
 
 Two board bridges of one table (on two ports) or two cameras of one table take the table's broker session from each
 other for ever, and the table hears every input twice or not at all. Each such sender holds the lock file of its role

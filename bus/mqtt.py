@@ -565,7 +565,9 @@ class Connection:
     def _answers(self) -> bool:
         """Whether the broker answers a CONNECT of no user within ``ANSWER_WITHIN_S`` (its CONNACK, a refusal too),
         right after it closed this connection: it kept running, and another client took the session. A broker that
-        closed it going down (a restart) answers nothing: its port refuses, or the old process never reads it."""
+        closed it going down (a restart) answers nothing: its port refuses, or the old process never reads it. Called on
+        the client's network thread, it holds it up to ``ANSWER_WITHIN_S`` for the connection and as long again for the
+        answer (about 2 s at most), once per close that may be a takeover."""
         a = self.address
         try:
             sock = socket.create_connection((a.host, a.port), timeout=ANSWER_WITHIN_S)
