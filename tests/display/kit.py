@@ -162,20 +162,18 @@ def settings(broker, db: Path, tournament_db: Path | None = None, users=("scoreb
 OWN_USERS = ("scoreboard-3", "console-3")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Server:
-    """The app served by uvicorn on a thread, on a free port."""
+    """The app served by uvicorn on a thread, on a port it holds from the start (a port found free and let go may be
+    taken by another socket, a connection's own end, before uvicorn binds it)."""
 
     def __init__(self, app):
-        self.port = free_port()
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 
     def __enter__(self) -> Self:
         self.thread.start()
@@ -188,6 +186,7 @@ class Server:
     def __exit__(self, *exc) -> None:
         self.server.should_exit = True
         self.thread.join(10)
+        self.sock.close()
 
 
 
