@@ -30,7 +30,8 @@ def test_a_san_da_yi_tile_says_each_seats_bid_and_counts_games(page, broker, tmp
             live.send("board/in", seat=seat, button=button)
         before.wait_for_selector("#tile-s2 .seat.W .bid", timeout=WAIT_MS)
         for pg in (before, page("/")):
-            assert [pg.inner_text(f"#tile-s2 .seat.{s} .bid") for s in "SENW"] == ["叫 1 分", "叫 2 分", "不叫", "不叫"]
+            bids = "[...'SENW'].map(s => document.querySelector(`#tile-s2 .seat.${s} .bid`)?.textContent).join('|')"
+            until(pg, f"{bids} === '叫 1 分|叫 2 分|不叫|不叫'")  # each bid as it comes (a busy machine draws the tile late)
             assert pg.inner_text("#tile-s2 .ht") == "第 1 局"
             assert pg.locator("#tile-s2 .pts").count() == 0
         english = page("/tables/s2", lang="en")
