@@ -27,17 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 REASON = "赛场上严重违纪，取消比赛资格"  # 004 三: 取消比赛资格 (a withdrawal's reason, recorded)
 
 
-def _until(condition, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
 @contextmanager
-def console(broker, tmp_path: Path):
+def console(broker, tmp_path: Path, until):
     """``display serve`` on the console's ``console.db`` and the tournament's ``hall.db``; a client logged in as the
     organiser, once it answers."""
     port = free_port()
@@ -54,7 +45,7 @@ def console(broker, tmp_path: Path):
             except httpx.HTTPError:
                 return False
 
-        assert _until(up, 30)
+        assert until(up, 30)
         with httpx.Client(base_url=url, headers={"Origin": url}, timeout=60) as client:
             assert client.post("/api/login", json={"user": ORGANISER[0], "password": ORGANISER[1]}).status_code == 200
             yield proc, client
@@ -84,7 +75,7 @@ def _held(db: Path) -> sqlite3.Connection:
     return c
 
 
-def _waiting(client, hall: Path, db: Path) -> tuple[sqlite3.Connection, list]:
+def _waiting(client, hall: Path, db: Path, until) -> tuple[sqlite3.Connection, list]:
     """The organiser withdraws entry e1 with its reason, on a thread, while this test holds the tournament's lock (it
     returns it, and the list the answer goes into): the withdrawal noted, it waits on the lock (a console that notes
     nothing surely does after 3 s)."""
@@ -97,21 +88,21 @@ def _waiting(client, hall: Path, db: Path) -> tuple[sqlite3.Connection, list]:
             answers.append(exc)
 
     threading.Thread(target=send, daemon=True).start()
-    _until(lambda: _pending(db) > 0, 3)
+    until(lambda: _pending(db) > 0, 3)
     return tournament, answers
 
 
-def test_killed_after_the_change_before_its_audit_line_the_line_is_made_at_start(broker, tmp_path):
+def test_killed_after_the_change_before_its_audit_line_the_line_is_made_at_start(broker, tmp_path, until):
     """The tournament's write lock held, the withdrawal waits; the console's file locked, the tournament's let go: the
     withdrawal is logged and its audit line waits. Killed -9 there, the console starts again and the line is there,
     who and why, at the time the tournament's log gives the change."""
     hall, db = small_tournament(tmp_path / "hall.db"), make_db(tmp_path / "console.db")
     before = _last_seq(hall)
-    with console(broker, tmp_path) as (proc, client):
-        tournament, answers = _waiting(client, hall, db)
+    with console(broker, tmp_path, until) as (proc, client):
+        tournament, answers = _waiting(client, hall, db, until)
         mine = _held(db)
         tournament.execute("ROLLBACK")
-        assert _until(lambda: _last_seq(hall) > before, 20)  # the change is made; its audit line waits on the lock
+        assert until(lambda: _last_seq(hall) > before, 20)  # the change is made; its audit line waits on the lock
         time.sleep(0.5)
         assert proc.poll() is None and not answers
         proc.send_signal(signal.SIGKILL)
@@ -124,7 +115,7 @@ def test_killed_after_the_change_before_its_audit_line_the_line_is_made_at_start
     action = store.actions()[-1]
     assert store.tournament.withdrawn == ("e1",) and action["kind"] == "leave" and action["by"] == ORGANISER[0]
     store.close()
-    with console(broker, tmp_path) as (_, client):
+    with console(broker, tmp_path, until) as (_, client):
         audit = client.get("/api/console/audit").json()
         english = client.get("/api/console/audit", headers={"Accept-Language": "en"}).json()
     withdrawn = [a for a in audit if a["action"] == "withdraw_entry"]
@@ -138,20 +129,20 @@ def test_killed_after_the_change_before_its_audit_line_the_line_is_made_at_start
     assert _pending(db) == 0
 
 
-def test_killed_before_the_change_leaves_no_line(broker, tmp_path):
+def test_killed_before_the_change_leaves_no_line(broker, tmp_path, until):
     """Killed while the withdrawal waits on the tournament's lock: nothing was changed, and the console started again
     writes no line for it (its note dropped)."""
     hall, db = small_tournament(tmp_path / "hall.db"), make_db(tmp_path / "console.db")
     before = _last_seq(hall)
-    with console(broker, tmp_path) as (proc, client):
-        tournament, answers = _waiting(client, hall, db)
+    with console(broker, tmp_path, until) as (proc, client):
+        tournament, answers = _waiting(client, hall, db, until)
         assert not answers
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         tournament.execute("ROLLBACK")
         tournament.close()
     assert _last_seq(hall) == before
-    with console(broker, tmp_path) as (_, client):
+    with console(broker, tmp_path, until) as (_, client):
         audit = client.get("/api/console/audit").json()
     assert not [a for a in audit if a["action"] == "withdraw_entry"], audit
     assert _pending(db) == 0
