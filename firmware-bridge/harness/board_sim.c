@@ -16,7 +16,8 @@
  *   poke ADDR V           write the u16 V (little-endian) at RAM address ADDR (avr-nm's address
  *                         less 0x800000), between two instructions: to reach a state quickly
  *   quit
- * The first line printed is "ready PTY". Errors go to stderr; a bad command answers "error ...". */
+ * The first line printed is "ready PTY", once the firmware has run past its boot (and "reset" answers once
+ * it has). Errors go to stderr; a bad command answers "error ...". */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +46,7 @@
 #define SEATS 4
 #define SLICE_NS 100000 /* simulated time between looks at the wall clock and the I/O */
 #define USB_FLUSH_NS 1000000
+#define BOOT_NS 5000000 /* simulated time run at a start or reset before answering: the firmware is past its boot */
 
 static avr_t *avr;
 static const char *link_path;
@@ -263,6 +265,21 @@ static void print_state(void)
            beeps, bytes_in, bytes_out, master >= 0 ? "true" : "false");
 }
 
+/* Run the firmware BOOT_NS from a start or a reset before the control channel says so: a key pressed the
+ * moment after "ready" is then pressed on a running board, never taken for a key held down at boot (which the
+ * firmware rightly ignores until let go) because this process had not yet been given the CPU. */
+static void boot(void)
+{
+    avr_cycle_count_t until = avr->cycle + avr_usec_to_cycles(avr, BOOT_NS / 1000);
+    while (avr->cycle < until) {
+        int state = avr_run(avr);
+        if (state == cpu_Done || state == cpu_Crashed) {
+            fprintf(stderr, "board_sim: the firmware stopped at its boot (state %d)\n", state);
+            exit(1);
+        }
+    }
+}
+
 static int command(char *line)
 {
     int key;
@@ -305,6 +322,7 @@ static int command(char *line)
         load_low = 0, shift_pos = KEYS; /* the pins' latches are cleared: drive QH again as the chain drives it */
         avr_raise_irq(qh, 0);
         avr_raise_irq(qh, 1);
+        boot();
         printf("ok %llu\n", (unsigned long long)mono_ns());
     } else if (!strcmp(word, "quit")) {
         return 0;
@@ -417,10 +435,11 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     setup(elf, board_id);
     plug();
+    boot();
     printf("ready %s\n", pty_name);
     fflush(stdout);
 
-    uint64_t start = mono_ns();
+    uint64_t start = mono_ns() - avr_cycles_to_nsec(avr, avr->cycle);
     for (;;) {
         avr_cycle_count_t until = avr->cycle + avr_usec_to_cycles(avr, SLICE_NS / 1000);
         while (avr->cycle < until) {

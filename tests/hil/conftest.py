@@ -29,11 +29,11 @@ def built(tmp_path_factory):
 
 @pytest.fixture
 def make_board(built, tmp_path):
-    """``make_board(board_id=1)``: a simulated board at real time; closed after the test."""
+    """``make_board(board_id=1, at_start=())``: a simulated board at real time; closed after the test."""
     boards: list[SimBoard] = []
 
-    def make(board_id: int = 1) -> SimBoard:
-        board = SimBoard(*built, tmp_path / f"tty-board{board_id}", board_id)
+    def make(board_id: int = 1, at_start: tuple[str, ...] = ()) -> SimBoard:
+        board = SimBoard(*built, tmp_path / f"tty-board{board_id}", board_id, at_start)
         boards.append(board)
         return board
 

@@ -68,15 +68,22 @@ def pin(state: dict, where: tuple[str, int]) -> bool:
 class SimBoard:
     """One ``board_sim`` process; ``link`` is the symlink to its pseudo-terminal."""
 
-    def __init__(self, elf: Path, sim: Path, link: Path, board_id: int = 1):
+    def __init__(self, elf: Path, sim: Path, link: Path, board_id: int = 1, at_start: tuple[str, ...] = ()):
+        """``at_start``: control commands written before the simulator has said "ready" (a key pressed the
+        moment it starts); their answers are read after it."""
         self.link, self.elf = link, elf
         self._lock = threading.Lock()
         self._proc = subprocess.Popen([str(sim), str(elf), "--link", str(link), "--board-id", str(board_id)],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self._proc.stdin.write("".join(f"{command}\n" for command in at_start))
+        self._proc.stdin.flush()
         first = self._proc.stdout.readline()
         if not first.startswith("ready "):
             self.close()
             raise BuildError(f"board_sim did not start: {first!r}")
+        for command in at_start:
+            if not self._proc.stdout.readline().startswith("ok"):
+                raise RuntimeError(f"board_sim: {command!r} refused")
 
     def _ask(self, command: str) -> str:
         with self._lock:
