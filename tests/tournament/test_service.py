@@ -251,7 +251,7 @@ def test_an_event_that_fails_otherwise_than_on_the_file_is_said_and_dropped_and_
         time.sleep(0.01)
 
 
-def test_a_file_that_cannot_be_published_is_said_once_while_it_lasts(running, tmp_path, caplog):
+def test_a_file_that_cannot_be_published_is_said_once_while_it_lasts(running, tmp_path, caplog, until):
     """A change made in the file (the console's) to a log whose earlier row was then changed behind the store's back:
     the service cannot replay it, and said so with a traceback at every poll (twenty a second here); now once, and
     once again when it works."""
@@ -262,8 +262,12 @@ def test_a_file_that_cannot_be_published_is_said_once_while_it_lasts(running, tm
     with sqlite3.connect(tmp_path / "t.db") as db:
         db.execute("DROP TRIGGER actions_no_update")  # what a disk error does not ask for
         db.execute("""UPDATE actions SET data = replace(data, '"winner": 0', '"winner": 1') WHERE kind = 'result'""")
-    time.sleep(1.0)  # twenty polls
-    said = [r for r in caplog.records if "publishing failed" in r.getMessage()]
+    def failed() -> list:
+        return [r for r in caplog.records if "publishing failed" in r.getMessage()]
+
+    assert until(failed, WAIT_S), "the failure was not said"
+    time.sleep(1.0)  # twenty more polls
+    said = failed()
     assert len(said) == 1 and "not what was written" in str(said[0].exc_info[1])
     with sqlite3.connect(tmp_path / "t.db") as db:  # the backup's row put back
         db.execute("""UPDATE actions SET data = replace(data, '"winner": 1', '"winner": 0') WHERE kind = 'result'""")
