@@ -12,7 +12,8 @@ beside them. No process imports another across this line: each imports the contr
 - :mod:`bus.broker`: a real mosquitto, its configuration, users and ACL (the hall's policy);
 - :mod:`bus.credentials`: the broker's address and each program's password, never on a command line;
 - :mod:`bus.pace`: a sender's pace (a token bucket);
-- :mod:`bus.lock`: one sender per table (a bridge, a camera): a lock file per role, table and broker.
+- :mod:`bus.lock`: one sender per table (a bridge, a camera): a lock file per role, table and broker, or at a path
+  of the caller's (a table service's log).
 
 The bus knows the kernel's cards and rulebook names (a payload's cards and rulebook are checked), and
 nothing of the engines, the services, vision or the display. Nothing is imported here, so each part

@@ -1,4 +1,5 @@
-"""One sender per table (and one tournament service per broker): a lock file per role, table and broker, held while
+"""One sender per table (and one tournament service per broker, one table service per log): a lock file per role,
+table and broker (:func:`hold`), or at a path of the caller's (:func:`hold_file`: a table's log beside it), held while
 the process lives.
 
 Two board bridges of one table (on two ports) or two cameras of one table take the table's broker session from each
@@ -33,8 +34,8 @@ LOCKS = Path("/run/lock")  # every user may write there, and no unit's PrivateTm
 
 
 class Held(Exception):
-    """The table's lock file ``lock`` is not this process's: another holds it (``holder``, its process and what it
-    reads), or it cannot be opened (``holder`` None, ``error`` why); the caller says which in its own section's words
+    """The lock file ``lock`` is not this process's: another holds it (``holder``, its process and what it reads), or
+    it cannot be opened (``holder`` None, ``error`` why); the caller says which in its own section's words
     (``table_busy``, ``table_lock``: keys written out where they are raised, as the catalogue's test reads them)."""
 
     def __init__(self, lock: Path, holder: str | None = None, error: OSError | None = None) -> None:
@@ -73,8 +74,7 @@ class Holding:
 
 def hold(role: str, table: str, broker_url: str, what: str) -> Holding:
     """Hold ``table`` for this process as its ``role``, reading ``what`` (a port, a camera) until
-    :meth:`Holding.release` (or the process's end); :class:`Held` when another process holds it or the file cannot be
-    opened.
+    :meth:`Holding.release` (or the process's end): :func:`hold_file` of :func:`path`.
 
     >>> held = hold("camera", "t99", "mqtt://localhost:1", "0")
     >>> try:
@@ -85,7 +85,13 @@ def hold(role: str, table: str, broker_url: str, what: str) -> Holding:
     >>> held.release(); held.path.exists()
     False
     """
-    where = path(role, table, broker_url)
+    return hold_file(path(role, table, broker_url), what)
+
+
+def hold_file(where: Path, what: str) -> Holding:
+    """Hold the lock file ``where`` for this process, which names itself in it by its process and ``what``, until
+    :meth:`Holding.release` (or the process's end); :class:`Held` when another process holds it or the file cannot be
+    opened (made, where it is not there)."""
     while True:
         try:
             fd = os.open(where, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
@@ -115,4 +121,4 @@ def _names(where: Path, fd: int) -> bool:
     return (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino)
 
 
-__all__ = ["LOCKS", "Held", "Holding", "hold", "path"]
+__all__ = ["LOCKS", "Held", "Holding", "hold", "hold_file", "path"]

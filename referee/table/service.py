@@ -74,10 +74,8 @@ answer, the table's shot clocks stand still (``Reducer._presence_entry``); a boa
 from __future__ import annotations
 
 import collections
-import fcntl
 import logging
 import math
-import os
 import queue
 import signal
 import sys
@@ -88,6 +86,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Self
 
+from bus import lock
 from bus.mqtt import RECONNECT_DELAY_S, Connection, Delivery, NoConnection, parse_url
 from bus.protocol import (
     HEEDED,
@@ -226,7 +225,7 @@ class TableService:
         self._dropped_told = 0  # inputs over their pace, as last logged
         self._beat = time.monotonic()  # the worker came round its loop
         self._failing_since: float | None = None  # monotonic, while commits fail
-        self._held: int | None = None  # the log's lock file, held while serving (:func:`hold_log`)
+        self._held: lock.Holding | None = None  # the log's lock file, held while serving (:func:`hold_log`)
         self._deaf_since: float | None = None  # monotonic: since when a session of the service is not connected
         self._moved_told = 0.0  # the computer's clock's step last said (:meth:`_clock_moved`)
         self._abandoned = False
@@ -240,7 +239,7 @@ class TableService:
     def start(self) -> TableService:
         """Hold the log (one service a log), open it, replay it, connect, check the log's witnesses, publish, start
         handling inputs."""
-        self._held = hold_log(self.db_path)
+        self._held = hold_log(self.db_path, self.table_id)
         try:
             self.log = EventLog.open(self.db_path)
         except BaseException:
@@ -358,7 +357,7 @@ class TableService:
 
     def _release(self) -> None:
         if self._held is not None:
-            os.close(self._held)  # the lock goes with it
+            self._held.release()  # its file removed, then the lock let go
             self._held = None
 
     def fatal(self) -> str | None:
@@ -873,24 +872,22 @@ class TableService:
             self._applied.notify_all()
 
 
-def hold_log(db_path: str | Path) -> int:
-    """Hold ``db_path`` for one service (an exclusive lock on ``<log>.lock`` beside it, let go when the process
-    ends however it ends): a second service of the same log would take the first's sessions from the broker in
-    turn, both looking online, and its appends would break the chain its witnesses hold, so that the table
-    could not start again. Raises :class:`LogError`, saying so, when another holds it."""
-    lock = Path(f"{db_path}.lock")
+def hold_log(db_path: str | Path, table: str) -> lock.Holding:
+    """Hold ``db_path`` for one service of ``table`` (:func:`bus.lock.hold_file` of ``<log>.lock`` beside it, let go
+    when the service stops or the process ends however it ends): a second service of the same log would take the
+    first's sessions from the broker in turn, both looking online, and its appends would break the chain its witnesses
+    hold, so that the table could not start again. Raises :class:`LogError`, naming the holder, when another holds it
+    or the lock file cannot be made."""
+    where = Path(f"{db_path}.lock")
     try:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    except OSError as exc:
-        raise LogError(f"cannot hold the log {db_path}: {lock}: {exc.strerror}", "unlockable", lock=lock,
-                       error=exc) from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        raise LogError(f"the log {db_path} is served already by another service (it holds {lock}): stop that one "
-                       "first, or give this one another log", "held", lock=lock) from None
-    return fd
+        return lock.hold_file(where, table)
+    except lock.Held as e:
+        if e.holder is None:
+            raise LogError(f"cannot hold the log {db_path}: {where}: {e.error.strerror}", "unlockable", lock=where,
+                           error=e.error) from None
+        raise LogError(f"the log {db_path} is served already by another service (process and table {e.holder}; it "
+                       f"holds {where}): stop that one first, or give this one another log", "held", holder=e.holder,
+                       lock=where) from None
 
 
 def presence_entry(name: str, raw: bytes, logged: dict[str, str | None], boot: int | None = None) -> dict | None:
