@@ -24,6 +24,17 @@ LIGHTS = ("off", "green", "amber", "red")
 NO_CLOCK = 0xFFFFFFFF
 NO_CARDS = 0xFF
 STUCK_S = 5.0  # a key held down this long is stuck (firmware/board.h STUCK_MS): a press is well under a second
+FIRMWARE = (2, 1, 0)  # the firmware this release ships: firmware/board.h's FW_MAJOR, MINOR, PATCH (tests/hil check)
+MENDED = (((2, 0, 1), "held_at_boot"), ((2, 1, 0), "stuck_shown"))  # what each 2.x release mended: bridge.mended.*
+
+
+def lacks(firmware: tuple[int, int, int]) -> list[str]:
+    """What a board of ``firmware`` lacks of the shipped one: the releases after it, by what they mended (``MENDED``).
+
+    >>> lacks((2, 0, 0)), lacks((2, 0, 1)), lacks(FIRMWARE), lacks((2, 2, 0))
+    (['held_at_boot', 'stuck_shown'], ['stuck_shown'], [], [])
+    """
+    return [mended for release, mended in MENDED if firmware < release <= FIRMWARE]
 
 
 def keys(bits: int) -> list[tuple[str, str]]:
@@ -78,8 +89,12 @@ class Hello(_Wire):
     reset: bool
 
     @property
+    def version(self) -> tuple[int, int, int]:
+        return self.major, self.minor, self.patch
+
+    @property
     def firmware(self) -> str:
-        return f"{self.major}.{self.minor}.{self.patch}"
+        return ".".join(map(str, self.version))
 
 
 @dataclass(frozen=True)

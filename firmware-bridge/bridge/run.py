@@ -33,13 +33,13 @@ import serial
 
 from bridge.frames import VERSION
 from bridge.host import HostLink
-from bridge.messages import STUCK_S, keys
+from bridge.messages import FIRMWARE, STUCK_S, keys, lacks
 from bridge.seats import alerts, board_in, seat_views
 from bus import lock
 from bus.mqtt import Connection, ConnectionRefused, TakenOver
 from bus.pace import Bucket
 from bus.protocol import PayloadError, decode, encode, topic
-from referee.catalogue import Refusal
+from referee.catalogue import Refusal, Term, cli_lang, said, say
 
 log = logging.getLogger("bridge")
 
@@ -98,6 +98,7 @@ class Bridge:
         self._board_dropped = 0  # the board's lost presses (its queue full) said so far
         self._stuck = 0  # the keys said to be held down (a heartbeat's stuck bits)
         self._garbled: int | None = None  # the link's corrupt count when the port opened; None once said
+        self._firmware: tuple[int, int, int, int] | None = None  # board id and firmware seen last: said once
 
     def __repr__(self) -> str:
         return f"<Bridge table {self.table} port {self.port} {self.link!r}>"
@@ -183,6 +184,7 @@ class Bridge:
             self._say_board_dropped()
             self._say_stuck()
             self._say_restarts()
+            self._say_firmware()
         self._apply_board_out()
         for pid in [p for p, info in self._publishing.items() if Connection.acknowledged(info)]:
             del self._publishing[pid]
@@ -236,6 +238,19 @@ class Bridge:
         for seat, button in keys(self._stuck & ~stuck):
             log.info("%s: the %s button of seat %s is let go", self.table, button, seat)
         self._stuck = stuck
+
+    def _say_firmware(self) -> None:
+        """A board of an older 2.x firmware than the one shipped (the protocol is the same, so it is bridged as it is)
+        lacks the releases since: said once a board and firmware, in words, with how to flash it (README)."""
+        board = self.link.board
+        if board is None or (board.board_id, *board.version) == self._firmware:
+            return
+        self._firmware = (board.board_id, *board.version)
+        if missing := lacks(board.version):
+            lang = cli_lang()
+            log.warning(say(lang, "bridge.firmware_old", table=self.table, board=board.board_id,
+                            firmware=board.firmware, shipped=".".join(map(str, FIRMWARE)), port=self.port,
+                            lacks=said([Term(f"bridge.mended.{m}") for m in missing], lang)))
 
     def _say_restarts(self) -> None:
         """A boot that began at a reset (the reset button, a power dip, the watchdog): presses made while the board

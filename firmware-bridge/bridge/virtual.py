@@ -9,7 +9,7 @@ True
 >>> from bridge.messages import parse
 >>> from bridge.frames import Splitter, decode
 >>> [parse(decode(p)) for p in Splitter().feed(board.take(now_ms=1001))][:2]
-[(0, Hello(board_id=9, boot=1, major=2, minor=0, patch=0, queued=1, first=1, board_ms=1001, reset=True)), (1, Button(seat=2, button=0, pressed_ms=1000, board_ms=1001))]
+[(0, Hello(board_id=9, boot=1, major=2, minor=1, patch=0, queued=1, first=1, board_ms=1001, reset=True)), (1, Button(seat=2, button=0, pressed_ms=1000, board_ms=1001))]
 >>> board.render(now_ms=1001)
 'S[    LoSt off] E[    LoSt off] N[    LoSt off] W[    LoSt off] 连接断开'
 >>> VirtualBoard(board_id=9, lang="en").render(now_ms=1001).endswith("W[    LoSt off] link lost")
@@ -32,6 +32,7 @@ from bridge.frames import FrameError, Splitter, UnknownFrame, decode, encode
 from referee.catalogue import cli_lang, say, word
 from bridge.messages import (
     BUTTONS,
+    FIRMWARE,
     LIGHTS,
     NO_CARDS,
     NO_CLOCK,
@@ -48,7 +49,6 @@ from bridge.messages import (
     parse,
 )
 
-FIRMWARE = (2, 0, 0)
 RETRY_MS = 250
 HEARTBEAT_MS = 500
 LINK_TIMEOUT_MS = 1500

@@ -4,6 +4,8 @@
 
 #include <avr/io.h>
 
+/* The release's firmware: the bridge's FIRMWARE (bridge/messages.py) is the same, and says older boards (a test
+   holds them equal). A new release adds what it mends to the bridge's MENDED. */
 #define FW_MAJOR 2
 #define FW_MINOR 1
 #define FW_PATCH 0

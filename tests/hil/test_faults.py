@@ -15,6 +15,7 @@ import time
 import tty
 
 import pytest
+from bridge.messages import FIRMWARE
 from conftest import BridgeProcess
 from simboard import BUTTONS, RED, SEATS, pin
 from test_board import BOARD_OUT, BOARD_STATUS, board_out, once, presses, status, wait_until
@@ -172,6 +173,61 @@ def test_a_board_of_the_old_protocol_is_refused_in_words(broker, tmp_path):
         os.close(master)
         os.close(slave)
     assert f"cardtable bridge run：错误：串口 {link} 上的显示板说串口协议第 1 版，本桥接说第 2 版" in bridge.output()
+
+
+OLD_FIRMWARE = f"的固件是 2.0.0，比本桥接配套的 {'.'.join(map(str, FIRMWARE))} 旧"  # bridge.firmware_old, board 2.0.0
+
+
+def test_a_board_of_an_older_firmware_is_bridged_and_said_once(broker, listen, tmp_path, monkeypatch):
+    """A board still on firmware 2.0.0 (a venue that never flashed it) speaks protocol 2 and was bridged without a
+    word: nobody learnt that it still sends a key held through a power dip as a second press and shows no ``StUc``.
+    The bridge now says once, in words, what it lacks and how to flash it, and bridges it as it is. The board is the
+    virtual board (the firmware's side in Python) saying 2.0.0, restarted once: the same board, not said again."""
+    from bridge.virtual import VirtualBoard
+
+    monkeypatch.setattr("bridge.virtual.FIRMWARE", (2, 0, 0))
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    link = tmp_path / "old-board"
+    link.symlink_to(os.ttyname(slave))
+    boards = [VirtualBoard(board_id=4, boot=1)]
+    bridge = BridgeProcess("t1", link, broker.url("board-t1"), tmp_path / "bridge.log")
+
+    def serve(until) -> bool:  # the board's side of the line, for as long as until() is false (30 s at most)
+        start, deadline = time.monotonic(), time.monotonic() + 30
+        while not until() and time.monotonic() < deadline:
+            now_ms = int((time.monotonic() - start) * 1000)
+            while select.select([master], [], [], 0.01)[0]:
+                boards[-1].received(os.read(master, 4096), now_ms)
+            os.write(master, boards[-1].take(now_ms))
+        return until()
+
+    try:
+        assert serve(lambda: OLD_FIRMWARE in bridge.output()), bridge.output()
+        assert serve(lambda: status(listen) == "online"), listen.payloads(BOARD_STATUS)
+        assert json.loads(listen.payloads(BOARD_STATUS)[-1])["firmware"] == "2.0.0"
+        boards.append(VirtualBoard(board_id=4, boot=2))  # a reset: its clock starts again, its hello says boot 2
+        assert serve(lambda: "board4 restarted" in bridge.output()), bridge.output()
+    finally:
+        bridge.stop()
+        os.close(master)
+        os.close(slave)
+    said = [line for line in bridge.output().splitlines() if OLD_FIRMWARE in line]
+    assert len(said) == 1, said
+    assert "卡住（按住五秒以上）的键在座位显示屏上显示 `StUc`" in said[0]
+    assert f"`make -C firmware-bridge/firmware flash PORT={link}`" in said[0]
+
+
+def test_a_board_of_the_shipped_firmware_is_not_said_old(make_board, start_bridge, listen):
+    """The real firmware built from firmware/board.h is the one the bridge knows as shipped (bridge.messages.FIRMWARE):
+    board/status says it, and the bridge says nothing of an older one."""
+    board = make_board(board_id=3)
+    bridge = start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
+    assert json.loads(listen.payloads(BOARD_STATUS)[-1])["firmware"] == ".".join(map(str, FIRMWARE))
+    board.tap("S", "ready")
+    assert wait_until(lambda: len(presses(listen)) == 1, 30), bridge.output()
+    assert "的固件是" not in bridge.output()
 
 
 def test_a_button_held_through_a_reset_is_not_pressed_again(make_board, start_bridge, listen):

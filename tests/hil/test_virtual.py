@@ -89,6 +89,7 @@ def test_the_virtual_board_through_the_bridge(broker, connect, inbox, tmp_path):
         virtual.wait(5)
     assert not link.exists()
     assert json.loads(payload)["v"] == 1
+    assert "的固件是" not in bridge.output()  # it says the shipped firmware: the hall's bridges say no board is old
 
 
 def test_a_second_bridge_of_the_table_on_another_port_says_so_and_ends(broker, connect, inbox, tmp_path):
