@@ -187,7 +187,7 @@ def test_a_rejudged_game_is_corrected_once_by_the_table_with_its_reason(running,
 
 
 def test_a_game_that_arrives_while_the_file_cannot_be_written_is_recorded_once_it_can(running, connect, inbox, caplog,
-                                                                                       tmp_path):
+                                                                                       tmp_path, until):
     """Another program holds the tournament file's write lock past SQLite's timeout (a backup tool, a database browser
     left open; a full disk fails the same way, SQLite's error): the game was acknowledged to the broker and lost, a
     traceback in the log; now it is kept, not acknowledged, the events after it wait behind it in order, and both
@@ -206,6 +206,7 @@ def test_a_game_that_arrives_while_the_file_cannot_be_written_is_recorded_once_i
         while not any("is tried again" in r.getMessage() for r in caplog.records):
             assert time.monotonic() < deadline, "the failure was not said"
             time.sleep(0.05)
+        assert until(lambda: len(service._waiting) == 2, WAIT_S), "the second game did not wait behind the first"
         time.sleep(1.0)  # tried again and again meanwhile
         assert [a for a in store.actions() if a["kind"] == "game"] == [] and len(service._waiting) == 2
     finally:
