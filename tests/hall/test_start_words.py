@@ -142,7 +142,7 @@ def test_a_part_that_refuses_to_start_says_why_and_is_told_once_a_minute_after_i
     assert quiet.check(tmp_path, time.monotonic()) == "t02/service exited (4); not restarted"  # wrote nothing
 
 
-def test_the_organiser_and_referee_say_a_console_that_does_not_answer_once_while_it_lasts(tmp_path, caplog):
+def test_the_organiser_and_referee_say_a_console_that_does_not_answer_once_while_it_lasts(tmp_path, caplog, until):
     """The display killed (the soak's kill_display): the hall's referee and organiser wrote "Connection refused" at
     every step, twice a second each, until it was back; now each says it once while it lasts."""
     import threading
@@ -159,8 +159,12 @@ def test_the_organiser_and_referee_say_a_console_that_does_not_answer_once_while
     stop = threading.Event()
     serving = threading.Thread(target=hall.serve, args=(stop,))
     serving.start()
-    time.sleep(2.6)  # five steps
+
+    def said() -> list[str]:
+        return [r.getMessage() for r in caplog.records if r.name == "hall.supervisor"]
+
+    assert until(lambda: len(said()) >= 2), said()  # each said at its first step
+    time.sleep(2.6)  # five more steps
     stop.set()
     serving.join(10)
-    said = [r.getMessage() for r in caplog.records if r.name == "hall.supervisor"]
-    assert len(said) == 2 and all(line.startswith("hall: RefereeBot: ") and "refused" in line for line in said), said
+    assert len(said()) == 2 and all(line.startswith("hall: RefereeBot: ") and "refused" in line for line in said()), said()
