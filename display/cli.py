@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -33,8 +34,10 @@ from referee.catalogue import Refusal
 ENV_PASSWORD = "CARDTABLE_PASSWORD"
 
 
-class HttpsError(Refusal):
-    """``--tls-cert`` and ``--tls-key`` that cannot serve HTTPS (the catalogue's ``cli.tls_*``)."""
+class ServeError(Refusal):
+    """What ``serve`` refuses before it starts: ``--tls-cert`` and ``--tls-key`` that cannot serve HTTPS (the
+    catalogue's ``cli.tls_*``), a console file another ``serve`` holds or whose lock file cannot be made
+    (``cli.console_held``, ``cli.console_lock``)."""
 
     section = "cli"
 
@@ -84,15 +87,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    import uvicorn
-
     from bus.credentials import CredentialsError, broker_url
     from bus.mqtt import parse_url
-    from cardtable.logs import setup_logging
-    from display.app import Server, Settings, create_app
-    from display.deadline import BODY_S, HEAD_S, Deadline
 
     try:
         given = args.broker or os.environ.get(ENV_BROKER)
@@ -110,6 +106,25 @@ def _serve(args: argparse.Namespace) -> int:
         if tournament_db is not None:
             check_tournament(tournament_db)  # a tournament's file
         https = _https(args.tls_cert, args.tls_key)
+        held = _hold(args.db, f"{args.host}:{args.port}")
+    except Refusal as exc:
+        return refuse(args, exc)
+    try:
+        return _run(args, urls, tournament_db, https)
+    finally:
+        if held is not None:
+            held.release()
+
+
+def _run(args: argparse.Namespace, urls: list[str], tournament_db: Path | None, https: dict[str, str]) -> int:
+    """Serve, the console's file held: the broker reached first (in words where it cannot be), then uvicorn."""
+    import uvicorn
+
+    from cardtable.logs import setup_logging
+    from display.app import Server, Settings, create_app
+    from display.deadline import BODY_S, HEAD_S, Deadline
+
+    try:
         _reach(urls)
     except Refusal as exc:
         return refuse(args, exc)
@@ -122,11 +137,30 @@ def _serve(args: argparse.Namespace) -> int:
                             timeout_graceful_shutdown=2, http=Deadline.within(args.head_timeout or HEAD_S, args.body_timeout or BODY_S),
                             **https)
     server = Server(config, app)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # a SIGTERM ends as Ctrl-C does, the file let go
     try:
         server.run()
-    except KeyboardInterrupt:  # uvicorn raises the signal again once it has stopped: Ctrl-C ends here
+    except KeyboardInterrupt:  # uvicorn raises the signal again once it has stopped: Ctrl-C and SIGTERM end here
         pass
     return 0 if server.started else 3  # uvicorn's own exit for a server that could not start (the port taken)
+
+
+def _hold(db: str, what: str):
+    """Hold the console's file ``db`` for this ``serve``: its ``bus.lock.Holding`` (``hold_file`` of ``<db>.lock``
+    beside it, naming this process and ``what``, its address), let go when it stops or the process ends however it
+    ends; None for ``:memory:``. A second ``serve`` of the file would settle at its start the pending audit rows the
+    first is writing (``display.store``) as changes never made: their lines lost."""
+    from bus import lock
+
+    if db == ":memory:":
+        return None
+    where = Path(f"{db}.lock")
+    try:
+        return lock.hold_file(where, what)
+    except lock.Held as e:
+        if e.holder is None:
+            raise ServeError("console_lock", path=db, lock=where, error=e.error) from None
+        raise ServeError("console_held", path=db, holder=e.holder, lock=where) from None
 
 
 def _https(cert: str | None, key: str | None) -> dict[str, str]:
@@ -137,11 +171,11 @@ def _https(cert: str | None, key: str | None) -> dict[str, str]:
     if cert is None and key is None:
         return {}
     if cert is None or key is None:
-        raise HttpsError("tls_both")
+        raise ServeError("tls_both")
     try:
         ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(cert, key)
     except (OSError, ssl.SSLError) as exc:  # missing, not PEM, or a key that is not the certificate's
-        raise HttpsError("tls_files", cert=cert, keyfile=key, error=exc) from None
+        raise ServeError("tls_files", cert=cert, keyfile=key, error=exc) from None
     return {"ssl_certfile": cert, "ssl_keyfile": key}
 
 

@@ -266,3 +266,53 @@ def test_a_user_change_run_through_sudo_names_the_person_logged_in(tmp_path):
     finally:
         store.close()
     assert row["user"] == me and row["detail"]["login"] == login
+
+
+def test_a_second_serve_of_a_console_file_is_refused_and_one_killed_leaves_it_to_the_next(broker, tmp_path, until):
+    """Two `display serve` of one console file: the later settled at its start the audit rows the other had pending
+    (a change not yet in the tournament's log) as changes never made, their lines lost. Now the second is refused in
+    one line naming the first, before it meets the broker (the first keeps its sessions and serves on); killed with
+    -9, the first leaves its `<file>.lock`, which the next takes over; stopped, a serve removes it."""
+    db, credentials = tmp_path / "c.db", broker.write_credentials(tmp_path / "credentials", ["scoreboard", "console"])
+    lock = Path(f"{db}.lock")
+
+    def serve(port: int, *more: str) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-m", "cardtable", *more, "display", "serve", "--db", str(db),
+                                 "--port", str(port), "--broker", broker.address, "--credentials", str(credentials)],
+                                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+    def serving(proc: subprocess.Popen, port: int) -> bool:
+        assert proc.poll() is None, proc.stderr.read()
+        try:
+            return httpx.get(f"http://127.0.0.1:{port}/api/hall", timeout=5).json()["feed"]
+        except httpx.HTTPError:
+            return False
+
+    port, procs = free_port(), []
+    try:
+        procs.append(first := serve(port))
+        assert until(lambda: serving(first, port), 30)
+        assert lock.read_text() == f"{first.pid} 127.0.0.1:{port}\n"
+        for more, said in (((), f"cardtable display serve：错误：控制台文件 {db} 已由另一个 `cardtable display serve` 在用"
+                                f"（进程号和地址：{first.pid} 127.0.0.1:{port}；锁文件 {lock}）"),
+                           (("--lang", "en"), f"cardtable display serve: error: the console file {db} is served already by "
+                                              f"another `cardtable display serve` (its process and address: {first.pid} "
+                                              f"127.0.0.1:{port}; lock file {lock})")):
+            procs.append(second := serve(free_port(), *more))
+            assert second.wait(60) == 2
+            lines = second.stderr.read().strip().splitlines()
+            assert len(lines) == 1 and lines[0].startswith(said), lines
+        assert serving(first, port) and lock.read_text().startswith(f"{first.pid} ")
+        first.kill()
+        first.wait()
+        assert lock.read_text().startswith(f"{first.pid} ")  # left by the process killed, its flock gone with it
+        procs.append(third := serve(port))
+        assert until(lambda: serving(third, port), 30)
+        assert lock.read_text() == f"{third.pid} 127.0.0.1:{port}\n"
+        third.send_signal(signal.SIGTERM)
+        assert third.wait(30) == 0 and not lock.exists()
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
