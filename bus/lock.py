@@ -1,6 +1,6 @@
-"""One sender per table (and one tournament service per broker, one table service per log): a lock file per role,
-table and broker (:func:`hold`), or at a path of the caller's (:func:`hold_file`: a table's log beside it), held while
-the process lives.
+"""One sender per table (and one tournament service per broker, one table service per log, one display per console
+file, one enrolment per venue's folder): a lock file per role, table and broker (:func:`hold`), or at a path of the
+caller's (:func:`hold_file`: beside the log, the file, the folder), held while the process lives.
 
 Two board bridges of one table (on two ports) or two cameras of one table take the table's broker session from each
 other for ever, and the table hears every input twice or not at all. Each such sender holds the lock file of its role

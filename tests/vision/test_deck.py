@@ -1,6 +1,7 @@
 """Enrolling a venue's deck: its faces are checked all at once (nothing written on a bad set), kept as art, and the
 classifier is trained further on them into a model folder of the venue's own."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -93,6 +94,30 @@ def test_out_may_not_be_the_shipped_models_folder(tmp_path):
     done = subprocess.run([*CLI, "--faces", str(tmp_path), "--out", "models", "--lang", "en"], capture_output=True,
                           text=True, cwd=Path(__file__).resolve().parents[2])
     assert done.returncode == 2 and "`--out` must be a folder of its own" in done.stderr
+
+
+def test_an_enrolment_into_a_folder_held_is_refused_before_it_trains_and_leaves_no_lock_of_its_own(tmp_path):
+    """Another enrolment into the folder (its lock file, which names it) or a `vision sure` checking the venue's
+    confidence: refused before any minutes are spent, the other's lock file left to it. A run refused for a `vision
+    sure` left its own `<out>.enrolling.lock` behind (its lock, a flock of its own, was removed only once it trained)."""
+    from bus.lock import hold_file
+
+    scans, out = scanned_deck(tmp_path / "scans"), tmp_path / "venue"
+    lock = tmp_path / "venue.enrolling.lock"
+    run = [*CLI, "--faces", str(scans), "--out", str(out), "--steps", "2", "--lang", "en"]
+    held = hold_file(lock, "another enrolment")
+    done = subprocess.run(run, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and f"another enrolment into {out} is running" in done.stderr, done.stderr
+    assert lock.read_text() == f"{os.getpid()} another enrolment\n" and not out.exists()
+    held.release()
+    out.mkdir()
+    for name in ("index.base.json", "index.sure.json"):  # a venue's folder enrolled before (its contents not read)
+        (out / name).write_text("{}")
+    with tries.hold(out / "index.sure.json"):
+        done = subprocess.run(run, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "is fitting or checking" in done.stderr, done.stderr
+    assert sorted(tmp_path.iterdir()) == [tmp_path / "scans", out] and sorted(p.name for p in out.iterdir()) == [
+        "index.base.json", "index.sure.json"]
 
 
 def test_enrolment_trains_a_model_folder_of_the_venues_own(tmp_path):

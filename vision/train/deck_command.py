@@ -22,10 +22,10 @@ SURE_MIN = (1.5, 4.5)
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
-    import fcntl
     import shutil
     import time
 
+    from bus.lock import Held, hold_file
     from vision.model import DEFAULT_MODEL
     from vision.train import tries
     from vision.train.deck import DeckError, read_faces
@@ -60,17 +60,16 @@ def cmd_deck(args: argparse.Namespace) -> int:
     except DeckError as e:
         return fail(args, "faces", faces=args.faces or "--layout", error=said(e, args.lang))  # names its file
     final = args.out
-    lock = final.with_name(final.name + ".enrolling.lock")  # one enrolment at a time into a folder
-    try:
+    try:  # one enrolment at a time into a folder: its lock file beside it, let go however this process ends
         final.parent.mkdir(parents=True, exist_ok=True)
-        held = open(lock, "w")
+        held = hold_file(final.with_name(final.name + ".enrolling.lock"), str(args.layout or args.faces))
     except OSError as e:
         return fail(args, "write_folder", path=final, error=e)
-    with held:
-        try:
-            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # let go by the system however this process ends
-        except BlockingIOError:
-            return fail(args, "out_busy", path=final)
+    except Held as e:
+        if e.error is not None:
+            return fail(args, "write_folder", path=final, error=e.error)
+        return fail(args, "out_busy", path=final)
+    try:
         checks = None  # a venue's folder enrolled before: no `vision sure` may check its confidence meanwhile, and
         if (final / "index.sure.json").is_file():  # none may be checking it now (it would write into the new folder)
             try:
@@ -86,9 +85,10 @@ def cmd_deck(args: argparse.Namespace) -> int:
             return fail(args, "write_folder", path=final, error=e)
         finally:
             shutil.rmtree(args.out, ignore_errors=True)  # what a failed run built; a run killed leaves it to the next
-            lock.unlink(missing_ok=True)
             if checks is not None:
                 checks.close()
+    finally:
+        held.release()
 
 
 def _replaceable(out: Path) -> bool:
