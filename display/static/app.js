@@ -44,21 +44,8 @@ const SKELETON = `<div class="part" data-p="head"></div><div class="part" data-p
   `<div class="part" data-p="result"></div>` +
   `<div class="felt">${["N", "W", "E", "S"].map(x => `<div class="part" data-p="${x}"></div>`).join("")}</div>` +
   `<div class="part" data-p="flags"></div><div class="part" data-p="viol"></div>`;
-// A table whose service said online but whose health stopped (three periods) or names a problem does not
-// referee: its badge says so (tables that never sent a health, as older services, keep their status).
-function stalled(v) {
-  const h = v.health;
-  return v.status === "online" && !!h && (!!h.problem || (performance.now() - v.healthGot) / 1000 > 3 * h.every);
-}
-// What a tile shows is stale while this page is cut off from the display (its stream down: `cut`) or the display from
-// the broker (the hall's `feed`): it says so and since when it heard from its table, and runs no clock.
-function stale() { return hall.cut || !hall.feed; }
-function liveness(v) { return stale() ? "stale" : stalled(v) ? "stalled" : ""; }
-function heard(v) {  // seconds since the page last heard from the table (its health, else its state), on the page's clock
-  return Math.max(0, Math.round((performance.now() - (v.health ? v.healthGot : v.got)) / 1000));
-}
-function agoText(el, v) {  // a stale or stalled tile's "heard N s ago", kept current by tick()
-  const ago = el.querySelector(".ago"), text = ago ? T("heard", { s: heard(v) }) : "";
+function agoText(el, v) {  // a stale or stalled tile's "heard N s ago" (stream.js), kept current by tick()
+  const ago = el.querySelector(".ago"), text = ago ? heardText(v) : "";
   if (ago && ago.textContent !== text) ago.textContent = text;
 }
 function deviceHTML(v) {  // a camera or a board that does not see or answer the table (its devices), in words
@@ -67,7 +54,7 @@ function deviceHTML(v) {  // a camera or a board that does not see or answer the
 }
 function tileParts(v) {  // each part of a tile as HTML; a part is written again only when its HTML changed
   const s = v.state;
-  const live = liveness(v), status = live || v.status || "unknown", cut = live === "stale";
+  const live = liveness(hall, v), status = live || v.status || "unknown", cut = live === "stale";
   const badge = live ? `<span class="badge ${status}">${T(cut ? "stale" : "stalled")}</span> <span class="ago"></span>`
     : `<span class="badge ${status}">${T(status)}</span>`;
   const games = GAMES[s?.rulebook] === "sandayi";  // San Da Yi plays games (局: 004 每轮进行8局比赛), the others hands (盘)
@@ -115,11 +102,11 @@ function renderTile(t) {
     const html = parts[p] || "";
     if (el.shown[p] !== html) { el.parts[p].innerHTML = html; el.shown[p] = html; refit(); }
   }
-  const cls = `tile ${liveness(v) || v.status || "unknown"}${v.state?.paused ? " paused" : ""}${v.state?.flags.length ? " has-flags" : ""}`;
+  const cls = `tile ${liveness(hall, v) || v.status || "unknown"}${v.state?.paused ? " paused" : ""}${v.state?.flags.length ? " has-flags" : ""}`;
   if (el.className !== cls) el.className = cls;
   el.dataset.seq = v.state ? v.state.seq : "";
   el.dataset.status = v.status || "unknown";
-  el.dataset.live = liveness(v);
+  el.dataset.live = liveness(hall, v);
   agoText(el, v);
 }
 const dirty = new Set();
@@ -220,7 +207,7 @@ function roundClock() {
   let left = null, lastHand = false, notice = false;
   for (const v of Object.values(hall.tables)) {
     const r = v.state?.round;
-    if (!r || v.status === "offline" || liveness(v)) continue;  // a clock no live table runs is not shown running
+    if (!r || v.status === "offline" || liveness(hall, v)) continue;  // a clock no live table runs is not shown running
     lastHand ||= r.last_hand; notice ||= r.notice;
     if (r.left !== null) {
       const now = r.left - (v.state.phase === "round_over" ? 0 : (performance.now() - v.got) / 1000);
@@ -237,12 +224,12 @@ function tick() {
     (lastHand ? ` <span class="notice lh">${T("last_hand")}</span>` : notice ? ` <span class="notice">${T("notice")}</span>` : "");
   document.querySelectorAll(".tile").forEach(el => {
     const v = hall.tables[el.dataset.table];
-    if (v && el.dataset.live !== liveness(v)) renderTile(v.table);
+    if (v && el.dataset.live !== liveness(hall, v)) renderTile(v.table);
     else if (v) agoText(el, v);
   });
   document.querySelectorAll(".clk[data-running=true]").forEach(el => {
     const v = hall.tables[el.closest(".tile").dataset.table];
-    if (v.status === "offline" || liveness(v)) return;  // a table that referees nothing, or not live here, runs no clock: shown as it stopped
+    if (v.status === "offline" || liveness(hall, v)) return;  // a table that referees nothing, or not live here, runs no clock: shown as it stopped
     const left = Number(el.dataset.left) - (performance.now() - v.got) / 1000;
     const text = secs(Math.max(0, Math.ceil(left)));
     if (el.textContent !== text) el.textContent = text;
@@ -342,9 +329,9 @@ function listen(on) {  // the stream's events (stream.js); cut off from the disp
     if (c.table === ONE && $("#timeline h2")) headTimeline();
   });
   on("health", m => {
-    const c = JSON.parse(m.data), v = view(c.table), was = stalled(v);
+    const c = JSON.parse(m.data), v = view(c.table), was = liveness(hall, v);
     v.health = c.data; v.healthGot = performance.now() - 1000 * (c.age ?? 0);
-    if (stalled(v) !== was) renderTile(c.table);
+    if (liveness(hall, v) !== was) renderTile(c.table);
   });
   on("device", m => {
     const c = JSON.parse(m.data), v = view(c.table);

@@ -100,20 +100,13 @@ function devicesHTML(v) {
   const held = down && v.state && v.state.paused && !v.state.flags.length ? ` <span class="held">${esc(T("clocks_held"))}</span>` : "";
   return (none ? ` <b class="error device camera-none">${esc(T("camera_none"))}</b>` : "") + down + held;
 }
-// Is the table refereeing? Its service's health comes every few seconds: none for three times that, or a
-// problem named in it, and the table is stalled, whatever its status says. Seconds are the display's own.
-// While this page is cut off from the display, or the display from the broker, no row is live: it says since when
-// the page heard from the table instead.
+// Is the table refereeing (stream.js: `liveness`, the tiles' rule)? Stalled, the row says why: no health for how
+// long, else the problem it names. Not live on this page (cut off), it says since when the page heard from the table.
 function liveHTML(v) {
-  const h = v && v.health;
-  if (v && (hall.cut || hall.feed === false)) {
-    const since = h ? v.healthGot : v.got;
-    return `<b class="error stale">${T("stale")}</b>${since === undefined ? "" : " " + esc(T("heard", { s: Math.round((performance.now() - since) / 1000) }))}`;
-  }
-  if (!v || v.status !== "online") return "";
-  const age = h ? (performance.now() - v.healthGot) / 1000 : Infinity;
-  if (!h || age > 3 * h.every) return `<b class="error stalled">${T("stalled")}</b> ${h ? esc(T("no_health", { s: Math.round(age) })) : ""}`;
-  if (h.problem) return `<b class="error stalled">${T("stalled")}</b> ${esc(h.problem)}`;
+  const live = v ? liveness(hall, v) : "", h = v?.health, age = h ? healthAge(v) : 0;
+  if (live === "stale") return `<b class="error stale">${T("stale")}</b>${heardText(v) && " " + esc(heardText(v))}`;
+  if (live === "stalled") return `<b class="error stalled">${T("stalled")}</b> ${esc(age > 3 * h.every ? T("no_health", { s: Math.round(age) }) : h.problem)}`;
+  if (!h || v.status !== "online") return "";
   const out = [h.input_at == null ? "" : esc(T("last_input", { s: Math.round(h.at - h.input_at + age) }))];
   if (h.waiting > 20) out.push(esc(T("waiting_inputs", { n: h.waiting })));
   const who = k => k.startsWith("board/") ? T("from_board") : k === "commands" ? T("from_console") : T("from_camera");

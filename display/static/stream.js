@@ -25,3 +25,20 @@ function liveStream(listen, cut) {  // listen(on): on(type, f) for each event th
   setInterval(() => { if (es && performance.now() - heard > 1000 * (2 * alive + 5)) { cut(); open(); } }, 1000);
   return open;
 }
+
+// How live a table is on a page: one rule for the scoreboard's tiles and the console's rows, on the page's clock. "stale"
+// while the page is cut off from the display (its stream down: `hall.cut`) or the display from the broker (`hall.feed`
+// false): nothing shown is live, the page says since when it heard from the table. "stalled" while its service says
+// online but its health stopped (none for three periods) or names a problem: it does not referee, whatever its status
+// says (a table that never sent a health keeps its status). `healthGot`: when the display heard its health (the page
+// counts from then: the stream's `age`), `got`: its state.
+function healthAge(v) { return (performance.now() - v.healthGot) / 1000; }
+function liveness(hall, v) {
+  if (hall.cut || hall.feed === false) return "stale";
+  const h = v.health;
+  return v.status === "online" && h && (h.problem || healthAge(v) > 3 * h.every) ? "stalled" : "";
+}
+function heardText(v) {  // "heard N s ago": since the page last heard from the table (its health, else its state); "" never
+  const since = v.health ? v.healthGot : v.got;
+  return since === undefined ? "" : T("heard", { s: Math.max(0, Math.round((performance.now() - since) / 1000)) });
+}
