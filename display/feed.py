@@ -19,7 +19,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 
 from bus.broker import BROKER_DROPPED
-from bus.mqtt import Connection
+from bus.mqtt import Connection, Delivery
 from bus.protocol import (
     PayloadError,
     decode,
@@ -53,7 +53,9 @@ class Feed:
         self._refused: OrderedDict[str, dict] = OrderedDict()  # command id -> the table's ``rejected`` data
         self._frames: dict[str, deque[dict]] = {}
         self._stop = threading.Event()
-        self.scoreboard = Connection(scoreboard_url, clean_start=True, reconnect_delay_s=reconnect_delay_s)
+        # manual_ack only for each message's Delivery, whether it is the broker's retained copy (nothing to
+        # acknowledge at QoS 0)
+        self.scoreboard = Connection(scoreboard_url, clean_start=True, reconnect_delay_s=reconnect_delay_s, manual_ack=True)
         self.console = Connection(console_url, clean_start=True, reconnect_delay_s=reconnect_delay_s)
         # QoS 0: the sessions are clean, so QoS 1 would add an acknowledgement per message and keep
         # nothing across a reconnect; after one, the retained state, status, round and standings come again.
@@ -78,10 +80,10 @@ class Feed:
         self.console.close(flush_timeout=2.0)
 
     # -- the hall ------------------------------------------------------------------------------
-    def _message(self, full_topic: str, raw: bytes) -> None:
+    def _message(self, full_topic: str, raw: bytes, delivery: Delivery) -> None:
         with self._lock:
             try:
-                self.hall, change = receive(self.hall, full_topic, raw, time.monotonic())
+                self.hall, change = receive(self.hall, full_topic, raw, time.monotonic(), delivery.retain, time.time())
             except Ignored as exc:
                 log.warning("ignored: %s", exc)
                 return

@@ -256,9 +256,29 @@ class Hall:
         }
 
 
-def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0) -> tuple[Hall, dict]:
+def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0, retained: bool = False,
+            wall: float = 0.0) -> tuple[Hall, dict]:
     """The hall after one message and the change for the pages; :class:`Ignored` when malformed.
-    ``now``: the display's monotonic clock (when a health came)."""
+    ``now``: the display's monotonic clock (when a health came); ``retained``: the broker's retained copy, sent on
+    subscribing (a display started or reconnected), not the message as it was published; ``wall``: the display's wall
+    clock, for how old a retained health is.
+
+    A health heard live is news of the table now. A retained one is as old as its ``at`` says, on the display's clock:
+    a fresh display took a frozen table's last health for news, live for three of its periods. The display trusts its
+    own clock, as the table service does (``bus/PROTOCOL.md``, "Whose time"): an ``at`` ahead of it is taken as now (a
+    dead table's health looks no fresher than it did when taken as news), one behind as sent (a live table whose clock
+    is behind looks stalled until its next health, ``every`` seconds later, which is heard live).
+
+    >>> old = json.dumps({"v": 1, "at": 1000.0, "every": 2.0, "seq": 0, "chain": "0" * 64, "input_at": None, "waiting": 0,
+    ...                   "rejected": 0, "dropped": {}, "clamped": {}, "clocks_off": {}, "problem": None}).encode()
+    >>> topic = "cardtable/v1/tables/t1/health"
+    >>> receive(Hall(), topic, old, now=50.0, retained=True, wall=1060.0)[1]["age"]  # told at 1000, read at 1060
+    60.0
+    >>> receive(Hall(), topic, old, now=50.0)[1]["age"]  # heard live: news now
+    0.0
+    >>> receive(Hall(), topic, old, now=50.0, retained=True, wall=990.0)[1]["age"]  # its clock ahead of the display's
+    0.0
+    """
     if topic.startswith(TOURNAMENT_PREFIX):
         return _tournament(hall, topic, raw)
     if topic == BROKER_DROPPED:
@@ -284,7 +304,8 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0) -> tuple[Hall,
         view = replace(view, status=payload["status"])
     elif name == "health":  # the same health told again (retained, on a reconnect) is no news of the table: a frozen
         # table's last one would look live again for three of its periods
-        view = replace(view, health=payload, health_seen=view.health_seen if payload == view.health else now)
+        seen = now - max(0.0, wall - payload["at"]) if retained else now
+        view = replace(view, health=payload, health_seen=view.health_seen if payload == view.health else seen)
     elif name in DEVICES:
         payload = {"device": DEVICES[name]} | payload
         view = replace(view, devices=MappingProxyType({**view.devices, DEVICES[name]: payload}))

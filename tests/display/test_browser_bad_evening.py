@@ -257,3 +257,29 @@ def test_a_frozen_tables_last_health_told_again_never_looks_live(browser, fresh_
         assert int(pg.inner_text("#tile-t1 .ago").split()[1]) >= 3
         assert httpx.get(server.url + "/api/tables/t1").json()["live"]["stalled"]
     t.close()
+
+
+def test_a_fresh_display_judges_a_retained_health_by_its_time(browser, fresh_broker, tmp_path, until):
+    """A display started after a table froze got the table's last health from the broker (retained) and took it for
+    news: the table looked live for three of its periods (6 s here) although it had said nothing for a minute. A
+    retained health is as old as its `at` says: from the first, the API says stalled with the health's age and the tile
+    says 无响应 and that it last heard from the table a minute ago."""
+    import httpx
+
+    t = Connection(fresh_broker.url("table-t1"), clean_start=True).connect()
+    for leaf, payload in (("status", {"v": 1, "status": "online", "at": time.time()}),
+                          ("health", {**HEALTH, "every": 2.0, "at": time.time() - 60}), ("state", running(60))):
+        t.publish(topic("t1", leaf), encode(leaf, payload), qos=1, retain=True)
+    assert t.flush(10)  # a minute ago, and nothing since: frozen
+    with Server(create_app(Settings(fresh_broker.url("scoreboard"), fresh_broker.url("console"), make_db(tmp_path / "c.db")))) as server:
+        def table() -> dict:
+            return httpx.get(server.url + "/api/tables/t1").json()
+
+        assert until(lambda: table().get("health") is not None)
+        live = table()["live"]
+        assert live["stalled"] and live["age"] >= 55, live
+        pg = browser.new_context(locale="zh-CN").new_page()
+        pg.goto(server.url + "/")
+        pg.wait_for_selector("#tile-t1[data-live=stalled] .badge:has-text('无响应')", timeout=WAIT_MS)
+        assert int(pg.inner_text("#tile-t1 .ago").split()[1]) >= 55
+    t.close()
