@@ -14,6 +14,7 @@ from referee.table.tables import new_table
 
 TABLES = ["t1"]
 BOOK = "classic-3deck"
+WAIT_S = 30.0  # the longest a wait for what must come (generous: a loaded machine)
 
 
 def players(broker, tmp_path):
@@ -38,14 +39,14 @@ def test_what_the_table_publishes_while_the_players_reader_is_away_reaches_them(
         p = players(broker, tmp_path)
         table.publish(topic("t1", "events"), event(1, "E"), qos=1)
         with p.watch._cond:
-            assert p.watch._cond.wait_for(lambda: p.watch.state is not None and 1 in p.watch.named, 10)
+            assert p.watch._cond.wait_for(lambda: p.watch.state is not None and 1 in p.watch.named, WAIT_S)
         p.close()  # away: the players' process killed, or its connection cut
         table.publish(topic("t1", "events"), event(2, "N"), qos=1)
         table.flush(10)
         again = players(broker, tmp_path)  # as the players started again: a watch of their own
         with again.watch._cond:
-            assert again.watch._cond.wait_for(lambda: again.watch.named.get(2) == {"N"}, 10), again.watch.named
-            assert again.watch._cond.wait_for(lambda: again.watch.state is not None, 10)  # retained, on a lasting session
+            assert again.watch._cond.wait_for(lambda: again.watch.named.get(2) == {"N"}, WAIT_S), again.watch.named
+            assert again.watch._cond.wait_for(lambda: again.watch.state is not None, WAIT_S)  # retained, on a lasting session
         assert again._conns["reader"].clean_start is False
         again.close()
     finally:
