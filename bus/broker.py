@@ -95,6 +95,7 @@ TABLE_WRITES = OUTPUTS
 TABLE_READS_BACK = ("state", "health")
 
 HOST = "127.0.0.1"
+FREE_FROM = 10_000  # free_port picks from here up to the system's range for connections' own ports
 STARTUP_TIMEOUT_S = 10.0
 STOP_TIMEOUT_S = 10.0
 AUTOSAVE_S = 5  # mosquitto also saves on a clean stop (SIGTERM); this bounds the loss on a crash
@@ -263,10 +264,31 @@ def write_passwords(path: Path, users: dict[str, str]) -> None:
 
 
 def free_port(host: str = HOST) -> int:
-    """A TCP port on ``host`` that nobody listens on right now."""
+    """A TCP port on ``host`` that nobody listens on right now, below the system's range for connections' own ends
+    (Linux's ``ip_local_port_range``): a port the system picked from that range, found free and let go, was taken by a
+    connection made before its server listened there (Errno 98, a display's in a clean clone). The system picks where
+    the range leaves no room below it."""
+    low, pick = _connections_ports()[0], secrets.SystemRandom()
+    for _ in range(50 if low > FREE_FROM else 0):
+        port = pick.randrange(FREE_FROM, low)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind((host, port))
+            except OSError:  # in use
+                continue
+            return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
         return s.getsockname()[1]
+
+
+def _connections_ports() -> tuple[int, int]:
+    """The range the system takes connections' own ports from (Linux's; elsewhere, where IANA puts them)."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 49152, 65535
 
 
 def find_program(name: str) -> str:

@@ -233,6 +233,23 @@ def test_connect_gives_up_after_its_timeout():
     assert str(e.value) == f"0.5 秒内没有连上消息服务器 {where}（客户端 'nobody-listens'）"
 
 
+def test_a_free_port_is_none_a_connection_can_take_for_its_own_end(broker):
+    """free_port let the system pick a port, from the range it takes connections' own ports from, and let it go: a
+    connection made before the server listened there took it (Errno 98, a display's in a clean clone). It picks below
+    that range now, and a server can listen there."""
+    import socket
+
+    from bus.broker import FREE_FROM, _connections_ports
+
+    low, high = _connections_ports()
+    with socket.create_connection((broker.host, broker.port)) as conn:  # where a connection's own end is
+        assert low <= conn.getsockname()[1] <= high
+    for port in {free_port() for _ in range(20)}:
+        assert FREE_FROM <= port < low
+        with socket.create_server((broker.host, port)):
+            pass
+
+
 def test_messages_queued_for_a_session_wait_for_a_late_handler(connect, inbox):
     """A restarted service may subscribe after connecting; what the broker kept for it is not lost."""
     listen(connect("table-t1"), T1_COMMANDS, lambda t, p: None).close()  # the session stays
