@@ -11,6 +11,7 @@ beside them. No process imports another across this line: each imports the contr
 - :mod:`bus.mqtt`: the client, one connection that survives the broker going away;
 - :mod:`bus.broker`: a real mosquitto, its configuration, users and ACL (the hall's policy);
 - :mod:`bus.credentials`: the broker's address and each program's password, never on a command line;
+- :mod:`bus.firmware`: the board firmware the release ships (the bridge and the console say an older one);
 - :mod:`bus.pace`: a sender's pace (a token bucket);
 - :mod:`bus.lock`: one sender per table (a bridge, a camera): a lock file per role, table and broker, or at a path
   of the caller's (a table service's log).

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from bus.firmware import SHIPPED
 from display.deps import Lang, language
 from display.schemas import Id
 from display.view import dealt
@@ -70,7 +71,7 @@ def table(request: Request, table: Id, lang: Lang):
 
 @router.get("/console", response_class=HTMLResponse)
 def console(request: Request, lang: Lang):
-    return _page(request, lang, "console.html", page="console", fouls=fouls())
+    return _page(request, lang, "console.html", page="console", fouls=fouls(), firmware=SHIPPED)
 
 
 def missing(request: Request) -> HTMLResponse:

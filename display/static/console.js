@@ -98,7 +98,15 @@ function devicesHTML(v) {
     return ` <b class="error device ${d}-${esc(p.status)}">${esc(said[p.status]())}</b>${why}`;
   }).join("");
   const held = down && v.state && v.state.paused && !v.state.flags.length ? ` <span class="held">${esc(T("clocks_held"))}</span>` : "";
-  return (none ? ` <b class="error device camera-none">${esc(T("camera_none"))}</b>` : "") + down + held;
+  return (none ? ` <b class="error device camera-none">${esc(T("camera_none"))}</b>` : "") + down + held + firmwareHTML(v);
+}
+// A board on older firmware than the release ships (bus/firmware.py, the page's data-firmware): it works, without the
+// fixes since (the bridge's log says which, and how to flash it). Nothing for the shipped or a newer one.
+function firmwareHTML(v) {
+  const has = v.devices && v.devices.board && v.devices.board.firmware, shipped = $("#c-tables").dataset.firmware;
+  const parts = s => String(s).split(".").map(Number), a = has ? parts(has) : [], b = parts(shipped);
+  const older = has && (a[0] - b[0] || a[1] - b[1] || a[2] - b[2]) < 0;
+  return older ? ` <span class="firmware-old">${esc(T("firmware_old", { firmware: has, shipped }))}</span>` : "";
 }
 // Is the table refereeing (stream.js: `liveness`, the tiles' rule)? Stalled, the row says why: no health for how
 // long, else the problem it names. Not live on this page (cut off), it says since when the page heard from the table.

@@ -17,6 +17,7 @@ from dataclasses import astuple, dataclass, fields
 from typing import ClassVar
 
 from bridge.frames import Frame, UnknownFrame
+from bus.firmware import FIRMWARE
 
 SEATS = ("S", "E", "N", "W")
 BUTTONS = ("ready", "pass", "confirm", "referee", "bid1", "bid2", "bid3", "declare")
@@ -24,12 +25,12 @@ LIGHTS = ("off", "green", "amber", "red")
 NO_CLOCK = 0xFFFFFFFF
 NO_CARDS = 0xFF
 STUCK_S = 5.0  # a key held down this long is stuck (firmware/board.h STUCK_MS): a press is well under a second
-FIRMWARE = (2, 1, 0)  # the firmware this release ships: firmware/board.h's FW_MAJOR, MINOR, PATCH (tests/hil check)
 MENDED = (((2, 0, 1), "held_at_boot"), ((2, 1, 0), "stuck_shown"))  # what each 2.x release mended: bridge.mended.*
 
 
 def lacks(firmware: tuple[int, int, int]) -> list[str]:
-    """What a board of ``firmware`` lacks of the shipped one: the releases after it, by what they mended (``MENDED``).
+    """What a board of ``firmware`` lacks of the shipped one (``bus.firmware``): the releases after it, by what they
+    mended (``MENDED``).
 
     >>> lacks((2, 0, 0)), lacks((2, 0, 1)), lacks(FIRMWARE), lacks((2, 2, 0))
     (['held_at_boot', 'stuck_shown'], ['stuck_shown'], [], [])

@@ -33,9 +33,10 @@ import serial
 
 from bridge.frames import VERSION
 from bridge.host import HostLink
-from bridge.messages import FIRMWARE, STUCK_S, keys, lacks
+from bridge.messages import STUCK_S, keys, lacks
 from bridge.seats import alerts, board_in, seat_views
 from bus import lock
+from bus.firmware import SHIPPED
 from bus.mqtt import Connection, ConnectionRefused, TakenOver
 from bus.pace import Bucket
 from bus.protocol import PayloadError, decode, encode, topic
@@ -249,7 +250,7 @@ class Bridge:
         if missing := lacks(board.version):
             lang = cli_lang()
             log.warning(say(lang, "bridge.firmware_old", table=self.table, board=board.board_id,
-                            firmware=board.firmware, shipped=".".join(map(str, FIRMWARE)), port=self.port,
+                            firmware=board.firmware, shipped=SHIPPED, port=self.port,
                             lacks=said([Term(f"bridge.mended.{m}") for m in missing], lang)))
 
     def _say_restarts(self) -> None:

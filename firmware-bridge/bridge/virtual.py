@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bridge.frames import FrameError, Splitter, UnknownFrame, decode, encode
+from bus.firmware import FIRMWARE
 from referee.catalogue import cli_lang, say, word
 from bridge.messages import (
     BUTTONS,
-    FIRMWARE,
     LIGHTS,
     NO_CARDS,
     NO_CLOCK,

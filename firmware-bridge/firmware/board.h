@@ -4,8 +4,8 @@
 
 #include <avr/io.h>
 
-/* The release's firmware: the bridge's FIRMWARE (bridge/messages.py) is the same, and says older boards (a test
-   holds them equal). A new release adds what it mends to the bridge's MENDED. */
+/* The release's firmware: bus/firmware.py's FIRMWARE is the same (a test holds them equal): the bridge
+   and the console say older boards. A new release adds what it mends to the bridge's MENDED. */
 #define FW_MAJOR 2
 #define FW_MINOR 1
 #define FW_PATCH 0

@@ -15,7 +15,7 @@ import time
 import tty
 
 import pytest
-from bridge.messages import FIRMWARE
+from bus.firmware import SHIPPED
 from conftest import BridgeProcess
 from simboard import BUTTONS, RED, SEATS, pin
 from test_board import BOARD_OUT, BOARD_STATUS, board_out, once, presses, status, wait_until
@@ -175,7 +175,7 @@ def test_a_board_of_the_old_protocol_is_refused_in_words(broker, tmp_path):
     assert f"cardtable bridge run：错误：串口 {link} 上的显示板说串口协议第 1 版，本桥接说第 2 版" in bridge.output()
 
 
-OLD_FIRMWARE = f"的固件是 2.0.0，比本桥接配套的 {'.'.join(map(str, FIRMWARE))} 旧"  # bridge.firmware_old, board 2.0.0
+OLD_FIRMWARE = f"的固件是 2.0.0，比本桥接配套的 {SHIPPED} 旧"  # bridge.firmware_old, board 2.0.0
 
 
 def test_a_board_of_an_older_firmware_is_bridged_and_said_once(broker, listen, tmp_path, monkeypatch):
@@ -219,12 +219,12 @@ def test_a_board_of_an_older_firmware_is_bridged_and_said_once(broker, listen, t
 
 
 def test_a_board_of_the_shipped_firmware_is_not_said_old(make_board, start_bridge, listen):
-    """The real firmware built from firmware/board.h is the one the bridge knows as shipped (bridge.messages.FIRMWARE):
+    """The real firmware built from firmware/board.h is the one the bridge knows as shipped (bus.firmware.FIRMWARE):
     board/status says it, and the bridge says nothing of an older one."""
     board = make_board(board_id=3)
     bridge = start_bridge(board)
     assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
-    assert json.loads(listen.payloads(BOARD_STATUS)[-1])["firmware"] == ".".join(map(str, FIRMWARE))
+    assert json.loads(listen.payloads(BOARD_STATUS)[-1])["firmware"] == SHIPPED
     board.tap("S", "ready")
     assert wait_until(lambda: len(presses(listen)) == 1, 30), bridge.output()
     assert "的固件是" not in bridge.output()
