@@ -796,9 +796,6 @@ class Reducer:
     def _trump(self) -> dict | None:
         return None
 
-    def _draw(self) -> dict | None:
-        return None
-
     def _current_trick(self) -> dict | None:
         return None
 
@@ -816,7 +813,7 @@ class Reducer:
         return {
             "v": 1, "seq": t.seq, "at": at, "rulebook": t.rulebook, "phase": t.phase,
             "paused": t.on_hold, "players": dict(t.players), "teams": t._teams(),
-            "dealer": t.dealer, "trump": t._trump(), "draw": t._draw(),
+            "dealer": t.dealer, "trump": t._trump(),
             "hand": t.hand_no, "trick": t._trick_no(), "turn": t.turn(), "current_trick": t._current_trick(),
             "cards": t.cards_left(), "clocks": t._clocks(at),
             "round": {"started_at": t.round_start, "left": round(rc.left(at), 3) if timed else None,

@@ -20,8 +20,6 @@ The flow follows ``referee/table/tractor.py``: ``assign``, ``start_round``, each
 ``ready``; the draw, with a seat showing level cards to declare, overturn or reinforce; a ``declare`` press
 ends the draw; the dealer's ``ready`` takes the kitty (with no declaration the dealer then shows
 one card of the suit it names); the plays; the dealer turns up the kitty (where the book has one); ``hand_scored``.
-A draw found going on (the bots started again in it) goes on from what its ``state`` shows (``draw``): the declaration
-standing, in its seat's hand, and the draw's end once signalled.
 Deterministic for a seed (the message ids aside).
 """
 
@@ -358,28 +356,22 @@ class Simulator:
         first_hand = dealer is None
         deck = list(Decks(self.rules.deal.decks).full())
         self.rng.shuffle(deck)
-        draw = state.get("draw") or {"declared": None, "ended_by": None}
-        first = dealer or draw["ended_by"] or self.rng.choice(SEATS)
+        first = dealer or self.rng.choice(SEATS)
         kitty_n = self.rules.deal.kitty
         drawn: dict[str, list] = {s: [] for s in SEATS}
         declaring = Declaring(self.rules, level, first_hand=first_hand)
-        if draw["declared"]:  # a draw going on (these players were restarted): its declaration stands, in its seat's hand
-            shown = draw["declared"]
-            declaring = declaring.declare(shown["seat"], Cards.parse(shown["cards"]), self._at)
-            _drawn_by(deck, first, shown["seat"], Cards.parse(shown["cards"]))
         seat = first
         for card in deck[: len(deck) - kitty_n]:
             self._advance(SECONDS_PER_CARD)
             drawn[seat].append(card)
-            if card.rank == level and not draw["ended_by"]:
+            if card.rank == level:
                 declaring = self._declare_round(declaring, drawn, seat)
             seat = next_seat(seat)
         hands = {s: Cards(c) for s, c in drawn.items()}
         kitty = Cards(deck[len(deck) - kitty_n :])
         standing = declaring.standing
         self._advance(1.0)
-        if not draw["ended_by"]:
-            self.press(standing.seat if standing else first, "declare")  # the draw is over
+        self.press(standing.seat if standing else first, "declare")  # the draw is over
         dealer = dealer or (standing.seat if standing else first)
         self._advance(self.rules.declare.window_s + 1.0)  # the overturn window passes
         state = self.press(dealer, "ready")  # the dealer takes the kitty
@@ -496,25 +488,6 @@ class Simulator:
             if any(f["flag"] == flag["flag"] for f in state["flags"]):
                 raise SimulationError(f"flag {flag['flag']} stays open after confirm: {state}")
         return state
-
-
-def _drawn_by(deck: list, first: str, seat: str, cards: Cards) -> None:
-    """Shuffle ``cards`` into what ``seat`` draws of ``deck`` (drawn in turn from ``first``): the cards of a declaration
-    that stands were drawn by its seat, and the rest of the deck lacks them (an overturn counts the copies left).
-
-    >>> from referee.cards import Card
-    >>> deck = [Card.parse(c) for c in "S2 H2 C3 D4 S5 S6 S7 S8".split()]
-    >>> _drawn_by(deck, "S", "E", Cards.parse("S2 S7"))
-    >>> sorted(c.code for c in deck[1::4]), sorted(c.code for c in deck) == sorted("S2 H2 C3 D4 S5 S6 S7 S8".split())
-    (['S2', 'S7'], True)
-    """
-    mine = [i for i in range(len(deck)) if SEATS[(SEATS.index(first) + i) % 4] == seat]
-    placed: set[int] = set()
-    for card in cards:
-        at = next(i for i in range(len(deck)) if deck[i] == card and i not in placed)
-        to = next(i for i in mine if i not in placed)
-        deck[at], deck[to] = deck[to], deck[at]
-        placed.add(to)
 
 
 def _most_held_suit(hand: Cards, level: str) -> str:

@@ -537,15 +537,6 @@ class TractorTable(Reducer):
     def _trump(self) -> dict | None:
         return {"suit": self.trump, "rank": self.game.hand_level()} if self.trump and self.game else None
 
-    def _draw(self) -> dict | None:
-        """The draw as the people at the table saw it: the declaration standing (its cards were shown) and the seat that
-        signalled the draw's end (000 第十条 2), while it and its overturn window are on."""
-        if self.phase != "dealing" or self.declaring is None:
-            return None
-        s = self.declaring.standing
-        declared = {"seat": s.seat, "cards": [f"{s.suit}{self.declaring.level}"] * s.count} if s else None
-        return {"declared": declared, "ended_by": self.declaring.ended_by}
-
     def _current_trick(self) -> dict | None:
         if not (self.judge and self.judge.tricks):
             return None

@@ -441,21 +441,6 @@ def test_cards_shown_to_declare_and_taken_back_are_no_refused_pickup():
     assert d.outputs[before:] == [] and d.table.phase == "dealing"
 
 
-def test_the_state_shows_the_draw_as_the_people_at_the_table_saw_it():
-    """七, 八 (揭牌、反揭) and 000 第十条 2 (示意抓牌完毕): the declaration standing and the draw's end are public, so that one
-    who looks late (the hall's players started again in the draw) knows what an overturn must beat."""
-    d = Driver()
-    d.start()
-    assert d.table.state(d.at)["draw"] == {"declared": None, "ended_by": None}
-    d.send("observed", {"seat": "E", "cards": ["S2"], "confidence": 0.99})
-    d.send("observed", {"seat": "N", "cards": ["H2", "H2"], "confidence": 0.99})  # an overturn
-    assert d.table.state(d.at)["draw"] == {"declared": {"seat": "N", "cards": ["H2", "H2"]}, "ended_by": None}
-    d.send("board/in", {"seat": "W", "button": "declare"})
-    assert d.table.state(d.at)["draw"] == {"declared": {"seat": "N", "cards": ["H2", "H2"]}, "ended_by": "W"}
-    d.send("board/in", {"seat": "N", "button": "ready"}, dt=6.0)
-    assert d.table.phase == "kitty" and d.table.state(d.at)["draw"] is None
-
-
 def test_a_pickup_seen_after_the_next_lead_is_the_cleared_trick():
     d = Driver()
     d.start()
