@@ -35,7 +35,7 @@ LOCKS = Path("/run/lock")  # every user may write there, and no unit's PrivateTm
 
 class Held(Exception):
     """The lock file ``lock`` is not this process's: another holds it (``holder``, its process and what it reads), or
-    it cannot be opened (``holder`` None, ``error`` why); the caller says which in its own section's words
+    it cannot be opened or written (``holder`` None, ``error`` why); the caller says which in its own section's words
     (``table_busy``, ``table_lock``: keys written out where they are raised, as the catalogue's test reads them)."""
 
     def __init__(self, lock: Path, holder: str | None = None, error: OSError | None = None) -> None:
@@ -91,7 +91,7 @@ def hold(role: str, table: str, broker_url: str, what: str) -> Holding:
 def hold_file(where: Path, what: str) -> Holding:
     """Hold the lock file ``where`` for this process, which names itself in it by its process and ``what``, until
     :meth:`Holding.release` (or the process's end); :class:`Held` when another process holds it or the file cannot be
-    opened (made, where it is not there)."""
+    opened (made, where it is not there) or written (a full disk)."""
     while True:
         try:
             fd = os.open(where, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
@@ -106,8 +106,12 @@ def hold_file(where: Path, what: str) -> Holding:
         if _names(where, fd):
             break
         os.close(fd)  # its holder let it go and removed it between the open and the lock: the name is a new file's
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()} {what}\n".encode(), 0)
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()} {what}\n".encode(), 0)
+    except OSError as e:  # a full disk: not held (let go, not left locked until the process ends), no file naming nobody
+        Holding(where, fd).release()
+        raise Held(where, error=e) from None
     return Holding(where, fd)
 
 

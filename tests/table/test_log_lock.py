@@ -98,6 +98,39 @@ def test_a_lock_file_left_by_a_dead_process_is_taken_over_and_removed_at_the_end
         assert not lock.exists()
 
 
+# A full disk, as a write sees it: no byte may be written (RLIMIT_FSIZE; SIGXFSZ ignored, so the write fails, EFBIG).
+FULL = """
+import resource, signal, sys
+from referee.table.log import LogError
+from referee.table.service import hold_log
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]
+resource.setrlimit(resource.RLIMIT_FSIZE, (0, hard))
+try:
+    hold_log(sys.argv[1], "k4")
+except LogError as e:
+    print(e.why, e.reason("zh"), e.reason("en"), sep="\\n")
+resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
+hold_log(sys.argv[1], "k4").release()  # the lock not kept by the refused attempt: this process takes it at once
+print("taken")
+"""
+
+
+def test_a_log_whose_lock_file_cannot_be_written_is_refused_in_words_and_not_kept(tmp_path):
+    """A full disk: ``<log>.lock`` is made and locked, but the service's name cannot be written in it. The system's
+    error escaped (a traceback, not a refusal in words), the file and its lock kept until the process ended; now the
+    service is refused as on a lock it cannot take (``unlockable``, the system's error in words), the lock let go and
+    the file removed."""
+    db = tmp_path / "k4.db"
+    done = subprocess.run([sys.executable, "-c", FULL, str(db)], cwd=Path(__file__).resolve().parents[2],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    why, zh, en, taken = done.stdout.splitlines()
+    assert why == "unlockable" and taken == "taken"
+    assert f"无法取得它的锁 {db}.lock（文件超出了允许的大小）" in zh and f"cannot take its lock {db}.lock (" in en, (zh, en)
+    assert "Errno" not in zh + en and not Path(f"{db}.lock").exists()
+
+
 @pytest.fixture
 def disk(tmp_path):
     """A folder that can be made read-only: a small tmpfs of its own as root (whom a folder's rights do not stop),
