@@ -145,7 +145,7 @@ def test_serve_runs_and_stops_on_sigterm_with_a_stream_open(broker, tmp_path, si
         assert first[0] == "event: snapshot"
         began = time.monotonic()
         proc.send_signal(sig)
-        assert proc.wait(30) in (0, -signal.SIGTERM)  # uvicorn raises SIGTERM again once it has shut down; Ctrl-C ends 0
+        assert proc.wait(30) == 0  # SIGTERM ends as Ctrl-C does (display.cli), its console file let go
         # the stream was ended, not waited for (open for as long as the client reads, 30 s and more); the bound leaves
         # a loaded machine its time to stop a process
         assert time.monotonic() - began < 20
