@@ -14,7 +14,7 @@ beside them. No process imports another across this line: each imports the contr
 - :mod:`bus.firmware`: the board firmware the release ships (the bridge and the console say an older one);
 - :mod:`bus.pace`: a sender's pace (a token bucket);
 - :mod:`bus.lock`: one sender per table (a bridge, a camera): a lock file per role, table and broker, or at a path
-  of the caller's (a table service's log).
+  of the caller's (a table service's log, a display's console file, a venue's enrolment folder).
 
 The bus knows the kernel's cards and rulebook names (a payload's cards and rulebook are checked), and
 nothing of the engines, the services, vision or the display. Nothing is imported here, so each part
