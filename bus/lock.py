@@ -25,11 +25,13 @@ import fcntl
 import os
 import socket
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from bus.mqtt import parse_url
 
+NAMING_S = 2.0  # how long a refused process waits for the holder to name itself in an empty lock file
 LOCKS = Path("/run/lock")  # every user may write there, and no unit's PrivateTmp hides it from another
 
 
@@ -100,7 +102,7 @@ def hold_file(where: Path, what: str) -> Holding:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            holder = os.read(fd, 4096).decode(errors="replace").strip()
+            holder = _holder(fd)
             os.close(fd)
             raise Held(where, holder=holder or "?") from None
         if _names(where, fd):
@@ -113,6 +115,18 @@ def hold_file(where: Path, what: str) -> Holding:
         Holding(where, fd).release()
         raise Held(where, error=e) from None
     return Holding(where, fd)
+
+
+def _holder(fd: int) -> str:
+    """What the holder of the lock file open as ``fd`` wrote of itself: it names itself just after taking the lock, so
+    one refused in between (three started at once, the holder not yet given the CPU) reads on for up to
+    ``NAMING_S``; empty when it never does (an older holder's empty file)."""
+    deadline = time.monotonic() + NAMING_S
+    while True:
+        holder = os.pread(fd, 4096, 0).decode(errors="replace").strip()
+        if holder or time.monotonic() >= deadline:
+            return holder
+        time.sleep(0.01)
 
 
 def _names(where: Path, fd: int) -> bool:

@@ -93,3 +93,31 @@ def test_three_processes_taking_one_lock_in_turn_never_hold_it_together_and_leav
     errors = [racer.communicate(timeout=120)[1] for racer in racers]
     assert [racer.returncode for racer in racers] == [0, 0, 0], errors
     assert not lock.path("bridge", table, "mqtt://localhost:1").exists()
+
+
+def test_a_process_refused_before_the_holder_has_named_itself_waits_for_its_name(tmp_path):
+    """The holder names itself just after it takes the lock; one refused in between (three table services started at
+    once on one log, the holder not yet given the CPU) read the empty file and said ``?`` for the holder. It reads on
+    until the name is there (up to ``NAMING_S``)."""
+    import fcntl
+    import threading
+    import time
+
+    where = tmp_path / "k.lock"
+    fd = os.open(where, os.O_RDWR | os.O_CREAT, 0o644)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held, not yet named: as between the holder's flock and its write
+    refused: list[lock.Held] = []
+
+    def take() -> None:
+        try:
+            lock.hold_file(where, "second")
+        except lock.Held as e:
+            refused.append(e)
+
+    taker = threading.Thread(target=take)
+    taker.start()
+    time.sleep(0.2)  # the second is refused meanwhile (without its wait it said "?" here)
+    os.pwrite(fd, f"{os.getpid()} first\n".encode(), 0)  # named a moment later
+    taker.join(30)
+    os.close(fd)
+    assert [e.holder for e in refused] == [f"{os.getpid()} first"]
