@@ -241,9 +241,11 @@ def _backup(args: argparse.Namespace) -> int:
 def _user(args: argparse.Namespace) -> int:
     import time
 
-    from display.store import Store
+    from display.store import Store, UserError
 
     try:
+        if not args.role and args.db != ":memory:" and not Path(args.db).exists():  # a mistyped path is not made
+            raise UserError("console_missing", path=args.db)
         store = Store.open(args.db)  # a file that is not the console's is refused before a password is asked for it
     except Refusal as exc:
         return refuse(args, exc)

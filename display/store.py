@@ -254,8 +254,11 @@ class Store:
                 self._db.execute(f"DELETE FROM {table} WHERE name = ?", (name,))
 
     def unlock(self, name: str) -> int:
-        """Lift the locks on logins as ``name`` (an organiser's remedy: its failed logins forgotten); how many were."""
+        """Lift the locks on logins as ``name`` (an organiser's remedy: its failed logins forgotten); how many were.
+        A name that is no user's is refused as :meth:`set_password` refuses it (a mistyped name is no remedy)."""
         with self._lock:
+            if not self._db.execute("SELECT 1 FROM users WHERE name = ?", (name,)).fetchone():
+                raise UserError("no_user", user=repr(name)[1:-1], known=[n for (n,) in self._db.execute("SELECT name FROM users ORDER BY name")])
             return self._db.execute("DELETE FROM failed_logins WHERE name = ?", (name,)).rowcount
 
     def users(self) -> list[tuple[str, str]]:

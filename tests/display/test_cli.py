@@ -208,6 +208,26 @@ def test_user_changes_at_the_command_line_are_in_the_audit_log(broker, tmp_path,
         assert english[1]["text"] == f"the command line on the console's server (OS user {me}) removed the user 赵老师, ending their sessions"
 
 
+@pytest.mark.parametrize("verb", ["--passwd", "--remove", "--unlock"])
+def test_a_user_change_on_a_console_file_not_there_or_a_user_not_there_is_refused_and_makes_nothing(
+        tmp_path, monkeypatch, capsys, verb):
+    """README: exit 2, nothing done. A mistyped console file was made by ``--passwd``, ``--remove`` or ``--unlock``
+    (then ``没有用户“赵老师”；用户有`` and no one, and ``--unlock`` said it had unlocked a user of the new empty file, exit 0); a
+    mistyped name was unlocked as if it were a user's."""
+    monkeypatch.setenv("CARDTABLE_PASSWORD", "zhao-pass-1")
+    missing = tmp_path / "typo.db"
+    assert cli.main(["display", "user", "--db", str(missing), "--user", "赵老师", verb]) == 2
+    said = capsys.readouterr().err
+    assert not missing.exists() and not list(tmp_path.iterdir()), said
+    assert f"{missing}：没有这个控制台文件，什么都没有改" in said, said
+    db = tmp_path / "console.db"
+    assert cli.main(["display", "user", "--db", str(db), "--user", "赵老师", "--role", "referee"]) == 0
+    capsys.readouterr()
+    assert cli.main(["display", "user", "--db", str(db), "--user", "赵老帅", verb]) == 2
+    assert "没有用户“赵老帅”；用户有 赵老师" in capsys.readouterr().err
+    assert cli.main(["display", "user", "--db", str(db), "--user", "赵老师", "--unlock"]) == 0
+
+
 @pytest.mark.parametrize("name, said", [
     ("l\u0456", "用户名“lі”与已有的用户“li”看起来一样"),  # a Cyrillic і beside the referee li
     ("ＬＩ", "用户名“ＬＩ”与已有的用户“li”看起来一样"),  # full-width capitals
