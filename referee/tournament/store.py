@@ -541,9 +541,14 @@ LOG_COLUMNS = ["seq", "kind", "data", "by", "at"]
 def check_file(path: str | Path) -> None:
     """Refuse a file that exists and is not a tournament's: an empty file, text, a folder, another
     program's database, a table's event log (an SQLite file holding the log and nothing else is
-    one). Nothing is written to it; a file that does not exist yet is made by the store."""
+    one), or a new file in a folder that does not exist. Nothing is written to it; a new file in a folder that exists
+    is made by the store."""
     path = Path(path)
-    if str(path) == ":memory:" or not path.exists():
+    if str(path) == ":memory:":
+        return
+    if not path.exists():
+        if not path.parent.is_dir():
+            raise TournamentError("db_no_folder", path=path, folder=path.parent)
         return
     try:
         what = unlike(path, {"actions": LOG_COLUMNS, "seals": None})
@@ -624,8 +629,6 @@ def _head(path: Path) -> bytes:
 
 def _open(path: Path) -> sqlite3.Connection:
     check_file(path)
-    if str(path) != ":memory:" and not path.parent.is_dir():
-        raise TournamentError("db_no_folder", path=path, folder=path.parent)
     try:
         return sqlite3.connect(path, timeout=WAIT_S, isolation_level=None, check_same_thread=False)
     except sqlite3.Error as exc:

@@ -91,6 +91,18 @@ def test_serve_refuses_missing_or_bad_broker_urls(tmp_path, monkeypatch, capsys)
     assert not (tmp_path / "c.db").exists()  # refused before anything was made
 
 
+def test_serve_of_a_tournament_file_in_a_folder_not_there_is_refused_before_anything_is_made(tmp_path, capsys):
+    """A mistyped `--tournament-db` folder passed the files' check, the console's file was made, and the server's
+    startup was a traceback (exit 3); now refused in words with the files (before the broker at port 1), nothing made."""
+    creds = tmp_path / "creds"
+    creds.write_text("scoreboard:pw-scoreboard\nconsole:pw-console\n")
+    creds.chmod(0o600)
+    assert cli.main(["display", "serve", "--db", str(tmp_path / "c.db"), "--tournament-db", str(tmp_path / "no" / "t.db"),
+                     "--broker", "mqtt://127.0.0.1:1", "--credentials", str(creds)]) == 2
+    assert f"{tmp_path / 'no' / 't.db'}：没有文件夹 {tmp_path / 'no'}，未建任何文件" in capsys.readouterr().err
+    assert sorted(tmp_path.iterdir()) == [creds]
+
+
 def test_serve_that_cannot_reach_the_broker_says_so_in_words(broker, tmp_path):
     """A wrong password, or no broker where it was said to be, was the server's startup traceback; now one sentence,
     before the server starts (the console's file not even made)."""
