@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from bus.credentials import add_options
 from cardtable.lang import FAILED, refuse
@@ -65,4 +66,9 @@ def _virtual(args: argparse.Namespace) -> int:
 
     if not 0 <= args.board_id <= 0xFFFF:  # the protocol's board id: two bytes
         return refuse(args, say(args.lang, "cli.board_id", value=args.board_id))
+    link = Path(args.link)
+    if not link.parent.is_dir():  # a mistyped folder: the link's os.symlink was a traceback
+        return refuse(args, say(args.lang, "cli.link_no_folder", path=link, folder=link.parent))
+    if link.exists() and not link.is_symlink():  # another command's file, or a folder: the link would replace it
+        return refuse(args, say(args.lang, "cli.link_taken", path=link))
     return serve(args.link, args.board_id)

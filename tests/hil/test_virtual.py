@@ -147,6 +147,24 @@ def test_the_virtual_board_speaks_english_when_asked(tmp_path):
     assert not any("连接" in line or "请" in line for line in out.lines)
 
 
+def test_a_link_in_no_folder_or_over_a_file_is_refused_and_changes_nothing(tmp_path, capsys):
+    """`--link` in a mistyped folder was a traceback (os.symlink); over another command's file or a folder the link
+    replaced it (a file) or was a traceback (a folder). Now refused in words, exit 2, nothing made or changed."""
+    from cardtable import cli
+
+    console, folder = tmp_path / "console.db", tmp_path / "runs"
+    console.write_bytes(b"SQLite format 3\x00 the console")
+    folder.mkdir()
+    assert cli.main(["bridge", "virtual", "--link", str(tmp_path / "no" / "vtty")]) == 2
+    assert f"`--link {tmp_path / 'no' / 'vtty'}`：没有文件夹 {tmp_path / 'no'}，未建任何文件" in capsys.readouterr().err
+    for path in (console, folder):
+        assert cli.main(["--lang", "en", "bridge", "virtual", "--link", str(path)]) == 2
+        assert f"`--link {path}`: a file or folder that is not a symlink is there; nothing was changed" in \
+            capsys.readouterr().err
+    assert console.read_bytes() == b"SQLite format 3\x00 the console" and not any(folder.iterdir())
+    assert sorted(tmp_path.iterdir()) == [console, folder]
+
+
 def test_a_flood_of_presses_wraps_the_dropped_count_as_the_firmware_does():
     """A stuck or hostile button: the queue fills, the rest are dropped and counted in a u16 that
     wraps (firmware/link.c), and the board goes on (it used to die of a struct.error past 65,535)."""
