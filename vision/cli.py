@@ -135,6 +135,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     try:
         model = _model(args.model, args.sure)
         if Path(args.source).suffix.lower() in IMAGE_SUFFIXES:
+            if not Path(args.source).is_file():  # said before OpenCV's own warning in English
+                return fail(args, "no_image", path=args.source)
             image = cv2.imread(args.source, cv2.IMREAD_COLOR)
             if image is None:
                 return fail(args, "not_image", path=args.source)

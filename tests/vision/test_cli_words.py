@@ -92,3 +92,20 @@ def test_a_deck_that_names_nothing_is_refused_in_words(tmp_path):
     done = run(["sure", "--deck", " , ", "--frames", "1", "--out", str(tmp_path / "s.json")], "en")
     assert done.returncode == 2 and "no such deck (it names no art style and no folder)" in done.stderr, done.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_a_mistyped_picture_to_calibrate_on_is_refused_in_chinese_alone(tmp_path):
+    """OpenCV's warning in English came first (`can't open/read file`), and the line called it no picture."""
+    done = run(["calibrate", "--source", str(tmp_path / "nosuch.png"), "--out", str(tmp_path / "c.png")])
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+        f"cardtable vision calibrate：错误：没有这个图片：{tmp_path / 'nosuch.png'}"], done.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_mistyped_deck_is_refused_in_chinese_alone(tmp_path):
+    """A style that is not there was said in English inside the Chinese line (`no art for SA in style ...`), after
+    OpenCV's own warning in English; now the system's error in the catalogue's words, and no other line."""
+    done = run(["sure", "--deck", "nosuchstyle", "--frames", "1", "--out", str(tmp_path / "s.json")])
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+        "cardtable vision sure：错误：`--deck nosuchstyle`：没有这副牌（没有这个文件或文件夹）"], done.stderr
+    assert not list(tmp_path.iterdir())

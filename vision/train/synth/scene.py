@@ -9,7 +9,9 @@ and layouts that place a seat's cards as players leave them (a row, a fan, a pil
 
 from __future__ import annotations
 
+import errno
 import math
+import os
 import random
 from dataclasses import dataclass, field
 from functools import cache
@@ -145,7 +147,10 @@ def random_scene(rng: random.Random, styles: list[str], *, decks: int = 3, max_c
 @cache
 def committed_face(style: str, name: str) -> np.ndarray:
     """A card's face in a committed style (``ART``, or a folder's absolute path), BGRA."""
-    img = cv2.imread(str(ART / style / f"{name}.png"), cv2.IMREAD_UNCHANGED)
+    path = ART / style / f"{name}.png"
+    if not path.is_file():  # a mistyped style: said by its errno in words, before OpenCV's own warning in English
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(path))
+    img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
     if img is None:
         raise FileNotFoundError(f"no art for {name} in style {style!r} under {ART}")
     return img
