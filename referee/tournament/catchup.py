@@ -74,8 +74,10 @@ def read(paths: Iterable[str | Path]) -> list[tuple[str, str, dict]]:
                 for number, text in enumerate(f, 1):
                     if text.strip():
                         lines.append(_line(path, number, text))
-        except (OSError, UnicodeDecodeError) as exc:
+        except OSError as exc:
             raise TournamentError("catchup_file", path=path, error=exc) from None
+        except UnicodeDecodeError:  # another command's file (a database): not Python's words in English
+            raise TournamentError("catchup_file", path=path, error=TournamentError("catchup_not_utf8")) from None
     return lines
 
 

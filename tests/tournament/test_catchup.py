@@ -158,6 +158,9 @@ def test_a_file_that_is_not_a_tables_events_is_refused_in_words_and_nothing_is_r
     with pytest.raises(SystemExit):
         main(["tournament", "catch-up", "--db", str(tmp_path / "tournament.db"), str(tmp_path / "nowhere.jsonl")])
     assert "nowhere.jsonl：无法读取" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # another command's file, a database: Python's decoding error was said in English
+        main(["tournament", "catch-up", "--db", str(tmp_path / "tournament.db"), good, str(tmp_path / "tournament.db")])
+    assert f"{tmp_path / 'tournament.db'}：无法读取（不是 `UTF-8` 文本），什么也没有记入" in capsys.readouterr().err
     assert store.last_seq() == seq
 
 
