@@ -169,11 +169,12 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    from vision.model import ModelError
     from vision.train.join import join
 
     try:
         join(args.classifiers, args.out, args.rule)
-    except (ValueError, OSError) as e:
+    except (ModelError, ValueError, OSError) as e:
         return fail(args, "join", error=e)
     rule = say(args.lang, {"mean": "vision.rule_mean", "product": "vision.rule_product"}[args.rule])
     print(say(args.lang, "vision.joined", out=args.out, n=len(args.classifiers), rule=rule))

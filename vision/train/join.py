@@ -48,19 +48,24 @@ TINY = 1e-6  # the least probability the product takes a member's at (a zero wou
 
 
 def _load(path: Path) -> onnx.ModelProto:
-    """The ONNX file ``path``; ValueError, naming it, for one that is damaged or not ONNX at all."""
+    """The ONNX file ``path``; :class:`ModelError`, naming it, for one that is not there, damaged or not ONNX at all
+    (in the catalogue's words: protobuf's own are English)."""
     from google.protobuf.message import DecodeError
 
+    from vision.model import ModelError
+
+    if not Path(path).is_file():
+        raise ModelError("no_classifier", path=path)
     try:
         return onnx.load(str(path))
-    except DecodeError as e:
-        raise ValueError(f"{path}: not an ONNX file, or damaged ({e})") from None
+    except DecodeError:
+        raise ModelError("not_onnx", path=path) from None
 
 
 def join(paths: list[Path], out: Path, rule: str = "mean") -> None:
     """Write to ``out`` one classifier of the ``paths`` (each an ``index.onnx``: input ``patch``, output ``probs``
     over the same classes): their probabilities' mean, or by ``rule="product"`` their normalised geometric mean.
-    ValueError, saying which, for a file that is not one."""
+    :class:`vision.model.ModelError`, saying which, for a file that is not one."""
     if len(paths) < 2:
         raise ValueError("join takes two classifiers or more")
     if rule not in RULES:
