@@ -78,8 +78,20 @@ class Hall:
             if state is not None and state["seq"] != seq:
                 seq, moved = state["seq"], time.monotonic()
             time.sleep(0.3)
-        raise AssertionError(f"{table}: no {what} (the state at seq {seq} for {time.monotonic() - moved:.0f} s, "
-                             f"{timeout} s at most); last state {state}\n" + "\n".join(self.lines))
+        said = f"{table}: no {what} (the state at seq {seq} for {time.monotonic() - moved:.0f} s, {timeout} s at most)"
+        raise AssertionError(f"{said}; last state {state}\n{self.story(table)}\n{said}")  # said last too: a tail shows it
+
+    def story(self, table: str) -> str:
+        """For a failure: what the hall said, then the end of each of the table's programs' logs (the last of their
+        warnings and errors, and their last line: who waits on what), and where the run's folder is (pytest keeps it)."""
+        out = list(self.lines)
+        for part in ("service", "camera", "players", "bridge"):
+            path = self.dir / "logs" / f"{table}-{part}.log"
+            lines = path.read_text(errors="replace").splitlines() if path.exists() else []
+            worse = [x for x in lines if " INFO " not in x][-15:]
+            out += [f"-- {path.name} ({len(lines)} lines), its last warnings and errors and its last line:", *worse,
+                    *(lines[-1:] if lines[-1:] != worse[-1:] else [])]
+        return "\n".join(out + [f"-- the run's folder: {self.dir}"])
 
     def pids(self, argv_part: str) -> list[int]:
         out = []
