@@ -140,9 +140,23 @@ def _certs(args: argparse.Namespace) -> int:
     return 0
 
 
+def _by_hand(args: argparse.Namespace, env: str) -> int | None:
+    """A refusal, in words, of a part the hall starts (its broker URL in ``env``, its run folder made) run by hand
+    without them: it was a traceback (KeyError), or made its files under a mistyped ``--dir``."""
+    import os
+
+    from referee.catalogue import say
+
+    if env not in os.environ or not args.dir.is_dir():
+        return refuse(args, say(args.lang, "cli.hall_only", verb=args.part, env=env, dir=args.dir))
+    return None
+
+
 def _player(args: argparse.Namespace) -> int:
     from hall.player import main
 
+    if (refused := _by_hand(args, "HALL_READER")) is not None:
+        return refused
     d = args.dir / args.table
     buttons = d / "buttons"
     return main(args.table, args.rulebook, d / "scene.jsonl", buttons if buttons.exists() else None,
@@ -152,4 +166,6 @@ def _player(args: argparse.Namespace) -> int:
 def _camera(args: argparse.Namespace) -> int:
     from hall.camera import main
 
+    if (refused := _by_hand(args, "HALL_CAMERA")) is not None:
+        return refused
     return main(args.table, args.rulebook, args.dir, args.seed, args.see)

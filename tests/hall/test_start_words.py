@@ -25,6 +25,21 @@ def test_a_run_directory_in_use_is_refused_in_either_language(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.txt"]
 
 
+def test_a_part_of_the_hall_run_by_hand_is_refused_in_words_and_makes_nothing(tmp_path):
+    """`hall camera` and `hall player` are the hall's: run by hand (no broker URL in the environment, a mistyped
+    `--dir`) they were a traceback (KeyError); now refused in words, exit 2, nothing made."""
+    env = {k: v for k, v in ENV.items() if not k.startswith("HALL_")}
+    for part, name in (("camera", "HALL_CAMERA"), ("player", "HALL_READER")):
+        for given in ({}, {name: "mqtt://u:p@127.0.0.1:1"}):  # the URL given, the folder still mistyped
+            done = subprocess.run([*CLI, "hall", part, "--table", "t01", "--rulebook", "sanjiang-2012", "--dir",
+                                   str(tmp_path / "nosuch")], capture_output=True, text=True, timeout=60,
+                                  env=env | given)
+            assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+                f"cardtable hall {part}：错误：`cardtable hall {part}` 由赛场（`cardtable hall`）启动，不单独运行："
+                f"缺少 `{name}`，或没有赛场的运行文件夹 {tmp_path / 'nosuch'}"], done.stderr
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_port_taken_is_refused_in_either_language():
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
