@@ -345,14 +345,22 @@ def _catch_up(args) -> int:
 
 
 def _folder_of(path: str):
-    """The file to write, refused when its folder does not exist."""
+    """The file to write, refused when its folder does not exist, or where it would replace a database (another
+    command's file: the tournament's own, the console's, a table's log; read before the tournament is opened)."""
     from pathlib import Path
 
     from referee.tournament.core import TournamentError
+    from referee.tournament.store import SQLITE, _head
 
     out = Path(path)
     if not out.parent.is_dir():
         raise TournamentError("export_folder", path=path, folder=out.parent)
+    try:
+        database = out.is_file() and _head(out) == SQLITE
+    except OSError:
+        database = False  # one that cannot be read is not written either: said as the write fails
+    if database:
+        raise TournamentError("export_over_db", path=path)
     return out
 
 

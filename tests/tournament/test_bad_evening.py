@@ -230,6 +230,23 @@ def test_an_export_into_a_device_a_pipe_or_a_link_writes_into_it_and_replaces_no
     assert reader.communicate(timeout=10)[0] == target.read_bytes() and pipe.is_fifo()
 
 
+def test_an_export_over_a_database_is_refused_and_changes_nothing(capsys, form, tmp_path):
+    """`export --out` named another command's file (the console's, a mistyped `--db` for `--out`, the tournament's
+    own): the CSV replaced the database, exit 0. Now refused in words before the tournament is opened."""
+    import sqlite3
+    from contextlib import closing
+
+    db, console = tmp_path / "t.db", tmp_path / "console.db"
+    made(form, db)
+    with closing(sqlite3.connect(console)) as c, c:
+        c.execute("CREATE TABLE users (name TEXT)")
+    before = {p: p.read_bytes() for p in (db, console)}
+    for out in (console, db):
+        err = refused(capsys, "export", "--db", db, "--format", "csv", "--out", out)
+        assert f"{out} 是数据库文件（赛事、控制台或牌桌的记录），导出不写在它上面，未作任何改动" in err, err
+    assert {p: p.read_bytes() for p in before} == before and sorted(tmp_path.iterdir()) == sorted([*before, form])
+
+
 def test_who_and_the_free_texts_are_refused_unreadable_or_endless(capsys, form, tmp_path):
     """`--by` was logged as given (a terminal's escape, a right-to-left override that reverses who the console's audit
     shows, 30,000 characters), and a name or reason of any length (the console takes 128 and 200). Now they are
