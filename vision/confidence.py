@@ -131,6 +131,8 @@ def load(classifier: Path, path: Path | None = None) -> Calibration | None:
         detail = None if data.get("detail") is None else float(data["detail"])
         if detail is not None and not 0 < detail < 1e3:
             raise ValueError(f"detail {detail} is not a frame's px per canonical px")
+    except (UnicodeDecodeError, json.JSONDecodeError):  # another command's file: not said in Python's English
+        raise CalibrationError("damaged_calibration", path=p, error=CalibrationError("not_json")) from None
     except KeyError as e:
         raise CalibrationError("damaged_calibration", path=p, error=f"no field {e}") from e
     except (ValueError, TypeError, AttributeError) as e:

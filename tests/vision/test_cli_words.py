@@ -102,6 +102,18 @@ def test_a_mistyped_picture_to_calibrate_on_is_refused_in_chinese_alone(tmp_path
     assert not list(tmp_path.iterdir())
 
 
+def test_a_calibration_that_is_another_commands_file_is_refused_in_chinese_alone(green, tmp_path):
+    """`--sure` naming a database (a mistyped path to the console's file) was said with Python's decoding error in
+    English inside the Chinese line ('utf-8' codec can't decode ...); a text file with its JSON parser's."""
+    db, text = tmp_path / "console.db", tmp_path / "notes.txt"
+    db.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 4)
+    text.write_text("王老师\n")
+    for path in (db, text):
+        done = run(["read", "--sure", str(path), str(green)])
+        assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+            f"cardtable vision read：错误：分类器的置信度校准不能用：置信度校准 {path} 已损坏：不是 `JSON` 文本"], done.stderr
+
+
 def test_a_mistyped_deck_is_refused_in_chinese_alone(tmp_path):
     """A style that is not there was said in English inside the Chinese line (`no art for SA in style ...`), after
     OpenCV's own warning in English; now the system's error in the catalogue's words, and no other line."""
