@@ -56,8 +56,12 @@ def _session(path: Path, threads: int, inputs: list[str], outputs: list[str]):
     opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     # Workers that spin after a run took the CPU from the frame's other work (warps, masks): 2x slower per frame.
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    from google.protobuf.message import DecodeError
+
     try:
         return ort.InferenceSession(_graph(path, inputs, outputs), opts, providers=["CPUExecutionProvider"])
+    except DecodeError:  # no ONNX file (another command's, a mistyped name's): protobuf's words are English
+        raise ModelError("not_onnx", path=path) from None
     except Exception as e:  # onnx and onnxruntime raise their own exception types
         raise ModelError("cannot_load", path=path, error=e) from e
 

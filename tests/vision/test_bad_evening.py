@@ -93,7 +93,7 @@ def test_join_says_which_classifier_is_damaged(tmp_path):
     damaged = tmp_path / "damaged.onnx"
     damaged.write_bytes((models / "index.onnx").read_bytes()[:10_000])
     done = run("join", str(models / "index.onnx"), str(damaged), "--out", str(tmp_path / "joined.onnx"))
-    assert done.returncode == 2 and f"无法合并这几个分类器：{damaged} 不是 `ONNX` 分类器文件，或已损坏" in done.stderr
+    assert done.returncode == 2 and f"无法合并这几个分类器：{damaged} 不是 `ONNX` 模型文件，或已损坏" in done.stderr
     missing = tmp_path / "nosuch.onnx"  # a mistyped name was said as the system's error alone, naming no file
     done = run("join", str(models / "index.onnx"), str(missing), "--out", str(tmp_path / "joined.onnx"))
     assert done.returncode == 2 and done.stderr.strip().splitlines() == [

@@ -112,6 +112,9 @@ def test_a_calibration_that_is_another_commands_file_is_refused_in_chinese_alone
         done = run(["read", "--sure", str(path), str(green)])
         assert done.returncode == 2 and done.stderr.strip().splitlines() == [
             f"cardtable vision read：错误：分类器的置信度校准不能用：置信度校准 {path} 已损坏：不是 `JSON` 文本"], done.stderr
+    done = run(["read", "--model", str(db), str(green)])  # as a model: protobuf's English was said
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+        f"cardtable vision read：错误：{db} 不是 `ONNX` 模型文件，或已损坏"], done.stderr
 
 
 def test_a_mistyped_deck_is_refused_in_chinese_alone(tmp_path):
