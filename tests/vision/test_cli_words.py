@@ -117,6 +117,14 @@ def test_a_calibration_that_is_another_commands_file_is_refused_in_chinese_alone
         f"cardtable vision read：错误：{db} 不是 `ONNX` 模型文件，或已损坏"], done.stderr
 
 
+def test_a_mistyped_faces_folder_is_named_once(tmp_path):
+    """`vision deck --faces` of a folder not there said its name twice (`nosuch：nosuch：没有这个文件夹`)."""
+    done = run(["deck", "--faces", str(tmp_path / "nosuch"), "--out", str(tmp_path / "models")])
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+        f"cardtable vision deck：错误：{tmp_path / 'nosuch'}：没有这个文件夹"], done.stderr
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_mistyped_deck_is_refused_in_chinese_alone(tmp_path):
     """A style that is not there was said in English inside the Chinese line (`no art for SA in style ...`), after
     OpenCV's own warning in English; now the system's error in the catalogue's words, and no other line."""

@@ -41,7 +41,7 @@ def read_faces(folder: Path) -> dict[str, np.ndarray]:
 
     Raises :class:`DeckError` naming every missing, doubled, unreadable or misshapen face at once."""
     if not folder.is_dir():
-        raise DeckError("no_folder", folder=folder)
+        raise DeckError("no_folder")  # the command's line names it (`--faces DIR`)
     found: dict[str, list[Path]] = {}
     for path in folder.iterdir():
         if path.suffix.lower() in SUFFIXES:
