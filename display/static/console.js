@@ -114,6 +114,8 @@ function liveHTML(v) {
   const live = v ? liveness(hall, v) : "", h = v?.health, age = h ? healthAge(v) : 0;
   if (live === "stale") return `<b class="error stale">${T("stale")}</b>${heardText(v) && " " + esc(heardText(v))}`;
   if (live === "stalled") return `<b class="error stalled">${T("stalled")}</b> ${esc(age > 3 * h.every ? T("no_health", { s: Math.round(age) }) : h.problem)}`;
+  if (v?.status === "online" && !h) return `<b class="error stalled">${T("stalled")}</b>`;  // online, no health yet: the
+  // organiser's row errs towards "not live" (the scoreboard's tile keeps its status, liveness in stream.js)
   if (!h || v.status !== "online") return "";
   const out = [h.input_at == null ? "" : esc(T("last_input", { s: Math.round(h.at - h.input_at + age) }))];
   if (h.waiting > 20) out.push(esc(T("waiting_inputs", { n: h.waiting })));

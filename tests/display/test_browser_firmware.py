@@ -45,3 +45,20 @@ def test_the_console_row_says_a_board_on_older_firmware_and_nothing_for_the_ship
         zh.wait_for_selector(f"{row}:not(:has(.firmware-old))", timeout=WAIT_MS)
         says("2.0.0")  # said again: the row took each firmware as it came
         zh.wait_for_selector(f"{row} .firmware-old", timeout=WAIT_MS)
+
+
+def test_the_console_row_of_a_table_online_without_a_health_yet_is_not_shown_live(page, table):
+    """The organiser's row errs towards "not live": a table that says ``online`` but has sent no health (a service
+    frozen before its first) is 无响应 there until its health comes (the scoreboard's tile keeps its status). The pages'
+    one liveness rule (42e224f) had left that row blank, as if all were well."""
+    from bus.protocol import schema
+
+    table("f1").publish("status", {"v": 1, "status": "online", "at": time.time()})
+    table("f1").publish("state", state(seq=3))
+    live = "#c-tables tr[data-table=f1] td.live"
+    console = page("/console")
+    login(console)
+    console.wait_for_selector(f"{live} .stalled", timeout=WAIT_MS)
+    assert console.inner_text(live) == "无响应"
+    table("f1").publish("health", {**schema("health")["examples"][0], "every": 60.0, "dropped": {}, "at": time.time()})
+    console.wait_for_selector(f"{live}:not(:has(.stalled))", timeout=WAIT_MS)
