@@ -350,13 +350,13 @@ def _folder_of(path: str):
     from pathlib import Path
 
     from referee.tournament.core import TournamentError
-    from referee.tournament.store import SQLITE, _head
+    from referee.tournament.store import is_database
 
     out = Path(path)
     if not out.parent.is_dir():
         raise TournamentError("export_folder", path=path, folder=out.parent)
     try:
-        database = out.is_file() and _head(out) == SQLITE
+        database = out.is_file() and is_database(out)
     except OSError:
         database = False  # one that cannot be read is not written either: said as the write fails
     if database:

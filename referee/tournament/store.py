@@ -611,7 +611,7 @@ def unlike(path: Path, ours: Mapping[str, list[str] | None]) -> TournamentError 
                        for t, want in ours.items() if want is not None}
             problems = [p for (p,) in db.execute("PRAGMA integrity_check(3)")]  # a page overwritten reads as rows missing
     except sqlite3.Error as exc:  # damaged, or locked past the timeout
-        if getattr(exc, "sqlite_errorname", "") == "SQLITE_NOTADB" and _head(path) != SQLITE:
+        if getattr(exc, "sqlite_errorname", "") == "SQLITE_NOTADB" and not is_database(path):
             return TournamentError("db_not_sqlite")
         return TournamentError("db_damaged", error=exc)
     if problems != ["ok"]:
@@ -622,9 +622,11 @@ def unlike(path: Path, ours: Mapping[str, list[str] | None]) -> TournamentError 
     return None
 
 
-def _head(path: Path) -> bytes:
+def is_database(path: Path) -> bool:
+    """Whether the file at ``path`` begins as an SQLite database does (any command's: the tournament's, the
+    console's, a table's log); :class:`OSError` where it cannot be read."""
     with open(path, "rb") as f:
-        return f.read(len(SQLITE))
+        return f.read(len(SQLITE)) == SQLITE
 
 
 def _open(path: Path) -> sqlite3.Connection:
