@@ -26,6 +26,8 @@ No business logic here: topics and payloads belong to the callers. What it adds 
   QoS and retain flag) and nothing is acknowledged until the caller calls ``ack(delivery)`` (from
   any thread), e.g. once the message is on disk; a message never acked is delivered again by the
   broker after a reconnect, and an ``ack`` of a message of an earlier connection does nothing;
+  ``deliveries=True`` hands handlers the :class:`Delivery` too (whether a message is the broker's retained
+  copy), acknowledging as ever;
 - per subscription, whether the broker sends the retained message (``retained``: ``"new"``, the
   default, only for a new subscription; ``"always"``; ``"never"``) and whether a message keeps
   the retain flag it was published with (``retain_as_published``);
@@ -83,7 +85,7 @@ from referee.catalogue import Refusal
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[..., None]  # (topic, payload), or (topic, payload, delivery) with manual_ack
+Handler = Callable[..., None]  # (topic, payload), or (topic, payload, delivery) with manual_ack or deliveries
 Will = tuple[str, bytes, bool]  # (topic, payload, retain), sent with QoS 1
 
 DEFAULT_PORT = 1883
@@ -113,7 +115,7 @@ _RETAINED = {"new": SubscribeOptions.RETAIN_SEND_IF_NEW_SUB, "always": Subscribe
 
 @dataclass(frozen=True, slots=True)
 class Delivery:
-    """A message received with ``manual_ack``, to hand back to :meth:`Connection.ack`: its ``mid`` on
+    """A message received with ``manual_ack`` (to hand back to :meth:`Connection.ack`) or ``deliveries``: its ``mid`` on
     the connection ``generation`` it came on (mids are reused by the next connection), its QoS and
     whether it came with the retain flag."""
 
@@ -260,6 +262,7 @@ class Connection:
         reconnect_delay_s: tuple[float, float] = RECONNECT_DELAY_S,
         connect_timeout_s: float = CONNECT_TIMEOUT_S,
         manual_ack: bool = False,
+        deliveries: bool = False,
         ca: str | None = None,
         yields: bool = False,
     ):
@@ -279,6 +282,7 @@ class Connection:
         self._generation = 0  # +1 on every connect and disconnect: mids of an old connection are void
         self._subs: dict[str, tuple[Handler, SubscribeOptions]] = {}
         self.manual_ack = manual_ack
+        self._deliveries = manual_ack or deliveries  # handlers called with (topic, payload, delivery)
         self._unacked: set[int] = set()  # manual_ack: QoS > 0 mids received on this connection, not acked
         self._unrouted: deque[tuple[str, bytes, Delivery]] = deque()
         self._connected = threading.Event()
@@ -619,7 +623,7 @@ class Connection:
 
     def _call(self, handler: Handler, topic: str, payload: bytes, delivery: Delivery) -> None:
         try:
-            if self.manual_ack:
+            if self._deliveries:
                 handler(topic, payload, delivery)
             else:
                 handler(topic, payload)

@@ -53,9 +53,8 @@ class Feed:
         self._refused: OrderedDict[str, dict] = OrderedDict()  # command id -> the table's ``rejected`` data
         self._frames: dict[str, deque[dict]] = {}
         self._stop = threading.Event()
-        # manual_ack only for each message's Delivery, whether it is the broker's retained copy (nothing to
-        # acknowledge at QoS 0)
-        self.scoreboard = Connection(scoreboard_url, clean_start=True, reconnect_delay_s=reconnect_delay_s, manual_ack=True)
+        # deliveries: each message's Delivery says whether it is the broker's retained copy (``view.receive``)
+        self.scoreboard = Connection(scoreboard_url, clean_start=True, reconnect_delay_s=reconnect_delay_s, deliveries=True)
         self.console = Connection(console_url, clean_start=True, reconnect_delay_s=reconnect_delay_s)
         # QoS 0: the sessions are clean, so QoS 1 would add an acknowledgement per message and keep
         # nothing across a reconnect; after one, the retained state, status, round and standings come again.

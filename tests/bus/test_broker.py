@@ -381,3 +381,29 @@ def test_the_camera_reads_its_tables_state_and_nothing_else(connect, inbox):
     t2.publish(T2_STATUS, b'{"v":1}')
     seen.wait_payload(T1_STATE, b'{"v":1,"seq":1}')
     assert t2.flush(WAIT_S) and FORGED not in seen.payloads()
+
+
+def test_deliveries_say_which_message_is_the_retained_copy_and_acknowledge_as_ever(connect, until):
+    """``deliveries=True`` hands each handler the message's Delivery (the display's feed ages the broker's retained copy
+    of a health by its time, and takes a live one as news) without ``manual_ack``'s holding back: a message taken is
+    acknowledged, so a session resumed gets only what came while it was away."""
+    table = connect("table-t1")
+    table.publish(T1_STATUS, b"online", retain=True)
+    assert table.flush(WAIT_S)
+    got: list[tuple[bytes, bool]] = []
+
+    def watch() -> Connection:
+        return listen(connect(CONSOLE, deliveries=True), T1_STATUS, lambda t, p, d: got.append((p, d.retain)))
+
+    console = watch()
+    assert until(lambda: got == [(b"online", True)]), got  # the retained copy, said so
+    table.publish(T1_STATUS, b"paused", retain=True)
+    assert until(lambda: got[1:] == [(b"paused", False)]), got  # published while subscribed: live
+    console.close()
+    table.publish(T1_STATUS, b"online", retain=True)
+    assert table.flush(WAIT_S)
+    got.clear()
+    watch()
+    assert until(lambda: (b"online", False) in got), got  # what came while away, from the resumed session
+    time.sleep(1.0)  # nothing taken before is delivered again (unacknowledged, it would be)
+    assert (b"paused", False) not in got, got
