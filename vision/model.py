@@ -33,11 +33,10 @@ def _graph(path: Path, inputs: list[str], outputs: list[str]) -> bytes:
     """The model cut down to what ``outputs`` need: the detector's ``cls`` head (probabilities over the 54 cards at
     every 4 px, a helper task of its training) took ~40% of its run time and nothing reads it. ``FEATURES`` names
     the input of the classifier's last layer (what it sees in an index, before it names a card)."""
-    import onnx
     from onnx.shape_inference import infer_shapes
     from onnx.utils import Extractor
 
-    model = infer_shapes(onnx.load(str(path)))
+    model = infer_shapes(load_onnx(path))
     last = next((n.input[0] for n in model.graph.node if n.op_type == "Gemm"), None)
     outputs = [last if name == FEATURES else name for name in outputs]
     if None in outputs:
@@ -45,23 +44,34 @@ def _graph(path: Path, inputs: list[str], outputs: list[str]) -> bytes:
     return Extractor(model).extract_model(inputs, outputs).SerializeToString()
 
 
+def load_onnx(path: Path, missing: str = "no_model"):
+    """The ONNX model in the file ``path``; :class:`ModelError` in the catalogue's words for one that is not there
+    (``missing``: the reader's key) or is no ONNX (another command's file, a damaged one: protobuf's words are
+    English)."""
+    import onnx
+    from google.protobuf.message import DecodeError
+
+    if not Path(path).is_file():
+        raise ModelError(missing, path=path)
+    try:
+        return onnx.load(str(path))
+    except DecodeError:
+        raise ModelError("not_onnx", path=path) from None
+
+
 def _session(path: Path, threads: int, inputs: list[str], outputs: list[str]):
     import onnxruntime as ort
 
-    if not Path(path).is_file():
-        raise ModelError("no_model", path=path)
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
     opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     # Workers that spin after a run took the CPU from the frame's other work (warps, masks): 2x slower per frame.
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    from google.protobuf.message import DecodeError
-
     try:
         return ort.InferenceSession(_graph(path, inputs, outputs), opts, providers=["CPUExecutionProvider"])
-    except DecodeError:  # no ONNX file (another command's, a mistyped name's): protobuf's words are English
-        raise ModelError("not_onnx", path=path) from None
+    except ModelError:  # not there, or no ONNX: said as it is (load_onnx)
+        raise
     except Exception as e:  # onnx and onnxruntime raise their own exception types
         raise ModelError("cannot_load", path=path, error=e) from e
 

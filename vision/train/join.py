@@ -49,17 +49,10 @@ TINY = 1e-6  # the least probability the product takes a member's at (a zero wou
 
 def _load(path: Path) -> onnx.ModelProto:
     """The ONNX file ``path``; :class:`ModelError`, naming it, for one that is not there, damaged or not ONNX at all
-    (in the catalogue's words: protobuf's own are English)."""
-    from google.protobuf.message import DecodeError
+    (``vision.model.load_onnx``)."""
+    from vision.model import load_onnx
 
-    from vision.model import ModelError
-
-    if not Path(path).is_file():
-        raise ModelError("no_classifier", path=path)
-    try:
-        return onnx.load(str(path))
-    except DecodeError:
-        raise ModelError("not_onnx", path=path) from None
+    return load_onnx(path, "no_classifier")
 
 
 def join(paths: list[Path], out: Path, rule: str = "mean") -> None:
