@@ -44,15 +44,12 @@ def _graph(path: Path, inputs: list[str], outputs: list[str]) -> bytes:
     return Extractor(model).extract_model(inputs, outputs).SerializeToString()
 
 
-def load_onnx(path: Path, missing: str = "no_model"):
-    """The ONNX model in the file ``path``; :class:`ModelError` in the catalogue's words for one that is not there
-    (``missing``: the reader's key) or is no ONNX (another command's file, a damaged one: protobuf's words are
-    English)."""
+def load_onnx(path: Path):
+    """The ONNX model in the file ``path`` (the reader says one not there in its own words); :class:`ModelError` in
+    the catalogue's words for one that is no ONNX (another command's file, a damaged one: protobuf's are English)."""
     import onnx
     from google.protobuf.message import DecodeError
 
-    if not Path(path).is_file():
-        raise ModelError(missing, path=path)
     try:
         return onnx.load(str(path))
     except DecodeError:
@@ -62,6 +59,8 @@ def load_onnx(path: Path, missing: str = "no_model"):
 def _session(path: Path, threads: int, inputs: list[str], outputs: list[str]):
     import onnxruntime as ort
 
+    if not Path(path).is_file():
+        raise ModelError("no_model", path=path)
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
@@ -70,7 +69,7 @@ def _session(path: Path, threads: int, inputs: list[str], outputs: list[str]):
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return ort.InferenceSession(_graph(path, inputs, outputs), opts, providers=["CPUExecutionProvider"])
-    except ModelError:  # not there, or no ONNX: said as it is (load_onnx)
+    except ModelError:  # no ONNX: said as it is (load_onnx)
         raise
     except Exception as e:  # onnx and onnxruntime raise their own exception types
         raise ModelError("cannot_load", path=path, error=e) from e

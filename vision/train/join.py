@@ -50,9 +50,11 @@ TINY = 1e-6  # the least probability the product takes a member's at (a zero wou
 def _load(path: Path) -> onnx.ModelProto:
     """The ONNX file ``path``; :class:`ModelError`, naming it, for one that is not there, damaged or not ONNX at all
     (``vision.model.load_onnx``)."""
-    from vision.model import load_onnx
+    from vision.model import ModelError, load_onnx
 
-    return load_onnx(path, "no_classifier")
+    if not Path(path).is_file():
+        raise ModelError("no_classifier", path=path)
+    return load_onnx(path)
 
 
 def join(paths: list[Path], out: Path, rule: str = "mean") -> None:
