@@ -349,8 +349,8 @@ def _folder_of(path: str):
     command's file: the tournament's own, the console's, a table's log; read before the tournament is opened)."""
     from pathlib import Path
 
+    from cardtable.backup import is_database
     from referee.tournament.core import TournamentError
-    from referee.tournament.store import is_database
 
     out = Path(path)
     if not out.parent.is_dir():

@@ -24,7 +24,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Mapping
 
-from cardtable.backup import copy_checked
+from cardtable.backup import copy_checked, is_database
 from referee.catalogue import Term
 from referee.tournament.actions import apply, repair_last_round, replay, start
 from referee.tournament.core import Tournament, TournamentError
@@ -534,7 +534,6 @@ class TournamentStore:
         return after
 
 
-SQLITE = b"SQLite format 3\x00"
 LOG_COLUMNS = ["seq", "kind", "data", "by", "at"]
 
 
@@ -621,12 +620,6 @@ def unlike(path: Path, ours: Mapping[str, list[str] | None]) -> TournamentError 
         return TournamentError("db_other", tables=tables or "—")
     return None
 
-
-def is_database(path: Path) -> bool:
-    """Whether the file at ``path`` begins as an SQLite database does (any command's: the tournament's, the
-    console's, a table's log); :class:`OSError` where it cannot be read."""
-    with open(path, "rb") as f:
-        return f.read(len(SQLITE)) == SQLITE
 
 
 def _open(path: Path) -> sqlite3.Connection:

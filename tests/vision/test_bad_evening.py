@@ -101,6 +101,27 @@ def test_join_says_which_classifier_is_damaged(tmp_path):
     assert not list(tmp_path.glob("joined*"))
 
 
+def test_no_vision_command_writes_over_a_database(table_png, tmp_path):
+    """`--out` mistyped as the console's file: `calibrate` and `join` replaced the database with their picture or model
+    (as `tournament export` did), and `sure` would have after minutes of fitting. Each is refused in words, exit 2,
+    before any work, and the database and its folder are as they were."""
+    (tmp_path / "m").mkdir()
+    models = shipped_networks(tmp_path / "m").parent
+    db = tmp_path / "console.db"
+    db.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 4)
+    made = sorted(tmp_path.iterdir())
+    runs = {"calibrate": ["calibrate", "--source", str(table_png), "--out", str(db)],
+            "join": ["join", str(models / "index.onnx"), str(models / "index.onnx"), "--out", str(db)],
+            "sure": ["sure", "--deck", "sans", "--model", str(models / "cards.onnx"), "--frames", "1", "--out", str(db)]}
+    for name, args in runs.items():
+        zh, en = run(*args), run("--lang", "en", *args)
+        assert zh.returncode == en.returncode == 2, (name, zh.stderr, en.stderr)
+        assert f"{db} 是数据库文件：赛事、控制台或牌桌的记录，不能被覆盖" in zh.stderr, (name, zh.stderr)
+        assert f"{db} is a database file, a tournament's, the console's or a table's log: never written over" \
+            in en.stderr, (name, en.stderr)
+        assert db.read_bytes() == b"SQLite format 3\x00" + bytes(range(256)) * 4 and sorted(tmp_path.iterdir()) == made
+
+
 def _statuses(box, table: str = "t1") -> list[str]:
     """The camera's statuses from its first ``online`` (one kept from before, retained, comes first)."""
     said = [decode("camera/status", p)["status"] for p in box.payloads(topic(table, "camera/status"))]

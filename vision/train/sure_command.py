@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from cardtable.backup import OverDatabase, refuse_over_database
 from cardtable.lang import refuse
 from referee.catalogue import say
 from vision.options import fail
@@ -32,6 +33,10 @@ def cmd_sure(args: argparse.Namespace) -> int:
         except (FileNotFoundError, ValueError) as e:
             return fail(args, "no_deck", deck=style, error=e)
     out = args.out or confidence.path_for(classifier)
+    try:  # said before minutes of fitting, not at the end (the write itself refuses it too: vision.whole)
+        refuse_over_database(out)
+    except OverDatabase as e:
+        return fail(args, "cannot_write", path=out, error=e)
     started = time.time()
     if args.detail is not None and not 0.1 <= args.detail <= 10:
         return fail(args, "bad_detail", detail=args.detail)
