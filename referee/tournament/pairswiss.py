@@ -121,11 +121,12 @@ class PairSwiss(System):
         else:
             points = (win, loss) if d.winner == 0 else (loss, win)
             steps = (step_win, step_loss) if d.winner == 0 else (step_loss, step_win)
+        if d.levels is not None:  # shown as the result (:meth:`said`), so never against it, whichever 级差 counts
+            a, b = (level_index(x) for x in d.levels)
+            _check_levels(d.winner, d.levels, a, b)
         if t.options["level_diff"] == "real":
             if d.levels is None:
                 raise TournamentError("pair_swiss_levels")
-            a, b = (level_index(x) for x in d.levels)
-            _check_levels(d.winner, d.levels, a, b)
             steps = (a - b, b - a)
         return Outcome(points, steps)
 

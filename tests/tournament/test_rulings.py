@@ -96,6 +96,24 @@ def test_a_forfeit_under_the_real_level_difference_scores_the_seeds_values(hand_
     assert rows(t)[:2] == [(1, "D", 2, [0, 12], False), (2, "A", 2, [0, 2], False)]
 
 
+def test_levels_against_the_result_are_refused_whichever_level_difference_counts(tmp_path):
+    """000 附件2 第二条: 每局竞赛最先升级超过级牌A的一方为胜方; 四4: 胜者2分，平局者各1分 -- the levels reached are
+    the table's result as it is read (``said``: `9 : K`) under the seed's 级差 too: a winner at or below the loser's
+    level, or a draw at two levels, is refused in words and the file is unchanged; levels that agree are taken."""
+    store = TournamentStore(tmp_path / "t.db")
+    store.new("pair-swiss", pairs({"甲": 1, "乙": 1}, alone=True), seed=1, options={"rounds": 1, "team_pairs": 1})
+    store.pair_next_round()
+    before = (tmp_path / "t.db").read_bytes()
+    for result in (lv(0, "9", "K"), lv(1, "A+", "A+"), lv(None, "9", "10")):
+        with pytest.raises(TournamentError) as refused:
+            store.record_result(1, "t01", result)
+        assert "级" in str(refused.value) and "level" in refused.value.text("en")
+    assert (tmp_path / "t.db").read_bytes() == before and store.tournament.round(1).table("t01").outcome is None
+    store.record_result(1, "t01", lv(1, "9", "K"))
+    t = store.tournament
+    assert t.rules.said(t, t.round(1).table("t01")) == ("9", "K") and t.round(1).table("t01").outcome.points == (0, 2)
+
+
 def test_an_odd_number_of_units_meets_every_other_units_pair_once_and_no_more_rounds(tmp_path):
     """000 四2: 按报名人数采用积分编排法，共赛6轮……（同单位对手和赛过的对手不编排再赛） -- three units of two pairs:
     each pair has four opponents, so six rounds are refused with the four that can be played, and those four meet
