@@ -130,13 +130,13 @@ def load(classifier: Path, path: Path | None = None) -> Calibration | None:
         target, fitted, sha = float(data["target"]), str(data["fitted_on"]), str(data["classifier_sha256"])
         detail = None if data.get("detail") is None else float(data["detail"])
         if detail is not None and not 0 < detail < 1e3:
-            raise ValueError(f"detail {detail} is not a frame's px per canonical px")
+            raise ValueError("detail: not a frame's px per canonical px")
     except (UnicodeDecodeError, json.JSONDecodeError):  # another command's file: not said in Python's English
         raise CalibrationError("damaged_calibration", path=p, error=CalibrationError("not_json")) from None
-    except KeyError as e:
-        raise CalibrationError("damaged_calibration", path=p, error=f"no field {e}") from e
+    except KeyError as e:  # said in words, not Python's English
+        raise CalibrationError("damaged_calibration", path=p, error=CalibrationError("no_field", field=e.args[0])) from e
     except (ValueError, TypeError, AttributeError) as e:
-        raise CalibrationError("damaged_calibration", path=p, error=e) from e
+        raise CalibrationError("damaged_calibration", path=p, error=CalibrationError("bad_field")) from e
     if sha != digest(classifier):
         raise CalibrationError("other_classifier", path=p, classifier=classifier)
     cal = Calibration(sure_at, target, fitted, detail=detail)

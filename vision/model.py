@@ -38,9 +38,13 @@ def _graph(path: Path, inputs: list[str], outputs: list[str]) -> bytes:
 
     model = infer_shapes(load_onnx(path))
     last = next((n.input[0] for n in model.graph.node if n.op_type == "Gemm"), None)
+    has = {i.name for i in model.graph.input} | {o.name for o in model.graph.output}
+    if not has >= {*inputs, *outputs} - {FEATURES} or (FEATURES in outputs and last is None):
+        # another model (the classifier given as --model): onnx's English said names of value_infos
+        if FEATURES in outputs:
+            raise ModelError("not_classifier", path=path)
+        raise ModelError("not_detector", path=path)
     outputs = [last if name == FEATURES else name for name in outputs]
-    if None in outputs:
-        raise ValueError("no fully connected last layer")
     return Extractor(model).extract_model(inputs, outputs).SerializeToString()
 
 

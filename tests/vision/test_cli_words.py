@@ -117,6 +117,24 @@ def test_a_calibration_that_is_another_commands_file_is_refused_in_chinese_alone
         f"cardtable vision read：错误：{db} 不是 `ONNX` 模型文件，或已损坏"], done.stderr
 
 
+def test_the_classifier_given_for_the_detector_is_said_in_words(green, tmp_path):
+    """`--model index.onnx` (the classifier for the detector) was onnx's English (`names were not found in
+    value_infos`) inside the Chinese line; a detector put where the classifier goes, the same."""
+    from vision.model import DEFAULT_MODEL
+
+    done = run(["read", "--model", str(DEFAULT_MODEL.with_name("index.onnx")), str(green)])
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+        f"cardtable vision read：错误：{DEFAULT_MODEL.with_name('index.onnx')} 不是识别模型的检测器（它没有输入 `image` 和"
+        "输出 `heat`、`offset`）：`--model` 要的是检测器 `cards.onnx`，分类器 `index.onnx` 放在它旁边"], done.stderr
+    for name in ("cards.onnx", "index.onnx"):
+        (tmp_path / name).write_bytes(DEFAULT_MODEL.read_bytes())
+    done = run(["read", "--model", str(tmp_path / "cards.onnx"), str(green)], "en")
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+        f"cardtable vision read: error: {tmp_path / 'index.onnx'} is not the recognition model's classifier (it has no "
+        "input `patch`, output `probs` and last fully connected layer): the `index.onnx` beside the detector must be "
+        "the classifier"], done.stderr
+
+
 def test_a_mistyped_faces_folder_is_named_once(tmp_path):
     """`vision deck --faces` of a folder not there said its name twice (`nosuch：nosuch：没有这个文件夹`)."""
     done = run(["deck", "--faces", str(tmp_path / "nosuch"), "--out", str(tmp_path / "models")])

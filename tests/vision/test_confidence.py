@@ -62,7 +62,11 @@ def test_a_calibration_of_another_classifier_or_a_damaged_one_is_refused(models)
     with pytest.raises(ModelError) as e:
         Model(models / "cards.onnx")
     assert "damaged confidence calibration" in e.value.text("en") and "已损坏" in str(e.value)
-    assert "no field '1'" in str(e.value)  # what is missing, not a bare KeyError's '1'
+    assert "缺少 `1` 这一项" in str(e.value) and "the field `1` is missing" in e.value.text("en")  # not a bare '1'
+    confidence.path_for(models / "index.onnx").write_text('{"sure_at": {"1": "x", "2": null}, "target": 0.002}')
+    with pytest.raises(ModelError) as e:  # Python's "could not convert string to float" was said inside Chinese
+        Model(models / "cards.onnx")
+    assert str(e.value).endswith("已损坏：有一项的值不是它该有的数") and "could not" not in e.value.text("en")
     confidence.path_for(models / "index.onnx").unlink()
     assert Model(models / "cards.onnx").calibration is None  # never calibrated: raw beliefs, as before
 
