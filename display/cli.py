@@ -29,7 +29,7 @@ from pathlib import Path
 
 from bus.credentials import ENV_BROKER, ENV_CREDENTIALS, port
 from cardtable.lang import refuse
-from referee.catalogue import Refusal
+from referee.catalogue import Refusal, say
 
 ENV_PASSWORD = "CARDTABLE_PASSWORD"
 
@@ -116,6 +116,18 @@ def _serve(args: argparse.Namespace) -> int:
             held.release()
 
 
+def _users(db: str) -> list:
+    """The console file's users (a file not there yet: none; it is made as the console starts)."""
+    from contextlib import closing
+
+    from display.store import Store
+
+    if not Path(db).is_file():
+        return []
+    with closing(Store.open(db)) as store:
+        return store.users()
+
+
 def _run(args: argparse.Namespace, urls: list[str], tournament_db: Path | None, https: dict[str, str]) -> int:
     """Serve, the console's file held: the broker reached first (in words where it cannot be), then uvicorn."""
     import uvicorn
@@ -128,6 +140,8 @@ def _run(args: argparse.Namespace, urls: list[str], tournament_db: Path | None, 
         _reach(urls)
     except Refusal as exc:
         return refuse(args, exc)
+    if args.db != ":memory:" and not _users(args.db):  # a new file (a typo of --db, or a hall set up without users yet)
+        print(say(args.lang, "cli.console_no_users", path=args.db), file=sys.stderr, flush=True)
     _more_files()
     app = create_app(Settings(*urls, Path(args.db), tournament_db, args.secure_cookie or bool(https),
                               origins=tuple(args.origin)))
@@ -220,7 +234,6 @@ def _backup(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from display.store import Store, UserError
-    from referee.catalogue import say
 
     try:
         if not Path(args.db).is_file():

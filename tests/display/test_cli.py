@@ -348,3 +348,36 @@ def test_a_second_serve_of_a_console_file_is_refused_and_one_killed_leaves_it_to
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+
+
+def test_serve_of_a_console_file_without_users_says_nobody_can_log_in(broker, tmp_path, until, monkeypatch):
+    """`--db` mistyped made a new console file and served it without a word: the organisers could not log in, and
+    nothing said why. Serve says it once the broker is reached (zh, en), and serves on (a hall set up before its first
+    user is added is one); a file with a user says nothing."""
+    db, credentials = tmp_path / "c.db", broker.write_credentials(tmp_path / "credentials", ["scoreboard", "console"])
+
+    def served(*more: str) -> str:
+        port = free_port()
+        proc = subprocess.Popen([sys.executable, "-m", "cardtable", *more, "display", "serve", "--db", str(db), "--port",
+                                 str(port), "--broker", broker.address, "--credentials", str(credentials)],
+                                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+        def serving() -> bool:
+            assert proc.poll() is None, proc.stderr.read()
+            try:
+                return httpx.get(f"http://127.0.0.1:{port}/api/hall", timeout=5).json()["feed"]
+            except httpx.HTTPError:
+                return False
+        try:
+            assert until(serving, 30)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+        return proc.stderr.read()
+
+    assert f"注意：控制台文件 {db} 里还没有用户，没有人能登录控制台（记分牌照常显示）。若 `--db` 没有打错，请添加：" \
+           f"`cardtable display user --db {db} --user 名字 --role organiser`" in served()
+    assert f"note: the console file {db} has no users yet, so nobody can log in" in served("--lang", "en")
+    monkeypatch.setenv("CARDTABLE_PASSWORD", "a long enough password")
+    assert cli.main(["display", "user", "--db", str(db), "--user", "zhao", "--role", "organiser"]) == 0
+    assert "控制台文件" not in served()
