@@ -67,7 +67,7 @@ CASES = {
         "table", "events", str(a_table_log(t)), "--out", f"{CANNOT}/t07.jsonl"],
         f"无法写入 {CANNOT}/t07.jsonl（没有这个文件或文件夹），什么也没有写", f"cannot write {CANNOT}/t07.jsonl (no such file or folder)"),
     "hall refused": ("cardtable hall", lambda t: ["hall", "--dir", str(non_empty(t))],
-                     "不是空的：请给 `--dir` 一个新的或空的文件夹", "is not empty: give `--dir` a new or empty directory"),
+                     "不是空文件夹：请给 `--dir` 一个新的或空的文件夹", "is not an empty folder: give `--dir` a new or empty folder"),
     "hall setup, an unwritable path": ("cardtable hall setup", lambda t: [
         "hall", "setup", "--tables", "2", "--broker-host", "h", "--out", CANNOT],
         f"无法在 {CANNOT} 写入（没有这个文件或文件夹）", f"cannot write in {CANNOT} (no such file or folder)"),

@@ -17,12 +17,16 @@ def hall(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_a_run_directory_in_use_is_refused_in_either_language(tmp_path):
-    (tmp_path / "kept.txt").write_text("an earlier hall's")
-    zh, en = hall("hall", "--dir", str(tmp_path)), hall("--lang", "en", "hall", "--dir", str(tmp_path))
-    assert zh.returncode == en.returncode == 2  # refused before anything starts
-    assert f"cardtable hall：错误：{tmp_path} 不是空的：请给 `--dir` 一个新的或空的文件夹" in zh.stderr, zh.stderr
-    assert f"cardtable hall: error: {tmp_path} is not empty: give `--dir` a new or empty directory" in en.stderr, en.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.txt"]
+    """A folder with something in it, or a file (said "not empty" of a file before)."""
+    kept = tmp_path / "kept.txt"
+    kept.write_text("an earlier hall's")
+    for path in (tmp_path, kept):
+        zh, en = hall("hall", "--dir", str(path)), hall("--lang", "en", "hall", "--dir", str(path))
+        assert zh.returncode == en.returncode == 2  # refused before anything starts
+        assert f"cardtable hall：错误：{path} 不是空文件夹：请给 `--dir` 一个新的或空的文件夹" in zh.stderr, zh.stderr
+        assert f"cardtable hall: error: {path} is not an empty folder: give `--dir` a new or empty folder" in en.stderr, \
+            en.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.txt"] and kept.read_text() == "an earlier hall's"
 
 
 def test_a_part_of_the_hall_run_by_hand_is_refused_in_words_and_makes_nothing(tmp_path):
