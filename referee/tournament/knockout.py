@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.catalogue import Term
-from referee.tournament.base import Award, Decision, System, decision, totals
+from referee.tournament.base import Award, Decision, System, decision, level_index, totals
 from referee.tournament.core import Outcome, Table, Tournament, TournamentError, table_name
 from referee.tournament.exact import wire
 
@@ -131,6 +131,10 @@ class Knockout(System):
             if any(d.forfeit):
                 return Outcome((0, 0), (0, 0))
             raise TournamentError("knockout_winner")
+        if d.levels is not None:  # 三2: 级高方为胜，同级时先到胜 -- the match's last game: the winner is never below
+            won, lost = (level_index(d.levels[i]) for i in (d.winner, 1 - d.winner))
+            if won < lost:
+                raise TournamentError("knockout_winner_levels", winner=d.levels[d.winner], loser=d.levels[1 - d.winner])
         games = d.games or tuple(need if i == d.winner else 0 for i in (0, 1))
         won, lost = games[d.winner], games[1 - d.winner]
         if won == lost:

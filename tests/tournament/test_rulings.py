@@ -195,6 +195,24 @@ def test_seventeen_pairs_play_one_single_game_then_sixteen_best_of_three(hand_lo
     assert places["p17"] == 17 and sorted(places[x[1]] for _, x in tables) == [9] * 8
 
 
+def test_a_knockout_winner_below_the_losers_level_is_refused(tmp_path):
+    """002 三2: 根据级差（级高方为胜，同级时先到胜……）确定胜方 -- levels entered with a knockout result are its last
+    game's: a winner at a lower level than the loser's is refused in words and the file is unchanged; at the same level
+    (同级时先到胜) or higher it is taken, with the games won or without."""
+    store = TournamentStore(tmp_path / "k.db")
+    store.new("knockout-best-of-three", pairs({"甲": 1, "乙": 1, "丙": 1, "丁": 1}), seed=1)
+    view = store.pair_next_round()
+    before = (tmp_path / "k.db").read_bytes()
+    for result in (lv(0, "9", "J"), {"winner": 1, "games": [1, 2], "levels": ["A+", "8"]}):
+        with pytest.raises(TournamentError) as refused:
+            store.record_result(1, "t01", result)
+        assert "先到胜" in str(refused.value) and "level" in refused.value.text("en")
+    assert (tmp_path / "k.db").read_bytes() == before
+    store.record_result(1, "t01", lv(0, "8", "8"))
+    store.record_result(1, "t02", {"winner": 1, "games": [1, 2], "levels": ["6", "9"]})
+    assert [x["result"]["points"] for x in store.round_view(1)["tables"]] == [[1, 0], [0, 1]] and len(view["tables"]) == 2
+
+
 # -- individual tables (seed 004) -------------------------------------------------------------------------------------
 
 def test_san_da_yi_over_its_four_rounds(tmp_path):
