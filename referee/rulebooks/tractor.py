@@ -98,7 +98,8 @@ class Follow:
     carve: Literal["ranks", "cards"] = setting(
         "with `units`: how long a narrower unit carved out of a lead unit may be: `ranks` at most the lead "
         "unit's ranks (seed 001: 444333 is met by a two-pair tractor and two singles), `cards` as many ranks as "
-        "the lead unit's cards hold, the rest singles (seed 000: 999TTT is met by 334455 before 3344)", "ranks")
+        "the lead unit's cards hold, and its cards left take further units (seed 000: 999TTT is met by 334455 "
+        "before 3344, and 3344 with a pair before two singles)", "ranks")
     listed: Mapping[Format, tuple[tuple[Shape, ...], ...]] = setting(
         "`[follow.listed]`: lead formats (`4x2 = [...]`) whose follows the seed lists in order: one entry per "
         "line of the list (先于), each a list of equal choices (或), every pattern written as the seed writes it "

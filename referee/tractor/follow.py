@@ -13,7 +13,8 @@ ranks first must be met by the play".
   Pairs and triples are broken out of larger units to meet a requirement. A pair
   tractor carved out of a triple tractor spans at most its ranks (001 十一: 444333 is
   met by 8877 and two singles), or with ``carve = "cards"`` as many ranks as its
-  cards hold (000 第十一条 2(2) 多对拖 first: 999TTT is met by 334455).
+  cards hold, and the cards left take further units (000 第十一条 2(1) 最大可能相同,
+  2(2) 多对拖 first: 999TTT is met by 334455, else by 3344 and a pair).
 - ``components = "connected"`` (seed 003 §6): connected blocks of adjacent ranks of
   two or more identical cards (66 7777 is one block of six), at most as many cards as
   the lead, ranked by size, then by how well their widths fit the lead's, then by
@@ -41,7 +42,7 @@ from referee.rulebooks.shapes import Shape
 from referee.tractor.trumps import TRUMP, Trumps
 from referee.tractor.units import Holding, Placement, Unit, component_key, place, readings, unit_of
 
-Budget = tuple  # units: sorted ((width, length), ...) left in the lead; connected: (cards left,)
+Budget = tuple  # units: sorted ((width, ranks), ...) left in the lead, with carve = "cards" (width, cards); connected: (cards left,)
 
 
 class _Search:
@@ -53,15 +54,24 @@ class _Search:
         self.lead_width = lead_width
         self.equal = equal_formats  # shape -> shape whose key it takes
         self.connected = trumps.rules.follow.components == "connected"
+        self.cards = trumps.rules.follow.carve == "cards"  # budget units count cards, not ranks
         self.memo: dict = {}
 
     def key(self, shape: tuple[int, ...]) -> tuple:
         return component_key(self.t, self.equal.get(shape, shape), self.lead_width)
 
     def longest(self, W: int, N: int, w: int) -> int:
-        """The most ranks a unit of width ``w`` carved out of a lead unit ``W`` x ``N`` may span: its
-        ranks, or with ``carve = "cards"`` as many as its cards hold (the rest of them are singles)."""
-        return W * N // w if self.t.rules.follow.carve == "cards" else N
+        """The most ranks a unit of width ``w`` carved out of a budget unit ``(W, N)`` may span: its ``N``
+        ranks, or with ``carve = "cards"`` (where ``N`` counts the unit's cards) as many as its cards hold."""
+        return N // w if self.cards else N
+
+    def rest(self, W: int, N: int, w: int, n: int) -> list[Budget]:
+        """What a budget unit ``(W, N)`` leaves for further components once ``w`` x ``n`` is carved out of it:
+        ``ranks``, the ranks it did not span and the narrower unit left beside the carved one (444333 less 4433:
+        two singles); ``cards``, its cards left, of width up to ``W`` (999TTT less 3344: two cards, a pair)."""
+        if self.cards:
+            return [(W, N - w * n)] if N - w * n >= 2 else []
+        return ([(W, N - n)] if N > n else []) + ([(W - w, n)] if W - w >= 2 else [])
 
     def candidates(self, budget: Budget) -> list[tuple[tuple, Placement, Budget]]:
         """Placeable components of the highest key, each with the budget left after it."""
@@ -93,11 +103,7 @@ class _Search:
             for _, placement in self.h.uniform(w, n):
                 for i, (W, N) in enumerate(budget):
                     if W >= w and self.longest(W, N, w) >= n:
-                        rest = list(budget[:i] + budget[i + 1 :])
-                        if N > n:
-                            rest.append((W, N - n))
-                        if W - w >= 2 and N >= n:
-                            rest.append((W - w, n))
+                        rest = list(budget[:i] + budget[i + 1 :]) + self.rest(W, N, w, n)
                         found.append((self.key((w,) * n), placement, tuple(sorted(rest))))
             if found:
                 return found
@@ -198,7 +204,10 @@ def _search(trumps: Trumps, cards: Cards, structure: tuple[Unit, ...], before: l
             if worse == lead_kind and better in played:
                 equal[(better[0],) * better[1]] = (lead_kind[0],) * lead_kind[1]
     search = _Search(trumps, Holding(trumps, cards), lead_width, equal)
-    budget = (sum(len(u) for u in structure),) if search.connected else tuple(sorted(u.kind for u in structure))
+    if search.connected:
+        budget: Budget = (sum(len(u) for u in structure),)
+    else:
+        budget = tuple(sorted((u.width, len(u)) if search.cards else u.kind for u in structure))
     if len(structure) == 1 and structure[0].kind in trumps.rules.follow.listed:
         return _Listed(search, structure[0]), budget
     return search, budget

@@ -93,8 +93,28 @@ def test_zk_triple_tractor_lead_pair_tractor_before_triple():
     # 000 第十一条 2(2): 同类型牌种跟牌顺序依次是：多刻拖、少刻拖、多对拖、少对拖、刻子、对子、单张
     hand = "S3 S3 S3 S5 S5 S6 S6 S8 SQ D2"
     lead = "S9 S9 S9 ST ST ST"
-    assert legal(ZK, hand, lead, "S5 S5 S6 S6 S3 S8")
+    assert legal(ZK, hand, lead, "S5 S5 S6 S6 S3 S3")
     assert not legal(ZK, hand, lead, "S3 S3 S3 S5 S5 S8")
+
+
+def test_zk_triple_tractor_lead_cards_left_after_a_shorter_unit_take_pairs():
+    """000 第十一条 2(1): 跟牌时要遵循同类型牌最高级别的最大可能相同原则; 2(2): 同类型牌种跟牌顺序依次是：多刻拖、
+    少刻拖、多对拖、少对拖、刻子、对子、单张. The six cards of a 刻拖 met by a two-pair tractor leave two cards, which
+    take a pair before singles; met by pairs apart, all three pairs (001 keeps its own 两对加两个单张: two)."""
+    lead = "S9 S9 S9 ST ST ST"
+    hand = "S3 S3 S4 S4 SJ SJ SK SQ D2"
+    assert legal(ZK, hand, lead, "S3 S3 S4 S4 SJ SJ")
+    assert not legal(ZK, hand, lead, "S3 S3 S4 S4 SK SQ")
+    assert legal(CL, hand, lead, "S3 S3 S4 S4 SK SQ")
+    apart = "S2 S2 S4 S4 SJ SJ S8 SQ D2"
+    assert legal(ZK, apart, lead, "S2 S2 S4 S4 SJ SJ")
+    assert not legal(ZK, apart, lead, "S2 S2 S4 S4 S8 SQ")
+    assert legal(CL, apart, lead, "S2 S2 S4 S4 S8 SQ")
+    # a three-刻拖: a two-pair tractor leaves five cards, room for a triple and a pair (刻子 before 对子)
+    lead9 = "S9 S9 S9 ST ST ST SJ SJ SJ"
+    hand9 = "S2 S2 S3 S3 S6 S6 S6 SK SK SQ D2"
+    assert legal(ZK, hand9, lead9, "S2 S2 S3 S3 S6 S6 S6 SK SK")
+    assert not legal(ZK, hand9, lead9, "S2 S2 S3 S3 S6 S6 SK SK SQ")
 
 
 def test_zk_triple_tractor_lead_longest_pair_tractor_first():
