@@ -245,8 +245,10 @@ class _Drive:
         self.hands[dealer] = self.hands[dealer] + self.kitty
 
     def do_bid(self, t: float, seat: str, value: int | str) -> None:
-        if self.game != "sandayi" or self.table.phase != "bidding":
+        if self.game != "sandayi":
             raise ScenarioError("clock.no_bid")
+        if self.table.phase != "bidding":
+            raise ScenarioError("clock.bid_over", phase=self.table.phase)
         self.deal()
         self.turn(t, seat)
         self.press(seat, "pass" if value == "pass" else f"bid{value}", t)
