@@ -186,8 +186,6 @@ def _print_round(view: dict, lang: str, store) -> None:
         res = "" if x["result"] is None else f"  {text['points']} " + " ".join(written(p, lang) for p in x["result"]["points"])
         if x["table"] in said:
             res += f"  {text['score']} {result_words(said[x['table']], lang)}"
-        elif x["result"] is not None:  # a best of three: its games won (002 三2), the scores as they stand
-            res += f"  {text['score']} " + " : ".join(written(s, lang) for s in x["result"]["scores"])
         print(f"{x['table']}  {names}{res}")
         for note in waiting.get(x["table"], ()):
             print(f"      {say(lang, 'ui.unrecorded')}{note.reason[lang]}")
