@@ -38,6 +38,16 @@ from referee.tractor.game import Penalty
 LATE_KINDS = ("none", "warning", "points", "forfeit_hand", "forfeit_round")
 
 
+def on_grid(seconds: float) -> float:
+    """A time or a span of time to the microsecond, as the clocks compare them: a play written exactly at its limit
+    is in time although two floats' difference may be a hair past it (32.2 - 22.2 is 10.000000000000004).
+
+    >>> 32.2 - 22.2 > 10, on_grid(32.2 - 22.2) > 10
+    (True, False)
+    """
+    return round(seconds, 6)
+
+
 @dataclass(frozen=True)
 class Rule:
     """Where a ruling comes from: the rulebook, its seed, and the article (quoted in the book)."""
@@ -196,7 +206,7 @@ class ShotClock:
     def used(self, now: float) -> float:
         """Seconds counted so far (pauses excluded)."""
         self._check(now)
-        return self.counted + (now - self.running_since if self.running_since is not None else 0.0)
+        return on_grid(self.counted + (now - self.running_since if self.running_since is not None else 0.0))
 
     def paused(self, at: float) -> ShotClock:
         """The clock stopped at ``at`` while the table waits for a person (no change when paused)."""
@@ -224,21 +234,26 @@ class ShotClock:
         """The clock once its overrun is ruled: it shows 0 and runs out no more (one ruling per play)."""
         return replace(self, ruled=True)
 
+    def _ends(self) -> float | None:
+        """When the clock runs out if it keeps running (on the grid); None while paused or untimed."""
+        if self.running_since is None or math.isinf(self.allowed):
+            return None
+        return on_grid(self.running_since + (self.allowed - self.counted))
+
     def deadline(self) -> float | None:
         """When the clock runs out if it keeps running; None while paused, untimed or spent. A play
         after this time (not at it) is an overrun: a service may rule at the first moment past it."""
-        if self.running_since is None or math.isinf(self.allowed) or self.ruled:
-            return None
-        return self.running_since + (self.allowed - self.counted)
+        return None if self.ruled else self._ends()
 
     def takes_long_think(self, now: float) -> bool:
         """Whether the play, stopped at ``now``, took the seat's long think (went past the plain limit)."""
         return self.long_think_s > self.limit and self.used(now) > self.limit
 
     def stop(self, at: float) -> Overrun | None:
-        """The play made at ``at``: the overrun, with its evidence, or None when in time."""
-        used = self.used(at)
-        if used <= self.allowed:
+        """The play made at ``at``: the overrun, with its evidence, or None when in time. A running clock overruns
+        exactly when ``at`` is past its deadline, as a service that rules at the deadline compares them."""
+        used, ends = self.used(at), self._ends()
+        if (at <= ends) if ends is not None else (used <= self.allowed):
             return None
         return Overrun(self.seat, self.action, self.allowed, used, self.rule, self.takes_long_think(at))
 
@@ -388,7 +403,7 @@ class LatePenalty:
 
 def minutes_late(start: float, ready_at: float) -> float:
     """Minutes from the round's start to a seat's ``ready`` (negative: early)."""
-    return (ready_at - start) / 60.0
+    return on_grid(ready_at - start) / 60.0
 
 
 def minutes_told(minutes: float) -> float:
@@ -448,11 +463,11 @@ class RoundClock:
 
     @property
     def notice_at(self) -> float:
-        return self.start + self.length_s - self.notice_s if self.timed else math.inf
+        return on_grid(self.start + self.length_s - self.notice_s) if self.timed else math.inf
 
     @property
     def ends_at(self) -> float:
-        return self.start + self.length_s if self.timed else math.inf
+        return on_grid(self.start + self.length_s) if self.timed else math.inf
 
     def notice_due(self, now: float) -> bool:
         """Whether the notice is due (or given): at ``notice_at`` and after."""

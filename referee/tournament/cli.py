@@ -186,6 +186,8 @@ def _print_round(view: dict, lang: str, store) -> None:
         res = "" if x["result"] is None else f"  {text['points']} " + " ".join(written(p, lang) for p in x["result"]["points"])
         if x["table"] in said:
             res += f"  {text['score']} {result_words(said[x['table']], lang)}"
+        elif x["result"] is not None:  # a best of three: its games won (002 三2), the scores as they stand
+            res += f"  {text['score']} " + " : ".join(written(s, lang) for s in x["result"]["scores"])
         print(f"{x['table']}  {names}{res}")
         for note in waiting.get(x["table"], ()):
             print(f"      {say(lang, 'ui.unrecorded')}{note.reason[lang]}")
@@ -244,8 +246,13 @@ def _result(args) -> int:
 
 
 def _late(args) -> int:
+    """Past the notice's limit the round is forfeited (the round printed says 弃权); within it, said so in words."""
     store = _store(args)
-    return _changed(store, args, lambda: store.late_arrival(args.round, args.entry, args.minutes, by=args.by))
+    _changed(store, args, lambda: store.late_arrival(args.round, args.entry, args.minutes, by=args.by))
+    limit = store.tournament.rules.late_limit
+    if args.minutes <= limit:
+        print(say(args.lang, "sheet.late_within", minutes=f"{args.minutes:g}", limit=f"{limit:g}"))
+    return 0
 
 
 def _withdraw(args) -> int:

@@ -150,7 +150,8 @@ class Knockout(System):
         played) say which."""
         if table.outcome is None:
             return None
-        if sum(table.outcome.scores) > 1 and not table.forfeits:
+        best_of = next((self.best_of(t, r.round) for r in t.rounds if table in r.tables), 1)
+        if best_of > 1 and not table.forfeits:  # 1 : 0 too, the clock's end of a match (三2)
             return None
         return tuple("won" if p else "lost" for p in table.outcome.points)
 

@@ -64,6 +64,23 @@ def test_classic_a_play_at_the_limit_is_in_time_and_past_it_overruns(action, lim
     assert c.left(1000.0 + limit + 3) == 0 and c.overrun(1000.0 + limit + 3) == 3
 
 
+@pytest.mark.parametrize("start, at, action", [(22.2, 32.2, "follow"), (22.2, 37.2, "lead"), (4.4, 64.4, "kitty_and_first_lead")])
+def test_a_play_at_the_limit_in_tenths_of_a_second_is_in_time(start, at, action):
+    """001 二十三: 不超过10秒钟 / 领出不得超过15秒钟 / 首引不得超过60秒钟 -- a play exactly at the limit, at times
+    written in tenths (as a case or a log has them), is in time: 32.2 - 22.2 is 10.000000000000004 in floats."""
+    c = ShotClock.start("E", action, start, limits(CLASSIC))
+    assert c.stop(at) is None and c.overrun(at) == 0 and c.deadline() == at
+    assert c.stop(at + 0.01) is not None
+
+
+def test_a_paused_clock_runs_out_exactly_at_its_limit():
+    """002 十二 第3条: 30秒的长考时间 -- 4.1 s, a pause for a flag, then 25.9 s more: 30 s in all, in time (the
+    deadline was a hair early, 34.099999999999994, and a table ruled the turn given up at 34.1)."""
+    c = ClockRecord().start(limits(GD), "S", "lead", 2.1).paused(6.2).resumed(8.2)
+    assert c.deadline() == 34.1 and c.stop(34.1) is None and c.stop(34.2) is not None
+    assert c.stop(34.1000003) is not None  # past the deadline is an overrun, though its seconds round to the limit
+
+
 def test_classic_first_overrun_a_warning_then_20_points_each():
     """001 二十三: 如超过，召裁判，第一次警告，以后每次扣20分 -- warnings counted per player per round."""
     L, record = limits(CLASSIC), ClockRecord()
@@ -261,6 +278,7 @@ def test_late_penalties_settle_the_first_hand():
 def test_minutes_late_from_the_round_start_to_ready():
     assert minutes_late(1000.0, 1300.0) == 5.0 and late_penalty(CLASSIC, minutes_late(1000.0, 1300.0)).kind == "warning"
     assert late_penalty(CLASSIC, minutes_late(1000.0, 1300.6)).kind == "points"
+    assert late_penalty(CLASSIC, minutes_late(212.2, 512.2)).kind == "warning"  # 5分钟之内 (512.2 - 212.2 > 300 in floats)
     with pytest.raises(ValueError):
         late_penalty(CLASSIC, math.nan)
 
@@ -295,6 +313,8 @@ def test_round_clock_classic_notice_10_before():
     assert not r.last_hand(4799.0) and r.last_hand(4800.0)
     # the brief's constructor: RoundClock(start, length_s, notice_s)
     assert RoundClock(0.0, 5400, 600).notice_at == 4800.0
+    late_start = RoundClock.of(CLASSIC, 2792.2)  # 2792.2 + 5400 - 600 is 7592.200000000001 in floats
+    assert late_start.notice_due(7592.2) and late_start.over(8192.2)
 
 
 def test_round_clock_guandan_one_hour_undrawn_tables_stop():

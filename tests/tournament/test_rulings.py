@@ -213,6 +213,36 @@ def test_a_knockout_winner_below_the_losers_level_is_refused(tmp_path):
     assert [x["result"]["points"] for x in store.round_view(1)["tables"]] == [[1, 0], [0, 1]] and len(view["tables"]) == 2
 
 
+def test_late_within_the_notices_limit_is_said_and_forfeits_nothing(capsys, tmp_path):
+    """000 第十三条: 5分钟之内警告……16~20分钟，首盘自动放弃，对手自动升级；21分钟以上判全队该轮弃权; 002 十二 第2条:
+    比赛宣布开始5分钟后……本轮比赛作弃权论处 -- `late` within the limit forfeits nothing and says so in words (it
+    printed the round unchanged and nothing else); past it the round shows the forfeit."""
+    from cardtable.cli import main
+
+    def first_table(db):
+        store = TournamentStore(db)
+        try:
+            return store.tournament.round(1).tables[0]
+        finally:
+            store.close()
+
+    form = tmp_path / "form.csv"
+    form.write_text("单位,选手\n" + "".join(f"学院{i},甲{i}、乙{i}\n" for i in range(4)), encoding="utf-8")
+    for system, within, past in (("pair-swiss", 20, 20.5), ("knockout-best-of-three", 5, 6)):
+        db = str(tmp_path / f"{system}.db")
+        new = ["--option", "team_pairs=1", "--rounds", "3"] if system == "pair-swiss" else []
+        assert main(["tournament", "new", "--db", db, "--system", system, "--entries", str(form), "--seed", "1", *new]) == 0
+        assert main(["tournament", "pair", "--db", db]) == 0
+        entry = first_table(db).entries[0]
+        for lang, said in (("zh", f"迟到 {within} 分钟，未超过规程的"), ("en", f"{within} minutes late, within the notice's")):
+            capsys.readouterr()
+            assert main(["tournament", "--lang", lang, "late", "--db", db, "--round", "1", "--entry", entry, "--minutes", str(within)]) == 0
+            assert said in capsys.readouterr().out and first_table(db).outcome is None
+        assert main(["tournament", "late", "--db", db, "--round", "1", "--entry", entry, "--minutes", str(past)]) == 0
+        out = capsys.readouterr().out
+        assert "未超过" not in out and "弃权" in out and first_table(db).forfeits == (entry,)
+
+
 # -- individual tables (seed 004) -------------------------------------------------------------------------------------
 
 def test_san_da_yi_over_its_four_rounds(tmp_path):
@@ -289,6 +319,41 @@ def test_a_knockout_walkover_reads_won_and_lost_and_a_match_its_games_won(hand_l
     said = results_said(t, 1)
     assert said == {t01: ["won", "lost"]} and t.round(1).table(t02).outcome.scores == (2, 1)
     assert result_words(said[t01], "zh") == "胜 : 负" and result_words(said[t01], "en") == "won : lost"
+
+
+def test_a_best_of_three_the_clock_ended_one_game_up_reads_one_to_nothing(hand_log):
+    """002 三2: 第二阶段：采取三局两胜制……裁判宣布比赛结束（时间到1小时）……根据级差……确定胜方 -- a match the clock ended
+    with one pair a game ahead is a match of games played: it reads as its games won, 1 : 0, not 胜 : 负 as a single
+    game or a walkover does."""
+    from referee.tournament.views import results_said
+
+    ids = [f"p{i:02d}" for i in range(1, 5)]
+    log = hand_log("knockout-best-of-three", {e: e for e in ids})
+    t = log.replay()
+    tables, byes = t.rules.pair(t, 1)
+    log.pair(1, [x for _, x in tables], byes=tuple(byes)).results(1, {"winner": 0, "games": [1, 0]}, W1)
+    t = log.replay()
+    assert t.rules.best_of(t, 1) == 3 and results_said(t, 1) == {}
+    assert [x.outcome.scores for x in t.round(1).tables] == [(1, 0), (0, 2)]
+
+
+def test_show_says_a_best_of_three_by_its_games_won(capsys, tmp_path):
+    """002 三2: 第二阶段：采取三局两胜制 -- `cardtable tournament show` says a match by its games won (成绩 2 : 1, and
+    1 : 0 where the clock ended it), as the slips do; it said only the 轮分 1 0."""
+    from cardtable.cli import main
+
+    form = tmp_path / "form.csv"
+    form.write_text("单位,选手\n" + "".join(f"学院{i},甲{i}、乙{i}\n" for i in range(4)), encoding="utf-8")
+    db = str(tmp_path / "k.db")
+    assert main(["tournament", "new", "--db", db, "--system", "knockout-best-of-three", "--entries", str(form), "--seed", "1"]) == 0
+    assert main(["tournament", "pair", "--db", db]) == 0
+    for table, games in (("t01", "2-1"), ("t02", "1-0")):
+        assert main(["tournament", "result", "--db", db, "--round", "1", "--table", table, "--winner", "0", "--games", games]) == 0
+    capsys.readouterr()
+    for lang, score in (("zh", "成绩"), ("en", "Score")):
+        assert main(["tournament", "--lang", lang, "show", "--db", db]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert [line.split("  ")[-1] for line in lines if line.startswith("t0")] == [f"{score} 2 : 1", f"{score} 1 : 0"]
 
 
 def test_a_san_da_yi_table_reads_each_seats_place_not_its_small_points(tmp_path, capsys):
