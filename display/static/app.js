@@ -27,7 +27,7 @@ function seatHTML(seat, s, bids) {  // bids: San Da Yi's, each seat's this hand 
   const clk = clock.left === null ? "" : `<span class="clk${clock.left < 5 ? " low" : ""}" data-left="${clock.left}" data-running="${clock.running}">${secs(Math.ceil(clock.left))}</span>`;
   const flagged = s.flags.some(f => f.seat === seat) ? " flagged" : "";
   return `<div class="seat ${seat}${s.turn === seat ? " turn" : ""}${flagged}" data-seat="${seat}">` +
-    `<div class="who">${SEATW(seat)} ${esc(s.players[seat] || "")}${s.dealer === seat ? ` <i class="dealer" title="${T("dealer")}">${T("dealer_mark")}</i>` : ""}` +
+    `<div class="who"><span class="pname">${SEATW(seat)} ${esc(s.players[seat] || "")}</span>${s.dealer === seat ? ` <i class="dealer" title="${T("dealer")}">${T("dealer_mark")}</i>` : ""}` +
     `${seat in bids ? ` <span class="bid">${esc(W("bid." + bids[seat]))}</span>` : ""}</div>` +
     `<div><span class="count">${UNDEALT.has(s.phase) ? "" : countText(s.cards[seat], TOLD[s.rulebook])}</span> ${clk}</div>` +
     `<div class="played">${cardsHTML(played)}</div></div>`;
@@ -244,7 +244,8 @@ function renderTimeline() {
   const box = $("#timeline ol");
   if (!box || !ONE) return;
   headTimeline();
-  box.innerHTML = view(ONE).timeline.map(eventHTML).reverse().join("") || `<li class="empty">${T("no_events")}</li>`;  // an empty list says so
+  const s = view(ONE).state;  // an empty list says so
+  box.innerHTML = view(ONE).timeline.map(eventHTML).reverse().join("") || emptyTimelineHTML(s, GAMES[s?.rulebook] === "sandayi");
   const all = $("#allviolations");
   if (all) all.innerHTML = view(ONE).violations.slice().reverse().map(v => violationHTML(v, true)).join("") || `<li class="empty">${T("no_violations")}</li>`;
 }
@@ -326,7 +327,7 @@ function listen(on) {  // the stream's events (stream.js); cut off from the disp
     const c = JSON.parse(m.data), v = view(c.table);
     Object.assign(v, { state: c.data, bids: c.bids || {}, results: c.results || [], got: performance.now() });
     later(c.table);
-    if (c.table === ONE && $("#timeline h2")) headTimeline();
+    if (c.table === ONE && $("#timeline h2")) v.timeline.length ? headTimeline() : renderTimeline();  // empty: says why
   });
   on("health", m => {
     const c = JSON.parse(m.data), v = view(c.table), was = liveness(hall, v);

@@ -176,7 +176,7 @@ $("#ruling-form").addEventListener("submit", ev => {
 
 // ---------------------------------------------------------------- a table's hand, and correcting a play
 function openTable(t) {  // its hand comes with the stream of that table (a snapshot, then its events)
-  OPEN = { table: t, timeline: [] };
+  OPEN = { table: t, timeline: [], heard: false };  // heard: its snapshot came (till then no word on an empty list)
   $("#ruling-form").table.value = t;
   $("#c-timeline").hidden = false;
   $("#c-timeline .which").textContent = t;
@@ -193,7 +193,7 @@ function renderTimeline() {
     const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });
     const picked = (PICK && PICK.entry === e.seq && e.kind === "play_accepted" ? " picked" : "") + (e.rejudged ? " was" : "");
     return `<li class="ev${picked}" data-seq="${e.seq}" data-kind="${esc(e.kind)}"><time>${time}</time> ${esc(SAID(e.say))} ${Array.isArray(cards) ? cardsHTML(cards) : ""}${rejudgedHTML(e)}</li>`;
-  }).join("");
+  }).join("") || (OPEN.heard ? emptyTimelineHTML(hall.tables[OPEN.table]?.state, games) : "");  // an empty list says so
 }
 $("#c-timeline ol").addEventListener("click", ev => {
   const li = ev.target.closest("li[data-kind=play_accepted]");
@@ -306,7 +306,7 @@ function listen(on) {  // the stream's events (stream.js)
     hall.cut = false;
     hall.brokerDropped = s.broker_dropped; renderDropped();
     hall.commands = s.commands; hall.feed = s.feed; renderFeed();
-    if (OPEN && s.tables[OPEN.table]) { OPEN.timeline = s.tables[OPEN.table].timeline || []; renderTimeline(); }
+    if (OPEN && s.tables[OPEN.table]) { OPEN.timeline = s.tables[OPEN.table].timeline || []; OPEN.heard = true; renderTimeline(); }
     flagsChanged(); if (ME) renderTables();
   });
   on("broker", m => { hall.brokerDropped = JSON.parse(m.data).data.dropped; renderDropped(); });
@@ -322,6 +322,7 @@ function listen(on) {  // the stream's events (stream.js)
     const was = v.state; v.state = c.data; v.got = performance.now();
     flagsChanged();
     if (ME && (was?.phase !== c.data.phase || was?.paused !== c.data.paused)) renderTables();  // the row shows both
+    if (OPEN?.table === c.table && !OPEN.timeline.length) renderTimeline();  // an empty list says why
   });
   on("device", m => {
     const c = JSON.parse(m.data);

@@ -23,6 +23,12 @@ function withEvent(timeline, e) {
   }
   return kept.concat([e]).slice(-TIMELINE_KEPT);
 }
+// What an empty timeline says: nothing yet (San Da Yi plays games, 局), or, for a table that had already done something
+// before the display began listening (the broker keeps no events: a display started or restarted mid-round), that its
+// events before then were not received: not "no events this hand yet" beside a trick under way.
+function emptyTimelineHTML(s, games) {
+  return `<li class="empty">${s && s.seq > 0 ? T("events_missed") : T(games ? "no_events_games" : "no_events")}</li>`;
+}
 // Two refusals that say the same of the same kind of input (their inputs' ids aside).
 function sameRefusal(a, b) {
   const sans = d => JSON.stringify(Object.entries(d || {}).filter(([k]) => k !== "id").sort(([x], [y]) => (x < y ? -1 : 1)));

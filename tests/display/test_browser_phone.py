@@ -1,0 +1,66 @@
+"""A player checking their table on a phone (390 x 844, the system Chromium against the app and a real mosquitto), and
+a referee opening it in the console: a tile's words stay whole (出牌, 暂停, 在线, 无响应, a clock's 2 秒: the head broke
+them letter by letter, 出 / 牌), a short name beside the dealer's mark is not cut to 东 李… with the mark cut off, and
+an empty timeline says why: nothing yet in this hand (San Da Yi: 局), or events the display never heard (it started
+or restarted mid-round: the broker keeps no events), never 本盘还没有事件 beside a trick under way."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from kit import REFEREE, login, state, until
+
+from bus.protocol import schema
+
+pytestmark = pytest.mark.browser
+WAIT_MS = 30_000
+TABLES = ["p1", "p2", "p3"]
+
+LINES = """sel => [...document.querySelectorAll(sel)].map(el => {  // the line boxes each element's words take
+  const r = document.createRange(); r.selectNodeContents(el);
+  return [el.textContent, new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top))).size];
+})"""
+CUT = """sel => [...document.querySelectorAll(sel)].filter(el => el.scrollWidth > el.clientWidth + 1 ||
+  el.getBoundingClientRect().right > el.closest('.seat').getBoundingClientRect().right + 1).map(el => el.textContent)"""
+
+
+def sandayi(seq: int, **more) -> dict:
+    teams = [{"name": "dealer", "seats": ["E"], "level": None, "points": 0},
+             {"name": "allies", "seats": ["S", "N", "W"], "level": None, "points": 0}]
+    s = state(seq=seq, rulebook="usst-2016", dealer="E", trump=None, teams=teams, paused=True, at=time.time(), **more)
+    s["clocks"] = {**s["clocks"], "N": {"left": 2.0, "running": False}}
+    return s
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_tile_on_a_phone_keeps_its_words_whole(page, table, lang):
+    p1, p2 = table("p1"), table("p2")
+    p1.publish("status", {"v": 1, "status": "online", "at": time.time()})
+    p1.publish("state", sandayi(12))
+    p2.publish("status", {"v": 1, "status": "online", "at": time.time() - 200})  # stalled: its health long past
+    p2.publish("health", {**schema("health")["examples"][0], "at": time.time() - 200}, retain=True)
+    p2.publish("state", state(seq=22, at=time.time() - 200))
+    for t, ready in (("p1", "#tile-p1[data-seq='12'] .paused"), ("p2", "#tile-p2[data-live=stalled] .ago")):
+        pg = page(f"/tables/{t}", 390, 844, lang=lang)
+        pg.wait_for_selector(ready, timeout=WAIT_MS)
+        until(pg, f"document.querySelector('#tile-{t} .ago')?.textContent || '{t}' === 'p1'")
+        words = pg.evaluate(LINES, ".tile header > *, .tile .clk, .tile .dealer")
+        assert len(words) >= 6 and all(n == 1 for _, n in words), words
+        assert not pg.evaluate(CUT, ".seat .who .pname, .seat .dealer"), t  # 东 李强 whole, 庄 beside or below it
+    assert pg.evaluate(LINES, "#tile-p2 .badge")[0][0] == ("无响应" if lang == "zh" else "stalled")
+
+
+def test_an_empty_timeline_says_whether_events_were_missed(page, table):
+    p3 = table("p3")
+    p3.publish("state", sandayi(0, hand=0, trick=0, phase="idle", current_trick=None))  # a service just started
+    zh, en = page("/tables/p3", 390, 844), page("/tables/p3", 390, 844, lang="en")
+    zh.wait_for_selector("#timeline li.empty:has-text('本局还没有事件')", timeout=WAIT_MS)
+    en.wait_for_selector("#timeline li.empty:has-text('No events this game yet')", timeout=WAIT_MS)
+    p3.publish("state", sandayi(40))  # a game under way, none of its events heard by this display
+    zh.wait_for_selector("#timeline li.empty:has-text('显示服务接入之前的事件没有收到')", timeout=WAIT_MS)
+    en.wait_for_selector("#timeline li.empty:has-text('were not received')", timeout=WAIT_MS)
+    console = page("/console", 1366, 768)
+    login(console, REFEREE)
+    console.click("button[data-open=p3]")
+    console.wait_for_selector("#c-timeline li.empty:has-text('显示服务接入之前的事件没有收到')", timeout=WAIT_MS)
