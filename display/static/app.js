@@ -37,7 +37,7 @@ function countText(n, told) {  // above the book's told_at the count is the play
   return n === null ? T("cards_untold", { n: told }) : T("cards_left", { n });
 }
 function violationHTML(v, full) {  // said by the server (display/view.py): the tile's brief line, or the whole sentence
-  return `<li class="v ${esc(v.status)}" data-flag="${esc(v.flag)}" data-kind="${esc(v.kind)}">${esc(SAID(full ? v.say : v.brief))}</li>`;
+  return `<li class="v ${esc(v.status)}" data-flag="${esc(v.flag)}" data-kind="${esc(v.kind)}">${saidHTML(SAID(full ? v.say : v.brief))}</li>`;
 }
 const PARTS = ["head", "teams", "info", "result", "N", "W", "E", "S", "flags", "viol"];
 const SKELETON = `<div class="part" data-p="head"></div><div class="part" data-p="teams"></div><div class="part" data-p="info"></div>` +
@@ -73,7 +73,7 @@ function tileParts(v) {  // each part of a tile as HTML; a part is written again
   const dealer = s.dealer && !named ? `${T("dealer")} ${SEATW(s.dealer)}` : "";
   parts.teams = `<div class="teams">${s.teams.map(t => teamHTML(t, s)).join("")}</div>`;
   // the hand's (game's) result and the round's, as the table said them, from the hand's end to the next hand's first play
-  parts.result = v.results?.length ? `<ul class="result">${v.results.map(r => `<li data-kind="${esc(r.kind)}">${esc(SAID(r.say))}</li>`).join("")}</ul>` : "";
+  parts.result = v.results?.length ? `<ul class="result">${v.results.map(r => `<li data-kind="${esc(r.kind)}">${saidHTML(SAID(r.say))}</li>`).join("")}</ul>` : "";
   parts.info = `<div class="info">${[dealer, trump].filter(Boolean).join(" · ")}${s.round.last_hand ? ` <b class="lh">${T("last_hand")}</b>` : ""}</div>`;
   for (const x of "NWES") parts[x] = seatHTML(x, s, v.bids || {});
   parts.flags = s.flags.length ? `<div class="flags">⚑ ${T("flags_line", { flags: s.flags.map(f => `<span data-flag="${esc(f.flag)}">${SEATW(f.seat)} ${esc(KINDW(f.kind))} ${cardsHTML(f.cards)}</span>`).join(" ") })}</div>` : "";
@@ -257,7 +257,7 @@ function headTimeline() {  // San Da Yi plays games (局: 004 每轮进行8局�
 function eventHTML(e) {  // the event as the server said it (display/view.py), and its cards as pictures
   const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });
   const cards = e.data.cards || (e.data.card ? [e.data.card] : null);
-  return `<li data-seq="${e.seq}" data-kind="${esc(e.kind)}"${e.rejudged ? ' class="was"' : ""}><time>${time}</time> <span class="said">${esc(SAID(e.say))}</span> ${Array.isArray(cards) ? cardsHTML(cards) : ""}${rejudgedHTML(e)}</li>`;
+  return `<li data-seq="${e.seq}" data-kind="${esc(e.kind)}"${e.rejudged ? ' class="was"' : ""}><time>${time}</time> <span class="said">${saidHTML(SAID(e.say))}</span> ${Array.isArray(cards) ? cardsHTML(cards) : ""}${rejudgedHTML(e)}</li>`;
 }
 
 // ---------------------------------------------------------------- big screen rotation

@@ -39,4 +39,6 @@ function cardWords(name) {  // a card as the reader says it: 方块K, K of diamo
   return T("card_name", { suit: W("suit." + name[0]), rank: RANK[name.slice(1)] || name.slice(1) });
 }
 function cardsHTML(cards) { return `<span class="cards">${(cards || []).map(cardSVG).join("")}</span>`; }
+// A sentence said by the server as HTML, its red suits red as on the cards and the tiles' trump (♥3, ♦K: they read white)
+function saidHTML(text) { return esc(text).replace(/[♥♦]/g, m => `<span class="suit red">${m}</span>`); }
 function suitHTML(suit) { return suit ? `<span class="suit ${"HD".includes(suit) ? "red" : ""}">${SUIT[suit]}</span>` : ""; }

@@ -192,7 +192,7 @@ function renderTimeline() {
     const cards = e.data.cards || (e.data.card ? [e.data.card] : null);
     const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });
     const picked = (PICK && PICK.entry === e.seq && e.kind === "play_accepted" ? " picked" : "") + (e.rejudged ? " was" : "");
-    return `<li class="ev${picked}" data-seq="${e.seq}" data-kind="${esc(e.kind)}"><time>${time}</time> ${esc(SAID(e.say))} ${Array.isArray(cards) ? cardsHTML(cards) : ""}${rejudgedHTML(e)}</li>`;
+    return `<li class="ev${picked}" data-seq="${e.seq}" data-kind="${esc(e.kind)}"><time>${time}</time> ${saidHTML(SAID(e.say))} ${Array.isArray(cards) ? cardsHTML(cards) : ""}${rejudgedHTML(e)}</li>`;
   }).join("") || (OPEN.heard ? emptyTimelineHTML(hall.tables[OPEN.table]?.state, games) : "");  // an empty list says so
 }
 $("#c-timeline ol").addEventListener("click", ev => {
@@ -251,7 +251,7 @@ async function loadFlags() {
     `<div class="flag-card" data-table="${esc(f.table)}" data-flag="${esc(f.flag)}" data-seat="${esc(f.seat)}">` +
     (f.frame ? `<figure><img src="${esc(f.frame.url)}" alt="${T("frame")}"><figcaption>${esc(f.table)} · ${esc(SEATW(f.frame.seat))} · ` +
       `${new Date(f.frame.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false })}</figcaption></figure>` : `<div class="noframe">${T("no_frame")}</div>`) +
-    `<div><p><b>${esc(f.table)}</b> ${esc(f.said)}</p>${cameraHTML(f.frame)}<p>${cardsHTML(f.cards)}</p>` +
+    `<div><p><b>${esc(f.table)}</b> ${saidHTML(f.said)}</p>${cameraHTML(f.frame)}<p>${cardsHTML(f.cards)}</p>` +
     `<p>${f.actions.map(how => `<button data-how="${how}">${esc(howWords(how, f.kind))}</button>`).join(" ")}</p></div></div>`
   ).join("") : `<p class="empty">${T("no_flags")}</p>`;
 }

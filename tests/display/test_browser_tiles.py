@@ -1,17 +1,17 @@
 """What a tile says of each game, in the system Chromium against the app (uvicorn) and a real mosquitto: a Guandan
-table has no trump suit, a San Da Yi dealer is named once, no hand is counted before it is dealt, and a card picture
-is named in the reader's words."""
+table has no trump suit, a San Da Yi dealer is named once, no hand is counted before it is dealt, a card picture
+is named in the reader's words, and the red suits of what is said are red."""
 
 from __future__ import annotations
 
 import time
 
 import pytest
-from kit import state
+from kit import REFEREE, login, state
 
 pytestmark = pytest.mark.browser
 WAIT_MS = 30_000
-TABLES = ["g1", "s1", "a1", "c1"]
+TABLES = ["g1", "s1", "a1", "c1", "r1"]
 SEED_002 = "级数为x时，x是本局的参谋，小于大小王。红心x可作为万能牌配用(俗称“逢人配”，不可配大小王)"
 
 
@@ -69,3 +69,29 @@ def test_a_card_picture_is_named_in_the_readers_words(page, table):
     pg.click("#lang")
     pg.wait_for_selector("#tile-c1 .seat.S svg.card[aria-label='K of diamonds']", timeout=WAIT_MS)
     assert names("S") == ["K of diamonds", "10 of hearts"] and names("E") == ["big joker", "A of spades"]
+
+
+RED = """sel => [...document.querySelectorAll(sel)].map(el => [el.textContent, getComputedStyle(el).color,
+  getComputedStyle(el.parentElement).color])"""
+
+
+def test_the_red_suits_of_what_is_said_are_red(page, table):
+    """♥ and ♦ in a play, a violation and a flag read red as on the cards and the trump (they were the text's white)."""
+    r1 = table("r1")
+    flag = {"flag": "f9", "seat": "N", "kind": "unsure", "at": time.time(), "cards": ["H3"]}
+    r1.publish("state", state(seq=30, at=time.time(), flags=[flag]))
+    r1.publish("events", {"v": 1, "seq": 29, "kind": "play_accepted", "at": time.time(),
+                          "data": {"hand": 3, "trick": 1, "seat": "S", "cards": ["H5", "D6", "S5"]}})
+    r1.publish("violations", {"v": 1, "seq": 28, "flag": "v1", "at": time.time(), "seat": "E", "kind": "revoke",
+                              "rule": {"book": "classic-3deck", "article": "十九"}, "penalty": {"text": "E did not follow"},
+                              "evidence": {"hand": 3, "trick": 1, "cards": ["D2"]}, "status": "confirmed"})
+    pg = page("/tables/r1")
+    pg.wait_for_selector("#timeline li[data-seq='29'] .said:has-text('出 ♥5 ♦6 ♠5')", timeout=WAIT_MS)
+    pg.wait_for_selector("#allviolations li[data-flag=v1]:has-text('♦2')", timeout=WAIT_MS)
+    console = page("/console", 1366, 768)
+    login(console, REFEREE)
+    console.wait_for_selector(".flag-card[data-flag=f9]:has-text('♥3')", timeout=WAIT_MS)
+    for pg_, sel, suits in ((pg, "#timeline li[data-seq='29'] .said .suit.red", "♥♦"),
+                            (pg, "#allviolations li[data-flag=v1] .suit.red", "♦"), (console, ".flag-card[data-flag=f9] .suit.red", "♥")):
+        red = pg_.evaluate(RED, sel)
+        assert "".join(x for x, _, _ in red) == suits and all(c == "rgb(255, 176, 176)" != p for _, c, p in red), (sel, red)
