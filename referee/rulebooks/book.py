@@ -36,6 +36,9 @@ class PenaltyEntry:
         "offends, taken from them otherwise (a late side: off its points in the first hand)", 0)
     per_card: bool = setting("`points` per card involved", False)
     levels: int = setting("levels the non-offending side goes up", 0)
+    dealer_levels: int | None = setting(
+        "levels the defenders go up when the dealer's side offends (left out: `levels`); 0 with `deal`: the dealer's "
+        "side only steps down (自动下台), the defenders taking the deal", None)
     deal: bool = setting("the deal passes to the non-offending side", False)
     both_sides: Literal["replay"] | None = setting("`\"replay\"`: the hand is replayed when both sides offend", None)
     warning: bool = setting("a warning, nothing more", False)
@@ -54,6 +57,17 @@ class PenaltyEntry:
         (40, 40)
         """
         return self.points * (cards if self.per_card else 1)
+
+    def levels_against(self, offender: str) -> int:
+        """The levels the other side goes up when ``offender`` (``"dealer"`` or ``"defenders"``) offends; a forfeited
+        hand is a level.
+
+        >>> step_down = PenaltyEntry(levels=1, dealer_levels=0, deal=True)  # 001 十八: 判自动下台或别人自动升级
+        >>> step_down.levels_against("dealer"), step_down.levels_against("defenders")
+        (0, 1)
+        """
+        levels = self.levels if offender == "defenders" or self.dealer_levels is None else self.dealer_levels
+        return levels or (1 if self.forfeit_hand else 0)
 
 
 @dataclass(frozen=True)

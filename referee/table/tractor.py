@@ -104,7 +104,9 @@ class TractorTable(Reducer):
         seat, kind, kinds = p["seat"], p["kind"], self.rules.fouls.kinds
         if kind not in kinds:
             raise Reject("table.unknown_foul", kind=kind, kinds=list(kinds))
-        t, _ = self._violation(seat, kind, kinds[kind], _priced(self.rules.penalties[kind]), {"hand": self.hand_no}, "confirmed")
+        offender = side_of(seat, self.dealer) if self.dealer else "defenders"  # no dealer yet: as the book's levels
+        t, _ = self._violation(seat, kind, kinds[kind], _priced(self.rules.penalties[kind], offender=offender),
+                               {"hand": self.hand_no}, "confirmed")
         return t._with(penalties=t.penalties + (Penalty(kind, seat),))
 
     def _game_button(self, seat: str, button: str) -> TractorTable:
@@ -555,10 +557,11 @@ def _in_misburied(why: Reason) -> Reason:
 _ARTICLES = {"revoke": "藏张", "failed_throw": "甩错牌", "illegal_lead": "出错牌", "misburied_kitty": "多埋少埋底牌"}
 
 
-def _priced(entry: PenaltyEntry, cards: int = 1, points: int = 0) -> dict:
-    """What a ``[penalties]`` entry costs, as a violation's ``penalty`` says it (its points for ``cards`` cards, and
-    ``points`` moved besides)."""
-    said = (("warning", entry.warning), ("points", entry.points_for(cards) + points), ("levels", entry.levels), ("deal", entry.deal))
+def _priced(entry: PenaltyEntry, cards: int = 1, points: int = 0, offender: str = "defenders") -> dict:
+    """What a ``[penalties]`` entry costs ``offender``'s side, as a violation's ``penalty`` says it (its points for
+    ``cards`` cards, and ``points`` moved besides)."""
+    said = (("warning", entry.warning), ("points", entry.points_for(cards) + points),
+            ("levels", entry.levels_against(offender) if entry.levels else 0), ("deal", entry.deal))
     return {k: v for k, v in said if v}
 
 __all__ = ["TractorTable"]

@@ -129,7 +129,7 @@ def settle(rules: TractorRulebook, dealer: str, defender_points: int, penalties:
             points += amount if offender == "dealer" else -amount
             notes.append(Reason("tractor.note_points", kind=_kind(p.kind), seat=p.seat, n=amount, side=other))
         if rule.levels or rule.deal or rule.forfeit_hand:
-            levels = rule.levels or (1 if rule.forfeit_hand else 0)
+            levels = rule.levels_against(offender)
             awards.setdefault(other, []).append((levels, p.kind, rule.both_sides))
             notes.append(Reason("tractor.note_awarded", kind=_kind(p.kind), seat=p.seat, side=other, levels=levels))
     if len(awards) == 2 and any(b == "replay" for a in awards.values() for _, _, b in a):

@@ -804,6 +804,19 @@ def test_the_referee_rules_what_no_camera_sees_and_the_hand_is_settled_with_it()
     assert idle.payloads("events", "rejected")[-1]["data"]["why"]["key"] == "table.no_game"
 
 
+def test_signalling_by_the_dealers_side_says_it_steps_down_and_by_the_defenders_a_level():
+    """001 十〈5〉: 不得以不正当手段来传递非法信息，一旦发现，轻则该轮自动下台或升级 (as 十八's 判自动下台或别人自动升级):
+    the violation says what it costs the side that offends: the dealer's side only the deal (下台), the defenders a
+    level to the dealer's side; the hand settled so (五: 防家上台 at 0 levels, unless their points give more)."""
+    d = Driver("classic-3deck")
+    d.start()
+    d.declare_and_take_kitty("S", "H")
+    for seat in ("N", "E"):
+        d.send("commands", {"command": "foul", "seat": seat, "kind": "signalling"})
+    said = [(v["seat"], v["penalty"]) for v in (o.payload for o in d.outputs if o.name == "violations")][-2:]
+    assert said == [("N", {"deal": True}), ("E", {"levels": 1, "deal": True})]
+
+
 def test_deliberate_delay_is_the_referees_to_record_and_costs_more_than_an_overrun():
     """001 二十三: 如超过，召裁判，第一次警告，以后每次扣20分，故意拖延时间，视情节，另由裁判重罚 -- no clock tells a
     deliberate delay from a slow play, so it is the referee's foul from the console; 重罚 is twice an overrun's 20

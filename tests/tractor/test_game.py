@@ -142,6 +142,17 @@ def test_award_keeps_better_normal_result():
     assert s.outcome == Outcome("dealer", 3)
 
 
+def test_classic_revoke_steps_the_dealer_down_or_lets_the_dealer_go_up():
+    """001 十八: 藏张一旦成立，即召裁判，判自动下台或别人自动升级（只作下台或升级，不累计分），比赛仍需继续（按正常计分法），
+    以定升级级数. The dealer's side revoking steps down: the defenders take the deal at 0 levels (五: 防家上台), more only
+    where their points give more; the defenders revoking let the dealer's side go up a level. 十〈5〉 暗示 the same."""
+    for kind in ("revoke", "signalling"):
+        assert settle(CL, "S", 30, [Penalty(kind, "N")]).outcome == Outcome("defenders", 0)
+        assert settle(CL, "S", 190, [Penalty(kind, "S")]).outcome == Outcome("defenders", 1)  # 180—235: 防家升一级
+        assert settle(CL, "S", 100, [Penalty(kind, "E")]).outcome == Outcome("dealer", 1)
+    assert settle(ZK, "S", 30, [Penalty("signalling", "N")]).outcome == Outcome("defenders", 1)  # 000: 自动下台，对方升一级
+
+
 def test_unknown_penalty_is_an_error():
     with said.raises(ValueError, "no penalty"):
         settle(CL, "S", 0, [Penalty("peeking", "E")])
