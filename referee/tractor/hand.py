@@ -164,8 +164,9 @@ class HandJudge:
     def capture(self) -> tuple[int, int] | None:
         """(points, times) the defenders add by winning the last trick of a finished hand: the
         kitty's points times the book's multiplier, or without a kitty the last trick's points
-        once more for each card past the first of the winning play; None when nothing is captured
-        (the dealer's side won it, the hand is not over, or not every card was seen)."""
+        once more for each card past the first of the winning play (003 不留底牌打法 10: 每盘牌最后一轮大牌方……
+        加倍的倍数以大牌方的张数来计算: the last trick of a finished hand, whether or not every card was seen);
+        None when nothing is captured (the dealer's side won it, or the hand is not over)."""
         tricks = self.complete()
         if not tricks or not self.finished:
             return None
@@ -176,7 +177,7 @@ class HandJudge:
         times = capture_multiplier(self.trumps, dict(last.plays)[scorer], last.structure)
         if self.trumps.rules.kitty_capture.source == "kitty":
             return (self.kitty.points if self.kitty is not None else 0), times
-        return (last.points, max(times - 1, 0)) if self.all_seen() else None
+        return last.points, max(times - 1, 0)
 
     def defender_points(self) -> int:
         """Points the defenders won in tricks plus the kitty (or last-trick) capture, before penalties."""

@@ -155,6 +155,20 @@ def test_shaoguan_kitty_times_cards():
     assert out["result"]["defender_points"] == 15 * 2
 
 
+def test_nokitty_last_trick_counts_again_per_card_in_a_short_hand():
+    """003 不留底牌打法 10: 每盘牌最后一轮大牌方（无论是主牌还是副牌都可以），如是非庄家方则按手中牌的分数牌总分进行加分；
+    如果大牌方是对牌以上，则按手中牌的分数牌总分进行加倍加分，加倍的倍数以大牌方的张数来计算。
+    A case's last trick is its hand's last (each seat's hand is what it plays from then on), as a kitty is
+    captured in a short hand of shaoguan-2023; the bonus waited for all 216 cards, so the judge never gave it."""
+    first = [("S", "SA"), ("E", "S6"), ("N", "S3"), ("W", "S4")]
+    pair = [first, [("S", "D3 D3"), ("E", "D6 D7"), ("N", "D4 D4"), ("W", "DK DK")]]
+    single = [first, [("S", "D3"), ("E", "D6"), ("N", "D4"), ("W", "DK")]]
+    held = [first, [("S", "D3 D3"), ("E", "D6 D7"), ("N", "DK DK"), ("W", "D4 D4")]]
+    points = {name: answer(hand_case("shaoguan-2023-nokitty", "S", tricks, level="J"))["result"]["defender_points"]
+              for name, tricks in (("pair", pair), ("single", single), ("held", held))}
+    assert points == {"pair": 20 * 2, "single": 10, "held": 0}  # a pair x2; 一个牌不加倍; the dealer's side: nothing
+
+
 def test_defenders_are_the_seats_beside_the_dealer():
     # 000 第二十一条 6: 庄家 ...; README: the defenders are the seats other than the dealer and the partner
     tricks = [[("E", "S3"), ("N", "SA"), ("W", "S4"), ("S", "SK")]]
