@@ -238,6 +238,9 @@ class TournamentStore:
             try:
                 tables, byes = t.rules.pair(t, no)
             except PairingError as exc:
+                can = t.rules.most_rounds(t, t.total_rounds)  # fewer rounds left than set (entries withdrew): say how many
+                if can < t.total_rounds:
+                    raise TournamentError("round_pairing_can", round=no, reason=exc, can=can) from None
                 raise TournamentError("round_pairing", round=no, reason=exc) from None
             return {"round": no, "tables": [{"table": n, "entries": list(e)} for n, e in tables], "byes": list(byes),
                     "draw": f"{t.seed}:pair:{no}"}  # the seed of this round's draw, for the record

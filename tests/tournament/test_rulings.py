@@ -157,6 +157,25 @@ def test_a_withdrawn_units_past_results_count_in_its_opponents_tie_breaks(hand_l
     assert by_team["A"] == 3 + 3 + by["B"]["score"] + by["D"]["score"]
 
 
+def test_a_round_that_cannot_be_paired_after_a_withdrawal_says_how_many_rounds_can(tmp_path):
+    """000 四2: 共赛6轮……（同单位对手和赛过的对手不编排再赛） -- a unit withdrawn leaves too few opponents for the rounds
+    set: pairing the next round is refused naming how many rounds the pairs still in can play (it said only that no
+    pairing keeps the rules), nothing written; set to that, the round pairs."""
+    store = TournamentStore(tmp_path / "t.db")
+    store.new("pair-swiss", pairs({"甲": 2, "乙": 2, "丙": 2, "丁": 2}), seed=1)
+    play(store, random.Random(1))
+    store.withdraw_unit("丁", reason="公务")
+    t = store.tournament
+    can = t.rules.most_rounds(t, 6)
+    before = (tmp_path / "t.db").read_bytes()
+    with pytest.raises(TournamentError) as refused:
+        store.pair_next_round()
+    assert can < 6 and f"最多能排 {can} 轮" in str(refused.value) and f"at most {can} rounds" in refused.value.text("en")
+    assert (tmp_path / "t.db").read_bytes() == before
+    store.set_rounds(can)
+    assert store.pair_next_round()["round"] == 2
+
+
 # -- the knockout (seed 002) ------------------------------------------------------------------------------------------
 
 def test_a_field_of_three_plays_best_of_three_from_its_first_round_and_places_three(hand_log):
