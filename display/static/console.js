@@ -38,7 +38,7 @@ async function act(fn) {  // one action: its line (or why it was refused), and t
     const unanswered = !Array.isArray(out) && out?.answered === false;  // sent, and the table was not seen to take it
     say((said || T("done")) + (unanswered ? `：${T("unanswered")}` : ""), unanswered, Array.isArray(out) ? null : out?.undo);
     done = true;
-  } catch (e) { say(`${T("error")}: ${e.message}`, true); }
+  } catch (e) { say(T("error", { error: e.message }), true); }
   loadAudit();
   return done;
 }
@@ -204,7 +204,7 @@ async function openPicker(what) {  // the cards its seat could have played: the 
   try {
     const p = await api("GET", `/api/console/tables/${encodeURIComponent(what.table)}/choices?${q}`);
     PICK = { ...what, seat: p.seat, chosen: p.cards.slice(), choices: p.choices, said: p.said };
-  } catch (e) { say(`${T("error")}: ${e.message}`, true); return; }
+  } catch (e) { say(T("error", { error: e.message }), true); return; }
   $("#c-picker").hidden = false;
   renderPicker();
   renderTimeline();

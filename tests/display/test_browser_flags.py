@@ -44,7 +44,7 @@ def test_two_referees_at_one_call_and_a_call_offered_no_correction(page, broker,
         lines = sorted(c.inner_text("#result .line") for c in consoles)
         done = next(x for x in lines if not x.startswith("错误"))
         assert done in (f"组织者 wang 确认 f1 桌第 {number} 号标记", f"裁判 li 确认 f1 桌第 {number} 号标记")
-        assert lines == sorted([done, f"错误: 这个标记已经处理过了，不必再操作：{done}"])
+        assert lines == sorted([done, f"错误：这个标记已经处理过了，不必再操作：{done}"])
         assert not live.service.table.flags
         li.wait_for_selector("#c-audit tbody tr[data-action=confirm]")
         assert li.locator("#c-audit tbody tr[data-action=confirm]").count() == 1  # one change, recorded once
@@ -155,7 +155,7 @@ def test_a_flag_the_seat_confirmed_first_is_not_said_dismissed_by_the_referee(pa
         login(console)
         console.click(".flag-card[data-table=f5] button[data-how=dismiss]")
         console.wait_for_selector("#result.error", timeout=WAIT_MS)
-        assert console.inner_text("#result .line") == (f"错误: f5 桌的第 {number} 号标记在你的操作到达之前已确认（别处的操作，"
+        assert console.inner_text("#result .line") == (f"错误：f5 桌的第 {number} 号标记在你的操作到达之前已确认（别处的操作，"
                                                        "如选手按了确认键）：你的操作没有执行")
         assert console.locator("#c-audit tbody tr[data-action=dismiss]:has-text('f5 ')").count() == 0
     finally:
@@ -175,7 +175,7 @@ def test_a_flag_the_round_ending_dismissed_is_not_said_confirmed(page, broker, t
         login(console)
         console.click(".flag-card[data-table=f6] button[data-how=confirm]")
         console.wait_for_selector("#result.error", timeout=WAIT_MS)
-        assert console.inner_text("#result .line") == f"错误: f6 桌本轮已结束，第 {number} 号标记随之撤销：你的操作没有执行"
+        assert console.inner_text("#result .line") == f"错误：f6 桌本轮已结束，第 {number} 号标记随之撤销：你的操作没有执行"
         assert console.locator("#c-audit tbody tr[data-action=confirm]:has-text('f6 ')").count() == 0
     finally:
         live.close()
@@ -193,6 +193,6 @@ def test_a_flag_a_ruling_ended_with_its_game_is_said_so(page, broker, tmp_path, 
         login(console)
         console.click(".flag-card[data-table=f7] button[data-how=confirm]")
         console.wait_for_selector("#result.error", timeout=WAIT_MS)
-        assert console.inner_text("#result .line") == f"错误: f7 桌这一局已由判罚结束，第 {number} 号标记随之撤销：你的操作没有执行"
+        assert console.inner_text("#result .line") == f"错误：f7 桌这一局已由判罚结束，第 {number} 号标记随之撤销：你的操作没有执行"
     finally:
         live.close()

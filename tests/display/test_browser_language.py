@@ -14,9 +14,9 @@ from kit import OWN_USERS, login, served, small_tournament
 from referee.catalogue import speaks
 
 pytestmark = pytest.mark.browser
-WORDS = {"zh": {"html": "zh-CN", "h1": "赛场实况", "refused": "错误: 消息服务器上还没有牌桌", "csv": "轮次,桌号",
+WORDS = {"zh": {"html": "zh-CN", "h1": "赛场实况", "refused": "错误：消息服务器上还没有牌桌", "csv": "轮次,桌号",
                 "book": "三副牌拖拉机竞赛规则（仲恺 2010）"},
-         "en": {"html": "en", "h1": "Hall live", "refused": "error: no table on the broker yet", "csv": "Round,Table",
+         "en": {"html": "en", "h1": "Hall live", "refused": "Error: no table on the broker yet", "csv": "Round,Table",
                 "book": "Three-deck Tractor competition rules (Zhongkai 2010)"}}  # book: pair Swiss's, zhongkai-2010
 
 

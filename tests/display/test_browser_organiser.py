@@ -1,12 +1,12 @@
 """An organiser's day with the console, in the system Chromium against the app (uvicorn) and a real mosquitto: the page
 says what to do next, a result is corrected in an earlier round once the next is paired, a forfeit and the byes are
 said where the round is shown, a best-of-three match is entered with its games, and a winner not picked is said in
-words before anything is sent."""
+words before anything is sent, where the organiser looks."""
 
 from __future__ import annotations
 
 import pytest
-from kit import console_of, served, small_tournament
+from kit import HALL_LOCALE, console_of, login, served, small_tournament
 
 from referee.tournament import TournamentStore
 from referee.tournament.entries import Entry
@@ -98,3 +98,27 @@ def test_the_knockouts_byes_are_listed_and_a_best_of_three_is_entered_with_its_g
         console.wait_for_selector("#result .line:has-text('局数 1 : 2')", timeout=WAIT_MS)
         assert store.round_view(2)["tables"][0]["result"] == {"points": [0, 1], "scores": [1, 2]}
     store.close()
+
+
+IN_SIGHT = """() => { const r = document.querySelector('#result .line').getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1366, 600)])
+def test_a_refusal_is_said_in_sight_of_the_button_pressed(browser, broker, tmp_path, size):
+    """The organiser, on a phone or a laptop, records a result far down the console without picking the winner: the
+    refusal was said at the top of the page, scrolled out of sight (the page looked as if nothing happened), and began
+    错误: (a Latin colon). It is said where the organiser looks, 错误：……"""
+    with served(broker, tmp_path / "console.db", small_tournament(tmp_path / "hall.db")) as server:
+        context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=HALL_LOCALE)
+        try:
+            console = context.new_page()
+            console.goto(server.url + "/console")
+            login(console)
+            console.wait_for_selector("#t-round[data-round='1']")
+            console.click("#t-round tr[data-table=t02] button[data-result=record]")
+            console.wait_for_selector("#result .line:has-text('请先点选胜方')")
+            assert console.inner_text("#result .line").startswith("错误：请先点选胜方")
+            assert console.evaluate("scrollY") > 0 and console.evaluate(IN_SIGHT)
+        finally:
+            context.close()

@@ -92,7 +92,7 @@ def test_the_console_enters_and_corrects_a_san_da_yi_table(browser, broker, tmp_
         said = row2.locator(".form-said")
         said.wait_for()
         assert said.inner_text().startswith("小分应为四个有限的数") and "而不是 [10, 20, -30]" in said.inner_text(), said.inner_text()
-        assert console.inner_text("#result .line").startswith("错误: 小分应为四个有限的数")
+        assert console.inner_text("#result .line").startswith("错误：小分应为四个有限的数")
         row2.locator(f"input[name=score-{seats2[3]}]").fill("二十")
         console.click(f"{form2} button")
         console.wait_for_selector(f"{form2} ~ .form-said:has-text(\"而不是 [10, 20, -30, '二十']\")")

@@ -54,7 +54,7 @@ def test_a_knockout_paired_before_the_halls_lot_is_undone_and_paired_again_by_th
         form = console.locator("#t-unpair")
         assert form.locator("legend").inner_text() == "编排有误（尚无成绩时）"
         form.locator("button").click()  # no reason: said, nothing asked nor sent
-        line_is(console, "错误: 请写明撤销编排的原因")
+        line_is(console, "错误：请写明撤销编排的原因")
         form.locator("input[name=reason]").fill("先编排后抽签")
         form.locator("button").click()  # declined: nothing sent
         until(console, f"{len(asked)} === 1")
@@ -82,7 +82,7 @@ def test_a_knockout_paired_before_the_halls_lot_is_undone_and_paired_again_by_th
         seq = store.last_seq() + 1
         form.locator("input[name=reason]").fill("再次撤销")
         form.locator("button").click()
-        line_is(console, f"错误: 第 1 轮已经开始（已有成绩、弃权或牌桌的报告：{table}），不能撤销编排：请更正成绩")
+        line_is(console, f"错误：第 1 轮已经开始（已有成绩、弃权或牌桌的报告：{table}），不能撤销编排：请更正成绩")
         assert store.last_seq() == seq and len(store.tournament.rounds) == 1
         console.reload()
         console.wait_for_selector("#t-round[data-round='1'] tr[data-table] .finished", timeout=WAIT_MS)
