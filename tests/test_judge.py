@@ -202,6 +202,9 @@ IMPOSSIBLE = [
      "field 'others' must be an object of seat to cards, not a list"),
     ({"op": "hand", "rulebook": "zhongkai-2010", "level": "7", "trump": "H", "dealer": "S", "tricks": [[["S"]]]},
      "trick 1: each play is [seat, cards]"),
+    # 003 不留底牌打法 2: “2”作常主; 5: 双方争打3 -- no side plays 2 as its level there
+    ({"op": "lead", "rulebook": "shaoguan-2023-nokitty", "level": "2", "trump": "S", "cards": ["H3"]},
+     "level 2 is never played in shaoguan-2023-nokitty"),
 ]
 
 
