@@ -362,6 +362,24 @@ def test_a_broken_clock_case_is_answered_in_words(capsys):
     assert n > 500 and not bad, (bad[:5], capsys.readouterr().err[-800:])
 
 
+def test_playing_out_a_hand_while_a_flag_is_open_is_a_clear_error(tmp_path):
+    """The clock op's ``play_out`` plays and passes for the seats; while a flag is open (an unsure read, a card shown
+    out of turn) a pass waits for the referee as a play does, so the hand cannot be played out: said in words, as
+    ``play`` says it. Before, Guandan and San Da Yi passed on for good and the judge never answered (the timeout
+    only ends a run that hangs)."""
+    four = [[0, "ready", s] for s in "SENW"]
+    guandan = {**CLOCK_CASE, "inputs": CLOCK_CASE["inputs"] + [[3, "play"], [4, "unsure"], [5, "play_out"]]}
+    cases = [guandan, {**guandan, "inputs": CLOCK_CASE["inputs"] + [[3, "play"], [4, "out_of_turn", "N"], [5, "play_out"]]},
+             {"id": "s", "game": "sandayi", "op": "clock", "rulebook": "usst-2016",
+              "inputs": four + [[1, "bid", "S", 3], [2, "kitty"], [3, "play"], [4, "unsure"], [5, "play_out"]]}]
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(json.dumps(case) + "\n" for case in cases))
+    run = subprocess.run([sys.executable, "-m", "cardtable", "judge", str(path), "--lang", "en"], capture_output=True,
+                         text=True, cwd=Path(__file__).resolve().parents[1], timeout=120)
+    errors = [json.loads(line).get("error", "") for line in run.stdout.splitlines()]
+    assert len(errors) == 3 and all("(play_out at 5 s): the table waits for the referee" in e for e in errors), run
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_command_line_says_its_errors_in_its_language_and_keeps_them_machine_readable(lang, tmp_path):
     """README: every command speaks Chinese (English with ``--lang en``). An error line stays one JSON object whose

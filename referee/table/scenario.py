@@ -306,6 +306,8 @@ class _Drive:
     def do_play_out(self, t: float) -> None:
         hand = self.table.hand_no
         while (table := self.now(t)).hand_no == hand and table.phase in ("kitty", "playing", "hand_over"):
+            if table.flags:  # a pass would wait for the referee as a play does, and the hand go no further
+                raise ScenarioError("clock.waits", flag=table.flags[0].flag)
             if table.phase == "hand_over":  # Tractor: the dealer turns up the kitty
                 self.show(table.dealer, self.kitty, t)
             elif self.game != "tractor" and not table._engine_leading():
