@@ -260,7 +260,7 @@ def install_text(plan: Plan) -> str:
         "",
         "每张桌的电脑 each table's computer (its folder, e.g. " + ", ".join(list(plan.tables)[:3]) + "):",
         "  sudo systemctl enable --now cardtable-table cardtable-camera cardtable-bridge",
-        "  # 每次休息时备份牌桌的记录 / back up the table's log at every break (docs/recovery.md):",
+        "  # 每次休息时备份牌桌的记录 / back up the table's log at every break (docs/recovery.zh.md, docs/recovery.md):",
         f"  sudo -u {user} {plan.cardtable} table backup --db {state}/TABLE.db --out /media/usb/TABLE-$(date +%H%M).db",
         "  # 换回赛事备份之后，补记各桌报告过的对局 / after a tournament backup is put back, each table's games since:",
         f"  sudo -u {user} {plan.cardtable} table events {state}/TABLE.db --out /media/usb/TABLE.jsonl",

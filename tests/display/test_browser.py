@@ -285,7 +285,7 @@ def test_a_damaged_tournament_is_said_and_not_taken_for_none(browser, broker, tm
     with served(broker, tmp_path / "c.db", damaged_tournament(tmp_path / "hall.db"), OWN_USERS) as server, \
             console_of(browser, server) as console:
         console.wait_for_selector("#c-tournament .body .error:has-text('已损坏或被锁住（action 3: not what was written')")
-        assert "docs/deployment.md" in console.inner_text("#c-tournament") and not console.locator("#t-new").count()
+        assert "docs/deployment.zh.md" in console.inner_text("#c-tournament") and not console.locator("#t-new").count()
 
 
 def test_a_tournament_nobody_publishes_is_said_on_the_console(browser, broker, tmp_path):
