@@ -136,6 +136,7 @@ function renderStandings() {
       `${r.by_lot ? `<span class="lot-mark" title="${esc(T("by_lot"))}">${esc(T("lot_mark"))}</span>` : ""}</td><td>${esc(r.name)}</td><td>${esc(r.unit)}</td>` +
       `<td class="num">${esc(EXACT(r.score))}</td>${r.tiebreaks.map(x => `<td class="num">${esc(EXACT(x))}</td>`).join("")}<td>${esc(prizesOf(s, r).map(PRIZEW).join(W("prize.and")))}</td></tr>`).join("") +
     `</tbody></table>` + (s.rows.some(r => r.by_lot) ? `<p class="legend">${esc(T("by_lot"))}</p>` : "");
+  refit();  // the big screen's pages of rows
 }
 function prizesOf(s, row) {  // its placed prize, then the system's awards the display serves (referee.tournament.base.awarded)
   return (row.prize ? [row.prize] : []).concat(AWARDED[s.tournament]?.rows.get(row.id) || []);
@@ -183,6 +184,7 @@ function renderPairings() {
         `${(p.forfeits || []).includes(e.id) ? ` <b class="forfeited">${T("forfeit")}</b>` : ""}`).join(` <b>${T("versus")}</b> `)}</td>` +
       `<td class="num">${!p.result ? "" : esc(said[p.table] ? RESULTW(said[p.table]) : p.result.scores.map(EXACT).join(" : "))}</td></tr>`).join("") + `</tbody></table>` +
     (r.byes.length ? `<p class="byes">${T("byes")}: ${esc(byes(r).join(W("word.list")))}</p>` : "");
+  refit();  // the big screen's pages of rows
 }
 function byes(r) {  // a round's byes named as the console names them (1号 名字 单位), never by the tournament's ids
   const known = entriesKnown(), asked = ASKED[r.tournament]?.entries || new Map();
@@ -273,13 +275,26 @@ function pageSize(tiles) {  // as many tiles as the screen shows whole, measured
   const room = window.innerHeight - grid.getBoundingClientRect().top;
   return cols * Math.max(1, Math.floor((room + gap) / tall));
 }
-let perPage = 0;  // the tiles a page of the wall holds, as rotate() paged them
-function fit() {  // on the wall's slide, tiles paged again at once when their size changes what a page holds: a tile grown
-  // (a violation said, a trick of many cards, its fonts come) is never cut, and once it shrinks the page fills again
-  if (PAGE !== "big" || $("#wall").hidden) return;
-  const tiles = [...document.querySelectorAll("#wall .tile")], was = tiles.map(el => el.hidden);
-  if (pageSize(tiles) !== perPage) { slide = Math.max(0, slide - 1); rotate(); }
-  else tiles.forEach((el, i) => { el.hidden = was[i]; });  // measured, and shown as they were
+function rowsPage(id) {  // the standings' or pairings' rows a page of the big screen shows whole, measured on its slide:
+  // a tournament of 40 players ran off the bottom of the screen, the last places never shown
+  const rows = [...document.querySelectorAll(`#${id} tbody tr`)];
+  if (!rows.length) return { rows, size: 1 };
+  show(id);
+  rows.forEach(el => { el.hidden = false; });
+  const body = $(`#${id} tbody`).getBoundingClientRect(), below = $("#" + id).getBoundingClientRect().bottom - body.bottom;
+  const tall = Math.max(...rows.map(el => el.offsetHeight)), room = window.innerHeight - body.top - below;
+  return { rows, size: Math.max(1, Math.floor(room / tall)) };
+}
+function sizes() {  // what a page of each slide holds (rows, tiles)
+  const tiles = [...document.querySelectorAll("#wall .tile")];
+  return { standings: rowsPage("standings"), pairings: rowsPage("pairings"), wall: { rows: tiles, size: pageSize(tiles) } };
+}
+function fit() {  // the slide shown paged again at once when a change of size changes what a page holds: a tile grown (a
+  // violation said, a trick of many cards, its fonts come) or standings published anew are never cut, and once a tile
+  // shrinks the page fills again
+  if (PAGE !== "big" || !document.body.dataset.slide) return;
+  slide = Math.max(0, slide - 1);  // the slide shown, paged anew
+  rotate();
 }
 let refitting = false;
 function refit() {  // fit in the next frame, once however many tiles changed: a tile drawn anew, hidden on another page
@@ -289,14 +304,14 @@ function refit() {  // fit in the next frame, once however many tiles changed: a
   requestAnimationFrame(() => { refitting = false; fit(); });
 }
 const RESIZED = PAGE === "big" ? new ResizeObserver(refit) : null;
-function rotate() {
-  const tiles = [...document.querySelectorAll("#wall .tile")];
-  const size = perPage = pageSize(tiles), pages = Math.max(1, Math.ceil(tiles.length / size));
-  const slides = ["standings", "pairings", ...Array.from({ length: pages }, (_, i) => "wall:" + i)];
+function rotate() {  // the slides: each page of the standings, of the pairings, of the tiles
+  const paged = sizes();
+  const slides = Object.entries(paged).flatMap(([id, x]) =>
+    Array.from({ length: Math.max(1, Math.ceil(x.rows.length / x.size)) }, (_, i) => `${id}:${i}`));
   slide = slide % slides.length;
   const [which, page] = slides[slide].split(":");
   show(which);
-  tiles.forEach((el, i) => { el.hidden = which === "wall" && Math.floor(i / size) !== Number(page); });
+  for (const [id, x] of Object.entries(paged)) x.rows.forEach((el, i) => { el.hidden = id === which && Math.floor(i / x.size) !== Number(page); });
   document.body.dataset.slide = slides[slide];
   slide += 1;
 }

@@ -82,7 +82,7 @@ def test_a_name_as_long_as_allowed_hides_no_score_and_runs_off_no_tile(browser, 
                 big.goto(server.url + "/big")
                 big.wait_for_selector("body[data-live='1']", state="attached")
                 for slide in ("standings", "pairings"):
-                    until(big, f"document.body.dataset.slide === '{slide}' && document.querySelector('#{slide} tbody tr')")
+                    until(big, f"document.body.dataset.slide === '{slide}:0' && document.querySelector('#{slide} tbody tr')")
                     right = big.evaluate(f"document.querySelector('#{slide} table').getBoundingClientRect().right")
                     assert right <= width, (slide, width, right)
                 page = context.new_page()

@@ -1,13 +1,13 @@
 """The hall as a spectator sees it, in the system Chromium against the app (uvicorn) and a real mosquitto: what each
 game's tile says (San Da Yi's bids and games, no card points where a game counts none), in both languages, and the
-big screen that never cuts a tile that grew while shown."""
+big screen that never cuts a tile that grew while shown, nor standings or pairings too long for it."""
 
 from __future__ import annotations
 
 import time
 
 import pytest
-from kit import LiveTable, state, until
+from kit import LiveTable, round_, standings, state, until
 
 pytestmark = pytest.mark.browser
 WAIT_MS = 30_000
@@ -140,3 +140,33 @@ def test_the_big_screen_fills_its_page_again_at_once_when_a_tile_shrinks(page, t
     assert big.evaluate("document.body.dataset.slide") == "wall:0"
     boxes = big.evaluate("[...document.querySelectorAll('#wall .tile:not([hidden])')].map(el => el.getBoundingClientRect().bottom)")
     assert max(boxes) <= 1080, boxes
+
+
+SHOWN = """id => [...document.querySelectorAll(`#${id} tbody tr`)].filter(r => !r.hidden)
+  .map(r => [r.dataset.entry || r.dataset.table, r.getBoundingClientRect().bottom])"""
+
+
+def test_the_big_screen_pages_standings_and_pairings_too_long_for_it(page, tournament):
+    """40 players and 20 tables (an individual San Da Yi day): the big screen never scrolls, and the standings' slide
+    showed the first places only, the rest below its bottom edge, never shown. Each is shown in pages of whole rows."""
+    players = [{"id": f"x{i}", "name": f"选手{i + 1}", "unit": f"单位{i % 7}"} for i in range(40)]
+    rows = [{**x, "rank": i + 1, "score": 80 - i, "tiebreaks": [i, 0], "prize": None} for i, x in enumerate(players)]
+    tables = [{"table": f"t{i + 1:02d}", "entries": players[2 * i: 2 * i + 2], "result": None} for i in range(20)]
+    tournament.publish("autumn", "round", round_(tables=tables))
+    tournament.publish("autumn", "standings", standings(rows=rows))
+    big = page("/big", 1280, 720)
+    big.wait_for_selector("#standings tr[data-entry=x39]", state="attached", timeout=WAIT_MS)
+    big.wait_for_selector("#pairings tr[data-table=t20]", state="attached", timeout=WAIT_MS)
+    big.evaluate("slide = 0; rotate()")
+    seen: dict[str, set] = {"standings": set(), "pairings": set()}
+    slides = []
+    while len(slides) < 12:
+        slides.append(big.evaluate("document.body.dataset.slide"))
+        which = slides[-1].split(":")[0]
+        if which == "wall":
+            break
+        shown = big.evaluate(SHOWN, which)
+        assert shown and all(bottom <= 720 for _, bottom in shown), (slides[-1], shown)
+        seen[which] |= {key for key, _ in shown}
+        big.evaluate("rotate()")
+    assert len(seen["standings"]) == 40 and len(seen["pairings"]) == 20, (slides, seen)
