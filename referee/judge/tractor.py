@@ -138,6 +138,8 @@ def hand(case: dict[str, Any]) -> dict[str, Any]:
     for n, trick in enumerate(tricks, 1):
         if not isinstance(trick, list):
             raise CaseError("judge.wrong_type", what=Reason("judge.trick", n=n), wanted=Reason("judge.a_trick"), found=kind(trick))
+        if not trick:  # skipped, it would number every later trick one too low in the answer
+            raise CaseError("judge.no_card", what=Reason("judge.trick", n=n))
         for play in trick:
             if not (isinstance(play, list) and len(play) == 2):
                 raise CaseError("judge.not_play", n=n, found=kind(play), value=json.dumps(play)[:60])

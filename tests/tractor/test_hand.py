@@ -208,6 +208,15 @@ def test_more_copies_than_the_decks_hold_is_an_error():
     assert "error" in out and "SA" in out["error"]
 
 
+def test_an_empty_trick_is_an_error_not_skipped():
+    # README op `hand`: "tricks (each trick a list of [seat, cards] in the order played ... trick numbers from 1)";
+    # an empty trick skipped would number the later ones one too low: E's revoke of the case's trick 2 said as trick 1
+    tricks = [[], [("S", "S3"), ("E", "D2"), ("N", "S4"), ("W", "S6")], [("W", "C2"), ("S", "C3"), ("E", "S5"), ("N", "C4")]]
+    out = answer(hand_case("zhongkai-2010", "S", tricks))
+    assert out.get("error") == "trick 1 must hold at least one card" and "result" not in out
+    assert answer(hand_case("zhongkai-2010", "S", tricks[1:]))["result"]["revokes"] == [["E", 1]]
+
+
 def test_zhongkai_undeclared_captive_structure_is_chosen_by_the_leaders_upper_seat():
     # 000 第十一条 1: 引牌者没有声明甩牌结构，则待本圈各家跟牌完成后由引牌者上家指定甩牌结构
     # S leads; its 上家 (the seat before it, counter-clockwise S E N W) is W
