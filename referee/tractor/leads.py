@@ -58,9 +58,11 @@ def judge_lead(trumps: Trumps, cards: Cards, declared: list[Cards] | None = None
 
 
 def is_captive(found: tuple[tuple[Unit, ...], ...]) -> bool:
-    """A throw that reads several ways, or holds a triple and a pair (seed 001 十五: 俘虏)."""
-    kinds = {u.kind for u in found[0]} if found else set()
-    return len(found) > 1 or {(3, 1), (2, 1)} <= kinds
+    """A throw that reads several ways, or holds triples and pairs: a triple or a triple tractor with a pair or a pair
+    tractor (seed 001 十五: 同一花色的“三条”加一“对子”，俗称“俘虏”。由于“三条”与“对子”是不同的结构).
+    """
+    widths = {u.width for u in found[0]} if found else set()
+    return len(found) > 1 or {3, 2} <= widths
 
 
 def beatable(trumps: Trumps, unit: Unit, others: Mapping[str, Cards]) -> bool:

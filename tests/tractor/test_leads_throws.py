@@ -89,6 +89,18 @@ def test_classic_any_triple_with_a_pair_is_a_captive():
     assert lead_ok(CL, "SA SA SA S3")  # a triple with a single is no captive
 
 
+def test_classic_triples_in_a_tractor_with_pairs_are_a_captive_too():
+    """001 十五: 同一花色的“三条”加一“对子”，俗称“俘虏”。由于“三条”与“对子”是不同的结构，规定“俘虏”不能出……除非当
+    “甩牌”出牌，要说明“甩牌”的结构. A 刻拖 is 三条 side by side (十一: 444333), a 对拖 对子 side by side: they are the
+    same two structures, so 333444 with AA, and 333 with AAKK, are captives to declare as AAA with 33 is."""
+    assert not lead_ok(CL, "S3 S3 S3 S4 S4 S4 SA SA")
+    assert lead_ok(CL, "S3 S3 S3 S4 S4 S4 SA SA", declared=["S3 S3 S3 S4 S4 S4", "SA SA"])
+    assert not lead_ok(CL, "S3 S3 S3 SA SA SK SK")
+    assert lead_ok(CL, "S3 S3 S3 SA SA SK SK", declared=["S3 S3 S3", "SA SA SK SK"])
+    assert lead_ok(CL, "S3 S3 S3 S4 S4 S4 SA") and lead_ok(CL, "SA SA SK SK S3")  # no pair, no triple
+    assert lead_ok(ZK, "S3 S3 S3 S4 S4 S4 SA SA")  # 000 第十一条 1: undeclared, the 上家 names it after the trick
+
+
 def test_zhongkai_captive_without_declaration_is_legal():
     # 000 第十一条 1: 引牌者没有声明甩牌结构，则待本圈各家跟牌完成后由引牌者上家指定甩牌结构
     assert lead_ok(ZK, "S4 S4 S4 S3 S3")
