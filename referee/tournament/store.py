@@ -647,8 +647,11 @@ def _table(t: Tournament, round_no: int, table: str):
 
 def _seated(x, round_no: int, entries, allow_none: bool = False) -> list[str]:
     """``entries`` as a sorted list of ids seated at table ``x`` (at least one unless ``allow_none``)."""
-    if not isinstance(entries, (list, tuple)) or not (entries or allow_none) or not set(map(str, entries)) <= set(x.entries):
-        raise TournamentError("table_seats", round=round_no, table=x.table, seated=list(x.entries), entries=list(entries))
+    if isinstance(entries, (list, tuple)) and not (entries or allow_none):  # said as "not " and nothing before
+        raise TournamentError("no_seats_named", round=round_no, table=x.table, seated=list(x.entries))
+    if not isinstance(entries, (list, tuple)) or not set(map(str, entries)) <= set(x.entries):
+        named = list(entries) if isinstance(entries, (list, tuple)) else repr(entries)  # a string was said letter by letter
+        raise TournamentError("table_seats", round=round_no, table=x.table, seated=list(x.entries), entries=named)
     return sorted(set(entries))
 
 

@@ -180,6 +180,12 @@ def test_a_san_da_yi_tables_scores_and_its_absent_player_are_one_change_refused_
         store.record_result(1, table, {"scores": [7 if e == "e06" else 3 for e in seated]}, forfeits=["e06"])
     with pytest.raises(TournamentError, match="坐的是"):
         store.record_result(1, table, {"scores": [0, 0, 0, 0]}, forfeits=["e99"])
+    with pytest.raises(TournamentError) as e:  # said "坐的是 …，不是 " and nothing, or "e, 0, 6" letter by letter
+        store.forfeit(1, table, [])
+    assert str(e.value) == f"第 1 轮 {table} 桌：没有指明是谁（坐的是 {'、'.join(seated)}）", str(e.value)
+    with pytest.raises(TournamentError) as e:
+        store.forfeit(1, table, "e99")
+    assert str(e.value).endswith("不是 'e99'") and e.value.text("en").endswith("not 'e99'"), str(e.value)
     assert store.last_seq() == before and store.tournament.rounds[0].table(table).forfeits == ()
     scores = dict(zip([e for e in seated if e != "e06"], [30, -5, 12.5])) | {"e06": 0}
     view = store.record_result(1, table, {"scores": [scores[e] for e in seated]}, forfeits=["e06"])
