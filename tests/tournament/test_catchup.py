@@ -57,8 +57,8 @@ def catch_up(capsys, db, *files: str, lang: str = "zh", dry: bool = False) -> st
 def test_a_backup_put_back_catches_up_with_the_games_and_corrections_the_table_reported(
         broker, connect, inbox, tmp_path, table_watch, capsys):
     """The break's backup is made with round 1 paired; then t01 plays its round (the real table service on its log,
-    the real tournament service recording it), and a referee's amendment after it gives the round to E/W (the
-    service corrects its result). The backup put back has no result at t01; caught up from the table's log, it has
+    the real tournament service recording it), and a referee's amendment after it changes the round's result (a
+    revoke proven: 001 十八 steps S/N down; the service corrects its result). The backup put back has no result at t01; caught up from the table's log, it has
     the live file's, corrected; caught up again, or the live file itself, nothing changes."""
     store = tournament(tmp_path / "tournament.db")
     backup = tmp_path / "backup.db"
@@ -75,18 +75,20 @@ def test_a_backup_put_back_catches_up_with_the_games_and_corrections_the_table_r
     watch = table_watch("t01", broker)
     service = TableService("t01", RULEBOOK, broker.url("table-t01"), db, clock=lambda: END + 60, trust_senders=True).start()
     try:
-        assert table_result(box, "zk2010", "t01", lambda r: r is not None)["points"] == [2, 0]
+        before = table_result(box, "zk2010", "t01", lambda r: r is not None)
+        assert before["points"] == [2, 0]
         plays = [r for r in rows if r[0] == "observed" and len(r[1]["cards"]) == 1]
+        levels = judged("t01", rows)[0]["levels"]
         a, b = next((a, b) for a, b in itertools.combinations(plays, 2)
                     if a[1]["seat"] == b[1]["seat"] and a[1]["cards"] != b[1]["cards"]
                     and (now := judged("t01", amend(amend(rows, a[3], b[1]["cards"]), b[3], a[1]["cards"])))
-                    and now[0]["levels"]["EW"] > now[0]["levels"]["SN"])
+                    and now[0]["levels"]["SN"] < levels["SN"])
         console = connect("console")
         mark = len(box.messages)
         for entry, cards in ((a[3], b[1]["cards"]), (b[3], a[1]["cards"])):
             console.publish(topic("t01", "commands"), encode("commands", {
                 "v": 1, "id": f"k-{uuid.uuid4().hex[:8]}", "command": "amend", "entry": entry, "cards": cards}))
-        corrected = table_result(box, "zk2010", "t01", lambda r: r is not None and r["points"] == [0, 2], mark)
+        corrected = table_result(box, "zk2010", "t01", lambda r: r is not None and r["points"] != before["points"], mark)
         watch.stopped(service.stop)
         published = [e for e in watch.of("events") if e["kind"] != "rejected"]
         file = told(tmp_path, "t01", db=db)

@@ -66,35 +66,37 @@ def result(box, table: str, predicate, after: int = 0) -> dict | None:
 
 
 def test_an_amendment_after_the_round_corrects_the_recorded_result(hall):
-    """Two of S's plays read the wrong way round (one card each, a trick apart): amended, the hand is judged again and
-    E/W, not S/N, go up; the tournament's result follows, by the table, with the reason. Amended back, it is S/N's."""
+    """Two of S's plays read the wrong way round (one card each, a trick apart): amended, the hand is judged again, S/N
+    revoked (001 十八: 判自动下台) and do not go up; the tournament's result follows (a draw at equal levels, E/W's
+    where they are higher), by the table, with the reason. Amended back, it is S/N's."""
     h = hall("t01")
     rows, store = h["rows"], h["store"]
     first = judged("t01", rows)
     assert [(r["kind"], r["levels"]) for r in first] == [("round_over", {"SN": "3", "EW": "2"})]
     assert result(h["box"], "t01", lambda r: r is not None)["points"] == [2, 0]  # S/N: the first entry
-    # the first swap of two of one seat's single cards that gives the round to E/W (the deal is seeded)
+    # the first swap of two of one seat's single cards that keeps S/N from going up (the deal is seeded)
     plays = [r for r in rows if r[0] == "observed" and len(r[1]["cards"]) == 1]
     a, b = next((a, b) for a, b in itertools.combinations(plays, 2)
                 if a[1]["seat"] == b[1]["seat"] and a[1]["cards"] != b[1]["cards"]
                 and (now := judged("t01", amend(amend(rows, a[3], b[1]["cards"]), b[3], a[1]["cards"])))
-                and now[0]["levels"]["EW"] > now[0]["levels"]["SN"])
+                and now[0]["levels"]["SN"] < first[0]["levels"]["SN"])
     expected = judged("t01", amend(amend(rows, a[3], b[1]["cards"]), b[3], a[1]["cards"]))
+    sn, ew = (expected[0]["levels"][side] for side in ("SN", "EW"))
+    won = {"draw": True} if sn == ew else {"winner": 0 if sn > ew else 1}
     mark = len(h["box"].messages)
     h["send"](a[3], b[1]["cards"])
     h["send"](b[3], a[1]["cards"])
     h["watch"].wait("events", lambda e: e["kind"] == "rejudged" and e["data"]["now"] == expected)
-    corrected = result(h["box"], "t01", lambda r: r is not None and r["points"] == [0, 2], mark)
-    assert corrected["points"] == [0, 2]  # E/W: the second entry
+    corrected = result(h["box"], "t01", lambda r: r is not None and r["points"] != [2, 0], mark)
     changes = [x for x in store.actions() if x["kind"] in ("correct", "retract")]
     assert changes and {x["by"] for x in changes} == {"table t01"}
     assert all(x["data"]["reason"].startswith("t01 桌第 ") for x in changes)
     last = changes[-1]
-    assert last["kind"] == "correct" and last["data"]["result"]["winner"] == 1
-    assert last["data"]["result"]["levels"] == [expected[0]["levels"]["SN"], expected[0]["levels"]["EW"]]
+    assert last["kind"] == "correct" and {k: last["data"]["result"].get(k) for k in won} == won, last
+    assert last["data"]["result"]["levels"] == [sn, ew]
     standings = {r["id"]: r["score"] for r in store.standings()["rows"]}
     second = store.round_view()["tables"][0]["entries"][1]["id"]
-    assert standings[store.tournament.entry(second).team] == 2
+    assert standings[store.tournament.entry(second).team] == corrected["points"][1]
     # amended back (the console's undo): the result is the table's first judgement again
     mark = len(h["box"].messages)
     h["send"](b[3], b[1]["cards"])
