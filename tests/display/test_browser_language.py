@@ -77,3 +77,25 @@ def test_a_first_time_reader_whose_browser_asks_no_english_reads_chinese(browser
     """Chinese is the default wherever a person reads: a browser that asks for neither language gets Chinese."""
     with console_in(browser, hall, locale) as console:
         reads(console, "zh")
+
+
+def test_english_pages_draw_latin_punctuation_from_a_latin_face(browser, hall):
+    """The pages' fonts put the CJK faces first, so on the English pages “quotes” and other punctuation were drawn
+    full-width (“press “Record result””). English takes a Latin face first, Chinese names still drawn by the CJK faces
+    after it; the Chinese pages are as they were. Measured in Chromium with the fonts `make setup` installs."""
+    widths = {}
+    for lang in ("zh", "en"):
+        context = browser.new_context(locale="en-US" if lang == "en" else "zh-CN")
+        try:
+            page = context.new_page()
+            page.goto(hall.url + "/")
+            page.wait_for_selector(f"html[lang={WORDS[lang]['html']!r}]")
+            widths[lang] = page.evaluate("""() => { const s = document.createElement('span');
+                s.textContent = '\u201c\u201d'.repeat(10); document.body.appendChild(s);
+                const em = parseFloat(getComputedStyle(s).fontSize); const w = s.getBoundingClientRect().width / 20 / em;
+                const z = document.createElement('span'); z.textContent = '王'.repeat(10); document.body.appendChild(z);
+                return [w, z.getBoundingClientRect().width / 10 / em]; }""")
+        finally:
+            context.close()
+    assert widths["zh"][0] > 0.8 and widths["en"][0] < 0.6, widths  # full-width in Chinese, Latin in English
+    assert widths["en"][1] > 0.9, widths  # a Chinese name on an English page: still a CJK face, a full square
