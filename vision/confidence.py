@@ -124,19 +124,28 @@ def load(classifier: Path, path: Path | None = None) -> Calibration | None:
         if path:
             raise CalibrationError("no_calibration", path=p)
         return None
+    def number(value: object, name: str, low: float = -math.inf, high: float = math.inf) -> float:
+        try:
+            x = float(value)
+        except (TypeError, ValueError):
+            x = math.nan
+        if not low < x < high:  # said with the value as written, not Python's English
+            raise CalibrationError("bad_field", field=name, value=json.dumps(value, ensure_ascii=False))
+        return x
+
     try:
         data = json.loads(p.read_text())
-        sure_at = {k: (None if data["sure_at"][k] is None else float(data["sure_at"][k])) for k in ("1", "2")}
-        target, fitted, sha = float(data["target"]), str(data["fitted_on"]), str(data["classifier_sha256"])
-        detail = None if data.get("detail") is None else float(data["detail"])
-        if detail is not None and not 0 < detail < 1e3:
-            raise ValueError("detail: not a frame's px per canonical px")
+        sure_at = {k: (None if data["sure_at"][k] is None else number(data["sure_at"][k], f"sure_at.{k}")) for k in ("1", "2")}
+        target, fitted, sha = number(data["target"], "target"), str(data["fitted_on"]), str(data["classifier_sha256"])
+        detail = None if data.get("detail") is None else number(data["detail"], "detail", 0, 1e3)
     except (UnicodeDecodeError, json.JSONDecodeError):  # another command's file: not said in Python's English
         raise CalibrationError("damaged_calibration", path=p, error=CalibrationError("not_json")) from None
     except KeyError as e:  # said in words, not Python's English
         raise CalibrationError("damaged_calibration", path=p, error=CalibrationError("no_field", field=e.args[0])) from e
-    except (ValueError, TypeError, AttributeError) as e:
-        raise CalibrationError("damaged_calibration", path=p, error=CalibrationError("bad_field")) from e
+    except CalibrationError as e:
+        raise CalibrationError("damaged_calibration", path=p, error=e) from None
+    except (TypeError, AttributeError) as e:  # not an object where one is due
+        raise CalibrationError("damaged_calibration", path=p, error=CalibrationError("not_object")) from e
     if sha != digest(classifier):
         raise CalibrationError("other_classifier", path=p, classifier=classifier)
     cal = Calibration(sure_at, target, fitted, detail=detail)

@@ -66,7 +66,7 @@ def test_a_calibration_of_another_classifier_or_a_damaged_one_is_refused(models)
     confidence.path_for(models / "index.onnx").write_text('{"sure_at": {"1": "x", "2": null}, "target": 0.002}')
     with pytest.raises(ModelError) as e:  # Python's "could not convert string to float" was said inside Chinese
         Model(models / "cards.onnx")
-    assert str(e.value).endswith("已损坏：有一项的值不是它该有的数") and "could not" not in e.value.text("en")
+    assert str(e.value).endswith('已损坏：`sure_at.1` 的值 "x" 不是它该有的数') and "could not" not in e.value.text("en")
     confidence.path_for(models / "index.onnx").unlink()
     assert Model(models / "cards.onnx").calibration is None  # never calibrated: raw beliefs, as before
 
