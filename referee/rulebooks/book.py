@@ -70,6 +70,17 @@ class PenaltyEntry:
         return levels or (1 if self.forfeit_hand else 0)
 
 
+def on_grid(seconds: float) -> float:
+    """A time or a span of time to the microsecond, as every clock compares it with a book's limits (the table's
+    clocks, the Tractor kitty's window): a play written exactly at its limit is in time although two floats'
+    difference may be a hair past it (32.2 - 22.2 is 10.000000000000004).
+
+    >>> 32.2 - 22.2 > 10, on_grid(32.2 - 22.2) > 10
+    (True, False)
+    """
+    return round(seconds, 6)
+
+
 @dataclass(frozen=True)
 class Clock:
     """``[clock]``: each play's shot clock, late arrival and the round clock, read by

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from referee.rulebooks import Book, load  # noqa: F401 (load: doctests)
-from referee.rulebooks.book import ACTIONS, LEADS, OUTCOMES, PenaltyEntry  # noqa: F401 (the clock's words, typed by the schema)
+from referee.rulebooks.book import ACTIONS, LEADS, OUTCOMES, PenaltyEntry, on_grid  # noqa: F401 (the clock's words, typed by the schema)
 from referee.seats import check_seat, team_of
 from referee.tractor.game import Penalty
 
@@ -36,16 +36,6 @@ from referee.tractor.game import Penalty
 #: ``clock`` penalty entry: warnings, then points), ``pass`` (the turn is given up: a follower passes, a
 #: leader's lead goes to the next seat; climbing games only), ``foul`` (a foul to the side).
 LATE_KINDS = ("none", "warning", "points", "forfeit_hand", "forfeit_round")
-
-
-def on_grid(seconds: float) -> float:
-    """A time or a span of time to the microsecond, as the clocks compare them: a play written exactly at its limit
-    is in time although two floats' difference may be a hair past it (32.2 - 22.2 is 10.000000000000004).
-
-    >>> 32.2 - 22.2 > 10, on_grid(32.2 - 22.2) > 10
-    (True, False)
-    """
-    return round(seconds, 6)
 
 
 @dataclass(frozen=True)

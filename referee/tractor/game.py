@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from referee.cards import RANKS, Cards, Decks
 from referee.reasons import Reason, Refused
 from referee.rulebooks import TractorRulebook, load  # noqa: F401 (load: doctests)
+from referee.rulebooks.book import on_grid
 from referee.tractor.hand import SEATS, Ruling, next_seat, partner
 from referee.tractor.scoring import Outcome, outcome
 
@@ -81,7 +82,7 @@ class Declaring:
         """Close declaring; a warning (its reason) when the dealer did not wait the rulebook's window."""
         warning = None
         # to the microsecond: a kitty taken 5 s after the draw as written (3.2 s, 8.2 s) waited the window
-        if self.draw_done_at is not None and round(at - self.draw_done_at, 6) < self.rules.declare.window_s:
+        if self.draw_done_at is not None and on_grid(at - self.draw_done_at) < self.rules.declare.window_s:
             warning = Reason("tractor.kitty_early", seconds=round(at - self.draw_done_at, 1), window=self.rules.declare.window_s)
         return replace(self, closed=True), warning
 
