@@ -118,6 +118,7 @@ class HostLink:
         self._dropped = 0  # the board's own count of dropped presses (u16, since its boot) in its latest heartbeat
         self._other = 0  # frames of another protocol version since the port opened or the last hello
         self.other_version: int | None = None  # the version a board of another firmware speaks, once sure
+        self.deaf = False  # the board's heartbeats say it hears nothing from this host (it shows LoSt, takes no command)
         self.restarts: list[Restart] = []  # boots that began at a reset, new to this host, for the caller to say
 
     # -- inputs ----------------------------------------------------------------------------------
@@ -127,6 +128,7 @@ class HostLink:
         self._open, self._synced, self._sync_at = True, False, None
         self._splitter = Splitter()
         self._other = 0
+        self.deaf = False
         self._forget_board()
 
     def closed(self) -> None:
@@ -185,8 +187,8 @@ class HostLink:
         return step
 
     def online(self, now: float) -> bool:
-        """The board said hello since the port opened and spoke within BOARD_SILENT_S."""
-        return self._synced and self._last_rx is not None and now - self._last_rx < BOARD_SILENT_S
+        """The board said hello since the port opened, spoke within BOARD_SILENT_S and hears this host."""
+        return self._synced and not self.deaf and self._last_rx is not None and now - self._last_rx < BOARD_SILENT_S
 
     # -- internals -------------------------------------------------------------------------------
 
@@ -205,7 +207,7 @@ class HostLink:
                     self.restarts.append(Restart(message.board_id, message.boot, now - message.board_ms / 1000, held))
                     self.heartbeat = None  # the last boot's
             self.board, self._synced, self._expected = message, True, message.first
-            self._other = 0
+            self._other, self.deaf = 0, False
             self._ahead_since, self._board_ms = None, message.board_ms
             self._skip_known()
         elif isinstance(message, Heartbeat):
@@ -213,6 +215,9 @@ class HostLink:
             if self._synced:  # of the boot the hello named (one of a board restarted unseen unsynced it above)
                 self.counters.board_dropped += (message.dropped - self._dropped) & 0xFFFF
                 self._dropped = message.dropped
+                # the link down on its side BOARD_SILENT_S after the hello (not a boot's first beat before ours came)
+                since_hello = (message.board_ms - self.board.board_ms) & 0xFFFFFFFF
+                self.deaf = not message.link_up and since_hello >= BOARD_SILENT_S * 1000
         elif isinstance(message, Button) and self._synced:
             self._on_press(seq, message, now)
         elif isinstance(message, Ack) and self._inflight and self._inflight.seq == seq \
@@ -258,17 +263,29 @@ class HostLink:
             self._done.popitem(last=False)
 
     def _command(self, now: float) -> None:
-        """Stop and wait: one command in flight, sent again until acknowledged."""
-        if self._inflight is not None:
-            if now - self._inflight.sent >= COMMAND_RETRY_S:
-                self._out += self._inflight.frame
-                self.counters.retransmits += 1
-                self._inflight = replace(self._inflight, sent=now)
+        """Stop and wait: one command in flight, sent again until acknowledged: byte for byte (the board applies a
+        seq once: a beep sounds once), but a display or light as the seat's view is then, if that differs (a running
+        clock, a new ``board/out``), under a new seq (applied again it changes nothing else; the first bytes, got
+        through a line broken for seconds, showed a running clock that late)."""
+        inflight = self._inflight
+        if inflight is not None:
+            if now - inflight.sent < COMMAND_RETRY_S:
+                return
+            self.counters.retransmits += 1
+            if (view := inflight.key and self._views.get(inflight.key[1])) is not None:
+                value, command = (view, view.display(now)) if inflight.key[0] == "display" \
+                    else (view.light, view.light_command())
+                if encode(command.frame(inflight.seq)) != inflight.frame:
+                    self._issue(inflight.key, value, command, now)
+                    return
+            self._out += inflight.frame
+            self._inflight = replace(inflight, sent=now)
             return
         due = self._due(now)
-        if due is None:
-            return
-        key, value, command = due
+        if due is not None:
+            self._issue(*due, now)
+
+    def _issue(self, key: tuple[str, str] | None, value: object, command: Display | Light | Buzzer, now: float) -> None:
         self._turn = _turn(key)
         self._seq = (self._seq + 1) & 0xFFFF
         frame = encode(command.frame(self._seq))

@@ -98,6 +98,7 @@ class Bridge:
         self._drops_said = [float("-inf")] * 4  # when each seat's drops were last said (monotonic)
         self._board_dropped = 0  # the board's lost presses (its queue full) said so far
         self._stuck = 0  # the keys said to be held down (a heartbeat's stuck bits)
+        self._deaf = False  # said that the board hears nothing from this bridge
         self._garbled: int | None = None  # the link's corrupt count when the port opened; None once said
         self._firmware: tuple[int, int, int, int] | None = None  # board id and firmware seen last: said once
 
@@ -184,6 +185,7 @@ class Bridge:
             self._say_garbled(now)
             self._say_board_dropped()
             self._say_stuck()
+            self._say_deaf(now)
             self._say_restarts()
             self._say_firmware()
         self._apply_board_out()
@@ -239,6 +241,19 @@ class Bridge:
         for seat, button in keys(self._stuck & ~stuck):
             log.info("%s: the %s button of seat %s is let go", self.table, button, seat)
         self._stuck = stuck
+
+    def _say_deaf(self, now: float) -> None:
+        """The board talks but hears nothing from this bridge (its heartbeats say so: its receive line broken, a cable
+        or plug damaged): it shows ``LoSt`` and takes no command, so ``board/status`` says ``lost``; said here why, and
+        when it hears again."""
+        if self.link.deaf and not self._deaf:
+            log.warning(say(cli_lang(), "bridge.board_deaf", table=self.table, board=self.link.board.board_id,
+                            port=self.port))
+        elif self._deaf and self.link.online(now):
+            log.info(say(cli_lang(), "bridge.board_hears", table=self.table, board=self.link.board.board_id))
+        else:
+            return
+        self._deaf = not self._deaf
 
     def _say_firmware(self) -> None:
         """A board of an older 2.x firmware than the one shipped (the protocol is the same, so it is bridged as it is)

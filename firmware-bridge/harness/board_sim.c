@@ -12,6 +12,7 @@
  *   state                 a JSON line: sim ms, display digits (segment bytes, leftmost first),
  *                         port B/C/D output latches, buzzer level, beeps, bytes in/out
  *   unplug | plug         pull the cable (the pty closes, PATH goes) / plug it back (a new pty)
+ *   deaf on | deaf off    the board's receive line broken / mended: the host's bytes are lost, the board's still go
  *   reset                 the reset button (or a power dip): the MCU starts again, its EEPROM kept
  *   poke ADDR V           write the u16 V (little-endian) at RAM address ADDR (avr-nm's address
  *                         less 0x800000), between two instructions: to reach a state quickly
@@ -72,7 +73,7 @@ static unsigned long bytes_in, bytes_out;
 /* UART input waiting for the firmware's receive FIFO. */
 static uint8_t inbuf[65536];
 static size_t in_head, in_len;
-static int xoff;
+static int xoff, deaf;
 static avr_irq_t *uart_in;
 
 static uint64_t mono_ns(void)
@@ -213,7 +214,7 @@ static void read_pty(void)
 {
     uint8_t buf[4096];
     ssize_t n = read(master, buf, sizeof buf);
-    for (ssize_t i = 0; i < n && in_len < sizeof inbuf; i++, in_len++)
+    for (ssize_t i = 0; i < n && in_len < sizeof inbuf && !deaf; i++, in_len++)
         inbuf[(in_head + in_len) % sizeof inbuf] = buf[i];
 }
 
@@ -317,6 +318,12 @@ static int command(char *line)
         if (master < 0)
             plug();
         printf("ok %s\n", pty_name);
+    } else if (!strcmp(word, "deaf")) {
+        char how[4];
+        if (sscanf(line, "%*s %3s", how) != 1 || (strcmp(how, "on") && strcmp(how, "off")))
+            return printf("error deaf on|off\n"), 1;
+        deaf = !strcmp(how, "on");
+        printf("ok\n");
     } else if (!strcmp(word, "reset")) {
         avr_reset(avr);
         load_low = 0, shift_pos = KEYS; /* the pins' latches are cleared: drive QH again as the chain drives it */

@@ -138,6 +138,10 @@ class SimBoard:
     def plug(self) -> None:
         self._ask("plug")
 
+    def deaf(self, on: bool) -> None:
+        """Break (``on``) or mend the board's receive line: the host's bytes are lost, the board's still go."""
+        self._ask(f"deaf {'on' if on else 'off'}")
+
     def close(self) -> None:
         if self._proc.poll() is None:
             try:

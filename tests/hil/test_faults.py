@@ -18,7 +18,7 @@ import pytest
 from bus.firmware import SHIPPED
 from conftest import BridgeProcess
 from simboard import BUTTONS, RED, SEATS, pin
-from test_board import BOARD_OUT, BOARD_STATUS, board_out, once, presses, status, wait_until
+from test_board import BOARD_OUT, BOARD_STATUS, board_out, clock, once, presses, status, wait_until
 
 pytestmark = pytest.mark.hil
 TABLES = ["t1"]
@@ -322,3 +322,31 @@ def test_a_board_at_another_speed_is_said(broker, tmp_path):
         bridge.stop()
         os.close(master)
         os.close(slave)
+
+
+def test_a_board_that_hears_nothing_is_lost_and_shows_the_clock_as_it_is_when_it_hears_again(make_board, start_bridge,
+                                                                                             listen):
+    """The line from the bridge to the board broken (a damaged cable or plug), the board's own bytes still coming:
+    the board showed ``LoSt`` and took no command, while ``board/status`` said ``online`` (the board talked), so the
+    table's clocks ran on as if its displays showed them. Its heartbeats say it hears nothing (``link up`` 0): the
+    bridge now says ``lost`` and says why in its log. And the display the bridge sent again and again meanwhile went
+    byte for byte, its clock as it was when first sent: once the line was mended the board showed a running clock
+    seconds behind the table's. A display of a running clock now goes again as the clock is then."""
+    board = make_board(board_id=13)
+    bridge = start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
+    listen.service.publish(BOARD_OUT, board_out({"S": {"clock": 50.0, "cards": 9}}, paused=True), retain=True)
+    assert wait_until(lambda: board.display("S") == " 50.0   9", 30), board.display("S")
+    board.deaf(True)
+    assert wait_until(lambda: board.display("S") == " 50.0Lo5t", 30), board.display("S")
+    assert wait_until(lambda: status(listen) == "lost", 30), (statuses(listen), bridge.output())
+    assert wait_until(lambda: "显示板 13 号收不到本桥接发出的任何消息" in bridge.output(), 30), bridge.output()
+    made = time.time()
+    listen.service.publish(BOARD_OUT, board_out({"S": {"clock": 50.0, "cards": 9}}, at=made), retain=True)
+    time.sleep(6.0)  # S's display goes first (the seats in turn), again and again into the broken line
+    board.deaf(False)
+    assert wait_until(lambda: board.display("S").endswith("   9"), 30), board.display("S")
+    shown, now = clock(board.display("S")), time.time()
+    assert abs(shown - (50.0 - (now - made))) <= 1.5, (shown, 50.0 - (now - made))
+    assert wait_until(lambda: status(listen) == "online", 30), (statuses(listen), bridge.output())
+    assert wait_until(lambda: "显示板 13 号又收到本桥接的消息了" in bridge.output(), 30), bridge.output()

@@ -41,9 +41,9 @@ def test_sync_until_the_board_says_hello():
 
 def test_one_command_in_flight_sent_again_until_acknowledged():
     link = synced()
-    link.show({"N": view("N")})
+    link.show({"N": SeatView("N", 9.0, 0.0, False, 30, "green")})  # a clock standing still
     first = sent(link.take(now=0.2).write)
-    assert first == [(1, Display(2, 88, 30, True))]  # 9.0 s made at 0.0, now 0.2
+    assert first == [(1, Display(2, 90, 30, False))]
     assert sent(link.take(now=0.2 + COMMAND_RETRY_S / 2).write) == []
     again = link.take(now=0.2 + COMMAND_RETRY_S).write
     assert sent(again) == first  # the same frame, the same seq
@@ -52,6 +52,36 @@ def test_one_command_in_flight_sent_again_until_acknowledged():
     link.received(encode(Ack(Light.TYPE).frame(2)), now=0.36)
     assert sent(link.take(now=0.37).write) == []  # the board shows what it should
     assert link.counters.retransmits == 1
+
+
+def test_a_running_clock_goes_again_as_it_is_then():
+    """A display sent again went byte for byte: through a line broken for seconds, the board showed a running clock
+    as it was when first sent, seconds behind the table's, and a new ``board/out`` waited behind it. It now goes as the
+    seat's view is then, under a new seq (the board applies a seq once); the first copy's ack, come late, is not the
+    new one's."""
+    link = synced()
+    link.show({"N": view("N")})
+    assert sent(link.take(now=0.2).write) == [(1, Display(2, 88, 30, True))]  # 9.0 s made at 0.0, now 0.2
+    assert sent(link.take(now=5.2).write) == [(2, Display(2, 38, 30, True))]  # 5 s later: as it is now
+    link.show({"N": SeatView("N", 4.0, 5.2, False, 30, "green")})  # the table's clocks stopped meanwhile
+    assert sent(link.take(now=5.35).write) == [(3, Display(2, 40, 30, False))]  # the seat as it is now
+    assert sent(link.take(now=5.5).write) == [(3, Display(2, 40, 30, False))]  # standing still: byte for byte
+    link.received(encode(Ack(Display.TYPE).frame(1)), now=5.55)
+    assert sent(link.take(now=5.55).write) == []
+    link.received(encode(Ack(Display.TYPE).frame(3)), now=5.55)
+    assert sent(link.take(now=5.55).write) == [(4, Light(2, 1))]
+
+
+def test_a_board_that_hears_nothing_is_not_online():
+    """Its heartbeats say the link down: it shows ``LoSt`` and takes no command (test_faults: the real firmware).
+    Not its first beat after a reset, sent before the host's first frame came (1.5 s after its hello, it is)."""
+    link = synced()  # the hello at board ms 100
+    link.received(encode(Heartbeat(600, 0, False, 0, 0, 0).frame()), now=0.2)
+    assert link.online(now=0.3) and not link.deaf
+    link.received(encode(Heartbeat(1700, 0, False, 0, 0, 0).frame()), now=1.3)
+    assert link.deaf and not link.online(now=1.4)
+    link.received(encode(Heartbeat(2200, 0, True, 0, 0, 0).frame()), now=1.8)
+    assert link.online(now=1.9)
 
 
 def test_an_ack_of_another_seq_or_type_changes_nothing():
