@@ -330,19 +330,23 @@ class Broker:
         self.output_path = self.workdir / "mosquitto.out"  # stdout/stderr: errors before the log opens
         self.db_path = self.workdir / "mosquitto.db"
         self._proc: subprocess.Popen | None = None
+        self.own_session = False
 
     # -- life cycle ------------------------------------------------------------------------------
 
     @classmethod
     def start(
         cls, workdir: Path, users: dict[str, str], acl: str | None = None, port: int | None = None,
-        tls: tuple[Path, Path] | None = None,
+        tls: tuple[Path, Path] | None = None, own_session: bool = False,
     ) -> Broker:
         """Write the config into ``workdir`` and start mosquitto; returns once it accepts connections.
 
         ``port=None`` picks a free one (and tries another if it is taken meanwhile); ``tls``, the server's certificate
-        and key files, adds a TLS listener on a free port (``tls_port``)."""
+        and key files, adds a TLS listener on a free port (``tls_port``); ``own_session``: mosquitto in a session of
+        its own, which a terminal's Ctrl-C (SIGINT to its foreground process group) does not reach: its owner stops
+        it, after its clients (the hall)."""
         broker = cls(workdir, users, acl, port, tls)
+        broker.own_session = own_session
         broker._write_files()
         attempts = 3 if broker._pick_port or tls else 1
         for attempt in range(attempts):
@@ -467,6 +471,7 @@ class Broker:
             self._proc = subprocess.Popen(
                 [program, "-c", str(self.config_path)],
                 stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, cwd=self.workdir,
+                start_new_session=self.own_session,
             )
         deadline = time.monotonic() + STARTUP_TIMEOUT_S
         while True:

@@ -15,7 +15,8 @@ from cardtable.lang import refuse
 def add_parser(sub: argparse._SubParsersAction) -> None:
     hall = sub.add_parser("hall", help="the whole hall on this machine: broker, tables, bots, cameras, "
                                        "tournament, scoreboard (until Ctrl-C)")
-    hall.add_argument("--tables", type=int, default=8, help="tables (default 8: six Tractor, one Guandan, one San Da Yi)")
+    hall.add_argument("--tables", type=int, default=8, help="tables (default 8: five Tractor tables of the tournament; outside it "
+                                                               "one Tractor of four decks, one Guandan, one San Da Yi)")
     hall.add_argument("--speed", type=float, default=1.0, help="times faster than real time (default 1)")
     hall.add_argument("--port", type=port, default=None, help="the scoreboard's port (default 8000, else a free one)")
     hall.add_argument("--dir", type=Path, default=None, help="run directory: logs, databases (default: a new temporary one)")

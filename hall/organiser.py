@@ -1,6 +1,7 @@
 """The hall's organiser: creates the tournament, pairs each round, seats the players at the tables
 (``assign``, as the broker's console user), starts the rounds, and pairs the next round once every
-table of the round has its result. The Guandan and San Da Yi tables play round after round.
+table of the round has its result. The tables outside the tournament (four decks' Tractor, Guandan, San Da Yi)
+play round after round, their players seated by the hall.
 With ``hands`` the organiser announces the last hand (``last_hand``) when a table deals that many
 hands in a round; without, the rulebook's round clock ends each round.
 """
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from bus.mqtt import Connection
 from bus.protocol import decode, encode, topic
-from hall.plan import HallTable, climbing_players, pair_field, rounds, seats, team_pairs
+from hall.plan import HallTable, pair_field, rounds, seats, table_players, team_pairs
 from referee import catalogue
 from referee.catalogue.sentences import Sentences
 
@@ -28,8 +29,8 @@ class Organiser:
         from referee.tournament.store import TournamentStore
 
         self.tables, self.hands, self.say, self.lang = tables, hands, say, catalogue.cli_lang()
-        self.tractor = [t for t in tables if t.tractor]
-        self.store = TournamentStore(db) if self.tractor else None
+        self.toured = [t for t in tables if t.toured]
+        self.store = TournamentStore(db) if self.toured else None
         self.entries = {e.id: e for e in pair_field(tables)}
         self.seed = seed
         self.states: dict[str, dict] = {}
@@ -85,12 +86,12 @@ class Organiser:
             state = states.get(t.table)
             if state is None:
                 continue
-            if not t.tractor and state["phase"] in ("idle", "round_over"):
+            if not t.toured and state["phase"] in ("idle", "round_over"):
                 key = (t.table, state["round"]["started_at"])
                 if key not in self._started:
                     self._started.add(key)
-                    index = [x.table for x in self.tables if not x.tractor].index(t.table)
-                    self._start(t, climbing_players(t, index))
+                    index = [x.table for x in self.tables if not x.toured].index(t.table)
+                    self._start(t, table_players(index))
             self._last_hand(t, state)
 
     def _start(self, t: HallTable, players: dict[str, str]) -> None:
@@ -126,10 +127,10 @@ class Organiser:
         view = self.store.pair_next_round(by="hall")
         self._paired = view["round"]
         self.say(catalogue.say(self.lang, "hall.paired", round=view["round"], rounds=view["rounds"]))
-        tables = {x.table: x for x in self.tractor}
+        tables = {x.table: x for x in self.toured}
         for x in view["tables"]:
             self._start(tables[x["table"]], seats(x, self.entries))
 
     def _all_idle(self) -> bool:
         with self._lock:
-            return all(self.states.get(t.table, {}).get("phase") in ("idle", "round_over") for t in self.tractor)
+            return all(self.states.get(t.table, {}).get("phase") in ("idle", "round_over") for t in self.toured)

@@ -1,19 +1,23 @@
 """What the hall plays, as pure values: its tables (id, rulebook), the pair-swiss field of the
-Tractor tables and the seats of a paired round.
+toured Tractor tables and the seats of a paired round.
 
-The default hall has eight tables: six Tractor tables of one ``pair-swiss`` round under
-``classic-3deck`` (12 pairs, two from each of six units), then one Guandan (``sanjiang-2012``) and
-one San Da Yi (``usst-2016``) table of four players each. A smaller hall keeps that order: one
-table is a Tractor table, two are a Tractor and a Guandan table, from three on the last two are
-Guandan and San Da Yi. The pairs come two from each unit (from one each in a field of two), and
-the tournament has as many rounds as such a field can play, six at most.
+The default hall has eight tables: five Tractor tables of the tournament, a ``pair-swiss`` under
+``classic-3deck`` (three decks; 10 pairs, two from each of five units), then three tables outside it, four
+players each, playing round after round: a Tractor table of four decks (``shaoguan-2023``), a Guandan
+(``sanjiang-2012``) and a San Da Yi (``usst-2016``) table. The tournament tours one game: a broker has one
+tournament service, which runs one tournament. A smaller hall keeps that order: one table is a toured Tractor
+table, two are that and a Guandan table, three add San Da Yi, from four on the fourth from last is the four decks'.
+The pairs come two from each unit (from one each in a field of two), and the tournament has as many rounds as
+such a field can play, six at most.
 
 >>> [(t.table, t.rulebook) for t in hall_tables(3)]
 [('t01', 'classic-3deck'), ('t02', 'sanjiang-2012'), ('t03', 'usst-2016')]
->>> [t.rulebook for t in hall_tables(2)]
-['classic-3deck', 'sanjiang-2012']
+>>> [t.rulebook for t in hall_tables(2)], [t.toured for t in hall_tables(4)]
+(['classic-3deck', 'sanjiang-2012'], [True, False, False, False])
+>>> [t.rulebook for t in hall_tables(8)][4:]
+['classic-3deck', 'shaoguan-2023', 'sanjiang-2012', 'usst-2016']
 >>> len(pair_field(hall_tables(8))), pair_field(hall_tables(1))[1]
-(12, Entry(id='e02', name='李强、刘静', unit='外语学院', team='外语学院', players=('李强', '刘静'), rows=()))
+(10, Entry(id='e02', name='李强、刘静', unit='外语学院', team='外语学院', players=('李强', '刘静'), rows=()))
 >>> seats({"entries": [{"id": "e01"}, {"id": "e02"}]}, {e.id: e for e in pair_field(hall_tables(1))})
 {'S': '王芳', 'E': '李强', 'N': '张伟', 'W': '刘静'}
 """
@@ -24,7 +28,8 @@ from dataclasses import dataclass
 
 from referee.tournament.entries import Entry
 
-TRACTOR = "classic-3deck"
+TRACTOR = "classic-3deck"  # the tournament's
+FOUR_DECKS = "shaoguan-2023"
 GUANDAN = "sanjiang-2012"
 SANDAYI = "usst-2016"
 DEFAULT_TABLES = 8
@@ -42,7 +47,8 @@ class HallTable:
     rulebook: str
 
     @property
-    def tractor(self) -> bool:
+    def toured(self) -> bool:
+        """A table of the tournament (the others play round after round, their players seated by the hall)."""
         return self.rulebook == TRACTOR
 
 
@@ -50,11 +56,8 @@ def hall_tables(n: int = DEFAULT_TABLES) -> tuple[HallTable, ...]:
     """The hall's ``n`` tables (see the module's docstring)."""
     if not 1 <= n <= MAX_TABLES:
         raise ValueError(f"--tables must be 1 to {MAX_TABLES}, not {n}")
-    books = [TRACTOR] * n
-    if n == 2:
-        books[1] = GUANDAN
-    elif n >= 3:
-        books[-2:] = [GUANDAN, SANDAYI]
+    others = (FOUR_DECKS, GUANDAN, SANDAYI) if n >= 4 else (GUANDAN, SANDAYI)[: n - 1]
+    books = [TRACTOR] * (n - len(others)) + list(others)
     return tuple(HallTable(f"t{i + 1:02d}", book) for i, book in enumerate(books))
 
 
@@ -72,7 +75,7 @@ def player_name(i: int) -> str:
 def pair_field(tables: tuple[HallTable, ...]) -> tuple[Entry, ...]:
     """Two pairs per Tractor table, two pairs per unit; entry ``k`` holds players ``2k`` and ``2k+1``
     of the numbering that seats entry 1's first player at S, entry 2's at E, and so on."""
-    n = 2 * sum(t.tractor for t in tables)
+    n = 2 * sum(t.toured for t in tables)
     out = []
     for k in range(n):
         # Players 0..3 of a table are S E N W: entry 2j is S and N, entry 2j+1 is E and W.
@@ -113,7 +116,7 @@ def seats(table_view: dict, entries: dict[str, Entry]) -> dict[str, str]:
     return {"S": first[0], "E": second[0], "N": first[1], "W": second[1]}
 
 
-def climbing_players(table: HallTable, index: int) -> dict[str, str]:
-    """Four individual players for a Guandan or San Da Yi table (numbered after the pairs)."""
+def table_players(index: int) -> dict[str, str]:
+    """Four players for the ``index``-th table outside the tournament (numbered after the pairs)."""
     base = 1000 + 4 * index
     return {seat: player_name(base + i) for i, seat in enumerate("SENW")}

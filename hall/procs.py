@@ -190,3 +190,21 @@ def hall_processes(hall_dir: Path) -> list[int]:
         if state != "Z" and mark in environ.split(b"\0"):
             found.append(int(entry.name))
     return sorted(found)
+
+
+def hall_serving(port: int) -> Path | None:
+    """The run directory of the hall whose scoreboard (``display serve``) serves ``port`` on this machine; None when
+    no hall's does (Linux /proc)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+            environ = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        marked = [v.split(b"=", 1)[1] for v in environ if v.startswith(MARK.encode() + b"=")]
+        at = [i for i, arg in enumerate(argv) if arg == b"--port"]
+        if marked and b"display" in argv and b"serve" in argv and any(argv[i + 1:i + 2] == [str(port).encode()] for i in at):
+            return Path(os.fsdecode(marked[0]))
+    return None

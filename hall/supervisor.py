@@ -31,12 +31,11 @@ from pathlib import Path
 from cardtable.lang import FAILED, refuse
 from cardtable.logs import Lasting, setup_logging
 from hall.plan import HallTable, hall_tables
-from hall.procs import MARK, Child, stop_all
+from hall.procs import MARK, Child, hall_serving, stop_all
 from hall.reaper import Reaper
 from referee import catalogue
 from referee.catalogue import Refusal
 
-log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 8000
 STEP_S = 0.5
@@ -88,6 +87,9 @@ def pick_port(asked: int | None) -> int:
         return asked
     if port_free(DEFAULT_PORT):
         return DEFAULT_PORT
+    running = hall_serving(DEFAULT_PORT)
+    if running is not None:  # a second `make demo`: two halls would share the machine's two cores, and a newcomer the port
+        raise HallError("running", url=f"http://127.0.0.1:{DEFAULT_PORT}/", dir=running)
     from bus.broker import free_port
 
     return free_port()
@@ -107,10 +109,10 @@ class Supervisor:
             raise HallError("speed")
         self.opts, self.out, self.lang = opts, out, catalogue.cli_lang()
         self.tables = hall_tables(opts.tables)
-        self.port = pick_port(opts.port)
         self.dir = Path(opts.dir).resolve() if opts.dir else None
         if self.dir is not None and self.dir.exists() and (not self.dir.is_dir() or any(self.dir.iterdir())):  # refused before anything starts
             raise HallError("not_empty", dir=self.dir)
+        self.port = pick_port(opts.port)
         self.children: list[Child] = []
         self.broker = None
         self.organiser = None
@@ -157,7 +159,7 @@ class Supervisor:
         self.children.append(Child("display", [*cardtable(), "display", "serve", "--db", str(self.dir / "console.db"),
                                                "--tournament-db", str(self.dir / "tournament.db"),
                                                "--port", str(self.port), *where], logs / "display.log"))
-        if any(t.tractor for t in self.tables):
+        if any(t.toured for t in self.tables):
             self.children.append(Child("tournament", [*cardtable(), "tournament", "serve", "--db",
                                                       str(self.dir / "tournament.db"), *where],
                                        logs / "tournament.log"))
@@ -180,9 +182,30 @@ class Supervisor:
                      password=passwords["organiser"]))
         self.say(catalogue.say(self.lang, "hall.running", n=len(self.tables), speed=f"{self.opts.speed:g}",
                      sight=catalogue.word(self.lang, f"hall.{self.sight}", self.sight), dir=self.dir))
+        self.say(self.toured_line())
         if self.sight == "oracle" and self.opts.see == "auto":
             self.say(catalogue.say(self.lang, "hall.no_model"))
         return True
+
+    def toured_line(self) -> str:
+        """Which tables the tournament tours, and which play outside it (their game and decks).
+
+        >>> hall = Supervisor.__new__(Supervisor)
+        >>> hall.tables, hall.lang = hall_tables(5), "en"
+        >>> hall.toured_line()
+        'the tournament (pair Swiss): t01 Tractor (3 decks), t02 Tractor (3 decks); outside it, round after round: t03 Tractor (4 decks), t04 Guandan (2 decks), t05 San Da Yi (2 decks)'
+        """
+        from referee.rulebooks import load
+
+        lang, join = self.lang, catalogue.word(self.lang, "word.list").join
+        def table(t: HallTable) -> str:
+            book = load(t.rulebook)
+            return catalogue.say(lang, "hall.free_table", table=t.table, game=catalogue.word(lang, f"game.{book.game}"),
+                                 decks=book.deal.decks)
+
+        line = catalogue.say(lang, "hall.toured", tables=join(table(t) for t in self.tables if t.toured))
+        free = [table(t) for t in self.tables if not t.toured]
+        return line + (catalogue.say(lang, "hall.outside", tables=join(free)) if free else "")
 
     def start_broker(self) -> None:
         """The hall's broker in ``broker/`` of the run directory, with its users and ACL (kept: :meth:`_check_broker`
@@ -190,7 +213,7 @@ class Supervisor:
         from bus.broker import Broker
 
         self._broker_users = self.users()
-        self.broker = Broker.start(self.dir / "broker", *self._broker_users)
+        self.broker = Broker.start(self.dir / "broker", *self._broker_users, own_session=True)
 
     def users(self) -> tuple[dict[str, str], str]:
         """The broker's users (name -> password) and ACL: the hall's, and one user per connection of the
@@ -297,7 +320,7 @@ class Supervisor:
             self._broker_out = True
             self.say(catalogue.say(lang, "hall.broker_exited", port=port))
         try:
-            self.broker = Broker.start(self.broker.workdir, *self._broker_users, port=port)
+            self.broker = Broker.start(self.broker.workdir, *self._broker_users, port=port, own_session=True)
         except BrokerError as exc:
             self._broker_due = now + BROKER_AGAIN_S
             if self._broker_failing.new(exc.key):
@@ -330,7 +353,8 @@ class Supervisor:
                     part.step()
                 except Exception as exc:  # a console or tournament hiccup must not end the hall
                     if failing.new(str(exc)):
-                        log.warning("hall: %s: %s", type(part).__name__, exc)
+                        self.say(catalogue.say(self.lang, "hall.part_failing", error=_why(exc, self.lang),
+                                               part=catalogue.word(self.lang, f"hall.part.{type(part).__name__}")))
                     continue
                 failing.over()
 
@@ -348,6 +372,15 @@ class Supervisor:
             self.broker.stop()
         if self.reaper is not None:
             self.reaper.close()
+
+
+def _why(exc: BaseException, lang: str) -> str:
+    """Why a step failed, in ``lang``: the system's error under it (an HTTP client's refused connection) in the
+    catalogue's words, else the error's own."""
+    cause: BaseException | None = exc
+    while cause is not None and not isinstance(cause, OSError):
+        cause = cause.__cause__ or cause.__context__
+    return catalogue.said(cause or exc, lang)
 
 
 def run(opts: Options, command: argparse.Namespace) -> int:

@@ -18,9 +18,11 @@ import time
 
 import pytest
 
+from bus.broker import free_port
 from bus.mqtt import Connection
 from hall.procs import MARK, Child, hall_processes
-from hall.supervisor import BROKER_AGAIN_S, LOW_DISK_B, HallError, Options, Supervisor
+from hall import supervisor
+from hall.supervisor import BROKER_AGAIN_S, LOW_DISK_B, HallError, Options, Supervisor, pick_port
 
 CLI = [sys.executable, "-m", "cardtable"]
 ENV = {k: v for k, v in os.environ.items() if k not in ("CARDTABLE_LANG", MARK)}
@@ -45,7 +47,7 @@ def test_a_broker_killed_is_said_and_started_again_on_its_port_its_files_mended(
     cannot start (its port taken) says why and is tried again."""
     monkeypatch.setenv(MARK, "")
     out = io.StringIO()
-    hall = Supervisor(Options(tables=1, dir=tmp_path / "hall"), out=out)
+    hall = Supervisor(Options(tables=1, port=free_port(), dir=tmp_path / "hall"), out=out)
     hall.dir.mkdir()
     hall.start_broker()
     port = hall.broker.port
@@ -111,7 +113,7 @@ def test_a_disk_nearly_full_is_said_once_and_again_when_it_has_room(tmp_path):
         pytest.skip("mounting a tmpfs needs root")
     try:
         out = io.StringIO()
-        hall = Supervisor(Options(tables=1, dir=disk), out=out)
+        hall = Supervisor(Options(tables=1, port=free_port(), dir=disk), out=out)
         hall.dir = disk
         for _ in range(3):
             hall._check_disk()
@@ -146,7 +148,8 @@ def test_another_program_answering_on_the_halls_port_is_said_not_taken_for_the_c
     log in there. Now the console must know the hall's referee: another program answering is said, and the hall
     stops."""
     monkeypatch.setenv(MARK, "")
-    hall = Supervisor(Options(tables=1, dir=tmp_path / "hall", see="oracle"), out=io.StringIO())
+    hall = Supervisor(Options(tables=1, port=free_port(), dir=tmp_path / "hall", see="oracle"),
+                      out=io.StringIO())
     other = http.server.ThreadingHTTPServer(("127.0.0.1", hall.port), Answers)
     threading.Thread(target=other.serve_forever, daemon=True).start()
     try:
@@ -168,7 +171,7 @@ def test_sigterm_while_the_hall_starts_stops_everything_at_once(tmp_path):
     ready: it went on starting, printed its scoreboard and console, paired and started a round, and only then
     stopped. Now it stops what it started, at once, and says nothing is running."""
     run_dir = tmp_path / "hall"
-    proc = subprocess.Popen([*CLI, "hall", "--tables", "1", "--see", "oracle", "--dir", str(run_dir)],
+    proc = subprocess.Popen([*CLI, "hall", "--tables", "1", "--see", "oracle", "--port", str(free_port()), "--dir", str(run_dir)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=ENV)
     try:
         deadline = time.monotonic() + 60
@@ -184,3 +187,48 @@ def test_sigterm_while_the_hall_starts_stops_everything_at_once(tmp_path):
     said = [line.split(" ", 1)[1] for line in output.splitlines()]
     assert said == ["停止所有进程……", "已停止"], output  # no scoreboard, no round started
     assert hall_processes(run_dir) == []
+
+
+def test_a_second_hall_is_refused_and_ctrl_c_stops_the_tables_before_the_broker(tmp_path, monkeypatch):
+    """A hall run as at a terminal. A second ``make demo`` while it runs found port 8000 taken and quietly started a
+    second whole hall on another port, on the same two cores: now it is refused in words, naming the hall that runs
+    (a port taken by another program still gets a free one). Then Ctrl-C, which the terminal sends to its whole
+    foreground process group: mosquitto, started in the hall's group, got it too and ended first, so no table could
+    tell the bus it went offline (each waited its flush out for the broker that was gone: the stop took eight
+    seconds). Now the broker runs in a session of its own and is stopped last, after every table said goodbye."""
+    run_dir, port = tmp_path / "hall", free_port()
+    proc = subprocess.Popen([*CLI, "hall", "--tables", "1", "--see", "oracle", "--port", str(port), "--dir",
+                             str(run_dir)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=ENV,
+                            start_new_session=True)  # the group leader, as a shell makes a command in a terminal
+    said: list[str] = []
+    threading.Thread(target=lambda: said.extend(proc.stdout), daemon=True).start()
+    try:
+        deadline = time.monotonic() + 90
+        while not any("记分牌：" in line for line in said):
+            assert time.monotonic() < deadline and proc.poll() is None, "".join(said)
+            time.sleep(0.2)
+        monkeypatch.setattr(supervisor, "DEFAULT_PORT", port)  # the first hall has the demo's port
+        with pytest.raises(HallError) as caught:
+            Supervisor(Options(tables=1, dir=tmp_path / "second"))
+        assert str(caught.value) == (f"这台机器上已有一个赛场在运行（记分牌 http://127.0.0.1:{port}/，运行目录 {run_dir}）："
+                                     "请先在它的终端按 `Ctrl-C` 结束它；确要同时再开一个，请用 `--port` 给它另一个端口")
+        assert caught.value.text("en").startswith(f"a hall is already running on this machine (scoreboard "
+                                                  f"http://127.0.0.1:{port}/, run directory {run_dir}): end it first")
+        assert not (tmp_path / "second").exists()
+        os.killpg(proc.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
+        assert proc.wait(60) == 0, "".join(said)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    log = (run_dir / "broker" / "mosquitto.log").read_text()
+    ended = log.rindex("terminating")
+    assert "Client table-t01 disconnected." in log[:ended], log[-3000:]
+    assert hall_processes(run_dir) == []
+
+
+def test_the_demos_port_taken_by_another_program_gives_the_hall_another(monkeypatch):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        monkeypatch.setattr(supervisor, "DEFAULT_PORT", taken.getsockname()[1])
+        assert pick_port(None) not in (None, supervisor.DEFAULT_PORT)
