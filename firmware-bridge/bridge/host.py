@@ -102,6 +102,7 @@ class HostLink:
         self._last_rx: float | None = None
         self._sync_at: float | None = None
         self._beat_at: float | None = None
+        self._beating_since: float | None = None  # since when this host's beats go out without a gap (a stall)
         self._out = bytearray()
         self._new: list[Press] = []
         self._pending: dict[str, int] = {}  # published, not yet confirmed: id -> board seq
@@ -136,6 +137,7 @@ class HostLink:
         self._last_rx = None
 
     def received(self, data: bytes, now: float) -> None:
+        self._beats_kept(now)
         for encoded in self._splitter.feed(data):
             try:
                 seq, message = parse(decode(encoded))
@@ -176,6 +178,7 @@ class HostLink:
         if self._synced and self._ahead_since is not None and now - self._ahead_since >= OUT_OF_STEP_S:
             self._send(Sync())  # its hello says the board's boot and first press again (a hello lost on the line)
             self._ahead_since = None
+        self._beats_kept(now)
         if self._open and (self._beat_at is None or now - self._beat_at >= HOST_BEAT_S):
             self._send(HostBeat())
             self._beat_at = now
@@ -216,8 +219,10 @@ class HostLink:
                 self.counters.board_dropped += (message.dropped - self._dropped) & 0xFFFF
                 self._dropped = message.dropped
                 # the link down on its side BOARD_SILENT_S after the hello (not a boot's first beat before ours came)
+                # and after this host's beats went out again (not a beat sent while this host stalled, read late)
                 since_hello = (message.board_ms - self.board.board_ms) & 0xFFFFFFFF
-                self.deaf = not message.link_up and since_hello >= BOARD_SILENT_S * 1000
+                self.deaf = not message.link_up and since_hello >= BOARD_SILENT_S * 1000 \
+                    and now - self._beating_since >= BOARD_SILENT_S
         elif isinstance(message, Button) and self._synced:
             self._on_press(seq, message, now)
         elif isinstance(message, Ack) and self._inflight and self._inflight.seq == seq \
@@ -252,6 +257,11 @@ class HostLink:
 
         while known(self._expected):
             self._expected = (self._expected + 1) & 0xFFFF
+
+    def _beats_kept(self, now: float) -> None:
+        """Note a gap in this host's beats (the bridge stalled, or its port away): the board rightly lost it."""
+        if self._beat_at is None or now - self._beat_at > 2 * HOST_BEAT_S:
+            self._beating_since = now
 
     def _forget_board(self) -> None:
         self._shown.clear()

@@ -74,14 +74,22 @@ def test_a_running_clock_goes_again_as_it_is_then():
 
 def test_a_board_that_hears_nothing_is_not_online():
     """Its heartbeats say the link down: it shows ``LoSt`` and takes no command (test_faults: the real firmware).
-    Not its first beat after a reset, sent before the host's first frame came (1.5 s after its hello, it is)."""
+    Not its first beat after a reset, sent before the host's first frame came (1.5 s after its hello, it is), nor a
+    beat sent while this host stalled, read late (the board lost it rightly, and hears it again)."""
+    def beat(board_ms: int, link_up: bool) -> bytes:
+        return encode(Heartbeat(board_ms, 0, link_up, 0, 0, 0).frame())
+
     link = synced()  # the hello at board ms 100
-    link.received(encode(Heartbeat(600, 0, False, 0, 0, 0).frame()), now=0.2)
+    link.received(beat(600, False), now=0.2)
     assert link.online(now=0.3) and not link.deaf
-    link.received(encode(Heartbeat(1700, 0, False, 0, 0, 0).frame()), now=1.3)
-    assert link.deaf and not link.online(now=1.4)
-    link.received(encode(Heartbeat(2200, 0, True, 0, 0, 0).frame()), now=1.8)
-    assert link.online(now=1.9)
+    for now in (0.3, 0.6, 0.9, 1.2, 1.5, 1.8):  # this host's beats go out
+        link.take(now)
+    link.received(beat(1800, False), now=1.8)
+    assert link.deaf and not link.online(now=1.9)
+    link.received(beat(2300, True), now=2.1)
+    assert link.online(now=2.1)
+    link.received(beat(4500, False), now=4.3)  # no beat went out for 2.5 s: this host stalled
+    assert link.online(now=4.3) and not link.deaf
 
 
 def test_an_ack_of_another_seq_or_type_changes_nothing():
