@@ -19,6 +19,8 @@ from vision.canon import canon_homography, detail
 TABLE_POINTS = {0: (0.0, 0.0), 1: (1.0, 0.0), 2: (1.0, 1.0), 3: (0.0, 1.0)}
 MOVED = 0.2  # a marker whose centre moved more than this share of its side: the camera moved
 MIN_SIDE = 32  # px: a frame narrower or lower than this shows no table (an empty frame, a broken file or camera)
+MAX_PIXELS = 50_000_000  # a frame larger is no table camera's (8K is 33 MP; a phone's 48 MP photo fits): read in its pixels, without the markers,
+# it took gigabytes and minutes (12000 x 9000: 7 GB, 54 s), which a hostile or broken file or stream must not cost
 
 
 class NotCalibrated(Refusal):
@@ -28,25 +30,27 @@ class NotCalibrated(Refusal):
 
 
 class UnusableFrame(Refusal, ValueError):
-    """Not a frame to read: not a colour picture, or under ``MIN_SIDE`` px on a side."""
+    """Not a frame to read: not a colour picture, under ``MIN_SIDE`` px on a side, or over ``MAX_PIXELS``."""
 
     section = "vision.error"
 
 
 def usable(image: np.ndarray | None) -> bool:
-    """Whether ``image`` is a frame to read: a colour (BGR) picture of at least ``MIN_SIDE`` px a side.
+    """Whether ``image`` is a frame to read: a colour (BGR) picture of at least ``MIN_SIDE`` px a side, of
+    ``MAX_PIXELS`` at most.
 
     >>> usable(np.zeros((960, 1280, 3), np.uint8)), usable(np.zeros((0, 0, 3), np.uint8)), usable(None)
     (True, False, False)
     """
-    return image is not None and image.ndim == 3 and image.shape[2] == 3 and min(image.shape[:2]) >= MIN_SIDE
+    return (image is not None and image.ndim == 3 and image.shape[2] == 3 and min(image.shape[:2]) >= MIN_SIDE
+            and image.shape[0] * image.shape[1] <= MAX_PIXELS)
 
 
 def check_frame(image: np.ndarray | None) -> None:
     """:class:`UnusableFrame`, saying its size, unless ``image`` is ``usable``."""
     if not usable(image):
         height, width = (0, 0) if image is None else image.shape[:2]
-        raise UnusableFrame("frame", width=width, height=height, least=MIN_SIDE)
+        raise UnusableFrame("frame", width=width, height=height, least=MIN_SIDE, most=f"{MAX_PIXELS / 1e6:g}")
 
 
 @dataclass(frozen=True)

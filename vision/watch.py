@@ -9,12 +9,13 @@ for ever, each sending the plays it sees. A second camera of the table on anothe
 ``TAKEN_OVER_EXIT``, which the hall's units do not restart). It follows its table's ``state`` (the one topic it reads): what the table holds as the trick in play, which the
 tracker judges the next plays against (:func:`vision.tracker.told`: plays the table took back; :class:`TableStates`, which
 the hall's camera shares). A camera that cannot watch ends in words
-(:class:`SourceError`): a source that gives no frame, or a broker that refuses what it publishes (the credentials of
+(:class:`SourceError`): a video file that gives no frame, or a broker that refuses what it publishes (the credentials of
 another table's camera). A live
 camera or stream that drops (a read fails or gives an empty frame, or gives no frame for ``STALL_S``: a camera
 unplugged, its device gone, a network camera rebooting or stalled) is said and opened again, after 1, 2, then every
 5 s (``REOPEN_S``, from one try's start to the next's), each try cut after ``OPEN_S`` (a server that takes the
-connection and says nothing; the next try then at once), until it gives frames; its markers are then looked for
+connection and says nothing; the next try then at once), until it gives frames; so is one that does not open at the
+start (a camera not plugged in yet: :func:`opened`); its markers are then looked for
 as at the start (it may have come back moved), and no play is read before they are all found. A USB camera
 unplugged is the same drop, by index or by its device's path (which vanishes with it): :func:`kind`. A video file
 that ends ends the watch.
@@ -127,7 +128,7 @@ def kind(source: str) -> str:
     if "://" in source and not source.startswith("file://"):
         return "stream"
     path = Path(source.removeprefix("file://"))
-    if path.is_char_device():
+    if path.is_char_device() or (source.startswith("/dev/") and not path.exists()):  # a camera not plugged in yet
         return "camera"
     if not path.is_file():
         raise SourceError("no_video", source=source)
@@ -259,7 +260,7 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
         told = None  # of its own, so that a read that hangs (a stalled stream, a driver stuck) is told as lost too
         while not stopped.wait(TELL_EVERY_S):
             status = presence.status(time.monotonic())
-            if status != told:
+            if status is not None and status != told:  # None: nothing known yet, what was said stands
                 told, now = status, clock()
                 shown = status | ({"since": round(now - (time.monotonic() - status["since"]), 3)} if "since" in status
                                   else {})
@@ -277,7 +278,8 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
     cap = None
     try:
         teller.start()
-        cap, live = open_source(source, size, what), what != "file"  # OPEN_S at most: told as lost meanwhile
+        cap, live = opened(source, size, what), what != "file"  # OPEN_S at most: told as lost meanwhile; a live
+        # source that does not open (a camera not plugged in yet) is waited for as one that drops
         tries, since = 0, 0.0  # tries to open the live source again since it dropped; when the last began
         while True:
             refused(conn, table)  # taken over too: said within a frame, or a reopen's wait
@@ -287,15 +289,15 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
                     break
                 if tries == 0:  # said once; camera/status says lost once it has given no frame for lost_after_s
                     since = time.monotonic()
-                    log(say(lang, "vision.dropped", source=source, stall=f"{STALL_S:g}", first=f"{REOPEN_S[0]:g}",
-                            open=f"{OPEN_S:g}", every=f"{REOPEN_S[-1]:g}"))
+                    log(say(lang, "vision.dropped" if framed else "vision.no_frames_yet", source=source,
+                            stall=f"{STALL_S:g}", first=f"{REOPEN_S[0]:g}", open=f"{OPEN_S:g}", every=f"{REOPEN_S[-1]:g}"))
                 if cap is not None:
                     cap.release()
                 calibration, warned = None, False  # it may come back moved: no play is read before its markers
                 (cap, since), tries = reopen(source, what, size, tries, since), tries + 1
                 continue
             if tries:
-                log(say(lang, "vision.reopened", source=source))
+                log(say(lang, "vision.reopened" if framed else "vision.first_frames", source=source))
                 tries = 0
             framed = True
             at = clock() if live else boot + cap.get(cv2.CAP_PROP_POS_MSEC) / 1000
@@ -359,6 +361,17 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
     return 0
 
 
+def opened(source: str, size: tuple[int, int] | None, what: str) -> cv2.VideoCapture | None:
+    """``source`` opened at the start (:func:`open_source`); None for a live one that does not open (a camera
+    unplugged, a stream's server down), which the watch then waits for; a file that does not is refused."""
+    try:
+        return open_source(source, size, what)
+    except SourceError:
+        if what == "file":
+            raise
+        return None
+
+
 def reopen(source: str, what: str, size: tuple[int, int] | None, tries: int,
            since: float) -> tuple[cv2.VideoCapture | None, float]:
     """A dropped live source of kind ``what`` opened again, its try number ``tries`` begun its wait (``REOPEN_S``)
@@ -367,10 +380,7 @@ def reopen(source: str, what: str, size: tuple[int, int] | None, tries: int,
     does not open (a camera unplugged, its device's path gone; a stream's server down, or silent)."""
     time.sleep(max(0.0, since + REOPEN_S[min(tries, len(REOPEN_S) - 1)] - time.monotonic()))
     began = time.monotonic()
-    try:
-        return open_source(source, size, what), began
-    except SourceError:
-        return None, began
+    return opened(source, size, what), began
 
 
 def refused(conn, table: str) -> None:

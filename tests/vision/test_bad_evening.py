@@ -71,20 +71,25 @@ def test_calibrate_writes_its_picture_whole_or_not_at_all(table_png, tmp_path):
     assert cv2.imread(str(tmp_path / "x.txt")).shape == (960, 1280, 3)
 
 
-@pytest.mark.parametrize("shape", [(1, 1), (1, 3000), (20, 400)])
+@pytest.mark.parametrize("shape", [(1, 1), (1, 3000), (20, 400), (9000, 12000)])
 def test_a_frame_too_small_to_show_a_table_is_said_in_words(shape, tmp_path):
     """A 1 x 1 picture was 'not a colour image: (1, 1, 3)' in English; a 3000 x 1 one stopped `calibrate` with
-    OpenCV's traceback."""
+    OpenCV's traceback, and a venue's laid-out deck photo `deck --layout`. A 12000 x 9000 one (108 MP, no camera's,
+    a small file: a hostile picture) was read in its pixels for 54 s in 7 GB; it is refused at once."""
     path = tmp_path / "small.png"
     cv2.imwrite(str(path), np.full((*shape, 3), 90, np.uint8))
     size = f"{shape[1]}x{shape[0]}"
     done = run("read", str(path))
-    assert done.returncode == 2 and f"不是能读的画面：{size} 像素（要彩色，每边至少 32 像素）" in done.stderr, done.stderr
+    assert done.returncode == 2 and f"不是能读的画面：{size} 像素（要彩色，每边至少 32 像素，总共至多 50 百万像素）" in done.stderr, \
+        done.stderr
     done = run("--lang", "en", "read", str(path))
     assert done.returncode == 2 and f"not a frame to read: {size} pixels" in done.stderr, done.stderr
     done = run("calibrate", "--source", str(path), "--out", str(tmp_path / "c.png"))
     assert done.returncode == 2 and f"未标定：不是能读的画面：{size}" in done.stderr, done.stderr
     assert not (tmp_path / "c.png").exists()
+    done = run("deck", "--layout", str(path), "--out", str(tmp_path / "venue"))  # a traceback before
+    assert done.returncode == 2 and f"{path}：不是能读的画面：{size}" in done.stderr, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["small.png"]
 
 
 def test_join_says_which_classifier_is_damaged(tmp_path):
@@ -281,3 +286,21 @@ def test_a_disk_filling_up_while_a_deck_is_enrolled_is_said_in_words(tmp_path):
         assert list(disk.iterdir()) == []
     finally:
         subprocess.run(["umount", str(disk)])
+
+
+def test_an_enrolment_killed_before_is_said_and_started_from_the_beginning(tmp_path):
+    """An enrolment killed (SIGKILL, a power cut) leaves its part beside the venue's folder (``venue.enrolling``); the
+    next run removed it without a word, so a technician could not tell whether it went on from there or not. It says
+    that it starts from the beginning (an enrolment does not resume), and the part is gone whatever it then does."""
+    from test_deck import scanned_deck
+
+    scans, part = scanned_deck(tmp_path / "scans"), tmp_path / "venue.enrolling"
+    (part / "deck").mkdir(parents=True)
+    (part / "index.onnx").write_bytes(b"half written")
+    for lang, said in (("zh", f"上次录入没有做完（被中断或杀掉），留下了 {part}：录入不会接着上次做"),
+                       ("en", f"did not finish (stopped or killed) and left {part}: an enrolment does not resume")):
+        part.mkdir(exist_ok=True)
+        done = run("--lang", lang, "deck", "--faces", str(scans), "--out", str(tmp_path / "venue"), "--steps", "1",
+                   "--workers", "0", "--sure-frames", "1", "--sure-workers", "0")
+        assert said in done.stdout, done.stdout + done.stderr
+        assert not part.exists()

@@ -133,6 +133,7 @@ def test_a_usb_camera_is_live_by_its_index_or_its_device_path_and_unplugged_it_i
     select timeout, 10 s by OpenCV's default)."""
     sources = ("0", os.devnull, "rtsp://cam/table", f"file://{video}", str(video))
     assert [kind(s) for s in sources] == ["camera", "camera", "stream", "file", "file"]  # /dev/null: a device
+    assert kind("/dev/v4l/by-id/usb-absent-video-index0") == "camera"  # not plugged in yet: waited for
     with pytest.raises(SourceError) as e:
         kind(str(tmp_path / "video9"))
     assert e.value.key == "vision.error.no_video"  # said at the start: no such file or device
@@ -193,34 +194,82 @@ def test_the_camera_says_whether_it_sees_the_table_and_offline_when_it_stops(bro
     assert late.wait_for(lambda t, p: decode("camera/status", p)["status"] == "offline", timeout=30)
 
 
-def test_a_stream_that_never_answers_is_told_as_lost_and_given_up_after_the_open_bound(broker, connect, inbox):
+def _since(box, began: float) -> list[dict]:
+    """The camera's statuses published since ``began`` (one retained from before, or a last will, left out)."""
+    said = [decode("camera/status", p) for p in box.payloads(topic("t1", "camera/status"))]
+    return [s for s in said if s.get("at", 0) >= began]
+
+
+def test_a_stream_that_never_answers_is_told_as_lost_and_given_up_after_the_open_bound(broker, connect, inbox, until):
     """A camera stream whose server takes the connection and says nothing held the watch in OpenCV's open for 30 s:
-    meanwhile ``camera/status`` says lost (no frame), from a thread of its own, and the open is given up after
-    ``OPEN_S``: the watch ends in words (its unit starts it again), offline by its own message."""
+    meanwhile ``camera/status`` says lost (no frame), from a thread of its own, never online (it said online at once,
+    with no frame yet), and the open is given up after ``OPEN_S`` and tried again, the watch still running (it
+    ended, and its unit started it again, online and offline by turns), until SIGTERM: offline by its own message."""
     import socket
 
     box = inbox()
     console = connect("console")
     console.subscribe(topic("t1", "camera/status"), box)
     assert console.wait_subscribed(30)
-    silent, taken = socket.create_server(("127.0.0.1", 0)), []
-    threading.Thread(target=lambda: taken.append((silent.accept(), time.monotonic())), daemon=True).start()
+    began, silent, taken = time.time(), socket.create_server(("127.0.0.1", 0)), []
+
+    def take() -> None:
+        while True:
+            try:
+                taken.append((silent.accept(), time.monotonic()))
+            except OSError:
+                return
+
+    threading.Thread(target=take, daemon=True).start()
     watching = subprocess.Popen([sys.executable, "-m", "cardtable", "vision", "watch", "--table", "t1", "--source",
                                  f"rtsp://127.0.0.1:{silent.getsockname()[1]}/table", "--broker",
                                  broker.url("camera-t1")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["lost"], timeout=60)
-        assert taken and watching.poll() is None  # still waiting for the stream
-        out, err = watching.communicate(timeout=OPEN_S + 10)
-        ended = time.monotonic()
+        lines = _lines(watching)
+        assert box.wait_for(lambda t, p: [s["status"] for s in _since(box, began)][-1:] == ["lost"], timeout=60)
+        assert until(lambda: len(taken) >= 2, timeout=60)  # the first open given up, the stream tried again
+        assert watching.poll() is None and any("还没有画面" in line for line in lines), lines
+        assert taken[1][1] - taken[0][1] < OPEN_S + REOPEN_S[0] + 3  # the open given up, not OpenCV's 30 s
     finally:
-        watching.kill()
-        silent.close()
-    assert watching.returncode == 1 and "无法打开视频源" in err, err
-    assert ended - taken[0][1] < OPEN_S + 3  # the open given up, not OpenCV's 30 s
-    assert box.wait_for(lambda t, p: [s["status"] for s in _statuses(box)][-1:] == ["offline"], timeout=30)
-    online, lost, offline = _statuses(box)
+        watching.send_signal(signal.SIGTERM)
+        try:
+            _, err = watching.communicate(timeout=60)
+        finally:
+            watching.kill()
+            silent.close()
+    assert watching.returncode == 0 and "无法打开视频源" not in err, err
+    assert box.wait_for(lambda t, p: [s["status"] for s in _since(box, began)][-1:] == ["offline"], timeout=30)
+    lost, offline = _since(box, began)
     assert lost["reason"] == "frames" and "since" not in lost and "at" in offline
+
+
+def test_a_camera_not_there_at_the_start_is_waited_for_and_never_looks_watched_before_it_sees_the_table(
+        broker, connect, inbox, until, uncalibrated):
+    """A network camera still down (its port closed) when the watch starts: the watch ended in words, its unit started
+    it again every few seconds, and each start said ``online`` at once with no frame. Now it says in words that the
+    source gives no frame yet, says ``lost`` (no frame, never seen) and tries again; the camera up, it says so and
+    ``online`` only once a frame showed the table's markers; a table showing no markers yet says nothing more."""
+    box = inbox()
+    console = connect("console")
+    console.subscribe(topic("t1", "camera/status"), box)
+    assert console.wait_subscribed(30)
+    began, camera = time.time(), Stream(frame([]).image)
+    camera.stop()  # not plugged in yet
+    with _watching(camera, broker, uncalibrated) as lines:
+        assert box.wait_for(lambda t, p: [s["status"] for s in _since(box, began)][-1:] == ["lost"], timeout=60)
+        assert until(lambda: any("视频源 " + camera.url + " 还没有画面" in line for line in lines), timeout=30), lines
+        camera.show(covered(frame([]).image, 1))  # up, a marker under a cloth: frames, no table yet
+        camera.start()
+        assert until(lambda: any("有画面了" in line for line in lines), timeout=30), lines
+        time.sleep(2)  # frames for a while: nothing known (then lost for want of the markers), never online
+        assert "online" not in [s["status"] for s in _since(box, began)]
+        camera.show(frame([]).image)
+        assert box.wait_for(lambda t, p: [s["status"] for s in _since(box, began)][-1:] == ["online"], timeout=60)
+        statuses = _since(box, began)
+    assert [s["status"] for s in statuses][-2:-1] == ["lost"] and statuses[-1]["status"] == "online", statuses
+    assert (statuses[0]["status"], statuses[0]["reason"], "since" in statuses[0]) == ("lost", "frames", False)
+    said = "\n".join(lines)
+    assert said.count("还没有画面") == 1 and "断了" not in said and said.index("还没有画面") < said.index("有画面了"), said
 
 
 def covered(image, marker: int):

@@ -79,6 +79,9 @@ def cmd_deck(args: argparse.Namespace) -> int:
             except OSError as e:
                 return fail(args, "write_folder", path=final, error=e)
         args.out = final.with_name(final.name + ".enrolling")  # built here, then moved
+        if args.out.exists():  # a run killed before left its part: an enrolment does not resume, it starts again
+            print(say(args.lang, "vision.enrol_again", path=args.out), flush=True)
+            shutil.rmtree(args.out, ignore_errors=True)
         try:
             return _enrol(args, final, detector, classifier, faces, frames, laid, started)
         except OSError as e:  # a disk full while it trains or fits: the venue's folder is as it was
@@ -134,7 +137,6 @@ def _enrol(args, final: Path, detector: Path, classifier: Path, faces, frames, l
     except ImportError as e:
         return fail(args, "train_extra", error=e)
     try:
-        shutil.rmtree(args.out, ignore_errors=True)  # a run killed before left its part here
         style = str(write_style(faces, args.out / "deck"))
         shutil.copyfile(detector, args.out / "cards.onnx")
         keep_base(classifier, args.out / "index.onnx")  # names the cards unlike the deck's (``Model.base``)
@@ -224,6 +226,7 @@ def _laid_faces(photos: list[Path]):
     """The faces of a deck laid out in ``photos`` (art, by card), the frames and the cards found in them."""
     import cv2
 
+    from vision.calibrate import UnusableFrame, check_frame
     from vision.train.deck import DeckError, art_width, face_art
     from vision.train.enrol import laid_out
 
@@ -234,6 +237,10 @@ def _laid_faces(photos: list[Path]):
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             raise DeckError("not_image", file=path)
+        try:  # a frame too small or too large to read (``vision.calibrate.usable``) stopped it with a traceback
+            check_frame(image)
+        except UnusableFrame as e:
+            raise DeckError("photo", file=path, error=e) from None
         frames.append(image)
     laid = laid_out(frames)
     width = art_width([c.face for c in laid])
