@@ -149,7 +149,11 @@ class System:
         return ()
 
     def check_entry(self, t: Tournament, table: Table, result: dict | None, forfeits: tuple[str, ...]) -> None:
-        """Refuse a result entered by hand that contradicts the table's forfeits (by default none can)."""
+        """Refuse a result entered by hand beside the table's forfeits: at a table of two the forfeit is the result
+        (000 四4: 胜者2分……弃权0分……弃权者-2; 002 十二 第2条: 本轮比赛作弃权论处), and a winner, a draw, games or levels
+        given with it would be either said twice or overruled unseen. The individual tables override it."""
+        if result is not None and forfeits:
+            raise TournamentError("forfeit_with_result", table=table.table, entries=list(forfeits))
 
     def late_forfeits(self, t: Tournament, round_no: int, entry: str, minutes: float) -> dict[str, list[str]]:
         if self.late_limit is None:

@@ -37,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     new.add_argument("--seed", default=None, help="the seed of every draw (default: random, recorded)")
     new.add_argument("--rounds", type=int, default=None, help="the number of rounds (default: the system's)")
     new.add_argument("--option", action="append", default=[], metavar="KEY=JSON",
-                     help='a system option, e.g. level_diff=\\"real\\" or prizes=[1,3,5]')
+                     help="a system option, e.g. level_diff=real or prizes=[1,3,5]")
     verb("pair", "pair the next round and print it")
     result = verb("result", "enter (or --correct) a table's result, or a forfeit")
     result.add_argument("--round", type=int, required=True, help="the round number")
@@ -48,8 +48,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     how.add_argument("--scores", help="individual-tables: each seat's game scores summed over the round (not its round points), in seat "
                      "order, e.g. -10,5,5,40")
     result.add_argument("--forfeit", nargs="+", metavar="ENTRY",
-                        help="the entries that forfeit the table (with --correct: the table's forfeits anew, "
-                             "with or without a result)")
+                        help="the entries that forfeit the table: at a table of two alone (the forfeit is the result); "
+                             "individual-tables: with --scores too (the absent seat scores 0), one change; with --correct: "
+                             "the table's forfeits anew, with or without a result")
     result._negative_number_matcher = re.compile(r"^-[0-9.][0-9.,]*$")  # --scores -10,5,5,40: a value, not an option
     result.add_argument("--games", help="knockout, second stage: games won, e.g. 2-1")
     result.add_argument("--levels", help="levels reached, e.g. A+,9 (level_diff real)")
@@ -135,12 +136,16 @@ def _new(args) -> int:
     options = {}
     for item in args.option:
         key, sep, value = item.partition("=")
+        if not sep:
+            raise TournamentError("option_form", item=item)
+        if key in options or key == "rounds" and args.rounds is not None:  # never one of the two dropped unsaid
+            raise TournamentError("option_twice", option=key)
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
-            raise TournamentError("option_form", item=item) from None
-        if not sep:
-            raise TournamentError("option_form", item=item)
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", value):
+                raise TournamentError("option_form", item=item) from None
+            options[key] = value  # a word as typed, level_diff=real: the system checks it as it checks "real"
     if args.rounds is not None:
         options["rounds"] = args.rounds
     entries = load_entries(args.entries)
@@ -218,9 +223,9 @@ def _result(args) -> int:
 
     store = _store(args)
     given = args.winner is not None or args.draw or args.scores is not None
-    if args.forfeit and not args.correct:
-        if given:
-            raise TournamentError("forfeit_with_result")
+    if (args.games or args.levels) and args.winner is None and not args.draw:  # never dropped unsaid beside a forfeit
+        raise TournamentError("result_part_alone")
+    if args.forfeit and not args.correct and not given:
         return _changed(store, args, lambda: store.forfeit(args.round, args.table, args.forfeit, by=args.by))
     if not given and not args.forfeit:
         raise TournamentError("result_what")
@@ -238,11 +243,12 @@ def _result(args) -> int:
         except ValueError:
             raise TournamentError("games_form", games=args.games) from None
     if result is not None and args.levels:
-        result["levels"] = args.levels.split(",")
+        result["levels"] = [x.strip() for x in args.levels.split(",")]
     if args.correct:
         return _changed(store, args, lambda: store.correct_result(args.round, args.table, result, by=args.by,
                                                                    reason=args.reason, forfeits=args.forfeit or []))
-    return _changed(store, args, lambda: store.record_result(args.round, args.table, result, by=args.by))
+    return _changed(store, args, lambda: store.record_result(args.round, args.table, result, by=args.by,
+                                                              forfeits=args.forfeit or []))
 
 
 def _late(args) -> int:
@@ -288,7 +294,8 @@ def _lot(args) -> int:
     from referee.tournament.export import labels, texts
 
     store = _store(args)
-    t = store.draw_lot(args.order.split(","), by=args.by) if args.order is not None else store.tournament
+    order = [e.strip() for e in args.order.split(",")] if args.order is not None else None  # "e01, e02" as typed
+    t = store.draw_lot(order, by=args.by) if order is not None else store.tournament
     text = labels(args.lang)
     for row in [[text["lot"], text["entry"], text["entry_name"], text["unit"]],
                 *([i, e, t.entry(e).name, t.entry(e).unit] for i, e in enumerate(t.lot, 1))]:
@@ -321,8 +328,11 @@ def _show(args) -> int:
 
 
 def _export(args) -> int:
+    from referee.tournament.core import TournamentError
     from referee.tournament.export import export
 
+    if args.round is not None and args.format != "html":  # the CSV and XLSX hold every round: never ignored unsaid
+        raise TournamentError("export_round_html", format=args.format)
     if args.out:
         _folder_of(args.out)  # refused before the tournament is opened
     data = export(_store(args).tournament, args.format, args.round, args.lang)

@@ -236,6 +236,8 @@ def entries_of(rows: list[dict]) -> tuple[Entry, ...]:
     for i, (unit, team, players, lines) in enumerate(groups.values(), 1):
         for p, n in players:
             if (unit, p) in seen:  # the same name in two units is two people
+                if seen[unit, p] == n:  # twice in one cell: "rows 2 and 2" said nothing
+                    raise EntryError("registered_twice_in_row", player=p, unit=unit, row=n)
                 raise EntryError("registered_twice", player=p, unit=unit, first=seen[unit, p], second=n)
             seen[unit, p] = n
         entry = Entry(f"e{i:02d}", "、".join(p for p, _ in players), unit, team, tuple(p for p, _ in players),

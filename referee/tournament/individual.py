@@ -151,6 +151,8 @@ class IndividualTables(System):
             return
         scores = seat_scores(result)
         for e, s in zip(table.entries, scores):
+            if e in forfeits and s != 0 and e in t.withdrawn:  # said 退赛, not as one who did not come (弃权)
+                raise TournamentError("individual_withdrawn_score", entry=e, table=table.table, score=wire(s))
             if e in forfeits and s != 0:
                 raise TournamentError("individual_absent_score", entry=e, table=table.table, score=wire(s))
 

@@ -15,6 +15,7 @@ the 鼓励奖 (五; the sheets and the scoreboard write it, the payload's ``priz
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 
 from referee.catalogue import Term
@@ -45,13 +46,21 @@ class PairSwiss(System):
         teams = team_pairs(entries)
         for e in entries:
             pairs = teams[e.team_id]
-            if len(pairs) != options["team_pairs"]:
-                raise TournamentError("team_pairs", team=e.team_id, n=len(pairs), need=options["team_pairs"],
+            if len(pairs) != options["team_pairs"] == 2:  # the seed's 2 pairs
+                raise TournamentError("team_pairs", team=e.team_id, n=len(pairs), need=2, where=[where(p) for p in pairs])
+            if len(pairs) != options["team_pairs"]:  # another size, the option's: never said as the seed's 2
+                raise TournamentError("team_pairs_option", team=e.team_id, n=len(pairs), need=options["team_pairs"],
                                       where=[where(p) for p in pairs])
         try:
             check_setup({e.id: e.unit for e in entries}, int(options["rounds"]))
         except SetupError as exc:
             raise TournamentError("pair_swiss_cannot", reason=exc) from None
+
+    def check_entry(self, t: Tournament, table: Table, result: dict | None, forfeits: tuple[str, ...]) -> None:
+        """A round is one game (四3: 如果在1小时30分钟内赛完一局，则结束该轮竞赛): games won are refused, not kept unused."""
+        super().check_entry(t, table, result, forfeits)
+        if isinstance(result, dict) and "games" in result:
+            raise TournamentError("pair_swiss_games", table=table.table, games=json.dumps(result["games"]))
 
     def late_forfeits(self, t: Tournament, round_no: int, entry: str, minutes: float) -> dict[str, list[str]]:
         """Past 20 minutes the whole team forfeits the round: every pair of the entry's team."""

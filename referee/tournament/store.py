@@ -515,6 +515,8 @@ class TournamentStore:
         """Check the change on the tournament as it is, then log it, in one write transaction. ``by`` is refused as
         a reason is (a terminal's escape, a right-to-left override, too long): the log says who, as written."""
         readable(by, "by", TEXT_MOST["by"])
+        if not by.strip():  # `--by ""`: the log would say nobody made it
+            raise TournamentError("by_blank")
         with writing(self._db):
             t = self.tournament if kind != "new" or self.last_seq() else None
             if kind == "new" and t is not None:

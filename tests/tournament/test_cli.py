@@ -14,6 +14,7 @@ import pytest
 from openpyxl import Workbook, load_workbook
 
 from cardtable.cli import main
+from referee.tournament import TournamentStore
 
 FORM = [("单位", "队名", "对", "选手"),
         ("机电学院", "", "1", "王芳、李强"), ("机电学院", "", "2", "张伟、刘洋"),
@@ -121,6 +122,25 @@ def test_a_field_from_a_csv_and_bad_input(capsys, tmp_path):
     with pytest.raises(SystemExit):
         main(["tournament", "pair", "--db", str(tmp_path / "none.db")])
     assert "没有这个赛事文件" in capsys.readouterr().err
+
+
+def test_an_option_is_taken_as_typed_once_and_never_twice(capsys, tmp_path):
+    """`--option level_diff=real` as a new organiser types it (the help once asked for `level_diff=\\"real\\"`, JSON, and
+    the word alone was refused); an option given twice (`--option` twice, or `--rounds` beside `--option rounds=`) was
+    one of the two dropped unsaid: refused in words, no file left."""
+    form = tmp_path / "form.csv"
+    form.write_text("\n".join(",".join(r) for r in FORM) + "\n", encoding="utf-8-sig")
+    db = tmp_path / "t.db"
+    new = ["tournament", "new", "--system", "pair-swiss", "--entries", str(form), "--db", str(db)]
+    for extra, said in ((["--option", "level_diff=real", "--option", "level_diff=seed"], "选项 `level_diff` 给了两次"),
+                        (["--rounds", "3", "--option", "rounds=4", "--lang", "en"], "the option `rounds` is given twice"),
+                        (["--option", "level_diff=Real"], "`level_diff` 应为 `seed` 或 `real`"),
+                        (["--option", "level_diff=re al"], "`--option level_diff=re al`：应为 `KEY=JSON`")):
+        with pytest.raises(SystemExit):
+            main(new + extra)
+        assert said in capsys.readouterr().err and not db.exists()
+    run(capsys, *new[1:], "--option", "level_diff=real", "--rounds", 2)
+    assert TournamentStore(db).tournament.options["level_diff"] == "real"
 
 
 def test_simulate_prints_the_issue_shape(capsys):

@@ -155,3 +155,22 @@ def test_a_withdrawal_is_refused_in_words_and_changes_nothing(tmp_path, capsys):
         main(["tournament", "withdraw", "--db", str(store.path), "--entry", "p01", "--unit", "机械"])
     assert "--unit" in capsys.readouterr().err
     assert store.last_seq() == seq + 2
+
+
+def test_a_player_withdrawn_mid_round_is_said_withdrawn_when_their_seat_is_scored(tmp_path):
+    """004 附件一 三: 情节严重者取消比赛资格 -- withdrawn while the round is played, the seat scores 0; scored, the
+    refusal says 退赛 (withdrawn), as the sheets mark it, not 弃权 (a player who did not come)."""
+    assert "取消比赛资格" in SEED_004_3
+    store = TournamentStore(tmp_path / "t.db")
+    store.new("individual-tables", players(4), seed=1, options={"rounds": 1})
+    seated = store.pair_next_round()["tables"][0]["entries"]
+    gone = seated[0]["id"]
+    store.withdraw_entry(gone, by="裁判长", reason="取消比赛资格")
+    seq = store.last_seq()
+    with pytest.raises(TournamentError) as exc:
+        store.record_result(1, "t01", {"scores": [5, 1, 2, 3]})
+    assert str(exc.value) == f"{gone} 已退赛，不再在 t01 桌比赛，其座位的小分应为 0，而不是 5" and "弃权" not in str(exc.value)
+    assert exc.value.text("en") == f"{gone} has withdrawn and no longer plays at t01: their seat scores 0, not 5"
+    assert store.last_seq() == seq
+    store.record_result(1, "t01", {"scores": [0, 1, 2, 3]})
+    assert store.tournament.rounds[0].table("t01").outcome.points == (0, 2, 3, 5)

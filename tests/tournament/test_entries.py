@@ -120,6 +120,11 @@ def test_a_team_is_two_pairs_of_two_and_the_refusal_names_the_sheet_rows(tmp_pat
     exc = new(tmp_path, "pair-swiss", xlsx(tmp_path, three, name="three.xlsx"), rounds=2)
     assert str(exc) == "体育部：第 6 行（e05）、第 7 行（e06）、第 8 行（e07），共 3 对；每队应为 2 对（000 号规程三2：运动员4名（2对））"
     assert exc.text("en") == "体育部: row 6 (e05), row 7 (e06), row 8 (e07), 3 pair(s); a team is 2 pairs (seed 000, 3.2: 4 players, 2 pairs)"
+    # The option team_pairs sets another size: the refusal cites the option, not the seed's 2 pairs it overrides.
+    for size in (1, 3):
+        exc = new(tmp_path, "pair-swiss", xlsx(tmp_path, good, name=f"size{size}.xlsx"), rounds=2, team_pairs=size)
+        assert str(exc) == f"外语学院·一队：第 2 行（e01）、第 3 行（e02），共 2 对；本赛事的选项 `team_pairs` 定为每队 {size} 对"
+        assert exc.text("en").endswith(f"2 pair(s); this tournament's option `team_pairs` makes a team {size} pair(s)")
     one = good[:-1]
     assert str(new(tmp_path, "pair-swiss", xlsx(tmp_path, one, name="one.xlsx"), rounds=2)).startswith("体育部：第 6 行（e05），共 1 对")
     trio = good[:2] + [("外语学院", "一队", "2", "徐亮、孙丽、林涛")] + good[3:]
@@ -203,6 +208,11 @@ def test_staff_of_one_name_in_two_units_are_two_people_in_one_unit_refused(tmp_p
     assert [e.players[0] for e in load_entries(xlsx(tmp_path, rows))] == ["王芳", "王芳"]
     twice = rows + [("机电学院", "", "2", "张伟、王　芳")]
     assert refused(xlsx(tmp_path, twice, name="t.xlsx")).startswith("王芳（机电学院）报名了两次（第 2 行和第 4 行）")
+    same_cell = rows + [("机电学院", "", "2", "张伟、张伟")]  # said "rows 5 and 5"
+    with pytest.raises(EntryError) as exc:
+        load_entries(xlsx(tmp_path, same_cell, name="s.xlsx"))
+    assert str(exc.value).startswith("张伟（机电学院）在第 4 行写了两次；一对是两名不同的选手")
+    assert exc.value.text("en").startswith("张伟 (机电学院) is written twice in row 4; a pair is two different players")
 
 
 # -- files as they come -------------------------------------------------------------------------

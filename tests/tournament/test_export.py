@@ -99,3 +99,19 @@ def test_a_knockout_export_shows_each_best_of_three_s_games_beside_standings_of_
     sheet = load_workbook(io.BytesIO(store.export("xlsx"))).worksheets[1]
     assert [[c.value for c in row][6:8] for row in sheet.iter_rows(min_row=2, max_row=5)] == [[1, 2], [0, 1], [0, 0], [1, 2]]
     store.close()
+
+
+def test_a_round_asked_of_the_csv_or_xlsx_is_refused_not_ignored(tmp_path, capsys):
+    """`export --round` picks the round the HTML prints; the CSV and XLSX hold every round, and took it unsaid (the
+    organiser asking for round 2's sheet got every round's). Refused in words, no file written."""
+    import pytest
+
+    from cardtable.cli import main
+
+    db = str(formula_names(tmp_path).path)
+    for fmt, lang, said in (("csv", "zh", "`--round` 只用于 `html`"), ("xlsx", "en", "`--round` is for `html` only")):
+        out = tmp_path / f"r1.{fmt}"
+        with pytest.raises(SystemExit):
+            main(["--lang", lang, "tournament", "export", "--db", db, "--format", fmt, "--round", "1", "--out", str(out)])
+        assert said in capsys.readouterr().err and not out.exists()
+    assert main(["tournament", "export", "--db", db, "--format", "html", "--round", "1", "--out", str(tmp_path / "r1.html")]) == 0

@@ -19,6 +19,8 @@ from referee.tournament.entries import Entry
 from referee.tournament.store import TournamentStore
 from referee.tournament.views import standings_view
 
+SEED_000_4_4 = "每轮竞赛得分（轮分）：胜者2分，平局者各1分，负者0分，弃权0分；每轮竞赛级差：胜者2，平局者各0，负者-2，弃权者-2。"
+
 UNITS = {"s1": "机械", "s2": "机械", "s3": "光电", "s4": "光电", "s5": "管理", "s6": "管理", "s7": "外语", "s8": "外语"}
 GROUPS = [("s1", "s3", "s5", "s7"), ("s2", "s4", "s6", "s8")]
 
@@ -142,7 +144,6 @@ def test_a_leading_minus_is_the_scores_not_an_option(tmp_path, capsys):
     assert x.outcome.scores == (-10, 5, 5, 40) and x.outcome.points == (1, 2.5, 2.5, 5)
     base = ["tournament", "result", "--db", db, "--round", "1", "--table", table]
     assert "请给出 `--winner`、`--draw`、`--scores`、`--forfeit` 之一" in _refused(capsys, *base)
-    assert "只能作为更正" in _refused(capsys, *base, "--scores", "1,2,3,4", "--forfeit", "e06")
 
 
 def test_nan_or_infinity_as_a_game_score_is_refused_in_words(tmp_path, capsys):
@@ -204,3 +205,55 @@ def test_a_san_da_yi_tables_scores_and_its_absent_player_are_one_change_refused_
         store.record_result(1, table, {"scores": [0, 0, 0, 0]})
     store.correct_result(1, table, {"scores": [40 if e == "e06" else scores[e] for e in seated]}, reason="到场了")
     assert store.round_view(1)["tables"][[x["table"] for x in view["tables"]].index(table)]["forfeits"] == []
+
+
+def test_a_forfeit_beside_the_scores_is_a_first_entry_on_the_command_line(tmp_path, capsys):
+    """The command line enters a San Da Yi table's 小分 with who was absent at once, as the console and
+    ``record_result(..., forfeits=)`` do (004 says nothing of absence: the README's decision, the absent seat scores 0):
+    one action; the absent seat scored is refused, the file byte for byte as it was."""
+    db, table, seated = _individual(tmp_path, capsys)
+    result = ["tournament", "result", "--db", db, "--round", "1", "--table", table, "--forfeit", "e06", "--scores"]
+    line = lambda scores: ",".join(str(scores[e]) for e in seated)  # noqa: E731
+    scores = dict(zip([e for e in seated if e != "e06"], [30, -5, 12.5])) | {"e06": 7}
+    before = open(db, "rb").read()
+    assert "e06 已弃权" in _refused(capsys, *result, line(scores))
+    assert "e06 forfeited" in _refused(capsys, "--lang", "en", *result, line(scores))
+    assert open(db, "rb").read() == before
+    scores["e06"] = 0
+    seq = TournamentStore(db).last_seq()
+    assert main(result + [line(scores)]) == 0
+    store = TournamentStore(db)
+    assert store.last_seq() == seq + 1 and store.actions()[-1]["kind"] == "result"
+    x = store.tournament.rounds[0].table(table)
+    assert x.forfeits == ("e06",) and [x.outcome.points[seated.index(e)] for e in seated] == [
+        0 if e == "e06" else {30: 5, 12.5: 3, -5: 2}[scores[e]] for e in seated]
+
+
+@pytest.mark.parametrize("system_name, options", [("pair-swiss", {"rounds": 1}), ("knockout-best-of-three", {})])
+def test_at_a_table_of_two_the_forfeit_is_the_result_and_nothing_is_entered_beside_it(tmp_path, capsys, system_name,
+                                                                                      options):
+    """000 四4: 胜者2分……弃权0分……弃权者-2; 002 十二 第2条: 本轮比赛作弃权论处 -- a forfeit decides a table of two, so
+    a winner, a draw, games or levels given with it (a first entry or a correction, the command line or the API)
+    are refused in words, never kept and overruled unseen (a winner given to the side that forfeited was)."""
+    assert "弃权0分" in SEED_000_4_4
+    store = _store(tmp_path, system_name, 4, **options)
+    a, b = store.tournament.rounds[0].tables[0].entries
+    db = str(store.path)
+    store.close()
+    before = open(db, "rb").read()
+    for result in ({"winner": 0}, {"winner": 1}, {"draw": True}):
+        for forfeits in ([a], [a, b]):
+            with pytest.raises(TournamentError, match=f"t01 桌：两方对阵的桌，{'、'.join(sorted(forfeits))} 弃权就是本桌的成绩"):
+                TournamentStore(db).record_result(1, "t01", result, forfeits=forfeits)
+            with pytest.raises(TournamentError, match="不能同时再录胜负") as exc:
+                TournamentStore(db).correct_result(1, "t01", result, forfeits=forfeits, reason="补录")
+            assert "is its result" in exc.value.text("en")
+    base = ["tournament", "result", "--db", db, "--round", "1", "--table", "t01", "--forfeit", a]
+    assert "只录弃权" in _refused(capsys, *base, "--winner", "0")
+    assert "enter the forfeit alone" in _refused(capsys, "--lang", "en", *base, "--draw")
+    assert "只录弃权" in _refused(capsys, *base, "--winner", "1", "--correct", "--reason", "补录")
+    for part in (["--levels", "A,9"], ["--games", "2-1"], ["--correct", "--reason", "补录", "--levels", "A,9"]):
+        assert "`--games`、`--levels` 须与 `--winner` 或 `--draw` 一起给出" in _refused(capsys, *base, *part)
+    assert open(db, "rb").read() == before
+    assert main(base) == 0  # the forfeit alone: the other side wins
+    assert TournamentStore(db).tournament.rounds[0].table("t01").outcome.points[0] == 0

@@ -118,7 +118,12 @@ def test_the_command_line_enters_and_prints_the_lot(capsys, tmp_path):
     ids = [e.id for e in TournamentStore(db).tournament.entries]
     capsys.readouterr()
     order = list(reversed(ids))
-    assert main(["tournament", "lot", "--db", str(db), "--order", ",".join(order), "--by", "组长"]) == 0
+    before = db.read_bytes()
+    for by in ("", "  "):  # the log would say nobody drew it
+        with pytest.raises(SystemExit):
+            main(["tournament", "lot", "--db", str(db), "--order", ",".join(order), "--by", by])
+        assert "操作人是空的：记录要写明每次改动是谁做的" in capsys.readouterr().err and db.read_bytes() == before
+    assert main(["tournament", "lot", "--db", str(db), "--order", ", ".join(order), "--by", "组长"]) == 0  # spaced as typed
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "抽签号\t编号\t名称\t单位" and [line.split("\t")[:2] for line in out[1:]] == [[str(i), e] for i, e in enumerate(order, 1)]
     assert main(["tournament", "pair", "--db", str(db)]) == 0

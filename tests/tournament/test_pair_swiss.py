@@ -172,3 +172,26 @@ def test_a_refused_level_changes_nothing_in_the_store(tmp_path):
     with pytest.raises(TournamentError, match="平局者各0"):
         store.record_result(1, table, {"draw": True, "levels": ["A", "K"]})
     assert store.last_seq() == seq and store.round_view(1)["tables"][0]["result"] is None
+
+
+def test_games_won_are_refused_for_a_round_is_one_game(tmp_path, capsys):
+    """000 四3: 如果在1小时30分钟内赛完一局，则结束该轮竞赛 -- games won (`--games 0-2` beside `--winner 0`) were kept
+    unused and unseen; refused in words, first entry or correction, the file byte for byte as it was."""
+    from cardtable.cli import main
+    from referee.tournament import Entry, TournamentStore
+
+    db = tmp_path / "t.db"
+    store = TournamentStore(db)
+    store.new("pair-swiss", [Entry(p, p, u, u, (f"{p}-1", f"{p}-2")) for p, u in UNITS.items()], seed=1, options={"rounds": 1})
+    store.pair_next_round()
+    store.close()
+    before = db.read_bytes()
+    with pytest.raises(TournamentError, match="每轮只赛一局.*而不是 \\[0, 2\\]") as exc:
+        TournamentStore(db).record_result(1, "t01", {"winner": 0, "games": [0, 2]})
+    assert "one game a round" in exc.value.text("en")
+    with pytest.raises(TournamentError, match="000 号规程四3"):
+        TournamentStore(db).correct_result(1, "t01", {"winner": 0, "games": [2, 0]}, reason="补录")
+    with pytest.raises(SystemExit):
+        main(["tournament", "result", "--db", str(db), "--round", "1", "--table", "t01", "--winner", "0", "--games", "2-1"])
+    assert "t01 桌：积分编排赛每轮只赛一局" in capsys.readouterr().err
+    assert db.read_bytes() == before
