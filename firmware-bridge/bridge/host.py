@@ -50,6 +50,7 @@ BOARD_SILENT_S = 1.5  # no frame from the board this long: it is gone
 OUT_OF_STEP_S = 1.0  # presses came and none was the one expected this long: ask the board where it is (sync)
 REMEMBERED_PRESSES = 1024  # ids of published presses, to re-ack a copy whose ack was lost
 OTHER_VERSION_FRAMES = 3  # frames of another protocol version, and no hello: the board runs another firmware
+BEEP_LATE_S = 3.0  # a beep not sounded this long after its cause is dropped (the board away): its light stays
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ class HostLink:
         self._done: OrderedDict[str, None] = OrderedDict()
         self._views: dict[str, SeatView] = {}
         self._shown: dict[tuple[str, str], object] = {}  # what the board acknowledged
-        self._beeps: list[Buzzer] = []
+        self._beeps: list[tuple[float, Buzzer]] = []  # (when its cause came, the beeps)
         self._inflight: Inflight | None = None
         self._seq = 0
         self._turn = -1  # the turn (_turn) of the command sent last
@@ -158,8 +159,10 @@ class HostLink:
         """What the seats should show from now on (sent when it differs from what they show)."""
         self._views = dict(views)
 
-    def beep(self, buzzer: Buzzer) -> None:
-        self._beeps.append(buzzer)
+    def beep(self, buzzer: Buzzer, now: float) -> None:
+        """Beeps for what came at ``now`` (a violation shown); dropped unsounded after BEEP_LATE_S (the board away:
+        once back, its red light says it; a beep then, minutes after, would say nothing)."""
+        self._beeps.append((now, buzzer))
 
     def published(self, press_id_: str) -> None:
         """The broker has the press: acknowledge it to the board."""
@@ -277,6 +280,9 @@ class HostLink:
         seq once: a beep sounds once), but a display or light as the seat's view is then, if that differs (a running
         clock, a new ``board/out``), under a new seq (applied again it changes nothing else; the first bytes, got
         through a line broken for seconds, showed a running clock that late)."""
+        if self._inflight is not None and self._inflight.key is None and now - self._beeps[0][0] > BEEP_LATE_S:
+            self._inflight = None  # the beep in flight, too late now
+            self._beeps.pop(0)
         inflight = self._inflight
         if inflight is not None:
             if now - inflight.sent < COMMAND_RETRY_S:
@@ -291,6 +297,8 @@ class HostLink:
             self._out += inflight.frame
             self._inflight = replace(inflight, sent=now)
             return
+        while self._beeps and now - self._beeps[0][0] > BEEP_LATE_S:
+            self._beeps.pop(0)
         due = self._due(now)
         if due is not None:
             self._issue(*due, now)
@@ -311,7 +319,7 @@ class HostLink:
         due += [(("light", s), v.light, v.light_command()) for s, v in self._views.items()
                 if self._shown.get(("light", s)) != v.light]
         if self._beeps:
-            due.append((None, self._beeps[0], self._beeps[0]))
+            due.append((None, self._beeps[0][1], self._beeps[0][1]))
         return next((d for d in due if _turn(d[0]) > self._turn), due[0] if due else None)
 
     def _send(self, message: Sync | HostBeat | Ack, seq: int = 0) -> None:

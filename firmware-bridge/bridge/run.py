@@ -135,7 +135,7 @@ class Bridge:
                 log.warning("board/out ignored: %s", e)
                 continue
             for buzzer in alerts(self._last_out, payload):
-                self.link.beep(buzzer)
+                self.link.beep(buzzer, received)
             self.link.show(seat_views(payload, received))
             self._last_out = payload
 

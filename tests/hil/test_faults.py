@@ -350,3 +350,22 @@ def test_a_board_that_hears_nothing_is_lost_and_shows_the_clock_as_it_is_when_it
     assert abs(shown - (50.0 - (now - made))) <= 1.5, (shown, 50.0 - (now - made))
     assert wait_until(lambda: status(listen) == "online", 30), (statuses(listen), bridge.output())
     assert wait_until(lambda: "显示板 13 号又收到本桥接的消息了" in bridge.output(), 30), bridge.output()
+
+
+def test_a_violation_shown_while_the_board_was_away_beeps_no_more_once_it_is_back(make_board, start_bridge, listen):
+    """A seat's light turned red (a violation shown) while the board's cable was out: its two beeps waited in the
+    bridge and sounded when the cable went back, minutes after, for nothing the table could tell (a beep the moment
+    it is back). A beep not sounded within ``BEEP_LATE_S`` (3 s) of its cause is now dropped; the red light says it."""
+    board = make_board(board_id=14)
+    bridge = start_bridge(board)
+    assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
+    board.unplug()
+    assert wait_until(lambda: status(listen) == "lost", 30), bridge.output()
+    listen.service.publish(BOARD_OUT, board_out({"W": {"cards": 7, "light": "red"}}), retain=True)
+    time.sleep(5.0)  # the cable out for longer than a beep may wait
+    board.plug()
+    assert wait_until(lambda: pin(board.state(), RED["W"]), 30), bridge.output()
+    time.sleep(1.0)  # a beep sent with the light would have sounded by now
+    assert board.state()["beeps"] == 0
+    listen.service.publish(BOARD_OUT, board_out({"E": {"cards": 7, "light": "red"}}), retain=True)
+    assert wait_until(lambda: board.state()["beeps"] == 2, 30), board.state()  # one shown now beeps

@@ -210,7 +210,7 @@ def test_displays_new_at_every_command_leave_the_lights_and_beeps_their_turn():
     from bridge.seats import VIOLATION_BEEP
 
     link = synced()
-    link.beep(VIOLATION_BEEP)
+    link.beep(VIOLATION_BEEP, now=0.2)
     types = []
     for n in range(1, 11):
         now = 0.2 + n / 100
@@ -219,3 +219,14 @@ def test_displays_new_at_every_command_leave_the_lights_and_beeps_their_turn():
         types.append(type(command).__name__)
         link.received(encode(Ack(command.TYPE).frame(seq)), now=now)
     assert types == ["Display"] * 4 + ["Light"] * 4 + ["Buzzer", "Display"], types
+
+
+def test_a_beep_the_board_cannot_sound_in_time_is_dropped():
+    """A beep sent again and again to a board that does not hear: dropped once ``BEEP_LATE_S`` after its cause."""
+    from bridge.seats import VIOLATION_BEEP
+
+    link = synced()
+    link.beep(VIOLATION_BEEP, now=0.2)
+    assert sent(link.take(now=0.2).write) == [(1, VIOLATION_BEEP)]
+    assert sent(link.take(now=3.0).write) == [(1, VIOLATION_BEEP)]  # again, byte for byte
+    assert sent(link.take(now=3.3).write) == []  # 3 s after its cause and not heard: too late
