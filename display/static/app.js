@@ -130,13 +130,17 @@ function renderStandings() {
   $("#standings .sub").textContent = `${s.name} · ${T("round_of", { round: s.round, rounds: hall.rounds[hall.tournament]?.rounds ?? s.round })}`;
   // numbers stand right-aligned under right-aligned headers (th.num and td.num); the rows are players (选手) or teams (队)
   const solo = ROWS[s.system] === "player";
-  box.innerHTML = `<table class="standings"><thead><tr><th class="num">${T("rank")}</th><th>${T(solo ? "row_player" : "row_team")}</th><th>${T("unit")}</th><th class="num">${esc(column(SCORES[s.system]))}</th>` +
+  box.innerHTML = `<table class="standings"><thead><tr><th class="num">${T("rank")}</th><th>${T(solo ? "row_player" : "row_team")}</th><th class="num">${esc(column(SCORES[s.system]))}</th>` +
     s.columns.map(c => `<th class="num">${esc(column(c))}</th>`).join("") + `<th>${T("prize")}</th></tr></thead><tbody>` +
     s.rows.map(r => `<tr class="${r.prize ? "prize" : r.withdrawn ? "withdrawn" : ""}" data-entry="${esc(r.id)}"><td class="num">${r.withdrawn ? esc(T("withdrawn")) : r.rank}` +
-      `${r.by_lot ? `<span class="lot-mark" title="${esc(T("by_lot"))}">${esc(T("lot_mark"))}</span>` : ""}</td><td>${esc(r.name)}</td><td>${esc(r.unit)}</td>` +
-      `<td class="num">${esc(EXACT(r.score))}</td>${r.tiebreaks.map(x => `<td class="num">${esc(EXACT(x))}</td>`).join("")}<td>${esc(prizesOf(s, r).map(PRIZEW).join(W("prize.and")))}</td></tr>`).join("") +
+      `${r.by_lot ? `<span class="lot-mark" title="${esc(T("by_lot"))}">${esc(T("lot_mark"))}</span>` : ""}</td>${whoHTML(r)}` +
+      `<td class="num score">${esc(EXACT(r.score))}</td>${r.tiebreaks.map(x => `<td class="num">${esc(EXACT(x))}</td>`).join("")}<td>${esc(prizesOf(s, r).map(PRIZEW).join(W("prize.and")))}</td></tr>`).join("") +
     `</tbody></table>` + (s.rows.some(r => r.by_lot) ? `<p class="legend">${esc(T("by_lot"))}</p>` : "");
   refit();  // the big screen's pages of rows
+}
+function whoHTML(r) {  // a row's name and unit in one cell, as the pairings name them; a team named after its unit is
+  // named once (a column of each read 数学学院 数学学院, and on a phone squeezed both to a character a line)
+  return `<td class="who">${esc(r.name)}${r.unit !== r.name ? ` <small class="unit">${esc(r.unit)}</small>` : ""}</td>`;
 }
 function prizesOf(s, row) {  // its placed prize, then the system's awards the display serves (referee.tournament.base.awarded)
   return (row.prize ? [row.prize] : []).concat(AWARDED[s.tournament]?.rows.get(row.id) || []);
@@ -183,7 +187,7 @@ function renderPairings() {
         `${gone.has(e.id) ? ` <b class="withdrawn-mark">${T("withdrawn")}</b>` : ""}` +
         `${(p.forfeits || []).includes(e.id) ? ` <b class="forfeited">${T("forfeit")}</b>` : ""}`).join(` <b>${T("versus")}</b> `)}</td>` +
       `<td class="num">${!p.result ? "" : esc(said[p.table] ? RESULTW(said[p.table]) : p.result.scores.map(EXACT).join(" : "))}</td></tr>`).join("") + `</tbody></table>` +
-    (r.byes.length ? `<p class="byes">${T("byes")}: ${esc(byes(r).join(W("word.list")))}</p>` : "");
+    (r.byes.length ? `<p class="byes">${esc(T("byes_line", { byes: byes(r).join(W("word.list")) }))}</p>` : "");
   refit();  // the big screen's pages of rows
 }
 function byes(r) {  // a round's byes named as the console names them (1号 名字 单位), never by the tournament's ids
@@ -271,9 +275,13 @@ function pageSize(tiles) {  // as many tiles as the screen shows whole, measured
   tiles.forEach(el => { el.hidden = false; });
   const grid = $("#wall .tiles"), style = getComputedStyle(grid);
   const cols = style.gridTemplateColumns.split(" ").length, gap = parseFloat(style.rowGap) || 0;
-  const tall = Math.max(...tiles.map(el => el.offsetHeight)) + gap;
-  const room = window.innerHeight - grid.getBoundingClientRect().top;
-  return cols * Math.max(1, Math.floor((room + gap) / tall));
+  const room = window.innerHeight - grid.getBoundingClientRect().top, tallest = () => Math.max(...tiles.map(el => el.offsetHeight));
+  // a tile taller than the screen (a throw of many cards a seat, violations said) draws the page's tiles smaller until
+  // it fits, and full size again once it shrinks: never cut by the screen's edge
+  grid.style.removeProperty("--fit");
+  for (let i = 0, tall = tallest(); tall > room && i < 4; i++, tall = tallest())
+    grid.style.setProperty("--fit", ((parseFloat(grid.style.getPropertyValue("--fit")) || 1) * room / tall * 0.98).toFixed(3));
+  return cols * Math.max(1, Math.floor((room + gap) / (tallest() + gap)));
 }
 function rowsPage(id) {  // the standings' or pairings' rows a page of the big screen shows whole, measured on its slide:
   // a tournament of 40 players ran off the bottom of the screen, the last places never shown

@@ -34,9 +34,9 @@ async function act(fn) {  // one action: its line (or why it was refused), and t
   let done = false;
   try {
     const out = await fn();
-    const said = Array.isArray(out) ? out.map(x => x.said).join("；") : out?.said;
+    const said = Array.isArray(out) ? out.map(x => x.said).join(W("word.sep")) : out?.said;
     const unanswered = !Array.isArray(out) && out?.answered === false;  // sent, and the table was not seen to take it
-    say((said || T("done")) + (unanswered ? `：${T("unanswered")}` : ""), unanswered, Array.isArray(out) ? null : out?.undo);
+    say(unanswered ? T("unanswered", { said: said || T("done") }) : said || T("done"), unanswered, Array.isArray(out) ? null : out?.undo);
     done = true;
   } catch (e) { say(T("error", { error: e.message }), true); }
   loadAudit();
@@ -192,12 +192,16 @@ function renderTimeline() {
     const cards = e.data.cards || (e.data.card ? [e.data.card] : null);
     const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });
     const picked = (PICK && PICK.entry === e.seq && e.kind === "play_accepted" ? " picked" : "") + (e.rejudged ? " was" : "");
-    return `<li class="ev${picked}" data-seq="${e.seq}" data-kind="${esc(e.kind)}"><time>${time}</time> ${saidHTML(SAID(e.say))} ${Array.isArray(cards) ? cardsHTML(cards) : ""}${rejudgedHTML(e)}</li>`;
+    const play = e.kind === "play_accepted" ? ` tabindex="0" role="button"` : "";  // a play is picked by the keyboard too
+    return `<li class="ev${picked}" data-seq="${e.seq}" data-kind="${esc(e.kind)}"${play}><time>${time}</time> ${saidHTML(SAID(e.say))} ${Array.isArray(cards) ? cardsHTML(cards) : ""}${rejudgedHTML(e)}</li>`;
   }).join("") || (OPEN.heard ? emptyTimelineHTML(hall.tables[OPEN.table]?.state, games) : "");  // an empty list says so
 }
 $("#c-timeline ol").addEventListener("click", ev => {
   const li = ev.target.closest("li[data-kind=play_accepted]");
   if (li) openPicker({ table: OPEN.table, entry: Number(li.dataset.seq) });
+});
+$("#c-timeline ol").addEventListener("keydown", ev => {  // Enter or Space on a play opens it, as a click does
+  if ((ev.key === "Enter" || ev.key === " ") && ev.target.matches("li[data-kind=play_accepted]")) { ev.preventDefault(); ev.target.click(); }
 });
 async function openPicker(what) {  // the cards its seat could have played: the decks minus what this hand has seen
   const q = what.entry ? `entry=${what.entry}` : `seat=${what.seat}`;
@@ -209,6 +213,7 @@ async function openPicker(what) {  // the cards its seat could have played: the 
   renderPicker();
   renderTimeline();
   $("#c-picker").scrollIntoView({ block: "nearest" });
+  $("#c-picker").focus();  // the next Tab is in the picker, not back at the top of the page
 }
 function pickHTML(card, left) {
   return `<button type="button" class="pick" data-card="${card}">${cardSVG(card)}${left === undefined ? "" : `<small>${T("picker_left", { n: left })}</small>`}</button>`;
@@ -225,9 +230,13 @@ function renderPicker() {
 $("#c-picker").addEventListener("click", ev => {
   const b = ev.target.closest("button.pick");
   if (!b || !PICK) return;
-  if (b.closest(".chosen")) PICK.chosen.splice(PICK.chosen.indexOf(b.dataset.card), 1);  // take it out
+  const where = b.closest(".chosen") ? ".chosen" : ".choices", at = [...$(`#c-picker ${where}`).children].indexOf(b);
+  if (where === ".chosen") PICK.chosen.splice(PICK.chosen.indexOf(b.dataset.card), 1);  // take it out
   else PICK.chosen.push(b.dataset.card);  // add one copy
   renderPicker();
+  // drawn anew, the pressed card's place keeps the focus (the same card, else its neighbour): a keyboard went back to the top
+  const same = $(`#c-picker ${where} .pick[data-card="${b.dataset.card}"]`), kept = $(`#c-picker ${where}`).querySelectorAll(".pick");
+  (same || kept[Math.min(at, kept.length - 1)] || $("#pick-ok")).focus();
 });
 $("#pick-close").addEventListener("click", () => { PICK = null; renderPicker(); renderTimeline(); });
 $("#pick-ok").addEventListener("click", () => {

@@ -85,7 +85,7 @@ function roundHTML(view) {
     ` <a href="/api/console/tournament/export.xlsx">${T("export")} XLSX</a> <a href="/api/console/tournament/export.csv">CSV</a>` +
     ` <a href="/api/console/tournament/export.html" target="_blank">${T("print")}</a></p>` +
     notice + `<table id="t-round" data-round="${r.round}"><thead><tr><th>${T("table")}</th><th>${T("teams")}${pairs ? ` <small class="hint">${T("pick_winner")}</small>` : ""}</th><th>${T("result")}</th><th>${T("actions")}</th></tr></thead><tbody>${rows}</tbody></table>` +
-    (byes.length ? `<p id="t-byes">${esc(T("byes"))}：${esc(byes.join(W("word.list")))}</p>` : "") + (latest ? moreHTML(t) : "");
+    (byes.length ? `<p id="t-byes">${esc(T("byes_line", { byes: byes.join(W("word.list")) }))}</p>` : "") + (latest ? moreHTML(t) : "");
 }
 function moreHTML(t) {  // what is entered for the latest round only: the hall's lot, late arrivals, a unit or entry withdrawn, the rounds, its pairing undone
   const r = t.round;

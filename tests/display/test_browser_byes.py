@@ -29,7 +29,7 @@ def test_the_byes_are_named_by_name_and_unit_not_by_id(page, tournament):
     tournament.publish("ko", "standings", standings("ko", rows) | {"system": "knockout-best-of-three", "columns": []})
     tournament.publish("ko", "round", round_("ko", [table]) | {"system": "knockout-best-of-three", "byes": ["e07", "e08"],
                                                                "byes_forfeited": ["e08"], "at": time.time() + 1})
-    for lang, said in (("zh", "轮空: 陈静/赵磊 机电学院、化工学院（全队弃权）"),
+    for lang, said in (("zh", "轮空：陈静/赵磊 机电学院、化工学院（全队弃权）"),
                        ("en", "Byes: 陈静/赵磊 机电学院, 化工学院 (team forfeit)")):
         pg = page("/", lang=lang)
         pg.wait_for_selector("#pairings .byes", timeout=WAIT_MS)
@@ -60,7 +60,7 @@ def test_each_systems_standings_head_their_rows_and_a_pair_swiss_bye_is_named(pa
     bye = f"{store.tournament.lot.index('e2') + 1}号 物理系甲、物理系乙 物理系"
     for leaf, payload in (("round", r), ("standings", store.standings())):
         tournament.publish("odd", leaf, payload | {"at": time.time() + 5})
-    for lang, said, head in (("zh", f"轮空: {bye}", "队"), ("en", "Byes: No. " + bye.replace("号", ""), "Team")):
+    for lang, said, head in (("zh", f"轮空：{bye}", "队"), ("en", "Byes: No. " + bye.replace("号", ""), "Team")):
         pg = page("/", lang=lang)
         pg.wait_for_selector("#pairings .byes", timeout=WAIT_MS)
         until(pg, "!document.querySelector('#pairings .byes').textContent.includes('e2')")
@@ -68,7 +68,7 @@ def test_each_systems_standings_head_their_rows_and_a_pair_swiss_bye_is_named(pa
         assert pg.locator("#standings thead th").nth(1).inner_text() == head
     big = page("/big")
     big.wait_for_selector("#pairings .byes", state="attached", timeout=WAIT_MS)
-    until(big, f"document.querySelector('#pairings .byes').textContent === '轮空: {bye}'")
+    until(big, f"document.querySelector('#pairings .byes').textContent === '轮空：{bye}'")
     console = page("/console")
     login(console)
     console.wait_for_selector("#t-byes", timeout=WAIT_MS)
