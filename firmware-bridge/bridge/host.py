@@ -221,11 +221,11 @@ class HostLink:
             if self._synced:  # of the boot the hello named (one of a board restarted unseen unsynced it above)
                 self.counters.board_dropped += (message.dropped - self._dropped) & 0xFFFF
                 self._dropped = message.dropped
-                # the link down on its side BOARD_SILENT_S after the hello (not a boot's first beat before ours came)
-                # and after this host's beats went out again (not a beat sent while this host stalled, read late)
-                since_hello = (message.board_ms - self.board.board_ms) & 0xFFFFFFFF
-                self.deaf = not message.link_up and since_hello >= BOARD_SILENT_S * 1000 \
-                    and now - self._beating_since >= BOARD_SILENT_S
+            # the link down on its side BOARD_SILENT_S after this host's beats (and syncs) went out again (not a beat
+            # sent while this host stalled, read late) and after the hello, if any (not a boot's first beat before ours)
+            since_hello = (message.board_ms - self.board.board_ms) & 0xFFFFFFFF if self._synced else None
+            self.deaf = not message.link_up and now - self._beating_since >= BOARD_SILENT_S \
+                and (since_hello is None or since_hello >= BOARD_SILENT_S * 1000)
         elif isinstance(message, Button) and self._synced:
             self._on_press(seq, message, now)
         elif isinstance(message, Ack) and self._inflight and self._inflight.seq == seq \

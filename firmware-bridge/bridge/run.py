@@ -244,13 +244,12 @@ class Bridge:
 
     def _say_deaf(self, now: float) -> None:
         """The board talks but hears nothing from this bridge (its heartbeats say so: its receive line broken, a cable
-        or plug damaged): it shows ``LoSt`` and takes no command, so ``board/status`` says ``lost``; said here why, and
-        when it hears again."""
+        or plug damaged), answering no sync or taking no command (it shows ``LoSt``), so ``board/status`` says
+        ``lost``; said here why, and when it hears again."""
         if self.link.deaf and not self._deaf:
-            log.warning(say(cli_lang(), "bridge.board_deaf", table=self.table, board=self.link.board.board_id,
-                            port=self.port))
+            log.warning(say(cli_lang(), "bridge.board_deaf", table=self.table, port=self.port))
         elif self._deaf and self.link.online(now):
-            log.info(say(cli_lang(), "bridge.board_hears", table=self.table, board=self.link.board.board_id))
+            log.info(say(cli_lang(), "bridge.board_hears", table=self.table, port=self.port))
         else:
             return
         self._deaf = not self._deaf

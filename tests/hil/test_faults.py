@@ -340,7 +340,7 @@ def test_a_board_that_hears_nothing_is_lost_and_shows_the_clock_as_it_is_when_it
     board.deaf(True)
     assert wait_until(lambda: board.display("S") == " 50.0Lo5t", 30), board.display("S")
     assert wait_until(lambda: status(listen) == "lost", 30), (statuses(listen), bridge.output())
-    assert wait_until(lambda: "显示板 13 号收不到本桥接发出的任何消息" in bridge.output(), 30), bridge.output()
+    assert wait_until(lambda: "上的显示板收不到本桥接发出的任何消息" in bridge.output(), 30), bridge.output()
     made = time.time()
     listen.service.publish(BOARD_OUT, board_out({"S": {"clock": 50.0, "cards": 9}}, at=made), retain=True)
     time.sleep(6.0)  # S's display goes first (the seats in turn), again and again into the broken line
@@ -349,7 +349,7 @@ def test_a_board_that_hears_nothing_is_lost_and_shows_the_clock_as_it_is_when_it
     shown, now = clock(board.display("S")), time.time()
     assert abs(shown - (50.0 - (now - made))) <= 1.5, (shown, 50.0 - (now - made))
     assert wait_until(lambda: status(listen) == "online", 30), (statuses(listen), bridge.output())
-    assert wait_until(lambda: "显示板 13 号又收到本桥接的消息了" in bridge.output(), 30), bridge.output()
+    assert wait_until(lambda: "上的显示板又收到本桥接的消息了" in bridge.output(), 30), bridge.output()
 
 
 def test_a_violation_shown_while_the_board_was_away_beeps_no_more_once_it_is_back(make_board, start_bridge, listen):
@@ -369,3 +369,16 @@ def test_a_violation_shown_while_the_board_was_away_beeps_no_more_once_it_is_bac
     assert board.state()["beeps"] == 0
     listen.service.publish(BOARD_OUT, board_out({"E": {"cards": 7, "light": "red"}}), retain=True)
     assert wait_until(lambda: board.state()["beeps"] == 2, 30), board.state()  # one shown now beeps
+
+
+def test_a_board_that_hears_nothing_when_its_bridge_starts_is_said(make_board, start_bridge, listen):
+    """The board's receive line broken before the bridge started: it answered no sync, and the bridge waited for its
+    hello without a word (``board/status`` ``lost``, nothing said why). Its heartbeats say it hears nothing: said."""
+    board = make_board(board_id=15)
+    board.deaf(True)
+    bridge = start_bridge(board)
+    assert wait_until(lambda: "上的显示板收不到本桥接发出的任何消息" in bridge.output(), 30), bridge.output()
+    assert wait_until(lambda: status(listen) == "lost", 30), statuses(listen)
+    board.deaf(False)
+    assert wait_until(lambda: status(listen) == "online", 30), (statuses(listen), bridge.output())
+    assert wait_until(lambda: "上的显示板又收到本桥接的消息了" in bridge.output(), 30), bridge.output()
