@@ -55,6 +55,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from bus.mqtt import TAKEN_OVER_EXIT, TakenOver
     from bus.protocol import check_table
     from referee import rulebooks
     from referee.catalogue import Refusal
@@ -76,6 +77,9 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                        accept_log=args.accept_log)
         except LogError as exc:  # its log will not do (damaged, lost entries, another's, served): refused, a person decides
             return refuse(parser, say(args.lang, "cli.table_cannot_start", table=args.table, why=exc.reason(args.lang)))
+        except TakenOver as exc:  # another service of the table serves it: not taken back (no fight)
+            return refuse(parser, say(args.lang, "cli.table_taken_over", table=args.table, why=exc.text(args.lang)),
+                          TAKEN_OVER_EXIT)
         except (OSError, ValueError) as exc:  # the broker refused it or did not answer: started again by its supervisor
             return refuse(parser, say(args.lang, "cli.table_cannot_start", table=args.table, why=said(exc, args.lang)), FAILED)
     if args.verb == "simulate":

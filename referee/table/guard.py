@@ -58,8 +58,9 @@ class Guard:
     _offsets: dict[str, deque] = field(default_factory=dict)
     _buckets: dict[str, Bucket] = field(default_factory=dict)
 
-    def admit(self, name: str, now: float) -> bool:
-        """May one more input of topic ``name`` in (``now``: a monotonic clock)? Counts a refusal."""
+    def admit(self, name: str, now: float, count: bool = True) -> bool:
+        """May one more input of topic ``name`` in (``now``: a monotonic clock)? Counts a refusal (``count``: else
+        the caller counts what it drops, :meth:`drop`)."""
         limit = self.limits.get(name) if self.limits is not None else None
         if limit is None:
             return True
@@ -68,8 +69,13 @@ class Guard:
             bucket = self._buckets[name] = Bucket(*limit)
         if bucket.take(now):
             return True
-        self.dropped[name] = self.dropped.get(name, 0) + 1
+        if count:
+            self.drop(name)
         return False
+
+    def drop(self, name: str) -> None:
+        """Count an input of topic ``name`` dropped."""
+        self.dropped[name] = self.dropped.get(name, 0) + 1
 
     def time(self, name: str, at: float, arrived: float, live: bool = True) -> float:
         """The time the referee takes for an input of topic ``name`` sent ``at`` and ``arrived``;

@@ -60,7 +60,8 @@ the broker is away, a connection was cut, the service is starting), nor for :dat
 after it hears it again: a seat that played in time while nothing reached the service is judged by
 its play's time when the play arrives, never given up by a clock that ran on while the table was deaf;
 a turn that time then gives up (its ``clock`` entry says ``held``) starts the next seat's clock at
-that moment, when the table's displays can show it.
+that moment, when the table's displays can show it. A ``clock`` entry the log refuses (a full disk, a lock) is
+tried again every :data:`RETRY_S`, said in the health and given up as a batch is; its ruling, once logged, is held.
 
 The devices' presence (``camera/status``, ``board/status``: ``protocol.HEEDED``): the main session takes each with
 its retained message, at start and on every reconnection, at QoS 0 (the broker keeps no stale presence for it).
@@ -68,7 +69,11 @@ Each change (``online``, ``lost``, ``offline``, and an online board's ``boot``) 
 the service's own (no id: the service logs only a presence other than the one it logged last), stamped with its
 arrival, in the batch's one commit, and applied in log order: while the camera sees no table or the board does not
 answer, the table's shot clocks stand still (``Reducer._presence_entry``); a board's new boot says it restarted
-(``Reducer._booted``: presses made meanwhile may be lost). One that breaks its schema is rejected.
+(``Reducer._booted``: presses made meanwhile may be lost). One that breaks its schema is rejected. A presence is a
+state: one over its sender's pace (``guard.py``: a camera flapping, a hostile sender) is kept until the worker takes
+it, the next replacing it (those replaced are counted as dropped), so that the last one said is always logged. (Dropped
+like any input, the last of a burst left the table on a presence its device had left: a camera online taken as lost
+for good, its table's clocks standing still while its health said nothing.)
 """
 
 from __future__ import annotations
@@ -87,7 +92,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from bus import lock
-from bus.mqtt import RECONNECT_DELAY_S, Connection, Delivery, NoConnection, parse_url
+from bus.mqtt import RECONNECT_DELAY_S, Connection, Delivery, NoConnection, TakenOver, parse_url
 from bus.protocol import (
     HEEDED,
     INTAKE,
@@ -225,6 +230,7 @@ class TableService:
         self._dropped_told = 0  # inputs over their pace, as last logged
         self._beat = time.monotonic()  # the worker came round its loop
         self._failing_since: float | None = None  # monotonic, while commits fail
+        self._unlogged: float | None = None  # a deadline whose ``clock`` entry the log refused (ruled held once it works)
         self._held: lock.Holding | None = None  # the log's lock file, held while serving (:func:`hold_log`)
         self._deaf_since: float | None = None  # monotonic: since when a session of the service is not connected
         self._moved_told = 0.0  # the computer's clock's step last said (:meth:`_clock_moved`)
@@ -233,6 +239,8 @@ class TableService:
         self._presence: dict[str, str | None] = {}  # each device's presence as last logged (``presence`` entries)
         self._boot: int | None = None  # the board's boot as last logged
         self._back: dict[str, float] = {}  # device -> when (service clock) it last said it is online again
+        self._latest: dict[str, tuple] = {}  # a presence topic -> its latest message, not taken by the worker yet
+        self._latest_lock = threading.Lock()
 
     # -- life cycle ------------------------------------------------------------------------------
 
@@ -303,7 +311,7 @@ class TableService:
         """The session for the inputs of ``INTAKE[suffix]``, their handler subscribed (before connect:
         the session's queued inputs find it)."""
         conn = Connection(session_url(self.broker_url, suffix), self.client_id + suffix, clean_start=False,
-                          will=will, manual_ack=True, **self._conn_kwargs)
+                          will=will, manual_ack=True, yields=True, **self._conn_kwargs)
         handler = self._receiver(conn)
         for name in INTAKE[suffix]:
             conn.subscribe(topic(self.table_id, name), handler, qos=QOS, retained="never", retain_as_published=True)
@@ -345,11 +353,13 @@ class TableService:
     def abandon(self, timeout: float = 10.0) -> None:
         """Give up without touching the log: the worker stops at its next turn (waited for up to
         ``timeout``: it may be stuck in the log), and the connections close with their will, so the
-        status says ``offline``; inputs not acknowledged are delivered again. The log is let go once the
-        worker has stopped (a worker still stuck in it keeps it: the process's end lets it go)."""
+        status says ``offline`` (not when another service took the table over: it is online); inputs not acknowledged
+        are delivered again. The log is let go once the worker has stopped (a worker still stuck in it keeps it: the
+        process's end lets it go)."""
         self._abandoned = True
+        taken = self.taken is not None
         for conn in self.intake:
-            conn.close(send_will=True, flush_timeout=1.0)
+            conn.close(send_will=not taken, flush_timeout=1.0)
         if self._worker is not None:
             self._worker.join(timeout)
         if self._worker is None or not self._worker.is_alive():
@@ -360,8 +370,17 @@ class TableService:
             self._held.release()  # its file removed, then the lock let go
             self._held = None
 
+    @property
+    def taken(self) -> TakenOver | None:
+        """Why another service of the table (another machine, another log) took a session of this one over, or None.
+        Taking it back would have the two push each other off for ever, each logging a part of the table's inputs
+        while both look online and healthy: this one yields (``bus.mqtt``'s ``yields``) and :func:`run` ends."""
+        return next((conn.taken for conn in self.intake if conn.taken is not None), None)
+
     def fatal(self) -> str | None:
         """Why the service cannot go on (run() then exits), or None."""
+        if self.taken is not None:
+            return self.taken.text("en")
         if self._worker is not None and not self._worker.is_alive():
             return "the worker thread ended"
         if time.monotonic() - self._beat > STUCK_S:
@@ -470,10 +489,23 @@ class TableService:
         names = {self._topics[name]: name for names in (*INTAKE.values(), HEEDED) for name in names}
 
         def on_message(full_topic: str, raw: bytes, delivery: Delivery) -> None:
-            if not self.guard.admit(names.get(full_topic, ""), time.monotonic()):
+            name, item = names.get(full_topic, ""), ("raw", conn, full_topic, raw, delivery, self.clock())
+            if name in HEEDED:  # a state (QoS 0, no ack): over its pace, its latest is kept, each replacing the last
+                with self._latest_lock:
+                    kept = full_topic in self._latest
+                    if kept or not self.guard.admit(name, time.monotonic(), count=False):
+                        self._latest[full_topic] = item
+                        if kept:
+                            self.guard.drop(name)  # the one it replaced
+                        else:
+                            self._queue.put(("latest", full_topic))
+                        return
+                self._queue.put(item)
+                return
+            if not self.guard.admit(name, time.monotonic()):
                 conn.ack(delivery)  # over its sender's pace: dropped, counted (health), never logged
                 return
-            self._queue.put(("raw", conn, full_topic, raw, delivery, self.clock()))  # acked once logged
+            self._queue.put(item)  # acked once logged
 
         return on_message
 
@@ -499,29 +531,40 @@ class TableService:
             stop = next((i for i, item in enumerate(batch) if item[0] == "stop"), None)
             if stop is not None:  # what was queued after it is not acknowledged: the broker keeps it
                 batch = batch[:stop]
+            batch = [self._take_latest(item[1]) if item[0] == "latest" else item for item in batch]
             try:
                 items = self._log_batch(batch)
             except Exception as exc:  # not logged, so not acknowledged: tried again, in order
-                self._failing(batch, exc)
+                self._failing(f"{len(batch)} inputs", exc)
                 if stop is not None:
                     return
                 carry = batch
                 self._idle(wait=RETRY_S)
                 continue
-            if self._failing_since is not None:
-                log.warning("table %s: logging works again", self.table_id)
-                self._failing_since = self.problem = None
+            self._logging_works()
             self._handle_batch(items)
             if stop is not None:
                 return
             if time.monotonic() >= self._health_due:
                 self._publish_health()
 
-    def _failing(self, batch: list[tuple], exc: Exception) -> None:
+    def _take_latest(self, full_topic: str) -> tuple:
+        """The latest message of a presence topic, as queued (``_receiver``: the ones before it were replaced)."""
+        with self._latest_lock:
+            return self._latest.pop(full_topic)
+
+    def _failing(self, what: str, exc: Exception) -> None:
+        """Logging ``what`` failed (its health says so until :meth:`_logging_works`; :meth:`fatal` gives up after
+        ``give_up_s``)."""
         if self._failing_since is None:
             self._failing_since = time.monotonic()
-            log.exception("table %s: logging %d inputs failed; trying again", self.table_id, len(batch))
+            log.exception("table %s: logging %s failed; trying again", self.table_id, what)
         self.problem = f"logging inputs fails: {type(exc).__name__}: {exc}"[:300]
+
+    def _logging_works(self) -> None:
+        if self._failing_since is not None:
+            log.warning("table %s: logging works again", self.table_id)
+            self._failing_since = self.problem = None
 
     def _idle(self, wait: float = 0.0) -> None:
         """Between inputs: what time rules, the outputs' acknowledgements, the health."""
@@ -829,7 +872,8 @@ class TableService:
         due = None if deadline is None else self._rules_at(deadline)
         if due is None:
             return wake
-        return min(wake, max(0.0, due - self.clock()))
+        retry = RETRY_S if self._failing_since is not None else 0.0  # a ``clock`` entry the log refused: not at once
+        return min(wake, max(retry, due - self.clock()))
 
     def _note_acked(self) -> None:
         """While idle: write down how far the outputs reached the broker (a commit only if it moved)."""
@@ -848,21 +892,30 @@ class TableService:
         due = None if deadline is None else self._rules_at(deadline)
         if due is None or now < due:
             return
-        self._handled = deadline
+        before, self._handled = self._handled, deadline
         try:
             at = max(now, self._logged_at if self._logged_at is not None else now)
             if self.table.rules_by(at):
-                self._time_rules(at, held=due > deadline + RULE_LAG_S)
+                if self._time_rules(at, held=due > deadline + RULE_LAG_S or self._unlogged == deadline):
+                    self._unlogged = None
+                else:  # the log refused it: ruled once the log takes it, held
+                    self._handled, self._unlogged = before, deadline
             else:
                 self._publish_snapshots(max(now, self._now if self._now is not None else now))
         except Exception:  # the worker must outlive any one deadline
             log.exception("table %s: ruling the deadline %s failed", self.table_id, deadline)
 
-    def _time_rules(self, at: float, held: bool = False) -> None:
-        """Log a ``clock`` entry at ``at`` (the input of no one: time passed) and handle it as an input;
-        ``held``: its ruling waited for the service to hear its table again."""
+    def _time_rules(self, at: float, held: bool = False) -> bool:
+        """Log a ``clock`` entry at ``at`` (the input of no one: time passed) and handle it as an input; False when
+        it cannot be logged (said: :meth:`_failing`). ``held``: its ruling waited (for the service to hear its table
+        again, or for its log to work): nobody saw the turn pass before."""
         payload = {"v": 1} | ({"held": True} if held else {})
-        (seq,) = self.log.append_many([(CLOCK, payload, at, None)])
+        try:
+            (seq,) = self.log.append_many([(CLOCK, payload, at, None)])
+        except Exception as exc:
+            self._failing("a clock entry", exc)
+            return False
+        self._logging_works()
         with self._lock:
             self._logged_seq, self._logged_at = seq, at
         self._handle(CLOCK, payload, at, seq)
@@ -870,6 +923,7 @@ class TableService:
         with self._applied:
             self._applied_seq = seq
             self._applied.notify_all()
+        return True
 
 
 def hold_log(db_path: str | Path, table: str) -> lock.Holding:
@@ -915,7 +969,8 @@ def run(table: str, rulebook: str, broker_url: str, db_path: str | Path, *, trus
         accept_log: bool = False) -> int:
     """``cardtable table run``: serve one table until SIGTERM or SIGINT; exit 1 when it cannot go on
     (``TableService.fatal``: its supervisor starts it again). One that cannot start raises why, for the command line
-    to say: :class:`LogError` (its log will not do: a person decides), else the broker's refusal or silence."""
+    to say: :class:`LogError` (its log will not do: a person decides), else the broker's refusal or silence; one
+    another service of the table took over raises :class:`TakenOver` once it stopped."""
     setup_logging()
     stop = threading.Event()
 
@@ -933,6 +988,8 @@ def run(table: str, rulebook: str, broker_url: str, db_path: str | Path, *, trus
         if problem:
             log.error("table %s: giving up, to be started again: %s", table, problem)
             service.abandon()
+            if service.taken is not None:
+                raise service.taken
             return 1
     service.stop()
     log.info("table %s: stopped", table)

@@ -23,7 +23,7 @@ from bus.protocol import encode, topic
 from referee.table.log import EventLog
 from referee.table.service import TableService
 
-TABLES = ["f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9"]
+TABLES = ["f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"]
 RULEBOOK = "classic-3deck"
 PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
 WAIT_S = 30.0  # the longest a wait for what must come (generous: a loaded machine)
@@ -209,6 +209,41 @@ def test_a_second_service_of_a_log_is_refused_and_the_first_serves_on(rig):
     r.stop()
     r.start()  # the lock went with the first service: the log starts again, its witnesses agree
     assert r.wait_logged([first, more]) == [first, more] and r.service.fatal() is None
+
+
+# ---------------------------------------------------------------- 2c. a second service of the table elsewhere
+
+
+def test_a_table_taken_over_by_its_service_elsewhere_is_given_up_in_words_and_the_newer_referees_all(
+        rig, service_process, tmp_path):
+    """The table moved to a spare computer (its service started there, ``--accept-log`` on a log of its own) while
+    the first one runs on: the lock beside a log cannot see another machine. The two services took their sessions
+    from each other five times a second for ever, each logging part of the table's inputs, both online with no
+    problem in their health. Now the older yields, says so in words and ends with status 3 (``TAKEN_OVER_EXIT``),
+    and the newer logs every input from then on, online."""
+    from bus.mqtt import TAKEN_OVER_EXIT
+
+    r = rig("f10")
+    older = service_process(r.broker, "f10", RULEBOOK, tmp_path / "older.db", tmp_path / "older.log")
+    older.start()
+    try:
+        r.watch.wait("status", lambda s: s["status"] == "online")
+        first = r.command("assign", players=PLAYERS, rulebook=RULEBOOK)
+        r.watch.wait("state", lambda s: s["players"] == PLAYERS)
+        service = r.start(accept_log=True)  # the newer
+        assert older.proc.wait(WAIT_S) == TAKEN_OVER_EXIT
+    finally:
+        older.reap()
+    said = (tmp_path / "older.log").read_text()
+    assert "f10 桌已由这张桌的另一个裁判服务（在另一台机器上，或在本机用另一份记录）接管" in said, said[-2000:]
+    sent = [r.command("last_hand") for _ in range(20)]
+    assert r.wait_logged(sent) == sent  # every one, in the newer's log
+    with EventLog.open(tmp_path / "older.db") as log:
+        assert [e.payload["id"] for e in log.entries()] == [first]
+    assert service.fatal() is None
+    after = time.time()
+    health = r.watch.wait("health", lambda h: h["at"] > after and h["seq"] == len(sent))
+    assert health["problem"] is None and r.watch.of("status")[-1]["status"] == "online"
 
 
 # ---------------------------------------------------------------- 3. poison
@@ -432,10 +467,8 @@ def test_a_flooding_board_drops_only_its_own_presses_and_every_drop_is_counted(r
     counts: list[int] = []  # the broker's own count of the messages it dropped, as it publishes it
     r.conns["commands"].subscribe(BROKER_DROPPED, lambda t, p: counts.append(int(p)), qos=0)
     assert r.conns["commands"].wait_subscribed(WAIT_S)
-    deadline = time.monotonic() + 15
-    while not counts:
-        assert time.monotonic() < deadline, "the broker published no count of its drops"
-        time.sleep(0.1)
+    # No count need come before the flood: mosquitto (2.0.11) publishes it only when it changes, and its retained copy
+    # is gone a minute after (this test waited for one, and failed once a test more came before it in the module).
     r.command("assign", players=PLAYERS, rulebook=RULEBOOK)
     began = time.monotonic()
     flood = subprocess.Popen([sys.executable, "-c", FLOOD, r.broker.url("board-f5"), topic("f5", "board/in")],
@@ -478,5 +511,5 @@ def test_a_flooding_board_drops_only_its_own_presses_and_every_drop_is_counted(r
     # Any press the broker dropped (its queue for the board's session full) is in its own count, which
     # the console shows (published every 10 s).
     print(f"flood: {flooded} published (some left in the client's own queue), {presses} logged, {health['dropped']['board/in']} dropped by the"
-          f" service, the broker's count of its drops rose by {counts[-1] - counts[0]}; commands and plays:"
+          f" service, the broker's count of its drops as last published {counts[-1:] or 'none'}; commands and plays:"
           f" {len(sent)} logged, longest wait {max(waits):.2f} s")

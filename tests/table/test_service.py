@@ -35,7 +35,7 @@ from referee.catalogue.sentences import Sentences
 from referee.table.service import HEAR_AGAIN_S, RULE_LAG_S, TableService
 from referee.table.timeline import timeline
 
-TABLES = [f"s{i}" for i in range(1, 22)]
+TABLES = [f"s{i}" for i in range(1, 23)]
 CONSOLE = "console"
 RULEBOOK = "classic-3deck"
 T0 = 1_767_261_600.0  # the injected clock's start (2026-01-01 10:00 in Beijing)
@@ -800,3 +800,32 @@ def test_a_san_da_yi_seats_display_shows_its_count_only_at_ten_or_fewer(table):
     board = t.watch.wait("board/out", lambda p: p["at"] == state["at"])
     assert state["cards"]["S"] == 5
     assert {s: d["cards"] for s, d in board["seats"].items()} == {"S": 5, "E": 255, "N": 255, "W": 255}
+
+
+def test_a_ruling_by_time_that_cannot_be_logged_is_said_and_made_once_the_log_works(table):
+    """002 十二 第3条: 一副牌只允许有一次30秒的长考时间，其余每次出牌时间一般不得超过10秒（含10秒），否则，视作放弃本次
+    出牌权 -- S on lead and silent while another process holds the log's write lock (a full or read-only disk fails the
+    same way) as S's 30 s run out: the ``clock`` entry giving S's turn up could not be logged. Before, the deadline was
+    taken as handled all the same: S's turn was never given up, the table waited on S for ever, and its health said no
+    problem. Now the health says the log fails while it does, and once it works the turn is given up (held: ruled late)."""
+    import sqlite3
+
+    clock = Clock()
+    t = table("s22", clock, "sanjiang-2012")
+    start = t.guandan_lead()["at"]
+    holder = sqlite3.connect(t.db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        clock.now = start + 40.0
+        health = t.watch.wait("health", lambda h: "database is locked" in (h["problem"] or ""))
+        assert health["problem"].startswith("logging inputs fails")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    t.seq += 1
+    after = t.watch.state(t.seq)
+    assert after["turn"] == "E" and [(v["seat"], v["kind"]) for v in t.watch.of("violations")] == [("S", "overtime")]
+    assert after["clocks"]["E"] == {"left": 30.0, "running": True, "long_think": True}  # from the ruling, seen
+    assert [(e.kind, e.payload) for e in t.service.log.entries()][-1] == ("clock", {"v": 1, "held": True})
+    clock.now += 1.0
+    assert t.watch.wait("health", lambda h: h["at"] >= clock.now and h["problem"] is None)

@@ -192,3 +192,28 @@ def test_a_board_that_restarted_is_told_once_and_never_again(fresh_broker, tmp_p
     finally:
         t.stop(settle=False)
         close_all()
+
+
+def test_the_last_presence_of_a_flapping_camera_is_the_tables_however_fast_it_came(fresh_broker, tmp_path, table_watch):
+    """A camera that says ``lost`` 300 times in a burst (flapping, or a hostile sender) and then ``online``: the
+    presence messages over its pace were dropped like any input, the ``online`` with them (unless its pace had just
+    let one more in), and the table took the camera as lost for good (its clocks standing still, its health saying
+    nothing), though the camera was online. Now a presence over its pace is kept until the worker takes it, the next
+    replacing it: the last one said is the table's, every time."""
+    clock = Clock()
+    connect, close_all = connector(fresh_broker)
+    t = Table(fresh_broker, connect, "t1", tmp_path / "t1.db", clock, table_watch("t1", wait_s=WAIT_S), GD)
+    lost = encode("camera/status", {"v": 1, "status": "lost", "reason": "markers", "since": clock.now})
+    online = encode("camera/status", {"v": 1, "status": "online"})
+    try:
+        t.start(trust_senders=False)  # its senders' pace limited, as ``cardtable table run``'s
+        camera = t.conns["observed"]  # the camera's one connection (a second of its user would take it over)
+        for n in range(1, 4):
+            for raw in [lost] * 300 + [online]:  # at QoS 0: a burst as it comes, no window of messages in flight
+                camera.publish(topic("t1", "camera/status"), raw, qos=0, retain=True)
+            t.watch.wait("events", lambda e: len([x for x in t.watch.of("events") if x["kind"] == "camera_back"]) == n)
+            assert [e.payload["status"] for e in t.service.log.entries()] == ["lost", "online"] * n
+            assert t.service.table.presence_of("camera") == "online"
+    finally:
+        t.stop(settle=False)
+        close_all()
