@@ -121,17 +121,19 @@ def _store(args):
     from referee.tournament.core import TournamentError
     from referee.tournament.store import TournamentStore
 
-    if args.verb != "new" and not Path(args.db).is_file():
+    if not Path(args.db).is_file():
         raise TournamentError("no_file", path=args.db)
     return TournamentStore(args.db)
 
 
 def _new(args) -> int:
+    import os
     from contextlib import suppress
     from pathlib import Path
 
     from referee.tournament.core import TournamentError
     from referee.tournament.entries import load_entries
+    from referee.tournament.store import TournamentStore, check_file
 
     options = {}
     for item in args.option:
@@ -149,23 +151,51 @@ def _new(args) -> int:
     if args.rounds is not None:
         options["rounds"] = args.rounds
     entries = load_entries(args.entries)
-    existed = Path(args.db).exists()
-    store = None
+    path = Path(args.db)
+    check_file(path)  # another's file, or no folder: said before anything is made
+    # A new file is made beside its place and linked there only if the place is still free: a refused field or a full
+    # disk leaves nothing, and a second `new` at once never removes (nor writes into) the file the first one made.
+    made = path if path.exists() else path.with_name(f".{path.name}.{os.getpid()}.new")
     try:
-        store = _store(args)
-        t = store.new(args.system, entries, name=args.name, seed=args.seed, options=options, id=args.id, by=args.by)
-    except Exception as exc:
-        if store is not None:
+        store = TournamentStore(made)
+        try:
+            t = store.new(args.system, entries, name=args.name, seed=args.seed, options=options, id=args.id, by=args.by)
+        finally:
             store.close()
-        held = isinstance(exc, TournamentError) and exc.key == "refusal.holds_tournament"  # another `new` made it meanwhile
-        if not existed and not held:  # a refused field, or a disk that could not take it, leaves no file behind
+        if made != path:
+            _link_new(made, path)
+    except TournamentError as exc:  # the disk full or read-only under the file beside: said of the file asked for
+        if exc.values.get("path") == made:
+            exc.values["path"] = path
+        raise
+    finally:
+        if made != path:
             for suffix in ("", "-wal", "-shm"):
                 with suppress(OSError):  # a read-only folder has none to remove
-                    Path(args.db + suffix).unlink(missing_ok=True)
-        raise
+                    Path(f"{made}{suffix}").unlink(missing_ok=True)
     title = t.rules.title if args.lang == "zh" else say(args.lang, f"system.{t.system}")  # the system's title is the venue's
     print(say(args.lang, "sheet.made", title=title, system=t.system, n=len(t.entries), rounds=t.total_rounds, seed=t.seed))
     return 0
+
+
+def _link_new(made, path) -> None:
+    """The tournament made in ``made`` put at ``path`` if nothing is there yet (a hard link: one step, refused when
+    the name is taken); where the disk takes no links (FAT), renamed after a last look."""
+    import os
+
+    from referee.tournament.core import TournamentError
+    from referee.tournament.store import check_file
+
+    try:
+        os.link(made, path)
+    except FileExistsError:  # another command made it meanwhile: said as what it holds
+        check_file(path)
+        raise TournamentError("holds_tournament", path=path) from None
+    except OSError:
+        if path.exists():
+            check_file(path)
+            raise TournamentError("holds_tournament", path=path) from None
+        os.replace(made, path)
 
 
 def _print_round(view: dict, lang: str, store) -> None:
