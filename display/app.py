@@ -27,6 +27,7 @@ from display.deps import Context, Denied, language
 from display.feed import Feed
 from display.guard import Guard
 from display.hub import Hub
+from display.kept import open_kept
 from display.routers import audit, auth, pages, public, tables, tournament
 from display.store import Damaged, Store
 from display.tournament import Tournaments, TournamentError
@@ -45,6 +46,7 @@ class Settings:
     secure_cookie: bool = False  # set behind HTTPS
     clock: Callable[[], float] = time.time
     origins: tuple[str, ...] = ()  # where the console's pages are served from, when a proxy changes the Host (guard)
+    timelines: Path | None = None  # the tables' timelines kept across a restart (display.kept); None: in memory only
 
 
 class Server(uvicorn.Server):
@@ -69,7 +71,9 @@ def create_app(settings: Settings) -> FastAPI:
     async def lifespan(app: FastAPI):
         hub = Hub()
         loop = asyncio.get_running_loop()
-        feed = Feed(settings.broker_scoreboard, settings.broker_console, on_change=hub.handoff(loop))
+        kept, (tables, frames) = open_kept(settings.timelines) if settings.timelines else (None, ({}, {}))
+        feed = Feed(settings.broker_scoreboard, settings.broker_console, on_change=hub.handoff(loop), kept=kept,
+                    tables=tables, frames=frames)
         store = Store.open(settings.db)
         tournaments = Tournaments(settings.tournament_db, settings.clock) if settings.tournament_db else None
         if tournaments is not None:
@@ -81,6 +85,8 @@ def create_app(settings: Settings) -> FastAPI:
         finally:
             feed.stop()
             store.close()
+            if kept is not None:
+                kept.close()
             if tournaments is not None:
                 tournaments.close()
 

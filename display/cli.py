@@ -11,7 +11,8 @@ The display connects as two broker users, the scoreboard (reads) and the console
 their passwords come from the credentials file (``bus.credentials``), never from the
 command line. ``--broker`` and ``--credentials`` may come from ``$CARDTABLE_BROKER`` and
 ``$CARDTABLE_CREDENTIALS``. With ``--tls-cert`` and ``--tls-key`` it serves HTTPS itself, and the session cookie
-goes over HTTPS only (as ``--secure-cookie``).
+goes over HTTPS only (as ``--secure-cookie``). The tables' timelines are kept beside the console's file, in
+``<--db>.timelines`` (``display.kept``), held with it: a display killed or restarted shows them again.
 
 A login can be taken back: ``--passwd`` gives the user a new password and ``--remove`` removes them, each ending
 their sessions at once; ``--unlock`` lifts the lock that failed logins put on a name (``display.store``). Each change
@@ -135,6 +136,7 @@ def _run(args: argparse.Namespace, urls: list[str], tournament_db: Path | None, 
     from cardtable.logs import setup_logging
     from display.app import Server, Settings, create_app
     from display.deadline import BODY_S, HEAD_S, Deadline
+    from display.kept import kept_path
 
     try:
         _reach(urls)
@@ -144,7 +146,7 @@ def _run(args: argparse.Namespace, urls: list[str], tournament_db: Path | None, 
         print(say(args.lang, "cli.console_no_users", path=args.db), file=sys.stderr, flush=True)
     _more_files()
     app = create_app(Settings(*urls, Path(args.db), tournament_db, args.secure_cookie or bool(https),
-                              origins=tuple(args.origin)))
+                              origins=tuple(args.origin), timelines=kept_path(args.db)))
     setup_logging(args.log_level.upper())  # uvicorn's own loggers too: the hall's one format, no config of its own
     # The server ends the pages' live streams as it stops; a request still running then gets 2 s.
     config = uvicorn.Config(app, host=args.host, port=args.port, log_config=None, log_level=args.log_level,

@@ -5,7 +5,8 @@ The scoreboard user (read only) feeds the hall: every table's ``state``, ``statu
 the messages it dropped. The console user publishes
 the console's table ``commands`` and reads the camera's ``frames`` (kept for the flags; they
 reach a browser only behind the console's login). Each message is validated by
-:func:`display.view.receive`; a malformed one is logged and dropped.
+:func:`display.view.receive`; a malformed one is logged and dropped. What the broker does not keep (the tables'
+events and violations, the frames) is written to the kept file as it comes (``display.kept``), and read back at start.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import threading
 import time
 import uuid
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from bus.broker import BROKER_DROPPED
 from bus.mqtt import Connection, Delivery
@@ -28,11 +30,11 @@ from bus.protocol import (
     subscription,
     topic,
 )
-from display.view import SHOWN, Hall, Ignored, receive
+from display.kept import FRAMES_KEPT, Kept
+from display.view import SHOWN, Hall, Ignored, TableView, receive
 
 log = logging.getLogger(__name__)
 
-FRAMES_KEPT = 32  # per table, the newest
 REFUSALS_KEPT = 256  # the tables' refusals of the console's commands, the newest (``Feed.answer``)
 TOURNAMENT_TOPICS = ("cardtable/v1/tournament/+/round", "cardtable/v1/tournament/+/standings")
 WATCH_S = 0.5  # how often the two connections are looked at (for the pages' "no broker" banners)
@@ -45,13 +47,15 @@ class Feed:
     paho's thread for every change (keep it short)."""
 
     def __init__(self, scoreboard_url: str, console_url: str, on_change: Callable[[Change], None] = lambda c: None,
-                 reconnect_delay_s: tuple[float, float] = (0.1, 2.0)):
+                 reconnect_delay_s: tuple[float, float] = (0.1, 2.0), kept: Kept | None = None,
+                 tables: Mapping[str, TableView] = MappingProxyType({}), frames: Mapping[str, list[dict]] = MappingProxyType({})):
         self.on_change = on_change
-        self.hall = Hall()
+        self.kept = kept  # the file the tables' timelines and frames are kept in, ``tables`` and ``frames`` read back
+        self.hall = Hall(read_back=MappingProxyType(dict(tables)))
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)  # notified on every change of the hall (``answer``)
         self._refused: OrderedDict[str, dict] = OrderedDict()  # command id -> the table's ``rejected`` data
-        self._frames: dict[str, deque[dict]] = {}
+        self._frames = {t: deque(f, maxlen=FRAMES_KEPT) for t, f in frames.items()}
         self._stop = threading.Event()
         # deliveries: each message's Delivery says whether it is the broker's retained copy (``view.receive``)
         self.scoreboard = Connection(scoreboard_url, clean_start=True, reconnect_delay_s=reconnect_delay_s, deliveries=True)
@@ -91,7 +95,11 @@ class Feed:
                 self._refused[data["data"].get("id")] = data["data"]
                 while len(self._refused) > REFUSALS_KEPT:
                     self._refused.popitem(last=False)
-            self.on_change(change)  # under the lock: the pages get the changes in the hall's order
+            missed = change.pop("missed", None)  # a gap a restart left in the timeline, said before the state
+            for c in ([{"type": "event", "table": change["table"], "data": missed}] if missed else []) + [change]:
+                if self.kept is not None and "table" in c:
+                    self.kept.note(self.hall.table(c["table"]), c)
+                self.on_change(c)  # under the lock: the pages get the changes in the hall's order
             self._changed.notify_all()
 
     def _watch(self) -> None:
@@ -141,6 +149,8 @@ class Feed:
             return
         with self._lock:
             self._frames.setdefault(table, deque(maxlen=FRAMES_KEPT)).append(frame)
+            if self.kept is not None:
+                self.kept.frame(table, frame)
 
     def frames(self, table: str) -> list[dict]:
         with self._lock:

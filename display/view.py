@@ -81,6 +81,9 @@ class TableView:
     devices: Mapping[str, dict] = field(default_factory=lambda: _EMPTY)  # "camera", "board" -> its latest status
     bids: Mapping[str, int | str] = field(default_factory=lambda: _EMPTY)  # San Da Yi: each seat's bid this hand
     results: tuple[dict, ...] = ()  # what the table said of the result since its last play: seq, kind, say
+    # read back from the kept file (``display.kept``): the seq of the table's state the display saw last before it
+    # stopped (-1: none), until the table's next word says whether it missed any event meanwhile (``_resume``)
+    resumed: int | None = None
 
     def as_json(self, timeline: bool = False, now: float | None = None, wall: float | None = None) -> dict:
         """The table for a page. ``wall``: the display's wall clock, for ``state_age``, the seconds since the table made
@@ -113,6 +116,33 @@ class TableView:
             elif self.health["problem"]:
                 why = self.health["problem"]
         return {"age": age, "stalled": why is not None, "why": why}
+
+    def said(self, leaf: str, payload: dict) -> TableView:
+        """The view after one of its table's ``events`` or ``violations`` (``leaf``), said already (``say``): as it
+        comes, or read back from the kept file (``display.kept``)."""
+        if leaf == "violations":
+            return self.with_violation(payload)
+        return self.with_event(payload).with_bids(payload).with_result(payload)
+
+    def kept(self) -> dict:
+        """What of the table only its events and violations tell (the broker keeps none of them: ``display.kept``
+        keeps this across a restart), and the ``seq`` of its latest state (``resumed``'s, while it is pending).
+
+        >>> v = TableView("t1").said("events", {"seq": 3, "kind": "bid", "data": {"seat": "E", "bid": 2}})
+        >>> k = v.kept(); k["bids"], k["seq"], TableView.restored("t1", k).resumed
+        ({'E': 2}, None, -1)
+        """
+        seq = self.state["seq"] if self.state is not None else self.resumed
+        return {"timeline": list(self.timeline), "violations": list(self.violations), "bids": dict(self.bids),
+                "results": list(self.results), "seq": seq}
+
+    @classmethod
+    def restored(cls, table: str, kept: dict) -> TableView:
+        """The view of ``table`` as :meth:`kept` read back, its state to come (retained), whether it missed events to
+        be told (``resumed``)."""
+        return cls(table, timeline=tuple(kept["timeline"]), violations=tuple(kept["violations"]),
+                   bids=MappingProxyType(dict(kept["bids"])), results=tuple(kept["results"]),
+                   resumed=-1 if kept["seq"] is None else kept["seq"])
 
     def with_violation(self, v: dict) -> TableView:
         """The newest violations, one per flag (a confirmation replaces the flagged one)."""
@@ -226,9 +256,12 @@ class Hall:
     feed: bool = False  # the scoreboard connection to the broker is up (what the pages show is live)
     commands: bool = False  # the console's connection is up: a command can be sent (``Feed.can_send``)
     broker_dropped: int | None = None  # messages the broker dropped since it started (a queue full)
+    # the tables read back from the kept file (``display.kept``): each one shown once the broker says anything of it
+    # (a table of an earlier evening the broker no longer has is not shown)
+    read_back: Mapping[str, TableView] = field(default_factory=lambda: _EMPTY)
 
     def table(self, table: str) -> TableView:
-        return self.tables.get(table) or TableView(table)
+        return self.tables.get(table) or self.read_back.get(table) or TableView(table)
 
     def with_table(self, view: TableView) -> Hall:
         return replace(self, tables=MappingProxyType({**self.tables, view.table: view}))
@@ -297,9 +330,9 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0, retained: bool
         payload = decode(name, raw)
     except PayloadError as exc:
         raise Ignored(f"{topic}: {exc}") from None
-    view = hall.table(table)
+    view, missed = hall.table(table), None
     if name == "state":  # a whole snapshot; the latest wins (a restarted service with a new log starts at seq 0)
-        view = replace(view, state=payload)
+        view, missed = _resume(replace(view, state=payload), payload["seq"], wall, state=True)
     elif name == "status":
         view = replace(view, status=payload["status"])
     elif name == "health":  # the same health told again (retained, on a reconnect) is no news of the table: a frozen
@@ -314,8 +347,9 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0, retained: bool
                              "brief": _said(view, lambda t: t.violation(payload, brief=True))}
         view = view.with_violation(payload)
     else:
+        view, missed = _resume(view, payload["seq"], wall)
         payload = payload | {"say": _said(view, lambda t: t.event(payload) + _round_won(t, view, payload))}
-        view = view.with_event(payload).with_bids(payload).with_result(payload)
+        view = view.said("events", payload)
     kind = {"events": "event", "violations": "violation"}.get(name, "device" if name in DEVICES else name)
     change = {"type": kind, "table": table, "data": shown(payload) if name == "state" else payload}
     if name == "health":  # how long ago the display heard it (a page counts from then)
@@ -323,7 +357,33 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0, retained: bool
     if name == "state":  # what a tile shows that the state does not carry (the table sends its events before it)
         change["bids"] = dict(view.bids)
         change["results"] = list(view.results)
+    if missed is not None:  # the gap, said in the timeline: the feed tells the pages and the kept file it first
+        change["missed"] = missed
     return hall.with_table(view), change
+
+
+def _resume(view: TableView, seq: int, wall: float, state: bool = False) -> tuple[TableView, dict | None]:
+    """A view read back from the kept file (``resumed``) on its table's first state or event since: the events the
+    table said while the display was stopped are missed when its log moved on meanwhile (a state of another seq, an
+    event past the next entry); the timeline says so where they are missing (a ``missed`` line, its ``say``), kept as
+    long as the hands it shows hold the gap. An event of the seq seen or before (one published again) waits.
+
+    >>> v = TableView.restored("t1", {"timeline": [{"seq": 7, "kind": "hand_started"}], "violations": [], "bids": {},
+    ...                               "results": [], "seq": 7})
+    >>> _resume(v, 7, 0.0, state=True)[1], _resume(v, 8, 0.0)[1], _resume(v, 6, 0.0)[0].resumed
+    (None, None, 7)
+    >>> view, missed = _resume(v, 12, 1000.0, state=True)
+    >>> missed["kind"], missed["seq"], view.resumed, [e["kind"] for e in view.timeline]
+    ('missed', 7, None, ['hand_started', 'missed'])
+    """
+    if view.resumed is None or (not state and seq <= view.resumed):
+        return view, None
+    if seq == view.resumed or (not state and seq == view.resumed + 1):
+        return replace(view, resumed=None), None
+    last = view.timeline[-1]["seq"] if view.timeline else max(view.resumed, 0)
+    missed = {"v": 1, "seq": last, "kind": "missed", "at": wall, "data": {"after": view.resumed},
+              "say": {lang: word(lang, "kept.missed") for lang in LANGS}}
+    return replace(view, resumed=None).said("events", missed), missed
 
 
 def _round_won(said: Sentences, view: TableView, e: dict) -> str:
