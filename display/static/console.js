@@ -113,11 +113,11 @@ function firmwareHTML(v) {
 function liveHTML(v) {
   const live = v ? liveness(hall, v) : "", h = v?.health, age = h ? healthAge(v) : 0;
   if (live === "stale") return `<b class="error stale">${T("stale")}</b>${heardText(v) && " " + esc(heardText(v))}`;
-  if (live === "stalled") return `<b class="error stalled">${T("stalled")}</b> ${esc(age > 3 * h.every ? T("no_health", { s: Math.round(age) }) : h.problem)}`;
+  if (live === "stalled") return `<b class="error stalled">${T("stalled")}</b> ${esc(age > 3 * h.every ? T("no_health", { ago: AGO(Math.round(age)) }) : h.problem)}`;
   if (v?.status === "online" && !h) return `<b class="error stalled">${T("stalled")}</b>`;  // online, no health yet: the
   // organiser's row errs towards "not live" (the scoreboard's tile keeps its status, liveness in stream.js)
   if (!h || v.status !== "online") return "";
-  const out = [h.input_at == null ? "" : esc(T("last_input", { s: Math.round(h.at - h.input_at + age) }))];
+  const out = [h.input_at == null ? "" : esc(T("last_input", { ago: AGO(Math.max(0, Math.round(h.at - h.input_at + age))) }))];
   if (h.waiting > 20) out.push(esc(T("waiting_inputs", { n: h.waiting })));
   const who = k => k.startsWith("board/") ? T("from_board") : k === "commands" ? T("from_console") : T("from_camera");
   const off = Object.entries(h.clocks_off).map(([k, s]) => T("offset", { who: who(k), s: `${s > 0 ? "+" : ""}${Math.round(s)}` }));

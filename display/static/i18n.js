@@ -24,6 +24,10 @@ function EXACT(v) {  // an exact number of the tournament topics (an integer, or
   if (!part) return m[1] + whole;
   return m[1] + (whole ? whole + (LANG === "zh" ? "又" : " ") : "") + part + "/" + d;
 }
+function AGO(s) {  // how long ago, as people say it: 9 秒, 4 分 37 秒, 62 分钟 (最后消息 7200 秒前 read as a number to work out)
+  const m = Math.floor(s / 60);
+  return fill(W(s < 60 ? "word.secs" : s < 600 ? "word.min_sec" : "word.mins"), { s: s < 60 ? s : s % 60, m });
+}
 function RESULTW(said) { return said.map(x => W("said." + x)).join(" : "); }  // levels reached (A+: past A), won / drawn / lost, places (place1, tied2, forfeited)
 function PRIZEW(prize) { return prize ? W("prize." + prize) : ""; }  // a prize by its Chinese name, in the reader's language
 function entryText(e) {  // an entry as the hall knows it: its lot number (抽签号) and its name

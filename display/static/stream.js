@@ -40,5 +40,5 @@ function liveness(hall, v) {
 }
 function heardText(v) {  // "heard N s ago": since the page last heard from the table (its health, else its state); "" never
   const since = v.health ? v.healthGot : v.got;
-  return since === undefined ? "" : T("heard", { s: Math.max(0, Math.round((performance.now() - since) / 1000)) });
+  return since === undefined ? "" : T("heard", { ago: AGO(Math.max(0, Math.round((performance.now() - since) / 1000))) });
 }
