@@ -86,11 +86,15 @@ def read_file(path: Path) -> Witness | None:
 
 
 def write_file(path: Path, witness: Witness) -> None:
-    """Replace the witness in ``path`` (a new file renamed over the old, synced: all or nothing)."""
+    """Replace the witness in ``path`` (a new file renamed over the old, synced: all or nothing). A disk that fills
+    mid-write makes ``os.write`` write less than asked, with no error: the rest is written again, which then fails
+    (before, the short file was renamed over the witness, and the table's next start refused as "not a witness")."""
     tmp = path.with_name(path.name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
-        os.write(fd, witness.as_json().encode())
+        left = memoryview(witness.as_json().encode())
+        while left:
+            left = left[os.write(fd, left):]
         os.fsync(fd)
     finally:
         os.close(fd)

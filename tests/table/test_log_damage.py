@@ -173,3 +173,34 @@ def test_table_run_refused_says_why_in_words_and_exits_2(broker, connect, tmp_pa
         guide = "docs/recovery.zh.md" if lang == "zh" else "docs/recovery.md"  # each language its own guide
         assert text.splitlines()[-1].startswith(said) and guide in text, text
         assert " ERROR " not in text, text  # no English log line of it (table d6: cannot start: …)
+
+
+FULL = """
+import os, resource, signal, sys
+from pathlib import Path
+from referee.table import witness
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead of ending the process
+resource.setrlimit(resource.RLIMIT_FSIZE, (40, resource.RLIM_INFINITY))  # a disk with 40 bytes left, as it were
+try:
+    witness.write_file(Path(sys.argv[1]), witness.Witness("d1", 4, "cd" * 32))
+except OSError as e:
+    print(e.errno)
+"""
+
+
+def test_a_witness_written_on_a_full_disk_leaves_the_one_before(tmp_path):
+    """A disk that fills while the witness beside the log is written: ``os.write`` wrote the first 40 bytes and said
+    so, no error, and the short file was renamed over the witness; the table's next start was refused (the witness
+    "is not a witness of a log") until a person decided. Now the write goes on to its error and the witness before
+    stays. (A file size limit makes the kernel's short write here.)"""
+    import errno
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    beside = tmp_path / "d1.db.witness"
+    witness.write_file(beside, witness.Witness("d1", 3, "ab" * 32))
+    said = subprocess.run([sys.executable, "-c", FULL, str(beside)], capture_output=True, text=True, timeout=WAIT_S,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert said.stdout.split() == [str(errno.EFBIG)], said.stderr
+    assert witness.read_file(beside) == witness.Witness("d1", 3, "ab" * 32)
