@@ -7,6 +7,7 @@ It reads the bus (every table's ``state``, ``events``, ``violations`` and ``heal
 
 - :mod:`display.feed`: the two MQTT connections; :mod:`display.view`: the hall as the display sees it (pure);
 - :mod:`display.hub`: the hall's changes to every open page (Server-Sent Events);
+  :mod:`display.kept`: the tables' timelines kept across a restart;
 - :mod:`display.app`, :mod:`display.routers`: the FastAPI app, its pages (Jinja templates) and REST API;
   :mod:`display.deps`: what every router shares (the app's context, the clock, the reader's language, the login);
 - :mod:`display.guard`, :mod:`display.store`: the console's doors, users and audit log; :mod:`display.names`: user

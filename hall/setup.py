@@ -34,7 +34,7 @@ User=cardtable
 ExecStart=/usr/local/bin/cardtable table run --table t07 --rulebook classic-3deck --broker mqtt://hall-broker:1883 --credentials /etc/cardtable/credentials --db /var/lib/cardtable/t07.db
 Restart=always
 RestartSec=2
-RestartPreventExitStatus=2
+RestartPreventExitStatus=2 3
 NoNewPrivileges=yes
 PrivateTmp=yes
 <BLANKLINE>
@@ -136,10 +136,11 @@ def unit(description: str, argv: list[str], plan: Plan, groups: str = "", down: 
     """A systemd service that runs ``argv`` as the hall's system user, started again whenever it stops, unless it
     exited with a status of ``down``; with TLS, its broker's CA in ``$CARDTABLE_BROKER_CA``. A table's one sender
     (its camera, its bridge), and the broker's one tournament service, stays down when one of another machine took it
-    over (``TAKEN_OVER_EXIT``):
+    over (``TAKEN_OVER_EXIT``; a table's service too, its log moved to another machine while it ran):
     started again, it would take the table back, and the two would fight every few seconds; a table's service when
-    it refused to start (``REFUSED``: its log will not do, a person decides, ``docs/recovery.md``): started again, it
-    would be refused again every 2 s for ever. The unit shows failed, its log says why."""
+    it refused to start (``REFUSED``: its log will not do, a person decides, ``docs/recovery.md``), and a camera whose
+    model file will not do (damaged, of the wrong kind): started again, it would be refused again every 2 s for
+    ever. The unit shows failed, its log says why."""
     lines = ["[Unit]", f"Description={description}", "After=network-online.target time-sync.target",
              "Wants=network-online.target time-sync.target", "",
              "[Service]", f"User={plan.system_user}"]
@@ -164,10 +165,11 @@ def table_units(plan: Plan, table: str) -> dict[str, str]:
     db = str(plan.state / f"{table}.db")
     return {
         "cardtable-table.service": unit(f"cardtable table {table}: the referee service", _cardtable(
-            plan, "table", "run", "--table", table, "--rulebook", plan.tables[table]) + ["--db", db], plan, down=(REFUSED,)),
+            plan, "table", "run", "--table", table, "--rulebook", plan.tables[table]) + ["--db", db], plan,
+            down=(REFUSED, TAKEN_OVER_EXIT)),
         "cardtable-camera.service": unit(f"cardtable table {table}: the camera", _cardtable(
             plan, "vision", "watch", "--table", table, "--rulebook", plan.tables[table], "--source", plan.camera_source),
-            plan, "video", down=(TAKEN_OVER_EXIT,)),
+            plan, "video", down=(TAKEN_OVER_EXIT, REFUSED)),
         "cardtable-bridge.service": unit(f"cardtable table {table}: the table board", _cardtable(
             plan, "bridge", "run", "--table", table, "--port", plan.board_port), plan, "dialout", down=(TAKEN_OVER_EXIT,)),
     }

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from bus.credentials import add_options
-from cardtable.lang import FAILED, refuse
+from cardtable.lang import FAILED, REFUSED, refuse
 from referee.catalogue import said, say
 from vision.advice import detail_note
 from vision.options import fail, frame_size, positive, rulebook, stoppable, table_game, whole
@@ -118,7 +118,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
                      lang=args.lang)
     except SourceError as e:  # taken over: a status of its own, which the hall's unit does not restart into a fight
         return refuse(args, e, TAKEN_OVER_EXIT if e.key == "vision.error.taken_over" else FAILED)
-    except (ModelError, ConnectionError, TimeoutError, ValueError) as e:
+    except ModelError as e:  # a damaged or wrong model: started again it would fail again, so its unit waits for a person
+        return refuse(args, e, REFUSED)
+    except (ConnectionError, TimeoutError, ValueError) as e:
         return refuse(args, e, FAILED)
 
 

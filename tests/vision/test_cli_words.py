@@ -45,6 +45,18 @@ def test_a_missing_video_is_said_in_either_language(tmp_path):
     assert f"no such video file or camera device: {tmp_path / 'none.mp4'}" in en.stderr, en.stderr
 
 
+def test_a_camera_whose_model_will_not_do_stops_with_the_status_its_unit_does_not_restart(tmp_path):
+    """`vision watch` with a damaged model exits 2 (``REFUSED``), which the hall's camera unit does not start again
+    (``hall setup``: ``RestartPreventExitStatus``): started again every 2 s it would only be refused again; a video
+    that is not there yet (status 1) is worth trying again."""
+    bad = tmp_path / "cards.onnx"
+    bad.write_bytes(b"not a model" * 10)
+    done = run(["watch", "--table", "t1", "--source", str(tmp_path / "none.mp4"), "--model", str(bad),
+                "--broker", "mqtt://camera-t1:pw@127.0.0.1:1"])
+    assert done.returncode == 2, done.stderr
+    assert f"{bad} 不是 `ONNX` 模型文件，或已损坏" in done.stderr, done.stderr
+
+
 def test_a_rulebook_that_is_not_ours_is_refused_in_either_language():
     args = ["watch", "--table", "t1", "--source", "0", "--rulebook", "nope"]
     zh, en = run(args), run(args, "en")
