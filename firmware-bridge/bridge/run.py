@@ -17,6 +17,9 @@ each other for ever. A bridge of the table on another machine takes the connecti
 newer): this one yields (``bus.mqtt``'s ``yields``), publishes nothing more, not even ``offline`` (the table's board
 is the other's), and ends in words (``taken_over``; the command's exit status ``TAKEN_OVER_EXIT``, which the hall's
 units do not restart).
+A loop that stops turning (blocked for ever, while paho's thread keeps the connection alive) ends the process
+(:mod:`bridge.watch`): the broker then says the board ``offline``, its will, as it does for a bridge stopped whole once
+it has heard nothing for 1.5 ``KEEPALIVE_S``.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from bridge.frames import VERSION
 from bridge.host import HostLink
 from bridge.messages import STUCK_S, keys, lacks
 from bridge.seats import alerts, board_in, seat_views
+from bridge.watch import Watch
 from bus import lock
 from bus.firmware import SHIPPED
 from bus.mqtt import Connection, ConnectionRefused, TakenOver
@@ -50,6 +54,7 @@ REOPEN_S = 0.5
 CONNECT_RETRY_S = 2.0
 PACE = (10.0, 20)  # presses a second and burst, per seat: a person presses a few a second at most
 GARBLED_FRAMES = 20  # frames in bytes from the port, none whole, since it opened: another speed, another device
+KEEPALIVE_S = 5  # a bridge stopped whole (SIGSTOP) is offline, its will, 1.5 times this after (9-12 s measured)
 DROPS_SAID_S = 10.0  # presses dropped over a seat's pace are said at most this often (a stuck button: 15 a second)
 
 
@@ -111,7 +116,7 @@ class Bridge:
         """Connect to the broker, retrying until it answers; False when stopped first."""
         will = (self._topics["board/status"], encode("board/status", {"v": 1, "status": "offline"}), True)
         while not self.stop.is_set():
-            conn = Connection(self.broker_url, will=will, clean_start=True, yields=True)
+            conn = Connection(self.broker_url, will=will, clean_start=True, yields=True, keepalive_s=KEEPALIVE_S)
             conn.subscribe(self._topics["board/out"], self._on_board_out)
             try:
                 self.conn = conn.connect()
@@ -300,31 +305,34 @@ class Bridge:
             if port is not None:
                 port.close()
             return 0
-        try:
-            while not self.stop.is_set():
-                if self.conn.taken is not None:  # said even while the port is away and nothing is published
-                    raise self.conn.taken
-                if port is None:
-                    port = self._open()
+        with Watch(self.table) as watch:  # a loop that stops turning ends the process: the will says offline
+            try:
+                while not self.stop.is_set():
+                    watch.turn()
+                    if self.conn.taken is not None:  # said even while the port is away and nothing is published
+                        raise self.conn.taken
                     if port is None:
-                        self._apply_board_out()
-                        self._publish_presence(self.clock())
-                        self.stop.wait(REOPEN_S)
-                        continue
-                try:
-                    self._step(port)
-                except (serial.SerialException, OSError) as e:
-                    log.warning("lost %s: %s", self.port, e)
+                        port = self._open()
+                        if port is None:
+                            self._apply_board_out()
+                            self._publish_presence(self.clock())
+                            self.stop.wait(REOPEN_S)
+                            continue
+                    try:
+                        self._step(port)
+                    except (serial.SerialException, OSError) as e:
+                        log.warning("lost %s: %s", self.port, e)
+                        port.close()
+                        port = None
+                        self.link.closed()
+            except TakenOver as e:
+                raise PortBusy("taken_over", table=self.table, why=e) from None
+            finally:
+                watch.turn()  # closing takes 3 s at most (conn.close)
+                if port is not None:
                     port.close()
-                    port = None
-                    self.link.closed()
-        except TakenOver as e:
-            raise PortBusy("taken_over", table=self.table, why=e) from None
-        finally:
-            if port is not None:
-                port.close()
-            if self.conn.taken is None:  # else the table's board is the other bridge's, online
-                offline = encode("board/status", {"v": 1, "status": "offline", "at": self.clock()})
-                self.conn.publish(self._topics["board/status"], offline, retain=True)
-            self.conn.close()
+                if self.conn.taken is None:  # else the table's board is the other bridge's, online
+                    offline = encode("board/status", {"v": 1, "status": "offline", "at": self.clock()})
+                    self.conn.publish(self._topics["board/status"], offline, retain=True)
+                self.conn.close()
         return 0
