@@ -51,7 +51,7 @@ def replay(actions: list[dict]) -> Tournament:
         try:
             t = start(a["data"], a["seq"], a["at"]) if t is None else repair_last_round(apply(t, a), a)
         except Exception as exc:  # whatever the action's data made fail, said with the action
-            why = exc if isinstance(exc, TournamentError) else f"{exc!r}"[:200]
+            why = exc if isinstance(exc, TournamentError) else TournamentError("log_data", error=f"{exc!r}"[:200])
             raise TournamentError("log_action", seq=a["seq"], kind=a["kind"], why=why) from None
     return t
 

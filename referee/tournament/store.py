@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Mapping
 
 from cardtable.backup import copy_checked, is_database
-from referee.catalogue import Term
+from referee.catalogue import SQLITE, Term
 from referee.tournament.actions import apply, repair_last_round, replay, start
 from referee.tournament.core import Tournament, TournamentError
 from referee.tournament.entries import Entry, readable
@@ -128,13 +128,17 @@ class TournamentStore:
     # -- reading ----------------------------------------------------------------------------------
     def actions(self) -> list[dict]:
         """The whole log, oldest first: ``{"seq", "kind", "data", "by", "at"}``. A row that cannot be what was
-        written (its bytes damaged) is refused, with its seq: :class:`TournamentError` ``tournament_damaged``."""
+        written (its bytes damaged) is refused, with its seq and what is wrong with it in words
+        (``damaged_text``, ``damaged_seal``, ``damaged_json``, ``damaged_row``): :class:`TournamentError`
+        ``tournament_damaged``. SQLite's own failure is said by :func:`file_error` (locked, the disk, damaged)."""
         try:
             rows = self._db.execute("SELECT a.seq, kind, data, by, at, chain FROM actions a LEFT JOIN seals s "
                                     "ON s.seq = a.seq ORDER BY a.seq").fetchall()
-        except sqlite3.DatabaseError as exc:  # e.g. text that is not UTF-8 any more
-            said = str(exc).split(" with text ")[0]  # not the damaged bytes themselves
-            raise TournamentError("tournament_damaged", path=self.path, error=f"SQLite: {said[:200]}") from None
+        except sqlite3.Error as exc:  # SQLite's, or Python's: text that is not UTF-8 any more
+            seq = None if getattr(exc, "sqlite_errorname", None) else self._unreadable()
+            if seq is None:
+                raise file_error(self.path, exc) from None
+            raise self._damaged(TournamentError("damaged_text", seq=seq)) from None
         actions, chain, unsealed = [], ORIGIN, self._unsealed()  # a file from before seals, not sealed: it does not replay
         for s, k, d, b, a, sealed in rows:
             try:
@@ -142,16 +146,28 @@ class TournamentStore:
             except (TypeError, ValueError):
                 chain = b""  # not a row any more: said below
             if sealed != chain and not unsealed:
-                raise TournamentError("tournament_damaged", path=self.path,
-                                      error=f"action {s}: not what was written (its seal differs)") from None
+                raise self._damaged(TournamentError("damaged_seal", seq=s))
             try:
                 data = json.loads(d)
-            except (TypeError, ValueError) as exc:
-                raise TournamentError("tournament_damaged", path=self.path, error=f"action {s}: {exc}") from None
+            except (TypeError, ValueError):
+                raise self._damaged(TournamentError("damaged_json", seq=s)) from None
             if not (isinstance(k, str) and isinstance(b, str) and isinstance(a, float | int) and isinstance(data, dict)):
-                raise TournamentError("tournament_damaged", path=self.path, error=f"action {s}: not an action") from None
+                raise self._damaged(TournamentError("damaged_row", seq=s))
             actions.append({"seq": s, "kind": k, "data": data, "by": b, "at": a})
         return actions
+
+    def _damaged(self, what: TournamentError) -> TournamentError:
+        return TournamentError("tournament_damaged", path=self.path, error=what)
+
+    def _unreadable(self) -> int | None:
+        """The seq of the first action whose row (its seal's too) does not read, its text not UTF-8; None if all do."""
+        for (s,) in self._db.execute("SELECT seq FROM actions ORDER BY seq").fetchall():
+            try:
+                self._db.execute("SELECT kind, data, by, at, chain FROM actions a LEFT JOIN seals s ON s.seq = a.seq "
+                                 "WHERE a.seq = ?", (s,)).fetchone()
+            except sqlite3.Error:
+                return s
+        return None
 
     def backup(self, out: str | Path) -> Tournament:
         """Copy the file to ``out`` while the services write (:func:`cardtable.backup.copy_checked`), the copy checked as
@@ -570,8 +586,9 @@ def file_error(path: str | Path, exc: sqlite3.Error) -> TournamentError:
     """What SQLite's ``exc`` on the tournament's file ``path`` means for the person who ran the command, by SQLite's
     own code: the disk full (``SQLITE_FULL``, or a disk error with less than ``ROOM`` free beside the file), a file or
     folder it may not write (a read-only medium, no permission: a WAL file's reader writes its ``-shm`` too), another
-    program's lock held past ``WAIT_S``, the disk failing to read or write; else the file damaged. Only the last says
-    to put a backup back: the others lose nothing recorded, and a backup put back for them would."""
+    program's lock held past ``WAIT_S``, the disk failing to read or write; else the file damaged (in the catalogue's
+    words, ``[sqlite]``; SQLite's own quoted, ``damaged_sqlite``, where it has none). Only the last says to put a backup
+    back: the others lose nothing recorded, and a backup put back for them would."""
     code = getattr(exc, "sqlite_errorname", None) or ""  # exc itself is said in words (referee.catalogue.said)
     if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         return TournamentError("db_busy", path=path, error=exc, s=f"{WAIT_S:g}")
@@ -581,7 +598,10 @@ def file_error(path: str | Path, exc: sqlite3.Error) -> TournamentError:
         return TournamentError("db_full", path=path, error=exc)
     if code.startswith("SQLITE_IOERR"):
         return TournamentError("db_io", path=path, error=exc)
-    return TournamentError("tournament_damaged", path=path, error=exc)
+    if "_".join(code.split("_")[:2]) in SQLITE:  # SQLITE_CORRUPT, SQLITE_NOTADB: said in words
+        return TournamentError("tournament_damaged", path=path, error=exc)
+    said = str(exc).split(" with text ")[0]  # SQLite's (or Python's) own words, quoted; not the damaged bytes themselves
+    return TournamentError("tournament_damaged", path=path, error=TournamentError("damaged_sqlite", said=said[:200]))
 
 
 def _free(folder: Path) -> int:

@@ -95,7 +95,7 @@ def small_tournament(path: Path, clock=time.time) -> Path:
 
 def damaged_tournament(path: Path) -> Path:
     """``small_tournament`` with t01 won by its first side, the result then changed on disk: it still reads, and its
-    seal differs (``action 3: not what was written``)."""
+    seal differs (``第 3 条记录与写入时不同`` / ``action 3 is not what was written``)."""
     small_tournament(path)
     t = TournamentStore(path)
     t.record_result(1, "t01", {"winner": 0})

@@ -284,7 +284,7 @@ def test_a_damaged_tournament_is_said_and_not_taken_for_none(browser, broker, tm
     tournament yet" and offered the registration forms, to make a new one. Now it says what and what to do."""
     with served(broker, tmp_path / "c.db", damaged_tournament(tmp_path / "hall.db"), OWN_USERS) as server, \
             console_of(browser, server) as console:
-        console.wait_for_selector("#c-tournament .body .error:has-text('已损坏或被锁住（action 3: not what was written')")
+        console.wait_for_selector("#c-tournament .body .error:has-text('已损坏（第 3 条记录与写入时不同（它的封印对不上））')")
         assert "docs/deployment.zh.md" in console.inner_text("#c-tournament") and not console.locator("#t-new").count()
 
 

@@ -145,7 +145,7 @@ def test_a_damaged_tournament_file_is_said_in_words_not_shown_as_no_tournament(b
             before = db.execute(actions).fetchone()
         for r in (client.get("/api/console/tournament"), client.get("/api/console/entries"),
                   client.post("/api/console/tournament/rounds")):
-            assert r.status_code == 500 and r.json()["detail"].startswith(f"{hall} 已损坏或被锁住（action 3: not what was"), (r.request.url, r.text)
+            assert r.status_code == 500 and r.json()["detail"].startswith(f"{hall} 已损坏（第 3 条记录与写入时不同（它的封印对不上））"), (r.request.url, r.text)
         with closing(sqlite3.connect(hall)) as db:
             assert db.execute(actions).fetchone() == before == (3,)  # no round paired on it
 

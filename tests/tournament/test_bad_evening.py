@@ -177,10 +177,10 @@ def test_a_file_edited_by_hand_into_what_the_store_never_writes_is_refused_namin
     made(form, db)
     pair = json.loads(run(capsys, "show", "--db", db, "--json"))["tables"]
     first, second = pair[0]["entries"][0]["id"], pair[1]["entries"][0]["id"]
-    cases = {"twice.db": (1, '"id": "e02"', '"id": "e01"', "第 1 条记录（new）：参赛编号不能重复"),
-             "two_tables.db": (2, f'"{second}"', f'"{first}"', f"第 2 条记录（pair）：第 1 轮的对阵中 {first} 出现了不止一次"),
-             "table_twice.db": (2, '"t02"', '"t01"', "第 2 条记录（pair）：第 1 轮的对阵中 t01 出现了不止一次"),
-             "result.db": (3, '"winner": 0', '"winner": 7', "第 3 条记录（result）：成绩须写明胜方")}
+    cases = {"twice.db": (1, '"id": "e02"', '"id": "e01"', "第 1 条记录（`new`）：参赛编号不能重复"),
+             "two_tables.db": (2, f'"{second}"', f'"{first}"', f"第 2 条记录（`pair`）：第 1 轮的对阵中 {first} 出现了不止一次"),
+             "table_twice.db": (2, '"t02"', '"t01"', "第 2 条记录（`pair`）：第 1 轮的对阵中 t01 出现了不止一次"),
+             "result.db": (3, '"winner": 0', '"winner": 7', "第 3 条记录（`result`）：成绩须写明胜方")}
     for name, (seq, old, new, said) in cases.items():
         before = edited(db, tmp_path / name, seq, old, new)
         for argv in (["standings"], ["show"], ["pair"], ["result", "--round", 1, "--table", "t02", "--winner", 1]):

@@ -221,9 +221,11 @@ def test_a_damaged_tournament_file_is_refused_in_words_and_left_as_it_was(capsys
         path.write_bytes(bytes(raw))
         return bytes(raw)
 
-    cases = {"page.db": (page + page // 2, 512, None, "On tree page 2"),  # a cell pointer gone
-             "text.db": (2 * page - 192, 64, None, "action "),  # inside an action's JSON: SQLite finds nothing wrong
-             "digit.db": (whole.read_bytes().index(won) + 22, 1, b"1", "action 3: not what was written")}  # still reads
+    digit = whole.read_bytes().index(won) + 22
+    cases = {"page.db": (page + page // 2, 512, None, "文件已损坏（`SQLite` 的完整性检查：`On tree page 2"),  # a cell pointer gone
+             "text.db": (2 * page - 192, 64, None, "条记录"),  # inside an action's JSON: SQLite finds nothing wrong
+             "digit.db": (digit, 1, b"1", "（第 3 条记录与写入时不同（它的封印对不上））"),  # still reads
+             "utf8.db": (digit, 1, b"\xff", "（第 3 条记录的文字不是 `UTF-8`）")}  # Python cannot read it
     for name, (at, size, put, said) in cases.items():
         before = damaged(name, at, size, put)
         for argv in (["standings"], ["pair"], ["show", "--round", "1"], ["export", "--format", "csv"],
@@ -232,12 +234,42 @@ def test_a_damaged_tournament_file_is_refused_in_words_and_left_as_it_was(capsys
                 main(["tournament", argv[0], "--db", str(tmp_path / name), *argv[1:]])
             assert exc.value.code == 2
             err = capsys.readouterr().err
-            assert f"{name} 已损坏或被锁住（" in err and said in err and "未作任何改动" in err, (argv, err)
+            assert f"{name} 已损坏（" in err and said in err and "未作任何改动" in err, (argv, err)
             assert "Traceback" not in err
         assert (tmp_path / name).read_bytes() == before
     with pytest.raises(SystemExit):
         main(["tournament", "standings", "--db", str(tmp_path / "text.db"), "--lang", "en"])
-    assert "text.db is damaged or locked (action " in capsys.readouterr().err
+    assert "text.db is damaged (action " in capsys.readouterr().err
+
+
+def test_a_damaged_tournament_file_is_said_wholly_in_the_readers_language(capsys, tmp_path):
+    """A byte changed in an action row (a result's winner: the row still reads, its seal differs): the Chinese said
+    what was wrong in English inside it (``已损坏或被锁住（action 3: not what was written (its seal differs)）``) and
+    said "or locked" of a file known to be damaged. Now every word of it is the reader's language: Chinese with no
+    English word (but the file's name and what is in backticks), English with no Chinese character."""
+    import re
+
+    form = tmp_path / "form.csv"
+    form.write_text("\n".join(",".join(r) for r in FORM) + "\n", encoding="utf-8-sig")
+    db = tmp_path / "t.db"
+    run(capsys, "new", "--system", "pair-swiss", "--entries", form, "--db", db, "--rounds", 2, "--seed", 1)
+    play(capsys, db, 1)
+    with closing(sqlite3.connect(db)) as c:
+        c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = db.read_bytes()
+    db.write_bytes(data.replace(b'"winner": 0', b'"winner": 1', 1))
+    said = {}
+    for lang in ("zh", "en"):
+        with pytest.raises(SystemExit) as exc:
+            main(["tournament", "standings", "--db", str(db), "--lang", lang])
+        assert exc.value.code == 2
+        said[lang] = capsys.readouterr().err.strip().splitlines()[-1]
+    zh = said["zh"].split("：错误：", 1)[1].replace(str(db), "")
+    assert re.match(r" 已损坏（第 \d+ 条记录与写入时不同（它的封印对不上））", zh) and "锁" not in zh, said["zh"]
+    assert not re.findall(r"[A-Za-z]{3,}", re.sub(r"`[^`]*`", "", zh)), said["zh"]
+    assert re.search(r"t\.db is damaged \(action \d+ is not what was written \(its seal differs\)\); nothing was changed",
+                     said["en"]), said["en"]
+    assert not re.search(r"[\u4e00-\u9fff]", said["en"]) and "locked" not in said["en"], said["en"]
 
 
 def test_a_backup_is_a_checked_copy_never_over_a_file_nor_of_a_damaged_one(capsys, tmp_path, form_xlsx):

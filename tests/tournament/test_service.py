@@ -275,7 +275,7 @@ def test_a_file_that_cannot_be_published_is_said_once_while_it_lasts(running, tm
     assert until(failed, WAIT_S), "the failure was not said"
     time.sleep(1.0)  # twenty more polls
     said = failed()
-    assert len(said) == 1 and "not what was written" in str(said[0].exc_info[1])
+    assert len(said) == 1 and "not what was written" in said[0].exc_info[1].text("en")
     with sqlite3.connect(tmp_path / "t.db") as db:  # the backup's row put back
         db.execute("""UPDATE actions SET data = replace(data, '"winner": 1', '"winner": 0') WHERE kind = 'result'""")
     deadline = time.monotonic() + WAIT_S

@@ -4,6 +4,7 @@ table games logged once, replays equal to the live value, refused fields."""
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 
 import pytest
 
@@ -65,9 +66,60 @@ def test_a_file_made_before_seals_is_sealed_as_it_reads_and_then_kept_to_it(stor
         db.execute("""UPDATE actions SET data = replace(data, '"winner": 0', '"winner": 1') WHERE seq = 3""")
     with pytest.raises(TournamentError) as err:
         TournamentStore(tmp_path / "t.db").standings()
-    assert err.value.key == "refusal.tournament_damaged" and "action 3: not what was written" in str(err.value.values["error"])
+    assert err.value.key == "refusal.tournament_damaged" and err.value.values["error"].key == "refusal.damaged_seal"
+    assert "（第 3 条记录与写入时不同（它的封印对不上））" in str(err.value)
+    assert "(action 3 is not what was written (its seal differs))" in err.value.text("en")
     again.close()
 
+
+@pytest.mark.parametrize("data, zh, en", [
+    ("{not json", "第 2 条记录的内容不是 `JSON`", "action 2's data is not JSON"),
+    ("[]", "第 2 条记录不是一条操作", "action 2 is not an action"),
+    ('{"round": 1}', "第 2 条记录（`pair`）：内容不是这种操作会写的（`KeyError('tables')`）",
+     "action 2 (pair): its data is not what such an action holds (KeyError('tables'))")])
+def test_a_row_that_is_no_action_is_said_in_words(store, tmp_path, data, zh, en):
+    """A row of a file from before seals (not sealed: it never replayed) whose data is not JSON, not an object, or not
+    what its kind holds: said in the catalogue's words, in either language (before: Python's English inside the
+    Chinese, ``action 2: Expecting property name...``, ``KeyError('tables')``); never "or locked"."""
+    import re
+
+    store.pair_next_round()
+    with sqlite3.connect(tmp_path / "t.db") as db:
+        db.execute("DROP TABLE seals")
+        db.execute("DROP TRIGGER actions_no_update")  # what a disk error does not ask for
+        db.execute("UPDATE actions SET data = ? WHERE seq = 2", (data,))
+    with pytest.raises(TournamentError) as err:
+        TournamentStore(tmp_path / "t.db").standings()
+    assert err.value.key == "refusal.tournament_damaged"
+    said_zh, said_en = str(err.value), err.value.text("en")
+    assert f"已损坏（{zh}），未作任何改动" in said_zh and f"is damaged ({en}); nothing was changed" in said_en
+    assert not re.findall(r"[A-Za-z]{3,}", re.sub(r"`[^`]*`", "", said_zh.replace(str(tmp_path / "t.db"), ""))), said_zh
+    assert not re.search(r"[\u4e00-\u9fff]", said_en) and "锁" not in said_zh, said_en
+
+
+
+def test_sqlites_own_words_are_only_quoted_and_a_lock_is_not_damage(tmp_path):
+    """SQLite's error the catalogue has no words for (here a table missing) is quoted in backticks inside the reader's
+    language, never the sentence itself; a lock (SQLITE_BUSY) is ``db_busy``, not damage: its advice is to try again,
+    never to put a backup back."""
+    import re
+
+    from referee.tournament.store import file_error
+
+    with pytest.raises(sqlite3.Error) as missing:
+        sqlite3.connect(":memory:").execute("SELECT * FROM actions")
+    said = file_error(tmp_path / "t.db", missing.value)
+    assert said.key == "refusal.tournament_damaged"
+    assert "已损坏（`SQLite` 报错：`no such table: actions`）" in str(said)
+    assert not re.findall(r"[A-Za-z]{3,}", re.sub(r"`[^`]*`", "", str(said).replace(str(tmp_path / "t.db"), "")))
+    assert "is damaged (SQLite says: no such table: actions)" in said.text("en")
+    with closing(sqlite3.connect(tmp_path / "t.db", isolation_level=None)) as one, \
+            closing(sqlite3.connect(tmp_path / "t.db", timeout=0)) as other:
+        one.execute("BEGIN EXCLUSIVE")
+        with pytest.raises(sqlite3.Error) as locked:
+            other.execute("SELECT 1 FROM sqlite_master").fetchall()
+    said = file_error(tmp_path / "t.db", locked.value)
+    assert said.key == "refusal.db_busy" and "已损坏" not in str(said) and "备份" not in str(said), str(said)
 
 def test_bad_requests_change_nothing(store):
     store.pair_next_round()
