@@ -17,7 +17,8 @@ A table's camera and board say whether they see it (``camera/status``, ``board/s
 
 A table whose service says ``online`` but whose ``health`` stopped coming (none for
 ``STALLED_AFTER`` times its ``every``), or whose health names a problem, is *stalled*: it does not
-referee, whatever its status says (:meth:`TableView.live`). The broker's count of the messages it
+referee, whatever its status says (:meth:`TableView.live`); the problem is said in every language, as an event is
+(the health's ``say``: :func:`problem_said`). The broker's count of the messages it
 dropped (a queue full: a sender flooding a subscriber) is the hall's ``broker_dropped``.
 
 >>> receive(Hall(), "$SYS/broker/publish/messages/dropped", b"211")[1]
@@ -44,7 +45,7 @@ from pydantic import ValidationError
 from bus.broker import BROKER_DROPPED
 from bus.protocol import PayloadError, decode, parse_topic
 from display.schemas import Round, Standings
-from referee.catalogue import LANGS, say, word
+from referee.catalogue import LANGS, CatalogueError, fill, say, word
 from referee.catalogue.sentences import Sentences
 from referee.rulebooks import load
 from referee.tournament.reports import game_of
@@ -338,6 +339,7 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0, retained: bool
     elif name == "health":  # the same health told again (retained, on a reconnect) is no news of the table: a frozen
         # table's last one would look live again for three of its periods
         seen = now - max(0.0, wall - payload["at"]) if retained else now
+        payload = payload | {"say": problem_said(payload)}
         view = replace(view, health=payload, health_seen=view.health_seen if payload == view.health else seen)
     elif name in DEVICES:
         payload = {"device": DEVICES[name]} | payload
@@ -403,6 +405,40 @@ def _said(view: TableView, tell) -> dict[str, str]:
     state = view.state or {}
     game = rulebook_game(state.get("rulebook") or "classic-3deck")
     return {lang: tell(Sentences(lang, game, state.get("players"))) for lang in LANGS}
+
+
+def problem_said(health: Mapping) -> dict[str, str] | None:
+    """A health's problem in every language (``say``; None without one): its ``problem_why`` said by the catalogue's
+    ``health`` section, an error by the entry its ``code`` names. A key this display does not know (a newer service's),
+    values that do not fit it, or none (an older service's): the service's own words, marked as English, never blank.
+
+    >>> why = {"key": "logging_fails", "values": {"error": "OperationalError: database is locked", "code": "sqlite.locked"}}
+    >>> problem_said({"problem": "logging inputs fails: OperationalError: database is locked", "problem_why": why})["zh"]
+    '输入记不进日志：另一个程序锁住了它'
+    >>> problem_said({"problem": "on fire", "problem_why": {"key": "fire", "values": {}}}), problem_said({"problem": None})
+    ({'zh': '（英文原话）on fire', 'en': 'on fire'}, None)
+    """
+    if not health.get("problem"):
+        return None
+    why = health.get("problem_why") or {}
+    values, said = why.get("values") or {}, {}
+    for lang in LANGS:
+        try:
+            said[lang] = fill(lang, f"health.{why.get('key')}", {k: _problem_value(k, v, values, lang) for k, v in values.items()})
+        except CatalogueError:
+            said[lang] = say(lang, "health.in_english", text=health["problem"])
+    return said
+
+
+def _problem_value(name: str, value: object, values: Mapping, lang: str) -> str:
+    """One value of a problem in ``lang``: the error in the catalogue's words where its ``code`` names them, a list of
+    names joined (none: unknown), anything else as sent."""
+    code = values.get("code")
+    if name == "error" and isinstance(code, str) and code.startswith(("oserror.", "sqlite.")):
+        return word(lang, code, str(value))
+    if isinstance(value, list):
+        return word(lang, "word.list").join(map(str, value)) or word(lang, "word.unknown")
+    return str(value)
 
 
 def shown(state: dict | None) -> dict | None:

@@ -109,11 +109,13 @@ function firmwareHTML(v) {
   return older ? ` <span class="firmware-old">${esc(T("firmware_old", { firmware: has, shipped }))}</span>` : "";
 }
 // Is the table refereeing (stream.js: `liveness`, the tiles' rule)? Stalled, the row says why: no health for how
-// long, else the problem it names. Not live on this page (cut off), it says since when the page heard from the table.
+// long, else the problem it names (said by the server in the page's language: the health's `say`, view.problem_said).
+// Not live on this page (cut off), it says since when the page heard from the table.
 function liveHTML(v) {
   const live = v ? liveness(hall, v) : "", h = v?.health, age = h ? healthAge(v) : 0;
   if (live === "stale") return `<b class="error stale">${T("stale")}</b>${heardText(v) && " " + esc(heardText(v))}`;
-  if (live === "stalled") return `<b class="error stalled">${T("stalled")}</b> ${esc(age > 3 * h.every ? T("no_health", { ago: AGO(Math.round(age)) }) : h.problem)}`;
+  if (live === "stalled") return `<b class="error stalled">${T("stalled")}</b> ${age > 3 * h.every
+    ? esc(T("no_health", { ago: AGO(Math.round(age)) })) : `<span class="problem">${esc(SAID(h.say) || h.problem)}</span>`}`;
   if (v?.status === "online" && !h) return `<b class="error stalled">${T("stalled")}</b>`;  // online, no health yet: the
   // organiser's row errs towards "not live" (the scoreboard's tile keeps its status, liveness in stream.js)
   if (!h || v.status !== "online") return "";

@@ -186,14 +186,31 @@ def said(value: object, lang: str) -> str:
     """
     if hasattr(value, "text"):
         return value.text(lang)
-    if isinstance(value, OSError) and type(value).__module__ != "ssl":  # an ssl error's errno is OpenSSL's, not the system's
-        return word(lang, f"oserror.{errno.errorcode.get(value.errno or 0, '')}", value.strerror or str(value))
-    if getattr(value, "sqlite_errorname", None):  # SQLite's error: by what it means for a person
-        code = "_".join(value.sqlite_errorname.split("_")[:2])  # SQLITE_BUSY_SNAPSHOT: SQLITE_BUSY
-        return word(lang, f"sqlite.{SQLITE.get(code, '')}", str(value))
+    key = error_key(value)
+    if key is not None:
+        return word(lang, key)
+    if isinstance(value, OSError) and type(value).__module__ != "ssl":
+        return value.strerror or str(value)
     if isinstance(value, (list, tuple, set, frozenset)):
         return word(lang, "word.list").join(said(v, lang) for v in value)
     return str(value)
+
+
+def error_key(value: object) -> str | None:
+    """The catalogue's entry that says an error: the system's (an ``OSError``) by its ``errno`` (``oserror.*``), SQLite's
+    by its result code (``sqlite.*``, :data:`SQLITE`); None for another error, or one the catalogue does not say (a
+    table service sends the key, ``health``'s ``problem_why``, for each reader to say in its language).
+
+    >>> error_key(OSError(errno.ENOSPC, "No space left")), error_key(OSError(errno.EBADMSG, "Bad message")), error_key(3)
+    ('oserror.ENOSPC', None, None)
+    """
+    if isinstance(value, OSError) and type(value).__module__ != "ssl":  # an ssl error's errno is OpenSSL's, not the system's
+        key = f"oserror.{errno.errorcode.get(value.errno or 0, '')}"
+    elif getattr(value, "sqlite_errorname", None):  # SQLite's error: by what it means for a person
+        key = "sqlite." + SQLITE.get("_".join(value.sqlite_errorname.split("_")[:2]), "")  # SQLITE_BUSY_SNAPSHOT: SQLITE_BUSY
+    else:
+        return None
+    return key if has("zh", key) else None
 
 
 #: SQLite's result codes by what they mean for a person (the catalogue's ``[sqlite]``); another is said as SQLite's own.
@@ -254,5 +271,5 @@ def speaks(text: str, lang: str) -> bool:
     return bool(_CJK.search(text)) == (lang != "en")
 
 
-__all__ = ["ENV_LANG", "FILES", "LANGS", "CatalogueError", "Refusal", "Term", "said", "catalogues", "check", "cli_lang", "entries", "fill",
+__all__ = ["ENV_LANG", "FILES", "LANGS", "CatalogueError", "Refusal", "Term", "said", "catalogues", "check", "cli_lang", "entries", "error_key", "fill",
            "has", "section", "load", "placeholders", "say", "speaks", "word"]

@@ -40,8 +40,9 @@ stop), and a restart publishes again the ``events`` and ``violations`` of the en
 A log also records the table and the rulebook it belongs to; another table's service refuses it.
 
 Liveness: every ``HEALTH_S`` the worker publishes ``health`` (retained): when it last handled an
-input, what waits, what it dropped or clamped, senders' clocks that are off, a problem in words,
-and the log's witness. The console takes a table whose health stopped coming as stalled.
+input, what waits, what it dropped or clamped, senders' clocks that are off, a problem in words (and as data, which
+the console says in its reader's language), and the log's witness. The console takes a table whose health stopped
+coming as stalled.
 
 Time: the referee trusts its own ``clock`` (``guard.py``); an input without ``at`` (a console
 command) is stamped with its arrival, never earlier than the latest time already logged. The
@@ -105,7 +106,7 @@ from bus.protocol import (
     topic,
 )
 from cardtable.logs import setup_logging
-from referee.catalogue import Term
+from referee.catalogue import Term, error_key
 from referee.reasons import Reason
 from referee.table import witness
 from referee.table.amend import as_amended, is_amend, rejudged_of
@@ -235,7 +236,8 @@ class TableService:
         self._deaf_since: float | None = None  # monotonic: since when a session of the service is not connected
         self._moved_told = 0.0  # the computer's clock's step last said (:meth:`_clock_moved`)
         self._abandoned = False
-        self.problem: str | None = None
+        self.problem: str | None = None  # logging fails: in the words of the logs (English), and as data (``problem_why``)
+        self.problem_why: dict | None = None
         self._presence: dict[str, str | None] = {}  # each device's presence as last logged (``presence`` entries)
         self._boot: int | None = None  # the board's boot as last logged
         self._back: dict[str, float] = {}  # device -> when (service clock) it last said it is online again
@@ -425,7 +427,8 @@ class TableService:
     def _check_witnesses(self, seen: dict[str, Any]) -> None:
         """The log against what was published of it (the broker's retained ``state`` and ``health``)
         and the witness file beside it: refuse a log that lost entries or is another log."""
-        starting = self.health() | {"problem": "starting: checking the log against what was published"}
+        starting = self.health() | {"problem": "starting: checking the log against what was published",
+                                    "problem_why": {"key": "starting", "values": {}}}
         seen["token"] = encode("health", starting)
         if self.conn.wait_subscribed(WITNESS_WAIT_S):
             self.conn.publish(topic(self.table_id, "health"), seen["token"], qos=QOS)
@@ -559,12 +562,14 @@ class TableService:
         if self._failing_since is None:
             self._failing_since = time.monotonic()
             log.exception("table %s: logging %s failed; trying again", self.table_id, what)
-        self.problem = f"logging inputs fails: {type(exc).__name__}: {exc}"[:300]
+        error, code = f"{type(exc).__name__}: {exc}"[:270], error_key(exc)
+        self.problem = f"logging inputs fails: {error}"
+        self.problem_why = {"key": "logging_fails", "values": {"error": error} | ({"code": code} if code else {})}
 
     def _logging_works(self) -> None:
         if self._failing_since is not None:
             log.warning("table %s: logging works again", self.table_id)
-            self._failing_since = self.problem = None
+            self._failing_since = self.problem = self.problem_why = None
 
     def _idle(self, wait: float = 0.0) -> None:
         """Between inputs: what time rules, the outputs' acknowledgements, the health."""
@@ -776,24 +781,29 @@ class TableService:
             self._publish(name, data, retain=True)
 
     def health(self) -> dict:
-        """The ``health`` payload now (see the module's docstring and ``schemas/health.json``)."""
+        """The ``health`` payload now (see the module's docstring and ``schemas/health.json``): a problem in the words
+        of the logs (``problem``) and, with it, as data (``problem_why``: a key of the catalogue's ``health`` section and
+        its values, which the console says in its reader's language)."""
         head = self.log.head or self.log.chain()[:2]
+        problem, why = (self.problem, self.problem_why) if self.problem else self._deaf()
         return {
             "v": 1, "at": self.clock(), "every": self.health_s, "seq": head[0], "chain": head[1].hex(),
             "input_at": self._input_at, "waiting": self._queue.qsize(), "rejected": self.rejected,
             "dropped": dict(self.guard.dropped), "clamped": dict(self.guard.clamped),
-            "clocks_off": self.guard.clocks_off(), "problem": self.problem or self._deaf(),
-        }
+            "clocks_off": self.guard.clocks_off(), "problem": problem,
+        } | ({"problem_why": why} if why else {})
 
-    def _deaf(self) -> str | None:
+    def _deaf(self) -> tuple[str | None, dict | None]:
         """A session of the service's senders not connected for a while (its inputs wait at the broker, and time
-        rules nothing meanwhile): said, so that the table does not look healthy while it hears nothing."""
+        rules nothing meanwhile): said (in words and as data), so that the table does not look healthy while it hears
+        nothing; (None, None) while it hears."""
         self._hearing()
         since = self._deaf_since
         if since is None or time.monotonic() - since < HEAR_AGAIN_S:
-            return None
-        down = ", ".join(conn.client_id for conn in self.intake if not conn.connected) or "a session"
-        return f"not connected to the broker for {time.monotonic() - since:.0f} s: {down}; its inputs wait there, and no clock rules"
+            return None, None
+        seconds, down = round(time.monotonic() - since), [conn.client_id for conn in self.intake if not conn.connected]
+        text = f"not connected to the broker for {seconds} s: {', '.join(down) or 'a session'}; its inputs wait there, and no clock rules"
+        return text, {"key": "deaf", "values": {"seconds": seconds, "sessions": down}}
 
     def _clock_moved(self) -> None:
         """The computer's clock stepped while the service ran (:class:`SteadyClock`): said in the service's log, once

@@ -267,6 +267,21 @@ def test_an_extra_field_is_named(name, payload):
     assert str(error) == f"{name}: unexpected field 'colour'"
 
 
+def test_a_healths_problem_as_data_names_a_catalogue_entry_and_is_bounded():
+    """``problem_why`` (a health's problem as data, for a console to say in its reader's language): the example's key
+    is an entry of the catalogue's ``health`` section in both languages, with the placeholders its values fill (its
+    ``code`` names the error's words); a value too long, a list too long, a key not a name, an extra field are refused."""
+    health = example("health", 1)
+    why = health["problem_why"]
+    for lang in ("zh", "en"):
+        assert placeholders("health", entries(lang)[f"health.{why['key']}"]) == set(why["values"]) - {"code"}
+        assert why["values"]["code"] in entries(lang)
+    for bad in ({"key": "Logging fails", "values": {}}, {"key": "deaf", "values": {"sessions": ["x"] * 9}},
+                {"key": "deaf", "values": {"error": "x" * 301}}, {"key": "deaf", "values": {}, "text": "x"},
+                {"key": "deaf", "values": {"seconds": 1e12}}, {"key": "deaf"}):
+        assert str(rejected("health", {**health, "problem_why": bad})).startswith("health: 'problem_why"), bad
+
+
 @pytest.mark.parametrize("name", TOPICS)
 @pytest.mark.parametrize("version", [2, 0, "1", 1.5, None, True])
 def test_wrong_version(name, version):

@@ -152,6 +152,7 @@ def test_connection_resets_and_a_broker_restart_under_load_lose_nothing_and_neve
     after = time.time()
     health = r.watch.wait("health", lambda h: h["at"] > after + service.health_s / 2, timeout=WAIT_S)
     assert health["seq"] == len(logged) and health["waiting"] == 0 and health["problem"] is None
+    assert "problem_why" not in health  # sent with a problem only: a console older than it reads a healthy table's health
     assert health["input_at"] >= after - 10 and health["dropped"] == {}
     assert r.watch.of("status")[-1]["status"] == "online"
 
@@ -171,6 +172,8 @@ def test_a_log_that_cannot_be_written_is_reported_then_given_up_with_the_status_
         stuck = r.command("start_round")
         health = r.watch.wait("health", lambda h: "database is locked" in (h["problem"] or ""), timeout=20)
         assert health["problem"].startswith("logging inputs fails") and health["waiting"] >= 0
+        assert health["problem_why"] == {"key": "logging_fails",  # the same as data, for a console to say it
+                                         "values": {"error": "OperationalError: database is locked", "code": "sqlite.locked"}}
         assert r.watch.of("status")[-1]["status"] == "online"
         deadline = time.monotonic() + 20
         while service.fatal() is None:
@@ -416,6 +419,7 @@ def test_a_senders_session_of_the_service_down_is_said_in_its_health(rig):
     camera.close(flush_timeout=0)  # gone, as a session the broker keeps refusing would be
     health = r.watch.wait("health", lambda h: "table-f8-camera" in (h["problem"] or ""))
     assert health["problem"].startswith("not connected to the broker for ") and "no clock rules" in health["problem"]
+    assert health["problem_why"]["key"] == "deaf" and health["problem_why"]["values"]["sessions"] == ["table-f8-camera"]
     assert r.watch.of("status")[-1]["status"] == "online"  # its main session is: the health says what is wrong
 
 
