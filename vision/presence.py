@@ -25,6 +25,20 @@ the table, never says ``online``).
 (None, {'status': 'lost', 'reason': 'markers', 'since': 105.0})
 >>> p.framed(113.0, calibrated=True).status(113.0)  # the table seen again
 {'status': 'online'}
+
+A live source's frame the very same as the one before, bit for bit (``same``), is no new frame of the table: a
+real sensor's noise makes every frame differ somewhere, even of a still table, so frames all alike for
+``FROZEN_AFTER_S`` seconds (in one run of frames) are a camera or encoder stuck on one picture, lost for want of
+frames (``frames``: the schema's reasons are closed) since the last one that differed; the markers of its frames no
+longer count, and the first frame that differs begins a new run, judged from it on (online once it shows the
+markers).
+
+>>> p = Presence(started=100.0).framed(100.0, calibrated=True, same=False).framed(104.0, calibrated=True, same=True)
+>>> p.status(104.0), p.framed(105.2, calibrated=True, same=True).status(105.2)  # alike for 4 s; then over 5 s
+({'status': 'online'}, {'status': 'lost', 'reason': 'frames', 'since': 100.0})
+>>> p = p.framed(105.2, calibrated=True, same=True).framed(106.0, calibrated=False, same=False)
+>>> p.status(106.0), p.framed(106.2, calibrated=True, same=False).status(106.2)  # it moves again
+(None, {'status': 'online'})
 """
 
 from __future__ import annotations
@@ -32,35 +46,54 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 LOST_AFTER_S = 5.0  # a marker hidden by an arm for a moment is not a camera lost
+FROZEN_AFTER_S = 5.0  # a source repeating frames (one sent twice, a long GOP's skipped blocks) is not yet frozen
 
 
 @dataclass(frozen=True)
 class Presence:
     """When the camera started, last had a frame, began its current run of frames (after none for
-    ``lost_after_s``) and last found the four markers (its clock's seconds)."""
+    ``lost_after_s``, or after frozen ones), last found the four markers and last had a frame unlike the one before
+    (its clock's seconds)."""
 
     started: float
     lost_after_s: float = LOST_AFTER_S
     frame_at: float | None = None
     run_from: float | None = None
     markers_at: float | None = None
+    changed_at: float | None = None
+    frozen_after_s: float = FROZEN_AFTER_S
 
-    def framed(self, at: float, calibrated: bool | None = None) -> Presence:
-        """A frame came at ``at``: the four markers found in it, not found, or (None) not looked for."""
-        gap = self.frame_at is None or at - self.frame_at > self.lost_after_s
-        return replace(self, frame_at=at, run_from=at if gap else self.run_from,
-                       markers_at=at if calibrated else self.markers_at)
+    def framed(self, at: float, calibrated: bool | None = None, same: bool | None = None) -> Presence:
+        """A frame came at ``at``: the four markers found in it, not found, or (None) not looked for; the very same as
+        the frame before (``same``), unlike it, or (None) not compared (a file's frames, or one skipped by the rate)."""
+        fresh = self.frame_at is None or at - self.frame_at > self.lost_after_s  # frames after none for long
+        if fresh or same is False:  # a picture of its own (None: not compared); alike judged within a run of frames
+            changed_at = at if same is not None else None
+        else:
+            changed_at = self.changed_at
+        gap = fresh or (same is False and self.frozen)  # or frames again after a frozen picture
+        frozen = changed_at is not None and at - changed_at > self.frozen_after_s
+        return replace(self, frame_at=at, run_from=at if gap else self.run_from, changed_at=changed_at,
+                       markers_at=at if calibrated and not frozen else self.markers_at)
+
+    @property
+    def frozen(self) -> bool:
+        """The frames, up to the last, have all been alike for over ``frozen_after_s``: a picture stuck."""
+        return self.changed_at is not None and self.frame_at - self.changed_at > self.frozen_after_s
 
     def status(self, now: float) -> dict | None:
         """``camera/status``'s ``status``, and when lost its ``reason`` and ``since`` (when last seen; absent: never
         since the camera started); None while nothing is known yet. Lost for want of frames after ``lost_after_s``
-        seconds without one (from the start at the earliest); for want of the markers after frames over that long,
-        none of them with the markers (a camera that gave no frame for a while is judged again from its next one);
-        online only once a frame of this run showed them."""
+        seconds without one (from the start at the earliest), or of frames all alike over ``frozen_after_s``; for
+        want of the markers after frames over that long, none of them with the markers (a camera that gave no frame
+        for a while, or a frozen one, is judged again from its next frame); online only once a frame of this run
+        showed them."""
         if now - (self.started if self.frame_at is None else self.frame_at) > self.lost_after_s:
             return {"status": "lost", "reason": "frames"} | ({} if self.frame_at is None else {"since": self.frame_at})
         if self.frame_at is None:  # none yet, and not for long
             return None
+        if self.frozen:
+            return {"status": "lost", "reason": "frames", "since": self.changed_at}
         seen = self.markers_at is not None and self.markers_at >= self.run_from  # the table, in this run of frames
         if self.frame_at - (self.markers_at if seen else self.run_from) > self.lost_after_s:
             return {"status": "lost", "reason": "markers"} | ({} if self.markers_at is None else {"since": self.markers_at})

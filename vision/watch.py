@@ -17,8 +17,10 @@ unplugged, its device gone, a network camera rebooting or stalled) is said and o
 connection and says nothing; the next try then at once), until it gives frames; so is one that does not open at the
 start (a camera not plugged in yet: :func:`opened`); its markers are then looked for
 as at the start (it may have come back moved), and no play is read before they are all found. A USB camera
-unplugged is the same drop, by index or by its device's path (which vanishes with it): :func:`kind`. A video file
-that ends ends the watch.
+unplugged is the same drop, by index or by its device's path (which vanishes with it): :func:`kind`; so is a named
+pipe whose writer stopped (:class:`Calls`: a read FFmpeg does not bound). A live source frozen on one picture (its
+frames alike bit for bit: :mod:`vision.presence`) is said, lost, and no play is read from it until the picture
+moves. A video file that ends ends the watch.
 
 Ids are ``{name}-{boot}-{counter}`` (the camera's name, its start time in hex, a counter): unique per table and
 stable, as ``bus/PROTOCOL.md`` asks."""
@@ -28,6 +30,7 @@ from __future__ import annotations
 import base64
 import os
 import queue
+import signal
 import threading
 import time
 from dataclasses import dataclass
@@ -56,6 +59,7 @@ TELL_EVERY_S = 0.25  # how often the camera's presence is looked at (published o
 STALL_S = 5.0  # a live source that gives no frame for this long has stalled: it is dropped and opened again
 OPEN_S = 10.0  # a stream's open (its server's answer, its first frames probed: a keyframe) is given up after this long
 REOPEN_S = (1.0, 2.0, 5.0)  # from the drop (then each try's start) to each try to open it again; then every 5 s
+KICK = signal.SIGALRM  # sent by the watch to its own main thread only, to interrupt a capture call hung in the system
 
 
 class TableStates:
@@ -121,13 +125,16 @@ class Ids:
 
 def kind(source: str) -> str:
     """What ``source`` is: a ``camera`` (an index, or a video device's path: ``/dev/video0``, or the name that stays
-    with a USB camera, ``/dev/v4l/by-id/...``), a ``stream`` (a URL) or a ``file`` (a path or a ``file://`` URL: it
-    ends, never opened again). A path that is neither a file nor a device is refused (:class:`SourceError`)."""
+    with a USB camera, ``/dev/v4l/by-id/...``), a ``stream`` (a URL, or a named pipe another program writes the
+    camera's video into: ``ffmpeg``, ``libcamera-vid``) or a ``file`` (a path or a ``file://`` URL: it ends, never
+    opened again). A path that is none of these is refused (:class:`SourceError`)."""
     if source.isdigit():
         return "camera"
     if "://" in source and not source.startswith("file://"):
         return "stream"
     path = Path(source.removeprefix("file://"))
+    if path.is_fifo():
+        return "stream"
     if path.is_char_device() or (source.startswith("/dev/") and not path.exists()):  # a camera not plugged in yet
         return "camera"
     if not path.is_file():
@@ -220,6 +227,48 @@ def messages(play: Play | Removal, msg_id: str, image: np.ndarray, lang: str = "
     return out
 
 
+class Calls:
+    """The watch's capture calls (an open, a read, a wait to open again) on its main thread, and how long the last
+    took. One under way for over ``STALL_S`` is interrupted by :meth:`kick` (from the presence's thread) with a signal
+    whose handler does nothing (``KICK``), every time it is called: a read blocked in the system returns to FFmpeg,
+    which gives it up once its bound has passed. FFmpeg looks at its bounds only between its waits, and it reads a
+    named pipe whose writer stopped writing (and did not close it) with no wait of its own: that read, and a try to
+    open a pipe no program writes to, blocked for ever. The handler is the main thread's, set from :meth:`hold` to
+    :meth:`release` (a watch on another thread never kicks)."""
+
+    def __init__(self) -> None:
+        self.since, self.took, self._main = None, 0.0, threading.current_thread() is threading.main_thread()
+
+    def hold(self) -> None:
+        if self._main:
+            self._ident, self._before = threading.get_ident(), signal.signal(KICK, lambda *_: None)
+
+    def release(self) -> None:
+        if self._main:
+            self._main = False
+            signal.signal(KICK, self._before)
+
+    def run(self, call: Callable, *args):
+        """``call(*args)``, timed."""
+        self.since = began = time.monotonic()
+        try:
+            return call(*args)
+        finally:
+            self.since, self.took = None, time.monotonic() - began
+
+    def kick(self, now: float) -> None:
+        since = self.since
+        if self._main and since is not None and now - since > STALL_S:
+            signal.pthread_kill(self._ident, KICK)
+
+
+def alike(before: np.ndarray | None, frame: np.ndarray) -> bool:
+    """``frame`` the very same as ``before``, bit for bit (a sparse look first: a live sensor's noise makes frames
+    differ almost everywhere)."""
+    return (before is not None and before.shape == frame.shape and np.array_equal(before[::8, ::8], frame[::8, ::8])
+            and np.array_equal(before, frame))
+
+
 def watch(source: str, table: str, broker: str, model: Model, *, name: str | None = None, decks: int = 3, game: str = "tractor",
           settle_s: float = 0.8, fps: float = 10.0, size: tuple[int, int] | None = None,
           clock: Callable[[], float] = time.time, log: Callable[[str], None] = print, lang: str | None = None,
@@ -251,14 +300,15 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
     conn = Connection(broker, will=(where, encode("camera/status", {"v": 1, "status": "offline", "camera": ids.name}),
                                     True), yields=True).connect()  # its client id: the camera's user name
     tracker, states = for_game(game, settle_s=settle_s, decks=decks), TableStates(conn, table)
-    calibration, last_at, sent, warned, coarse, framed = None, None, 0, False, False, False
+    calibration, last_at, sent, warned, coarse, framed, shown = None, None, 0, False, False, False, None
     presence = Presence(time.monotonic(), lost_after_s)  # timed on the monotonic clock: a wall clock set back or
     # forward neither hides a lost camera nor makes one up
-    stopped = threading.Event()
+    stopped, calls = threading.Event(), Calls()
 
     def tell() -> None:  # camera/status on every change, and again on every reconnection (its birth); from a thread
         told = None  # of its own, so that a read that hangs (a stalled stream, a driver stuck) is told as lost too
         while not stopped.wait(TELL_EVERY_S):
+            calls.kick(time.monotonic())  # and given up by FFmpeg, even a named pipe's
             status = presence.status(time.monotonic())
             if status is not None and status != told:  # None: nothing known yet, what was said stands
                 told, now = status, clock()
@@ -277,14 +327,16 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
         log(nothing)
     cap = None
     try:
+        calls.hold()
         teller.start()
-        cap, live = opened(source, size, what), what != "file"  # OPEN_S at most: told as lost meanwhile; a live
-        # source that does not open (a camera not plugged in yet) is waited for as one that drops
+        cap, live = calls.run(opened, source, size, what), what != "file"  # OPEN_S at most: told as lost meanwhile;
+        # a live source that does not open (a camera not plugged in yet) is waited for as one that drops
         tries, since = 0, 0.0  # tries to open the live source again since it dropped; when the last began
         while True:
             refused(conn, table)  # taken over too: said within a frame, or a reopen's wait
-            ok, frame = cap.read() if cap is not None else (False, None)
-            if not (ok and usable(frame)):  # an empty or tiny frame is none, as a failed or stalled read
+            ok, frame = calls.run(cap.read) if cap is not None else (False, None)
+            if not (ok and usable(frame)) or (live and calls.took > STALL_S):  # an empty or tiny frame is none, as
+                # a failed or stalled read; so is one read after so long (held by the demuxer since the source stalled)
                 if not live:
                     break
                 if tries == 0:  # said once; camera/status says lost once it has given no frame for lost_after_s
@@ -294,17 +346,24 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
                 if cap is not None:
                     cap.release()
                 calibration, warned = None, False  # it may come back moved: no play is read before its markers
-                (cap, since), tries = reopen(source, what, size, tries, since), tries + 1
+                (cap, since), tries = calls.run(reopen, source, what, size, tries, since), tries + 1
                 continue
             if tries:
                 log(say(lang, "vision.reopened" if framed else "vision.first_frames", source=source))
                 tries = 0
             framed = True
             at = clock() if live else boot + cap.get(cv2.CAP_PROP_POS_MSEC) / 1000
-            presence = presence.framed(time.monotonic())
             if last_at is not None and at - last_at < 1 / fps - 1e-6:
+                presence = presence.framed(time.monotonic())
                 continue  # keep to the frame rate the tracker needs
-            last_at = at
+            frozen, same, last_at, shown = presence.frozen, alike(shown, frame) if live else None, at, frame
+            presence = presence.framed(time.monotonic(), same=same)
+            if presence.frozen != frozen:  # said when it freezes and when it moves again (vision.presence)
+                log(say(lang, "vision.frozen" if presence.frozen else "vision.unfrozen", source=source,
+                        s=f"{presence.frozen_after_s:g}"))
+                calibration, warned = None, False  # it may have been moved meanwhile: its markers are found again
+            if presence.frozen:
+                continue  # a stuck picture is not the table now: no play is read from it, nor an empty table's time
             markers = find_markers(frame)
             try:
                 calibration, seen = calibrate(frame, markers), True  # every frame: the camera may be bumped
@@ -348,6 +407,7 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
         stopped.set()
         if teller.is_alive():
             teller.join(timeout=5.0)
+        calls.release()
         if cap is not None:
             cap.release()
         if conn.taken is None:  # else the table's camera is the other one, online

@@ -2,7 +2,10 @@
 as IP cameras serve it and OpenCV's FFmpeg reads it) from this process, which can stall (its connections held, no
 frame sent: a new one gets the headers and then nothing), go silent (a new connection taken and not answered at all:
 a camera booting), stop (its port closed, its connections cut: a camera unplugged or rebooting) and start again on
-the same port. ``taken`` is when each connection was taken, ``held`` each one's life once closed, (taken, closed),
+the same port. Its frames differ as a real sensor's do (a little noise on each, ``NOISY`` of them by turns), or,
+``frozen``, are the very same frame over and over (a camera or encoder stuck). ``junk``, when set, is sent on each
+connection in place of its next frame, which is then held as stalled (a broken or hostile camera: one header line a
+megabyte long). ``taken`` is when each connection was taken, ``held`` each one's life once closed, (taken, closed),
 on the monotonic clock: how long a client waited."""
 
 from __future__ import annotations
@@ -16,10 +19,21 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import cv2
 import numpy as np
 
+NOISY = 6  # frames of one picture, each with its own noise, sent by turns
+
+
+def noisy(image: np.ndarray, n: int = NOISY) -> list[bytes]:
+    """``n`` JPEGs of ``image``, each with its own sensor noise (sigma 1.5 levels): no two decode alike."""
+    rng = np.random.default_rng(0)
+    return [cv2.imencode(".jpg", np.clip(image + rng.normal(0, 1.5, image.shape), 0, 255).astype(np.uint8),
+                         [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes() for _ in range(n)]
+
 
 class Stream:
     def __init__(self, image: np.ndarray, fps: float = 5.0) -> None:
-        self.fps, self.stalled, self.silent, self._server, self._conns = fps, False, False, None, set()
+        self.fps, self.stalled, self.silent, self.frozen, self._server = fps, False, False, False, None
+        self._conns: set[socket.socket] = set()
+        self.junk: bytes | None = None
         self.taken: list[float] = []
         self.held: list[tuple[float, float]] = []
         self.show(image)
@@ -28,8 +42,12 @@ class Stream:
         self.url = f"http://127.0.0.1:{self.port}/table.mjpg"
 
     def show(self, image: np.ndarray) -> None:
-        """Serve ``image`` from the next frame on."""
-        self._jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+        """Serve ``image`` from the next frame on, with a sensor's noise."""
+        self._jpegs = noisy(image)
+
+    def _jpeg(self, n: int) -> bytes:
+        """The ``n``-th frame sent on a connection: the first of the picture's, over and over while frozen."""
+        return self._jpegs[0 if self.frozen else n % len(self._jpegs)]
 
     def start(self) -> None:
         stream = self
@@ -44,9 +62,13 @@ class Stream:
                         self.send_response(200)
                         self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
                         self.end_headers()
+                    sent, junked = 0, False
                     while stream._server is self.server:
-                        if answered and not stream.stalled:
-                            jpeg = stream._jpeg
+                        if answered and stream.junk is not None and not junked:
+                            self.wfile.write(stream.junk)
+                            junked = True
+                        elif answered and not stream.stalled and not junked:
+                            jpeg, sent = stream._jpeg(sent), sent + 1
                             self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n%s\r\n"
                                              % (len(jpeg), jpeg))
                         if select.select([self.connection], [], [], 1 / stream.fps)[0] and not self.connection.recv(4096):
