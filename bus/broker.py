@@ -10,7 +10,7 @@ its database on SIGTERM, and every ``AUTOSAVE_S`` seconds while it runs).
 ``table_acl(tables, scoreboard_user, console_user)`` makes the users and the ACL of the hall's
 policy: each table's service (three sessions, one password: ``protocol.INTAKE``), camera
 and board bridge may write only their own topics of their own table (the camera reads its table's ``state``, the
-bridge its ``board/out``), the scoreboard only reads, the console reads everything and writes commands, the tournament
+bridge its ``board/out`` and its service's ``status`` and ``health``: whether the table is refereed), the scoreboard only reads, the console reads everything and writes commands, the tournament
 service reads the tables' events and states and writes the tournament topics.
 
 >>> users, acl = table_acl(["t1"], "scoreboard", "console")
@@ -49,6 +49,8 @@ user board-t1
 topic write cardtable/v1/tables/t1/board/in
 topic write cardtable/v1/tables/t1/board/status
 topic read cardtable/v1/tables/t1/board/out
+topic read cardtable/v1/tables/t1/status
+topic read cardtable/v1/tables/t1/health
 <BLANKLINE>
 user scoreboard
 topic read cardtable/v1/tables/#
@@ -171,7 +173,8 @@ def table_acl(
                        + [f"topic read {topic(t, 'state')}"]))
         blocks.append((board_user(t), [f"topic write {topic(t, 'board/in')}",
                                        f"topic write {topic(t, 'board/status')}",
-                                       f"topic read {topic(t, 'board/out')}"]))
+                                       f"topic read {topic(t, 'board/out')}"]
+                       + [f"topic read {topic(t, leaf)}" for leaf in ("status", "health")]))  # is it refereed?
     central = {"scoreboard": [f"topic read {TABLES}/#", f"topic read {TOURNAMENTS}/#", f"topic read {BROKER_DROPPED}"],
                "console": [f"topic read {ROOT}/#", f"topic write {TABLES}/+/commands", f"topic read {BROKER_DROPPED}"],
                "tournament": [f"topic read {TABLES}/+/events", f"topic read {TABLES}/+/state",

@@ -4,8 +4,8 @@ its log (``bridge.messages.lacks``), the console says it on the table's row (``b
 The same as ``firmware-bridge/firmware/board.h``'s ``FW_MAJOR``, ``FW_MINOR``, ``FW_PATCH`` (tests/hil holds them equal).
 
 >>> SHIPPED
-'2.1.0'
+'2.2.0'
 """
 
-FIRMWARE = (2, 1, 0)
+FIRMWARE = (2, 2, 0)
 SHIPPED = ".".join(map(str, FIRMWARE))  # as ``board/status`` writes a firmware

@@ -2,8 +2,8 @@
 (little endian, fields in the order given). :func:`parse` reads a :class:`~bridge.frames.Frame`;
 each message's ``frame(seq)`` writes one.
 
->>> parse(Display(seat=2, clock_ds=85, cards=30, running=True).frame(5))
-(5, Display(seat=2, clock_ds=85, cards=30, running=True))
+>>> parse(Display(seat=2, clock_ds=85, cards=30, running=1).frame(5))
+(5, Display(seat=2, clock_ds=85, cards=30, running=1))
 >>> parse(Frame(0x21, 9, b"\\x07\\x01"))
 Traceback (most recent call last):
 ...
@@ -25,15 +25,18 @@ LIGHTS = ("off", "green", "amber", "red")
 NO_CLOCK = 0xFFFFFFFF
 NO_CARDS = 0xFF
 STUCK_S = 5.0  # a key held down this long is stuck (firmware/board.h STUCK_MS): a press is well under a second
-MENDED = (((2, 0, 1), "held_at_boot"), ((2, 1, 0), "stuck_shown"))  # what each 2.x release mended: bridge.mended.*
+REFEREE_GONE = 2  # a display's running byte: the table's referee is gone, no clock runs, "rEF GonE" (firmware 2.2.0)
+SHOWS_GONE = (2, 2, 0)  # the first firmware that takes REFEREE_GONE (an older one counts it unknown: never sent it)
+# what each 2.x release mended: bridge.mended.*
+MENDED = (((2, 0, 1), "held_at_boot"), ((2, 1, 0), "stuck_shown"), (SHOWS_GONE, "referee_gone"))
 
 
 def lacks(firmware: tuple[int, int, int]) -> list[str]:
     """What a board of ``firmware`` lacks of the shipped one (``bus.firmware``): the releases after it, by what they
     mended (``MENDED``).
 
-    >>> lacks((2, 0, 0)), lacks((2, 0, 1)), lacks(FIRMWARE), lacks((2, 2, 0))
-    (['held_at_boot', 'stuck_shown'], ['stuck_shown'], [], [])
+    >>> lacks((2, 0, 0)), lacks((2, 1, 0)), lacks(FIRMWARE), lacks((2, 3, 0))
+    (['held_at_boot', 'stuck_shown', 'referee_gone'], ['referee_gone'], [], [])
     """
     return [mended for release, mended in MENDED if firmware < release <= FIRMWARE]
 
@@ -152,15 +155,16 @@ class HostBeat(_Wire):
 
 @dataclass(frozen=True)
 class Display(_Wire):
-    """Host to board: a seat's clock (tenths of a second, counting down when running) and cards."""
+    """Host to board: a seat's clock (tenths of a second, counting down when ``running`` is 1) and cards; ``running``
+    ``REFEREE_GONE`` (firmware 2.2.0): the table's referee is gone, the seat shows so and no clock runs."""
 
     TYPE: ClassVar[int] = 0x20
     FORMAT: ClassVar[str] = "<BIBB"
-    LIMITS: ClassVar[dict[str, int]] = {"seat": len(SEATS), "running": 2}
+    LIMITS: ClassVar[dict[str, int]] = {"seat": len(SEATS), "running": REFEREE_GONE + 1}
     seat: int
     clock_ds: int
     cards: int
-    running: bool
+    running: int
 
 
 @dataclass(frozen=True)

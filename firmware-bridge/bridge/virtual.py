@@ -1,7 +1,7 @@
 """``cardtable bridge virtual``: the table board in software on a pseudo-terminal, for the demo
 and for people without the hardware. It speaks the firmware's side of ``PROTOCOL.md`` the way
 ``firmware/link.c`` does (presses kept until acknowledged, commands applied once, clocks counting
-down, ``LoSt`` without the host). Type ``N ready`` (a seat and a button) and Enter to press.
+down, ``LoSt`` without the host, ``rEF GonE`` while the host says the table's referee is gone). Type ``N ready`` (a seat and a button) and Enter to press.
 
 >>> board = VirtualBoard(board_id=9)
 >>> board.press("N", "ready", now_ms=1000)
@@ -9,7 +9,7 @@ True
 >>> from bridge.messages import parse
 >>> from bridge.frames import Splitter, decode
 >>> [parse(decode(p)) for p in Splitter().feed(board.take(now_ms=1001))][:2]
-[(0, Hello(board_id=9, boot=1, major=2, minor=1, patch=0, queued=1, first=1, board_ms=1001, reset=True)), (1, Button(seat=2, button=0, pressed_ms=1000, board_ms=1001))]
+[(0, Hello(board_id=9, boot=1, major=2, minor=2, patch=0, queued=1, first=1, board_ms=1001, reset=True)), (1, Button(seat=2, button=0, pressed_ms=1000, board_ms=1001))]
 >>> board.render(now_ms=1001)
 'S[    LoSt off] E[    LoSt off] N[    LoSt off] W[    LoSt off] 连接断开'
 >>> VirtualBoard(board_id=9, lang="en").render(now_ms=1001).endswith("W[    LoSt off] link lost")
@@ -36,6 +36,7 @@ from bridge.messages import (
     LIGHTS,
     NO_CARDS,
     NO_CLOCK,
+    REFEREE_GONE,
     SEATS,
     Ack,
     Button,
@@ -75,6 +76,7 @@ class VirtualBoard:
         self._next_boot = next_boot or (lambda: _after(self.boot))  # the EEPROM counter's next
         self.clock_ds = [NO_CLOCK] * 4
         self.running = [False] * 4
+        self.gone = [False] * 4  # the host says the table's referee is gone: "rEF GonE", no clock runs
         self.cards = [NO_CARDS] * 4
         self.lights = [0] * 4
         self.beeps = 0
@@ -144,7 +146,8 @@ class VirtualBoard:
 
     def _apply(self, message: Display | Light | Buzzer) -> None:
         if isinstance(message, Display):
-            self._clock_to(message.seat, message.clock_ds, message.running)
+            self.gone[message.seat] = message.running == REFEREE_GONE
+            self._clock_to(message.seat, message.clock_ds, message.running == 1)
             self.cards[message.seat] = message.cards
         elif isinstance(message, Light):
             self.lights[message.seat] = message.light
@@ -194,12 +197,13 @@ class VirtualBoard:
         self.beeps += counting and clock_ds == 0
 
     def render(self, now_ms: int) -> str:
-        """One line: each seat's display (clock, cards or LoSt) and light."""
+        """One line: each seat's display (clock, cards or LoSt; rEF GonE while the referee is gone) and light."""
         up = self.link_up(now_ms)
         seats = []
         for i, seat in enumerate(SEATS):
-            clock = "    " if self.clock_ds[i] == NO_CLOCK else _clock(self.clock_ds[i])
-            right = "LoSt" if not up else "    " if self.cards[i] == NO_CARDS else f"{self.cards[i]:4d}"
+            clock = "rEF " if self.gone[i] else "    " if self.clock_ds[i] == NO_CLOCK else _clock(self.clock_ds[i])
+            right = "LoSt" if not up else "GonE" if self.gone[i] else "    " if self.cards[i] == NO_CARDS \
+                else f"{self.cards[i]:4d}"
             seats.append(f"{seat}[{clock}{right} {LIGHTS[self.lights[i]]}]")
         return " ".join(seats) + ("" if up else " " + word(self.lang, "bridge.link_lost"))
 

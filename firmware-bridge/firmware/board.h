@@ -7,7 +7,7 @@
 /* The release's firmware: bus/firmware.py's FIRMWARE is the same (a test holds them equal): the bridge
    and the console say older boards. A new release adds what it mends to the bridge's MENDED. */
 #define FW_MAJOR 2
-#define FW_MINOR 1
+#define FW_MINOR 2
 #define FW_PATCH 0
 
 #define SEATS 4            /* S E N W, in this order everywhere */
@@ -54,7 +54,7 @@
 #define EXPIRY_BEEP_MS 600    /* one long beep when a running clock reaches zero */
 #define STUCK_MS 5000         /* a key held down this long is stuck (a press is well under a second) */
 
-/* RAM budget (2048 bytes): 1046 static (make size, firmware 2.1.0: the presses' queue 480, the UART rings 256, the
+/* RAM budget (2048 bytes): 1066 static (make size, firmware 2.2.0: the presses' queue 480, the UART rings 256, the
  * frame buffers), the rest the stack's (about 100 bytes at most: send_frame, display_show). Keep the static part
  * under 1200 (tests/hil/test_board.py checks it). */
 #define EVENT_SLOTS 32 /* presses kept until the host acknowledges them */

@@ -14,6 +14,8 @@
 static const uint8_t DIGITS[10] = {0x7E, 0x30, 0x6D, 0x79, 0x33, 0x5B, 0x5F, 0x70, 0x7F, 0x7B};
 static const uint8_t LOST[4] = {0x0E, 0x1D, 0x5B, 0x0F};  /* L o S t */
 static const uint8_t STUCK[4] = {0x5B, 0x0F, 0x3E, 0x0D}; /* S t U c */
+static const uint8_t REF[4] = {0x05, 0x4F, 0x47, 0x00};   /* r E F */
+static const uint8_t GONE[4] = {0x5E, 0x1D, 0x15, 0x4F};  /* G o n E */
 
 static void shift16(uint16_t word)
 {
@@ -76,24 +78,29 @@ static void render_clock(uint32_t t, uint8_t out[4])
         out[1] |= SEG_DP;
 }
 
-static void word(const uint8_t letters[4], uint8_t out[8])
+static void word(const uint8_t letters[4], uint8_t out[4])
 {
     for (uint8_t i = 0; i < 4; i++)
-        out[4 + i] = letters[i];
+        out[i] = letters[i];
 }
 
 /* The 8 digits of a seat, leftmost first: its clock, and its cards, or LoSt while the link is lost, or StUc while
- * one of its keys is stuck (held down STUCK_MS or more: no press of it comes until it is let go). */
+ * one of its keys is stuck (held down STUCK_MS or more: no press of it comes until it is let go); "rEF GonE" while the
+ * host says the table's referee is gone (no clock counts then: a shot clock nobody rules must not run out). */
 static void render(const struct seat_view *v, uint8_t link_up, uint8_t stuck, uint8_t out[8])
 {
     for (uint8_t i = 0; i < 8; i++)
         out[i] = 0;
-    if (v->clock_ds != NO_CLOCK)
+    if (v->gone)
+        word(REF, out);
+    else if (v->clock_ds != NO_CLOCK)
         render_clock(v->clock_ds, out);
     if (!link_up) {
-        word(LOST, out);
+        word(LOST, out + 4);
     } else if (stuck) {
-        word(STUCK, out);
+        word(STUCK, out + 4);
+    } else if (v->gone) {
+        word(GONE, out + 4);
     } else if (v->cards != NO_CARDS) {
         uint8_t c = v->cards;
         for (int8_t i = 7; i >= 4; i--) {

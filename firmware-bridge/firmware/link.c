@@ -153,7 +153,7 @@ static uint8_t dispatch(const uint8_t *f, uint8_t len, uint32_t now)
         acked(seq);
         break;
     case T_DISPLAY:
-        if (n != 7 || b[0] >= SEATS || b[6] > 1)
+        if (n != 7 || b[0] >= SEATS || b[6] > REFEREE_GONE)
             return 0;
         if (is_new(seq))
             apply->display(b[0], get32(b + 1), b[5], b[6]);

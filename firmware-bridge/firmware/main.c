@@ -1,6 +1,6 @@
 /* The table board: buttons to the host, the host's clocks, lights and beeps to the seats.
  * Without the host the last clocks keep counting down and the displays show "LoSt"; a seat with a key stuck shows
- * "StUc" until it is let go. */
+ * "StUc" until it is let go; the host's word that the table's referee is gone stops the clocks and shows "rEF GonE". */
 #include <avr/eeprom.h>
 #include <avr/interrupt.h>
 #include <avr/sleep.h>
@@ -81,10 +81,11 @@ static void clock_to(uint8_t seat, uint32_t clock_ds, uint8_t run, uint32_t now)
         beep(1, EXPIRY_BEEP_MS, 0, now);
 }
 
-/* The host's commands (link.h): a seat's clock and cards, its light, the buzzer. */
+/* The host's commands (link.h): a seat's clock and cards (or the referee gone: no clock runs), its light, the buzzer. */
 static void on_display(uint8_t seat, uint32_t clock_ds, uint8_t cards, uint8_t run)
 {
-    clock_to(seat, clock_ds, run, now_ms());
+    views[seat].gone = run == REFEREE_GONE;
+    clock_to(seat, clock_ds, run == 1, now_ms());
     views[seat].cards = cards;
 }
 

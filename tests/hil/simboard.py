@@ -20,7 +20,8 @@ BUTTONS = ("ready", "pass", "confirm", "referee", "bid1", "bid2", "bid3", "decla
 # MAX7219 no-decode segments (DP A B C D E F G) of the firmware's font, back to characters.
 # "Lo5t" is LoSt, "5tUc" StUc: S and 5 are one glyph on seven segments.
 FONT = {0x7E: "0", 0x30: "1", 0x6D: "2", 0x79: "3", 0x33: "4", 0x5B: "5", 0x5F: "6", 0x70: "7",
-        0x7F: "8", 0x7B: "9", 0x0E: "L", 0x1D: "o", 0x0F: "t", 0x3E: "U", 0x0D: "c", 0x00: " "}
+        0x7F: "8", 0x7B: "9", 0x0E: "L", 0x1D: "o", 0x0F: "t", 0x3E: "U", 0x0D: "c", 0x00: " ",
+        0x05: "r", 0x4F: "E", 0x47: "F", 0x5E: "G", 0x15: "n"}  # rEF GonE: the table's referee gone
 # Turn lights: (port, bit) of each seat's green and red LED; the link LED.
 GREEN = {"S": ("C", 0), "E": ("C", 1), "N": ("C", 2), "W": ("C", 3)}
 RED = {"S": ("C", 4), "E": ("C", 5), "N": ("D", 6), "W": ("D", 7)}

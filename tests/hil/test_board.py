@@ -68,7 +68,7 @@ def test_every_button_of_every_seat_becomes_its_board_in_message(make_board, sta
     bridge = start_bridge(board)
     assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
     online = json.loads(listen.payloads(BOARD_STATUS)[-1])
-    assert (online["board"], online["firmware"], online["boot"]) == ("board7", "2.1.0", 1)
+    assert (online["board"], online["firmware"], online["boot"]) == ("board7", "2.2.0", 1)
     pressed = []
     for seat in SEATS:
         for button in BUTTONS:
