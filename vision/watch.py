@@ -20,7 +20,11 @@ as at the start (it may have come back moved), and no play is read before they a
 unplugged is the same drop, by index or by its device's path (which vanishes with it): :func:`kind`; so is a named
 pipe whose writer stopped (:class:`Calls`: a read FFmpeg does not bound). A live source frozen on one picture (its
 frames alike bit for bit: :mod:`vision.presence`) is said, lost, and no play is read from it until the picture
-moves. A video file that ends ends the watch.
+moves. A video file that ends ends the watch. A loop that has not turned for ``HUNG_S`` (blocked for ever: its log
+not read, a driver or the recognition stuck) ends the process (:mod:`cardtable.watchdog`), and the broker drops a watch
+stopped whole (SIGSTOP) once it has heard nothing for 1.5 ``cardtable.watchdog.KEEPALIVE_S``: either way it says
+``offline``, the will, and the machine's unit starts the watch again (else the thread that says ``camera/status``,
+blocked on its log too, left it ``online``).
 
 Ids are ``{name}-{boot}-{counter}`` (the camera's name, its start time in hex, a counter): unique per table and
 stable, as ``bus/PROTOCOL.md`` asks."""
@@ -40,6 +44,7 @@ from typing import TYPE_CHECKING, Callable
 import cv2
 import numpy as np
 
+from cardtable.watchdog import KEEPALIVE_S, Watchdog
 from referee.catalogue import Refusal, cli_lang, said, say
 from referee.catalogue.sentences import Sentences
 from vision.calibrate import NotCalibrated, calibrate, find_markers, unmoved, usable
@@ -60,6 +65,9 @@ STALL_S = 5.0  # a live source that gives no frame for this long has stalled: it
 OPEN_S = 10.0  # a stream's open (its server's answer, its first frames probed: a keyframe) is given up after this long
 REOPEN_S = (1.0, 2.0, 5.0)  # from the drop (then each try's start) to each try to open it again; then every 5 s
 KICK = signal.SIGALRM  # sent by the watch to its own main thread only, to interrupt a capture call hung in the system
+HUNG_S = 30.0  # a loop that has not turned for this long has hung (cardtable.watchdog): about twice its longest turn,
+# a stalled read, the wait and a try to open the source again (STALL_S + REOPEN_S[0] + OPEN_S: 16.1 s measured); a
+# 2560x1920 frame read and its cards found took 2.9 s at most (2 cores, load 10)
 
 
 class TableStates:
@@ -298,12 +306,15 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
     ids = Ids(name or f"cam-{table}", format(int(boot), "x"))
     where = topic(table, "camera/status")
     conn = Connection(broker, will=(where, encode("camera/status", {"v": 1, "status": "offline", "camera": ids.name}),
-                                    True), yields=True).connect()  # its client id: the camera's user name
+                                    True), yields=True, keepalive_s=KEEPALIVE_S).connect()  # its client id: the
+    # camera's user name; stopped whole (SIGSTOP), it is offline, its will, within 1.5 KEEPALIVE_S
     tracker, states = for_game(game, settle_s=settle_s, decks=decks), TableStates(conn, table)
     calibration, last_at, sent, warned, coarse, framed, shown = None, None, 0, False, False, False, None
     presence = Presence(time.monotonic(), lost_after_s)  # timed on the monotonic clock: a wall clock set back or
     # forward neither hides a lost camera nor makes one up
     stopped, calls = threading.Event(), Calls()
+    dog = Watchdog(HUNG_S, lambda stood: log(say(lang, "vision.loop_hung", table=table, seconds=f"{stood:.0f}")),
+                   "camera-watch")  # a loop that stops turning ends the process: its will says offline
 
     def tell() -> None:  # camera/status on every change, and again on every reconnection (its birth); from a thread
         told = None  # of its own, so that a read that hangs (a stalled stream, a driver stuck) is told as lost too
@@ -329,10 +340,12 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
     try:
         calls.hold()
         teller.start()
+        dog.start()
         cap, live = calls.run(opened, source, size, what), what != "file"  # OPEN_S at most: told as lost meanwhile;
         # a live source that does not open (a camera not plugged in yet) is waited for as one that drops
         tries, since = 0, 0.0  # tries to open the live source again since it dropped; when the last began
         while True:
+            dog.turn()
             refused(conn, table)  # taken over too: said within a frame, or a reopen's wait
             ok, frame = calls.run(cap.read) if cap is not None else (False, None)
             if not (ok and usable(frame)) or (live and calls.took > STALL_S):  # an empty or tiny frame is none, as
@@ -404,6 +417,7 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
     except KeyboardInterrupt:
         pass
     finally:
+        dog.turn()  # closing takes 10 s at most (the teller's join, conn.close)
         stopped.set()
         if teller.is_alive():
             teller.join(timeout=5.0)
@@ -414,6 +428,7 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
             conn.publish(where, encode("camera/status", {"v": 1, "status": "offline", "at": clock(),
                                                          "camera": ids.name}), qos=1, retain=True)
         conn.close(flush_timeout=5.0)
+        dog.stop()
         if conn.taken is None:
             log(say(lang, "vision.camera_offline"))
     refused(conn, table)  # what the broker answered to the last of it
