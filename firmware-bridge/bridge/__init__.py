@@ -6,7 +6,7 @@ mapping of the board to the table service's ``board/in``, ``board/out`` and ``bo
 - :mod:`bridge.seats`: ``board/out`` to display, light and buzzer commands, presses to ``board/in``;
 - :mod:`bridge.host`: the host's side of the link (sequence numbers, retransmission, acks);
 - :mod:`bridge.run`: ``cardtable bridge run``, the serial port and MQTT around :mod:`bridge.host`;
-- :mod:`bridge.watch`: the watchdog that ends a bridge whose loop hangs, so that its board is not left ``online``;
+- :mod:`bridge.referee`: whether the table's service referees (its ``status`` and ``health``), shown on the board;
 - :mod:`bridge.virtual`: ``cardtable bridge virtual``, a board in software on a pseudo-terminal;
 - :mod:`bridge.cli`: the ``cardtable bridge`` commands.
 """

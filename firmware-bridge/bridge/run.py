@@ -17,9 +17,12 @@ each other for ever. A bridge of the table on another machine takes the connecti
 newer): this one yields (``bus.mqtt``'s ``yields``), publishes nothing more, not even ``offline`` (the table's board
 is the other's), and ends in words (``taken_over``; the command's exit status ``TAKEN_OVER_EXIT``, which the hall's
 units do not restart).
-A loop that stops turning (blocked for ever, while paho's thread keeps the connection alive) ends the process
-(:mod:`bridge.watch`): the broker then says the board ``offline``, its will, as it does for a bridge stopped whole once
-it has heard nothing for 1.5 ``KEEPALIVE_S``.
+A loop that has not turned for ``HUNG_S`` (blocked for ever, while paho's thread keeps the connection alive) ends the
+process (:mod:`cardtable.watchdog`): the broker then says the board ``offline``, its will, as it does for a bridge
+stopped whole once it has heard nothing for 1.5 times its keepalive (``cardtable.watchdog.KEEPALIVE_S``).
+The table service's ``status`` and ``health`` say whether the table is refereed (:mod:`bridge.referee`): while the
+service is gone no clock runs on the board and its seats say so (``gone_views``), said in the log; once it is back they
+show its ``board/out`` again.
 """
 
 from __future__ import annotations
@@ -36,15 +39,16 @@ import serial
 
 from bridge.frames import VERSION
 from bridge.host import HostLink
-from bridge.messages import STUCK_S, keys, lacks
-from bridge.seats import alerts, board_in, seat_views
-from bridge.watch import Watch
+from bridge.messages import SHOWS_GONE, STUCK_S, keys, lacks
+from bridge.referee import Referee
+from bridge.seats import alerts, blank_views, board_in, gone_views, seat_views
 from bus import lock
 from bus.firmware import SHIPPED
 from bus.mqtt import Connection, ConnectionRefused, TakenOver
 from bus.pace import Bucket
 from bus.protocol import PayloadError, decode, encode, topic
-from referee.catalogue import Refusal, Term, cli_lang, said, say
+from cardtable.watchdog import KEEPALIVE_S, Watchdog
+from referee.catalogue import CatalogueError, Refusal, Term, cli_lang, said, say
 
 log = logging.getLogger("bridge")
 
@@ -54,7 +58,8 @@ REOPEN_S = 0.5
 CONNECT_RETRY_S = 2.0
 PACE = (10.0, 20)  # presses a second and burst, per seat: a person presses a few a second at most
 GARBLED_FRAMES = 20  # frames in bytes from the port, none whole, since it opened: another speed, another device
-KEEPALIVE_S = 5  # a bridge stopped whole (SIGSTOP) is offline, its will, 1.5 times this after (9-12 s measured)
+HUNG_S = 5.0  # the loop turns every 0.5 s at most (a write waits 1 s at most): this long without a turn is a hang
+HEARD = ("status", "health")  # the table service's: is the table refereed? (bridge.referee)
 DROPS_SAID_S = 10.0  # presses dropped over a seat's pace are said at most this often (a stuck button: 15 a second)
 
 
@@ -92,9 +97,11 @@ class Bridge:
         self.clock = clock
         self.stop = stop or threading.Event()
         self.link = HostLink()
-        self._topics = {name: topic(table, name) for name in ("board/in", "board/out", "board/status")}
-        self._board_out: queue.Queue[tuple[bytes, float]] = queue.Queue()
+        self._topics = {name: topic(table, name) for name in ("board/in", "board/out", "board/status", *HEARD)}
+        self._board_out: queue.Queue[tuple[str, bytes, float]] = queue.Queue()  # board/out and HEARD, as they came
         self._last_out: dict[str, Any] | None = None
+        self._last_out_at = 0.0  # when it came (this bridge's clock)
+        self.referee = Referee()
         self._publishing: dict[str, Any] = {}  # press id -> paho MQTTMessageInfo
         self._presence: dict[str, Any] | None = None
         self.conn: Connection | None = None
@@ -117,7 +124,8 @@ class Bridge:
         will = (self._topics["board/status"], encode("board/status", {"v": 1, "status": "offline"}), True)
         while not self.stop.is_set():
             conn = Connection(self.broker_url, will=will, clean_start=True, yields=True, keepalive_s=KEEPALIVE_S)
-            conn.subscribe(self._topics["board/out"], self._on_board_out)
+            for name in ("board/out", *HEARD):
+                conn.subscribe(self._topics[name], self._on_board_out)
             try:
                 self.conn = conn.connect()
                 return True
@@ -128,21 +136,47 @@ class Bridge:
                 self.stop.wait(CONNECT_RETRY_S)
         return False
 
-    def _on_board_out(self, _topic: str, payload: bytes) -> None:
-        self._board_out.put((payload, self.clock()))
+    def _on_board_out(self, full_topic: str, payload: bytes) -> None:
+        self._board_out.put((full_topic.rsplit(f"/{self.table}/", 1)[1], payload, self.clock()))
 
     def _apply_board_out(self) -> None:
+        """The ``board/out``, ``status`` and ``health`` come since, in order; then the seats as the referee is now."""
         while not self._board_out.empty():
-            raw, received = self._board_out.get_nowait()
+            name, raw, received = self._board_out.get_nowait()
             try:
-                payload = decode("board/out", raw)
+                payload = decode(name, raw)
             except PayloadError as e:
-                log.warning("board/out ignored: %s", e)
+                log.warning("%s ignored: %s", name, e)
                 continue
-            for buzzer in alerts(self._last_out, payload):
-                self.link.beep(buzzer, received)
-            self.link.show(seat_views(payload, received))
-            self._last_out = payload
+            if name == "status":
+                self.referee.status(payload)
+            elif name == "health":
+                self.referee.health(payload, received)
+            else:
+                if not self.referee.gone(received):
+                    for buzzer in alerts(self._last_out, payload):
+                        self.link.beep(buzzer, received)
+                    self.link.show(seat_views(payload, received))
+                self._last_out, self._last_out_at = payload, received
+        self._show_referee(self.clock())
+
+    def _show_referee(self, now: float) -> None:
+        """While the table's service is gone no clock runs on the board and its seats say so (``rEF GonE`` from firmware
+        ``SHOWS_GONE``, dark before it); once it is back they show its last ``board/out``, brought to now."""
+        board = self.link.board
+        change = self.referee.change(now, as_word=board is not None and board.version >= SHOWS_GONE)
+        if change is None:
+            return
+        if change.gone is not None:
+            self.link.show(gone_views(now, change.as_word))
+        else:
+            self.link.show(blank_views(now) if self._last_out is None else seat_views(self._last_out, self._last_out_at))
+        if change.turned:
+            lang = cli_lang()
+            if change.gone is None:
+                log.info(say(lang, "bridge.referee_back", table=self.table))
+            else:
+                log.warning(say(lang, "bridge.referee_gone", table=self.table, why=gone_why(lang, *change.gone)))
 
     def _presence_now(self, now: float) -> dict[str, Any]:
         board = self.link.board
@@ -285,6 +319,10 @@ class Bridge:
                             r.boot, r.held)
         self.link.restarts.clear()
 
+    def _hung(self, stood: float) -> None:
+        """Its loop has not turned for ``stood`` seconds, said as the process ends: the will says the board offline."""
+        log.error(say(cli_lang(), "bridge.loop_hung", table=self.table, seconds=f"{stood:.0f}"))
+
     def serve(self) -> int:
         """Bridge until ``stop``; :class:`PortBusy` (before connecting to the broker, or later) when another bridge
         holds the table or another program the port."""
@@ -305,7 +343,7 @@ class Bridge:
             if port is not None:
                 port.close()
             return 0
-        with Watch(self.table) as watch:  # a loop that stops turning ends the process: the will says offline
+        with Watchdog(HUNG_S, self._hung, "bridge-watch") as watch:  # a loop that stops turning ends the process
             try:
                 while not self.stop.is_set():
                     watch.turn()
@@ -336,3 +374,16 @@ class Bridge:
                     self.conn.publish(self._topics["board/status"], offline, retain=True)
                 self.conn.close()
         return 0
+
+
+def gone_why(lang: str, why: str, values: dict[str, Any]) -> str:
+    """Why the table's service is taken for gone, in ``lang``: a problem its health says in the catalogue's words where
+    it has them (``problem_why``), else in the service's own (English)."""
+    if why == "problem":
+        problem = values["why"]
+        try:
+            text = say(lang, f"health.{problem.get('key')}", **problem.get("values", {}))
+        except CatalogueError:
+            text = say(lang, "health.in_english", text=values["problem"])
+        values = {"problem": text}
+    return say(lang, f"bridge.gone.{why}", **values)

@@ -4,58 +4,22 @@ stopped being read: the journal stuck, a terminal paused with Ctrl-S), and the b
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import select
 import signal
 import subprocess
-import threading
 import time
 
 import pytest
 from conftest import CARDTABLE
+from journal import Journal
 from test_board import BOARD_STATUS, once, presses, status, wait_until
 
-from bridge.run import KEEPALIVE_S
-from bridge.watch import HUNG_S
+from bridge.run import HUNG_S
+from cardtable.watchdog import KEEPALIVE_S
 
 pytestmark = pytest.mark.hil
 TABLES = ["t1"]
-F_SETPIPE_SZ = 1031  # fcntl: a pipe's buffer, here its least (a page)
-
-
-class Journal:
-    """The bridge's output, a pipe read as the journal reads it until ``stuck()``, then filled (nothing read any
-    more): the bridge's next log line blocks its writer."""
-
-    def __init__(self) -> None:
-        self.read_end, self.write_end = os.pipe()
-        fcntl.fcntl(self.write_end, F_SETPIPE_SZ, 4096)
-        self.text, self._stop = b"", threading.Event()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        while not self._stop.is_set():
-            if select.select([self.read_end], [], [], 0.05)[0]:
-                self.text += os.read(self.read_end, 65536)
-
-    def stuck(self) -> None:
-        self._stop.set()
-        self._reader.join()
-        filler = os.open(f"/proc/self/fd/{self.write_end}", os.O_WRONLY | os.O_NONBLOCK)  # its own non-blocking file
-        try:
-            while True:
-                os.write(filler, b"-" * 256)
-        except BlockingIOError:
-            pass
-        finally:
-            os.close(filler)
-
-    def close(self) -> None:
-        os.close(self.read_end)
-        os.close(self.write_end)
 
 
 def test_a_bridge_whose_loop_hangs_is_offline_and_its_presses_come_after_its_restart(make_board, broker, listen,
