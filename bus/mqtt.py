@@ -41,7 +41,12 @@ No business logic here: topics and payloads belong to the callers. What it adds 
   (mosquitto 2.0.11 just closes the connection; a broker restarting refuses a try meanwhile), while the broker kept
   running: right then it answers a CONNECT of no user within ``ANSWER_WITHIN_S`` (a broker restarted twice, back
   each time before the client's next try, answers nothing as it goes down): the newer keeps the session, the older
-  does not reconnect, ``taken`` says why (:class:`TakenOver`) and ``publish`` raises it.
+  does not reconnect, ``taken`` says why (:class:`TakenOver`) and ``publish`` raises it;
+- ``heard()``, when the broker last sent the connection anything, and ``probe()``, which asks it for an answer (an MQTT
+  PINGREQ), with ``unanswered()``: a link cut silently (a switch or a Wi-Fi dropping packets, no RST: a half-open
+  connection) looks connected until the keepalive runs out (paho's 1.5 to 2 keepalives); a caller that must know sooner
+  probes and takes a probe unanswered for a second or two as the link gone. paho ends such a connection once nothing
+  came for a keepalive with a probe waiting, and connects again.
 
 >>> parse_url("mqtt://table-t1:s%3Acret@127.0.0.1:41883")
 BrokerAddress(host='127.0.0.1', port=41883, username='table-t1', password='s:cret', tls=False)
@@ -246,6 +251,16 @@ def refused(reason: ReasonCode, address: BrokerAddress, client_id: str) -> Conne
     return error
 
 
+class _Client(Client):
+    """paho's client, noting when the broker last sent it a packet (monotonic; None before the first)."""
+
+    heard: float | None = None
+
+    def _packet_handle(self):
+        self.heard = time.monotonic()
+        return super()._packet_handle()
+
+
 class Connection:
     """One MQTT 5 client connection; see the module's docstring."""
 
@@ -300,7 +315,8 @@ class Connection:
         # (mid, reason) from v5 PUBACKs, the latest REFUSED_KEPT (a session refused for ever grows nothing without end)
         self.refused_publishes: collections.deque[tuple[int, ReasonCode]] = collections.deque(maxlen=REFUSED_KEPT)
 
-        c = Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=MQTTv5, manual_ack=manual_ack)
+        self._probed: float | None = None  # when probe() last asked the broker for an answer (monotonic)
+        c = _Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=MQTTv5, manual_ack=manual_ack)
         if self.address.username is not None:
             c.username_pw_set(self.address.username, self.address.password)
         if will is not None:
@@ -357,6 +373,28 @@ class Connection:
     @property
     def connected(self) -> bool:
         return self._connected.is_set()
+
+    def heard(self) -> float | None:
+        """When (monotonic) the broker last sent this connection a packet (an answer to :meth:`probe` too), on this
+        connection or an earlier one; None before the first."""
+        return self._client.heard
+
+    def probe(self) -> None:
+        """Ask the broker for an answer now (an MQTT PINGREQ, answered by a PINGRESP: :meth:`heard`), unless one
+        asked already waits for it or the connection is down. From any thread."""
+        with self._lock:
+            if not self._connected.is_set() or self.unanswered() is not None:
+                return
+            self._probed = time.monotonic()
+        self._client._send_pingreq()  # paho's own: with it waiting, paho ends the connection a keepalive after the last packet
+
+    def unanswered(self) -> float | None:
+        """How long the latest probe has waited with nothing heard since (seconds); None when it was answered (or
+        there was none on this connection)."""
+        probed, heard = self._probed, self._client.heard
+        if probed is None or (heard is not None and heard >= probed):
+            return None
+        return time.monotonic() - probed
 
     def wait_connected(self, timeout: float) -> bool:
         """Wait for the connection (after the broker went away); False on timeout."""
@@ -504,6 +542,7 @@ class Connection:
         # the lock so that a concurrent subscribe() is sent either here or by itself, never lost.
         with self._cond:
             self._generation += 1
+            self._probed = None
             self._sub_pending.clear()
             self._sub_early.clear()
             self._unacked.clear()

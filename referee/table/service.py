@@ -57,11 +57,18 @@ deadline, so that an input made before it and still on its way is applied first)
 like an input: its rulings are published at once, and a replay rules them at the same entry.
 Otherwise the ``state`` and ``board/out`` are published once more, made at that moment (a clock at 0).
 Time rules nothing while the service cannot hear its table (a session of its own is not connected:
-the broker is away, a connection was cut, the service is starting), nor for :data:`HEAR_AGAIN_S`
+the broker is away, a connection was cut, the service is starting; or is silent: its link cut without a word, a
+switch or a Wi-Fi dropping packets, which looks connected for a keepalive and more), nor for :data:`HEAR_AGAIN_S`
 after it hears it again: a seat that played in time while nothing reached the service is judged by
 its play's time when the play arrives, never given up by a clock that ran on while the table was deaf;
 a turn that time then gives up (its ``clock`` entry says ``held``) starts the next seat's clock at
-that moment, when the table's displays can show it. A ``clock`` entry the log refuses (a full disk, a lock) is
+that moment, when the table's displays can show it. A session is silent when the broker has not answered its probe
+(``bus.mqtt``'s ``probe``: an MQTT ping, sent once it heard nothing for :data:`PROBE_S`) within :data:`ANSWER_S`: the
+health says deaf :data:`HEAR_AGAIN_S` after the session last heard the broker (within 10 s of the cut, it said nothing
+for 57 s), and the sessions' keepalive of :data:`KEEPALIVE_S` has paho end the connection and the broker publish the
+will (``offline``) within 8 s. And time rules only once every session heard the broker since the deadline came due
+(each is probed then, the worker looking again every :data:`ANSWER_POLL_S`): a link cut in the second before looks
+connected still, and the inputs it no longer carries are not taken for none. A ``clock`` entry the log refuses (a full disk, a lock) is
 tried again every :data:`RETRY_S`, said in the health and given up as a batch is; its ruling, once logged, is held.
 
 The devices' presence (``camera/status``, ``board/status``: ``protocol.HEEDED``): the main session takes each with
@@ -128,6 +135,10 @@ RULE_LAG_S = 1.5
 # After its sessions were away, time rules nothing for this long: a sender reconnects by itself (waiting up to the
 # longest retry of ``bus.mqtt``), then sends what it kept meanwhile.
 HEAR_AGAIN_S = RECONNECT_DELAY_S[1] + 1.0
+PROBE_S = 1.0  # a session that heard nothing from the broker this long is probed (an MQTT ping)
+ANSWER_S = 2.0  # a session whose probe has waited this long for an answer is silent: the link is cut
+ANSWER_POLL_S = 0.05  # while time waits for the sessions' answers to rule a deadline, the worker looks this often
+KEEPALIVE_S = 5  # the sessions' MQTT keepalive: the broker publishes the will when the service is silent 7.5 s
 BATCH_MAX = 100  # queued inputs applied before the state is published
 HEALTH_S = 2.0  # between two health messages
 RETRY_S = 0.5  # before a batch whose commit failed is tried again
@@ -233,7 +244,8 @@ class TableService:
         self._failing_since: float | None = None  # monotonic, while commits fail
         self._unlogged: float | None = None  # a deadline whose ``clock`` entry the log refused (ruled held once it works)
         self._held: lock.Holding | None = None  # the log's lock file, held while serving (:func:`hold_log`)
-        self._deaf_since: float | None = None  # monotonic: since when a session of the service is not connected
+        self._deaf_since: float | None = None  # monotonic: since when a session of the service has not heard the broker
+        self._asked: tuple[float, float] | None = None  # (a deadline due, when (monotonic) the sessions were probed for it)
         self._moved_told = 0.0  # the computer's clock's step last said (:meth:`_clock_moved`)
         self._abandoned = False
         self.problem: str | None = None  # logging fails: in the words of the logs (English), and as data (``problem_why``)
@@ -313,7 +325,7 @@ class TableService:
         """The session for the inputs of ``INTAKE[suffix]``, their handler subscribed (before connect:
         the session's queued inputs find it)."""
         conn = Connection(session_url(self.broker_url, suffix), self.client_id + suffix, clean_start=False,
-                          will=will, manual_ack=True, yields=True, **self._conn_kwargs)
+                          will=will, manual_ack=True, yields=True, keepalive_s=KEEPALIVE_S, **self._conn_kwargs)
         handler = self._receiver(conn)
         for name in INTAKE[suffix]:
             conn.subscribe(topic(self.table_id, name), handler, qos=QOS, retained="never", retain_as_published=True)
@@ -794,14 +806,14 @@ class TableService:
         } | ({"problem_why": why} if why else {})
 
     def _deaf(self) -> tuple[str | None, dict | None]:
-        """A session of the service's senders not connected for a while (its inputs wait at the broker, and time
-        rules nothing meanwhile): said (in words and as data), so that the table does not look healthy while it hears
+        """A session of the service's senders not hearing the broker for a while (not connected, or silent: its link
+        cut without a word; its inputs wait at the broker, and time rules nothing meanwhile): said (in words and as data), so that the table does not look healthy while it hears
         nothing; (None, None) while it hears."""
         self._hearing()
         since = self._deaf_since
         if since is None or time.monotonic() - since < HEAR_AGAIN_S:
             return None, None
-        seconds, down = round(time.monotonic() - since), [conn.client_id for conn in self.intake if not conn.connected]
+        seconds, down = round(time.monotonic() - since), [conn.client_id for conn in self.intake if not self._hears(conn)]
         text = f"not connected to the broker for {seconds} s: {', '.join(down) or 'a session'}; its inputs wait there, and no clock rules"
         return text, {"key": "deaf", "values": {"seconds": seconds, "sessions": down}}
 
@@ -849,17 +861,37 @@ class TableService:
             return None
 
     def _hearing(self) -> float | None:
-        """Since when (the service's clock) every session of the service has been connected without a
-        break; None while one is not (what the seats do then may not reach the table)."""
-        sessions = tuple((conn.connected, conn.connects) for conn in self.intake)
+        """Since when (the service's clock) every session of the service has heard the broker without a break
+        (connected, not silent); None while one does not (what the seats do then may not reach the table)."""
+        sessions = tuple((self._hears(conn), conn.connects) for conn in self.intake)
         if sessions != self._sessions:
             self._sessions = sessions
-            self._heard = self.clock() if all(connected for connected, _ in sessions) else None
+            self._heard = self.clock() if all(hears for hears, _ in sessions) else None
             if self._heard is not None:
                 self._deaf_since = None
-            elif self._deaf_since is None:
-                self._deaf_since = time.monotonic()
+            elif self._deaf_since is None:  # since the deaf sessions last heard the broker
+                now = time.monotonic()
+                self._deaf_since = min(min(conn.heard() or now, now) for conn in self.intake if not self._hears(conn))
         return self._heard
+
+    @staticmethod
+    def _hears(conn: Connection) -> bool:
+        """Whether ``conn`` is connected and not silent (its probe unanswered :data:`ANSWER_S`); probed when it heard
+        nothing for :data:`PROBE_S`."""
+        heard = conn.heard()
+        if conn.connected and (heard is None or time.monotonic() - heard >= PROBE_S):
+            conn.probe()
+        return conn.connected and (conn.unanswered() or 0.0) < ANSWER_S
+
+    def _answered(self, deadline: float) -> bool:
+        """Whether every session heard the broker since the worker found ``deadline`` due (each is probed then): a
+        link cut silently looks connected a while, and time must not rule on the inputs it no longer carries."""
+        if self._asked is None or self._asked[0] != deadline:
+            self._asked = (deadline, time.monotonic())
+        late = [conn for conn in self.intake if (conn.heard() or -math.inf) < self._asked[1]]
+        for conn in late:
+            conn.probe()
+        return not late
 
     def _live(self, name: str, arrived: float) -> bool:
         """Whether an input ``name`` that ``arrived`` came as it was sent: the service had heard its table, and
@@ -883,7 +915,8 @@ class TableService:
         if due is None:
             return wake
         retry = RETRY_S if self._failing_since is not None else 0.0  # a ``clock`` entry the log refused: not at once
-        return min(wake, max(retry, due - self.clock()))
+        asked = ANSWER_POLL_S if self._asked is not None and self._asked[0] == deadline else 0.0  # answers awaited
+        return min(wake, max(retry, asked, due - self.clock()))
 
     def _note_acked(self) -> None:
         """While idle: write down how far the outputs reached the broker (a commit only if it moved)."""
@@ -900,7 +933,7 @@ class TableService:
         deadline = self._deadline()
         now = self.clock()
         due = None if deadline is None else self._rules_at(deadline)
-        if due is None or now < due:
+        if due is None or now < due or not self._answered(deadline):
             return
         before, self._handled = self._handled, deadline
         try:

@@ -23,7 +23,7 @@ from bus.protocol import encode, topic
 from referee.table.log import EventLog
 from referee.table.service import TableService
 
-TABLES = ["f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"]
+TABLES = ["f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11"]
 RULEBOOK = "classic-3deck"
 PLAYERS = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
 WAIT_S = 30.0  # the longest a wait for what must come (generous: a loaded machine)
@@ -421,6 +421,59 @@ def test_a_senders_session_of_the_service_down_is_said_in_its_health(rig):
     assert health["problem"].startswith("not connected to the broker for ") and "no clock rules" in health["problem"]
     assert health["problem_why"]["key"] == "deaf" and health["problem_why"]["values"]["sessions"] == ["table-f8-camera"]
     assert r.watch.of("status")[-1]["status"] == "online"  # its main session is: the health says what is wrong
+
+
+def test_a_link_cut_silently_is_said_within_seconds_and_time_rules_nothing_while_cut(rig):
+    """002 十二 第3条 (30 s to lead) -- the table computer's link to the broker cut without a word (a switch or a Wi-Fi
+    dropping packets, no RST: a half-open connection; here a proxy that stops forwarding) just before S's deadline
+    passes, S's play made in time waiting at the broker. The service believed it was connected for 57 s (paho's 30 s
+    keepalive): it gave S's turn up on its clock with S's play unheard, its health said nothing and its status stayed
+    online (the broker's will came at 45 s). Now time rules only once every session heard the broker since the deadline
+    came due (each is probed: nothing comes back), its health says it deaf within 12 s of the cut (published once the
+    link is back), the broker publishes its status offline within 12 s (keepalive 5 s), and once the link is mended S's
+    play is S's lead."""
+    from cutlink import CutLink
+
+    offset = [0.0]  # the service's clock: the real one, moved past S's deadline when the link is cut
+    r = rig("f11")
+    with CutLink(r.broker.host, r.broker.port) as link:
+        r.service = TableService(r.name, "sanjiang-2012", link.url(r.broker.url("table-f11")), r.db,
+                                 clock=lambda: time.time() + offset[0], trust_senders=True,
+                                 reconnect_delay_s=FAST_RECONNECT)
+        service = r.service.start()
+        r.command("assign", players=PLAYERS, rulebook="sanjiang-2012")
+        r.command("start_round")
+        r.watch.wait("state", lambda s: s["phase"] == "arriving")  # the board's presses come on a session of their own
+        r.wait_logged([r.press("ready", seat) for seat in "SENW"])
+        led = r.press("ready", "S")  # S leads (七)
+        r.wait_logged([led])
+        r.watch.wait("state", lambda s: s["turn"] == "S" and s["phase"] == "playing")
+        deadline = service.table.next_deadline()
+        link.cut()
+        cut = time.monotonic()
+        r.publish("observed", {"v": 1, "id": "cam-in-time", "seat": "S", "cards": ["H3"], "confidence": 0.99,
+                               "at": deadline - 10.0})
+        offset[0] = deadline + 5.0 - time.time()  # S's deadline passed on the service's clock, with the link cut
+        cut_at = service.clock()
+        r.watch.wait("status", lambda s: s["status"] == "offline", timeout=12.0)  # the broker's will
+        while service.health()["problem"] is None:
+            assert time.monotonic() - cut < 12.0, "the service did not notice the link cut within 12 s"
+            time.sleep(0.1)
+        time.sleep(2.0)  # its health published (into the cut link)
+        with EventLog.open(r.db) as log:
+            kinds = [e.kind for e in log.entries()]
+        assert kinds[-1] == "board/in", kinds[-3:]  # no clock entry: S's turn not given up
+        link.mend()
+        r.wait_logged([led, "cam-in-time"])
+        state = r.watch.wait("state", lambda s: bool((s["current_trick"] or {}).get("plays")))
+        assert (state["turn"], state["current_trick"]) == ("E", {"leader": "S", "plays": [{"seat": "S", "cards": ["H3"]}]})
+        assert [v for v in r.watch.of("violations") if v["kind"] == "overtime"] == []
+        deaf = r.watch.wait("health", lambda h: (h.get("problem_why") or {}).get("key") == "deaf")
+        first = min(h["at"] for h in r.watch.of("health") if (h.get("problem_why") or {}).get("key") == "deaf")
+        assert first - cut_at <= 12.0 and deaf["problem_why"]["values"]["sessions"] == [
+            "table-f11", "table-f11-camera", "table-f11-board"]
+        r.watch.wait("status", lambda s: s["status"] == "online")
+        r.stop()
 
 
 # ---------------------------------------------------------------- 5. a flood
