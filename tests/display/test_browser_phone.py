@@ -1,8 +1,9 @@
 """A player checking their table on a phone (390 x 844, the system Chromium against the app and a real mosquitto), and
 a referee opening it in the console: a tile's words stay whole (出牌, 暂停, 在线, 无响应, a clock's 2 秒: the head broke
-them letter by letter, 出 / 牌), a short name beside the dealer's mark is not cut to 东 李… with the mark cut off, and
-an empty timeline says why: nothing yet in this hand (San Da Yi: 局), or events the display never heard (it started
-or restarted mid-round: the broker keeps no events), never 本盘还没有事件 beside a trick under way."""
+them letter by letter, 出 / 牌), a seat's cards left on one line on a 360 px phone, a short name beside the dealer's
+mark is not cut to 东 李… with the mark cut off, and an empty timeline says why: nothing yet in this hand (San Da Yi:
+局), or events the display never heard (it started or restarted mid-round: the broker keeps no events), never
+本盘还没有事件 beside a trick under way."""
 
 from __future__ import annotations
 
@@ -15,11 +16,16 @@ from bus.protocol import schema
 
 pytestmark = pytest.mark.browser
 WAIT_MS = 30_000
-TABLES = ["p1", "p2", "p3"]
+TABLES = ["p1", "p2", "p3", "p4"]
 
 LINES = """sel => [...document.querySelectorAll(sel)].map(el => {  // the line boxes each element's words take
   const r = document.createRange(); r.selectNodeContents(el);
   return [el.textContent, new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top))).size];
+})"""
+ONE_LINE = """sel => [...document.querySelectorAll(sel)].map(el => {  // its words, their lines, and a height of one line's
+  const r = document.createRange(), style = getComputedStyle(el); r.selectNodeContents(el);
+  const lines = new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top))).size;
+  return [el.textContent, lines, el.getBoundingClientRect().height < 1.5 * parseFloat(style.fontSize)];
 })"""
 CUT = """sel => [...document.querySelectorAll(sel)].filter(el => el.scrollWidth > el.clientWidth + 1 ||
   el.getBoundingClientRect().right > el.closest('.seat').getBoundingClientRect().right + 1).map(el => el.textContent)"""
@@ -49,6 +55,25 @@ def test_a_tile_on_a_phone_keeps_its_words_whole(page, table, lang):
         assert len(words) >= 6 and all(n == 1 for _, n in words), words
         assert not pg.evaluate(CUT, ".seat .who .pname, .seat .dealer"), t  # 东 李强 whole, 庄 beside or below it
     assert pg.evaluate(LINES, "#tile-p2 .badge")[0][0] == ("无响应" if lang == "zh" else "stalled")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_seats_cards_left_take_one_line_on_a_phone(page, table, lang):
+    """On a 360 x 740 phone each seat's cards left (多于 10 张, over 10 left: San Da Yi tells no count above 10) is on one
+    line, on the scoreboard and on the table's own page: a side seat broke it over two (多于 / 10 张, more than / 10 in
+    hand), and the table's page, drawn larger, in Chinese too."""
+    p4 = table("p4")
+    s = sandayi(31, cards={"S": 25, "E": 14, "N": 8, "W": 25},
+                players={"S": "欧阳明月", "E": "司马长风", "N": "诸葛晓岚", "W": "上官云裳"})
+    s["clocks"] = {seat: {"left": 59.0, "running": False} for seat in "SENW"}  # a clock beside every count
+    p4.publish("state", s)
+    for path in ("/", "/tables/p4"):
+        pg = page(path, 360, 740, lang=lang)
+        pg.wait_for_selector("#tile-p4[data-seq='31']", timeout=WAIT_MS)
+        counts = pg.evaluate(ONE_LINE, "#tile-p4 .seat .count")
+        said = ["8 张", "多于 10 张"] if lang == "zh" else ["8 left", "over 10 left"]
+        assert sorted({text for text, _, _ in counts}) == said, counts
+        assert all(n == 1 and tall for _, n, tall in counts), (path, counts)
 
 
 def test_an_empty_timeline_says_whether_events_were_missed(page, table):

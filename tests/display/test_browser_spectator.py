@@ -61,7 +61,7 @@ def test_a_guandan_tile_shows_levels_and_no_card_points(page, table):
     assert pg.inner_text("#tile-p1 .flags").startswith("⚑ 待裁判：东 ")
     en = page("/", lang="en")
     en.wait_for_selector("#tile-p1[data-seq='5']", timeout=WAIT_MS)
-    assert [en.inner_text(f"#tile-p1 .seat.{s} .count") for s in "EW"] == ["1 in hand", "more than 10 in hand"]
+    assert [en.inner_text(f"#tile-p1 .seat.{s} .count") for s in "EW"] == ["1 left", "over 10 left"]
     # 002 九 3 (SEED_002_COUNT): a count above 10 is the players' secret, and they see the hall's screens too
     assert [pg.inner_text(f"#tile-p1 .seat.{s} .count") for s in "SW"] == ["3 张", "多于 10 张"]
     assert en.inner_text("#tile-p1 .flags").startswith("⚑ For the referee: E ")
