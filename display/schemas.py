@@ -78,6 +78,13 @@ class Entry(Closed):
                             "withdrawal picker leaves it out, the round marks it where it sits)")
 
 
+class Named(Entry):
+    """An entry as the pages name it (``/api/tournaments/{id}/entries``, the console's tournament)."""
+
+    team: str = Field(default="", max_length=64, description="where the standings rank teams (pair Swiss), the name of "
+                      "the team it plays for (its unit is `unit`): a pair is named by it, as the standings name the team")
+
+
 # An exact number on the wire (bus/PROTOCOL.md): an integer, or a fraction "10/3" (places shared by three)
 Exact = Annotated[int, Field(strict=True, ge=-1000000, le=1000000)] | Annotated[str, StringConstraints(pattern=r"^-?[0-9]{1,12}/[0-9]{1,12}$")]
 
@@ -480,7 +487,7 @@ class TournamentView(BaseModel):
                                           "than its scores, by table: pair Swiss's levels each side reached (A+: past A), "
                                           "or won, drawn, lost where none is known; a knockout's single game or "
                                           "walkover won, lost; a San Da Yi table's places (place1, tied2, forfeited)")
-    entries: list[Entry] = Field(default=[], description="every entry as the hall knows it (lot number, name, unit): the "
+    entries: list[Named] = Field(default=[], description="every entry as the hall knows it (lot number, name, unit, team): the "
                                  "console names an entry so, one at no table too (a round paired again, the hall's lot)")
     started: bool = Field(default=False, description="whether the latest round has started at its tables (as the hall "
                           "shows them): it is not started again")

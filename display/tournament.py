@@ -117,6 +117,15 @@ def entries_known(t: Tournament) -> dict[str, dict]:
             for e in t.entries}
 
 
+def entries_named(t: Tournament) -> list[dict]:
+    """Every entry of ``t`` as the pages name it: as the hall knows it (:func:`entries_known`), whether it withdrew
+    (退赛), and where the standings rank teams (pair Swiss, 000 四5) the name of the team it plays for: a pair is named
+    by its team, as the standings name the team (empty where they rank the entries themselves)."""
+    teams, known = t.rules.ranks == "team", entries_known(t)
+    return [{"id": e.id, **known[e.id], "withdrawn": e.id in t.withdrawn, "team": e.team if teams else ""}
+            for e in t.entries]
+
+
 # the kinds each console action logs (``referee.tournament.store``; a forfeit over a result is a correction)
 KINDS = {"new_tournament": ("new",), "pair_round": ("pair",), "unpair_round": ("unpair",), "draw_lot": ("lot",),
          "record_result": ("result",), "correct_result": ("correct",), "forfeit": ("forfeit", "correct"),
@@ -203,4 +212,4 @@ class Tournaments:
         self.store.close()
 
 
-__all__ = ["KINDS", "AtTables", "EntryError", "Line", "Refusal", "TournamentError", "Tournaments", "at_tables", "entries_known", "entries_of", "lines", "read_form", "rows_of", "seating"]
+__all__ = ["KINDS", "AtTables", "EntryError", "Line", "Refusal", "TournamentError", "Tournaments", "at_tables", "entries_named", "entries_of", "lines", "read_form", "rows_of", "seating"]

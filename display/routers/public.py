@@ -12,8 +12,8 @@ from fastapi.responses import StreamingResponse
 from display.deps import Ctx, Denied
 from display import hub
 from display.hub import STREAMS_PER_CLIENT, sse
-from display.schemas import Entry, Id, Problem, Round, Standings
-from display.tournament import entries_known
+from display.schemas import Id, Named, Problem, Round, Standings
+from display.tournament import entries_named
 from referee.tournament.views import awards_given, results_said
 
 router = APIRouter(prefix="/api", tags=["scoreboard"])
@@ -57,13 +57,14 @@ def round_(tournament: Id, ctx: Ctx) -> Round:
 
 
 @router.get("/tournaments/{tournament}/entries", responses=NOT_FOUND,
-            summary="The entries of the tournament this display runs, as the hall knows them (lot number, name, unit)")
-def entries(tournament: Id, ctx: Ctx) -> list[Entry]:
+            summary="The entries of the tournament this display runs, as the hall knows them (lot number, name, unit, "
+                    "the team a pair plays for where the standings rank teams)")
+def entries(tournament: Id, ctx: Ctx) -> list[Named]:
     """What names a round's entry that the page has by id alone: a pair Swiss pair's bye (its standings' rows are
     teams, and a pair with the bye is at no table of the round), and whether it withdrew (退赛: a pair, where its team
     plays on). 404 unless this display runs that tournament."""
     with _running(tournament, ctx, Denied("no_entries", tournament=tournament)) as t:
-        return [Entry(id=e, **x, withdrawn=e in t.withdrawn) for e, x in entries_known(t).items()]
+        return [Named(**x) for x in entries_named(t)]
 
 
 @router.get("/tournaments/{tournament}/results", responses=NOT_FOUND,

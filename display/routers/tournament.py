@@ -20,11 +20,11 @@ from display.routers.tables import send
 from display.schemas import (
     Book,
     Entries,
-    Entry,
     EntryRow,
     ForfeitIn,
     LateIn,
     LotIn,
+    Named,
     NewTournament,
     Problem,
     ResultIn,
@@ -42,7 +42,7 @@ from display.tournament import (
     Refusal,
     TournamentError,
     at_tables,
-    entries_known,
+    entries_named,
     entries_of,
     read_form,
     rows_of,
@@ -119,7 +119,7 @@ def _view(store, ctx: Ctx, round_no: int | None = None) -> TournamentView:
                           results=results_said(t, shown["round"]) if shown["round"] else {},
                           standings=store.standings(), lot=list(t.lot),
                           lot_open=t.rules.lot_closed(t) is None, rulebook=tables.rulebook, started=tables.started,
-                          rulebooks=_books(t.rules.games), changed=changed, entries=[Entry(id=e, **x, withdrawn=e in t.withdrawn) for e, x in entries_known(t).items()],
+                          rulebooks=_books(t.rules.games), changed=changed, entries=[Named(**x) for x in entries_named(t)],
                           unrecorded=[Unrecorded(table=n.table, report=n.report, reason=n.reason, at=n.at) for n in waiting])
 
 

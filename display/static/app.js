@@ -183,18 +183,23 @@ function renderPairings() {
   box.innerHTML = repairedHTML(r) + `<table class="pairings"><thead><tr><th>${T("table")}</th><th>${T("teams")}</th><th class="num">${T("result")}</th></tr></thead><tbody>` +
     rows.map(p => `<tr data-table="${esc(p.table)}"${moved.has(p.table) ? ` class="repaired"` : ""}><td><a href="/tables/${encodeURIComponent(p.table)}">${esc(p.table)}</a>` +
       `${moved.has(p.table) ? ` <b class="repaired-mark">${esc(T("repaired_mark"))}</b>` : ""}</td>` +
-      `<td>${p.entries.map(e => `${esc(e.name)} <small>${esc(e.unit)}</small>` +
+      `<td>${p.entries.map(e => pairingHTML(e, asked?.entries.get(e.id)?.team) +
         `${gone.has(e.id) ? ` <b class="withdrawn-mark">${T("withdrawn")}</b>` : ""}` +
         `${(p.forfeits || []).includes(e.id) ? ` <b class="forfeited">${T("forfeit")}</b>` : ""}`).join(` <b>${T("versus")}</b> `)}</td>` +
       `<td class="num">${!p.result ? "" : esc(said[p.table] ? RESULTW(said[p.table]) : p.result.scores.map(EXACT).join(" : "))}</td></tr>`).join("") + `</tbody></table>` +
     (r.byes.length ? `<p class="byes">${esc(T("byes_line", { byes: byes(r).join(W("word.list")) }))}</p>` : "");
   refit();  // the big screen's pages of rows
 }
+function pairingHTML(e, team) {  // an entry of the pairings by its name and unit; a pair of pair Swiss by its team, as the
+  // standings name it (whoHTML: the unit once), its players after it (the team from the display's entries, askEntries)
+  if (!team) return `${esc(e.name)} <small>${esc(e.unit)}</small>`;
+  return `${esc(team)}${e.unit !== team ? ` <small class="unit">${esc(e.unit)}</small>` : ""} <small class="pair">${esc(e.name)}</small>`;
+}
 function byes(r) {  // a round's byes named as the console names them (1号 名字 单位), never by the tournament's ids
   const known = entriesKnown(), asked = ASKED[r.tournament]?.entries || new Map();
   if (r.byes.some(id => !known.has(id) && !asked.has(id))) askEntries(r);
-  return r.byes.map(id => { const e = known.get(id) || asked.get(id);
-    return (e ? entryWords(e) : id) + ((r.byes_forfeited || []).includes(id) ? T("bye_forfeited") : ""); });
+  return r.byes.map(id => { const e = asked.get(id) || known.get(id);  // the display's first: a pair by its team
+    return (e ? pairWords(e) : id) + ((r.byes_forfeited || []).includes(id) ? T("bye_forfeited") : ""); });
 }
 const ASKED = {};  // tournament id -> its entries and the round's results as read, asked of the display once per round published (routers/public.py)
 async function askEntries(r) {  // a bye the page has no name for, a pair withdrawn, a result read otherwise than its scores

@@ -10,13 +10,16 @@ async function tournamentPanel(sent = null) {  // sent: the form (or table row) 
   const html = !(t instanceof Error) ? roundHTML(t) : t.status === 404 ? await registrationHTML() : unreadHTML(t);
   if (n !== DRAWN) return;
   const was = document.activeElement && box.contains(document.activeElement) ? document.activeElement : null;
-  const typed = typing(box, sent), focus = was ? fieldKey(was) : null, caret = was ? selection(was) : null;
+  // the focus back on the very field: a radio by its value too (it went to the row's last one, the other side, so a
+  // Space pressed after a redraw picked the wrong winner)
+  const at = el => fieldKey(el) + (el.type === "radio" ? "=" + el.value : "");
+  const typed = typing(box, sent), focus = was ? at(was) : null, caret = was ? selection(was) : null;
   box.innerHTML = html;  // redrawn whenever the tournament publishes: what the organiser is typing survives it
   box.querySelectorAll("input, select").forEach(el => {
     const k = fieldKey(el);
     if (el.type === "radio" || el.type === "checkbox") { if (typed.has(k + "=" + el.value)) el.checked = typed.get(k + "=" + el.value); }
     else if (typed.has(k)) el.value = typed.get(k);
-    if (k === focus) { el.focus(); if (caret) try { el.setSelectionRange(...caret); } catch { /* a field without a caret */ } }
+    if (at(el) === focus) { el.focus(); if (caret) try { el.setSelectionRange(...caret); } catch { /* a field without a caret */ } }
   });
 }
 function selection(el) {  // the caret or the selected text of a text field: the next key typed lands where it would have
@@ -54,10 +57,11 @@ async function registrationHTML() {
 }
 function roundHTML(view) {
   const known = new Map((view.entries || []).map(e => [e.id, e]));
-  const out = e => ({ ...e, withdrawn: !!known.get(e.id)?.withdrawn });  // marked 退赛 where it sits (individual tables: an empty seat, forfeited)
+  // marked 退赛 where it sits (individual tables: an empty seat, forfeited); a pair named by its team (pair Swiss)
+  const out = e => ({ ...e, withdrawn: !!known.get(e.id)?.withdrawn, team: known.get(e.id)?.team || "" });
   const said = view.results || {};  // a result as read where its scores are not that (pair Swiss: the levels each side reached)
   const t = { ...view, round: { ...view.round, tables: view.round.tables.map(x => ({ ...x, entries: x.entries.map(out), said: said[x.table], seen: view.changed?.[x.table] })) } }, r = t.round;
-  const named = id => known.has(id) ? entryWords(known.get(id)) : id;  // as the hall knows it, not by its internal id
+  const named = id => known.has(id) ? pairWords(known.get(id)) : id;  // as the hall knows it, not by its internal id
   // a round paired again before it was played says so: the change, each table as announced (nothing changes silently)
   const moved = new Map((r.repaired?.tables || []).map(x => [x.table, x.before.map(named)]));
   const tables = r.repaired ? r.repaired.tables.map(x => x.table).concat(r.repaired.byes ? [T("byes")] : []).join(W("word.list")) : "";
@@ -154,9 +158,11 @@ function lotOrder(f) {  // the entries by the numbers typed, 1 first; every numb
   if (numbers.size !== n || ![...numbers].every(x => Number.isInteger(x) && x >= 1 && x <= n)) throw new Error(T("lot_each_once", { n }));
   return drawn.sort(([a], [b]) => a - b).map(([, e]) => e);
 }
-function entryHTML(e) {  // the same, with its unit; its id (the sheets', the lot form's) on hover
-  return `<span class="entry" title="${esc(e.id)}">${e.lot ? `<span class="lot">${esc(T("lot_no", { n: e.lot }))}</span> ` : ""}${esc(e.name)}` +
-    `${e.unit && e.unit !== e.name ? ` <small>${esc(e.unit)}</small>` : ""}</span>` +
+function entryHTML(e) {  // the same, with its unit; its id (the sheets', the lot form's) on hover; a pair of pair Swiss by
+  // its team, as the standings name it (the unit once), its players after it
+  const [name, pair] = e.team ? [e.team, ` <small class="pair">${esc(e.name)}</small>`] : [e.name, ""];
+  return `<span class="entry" title="${esc(e.id)}">${e.lot ? `<span class="lot">${esc(T("lot_no", { n: e.lot }))}</span> ` : ""}${esc(name)}` +
+    `${e.unit && e.unit !== name ? ` <small>${esc(e.unit)}</small>` : ""}${pair}</span>` +
     (e.withdrawn ? ` <b class="withdrawn-mark">${esc(T("withdrawn"))}</b>` : "");
 }
 function bookName(b) {  // a rulebook by its title in the reader's language (the venue's in Chinese)
@@ -254,6 +260,14 @@ document.addEventListener("submit", ev => {
       out => { SAID_AT.delete(id); return out; }, e => { SAID_AT.set(id, e.message); throw e; });
   }
   act(call).then(ok => tournamentPanel(ok ? id : null));
+});
+document.addEventListener("keydown", ev => {  // Enter on a round row's winner (or its reason) presses the row's action, as
+  // a form's Enter does: 录入结果, with a reason typed 更正 (the row is no form: Enter did nothing, a keyboard had to Tab on)
+  const el = ev.target;
+  if (ev.key !== "Enter" || el.form || !el.matches("#t-round input[type=radio], #t-round input[name=reason]")) return;
+  ev.preventDefault();
+  const row = el.closest("tr"), reason = row.querySelector("input[name=reason]")?.value.trim();
+  row.querySelector(`button[data-result=${reason ? "correct" : "record"}]`)?.click();
 });
 document.addEventListener("click", ev => {
   const b = ev.target.closest("#c-tournament button");

@@ -462,7 +462,8 @@ def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, ha
         board = page("/")
         board.wait_for_selector("#pairings tr[data-table=t03]")
         row = console.locator("#t-round tr[data-table=t01]")
-        first, second = (row.locator("label .entry small").nth(i).inner_text().strip() for i in (0, 1))  # the units
+        # the teams (each named after its unit), after the lot number: a pair is named by its team, as the standings name it
+        first, second = (row.locator("label .entry").nth(i).inner_text().split()[1] for i in (0, 1))
         row.locator("input[type=radio]").nth(0).check()
         row.locator("button[data-result=record]").click()
         board.wait_for_selector("#pairings tr[data-table=t01] td.num:text-is('胜 : 负')", timeout=WAIT_MS)  # as read (a23c32f): no levels entered

@@ -57,7 +57,7 @@ def test_each_systems_standings_head_their_rows_and_a_pair_swiss_bye_is_named(pa
               name="秋季赛", seed=3, options={"rounds": 3, "team_pairs": 1}, id="odd")
     r = store.pair_next_round()
     assert r["byes"] == ["e2"]
-    bye = f"{store.tournament.lot.index('e2') + 1}号 物理系甲、物理系乙 物理系"
+    bye = f"{store.tournament.lot.index('e2') + 1}号 物理系 物理系甲、物理系乙"  # by its team, as the standings name it
     for leaf, payload in (("round", r), ("standings", store.standings())):
         tournament.publish("odd", leaf, payload | {"at": time.time() + 5})
     for lang, said, head in (("zh", f"轮空：{bye}", "队"), ("en", "Byes: No. " + bye.replace("号", ""), "Team")):

@@ -2,7 +2,8 @@
 mosquitto): a play of the timeline is reached with Tab and opened with Enter (it took a mouse: a line with a click
 handler and no focus), the picker takes the focus, and a card pressed keeps it there (each press drew the picker anew
 and sent the focus back to the top of the page); where the keyboard is shows on the dark ground. An action's line on
-an English page has English punctuation (it said "…：sent to the table").
+an English page has English punctuation (it said "…：sent to the table"). A round's result is entered so too: the winner
+picked and Enter pressed on it (the row is no form: Enter did nothing).
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from __future__ import annotations
 import time
 
 import pytest
-from kit import REFEREE, LiveTable, login, state, until
+from kit import REFEREE, LiveTable, hall_of, login, state, until
 
 from display.routers import tables
+from referee.tournament import Entry, TournamentStore
 
 pytestmark = pytest.mark.browser
 WAIT_MS = 30_000
@@ -27,6 +29,17 @@ def tab_to(pg, expression: str, most: int = 200) -> None:
             return
         pg.keyboard.press("Tab")
     raise AssertionError(f"Tab never reached {expression}")
+
+
+def pick(pg, row: str, side: str) -> None:
+    """Tab to the winner's choice of ``row``, Space on it, the arrows to ``side``: focused and picked."""
+    tab_to(pg, f"el.matches('{row} input[type=radio]')")
+    pg.keyboard.press("Space")
+    for _ in range(2):
+        if pg.evaluate(f"{FOCUSED}.matches('{row} input[type=radio][value=\"{side}\"]:checked')"):
+            return
+        pg.keyboard.press("ArrowRight")
+    raise AssertionError(f"side {side} of {row} not picked")
 
 
 def test_a_play_is_corrected_by_keyboard_alone(page, broker, tmp_path):
@@ -80,3 +93,35 @@ def test_an_english_consoles_lines_read_in_english(page, table, monkeypatch):
     until(console, "document.querySelector('#result .line').textContent.includes('k3')")
     line = console.inner_text("#result .line")
     assert "k2" in line and not any(c in line for c in "；："), line
+
+
+def test_a_result_is_entered_and_corrected_by_keyboard_alone(browser, broker, tmp_path):
+    """A round's row by keyboard: Tab to the winner, Space picks it, Enter records the result (as 录入结果 does: it did
+    nothing, a keyboard had to Tab on to the button); with a reason typed, Enter on it corrects the result (更正). The
+    panel drawn anew meanwhile (another table's result) leaves the focus on the side picked (it moved to the other
+    side, where the next Space picked the wrong winner)."""
+    store = TournamentStore(tmp_path / "hall.db")
+    store.new("pair-swiss", [Entry(f"u{u}p{p}", f"甲{u}{p}、乙{u}{p}", f"单位{u}", f"单位{u}", (f"甲{u}{p}", f"乙{u}{p}"))
+                             for u in range(1, 5) for p in (1, 2)], name="秋季赛", options={"rounds": 2}, id="keys")
+    store.pair_next_round()
+    first, other = (x.table for x in store.tournament.round(1).tables[:2])
+    row = f"#t-round tr[data-table={first}]"
+    points = lambda: TournamentStore(store.path).tournament.round(1).tables[0].outcome  # noqa: E731  (as the file has it)
+    try:
+        with hall_of(browser, broker, store, tmp_path / "console.db") as (_, console, _board):
+            console.wait_for_selector(row, timeout=WAIT_MS)
+            pick(console, row, "0")  # the first side wins
+            store.record_result(1, other, {"winner": 1})  # the panel drawn anew meanwhile: the focus stays on that side
+            console.wait_for_selector(f"#t-round tr[data-table={other}] .finished", timeout=WAIT_MS)
+            assert console.evaluate(f"{FOCUSED}.matches('{row} input[value=\"0\"]:checked')")
+            console.keyboard.press("Enter")
+            console.wait_for_selector(f"{row} .finished", timeout=WAIT_MS)
+            assert points().points == (2, 0) and console.get_attribute("#result", "class") != "error"
+            pick(console, row, "1")  # the other side, then why
+            tab_to(console, f"el.matches('{row} input[name=reason]')")
+            console.keyboard.type("记错了胜方")
+            console.keyboard.press("Enter")
+            until(console, "document.querySelector('#result .line').textContent.includes('记错了胜方')")
+            assert points().points == (0, 2) and console.get_attribute("#result", "class") != "error"
+    finally:
+        store.close()

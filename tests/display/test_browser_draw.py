@@ -76,11 +76,11 @@ def test_the_console_says_a_correction_paired_the_next_round_again_and_records_a
     first = repaired["tables"][0]
     row = console.locator(f"#t-round tr.repaired[data-table={first['table']}]")
     assert row.locator(".repaired-mark").inner_text() == "重排"
-    t = store.tournament  # each entry as announced, as the hall knows it: lot number, name, unit (no internal id)
-    named = [(t.lot.index(e) + 1, t.entry(e).name, t.entry(e).unit) for e in first["before"]]
-    assert row.locator(".was").inner_text() == "原为 " + " / ".join(f"{n}号 {name} {unit}" for n, name, unit in named)
+    t = store.tournament  # each entry as announced: lot number, its team (named after its unit), its name (no id)
+    named = [(t.lot.index(e) + 1, t.entry(e).name, t.entry(e).team) for e in first["before"]]
+    assert row.locator(".was").inner_text() == "原为 " + " / ".join(f"{n}号 {team} {name}" for n, name, team in named)
     console.click("#lang")  # on the switch, in English
-    english = "was " + " / ".join(f"No. {n} {name} {unit}" for n, name, unit in named)
+    english = "was " + " / ".join(f"No. {n} {team} {name}" for n, name, team in named)
     until(console, f"document.querySelector('tr.repaired[data-table={first['table']}] .was').textContent === {english!r}")
     console.click("#lang")
     console.wait_for_selector("#c-audit tbody tr[data-action=repaired_round]")

@@ -2,7 +2,7 @@
 system Chromium against the app (uvicorn), a real mosquitto and the tournament service on the same file: a pair
 disqualified mid-round is marked 退赛 where it sits (its standings' rows are teams, and its team plays on), a table's
 result is the levels each side reached, and the final standings give every team still in without a placed prize the
-鼓励奖 (English on the switch), a team withdrawn none."""
+鼓励奖 (English on the switch), a team withdrawn none; a pair is named by its team, as the standings name the team."""
 
 from __future__ import annotations
 
@@ -61,5 +61,36 @@ def test_a_pair_withdrawn_the_levels_reached_and_the_encouragement_award_on_the_
             board.click("#lang")
             english = ["First prize"] + ["Second prize"] * 3 + ["Third prize"] * 5 + ["Encouragement award"] * 2 + [""]
             until(board, f"{prizes} === {','.join(english)!r}")
+    finally:
+        store.close()
+
+
+def test_a_pair_is_named_by_its_team_as_the_standings_name_it(browser, broker, tmp_path):
+    """000 四5 (各队的团体成绩由本队两对选手轮分积分累加): the standings rank teams, 一队 单位01 or 单位02 (named after its
+    unit, once); the scoreboard's pairings and the console's round name each pair by that team, its players after it
+    (they named it by its players alone, 甲12、乙12 单位01, a name the standings never show), the bye too."""
+    team = lambda u: "一队" if u == 1 else f"单位{u:02d}"  # noqa: E731  (unit 01's team has a name of its own)
+    store = TournamentStore(tmp_path / "hall.db")
+    store.new("pair-swiss", [Entry(f"u{u:02d}p{p}", f"甲{u}{p}、乙{u}{p}", f"单位{u:02d}", team(u), (f"甲{u}{p}", f"乙{u}{p}"))
+                             for u in range(1, 4) for p in (1, 2)], name="秋季赛", seed=4, options={"rounds": 2}, id="named")
+    store.withdraw_entry("u03p2", reason="缺席")  # five pairs: one sits out
+    store.pair_next_round()
+    r, lot = store.tournament.round(1), store.tournament.lot
+    words = {e.id: (f"{e.team} {e.unit}" if e.team != e.unit else e.team, e.name) for e in store.tournament.entries}
+    try:
+        with hall_of(browser, broker, store, tmp_path / "console.db") as (_, console, board):
+            board.wait_for_selector("#standings tr[data-entry='单位01·一队']", timeout=WAIT_MS)
+            assert board.inner_text("#standings tr[data-entry='单位01·一队'] td.who") == "一队 单位01"
+            for x in r.tables:
+                said = " 对 ".join(f"{words[e][0]} {words[e][1]}" for e in x.entries)
+                until(board, f"document.querySelector('#pairings tr[data-table={x.table}] td:nth-child(2)').textContent === {said!r}")
+                for e in x.entries:
+                    entry = console.locator(f"#t-round tr[data-table={x.table}] .entry[title={e}]")
+                    entry.wait_for(timeout=WAIT_MS)
+                    assert entry.inner_text() == f"{lot.index(e) + 1}号 {words[e][0]} {words[e][1]}"
+            bye = [f"{lot.index(e) + 1}号 {words[e][0]} {words[e][1]}" for e in r.byes]
+            assert len(bye) == 1, r
+            until(board, f"document.querySelector('#pairings .byes').textContent === {'轮空：' + bye[0]!r}")
+            assert console.inner_text("#t-byes") == "轮空：" + bye[0]
     finally:
         store.close()

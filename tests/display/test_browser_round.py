@@ -67,7 +67,8 @@ def test_each_entry_and_field_of_the_round_has_its_words(browser, broker, tmp_pa
         console.wait_for_selector("#t-round[data-round='1']")
         row = console.locator(f"#t-round tr[data-table={first['table']}]")
         side = row.locator(f"label[data-entry={a['id']}]").inner_text().strip()
-        assert side == f"{a['lot']}号 {a['name']} {a['unit']}" and a["id"] not in row.inner_text()  # no internal id
+        # a pair Swiss pair by its team, named after its unit (单位0), as the standings name it; no internal id
+        assert side == f"{a['lot']}号 {a['unit']} {a['name']}" and a["id"] not in row.inner_text()
         radio = console.get_by_role("radio", name=f"胜方：{a['lot']}号 {a['name']}", exact=True)
         assert radio.count() == 1 and console.get_by_role("button", name=f"{b['lot']}号 {b['name']} 弃权").count() == 1
         assert "点选胜方" in console.inner_text("#t-round thead")
