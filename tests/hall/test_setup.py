@@ -37,7 +37,7 @@ ROUND = "cardtable/v1/tournament/main/round"
 WRITES = {"table-T": {"state", "events", "violations", "status", "health", "board/out"},
           "camera-T": {"observed", "removed", "frames", "camera/status"}, "board-T": {"board/in", "board/status"}}
 READS = {"table-T": {"commands", "state", "health", "camera/status", "board/status"}, "table-T-camera": {"observed", "removed"},
-         "table-T-board": {"board/in"}, "camera-T": {"state"}, "board-T": {"board/out"}}
+         "table-T-board": {"board/in"}, "camera-T": {"state"}, "board-T": {"board/out", "status", "health"}}  # the bridge: its service gone, rEF GonE
 SESSIONS = ("-camera", "-board")
 
 
@@ -181,8 +181,10 @@ def test_each_user_reaches_what_the_protocol_says_and_nothing_else(hall):
             time.sleep(0.05)
         for user in users:
             assert got[user] == expected[user], user
-        assert sum(map(len, expected.values())) == 78
+        assert sum(map(len, expected.values())) == 82
         assert expected["camera-t01"] == {b"table-t01>cardtable/v1/tables/t01/state"}  # vision.tracker.told
+        assert expected["board-t01"] == {b"table-t01>cardtable/v1/tables/t01/" + leaf  # the bridge: rEF GonE
+                                         for leaf in (b"board/out", b"status", b"health")}
     finally:
         for conn in conns.values():
             conn.close(flush_timeout=0)
