@@ -310,6 +310,7 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
     # camera's user name; stopped whole (SIGSTOP), it is offline, its will, within 1.5 KEEPALIVE_S
     tracker, states = for_game(game, settle_s=settle_s, decks=decks), TableStates(conn, table)
     calibration, last_at, sent, warned, coarse, framed, shown = None, None, 0, False, False, False, None
+    frozen = False  # as last said: it may turn on a frame skipped for the rate, said at the next one compared
     presence = Presence(time.monotonic(), lost_after_s)  # timed on the monotonic clock: a wall clock set back or
     # forward neither hides a lost camera nor makes one up
     stopped, calls = threading.Event(), Calls()
@@ -369,10 +370,11 @@ def _watch(source: str, what: str, table: str, broker: str, model: Model, *, nam
             if last_at is not None and at - last_at < 1 / fps - 1e-6:
                 presence = presence.framed(time.monotonic())
                 continue  # keep to the frame rate the tracker needs
-            frozen, same, last_at, shown = presence.frozen, alike(shown, frame) if live else None, at, frame
+            same, last_at, shown = alike(shown, frame) if live else None, at, frame
             presence = presence.framed(time.monotonic(), same=same)
             if presence.frozen != frozen:  # said when it freezes and when it moves again (vision.presence)
-                log(say(lang, "vision.frozen" if presence.frozen else "vision.unfrozen", source=source,
+                frozen = presence.frozen
+                log(say(lang, "vision.frozen" if frozen else "vision.unfrozen", source=source,
                         s=f"{presence.frozen_after_s:g}"))
                 calibration, warned = None, False  # it may have been moved meanwhile: its markers are found again
             if presence.frozen:
