@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from cardtable.lang import FAILED
 
-KEEPALIVE_S = 5  # the broker connection's keepalive of a service with a presence: stopped whole, offline within 12 s
+KEEPALIVE_S = 5  # the broker connection's keepalive of a service with a presence (table service, camera, bridge)
 SAY_S = 1.0  # how long the words may take before the process ends anyway
 
 

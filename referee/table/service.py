@@ -113,6 +113,7 @@ from bus.protocol import (
     topic,
 )
 from cardtable.logs import setup_logging
+from cardtable.watchdog import KEEPALIVE_S  # the sessions' too: the broker publishes the will when silent 7.5 s
 from referee.catalogue import Term, error_key
 from referee.reasons import Reason
 from referee.table import witness
@@ -138,7 +139,6 @@ HEAR_AGAIN_S = RECONNECT_DELAY_S[1] + 1.0
 PROBE_S = 1.0  # a session that heard nothing from the broker this long is probed (an MQTT ping)
 ANSWER_S = 2.0  # a session whose probe has waited this long for an answer is silent: the link is cut
 ANSWER_POLL_S = 0.05  # while time waits for the sessions' answers to rule a deadline, the worker looks this often
-KEEPALIVE_S = 5  # the sessions' MQTT keepalive: the broker publishes the will when the service is silent 7.5 s
 BATCH_MAX = 100  # queued inputs applied before the state is published
 HEALTH_S = 2.0  # between two health messages
 RETRY_S = 0.5  # before a batch whose commit failed is tried again
