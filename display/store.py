@@ -56,7 +56,7 @@ from display.names import alike, mixed
 from referee.catalogue import Refusal
 from referee.tournament.core import TournamentError  # the words for what a file is (the tournament's own check)
 from referee.tournament.entries import readable
-from referee.tournament.store import ORIGIN, WAIT_S, seal, unlike, writing
+from referee.tournament.store import ORIGIN, WAIT_S, file_error, seal, unlike, writing
 
 SESSION_S = 12 * 3600.0  # a login lasts one evening
 LOCK_WINDOW_S = 20 * 60.0  # failed logins count this long ...
@@ -143,7 +143,8 @@ def check_file(path: str | Path) -> None:
     """Refuse a ``--db`` that is not the console's own file: a folder, an empty file, text, a damaged file or another
     database (the tournament's, a table's event log), which the console would otherwise have written its tables into;
     or a file in a folder that does not exist. The file is checked as the tournament's is (``unlike``, with its
-    words). Nothing is written. A new file in a folder that exists is fine.
+    words). A lock another program holds past the wait, a full or failing disk are said as such (the file may well be
+    the console's, and whole), not as another file. Nothing is written. A new file in a folder that exists is fine.
 
     >>> check_file(":memory:")
     """
@@ -162,6 +163,9 @@ def check_file(path: str | Path) -> None:
                 raise UserError("console_newer", path=path, version=version, ours=VERSION)
     except OSError as exc:
         what = TournamentError("db_damaged", error=exc)
+    error = what.values.get("error") if what is not None and what.key.endswith(".db_damaged") else None
+    if isinstance(error, sqlite3.Error) and file_error(path, error).key.endswith((".db_busy", ".db_full", ".db_io")):
+        raise file_error(path, error)  # a lock held, a full or failing disk: the console's file may well be whole
     if what is not None:
         raise UserError("not_console", path=path, what=what)
 

@@ -381,3 +381,31 @@ def test_serve_of_a_console_file_without_users_says_nobody_can_log_in(broker, tm
     monkeypatch.setenv("CARDTABLE_PASSWORD", "a long enough password")
     assert cli.main(["display", "user", "--db", str(db), "--user", "zhao", "--role", "organiser"]) == 0
     assert "控制台文件" not in served()
+
+
+def test_a_console_file_locked_past_the_wait_is_said_as_locked_not_as_another_file(tmp_path, monkeypatch, capsys):
+    """Another program holds the console's own file locked past the wait (a person's sqlite3 shell in an exclusive
+    transaction): `display user` said "not the console's file (damaged ...)", which sent the organiser to the wrong
+    file or a backup. Now the lock is said, and to try again; nothing changes. The wait is shortened from 30 s."""
+    import sqlite3
+    from contextlib import closing
+
+    from referee.tournament import store as tournament_store
+
+    db = tmp_path / "console.db"
+    monkeypatch.setenv("CARDTABLE_PASSWORD", "organiser-pass")
+    assert cli.main(["display", "user", "--db", str(db), "--user", "王老师", "--role", "organiser"]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr(tournament_store, "WAIT_S", 0.5)
+    with closing(sqlite3.connect(db, isolation_level=None)) as other:
+        other.execute("PRAGMA locking_mode=EXCLUSIVE")
+        other.execute("BEGIN EXCLUSIVE")
+        other.execute("UPDATE users SET role = role")
+        assert cli.main(["display", "user", "--db", str(db), "--user", "李老师", "--role", "referee"]) == 2
+        err = capsys.readouterr().err
+        assert cli.main(["--lang", "en", "display", "user", "--db", str(db), "--user", "李老师", "--role", "referee"]) == 2
+        err_en = capsys.readouterr().err
+        other.execute("ROLLBACK")
+    assert f"另一个程序占着 {db} 的锁超过了 0.5 秒" in err and "不是控制台的文件" not in err, err
+    assert f"another program has held the lock on {db} for over 0.5 s" in err_en and "not the console" not in err_en
+    assert Store.open(db).users() == [("王老师", "organiser")]
