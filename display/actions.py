@@ -46,18 +46,23 @@ def outcome(lang: str, result: Mapping, named: Mapping[str, Mapping] | None = No
 
 def entry_named(lang: str, eid: str, named: Mapping[str, Mapping]) -> str:
     """An entry as the hall knows it: its lot number, name and unit (``named``: id -> ``lot``, ``name``, ``unit``,
-    as the console keeps them with the change); its id where it has none.
+    ``team``, as the console keeps them with the change); a pair of pair Swiss by its team, as the pages name it (the
+    unit once), its players after it; its id where it has none.
 
     >>> entry_named("zh", "e01", {"e01": {"lot": 1, "name": "张伟/李娜", "unit": "工会"}})
     '1号 张伟/李娜 工会'
     >>> entry_named("en", "e02", {"e02": {"lot": None, "name": "计算机学院", "unit": "计算机学院"}})
     '计算机学院'
+    >>> entry_named("en", "u01p2", {"u01p2": {"lot": 3, "name": "甲12、乙12", "unit": "单位01", "team": "一队"}})
+    'No. 3 一队 单位01 甲12、乙12'
     """
     e = named.get(eid)
     if not isinstance(e, Mapping):
         return str(eid)
     lot = say(lang, "ui.lot_no", n=e["lot"]) if e.get("lot") else ""
-    return " ".join(x for x in (lot, e.get("name"), e.get("unit") if e.get("unit") != e.get("name") else "") if x)
+    first = e.get("team") or e.get("name")
+    rest = e.get("name") if e.get("team") else ""
+    return " ".join(x for x in (lot, first, e.get("unit") if e.get("unit") != first else "", rest) if x)
 
 
 def line(lang: str, user: str, role: str, action: str, detail: Mapping[str, Any]) -> str:

@@ -112,18 +112,19 @@ def _played(t: Tournament, round_no: int, states: Mapping[str, dict | None]) -> 
 
 
 def entries_known(t: Tournament) -> dict[str, dict]:
-    """Every entry of ``t`` as the hall knows it, by id: its lot number (None without a lot), name and unit."""
-    return {e.id: {"lot": t.lot.index(e.id) + 1 if e.id in t.lot else None, "name": e.name, "unit": e.unit}
-            for e in t.entries}
+    """Every entry of ``t`` as the hall knows it, by id: its lot number (None without a lot), name and unit, and where
+    the standings rank teams (pair Swiss, 000 四5) the name of the team it plays for: a pair is named by its team, as
+    the standings name the team (empty where they rank the entries themselves)."""
+    teams = t.rules.ranks == "team"
+    return {e.id: {"lot": t.lot.index(e.id) + 1 if e.id in t.lot else None, "name": e.name, "unit": e.unit,
+                   "team": e.team if teams else ""} for e in t.entries}
 
 
 def entries_named(t: Tournament) -> list[dict]:
-    """Every entry of ``t`` as the pages name it: as the hall knows it (:func:`entries_known`), whether it withdrew
-    (退赛), and where the standings rank teams (pair Swiss, 000 四5) the name of the team it plays for: a pair is named
-    by its team, as the standings name the team (empty where they rank the entries themselves)."""
-    teams, known = t.rules.ranks == "team", entries_known(t)
-    return [{"id": e.id, **known[e.id], "withdrawn": e.id in t.withdrawn, "team": e.team if teams else ""}
-            for e in t.entries]
+    """Every entry of ``t`` as the pages name it: as the hall knows it (:func:`entries_known`) and whether it withdrew
+    (退赛)."""
+    known = entries_known(t)
+    return [{"id": e.id, **known[e.id], "withdrawn": e.id in t.withdrawn} for e in t.entries]
 
 
 # the kinds each console action logs (``referee.tournament.store``; a forfeit over a result is a correction)
@@ -153,7 +154,7 @@ def lines(action: str, detail: dict, t: Tournament) -> list[Line]:
 
 def _named(t: Tournament, detail: dict) -> dict:
     """The entries ``detail`` names by id (``entry``, ``entries``, ``order``, the result's ``forfeits``) as the hall knows them,
-    ``named``: id -> lot number, name and unit; its line says them so (``display.actions``), as they were then."""
+    ``named``: id -> lot number, name, unit and team; its line says them so (``display.actions``), as they were then."""
     result = detail.get("result") if isinstance(detail.get("result"), dict) else {}
     entries = [e for key in ("entries", "order") if isinstance(detail.get(key), list) for e in detail[key]]
     known = entries_known(t)

@@ -68,7 +68,8 @@ def test_a_pair_withdrawn_the_levels_reached_and_the_encouragement_award_on_the_
 def test_a_pair_is_named_by_its_team_as_the_standings_name_it(browser, broker, tmp_path):
     """000 四5 (各队的团体成绩由本队两对选手轮分积分累加): the standings rank teams, 一队 单位01 or 单位02 (named after its
     unit, once); the scoreboard's pairings and the console's round name each pair by that team, its players after it
-    (they named it by its players alone, 甲12、乙12 单位01, a name the standings never show), the bye too."""
+    (they named it by its players alone, 甲12、乙12 单位01, a name the standings never show), the bye too, and so do the
+    console's audit lines in both languages (they named it 1号 甲11、乙11 单位01 after c3259358 named its rows by team)."""
     team = lambda u: "一队" if u == 1 else f"单位{u:02d}"  # noqa: E731  (unit 01's team has a name of its own)
     store = TournamentStore(tmp_path / "hall.db")
     store.new("pair-swiss", [Entry(f"u{u:02d}p{p}", f"甲{u}{p}、乙{u}{p}", f"单位{u:02d}", team(u), (f"甲{u}{p}", f"乙{u}{p}"))
@@ -92,5 +93,21 @@ def test_a_pair_is_named_by_its_team_as_the_standings_name_it(browser, broker, t
             assert len(bye) == 1, r
             until(board, f"document.querySelector('#pairings .byes').textContent === {'轮空：' + bye[0]!r}")
             assert console.inner_text("#t-byes") == "轮空：" + bye[0]
+            # the audit lines so too (甲11、乙11 单位01 there), both languages: a late arrival (an entry), a forfeit (a list)
+            late = next(e for x in r.tables for e in x.entries if e.startswith("u01"))
+            table, gone = next((x.table, x.entries[0]) for x in r.tables if late not in x.entries)
+            console.select_option("#t-late-entry", late)
+            console.fill("#t-late input[name=minutes]", "3")
+            console.click("#t-late button")
+            console.locator(f"#t-round tr[data-table={table}] button[data-forfeit={gone}]").click()
+            audit = ("[...document.querySelectorAll('#c-audit tr[data-action=forfeit], #c-audit tr[data-action=late_arrival]')]"
+                     ".map(x => x.cells[1].textContent).join('|')")
+            named = lambda e, no: f"{no.format(lot.index(e) + 1)} {words[e][0]} {words[e][1]}"  # noqa: E731
+            zh = [f"组织者 wang 录入第 1 轮 {table} 桌弃权：{named(gone, '{}号')}", f"组织者 wang 录入第 1 轮 {named(late, '{}号')} 迟到 3 分钟"]
+            until(console, f"{audit} === {'|'.join(zh)!r}")
+            console.click("#lang")
+            en = [f"organiser wang recorded a forfeit in round 1 {table}: {named(gone, 'No. {}')}",
+                  f"organiser wang recorded {named(late, 'No. {}')} 3 min late in round 1"]
+            until(console, f"{audit} === {'|'.join(en)!r}")
     finally:
         store.close()

@@ -185,7 +185,7 @@ def test_a_pair_swiss_pair_disqualified_leaves_the_draw_and_none_withdraws_once_
         form.locator("select[name=who]").select_option(f"entry:{gone.id}")
         form.locator("input[name=reason]").fill(reason)
         form.locator("button").click()
-        line_is(console, f"组织者 wang 登记 {named} 退赛（原因：{reason}）")
+        line_is(console, f"组织者 wang 登记 3号 {gone.unit} {gone.name} 退赛（原因：{reason}）")  # by its team, as the pages name it
         assert asked.said == [CONFIRM_ZH.format(who=named, reason=reason)]
         board.wait_for_selector(f"#standings tr.withdrawn[data-entry={gone.unit}] td:first-child:text-is('退赛')", timeout=WAIT_MS)
         console.click("#t-pair")

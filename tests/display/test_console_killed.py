@@ -123,9 +123,9 @@ def test_killed_after_the_change_before_its_audit_line_the_line_is_made_at_start
     assert withdrawn[0]["user"] == ORGANISER[0] and withdrawn[0]["at"] == action["at"]
     assert withdrawn[0]["detail"]["reason"] == REASON and withdrawn[0]["detail"]["named"]["e1"]["name"] == "队1"
     lot = withdrawn[0]["detail"]["named"]["e1"]["lot"]
-    assert withdrawn[0]["text"] == f"组织者 wang 登记 {lot}号 队1 单位0 退赛（原因：{REASON}）"
+    assert withdrawn[0]["text"] == f"组织者 wang 登记 {lot}号 单位0 队1 退赛（原因：{REASON}）"
     assert next(a for a in english if a["action"] == "withdraw_entry")["text"] == \
-        f"organiser wang recorded that No. {lot} 队1 单位0 withdrew (reason: {REASON})"
+        f"organiser wang recorded that No. {lot} 单位0 队1 withdrew (reason: {REASON})"
     assert _pending(db) == 0
 
 

@@ -198,8 +198,8 @@ def test_results_their_correction_forfeits_and_late_arrivals(client, made):
     seated = [e["id"] for e in view["round"]["tables"][1]["entries"]]
     view = client.post("/api/console/tournament/forfeits", json={"round": 1, "table": tables[1], "entries": seated[:1]}).json()
     assert view["round"]["tables"][1]["result"] is not None
-    gone = view["round"]["tables"][1]["entries"][0]  # named as the console names it: lot number, name, unit (no id)
-    assert view["said"] == f"裁判 li 录入第 1 轮 {tables[1]} 桌弃权：{gone['lot']}号 {gone['name']} {gone['unit']}"
+    gone = view["round"]["tables"][1]["entries"][0]  # named as the console names it: lot number, team (its unit), players (no id)
+    assert view["said"] == f"裁判 li 录入第 1 轮 {tables[1]} 桌弃权：{gone['lot']}号 {gone['unit']} {gone['name']}"
     # a forfeit stands until corrected: a result over it, or a forfeit over a result, only as a correction
     r = client.post(url, json={"round": 1, "table": tables[1], "result": {"winner": 0}})
     assert r.status_code == 409 and "弃权在更正之前一直有效" in r.json()["detail"]
@@ -214,7 +214,7 @@ def test_results_their_correction_forfeits_and_late_arrivals(client, made):
     late = view["round"]["tables"][2]["entries"][0]["id"]
     r = client.post("/api/console/tournament/late", json={"round": 1, "entry": late, "minutes": 3}, headers=EN)
     came = r.json()["round"]["tables"][2]["entries"][0]
-    assert r.json()["said"] == f"referee li recorded No. {came['lot']} {came['name']} {came['unit']} 3 min late in round 1"
+    assert r.json()["said"] == f"referee li recorded No. {came['lot']} {came['unit']} {came['name']} 3 min late in round 1"
     shown = client.get("/api/console/tournament").json()
     assert shown["paired"] == 1 and [t["result"] is not None for t in shown["round"]["tables"]] == [True, True, False]
     audit = client.get("/api/console/audit?limit=50").json()
@@ -222,7 +222,7 @@ def test_results_their_correction_forfeits_and_late_arrivals(client, made):
     for action in ("record_result", "correct_result", "forfeit", "late_arrival"):
         assert ("li", action) in actions
     late_line = next(a["text"] for a in audit if a["action"] == "late_arrival")  # the log says it so too
-    assert late_line == f"裁判 li 录入第 1 轮 {came['lot']}号 {came['name']} {came['unit']} 迟到 3 分钟"
+    assert late_line == f"裁判 li 录入第 1 轮 {came['lot']}号 {came['unit']} {came['name']} 迟到 3 分钟"
     corrected = [a for a in audit if a["action"] == "correct_result"][-1]  # the first correction (the log is newest first)
     assert corrected["detail"] == {"round": 1, "table": tables[0], "result": {"winner": 1}, "reason": "记分错误"}
 
