@@ -36,9 +36,9 @@ function entryText(e) {  // an entry as the hall knows it: its lot number (抽�
 function entryWords(e) {  // the same, with its unit: 1号 名字 单位 (the console's and the scoreboard's)
   return [entryText(e), e.unit !== e.name ? e.unit : ""].filter(Boolean).join(" ");
 }
-function pairWords(e) {  // an entry of a round (at a table, a bye): a pair of pair Swiss by its team (e.team,
-  // display/tournament.py entries_named), as the standings name the team (the unit once), its players after it:
-  // 1号 一队 单位01 甲、乙
+function pairWords(e) {  // an entry of a round (at a table, a bye; the console's pickers): a pair of pair Swiss by its
+  // team (e.team, display/tournament.py entries_named), as the standings and the audit lines (display/actions.py
+  // entry_named) name the team (the unit once), its players after it: 1号 一队 单位01 甲、乙
   if (!e.team) return entryWords(e);
   return [e.lot ? T("lot_no", { n: e.lot }) : "", e.team, e.unit !== e.team ? e.unit : "", e.name].filter(Boolean).join(" ");
 }

@@ -92,12 +92,12 @@ function roundHTML(view) {
     (byes.length ? `<p id="t-byes">${esc(T("byes_line", { byes: byes.join(W("word.list")) }))}</p>` : "") + (latest ? moreHTML(t) : "");
 }
 function moreHTML(t) {  // what is entered for the latest round only: the hall's lot, late arrivals, a unit or entry withdrawn, the rounds, its pairing undone
-  const r = t.round;
+  const r = t.round;  // a late arrival picked as its audit line names it where that is a team (pairWords), else by lot and name
   return (t.lot_open ? lotHTML(t.entries) : "") +
     `<div class="more">` +
     `<form id="t-late"><fieldset><legend>${T("late")}</legend><label for="t-late-entry">${T("late_entry")}</label> <select id="t-late-entry" name="entry" required>` +
     `<option value="">${T("choose")}</option>${r.tables.flatMap(x => x.entries).filter(e => !e.withdrawn).sort((a, b) => a.lot - b.lot)
-      .map(e => `<option value="${esc(e.id)}">${esc(entryText(e))}</option>`).join("")}</select>` +
+      .map(e => `<option value="${esc(e.id)}">${esc(e.team ? pairWords(e) : entryText(e))}</option>`).join("")}</select>` +
     ` <label>${T("minutes")} <input name="minutes" type="number" min="0" step="0.5" size="5" required></label>` +
     ` <button>${T("record_late")}</button></fieldset></form>` +
     withdrawHTML(t) +
@@ -109,14 +109,15 @@ function unpairHTML(r) {  // a round paired by mistake, undone before any result
   return `<form id="t-unpair" data-needs="organiser"><fieldset><legend>${T("unpair_legend")}</legend>` +
     `<label>${T("unpair_why")} <input name="reason" size="16"></label> <button>${T("unpair")}</button></fieldset></form>`;
 }
-function withdrawHTML(t) {  // one picker: a unit (all its entries) or one entry (disqualified), never both; none withdrawn
+function withdrawHTML(t) {  // one picker: a unit (all its entries) or one entry (disqualified), never both; none withdrawn;
+  // an entry as its audit line will name it (a pair of pair Swiss by its team: pairWords), so is the confirmation
   if (t.finished) return `<p class="hint" id="t-withdraw-closed" data-needs="organiser">${esc(T("withdraw_closed"))}</p>`;
   const still = t.entries.filter(e => !e.withdrawn).sort((a, b) => (a.lot || Infinity) - (b.lot || Infinity));
   const units = [...new Set(still.map(e => e.unit))].sort((a, b) => a.localeCompare(b, "zh"));
   const options = (kind, items) => items.map(([v, words]) => `<option value="${kind}:${esc(v)}">${esc(words)}</option>`).join("");
   return `<form id="t-withdraw" data-needs="organiser"><fieldset><legend>${T("withdrawal")}</legend><label for="t-withdraw-who">${T("withdraw_who")}</label> <select id="t-withdraw-who" name="who">` +
     `<option value="">${T("choose")}</option><optgroup label="${esc(T("withdraw_unit"))}">${options("unit", units.map(u => [u, u]))}</optgroup>` +
-    `<optgroup label="${esc(T("withdraw_entry"))}">${options("entry", still.map(e => [e.id, entryWords(e)]))}</optgroup></select>` +
+    `<optgroup label="${esc(T("withdraw_entry"))}">${options("entry", still.map(e => [e.id, pairWords(e)]))}</optgroup></select>` +
     ` <label>${T("why")} <input name="reason" size="12"></label> <button>${T("record_withdrawal")}</button></fieldset></form>`;
 }
 function withdrawal(f) {  // the call's body ({unit} or {entry}, the reason) and the words naming who; a field left empty: said (thrown)

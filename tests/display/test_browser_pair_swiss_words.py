@@ -69,7 +69,8 @@ def test_a_pair_is_named_by_its_team_as_the_standings_name_it(browser, broker, t
     """000 四5 (各队的团体成绩由本队两对选手轮分积分累加): the standings rank teams, 一队 单位01 or 单位02 (named after its
     unit, once); the scoreboard's pairings and the console's round name each pair by that team, its players after it
     (they named it by its players alone, 甲12、乙12 单位01, a name the standings never show), the bye too, and so do the
-    console's audit lines in both languages (they named it 1号 甲11、乙11 单位01 after c3259358 named its rows by team)."""
+    console's audit lines in both languages (they named it 1号 甲11、乙11 单位01 after c3259358 named its rows by team),
+    and its late arrival's and withdrawal's pickers (they named it 1号 甲11、乙11 and 1号 甲11、乙11 单位01)."""
     team = lambda u: "一队" if u == 1 else f"单位{u:02d}"  # noqa: E731  (unit 01's team has a name of its own)
     store = TournamentStore(tmp_path / "hall.db")
     store.new("pair-swiss", [Entry(f"u{u:02d}p{p}", f"甲{u}{p}、乙{u}{p}", f"单位{u:02d}", team(u), (f"甲{u}{p}", f"乙{u}{p}"))
@@ -96,18 +97,23 @@ def test_a_pair_is_named_by_its_team_as_the_standings_name_it(browser, broker, t
             # the audit lines so too (甲11、乙11 单位01 there), both languages: a late arrival (an entry), a forfeit (a list)
             late = next(e for x in r.tables for e in x.entries if e.startswith("u01"))
             table, gone = next((x.table, x.entries[0]) for x in r.tables if late not in x.entries)
+            named = lambda e, no: f"{no.format(lot.index(e) + 1)} {words[e][0]} {words[e][1]}"  # noqa: E731
+            # the late arrival's and the withdrawal's pickers name it as its audit line will (they named it by its players)
+            picked = ("[document.querySelector('#t-late-entry option[value={0}]'), "
+                      "document.querySelector('#t-withdraw option[value=\"entry:{0}\"]')].map(x => x.textContent).join('|')").format(late)
+            assert console.evaluate(picked) == "|".join([named(late, "{}号")] * 2)
             console.select_option("#t-late-entry", late)
             console.fill("#t-late input[name=minutes]", "3")
             console.click("#t-late button")
             console.locator(f"#t-round tr[data-table={table}] button[data-forfeit={gone}]").click()
             audit = ("[...document.querySelectorAll('#c-audit tr[data-action=forfeit], #c-audit tr[data-action=late_arrival]')]"
                      ".map(x => x.cells[1].textContent).join('|')")
-            named = lambda e, no: f"{no.format(lot.index(e) + 1)} {words[e][0]} {words[e][1]}"  # noqa: E731
             zh = [f"组织者 wang 录入第 1 轮 {table} 桌弃权：{named(gone, '{}号')}", f"组织者 wang 录入第 1 轮 {named(late, '{}号')} 迟到 3 分钟"]
             until(console, f"{audit} === {'|'.join(zh)!r}")
             console.click("#lang")
             en = [f"organiser wang recorded a forfeit in round 1 {table}: {named(gone, 'No. {}')}",
                   f"organiser wang recorded {named(late, 'No. {}')} 3 min late in round 1"]
             until(console, f"{audit} === {'|'.join(en)!r}")
+            until(console, f"{picked} === {'|'.join([named(late, 'No. {}')] * 2)!r}")
     finally:
         store.close()

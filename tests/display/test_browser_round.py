@@ -76,8 +76,9 @@ def test_each_entry_and_field_of_the_round_has_its_words(browser, broker, tmp_pa
         assert legends == ["迟到", "退赛", "轮数", "编排有误（尚无成绩时）"]
         for label in ("参赛方", "迟到分钟", "退赛的单位或参赛者", "原因", "总轮数", "撤销的原因"):
             assert console.get_by_label(label, exact=True).count() == 1, label
-        # a late arrival is entered by the entry's lot number and name, not an id typed in
-        console.get_by_label("参赛方", exact=True).select_option(label=f"{a['lot']}号 {a['name']}")
+        # a late arrival is entered by the entry's lot number and name (a pair by its team, as its audit line names it),
+        # not an id typed in
+        console.get_by_label("参赛方", exact=True).select_option(label=side)
         console.get_by_label("迟到分钟", exact=True).fill("3")
         console.click("#t-late button")
         console.wait_for_selector("#result .line:has-text('迟到')", timeout=WAIT_MS)

@@ -25,6 +25,9 @@ SEED_004_3 = "犯规时由裁判判定，同一副牌内，任何一名选手被
 SEED_000_14 = ("第十四条  暗示：打牌过程中不得以不正当的手段（声音、动作、表情、节奏等暗示）来传递非法信息。一旦发现，"
                "轻则判该盘自动下台，对方升一级；重则判取消参赛资格。")
 CONFIRM_ZH = "确认登记 {who} 退赛（原因：{reason}）？此后各轮不再参赛（已赛成绩有效），登记后不能撤销。"
+CONFIRM_EN = "Record that {who} withdraws (reason: {reason})? It plays no further round (its results stand); this cannot be undone."
+AUDIT_ZH = "组织者 wang 登记 {who} 退赛（原因：{reason}）"
+AUDIT_EN = "organiser wang recorded that {who} withdrew (reason: {reason})"
 
 
 @contextmanager
@@ -60,6 +63,13 @@ class Asked:
                 return
             page.wait_for_timeout(30)
         raise AssertionError(f"asked {len(self.said)} times, not {n}")
+
+
+def who_in(sentence: str, text: str, reason: str) -> str:
+    """Whom ``text`` names where ``sentence`` (CONFIRM_*, AUDIT_*) says {who}, its reason ``reason``."""
+    head, tail = sentence.format(who="\0", reason=reason).split("\0")
+    assert text.startswith(head) and text.endswith(tail), text
+    return text[len(head): len(text) - len(tail)]
 
 
 def line_is(console, text: str) -> None:
@@ -162,7 +172,8 @@ def test_a_san_da_yi_player_disqualified_from_the_console(browser, broker, tmp_p
 
 def test_a_pair_swiss_pair_disqualified_leaves_the_draw_and_none_withdraws_once_finished(browser, broker, tmp_path):
     """000 第十四条 (SEED_000_14): 重则判取消参赛资格 -- one pair (a team of its own) disqualified after round 1 is at no
-    table and no bye of round 2, and the standings say 退赛; once the last result is in, a withdrawal sent from a page
+    table and no bye of round 2, and the standings say 退赛 (the picker and the confirmation, English then Chinese, name it
+    by its team as its audit line does); once the last result is in, a withdrawal sent from a page
     that still showed the form is refused in words (English on the switch, then Chinese) and the form is gone."""
     assert "重则判取消参赛资格" in SEED_000_14
     store = TournamentStore(tmp_path / "hall.db")
@@ -173,8 +184,9 @@ def test_a_pair_swiss_pair_disqualified_leaves_the_draw_and_none_withdraws_once_
     finish_round(store, 1, random.Random(1))
     t = store.tournament
     gone = t.entry(t.lot[2])
-    named = f"3号 {gone.name} {gone.unit}"
+    named = f"3号 {gone.unit} {gone.name}"  # by its team (named after its unit: the unit once), as the pages name it
     reason = "暗示，取消参赛资格"
+    audit = "document.querySelector('#c-audit tr[data-action=withdraw_entry] td:last-child')?.textContent"
     with hall(broker, tmp_path, store) as server, console_of(browser, server) as console:
         board = browser.new_context(locale=HALL_LOCALE).new_page()
         board.goto(server.url + "/")
@@ -182,11 +194,33 @@ def test_a_pair_swiss_pair_disqualified_leaves_the_draw_and_none_withdraws_once_
         asked = Asked(console)
         console.wait_for_selector("#t-round[data-round='1']")
         form = console.locator("#t-withdraw")
+        assert form.locator(f"option[value='entry:{gone.id}']").inner_text() == named  # the picker names it so too
+        # asked in English first, declined: nothing sent
+        console.click("#lang")
+        until(console, "document.querySelector('#t-withdraw legend').textContent === 'Withdrawal'")
+        assert form.locator(f"option[value='entry:{gone.id}']").inner_text() == named.replace("3号", "No. 3")
+        form.locator("select[name=who]").select_option(f"entry:{gone.id}")
+        form.locator("input[name=reason]").fill(reason)
+        asked.answer = False
+        form.locator("button").click()
+        asked.wait(console, 1)
+        asked.answer = True
+        console.click("#lang")
+        until(console, "document.querySelector('#t-withdraw legend').textContent === '退赛'")
+        assert store.tournament.withdrawn == ()
         form.locator("select[name=who]").select_option(f"entry:{gone.id}")
         form.locator("input[name=reason]").fill(reason)
         form.locator("button").click()
-        line_is(console, f"组织者 wang 登记 3号 {gone.unit} {gone.name} 退赛（原因：{reason}）")  # by its team, as the pages name it
-        assert asked.said == [CONFIRM_ZH.format(who=named, reason=reason)]
+        line_is(console, AUDIT_ZH.format(who=named, reason=reason))
+        assert asked.said[1] == CONFIRM_ZH.format(who=named, reason=reason)
+        # the confirmation names the pair as the audit line that follows it does, in either language
+        until(console, f"{audit} === {AUDIT_ZH.format(who=named, reason=reason)!r}")
+        assert who_in(CONFIRM_ZH, asked.said[1], reason) == who_in(AUDIT_ZH, console.evaluate(audit), reason) == named
+        console.click("#lang")
+        until(console, f"{audit}?.startsWith('organiser ')")
+        assert who_in(CONFIRM_EN, asked.said[0], reason) == who_in(AUDIT_EN, console.evaluate(audit), reason) == named.replace("3号", "No. 3")
+        console.click("#lang")
+        until(console, "document.querySelector('#t-withdraw legend').textContent === '退赛'")
         board.wait_for_selector(f"#standings tr.withdrawn[data-entry={gone.unit}] td:first-child:text-is('退赛')", timeout=WAIT_MS)
         console.click("#t-pair")
         console.wait_for_selector("#t-round[data-round='2']", timeout=WAIT_MS)
@@ -204,7 +238,7 @@ def test_a_pair_swiss_pair_disqualified_leaves_the_draw_and_none_withdraws_once_
         asked.before = lambda: store.record_result(2, last[0], {"winner": 0})
         form.locator("button").click()
         line_is(console, "Error: the competition is over: nobody can withdraw now")
-        assert len(asked.said) == 2 and asked.said[1].startswith("Record that No. ") and asked.said[1].endswith("this cannot be undone.")
+        assert len(asked.said) == 3 and asked.said[2].startswith("Record that No. ") and asked.said[2].endswith("this cannot be undone.")
         assert store.tournament.finished and store.tournament.withdrawn == (gone.id,)
         console.wait_for_selector("#t-withdraw-closed", timeout=WAIT_MS)
         assert console.locator("#t-withdraw").count() == 0
