@@ -174,6 +174,8 @@ class Camera:
 
     def run(self, stop: threading.Event) -> None:
         from bus.mqtt import Connection
+        from cardtable.watchdog import KEEPALIVE_S, Watchdog
+        from vision.watch import HUNG_S
 
         self._stop = stop
         if self.see == "vision":
@@ -186,11 +188,19 @@ class Camera:
         where, name = topic(self.table, "camera/status"), f"cam-{self.table}"  # the hall's camera sees its table
         self.conn = Connection(self.url, manual_ack=True,
                                will=(where, encode("camera/status", {"v": 1, "status": "offline", "camera": name}), True),
-                               birth=(where, encode("camera/status", {"v": 1, "status": "online", "camera": name}), True))
+                               birth=(where, encode("camera/status", {"v": 1, "status": "online", "camera": name}), True),
+                               yields=True, keepalive_s=KEEPALIVE_S)  # as ``vision watch``: stopped whole, offline
+        # in 1.5 keepalives; another camera of the table (its user, its client id) takes over, this one yields
         self.states = TableStates(self.conn, self.table)  # subscribed before connecting: the session's queue first
+        self.dog = Watchdog(HUNG_S, lambda stood: log.error("%s: the camera's loop has not turned for %.0f s: ended, "
+                                                            "its will says offline", self.table, stood), "hall-camera")
         self.conn.connect()
         try:
+            self.dog.start()
             while not stop.is_set():
+                self.dog.turn()
+                if self.conn.taken is not None:
+                    raise self.conn.taken
                 changes = [t for t in self.reader.new() if t.version > self.version]
                 for t in changes:
                     self._still(until=t.at)
@@ -200,7 +210,9 @@ class Camera:
                     self._follow()  # a still table follows the table's states all the same
                     stop.wait(POLL_S)
         finally:
-            self.conn.close(send_will=True)  # stopped: camera/status says offline
+            self.dog.stop()
+            self.conn.close(send_will=self.conn.taken is None)  # stopped: camera/status says offline (taken over: the
+            # table's camera is the other one, online)
 
     def _look(self, t: scene.Table) -> None:
         """A change on the table: a new picture."""
@@ -264,8 +276,11 @@ class Camera:
             self.conn.publish(topic(self.table, name), encode(name, payload), qos=1)
         waited = 0
         while not self.conn.flush(1.0):
+            self.dog.turn()  # waiting for the broker, not hung
             if self._stop.is_set():
                 raise SystemExit(0)
+            if self.conn.taken is not None:
+                raise self.conn.taken
             waited += 1
             if waited % SAY_EVERY_S == 1:  # the first second, then every ten (an outage wrote a line a second)
                 log.warning("%s: the broker has not acknowledged %s yet (%d s)", self.table, pid, waited)
@@ -293,5 +308,10 @@ def main(table: str, rulebook: str, run_dir: Path, seed: int, see: str) -> int:
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):  # set from a thread: a handler must take no lock
         signal.signal(sig, lambda *_: threading.Thread(target=stop.set, daemon=True).start())
-    Camera(table, rulebook, run_dir, seed, see, os.environ["HALL_CAMERA"]).run(stop)
+    from bus.mqtt import TAKEN_OVER_EXIT, TakenOver
+
+    try:
+        Camera(table, rulebook, run_dir, seed, see, os.environ["HALL_CAMERA"]).run(stop)
+    except TakenOver:  # another camera of the table (bus.mqtt said so): not taken back, nor started again by the hall
+        return TAKEN_OVER_EXIT
     return 0

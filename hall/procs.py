@@ -58,6 +58,8 @@ class Child:
     env: dict[str, str] = field(default_factory=dict)
     stdin: int | None = None  # a file descriptor, e.g. a FIFO opened read-write
     restart: bool = True
+    final: tuple[int, ...] = ()  # exit statuses after which it is not started again (the hall's units'
+    # ``RestartPreventExitStatus``): refused, a person decides; taken over by another of its kind (no fight)
     proc: subprocess.Popen | None = None
     starts: int = 0
     _due: float | None = None  # when to start again after a death
@@ -93,7 +95,9 @@ class Child:
         it exited by itself (a refusal says why there: a damaged file, a port taken). The wait grows with each
         death in a row (``RESTART_DELAYS_S``), and is the first again once the child ran ``STEADY_S`` (a service
         killed now and then comes back in half a second each time, not in five). A child that keeps dying at once is
-        told of at its first deaths and then once a minute (``SAID_IN_ROW``, ``SAY_AGAIN_EVERY``), not every 5 s. One
+        told of at its first deaths and then once a minute (``SAID_IN_ROW``, ``SAY_AGAIN_EVERY``), not every 5 s; one
+        that exits with a status of ``final`` is not started again (started again, it would be refused again every few
+        seconds, or fight the other that took its place), said once with its last words. One
         that cannot be started again (its log cannot be opened: a disk full or gone read-only; no process can be made)
         is tried again every 5 s, why said once while it lasts: the rest of the hall goes on."""
         if self.proc is None or self.alive:
@@ -102,12 +106,13 @@ class Child:
             code = self.proc.returncode
             self._in_row = 1 if now - self._started >= STEADY_S else self._in_row + 1
             delay = RESTART_DELAYS_S[min(self._in_row - 1, len(RESTART_DELAYS_S) - 1)]
-            self._due = now + delay
+            again = self.restart and code not in self.final
+            self._due = now + delay if again else float("inf")
             _reap_group(self.proc.pid)
-            if self.restart and self._in_row > SAID_IN_ROW and self._in_row % SAY_AGAIN_EVERY:
+            if again and self._in_row > SAID_IN_ROW and self._in_row % SAY_AGAIN_EVERY:
                 return None
             lang = cli_lang()
-            line = (say(lang, "hall.exited_again", name=self.name, code=code, delay=f"{delay:g}") if self.restart
+            line = (say(lang, "hall.exited_again", name=self.name, code=code, delay=f"{delay:g}") if again
                     else say(lang, "hall.exited", name=self.name, code=code))
             last = self.last_words() if code > 0 else ""
             return line + (say(lang, "hall.last_words", line=last) if last else "")

@@ -28,7 +28,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardtable.lang import FAILED, refuse
+from bus.mqtt import TAKEN_OVER_EXIT
+from cardtable.lang import FAILED, REFUSED, refuse
 from cardtable.logs import Lasting, setup_logging
 from hall.plan import HallTable, hall_tables
 from hall.procs import MARK, Child, hall_serving, stop_all
@@ -162,7 +163,7 @@ class Supervisor:
         if any(t.toured for t in self.tables):
             self.children.append(Child("tournament", [*cardtable(), "tournament", "serve", "--db",
                                                       str(self.dir / "tournament.db"), *where],
-                                       logs / "tournament.log"))
+                                       logs / "tournament.log", final=(TAKEN_OVER_EXIT,)))
         for i, t in enumerate(self.tables):
             self.children += self._table_children(t, i + 1, url, where)
         from hall.organiser import Organiser
@@ -254,14 +255,14 @@ class Supervisor:
         return [
             Child(f"{t.table}/service", [*ct, "table", "run", "--table", t.table, "--rulebook", t.rulebook,
                                          *where, "--db", str(d / "table.db")],
-                  logs / f"{t.table}-service.log"),
+                  logs / f"{t.table}-service.log", final=(REFUSED, TAKEN_OVER_EXIT)),  # as hall.setup's units
             Child(f"{t.table}/board", [*ct, "bridge", "virtual", "--link", str(d / "board-tty"),
                                        "--board-id", str(number)], logs / f"{t.table}-board.log", stdin=fd),
             Child(f"{t.table}/bridge", [*ct, "bridge", "run", "--table", t.table, "--port", str(d / "board-tty"),
-                                        *where], logs / f"{t.table}-bridge.log"),
+                                        *where], logs / f"{t.table}-bridge.log", final=(TAKEN_OVER_EXIT,)),
             Child(f"{t.table}/camera", [*ct, "hall", "camera", "--table", t.table, "--rulebook", t.rulebook,
                                         "--dir", str(self.dir), "--seed", str(seed), "--see", self.sight],
-                  logs / f"{t.table}-camera.log",
+                  logs / f"{t.table}-camera.log", final=(TAKEN_OVER_EXIT,),
                   env={"HALL_CAMERA": url(f"camera-{t.table}")}),
             Child(f"{t.table}/players", [*ct, "hall", "player", "--table", t.table, "--rulebook", t.rulebook,
                                          "--dir", str(self.dir), "--seed", str(seed), "--speed", str(self.opts.speed),

@@ -103,6 +103,33 @@ def test_a_part_that_cannot_be_started_again_is_said_and_the_hall_goes_on(tmp_pa
     child.proc.wait(30)
 
 
+def test_a_part_refused_or_taken_over_is_not_started_again_as_the_units_do(tmp_path, monkeypatch):
+    """A table's service whose log will not do exits 2 (a person decides, docs/recovery.md); a camera another one of its
+    table took over exits 3: the hall's units do not start them again (RestartPreventExitStatus), the demo's supervisor
+    did, every 5 s for ever, each start refused again (or pushing the other camera off). Now it says so once, with its
+    last words, and leaves it; a failure of another status is started again as before."""
+    monkeypatch.setenv("CARDTABLE_LANG", "zh")
+    hall = Supervisor(Options(tables=1, port=free_port(), dir=tmp_path / "hall"), out=io.StringIO())
+    hall.dir.mkdir()
+    parts = {c.name: c.final for c in hall._table_children(hall.tables[0], 1, lambda user: "mqtt://x", [])}
+    for fd in hall._fifos:
+        os.close(fd)
+    assert parts == {"t01/service": (2, 3), "t01/board": (), "t01/bridge": (3,), "t01/camera": (3,), "t01/players": ()}
+    refused = Child("t01/service", [sys.executable, "-c", "print('日志不对'); raise SystemExit(2)"], tmp_path / "s.log",
+                    final=(2, 3))
+    failed = Child("t01/camera", [sys.executable, "-c", "raise SystemExit(1)"], tmp_path / "c.log", final=(3,))
+    for child in (refused, failed):
+        child.start(tmp_path)
+        child.proc.wait(30)
+    now = time.monotonic()
+    assert refused.check(tmp_path, now) == "t01/service 退出了（2），不再重启。它最后说：日志不对"
+    assert failed.check(tmp_path, now) == "t01/camera 退出了（1），0.5 秒后重启"
+    for later in (1, 60, 3600):
+        assert refused.check(tmp_path, now + later) is None and refused.starts == 1
+    assert failed.check(tmp_path, now + 1) is None and failed.starts == 2
+    failed.proc.wait(30)
+
+
 def test_a_disk_nearly_full_is_said_once_and_again_when_it_has_room(tmp_path):
     """A disk filling under the run directory was not said: the tables' services, which must log every input to
     referee, stopped one by one, their last words lost with the log they could not write. Now the hall says it once

@@ -243,3 +243,53 @@ def test_a_camera_follows_its_tables_state_also_what_it_published_while_the_came
         thread.join(10)
         service.reap()
         watch.close()
+
+
+def test_a_stopped_or_replaced_hall_camera_does_not_look_watched(tmp_path, fresh_broker, connect, inbox, until):
+    """The demo's camera (`hall camera`) was not guarded as `vision watch` is: stopped whole (SIGSTOP) the console
+    showed it `online` for 47 s (paho's 30 s keepalive), and a second client of its user made the two take the session
+    from each other about once a second for 15 s while `camera/status` said `online`. Now it has `vision watch`'s
+    keepalive (offline within 1.5 of cardtable.watchdog.KEEPALIVE_S) and its watchdog, and yields to another camera of
+    its table: it ends with TAKEN_OVER_EXIT, which the hall does not start again (as the units' RestartPreventExitStatus)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from bus.mqtt import TAKEN_OVER_EXIT
+    from cardtable.watchdog import KEEPALIVE_S
+
+    (tmp_path / "t1").mkdir()
+    Players(tmp_path / "t1" / "scene.jsonl")
+    status = inbox()
+    console = connect("console", on=fresh_broker)
+    console.subscribe(topic("t1", "camera/status"), status)
+    assert console.wait_subscribed(30)
+
+    def said() -> str | None:
+        return json.loads(status.payloads()[-1])["status"] if status.payloads() else None
+
+    env = {**os.environ, "HALL_CAMERA": fresh_broker.url("camera-t1"), "CARDTABLE_LANG": "en"}
+    camera = subprocess.Popen([sys.executable, "-m", "cardtable", "hall", "camera", "--table", "t1", "--rulebook",
+                               "classic-3deck", "--dir", str(tmp_path), "--seed", "7", "--see", "oracle"], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert until(lambda: said() == "online", 60), status.payloads()
+        camera.send_signal(signal.SIGSTOP)
+        stopped = time.monotonic()
+        assert until(lambda: said() == "offline", 3 * KEEPALIVE_S), status.payloads()
+        assert time.monotonic() - stopped <= 2 * KEEPALIVE_S + 1  # was 47 s
+        camera.send_signal(signal.SIGCONT)
+        assert until(lambda: said() == "online", 30), status.payloads()  # back: it reconnects
+        other = connect("camera-t1", on=fresh_broker, clean_start=True)  # another camera of the table
+        assert other.wait_connected(30)
+        out, _ = camera.communicate(timeout=30)
+        assert camera.returncode == TAKEN_OVER_EXIT, out
+        assert out.count("another program connected as the same user") == 1, out
+        time.sleep(2 * KEEPALIVE_S)
+        assert other.connected  # not taken back
+    finally:
+        if camera.poll() is None:
+            camera.send_signal(signal.SIGCONT)
+            camera.kill()
+            camera.communicate(timeout=30)
