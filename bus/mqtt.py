@@ -44,9 +44,11 @@ No business logic here: topics and payloads belong to the callers. What it adds 
   does not reconnect, ``taken`` says why (:class:`TakenOver`) and ``publish`` raises it;
 - ``heard()``, when the broker last sent the connection anything, and ``probe()``, which asks it for an answer (an MQTT
   PINGREQ), with ``unanswered()``: a link cut silently (a switch or a Wi-Fi dropping packets, no RST: a half-open
-  connection) looks connected until the keepalive runs out (paho's 1.5 to 2 keepalives); a caller that must know sooner
-  probes and takes a probe unanswered for a second or two as the link gone. paho ends such a connection once nothing
-  came for a keepalive with a probe waiting, and connects again.
+  connection) or a broker frozen (SIGSTOP, a machine stuck) looks connected until the keepalive runs out (paho's 1.5 to
+  2 keepalives). ``hears()``, called every second or so, says it sooner: it probes a connection that heard nothing for
+  ``PROBE_S`` and takes a probe unanswered for ``ANSWER_S`` as the link gone (within ``PROBE_S + ANSWER_S`` and a
+  call's period); ``answers()`` asks and waits for the broker's answer now (before sending what must not wait in
+  memory). paho ends such a connection once nothing came for a keepalive with a probe waiting, and connects again.
 
 >>> parse_url("mqtt://table-t1:s%3Acret@127.0.0.1:41883")
 BrokerAddress(host='127.0.0.1', port=41883, username='table-t1', password='s:cret', tls=False)
@@ -101,6 +103,9 @@ _NOT_FOR_HOST = (62, 64)  # OpenSSL's X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_I
 CONNECT_TIMEOUT_S = 10.0
 KEEPALIVE_S = 30
 REFUSED_KEPT = 1000  # the broker's refusals of publishes a connection remembers (each is logged)
+PROBE_S = 1.0  # a connection that heard nothing from the broker this long is probed (``hears``: an MQTT ping)
+ANSWER_S = 2.0  # a probe unanswered this long: the connection is silent, its link cut or its broker frozen
+ANSWER_POLL_S = 0.01  # ``answers`` looks for the broker's answer this often
 RECONNECT_DELAY_S = (0.1, 5.0)  # first retry, longest wait between retries (doubling in between)
 SESSION_NEVER_EXPIRES = 0xFFFFFFFF
 SESSION_TAKEN_OVER = 0x8E  # MQTT 5's DISCONNECT reason: another connection of the same client id took the session
@@ -395,6 +400,25 @@ class Connection:
         if probed is None or (heard is not None and heard >= probed):
             return None
         return time.monotonic() - probed
+
+    def hears(self) -> bool:
+        """Whether the broker is heard: connected and not silent (a probe unanswered for :data:`ANSWER_S`: a link cut
+        without a word, a broker frozen); probed when it heard nothing for :data:`PROBE_S`. From any thread."""
+        heard = self.heard()
+        if self.connected and (heard is None or time.monotonic() - heard >= PROBE_S):
+            self.probe()
+        return self.connected and (self.unanswered() or 0.0) < ANSWER_S
+
+    def answers(self, timeout: float = ANSWER_S) -> bool:
+        """Ask the broker for an answer and wait up to ``timeout`` for anything from it: whether it came (the link
+        carried both ways a round trip ago), False at once when the connection is down. From any thread but paho's."""
+        asked = time.monotonic()
+        self.probe()
+        while (self.heard() or -1.0) < asked:
+            if not self.connected or time.monotonic() - asked >= timeout:
+                return False
+            time.sleep(ANSWER_POLL_S)
+        return self.connected
 
     def wait_connected(self, timeout: float) -> bool:
         """Wait for the connection (after the broker went away); False on timeout."""

@@ -7,6 +7,12 @@ the console's table ``commands`` and reads the camera's ``frames`` (kept for the
 reach a browser only behind the console's login). Each message is validated by
 :func:`display.view.receive`; a malformed one is logged and dropped. What the broker does not keep (the tables'
 events and violations, the frames) is written to the kept file as it comes (``display.kept``), and read back at start.
+
+Each connection is heard or not (``bus.mqtt``'s ``hears``, looked at every ``WATCH_S``: probed once it heard nothing for
+a second, and a probe unanswered for two is a link cut without a word or a broker frozen, which look connected): the
+hall's ``feed`` and ``commands`` say so within 4 s, and the pages' banners with them. Their keepalive is the services'
+(``cardtable.watchdog.KEEPALIVE_S``): paho ends such a connection in 5 to 10 s and connects again, and the broker's
+retained messages come anew.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from bus.broker import BROKER_DROPPED
+from cardtable.watchdog import KEEPALIVE_S
 from bus.mqtt import Connection, Delivery
 from bus.protocol import (
     PayloadError,
@@ -58,8 +65,9 @@ class Feed:
         self._frames = {t: deque(f, maxlen=FRAMES_KEPT) for t, f in frames.items()}
         self._stop = threading.Event()
         # deliveries: each message's Delivery says whether it is the broker's retained copy (``view.receive``)
-        self.scoreboard = Connection(scoreboard_url, clean_start=True, reconnect_delay_s=reconnect_delay_s, deliveries=True)
-        self.console = Connection(console_url, clean_start=True, reconnect_delay_s=reconnect_delay_s)
+        self.scoreboard = Connection(scoreboard_url, clean_start=True, keepalive_s=KEEPALIVE_S,
+                                     reconnect_delay_s=reconnect_delay_s, deliveries=True)
+        self.console = Connection(console_url, clean_start=True, keepalive_s=KEEPALIVE_S, reconnect_delay_s=reconnect_delay_s)
         # QoS 0: the sessions are clean, so QoS 1 would add an acknowledgement per message and keep
         # nothing across a reconnect; after one, the retained state, status, round and standings come again.
         for leaf in SHOWN:
@@ -107,9 +115,9 @@ class Feed:
             self._look()
 
     def _look(self) -> None:
-        """Put both connections' state into the hall, and tell the pages when it changed: ``connected``, the
-        scoreboard's (the hall is live: the scoreboard's banner), ``commands``, ``can_send`` (the console's)."""
-        up, can = self.scoreboard.connected, self.can_send
+        """Put both connections' state into the hall, and tell the pages when it changed: ``connected``, whether the
+        scoreboard's hears the broker (the hall is live: the scoreboard's banner), ``commands``, the console's."""
+        up, can = self.scoreboard.hears(), self.console.hears()
         with self._lock:
             if (up, can) != (self.hall.feed, self.hall.commands):
                 self.hall = self.hall.with_feed(up, can)
@@ -118,11 +126,15 @@ class Feed:
     # -- the console ---------------------------------------------------------------------------
     @property
     def can_send(self) -> bool:
-        """Whether a command would leave the display now: the console's own connection is up (it may be down while
-        the scoreboard's is up: it dropped alone, or a second program took the broker user's one connection). The
-        console refuses every command otherwise (``routers.tables.send``), and its banner says so (``Hall.commands``,
-        within ``WATCH_S``)."""
-        return self.console.connected
+        """Whether a command would reach the broker now: the console's own connection hears it (it may not while the
+        scoreboard's does: it dropped alone, or a second program took the broker user's one connection) and the broker
+        answers a probe sent now (``bus.mqtt``'s ``answers``: a round trip, at most ``ANSWER_S``). The console refuses
+        every command otherwise (``routers.tables.send``), and its banner says so (``Hall.commands``, within 4 s of a
+        freeze or a silent cut). Published into a frozen broker or a cut link, a command would wait in memory (paho's,
+        or the sockets'), said done, and reach the table whenever the link came back. One published in the instant
+        between the broker's answer and a freeze (a round trip: a millisecond in a hall) is said done and still reaches
+        the table when the broker comes back: the broker's machine holds it, and nothing takes it back."""
+        return self.console.hears() and self.console.answers()
 
     def command(self, table: str, command: str, **fields) -> str:
         """Publish one command to ``table`` (checked against the protocol first); its id."""

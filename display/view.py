@@ -43,7 +43,7 @@ from types import MappingProxyType
 from pydantic import ValidationError
 
 from bus.broker import BROKER_DROPPED
-from bus.protocol import PayloadError, decode, parse_topic
+from bus.protocol import RETAINED, PayloadError, decode, parse_topic
 from display.schemas import Round, Standings
 from referee.catalogue import LANGS, CatalogueError, fill, say, word
 from referee.catalogue.sentences import Sentences
@@ -327,6 +327,8 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0, retained: bool
         raise Ignored(f"{topic}: {exc}") from None
     if name not in SHOWN:
         raise Ignored(f"{topic}: not a topic the hall shows")
+    if not raw and name in RETAINED:
+        return _cleared(hall, topic, table, name)
     try:
         payload = decode(name, raw)
     except PayloadError as exc:
@@ -362,6 +364,28 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0, retained: bool
     if missed is not None:  # the gap, said in the timeline: the feed tells the pages and the kept file it first
         change["missed"] = missed
     return hall.with_table(view), change
+
+
+def _cleared(hall: Hall, topic: str, table: str, name: str) -> tuple[Hall, dict]:
+    """The hall once the broker deleted ``table``'s retained ``name`` (an empty retained payload, MQTT's way of deleting
+    one): without the table for its ``state`` (a table cleared from the broker: its tile goes, as it would on a restart
+    of the display), :class:`Ignored` for the others (the table stays until its state is cleared; nothing is shown of a
+    table not shown).
+
+    >>> hall, _ = receive(Hall(), "cardtable/v1/tables/t1/status", b'{"v":1,"status":"offline"}')
+    >>> hall, change = receive(hall, "cardtable/v1/tables/t1/state", b"", retained=True)
+    >>> change, dict(hall.tables)
+    ({'type': 'cleared', 'table': 't1'}, {})
+    >>> receive(hall, "cardtable/v1/tables/t1/status", b"")
+    Traceback (most recent call last):
+    ...
+    display.view.Ignored: cardtable/v1/tables/t1/status: cleared on the broker (a table goes with its state)
+    """
+    if name != "state":
+        raise Ignored(f"{topic}: cleared on the broker (a table goes with its state)")
+    less = {t: v for t, v in hall.tables.items() if t != table}
+    back = {t: v for t, v in hall.read_back.items() if t != table}
+    return replace(hall, tables=MappingProxyType(less), read_back=MappingProxyType(back)), {"type": "cleared", "table": table}
 
 
 def _resume(view: TableView, seq: int, wall: float, state: bool = False) -> tuple[TableView, dict | None]:

@@ -368,6 +368,10 @@ function listen(on) {  // the stream's events (stream.js); cut off from the disp
     renderTile(c.table);
   });
   on("status", m => { const c = JSON.parse(m.data); view(c.table).status = c.data.status; renderTile(c.table); tick(); });
+  on("cleared", m => {  // its retained state deleted on the broker: the table and its tile go (view.receive)
+    const t = JSON.parse(m.data).table;
+    delete hall.tables[t]; dirty.delete(t); document.getElementById("tile-" + t)?.remove(); renderAll();
+  });
   on("violation", m => {
     const c = JSON.parse(m.data), v = view(c.table);
     v.violations = v.violations.filter(x => x.flag !== c.data.flag).concat([c.data]).slice(-6);

@@ -358,6 +358,7 @@ function listen(on) {  // the stream's events (stream.js)
 }
 function renderTournament() { tournamentPanel(); }
 
+  on("cleared", m => { delete hall.tables[JSON.parse(m.data).table]; flagsChanged(); if (ME) renderTables(); });
 $("#lang").addEventListener("click", () => switchLanguage(() => {
   renderRulings();
   if (ME) { renderMe(); renderTables(); renderTimeline(); loadFlags(); loadAudit(); renderTournament(); }

@@ -63,7 +63,7 @@ after it hears it again: a seat that played in time while nothing reached the se
 its play's time when the play arrives, never given up by a clock that ran on while the table was deaf;
 a turn that time then gives up (its ``clock`` entry says ``held``) starts the next seat's clock at
 that moment, when the table's displays can show it. A session is silent when the broker has not answered its probe
-(``bus.mqtt``'s ``probe``: an MQTT ping, sent once it heard nothing for :data:`PROBE_S`) within :data:`ANSWER_S`: the
+(``bus.mqtt``'s ``hears``: an MQTT ping, sent once it heard nothing for ``PROBE_S``) within ``bus.mqtt.ANSWER_S``: the
 health says deaf :data:`HEAR_AGAIN_S` after the session last heard the broker (within 10 s of the cut, it said nothing
 for 57 s), and the sessions' keepalive of :data:`KEEPALIVE_S` has paho end the connection and the broker publish the
 will (``offline``) within 8 s. And time rules only once every session heard the broker since the deadline came due
@@ -136,8 +136,6 @@ RULE_LAG_S = 1.5
 # After its sessions were away, time rules nothing for this long: a sender reconnects by itself (waiting up to the
 # longest retry of ``bus.mqtt``), then sends what it kept meanwhile.
 HEAR_AGAIN_S = RECONNECT_DELAY_S[1] + 1.0
-PROBE_S = 1.0  # a session that heard nothing from the broker this long is probed (an MQTT ping)
-ANSWER_S = 2.0  # a session whose probe has waited this long for an answer is silent: the link is cut
 ANSWER_POLL_S = 0.05  # while time waits for the sessions' answers to rule a deadline, the worker looks this often
 BATCH_MAX = 100  # queued inputs applied before the state is published
 HEALTH_S = 2.0  # between two health messages
@@ -813,7 +811,7 @@ class TableService:
         since = self._deaf_since
         if since is None or time.monotonic() - since < HEAR_AGAIN_S:
             return None, None
-        seconds, down = round(time.monotonic() - since), [conn.client_id for conn in self.intake if not self._hears(conn)]
+        seconds, down = round(time.monotonic() - since), [conn.client_id for conn in self.intake if not conn.hears()]
         text = f"not connected to the broker for {seconds} s: {', '.join(down) or 'a session'}; its inputs wait there, and no clock rules"
         return text, {"key": "deaf", "values": {"seconds": seconds, "sessions": down}}
 
@@ -863,7 +861,7 @@ class TableService:
     def _hearing(self) -> float | None:
         """Since when (the service's clock) every session of the service has heard the broker without a break
         (connected, not silent); None while one does not (what the seats do then may not reach the table)."""
-        sessions = tuple((self._hears(conn), conn.connects) for conn in self.intake)
+        sessions = tuple((conn.hears(), conn.connects) for conn in self.intake)
         if sessions != self._sessions:
             self._sessions = sessions
             self._heard = self.clock() if all(hears for hears, _ in sessions) else None
@@ -871,17 +869,8 @@ class TableService:
                 self._deaf_since = None
             elif self._deaf_since is None:  # since the deaf sessions last heard the broker
                 now = time.monotonic()
-                self._deaf_since = min(min(conn.heard() or now, now) for conn in self.intake if not self._hears(conn))
+                self._deaf_since = min(min(conn.heard() or now, now) for conn in self.intake if not conn.hears())
         return self._heard
-
-    @staticmethod
-    def _hears(conn: Connection) -> bool:
-        """Whether ``conn`` is connected and not silent (its probe unanswered :data:`ANSWER_S`); probed when it heard
-        nothing for :data:`PROBE_S`."""
-        heard = conn.heard()
-        if conn.connected and (heard is None or time.monotonic() - heard >= PROBE_S):
-            conn.probe()
-        return conn.connected and (conn.unanswered() or 0.0) < ANSWER_S
 
     def _answered(self, deadline: float) -> bool:
         """Whether every session heard the broker since the worker found ``deadline`` due (each is probed then): a
