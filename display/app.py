@@ -19,6 +19,7 @@ from pathlib import Path
 import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.params import Form
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -117,9 +118,13 @@ def _settle(tournaments: Tournaments, store: Store) -> None:
             log.error("audit lines left pending: %s", exc.text("en") if isinstance(exc, Refusal) else exc)
 
 
-async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+async def _invalid(request: Request, exc: RequestValidationError) -> Response:
     """A 422 whose ``detail`` says in one line of the request's language what was wrong with it, and where
-    (the field's path; the problem by its kind, the catalogue's ``invalid.*``)."""
+    (the field's path; the problem by its kind, the catalogue's ``invalid.*``). A browser asking for a page whose
+    address does not fit it (``/tables/一号桌``, an id of 40 letters) gets the page that says there is no page here,
+    as for any address that is none of ours: it got this line of JSON."""
+    if wants_page(request):
+        return pages.missing(request)
     lang = language(request)
     problems = [say(lang, "invalid.line", where=".".join(str(p) for p in e.get("loc", ())),
                     problem=word(lang, f"invalid.{e.get('type')}", word(lang, "invalid.other"))) for e in exc.errors()]
@@ -127,16 +132,31 @@ async def _invalid(request: Request, exc: RequestValidationError) -> JSONRespons
 
 
 async def _http(request: Request, exc: StarletteHTTPException) -> Response:
-    """A refusal (``referee.catalogue.Refusal``) is said in the request's language (``deps.language``); so is a body
-    Starlette could not read (400: a multipart upload whose file's name runs to thousands of characters), its own
-    English words kept as the reason."""
+    """A refusal (``referee.catalogue.Refusal``) is said in the request's language (``deps.language``); so are
+    Starlette's and FastAPI's own answers, in English: an address with no route (404: a browser asking for a page gets
+    the page that says so, a script JSON), a method the address does not take (405), and a body they could not read
+    (400; their reason, in English, goes to the log)."""
     if exc.status_code == 404 and exc.detail == "Not Found" and wants_page(request):  # no route: a page, not JSON
         return pages.missing(request)
-    refusal = exc.detail
-    if exc.status_code == 400 and not isinstance(refusal, Refusal):
-        refusal = Denied("body_unreadable", why=str(refusal)[:200])
+    refusal = exc.detail if isinstance(exc.detail, Refusal) else _theirs(request, exc)
     detail = refusal.text(language(request)) if isinstance(refusal, Refusal) else str(refusal)
     return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
+
+def _theirs(request: Request, exc: StarletteHTTPException) -> Refusal | str:
+    """Starlette's or FastAPI's English answer as the catalogue says it. A body not read is an upload (a multipart
+    form whose file's name runs to thousands of characters) only where the route reads a form, as FastAPI decides
+    how to read it (``fastapi.routing.get_request_handler``: its body field a ``Form``, ``File`` too); elsewhere it
+    is JSON it could not read (nested thousands of levels deep)."""
+    if exc.status_code == 404:
+        return Denied("no_address")
+    if exc.status_code == 405:
+        return Denied("wrong_method", method=request.method)
+    if exc.status_code != 400:
+        return str(exc.detail)
+    log.warning("%s %s: the body was not read (%s)", request.method, request.url.path, str(exc.detail)[:200])
+    field = getattr(request.scope.get("route"), "body_field", None)
+    return Denied("upload_unreadable") if isinstance(getattr(field, "field_info", None), Form) else Denied("body_unreadable")
 
 
 def wants_page(request: Request) -> bool:

@@ -156,22 +156,49 @@ FORM = form([[u, p, f"{u}{p}甲、{u}{p}乙"] for u in ("数学系", "物理系"
 
 def test_an_upload_whose_file_name_a_reader_would_not_see_as_written_is_refused_in_words(server):
     """The file's name went into the audit log as sent: a right-to-left override, 2,000 characters; 20,000 got
-    Starlette's English "Invalid multipart data."."""
+    Starlette's English "Invalid multipart data."; now the upload not read, in the reader's language alone."""
     with from_(server) as c:
         assert log_in(c, ORGANISER).status_code == 200
         before = c.get("/api/console/entries").json()
         for name, status, said in (
                 ("报名\u202exsl.csv", 422, "文件名“报名\\u202exsl.csv”含有看不见的格式字符（例如零宽空格、从右到左改写），会打乱它前后的文字，什么也没有改动；请删去后再试"),
                 ("报" * 300 + ".csv", 422, "文件名有 304 个字，最多 255 个字：请改短后再导入"),
-                ("报" * 30000 + ".csv", 400, "无法读取请求的内容（`Invalid multipart data.`），什么也没有改动；上传的文件名太长（数千个字）时也会这样：请改短后再试")):
+                ("报" * 30000 + ".csv", 400, "无法读取上传的内容，什么也没有改动；文件名太长（数千个字）时会这样：请改短文件名后再试")):
             r = c.post("/api/console/entries/import", files={"file": (name, FORM, "text/csv")})
             assert (r.status_code, r.json()["detail"]) == (status, said)
         r = c.post("/api/console/entries/import", files={"file": ("报" * 30000 + ".csv", FORM, "text/csv")}, headers=EN)
-        assert r.json()["detail"].startswith("the request's content could not be read (Invalid multipart data.)")
+        assert r.json()["detail"] == ("the upload could not be read, nothing was changed; a file name thousands of characters "
+                                      "long does this: shorten it and try again")
         assert c.get("/api/console/entries").json() == before
         assert not [e for e in c.get("/api/console/audit").json() if e["action"] == "import_entries"]
         assert c.post("/api/console/entries/import", files={"file": ("报名表.csv", FORM, "text/csv")}).status_code == 200
 
+
+def test_a_body_nested_too_deep_and_an_unknown_address_are_said_in_the_readers_language(server):
+    """JSON nested 5,000 or 100,000 levels deep was answered 无法读取请求的内容（`There was an error parsing the body`）
+    with advice to shorten an uploaded file's name, which no JSON body has; an unknown API address and a method an
+    address does not take were answered in English ({"detail":"Not Found"}). Each is now said in the reader's language
+    alone, as what it is, and nothing is changed."""
+    with from_(server) as c:
+        assert log_in(c, ORGANISER).status_code == 200
+        before = c.get("/api/console/audit").json()
+        for depth in (5_000, 100_000):
+            body = "[" * depth + "]" * depth
+            for lang, said in ((None, "请求的内容无法按 JSON 读取（例如嵌套了几千层），什么也没有改动"),
+                               ("en", "the request's content could not be read as JSON (nested thousands of levels deep, "
+                                      "for one), nothing was changed")):
+                r = c.post("/api/console/tournament/forfeits", content=body,
+                           headers={"Content-Type": "application/json", **({"Accept-Language": lang} if lang else {})})
+                assert (r.status_code, r.json()["detail"]) == (400, said), depth
+        for lang, nothing, method in ((None, "这个地址上什么也没有：请检查是否写错", "这个地址不接受 DELETE 请求"),
+                                      ("en", "there is nothing at this address: check it for a typo",
+                                       "this address does not take a DELETE request")):
+            headers = {"Accept-Language": lang} if lang else {}
+            for r, status, said in ((c.get("/api/console/nothing", headers=headers), 404, nothing),
+                                    (c.post("/api/console/nothing", json={}, headers=headers), 404, nothing),
+                                    (c.delete("/api/console/audit", headers=headers), 405, method)):
+                assert (r.status_code, r.headers["content-type"], r.json()["detail"]) == (status, "application/json", said)
+        assert c.get("/api/console/audit").json() == before
 
 def test_a_tournament_name_with_a_right_to_left_override_is_refused_and_nothing_made(server):
     """The name '赛季秋\u202e' turned the big screen's heading around, the system's name with it; an ESC in it reached the

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -98,6 +99,22 @@ def test_an_address_that_is_no_page_says_so_in_words(page, server):
             urllib.request.urlopen(request, timeout=10)
         assert refused.value.code == 404 and refused.value.headers["content-type"].startswith(kind), (path, accept)
 
+
+
+@pytest.mark.parametrize("path", ["/tables/一号桌", "/tables/t%2001", "/tables/%3Cscript%3E", "/tables/" + "t" * 40])
+def test_a_table_address_not_in_a_tables_form_is_no_page_either(page, server, path):
+    """A table's address whose id cannot be a table's (not letters, digits, - and _; over 32 of them) was answered
+    422 in JSON, {"detail":"path.table：格式不对"} alone on the phone's screen; now the page that says there is no page
+    here, in the reader's language, a 404. The API keeps answering JSON."""
+    for lang, said in (("zh", "这里没有页面：请从上面的链接进入记分牌、大屏或控制台"),
+                       ("en", "There is no page here: the links above lead to the scoreboard, the big screen and the console")):
+        assert page(path, 360, 800, lang=lang).inner_text("#missing") == said
+    for asked, accept, status, kind in ((path, "text/html", 404, "text/html"), (path, "application/json", 422, "application/json"),
+                                        ("/api" + path, "text/html", 422, "application/json")):
+        request = urllib.request.Request(server.url + urllib.parse.quote(asked, safe="/%"), headers={"Accept": accept})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert (refused.value.code, refused.value.headers["content-type"].split(";")[0]) == (status, kind), (asked, accept)
 
 CONTRAST = """sel => {  // the contrast ratio (WCAG 2) of an element's words against the ground it is drawn on, its own and its
   // ancestors' backgrounds laid one over the other (the seat on turn is a translucent highlight over the felt)

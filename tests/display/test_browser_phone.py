@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from kit import REFEREE, login, state, until
+from kit import HALL_LOCALE, ORGANISER, OWN_USERS, REFEREE, login, served, shot, small_tournament, state, until
 
 from bus.protocol import schema
 
@@ -89,3 +89,57 @@ def test_an_empty_timeline_says_whether_events_were_missed(page, table):
     login(console, REFEREE)
     console.click("button[data-open=p3]")
     console.wait_for_selector("#c-timeline li.empty:has-text('显示服务接入之前的事件没有收到')", timeout=WAIT_MS)
+
+
+WORDS_SPLIT = """sel => {  // each word (between spaces) of the elements' text that is drawn on more than one line
+  const split = [];
+  for (const el of document.querySelectorAll(sel)) {
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      for (const m of node.textContent.matchAll(/\\S+/g)) {
+        const r = document.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+        if (new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top))).size > 1) split.push(m[0]);
+      }
+    }
+  }
+  return split;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_console_on_a_phone_splits_no_word_and_does_not_scroll_sideways(browser, broker, table, tmp_path, lang):
+    """At 360 x 800 the English console's tables ran past the screen (scrollWidth 364: the tables' Actions column to
+    364 px) and broke their words where a column ended, Last han / d, playin / g, Forfe / it, finishe / d, and the
+    audit's dates 02/12/202 / 6; the Chinese one fitted, its words broken as well (p / 1, 进行 / 中). Every word is now
+    whole (a row wraps between its cells and words), every date on one line, and nothing scrolls sideways."""
+    for name, payload in (("p1", state(seq=4)), ("p2", state(seq=5, phase="round_over")), ("p3", state(seq=6, phase="idle"))):
+        table(name).publish("state", payload)
+    with served(broker, tmp_path / "console.db", small_tournament(tmp_path / "hall.db"), users=OWN_USERS) as server:
+        context = browser.new_context(viewport={"width": 360, "height": 800}, locale=HALL_LOCALE)
+        try:
+            context.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+            console = context.new_page()
+            console.goto(server.url + "/console")
+            login(console, ORGANISER)
+            console.wait_for_selector("#t-round button[data-forfeit]", timeout=WAIT_MS)
+            seated = console.evaluate("[...document.querySelectorAll('#t-round tr[data-table]')].map(tr => "
+                                      "[tr.dataset.table, tr.querySelector('button[data-forfeit]').dataset.forfeit])")
+            for at, entry in seated:  # a line in the audit log for each, with its date
+                r = console.request.post(server.url + "/api/console/tournament/forfeits", headers={"Origin": server.url},
+                                         data={"round": 1, "table": at, "entries": [entry]})
+                assert r.ok, r.text()
+            console.reload()
+            console.wait_for_selector("#c-tables tr[data-table=p3]", timeout=WAIT_MS)
+            console.wait_for_selector("#t-round .forfeited", timeout=WAIT_MS)
+            until(console, "document.querySelectorAll('#c-audit tbody tr').length >= 2")
+            shot(console, f"console-phone-{lang}.png")
+            assert console.evaluate("document.documentElement.scrollWidth") <= 360  # nor a panel's box, nor a select
+            assert console.evaluate("[...document.querySelectorAll('#desk .panel, #desk .body')].every(e => e.scrollWidth <= e.clientWidth)")
+            # Chinese sentences (the audit's lines) break between any two characters, as Chinese is set; its cells'
+            # words and the buttons' stay whole (p / 1, 进行 / 中, 本轮 / 结束 in the squeezed table)
+            words = "#desk td, #desk th, #desk button" if lang == "en" else "#c-tables td, #t-round td:first-child, #desk button"
+            assert not console.evaluate(WORDS_SPLIT, words), lang
+            dates = console.evaluate(LINES, "#c-audit tbody td:first-child")
+            assert len(dates) >= 2 and all(n == 1 for _, n in dates), dates
+        finally:
+            context.close()
