@@ -40,7 +40,8 @@ stop), and a restart publishes again the ``events`` and ``violations`` of the en
 A log also records the table and the rulebook it belongs to; another table's service refuses it.
 
 Liveness: every ``HEALTH_S`` the worker publishes ``health`` (retained): when it last handled an
-input, what waits, what it dropped or clamped, senders' clocks that are off, a problem in words (and as data, which
+input, what waits, what it refused (every input answered ``rejected``: malformed, or refused by the rules), dropped or
+clamped, senders' clocks that are off, a problem in words (and as data, which
 the console says in its reader's language), and the log's witness. The console takes a table whose health stopped
 coming as stalled.
 
@@ -68,8 +69,15 @@ health says deaf :data:`HEAR_AGAIN_S` after the session last heard the broker (w
 for 57 s), and the sessions' keepalive of :data:`KEEPALIVE_S` has paho end the connection and the broker publish the
 will (``offline``) within 8 s. And time rules only once every session heard the broker since the deadline came due
 (each is probed then, the worker looking again every :data:`ANSWER_POLL_S`): a link cut in the second before looks
-connected still, and the inputs it no longer carries are not taken for none. A ``clock`` entry the log refuses (a full disk, a lock) is
-tried again every :data:`RETRY_S`, said in the health and given up as a batch is; its ruling, once logged, is held.
+connected still, and the inputs it no longer carries are not taken for none.
+Time rules nothing either while the service cannot log its inputs (another program locks the log, a full or read-only
+disk: a batch or a ``clock`` entry refused), nor for :data:`HEAR_AGAIN_S` after its log takes a write again (what
+waited behind the inputs not acknowledged meanwhile comes then): a seat's play that reached the service meanwhile waits,
+not acknowledged, until it is logged, and is judged by its time, never given up by a clock that ran on while it could
+not be logged (the worker tried the ``clock`` entry between tries of the waiting batch, and whichever waited on the
+lock when it went was logged first: a play made in time taken for a turn given up); a turn that time then gives up is
+``held`` as above. While logging fails the worker tries the log again (the waiting batch every :data:`RETRY_S`, else a
+write of its bookkeeping when it wakes), the health says so, and :func:`run` gives up after ``give_up_s`` of failures.
 
 The devices' presence (``camera/status``, ``board/status``: ``protocol.HEEDED``): the main session takes each with
 its retained message, at start and on every reconnection, at QoS 0 (the broker keeps no stale presence for it).
@@ -228,7 +236,7 @@ class TableService:
         self.intake: list[Connection] = []  # the senders' sessions (the main one first)
         self.table: Any = None
         self.published = 0  # messages published (outputs, states, displays)
-        self.rejected = 0  # inputs rejected since start
+        self.rejected = 0  # inputs answered ``rejected`` since start: malformed, unloggable, or refused by the rules
         # Entries applied whose outputs may not have reached the broker: (seq, their publish infos).
         # The log's ``outputs_acked`` follows them, written with the next batch (no commit of its own),
         # so a restart publishes again the outputs of whatever was in flight: at least once.
@@ -240,7 +248,7 @@ class TableService:
         self._dropped_told = 0  # inputs over their pace, as last logged
         self._beat = time.monotonic()  # the worker came round its loop
         self._failing_since: float | None = None  # monotonic, while commits fail
-        self._unlogged: float | None = None  # a deadline whose ``clock`` entry the log refused (ruled held once it works)
+        self._logs_again = -math.inf  # since when (service clock) the log takes writes again after failing
         self._held: lock.Holding | None = None  # the log's lock file, held while serving (:func:`hold_log`)
         self._deaf_since: float | None = None  # monotonic: since when a session of the service has not heard the broker
         self._asked: tuple[float, float] | None = None  # (a deadline due, when (monotonic) the sessions were probed for it)
@@ -580,9 +588,23 @@ class TableService:
         if self._failing_since is not None:
             log.warning("table %s: logging works again", self.table_id)
             self._failing_since = self.problem = self.problem_why = None
+            self._logs_again = self.clock()
+
+    def _try_log(self) -> None:
+        """While logging fails and no input waits to be logged: whether the log takes a write again (the bookkeeping of
+        the outputs acknowledged, as far as it is known)."""
+        try:
+            self.log.set_meta({"outputs_acked": str(self._acked_seq)})
+        except Exception as exc:
+            self._failing("the bookkeeping", exc)
+            return
+        self._logging_works()
 
     def _idle(self, wait: float = 0.0) -> None:
-        """Between inputs: what time rules, the outputs' acknowledgements, the health."""
+        """Between inputs (``wait``: after a batch the log refused, before it is tried again): the log tried again when
+        nothing waits for it, what time rules, the outputs' acknowledgements, the health."""
+        if self._failing_since is not None and not wait:
+            self._try_log()
         self._on_time()
         self._note_acked()
         if time.monotonic() >= self._health_due:
@@ -729,16 +751,19 @@ class TableService:
         return outputs
 
     def _handle(self, name: str, payload: dict, at: float, seq: int) -> None:
-        """Apply one input and publish its outputs (the worker publishes the state after the batch).
-        An ``amend`` rebuilds the table from the log as amended, up to and with itself."""
+        """Apply one input and publish its outputs (the worker publishes the state after the batch), counting the inputs
+        the rules refused (``rejected`` events) in the health. An ``amend`` rebuilds the table from the log as amended,
+        up to and with itself."""
         if not is_amend(name, payload):
-            self._publish_outputs(seq, self._apply(name, payload, at, seq))
-            return
-        rows = [r for r in self._rows() if r[3] <= seq]
-        self.table, outputs = self._factory(self.table_id, self.rulebook), []
-        for kind, p, entry_at, entry_seq in as_amended(rows):
-            outputs = self._apply(kind, p, entry_at, entry_seq)
-        self._publish_outputs(seq, outputs + self._rejudged(rows, outputs))
+            outputs = self._apply(name, payload, at, seq)
+        else:
+            rows = [r for r in self._rows() if r[3] <= seq]
+            self.table, outputs = self._factory(self.table_id, self.rulebook), []
+            for kind, p, entry_at, entry_seq in as_amended(rows):
+                outputs = self._apply(kind, p, entry_at, entry_seq)
+            outputs = outputs + self._rejudged(rows, outputs)
+        self.rejected += sum(out.name == "events" and out.payload["kind"] == "rejected" for out in outputs)
+        self._publish_outputs(seq, outputs)
 
     def _rejudged(self, rows: list, outputs: list) -> list:
         """The ``rejudged`` event of the amendment that ends ``rows`` (its ``outputs`` as judged), when it changed a
@@ -766,8 +791,8 @@ class TableService:
         self._sent.append((seq, infos))
 
     def _reject(self, name: str, input_id: str | None, reason: PayloadError | Reason, seq: int) -> None:
-        """Answer an input refused (its payload, or a rules engine's reason) with a ``rejected`` event: the logs'
-        words and the reason as data, for each reader to say in its language."""
+        """Answer an input refused before the rules saw it (its payload; its id reused; it cannot be logged) with a
+        ``rejected`` event: the logs' words and the reason as data, for each reader to say in its language."""
         self.rejected += 1
         why = reason.why if isinstance(reason, PayloadError) else reason
         data = {"topic": name, "id": input_id, "reason": str(reason) if isinstance(reason, PayloadError) else plain(why)}
@@ -893,9 +918,12 @@ class TableService:
 
     def _rules_at(self, deadline: float) -> float | None:
         """When (the service's clock) time may rule ``deadline``: :data:`RULE_LAG_S` after it, and not
-        before :data:`HEAR_AGAIN_S` after the service last began to hear its table; None while it cannot."""
+        before :data:`HEAR_AGAIN_S` after the service last began to hear its table, or its log to take writes again;
+        None while it cannot hear it, or log its inputs."""
         heard = self._hearing()
-        return None if heard is None else max(deadline + RULE_LAG_S, heard + HEAR_AGAIN_S)
+        if heard is None or self._failing_since is not None:
+            return None
+        return max(deadline + RULE_LAG_S, max(heard, self._logs_again) + HEAR_AGAIN_S)
 
     def _wake_in(self) -> float:
         wake = min(IDLE_WAKE_S, max(0.0, self._health_due - time.monotonic()))
@@ -903,9 +931,8 @@ class TableService:
         due = None if deadline is None else self._rules_at(deadline)
         if due is None:
             return wake
-        retry = RETRY_S if self._failing_since is not None else 0.0  # a ``clock`` entry the log refused: not at once
         asked = ANSWER_POLL_S if self._asked is not None and self._asked[0] == deadline else 0.0  # answers awaited
-        return min(wake, max(retry, asked, due - self.clock()))
+        return min(wake, max(asked, due - self.clock()))
 
     def _note_acked(self) -> None:
         """While idle: write down how far the outputs reached the broker (a commit only if it moved)."""
@@ -928,10 +955,8 @@ class TableService:
         try:
             at = max(now, self._logged_at if self._logged_at is not None else now)
             if self.table.rules_by(at):
-                if self._time_rules(at, held=due > deadline + RULE_LAG_S or self._unlogged == deadline):
-                    self._unlogged = None
-                else:  # the log refused it: ruled once the log takes it, held
-                    self._handled, self._unlogged = before, deadline
+                if not self._time_rules(at, held=due > deadline + RULE_LAG_S):
+                    self._handled = before  # the log refused it: ruled once the log works again (held)
             else:
                 self._publish_snapshots(max(now, self._now if self._now is not None else now))
         except Exception:  # the worker must outlive any one deadline

@@ -12,7 +12,9 @@ messages would have caused is there too.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sqlite3
 import time
 import uuid
 
@@ -35,7 +37,7 @@ from referee.catalogue.sentences import Sentences
 from referee.table.service import HEAR_AGAIN_S, RULE_LAG_S, TableService
 from referee.table.timeline import timeline
 
-TABLES = [f"s{i}" for i in range(1, 23)]
+TABLES = [f"s{i}" for i in range(1, 25)]
 CONSOLE = "console"
 RULEBOOK = "classic-3deck"
 T0 = 1_767_261_600.0  # the injected clock's start (2026-01-01 10:00 in Beijing)
@@ -598,6 +600,39 @@ def test_generated_malformed_payloads_change_nothing(fuzzed, data):
     check_rejected(fuzzed, [(name, raw) for raw in batch])
 
 
+def test_the_healths_rejected_counts_every_input_refused_the_rules_refusals_too_not_those_over_pace(table, until):
+    """``health.rejected`` is "inputs rejected since the service started" (bus/PROTOCOL.md): every input answered with a
+    ``rejected`` event. It counted only malformed payloads: the hall's audit, 400 ``ready`` presses in play, 110 logged
+    and each refused (“准备”键在出牌阶段没有意义) and 291 over the board's pace, left it at the 6 malformed. Now a
+    restarted service (from 0) counts the malformed, the presses and the console's command the rules refused; the
+    presses over the pace are ``dropped`` only."""
+    clock = Clock()
+    t = table("s24", clock, "sanjiang-2012")
+    t.guandan_lead()  # S on lead, in play
+    t.stop()
+    clock.now = t.at
+    t.start(trust_senders=False)  # the board's pace kept
+    assert t.watch.wait("health", lambda h: h["at"] == clock.now and h["rejected"] == 0 and h["dropped"] == {})
+    malformed = [raw for name, raw in BAD if name == "board/in"]
+    for raw in malformed:
+        t.publish("board/in", raw)
+    for i in range(150):  # over the burst of 100
+        t.publish("board/in", encode("board/in", {"v": 1, "id": f"flood-{i}", "seat": "E", "button": "ready", "at": t.at}))
+    t.publish("commands", encode("commands", {"v": 1, "id": "no-flag", "command": "confirm", "flag": "no-such-flag"}))
+    t.watch.wait("events", lambda e: e["kind"] == "rejected" and e["data"]["id"] == "no-flag")
+    t.watch.wait("health", lambda h: h["dropped"].get("board/in") and h["waiting"] == 0)
+    clock.now += 2.0  # a health after the marker says so (the pace's tokens came back meanwhile, on the real clock)
+    t.publish("board/in", encode("board/in", {"v": 1, "id": "marker", "seat": "S", "button": "referee", "at": t.at}))
+    assert until(lambda: t.service.log.input("board/in marker") is not None)  # after the flood on its connection
+    marker = t.watch.state(t.service.log.input("board/in marker").seq)
+    logged = len([e for e in t.service.log.entries() if e.kind == "board/in" and e.payload["id"].startswith("flood-")])
+    health = t.watch.wait("health", lambda h: h["at"] == clock.now and h["seq"] >= marker["seq"])
+    assert 0 < logged < 150 and health["dropped"] == {"board/in": 150 - logged}
+    refused = [e["data"] for e in t.watch.of("events") if e["kind"] == "rejected"]
+    assert len([d for d in refused if d["why"]["key"] == "table.button_meaningless"]) == logged
+    assert health["rejected"] == len(malformed) + logged + 1 == len(refused)  # + the command
+
+
 # ---------------------------------------------------------------- the shot clock on the displays
 
 
@@ -802,30 +837,68 @@ def test_a_san_da_yi_seats_display_shows_its_count_only_at_ten_or_fewer(table):
     assert {s: d["cards"] for s, d in board["seats"].items()} == {"S": 5, "E": 255, "N": 255, "W": 255}
 
 
+@contextlib.contextmanager
+def log_locked(t: Table):
+    """Another program holds the write lock of ``t``'s log while the block runs (a full or read-only disk fails the
+    service's writes the same way)."""
+    holder = sqlite3.connect(t.db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        yield
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
 def test_a_ruling_by_time_that_cannot_be_logged_is_said_and_made_once_the_log_works(table):
     """002 十二 第3条: 一副牌只允许有一次30秒的长考时间，其余每次出牌时间一般不得超过10秒（含10秒），否则，视作放弃本次
     出牌权 -- S on lead and silent while another process holds the log's write lock (a full or read-only disk fails the
     same way) as S's 30 s run out: the ``clock`` entry giving S's turn up could not be logged. Before, the deadline was
     taken as handled all the same: S's turn was never given up, the table waited on S for ever, and its health said no
-    problem. Now the health says the log fails while it does, and once it works the turn is given up (held: ruled late)."""
-    import sqlite3
-
+    problem. Now the health says the log fails while it does, and once it works again (its bookkeeping written: no input
+    waits) and ``HEAR_AGAIN_S`` more pass, as after the table could not be heard, the turn is given up (held: ruled
+    late)."""
     clock = Clock()
     t = table("s22", clock, "sanjiang-2012")
     start = t.guandan_lead()["at"]
-    holder = sqlite3.connect(t.db, isolation_level=None)
-    holder.execute("BEGIN IMMEDIATE")
-    try:
+    with log_locked(t):
         clock.now = start + 40.0
         health = t.watch.wait("health", lambda h: "database is locked" in (h["problem"] or ""))
         assert health["problem"].startswith("logging inputs fails")
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
+    clock.now += 0.5
+    assert t.watch.wait("health", lambda h: h["at"] == clock.now and h["problem"] is None)
+    assert [e.kind for e in t.service.log.entries()][-1] == "board/in"  # not ruled yet
+    clock.now += HEAR_AGAIN_S
     t.seq += 1
     after = t.watch.state(t.seq)
     assert after["turn"] == "E" and [(v["seat"], v["kind"]) for v in t.watch.of("violations")] == [("S", "overtime")]
     assert after["clocks"]["E"] == {"left": 30.0, "running": True, "long_think": True}  # from the ruling, seen
     assert [(e.kind, e.payload) for e in t.service.log.entries()][-1] == ("clock", {"v": 1, "held": True})
-    clock.now += 1.0
+
+
+def test_a_play_made_in_time_while_the_log_is_locked_is_the_seats_not_a_turn_given_up(table):
+    """002 十二 第3条: … 其余每次出牌时间一般不得超过10秒（含10秒），否则，视作放弃本次出牌权 -- S leads with its 30 s;
+    another program locks the table's log (``BEGIN EXCLUSIVE``) and S puts its cards down at 20 s: the play reaches the
+    service, which cannot log it (nor acknowledge it), and S's deadline passes on the service's clock meanwhile. Time
+    rules nothing while inputs cannot be logged: once the lock goes S's play is logged and is S's lead, in time. (Before,
+    the worker tried the ``clock`` entry between tries of the waiting play, and whichever waited on the lock when it
+    went was logged first: S's turn given up, held, and S's play taken for one out of turn; the hall's audit, a 40 s lock:
+    超时（已确认）…弃权（本次出牌）；用时 44.8 秒.) A deadline that passes while the log is locked with no input waiting:
+    test_a_ruling_by_time_that_cannot_be_logged_is_said_and_made_once_the_log_works."""
+    clock = Clock()
+    t = table("s23", clock, "sanjiang-2012")
+    start = t.guandan_lead()["at"]
+    with log_locked(t):
+        t.publish("observed", encode("observed", {"v": 1, "id": "cam-locked", "seat": "S", "cards": ["H3"],
+                                                  "confidence": 0.99, "at": start + 20.0}))
+        clock.now = start + 40.0  # S's deadline passes, the play waiting on the lock
+        t.watch.wait("health", lambda h: "database is locked" in (h["problem"] or "") and h["at"] == clock.now)
+        # Tries of the log go on, each waiting up to 5 s for the lock: the batch holding the play, and (before) between
+        # two of them the clock entry, whichever waited when the lock went being logged.
+        time.sleep(7.5)
+    t.seq += 1
+    state = t.watch.state(t.seq)
+    assert (state["turn"], state["current_trick"]) == ("E", {"leader": "S", "plays": [{"seat": "S", "cards": ["H3"]}]})
+    assert [e.kind for e in t.service.log.entries()][-2:] == ["board/in", "observed"]  # no clock entry
+    assert [v for v in t.watch.of("violations") if v["kind"] == "overtime"] == []
     assert t.watch.wait("health", lambda h: h["at"] >= clock.now and h["problem"] is None)
