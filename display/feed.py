@@ -42,7 +42,7 @@ from display.view import SHOWN, Hall, Ignored, TableView, receive
 
 log = logging.getLogger(__name__)
 
-REFUSALS_KEPT = 256  # the tables' refusals of the console's commands, the newest (``Feed.answer``)
+ANSWERS_KEPT = 256  # the tables' answers to the console's commands, the newest (``Feed.answer``)
 TOURNAMENT_TOPICS = ("cardtable/v1/tournament/+/round", "cardtable/v1/tournament/+/standings")
 WATCH_S = 0.5  # how often the two connections are looked at (for the pages' "no broker" banners)
 
@@ -61,7 +61,7 @@ class Feed:
         self.hall = Hall(read_back=MappingProxyType(dict(tables)))
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)  # notified on every change of the hall (``answer``)
-        self._refused: OrderedDict[str, dict] = OrderedDict()  # command id -> the table's ``rejected`` data
+        self._answers: OrderedDict[str, dict | bool] = OrderedDict()  # command id -> ``rejected`` data, or True: applied
         self._frames = {t: deque(f, maxlen=FRAMES_KEPT) for t, f in frames.items()}
         self._stop = threading.Event()
         # deliveries: each message's Delivery says whether it is the broker's retained copy (``view.receive``)
@@ -99,10 +99,14 @@ class Feed:
                 log.warning("ignored: %s", exc)
                 return
             data = change.get("data") or {}
-            if change["type"] == "event" and data.get("kind") == "rejected" and data["data"].get("topic") == "commands":
-                self._refused[data["data"].get("id")] = data["data"]
-                while len(self._refused) > REFUSALS_KEPT:
-                    self._refused.popitem(last=False)
+            if change["type"] == "applied" or change["type"] == "event" and data.get("kind") == "rejected" and data["data"].get("topic") == "commands":
+                cid = data["id"] if change["type"] == "applied" else data["data"].get("id")
+                self._answers[cid] = change["type"] == "applied" or data["data"]
+                while len(self._answers) > ANSWERS_KEPT:
+                    self._answers.popitem(last=False)
+            if change["type"] == "applied":  # the console's alone: no page shows it
+                self._changed.notify_all()
+                return
             missed = change.pop("missed", None)  # a gap a restart left in the timeline, said before the state
             for c in ([{"type": "event", "table": change["table"], "data": missed}] if missed else []) + [change]:
                 if self.kept is not None and "table" in c:
@@ -145,11 +149,12 @@ class Feed:
 
     def answer(self, cid: str, done: Callable[[Hall], bool], timeout: float) -> dict | bool | None:
         """The table's answer to the command ``cid``, as this display's scoreboard connection hears it: the data of its
-        ``rejected`` event when the table refused it; True once ``done(hall)`` (what the command should change is
-        seen); None when neither came within ``timeout`` s (the table offline or stalled, the scoreboard cut off)."""
+        ``rejected`` event when the table refused it; True when it took it (its ``applied`` event), or once
+        ``done(hall)`` (what the command should change is seen); None when none came within ``timeout`` s (the table
+        offline or stalled, the scoreboard cut off)."""
         with self._changed:
-            self._changed.wait_for(lambda: cid in self._refused or done(self.hall), timeout)
-            return self._refused.get(cid) or done(self.hall) or None
+            self._changed.wait_for(lambda: cid in self._answers or done(self.hall), timeout)
+            return self._answers.get(cid) or done(self.hall) or None
 
     def _frame(self, full_topic: str, raw: bytes) -> None:
         try:

@@ -256,8 +256,8 @@ class Sent(BaseModel):
     command: str
     said: str = ""
     undo: Undo | None = None
-    answered: bool | None = Field(None, description="a flag's resolution: whether the table was seen to take it (false: "
-                                  "no answer within seconds, the table offline or the display not hearing it); null otherwise")
+    answered: bool | None = Field(None, description="whether the table was seen to take it (false: no answer within "
+                                  "seconds, the table offline or the display not hearing it)")
 
 
 class AuditEntry(BaseModel):

@@ -333,6 +333,8 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0, retained: bool
         payload = decode(name, raw)
     except PayloadError as exc:
         raise Ignored(f"{topic}: {exc}") from None
+    if name == "events" and payload["kind"] == "applied":  # a command's answer, no ruling: for the console alone
+        return hall, {"type": "applied", "table": table, "data": payload["data"]}
     view, missed = hall.table(table), None
     if name == "state":  # a whole snapshot; the latest wins (a restarted service with a new log starts at seq 0)
         view, missed = _resume(replace(view, state=payload), payload["seq"], wall, state=True)

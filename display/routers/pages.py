@@ -71,7 +71,7 @@ def table(request: Request, table: Id, lang: Lang):
 
 @router.get("/console", response_class=HTMLResponse)
 def console(request: Request, lang: Lang):
-    return _page(request, lang, "console.html", page="console", fouls=fouls(), firmware=SHIPPED)
+    return _page(request, lang, "console.html", page="console", rulings=rulings(), firmware=SHIPPED)
 
 
 def missing(request: Request) -> HTMLResponse:
@@ -115,3 +115,14 @@ def fouls() -> tuple[str, ...]:
     for book in sorted(names()):
         kinds.update(dict.fromkeys(load(book).fouls.kinds))
     return tuple(kinds)
+
+
+GAME_RULINGS = {"sandayi": ("report", "open_hand")}  # besides fouls, the rulings a game takes (bus/PROTOCOL.md, commands)
+
+
+@cache
+def rulings() -> dict[str, dict]:
+    """What the console's ruling form offers at a table, by its rulebook: the book's fouls (``[fouls] kinds``) and the
+    game's other rulings (San Da Yi's 报到 and 摊打); a table refuses any other."""
+    return {book: {"fouls": list(load(book).fouls.kinds), "rulings": list(GAME_RULINGS.get(load(book).game, ()))}
+            for book in sorted(names())}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import threading
+import time
 from collections.abc import Callable
 from typing import Annotated
 
@@ -42,7 +43,7 @@ from referee.rulebooks import names
 
 router = APIRouter(prefix="/api/console", tags=["console: tables"])
 ERRORS = {code: {"model": Problem} for code in (401, 403, 404, 409, 422, 503)}
-ANSWER_S = 10.0  # how long a flag's resolution waits for the table's answer (a live table answers within a second)
+ANSWER_S = 10.0  # how long a command waits for the table's answer (a live table answers within a second)
 REFUSAL_S = 1.0  # a flag confirmed as this console confirmed it: how long to wait for the table's refusal of its own
 _RESOLVING: dict[str, threading.Lock] = {}  # per table: one resolution at a time, so a second one sees the first's answer
 
@@ -54,24 +55,31 @@ def _known(ctx: Ctx, table: str):
     return view
 
 
-def send(ctx: Ctx, user: User, lang: str, table: str, command: str, note: dict | None = None,
-         undo: Undo | None = None, done: Callable[[Hall], bool] | None = None,
-         otherwise: Callable[[str, bool], Denied | None] | None = None, **fields) -> Sent:
-    """Publish one command to ``table`` and record it (``note``: what the audit line tells besides the command's
-    fields, such as the cards an amendment replaces). ``done``: what the command changes, seen in the hall: the answer
-    waits for it (``Sent.answered``) or for the table's refusal, a 409 that says the table's reason, nothing recorded.
-    ``otherwise(id, refused)``: what did it when not this command (another input came first), a 409 that says so,
-    nothing recorded.
-    Refused (503, nothing sent, nothing recorded) while the display is
-    cut off from the broker: the command would wait in memory, said done, and reach the table whenever the broker came
-    back (or never, the display restarted meanwhile). The console's banner shows exactly then (``Feed.can_send``)."""
+def publish(ctx: Ctx, table: str, command: str, **fields) -> str:
+    """Publish one command to ``table``; its id. Refused (503, nothing sent) while the display is cut off from the
+    broker: the command would wait in memory, said done, and reach the table whenever the broker came back (or never,
+    the display restarted meanwhile). The console's banner shows exactly then (``Feed.can_send``)."""
     if not ctx.feed.can_send:
         raise HTTPException(503, Denied("broker_down"))
     try:
-        cid = ctx.feed.command(table, command, **fields)
+        return ctx.feed.command(table, command, **fields)
     except PayloadError as exc:  # what the protocol refuses (more copies of a card than the decks hold, ...): said, not a 500
         raise HTTPException(422, Denied("command_unsendable", table=table, why=exc)) from None
-    answered = None if done is None else ctx.feed.answer(cid, done, ANSWER_S)
+
+
+def send(ctx: Ctx, user: User, lang: str, table: str, command: str, note: dict | None = None,
+         undo: Undo | None = None, done: Callable[[Hall], bool] | None = None,
+         otherwise: Callable[[str, bool], Denied | None] | None = None, cid: str | None = None,
+         wait: float = ANSWER_S, **fields) -> Sent:
+    """Publish one command to ``table`` (``cid``: published already, its id) and record it once the table took it
+    (``note``: what the audit line tells besides the command's fields, such as the cards an amendment replaces). The
+    answer waits for the table's: ``applied`` (``Sent.answered``), or ``rejected``, a 409 that says the table's reason,
+    nothing recorded; none within ``wait`` s: recorded, ``answered`` false (the console says it in red: the table
+    offline, or the display not hearing it). ``done``: what the command changes, seen in the hall, taken as its answer
+    too. ``otherwise(id, refused)``: what did it when not this command (another input came first), a 409 that says so,
+    nothing recorded."""
+    cid = cid or publish(ctx, table, command, **fields)
+    answered = ctx.feed.answer(cid, done or (lambda hall: False), wait)
     other = otherwise(cid, isinstance(answered, dict)) if otherwise is not None and answered else None
     if other is not None:
         raise HTTPException(409, other)
@@ -84,7 +92,7 @@ def send(ctx: Ctx, user: User, lang: str, table: str, command: str, note: dict |
     if player:
         note["player"] = player  # the audit line names the player as well as the seat
     said = record(ctx, user, lang, command, {"table": table, "id": cid, **fields, **note})
-    return Sent(table=table, id=cid, command=command, said=said, undo=undo, answered=None if done is None else bool(answered))
+    return Sent(table=table, id=cid, command=command, said=said, undo=undo, answered=bool(answered))
 
 
 def _told(ctx: Ctx, table: str, refused: dict) -> Said:
@@ -116,7 +124,23 @@ def last_hand(user: Referee, ctx: Ctx, lang: Lang) -> list[Sent]:
     tables = sorted(ctx.feed.hall.tables)
     if not tables:
         raise HTTPException(409, Denied("no_tables_yet"))
-    return [send(ctx, user, lang, t, "last_hand") for t in tables]
+    return send_all(ctx, user, lang, [(t, "last_hand", {}) for t in tables])
+
+
+def send_all(ctx: Ctx, user: User, lang: str, commands: list[tuple[str, str, dict]]) -> list[Sent]:
+    """Each ``(table, command, fields)`` published first, then each table's answer awaited (one ``ANSWER_S`` in all,
+    not one a table): what the tables took is recorded, and a refusal is the 409 (the first, once the rest are
+    recorded)."""
+    ids = [publish(ctx, table, command, **fields) for table, command, fields in commands]
+    out, refused, until = [], None, time.monotonic() + ANSWER_S
+    for (table, command, fields), cid in zip(commands, ids, strict=True):
+        try:
+            out.append(send(ctx, user, lang, table, command, cid=cid, wait=max(0.0, until - time.monotonic()), **fields))
+        except HTTPException as exc:
+            refused = refused or exc
+    if refused is not None:
+        raise refused
+    return out
 
 
 @router.post("/tables/{table}/assign", responses=ERRORS, summary="Seat four players and choose the rulebook")

@@ -16,7 +16,7 @@ from fastapi.responses import Response
 from bus.protocol import PayloadError, encode
 from display.actions import line
 from display.deps import Ctx, Denied, Lang, Organiser, Referee, User, record
-from display.routers.tables import send
+from display.routers.tables import send_all
 from display.schemas import (
     Book,
     Entries,
@@ -271,13 +271,10 @@ def start(round_no: int, body: StartRound, user: Organiser, ctx: Ctx, lang: Lang
         except PayloadError as exc:
             raise HTTPException(409, Denied("seating_unsendable", table=table, why=exc)) from None
     on_broker = ctx.feed.hall.tables
-    sent, missing = [], []
-    for table, players in tables:
-        if table not in on_broker:
-            missing.append(table)
-            continue
-        sent.append(send(ctx, user, lang, table, "assign", players=players, rulebook=rulebook))
-        sent.append(send(ctx, user, lang, table, "start_round"))
+    missing = [table for table, _ in tables if table not in on_broker]
+    sent = send_all(ctx, user, lang, [x for table, players in tables if table in on_broker
+                                      for x in ((table, "assign", {"players": players, "rulebook": rulebook}),
+                                                (table, "start_round", {}))])
     said = record(ctx, user, lang, "start_tournament_round", {"round": round_no, "missing": missing})
     return Started(round=round_no, sent=sent, missing=missing, said=said)
 

@@ -156,30 +156,41 @@ $("#c-tables").addEventListener("click", ev => {
   act(() => api("POST", `/api/console/tables/${encodeURIComponent(t)}/commands`, { command: b.dataset.cmd }));
 });
 $("#all-last-hand").addEventListener("click", () => act(() => api("POST", "/api/console/last-hand")));
-// The referee's rulings on what no camera sees: the fouls (every rulebook's [fouls] kinds, data-fouls of
-// the form), 报到 and 摊打.
-const FOULS = JSON.parse($("#ruling-form").dataset.fouls);
-const RULINGS = { ...Object.fromEntries(FOULS.map(k => [`foul:${k}`, { ruling: "foul", kind: k }])),
-  "report:play": { ruling: "report", play: true }, "report:no_play": { ruling: "report", play: false }, "open_hand": { ruling: "open_hand" } };
+// The referee's rulings on what no camera sees, as the chosen table's rulebook takes them (data-rulings of the form,
+// routers/pages.py): its fouls, and San Da Yi's 报到 and 摊打; nothing for a table not known or not yet assigned.
+const RULEBOOKS = JSON.parse($("#ruling-form").dataset.rulings);
+function rulingsAt(table) {  // option value -> what the ruling sends, for that table's rulebook
+  const book = RULEBOOKS[hall.tables[table]?.state?.rulebook] || { fouls: [], rulings: [] };
+  const more = { report: { "report:play": { ruling: "report", play: true }, "report:no_play": { ruling: "report", play: false } },
+    open_hand: { open_hand: { ruling: "open_hand" } } };
+  return Object.assign(Object.fromEntries(book.fouls.map(k => [`foul:${k}`, { ruling: "foul", kind: k }])),
+    ...book.rulings.map(r => more[r]));
+}
 function renderRulings() {
-  const f = $("#ruling-form");
+  const f = $("#ruling-form"), rulings = rulingsAt(f.table.value.trim());
   const keep = [f.seat.value, f.what.value];
   f.seat.innerHTML = "SENW".split("").map(s => `<option value="${s}">${esc(SEATW(s))}</option>`).join("");
-  f.what.innerHTML = Object.keys(RULINGS).map(k => `<option value="${k}">${esc(k.startsWith("foul:") ? T("foul_of", { kind: KINDW(k.slice(5)) }) :
-    T(k === "report:play" ? "report_play" : k === "report:no_play" ? "report_no_play" : "open_hand"))}</option>`).join("");
-  if (keep[0]) [f.seat.value, f.what.value] = keep;
+  f.what.innerHTML = Object.keys(rulings).map(k => `<option value="${k}">${esc(k.startsWith("foul:") ? T("foul_of", { kind: KINDW(k.slice(5)) }) :
+    T(k === "report:play" ? "report_play" : k === "report:no_play" ? "report_no_play" : "open_hand"))}</option>`).join("") ||
+    `<option value="" data-t="ruling_no_table">${esc(T("ruling_no_table"))}</option>`;
+  f.what.disabled = f.querySelector("button").disabled = !Object.keys(rulings).length;
+  if (keep[0]) f.seat.value = keep[0];
+  if (keep[1] in rulings) f.what.value = keep[1];
 }
 renderRulings();
+$("#ruling-form").table.addEventListener("input", renderRulings);
 $("#ruling-form").addEventListener("submit", ev => {
   ev.preventDefault();
   const f = ev.target;
-  act(() => api("POST", `/api/console/tables/${encodeURIComponent(f.table.value.trim())}/rulings`, { ...RULINGS[f.what.value], seat: f.seat.value }));
+  const t = f.table.value.trim();
+  act(() => api("POST", `/api/console/tables/${encodeURIComponent(t)}/rulings`, { ...rulingsAt(t)[f.what.value], seat: f.seat.value }));
 });
 
 // ---------------------------------------------------------------- a table's hand, and correcting a play
 function openTable(t) {  // its hand comes with the stream of that table (a snapshot, then its events)
   OPEN = { table: t, timeline: [], heard: false };  // heard: its snapshot came (till then no word on an empty list)
   $("#ruling-form").table.value = t;
+  renderRulings();
   $("#c-timeline").hidden = false;
   $("#c-timeline .which").textContent = t;
   renderTimeline();
@@ -318,7 +329,7 @@ function listen(on) {  // the stream's events (stream.js)
     hall.brokerDropped = s.broker_dropped; renderDropped();
     hall.commands = s.commands; hall.feed = s.feed; renderFeed();
     if (OPEN && s.tables[OPEN.table]) { OPEN.timeline = s.tables[OPEN.table].timeline || []; OPEN.heard = true; renderTimeline(); }
-    flagsChanged(); if (ME) renderTables();
+    flagsChanged(); renderRulings(); if (ME) renderTables();
   });
   on("broker", m => { hall.brokerDropped = JSON.parse(m.data).data.dropped; renderDropped(); });
   on("feed", m => { const d = JSON.parse(m.data).data; hall.commands = d.commands; hall.feed = d.connected; renderFeed(); });
@@ -332,6 +343,7 @@ function listen(on) {  // the stream's events (stream.js)
     const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, status: null });
     const was = v.state; v.state = c.data; v.got = performance.now();
     flagsChanged();
+    if (was?.rulebook !== c.data.rulebook && c.table === $("#ruling-form").table.value.trim()) renderRulings();  // assigned
     if (ME && (was?.phase !== c.data.phase || was?.paused !== c.data.paused)) renderTables();  // the row shows both
     if (OPEN?.table === c.table && !OPEN.timeline.length) renderTimeline();  // an empty list says why
   });

@@ -12,6 +12,7 @@ and the scoreboard, console and tournament that listen (its topics: ``bus/PROTOC
 - :mod:`referee.table.clock`: the shot clock, late arrival and the round clock as values;
   :mod:`referee.table.steady`: the service's own time, which a step of the computer's clock does not move;
 - :mod:`referee.table.amend`: a settled dispute, and the plays after it judged again;
+  :mod:`referee.table.answer`: a console command's answer (``applied`` or ``rejected``);
 - :mod:`referee.table.scenario`: the judge's ``clock`` op, a real table driven through timed inputs;
 - :mod:`referee.table.simulate` (Tractor), :mod:`referee.table.simulate_climbing` (Guandan, San Da Yi): bots
   at a table through the broker; :mod:`referee.table.simulators`: the simulator of a rulebook's game

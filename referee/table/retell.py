@@ -14,11 +14,11 @@ it. ``cardtable tournament catch-up`` reads the lines (``referee/tournament/catc
 >>> from referee.table.log import EventLog
 >>> with tempfile.TemporaryDirectory() as d:
 ...     with EventLog.open(os.path.join(d, "t07.db")) as log:
-...         _ = log.append("commands", {"command": "assign", "rulebook": "classic-3deck",
+...         _ = log.append("commands", {"id": "c1", "command": "assign", "rulebook": "classic-3deck",
 ...                                     "players": {"S": "李强", "E": "王芳", "N": "刘静", "W": "张伟"}}, at=10.0)
 ...     lines = list(retold(os.path.join(d, "t07.db")))
 >>> [(line["topic"], line["payload"]["seq"], line["payload"]["kind"]) for line in lines]
-[('cardtable/v1/tables/t07/events', 1, 'assigned')]
+[('cardtable/v1/tables/t07/events', 1, 'assigned'), ('cardtable/v1/tables/t07/events', 1, 'applied')]
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from typing import Any
 from bus.protocol import PayloadError, decode, encode, topic
 from referee.catalogue import Refusal, say
 from referee.table.amend import RESULTS, as_amended, is_amend, rejudged_of
+from referee.table.answer import answered
 from referee.table.reducer import Output
 from referee.table.tables import new_table
 from referee.table.timeline import identity, open_log
@@ -64,10 +65,12 @@ def retold(path: str | Path, table: str | None = None, rulebook: str | None = No
 
 
 def _apply(t: Any, kind: str, payload: dict, at: float, seq: int) -> tuple[Any, list]:
+    """One entry applied as the service applies it (``TableService._apply``): a console command's answer with it."""
     try:
-        return t.apply(kind, payload, at, seq)
+        t, outputs = t.apply(kind, payload, at, seq)
     except Exception:  # noqa: BLE001 - the service logged it, and published nothing for the entry
         return t, []
+    return t, answered(kind, payload, seq, t.at, outputs)
 
 
 def _handle(t: Any, fresh: Any, rows: list) -> tuple[Any, list]:

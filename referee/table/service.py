@@ -126,6 +126,7 @@ from referee.catalogue import Term, error_key
 from referee.reasons import Reason
 from referee.table import witness
 from referee.table.amend import as_amended, is_amend, rejudged_of
+from referee.table.answer import answered
 from referee.table.guard import Guard
 from referee.table.log import EventLog, LogError
 from referee.table.reducer import CLOCK, DEVICES, PRESENCE, Output, plain
@@ -741,14 +742,16 @@ class TableService:
         return seqs
 
     def _apply(self, name: str, payload: dict, at: float, seq: int) -> list:
+        """The outputs of one input applied, a console command's answer with them (``answer.py``)."""
         try:
             self.table, outputs = self.table.apply(name, payload, at, seq)
         except Exception:
             log.exception("table %s: the runtime failed on entry %d (%s); the table is unchanged",
                           self.table_id, seq, name)
-            outputs = []
-        self._now = at if self._now is None else max(self._now, at)
-        return outputs
+            return []
+        finally:
+            self._now = at if self._now is None else max(self._now, at)
+        return answered(name, payload, seq, self.table.at, outputs)
 
     def _handle(self, name: str, payload: dict, at: float, seq: int) -> None:
         """Apply one input and publish its outputs (the worker publishes the state after the batch), counting the inputs

@@ -9,7 +9,7 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple, Self
@@ -52,12 +52,35 @@ def round_(tid: str = "autumn", tables: list[dict] | None = None, rnd: int = 1) 
             "tables": tables or [], "byes": [], "at": time.time()}
 
 
+def answers(conn: Connection, table: str, heard: Callable[[str, bytes], None] | None = None,
+            taking: Callable[[], bool] = lambda: True) -> None:
+    """``conn`` (``table``'s broker user) answers each console command to ``table`` as its service does when it takes
+    it (an ``applied`` event, which the console waits for), after handing it to ``heard``; nothing while not
+    ``taking()`` (a table offline or stalled)."""
+
+    def answer(t: str, raw: bytes) -> None:
+        if heard is not None:
+            heard(t, raw)
+        if not taking():
+            return
+        p = json.loads(raw)
+        event = {"v": 1, "seq": 1, "kind": "applied", "at": time.time(), "data": {"id": p["id"], "command": p["command"]}}
+        conn.publish(topic(table, "events"), encode("events", event), qos=1)
+
+    conn.subscribe(topic(table, "commands"), answer)
+    assert conn.wait_subscribed(30)
+
+
 class Table:
-    """Publishes a table's outputs as its service would (its own broker user)."""
+    """Publishes a table's outputs as its service would (its own broker user), and takes every console command
+    (``answers``; each handed to ``listeners`` first) while ``taking``."""
 
     def __init__(self, connect, name: str):
         self.name = name
         self.conn = connect(f"table-{name}", clean_start=True)
+        self.listeners: list[Callable[[str, bytes], None]] = []
+        self.taking = True
+        answers(self.conn, name, lambda t, raw: [heard(t, raw) for heard in self.listeners], lambda: self.taking)
 
     def publish(self, leaf: str, payload: dict, retain: bool | None = None) -> None:
         retained = leaf in ("state", "status") if retain is None else retain

@@ -57,9 +57,7 @@ def commands(table, inbox):
     """What the tables t1..t3 receive on their commands topic (as their services would)."""
     box = inbox()
     for t in TABLES:
-        conn = table(t).conn
-        conn.subscribe(topic(t, "commands"), box)
-        assert conn.wait_subscribed(30)
+        table(t).listeners.append(box)
     return box
 
 
@@ -397,12 +395,16 @@ def test_no_body_makes_a_500(client, path, body):
         assert isinstance(r.json()["detail"], str) and r.json()["detail"]
 
 
-def test_the_consoles_foul_list_is_the_rulebooks_with_names_in_both_languages(client):
+def test_the_consoles_rulings_are_each_rulebooks_with_names_in_both_languages(client):
     page = client.get("/console").text
-    fouls = json.loads(html.unescape(re.search(r'data-fouls="([^"]*)"', page).group(1)))
+    rulings = json.loads(html.unescape(re.search(r'data-rulings="([^"]*)"', page).group(1)))
     books = ("classic-3deck", "sanjiang-2012", "shaoguan-2023", "shaoguan-2023-nokitty", "usst-2016", "zhongkai-2010")
-    assert fouls == list(dict.fromkeys(kind for book in books for kind in load(book).fouls.kinds))  # every game's
-    assert {"ceding_the_deal", "signalling", "talking", "extra_card_before_kitty"} <= set(fouls)
+    assert set(books) <= set(rulings)
+    assert all(rulings[book]["fouls"] == list(load(book).fouls.kinds) for book in books)  # each book's own
+    assert {book for book in rulings if rulings[book]["rulings"]} == {"usst-2016"}  # 报到 and 摊打: San Da Yi's
+    assert rulings["usst-2016"]["rulings"] == ["report", "open_hand"]
+    fouls = {kind for book in books for kind in rulings[book]["fouls"]}
+    assert {"ceding_the_deal", "signalling", "talking", "extra_card_before_kitty"} <= fouls
     assert all(kind in KINDS and name(kind, "zh") != name(kind, "en") for kind in fouls)  # named in both languages
 
 
@@ -495,7 +497,7 @@ def test_a_flag_answer_at_a_table_that_does_not_answer_holds_one_thread_at_most(
     monkeypatch.setattr(tables, "ANSWER_S", 0.5)
     monkeypatch.setattr(tables, "REFUSAL_S", 0.1)
     flag = {"flag": "f9", "seat": "E", "kind": "unsure", "at": time.time(), "cards": ["S9"]}
-    online(table, "t3", seq=60, paused=True, flags=[flag])
+    online(table, "t3", seq=60, paused=True, flags=[flag]).taking = False  # it answers nothing
     login(client, REFEREE)
     wait(lambda: any(f["flag"] == "f9" for f in client.get("/api/console/flags").json()))
     held = tables._RESOLVING.setdefault("t3", threading.Lock())

@@ -82,6 +82,7 @@ def test_an_english_consoles_lines_read_in_english(page, table, monkeypatch):
     monkeypatch.setattr(tables, "ANSWER_S", 0.5)
     flag = {"flag": "f9", "seat": "W", "kind": "unsure", "at": time.time(), "cards": ["D4"]}
     table("k2").publish("state", state(seq=9, paused=True, flags=[flag]))
+    table("k2").taking = False  # it answers nothing
     table("k3").publish("state", state(seq=4))
     console = page("/console", 1366, 768, lang="en")
     login(console)

@@ -88,12 +88,13 @@ def test_a_resolution_the_table_does_not_answer_is_said_so(page, table, monkeypa
     monkeypatch.setattr(tables, "ANSWER_S", 0.5)
     flag = {"flag": "f9", "seat": "W", "kind": "unsure", "at": time.time(), "cards": ["D4"]}
     table("f3").publish("state", state(seq=9, paused=True, flags=[flag]))
+    table("f3").taking = False  # it answers nothing
     console = page("/console")
     login(console)
     console.click(".flag-card[data-table=f3] button[data-how=confirm]")
     console.wait_for_selector("#result.error", timeout=WAIT_MS)
     assert console.inner_text("#result .line") == ("组织者 wang 确认 f3 桌第 9 号标记：已发给牌桌，但没有看到牌桌的回应（牌桌可能离线，"
-                                                   "或显示服务收不到牌桌的数据）：请到场核对，标记消失前不要重复操作")
+                                                   "或显示服务收不到牌桌的数据）：请到场核对后再决定是否重做")
     table("f3").publish("state", state(seq=10))  # the flag gone, for the tests after this one
 
 

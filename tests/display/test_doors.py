@@ -20,7 +20,6 @@ from kit import ORGANISER, OWN_USERS, REFEREE, Server, make_db, served, state
 from sheets import sheet
 
 from bus.broker import free_port
-from bus.protocol import topic
 from display.app import Settings, create_app
 from display.guard import BODY_LIMIT
 from display.store import LOCK_AFTER, LOCK_WINDOW_S
@@ -223,9 +222,7 @@ def test_an_upload_refusal_names_no_server_path(server, clock):
 
 def test_changes_come_only_from_the_consoles_own_pages(server, table, inbox, clock):
     commands = inbox()
-    conn = table("d1").conn
-    conn.subscribe(topic("d1", "commands"), commands)
-    assert conn.wait_subscribed(30)
+    table("d1").listeners.append(commands)
     table("d1").publish("state", state(seq=1))
     body = {"command": "last_hand"}
     with browser(server) as page:

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
-from kit import ORGANISER, OWN_USERS, REFEREE, as_, make_db, settings, small_tournament, state
+from kit import ORGANISER, OWN_USERS, REFEREE, answers, as_, make_db, settings, small_tournament, state
 from openpyxl import Workbook, load_workbook
 
 from bus.mqtt import Connection
@@ -125,9 +125,7 @@ def made(client, broker):
 def test_a_round_starts_at_its_tables(client, made, connect, inbox):
     commands = inbox()
     for t in TABLES:
-        listener = connect(f"table-{t}", clean_start=True)
-        listener.subscribe(topic(t, "commands"), commands)
-        assert listener.wait_subscribed(30)
+        answers(connect(f"table-{t}", clean_start=True), t, commands)
     as_(client, REFEREE)
     assert client.post("/api/console/tournament/rounds/1/start", json={}).status_code == 403
     as_(client, ORGANISER)
