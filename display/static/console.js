@@ -358,6 +358,7 @@ function listen(on) {  // the stream's events (stream.js)
     (hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, state: null })).status = c.data.status;
     if (ME) renderTables();
   });
+  on("cleared", m => { delete hall.tables[JSON.parse(m.data).table]; flagsChanged(); if (ME) renderTables(); });
   on("event", m => {
     const c = JSON.parse(m.data), e = c.data;
     if (!OPEN || c.table !== OPEN.table) return;
@@ -370,7 +371,6 @@ function listen(on) {  // the stream's events (stream.js)
 }
 function renderTournament() { tournamentPanel(); }
 
-  on("cleared", m => { delete hall.tables[JSON.parse(m.data).table]; flagsChanged(); if (ME) renderTables(); });
 $("#lang").addEventListener("click", () => switchLanguage(() => {
   renderRulings();
   if (ME) { renderMe(); renderTables(); renderTimeline(); loadFlags(); loadAudit(); renderTournament(); }
