@@ -439,8 +439,9 @@ def problem_said(health: Mapping) -> dict[str, str] | None:
     values that do not fit it, or none (an older service's): the service's own words, marked as English, never blank.
 
     >>> why = {"key": "logging_fails", "values": {"error": "OperationalError: database is locked", "code": "sqlite.locked"}}
-    >>> problem_said({"problem": "logging inputs fails: OperationalError: database is locked", "problem_why": why})["zh"]
-    '输入记不进日志：另一个程序锁住了它'
+    >>> problem_said({"problem": "logging inputs fails: OperationalError: database is locked; no clock rules",
+    ...               "problem_why": why})["zh"]
+    '输入记不进日志：另一个程序锁住了它；计时不作裁决'
     >>> problem_said({"problem": "on fire", "problem_why": {"key": "fire", "values": {}}}), problem_said({"problem": None})
     ({'zh': '（英文原话）on fire', 'en': 'on fire'}, None)
     """

@@ -582,7 +582,7 @@ class TableService:
             self._failing_since = time.monotonic()
             log.exception("table %s: logging %s failed; trying again", self.table_id, what)
         error, code = f"{type(exc).__name__}: {exc}"[:270], error_key(exc)
-        self.problem = f"logging inputs fails: {error}"
+        self.problem = f"logging inputs fails: {error}; no clock rules"
         self.problem_why = {"key": "logging_fails", "values": {"error": error} | ({"code": code} if code else {})}
 
     def _logging_works(self) -> None:

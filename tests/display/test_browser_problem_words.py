@@ -65,8 +65,8 @@ def test_a_log_that_cannot_be_written_is_said_in_the_consoles_language(browser, 
             try:
                 press = {"v": 1, "id": f"b-{uuid.uuid4().hex[:6]}", "seat": "N", "button": "referee", "at": time.time()}
                 board.publish(topic("p1", "board/in"), encode("board/in", press))
-                says(pages, "p1", {"zh": "输入记不进日志：另一个程序锁住了它",
-                                   "en": "logging inputs fails: another program holds its lock"})
+                says(pages, "p1", {"zh": "输入记不进日志：另一个程序锁住了它；计时不作裁决",
+                                   "en": "logging inputs fails: another program holds its lock; no clock rules"})
                 assert "无响应" in pages["zh"].inner_text("#c-tables tr[data-table=p1] td.live")
             finally:
                 holder.execute("ROLLBACK")
