@@ -33,10 +33,10 @@ function say(text, bad, undo) {
 async function act(fn) {  // one action: its line (or why it was refused), and the undo the server offers; true when done
   let done = false;
   try {
-    const out = await fn();
-    const said = Array.isArray(out) ? out.map(x => x.said).join(W("word.sep")) : out?.said;
-    const unanswered = !Array.isArray(out) && out?.answered === false;  // sent, and the table was not seen to take it
-    say(unanswered ? T("unanswered", { said: said || T("done") }) : said || T("done"), unanswered, Array.isArray(out) ? null : out?.undo);
+    const out = await fn(), each = Array.isArray(out) ? out : [out];  // an action at every table: a line for each
+    const unanswered = x => x?.answered === false;  // sent, and the table was not seen to take it
+    const said = each.map(x => unanswered(x) ? T("unanswered", { said: x.said || T("done") }) : x?.said).filter(Boolean);
+    say(said.join(W("word.sep")) || T("done"), each.some(unanswered), Array.isArray(out) ? null : out?.undo);
     done = true;
   } catch (e) { say(T("error", { error: e.message }), true); }
   loadAudit();

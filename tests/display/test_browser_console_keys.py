@@ -94,6 +94,10 @@ def test_an_english_consoles_lines_read_in_english(page, table, monkeypatch):
     until(console, "document.querySelector('#result .line').textContent.includes('k3')")
     line = console.inner_text("#result .line")
     assert "k2" in line and not any(c in line for c in "；："), line
+    # k2 did not answer: its part says so, in red, beside k3's plain one (the line was said done for both)
+    assert console.get_attribute("#result", "class") == "error", line
+    assert line.count(": sent to the table, but no answer") == 1, line
+    assert line.index("k2") < line.index(": sent to the table") < line.index("k3"), line
 
 
 def test_a_result_is_entered_and_corrected_by_keyboard_alone(browser, broker, tmp_path):
