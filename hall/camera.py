@@ -243,6 +243,7 @@ class Camera:
     def _feed(self, at: float) -> None:
         from vision.tracker import drain, step
 
+        self.dog.turn()  # every frame: a camera catching up on many changes, each rendered, is slow, not hung
         self._follow()  # what the table published since the last frame, in order
         self.fed = at
         self.tracker, plays = step(self.tracker, self._view, self._busy, at, self._bare)
