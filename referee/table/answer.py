@@ -13,6 +13,8 @@ and ``cardtable table events`` tells it again as it was said (``retell.py``).
 True
 >>> answered("observed", {"v": 1, "id": "cam-1", "seat": "S", "cards": ["S9"]}, 8, 11.0, [])  # a camera's: no answer
 []
+>>> answered("commands", {"command": "start_round"}, 9, 12.0, [])  # logged without an id (by hand, a tool): none
+[]
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ def answered(name: str, payload: dict, seq: int, at: float, outputs: list[Output
     """The ``outputs`` of input ``name`` (``payload``, log entry ``seq``, applied at the table's time ``at``), and
     after them the ``applied`` event of a console command the table did not refuse."""
     refused = [o.payload["data"] for o in outputs if o.name == "events" and o.payload["kind"] == "rejected"]
-    if name != "commands" or any((r["topic"], r["id"]) == (name, payload["id"]) for r in refused):
+    if name != "commands" or "id" not in payload or any((r.get("topic"), r.get("id")) == (name, payload["id"])
+                                                        for r in refused):
         return outputs
-    data = {"id": payload["id"], "command": payload["command"]}
+    data = {"id": payload["id"], "command": payload.get("command")}
     return [*outputs, Output("events", {"v": 1, "seq": seq, "kind": "applied", "at": at, "data": data})]

@@ -276,9 +276,8 @@ def test_a_stopped_or_replaced_hall_camera_does_not_look_watched(tmp_path, fresh
     try:
         assert until(lambda: said() == "online", 60), status.payloads()
         camera.send_signal(signal.SIGSTOP)
-        stopped = time.monotonic()
-        assert until(lambda: said() == "offline", 3 * KEEPALIVE_S), status.payloads()
-        assert time.monotonic() - stopped <= 2 * KEEPALIVE_S + 1  # was 47 s
+        assert until(lambda: said() == "offline", 1.5 * KEEPALIVE_S + 8), status.payloads()  # was 47 s (the broker
+        # drops it 1.5 keepalives after its last packet, and looks at its clients' keepalives every few seconds)
         camera.send_signal(signal.SIGCONT)
         assert until(lambda: said() == "online", 30), status.payloads()  # back: it reconnects
         other = connect("camera-t1", on=fresh_broker, clean_start=True)  # another camera of the table
