@@ -306,8 +306,7 @@ function fit() {  // the slide shown paged again at once when a change of size c
   // violation said, a trick of many cards, its fonts come) or standings published anew are never cut, and once a tile
   // shrinks the page fills again
   if (PAGE !== "big" || !document.body.dataset.slide) return;
-  slide = Math.max(0, slide - 1);  // the slide shown, paged anew
-  rotate();
+  rotate(document.body.dataset.slide);  // the slide shown, paged anew
 }
 let refitting = false;
 function refit() {  // fit in the next frame, once however many tiles changed: a tile drawn anew, hidden on another page
@@ -317,10 +316,15 @@ function refit() {  // fit in the next frame, once however many tiles changed: a
   requestAnimationFrame(() => { refitting = false; fit(); });
 }
 const RESIZED = PAGE === "big" ? new ResizeObserver(refit) : null;
-function rotate() {  // the slides: each page of the standings, of the pairings, of the tiles
+function rotate(again) {  // the slides: each page of the standings, of the pairings, of the tiles; `again`, the slide
+  // shown (standings:1), paged anew: that page, or its panel's last where it has fewer now (a table cleared, rows gone)
   const paged = sizes();
   const slides = Object.entries(paged).flatMap(([id, x]) =>
     Array.from({ length: Math.max(1, Math.ceil(x.rows.length / x.size)) }, (_, i) => `${id}:${i}`));
+  if (again) {
+    const [id, page] = again.split(":"), own = slides.filter(x => x.startsWith(id + ":"));
+    slide = slides.indexOf(own[Math.min(Number(page), own.length - 1)]);
+  }
   slide = slide % slides.length;
   const [which, page] = slides[slide].split(":");
   show(which);
@@ -349,7 +353,7 @@ function listen(on) {  // the stream's events (stream.js); cut off from the disp
     document.querySelectorAll(".tile").forEach(el => el.remove());
     dirty.clear();
     renderAll();
-    if (PAGE === "big") { slide = Math.max(0, slide - 1); rotate(); }
+    if (PAGE === "big") rotate(document.body.dataset.slide);
   });
   on("state", m => {
     const c = JSON.parse(m.data), v = view(c.table);
@@ -370,7 +374,7 @@ function listen(on) {  // the stream's events (stream.js); cut off from the disp
   on("status", m => { const c = JSON.parse(m.data); view(c.table).status = c.data.status; renderTile(c.table); tick(); });
   on("cleared", m => {  // its retained state deleted on the broker: the table and its tile go (view.receive)
     const t = JSON.parse(m.data).table;
-    delete hall.tables[t]; dirty.delete(t); document.getElementById("tile-" + t)?.remove(); renderAll();
+    delete hall.tables[t]; dirty.delete(t); document.getElementById("tile-" + t)?.remove(); renderAll(); refit();
   });
   on("violation", m => {
     const c = JSON.parse(m.data), v = view(c.table);
@@ -398,4 +402,4 @@ $("#lang").addEventListener("click", () => switchLanguage(renderAll));
 renderAll();
 liveStream(listen, () => { hall.cut = true; tick(); })("/api/stream" + (ONE ? "?table=" + encodeURIComponent(ONE) : ""));
 setInterval(tick, 250);
-if (PAGE === "big") { document.body.classList.add("big"); rotate(); setInterval(rotate, ROTATE_MS); }
+if (PAGE === "big") { document.body.classList.add("big"); rotate(); setInterval(() => rotate(), ROTATE_MS); }
