@@ -31,6 +31,8 @@ At a table the pair with the bigger lot number sits S/N (十三 第2条: 大号(
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass
 
 from referee.catalogue import Term
@@ -137,7 +139,9 @@ class Knockout(System):
                 raise TournamentError("knockout_winner_levels", winner=d.levels[d.winner], loser=d.levels[1 - d.winner])
         games = d.games or tuple(need if i == d.winner else 0 for i in (0, 1))
         won, lost = games[d.winner], games[1 - d.winner]
-        if won == lost:
+        if won == lost == 0:  # 三2: 级高方为胜 -- the game the clock ended is the winner's, as a table reports it
+            raise TournamentError("knockout_clock_game", enter=json.dumps([int(i == d.winner) for i in (0, 1)]))
+        if won == lost == 1 and best_of > 1:  # 三2: 第二阶段如1:1平局继续打完 (only 1:1; 2:2 is no best of three)
             raise TournamentError("knockout_play_on", games=f"{won}:{lost}")
         if not lost < won <= need:
             raise TournamentError("knockout_games", best_of=best_of, need=need, games=repr(list(games)))

@@ -229,6 +229,31 @@ def test_the_round_clock_at_one_nil_is_a_win_and_one_all_plays_on(hand_log):
     assert t.rounds[0].tables[0].outcome is None
 
 
+def test_games_level_at_nought_or_past_a_best_of_three_are_said_as_what_they_are(hand_log):
+    """002 三2: 裁判宣布比赛结束（时间到1小时）……根据级差（级高方为胜，同级时先到胜，第二阶段如1:1平局继续打完）确定胜方
+    -- only 1:1 is played on. 0:0 with a winner (the clock ended the first game, the levels decided it) is refused with
+    how to enter it: that game counts as the winner's (1:0, as a table reports it), never told to play on; 1:1 in a
+    single game (stage 1) and 2:2 are no score of their match: said as its games, not the stage 2 1:1 rule."""
+    log = hand_log("knockout-best-of-three", entries(4)).pair(1, [("k02", "k01"), ("k04", "k03")])
+    for result, zh, en in (({"winner": 1, "games": [0, 0], "levels": ["5", "7"]}, "录为 [0, 1]", "enter [0, 1]"),
+                           ({"winner": 0, "games": [2, 2]}, "2 胜制", "best of 3"),
+                           ({"winner": 0, "games": [1, 1]}, "1:1平局继续打完", "at 1:1 in stage 2 play on")):
+        with pytest.raises(TournamentError) as refused:
+            log.results(1, result).replay()
+        assert zh in str(refused.value) and en in refused.value.text("en")
+        if result["games"] == [0, 0]:
+            assert "继续打完" not in str(refused.value) and "级高方为胜" in str(refused.value)
+        log.actions.pop()
+    t = log.results(1, {"winner": 1, "games": [0, 1], "levels": ["5", "7"]}).replay()
+    assert t.rounds[0].tables[0].outcome.scores == (0, 1)
+    single = hand_log("knockout-best-of-three", entries(17)).pair(1, [("k17", "k16")], byes=tuple(entries(15)))
+    for games, zh in (([1, 1], "1 局 1 胜制"), ([0, 0], "录为 [1, 0]")):
+        with pytest.raises(TournamentError) as refused:
+            single.results(1, {"winner": 0, "games": games}).replay()
+        assert zh in str(refused.value) and "继续打完" not in str(refused.value)
+        single.actions.pop()
+
+
 def test_the_standings_score_is_headed_matches_won(hand_log):
     # 三2: 第一阶段：采取单局淘汰制决出前16名 — the place is the bracket's and the score the matches won (5th may have won
     # more than 2nd): the sheets head it 胜场 (Matches won), pair Swiss its 总分 (000 四: 团体总分高者名次列前).
