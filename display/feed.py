@@ -27,7 +27,6 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from bus.broker import BROKER_DROPPED
-from cardtable.watchdog import KEEPALIVE_S
 from bus.mqtt import Connection, Delivery
 from bus.protocol import (
     PayloadError,
@@ -37,6 +36,7 @@ from bus.protocol import (
     subscription,
     topic,
 )
+from cardtable.watchdog import KEEPALIVE_S
 from display.kept import FRAMES_KEPT, Kept
 from display.view import SHOWN, Hall, Ignored, TableView, receive
 
@@ -99,20 +99,25 @@ class Feed:
                 log.warning("ignored: %s", exc)
                 return
             data = change.get("data") or {}
-            if change["type"] == "applied" or change["type"] == "event" and data.get("kind") == "rejected" and data["data"].get("topic") == "commands":
-                cid = data["id"] if change["type"] == "applied" else data["data"].get("id")
-                self._answers[cid] = change["type"] == "applied" or data["data"]
-                while len(self._answers) > ANSWERS_KEPT:
-                    self._answers.popitem(last=False)
             if change["type"] == "applied":  # the console's alone: no page shows it
+                self._answer(data["id"], True)
                 self._changed.notify_all()
                 return
+            if change["type"] == "event" and data.get("kind") == "rejected" and data["data"].get("topic") == "commands":
+                self._answer(data["data"].get("id"), data["data"])
             missed = change.pop("missed", None)  # a gap a restart left in the timeline, said before the state
             for c in ([{"type": "event", "table": change["table"], "data": missed}] if missed else []) + [change]:
                 if self.kept is not None and "table" in c:
                     self.kept.note(self.hall.table(c["table"]), c)
                 self.on_change(c)  # under the lock: the pages get the changes in the hall's order
             self._changed.notify_all()
+
+    def _answer(self, cid: str | None, answer: dict | bool) -> None:
+        """Keep a table's answer to the console's command ``cid`` (the newest ``ANSWERS_KEPT``): its ``rejected``
+        event's data, or True (``applied``)."""
+        self._answers[cid] = answer
+        while len(self._answers) > ANSWERS_KEPT:
+            self._answers.popitem(last=False)
 
     def _watch(self) -> None:
         while not self._stop.wait(WATCH_S):
