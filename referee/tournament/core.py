@@ -165,7 +165,9 @@ class Tournament:
         return len(self.rounds) == self.total_rounds and all(r.complete for r in self.rounds)
 
     def round(self, no: int) -> Round:
-        if not 1 <= no <= len(self.rounds):
+        if no < 1:  # never said as a round 0 still to be paired
+            raise TournamentError("round_from_one", round=no, paired=len(self.rounds))
+        if no > len(self.rounds):
             raise TournamentError("round_not_paired", round=no, paired=len(self.rounds))
         return self.rounds[no - 1]
 

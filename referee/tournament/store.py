@@ -47,6 +47,7 @@ ORIGIN = bytes(32)  # the chain before the first action
 WAIT_S = 30.0  # how long a command waits for another program's lock on the file (SQLite's busy timeout)
 ROOM = 1 << 20  # free bytes below which a disk error on the file is the disk full (SQLite's -shm alone takes 32 KiB)
 TEXT_MOST = {"name": 128, "seed": 64, "reason": 200, "by": 64}  # characters of the free texts logged (as the console's)
+LATE_MOST = 24 * 60  # minutes: lateness past a whole day is a typing slip (no event lasts it; 000 二 runs 8:00 to 21:00)
 NOTES_PER_TABLE = 10  # reports not recorded noted for the organiser, per table and round
 
 
@@ -321,6 +322,8 @@ class TournamentStore:
             _check_sides(round_no, x, sides)
             _check_result(result)
             gone = _seated(x, round_no, forfeits, allow_none=True)
+            if x.entered == result and set(gone) <= set(x.forfeits):  # entered twice: said as the same, not another
+                raise TournamentError("result_same", round=round_no, table=table)
             _undecided(x, round_no)
             t.rules.check_entry(t, x, result, tuple(sorted(set(x.forfeits) | set(gone))))
             return ({"round": round_no, "table": table, "result": result} | ({"forfeits": gone} if gone else {})
@@ -393,8 +396,9 @@ class TournamentStore:
         one). Below it the table service rules."""
         def check(t: Tournament) -> dict:
             self._unseen(event, round_no)
-            if not (type(minutes) in (int, float) and 0 <= minutes < float("inf")):
-                raise TournamentError("minutes_late")
+            if not (type(minutes) in (int, float) and 0 <= minutes <= LATE_MOST):
+                shown = f"{minutes:g}" if type(minutes) in (int, float) else repr(minutes)
+                raise TournamentError("minutes_late", most=LATE_MOST, minutes=shown)
             r = _round(t, round_no)
             # a pair with the bye is late for its team's round where the system's rule takes the team's byes too
             bye = entry in r.byes and entry in t.rules.late_byes(t, round_no, entry, float("inf"))
