@@ -74,9 +74,9 @@ function roundHTML(view) {
     if (!pairs) return scoresRow(x, moved.get(x.table), notes.get(x.table));
     const gone = new Set(x.forfeits || []);  // a forfeit standing is said after the entry, as the sheets and the big screen say it
     const names = x.entries.map((e, i) => `<label data-entry="${esc(e.id)}"><input type="radio" name="w-${esc(x.table)}" value="${i}"` +
-      ` aria-label="${esc(T("winner_is", { entry: entryText(e) }))}"> ${entryHTML(e)}</label>` +
+      ` aria-label="${esc(T("winner_is", { entry: calledText(e) }))}"> ${entryHTML(e)}</label>` +
       `${gone.has(e.id) ? `<b class="forfeited">${esc(T("forfeited"))}</b>` : ""}` +
-      ` <button data-forfeit="${esc(e.id)}" aria-label="${esc(T("forfeit_of", { entry: entryText(e) }))}">${T("forfeit")}</button>`).join(` <b>${T("versus")}</b> `);
+      ` <button data-forfeit="${esc(e.id)}" aria-label="${esc(T("forfeit_of", { entry: calledText(e) }))}">${T("forfeit")}</button>`).join(` <b>${T("versus")}</b> `);
     return tableRow(x, moved.get(x.table), names, gamesHTML(t.best_of) +
       `<button data-result="record">${T("record_result")}</button> <input name="reason" placeholder="${T("reason")}" aria-label="${T("reason")}" size="8">` +
       ` <button data-result="correct">${T("correct")}</button>`, notes.get(x.table));
@@ -92,12 +92,12 @@ function roundHTML(view) {
     (byes.length ? `<p id="t-byes">${esc(T("byes_line", { byes: byes.join(W("word.list")) }))}</p>` : "") + (latest ? moreHTML(t) : "");
 }
 function moreHTML(t) {  // what is entered for the latest round only: the hall's lot, late arrivals, a unit or entry withdrawn, the rounds, its pairing undone
-  const r = t.round;  // a late arrival picked as its audit line names it where that is a team (pairWords), else by lot and name
+  const r = t.round;
   return (t.lot_open ? lotHTML(t.entries) : "") +
     `<div class="more">` +
     `<form id="t-late"><fieldset><legend>${T("late")}</legend><label for="t-late-entry">${T("late_entry")}</label> <select id="t-late-entry" name="entry" required>` +
     `<option value="">${T("choose")}</option>${r.tables.flatMap(x => x.entries).filter(e => !e.withdrawn).sort((a, b) => a.lot - b.lot)
-      .map(e => `<option value="${esc(e.id)}">${esc(e.team ? pairWords(e) : entryText(e))}</option>`).join("")}</select>` +
+      .map(e => `<option value="${esc(e.id)}">${esc(calledText(e))}</option>`).join("")}</select>` +
     ` <label>${T("minutes")} <input name="minutes" type="number" min="0" step="0.5" size="5" required></label>` +
     ` <button>${T("record_late")}</button></fieldset></form>` +
     withdrawHTML(t) +
@@ -158,6 +158,10 @@ function lotOrder(f) {  // the entries by the numbers typed, 1 first; every numb
   const n = drawn.length, numbers = new Set(drawn.map(([x]) => x));
   if (numbers.size !== n || ![...numbers].every(x => Number.isInteger(x) && x >= 1 && x <= n)) throw new Error(T("lot_each_once", { n }));
   return drawn.sort(([a], [b]) => a - b).map(([, e]) => e);
+}
+function calledText(e) {  // an entry of the round in words (a screen reader's label, the late arrival's list) as its audit
+  // line names it where that is a team (a pair of pair Swiss: pairWords), else by its lot number and name
+  return e.team ? pairWords(e) : entryText(e);
 }
 function entryHTML(e) {  // the same, with its unit; its id (the sheets', the lot form's) on hover; a pair of pair Swiss by
   // its team, as the standings name it (the unit once), its players after it

@@ -16,6 +16,8 @@ WAIT_MS = 30_000
 SEED_000_5 = "本届竞赛决出一等奖1名，二等奖3名，三等奖5名。未获名次的队给予鼓励奖。"  # 000 五、名次及奖励
 SEED_000_8_1 = "起庄：各家参赛运动员均由级牌2起庄，此后依次为3、4、5、6、7、8、9、10、J、Q、K和A，根据防家得分计算升级数。"
 SEED_000_14 = "重则判取消参赛资格"  # 000 第十四条
+LABELS = """[...document.querySelectorAll('#t-round label[data-entry="{0}"] input, #t-round button[data-forfeit="{0}"]')]
+  .map(x => x.getAttribute('aria-label'))"""
 
 
 def test_a_pair_withdrawn_the_levels_reached_and_the_encouragement_award_on_the_scoreboard(browser, broker, tmp_path):
@@ -70,7 +72,8 @@ def test_a_pair_is_named_by_its_team_as_the_standings_name_it(browser, broker, t
     unit, once); the scoreboard's pairings and the console's round name each pair by that team, its players after it
     (they named it by its players alone, 甲12、乙12 单位01, a name the standings never show), the bye too, and so do the
     console's audit lines in both languages (they named it 1号 甲11、乙11 单位01 after c3259358 named its rows by team),
-    and its late arrival's and withdrawal's pickers (they named it 1号 甲11、乙11 and 1号 甲11、乙11 单位01)."""
+    its late arrival's and withdrawal's pickers (they named it 1号 甲11、乙11 and 1号 甲11、乙11 单位01), and what a screen
+    reader says of its round row's winner and forfeit (胜方：1号 甲11、乙11, 1号 甲11、乙11 弃权)."""
     team = lambda u: "一队" if u == 1 else f"单位{u:02d}"  # noqa: E731  (unit 01's team has a name of its own)
     store = TournamentStore(tmp_path / "hall.db")
     store.new("pair-swiss", [Entry(f"u{u:02d}p{p}", f"甲{u}{p}、乙{u}{p}", f"单位{u:02d}", team(u), (f"甲{u}{p}", f"乙{u}{p}"))
@@ -102,6 +105,8 @@ def test_a_pair_is_named_by_its_team_as_the_standings_name_it(browser, broker, t
             picked = ("[document.querySelector('#t-late-entry option[value={0}]'), "
                       "document.querySelector('#t-withdraw option[value=\"entry:{0}\"]')].map(x => x.textContent).join('|')").format(late)
             assert console.evaluate(picked) == "|".join([named(late, "{}号")] * 2)
+            for e in (x for t in r.tables for x in t.entries):  # a screen reader's words for its row: as the audit's
+                assert console.evaluate(LABELS.format(e)) == [f"胜方：{named(e, '{}号')}", f"{named(e, '{}号')} 弃权"]
             console.select_option("#t-late-entry", late)
             console.fill("#t-late input[name=minutes]", "3")
             console.click("#t-late button")
@@ -115,5 +120,6 @@ def test_a_pair_is_named_by_its_team_as_the_standings_name_it(browser, broker, t
                   f"organiser wang recorded {named(late, 'No. {}')} 3 min late in round 1"]
             until(console, f"{audit} === {'|'.join(en)!r}")
             until(console, f"{picked} === {'|'.join([named(late, 'No. {}')] * 2)!r}")
+            assert console.evaluate(LABELS.format(gone)) == [f"winner: {named(gone, 'No. {}')}", f"{named(gone, 'No. {}')} forfeits"]
     finally:
         store.close()

@@ -69,8 +69,8 @@ def test_each_entry_and_field_of_the_round_has_its_words(browser, broker, tmp_pa
         side = row.locator(f"label[data-entry={a['id']}]").inner_text().strip()
         # a pair Swiss pair by its team, named after its unit (单位0), as the standings name it; no internal id
         assert side == f"{a['lot']}号 {a['unit']} {a['name']}" and a["id"] not in row.inner_text()
-        radio = console.get_by_role("radio", name=f"胜方：{a['lot']}号 {a['name']}", exact=True)
-        assert radio.count() == 1 and console.get_by_role("button", name=f"{b['lot']}号 {b['name']} 弃权").count() == 1
+        radio = console.get_by_role("radio", name=f"胜方：{side}", exact=True)  # a screen reader names it so too
+        assert radio.count() == 1 and console.get_by_role("button", name=f"{b['lot']}号 {b['unit']} {b['name']} 弃权").count() == 1
         assert "点选胜方" in console.inner_text("#t-round thead")
         legends = console.locator("#c-tournament fieldset legend").all_inner_texts()
         assert legends == ["迟到", "退赛", "轮数", "编排有误（尚无成绩时）"]
@@ -86,4 +86,4 @@ def test_each_entry_and_field_of_the_round_has_its_words(browser, broker, tmp_pa
         console.click("#lang")
         console.wait_for_selector("#c-tournament legend:text-is('Late')")
         assert console.get_by_label("Rounds in all", exact=True).count() == 1
-        assert console.get_by_role("radio", name=f"winner: No. {a['lot']} {a['name']}", exact=True).count() == 1
+        assert console.get_by_role("radio", name=f"winner: No. {a['lot']} {a['unit']} {a['name']}", exact=True).count() == 1
