@@ -229,6 +229,13 @@ def test_climbing_impossible_cases_are_refused_in_words():
     assert "must be 0 or more" in answer(bombs)["error"]
 
 
+def test_a_decimal_where_a_whole_number_is_wanted_is_named_a_decimal():
+    # 002 三: 如上游的对门为二游…三游…四游 -- a place is a whole number; 2.5 was "a whole number, not a number"
+    case = {"id": "r", "game": "guandan", "rulebook": "sanjiang-2012", "op": "result", "partner_place": 2.5}
+    assert answer(case)["error"] == "field 'partner_place' must be a whole number, not a number with a decimal point"
+    assert answer(case, "zh")["said"] == "字段 `partner_place`应为整数，而不是小数"
+
+
 def test_trump_suits_and_cards_read_alike():
     # conformance README: parsers accept the suit symbols and (as for cards) lowercase; output is canonical
     for trump in ("H", "h", "♥"):

@@ -39,7 +39,7 @@ class CaseError(Refused):
 # The JSON type of a value, in words (a reason: said in either language).
 KINDS = {type(None): Reason("judge.a_null"), bool: Reason("judge.a_boolean"), dict: Reason("judge.an_object"),
          list: Reason("judge.a_list"), str: Reason("judge.a_string"), int: Reason("judge.a_number"),
-         float: Reason("judge.a_number")}
+         float: Reason("judge.a_decimal")}
 
 
 def kind(value: Any) -> Reason:
