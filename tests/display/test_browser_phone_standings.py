@@ -72,3 +72,20 @@ def test_a_units_name_in_the_pairings_moves_to_the_next_line_whole(page, tournam
     assert [name for name, n in names if n != 1] == [WIDE], names  # each on one line, but the one wider than the line
     assert pg.evaluate("document.documentElement.scrollWidth <= innerWidth")  # no sideways scroll of the page
     assert pg.evaluate("document.querySelector('#pairings table').scrollWidth <= document.querySelector('#pairings .body').clientWidth")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("system, columns", [("pair-swiss", ["对手分", "级差"]), ("individual-tables", ["小分", "弃权"])])
+def test_the_standings_fit_a_360_px_phone_whole(page, tournament, lang, system, columns):
+    """On a 360 px phone the English standings of pair Swiss ran 26 px past their panel: its last column read "Pri", the
+    rest of it only by scrolling the panel sideways; the Chinese ones broke a prize, 一等 / 奖. Every column is shown
+    whole, a prize on one line, in both languages, for each system's columns, a long name among the rows."""
+    rows = [{"rank": 1, "id": "long", "name": LONG, "unit": LONG, "score": 12, "tiebreaks": [30, 14], "prize": "一等奖"},
+            {"rank": 2, "id": "math", "name": "数学科学学院", "unit": "数学科学学院", "score": 10, "tiebreaks": [28, 9], "prize": None}]
+    tid = f"phone-{system}"
+    tournament.publish(tid, "standings", standings(tid, rows=rows) | {"system": system, "columns": columns})
+    pg = page("/", 360, 740, lang=lang)
+    pg.wait_for_selector("#standings tr[data-entry=math]", timeout=WAIT_MS)
+    assert pg.evaluate("document.querySelector('#standings table').scrollWidth <= document.querySelector('#standings .body').clientWidth")
+    for text, n in pg.evaluate(LINES, "#standings tbody td:not(.num)"):
+        assert n <= max(1, len(text) // 3), (text, n)  # still no name a character a line
