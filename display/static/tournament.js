@@ -137,9 +137,10 @@ function organiser() {  // whether the reader may press the organiser's controls
 }
 function nextHTML(t) {  // what comes next, in words: what the reader can do, for a referee what the organiser does
   const r = t.round, open = r.tables.filter(x => !x.result).length, mine = organiser();
-  const said = t.finished ? T("next_finished", { rounds: t.rounds })
+  const oneRound = t.rounds === 1, oneTable = open === 1;  // said as one: not "all 1 rounds", "1 tables"
+  const said = t.finished ? T(oneRound ? "next_finished_one" : "next_finished", { rounds: t.rounds })
     : !r.round || !open ? T(mine ? "next_pair" : "next_pair_referee", { round: t.paired + 1 })
-    : !t.started ? T(mine ? "next_start" : "next_start_referee", { round: r.round }) : T("next_results", { n: open });
+    : !t.started ? T(mine ? "next_start" : "next_start_referee", { round: r.round }) : T(oneTable ? "next_result" : "next_results", { n: open });
   return `<p class="hint" id="t-next">${mine && t.lot_open && !t.paired ? esc(T("next_lot")) + " " : ""}${esc(said)}</p>`;
 }
 function gamesHTML(bestOf) {  // a best-of-three match: the games won, the winner's first (三2: only 1:1 is played on)

@@ -30,6 +30,12 @@ ONE_LINE = """sel => [...document.querySelectorAll(sel)].map(el => {  // its wor
 CUT = """sel => [...document.querySelectorAll(sel)].filter(el => el.scrollWidth > el.clientWidth + 1 ||
   el.getBoundingClientRect().right > el.closest('.seat').getBoundingClientRect().right + 1).map(el => el.textContent)"""
 
+CHOICES_CUT = """sel => {  // how much wider a select's longest choice is than the select: a choice cut where it is chosen
+  const el = document.querySelector(sel), shown = el.getBoundingClientRect().width;
+  el.style.maxWidth = "none"; const whole = el.getBoundingClientRect().width; el.style.maxWidth = "";
+  return whole - shown;
+}"""
+
 
 def sandayi(seq: int, **more) -> dict:
     teams = [{"name": "dealer", "seats": ["E"], "level": None, "points": 0},
@@ -112,7 +118,7 @@ def test_the_console_on_a_phone_splits_no_word_and_does_not_scroll_sideways(brow
     364 px) and broke their words where a column ended, Last han / d, playin / g, Forfe / it, finishe / d, and the
     audit's dates 02/12/202 / 6; the Chinese one fitted, its words broken as well (p / 1, 进行 / 中). Every word is now
     whole (a row wraps between its cells and words), every date on one line, and nothing scrolls sideways."""
-    for name, payload in (("p1", state(seq=4)), ("p2", state(seq=5, phase="round_over")), ("p3", state(seq=6, phase="idle"))):
+    for name, payload in (("p1", state(seq=4)), ("p2", sandayi(5, phase="round_over")), ("p3", state(seq=6, phase="idle"))):
         table(name).publish("state", payload)
     with served(broker, tmp_path / "console.db", small_tournament(tmp_path / "hall.db"), users=OWN_USERS) as server:
         context = browser.new_context(viewport={"width": 360, "height": 800}, locale=HALL_LOCALE)
@@ -141,5 +147,8 @@ def test_the_console_on_a_phone_splits_no_word_and_does_not_scroll_sideways(brow
             assert not console.evaluate(WORDS_SPLIT, words), lang
             dates = console.evaluate(LINES, "#c-audit tbody td:first-child")
             assert len(dates) >= 2 and all(n == 1 for _, n in dates), dates
+            for typed in ("", "p1", "p2"):  # the ruling's choices whole in its select, none at a table not typed
+                console.fill("#ruling-form input[name=table]", typed)
+                assert console.evaluate(CHOICES_CUT, "#ruling-form select[name=what]") <= 0, (lang, typed)
         finally:
             context.close()
