@@ -203,11 +203,13 @@ class FlagAction(Closed):
 
 
 class FoulRuling(Closed):
-    """The referee rules a foul no camera sees: ``kind`` is one of the table's rulebook's ``[fouls] kinds``."""
+    """The referee rules a foul no camera sees: ``kind`` is one of the table's rulebook's ``[fouls] kinds``; ``cards``
+    only for a kind whose entry has ``card_points`` (the table refuses them for any other, and none for such a kind)."""
 
     ruling: Literal["foul"]
     seat: Seat
     kind: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
+    cards: list[Card] | None = Field(default=None, min_length=1, max_length=60)
 
 
 class ReportRuling(Closed):

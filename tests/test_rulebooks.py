@@ -174,6 +174,11 @@ KINDS = [
      '[penalties.revoke] both_sides = "yes": allowed "replay"'),
     ("a climbing penalty entry", "sanjiang-2012", ("clock", "penalties", "late_over_5_min", "forfeit_round"), 1,
      "[clock.penalties.late_over_5_min] forfeit_round = 1: allowed true or false"),
+    ("cards' points beside the console's fouls", "zhongkai-2010", ("penalties", "exposed_card", "card_points"), True,
+     "[penalties] exposed_card card_points = true: allowed only for a [fouls] kind: signalling, revoke_corrected, "
+     "extra_card_before_kitty"),
+    ("cards' points in a climbing book", "sanjiang-2012", ("clock", "penalties", "late_over_5_min", "card_points"), True,
+     "[clock.penalties] late_over_5_min card_points = true: allowed only in a Tractor book's [penalties]"),
 ]
 
 

@@ -116,7 +116,7 @@ def ruling(table: Id, body: Ruling, user: Referee, ctx: Ctx, lang: Lang) -> Sent
     if body.ruling == "foul" and body.kind not in fouls():  # from a script or a stale page: no rulebook has it
         raise HTTPException(422, Denied("foul_unknown", kind=body.kind, known=[Term(f"kind.{k}") for k in fouls()]))
     _known(ctx, table)
-    return send(ctx, user, lang, table, body.ruling, **body.model_dump(exclude={"ruling"}))
+    return send(ctx, user, lang, table, body.ruling, **body.model_dump(exclude={"ruling"}, exclude_none=True))
 
 
 @router.post("/last-hand", responses=ERRORS, summary="Announce the last hand at every table of the hall")

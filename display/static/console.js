@@ -157,10 +157,11 @@ $("#c-tables").addEventListener("click", ev => {
 });
 $("#all-last-hand").addEventListener("click", () => act(() => api("POST", "/api/console/last-hand")));
 // The referee's rulings on what no camera sees, as the chosen table's rulebook takes them (data-rulings of the form,
-// routers/pages.py): its fouls, and San Da Yi's 报到 and 摊打; nothing for a table not known or not yet assigned.
+// routers/pages.py): its fouls, and San Da Yi's 报到 and 摊打; nothing for a table not known or not yet assigned. A foul
+// that names its cards (the book's card_points: 000 第十八条, the wrong play corrected) has the cards field, and only it.
 const RULEBOOKS = JSON.parse($("#ruling-form").dataset.rulings);
 function rulingsAt(table) {  // option value -> what the ruling sends, for that table's rulebook
-  const book = RULEBOOKS[hall.tables[table]?.state?.rulebook] || { fouls: [], rulings: [] };
+  const book = RULEBOOKS[hall.tables[table]?.state?.rulebook] || { fouls: [], rulings: [], cards: [] };
   const more = { report: { "report:play": { ruling: "report", play: true }, "report:no_play": { ruling: "report", play: false } },
     open_hand: { open_hand: { ruling: "open_hand" } } };
   return Object.assign(Object.fromEntries(book.fouls.map(k => [`foul:${k}`, { ruling: "foul", kind: k }])),
@@ -176,14 +177,22 @@ function renderRulings() {
   f.what.disabled = f.querySelector("button").disabled = !Object.keys(rulings).length;
   if (keep[0]) f.seat.value = keep[0];
   if (keep[1] in rulings) f.what.value = keep[1];
+  renderRulingCards();
+}
+function renderRulingCards() {  // the cards field, shown (and sent) for a foul that names its cards only
+  const f = $("#ruling-form"), r = rulingsAt(f.table.value.trim())[f.what.value];
+  const book = RULEBOOKS[hall.tables[f.table.value.trim()]?.state?.rulebook];
+  f.cards.disabled = f.querySelector(".named-cards").hidden = !(r?.ruling === "foul" && book?.cards.includes(r.kind));
 }
 renderRulings();
 $("#ruling-form").table.addEventListener("input", renderRulings);
+$("#ruling-form").what.addEventListener("change", renderRulingCards);
 $("#ruling-form").addEventListener("submit", ev => {
   ev.preventDefault();
   const f = ev.target;
-  const t = f.table.value.trim();
-  act(() => api("POST", `/api/console/tables/${encodeURIComponent(t)}/rulings`, { ...rulingsAt(t)[f.what.value], seat: f.seat.value }));
+  const t = f.table.value.trim(), named = f.cards.disabled ? [] : f.cards.value.toUpperCase().split(/[\s,，]+/).filter(Boolean);
+  const cards = named.length ? { cards: named } : {};  // none named: the table says what the foul needs
+  act(() => api("POST", `/api/console/tables/${encodeURIComponent(t)}/rulings`, { ...rulingsAt(t)[f.what.value], seat: f.seat.value, ...cards }));
 });
 
 // ---------------------------------------------------------------- a table's hand, and correcting a play

@@ -49,6 +49,10 @@ class PenaltyEntry:
         "(`revoke`) a play proven a revoke, even later in the hand, cannot win its trick: the trick's points "
         "(and the last trick's kitty) go to the best of the other plays; the order of play stays as played "
         "(who took the trick at the table led the next)", False)
+    card_points: bool = setting(
+        "(a Tractor console foul of `[fouls] kinds`) the referee names the cards concerned (seed 000 第十八条: the wrong "
+        "play corrected in the trick), and their points (5, 10, K) move to the non-offending side besides `points` "
+        "(如其中含有分数牌，则该分数为非错方赢取)", False)
 
     def points_for(self, cards: int) -> int:
         """The points moved for a violation involving ``cards`` cards (``per_card``: each of them).
@@ -184,6 +188,8 @@ class Book:
                                  f"{', '.join(map(show, [o for o in OUTCOMES if o != 'pass']))} (set overrun_lead / overrun_return)")
             if outcome == "penalty" and self.penalty("clock") is None:
                 raise ValueError(f"[clock] {key} = \"penalty\": allowed only with a \"clock\" penalty entry (its warnings and points)")
+        for key, entry in c.penalties.items():
+            check(not entry.card_points, f"[clock.penalties] {key} card_points", True, "only in a Tractor book's [penalties]")
         for upto, key in c.late_bands:
             if self.penalty(key) is None:
                 raise ValueError(f"[clock] late_bands: {show(key)} has no penalty entry; allowed an entry of [clock.penalties] or [penalties]")

@@ -264,6 +264,9 @@ class TractorRulebook(Book):
                   f"a [penalties] entry: {', '.join(self.penalties)}")
         for kind in self.fouls.kinds:
             check(kind in self.penalties, "[fouls] kinds", kind, f"a [penalties] entry: {', '.join(self.penalties)}")
+        for name, entry in self.penalties.items():  # only the console's foul names the cards concerned
+            check(not entry.card_points or name in self.fouls.kinds, f"[penalties] {name} card_points", True,
+                  f"only for a [fouls] kind: {', '.join(self.fouls.kinds)}")
         check(not self.declare.exposed_in_draw or "exposed_card" in self.penalties, "[declare] exposed_in_draw", True,
               "a book with an exposed_card entry in [penalties]: what an exposure costs")
         check("wrong_card_count" in self.penalties, "[wrong_count]", self.wrong_count.article,

@@ -31,7 +31,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from referee.cards import CardError, Cards
+from referee.cards import CardError, Cards, Decks
 from referee.catalogue import say
 from referee.reasons import Reason
 from referee.rulebooks.book import PenaltyEntry
@@ -96,7 +96,7 @@ class TractorTable(Reducer):
     def _ruling(self, command: str, p: dict) -> TractorTable:
         """From the console: the referee's word on a violation no camera sees (the book's ``[fouls] kinds``: 暗示,
         让庄, 多摸牌...), during a hand: confirmed at once, citing its article, and costing its ``[penalties]`` entry
-        when the hand is settled."""
+        when the hand is settled; an entry with ``card_points`` (000 第十八条) the named cards' points besides."""
         if command != "foul":
             return super()._ruling(command, p)
         if self.phase not in ("dealing", "kitty", "playing", "hand_over"):
@@ -104,10 +104,29 @@ class TractorTable(Reducer):
         seat, kind, kinds = p["seat"], p["kind"], self.rules.fouls.kinds
         if kind not in kinds:
             raise Reject("table.unknown_foul", kind=kind, kinds=list(kinds))
+        entry, evidence = self.rules.penalties[kind], {"hand": self.hand_no}
+        cards = self._corrected(seat, kind, p.get("cards")) if entry.card_points else Cards()
+        if entry.card_points:  # 000 第十八条: 如其中含有分数牌，则该分数为非错方赢取
+            why = Reason("table.foul_card_points", cards=cards, n=cards.points, points=entry.points)
+            evidence |= {"cards": cards.names(), "why": why.json()}
         offender = side_of(seat, self.dealer) if self.dealer else "defenders"  # no dealer yet: as the book's levels
-        t, _ = self._violation(seat, kind, kinds[kind], _priced(self.rules.penalties[kind], offender=offender),
-                               {"hand": self.hand_no}, "confirmed")
-        return t._with(penalties=t.penalties + (Penalty(kind, seat),))
+        t, _ = self._violation(seat, kind, kinds[kind], _priced(entry, points=cards.points, offender=offender),
+                               evidence, "confirmed")
+        return t._with(penalties=t.penalties + (Penalty(kind, seat, points=cards.points),))
+
+    def _corrected(self, seat: str, kind: str, names: list[str] | None) -> Cards:
+        """The cards a foul whose entry has ``card_points`` names (000 第十八条: the wrong play corrected): cards
+        ``seat`` could have played this hand, no more copies of one than the decks hold with those the other seats
+        played and the kitty turned up; none named, or others, refused in words."""
+        if not names:
+            raise Reject("table.foul_needs_cards", kind=kind)
+        cards = Cards.parse(names)  # a CardError is a reason too: rejected
+        plays = [c for trick in self.judge.tricks for s, c in trick.plays if s != seat] if self.judge else []
+        kitty = [self.judge.kitty] if self.judge and self.judge.kitty is not None else []
+        try:
+            return Decks(self.rules.deal.decks).check(cards, seen=Cards.join(plays + kitty))
+        except CardError as exc:
+            raise Reject("table.foul_cards_not_held", seat=seat, why=exc.reason) from exc
 
     def _game_button(self, seat: str, button: str) -> TractorTable:
         if self.phase == "playing" and button == "pass":

@@ -1,0 +1,53 @@
+"""The console's ruling form for a foul that names its cards (seed 000 第十八条, ``zhongkai-2010``'s ``revoke_corrected``:
+the wrong play corrected in the trick, its points to the non-offending side), against a real mosquitto, a real table
+service and the system Chromium."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from kit import REFEREE, LiveTable, login, until
+
+from referee.tractor.game import Penalty
+
+TABLES = ["r2"]  # the broker's (tests/conftest.py)
+
+
+@pytest.mark.browser
+def test_the_cards_field_is_offered_for_the_corrected_play_only_and_reaches_the_table(page, broker, tmp_path):
+    """The form shows its cards field for 当圈更正出错牌 only (not for 暗示 of the same book), in both languages; the
+    cards typed reach the table, which prices the foul 20 and their points (♠K ♠9: 10); a name that is no card is
+    refused in words and changes nothing."""
+    live = LiveTable(broker, "r2", tmp_path / "r2.db", rulebook="zhongkai-2010")
+    try:
+        live.to_first_lead()
+        c = page("/console")
+        login(c, REFEREE)
+        c.fill("#ruling-form input[name=table]", "r2")
+        until(c, "!document.querySelector('#ruling-form select[name=what]').disabled")
+        c.select_option("#ruling-form select[name=what]", "foul:signalling")
+        assert c.locator("#ruling-form span.named-cards").is_hidden()
+        c.select_option("#ruling-form select[name=what]", "foul:revoke_corrected")
+        assert c.locator("#ruling-form span.named-cards").is_visible() and "更正的牌" in c.inner_text("#ruling-form span.named-cards")
+        c.select_option("#ruling-form select[name=seat]", "E")
+        c.fill("#ruling-form input[name=cards]", "sk s9")
+        c.click("#ruling-form button")
+        until(c, "document.querySelector('#result .line')?.textContent.includes('当圈更正出错牌')")
+        assert c.locator("#result.error").count() == 0
+        deadline = time.monotonic() + 10
+        while not live.service.table.penalties and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert live.service.table.penalties == (Penalty("revoke_corrected", "E", points=10),)
+        c.fill("#ruling-form input[name=cards]", "SK XX")
+        c.click("#ruling-form button")
+        until(c, "document.querySelector('#result.error')")
+        assert live.service.table.penalties == (Penalty("revoke_corrected", "E", points=10),)
+        en = page("/console", lang="en")
+        login(en, REFEREE)
+        en.fill("#ruling-form input[name=table]", "r2")
+        until(en, "!document.querySelector('#ruling-form select[name=what]').disabled")
+        en.select_option("#ruling-form select[name=what]", "foul:revoke_corrected")
+        assert "Cards corrected" in en.inner_text("#ruling-form span.named-cards")
+    finally:
+        live.close()
