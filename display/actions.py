@@ -9,6 +9,8 @@ card faces, seat names and flag numbers as the table's sentences say them.
 "organiser wang amended E (李强)'s play 41 at t08 from ♠8 to ♠9"
 >>> line("zh", "wang", "organiser", "record_result", {"round": 2, "table": "t03", "result": {"winner": 1, "games": [1, 2]}})
 '组织者 wang 录入第 2 轮 t03 桌成绩：本桌第二方胜，局数 1 : 2'
+>>> line("zh", "li", "referee", "foul", {"table": "r2", "seat": "E", "kind": "revoke_corrected", "cards": ["SK", "H5"]})
+'裁判 li 判 r2 桌 东 犯规：当圈更正出错牌，更正的牌 ♠K ♥5'
 >>> line("en", "wang", "gone", "no_such_action", {})
 'gone wang: no_such_action'
 """
@@ -117,6 +119,8 @@ def line(lang: str, user: str, role: str, action: str, detail: Mapping[str, Any]
     key = f"action.{action}"
     if action == "amend" and "was" in values:
         key = "action.amend_was"
+    if action == "foul" and "cards" in values:  # the cards it names (000 第十八条: the wrong play corrected)
+        key = "action.foul_cards"
     if action == "start_tournament_round" and detail.get("missing"):
         key = "action.start_tournament_round_missing"
     if not has(lang, key):

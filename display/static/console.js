@@ -42,6 +42,30 @@ async function act(fn) {  // one action: its line (or why it was refused), and t
   loadAudit();
   return done;
 }
+// A form sent with a field empty or not as it takes (the fields' required, min, max, step, pattern): said in our words,
+// the reader's language, the field named, as the withdrawal's are, and nothing sent. The browser's own bubble (its
+// language, not the page's) is held back; the status line (the login's error line before a login) says it.
+function fieldName(el) {  // a field by the words at it: its label (less what it holds), else its aria-label or placeholder
+  const label = el.labels?.[0]?.cloneNode(true);
+  label?.querySelectorAll("input, select, textarea, .file-name").forEach(x => x.remove());
+  return label?.textContent.trim() || el.getAttribute("aria-label") || el.placeholder || el.name;
+}
+function fieldWrong(el) {  // what is wrong with a field, in words
+  const v = el.validity, field = fieldName(el), bounds = { field, min: el.min, max: el.max, step: el.step };
+  if (v.valueMissing) return el.tagName === "SELECT" || el.type === "file" ? T("field_choose", { field }) : T("field_empty", { field });
+  if (v.patternMismatch && el.dataset.wrong) return fill(W(el.dataset.wrong), { id: el.value });
+  if (v.rangeUnderflow || v.rangeOverflow) return T(el.max ? "field_range" : "field_min", bounds);
+  if (v.stepMismatch) return T("field_step", bounds);
+  return el.type === "number" ? T("field_number", { field }) : T("field_wrong", { field });
+}
+document.addEventListener("invalid", ev => {  // one for each field wrong, in order: the first is said and focused
+  ev.preventDefault();
+  const f = ev.target.form, first = f && [...f.elements].find(el => el.willValidate && !el.validity.valid);
+  if (first !== ev.target) return;
+  if (f.getAttribute("id") === "login-form") $("#login-error").textContent = fieldWrong(first);
+  else say(T("error", { error: fieldWrong(first) }), true);
+  first.focus();
+}, true);
 $("#undo").addEventListener("click", () => {  // an amendment amended back, a correction of a result corrected back
   const u = UNDO;
   if (u) act(() => api("POST", u.path, u.body)).then(() => { if (ME && u.path.includes("/tournament/")) renderTournament(); });

@@ -374,7 +374,8 @@ class Sentences:
         command = p.get("command", "")
         if not has(self.lang, f"command.{command}"):
             return str(command)
-        return fill(self.lang, f"command.{command}", Values({
+        named = "_cards" if command == "foul" and p.get("cards") else ""  # a foul naming its cards (000 第十八条)
+        return fill(self.lang, f"command.{command}{named}", Values({
             "players": self.players_line(p.get("players") or {}), "rulebook": p.get("rulebook"),
             "flag": self.flag_no(p.get("flag")), "cards": self.cards(list(p.get("cards") or [])),
             "entry": p.get("entry"), "seat": self.seat(p.get("seat")),

@@ -9,6 +9,7 @@ import time
 import pytest
 from kit import REFEREE, LiveTable, login, until
 
+from referee.table.timeline import timeline
 from referee.tractor.game import Penalty
 
 TABLES = ["r2"]  # the broker's (tests/conftest.py)
@@ -35,10 +36,15 @@ def test_the_cards_field_is_offered_for_the_corrected_play_only_and_reaches_the_
         c.click("#ruling-form button")
         until(c, "document.querySelector('#result .line')?.textContent.includes('当圈更正出错牌')")
         assert c.locator("#result.error").count() == 0
+        assert c.inner_text("#result .line").endswith("判 r2 桌 东 李强 犯规：当圈更正出错牌，更正的牌 ♠K ♠9")  # the cards said
         deadline = time.monotonic() + 10
         while not live.service.table.penalties and time.monotonic() < deadline:
             time.sleep(0.05)
         assert live.service.table.penalties == (Penalty("revoke_corrected", "E", points=10),)
+        fouls = [x for x in timeline(tmp_path / "r2.db") if "当圈更正出错牌" in x]  # the log's timeline says the cards too
+        assert fouls and fouls[0].endswith("指令 判 东 李强 犯规：当圈更正出错牌，更正的牌 ♠K ♠9")
+        assert any("wrong card corrected in the trick, the cards corrected ♠K ♠9" in x
+                   for x in timeline(tmp_path / "r2.db", lang="en"))
         c.fill("#ruling-form input[name=cards]", "SK XX")
         c.click("#ruling-form button")
         until(c, "document.querySelector('#result.error')")
