@@ -369,6 +369,19 @@ def test_a_broken_clock_case_is_answered_in_words(capsys):
     assert n > 500 and not bad, (bad[:5], capsys.readouterr().err[-800:])
 
 
+def test_a_card_shown_before_the_dealers_first_lead_is_out_of_turn():
+    """Seed 001 二十二: 凡不按规定的出牌顺序，过早地将牌亮在桌上，称为越序引牌（越序领出）、越序跟牌或越序垫牌。越序出牌
+    一旦成立，一次扣罚20分; 二十三: 庄家留底牌和首引不得超过60秒钟. A defender's card laid while the dealer still buries
+    the kitty is 越序引牌: the op shows it (before, it refused: 'nothing is being played (phase kitty)'), the table flags
+    it, and the dealer's 60 s stand while the referee looks (4 s + 56 s: in time)."""
+    four = [[0, "ready", s] for s in "SENW"]
+    case = {"id": "k", "game": "tractor", "op": "clock", "rulebook": "classic-3deck",
+            "inputs": four + [[10, "draw"], [16, "kitty"], [20, "out_of_turn", "W"], [30, "confirm"], [86, "play"]]}
+    out = answer(case)["result"]
+    assert out["rulings"][-1] == {"t": 30.0, "seat": "W", "violation": "out_of_turn", "penalty": "20 points"}, out
+    assert len(out["rulings"]) == 3 and (out["turn"], out["left"]) == ("E", 10.0), out
+
+
 def test_playing_out_a_hand_while_a_flag_is_open_is_a_clear_error(tmp_path):
     """The clock op's ``play_out`` plays and passes for the seats; while a flag is open (an unsure read, a card shown
     out of turn) a pass waits for the referee as a play does, so the hand cannot be played out: said in words, as

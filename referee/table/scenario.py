@@ -24,7 +24,7 @@ depend on them). Actions (``seat`` where it says so; where it may be left out, t
     confidence the table trusts: the table pauses until ``confirm``.
 ``out_of_turn SEAT``
     the seat, not on turn, shows its lowest card: a flag for the referee (越序出牌; in Guandan a foul
-    once confirmed, 十一 3).
+    once confirmed, 十一 3). Tractor: from the kitty on, so a card shown before the dealer's first lead too.
 ``confirm``, ``dismiss``
     the referee confirms the open flag (an unsure play counts) or dismisses it.
 ``call SEAT``
@@ -274,8 +274,8 @@ class _Drive:
         self.show(seat, cards, t, confidence)
 
     def do_out_of_turn(self, t: float, seat: str) -> None:
-        table = self.now(t)
-        if table.phase != "playing" or table.turn() == check_seat(seat):
+        table = self.now(t)  # the kitty phase too: a card shown before the dealer's first lead is 越序引牌
+        if table.phase not in ("kitty", "playing") or table.turn() in (None, check_seat(seat)):
             raise ScenarioError("clock.on_turn", seat=seat, phase=table.phase)
         self.send("observed", {"seat": seat, "cards": [str(min(self.hands[seat], key=str))], "confidence": 0.99}, t)
 
