@@ -34,7 +34,7 @@ depend on them). Actions (``seat`` where it says so; where it may be left out, t
 ``play_out``
     the hand in play is played to its end at ``t`` (every play then): Tractor plays as ``play`` and the
     dealer shows the kitty; Guandan and San Da Yi: the leader leads its lowest single and the others
-    pass, so the leader goes out first and (Guandan, 接风) its partner second.
+    pass, so the leader goes out first and (Guandan, 接风) its partner second. Refused where no hand is in play.
 ``tribute``
     Guandan: every payer pays its largest card (or the payers show their big jokers and refuse).
 ``return [SEAT]``
@@ -304,6 +304,8 @@ class _Drive:
         self.press(self.turn(t, seat), "pass", t)
 
     def do_play_out(self, t: float) -> None:
+        if (phase := self.now(t).phase) not in ("kitty", "playing", "hand_over"):  # no hand in play: said, as play says it
+            raise ScenarioError("clock.no_play", phase=phase)
         hand = self.table.hand_no
         while (table := self.now(t)).hand_no == hand and table.phase in ("kitty", "playing", "hand_over"):
             if table.flags:  # a pass would wait for the referee as a play does, and the hand go no further
