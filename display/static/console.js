@@ -10,7 +10,16 @@ let ME = null;
 let OPEN = null;  // the table whose hand is shown, and its timeline
 let PICK = null;  // the play (or flag) being corrected: { table, entry, flag, seat, chosen: [cards] }
 
-async function api(method, path, body) {
+const SENDING = new Map();  // a change on its way, by its request: the same again meanwhile (a double click, an Enter
+// pressed twice) gets the first one's answer, never sent twice (a foul recorded twice costs twice)
+function api(method, path, body) {
+  const key = method === "GET" || body instanceof FormData ? null : `${method} ${path} ${JSON.stringify(body ?? null)}`;
+  if (key && SENDING.has(key)) return SENDING.get(key);
+  const answer = request(method, path, body);
+  if (key) { SENDING.set(key, answer); answer.catch(() => {}).finally(() => SENDING.delete(key)); }
+  return answer;
+}
+async function request(method, path, body) {
   const opts = { method, headers: {}, credentials: "same-origin" };  // said in the page's language: the server's one rule (deps.language)
   if (body instanceof FormData) opts.body = body;
   else if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
@@ -97,7 +106,7 @@ function renderTables() {
     const v = hall.tables[t], s = v.state;
     const done = s && s.phase === "round_over", playing = s && !done && s.phase !== "idle";  // a round starts only between rounds
     return `<tr data-table="${esc(t)}"><td><button class="open-table" data-open="${esc(t)}">${esc(t)}</button></td>` +
-      `<td>${s ? esc(W("phase." + s.phase)) : ""} ${v.status === "offline" ? `<b class="error">${T("offline")}</b>` : ""}` +
+      `<td>${s ? esc(PHASEW(s)) : ""} ${v.status === "offline" ? `<b class="error">${T("offline")}</b>` : ""}` +
       `${devicesHTML(v)}</td>` +
       `<td class="live">${liveHTML(v)}</td>` +
       `<td class="${done ? "finished" : ""}">${done ? T("finished") : playing ? T("in_play") : ""}</td>` +

@@ -12,7 +12,17 @@ from kit import REFEREE, LiveTable, login, until
 from referee.table.timeline import timeline
 from referee.tractor.game import Penalty
 
-TABLES = ["r2"]  # the broker's (tests/conftest.py)
+TABLES = ["r2", "r3"]  # the broker's (tests/conftest.py)
+
+
+def ruling_form(page, live: LiveTable):
+    """The console, logged in as the referee, its ruling form at ``live``'s table once S is to lead the first trick."""
+    live.to_first_lead()
+    c = page("/console")
+    login(c, REFEREE)
+    c.fill("#ruling-form input[name=table]", live.name)
+    until(c, "!document.querySelector('#ruling-form select[name=what]').disabled")
+    return c
 
 
 @pytest.mark.browser
@@ -22,11 +32,7 @@ def test_the_cards_field_is_offered_for_the_corrected_play_only_and_reaches_the_
     refused in words and changes nothing."""
     live = LiveTable(broker, "r2", tmp_path / "r2.db", rulebook="zhongkai-2010")
     try:
-        live.to_first_lead()
-        c = page("/console")
-        login(c, REFEREE)
-        c.fill("#ruling-form input[name=table]", "r2")
-        until(c, "!document.querySelector('#ruling-form select[name=what]').disabled")
+        c = ruling_form(page, live)
         c.select_option("#ruling-form select[name=what]", "foul:signalling")
         assert c.locator("#ruling-form span.named-cards").is_hidden()
         c.select_option("#ruling-form select[name=what]", "foul:revoke_corrected")
@@ -55,5 +61,24 @@ def test_the_cards_field_is_offered_for_the_corrected_play_only_and_reaches_the_
         until(en, "!document.querySelector('#ruling-form select[name=what]').disabled")
         en.select_option("#ruling-form select[name=what]", "foul:revoke_corrected")
         assert "Cards corrected" in en.inner_text("#ruling-form span.named-cards")
+    finally:
+        live.close()
+
+
+@pytest.mark.browser
+def test_a_foul_double_clicked_is_sent_once(page, broker, tmp_path):
+    """A referee's double click on 记录 (or an Enter pressed twice): the table records the foul once, the console says it
+    once; the second click gets the first one's answer."""
+    live = LiveTable(broker, "r3", tmp_path / "r3.db", rulebook="zhongkai-2010")
+    try:
+        c = ruling_form(page, live)
+        c.select_option("#ruling-form select[name=what]", "foul:revoke_corrected")  # costs points, play goes on
+        c.fill("#ruling-form input[name=cards]", "SK")
+        c.dblclick("#ruling-form button[type=submit]")
+        until(c, "document.querySelector('#result .line')?.textContent.includes('犯规')")
+        time.sleep(1.5)  # a second command would have reached the table by now
+        assert len(live.service.table.penalties) == 1, live.service.table.penalties
+        until(c, "document.querySelectorAll('#c-audit tbody tr').length > 0")
+        assert c.inner_text("#c-audit tbody").count("r3 桌") == 1 and c.locator("#result.error").count() == 0
     finally:
         live.close()
