@@ -339,6 +339,8 @@ CLOCK_CASE = {"id": "c", "game": "guandan", "op": "clock", "rulebook": "sanjiang
         ({"inputs": CLOCK_CASE["inputs"][:4] + [[3, "bid", "S", 1]]}, "input 5 (bid at 3 s): only San Da Yi has bids"),
         ({"game": "sandayi", "rulebook": "usst-2016", "inputs": CLOCK_CASE["inputs"][:4] + [[5, "bid", "S", 3],
           [6, "bid", "E", 1]]}, "input 6 (bid at 6 s): no bidding now (phase kitty)"),  # not "bids are San Da Yi's"
+        ({"game": "sandayi", "rulebook": "usst-2016", "inputs": CLOCK_CASE["inputs"][:4] + [[5, "bid", "S", 0]]},
+         "input 5 (bid at 5 s): unknown bid 0; a bid is one of 1, 2, 3 or pass"),  # not "button bid0 means nothing"
         ({"inputs": CLOCK_CASE["inputs"][:4] + [[3, "play_out"]]}, "input 5 (play_out at 3 s): no play is due (phase drawing)"),
     ],
 )

@@ -75,6 +75,7 @@ from referee.guandan.bots import deal as guandan_deal
 from referee.guandan.tribute import is_legal_return, legal_tributes
 from referee.reasons import Refused
 from referee.rulebooks import load, names
+from referee.sandayi.bidding import check_bid
 from referee.sandayi.bots import deal as sandayi_deal
 from referee.seats import SEATS, seats_from
 from referee.table.reducer import CLOCK, Output, Reducer
@@ -249,6 +250,7 @@ class _Drive:
             raise ScenarioError("clock.no_bid")
         if self.table.phase != "bidding":
             raise ScenarioError("clock.bid_over", phase=self.table.phase)
+        value = check_bid(self.rules, value)  # a bid the book has, in its words: never a button named after it
         self.deal()
         self.turn(t, seat)
         self.press(seat, "pass" if value == "pass" else f"bid{value}", t)
