@@ -24,6 +24,7 @@ async function request(method, path, body) {
   if (body instanceof FormData) opts.body = body;
   else if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
   const r = await fetch(path, opts);
+  if (r.status === 401 && ME && !["/api/me", "/api/login"].includes(path)) loggedOut();
   const data = r.status === 204 ? null : (r.headers.get("content-type") || "").includes("json") ? await r.json() : await r.text();
   if (!r.ok) throw Object.assign(new Error((data && data.detail) || `${r.status}`), { status: r.status });
   return data;
@@ -85,6 +86,11 @@ async function whoAmI() {
   try { ME = await api("GET", "/api/me"); } catch { ME = null; }
   $("#login").hidden = !!ME; $("#desk").hidden = !ME;
   if (ME) { renderMe(); renderTables(); loadFlags(); loadAudit(); renderTournament(); }
+}
+function loggedOut() {  // the login ended (an evening's passed, the user removed, its password changed) on a page left
+  // open: back to the login form, saying so; what was asked of the server meanwhile was not done (a 401 does nothing)
+  ME = null; $("#login").hidden = false; $("#desk").hidden = true;
+  $("#login-error").textContent = T("session_ended");
 }
 function renderMe() {  // the desk says the user's role: a control that needs another (data-needs) is not offered (style.css)
   $("#me").textContent = T("me", { user: ME.user, role: W("role." + ME.role) });
