@@ -342,6 +342,9 @@ CLOCK_CASE = {"id": "c", "game": "guandan", "op": "clock", "rulebook": "sanjiang
         ({"game": "sandayi", "rulebook": "usst-2016", "inputs": CLOCK_CASE["inputs"][:4] + [[5, "bid", "S", 0]]},
          "input 5 (bid at 5 s): unknown bid 0; a bid is one of 1, 2, 3 or pass"),  # not "button bid0 means nothing"
         ({"inputs": CLOCK_CASE["inputs"][:4] + [[3, "play_out"]]}, "input 5 (play_out at 3 s): no play is due (phase drawing)"),
+        ({"inputs": [[0, "ready", "S"], [float("inf"), "wait"]]}, "input 2: t inf is no time"),  # not "before the one before it"
+        ({"inputs": [[float("nan"), "ready", "S"]]}, "input 1: t nan is no time"),
+        ({"inputs": [[0, "ready", "S"], [10**400, "wait"]]}, "input 2: t 1000"),  # never a float overflow, an internal error
     ],
 )
 def test_a_malformed_clock_case_is_a_clear_error(change, message):
@@ -423,3 +426,12 @@ def test_the_command_line_says_its_errors_in_its_language_and_keeps_them_machine
     else:
         assert said == [f"{tmp_path / 'none.jsonl'}：没有这个文件", "没有这张牌：ZZ", f"{cases}:2：不是 `JSON` 对象（从第 1 列起不是 `JSON`）",
                         f"{cases}:3：不是 `JSON` 对象：案例应为对象，而不是列表"]
+
+
+def test_a_san_da_yi_case_is_told_in_san_da_yi_words():
+    """004: 决定庄家后，8张底牌发给庄家 -- the dealer takes the kitty and buries none: a bid refused then names the phase
+    拿底牌, not Tractor's 扣底."""
+    path = Path(__file__).resolve().parent / "seed_cases" / "sandayi-usst-2016.jsonl"
+    case = next(json.loads(line) for line in path.read_text().splitlines() if "bid-after-three-in-the-middle" in line)
+    said = answer(case, "zh")["said"]
+    assert said.endswith("现在不在叫分（阶段：拿底牌）"), said

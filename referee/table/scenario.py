@@ -66,6 +66,7 @@ when none runs), ``notice`` (the round's closing notice is due) and ``levels`` (
 from __future__ import annotations
 
 import inspect
+import math
 import random
 from typing import Any
 
@@ -122,8 +123,14 @@ def clock_case(case: dict[str, Any]) -> dict[str, Any]:
     for n, item in enumerate(inputs, 1):
         if not (isinstance(item, list) and len(item) >= 2 and type(item[0]) in (int, float) and isinstance(item[1], str)):
             raise ScenarioError("clock.not_input", n=n, value=repr(item))
-        t, action, args = float(item[0]), item[1], item[2:]
-        if not last <= t < float("inf"):
+        try:
+            t = float(item[0])
+        except OverflowError:  # a whole number beyond any float is no time either
+            t = math.inf
+        action, args = item[1], item[2:]
+        if not math.isfinite(t):
+            raise ScenarioError("clock.not_time", n=n, value=repr(item[0]))
+        if t < last:
             raise ScenarioError("clock.backwards", n=n, value=repr(item[0]), last=last)
         if action not in ACTIONS:
             raise ScenarioError("clock.unknown_action", n=n, value=repr(action), known=" ".join(ACTIONS))
