@@ -23,10 +23,12 @@ async function request(method, path, body) {
   const opts = { method, headers: {}, credentials: "same-origin" };  // said in the page's language: the server's one rule (deps.language)
   if (body instanceof FormData) opts.body = body;
   else if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
-  const r = await fetch(path, opts);
+  // no answer (the network down, the display stopped): our words, not the browser's ("Failed to fetch", its language)
+  const unreached = () => new Error(T("unreached") + (method === "GET" ? "" : T("unreached_change")));
+  const r = await fetch(path, opts).catch(() => { throw unreached(); });
   if (r.status === 401 && ME && !["/api/me", "/api/login"].includes(path)) loggedOut();
   const data = r.status === 204 ? null : (r.headers.get("content-type") || "").includes("json") ? await r.json() : await r.text();
-  if (!r.ok) throw Object.assign(new Error((data && data.detail) || `${r.status}`), { status: r.status });
+  if (!r.ok) throw Object.assign(data?.detail ? new Error(data.detail) : unreached(), { status: r.status });  // a proxy's page
   return data;
 }
 function unreadHTML(e) {  // what could not be read, said: never an empty list, nor the forms of a tournament not made

@@ -1,6 +1,7 @@
 """A console left open overnight, in the system Chromium against the app (uvicorn) and a real mosquitto: its login ended
 meanwhile (a login lasts one evening, ``store.SESSION_S``), the referee's next command is not done, and the page says so
-in words in the reader's language, back at the login form; logged in again, the desk comes back and the command goes."""
+in words in the reader's language, back at the login form; logged in again, the desk comes back. The display stopped
+under it: a command is said in our words (not the browser's ``Failed to fetch``), unknown whether it got there."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import sqlite3
 import time
 
 import pytest
-from kit import REFEREE, login, state, until
+from kit import HALL_LOCALE, OWN_USERS, REFEREE, login, served, state, until
 
 pytestmark = pytest.mark.browser
 TABLES = ["n1"]
@@ -37,3 +38,18 @@ def test_a_command_from_a_page_whose_login_ended_is_said_not_done(page, table, c
     until(c, "document.querySelector('#login-error').textContent === ''")
     until(c, "[...document.querySelectorAll('#c-audit tbody tr')].length > 0")
     assert "n1" not in c.inner_text("#c-audit tbody")  # the command was not sent, nor recorded
+
+
+def test_a_command_to_a_display_stopped_is_said_in_our_words(browser, broker, tmp_path):
+    context = browser.new_context(locale=HALL_LOCALE)
+    try:
+        c = context.new_page()
+        with served(broker, tmp_path / "console.db", users=OWN_USERS) as server:
+            c.goto(server.url + "/console")
+            login(c, REFEREE)
+        c.click("#all-last-hand")
+        until(c, "document.querySelector('#result.error .line')?.textContent")
+        assert c.inner_text("#result .line") == ("错误：连不上显示服务（网络中断，或显示服务停止、重启）：这项操作是否已经送到不得而知，"
+                                                 "请等页面重新连上后查看操作记录，再决定是否重做")
+    finally:
+        context.close()
