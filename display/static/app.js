@@ -60,7 +60,7 @@ function tileParts(v) {  // each part of a tile as HTML; a part is written again
   const games = GAMES[s?.rulebook] === "sandayi";  // San Da Yi plays games (局: 004 每轮进行8局比赛), the others hands (盘)
   const at = { hand: s?.hand, trick: s?.trick };
   const ht = !s?.hand ? "" : games ? T(s.trick ? "game_trick" : "game_of", at) : T(s.trick ? "hand_trick" : "hand_of", at);
-  const phase = s ? `<span class="phase">${esc(W("phase." + s.phase))}</span> <span class="ht">${ht}</span>${s.paused ? ` <span class="paused">${T("paused")}</span>` : ""}` : "";
+  const phase = s ? `<span class="phase">${esc(PHASEW(s))}</span> <span class="ht">${ht}</span>${s.paused ? ` <span class="paused">${T("paused")}</span>` : ""}` : "";
   const parts = {
     head: `<header><a class="name" href="/tables/${encodeURIComponent(v.table)}">${esc(v.table)}</a> ${phase} ${badge}${deviceHTML(v)}</header>`,
     viol: v.violations.length ? `<ul class="viol">${v.violations.slice(-3).reverse().map(x => violationHTML(x)).join("")}</ul>` : "",

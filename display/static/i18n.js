@@ -16,6 +16,10 @@ function BECAUSE(kind) {  // why a round was paired again (the round payload's r
 }
 function SEATW(s) { return W("seat." + s); }
 function KINDW(k) { return W("kind." + k); }
+function PHASEW(s) {  // a table's phase, in its game's word where it has one (三打一's kitty is taken, not buried: 拿底牌)
+  const k = `phase.${GAMES[s.rulebook]}.${s.phase}`;
+  return CATALOGUE[LANG][k] ?? CATALOGUE.zh[k] ?? W("phase." + s.phase);
+}
 function SAID(text) { return text ? text[LANG] ?? text.zh ?? "" : ""; }  // a sentence the server said in both languages
 function EXACT(v) {  // an exact number of the tournament topics (an integer, or "10/3") as people write it: 3又1/3, 3 1/3
   const m = /^(-?)(\d+)\/(\d+)$/.exec(String(v ?? ""));

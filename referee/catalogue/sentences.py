@@ -90,6 +90,14 @@ class Sentences:
     def _word(self, section: str, key: Any, default: str | None = None) -> str:
         return word(self.lang, f"{section}.{key}", default if default is not None else str(key))
 
+    def _game_word(self, section: str, key: Any) -> str:
+        """A word of this table's game where its game has one (``phase.sandayi.kitty``: 拿底牌, not 扣底).
+
+        >>> Sentences("zh", "sandayi")._game_word("phase", "kitty"), Sentences("zh")._game_word("phase", "kitty")
+        ('拿底牌', '扣底')
+        """
+        return word(self.lang, f"{section}.{self.game}.{key}", self._word(section, key))
+
     # -- values -------------------------------------------------------------------------------------
     def seat(self, seat: Any) -> str:
         if self.codes and seat is not None:
@@ -282,7 +290,7 @@ class Sentences:
             return self.where(value)
         if name in REASON_WORDS:
             words = value if isinstance(value, tuple) else (value,)
-            return self._word("word", "or").join(self._word(REASON_WORDS[name], w) for w in words)
+            return self._word("word", "or").join(self._game_word(REASON_WORDS[name], w) for w in words)
         if name in ("kind", "kinds"):
             kinds = value if isinstance(value, tuple) else (value,)
             return self._word("word", "list").join(kind_name(str(k), self.lang) for k in kinds)
@@ -383,11 +391,11 @@ class Sentences:
             "play": self._word("report", "play" if p.get("play") else "no_play")}))
 
 
-def told(error: BaseException, lang: str = "en") -> str:
+def told(error: BaseException, lang: str = "en", game: str = "tractor") -> str:
     """An error as the logs and the judge write it: a rules engine's reason in ``lang`` with card codes and seat
-    letters (``Refused``), any other error its message."""
+    letters (``Refused``), the words of ``game`` where it has its own (a phase), any other error its message."""
     if isinstance(error, Refused):
-        return Sentences(lang, codes=True).reason(error.reason)
+        return Sentences(lang, game, codes=True).reason(error.reason)
     return str(error)
 
 

@@ -43,6 +43,7 @@ def _worded(exc: Exception) -> bool:
 def answer(case: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     """The answer line for one case; an error's ``said`` in ``lang``."""
     out: dict[str, Any] = {"id": case.get("id")}
+    game: Any = None
     try:
         game = text(case, "game")
         if game not in GAMES:
@@ -55,13 +56,13 @@ def answer(case: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     except Exception as exc:  # one bad case never stops the run
         if not _worded(exc):
             traceback.print_exc(file=sys.stderr)
-        out |= _error(exc if _worded(exc) else CaseError("judge.internal"), lang)
+        out |= _error(exc if _worded(exc) else CaseError("judge.internal"), lang, game if game in GAMES else "tractor")
     return out
 
 
-def _error(exc: Exception, lang: str) -> dict[str, str]:
-    """An answer's error: in English (``error``) and in ``lang`` (``said``)."""
-    return {"error": told(exc), "said": told(exc, lang)}
+def _error(exc: Exception, lang: str, game: str = "tractor") -> dict[str, str]:
+    """An answer's error: in English (``error``) and in ``lang`` (``said``), in ``game``'s words."""
+    return {"error": told(exc, game=game), "said": told(exc, lang, game)}
 
 
 def matches(expect: Any, out: dict[str, Any]) -> bool:

@@ -77,6 +77,7 @@ def test_a_san_da_yi_tile_says_the_games_result_and_its_small_points(page, broke
         pg = page("/")
         for seat, button in (("S", "bid1"), ("E", "bid2"), ("N", "pass"), ("W", "pass")):  # E deals, at 2
             live.send("board/in", seat=seat, button=button)
+        until(pg, "document.querySelector('#tile-s3 .phase').textContent === '拿底牌'")  # 8张底牌发给庄家: none buried (扣底)
         live.send("board/in", seat="E", button="ready")  # E takes the kitty
         live.send("commands", command="report", seat="E", play=False)  # 不打: the dealer wins at once
         pg.wait_for_selector("#tile-s3 .result li[data-kind=game_scored]", timeout=WAIT_MS)
