@@ -64,8 +64,9 @@ function fieldName(el) {  // a field by the words at it: its label (less what it
 }
 function fieldWrong(el) {  // what is wrong with a field, in words
   const v = el.validity, field = fieldName(el), bounds = { field, min: el.min, max: el.max, step: el.step };
-  if (v.valueMissing) return el.tagName === "SELECT" || el.type === "file" ? T("field_choose", { field }) : T("field_empty", { field });
-  if (v.patternMismatch && el.dataset.wrong) return fill(W(el.dataset.wrong), { id: el.value });
+  if (v.valueMissing && el.type === "file") return T("field_file");  // its label is an act: 选择报名表文件
+  if (v.valueMissing) return el.tagName === "SELECT" ? T("field_choose", { field }) : T("field_empty", { field });
+  if (v.patternMismatch) return T("field_id", { field, value: el.value });  // an id's letters: the tournament's
   if (v.rangeUnderflow || v.rangeOverflow) return T(el.max ? "field_range" : "field_min", bounds);
   if (v.stepMismatch) return T("field_step", bounds);
   return el.type === "number" ? T("field_number", { field }) : T("field_wrong", { field });

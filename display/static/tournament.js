@@ -52,7 +52,7 @@ async function registrationHTML() {
     `<span class="pick-file">${T("choose_file")}</span> <span class="file-name">${T("no_file")}</span></label> <button>${T("import")}</button></form>` +
     `<p class="hint" id="t-next">${esc(T(mine ? "next_register" : "next_register_referee"))}</p>` +
     `<form id="t-new" data-needs="organiser"><select name="system">${SYSTEMS.map(x => `<option value="${x}">${esc(W("system." + x))}</option>`).join("")}</select>` +
-    ` <input name="name" placeholder="${T("name")}" required> <input name="id" placeholder="${T("tournament_id")}" value="main" pattern="[A-Za-z0-9_-]{1,32}" data-wrong="refusal.tournament_id">` +
+    ` <input name="name" placeholder="${T("name")}" required> <input name="id" placeholder="${T("tournament_id")}" value="main" pattern="[A-Za-z0-9_\\-]{1,32}">` +
     ` <input name="rounds" type="number" min="1" max="30" placeholder="${T("rounds")}"> <button>${T("new_tournament")}</button></form>`;
 }
 function roundHTML(view) {

@@ -6,7 +6,7 @@ browser's language; nothing is sent."""
 from __future__ import annotations
 
 import pytest
-from kit import hall_of, small_tournament, until
+from kit import OWN_USERS, console_of, hall_of, served, small_tournament, until
 
 from referee.tournament import TournamentStore
 
@@ -59,3 +59,19 @@ def test_every_console_form_says_a_field_left_empty_in_our_words(browser, broker
     until(login, "document.querySelector('#login-error').textContent")
     assert login.inner_text("#login-error") == "请填写“用户名”"
     assert login.locator("#desk:not([hidden])").count() == 0
+
+
+def test_the_registration_forms_say_theirs_too(browser, broker, tmp_path):
+    """Before a tournament is made: an entry without its unit, an import without its file, a tournament id not of its
+    letters; each said, nothing registered nor made."""
+    with served(broker, tmp_path / "console.db", tmp_path / "none.db", users=OWN_USERS) as server, console_of(browser, server) as c:
+        c.wait_for_selector("#t-entry")
+        c.click("#t-entry button")
+        assert said(c) == "错误：请填写“单位”"
+        c.click("#t-import button")
+        assert said(c) == "错误：请先选择要导入的报名表文件（CSV 或 XLSX）"
+        c.fill("#t-new input[name=name]", "秋季赛")
+        c.fill("#t-new input[name=id]", "秋季")
+        c.click("#t-new button")
+        assert said(c) == "错误：“赛事编号”应为 1 到 32 个 A-Z a-z 0-9 _ - 字符，“秋季”不是"
+        assert c.locator("#t-entry").count() == 1 and c.locator(".entries li").count() == 0  # nothing made
