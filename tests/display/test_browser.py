@@ -243,8 +243,8 @@ def test_the_referee_rules_san_da_yi_fouls_from_the_console(page, broker, tmp_pa
 def test_the_console_shows_a_forged_audit_row_as_such_and_says_when_a_panel_cannot_be_read(page, table, console_db):
     """The audit log is sealed (``display.store``): an "add user" slipped into the console's file by hand reads, in
     red, as not what was written, never as the change it claims. A damaged draft is said, with a button that clears
-    it. And when the flags or the audit log cannot be read (here the login ended: the sessions gone from the file),
-    the panel says so; each showed an empty list, which reads as "nothing waiting"."""
+    it. And when the audit log cannot be read (here its table gone from the file), the panel says so; it showed an
+    empty list, which reads as "nothing waiting". A login ended takes the page back to the login form, saying so."""
     console = page("/console")
     login(console)
     console.wait_for_selector("#c-audit tbody tr[data-action=login]")
@@ -266,17 +266,24 @@ def test_the_console_shows_a_forged_audit_row_as_such_and_says_when_a_panel_cann
     console.click("#t-clear")
     console.wait_for_selector("#c-tournament h3:text-is('报名 (0)')")
     console.wait_for_selector("#c-audit tbody tr[data-action=clear_entries]")
+    with closing(sqlite3.connect(console_db)) as db:  # the audit log unreadable (its table gone from the file)
+        db.execute("ALTER TABLE audit RENAME TO audit_away")
+        db.commit()
+    console.reload()
+    console.wait_for_selector("#c-audit tbody tr.error:has-text('未能读取，请刷新页面：')", timeout=WAIT_MS)
+    assert console.locator("#c-audit tbody tr").count() == 1
     with closing(sqlite3.connect(console_db)) as db:
-        db.execute("DELETE FROM sessions")
+        db.execute("ALTER TABLE audit_away RENAME TO audit")
+        db.execute("DELETE FROM sessions")  # the login ended: back to the login form, saying so (test_browser_overnight)
         db.commit()
     flag = {"flag": "f1", "seat": "E", "kind": "unsure", "at": time.time(), "cards": ["S9"], "text": "unsure read (0.71)"}
     t = table("b1")
-    t.publish("state", state(seq=7, paused=True, flags=[flag]))  # the flags change: the console asks for them
-    console.wait_for_selector("#c-flags .body .error:has-text('未能读取，请刷新页面：尚未登录')", timeout=WAIT_MS)
-    console.click("#all-last-hand")
-    console.wait_for_selector("#c-audit tbody tr.error:has-text('未能读取，请刷新页面：尚未登录')")
-    assert console.locator("#c-audit tbody tr").count() == 1
-    t.publish("state", state(seq=8))  # the flag gone again, for the tests after this one
+    try:
+        t.publish("state", state(seq=7, paused=True, flags=[flag]))  # the flags change: the console asks for them
+        console.wait_for_selector("#login:not([hidden])", timeout=WAIT_MS)
+        assert console.inner_text("#login-error").startswith("登录已失效") and console.locator("#desk[hidden]").count() == 1
+    finally:
+        t.publish("state", state(seq=8))  # the flag gone again, for the tests after this one
 
 
 def test_a_damaged_tournament_is_said_and_not_taken_for_none(browser, broker, tmp_path):
