@@ -1,6 +1,6 @@
 """The flow of a Guandan hand and game beyond single plays, driven through the real engines (seed 002).
 
-A second-opinion audit: each scenario's answer was written from the article quoted in its docstring
+Each scenario's answer was written from the article quoted in its docstring
 before the engine ran. Hands are scripted from a count each seat holds (``replace(..., counts=...)``)
 so a seat plays out in one or two plays.
 """

@@ -1,6 +1,6 @@
 """The flow of a San Da Yi game beyond single plays, driven through the real engine (seed 004, 附件一).
 
-A second-opinion audit: each scenario's answer was written from the article quoted in its docstring
+Each scenario's answer was written from the article quoted in its docstring
 before the engine ran. Games are followed unseen (as the table follows them, from what is played face
 up), with the counts cut short (``replace(..., counts=...)``) where a seat is to run out quickly.
 """
