@@ -125,6 +125,6 @@ def rulings() -> dict[str, dict]:
     """What the console's ruling form offers at a table, by its rulebook: the book's fouls (``[fouls] kinds``), those of
     them that name their cards (``cards``: an entry with ``card_points``) and the game's other rulings (San Da Yi's 报到
     and 摊打); a table refuses any other."""
-    return {book: {"fouls": list(load(book).fouls.kinds), "rulings": list(GAME_RULINGS.get(load(book).game, ())),
-                   "cards": [k for k in load(book).fouls.kinds if getattr(load(book).penalty(k), "card_points", False)]}
-            for book in sorted(names())}
+    books = {name: load(name) for name in sorted(names())}
+    return {name: {"fouls": list(b.fouls.kinds), "rulings": list(GAME_RULINGS.get(b.game, ())),
+                   "cards": [k for k in b.fouls.kinds if b.names_cards(k)]} for name, b in books.items()}

@@ -198,6 +198,11 @@ class Book:
         """The penalty entry ``name``: the clock's own, else the book's (:class:`~referee.rulebooks.tractor.TractorRulebook`)."""
         return self.clock.penalties.get(name)
 
+    def names_cards(self, kind: str) -> bool:
+        """Whether the referee's foul ``kind`` names the cards concerned (its entry's ``card_points``: 000 第十八条)."""
+        entry = self.penalty(kind)
+        return entry is not None and entry.card_points
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.id!r})"
 

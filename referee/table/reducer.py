@@ -425,7 +425,7 @@ class Reducer:
         if command == "last_hand":
             return self._with(last_hand=True)._event("last_hand", {"hand": self.hand_no})
         if command in ("foul", "report", "open_hand"):
-            if command == "foul" and "cards" in p and p["kind"] in self.rules.fouls.kinds and not getattr(self.rules.penalty(p["kind"]), "card_points", False):
+            if command == "foul" and "cards" in p and p["kind"] in self.rules.fouls.kinds and not self.rules.names_cards(p["kind"]):
                 raise Reject("table.foul_takes_no_cards", kind=p["kind"], rulebook=self.rulebook)
             return self._ruling(command, p)
         flag = self._find_flag(p["flag"])

@@ -86,6 +86,7 @@ from referee.tractor.bots import deal as tractor_deal
 ACTIONS = ("ready", "draw", "kitty", "bid", "play", "unsure", "out_of_turn", "confirm", "dismiss", "call", "pass",
            "play_out", "tribute", "return", "last_hand", "wait")
 UNSURE = 0.5  # the confidence of an ``unsure`` read (below ``reducer.CONFIDENT``)
+IN_HAND = ("kitty", "playing", "hand_over")  # phases of a hand in play: play_out plays it to its end
 EVENTS = {"foul_counted": ("seat", "fouls"), "game_won": ("team", "by"), "round_forfeited": ("teams",),
           "hand_forfeited": ("team",), "round_over": ("hands",), "flag_raised": ("seat", "kind")}
 
@@ -313,10 +314,10 @@ class _Drive:
         self.press(self.turn(t, seat), "pass", t)
 
     def do_play_out(self, t: float) -> None:
-        if (phase := self.now(t).phase) not in ("kitty", "playing", "hand_over"):  # no hand in play: said, as play says it
+        if (phase := self.now(t).phase) not in IN_HAND:  # no hand in play: said, as play says it
             raise ScenarioError("clock.no_play", phase=phase)
         hand = self.table.hand_no
-        while (table := self.now(t)).hand_no == hand and table.phase in ("kitty", "playing", "hand_over"):
+        while (table := self.now(t)).hand_no == hand and table.phase in IN_HAND:
             if table.flags:  # a pass would wait for the referee as a play does, and the hand go no further
                 raise ScenarioError("clock.waits", flag=table.flags[0].flag)
             if table.phase == "hand_over":  # Tractor: the dealer turns up the kitty

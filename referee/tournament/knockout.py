@@ -32,7 +32,6 @@ At a table the pair with the bigger lot number sits S/N (十三 第2条: 大号(
 from __future__ import annotations
 
 import json
-
 from dataclasses import dataclass
 
 from referee.catalogue import Term
