@@ -21,7 +21,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml Makefile
+$(STAMP): pyproject.toml constraints.txt Makefile
 	@set -euo pipefail; \
 	pkgs="$(strip $(SYSTEM_PACKAGES))"; \
 	if [ -n "$$pkgs" ]; then \
@@ -41,7 +41,7 @@ $(STAMP): pyproject.toml Makefile
 	  $(PYTHON) -m venv $(VENV); \
 	fi
 	$(VENV)/bin/python -m pip install --upgrade pip
-	$(VENV)/bin/pip install -e '.[test]'
+	$(VENV)/bin/pip install -c constraints.txt -e '.[test]'
 	@touch $@
 
 test: setup
