@@ -428,12 +428,22 @@ class Game:
 
     def announce_count(self, seat: str) -> Game:
         """``seat`` reports its count (报牌). 三 (一)1: 出牌后手中牌数在10张以内（含10张），需主动报牌一次，
-        其他时间不能自动报牌，否则属于犯规 — a report at any other time is recorded as a foul."""
+        其他时间不能自动报牌，否则属于犯规 — the report is due once, right after the play that brings the seat to
+        ``[deal] told_at`` cards or fewer (出牌后), before the next player plays or passes; a report at any other time
+        (above it, a second one, or late: after another's play or pass, or after the seat's next play) is recorded as
+        a foul (decided: the seed's time is the play's, 出牌后, not any moment after it)."""
         self._live(seat)
-        due = self.phase == "playing" and self.rules.deal.tells(self.count(seat)) and seat not in self.announced
-        if due:
+        if self._report_due(seat):
             return replace(self, announced=self.announced | {seat})
         return self.foul(seat, "count_report")
+
+    def _report_due(self, seat: str) -> bool:
+        """Whether the last play or pass is ``seat``'s play that took its count from above ``told_at`` to it or fewer."""
+        if self.phase != "playing" or not self.history or seat in self.announced:
+            return False
+        who, play = self.history[-1]
+        left, tells = self.count(seat), self.rules.deal.tells
+        return who == seat and play is not None and tells(left) and not tells(left + len(play.cards))
 
     def ask_count(self, seat: str) -> Game:
         """``seat`` asks another player's count. 三 (一)2: 只有轮到自己出牌时，才可以询问其他选手的牌数 —

@@ -74,6 +74,21 @@ def test_reporting_the_count_once_at_ten_or_fewer(new_game):
     assert g.fouls == (Foul("S", "count_report"),) and not g.over
 
 
+def test_a_late_first_report_is_a_foul(new_game):
+    """(一)1 每位选手出牌后手中牌数在10张以内（含10张），需主动报牌一次，其他时间不能自动报牌，否则属于犯规 -- the report
+    belongs to the play that brings the seat to ten or fewer (出牌后): once the next player has passed, or the seat has
+    played again, it is another time (其他时间). Without the rule's time the engine took the late report as the due one."""
+    g = new_game("S", [1, "pass", "pass", "pass"], kitty=KITTY, S=DEALER_S)
+    g = g.play("S", STRAIGHT14).pass_("E").pass_("N").pass_("W").play("S", AIRPLANE)
+    assert len(g.hand("S")) == 9
+    late = g.pass_("E").announce_count("S")  # E has passed since: too late
+    assert late.fouls == (Foul("S", "count_report"),) and late.announced == frozenset()
+    g = g.pass_("E").pass_("N").pass_("W").play("S", "HK HK CK HQ HQ")
+    assert len(g.hand("S")) == 4
+    later = g.announce_count("S")  # after the seat's next play: still not the play that brought it to ten
+    assert later.fouls == (Foul("S", "count_report"),) and later.announced == frozenset()
+
+
 def test_asking_counts_only_on_ones_turn(new_game):
     """(一)2 只有轮到自己出牌时，才可以询问其他选手的牌数。不是自己出牌时问其他人属于犯规。"""
     g = new_game("S", [1, "pass", "pass", "pass"], kitty=KITTY, S=DEALER_S).play("S", STRAIGHT14)
