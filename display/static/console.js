@@ -239,7 +239,7 @@ $("#ruling-form").addEventListener("submit", ev => {
 
 // ---------------------------------------------------------------- a table's hand, and correcting a play
 function openTable(t) {  // its hand comes with the stream of that table (a snapshot, then its events)
-  OPEN = { table: t, timeline: [], heard: false };  // heard: its snapshot came (till then no word on an empty list)
+  OPEN = { table: t, timeline: [], violations: [], heard: false };  // heard: its snapshot came (till then no word on an empty list)
   $("#ruling-form").table.value = t;
   renderRulings();
   $("#c-timeline").hidden = false;
@@ -252,13 +252,26 @@ function renderTimeline() {
   const head = $("#c-timeline h2 span"), games = GAMES[hall.tables[OPEN.table]?.state?.rulebook] === "sandayi";
   head.textContent = T(games ? "open_timeline_games" : "open_timeline");  // San Da Yi plays games (局), the others hands (盘)
   head.dataset.t = games ? "open_timeline_games" : "open_timeline";  // the language switch says it again
-  $("#c-timeline ol").innerHTML = OPEN.timeline.slice().reverse().map(e => {
+  $("#c-timeline ol").innerHTML = withFouls(OPEN.timeline, OPEN.violations).reverse().map(e => {
+    if (e.flag) return foulHTML(e);
     const cards = e.data.cards || (e.data.card ? [e.data.card] : null);
     const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });
     const picked = (PICK && PICK.entry === e.seq && e.kind === "play_accepted" ? " picked" : "") + (e.rejudged ? " was" : "");
     const play = e.kind === "play_accepted" ? ` tabindex="0" role="button"` : "";  // a play is picked by the keyboard too
     return `<li class="ev${picked}" data-seq="${e.seq}" data-kind="${esc(e.kind)}"${play}><time>${time}</time> ${saidHTML(SAID(e.say))} ${Array.isArray(cards) ? cardsHTML(cards) : ""}${rejudgedHTML(e)}</li>`;
   }).join("") || (OPEN.heard ? emptyTimelineHTML(hall.tables[OPEN.table]?.state, games) : "");  // an empty list says so
+}
+// The table's violations (one a flag, the latest word on it) among its events, each after the entry that logged it;
+// none older than the timeline's first event (a hand no longer shown).
+function withFouls(timeline, violations) {
+  const from = timeline.length ? timeline[0].seq : Infinity, fouls = violations.filter(v => v.seq >= from);
+  return timeline.concat(fouls).sort((a, b) => a.seq - b.seq || !!a.flag - !!b.flag);
+}
+function foulHTML(v) {  // said by the server (display/view.py): the seat, the foul, its status and penalty, its cards
+  const time = new Date(v.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });
+  const cards = v.evidence?.cards;
+  return `<li class="ev v ${esc(v.status)}" data-seq="${v.seq}" data-kind="violation" data-flag="${esc(v.flag)}"><time>${time}</time> ` +
+    `${saidHTML(SAID(v.say))} ${Array.isArray(cards) ? cardsHTML(cards) : ""}</li>`;
 }
 $("#c-timeline ol").addEventListener("click", ev => {
   const li = ev.target.closest("li[data-kind=play_accepted]");
@@ -379,7 +392,10 @@ function listen(on) {  // the stream's events (stream.js)
     hall.cut = false;
     hall.brokerDropped = s.broker_dropped; renderDropped();
     hall.commands = s.commands; hall.feed = s.feed; renderFeed();
-    if (OPEN && s.tables[OPEN.table]) { OPEN.timeline = s.tables[OPEN.table].timeline || []; OPEN.heard = true; renderTimeline(); }
+    if (OPEN && s.tables[OPEN.table]) {
+      OPEN.timeline = s.tables[OPEN.table].timeline || []; OPEN.violations = s.tables[OPEN.table].violations || [];
+      OPEN.heard = true; renderTimeline();
+    }
     flagsChanged(); renderRulings(); if (ME) renderTables();
   });
   on("broker", m => { hall.brokerDropped = JSON.parse(m.data).data.dropped; renderDropped(); });
@@ -414,6 +430,12 @@ function listen(on) {  // the stream's events (stream.js)
     const c = JSON.parse(m.data), e = c.data;
     if (!OPEN || c.table !== OPEN.table) return;
     OPEN.timeline = withEvent(OPEN.timeline, e);
+    renderTimeline();
+  });
+  on("violation", m => {  // a foul at the open table, flagged, confirmed or dismissed: its line in the timeline
+    const c = JSON.parse(m.data);
+    if (!OPEN || c.table !== OPEN.table) return;
+    OPEN.violations = OPEN.violations.filter(x => x.flag !== c.data.flag).concat([c.data]);
     renderTimeline();
   });
   on("round", () => ME && renderTournament());
