@@ -24,6 +24,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from display import invalid
 from display.deps import Context, Denied, language
 from display.feed import Feed
 from display.guard import Guard
@@ -32,7 +33,7 @@ from display.kept import open_kept
 from display.routers import audit, auth, pages, public, tables, tournament
 from display.store import Damaged, Store
 from display.tournament import Tournaments, TournamentError
-from referee.catalogue import Refusal, say, word
+from referee.catalogue import Refusal
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
@@ -120,15 +121,12 @@ def _settle(tournaments: Tournaments, store: Store) -> None:
 
 async def _invalid(request: Request, exc: RequestValidationError) -> Response:
     """A 422 whose ``detail`` says in one line of the request's language what was wrong with it, and where
-    (the field's path; the problem by its kind, the catalogue's ``invalid.*``). A browser asking for a page whose
+    (the field named in our words: ``display.invalid``). A browser asking for a page whose
     address does not fit it (``/tables/一号桌``, an id of 40 letters) gets the page that says there is no page here,
     as for any address that is none of ours: it got this line of JSON."""
     if wants_page(request):
         return pages.missing(request)
-    lang = language(request)
-    problems = [say(lang, "invalid.line", where=".".join(str(p) for p in e.get("loc", ())),
-                    problem=word(lang, f"invalid.{e.get('type')}", word(lang, "invalid.other"))) for e in exc.errors()]
-    return JSONResponse({"detail": word(lang, "word.sep").join(problems) or word(lang, "invalid.empty")}, status_code=422)
+    return JSONResponse({"detail": invalid.said(exc.errors(), language(request))}, status_code=422)
 
 
 async def _http(request: Request, exc: StarletteHTTPException) -> Response:

@@ -210,8 +210,8 @@ def test_a_tournament_name_with_a_right_to_left_override_is_refused_and_nothing_
                               "holds an invisible format character (a zero-width space, a right-to-left override)"),
                              ("秋\x1b[31m季", "含有控制字符（例如换行、响铃、终端转义）", "holds a control character")):
             body = {"system": "pair-swiss", "name": name}
-            assert c.post("/api/console/tournament", json=body).json()["detail"] == f"body.name：{zh}"
-            assert c.post("/api/console/tournament", json=body, headers=EN).json()["detail"].startswith(f"body.name: {en}")
+            assert c.post("/api/console/tournament", json=body).json()["detail"] == f"“名称”：{zh}"
+            assert c.post("/api/console/tournament", json=body, headers=EN).json()["detail"].startswith(f"“name”: {en}")
             assert c.post("/api/console/tournament", json={**body, "name": "秋季赛", "seed": name}).status_code == 422
         assert c.get("/api/console/tournament").status_code == 404
         for path, body in (("results", {"round": 1, "table": "t01", "result": {"winner": 0}, "correct": True,
@@ -219,7 +219,7 @@ def test_a_tournament_name_with_a_right_to_left_override_is_refused_and_nothing_
                            ("forfeits", {"round": 1, "table": "t01", "entries": ["e01"], "reason": "弃\u202e权"}),
                            ("withdrawals", {"unit": "数学系", "reason": "退\x07赛"})):
             r = c.post(f"/api/console/tournament/{path}", json=body)
-            assert r.status_code == 422 and r.json()["detail"].startswith("body.reason："), (path, r.text)
+            assert r.status_code == 422 and r.json()["detail"].startswith("“原因”："), (path, r.text)
         made = c.post("/api/console/tournament", json={"system": "pair-swiss", "name": "秋季赛", "rounds": 1})
         assert made.status_code == 201, made.text
 

@@ -137,12 +137,12 @@ def test_a_round_that_is_none_is_refused_in_words(server, asked):
 
 
 @pytest.mark.parametrize(("body", "said"), [
-    ({"round": True, "table": "t01", "result": {"winner": 0}}, "body.round：应为整数"),
-    ({"round": 1, "table": "t01", "result": {"winner": True}}, "body.result.winner：应为整数"),
-    ({"round": "1", "table": "t01", "result": {"winner": 0}}, "body.round：应为整数"),
-    ({"round": 1, "table": "t01", "result": []}, "body.result：应为对象"),
+    ({"round": True, "table": "t01", "result": {"winner": 0}}, "“轮次”：应为整数"),
+    ({"round": 1, "table": "t01", "result": {"winner": True}}, "“结果”的“胜方”：应为整数"),
+    ({"round": "1", "table": "t01", "result": {"winner": 0}}, "“轮次”：应为整数"),
+    ({"round": 1, "table": "t01", "result": []}, "“结果”：应为对象"),
     ({"round": 1, "table": "t01", "result": {"winner": 0}, "correct": True, "reason": "\ud800"},
-     "body.reason：含有不成文字的编码（孤立的代理项）"),
+     "“原因”：含有不成文字的编码（孤立的代理项）"),
 ])
 def test_a_value_of_the_wrong_type_is_refused_not_converted(server, body, said):
     """``"winner": true`` recorded side 1 as the winner (pydantic took true for 1), ``"round": "1"`` round 1; a lone
@@ -158,7 +158,7 @@ def test_a_value_of_the_wrong_type_is_refused_not_converted(server, body, said):
     assert table["table"] == "t01" and table.get("result") is None
 
 
-@pytest.mark.parametrize(("body", "said"), [({"ruling": "dance"}, "body：种类不是可选的值"), ({"seat": "S"}, "body：缺少说明其种类的字段")])
+@pytest.mark.parametrize(("body", "said"), [({"ruling": "dance"}, "请求：种类不是可选的值"), ({"seat": "S"}, "请求：缺少说明其种类的字段")])
 def test_a_ruling_of_no_known_kind_is_said_so(server, body, said):
     """A ruling is told by its ``ruling`` (foul, report, open_hand): one of none, or none at all, was said 不对."""
     r = browser_of(server, REFEREE).post("/api/console/tables/t1/rulings", json=body)
