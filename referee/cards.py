@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from referee.reasons import Refused
+from referee.reasons import Refused, cut
 
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
@@ -84,7 +84,7 @@ class Card:
             name = name[:-2] + "T"
         card = _BY_NAME.get(name)
         if card is None:
-            raise CardError("cards.unknown", text=str(text))
+            raise CardError("cards.unknown", text=cut(str(text)))
         return card
 
     # One object per card (``ALL_CARDS``), so equality and hashing are the object's identity (as
@@ -115,7 +115,7 @@ def parse_rank(text: str | int, level: bool = False) -> str:
     raw = str(text).strip().upper()
     rank = "T" if raw == "10" else raw
     if len(rank) != 1 or rank not in RANKS:
-        raise CardError("cards.unknown_level" if level else "cards.unknown_rank", text=str(text))
+        raise CardError("cards.unknown_level" if level else "cards.unknown_rank", text=cut(str(text)))
     return rank
 
 
@@ -129,7 +129,7 @@ def parse_suit(text: str, trump: bool = False) -> str:
     raw = str(text).strip()
     suit = SUIT_SYMBOLS.get(raw, raw.upper())
     if len(suit) != 1 or suit not in SUITS:
-        raise CardError("cards.unknown_trump" if trump else "cards.unknown_suit", text=str(text))
+        raise CardError("cards.unknown_trump" if trump else "cards.unknown_suit", text=cut(str(text)))
     return suit
 
 

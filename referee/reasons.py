@@ -64,6 +64,16 @@ def _show(value: Any, said: Any = repr) -> str:
     return repr(value)
 
 
+def cut(text: str, most: int = 40) -> str:
+    """``text`` as a reason quotes what an input wrote: at most ``most`` characters, a longer one cut with ``…``
+    (an input may be of any size; its error names it, not all of it).
+
+    >>> cut("SA"), cut("S" * 50, 10)
+    ('SA', 'SSSSSSSSS…')
+    """
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
 class Reason:
     """A catalogue key (``reason.{key}``) and its values; immutable, compared by key and values."""
 
@@ -124,4 +134,4 @@ class Refused(ValueError):
         return f"{type(self).__name__}({self.reason!r})"
 
 
-__all__ = ["Reason", "Refused"]
+__all__ = ["Reason", "Refused", "cut"]

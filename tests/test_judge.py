@@ -435,3 +435,97 @@ def test_a_san_da_yi_case_is_told_in_san_da_yi_words():
     case = next(json.loads(line) for line in path.read_text().splitlines() if "bid-after-three-in-the-middle" in line)
     said = answer(case, "zh")["said"]
     assert said.endswith("现在不在叫分（阶段：拿底牌）"), said
+
+
+@pytest.mark.parametrize("trump, message, said", [
+    (None, "field 'trump' must name the trump suit (S, H, D, C), not null: every hand of zhongkai-2010 has one",
+     "字段 `trump` 应写明主牌花色（S、H、D、C），而不是空值（`null`）：zhongkai-2010 的每一盘都有主牌花色"),
+    (7, "field 'trump' must be a suit (S, H, D, C), not a number", "字段 `trump`应为花色（S、H、D、C），而不是数"),
+])
+def test_a_tractor_case_names_its_trump_suit(trump, message, said):
+    """000 第八条 2: 当一盘牌摸牌结束仍无人揭牌，则由该盘摸第一张牌的运动员做庄，由庄家指定任一门花色牌为主牌; 001 九 1:
+    不打无将牌 -- every hand has a trump suit, and the README's Tractor ops take ``trump`` a suit letter. A case with
+    ``"trump": null`` (or none) was judged as a hand where no suit is trump, which no rulebook plays: refused in words."""
+    assert answer({**FOLLOW, "trump": trump}) == {"id": "f", "error": message, "said": message}
+    assert answer({**FOLLOW, "trump": trump}, "zh")["said"] == said
+    assert answer({k: v for k, v in FOLLOW.items() if k != "trump"})["error"] == "field 'trump' is missing"
+
+
+FOUR = [[0, "ready", s] for s in "SENW"]
+TRACTOR_CLOCK = {"id": "t", "game": "tractor", "op": "clock", "rulebook": "classic-3deck"}
+SANDAYI_CLOCK = {"id": "s", "game": "sandayi", "op": "clock", "rulebook": "usst-2016"}
+
+
+@pytest.mark.parametrize("case, message", [
+    ({**TRACTOR_CLOCK, "inputs": FOUR + [[10, "draw"], [16, "kitty"], [17, "kitty"]]},
+     "input 7 (kitty at 17 s): the dealer already took the kitty of hand 1 (phase kitty)"),
+    ({**TRACTOR_CLOCK, "inputs": FOUR + [[10, "draw"], [16, "kitty"], [20, "play"], [25, "kitty"]]},
+     "input 8 (kitty at 25 s): the dealer already took the kitty of hand 1 (phase playing)"),
+    ({**TRACTOR_CLOCK, "inputs": FOUR + [[16, "kitty"]]}, "input 5 (kitty at 16 s): the draw has not ended: a draw input comes before kitty"),
+    ({**TRACTOR_CLOCK, "inputs": [[16, "kitty"]]}, "input 1 (kitty at 16 s): no kitty is to be taken now (phase arriving)"),
+    ({**SANDAYI_CLOCK, "inputs": FOUR + [[1, "bid", "S", 3], [2, "kitty"], [3, "kitty"]]},
+     "input 7 (kitty at 3 s): the dealer already took the kitty of hand 1 (phase playing)"),
+    ({**SANDAYI_CLOCK, "inputs": FOUR + [[1, "kitty"]]}, "input 5 (kitty at 1 s): no kitty is to be taken now (phase bidding)"),
+    ({**TRACTOR_CLOCK, "inputs": FOUR + [[1, "last_hand"], [10, "draw"], [16, "kitty"], [20, "play_out"], [21, "last_hand"]]},
+     "input 9 (last_hand at 21 s): no round is being played (phase round over): no hand is left to announce as the last"),
+    ({**TRACTOR_CLOCK, "inputs": FOUR + [[1, "last_hand"], [2, "last_hand"]]}, "input 6 (last_hand at 2 s): the last hand is already announced"),
+    ({**TRACTOR_CLOCK, "inputs": [[-5, "ready", "S"]]}, "input 1: t -5 is before the round's start (0): t counts the seconds"),
+])
+def test_a_clock_input_the_table_cannot_be_at_is_said_as_the_case_wrote_it(case, message):
+    """A second ``kitty`` was 'the table did not take it: S: button ready means nothing in phase kitty' (the button
+    the op presses, not the input the case gave); a ``last_hand`` after the round is over (001 三: 自宣布之时起手中正在打的
+    这副牌打完结束比赛 -- announced, the hand in play is the last) was taken in silence as if it counted; a
+    time before the round's start was 'before the one before it'. Each now names the input and what the table is at."""
+    out = answer(case)
+    assert "result" not in out and message in out["error"], out
+    assert chinese(answer(case, "zh")["said"]), answer(case, "zh")
+
+
+def test_lines_the_json_reader_cannot_take_are_error_lines_and_the_others_are_answered(tmp_path, capsys):
+    """Every line answered: a line nested deeper than the reader follows stopped the whole run with a RecursionError
+    traceback; a key given twice in one object was read as its last value (``"trump": "H", "trump": "S"``: spades,
+    guessed in silence); a number past the reader's digits was 'no JSON from column 1 on'."""
+    cases = tmp_path / "cases.jsonl"
+    twice = json.dumps(FOLLOW)[:-1] + ', "trump": "S"}'
+    cases.write_text("\n".join(["[" * 100000 + "]" * 100000, '{"id": "d", "v": ' + "[" * 100000 + "]" * 100000 + "}",
+                                twice, '{"id": "n", "level": ' + "9" * 5000 + "}", json.dumps(FOLLOW)]) + "\n")
+    assert main(["judge", str(cases), "--lang", "zh"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["id"] for line in lines] == [None, None, None, None, "f"] and lines[-1]["result"] == "legal"
+    assert [line["error"] for line in lines[:4]] == [
+        f"{cases}:1: lists or objects nested too deep to read: no case is so deep",
+        f"{cases}:2: lists or objects nested too deep to read: no case is so deep",
+        f"{cases}:3: key 'trump' is given twice in one object: which one is meant is not guessed",
+        f"{cases}:4: a whole number of more digits than can be read: no case needs such a number"]
+    assert all(chinese(line["said"].replace(str(cases), "")) for line in lines[:4]), lines
+
+
+def test_a_huge_value_is_named_not_repeated():
+    """An error names what the case wrote, cut: a 100 000-character card, rank, seat, rulebook, op, bid or action
+    was written back whole into its error line (200 000 characters, English and Chinese)."""
+    huge, outs = "S" * 100000, []
+    for case in PUBLIC + [{**SANDAYI_CLOCK, "inputs": FOUR}]:
+        for key, value in case.items():
+            if key in ("id", "expect"):
+                continue
+            outs.append(answer({**case, key: huge}, "zh"))
+            if isinstance(value, list) and value and isinstance(value[0], (str, list)):
+                outs.append(answer({**case, key: [huge] + value[1:]}, "zh"))
+    for i in range(len(FOUR[0])):
+        outs.append(answer({**SANDAYI_CLOCK, "inputs": FOUR[:3] + [FOUR[3][:i] + [huge] + FOUR[3][i + 1:]]}, "zh"))
+    outs.append(answer({**SANDAYI_CLOCK, "inputs": FOUR + [[1, "bid", "S", huge]]}, "zh"))
+    assert all("error" in out for out in outs) and len(outs) > 300
+    too_long = [out for out in outs if len(out["error"]) + len(out["said"]) > 800]
+    assert not too_long, [(out["id"], out["error"][:100]) for out in too_long[:5]]
+
+
+def test_a_throw_nobody_else_can_beat_is_valid_whoever_is_named():
+    """000 第六条 5: 当引牌者确认自己手中所拥有的…多种牌种组合即使分拆为较低较小牌种组合后，仍然分别是最大级别时，可同时一齐
+    打出 -- a throw is judged against the cards the others are given to hold (a case names only the cards that matter,
+    as the public cases do). No seat named, or none holding a card of the suit that could beat a unit: every unit
+    is the largest there is, so the throw stands; one card that beats a unit fails it."""
+    throw = {"id": "t", "game": "tractor", "op": "throw", "rulebook": "zhongkai-2010", "level": "7", "trump": "H",
+             "cards": ["SQ", "SK"]}
+    for others in ({}, {"E": [], "N": [], "W": []}, {"E": ["D3"], "N": ["S2"], "W": ["CA"]}):
+        assert answer({**throw, "others": others})["result"] == {"valid": True}, others
+    assert answer({**throw, "others": {"E": ["D3"], "N": ["SA"], "W": ["CA"]}})["result"] == {"valid": False, "forced": ["SQ"]}

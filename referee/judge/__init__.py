@@ -24,6 +24,7 @@ from referee.catalogue.sentences import told
 from referee.judge.climbing import GUANDAN, SANDAYI
 from referee.judge.fields import CaseError, kind, text
 from referee.judge.tractor import OPS as TRACTOR
+from referee.reasons import cut
 from referee.table.scenario import clock_case
 
 Op = Callable[[dict[str, Any]], Any]
@@ -47,11 +48,11 @@ def answer(case: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     try:
         game = text(case, "game")
         if game not in GAMES:
-            raise CaseError("judge.unknown_game", value=repr(game), known=tuple(GAMES))
+            raise CaseError("judge.unknown_game", value=cut(repr(game)), known=tuple(GAMES))
         name = text(case, "op")
         op = GAMES[game].get(name)
         if op is None:
-            raise CaseError("judge.unknown_op", value=repr(name), game=game, known=tuple(GAMES[game]))
+            raise CaseError("judge.unknown_op", value=cut(repr(name)), game=game, known=tuple(GAMES[game]))
         out["result"] = op(case)
     except Exception as exc:  # one bad case never stops the run
         if not _worded(exc):
@@ -89,6 +90,41 @@ def _lines(path: str) -> list[str]:
         raise CaseError("judge.not_utf8", path=path, line=line, byte=f"{data[exc.start]:#04x}") from None
 
 
+class _KeyTwice(Exception):
+    """A key given twice in one JSON object (the key)."""
+
+
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once: of two values for one key, neither is guessed."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _KeyTwice(next(k for i, (k, _) in enumerate(pairs) if k in dict(pairs[:i])))
+    return out
+
+
+def _case(line: str, path: str, n: int) -> dict[str, Any]:
+    """Line ``n`` of ``path`` as a case: a JSON object, or :class:`CaseError` in words.
+
+    >>> _case('{"id": "a", "trump": "H", "trump": "S"}', "c.jsonl", 3)
+    Traceback (most recent call last):
+    ...
+    referee.judge.fields.CaseError: judge.key_twice (line=3, name="'trump'", path='c.jsonl')
+    """
+    try:
+        case = json.loads(line, object_pairs_hook=_once)
+    except _KeyTwice as exc:
+        raise CaseError("judge.key_twice", path=path, line=n, name=cut(repr(exc.args[0]))) from None
+    except RecursionError:  # nested past what the reader follows: one line, never the whole run
+        raise CaseError("judge.too_deep", path=path, line=n) from None
+    except json.JSONDecodeError as exc:  # where it stops reading: JSON's own words are English only
+        raise CaseError("judge.not_json", path=path, line=n, column=exc.colno) from None
+    except ValueError:  # a whole number of more digits than Python reads (sys.get_int_max_str_digits)
+        raise CaseError("judge.long_number", path=path, line=n) from None
+    if not isinstance(case, dict):
+        raise CaseError("judge.not_object", path=path, line=n, found=kind(case))
+    return case
+
+
 def run(paths: Iterable[str], check: bool, stdout: TextIO | None = None, lang: str = "en") -> int:
     """Answer every case of the files (errors ``said`` in ``lang``); return 1 when a file cannot be read or, with
     ``check``, an answer misses its ``expect`` or there was no case to check (an empty file passes nothing)."""
@@ -106,14 +142,11 @@ def run(paths: Iterable[str], check: bool, stdout: TextIO | None = None, lang: s
             if not line.strip():
                 continue
             try:
-                case = json.loads(line)
-            except ValueError as exc:  # where it stops reading: JSON's own words are English only
-                case, out = {}, {"id": None} | _error(CaseError("judge.not_json", path=path, line=n, column=getattr(exc, "colno", 1)), lang)
+                case = _case(line, path, n)
+            except CaseError as exc:
+                case, out = {}, {"id": None} | _error(exc, lang)
             else:
-                if isinstance(case, dict):
-                    out = answer(case, lang)
-                else:
-                    case, out = {}, {"id": None} | _error(CaseError("judge.not_object", path=path, line=n, found=kind(case)), lang)
+                out = answer(case, lang)
             print(json.dumps(out, ensure_ascii=False), file=stdout)
             if check:
                 if "expect" in case and matches(case["expect"], out):

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from referee.cards import Cards, parse_rank, parse_suit
-from referee.reasons import Reason, Refused
+from referee.reasons import Reason, Refused, cut
 from referee.rulebooks import ClimbingRulebook, TractorRulebook, load, names
 from referee.seats import SEATS
 
@@ -86,11 +86,20 @@ def rank(case: dict[str, Any], name: str) -> str:
     return parse_rank(value, level=True)
 
 
-def suit(case: dict[str, Any], name: str) -> str | None:
-    """An optional suit letter (null or absent: none); ``s``, ``S`` and ``♠`` alike."""
-    value = get(case, name, None)
+def suit(case: dict[str, Any], name: str, book: str) -> str:
+    """A suit letter, ``s``, ``S`` and ``♠`` alike. Every Tractor hand of ``book`` has a trump suit (000 第八条 2:
+    当一盘牌摸牌结束仍无人揭牌…由庄家指定任一门花色牌为主牌; 001 九 1: 不打无将牌), so null is refused, saying so.
+
+    >>> suit({"trump": "♥"}, "trump", "zhongkai-2010")
+    'H'
+    >>> suit({"trump": None}, "trump", "zhongkai-2010")
+    Traceback (most recent call last):
+    ...
+    referee.judge.fields.CaseError: judge.no_trump (field='trump', rulebook='zhongkai-2010')
+    """
+    value = get(case, name)
     if value is None:
-        return None
+        raise CaseError("judge.no_trump", field=name, rulebook=book)
     if not isinstance(value, str):
         raise CaseError("judge.wrong_type", what=field(name), wanted=Reason("judge.a_suit"), found=kind(value))
     return parse_suit(value, trump=True)
@@ -148,7 +157,7 @@ def rulebook(case: dict[str, Any], game: str) -> TractorRulebook | ClimbingRuleb
     """The case's rulebook, which must be one of ``game``."""
     book = text(case, "rulebook")
     if book not in names():
-        raise CaseError("judge.unknown_rulebook", rulebook=book, known=", ".join(sorted(names())))
+        raise CaseError("judge.unknown_rulebook", rulebook=cut(book), known=", ".join(sorted(names())))
     rules = load(book)
     if rules.game != game:
         raise CaseError("judge.other_game", rulebook=rules.id, table_game=rules.game, game=game)

@@ -28,7 +28,7 @@ def _trumps(case: dict[str, Any]) -> Trumps:
     rules, level = rulebook(case, "tractor"), rank(case, "level")
     if level in rules.deal.permanent_ranks:  # 003 不留底牌打法 2: “2”作常主 (no side plays it: game.level_ranks)
         raise CaseError("judge.level_permanent", level=level, rulebook=rules.id)
-    return Trumps(rules, level, suit(case, "trump"))
+    return Trumps(rules, level, suit(case, "trump", rules.id))
 
 
 def _decks(t: Trumps, *groups: Cards) -> None:

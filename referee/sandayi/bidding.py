@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from referee.reasons import Refused
+from referee.reasons import Refused, cut
 from referee.rulebooks import SandayiRulebook, load  # noqa: F401 (load: doctests)
 from referee.sandayi.seats import check_seat, seats_from
 
@@ -46,7 +46,7 @@ def check_bid(rules: SandayiRulebook, value: object) -> int | str:
         return PASS
     if isinstance(value, int) and not isinstance(value, bool) and value in bid_values(rules):
         return value
-    raise BidError("sandayi.unknown_bid", text=repr(value), bids=list(bid_values(rules)))
+    raise BidError("sandayi.unknown_bid", text=cut(repr(value)), bids=list(bid_values(rules)))
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ referee.sandayi.bombs.BombLimitError: sandayi.bombs_played (value='-1')
 from __future__ import annotations
 
 from referee.climbing.combos import Reading
-from referee.reasons import Refused
+from referee.reasons import Refused, cut
 from referee.rulebooks import SandayiRulebook, load  # noqa: F401 (load: doctests)
 from referee.sandayi.bidding import bid_values
 
@@ -40,7 +40,7 @@ def _key(rules: SandayiRulebook, bid: object) -> str:
         return bid
     if isinstance(bid, int) and not isinstance(bid, bool) and bid in values:
         return "dealer" if bid == values[-1] else f"bid_{bid}"  # the top bid always deals
-    raise BombLimitError("sandayi.bomb_bid", value=repr(bid), bids=tuple(values))
+    raise BombLimitError("sandayi.bomb_bid", value=cut(repr(bid)), bids=tuple(values))
 
 
 def bomb_limit(rules: SandayiRulebook, bid: int | str) -> int | None:
@@ -59,7 +59,7 @@ def bomb_allowed(rules: SandayiRulebook, bid: int | str, bombs_played: int) -> b
     more bomb, having played ``bombs_played`` this game?"""
     limit = bomb_limit(rules, bid)
     if isinstance(bombs_played, bool) or not isinstance(bombs_played, int) or bombs_played < 0:
-        raise BombLimitError("sandayi.bombs_played", value=repr(bombs_played))
+        raise BombLimitError("sandayi.bombs_played", value=cut(repr(bombs_played)))
     return limit is None or bombs_played < limit
 
 

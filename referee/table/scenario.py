@@ -14,7 +14,7 @@ depend on them). Actions (``seat`` where it says so; where it may be left out, t
     ``ready`` (in a game's first hand it drew the turned-up card and leads; later the tribute follows).
 ``kitty``
     the dealer takes the kitty (Tractor: and names the trump suit when nobody declared; San Da Yi:
-    after the bidding).
+    after the bidding). Refused, saying so, a second time in a hand and before the draw or the bidding ended.
 ``bid SEAT VALUE``
     San Da Yi: the seat bids 1, 2 or 3, or ``"pass"``.
 ``play [SEAT]``, ``unsure [SEAT]``
@@ -40,7 +40,7 @@ depend on them). Actions (``seat`` where it says so; where it may be left out, t
 ``return [SEAT]``
     Guandan: the receiver returns a card below 10 (no seat: every receiver still to return).
 ``last_hand``
-    the console announces the last hand.
+    the console announces the last hand. Refused once the round is over, and when it is announced already.
 ``wait``
     time passes to ``t`` with no input: the ``clock`` entry the service logs when a deadline passes.
 
@@ -74,7 +74,7 @@ from referee.cards import Cards
 from referee.climbing.combos import power_of
 from referee.guandan.bots import deal as guandan_deal
 from referee.guandan.tribute import is_legal_return, legal_tributes
-from referee.reasons import Refused
+from referee.reasons import Refused, cut
 from referee.rulebooks import load, names
 from referee.sandayi.bidding import check_bid
 from referee.sandayi.bots import deal as sandayi_deal
@@ -99,7 +99,7 @@ class ScenarioError(Refused):
 def check_seat(seat: object) -> str:
     """``seat`` when it is one of S E N W, else :class:`ScenarioError` in words."""
     if seat not in SEATS:
-        raise ScenarioError("seats.unknown", text=str(seat))
+        raise ScenarioError("seats.unknown", text=cut(str(seat)))
     return str(seat)
 
 
@@ -109,7 +109,7 @@ def clock_case(case: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(rulebook, str):
         raise ScenarioError("clock.no_rulebook")
     if rulebook not in names():
-        raise ScenarioError("clock.unknown_rulebook", rulebook=rulebook, known=", ".join(sorted(names())))
+        raise ScenarioError("clock.unknown_rulebook", rulebook=cut(rulebook), known=", ".join(sorted(names())))
     if load(rulebook).game != game:
         raise ScenarioError("clock.other_game", rulebook=rulebook, table_game=load(rulebook).game, game=game)
     inputs = case.get("inputs")
@@ -117,30 +117,32 @@ def clock_case(case: dict[str, Any]) -> dict[str, Any]:
         raise ScenarioError("clock.no_inputs")
     seed = case.get("seed", 0)
     if type(seed) is not int:
-        raise ScenarioError("clock.seed", value=repr(seed))
+        raise ScenarioError("clock.seed", value=cut(repr(seed)))
     drive = _Drive(new_table("judge", rulebook), game, seed)
     drive.send("commands", {"command": "start_round"}, 0.0)
     last = 0.0
     for n, item in enumerate(inputs, 1):
         if not (isinstance(item, list) and len(item) >= 2 and type(item[0]) in (int, float) and isinstance(item[1], str)):
-            raise ScenarioError("clock.not_input", n=n, value=repr(item))
+            raise ScenarioError("clock.not_input", n=n, value=cut(repr(item)))
         try:
             t = float(item[0])
         except OverflowError:  # a whole number beyond any float is no time either
             t = math.inf
         action, args = item[1], item[2:]
         if not math.isfinite(t):
-            raise ScenarioError("clock.not_time", n=n, value=repr(item[0]))
+            raise ScenarioError("clock.not_time", n=n, value=cut(repr(item[0])))
+        if t < 0:  # the first input has no input before it to be before
+            raise ScenarioError("clock.before_start", n=n, value=cut(repr(item[0])))
         if t < last:
-            raise ScenarioError("clock.backwards", n=n, value=repr(item[0]), last=last)
+            raise ScenarioError("clock.backwards", n=n, value=cut(repr(item[0])), last=last)
         if action not in ACTIONS:
-            raise ScenarioError("clock.unknown_action", n=n, value=repr(action), known=" ".join(ACTIONS))
+            raise ScenarioError("clock.unknown_action", n=n, value=cut(repr(action)), known=" ".join(ACTIONS))
         last = t
         do = getattr(drive, "do_" + action)
         try:
             inspect.signature(do).bind(t, *args)
         except TypeError:
-            raise ScenarioError("clock.arguments", n=n, action=action, value=repr(args)) from None
+            raise ScenarioError("clock.arguments", n=n, action=action, value=cut(repr(args))) from None
         try:
             do(t, *args)
         except ValueError as exc:  # a seat that is none, a card the table refused: in the case's words
@@ -160,6 +162,7 @@ class _Drive:
         self.hands: dict[str, Cards] = {}
         self.kitty = Cards()
         self.pending: tuple[str, Cards] | None = None  # an unsure play waiting for the referee
+        self.kitty_hand: int | None = None  # the hand whose kitty the dealer took
 
     # -- sending ---------------------------------------------------------------------------------------
     def send(self, name: str, payload: dict, t: float) -> list[Output]:
@@ -241,14 +244,22 @@ class _Drive:
         self.press(holders[0] if holders else "S", "declare", t)
 
     def do_kitty(self, t: float) -> None:
+        phase = self.now(t).phase
+        if self.game == "guandan":
+            raise ScenarioError("clock.no_kitty")
+        if self.kitty_hand == self.table.hand_no:
+            raise ScenarioError("clock.kitty_taken", hand=self.table.hand_no, phase=phase)
+        if phase != ("dealing" if self.game == "tractor" else "kitty"):
+            raise ScenarioError("clock.no_kitty_now", phase=phase)
+        if self.game == "tractor" and self.table.declaring.draw_done_at is None:
+            raise ScenarioError("clock.kitty_before_draw")
+        self.kitty_hand = self.table.hand_no
         if self.game == "tractor":
             dealer = self.table._dealer_to_be() or "S"
             self.press(dealer, "ready", t)
             if self.table.trump is None:  # nobody declared: the dealer names the suit with a card of it
                 self.show(dealer, Cards([min((c for c in self.hands[dealer] if not c.is_joker), key=str)]), t)
             return
-        if self.game != "sandayi" or self.table.phase != "kitty":
-            raise ScenarioError("clock.no_kitty")
         dealer = self.table.dealer
         self.press(dealer, "ready", t)
         self.hands[dealer] = self.hands[dealer] + self.kitty
@@ -359,7 +370,12 @@ class _Drive:
             self.hands[x.giver] += Cards([card])
 
     def do_last_hand(self, t: float) -> None:
-        self.send("commands", {"command": "last_hand"}, t)
+        table = self.now(t)  # a round over (its last hand played, its time up) has no hand left to announce
+        if table.phase in ("idle", "round_over"):
+            raise ScenarioError("clock.no_round", phase=table.phase)
+        if table.last_hand:
+            raise ScenarioError("clock.last_hand_twice")
+        self.accepted("commands", {"command": "last_hand"}, t)
 
     def do_wait(self, t: float) -> None:
         self.send(CLOCK, {}, t)
