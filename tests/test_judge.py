@@ -529,3 +529,15 @@ def test_a_throw_nobody_else_can_beat_is_valid_whoever_is_named():
     for others in ({}, {"E": [], "N": [], "W": []}, {"E": ["D3"], "N": ["S2"], "W": ["CA"]}):
         assert answer({**throw, "others": others})["result"] == {"valid": True}, others
     assert answer({**throw, "others": {"E": ["D3"], "N": ["SA"], "W": ["CA"]}})["result"] == {"valid": False, "forced": ["SQ"]}
+
+
+def test_a_seat_that_is_no_string_is_named_as_what_it_is():
+    """README: seats ``S E N W``. A null dealer was "not 'None'" (Python's word for it), a number "not '7'" as if
+    the case had written the string: each is named as the JSON it is, as every other field's wrong type is."""
+    hand = {"id": "h", "game": "tractor", "op": "hand", "rulebook": "zhongkai-2010", "level": "7", "trump": "H", "dealer": None,
+            "tricks": [[["S", ["SA"]], ["E", ["S3"]], ["N", ["S4"]], ["W", ["S5"]]]]}
+    assert answer(hand)["error"] == "field 'dealer' must be a seat (S E N W), not null"
+    assert answer(hand, "zh")["said"] == "字段 `dealer`应为座位（S E N W），而不是空值（`null`）"
+    hand |= {"dealer": "S", "tricks": [[[7, ["SA"]]]]}
+    assert answer(hand)["error"] == "trick 1: the first item of a play must be a seat (S E N W), not a number"
+    assert answer(hand | {"tricks": [[["X", ["SA"]]]]})["error"] == "trick 1: the first item of a play must be a seat (S E N W), not 'X'"

@@ -131,10 +131,12 @@ def plays(case: dict[str, Any], name: str, default: Any = MISSING) -> list[Cards
 
 
 def seat_of(value: Any, what: Reason) -> str:
-    """A seat letter, ``s`` and ``S`` alike (as cards are read)."""
-    found = value.strip().upper() if isinstance(value, str) else None
+    """A seat letter, ``s`` and ``S`` alike (as cards are read); null or a number is named as what it is."""
+    if not isinstance(value, str):
+        raise CaseError("judge.wrong_type", what=what, wanted=Reason("judge.a_seat"), found=kind(value))
+    found = value.strip().upper()
     if found not in SEATS:
-        raise CaseError("judge.not_seat", what=what, value=repr(str(value)[:20]))
+        raise CaseError("judge.not_seat", what=what, value=repr(cut(value, 20)))
     return found
 
 
