@@ -63,6 +63,7 @@ class Feed:
         self._changed = threading.Condition(self._lock)  # notified on every change of the hall (``answer``)
         self._answers: OrderedDict[str, dict | bool] = OrderedDict()  # command id -> ``rejected`` data, or True: applied
         self._frames = {t: deque(f, maxlen=FRAMES_KEPT) for t, f in frames.items()}
+        self._heard_on = 0  # the scoreboard connection's generation the hall was last told on (``Delivery``)
         self._stop = threading.Event()
         # deliveries: each message's Delivery says whether it is the broker's retained copy (``view.receive``)
         self.scoreboard = Connection(scoreboard_url, clean_start=True, keepalive_s=KEEPALIVE_S,
@@ -93,6 +94,8 @@ class Feed:
     # -- the hall ------------------------------------------------------------------------------
     def _message(self, full_topic: str, raw: bytes, delivery: Delivery) -> None:
         with self._lock:
+            if delivery.generation != self._heard_on:  # a new connection: the events published meanwhile are lost
+                self._heard_on, self.hall = delivery.generation, self.hall.reconnected()
             try:
                 self.hall, change = receive(self.hall, full_topic, raw, time.monotonic(), delivery.retain, time.time())
             except Ignored as exc:

@@ -83,8 +83,10 @@ class TableView:
     bids: Mapping[str, int | str] = field(default_factory=lambda: _EMPTY)  # San Da Yi: each seat's bid this hand
     results: tuple[dict, ...] = ()  # what the table said of the result since its last play: seq, kind, say
     # read back from the kept file (``display.kept``): the seq of the table's state the display saw last before it
-    # stopped (-1: none), until the table's next word says whether it missed any event meanwhile (``_resume``)
+    # stopped (-1: none), until the table's next word says whether it missed any event meanwhile (``_resume``); the
+    # same once the display's feed connected again after a cut (``cut``: ``Hall.reconnected``)
     resumed: int | None = None
+    cut: bool = False
 
     def as_json(self, timeline: bool = False, now: float | None = None, wall: float | None = None) -> dict:
         """The table for a page. ``wall``: the display's wall clock, for ``state_age``, the seconds since the table made
@@ -267,6 +269,24 @@ class Hall:
     def with_table(self, view: TableView) -> Hall:
         return replace(self, tables=MappingProxyType({**self.tables, view.table: view}))
 
+    def reconnected(self) -> Hall:
+        """The hall once the display's feed connected to the broker again: the broker keeps no events for it (a clean
+        session), so a table whose log moved on meanwhile says so where they are missing (``_resume``: a ``missed``
+        line), as after a restart; its state, retained, shows what they did. Not a silent gap: the tile showed a play
+        that the timeline never did.
+
+        >>> from bus.protocol import schema
+        >>> state, at = schema("state")["examples"][0], "cardtable/v1/tables/t1/state"
+        >>> hall, _ = receive(Hall(), at, json.dumps(state).encode())
+        >>> receive(hall.reconnected(), at, json.dumps(state).encode(), retained=True)[1].get("missed")  # nothing missed
+        >>> hall, change = receive(hall.reconnected(), at, json.dumps(state | {"seq": state["seq"] + 2}).encode(), retained=True)
+        >>> change["missed"]["say"]["zh"], hall.tables["t1"].cut
+        ('显示服务与消息服务器断开期间，本桌的事件没有收到：这里缺了一段', False)
+        """
+        cut = {t: replace(v, resumed=v.state["seq"], cut=True) if v.state is not None and v.resumed is None else v
+               for t, v in self.tables.items()}
+        return replace(self, tables=MappingProxyType(cut))
+
     def with_feed(self, connected: bool, commands: bool) -> Hall:
         return replace(self, feed=connected, commands=commands)
 
@@ -407,11 +427,11 @@ def _resume(view: TableView, seq: int, wall: float, state: bool = False) -> tupl
     if view.resumed is None or (not state and seq <= view.resumed):
         return view, None
     if seq == view.resumed or (not state and seq == view.resumed + 1):
-        return replace(view, resumed=None), None
+        return replace(view, resumed=None, cut=False), None
     last = view.timeline[-1]["seq"] if view.timeline else max(view.resumed, 0)
     missed = {"v": 1, "seq": last, "kind": "missed", "at": wall, "data": {"after": view.resumed},
-              "say": {lang: word(lang, "kept.missed") for lang in LANGS}}
-    return replace(view, resumed=None).said("events", missed), missed
+              "say": {lang: word(lang, "kept.missed_cut" if view.cut else "kept.missed") for lang in LANGS}}
+    return replace(view, resumed=None, cut=False).said("events", missed), missed
 
 
 def _round_won(said: Sentences, view: TableView, e: dict) -> str:

@@ -13,6 +13,7 @@ import time
 
 import pytest
 from kit import ORGANISER, REFEREE, LiveTable, login, round_, shot, standings
+from playwright.sync_api import TimeoutError as PageTimeout
 
 from referee.cards import Card, Cards
 from referee.catalogue import entries
@@ -308,7 +309,10 @@ def test_a_misread_play_is_corrected_in_five_clicks(page, broker, tmp_path):
         board = page("/")
         board.wait_for_selector("#tile-w4 .seat.E svg.card[data-card=S4]")
         hand = page("/tables/w4")
-        hand.wait_for_selector("#timeline li[data-kind=play_accepted]:has-text('东 李强 出 ♠4 ♠3')")
+        try:
+            hand.wait_for_selector("#timeline li[data-kind=play_accepted]:has-text('东 李强 出 ♠4 ♠3')")
+        except PageTimeout:  # what it showed instead (a `missed` line: the display's feed was cut off meanwhile)
+            pytest.fail(f"the board shows E's play, the table page's timeline does not: {hand.inner_text('#timeline')!r}")
         console = page("/console", 1920, 1080)
         login(console, ORGANISER)
         console.wait_for_selector("button[data-open=w4]")
