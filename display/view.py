@@ -75,6 +75,7 @@ class TableView:
     table: str
     state: dict | None = None
     status: str | None = None
+    refused: dict | None = None  # offline, why the service would not start, in every language (:func:`refused_said`)
     violations: tuple[dict, ...] = ()
     timeline: tuple[dict, ...] = ()
     health: dict | None = None
@@ -92,7 +93,8 @@ class TableView:
         """The table for a page. ``wall``: the display's wall clock, for ``state_age``, the seconds since the table made
         its state (a page counts the state's clocks down from then: a table that has said nothing for minutes is not
         counted from when the page opened)."""
-        out = {"table": self.table, "state": shown(self.state), "status": self.status, "violations": list(self.violations),
+        out = {"table": self.table, "state": shown(self.state), "status": self.status, "refused": self.refused,
+               "violations": list(self.violations),
                "health": self.health, "devices": dict(self.devices), "bids": dict(self.bids), "results": list(self.results)}
         if now is not None:
             out["live"] = self.live(now)
@@ -359,7 +361,9 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0, retained: bool
     if name == "state":  # a whole snapshot; the latest wins (a restarted service with a new log starts at seq 0)
         view, missed = _resume(replace(view, state=payload), payload["seq"], wall, state=True)
     elif name == "status":
-        view = replace(view, status=payload["status"])
+        refused = refused_said(payload)
+        payload = payload | ({"say": refused} if refused else {})
+        view = replace(view, status=payload["status"], refused=refused)
     elif name == "health":  # the same health told again (retained, on a reconnect) is no news of the table: a frozen
         # table's last one would look live again for three of its periods
         seen = now - max(0.0, wall - payload["at"]) if retained else now
@@ -474,6 +478,34 @@ def problem_said(health: Mapping) -> dict[str, str] | None:
             said[lang] = fill(lang, f"health.{why.get('key')}", {k: _problem_value(k, v, values, lang) for k, v in values.items()})
         except CatalogueError:
             said[lang] = say(lang, "health.in_english", text=health["problem"])
+    return said
+
+
+def refused_said(status: Mapping) -> dict[str, str] | None:
+    """Why the table's service would not start (an ``offline`` status with ``why``: ``referee.table.refused``) in every
+    language, None for any other status: the catalogue's ``replay.why_*``, a value that is a word of the catalogue in
+    its words. A key this display does not know, or values that do not fit it: the service's ``reason``, as English.
+
+    >>> why = {"key": "other_table", "values": {"table": "t08", "rulebook": "classic-3deck", "this": "t07",
+    ...                                         "this_rulebook": "zhongkai-2010"}}
+    >>> refused_said({"status": "offline", "reason": "the log of table t08", "why": why})["zh"]
+    '未能启动：它是 t08 桌（classic-3deck）的日志，不是 t07 桌（zhongkai-2010）的'
+    >>> refused_said({"status": "offline", "reason": "on fire", "why": {"key": "fire", "values": {}}})["en"]
+    'would not start: on fire'
+    >>> refused_said({"status": "offline"}), refused_said({"status": "online", "why": why})
+    (None, None)
+    """
+    why = status.get("why")
+    if status["status"] != "offline" or not why:
+        return None
+    said = {}
+    for lang in LANGS:
+        values = {k: word(lang, v["key"], v["text"]) if isinstance(v, dict) else v for k, v in why["values"].items()}
+        try:
+            text = fill(lang, f"replay.why_{why['key']}", values)
+        except CatalogueError:
+            text = say(lang, "health.in_english", text=status.get("reason") or why["key"])
+        said[lang] = say(lang, "health.refused", why=text)
     return said
 
 

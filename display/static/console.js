@@ -115,13 +115,18 @@ function renderTables() {
     const v = hall.tables[t], s = v.state;
     const done = s && s.phase === "round_over", playing = s && !done && s.phase !== "idle";  // a round starts only between rounds
     return `<tr data-table="${esc(t)}"><td><button class="open-table" data-open="${esc(t)}">${esc(t)}</button></td>` +
-      `<td>${s ? esc(PHASEW(s)) : ""} ${v.status === "offline" ? `<b class="error">${T("offline")}</b>` : ""}` +
+      `<td>${s ? esc(PHASEW(s)) : ""} ${v.status === "offline" ? `<b class="error">${T("offline")}</b>${refusedHTML(v)}` : ""}` +
       `${devicesHTML(v)}</td>` +
       `<td class="live">${liveHTML(v)}</td>` +
       `<td class="${done ? "finished" : ""}">${done ? T("finished") : playing ? T("in_play") : ""}</td>` +
       `<td>${playing ? "" : `<button data-cmd="start_round" data-needs="organiser">${T("start_round")}</button> `}` +
       `<button data-cmd="last_hand">${T("last_hand")}</button> <button data-cmd="stop_round" data-needs="organiser">${T("stop_round")}</button></td></tr>`;
   }).join("") || `<tr><td colspan="5" class="empty">${T("no_tables")}</td></tr>`;  // none heard of yet: said, not an empty list
+}
+// Why the table's service would not start (its log another table's, damaged, its rulebook unknown), where it said so
+// on the bus (said by the server in both languages: view.refused_said); a service that stopped says nothing more.
+function refusedHTML(v) {
+  return v.refused ? ` <span class="refused">${CODE(SAID(v.refused))}</span>` : "";
 }
 // Does the table's camera see it, does its board answer (camera/status, board/status)? Only what is wrong is shown: a
 // camera lost or offline sees no play of the table, a board down takes no press; the table's service then stops its
@@ -422,7 +427,8 @@ function listen(on) {  // the stream's events (stream.js)
   });
   on("status", m => {
     const c = JSON.parse(m.data);
-    (hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, state: null })).status = c.data.status;
+    const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, state: null });
+    v.status = c.data.status; v.refused = c.data.say || null;
     if (ME) renderTables();
   });
   on("cleared", m => { delete hall.tables[JSON.parse(m.data).table]; flagsChanged(); if (ME) renderTables(); });

@@ -67,7 +67,11 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except ValueError:
         parser.error(say(args.lang, "cli.bad_table", table=args.table))
     if args.rulebook is not None and args.rulebook not in rulebooks.names():
-        parser.error(say(args.lang, "cli.unknown_rulebook", rulebook=args.rulebook, known=", ".join(sorted(rulebooks.names()))))
+        known = ", ".join(sorted(rulebooks.names()))
+        if args.verb == "run":  # on the bus too: the console says why the table is offline
+            _said_refused(args, LogError(f"there is no rulebook {args.rulebook!r}", "unknown_rulebook",
+                                         rulebook=args.rulebook, known=known))
+        parser.error(say(args.lang, "cli.unknown_rulebook", rulebook=args.rulebook, known=known))
     if args.verb == "run":
         from referee.table.service import run
 
@@ -76,6 +80,7 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return run(args.table, args.rulebook, url, args.db, trust_senders=args.trust_senders,
                        accept_log=args.accept_log)
         except LogError as exc:  # its log will not do (damaged, lost entries, another's, served): refused, a person decides
+            _said_refused(args, exc)  # on the bus too: the console says why the table is offline
             return refuse(parser, say(args.lang, "cli.table_cannot_start", table=args.table, why=exc.reason(args.lang)))
         except TakenOver as exc:  # another service of the table serves it: not taken back (no fight)
             return refuse(parser, say(args.lang, "cli.table_taken_over", table=args.table, why=exc.text(args.lang)),
@@ -106,6 +111,19 @@ def _table(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return replay(args.path, lang=args.lang, rulebook=args.rulebook, table=args.table)
     except (LogError, Refusal) as exc:
         return refuse(parser, exc)
+
+
+def _said_refused(args: argparse.Namespace, exc: LogError) -> None:
+    """Why the table's service will not start, as its retained status (``referee.table.refused``), where the broker
+    and the credentials are at hand (none: the command line says why, as before)."""
+    from bus.credentials import broker_url
+    from referee.table.refused import say_refused
+
+    try:
+        url = broker_url(args.broker, args.credentials, f"table-{args.table}")
+    except ValueError:
+        return
+    say_refused(args.table, url, exc.data(), str(exc))
 
 
 def _url(parser: argparse.ArgumentParser, args: argparse.Namespace, url: str | None, user: str) -> str:

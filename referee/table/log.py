@@ -79,6 +79,23 @@ class LogError(RuntimeError):
 
         return say(lang, f"replay.why_{self.why}", **{k: said(v, lang) for k, v in self.values.items()})
 
+    def data(self) -> dict:
+        """Why, as the bus carries it (``status``'s ``why``, for each reader to say in its language): the key and the
+        values, a value the catalogue says (an error it knows, a word of it) as its key and its English.
+
+        >>> LogError("x", "failed", error=FileNotFoundError(2, "No such file or directory"), n=3).data()
+        {'key': 'failed', 'values': {'error': {'key': 'oserror.ENOENT', 'text': 'no such file or folder'}, 'n': 3}}
+        """
+        from referee.catalogue import error_key, said
+
+        def carried(v: object) -> object:
+            key = getattr(v, "key", None) or error_key(v)
+            if key:
+                return {"key": key, "text": said(v, "en")}
+            return v if isinstance(v, int | float) and not isinstance(v, bool) else said(v, "en")
+
+        return {"key": self.why, "values": {k: carried(v) for k, v in self.values.items()}}
+
 
 @dataclass(frozen=True, slots=True)
 class Entry:
