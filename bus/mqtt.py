@@ -81,6 +81,8 @@ from paho.mqtt.client import (
     MQTTMessage,
     MQTTMessageInfo,
     MQTTv5,
+    PINGREQ,
+    time_func,
     topic_matches_sub,
 )
 from paho.mqtt.packettypes import PacketTypes
@@ -257,13 +259,23 @@ def refused(reason: ReasonCode, address: BrokerAddress, client_id: str) -> Conne
 
 
 class _Client(Client):
-    """paho's client, noting when the broker last sent it a packet (monotonic; None before the first)."""
+    """paho's client, noting when the broker last sent it a packet (monotonic; None before the first), and pinging the
+    broker from any thread."""
 
     heard: float | None = None
 
     def _packet_handle(self):
         self.heard = time.monotonic()
         return super()._packet_handle()
+
+    def ping(self) -> None:
+        """Send a PINGREQ from a thread other than paho's, noted as waiting for its answer (``_ping_t``) before it can
+        go out. paho's own ``_send_pingreq`` notes it after queueing it: from another thread, paho's may send it and
+        handle the PINGRESP (``_ping_t = 0``) first, and the note stays, waiting for an answer given. paho then ends
+        the connection a keepalive later, unless it pinged again meanwhile itself, which it does only for a
+        connection quiet one way for a keepalive: a busy one was cut for nothing."""
+        self._ping_t = time_func()
+        self._send_simple_command(PINGREQ)
 
 
 class Connection:
@@ -391,7 +403,7 @@ class Connection:
             if not self._connected.is_set() or self.unanswered() is not None:
                 return
             self._probed = time.monotonic()
-        self._client._send_pingreq()  # paho's own: with it waiting, paho ends the connection a keepalive after the last packet
+        self._client.ping()  # paho's ping: unanswered, paho ends the connection a keepalive after it
 
     def unanswered(self) -> float | None:
         """How long the latest probe has waited with nothing heard since (seconds); None when it was answered (or
