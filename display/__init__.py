@@ -14,6 +14,7 @@ It reads the bus (every table's ``state``, ``events``, ``violations`` and ``heal
   names that read alike;
 - :mod:`display.actions`, :mod:`display.flags`, :mod:`display.plays`: the console's actions on a table, in words;
 - :mod:`display.tournament`: the console's side of the tournament; :mod:`display.schemas`: every body and answer;
+  :mod:`display.invalid`: a body the API could not validate (a 422), said with its field named in our words;
 - :mod:`display.cli`: ``cardtable display serve|user|backup``; :mod:`display.deadline`: its HTTP connections, each with a
   deadline for its request's head.
 """

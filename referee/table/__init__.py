@@ -2,7 +2,8 @@
 and the scoreboard, console and tournament that listen (its topics: ``bus/PROTOCOL.md``).
 
 - :mod:`referee.table.service`: the thin shell (``cardtable table run``): inputs from the bus, logged, judged,
-  published; :mod:`referee.table.cli`: the ``cardtable table`` commands;
+  published; :mod:`referee.table.cli`: the ``cardtable table`` commands; :mod:`referee.table.refused`: a service
+  that will not start says why on the bus (its retained ``status``);
 - :mod:`referee.table.log`, :mod:`referee.table.witness`: the append-only event log and how the service knows
   it is whole; :mod:`referee.table.guard`: what the service believes of an input's time and pace;
 - :mod:`referee.table.reducer`: what every game's table shares (pure: inputs in, a new table and outputs out);
