@@ -39,8 +39,8 @@ function countText(n, told) {  // above the book's told_at the count is the play
 function violationHTML(v, full) {  // said by the server (display/view.py): the tile's brief line, or the whole sentence
   return `<li class="v ${esc(v.status)}" data-flag="${esc(v.flag)}" data-kind="${esc(v.kind)}">${saidHTML(SAID(full ? v.say : v.brief))}</li>`;
 }
-const PARTS = ["head", "teams", "info", "result", "N", "W", "E", "S", "flags", "viol"];
-const SKELETON = `<div class="part" data-p="head"></div><div class="part" data-p="teams"></div><div class="part" data-p="info"></div>` +
+const PARTS = ["head", "call", "teams", "info", "result", "N", "W", "E", "S", "flags", "viol"];
+const SKELETON = `<div class="part" data-p="head"></div><div class="part" data-p="call"></div><div class="part" data-p="teams"></div><div class="part" data-p="info"></div>` +
   `<div class="part" data-p="result"></div>` +
   `<div class="felt">${["N", "W", "E", "S"].map(x => `<div class="part" data-p="${x}"></div>`).join("")}</div>` +
   `<div class="part" data-p="flags"></div><div class="part" data-p="viol"></div>`;
@@ -52,17 +52,22 @@ function deviceHTML(v) {  // a camera or a board that does not see or answer the
   const said = { camera: { lost: T("camera_lost"), offline: T("camera_offline") }, board: { lost: T("board_lost"), offline: T("board_offline") } };
   return Object.entries(v.devices || {}).map(([d, p]) => said[d]?.[p.status] ? ` <b class="device ${esc(d)}-${esc(p.status)}">${esc(said[d][p.status])}</b>` : "").join("");
 }
+// A table whose service would not start (it said why: view.refused_said) is 未能启动 on these public pages, not 离线, and
+// its table page asks the players to call an organiser; why (another table's log, a damaged file, its path) is the
+// console's to say. Its status online again (a right service started), or offline without why: as any table.
+function refused(v) { return v.status === "offline" && !!v.refused; }
 function tileParts(v) {  // each part of a tile as HTML; a part is written again only when its HTML changed
   const s = v.state;
   const live = liveness(hall, v), status = live || v.status || "unknown", cut = live === "stale";
   const badge = live ? `<span class="badge ${status}">${T(cut ? "stale" : "stalled")}</span> <span class="ago"></span>`
-    : `<span class="badge ${status}">${T(status)}</span>`;
+    : `<span class="badge ${status}">${refused(v) ? T("not_started") : T(status)}</span>`;
   const games = GAMES[s?.rulebook] === "sandayi";  // San Da Yi plays games (局: 004 每轮进行8局比赛), the others hands (盘)
   const at = { hand: s?.hand, trick: s?.trick };
   const ht = !s?.hand ? "" : games ? T(s.trick ? "game_trick" : "game_of", at) : T(s.trick ? "hand_trick" : "hand_of", at);
   const phase = s ? `<span class="phase">${esc(PHASEW(s))}</span> <span class="ht">${ht}</span>${s.paused ? ` <span class="paused">${T("paused")}</span>` : ""}` : "";
   const parts = {
     head: `<header><a class="name" href="/tables/${encodeURIComponent(v.table)}">${esc(v.table)}</a> ${phase} ${badge}${deviceHTML(v)}</header>`,
+    call: PAGE === "table" && refused(v) ? `<p class="call">${T("not_started_call")}</p>` : "",
     viol: v.violations.length ? `<ul class="viol">${v.violations.slice(-3).reverse().map(x => violationHTML(x)).join("")}</ul>` : "",
   };
   if (!s) return { ...parts, teams: `<p class="empty">${T("no_state")}</p>` };  // nothing heard of its game yet: said, not a blank tile
@@ -371,7 +376,11 @@ function listen(on) {  // the stream's events (stream.js); cut off from the disp
     v.devices = { ...v.devices, [c.data.device]: c.data };
     renderTile(c.table);
   });
-  on("status", m => { const c = JSON.parse(m.data); view(c.table).status = c.data.status; renderTile(c.table); tick(); });
+  on("status", m => {
+    const c = JSON.parse(m.data), v = view(c.table);
+    v.status = c.data.status; v.refused = c.data.say || null;
+    renderTile(c.table); tick();
+  });
   on("cleared", m => {  // its retained state deleted on the broker: the table and its tile go (view.receive)
     const t = JSON.parse(m.data).table;
     delete hall.tables[t]; dirty.delete(t); document.getElementById("tile-" + t)?.remove(); renderAll(); refit();

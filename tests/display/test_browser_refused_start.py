@@ -18,7 +18,7 @@ from bus.protocol import encode, topic
 from referee.table.service import TableService
 
 pytestmark = pytest.mark.browser
-TABLES = ["r1", "r2", "r3"]
+TABLES = ["r1", "r2", "r3", "r4", "r5"]
 REFUSED = "(document.querySelector('#c-tables tr[data-table={t}] td:nth-child(2)')?.textContent || '')"  # its state
 
 
@@ -30,6 +30,10 @@ def refused(broker, tmp_path, service_process, table: str, rulebook: str, db) ->
         assert proc.proc.wait(30) != 0
     finally:
         proc.reap()
+
+
+BADGE = "(document.querySelector('#tile-{t} .badge')?.textContent || '')"  # a scoreboard tile's word of its status
+CALL = "(document.querySelector('#tile-{t} .call')?.textContent || '')"  # the table page's line to the players
 
 
 def says(pg, table: str, words: str) -> None:
@@ -75,3 +79,40 @@ def test_a_service_that_will_not_start_says_why_on_the_console(page, broker, tmp
         finally:
             right.stop()
     console.close()
+
+
+def test_the_public_pages_say_it_in_a_word_and_the_table_page_to_call_an_organiser(page, broker, tmp_path,
+                                                                                    service_process):
+    """The big screen and the scoreboard are public, read from across the hall: a table whose service refused is
+    未能启动 there (离线 said a service stopped), never why (another table's log, a file's path: the console's); the table
+    page says the same and asks the players to call an organiser, in English on an English page. r4's log is of
+    classic-3deck, its unit names zhongkai-2010; r5's log is no database. Once r4's right service starts its tile is
+    online again and the call gone."""
+    log = TableService("r4", "classic-3deck", broker.url("table-r4"), tmp_path / "r4.db").start()
+    log.stop()
+    (tmp_path / "r5.db").write_bytes(b"this is no database, only words " * 64)
+    big, board, one = page("/big", 1920, 1080), page("/"), page("/tables/r4")
+    for pg in (big, board, one):
+        until(pg, f"{BADGE.format(t='r4')} === '离线'")  # a service stopped: offline, as before
+    assert one.evaluate(CALL.format(t="r4")) == ""
+    refused(broker, tmp_path, service_process, "r4", "zhongkai-2010", tmp_path / "r4.db")
+    refused(broker, tmp_path, service_process, "r5", "classic-3deck", tmp_path / "r5.db")
+    for pg in (big, board, one):
+        until(pg, f"{BADGE.format(t='r4')} === '未能启动'")
+    until(one, f"{CALL.format(t='r4')} === '本桌的裁判系统未能启动：请找组织者'")
+    for pg in (big, board):
+        until(pg, f"{BADGE.format(t='r5')} === '未能启动'")
+        shown = pg.evaluate("document.body.textContent")
+        assert str(tmp_path) not in shown and "r5.db" not in shown and "日志" not in shown and "数据库" not in shown
+        assert pg.evaluate("document.querySelectorAll('.tile .call').length") == 0  # the call is the table page's
+    en = page("/tables/r4", lang="en")
+    until(en, f"{BADGE.format(t='r4')} === 'failed to start'")
+    assert en.evaluate(CALL.format(t="r4")) == "This table's refereeing system failed to start: please call an organiser"
+    right = TableService("r4", "classic-3deck", broker.url("table-r4"), tmp_path / "r4.db").start()
+    try:
+        for pg in (big, board, one):
+            until(pg, f"{BADGE.format(t='r4')} === '在线'")
+        until(en, f"{BADGE.format(t='r4')} === 'online'")
+        assert one.evaluate(CALL.format(t="r4")) == "" and en.evaluate(CALL.format(t="r4")) == ""
+    finally:
+        right.stop()
