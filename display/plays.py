@@ -1,6 +1,7 @@
 """The plays of the hand in play and of the one before, as the console corrects them: a play found in the hall's
 timeline of a table (its seat and cards, as amended since), and the cards a seat could have played: the
-rulebook's decks minus every card seen played in that hand (the corrected play's own cards aside).
+rulebook's decks minus every card seen played in that hand (the corrected play's own cards aside), and whether the
+display saw every play of that hand (``whole``): else the counts are too high, and the console says so.
 
 >>> timeline = [{"seq": 5, "kind": "hand_started", "data": {"hand": 1}},
 ...             {"seq": 9, "kind": "play_accepted", "data": {"hand": 1, "trick": 1, "seat": "S", "cards": ["SA", "SA"]}},
@@ -21,6 +22,15 @@ Once the next hand started, the hand before is still there, and its plays count 
 (['SA', 'SA'], 2)
 >>> left = dict(choices("classic-3deck", timeline)); left["SA"], left["S5"]
 (3, 2)
+>>> whole(timeline, hand_of(timeline, 9)), whole(timeline, hand_of(timeline))
+(True, True)
+
+A gap in a hand (a ``missed`` line: the display was stopped, or cut off from the broker, while the table played
+on) leaves that hand's plays made meanwhile uncounted; a hand whose start the display never saw, too:
+
+>>> gapped = timeline[:2] + [{"seq": 10, "kind": "missed", "data": {"after": 9}}] + timeline[2:]
+>>> whole(gapped, 1), whole(gapped, 2), whole(timeline[1:], 1)
+(False, True, False)
 """
 
 from __future__ import annotations
@@ -50,6 +60,27 @@ def play_of(timeline: Iterable[Mapping], entry: int) -> dict | None:
     return _plays(timeline).get(entry)
 
 
+def hand_of(timeline: Iterable[Mapping], entry: int | None = None) -> object:
+    """The hand of ``entry``'s play, else (None, or no such play) the hand in play."""
+    timeline = list(timeline)
+    plays = _plays(timeline)
+    return plays[entry]["hand"] if entry in plays else _hand_in_play(timeline, plays)
+
+
+def whole(timeline: Iterable[Mapping], hand: object) -> bool:
+    """Whether the timeline holds every play of ``hand``: its start is there, and no gap (a ``missed`` line) lies
+    between it and the next hand's start."""
+    started = False
+    for e in timeline:
+        if e.get("kind") == "hand_started":
+            if started and (e.get("data") or {}).get("hand") != hand:
+                return True
+            started = started or (e.get("data") or {}).get("hand") == hand
+        elif e.get("kind") == "missed" and started:
+            return False
+    return started
+
+
 def _hand_in_play(timeline: list[Mapping], plays: Mapping[int, dict]) -> object:
     started = [e.get("data", {}).get("hand") for e in timeline if e.get("kind") == "hand_started"]
     return started[-1] if started else next(reversed(plays.values()))["hand"] if plays else None
@@ -63,11 +94,10 @@ def choices(rulebook: str, timeline: Iterable[Mapping], exclude: int | None = No
     """The cards still unseen, with how many of each, in display order (jokers, then each suit from A down):
     the decks minus the cards of every accepted play of ``exclude``'s hand (else the hand in play) but ``exclude``."""
     timeline = list(timeline)
-    plays = _plays(timeline)
-    hand = plays[exclude]["hand"] if exclude in plays else _hand_in_play(timeline, plays)
+    plays, hand = _plays(timeline), hand_of(timeline, exclude)
     seen = Counter(c for entry, p in plays.items() if entry != exclude and p["hand"] == hand for c in p["cards"])
     n = decks(rulebook)
     return [(c.code, n - seen[c.code]) for c in ALL_ORDER if n - seen[c.code] > 0]
 
 
-__all__ = ["choices", "decks", "play_of"]
+__all__ = ["choices", "decks", "hand_of", "play_of", "whole"]

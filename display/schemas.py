@@ -279,7 +279,7 @@ class Choice(BaseModel):
 
 class PlayView(BaseModel):
     """A play of the hand in play (or the cards of an open flag) and the cards its seat could have played:
-    the decks minus what has been seen. ``said``: the play in words."""
+    the decks minus what has been seen (``whole``: all of it). ``said``: the play in words."""
 
     table: str
     entry: int | None
@@ -288,6 +288,8 @@ class PlayView(BaseModel):
     trick: int | None
     cards: list[str]
     choices: list[Choice]
+    whole: bool = Field(description="the display saw every play of this hand; false: it missed some (it was stopped, "
+                        "or cut off from the broker, meanwhile), and the counts left are too high by their cards")
     said: str
 
 

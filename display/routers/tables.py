@@ -18,7 +18,7 @@ from bus.protocol import PayloadError
 from display.actions import Said, line
 from display.deps import Ctx, Denied, Lang, Organiser, Referee, User, record
 from display.flags import actions, frame_for
-from display.plays import choices, play_of
+from display.plays import choices, hand_of, play_of, whole
 from display.routers.pages import fouls
 from display.view import Hall
 from display.schemas import (
@@ -242,6 +242,7 @@ def table_choices(table: Id, user: Referee, ctx: Ctx, lang: Lang, entry: Annotat
     said = Sentences(lang, players=state.get("players"))
     left = choices(state.get("rulebook") or "classic-3deck", view.timeline, exclude=play["entry"])
     return PlayView(table=table, **play, choices=[Choice(card=c, left=n) for c, n in left],
+                    whole=whole(view.timeline, hand_of(view.timeline, play["entry"])),  # else the counts are too high
                     said=said.play(play["seat"], play["entry"], play["cards"]))
 
 

@@ -289,7 +289,7 @@ async function openPicker(what) {  // the cards its seat could have played: the 
   const q = what.entry ? `entry=${what.entry}` : `seat=${what.seat}`;
   try {
     const p = await api("GET", `/api/console/tables/${encodeURIComponent(what.table)}/choices?${q}`);
-    PICK = { ...what, seat: p.seat, chosen: p.cards.slice(), choices: p.choices, said: p.said };
+    PICK = { ...what, seat: p.seat, chosen: p.cards.slice(), choices: p.choices, said: p.said, whole: p.whole };
   } catch (e) { say(T("error", { error: e.message }), true); return; }
   $("#c-picker").hidden = false;
   renderPicker();
@@ -305,6 +305,7 @@ function renderPicker() {
   const used = {};
   PICK.chosen.forEach(c => { used[c] = (used[c] || 0) + 1; });
   $("#c-picker .of").textContent = PICK.said;
+  $("#c-picker .partial").hidden = PICK.whole;  // the display missed plays of this hand: the counts left are too high
   $("#c-picker .chosen").innerHTML = PICK.chosen.length ? PICK.chosen.map(c => pickHTML(c)).join("") : T("picker_empty");
   $("#c-picker .choices").innerHTML = PICK.choices.filter(x => x.left > (used[x.card] || 0))
     .map(x => pickHTML(x.card, x.left - (used[x.card] || 0))).join("");

@@ -382,7 +382,12 @@ def test_a_play_of_the_hand_that_just_ended_is_corrected_from_the_console(page, 
         # less those chosen; not the new hand's, where nothing was seen yet
         seen = sum(len(e["data"]["cards"]) for e in plays if e is not last)
         left = [int(n) for n in re.findall(r"剩 (\d+) 张", console.inner_text("#c-picker .choices"))]
-        assert sum(left) == 3 * 54 - seen - len(last["data"]["cards"]), (sum(left), seen)
+        exact = 3 * 54 - seen - len(last["data"]["cards"])
+        if console.is_visible("#c-picker .partial"):  # the display's feed was cut off during hand 1 (a loaded machine:
+            # test_feed_cut): the plays made meanwhile never reached it, the timeline and the picker say so
+            assert console.query_selector("#c-timeline li[data-kind=missed]") and sum(left) >= exact, (sum(left), seen)
+        else:
+            assert sum(left) == exact, (sum(left), seen)
         other = next(b.get_attribute("data-card") for b in console.query_selector_all("#c-picker .choices button.pick")
                      if b.get_attribute("data-card") != card)
         console.click(f"#c-picker .chosen button.pick[data-card={card}]")  # 2: out

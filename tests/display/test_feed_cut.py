@@ -1,14 +1,16 @@
 """The display's broker connection cut while a table plays on: the broker keeps no events for it (a clean session),
 so the plays made meanwhile never reached the table's timeline, and nothing said so: the tile showed a play (its
 state is retained) that the timeline never did. Now the timeline says where it lacks them, as after a restart
-(``Hall.reconnected``). A real table service on a real mosquitto, the display's link to it through a relay, Chromium."""
+(``Hall.reconnected``), and the console's card picker, whose counts left take away only the plays the display saw,
+says that they are too high (they were silently: a card played out offered as left to a referee correcting a play).
+A real table service on a real mosquitto, the display's link to it through a relay, Chromium."""
 
 from __future__ import annotations
 
 import time
 
 import pytest
-from kit import LiveTable, Relay, Server, make_db
+from kit import REFEREE, LiveTable, Relay, Server, login, make_db
 
 from display.app import Settings, create_app
 
@@ -16,6 +18,7 @@ pytestmark = pytest.mark.browser
 TABLES = ["k1"]
 WAIT_MS = 30_000  # the longest a page may take to show what the broker delivered (a loaded machine)
 CUT = "显示服务与消息服务器断开期间，本桌的事件没有收到：这里缺了一段"
+PARTIAL = "显示服务没有收到这段牌局的全部出牌（它停过，或与消息服务器断开过）：剩余张数只减去了收到的出牌，可能偏多"
 
 
 def test_plays_made_while_the_display_was_cut_off_from_the_broker_are_said_missing(browser, broker, tmp_path):
@@ -43,5 +46,14 @@ def test_plays_made_while_the_display_was_cut_off_from_the_broker_are_said_missi
             assert [k for k, _ in kinds[-3:]] == ["trump_named", "missed", "play_accepted"], kinds
             assert CUT in kinds[-2][1] and not any("南 王芳 出" in text for _, text in kinds), kinds
             assert sum(k == "missed" for k, _ in kinds) == 1, kinds  # the cut with nothing published meanwhile: no line
+            # E's play, corrected: S's S5 S5 is not counted (three S5 left), and the picker says its counts are too high
+            console = browser.new_context(locale="zh-CN").new_page()
+            console.goto(server.url + "/console")
+            login(console, REFEREE)
+            console.click("button[data-open=k1]")
+            console.click("#c-timeline li[data-kind=play_accepted]:has-text('东 李强 出 ♠4 ♠3')")
+            console.wait_for_selector("#c-picker:not([hidden]) .chosen button.pick[data-card=S4]")
+            assert "剩 3 张" in console.inner_text("#c-picker .choices button.pick[data-card=S5]")
+            assert console.inner_text("#c-picker .partial") == PARTIAL
     finally:
         live.close()
