@@ -109,12 +109,9 @@ def rows() -> dict[str, str]:
 
 @cache
 def fouls() -> tuple[str, ...]:
-    """The foul kinds the referee may rule (``[fouls] kinds`` of every rulebook, in book order);
-    the table checks a ruling against its own rulebook. Read once: the rulebooks do not change while serving."""
-    kinds: dict[str, None] = {}
-    for book in sorted(names()):
-        kinds.update(dict.fromkeys(load(book).fouls.kinds))
-    return tuple(kinds)
+    """The foul kinds the referee may rule (``[fouls] kinds`` of every rulebook, in book order: :func:`rulings`);
+    the table checks a ruling against its own rulebook."""
+    return tuple(dict.fromkeys(kind for book in rulings().values() for kind in book["fouls"]))
 
 
 GAME_RULINGS = {"sandayi": ("report", "open_hand")}  # besides fouls, the rulings a game takes (bus/PROTOCOL.md, commands)
@@ -124,7 +121,7 @@ GAME_RULINGS = {"sandayi": ("report", "open_hand")}  # besides fouls, the ruling
 def rulings() -> dict[str, dict]:
     """What the console's ruling form offers at a table, by its rulebook: the book's fouls (``[fouls] kinds``), those of
     them that name their cards (``cards``: an entry with ``card_points``) and the game's other rulings (San Da Yi's 报到
-    and 摊打); a table refuses any other."""
+    and 摊打); a table refuses any other. Read once: the rulebooks do not change while serving."""
     books = {name: load(name) for name in sorted(names())}
     return {name: {"fouls": list(b.fouls.kinds), "rulings": list(GAME_RULINGS.get(b.game, ())),
                    "cards": [k for k in b.fouls.kinds if b.names_cards(k)]} for name, b in books.items()}

@@ -70,16 +70,16 @@ def publish(ctx: Ctx, table: str, command: str, **fields) -> str:
 def send(ctx: Ctx, user: User, lang: str, table: str, command: str, note: dict | None = None,
          undo: Undo | None = None, done: Callable[[Hall], bool] | None = None,
          otherwise: Callable[[str, bool], Denied | None] | None = None, cid: str | None = None,
-         wait: float = ANSWER_S, **fields) -> Sent:
+         wait: float | None = None, **fields) -> Sent:
     """Publish one command to ``table`` (``cid``: published already, its id) and record it once the table took it
     (``note``: what the audit line tells besides the command's fields, such as the cards an amendment replaces). The
     answer waits for the table's: ``applied`` (``Sent.answered``), or ``rejected``, a 409 that says the table's reason,
-    nothing recorded; none within ``wait`` s: recorded, ``answered`` false (the console says it in red: the table
-    offline, or the display not hearing it). ``done``: what the command changes, seen in the hall, taken as its answer
-    too. ``otherwise(id, refused)``: what did it when not this command (another input came first), a 409 that says so,
-    nothing recorded."""
+    nothing recorded; none within ``wait`` s (default ``ANSWER_S``, as it is when called): recorded, ``answered`` false
+    (the console says it in red: the table offline, or the display not hearing it). ``done``: what the command changes,
+    seen in the hall, taken as its answer too. ``otherwise(id, refused)``: what did it when not this command (another
+    input came first), a 409 that says so, nothing recorded."""
     cid = cid or publish(ctx, table, command, **fields)
-    answered = ctx.feed.answer(cid, done or (lambda hall: False), wait)
+    answered = ctx.feed.answer(cid, done or (lambda hall: False), ANSWER_S if wait is None else wait)
     other = otherwise(cid, isinstance(answered, dict)) if otherwise is not None and answered else None
     if other is not None:
         raise HTTPException(409, other)

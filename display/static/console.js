@@ -260,7 +260,7 @@ function renderTimeline() {
   $("#c-timeline ol").innerHTML = withFouls(OPEN.timeline, OPEN.violations).reverse().map(e => {
     if (e.flag) return foulHTML(e);
     const cards = e.data.cards || (e.data.card ? [e.data.card] : null);
-    const time = new Date(e.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });
+    const time = TIMEW(e.at);
     const picked = (PICK && PICK.entry === e.seq && e.kind === "play_accepted" ? " picked" : "") + (e.rejudged ? " was" : "");
     const play = e.kind === "play_accepted" ? ` tabindex="0" role="button"` : "";  // a play is picked by the keyboard too
     return `<li class="ev${picked}" data-seq="${e.seq}" data-kind="${esc(e.kind)}"${play}><time>${time}</time> ${saidHTML(SAID(e.say))} ${Array.isArray(cards) ? cardsHTML(cards) : ""}${rejudgedHTML(e)}</li>`;
@@ -273,7 +273,7 @@ function withFouls(timeline, violations) {
   return timeline.concat(fouls).sort((a, b) => a.seq - b.seq || !!a.flag - !!b.flag);
 }
 function foulHTML(v) {  // said by the server (display/view.py): the seat, the foul, its status and penalty, its cards
-  const time = new Date(v.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });
+  const time = TIMEW(v.at);
   const cards = v.evidence?.cards;
   return `<li class="ev v ${esc(v.status)}" data-seq="${v.seq}" data-kind="violation" data-flag="${esc(v.flag)}"><time>${time}</time> ` +
     `${saidHTML(SAID(v.say))} ${Array.isArray(cards) ? cardsHTML(cards) : ""}</li>`;
@@ -342,7 +342,7 @@ async function loadFlags() {
   box.innerHTML = flags.length ? flags.map(f =>
     `<div class="flag-card" data-table="${esc(f.table)}" data-flag="${esc(f.flag)}" data-seat="${esc(f.seat)}">` +
     (f.frame ? `<figure><img src="${esc(f.frame.url)}" alt="${T("frame")}"><figcaption>${esc(f.table)} · ${esc(SEATW(f.frame.seat))} · ` +
-      `${new Date(f.frame.at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false })}</figcaption></figure>` : `<div class="noframe">${T("no_frame")}</div>`) +
+      `${TIMEW(f.frame.at)}</figcaption></figure>` : `<div class="noframe">${T("no_frame")}</div>`) +
     `<div><p><b>${esc(f.table)}</b> ${saidHTML(f.said)}</p>${cameraHTML(f.frame)}<p>${cardsHTML(f.cards)}</p>` +
     `<p>${f.actions.map(how => `<button data-how="${how}">${esc(howWords(how, f.kind))}</button>`).join(" ")}</p></div></div>`
   ).join("") : `<p class="empty">${T("no_flags")}</p>`;

@@ -20,6 +20,9 @@ function PHASEW(s) {  // a table's phase, in its game's word where it has one (‰
   const k = `phase.${GAMES[s.rulebook]}.${s.phase}`;
   return CATALOGUE[LANG][k] ?? CATALOGUE.zh[k] ?? W("phase." + s.phase);
 }
+function TIMEW(at) {  // a moment the bus gave (seconds since the epoch) as the hall's clock showed it: 14:03:27
+  return new Date(at * 1000).toLocaleTimeString(LANG === "en" ? "en-GB" : "zh-CN", { hour12: false });
+}
 function SAID(text) { return text ? text[LANG] ?? text.zh ?? "" : ""; }  // a sentence the server said in both languages
 function EXACT(v) {  // an exact number of the tournament topics (an integer, or "10/3") as people write it: 3Âèà1/3, 3 1/3
   const m = /^(-?)(\d+)\/(\d+)$/.exec(String(v ?? ""));
