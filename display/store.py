@@ -164,8 +164,9 @@ def check_file(path: str | Path) -> None:
     except OSError as exc:
         what = TournamentError("db_damaged", error=exc)
     error = what.values.get("error") if what is not None and what.key.endswith(".db_damaged") else None
-    if isinstance(error, sqlite3.Error) and file_error(path, error).key.endswith((".db_busy", ".db_full", ".db_io")):
-        raise file_error(path, error)  # a lock held, a full or failing disk: the console's file may well be whole
+    said = file_error(path, error) if isinstance(error, sqlite3.Error) else None
+    if said is not None and said.key.endswith((".db_busy", ".db_full", ".db_io")):
+        raise said  # a lock held, a full or failing disk: the console's file may well be whole
     if what is not None:
         raise UserError("not_console", path=path, what=what)
 
