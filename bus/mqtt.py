@@ -270,10 +270,10 @@ class _Client(Client):
 
     def ping(self) -> None:
         """Send a PINGREQ from a thread other than paho's, noted as waiting for its answer (``_ping_t``) before it can
-        go out. paho's own ``_send_pingreq`` notes it after queueing it: from another thread, paho's may send it and
-        handle the PINGRESP (``_ping_t = 0``) first, and the note stays, waiting for an answer given. paho then ends
-        the connection a keepalive later, unless it pinged again meanwhile itself, which it does only for a
-        connection quiet one way for a keepalive: a busy one was cut for nothing."""
+        go out. paho's own ``_send_pingreq`` notes it after queueing it: called from another thread, paho's network
+        thread may send it and handle the PINGRESP (``_ping_t = 0``) first, and the note stays, waiting for an answer
+        given. paho then ends the connection a keepalive later, unless it pinged again meanwhile itself, which it does
+        only for a connection quiet one way for a keepalive: a busy one was cut for nothing."""
         self._ping_t = time_func()
         self._send_simple_command(PINGREQ)
 
