@@ -218,7 +218,7 @@ class _Drive:
             self.hands, self.kitty = guandan_deal(self.rules, rng), Cards()
         else:
             self.hands, self.kitty = sandayi_deal(self.rules, rng, self.table.game.turn)
-        self.dealt = self.table.hand_no
+        self.dealt, self.kitty_hand = self.table.hand_no, None
 
     # -- the actions -----------------------------------------------------------------------------------
     def do_ready(self, t: float, seat: str) -> None:
@@ -247,9 +247,9 @@ class _Drive:
         phase = self.now(t).phase
         if self.game == "guandan":
             raise ScenarioError("clock.no_kitty")
-        if self.kitty_hand == self.table.hand_no:
-            raise ScenarioError("clock.kitty_taken", hand=self.table.hand_no, phase=phase)
-        if phase != ("dealing" if self.game == "tractor" else "kitty"):
+        if phase != ("dealing" if self.game == "tractor" else "kitty"):  # the phase decides; the hand only the words
+            if self.kitty_hand == self.table.hand_no:
+                raise ScenarioError("clock.kitty_taken", hand=self.table.hand_no, phase=phase)
             raise ScenarioError("clock.no_kitty_now", phase=phase)
         if self.game == "tractor" and self.table.declaring.draw_done_at is None:
             raise ScenarioError("clock.kitty_before_draw")
