@@ -63,8 +63,7 @@ def play_of(timeline: Iterable[Mapping], entry: int) -> dict | None:
 def hand_of(timeline: Iterable[Mapping], entry: int | None = None) -> object:
     """The hand of ``entry``'s play, else (None, or no such play) the hand in play."""
     timeline = list(timeline)
-    plays = _plays(timeline)
-    return plays[entry]["hand"] if entry in plays else _hand_in_play(timeline, plays)
+    return _hand(timeline, _plays(timeline), entry)
 
 
 def whole(timeline: Iterable[Mapping], hand: object) -> bool:
@@ -81,6 +80,10 @@ def whole(timeline: Iterable[Mapping], hand: object) -> bool:
     return started
 
 
+def _hand(timeline: list[Mapping], plays: Mapping[int, dict], entry: int | None) -> object:
+    return plays[entry]["hand"] if entry in plays else _hand_in_play(timeline, plays)
+
+
 def _hand_in_play(timeline: list[Mapping], plays: Mapping[int, dict]) -> object:
     started = [e.get("data", {}).get("hand") for e in timeline if e.get("kind") == "hand_started"]
     return started[-1] if started else next(reversed(plays.values()))["hand"] if plays else None
@@ -94,7 +97,8 @@ def choices(rulebook: str, timeline: Iterable[Mapping], exclude: int | None = No
     """The cards still unseen, with how many of each, in display order (jokers, then each suit from A down):
     the decks minus the cards of every accepted play of ``exclude``'s hand (else the hand in play) but ``exclude``."""
     timeline = list(timeline)
-    plays, hand = _plays(timeline), hand_of(timeline, exclude)
+    plays = _plays(timeline)
+    hand = _hand(timeline, plays, exclude)
     seen = Counter(c for entry, p in plays.items() if entry != exclude and p["hand"] == hand for c in p["cards"])
     n = decks(rulebook)
     return [(c.code, n - seen[c.code]) for c in ALL_ORDER if n - seen[c.code] > 0]
