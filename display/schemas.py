@@ -318,6 +318,16 @@ class FlagView(BaseModel):
         description="the answers that mean something for this flag (bus/PROTOCOL.md 'Flags'), the console's buttons")
 
 
+class NotStarted(BaseModel):
+    """A table whose service would not start (its ``offline`` status with ``why``: ``referee.table.refused``), as the
+    console alone sees it: the public pages say 未能启动 (failed to start) and no more."""
+
+    table: str
+    reason: str = Field(description="why, in the words of the logs (English): a file's path and all")
+    why: dict = Field(description="why, as data: a key of the catalogue's replay.why_* and its values")
+    say: dict[str, str] = Field(description="why, in both languages (zh, en)")
+
+
 class NewUser(Closed):
     user: Name
     password: str = Field(min_length=8, max_length=256)

@@ -30,6 +30,15 @@ dropped (a queue full: a sender flooding a subscriber) is the hall's ``broker_dr
 Traceback (most recent call last):
 ...
 display.view.Ignored: cardtable/v1/tables/t1/status: status: 'status': 'gone' is not a status (online offline)
+
+Why a table's service would not start (its ``offline`` status's ``reason`` and ``why``: a file's path, a lock's) is
+the console's alone (``routers.tables.not_started``): the pages, public, hear that it would not (``refused``), no more.
+
+>>> why = {"key": "witness", "values": {"path": "/srv/t1.db.witness"}}
+>>> said = {"v": 1, "status": "offline", "reason": "/srv/t1.db.witness: damaged", "why": why}
+>>> hall, change = receive(Hall(), "cardtable/v1/tables/t1/status", json.dumps(said).encode())
+>>> change["data"], hall.tables["t1"].as_json()["refused"], hall.tables["t1"].refused["why"]["values"]
+({'v': 1, 'status': 'offline', 'refused': True}, True, {'path': '/srv/t1.db.witness'})
 """
 
 from __future__ import annotations
@@ -75,7 +84,9 @@ class TableView:
     table: str
     state: dict | None = None
     status: str | None = None
-    refused: dict | None = None  # offline, why the service would not start, in every language (:func:`refused_said`)
+    # offline, the service would not start: its ``reason``, ``why`` and ``say`` (:func:`refused_said`), the console's
+    # alone (``routers.tables.not_started``): the public pages get that it would not, never why (a file's path)
+    refused: dict | None = None
     violations: tuple[dict, ...] = ()
     timeline: tuple[dict, ...] = ()
     health: dict | None = None
@@ -93,8 +104,8 @@ class TableView:
         """The table for a page. ``wall``: the display's wall clock, for ``state_age``, the seconds since the table made
         its state (a page counts the state's clocks down from then: a table that has said nothing for minutes is not
         counted from when the page opened)."""
-        out = {"table": self.table, "state": shown(self.state), "status": self.status, "refused": self.refused,
-               "violations": list(self.violations),
+        out = {"table": self.table, "state": shown(self.state), "status": self.status,
+               "refused": self.refused is not None, "violations": list(self.violations),
                "health": self.health, "devices": dict(self.devices), "bids": dict(self.bids), "results": list(self.results)}
         if now is not None:
             out["live"] = self.live(now)
@@ -360,9 +371,10 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0, retained: bool
     view, missed = hall.table(table), None
     if name == "state":  # a whole snapshot; the latest wins (a restarted service with a new log starts at seq 0)
         view, missed = _resume(replace(view, state=payload), payload["seq"], wall, state=True)
-    elif name == "status":
-        refused = refused_said(payload)
-        payload = payload | ({"say": refused} if refused else {})
+    elif name == "status":  # the pages get whether the service would not start; why, the console asks for
+        said = refused_said(payload)
+        refused = None if said is None else {"reason": payload.get("reason", ""), "why": payload["why"], "say": said}
+        payload = {k: v for k, v in payload.items() if k not in ("reason", "why")} | ({"refused": True} if said else {})
         view = replace(view, status=payload["status"], refused=refused)
     elif name == "health":  # the same health told again (retained, on a reconnect) is no news of the table: a frozen
         # table's last one would look live again for three of its periods

@@ -28,6 +28,7 @@ from display.schemas import (
     FlagView,
     FrameInfo,
     Id,
+    NotStarted,
     PlayAmend,
     PlayView,
     Problem,
@@ -168,6 +169,14 @@ def flags(user: Referee, ctx: Ctx, lang: Lang) -> list[FlagView]:
                                 cards=f.get("cards", []), text=f.get("text", ""), said=said.flag(f), frame=info,
                                 actions=list(actions(f, state))))
     return out
+
+
+@router.get("/not-started", responses=ERRORS,
+            summary="Every table whose service would not start, and why (a file's path and all: the public pages say "
+                    "未能启动 and no more)")
+def not_started(user: Referee, ctx: Ctx) -> list[NotStarted]:
+    tables = sorted(ctx.feed.hall.tables.items())
+    return [NotStarted(table=table, **view.refused) for table, view in tables if view.refused is not None]
 
 
 @router.post("/tables/{table}/flags/{flag}", responses=ERRORS, summary="Confirm, dismiss or correct an open flag")

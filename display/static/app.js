@@ -52,9 +52,10 @@ function deviceHTML(v) {  // a camera or a board that does not see or answer the
   const said = { camera: { lost: T("camera_lost"), offline: T("camera_offline") }, board: { lost: T("board_lost"), offline: T("board_offline") } };
   return Object.entries(v.devices || {}).map(([d, p]) => said[d]?.[p.status] ? ` <b class="device ${esc(d)}-${esc(p.status)}">${esc(said[d][p.status])}</b>` : "").join("");
 }
-// A table whose service would not start (it said why: view.refused_said) is 未能启动 on these public pages, not 离线, and
+// A table whose service would not start (refused: view.receive) is 未能启动 on these public pages, not 离线, and
 // its table page asks the players to call an organiser; why (another table's log, a damaged file, its path) is the
-// console's to say. Its status online again (a right service started), or offline without why: as any table.
+// console's alone: the server sends the public none of it. Its status online again (a right service started), or
+// offline without why: as any table.
 function refused(v) { return v.status === "offline" && !!v.refused; }
 function tileParts(v) {  // each part of a tile as HTML; a part is written again only when its HTML changed
   const s = v.state;
@@ -378,7 +379,7 @@ function listen(on) {  // the stream's events (stream.js); cut off from the disp
   });
   on("status", m => {
     const c = JSON.parse(m.data), v = view(c.table);
-    v.status = c.data.status; v.refused = c.data.say || null;
+    v.status = c.data.status; v.refused = !!c.data.refused;
     renderTile(c.table); tick();
   });
   on("cleared", m => {  // its retained state deleted on the broker: the table and its tile go (view.receive)

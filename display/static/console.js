@@ -88,7 +88,7 @@ $("#undo").addEventListener("click", () => {  // an amendment amended back, a co
 async function whoAmI() {
   try { ME = await api("GET", "/api/me"); } catch { ME = null; }
   $("#login").hidden = !!ME; $("#desk").hidden = !ME;
-  if (ME) { renderMe(); renderTables(); loadFlags(); loadAudit(); renderTournament(); }
+  if (ME) { renderMe(); renderTables(); loadNotStarted(); loadFlags(); loadAudit(); renderTournament(); }
 }
 function loggedOut() {  // the login ended (an evening's passed, the user removed, its password changed) on a page left
   // open: back to the login form, saying so; what was asked of the server meanwhile was not done (a 401 does nothing)
@@ -124,9 +124,19 @@ function renderTables() {
   }).join("") || `<tr><td colspan="5" class="empty">${T("no_tables")}</td></tr>`;  // none heard of yet: said, not an empty list
 }
 // Why the table's service would not start (its log another table's, damaged, its rulebook unknown), where it said so
-// on the bus (said by the server in both languages: view.refused_said); a service that stopped says nothing more.
+// on the bus (said by the server in both languages: view.refused_said); a service that stopped says nothing more. The
+// stream, public, says only that it would not (refused): why is asked for with the login (/api/console/not-started).
+let NOT_STARTED = {}, notStartedAsked = 0;  // table -> why its service would not start
+async function loadNotStarted() {
+  if (!ME) return;
+  const asked = ++notStartedAsked, rows = await api("GET", "/api/console/not-started").catch(() => null);
+  if (asked !== notStartedAsked || !rows) return;  // a later answer is on its way; none: 未能启动 alone
+  NOT_STARTED = Object.fromEntries(rows.map(r => [r.table, r]));
+  renderTables();
+}
 function refusedHTML(v) {
-  return v.refused ? ` <span class="refused">${CODE(SAID(v.refused))}</span>` : "";
+  const why = v.refused && NOT_STARTED[v.table];
+  return v.refused ? ` <span class="refused">${why ? CODE(SAID(why.say)) : T("not_started")}</span>` : "";
 }
 // Does the table's camera see it, does its board answer (camera/status, board/status)? Only what is wrong is shown: a
 // camera lost or offline sees no play of the table, a board down takes no press; the table's service then stops its
@@ -402,7 +412,7 @@ function listen(on) {  // the stream's events (stream.js)
       OPEN.timeline = s.tables[OPEN.table].timeline || []; OPEN.violations = s.tables[OPEN.table].violations || [];
       OPEN.heard = true; renderTimeline();
     }
-    flagsChanged(); renderRulings(); if (ME) renderTables();
+    flagsChanged(); renderRulings(); if (ME) { renderTables(); loadNotStarted(); }
   });
   on("broker", m => { hall.brokerDropped = JSON.parse(m.data).data.dropped; renderDropped(); });
   on("feed", m => { const d = JSON.parse(m.data).data; hall.commands = d.commands; hall.feed = d.connected; renderFeed(); });
@@ -429,8 +439,8 @@ function listen(on) {  // the stream's events (stream.js)
   on("status", m => {
     const c = JSON.parse(m.data);
     const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, state: null });
-    v.status = c.data.status; v.refused = c.data.say || null;
-    if (ME) renderTables();
+    v.status = c.data.status; v.refused = !!c.data.refused;
+    if (ME) { renderTables(); if (v.refused) loadNotStarted(); }
   });
   on("cleared", m => { delete hall.tables[JSON.parse(m.data).table]; flagsChanged(); if (ME) renderTables(); });
   on("event", m => {
