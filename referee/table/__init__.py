@@ -2,7 +2,11 @@
 and the scoreboard, console and tournament that listen (its topics: ``bus/PROTOCOL.md``).
 
 - :mod:`referee.table.service`: the thin shell (``cardtable table run``): inputs from the bus, logged, judged,
-  published; :mod:`referee.table.cli`: the ``cardtable table`` commands; :mod:`referee.table.refused`: a service
+  published; its parts: :mod:`referee.table.intake` (the inputs' sessions, each batch logged before it is
+  acknowledged), :mod:`referee.table.outputs` (what was logged applied, its outputs published),
+  :mod:`referee.table.recovery` (the log on start: held, replayed, checked), :mod:`referee.table.deadlines` (what
+  time rules), :mod:`referee.table.health` (whether it hears its table, its ``health``);
+  :mod:`referee.table.cli`: the ``cardtable table`` commands; :mod:`referee.table.refused`: a service
   that will not start says why on the bus (its retained ``status``);
 - :mod:`referee.table.log`, :mod:`referee.table.witness`: the append-only event log and how the service knows
   it is whole; :mod:`referee.table.guard`: what the service believes of an input's time and pace;

@@ -23,7 +23,7 @@ from bus.credentials import broker_url, read_credentials
 from bus.mqtt import Connection
 from bus.protocol import topic
 from cardtable import cli
-from referee.table.service import session_url
+from referee.table.intake import session_url
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = ("t01", "t02")

@@ -34,9 +34,9 @@ from referee.rulebooks import load
 from referee.sandayi import bots as sdy_bots
 from referee.seats import SEATS
 from referee.table.amend import as_amended
+from referee.table.deadlines import RULE_LAG_S
 from referee.table.log import EventLog
 from referee.table.reducer import CLOCK, CONFIDENT, DEVICES, PRESENCE, REFEREE_ONLY, Output
-from referee.table.service import RULE_LAG_S
 from referee.table.tables import new_table
 from referee.tractor.bots import deal as tr_deal, legal_follow, random_lead, random_throw
 

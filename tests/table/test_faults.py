@@ -315,7 +315,7 @@ def test_a_clock_a_minute_behind_shows_as_off_but_a_wait_in_the_broker_does_not(
     it came: the health shows such a clock as off (past ``guard.BEHIND_S``) for a person to set it right.
     Inputs that came while the service could not hear yet (they may have waited) do not count, nor those of
     a device that has just come back (a bridge sends the presses it kept while its link was down)."""
-    from referee.table.service import HEAR_AGAIN_S
+    from referee.table.health import HEAR_AGAIN_S
     r = rig("f9")
     r.start()
     early = [r.press("referee", "N", at=time.time() - 3600) for _ in range(3)]  # as if they had waited an hour

@@ -15,8 +15,9 @@ from test_tractor_table import Driver
 from bus.protocol import encode, topic
 from referee.table.amend import as_amended
 from referee.table.answer import answered
+from referee.table.deadlines import IDLE_WAKE_S
+from referee.table.health import HEAR_AGAIN_S
 from referee.table.log import EventLog
-from referee.table.service import HEAR_AGAIN_S, IDLE_WAKE_S
 from referee.table.tables import new_table
 
 TABLES = [f"m{i}" for i in range(1, 6)]

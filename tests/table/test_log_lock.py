@@ -1,4 +1,4 @@
-"""The lock of a table's log (``<log>.lock`` beside it, :func:`referee.table.service.hold_log`, a use of
+"""The lock of a table's log (``<log>.lock`` beside it, :func:`referee.table.recovery.hold_log`, a use of
 :func:`bus.lock.hold_file`) on a bad evening: the service killed with -9 (the next start serves), two started at the
 same instant on one log (one serves, the other is refused naming it), a lock file a dead process left (taken over),
 one that cannot be made (a read-only disk: refused in words, nothing changed). A service that stops removes it."""
@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from referee.table.log import LogError
-from referee.table.service import TableService, hold_log
+from referee.table.recovery import hold_log
+from referee.table.service import TableService
 
 TABLES = ["k1", "k2", "k3"]
 RULEBOOK = "classic-3deck"
@@ -102,7 +103,7 @@ def test_a_lock_file_left_by_a_dead_process_is_taken_over_and_removed_at_the_end
 FULL = """
 import resource, signal, sys
 from referee.table.log import LogError
-from referee.table.service import hold_log
+from referee.table.recovery import hold_log
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]
 resource.setrlimit(resource.RLIMIT_FSIZE, (0, hard))

@@ -34,7 +34,9 @@ from bus.protocol import (
 )
 from referee.catalogue import entries, placeholders
 from referee.catalogue.sentences import Sentences
-from referee.table.service import HEAR_AGAIN_S, RULE_LAG_S, TableService
+from referee.table.deadlines import RULE_LAG_S
+from referee.table.health import HEAR_AGAIN_S
+from referee.table.service import TableService
 from referee.table.timeline import timeline
 
 TABLES = [f"s{i}" for i in range(1, 25)]

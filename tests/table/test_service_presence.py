@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 
 from bus.protocol import encode, topic
+from referee.table.deadlines import RULE_LAG_S
 from referee.table.log import EventLog
-from referee.table.service import RULE_LAG_S
 from referee.table.tables import new_table
 from referee.table.timeline import timeline
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from referee.seats import SEATS
-from referee.table.service import RULE_LAG_S
+from referee.table.deadlines import RULE_LAG_S
 from referee.table.tables import new_table
 from referee.tournament import Entry
 from referee.tournament.recorder import Recorder
@@ -13,7 +13,7 @@ from referee.tournament.store import TournamentStore
 
 def absent_pair_events(rulebook: str) -> list[dict]:
     """A table's events when E and W never press ready: the service logs a clock entry RULE_LAG_S after each
-    deadline (``service.py``), as it does when a deadline passes with no input."""
+    deadline (``deadlines.py``), as it does when a deadline passes with no input."""
     table, seq, out, at = new_table("t01", rulebook), 0, [], 1000.0
 
     def send(name: str, payload: dict, when: float) -> None:
