@@ -33,7 +33,7 @@ shot-clock refresh fires, and the last published state must equal the pure table
 Baselines, in the same run: the pure ``TractorTable.apply`` + ``state()`` per input (no MQTT, no log), and
 a bare MQTT round trip (QoS 1, publish -> receive through the same broker by the same client
 process, one at a time and as a stream). A last table shows where an input's time goes, stage by
-stage, without the broker. ``--profile`` adds cProfile of the service's two threads in the
+stage, without the broker. ``--profile`` adds cProfile of the service's worker in the
 throughput run (which then runs slower). Exits 1 on FAIL.
 """
 
@@ -401,15 +401,15 @@ def clients(pipe, feeder_url: str, watcher_url: str, pings: int, setup: list, st
 
 
 class Profiles:
-    """cProfile of the service's two threads: paho's network thread (``_on_message``: decode and
-    log) and the worker (``_handle`` and ``_publish_snapshots``: apply, encode, publish)."""
+    """cProfile of the service's worker (``_log_batch``: decode and log; ``_handle`` and
+    ``_publish_snapshots``: apply, encode, publish); paho's network thread only queues what it hears."""
 
     def __init__(self) -> None:
         self.by_thread: dict[str, cProfile.Profile] = {}
         self.on = False
 
     def wrap(self, service: TableService) -> None:
-        for attr in ("_on_message", "_handle", "_publish_snapshots"):
+        for attr in ("_log_batch", "_handle", "_publish_snapshots"):
             setattr(service, attr, self._profiled(getattr(service, attr)))
 
     def _profiled(self, fn):
@@ -452,7 +452,7 @@ def main() -> int:
     ap.add_argument("--latency-hands", type=int, default=3, help="hands sent one input at a time")
     ap.add_argument("--pings", type=int, default=500, help="bare MQTT round trips (and 4x as many streamed)")
     ap.add_argument("--stages", type=int, default=300, help="inputs timed stage by stage")
-    ap.add_argument("--profile", action="store_true", help="cProfile the service's threads in the throughput run"
+    ap.add_argument("--profile", action="store_true", help="cProfile the service's worker in the throughput run"
                     " (slows it: its rate is then not comparable)")
     ap.add_argument("--switch-ms", type=float, default=None, help="Python's thread switch interval in this"
                     " process (default: service.SWITCH_INTERVAL_S, as `cardtable table run` sets it)")
