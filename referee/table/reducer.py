@@ -414,6 +414,8 @@ class Reducer:
                            late_from=self.at, late_stopped=self.at if "board" in self.down else None, notices=(),
                            lying=())  # a round stopped mid-trick: its hands are gone, and its hand and trick numbers come again
             return t._round_started()._event("round_started", {"rulebook": self.rulebook})
+        if command in ("stop_round", "last_hand") and self.phase in ("idle", "round_over"):  # no round: nothing to stop, no hand to announce
+            raise Reject("table.no_round_to_stop" if command == "stop_round" else "table.last_hand_no_round", phase=self.phase)
         if command == "stop_round":
             return self._with(phase="round_over", clock=None)._event("round_stopped", {})
         if command == "amend":  # the play itself was amended before this replay (see ``amend.py``)
@@ -422,7 +424,9 @@ class Reducer:
             if p.get("of") and p["entry"] not in self.took:  # a person's command that played no cards (``took``)
                 raise Reject("table.not_a_play", entry=p["entry"])
             return self._event("amended", {"entry": p["entry"], "cards": p["cards"]})
-        if command == "last_hand":
+        if command == "last_hand":  # 001 三: 自宣布之时起手中正在打的这副牌打完结束比赛: announced once, while a round is on
+            if self.last_hand:
+                raise Reject("table.last_hand_twice")
             return self._with(last_hand=True)._event("last_hand", {"hand": self.hand_no})
         if command in ("foul", "report", "open_hand"):
             if command == "foul" and "cards" in p and p["kind"] in self.rules.fouls.kinds and not self.rules.names_cards(p["kind"]):
