@@ -11,7 +11,9 @@ No business logic here: topics and payloads belong to the callers. What it adds 
   expire), so the broker keeps the subscriptions of a fixed ``client_id`` and queues QoS 1
   messages for it while it is away, also across a broker restart when persistence is on; the
   client id is the user name unless given (the hall's broker makes it the user name anyway, so
-  that no user can take over another's session: a user holds one connection at a time);
+  that no user can take over another's session: a user holds one connection at a time); ``resumed``
+  says whether a connection found its session kept (the CONNACK's session present), ``close(end_session=True)``
+  ends it;
 - ``connect()`` that returns once connected, or raises (refused, or nothing within a timeout);
 - automatic reconnect with a bounded back-off, and QoS 1 publishing that queues in memory while
   the broker is away and is sent on reconnect (paho keeps unacknowledged QoS > 0 messages, with no
@@ -325,6 +327,7 @@ class Connection:
         self._started = False
         self._closed = False
         self.connects = 0  # successful (re)connections so far
+        self._session: tuple[int, bool] = (0, False)  # the latest connection's generation, the broker's session present
         self.yields = yields
         self.taken: TakenOver | None = None  # yields: why another client took the session over (no reconnect then)
         self._ended = False  # the broker ended the latest connection, and no try failed since
@@ -432,20 +435,33 @@ class Connection:
             time.sleep(ANSWER_POLL_S)
         return self.connected
 
+    def resumed(self, generation: int) -> bool:
+        """Whether the connection ``generation`` (a :class:`Delivery`'s) resumed a session the broker kept (its CONNACK's
+        session present): the subscriptions, and the QoS 1 messages queued while away, come with it. False for a new
+        session (clean start, one expired, one a broker restarted without persistence lost), or a connection not the
+        latest."""
+        with self._lock:
+            return self._session == (generation, True)
+
     def wait_connected(self, timeout: float) -> bool:
         """Wait for the connection (after the broker went away); False on timeout."""
         return self._connected.wait(timeout)
 
-    def close(self, *, send_will: bool = False, flush_timeout: float = 2.0) -> None:
+    def close(self, *, send_will: bool = False, flush_timeout: float = 2.0, end_session: bool = False) -> None:
         """Wait up to ``flush_timeout`` for the broker to acknowledge what was published (when
-        connected), then disconnect; ``send_will`` asks the broker to publish the will anyway."""
+        connected), then disconnect; ``send_will`` asks the broker to publish the will anyway; ``end_session`` asks it
+        to drop the session now (MQTT 5: a session expiry of 0 on DISCONNECT), queueing nothing more for it."""
         if not self._started or self._closed:
             return
         self._closed = True
         if self.connected:
             self.flush(flush_timeout)
         reason = ReasonCode(PacketTypes.DISCONNECT, identifier=_DISCONNECT_WITH_WILL if send_will else 0)
-        if self._client.disconnect(reasoncode=reason) == 0:
+        props = None
+        if end_session and not self.clean_start:  # a clean one's session expires with the connection already
+            props = Properties(PacketTypes.DISCONNECT)
+            props.SessionExpiryInterval = 0
+        if self._client.disconnect(reasoncode=reason, properties=props) == 0:
             with self._cond:  # the network thread sends DISCONNECT, then reports the close
                 self._cond.wait_for(lambda: not self._connected.is_set(), 1.0)
         self._shutdown()
@@ -578,6 +594,7 @@ class Connection:
         # the lock so that a concurrent subscribe() is sent either here or by itself, never lost.
         with self._cond:
             self._generation += 1
+            self._session = (self._generation, bool(flags.session_present))
             self._probed = None
             self._sub_pending.clear()
             self._sub_early.clear()

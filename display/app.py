@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from display import invalid
 from display.deps import Context, Denied, language
-from display.feed import Feed
+from display.feed import SESSION_EXPIRY_S, Feed
 from display.guard import Guard
 from display.hub import Hub
 from display.kept import open_kept
@@ -49,6 +49,7 @@ class Settings:
     clock: Callable[[], float] = time.time
     origins: tuple[str, ...] = ()  # where the console's pages are served from, when a proxy changes the Host (guard)
     timelines: Path | None = None  # the tables' timelines kept across a restart (display.kept); None: in memory only
+    session_expiry_s: int = SESSION_EXPIRY_S  # how long the broker keeps the scoreboard's session after a cut (feed)
 
 
 class Server(uvicorn.Server):
@@ -75,7 +76,7 @@ def create_app(settings: Settings) -> FastAPI:
         loop = asyncio.get_running_loop()
         kept, (tables, frames) = open_kept(settings.timelines) if settings.timelines else (None, ({}, {}))
         feed = Feed(settings.broker_scoreboard, settings.broker_console, on_change=hub.handoff(loop), kept=kept,
-                    tables=tables, frames=frames)
+                    tables=tables, frames=frames, session_expiry_s=settings.session_expiry_s)
         store = Store.open(settings.db)
         tournaments = Tournaments(settings.tournament_db, settings.clock) if settings.tournament_db else None
         if tournaments is not None:

@@ -38,7 +38,8 @@ ENV_PASSWORD = "CARDTABLE_PASSWORD"
 class ServeError(Refusal):
     """What ``serve`` refuses before it starts: ``--tls-cert`` and ``--tls-key`` that cannot serve HTTPS (the
     catalogue's ``cli.tls_*``), a console file another ``serve`` holds or whose lock file cannot be made
-    (``cli.console_held``, ``cli.console_lock``)."""
+    (``cli.console_held``, ``cli.console_lock``), a scoreboard user another ``serve`` holds on the broker
+    (``cli.scoreboard_held``, ``cli.scoreboard_lock``)."""
 
     section = "cli"
 
@@ -111,8 +112,15 @@ def _serve(args: argparse.Namespace) -> int:
     except Refusal as exc:
         return refuse(args, exc)
     try:
+        reader = _hold_reader(args.scoreboard_user, urls[0], f"{args.host}:{args.port}")
+    except Refusal as exc:
+        if held is not None:
+            held.release()
+        return refuse(args, exc)
+    try:
         return _run(args, urls, tournament_db, https)
     finally:
+        reader.release()
         if held is not None:
             held.release()
 
@@ -179,6 +187,22 @@ def _hold(db: str, what: str):
         raise ServeError("console_held", path=db, holder=e.holder, lock=where) from None
 
 
+def _hold_reader(user: str, url: str, what: str):
+    """Hold the scoreboard user ``user`` on the broker of ``url`` for this ``serve`` (``bus.lock.hold``, role
+    ``display``). The broker makes a client's id its user name and keeps the display's session for it
+    (``display.feed``): a second display of the user on it would take the session from the first, each connecting
+    again and taking it back, both missing events, for ever. A second display is given a user of its own
+    (``--scoreboard-user``, e.g. ``scoreboard-2``: ``cardtable hall setup --also``)."""
+    from bus import lock
+
+    try:
+        return lock.hold("display", user, url, what)
+    except lock.Held as e:
+        if e.holder is None:
+            raise ServeError("scoreboard_lock", user=user, lock=e.lock, error=e.error) from None
+        raise ServeError("scoreboard_held", user=user, holder=e.holder, lock=e.lock) from None
+
+
 def _https(cert: str | None, key: str | None) -> dict[str, str]:
     """uvicorn's TLS settings for ``--tls-cert`` and ``--tls-key`` (none without them); files that cannot serve,
     or one given without the other, refused in words before the server starts."""
@@ -221,11 +245,14 @@ def _more_files(most: int = 65536) -> None:
 def _reach(urls: list[str], timeout: float = 10.0) -> None:
     """Connect as each of the display's users once and go, before the server starts: a broker that is down, or a
     password it refuses, is said in words (``NoConnection``, ``ConnectionRefused``) instead of the server's startup
-    traceback. Once running, the feed reconnects by itself."""
+    traceback. Once running, the feed reconnects by itself. The scoreboard's session (the first URL's: ``display.feed``)
+    is resumed as it is, not cleaned: a display killed finds in it what was published since; what the broker delivers to
+    the probe is not acknowledged, so it delivers it again to the feed."""
     from bus.mqtt import Connection
+    from display.feed import SESSION_EXPIRY_S
 
-    for url in urls:
-        probe = Connection(url, clean_start=True)
+    for url, kept in zip(urls, (True, False)):
+        probe = Connection(url, clean_start=not kept, session_expiry_s=SESSION_EXPIRY_S, manual_ack=kept)
         try:
             probe.connect(timeout)
         finally:

@@ -8,6 +8,17 @@ reach a browser only behind the console's login). Each message is validated by
 :func:`display.view.receive`; a malformed one is logged and dropped. What the broker does not keep (the tables'
 events and violations, the frames) is written to the kept file as it comes (``display.kept``), and read back at start.
 
+The scoreboard's is a persistent MQTT 5 session (``bus.mqtt``: a client id the broker makes its user name, so one
+display a scoreboard user: ``display serve`` holds the user's lock on its broker), kept by the broker ``SESSION_EXPIRY_S``
+after a cut: the tables publish their events and violations with QoS 1 (``referee.table.service``'s ``QOS``), the
+display subscribes to them with QoS 1, and the broker delivers what was published while the display was away, in
+order, once it connects again (``Connection.resumed``); nothing is missed then. Where the broker did not keep the
+session (a cut longer than its expiry, a broker restarted without its persistence), the events of the cut are lost,
+and the timeline says so and why where they are missing (``Hall.reconnected``, a ``missed`` line: ``kept.missed_expired``,
+``kept.missed_lost``). The retained topics come anew on every connection (``retained="always"``), the ``health`` with
+QoS 0: one queued during the cut would be taken for news. A display stopped ends its session (nothing is queued for
+it while it is off; it reads back its kept file at start, and a killed one finds its session if it comes back soon).
+
 Each connection is heard or not (``bus.mqtt``'s ``hears``, looked at every ``WATCH_S``: probed once it heard nothing for
 a second, and a probe unanswered for two is a link cut without a word or a broker frozen, which look connected): the
 hall's ``feed`` and ``commands`` say so within 4 s, and the pages' banners with them. Their keepalive is the services'
@@ -24,6 +35,7 @@ import time
 import uuid
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from types import MappingProxyType
 
 from bus.broker import BROKER_DROPPED
@@ -39,12 +51,15 @@ from bus.protocol import (
 from cardtable.watchdog import KEEPALIVE_S
 from display.kept import FRAMES_KEPT, Kept
 from display.view import SHOWN, Hall, Ignored, TableView, receive
+from referee.catalogue import LANGS, say
 
 log = logging.getLogger(__name__)
 
 ANSWERS_KEPT = 256  # the tables' answers to the console's commands, the newest (``Feed.answer``)
 TOURNAMENT_TOPICS = ("cardtable/v1/tournament/+/round", "cardtable/v1/tournament/+/standings")
 WATCH_S = 0.5  # how often the two connections are looked at (for the pages' "no broker" banners)
+SESSION_EXPIRY_S = 1800  # how long the broker keeps the scoreboard's session (and queues its events) after a cut
+NOT_QUEUED = ("health",)  # the table topics subscribed with QoS 0: retained, and news only when fresh
 
 Change = dict
 
@@ -55,7 +70,8 @@ class Feed:
 
     def __init__(self, scoreboard_url: str, console_url: str, on_change: Callable[[Change], None] = lambda c: None,
                  reconnect_delay_s: tuple[float, float] = (0.1, 2.0), kept: Kept | None = None,
-                 tables: Mapping[str, TableView] = MappingProxyType({}), frames: Mapping[str, list[dict]] = MappingProxyType({})):
+                 tables: Mapping[str, TableView] = MappingProxyType({}), frames: Mapping[str, list[dict]] = MappingProxyType({}),
+                 session_expiry_s: int = SESSION_EXPIRY_S):
         self.on_change = on_change
         self.kept = kept  # the file the tables' timelines and frames are kept in, ``tables`` and ``frames`` read back
         self.hall = Hall(read_back=MappingProxyType(dict(tables)))
@@ -64,17 +80,21 @@ class Feed:
         self._answers: OrderedDict[str, dict | bool] = OrderedDict()  # command id -> ``rejected`` data, or True: applied
         self._frames = {t: deque(f, maxlen=FRAMES_KEPT) for t, f in frames.items()}
         self._heard_on = 0  # the scoreboard connection's generation the hall was last told on (``Delivery``)
+        self._keep_s = session_expiry_s
+        self._last_at = time.monotonic()  # when the scoreboard's latest message came (its tables' health: every 2 s)
+        self._lost: dict[str, str] | None = None  # why the latest session the broker did not keep lost events, said
         self._stop = threading.Event()
         # deliveries: each message's Delivery says whether it is the broker's retained copy (``view.receive``)
-        self.scoreboard = Connection(scoreboard_url, clean_start=True, keepalive_s=KEEPALIVE_S,
+        self.scoreboard = Connection(scoreboard_url, session_expiry_s=session_expiry_s, keepalive_s=KEEPALIVE_S,
                                      reconnect_delay_s=reconnect_delay_s, deliveries=True)
         self.console = Connection(console_url, clean_start=True, keepalive_s=KEEPALIVE_S, reconnect_delay_s=reconnect_delay_s)
-        # QoS 0: the sessions are clean, so QoS 1 would add an acknowledgement per message and keep
-        # nothing across a reconnect; after one, the retained state, status, round and standings come again.
+        # QoS 1: queued by the broker while away, in the order published (a state after its events); the retained
+        # copies come on every connection, after what was queued
         for leaf in SHOWN:
-            self.scoreboard.subscribe(subscription(leaf), self._message, qos=0)
-        for f in (*TOURNAMENT_TOPICS, BROKER_DROPPED):
-            self.scoreboard.subscribe(f, self._message, qos=0)
+            self.scoreboard.subscribe(subscription(leaf), self._message, qos=0 if leaf in NOT_QUEUED else 1, retained="always")
+        for f in TOURNAMENT_TOPICS:
+            self.scoreboard.subscribe(f, self._message, qos=1, retained="always")
+        self.scoreboard.subscribe(BROKER_DROPPED, self._message, qos=0, retained="always")
         self.console.subscribe(subscription("frames"), self._frame)
         self._watcher = threading.Thread(target=self._watch, name="display-feed-watch", daemon=True)
 
@@ -88,14 +108,16 @@ class Feed:
 
     def stop(self) -> None:
         self._stop.set()
-        self.scoreboard.close(flush_timeout=0)
+        self.scoreboard.close(flush_timeout=0, end_session=True)
         self.console.close(flush_timeout=2.0)
 
     # -- the hall ------------------------------------------------------------------------------
     def _message(self, full_topic: str, raw: bytes, delivery: Delivery) -> None:
         with self._lock:
-            if delivery.generation != self._heard_on:  # a new connection: the events published meanwhile are lost
-                self._heard_on, self.hall = delivery.generation, self.hall.reconnected()
+            if delivery.generation != self._heard_on:  # a new connection
+                self._connected_again(delivery.generation)
+            self._last_at = time.monotonic()
+            cut = {t for t, v in self.hall.tables.items() if v.cut}  # a new session's tables, their gaps pending
             try:
                 self.hall, change = receive(self.hall, full_topic, raw, time.monotonic(), delivery.retain, time.time())
             except Ignored as exc:
@@ -109,11 +131,35 @@ class Feed:
             if change["type"] == "event" and data.get("kind") == "rejected" and data["data"].get("topic") == "commands":
                 self._answer(data["data"].get("id"), data["data"])
             missed = change.pop("missed", None)  # a gap a restart left in the timeline, said before the state
+            if missed is not None and change["table"] in cut and self._lost is not None:
+                missed = self._said_why(change["table"], missed)
             for c in ([{"type": "event", "table": change["table"], "data": missed}] if missed else []) + [change]:
                 if self.kept is not None and "table" in c:
                     self.kept.note(self.hall.table(c["table"]), c)
                 self.on_change(c)  # under the lock: the pages get the changes in the hall's order
             self._changed.notify_all()
+
+    def _connected_again(self, generation: int) -> None:
+        """The scoreboard's connection ``generation``, its first message: a session the broker kept delivers what was
+        published meanwhile (nothing missed); one it did not keep lost it, and the hall says so where a table moved on
+        (``Hall.reconnected``), with why (``_lost``: the cut outlasted the session's expiry, or the broker lost it)."""
+        first, self._heard_on = self._heard_on == 0, generation
+        if self.scoreboard.resumed(generation):
+            return
+        away = time.monotonic() - self._last_at
+        if not first:
+            key = "kept.missed_expired" if away > self._keep_s else "kept.missed_lost"
+            self._lost = {lang: say(lang, key, away=f"{away:.0f}", keep=self._keep_s) for lang in LANGS}
+            log.warning("scoreboard: the broker did not keep the session (cut off %.0f s, kept %d s): events of the cut"
+                        " are lost", away, self._keep_s)
+        self.hall = self.hall.reconnected()
+
+    def _said_why(self, table: str, missed: dict) -> dict:
+        """``missed`` (the line of a cut ``Hall.reconnected`` put in ``table``'s timeline) saying why (``_lost``)."""
+        told = missed | {"say": dict(self._lost)}
+        view = self.hall.table(table)
+        self.hall = self.hall.with_table(replace(view, timeline=tuple(told if e is missed else e for e in view.timeline)))
+        return told
 
     def _answer(self, cid: str | None, answer: dict | bool) -> None:
         """Keep a table's answer to the console's command ``cid`` (the newest ``ANSWERS_KEPT``): its ``rejected``

@@ -300,6 +300,47 @@ def test_a_user_change_run_through_sudo_names_the_person_logged_in(tmp_path):
     assert row["user"] == me and row["detail"]["login"] == login
 
 
+def serve_on(broker, credentials: Path, db: Path, port: int, *more: str, users: tuple[str, ...] = ()) -> subprocess.Popen:
+    """``cardtable [more] display serve [users]`` of the console file ``db`` on ``port``, its errors piped."""
+    return subprocess.Popen([sys.executable, "-m", "cardtable", *more, "display", "serve", "--db", str(db), *users,
+                             "--port", str(port), "--broker", broker.address, "--credentials", str(credentials)],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def serving(proc: subprocess.Popen, port: int) -> bool:
+    """Whether ``proc`` serves the hall on ``port``, its feed connected."""
+    assert proc.poll() is None, proc.stderr.read()
+    try:
+        return httpx.get(f"http://127.0.0.1:{port}/api/hall", timeout=5).json()["feed"]
+    except httpx.HTTPError:
+        return False
+
+
+def test_a_second_display_of_the_scoreboard_user_on_the_broker_is_refused_in_words(broker, tmp_path, until):
+    """The broker makes a client's id its user name and keeps the display's session for it (``display.feed``): two
+    displays of one scoreboard user, of two console files, took it from each other for ever, both missing events. The
+    second is refused in one line naming the first; with a user of its own it serves."""
+    credentials = broker.write_credentials(tmp_path / "credentials", ["scoreboard", "console", "scoreboard-2", "console-2"])
+    port, procs = free_port(), []
+    try:
+        procs.append(first := serve_on(broker, credentials, tmp_path / "c1.db", port))
+        assert until(lambda: serving(first, port), 30)
+        procs.append(second := serve_on(broker, credentials, tmp_path / "c2.db", free_port()))
+        assert second.wait(60) == 2
+        lines = second.stderr.read().strip().splitlines()
+        said = (f"cardtable display serve：错误：消息服务器上的计分板用户 scoreboard 已由另一个 `cardtable display serve` 在用"
+                f"（进程号和地址：{first.pid} 127.0.0.1:{port}；锁文件 ")
+        assert len(lines) == 1 and lines[0].startswith(said), lines
+        users = ("--scoreboard-user", "scoreboard-2", "--console-user", "console-2")
+        procs.append(third := serve_on(broker, credentials, tmp_path / "c3.db", other := free_port(), users=users))
+        assert until(lambda: serving(third, other), 30) and serving(first, port)
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
 def test_a_second_serve_of_a_console_file_is_refused_and_one_killed_leaves_it_to_the_next(broker, tmp_path, until):
     """Two `display serve` of one console file: the later settled at its start the audit rows the other had pending
     (a change not yet in the tournament's log) as changes never made, their lines lost. Now the second is refused in
@@ -309,16 +350,7 @@ def test_a_second_serve_of_a_console_file_is_refused_and_one_killed_leaves_it_to
     lock = Path(f"{db}.lock")
 
     def serve(port: int, *more: str) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, "-m", "cardtable", *more, "display", "serve", "--db", str(db),
-                                 "--port", str(port), "--broker", broker.address, "--credentials", str(credentials)],
-                                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-
-    def serving(proc: subprocess.Popen, port: int) -> bool:
-        assert proc.poll() is None, proc.stderr.read()
-        try:
-            return httpx.get(f"http://127.0.0.1:{port}/api/hall", timeout=5).json()["feed"]
-        except httpx.HTTPError:
-            return False
+        return serve_on(broker, credentials, db, port, *more)
 
     port, procs = free_port(), []
     try:

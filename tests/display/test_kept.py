@@ -83,8 +83,9 @@ def caught_up(url: str, table: LiveTable) -> bool:
 @pytest.mark.browser
 def test_a_display_killed_and_started_again_shows_the_same_timeline(broker, tmp_path, until):
     """A hand under way, the display killed (SIGKILL) and started again: the table's page shows the same timeline, line
-    for line, and nothing missing. Killed again while the table went on: the page says where events were missed (the
-    broker keeps none), after a reload too, and goes on from there. A camera's frame kept for the console (its flags)
+    for line, and nothing missing. Killed again while the table went on: its broker session (``display.feed``) kept
+    what the table said meanwhile, and the page shows it. Stopped (its session ended) while the table went on: the page
+    says where events were missed, after a reload too, and goes on from there. A camera's frame kept for the console (its flags)
     is back too."""
     from playwright.sync_api import sync_playwright
 
@@ -113,6 +114,13 @@ def test_a_display_killed_and_started_again_shows_the_same_timeline(broker, tmp_
             assert until(lambda: caught_up(url, table), 30) and timeline(url, "t1") == before  # nothing missed: no gap
             assert lines() == shown
             assert frame(url, "t1", FRAME["id"]) == base64.b64decode(FRAME["jpeg"])
+        table.send("board/in", seat="S", button="referee")  # the table goes on while the display is down (killed)
+        with serving(broker, tmp_path, until) as (proc, url):  # its broker session kept what the table said meanwhile
+            assert until(lambda: caught_up(url, table), 30) and timeline(url, "t1")[:-1] == before
+            before, shown = timeline(url, "t1"), lines()
+            assert before[-1]["kind"] != "missed" and MISSED not in shown
+            proc.send_signal(signal.SIGTERM)  # stopped: it ends its session, the broker keeps nothing for it
+            assert proc.wait(30) == 0
         table.send("commands", command="last_hand")  # the table goes on while the display is down
         with serving(broker, tmp_path, until) as (proc, url):
             assert until(lambda: caught_up(url, table), 30) and timeline(url, "t1")[-1]["kind"] == "missed"
