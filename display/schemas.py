@@ -319,13 +319,32 @@ class FlagView(BaseModel):
 
 
 class NotStarted(BaseModel):
-    """A table whose service would not start (its ``offline`` status with ``why``: ``referee.table.refused``), as the
+    """Why a table's service would not start (its ``offline`` status with ``why``: ``referee.table.refused``), as the
     console alone sees it: the public pages say 未能启动 (failed to start) and no more."""
 
-    table: str
     reason: str = Field(description="why, in the words of the logs (English): a file's path and all")
     why: dict = Field(description="why, as data: a key of the catalogue's replay.why_* and its values")
     say: dict[str, str] = Field(description="why, in both languages (zh, en)")
+
+
+class HealthProblem(BaseModel):
+    """What keeps a table's service from working, as its health names it, as the console alone sees it: the public
+    pages get ``problem: true`` in the health and say 无响应 (not refereeing), no more."""
+
+    problem: str = Field(description="in the words of the logs (English): an exception's, a file's path and all")
+    problem_why: dict | None = Field(description="as data: a key of the catalogue's health section and its values")
+    say: dict[str, str] = Field(description="in both languages (zh, en)")
+
+
+class Inside(BaseModel):
+    """A table as the logged-in console alone reads it: what the public API and stream leave out. None where there is
+    nothing to say."""
+
+    table: str
+    not_started: NotStarted | None = Field(description="why its service would not start")
+    problem: HealthProblem | None = Field(description="the problem its health names")
+    stalled: str | None = Field(description="why it does not referee (the public get stalled: true), in English: no "
+                                            "health for how long, or its health's problem")
 
 
 class NewUser(Closed):

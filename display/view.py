@@ -18,7 +18,9 @@ A table's camera and board say whether they see it (``camera/status``, ``board/s
 A table whose service says ``online`` but whose ``health`` stopped coming (none for
 ``STALLED_AFTER`` times its ``every``), or whose health names a problem, is *stalled*: it does not
 referee, whatever its status says (:meth:`TableView.live`); the problem is said in every language, as an event is
-(the health's ``say``: :func:`problem_said`). The broker's count of the messages it
+(the health's ``say``: :func:`problem_said`), to the console alone (:meth:`TableView.inside`): the pages, public, hear
+that the health names a problem (``problem: true``) and that the table is stalled, never the problem (an exception's
+words, a log's path) nor why it is stalled. The broker's count of the messages it
 dropped (a queue full: a sender flooding a subscriber) is the hall's ``broker_dropped``.
 
 >>> receive(Hall(), "$SYS/broker/publish/messages/dropped", b"211")[1]
@@ -32,13 +34,22 @@ Traceback (most recent call last):
 display.view.Ignored: cardtable/v1/tables/t1/status: status: 'status': 'gone' is not a status (online offline)
 
 Why a table's service would not start (its ``offline`` status's ``reason`` and ``why``: a file's path, a lock's) is
-the console's alone (``routers.tables.not_started``): the pages, public, hear that it would not (``refused``), no more.
+the console's alone (``routers.tables.inside``): the pages, public, hear that it would not (``refused``), no more.
 
 >>> why = {"key": "witness", "values": {"path": "/srv/t1.db.witness"}}
 >>> said = {"v": 1, "status": "offline", "reason": "/srv/t1.db.witness: damaged", "why": why}
 >>> hall, change = receive(Hall(), "cardtable/v1/tables/t1/status", json.dumps(said).encode())
 >>> change["data"], hall.tables["t1"].as_json()["refused"], hall.tables["t1"].refused["why"]["values"]
 ({'v': 1, 'status': 'offline', 'refused': True}, True, {'path': '/srv/t1.db.witness'})
+
+>>> from bus.protocol import schema
+>>> locked = schema("health")["examples"][1]
+>>> hall, _ = receive(Hall(), "cardtable/v1/tables/t1/status", b'{"v":1,"status":"online"}')
+>>> hall, change = receive(hall, "cardtable/v1/tables/t1/health", json.dumps(locked).encode())
+>>> change["data"]["problem"], sorted(set(locked) - set(change["data"])), hall.tables["t1"].as_json(now=0.0)["live"]
+(True, ['problem_why'], {'age': 0.0, 'stalled': True})
+>>> hall.tables["t1"].inside(now=0.0)["problem"]["problem"]
+'logging inputs fails: OperationalError: database is locked; no clock rules'
 """
 
 from __future__ import annotations
@@ -85,7 +96,7 @@ class TableView:
     state: dict | None = None
     status: str | None = None
     # offline, the service would not start: its ``reason``, ``why`` and ``say`` (:func:`refused_said`), the console's
-    # alone (``routers.tables.not_started``): the public pages get that it would not, never why (a file's path)
+    # alone (``routers.tables.inside``): the public pages get that it would not, never why (a file's path)
     refused: dict | None = None
     violations: tuple[dict, ...] = ()
     timeline: tuple[dict, ...] = ()
@@ -106,9 +117,10 @@ class TableView:
         counted from when the page opened)."""
         out = {"table": self.table, "state": shown(self.state), "status": self.status,
                "refused": self.refused is not None, "violations": list(self.violations),
-               "health": self.health, "devices": dict(self.devices), "bids": dict(self.bids), "results": list(self.results)}
-        if now is not None:
-            out["live"] = self.live(now)
+               "health": public_health(self.health), "devices": dict(self.devices), "bids": dict(self.bids),
+               "results": list(self.results)}
+        if now is not None:  # stalled, not why (a health's problem): the console's (``inside``)
+            out["live"] = {k: v for k, v in self.live(now).items() if k != "why"}
         if wall is not None and self.state is not None:
             out["state_age"] = round(max(0.0, wall - self.state["at"]), 3)
         if timeline:
@@ -132,6 +144,14 @@ class TableView:
             elif self.health["problem"]:
                 why = self.health["problem"]
         return {"age": age, "stalled": why is not None, "why": why}
+
+    def inside(self, now: float) -> dict:
+        """What the console alone reads of the table (``routers.tables.inside``): why its service would not start
+        (``not_started``: the status's ``reason``, ``why``, ``say``), its health's problem (``problem``: in the logs'
+        words, as data, said), why it is stalled (``stalled``: :meth:`live`'s why); None each where there is none."""
+        h = self.health
+        problem = {k: h.get(k) for k in ("problem", "problem_why", "say")} if h and h["problem"] else None
+        return {"table": self.table, "not_started": self.refused, "problem": problem, "stalled": self.live(now)["why"]}
 
     def said(self, leaf: str, payload: dict) -> TableView:
         """The view after one of its table's ``events`` or ``violations`` (``leaf``), said already (``say``): as it
@@ -377,10 +397,11 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0, retained: bool
         payload = {k: v for k, v in payload.items() if k not in ("reason", "why")} | ({"refused": True} if said else {})
         view = replace(view, status=payload["status"], refused=refused)
     elif name == "health":  # the same health told again (retained, on a reconnect) is no news of the table: a frozen
-        # table's last one would look live again for three of its periods
+        # table's last one would look live again for three of its periods; the pages get whether it names a problem
         seen = now - max(0.0, wall - payload["at"]) if retained else now
-        payload = payload | {"say": problem_said(payload)}
-        view = replace(view, health=payload, health_seen=view.health_seen if payload == view.health else seen)
+        full = payload | {"say": problem_said(payload)}
+        view = replace(view, health=full, health_seen=view.health_seen if full == view.health else seen)
+        payload = public_health(full)
     elif name in DEVICES:
         payload = {"device": DEVICES[name]} | payload
         view = replace(view, devices=MappingProxyType({**view.devices, DEVICES[name]: payload}))
@@ -467,6 +488,18 @@ def _said(view: TableView, tell) -> dict[str, str]:
     state = view.state or {}
     game = rulebook_game(state.get("rulebook") or "classic-3deck")
     return {lang: tell(Sentences(lang, game, state.get("players"))) for lang in LANGS}
+
+
+def public_health(health: Mapping | None) -> dict | None:
+    """``health`` as the pages, public, get it: whether it names a problem (``problem``: true or false), never which
+    (its words, ``problem_why``, ``say``: an exception's, a log's path), the console's alone (:meth:`TableView.inside`).
+
+    >>> public_health({"every": 2.0, "problem": "OperationalError: database is locked", "say": {}}), public_health(None)
+    ({'every': 2.0, 'problem': True}, None)
+    """
+    if health is None:
+        return None
+    return {k: v for k, v in health.items() if k not in ("problem_why", "say")} | {"problem": bool(health["problem"])}
 
 
 def problem_said(health: Mapping) -> dict[str, str] | None:

@@ -28,7 +28,7 @@ from display.schemas import (
     FlagView,
     FrameInfo,
     Id,
-    NotStarted,
+    Inside,
     PlayAmend,
     PlayView,
     Problem,
@@ -171,12 +171,13 @@ def flags(user: Referee, ctx: Ctx, lang: Lang) -> list[FlagView]:
     return out
 
 
-@router.get("/not-started", responses=ERRORS,
-            summary="Every table whose service would not start, and why (a file's path and all: the public pages say "
-                    "未能启动 and no more)")
-def not_started(user: Referee, ctx: Ctx) -> list[NotStarted]:
-    tables = sorted(ctx.feed.hall.tables.items())
-    return [NotStarted(table=table, **view.refused) for table, view in tables if view.refused is not None]
+@router.get("/tables", responses=ERRORS,
+            summary="Every table's detail the public pages do not get: why its service would not start, the problem "
+                    "its health names, why it is stalled (an exception's words, a file's path and all: the public pages "
+                    "say 未能启动 or 无响应 and no more)")
+def inside(user: Referee, ctx: Ctx) -> list[Inside]:
+    now = time.monotonic()
+    return [Inside(**view.inside(now)) for _, view in sorted(ctx.feed.hall.tables.items())]
 
 
 @router.post("/tables/{table}/flags/{flag}", responses=ERRORS, summary="Confirm, dismiss or correct an open flag")

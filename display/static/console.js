@@ -88,7 +88,8 @@ $("#undo").addEventListener("click", () => {  // an amendment amended back, a co
 async function whoAmI() {
   try { ME = await api("GET", "/api/me"); } catch { ME = null; }
   $("#login").hidden = !!ME; $("#desk").hidden = !ME;
-  if (ME) { renderMe(); renderTables(); loadNotStarted(); loadFlags(); loadAudit(); renderTournament(); }
+  if (ME) { renderMe(); renderTables(); loadInside(); loadFlags(); loadAudit(); renderTournament(); }
+  else INSIDE = {};  // what the login read is not kept past it
 }
 function loggedOut() {  // the login ended (an evening's passed, the user removed, its password changed) on a page left
   // open: back to the login form, saying so; what was asked of the server meanwhile was not done (a 401 does nothing)
@@ -123,19 +124,23 @@ function renderTables() {
       `<button data-cmd="last_hand">${T("last_hand")}</button> <button data-cmd="stop_round" data-needs="organiser">${T("stop_round")}</button></td></tr>`;
   }).join("") || `<tr><td colspan="5" class="empty">${T("no_tables")}</td></tr>`;  // none heard of yet: said, not an empty list
 }
-// Why the table's service would not start (its log another table's, damaged, its rulebook unknown), where it said so
-// on the bus (said by the server in both languages: view.refused_said); a service that stopped says nothing more. The
-// stream, public, says only that it would not (refused): why is asked for with the login (/api/console/not-started).
-let NOT_STARTED = {}, notStartedAsked = 0;  // table -> why its service would not start
-async function loadNotStarted() {
+// What the stream, public, leaves out (view.TableView.inside: the pages hear that a service would not start, refused,
+// and that a health names a problem, problem: true, never why: a file's path, an exception's words), asked for with the
+// login (/api/console/tables) on a login, a snapshot, a refused status and a health that names a problem: why the
+// service would not start (its log another table's, damaged, its rulebook unknown; said by the server in both
+// languages: view.refused_said), the health's problem (view.problem_said). One question at a time, and the next a
+// second after it at the soonest (a stalled table's health comes every 2 s): those that came meanwhile ask once more.
+let INSIDE = {}, insideBusy = false, insideAgain = false;  // table -> its inside (not_started, problem)
+async function loadInside() {
   if (!ME) return;
-  const asked = ++notStartedAsked, rows = await api("GET", "/api/console/not-started").catch(() => null);
-  if (asked !== notStartedAsked || !rows) return;  // a later answer is on its way; none: 未能启动 alone
-  NOT_STARTED = Object.fromEntries(rows.map(r => [r.table, r]));
-  renderTables();
+  if (insideBusy) { insideAgain = true; return; }
+  insideBusy = true; insideAgain = false;
+  const rows = await api("GET", "/api/console/tables").catch(() => null);  // none: 未能启动, 无响应 alone
+  if (rows && ME) { INSIDE = Object.fromEntries(rows.map(r => [r.table, r])); renderTables(); }
+  setTimeout(() => { insideBusy = false; if (insideAgain) loadInside(); }, 1000);
 }
 function refusedHTML(v) {
-  const why = v.refused && NOT_STARTED[v.table];
+  const why = v.refused && INSIDE[v.table]?.not_started;
   return v.refused ? ` <span class="refused">${why ? CODE(SAID(why.say)) : T("not_started")}</span>` : "";
 }
 // Does the table's camera see it, does its board answer (camera/status, board/status)? Only what is wrong is shown: a
@@ -166,13 +171,14 @@ function firmwareHTML(v) {
   return older ? ` <span class="firmware-old">${esc(T("firmware_old", { firmware: has, shipped }))}</span>` : "";
 }
 // Is the table refereeing (stream.js: `liveness`, the tiles' rule)? Stalled, the row says why: no health for how
-// long, else the problem it names (said by the server in the page's language: the health's `say`, view.problem_said).
+// long, else the problem it names (said by the server in the page's language, asked for with the login: loadInside).
 // Not live on this page (cut off), it says since when the page heard from the table.
+function problemHTML(p) { return p ? `<span class="problem">${esc(SAID(p.say) || p.problem)}</span>` : ""; }
 function liveHTML(v) {
   const live = v ? liveness(hall, v) : "", h = v?.health, age = h ? healthAge(v) : 0;
   if (live === "stale") return `<b class="error stale">${T("stale")}</b>${heardText(v) && " " + esc(heardText(v))}`;
   if (live === "stalled") return `<b class="error stalled">${T("stalled")}</b> ${age > 3 * h.every
-    ? esc(T("no_health", { ago: AGO(Math.round(age)) })) : `<span class="problem">${esc(SAID(h.say) || h.problem)}</span>`}`;
+    ? esc(T("no_health", { ago: AGO(Math.round(age)) })) : problemHTML(INSIDE[v.table]?.problem)}`;
   if (v?.status === "online" && !h) return `<b class="error stalled">${T("stalled")}</b>`;  // online, no health yet: the
   // organiser's row errs towards "not live" (the scoreboard's tile keeps its status, liveness in stream.js)
   if (!h || v.status !== "online") return "";
@@ -412,7 +418,7 @@ function listen(on) {  // the stream's events (stream.js)
       OPEN.timeline = s.tables[OPEN.table].timeline || []; OPEN.violations = s.tables[OPEN.table].violations || [];
       OPEN.heard = true; renderTimeline();
     }
-    flagsChanged(); renderRulings(); if (ME) { renderTables(); loadNotStarted(); }
+    flagsChanged(); renderRulings(); if (ME) { renderTables(); loadInside(); }
   });
   on("broker", m => { hall.brokerDropped = JSON.parse(m.data).data.dropped; renderDropped(); });
   on("feed", m => { const d = JSON.parse(m.data).data; hall.commands = d.commands; hall.feed = d.connected; renderFeed(); });
@@ -420,6 +426,7 @@ function listen(on) {  // the stream's events (stream.js)
     const c = JSON.parse(m.data);
     const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, state: null, status: null });
     v.health = c.data; v.healthGot = performance.now() - 1000 * (c.age ?? 0);
+    if (c.data.problem) loadInside();  // which problem, the console asks (the stream says only that there is one)
   });
   on("state", m => {
     const c = JSON.parse(m.data);
@@ -440,7 +447,7 @@ function listen(on) {  // the stream's events (stream.js)
     const c = JSON.parse(m.data);
     const v = hall.tables[c.table] || (hall.tables[c.table] = { table: c.table, state: null });
     v.status = c.data.status; v.refused = !!c.data.refused;
-    if (ME) { renderTables(); if (v.refused) loadNotStarted(); }
+    if (ME) { renderTables(); if (v.refused) loadInside(); }
   });
   on("cleared", m => { delete hall.tables[JSON.parse(m.data).table]; flagsChanged(); if (ME) renderTables(); });
   on("event", m => {
