@@ -262,6 +262,20 @@ class Sent(BaseModel):
                                   "seconds, the table offline or the display not hearing it)")
 
 
+class Skipped(BaseModel):
+    """A table an action for every table left out, and why."""
+
+    table: str
+    said: str = Field(description="why it was left out, in the reader's language")
+
+
+class LastHand(BaseModel):
+    """The last hand announced at every table playing a round (``sent``); the others ``skipped``, each with why."""
+
+    sent: list[Sent]
+    skipped: list[Skipped]
+
+
 class AuditEntry(BaseModel):
     """One change; ``text``: the change in one line, in the reader's language."""
 

@@ -29,12 +29,14 @@ from display.schemas import (
     FrameInfo,
     Id,
     Inside,
+    LastHand,
     PlayAmend,
     PlayView,
     Problem,
     Ruling,
     Seat,
     Sent,
+    Skipped,
     TableCommand,
     Undo,
 )
@@ -120,27 +122,65 @@ def ruling(table: Id, body: Ruling, user: Referee, ctx: Ctx, lang: Lang) -> Sent
     return send(ctx, user, lang, table, body.ruling, **body.model_dump(exclude={"ruling"}, exclude_none=True))
 
 
-@router.post("/last-hand", responses=ERRORS, summary="Announce the last hand at every table of the hall")
-def last_hand(user: Referee, ctx: Ctx, lang: Lang) -> list[Sent]:
-    tables = sorted(ctx.feed.hall.tables)
-    if not tables:
+@router.post("/last-hand", responses=ERRORS, summary="Announce the last hand at every table of the hall playing a round")
+def last_hand(user: Referee, ctx: Ctx, lang: Lang) -> LastHand:
+    """001 三 / 000 通知 四 3: the last hand is announced while a round is played, once; a table between rounds, or
+    whose last hand is announced already, refuses it (``table.last_hand_no_round``, ``table.last_hand_twice``), so it
+    is sent only to the tables whose state shows a round played and no last hand yet. The others are said skipped and
+    why; so is a table the display has no state of (its service not running, or not yet heard): nothing shows it
+    playing, an announcement to it would be refused or unanswered, and the organiser, told, can announce it on its
+    row. A table that refuses it all the same (its round ended meanwhile) is said skipped with its words. None
+    playing: a 409 that says why of each."""
+    hall = ctx.feed.hall.tables
+    if not hall:
         raise HTTPException(409, Denied("no_tables_yet"))
-    return send_all(ctx, user, lang, [(t, "last_hand", {}) for t in tables])
+    why = {table: _not_playing(view.state) for table, view in sorted(hall.items())}
+    playing = [t for t, w in why.items() if w is None]
+    skipped = [(t, Denied("last_hand_skipped", table=t, why=w)) for t, w in why.items() if w is not None]
+    if not playing:
+        raise HTTPException(409, Denied("last_hand_nowhere", skipped=[Denied("at_table", table=t, why=w)
+                                                                       for t, w in why.items()]))
+    answers = _answers(ctx, user, lang, [(t, "last_hand", {}) for t in playing])
+    sent = [a for a in answers if isinstance(a, Sent)]
+    skipped += [(t, a.detail) for t, a in zip(playing, answers, strict=True) if not isinstance(a, Sent)]
+    return LastHand(sent=sent, skipped=[Skipped(table=t, said=d.text(lang)) for t, d in sorted(skipped)])
+
+
+def _not_playing(state: dict | None) -> Denied | None:
+    """Why a table with ``state`` takes no last hand (None: it plays a round, its last hand not announced).
+
+    >>> _not_playing(None).key, _not_playing({"phase": "round_over", "round": None}).text("en")
+    ('error.state_unseen', 'no round is being played (round over)')
+    >>> _not_playing({"phase": "playing", "round": {"last_hand": True}}).key, _not_playing({"phase": "bidding", "round": {}})
+    ('error.announced_already', None)
+    """
+    if state is None:
+        return Denied("state_unseen")
+    if state["phase"] in ("idle", "round_over"):
+        return Denied("between_rounds", phase=Term(f"phase.{state['phase']}"))
+    return Denied("announced_already") if (state.get("round") or {}).get("last_hand") else None
 
 
 def send_all(ctx: Ctx, user: User, lang: str, commands: list[tuple[str, str, dict]]) -> list[Sent]:
+    """Each ``(table, command, fields)`` sent (:func:`_answers`): what the tables took is recorded, and a refusal is
+    the 409 (the first, once the rest are recorded)."""
+    answers = _answers(ctx, user, lang, commands)
+    refused = next((a for a in answers if not isinstance(a, Sent)), None)
+    if refused is not None:
+        raise refused
+    return answers
+
+
+def _answers(ctx: Ctx, user: User, lang: str, commands: list[tuple[str, str, dict]]) -> list[Sent | HTTPException]:
     """Each ``(table, command, fields)`` published first, then each table's answer awaited (one ``ANSWER_S`` in all,
-    not one a table): what the tables took is recorded, and a refusal is the 409 (the first, once the rest are
-    recorded)."""
+    not one a table): its :class:`Sent`, recorded, or its refusal (the 409 :func:`send` raises), in order."""
     ids = [publish(ctx, table, command, **fields) for table, command, fields in commands]
-    out, refused, until = [], None, time.monotonic() + ANSWER_S
+    out, until = [], time.monotonic() + ANSWER_S
     for (table, command, fields), cid in zip(commands, ids, strict=True):
         try:
             out.append(send(ctx, user, lang, table, command, cid=cid, wait=max(0.0, until - time.monotonic()), **fields))
         except HTTPException as exc:
-            refused = refused or exc
-    if refused is not None:
-        raise refused
+            out.append(exc)
     return out
 
 

@@ -45,10 +45,12 @@ function say(text, bad, undo) {
 async function act(fn) {  // one action: its line (or why it was refused), and the undo the server offers; true when done
   let done = false;
   try {
-    const out = await fn(), each = Array.isArray(out) ? out : [out];  // an action at every table: a line for each
+    const out = await fn(), many = Array.isArray(out) || Array.isArray(out?.sent);  // an action at every table
+    const each = Array.isArray(out) ? out : many ? out.sent : [out];  // a line for each table it was sent to
     const unanswered = x => x?.answered === false;  // sent, and the table was not seen to take it
-    const said = each.map(x => unanswered(x) ? T("unanswered", { said: x.said || T("done") }) : x?.said).filter(Boolean);
-    say(said.join(W("word.sep")) || T("done"), each.some(unanswered), Array.isArray(out) ? null : out?.undo);
+    const said = each.map(x => unanswered(x) ? T("unanswered", { said: x.said || T("done") }) : x?.said)
+      .concat((out?.skipped || []).map(x => x.said)).filter(Boolean);  // the tables left out, and why
+    say(said.join(W("word.sep")) || T("done"), each.some(unanswered), many ? null : out?.undo);
     done = true;
   } catch (e) { say(T("error", { error: e.message }), true); }
   loadAudit();
