@@ -33,7 +33,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bus.protocol import decode
-from display.view import TableView
+from display.view import TableView, named
 from referee.catalogue import Refusal, cli_lang
 
 log = logging.getLogger(__name__)
@@ -140,7 +140,8 @@ class Kept:
                 self._seq[table] = views[table].resumed
             for table, leaf, text in self._db.execute("SELECT tbl, leaf, payload FROM since ORDER BY id"):
                 view, payload = views.get(table) or TableView.restored(table, EMPTY), _checked(leaf, json.loads(text))
-                views[table] = replace(view, resumed=payload["seq"]) if leaf == "state" else view.said(leaf, payload)
+                views[table] = (replace(view, resumed=payload["seq"], named=payload.get("named", view.named))
+                                if leaf == "state" else view.said(leaf, payload))
                 self._rows[table] += 1
                 self._seq[table] = views[table].resumed
         except sqlite3.DatabaseError as exc:
@@ -158,7 +159,7 @@ class Kept:
         leaf, table = LEAVES.get(change["type"]), view.table
         if leaf is None:
             return
-        payload = {"seq": change["data"]["seq"]} if leaf == "state" else change["data"]
+        payload = {"seq": change["data"]["seq"], "named": named(change["data"])} if leaf == "state" else change["data"]
         if leaf == "state" and self._seq.get(table) == payload["seq"] and table not in self._stale:
             return  # the same state again (retained, on a reconnect): nothing new to keep
         snapshot = table in self._stale or self._rows[table] >= SNAPSHOT_AFTER
@@ -227,8 +228,14 @@ def _checked(leaf: str, value: object) -> dict:
     def seq(s) -> bool:
         return s is None or type(s) is int
 
+    def whom(n) -> bool:  # whom the table's state named: None, or its players (seat -> name or None) and rulebook
+        players = n.get("players") or {} if isinstance(n, dict) else {}
+        return n is None or (isinstance(n, dict) and isinstance(players, dict) and isinstance(n.get("rulebook") or "", str)
+                             and all(x is None or isinstance(x, str) for x in players.values()))
+
     if leaf == "views":
-        ok = (isinstance(value, dict) and value.keys() == EMPTY.keys() and isinstance(value["bids"], dict) and seq(value["seq"])
+        ok = (isinstance(value, dict) and value.keys() - {"named"} == EMPTY.keys() and isinstance(value["bids"], dict)
+              and seq(value["seq"]) and whom(value.get("named"))
               and all(isinstance(value[k], list) for k in ("timeline", "violations", "results"))
               and all(map(event, value["timeline"] + value["results"])) and all(map(violation, value["violations"])))
     elif leaf == "events":
@@ -236,7 +243,7 @@ def _checked(leaf: str, value: object) -> dict:
     elif leaf == "violations":
         ok = violation(value)
     else:
-        ok = leaf == "state" and isinstance(value, dict) and seq(value.get("seq"))
+        ok = leaf == "state" and isinstance(value, dict) and seq(value.get("seq")) and whom(value.get("named"))
     if not ok:
         raise ValueError(f"not a {leaf} row as written")
     return value

@@ -110,6 +110,9 @@ class TableView:
     # same once the display's feed connected again after a cut (``cut``: ``Hall.reconnected``)
     resumed: int | None = None
     cut: bool = False
+    # read back from the kept file: the players and rulebook its latest state named (:func:`named`), its events said
+    # with them until its state comes (a kept session's events come before the state, retained, on a restart)
+    named: Mapping | None = None
 
     def as_json(self, timeline: bool = False, now: float | None = None, wall: float | None = None) -> dict:
         """The table for a page. ``wall``: the display's wall clock, for ``state_age``, the seconds since the table made
@@ -158,11 +161,13 @@ class TableView:
         comes, or read back from the kept file (``display.kept``)."""
         if leaf == "violations":
             return self.with_violation(payload)
-        return self.with_event(payload).with_bids(payload).with_result(payload)
+        view = replace(self, named=named(payload["data"])) if payload["kind"] == "assigned" else self  # seated anew
+        return view.with_event(payload).with_bids(payload).with_result(payload)
 
     def kept(self) -> dict:
         """What of the table only its events and violations tell (the broker keeps none of them: ``display.kept``
-        keeps this across a restart), and the ``seq`` of its latest state (``resumed``'s, while it is pending).
+        keeps this across a restart), the ``seq`` of its latest state (``resumed``'s, while it is pending) and whom
+        it :func:`named`.
 
         >>> v = TableView("t1").said("events", {"seq": 3, "kind": "bid", "data": {"seat": "E", "bid": 2}})
         >>> k = v.kept(); k["bids"], k["seq"], TableView.restored("t1", k).resumed
@@ -170,7 +175,8 @@ class TableView:
         """
         seq = self.state["seq"] if self.state is not None else self.resumed
         return {"timeline": list(self.timeline), "violations": list(self.violations), "bids": dict(self.bids),
-                "results": list(self.results), "seq": seq}
+                "results": list(self.results), "seq": seq,
+                "named": named(self.state) if self.state is not None else self.named}
 
     @classmethod
     def restored(cls, table: str, kept: dict) -> TableView:
@@ -178,7 +184,7 @@ class TableView:
         be told (``resumed``)."""
         return cls(table, timeline=tuple(kept["timeline"]), violations=tuple(kept["violations"]),
                    bids=MappingProxyType(dict(kept["bids"])), results=tuple(kept["results"]),
-                   resumed=-1 if kept["seq"] is None else kept["seq"])
+                   resumed=-1 if kept["seq"] is None else kept["seq"], named=kept.get("named"))
 
     def with_violation(self, v: dict) -> TableView:
         """The newest violations, one per flag (a confirmation replaces the flagged one)."""
@@ -484,10 +490,26 @@ def _round_won(said: Sentences, view: TableView, e: dict) -> str:
 
 
 def _said(view: TableView, tell) -> dict[str, str]:
-    """A sentence in every language, with the table's game and players (from its latest ``state``)."""
-    state = view.state or {}
+    """A sentence in every language, with the table's game and players (from its latest ``state``; read back from the
+    kept file, whom its state named until it comes)."""
+    state = view.state or view.named or {}
     game = rulebook_game(state.get("rulebook") or "classic-3deck")
     return {lang: tell(Sentences(lang, game, state.get("players"))) for lang in LANGS}
+
+
+def named(state: Mapping) -> dict:
+    """What of a table's ``state`` (or ``assigned`` event) its sentences take: its players and rulebook. A view read
+    back from the kept file says its events with them until its state comes (a kept session's come before it).
+
+    >>> players = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
+    >>> kept = {"timeline": [], "violations": [], "bids": {}, "results": [], "seq": 7,
+    ...         "named": named({"players": players, "rulebook": "classic-3deck"})}
+    >>> play = {"v": 1, "seq": 8, "kind": "play_accepted", "at": 1.0, "data": {"hand": 1, "trick": 1, "seat": "S", "cards": ["S5"]}}
+    >>> hall = Hall().with_table(TableView.restored("t1", kept))
+    >>> receive(hall, "cardtable/v1/tables/t1/events", json.dumps(play).encode())[1]["data"]["say"]["zh"]
+    '第 1 盘第 1 圈：南 王芳 出 ♠5'
+    """
+    return {"players": state.get("players"), "rulebook": state.get("rulebook")}
 
 
 def public_health(health: Mapping | None) -> dict | None:

@@ -110,8 +110,10 @@ def test_a_display_killed_finds_its_session_when_it_comes_back(fresh_broker, tmp
         kept, (tables, frames) = open_kept(kept_at)
         again = Feed(*urls, kept=kept, tables=tables, frames=frames).start()
         try:
-            # S's play comes before the table's state: said without the players' names, which only the state carries
+            # S's play may come before the table's state (retained, asked again): said with the players the kept file
+            # read back names, as the state would (南 王芳), not a seat alone
             assert until(lambda: plays(again) == [("S", ["S5", "S5"])], WAIT_S), timeline(again)
+            assert said(again, S_PLAYS), timeline(again)
             live.send("observed", seat="E", cards=["S4", "S3"], confidence=0.97)
             assert until(lambda: said(again, E_PLAYS), WAIT_S), timeline(again)
             kinds = [k for k, _ in timeline(again)]
