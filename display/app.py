@@ -30,7 +30,7 @@ from display.feed import SESSION_EXPIRY_S, Feed
 from display.guard import Guard
 from display.hub import Hub
 from display.kept import open_kept
-from display.routers import audit, auth, pages, public, tables, tournament
+from display.routers import audit, auth, health, pages, public, tables, tournament
 from display.store import Damaged, Store
 from display.tournament import Tournaments, TournamentError
 from referee.catalogue import Refusal
@@ -97,7 +97,7 @@ def create_app(settings: Settings) -> FastAPI:
     # (where the session cookie lives, and whence a change passes the guard). The schema stays at /openapi.json.
     app = FastAPI(title="cardtable display", version="1", docs_url=None, redoc_url=None,
                   description="The hall scoreboard and the organisers' console (live from MQTT).", lifespan=lifespan)
-    for r in (public, auth, tables, tournament, audit, pages):
+    for r in (public, auth, tables, tournament, audit, health, pages):
         app.include_router(r.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_exception_handler(RequestValidationError, _invalid)

@@ -18,6 +18,10 @@ and the timeline says so and why where they are missing (``Hall.reconnected``, a
 ``kept.missed_lost``). The retained topics come anew on every connection (``retained="always"``), the ``health`` with
 QoS 0: one queued during the cut would be taken for news. A display stopped ends its session (nothing is queued for
 it while it is off; it reads back its kept file at start, and a killed one finds its session if it comes back soon).
+Each connection yields (``bus.mqtt``'s ``yields``): taken over by another client of its user (a second display of the
+user on another machine, which ``display serve``'s lock does not see), it does not take it back, and stays down until
+the display is restarted, its pages showing it cut off; ``Feed.taken`` says why and what to do, to the log and the
+console (``routers.health``).
 
 Each connection is heard or not (``bus.mqtt``'s ``hears``, looked at every ``WATCH_S``: probed once it heard nothing for
 a second, and a probe unanswered for two is a link cut without a word or a broker frozen, which look connected): the
@@ -39,7 +43,7 @@ from dataclasses import replace
 from types import MappingProxyType
 
 from bus.broker import BROKER_DROPPED
-from bus.mqtt import Connection, Delivery
+from bus.mqtt import Connection, Delivery, TakenOver
 from bus.protocol import (
     PayloadError,
     decode,
@@ -51,7 +55,7 @@ from bus.protocol import (
 from cardtable.watchdog import KEEPALIVE_S
 from display.kept import FRAMES_KEPT, Kept
 from display.view import SHOWN, Hall, Ignored, TableView, receive
-from referee.catalogue import LANGS, say
+from referee.catalogue import LANGS, Refusal, say
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +66,13 @@ SESSION_EXPIRY_S = 1800  # how long the broker keeps the scoreboard's session (a
 NOT_QUEUED = ("health",)  # the table topics subscribed with QoS 0: retained, and news only when fresh
 
 Change = dict
+
+
+class Yielded(Refusal):
+    """One of the display's connections taken over by another client of its broker user (``bus.mqtt``'s ``TakenOver``,
+    its ``why``): the catalogue's ``feed.scoreboard_taken`` or ``feed.console_taken``, saying what to do."""
+
+    section = "feed"
 
 
 class Feed:
@@ -84,10 +95,13 @@ class Feed:
         self._last_at = time.monotonic()  # when the scoreboard's latest message came (its tables' health: every 2 s)
         self._lost: dict[str, str] | None = None  # why the latest session the broker did not keep lost events, said
         self._stop = threading.Event()
+        self._taken: dict[str, Yielded] = {}  # "scoreboard", "console": the connection taken over, said (``taken``)
         # deliveries: each message's Delivery says whether it is the broker's retained copy (``view.receive``)
+        # yields: taken over by another display of the user (on another machine), a connection does not take it back
         self.scoreboard = Connection(scoreboard_url, session_expiry_s=session_expiry_s, keepalive_s=KEEPALIVE_S,
-                                     reconnect_delay_s=reconnect_delay_s, deliveries=True)
-        self.console = Connection(console_url, clean_start=True, keepalive_s=KEEPALIVE_S, reconnect_delay_s=reconnect_delay_s)
+                                     reconnect_delay_s=reconnect_delay_s, deliveries=True, yields=True)
+        self.console = Connection(console_url, clean_start=True, keepalive_s=KEEPALIVE_S, reconnect_delay_s=reconnect_delay_s,
+                                  yields=True)
         # QoS 1: queued by the broker while away, in the order published (a state after its events); the retained
         # copies come on every connection, after what was queued
         for leaf in SHOWN:
@@ -176,10 +190,33 @@ class Feed:
         """Put both connections' state into the hall, and tell the pages when it changed: ``connected``, whether the
         scoreboard's hears the broker (the hall is live: the scoreboard's banner), ``commands``, the console's."""
         up, can = self.scoreboard.hears(), self.console.hears()
+        for name, conn in (("scoreboard", self.scoreboard), ("console", self.console)):
+            if conn.taken is not None and name not in self._taken:
+                self._yielded(name, conn.address.username, conn.taken)
         with self._lock:
             if (up, can) != (self.hall.feed, self.hall.commands):
                 self.hall = self.hall.with_feed(up, can)
                 self.on_change({"type": "feed", "data": {"connected": up, "commands": can}})
+
+    def _yielded(self, name: str, user: str | None, why: TakenOver) -> None:
+        """The connection ``name`` was taken over by another client of ``user`` (another display of the user, on another
+        machine: ``display serve``'s lock holds one a machine): noted for the console (``taken``) and logged, once. It
+        stays down until the display is restarted. Taking it back would end the other's, which would take it back in
+        turn, for ever (each missing what the broker gave the other); retried later, it would take the hall from the
+        display that has it, and the screens would change hands all evening. The pages show the hall cut off (the
+        scoreboard's: ``Hall.feed`` false, never live again) and the console refuses commands (the console's)."""
+        if name == "scoreboard":  # and what to do: the other display, or ``display serve``'s option of the user
+            said = Yielded("scoreboard_taken", user=repr(user), option="--scoreboard-user", why=why)
+        else:
+            said = Yielded("console_taken", user=repr(user), option="--console-user", why=why)
+        self._taken[name] = said
+        log.error("%s", said.text("en"))
+
+    @property
+    def taken(self) -> dict[str, dict[str, str]]:
+        """The display's connections another client of their user took over (``scoreboard``, ``console``), each with
+        why and what to do in every language (``feed.*_taken``); empty while none was."""
+        return {name: {lang: said.text(lang) for lang in LANGS} for name, said in self._taken.items()}
 
     # -- the console ---------------------------------------------------------------------------
     @property

@@ -35,6 +35,7 @@ ROLES = {
     ("GET", "/api/tournaments/{tournament}/awards"): PUBLIC, ("POST", "/api/login"): PUBLIC,
     ("POST", "/api/logout"): ANYONE, ("GET", "/api/me"): ANYONE,
     ("GET", "/api/console/audit"): REFEREES, ("GET", "/api/console/flags"): REFEREES,
+    ("GET", "/api/console/health"): REFEREES,
     ("GET", "/api/console/tables"): REFEREES,
     ("POST", "/api/console/tables/{table}/commands"): REFEREES,  # last_hand; start_round and stop_round: organisers
     ("POST", "/api/console/tables/{table}/rulings"): REFEREES, ("POST", "/api/console/last-hand"): REFEREES,

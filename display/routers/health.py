@@ -1,0 +1,31 @@
+"""The display's own health, as the console reads it: whether each of its two broker connections hears the broker,
+and, where another display of the same broker user took one over (``display.feed``: it stays down until restarted),
+why and what to do, in both languages. The public pages show such a display cut off from the broker (the hall's
+``feed`` false), never why (the broker's address, its users)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from display.deps import Ctx, Referee
+from display.schemas import Problem
+
+router = APIRouter(prefix="/api/console", tags=["console: the display"])
+
+
+class DisplayHealth(BaseModel):
+    """The display's connections to the broker."""
+
+    feed: bool = Field(description="the scoreboard's connection hears the broker: what the pages show is live")
+    commands: bool = Field(description="the console's connection hears the broker: a command can be sent")
+    taken: dict[str, dict[str, str]] = Field(
+        description="the connections (scoreboard, console) another display of their user took over, each with why and "
+                    "what to do in both languages (zh, en); such a connection stays down until the display is restarted")
+
+
+@router.get("/health", responses={401: {"model": Problem}},
+            summary="The display's connections to the broker, and why one is down for good (taken over)")
+def health(user: Referee, ctx: Ctx) -> DisplayHealth:
+    hall = ctx.feed.hall
+    return DisplayHealth(feed=hall.feed, commands=hall.commands, taken=ctx.feed.taken)
