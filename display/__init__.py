@@ -6,6 +6,7 @@ It reads the bus (every table's ``state``, ``events``, ``violations`` and ``heal
 (``referee.tournament``) in-process for the organisers.
 
 - :mod:`display.feed`: the two MQTT connections; :mod:`display.view`: the hall as the display sees it (pure);
+  :mod:`display.said`: its words (events, violations, the console's detail of a table), in every language;
 - :mod:`display.hub`: the hall's changes to every open page (Server-Sent Events);
   :mod:`display.kept`: the tables' timelines kept across a restart;
 - :mod:`display.app`, :mod:`display.routers`: the FastAPI app, its pages (Jinja templates) and REST API;

@@ -13,7 +13,7 @@ seat and the table's time of the read, which is never earlier than the camera's.
 
 from __future__ import annotations
 
-from display.view import rulebook_game
+from display.said import rulebook_game
 
 SLACK_S = 1.0  # the camera's clock may run a little ahead of the table's
 OLDEST_S = 30.0  # a frame older than this before the flag belongs to another read

@@ -18,7 +18,7 @@ A table's camera and board say whether they see it (``camera/status``, ``board/s
 A table whose service says ``online`` but whose ``health`` stopped coming (none for
 ``STALLED_AFTER`` times its ``every``), or whose health names a problem, is *stalled*: it does not
 referee, whatever its status says (:meth:`TableView.live`); the problem is said in every language, as an event is
-(the health's ``say``: :func:`problem_said`), to the console alone (:meth:`TableView.inside`): the pages, public, hear
+(the health's ``say``: ``display.said.problem_said``), to the console alone (``display.said.inside``): the pages, public, hear
 that the health names a problem (``problem: true``) and that the table is stalled, never the problem (an exception's
 words, a log's path) nor why it is stalled. The broker's count of the messages it
 dropped (a queue full: a sender flooding a subscriber) is the hall's ``broker_dropped``.
@@ -48,8 +48,6 @@ the console's alone (``routers.tables.inside``): the pages, public, hear that it
 >>> hall, change = receive(hall, "cardtable/v1/tables/t1/health", json.dumps(locked).encode())
 >>> change["data"]["problem"], sorted(set(locked) - set(change["data"])), hall.tables["t1"].as_json(now=0.0)["live"]
 (True, ['problem_why'], {'age': 0.0, 'stalled': True})
->>> hall.tables["t1"].inside(now=0.0)["problem"]["problem"]
-'logging inputs fails: OperationalError: database is locked; no clock rules'
 """
 
 from __future__ import annotations
@@ -65,10 +63,9 @@ from pydantic import ValidationError
 from bus.broker import BROKER_DROPPED
 from bus.protocol import RETAINED, PayloadError, decode, parse_topic
 from display.schemas import Round, Standings
-from referee.catalogue import LANGS, CatalogueError, fill, say, word
-from referee.catalogue.sentences import Sentences
+from display.said import problem_said, refused_said, round_won, sentences
+from referee.catalogue import LANGS, word
 from referee.rulebooks import load
-from referee.tournament.reports import game_of
 
 TOURNAMENT_PREFIX = "cardtable/v1/tournament/"
 SHOWN = ("state", "status", "health", "events", "violations", "camera/status", "board/status")  # the table topics shown
@@ -95,8 +92,8 @@ class TableView:
     table: str
     state: dict | None = None
     status: str | None = None
-    # offline, the service would not start: its ``reason``, ``why`` and ``say`` (:func:`refused_said`), the console's
-    # alone (``routers.tables.inside``): the public pages get that it would not, never why (a file's path)
+    # offline, the service would not start: its ``reason``, ``why`` and ``say`` (``display.said.refused_said``), the
+    # console's alone (``display.said.inside``): the public pages get that it would not, never why (a file's path)
     refused: dict | None = None
     violations: tuple[dict, ...] = ()
     timeline: tuple[dict, ...] = ()
@@ -122,7 +119,7 @@ class TableView:
                "refused": self.refused is not None, "violations": list(self.violations),
                "health": public_health(self.health), "devices": dict(self.devices), "bids": dict(self.bids),
                "results": list(self.results)}
-        if now is not None:  # stalled, not why (a health's problem): the console's (``inside``)
+        if now is not None:  # stalled, not why (a health's problem): the console's (``display.said.inside``)
             out["live"] = {k: v for k, v in self.live(now).items() if k != "why"}
         if wall is not None and self.state is not None:
             out["state_age"] = round(max(0.0, wall - self.state["at"]), 3)
@@ -147,14 +144,6 @@ class TableView:
             elif self.health["problem"]:
                 why = self.health["problem"]
         return {"age": age, "stalled": why is not None, "why": why}
-
-    def inside(self, now: float) -> dict:
-        """What the console alone reads of the table (``routers.tables.inside``): why its service would not start
-        (``not_started``: the status's ``reason``, ``why``, ``say``), its health's problem (``problem``: in the logs'
-        words, as data, said), why it is stalled (``stalled``: :meth:`live`'s why); None each where there is none."""
-        h = self.health
-        problem = {k: h.get(k) for k in ("problem", "problem_why", "say")} if h and h["problem"] else None
-        return {"table": self.table, "not_started": self.refused, "problem": problem, "stalled": self.live(now)["why"]}
 
     def said(self, leaf: str, payload: dict) -> TableView:
         """The view after one of its table's ``events`` or ``violations`` (``leaf``), said already (``say``): as it
@@ -412,12 +401,14 @@ def receive(hall: Hall, topic: str, raw: bytes, now: float = 0.0, retained: bool
         payload = {"device": DEVICES[name]} | payload
         view = replace(view, devices=MappingProxyType({**view.devices, DEVICES[name]: payload}))
     elif name == "violations":
-        payload = payload | {"say": _said(view, lambda t: t.violation(payload)),
-                             "brief": _said(view, lambda t: t.violation(payload, brief=True))}
+        known = view.state or view.named  # read back from the kept file: whom its state named, until it comes
+        payload = payload | {"say": sentences(known, lambda t: t.violation(payload)),
+                             "brief": sentences(known, lambda t: t.violation(payload, brief=True))}
         view = view.with_violation(payload)
     else:
         view, missed = _resume(view, payload["seq"], wall)
-        payload = payload | {"say": _said(view, lambda t: t.event(payload) + _round_won(t, view, payload))}
+        said = sentences(view.state or view.named, lambda t: t.event(payload) + round_won(t, view.timeline, payload))
+        payload = payload | {"say": said}
         view = view.said("events", payload)
     kind = {"events": "event", "violations": "violation"}.get(name, "device" if name in DEVICES else name)
     change = {"type": kind, "table": table, "data": shown(payload) if name == "state" else payload}
@@ -477,26 +468,6 @@ def _resume(view: TableView, seq: int, wall: float, state: bool = False) -> tupl
     return replace(view, resumed=None, cut=False).said("events", missed), missed
 
 
-def _round_won(said: Sentences, view: TableView, e: dict) -> str:
-    """Who won a Tractor round that the clock or the announced last hand ended, its sentence's end: its ``round_over``
-    names no side, the tournament reads the levels (:func:`referee.tournament.reports.game_of`: the higher level wins,
-    equal levels draw), those of the hand's ``levels_changed`` (the state that shows them comes after the event)."""
-    changed = next((x for x in reversed(view.timeline) if x["kind"] == "levels_changed"), None)
-    if e["kind"] != "round_over" or said.game != "tractor" or changed is None:
-        return ""
-    winner, _ = game_of("round_over", e["data"], changed["data"]["levels"])
-    ended = say(said.lang, "result.round_won", team=said.team(winner)) if winner else word(said.lang, "result.round_drawn")
-    return word(said.lang, "word.sep") + ended
-
-
-def _said(view: TableView, tell) -> dict[str, str]:
-    """A sentence in every language, with the table's game and players (from its latest ``state``; read back from the
-    kept file, whom its state named until it comes)."""
-    state = view.state or view.named or {}
-    game = rulebook_game(state.get("rulebook") or "classic-3deck")
-    return {lang: tell(Sentences(lang, game, state.get("players"))) for lang in LANGS}
-
-
 def named(state: Mapping) -> dict:
     """What of a table's ``state`` (or ``assigned`` event) its sentences take: its players and rulebook. A view read
     back from the kept file says its events with them until its state comes (a kept session's come before it).
@@ -524,69 +495,6 @@ def public_health(health: Mapping | None) -> dict | None:
     return {k: v for k, v in health.items() if k not in ("problem_why", "say")} | {"problem": bool(health["problem"])}
 
 
-def problem_said(health: Mapping) -> dict[str, str] | None:
-    """A health's problem in every language (``say``; None without one): its ``problem_why`` said by the catalogue's
-    ``health`` section, an error by the entry its ``code`` names. A key this display does not know (a newer service's),
-    values that do not fit it, or none (an older service's): the service's own words, marked as English, never blank.
-
-    >>> why = {"key": "logging_fails", "values": {"error": "OperationalError: database is locked", "code": "sqlite.locked"}}
-    >>> problem_said({"problem": "logging inputs fails: OperationalError: database is locked; no clock rules",
-    ...               "problem_why": why})["zh"]
-    '输入记不进日志：另一个程序锁住了它；计时不作裁决'
-    >>> problem_said({"problem": "on fire", "problem_why": {"key": "fire", "values": {}}}), problem_said({"problem": None})
-    ({'zh': '（英文原话）on fire', 'en': 'on fire'}, None)
-    """
-    if not health.get("problem"):
-        return None
-    why = health.get("problem_why") or {}
-    values, said = why.get("values") or {}, {}
-    for lang in LANGS:
-        try:
-            said[lang] = fill(lang, f"health.{why.get('key')}", {k: _problem_value(k, v, values, lang) for k, v in values.items()})
-        except CatalogueError:
-            said[lang] = say(lang, "health.in_english", text=health["problem"])
-    return said
-
-
-def refused_said(status: Mapping) -> dict[str, str] | None:
-    """Why the table's service would not start (an ``offline`` status with ``why``: ``referee.table.refused``) in every
-    language, None for any other status: the catalogue's ``replay.why_*``, a value that is a word of the catalogue in
-    its words. A key this display does not know, or values that do not fit it: the service's ``reason``, as English.
-
-    >>> why = {"key": "other_table", "values": {"table": "t08", "rulebook": "classic-3deck", "this": "t07",
-    ...                                         "this_rulebook": "zhongkai-2010"}}
-    >>> refused_said({"status": "offline", "reason": "the log of table t08", "why": why})["zh"]
-    '未能启动：它是 t08 桌（classic-3deck）的日志，不是 t07 桌（zhongkai-2010）的'
-    >>> refused_said({"status": "offline", "reason": "on fire", "why": {"key": "fire", "values": {}}})["en"]
-    'would not start: on fire'
-    >>> refused_said({"status": "offline"}), refused_said({"status": "online", "why": why})
-    (None, None)
-    """
-    why = status.get("why")
-    if status["status"] != "offline" or not why:
-        return None
-    said = {}
-    for lang in LANGS:
-        values = {k: word(lang, v["key"], v["text"]) if isinstance(v, dict) else v for k, v in why["values"].items()}
-        try:
-            text = fill(lang, f"replay.why_{why['key']}", values)
-        except CatalogueError:
-            text = say(lang, "health.in_english", text=status.get("reason") or why["key"])
-        said[lang] = say(lang, "health.refused", why=text)
-    return said
-
-
-def _problem_value(name: str, value: object, values: Mapping, lang: str) -> str:
-    """One value of a problem in ``lang``: the error in the catalogue's words where its ``code`` names them, a list of
-    names joined (none: unknown), anything else as sent."""
-    code = values.get("code")
-    if name == "error" and isinstance(code, str) and code.startswith(("oserror.", "sqlite.")):
-        return word(lang, code, str(value))
-    if isinstance(value, list):
-        return word(lang, "word.list").join(map(str, value)) or word(lang, "word.unknown")
-    return str(value)
-
-
 def shown(state: dict | None) -> dict | None:
     """``state`` as the hall's pages get it (anyone in the hall may read them, players too): a seat's cards left above
     its book's ``[deal] told_at`` are ``None``, the players' secret (报牌: seeds 002 九 3, 004 三（一）3). The hall
@@ -609,15 +517,6 @@ def dealt(rulebook: str):
         return load(rulebook).deal
     except ValueError:
         return None
-
-
-@cache
-def rulebook_game(rulebook: str) -> str:
-    """The game ``rulebook`` is of (a rulebook this display does not have: Tractor's, the shared sentences)."""
-    try:
-        return load(rulebook).game
-    except ValueError:  # a rulebook this display does not have: the shared sentences
-        return "tractor"
 
 
 def _tournament(hall: Hall, topic: str, raw: bytes) -> tuple[Hall, dict]:

@@ -20,6 +20,7 @@ from display.deps import Ctx, Denied, Lang, Organiser, Referee, User, record
 from display.flags import actions, frame_for
 from display.plays import choices, hand_of, play_of, whole
 from display.routers.pages import fouls
+from display.said import inside as inside_of
 from display.view import Hall
 from display.schemas import (
     Assign,
@@ -217,7 +218,7 @@ def flags(user: Referee, ctx: Ctx, lang: Lang) -> list[FlagView]:
                     "say 未能启动 or 无响应 and no more)")
 def inside(user: Referee, ctx: Ctx) -> list[Inside]:
     now = time.monotonic()
-    return [Inside(**view.inside(now)) for _, view in sorted(ctx.feed.hall.tables.items())]
+    return [Inside(**inside_of(view, now)) for _, view in sorted(ctx.feed.hall.tables.items())]
 
 
 @router.post("/tables/{table}/flags/{flag}", responses=ERRORS, summary="Confirm, dismiss or correct an open flag")
