@@ -11,7 +11,7 @@ import time
 import uuid
 
 import pytest
-from kit import login, served, until
+from kit import login, until
 
 from bus.mqtt import Connection
 from bus.protocol import encode, topic
@@ -47,37 +47,36 @@ def test_a_service_that_will_not_start_says_why_on_the_console(page, broker, tmp
     starts."""
     log = TableService("r1", "classic-3deck", broker.url("table-r1"), tmp_path / "r1.db").start()
     log.stop()  # its status offline, said without a why: a service that stopped
-    console = Connection(broker.url("console"), f"console-{uuid.uuid4().hex[:6]}", clean_start=True).connect()
+    console = Connection(broker.url("console-2"), f"console-2-{uuid.uuid4().hex[:6]}", clean_start=True).connect()
     assign = {"v": 1, "id": "c-seat", "command": "assign", "rulebook": "classic-3deck",
               "players": {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}}
     console.publish(topic("r1", "commands"), encode("commands", assign))
     assert console.flush(10)
     (tmp_path / "r2.db").write_bytes(b"this is no database, only words " * 64)
-    with served(broker, tmp_path / "console.db") as server:
-        c = page("/console")
-        login(c)
-        until(c, "!!document.querySelector('#c-tables tr[data-table=r1]')")
-        assert "离线" in c.evaluate(REFUSED.format(t="r1")) and "未能启动" not in c.evaluate(REFUSED.format(t="r1"))
-        refused(broker, tmp_path, service_process, "r1", "zhongkai-2010", tmp_path / "r1.db")
-        says(c, "r1", "离线 未能启动：它是 r1 桌（classic-3deck）的日志，不是 r1 桌（zhongkai-2010）的")
-        refused(broker, tmp_path, service_process, "r2", "classic-3deck", tmp_path / "r2.db")
-        says(c, "r2", "离线 未能启动：它不是数据库文件")  # SQLite's error in the catalogue's words (sqlite.notadb)
-        refused(broker, tmp_path, service_process, "r3", "classic-3dek", tmp_path / "r3.db")
-        says(c, "r3", "离线 未能启动：没有规则“classic-3dek”；可用的规则：")
-        en = page("/console", lang="en")
-        login(en)
-        says(en, "r1", "would not start: it is the log of table r1 (classic-3deck), not of table r1 (zhongkai-2010)")
-        says(en, "r3", "would not start: unknown rulebook 'classic-3dek'; known: ")
-        assert not any("\u4e00" <= ch <= "\u9fff" for ch in en.evaluate(REFUSED.format(t="r1")))
-        right = TableService("r1", "classic-3deck", broker.url("table-r1"), tmp_path / "r1.db").start()
-        try:
-            deadline = time.monotonic() + 20
-            while (right.table.state(time.time()).get("players") or {}).get("S") != "王芳":
-                assert time.monotonic() < deadline, "the command sent while the service refused was lost"
-                time.sleep(0.05)
-            until(c, f"!{REFUSED.format(t='r1')}.includes('未能启动')")  # online: the refusal is gone
-        finally:
-            right.stop()
+    c = page("/console")
+    login(c)
+    until(c, "!!document.querySelector('#c-tables tr[data-table=r1]')")
+    assert "离线" in c.evaluate(REFUSED.format(t="r1")) and "未能启动" not in c.evaluate(REFUSED.format(t="r1"))
+    refused(broker, tmp_path, service_process, "r1", "zhongkai-2010", tmp_path / "r1.db")
+    says(c, "r1", "离线 未能启动：它是 r1 桌（classic-3deck）的日志，不是 r1 桌（zhongkai-2010）的")
+    refused(broker, tmp_path, service_process, "r2", "classic-3deck", tmp_path / "r2.db")
+    says(c, "r2", "离线 未能启动：它不是数据库文件")  # SQLite's error in the catalogue's words (sqlite.notadb)
+    refused(broker, tmp_path, service_process, "r3", "classic-3dek", tmp_path / "r3.db")
+    says(c, "r3", "离线 未能启动：没有规则“classic-3dek”；可用的规则：")
+    en = page("/console", lang="en")
+    login(en)
+    says(en, "r1", "would not start: it is the log of table r1 (classic-3deck), not of table r1 (zhongkai-2010)")
+    says(en, "r3", "would not start: unknown rulebook 'classic-3dek'; known: ")
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in en.evaluate(REFUSED.format(t="r1")))
+    right = TableService("r1", "classic-3deck", broker.url("table-r1"), tmp_path / "r1.db").start()
+    try:
+        deadline = time.monotonic() + 20
+        while (right.table.state(time.time()).get("players") or {}).get("S") != "王芳":
+            assert time.monotonic() < deadline, "the command sent while the service refused was lost"
+            time.sleep(0.05)
+        until(c, f"!{REFUSED.format(t='r1')}.includes('未能启动')")  # online: the refusal is gone
+    finally:
+        right.stop()
     console.close()
 
 
