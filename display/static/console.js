@@ -91,11 +91,12 @@ async function whoAmI() {
   try { ME = await api("GET", "/api/me"); } catch { ME = null; }
   $("#login").hidden = !!ME; $("#desk").hidden = !ME;
   if (ME) { renderMe(); renderTables(); loadInside(); loadFlags(); loadAudit(); renderTournament(); }
-  else INSIDE = {};  // what the login read is not kept past it
+  else { INSIDE = {}; TAKEN = {}; }  // what the login read is not kept past it
+  renderFeed();
 }
 function loggedOut() {  // the login ended (an evening's passed, the user removed, its password changed) on a page left
   // open: back to the login form, saying so; what was asked of the server meanwhile was not done (a 401 does nothing)
-  ME = null; $("#login").hidden = false; $("#desk").hidden = true;
+  ME = null; $("#login").hidden = false; $("#desk").hidden = true; TAKEN = {}; renderTaken();
   $("#login-error").textContent = T("session_ended");
 }
 function renderMe() {  // the desk says the user's role: a control that needs another (data-needs) is not offered (style.css)
@@ -205,7 +206,22 @@ function renderFeed() {  // #banner exactly while a command would be refused for
   $("#banner").hidden = hall.commands !== false || hall.cut;
   $("#stale").hidden = !(hall.feed === false && hall.commands !== false) || hall.cut;
   $("#cut").hidden = !hall.cut;  // this page cut off from the display: nothing it shows is live, nothing it sends goes
+  renderTaken();
+  if (hall.commands === false || hall.feed === false) loadTaken();
   tickLive();
+}
+// A connection of the display another display of its broker user took over stays down until the display is restarted
+// (display.feed): why and what to do, asked for with the login (/api/console/health), in the page's language
+let TAKEN = {};  // "scoreboard", "console" -> {zh, en}
+async function loadTaken() {
+  if (!ME) return;
+  const h = await api("GET", "/api/console/health").catch(() => null);
+  if (h && ME) { TAKEN = h.taken; renderTaken(); }
+}
+function renderTaken() {
+  const words = ME ? Object.values(TAKEN).map(w => w[LANG]) : [];
+  $("#taken").hidden = !words.length;
+  $("#taken").textContent = words.join(" ");
 }
 function tickLive() {
   for (const td of document.querySelectorAll("#c-tables td.live")) td.innerHTML = liveHTML(hall.tables[td.parentElement.dataset.table]);
@@ -471,7 +487,7 @@ function listen(on) {  // the stream's events (stream.js)
 function renderTournament() { tournamentPanel(); }
 
 $("#lang").addEventListener("click", () => switchLanguage(() => {
-  renderRulings();
+  renderRulings(); renderTaken();
   if (ME) { renderMe(); renderTables(); renderTimeline(); loadFlags(); loadAudit(); renderTournament(); }
   if (PICK) { const chosen = PICK.chosen; openPicker(PICK).then(() => { if (PICK) { PICK.chosen = chosen; renderPicker(); } }); }
 }));

@@ -16,7 +16,9 @@ import time
 from pathlib import Path
 
 import httpx
-from kit import ORGANISER, make_db, served
+import pytest
+from kit import ORGANISER, login, make_db, served
+from kit import until as shows
 
 from bus.broker import free_port
 from bus.mqtt import TAKEN_WITHIN_S
@@ -74,8 +76,9 @@ def test_the_older_of_two_feeds_of_one_user_yields_and_stays_down(broker, until,
             newer.stop()
 
 
+@pytest.mark.browser
 def test_a_display_taken_over_by_a_serve_on_another_machine_shows_the_feed_down_and_says_why(broker, tmp_path, until,
-                                                                                             caplog):
+                                                                                             caplog, browser):
     caplog.set_level(logging.ERROR, logger="display.feed")
     credentials = broker.write_credentials(tmp_path / "credentials", ["scoreboard", "console"])
     port, before = free_port(), broker.log_tail(100_000).count("Client scoreboard already connected")
@@ -101,6 +104,21 @@ def test_a_display_taken_over_by_a_serve_on_another_machine_shows_the_feed_down_
             assert health["taken"]["scoreboard"]["zh"].startswith("本显示服务已不再实时显示赛场")
             assert "重启之前，它的页面一直显示与消息服务器断开" in health["taken"]["scoreboard"]["zh"]
             assert any(r.getMessage().startswith("this display no longer shows the hall live") for r in caplog.records)
+            context = browser.new_context(locale="zh-CN")
+            try:  # the console's banner says it, to a login alone, in the page's language
+                pg = context.new_page()
+                pg.goto(here.url + "/console")
+                assert pg.evaluate("document.querySelector('#taken').hidden")
+                login(pg)
+                shows(pg, "!document.querySelector('#taken').hidden && "
+                          "document.querySelector('#taken').textContent.includes('本显示服务已不再实时显示赛场')")
+                assert "`--console-user console-2`" in pg.evaluate("document.querySelector('#taken').textContent")
+                pg.click("#lang")
+                shows(pg, "document.querySelector('#taken').textContent.startsWith('this display no longer shows the hall live')")
+                pg.click("#logout")
+                shows(pg, "document.querySelector('#taken').hidden")
+            finally:
+                context.close()
         finally:
             other.terminate()
             other.wait(30)
