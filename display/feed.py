@@ -39,7 +39,6 @@ import time
 import uuid
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from types import MappingProxyType
 
 from bus.broker import BROKER_DROPPED
@@ -93,7 +92,6 @@ class Feed:
         self._heard_on = 0  # the scoreboard connection's generation the hall was last told on (``Delivery``)
         self._keep_s = session_expiry_s
         self._last_at = time.monotonic()  # when the scoreboard's latest message came (its tables' health: every 2 s)
-        self._lost: dict[str, str] | None = None  # why the latest session the broker did not keep lost events, said
         self._stop = threading.Event()
         self._taken: dict[str, Yielded] = {}  # "scoreboard", "console": the connection taken over, said (``taken``)
         # deliveries: each message's Delivery says whether it is the broker's retained copy (``view.receive``)
@@ -131,7 +129,6 @@ class Feed:
             if delivery.generation != self._heard_on:  # a new connection
                 self._connected_again(delivery.generation)
             self._last_at = time.monotonic()
-            cut = {t for t, v in self.hall.tables.items() if v.cut}  # a new session's tables, their gaps pending
             try:
                 self.hall, change = receive(self.hall, full_topic, raw, time.monotonic(), delivery.retain, time.time())
             except Ignored as exc:
@@ -145,8 +142,6 @@ class Feed:
             if change["type"] == "event" and data.get("kind") == "rejected" and data["data"].get("topic") == "commands":
                 self._answer(data["data"].get("id"), data["data"])
             missed = change.pop("missed", None)  # a gap a restart left in the timeline, said before the state
-            if missed is not None and change["table"] in cut and self._lost is not None:
-                missed = self._said_why(change["table"], missed)
             for c in ([{"type": "event", "table": change["table"], "data": missed}] if missed else []) + [change]:
                 if self.kept is not None and "table" in c:
                     self.kept.note(self.hall.table(c["table"]), c)
@@ -156,24 +151,17 @@ class Feed:
     def _connected_again(self, generation: int) -> None:
         """The scoreboard's connection ``generation``, its first message: a session the broker kept delivers what was
         published meanwhile (nothing missed); one it did not keep lost it, and the hall says so where a table moved on
-        (``Hall.reconnected``), with why (``_lost``: the cut outlasted the session's expiry, or the broker lost it)."""
+        (``Hall.reconnected``), with why: the cut outlasted the session's expiry, or the broker lost it."""
         first, self._heard_on = self._heard_on == 0, generation
         if self.scoreboard.resumed(generation):
             return
-        away = time.monotonic() - self._last_at
+        away, lost = time.monotonic() - self._last_at, None
         if not first:
             key = "kept.missed_expired" if away > self._keep_s else "kept.missed_lost"
-            self._lost = {lang: say(lang, key, away=f"{away:.0f}", keep=self._keep_s) for lang in LANGS}
+            lost = {lang: say(lang, key, away=f"{away:.0f}", keep=self._keep_s) for lang in LANGS}
             log.warning("scoreboard: the broker did not keep the session (cut off %.0f s, kept %d s): events of the cut"
                         " are lost", away, self._keep_s)
-        self.hall = self.hall.reconnected()
-
-    def _said_why(self, table: str, missed: dict) -> dict:
-        """``missed`` (the line of a cut ``Hall.reconnected`` put in ``table``'s timeline) saying why (``_lost``)."""
-        told = missed | {"say": dict(self._lost)}
-        view = self.hall.table(table)
-        self.hall = self.hall.with_table(replace(view, timeline=tuple(told if e is missed else e for e in view.timeline)))
-        return told
+        self.hall = self.hall.reconnected(lost)
 
     def _answer(self, cid: str | None, answer: dict | bool) -> None:
         """Keep a table's answer to the console's command ``cid`` (the newest ``ANSWERS_KEPT``): its ``rejected``

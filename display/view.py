@@ -104,9 +104,9 @@ class TableView:
     results: tuple[dict, ...] = ()  # what the table said of the result since its last play: seq, kind, say
     # read back from the kept file (``display.kept``): the seq of the table's state the display saw last before it
     # stopped (-1: none), until the table's next word says whether it missed any event meanwhile (``_resume``); the
-    # same once the display's feed connected again after a cut (``cut``: ``Hall.reconnected``)
+    # same once the display's feed connected again after a cut (``cut``: ``Hall.reconnected``, the words of its gap)
     resumed: int | None = None
-    cut: bool = False
+    cut: Mapping[str, str] | None = None
     # read back from the kept file: the players and rulebook its latest state named (:func:`named`), its events said
     # with them until its state comes (a kept session's events come before the state, retained, on a restart)
     named: Mapping | None = None
@@ -297,11 +297,11 @@ class Hall:
     def with_table(self, view: TableView) -> Hall:
         return replace(self, tables=MappingProxyType({**self.tables, view.table: view}))
 
-    def reconnected(self) -> Hall:
-        """The hall once the display's feed connected to the broker again: the broker keeps no events for it (a clean
-        session), so a table whose log moved on meanwhile says so where they are missing (``_resume``: a ``missed``
-        line), as after a restart; its state, retained, shows what they did. Not a silent gap: the tile showed a play
-        that the timeline never did.
+    def reconnected(self, said: Mapping[str, str] | None = None) -> Hall:
+        """The hall once the display's feed connected to the broker again on a session the broker did not keep: the
+        events of the cut are lost, so a table whose log moved on meanwhile says so where they are missing (``_resume``:
+        a ``missed`` line, in the words ``said``, each language's, else ``kept.missed_cut``), as after a restart; its
+        state, retained, shows what they did. Not a silent gap: the tile showed a play that the timeline never did.
 
         >>> from bus.protocol import schema
         >>> state, at = schema("state")["examples"][0], "cardtable/v1/tables/t1/state"
@@ -309,9 +309,13 @@ class Hall:
         >>> receive(hall.reconnected(), at, json.dumps(state).encode(), retained=True)[1].get("missed")  # nothing missed
         >>> hall, change = receive(hall.reconnected(), at, json.dumps(state | {"seq": state["seq"] + 2}).encode(), retained=True)
         >>> change["missed"]["say"]["zh"], hall.tables["t1"].cut
-        ('显示服务与消息服务器断开期间，本桌的事件没有收到：这里缺了一段', False)
+        ('显示服务与消息服务器断开期间，本桌的事件没有收到：这里缺了一段', None)
+        >>> receive(hall.reconnected({"zh": "断了", "en": "cut"}), at, json.dumps(state | {"seq": state["seq"] + 4}).encode(),
+        ...         retained=True)[1]["missed"]["say"]
+        {'zh': '断了', 'en': 'cut'}
         """
-        cut = {t: replace(v, resumed=v.state["seq"], cut=True) if v.state is not None and v.resumed is None else v
+        said = MappingProxyType(dict(said or {lang: word(lang, "kept.missed_cut") for lang in LANGS}))
+        cut = {t: replace(v, resumed=v.state["seq"], cut=said) if v.state is not None and v.resumed is None else v
                for t, v in self.tables.items()}
         return replace(self, tables=MappingProxyType(cut))
 
@@ -461,11 +465,11 @@ def _resume(view: TableView, seq: int, wall: float, state: bool = False) -> tupl
     if view.resumed is None or (not state and seq <= view.resumed):
         return view, None
     if seq == view.resumed or (not state and seq == view.resumed + 1):
-        return replace(view, resumed=None, cut=False), None
+        return replace(view, resumed=None, cut=None), None
     last = view.timeline[-1]["seq"] if view.timeline else max(view.resumed, 0)
     missed = {"v": 1, "seq": last, "kind": "missed", "at": wall, "data": {"after": view.resumed},
-              "say": {lang: word(lang, "kept.missed_cut" if view.cut else "kept.missed") for lang in LANGS}}
-    return replace(view, resumed=None, cut=False).said("events", missed), missed
+              "say": dict(view.cut) if view.cut else {lang: word(lang, "kept.missed") for lang in LANGS}}
+    return replace(view, resumed=None, cut=None).said("events", missed), missed
 
 
 def named(state: Mapping) -> dict:
