@@ -350,6 +350,16 @@ class HealthProblem(BaseModel):
     say: dict[str, str] = Field(description="in both languages (zh, en)")
 
 
+class DisplayHealth(BaseModel):
+    """The display's connections to the broker."""
+
+    feed: bool = Field(description="the scoreboard's connection hears the broker: what the pages show is live")
+    commands: bool = Field(description="the console's connection hears the broker: a command can be sent")
+    taken: dict[str, dict[str, str]] = Field(
+        description="the connections (scoreboard, console) another display of their user took over, each with why and "
+                    "what to do in both languages (zh, en); such a connection stays down until the display is restarted")
+
+
 class Inside(BaseModel):
     """A table as the logged-in console alone reads it: what the public API and stream leave out. None where there is
     nothing to say."""

@@ -489,7 +489,7 @@ def named(state: Mapping) -> dict:
 
 def public_health(health: Mapping | None) -> dict | None:
     """``health`` as the pages, public, get it: whether it names a problem (``problem``: true or false), never which
-    (its words, ``problem_why``, ``say``: an exception's, a log's path), the console's alone (:meth:`TableView.inside`).
+    (its words, ``problem_why``, ``say``: an exception's, a log's path), the console's alone (:func:`display.said.inside`).
 
     >>> public_health({"every": 2.0, "problem": "OperationalError: database is locked", "say": {}}), public_health(None)
     ({'every': 2.0, 'problem': True}, None)

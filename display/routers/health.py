@@ -6,22 +6,11 @@ why and what to do, in both languages. The public pages show such a display cut 
 from __future__ import annotations
 
 from fastapi import APIRouter
-from pydantic import BaseModel, Field
 
 from display.deps import Ctx, Referee
-from display.schemas import Problem
+from display.schemas import DisplayHealth, Problem
 
 router = APIRouter(prefix="/api/console", tags=["console: the display"])
-
-
-class DisplayHealth(BaseModel):
-    """The display's connections to the broker."""
-
-    feed: bool = Field(description="the scoreboard's connection hears the broker: what the pages show is live")
-    commands: bool = Field(description="the console's connection hears the broker: a command can be sent")
-    taken: dict[str, dict[str, str]] = Field(
-        description="the connections (scoreboard, console) another display of their user took over, each with why and "
-                    "what to do in both languages (zh, en); such a connection stays down until the display is restarted")
 
 
 @router.get("/health", responses={401: {"model": Problem}},

@@ -127,11 +127,11 @@ function renderTables() {
       `<button data-cmd="last_hand">${T("last_hand")}</button> <button data-cmd="stop_round" data-needs="organiser">${T("stop_round")}</button></td></tr>`;
   }).join("") || `<tr><td colspan="5" class="empty">${T("no_tables")}</td></tr>`;  // none heard of yet: said, not an empty list
 }
-// What the stream, public, leaves out (view.TableView.inside: the pages hear that a service would not start, refused,
+// What the stream, public, leaves out (said.inside: the pages hear that a service would not start, refused,
 // and that a health names a problem, problem: true, never why: a file's path, an exception's words), asked for with the
 // login (/api/console/tables) on a login, a snapshot, a refused status and a health that names a problem: why the
 // service would not start (its log another table's, damaged, its rulebook unknown; said by the server in both
-// languages: view.refused_said), the health's problem (view.problem_said). One question at a time, and the next a
+// languages: said.refused_said), the health's problem (said.problem_said). One question at a time, and the next a
 // second after it at the soonest (a stalled table's health comes every 2 s): those that came meanwhile ask once more.
 let INSIDE = {}, insideBusy = false, insideAgain = false;  // table -> its inside (not_started, problem)
 async function loadInside() {
