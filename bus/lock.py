@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bus.mqtt import parse_url
+from referee.catalogue import Refusal
 
 NAMING_S = 2.0  # how long a refused process waits for the holder to name itself in an empty lock file
 LOCKS = Path("/run/lock")  # every user may write there, and no unit's PrivateTmp hides it from another
@@ -38,7 +39,7 @@ LOCKS = Path("/run/lock")  # every user may write there, and no unit's PrivateTm
 class Held(Exception):
     """The lock file ``lock`` is not this process's: another holds it (``holder``, its process and what it reads), or
     it cannot be opened or written (``holder`` None, ``error`` why); the caller says which in its own section's words
-    (``table_busy``, ``table_lock``: keys written out where they are raised, as the catalogue's test reads them)."""
+    (:func:`hold_or_refuse`)."""
 
     def __init__(self, lock: Path, holder: str | None = None, error: OSError | None = None) -> None:
         super().__init__(holder or error)
@@ -90,6 +91,29 @@ def hold(role: str, table: str, broker_url: str, what: str) -> Holding:
     return hold_file(path(role, table, broker_url), what)
 
 
+def hold_or_refuse(refusal: type[Refusal], where: Path, what: str, *, busy: str, unopened: str, **words: object) -> Holding:
+    """:func:`hold_file`, or ``refusal`` in the caller's words: its key ``busy`` naming the ``holder`` when another
+    process holds the lock file, its key ``unopened`` saying the ``error`` when the file cannot be opened or written;
+    both with the ``lock`` file and ``words`` (the caller's values: the table, the user). The keys are written out at
+    each call, where ``tests/test_catalogue.py`` reads them.
+
+    >>> where = path("camera", "t98", "mqtt://localhost:1")
+    >>> held = hold_file(where, "0")
+    >>> try:
+    ...     hold_or_refuse(Refusal, where, "1", busy="serve_busy", unopened="serve_lock", broker="localhost:1")
+    ... except Refusal as e:
+    ...     print(e.key, sorted(e.values))
+    refusal.serve_busy ['broker', 'holder', 'lock']
+    >>> held.release()
+    """
+    try:
+        return hold_file(where, what)
+    except Held as e:
+        if e.holder is None:
+            raise refusal(unopened, lock=e.lock, error=e.error, **words) from None
+        raise refusal(busy, holder=e.holder, lock=e.lock, **words) from None
+
+
 def hold_file(where: Path, what: str) -> Holding:
     """Hold the lock file ``where`` for this process, which names itself in it by its process and ``what``, until
     :meth:`Holding.release` (or the process's end); :class:`Held` when another process holds it or the file cannot be
@@ -139,4 +163,4 @@ def _names(where: Path, fd: int) -> bool:
     return (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino)
 
 
-__all__ = ["LOCKS", "Held", "Holding", "hold", "hold_file", "path"]
+__all__ = ["LOCKS", "Held", "Holding", "hold", "hold_file", "hold_or_refuse", "path"]

@@ -178,29 +178,19 @@ def _hold(db: str, what: str):
 
     if db == ":memory:":
         return None
-    where = Path(f"{db}.lock")
-    try:
-        return lock.hold_file(where, what)
-    except lock.Held as e:
-        if e.holder is None:
-            raise ServeError("console_lock", path=db, lock=where, error=e.error) from None
-        raise ServeError("console_held", path=db, holder=e.holder, lock=where) from None
+    return lock.hold_or_refuse(ServeError, Path(f"{db}.lock"), what, busy="console_held", unopened="console_lock", path=db)
 
 
 def _hold_reader(user: str, url: str, what: str):
-    """Hold the scoreboard user ``user`` on the broker of ``url`` for this ``serve`` (``bus.lock.hold``, role
+    """Hold the scoreboard user ``user`` on the broker of ``url`` for this ``serve`` (its ``bus.lock.path``, role
     ``display``). The broker makes a client's id its user name and keeps the display's session for it
     (``display.feed``): a second display of the user on it would take the session from the first, each connecting
     again and taking it back, both missing events, for ever. A second display is given a user of its own
     (``--scoreboard-user``, e.g. ``scoreboard-2``: ``cardtable hall setup --also``)."""
     from bus import lock
 
-    try:
-        return lock.hold("display", user, url, what)
-    except lock.Held as e:
-        if e.holder is None:
-            raise ServeError("scoreboard_lock", user=user, lock=e.lock, error=e.error) from None
-        raise ServeError("scoreboard_held", user=user, holder=e.holder, lock=e.lock) from None
+    return lock.hold_or_refuse(ServeError, lock.path("display", user, url), what, busy="scoreboard_held",
+                               unopened="scoreboard_lock", user=user)
 
 
 def _https(cert: str | None, key: str | None) -> dict[str, str]:

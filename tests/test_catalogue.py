@@ -345,10 +345,15 @@ def refusal_classes() -> dict[str, str]:
     return found
 
 
+HELD = {"busy": {"holder", "lock"}, "unopened": {"lock", "error"}}  # bus.lock.hold_or_refuse: each key's values of its own
+
+
 def refusals() -> list[tuple[Path, int, str, set[str]]]:
-    """Every refusal the code raises: (file, line, catalogue key, the names of its values)."""
+    """Every refusal the code raises: (file, line, catalogue key, the names of its values); a refusal of a lock file
+    held (``bus.lock.hold_or_refuse(Class, ..., busy="key", unopened="key", **values)``) too, by its class and keys."""
     out = []
-    for cls, section in refusal_classes().items():
+    classes = refusal_classes()
+    for cls, section in classes.items():
         for folder in CODE:
             for path, node in calls(folder, cls):
                 if path.name == "__init__.py" and path.parent.name == "catalogue":
@@ -356,6 +361,16 @@ def refusals() -> list[tuple[Path, int, str, set[str]]]:
                 key = literal(node, 0)
                 assert key is not None, f"{path}:{node.lineno}: {cls} is raised with a key that is not written out"
                 out.append((path, node.lineno, f"{section}.{key}", {k.arg for k in node.keywords}))
+    for folder in CODE:
+        for path, node in calls(folder, "hold_or_refuse"):
+            cls = getattr(node.args[0], "id", None) if node.args else None
+            assert cls in classes, f"{path}:{node.lineno}: hold_or_refuse with {cls}, not a refusal class written out"
+            keys = {k.arg: k.value for k in node.keywords}
+            words = set(keys) - set(HELD)
+            for which, values in HELD.items():
+                key = keys.get(which)
+                assert isinstance(key, ast.Constant) and isinstance(key.value, str), f"{path}:{node.lineno}: {which}= not written out"
+                out.append((path, node.lineno, f"{classes[cls]}.{key.value}", words | values))
     return out
 
 

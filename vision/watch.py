@@ -151,16 +151,12 @@ def kind(source: str) -> str:
 
 
 def hold(table: str, broker: str, source: str) -> lock.Holding:
-    """Hold ``table`` for this camera (:func:`bus.lock.hold`) until its release; :class:`SourceError`,
+    """Hold ``table`` for this camera (its :func:`bus.lock.path`) until its release; :class:`SourceError`,
     naming the holder, when another camera holds it."""
     from bus import lock
 
-    try:
-        return lock.hold("camera", table, broker, source)
-    except lock.Held as e:
-        if e.holder is None:
-            raise SourceError("table_lock", table=table, lock=e.lock, error=e.error) from None
-        raise SourceError("table_busy", table=table, holder=e.holder, lock=e.lock) from None
+    return lock.hold_or_refuse(SourceError, lock.path("camera", table, broker), source, busy="table_busy",
+                               unopened="table_lock", table=table)
 
 
 def open_source(source: str, size: tuple[int, int] | None = None, what: str | None = None) -> cv2.VideoCapture:

@@ -78,14 +78,10 @@ class BoardRefused(Refusal):
 
 
 def hold_table(table: str, broker_url: str, port: str) -> lock.Holding:
-    """Hold ``table`` for this bridge (:func:`bus.lock.hold`) until its release; :class:`PortBusy`, naming
+    """Hold ``table`` for this bridge (its :func:`bus.lock.path`) until its release; :class:`PortBusy`, naming
     the holder, when another bridge holds it."""
-    try:
-        return lock.hold("bridge", table, broker_url, port)
-    except lock.Held as e:
-        if e.holder is None:
-            raise PortBusy("table_lock", table=table, lock=e.lock, error=e.error) from None
-        raise PortBusy("table_busy", table=table, holder=e.holder, lock=e.lock) from None
+    return lock.hold_or_refuse(PortBusy, lock.path("bridge", table, broker_url), port, busy="table_busy",
+                               unopened="table_lock", table=table)
 
 
 class Bridge:
