@@ -131,16 +131,23 @@ function renderTables() {
 // and that a health names a problem, problem: true, never why: a file's path, an exception's words), asked for with the
 // login (/api/console/tables) on a login, a snapshot, a refused status and a health that names a problem: why the
 // service would not start (its log another table's, damaged, its rulebook unknown; said by the server in both
-// languages: said.refused_said), the health's problem (said.problem_said). One question at a time, and the next a
-// second after it at the soonest (a stalled table's health comes every 2 s): those that came meanwhile ask once more.
-let INSIDE = {}, insideBusy = false, insideAgain = false;  // table -> its inside (not_started, problem)
-async function loadInside() {
-  if (!ME) return;
-  if (insideBusy) { insideAgain = true; return; }
-  insideBusy = true; insideAgain = false;
+// languages: said.refused_said), the health's problem (said.problem_said), paced (a stalled table's health comes every 2 s).
+let INSIDE = {};  // table -> its inside (not_started, problem)
+const loadInside = paced(async () => {
   const rows = await api("GET", "/api/console/tables").catch(() => null);  // none: 未能启动, 无响应 alone
   if (rows && ME) { INSIDE = Object.fromEntries(rows.map(r => [r.table, r])); renderTables(); }
-  setTimeout(() => { insideBusy = false; if (insideAgain) loadInside(); }, 1000);
+});
+// A question of the server, logged in, asked when `ask` is called: one at a time, and the next a second after it at
+// the soonest; those called meanwhile ask once more, then.
+function paced(ask) {
+  let busy = false, again = false;
+  const load = async () => {
+    if (!ME) return;
+    if (busy) { again = true; return; }
+    busy = true; again = false;
+    try { await ask(); } finally { setTimeout(() => { busy = false; if (again) load(); }, 1000); }
+  };
+  return load;
 }
 function refusedHTML(v) {
   const why = v.refused && INSIDE[v.table]?.not_started;
@@ -211,13 +218,13 @@ function renderFeed() {  // #banner exactly while a command would be refused for
   tickLive();
 }
 // A connection of the display another display of its broker user took over stays down until the display is restarted
-// (display.feed): why and what to do, asked for with the login (/api/console/health), in the page's language
+// (display.feed): why and what to do, asked for with the login (/api/console/health), in the page's language, paced
+// (each render of the feed's banners while a connection is down asks)
 let TAKEN = {};  // "scoreboard", "console" -> {zh, en}
-async function loadTaken() {
-  if (!ME) return;
+const loadTaken = paced(async () => {
   const h = await api("GET", "/api/console/health").catch(() => null);
   if (h && ME) { TAKEN = h.taken; renderTaken(); }
-}
+});
 function renderTaken() {
   const words = ME ? Object.values(TAKEN).map(w => w[LANG]) : [];
   $("#taken").hidden = !words.length;
