@@ -216,7 +216,7 @@ class HandJudge:
             if len(t.suits_in(cards)) != 1:
                 raise HandError("tractor.lead_mixes_suits", trick=number, cards=cards)
             if not lead.legal:
-                rulings.append(Ruling("illegal_lead", seat, number, lead.reason))
+                rulings.append(Ruling("illegal_lead", seat, number, lead.reason, cards=tuple(cards.names())))  # priced per card
             structure = lead.structure or readings(t, cards)[0]
             trick, tricks = Trick(number, ((seat, cards),), structure, seats=len(SEATS) - len(self.out)), self.tricks
         else:

@@ -3,6 +3,8 @@
 from referee.cards import Cards
 from referee.judge import answer
 from referee.tractor.follow import lead_structure
+from referee.tractor.game import penalties_of, settle
+from referee.tractor.hand import HandJudge
 from referee.tractor.leads import failing_units, judge_lead
 from referee.tractor.trumps import Trumps
 
@@ -55,6 +57,19 @@ def test_shaoguan_has_no_throws():
     for t in (SG, NK):
         assert not lead_ok(t, "SA SK"), t.rules.id
         assert not lead_ok(t, "SA SA SK"), t.rules.id
+
+
+def test_shaoguan_a_throw_led_costs_20_points_a_card():
+    """003 9: 比赛不采用甩牌（先出牌者将2张以上的散牌同时出）打法; 13: 牌一经触桌，不得收回(跟错牌除外)……如出现出错牌……一张
+    牌罚20分; 17: 没有按照规则出牌……按20分/张进行扣分. The dealer S leads three singles: the lead stands, ruled with its three
+    cards, and costs 60 (it was priced as one card, 20)."""
+    for t in (SG, NK):
+        j = HandJudge.start(t, "S")
+        for seat, cards in (("S", "SA SK SQ"), ("E", "S3 S4 S6"), ("N", "S7 S8 S9"), ("W", "D3 D4 D6")):
+            j = j.play(seat, C(cards))
+        [ruling] = j.rulings
+        assert (ruling.kind, ruling.cards) == ("illegal_lead", ("SA", "SK", "SQ")), t.rules.id
+        assert settle(t.rules, "S", 0, penalties_of(t.rules, list(j.rulings))).defender_points == 60, t.rules.id
 
 
 def test_shaoguan_formats_are_legal_leads():
