@@ -136,6 +136,16 @@ def test_zhongkai_revoke_by_both_sides_replays():
     assert s.outcome is None
 
 
+def test_zhongkai_signalling_by_both_sides_replays_whichever_was_ruled_first():
+    """000 第十四条: 暗示……轻则判该盘自动下台，对方升一级. Both sides signalling owe each other the award, as two revokes do
+    (第十八条: 如果竞赛双方均出现藏张情况，则重新该盘竞赛): the hand is replayed. Before, the side ruled first took the
+    hand and the other's award was dropped: the order of the referee's two rulings decided the hand."""
+    for order in ([Penalty("signalling", "N"), Penalty("signalling", "E")], [Penalty("signalling", "E"), Penalty("signalling", "N")]):
+        assert settle(ZK, "S", 60, order).outcome is None
+    assert settle(ZK, "S", 60, [Penalty("signalling", "E"), Penalty("revoke", "N")]).outcome is None
+    assert settle(ZK, "S", 60, [Penalty("signalling", "E")]).outcome == Outcome("dealer", 2)  # one side: as before
+
+
 def test_award_keeps_better_normal_result():
     """A side awarded the hand keeps its normal result when that is better (classic 十八: 按正常计分法以定升级级数)."""
     s = settle(CL, "S", 0, [Penalty("revoke", "E")])
