@@ -138,7 +138,7 @@ KINDS = [
      "[follow] listed 4x2: 'QQ*' holds 3 cards, the lead 8"),
     ("a throw's penalty", "classic-3deck", ("failed_throw", "penalty"), "throw",
      '[failed_throw] penalty = "throw": allowed a [penalties] entry: late_5_min, late_10_min, late_15_min, late_20_min, '
-     "late_21_min, signalling, ceding_the_deal, revoke, failed_throw, exposed_card, wrong_card_count, out_of_turn, clock, "
+     "late_21_min, signalling, ceding_the_deal, revoke, failed_throw, illegal_lead, exposed_card, wrong_card_count, out_of_turn, clock, "
      "deliberate_delay"),
     ("seats", "usst-2016", ("round", "seat_of_suit", "H"), "S",
      '[round] seat_of_suit = {"S": "S", "H": "S", "C": "N", "D": "W"}: allowed each suit S H C D at a seat of its own'),

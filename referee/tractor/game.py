@@ -145,10 +145,11 @@ def settle(rules: TractorRulebook, dealer: str, defender_points: int, penalties:
     return Settlement(points, normal, tuple(notes))
 
 
-# Which penalty of the rulebook each kind of ruling of the hand judge calls for.
+# Which penalty of the rulebook each kind of ruling of the hand judge calls for, where the book has no entry of the
+# ruling's own name (classic-3deck prices ``illegal_lead`` itself: 001 十九 甩错牌 20 points, 按藏张处理 only 跟错牌、垫错牌、错将吃).
 RULING_PENALTY = {
     "revoke": "revoke",
-    "illegal_lead": "revoke",  # 出错牌: seed 000 第十八条 and 001 十九 treat wrong plays as revokes
+    "illegal_lead": "revoke",  # 出错牌: seed 000 第十八条 treats wrong plays as revokes
     "failed_throw": "failed_throw",
     "wrong_card_count": "wrong_card_count",
     "misburied_kitty": "misburied_kitty",  # seed 003 12(4): 多埋或少埋底牌
@@ -175,7 +176,7 @@ def penalties_of(rules: TractorRulebook, rulings: list[Ruling]) -> list[Penalty]
     sides: dict[str, tuple[int, int, int]] = {}  # team -> (its place in out, cards short, cards too many)
     explained = in_kitty(rulings)
     for r in rulings:
-        kind = RULING_PENALTY.get(r.kind)
+        kind = r.kind if r.kind in rules.penalties else RULING_PENALTY.get(r.kind)
         if kind not in rules.penalties or r in explained:
             continue
         # points besides the entry's: a short kitty's discarded cards (seed 003 12(4): 若丢弃的是分牌，所丢弃分数再加到
