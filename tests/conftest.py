@@ -31,6 +31,8 @@ CONSOLE = "console"
 # (as the scoreboard and the console) do so as these.
 ALSO = {"scoreboard-2": "scoreboard", "console-2": "console",  # a second display, or programs of those roles
         "scoreboard-3": "scoreboard", "console-3": "console"}  # an app of a test's own beside its module's
+# and a console user of each table's own, console-<table>: its commands sender (tests/display/kit.py's LiveTable), so
+# that several live tables of a test do not take each other's connection
 WAIT_S = 30.0  # the longest a test waits for a message that must come (generous: CI and a loaded machine)
 TEST_RECONNECT_DELAY_S = (0.05, 0.5)
 
@@ -75,7 +77,7 @@ class Inbox:
 
 
 def start_broker(workdir: Path, tables: list[str] = TABLES) -> Broker:
-    users, acl = table_acl(tables, SCOREBOARD, CONSOLE, also=ALSO)
+    users, acl = table_acl(tables, SCOREBOARD, CONSOLE, also=ALSO | {f"console-{t}": CONSOLE for t in tables})
     try:
         return Broker.start(workdir, users, acl)
     except BrokerError as e:

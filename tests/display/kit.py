@@ -298,7 +298,8 @@ def served(broker, db: Path, tournament_db: Path | None = None, users=("scoreboa
 
 
 class LiveTable:
-    """A real table service (in-process) and its camera, board and console, driven by the test."""
+    """A real table service (in-process) and its camera, board and console (its own console user, ``console-<name>``:
+    tests/conftest.py), driven by the test."""
 
     PLAYERS: ClassVar[dict[str, str]] = {"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}
 
@@ -306,7 +307,7 @@ class LiveTable:
         self.name, self.n, self.rulebook = name, 0, rulebook
         self.service = TableService(name, rulebook, broker.url(f"table-{name}"), db).start()
         self.conns = {leaf: Connection(broker.url(user), f"{user}-{time.monotonic_ns()}", clean_start=True).connect()
-                      for leaf, user in (("observed", f"camera-{name}"), ("board/in", f"board-{name}"), ("commands", "console-2"))}
+                      for leaf, user in (("observed", f"camera-{name}"), ("board/in", f"board-{name}"), ("commands", f"console-{name}"))}
 
     def send(self, leaf: str, **fields) -> None:
         """Publish one input and wait until the service has applied it. The camera, the board and the console
