@@ -146,6 +146,17 @@ def test_zhongkai_signalling_by_both_sides_replays_whichever_was_ruled_first():
     assert settle(ZK, "S", 60, [Penalty("signalling", "E")]).outcome == Outcome("dealer", 2)  # one side: as before
 
 
+def test_classic_signalling_by_both_sides_replays_whichever_was_ruled_first():
+    """001 十〈5〉: 每圈出牌不得以不正当手段（声音，暗示，动作，表情等）来传递非法信息，一旦发现，轻则该轮自动下台或升级.
+    Both sides signalling owe each other that award; the book replays a hand both sides spoilt (二十一: 如双方均错，则
+    重新该局比赛; 十八/十九 for revokes), so two signalling fouls replay it too, in either order. Before, the side ruled
+    first took the hand and the other's award was dropped."""
+    for order in ([Penalty("signalling", "N"), Penalty("signalling", "E")], [Penalty("signalling", "E"), Penalty("signalling", "N")]):
+        assert settle(CL, "S", 60, order).outcome is None
+    assert settle(CL, "S", 60, [Penalty("signalling", "E")]).outcome.side == "dealer"  # one side: awarded as before
+    assert settle(CL, "S", 60, [Penalty("signalling", "N")]).outcome.side == "defenders"
+
+
 def test_award_keeps_better_normal_result():
     """A side awarded the hand keeps its normal result when that is better (classic 十八: 按正常计分法以定升级级数)."""
     s = settle(CL, "S", 0, [Penalty("revoke", "E")])
