@@ -226,6 +226,9 @@ class WrongCount:
     held_points: Literal["offender", "nobody"] = setting(
         "the point cards a seat still holds when every other seat is out (多牌): `offender` they count against its "
         "side, with its penalty; `nobody` they are laid aside, won by neither side")
+    opponents_even: Literal["each", "quits"] = setting(
+        "one side short of cards (少牌) and the other holding as many too many (多牌), both confirmed: `each` each side "
+        "pays its own; `quits` neither pays, nor the points of the cards held (互不扣分)", "each")
 
     def __post_init__(self) -> None:
         _check_article("article", self.article)

@@ -418,18 +418,20 @@ class TractorTable(Reducer):
 
     def _counted_as(self, rulings: tuple[Ruling, ...], article: str, evidence: dict, flag: str | None = None) -> TractorTable:
         """Publishes the last of ``rulings``, a confirmed wrong card count, as the hand charges it (:meth:`_charged`); where
-        that makes the hand a replay, the hand's wrong counts published before it are published again, replayed
-        (:meth:`_said_again`)."""
+        that makes the hand a replay, or quits (003 12(3): 互不扣分), the hand's wrong counts published before it are
+        published again, replayed or quits (:meth:`_said_again`)."""
         r = rulings[-1]
         penalty, why = self._charged(rulings)
         t, v = self._violation(r.seat, r.kind, article, penalty, evidence | {"why": why.json()}, "confirmed", flag)
-        t = t._said_again(_replayed) if why.key == "tractor.replayed" else t
+        again = {"tractor.replayed": _replayed, "tractor.quits": _quits}.get(why.key)
+        t = t._said_again(again) if again else t
         return t._with(counted=t.counted + (v,))
 
     def _said_again(self, again: Callable[[Reason], Reason], seat: str | None = None) -> TractorTable:
         """Each wrong card count the hand published with what it costs (``seat``'s, where given) is published again (the
         same ``flag``), costing nothing, its reason as ``again`` says it: the hand is replayed (:func:`_replayed`; 000 第十九条:
-        如发现竞赛双方均出现牌张数目不符情况，则重新该盘竞赛; 001 二十一: 如双方均错，则重新该局比赛), or it was the dealer's
+        如发现竞赛双方均出现牌张数目不符情况，则重新该盘竞赛; 001 二十一: 如双方均错，则重新该局比赛), quits with the other side's
+        (:func:`_quits`; 003 12(3): 对手之间……互不扣分), or it was the dealer's
         misburied kitty, priced as that (:func:`_in_misburied`, ``in_kitty``; 003 留底 12(4)). Before, a side's first
         still said the other side went up a level, and a dealer's 少牌 from burying too many cost 20 more."""
         t, said = self, []
@@ -458,6 +460,8 @@ class TractorTable(Reducer):
             return next((p for p in penalties_of(self.rules, list(rs)) if p.kind == r.kind and Game.team(p.seat) == Game.team(r.seat)), None)
 
         before, now = side(rulings[:-1]), side(rulings)
+        if now is None:  # as many cards short on one side as too many on the other: neither pays (``penalties_of``)
+            return {}, _quits(r.detail)
         if before is None:
             return _priced(entry, now.cards, now.points), r.detail
         more = entry.points_for(now.cards) + now.points - entry.points_for(before.cards) - before.points
@@ -567,6 +571,11 @@ class TractorTable(Reducer):
 
 def _replayed(why: Reason) -> Reason:
     return Reason("tractor.replayed", why=why)
+
+
+def _quits(why: Reason) -> Reason:
+    """003 12(3): 对手之间双方都有多牌少牌现象，且多和少的张数一样……互不扣分 (a count the misburied kitty explains stays so)."""
+    return why if why.key in ("tractor.quits", "tractor.in_misburied") else Reason("tractor.quits", why=why)
 
 
 def _in_misburied(why: Reason) -> Reason:

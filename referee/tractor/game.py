@@ -171,6 +171,8 @@ def penalties_of(rules: TractorRulebook, rulings: list[Ruling]) -> list[Penalty]
     >>> held = Ruling("wrong_card_count", "W", 39, Reason("tractor.held_too_many", n=41, size=39), ("ST", "S5"), count=2, points=15)
     >>> penalties_of(load("shaoguan-2023"), [short, held])
     [Penalty(kind='wrong_card_count', seat='E', cards=2, points=15)]
+    >>> penalties_of(load("shaoguan-2023"), [short, replace(held, seat="N")])  # opponents: 互不扣分 (:func:`_quits`)
+    []
     """
     out: list[Penalty] = []
     sides: dict[str, tuple[int, int, int]] = {}  # team -> (its place in out, cards short, cards too many)
@@ -194,7 +196,20 @@ def penalties_of(rules: TractorRulebook, rulings: list[Ruling]) -> list[Penalty]
         else:
             out[at] = replace(out[at], cards=max(few, many), points=out[at].points + p.points)
         sides[Game.team(r.seat)] = (at, few, many)
-    return out
+    return _quits(rules, out, sides)
+
+
+def _quits(rules: TractorRulebook, out: list[Penalty], sides: dict[str, tuple[int, int, int]]) -> list[Penalty]:
+    """``out`` without the sides' wrong card counts where one side is short by as many cards as the other holds too many,
+    in a book whose ``[wrong_count] opponents_even`` is ``quits`` (seed 003 12(3): 对手之间双方都有多牌少牌现象，且多和少的
+    张数一样，则由少牌方抽掉多牌方手上的牌作为补充，互不扣分): no points either way, the held cards' points neither."""
+    if rules.wrong_count.opponents_even != "quits" or len(sides) != 2:
+        return out
+    (a, few_a, many_a), (b, few_b, many_b) = sides.values()
+    n = few_a + few_b
+    if {(few_a, many_a), (few_b, many_b)} != {(n, 0), (0, n)}:
+        return out
+    return [p for i, p in enumerate(out) if i not in (a, b)]
 
 
 def in_kitty(rulings: list[Ruling] | tuple[Ruling, ...]) -> tuple[Ruling, ...]:

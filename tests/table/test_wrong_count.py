@@ -185,8 +185,9 @@ def test_the_dealer_holding_the_cards_a_defender_lacks_is_flagged_before_its_kit
     drawn by S, the dealer: E runs out and sits out; once every seat has played out S still holds them and shows them
     before its kitty. They were taken as the kitty: refused (000/001: not the book's six cards) or ruled a misburied kitty
     (003: 160 points), so the dealer's 多牌 could never be flagged and the hand was ruled against E's side alone. Now they
-    are flagged as held back and, confirmed, ruled against S's side as well: 000/001 replay the hand; under 003 each side
-    is charged 20 points a card, which cancel out. Without a kitty (003 不留底牌打法 1: 庄家不留底牌) any card the dealer
+    are flagged as held back and, confirmed, ruled against S's side as well: 000/001 replay the hand; under 003 neither
+    side pays, nor do S's cards held back count (12(3): 对手之间双方都有多牌少牌现象，且多和少的张数一样，则由少牌方抽掉多牌方
+    手上的牌作为补充，互不扣分; they counted against S's side, 20 points a card each way cancelling out). Without a kitty (003 不留底牌打法 1: 庄家不留底牌) any card the dealer
     shows then is one it held back (they were refused: not a kitty of no cards)."""
     d = Table(book)
     hands, kitty, gone = d.dealt(seed=5)
@@ -199,16 +200,19 @@ def test_the_dealer_holding_the_cards_a_defender_lacks_is_flagged_before_its_kit
     assert d.payloads("events", "flag_raised")[-1]["data"]["why"] == {"key": "tractor.held_too_many", "values": {"n": size + 2, "size": size}}
     d.send("commands", {"command": "confirm", "flag": flag.flag})
     e, s = (next(v for v in reversed(d.payloads("violations")) if v["seat"] == seat) for seat in "ES")  # as last said
-    assert e["penalty"] == s["penalty"]  # each its side's first: 003 20 points a card; 000/001 replayed, costing nothing
+    assert e["penalty"] == s["penalty"] == {}  # 003 互不扣分; 000/001 replayed: each said again, costing nothing
+    assert [v["evidence"]["why"]["key"] for v in (e, s)] == ["tractor.quits" if "shaoguan" in book else "tractor.replayed"] * 2
+    if "shaoguan" in book:
+        assert "双方互不扣分" in Sentences("zh").violation(e) and "neither side pays" in Sentences("en").violation(s)
     if not kitty:  # 不留底牌打法 10: 每盘牌最后一轮大牌方……: scored once every card was seen, S's two held back with them
         scored = d.payloads("events", "hand_scored")[-1]["data"]
-        assert scored["settled_points"] == scored["defender_points"] + hands["S"].points and d.table.hand_no == 2
+        assert scored["settled_points"] == scored["defender_points"] and d.table.hand_no == 2  # 12(3): 互不扣分
         return
     d.show("S", kitty)
     scored = d.payloads("events", "hand_scored")[-1]["data"]
     assert "misburied_kitty" not in [v["kind"] for v in d.payloads("violations")]
     if book == "shaoguan-2023":
-        assert scored["settled_points"] == scored["defender_points"] + hands["S"].points  # 40 - 40, and S's points held back
+        assert scored["settled_points"] == scored["defender_points"]  # 12(3): 互不扣分
         return
     assert scored["replay"] is True and not d.payloads("events", "levels_changed") and d.table.hand_no == 2
 
@@ -329,8 +333,8 @@ def test_the_dealer_holding_back_a_kittys_number_of_cards_is_asked_not_read_as_i
     assert not d.table.flags
     scored = d.payloads("events", "hand_scored")[-1]["data"]
     assert "misburied_kitty" not in [v["kind"] for v in d.payloads("violations")]
-    if book == "shaoguan-2023":  # k cards at 20 points each way, and S's points held back
-        assert scored["settled_points"] == scored["defender_points"] + hands["S"].points
+    if book == "shaoguan-2023":  # 12(3): 对手之间……多和少的张数一样……互不扣分
+        assert scored["settled_points"] == scored["defender_points"]
     else:
         assert scored["replay"] is True and d.table.hand_no == 2
 
@@ -404,8 +408,8 @@ def test_a_kitty_turned_up_while_cards_were_never_seen_waits_for_cards_held_back
     drawn by N: E runs out and sits out; S turns up its kitty before N shows the two it still holds. The hand was scored
     at once against E's side alone (a wrong count guessed away: N's cards, shown next, fell into the next hand's draw).
     Two cards were never seen, so the table cannot know no seat holds them: the kitty is turned up and the hand waits;
-    N's two are flagged as held back and, confirmed, the hand is ruled with both sides' counts (000/001: replayed; 003:
-    20 points a card each way, and N's points held back) once every card was seen."""
+    N's two are flagged as held back and, confirmed, the hand is ruled with both sides' counts (000/001: replayed; 003
+    12(3): 对手之间双方都有多牌少牌现象，且多和少的张数一样……互不扣分) once every card was seen."""
     d = Table(book)
     hands, kitty, gone = d.dealt(seed=5)
     hands["N"] += gone
@@ -419,7 +423,7 @@ def test_a_kitty_turned_up_while_cards_were_never_seen_waits_for_cards_held_back
     d.send("commands", {"command": "confirm", "flag": flag.flag})
     [scored] = [e["data"] for e in d.payloads("events", "hand_scored")]
     if book == "shaoguan-2023":
-        assert scored["settled_points"] == scored["defender_points"] + hands["N"].points and d.table.hand_no == 2
+        assert scored["settled_points"] == scored["defender_points"] and d.table.hand_no == 2
     else:
         assert scored["replay"] is True and not d.payloads("events", "levels_changed") and d.table.hand_no == 2
     assert len(d.payloads("events", "declared")) == 1  # S's of hand 1: N's cards never read as a declaration of hand 2

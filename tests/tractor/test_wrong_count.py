@@ -3,6 +3,7 @@
 held cards back when the others were out is ruled on them (``HandJudge.held_back``), and the hand is settled."""
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -95,6 +96,20 @@ def test_both_sides_at_fault_replay_the_hand():
     drawn by N, who holds them when the others are out."""
     for book in ("zhongkai-2010", "classic-3deck"):
         assert settled(played_out(book, seed=1, held="N")).outcome is None
+
+
+@pytest.mark.parametrize("book", ["shaoguan-2023", "shaoguan-2023-nokitty"])
+def test_opponents_as_many_cards_short_and_too_many_pay_nothing(book):
+    """003 12(3): 对手之间双方都有多牌少牌现象，且多和少的张数一样，则由少牌方抽掉多牌方手上的牌作为补充，互不扣分. E lacks two
+    cards that N (the dealer's partner) drew and still holds when the others are out; both confirmed. The defenders' points
+    stand as won: the two sides' 20 a card cancelled out, but N's held cards' points (two tens) went to the defenders.
+    One card fewer held by N is no longer even: each side pays its own (12(1), 12(2))."""
+    j = played_out(book, seed=3, held="N")
+    assert [(r.seat, r.count) for r in j.rulings] == [("E", 2), ("N", 2)] and j.rulings[-1].points == 20
+    assert penalties_of(j.trumps.rules, list(j.rulings)) == []
+    assert settled(j).defender_points == j.defender_points()
+    uneven = [j.rulings[0], replace(j.rulings[1], count=1, cards=j.rulings[1].cards[:1])]
+    assert [p.seat for p in penalties_of(j.trumps.rules, uneven)] == ["E", "N"]
 
 
 def test_the_cards_a_seat_held_back_count_against_its_side_where_the_book_says():
