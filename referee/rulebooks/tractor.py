@@ -38,7 +38,7 @@ class Format(NamedTuple):
 
 
 Width = Literal[2, 3, 4]
-Measure = Literal["tractor", "width", "length", "size", "fit", "compact"]
+Measure = Literal["tractor", "width", "length", "size", "fit", "compact", "pairs"]
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,8 @@ class Follow:
         "or more identical cards, up to the lead's number of cards")
     order: tuple[Measure, ...] = setting(
         "how components rank, most significant first: `tractor` (two ranks or more), `width`, `length`, `size` "
-        "(cards), `fit` (cards that fit the lead's width), `compact` (fewer ranks)")
+        "(cards), `fit` (cards that fit the lead's width), `compact` (fewer ranks), `pairs` (against a lead of pairs, the "
+        "pairs its cards hold: a bomb two, a triple one; none against a wider lead)")
     outranked_frees_choice: bool = setting(
         "once a play in the trick has a format that outranks the lead's (a bomb on a two-pair tractor), that "
         "format ranks as the lead's own", False)

@@ -18,7 +18,8 @@ ranks first must be met by the play".
 - ``components = "connected"`` (seed 003 §6): connected blocks of adjacent ranks of
   two or more identical cards (66 7777 is one block of six), at most as many cards as
   the lead, ranked by size, then by how well their widths fit the lead's, then by
-  fewer ranks (003 6(3) A, B: 223344 before 223333 before 22333+散牌 before 223355).
+  fewer ranks (003 6(3) A, B: 223344 before 223333 before 22333+散牌 before 223355), then, against a
+  lead of pairs, by the pairs they hold (之后跟…对子、散牌: after AAKKQQ, 333344 before 333444).
   Once a play in the trick has a format that outranks the lead's (a bomb on a
   two-pair tractor), that format ranks equal to the lead's own.
 - ``[follow.listed]``: a lead format whose follows the seed lists in order (003 6(3) C,

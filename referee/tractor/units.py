@@ -270,6 +270,7 @@ def component_key(trumps: Trumps, shape: Shape, lead_width: int) -> tuple:
         "size": sum(shape),
         "fit": sum(min(w, lead_width) for w in shape),
         "compact": -len(shape),
+        "pairs": sum(w // 2 for w in shape) if lead_width == 2 else 0,
     }
     return tuple(measures[name] for name in trumps.rules.follow.order)
 

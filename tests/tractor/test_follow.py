@@ -273,6 +273,20 @@ def test_sg_A_longest_connected_block_first():
     assert not legal(SG, hand, lead, "C6 C6 C7 C7 C7 C9")
 
 
+def test_sg_A_after_the_tractor_a_pair_before_two_singles():
+    """003 6(3): 一方出连拖时……以跟最多拖数为准，之后跟炸弹或拖拉机，三条、对子、散牌，依次类推; A: AAKKQQ牌型下的跟牌顺序：
+    667777先于66777+散牌. Against AAKKQQ, 3333 4444 holds the tractor 3344 and then a pair (333344 or 334444); 333444 is
+    the tractor and two singles, and was taken as good as either (the same block of six cards, two ranks). So after
+    AAKKQQTT: 3333 44 55 (the tractor 334455, then the pair 33), not 333 444 55 (two singles)."""
+    for t in (SG, Trumps.of("shaoguan-2023-nokitty", "J", "H")):
+        hand, lead = "C3 C3 C3 C3 C4 C4 C4 C4 D2", "CA CA CK CK CQ CQ"
+        assert legal(t, hand, lead, "C3 C3 C3 C3 C4 C4") and legal(t, hand, lead, "C3 C3 C4 C4 C4 C4")
+        assert not legal(t, hand, lead, "C3 C3 C3 C4 C4 C4"), t.rules.id
+        hand, lead = "C3 C3 C3 C3 C4 C4 C4 C5 C5 C5 D2", "CA CA CK CK CQ CQ CT CT"
+        assert legal(t, hand, lead, "C3 C3 C3 C3 C4 C4 C5 C5")
+        assert not legal(t, hand, lead, "C3 C3 C3 C4 C4 C4 C5 C5"), t.rules.id
+
+
 def test_sg_A_four_big_two_little_jokers_all_six():
     # 003 6(3) A: 如果跟牌人有“四个大鬼两个小鬼”，那么需把六个鬼都跟出
     hand = "BJ BJ BJ BJ LJ LJ H3 H4 H5 D2"
