@@ -1,15 +1,24 @@
 """The operator docs come in pairs, Chinese first (``docs/X.zh.md``) and English beside it (``docs/X.md``): a venue's
 technician reads the Chinese, so the two must say the same commands. The pair keeps its headings per level, its fenced
 code blocks byte for byte and in order, and every inline code span of the English (each command, option, path,
-message quoted); the Chinese is Chinese; each file points to the other on its first line, and the README links the
-Chinese first."""
+message quoted) and every figure of the English prose; the Chinese is Chinese; each file points to the other on its
+first line, and the README links the Chinese first.
+
+Every document a person is told to follow (the README, ``docs/``, each package's README and the two protocols) names
+only what is there: every ``cardtable`` command it shows (a code span or a code block's line) is a sub-command with
+the options it gives, every path in the repository it names exists, and every ``file.py``'s ``name`` it cites is in
+that file; so a command renamed, an option dropped or a module moved fails here until its docs follow."""
 
 from __future__ import annotations
 
+import argparse
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from cardtable.cli import parser
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -17,6 +26,9 @@ PAIRS = sorted(path.name.removesuffix(".zh.md") for path in DOCS.glob("*.zh.md")
 CJK = re.compile(r"[\u4e00-\u9fff]")
 FENCE = re.compile(r"^```[^\n]*\n(.*?)^```$", re.S | re.M)
 SPAN = re.compile(r"`([^`]+)`")
+FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+FOLLOWED = sorted({ROOT / "README.md", *DOCS.glob("*.md"), *ROOT.glob("*/README.md"), *ROOT.glob("referee/*/README.md"),
+                   ROOT / "bus/PROTOCOL.md", ROOT / "firmware-bridge/PROTOCOL.md"})
 
 
 def body(path: Path) -> str:
@@ -35,6 +47,11 @@ def headings(text: str) -> list[int]:
 def spans(text: str) -> list[str]:
     """Inline code spans, a span broken over lines read as one line."""
     return [" ".join(s.split()) for s in SPAN.findall(prose(text))]
+
+
+def figures(text: str) -> Counter:
+    """The numbers of the prose (outside code), ``2,000`` read as ``2000``."""
+    return Counter(n.replace(",", "") for n in FIGURE.findall(SPAN.sub("", prose(text))))
 
 
 def links(text: str) -> list[str]:
@@ -70,6 +87,7 @@ def test_the_pair_says_the_same_commands(name):
     assert headings(zh) == headings(en)
     assert FENCE.findall(zh) == FENCE.findall(en), "a code block differs: change it in both files"
     assert not missing(en, zh), f"the Chinese lacks these of the English: {missing(en, zh)}"
+    assert not figures(en) - figures(zh), f"the Chinese lacks these figures of the English: {figures(en) - figures(zh)}"
 
 
 @pytest.mark.parametrize("name", PAIRS)
@@ -86,3 +104,90 @@ def test_the_readme_links_the_chinese_first():
     for name in PAIRS:
         for m in re.finditer(rf"\b{name}\.md", readme):
             assert f"{name}.zh.md" in readme[max(0, m.start() - 120):m.start()], readme[m.start() - 80:m.end()]
+
+
+def commands() -> tuple[dict, set]:
+    """The ``cardtable`` command tree: each command's sub-commands and its options."""
+    def tree(p: argparse.ArgumentParser) -> tuple[dict, set]:
+        subs = {n: tree(sp) for a in p._actions if isinstance(a, argparse._SubParsersAction) for n, sp in a.choices.items()}
+        return subs, {s for a in p._actions for s in a.option_strings}
+    return tree(parser())
+
+
+def shown(text: str) -> list[str]:
+    """What a document shows as typed: each code block's lines and each inline code span."""
+    return [line for block in FENCE.findall(text) for line in block.splitlines()] + spans(text)
+
+
+def unknown(line: str, top: tuple[dict, set]) -> list[str]:
+    """What a ``cardtable ...`` of the line names that the command line lacks: ``a|b`` are alternatives, each checked;
+    the options up to the end of the command (a pipe, a comment, the next ``cardtable``)."""
+    wrong = []
+    for m in re.finditer(r"(?<![\w/.-])cardtable(?![\w/.-])", line):
+        words, nodes, said = line[m.end():].split(), [top], ["cardtable"]
+        while words and re.fullmatch(r"[a-z][a-z-]*(\|[a-z-]+)*", words[0]) and nodes[0][0]:
+            alternatives = words[0].split("|")
+            if not all(a in node[0] for node in nodes for a in alternatives):
+                wrong.append(f"{' '.join(said)} {words[0]}")  # a word where a sub-command is due that is none
+                words = []
+                break
+            nodes, said = [node[0][a] for node in nodes for a in alternatives], [*said, words.pop(0)]
+        for word in words:
+            if word in ("|", "||", "&&", ";") or word.startswith(("#", "cardtable", ".venv/bin/cardtable")):
+                break
+            option = re.match(r"--?[A-Za-z][\w-]*", word)
+            wrong += [f"{' '.join(said)} {option.group()}" for node in nodes if option and option.group() not in node[1]]
+    return wrong
+
+
+@pytest.mark.parametrize("doc", FOLLOWED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_command_shown_is_one(doc):
+    top = commands()
+    wrong = [w for line in shown(doc.read_text(encoding="utf-8")) for w in unknown(line, top)]
+    assert not wrong, f"{doc.name} shows commands the command line does not have: {wrong}"
+
+
+def test_a_command_renamed_fails():
+    top = commands()
+    assert unknown("cardtable table run --db t07.db --accept-log", top) == []
+    assert unknown(".venv/bin/cardtable vision read|watch --model m.onnx | head", top) == []
+    assert unknown("cardtable table runs --db x", top) == ["cardtable table runs"]
+    assert unknown("cardtable hall --tabels 3 # --nothing", top) == ["cardtable hall --tabels"]
+    assert unknown("cardtable display serve|user --port 1", top) == ["cardtable display serve|user --port"]
+
+
+def named_paths(doc: Path) -> list[str]:
+    """The repository's paths a document names: words of its code whose first folder is one of the repository's
+    top folders, or one beside the document; not a topic (``cardtable/v1/...``) nor what a build makes (``build/``)."""
+    tops = {p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith(".")}
+    beside = {p.name for p in doc.parent.iterdir() if p.is_dir()} if doc.parent != ROOT else set()
+    words = [w.strip("\"'(),;:").rstrip(".") for line in shown(doc.read_text(encoding="utf-8")) for w in line.split()]
+    return [w for w in words if re.fullmatch(r"[\w.*-]+(/[\w.*{}-]+)+/?", w) and w.split("/")[0] in tops | beside
+            and not re.match(r"cardtable/v\d", w) and "build" not in w.split("/")]
+
+
+def there(doc: Path, path: str) -> bool:
+    """The path is there, from the root or beside the document, as a file, a folder, a glob's match or a program
+    built from ``PATH.c``."""
+    return any(base.joinpath(path).exists() or base.joinpath(path + ".c").exists() or any(base.glob(path))
+               for base in (ROOT, doc.parent) if "{" not in path)  # a {placeholder}: a family of paths
+
+
+@pytest.mark.parametrize("doc", FOLLOWED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_path_named_is_there(doc):
+    gone = sorted({p for p in named_paths(doc) if not there(doc, p)})
+    assert not gone, f"{doc.name} names paths that are not there: {gone}"
+
+
+@pytest.mark.parametrize("doc", FOLLOWED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_name_cited_in_a_file_is_in_it(doc):
+    """``bridge/messages.py``'s ``MENDED``: the name is in that file (found from the root, beside the document, or
+    as the end of one path of the repository)."""
+    absent = []
+    for m in re.finditer(r"`([\w/.-]+\.(?:py|js|h|c))`(?:'s|’s| 的)\s*`([\w.]+?)(?:\(\))?`", doc.read_text(encoding="utf-8")):
+        path, name = m.groups()
+        files = [f for f in (ROOT / path, doc.parent / path) if f.is_file()] or \
+            [f for f in ROOT.glob(f"**/{path}") if ".venv" not in f.parts]
+        if not any(re.search(rf"\b{re.escape(name.split('.')[-1])}\b", f.read_text(encoding="utf-8")) for f in files):
+            absent.append(f"{path}: {name}")
+    assert not absent, f"{doc.name} cites names their files do not have: {absent}"
