@@ -6,12 +6,15 @@ first line, and the README links the Chinese first.
 
 Every document a person is told to follow (the README, ``docs/``, each package's README and the two protocols) names
 only what is there: every ``cardtable`` command it shows (a code span or a code block's line) is a sub-command with
-the options it gives, every path in the repository it names exists, and every ``file.py``'s ``name`` it cites is in
-that file; so a command renamed, an option dropped or a module moved fails here until its docs follow."""
+the options it gives, every option it gives a script of the repository (``bench/bench_table.py --hands N``) is the
+script's, every path in the repository it names exists, and every ``file.py``'s ``name`` it cites is in that file; so a
+command renamed, an option dropped or a module moved fails here until its docs follow."""
 
 from __future__ import annotations
 
 import argparse
+import functools
+import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -26,7 +29,9 @@ PAIRS = sorted(path.name.removesuffix(".zh.md") for path in DOCS.glob("*.zh.md")
 CJK = re.compile(r"[\u4e00-\u9fff]")
 FENCE = re.compile(r"^```[^\n]*\n(.*?)^```$", re.S | re.M)
 SPAN = re.compile(r"`([^`]+)`")
+INDENTED = re.compile(r"(?:^|\n\n)((?: {4}\S.*(?:\n|$))+)")
 FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+IGNORED = {line.strip("/") for line in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()}
 FOLLOWED = sorted({ROOT / "README.md", *DOCS.glob("*.md"), *ROOT.glob("*/README.md"), *ROOT.glob("referee/*/README.md"),
                    ROOT / "bus/PROTOCOL.md", ROOT / "firmware-bridge/PROTOCOL.md"})
 
@@ -106,6 +111,7 @@ def test_the_readme_links_the_chinese_first():
             assert f"{name}.zh.md" in readme[max(0, m.start() - 120):m.start()], readme[m.start() - 80:m.end()]
 
 
+@functools.cache
 def commands() -> tuple[dict, set]:
     """The ``cardtable`` command tree: each command's sub-commands and its options."""
     def tree(p: argparse.ArgumentParser) -> tuple[dict, set]:
@@ -114,9 +120,46 @@ def commands() -> tuple[dict, set]:
     return tree(parser())
 
 
+@functools.cache
+def files() -> dict[str, list[Path]]:
+    """The repository's files by name (not under a hidden folder nor one git ignores)."""
+    named: dict[str, list[Path]] = {}
+    for folder, subs, names in os.walk(ROOT):
+        subs[:] = [d for d in subs if not d.startswith(".") and d not in IGNORED and not d.endswith(".egg-info")]
+        for name in names:
+            named.setdefault(name, []).append(Path(folder, name))
+    return named
+
+
 def shown(text: str) -> list[str]:
-    """What a document shows as typed: each code block's lines and each inline code span."""
-    return [line for block in FENCE.findall(text) for line in block.splitlines()] + spans(text)
+    """What a document shows as typed: each code block's lines (fenced, or indented four spaces after a blank line)
+    and each inline code span."""
+    indented = [line for block in INDENTED.findall(prose(text)) for line in block.splitlines()]
+    return [line for block in FENCE.findall(text) for line in block.splitlines()] + indented + spans(text)
+
+
+def scripts_unknown(line: str, doc: Path) -> list[str]:
+    """The options a line gives a script of the repository (``bench/bench_table.py --hands N``, ``eval_vision.py
+    --families 20``, its comment's ``options: --seed N`` too) that the script's source does not define."""
+    wrong = []
+    for m in re.finditer(r"([\w/.-]*?\w+\.py)\b((?:\s+(?!\S*\.py\b)[^\s|;&>]+)*)", line):
+        found = [f for f in (ROOT / m.group(1), doc.parent / m.group(1)) if f.is_file()] or \
+            files().get(Path(m.group(1)).name, [])
+        if len(found) != 1 or "argparse" not in (source := found[0].read_text(encoding="utf-8")):
+            continue  # not a script of ours, or one named in several places
+        given = re.findall(r"(?<![\w-])(--[a-z][\w-]*)", m.group(2))
+        if wrapped := re.search(r"parse_args\(\[((?:\"[\w-]+\", )+)\*sys\.argv", source):  # a cardtable command's
+            command = "cardtable " + " ".join(re.findall(r"[\w-]+", wrapped.group(1)))
+            wrong += [w.replace(command, m.group(1)) for w in unknown(f"{command} {' '.join(given)}", commands())]
+        else:
+            wrong += [f"{m.group(1)} {o}" for o in given if f'"{o}"' not in source and f"'{o}'" not in source]
+    return wrong
+
+
+@pytest.mark.parametrize("doc", FOLLOWED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_script_option_shown_is_one(doc):
+    wrong = [w for line in shown(doc.read_text(encoding="utf-8")) for w in scripts_unknown(line, doc)]
+    assert not wrong, f"{doc.name} gives scripts options they do not have: {wrong}"
 
 
 def unknown(line: str, top: tuple[dict, set]) -> list[str]:
@@ -159,7 +202,7 @@ def test_a_command_renamed_fails():
 def named_paths(doc: Path) -> list[str]:
     """The repository's paths a document names: words of its code whose first folder is one of the repository's
     top folders, or one beside the document; not a topic (``cardtable/v1/...``) nor what a build makes (``build/``)."""
-    tops = {p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith(".")}
+    tops = {p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith(".") and p.name not in IGNORED}
     beside = {p.name for p in doc.parent.iterdir() if p.is_dir()} if doc.parent != ROOT else set()
     words = [w.strip("\"'(),;:").rstrip(".") for line in shown(doc.read_text(encoding="utf-8")) for w in line.split()]
     return [w for w in words if re.fullmatch(r"[\w.*-]+(/[\w.*{}-]+)+/?", w) and w.split("/")[0] in tops | beside
@@ -186,8 +229,8 @@ def test_every_name_cited_in_a_file_is_in_it(doc):
     absent = []
     for m in re.finditer(r"`([\w/.-]+\.(?:py|js|h|c))`(?:'s|’s| 的)\s*`([\w.]+?)(?:\(\))?`", doc.read_text(encoding="utf-8")):
         path, name = m.groups()
-        files = [f for f in (ROOT / path, doc.parent / path) if f.is_file()] or \
-            [f for f in ROOT.glob(f"**/{path}") if ".venv" not in f.parts]
-        if not any(re.search(rf"\b{re.escape(name.split('.')[-1])}\b", f.read_text(encoding="utf-8")) for f in files):
+        found = [f for f in (ROOT / path, doc.parent / path) if f.is_file()] or \
+            [f for f in files().get(Path(path).name, []) if f.as_posix().endswith(f"/{path}")]
+        if not any(re.search(rf"\b{re.escape(name.split('.')[-1])}\b", f.read_text(encoding="utf-8")) for f in found):
             absent.append(f"{path}: {name}")
     assert not absent, f"{doc.name} cites names their files do not have: {absent}"
