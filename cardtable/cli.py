@@ -18,11 +18,11 @@ from cardtable.lang import ARGPARSE, Parser, dressed, run
 from referee.catalogue import cli_lang, word
 
 GROUPS = (
-    "referee.cli",  # judge, demo, table, tournament
-    "vision.cli",  # vision read|watch|calibrate|train|deck
+    "referee.cli",  # judge, demo, rulebook, table, tournament
+    "vision.cli",  # vision read|watch|calibrate|train|join|deck|sure
     "bridge.cli",  # bridge run|virtual
-    "display.cli",  # display serve|user
-    "hall.cli",  # hall, hall setup|player|camera
+    "display.cli",  # display serve|user|backup
+    "hall.cli",  # hall, hall setup|certs|player|camera
 )
 
 

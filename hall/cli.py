@@ -1,5 +1,6 @@
 """``cardtable hall`` (the whole simulated hall), and its parts ``hall player`` and ``hall camera``
-(started by the hall, one of each per table)."""
+(started by the hall, one of each per table); ``hall setup`` (a real hall's files) and ``hall certs`` (its CA and the
+console machine's certificate)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""``cardtable tournament``: new, pair, result, late, lot, standings, export, backup, catch-up, simulate, serve.
+"""``cardtable tournament``: new, pair, result, late, lot, withdraw, rounds, unpair, standings, show, export, backup,
+catch-up, simulate, serve.
 
 Kept light: the tournament modules are imported inside the handlers.
 """
