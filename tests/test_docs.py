@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import os
 import re
 from collections import Counter
@@ -22,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.cli import parser
+from referee.judge import answer, matches
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -234,3 +236,29 @@ def test_every_name_cited_in_a_file_is_in_it(doc):
         if not any(re.search(rf"\b{re.escape(name.split('.')[-1])}\b", f.read_text(encoding="utf-8")) for f in found):
             absent.append(f"{path}: {name}")
     assert not absent, f"{doc.name} cites names their files do not have: {absent}"
+
+
+def judge_examples(doc: Path) -> list[tuple[dict, object]]:
+    """The judge's cases a document shows with their answers: a ```json case with its ``expect``, and a line
+    ``echo 'CASE' > FILE`` answered by a later ``judge FILE  # ANSWER``."""
+    text = doc.read_text(encoding="utf-8")
+    shown_cases = [json.loads(b) for b in re.findall(r"^```json\n(.*?)^```$", text, re.S | re.M)]
+    examples = [(case, case["expect"]) for case in shown_cases if isinstance(case, dict) and "op" in case and "expect" in case]
+    lines = shown(text)
+    for i, line in enumerate(lines):
+        if echoed := re.match(r"echo '(\{.*\})' > (\S+)", line):
+            for later in lines[i + 1:]:
+                if said := re.search(rf"judge {re.escape(echoed.group(2))}\s+#\s*(\{{.*\}})\s*$", later):
+                    examples.append((json.loads(echoed.group(1)), json.loads(said.group(1))))
+    return examples
+
+
+@pytest.mark.parametrize("doc", FOLLOWED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_judge_answers_as_shown(doc):
+    for case, said in judge_examples(doc):
+        out = answer(case)
+        assert out == said if "id" in said else matches(said, out), (case["id"], out)
+
+
+def test_the_readme_shows_the_judge_answering():
+    assert judge_examples(ROOT / "README.md") and judge_examples(ROOT / "referee/rulebooks/README.md")
