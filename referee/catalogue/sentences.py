@@ -284,6 +284,8 @@ class Sentences:
             return self.seats(list(value))
         if name in ("card", "cards") or name.endswith(("_card", "_cards")):
             if isinstance(value, tuple) and value and isinstance(value[0], tuple):  # several groups of cards
+                if value[0] and isinstance(value[0][0], tuple):  # several ways to group them (a flag's choices), numbered from 1
+                    return self._word("word", "sep").join(f"({i}) {self._reason_value(name, v, game)}" for i, v in enumerate(value, 1))
                 return " | ".join(self.cards(list(v)) for v in value)
             return self.cards(list(value) if isinstance(value, tuple) else value)
         if name == "where":

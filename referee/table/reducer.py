@@ -117,6 +117,9 @@ class Flag:
     why: Reason | None = None
     pending: dict | None = None
     violation: dict | None = None  # the violation published with the flag, confirmed or dismissed later
+    # the ways its play can be read (Tractor: a captive lead's structures, each its units' cards), one of which a
+    # ``dismiss`` names (``reading``: its number, 1 the first): the referee's word on what the leader said (001 十五)
+    choices: tuple[tuple[tuple[str, ...], ...], ...] = ()
 
     @property
     def text(self) -> str:
@@ -127,6 +130,7 @@ class Flag:
     def json(self) -> dict:
         """The flag as ``state`` lists it."""
         out = {"flag": self.flag, "seat": self.seat, "kind": self.kind, "at": self.at, "cards": list(self.cards), "text": self.text}
+        out |= {"choices": [[list(unit) for unit in r] for r in self.choices]} if self.choices else {}
         return out | ({"why": self.why.json()} if self.why is not None else {})
 
 
@@ -436,6 +440,13 @@ class Reducer:
         # no play to correct (a pickup is none): it dismissed the violation in passing
         if command == "correct" and (flag.pending is None or flag.kind in CONFIRMED_PICKUPS):
             raise Reject("table.nothing_to_correct", flag=flag.flag, kind=flag.kind)
+        if "reading" in p and (command != "dismiss" or not flag.choices):
+            raise Reject("table.reading_not_asked", flag=flag.flag, kind=flag.kind)
+        if command == "dismiss" and flag.choices and not 1 <= p.get("reading", 0) <= len(flag.choices):
+            raise Reject("table.reading_needed", flag=flag.flag, n=len(flag.choices))
+        if command != "correct" and flag.choices:  # its play is read with the answer: the reading named (1: the first), or none
+            reading = [list(unit) for unit in flag.choices[p["reading"] - 1]] if command == "dismiss" else None
+            flag = replace(flag, pending=flag.pending | {"reading": reading})
         return self._resolve(flag, command, p.get("cards"))
 
     def _round_started(self) -> Reducer:
@@ -472,7 +483,7 @@ class Reducer:
             t = t._with(took=t.took | {self.seq})  # what an amend of this command changes
         if pending is not None and how == "confirm" and flag.kind in CONFIRMED_PICKUPS:
             t = t._picked_up(pending | {"confidence": 1.0})
-        elif pending is not None and (how == "correct" or (how == "confirm" and flag.kind in CONFIRMED_PLAYS)):
+        elif pending is not None and (how == "correct" or (how == "confirm" and flag.kind in CONFIRMED_PLAYS) or flag.choices):
             pending["confidence"] = 1.0
             if how == "confirm" and flag.kind == "too_many":
                 pending["counted"] = True  # the referee saw it: the seat played more cards than a hand holds (多牌)
@@ -533,7 +544,8 @@ class Reducer:
     def _button(self, p: dict) -> Reducer:
         seat, button = p["seat"], p["button"]
         if button == "confirm":
-            mine = [f for f in self.flags if f.seat == seat and f.kind not in REFEREE_ONLY]
+            mine = [f for f in self.flags if f.seat == seat and f.kind not in REFEREE_ONLY and not f.choices]  # a referee
+            # answers a flag with choices (what a seat said aloud)
             if not mine:
                 raise Reject("table.no_flag_for", seat=seat)
             return self._resolve(mine[0], "confirm")
@@ -690,7 +702,8 @@ class Reducer:
     def _seen(self, seat: str, cards: Cards, p: dict) -> Reducer:
         raise NotImplementedError
 
-    def _flag(self, seat: str, kind: str, cards: Cards, why: Reason, pending: dict | None, article: str = "", penalty: dict | None = None) -> Reducer:
+    def _flag(self, seat: str, kind: str, cards: Cards, why: Reason, pending: dict | None, article: str = "", penalty: dict | None = None,
+              choices: tuple[tuple[tuple[str, ...], ...], ...] = ()) -> Reducer:
         """Raise a flag for a person. Its id is the log entry that raised it (``f{seq}``, ``f{seq}-2`` for a second of
         one entry): an amendment rebuilds the table from the log, and the console's ``confirm`` and ``dismiss`` in it
         must name the same flags again (a running count renumbered them, and a stale ``confirm`` landed on another)."""
@@ -701,10 +714,10 @@ class Reducer:
         if article:
             evidence = {"cards": cards.names(), "hand": t.hand_no, "trick": t._trick_no()}
             t, violation = t._violation(seat, kind, article, penalty or {}, evidence, "flagged", flag_id)
-        flag = Flag(flag_id, seat, kind, t.at, tuple(cards.names()), why, pending, violation)
+        flag = Flag(flag_id, seat, kind, t.at, tuple(cards.names()), why, pending, violation, choices)
         t = t._with(flags=t.flags + (flag,))._pause_clocks()
-        return t._event("flag_raised", {"flag": flag_id, "seat": seat, "kind": kind, "cards": cards.names(), "text": flag.text,
-                                        "why": why.json()})
+        data = {"flag": flag_id, "seat": seat, "kind": kind, "cards": cards.names(), "text": flag.text, "why": why.json()}
+        return t._event("flag_raised", data | ({"choices": flag.json()["choices"]} if choices else {}))
 
     def _pause_clocks(self) -> Reducer:
         return self._each_clock(ShotClock.paused)

@@ -17,7 +17,8 @@ confirmed as the hand charges it (a side's wrong counts are one offence); confir
 tricks left (the book's ``[wrong_count]``).
 
 Never a guess: a read below ``reducer.CONFIDENT``, a play out of turn or one the hand cannot hold
-raises a flag, which pauses the table until a person confirms, corrects or dismisses it.
+raises a flag, which pauses the table until a person confirms, corrects or dismisses it; so does a captive led where
+its structure must be said aloud (001 十五), which no input carries (:meth:`TractorTable._captive_asked`).
 
 >>> t = TractorTable("t1", "classic-3deck")
 >>> t, out = t.apply("commands", {"v": 1, "id": "c1", "command": "start_round"}, at=0.0, seq=1)
@@ -38,10 +39,12 @@ from referee.rulebooks.book import PenaltyEntry
 from referee.seats import SEATS
 from referee.table.clock import ShotClock
 from referee.table.reducer import Flag, Lying, Reducer, Reject
-from referee.tractor.game import Declaring, DeclareError, Game, Penalty, in_kitty, penalties_of, settle, side_of
+from referee.tractor.game import RULING_PENALTY, Declaring, DeclareError, Game, Penalty, in_kitty, penalties_of, settle, side_of
 from referee.tractor.hand import HandError, HandJudge, Ruling
+from referee.tractor.leads import judge_lead
 from referee.tractor.scoring import Outcome
 from referee.tractor.trumps import Trumps
+from referee.tractor.units import readings
 
 # The time a draw is allowed before the table asks a person (``idle``, never a penalty; decided, no seed times the draw):
 # the shuffle and cut, then each card drawn one at a time in turn (000 第九条 1: 每家每次只能抓一张牌): 3 decks 372 s, 4
@@ -89,8 +92,9 @@ class TractorTable(Reducer):
     def _counted(self, flag: Flag) -> TractorTable:
         if flag.kind == "wrong_card_count":  # ruled by the hand judge, settled with the hand
             return self._with(judge=self._judged(flag)) if flag.cards else self._sat_out(flag.seat)
-        if flag.kind in self.rules.penalties:
-            return self._with(penalties=self.penalties + (Penalty(flag.kind, flag.seat, max(1, len(flag.cards))),))
+        kind = flag.kind if flag.kind in self.rules.penalties else RULING_PENALTY.get(flag.kind)  # as the hand's rulings
+        if kind in self.rules.penalties:
+            return self._with(penalties=self.penalties + (Penalty(kind, flag.seat, max(1, len(flag.cards))),))
         return self
 
     def _ruling(self, command: str, p: dict) -> TractorTable:
@@ -275,8 +279,15 @@ class TractorTable(Reducer):
         held = dict(judge.shown).get(seat, 0) + len(cards)
         if held > self.rules.deal.hand_size and not p.get("counted"):  # a misread, a duplicate, or a real 多牌: a person says
             return self._flag(seat, "too_many", cards, Reason("tractor.played_too_many", n=held, size=self.rules.deal.hand_size), p)
+        declared = None
+        if trick is None and "reading" in p:  # the referee's word on a captive lead (:meth:`_captive_asked`)
+            if p["reading"] is None:
+                return self._wrong_lead(seat, cards, p)
+            declared = [Cards.parse(unit) for unit in p["reading"]]
+        elif trick is None and self._captive(cards):
+            return self._captive_asked(seat, cards, p)
         try:
-            judge = judge.play(seat, cards)
+            judge = judge.play(seat, cards, declared)
         except HandError as exc:
             return self._flag(seat, "impossible", cards, exc.reason, p)
         t = self._with(judge=judge)
@@ -286,6 +297,46 @@ class TractorTable(Reducer):
         if any(r.kind == "failed_throw" and r.trick == trick.number for r in judge.rulings[len(self.judge.rulings):]):
             return t._throw_taken_back()
         return t._turn_over(trick.complete)
+
+    def _captive(self, cards: Cards) -> bool:
+        """A lead that is a captive (001 十五: 同一花色的“三条”加一“对子”……相连的俘虏也不能出（如44433）), where the book lets
+        one be led only with its structure said (``[combos] captive = "declared"``)."""
+        if self.rules.combos.captive != "declared":
+            return False
+        why = judge_lead(self.trumps, cards).reason
+        return why is not None and why.key == "tractor.captive"
+
+    def _captive_asked(self, seat: str, cards: Cards, p: dict) -> TractorTable:
+        """A captive led (:meth:`_captive`) may stand only as a throw whose structure its leader said aloud (001 十五: 除非当
+        “甩牌”出牌，要说明“甩牌”的结构（三条加一对或拖拉机加一单张）), which no camera or board hears. Never guessed: an
+        ``illegal_lead`` flag (甩错牌, flagged, charged nothing yet) asks the referee, the lead not played yet, its readings
+        the flag's ``choices``. Dismissed naming one (``reading``): the leader said it, and it is led as that structure
+        (followers follow it; it fails as any throw fails). Confirmed: it did not (:meth:`_wrong_lead`)."""
+        entry = self.rules.penalty("illegal_lead")
+        penalty = _priced(entry) if entry else {"text": say("zh", "penalty.by_rules")}
+        choices = tuple(tuple(tuple(u.cards.names()) for u in r) for r in readings(self.trumps, cards))
+        why = Reason("tractor.captive_said", cards=cards, readings_cards=choices)
+        return self._flag(seat, "illegal_lead", cards, why, p, "甩错牌", penalty, choices)
+
+    def _wrong_lead(self, seat: str, cards: Cards, p: dict) -> TractorTable:
+        """The referee confirmed that the leader of a captive did not say its structure: 甩错牌, charged by the flag's
+        violation (the book's ``illegal_lead``, :meth:`_counted`), and the throw does not stand (001 十九: 甩错牌一旦成，一次
+        扣罚20分，且甩牌不成立，当甩错的牌或牌张组合为多种时，由甩错者的下家指定出其中的一种最小的单张或组合), taken back
+        as a failed throw is (:meth:`_throw_taken_back`): led by the smallest unit of its lowest reading (the 下家's choice
+        reaches no input, so the smallest stands: decided), its other cards back in the hand, lying there until picked up.
+        The follows the others laid while the flag was open (waiting) follow no lead that stands: they lie there too, each
+        seat asked about them at its turn (``laid_taken_back``), as the follows of a failed throw are."""
+        forced = min(readings(self.trumps, cards)[0], key=lambda u: (len(u), u.top)).cards
+        where, follows = self._trick_at(), [q for q in self.waiting if "button" not in q and q["seat"] != seat]
+        lying = (Lying(seat, where, tuple((cards - forced).names()), None),)
+        lying += tuple(Lying(q["seat"], where, tuple(Cards.parse(q["cards"]).names()), "laid_taken_back") for q in follows)
+        t = self._with(lying=self.lying + lying, waiting=tuple(q for q in self.waiting if q not in follows))
+        t = t._play(seat, forced, {k: v for k, v in p.items() if k != "reading"} | {"cards": forced.names()})
+        if t.judge is self.judge:  # not played (flagged): nothing was taken back
+            return t
+        data = {"hand": t.hand_no, "trick": t.judge.tricks[-1].number, "seat": seat, "cards": forced.names(),
+                "back_cards": (cards - forced).names()}
+        return t._event("throw_taken_back", data)
 
     def _throw_taken_back(self) -> TractorTable:
         """A throw ruled failed by a play of its own trick, before the next lead, does not stand (``HandJudge.throw_taken_back``):
