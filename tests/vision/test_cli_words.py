@@ -162,3 +162,15 @@ def test_a_mistyped_deck_is_refused_in_chinese_alone(tmp_path):
     assert done.returncode == 2 and done.stderr.strip().splitlines() == [
         "cardtable vision sure：错误：`--deck nosuchstyle`：没有这副牌（没有这个文件或文件夹）"], done.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_the_deck_order_is_said_in_the_command_lines_language():
+    """README: every command speaks Chinese, English with ``--lang en``. ``vision deck --order`` printed both
+    languages whatever was asked, its sentence written in the code rather than the catalogue."""
+    zh, en = run(["deck", "--order"]), run(["deck", "--order"], "en")
+    assert zh.returncode == en.returncode == 0, zh.stderr + en.stderr
+    assert zh.stdout.startswith("请把整副牌（54 张）正面朝上") and "Lay the" not in zh.stdout, zh.stdout
+    assert en.stdout.startswith("Lay the 54 cards face up") and "请" not in en.stdout, en.stdout
+    for out in (zh.stdout, en.stdout):
+        assert out.splitlines()[1:] == [line for line in out.splitlines()[1:] if len(line.split()) == 9] and \
+            out.splitlines()[1] == "S2 S3 S4 S5 S6 S7 S8 S9 ST" and out.splitlines()[-1] == "C8 C9 CT CJ CQ CK CA BJ LJ"

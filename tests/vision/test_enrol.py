@@ -81,7 +81,7 @@ def test_a_photo_short_of_the_deck_is_refused_saying_what_it_held():
     with pytest.raises(DeckError) as e:
         laid_out([photo(ORDER[:53]).image] * 5)
     assert "give 1 to 4" in e.value.text("en") and "应为 1 到 4 张" in str(e.value)
-    assert "S2 S3 S4" in order_text() and "BJ LJ" in order_text()
+    assert "S2 S3 S4" in order_text("zh") and "BJ LJ" in order_text("en")
 
 
 def test_enrolment_from_a_laid_out_deck_ends_with_the_deck_read_back(tmp_path):

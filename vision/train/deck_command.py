@@ -34,7 +34,7 @@ def cmd_deck(args: argparse.Namespace) -> int:
     if args.order:
         from vision.train.enrol import order_text
 
-        print(order_text())
+        print(order_text(args.lang))
         return 0
     if args.out is None:
         return fail(args, "out_needed")

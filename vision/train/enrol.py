@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from referee.catalogue import say
 from vision.calibrate import Calibration, NotCalibrated, calibrate
 from vision.detect import white_mask
 from vision.geometry import CARD_H, CARD_W
@@ -49,14 +50,10 @@ class Laid:
         return f"Laid({self.card!r}, frame={self.frame}, centre=({x:.0f}, {y:.0f}))"
 
 
-def order_text() -> str:
-    """The order to lay the deck in, as ``cardtable vision deck --order`` prints it (Chinese first)."""
+def order_text(lang: str) -> str:
+    """The order to lay the deck in, as ``cardtable vision deck --order`` prints it, in the command line's language."""
     rows = [" ".join(ORDER[i:i + COLUMNS]) for i in range(0, len(ORDER), COLUMNS)]
-    return ("请把整副牌（54 张）正面朝上按下列顺序摆在桌上：每行 9 张，从北边（0、1 号标记一侧）往南一行行摆，每行从西（0 号标记）"
-            "往东；牌与牌之间留一指宽的空隙；可分 1-4 张照片拍完，后一张照片接着前一张的最后一张。\n"
-            "Lay the 54 cards face up in this order, 9 to a row, rows from the north edge (markers 0 and 1) "
-            "southwards, each row from west (marker 0) to east, a finger's width apart; 1-4 photos, each going on "
-            "where the last one stopped.\n" + "\n".join(rows))
+    return "\n".join([say(lang, "vision.deck_order", cards=len(ORDER), columns=COLUMNS), *rows])
 
 
 def card_quads(image: np.ndarray) -> tuple[list[np.ndarray], Calibration | None]:
