@@ -272,6 +272,17 @@ def test_unreadable_files_are_error_lines_and_the_others_are_answered(tmp_path, 
     assert capsys.readouterr().out.splitlines()[-1] == "1 passed, 1 failed"
 
 
+def test_a_line_that_is_no_case_is_answered_like_a_malformed_case(tmp_path, capsys):
+    """README: a line that is no case is one error line with ``"id": null``, the other lines are answered, and, like
+    a malformed case, it leaves the exit status 0; ``--check`` counts it failed (exit 1)."""
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text("not json\n" + json.dumps({**FOLLOW, "expect": "legal"}) + "\n")
+    assert main(["judge", str(cases)]) == 0
+    assert [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()] == [None, "f"]
+    assert main(["judge", str(cases), "--check"]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == "1 passed, 1 failed"
+
+
 # ---------------------------------------------------------------- the clock op
 
 CLOCK_CASES = Path(__file__).resolve().parent / "clock.jsonl"
