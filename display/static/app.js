@@ -16,7 +16,7 @@ function view(t) { return hall.tables[t] || (hall.tables[t] = { table: t, state:
 function teamName(name) { return CATALOGUE.zh["team." + name] ? W("team." + name) : SEATW(name); }
 function teamHTML(team, s) {  // card points only where the game counts them (Tractor); the climbing games' are always 0
   const names = team.seats.map(x => esc(s.players[x] || SEATW(x))).join(" / ");
-  const lvl = team.level ? `<span class="lvl">${T("level")} ${esc(team.level)}</span>` : "";
+  const lvl = team.level ? `<span class="lvl">${T("level")} ${esc(RANKW(team.level))}</span>` : "";
   const pts = GAMES[s.rulebook] === "tractor" ? ` <span class="pts">${T("points", { n: team.points })}</span>` : "";
   return `<div class="team" data-team="${esc(team.name)}"><b>${esc(teamName(team.name))}</b> <span class="names">${names}</span> ${lvl}${pts}</div>`;
 }
@@ -72,9 +72,9 @@ function tileParts(v) {  // each part of a tile as HTML; a part is written again
     viol: v.violations.length ? `<ul class="viol">${v.violations.slice(-3).reverse().map(x => violationHTML(x)).join("")}</ul>` : "",
   };
   if (!s) return { ...parts, teams: `<p class="empty">${T("no_state")}</p>` };  // nothing heard of its game yet: said, not a blank tile
-  const t = s.trump, rank = t && t.rank ? T("level_rank", { rank: t.rank }) : "";  // a Tractor hand of no trump suit (无主): the level apart
+  const t = s.trump, rank = t && t.rank ? T("level_rank", { rank: RANKW(t.rank) }) : "";  // a Tractor hand of no trump suit (无主): the level apart
   const trump = !t ? "" : GAMES[s.rulebook] === "guandan" ? rank  // Guandan has no trump suit: the level played (打 2)
-    : `${T("trump")} ${t.suit ? suitHTML(t.suit) + esc(t.rank || "") : [T("no_trump"), rank].filter(Boolean).join(" · ")}`;
+    : `${T("trump")} ${t.suit ? suitHTML(t.suit) + esc(RANKW(t.rank)) : [T("no_trump"), rank].filter(Boolean).join(" · ")}`;
   const named = s.teams.some(x => x.name === "dealer");  // San Da Yi's dealer is a side of its own, named in the teams' rows
   const dealer = s.dealer && !named ? `${T("dealer")} ${SEATW(s.dealer)}` : "";
   parts.teams = `<div class="teams">${s.teams.map(t => teamHTML(t, s)).join("")}</div>`;

@@ -35,7 +35,10 @@ function AGO(s) {  // how long ago, as people say it: 9 秒, 4 分 37 秒, 62 �
   const m = Math.floor(s / 60);
   return fill(W(s < 60 ? "word.secs" : s < 600 ? "word.min_sec" : "word.mins"), { s: s < 60 ? s : s % 60, m });
 }
-function RESULTW(said) { return said.map(x => W("said." + x)).join(" : "); }  // levels reached (A+: past A), won / drawn / lost, places (place1, tied2, forfeited)
+function RANKW(rank) { return rank === "T" ? "10" : String(rank ?? ""); }  // a rank as the cards show it: the bus's T is 10
+function RESULTW(said) {  // won / drawn / lost, places (place1, tied2, forfeited), or levels reached (A+: past A): 级 K : 级 10
+  return said.map(x => CATALOGUE.zh["said." + x] !== undefined ? W("said." + x) : `${T("level")} ${RANKW(x)}`).join(" : ");
+}
 function PRIZEW(prize) { return prize ? W("prize." + prize) : ""; }  // a prize by its Chinese name, in the reader's language
 function entryText(e) {  // an entry as the hall knows it: its lot number (抽签号) and its name
   return [e.lot ? T("lot_no", { n: e.lot }) : "", e.name].filter(Boolean).join(" ");

@@ -23,7 +23,7 @@ LABELS = """[...document.querySelectorAll('#t-round label[data-entry="{0}"] inpu
 def test_a_pair_withdrawn_the_levels_reached_and_the_encouragement_award_on_the_scoreboard(browser, broker, tmp_path):
     """000 第十四条 (重则判取消参赛资格): one pair of a two-pair team disqualified during round 1 shows 退赛 beside its
     forfeit in the public pairings (it showed 弃权 alone: the scoreboard looked for it among the standings' rows, which
-    are teams); 第八条 1 (由级牌2起庄……根据防家得分计算升级数): a result reads K : 9 (not the 级差 2 : -2), in the
+    are teams); 第八条 1 (由级牌2起庄……根据防家得分计算升级数): a result reads 级 K : 级 9 (not the 级差 2 : -2), in the
     console too; 五 (SEED_000_5): once the last round is complete, the teams after the nine placed get 鼓励奖
     (Encouragement award on the switch), the withdrawn team nothing."""
     assert "取消参赛资格" in SEED_000_14 and "由级牌2起庄" in SEED_000_8_1 and "未获名次的队给予鼓励奖" in SEED_000_5
@@ -44,9 +44,9 @@ def test_a_pair_withdrawn_the_levels_reached_and_the_encouragement_award_on_the_
             assert board.locator("#pairings .withdrawn-mark").count() == 1
             assert board.locator(f"#pairings tr[data-table={held.table}] .forfeited").inner_text() == "弃权"
             cell = f"#pairings tr[data-table={first.table}] td:last-child"
-            until(board, f"document.querySelector('{cell}').textContent === 'K : 9'")
+            until(board, f"document.querySelector('{cell}').textContent === '级 K : 级 9'")
             console.wait_for_selector(f"#t-round tr[data-table={first.table}] .finished", timeout=WAIT_MS)
-            until(console, f"document.querySelector('#t-round tr[data-table={first.table}] .finished').textContent === '已完成 K : 9'")
+            until(console, f"document.querySelector('#t-round tr[data-table={first.table}] .finished').textContent === '已完成 级 K : 级 9'")
             # the last round complete, a unit withdrawn before it: 1 + 3 + 5 placed, two 鼓励奖, the withdrawn nothing
             store.withdraw_unit("单位12", reason="退赛")
             for x in store.tournament.round(1).tables:
