@@ -44,6 +44,7 @@ function say(text, bad, undo) {
 }
 async function act(fn) {  // one action: its line (or why it was refused), and the undo the server offers; true when done
   let done = false;
+  say(T("working"));  // said at once: a table's command waits up to routers/tables.py ANSWER_S for its answer
   try {
     const out = await fn(), many = Array.isArray(out) || Array.isArray(out?.sent);  // an action at every table
     const each = Array.isArray(out) ? out : many ? out.sent : [out];  // a line for each table it was sent to
