@@ -45,9 +45,9 @@ async function registrationHTML() {
   return (list instanceof Error ? `<h3>${T("entries")}</h3>` + unreadHTML(list) +  // a damaged draft: cleared here, or an import replaces it
     (list.status === 500 ? `<p><button id="t-clear" data-needs="organiser">${T("clear_entries")}</button></p>` : "") : `<h3>${T("entries")} (${list.entries.length})</h3><ol class="entries">` +
     list.entries.map(e => `<li data-entry="${esc(e.id)}">${esc(e.unit)}${e.team !== e.unit ? " · " + esc(e.team) : ""} · ${esc(e.name)}</li>`).join("") + `</ol>`) +
-    `<form id="t-entry" data-needs="organiser"><input name="unit" placeholder="${T("unit")}" required> <input name="team" placeholder="${T("team")}" size="8">` +
+    `<form id="t-entry" data-needs="organiser"><input name="unit" placeholder="${T("unit")}" required> <input name="team" placeholder="${T("team")}" size="${hintSize(T("team"))}">` +
     ` <input name="pair" placeholder="${T("pair")}" size="4">` +
-    ` <input name="players" placeholder="${T("players")}" required> <button>${T("add_entry")}</button></form>` +
+    ` <input name="players" placeholder="${T("players")}" size="${hintSize(T("players"))}" required> <button>${T("add_entry")}</button></form>` +
     `<form id="t-import" data-needs="organiser"><label class="file"><input type="file" name="file" accept=".csv,.xlsx" required>` +  // the browser's own words hidden
     `<span class="pick-file">${T("choose_file")}</span> <span class="file-name">${T("no_file")}</span></label> <button>${T("import")}</button></form>` +
     `<p class="hint" id="t-next">${esc(T(mine ? "next_register" : "next_register_referee"))}</p>` +
@@ -55,6 +55,7 @@ async function registrationHTML() {
     ` <input name="name" placeholder="${T("name")}" required> <input name="id" placeholder="${T("tournament_id")}" value="main" pattern="[A-Za-z0-9_\\-]{1,32}">` +
     ` <input name="rounds" type="number" min="1" max="30" placeholder="${T("rounds")}"> <button>${T("new_tournament")}</button></form>`;
 }
+const hintSize = text => [...text].reduce((n, c) => n + (c.codePointAt(0) > 0x2e80 ? 2 : 1), 1);  // a box its hint fits (a CJK character: two)
 function roundHTML(view) {
   const known = new Map((view.entries || []).map(e => [e.id, e]));
   // marked 退赛 where it sits (individual tables: an empty seat, forfeited); a pair named by its team (pair Swiss)
