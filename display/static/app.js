@@ -80,7 +80,7 @@ function tileParts(v) {  // each part of a tile as HTML; a part is written again
   parts.teams = `<div class="teams">${s.teams.map(t => teamHTML(t, s)).join("")}</div>`;
   // the hand's (game's) result and the round's, as the table said them, from the hand's end to the next hand's first play
   parts.result = v.results?.length ? `<ul class="result">${v.results.map(r => `<li data-kind="${esc(r.kind)}">${saidHTML(SAID(r.say))}</li>`).join("")}</ul>` : "";
-  parts.info = `<div class="info">${[dealer, trump].filter(Boolean).join(" · ")}${s.round.last_hand ? ` <b class="lh">${T("last_hand")}</b>` : ""}</div>`;
+  parts.info = `<div class="info">${[dealer, trump].filter(Boolean).join(" · ")}${s.round.last_hand ? ` <b class="lh">${T(games ? "last_game" : "last_hand")}</b>` : ""}</div>`;
   for (const x of "NWES") parts[x] = seatHTML(x, s, v.bids || {});
   parts.flags = s.flags.length ? `<div class="flags">⚑ ${T("flags_line", { flags: s.flags.map(f => `<span data-flag="${esc(f.flag)}">${SEATW(f.seat)} ${esc(KINDW(f.kind))} ${cardsHTML(f.cards)}</span>`).join(" ") })}</div>` : "";
   return parts;
