@@ -181,12 +181,8 @@ def _serve(store: TournamentStore, url: str, stop: threading.Event, held: lock.H
 
 
 def hold(url: str, path) -> lock.Holding:
-    """Hold the tournament service's lock file of the broker of ``url`` for this process (:func:`bus.lock.hold`) until
-    its release; :class:`TournamentError`, naming the holder, when another process holds it."""
+    """Hold the tournament service's lock file of the broker of ``url`` for this process (:func:`bus.lock.hold_or_refuse`)
+    until its release; :class:`TournamentError`, naming the holder, when another process holds it."""
     address = parse_url(url)
-    try:
-        return lock.hold("tournament", "service", url, str(path))
-    except lock.Held as e:
-        if e.holder is None:
-            raise TournamentError("serve_lock", lock=e.lock, error=e.error) from None
-        raise TournamentError("serve_busy", broker=f"{address.host}:{address.port}", holder=e.holder, lock=e.lock) from None
+    return lock.hold_or_refuse(TournamentError, lock.path("tournament", "service", url), str(path), busy="serve_busy",
+                               unopened="serve_lock", broker=f"{address.host}:{address.port}")
