@@ -11,6 +11,9 @@ card faces, seat names and flag numbers as the table's sentences say them.
 '组织者 wang 录入第 2 轮 t03 桌成绩：本桌第二方胜，局数 1 : 2'
 >>> line("zh", "li", "referee", "foul", {"table": "r2", "seat": "E", "kind": "revoke_corrected", "cards": ["SK", "H5"]})
 '裁判 li 判 r2 桌 东 犯规：当圈更正出错牌，更正的牌 ♠K ♥5'
+>>> line("en", "li", "referee", "dismiss", {"table": "t1", "flag": "f3", "reading": 2,
+...                                         "structure": [["SA", "SA", "SK", "SK"], ["SA"]]})
+'referee li dismissed flag 3 at t1: the leader stated structure 2, ♠A ♠A ♠K ♠K + ♠A'
 >>> line("en", "wang", "gone", "no_such_action", {})
 'gone wang: no_such_action'
 """
@@ -119,6 +122,9 @@ def line(lang: str, user: str, role: str, action: str, detail: Mapping[str, Any]
     key = f"action.{action}"
     if action == "amend" and "was" in values:
         key = "action.amend_was"
+    if action == "dismiss" and "reading" in values:  # the structure its leader stated (001 十五), its cards besides
+        key = "action.dismiss_reading"
+        values["structure"] = " + ".join(said.cards(u) for u in detail.get("structure") or [] if isinstance(u, list)) or "?"
     if action == "foul" and "cards" in values:  # the cards it names (000 第十八条: the wrong play corrected)
         key = "action.foul_cards"
     if action == "start_tournament_round" and detail.get("missing"):

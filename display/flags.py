@@ -45,6 +45,12 @@ def actions(flag: dict, state: dict) -> tuple[str, ...]:
     >>> actions({"kind": "exposed_card", "seat": "W"}, {"turn": None, "phase": "dealing"})
     ('confirm', 'dismiss', 'correct')
 
+    A flag with ``choices`` (a Tractor captive led, 001 十五) is dismissed naming one (bus/PROTOCOL.md ``reading``), which the
+    console offers as a button for each, beside these:
+
+    >>> actions({"kind": "illegal_lead", "seat": "S", "choices": [[["SA"]], [["SK"]]]}, {"turn": "S"})
+    ('confirm', 'correct')
+
     Cards lying on the table (``laid_out_of_turn``, ``laid_taken_back``) are confirmed as the seat's play only where
     their count can be that play (:func:`could_be_play`), else the table refuses it (``table.lying_not_the_play``):
 
@@ -55,6 +61,8 @@ def actions(flag: dict, state: dict) -> tuple[str, ...]:
     >>> actions({"kind": "laid_taken_back", "seat": "E", "cards": ["S3"]}, state)
     ('confirm', 'dismiss', 'correct')
     """
+    if flag.get("choices"):  # dismissed naming the choice stated (``reading``), never plainly: the table refuses that
+        return ("confirm", "correct")
     if flag["kind"] == "exposed_card" and flag["seat"] != state.get("turn") and state.get("phase") != "dealing":
         return ACTIONS["out_of_turn"]
     if flag["kind"] in LYING and not could_be_play(flag["seat"], len(flag.get("cards", [])), state):

@@ -196,10 +196,13 @@ class TableCommand(Closed):
 
 
 class FlagAction(Closed):
-    """Confirm, dismiss or correct a flag of a table; ``cards`` only with ``correct``."""
+    """Confirm, dismiss or correct a flag of a table; ``cards`` only with ``correct``; ``reading`` only with ``dismiss``,
+    and always for a flag with ``choices`` (the table refuses a dismiss of one without it, and it for any other)."""
 
     how: Literal["confirm", "dismiss", "correct"]
     cards: list[Card] | None = Field(default=None, min_length=1, max_length=60)
+    reading: int | None = Field(default=None, ge=1, le=64, description="the flag's choice its seat stated, 1 the first "
+                                "(Tractor: a captive led, seed 001 十五: 要说明“甩牌”的结构): the lead stands as it")
 
 
 class FoulRuling(Closed):
@@ -329,7 +332,11 @@ class FlagView(BaseModel):
     said: str = Field(description="what the flag asks, in the reader's language")
     frame: FrameInfo | None
     actions: list[Literal["confirm", "dismiss", "correct"]] = Field(
-        description="the answers that mean something for this flag (bus/PROTOCOL.md 'Flags'), the console's buttons")
+        description="the answers that mean something for this flag (bus/PROTOCOL.md 'Flags'), the console's buttons; "
+                    "a flag with choices is dismissed naming one of them (reading), never plainly")
+    choices: list[list[list[str]]] = Field(default_factory=list, description="the ways its play can be read, each a "
+                                           "list of units, each a list of cards (Tractor: a captive led): a dismiss names "
+                                           "the one stated (its reading, 1 the first)")
 
 
 class NotStarted(BaseModel):

@@ -417,7 +417,7 @@ def test_every_console_action_has_its_line():
     for lang in LANGS:
         missing = actions - section("action", lang)
         assert not missing, f"{FILES[lang]}: no line for the console's {sorted(missing)}"
-    variants = {"who", "who_command_line", "who_login", "other", "amend_was", "foul_cards", "start_tournament_round_missing", "undo_reason", "damaged"}  # damaged: a row read
+    variants = {"who", "who_command_line", "who_login", "other", "amend_was", "dismiss_reading", "foul_cards", "start_tournament_round_missing", "undo_reason", "damaged"}  # damaged: a row read
     assert section("action") - actions <= variants, sorted(section("action") - actions - variants)
 
 

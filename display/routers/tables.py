@@ -208,7 +208,7 @@ def flags(user: Referee, ctx: Ctx, lang: Lang) -> list[FlagView]:
                 url=f"/api/console/frames/{table}/{frame['id']}")
             out.append(FlagView(table=table, flag=f["flag"], seat=f["seat"], kind=f["kind"], at=f["at"],
                                 cards=f.get("cards", []), text=f.get("text", ""), said=said.flag(f), frame=info,
-                                actions=list(actions(f, state))))
+                                actions=list(actions(f, state)), choices=f.get("choices", [])))
     return out
 
 
@@ -225,7 +225,9 @@ def inside(user: Referee, ctx: Ctx) -> list[Inside]:
 def resolve(table: Id, flag: str, body: FlagAction, user: Referee, ctx: Ctx, lang: Lang) -> Sent:
     if (body.how == "correct") != (body.cards is not None):
         raise HTTPException(422, Denied("cards_with_correct"))
-    _known(ctx, table)
+    if body.reading is not None and body.how != "dismiss":
+        raise HTTPException(422, Denied("reading_with_dismiss"))
+    view = _known(ctx, table)
 
     def closed(hall: Hall) -> bool:
         return not any(f["flag"] == flag for f in (hall.table(table).state or {}).get("flags", []))
@@ -241,10 +243,17 @@ def resolve(table: Id, flag: str, body: FlagAction, user: Referee, ctx: Ctx, lan
             done = _resolution(ctx, table, flag)
             raise HTTPException(409, Denied("flag_done", done=done) if done else Denied("no_open_flag", table=table, flag=FlagNo(flag)))
         fields = {"flag": flag} | ({"cards": body.cards} if body.cards is not None else {})
-        return send(ctx, user, lang, table, body.how, done=closed, otherwise=lambda cid, refused: _closed_otherwise(
-            ctx, table, flag, body.how, cid, refused), **fields)
+        fields |= {"reading": body.reading} if body.reading is not None else {}  # the table refuses one out of range
+        return send(ctx, user, lang, table, body.how, note=_structure(view.state or {}, flag, body.reading), done=closed,
+                    otherwise=lambda cid, refused: _closed_otherwise(ctx, table, flag, body.how, cid, refused), **fields)
     finally:
         lock.release()
+
+
+def _structure(state: dict, flag: str, reading: int | None) -> dict:
+    """The choice a dismiss names (``reading``, 1 the first, of the flag's ``choices``), for its audit line to show."""
+    choices = next((f.get("choices") or [] for f in state.get("flags", []) if f["flag"] == flag), [])
+    return {"structure": choices[reading - 1]} if reading is not None and reading <= len(choices) else {}
 
 
 def _closed_otherwise(ctx: Ctx, table: str, flag: str, how: str, cid: str, refused: bool) -> Denied | None:

@@ -386,10 +386,19 @@ async function loadFlags() {
     (f.frame ? `<figure><img src="${esc(f.frame.url)}" alt="${T("frame")}"><figcaption>${esc(f.table)} · ${esc(SEATW(f.frame.seat))} · ` +
       `${TIMEW(f.frame.at)}</figcaption></figure>` : `<div class="noframe">${T("no_frame")}</div>`) +
     `<div><p><b>${esc(f.table)}</b> ${saidHTML(f.said)}</p>${cameraHTML(f.frame)}<p>${cardsHTML(f.cards)}</p>` +
-    `<p>${f.actions.map(how => `<button data-how="${how}">${esc(howWords(how, f.kind))}</button>`).join(" ")}</p></div></div>`
+    `<p>${answersHTML(f)}</p></div></div>`
   ).join("") : `<p class="empty">${T("no_flags")}</p>`;
 }
+// A flag's buttons: first, for a flag with choices (a Tractor captive led, 001 十五: 要说明“甩牌”的结构), one dismiss for
+// each structure its leader may have stated, its units' cards (♠K♠K + ♠A♠A♠A); its confirm says none was stated
+function answersHTML(f) {
+  const readings = (f.choices || []).map((units, i) => `<button data-how="dismiss" data-reading="${i + 1}">` +
+    `${esc(T("dismiss_reading"))} ${units.map(cardsHTML).join(" + ")}</button>`);
+  const kind = f.choices?.length ? "choices" : f.kind;
+  return readings.concat(f.actions.map(how => `<button data-how="${how}">${esc(howWords(how, kind))}</button>`)).join(" ");
+}
 const HOW_WORDS = { confirm: () => T("confirm"), dismiss: () => T("dismiss"), correct: () => T("correct"),
+  "confirm:choices": () => T("confirm_unstated"),
   "confirm:referee_called": () => T("confirm_referee_called"), "confirm:no_play": () => T("confirm_no_play"),
   "confirm:stalled": () => T("confirm_stalled"), "correct:stalled": () => T("correct_stalled"), "confirm:idle": () => T("confirm_idle") };
 function howWords(how, kind) {  // a flag's answer as it means for its kind (a stalled seat's correct enters the play seen)
@@ -407,7 +416,8 @@ $("#c-flags").addEventListener("click", ev => {
   if (!b) return;
   const card = b.closest(".flag-card"), how = b.dataset.how;
   if (how === "correct") { openPicker({ table: card.dataset.table, flag: card.dataset.flag, seat: card.dataset.seat }); return; }
-  act(() => api("POST", `/api/console/tables/${encodeURIComponent(card.dataset.table)}/flags/${encodeURIComponent(card.dataset.flag)}`, { how }));
+  const reading = b.dataset.reading ? { reading: Number(b.dataset.reading) } : {};  // the structure stated
+  act(() => api("POST", `/api/console/tables/${encodeURIComponent(card.dataset.table)}/flags/${encodeURIComponent(card.dataset.flag)}`, { how, ...reading }));
 });
 
 // ---------------------------------------------------------------- audit
