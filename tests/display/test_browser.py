@@ -540,7 +540,8 @@ def test_the_consoles_banner_shows_exactly_while_its_commands_are_refused_as_cut
 
         def refused() -> bool:  # a command, and whether it was refused as cut off (its line, said in the page)
             console.click(last_hand)
-            until(console, "document.querySelector('#result .line').textContent !== ''")
+            # 处理中…… is said at once (15b6f8fb): the answer is the line that follows it
+            until(console, "!['', '处理中……'].includes(document.querySelector('#result .line').textContent)")
             line = console.inner_text("#result .line")
             console.evaluate("document.querySelector('#result .line').textContent = ''")
             return "显示服务与消息服务器的连接中断" in line
