@@ -115,11 +115,11 @@ def test_a_display_taken_over_by_a_serve_on_another_machine_shows_the_feed_down_
                 assert "`--console-user console-2`" in pg.evaluate("document.querySelector('#taken').textContent")
                 asked = ("performance.getEntriesByType('resource').filter(e => e.name.endsWith('/api/console/health'))"
                          ".map(e => e.startTime)")
-                before = len(pg.evaluate(asked))
+                asked_before = len(pg.evaluate(asked))
                 pg.evaluate("for (let i = 0; i < 20; i++) renderFeed()")  # as a flapping feed's events and snapshots do
                 pg.wait_for_timeout(2500)
                 times = pg.evaluate(asked)  # asked on each render while the feed was down: now once a second at most
-                assert 1 <= len(times) - before <= 2 and all(b - a >= 990 for a, b in zip(times, times[1:])), times
+                assert 1 <= len(times) - asked_before <= 2 and all(b - a >= 990 for a, b in zip(times, times[1:])), times
                 pg.click("#lang")
                 shows(pg, "document.querySelector('#taken').textContent.startsWith('this display no longer shows the hall live')")
                 pg.click("#logout")

@@ -211,7 +211,8 @@ def test_scoreboard_shows_plays_rulings_and_standings(hall):
             assert first[1:3] == [entries[winner]["unit"], "2"], (first, entries, levels)  # a team named after its unit, once
             assert result["points"][winner] == 2 and result["points"][1 - winner] == 0
             assert result["scores"][winner] > result["scores"][1 - winner]  # 级差
-            reached = ["过A" if x == "A+" else x for x in (levels["SN"], levels["EW"])]  # 000 第八条 1: the levels each side reached
+            # 000 第八条 1: the levels each side reached, said as levels (the page is in English: no locale)
+            reached = ["past A" if x == "A+" else "level " + ("10" if x == "T" else x) for x in (levels["SN"], levels["EW"])]
             assert page.inner_text("#pairings tr[data-table=t01] td.num") == " : ".join(reached)
             page.wait_for_selector("#tile-t02", timeout=10_000)  # the Guandan table is on the wall too
         finally:
