@@ -119,13 +119,16 @@ function renderTables() {
   body.innerHTML = Object.keys(hall.tables).sort().map(t => {
     const v = hall.tables[t], s = v.state;
     const done = s && s.phase === "round_over", playing = s && !done && s.phase !== "idle";  // a round starts only between rounds
+    // no next hand at a table between rounds (its round over, idle): no last hand to announce (the table refuses one,
+    // table.last_hand_no_round); a table not heard of yet keeps it, its row the one place to announce it
+    const lastHand = s && !playing ? "" : `<button data-cmd="last_hand">${T("last_hand")}</button> `;
     return `<tr data-table="${esc(t)}"><td><button class="open-table" data-open="${esc(t)}">${esc(t)}</button></td>` +
       `<td>${s ? esc(PHASEW(s)) : ""} ${v.status === "offline" ? `<b class="error">${T("offline")}</b>${refusedHTML(v)}` : ""}` +
       `${devicesHTML(v)}</td>` +
       `<td class="live">${liveHTML(v)}</td>` +
       `<td class="${done ? "finished" : ""}">${done ? T("finished") : playing ? T("in_play") : ""}</td>` +
       `<td>${playing ? "" : `<button data-cmd="start_round" data-needs="organiser">${T("start_round")}</button> `}` +
-      `<button data-cmd="last_hand">${T("last_hand")}</button> <button data-cmd="stop_round" data-needs="organiser">${T("stop_round")}</button></td></tr>`;
+      `${lastHand}<button data-cmd="stop_round" data-needs="organiser">${T("stop_round")}</button></td></tr>`;
   }).join("") || `<tr><td colspan="5" class="empty">${T("no_tables")}</td></tr>`;  // none heard of yet: said, not an empty list
 }
 // What the stream, public, leaves out (said.inside: the pages hear that a service would not start, refused,

@@ -19,8 +19,8 @@ ROW = "#c-tables tr[data-table=r2]"
 ORGANISERS = {"registration": ("#t-entry", "#t-import", "#t-new"),
               "round": (f"{ROW} button[data-cmd=start_round]", f"{ROW} button[data-cmd=stop_round]", "#t-pair", "#t-unpair",
                         "#t-start", "#t-rulebook", "#t-withdraw", "#t-rounds")}
-# a referee's (Referee): the last hand, the rulings, the flags, results, forfeits, late arrivals, exports
-REFEREES = (f"{ROW} button[data-cmd=last_hand]", "#all-last-hand", "#ruling-form", "#t-late",
+# a referee's (Referee): the last hand (at r1, playing a round: idle r2 has no hand to announce), the rulings, the flags, results, forfeits, late arrivals, exports
+REFEREES = ("#c-tables tr[data-table=r1] button[data-cmd=last_hand]", "#all-last-hand", "#ruling-form", "#t-late",
             "#t-round tr[data-table=t01] button[data-result=record]", "#t-round tr[data-table=t01] button[data-forfeit]",
             "#c-tournament a[href$='export.csv']")
 
