@@ -186,7 +186,7 @@ function firmwareHTML(v) {
 }
 // Is the table refereeing (stream.js: `liveness`, the tiles' rule)? Stalled, the row says why: no health for how
 // long, else the problem it names (said by the server in the page's language, asked for with the login: loadInside).
-// Not live on this page (cut off), it says since when the page heard from the table.
+// Not live on this page (cut off), or offline, it says since when the page heard from the table.
 function problemHTML(p) { return p ? `<span class="problem">${esc(SAID(p.say) || p.problem)}</span>` : ""; }
 function liveHTML(v) {
   const live = v ? liveness(hall, v) : "", h = v?.health, age = h ? healthAge(v) : 0;
@@ -195,6 +195,7 @@ function liveHTML(v) {
     ? esc(T("no_health", { ago: AGO(Math.round(age)) })) : problemHTML(INSIDE[v.table]?.problem)}`;
   if (v?.status === "online" && !h) return `<b class="error stalled">${T("stalled")}</b>`;  // online, no health yet: the
   // organiser's row errs towards "not live" (the scoreboard's tile keeps its status, liveness in stream.js)
+  if (v?.status === "offline") return heardText(v) && `<span class="ago">${esc(heardText(v))}</span>`;  // since when, as its tile
   if (!h || v.status !== "online") return "";
   const out = [h.input_at == null ? "" : esc(T("last_input", { ago: AGO(Math.max(0, Math.round(h.at - h.input_at + age))) }))];
   if (h.waiting > 20) out.push(esc(T("waiting_inputs", { n: h.waiting })));
