@@ -112,6 +112,14 @@ def test_chinese_holds_chinese_and_english_none():
         assert not found, f"zh-CN.toml {key}: {text!r} has English {found}"
 
 
+def test_english_draws_the_arrow_chinese_draws():
+    """A sentence that leads to what follows with an arrow (第 3 盘结算：…… → 庄家升 2 级) drew it ``->`` in English: one
+    arrow, →, in both languages, and no ASCII arrow in either."""
+    zh, en = entries("zh"), entries("en")
+    assert not [k for k, text in en.items() if "->" in text or "→" in zh.get(k, "") and "→" not in text]
+    assert not [k for k, text in zh.items() if "->" in text]
+
+
 def placeholders_removed(text: str) -> str:
     """The text without its placeholders and the names of commands and fields (written `so`)."""
     import re

@@ -103,7 +103,7 @@ def test_a_standing_seat_drawing_its_card_again(capsys):
     zhongkai = [line for line in run(capsys, "--seed", "4", "--rulebook", "zhongkai-2010").splitlines() if "张牌：" in line]
     assert [line.split("：", 1)[1] for line in zhongkai] == ["南 揭牌 D2 → 主牌 方块", "西 反揭 H2 H2 → 主牌 红心",
                                                              "西 加固 H2 → 主牌 红心"]
-    assert "card 89: W reinforces with H2 -> trump suit hearts" in run(capsys, "--seed", "4", "--rulebook", "zhongkai-2010",
+    assert "card 89: W reinforces with H2 → trump suit hearts" in run(capsys, "--seed", "4", "--rulebook", "zhongkai-2010",
                                                                         "--lang", "en")
 
 

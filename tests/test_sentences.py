@@ -46,3 +46,11 @@ def test_lateness_is_said_in_minutes_and_seconds(minutes, zh, en):
     assert Sentences("en", "tractor", PLAYERS).event(ready) == f"S (王芳) arrived ({en} late)"
     both = {"kind": "round_forfeited", "data": {"teams": ["SN", "EW"], "minutes": minutes}}
     assert Sentences("zh", "guandan").event(both).endswith(f"双方本轮弃权（迟到 {zh}）")
+
+
+def test_the_cards_shown_to_refuse_a_tribute_are_listed_apart():
+    """抗贡 (Guandan: a seat that holds both big jokers refuses the tribute by showing them): the English read "shows
+    big joker big joker", the cards run together; they are a list, joined as the other sentences join theirs (、 / ,)."""
+    shown = {"kind": "tribute_shown", "data": {"seat": "W", "cards": ["BJ", "BJ"]}}
+    assert Sentences("en", "guandan", PLAYERS).event(shown) == "W (刘丹) shows big joker, big joker (refusing the tribute)"
+    assert Sentences("zh", "guandan", PLAYERS).event(shown) == "西 刘丹 亮出 大王、大王（抗贡）"

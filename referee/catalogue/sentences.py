@@ -213,6 +213,8 @@ class Sentences:
             values["trump"] = self._word("suit", data["trump"]) if data.get("trump") else self._word("word", "undecided")
         if kind == "trump_named":
             values["suit"] = self._word("suit", data.get("suit") or "none")
+        if kind == "tribute_shown" and isinstance(data.get("cards"), list):  # 抗贡's cards, a list: 大王、大王
+            values["cards"] = self._word("word", "list").join(self.cards(c) for c in data["cards"])
         if kind == "hand_scored" and self.game == "tractor":
             values["result"] = self.result(data)
         if kind == "reported":

@@ -83,6 +83,7 @@ class System:
     title = ""  # Chinese name
     columns: tuple[str, ...] = ()  # tie-break columns of the standings
     score_column = "总分"  # the standings' score by its Chinese name (catalogue column.*); seed 000 四: 团体总分高者名次列前
+    result_column = "级差"  # what a table's result's scores are, by its Chinese name: two pairs' levels apart, seed 000 (pair Swiss: +2 / 0 / -2)
     defaults: dict = {}
     late_limit: float | None = None  # minutes late beyond which the entry forfeits the round
     first_to_level = False  # when the round clock ends a game on equal levels: a draw (seed 000/001), or won by the side first there

@@ -33,9 +33,20 @@ def labels(lang: str) -> dict[str, str]:
     return section(lang, "sheet") | {f"column.{k}": v for k, v in section(lang, "column").items()}
 
 
-def seat(size: int, i: int) -> str:
-    """The seat of the ``i``-th entry at a table: S/N and E/W for two sides, else S E N W."""
-    return ("SN", "EW")[i] if size == 2 else "SENW"[i]
+def seat(size: int, i: int, lang: str) -> str:
+    """The seat of the ``i``-th entry at a table in words (the catalogue's ``team.*`` and ``seat.*``): 南北 and 东西
+    for two sides, else 南 东 北 西 (the bus's SN, EW and S E N W are no one's words).
+
+    >>> seat(2, 1, "zh"), seat(4, 2, "zh"), seat(2, 0, "en")
+    ('东西', '北', 'N-S')
+    """
+    return word(lang, f"team.{('SN', 'EW')[i]}") if size == 2 else word(lang, f"seat.{'SENW'[i]}")
+
+
+def lot_no(t: Tournament, entry: str) -> int:
+    """An entry's number as people know it: its lot number (抽签号, from 1), which the pairings, the slips and the
+    console show (``e09`` is the log's id, which no one at the venue reads)."""
+    return t.lot.index(entry) + 1
 
 
 def _cell(lang: str):
@@ -99,21 +110,23 @@ def prize_words(t: Tournament, row: dict, lang: str) -> str | None:
 def result_rows(t: Tournament, lang: str) -> list[list]:
     """One row per entry per table of every round, results where known, and one per bye with what the standings
     count for it (``System.bye``); the note says 弃权 for an entry that forfeits its table (its 0 is no loss played)
-    and 全队弃权 for a bye lost with its team's round. The header first."""
+    and 全队弃权 for a bye lost with its team's round. The header first; the score's column named for what the system's
+    results hold (``System.result_column``: pair Swiss's 级差, not the levels reached)."""
     L = labels(lang)
-    rows = [[L["round"], L["table"], L["seat"], L["entry"], L["name"], L["unit"], L["points"], L["score"], L["note"]]]
+    score = L[f"column.{system_named(t.system).result_column}"]
+    rows = [[L["round"], L["table"], L["seat"], L["lot"], L["name"], L["unit"], L["points"], score, L["note"]]]
     for r in t.rounds:
         view = round_view(t, r.round)
         for x in view["tables"]:
             res = x["result"]
             for i, e in enumerate(x["entries"]):
-                rows.append([r.round, x["table"], seat(len(x["entries"]), i), e["id"], e["name"], e["unit"],
+                rows.append([r.round, x["table"], seat(len(x["entries"]), i, lang), e["lot"], e["name"], e["unit"],
                              _exact(res["points"][i]) if res else None, _exact(res["scores"][i]) if res else None,
                              L["withdrawn"] if e["id"] in t.withdrawn and e["id"] in x["forfeits"]
                              else L["forfeit"] if e["id"] in x["forfeits"] else None])
         for b in view["byes"]:
             points, score = t.rules.bye(t, r.round, b) or (None, None)
-            rows.append([r.round, L["bye"], None, b, t.entry(b).name, t.entry(b).unit, points, score,
+            rows.append([r.round, L["bye"], None, lot_no(t, b), t.entry(b).name, t.entry(b).unit, points, score,
                          L["team_forfeit"] if b in view["byes_forfeited"] else None])
     return rows
 
@@ -128,27 +141,29 @@ def rank_of(row: dict, lang: str) -> int | str:
 
 def standing_rows(t: Tournament, lang: str) -> list[list]:
     """The standings, the header first; a place the lot decided is marked (``sheet.lot_mark``, see :func:`legend`),
-    a team withdrawn says so in place of its rank."""
+    a team withdrawn says so in place of its rank. An entry's row leads with its lot number; a team's with its name
+    alone (its id is its unit and name: 图书馆 three times over)."""
     L = labels(lang)
     s = standings_view(t)
+    teams = system_named(s["system"]).ranks == "team"
     rows = [[L["rank"], *row_heads(s["system"], lang), L["unit"], score_head(s["system"], lang), *(L.get(f"column.{c}", c) for c in s["columns"]),
              L["prize"]]]
     for row in s["rows"]:
         rank = rank_of(row, lang)
-        rows.append([rank, row["id"], row["name"], row["unit"], exact(row["score"]), *map(exact, row["tiebreaks"]),
-                     prize_words(t, row, lang)])
+        named = [row["name"]] if teams else [lot_no(t, row["id"]), row["name"]]
+        rows.append([rank, *named, row["unit"], exact(row["score"]), *map(exact, row["tiebreaks"]), prize_words(t, row, lang)])
     return rows
 
 
 def row_heads(system: str, lang: str) -> list[str]:
-    """The heads of a standings row's id and name, as what the rows of ``system`` are (``System.ranks``): an entry's
-    (编号, 选手), or a team's (pair Swiss: 队, 队名).
+    """The heads of what names a standings row, as what the rows of ``system`` are (``System.ranks``): an entry's
+    (抽签号, 选手), or a team's (pair Swiss: 队名).
 
     >>> row_heads("pair-swiss", "zh"), row_heads("individual-tables", "zh"), row_heads("pair-swiss", "en")
-    (['队', '队名'], ['编号', '选手'], ['Team', 'Team name'])
+    (['队名'], ['抽签号', '选手'], ['Team name'])
     """
     L = labels(lang)
-    return [L["team"], L["team_name"]] if system_named(system).ranks == "team" else [L["entry"], L["name"]]
+    return [L["team_name"]] if system_named(system).ranks == "team" else [L["lot"], L["name"]]
 
 
 def score_head(system: str, lang: str) -> str:
@@ -265,19 +280,21 @@ def _append(sheet, row: list) -> None:
 SUITS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 
 
-def _games_grid(slip: dict, bidders: tuple[tuple[str, str], ...], L: dict) -> dict:
+def _games_grid(slip: dict, bidders: tuple[tuple[str, str], ...], lang: str) -> dict:
     """A slip of four seats with a column per game of the round to write each game's score in, the cell of
     the game's first bidder shaded, and a last row naming them (seed 004 一、5: 每局比赛均按照黑红梅方的顺序依次
     作为首先叫牌者); the seats show the suit drawn (一、4: 按照黑红梅方逆时针依次落座)."""
     if not bidders:
         return slip
+    L = labels(lang)
+    bidders = tuple((word(lang, f"seat.{s}"), x) for s, x in bidders)  # the seats as the slip says them (南)
     suit = {s: SUITS[x] for s, x in bidders[: len(SUITS)]}
     games = [L["game_n"].format(n=g) for g in range(1, len(bidders) + 1)]
-    points, score, signature = slip["head"][5:]
-    head = slip["head"][:5] + games + [L["column.小分"], points, signature]  # the games add up to the 小分, which ranks
-    body = [[f"{row[0]} {suit.get(row[0], '')}".strip(), *row[1:5], *[""] * len(games), row[6], row[5], row[7]] for row in slip["body"]]
-    body.append([L["first_bidder"], "", "", "", "", *(f"{s} {SUITS[x]}" for s, x in bidders), "", "", ""])
-    marked = [f"{i},{5 + g}" for i, row in enumerate(slip["body"]) for g, (s, _) in enumerate(bidders) if row[0] == s]
+    points, score, signature = slip["head"][4:]
+    head = slip["head"][:4] + games + [L["column.小分"], points, signature]  # the games add up to the 小分, which ranks
+    body = [[f"{row[0]} {suit.get(row[0], '')}".strip(), *row[1:4], *[""] * len(games), row[5], row[4], row[6]] for row in slip["body"]]
+    body.append([L["first_bidder"], "", "", "", *(f"{s} {SUITS[x]}" for s, x in bidders), "", "", ""])
+    marked = [f"{i},{4 + g}" for i, row in enumerate(slip["body"]) for g, (s, _) in enumerate(bidders) if row[0] == s]
     return slip | {"head": head, "body": body, "marked": marked, "note": L["first_bidder_note"]}
 
 
@@ -303,19 +320,21 @@ def _html(t: Tournament, lang: str, round_no: int | None, stamped: str) -> str:
         body += [[L["bye"], f"{t.entry(b).name}（{t.entry(b).unit}）" + (f' {L["bye_forfeited"]}' if b in view["byes_forfeited"] else "")]
                  for b in view["byes"]]
         pairings = {"title": L["pairings"].format(n=n), "head": [L["table"], L["name"]], "body": body}
-        head = [L["seat"], L["lot"], L["entry"], L["name"], L["unit"], L["points"], L["score"], L["signature"]]
+        head = [L["seat"], L["lot"], L["name"], L["unit"], L["points"], L["score"], L["signature"]]
         said = results_said(t, n)
         for x in view["tables"]:
             res, four = x["result"], len(x["entries"]) == 4  # a four-seat slip's column is the seed's 小分 (004 一1), a number
-            body = [[seat(len(x["entries"]), i), e["lot"], e["id"], e["name"] + marked(t, e["id"], x["forfeits"], lang),
+            body = [[seat(len(x["entries"]), i, lang), e["lot"], e["name"] + marked(t, e["id"], x["forfeits"], lang),
                      e["unit"], written(res["points"][i], lang) if res else "",
                      result_words([said[x["table"]][i]], lang) if x["table"] in said and not four
                      else written(res["scores"][i], lang) if res else "", ""]
                     for i, e in enumerate(x["entries"])]
             slip = {"title": L["slip"].format(n=n, table=x["table"]), "head": head, "body": body, "marked": [], "note": ""}
-            slips.append(_games_grid(slip, t.rules.first_bidders(t), L) if len(x["entries"]) == 4 else slip)
+            slips.append(_games_grid(slip, t.rules.first_bidders(t), lang) if len(x["entries"]) == 4 else slip)
     cell = _cell(lang)
     rows = [[cell(c) for c in row] for row in standing_rows(t, lang)]
+    if system_named(t.system).ranks == "team":  # a team named after its unit (图书馆) is named once; the CSV and XLSX
+        rows[1:] = [[*row[:2], "" if row[2] == row[1] else row[2], *row[3:]] for row in rows[1:]]  # keep it to sort by
     return _templates().get_template("print.html").render(
         html_lang="zh-CN" if lang == "zh" else "en", title=t.name or t.id, stamp=stamped, pairings=pairings, slips=slips,
         referee=L["referee"], standings={"title": L["standings"], "head": rows[0], "body": rows[1:], "legend": legend(t, lang)})

@@ -106,6 +106,7 @@ class IndividualTables(System):
     title = "个人赛（四人一桌）"
     columns = ("小分", "弃权")
     score_column = "积分"  # 一、1: 最终比赛结果按照四轮比赛累计积分进行排名 (the round points, not the 小分)
+    result_column = "小分"  # a table's scores are its players' game scores (一、1)
     defaults = {"rounds": 4, "points": [5, 3, 2, 1], "games": 8}  # 一、3: 每轮进行8局比赛
     players = 1  # 本次比赛采取个人赛形式
     rulebook = "usst-2016"  # the seats by suit drawn and the first bidder's turn (一、4 and 一、5)

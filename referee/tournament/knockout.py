@@ -72,6 +72,7 @@ class Knockout(System):
     title = "淘汰赛（三局两胜）"
     columns = ()
     score_column = "胜场"  # its standings' score is the matches won: the place is the bracket's, not the most won
+    result_column = "胜局"  # a table's scores are the games each pair won (三2: 三局两胜; a single game 1 : 0)
     defaults = {"stage2_from": STAGE2_FROM}
     late_limit = 5.0  # seed 002 十二 第2条: five minutes after the start the pair forfeits the round
     first_to_level = True  # seed 002 三2: 根据级差（级高方为胜，同级时先到胜……）确定胜方

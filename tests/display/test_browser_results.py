@@ -33,7 +33,7 @@ def test_a_tractor_tile_says_the_hands_result_until_the_next_play_and_who_won_th
     event(t, 91, "hand_started", hand=3, level="8", dealer="E")
     t.publish("state", state(seq=91, phase="dealing", hand=3, trick=0, current_trick=None))
     for p, said in ((pg, "第 2 盘结算：防家得分 125，结算后 125 → 防家上台并升 1 级"),
-                    (en, "hand 2 scored: defenders 125, settled 125 -> the defenders take over and go up 1")):
+                    (en, "hand 2 scored: defenders 125, settled 125 → the defenders take over and go up 1")):
         p.wait_for_selector("#tile-p1[data-seq='91'] .result li", timeout=WAIT_MS)
         assert p.inner_text("#tile-p1 .result") == said
     assert page("/").inner_text("#tile-p1 .result") == "第 2 盘结算：防家得分 125，结算后 125 → 防家上台并升 1 级"  # opened after

@@ -41,11 +41,16 @@ def csv_rows(store: TournamentStore, lang: str = "zh") -> list[list[str]]:
     return lines[: lines.index([])]
 
 
+def lot(store: TournamentStore, entry: str) -> str:
+    """An entry's lot number (抽签号), as the export's rows name it."""
+    return str(store.tournament.lot.index(entry) + 1)
+
+
 def agree_with_standings(store: TournamentStore) -> None:
     """Each team's 轮分 and 成绩 (级差) summed over the export's rows are its standings' total and 级差."""
     rows = csv_rows(store)[1:]
     for row in store.standings()["rows"]:
-        mine = [r for r in rows if store.tournament.entry(r[3]).team_id == row["id"] and r[6]]
+        mine = [r for r in rows if store.tournament.entry(store.tournament.lot[int(r[3]) - 1]).team_id == row["id"] and r[6]]
         assert sum(int(r[6]) for r in mine) == row["score"] and sum(int(r[7]) for r in mine) == row["tiebreaks"][1], row
 
 
@@ -56,12 +61,12 @@ def test_a_byes_row_in_the_exports_has_the_points_and_level_difference_the_stand
         store.record_result(1, x["table"], {"winner": 0})
     (bye,) = store.round_view(1)["byes"]
     rows = csv_rows(store)
-    assert rows[0] == ["轮次", "桌号", "座位", "编号", "选手", "单位", "轮分", "成绩", "备注"]
-    assert [r for r in rows if r[3] == bye] == [["1", "轮空", "", bye, bye, store.tournament.entry(bye).unit, "2", "2", ""]]
+    assert rows[0] == ["轮次", "桌号", "座位", "抽签号", "选手", "单位", "轮分", "级差", "备注"]
+    assert [r for r in rows if r[3] == lot(store, bye)] == [["1", "轮空", "", lot(store, bye), bye, store.tournament.entry(bye).unit, "2", "2", ""]]
     assert (pair_stats(store.tournament)[bye]["score"], pair_stats(store.tournament)[bye]["level"]) == (2, 2)
     agree_with_standings(store)
     sheet = [list(r) for r in load_workbook(io.BytesIO(store.export("xlsx")))["第1轮"].iter_rows(values_only=True)]
-    assert [r[6:] for r in sheet if r[3] == bye] == [[2, 2, None]]  # numbers, as a table's
+    assert [r[6:] for r in sheet if r[3] == int(lot(store, bye))] == [[2, 2, None]]  # numbers, as a table's
 
 
 def test_a_forfeit_is_marked_in_the_exports_and_a_played_loss_is_not(tmp_path):
@@ -74,8 +79,8 @@ def test_a_forfeit_is_marked_in_the_exports_and_a_played_loss_is_not(tmp_path):
         store.record_result(1, x["table"], {"winner": 1})
     for lang, mark in (("zh", "弃权"), ("en", "forfeit")):
         rows = csv_rows(store, lang)[1:]
-        assert [(r[3], r[6], r[7]) for r in rows if r[8] == mark] == [(absent, "0", "-2")], lang
-        played_losses = [r for r in rows if r[6] == "0" and r[3] != absent]
+        assert [(r[3], r[6], r[7]) for r in rows if r[8] == mark] == [(lot(store, absent), "0", "-2")], lang
+        played_losses = [r for r in rows if r[6] == "0" and r[3] != lot(store, absent)]
         assert len(played_losses) == 3 and not any(r[8] for r in played_losses)  # lost at the table: no mark
     agree_with_standings(store)
     html = store.export("html").decode()
@@ -92,9 +97,9 @@ def test_a_late_pair_with_the_bye_is_its_teams_lateness(tmp_path):
     assert {e for x in view["tables"] for e in x["forfeits"]} == team - {bye}  # the teammates' tables are forfeited
     assert view["byes_forfeited"] == [bye]  # and the bye is lost with the team's round
     assert (pair_stats(store.tournament)[bye]["score"], pair_stats(store.tournament)[bye]["level"]) == (0, -2)
-    row = next(r for r in csv_rows(store) if r[3] == bye)
+    row = next(r for r in csv_rows(store) if r[3] == lot(store, bye))
     assert row[6:] == ["0", "-2", "全队弃权"]
-    assert next(r for r in csv_rows(store, "en") if r[3] == bye)[8] == "whole team forfeits"
+    assert next(r for r in csv_rows(store, "en") if r[3] == lot(store, bye))[8] == "whole team forfeits"
     assert "（全队弃权）" in store.export("html").decode()
     for x in store.round_view(1)["tables"]:
         if not x["forfeits"]:
@@ -129,7 +134,7 @@ def test_a_bye_lost_to_the_teams_lateness_is_given_back_when_its_tables_are_corr
     view = store.correct_result(1, forfeited[1], {"winner": 1}, reason="迟到录错")
     assert view["byes_forfeited"] == []
     assert (pair_stats(store.tournament)[bye]["score"], pair_stats(store.tournament)[bye]["level"]) == (2, 2)
-    assert next(r for r in csv_rows(store) if r[3] == bye)[6:] == ["2", "2", ""]
+    assert next(r for r in csv_rows(store) if r[3] == lot(store, bye))[6:] == ["2", "2", ""]
     for x in view["tables"]:
         if x["result"] is None:
             store.record_result(1, x["table"], {"winner": 0})

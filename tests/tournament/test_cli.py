@@ -59,9 +59,9 @@ def test_a_whole_pair_swiss_from_an_xlsx_form(capsys, tmp_path, form_xlsx):
     assert [r["id"] for r in standings["rows"]] and {r["id"] for r in standings["rows"]} == {"机电学院", "外语学院·外语一队", "化工学院", "体育部"}
     assert standings["rows"][0]["prize"] == "一等奖"
     text = run(capsys, "standings", "--db", db)
-    assert text.splitlines()[:2] == ["拖拉机赛（pair-swiss），第 3 轮后", "名次\t队\t队名\t单位\t总分\t对手分\t级差\t奖项"]  # team rows (000 四5)
+    assert text.splitlines()[:2] == ["拖拉机赛（pair-swiss），第 3 轮后", "名次\t队名\t单位\t总分\t对手分\t级差\t奖项"]  # team rows (000 四5)
     english = run(capsys, "standings", "--db", db, "--lang", "en").splitlines()
-    assert english[1] == "Rank\tTeam\tTeam name\tUnit\tTotal\tOpp. score\tLevel diff\tPrize"
+    assert english[1] == "Rank\tTeam name\tUnit\tTotal\tOpp. score\tLevel diff\tPrize"
     prizes = {"一等奖": "First prize", "二等奖": "Second prize", "三等奖": "Third prize"}  # the prizes in English too
     assert english[2:] == [line.rsplit("\t", 1)[0] + "\t" + prizes[line.rsplit("\t", 1)[1]] for line in text.splitlines()[2:]]
 
@@ -70,18 +70,18 @@ def test_a_whole_pair_swiss_from_an_xlsx_form(capsys, tmp_path, form_xlsx):
     wb = load_workbook(xlsx)
     assert wb.sheetnames == ["排名", "第1轮", "第2轮", "第3轮"]
     sheet = [list(r) for r in wb["排名"].iter_rows(values_only=True)]
-    assert sheet[0] == ["名次", "队", "队名", "单位", "总分", "对手分", "级差", "奖项"]
-    assert [r[:5] + [r[7]] for r in sheet[1:-2]] == [  # then the stamp (test_stamp.py)
-        [r["rank"], r["id"], r["name"], r["unit"], r["score"], r["prize"]] for r in standings["rows"]]
-    assert [r[5:7] for r in sheet[1:-2]] == [r["tiebreaks"] for r in standings["rows"]]
+    assert sheet[0] == ["名次", "队名", "单位", "总分", "对手分", "级差", "奖项"]
+    assert [r[:4] + [r[6]] for r in sheet[1:-2]] == [  # then the stamp (test_stamp.py)
+        [r["rank"], r["name"], r["unit"], r["score"], r["prize"]] for r in standings["rows"]]
+    assert [r[4:6] for r in sheet[1:-2]] == [r["tiebreaks"] for r in standings["rows"]]
     round3 = json.loads(run(capsys, "show", "--db", db, "--json"))
     rows3 = [list(r) for r in wb["第3轮"].iter_rows(values_only=True)][1:-2]
-    assert [(r[1], r[3], r[6]) for r in rows3 if r[1] != "轮空"] == [
-        (x["table"], e["id"], x["result"]["points"][i]) for x in round3["tables"] for i, e in enumerate(x["entries"])]
+    assert [(r[1], r[3], r[6]) for r in rows3 if r[1] != "轮空"] == [  # an entry by its lot number
+        (x["table"], e["lot"], x["result"]["points"][i]) for x in round3["tables"] for i, e in enumerate(x["entries"])]
 
     data = export(capsys, db, "csv")
     lines = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
-    assert lines[0] == ["轮次", "桌号", "座位", "编号", "选手", "单位", "轮分", "成绩", "备注"]
+    assert lines[0] == ["轮次", "桌号", "座位", "抽签号", "选手", "单位", "轮分", "级差", "备注"]
     rounds = lines[: lines.index([])]
     assert sum(1 for line in rounds if line[0] == "3") == 8  # eight at four tables
     html = export(capsys, db, "html").decode()

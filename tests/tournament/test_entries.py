@@ -92,10 +92,10 @@ def test_a_team_is_its_unit_and_its_name(tmp_path):
     assert {k: r["score"] for k, r in rows.items()} == team_score
     assert {k: r["tiebreaks"][0] for k, r in rows.items()} == opponent  # 对手分 of the opponent *teams*
     assert rows["外语学院", "一队"]["id"] == "外语学院·一队" and rows["体育部", "体育部"]["id"] == "体育部"
-    # The exports carry the team's id, name and unit: three 一队 rows told apart.
+    # The exports carry the team's name and unit: three 一队 rows told apart by their units.
     lines = list(csv.reader(io.StringIO(store.export("csv").decode("utf-8-sig"))))
     table = lines[lines.index([]) + 1:-2]  # the standings, before the stamp (test_stamp.py)
-    assert sorted((r[1], r[2], r[3]) for r in table[1:]) == sorted((r["id"], r["name"], r["unit"]) for r in standings["rows"])
+    assert sorted((r[1], r[2]) for r in table[1:]) == sorted((r["name"], r["unit"]) for r in standings["rows"])
     store.close()
 
 

@@ -71,13 +71,13 @@ def test_exports_and_the_command_line_write_fractions_as_people_do(hand_log, tmp
     log = thirds(hand_log)
     t = _upto(log, 2)
     rows = list(csv.reader(io.StringIO(export(t, "csv").decode("utf-8-sig"))))
-    assert ["2", "t01", "S", "s1", "s1", "机械", "3又1/3", "10", ""] in rows
-    assert any(len(r) > 4 and r[1] == "s3" and r[4] == "5又1/3" for r in rows)  # the standings: 2 + 10/3
+    assert ["2", "t01", "南", str(t.lot.index("s1") + 1), "s1", "机械", "3又1/3", "10", ""] in rows  # by lot number
+    assert any(len(r) > 4 and r[2] == "s3" and r[4] == "5又1/3" for r in rows)  # the standings: 2 + 10/3
     assert "5 1/3" in export(t, "csv", lang="en").decode("utf-8-sig")
     html = export(t, "html", round_no=2).decode()
     assert "<td>3又1/3</td>" in html and "3.33" not in html
     ws = load_workbook(io.BytesIO(export(t, "xlsx"))).worksheets[2]  # the standings, round 1, round 2
-    cell = next(r[6] for r in ws.iter_rows() if r[3].value == "s1")
+    cell = next(r[6] for r in ws.iter_rows() if r[4].value == "s1")
     assert abs(cell.value - 10 / 3) < 1e-12 and cell.number_format == "# ??/??"
     # the command line reads the same log
     db = tmp_path / "t.db"
@@ -87,7 +87,7 @@ def test_exports_and_the_command_line_write_fractions_as_people_do(hand_log, tmp
                       [(a["seq"], a["kind"], json.dumps(a["data"]), a["by"], a["at"]) for a in log.actions])
     assert main(["tournament", "standings", "--db", str(db)]) == 0
     out = capsys.readouterr().out.splitlines()
-    lines = {line.split("\t")[1]: line.split("\t") for line in out[2:]}
+    lines = {line.split("\t")[2]: line.split("\t") for line in out[2:]}
     assert lines["s2"][4:7] == lines["s1"][4:5] + ["20", "0"] and lines["s1"][4:7] == ["11", "-20", "0"]
     assert int(lines["s2"][0]) < int(lines["s1"][0])
     assert main(["tournament", "show", "--db", str(db), "--round", "2"]) == 0

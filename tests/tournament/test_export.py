@@ -43,7 +43,8 @@ def test_a_name_that_looks_like_a_formula_is_a_string_cell_in_the_xlsx(tmp_path)
 
 def test_pair_swiss_standings_head_their_team_rows_as_teams_in_every_format_and_language(tmp_path):
     """Seed 000 四5: 各队的团体成绩由本队两对选手轮分积分累加而定 -- a pair Swiss standings row is a team (its id
-    机电学院·一队, its name 一队): headed 队 / 队名, not 编号 / 选手 (a player's); an individual event's rows stay 编号 / 选手."""
+    机电学院·一队, its name 一队): headed 队名 / 单位, not 抽签号 / 选手 (a player's); an individual event's rows stay 抽签号 /
+    选手 (its id, 机电学院·一队, is its unit and its name: no column of its own)."""
     import html as html_text
     import re
 
@@ -52,7 +53,7 @@ def test_pair_swiss_standings_head_their_team_rows_as_teams_in_every_format_and_
                              enumerate([("机电学院", "一队"), ("机电学院", "一队"), ("工会", "工会"), ("工会", "工会")])],
               name="升级", seed=1, options={"rounds": 1})
     teams.pair_next_round()
-    for store, zh, en in ((teams, ["队", "队名"], ["Team", "Team name"]), (formula_names(tmp_path), ["编号", "选手"], ["Id", "Name"])):
+    for store, zh, en in ((teams, ["队名", "单位"], ["Team name", "Unit"]), (formula_names(tmp_path), ["抽签号", "选手"], ["Lot", "Name"])):
         for lang, heads in (("zh", zh), ("en", en)):
             csv_rows = list(csv.reader(io.StringIO(store.export("csv", lang=lang).decode("utf-8-sig"))))
             standings = csv_rows[csv_rows.index([]) + 1]
@@ -92,7 +93,7 @@ def test_a_knockout_export_shows_each_best_of_three_s_games_beside_standings_of_
     store.forfeit(1, t02["table"], [t02["entries"][0]["id"]])
     rows = list(csv.reader(io.StringIO(store.export("csv").decode("utf-8-sig"))))
     head, results = rows[0], rows[1:5]
-    assert head[6:] == ["轮分", "成绩", "备注"]
+    assert head[6:] == ["轮分", "胜局", "备注"]
     assert [r[1:2] + r[6:] for r in results] == [["t01", "1", "2", ""], ["t01", "0", "1", ""], ["t02", "0", "0", "弃权"], ["t02", "1", "2", ""]]
     standings = rows[rows.index([]) + 1]
     assert standings[4] == "胜场"
@@ -115,3 +116,43 @@ def test_a_round_asked_of_the_csv_or_xlsx_is_refused_not_ignored(tmp_path, capsy
             main(["--lang", lang, "tournament", "export", "--db", db, "--format", fmt, "--round", "1", "--out", str(out)])
         assert said in capsys.readouterr().err and not out.exists()
     assert main(["tournament", "export", "--db", db, "--format", "html", "--round", "1", "--out", str(tmp_path / "r1.html")]) == 0
+
+
+def test_the_sheets_say_seats_numbers_and_names_as_people_read_them(tmp_path):
+    """A UX pass read the Chinese sheets as a person at the venue: seats as the bus writes them (SN / EW), entries by
+    the log's id (p0, e09) where the pairings and the console say the lot number (3号), a team named after its unit
+    written three times (队 / 队名 / 单位: 工会 工会 工会), and the CSV's 成绩 holding pair Swiss's 级差 (seed 000: +2 /
+    0 / -2), not the levels reached. Seats are 南北 / 东西 (南 东 北 西 at a table of four), entries their lot number, a
+    team its name once on the printed standings (the CSV keeps its unit column whole, to sort and filter by), and the
+    results' score column is named for what it holds, in both languages."""
+    import html as html_text
+    import re
+
+    teams = TournamentStore(tmp_path / "swiss.db")
+    teams.new("pair-swiss", [Entry(f"p{i}", f"甲{i}/乙{i}", unit, team, (f"甲{i}", f"乙{i}")) for i, (unit, team) in
+                             enumerate([("机电学院", "一队"), ("机电学院", "一队"), ("工会", "工会"), ("工会", "工会")])],
+              name="升级", seed=1, options={"rounds": 1})
+    view = teams.pair_next_round()
+    teams.record_result(1, view["tables"][0]["table"], {"winner": 0, "levels": ["A+", "9"]})
+    lot = {e["id"]: e["lot"] for x in view["tables"] for e in x["entries"]}
+    for lang, sides, score in (("zh", {"南北", "东西"}, "级差"), ("en", {"N-S", "E-W"}, "Level diff")):
+        rows = list(csv.reader(io.StringIO(teams.export("csv", lang=lang).decode("utf-8-sig"))))
+        head, results = rows[0], rows[1:rows.index([])]
+        assert head[2:4] == (["座位", "抽签号"] if lang == "zh" else ["Seat", "Lot"]) and head[7] == score
+        assert {r[2] for r in results} == sides and not [r for r in results if r[3] not in map(str, lot.values())]
+        assert results[0][7] == "2"  # the 级差 of a game won, in the column named so
+        standings = rows[rows.index([]) + 1:]
+        assert [r[1:3] for r in standings[1:3]] == [["工会", "工会"], ["一队", "机电学院"]] or \
+               [r[1:3] for r in standings[1:3]] == [["一队", "机电学院"], ["工会", "工会"]]
+        printed = html_text.unescape(teams.export("html", lang=lang).decode())
+        assert not re.search(r"<td>(SN|EW|p\d)</td>", printed)
+        standing = printed.split("<section class=slip>")[-1]
+        assert "<td>工会</td><td></td>" in standing and "<td>一队</td><td>机电学院</td>" in standing
+        assert standing.count("工会") == 1
+    four = formula_names(tmp_path)
+    rows = list(csv.reader(io.StringIO(four.export("csv").decode("utf-8-sig"))))
+    assert rows[0][7] == "小分" and [r[2] for r in rows[1:5]] == ["南", "东", "北", "西"]
+    assert not [r for r in rows if re.fullmatch(r"e\d+", r[3] if len(r) > 3 else "")]
+    printed = html_text.unescape(four.export("html").decode())
+    assert "<td>南 ♠</td>" in printed and "<td>首先叫牌</td><td></td><td></td><td></td><td>南 ♠</td>" in printed
+    assert not re.search(r"<td>e\d+</td>", printed)

@@ -52,18 +52,18 @@ def test_a_san_da_yi_slip_has_the_eight_games_and_the_first_bidder_by_seat(tmp_p
     store.record_result(1, "t01", {"scores": [40, 12, 12, -20]})
     first, second, standings = slips(store.export("html"))
     head = [text for text, _ in first[0]]
-    assert head == ["座位", "抽签号", "编号", "选手", "单位", *(f"第{g}局" for g in range(1, 9)), "小分", "轮分", "签名"]
-    seats = [[text for text, _ in row[:1]] + [row[2][0]] for row in first[1:5]]
-    assert seats == [[f"{s} {x}", e["id"]] for (s, x), e in zip(zip("SENW", "♠♥♣♦"), view["tables"][0]["entries"])]
+    assert head == ["座位", "抽签号", "选手", "单位", *(f"第{g}局" for g in range(1, 9)), "小分", "轮分", "签名"]
+    seats = [[text for text, _ in row[:1]] + [row[2][0]] for row in first[1:5]]  # seats in words (一、4: 黑红梅方逆时针依次落座)
+    assert seats == [[f"{s} {x}", e["name"]] for (s, x), e in zip(zip("南东北西", "♠♥♣♦"), view["tables"][0]["entries"])]
     # the first bidder's cell of game g is shaded: ♠ (S) in games 1 and 5, ♥ (E) 2 and 6, ♣ (N) 3 and 7, ♦ (W) 4 and 8
-    shaded = [[g for g, (_, mark) in enumerate(row[5:13], 1) if mark] for row in first[1:5]]
+    shaded = [[g for g, (_, mark) in enumerate(row[4:12], 1) if mark] for row in first[1:5]]
     assert shaded == [[1, 5], [2, 6], [3, 7], [4, 8]]
-    assert [text for text, _ in first[5][5:13]] == ["S ♠", "E ♥", "N ♣", "W ♦"] * 2 and first[5][0][0] == "首先叫牌"
-    assert [[text for text, _ in row[13:15]] for row in first[1:5]] == [["40", "5"], ["12", "2又1/2"], ["12", "2又1/2"], ["-20", "1"]]
-    assert all(text == "" for row in second[1:5] for text, _ in row[5:16])  # nothing written yet
+    assert [text for text, _ in first[5][4:12]] == ["南 ♠", "东 ♥", "北 ♣", "西 ♦"] * 2 and first[5][0][0] == "首先叫牌"
+    assert [[text for text, _ in row[12:14]] for row in first[1:5]] == [["40", "5"], ["12", "2又1/2"], ["12", "2又1/2"], ["-20", "1"]]
+    assert all(text == "" for row in second[1:5] for text, _ in row[4:15])  # nothing written yet
     assert len(standings[0]) == 8  # the standings are no slip of games
     english = slips(store.export("html", lang="en"))[0]
-    assert [text for text, _ in english[0]][5:14] == [*(f"G{g}" for g in range(1, 9)), "Game score"]
+    assert [text for text, _ in english[0]][4:13] == [*(f"G{g}" for g in range(1, 9)), "Game score"]
     assert english[5][0][0] == "Bids first"
 
 
@@ -73,10 +73,10 @@ def test_the_number_of_games_is_the_option_and_a_table_of_two_keeps_its_slip(tmp
               options={"games": 6})
     store.pair_next_round()
     grid = slips(store.export("html"))[0]
-    assert [text for text, _ in grid[5][5:11]] == ["S ♠", "E ♥", "N ♣", "W ♦", "S ♠", "E ♥"]
+    assert [text for text, _ in grid[5][4:10]] == ["南 ♠", "东 ♥", "北 ♣", "西 ♦", "南 ♠", "东 ♥"]
     swiss = TournamentStore(tmp_path / "p.db")
     swiss.new("pair-swiss", [Entry(f"p{i}", f"p{i}", f"u{i // 2}", f"u{i // 2}", ("a", "b")) for i in range(4)], seed=1,
               options={"rounds": 1})
     swiss.pair_next_round()
     plain = slips(swiss.export("html"))[0]
-    assert [text for text, _ in plain[0]] == ["座位", "抽签号", "编号", "选手", "单位", "轮分", "成绩", "签名"] and len(plain) == 3
+    assert [text for text, _ in plain[0]] == ["座位", "抽签号", "选手", "单位", "轮分", "成绩", "签名"] and len(plain) == 3

@@ -86,12 +86,15 @@ def test_the_places_after_a_withdrawn_entry_close_up_in_every_system_and_sheet(t
         assert [r["prize"] for r in still[:9]] == ["一等奖"] + ["二等奖"] * 3 + ["三等奖"] * 5
         assert all(r["prize"] is None for r in still[9:])
     places = [("退赛" if r.get("withdrawn") else f'{r["rank"]}{"※" if r["by_lot"] else ""}', r["id"]) for r in rows]
+    # the sheets name a team by its name, an entry by its lot number (抽签号)
+    named = [(p, e if system == "pair-swiss" else str(store.tournament.lot.index(e) + 1)) for p, e in places]
     sheet = list(csv.reader(io.StringIO(store.export("csv").decode("utf-8-sig"))))
-    assert [(row[0], row[1]) for row in sheet[sheet.index([]) + 2:] if len(row) > 1]  # the lot's legend == places
+    standing = sheet[sheet.index([]) + 2:]  # after the results: a blank line and the heads
+    assert [(row[0], row[1]) for row in standing[: len(rows)]] == named
     book = load_workbook(io.BytesIO(store.export("xlsx"))).worksheets[0]
-    assert [(str(row[0]), row[1]) for row in book.iter_rows(min_row=2, values_only=True) if row[1]] == places
+    assert [(str(row[0]), str(row[1])) for row in book.iter_rows(min_row=2, values_only=True) if row[1]] == named
     html = store.export("html").decode()
     assert html.count("<td>退赛</td>") == len(rows) - len(still)
     assert main(["tournament", "standings", "--db", str(store.path)]) == 0
     printed = [line.split("\t")[:2] for line in capsys.readouterr().out.splitlines()[2:] if "\t" in line]
-    assert [tuple(x) for x in printed] == places
+    assert [tuple(x) for x in printed] == named
