@@ -208,7 +208,8 @@ def flags(user: Referee, ctx: Ctx, lang: Lang) -> list[FlagView]:
                 url=f"/api/console/frames/{table}/{frame['id']}")
             out.append(FlagView(table=table, flag=f["flag"], seat=f["seat"], kind=f["kind"], at=f["at"],
                                 cards=f.get("cards", []), text=f.get("text", ""), said=said.flag(f), frame=info,
-                                actions=list(actions(f, state)), choices=f.get("choices", [])))
+                                actions=list(actions(f, state)), choices=f.get("choices", []),
+                                choice_words=[said.reason(w) for w in f.get("choice_words", [])]))
     return out
 
 

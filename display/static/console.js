@@ -393,16 +393,18 @@ async function loadFlags() {
     `<p>${answersHTML(f)}</p></div></div>`
   ).join("") : `<p class="empty">${T("no_flags")}</p>`;
 }
-// A flag's buttons: first, for a flag with choices (a Tractor captive led, 001 十五: 要说明“甩牌”的结构), one dismiss for
-// each structure its leader may have stated, its units' cards (♠K♠K + ♠A♠A♠A); its confirm says none was stated
+// A flag's buttons: first, for a flag with choices (a Tractor captive led, 001 十五: 要说明“甩牌”的结构; a Guandan
+// wildcard lead, 002 二: 须出牌时说明), one dismiss for each reading its leader may have stated, its words where the
+// table gives them (到 8 的顺子) and its units' cards (♠K♠K + ♠A♠A♠A); its confirm says none was stated, and what that means
 function answersHTML(f) {
+  const words = f.choice_words || [];
   const readings = (f.choices || []).map((units, i) => `<button data-how="dismiss" data-reading="${i + 1}">` +
-    `${esc(T("dismiss_reading"))} ${units.map(cardsHTML).join(" + ")}</button>`);
-  const kind = f.choices?.length ? "choices" : f.kind;
+    `${esc(words[i] ? `${T("dismiss_said")} ${words[i]}` : T("dismiss_reading"))} ${units.map(cardsHTML).join(" + ")}</button>`);
+  const kind = f.choices?.length ? (f.kind === "lead_reading" ? "lead_reading" : "choices") : f.kind;
   return readings.concat(f.actions.map(how => `<button data-how="${how}">${esc(howWords(how, kind))}</button>`)).join(" ");
 }
 const HOW_WORDS = { confirm: () => T("confirm"), dismiss: () => T("dismiss"), correct: () => T("correct"),
-  "confirm:choices": () => T("confirm_unstated"),
+  "confirm:choices": () => T("confirm_unstated"), "confirm:lead_reading": () => T("confirm_unstated_lowest"),
   "confirm:referee_called": () => T("confirm_referee_called"), "confirm:no_play": () => T("confirm_no_play"),
   "confirm:stalled": () => T("confirm_stalled"), "correct:stalled": () => T("correct_stalled"), "confirm:idle": () => T("confirm_idle") };
 function howWords(how, kind) {  // a flag's answer as it means for its kind (a stalled seat's correct enters the play seen)

@@ -7,7 +7,10 @@ the table, more cards than the seat holds) raises :class:`HandError` and changes
 * Play goes S -> E -> N -> W, skipping seats that have played out (七①: 选手依次轮流压牌).
 * A lead is recorded with its lowest reading unless the leader declared one (二: x4567 相当于
   34567（或45678须出牌时说明）); a follow stands when some reading beats the table, and its lowest
-  such reading is recorded (七①: 后一家打出的牌必须比前一家打出的牌大).
+  such reading is recorded (七①: 后一家打出的牌必须比前一家打出的牌大). With the book's
+  ``[combos] wild_reading = "asked"`` a lead holding the wildcard keeps the readings its leader could
+  have stated (:attr:`Turn.could`): where the first follow would be judged otherwise under another
+  (:meth:`Hand.depends`), the table asks what was said and the hand takes the answer (:meth:`Hand.lead_read_as`).
 * When the others all pass, the last player leads anew (七②); when that player has played out,
   its partner takes the lead (三: 无人压牌，则由对门借风出牌).
 * The hand ends when three have played out, or early when partners take first and second
@@ -85,10 +88,31 @@ def describe(rules: GuandanRulebook, level: str, reading: Reading) -> Reason:
     return Reason("guandan.reading", type=reading.type, rank=name)
 
 
+def as_read(rules: GuandanRulebook, level: str, cards: Cards, reading: Reading) -> tuple[str, ...]:
+    """The cards in the order ``reading`` reads them: in a sequence each wildcard where it stands (x4567 as 34567:
+    ``H9 S4 S5 S6 S7``, as 45678: ``S4 S5 S6 S7 H9``); any other play as its cards are written.
+
+    >>> gd = load("sanjiang-2012")
+    >>> as_read(gd, "9", Cards.parse("S4 S5 S6 S7 H9"), Reading("straight", 7, 5))
+    ('H9', 'S4', 'S5', 'S6', 'S7')
+    """
+    width = {"pair_straight": 2, "triple_straight": 3}.get(reading.type, 1)
+    wild = wildcard(rules, level)
+    if reading.type not in ("straight", "straight_flush", "pair_straight", "triple_straight") or wild is None:
+        return tuple(cards.names())
+    spare = [c for c in cards if c == wild]
+    out: list[Card] = []
+    for v in range(reading.rank - reading.size // width + 1, reading.rank + 1):
+        have = [c for c in cards if c != wild and VALUE[c.rank] in (v, v + 13)][:width]
+        out += have + [spare.pop() for _ in range(width - len(have))]
+    return tuple(c.code for c in out)
+
+
 @dataclass(frozen=True)
 class Turn:
     """One turn: a play (``cards`` with the ``reading`` recorded) or a pass (``cards`` None), ``sat_out`` when
-    the seat had to sit it out (十一)."""
+    the seat had to sit it out (十一); ``could``: a lead's readings its leader could have stated (二: 须出牌时说明), lowest
+    first, while the hand has not heard which (:meth:`Hand.lead_read_as`), else ()."""
 
     number: int
     seat: str
@@ -97,6 +121,7 @@ class Turn:
     lead: bool = False
     at: float | None = None
     sat_out: bool = False
+    could: tuple[Reading, ...] = ()
 
     def __str__(self) -> str:
         return f"{self.seat} {'sits out' if self.sat_out else 'passes' if self.cards is None else self.cards}"
@@ -195,7 +220,7 @@ class Hand:
                 raise HandError("guandan.wild_joker", seat=seat, cards=cards, wild_card=wild)
             raise HandError("guandan.no_combination", seat=seat, cards=cards)
         chosen = self._pick(seat, cards, options, declared)
-        turn = Turn(number, seat, cards, chosen, self.table is None, at)
+        turn = Turn(number, seat, cards, chosen, self.table is None, at, could=self._could(cards, options, declared))
         counts = list(self.counts)
         counts[SEATS.index(seat)] -= len(cards)
         hand = replace(self, turns=self.turns + (turn,), table=turn, passes=0, counts=tuple(counts), played=played)
@@ -208,6 +233,42 @@ class Hand:
         if not hand.over:
             hand = replace(hand, turn=hand._next_active(seat))
         return hand._sit_out_due()
+
+    def depends(self, seat: str, cards: Cards) -> tuple[Reading, ...]:
+        """The readings of the lead on the table when ``seat``'s ``cards``, its first follow, would be judged otherwise
+        under one than under another (beating one and not another, or recorded as another reading), else (): the
+        readings its leader could have stated (二: x4567，相当于34567（或45678须出牌时说明）), which no input carries.
+
+        >>> h = Hand.start(load("sanjiang-2012"), "9", leader="S").play("S", Cards.parse("H9 S4 S5 S6 C7"))
+        >>> h.table.reading, h.depends("E", Cards.parse("D4 D5 D6 D7 C8"))  # beats 34567, not 45678
+        (Reading('straight', 7, 5), (Reading('straight', 7, 5), Reading('straight', 8, 5)))
+        >>> h.depends("E", Cards.parse("D5 D6 D7 D8 C9"))  # beats both readings
+        ()
+        """
+        lead = self.table
+        options = readings(self.rules, cards, self.level) if lead is not None and lead.could else ()
+        judged = set()
+        for r in lead.could if options else ():
+            try:
+                judged.add(replace(self, table=replace(lead, reading=r))._pick(seat, cards, options, None))
+            except HandError:
+                judged.add(None)
+        return lead.could if len(judged) > 1 else ()
+
+    def lead_read_as(self, reading: Reading | None) -> Hand:
+        """The hand with the lead on the table read as ``reading``, the one its leader stated (二: 须出牌时说明), or
+        None: none was stated, and its lowest reading stands (002 prices nothing for not saying). Before any follow.
+
+        >>> h = Hand.start(load("sanjiang-2012"), "9", leader="S").play("S", Cards.parse("H9 S4 S5 S6 C7"))
+        >>> stated = h.lead_read_as(h.table.could[1])
+        >>> stated.table.reading, stated.table.could, stated.turns[-1] is stated.table
+        (Reading('straight', 8, 5), (), True)
+        """
+        lead = self.table
+        if lead is None or not lead.could or (reading is not None and reading not in lead.could):
+            raise HandError("guandan.no_reading_asked", reading=describe(self.rules, self.level, reading) if reading else "-")
+        stated = replace(lead, reading=reading or lead.could[0], could=())
+        return replace(self, table=stated, turns=tuple(stated if t.number == lead.number else t for t in self.turns))
 
     def pass_(self, seat: str, at: float | None = None) -> Hand:
         """``seat`` passes (七①: 如没有可以弃权)."""
@@ -263,7 +324,7 @@ class Hand:
             elif t.cards is None:
                 hand = hand.pass_(t.seat, at=t.at)
             else:
-                hand = hand.play(t.seat, t.cards, t.reading, at=t.at)
+                hand = hand.play(t.seat, t.cards, None if t.could else t.reading, at=t.at)
         again = {t.seat for t in self.turns[going.number - 1:] if t.sat_out}
         return replace(hand, rulings=self.rulings, sitting_out=hand.sitting_out | self.sitting_out | again)
 
@@ -340,6 +401,14 @@ class Hand:
         raise HandError("guandan.does_not_beat", seat=seat, cards=cards, readings=said, table_cards=self.table.cards,
                         table_reading=on, other=self.table.seat)
 
+    def _could(self, cards: Cards, options: tuple[Reading, ...], declared: Declared | None) -> tuple[Reading, ...]:
+        """A lead's readings its leader could have stated, where the book asks (``[combos] wild_reading``) and it
+        holds the wildcard (二: 红心x可作为万能牌配用…须出牌时说明): () when it reads one way or was declared."""
+        wild = wildcard(self.rules, self.level)
+        if self.table is not None or declared is not None or self.rules.combos.wild_reading != "asked":
+            return ()
+        return options if len(options) > 1 and wild is not None and cards.count(wild) else ()
+
     def _say(self, declared: Declared) -> Reason:
         if isinstance(declared, Reading):
             return describe(self.rules, self.level, declared)
@@ -395,4 +464,4 @@ class Hand:
         return replace(self, rulings=self.rulings + tuple(found)) if found else self
 
 
-__all__ = ["Announcement", "Hand", "HandError", "Turn", "describe"]
+__all__ = ["Announcement", "Hand", "HandError", "Turn", "as_read", "describe"]

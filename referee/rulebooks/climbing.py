@@ -61,6 +61,11 @@ class Combos:
     joker_bomb: bool = setting("the four jokers are a bomb above every play (天王炸弹)", True)
     full_house_joker_pair: bool = setting("a full house's pair may be two identical jokers", True)
     full_house_triple_only: bool = setting("full houses compare their triples only", True)
+    wild_reading: Literal["asked", "lowest"] = setting(
+        "a lead holding the wildcard that reads several ways (x4567: 34567 or 45678): `asked` its leader may state "
+        "one aloud, which no input carries, so when the first follow would be judged otherwise under another "
+        "reading the referee is asked which was stated (nothing is charged; none stated: the lowest); `lowest` "
+        "always its lowest reading", "lowest")
 
     def __post_init__(self) -> None:
         for key in ("straight", "pair_straight", "triple_straight", "airplane", "bomb"):
@@ -76,6 +81,11 @@ class ClimbingRulebook(Book):
     deal: Deal = setting("`[deal]`")
     ranks: Ranks = setting("`[ranks]`")
     combos: Combos = setting("`[combos]`")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check(self.combos.wild_reading == "lowest" or self.ranks.wildcard != "none", "combos.wild_reading",
+              self.combos.wild_reading, '"lowest" with [ranks] wildcard = "none" (no lead then reads two ways)')
 
 
 __all__ = ["ClimbingRulebook", "Combos", "Deal", "Ranks"]

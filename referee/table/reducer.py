@@ -117,9 +117,12 @@ class Flag:
     why: Reason | None = None
     pending: dict | None = None
     violation: dict | None = None  # the violation published with the flag, confirmed or dismissed later
-    # the ways its play can be read (Tractor: a captive lead's structures, each its units' cards), one of which a
-    # ``dismiss`` names (``reading``: its number, 1 the first): the referee's word on what the leader said (001 十五)
+    # the ways its play can be read (Tractor: a captive lead's structures, each its units' cards; Guandan: a wildcard
+    # lead's readings, its cards as each reads them), one of which a ``dismiss`` names (``reading``: its number, 1 the
+    # first): the referee's word on what the leader said (001 十五, 002 二); ``choice_words``: each in words, where its
+    # cards alone do not tell them apart (Guandan: 到 7 的顺子, 到 8 的顺子)
     choices: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    choice_words: tuple[Reason, ...] = ()
 
     @property
     def text(self) -> str:
@@ -131,6 +134,7 @@ class Flag:
         """The flag as ``state`` lists it."""
         out = {"flag": self.flag, "seat": self.seat, "kind": self.kind, "at": self.at, "cards": list(self.cards), "text": self.text}
         out |= {"choices": [[list(unit) for unit in r] for r in self.choices]} if self.choices else {}
+        out |= {"choice_words": [w.json() for w in self.choice_words]} if self.choice_words else {}
         return out | ({"why": self.why.json()} if self.why is not None else {})
 
 
@@ -444,9 +448,10 @@ class Reducer:
             raise Reject("table.reading_not_asked", flag=flag.flag, kind=flag.kind)
         if command == "dismiss" and flag.choices and not 1 <= p.get("reading", 0) <= len(flag.choices):
             raise Reject("table.reading_needed", flag=flag.flag, n=len(flag.choices))
-        if command != "correct" and flag.choices:  # its play is read with the answer: the reading named (1: the first), or none
+        if command != "correct" and flag.choices:  # its play is read with the answer: the reading named (1: the first, its
+            # cards as ``reading``, its number as ``choice``), or none
             reading = [list(unit) for unit in flag.choices[p["reading"] - 1]] if command == "dismiss" else None
-            flag = replace(flag, pending=flag.pending | {"reading": reading})
+            flag = replace(flag, pending=flag.pending | {"reading": reading, "choice": p.get("reading")})
         return self._resolve(flag, command, p.get("cards"))
 
     def _round_started(self) -> Reducer:
@@ -703,7 +708,7 @@ class Reducer:
         raise NotImplementedError
 
     def _flag(self, seat: str, kind: str, cards: Cards, why: Reason, pending: dict | None, article: str = "", penalty: dict | None = None,
-              choices: tuple[tuple[tuple[str, ...], ...], ...] = ()) -> Reducer:
+              choices: tuple[tuple[tuple[str, ...], ...], ...] = (), choice_words: tuple[Reason, ...] = ()) -> Reducer:
         """Raise a flag for a person. Its id is the log entry that raised it (``f{seq}``, ``f{seq}-2`` for a second of
         one entry): an amendment rebuilds the table from the log, and the console's ``confirm`` and ``dismiss`` in it
         must name the same flags again (a running count renumbered them, and a stale ``confirm`` landed on another)."""
@@ -714,10 +719,10 @@ class Reducer:
         if article:
             evidence = {"cards": cards.names(), "hand": t.hand_no, "trick": t._trick_no()}
             t, violation = t._violation(seat, kind, article, penalty or {}, evidence, "flagged", flag_id)
-        flag = Flag(flag_id, seat, kind, t.at, tuple(cards.names()), why, pending, violation, choices)
+        flag = Flag(flag_id, seat, kind, t.at, tuple(cards.names()), why, pending, violation, choices, choice_words)
         t = t._with(flags=t.flags + (flag,))._pause_clocks()
         data = {"flag": flag_id, "seat": seat, "kind": kind, "cards": cards.names(), "text": flag.text, "why": why.json()}
-        return t._event("flag_raised", data | ({"choices": flag.json()["choices"]} if choices else {}))
+        return t._event("flag_raised", data | {k: v for k, v in flag.json().items() if k in ("choices", "choice_words")})
 
     def _pause_clocks(self) -> Reducer:
         return self._each_clock(ShotClock.paused)
