@@ -262,7 +262,7 @@ function renderTimeline() {
   if (!box || !ONE) return;
   headTimeline();
   const s = view(ONE).state;  // an empty list says so
-  box.innerHTML = view(ONE).timeline.map(eventHTML).reverse().join("") || emptyTimelineHTML(s, GAMES[s?.rulebook] === "sandayi");
+  box.innerHTML = foldPickups(view(ONE).timeline).map(eventHTML).reverse().join("") || emptyTimelineHTML(s, GAMES[s?.rulebook] === "sandayi");
   const all = $("#allviolations");
   if (all) all.innerHTML = view(ONE).violations.slice().reverse().map(v => violationHTML(v, true)).join("") || `<li class="empty">${T("no_violations")}</li>`;
 }

@@ -303,7 +303,7 @@ function renderTimeline() {
   const head = $("#c-timeline h2 span"), games = GAMES[hall.tables[OPEN.table]?.state?.rulebook] === "sandayi";
   head.textContent = T(games ? "open_timeline_games" : "open_timeline");  // San Da Yi plays games (局), the others hands (盘)
   head.dataset.t = games ? "open_timeline_games" : "open_timeline";  // the language switch says it again
-  $("#c-timeline ol").innerHTML = withFouls(OPEN.timeline, OPEN.violations).reverse().map(e => {
+  $("#c-timeline ol").innerHTML = foldPickups(withFouls(OPEN.timeline, OPEN.violations)).reverse().map(e => {
     if (e.flag) return foulHTML(e);
     const cards = e.data.cards || (e.data.card ? [e.data.card] : null);
     const time = TIMEW(e.at);

@@ -39,3 +39,16 @@ function rejudgedHTML(e) {
   return (e.rejudged ? ` <small class="rejudged">${T("rejudged")}</small>` : "")
     + (e.repeats ? ` <small class="repeats">×${e.repeats}</small>` : "");
 }
+// A trick's cards collected: each seat's pickup is an event of its own (its camera's `removed` read: picked_up), four
+// lines a trick repeating the cards the plays above them show. Pickups one after another are one line naming the seats
+// (the seat still to collect is the one not named); a pickup alone (cards shown out of turn taken back) keeps its cards.
+function foldPickups(timeline) {
+  const out = [];
+  for (const e of timeline) {
+    const last = out[out.length - 1];
+    if (e.kind === "picked_up" && last?.kind === "picked_up") out[out.length - 1] = { ...last, seats: (last.seats || [last.data.seat]).concat([e.data.seat]) };
+    else out.push(e);
+  }
+  return out.map(e => !e.seats ? e
+    : { ...e, data: {}, say: { [LANG]: T("picked_up_seats", { seats: e.seats.map(SEATW).join(W("word.list")) }) } });
+}

@@ -87,6 +87,10 @@ class Table:
         self.conn.publish(topic(self.name, leaf), encode(leaf, payload), qos=1, retain=retained)
         assert self.conn.flush(5.0)
 
+    def event(self, seq: int, kind: str, **data) -> None:
+        """An event of the table's log, said now."""
+        self.publish("events", {"v": 1, "seq": seq, "kind": kind, "at": time.time(), "data": data})
+
 
 class Tournament:
     def __init__(self, connect):
