@@ -274,7 +274,7 @@ function headTimeline() {  // San Da Yi plays games (局: 004 每轮进行8局�
 function eventHTML(e) {  // the event as the server said it (display/view.py), and its cards as pictures
   const time = TIMEW(e.at);
   const cards = e.data.cards || (e.data.card ? [e.data.card] : null);
-  return `<li data-seq="${e.seq}" data-kind="${esc(e.kind)}"${e.rejudged ? ' class="was"' : ""}><time>${time}</time> <span class="said">${saidHTML(SAID(e.say))}</span> ${Array.isArray(cards) ? cardsHTML(cards) : ""}${rejudgedHTML(e)}</li>`;
+  return `<li data-seq="${e.seq}" data-kind="${esc(e.kind)}"${e.rejudged ? ' class="was"' : ""}><time>${time}</time>${entryNoHTML(e)} <span class="said">${saidHTML(SAID(e.say))}</span> ${Array.isArray(cards) ? cardsHTML(cards) : ""}${rejudgedHTML(e)}</li>`;
 }
 
 // ---------------------------------------------------------------- big screen rotation

@@ -309,7 +309,7 @@ function renderTimeline() {
     const time = TIMEW(e.at);
     const picked = (PICK && PICK.entry === e.seq && e.kind === "play_accepted" ? " picked" : "") + (e.rejudged ? " was" : "");
     const play = e.kind === "play_accepted" ? ` tabindex="0" role="button"` : "";  // a play is picked by the keyboard too
-    return `<li class="ev${picked}" data-seq="${e.seq}" data-kind="${esc(e.kind)}"${play}><time>${time}</time> ${saidHTML(SAID(e.say))} ${Array.isArray(cards) ? cardsHTML(cards) : ""}${rejudgedHTML(e)}</li>`;
+    return `<li class="ev${picked}" data-seq="${e.seq}" data-kind="${esc(e.kind)}"${play}><time>${time}</time>${entryNoHTML(e)} ${saidHTML(SAID(e.say))} ${Array.isArray(cards) ? cardsHTML(cards) : ""}${rejudgedHTML(e)}</li>`;
   }).join("") || (OPEN.heard ? emptyTimelineHTML(hall.tables[OPEN.table]?.state, games) : "");  // an empty list says so
 }
 // The table's violations (one a flag, the latest word on it) among its events, each after the entry that logged it;

@@ -34,6 +34,11 @@ function sameRefusal(a, b) {
   const sans = d => JSON.stringify(Object.entries(d || {}).filter(([k]) => k !== "id").sort(([x], [y]) => (x < y ? -1 : 1)));
   return sans(a.data) === sans(b.data);
 }
+// A play's entry number (its input's seq in the table's log), as the console's audit line and the picker name the play
+// they correct (第 37 条): a referee reading 更正了第 37 条 finds that play on the timeline.
+function entryNoHTML(e) {
+  return e.kind === "play_accepted" ? ` <small class="entry-no">${esc(T("entry_no", { n: e.seq }))}</small>` : "";
+}
 // The mark of a line the table judged again after an amendment; the count of a refusal said again and again.
 function rejudgedHTML(e) {
   return (e.rejudged ? ` <small class="rejudged">${T("rejudged")}</small>` : "")
