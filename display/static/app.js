@@ -21,10 +21,10 @@ function teamHTML(team, s) {  // card points only where the game counts them (Tr
   return `<div class="team" data-team="${esc(team.name)}"><b>${esc(teamName(team.name))}</b> <span class="names">${names}</span> ${lvl}${pts}</div>`;
 }
 const UNDEALT = new Set(["idle", "arriving", "dealing"]);  // no hand dealt yet (the table counts what it will deal): no count
-function seatHTML(seat, s, bids) {  // bids: San Da Yi's, each seat's this hand (it limits the seat's bombs)
+function seatHTML(seat, s, bids, offline) {  // bids: San Da Yi's, each seat's this hand (it limits the seat's bombs)
   const played = (s.current_trick?.plays || []).filter(p => p.seat === seat).map(p => p.cards).flat();
-  const clock = s.clocks[seat];
-  const clk = clock.left === null ? "" : `<span class="clk${clock.left < 5 ? " low" : ""}" data-left="${clock.left}" data-running="${clock.running}">${secs(Math.ceil(clock.left))}</span>`;
+  const clock = s.clocks[seat];  // an offline table times nobody: its last clock, frozen, would read as a live one (离线 says why)
+  const clk = clock.left === null || offline ? "" : `<span class="clk${clock.left < 5 ? " low" : ""}" data-left="${clock.left}" data-running="${clock.running}">${secs(Math.ceil(clock.left))}</span>`;
   const flagged = s.flags.some(f => f.seat === seat) ? " flagged" : "";
   return `<div class="seat ${seat}${s.turn === seat ? " turn" : ""}${flagged}" data-seat="${seat}">` +
     `<div class="who"><span class="pname">${SEATW(seat)} ${esc(s.players[seat] || "")}</span>${s.dealer === seat ? ` <i class="dealer" title="${T("dealer")}">${T("dealer_mark")}</i>` : ""}` +
@@ -81,7 +81,7 @@ function tileParts(v) {  // each part of a tile as HTML; a part is written again
   // the hand's (game's) result and the round's, as the table said them, from the hand's end to the next hand's first play
   parts.result = v.results?.length ? `<ul class="result">${v.results.map(r => `<li data-kind="${esc(r.kind)}">${saidHTML(SAID(r.say))}</li>`).join("")}</ul>` : "";
   parts.info = `<div class="info">${[dealer, trump].filter(Boolean).join(" · ")}${s.round.last_hand ? ` <b class="lh">${T(games ? "last_game" : "last_hand")}</b>` : ""}</div>`;
-  for (const x of "NWES") parts[x] = seatHTML(x, s, v.bids || {});
+  for (const x of "NWES") parts[x] = seatHTML(x, s, v.bids || {}, v.status === "offline");
   parts.flags = s.flags.length ? `<div class="flags">⚑ ${T("flags_line", { flags: s.flags.map(f => `<span data-flag="${esc(f.flag)}">${SEATW(f.seat)} ${esc(KINDW(f.kind))} ${cardsHTML(f.cards)}</span>`).join(" ") })}</div>` : "";
   return parts;
 }
@@ -246,7 +246,7 @@ function tick() {
   });
   document.querySelectorAll(".clk[data-running=true]").forEach(el => {
     const v = hall.tables[el.closest(".tile").dataset.table];
-    if (v.status === "offline" || liveness(hall, v)) return;  // a table that referees nothing, or not live here, runs no clock: shown as it stopped
+    if (liveness(hall, v)) return;  // a table not live here runs no clock: shown as it stopped (an offline one shows none)
     const left = Number(el.dataset.left) - (performance.now() - v.got) / 1000;
     const text = secs(Math.max(0, Math.ceil(left)));
     if (el.textContent !== text) el.textContent = text;
