@@ -591,6 +591,7 @@ def test_an_offline_tables_seat_clock_is_not_shown_on_the_scoreboard(page, table
     assert pg.locator("#tile-b3 .clk").count() == 0  # nor drawn again by the page's tick
     b3.publish("status", {"v": 1, "status": "online", "at": time.time()})
     pg.wait_for_selector("#tile-b3[data-status=online] .seat.N .clk[data-running=true]", timeout=WAIT_MS)
+    b3.publish("status", {"v": 1, "status": "offline"})  # gone again: its round clock is none of the next tests'
 
 
 def test_a_page_opened_late_counts_a_quiet_tables_clocks_from_when_the_table_made_its_state(page, table):
