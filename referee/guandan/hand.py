@@ -8,9 +8,10 @@ the table, more cards than the seat holds) raises :class:`HandError` and changes
 * A lead is recorded with its lowest reading unless the leader declared one (二: x4567 相当于
   34567（或45678须出牌时说明）); a follow stands when some reading beats the table, and its lowest
   such reading is recorded (七①: 后一家打出的牌必须比前一家打出的牌大). With the book's
-  ``[combos] wild_reading = "asked"`` a lead holding the wildcard keeps the readings its leader could
-  have stated (:attr:`Turn.could`): where the first follow would be judged otherwise under another
-  (:meth:`Hand.depends`), the table asks what was said and the hand takes the answer (:meth:`Hand.lead_read_as`).
+  ``[combos] wild_reading = "asked"`` a play holding the wildcard, lead or follow, keeps the readings its
+  seat could have stated (:attr:`Turn.could`; a follow's: those that beat the play before it): where the
+  next play would be judged otherwise under another (:meth:`Hand.depends`), the table asks what was said
+  and the hand takes the answer (:meth:`Hand.read_as`).
 * When the others all pass, the last player leads anew (七②); when that player has played out,
   its partner takes the lead (三: 无人压牌，则由对门借风出牌).
 * The hand ends when three have played out, or early when partners take first and second
@@ -111,8 +112,9 @@ def as_read(rules: GuandanRulebook, level: str, cards: Cards, reading: Reading) 
 @dataclass(frozen=True)
 class Turn:
     """One turn: a play (``cards`` with the ``reading`` recorded) or a pass (``cards`` None), ``sat_out`` when
-    the seat had to sit it out (十一); ``could``: a lead's readings its leader could have stated (二: 须出牌时说明), lowest
-    first, while the hand has not heard which (:meth:`Hand.lead_read_as`), else ()."""
+    the seat had to sit it out (十一); ``could``: a play's readings its seat could have stated (二: 须出牌时说明; a
+    follow's: those that beat the play before it, 七①), lowest first, while the hand has not heard which
+    (:meth:`Hand.read_as`), else ()."""
 
     number: int
     seat: str
@@ -199,9 +201,13 @@ class Hand:
     # -- events -----------------------------------------------------------------------
     def play(self, seat: str, cards: Cards, declared: Declared | None = None, at: float | None = None) -> Hand:
         """``seat`` plays ``cards``; a ``declared`` reading (a :class:`Reading`, a type, or (type,
-        rank) with the rank a letter or the reading's number) says what they stand for."""
+        rank) with the rank a letter or the reading's number) says what they stand for. Played on a table whose
+        reading would decide it (:meth:`depends`) without the question asked (a bot, a mirror), none was said: the
+        play on the table stands as its lowest reading (:meth:`read_as`)."""
         number = len(self.turns) + 1
         self._check_turn(seat)
+        if self.table is not None and self.table.could and self.depends(seat, cards):
+            return self.read_as(None).play(seat, cards, declared, at)
         if not len(cards):
             raise HandError("guandan.empty_play", seat=seat)
         held = self.count(seat)
@@ -235,40 +241,46 @@ class Hand:
         return hand._sit_out_due()
 
     def depends(self, seat: str, cards: Cards) -> tuple[Reading, ...]:
-        """The readings of the lead on the table when ``seat``'s ``cards``, its first follow, would be judged otherwise
-        under one than under another (beating one and not another, or recorded as another reading), else (): the
-        readings its leader could have stated (二: x4567，相当于34567（或45678须出牌时说明）), which no input carries.
+        """The readings of the play on the table, lead or follow, when ``seat``'s ``cards``, the next play, would be
+        judged otherwise under one than under another (beating one and not another, or recorded as another reading),
+        else (): the readings its seat could have stated (二: x4567，相当于34567（或45678须出牌时说明）), which no input
+        carries. A seat that passes leaves the play on the table, and its readings, to the next (七①).
 
         >>> h = Hand.start(load("sanjiang-2012"), "9", leader="S").play("S", Cards.parse("H9 S4 S5 S6 C7"))
         >>> h.table.reading, h.depends("E", Cards.parse("D4 D5 D6 D7 C8"))  # beats 34567, not 45678
         (Reading('straight', 7, 5), (Reading('straight', 7, 5), Reading('straight', 8, 5)))
         >>> h.depends("E", Cards.parse("D5 D6 D7 D8 C9"))  # beats both readings
         ()
+        >>> h = Hand.start(load("sanjiang-2012"), "9", leader="S").play("S", Cards.parse("S3 S4 S5 S6 C7"))
+        >>> h = h.play("E", Cards.parse("H9 D5 D6 D7 C8"))  # a follow: x5678 beats 34567 as 45678 or as 56789
+        >>> h.table.could, h.depends("N", Cards.parse("C5 C6 C7 C8 S9"))  # N's 56789 beats 45678, not 56789
+        ((Reading('straight', 8, 5), Reading('straight', 9, 5)), (Reading('straight', 8, 5), Reading('straight', 9, 5)))
         """
-        lead = self.table
-        options = readings(self.rules, cards, self.level) if lead is not None and lead.could else ()
+        on = self.table
+        options = readings(self.rules, cards, self.level) if on is not None and on.could else ()
         judged = set()
-        for r in lead.could if options else ():
+        for r in on.could if options else ():
             try:
-                judged.add(replace(self, table=replace(lead, reading=r))._pick(seat, cards, options, None))
+                judged.add(replace(self, table=replace(on, reading=r))._pick(seat, cards, options, None))
             except HandError:
                 judged.add(None)
-        return lead.could if len(judged) > 1 else ()
+        return on.could if len(judged) > 1 else ()
 
-    def lead_read_as(self, reading: Reading | None) -> Hand:
-        """The hand with the lead on the table read as ``reading``, the one its leader stated (二: 须出牌时说明), or
-        None: none was stated, and its lowest reading stands (002 prices nothing for not saying). Before any follow.
+    def read_as(self, reading: Reading | None) -> Hand:
+        """The hand with the play on the table, lead or follow, read as ``reading``, the one its seat stated (二:
+        须出牌时说明), or None: none was stated, and its lowest reading stands (002 prices nothing for not saying).
+        Before the next play.
 
         >>> h = Hand.start(load("sanjiang-2012"), "9", leader="S").play("S", Cards.parse("H9 S4 S5 S6 C7"))
-        >>> stated = h.lead_read_as(h.table.could[1])
+        >>> stated = h.read_as(h.table.could[1])
         >>> stated.table.reading, stated.table.could, stated.turns[-1] is stated.table
         (Reading('straight', 8, 5), (), True)
         """
-        lead = self.table
-        if lead is None or not lead.could or (reading is not None and reading not in lead.could):
+        on = self.table
+        if on is None or not on.could or (reading is not None and reading not in on.could):
             raise HandError("guandan.no_reading_asked", reading=describe(self.rules, self.level, reading) if reading else "-")
-        stated = replace(lead, reading=reading or lead.could[0], could=())
-        return replace(self, table=stated, turns=tuple(stated if t.number == lead.number else t for t in self.turns))
+        stated = replace(on, reading=reading or on.could[0], could=())
+        return replace(self, table=stated, turns=tuple(stated if t.number == on.number else t for t in self.turns))
 
     def pass_(self, seat: str, at: float | None = None) -> Hand:
         """``seat`` passes (七①: 如没有可以弃权)."""
@@ -402,12 +414,17 @@ class Hand:
                         table_reading=on, other=self.table.seat)
 
     def _could(self, cards: Cards, options: tuple[Reading, ...], declared: Declared | None) -> tuple[Reading, ...]:
-        """A lead's readings its leader could have stated, where the book asks (``[combos] wild_reading``) and it
-        holds the wildcard (二: 红心x可作为万能牌配用…须出牌时说明): () when it reads one way or was declared."""
+        """A play's readings its seat could have stated, where the book asks (``[combos] wild_reading``) and it holds
+        the wildcard (二: 红心x可作为万能牌配用…须出牌时说明): a lead's every reading; a follow's, those that beat the
+        play before it (七①: 后一家打出的牌必须比前一家打出的牌大), under each reading that play may still have; ()
+        when one stands or it was declared."""
         wild = wildcard(self.rules, self.level)
-        if self.table is not None or declared is not None or self.rules.combos.wild_reading != "asked":
+        if declared is not None or self.rules.combos.wild_reading != "asked" or wild is None or not cards.count(wild):
             return ()
-        return options if len(options) > 1 and wild is not None and cards.count(wild) else ()
+        if self.table is not None:
+            before = self.table.could or (self.table.reading,)
+            options = tuple(r for r in options if all(beats(self.rules, r, b) for b in before))
+        return options if len(options) > 1 else ()
 
     def _say(self, declared: Declared) -> Reason:
         if isinstance(declared, Reading):

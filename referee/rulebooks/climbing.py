@@ -62,10 +62,10 @@ class Combos:
     full_house_joker_pair: bool = setting("a full house's pair may be two identical jokers", True)
     full_house_triple_only: bool = setting("full houses compare their triples only", True)
     wild_reading: Literal["asked", "lowest"] = setting(
-        "a lead holding the wildcard that reads several ways (x4567: 34567 or 45678): `asked` its leader may state "
-        "one aloud, which no input carries, so when the first follow would be judged otherwise under another "
-        "reading the referee is asked which was stated (nothing is charged; none stated: the lowest); `lowest` "
-        "always its lowest reading", "lowest")
+        "a play holding the wildcard that reads several ways (x4567: 34567 or 45678), a lead or a follow (a "
+        "follow's readings: those that beat the play before it): `asked` its seat may state one aloud, which no "
+        "input carries, so when the next play would be judged otherwise under another reading the referee is asked "
+        "which was stated (nothing is charged; none stated: the lowest); `lowest` always its lowest reading", "lowest")
 
     def __post_init__(self) -> None:
         for key in ("straight", "pair_straight", "triple_straight", "airplane", "bomb"):

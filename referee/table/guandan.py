@@ -19,9 +19,11 @@ for the other side, ``by: "fouls"``), or when time is up (``round_over`` with th
 not yet drawn is not played, a drawn one is finished, and the higher level wins (规程 三 2); in stage two
 games at 1:1 are played out instead (``played_out``). A flag open at the hour on an undrawn hand (a call made in time)
 holds the result (``result_waits``) until the referee has answered it, fouls recorded meanwhile still counting.
-A wildcard lead that reads several ways (二: x4567，相当于34567（或45678须出牌时说明）, the book's ``[combos] wild_reading``)
-stands as its lowest reading; where its first follow would be judged otherwise under another, the referee is asked
-which the leader said (a ``lead_reading`` flag with ``choices``, :meth:`GuandanTable._reading_asked`), nothing charged.
+A play holding the wildcard that reads several ways (二: x4567，相当于34567（或45678须出牌时说明）, the book's
+``[combos] wild_reading``), a lead or a follow (a follow's readings: those that beat the play before it), stands as its
+lowest reading; where the next play would be judged otherwise under another, the referee is asked which its seat said
+(a ``lead_reading`` flag, the kind's name older than follows asked, with ``choices``, :meth:`GuandanTable._reading_asked`),
+nothing charged.
 A misreported count (九 3) by a seat that has played out takes back the play that emptied its hand (``hand_reopened``,
 :meth:`GuandanTable._taken_back`), a hand already scored too while the next is not drawn.
 
@@ -85,32 +87,35 @@ class GuandanTable(ClimbingTable):
             t, _ = t._ruled(r.seat, r.kind, TRIBUTE_RULE, r.detail, {"hand": t.hand_no, "trick": t.trick_no, "turns": [n for n, _ in r.evidence]})
         return t
 
-    # -- a wildcard lead's reading (二) -------------------------------------------------------------
+    # -- a wildcard play's reading (二) -------------------------------------------------------------
     def _play(self, seat: str, cards: Cards, p: dict) -> GuandanTable:
-        """A play on the table, where a wildcard lead read its lowest way so far is asked about first (:meth:`_asked`);
-        a play that carries the referee's answer (``choice``: the reading stated, 1 the first, or None: none) reads
-        the lead so and is judged against it."""
+        """A play, where the play on the table (a lead or a follow holding the wildcard, read its lowest way so far)
+        would judge it otherwise under another reading: asked about first (:meth:`_reading_asked`); a play that carries
+        the referee's answer (``choice``: the reading stated, 1 the first, or None: none) reads the play on the table
+        so and is judged against it."""
         if "choice" in p and self.phase == "playing" and self.hand.table is not None and self.hand.table.could:
             could = self.hand.table.could
-            t = self._with(hand=self.hand.lead_read_as(could[p["choice"] - 1] if p["choice"] else None))
+            t = self._with(hand=self.hand.read_as(could[p["choice"] - 1] if p["choice"] else None))
             return super(GuandanTable, t)._play(seat, cards, {k: v for k, v in p.items() if k not in ("reading", "choice")})
         if self.phase == "playing" and seat == self.hand.turn and (could := self.hand.depends(seat, cards)):
             return self._reading_asked(seat, cards, p, could)
         return super()._play(seat, cards, p)
 
     def _reading_asked(self, seat: str, cards: Cards, p: dict, could: tuple) -> GuandanTable:
-        """二: x4567，相当于34567（或45678须出牌时说明） (the book's ``[combos] wild_reading = "asked"``): the lead's leader
-        may have said which reading it plays, aloud, which no input carries; the lead stands as its lowest meanwhile
-        (:meth:`Hand.depends`: asked only when it matters). Its first follow, ``cards``, would be judged otherwise under
-        another reading (beaten under one, not under another, or read as another): never guessed, a ``lead_reading``
-        flag asks the referee, the follow not played yet, the lead's readings its ``choices`` (each its cards as that
-        reading reads them, ``choice_words`` its words). Dismissed naming one: the leader stated it, the lead is that
-        reading and the follow is judged against it (a follow that does not beat it is flagged as any, 十一 1). Confirmed:
-        none was stated, and the lowest stands (decided: 002 prices nothing for not saying). Nothing is ever charged."""
-        lead = self.hand.table
+        """二: x4567，相当于34567（或45678须出牌时说明） (the book's ``[combos] wild_reading = "asked"``): the seat of the
+        play on the table, a lead or a follow holding the wildcard, may have said which reading it plays, aloud, which
+        no input carries; the play stands as its lowest meanwhile (:meth:`Hand.depends`: asked only when it matters).
+        The next play, ``cards`` (after passes too: compared with the play on the table, 七①), would be judged
+        otherwise under another reading (beaten under one, not under another, or read as another): never guessed, a
+        ``lead_reading`` flag asks the referee, ``cards`` not played yet, the readings of the play on the table its
+        ``choices`` (each its cards as that reading reads them, ``choice_words`` its words). Dismissed naming one: its
+        seat stated it, the play is that reading and ``cards`` are judged against it (a play that does not beat it is
+        flagged as any, 十一 1). Confirmed: none was stated, and the lowest stands (decided: 002 prices nothing for not
+        saying). Nothing is ever charged."""
+        on = self.hand.table
         words = tuple(describe(self.rules, self.hand.level, r) for r in could)
-        choices = tuple((as_read(self.rules, self.hand.level, lead.cards, r),) for r in could)
-        why = Reason("guandan.lead_reading_asked", other=lead.seat, table_cards=lead.cards, readings=list(words),
+        choices = tuple((as_read(self.rules, self.hand.level, on.cards, r),) for r in could)
+        why = Reason("guandan.lead_reading_asked", other=on.seat, table_cards=on.cards, readings=list(words),
                      lowest=words[0])
         return self._flag(seat, "lead_reading", cards, why, p, choices=choices, choice_words=words)
 

@@ -197,7 +197,7 @@ class GuandanSimulator(ClimbingSimulator):
     def _choose(self, seat: str, mirror: Hand, hands: dict[str, Cards]) -> Cards | None:
         chosen = gd_bots.random_play(self.rules, mirror.level, hands[seat], mirror.table.reading if mirror.table else None, self.rng)
         if chosen is not None and "console" not in self._conns and mirror.depends(seat, chosen[0]):
-            return None  # a wildcard lead's reading would be asked (002 二), which only the console answers: the bot passes
+            return None  # a wildcard play's reading would be asked (002 二), which only the console answers: the bot passes
         return None if chosen is None else chosen[0]
 
     def _play_hand(self, state: dict) -> None:

@@ -61,7 +61,8 @@ class Table_:
 
 def guandan_hand(d, rng, hands, *, think=2.0):
     """Play the hand in play to its end as the bots, a mirror :class:`Hand` choosing (no declared readings: a wildcard
-    lead's reading asked is answered as said by none, the lowest standing)."""
+    play's reading asked, a lead's or a follow's, is answered as said by none, the lowest standing, as the mirror reads
+    it)."""
     h = d.table.hand
     mirror = Hand.start(d.rules, h.level, h.leader, h.exchanges)
     while not mirror.over:
@@ -75,7 +76,7 @@ def guandan_hand(d, rng, hands, *, think=2.0):
             mirror = mirror.play(seat, chosen[0])
             hands[seat] -= chosen[0]
             d.show(seat, chosen[0], dt=think)
-            for flag in [f for f in d.state()["flags"] if f["kind"] == "lead_reading"]:  # 二: the leader said nothing, as
+            for flag in [f for f in d.state()["flags"] if f["kind"] == "lead_reading"]:  # 二: its seat said nothing, as
                 d.send("commands", {"command": "confirm", "flag": flag["flag"]})  # the mirror reads it: the lowest
         assert d.state()["cards"] == {s: mirror.count(s) for s in SEATS} or mirror.over
     return mirror

@@ -1,11 +1,21 @@
 """二 (seed 002): 红心x可作为万能牌配用…x4567，相当于34567（或45678须出牌时说明）. A lead holding the wildcard that reads
 two ways stands as its lowest reading until it matters; when its first follow would be judged otherwise under another
 reading the leader could have said aloud (which no input carries), the table does not guess: a ``lead_reading`` flag
-asks the referee which was said, its readings the flag's ``choices``, and charges nothing."""
+asks the referee which was said, its readings the flag's ``choices``, and charges nothing. A follow holding the
+wildcard is never guessed either (七①: 后一家打出的牌必须比前一家打出的牌大): it keeps the readings that beat the play
+before it, and the next play that would be judged otherwise under another is asked about the same way (the kind still
+named ``lead_reading``), after passes too; a table rebuilt from its log (a service restart, an amendment) asks and
+answers the same."""
 
+import pytest
 from climbing_kit import GD, Table_
 
 from referee.catalogue.sentences import Sentences
+from referee.table.amend import as_amended
+from referee.table.tables import new_table
+from test_service import table  # noqa: F401 (the fixture: a real table service on a real mosquitto)
+
+TABLES = ["w1"]
 
 ARTICLE = "x4567，相当于34567（或45678须出牌时说明）"
 LEAD = ["H2", "S4", "S5", "S6", "C7"]  # level 2: H2 is the wildcard (逢人配): 34567 or 45678
@@ -95,3 +105,79 @@ def test_a_reading_out_of_range_or_a_plain_dismiss_is_refused_and_changes_nothin
     for bad in ({"reading": 3}, {}):
         d.send("commands", {"command": "dismiss", "flag": flag["flag"]} | bad)
         assert d.state()["flags"] == [flag]
+
+
+PLAIN = ["D3", "D4", "D5", "D6", "C7"]  # 34567: one reading
+WILD_FOLLOW = ["H2", "S5", "S6", "S7", "C8"]  # x5678: beats 34567 as 45678 or as 56789
+NEXT = ["C5", "C6", "C7", "C8", "S9"]  # 56789: beats 45678, not 56789
+
+
+def _followed():
+    d = _led(PLAIN)
+    d.show("E", WILD_FOLLOW)
+    assert not d.state()["flags"] and d.state()["turn"] == "N"  # E's follow beats 34567 whichever it reads: it stands
+    return d
+
+
+def _rebuilt(d):
+    """The table as a restarted service (or an amendment) rebuilds it: the log replayed as amended, into a new one."""
+    t = new_table("t1", GD)
+    for kind, payload, at, seq in as_amended(d.log):
+        t, _ = t.apply(kind, payload, at, seq)
+    return t
+
+
+@pytest.mark.parametrize("answer, stands", [({"command": "dismiss", "reading": 1}, True), ({"command": "confirm"}, True),
+                                            ({"command": "dismiss", "reading": 2}, False)])
+def test_a_play_on_a_wildcard_follow_that_reads_two_ways_is_asked_not_guessed(answer, stands):
+    """七①: 后一家打出的牌必须比前一家打出的牌大; 二: 须出牌时说明. E follows 34567 with ♥2 (the wildcard) ♠5 ♠6 ♠7 ♣8,
+    45678 or 56789; N's 56789 beats the first and not the second: asked, E's readings the choices. Said 45678 or
+    nothing: N's play stands. Said 56789: N's does not beat it, a wrong play flagged as any (十一 1)."""
+    d = _followed()
+    d.show("N", NEXT)
+    (flag,) = d.state()["flags"]
+    assert flag["kind"] == "lead_reading" and flag["seat"] == "N" and flag["why"]["values"]["other"] == "E"
+    assert flag["choices"] == [[WILD_FOLLOW], [["S5", "S6", "S7", "C8", "H2"]]]
+    assert [w["values"]["rank"] for w in flag["choice_words"]] == ["8", "9"]
+    assert not d.events("play_accepted")[2:] and not d.state()["clocks"]["N"]["running"]
+    d.send("commands", answer | {"flag": flag["flag"]})
+    assert d.table.hand.turns[1].reading.rank == (9 if not stands else 8) and not d.table.hand.turns[1].could
+    if stands:
+        assert not d.state()["flags"] and d.state()["turn"] == "W" and d.table.hand.table.seat == "N"
+    else:
+        assert d.state()["flags"][0]["why"]["key"] == "guandan.does_not_beat" and d.table.hand.table.seat == "E"
+    assert not d.violations() or all(v["kind"] != "lead_reading" for v in d.violations())
+    assert _rebuilt(d).state(d.at) == d.state()  # a restarted service: the same question, the same answer
+
+
+def test_a_play_beating_every_reading_of_the_follow_is_not_asked_and_after_two_passes_the_third_seat_is():
+    """N's 6789T beats 45678 and 56789 alike: no flag. After N and W pass, E's play is still on the table with its
+    readings, and S, the third to play, is compared with it (七①): S's 56789 is asked about."""
+    d = _followed()
+    d.show("N", ["C6", "C7", "C8", "C9", "ST"])
+    assert not d.state()["flags"] and d.state()["turn"] == "W"
+    d = _followed()
+    d.press("N", "pass")
+    d.press("W", "pass")
+    d.show("S", NEXT)
+    (flag,) = d.state()["flags"]
+    assert flag["kind"] == "lead_reading" and flag["seat"] == "S" and flag["why"]["values"]["other"] == "E"
+    rebuilt = _rebuilt(d)
+    assert rebuilt.state(d.at) == d.state() and rebuilt.hand.table.could == d.table.hand.table.could
+
+
+def test_a_restarted_table_service_asks_the_same_about_a_wildcard_follow_and_takes_the_answer(table):  # noqa: F811
+    """The real service, stopped while N's play waits on E's reading (七①, 二) and started again: rebuilt from its log it
+    publishes the same state (the same flag, its choices), and the referee's answer then is taken as before."""
+    t = table("w1", rulebook=GD)
+    t.guandan_lead()
+    for seat, cards in (("S", PLAIN), ("E", WILD_FOLLOW), ("N", NEXT)):
+        before = t.send("observed", {"seat": seat, "cards": cards, "confidence": 0.99})
+    (flag,) = before["flags"]
+    assert flag["kind"] == "lead_reading" and len(flag["choices"]) == 2
+    t.stop()
+    count = len(t.watch.of("state"))
+    t.start()
+    assert t.watch.wait("state", lambda p: len(t.watch.of("state")) > count) == before
+    after = t.send("commands", {"command": "dismiss", "flag": flag["flag"], "reading": 2})  # E said 56789
+    assert after["flags"][0]["why"]["key"] == "guandan.does_not_beat" and t.service.table.hand.table.seat == "E"
