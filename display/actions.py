@@ -13,7 +13,10 @@ card faces, seat names and flag numbers as the table's sentences say them.
 '裁判 li 判 r2 桌 东 犯规：当圈更正出错牌，更正的牌 ♠K ♥5'
 >>> line("en", "li", "referee", "dismiss", {"table": "t1", "flag": "f3", "reading": 2,
 ...                                         "structure": [["SA", "SA", "SK", "SK"], ["SA"]]})
-'referee li dismissed flag 3 at t1: the leader stated structure 2, ♠A ♠A ♠K ♠K + ♠A'
+'referee li dismissed flag 3 at t1: its player stated reading 2, ♠A ♠A ♠K ♠K + ♠A'
+>>> line("zh", "li", "referee", "dismiss", {"table": "g1", "flag": "f9", "reading": 2, "structure": [["S4", "S5", "S6", "C7", "H9"]],
+...                                         "words": {"key": "guandan.reading_to", "values": {"type": "straight", "rank": "8"}}})
+'裁判 li 撤销 g1 桌第 9 号标记：出牌者说明了第 2 种读法 到 8 的顺子 ♠4 ♠5 ♠6 ♣7 ♥9'
 >>> line("en", "wang", "gone", "no_such_action", {})
 'gone wang: no_such_action'
 """
@@ -122,9 +125,12 @@ def line(lang: str, user: str, role: str, action: str, detail: Mapping[str, Any]
     key = f"action.{action}"
     if action == "amend" and "was" in values:
         key = "action.amend_was"
-    if action == "dismiss" and "reading" in values:  # the structure its leader stated (001 十五), its cards besides
+    if action == "dismiss" and "reading" in values:  # the structure its player stated (001 十五; 002 二), its cards besides
         key = "action.dismiss_reading"
         values["structure"] = " + ".join(said.cards(u) for u in detail.get("structure") or [] if isinstance(u, list)) or "?"
+        if isinstance(detail.get("words"), Mapping):  # a Guandan play's reading in words (到 8 的顺子) before its cards
+            values["structure"] = f'{said.reason(detail["words"])} {values["structure"]}'
+
     if action == "foul" and "cards" in values:  # the cards it names (000 第十八条: the wrong play corrected)
         key = "action.foul_cards"
     if action == "start_tournament_round" and detail.get("missing"):

@@ -196,7 +196,7 @@ def test_every_flag_kind_has_its_sentence():
     flags = set().union(*(literals(node, 1) for _, node in calls("referee/table", "_flag")))
     assert {"unsure", "impossible", "too_many", "out_of_turn", "exposed_card", "early_pickup", "unsure_pickup", "no_play",
             "referee_called", "stalled", "idle", "wrong_card_count", "laid_out_of_turn", "laid_taken_back", "illegal_lead",
-            "lead_reading"} == flags
+            "play_reading"} == flags
     for lang in LANGS:  # its own sentence, or one with its reason alone where it is always raised with one (``idle``)
         for kind in flags:
             said = [k for k in (kind, f"{kind}_why") if k in section("flag", lang)]

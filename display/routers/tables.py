@@ -252,9 +252,13 @@ def resolve(table: Id, flag: str, body: FlagAction, user: Referee, ctx: Ctx, lan
 
 
 def _structure(state: dict, flag: str, reading: int | None) -> dict:
-    """The choice a dismiss names (``reading``, 1 the first, of the flag's ``choices``), for its audit line to show."""
-    choices = next((f.get("choices") or [] for f in state.get("flags", []) if f["flag"] == flag), [])
-    return {"structure": choices[reading - 1]} if reading is not None and reading <= len(choices) else {}
+    """The choice a dismiss names (``reading``, 1 the first, of the flag's ``choices``), for its audit line to show:
+    its cards, and its words where the flag has them (``choice_words``: a Guandan play's reading, 到 8 的顺子)."""
+    f = next((f for f in state.get("flags", []) if f["flag"] == flag), {})
+    choices, words = f.get("choices") or [], f.get("choice_words") or []
+    if reading is None or not 1 <= reading <= len(choices):
+        return {}
+    return {"structure": choices[reading - 1]} | ({"words": words[reading - 1]} if reading <= len(words) else {})
 
 
 def _closed_otherwise(ctx: Ctx, table: str, flag: str, how: str, cid: str, refused: bool) -> Denied | None:

@@ -400,11 +400,11 @@ function answersHTML(f) {
   const words = f.choice_words || [];
   const readings = (f.choices || []).map((units, i) => `<button data-how="dismiss" data-reading="${i + 1}">` +
     `${esc(words[i] ? `${T("dismiss_said")} ${words[i]}` : T("dismiss_reading"))} ${units.map(cardsHTML).join(" + ")}</button>`);
-  const kind = f.choices?.length ? (f.kind === "lead_reading" ? "lead_reading" : "choices") : f.kind;
+  const kind = f.choices?.length ? (f.kind === "play_reading" ? "play_reading" : "choices") : f.kind;
   return readings.concat(f.actions.map(how => `<button data-how="${how}">${esc(howWords(how, kind))}</button>`)).join(" ");
 }
 const HOW_WORDS = { confirm: () => T("confirm"), dismiss: () => T("dismiss"), correct: () => T("correct"),
-  "confirm:choices": () => T("confirm_unstated"), "confirm:lead_reading": () => T("confirm_unstated_lowest"),
+  "confirm:choices": () => T("confirm_unstated"), "confirm:play_reading": () => T("confirm_unstated_lowest"),
   "confirm:referee_called": () => T("confirm_referee_called"), "confirm:no_play": () => T("confirm_no_play"),
   "confirm:stalled": () => T("confirm_stalled"), "correct:stalled": () => T("correct_stalled"), "confirm:idle": () => T("confirm_idle") };
 function howWords(how, kind) {  // a flag's answer as it means for its kind (a stalled seat's correct enters the play seen)

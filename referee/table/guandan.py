@@ -22,7 +22,7 @@ holds the result (``result_waits``) until the referee has answered it, fouls rec
 A play holding the wildcard that reads several ways (二: x4567，相当于34567（或45678须出牌时说明）, the book's
 ``[combos] wild_reading``), a lead or a follow (a follow's readings: those that beat the play before it), stands as its
 lowest reading; where the next play would be judged otherwise under another, the referee is asked which its seat said
-(a ``lead_reading`` flag, the kind's name older than follows asked, with ``choices``, :meth:`GuandanTable._reading_asked`),
+(a ``play_reading`` flag with ``choices``, :meth:`GuandanTable._reading_asked`),
 nothing charged.
 A misreported count (九 3) by a seat that has played out takes back the play that emptied its hand (``hand_reopened``,
 :meth:`GuandanTable._taken_back`), a hand already scored too while the next is not drawn.
@@ -107,7 +107,7 @@ class GuandanTable(ClimbingTable):
         no input carries; the play stands as its lowest meanwhile (:meth:`Hand.depends`: asked only when it matters).
         The next play, ``cards`` (after passes too: compared with the play on the table, 七①), would be judged
         otherwise under another reading (beaten under one, not under another, or read as another): never guessed, a
-        ``lead_reading`` flag asks the referee, ``cards`` not played yet, the readings of the play on the table its
+        ``play_reading`` flag asks the referee, ``cards`` not played yet, the readings of the play on the table its
         ``choices`` (each its cards as that reading reads them, ``choice_words`` its words). Dismissed naming one: its
         seat stated it, the play is that reading and ``cards`` are judged against it (a play that does not beat it is
         flagged as any, 十一 1). Confirmed: none was stated, and the lowest stands (decided: 002 prices nothing for not
@@ -115,9 +115,9 @@ class GuandanTable(ClimbingTable):
         on = self.hand.table
         words = tuple(describe(self.rules, self.hand.level, r) for r in could)
         choices = tuple((as_read(self.rules, self.hand.level, on.cards, r),) for r in could)
-        why = Reason("guandan.lead_reading_asked", other=on.seat, table_cards=on.cards, readings=list(words),
+        why = Reason("guandan.play_reading_asked", other=on.seat, table_cards=on.cards, readings=list(words),
                      lowest=words[0])
-        return self._flag(seat, "lead_reading", cards, why, p, choices=choices, choice_words=words)
+        return self._flag(seat, "play_reading", cards, why, p, choices=choices, choice_words=words)
 
     # -- the round ---------------------------------------------------------------------------------
     def _round_started(self) -> GuandanTable:

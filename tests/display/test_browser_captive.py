@@ -44,11 +44,11 @@ def test_the_referee_names_the_structure_the_leader_stated_and_the_lead_stands_a
                          ["没有说明：按甩错牌处罚", None, []], ["更正", None, []]]  # no plain 撤销标记: the table refuses it
         assert console.locator(f"{card} button[data-reading='1'] svg.card").first.get_attribute("aria-label") == "黑桃K"
         assert _post(console, "k1", live.flag(), {"how": "confirm", "reading": 1}) == (
-            422, "领出者说明的组合只在撤销标记时给出，确认和更正时不给")
+            422, "出牌者说明的读法只在撤销标记时给出，确认和更正时不给")
         console.click(f"{card} button[data-reading='2']")  # 拖拉机加一单张
         console.wait_for_selector("#c-flags .empty", timeout=WAIT_MS)
         assert console.inner_text("#result .line") == \
-            f"组织者 wang 撤销 k1 桌第 {number} 号标记：领出者说明了第 2 种组合 ♠A ♠A ♠K ♠K + ♠A"
+            f"组织者 wang 撤销 k1 桌第 {number} 号标记：出牌者说明了第 2 种读法 ♠A ♠A ♠K ♠K + ♠A"
         table = live.service.table
         assert not table.flags and not table.penalties  # nothing charged: the lead stands as the structure stated
         assert sorted(sorted(u.cards.names()) for u in table.judge.tricks[0].structure) == [["SA"], ["SA", "SA", "SK", "SK"]]
@@ -78,12 +78,12 @@ def test_a_reading_goes_with_a_dismiss_only_and_one_is_needed(page, broker, tmp_
             ["Stated: this structure +", "Stated: this structure +", "Not stated: penalise as a wrong throw", "Correct"]
         seq = live.service.seq
         assert _post(console, "k2", flag, {"how": "confirm", "reading": 1}) == (
-            422, "the structure stated (reading) comes with dismiss, and never with confirm or correct")
+            422, "the reading stated comes with dismiss, and never with confirm or correct")
         assert _post(console, "k2", flag, {"how": "correct", "cards": CAPTIVE, "reading": 2})[0] == 422
         assert _post(console, "k2", flag, {"how": "dismiss", "reading": 0})[0] == 422
         assert live.service.seq == seq and live.service.table.flags  # nothing reached the table
         assert _post(console, "k2", flag, {"how": "dismiss"}) == (409, "table k2 did not take this action, nothing "
-                                                                  f"changed: dismissing flag {flag[1:]} needs the structure the leader stated (1 to 2)")
+                                                                  f"changed: dismissing flag {flag[1:]} needs the reading its player stated (1 to 2)")
         assert _post(console, "k2", flag, {"how": "dismiss", "reading": 3})[0] == 409
         assert live.service.table.flags and not live.service.table.penalties
     finally:

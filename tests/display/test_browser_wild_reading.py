@@ -2,7 +2,7 @@
 a real mosquitto and a real table service.
 
 Seed 002 二: 红心x可作为万能牌配用…x4567，相当于34567（或45678须出牌时说明）. S leads ♥2 (the wildcard at level 2) ♠4 ♠5
-♠6 ♣7; E's 45678 beats 34567 and not 45678, so the table holds E's follow on a ``lead_reading`` flag whose ``choices``
+♠6 ♣7; E's 45678 beats 34567 and not 45678, so the table holds E's follow on a ``play_reading`` flag whose ``choices``
 are the lead's readings, its ``choice_words`` their words. The console shows one button per reading, its words and its
 cards as the reading reads them, and a confirm that says the lowest stands and nothing is charged (not 甩错牌's penalty)."""
 
@@ -23,7 +23,7 @@ def _asked(broker, name: str, db) -> LiveTable:
     live.send("board/in", seat="S", button="ready")  # the draw is done: S drew the turned-up card and leads (七)
     live.send("observed", seat="S", cards=LEAD, confidence=0.99)
     live.send("observed", seat="E", cards=FOLLOW, confidence=0.99)
-    assert live.service.table.flags[0].kind == "lead_reading"
+    assert live.service.table.flags[0].kind == "play_reading"
     return live
 
 
@@ -44,6 +44,7 @@ def test_the_referee_names_the_reading_the_leader_stated(page, broker, tmp_path)
                                            ["没有说明：按最小的牌型，不罚", None, []], ["更正", None, []]]
         console.click(f"{card} button[data-reading='1']")  # 34567: E's 45678 beats it
         console.wait_for_selector("#c-flags .empty", timeout=WAIT_MS)
+        assert console.inner_text("#result .line").endswith("：出牌者说明了第 1 种读法 到 7 的顺子 ♥2 ♠4 ♠5 ♠6 ♣7")  # the audit line
         table = live.service.table
         assert not table.flags and table.hand.table.seat == "E" and table.hand.turns[0].reading.rank == 7
     finally:

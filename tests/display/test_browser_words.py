@@ -45,7 +45,8 @@ new MutationObserver(grab).observe(document, { subtree: true, childList: true, c
 
 def corrected(cls):
     """The game's simulator, whose camera misreads each unsure play (one card read as another) and whose referee
-    corrects every flag to the cards really played from the console; at San Da Yi the referee also rules a foul
+    corrects every flag to the cards really played from the console (a flag asking a wildcard play's reading it
+    confirms: none was said); at San Da Yi the referee also rules a foul
     (talking) once, after the first correction."""
 
     class Corrected(cls):
@@ -65,6 +66,9 @@ def corrected(cls):
             while state["flags"]:
                 flag = state["flags"][0]
                 self._advance(3.0)
+                if flag.get("choices"):  # a wildcard play's reading (002 二): its seat said none, the lowest stands
+                    state = self.command("confirm", flag=flag["flag"])
+                    continue
                 state = self.command("correct", flag=flag["flag"], cards=self.truth.pop(flag["seat"], flag["cards"]))
                 self.corrections += 1
                 if self.rulebook == "usst-2016" and not self.fouls and state["phase"] == "playing":
@@ -180,7 +184,8 @@ def test_a_whole_hand_reads_in_chinese_and_in_english(table, services, broker, p
         if drawn or time.monotonic() > deadline:
             break
         time.sleep(0.2)
-    proper = {*TABLES, rulebook, *rulebook.split("-"), "cardtable", REFEREE[0], "CSV", "XLSX"}  # names, file types
+    proper = {*TABLES, rulebook, *rulebook.split("-"), "cardtable", REFEREE[0], "CSV", "XLSX",  # names, file types
+              "x4567"}  # and 002 二 quoted (a wildcard play's reading asked: x4567，相当于34567)
     for key, lines in said.items():
         check = chinese_problems if key[0] == "zh" else english_problems
         problems = check(lines, proper | NAMES | ({"English"} if key[0] == "zh" else set()))

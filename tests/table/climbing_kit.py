@@ -76,7 +76,7 @@ def guandan_hand(d, rng, hands, *, think=2.0):
             mirror = mirror.play(seat, chosen[0])
             hands[seat] -= chosen[0]
             d.show(seat, chosen[0], dt=think)
-            for flag in [f for f in d.state()["flags"] if f["kind"] == "lead_reading"]:  # 二: its seat said nothing, as
+            for flag in [f for f in d.state()["flags"] if f["kind"] == "play_reading"]:  # 二: its seat said nothing, as
                 d.send("commands", {"command": "confirm", "flag": flag["flag"]})  # the mirror reads it: the lowest
         assert d.state()["cards"] == {s: mirror.count(s) for s in SEATS} or mirror.over
     return mirror

@@ -1,10 +1,10 @@
 """二 (seed 002): 红心x可作为万能牌配用…x4567，相当于34567（或45678须出牌时说明）. A lead holding the wildcard that reads
 two ways stands as its lowest reading until it matters; when its first follow would be judged otherwise under another
-reading the leader could have said aloud (which no input carries), the table does not guess: a ``lead_reading`` flag
+reading the leader could have said aloud (which no input carries), the table does not guess: a ``play_reading`` flag
 asks the referee which was said, its readings the flag's ``choices``, and charges nothing. A follow holding the
 wildcard is never guessed either (七①: 后一家打出的牌必须比前一家打出的牌大): it keeps the readings that beat the play
 before it, and the next play that would be judged otherwise under another is asked about the same way (the kind still
-named ``lead_reading``), after passes too; a table rebuilt from its log (a service restart, an amendment) asks and
+named ``play_reading``), after passes too; a table rebuilt from its log (a service restart, an amendment) asks and
 answers the same."""
 
 import pytest
@@ -32,7 +32,7 @@ def _led(cards=LEAD):
 
 def _asked(d):
     (flag,) = d.state()["flags"]
-    assert flag["kind"] == "lead_reading" and flag["seat"] == "E" and sorted(flag["cards"]) == sorted(FOLLOW)
+    assert flag["kind"] == "play_reading" and flag["seat"] == "E" and sorted(flag["cards"]) == sorted(FOLLOW)
     return flag
 
 
@@ -44,7 +44,7 @@ def test_a_follow_that_beats_one_reading_of_a_wildcard_lead_and_not_another_is_a
     flag = _asked(d)
     assert flag["choices"] == [[LEAD], [["S4", "S5", "S6", "C7", "H2"]]]  # the wildcard where it stands
     assert [w["values"]["rank"] for w in flag["choice_words"]] == ["7", "8"]
-    assert flag["why"]["key"] == "guandan.lead_reading_asked"
+    assert flag["why"]["key"] == "guandan.play_reading_asked"
     assert not d.violations() and not d.events("play_accepted")[1:]  # only the lead stands
     assert d.state()["cards"]["E"] == 27 and not d.state()["clocks"]["E"]["running"]
     zh, en = Sentences("zh", "guandan").flag(flag), Sentences("en", "guandan").flag(flag)
@@ -62,7 +62,7 @@ def test_the_leader_said_45678_the_follow_does_not_beat_it():
     assert d.table.hand.table.reading.rank == 8 and d.table.hand.table.seat == "S"
     (flag,) = d.state()["flags"]
     assert flag["kind"] == "impossible" and flag["why"]["key"] == "guandan.does_not_beat"
-    assert not [v for v in d.violations() if v["kind"] == "lead_reading"]
+    assert not [v for v in d.violations() if v["kind"] == "play_reading"]
 
 
 def test_the_leader_said_34567_or_nothing_the_lowest_stands_and_the_follow_beats_it():
@@ -136,7 +136,7 @@ def test_a_play_on_a_wildcard_follow_that_reads_two_ways_is_asked_not_guessed(an
     d = _followed()
     d.show("N", NEXT)
     (flag,) = d.state()["flags"]
-    assert flag["kind"] == "lead_reading" and flag["seat"] == "N" and flag["why"]["values"]["other"] == "E"
+    assert flag["kind"] == "play_reading" and flag["seat"] == "N" and flag["why"]["values"]["other"] == "E"
     assert flag["choices"] == [[WILD_FOLLOW], [["S5", "S6", "S7", "C8", "H2"]]]
     assert [w["values"]["rank"] for w in flag["choice_words"]] == ["8", "9"]
     assert not d.events("play_accepted")[2:] and not d.state()["clocks"]["N"]["running"]
@@ -146,7 +146,7 @@ def test_a_play_on_a_wildcard_follow_that_reads_two_ways_is_asked_not_guessed(an
         assert not d.state()["flags"] and d.state()["turn"] == "W" and d.table.hand.table.seat == "N"
     else:
         assert d.state()["flags"][0]["why"]["key"] == "guandan.does_not_beat" and d.table.hand.table.seat == "E"
-    assert not d.violations() or all(v["kind"] != "lead_reading" for v in d.violations())
+    assert not d.violations() or all(v["kind"] != "play_reading" for v in d.violations())
     assert _rebuilt(d).state(d.at) == d.state()  # a restarted service: the same question, the same answer
 
 
@@ -161,7 +161,7 @@ def test_a_play_beating_every_reading_of_the_follow_is_not_asked_and_after_two_p
     d.press("W", "pass")
     d.show("S", NEXT)
     (flag,) = d.state()["flags"]
-    assert flag["kind"] == "lead_reading" and flag["seat"] == "S" and flag["why"]["values"]["other"] == "E"
+    assert flag["kind"] == "play_reading" and flag["seat"] == "S" and flag["why"]["values"]["other"] == "E"
     rebuilt = _rebuilt(d)
     assert rebuilt.state(d.at) == d.state() and rebuilt.hand.table.could == d.table.hand.table.could
 
@@ -174,7 +174,7 @@ def test_a_restarted_table_service_asks_the_same_about_a_wildcard_follow_and_tak
     for seat, cards in (("S", PLAIN), ("E", WILD_FOLLOW), ("N", NEXT)):
         before = t.send("observed", {"seat": seat, "cards": cards, "confidence": 0.99})
     (flag,) = before["flags"]
-    assert flag["kind"] == "lead_reading" and len(flag["choices"]) == 2
+    assert flag["kind"] == "play_reading" and len(flag["choices"]) == 2
     t.stop()
     count = len(t.watch.of("state"))
     t.start()
