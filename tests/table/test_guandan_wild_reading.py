@@ -5,7 +5,7 @@ asks the referee which was said, its readings the flag's ``choices``, and charge
 wildcard is never guessed either (七①: 后一家打出的牌必须比前一家打出的牌大): it keeps the readings that beat the play
 before it, and the next play that would be judged otherwise under another is asked about the same way (the kind still
 named ``play_reading``), after passes too; a table rebuilt from its log (a service restart, an amendment) asks and
-answers the same."""
+answers the same (the real service restarted: tests/table/test_service.py)."""
 
 import pytest
 from climbing_kit import GD, Table_
@@ -13,9 +13,6 @@ from climbing_kit import GD, Table_
 from referee.catalogue.sentences import Sentences
 from referee.table.amend import as_amended
 from referee.table.tables import new_table
-from test_service import table  # noqa: F401 (the fixture: a real table service on a real mosquitto)
-
-TABLES = ["w1"]
 
 ARTICLE = "x4567，相当于34567（或45678须出牌时说明）"
 LEAD = ["H2", "S4", "S5", "S6", "C7"]  # level 2: H2 is the wildcard (逢人配): 34567 or 45678
@@ -164,20 +161,3 @@ def test_a_play_beating_every_reading_of_the_follow_is_not_asked_and_after_two_p
     assert flag["kind"] == "play_reading" and flag["seat"] == "S" and flag["why"]["values"]["other"] == "E"
     rebuilt = _rebuilt(d)
     assert rebuilt.state(d.at) == d.state() and rebuilt.hand.table.could == d.table.hand.table.could
-
-
-def test_a_restarted_table_service_asks_the_same_about_a_wildcard_follow_and_takes_the_answer(table):  # noqa: F811
-    """The real service, stopped while N's play waits on E's reading (七①, 二) and started again: rebuilt from its log it
-    publishes the same state (the same flag, its choices), and the referee's answer then is taken as before."""
-    t = table("w1", rulebook=GD)
-    t.guandan_lead()
-    for seat, cards in (("S", PLAIN), ("E", WILD_FOLLOW), ("N", NEXT)):
-        before = t.send("observed", {"seat": seat, "cards": cards, "confidence": 0.99})
-    (flag,) = before["flags"]
-    assert flag["kind"] == "play_reading" and len(flag["choices"]) == 2
-    t.stop()
-    count = len(t.watch.of("state"))
-    t.start()
-    assert t.watch.wait("state", lambda p: len(t.watch.of("state")) > count) == before
-    after = t.send("commands", {"command": "dismiss", "flag": flag["flag"], "reading": 2})  # E said 56789
-    assert after["flags"][0]["why"]["key"] == "guandan.does_not_beat" and t.service.table.hand.table.seat == "E"

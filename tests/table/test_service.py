@@ -38,8 +38,9 @@ from referee.table.deadlines import RULE_LAG_S
 from referee.table.health import HEAR_AGAIN_S
 from referee.table.service import TableService
 from referee.table.timeline import timeline
+from test_guandan_wild_reading import NEXT as WILD_NEXT, PLAIN as WILD_PLAIN, WILD_FOLLOW
 
-TABLES = [f"s{i}" for i in range(1, 25)]
+TABLES = [f"s{i}" for i in range(1, 26)]
 CONSOLE = "console"
 RULEBOOK = "classic-3deck"
 T0 = 1_767_261_600.0  # the injected clock's start (2026-01-01 10:00 in Beijing)
@@ -904,3 +905,21 @@ def test_a_play_made_in_time_while_the_log_is_locked_is_the_seats_not_a_turn_giv
     assert [e.kind for e in t.service.log.entries()][-2:] == ["board/in", "observed"]  # no clock entry
     assert [v for v in t.watch.of("violations") if v["kind"] == "overtime"] == []
     assert t.watch.wait("health", lambda h: h["at"] >= clock.now and h["problem"] is None)
+
+
+def test_a_restarted_table_service_asks_the_same_about_a_wildcard_follow_and_takes_the_answer(table):
+    """002 二 (x4567，相当于34567（或45678须出牌时说明）) and 七①: the real service, stopped while N's play waits on the
+    reading of E's wildcard follow and started again, rebuilt from its log publishes the same state (the same flag, its
+    choices), and the referee's answer then is taken as before (tests/table/test_guandan_wild_reading.py)."""
+    t = table("s25", rulebook="sanjiang-2012")
+    t.guandan_lead()
+    for seat, cards in (("S", WILD_PLAIN), ("E", WILD_FOLLOW), ("N", WILD_NEXT)):
+        before = t.send("observed", {"seat": seat, "cards": cards, "confidence": 0.99})
+    (flag,) = before["flags"]
+    assert flag["kind"] == "play_reading" and len(flag["choices"]) == 2
+    t.stop()
+    count = len(t.watch.of("state"))
+    t.start()
+    assert t.watch.wait("state", lambda p: len(t.watch.of("state")) > count) == before
+    after = t.send("commands", {"command": "dismiss", "flag": flag["flag"], "reading": 2})  # E said 56789
+    assert after["flags"][0]["why"]["key"] == "guandan.does_not_beat" and t.service.table.hand.table.seat == "E"
