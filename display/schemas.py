@@ -338,8 +338,8 @@ class FlagView(BaseModel):
                                            "list of units, each a list of cards (Tractor: a captive led): a dismiss names "
                                            "the one stated (its reading, 1 the first)")
     choice_words: list[str] = Field(default_factory=list, description="each of its choices in words, in the reader's "
-                                    "language, where their cards alone do not tell them apart (Guandan: a wildcard "
-                                    "lead's readings, seed 002 二: 到 7 的顺子, 到 8 的顺子)")
+                                    "language, where their cards alone do not tell them apart (Guandan: the readings "
+                                    "of a wildcard play, lead or follow, seed 002 二: 到 7 的顺子, 到 8 的顺子)")
 
 
 class NotStarted(BaseModel):

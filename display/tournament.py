@@ -116,7 +116,7 @@ def entries_known(t: Tournament) -> dict[str, dict]:
     the standings rank teams (pair Swiss, 000 四5) the name of the team it plays for: a pair is named by its team, as
     the standings name the team (empty where they rank the entries themselves)."""
     teams = t.rules.ranks == "team"
-    return {e.id: {"lot": t.lot.index(e.id) + 1 if e.id in t.lot else None, "name": e.name, "unit": e.unit,
+    return {e.id: {"lot": t.lot_no(e.id) if e.id in t.lot else None, "name": e.name, "unit": e.unit,
                    "team": e.team if teams else ""} for e in t.entries}
 
 

@@ -394,7 +394,7 @@ async function loadFlags() {
   ).join("") : `<p class="empty">${T("no_flags")}</p>`;
 }
 // A flag's buttons: first, for a flag with choices (a Tractor captive led, 001 十五: 要说明“甩牌”的结构; a Guandan
-// wildcard lead, 002 二: 须出牌时说明), one dismiss for each reading its leader may have stated, its words where the
+// wildcard play, lead or follow, 002 二: 须出牌时说明), one dismiss for each reading its player may have stated, its words where the
 // table gives them (到 8 的顺子) and its units' cards (♠K♠K + ♠A♠A♠A); its confirm says none was stated, and what that means
 function answersHTML(f) {
   const words = f.choice_words || [];

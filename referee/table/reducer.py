@@ -117,10 +117,10 @@ class Flag:
     why: Reason | None = None
     pending: dict | None = None
     violation: dict | None = None  # the violation published with the flag, confirmed or dismissed later
-    # the ways its play can be read (Tractor: a captive lead's structures, each its units' cards; Guandan: a wildcard
-    # lead's readings, its cards as each reads them), one of which a ``dismiss`` names (``reading``: its number, 1 the
-    # first): the referee's word on what the leader said (001 十五, 002 二); ``choice_words``: each in words, where its
-    # cards alone do not tell them apart (Guandan: 到 7 的顺子, 到 8 的顺子)
+    # the ways its play can be read (Tractor: a captive lead's structures, each its units' cards; Guandan: the readings
+    # of a wildcard play on the table, lead or follow, its cards as each reads them), one of which a ``dismiss`` names
+    # (``reading``: its number, 1 the first): the referee's word on what its player said (001 十五, 002 二);
+    # ``choice_words``: each in words, where its cards alone do not tell them apart (Guandan: 到 7 的顺子, 到 8 的顺子)
     choices: tuple[tuple[tuple[str, ...], ...], ...] = ()
     choice_words: tuple[Reason, ...] = ()
 

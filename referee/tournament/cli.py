@@ -301,7 +301,7 @@ def _withdraw(args) -> int:
         _changed(store, args, lambda: store.withdraw_entry(args.entry, by=args.by, reason=args.reason))
     t = store.tournament
     for e in (t.entry(x) for x in t.withdrawn if x not in before):  # who withdrew: name and team
-        print(say(args.lang, "sheet.withdrew", lot=t.lot.index(e.id) + 1, entry=e.id, name=e.name, team=e.team_id))
+        print(say(args.lang, "sheet.withdrew", lot=t.lot_no(e.id), entry=e.id, name=e.name, team=e.team_id))
     can = t.rules.most_rounds(t, t.total_rounds)
     if can < t.total_rounds:  # the rounds left cannot all be paired without the unit: say how many can
         print(say(args.lang, "sheet.rounds_short", rounds=t.total_rounds, can=can))

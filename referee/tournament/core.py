@@ -156,6 +156,11 @@ class Tournament:
                 return e
         raise TournamentError("no_entry", entry=eid)
 
+    def lot_no(self, eid: str) -> int:
+        """An entry's number as people know it: its lot number (抽签号, from 1), which the pairings, the slips, the
+        sheets and the console show (its id, ``e09``, is the log's, which no one at the venue reads)."""
+        return self.lot.index(eid) + 1
+
     @property
     def total_rounds(self) -> int:
         return self.rules.rounds(self)

@@ -43,12 +43,6 @@ def seat(size: int, i: int, lang: str) -> str:
     return word(lang, f"team.{('SN', 'EW')[i]}") if size == 2 else word(lang, f"seat.{'SENW'[i]}")
 
 
-def lot_no(t: Tournament, entry: str) -> int:
-    """An entry's number as people know it: its lot number (抽签号, from 1), which the pairings, the slips and the
-    console show (``e09`` is the log's id, which no one at the venue reads)."""
-    return t.lot.index(entry) + 1
-
-
 def _cell(lang: str):
     """A cell as text: points and scores (exact fractions) as people write them (``3又1/3``)."""
     return lambda x: "" if x is None else written(x, lang) if isinstance(x, Fraction) else str(x)
@@ -126,7 +120,7 @@ def result_rows(t: Tournament, lang: str) -> list[list]:
                              else L["forfeit"] if e["id"] in x["forfeits"] else None])
         for b in view["byes"]:
             points, score = t.rules.bye(t, r.round, b) or (None, None)
-            rows.append([r.round, L["bye"], None, lot_no(t, b), t.entry(b).name, t.entry(b).unit, points, score,
+            rows.append([r.round, L["bye"], None, t.lot_no(b), t.entry(b).name, t.entry(b).unit, points, score,
                          L["team_forfeit"] if b in view["byes_forfeited"] else None])
     return rows
 
@@ -150,7 +144,7 @@ def standing_rows(t: Tournament, lang: str) -> list[list]:
              L["prize"]]]
     for row in s["rows"]:
         rank = rank_of(row, lang)
-        named = [row["name"]] if teams else [lot_no(t, row["id"]), row["name"]]
+        named = [row["name"]] if teams else [t.lot_no(row["id"]), row["name"]]
         rows.append([rank, *named, row["unit"], exact(row["score"]), *map(exact, row["tiebreaks"]), prize_words(t, row, lang)])
     return rows
 

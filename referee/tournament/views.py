@@ -23,7 +23,7 @@ def round_view(t: Tournament, round_no: int | None = None) -> dict:
     r = t.round(no)
     repaired = next((x.as_dict() for x in reversed(t.repaired) if x.round == no), None)
     tables = [{"table": x.table,
-               "entries": [{"id": e, "name": t.entry(e).name, "unit": t.entry(e).unit, "lot": t.lot.index(e) + 1}
+               "entries": [{"id": e, "name": t.entry(e).name, "unit": t.entry(e).unit, "lot": t.lot_no(e)}
                            for e in x.entries],
                "result": x.outcome.as_dict() if x.outcome is not None else None, "forfeits": list(x.forfeits)}
               for x in r.tables]
