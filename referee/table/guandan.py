@@ -91,12 +91,12 @@ class GuandanTable(ClimbingTable):
     def _play(self, seat: str, cards: Cards, p: dict) -> GuandanTable:
         """A play, where the play on the table (a lead or a follow holding the wildcard, read its lowest way so far)
         would judge it otherwise under another reading: asked about first (:meth:`_reading_asked`); a play that carries
-        the referee's answer (``choice``: the reading stated, 1 the first, or None: none) reads the play on the table
+        the referee's answer (``reading``: the reading stated, 1 the first, or None: none) reads the play on the table
         so and is judged against it."""
-        if "choice" in p and self.phase == "playing" and self.hand.table is not None and self.hand.table.could:
+        if "reading" in p and self.phase == "playing" and self.hand.table is not None and self.hand.table.could:
             could = self.hand.table.could
-            t = self._with(hand=self.hand.read_as(could[p["choice"] - 1] if p["choice"] else None))
-            return super(GuandanTable, t)._play(seat, cards, {k: v for k, v in p.items() if k not in ("reading", "choice")})
+            t = self._with(hand=self.hand.read_as(could[p["reading"] - 1] if p["reading"] else None))
+            return super(GuandanTable, t)._play(seat, cards, {k: v for k, v in p.items() if k != "reading"})
         if self.phase == "playing" and seat == self.hand.turn and (could := self.hand.depends(seat, cards)):
             return self._reading_asked(seat, cards, p, could)
         return super()._play(seat, cards, p)

@@ -448,10 +448,9 @@ class Reducer:
             raise Reject("table.reading_not_asked", flag=flag.flag, kind=flag.kind)
         if command == "dismiss" and flag.choices and not 1 <= p.get("reading", 0) <= len(flag.choices):
             raise Reject("table.reading_needed", flag=flag.flag, n=len(flag.choices))
-        if command != "correct" and flag.choices:  # its play is read with the answer: the reading named (1: the first, its
-            # cards as ``reading``, its number as ``choice``), or none
-            reading = [list(unit) for unit in flag.choices[p["reading"] - 1]] if command == "dismiss" else None
-            flag = replace(flag, pending=flag.pending | {"reading": reading, "choice": p.get("reading")})
+        if command != "correct" and flag.choices:  # its play is read with the answer: the reading named (``reading``, 1:
+            # the first) or none (None), each game's table reading its own choices by the number
+            flag = replace(flag, pending=flag.pending | {"reading": p["reading"] if command == "dismiss" else None})
         return self._resolve(flag, command, p.get("cards"))
 
     def _round_started(self) -> Reducer:

@@ -283,7 +283,7 @@ class TractorTable(Reducer):
         if trick is None and "reading" in p:  # the referee's word on a captive lead (:meth:`_captive_asked`)
             if p["reading"] is None:
                 return self._wrong_lead(seat, cards, p)
-            declared = [Cards.parse(unit) for unit in p["reading"]]
+            declared = [u.cards for u in readings(self.trumps, cards)[p["reading"] - 1]]  # the flag's choices, in order
         elif trick is None and self._captive(cards):
             return self._captive_asked(seat, cards, p)
         try:
