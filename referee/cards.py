@@ -27,7 +27,6 @@ RANKS = "23456789TJQKA"
 JOKERS = ("BJ", "LJ")
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 JOKER_NAMES = {"大王": "BJ", "小王": "LJ"}
-SUIT_NAMES_ZH = {"S": "黑桃", "H": "红心", "D": "方块", "C": "梅花"}
 POINTS = {"5": 5, "T": 10, "K": 10}
 
 
