@@ -60,3 +60,15 @@ def test_a_player_who_passed_may_play_when_the_turn_comes_round_again(new_game):
     assert g.turn == "E" and not g.leading
     g = g.play("E", "HJ")
     assert g.last.seat == "E" and g.turn == "N"
+
+
+def test_a_dealer_who_reported_and_plays_on_then_is_ruled_the_loser_scores_zero_like_any_loss(new_game):
+    """A reading the seed leaves open, written down: 报到 …如果选择“打”…如庄家输牌则本局所有选手得分为0, and 三: 被记过2次
+    及以上犯规，作输者处理. The engine composes them literally: a dealer ruled the loser after 报到(打) has lost the game,
+    and a loss after 报到(打) scores 0 for all; an ally ruled the loser pays the doubled win alone."""
+    g = new_game("S", [2, "pass", "pass", "pass"], S="S4 S4 D4 D4 C4 C4 H4").report("S", play=True)
+    lost = g.foul("S", "talking").foul("S", "peeking")
+    assert lost.over and lost.winner == "allies" and lost.offender == "S"
+    assert lost.scores == {"S": 0, "E": 0, "N": 0, "W": 0}
+    won = g.foul("N", "talking").foul("N", "hurrying")
+    assert won.scores == {"S": 12, "E": 0, "N": -12, "W": 0}

@@ -217,3 +217,97 @@ def test_the_second_classifier_reads_the_seed_examples():
     assert set(classify("LJ LJ".split())) == {"pair"}  # 两个小王也算对子
     assert set(classify("S3 H3 D3 S3 H3 D3 S3 H3".split())) == {"bomb"}  # 8张炸弹
     assert beats_text("S2 H3 D4 C5 S6".split(), "SA H2 D3 C4 S5".split())  # 2在顺子中的牌点比3小
+
+
+# -- whole random games: every play the engine accepts or refuses, against the text -------------------------------------
+
+LIMIT = {1: 1, 2: 2, "pass": 1}  # 炸弹限制: 叫1分 1, 叫2分 2, 不叫 1; the dealer and a player never asked: none
+
+
+def _candidates(rng: random.Random, hand: list[str]) -> list[list[str]]:
+    by_rank: dict[str, list[str]] = {}
+    for c in hand:
+        by_rank.setdefault(_rank(c), []).append(c)
+    out = []
+    for _ in range(12):
+        how = rng.random()
+        if how < 0.3:  # a set of one rank
+            group = by_rank[rng.choice(list(by_rank))]
+            out.append(group[: rng.randint(1, len(group))])
+        elif how < 0.45:  # a triple and a pair
+            three = [g for g in by_rank.values() if len(g) >= 3]
+            two = [g for g in by_rank.values() if len(g) >= 2]
+            if three and two:
+                a, b = rng.choice(three), rng.choice(two)
+                out.append(a[:3] + b[:2] if a is not b else a[:5])
+        elif how < 0.75:  # a run of one width over the ranks held
+            width = rng.choice([1, 1, 2, 3])
+            place = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+            lo, k = rng.randrange(14), rng.randint(5, 12) if width == 1 else rng.randint(2, 6)
+            cards, used = [], {}
+            for r in place[lo : lo + k]:
+                have = [c for c in by_rank.get(r, []) if hand.count(c) > used.get(c, 0)]
+                for c in have[:width]:
+                    used[c] = used.get(c, 0) + 1
+                    cards.append(c)
+            out.append(cards)
+        else:  # any few cards
+            out.append(rng.sample(hand, min(len(hand), rng.randint(1, 6))))
+    return [c for c in out if c]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_games_accept_and_refuse_every_play_as_the_seed_text_does(seed):
+    """出牌规则: 庄家先出牌 … 其可以选择“不出”或出比上一个玩家大的牌，首先出完所有手牌的玩家获胜; 炸弹限制 by what each
+    player said; a game's three others passing give the lead back. Every try of random cards is judged twice."""
+    from referee.cards import Decks
+    from referee.sandayi.game import Game, GameError, deal_cards
+
+    rng = random.Random(seed)
+    for _ in range(10):
+        pack = list(Decks(2).full())
+        rng.shuffle(pack)
+        first = rng.choice("SENW")
+        g = Game.start(RULES, *deal_cards(RULES, pack, first), first_bidder=first)
+        said: dict[str, object] = {}
+        while g.phase == "bidding":
+            high = g.bidding.high or 0
+            value = rng.choice([b for b in (1, 2, 3) if b > high] + (["pass"] if high else []))
+            said[g.turn] = value
+            g = g.bid(g.turn, value)
+        g = g.take_kitty(g.dealer)
+        bombs = dict.fromkeys("SENW", 0)
+        last: list[str] | None = None
+        last_seat = None
+        for _ in range(3000):
+            if g.over:
+                break
+            seat = g.turn
+            hand = [c.code for c in g.hand(seat)]
+            moved = False
+            for cards in _candidates(rng, hand):
+                kinds = classify(cards)
+                is_bomb = bool(kinds) and set(kinds) <= {"bomb", "joker_bomb"}
+                limit = None if seat == g.dealer or seat not in said else LIMIT[said[seat]]
+                legal = bool(kinds) and (last is None or beats_text(cards, last)) and not (is_bomb and limit is not None and bombs[seat] >= limit)
+                try:
+                    after = g.play(seat, " ".join(cards))
+                except GameError:
+                    assert not legal, f"{seat} refused {' '.join(cards)} on {last}"
+                    continue
+                assert legal, f"{seat} accepted {' '.join(cards)} on {last}"
+                g, last, last_seat, moved = after, cards, seat, True
+                bombs[seat] += is_bomb
+                assert g.over == (len(cards) == len(hand))
+                break
+            if not moved:
+                if last is None:
+                    g, last, last_seat = g.play(seat, hand[0]), [hand[0]], seat
+                else:
+                    g = g.pass_(seat)
+                    if g.turn == last_seat:
+                        last = None
+                        assert g.leading
+        assert g.over and g.ended_by == "out" and sum(g.scores.values()) == 0
+        out = [s for s in "SENW" if g.count(s) == 0]
+        assert len(out) == 1 and g.winner == ("dealer" if out[0] == g.dealer else "allies")
