@@ -155,6 +155,8 @@ class System:
         given with it would be either said twice or overruled unseen. The individual tables override it."""
         if result is not None and forfeits:
             raise TournamentError("forfeit_with_result", table=table.table, entries=list(forfeits))
+        if isinstance(result, dict):
+            only_the_winner_past_a(result)
 
     def late_forfeits(self, t: Tournament, round_no: int, entry: str, minutes: float) -> dict[str, list[str]]:
         if self.late_limit is None:
@@ -198,6 +200,22 @@ class System:
     def follows(self, t: Tournament) -> None:
         """Raise when a change leaves a round paired that no longer follows from the results
         before it (a knockout); by default later rounds are paired again or stand as played."""
+
+
+def only_the_winner_past_a(result: dict) -> None:
+    """Refuse a result entered by hand with both sides past A: the first side past A wins the game, which ends there
+    (000 附件2 第二条: 每局竞赛最先升级超过级牌A的一方为胜方; 002 规程 三2: 过“A”为胜), so no loser and no draw is at A+.
+    (A loser past A beside a winner below it is refused as a winner below its loser, ``winner_levels``,
+    ``knockout_winner_levels``.) Checked where a person enters it, not on replay: a table never reports it.
+
+    >>> only_the_winner_past_a({"winner": 0, "levels": ["A+", "K"]})
+    >>> only_the_winner_past_a({"draw": True, "levels": ["A+", "A+"]})
+    Traceback (most recent call last):
+    ...
+    referee.tournament.core.TournamentError: 双方不会都打过 A：最先升级超过级牌A的一方即为胜方，该局结束（000 号规程附件2 第二条；002 号规程三2：过“A”为胜），负方或平局的级数不会是 A+，而这里是 A+ 和 A+
+    """
+    if result.get("levels") == ["A+", "A+"]:
+        raise TournamentError("past_a_both", first="A+", second="A+")
 
 
 @dataclass(frozen=True)
