@@ -304,3 +304,17 @@ def test_both_sides_past_a_is_refused_in_a_result_entered_by_hand(tmp_path, syst
     with pytest.raises(TournamentError, match="双方不会都打过 A"):
         store.correct_result(1, "t01", result, reason="记分错误")
     assert store.tournament.rounds[0].tables[0].entered == {"winner": 0, "levels": ["A+", "K"]}
+
+
+def test_004_an_absent_player_scores_nothing_and_the_two_level_above_the_third_share_five_and_three(hand_log):
+    """一、1: 第一名积5分，第二名积3分，第三名积2分 (an absent player's 0 and 0: decided, 004 says nothing of absence; the
+    three present rank among themselves, two level sharing first and second: 4 each) and 如出现积分相同者，则计算小分进行
+    排名: the absence counts in the standings only where points and 小分 are both level (the 弃权 column)."""
+    seed_says(4, SEED_004_1_1)
+    t = (hand_log("individual-tables", SAN, options={"rounds": 1})
+         .pair(1, [("s1", "s3", "s5", "s7"), ("s2", "s4", "s6", "s8")])
+         .add("forfeit", round=1, table="t01", entries=["s7"])
+         .results(1, {"scores": [20, 20, -10, 0]}, {"scores": [20, 20, -10, -30]})).replay()
+    assert t.rounds[0].tables[0].outcome.points == (4, 4, 2, 0)
+    got = {r["id"]: (r["score"], r["tiebreaks"]) for r in standings_view(t)["rows"]}
+    assert got["s7"] == (0, [0, 1]) and got["s8"] == (1, [-30, 0]) and got["s1"] == (4, [20, 0])
