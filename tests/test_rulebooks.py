@@ -165,6 +165,8 @@ KINDS = [
      '[clock] late_bands: "late" has no penalty entry; allowed an entry of [clock.penalties] or [penalties]'),
     ("late bands", "zhongkai-2010", ("clock", "late_bands"), [[10, "late_10_min"], [5, "late_5_min"]],
      '[clock] late_bands = [[10.0, "late_10_min"], [5.0, "late_5_min"]]: allowed bands that rise from above 0 minutes'),
+    ("the match's hour twice", "sanjiang-2012", ("clock", "round_s"), 5400,  # 规程 三 2: 每场比赛时间定为1小时 ([match] minutes)
+     "clock.round_s = 5400.0: allowed 3600: [match] minutes (60) in seconds"),
     ("the notice", "classic-3deck", ("clock", "round_notice_s"), 6000,
      "[clock] round_notice_s = 6000.0: allowed 0 up to round_s (5400)"),
     ("warnings per", "classic-3deck", ("clock", "warnings_per"), "game", '[clock] warnings_per = "game": allowed "round" or "hand"'),

@@ -124,6 +124,10 @@ class GuandanRulebook(ClimbingRulebook):
     def __post_init__(self) -> None:
         super().__post_init__()
         check(self.match.stage in self.stages, "match.stage", self.match.stage, f"one of the [stages]: {', '.join(self.stages)}")
+        # 规程 三 2: 每场比赛时间定为1小时 is one time, written twice: the table's round clock and the match's limit
+        hour = 60 * self.match.minutes
+        check(self.clock.round_s == hour, "clock.round_s", self.clock.round_s,
+              f"{hour:g}: [match] minutes ({self.match.minutes:g}) in seconds")
 
 
 __all__ = ["Announce", "Fouls", "GuandanRulebook", "Levels", "Match", "Play", "Stage", "Tribute"]
