@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import uvicorn
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.params import Form
 from fastapi.responses import JSONResponse, Response
@@ -27,7 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from display import invalid
 from display.deps import Context, Denied, language
 from display.feed import SESSION_EXPIRY_S, Feed
-from display.guard import Guard
+from display.guard import Guard, strict_json
 from display.hub import Hub
 from display.kept import open_kept
 from display.routers import audit, auth, health, pages, public, tables, tournament
@@ -96,7 +96,8 @@ def create_app(settings: Settings) -> FastAPI:
     # No /docs nor /redoc: FastAPI's pages load their scripts from a CDN, which would run on the console's origin
     # (where the session cookie lives, and whence a change passes the guard). The schema stays at /openapi.json.
     app = FastAPI(title="cardtable display", version="1", docs_url=None, redoc_url=None,
-                  description="The hall scoreboard and the organisers' console (live from MQTT).", lifespan=lifespan)
+                  description="The hall scoreboard and the organisers' console (live from MQTT).", lifespan=lifespan,
+                  dependencies=[Depends(strict_json)])
     for r in (public, auth, tables, tournament, audit, health, pages):
         app.include_router(r.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

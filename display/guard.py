@@ -12,6 +12,10 @@
 - Its body is limited before any of it is read: by its ``Content-Length`` (``BODY_LIMIT``, the
   registration form's ``FORM_LIMIT``; 413), and a body of unknown length (chunked) is refused (411).
 - But for the login itself, it is refused (401) without a live session before its body is read.
+- Once read, a JSON body is read as the bus reads a payload (``bus.protocol``; :func:`strict_json`, a dependency of
+  every route): a key given twice, or a number JSON has not (``NaN``, ``Infinity``, ``1e999``), is refused (422);
+  Python's reader took the last of the keys and such numbers, so a body could mean one thing to a proxy or a log and
+  another to the console.
 
 The refusals are said in the request's language, as the app's other refusals.
 """
@@ -19,9 +23,12 @@ The refusals are said in the request's language, as the app's other refusals.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
+from fastapi import HTTPException
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -30,6 +37,7 @@ from display.deps import COOKIE, Denied, language, token_of
 BODY_LIMIT = 256 * 1024  # the console's JSON bodies are a few hundred bytes; a whole registration is a few KiB
 FORM_PATH = "/api/console/entries/import"
 FORM_LIMIT = 2 * 1024 * 1024 + 64 * 1024  # the form (FORM_BYTES) and its multipart envelope
+QUOTED_MOST = 40  # characters of a key or a number a refusal quotes
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 OPEN_DOORS = frozenset({"/api/login"})  # changes that need no session
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -85,6 +93,44 @@ class Guard:
         return None
 
 
+async def strict_json(request: Request) -> None:
+    """Refuse (422, in words) a change whose JSON body gives a key twice or a number JSON has not; FastAPI read the body
+    (cached) and refused what is no JSON already. A form (the registration's upload) is no JSON: not looked at."""
+    if request.method not in UNSAFE or "json" not in request.headers.get("content-type", "json"):
+        return
+    try:
+        json.loads(await request.body(), object_pairs_hook=_once, parse_constant=_no_number, parse_float=_finite)
+    except _Unread as exc:
+        raise HTTPException(422, exc.denied) from None
+    except ValueError:  # not JSON, not UTF-8: FastAPI said so before this is called
+        return
+
+
+class _Unread(ValueError):
+    def __init__(self, denied: Denied):
+        super().__init__(denied.key)
+        self.denied = denied
+
+
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Unread(Denied("body_key_twice", name=key[:QUOTED_MOST]))
+        out[key] = value
+    return out
+
+
+def _no_number(word: str) -> float:
+    raise _Unread(Denied("body_not_number", value=word))
+
+
+def _finite(text: str) -> float:
+    if not math.isfinite(number := float(text)):
+        raise _Unread(Denied("body_not_number", value=text[:QUOTED_MOST]))
+    return number
+
+
 async def _refuse(request: Request, send: Send, status: int, denied: Denied) -> None:
     body = json.dumps({"detail": denied.text(language(request))}, ensure_ascii=False).encode()
     await send({"type": "http.response.start", "status": status,
@@ -93,4 +139,4 @@ async def _refuse(request: Request, send: Send, status: int, denied: Denied) -> 
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["BODY_LIMIT", "CSP", "FORM_LIMIT", "Guard"]
+__all__ = ["BODY_LIMIT", "CSP", "FORM_LIMIT", "Guard", "strict_json"]
