@@ -49,6 +49,7 @@ router = APIRouter(prefix="/api/console", tags=["console: tables"])
 ERRORS = {code: {"model": Problem} for code in (401, 403, 404, 409, 422, 503)}
 ANSWER_S = 10.0  # how long a command waits for the table's answer (a live table answers within a second)
 REFUSAL_S = 1.0  # a flag confirmed as this console confirmed it: how long to wait for the table's refusal of its own
+MessageId = Annotated[str, Path(min_length=1, max_length=128)]  # a flag's or a frame's: the bus's message id (defs.json)
 _RESOLVING: dict[str, threading.Lock] = {}  # per table: one resolution at a time, so a second one sees the first's answer
 
 
@@ -223,7 +224,7 @@ def inside(user: Referee, ctx: Ctx) -> list[Inside]:
 
 
 @router.post("/tables/{table}/flags/{flag}", responses=ERRORS, summary="Confirm, dismiss or correct an open flag")
-def resolve(table: Id, flag: str, body: FlagAction, user: Referee, ctx: Ctx, lang: Lang) -> Sent:
+def resolve(table: Id, flag: MessageId, body: FlagAction, user: Referee, ctx: Ctx, lang: Lang) -> Sent:
     if (body.how == "correct") != (body.cards is not None):
         raise HTTPException(422, Denied("cards_with_correct"))
     if body.reading is not None and body.how != "dismiss":
@@ -324,7 +325,7 @@ def amend(table: Id, entry: Annotated[int, Path(ge=1, le=2**53)], body: PlayAmen
 
 @router.get("/frames/{table}/{frame}", response_class=Response, summary="A kept camera frame as JPEG",
             responses={**ERRORS, 200: {"content": {"image/jpeg": {}}}})
-def frame(table: Id, frame: str, user: Referee, ctx: Ctx) -> Response:
+def frame(table: Id, frame: MessageId, user: Referee, ctx: Ctx) -> Response:
     for f in ctx.feed.frames(table):
         if f["id"] == frame:
             return Response(base64.b64decode(f["jpeg"]), media_type="image/jpeg")

@@ -164,3 +164,16 @@ def test_a_form_that_unpacks_to_far_more_than_it_weighs_is_refused_at_once(organ
                        headers=EN)
     assert r.status_code == 422 and en in r.json()["detail"], r.text
     assert organiser.get("/api/console/entries").json() == before
+
+
+@pytest.mark.parametrize(("method", "path", "zh", "en"), [
+    ("POST", "/api/console/tables/h1/flags/", "“标记号”：太长", "“flag”: too long"),
+    ("GET", "/api/console/frames/h1/", "“画面号”：太长", "“frame”: too long"),
+])
+def test_a_flag_or_frame_longer_than_the_bus_allows_is_refused_not_echoed(organiser, method, path, zh, en):
+    """A flag's or a frame's id is a bus message id, 128 characters at most: one of 5,000 was looked for and its
+    refusal quoted all 5,000 into the console's banner."""
+    for lang, said in (("zh-CN", zh), ("en", en)):
+        r = organiser.request(method, path + "f" * 5000, json={"how": "confirm"} if method == "POST" else None,
+                              headers={"Accept-Language": lang})
+        assert (r.status_code, r.json()["detail"]) == (422, said), r.text
