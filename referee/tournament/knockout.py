@@ -18,7 +18,9 @@ quarter-final losers 5th until their play-off); both pairs of a double forfeit s
 place of those who reached that round and play no play-off; a place no pair won stays empty.
 
 Each table's result is a winner, in stage 2 with the games won (a game is won by passing 8;
-when the round clock ends the match, the pair ahead in games wins, only 1:1 is played on, 三2).
+when the round clock ends the match, the game in play goes to the pair ahead in levels, the first there when level,
+and the pair then ahead in games wins; at 1:1 a deciding game is played out, 三2: 根据级差（级高方为胜，同级时先到胜，
+第二阶段如1:1平局继续打完）确定胜方).
 At a table the pair with the bigger lot number sits S/N (十三 第2条: 大号(指抽签号)选手坐南北位).
 
 >>> plan(40)
