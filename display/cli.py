@@ -27,10 +27,11 @@ import os
 import signal
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from bus.credentials import ENV_BROKER, ENV_CREDENTIALS, port
 from cardtable.lang import refuse
-from referee.catalogue import Refusal, say
+from referee.catalogue import Refusal, cli_lang, say
 
 ENV_PASSWORD = "CARDTABLE_PASSWORD"
 
@@ -62,7 +63,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--tls-cert", metavar="PEM", help="serve HTTPS with this certificate (its chain after it); "
                                                         "the session cookie then goes over HTTPS only")
     serve.add_argument("--tls-key", metavar="PEM", help="the certificate's key (with --tls-cert)")
-    serve.add_argument("--origin", action="append", default=[], metavar="URL",
+    serve.add_argument("--origin", action="append", default=[], metavar="URL", type=_origin,
                        help="where the console is reached (e.g. https://console.hall) when a proxy changes the Host header")
     serve.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"],
                        help="what the server logs (default warning)")
@@ -216,8 +217,22 @@ def _seconds(text: str) -> float:
     except ValueError:
         value = float("nan")
     if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"seconds, more than 0 and at most 3600, not {text!r}")
+        raise argparse.ArgumentTypeError(say(cli_lang(), "cli.seconds_range", value=repr(text)))
     return value
+
+
+def _origin(text: str) -> str:
+    """An address the console's pages are reached at (argparse's type): ``https://host`` or ``http://host:port``. One
+    without its scheme (``console.hall``) names no host to the guard, which then took no page's Origin for its own
+    but those that name none (``null``).
+
+    >>> _origin("https://console.hall:8443")
+    'https://console.hall:8443'
+    """
+    split = urlsplit(text)
+    if split.scheme not in ("http", "https") or not split.hostname:
+        raise argparse.ArgumentTypeError(say(cli_lang(), "cli.origin_url", value=repr(text)))
+    return text
 
 
 def _more_files(most: int = 65536) -> None:

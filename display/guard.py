@@ -72,7 +72,7 @@ class Guard:
 
     def _refusal(self, request: Request) -> tuple[int, Denied] | None:
         """(status, what is refused) when the request must not go further, else None."""
-        own = {request.headers.get("host", "").lower(), *self.origins}
+        own = {request.headers.get("host", "").lower(), *self.origins} - {""}  # a page naming no host is none of ours
         came = request.headers.get("origin") or request.headers.get("referer")
         if came is not None:
             if urlsplit(came).netloc.lower() not in own:

@@ -177,3 +177,41 @@ def test_a_flag_or_frame_longer_than_the_bus_allows_is_refused_not_echoed(organi
         r = organiser.request(method, path + "f" * 5000, json={"how": "confirm"} if method == "POST" else None,
                               headers={"Accept-Language": lang})
         assert (r.status_code, r.json()["detail"]) == (422, said), r.text
+
+
+# ---------------------------------------------------------------- where the console's pages come from
+
+
+def test_a_change_from_a_page_with_no_address_is_never_the_consoles_own(server, organiser):
+    """``Origin: null`` (a sandboxed frame's, a file's) was taken as the console's own page wherever the request named
+    no host, as ``--origin console.hall`` (no scheme: no host read from it) made it for every request."""
+    cookie = organiser.cookies
+    for headers in ({"Host": "", "Origin": "null"}, {"Host": "", "Referer": "about:blank"}):
+        r = httpx.post(server.url + "/api/console/entries", json={"unit": "U", "players": "A"}, cookies=cookie, headers=headers)
+        assert r.status_code == 403 and "来源" in r.json()["detail"], (headers, r.status_code, r.text)
+
+
+@pytest.mark.parametrize("given", ["console.hall", "10.0.0.5:8080", "ftp://console.hall", "https://", "null"])
+def test_an_origin_that_is_no_address_is_refused_at_the_command_line(tmp_path, capsys, given):
+    """``--origin console.hall`` left the console refusing every change from its real address (and taking pages with
+    no address as its own); now it is refused in words before anything starts."""
+    from cardtable import cli
+
+    serve = ["display", "serve", "--db", str(tmp_path / "c.db"), "--broker", "mqtt://127.0.0.1:1", "--origin", given]
+    with pytest.raises(SystemExit) as stop:
+        cli.main(serve)
+    assert stop.value.code == 2
+    assert f"参数 --origin：不是网址（应写成 `https://主机名` 或 `http://主机名:端口`，例如 `https://console.hall`）：'{given}'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["--lang", "en", *serve])
+    assert f"--origin: not an address (`https://host` or `http://host:port`, e.g. `https://console.hall`): '{given}'" in capsys.readouterr().err
+    assert not (tmp_path / "c.db").exists()
+
+
+def test_seconds_out_of_range_are_said_in_the_commands_language(tmp_path, capsys):
+    """``--head-timeout 0`` was said in English inside the Chinese line (seconds, more than 0 and at most 3600)."""
+    from cardtable import cli
+
+    with pytest.raises(SystemExit):
+        cli.main(["display", "serve", "--db", str(tmp_path / "c.db"), "--head-timeout", "0"])
+    assert "参数 --head-timeout：应为大于 0、至多 3600 的秒数：'0'" in capsys.readouterr().err
