@@ -431,8 +431,9 @@ def _play_hand(rng, book: str, m: Model) -> tuple[list, list, int] | None:
     """Four hands of 8 cards from two classes, played out: each lead a random unit, each follow legal by the model
     seven times in ten, else any cards. The revokes the model finds, and the defenders' points: a trick a revoke cannot
     win (留底牌 17) counts for the best other play, the next trick is led by whoever took it at the table (the order
-    of play as it was: the revoke is proven later), and without a kitty the last trick's points count times the
-    winning play's cards (不留底牌 10)."""
+    of play as it was: the revoke is proven later); the kitty (the 8 cards left) counts times the cards of a trump
+    play taking the last trick (留底牌 14), without a kitty the last trick's points count times the winning play's
+    cards (不留底牌 10)."""
     pool = []
     for k in rng.sample(["T", *SUITS], 2):
         cards = sorted((c for c in m.grade if m.klass(c) == k), key=lambda c: m.grade[c][1])
@@ -442,6 +443,7 @@ def _play_hand(rng, book: str, m: Model) -> tuple[list, list, int] | None:
         return None
     rng.shuffle(pool)
     hands = {s: pool[i * 8 : (i + 1) * 8] for i, s in enumerate(SEATS)}
+    kitty = pool[32:40] if book == "shaoguan-2023" else []  # 留底牌 4: 8 张底牌
     leader, tricks, revokes, points = "S", [], [], 0
     while hands["S"]:
         order = SEATS[SEATS.index(leader) :] + SEATS[: SEATS.index(leader)]
@@ -469,9 +471,11 @@ def _play_hand(rng, book: str, m: Model) -> tuple[list, list, int] | None:
             points += trick_points
             if not hands["S"] and book.endswith("nokitty"):
                 points += trick_points * (len(plays[scorer]) - 1)
+            elif not hands["S"] and all(m.klass(c) == "T" for c in plays[scorer]):  # 14: 只能以主牌大牌才能…抠底
+                points += sum({"5": 5, "T": 10, "K": 10}.get(c[1:], 0) for c in kitty) * len(plays[scorer])
         tricks.append([[order[i], p] for i, p in enumerate(plays)])
         leader = order[m.winner(plays)]
-    return tricks, revokes, points
+    return tricks, revokes, points, kitty
 
 
 def test_whole_hands_agree_with_the_judge():
@@ -482,9 +486,9 @@ def test_whole_hands_agree_with_the_judge():
         played = _play_hand(rng, book, m)
         if played is None:
             continue
-        tricks, revokes, points = played
+        tricks, revokes, points, kitty = played
         case = {"id": "h", "game": "tractor", "op": "hand", "rulebook": book, "level": t.level, "trump": t.suit,
-                "dealer": "S", "tricks": tricks}
+                "dealer": "S", "tricks": tricks, **({"kitty": kitty} if kitty else {})}
         got = answer(case)["result"]
         assert (sorted(got["revokes"]), got["defender_points"]) == (sorted(revokes), points), case
         done += 1
