@@ -138,9 +138,23 @@ async def _http(request: Request, exc: StarletteHTTPException) -> Response:
     (400; their reason, in English, goes to the log)."""
     if exc.status_code == 404 and exc.detail == "Not Found" and wants_page(request):  # no route: a page, not JSON
         return pages.missing(request)
-    refusal = exc.detail if isinstance(exc.detail, Refusal) else _theirs(request, exc)
+    refusal = exc.detail if isinstance(exc.detail, Refusal) else await _not_utf8(request, exc) or _theirs(request, exc)
     detail = refusal.text(language(request)) if isinstance(refusal, Refusal) else str(refusal)
     return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
+
+async def _not_utf8(request: Request, exc: StarletteHTTPException) -> Refusal | None:
+    """A JSON body FastAPI could not read because it is not UTF-8 (a script on a machine that writes GBK): said so, and
+    from which byte, rather than as JSON nested too deep. None for any other answer."""
+    if exc.status_code != 400 or "json" not in request.headers.get("content-type", ""):
+        return None
+    try:
+        (await request.body()).decode("utf-8")
+    except UnicodeDecodeError as bad:
+        return Denied("body_not_utf8", byte=bad.start + 1)  # the first byte is byte 1
+    except RuntimeError:  # the body not kept (FastAPI read none): nothing to tell of it
+        return None
+    return None
 
 
 def _theirs(request: Request, exc: StarletteHTTPException) -> Refusal | str:

@@ -215,3 +215,13 @@ def test_seconds_out_of_range_are_said_in_the_commands_language(tmp_path, capsys
     with pytest.raises(SystemExit):
         cli.main(["display", "serve", "--db", str(tmp_path / "c.db"), "--head-timeout", "0"])
     assert "参数 --head-timeout：应为大于 0、至多 3600 的秒数：'0'" in capsys.readouterr().err
+
+
+def test_a_body_not_in_utf8_is_said_so_not_taken_for_json_nested_too_deep(organiser):
+    """A script on a machine that writes GBK sent its JSON so: it was told 例如嵌套了几千层, nothing of the encoding."""
+    raw = '{"unit": "图书馆", "players": "王五"}'.encode("gbk")  # 图's two bytes read as UTF-8 (ͼ): 书's first is the 13th
+    for lang, said in (("zh-CN", "请求的内容不是 `UTF-8` 编码（从第 13 个字节起），无法按 `JSON` 读取，什么也没有改动：请以 `UTF-8` 发送"),
+                       ("en", "the request's content is not UTF-8 (from byte 13 on), so it cannot be read as JSON; nothing was "
+                              "changed: send it as UTF-8")):
+        r = organiser.post("/api/console/entries", content=raw, headers=JSON | {"Accept-Language": lang})
+        assert (r.status_code, r.json()["detail"]) == (400, said)
