@@ -20,6 +20,7 @@ import re
 import shutil
 import sqlite3
 import time
+from collections import Counter
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Mapping
@@ -295,9 +296,10 @@ class TournamentStore:
             ids = [e.id for e in t.entries]
             if not isinstance(order, list) or not all(isinstance(e, str) for e in order):
                 raise TournamentError("lot_list")
-            twice = sorted({e for e in order if order.count(e) > 1})
-            unknown = [e for e in order if e not in ids]
-            missing = [e for e in ids if e not in order]
+            seen = Counter(order)  # each id named once in the words, however often the list repeats it
+            twice = sorted(e for e, n in seen.items() if n > 1)
+            unknown = [e for e in seen if e not in ids]
+            missing = [e for e in ids if e not in seen]
             if twice or unknown or missing:
                 raise TournamentError("lot_entries", twice=twice or "-", unknown=unknown or "-", missing=missing or "-")
             if closed := t.rules.lot_closed(t):

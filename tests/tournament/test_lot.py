@@ -65,7 +65,7 @@ def test_the_lot_drawn_in_the_hall_replaces_the_seeded_one(tmp_path):
     hall = ["k4", "k2", "k5", "k1", "k3"]
     seq = store.last_seq()
     for bad, words in ((["k4", "k2", "k5", "k1"], "缺少：k3"), (hall + ["k4"], "重复：k4"), (["k9"] + hall, "未知：k9"),
-                       ("k4,k2", "列表")):
+                       (["k9"] * 1000 + hall, "未知：k9；"), ("k4,k2", "列表")):  # an id named once, however often repeated
         with pytest.raises(TournamentError, match=words):
             store.draw_lot(bad, by="裁判长")
     assert store.last_seq() == seq
