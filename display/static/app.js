@@ -16,9 +16,11 @@ function view(t) { return hall.tables[t] || (hall.tables[t] = { table: t, state:
 function teamName(name) { return CATALOGUE.zh["team." + name] ? W("team." + name) : SEATW(name); }
 function teamHTML(team, s) {  // card points only where the game counts them (Tractor); the climbing games' are always 0
   const names = team.seats.map(x => esc(s.players[x] || SEATW(x))).join(" / ");
+  // the dealer's side marked beside its levels and points (庄家 南 alone left the reader to work out which row is whose)
+  const mark = team.seats.includes(s.dealer) && team.name !== "dealer" ? ` <i class="dealer" title="${T("dealer")}">${T("dealer_mark")}</i>` : "";
   const lvl = team.level ? `<span class="lvl">${T("level")} ${esc(RANKW(team.level))}</span>` : "";
   const pts = GAMES[s.rulebook] === "tractor" ? ` <span class="pts">${T("points", { n: team.points })}</span>` : "";
-  return `<div class="team" data-team="${esc(team.name)}"><b>${esc(teamName(team.name))}</b> <span class="names">${names}</span> ${lvl}${pts}</div>`;
+  return `<div class="team" data-team="${esc(team.name)}"><b>${esc(teamName(team.name))}</b>${mark} <span class="names">${names}</span> ${lvl}${pts}</div>`;
 }
 const UNDEALT = new Set(["idle", "arriving", "dealing"]);  // no hand dealt yet (the table counts what it will deal): no count
 function seatHTML(seat, s, bids, offline) {  // bids: San Da Yi's, each seat's this hand (it limits the seat's bombs)
@@ -37,7 +39,9 @@ function countText(n, told) {  // above the book's told_at the count is the play
   return n === null ? T("cards_untold", { n: told }) : T("cards_left", { n });
 }
 function violationHTML(v, full) {  // said by the server (display/view.py): the tile's brief line, or the whole sentence
-  return `<li class="v ${esc(v.status)}" data-flag="${esc(v.flag)}" data-kind="${esc(v.kind)}">${saidHTML(SAID(full ? v.say : v.brief))}</li>`;
+  // the whole sentence with the rulebook's article it was judged by, quoted as the book has it (the seeds are Chinese)
+  const rule = full && v.rule?.article ? ` <span class="rule">${T("rule_article", { article: `<q lang="zh-CN">${esc(v.rule.article)}</q>` })}</span>` : "";
+  return `<li class="v ${esc(v.status)}" data-flag="${esc(v.flag)}" data-kind="${esc(v.kind)}">${saidHTML(SAID(full ? v.say : v.brief))}${rule}</li>`;
 }
 const PARTS = ["head", "call", "teams", "info", "result", "N", "W", "E", "S", "flags", "viol"];
 const SKELETON = `<div class="part" data-p="head"></div><div class="part" data-p="call"></div><div class="part" data-p="teams"></div><div class="part" data-p="info"></div>` +

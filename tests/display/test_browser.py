@@ -58,7 +58,7 @@ def test_the_table_page_shows_the_hand_timeline(page, table):
                               "evidence": {"seconds": 12.4, "limit": 10}, "status": "confirmed"})
     pg.wait_for_selector("#allviolations li[data-flag=v1]", timeout=WAIT_MS)
     assert pg.inner_text("#tile-b1 ul.viol") == "西 刘洋 超时（已确认）：警告"
-    assert pg.inner_text("#allviolations li[data-flag=v1]") == "西 刘洋 超时（已确认）：警告；用时 12.4 秒，限时 10 秒"
+    assert pg.inner_text("#allviolations li[data-flag=v1]") == "西 刘洋 超时（已确认）：警告；用时 12.4 秒，限时 10 秒 依据规程 二十三"
     b1.publish("violations", {"v": 1, "seq": 24, "flag": "v2", "at": time.time(), "seat": "E", "kind": "revoke",
                               "rule": {"book": "classic-3deck", "article": "十九"}, "penalty": {"text": "E did not follow spades"},
                               "evidence": {"hand": 3, "trick": 1, "cards": ["H2"]}, "status": "confirmed"})
@@ -66,7 +66,7 @@ def test_the_table_page_shows_the_hand_timeline(page, table):
     # the tile: each violation's brief line, newest first; the page's list: the whole sentence (an engine's English
     # reason is not shown on a Chinese page: the rulebook's penalty instead)
     assert pg.inner_text("#tile-b1 ul.viol").split("\n") == ["东 李强 藏张（已确认）：按规程处罚", "西 刘洋 超时（已确认）：警告"]
-    assert pg.inner_text("#allviolations li[data-flag=v2]") == "东 李强 藏张（已确认），第 3 盘第 1 圈：按规程处罚；牌 ♥2"
+    assert pg.inner_text("#allviolations li[data-flag=v2]") == "东 李强 藏张（已确认），第 3 盘第 1 圈：按规程处罚；牌 ♥2 依据规程 十九"
 
 
 def test_a_timeline_keeps_each_event_once_and_both_of_one_entry(page, table):
