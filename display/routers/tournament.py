@@ -14,7 +14,7 @@ from fastapi import APIRouter, HTTPException, Query, UploadFile
 from fastapi.responses import Response
 
 from bus.protocol import PayloadError, encode
-from display.actions import line
+from display.actions import Said, entry_named, line
 from display.deps import Ctx, Denied, Lang, Organiser, Referee, User, record
 from display.routers.tables import send_all
 from display.schemas import (
@@ -42,6 +42,7 @@ from display.tournament import (
     Refusal,
     TournamentError,
     at_tables,
+    entries_known,
     entries_named,
     entries_of,
     read_form,
@@ -51,6 +52,7 @@ from display.tournament import (
 from referee.catalogue import Term, say
 from referee.tournament.entries import readable
 from referee.tournament.store import file_error
+from referee.tournament.systems import SYSTEMS
 from referee.tournament.views import results_said
 from referee.rulebooks import GuandanRulebook, RulebookError, load, names
 
@@ -79,6 +81,27 @@ def _refused(exc: Refusal) -> HTTPException:
     return _no_tournament() if exc.key == "refusal.no_tournament_in" else HTTPException(409, exc)
 
 
+ENTRY_VALUES = ("entry", "entries", "seated")  # a refusal's values that name entries by id
+
+
+def _named_in(exc: Refusal, t) -> Refusal:
+    """``exc`` naming the entries it names by id as the hall knows them (2号 外国语学院队 外国语学院 张4、李4), in the
+    reader's language: the organiser never sees the ids (was: 已由 e05 弃权判定). An id the tournament lacks stays as
+    typed."""
+    known = entries_known(t)
+
+    def name(v):
+        return Said(lambda lang: entry_named(lang, v, known)) if isinstance(v, str) and v in known else v
+
+    for k in ENTRY_VALUES:
+        v = exc.values.get(k)
+        if isinstance(v, (list, tuple)):
+            exc.values[k] = [name(x) for x in v]
+        elif v is not None:
+            exc.values[k] = name(v)
+    return exc
+
+
 def _change(ctx: Ctx, user: User, lang: str, action: str, detail: dict, call) -> TournamentView:
     """Run one change on the store and show the tournament after it, with the change in one line; a refusal is
     a 409 with the store's reason in the reader's language, and nothing changed. The tournament's file failing under
@@ -97,7 +120,7 @@ def _change(ctx: Ctx, user: User, lang: str, action: str, detail: dict, call) ->
             call(store)
         except (TournamentError, EntryError) as exc:
             ctx.store.settle(change, [])
-            raise _refused(exc) from None
+            raise _refused(_named_in(exc, store.tournament) if since else exc) from None
         except sqlite3.Error as exc:  # left pending: the log says whether it was made
             raise HTTPException(503, file_error(store.path, exc)) from None
         view = _view(store, ctx)
@@ -189,6 +212,9 @@ def new(body: NewTournament, user: Organiser, ctx: Ctx, lang: Lang) -> Tournamen
     rows = ctx.store.draft()
     if not rows:
         raise HTTPException(409, Refusal("no_entries"))
+    if body.rounds is not None and "rounds" not in SYSTEMS[body.system].defaults:  # the knockout: said what to do (was:
+        # 没有选项“rounds”；可用的选项：stage2_from, the options' internal names)
+        raise HTTPException(409, Refusal("rounds_leave_empty", system=Term(f"system.{body.system}")))
     options = {"rounds": body.rounds} if body.rounds is not None else None
     detail = body.model_dump(exclude_none=True) | {"entries": len(rows)}
 

@@ -86,21 +86,22 @@ function roundHTML(view) {
   const byes = r.byes.map(e => named(e) + ((r.byes_forfeited || []).includes(e) ? T("bye_forfeited") : ""));
   return unpublished + `<p><b>${esc(t.name)}</b> · ${esc(W("system." + t.system))} · ${T("round_of", { round: t.paired, rounds: t.rounds })}${t.finished ? " · " + T("finished") : ""}</p>` +
     roundsNav(t) + (latest ? nextHTML(t) : `<p class="hint" id="t-earlier">${esc(T("earlier_round", { round: r.round, latest: t.paired }))}</p>`) +
-    `<p>${latest ? `<button id="t-pair" data-needs="organiser">${T("next_round")}</button> ${startHTML(t)}` : ""}` +
+    // finished: nothing to pair, and no round to seat again (its start re-sent the tables their seats)
+    `<p>${latest && !t.finished ? `<button id="t-pair" data-needs="organiser">${T("next_round")}</button> ${startHTML(t)}` : ""}` +
     ` <a href="/api/console/tournament/export.xlsx">${T("export")} XLSX</a> <a href="/api/console/tournament/export.csv">CSV</a>` +
     ` <a href="/api/console/tournament/export.html" target="_blank">${T("print")}</a></p>` +
     notice + `<table id="t-round" data-round="${r.round}"><thead><tr><th>${T("table")}</th><th>${T("teams")}${pairs ? ` <small class="hint">${T("pick_winner")}</small>` : ""}</th><th>${T("result")}</th><th>${T("actions")}</th></tr></thead><tbody>${rows}</tbody></table>` +
     (byes.length ? `<p id="t-byes">${esc(T("byes_line", { byes: byes.join(W("word.list")) }))}</p>` : "") + (latest ? moreHTML(t) : "");
 }
-function moreHTML(t) {  // what is entered for the latest round only: the hall's lot, late arrivals, a unit or entry withdrawn, the rounds, its pairing undone
+function moreHTML(t) {  // what is entered for the latest round only: the hall's lot, late arrivals (once paired, until finished), a unit or entry withdrawn, the rounds, its pairing undone
   const r = t.round;
   return (t.lot_open ? lotHTML(t.entries) : "") +
-    `<div class="more">` +
-    `<form id="t-late"><fieldset><legend>${T("late")}</legend><label for="t-late-entry">${T("late_entry")}</label> <select id="t-late-entry" name="entry" required>` +
+    `<div class="more">` +  // a late arrival is of a round being played: none before round 1 is paired (its picker was empty) nor once finished
+    (r.round && !t.finished ? `<form id="t-late"><fieldset><legend>${T("late")}</legend><label for="t-late-entry">${T("late_entry")}</label> <select id="t-late-entry" name="entry" required>` +
     `<option value="">${T("choose")}</option>${r.tables.flatMap(x => x.entries).filter(e => !e.withdrawn).sort((a, b) => a.lot - b.lot)
       .map(e => `<option value="${esc(e.id)}">${esc(calledText(e))}</option>`).join("")}</select>` +
     ` <label>${T("minutes")} <input name="minutes" type="number" min="0" step="0.5" size="5" required></label>` +
-    ` <button>${T("record_late")}</button></fieldset></form>` +
+    ` <button>${T("record_late")}</button></fieldset></form>` : "") +
     withdrawHTML(t) +
     `<form id="t-rounds" data-needs="organiser"><fieldset><legend>${T("rounds")}</legend><label>${T("rounds_total")} <input name="rounds" type="number" min="1" max="100" value="${t.rounds}" required></label>` +
     ` <button>${T("set_rounds")}</button></fieldset></form>${unpairHTML(r)}</div>`;
@@ -243,7 +244,11 @@ document.addEventListener("submit", ev => {
   ev.preventDefault();
   let call;
   if (id === "t-entry") call = () => api("POST", "/api/console/entries", formJSON(f));
-  if (id === "t-import") call = () => api("POST", "/api/console/entries/import", new FormData(f));
+  if (id === "t-import") {  // it replaces the entries registered (those added by hand too): confirmed first; declined, nothing sent
+    const n = document.querySelectorAll("#c-tournament ol.entries li").length, file = f.elements.file.files[0]?.name || "";
+    if (n && !confirm(T("import_replaces", { n, file }))) return;
+    call = () => api("POST", "/api/console/entries/import", new FormData(f));
+  }
   if (id === "t-new") { const b = formJSON(f); if (b.rounds) b.rounds = Number(b.rounds); call = () => api("POST", "/api/console/tournament", b); }
   if (id === "t-lot") call = () => api("POST", "/api/console/tournament/lot", { order: lotOrder(f) });
   if (id === "t-withdraw") {  // irreversible: confirmed first, in words naming it; not confirmed, nothing sent

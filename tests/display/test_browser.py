@@ -418,6 +418,7 @@ def test_console_runs_the_tournament_and_the_scoreboard_follows(page, broker, ha
         form = tmp_path / "报名表.xlsx"
         form.write_bytes(xlsx_form())
         console.set_input_files("#t-import input[type=file]", str(form))
+        console.once("dialog", lambda d: d.accept())  # the import replaces the entry typed in: confirmed first
         console.click("#t-import button")
         console.wait_for_selector(".entries li:nth-child(6)")
         console.select_option("#t-new select[name=system]", "pair-swiss")

@@ -46,7 +46,8 @@ def test_scores_with_the_absent_player_at_once_then_a_correction_and_its_undo(cl
     r = client.post(URL, json={"round": 1, "table": "t01", "result": {"scores": [30, -5, 12.5, 0]}, "forfeits": ["p99"]}, headers=EN)
     assert r.status_code == 409 and r.json()["detail"].endswith(", not p99"), r.text
     r = client.post(URL, json={"round": 1, "table": "t01", "result": {"scores": [30, -5, 12.5, 9]}, "forfeits": [seats[3]]})
-    assert r.status_code == 409 and f"{seats[3]} 已弃权 t01 桌，其座位的小分应为 0，而不是 9" in r.json()["detail"]
+    e = next(x for x in client.get("/api/console/tournament").json()["entries"] if x["id"] == seats[3])  # named as the hall knows it
+    assert r.status_code == 409 and f"{e['lot']}号 {e['name']} {e['unit']} 已弃权 t01 桌，其座位的小分应为 0，而不是 9" in r.json()["detail"]
     view = client.get("/api/console/tournament").json()
     assert _table(view, "t01")["result"] is None and _table(view, "t01")["forfeits"] == []  # nothing changed
     assert len(client.get("/api/console/audit?limit=50").json()) == seq
