@@ -298,7 +298,7 @@ def test_both_sides_past_a_is_refused_in_a_result_entered_by_hand(tmp_path, syst
     before = store.tournament.seq
     with pytest.raises(TournamentError, match="双方不会都打过 A") as refused:
         store.record_result(1, "t01", result)
-    assert "both sides cannot be past A" in refused.value.text("en")
+    assert "the two sides cannot both be past A" in refused.value.text("en")
     assert store.tournament.seq == before
     store.record_result(1, "t01", {"winner": 0, "levels": ["A+", "K"]})
     with pytest.raises(TournamentError, match="双方不会都打过 A"):
