@@ -156,10 +156,17 @@ function lotHTML(entries) {  // the lot drawn in the hall: each entry by its nam
     ` <input name="lot-${esc(e.id)}" data-entry="${esc(e.id)}" value="${e.lot || ""}" inputmode="numeric" size="3" required></label>`).join(" ") +
     ` <button>${T("enter_lot")}</button></fieldset></form>`;
 }
-function lotOrder(f) {  // the entries by the numbers typed, 1 first; every number from 1 once, else said and nothing sent
+function lotOrder(f) {  // the entries by the numbers typed, 1 first; every number from 1 once, else said and nothing sent,
+  // naming the numbers nobody has and those typed twice (twelve fields to search by eye)
   const drawn = [...f.querySelectorAll("input[data-entry]")].map(el => [Number(el.value.trim()), el.dataset.entry]);
-  const n = drawn.length, numbers = new Set(drawn.map(([x]) => x));
-  if (numbers.size !== n || ![...numbers].every(x => Number.isInteger(x) && x >= 1 && x <= n)) throw new Error(T("lot_each_once", { n }));
+  const n = drawn.length, counts = new Map();
+  drawn.forEach(([x]) => counts.set(x, (counts.get(x) || 0) + 1));
+  const missing = Array.from({ length: n }, (_, i) => i + 1).filter(x => !counts.has(x));  // none missing: each once
+  if (missing.length) {
+    const twice = [...counts].filter(([x, k]) => k > 1 && Number.isInteger(x) && x >= 1 && x <= n).map(([x]) => x).sort((a, b) => a - b);
+    throw new Error(T("lot_each_once", { n }) + T("lot_missing", { missing: missing.join(W("word.list")) }) +
+      (twice.length ? T("lot_twice", { twice: twice.join(W("word.list")) }) : ""));
+  }
   return drawn.sort(([a], [b]) => a - b).map(([, e]) => e);
 }
 function calledText(e) {  // an entry of the round in words (a screen reader's label, the late arrival's list) as its audit

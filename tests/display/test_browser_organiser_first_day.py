@@ -147,3 +147,30 @@ def test_a_finished_tournament_offers_no_pairing_no_start_and_no_late_arrival(br
         assert page.locator("a[href$='export.csv'], a[href$='export.xlsx'], a[href$='export.html']").count() == 3
         assert page.locator("#t-round button[data-result=correct]").count() == 2  # a result found wrong is still corrected
     store.close()
+
+
+LOT_SAID = {"zh": "错误：抽签号应为 1 到 4，每个号填一次：没有人填 1、4 号；2 号填了不止一次",
+            "en": "Error: the lot numbers are 1 to 4, each once: nobody has 1, 4; 2 typed more than once"}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_lot_typed_wrong_names_the_numbers_missing_and_twice(browser, broker, tmp_path, lang):
+    """000 四2: 第1轮采取电脑抽签编排对手 -- or the lot drawn in the hall, typed number by number. A slip was said 抽签号应为
+    1 到 4，每个号填一次 and nothing of where, the organiser left to search a field per entry by eye; the words name the
+    numbers nobody has and those typed twice. Nothing is sent."""
+    store = TournamentStore(tmp_path / "hall.db")
+    store.new("pair-swiss", [Entry(f"e{i}", f"队{i}", f"单位{i // 2}", f"单位{i // 2}", (f"甲{i}", f"乙{i}")) for i in range(4)],
+              name="秋季赛", options={"rounds": 2})
+    lot = list(store.tournament.lot)
+    with served(broker, tmp_path / "console.db", store.path) as server, console_of(browser, server) as page:
+        page.wait_for_selector("#t-lot")
+        if lang == "en":
+            page.click("#lang")
+            page.wait_for_selector("#t-lot button:has-text('Enter the lot')")
+        for field, typed in zip(page.locator("#t-lot input[data-entry]").all(), ["2", "2", "3", "5"], strict=True):
+            field.fill(typed)
+        page.click("#t-lot button")
+        page.wait_for_selector("#result.error", timeout=WAIT_MS)
+        assert page.inner_text("#result .line") == LOT_SAID[lang]
+        assert list(store.tournament.lot) == lot  # nothing sent
+    store.close()
