@@ -328,17 +328,19 @@ function refit() {  // fit in the next frame, once however many tiles changed: a
 const RESIZED = PAGE === "big" ? new ResizeObserver(refit) : null;
 function rotate(again) {  // the slides: each page of the standings, of the pairings, of the tiles; `again`, the slide
   // shown (standings:1), paged anew: that page, or its panel's last where it has fewer now (a table cleared, rows gone)
-  const paged = sizes();
-  const slides = Object.entries(paged).flatMap(([id, x]) =>
+  // a panel with no rows (no standings, no pairings: before round 1, tables outside the tournament) has no slide: it
+  // was 12 s of 暂无对阵 on the hall's screen each turn; the wall stays (暂无牌桌 where there is nothing at all)
+  const paged = Object.entries(sizes()).filter(([id, x]) => x.rows.length || id === "wall");
+  const slides = paged.flatMap(([id, x]) =>
     Array.from({ length: Math.max(1, Math.ceil(x.rows.length / x.size)) }, (_, i) => `${id}:${i}`));
   if (again) {
     const [id, page] = again.split(":"), own = slides.filter(x => x.startsWith(id + ":"));
-    slide = slides.indexOf(own[Math.min(Number(page), own.length - 1)]);
+    slide = own.length ? slides.indexOf(own[Math.min(Number(page), own.length - 1)]) : 0;
   }
   slide = slide % slides.length;
   const [which, page] = slides[slide].split(":");
   show(which);
-  for (const [id, x] of Object.entries(paged)) x.rows.forEach((el, i) => { el.hidden = id === which && Math.floor(i / x.size) !== Number(page); });
+  for (const [id, x] of paged) x.rows.forEach((el, i) => { el.hidden = id === which && Math.floor(i / x.size) !== Number(page); });
   document.body.dataset.slide = slides[slide];
   slide += 1;
 }

@@ -98,7 +98,7 @@ def test_the_big_screen_never_cuts_a_tile_that_grew_while_shown(page, table):
         t.publish("state", state(seq=200 + i, current_trick=None))
     big = page("/big", 1920, 1080)
     big.wait_for_selector("#tile-p8[data-seq='207']", state="attached")
-    big.evaluate("slide = 2; rotate()")  # the wall's first page
+    big.evaluate("rotate('wall:0')")  # the wall's first page
     until(big, "document.body.dataset.slide === 'wall:0'")
     shown = big.locator("#wall .tile:not([hidden])")
     assert shown.count() == 3  # a row of three, in words read from the back of the hall (test_browser_big_screen.py)
@@ -133,7 +133,7 @@ def test_the_big_screen_fills_its_page_again_at_once_when_a_tile_shrinks(page, t
     big = page("/big", 1920, 1080)
     big.wait_for_selector("#tile-p8[data-seq='407']", state="attached")
     big.evaluate("document.fonts.ready")
-    big.evaluate("slide = 2; rotate()")  # the wall's first page
+    big.evaluate("rotate('wall:0')")  # the wall's first page
     until(big, "document.body.dataset.slide === 'wall:0'")
     size = "parseFloat(getComputedStyle(document.querySelector('#tile-p1')).fontSize) / parseFloat(getComputedStyle(document.body).fontSize)"
     assert big.locator("#wall .tile:not([hidden])").count() == 3 and big.evaluate(size) < 1  # drawn smaller: p8 fits
