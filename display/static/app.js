@@ -25,10 +25,12 @@ function teamHTML(team, s) {  // card points only where the game counts them (Tr
 const UNDEALT = new Set(["idle", "arriving", "dealing"]);  // no hand dealt yet (the table counts what it will deal): no count
 function seatHTML(seat, s, bids, offline) {  // bids: San Da Yi's, each seat's this hand (it limits the seat's bombs)
   const played = (s.current_trick?.plays || []).filter(p => p.seat === seat).map(p => p.cards).flat();
-  const clock = s.clocks[seat];  // an offline table times nobody: its last clock, frozen, would read as a live one (离线 says why)
+  // an offline table times nobody and waits for no one: its last clock, frozen, and its seat on turn lit would read as a
+  // live table's (离线 says why)
+  const clock = s.clocks[seat];
   const clk = clock.left === null || offline ? "" : `<span class="clk${clock.left < 5 ? " low" : ""}" data-left="${clock.left}" data-running="${clock.running}">${secs(Math.ceil(clock.left))}</span>`;
   const flagged = s.flags.some(f => f.seat === seat) ? " flagged" : "";
-  return `<div class="seat ${seat}${s.turn === seat ? " turn" : ""}${flagged}" data-seat="${seat}">` +
+  return `<div class="seat ${seat}${s.turn === seat && !offline ? " turn" : ""}${flagged}" data-seat="${seat}">` +
     `<div class="who"><span class="pname">${SEATW(seat)} ${esc(s.players[seat] || "")}</span>${s.dealer === seat ? ` <i class="dealer" title="${T("dealer")}">${T("dealer_mark")}</i>` : ""}` +
     `${seat in bids ? ` <span class="bid">${esc(W("bid." + bids[seat]))}</span>` : ""}</div>` +
     `<div><span class="count">${UNDEALT.has(s.phase) ? "" : countText(s.cards[seat], TOLD[s.rulebook])}</span> ${clk}</div>` +

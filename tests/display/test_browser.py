@@ -577,21 +577,23 @@ def test_the_consoles_banner_shows_exactly_while_its_commands_are_refused_as_cut
 def test_an_offline_tables_seat_clock_is_not_shown_on_the_scoreboard(page, table):
     """A table gone (its last will: offline) runs no clock; the tile kept counting its turn's seconds down to 0 as if
     the table were live, then kept its last second frozen, a clock that still looked live beside 离线. Now an offline
-    tile shows no seat clock, and shows it again counting once the table is back."""
+    tile shows no seat clock, and shows it again counting once the table is back; nor its seat on turn lit (a player
+    waited for, at a table that waits for no one)."""
     b3 = table("b3")
     b3.publish("status", {"v": 1, "status": "online", "at": time.time()})
     b3.publish("health", {**schema("health")["examples"][0], "at": time.time(), "every": 60.0})  # refereeing, not stalled
     b3.publish("state", state(seq=30, at=time.time(), clocks={**state()["clocks"], "N": {"left": 60.0, "running": True}}))
     pg = page("/")
-    pg.wait_for_selector("#tile-b3[data-seq='30'] .seat.N .clk[data-running=true]")
+    pg.wait_for_selector("#tile-b3[data-seq='30'] .seat.N.turn .clk[data-running=true]")
     until(pg, "parseInt(document.querySelector('#tile-b3 .seat.N .clk').textContent) < 60")  # live: it counts
     b3.publish("status", {"v": 1, "status": "offline"})
     pg.wait_for_selector("#tile-b3[data-status=offline]", timeout=WAIT_MS)
     assert pg.locator("#tile-b3 .clk").count() == 0 and pg.inner_text("#tile-b3 .badge") == "离线"
+    assert pg.locator("#tile-b3 .seat.turn").count() == 0
     time.sleep(1.5)
     assert pg.locator("#tile-b3 .clk").count() == 0  # nor drawn again by the page's tick
     b3.publish("status", {"v": 1, "status": "online", "at": time.time()})
-    pg.wait_for_selector("#tile-b3[data-status=online] .seat.N .clk[data-running=true]", timeout=WAIT_MS)
+    pg.wait_for_selector("#tile-b3[data-status=online] .seat.N.turn .clk[data-running=true]", timeout=WAIT_MS)
     b3.publish("status", {"v": 1, "status": "offline"})  # gone again: its round clock is none of the next tests'
 
 
