@@ -78,9 +78,11 @@ function roundHTML(view) {
       ` aria-label="${esc(T("winner_is", { entry: calledText(e) }))}"> ${entryHTML(e)}</label>` +
       `${gone.has(e.id) ? `<b class="forfeited">${esc(T("forfeited"))}</b>` : ""}` +
       ` <button data-forfeit="${esc(e.id)}" aria-label="${esc(T("forfeit_of", { entry: calledText(e) }))}">${T("forfeit")}</button>`).join(` <b>${T("versus")}</b> `);
-    return tableRow(x, moved.get(x.table), names, gamesHTML(t.best_of) +
-      `<button data-result="record">${T("record_result")}</button> <input name="reason" placeholder="${T("reason")}" aria-label="${T("reason")}" size="8">` +
-      ` <button data-result="correct">${T("correct")}</button>`, notes.get(x.table));
+    // a table without its result is entered, one with it corrected with a reason: never both offered (录入结果 over a
+    // result was refused 请改用更正, 更正 of none recorded a correction of nothing)
+    return tableRow(x, moved.get(x.table), names, gamesHTML(t.best_of) + (!x.result ? `<button data-result="record">${T("record_result")}</button>` :
+      `<input name="reason" placeholder="${T("reason")}" aria-label="${T("reason")}" size="8"> <button data-result="correct">${T("correct")}</button>`),
+    notes.get(x.table));
   }).join("");
   const unpublished = t.unpublished ? `<p class="error" id="t-unpublished">${CODE(t.unpublished)}</p>` : "";
   const byes = r.byes.map(e => named(e) + ((r.byes_forfeited || []).includes(e) ? T("bye_forfeited") : ""));
@@ -281,12 +283,12 @@ document.addEventListener("submit", ev => {
   act(call).then(ok => tournamentPanel(ok ? id : null));
 });
 document.addEventListener("keydown", ev => {  // Enter on a round row's winner (or its reason) presses the row's action, as
-  // a form's Enter does: 录入结果, with a reason typed 更正 (the row is no form: Enter did nothing, a keyboard had to Tab on)
+  // a form's Enter does: 录入结果, or 更正 once it has its result (the row is no form: Enter did nothing, a keyboard had to Tab on)
   const el = ev.target;
   if (ev.key !== "Enter" || el.form || !el.matches("#t-round input[type=radio], #t-round input[name=reason]")) return;
   ev.preventDefault();
-  const row = el.closest("tr"), reason = row.querySelector("input[name=reason]")?.value.trim();
-  row.querySelector(`button[data-result=${reason ? "correct" : "record"}]`)?.click();
+  const row = el.closest("tr");  // the row offers one: 录入结果 before its result, 更正 after (which asks why, if not said)
+  row.querySelector("button[data-result=record], button[data-result=correct]")?.click();
 });
 document.addEventListener("click", ev => {
   const b = ev.target.closest("#c-tournament button");
@@ -299,7 +301,7 @@ document.addEventListener("click", ev => {
   if (b.id === "t-pair") { SHOWN = null; call = () => api("POST", "/api/console/tournament/rounds"); }
   if (b.id === "t-start") call = () => api("POST", `/api/console/tournament/rounds/${round}/start`, { rulebook: $("#t-rulebook").value.trim() || null });
   if (b.dataset.forfeit) {  // with a reason written: a correction (a forfeit over a result stands only as one)
-    const reason = row.querySelector("input[name=reason]").value;
+    const reason = row.querySelector("input[name=reason]")?.value || "";  // none before the table's result
     call = () => api("POST", "/api/console/tournament/forfeits", { round, table: row.dataset.table, entries: [b.dataset.forfeit], ...(reason ? { correct: true, reason, ...seen(row) } : {}) });
   }
   if (b.dataset.result) {

@@ -27,8 +27,8 @@ def console(browser, broker, tmp_path):
     ("en", "Error: round 1 t02 is decided by the forfeit of No. {lot} 单位{u} 队{n}; a forfeit stands until corrected: correct it instead")])
 def test_a_refusal_names_the_entry_as_the_hall_knows_it_not_by_its_id(console, lang, said):
     """000 四4 (弃权): a table decided by a forfeit takes no result, only a correction; the refusal named the pair by
-    the id the organiser never sees (已由 e03 弃权判定). It names it as the pairings do: its lot number, team, unit and
-    players, in the reader's language."""
+    the id the organiser never sees (已由 e03 弃权判定). It names it as the pairings do: its lot number, team and unit
+    (here its name), in the reader's language."""
     page, hall = console
     if lang == "en":
         page.click("#lang")
@@ -39,12 +39,11 @@ def test_a_refusal_names_the_entry_as_the_hall_knows_it_not_by_its_id(console, l
     store.forfeit(1, "t02", [gone])
     page.reload()
     page.wait_for_selector("#t-round tr[data-table=t02] b.forfeited")
-    row = page.locator("#t-round tr[data-table=t02]")
-    row.locator("input[type=radio]").nth(1).check()
-    row.locator("button[data-result=record]").click()
-    page.wait_for_selector("#result .line:has-text('t02')", timeout=WAIT_MS)
-    assert page.inner_text("#result .line") == said.format(lot=lot, n=n, u=n // 2)
-    assert gone not in page.inner_text("#result .line")
+    # the row offers no 录入结果 now (a result or a forfeit decided it): a second console's, or a script's, result
+    refused = page.evaluate("api('POST', '/api/console/tournament/results', {round: 1, table: 't02', result: {winner: 1}})"
+                            ".then(() => 'taken', e => e.message)")
+    assert {"zh": "错误：", "en": "Error: "}[lang] + refused == said.format(lot=lot, n=n, u=n // 2)
+    assert gone not in refused
     assert store.round_view(1)["tables"][1]["result"]["points"][0] == 0  # the forfeit stands, nothing changed
     store.close()
 
@@ -173,4 +172,57 @@ def test_a_lot_typed_wrong_names_the_numbers_missing_and_twice(browser, broker, 
         page.wait_for_selector("#result.error", timeout=WAIT_MS)
         assert page.inner_text("#result .line") == LOT_SAID[lang]
         assert list(store.tournament.lot) == lot  # nothing sent
+    store.close()
+
+
+def test_a_row_offers_the_result_before_it_and_the_correction_after(console):
+    """A table without its result offered 更正 (a correction of nothing was recorded as 更正第 1 轮 t01 桌成绩) and one
+    with it 录入结果 (refused: 已有成绩；请改用更正). Each row offers what can be done: 录入结果 before, a reason and 更正
+    after; Enter on the picked winner presses it."""
+    page, hall = console
+    undecided = page.locator("#t-round tr[data-table=t02]")
+    assert undecided.locator("button[data-result=record]").count() == 1
+    assert undecided.locator("button[data-result=correct], input[name=reason]").count() == 0
+    page.locator("#t-round tr[data-table=t01] input[type=radio]").nth(0).check()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#t-round tr[data-table=t01] .finished", timeout=WAIT_MS)
+    decided = page.locator("#t-round tr[data-table=t01]")
+    assert decided.locator("button[data-result=record]").count() == 0
+    assert decided.locator("button[data-result=correct]").count() == 1 and decided.locator("input[name=reason]").count() == 1
+    decided.locator("input[type=radio]").nth(1).check()
+    page.keyboard.press("Enter")  # no reason yet: asked for, nothing sent
+    page.wait_for_selector("#result .line:has-text('请写明更正结果的原因')")
+    decided.locator("button[data-forfeit]").nth(1).click()  # a forfeit over a result is a correction: asked why too
+    page.wait_for_timeout(300)
+    store = TournamentStore(hall)
+    assert store.round_view(1)["tables"][0]["result"]["points"] == [2, 0] and store.round_view(1)["tables"][0]["forfeits"] == []
+    undecided.locator("button[data-forfeit]").nth(0).click()  # before a result: a forfeit, no reason asked
+    page.wait_for_selector("#t-round tr[data-table=t02] b.forfeited", timeout=WAIT_MS)
+    store.close()
+
+
+SEAT_SAID = {"zh": "{lot}号 选手3 单位3 已弃权 t01 桌，其座位的小分应为 0，而不是 9（若其实到场，请更正弃权）",
+             "en": "No. {lot} 选手3 单位3 forfeited t01: their seat scores 0, not 9 (if they did play, correct the forfeit)"}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_seat_forfeited_with_a_score_is_said_by_the_players_name(browser, broker, tmp_path, lang):
+    """004 (弃权: a player absent scores 0): a 小分 typed for a seat ticked 弃权 was refused naming the player by id (p3
+    已弃权 t01 桌). It is named as the table shows the player: lot number, name, unit."""
+    store = TournamentStore(tmp_path / "hall.db")
+    store.new("individual-tables", [Entry(f"p{i}", f"选手{i}", f"单位{i}", f"单位{i}", (f"选手{i}",)) for i in range(4)], name="三打一")
+    store.pair_next_round()
+    lot = store.tournament.lot_no("p3")
+    with served(broker, tmp_path / "console.db", store.path) as server, console_of(browser, server) as page:
+        page.wait_for_selector("form.scores")
+        if lang == "en":
+            page.click("#lang")
+            page.wait_for_selector("#t-round th:has-text('Table')")
+        for e in ("p0", "p1", "p2", "p3"):
+            page.fill(f"input[name=score-{e}]", {"p0": "30", "p1": "-5", "p2": "12.5", "p3": "9"}[e])
+        page.check("input[name=forfeit][value=p3]")
+        page.click("form.scores button")
+        page.wait_for_selector(".form-said:not([hidden])", timeout=WAIT_MS)
+        assert page.inner_text(".form-said") == SEAT_SAID[lang].format(lot=lot)
+        assert store.round_view(1)["tables"][0]["result"] is None
     store.close()
