@@ -5,7 +5,7 @@ name what the hall sees and say what to do."""
 from __future__ import annotations
 
 import pytest
-from kit import console_of, served, small_tournament
+from kit import console_of, login, served, small_tournament
 
 from referee.tournament import TournamentStore
 from referee.tournament.entries import Entry
@@ -225,4 +225,33 @@ def test_a_seat_forfeited_with_a_score_is_said_by_the_players_name(browser, brok
         page.wait_for_selector(".form-said:not([hidden])", timeout=WAIT_MS)
         assert page.inner_text(".form-said") == SEAT_SAID[lang].format(lot=lot)
         assert store.round_view(1)["tables"][0]["result"] is None
+    store.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_san_da_yi_tables_points_are_in_sight_on_a_phone(browser, broker, tmp_path, lang):
+    """004 一、1: 最终比赛结果按照四轮比赛累计积分进行排名 -- each seat's 积分 beside its 小分 once the table has its result.
+    On a 360 px phone the line of a seat ran past the panel: 积分 ! , the number out of sight (the panel scrolled
+    sideways). Each seat's 积分 and number are inside the panel, which does not scroll sideways."""
+    store = TournamentStore(tmp_path / "hall.db")
+    store.new("individual-tables", [Entry(f"p{i}", f"选手{i}", f"部门{i}", f"部门{i}", (f"选手{i}",)) for i in range(4)], name="三打一")
+    store.pair_next_round()
+    store.record_result(1, "t01", {"scores": [30, 0, 10, -5]})
+    with served(broker, tmp_path / "console.db", store.path) as server:
+        context = browser.new_context(viewport={"width": 360, "height": 740}, locale="zh-CN")
+        try:
+            page = context.new_page()
+            page.goto(server.url + "/console")
+            login(page)
+            page.wait_for_selector("#t-round small.points")
+            if lang == "en":
+                page.click("#lang")
+                page.wait_for_selector("#t-round small.points:has-text('Score')")
+            box = page.evaluate("(() => { const b = document.querySelector('#c-tournament .body'); const r = b.getBoundingClientRect();"
+                                " return [b.scrollWidth, b.clientWidth, r.right]; })()")
+            assert box[0] <= box[1]
+            rights = page.eval_on_selector_all("#t-round small.points", "els => els.map(e => e.getBoundingClientRect().right)")
+            assert len(rights) == 4 and all(r <= box[2] for r in rights)
+        finally:
+            context.close()
     store.close()
