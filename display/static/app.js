@@ -22,6 +22,11 @@ function teamHTML(team, s) {  // card points only where the game counts them (Tr
   const pts = GAMES[s.rulebook] === "tractor" ? ` <span class="pts">${T("points", { n: team.points })}</span>` : "";
   return `<div class="team" data-team="${esc(team.name)}"><b>${esc(teamName(team.name))}</b>${mark} <span class="names">${names}</span> ${lvl}${pts}</div>`;
 }
+function matchText(teams) {  // a match of several games (002 规程 三 2: 三局两胜): 局数 南北 1:0 东西, "" where none
+  const [a, b] = teams;
+  return a?.games == null || b?.games == null ? "" :
+    `<span class="games">${T("match_games", { a: esc(teamName(a.name)), score: `${a.games}:${b.games}`, b: esc(teamName(b.name)) })}</span>`;
+}
 const UNDEALT = new Set(["idle", "arriving", "dealing"]);  // no hand dealt yet (the table counts what it will deal): no count
 function seatHTML(seat, s, bids, offline) {  // bids: San Da Yi's, each seat's this hand (it limits the seat's bombs)
   const played = (s.current_trick?.plays || []).filter(p => p.seat === seat).map(p => p.cards).flat();
@@ -32,7 +37,8 @@ function seatHTML(seat, s, bids, offline) {  // bids: San Da Yi's, each seat's t
   const flagged = s.flags.some(f => f.seat === seat) ? " flagged" : "";
   return `<div class="seat ${seat}${s.turn === seat && !offline ? " turn" : ""}${flagged}" data-seat="${seat}">` +
     `<div class="who"><span class="pname">${SEATW(seat)} ${esc(s.players[seat] || "")}</span>${s.dealer === seat ? ` <i class="dealer" title="${T("dealer")}">${T("dealer_mark")}</i>` : ""}` +
-    `${seat in bids ? ` <span class="bid">${esc(W("bid." + bids[seat]))}</span>` : ""}</div>` +
+    `${seat in bids ? ` <span class="bid">${esc(W("bid." + bids[seat]))}</span>` : ""}` +
+    `${s.totals ? ` <span class="total">${T("round_total", { n: esc(s.totals[seat]) })}</span>` : ""}</div>` +  // San Da Yi's 累计 (004 一 1)
     `<div><span class="count">${UNDEALT.has(s.phase) ? "" : countText(s.cards[seat], TOLD[s.rulebook])}</span> ${clk}</div>` +
     `<div class="played">${cardsHTML(played)}</div></div>`;
 }
@@ -86,7 +92,7 @@ function tileParts(v) {  // each part of a tile as HTML; a part is written again
   parts.teams = `<div class="teams">${s.teams.map(t => teamHTML(t, s)).join("")}</div>`;
   // the hand's (game's) result and the round's, as the table said them, from the hand's end to the next hand's first play
   parts.result = v.results?.length ? `<ul class="result">${v.results.map(r => `<li data-kind="${esc(r.kind)}">${saidHTML(SAID(r.say))}</li>`).join("")}</ul>` : "";
-  parts.info = `<div class="info">${[dealer, trump].filter(Boolean).join(" · ")}${s.round.last_hand ? ` <b class="lh">${T(games ? "last_game" : "last_hand")}</b>` : ""}</div>`;
+  parts.info = `<div class="info">${[dealer, trump, matchText(s.teams)].filter(Boolean).join(" · ")}${s.round.last_hand ? ` <b class="lh">${T(games ? "last_game" : "last_hand")}</b>` : ""}</div>`;
   for (const x of "NWES") parts[x] = seatHTML(x, s, v.bids || {}, v.status === "offline");
   parts.flags = s.flags.length ? `<div class="flags">⚑ ${T("flags_line", { flags: s.flags.map(f => `<span data-flag="${esc(f.flag)}">${SEATW(f.seat)} ${esc(KINDW(f.kind))} ${cardsHTML(f.cards)}</span>`).join(" ") })}</div>` : "";
   return parts;

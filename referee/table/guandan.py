@@ -414,7 +414,8 @@ class GuandanTable(ClimbingTable):
             if decided.unlimited:
                 return self._played_out(decided)
         game = self.match.game
-        t = self._with(phase="round_over", clock=None, returns=())
+        match = self.match if decided is None else replace(self.match, games=decided.games, winner=decided.winner)  # its levels kept
+        t = self._with(match=match, phase="round_over", clock=None, returns=())
         ahead = game.ahead() if game.hands else None
         more = {} if decided is None else {"games": decided.won, "match": decided.winner}
         return t._event("round_over", {"hands": t.hand_no, "by": by, "levels": dict(game.levels), "ahead": ahead} | more)
@@ -450,8 +451,10 @@ class GuandanTable(ClimbingTable):
         return dict.fromkeys(SEATS, size)
 
     def _teams(self) -> list[dict]:
+        """Each side's level and, in a match of several games (规程 三 2, stage two: 三局两胜), its games won (``games``)."""
         levels = dict(self.match.game.levels) if self.match else {}
-        return [{"name": n, "seats": list(s), "level": levels.get(n), "points": 0} for n, s in (("SN", "SN"), ("EW", "EW"))]
+        won = self.match.won if self.match and self.match.game.stage.best_of > 1 else None
+        return [{"name": n, "seats": list(n), "level": levels.get(n), "points": 0} | ({"games": won[n]} if won else {}) for n in TEAMS]
 
     def _trump(self) -> dict | None:
         """The level rank (参谋) of the hand in play; no trump suit."""

@@ -144,6 +144,10 @@ class SandayiTable(ClimbingTable):
     def cards_left(self) -> dict[str, int]:
         return {s: self.game.count(s) for s in SEATS} if self.game else dict.fromkeys(SEATS, 0)
 
+    def state(self, at: float) -> dict:
+        """The table's ``state``, with each seat's 小分 summed over the round's games so far (``totals``, 累计)."""
+        return super().state(at) | {"totals": self.totals()}
+
     def _teams(self) -> list[dict]:
         if self.dealer is None:
             return [{"name": s, "seats": [s], "level": None, "points": 0} for s in SEATS]

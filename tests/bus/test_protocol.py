@@ -350,6 +350,21 @@ def test_nested_display_fields_are_named():
     assert error.field == ["current_trick", "plays", 1, "cards", 0]
 
 
+def test_the_states_optional_scores_are_taken_and_checked():
+    """The state's optional scores (bus/PROTOCOL.md ``state``): a side's games won in a match of several games (seed 002
+    规程 三 2: 三局两胜, Guandan stage two) and each San Da Yi seat's 累计 (seed 004 一 1), a fraction where a tie split
+    them; a state without them (the example's) stays valid."""
+    payload = example("state")
+    payload["teams"][0]["games"], payload["teams"][1]["games"] = 1, 0
+    payload["totals"] = {"S": 12, "E": -3, "N": 4.5, "W": 0}
+    assert decode("state", encode("state", payload)) == payload
+    payload["teams"][1]["games"] = -1
+    assert rejected("state", payload).field == ["teams", 1, "games"]
+    payload["teams"][1]["games"] = 0
+    del payload["totals"]["W"]
+    assert str(rejected("state", payload)) == "state: 'totals'['W'] is missing"
+
+
 @pytest.mark.parametrize("bad", ["SX", "S1", "S10", "10S", "sa", "♠A", "大王", "B J", " SA", "SA\n", "", 5, None, ["SA"]])
 def test_bad_cards_are_refused(bad):
     payload = example("observed")

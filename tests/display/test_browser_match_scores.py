@@ -1,0 +1,71 @@
+"""The scores a spectator reads on a tile (the hall's screen and the table page), from the table's state, in the system
+Chromium against the app (uvicorn) and a real mosquitto, zh and en: a Guandan match's games won (局数 1:0) and each San
+Da Yi player's running total of the round (累计), which the game's result line no longer says once the next game is
+played."""
+
+from __future__ import annotations
+
+import pytest
+from kit import LiveTable, until
+
+from referee.guandan.levels import HandResult, Match
+from referee.table.guandan import GuandanTable
+
+pytestmark = pytest.mark.browser
+WAIT_MS = 30_000
+TABLES = ["g2", "s4"]
+SEED_002 = "第二阶段：采取三局两胜制，每局过“8”即胜"  # 规程 三 2
+SEED_004 = "每轮比赛结束后，根据各选手的累计小分排名"  # 一 1
+
+
+def stage_two_at_one_nil() -> dict:
+    """A stage-two table's state (the referee's), SN having won the match's first game: 2 -> 5 -> 8 -> past 8."""
+    t, seq = GuandanTable("g2", "sanjiang-2012-stage-two"), 0
+    inputs = [("commands", {"command": "assign", "rulebook": t.rulebook, "players": LiveTable.PLAYERS}),
+              ("commands", {"command": "start_round"})] + [("board/in", {"seat": s, "button": "ready", "at": 1.0}) for s in "SENW"]
+    for seq, (name, payload) in enumerate(inputs, 1):
+        t, _ = t.apply(name, {"v": 1, "id": f"i{seq}", **payload}, at=1.0, seq=seq)
+    match = Match.start(t.rules, "two", 1.0)
+    for _ in range(3):
+        match = match.after(HandResult("S", 2))
+    return t._with(match=match).state(2.0)
+
+
+def test_a_guandan_tile_shows_the_matchs_games(page, table):
+    """规程 三 2 (SEED_002): the match is best of three; the tile says the games each pair has won, 局数 南北 1:0 东西."""
+    assert "三局两胜" in SEED_002
+    s = stage_two_at_one_nil()
+    assert [x["games"] for x in s["teams"]] == [1, 0]
+    table("g2").publish("state", s)
+    for path, lang, said in (("/", None, "局数 南北 1:0 东西"), ("/tables/g2", "en", "Games N-S 1:0 E-W")):
+        pg = page(path, lang=lang)
+        pg.wait_for_selector(f"#tile-g2[data-seq='{s['seq']}']", timeout=WAIT_MS)
+        assert pg.inner_text("#tile-g2 .info .games") == said
+
+
+def test_a_san_da_yi_tile_keeps_each_players_running_total(page, broker, tmp_path):
+    """一 1 (SEED_004): players are ranked by their 累计小分; each seat shows its 累计 from the table's state, still there
+    while the next game is played (the result line that also said it is gone at the next game's first play)."""
+    assert "累计小分" in SEED_004
+    live = LiveTable(broker, "s4", tmp_path / "s4.db", rulebook="usst-2016")
+    try:
+        live.seated()
+        zh, en = page("/"), page("/tables/s4", lang="en")
+        for seat, button in (("S", "bid1"), ("E", "bid2"), ("N", "pass"), ("W", "pass")):  # E deals, at 2
+            live.send("board/in", seat=seat, button=button)
+        until(zh, "document.querySelector('#tile-s4 .seat.E .total')?.textContent === '累计 0'")
+        live.send("board/in", seat="E", button="ready")  # E takes the kitty
+        live.send("commands", command="report", seat="E", play=False)  # 不打: the dealer wins at once
+        totals = live.service.table.totals()
+        assert totals["E"] > 0
+        for pg, word in ((zh, "累计"), (en, "total")):
+            until(pg, f"document.querySelector('#tile-s4 .seat.E .total')?.textContent === '{word} {totals['E']}'")
+            assert [pg.inner_text(f"#tile-s4 .seat.{x} .total") for x in "SENW"] == [f"{word} {totals[x]}" for x in "SENW"]
+        dealer = live.service.table.game.turn  # game 2: its first bidder deals at 3 and leads
+        live.send("board/in", seat=dealer, button="bid3")
+        live.send("board/in", seat=dealer, button="ready")
+        live.send("observed", seat=dealer, cards=["S3"], confidence=0.99)
+        until(zh, "!document.querySelector('#tile-s4 .result li')")  # the result line is gone
+        assert [zh.inner_text(f"#tile-s4 .seat.{x} .total") for x in "SENW"] == [f"累计 {totals[x]}" for x in "SENW"]
+    finally:
+        live.close()
