@@ -189,8 +189,9 @@ class Sentences:
             values["levels"] = self.by_team(data["levels"])
         if isinstance(data.get("games"), dict):
             values["games"] = self.by_team(data["games"])
-        if "team" in data:
-            values["team"] = self.team(data["team"])
+        for key in ("team", "defenders"):  # a side by its seats (南北), or a San Da Yi side (庄家, 同盟)
+            if key in data:
+                values[key] = self.team(data[key])
         if isinstance(data.get("teams"), list):
             values["teams"] = self._word("word", "list").join(self.team(t) for t in data["teams"])
         if "kind" in data:

@@ -586,7 +586,8 @@ class TractorTable(Reducer):
         # revoke cannot_win, seed 003 17); who led the next trick stays as it was played
         moved = [Reason("tractor.note_cannot_win", trick=tr.number, seat=tr.winner, other=to, n=tr.points) for tr, to in judge.reassigned()]
         notes = [n.json() for n in moved + list(s.notes)]
-        data = {"hand": t.hand_no, "defender_points": judge.defender_points(), "settled_points": s.defender_points, "notes": notes}
+        data = {"hand": t.hand_no, "defenders": "EW" if self.dealer in "SN" else "SN",  # the side that defended it
+                "defender_points": judge.defender_points(), "settled_points": s.defender_points, "notes": notes}
         if s.outcome is None:  # replayed: what was ruled besides the offences that void the hand still counts
             t = t._said_again(_replayed)._event("hand_scored", data | {"replay": True})
             return t._with(penalties=tuple(p for p in self.penalties if not getattr(self.rules.penalty(p.kind), "both_sides", None)))._deal()

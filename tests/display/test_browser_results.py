@@ -24,31 +24,31 @@ def event(t, seq: int, kind: str, **data) -> None:
 
 def test_a_tractor_tile_says_the_hands_result_until_the_next_play_and_who_won_the_round(page, table):
     """000 第二十条 (SEED_000[0]): the defenders' points decide who goes up and by how many levels; the tile between
-    hands said 摸牌 and nothing of it. A round the announced last hand ends is won on the levels (the higher wins)."""
+    hands said 摸牌 and nothing of it, and says which side defended (防家（东西）: 防家 alone left it to be worked out). A round the announced last hand ends is won on the levels (the higher wins)."""
     t = table("p1")
     t.publish("state", state(seq=90, phase="playing"))
     pg, en = page("/"), page("/", lang="en")
-    event(t, 91, "hand_scored", hand=2, defender_points=125, settled_points=125, notes=[], side="defenders", levels=1)
+    event(t, 91, "hand_scored", hand=2, defenders="EW", defender_points=125, settled_points=125, notes=[], side="defenders", levels=1)
     event(t, 91, "levels_changed", levels={"SN": "9", "EW": "8"}, dealer="E")
     event(t, 91, "hand_started", hand=3, level="8", dealer="E")
     t.publish("state", state(seq=91, phase="dealing", hand=3, trick=0, current_trick=None))
-    for p, said in ((pg, "第 2 盘结算：防家得分 125，结算后 125 → 防家上台并升 1 级"),
-                    (en, "hand 2 scored: defenders 125, settled 125 → the defenders take over and go up 1")):
+    for p, said in ((pg, "第 2 盘结算：防家（东西）得分 125，结算后 125 → 防家上台并升 1 级"),
+                    (en, "hand 2 scored: defenders (E-W) 125, settled 125 → the defenders take over and go up 1")):
         p.wait_for_selector("#tile-p1[data-seq='91'] .result li", timeout=WAIT_MS)
         assert p.inner_text("#tile-p1 .result") == said
-    assert page("/").inner_text("#tile-p1 .result") == "第 2 盘结算：防家得分 125，结算后 125 → 防家上台并升 1 级"  # opened after
+    assert page("/").inner_text("#tile-p1 .result") == "第 2 盘结算：防家（东西）得分 125，结算后 125 → 防家上台并升 1 级"  # opened after
     event(t, 92, "play_accepted", hand=3, trick=1, seat="E", cards=["S9"])
     t.publish("state", state(seq=92, hand=3))
     pg.wait_for_selector("#tile-p1[data-seq='92']", timeout=WAIT_MS)
     assert pg.locator("#tile-p1 .result li").count() == 0  # the next hand is in play
     # the announced last hand is over: the round is won on the levels, which its round_over does not name
-    event(t, 120, "hand_scored", hand=3, defender_points=40, settled_points=40, notes=[], side="dealer", levels=2)
+    event(t, 120, "hand_scored", hand=3, defenders="SN", defender_points=40, settled_points=40, notes=[], side="dealer", levels=2)
     event(t, 120, "levels_changed", levels={"SN": "9", "EW": "T"}, dealer="W")
     event(t, 120, "round_over", hands=3)
     t.publish("state", state(seq=120, phase="round_over", current_trick=None))
     pg.wait_for_selector("#tile-p1[data-seq='120'] .result li[data-kind=round_over]", timeout=WAIT_MS)
     assert pg.locator("#tile-p1 .result li").all_inner_texts() == [
-        "第 3 盘结算：防家得分 40，结算后 40 → 庄家方升 2 级", "本轮结束（共 3 盘），东西 级别高，本轮获胜"]
+        "第 3 盘结算：防家（南北）得分 40，结算后 40 → 庄家方升 2 级", "本轮结束（共 3 盘），东西 级别高，本轮获胜"]
     assert pg.inner_text("#tile-p1 .phase") == "本轮结束"
 
 

@@ -99,6 +99,7 @@ def test_a_whole_hand_is_played_scored_and_the_next_dealt():
     scored = next(o.payload["data"] for o in d.outputs if o.payload.get("kind") == "hand_scored")
     points = sum(o.payload["data"]["points"] for o in d.outputs if o.payload.get("kind") == "trick_won")
     assert 0 <= scored["defender_points"] <= 300 and points <= 300
+    assert scored["defenders"] == "EW"  # S dealt: the side whose points these are, named for the pages (防家（东西）)
 
 
 def test_slow_plays_trip_the_classic_clock_warning_then_points():
