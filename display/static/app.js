@@ -27,6 +27,8 @@ function matchText(teams) {  // a match of several games (002 规程 三 2: 三�
   return a?.games == null || b?.games == null ? "" :
     `<span class="games">${T("match_games", { a: esc(teamName(a.name)), score: `${a.games}:${b.games}`, b: esc(teamName(b.name)) })}</span>`;
 }
+// San Da Yi's totals of the round (004 一 1), once a game of it has been scored: 累计 0 beside every seat of game 1 said nothing
+const scored = s => s.totals && (s.hand > 1 || Object.values(s.totals).some(n => n !== 0));
 const UNDEALT = new Set(["idle", "arriving", "dealing"]);  // no hand dealt yet (the table counts what it will deal): no count
 function seatHTML(seat, s, bids, offline) {  // bids: San Da Yi's, each seat's this hand (it limits the seat's bombs)
   const played = (s.current_trick?.plays || []).filter(p => p.seat === seat).map(p => p.cards).flat();
@@ -38,7 +40,7 @@ function seatHTML(seat, s, bids, offline) {  // bids: San Da Yi's, each seat's t
   return `<div class="seat ${seat}${s.turn === seat && !offline ? " turn" : ""}${flagged}" data-seat="${seat}">` +
     `<div class="who"><span class="pname">${SEATW(seat)} ${esc(s.players[seat] || "")}</span>${s.dealer === seat ? ` <i class="dealer" title="${T("dealer")}">${T("dealer_mark")}</i>` : ""}` +
     `${seat in bids ? ` <span class="bid">${esc(W("bid." + bids[seat]))}</span>` : ""}` +
-    `${s.totals ? ` <span class="total">${T("round_total", { n: esc(s.totals[seat]) })}</span>` : ""}</div>` +  // San Da Yi's 累计 (004 一 1)
+    `${scored(s) ? ` <span class="total">${T("round_total", { n: esc(s.totals[seat]) })}</span>` : ""}</div>` +  // San Da Yi's 累计 (004 一 1)
     `<div><span class="count">${UNDEALT.has(s.phase) ? "" : countText(s.cards[seat], TOLD[s.rulebook])}</span> ${clk}</div>` +
     `<div class="played">${cardsHTML(played)}</div></div>`;
 }

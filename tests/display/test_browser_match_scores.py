@@ -53,7 +53,8 @@ def test_a_san_da_yi_tile_keeps_each_players_running_total(page, broker, tmp_pat
         zh, en = page("/"), page("/tables/s4", lang="en")
         for seat, button in (("S", "bid1"), ("E", "bid2"), ("N", "pass"), ("W", "pass")):  # E deals, at 2
             live.send("board/in", seat=seat, button=button)
-        until(zh, "document.querySelector('#tile-s4 .seat.E .total')?.textContent === '累计 0'")
+        until(zh, "document.querySelector('#tile-s4 .seat.W .bid')?.textContent === '不叫'")
+        assert zh.locator("#tile-s4 .total").count() == 0  # no game scored yet: no 累计 0 beside every seat
         live.send("board/in", seat="E", button="ready")  # E takes the kitty
         live.send("commands", command="report", seat="E", play=False)  # 不打: the dealer wins at once
         totals = live.service.table.totals()
