@@ -384,6 +384,19 @@ def _load(name: str, raw: Any) -> Any:
         raw = _dumps(name, raw)
     if len(raw) > MAX_BYTES:
         raise PayloadError(name, f"the payload is over {MAX_BYTES} bytes", why=_too_big(len(raw.encode("utf-8"))))
+    return loads(name, raw)
+
+
+def loads(name: str, raw: str) -> Any:
+    """JSON ``raw`` read strictly, whatever its size: a key given twice (``payload.twice``) or a number JSON has not
+    (``NaN``, ``Infinity``, ``1e999``: ``payload.number``) is a :class:`PayloadError`, as what is no JSON is; Python's
+    reader took the last of the keys and such numbers. The bus's payloads and the console's bodies are read so.
+
+    >>> loads("x", '{"n": 1e999}')
+    Traceback (most recent call last):
+    ...
+    bus.protocol.PayloadError: x: the number 1e999 is out of range
+    """
     try:
         return json.loads(
             raw,
@@ -663,6 +676,7 @@ __all__ = [
     "check_table",
     "decode",
     "encode",
+    "loads",
     "parse_topic",
     "peek_id",
     "schema",

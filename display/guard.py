@@ -23,15 +23,14 @@ The refusals are said in the request's language, as the app's other refusals.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable
-from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import HTTPException
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from bus.protocol import PayloadError, loads
 from display.deps import COOKIE, Denied, language, token_of
 
 BODY_LIMIT = 256 * 1024  # the console's JSON bodies are a few hundred bytes; a whole registration is a few KiB
@@ -94,41 +93,20 @@ class Guard:
 
 
 async def strict_json(request: Request) -> None:
-    """Refuse (422, in words) a change whose JSON body gives a key twice or a number JSON has not; FastAPI read the body
-    (cached) and refused what is no JSON already. A form (the registration's upload) is no JSON: not looked at."""
+    """Refuse (422, in words) a change whose JSON body gives a key twice or a number JSON has not, read as the bus reads
+    a payload (:func:`bus.protocol.loads`); FastAPI read the body (cached) and refused what is no JSON already. A form
+    (the registration's upload) is no JSON: not looked at."""
     if request.method not in UNSAFE or "json" not in request.headers.get("content-type", "json"):
         return
     try:
-        json.loads(await request.body(), object_pairs_hook=_once, parse_constant=_no_number, parse_float=_finite)
-    except _Unread as exc:
-        raise HTTPException(422, exc.denied) from None
-    except ValueError:  # not JSON, not UTF-8: FastAPI said so before this is called
+        loads("body", (await request.body()).decode("utf-8"))
+    except UnicodeDecodeError:  # FastAPI said so before this is called
         return
-
-
-class _Unread(ValueError):
-    def __init__(self, denied: Denied):
-        super().__init__(denied.key)
-        self.denied = denied
-
-
-def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Unread(Denied("body_key_twice", name=key[:QUOTED_MOST]))
-        out[key] = value
-    return out
-
-
-def _no_number(word: str) -> float:
-    raise _Unread(Denied("body_not_number", value=word))
-
-
-def _finite(text: str) -> float:
-    if not math.isfinite(number := float(text)):
-        raise _Unread(Denied("body_not_number", value=text[:QUOTED_MOST]))
-    return number
+    except PayloadError as exc:  # anything else no JSON: FastAPI said so too
+        if exc.why.key == "payload.twice":
+            raise HTTPException(422, Denied("body_key_twice", name=exc.why["where"][0][:QUOTED_MOST])) from None
+        if exc.why.key == "payload.number":
+            raise HTTPException(422, Denied("body_not_number", value=exc.why["value"])) from None
 
 
 async def _refuse(request: Request, send: Send, status: int, denied: Denied) -> None:
