@@ -89,10 +89,11 @@ class PayloadError(ValueError):
     ('缺少字段 `seat`', 'field `seat` is missing')
     """
 
-    def __init__(self, topic: str, message: str, field: list[str | int] | None = None, *, why: Reason):
+    def __init__(self, topic: str, message: str, field: list[str | int] | None = None, *, why: Reason, column: int = 0):
         self.topic = topic
         self.field = list(field or [])
         self.why = why
+        self.column = column  # of a text that is no JSON, the column its reading stopped at (1 on); 0 otherwise
         super().__init__(f"{topic}: {message}")
 
     def text(self, lang: str) -> str:
@@ -408,10 +409,13 @@ def loads(name: str, raw: str) -> Any:
         raise
     except json.JSONDecodeError as exc:
         raise PayloadError(
-            name, f"the payload is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", why=Reason("payload.not_json")
+            name,
+            f"the payload is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
+            why=Reason("payload.not_json"),
+            column=exc.colno,
         ) from None
-    except ValueError as exc:  # e.g. an integer too long to convert
-        raise PayloadError(name, f"the payload is not JSON: {exc}", why=Reason("payload.not_json")) from None
+    except ValueError:  # a whole number of more digits than Python reads (sys.get_int_max_str_digits)
+        raise PayloadError(name, "a whole number has too many digits to read", why=Reason("payload.long_number")) from None
     except RecursionError:
         raise PayloadError(name, "the payload is nested too deeply", why=Reason("payload.nested")) from None
 

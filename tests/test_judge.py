@@ -495,20 +495,24 @@ def test_a_clock_input_the_table_cannot_be_at_is_said_as_the_case_wrote_it(case,
 def test_lines_the_json_reader_cannot_take_are_error_lines_and_the_others_are_answered(tmp_path, capsys):
     """Every line answered: a line nested deeper than the reader follows stopped the whole run with a RecursionError
     traceback; a key given twice in one object was read as its last value (``"trump": "H", "trump": "S"``: spades,
-    guessed in silence); a number past the reader's digits was 'no JSON from column 1 on'."""
+    guessed in silence); a number past the reader's digits was 'no JSON from column 1 on'; NaN and 1e999 (infinity) were
+    taken as numbers, though JSON has no such number (the judge now reads a line as the bus reads a payload)."""
     cases = tmp_path / "cases.jsonl"
     twice = json.dumps(FOLLOW)[:-1] + ', "trump": "S"}'
     cases.write_text("\n".join(["[" * 100000 + "]" * 100000, '{"id": "d", "v": ' + "[" * 100000 + "]" * 100000 + "}",
-                                twice, '{"id": "n", "level": ' + "9" * 5000 + "}", json.dumps(FOLLOW)]) + "\n")
+                                twice, '{"id": "n", "level": ' + "9" * 5000 + "}", '{"id": "i", "level": 1e999}',
+                                '{"id": "j", "level": NaN}', json.dumps(FOLLOW)]) + "\n")
     assert main(["judge", str(cases), "--lang", "zh"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [line["id"] for line in lines] == [None, None, None, None, "f"] and lines[-1]["result"] == "legal"
-    assert [line["error"] for line in lines[:4]] == [
+    assert [line["id"] for line in lines] == [None] * 6 + ["f"] and lines[-1]["result"] == "legal"
+    assert [line["error"] for line in lines[:6]] == [
         f"{cases}:1: lists or objects nested too deep to read: no case is so deep",
         f"{cases}:2: lists or objects nested too deep to read: no case is so deep",
         f"{cases}:3: key 'trump' is given twice in one object: which one is meant is not guessed",
-        f"{cases}:4: a whole number of more digits than can be read: no case needs such a number"]
-    assert all(chinese(line["said"].replace(str(cases), "")) for line in lines[:4]), lines
+        f"{cases}:4: a whole number of more digits than can be read: no case needs such a number",
+        f"{cases}:5: the number 1e999 is no finite number: no case needs it",
+        f"{cases}:6: the number NaN is no finite number: no case needs it"]
+    assert all(chinese(line["said"].replace(str(cases), "")) for line in lines[:6]), lines
 
 
 def test_a_huge_value_is_named_not_repeated():

@@ -21,6 +21,7 @@ import traceback
 from typing import Any, Callable, Iterable, TextIO
 
 from referee.catalogue.sentences import told
+from bus.protocol import PayloadError, loads
 from referee.judge.climbing import GUANDAN, SANDAYI
 from referee.judge.fields import CaseError, kind, text
 from referee.judge.tractor import OPS as TRACTOR
@@ -90,18 +91,6 @@ def _lines(path: str) -> list[str]:
         raise CaseError("judge.not_utf8", path=path, line=line, byte=f"{data[exc.start]:#04x}") from None
 
 
-class _KeyTwice(Exception):
-    """A key given twice in one JSON object (the key)."""
-
-
-def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object whose keys are each given once: of two values for one key, neither is guessed."""
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        raise _KeyTwice(next(k for i, (k, _) in enumerate(pairs) if k in dict(pairs[:i])))
-    return out
-
-
 def _case(line: str, path: str, n: int) -> dict[str, Any]:
     """Line ``n`` of ``path`` as a case: a JSON object, or :class:`CaseError` in words.
 
@@ -111,15 +100,18 @@ def _case(line: str, path: str, n: int) -> dict[str, Any]:
     referee.judge.fields.CaseError: judge.key_twice (line=3, name="'trump'", path='c.jsonl')
     """
     try:
-        case = json.loads(line, object_pairs_hook=_once)
-    except _KeyTwice as exc:
-        raise CaseError("judge.key_twice", path=path, line=n, name=cut(repr(exc.args[0]))) from None
-    except RecursionError:  # nested past what the reader follows: one line, never the whole run
-        raise CaseError("judge.too_deep", path=path, line=n) from None
-    except json.JSONDecodeError as exc:  # where it stops reading: JSON's own words are English only
-        raise CaseError("judge.not_json", path=path, line=n, column=exc.colno) from None
-    except ValueError:  # a whole number of more digits than Python reads (sys.get_int_max_str_digits)
-        raise CaseError("judge.long_number", path=path, line=n) from None
+        case = loads(path, line)
+    except PayloadError as exc:  # JSON's own words are English only: each reason said in the judge's words
+        why, at = exc.why, {"path": path, "line": n}
+        if why.key == "payload.twice":
+            raise CaseError("judge.key_twice", **at, name=cut(repr(why["where"][0]))) from None
+        if why.key == "payload.number":
+            raise CaseError("judge.number", **at, value=why["value"]) from None
+        if why.key == "payload.nested":  # nested past what the reader follows: one line, never the whole run
+            raise CaseError("judge.too_deep", **at) from None
+        if why.key == "payload.long_number":
+            raise CaseError("judge.long_number", **at) from None
+        raise CaseError("judge.not_json", **at, column=exc.column) from None
     if not isinstance(case, dict):
         raise CaseError("judge.not_object", path=path, line=n, found=kind(case))
     return case
