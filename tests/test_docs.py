@@ -7,8 +7,9 @@ first line, and the README links the Chinese first.
 Every document a person is told to follow (the README, ``docs/``, each package's README and the two protocols) names
 only what is there: every ``cardtable`` command it shows (a code span or a code block's line) is a sub-command with
 the options it gives, every option it gives a script of the repository (``bench/bench_table.py --hands N``) is the
-script's, every path in the repository it names exists, and every ``file.py``'s ``name`` it cites is in that file; so a
-command renamed, an option dropped or a module moved fails here until its docs follow."""
+script's, every path in the repository it names exists, every ``file.py``'s ``name`` it cites is in that file, and every
+section it names after its file (`bus/PROTOCOL.md`, "Flags") opens there; so a command renamed, an option dropped, a
+module moved or a section retitled fails here until its docs follow."""
 
 from __future__ import annotations
 
@@ -236,6 +237,44 @@ def test_every_name_cited_in_a_file_is_in_it(doc):
         if not any(re.search(rf"\b{re.escape(name.split('.')[-1])}\b", f.read_text(encoding="utf-8")) for f in found):
             absent.append(f"{path}: {name}")
     assert not absent, f"{doc.name} cites names their files do not have: {absent}"
+
+
+SECTION = re.compile(r"`([\w/.-]+\.md)`[,:，：]?\s*[\"“]([^\"”]+)[\"”]")
+
+
+def sections(path: Path) -> list[str]:
+    """What a document's sections begin with: its headings, and the paragraphs and list items that open on their
+    title (``**Reasons.** Where ...``, ``Is this our deck (`fingerprint.py`, pure). ...``), each on one line."""
+    lines = [" ".join(line.split()) for line in prose(path.read_text(encoding="utf-8")).splitlines()]
+    return [re.sub(r"^(#+ |- )?(\*\*)?", "", line) for line in lines if line]
+
+
+def names_section(titles: list[str], title: str) -> bool:
+    return any(re.match(re.escape(title) + r"(?![\w-])", line) for line in titles)
+
+
+def sections_unknown(doc: Path) -> list[str]:
+    """The sections a document names by their title after their file (`bus/PROTOCOL.md`, "Flags"; the Chinese with
+    “…”) that the file has no heading, paragraph or list item opening with."""
+    wrong = []
+    for m in SECTION.finditer(prose(doc.read_text(encoding="utf-8"))):
+        path, title = m.group(1), " ".join(m.group(2).split())
+        found = [f for f in (ROOT / path, doc.parent / path) if f.is_file()]
+        if found and not names_section(sections(found[0]), title):
+            wrong.append(f"{path}: {title}")
+    return wrong
+
+
+@pytest.mark.parametrize("doc", FOLLOWED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_section_named_is_there(doc):
+    wrong = sections_unknown(doc)
+    assert not wrong, f"{doc.name} names sections their files do not have: {wrong}"
+
+
+def test_a_section_renamed_fails():
+    titles = sections(ROOT / "bus/PROTOCOL.md")
+    assert names_section(titles, "Flags") and names_section(titles, "Reasons")
+    assert not names_section(titles, "Flag") and not names_section(titles, "Banners and flags")
 
 
 def judge_examples(doc: Path) -> list[tuple[dict, object]]:
