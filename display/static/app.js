@@ -22,10 +22,14 @@ function teamHTML(team, s) {  // card points only where the game counts them (Tr
   const pts = GAMES[s.rulebook] === "tractor" ? ` <span class="pts">${T("points", { n: team.points })}</span>` : "";
   return `<div class="team" data-team="${esc(team.name)}"><b>${esc(teamName(team.name))}</b>${mark} <span class="names">${names}</span> ${lvl}${pts}</div>`;
 }
-function matchText(teams) {  // a match of several games (002 规程 三 2: 三局两胜): 局数 南北 1:0 东西, "" where none
-  const [a, b] = teams;
-  return a?.games == null || b?.games == null ? "" :
-    `<span class="games">${T("match_games", { a: esc(teamName(a.name)), score: `${a.games}:${b.games}`, b: esc(teamName(b.name)) })}</span>`;
+function matchText(s) {  // a match of several games (002 规程 三 2: 三局两胜): 局数 南北 1:0 东西（三局两胜）, "" where none
+  const [a, b] = s.teams;
+  if (a?.games == null || b?.games == null) return "";
+  const games = T("match_games", { a: esc(teamName(a.name)), score: `${a.games}:${b.games}`, b: esc(teamName(b.name)) });
+  const n = Number.isInteger(s.best_of) ? s.best_of : 0;  // the match's length, from the table (an older table's state: none)
+  const count = k => k < 10 ? [...W("word.counts")][k] : k;  // 三局两胜, best of 3
+  const of = n > 1 ? T("best_of", { n: count(n), need: count(Math.floor(n / 2) + 1) }) : "";
+  return `<span class="games">${of ? T("match_of", { games, of }) : games}</span>`;
 }
 // San Da Yi's totals of the round (004 一 1), once a game of it has been scored: 累计 0 beside every seat of game 1 said nothing
 const scored = s => s.totals && (s.hand > 1 || Object.values(s.totals).some(n => n !== 0));
@@ -94,7 +98,7 @@ function tileParts(v) {  // each part of a tile as HTML; a part is written again
   parts.teams = `<div class="teams">${s.teams.map(t => teamHTML(t, s)).join("")}</div>`;
   // the hand's (game's) result and the round's, as the table said them, from the hand's end to the next hand's first play
   parts.result = v.results?.length ? `<ul class="result">${v.results.map(r => `<li data-kind="${esc(r.kind)}">${saidHTML(SAID(r.say))}</li>`).join("")}</ul>` : "";
-  parts.info = `<div class="info">${[dealer, trump, matchText(s.teams)].filter(Boolean).join(" · ")}${s.round.last_hand ? ` <b class="lh">${T(games ? "last_game" : "last_hand")}</b>` : ""}</div>`;
+  parts.info = `<div class="info">${[dealer, trump, matchText(s)].filter(Boolean).join(" · ")}${s.round.last_hand ? ` <b class="lh">${T(games ? "last_game" : "last_hand")}</b>` : ""}</div>`;
   for (const x of "NWES") parts[x] = seatHTML(x, s, v.bids || {}, v.status === "offline");
   parts.flags = s.flags.length ? `<div class="flags">⚑ ${T("flags_line", { flags: s.flags.map(f => `<span data-flag="${esc(f.flag)}">${SEATW(f.seat)} ${esc(KINDW(f.kind))} ${cardsHTML(f.cards)}</span>`).join(" ") })}</div>` : "";
   return parts;

@@ -450,6 +450,12 @@ class GuandanTable(ClimbingTable):
         size = self.rules.deal.hand_size if self.phase == "dealing" else 0
         return dict.fromkeys(SEATS, size)
 
+    def state(self, at: float) -> dict:
+        """The table's ``state``; in a match of several games (规程 三 2, stage two: 三局两胜) with ``best_of``, the games
+        the match is played over, beside each side's ``games``."""
+        n = self.match.game.stage.best_of if self.match else 1
+        return super().state(at) | ({"best_of": n} if n > 1 else {})
+
     def _teams(self) -> list[dict]:
         """Each side's level and, in a match of several games (规程 三 2, stage two: 三局两胜), its games won (``games``)."""
         levels = dict(self.match.game.levels) if self.match else {}

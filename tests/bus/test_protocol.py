@@ -353,11 +353,17 @@ def test_nested_display_fields_are_named():
 def test_the_states_optional_scores_are_taken_and_checked():
     """The state's optional scores (bus/PROTOCOL.md ``state``): a side's games won in a match of several games (seed 002
     规程 三 2: 三局两胜, Guandan stage two) and each San Da Yi seat's 累计 (seed 004 一 1), a fraction where a tie split
-    them; a state without them (the example's) stays valid."""
+    them, with the games the match is played over (best_of, 3); a state without them (the example's, an older table's)
+    stays valid."""
     payload = example("state")
+    assert "best_of" not in payload and decode("state", encode("state", payload)) == payload
     payload["teams"][0]["games"], payload["teams"][1]["games"] = 1, 0
+    assert decode("state", encode("state", payload)) == payload  # games without best_of: a table from before it
+    payload["best_of"] = 3
     payload["totals"] = {"S": 12, "E": -3, "N": 4.5, "W": 0}
     assert decode("state", encode("state", payload)) == payload
+    for bad in (1, 0, "3", 2.5):  # a match of one game says none
+        assert rejected("state", payload | {"best_of": bad}).field == ["best_of"]
     payload["teams"][1]["games"] = -1
     assert rejected("state", payload).field == ["teams", 1, "games"]
     payload["teams"][1]["games"] = 0

@@ -32,15 +32,31 @@ def stage_two_at_one_nil() -> dict:
 
 
 def test_a_guandan_tile_shows_the_matchs_games(page, table):
-    """规程 三 2 (SEED_002): the match is best of three; the tile says the games each pair has won, 局数 南北 1:0 东西."""
+    """规程 三 2 (SEED_002): the match is best of three; the tile says the games each pair has won and how many games the
+    match is played over, as the table's state says it (best_of): 局数 南北 1:0 东西（三局两胜）."""
     assert "三局两胜" in SEED_002
     s = stage_two_at_one_nil()
-    assert [x["games"] for x in s["teams"]] == [1, 0]
+    assert [x["games"] for x in s["teams"]] == [1, 0] and s["best_of"] == 3
     table("g2").publish("state", s)
-    for path, lang, said in (("/", None, "局数 南北 1:0 东西"), ("/tables/g2", "en", "Games N-S 1:0 E-W")):
+    for path, lang, said in (("/", None, "局数 南北 1:0 东西（三局两胜）"), ("/tables/g2", "en", "Games N-S 1:0 E-W (best of 3, first to 2)")):
         pg = page(path, lang=lang)
         pg.wait_for_selector(f"#tile-g2[data-seq='{s['seq']}']", timeout=WAIT_MS)
         assert pg.inner_text("#tile-g2 .info .games") == said
+
+
+def test_the_match_length_is_the_tables_and_an_older_state_shows_the_games_alone(page, table):
+    """The length comes from the state, never the page: best of five reads 五局三胜; a state from a table before
+    best_of (games alone) shows the games as before, and a single game (stage one) shows no games at all."""
+    s = stage_two_at_one_nil()
+    pg = page("/")
+    for seq, best_of, said in ((s["seq"] + 1, 5, "局数 南北 1:0 东西（五局三胜）"), (s["seq"] + 2, None, "局数 南北 1:0 东西")):
+        table("g2").publish("state", {k: v for k, v in s.items() if k != "best_of"} | {"seq": seq} | ({"best_of": best_of} if best_of else {}))
+        pg.wait_for_selector(f"#tile-g2[data-seq='{seq}']", timeout=WAIT_MS)
+        assert pg.inner_text("#tile-g2 .info .games") == said
+    one = {k: v for k, v in s.items() if k != "best_of"} | {"seq": s["seq"] + 3, "teams": [{k: v for k, v in t.items() if k != "games"} for t in s["teams"]]}
+    table("g2").publish("state", one)
+    pg.wait_for_selector(f"#tile-g2[data-seq='{one['seq']}']", timeout=WAIT_MS)
+    assert pg.locator("#tile-g2 .info .games").count() == 0 and "局" not in pg.inner_text("#tile-g2 .info")
 
 
 def test_a_san_da_yi_tile_keeps_each_players_running_total(page, broker, tmp_path):
@@ -70,3 +86,4 @@ def test_a_san_da_yi_tile_keeps_each_players_running_total(page, broker, tmp_pat
         assert [zh.inner_text(f"#tile-s4 .seat.{x} .total") for x in "SENW"] == [f"累计 {totals[x]}" for x in "SENW"]
     finally:
         live.close()
+

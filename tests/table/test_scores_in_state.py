@@ -20,7 +20,7 @@ def test_a_stage_two_tables_state_has_the_games_each_side_has_won():
     ``game_won`` said them, and keep them at the round's end."""
     d, rng = Table_(STAGE_TWO), random.Random(11)
     d.start()
-    assert games(d.state()) == {"SN": 0, "EW": 0}
+    assert games(d.state()) == {"SN": 0, "EW": 0} and d.state()["best_of"] == 3  # 三局两胜
     seen = []
     while d.table.phase == "dealing":
         before = len(d.events("game_won"))
@@ -34,6 +34,7 @@ def test_a_stage_two_tables_state_has_the_games_each_side_has_won():
             assert seen[-1] == d.events("game_won")[-1]["data"]["games"]
     assert len(seen) >= 2 and sorted(seen[0].values()) == [0, 1] and max(seen[-1].values()) == 2
     assert d.table.phase == "round_over" and games(d.state()) == d.events("game_won")[-1]["data"]["games"]
+    assert d.state()["best_of"] == 3
 
 
 def test_time_called_shows_the_games_as_the_round_over_decided_them():
@@ -51,9 +52,9 @@ def test_a_single_game_has_no_games_in_its_state():
     """规程 三 2: 第一阶段：采取单局淘汰制: no match of games to count, so no ``games``."""
     d, rng = Table_("sanjiang-2012"), random.Random(3)
     d.start()
-    assert games(d.state()) == {"SN": None, "EW": None}
+    assert games(d.state()) == {"SN": None, "EW": None} and "best_of" not in d.state()
     play_games(d, rng)
-    assert games(d.state()) == {"SN": None, "EW": None}
+    assert games(d.state()) == {"SN": None, "EW": None} and "best_of" not in d.state()
 
 
 def test_a_san_da_yi_state_has_each_seats_running_total():
@@ -79,5 +80,5 @@ def test_a_state_without_the_new_fields_is_still_valid():
     """Both fields are optional: a state from before them (a Tractor table's) decodes as before."""
     d = Table_("classic-3deck")
     state = d.state()
-    assert "totals" not in state and all("games" not in t for t in state["teams"])
+    assert "totals" not in state and "best_of" not in state and all("games" not in t for t in state["teams"])
     assert decode("state", encode("state", state)) == state
