@@ -6,14 +6,14 @@ played."""
 from __future__ import annotations
 
 import pytest
-from kit import LiveTable, until
+from kit import LiveTable, state, until
 
 from referee.guandan.levels import HandResult, Match
 from referee.table.guandan import GuandanTable
 
 pytestmark = pytest.mark.browser
 WAIT_MS = 30_000
-TABLES = ["g2", "s4"]
+TABLES = ["g2", "s4", "s5"]
 SEED_002 = "第二阶段：采取三局两胜制，每局过“8”即胜"  # 规程 三 2
 SEED_004 = "每轮比赛结束后，根据各选手的累计小分排名"  # 一 1
 
@@ -87,3 +87,16 @@ def test_a_san_da_yi_tile_keeps_each_players_running_total(page, broker, tmp_pat
     finally:
         live.close()
 
+
+def test_a_total_stays_whole_on_a_phone(page, table):
+    """一 1 (SEED_004): on a 360 px phone a seat's 累计 wrapped inside its box, the number on a line under its word
+    (西 刘洋 累计 / -3), read as a number of nothing; it keeps its word and its number on one line, zh and en."""
+    teams = [{"name": "dealer", "seats": ["E"], "level": None, "points": 0}, {"name": "allies", "seats": ["S", "N", "W"], "level": None, "points": 0}]
+    s = state(seq=41, rulebook="usst-2016", phase="bidding", dealer="E", trump=None, hand=2, trick=0, turn="N", current_trick=None,
+              players={"S": "王芳", "E": "李强", "N": "张伟", "W": "刘洋"}, teams=teams, totals={"S": -3, "E": 9, "N": -3, "W": -12.5})
+    table("s5").publish("state", s)
+    for lang in (None, "en"):
+        pg = page("/", 360, 780, lang=lang)
+        pg.wait_for_selector("#tile-s5[data-seq='41'] .seat.W .total", timeout=WAIT_MS)
+        lines = pg.evaluate("[...document.querySelectorAll('#tile-s5 .total')].map(e => e.getClientRects().length)")
+        assert lines == [1, 1, 1, 1], lines
