@@ -1,4 +1,5 @@
-"""The host's side of the board link (``firmware-bridge/PROTOCOL.md``), with the time passed in.
+"""The host's side of the board link (``firmware-bridge/PROTOCOL.md``), with the time passed in: a clock that never
+goes back (``bridge run`` gives it ``time.monotonic``; the wall clock set back an hour stopped the beats for that hour).
 
 :class:`HostLink` takes the bytes from the board (:meth:`~HostLink.received`), what the seats
 should show (:meth:`~HostLink.show`, :meth:`~HostLink.beep`) and the broker's confirmations

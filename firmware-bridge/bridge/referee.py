@@ -67,15 +67,16 @@ class Referee:
         if self._offline:
             self._heard = None
 
-    def health(self, payload: dict[str, Any], now: float) -> None:
-        """A ``health`` received at ``now``."""
+    def health(self, payload: dict[str, Any], now: float, dated: float | None = None) -> None:
+        """A ``health`` received at ``now`` (a monotonic clock, as every time here), ``dated`` by the wall clock (its
+        ``at`` is the service's: the first one heard counts from it)."""
         self._known = True
         if payload["at"] == self._at:
             return
         first = self._at is None
         self._at, self._every = payload["at"], payload["every"]
         self._problem = payload["problem"] and (payload["problem"], payload.get("problem_why") or {})
-        self._heard = min(now, payload["at"]) if first else now
+        self._heard = now - max(0.0, (now if dated is None else dated) - payload["at"]) if first else now
         self._offline = False
 
     def gone(self, now: float) -> tuple[str, dict[str, Any]] | None:

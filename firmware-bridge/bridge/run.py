@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 import queue
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import serial
@@ -88,15 +90,18 @@ class Bridge:
     """One board, one table. ``serve()`` runs until ``stop`` is set."""
 
     def __init__(self, table: str, port: str, broker_url: str, *, clock: Callable[[], float] = time.time,
-                 stop: threading.Event | None = None):
+                 timer: Callable[[], float] = time.monotonic, stop: threading.Event | None = None):
         self.table, self.port, self.broker_url = table, port, broker_url
-        self.clock = clock
+        self.clock = clock  # the wall clock, for dates only: a press's and board/status's ``at``, a board/out's age
+        self.timer = timer  # every span (beats, timeouts, a running clock, the referee's silence): the wall clock set
+        # back an hour stopped the host's beats for that hour (the board showed LoSt, board/status said online)
         self.stop = stop or threading.Event()
         self.link = HostLink()
         self._topics = {name: topic(table, name) for name in ("board/in", "board/out", "board/status", *HEARD)}
-        self._board_out: queue.Queue[tuple[str, bytes, float]] = queue.Queue()  # board/out and HEARD, as they came
+        self._board_out: queue.Queue[tuple[str, bytes, float, float]] = queue.Queue()  # board/out and HEARD, as
+        # they came, with when (clock, timer)
         self._last_out: dict[str, Any] | None = None
-        self._last_out_at = 0.0  # when it came (this bridge's clock)
+        self._last_out_at = (0.0, 0.0)  # when it came (clock, timer)
         self.referee = Referee()
         self._publishing: dict[str, Any] = {}  # press id -> paho MQTTMessageInfo
         self._presence: dict[str, Any] | None = None
@@ -107,6 +112,7 @@ class Bridge:
         self._board_dropped = 0  # the board's lost presses (its queue full) said so far
         self._stuck = 0  # the keys said to be held down (a heartbeat's stuck bits)
         self._deaf = False  # said that the board hears nothing from this bridge
+        self._missing = False  # said that the port cannot be opened
         self._garbled: int | None = None  # the link's corrupt count when the port opened; None once said
         self._firmware: tuple[int, int, int, int] | None = None  # board id and firmware seen last: said once
 
@@ -133,12 +139,12 @@ class Bridge:
         return False
 
     def _on_board_out(self, full_topic: str, payload: bytes) -> None:
-        self._board_out.put((full_topic.rsplit(f"/{self.table}/", 1)[1], payload, self.clock()))
+        self._board_out.put((full_topic.rsplit(f"/{self.table}/", 1)[1], payload, self.clock(), self.timer()))
 
     def _apply_board_out(self) -> None:
         """The ``board/out``, ``status`` and ``health`` come since, in order; then the seats as the referee is now."""
         while not self._board_out.empty():
-            name, raw, received = self._board_out.get_nowait()
+            name, raw, dated, received = self._board_out.get_nowait()
             try:
                 payload = decode(name, raw)
             except PayloadError as e:
@@ -147,14 +153,14 @@ class Bridge:
             if name == "status":
                 self.referee.status(payload)
             elif name == "health":
-                self.referee.health(payload, received)
+                self.referee.health(payload, received, dated)
             else:
                 if not self.referee.gone(received):
                     for buzzer in alerts(self._last_out, payload):
                         self.link.beep(buzzer, received)
-                    self.link.show(seat_views(payload, received))
-                self._last_out, self._last_out_at = payload, received
-        self._show_referee(self.clock())
+                    self.link.show(seat_views(payload, dated, received))
+                self._last_out, self._last_out_at = payload, (dated, received)
+        self._show_referee(self.timer())
 
     def _show_referee(self, now: float) -> None:
         """While the table's service is gone no clock runs on the board and its seats say so (``rEF GonE`` from firmware
@@ -166,7 +172,7 @@ class Bridge:
         if change.gone is not None:
             self.link.show(gone_views(now, change.as_word))
         else:
-            self.link.show(blank_views(now) if self._last_out is None else seat_views(self._last_out, self._last_out_at))
+            self.link.show(blank_views(now) if self._last_out is None else seat_views(self._last_out, *self._last_out_at))
         if change.turned:
             lang = cli_lang()
             if change.gone is None:
@@ -181,7 +187,7 @@ class Bridge:
         return {"v": 1, "status": "online", "board": f"board{board.board_id}",
                 "firmware": board.firmware, "boot": board.boot}
 
-    def _publish_presence(self, now: float) -> None:
+    def _publish_presence(self, now: float) -> None:  # now: the timer's
         """``board/status`` when the board's presence changed; it is also the connection's birth, published again on
         every reconnection (a broker restarted, or one that took the bridge's last will for it, knows the board as it
         is, not ``offline``: a table service holds its clocks while its board is down)."""
@@ -189,7 +195,8 @@ class Bridge:
         if presence != self._presence:
             self._presence = presence
             log.info("board %s", presence)
-            self.conn.birth = (self._topics["board/status"], encode("board/status", {**presence, "at": now}), True)
+            birth = encode("board/status", {**presence, "at": self.clock()})
+            self.conn.birth = (self._topics["board/status"], birth, True)
             self.conn.publish(self.conn.birth[0], self.conn.birth[1], retain=True)
 
     # -- the loop ------------------------------------------------------------------------------------
@@ -202,8 +209,14 @@ class Bridge:
         except (serial.SerialException, OSError) as e:
             if e.errno in (errno.EAGAIN, errno.EWOULDBLOCK):  # flock: another bridge has it
                 raise PortBusy("port_busy", port=self.port) from None
-            log.debug("cannot open %s: %s", self.port, e)
+            if self._missing:
+                log.debug("cannot open %s: %s", self.port, e)
+            else:  # said once an absence (the bridge started first, a mistyped --port, the cable pulled)
+                self._missing = True
+                log.warning(say(cli_lang(), "bridge.port_missing", table=self.table, port=self.port,
+                                error=os.strerror(e.errno) if e.errno else e, every=f"{REOPEN_S:g}"))
             return None
+        self._missing = False
         port.reset_input_buffer()
         self.link.opened()
         self._garbled = self.link.counters.corrupt
@@ -212,7 +225,7 @@ class Bridge:
 
     def _step(self, port: serial.Serial) -> None:
         data = port.read(max(1, port.in_waiting))
-        now = self.clock()
+        now = self.timer()
         if data:
             self.link.received(data, now)
             if self.link.other_version is not None:
@@ -241,7 +254,7 @@ class Bridge:
                     log.warning("%s: presses of seat %s over %g a second: %d dropped so far", self.table,
                                 "SENW"[press.seat], PACE[0], self.dropped)
                 continue
-            payload = encode("board/in", board_in(press))
+            payload = encode("board/in", board_in(replace(press, at=press.at + self.clock() - now)))  # dated
             self._publishing[press.id] = self.conn.publish(self._topics["board/in"], payload)
         self._publish_presence(now)
 
@@ -269,7 +282,7 @@ class Bridge:
         """A key held down ``STUCK_S`` or more (a stuck button: the board sends a press when a key goes down, so a
         held one says nothing more), and when it is let go, as the board's heartbeats say them."""
         beat = self.link.heartbeat
-        stuck = beat.stuck if beat and self.link.online(self.clock()) else self._stuck
+        stuck = beat.stuck if beat and self.link.online(self.timer()) else self._stuck
         for seat, button in keys(stuck & ~self._stuck):
             log.warning("%s: the %s button of seat %s has been held down %g s or more (stuck?): no press of it is "
                         "seen until it is let go", self.table, button, seat, STUCK_S)
@@ -306,7 +319,7 @@ class Bridge:
         """A boot that began at a reset (the reset button, a power dip, the watchdog): presses made while the board
         restarted, and those waiting on it (in its RAM), are lost."""
         for r in self.link.restarts:
-            when = time.strftime("%H:%M:%S", time.localtime(r.at))
+            when = time.strftime("%H:%M:%S", time.localtime(r.at + self.clock() - self.timer()))
             if r.held is None:
                 log.info("%s: board%d started at %s (boot %d)", self.table, r.board_id, when, r.boot)
             else:
@@ -349,7 +362,7 @@ class Bridge:
                         port = self._open()
                         if port is None:
                             self._apply_board_out()
-                            self._publish_presence(self.clock())
+                            self._publish_presence(self.timer())
                             self.stop.wait(REOPEN_S)
                             continue
                     try:

@@ -69,18 +69,20 @@ class SeatView:
         return Light(SEATS.index(self.seat), LIGHTS.index(self.light))
 
 
-def seat_views(board_out: dict[str, Any], now: float) -> dict[str, SeatView]:
-    """Each seat's view from a valid ``board/out`` payload received at ``now``. A clock runs
-    unless the table is paused; the time since the payload was made (``at``, the service's
-    clock) is taken off, so a retained payload read late shows the clock as it is now."""
+def seat_views(board_out: dict[str, Any], now: float, made_at: float | None = None) -> dict[str, SeatView]:
+    """Each seat's view from a valid ``board/out`` payload received at ``now`` (the wall clock; ``made_at``: the same
+    moment on the clock the views are shown by, a monotonic one, else ``now``). A clock runs unless the table is paused;
+    the time since the payload was made (``at``, the service's clock) is taken off, so a retained payload read late
+    shows the clock as it is now."""
     paused = board_out["paused"]
     age = max(0.0, now - board_out["at"])
+    made_at = now if made_at is None else made_at
     views = {}
     for seat in SEATS:
         s = board_out["seats"][seat]
         running = s["clock"] is not None and not paused
         clock = s["clock"] if s["clock"] is None or not running else max(0.0, s["clock"] - age)
-        views[seat] = SeatView(seat, clock, now, running, s["cards"], s["light"])
+        views[seat] = SeatView(seat, clock, made_at, running, s["cards"], s["light"])
     return views
 
 
@@ -106,7 +108,8 @@ def alerts(before: dict[str, Any] | None, after: dict[str, Any]) -> list[Buzzer]
 
 @dataclass(frozen=True)
 class Press:
-    """A press to publish: its ``board/in`` id, seat and button numbers, when (host clock)."""
+    """A press to publish: its ``board/in`` id, seat and button numbers, when (the host's clock given to
+    :class:`~bridge.host.HostLink`: ``bridge run`` dates it by the wall clock as it publishes it)."""
 
     id: str
     seat: int

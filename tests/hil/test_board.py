@@ -243,17 +243,28 @@ def test_a_key_pressed_the_moment_the_board_says_ready_is_a_press(make_board, st
         bridge.output()
 
 
-def test_presses_wait_on_the_board_while_the_broker_is_down(make_board, fresh_broker, connect, inbox, tmp_path):
+def pressed_till_the_broker_stops(connect, inbox, broker, board, log):
+    """The inbox of t1's ``board/in`` in the table service's persistent session on ``broker`` (the broker keeps it
+    across its restart) and ``board``'s bridge: S ready pressed and at the broker, the broker stopped."""
     box = inbox()
-    table = connect("table-t1-board", on=fresh_broker)  # a persistent session: it survives the broker's restart
+    table = connect("table-t1-board", on=broker)
     table.subscribe(BOARD_IN, box)
     assert table.wait_subscribed(30)
-    board = make_board(board_id=5)
-    bridge = BridgeProcess("t1", board.link, fresh_broker.url("board-t1"), tmp_path / "bridge-1.log")
+    bridge = BridgeProcess("t1", board.link, broker.url("board-t1"), log)
     try:
         board.tap("S", "ready")
         assert wait_until(lambda: len(presses(box)) == 1, 30), bridge.output()
-        fresh_broker.stop()
+        broker.stop()
+    except BaseException:
+        bridge.stop()
+        raise
+    return box, bridge
+
+
+def test_presses_wait_on_the_board_while_the_broker_is_down(make_board, fresh_broker, connect, inbox, tmp_path):
+    board = make_board(board_id=5)
+    box, bridge = pressed_till_the_broker_stops(connect, inbox, fresh_broker, board, tmp_path / "bridge-1.log")
+    try:
         board.tap("E", "pass")
         board.tap("N", "bid1")
         time.sleep(1.0)
