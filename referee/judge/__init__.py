@@ -102,16 +102,16 @@ def _case(line: str, path: str, n: int) -> dict[str, Any]:
     try:
         case = loads(path, line)
     except PayloadError as exc:  # JSON's own words are English only: each reason said in the judge's words
-        why, at = exc.why, {"path": path, "line": n}
+        why = exc.why
         if why.key == "payload.twice":
-            raise CaseError("judge.key_twice", **at, name=cut(repr(why["where"][0]))) from None
+            raise CaseError("judge.key_twice", path=path, line=n, name=cut(repr(why["where"][0]))) from None
         if why.key == "payload.number":
-            raise CaseError("judge.number", **at, value=why["value"]) from None
+            raise CaseError("judge.number", path=path, line=n, value=why["value"]) from None
         if why.key == "payload.nested":  # nested past what the reader follows: one line, never the whole run
-            raise CaseError("judge.too_deep", **at) from None
+            raise CaseError("judge.too_deep", path=path, line=n) from None
         if why.key == "payload.long_number":
-            raise CaseError("judge.long_number", **at) from None
-        raise CaseError("judge.not_json", **at, column=exc.column) from None
+            raise CaseError("judge.long_number", path=path, line=n) from None
+        raise CaseError("judge.not_json", path=path, line=n, column=exc.column) from None
     if not isinstance(case, dict):
         raise CaseError("judge.not_object", path=path, line=n, found=kind(case))
     return case
