@@ -120,6 +120,21 @@ def test_a_damaged_book_file_says_what_is_wrong(tmp_path):
     assert missing.returncode == 2 and missing.stderr.splitlines()[-1].endswith(f"没有规则文件 {tmp_path / 'nothere.toml'}")
 
 
+def test_a_book_being_written_elsewhere_may_extend_a_shipped_one(tmp_path):
+    """The README's `show FILE.toml` checks a book being written, and a book that differs from another in a few
+    settings names it with `extends`: one written in a folder of its own that extends `classic-3deck` was refused,
+    "unknown rulebook 'classic-3deck'; known: venue" (the book it extends looked for beside it only)."""
+    book = tmp_path / "venue.toml"
+    book.write_text('id = "venue"\nextends = "classic-3deck"\ntitle = "本校规则"\ntitle_en = "Our rules"\n\n'
+                    '[clock]\nlead_s = 20  # 本校：领出 20 秒\n', encoding="utf-8")
+    done = run(["show", str(book)], "en")
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    assert setting(done.stdout, "lead_s") == ["lead_s: 20 s", "means: a play that leads a trick; left out: `play_s`",
+                                              "article and note: 本校：领出 20 秒"]
+    assert setting(done.stdout, "decks")[0] == "decks: 3" and setting(done.stdout, "decks")[2].startswith("article and note: 四")
+    book.write_text('id = "venue"\nextends = "nowhere"\n', encoding="utf-8")
+    assert "unknown rulebook 'nowhere'; known: venue" in run(["show", str(book)], "en").stderr
+
 @pytest.mark.parametrize("lang, words", [("zh", ["用法：cardtable rulebook show", "规则的名称（见 `rulebook list`）"]),
                                          ("en", ["usage: cardtable rulebook show", "the rulebook's name (rulebook list)"])])
 def test_help_in_either_language(lang, words):

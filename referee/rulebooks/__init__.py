@@ -101,7 +101,16 @@ def settings_of(rulebook_id: str, extended: tuple[str, ...] = (), folder: Path |
         return raw
     if not isinstance(base, str) or base in (rulebook_id, *extended):
         raise RulebookError(f"{path}: extends = {show(base)}: allowed the id of another rulebook that does not extend this one")
-    return _laid_over(settings_of(base, (*extended, rulebook_id), folder), raw)
+    return _laid_over(settings_of(base, (*extended, rulebook_id), home(base, folder)), raw)
+
+
+def home(rulebook_id: str, folder: Path | None) -> Path:
+    """The folder a book ``extends`` is read from: ``folder`` where it holds it, else the rulebooks' own where they
+    do (a venue's book being written in a folder of its own extends a shipped one: ``rulebook show FILE.toml``), else
+    ``folder`` (unknown there, and said so)."""
+    folder = folder or HERE
+    shipped = not (folder / f"{rulebook_id}.toml").is_file() and (HERE / f"{rulebook_id}.toml").is_file()
+    return HERE if shipped else folder
 
 
 def _nesting(value: Any) -> int:

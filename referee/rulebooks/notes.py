@@ -26,11 +26,11 @@ Key = tuple[str, ...]
 def notes(rulebook_id: str, folder: Path | None = None) -> dict[Key, str]:
     """The note of each setting of ``<rulebook_id>.toml`` (and of the books it ``extends``), by its place in the file
     (``("clock", "lead_s")``); a setting without one is left out. The file is one that loads (:func:`settings_of`)."""
-    from referee.rulebooks import HERE
+    from referee.rulebooks import HERE, home
 
     text = ((folder or HERE) / f"{rulebook_id}.toml").read_text(encoding="utf-8")
     found, base = _read(text), tomllib.loads(text).get("extends")
-    below = notes(base, folder) if isinstance(base, str) else {}
+    below = notes(base, home(base, folder)) if isinstance(base, str) else {}
     return {k: v for k, v in (below | found).items() if v}
 
 
