@@ -29,6 +29,17 @@ def test_a_guandan_tile_shows_the_level_played_and_no_trump_suit(page, table):
     assert pg.inner_text("#tile-g1 .info") == "庄家 南 · 主 无主 · 打 7"
 
 
+def test_the_level_played_reads_apart_from_the_sides_levels_in_english(page, table):
+    """002 二 (SEED_002): x是本局的参谋 -- the hand is played at one level. The English tile said it as "level 3" under the
+    sides' rows "level 2" and "level 3", a third level of nobody; it says "playing 3" (打 3), the sides' levels as before."""
+    teams = [{"name": "SN", "seats": ["S", "N"], "level": "2", "points": 0}, {"name": "EW", "seats": ["E", "W"], "level": "3", "points": 0}]
+    table("g1").publish("state", state(seq=8, rulebook="sanjiang-2012", dealer=None, trump={"suit": None, "rank": "3"}, teams=teams))
+    pg = page("/", lang="en")
+    pg.wait_for_selector("#tile-g1[data-seq='8']", timeout=WAIT_MS)
+    assert pg.inner_text("#tile-g1 .info") == "playing 3"
+    assert pg.locator("#tile-g1 .lvl").all_inner_texts() == ["level 2", "level 3"]
+
+
 def test_a_san_da_yi_tile_names_its_dealer_once(page, table):
     """004: 叫分最高的选手成为庄家 -- the dealer is a side of its own (庄家 against 同盟), named in its row."""
     teams = [{"name": "dealer", "seats": ["E"], "level": None, "points": 0},
