@@ -167,6 +167,12 @@ KINDS = [
      '[clock] late_bands = [[10.0, "late_10_min"], [5.0, "late_5_min"]]: allowed bands that rise from above 0 minutes'),
     ("the match's hour twice", "sanjiang-2012", ("clock", "round_s"), 5400,  # 规程 三 2: 每场比赛时间定为1小时 ([match] minutes)
      "clock.round_s = 5400.0: allowed 3600: [match] minutes (60) in seconds"),
+    ("a Tractor round's cut", "zhongkai-2010", ("clock", "round_cut"), "undrawn",  # 000 通知 四 3: 赛完该盘牌结束当轮竞赛
+     '[clock] round_cut = "undrawn": allowed "none" in tractor: its table plays out the hand in play at the end '
+     '("undrawn": a Guandan book)'),
+    ("a San Da Yi round's cut", "usst-2016", ("clock", "round_cut"), "undrawn",
+     '[clock] round_cut = "undrawn": allowed "none" in sandayi: its table plays out the hand in play at the end '
+     '("undrawn": a Guandan book)'),
     ("the notice", "classic-3deck", ("clock", "round_notice_s"), 6000,
      "[clock] round_notice_s = 6000.0: allowed 0 up to round_s (5400)"),
     ("warnings per", "classic-3deck", ("clock", "warnings_per"), "game", '[clock] warnings_per = "game": allowed "round" or "hand"'),

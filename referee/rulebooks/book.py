@@ -123,7 +123,7 @@ class Clock:
     round_cut: Literal["none", "undrawn"] = setting(
         "`none`: the last hand is always played out, even past the end (seeds 000, 001); `undrawn`: at the end "
         "a hand whose cards are not all drawn stops, a drawn one is played out (seed 002: "
-        "未抓完牌牌桌停止打牌（抓完牌打完本副）)", "none")
+        "未抓完牌牌桌停止打牌（抓完牌打完本副）; a Guandan book only: the other tables play out the hand in play)", "none")
     call_holds: bool = setting(
         "a seat's `referee` button stops play until a person answers: the call is a flag (`referee_called`) that "
         "holds the clocks and makes plays wait, as every flag, resolved by `confirm` or `dismiss` (seed 002 十 第1条: "
@@ -188,6 +188,9 @@ class Book:
                                  f"{', '.join(map(show, [o for o in OUTCOMES if o != 'pass']))} (set overrun_lead / overrun_return)")
             if outcome == "penalty" and self.penalty("clock") is None:
                 raise ValueError(f"[clock] {key} = \"penalty\": allowed only with a \"clock\" penalty entry (its warnings and points)")
+        # only the Guandan table knows when a hand's cards are all drawn (its draw ends with the turned-up card, 七)
+        check(c.round_cut == "none" or self.game == "guandan", "[clock] round_cut", c.round_cut,
+              f'"none" in {self.game}: its table plays out the hand in play at the end ("undrawn": a Guandan book)')
         for key, entry in c.penalties.items():
             check(not entry.card_points, f"[clock.penalties] {key} card_points", True, "only in a Tractor book's [penalties]")
         for upto, key in c.late_bands:

@@ -467,10 +467,6 @@ class RoundClock:
         """Whether the hand in play at ``now`` is the round's last (none starts after it)."""
         return self.notice_due(now)
 
-    def may_deal(self, now: float) -> bool:
-        """Whether a new hand may start at ``now``."""
-        return not self.last_hand(now)
-
     def over(self, now: float) -> bool:
         """Whether the round's time is up."""
         return now >= self.ends_at

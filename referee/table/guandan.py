@@ -137,7 +137,7 @@ class GuandanTable(ClimbingTable):
         if self.phase == "playing" and button == "pass":
             return self._pass(seat)
         if self.phase == "dealing" and button == "ready" and self.hand is None and self.tribute is None:
-            if self._time_is_up():  # the round's end waits for the referee (_result_waits): no hand is drawn after it
+            if self._undrawn_stops():  # the round's end waits for the referee (_result_waits): no hand is drawn after it
                 raise Reject("guandan.time_up", seat=seat)
             t = self._event("draw_done", {"seat": seat})
             if not self.after:  # a game's first hand: the seat that drew the turned-up card leads (七)
@@ -339,7 +339,7 @@ class GuandanTable(ClimbingTable):
             record, verdict = t.record.stop(t.limits, late, t.at)  # 十二 第3条: one foul, and the card is still due
             t = t._with(record=record, returns=tuple(c.spent() if c is late else c for c in t.returns))
             t = t._clock_violation(verdict)
-        if t.phase == "dealing" and t.hand is None and t.tribute is None and t._time_is_up():
+        if t.phase == "dealing" and t.hand is None and t.tribute is None and t._undrawn_stops():
             return t._round_ends("time") if not t.flags else t._result_waits()  # 未抓完牌牌桌停止打牌
         return t
 
@@ -401,6 +401,12 @@ class GuandanTable(ClimbingTable):
     def _time_is_up(self) -> bool:
         rc = self.round_clock()
         return bool(rc and rc.timed and rc.over(self.at)) and not self.match.unlimited
+
+    def _undrawn_stops(self) -> bool:
+        """Time is up on a hand whose cards are not all drawn, and the book stops such a hand (``round_cut =
+        "undrawn"``, 规程 三 2: 未抓完牌牌桌停止打牌); with ``"none"`` it is played out, the round ending after it."""
+        rc = self.round_clock()
+        return bool(rc and rc.timed and rc.stops(self.at, drawn=False)) and not self.match.unlimited
 
     def _round_ends(self, by: str) -> GuandanTable:
         """Time is called (or the announced last hand is over): the round ends on the levels (规程 三 2:

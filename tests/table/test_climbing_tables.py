@@ -170,6 +170,34 @@ def test_time_up_with_the_draw_not_done_stops_and_the_higher_level_wins():
     assert not d.events("game_won") and game_of("round_over", over, over["levels"])[0] == first
 
 
+def test_a_guandan_book_that_plays_the_last_hand_out_plays_the_hand_being_drawn_out(tmp_path, monkeypatch):
+    """The cut is the book's ([clock] round_cut): sanjiang-2012's "undrawn" is 规程 三 2's 未抓完牌牌桌停止打牌 (above);
+    a venue's Guandan book with "none" plays out the hand being drawn at the hour, and the round ends after it. The
+    table stopped it whatever the book said."""
+    from referee.rulebooks import HERE
+
+    monkeypatch.setattr("referee.rulebooks.HERE", tmp_path)
+    (tmp_path / f"{GD}.toml").write_text((HERE / f"{GD}.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "venue-gd.toml").write_text(f'id = "venue-gd"\nextends = "{GD}"\n[clock]\nround_cut = "none"\n', encoding="utf-8")
+    load.cache_clear()
+    try:
+        assert load("venue-gd").clock.round_cut == "none"
+        d, rng = Table_("venue-gd"), random.Random(5)
+        d.start()
+        d.press("W", "ready")
+        guandan_hand(d, rng, deal_guandan(d.rules, rng))
+        d.send("clock", {}, dt=3600.0)  # the hour is up while hand 2 is still being drawn
+        assert not d.events("round_over") and d.table.phase == "dealing"
+        hands = deal_guandan(d.rules, rng)
+        d.press("E", "ready")  # the draw ends (not refused: the hand is in play), its tribute, its play
+        guandan_tribute(d, rng, hands)
+        guandan_hand(d, rng, hands)
+        over = d.events("round_over")[-1]["data"]
+        assert (over["by"], over["hands"]) == ("time", 2) and d.table.phase == "round_over"
+    finally:
+        load.cache_clear()
+
+
 def test_a_guandan_play_that_does_not_beat_is_flagged_and_a_correction_plays():
     d = Table_(GD)
     d.start()

@@ -298,8 +298,8 @@ def test_round_clock_zhongkai_90_minutes_notice_15_before():
     最后一盘牌，赛完该盘牌结束当轮竞赛。"""
     r = RoundClock.of(ZHONGKAI, 1000.0)
     assert (r.length_s, r.notice_s, r.notice_at, r.ends_at) == (5400, 900, 1000 + 4500, 1000 + 5400)
-    assert not r.notice_due(5499.9) and r.may_deal(5499.9) and not r.last_hand(5499.9)
-    assert r.notice_due(5500.0) and r.last_hand(5500.0) and not r.may_deal(5500.0)
+    assert not r.notice_due(5499.9) and not r.last_hand(5499.9)
+    assert r.notice_due(5500.0) and r.last_hand(5500.0)
     assert r.left(5500.0) == 900
     # the last hand is finished even past the end
     assert r.over(6400.0) and not r.stops(7000.0, drawn=False) and not r.stops(7000.0, drawn=True)
@@ -321,8 +321,8 @@ def test_round_clock_guandan_one_hour_undrawn_tables_stop():
     """002 规程 三 2: 每场比赛时间定为1小时，裁判宣布比赛结束（时间到1小时），未抓完牌牌桌停止打牌（抓完牌打完本副）。"""
     r = RoundClock.of(GD, 0.0)
     assert r.length_s == GD.match.minutes * 60 == 3600 and r.notice_s == 0
-    assert r.may_deal(3599.0) and not r.last_hand(3599.0)
-    assert r.last_hand(3600.0) and not r.may_deal(3600.0)
+    assert not r.last_hand(3599.0)
+    assert r.last_hand(3600.0)
     assert r.stops(3600.0, drawn=False)  # still drawing: the table stops
     assert not r.stops(3600.0, drawn=True)  # drawn: the hand is played out
     assert not r.stops(3599.0, drawn=False)
@@ -350,7 +350,7 @@ def test_books_without_late_or_round_rules(book):
     rules = load(book)
     assert late_penalty(rules, 30.0).kind == "none"
     r = RoundClock.of(rules, 0.0)
-    assert not r.timed and r.may_deal(1e9) and not r.notice_due(1e9) and r.left(0.0) == math.inf
+    assert not r.timed and not r.last_hand(1e9) and not r.notice_due(1e9) and r.left(0.0) == math.inf
 
 
 def test_a_venue_may_configure_a_clock():
