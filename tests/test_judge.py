@@ -556,3 +556,13 @@ def test_a_seat_that_is_no_string_is_named_as_what_it_is():
     hand |= {"dealer": "S", "tricks": [[[7, ["SA"]]]]}
     assert answer(hand)["error"] == "trick 1: the first item of a play must be a seat (S E N W), not a number"
     assert answer(hand | {"tricks": [[["X", ["SA"]]]]})["error"] == "trick 1: the first item of a play must be a seat (S E N W), not 'X'"
+
+
+def test_a_check_names_a_line_that_is_no_case_by_its_place(tmp_path, capsys):
+    """``--check`` said ``FAIL None: expected null`` for a line that is no case (no id, no expect): its file and line."""
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text('{"id": "x",\n' + json.dumps({**FOLLOW, "expect": "legal"}) + "\n")
+    assert main(["judge", str(cases), "--check"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == f"FAIL {cases}:1: not a case (its error is the line above)" and out[-1] == "1 passed, 1 failed", out
+

@@ -145,7 +145,8 @@ def run(paths: Iterable[str], check: bool, stdout: TextIO | None = None, lang: s
                     passed += 1
                 else:
                     failed += 1
-                    print(f"FAIL {case.get('id')}: expected {json.dumps(case.get('expect'), ensure_ascii=False)}", file=stdout)
+                    what = f"expected {json.dumps(case.get('expect'), ensure_ascii=False)}" if case else "not a case (its error is the line above)"
+                    print(f"FAIL {case.get('id', f'{path}:{n}')}: {what}", file=stdout)
     if check:
         print(f"{passed} passed, {failed} failed", file=stdout)
     return 1 if unreadable or (check and (failed or not passed)) else 0  # a check of no case checked nothing
