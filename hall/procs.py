@@ -5,6 +5,11 @@ the child before it runs its command): the death it watches is that of the threa
 started from the main thread, which lives as long as the supervisor, asks for it (a supervisor serving from another
 thread, as the soak's does, would see each child it restarted end with that thread); ``hall.reaper`` ends the rest.
 
+A child alive but hung (a hang that holds the interpreter's lock stops the child's own watchdog: ``cardtable.watchdog``)
+is killed, its group with SIGKILL, and started again: a child with a hung limit (``SILENT_S``, its unit's
+``WatchdogSec=``) says it lives, as to systemd, to the hall's :class:`Pings` socket; once it has said so, silence
+longer than its limit is a hang. A child that never said so is left to its own watchdog (it may be long starting).
+
 Every child gets ``CARDTABLE_HALL`` (the run directory) in its environment, so whatever it starts
 in turn can be found too (``hall_processes``).
 """
@@ -14,7 +19,10 @@ from __future__ import annotations
 import ctypes
 import logging
 import os
+import secrets
 import signal
+import socket
+import struct
 import subprocess
 import threading
 import time
@@ -22,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardtable.logs import Lasting
+from cardtable.watchdog import NOTIFY
 from referee.catalogue import cli_lang, said, say
 
 log = logging.getLogger(__name__)
@@ -32,6 +41,8 @@ RESTART_DELAYS_S = (0.5, 1.0, 2.0, 5.0)  # after the 1st, 2nd, ... death in a ro
 STEADY_S = 60.0  # a child that ran this long before it died died once, not again in a row
 SAID_IN_ROW = 5  # a child dying again at once: its first five deaths in a row are told, ...
 SAY_AGAIN_EVERY = 12  # ... then every 12th (one a minute, at 5 s each)
+SILENT_S = {"service": 20.0, "bridge": 15.0, "camera": 60.0}  # silent this long, alive: hung (the table service's
+# loop says it lives every second; a bridge's watchdog ends it after 5 s, a camera's after 30 s, in words: first)
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 _prctl = ctypes.CDLL(None, use_errno=True).prctl
 
@@ -67,6 +78,9 @@ class Child:
     _in_row: int = 0  # deaths in a row (each within STEADY_S of its start)
     _log_from: int = 0  # where this start's output begins in the log
     _failing: Lasting = field(default_factory=Lasting)  # why it could not be started again, said once while it lasts
+    silent_s: float | None = None  # alive but silent this long (once it said it lives) is hung: killed, started again
+    _lived: float | None = None  # monotonic, when this start last said it lives (:class:`Pings`)
+    _hung: float | None = None  # how long it had been silent when killed as hung
 
     @property
     def pid(self) -> int | None:
@@ -87,6 +101,7 @@ class Child:
                 preexec_fn=_dies_with(os.getpid()) if threading.current_thread() is threading.main_thread() else None)
         self.starts += 1
         self._due = None
+        self._lived = self._hung = None
         self._started = time.monotonic()
         log.info("started %s (pid %d)", self.name, self.proc.pid)
 
@@ -100,7 +115,7 @@ class Child:
         seconds, or fight the other that took its place), said once with its last words. One
         that cannot be started again (its log cannot be opened: a disk full or gone read-only; no process can be made)
         is tried again every 5 s, why said once while it lasts: the rest of the hall goes on."""
-        if self.proc is None or self.alive:
+        if self.proc is None or self.alive and not self._silent(now):
             return None
         if self._due is None:
             code = self.proc.returncode
@@ -112,6 +127,8 @@ class Child:
             if again and self._in_row > SAID_IN_ROW and self._in_row % SAY_AGAIN_EVERY:
                 return None
             lang = cli_lang()
+            if self._hung is not None:
+                return say(lang, "hall.hung", name=self.name, seconds=f"{self._hung:.0f}", delay=f"{delay:g}")
             line = (say(lang, "hall.exited_again", name=self.name, code=code, delay=f"{delay:g}") if again
                     else say(lang, "hall.exited", name=self.name, code=code))
             last = self.last_words() if code > 0 else ""
@@ -127,6 +144,24 @@ class Child:
                     if self._failing.new(error) else None
             self._failing.over()
         return None
+
+    def lives(self, when: float | None) -> None:
+        """It said it lives (``WATCHDOG=1``) at ``when`` (monotonic; before this start: another process of its pid)."""
+        if when is not None and when >= self._started:
+            self._lived = when
+
+    def _silent(self, now: float) -> bool:
+        """Alive but hung: silent longer than ``silent_s`` since it last said it lives. Its group is killed then
+        (SIGKILL: a hung process may not take SIGTERM); True once it is gone."""
+        if self.silent_s is None or self._lived is None or now - self._lived <= self.silent_s:
+            return False
+        self._hung = now - self._lived
+        _reap_group(self.proc.pid)
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:  # in the kernel yet: seen dead at a later check
+            return False
+        return True
 
     def last_words(self) -> str:
         """The last line this start of the child wrote (its log's end, at most 4 KiB read), shortened to 300
@@ -152,6 +187,43 @@ class Child:
             return True
         except subprocess.TimeoutExpired:
             return False
+
+
+class Pings:
+    """The hall's end of systemd's notify protocol (``cardtable.watchdog.notify``): a unix datagram socket with an
+    abstract name, ``address`` for the children's ``$NOTIFY_SOCKET``, read by a thread of its own as the words come
+    (the kernel queues only a few). Each word carries its sender's pid, by the kernel (``SO_PASSCRED``): a child is
+    heard only from its own process (a unit's ``NotifyAccess=main``); ``heard``: pid -> when it last said it lives."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+        name = f"cardtable-hall-{os.getpid()}-{secrets.token_hex(4)}"
+        self.sock.bind("\0" + name)
+        self.sock.settimeout(0.5)
+        self.address = "@" + name
+        self.heard: dict[int, float] = {}
+        self._closed = False
+        threading.Thread(target=self._listen, name="hall-pings", daemon=True).start()
+
+    def _listen(self) -> None:
+        while not self._closed:
+            try:
+                data, extra, _, _ = self.sock.recvmsg(4096, socket.CMSG_SPACE(12))
+            except TimeoutError:
+                continue
+            except OSError:  # closed
+                return
+            creds = [d for level, kind, d in extra if (level, kind) == (socket.SOL_SOCKET, socket.SCM_CREDENTIALS)]
+            if creds and b"WATCHDOG=1" in data.split(b"\n"):
+                self.heard[struct.unpack("3i", creds[0][:12])[0]] = time.monotonic()
+
+    def close(self) -> None:
+        self._closed = True
+        self.sock.close()
+
+    def env(self) -> dict[str, str]:
+        return {NOTIFY: self.address}
 
 
 def _kill_group(pgid: int, sig: int) -> None:

@@ -35,6 +35,10 @@ ExecStart=/usr/local/bin/cardtable table run --table t07 --rulebook classic-3dec
 Restart=always
 RestartSec=2
 RestartPreventExitStatus=2 3
+Type=notify
+NotifyAccess=main
+TimeoutStartSec=300
+WatchdogSec=20
 NoNewPrivileges=yes
 PrivateTmp=yes
 <BLANKLINE>
@@ -55,6 +59,7 @@ from bus.broker import Listener, board_user, camera_user, config_text, table_acl
 from bus.mqtt import DEFAULT_PORT, ENV_CA, TAKEN_OVER_EXIT, TLS_PORT
 from bus.credentials import write_credentials
 from cardtable.lang import REFUSED
+from hall.procs import SILENT_S
 from referee.catalogue import Refusal
 
 CONSOLE_DIR = "console"
@@ -132,7 +137,8 @@ class Plan:
         return f"{'mqtts' if self.tls else 'mqtt'}://{self.broker_host}:{self.broker_port}"
 
 
-def unit(description: str, argv: list[str], plan: Plan, groups: str = "", down: tuple[int, ...] = ()) -> str:
+def unit(description: str, argv: list[str], plan: Plan, groups: str = "", down: tuple[int, ...] = (),
+         silent_s: float | None = None) -> str:
     """A systemd service that runs ``argv`` as the hall's system user, started again whenever it stops, unless it
     exited with a status of ``down``; with TLS, its broker's CA in ``$CARDTABLE_BROKER_CA``. A table's one sender
     (its camera, its bridge), and the broker's one tournament service, stays down when one of another machine took it
@@ -140,7 +146,10 @@ def unit(description: str, argv: list[str], plan: Plan, groups: str = "", down: 
     started again, it would take the table back, and the two would fight every few seconds; a table's service when
     it refused to start (``REFUSED``: its log will not do, a person decides, ``docs/recovery.md``), and a camera whose
     model file will not do (damaged, of the wrong kind): started again, it would be refused again every 2 s for
-    ever. The unit shows failed, its log says why."""
+    ever. The unit shows failed, its log says why. A service that says it lives (``silent_s``: its loop's
+    ``WATCHDOG=1``, ``cardtable.watchdog``) and then falls silent that long is hung, even alive (a hang holding the GIL
+    stops its own watchdog): systemd kills it (``WatchdogSec=``, ``SIGABRT``) and starts it again; it counts from its
+    first word (``Type=notify``, ``READY=1``), a start taking ``TimeoutStartSec=`` at most."""
     lines = ["[Unit]", f"Description={description}", "After=network-online.target time-sync.target",
              "Wants=network-online.target time-sync.target", "",
              "[Service]", f"User={plan.system_user}"]
@@ -151,6 +160,8 @@ def unit(description: str, argv: list[str], plan: Plan, groups: str = "", down: 
     lines += [f"ExecStart={shlex.join(argv)}", "Restart=always", "RestartSec=2"]
     if down:
         lines.append(f"RestartPreventExitStatus={' '.join(map(str, down))}")
+    if silent_s is not None:
+        lines += ["Type=notify", "NotifyAccess=main", "TimeoutStartSec=300", f"WatchdogSec={silent_s:g}"]
     lines += ["NoNewPrivileges=yes", "PrivateTmp=yes", "", "[Install]", "WantedBy=multi-user.target"]
     return "\n".join(lines) + "\n"
 
@@ -166,12 +177,13 @@ def table_units(plan: Plan, table: str) -> dict[str, str]:
     return {
         "cardtable-table.service": unit(f"cardtable table {table}: the referee service", _cardtable(
             plan, "table", "run", "--table", table, "--rulebook", plan.tables[table]) + ["--db", db], plan,
-            down=(REFUSED, TAKEN_OVER_EXIT)),
+            down=(REFUSED, TAKEN_OVER_EXIT), silent_s=SILENT_S["service"]),
         "cardtable-camera.service": unit(f"cardtable table {table}: the camera", _cardtable(
             plan, "vision", "watch", "--table", table, "--rulebook", plan.tables[table], "--source", plan.camera_source),
-            plan, "video", down=(TAKEN_OVER_EXIT, REFUSED)),
+            plan, "video", down=(TAKEN_OVER_EXIT, REFUSED), silent_s=SILENT_S["camera"]),
         "cardtable-bridge.service": unit(f"cardtable table {table}: the table board", _cardtable(
-            plan, "bridge", "run", "--table", table, "--port", plan.board_port), plan, "dialout", down=(TAKEN_OVER_EXIT,)),
+            plan, "bridge", "run", "--table", table, "--port", plan.board_port), plan, "dialout", down=(TAKEN_OVER_EXIT,),
+            silent_s=SILENT_S["bridge"]),
     }
 
 

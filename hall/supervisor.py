@@ -6,7 +6,8 @@ board (``cardtable bridge virtual``, its input a FIFO the players press into) an
 (``cardtable bridge run``), the players (``cardtable hall player``) and the camera with its vision
 (``cardtable hall camera``); the tournament service (``cardtable tournament serve``) and the
 scoreboard and console (``cardtable display serve``). Then the organiser runs the tournament and
-the referee rules on the flags (in this process). A child that dies is started again, and so is the
+the referee rules on the flags (in this process). A child that dies is started again, as is one alive but hung (its
+table's service, bridge or camera silent on the hall's notify socket: ``hall.procs``); so is the
 broker (its files written again, its persistence kept); a disk nearly full under the run directory is said; Ctrl-C
 (or SIGTERM, also while it starts) stops every process group it started, the broker last; killed (SIGKILL, a crash),
 it leaves nothing running either (``hall.procs``, ``hall.reaper``).
@@ -32,7 +33,7 @@ from bus.mqtt import TAKEN_OVER_EXIT
 from cardtable.lang import FAILED, REFUSED, refuse
 from cardtable.logs import Lasting, setup_logging
 from hall.plan import HallTable, hall_tables
-from hall.procs import MARK, Child, hall_serving, stop_all
+from hall.procs import MARK, SILENT_S, Child, Pings, hall_serving, stop_all
 from hall.reaper import Reaper
 from referee import catalogue
 from referee.catalogue import Refusal
@@ -126,6 +127,7 @@ class Supervisor:
         self._broker_failing = Lasting()
         self._broker_out = False
         self._disk = Lasting()
+        self.pings = Pings()  # where the services say they live: one silent too long is hung (hall.procs)
 
     def say(self, line: str) -> None:
         print(time.strftime("%H:%M:%S ") + line, file=self.out, flush=True)
@@ -166,6 +168,10 @@ class Supervisor:
                                        logs / "tournament.log", final=(TAKEN_OVER_EXIT,)))
         for i, t in enumerate(self.tables):
             self.children += self._table_children(t, i + 1, url, where)
+        for child in self.children:
+            child.silent_s = SILENT_S.get(child.name.rsplit("/", 1)[-1])
+            if child.silent_s is not None:
+                child.env.update(self.pings.env())
         from hall.organiser import Organiser
 
         self.organiser = Organiser(self.tables, url("hall-organiser"), self.dir / "tournament.db", self.opts.seed,
@@ -301,6 +307,8 @@ class Supervisor:
     def _check(self) -> None:
         """The broker, the disk and every child, once."""
         now = time.monotonic()
+        for child in self.children:
+            child.lives(self.pings.heard.get(child.pid))
         self._check_broker(now)
         self._check_disk()
         for child in self.children:
@@ -373,6 +381,7 @@ class Supervisor:
             self.broker.stop()
         if self.reaper is not None:
             self.reaper.close()
+        self.pings.close()
 
 
 def _why(exc: BaseException, lang: str) -> str:

@@ -42,6 +42,7 @@ from bus import lock
 from bus.mqtt import Connection, NoConnection, TakenOver
 from bus.protocol import INTAKE, TOPICS, encode, topic
 from cardtable.logs import setup_logging
+from cardtable.watchdog import beat
 from referee.table.deadlines import DeadlinesMixin
 from referee.table.guard import Guard
 from referee.table.health import HEALTH_S, HealthMixin
@@ -359,6 +360,7 @@ def run(table: str, rulebook: str, broker_url: str, db_path: str | Path, *, trus
             if service.taken is not None:
                 raise service.taken
             return 1
+        beat()  # its supervisor kills a service that stops saying so (a hang holding the GIL: cardtable.watchdog)
     service.stop()
     log.info("table %s: stopped", table)
     return 0
