@@ -69,7 +69,7 @@ def test_the_cameras_reason_stands_beside_its_frame(page, broker, connect, tmp_p
         login(console)
         card = ".flag-card[data-table=f2]"
         console.wait_for_selector(f"{card} .camera", timeout=WAIT_MS)
-        assert console.inner_text(f"{card} .camera") == "摄像头：同一张牌的两个角认成了不同的牌（♠5）"
+        assert console.inner_text(f"{card} .camera") == "摄像机：同一张牌的两个角认成了不同的牌（♠5）"
         console.click("#lang")
         console.wait_for_selector(f"{card}:has-text('is an unsure read')")
         assert console.locator(f"{card} .camera").count() == 0  # Chinese words on an English page: not shown

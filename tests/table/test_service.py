@@ -406,7 +406,7 @@ def test_an_unsure_early_pickup_is_told_to_the_console_and_never_a_penalty_on_a_
     [flag] = flagged["flags"]
     assert (flag["seat"], flag["kind"], flag["cards"], flag["why"]["key"]) == ("S", "unsure_pickup", ["HA"], "table.unsure_pickup")
     assert flagged["paused"] and flagged["current_trick"]["plays"] == [{"seat": "S", "cards": ["HA"]}]
-    assert Sentences("zh").flag(flag).startswith("南 似乎在一圈未完时收回了 ♥A，摄像头没有把握")
+    assert Sentences("zh").flag(flag).startswith("南 似乎在一圈未完时收回了 ♥A，摄像机没有把握")
     assert "picked up ♥A before the trick was complete" in Sentences("en").flag(flag)
     t.send("observed", {"seat": "E", "cards": ["H4"], "confidence": 0.98})  # waits behind the flag
     refused = t.send("commands", {"command": "correct", "flag": flag["flag"], "cards": ["HK"]})

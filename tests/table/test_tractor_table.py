@@ -412,7 +412,7 @@ def test_an_unsure_early_pickup_is_a_flag_for_a_person_never_a_violation():
     assert d.table.on_hold and not d.payloads("violations", "early_pickup")
     why = d.payloads("events", "flag_raised")[-1]["data"]["why"]
     assert (why["key"], why["values"]["seat"], why["values"]["confidence"]) == ("table.unsure_pickup", "E", 0.6)
-    assert Sentences("zh").flag(flag.json()).startswith("东 似乎在一圈未完时收回了 ♠6 ♠5，摄像头没有把握")
+    assert Sentences("zh").flag(flag.json()).startswith("东 似乎在一圈未完时收回了 ♠6 ♠5，摄像机没有把握")
     d.send("commands", {"command": "correct", "flag": flag.flag, "cards": ["S5"]})  # a pickup is no play to correct
     assert d.kinds()[-1] == "rejected" and d.table.flags == (flag,)
     d.send("commands", {"command": "dismiss", "flag": flag.flag})
