@@ -46,7 +46,7 @@ from bridge.referee import Referee
 from bridge.seats import alerts, blank_views, board_in, gone_views, seat_views
 from bus import lock
 from bus.firmware import SHIPPED
-from bus.mqtt import Connection, ConnectionRefused, TakenOver
+from bus.mqtt import Connection, ConnectionRefused, Delivery, TakenOver
 from bus.pace import Bucket
 from bus.protocol import PayloadError, decode, encode, topic
 from cardtable.watchdog import KEEPALIVE_S, Watchdog
@@ -98,8 +98,8 @@ class Bridge:
         self.stop = stop or threading.Event()
         self.link = HostLink()
         self._topics = {name: topic(table, name) for name in ("board/in", "board/out", "board/status", *HEARD)}
-        self._board_out: queue.Queue[tuple[str, bytes, float, float]] = queue.Queue()  # board/out and HEARD, as
-        # they came, with when (clock, timer)
+        self._board_out: queue.Queue[tuple[str, bytes, float, float, bool]] = queue.Queue()  # board/out and HEARD,
+        # as they came, with when (clock, timer) and whether as the broker's retained copy
         self._last_out: dict[str, Any] | None = None
         self._last_out_at = (0.0, 0.0)  # when it came (clock, timer)
         self.referee = Referee()
@@ -125,7 +125,8 @@ class Bridge:
         """Connect to the broker, retrying until it answers; False when stopped first."""
         will = (self._topics["board/status"], encode("board/status", {"v": 1, "status": "offline"}), True)
         while not self.stop.is_set():
-            conn = Connection(self.broker_url, will=will, clean_start=True, yields=True, keepalive_s=KEEPALIVE_S)
+            conn = Connection(self.broker_url, will=will, clean_start=True, yields=True, keepalive_s=KEEPALIVE_S,
+                              deliveries=True)  # a message's retain flag: the broker's copy, or just made
             for name in ("board/out", *HEARD):
                 conn.subscribe(self._topics[name], self._on_board_out)
             try:
@@ -138,18 +139,21 @@ class Bridge:
                 self.stop.wait(CONNECT_RETRY_S)
         return False
 
-    def _on_board_out(self, full_topic: str, payload: bytes) -> None:
-        self._board_out.put((full_topic.rsplit(f"/{self.table}/", 1)[1], payload, self.clock(), self.timer()))
+    def _on_board_out(self, full_topic: str, payload: bytes, delivery: Delivery) -> None:
+        self._board_out.put((full_topic.rsplit(f"/{self.table}/", 1)[1], payload, self.clock(), self.timer(),
+                             delivery.retain))
 
     def _apply_board_out(self) -> None:
         """The ``board/out``, ``status`` and ``health`` come since, in order; then the seats as the referee is now."""
         while not self._board_out.empty():
-            name, raw, dated, received = self._board_out.get_nowait()
+            name, raw, dated, received, kept = self._board_out.get_nowait()
             try:
                 payload = decode(name, raw)
             except PayloadError as e:
                 log.warning("%s ignored: %s", name, e)
                 continue
+            if not kept:  # just made (the broker passes it on at once): no age, whatever this computer's clock says
+                dated = payload.get("at", dated)  # (stepped an hour on, every running clock showed run out, and beeped)
             if name == "status":
                 self.referee.status(payload)
             elif name == "health":

@@ -32,13 +32,16 @@ def near(display: str, want: float, within: float = 0.5) -> bool:
         return False
 
 
-def test_a_wall_clock_set_back_an_hour_leaves_the_board_linked_and_its_clocks_right(make_board, broker, listen,
-                                                                                    caplog):
-    """The table computer's clock set back an hour (a wrong NTP server, someone setting it by hand) while N's shot
-    clock runs. The bridge timed everything by the wall clock: its beats to the board stopped for that hour (the board
-    showed LoSt while board/status said online), a display sent again after a reset showed the clock as it was an
-    hour's worth of seconds before, and a table service that hung was never said gone. It times spans by a monotonic
-    clock now, and dates by the wall clock only what goes on the bus."""
+@pytest.mark.parametrize("step", [-3600.0, 3600.0])
+def test_a_wall_clock_stepped_an_hour_leaves_the_board_linked_and_its_clocks_right(step, make_board, broker, listen,
+                                                                                   caplog):
+    """The table computer's clock stepped an hour (a late NTP step, someone setting it by hand) while N's shot clock
+    runs; the table service counts on from its start (docs/deployment.md), so its ``at`` does not step. The bridge timed
+    everything by the wall clock: set back, its beats to the board stopped for that hour (the board showed LoSt while
+    board/status said online), a display sent again after a reset showed the clock as it was an hour's worth of
+    seconds before, and a table service that hung was never said gone; set on, each new board/out showed every running
+    clock run out, and beeped. It times spans by a monotonic clock now, takes a board/out just made as of now, and
+    dates by the wall clock only what goes on the bus."""
     from bridge.run import Bridge
 
     board = make_board(board_id=7)
@@ -63,14 +66,19 @@ def test_a_wall_clock_set_back_an_hour_leaves_the_board_linked_and_its_clocks_ri
         service.publish(BOARD_OUT, board_out({"N": {"clock": 100.0, "cards": 27, "light": "green"}}, at=made),
                         retain=True)
         assert wait_until(lambda: board.display("N").endswith("  27"), 30), board.display("N")
-        back[0] = 3600.0  # the wall clock set back an hour
+        back[0] = -step  # the wall clock stepped
         time.sleep(4.0)
         assert not board.display("N").endswith("Lo5t"), board.display("N")
         assert status(listen) == "online" and pin(board.state(), GREEN["N"])
         assert near(board.display("N"), 100.0 - (time.time() - made)), board.display("N")
+        beeps, made = board.state()["beeps"], time.time()
+        service.publish(BOARD_OUT, board_out({"N": {"clock": 80.0, "cards": 27, "light": "green"}}, at=made),
+                        retain=True)
+        assert wait_until(lambda: near(board.display("N"), 80.0 - (time.time() - made)), 5), board.display("N")
+        assert board.state()["beeps"] == beeps
         board.reset()  # the displays go again, as the bridge reckons them now
         assert wait_until(lambda: board.display("N").endswith("  27"), 30), board.display("N")
-        assert near(board.display("N"), 100.0 - (time.time() - made)), board.display("N")
+        assert near(board.display("N"), 80.0 - (time.time() - made)), board.display("N")
         beating.set()  # the table service hangs: its health stops
         assert wait_until(lambda: board.display("N") == "rEF GonE", 10), board.display("N")
     finally:
@@ -134,22 +142,33 @@ def test_presses_made_while_the_broker_restarts_under_a_running_bridge_arrive_on
 
 
 def test_a_bridge_started_before_its_port_is_there_says_so_once(make_board, broker, listen, tmp_path):
-    """The bridge's unit started before the USB adapter is plugged in (or with a mistyped --port): it said nothing
-    (its tries at opening the port were logged only with -v), board/status said ``lost``, and nobody read why. It says
-    once that it cannot open the port, and that it waits for it; once the board is there it bridges it."""
-    link = tmp_path / "tty-board3"
-    bridge = BridgeProcess("t1", link, broker.url("board-t1"), tmp_path / "bridge.log")
+    """The bridge's unit started before the USB adapter is plugged in (or with a mistyped --port), or the cable put back
+    gave the board another name (``/dev/ttyUSB1``): it said nothing (its tries at opening the port were logged only with
+    -v), board/status said ``lost``, and nobody read why. It says once an absence that it cannot open the port, why
+    that may be (README: give ``--port`` by id), and that it waits for it; once the board is there it bridges it."""
+    port = tmp_path / "ttyUSB0"  # the name the bridge is given: the board's node while it is plugged in
+    bridge = BridgeProcess("t1", port, broker.url("board-t1"), tmp_path / "bridge.log")
     try:
         assert wait_until(lambda: status(listen) == "lost", 30), bridge.output()
-        said = f"串口 {link} 打不开"
+        said = f"串口 {port} 打不开（No such file or directory）"
         assert wait_until(lambda: said in bridge.output(), 10), bridge.output()
         time.sleep(2.0)  # four more tries
         assert bridge.output().count(said) == 1, bridge.output()
         board = make_board(board_id=3)
-        assert board.link == link
+        port.symlink_to(board.link)  # plugged in
         assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
         board.tap("N", "bid2")
         assert wait_until(lambda: [(m["seat"], m["button"]) for m in presses(listen)] == [("N", "bid2")], 30)
+        board.unplug()  # the cable pulled: ttyUSB0 gone
+        assert wait_until(lambda: status(listen) == "lost", 30), bridge.output()
+        assert wait_until(lambda: bridge.output().count(said) == 2, 10), bridge.output()
+        port.unlink()
+        board.plug()  # put back, it comes as another node (ttyUSB1: board.link)
+        time.sleep(2.0)
+        assert status(listen) == "lost" and bridge.output().count(said) == 2, bridge.output()
+        assert "/dev/serial/by-id/" in bridge.output()
+        port.symlink_to(board.link)  # --port given by id: udev's name follows the adapter
+        assert wait_until(lambda: status(listen) == "online", 30), bridge.output()
     finally:
         bridge.stop()
 
