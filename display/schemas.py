@@ -538,6 +538,8 @@ class TournamentView(BaseModel):
     best_of: int = Field(default=1, description="games a match of the round shown is played over (3 in the knockout's "
                          "second stage: its result names the games won)")
     standings: Standings
+    ranking: str = Field(default="", description="what the standings compare, first to last, in the reader's language "
+                         "with the seed's article (排名依据：总分 → 对手分 → 级差 → 抽签（000 四5）), as the exports say it")
     lot: list[str] = Field(default=[], description="the entry ids in lot order (lot number 1 first)")
     lot_open: bool = Field(default=False, description="whether a lot drawn in the hall may be entered now")
     said: str = Field(default="", description="the change just made, in one line")

@@ -50,7 +50,9 @@ from display.tournament import (
     seating,
 )
 from referee.catalogue import Term, say
+from referee.reasons import cut
 from referee.tournament.entries import readable
+from referee.tournament.export import PRINT_CSS, ranking
 from referee.tournament.store import file_error
 from referee.tournament.systems import SYSTEMS
 from referee.tournament.views import results_said
@@ -123,14 +125,14 @@ def _change(ctx: Ctx, user: User, lang: str, action: str, detail: dict, call) ->
             raise _refused(_named_in(exc, store.tournament) if since else exc) from None
         except sqlite3.Error as exc:  # left pending: the log says whether it was made
             raise HTTPException(503, file_error(store.path, exc)) from None
-        view = _view(store, ctx)
+        view = _view(store, ctx, lang)
         made = tournaments.made(change)
         ctx.store.settle(change, made)
     said = " ".join(line(lang, user.name, user.role, a, d) for _, a, d in made)
     return view.model_copy(update={"said": said})
 
 
-def _view(store, ctx: Ctx, round_no: int | None = None) -> TournamentView:
+def _view(store, ctx: Ctx, lang: str, round_no: int | None = None) -> TournamentView:
     """The tournament with the latest round, or round ``round_no`` (an earlier one, to correct its results)."""
     t = store.tournament
     waiting = t.rounds[-1].waiting() if t.rounds else ()
@@ -140,7 +142,7 @@ def _view(store, ctx: Ctx, round_no: int | None = None) -> TournamentView:
     return TournamentView(tournament=t.id, name=t.name, system=t.system, rounds=t.total_rounds, paired=len(t.rounds),
                           finished=t.finished, round=shown, best_of=t.rules.best_of(t, shown["round"]),
                           results=results_said(t, shown["round"]) if shown["round"] else {},
-                          standings=store.standings(), lot=list(t.lot),
+                          standings=store.standings(), ranking=ranking(t, lang), lot=list(t.lot),
                           lot_open=t.rules.lot_closed(t) is None, rulebook=tables.rulebook, started=tables.started,
                           rulebooks=_books(t.rules.games), changed=changed, entries=[Named(**x) for x in entries_named(t)],
                           unrecorded=[Unrecorded(table=n.table, report=n.report, reason=n.reason, at=n.at) for n in waiting])
@@ -231,7 +233,7 @@ def show(user: Referee, ctx: Ctx, lang: Lang, round_no: int | None = Query(None,
     with tournaments.using() as store:
         store.tournament  # a damaged file is no refusal of the round asked: the app's 500 in words (app._damaged)
         try:
-            view = _view(store, ctx, round_no)
+            view = _view(store, ctx, lang, round_no)
         except TournamentError as exc:  # a round not paired (yet)
             raise _refused(exc) from None
     return view.model_copy(update={"unpublished": _unpublished(ctx, view, lang)})
@@ -373,16 +375,35 @@ def set_rounds(body: RoundsIn, user: Organiser, ctx: Ctx, lang: Lang) -> Tournam
     return _change(ctx, user, lang, "set_rounds", body.model_dump(), lambda store: store.set_rounds(body.rounds, by=user.name))
 
 
-@router.get("/tournament/export.{fmt}", response_class=Response, summary="The sheets: csv, xlsx or html (printable)",
+@router.get("/tournament/export.{fmt}", response_class=Response,
+            summary="The sheets: csv, xlsx or html (printable: opened in the browser, ?download=1 to save it)",
             responses={**ERRORS, 200: {"content": {m: {} for m in EXPORTS.values()}}})
-def export(fmt: str, user: Referee, ctx: Ctx, lang: Lang) -> Response:
-    """The sheets in the reader's language (``deps.language``, as the page the link is on)."""
+def export(fmt: str, user: Referee, ctx: Ctx, lang: Lang, download: bool = False) -> Response:
+    """The sheets in the reader's language (``deps.language``, as the page the link is on). The printable HTML opens
+    as a page (``inline``), its styles linked from :func:`print_css`: the pages' Content-Security-Policy, which allows
+    no inline style, holds for it too; ``download`` saves it instead, a file with its styles within."""
     if fmt not in EXPORTS:
-        raise HTTPException(404, Refusal("no_export", format=fmt, known=list(EXPORTS)))
+        raise HTTPException(404, Refusal("no_export", format=cut(fmt), known=list(EXPORTS)))
     tournaments = _tournaments(ctx)
     if not tournaments.exists():
         raise _no_tournament()
+    shown = fmt == "html" and not download
     with tournaments.using() as store:
-        data, tid = store.export(fmt, lang=lang), store.tournament.id
+        data, tid = store.export(fmt, lang=lang, stylesheet=PRINT_CSS_URL if shown else None), store.tournament.id
     record(ctx, user, lang, "export", {"format": fmt})
-    return Response(data, media_type=EXPORTS[fmt], headers={"Content-Disposition": f'attachment; filename="{tid}.{fmt}"'})
+    how = "inline" if shown else "attachment"
+    return Response(data, media_type=EXPORTS[fmt], headers={"Content-Disposition": f'{how}; filename="{tid}.{fmt}"'})
+
+
+PRINT_CSS_URL = "/api/console/tournament/print.css"
+
+
+@router.get("/tournament/print.css", response_class=Response, summary="The printable sheets' styles",
+            responses={200: {"content": {"text/css": {}}}})
+def print_css(user: Referee) -> Response:
+    return Response(_print_css(), media_type="text/css; charset=utf-8")
+
+
+@cache
+def _print_css() -> bytes:
+    return PRINT_CSS.read_bytes()

@@ -3,6 +3,8 @@
 "use strict";
 const SYSTEMS = Object.keys(CATALOGUE.zh).filter(k => k.startsWith("system.")).map(k => k.slice(7));  // each system is named there
 let DRAWN = 0;  // the latest drawing asked for: an older one that answers late is dropped
+// tournament system -> its standings' score column and what its rows are (the page's data, routers/pages.py)
+const [BOOK_SCORES, BOOK_ROWS] = ["scores", "rows"].map(k => JSON.parse(document.body.dataset[k] || "{}"));
 let SHOWN = null;  // the round shown when it is an earlier one than the latest (its results corrected there); null: the latest
 async function tournamentPanel(sent = null) {  // sent: the form (or table row) whose typing was just accepted
   const box = $("#c-tournament .body"), n = ++DRAWN;
@@ -91,9 +93,29 @@ function roundHTML(view) {
     // finished: nothing to pair, and no round to seat again (its start re-sent the tables their seats)
     `<p>${latest && !t.finished ? `<button id="t-pair" data-needs="organiser">${T("next_round")}</button> ${startHTML(t)}` : ""}` +
     ` <a href="/api/console/tournament/export.xlsx">${T("export")} XLSX</a> <a href="/api/console/tournament/export.csv">CSV</a>` +
-    ` <a href="/api/console/tournament/export.html" target="_blank">${T("print")}</a></p>` +
+    ` <a href="/api/console/tournament/export.html" target="_blank" id="t-print">${T("print")}</a>` +  // opened as a page, styled
+    ` <a href="/api/console/tournament/export.html?download=1" id="t-print-file">${T("print_download")}</a></p>` +
     notice + `<table id="t-round" data-round="${r.round}"><thead><tr><th>${T("table")}</th><th>${T("teams")}${pairs ? ` <small class="hint">${T("pick_winner")}</small>` : ""}</th><th>${T("result")}</th><th>${T("actions")}</th></tr></thead><tbody>${rows}</tbody></table>` +
-    (byes.length ? `<p id="t-byes">${esc(T("byes_line", { byes: byes.join(W("word.list")) }))}</p>` : "") + (latest ? moreHTML(t) : "");
+    (byes.length ? `<p id="t-byes">${esc(T("byes_line", { byes: byes.join(W("word.list")) }))}</p>` : "") + standingsHTML(t) + (latest ? moreHTML(t) : "");
+}
+function standingsHTML(t) {  // the standings as the tournament ranks them (its own standings view, never worked out
+  // here): each compared column, the order they compare in words (t.ranking, as the exports say it); on a phone a row
+  // wraps, each number under its head's words (data-head), none out of sight
+  const s = t.standings;
+  if (!t.paired || !s?.rows?.length) return "";
+  const solo = BOOK_ROWS[s.system] === "player", known = new Map((t.entries || []).map(e => [e.id, e]));
+  const heads = [T("rank"), T(solo ? "row_player" : "row_team"), W("column." + BOOK_SCORES[s.system]), ...s.columns.map(c => W("column." + c))];
+  const cell = (i, html, cls = "num") => `<td class="${cls}" data-head="${esc(heads[i])}">${html}</td>`;
+  const rows = s.rows.map(r => {
+    const lot = known.get(r.id)?.lot, name = solo && lot ? `<span class="lot">${esc(T("lot_no", { n: lot }))}</span> ${esc(r.name)}` : esc(r.name);
+    return `<tr data-entry="${esc(r.id)}"${r.withdrawn ? ` class="withdrawn"` : ""}>` +
+      cell(0, (r.withdrawn ? esc(T("withdrawn")) : r.rank) + (r.by_lot ? `<span class="lot-mark" title="${esc(T("by_lot"))}">${esc(T("lot_mark"))}</span>` : ""), "num rank") +
+      cell(1, name + (r.unit !== r.name ? ` <small>${esc(r.unit)}</small>` : ""), "who") + cell(2, esc(EXACT(r.score)), "num score") +
+      r.tiebreaks.map((x, i) => cell(3 + i, esc(EXACT(x)))).join("") + `</tr>`;
+  }).join("");
+  return `<section id="t-standings"><h3>${esc(T("standings"))}</h3>` +
+    `<table><thead><tr>${heads.map((h, i) => `<th${i === 1 ? "" : ` class="num"`}>${esc(h)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>` +
+    (s.rows.some(r => r.by_lot) ? `<p class="legend">${esc(T("by_lot"))}</p>` : "") + `<p class="hint" id="t-ranking">${esc(t.ranking)}</p></section>`;
 }
 function moreHTML(t) {  // what is entered for the latest round only: the hall's lot, late arrivals (once paired, until finished), a unit or entry withdrawn, the rounds, its pairing undone
   const r = t.round;
@@ -229,14 +251,14 @@ function scoresRow(x, was, notes) {
 }
 function scoreOf(text, absent) {  // a number as typed (full-width digits and minus too), else the text: the server says why
   const s = text.trim().replace(/[０-９．－＋]/g, c => String.fromCharCode(c.charCodeAt(0) - 0xFEE0)).replace(/^[−–]/, "-");
-  if (s === "") return absent ? 0 : null;  // the absent seat scores 0; a seat left blank is no score (the count is wrong)
+  if (s === "") return absent ? 0 : "";  // the absent seat scores 0; a seat left blank is sent blank: the server names it
   const exact = s.replace(/\D/g, "").replace(/^0+/, "").length <= 15;  // more digits than a double keeps: sent as text, refused
   return /^[-+]?(\d+(\.\d*)?|\.\d+)$/.test(s) && exact ? Number(s) : s;
 }
 function scoresBody(f) {
   const boxes = [...f.elements].filter(el => el.name === "forfeit");  // the form's fields sit in the players' cell (form=)
   const forfeits = boxes.filter(b => b.checked && !b.disabled).map(b => b.value);  // a ticked box disabled: the forfeit stands
-  const scores = boxes.map(b => scoreOf(f.elements["score-" + b.value].value, b.checked)).filter(v => v !== null);
+  const scores = boxes.map(b => scoreOf(f.elements["score-" + b.value].value, b.checked));
   const body = { round: Number($("#t-round").dataset.round), table: f.dataset.table, result: { scores }, forfeits };
   return { ...body, ...seen(f.closest("tr")), ...(f.dataset.correct ? { correct: true, reason: f.elements.reason.value } : {}) };
 }

@@ -92,6 +92,13 @@ class System:
     players = 2  # the players of an entry: a pair, or (individual events) one
     ranks = "entry"  # what a row of its standings is: an entry (a pair, a player), or a team of pairs (``team``)
     awards: tuple[Award, ...] = ()  # once finished, the prizes the payload's ``prize`` cannot carry (:func:`prizes`)
+    fewer_first: tuple[str, ...] = ()  # tie-break columns where fewer ranks first (the individual's 弃权)
+    ranking_article = ""  # the seed's article that orders its standings (the sheets say it with :meth:`ranked_by`)
+
+    def ranked_by(self) -> tuple[str, ...]:
+        """What the standings compare, first to last, by their Chinese names (the catalogue's ``column.*``): the
+        score, the tie-break ``columns`` in their order, then the lot (:func:`rank_rows`)."""
+        return (self.score_column, *self.columns, "抽签")
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

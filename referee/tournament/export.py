@@ -19,6 +19,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from referee.catalogue import LANGS, section, word
+from referee.reasons import cut
 from referee.tournament.base import prizes
 from referee.tournament.core import Repaired, Tournament, TournamentError
 from referee.tournament.exact import Fraction, exact, written
@@ -26,6 +27,7 @@ from referee.tournament.systems import system as system_named
 from referee.tournament.views import results_said, round_view, standings_view
 
 FORMATS = ("csv", "xlsx", "html")
+PRINT_CSS = Path(__file__).parent / "templates" / "print.css"  # the printable sheets' styles
 
 
 def labels(lang: str) -> dict[str, str]:
@@ -170,6 +172,20 @@ def legend(t: Tournament, lang: str) -> str | None:
     return labels(lang)["by_lot"] if any(r.get("by_lot") for r in standings_view(t)["rows"]) else None
 
 
+def ranking(t: Tournament, lang: str) -> str:
+    """The order the standings compare, first to last, in words, with its seed's article: the system's own
+    (``System.ranked_by``: the score, its tie-break columns in order, the lot), as the sheets write it under the
+    standings (排名依据：总分 → 对手分 → 级差 → 抽签（000 四5）).
+
+    >>> t = Tournament("x", "", "individual-tables", "1", {}, (), (), None)
+    >>> ranking(t, "zh"), ranking(t, "en")
+    ('排名依据：积分 → 小分 → 弃权（少者在前） → 抽签（004 附件一 一、1）', 'Ranked by: Points → Game score → Forfeits (fewer first) → Lot (seed 004 附件一 一、1)')
+    """
+    L, rules = labels(lang), system_named(t.system)
+    said = [L["fewer_first"].format(column=L[f"column.{c}"]) if c in rules.fewer_first else L[f"column.{c}"] for c in rules.ranked_by()]
+    return L["ranking"].format(order=" → ".join(said), article=rules.ranking_article)
+
+
 def rounds_complete(t: Tournament) -> int:
     """The rounds the standings count whole: those before the first with a table still without a result."""
     return next((r.round - 1 for r in t.rounds if not r.complete), len(t.rounds))
@@ -209,10 +225,14 @@ def repaired_lines(t: Tournament, repaired: Repaired, lang: str) -> list[str]:
     return lines
 
 
-def export(t: Tournament, fmt: str, round_no: int | None = None, lang: str = "zh", made: float | None = None) -> bytes:
-    """The sheets in ``fmt``, stamped (:func:`stamp`) as made at ``made`` (default: now)."""
+def export(t: Tournament, fmt: str, round_no: int | None = None, lang: str = "zh", made: float | None = None,
+           stylesheet: str | None = None) -> bytes:
+    """The sheets in ``fmt``, stamped (:func:`stamp`) as made at ``made`` (default: now). The printable HTML carries its
+    styles (``templates/print.css``) within, a file that reads alike wherever it is opened; with ``stylesheet`` (a
+    URL serving :data:`PRINT_CSS`) it links them instead, a page a strict Content-Security-Policy (no inline style)
+    lets a browser show styled."""
     if fmt not in FORMATS:
-        raise TournamentError("export_format", format=fmt, known=list(FORMATS))
+        raise TournamentError("export_format", format=cut(fmt), known=list(FORMATS))
     if lang not in LANGS:
         raise TournamentError("export_lang", lang=lang)
     stamped = stamp(t, lang, time.time() if made is None else made)
@@ -224,11 +244,11 @@ def export(t: Tournament, fmt: str, round_no: int | None = None, lang: str = "zh
         w.writerows([texts(row, lang) for row in standing_rows(t, lang)])
         if note := legend(t, lang):
             w.writerow([note])
-        w.writerows([[], [stamped]])
+        w.writerows([[ranking(t, lang)], [], [stamped]])
         return out.getvalue().encode("utf-8-sig")
     if fmt == "xlsx":
         return _xlsx(t, lang, stamped)
-    return _html(t, lang, round_no, stamped).encode("utf-8")
+    return _html(t, lang, round_no, stamped, stylesheet).encode("utf-8")
 
 
 def _xlsx(t: Tournament, lang: str, stamped: str) -> bytes:
@@ -243,6 +263,7 @@ def _xlsx(t: Tournament, lang: str, stamped: str) -> bytes:
         _append(ws, row)
     if note := legend(t, lang):
         _append(ws, [note])
+    _append(ws, [ranking(t, lang)])
     rows = result_rows(t, lang)
     for r in t.rounds:
         sheet = wb.create_sheet(L["round_n"].format(n=r.round))
@@ -300,7 +321,7 @@ def _templates() -> Environment:
     return env
 
 
-def _html(t: Tournament, lang: str, round_no: int | None, stamped: str) -> str:
+def _html(t: Tournament, lang: str, round_no: int | None, stamped: str, stylesheet: str | None) -> str:
     """The printable sheets (``templates/print.html``): the pairings and a result slip per table of the round, the
     standings; the stamp ``stamped`` under the title and under the standings (a page of its own)."""
     L = labels(lang)
@@ -331,4 +352,5 @@ def _html(t: Tournament, lang: str, round_no: int | None, stamped: str) -> str:
         rows[1:] = [[*row[:2], "" if row[2] == row[1] else row[2], *row[3:]] for row in rows[1:]]  # keep it to sort by
     return _templates().get_template("print.html").render(
         html_lang="zh-CN" if lang == "zh" else "en", title=t.name or t.id, stamp=stamped, pairings=pairings, slips=slips,
-        referee=L["referee"], standings={"title": L["standings"], "head": rows[0], "body": rows[1:], "legend": legend(t, lang)})
+        referee=L["referee"], standings={"title": L["standings"], "head": rows[0], "body": rows[1:], "legend": legend(t, lang),
+                                             "ranking": ranking(t, lang)}, stylesheet=stylesheet)

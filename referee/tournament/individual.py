@@ -28,6 +28,8 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
+from referee.catalogue import Term
+from referee.reasons import cut
 from referee.tournament.base import System, rank_rows, totals
 from referee.tournament.core import Outcome, Table, Tournament, TournamentError, table_name
 from referee.tournament.exact import Fraction, exact, is_number, wire
@@ -84,20 +86,32 @@ SCORE_LIMIT = 100000  # a round's 小分 beyond it is a typing slip (and would l
 
 def seat_scores(result: dict) -> tuple[int | Fraction, ...]:
     """The four seats' 小分 of a result entered by hand, exact; refused unless four finite numbers within
-    ``SCORE_LIMIT`` either way.
+    ``SCORE_LIMIT`` either way, a refusal naming the seat (S E N W) whose value is wrong and what it was, cut to 40
+    characters (was: the whole list in Python's form, 而不是 [30, -5, 'abc', 0]).
 
     >>> seat_scores({"scores": [30, -5, 12.5, 0]})
     (30, -5, Fraction(25, 2), 0)
     >>> seat_scores({"scores": [30, -5, "abc", 0]})
     Traceback (most recent call last):
     ...
-    referee.tournament.core.TournamentError: 小分应为四个有限的数（不能是非数或无穷大），每座一个，绝对值不超过 100000，而不是 [30, -5, 'abc', 0]
+    referee.tournament.core.TournamentError: 北座的小分“abc”不是有限的数：应为整数或小数，绝对值不超过 100000
+    >>> seat_scores({"scores": [30, -5, 0]})
+    Traceback (most recent call last):
+    ...
+    referee.tournament.core.TournamentError: 小分应有四个，南、东、北、西每座一个，而这里有 3 个
     """
     if set(result) != {"scores"}:
         raise TournamentError("individual_result")
     scores = result["scores"]
-    if not (isinstance(scores, list) and len(scores) == 4 and all(is_number(s) and abs(s) <= SCORE_LIMIT for s in scores)):
-        raise TournamentError("individual_scores", scores=repr(scores), limit=SCORE_LIMIT)
+    if not isinstance(scores, list) or len(scores) != 4:
+        raise TournamentError("individual_scores", n=len(scores) if isinstance(scores, list) else 1)
+    for s, x in zip("SENW", scores):
+        if x == "":  # a seat left blank in the console's form
+            raise TournamentError("individual_score_blank", seat=Term(f"seat.{s}"))
+        if not is_number(x):
+            raise TournamentError("individual_score_text", seat=Term(f"seat.{s}"), value=cut(str(x)), limit=SCORE_LIMIT)
+        if abs(x) > SCORE_LIMIT:
+            raise TournamentError("individual_score_limit", seat=Term(f"seat.{s}"), value=cut(str(x)), limit=SCORE_LIMIT)
     return tuple(map(exact, scores))
 
 
@@ -108,6 +122,8 @@ class IndividualTables(System):
     score_column = "积分"  # 一、1: 最终比赛结果按照四轮比赛累计积分进行排名 (the round points, not the 小分)
     result_column = "小分"  # a table's scores are its players' game scores (一、1)
     defaults = {"rounds": 4, "points": [5, 3, 2, 1], "games": 8}  # 一、3: 每轮进行8局比赛
+    fewer_first = ("弃权",)  # rounds forfeited: fewer first (004 is silent on absence; decided)
+    ranking_article = "004 附件一 一、1"  # 最终比赛结果按照四轮比赛累计积分进行排名，如出现积分相同者，则计算小分进行排名
     players = 1  # 本次比赛采取个人赛形式
     rulebook = "usst-2016"  # the seats by suit drawn and the first bidder's turn (一、4 and 一、5)
     games = ("sandayi",)  # four players, each for themselves (三打一)

@@ -81,6 +81,12 @@ class Knockout(System):
     rulebook = "sanjiang-2012"  # seed 002 is Guandan's (掼蛋比赛)
     # 四 录取名次及奖励 1: 凡参加比赛的选手均有纪念品; 2: 获得本届比赛前八名的选手分别颁发证书和奖品
     awards = (Award("证书和奖品", upto=PLACES), Award("纪念品"))
+    ranking_article = "002 四2"  # 前八名 played off; the places are the bracket's, shared where no play-off decides
+
+    def ranked_by(self) -> tuple[str, ...]:
+        """The place reached in the bracket alone: shared places stay shared (never drawn), 胜场 only lists them."""
+        return ("淘汰位次",)
+
     stage_two_rulebook = "sanjiang-2012-stage-two"  # 规程 三 2: 第二阶段：采取三局两胜制，每局过“8”即胜，但是“8”不必打
 
     def rounds(self, t: Tournament) -> int:

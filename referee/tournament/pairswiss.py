@@ -35,6 +35,7 @@ class PairSwiss(System):
     defaults = {"rounds": 6, "points": [2, 1, 0], "level_step": [2, 0, -2], "level_diff": "seed",
                 "opponent_score": "pair", "prizes": [1, 3, 5], "team_pairs": 2}
     late_limit = 20.0  # seed 000 第十三条: 21 minutes and more, the whole team forfeits the round
+    ranking_article = "000 四5"  # 团体总分高者名次列前；若总分相同，则比较对手分……若级差仍相同，则抽签决定名次
     ranks = "team"  # seed 000 四5: 各队的团体成绩由本队两对选手轮分积分累加而定
     awards = (Award("鼓励奖", unplaced=True),)  # seed 000 五: 本届竞赛决出一等奖1名，二等奖3名，三等奖5名。未获名次的队给予鼓励奖。
     rulebook = "zhongkai-2010"  # seed 000 四1: 竞赛采用…《三副牌拖拉机竞赛规则》进行 -- its 附件2, the book of that seed

@@ -215,12 +215,12 @@ class TournamentStore:
     def standings(self) -> dict:
         return standings_view(self.tournament)
 
-    def export(self, fmt: str, round_no: int | None = None, lang: str = "zh") -> bytes:
-        """``csv``, ``xlsx`` or ``html`` (the pairing sheet and slips of ``round_no``, default the latest), stamped as
-        made now (the store's ``clock``)."""
+    def export(self, fmt: str, round_no: int | None = None, lang: str = "zh", stylesheet: str | None = None) -> bytes:
+        """``csv``, ``xlsx`` or ``html`` (the pairing sheet and slips of ``round_no``, default the latest; its styles
+        linked from ``stylesheet``, else within), stamped as made now (the store's ``clock``)."""
         from referee.tournament.export import export
 
-        return export(self.tournament, fmt, round_no, lang, made=self.clock())
+        return export(self.tournament, fmt, round_no, lang, made=self.clock(), stylesheet=stylesheet)
 
     # -- changes ----------------------------------------------------------------------------------
     def new(self, system_name: str, entries: list[Entry] | tuple[Entry, ...], name: str = "", seed: str | int | None = None,

@@ -134,9 +134,10 @@ def damaged_tournament(path: Path) -> Path:
 
 
 @contextmanager
-def console_of(browser, server: Server):
-    """The console of ``server`` in a browser context of its own, logged in as the organiser."""
-    context = browser.new_context(locale=HALL_LOCALE)
+def console_of(browser, server: Server, locale: str = HALL_LOCALE, viewport: dict | None = None):
+    """The console of ``server`` in a browser context of its own (``locale``, ``viewport``: a phone's), logged in as
+    the organiser."""
+    context = browser.new_context(locale=locale, **({"viewport": viewport} if viewport else {}))
     try:
         console = context.new_page()
         console.goto(server.url + "/console")

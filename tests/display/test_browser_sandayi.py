@@ -91,11 +91,12 @@ def test_the_console_enters_and_corrects_a_san_da_yi_table(browser, broker, tmp_
         console.click(f"{form2} button")
         said = row2.locator(".form-said")
         said.wait_for()
-        assert said.inner_text().startswith("小分应为四个有限的数") and "而不是 [10, 20, -30]" in said.inner_text(), said.inner_text()
-        assert console.inner_text("#result .line").startswith("错误：小分应为四个有限的数")
+        # said in words: which seat, what is wrong, what is allowed (was: 而不是 [10, 20, -30], Python's list)
+        assert said.inner_text() == "西座的小分没有填：应为整数或小数（弃权的座位打勾，记 0 分）", said.inner_text()
+        assert console.inner_text("#result .line").startswith("错误：西座的小分没有填")
         row2.locator(f"input[name=score-{seats2[3]}]").fill("二十")
         console.click(f"{form2} button")
-        console.wait_for_selector(f"{form2} ~ .form-said:has-text(\"而不是 [10, 20, -30, '二十']\")")
+        console.wait_for_selector(f"{form2} ~ .form-said:text-is('西座的小分“二十”不是有限的数：应为整数或小数，绝对值不超过 100000')")
         assert store.last_seq() == before  # nothing changed
         assert row2.locator(f"input[name=score-{seats2[0]}]").input_value() == "10"  # the typing is kept
         # the switch: the form and the server's words in English
@@ -103,7 +104,7 @@ def test_the_console_enters_and_corrects_a_san_da_yi_table(browser, broker, tmp_
         console.wait_for_selector(f"{form2} button:text-is('Enter scores')")
         assert row2.locator(f"input[name=score-{seats2[3]}]").input_value() == "二十"
         console.click(f"{form2} button")
-        console.wait_for_selector(f"{form2} ~ .form-said:has-text('the scores are four finite numbers')")
+        console.wait_for_selector(f"{form2} ~ .form-said:text-is(\"seat W's score '二十' is not a finite number: a whole or decimal number, at most 100000 either way\")")
         assert note.inner_text().startswith("The table's report was not recorded: the players at t02 (")
         console.click("#lang")
         console.wait_for_selector(f"{form2} button:text-is('录入小分')")

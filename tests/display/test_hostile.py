@@ -44,7 +44,7 @@ ROLES = {
     ("GET", "/api/console/frames/{table}/{frame}"): REFEREES, ("GET", "/api/console/entries"): REFEREES,
     ("GET", "/api/console/tournament"): REFEREES, ("POST", "/api/console/tournament/results"): REFEREES,
     ("POST", "/api/console/tournament/forfeits"): REFEREES, ("POST", "/api/console/tournament/late"): REFEREES,
-    ("GET", "/api/console/tournament/export.{fmt}"): REFEREES,
+    ("GET", "/api/console/tournament/export.{fmt}"): REFEREES, ("GET", "/api/console/tournament/print.css"): REFEREES,
     ("GET", "/api/users"): ORGANISERS, ("POST", "/api/users"): ORGANISERS,
     ("POST", "/api/console/tables/{table}/assign"): ORGANISERS, ("POST", "/api/console/entries"): ORGANISERS,
     ("DELETE", "/api/console/entries"): ORGANISERS, ("POST", "/api/console/entries/import"): ORGANISERS,

@@ -94,7 +94,7 @@ def test_a_team_is_its_unit_and_its_name(tmp_path):
     assert rows["外语学院", "一队"]["id"] == "外语学院·一队" and rows["体育部", "体育部"]["id"] == "体育部"
     # The exports carry the team's name and unit: three 一队 rows told apart by their units.
     lines = list(csv.reader(io.StringIO(store.export("csv").decode("utf-8-sig"))))
-    table = lines[lines.index([]) + 1:-2]  # the standings, before the stamp (test_stamp.py)
+    table = lines[lines.index([]) + 1:-3]  # the standings, before the ranking order's words and the stamp (test_stamp.py)
     assert sorted((r[1], r[2]) for r in table[1:]) == sorted((r["name"], r["unit"]) for r in standings["rows"])
     store.close()
 

@@ -151,9 +151,9 @@ def test_nan_or_infinity_as_a_game_score_is_refused_in_words(tmp_path, capsys):
     before = TournamentStore(db).last_seq()
     for bad in ("NaN,1,2,3", "1,Infinity,2,3", "1,2,-Infinity,3"):
         err = _refused(capsys, "tournament", "result", "--db", db, "--round", "1", "--table", table, "--scores", bad)
-        assert "小分应为四个有限的数（不能是非数或无穷大）" in err, err
+        assert "座的小分“nan”不是有限的数" in err or "座的小分“inf”不是有限的数" in err or "座的小分“-inf”不是有限的数" in err, err
     err = _refused(capsys, "--lang", "en", "tournament", "result", "--db", db, "--round", "1", "--table", table, "--scores", "NaN,1,2,3")
-    assert "four finite numbers (not NaN or infinity)" in err
+    assert "seat S's score 'nan' is not a finite number" in err, err
     with pytest.raises(TournamentError, match="有限的数"):
         TournamentStore(db).record_result(1, table, {"scores": [float("inf"), 1, 2, 3]})
     assert TournamentStore(db).last_seq() == before

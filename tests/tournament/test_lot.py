@@ -32,9 +32,10 @@ def test_a_place_the_lot_decides_is_marked_on_the_standings_and_the_exports(hand
         (1, "A", False), (2, "B", False), (3, "D", True), (4, "C", True)]
     lines = list(csv.reader(io.StringIO(export(t, "csv").decode("utf-8-sig"))))
     legend = "※ 名次由抽签决定（总分及各项比较都相同）"
-    assert [row[0] for row in lines[-7:-2]] == ["1", "2", "3※", "4※", legend]  # then the stamp (test_stamp.py)
+    ranked = "排名依据：总分 → 对手分 → 级差 → 抽签（000 四5）"  # what the lot comes after (test_ranking_order.py)
+    assert [row[0] for row in lines[-8:-2]] == ["1", "2", "3※", "4※", legend, ranked]  # then the stamp (test_stamp.py)
     sheet = load_workbook(io.BytesIO(export(t, "xlsx"))).active
-    assert [c.value for c in sheet["A"]][1:-2] == [1, 2, "3※", "4※", legend]
+    assert [c.value for c in sheet["A"]][1:-2] == [1, 2, "3※", "4※", legend, ranked]
     html = export(t, "html").decode()
     assert "<td>3※</td>" in html and f"<p class=legend>{legend}</p>" in html
     english = export(t, "html", lang="en").decode()
