@@ -67,8 +67,8 @@ def test_the_console_shows_the_tournaments_standings_whole_on_a_phone(browser, b
             assert words.startswith("排名依据：积分 → 小分 → 弃权" if lang == "zh" else "Ranked by: Points → Game score → Forfeits")
             assert console.evaluate(HIDDEN) == []  # every number in sight
             assert console.evaluate("document.documentElement.scrollWidth <= innerWidth")
-            assert console.evaluate("(t => t.scrollWidth <= t.clientWidth)(document.querySelector('#t-standings'))"), \
-                console.evaluate("[...document.querySelectorAll('#c-tournament .body > *')].filter(x => x.scrollWidth > x.clientWidth).map(x => x.id || x.tagName)")
+            # the panel does not scroll sideways either (the 退赛 picker of long units' names made it 367 px wide)
+            assert console.evaluate("(b => b.scrollWidth <= b.clientWidth)(document.querySelector('#c-tournament .body'))")
             # a wide screen: the table with its heads
             console.set_viewport_size({"width": 1280, "height": 900})
             until(console, "getComputedStyle(document.querySelector('#t-standings thead')).display !== 'none'")
