@@ -121,7 +121,8 @@ def _setup(args: argparse.Namespace) -> int:
     except OSError as exc:  # --out cannot be made (no such folder above it, a read-only disk, no permission)
         return refuse(args, PlanError("cannot_write", out=args.out, error=exc))
     if not given:
-        print(f"cardtable hall setup: {say(args.lang, 'hall.setup_plain')}", file=sys.stderr)
+        colon = "：" if args.lang == "zh" else ": "  # as argparse_text's error line: cardtable hall setup：错误：
+        print(f"cardtable hall setup{colon}{say(args.lang, 'hall.setup_plain')}", file=sys.stderr)
     print(say(args.lang, "hall.setup.written", files=len(written), tables=len(tables), out=args.out,
               install=args.out / "INSTALL.txt"))
     return 0

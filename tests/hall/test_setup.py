@@ -150,7 +150,11 @@ def test_setup_refuses_in_chinese_or_english_and_writes_nothing(tmp_path, capsys
     assert not out.exists()
     assert cli.main(["--lang", "en", *setup, "--tables", "t1"]) == 0
     files = sum(1 for path in out.rglob("*") if path.is_file())
-    assert capsys.readouterr().out == f"{files} files for 1 table(s) in {out}; next: {out / 'INSTALL.txt'}\n"
+    said = capsys.readouterr()
+    assert said.out == f"{files} files for 1 table(s) in {out}; next: {out / 'INSTALL.txt'}\n"
+    assert said.err.startswith("cardtable hall setup: warning: no certificate")
+    assert cli.main(["--lang", "zh", *setup[:-1], str(tmp_path / "zh"), "--tables", "t1"]) == 0
+    assert capsys.readouterr().err.startswith("cardtable hall setup：警告：没有给证书"), "the colon of a Chinese line is full width"
 
 
 def test_each_user_reaches_what_the_protocol_says_and_nothing_else(hall):
