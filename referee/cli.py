@@ -77,7 +77,7 @@ def _rulebooks(args: argparse.Namespace) -> int:
         try:
             book = rulebooks.load(name)
         except rulebooks.RulebookError as exc:
-            status = refuse(args, say(args.lang, "rulebook.broken", error=str(exc)), FAILED)
+            status = refuse(args, say(args.lang, "rulebook.broken", error=exc.text(args.lang)), FAILED)
             continue
         print(say(args.lang, "rulebook.listed", name=name, game=Term(f"game.{book.game}").text(args.lang),
                   title=book.title_en if args.lang == "en" else book.title, seed=book.seed))
@@ -101,7 +101,8 @@ def _rulebook(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         book = rulebooks.build(rulebooks.settings_of(name, folder=folder), str(path if folder else rulebooks.HERE / f"{name}.toml"))
         tables = told(book, args.lang, folder)
     except (rulebooks.RulebookError, UnicodeDecodeError) as exc:
-        return refuse(parser, say(args.lang, "rulebook.broken", error=str(exc)))
+        error = exc.text(args.lang) if isinstance(exc, rulebooks.RulebookError) else str(exc)
+        return refuse(parser, say(args.lang, "rulebook.broken", error=error))
     lang = args.lang
     print(say(lang, "rulebook.header", name=book.id, title=book.title_en if lang == "en" else book.title))
     print(say(lang, "rulebook.game", game=Term(f"game.{book.game}").text(lang), seed=book.seed))

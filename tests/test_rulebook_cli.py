@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -51,7 +52,7 @@ def test_list_says_a_book_that_will_not_load_as_an_error_line_and_lists_the_othe
                    encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT), str(ROOT / "firmware-bridge")])}
     env.pop("CARDTABLE_LANG", None)
-    for lang, said in (("zh", f'cardtable rulebook list：错误：规则文件有误，没有读出：`{bad}: [clock] lead_s = "fast": allowed a number`'),
+    for lang, said in (("zh", f'cardtable rulebook list：错误：规则文件有误，没有读出：{bad}：[clock] lead_s = "fast"：应为 数值'),
                        ("en", f'cardtable rulebook list: error: the rulebook file is wrong, not read: {bad}: [clock] lead_s = "fast": '
                               "allowed a number")):
         done = subprocess.run([sys.executable, "-m", "cardtable", "rulebook", "list", "--lang", lang], capture_output=True,
@@ -112,7 +113,7 @@ def test_a_damaged_book_file_says_what_is_wrong(tmp_path):
     book.write_text(book.read_text(encoding="utf-8").replace("lead_s = 15", 'lead_s = "fast"'), encoding="utf-8")
     zh, en = run(["show", str(book)], "zh"), run(["show", str(book)], "en")
     assert zh.returncode == en.returncode == 2 and not zh.stdout and not en.stdout
-    assert zh.stderr == f'cardtable rulebook show：错误：规则文件有误，没有读出：`{book}: [clock] lead_s = "fast": allowed a number`\n'
+    assert zh.stderr == f'cardtable rulebook show：错误：规则文件有误，没有读出：{book}：[clock] lead_s = "fast"：应为 数值\n'
     assert en.stderr == f'cardtable rulebook show: error: the rulebook file is wrong, not read: {book}: [clock] lead_s = "fast": allowed a number\n'
     shutil.copy(HERE / "classic-3deck.toml", book)  # the same file whole: told like the book it is
     assert setting(run(["show", str(book)], "en").stdout, "lead_s")[0] == "lead_s: 15 s"
@@ -164,3 +165,61 @@ def test_every_setting_has_its_meaning_in_chinese_and_none_is_left_over():
         walk(schema)
     written = {k for k in entries("zh") if k.startswith("setting.")}
     assert len(keys) > 150 and keys == written, (sorted(keys - written), sorted(written - keys))
+
+
+BROKEN = [  # (the book it extends, what the file says, the words of its error in Chinese)
+    ("classic-3deck", "[deal]\nkitty = 8", "[deal] kitty = 8：应为 6：3 副牌发给 4 家各 39 张后余下的牌"),
+    ("classic-3deck", "[deal]\nkitties = 8", "[deal] kitties = 8：没有这项设置；[deal] 有 decks, hand_size, kitty"),
+    ("classic-3deck", "colour = 1", "colour = 1：没有这项设置；规则文件有 id, game, title"),
+    ("classic-3deck", '[combos]\ncaptive = "declare"', '[combos] captive = "declare"：应为 "declared"、"chosen_after" 或 "illegal"'),
+    ("classic-3deck", '[combos]\nthrows = "yes"', '[combos] throws = "yes"：应为 true 或 false'),
+    ("classic-3deck", "[combos]\nwidths = [2, 5]", "[combos] widths[1] = 5：应为 2、3 或 4"),
+    ("classic-3deck", "[levels]\ndefenders = 5", "[levels] defenders = 5：应为 列表，每项为 2 项的列表，每项为 整数"),
+    ("classic-3deck", '[declare]\nwindow_s = 5\nwindow_article = ""', '[declare] window_article = ""：应为 所引的条文（已设 `window_s`）'),
+    ("classic-3deck", '[follow.listed]\n4x2 = [["11223?44"]]', "不是点数（1、2..10 或 T、J、Q、K、A），也不是单张（* 或 +散牌）"),
+    ("classic-3deck", '[penalties.failed_throw]\ncard_points = "no"', 'card_points = "no"：应为 true 或 false'),
+    ("classic-3deck", 'title_en = "本校规则"', 'title_en = "本校规则"：应为 英文，不含中文'),
+    ("sanjiang-2012", "[deal]\nkitty = 1", "[deal] kitty = 1：应为 0：2 副牌发给 4 家各 27 张后余下的牌"),
+    ("sanjiang-2012", '[match]\nstage = "three"', 'match.stage = "three"：应为 `[stages]` 之一：one, two'),
+    ("usst-2016", "[deal]\ntold_at = 0", "[deal] told_at = 0：应为 1 或更大：剩牌到这么多张时须报（报牌）"),
+    (3, "", "extends = 3：应为 另一本规则的名称（它不能又扩展本规则）"),
+    (None, 'game = "poker"', 'game = "poker"：应为 "tractor"、"guandan" 或 "sandayi"'),
+    (None, 'game = "tractor"', "缺少 title：应为 字符串"),
+    (None, "a = " + "[" * 20 + "]" * 20, "不是规则文件：数组或表嵌套超过 16 层"),
+]
+
+
+def schema_words() -> set[str]:
+    """Every key a rulebook may hold (the names a book's errors quote)."""
+    words: set[str] = set()
+    todo, seen = list(SCHEMAS.values()), set()
+    while todo:
+        section = todo.pop()
+        if section in seen:
+            continue
+        seen.add(section)
+        for key, _, t, _ in fields(section):
+            words.add(key)
+            todo += [a for a in (t, *getattr(t, "__args__", ())) if dataclasses.is_dataclass(a)]
+    return words
+
+
+def test_a_broken_books_error_is_all_chinese_but_the_files_keys_and_values(tmp_path):
+    """A venue's technician writing a book reads its errors in the command's language: in Chinese each error's frame
+    (``KEY = VALUE：应为 ...``), what each type allows and each check's words, the keys and values of the file as it
+    writes them; no English left (an error said in English inside a Chinese refusal was the fault). In English the
+    same error as ever (tests/test_rulebooks.py compares them)."""
+    names = schema_words()
+    for base, body, words in BROKEN:
+        book = tmp_path / "v.toml"
+        head = 'id = "v"\n' + ("" if base is None else f"extends = {base!r}\n".replace("'", '"'))
+        book.write_text(head + body + "\n", encoding="utf-8")
+        zh = run(["show", str(book)], "zh")
+        assert zh.returncode == 2 and not zh.stdout and words in zh.stderr, (body, zh.stderr)
+        based = (HERE / f"{base}.toml").read_text(encoding="utf-8") if isinstance(base, str) else ""  # its stages' names
+        said = re.sub(r'`[^`]*`|"[^"]*"', "", zh.stderr.replace(str(book), ""))
+        english = {w for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", said) if len(w) >= 3} - names - set(re.findall(r"\w+", book.read_text(encoding="utf-8") + based))
+        english -= {"cardtable", "rulebook", "show", "true", "false"}  # the command; TOML's own values
+        assert not english, (body, zh.stderr, english)
+    en = run(["show", str(book)], "en")
+    assert en.stderr.endswith(f"{book}: not a rulebook: arrays or tables nested more than 16 deep\n"), en.stderr

@@ -381,3 +381,48 @@ def test_a_file_nested_thousands_deep_is_refused_in_words_not_a_recursion_error(
         (tmp_path / f"{name}.toml").write_text(f'id = "{name}"\ngame = "tractor"\n{text}\n', encoding="utf-8")
         with pytest.raises(RulebookError, match=f"{name}.toml: not a rulebook: arrays or tables nested more than 16 deep"):
             build(book_settings(name, folder=tmp_path), str(tmp_path / f"{name}.toml"))
+
+
+#: What a rulebook's error may still say in English inside a Chinese one: words not the rulebooks' own (this list may
+#: only shrink).
+ENGLISH_ONLY = {"rulebook.error.not_toml": "{error}: tomllib's words (the line and column of what it could not read)",
+                "rulebook.error.clock_pass": "{action}: the clock's action as the code names it (lead, follow, return)",
+                "rulebook.allowed.parsed": "{name}: a class's name (no type the schemas use says it)"}
+
+
+def test_every_error_of_a_rulebook_is_said_by_the_catalogue_in_either_language():
+    """A venue technician writing a book read its errors in English inside a Chinese refusal: each error of
+    ``referee/rulebooks`` is now a catalogue key and values (:mod:`referee.rulebooks.said`), none raised from a
+    sentence written in the code; each key it names is in both catalogues."""
+    import ast
+    import re
+
+    from referee.catalogue import entries
+
+    keys, written = set(), []
+    for path in sorted(HERE.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
+                if isinstance(node.exc.args[0], (ast.Constant, ast.JoinedStr)) and ast.unparse(node.exc.func).endswith("Error"):
+                    written.append(f"{path.name}:{node.lineno}")
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
+                name, first = node.func.id, node.args[0]
+                text = lambda a: a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None  # noqa: E731
+                if name == "check" and len(node.args) >= 4 and text(node.args[3]):
+                    keys.add(f"rulebook.allowed.{text(node.args[3])}")
+                elif name in ("fault", "_error") and text(first):
+                    keys.add(f"rulebook.error.{text(first)}")
+                elif name == "named" and len(node.args) == 2 and text(node.args[1]):
+                    keys.add(f"rulebook.allowed.{text(node.args[1])}")
+        code = path.read_text(encoding="utf-8")
+        keys |= set(re.findall(r'"(rulebook\.(?:error|allowed)\.\w+)"', code))
+        keys |= {f"rulebook.{'allowed' if a in ('_A', 'ALLOWED =') else 'error'}.{k}"  # _A + "int", _E + "missing"
+                 for a, k in re.findall(r'(_A|_E|ALLOWED =) \+? ?"(\w+)"', code)}
+    assert not written, f"raised from English written in the code: {written}"
+    assert len(keys) > 60, sorted(keys)
+    for lang in ("zh", "en"):
+        assert keys <= entries(lang).keys(), sorted(keys - entries(lang).keys())
+    said = {k for k in entries("en") if k.startswith(("rulebook.error.", "rulebook.allowed."))}
+    assert said <= keys, sorted(said - keys)  # none left over
+    assert set(ENGLISH_ONLY) <= said

@@ -7,7 +7,8 @@ schema by :mod:`~referee.rulebooks.readme`). Each game's rulebook is a typed sch
 :mod:`~referee.rulebooks.book`, what every book has, and :mod:`~referee.rulebooks.climbing`, what the climbing
 games share; a seed's follow shapes as :mod:`~referee.rulebooks.shapes` reads them), checked when the file loads
 (:mod:`~referee.rulebooks.settings`): a missing, unknown or wrong setting is a :class:`RulebookError` naming the
-file, the key, the value and what is allowed. ``cardtable rulebook show`` tells a book to the people who play by it
+file, the key, the value and what is allowed, in words of the catalogue said in the reader's language
+(:mod:`~referee.rulebooks.said`). ``cardtable rulebook show`` tells a book to the people who play by it
 (:mod:`~referee.rulebooks.told`: each setting's value, meaning and the note beside it in the file, which
 :mod:`~referee.rulebooks.notes` reads: the seed article it cites).
 
@@ -30,7 +31,8 @@ from referee.rulebooks.book import Book
 from referee.rulebooks.climbing import ClimbingRulebook
 from referee.rulebooks.guandan import GuandanRulebook
 from referee.rulebooks.sandayi import SandayiRulebook
-from referee.rulebooks.settings import SettingError, describe, read, show
+from referee.rulebooks.said import Said, SaidError, words_of
+from referee.rulebooks.settings import SettingError, allowed, read, refused, show
 from referee.rulebooks.tractor import TractorRulebook
 
 HERE = Path(__file__).parent
@@ -41,8 +43,13 @@ SCHEMAS: dict[str, type[Book]] = {"tractor": TractorRulebook, "guandan": Guandan
 NESTING_MOST = 16  # arrays and tables within each other in a rulebook file (the books have at most 5)
 
 
-class RulebookError(ValueError):
-    """An unknown rulebook, or a rulebook file with a missing, unknown or wrong setting."""
+class RulebookError(SaidError):
+    """An unknown rulebook, or a rulebook file with a missing, unknown or wrong setting: ``str()`` in English,
+    ``text(lang)`` in the reader's language."""
+
+
+def _error(key: str, **values: Any) -> RulebookError:
+    return RulebookError(Said(f"rulebook.error.{key}", **values))
 
 
 def build(raw: dict[str, Any], file: str) -> TractorRulebook | GuandanRulebook | SandayiRulebook:
@@ -51,12 +58,12 @@ def build(raw: dict[str, Any], file: str) -> TractorRulebook | GuandanRulebook |
     schema = SCHEMAS.get(raw.get("game"))
     try:
         if schema is None:
-            raise SettingError(f"game = {show(raw.get('game'))}: allowed {describe(Literal[tuple(SCHEMAS)])}")
+            raise SettingError(refused("game", raw.get("game"), allowed(Literal[tuple(SCHEMAS)])))
         book = read(schema, raw)
         if Path(file).stem != book.id:
-            raise SettingError(f"id = {show(book.id)}: allowed {show(Path(file).stem)}, the file's name")
+            raise SettingError(refused("id", book.id, Said("rulebook.allowed.file_name", name=show(Path(file).stem))))
     except SettingError as exc:
-        raise RulebookError(f"{file}: {exc}") from None
+        raise _error("in_file", file=file, error=words_of(exc)) from None
     return book
 
 
@@ -86,21 +93,21 @@ def settings_of(rulebook_id: str, extended: tuple[str, ...] = (), folder: Path |
     path = folder / f"{rulebook_id}.toml"
     if not rulebook_id or "/" in rulebook_id or not path.is_file():
         known = sorted(p.stem for p in folder.glob("*.toml"))
-        raise RulebookError(f"unknown rulebook {rulebook_id!r}; known: {', '.join(known)}")
+        raise _error("unknown", rulebook=repr(rulebook_id), known=", ".join(known))
     with path.open("rb") as f:
         try:
             raw = tomllib.load(f)
         except tomllib.TOMLDecodeError as exc:
-            raise RulebookError(f"{path}: not TOML: {exc}") from None
+            raise _error("not_toml", file=path, error=exc) from None
         except RecursionError:  # arrays or tables nested thousands deep: tomllib reads them by recursion
             raw = None
     if raw is None or _nesting(raw) > NESTING_MOST:
-        raise RulebookError(f"{path}: not a rulebook: arrays or tables nested more than {NESTING_MOST} deep")
+        raise _error("nested", file=path, most=NESTING_MOST)
     base = raw.pop("extends", None)
     if base is None:
         return raw
     if not isinstance(base, str) or base in (rulebook_id, *extended):
-        raise RulebookError(f"{path}: extends = {show(base)}: allowed the id of another rulebook that does not extend this one")
+        raise _error("in_file", file=path, error=refused("extends", base, Said("rulebook.allowed.extends")))
     return _laid_over(settings_of(base, (*extended, rulebook_id), home(base, folder)), raw)
 
 

@@ -11,9 +11,9 @@ from types import MappingProxyType
 from typing import Literal, get_args
 
 from referee.catalogue import speaks
-from referee.rulebooks.settings import check, named, setting, show
+from referee.rulebooks.settings import Said, check, fault, named, setting, show
 
-Rank = named(Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"], 'a rank: "2" .. "9", "T", "J", "Q", "K" or "A"')
+Rank = named(Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"], "rank")
 Suit = Literal["S", "H", "D", "C"]
 Seat = Literal["S", "E", "N", "W"]
 
@@ -137,9 +137,9 @@ class Clock:
     def __post_init__(self) -> None:
         bounds = [upto for upto, _ in self.late_bands]
         check(all(b > 0 for b in bounds) and bounds == sorted(set(bounds)), "late_bands",
-              [[b, key] for b, key in self.late_bands], "bands that rise from above 0 minutes")
+              [[b, key] for b, key in self.late_bands], "late_bands")
         check(0 <= self.round_notice_s and (not self.round_s or self.round_notice_s <= self.round_s), "round_notice_s",
-              self.round_notice_s, f"0 up to round_s ({self.round_s:g})")
+              self.round_notice_s, "round_notice_s", round_s=f"{self.round_s:g}")
 
     def timed(self) -> Mapping[str, float]:
         """The limit of each action the book times (an action it does not time is left out)."""
@@ -178,24 +178,24 @@ class Book:
     def __post_init__(self) -> None:
         """The title in English, and the clock against the book: what it names exists, and a pass is a climbing
         game's follow."""
-        check(bool(self.title_en.strip()) and speaks(self.title_en, "en"), "title_en", self.title_en, "words in English, no Chinese")
+        check(bool(self.title_en.strip()) and speaks(self.title_en, "en"), "title_en", self.title_en, "title_en")
         c = self.clock
         for action in c.timed():
             outcome = c.outcome(action)
             key = "overrun_lead" if action in LEADS and c.overrun_lead else "overrun_return" if action == "return" and c.overrun_return else "overrun"
             if outcome == "pass" and (action in ("kitty_and_first_lead", "return") or self.game == "tractor"):
-                raise ValueError(f"[clock] {key} = \"pass\": a {action} cannot be passed in {self.game}; allowed "
-                                 f"{', '.join(map(show, [o for o in OUTCOMES if o != 'pass']))} (set overrun_lead / overrun_return)")
+                raise fault("clock_pass", setting=f"[clock] {key}", value='"pass"', action=action, game=self.game,
+                            allowed=", ".join(map(show, [o for o in OUTCOMES if o != "pass"])))
             if outcome == "penalty" and self.penalty("clock") is None:
-                raise ValueError(f"[clock] {key} = \"penalty\": allowed only with a \"clock\" penalty entry (its warnings and points)")
+                raise fault("refused", setting=f"[clock] {key}", value='"penalty"', allowed=Said("rulebook.allowed.clock_entry"))
         # only the Guandan table knows when a hand's cards are all drawn (its draw ends with the turned-up card, 七)
         check(c.round_cut == "none" or self.game == "guandan", "[clock] round_cut", c.round_cut,
-              f'"none" in {self.game}: its table plays out the hand in play at the end ("undrawn": a Guandan book)')
+              "round_cut", game=self.game)
         for key, entry in c.penalties.items():
-            check(not entry.card_points, f"[clock.penalties] {key} card_points", True, "only in a Tractor book's [penalties]")
+            check(not entry.card_points, f"[clock.penalties] {key} card_points", True, "tractor_penalties")
         for upto, key in c.late_bands:
             if self.penalty(key) is None:
-                raise ValueError(f"[clock] late_bands: {show(key)} has no penalty entry; allowed an entry of [clock.penalties] or [penalties]")
+                raise fault("late_band", entry=show(key))
 
     def penalty(self, name: str) -> PenaltyEntry | None:
         """The penalty entry ``name``: the clock's own, else the book's (:class:`~referee.rulebooks.tractor.TractorRulebook`)."""

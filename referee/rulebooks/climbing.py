@@ -31,10 +31,10 @@ class Deal:
         return not self.told_at or n <= self.told_at
 
     def __post_init__(self) -> None:
-        check(self.decks >= 1, "decks", self.decks, "1 or more")
-        check(self.told_at >= 0, "told_at", self.told_at, "0 or more")
+        check(self.decks >= 1, "decks", self.decks, "one_or_more")
+        check(self.told_at >= 0, "told_at", self.told_at, "zero_or_more")
         cards = 54 * self.decks - 4 * self.hand_size
-        check(self.kitty == cards, "kitty", self.kitty, f"{cards}: the cards of {self.decks} decks not dealt to 4 hands of {self.hand_size}")
+        check(self.kitty == cards, "kitty", self.kitty, "kitty", cards=cards, decks=self.decks, hand_size=self.hand_size)
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class Ranks:
     joker_pairs: bool = setting("two identical jokers are a pair (小王+大王 never is)")
 
     def __post_init__(self) -> None:
-        check(len(set(self.order)) == len(self.order) == 13, "order", self.order, "each of the 13 ranks once")
+        check(len(set(self.order)) == len(self.order) == 13, "order", self.order, "order")
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ class Combos:
     def __post_init__(self) -> None:
         for key in ("straight", "pair_straight", "triple_straight", "airplane", "bomb"):
             span = getattr(self, key)
-            check(span is None or 1 <= span[0] <= span[1], key, span, "[least, most] with 1 <= least <= most")
+            check(span is None or 1 <= span[0] <= span[1], key, span, "span")
 
 
 @dataclass(frozen=True, eq=False, repr=False, kw_only=True)
@@ -85,7 +85,7 @@ class ClimbingRulebook(Book):
     def __post_init__(self) -> None:
         super().__post_init__()
         check(self.combos.wild_reading == "lowest" or self.ranks.wildcard != "none", "combos.wild_reading",
-              self.combos.wild_reading, '"lowest" with [ranks] wildcard = "none" (no lead then reads two ways)')
+              self.combos.wild_reading, "wild_reading")
 
 
 __all__ = ["ClimbingRulebook", "Combos", "Deal", "Ranks"]

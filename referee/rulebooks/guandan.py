@@ -53,7 +53,7 @@ class Tribute:
     lead_equal: Leader = setting("who leads after equal double tributes (as `lead_paid`)")
 
     def __post_init__(self) -> None:
-        check(self.refuse_count >= 1, "refuse_count", self.refuse_count, "1 or more")
+        check(self.refuse_count >= 1, "refuse_count", self.refuse_count, "one_or_more")
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class Levels:
         "at a `must_play` level, the team passes it only when the partner finished in one of these places (not last)")
 
     def __post_init__(self) -> None:
-        check(set(self.places) == {2, 3, 4}, "places", {str(k): v for k, v in self.places.items()}, "a number of levels for each of 2, 3 and 4")
+        check(set(self.places) == {2, 3, 4}, "places", {str(k): v for k, v in self.places.items()}, "places")
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ class Stage:
     best_of: int = setting("games in a match (`3`: the first to win two)")
 
     def __post_init__(self) -> None:
-        check(self.best_of >= 1 and self.best_of % 2 == 1, "best_of", self.best_of, "an odd number of games")
+        check(self.best_of >= 1 and self.best_of % 2 == 1, "best_of", self.best_of, "best_of")
 
 
 @dataclass(frozen=True)
@@ -104,8 +104,8 @@ class Fouls:
         "hand already scored only until the next one is drawn, and not one that decided the game", ())
 
     def __post_init__(self) -> None:
-        check(set(self.warned_first) <= set(self.kinds), "warned_first", self.warned_first, "kinds of `[fouls] kinds`")
-        check(set(self.taken_back) <= set(self.kinds), "taken_back", self.taken_back, "kinds of `[fouls] kinds`")
+        check(set(self.warned_first) <= set(self.kinds), "warned_first", self.warned_first, "foul_kinds")
+        check(set(self.taken_back) <= set(self.kinds), "taken_back", self.taken_back, "foul_kinds")
 
 
 @dataclass(frozen=True, eq=False, repr=False, kw_only=True)
@@ -123,11 +123,11 @@ class GuandanRulebook(ClimbingRulebook):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        check(self.match.stage in self.stages, "match.stage", self.match.stage, f"one of the [stages]: {', '.join(self.stages)}")
+        check(self.match.stage in self.stages, "match.stage", self.match.stage, "stage", stages=", ".join(self.stages))
         # 规程 三 2: 每场比赛时间定为1小时 is one time, written twice: the table's round clock and the match's limit
         hour = 60 * self.match.minutes
         check(self.clock.round_s == hour, "clock.round_s", self.clock.round_s,
-              f"{hour:g}: [match] minutes ({self.match.minutes:g}) in seconds")
+              "round_s", hour=f"{hour:g}", minutes=f"{self.match.minutes:g}")
 
 
 __all__ = ["Announce", "Fouls", "GuandanRulebook", "Levels", "Match", "Play", "Stage", "Tribute"]

@@ -22,7 +22,7 @@ class Bidding:
     first_may_pass: bool = setting("`false`: the first bidder must bid (最少叫1分), so there is always a dealer (无荒番局, no redeal)")
 
     def __post_init__(self) -> None:
-        check(bool(self.bids) and list(self.bids) == sorted(set(self.bids)), "bids", self.bids, "rising bids of 1, 2 and 3")
+        check(bool(self.bids) and list(self.bids) == sorted(set(self.bids)), "bids", self.bids, "bids")
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class BombLimits:
     def __post_init__(self) -> None:
         for key in ("dealer", "not_asked", "bid_1", "bid_2", "pass_"):
             limit = getattr(self, key)
-            check(limit == "unlimited" or limit >= 0, key.rstrip("_"), limit, 'a number of 0 or more, or "unlimited"')
+            check(limit == "unlimited" or limit >= 0, key.rstrip("_"), limit, "limit")
 
 
 @dataclass(frozen=True)
@@ -72,10 +72,10 @@ class Round:
 
     def __post_init__(self) -> None:
         seating = {k: v for k, v in self.seat_of_suit.items()}
-        check(len(seating) == 4 and len(set(seating.values())) == 4, "seat_of_suit", seating, "each suit S H C D at a seat of its own")
-        check(bool(self.first_bidder_suits), "first_bidder_suits", self.first_bidder_suits, "one suit or more")
-        check(self.games >= 1, "games", self.games, "1 or more")
-        check(self.rounds >= 1, "rounds", self.rounds, "1 or more")
+        check(len(seating) == 4 and len(set(seating.values())) == 4, "seat_of_suit", seating, "seat_of_suit")
+        check(bool(self.first_bidder_suits), "first_bidder_suits", self.first_bidder_suits, "one_suit_or_more")
+        check(self.games >= 1, "games", self.games, "one_or_more")
+        check(self.rounds >= 1, "rounds", self.rounds, "one_or_more")
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ class Fouls:
     kinds: tuple[FoulKind, ...] = setting("the fouls the referee can record")
 
     def __post_init__(self) -> None:
-        check(self.limit >= 1, "limit", self.limit, "1 or more")
+        check(self.limit >= 1, "limit", self.limit, "one_or_more")
 
 
 @dataclass(frozen=True, eq=False, repr=False, kw_only=True)
@@ -103,7 +103,7 @@ class SandayiRulebook(ClimbingRulebook):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        check(self.deal.told_at >= 1, "[deal] told_at", self.deal.told_at, "1 or more: the count a player reports (报牌)")
+        check(self.deal.told_at >= 1, "[deal] told_at", self.deal.told_at, "told_at", term="报牌")
 
 
 __all__ = ["Bidding", "BombLimits", "Fouls", "Round", "SandayiRulebook", "Scoring"]

@@ -7,8 +7,10 @@ setting means, for ``README.md``). Its type says what the file may hold: ``bool`
 ``tuple[T, ...]`` (a list), ``tuple[A, B]`` (a list of exactly these), ``Mapping[K, V]`` (a table;
 its keys read as ``K``), ``A | B`` (the first that fits), a section (a table of its settings), or
 a class with a ``parse`` that reads a string (a card, a format ``WxN``). A key the section does
-not have is refused too. A check that spans settings is the section's ``__post_init__``: a
-``ValueError`` naming the setting, its value and what is allowed. The schema modules do without
+not have is refused too. A check that spans settings is the section's ``__post_init__``: :func:`check` (the
+setting, its value and what is allowed, a key of the catalogue's ``rulebook.allowed``) or :func:`fault` (an error of
+its own, ``rulebook.error``), every error's words the catalogue's, said in the reader's language
+(:mod:`~referee.rulebooks.said`; ``str()`` the English). The schema modules do without
 ``from __future__ import annotations``: their types are made once, when the classes are, rather
 than compiled from strings at the first load (all six books then load in about 6 ms, not 19).
 
@@ -42,13 +44,17 @@ from types import MappingProxyType, UnionType
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from referee.cards import Card
-from referee.catalogue import fill, has, word
+from referee.catalogue import word
+from referee.rulebooks.said import Either, Joined, Said, SaidError, said, words_of
 from referee.rulebooks.shapes import Shape
 
 
-class SettingError(ValueError):
-    """A setting missing, unknown, or of a value its type does not allow; the words name the key,
-    the value and what is allowed."""
+class SettingError(SaidError):
+    """A setting missing, unknown, or of a value its type does not allow; the words (:class:`Said`, in either
+    language) name the key, the value and what is allowed."""
+
+
+_E = "rulebook.error."
 
 
 def setting(doc: str, default: Any = dataclasses.MISSING, *, key: str | None = None) -> Any:
@@ -95,54 +101,56 @@ def meaning(section: type, key: str, lang: str) -> str:
     return doc if lang == "en" else word(lang, f"setting.{owner.__module__.rpartition('.')[2]}.{owner.__name__}.{key}", doc)
 
 
-def _or(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+#: Words for types whose values are long to list or read by a ``parse``: :func:`allowed` uses them.
+NAMED: dict[Any, Said] = {Card: Said("rulebook.allowed.card"), Shape: Said("rulebook.allowed.shape")}
+_A = "rulebook.allowed."
 
 
-#: Words for types whose values are long to list or read by a ``parse``: :func:`describe` uses them.
-NAMED: dict[Any, str] = {Card: "a card (SA, HT, LJ, BJ)", Shape: "a pattern (README: the patterns of `listed`)"}
-
-
-def named(t: Any, words: str) -> Any:
-    """Call ``t`` ``words`` wherever :func:`describe` says what is allowed; returns ``t``."""
-    NAMED[t] = words
+def named(t: Any, key: str) -> Any:
+    """Call ``t`` by the catalogue's ``rulebook.allowed.<key>`` wherever :func:`allowed` says what is allowed;
+    returns ``t``."""
+    NAMED[t] = Said(_A + key)
     return t
 
 
 def describe(t: Any) -> str:
-    """What a value of type ``t`` may be, in words.
+    """What a value of type ``t`` may be, in English (:func:`allowed`'s words).
 
     >>> describe(tuple[Literal["units", "strict"], ...]), describe(int | Literal["unlimited"])
     ('a list, each "units" or "strict"', 'a whole number or "unlimited"')
+    """
+    return said(allowed(t), "en")
+
+
+def allowed(t: Any) -> Said | Either:
+    """What a value of type ``t`` may be, as words in either language.
+
+    >>> allowed(Mapping[str, bool]).text("zh")
+    '表：键为 字符串，每项为 true 或 false'
     """
     origin, args = get_origin(t), get_args(t)
     if t in NAMED:
         return NAMED[t]
     if t is bool:
-        return "true or false"
-    if t is int:
-        return "a whole number"
-    if t is float:
-        return "a number"
-    if t is str:
-        return "a string"
-    if t is Any:
-        return "any value"
+        return Either(("true", "false"))
+    plain = {int: _A + "int", float: _A + "float", str: _A + "str", Any: _A + "any"}
+    if t in plain:
+        return Said(plain[t])
     if origin is Literal:
-        return _or([show(a) for a in args])
+        return Either(show(a) for a in args)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
-            return f"a list, each {describe(args[0])}"
+            return Said(_A + "list_each", each=allowed(args[0]))
         if len(set(args)) == 1:
-            return f"a list of {len(args)}, each {describe(args[0])}"
-        return f"a list of {len(args)}: {', '.join(describe(a) for a in args)}"
+            return Said(_A + "list_of_each", n=len(args), each=allowed(args[0]))
+        return Said(_A + "list_of", n=len(args), each=Joined(allowed(a) for a in args))
     if origin is Mapping:
-        return f"a table: keys {describe(args[0])}, each {describe(args[1])}"
+        return Said(_A + "table_keys", keys=allowed(args[0]), each=allowed(args[1]))
     if origin in (Union, UnionType):
-        return _or([describe(a) for a in args if a is not type(None)])
+        return Either(allowed(a) for a in args if a is not type(None))
     if hasattr(t, "parse"):
-        return getattr(t, "ALLOWED", f"a {t.__name__}")
-    return f"a table of {', '.join(k for k, *_ in fields(t))}"
+        return Said(_A + t.ALLOWED) if hasattr(t, "ALLOWED") else Said(_A + "parsed", name=t.__name__)
+    return Said(_A + "table_of", keys=", ".join(k for k, *_ in fields(t)))
 
 
 Path = tuple[str | int, ...]
@@ -156,8 +164,13 @@ def where(path: Path, tables: int) -> str:
     return f"[{head}] {key}" if head and key else f"[{head}]" if head else key
 
 
+def refused(setting: str, found: Any, allowed_: Said | Either | str) -> Said:
+    """The words ``SETTING = VALUE: allowed X``: the setting's place, the value ``found`` as the file writes it."""
+    return Said(_E + "refused", setting=setting, value=show(found), allowed=allowed_)
+
+
 def _refuse(path: Path, tables: int, raw: Any, t: Any) -> SettingError:
-    return SettingError(f"{where(path, tables)} = {show(raw)}: allowed {describe(t)}")
+    return SettingError(refused(where(path, tables), raw, allowed(t)))
 
 
 def value(t: Any, raw: Any, path: Path, tables: int) -> Any:
@@ -166,7 +179,7 @@ def value(t: Any, raw: Any, path: Path, tables: int) -> Any:
     if t is Any:
         return raw
     if t is type(None):  # TOML has no null: a setting that may be None is left out
-        raise SettingError(f"{where(path, tables)} = {show(raw)}: allowed only by leaving it out")
+        raise SettingError(Said(_E + "left_out_only", setting=where(path, tables), value=show(raw)))
     if t is bool or t is str:
         if type(raw) is not t:
             raise _refuse(path, tables, raw, t)
@@ -202,19 +215,10 @@ def value(t: Any, raw: Any, path: Path, tables: int) -> Any:
         try:
             return t.parse(raw)
         except ValueError as exc:
-            raise SettingError(f"{where(path, tables)} = {show(raw)}: {_words(exc)}") from None
+            raise SettingError(Said(_E + "unread", setting=where(path, tables), value=show(raw), error=words_of(exc))) from None
     if not isinstance(raw, dict):
         raise _refuse(path, tables, raw, t)
     return read(t, raw, path)
-
-
-def _words(exc: ValueError) -> str:
-    """An error's words: a rules engine's reason (``referee.reasons.Refused``) said in English from the catalogue
-    (a rulebook's author reads it in the file's terms), any other error its message."""
-    reason = getattr(exc, "reason", None)
-    if reason is None or not has("en", f"reason.{reason.key}"):
-        return str(exc)
-    return fill("en", f"reason.{reason.key}", reason.values)
 
 
 def _key(t: Any, text: str, path: Path) -> Any:
@@ -223,7 +227,7 @@ def _key(t: Any, text: str, path: Path) -> Any:
     try:
         return value(t, int(text) if numbers and text.lstrip("-").isdigit() else text, path + (text,), len(path))
     except SettingError:
-        raise SettingError(f"{where(path + (text,), len(path))}: no such key; allowed {describe(t)}") from None
+        raise SettingError(Said(_E + "no_key", setting=where(path + (text,), len(path)), allowed=allowed(t))) from None
 
 
 def read(section: type, raw: dict[str, Any], path: Path = ()) -> Any:
@@ -234,27 +238,35 @@ def read(section: type, raw: dict[str, Any], path: Path = ()) -> Any:
     for k, v in raw.items():
         if not any(k == key for key, *_ in known):
             has = ", ".join(key for key, *_ in known)
-            table = f"[{where(path, here)[1:-1]}]" if path else "a rulebook"
-            raise SettingError(f"{where(path + (k,), here)} = {show(v)}: no such setting; {table} has {has}")
+            setting_, value_ = where(path + (k,), here), show(v)
+            if not path:
+                raise SettingError(Said(_E + "no_setting_top", setting=setting_, value=value_, has=has))
+            raise SettingError(Said(_E + "no_setting", setting=setting_, value=value_, table=f"[{where(path, here)[1:-1]}]", has=has))
     values = {}
     for k, name, t, f in known:
         if k in raw:
             values[name] = value(t, raw[k], path + (k,), here)
         elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-            raise SettingError(f"{where(path + (k,), here)} is missing: allowed {describe(t)}")
+            raise SettingError(Said(_E + "missing", setting=where(path + (k,), here), allowed=allowed(t)))
     try:
         return section(**values)
     except SettingError:
         raise
     except ValueError as exc:
-        raise SettingError(f"{where(path, here)} {exc}" if path else str(exc)) from None
+        raise SettingError(Said(_E + "in_table", table=where(path, here), error=words_of(exc)) if path else words_of(exc)) from None
 
 
-def check(ok: bool, key: str, found: Any, allowed: str) -> None:
-    """For a section's ``__post_init__``: raise ``ValueError`` naming the setting ``key``, the value
-    ``found`` and what is ``allowed`` unless ``ok``."""
+def check(ok: bool, key: str, found: Any, allowed_: str, **values: Any) -> None:
+    """For a section's ``__post_init__``: raise :class:`SaidError` naming the setting ``key``, the value
+    ``found`` and what is allowed (the catalogue's ``rulebook.allowed.<allowed_>`` with ``values``) unless ``ok``."""
     if not ok:
-        raise ValueError(f"{key} = {show(found)}: allowed {allowed}")
+        raise SaidError(refused(key, found, Said(_A + allowed_, **values)))
 
 
-__all__ = ["NAMED", "SettingError", "check", "default", "describe", "meaning", "named", "read", "setting", "show", "value"]
+def fault(key: str, **values: Any) -> SaidError:
+    """For a section's ``__post_init__``: the error ``rulebook.error.<key>`` with ``values`` (one that says more
+    than ``SETTING = VALUE: allowed X``)."""
+    return SaidError(Said(_E + key, **values))
+
+
+__all__ = ["NAMED", "Said", "SaidError", "SettingError", "allowed", "check", "default", "describe", "fault", "meaning", "named", "read", "setting", "show", "value"]

@@ -18,7 +18,7 @@ Shape(blocks=((2, 2), (3,)), singles=1)
 >>> parse("QQ?J")
 Traceback (most recent call last):
 ...
-ValueError: 'QQ?J': '?' is no rank (1, 2..10 or T, J, Q, K, A) and no single (* or +散牌)
+referee.rulebooks.said.SaidError: 'QQ?J': '?' is no rank (1, 2..10 or T, J, Q, K, A) and no single (* or +散牌)
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from referee.rulebooks.said import Said, SaidError
 
 _PLACE = {"1": 1, "T": 10, "10": 10, "J": 11, "Q": 12, "K": 13, "A": 14} | {str(n): n for n in range(2, 10)}
 _TOKEN = re.compile(r"\s+|10|\+散牌|[1-9TJQKA*]|.")
@@ -61,7 +63,7 @@ def parse(pattern: str) -> Shape:
         elif token in _PLACE:
             counts[_PLACE[token]] += 1
         else:
-            raise ValueError(f"{pattern!r}: {token!r} is no rank (1, 2..10 or T, J, Q, K, A) and no single (* or +散牌)")
+            raise SaidError(Said("rulebook.error.no_rank", pattern=repr(pattern), symbol=repr(token), single="+散牌"))
     blocks: list[tuple[int, ...]] = []
     run: list[int] = []
     for place in range(1, 16):
@@ -87,20 +89,21 @@ def tiers(lead: tuple[int, int], entries: Sequence[Sequence[str | Shape]]) -> tu
     >>> tiers((4, 1), [["QQJJ"], ["QQ*"]])
     Traceback (most recent call last):
     ...
-    ValueError: listed 4x1: 'QQ*' holds 3 cards, the lead 4
+    referee.rulebooks.said.SaidError: listed 4x1: 'QQ*' holds 3 cards, the lead 4
     """
     width, length = lead
     seen = {Shape(((width,) * length,), 0)}
     out = []
     for tier in entries:
         if isinstance(tier, str) or not isinstance(tier, Sequence) or not tier:
-            raise ValueError(f"listed {width}x{length}: each entry is a list of equal choices, not {tier!r}")
+            raise SaidError(Said("rulebook.error.listed_entry", lead=f"{width}x{length}", entry=repr(tier)))
         shapes = tuple(text if isinstance(text, Shape) else parse(str(text)) for text in tier)
         for shape in shapes:
             if shape.size != width * length:
-                raise ValueError(f"listed {width}x{length}: {shape.text!r} holds {shape.size} cards, the lead {width * length}")
+                raise SaidError(Said("rulebook.error.listed_size", lead=f"{width}x{length}", pattern=repr(shape.text),
+                                     size=shape.size, cards=width * length))
             if shape in seen:
-                raise ValueError(f"listed {width}x{length}: {shape.text!r} is the lead's own format or in an earlier entry")
+                raise SaidError(Said("rulebook.error.listed_again", lead=f"{width}x{length}", pattern=repr(shape.text)))
         seen.update(shapes)
         out.append(shapes)
     return tuple(out)

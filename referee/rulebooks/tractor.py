@@ -6,7 +6,7 @@ read by ``referee/tractor`` (README.md documents each setting; each book's file 
 >>> Format.parse("bomb")
 Traceback (most recent call last):
 ...
-ValueError: a format is WIDTHxLENGTH, as "4x1" (a bomb) or "2x2" (a two-pair tractor)
+referee.rulebooks.said.SaidError: a format is WIDTHxLENGTH, as "4x1" (a bomb) or "2x2" (a two-pair tractor)
 """
 
 from collections.abc import Mapping
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from referee.rulebooks.book import Book, PenaltyEntry, Rank
-from referee.rulebooks.settings import check, setting
+from referee.rulebooks.settings import Said, SaidError, check, fault, setting
 from referee.rulebooks.shapes import Shape, tiers
 
 
@@ -24,13 +24,13 @@ class Format(NamedTuple):
     width: int
     length: int
 
-    ALLOWED = 'a format "WxN" (as "4x1")'
+    ALLOWED = "format"
 
     @staticmethod
     def parse(text: str) -> "Format":
         width, x, length = text.replace(" ", "").partition("x")
         if not (x and width.isdigit() and length.isdigit() and int(width) >= 1 and int(length) >= 1):
-            raise ValueError('a format is WIDTHxLENGTH, as "4x1" (a bomb) or "2x2" (a two-pair tractor)')
+            raise SaidError(Said("rulebook.error.format"))
         return Format(int(width), int(length))
 
     def __str__(self) -> str:
@@ -52,10 +52,10 @@ class Deal:
         "below the level cards, the trump-suit one above the others, and no team plays them as a level")
 
     def __post_init__(self) -> None:
-        check(self.decks >= 1, "decks", self.decks, "1 or more")
-        check(self.hand_size >= 1, "hand_size", self.hand_size, "1 or more")
+        check(self.decks >= 1, "decks", self.decks, "one_or_more")
+        check(self.hand_size >= 1, "hand_size", self.hand_size, "one_or_more")
         cards = 54 * self.decks - 4 * self.hand_size
-        check(self.kitty == cards, "kitty", self.kitty, f"{cards}: the cards of {self.decks} decks not dealt to 4 hands of {self.hand_size}")
+        check(self.kitty == cards, "kitty", self.kitty, "kitty", cards=cards, decks=self.decks, hand_size=self.hand_size)
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class Combos:
 
     def __post_init__(self) -> None:
         for better, worse in self.outranks:
-            check(better.width * better.length == worse.width * worse.length, "outranks", [str(better), str(worse)], "two formats of as many cards")
+            check(better.width * better.length == worse.width * worse.length, "outranks", [str(better), str(worse)], "outranks")
 
 
 @dataclass(frozen=True)
@@ -154,12 +154,12 @@ class Levels:
     def __post_init__(self) -> None:
         bounds = [b for b, _ in self.defenders]
         check(bool(bounds) and bounds[0] == self.take_over and bounds == sorted(set(bounds)), "defenders",
-              self.defenders, f"bands rising from take_over ({self.take_over})")
+              self.defenders, "defenders", take_over=self.take_over)
         bounds = [b for b, _ in self.dealer]
         check(bool(bounds) and bounds[0] < self.take_over and bounds == sorted(set(bounds), reverse=True), "dealer",
-              self.dealer, f"bands falling from below take_over ({self.take_over})")
-        check(self.defenders_step > 0, "defenders_step", self.defenders_step, "1 or more")
-        check(self.dealer_step > 0, "dealer_step", self.dealer_step, "1 or more")
+              self.dealer, "dealer", take_over=self.take_over)
+        check(self.defenders_step > 0, "defenders_step", self.defenders_step, "one_or_more")
+        check(self.dealer_step > 0, "dealer_step", self.dealer_step, "one_or_more")
 
 
 @dataclass(frozen=True)
@@ -192,19 +192,19 @@ class Declare:
         "the article the draw's `exposed_card` flag cites (at most 64 characters); required with `exposed_in_draw`", "")
 
     def __post_init__(self) -> None:
-        check(self.first >= 1, "first", self.first, "1 or more")
-        check(self.window_s >= 0, "window_s", self.window_s, "0 or more")
+        check(self.first >= 1, "first", self.first, "one_or_more")
+        check(self.window_s >= 0, "window_s", self.window_s, "zero_or_more")
         check(not self.window_s or self.window_article.strip(), "window_article", self.window_article,
-              "the article quoted, as `window_s` is set")
-        check(len(self.window_article) <= 64, "window_article", self.window_article, "at most 64 characters")
+              "window_article")
+        check(len(self.window_article) <= 64, "window_article", self.window_article, "at_most_64")
         check(not self.exposed_in_draw or self.exposed_article.strip(), "exposed_article", self.exposed_article,
-              "the article quoted, as `exposed_in_draw` is set")
-        check(len(self.exposed_article) <= 64, "exposed_article", self.exposed_article, "at most 64 characters")
+              "exposed_article")
+        check(len(self.exposed_article) <= 64, "exposed_article", self.exposed_article, "at_most_64")
 
 
 def _check_article(where: str, article: str) -> None:
     """An article a violation quotes: not empty, at most 64 characters (as a violation's ``rule.article`` allows)."""
-    check(0 < len(article.strip()) and len(article) <= 64, where, article, "the article quoted, at most 64 characters")
+    check(0 < len(article.strip()) and len(article) <= 64, where, article, "article")
 
 
 @dataclass(frozen=True)
@@ -261,20 +261,19 @@ class TractorRulebook(Book):
         freed = {worse for _, worse in self.combos.outranks} if self.follow.outranked_frees_choice else set()
         for lead in self.follow.listed:
             if lead in freed:
-                raise ValueError(f"[follow.listed] {lead}: a format outranked_frees_choice may free ([combos] outranks); "
-                                 "allowed other formats: the list would not know the freed choice")
+                raise fault("listed_freed", lead=lead)
         if self.combos.throws:
             check(self.failed_throw.penalty in self.penalties, "[failed_throw] penalty", self.failed_throw.penalty,
-                  f"a [penalties] entry: {', '.join(self.penalties)}")
+                  "penalty_entry", entries=", ".join(self.penalties))
         for kind in self.fouls.kinds:
-            check(kind in self.penalties, "[fouls] kinds", kind, f"a [penalties] entry: {', '.join(self.penalties)}")
+            check(kind in self.penalties, "[fouls] kinds", kind, "penalty_entry", entries=", ".join(self.penalties))
         for name, entry in self.penalties.items():  # only the console's foul names the cards concerned
             check(not entry.card_points or name in self.fouls.kinds, f"[penalties] {name} card_points", True,
-                  f"only for a [fouls] kind: {', '.join(self.fouls.kinds)}")
+                  "fouls_kind", kinds=", ".join(self.fouls.kinds))
         check(not self.declare.exposed_in_draw or "exposed_card" in self.penalties, "[declare] exposed_in_draw", True,
-              "a book with an exposed_card entry in [penalties]: what an exposure costs")
+              "exposed_entry")
         check("wrong_card_count" in self.penalties, "[wrong_count]", self.wrong_count.article,
-              "a book with a wrong_card_count entry in [penalties]: what a wrong count costs")
+              "wrong_count_entry")
 
 
 __all__ = ["Combos", "Deal", "Dealer", "Declare", "FailedThrow", "Follow", "Fouls", "Format", "KittyCapture", "Levels", "TractorRulebook", "WrongCount"]
