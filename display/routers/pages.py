@@ -21,6 +21,7 @@ from display.schemas import Id
 from display.view import dealt
 from referee.catalogue import LANGS, entries, say
 from referee.rulebooks import load, names
+from referee.tournament.export import ranking_of
 from referee.tournament.systems import SYSTEMS
 
 router = APIRouter(include_in_schema=False)
@@ -56,12 +57,12 @@ def catalogue_js() -> Response:
 
 @router.get("/", response_class=HTMLResponse)
 def scoreboard(request: Request, lang: Lang):
-    return _page(request, lang, "scoreboard.html", page="scoreboard")
+    return _page(request, lang, "scoreboard.html", page="scoreboard", ranking=rankings())
 
 
 @router.get("/big", response_class=HTMLResponse)
 def big(request: Request, lang: Lang):
-    return _page(request, lang, "scoreboard.html", page="big")
+    return _page(request, lang, "scoreboard.html", page="big", ranking=rankings())
 
 
 @router.get("/tables/{table}", response_class=HTMLResponse)
@@ -98,6 +99,13 @@ def scores() -> dict[str, str]:
     """Each tournament system's standings score, by the system's name: the column's Chinese name (the catalogue's
     ``column.*``), as the sheets head it (``System.score_column``: the knockout's is the matches won, 胜场)."""
     return {name: x.score_column for name, x in SYSTEMS.items()}
+
+
+@cache
+def rankings() -> dict[str, dict[str, str]]:
+    """What orders each tournament system's standings, in each language, by the system's name: the sheets' own line
+    (``export.ranking_of``: 排名依据：总分 → 对手分 → 级差 → 抽签（000 四5）), said under the scoreboard's standings."""
+    return {name: {lang: ranking_of(name, lang) for lang in LANGS} for name in SYSTEMS}
 
 
 def rows() -> dict[str, str]:

@@ -145,6 +145,8 @@ function later(t) {  // render each changed tile once per frame, however many st
 
 // ---------------------------------------------------------------- tournament
 function column(name) { return W("column." + name); }  // the system's score and tie-break columns, named in Chinese
+// tournament system -> what orders its standings, in each language, with the seed's article (routers/pages.py rankings)
+const RANKING = JSON.parse(document.querySelector("#standings")?.dataset.ranking || "{}");
 function renderStandings() {
   const box = $("#standings .body");
   if (!box) return;
@@ -159,7 +161,8 @@ function renderStandings() {
     s.rows.map(r => `<tr class="${r.prize ? "prize" : r.withdrawn ? "withdrawn" : ""}" data-entry="${esc(r.id)}"><td class="num">${r.withdrawn ? esc(T("withdrawn")) : r.rank}` +
       `${r.by_lot ? `<span class="lot-mark" title="${esc(T("by_lot"))}">${esc(T("lot_mark"))}</span>` : ""}</td>${whoHTML(r)}` +
       `<td class="num score">${esc(EXACT(r.score))}</td>${r.tiebreaks.map(x => `<td class="num">${esc(EXACT(x))}</td>`).join("")}<td>${esc(prizesOf(s, r).map(PRIZEW).join(W("prize.and")))}</td></tr>`).join("") +
-    `</tbody></table>` + (s.rows.some(r => r.by_lot) ? `<p class="legend">${esc(T("by_lot"))}</p>` : "");
+    `</tbody></table>` + (s.rows.some(r => r.by_lot) ? `<p class="legend">${esc(T("by_lot"))}</p>` : "") +
+    (RANKING[s.system] ? `<p class="ranking">${esc(RANKING[s.system][LANG] ?? RANKING[s.system].zh)}</p>` : "");
   refit();  // the big screen's pages of rows
 }
 function whoHTML(r) {  // a row's name and unit in one cell, as the pairings name them; a team named after its unit is

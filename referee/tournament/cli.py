@@ -56,7 +56,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     result.add_argument("--games", help="knockout, second stage: games won, e.g. 2-1")
     result.add_argument("--levels", help="levels reached, e.g. A+,9 (level_diff real)")
     result.add_argument("--correct", action="store_true", help="replace the table's result")
-    result.add_argument("--reason", default="", help="why (recorded)")
+    result.add_argument("--reason", default="", help="why (recorded): required with --correct")
     late = verb("late", "a late arrival: past the notice's limit the entry forfeits the round (pair-swiss: its whole team)")
     late.add_argument("--round", type=int, required=True, help="the round number")
     late.add_argument("--entry", required=True, help="the late entry's id")
@@ -68,13 +68,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     who = leave.add_mutually_exclusive_group(required=True)
     who.add_argument("--unit", help="the unit, as the registration form names it: all its entries")
     who.add_argument("--entry", help="one entry's id (a player, a pair)")
-    leave.add_argument("--reason", default="", help="why (recorded)")
+    leave.add_argument("--reason", required=True, help="why (required; recorded)")
     rounds = verb("rounds", "change the number of rounds (not below those paired; pair-swiss: only to what can be paired)")
     rounds.add_argument("--set", type=int, required=True, metavar="N", dest="rounds", help="the new number of rounds")
     unpair = verb("unpair", "undo the latest round's pairing (no result yet), e.g. paired before the hall's lot or a "
                             "withdrawal was entered")
     unpair.add_argument("--round", type=int, required=True, help="the round to undo (the latest paired)")
-    unpair.add_argument("--reason", default="", help="why (recorded)")
+    unpair.add_argument("--reason", required=True, help="why (required; recorded)")
     standings = verb("standings", "print the standings")
     standings.add_argument("--json", action="store_true", help="the standings payload (MQTT topic) as JSON")
     show = verb("show", "print a round's pairings and results")
@@ -83,7 +83,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     export = verb("export", "write the tournament as CSV, XLSX or printable HTML")
     export.add_argument("--format", required=True, choices=("csv", "xlsx", "html"),
                         help="csv, xlsx, or html: printable pairing sheets and result slips")
-    export.add_argument("--out", metavar="FILE", help="default: standard output")
+    export.add_argument("--out", metavar="FILE", help="default: standard output (csv, html; xlsx needs --out at a terminal)")
     export.add_argument("--round", type=int, default=None, help="html: the round to print (default: the latest)")
     backup = verb("backup", "copy the tournament's file, checked, while the services run (at every break)")
     backup.add_argument("--out", required=True, metavar="FILE", help="the copy: a new file (never overwritten)")
@@ -174,8 +174,9 @@ def _new(args) -> int:
             for suffix in ("", "-wal", "-shm"):
                 with suppress(OSError):  # a read-only folder has none to remove
                     Path(f"{made}{suffix}").unlink(missing_ok=True)
-    title = t.rules.title if args.lang == "zh" else say(args.lang, f"system.{t.system}")  # the system's title is the venue's
-    print(say(args.lang, "sheet.made", title=title, system=t.system, n=len(t.entries), rounds=t.total_rounds, seed=t.seed))
+    from referee.tournament.export import system_title
+
+    print(say(args.lang, "sheet.made", title=system_title(t.system, args.lang), system=t.system, n=len(t.entries), rounds=t.total_rounds, seed=t.seed))
     return 0
 
 
@@ -340,14 +341,16 @@ def _standings(args) -> int:
     if args.json:
         print(json.dumps(s, ensure_ascii=False))
         return 0
-    from referee.tournament.export import legend, rounds_complete, standing_rows, texts
+    from referee.tournament.export import legend, ranking, rounds_complete, standing_rows, texts, titled
 
-    done = rounds_complete(store.tournament)
-    print(say(args.lang, "sheet.after" if done else "sheet.after_none", name=s["name"], system=s["system"], n=done))
-    for row in standing_rows(store.tournament, args.lang):  # the exports' rows: pasted, a name is never a formula
+    t = store.tournament
+    done = rounds_complete(t)
+    print(say(args.lang, "sheet.after" if done else "sheet.after_none", title=titled(t, args.lang), n=done))
+    for row in standing_rows(t, args.lang):  # the exports' rows: pasted, a name is never a formula
         print("\t".join(texts(row, args.lang)))
-    if note := legend(store.tournament, args.lang):
+    if note := legend(t, args.lang):
         print(note)
+    print(ranking(t, args.lang))  # what orders them, as every export says it
     return 0
 
 
@@ -366,6 +369,8 @@ def _export(args) -> int:
         raise TournamentError("export_round_html", format=args.format)
     if args.out:
         _folder_of(args.out)  # refused before the tournament is opened
+    elif args.format == "xlsx" and sys.stdout.isatty():  # a workbook's bytes are no one's to read on a terminal
+        raise TournamentError("export_xlsx_terminal")
     data = export(_store(args).tournament, args.format, args.round, args.lang)
     if args.out:
         write_file(args.out, data)

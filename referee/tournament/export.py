@@ -181,9 +181,30 @@ def ranking(t: Tournament, lang: str) -> str:
     >>> ranking(t, "zh"), ranking(t, "en")
     ('排名依据：积分 → 小分 → 弃权（少者在前） → 抽签（004 附件一 一、1）', 'Ranked by: Points → Game score → Forfeits (fewer first) → Lot (seed 004 附件一 一、1)')
     """
-    L, rules = labels(lang), system_named(t.system)
+    return ranking_of(t.system, lang)
+
+
+def ranking_of(system: str, lang: str) -> str:
+    """:func:`ranking` of the system named ``system`` (the hall's scoreboard says it under each system's standings)."""
+    L, rules = labels(lang), system_named(system)
     said = [L["fewer_first"].format(column=L[f"column.{c}"]) if c in rules.fewer_first else L[f"column.{c}"] for c in rules.ranked_by()]
     return L["ranking"].format(order=" → ".join(said), article=rules.ranking_article)
+
+
+def system_title(system: str, lang: str) -> str:
+    """The system named ``system`` in the reader's words: in Chinese the venue's own title (``System.title``), in
+    English the catalogue's ``system.*``; never its id (pair-swiss) in a Chinese sentence.
+
+    >>> system_title("pair-swiss", "zh"), system_title("pair-swiss", "en")
+    ('积分编排赛', 'pair Swiss')
+    """
+    return system_named(system).title if lang == "zh" else word(lang, f"system.{system}")
+
+
+def titled(t: Tournament, lang: str) -> str:
+    """The tournament's name and its system in words (秋季教工升级赛 · 积分编排赛), the system alone where it has no name."""
+    title = system_title(t.system, lang)
+    return labels(lang)["titled"].format(name=t.name, system=title) if t.name else title
 
 
 def rounds_complete(t: Tournament) -> int:
