@@ -196,6 +196,9 @@ function liveHTML(v) {
   if (v?.status === "online" && !h) return `<b class="error stalled">${T("stalled")}</b>`;  // online, no health yet: the
   // organiser's row errs towards "not live" (the scoreboard's tile keeps its status, liveness in stream.js)
   if (v?.status === "offline") return heardText(v) && `<span class="ago">${esc(heardText(v))}</span>`;  // since when, as its tile
+  // its state heard, never its status (a service gone before it said online, its retained status cleared): not taken for
+  // live, as its tile says
+  if (v && !v.status && v.state) return `<b class="error unknown">${T("unknown")}</b>${heardText(v) && " " + esc(heardText(v))}`;
   if (!h || v.status !== "online") return "";
   const out = [h.input_at == null ? "" : esc(T("last_input", { ago: AGO(Math.max(0, Math.round(h.at - h.input_at + age))) }))];
   if (h.waiting > 20) out.push(esc(T("waiting_inputs", { n: h.waiting })));
