@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Annotated
 
@@ -18,7 +19,7 @@ from bus.protocol import PayloadError
 from display.actions import Said, line
 from display.deps import Ctx, Denied, Lang, Organiser, Referee, User, record
 from display.flags import actions, frame_for
-from display.plays import choices, hand_of, play_of, whole
+from display.plays import choices, decks, hand_of, play_of, whole
 from display.routers.pages import fouls
 from display.said import inside as inside_of
 from display.view import Hall
@@ -244,12 +245,27 @@ def resolve(table: Id, flag: MessageId, body: FlagAction, user: Referee, ctx: Ct
         if closed(ctx.feed.hall):
             done = _resolution(ctx, table, flag)
             raise HTTPException(409, Denied("flag_done", done=done) if done else Denied("no_open_flag", table=table, flag=FlagNo(flag)))
+        _held(view, table, body.cards or [])
         fields = {"flag": flag} | ({"cards": body.cards} if body.cards is not None else {})
         fields |= {"reading": body.reading} if body.reading is not None else {}  # the table refuses one out of range
         return send(ctx, user, lang, table, body.how, note=_structure(view.state or {}, flag, body.reading), done=closed,
                     otherwise=lambda cid, refused: _closed_otherwise(ctx, table, flag, body.how, cid, refused), **fields)
     finally:
         lock.release()
+
+
+def _held(view, table: str, cards: list[str], exclude: int | None = None) -> None:
+    """Refuse (422, nothing sent) a correction into more copies of a card than the hand has left unseen (the decks less
+    its accepted plays but ``exclude``): a slip no seat could have played, which the table took (four ♠5 of three decks).
+    A display that missed plays of the hand counts more left than there are: it refuses less, never a possible play."""
+    book = (view.state or {}).get("rulebook")
+    if book not in names():
+        return
+    left = dict(choices(book, view.timeline, exclude=exclude))
+    for card, n in Counter(cards).items():
+        if n > left.get(card, 0):
+            raise HTTPException(422, Denied("cards_not_left", table=table, n=n, decks=decks(book),
+                                            seen=decks(book) - left.get(card, 0), card=Said(lambda lang, c=card: Sentences(lang).cards([c]))))
 
 
 def _structure(state: dict, flag: str, reading: int | None) -> dict:
@@ -320,6 +336,7 @@ def amend(table: Id, entry: Annotated[int, Path(ge=1, le=2**53)], body: PlayAmen
     was = play_of(view.timeline, entry)
     note = {"seat": was["seat"], "was": was["cards"]} if was else None
     undo = Undo(path=f"/api/console/tables/{table}/plays/{entry}", body={"cards": was["cards"]}) if was else None
+    _held(view, table, body.cards, exclude=entry)
     return send(ctx, user, lang, table, "amend", note=note, undo=undo, entry=entry, cards=body.cards)
 
 

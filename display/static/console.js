@@ -173,7 +173,8 @@ function devicesHTML(v) {
     const why = LOST_SAID[p.reason] ? ` (${esc(LOST_SAID[p.reason]())})` : "";
     return ` <b class="error device ${d}-${esc(p.status)}">${esc(said[p.status]())}</b>${why}`;
   }).join("");
-  const held = down && v.state && v.state.paused && !v.state.flags.length ? ` <span class="held">${esc(T("clocks_held"))}</span>` : "";
+  const held = !v.state?.paused ? "" : v.state.flags.length ? ` <span class="held">${esc(T("clocks_held_flags"))}</span>`  // till answered
+    : down ? ` <span class="held">${esc(T("clocks_held"))}</span>` : "";
   return (none ? ` <b class="error device camera-none">${esc(T("camera_none"))}</b>` : "") + down + held + firmwareHTML(v);
 }
 // A board on older firmware than the release ships (bus/firmware.py, the page's data-firmware): it works, without the
@@ -240,6 +241,7 @@ function renderTaken() {
 }
 function tickLive() {
   for (const td of document.querySelectorAll("#c-tables td.live")) td.innerHTML = liveHTML(hall.tables[td.parentElement.dataset.table]);
+  for (const p of document.querySelectorAll("#c-flags .not-live")) p.textContent = notLiveText(p.closest(".flag-card").dataset.table);
 }
 setInterval(tickLive, 1000);
 setInterval(() => ME && renderTournament(), 15000);  // a tournament service gone silent publishes nothing to redraw on
@@ -388,13 +390,21 @@ async function loadFlags() {
   if (asked !== flagsAsked) return;  // a later answer is on its way
   const box = $("#c-flags .body");
   if (flags instanceof Error) { box.innerHTML = unreadHTML(flags); return; }  // never "no flags"
+  $("#c-flags h2 .n").textContent = flags.length || "";  // a long evening's list runs to metres on a phone
   box.innerHTML = flags.length ? flags.map(f =>
     `<div class="flag-card" data-table="${esc(f.table)}" data-flag="${esc(f.flag)}" data-seat="${esc(f.seat)}">` +
     (f.frame ? `<figure><img src="${esc(f.frame.url)}" alt="${T("frame")}"><figcaption>${esc(f.table)} · ${esc(SEATW(f.frame.seat))} · ` +
       `${TIMEW(f.frame.at)}</figcaption></figure>` : `<div class="noframe">${T("no_frame")}</div>`) +
-    `<div><p><b>${esc(f.table)}</b> ${saidHTML(f.said)}</p>${cameraHTML(f.frame)}<p>${cardsHTML(f.cards)}</p>` +
-    `<p>${answersHTML(f)}</p></div></div>`
+    `<div><p><b>${esc(f.table)}</b> ${saidHTML(f.said)}</p>${cameraHTML(f.frame)}${f.cards.length ? `<p>${cardsHTML(f.cards)}</p>` : ""}` +
+    `<p class="error not-live">${esc(notLiveText(f.table))}</p><p>${answersHTML(f)}</p></div></div>`
   ).join("") : `<p class="empty">${T("no_flags")}</p>`;
+}
+// Beside a flag's buttons, a table that may not take its answer: offline, stalled, or of no status heard (stream.js
+// liveness, the tiles' rule); its row in the tables' list says it too, far above on a phone. The page cut off: its banner.
+function notLiveText(table) {
+  const v = hall.tables[table], live = v ? liveness(hall, v) : "stale";
+  const down = live === "stalled" ? "stalled" : live ? "" : v.status === "offline" ? "offline" : v.status ? "" : "unknown";
+  return down ? T("flag_not_live", { table, state: T(down) }) : "";
 }
 // A flag's buttons: first, for a flag with choices (a Tractor captive led, 001 十五: 要说明“甩牌”的结构; a Guandan
 // wildcard play, lead or follow, 002 二: 须出牌时说明), one dismiss for each reading its player may have stated, its words where the
