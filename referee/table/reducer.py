@@ -36,7 +36,7 @@ import math
 from dataclasses import dataclass, field, fields, replace
 from functools import cache, lru_cache
 
-from referee.cards import Cards
+from referee.cards import Cards, Decks
 from referee.catalogue import say
 from referee.catalogue.kinds import name as kind_name
 from referee.catalogue.sentences import Sentences
@@ -441,6 +441,8 @@ class Reducer:
                 raise Reject("table.foul_takes_no_cards", kind=p["kind"], rulebook=self.rulebook)
             return self._ruling(command, p)
         flag = self._find_flag(p["flag"])
+        if command == "correct" and p.get("cards"):  # four ♠5 of three decks: no seat holds them (a CardError: rejected)
+            Decks(self.rules.deal.decks).check(Cards.parse(p["cards"]))
         # no play to correct (a pickup is none): it dismissed the violation in passing
         if command == "correct" and (flag.pending is None or flag.kind in CONFIRMED_PICKUPS):
             raise Reject("table.nothing_to_correct", flag=flag.flag, kind=flag.kind)

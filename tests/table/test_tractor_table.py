@@ -353,6 +353,24 @@ def test_cards_that_cannot_be_a_play_are_exposed_not_out_of_turn():
     assert d.table.judge.tricks[0].plays[1] == ("E", Cards.parse("S5 S6"))
 
 
+def test_a_correction_into_more_copies_than_the_decks_hold_is_refused_and_the_flag_stays():
+    """000 第二条 (三副牌): a correction of four ♠5 was taken (and asked as a throw); no seat holds more copies of a
+    card than the decks have: refused in words (cards.too_many), nothing changed, the flag still open."""
+    d = Driver()
+    d.start()
+    d.declare_and_take_kitty()
+    d.send("observed", {"seat": "S", "cards": ["S3", "S3"], "confidence": 0.99})
+    d.send("observed", {"seat": "E", "cards": ["S5", "S6", "S7"], "confidence": 0.99})  # on turn, wrong count
+    v = [o.payload for o in d.outputs if o.name == "violations"][-1]
+    before = d.table
+    d.send("commands", {"command": "correct", "flag": v["flag"], "cards": ["S5"] * 4})
+    rejected = [o.payload for o in d.outputs if o.name == "events"][-1]
+    assert rejected["kind"] == "rejected" and rejected["data"]["why"]["key"] == "cards.too_many", rejected
+    assert d.table.flags == before.flags and d.table.judge.tricks[0].plays == before.judge.tricks[0].plays
+    d.send("commands", {"command": "correct", "flag": v["flag"], "cards": ["S5", "S6"]})
+    assert d.table.judge.tricks[0].plays[1] == ("E", Cards.parse("S5 S6")) and not d.table.flags
+
+
 def test_a_violation_shows_on_the_seat_display_until_it_plays_again():
     d = Driver()
     d.start()
